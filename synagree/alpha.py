@@ -1,0 +1,199 @@
+"""Krippendorff's α: generic, and over tree edit distance (SPEC §4–5).
+
+With n pairable values (values of units that have at least two) and m_u
+values in unit u:
+
+    D_o = (1/n) · Σ_u 1/(m_u − 1) · Σ_{i≠j in u} δ²(v_ui, v_uj)
+    D_e = 1/(n(n − 1)) · Σ_{ordered pairs of distinct pairable values} δ²
+    α   = 1 − D_o / D_e
+
+Results are kept as sums (:class:`AlphaStats`: the D_o and D_e numerators and
+n), so they can be merged, resampled and checked; α is derived.
+
+Degenerate cases are reported, never raised: D_e = 0 (all pairable values
+identical, so there is no variation to agree on) leaves α undefined
+(``None`` with a note); a corpus of a single unit has D_o = D_e and so α = 0
+by construction (noted too).
+
+The syntactic variants take δ from one TED per tree pair:
+
+    plain: δ = TED(x, y)
+    diff:  δ = TED(x, y) − | |x| − |y| |
+    norm:  δ = TED(x, y) / (|x| + |y|)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import ted as _ted
+from .trees import FlatTree
+
+VARIANTS = ("plain", "diff", "norm")
+
+
+@dataclass
+class AlphaStats:
+    """α as counts: Σ_u (1/(m_u−1)) Σ_{i≠j} δ² (``do_sum``), Σ_{i≠j} δ² over all
+    pairable values (``de_sum``), and n pairable values over ``units`` units."""
+
+    do_sum: float
+    de_sum: float
+    n: int
+    units: int
+    notes: List[str] = field(default_factory=list)
+
+    @property
+    def d_o(self) -> float:
+        return self.do_sum / self.n if self.n else float("nan")
+
+    @property
+    def d_e(self) -> float:
+        return self.de_sum / (self.n * (self.n - 1)) if self.n > 1 else float("nan")
+
+    @property
+    def alpha(self) -> Optional[float]:
+        """α, or ``None`` when it is undefined (no pairable values, or D_e = 0)."""
+        if self.n < 2 or self.de_sum <= 0.0:
+            return None
+        return 1.0 - self.d_o / self.d_e
+
+
+def _degenerate_notes(stats: AlphaStats, what: str) -> None:
+    if stats.n < 2:
+        stats.notes.append(f"{what}: no unit has two or more annotations; α is undefined")
+    elif stats.de_sum <= 0.0:
+        stats.notes.append(f"{what}: D_e = 0 (all pairable values are identical, no "
+                           f"variation to measure agreement on); α is undefined")
+    elif stats.units == 1:
+        stats.notes.append(f"{what}: only one unit, so D_o = D_e and α = 0 by construction")
+
+
+# --------------------------------------------------------------------------
+# Generic α (any values, any distance)
+# --------------------------------------------------------------------------
+
+def _nominal(a, b) -> float:
+    return 0.0 if a == b else 1.0
+
+
+def _interval(a, b) -> float:
+    return (float(a) - float(b)) ** 2
+
+
+def _ratio(a, b) -> float:
+    a, b = float(a), float(b)
+    return 0.0 if a + b == 0 else ((a - b) / (a + b)) ** 2
+
+
+METRICS: Dict[str, Callable[[object, object], float]] = {
+    "nominal": _nominal, "interval": _interval, "ratio": _ratio}
+
+
+def krippendorff_alpha(data: Sequence[Sequence[object]],
+                       metric: Union[str, Callable[[object, object], float]] = "nominal",
+                       missing: Hashable = None) -> AlphaStats:
+    """Krippendorff's α for reliability data laid out coders × units.
+
+    ``data[c][u]`` is coder c's value for unit u, or ``missing``.  ``metric``
+    gives δ² (``"nominal"``, ``"interval"``, ``"ratio"`` or a callable returning
+    the *squared* distance).
+    """
+    d2 = METRICS[metric] if isinstance(metric, str) else metric
+    n_units = max((len(row) for row in data), default=0)
+    units: List[List[object]] = []
+    for u in range(n_units):
+        vals = [row[u] for row in data if u < len(row) and row[u] != missing
+                and row[u] is not None]
+        if len(vals) >= 2:
+            units.append(vals)
+    values = [v for vals in units for v in vals]
+    n = len(values)
+    do_sum = 0.0
+    for vals in units:
+        s = sum(d2(a, b) for i, a in enumerate(vals) for j, b in enumerate(vals) if i != j)
+        do_sum += s / (len(vals) - 1)
+    de_sum = 0.0
+    for i, a in enumerate(values):
+        for j, b in enumerate(values):
+            if i != j:
+                de_sum += d2(a, b)
+    stats = AlphaStats(do_sum, de_sum, n, len(units))
+    _degenerate_notes(stats, "alpha")
+    return stats
+
+
+# --------------------------------------------------------------------------
+# Syntactic α over trees
+# --------------------------------------------------------------------------
+
+def delta_squared(ted: np.ndarray, size_a: np.ndarray, size_b: np.ndarray,
+                  variant: str) -> np.ndarray:
+    """δ² of SPEC §4 from TED values and tree sizes |x|, |y| (broadcasting)."""
+    if variant == "plain":
+        d = ted
+    elif variant == "diff":
+        d = ted - np.abs(size_a - size_b)
+    elif variant == "norm":
+        d = ted / (size_a + size_b)
+    else:
+        raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
+    return d * d
+
+
+@dataclass
+class TreeAlpha:
+    """Syntactic α for every requested variant, with the distances behind it."""
+
+    stats: Dict[str, AlphaStats]
+    unit_ted: List[np.ndarray]  # per pairable unit: m_u × m_u TED matrix
+    n_distinct: int
+
+    def alpha(self, variant: str) -> Optional[float]:
+        return self.stats[variant].alpha
+
+
+def tree_alpha(units: Sequence[Sequence[FlatTree]],
+               variants: Sequence[str] = VARIANTS,
+               costs: Optional["_ted.Costs"] = None) -> TreeAlpha:
+    """α_plain / α_diff / α_norm for units given as lists of annotation trees.
+
+    Units with fewer than two trees take no part.  One TED computation serves
+    every variant: distinct trees are deduplicated and each unordered pair of
+    distinct trees is computed once.
+    """
+    for v in variants:
+        if v not in VARIANTS:
+            raise ValueError(f"unknown variant {v!r}; expected one of {VARIANTS}")
+    pairable = [list(u) for u in units if len(u) >= 2]
+    values = [t for u in pairable for t in u]
+    n = len(values)
+    distinct, which = _ted.dedupe(values)
+    pack = _ted.TreePack(distinct)
+    dm = _ted.distance_matrix(pack, costs)
+    sizes = pack.sizes
+    counts = np.bincount(which, minlength=len(distinct)).astype(np.float64)
+
+    unit_ted: List[np.ndarray] = []
+    offs = 0
+    unit_idx: List[np.ndarray] = []
+    for u in pairable:
+        idx = which[offs:offs + len(u)]
+        offs += len(u)
+        unit_idx.append(idx)
+        unit_ted.append(dm[np.ix_(idx, idx)])
+
+    stats: Dict[str, AlphaStats] = {}
+    for v in variants:
+        d2 = delta_squared(dm, sizes[:, None], sizes[None, :], v) if len(distinct) else dm
+        de_sum = float(counts @ d2 @ counts)
+        do_sum = 0.0
+        for idx in unit_idx:
+            m = len(idx)
+            do_sum += float(d2[np.ix_(idx, idx)].sum()) / (m - 1)
+        st = AlphaStats(do_sum, de_sum, n, len(pairable))
+        _degenerate_notes(st, f"alpha_{v}")
+        stats[v] = st
+    return TreeAlpha(stats, unit_ted, len(distinct))

@@ -1,0 +1,142 @@
+"""Uncorrected baselines: LAS / UAS / label accuracy, and bracket Jaccard (SPEC §6).
+
+Every metric is a small *credit function* over aligned words: it takes the
+two annotations of a sentence and a word index and says whether the word
+counts as correct.  A new metric is one line in :data:`WORD_METRICS`.
+
+Aggregation, with more than two annotators: for each unit the credit is
+averaged over all annotator pairs of that unit, weighted by the unit's word
+count (so for two annotators it is plain micro-averaging over words).  Units
+whose annotations differ in word count are left out and counted as
+``ignored``.  Labels are compared in full (subtypes included); punctuation
+counts.
+
+Phrase structure: Jaccard similarity |A ∩ B| / |A ∪ B| of the sets of
+labelled brackets (first leaf, last leaf, label; preterminals count),
+averaged over pairs, weighted by the first annotation's leaf count; no unit
+is left out.
+
+Results are :class:`Counts` (sum of pair-averaged credits and the weight),
+ratios are derived.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Callable, Dict, List, Sequence, Set, Tuple
+
+import numpy as np
+
+from .readers import DepSentence, PhraseNode, PhraseSentence
+
+# credit(a, b, i) -> bool : is word i the same in annotations a and b?
+WORD_METRICS: Dict[str, Callable[[DepSentence, DepSentence, int], bool]] = {
+    "las": lambda a, b, i: a.heads[i] == b.heads[i] and a.deprels[i] == b.deprels[i],
+    "uas": lambda a, b, i: a.heads[i] == b.heads[i],
+    "la": lambda a, b, i: a.deprels[i] == b.deprels[i],
+}
+
+
+@dataclass
+class Counts:
+    """Σ over units of (mean over annotator pairs of correct words), and Σ words."""
+
+    correct: Dict[str, float] = field(default_factory=dict)
+    total: float = 0.0
+    units: int = 0
+    ignored: int = 0
+
+    def ratio(self, metric: str) -> float:
+        return self.correct.get(metric, 0.0) / self.total if self.total else float("nan")
+
+    def merge(self, other: "Counts") -> "Counts":
+        keys = set(self.correct) | set(other.correct)
+        return Counts({k: self.correct.get(k, 0.0) + other.correct.get(k, 0.0) for k in keys},
+                      self.total + other.total, self.units + other.units,
+                      self.ignored + other.ignored)
+
+
+def unit_word_credits(annotations: Sequence[DepSentence],
+                      metrics: Sequence[str] = tuple(WORD_METRICS)) -> Dict[str, float]:
+    """Per-unit credits: for each metric, the mean over annotator pairs of the
+    number of words credited.  Raises ValueError on differing word counts."""
+    n = annotations[0].n_words
+    if any(a.n_words != n for a in annotations[1:]):
+        raise ValueError("annotations differ in word count")
+    out = {m: 0.0 for m in metrics}
+    pairs = list(combinations(annotations, 2))
+    for a, b in pairs:
+        heads_eq = a.heads == b.heads
+        labels_eq = np.fromiter((x == y for x, y in zip(a.deprels, b.deprels)),
+                                dtype=bool, count=n)
+        vec = {"las": heads_eq & labels_eq, "uas": heads_eq, "la": labels_eq}
+        for m in metrics:
+            if m in vec:
+                out[m] += float(np.count_nonzero(vec[m]))
+            else:
+                fn = WORD_METRICS[m]
+                out[m] += float(sum(1 for i in range(n) if fn(a, b, i)))
+    for m in metrics:
+        out[m] /= len(pairs)
+    return out
+
+
+def attachment_scores(units: Sequence[Sequence[DepSentence]],
+                      metrics: Sequence[str] = tuple(WORD_METRICS)) -> Counts:
+    """LAS/UAS/LA counts over units (lists of annotations of one sentence)."""
+    c = Counts({m: 0.0 for m in metrics})
+    for anns in units:
+        if len(anns) < 2:
+            continue
+        try:
+            credits = unit_word_credits(anns, metrics)
+        except ValueError:
+            c.ignored += 1
+            continue
+        for m in metrics:
+            c.correct[m] += credits[m]
+        c.total += anns[0].n_words
+        c.units += 1
+    return c
+
+
+def brackets(root: PhraseNode) -> Set[Tuple[int, int, str]]:
+    """Labelled brackets (first leaf, last leaf, label) of every node, leaves included."""
+    out: Set[Tuple[int, int, str]] = set()
+    counter = [0]
+
+    def walk(node: PhraseNode) -> Tuple[int, int]:
+        if not node.children:
+            i = counter[0]
+            counter[0] += 1
+            out.add((i, i, node.label))
+            return i, i
+        spans = [walk(c) for c in node.children]
+        span = (spans[0][0], spans[-1][1])
+        out.add((span[0], span[1], node.label))
+        return span
+
+    walk(root)
+    return out
+
+
+def jaccard(a: PhraseSentence, b: PhraseSentence) -> float:
+    """|A ∩ B| / |A ∪ B| over labelled brackets."""
+    ba, bb = brackets(a.root), brackets(b.root)
+    union = ba | bb
+    return len(ba & bb) / len(union) if union else 1.0
+
+
+def jaccard_scores(units: Sequence[Sequence[PhraseSentence]]) -> Counts:
+    """Pair-averaged Jaccard per unit, weighted by the first annotation's leaf count."""
+    c = Counts({"jaccard": 0.0})
+    for anns in units:
+        if len(anns) < 2:
+            continue
+        pairs = list(combinations(anns, 2))
+        mean = sum(jaccard(a, b) for a, b in pairs) / len(pairs)
+        w = anns[0].size
+        c.correct["jaccard"] += w * mean
+        c.total += w
+        c.units += 1
+    return c

@@ -1,0 +1,135 @@
+"""Command-line interface: ``synagree <command> ...``.
+
+Every command is a thin shell over a documented library function; bad input
+ends with the problems listed (file:line: message) on stderr and exit
+status 2, never a traceback.  Set ``SYNAGREE_DEBUG=1`` to see tracebacks of
+unexpected internal errors.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from . import __version__
+from .problems import InputError, Problem
+
+EXIT_INPUT = 2
+EXIT_INTERNAL = 3
+DEFAULT_SAMPLE = Path("treebanks") / "en-sample"
+
+
+def _print_problems(problems: Sequence[Problem], limit: int = 30) -> None:
+    for p in problems[:limit]:
+        print(str(p), file=sys.stderr)
+    if len(problems) > limit:
+        print(f"... and {len(problems) - limit} more", file=sys.stderr)
+
+
+def _emit(text: str, out: Optional[str]) -> None:
+    if out:
+        from .report import write_atomic
+        write_atomic(out, text)
+    else:
+        sys.stdout.write(text)
+
+
+def _add_input_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="*", help="one annotation file per annotator")
+    p.add_argument("--dirs", nargs="+", metavar="DIR",
+                   help="one directory per annotator; files matched by name")
+    p.add_argument("--format", dest="fmt", default="auto",
+                   choices=["auto", "conllu", "phrase"],
+                   help="input format (default: guessed from extension/content)")
+    p.add_argument("--phrase-style", default="auto", choices=["auto", "delex", "penn"],
+                   help="bracketed trees: leaves are categories (delex) or words (penn)")
+    p.add_argument("--strict", action="store_true",
+                   help="treat warnings (head cycles, missing labels) as errors")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="with sent_id matching: sentences absent from a file are missing "
+                        "annotations instead of an error")
+    p.add_argument("--names", nargs="+", metavar="NAME", help="annotator names for the files")
+
+
+def cmd_agree(args: argparse.Namespace) -> int:
+    from .agreement import agree
+    from .alpha import VARIANTS
+    from .report import render
+
+    files, dirs = args.files, args.dirs
+    if not files and not dirs:
+        if DEFAULT_SAMPLE.is_dir():
+            dirs = sorted(str(p) for p in DEFAULT_SAMPLE.iterdir() if p.is_dir())
+            if not args.quiet:
+                print(f"synagree: no input given; using the bundled sample {DEFAULT_SAMPLE}/",
+                      file=sys.stderr)
+        else:
+            raise InputError.single("<command line>", None, "empty-input",
+                                    "no input: give annotation files or --dirs DIR DIR ...")
+    if files and dirs:
+        raise InputError.single("<command line>", None, "usage",
+                                "give either files or --dirs, not both")
+    variants = VARIANTS if args.metric == "all" else (args.metric,)
+    res = agree(files, dirs or (), fmt=args.fmt, phrase_style=args.phrase_style,
+                variants=variants, strict=args.strict, allow_missing=args.allow_missing,
+                names=args.names)
+    if res.warnings and not args.quiet:
+        _print_problems(res.warnings, limit=args.max_warnings)
+    _emit(render(res, args.output), args.out)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="synagree",
+        description="Chance-corrected agreement (Krippendorff's alpha over tree edit "
+                    "distance) for syntactic annotation.")
+    ap.add_argument("--version", action="version", version=f"synagree {__version__}")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("agree", help="alpha (plain/diff/norm) and LAS/UAS/LA between annotators",
+                       description="Agreement between annotators of the same sentences.")
+    _add_input_args(p)
+    p.add_argument("--metric", default="all", choices=["all", "plain", "diff", "norm"],
+                   help="which alpha variant(s) to compute (default: all)")
+    p.add_argument("--output", default="table", choices=["table", "json", "csv", "latex"],
+                   help="output format (default: table)")
+    p.add_argument("-o", "--out", metavar="FILE", help="write the result here (atomically)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no warnings or progress on stderr")
+    p.add_argument("--max-warnings", type=int, default=30, metavar="N",
+                   help="list at most N warnings on stderr (default 30)")
+    p.set_defaults(func=cmd_agree)
+    return ap
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if not getattr(args, "func", None):
+        ap.print_help(sys.stderr)
+        return EXIT_INPUT
+    try:
+        return int(args.func(args) or 0)
+    except InputError as exc:
+        _print_problems(exc.warnings, limit=10)
+        _print_problems(exc.errors, limit=50)
+        print(f"synagree: {len(exc.errors)} error(s) in the input; nothing computed",
+              file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("synagree: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # pragma: no cover - last resort, see module docstring
+        if os.environ.get("SYNAGREE_DEBUG"):
+            raise
+        print(f"synagree: internal error: {type(exc).__name__}: {exc} "
+              f"(set SYNAGREE_DEBUG=1 for a traceback, and please report it)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,134 @@
+"""Rendering: results → table, JSON, CSV, LaTeX.  Computing never happens here.
+
+Writing is atomic: :func:`write_atomic` writes to a temporary file in the
+target directory and renames it into place, so a reader never sees half a
+result.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterable, List, Optional, Sequence, Tuple
+
+from .agreement import AgreementResult
+from .alpha import VARIANTS
+
+FORMATS = ("table", "json", "csv", "latex")
+
+
+def fmt_num(x: Optional[float], digits: int = 4) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "undefined"
+    return f"{x:.{digits}f}"
+
+
+def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
+    rows = [("kind", res.kind),
+            ("annotators", f"{len(res.annotators)} ({', '.join(res.annotators)})"),
+            ("units", f"{res.units} pairable of {res.units_total}"),
+            ("annotations", str(res.annotations))]
+    for v in VARIANTS:
+        if v in res.alpha:
+            rows.append((f"alpha_{v}", fmt_num(res.alpha[v].alpha, 6)))
+    names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
+    for m in res.score_names:
+        rows.append((names[m], fmt_num(res.scores.ratio(m), 6)))
+    if res.kind == "dependency":
+        rows.append(("ignored units", str(res.scores.ignored)))
+        rows.append(("multi-root sentences", str(res.multi_root)))
+        rows.append(("sentences with cycles", str(res.cycle_sentences)))
+    return rows
+
+
+def render_table(res: AgreementResult) -> str:
+    rows = summary_rows(res)
+    w = max(len(k) for k, _ in rows)
+    out = [f"{k:<{w}}  {v}" for k, v in rows]
+    for n in res.notes:
+        out.append(f"note: {n}")
+    return "\n".join(out) + "\n"
+
+
+def render_json(res: AgreementResult) -> str:
+    def clean(x):
+        if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
+            return None
+        if isinstance(x, dict):
+            return {k: clean(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [clean(v) for v in x]
+        return x
+
+    return json.dumps(clean(res.to_dict()), indent=2, ensure_ascii=False) + "\n"
+
+
+def _flat_fields(res: AgreementResult) -> List[Tuple[str, object]]:
+    d = res.to_dict()
+    keep = [k for k in d if k not in ("counts", "notes", "warnings", "annotator_names")]
+    return [(k, d[k]) for k in keep]
+
+
+def render_csv(res: AgreementResult) -> str:
+    fields = _flat_fields(res)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([k for k, _ in fields])
+    w.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v)
+                for _, v in fields])
+    return buf.getvalue()
+
+
+def render_latex(res: AgreementResult, label: str = "corpus") -> str:
+    """One booktabs row in percent with one decimal, as the paper's Table 2."""
+    cols = [f"$\\alpha_{{\\mathrm{{{v}}}}}$" for v in VARIANTS if v in res.alpha]
+    names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
+    cols += [names[m] for m in res.score_names]
+    vals = [res.alpha[v].alpha for v in VARIANTS if v in res.alpha]
+    vals += [res.scores.ratio(m) for m in res.score_names]
+    cells = ["--" if v is None else f"{100 * v:.1f}" for v in vals]
+    return ("\\begin{tabular}{l" + "r" * len(cols) + "}\n\\toprule\n"
+            + " & ".join(["Corpus"] + cols) + " \\\\\n\\midrule\n"
+            + " & ".join([latex_escape(label)] + cells) + " \\\\\n\\bottomrule\n\\end{tabular}\n")
+
+
+def latex_escape(s: str) -> str:
+    for a, b in (("\\", "\\textbackslash{}"), ("&", "\\&"), ("%", "\\%"), ("$", "\\$"),
+                 ("#", "\\#"), ("_", "\\_"), ("{", "\\{"), ("}", "\\}")):
+        s = s.replace(a, b)
+    return s
+
+
+def render(res: AgreementResult, output: str) -> str:
+    if output == "table":
+        return render_table(res)
+    if output == "json":
+        return render_json(res)
+    if output == "csv":
+        return render_csv(res)
+    if output == "latex":
+        return render_latex(res)
+    raise ValueError(f"unknown output format {output!r}; expected one of {FORMATS}")
+
+
+def write_atomic(path: "str | os.PathLike", text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file and an atomic rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
