@@ -37,6 +37,12 @@ class AgreementResult:
     notes: List[str] = field(default_factory=list)
     tree_alpha: Optional[TreeAlpha] = None
     corpus: Optional[Corpus] = None
+    # Further metrics added by feature modules (hierarchical credit, CIs, ...):
+    # name -> number (fraction) or None; rendered after the core rows, and
+    # written to JSON under the same keys at the top level.
+    extra: Dict[str, Optional[float]] = field(default_factory=dict)
+    extra_details: Dict[str, object] = field(default_factory=dict)
+    bootstrap: Optional[object] = None  # synagree.bootstrap.BootstrapResult
 
     def alpha_value(self, variant: str) -> Optional[float]:
         st = self.alpha.get(variant)
@@ -54,6 +60,9 @@ class AgreementResult:
                 d[f"alpha_{v}"] = self.alpha[v].alpha
         for m in self.score_names:
             d[m] = self.scores.ratio(m)
+        ci = (self.extra_details.get("ci") or {}) if self.extra_details else {}
+        for name, interval in ci.items():
+            d[f"{name}_ci"] = interval
         d.update({
             "units": self.units,
             "units_total": self.units_total,
@@ -71,6 +80,8 @@ class AgreementResult:
                 "scores": {"correct": dict(self.scores.correct), "total": self.scores.total,
                            "units": self.scores.units},
             },
+            **{k: v for k, v in self.extra.items()},
+            "details": dict(self.extra_details),
             "notes": list(self.notes),
             "warnings": [p.as_dict() for p in self.warnings],
         })
@@ -87,20 +98,59 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
                       allow_missing=allow_missing)
 
 
-def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS) -> AgreementResult:
-    """α (requested variants) and the uncorrected scores for an assembled corpus."""
+# Above this many pairable annotations D_e is estimated from sampled pairs
+# unless exact=True (announced in the notes); see README "Large corpora".
+AUTO_SAMPLE_THRESHOLD = 20_000
+DEFAULT_SAMPLE_PAIRS = 200_000
+
+
+def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
+                 bootstrap: int = 0, seed: int = 0, level: float = 0.95,
+                 sample_pairs: Optional[int] = None, exact: bool = False,
+                 executor=None, progress: bool = False) -> AgreementResult:
+    """α (requested variants) and the uncorrected scores for an assembled corpus.
+
+    ``bootstrap``: number of unit-resampling replicates for percentile CIs
+    (at ``level``, seeded by ``seed``); ``sample_pairs``: estimate D_e from
+    that many random pairs (automatic above :data:`AUTO_SAMPLE_THRESHOLD`
+    annotations unless ``exact``); ``executor``: run the all-pairs tiles
+    elsewhere (see :mod:`synagree.dask_exec`); ``progress``: progress bar on
+    stderr (only when it is a terminal).
+    """
     vocab = Vocabulary()
     ann_lists = corpus.annotation_lists()
     tree_units = [[build_tree(s, vocab) for s in anns] for anns in ann_lists]
-    ta = tree_alpha(tree_units, variants)
+    auto_note = None
+    n_pairable = sum(len(u) for u in tree_units if len(u) >= 2)
+    if sample_pairs is None and not exact and n_pairable > AUTO_SAMPLE_THRESHOLD:
+        sample_pairs = DEFAULT_SAMPLE_PAIRS
+        auto_note = (f"{n_pairable:,} annotations exceed {AUTO_SAMPLE_THRESHOLD:,}: D_e "
+                     f"estimated from {sample_pairs:,} sampled pairs (use --exact to force "
+                     f"the exact computation)")
+    if bootstrap and sample_pairs:
+        raise ValueError("the bootstrap needs exact D_e sums: do not combine it with "
+                         "sampled pairs (use --exact)")
+    ta = tree_alpha(tree_units, variants, keep_unit_matrix=bool(bootstrap),
+                    sample_pairs=sample_pairs, seed=seed, executor=executor,
+                    progress=progress)
     if corpus.kind == "phrase":
         scores = jaccard_scores(ann_lists)
     else:
         scores = attachment_scores(ann_lists)
+    boot = None
+    if bootstrap and ta.sums is not None and ta.sums.m.shape[0] > 0:
+        from .bootstrap import bootstrap as _bootstrap
+        correct, total = scores.unit_arrays()
+        boot = _bootstrap(ta.sums, B=bootstrap, seed=seed, level=level, variants=variants,
+                          correct=correct, total=total)
+        for v, st in ta.stats.items():
+            st.ci = boot.ci(f"alpha_{v}")
     dep = [s for anns in ann_lists for s in anns if isinstance(s, DepSentence)]
     multi = sum(1 for s in dep if s.n_roots > 1)
     cycles = sum(1 for p in corpus.log.problems if p.kind == "cycle")
     notes = [n for st in ta.stats.values() for n in st.notes]
+    if auto_note:
+        notes.insert(0, auto_note)
     if scores.ignored:
         notes.append(f"{scores.ignored} unit(s) whose annotations differ in word count were "
                      f"left out of LAS/UAS/LA (they still count in alpha)")
@@ -111,26 +161,40 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS) -> Agreemen
         notes.append(f"{cycles} annotation(s) have words on a head cycle: those words are "
                      f"left out of the TED tree but counted in |t| and LAS/UAS/LA (SPEC §2)")
     pairable = [u for u in ann_lists if len(u) >= 2]
-    return AgreementResult(
+    extra: Dict[str, Optional[float]] = {}
+    details: Dict[str, object] = {}
+    if boot is not None:
+        details["bootstrap"] = {"replicates": bootstrap, "seed": seed, "level": level}
+        for name in list(boot.replicates):
+            ci = boot.ci(name)
+            details.setdefault("ci", {})[name] = list(ci) if ci else None
+    for v, st in ta.stats.items():
+        if st.alpha_se is not None:
+            extra[f"alpha_{v}_se"] = st.alpha_se
+    res = AgreementResult(
         kind=corpus.kind, annotators=list(corpus.annotators), units_total=len(ann_lists),
         units=len(pairable), annotations=sum(len(u) for u in pairable), alpha=ta.stats,
         scores=scores, multi_root=multi, cycle_sentences=cycles,
         distinct_trees=ta.n_distinct, warnings=list(corpus.log.warnings), notes=notes,
-        tree_alpha=ta, corpus=corpus)
+        tree_alpha=ta, corpus=corpus, extra=extra, extra_details=details)
+    res.bootstrap = boot
+    return res
 
 
 def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
           fmt: str = "auto", phrase_style: str = "auto",
           variants: Sequence[str] = VARIANTS, strict: bool = False,
           allow_missing: bool = False,
-          names: Optional[Sequence[str]] = None) -> AgreementResult:
+          names: Optional[Sequence[str]] = None, **options) -> AgreementResult:
     """Agreement between annotators: α_plain/α_diff/α_norm plus LAS/UAS/LA (or Jaccard).
 
     ``paths``: one file per annotator; or ``dirs``: one directory per
     annotator.  ``fmt``: ``auto`` | ``conllu`` | ``phrase``.  ``strict``
     turns warnings (head cycles, missing labels) into errors.  Raises
-    :class:`synagree.problems.InputError` on bad input.
+    :class:`synagree.problems.InputError` on bad input.  Further keyword
+    ``options`` (``bootstrap``, ``seed``, ``level``, ``sample_pairs``,
+    ``exact``, ``executor``, ``progress``) go to :func:`agree_corpus`.
     """
     corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
                          allow_missing=allow_missing, names=names)
-    return agree_corpus(corpus, variants)
+    return agree_corpus(corpus, variants, **options)

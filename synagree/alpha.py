@@ -44,6 +44,9 @@ class AlphaStats:
     n: int
     units: int
     notes: List[str] = field(default_factory=list)
+    alpha_se: Optional[float] = None  # when D_e was estimated from sampled pairs
+    sampled_pairs: Optional[int] = None
+    ci: Optional[Tuple[float, float]] = None  # bootstrap percentile interval
 
     @property
     def d_o(self) -> float:
@@ -150,6 +153,8 @@ class TreeAlpha:
     stats: Dict[str, AlphaStats]
     unit_ted: List[np.ndarray]  # per pairable unit: m_u × m_u TED matrix
     n_distinct: int
+    sums: Optional["UnitSums"] = None  # per-unit sums (S[u, v] when kept)
+    sampled: Optional["SampledDe"] = None
 
     def alpha(self, variant: str) -> Optional[float]:
         return self.stats[variant].alpha
@@ -157,43 +162,75 @@ class TreeAlpha:
 
 def tree_alpha(units: Sequence[Sequence[FlatTree]],
                variants: Sequence[str] = VARIANTS,
-               costs: Optional["_ted.Costs"] = None) -> TreeAlpha:
+               costs: Optional["_ted.Costs"] = None,
+               keep_unit_matrix: bool = False,
+               sample_pairs: Optional[int] = None, seed: int = 0,
+               executor=None, progress: bool = False,
+               tile: int = 512) -> TreeAlpha:
     """α_plain / α_diff / α_norm for units given as lists of annotation trees.
 
-    Units with fewer than two trees take no part.  One TED computation serves
-    every variant: distinct trees are deduplicated and each unordered pair of
-    distinct trees is computed once.
+    Units with fewer than two trees take no part.  One TED per pair of
+    distinct trees serves every variant (see :mod:`synagree.distances`).
+
+    ``keep_unit_matrix`` keeps the unit × unit δ² sums (O(units²) memory,
+    needed for the bootstrap); ``sample_pairs`` estimates D_e from that many
+    random value pairs (D_o stays exact) and reports a standard error;
+    ``executor`` runs the tiles elsewhere (e.g. Dask); ``progress`` shows a
+    progress bar on stderr when it is a terminal.
     """
+    from .distances import Progress, UnitTrees, sampled_de, tile_work, tiles, unit_sums
+
     for v in variants:
         if v not in VARIANTS:
             raise ValueError(f"unknown variant {v!r}; expected one of {VARIANTS}")
     pairable = [list(u) for u in units if len(u) >= 2]
-    values = [t for u in pairable for t in u]
-    n = len(values)
-    distinct, which = _ted.dedupe(values)
-    pack = _ted.TreePack(distinct)
-    dm = _ted.distance_matrix(pack, costs)
-    sizes = pack.sizes
-    counts = np.bincount(which, minlength=len(distinct)).astype(np.float64)
+    ut = UnitTrees.build(pairable)
+    n = ut.n_values
 
-    unit_ted: List[np.ndarray] = []
-    offs = 0
-    unit_idx: List[np.ndarray] = []
-    for u in pairable:
-        idx = which[offs:offs + len(u)]
-        offs += len(u)
-        unit_idx.append(idx)
-        unit_ted.append(dm[np.ix_(idx, idx)])
+    # within-unit TED matrices (D_o and diagnostics): m_u² small pairs per unit
+    pi, pj, where = [], [], []
+    for k, ids in enumerate(ut.which):
+        for a in range(len(ids)):
+            for b in range(a + 1, len(ids)):
+                pi.append(ids[a]); pj.append(ids[b]); where.append((k, a, b))
+    d_within = _ted.pair_distances(ut.pack, np.asarray(pi, np.int64), np.asarray(pj, np.int64),
+                                   costs) if pi else np.zeros(0)
+    unit_ted = [np.zeros((len(ids), len(ids))) for ids in ut.which]
+    for (k, a, b), d in zip(where, d_within):
+        if ut.which[k][a] == ut.which[k][b]:
+            d = 0.0
+        unit_ted[k][a, b] = unit_ted[k][b, a] = d
+
+    sums = sampled = None
+    sizes = ut.pack.sizes
+    if sample_pairs:
+        sampled = sampled_de(ut, int(sample_pairs), seed=seed, costs=costs)
+        diag = np.zeros((ut.n_units, 3))
+        for k, (ids, tm) in enumerate(zip(ut.which, unit_ted)):
+            s = sizes[ids]
+            for vi, v in enumerate(VARIANTS):
+                diag[k, vi] = delta_squared(tm, s[:, None], s[None, :], v).sum()
+        do_sums = (diag / (ut.m[:, None] - 1.0)).sum(axis=0) if ut.n_units else np.zeros(3)
+        de_sums = sampled.d_e * n * (n - 1)
+    else:
+        bar = None
+        if progress and ut.n_units:
+            total = sum(tile_work(ut, sp) for sp in tiles(ut.n_units, tile))
+            bar = Progress(total, "tree pairs")
+        sums = unit_sums(ut, costs, want_s=keep_unit_matrix, tile=tile, executor=executor,
+                         progress=bar)
+        do_sums, de_sums = sums.do_sum(), sums.de_sum()
 
     stats: Dict[str, AlphaStats] = {}
     for v in variants:
-        d2 = delta_squared(dm, sizes[:, None], sizes[None, :], v) if len(distinct) else dm
-        de_sum = float(counts @ d2 @ counts)
-        do_sum = 0.0
-        for idx in unit_idx:
-            m = len(idx)
-            do_sum += float(d2[np.ix_(idx, idx)].sum()) / (m - 1)
-        st = AlphaStats(do_sum, de_sum, n, len(pairable))
+        vi = VARIANTS.index(v)
+        st = AlphaStats(float(do_sums[vi]), float(de_sums[vi]), n, ut.n_units)
+        if sampled is not None:
+            st.sampled_pairs = sampled.pairs
+            de = sampled.d_e[vi]
+            st.alpha_se = float(st.d_o / de ** 2 * sampled.se[vi]) if de > 0 else None
+            st.notes.append(f"alpha_{v}: D_e estimated from {sampled.pairs:,} sampled pairs "
+                            f"(SE of alpha {st.alpha_se:.2g}); D_o exact")
         _degenerate_notes(st, f"alpha_{v}")
         stats[v] = st
-    return TreeAlpha(stats, unit_ted, len(distinct))
+    return TreeAlpha(stats, unit_ted, len(ut.pack), sums, sampled)

@@ -45,6 +45,13 @@ class Counts:
     total: float = 0.0
     units: int = 0
     ignored: int = 0
+    # per pairable unit (ignored units hold 0): for the bootstrap and diagnostics
+    unit_correct: Dict[str, List[float]] = field(default_factory=dict)
+    unit_total: List[float] = field(default_factory=list)
+
+    def unit_arrays(self) -> Tuple[Dict[str, np.ndarray], np.ndarray]:
+        return ({k: np.asarray(v, dtype=np.float64) for k, v in self.unit_correct.items()},
+                np.asarray(self.unit_total, dtype=np.float64))
 
     def ratio(self, metric: str) -> float:
         return self.correct.get(metric, 0.0) / self.total if self.total else float("nan")
@@ -84,7 +91,7 @@ def unit_word_credits(annotations: Sequence[DepSentence],
 def attachment_scores(units: Sequence[Sequence[DepSentence]],
                       metrics: Sequence[str] = tuple(WORD_METRICS)) -> Counts:
     """LAS/UAS/LA counts over units (lists of annotations of one sentence)."""
-    c = Counts({m: 0.0 for m in metrics})
+    c = Counts({m: 0.0 for m in metrics}, unit_correct={m: [] for m in metrics})
     for anns in units:
         if len(anns) < 2:
             continue
@@ -92,11 +99,16 @@ def attachment_scores(units: Sequence[Sequence[DepSentence]],
             credits = unit_word_credits(anns, metrics)
         except ValueError:
             c.ignored += 1
-            continue
+            credits = {m: 0.0 for m in metrics}
+            weight = 0.0
+        else:
+            weight = float(anns[0].n_words)
+            c.units += 1
         for m in metrics:
             c.correct[m] += credits[m]
-        c.total += anns[0].n_words
-        c.units += 1
+            c.unit_correct[m].append(credits[m])
+        c.total += weight
+        c.unit_total.append(weight)
     return c
 
 
@@ -129,7 +141,7 @@ def jaccard(a: PhraseSentence, b: PhraseSentence) -> float:
 
 def jaccard_scores(units: Sequence[Sequence[PhraseSentence]]) -> Counts:
     """Pair-averaged Jaccard per unit, weighted by the first annotation's leaf count."""
-    c = Counts({"jaccard": 0.0})
+    c = Counts({"jaccard": 0.0}, unit_correct={"jaccard": []})
     for anns in units:
         if len(anns) < 2:
             continue
@@ -137,6 +149,8 @@ def jaccard_scores(units: Sequence[Sequence[PhraseSentence]]) -> Counts:
         mean = sum(jaccard(a, b) for a, b in pairs) / len(pairs)
         w = anns[0].size
         c.correct["jaccard"] += w * mean
+        c.unit_correct["jaccard"].append(w * mean)
         c.total += w
+        c.unit_total.append(float(w))
         c.units += 1
     return c

@@ -72,13 +72,32 @@ def cmd_agree(args: argparse.Namespace) -> int:
         raise InputError.single("<command line>", None, "usage",
                                 "give either files or --dirs, not both")
     variants = VARIANTS if args.metric == "all" else (args.metric,)
-    res = agree(files, dirs or (), fmt=args.fmt, phrase_style=args.phrase_style,
-                variants=variants, strict=args.strict, allow_missing=args.allow_missing,
-                names=args.names)
+    if args.bootstrap and args.sample_pairs:
+        raise InputError.single("<command line>", None, "usage",
+                                "--bootstrap needs the exact D_e: drop --sample-pairs")
+    options = dict(bootstrap=args.bootstrap, seed=args.seed, level=args.ci_level,
+                   sample_pairs=args.sample_pairs, exact=args.exact or bool(args.bootstrap),
+                   progress=not args.quiet)
+    from contextlib import nullcontext
+    ctx = nullcontext(None)
+    if args.dask:
+        from .dask_exec import dask_executor
+        ctx = dask_executor(args.dask)
+    with ctx as executor:
+        res = agree(files, dirs or (), fmt=args.fmt, phrase_style=args.phrase_style,
+                    variants=variants, strict=args.strict, allow_missing=args.allow_missing,
+                    names=args.names, executor=executor, **options)
     if res.warnings and not args.quiet:
         _print_problems(res.warnings, limit=args.max_warnings)
     _emit(render(res, args.output), args.out)
     return 0
+
+
+# Feature modules that add their own subcommands: each defines
+# ``register_cli(subparsers)`` which adds a parser whose ``func`` takes the
+# parsed arguments and returns an exit status.  One line per module.
+COMMAND_MODULES: List[str] = [
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -96,11 +115,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which alpha variant(s) to compute (default: all)")
     p.add_argument("--output", default="table", choices=["table", "json", "csv", "latex"],
                    help="output format (default: table)")
+    p.add_argument("--bootstrap", type=int, default=0, metavar="B",
+                   help="B unit-resampling replicates for percentile CIs of alpha and LAS/UAS/LA")
+    p.add_argument("--seed", type=int, default=0, help="random seed (bootstrap, sampling)")
+    p.add_argument("--ci-level", type=float, default=0.95, metavar="L",
+                   help="confidence level of bootstrap intervals (default 0.95)")
+    p.add_argument("--sample-pairs", type=int, default=None, metavar="N",
+                   help="estimate D_e from N random annotation pairs (D_o stays exact); "
+                        "automatic above 20,000 annotations")
+    p.add_argument("--exact", action="store_true",
+                   help="always compute D_e exactly, however large the corpus")
+    p.add_argument("--dask", metavar="ADDR",
+                   help="run the all-pairs tiles on Dask: 'local' or tcp://scheduler:8786 "
+                        "(pip install 'synagree[dask]')")
     p.add_argument("-o", "--out", metavar="FILE", help="write the result here (atomically)")
     p.add_argument("-q", "--quiet", action="store_true", help="no warnings or progress on stderr")
     p.add_argument("--max-warnings", type=int, default=30, metavar="N",
                    help="list at most N warnings on stderr (default 30)")
     p.set_defaults(func=cmd_agree)
+    import importlib
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"synagree.{name}").register_cli(sub)
     return ap
 
 

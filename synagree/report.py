@@ -32,12 +32,22 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
             ("annotators", f"{len(res.annotators)} ({', '.join(res.annotators)})"),
             ("units", f"{res.units} pairable of {res.units_total}"),
             ("annotations", str(res.annotations))]
+    ci = (res.extra_details or {}).get("ci", {})
+
+    def with_ci(name: str, value: Optional[float]) -> str:
+        iv = ci.get(name)
+        level = (res.extra_details or {}).get("bootstrap", {}).get("level", 0.95)
+        tail = f"  [{iv[0]:.4f}, {iv[1]:.4f}] {100 * level:g}% CI" if iv else ""
+        return fmt_num(value, 6) + tail
+
     for v in VARIANTS:
         if v in res.alpha:
-            rows.append((f"alpha_{v}", fmt_num(res.alpha[v].alpha, 6)))
+            rows.append((f"alpha_{v}", with_ci(f"alpha_{v}", res.alpha[v].alpha)))
     names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
     for m in res.score_names:
-        rows.append((names[m], fmt_num(res.scores.ratio(m), 6)))
+        rows.append((names[m], with_ci(m, res.scores.ratio(m))))
+    for k, v in res.extra.items():
+        rows.append((k, fmt_num(v, 6) if isinstance(v, float) or v is None else str(v)))
     if res.kind == "dependency":
         rows.append(("ignored units", str(res.scores.ignored)))
         rows.append(("multi-root sentences", str(res.multi_root)))
@@ -69,7 +79,8 @@ def render_json(res: AgreementResult) -> str:
 
 def _flat_fields(res: AgreementResult) -> List[Tuple[str, object]]:
     d = res.to_dict()
-    keep = [k for k in d if k not in ("counts", "notes", "warnings", "annotator_names")]
+    keep = [k for k in d if k not in ("counts", "notes", "warnings", "annotator_names",
+                                      "details") and not k.endswith("_ci")]
     return [(k, d[k]) for k in keep]
 
 
