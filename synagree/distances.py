@@ -12,9 +12,12 @@ tiles (I ≤ J) is one call of a compiled kernel that returns, per unit of I,
 
 Each unit keeps its distinct trees with multiplicities, so identical
 annotations of a sentence cost one TED, not m².  The reduction order is
-fixed by the tiling (tiles in ascending order, units ascending inside), so
-every executor — the local one, or Dask workers each running a tile — gives
-bit-identical sums.
+fixed by the tiling (tiles in ascending order, units ascending inside, each
+unit row summed by one thread), so every executor — one thread, many
+threads, or Dask workers each running a tile — gives bit-identical sums for
+a given tile size.  ``S[u, v]`` never depends on the tiling; integer-valued
+sums (plain, diff under unit costs) do not either; fractional ones (norm)
+may differ in the last bit between tile sizes.
 
 Sampled D_e (:func:`sampled_de`) draws value pairs uniformly, computes their
 δ² exactly and estimates D_e with a regression control variate built from

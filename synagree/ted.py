@@ -118,6 +118,17 @@ def _pairs_kernel(pi, pj, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, 
                            rkoff, cl, cr, dcost, icost, rmat, unit, td, fd)
 
 
+@njit(cache=True, nogil=True)
+def _pairs_serial(pi, pj, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
+                  dcost, icost, rmat, unit, maxn, out):
+    """Serial twin of :func:`_pairs_kernel` for short pair lists (loads faster)."""
+    td = np.empty((maxn, maxn), dtype=np.float64)
+    fd = np.empty((maxn + 1, maxn + 1), dtype=np.float64)
+    for k in range(pi.shape[0]):
+        out[k] = _pair(pi[k], pj[k], lab, lml, noff, kr, koff, rlab, rlml, rkr,
+                       rkoff, cl, cr, dcost, icost, rmat, unit, td, fd)
+
+
 @njit(cache=True, parallel=True)
 def _all_pairs_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                       dcost, icost, rmat, unit, maxn, out):
@@ -211,6 +222,9 @@ def ted(t1: FlatTree, t2: FlatTree, costs: Optional[Costs] = None) -> float:
     return float(pair_distances(TreePack([t1, t2]), np.array([0]), np.array([1]), costs)[0])
 
 
+SERIAL_BELOW = 4096  # shorter pair lists run serially: no thread start-up, faster load
+
+
 def pair_distances(pack: TreePack, i: np.ndarray, j: np.ndarray,
                    costs: Optional[Costs] = None, chunk: int = 64) -> np.ndarray:
     """TED for the listed index pairs ``(i[k], j[k])`` of ``pack``."""
@@ -220,7 +234,10 @@ def pair_distances(pack: TreePack, i: np.ndarray, j: np.ndarray,
     if i.shape[0] == 0:
         return out
     dc, ic, rm, unit = _costs_for(pack, costs).arrays()
-    _pairs_kernel(i, j, *pack._args(), dc, ic, rm, unit, pack.maxn, chunk, out)
+    if i.shape[0] < SERIAL_BELOW:
+        _pairs_serial(i, j, *pack._args(), dc, ic, rm, unit, pack.maxn, out)
+    else:
+        _pairs_kernel(i, j, *pack._args(), dc, ic, rm, unit, pack.maxn, chunk, out)
     return out
 
 

@@ -1,0 +1,193 @@
+"""The streaming/tiled/sampled/bootstrapped engine agrees with the exact one."""
+from __future__ import annotations
+
+import io
+import math
+from itertools import combinations
+
+import numba
+import numpy as np
+import pytest
+import zss
+
+from synagree import agreement
+from synagree.alpha import VARIANTS, delta_squared, tree_alpha
+from synagree.bootstrap import bootstrap, bootstrap_alpha, resample_weights
+from synagree.distances import Progress, UnitTrees, unit_sums
+from synagree.readers import DepSentence
+from synagree.trees import Vocabulary, dependency_tree
+
+
+def _sent(heads, labels):
+    return DepSentence("<t>", 0, 0, ["w"] * len(heads), np.asarray(heads, np.int32), list(labels))
+
+
+def _random_units(seed, n_units=30, max_words=9, max_ann=4, labels="abcd"):
+    """Units of 1..max_ann random trees (some units unpairable)."""
+    rng = np.random.default_rng(seed)
+    vocab = Vocabulary()
+    units, sents = [], []
+    for _ in range(n_units):
+        n = int(rng.integers(1, max_words + 1))
+        base = [int(rng.integers(0, i)) for i in range(1, n + 1)]
+        m = int(rng.integers(1, max_ann + 1))
+        us = []
+        for _ in range(m):
+            heads = [h if rng.random() < 0.7 else int(rng.integers(0, i + 1)) if h else 0
+                     for i, h in enumerate(base)]
+            # keep it a tree: heads must point to an earlier word (or root)
+            heads = [min(h, i) for i, h in enumerate(heads)]
+            lab = [labels[int(rng.integers(0, len(labels)))] for _ in range(n)]
+            us.append(_sent(heads, lab))
+        sents.append(us)
+        units.append([dependency_tree(s, vocab) for s in us])
+    return units, sents
+
+
+def _textbook(sents, variant):
+    """Brute-force alpha straight from SPEC section 5 with zss distances."""
+    def zt(s):
+        nodes = [zss.Node(s.deprels[i - 1] if i else "") for i in range(s.n_words + 1)]
+        for i, h in enumerate(s.heads.tolist(), start=1):
+            nodes[h].addkid(nodes[i])
+        return nodes[0]
+    units = [[(zt(s), s.n_words + 1) for s in u] for u in sents if len(u) >= 2]
+    vals = [v for u in units for v in u]
+    n = len(vals)
+
+    def d2(a, b):
+        t = float(zss.simple_distance(a[0], b[0], label_dist=lambda x, y: 0 if x == y else 1))
+        return float(delta_squared(np.float64(t), a[1], b[1], variant))
+    do = sum(sum(d2(a, b) for i, a in enumerate(u) for j, b in enumerate(u) if i != j)
+             / (len(u) - 1) for u in units) / n
+    de = sum(d2(a, b) for i, a in enumerate(vals) for j, b in enumerate(vals) if i != j)
+    de /= n * (n - 1)
+    return 1 - do / de
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_tree_alpha_matches_textbook_with_missing_and_three_annotators(seed):
+    units, sents = _random_units(seed, n_units=14, max_words=7)
+    ta = tree_alpha(units)
+    for v in VARIANTS:
+        assert ta.alpha(v) == pytest.approx(_textbook(sents, v), abs=1e-12)
+
+
+def test_tilings_agree():
+    """S[u, v] is computed whole inside one tile, so it never depends on the
+    tiling; the integer-valued plain/diff sums are exact under any tiling; the
+    fractional norm sums may differ in the last bit between tilings (the
+    reduction order is fixed per tiling, see test_one_thread_equals_many_threads
+    and the Dask test for bit-identity under one tiling)."""
+    units, _ = _random_units(3, n_units=60)
+    ref = tree_alpha(units, tile=512, keep_unit_matrix=True)
+    for tile in (1, 3, 17, 59):
+        ta = tree_alpha(units, tile=tile, keep_unit_matrix=True)
+        for v in ("plain", "diff"):
+            assert ta.stats[v].de_sum == ref.stats[v].de_sum
+            assert ta.stats[v].do_sum == ref.stats[v].do_sum
+        assert ta.stats["norm"].de_sum == pytest.approx(ref.stats["norm"].de_sum, rel=1e-13)
+        assert np.array_equal(ta.sums.S, ref.sums.S)
+
+
+def test_unit_matrix_is_symmetric_and_sums_to_de():
+    units, _ = _random_units(4, n_units=25)
+    ta = tree_alpha(units, keep_unit_matrix=True, tile=7)
+    S = ta.sums.S
+    assert np.array_equal(S, np.swapaxes(S, 1, 2))
+    for k, v in enumerate(VARIANTS):
+        assert S[k].sum() == pytest.approx(ta.stats[v].de_sum, rel=1e-12)
+
+
+def test_one_thread_equals_many_threads():
+    units, _ = _random_units(5, n_units=40)
+    many = tree_alpha(units, tile=9)
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = tree_alpha(units, tile=9)
+    finally:
+        numba.set_num_threads(old)
+    for v in VARIANTS:
+        assert one.stats[v].de_sum == many.stats[v].de_sum
+        assert one.stats[v].do_sum == many.stats[v].do_sum
+
+
+def test_dask_local_cluster_equals_local():
+    pytest.importorskip("distributed", reason="dask[distributed] not installed")
+    from synagree.dask_exec import dask_executor
+    units, _ = _random_units(6, n_units=30)
+    ref = tree_alpha(units, tile=8, keep_unit_matrix=True)
+    with dask_executor("local", n_workers=2) as ex:
+        got = tree_alpha(units, tile=8, keep_unit_matrix=True, executor=ex)
+    for v in VARIANTS:
+        assert got.stats[v].de_sum == ref.stats[v].de_sum
+        assert got.stats[v].do_sum == ref.stats[v].do_sum
+    assert np.array_equal(got.sums.S, ref.sums.S)
+
+
+def test_sampled_de_within_its_standard_error():
+    units, _ = _random_units(7, n_units=200, max_words=12, max_ann=3, labels="abcdefgh")
+    exact = tree_alpha(units)
+    zs = []
+    for seed in range(8):
+        est = tree_alpha(units, sample_pairs=4000, seed=seed)
+        for v in VARIANTS:
+            se = est.stats[v].alpha_se
+            assert se is not None and se > 0
+            assert est.stats[v].do_sum == pytest.approx(exact.stats[v].do_sum, rel=1e-12)
+            zs.append((est.alpha(v) - exact.alpha(v)) / se)
+    zs = np.asarray(zs)
+    # each estimate within 4 SE, and the SEs are honest on average (|z| ~ 0.8)
+    assert np.all(np.abs(zs) < 4.0)
+    assert 0.2 < np.mean(np.abs(zs)) < 1.6
+
+
+def test_bootstrap_matrix_form_equals_recomputation():
+    units, _ = _random_units(8, n_units=20, max_ann=3)
+    pairable = [u for u in units if len(u) >= 2]
+    ta = tree_alpha(pairable, keep_unit_matrix=True)
+    W = resample_weights(len(pairable), 5, seed=11)
+    reps = bootstrap_alpha(ta.sums, W)
+    for b, w in enumerate(W):
+        resampled = [pairable[u] for u in range(len(pairable)) for _ in range(int(w[u]))]
+        direct = tree_alpha(resampled)
+        for v in VARIANTS:
+            assert reps[f"alpha_{v}"][b] == pytest.approx(direct.alpha(v), abs=1e-10)
+
+
+def test_bootstrap_ci_covers_the_estimate_and_is_seeded():
+    res = agreement.agree(dirs=["treebanks/en-sample/ann_a", "treebanks/en-sample/ann_b"],
+                          bootstrap=300, seed=4)
+    res2 = agreement.agree(dirs=["treebanks/en-sample/ann_a", "treebanks/en-sample/ann_b"],
+                           bootstrap=300, seed=4)
+    for v in VARIANTS:
+        lo, hi = res.alpha[v].ci
+        assert lo < res.alpha[v].alpha < hi
+        assert res2.alpha[v].ci == (lo, hi)
+    lo, hi = res.extra_details["ci"]["las"]
+    assert lo < res.scores.ratio("las") < hi
+
+
+def test_auto_sampling_switch_is_announced(monkeypatch):
+    monkeypatch.setattr(agreement, "AUTO_SAMPLE_THRESHOLD", 10)
+    monkeypatch.setattr(agreement, "DEFAULT_SAMPLE_PAIRS", 2000)
+    res = agreement.agree(dirs=["treebanks/en-sample/ann_a", "treebanks/en-sample/ann_b"])
+    assert any("sampled pairs" in n for n in res.notes)
+    assert res.extra["alpha_plain_se"] > 0
+    exact = agreement.agree(dirs=["treebanks/en-sample/ann_a", "treebanks/en-sample/ann_b"],
+                            exact=True)
+    assert "alpha_plain_se" not in exact.extra
+
+
+def test_progress_bar_reports_done_and_eta():
+    buf = io.StringIO()
+    p = Progress(100, "tree pairs", enabled=True, stream=buf)
+    p.update(40)
+    p.update(60)
+    p.close()
+    out = buf.getvalue()
+    assert "100/100 tree pairs" in out and "ETA" in out
+    quiet = io.StringIO()
+    Progress(100, enabled=None, stream=quiet).update(100)  # not a TTY: silent
+    assert quiet.getvalue() == ""
