@@ -246,8 +246,9 @@ def read_conllu(path: PathLike, log: Optional[ProblemLog] = None,
     sentences: List[DepSentence] = []
     if text is not None:
         sentences = _parse_conllu_text(text, str(path), log)
-        if not sentences and not any(p.file == str(path) and p.kind == "empty-file"
-                                     for p in log.errors):
+        # "no sentences" only when nothing else was wrong: a file whose every
+        # sentence has errors does hold sentences, and those errors say why
+        if not sentences and len(log.errors) == n_errors_before:
             log.add(str(path), None, "empty-file", "file holds no sentences")
     if len(log.errors) > n_errors_before:
         raise InputError(log.errors[n_errors_before:], log.warnings)
@@ -288,6 +289,9 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
     comments: List[str] = []
     words: List[Tuple[int, dict]] = []
     ok = True
+    # word lines too broken to read: with any, IDs cannot be checked for sequence
+    # and HEAD may point at one of them (so the HEAD range widens by as many)
+    dropped = 0
     for no, line in lines:
         if line.startswith("#"):
             comments.append(line)
@@ -304,6 +308,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
                     f"expected 10 tab-separated columns, found {len(cols)}{hint}",
                     sent_id=metadata.get("sent_id"))
             ok = False
+            dropped += 1
             continue
         try:
             tok = parse_line(line, DEFAULT_FIELDS, dict(_FIELD_PARSERS))
@@ -311,6 +316,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
             log.add(fname, no, "bad-id", f"invalid ID {cols[0]!r}: {exc}",
                     sent_id=metadata.get("sent_id"))
             ok = False
+            dropped += 1
             continue
         tid = tok["id"]
         if isinstance(tid, tuple):  # multiword-token range or empty node
@@ -319,6 +325,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
             log.add(fname, no, "bad-id", f"invalid ID {cols[0]!r}: not an integer",
                     sent_id=metadata.get("sent_id"))
             ok = False
+            dropped += 1
             continue
         words.append((no, tok))
     sid = metadata.get("sent_id")
@@ -330,7 +337,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
     n = len(words)
     heads = np.zeros(n, dtype=np.int32)
     for k, (no, tok) in enumerate(words, start=1):
-        if tok["id"] != k:
+        if tok["id"] != k and not dropped:
             log.add(fname, no, "id-sequence",
                     f"word ID {tok['id']} out of sequence: expected {k}", sent_id=sid)
             ok = False
@@ -341,9 +348,10 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
             ok = False
             continue
         h = int(raw_head)
-        if h < 0 or h > n:
+        if h < 0 or h > n + dropped:
             log.add(fname, no, "head-out-of-range",
-                    f"HEAD {h} of word {tok['id']} is out of range 0..{n}", sent_id=sid)
+                    f"HEAD {h} of word {tok['id']} is out of range 0..{n + dropped}",
+                    sent_id=sid)
             ok = False
             continue
         heads[k - 1] = h

@@ -64,25 +64,38 @@ def _zs(l1, lm1, kr1, l2, lm2, kr2, dcost, icost, rmat, unit, td, fd):
                 da = dcost[la]
                 lma = lm1[a]
                 p = lma - li
-                for y in range(1, n):
-                    b = lj + y - 1
-                    lb = l2[b]
-                    dl = fd[x - 1, y] + da
-                    ins = fd[x, y - 1] + icost[lb]
-                    v = dl if dl < ins else ins
-                    lmb = lm2[b]
-                    if lma == li and lmb == lj:
-                        if unit:
-                            ren = 0.0 if la == lb else 1.0
+                if lma == li:
+                    # a's subtree is a prefix of the forest: trees may match here
+                    for y in range(1, n):
+                        b = lj + y - 1
+                        lb = l2[b]
+                        dl = fd[x - 1, y] + da
+                        ins = fd[x, y - 1] + icost[lb]
+                        v = dl if dl < ins else ins
+                        lmb = lm2[b]
+                        if lmb == lj:
+                            if unit:
+                                ren = 0.0 if la == lb else 1.0
+                            else:
+                                ren = rmat[la, lb]
+                            r = fd[x - 1, y - 1] + ren
+                            if r < v:
+                                v = r
+                            fd[x, y] = v
+                            td[a, b] = v
                         else:
-                            ren = rmat[la, lb]
-                        r = fd[x - 1, y - 1] + ren
-                        if r < v:
-                            v = r
-                        fd[x, y] = v
-                        td[a, b] = v
-                    else:
-                        r = fd[p, lmb - lj] + td[a, b]
+                            r = fd[p, lmb - lj] + td[a, b]
+                            if r < v:
+                                v = r
+                            fd[x, y] = v
+                else:
+                    # forest case only: reuse the tree distances computed before
+                    for y in range(1, n):
+                        b = lj + y - 1
+                        dl = fd[x - 1, y] + da
+                        ins = fd[x, y - 1] + icost[l2[b]]
+                        v = dl if dl < ins else ins
+                        r = fd[p, lm2[b] - lj] + td[a, b]
                         if r < v:
                             v = r
                         fd[x, y] = v

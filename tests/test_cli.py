@@ -1,0 +1,181 @@
+"""The `synagree agree` command: output formats agree with each other, JSON keys,
+--metric, -o, and the bundled-sample fallback."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from fractions import Fraction
+
+import pytest
+
+import synagree
+import synagree.alpha
+
+# tests/data/core/dirs: values worked out by hand in test_corpus.py
+HAND = {"alpha_plain": Fraction(11, 18), "alpha_diff": Fraction(-3, 11),
+        "alpha_norm": 1 - (Fraction(13, 72) / 8) / (Fraction(517, 180) / 56),
+        "las": Fraction(1, 3), "uas": Fraction(3, 5), "la": Fraction(1, 3)}
+TABLE_NAMES = {"alpha_plain": "alpha_plain", "alpha_diff": "alpha_diff",
+               "alpha_norm": "alpha_norm", "las": "LAS", "uas": "UAS", "la": "LA"}
+NUMERIC = list(HAND)
+
+
+@pytest.fixture(scope="module")
+def dirs(core_data):
+    base = core_data / "dirs"
+    return [base / "anna", base / "bob", base / "carl"]
+
+
+def _json(run_cli, *args):
+    rc, out, err = run_cli("agree", *args, "--output", "json")
+    assert rc == 0, err
+    return json.loads(out)
+
+
+def test_json_keys_and_hand_values(dirs, run_cli):
+    data = _json(run_cli, "--dirs", *dirs)
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la", "units",
+                "annotations", "ignored"):
+        assert key in data, key
+    for k, v in HAND.items():
+        assert data[k] == pytest.approx(float(v), abs=1e-12), k
+    assert data["units"] == 3 and data["annotations"] == 8 and data["ignored"] == 0
+
+
+def test_formats_carry_the_same_numbers(dirs, run_cli):
+    data = _json(run_cli, "--dirs", *dirs)
+
+    # table: six decimals
+    rc, table, err = run_cli("agree", "--dirs", *dirs)
+    assert rc == 0, err
+    rows = {}
+    for line in table.splitlines():
+        if line.startswith("note:") or not line.strip():
+            continue
+        key, _, val = line.partition("  ")
+        rows[key.strip()] = val.strip()
+    for k in NUMERIC:
+        assert float(rows[TABLE_NAMES[k]]) == pytest.approx(data[k], abs=5e-7), k
+        assert rows[TABLE_NAMES[k]] == f"{data[k]:.6f}"
+    assert rows["ignored units"] == str(data["ignored"])
+    assert rows["annotations"] == str(data["annotations"])
+
+    # csv: full precision, one header and one data row
+    rc, text, err = run_cli("agree", "--dirs", *dirs, "--output", "csv")
+    assert rc == 0, err
+    recs = list(csv.DictReader(io.StringIO(text)))
+    assert len(recs) == 1
+    for k in NUMERIC:
+        assert float(recs[0][k]) == data[k], k
+    for k in ("units", "annotations", "ignored"):
+        assert int(recs[0][k]) == data[k]
+
+    # latex: percent with one decimal, in the order α_plain, α_diff, α_norm, LAS, UAS, LA
+    rc, tex, err = run_cli("agree", "--dirs", *dirs, "--output", "latex")
+    assert rc == 0, err
+    body = [ln for ln in tex.splitlines() if "&" in ln]
+    header, row = body[0], body[1]
+    assert "alpha" in header and "LAS" in header
+    cells = [c.strip() for c in row.rstrip("\\ ").split("&")][1:]
+    assert cells == [f"{100 * data[k]:.1f}" for k in NUMERIC]
+    assert cells[1].startswith("-")  # α_diff is negative here: −27.3
+    assert cells[0] == "61.1"
+
+
+def test_metric_plain_only(dirs, run_cli, monkeypatch):
+    """--metric plain asks the α computation for plain only, and reports only it.
+    (The engine derives every variant from the same TED sums; what --metric
+    controls is the set of variants requested and reported.)"""
+    import synagree.agreement
+
+    seen = []
+    real = synagree.agreement.tree_alpha
+
+    def spy(units, variants=synagree.alpha.VARIANTS, *args, **kw):
+        seen.append(tuple(variants))
+        return real(units, variants, *args, **kw)
+
+    monkeypatch.setattr(synagree.agreement, "tree_alpha", spy)
+    data = _json(run_cli, "--dirs", *dirs, "--metric", "plain")
+    assert seen == [("plain",)]
+    assert "alpha_plain" in data
+    assert "alpha_diff" not in data and "alpha_norm" not in data
+    assert "alpha_plain" in data["counts"]
+    assert "alpha_diff" not in data["counts"] and "alpha_norm" not in data["counts"]
+    assert data["alpha_plain"] == pytest.approx(float(HAND["alpha_plain"]), abs=1e-12)
+    assert data["las"] == pytest.approx(1 / 3)
+    seen.clear()
+    rc, table, _ = run_cli("agree", "--dirs", *dirs, "--metric", "diff")
+    assert rc == 0
+    assert seen == [("diff",)]
+    assert "alpha_diff" in table and "alpha_plain" not in table and "alpha_norm" not in table
+    res = synagree.agree(dirs=dirs, variants=("norm",))
+    assert set(res.alpha) == {"norm"}
+    assert res.alpha_value("norm") == pytest.approx(float(HAND["alpha_norm"]), abs=1e-12)
+
+
+def test_output_file(dirs, tmp_path, run_cli):
+    target = tmp_path / "new" / "sub" / "result.json"
+    rc, out, err = run_cli("agree", "--dirs", *dirs, "--output", "json", "-o", target)
+    assert rc == 0, err
+    assert out == ""
+    assert json.loads(target.read_text(encoding="utf-8")) == _json(run_cli, "--dirs", *dirs)
+    # no temporary files are left beside it
+    assert [p.name for p in target.parent.iterdir()] == ["result.json"]
+    rc, _, _ = run_cli("agree", "--dirs", *dirs, "--out", target)  # overwrite, table
+    assert rc == 0
+    assert target.read_text(encoding="utf-8").startswith("kind")
+
+
+def test_no_input_outside_repo_is_an_error(tmp_path, monkeypatch, run_cli):
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = run_cli("agree")
+    assert rc != 0
+    assert out == "" and "Traceback" not in err
+    assert "no input" in err
+
+
+def test_no_input_falls_back_to_sample(repo_root, monkeypatch, run_cli):
+    sample = repo_root / "treebanks" / "en-sample"
+    if not sample.is_dir():
+        pytest.skip("treebanks/en-sample does not exist yet")
+    monkeypatch.chdir(repo_root)
+    rc, out, err = run_cli("agree", "--output", "json")
+    assert rc == 0, err
+    assert "en-sample" in err
+    data = json.loads(out)
+    subdirs = sorted(str(p) for p in sample.iterdir() if p.is_dir())
+    assert len(subdirs) >= 2
+    ref = synagree.agree(dirs=subdirs)
+    assert data["units"] == ref.units > 0
+    for v in ("plain", "diff", "norm"):
+        assert data[f"alpha_{v}"] == ref.alpha_value(v)
+
+
+def test_no_command_and_usage_errors(run_cli, dirs, core_data):
+    rc, out, err = run_cli()
+    assert rc != 0 and "Traceback" not in err
+    rc, out, err = run_cli("agree", core_data / "mwt-a.conllu", "--dirs", *dirs)
+    assert rc != 0 and "Traceback" not in err and "either files or --dirs" in err
+    rc, out, err = run_cli("agree", core_data / "mwt-a.conllu")
+    assert rc != 0 and "Traceback" not in err and "at least two" in err
+    with pytest.raises(SystemExit) as ei:
+        run_cli("agree", "--output", "yaml")
+    assert ei.value.code != 0
+
+
+def test_names_option(core_data, run_cli):
+    data = _json(run_cli, core_data / "mwt-a.conllu", core_data / "mwt-b.conllu",
+                 "--names", "ana", "bea")
+    assert data["annotator_names"] == ["ana", "bea"]
+    assert data["las"] == pytest.approx(10 / 12)
+
+
+def test_quiet_suppresses_warnings(write, h, run_cli):
+    a = write("a.conllu", h.conll_text([[(0, "root"), (1, "_")]]))
+    b = write("b.conllu", h.conll_text([[(0, "root"), (1, "obj")]]))
+    rc, _, err = run_cli("agree", a, b)
+    assert rc == 0 and "missing-deprel" in err
+    rc, _, err = run_cli("agree", a, b, "-q")
+    assert rc == 0 and err == ""
