@@ -102,6 +102,7 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
 # unless exact=True (announced in the notes); see README "Large corpora".
 AUTO_SAMPLE_THRESHOLD = 20_000
 DEFAULT_SAMPLE_PAIRS = 200_000
+AUTO_TARGET_SE = 0.001  # automatic sampling draws pairs until every alpha's SE <= this
 
 
 def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
@@ -121,18 +122,20 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     ann_lists = corpus.annotation_lists()
     tree_units = [[build_tree(s, vocab) for s in anns] for anns in ann_lists]
     auto_note = None
+    target_se = None
     n_pairable = sum(len(u) for u in tree_units if len(u) >= 2)
     if sample_pairs is None and not exact and n_pairable > AUTO_SAMPLE_THRESHOLD:
         sample_pairs = DEFAULT_SAMPLE_PAIRS
+        target_se = AUTO_TARGET_SE
         auto_note = (f"{n_pairable:,} annotations exceed {AUTO_SAMPLE_THRESHOLD:,}: D_e "
-                     f"estimated from {sample_pairs:,} sampled pairs (use --exact to force "
-                     f"the exact computation)")
+                     f"estimated from sampled pairs until the SE of alpha is at most "
+                     f"{AUTO_TARGET_SE} (use --exact to force the exact computation)")
     if bootstrap and sample_pairs:
         raise ValueError("the bootstrap needs exact D_e sums: do not combine it with "
                          "sampled pairs (use --exact)")
     ta = tree_alpha(tree_units, variants, keep_unit_matrix=bool(bootstrap),
                     sample_pairs=sample_pairs, seed=seed, executor=executor,
-                    progress=progress)
+                    progress=progress, target_se=target_se)
     if corpus.kind == "phrase":
         scores = jaccard_scores(ann_lists)
     else:

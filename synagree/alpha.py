@@ -166,7 +166,7 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
                keep_unit_matrix: bool = False,
                sample_pairs: Optional[int] = None, seed: int = 0,
                executor=None, progress: bool = False,
-               tile: int = 512) -> TreeAlpha:
+               tile: int = 512, target_se: Optional[float] = None) -> TreeAlpha:
     """α_plain / α_diff / α_norm for units given as lists of annotation trees.
 
     Units with fewer than two trees take no part.  One TED per pair of
@@ -174,7 +174,8 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
 
     ``keep_unit_matrix`` keeps the unit × unit δ² sums (O(units²) memory,
     needed for the bootstrap); ``sample_pairs`` estimates D_e from that many
-    random value pairs (D_o stays exact) and reports a standard error;
+    random value pairs (D_o stays exact) and reports a standard error, drawing
+    more pairs until the SE of α is at most ``target_se`` when given;
     ``executor`` runs the tiles elsewhere (e.g. Dask); ``progress`` shows a
     progress bar on stderr when it is a terminal.
     """
@@ -204,12 +205,14 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     sums = sampled = None
     sizes = ut.pack.sizes
     if sample_pairs:
-        sampled = sampled_de(ut, int(sample_pairs), seed=seed, costs=costs)
         diag = np.zeros((ut.n_units, 3))
         for k, (ids, tm) in enumerate(zip(ut.which, unit_ted)):
             s = sizes[ids]
             for vi, v in enumerate(VARIANTS):
                 diag[k, vi] = delta_squared(tm, s[:, None], s[None, :], v).sum()
+        d_o = (diag / (ut.m[:, None] - 1.0)).sum(axis=0) / max(n, 1)
+        sampled = sampled_de(ut, int(sample_pairs), seed=seed, costs=costs,
+                             target_se=target_se, d_o=d_o)
         do_sums = (diag / (ut.m[:, None] - 1.0)).sum(axis=0) if ut.n_units else np.zeros(3)
         de_sums = sampled.d_e * n * (n - 1)
     else:

@@ -309,51 +309,99 @@ class SampledDe:
     notes: List[str] = field(default_factory=list)
 
 
-def _size_moments(s: np.ndarray) -> np.ndarray:
-    """Exact means over ordered pairs i≠j of the control variates built from sizes."""
+def _cv_features(si, sj, hi, hj) -> np.ndarray:
+    """Control-variate features of value pairs (N × 6): functions of tree sizes
+    and label histograms whose means over *all* ordered pairs are known exactly."""
+    d = si - sj
+    mn = np.minimum(si, sj)
+    return np.stack([d * d, np.abs(d), si * sj, mn, mn * mn,
+                     ((hi - hj) ** 2).sum(axis=1)], axis=1)
+
+
+def _cv_means(s: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Exact means of :func:`_cv_features` over the n(n−1) ordered pairs i≠j,
+    in O(n log n): sums of pair functions reduce to sums over sorted values."""
     n = s.shape[0]
-    S1, S2 = s.sum(), (s * s).sum()
     pairs = n * (n - 1)
-    mean_diff2 = (2 * n * S2 - 2 * S1 * S1) / pairs  # (s_i − s_j)²
-    mean_sum2 = (2 * (n - 1) * S2 + 2 * (S1 * S1 - S2)) / pairs  # (s_i + s_j)²
-    return np.array([mean_diff2, mean_sum2])
+    S1, S2 = s.sum(), (s * s).sum()
+    o = np.sort(s)
+    k = np.arange(1, n + 1, dtype=np.float64)
+    sum_abs = 2.0 * (o * (2 * k - n - 1)).sum()
+    sum_min = 2.0 * (o * (n - k)).sum()
+    sum_min2 = 2.0 * (o * o * (n - k)).sum()
+    H1 = h.sum(axis=0)
+    sum_h = 2 * n * (h * h).sum() - 2 * (H1 * H1).sum()
+    return np.array([2 * n * S2 - 2 * S1 * S1, sum_abs, S1 * S1 - S2, sum_min, sum_min2,
+                     sum_h]) / pairs
+
+
+def _label_histograms(pack: "_ted.TreePack") -> np.ndarray:
+    K = len(pack)
+    L = int(pack.lab.max(initial=0)) + 1
+    h = np.zeros((K, L))
+    tree_of_node = np.repeat(np.arange(K), np.diff(pack.noff))
+    np.add.at(h, (tree_of_node, pack.lab), 1.0)
+    return h
 
 
 def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
-               costs: Optional["_ted.Costs"] = None, control_variate: bool = True) -> SampledDe:
-    """Estimate D_e from ``n_pairs`` uniformly drawn ordered pairs of distinct values."""
+               costs: Optional["_ted.Costs"] = None, control_variate: bool = True,
+               target_se: Optional[float] = None, d_o: Optional[np.ndarray] = None,
+               max_pairs: int = 5_000_000) -> SampledDe:
+    """Estimate D_e from uniformly drawn ordered pairs of distinct values.
+
+    Starts with ``n_pairs``; with ``target_se`` (on α, needs ``d_o`` per
+    variant) draws more until every variant's SE of α is at most the target or
+    ``max_pairs`` is reached.  The control-variate estimator subtracts the
+    regression on :func:`_cv_features`, whose exact all-pairs means are known.
+    """
     rng = np.random.default_rng(seed)
     value_tree = np.concatenate(ut.which) if ut.which else np.zeros(0, np.int64)
     n = value_tree.shape[0]
-    i = rng.integers(0, n, size=n_pairs)
-    j = rng.integers(0, n - 1, size=n_pairs)
-    j = j + (j >= i)  # uniform over j ≠ i
-    ti, tj = value_tree[i], value_tree[j]
-    # TED per distinct-tree pair, each pair computed once
-    a, b = np.minimum(ti, tj), np.maximum(ti, tj)
-    key = a * (len(ut.pack) + 1) + b
-    uk, inv = np.unique(key, return_inverse=True)
-    ua, ub = uk // (len(ut.pack) + 1), uk % (len(ut.pack) + 1)
-    d_u = _ted.pair_distances(ut.pack, ua, ub, costs)
-    d_u[ua == ub] = 0.0
-    d = d_u[inv]
     sz = ut.pack.sizes
-    si, sj = sz[ti], sz[tj]
+    hist = _label_histograms(ut.pack) if control_variate else None
+    mu = _cv_means(sz[value_tree], hist[value_tree]) if control_variate else None
+    K1 = len(ut.pack) + 1
     from .alpha import delta_squared
-    y = np.stack([delta_squared(d, si, sj, v) for v in VARIANTS])  # (3, N)
-    est = y.mean(axis=1)
-    se = y.std(axis=1, ddof=1) / math.sqrt(n_pairs)
-    used_cv = False
-    if control_variate and n_pairs > 10:
-        s_all = sz[value_tree]
-        mu = _size_moments(s_all)
-        X = np.stack([(si - sj) ** 2, (si + sj) ** 2], axis=1)  # (N, 2)
-        Xc = X - X.mean(axis=0)
-        for k in range(3):
-            yc = y[k] - y[k].mean()
-            beta, *_ = np.linalg.lstsq(Xc, yc, rcond=None)
-            adj = y[k] - (X - mu) @ beta
-            est[k] = adj.mean()
-            se[k] = adj.std(ddof=1) / math.sqrt(n_pairs)
-        used_cv = True
-    return SampledDe(est, se, n_pairs, used_cv)
+    ys: List[np.ndarray] = []
+    Xs: List[np.ndarray] = []
+    want = int(n_pairs)
+    drawn = 0
+    while True:
+        i = rng.integers(0, n, size=want)
+        j = rng.integers(0, n - 1, size=want)
+        j = j + (j >= i)  # uniform over j ≠ i
+        ti, tj = value_tree[i], value_tree[j]
+        a, b = np.minimum(ti, tj), np.maximum(ti, tj)
+        uk, inv = np.unique(a * K1 + b, return_inverse=True)
+        ua, ub = uk // K1, uk % K1
+        d_u = _ted.pair_distances(ut.pack, ua, ub, costs)
+        d_u[ua == ub] = 0.0
+        d = d_u[inv]
+        si, sj = sz[ti], sz[tj]
+        ys.append(np.stack([delta_squared(d, si, sj, v) for v in VARIANTS]))
+        if control_variate:
+            Xs.append(_cv_features(si, sj, hist[ti], hist[tj]))
+        drawn += want
+        y = np.concatenate(ys, axis=1)
+        est, se = y.mean(axis=1), y.std(axis=1, ddof=1) / math.sqrt(drawn)
+        if control_variate and drawn > 20:
+            X = np.concatenate(Xs, axis=0)
+            Xc = X - X.mean(axis=0)
+            scale = Xc.std(axis=0)
+            scale[scale == 0] = 1.0
+            for k in range(3):
+                beta, *_ = np.linalg.lstsq(Xc / scale, y[k] - y[k].mean(), rcond=None)
+                adj = y[k] - ((X - mu) / scale) @ beta
+                est[k] = adj.mean()
+                se[k] = adj.std(ddof=1) / math.sqrt(drawn)
+        if target_se is None or d_o is None or drawn >= max_pairs:
+            break
+        with np.errstate(divide="ignore", invalid="ignore"):
+            se_alpha = np.where(est > 0, d_o / est ** 2 * se, 0.0)
+        worst = float(np.max(se_alpha))
+        if worst <= target_se:
+            break
+        need = int(drawn * (worst / target_se) ** 2 * 1.1) - drawn
+        want = int(min(max(need, 10_000), max_pairs - drawn))
+    return SampledDe(est, se, drawn, control_variate)
