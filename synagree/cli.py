@@ -78,6 +78,8 @@ def cmd_agree(args: argparse.Namespace) -> int:
     options = dict(bootstrap=args.bootstrap, seed=args.seed, level=args.ci_level,
                    sample_pairs=args.sample_pairs, exact=args.exact or bool(args.bootstrap),
                    progress=not args.quiet)
+    from . import hierarchy_scores
+    hierarchy_scores.validate_args(args)  # usage errors / bad hierarchy file before the long run
     from contextlib import nullcontext
     ctx = nullcontext(None)
     if args.dask:
@@ -87,6 +89,7 @@ def cmd_agree(args: argparse.Namespace) -> int:
         res = agree(files, dirs or (), fmt=args.fmt, phrase_style=args.phrase_style,
                     variants=variants, strict=args.strict, allow_missing=args.allow_missing,
                     names=args.names, executor=executor, **options)
+    hierarchy_scores.apply(res, args)  # no-op without --hierarchy
     if res.warnings and not args.quiet:
         _print_problems(res.warnings, limit=args.max_warnings)
     _emit(render(res, args.output), args.out)
@@ -97,6 +100,7 @@ def cmd_agree(args: argparse.Namespace) -> int:
 # ``register_cli(subparsers)`` which adds a parser whose ``func`` takes the
 # parsed arguments and returns an exit status.  One line per module.
 COMMAND_MODULES: List[str] = [
+    "tags",
 ]
 
 
@@ -111,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("agree", help="alpha (plain/diff/norm) and LAS/UAS/LA between annotators",
                        description="Agreement between annotators of the same sentences.")
     _add_input_args(p)
+    from .hierarchy_scores import add_hierarchy_args
+    add_hierarchy_args(p)  # --hierarchy, --label-distance, --plain-as-leaf, --label-credit
     p.add_argument("--metric", default="all", choices=["all", "plain", "diff", "norm"],
                    help="which alpha variant(s) to compute (default: all)")
     p.add_argument("--output", default="table", choices=["table", "json", "csv", "latex"],

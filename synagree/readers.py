@@ -43,8 +43,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from conllu.exceptions import ParseException
-from conllu.parser import (DEFAULT_FIELD_PARSERS, DEFAULT_FIELDS, parse_comment_line,
-                           parse_line)
+from conllu.parser import DEFAULT_FIELD_PARSERS, DEFAULT_FIELDS, parse_comment_line
 
 from .problems import ERROR, WARNING, InputError, ProblemLog
 
@@ -53,6 +52,19 @@ PathLike = Union[str, os.PathLike]
 _RAW = lambda line, i: line[i]  # noqa: E731 -- keep FEATS/MISC/DEPS as written
 _FIELD_PARSERS = {**DEFAULT_FIELD_PARSERS, "feats": _RAW, "misc": _RAW, "deps": _RAW,
                   "xpos": _RAW, "head": _RAW}
+
+
+def _parse_columns(cols: List[str]) -> dict:
+    """The 10 tab-separated columns through conllu's field parsers.
+
+    (conllu's own ``parse_line`` also splits at runs of two spaces, which
+    would cut a FORM that contains spaces; the columns are split at tabs only.)
+    """
+    tok = {}
+    for i, name in enumerate(DEFAULT_FIELDS):
+        parser = _FIELD_PARSERS.get(name)
+        tok[name] = parser(cols, i) if parser else cols[i]
+    return tok
 
 
 @dataclass
@@ -311,7 +323,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
             dropped += 1
             continue
         try:
-            tok = parse_line(line, DEFAULT_FIELDS, dict(_FIELD_PARSERS))
+            tok = _parse_columns(cols)
         except ParseException as exc:
             log.add(fname, no, "bad-id", f"invalid ID {cols[0]!r}: {exc}",
                     sent_id=metadata.get("sent_id"))

@@ -179,3 +179,23 @@ def test_quiet_suppresses_warnings(write, h, run_cli):
     assert rc == 0 and "missing-deprel" in err
     rc, _, err = run_cli("agree", a, b, "-q")
     assert rc == 0 and err == ""
+
+
+def test_agree_hierarchy_options_add_lines_without_replacing_published_alphas(tmp_path):
+    """--hierarchy/--label-distance add hier_* and alpha_*_h keys; the published
+    variants are unchanged, and hierarchy costs can only lower distances."""
+    import json
+    from synagree.cli import main
+
+    a, b = "treebanks/en-sample/ann_a/sample.conllu", "treebanks/en-sample/ann_b/sample.conllu"
+    plain = tmp_path / "plain.json"
+    hier = tmp_path / "hier.json"
+    assert main(["agree", a, b, "-q", "--output", "json", "-o", str(plain)]) == 0
+    assert main(["agree", a, b, "-q", "--output", "json", "-o", str(hier), "--hierarchy", "ud",
+                 "--label-distance", "hierarchy"]) == 0
+    p, h = json.loads(plain.read_text()), json.loads(hier.read_text())
+    for k in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la"):
+        assert h[k] == p[k]
+    assert h["hier_las"] >= h["las"] and h["hier_la"] >= h["la"]
+    assert h["counts"]["alpha_plain"]["do_sum"] == p["counts"]["alpha_plain"]["do_sum"]
+    assert h["alpha_plain_h"] >= h["alpha_plain"] - 1e-12
