@@ -124,6 +124,8 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     auto_note = None
     target_se = None
     n_pairable = sum(len(u) for u in tree_units if len(u) >= 2)
+    if bootstrap and not sample_pairs:
+        exact = True  # the bootstrap needs the exact unit x unit sums
     if sample_pairs is None and not exact and n_pairable > AUTO_SAMPLE_THRESHOLD:
         sample_pairs = DEFAULT_SAMPLE_PAIRS
         target_se = AUTO_TARGET_SE

@@ -92,7 +92,9 @@ def cmd_agree(args: argparse.Namespace) -> int:
     hierarchy_scores.apply(res, args)  # no-op without --hierarchy
     if res.warnings and not args.quiet:
         _print_problems(res.warnings, limit=args.max_warnings)
-    _emit(render(res, args.output), args.out)
+    from .qa import apply_worst
+    tail = apply_worst(res, args)  # json: goes into details["worst"] and returns ""
+    _emit(render(res, args.output) + tail, args.out)
     return 0
 
 
@@ -101,6 +103,8 @@ def cmd_agree(args: argparse.Namespace) -> int:
 # parsed arguments and returns an exit status.  One line per module.
 COMMAND_MODULES: List[str] = [
     "tags",
+    "categorical",
+    "html_report",
 ]
 
 
@@ -117,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_input_args(p)
     from .hierarchy_scores import add_hierarchy_args
     add_hierarchy_args(p)  # --hierarchy, --label-distance, --plain-as-leaf, --label-credit
+    from .qa import add_worst_args
+    add_worst_args(p)  # --worst K, --worst-variant
     p.add_argument("--metric", default="all", choices=["all", "plain", "diff", "norm"],
                    help="which alpha variant(s) to compute (default: all)")
     p.add_argument("--output", default="table", choices=["table", "json", "csv", "latex"],

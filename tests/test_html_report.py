@@ -1,0 +1,369 @@
+"""``synagree report``: the self-contained HTML report, checked in a real browser.
+
+Headless Chromium (``chromium`` on PATH or /usr/bin/chromium; the browser
+tests skip with a reason when it is absent) loads each report from disk,
+runs its JavaScript, and dumps the DOM and a screenshot in one go; the tests
+look for the highlighted arcs in the dumped DOM and for console messages
+(uncaught errors, CSP refusals) on stderr.  Set ``SYNAGREE_SCREENSHOT_DIR``
+to keep the screenshots.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from synagree import qa
+from synagree.agreement import agree_corpus, load_corpus
+from synagree.cli import main
+from synagree.html_report import build_report, read_noise, sentence_data
+
+QA = Path(__file__).resolve().parent / "data" / "qa"
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+IAA = SHARED / "iaa"
+EWT_DEV = SHARED / "ud" / "en_ewt-ud-dev.conllu"
+THREE = [QA / f"{n}.conllu" for n in ("anna", "bert", "cleo")]
+MAX_BYTES = 3_000_000  # "under a few MB" at 1,000 sentences
+
+
+def need_shared(path: Path = IAA):
+    if not path.exists():
+        pytest.skip(f"shared reference data not found at {path} (expected ../shared/data "
+                    f"beside the project root)")
+
+
+def chromium() -> str:
+    for cand in (shutil.which("chromium"), "/usr/bin/chromium", shutil.which("chromium-browser"),
+                 shutil.which("google-chrome")):
+        if cand and os.path.exists(cand):
+            return cand
+    pytest.skip("headless browser test skipped: no chromium (/usr/bin/chromium or "
+                "`chromium` on PATH); install it with `apt-get install -y chromium`")
+
+
+def render(page: Path, tmp: Path, fragment: str = "", height: int = 2400):
+    """Load ``page`` in headless Chromium; returns (dumped DOM, console lines, screenshot)."""
+    exe = chromium()
+    shot = tmp / (page.stem + ".png")
+    profile = tmp / f"profile-{page.stem}"
+    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           "--no-first-run", "--disable-extensions", f"--user-data-dir={profile}",
+           "--enable-logging=stderr", "--v=0", f"--window-size=1300,{height}",
+           f"--screenshot={shot}", "--dump-dom", page.resolve().as_uri() + fragment]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    console = [line for line in proc.stderr.splitlines() if ":CONSOLE" in line]
+    keep = os.environ.get("SYNAGREE_SCREENSHOT_DIR")
+    if keep and shot.exists():
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(keep) / shot.name)
+    return proc.stdout, console, shot
+
+
+def assert_self_contained(text: str):
+    assert text.startswith("<!DOCTYPE html>")
+    assert "Content-Security-Policy" in text and "default-src 'none'" in text
+    assert not re.search(r"<link\b", text, re.I)
+    assert not re.search(r"<script[^>]*\bsrc\s*=", text, re.I)
+    for m in re.finditer(r"\b(?:src|href|xlink:href)\s*=\s*[\"']([^\"']*)", text, re.I):
+        assert m.group(1).startswith(("#", "data:")), m.group(0)
+    assert not re.search(r"url\(\s*['\"]?(?:https?:)?//", text, re.I)
+    assert "@import" not in text
+
+
+def noise_csv(path: Path) -> Path:
+    rows = ["series,p_relabel,p_reattach,run,alpha_plain,alpha_diff,alpha_norm,las"]
+    for series in ("both", "relabel", "reattach"):
+        for k in range(1, 11):
+            p = k / 10
+            pr = p if series in ("both", "relabel") else 0.0
+            pa = p if series in ("both", "reattach") else 0.0
+            for run in range(3):
+                j = 0.01 * (run - 1)
+                rows.append(f"{series},{pr},{pa},{run},{1 - 1.1 * p + j:.4f},"
+                            f"{1 - 3 * p + j:.4f},{1 - 0.8 * p + j:.4f},{1 - p + j:.4f}")
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def body_ok(dom: str) -> bool:
+    """The page's script ran to the end (``data-rendered``) and reported no error."""
+    body = re.search(r"<body([^>]*)>", dom).group(1)
+    return 'data-rendered="1"' in body and "data-js-error" not in body
+
+
+def sentence_payload(html: str) -> dict:
+    m = re.search(r'<script id="synagree-data" type="application/json">(.*?)</script>', html,
+                  re.S)
+    return json.loads(m.group(1))
+
+
+# --------------------------------------------------------------------------
+# Reports built once per module
+# --------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    return tmp_path_factory.mktemp("reports")
+
+
+@pytest.fixture(scope="module")
+def three_report(out):
+    csv = noise_csv(out / "noise.csv")
+    page = out / "three.html"
+    rc = main(["report", *map(str, THREE), "--allow-missing", "--bootstrap", "100",
+               "--noise", str(csv), "-o", str(page), "-q"])
+    assert rc == 0
+    return page
+
+
+@pytest.fixture(scope="module")
+def cdt_report(out):
+    need_shared()
+    page = out / "cdt-da.html"
+    rc = main(["report", str(IAA / "cdt" / "da-lotte.conll"), str(IAA / "cdt" / "da-morten.conll"),
+               "--bootstrap", "200", "-o", str(page), "-q", "--title", "CDT Danish"])
+    assert rc == 0
+    return page
+
+
+@pytest.fixture(scope="module")
+def ewt_1000(out):
+    """EWT dev (first 1,000 sentences) against a copy with some heads and labels
+    changed by a seeded RNG (reattachments keep a tree: the new head is never a
+    descendant of the word)."""
+    need_shared(EWT_DEV)
+    blocks = [b for b in EWT_DEV.read_text(encoding="utf-8").split("\n\n") if b.strip()][:1000]
+    rng = random.Random(2024)
+    word = lambda line: line and not line.startswith("#") and line.split("\t")[0].isdigit()  # noqa
+    labels = sorted({ln.split("\t")[7] for b in blocks for ln in b.split("\n") if word(ln)})
+    copy = []
+    for b in blocks:
+        lines = b.split("\n")
+        ids = [i for i, ln in enumerate(lines) if word(ln)]
+        heads = [int(lines[i].split("\t")[6]) for i in ids]
+        for k, i in enumerate(ids):
+            cols = lines[i].split("\t")
+            if rng.random() < 0.05:
+                cols[7] = rng.choice(labels)
+            if rng.random() < 0.05:
+                desc, grew = {k + 1}, True
+                while grew:
+                    grew = False
+                    for j, h in enumerate(heads, start=1):
+                        if j not in desc and h in desc:
+                            desc.add(j)
+                            grew = True
+                heads[k] = rng.choice([h for h in range(len(ids) + 1) if h not in desc])
+                cols[6] = str(heads[k])
+            lines[i] = "\t".join(cols)
+        copy.append("\n".join(lines))
+    (out / "ewt").mkdir()
+    a, b = out / "ewt" / "gold.conllu", out / "ewt" / "noisy.conllu"
+    a.write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
+    b.write_text("\n\n".join(copy) + "\n\n", encoding="utf-8")
+    page = out / "ewt1000.html"
+    t0 = time.perf_counter()
+    rc = main(["report", str(a), str(b), "--bootstrap", "100", "-o", str(page), "-q"])
+    elapsed = time.perf_counter() - t0
+    assert rc == 0
+    return page, elapsed
+
+
+# --------------------------------------------------------------------------
+# Content checks (no browser)
+# --------------------------------------------------------------------------
+
+def test_fixture_report_content(three_report):
+    html = three_report.read_text(encoding="utf-8")
+    assert_self_contained(html)
+    for sid in ("summary", "annotators", "layers", "noise", "sentences"):
+        assert f'id="{sid}"' in html
+    assert "Davies &amp; Fleiss κ" in html and "Fleiss&#x27; κ" in html
+    assert html.count('<figure class="noise"') == 3 and html.count("<svg") >= 3
+    data = sentence_payload(html)
+    assert data["annotators"] == ["anna", "bert", "cleo"]
+    assert [s["id"] for s in data["sentences"]][0] == "s1"
+    s1 = data["sentences"][0]
+    assert s1["c"] == pytest.approx(1.0) and s1["x"] == [2]
+    assert [data["labels"][i] for i in s1["l"][2]] == ["root", "subj"]
+    # pairwise α 4/9 in the heat map, hand value (tests/test_qa.py)
+    assert "0.444" in html
+    # written atomically: no temporary files left, ordinary permissions
+    assert not [p for p in three_report.parent.iterdir() if p.name.endswith(".tmp")]
+    um = os.umask(0)
+    os.umask(um)
+    assert three_report.stat().st_mode & 0o777 == 0o666 & ~um
+
+
+@pytest.mark.parametrize("files", [("cdt/en-lotte.conll", "cdt/en-morten.conll"),
+                                   ("ndt/odin-swedish.conll", "ndt/thor-swedish.conll")])
+def test_report_on_shared_data(files):
+    need_shared()
+    res = agree_corpus(load_corpus([IAA / f for f in files]), bootstrap=100)
+    html = build_report(res, "html", bootstrap=100)
+    assert_self_contained(html)
+    data = sentence_payload(html)
+    assert len(data["sentences"]) == res.units
+    worst = qa.worst_units(res, 5)
+    assert [s["id"] for s in data["sentences"][:5]] == [w.label for w in worst]
+    assert 'class="heatmap"' in html and "pairwise α plain" in html
+    assert "Specific agreement per category" in html and "Confusion matrix" in html
+    # the table outputs of the same report
+    for fmt in ("markdown", "csv", "latex"):
+        text = build_report(res, fmt, bootstrap=50)
+        assert "alpha_plain" in text and worst[0].label in text
+    d = json.loads(build_report(res, "json", bootstrap=50))
+    assert d["worst"]["units"][0]["uid"] == worst[0].uid
+    assert d["pairs"]["alpha_plain"][0][1] == pytest.approx(res.alpha["plain"].alpha)
+    assert len(d["bootstrap"]["metrics"]["alpha_plain"]["replicates"]) == 50
+
+
+def test_noise_reader(tmp_path):
+    rows = read_noise(noise_csv(tmp_path / "n.csv"))
+    assert len(rows) == 90 and rows[0]["p"] == pytest.approx(0.1)
+    reattach = [r for r in rows if r["series"] == "reattach"]
+    assert reattach[-1]["p"] == pytest.approx(1.0) and reattach[-1]["p_relabel"] == 0
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n")
+    assert main(["report", *map(str, THREE), "--allow-missing", "--noise", str(bad)]) == 2
+
+
+def test_cli_outputs_and_compare(tmp_path, capsys):
+    files = [str(f) for f in THREE]
+    prev = tmp_path / "round1.json"
+    assert main(["report", *files, "--allow-missing", "--bootstrap", "60", "-o", str(prev),
+                 "-q"]) == 0  # format from the suffix
+    d = json.loads(prev.read_text())
+    assert "bootstrap" in d and len(d["bootstrap"]["metrics"]["alpha_plain"]["replicates"]) == 60
+    assert main(["report", *files, "--allow-missing", "--bootstrap", "60",
+                 "--compare-to", str(prev), "--output", "markdown"]) == 0
+    text = capsys.readouterr().out
+    assert "Change since the previous round" in text
+    row = [line for line in text.splitlines() if line.startswith("| alpha_plain |")][-1]
+    assert row.rstrip().endswith("| no |")  # the same round again: no change
+    page = tmp_path / "cmp.html"
+    assert main(["report", *files, "--allow-missing", "--bootstrap", "60", "--compare-to",
+                 str(prev), "-o", str(page), "-q"]) == 0
+    assert 'id="comparison"' in page.read_text()
+    for fmt, needle in (("csv", "table,row,column,value"), ("latex", "\\begin{tabular}")):
+        assert main(["report", *files, "--allow-missing", "--bootstrap", "0",
+                     "--output", fmt]) == 0
+        assert needle in capsys.readouterr().out
+    # bad input: exit status 2 with a message, never a traceback
+    assert main(["report", *files, "--allow-missing", "--compare-to",
+                 str(tmp_path / "missing.json")]) == 2
+    assert main(["report", *files, "--allow-missing", "--bootstrap", "0", "--compare-to",
+                 str(prev)]) == 2
+    (tmp_path / "junk.json").write_text("{not json")
+    assert main(["report", *files, "--allow-missing", "--compare-to",
+                 str(tmp_path / "junk.json")]) == 2
+    assert main(["report"]) == 2
+    assert main(["report", *files, "--allow-missing", "--layers", "bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "unknown layer" in err
+
+
+# --------------------------------------------------------------------------
+# In the browser
+# --------------------------------------------------------------------------
+
+def test_browser_fixture_report(three_report, out):
+    dom, console, shot = render(three_report, out)
+    assert console == [], console
+    assert body_ok(dom)
+    # every sentence is listed; s1 (the only disagreement) is open and drawn
+    assert len(re.findall(r'<details class="sent"', dom)) == 3
+    diagrams = re.findall(r'<svg class="dep[^"]*"', dom)
+    assert len(diagrams) >= 3 + 2  # s1, s2, s3 open: three annotators stacked / two mirrored
+    # the differing arc: word 2 of s1 (label obj/obj/subj) in every annotator's tree
+    arcs = re.findall(r'<path[^>]*class="arc diff[^"]*"[^>]*data-word="2"', dom)
+    assert len(arcs) == 3 and all("diff-label" in a and "diff-head" not in a for a in arcs)
+    assert re.search(r'<text[^>]*class="lab diff"[^>]*>subj</text>', dom)
+    assert re.search(r'class="tok diff"[^>]*>apples<', dom)
+    # agreeing arcs are not highlighted
+    assert re.search(r'<path[^>]*class="arc"[^>]*data-word="1"', dom)
+    assert dom.count("<figure class=\"noise\"") == 3
+    assert shot.exists() and shot.stat().st_size > 10_000
+
+
+def test_browser_filter_from_link(three_report, out):
+    dom, console, _ = render(three_report, out, fragment="#q=birds")
+    assert console == []
+    rows = re.findall(r'<details class="sent"[^>]*data-id="([^"]+)"', dom)
+    assert rows == ["s2"]
+    assert "1 of 3 sentences" in dom
+
+
+def test_browser_cdt_report(cdt_report, out):
+    html = cdt_report.read_text(encoding="utf-8")
+    assert_self_contained(html)
+    dom, console, shot = render(cdt_report, out, height=3200)
+    assert console == [], console
+    assert body_ok(dom)
+    drawn = re.findall(r'<svg class="dep mirrored"', dom)
+    assert len(drawn) == 5  # the five worst sentences are open; the rest lazy
+    diff_arcs = re.findall(r'<path[^>]*class="arc diff', dom)
+    assert len(diff_arcs) >= 10
+    assert "diff-head" in dom and "diff-label" in dom
+    assert len(re.findall(r'<details class="sent"', dom)) == 40  # first batch only
+    assert shot.stat().st_size > 50_000
+
+
+def test_ewt_1000_sentence_report(ewt_1000, out):
+    page, elapsed = ewt_1000
+    size = page.stat().st_size
+    assert size < MAX_BYTES, f"report is {size / 1e6:.2f} MB"
+    html = page.read_text(encoding="utf-8")
+    assert_self_contained(html)
+    data = sentence_payload(html)
+    assert len(data["sentences"]) == 1000
+    assert data["sentences"][0]["c"] >= data["sentences"][-1]["c"]
+    t0 = time.perf_counter()
+    dom, console, _ = render(page, out)
+    browser_s = time.perf_counter() - t0
+    assert console == [], console
+    assert body_ok(dom)
+    assert len(re.findall(r'<details class="sent"', dom)) == 40
+    assert len(re.findall(r'<svg class="dep mirrored"', dom)) == 5
+    assert "arc diff" in dom
+    assert browser_s < 60
+    print(f"\nEWT 1,000 sentences: report {size / 1e6:.2f} MB, built in {elapsed:.1f} s, "
+          f"rendered in {browser_s:.1f} s")
+
+
+def test_sentence_data_limit(three_report):
+    corpus = load_corpus(THREE, allow_missing=True)
+    res = agree_corpus(corpus)
+    d = sentence_data(res, "plain", limit=1)
+    assert len(d["sentences"]) == 1 and d["total"] == 3
+
+
+def test_browser_tokenisation_mismatch_and_phrase_trees(tmp_path):
+    """Annotations with different word counts are drawn one tree per annotator
+    (no word-by-word highlighting); bracketed trees are shown as brackets."""
+    a, b = tmp_path / "x.conllu", tmp_path / "y.conllu"
+    a.write_text("# text = New York rocks\n1\tNew\t_\tX\tX\t_\t2\tcompound\t_\t_\n"
+                 "2\tYork\t_\tX\tX\t_\t3\tnsubj\t_\t_\n3\trocks\t_\tX\tX\t_\t0\troot\t_\t_\n\n")
+    b.write_text("# text = New York rocks\n1\tNew_York\t_\tX\tX\t_\t2\tnsubj\t_\t_\n"
+                 "2\trocks\t_\tX\tX\t_\t0\troot\t_\t_\n\n")
+    page = tmp_path / "tok.html"
+    assert main(["report", str(a), str(b), "--bootstrap", "0", "-o", str(page), "-q"]) == 0
+    dom, console, _ = render(page, tmp_path)
+    assert console == [] and body_ok(dom)
+    assert len(re.findall(r'<svg class="dep"', dom)) == 2
+    assert "tokenised this sentence differently" in dom and "arc diff" not in dom
+    page2 = tmp_path / "phrase.html"
+    assert main(["report", str(QA / "phrase-a.tree"), str(QA / "phrase-b.tree"),
+                 "--bootstrap", "20", "-o", str(page2), "-q"]) == 0
+    dom, console, _ = render(page2, tmp_path)
+    assert console == [] and body_ok(dom)
+    assert '<pre class="brackets">phrase-a: (S (NP D N)' in dom
