@@ -102,9 +102,12 @@ def cmd_agree(args: argparse.Namespace) -> int:
 # ``register_cli(subparsers)`` which adds a parser whose ``func`` takes the
 # parsed arguments and returns an exit status.  One line per module.
 COMMAND_MODULES: List[str] = [
+    "experiments",
+    "plots",
     "tags",
     "categorical",
     "html_report",
+    "compare",
 ]
 
 
