@@ -7,8 +7,6 @@ D_e from the unit sums replicate by replicate, in the same run.
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from common import best_of, random_trees

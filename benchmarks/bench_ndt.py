@@ -17,7 +17,7 @@ from pathlib import Path
 
 import zss
 
-from common import ROOT, SHARED
+from common import SHARED
 from synagree.readers import read_conllu
 
 TEXTS = ("caterpillar", "danish", "swedish", "norwegian")

@@ -24,9 +24,12 @@ The syntactic variants take δ from one TED per tree pair:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, Hashable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .distances import SampledDe, UnitSums
 
 from . import ted as _ted
 from .trees import FlatTree

@@ -55,7 +55,6 @@ import csv
 import io
 import json
 import math
-import sys
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -828,14 +827,9 @@ def _clean_json(x):
 
 def cmd_categorical(args: argparse.Namespace) -> int:
     from .agreement import load_corpus
-    from .report import write_atomic
 
-    if not args.files and not args.dirs:
-        raise InputError.single("<command line>", None, "empty-input",
-                                "no input: give annotation files or --dirs DIR DIR ...")
-    if args.files and args.dirs:
-        raise InputError.single("<command line>", None, "usage",
-                                "give either files or --dirs, not both")
+    from .corpus import check_input_choice
+    check_input_choice(args.files, args.dirs)
     layers = _parse_layers(args.layers)
     corpus = load_corpus(args.files, args.dirs or (), fmt=args.fmt,
                          phrase_style=args.phrase_style, strict=args.strict,
@@ -878,10 +872,8 @@ def cmd_categorical(args: argparse.Namespace) -> int:
         if ignored and fmt == "table":
             text += (f"note: {ignored} sentence(s) whose annotations differ in word count "
                      f"were left out (tokens cannot be aligned)\n")
-    if args.out:
-        write_atomic(args.out, text)
-    else:
-        sys.stdout.write(text)
+    from .report import emit
+    emit(text, args.out)
     return 0
 
 

@@ -22,18 +22,13 @@ DEFAULT_SAMPLE = Path("treebanks") / "en-sample"
 
 
 def _print_problems(problems: Sequence[Problem], limit: int = 30) -> None:
-    for p in problems[:limit]:
-        print(str(p), file=sys.stderr)
-    if len(problems) > limit:
-        print(f"... and {len(problems) - limit} more", file=sys.stderr)
+    from .report import print_problems
+    print_problems(problems, limit)
 
 
 def _emit(text: str, out: Optional[str]) -> None:
-    if out:
-        from .report import write_atomic
-        write_atomic(out, text)
-    else:
-        sys.stdout.write(text)
+    from .report import emit
+    emit(text, out)
 
 
 def _add_input_args(p: argparse.ArgumentParser) -> None:
@@ -58,19 +53,14 @@ def cmd_agree(args: argparse.Namespace) -> int:
     from .alpha import VARIANTS
     from .report import render
 
+    from .corpus import check_input_choice
     files, dirs = args.files, args.dirs
-    if not files and not dirs:
-        if DEFAULT_SAMPLE.is_dir():
-            dirs = sorted(str(p) for p in DEFAULT_SAMPLE.iterdir() if p.is_dir())
-            if not args.quiet:
-                print(f"synagree: no input given; using the bundled sample {DEFAULT_SAMPLE}/",
-                      file=sys.stderr)
-        else:
-            raise InputError.single("<command line>", None, "empty-input",
-                                    "no input: give annotation files or --dirs DIR DIR ...")
-    if files and dirs:
-        raise InputError.single("<command line>", None, "usage",
-                                "give either files or --dirs, not both")
+    if not files and not dirs and DEFAULT_SAMPLE.is_dir():
+        dirs = sorted(str(p) for p in DEFAULT_SAMPLE.iterdir() if p.is_dir())
+        if not args.quiet:
+            print(f"synagree: no input given; using the bundled sample {DEFAULT_SAMPLE}/",
+                  file=sys.stderr)
+    check_input_choice(files, dirs)
     variants = VARIANTS if args.metric == "all" else (args.metric,)
     if args.bootstrap and args.sample_pairs:
         raise InputError.single("<command line>", None, "usage",

@@ -71,7 +71,6 @@ import io
 import json
 import math
 import os
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -1034,11 +1033,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                   exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
                   progress=not args.quiet)
     text = render(res, args.output, verbose=args.verbose, top=args.top)
-    if args.out:
-        from .report import write_atomic
-        write_atomic(args.out, text)
-    else:
-        sys.stdout.write(text)
+    from .report import emit
+    emit(text, args.out)
     return 0
 
 

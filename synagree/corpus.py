@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .problems import InputError, ProblemLog
-from .readers import DepSentence, PhraseSentence, Sentence, read_any, sniff_format
+from .readers import DepSentence, PhraseSentence, Sentence, read_any
 
 @dataclass
 class Unit:
@@ -68,6 +68,16 @@ class Corpus:
     @property
     def pairable_units(self) -> List[Unit]:
         return [u for u in self.units if len(u.annotations) >= 2]
+
+
+def check_input_choice(files: Sequence, dirs: Optional[Sequence]) -> None:
+    """Command-line inputs: annotation files or ``--dirs``, exactly one of them."""
+    if not files and not dirs:
+        raise InputError.single("<command line>", None, "empty-input",
+                                "no input: give annotation files or --dirs DIR DIR ...")
+    if files and dirs:
+        raise InputError.single("<command line>", None, "usage",
+                                "give either files or --dirs, not both")
 
 
 def _kind_of(sents: Sequence[Sentence]) -> str:

@@ -25,7 +25,6 @@ from .problems import InputError
 
 def _require_dask():
     try:
-        import distributed  # noqa: F401
         from dask.distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - depends on environment
         raise InputError.single("<command line>", None, "missing-extra",

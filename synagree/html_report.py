@@ -871,12 +871,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from .agreement import agree_corpus, load_corpus
     from .categorical import LAYERS
 
-    if not args.files and not args.dirs:
-        raise InputError.single("<command line>", None, "empty-input",
-                                "no input: give annotation files or --dirs DIR DIR ...")
-    if args.files and args.dirs:
-        raise InputError.single("<command line>", None, "usage",
-                                "give either files or --dirs, not both")
+    from .corpus import check_input_choice
+    check_input_choice(args.files, args.dirs)
     if args.bootstrap < 0:
         raise InputError.single("<command line>", None, "usage", "--bootstrap must be ≥ 0")
     if not 0 < args.confidence < 1:

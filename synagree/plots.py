@@ -19,7 +19,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -178,7 +178,7 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
         fig, axes = plt.subplots(1, len(alphas), figsize=(3.4 * len(alphas), 3.6),
                                  squeeze=False)
         for ax, a in zip(axes[0], alphas):
-            lo_all, hi_all = [100.0], [0.0]
+            lo_all = [100.0]
             for s in series:
                 _, xm, _, _, _ = _points(rows, s, score)
                 _, ym, _, _, _ = _points(rows, s, a)
@@ -189,8 +189,7 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
                 ax.scatter(100 * xm[:k], 100 * ym[:k], s=22, label=st["label"],
                            color=st.get("color"), marker=st["marker"], zorder=3)
                 lo_all += list(100 * ym[:k]) + list(100 * xm[:k])
-                hi_all += list(100 * ym[:k])
-            lo, hi = min(lo_all), max(hi_all + [100.0])
+            lo = min(lo_all)
             ax.plot([min(lo, 0), 100], [min(lo, 0), 100], color="0.6", lw=0.8, ls="--",
                     zorder=1, label=r"$\alpha$ = " + METRIC_STYLE[score]["label"])
             ax.axhline(0, color="0.8", lw=0.6, zorder=0)

@@ -45,7 +45,7 @@ import numpy as np
 from conllu.exceptions import ParseException
 from conllu.parser import DEFAULT_FIELD_PARSERS, DEFAULT_FIELDS, parse_comment_line
 
-from .problems import ERROR, WARNING, InputError, ProblemLog
+from .problems import WARNING, InputError, ProblemLog
 
 PathLike = Union[str, os.PathLike]
 

@@ -11,12 +11,14 @@ import io
 import json
 import math
 import os
+import sys
 import tempfile
 from pathlib import Path
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from .agreement import AgreementResult
 from .alpha import VARIANTS
+from .problems import Problem
 
 FORMATS = ("table", "json", "csv", "latex")
 
@@ -124,6 +126,22 @@ def render(res: AgreementResult, output: str) -> str:
     if output == "latex":
         return render_latex(res)
     raise ValueError(f"unknown output format {output!r}; expected one of {FORMATS}")
+
+
+def emit(text: str, out: "Optional[str | os.PathLike]" = None) -> None:
+    """Write ``text`` to ``out`` atomically, or to standard output when ``out`` is None."""
+    if out:
+        write_atomic(out, text)
+    else:
+        sys.stdout.write(text)
+
+
+def print_problems(problems: Sequence["Problem"], limit: int = 30) -> None:
+    """List problems on stderr as ``file:line: severity: message``, at most ``limit``."""
+    for p in problems[:limit]:
+        print(str(p), file=sys.stderr)
+    if len(problems) > limit:
+        print(f"... and {len(problems) - limit} more", file=sys.stderr)
 
 
 def write_atomic(path: "str | os.PathLike", text: str) -> None:

@@ -42,7 +42,6 @@ import io
 import json
 import math
 import re
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -403,16 +402,11 @@ def cmd_tags(args: argparse.Namespace) -> int:
     res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
                         plain_as_leaf=args.plain_as_leaf)
     if res.warnings and not args.quiet:
-        for p in res.warnings[:10]:
-            print(str(p), file=sys.stderr)
-        if len(res.warnings) > 10:
-            print(f"... and {len(res.warnings) - 10} more", file=sys.stderr)
+        from .report import print_problems
+        print_problems(res.warnings, limit=10)
     text = render_tags(res, args.output)
-    if args.out:
-        from .report import write_atomic
-        write_atomic(args.out, text)
-    else:
-        sys.stdout.write(text)
+    from .report import emit
+    emit(text, args.out)
     return 0
 
 

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import io
-import math
-from itertools import combinations
 
 import numba
 import numpy as np
@@ -12,8 +10,8 @@ import zss
 
 from synagree import agreement
 from synagree.alpha import VARIANTS, delta_squared, tree_alpha
-from synagree.bootstrap import bootstrap, bootstrap_alpha, resample_weights
-from synagree.distances import Progress, UnitTrees, unit_sums
+from synagree.bootstrap import bootstrap_alpha, resample_weights
+from synagree.distances import Progress
 from synagree.readers import DepSentence
 from synagree.trees import Vocabulary, dependency_tree
 

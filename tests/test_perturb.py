@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import replace
 
 import numpy as np
 import pytest
