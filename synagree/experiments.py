@@ -854,11 +854,16 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                          extra_metrics: Optional[Sequence] = None,
                          progress: bool = False, plot: bool = False, overwrite: bool = False,
                          plot_formats: Sequence[str] = ("png", "svg", "pdf"),
-                         max_runs: Optional[int] = None) -> ExperimentOutcome:
+                         max_runs: Optional[int] = None,
+                         hierarchy: Optional[str] = None) -> ExperimentOutcome:
     """Run (or resume) a noise experiment into ``out_dir``; see the module docstring.
 
     ``max_runs`` stops after computing that many new runs (for tests and
-    chunked work); rerunning continues.  Raises :class:`InputError` for bad
+    chunked work); rerunning continues.  ``hierarchy`` (``ud``, ``msd``,
+    ``flat`` or a hierarchy file) adds the hierarchical label metrics of
+    :func:`synagree.hierarchy_scores.hier_metric_fn` (``hier_las``,
+    ``alpha_plain_h``, ...) to every run, over one hierarchy built from the
+    experiment's label set.  Raises :class:`InputError` for bad
     input or when ``out_dir`` holds an experiment with another configuration.
     """
     t_start = time.perf_counter()
@@ -874,6 +879,10 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                                       else extra_metrics)]
     source = load_source(sources, sample=sample, seed=seed, fmt=fmt,
                          phrase_style=phrase_style, cycles=cycles, label_scope=label_scope)
+    if hierarchy:
+        from .hierarchy_scores import hier_metric_fn
+        fn = hier_metric_fn(hierarchy, labels=source.labels)
+        extras.append(Metric(f"hierarchy:{hierarchy}", fn, tuple(fn.columns)))
     if "random" in series and source.kind != "dependency":
         raise InputError.single(str(sources[0]), None, "usage",
                                 "series 'random' needs dependency input")
@@ -1032,7 +1041,8 @@ def cmd_noise(args: argparse.Namespace) -> int:
         phrase_style=args.phrase_style, cycles=args.cycles, label_scope=args.label_set,
         exclude_current_label=args.exclude_current_label,
         exclude_current_head=args.exclude_current_head,
-        progress=not args.quiet, plot=args.plot, overwrite=args.overwrite)
+        progress=not args.quiet, plot=args.plot, overwrite=args.overwrite,
+        hierarchy=args.hierarchy)
     if not args.quiet:
         for w in res.warnings:
             print(f"synagree noise: note: {w}", file=sys.stderr)
@@ -1076,6 +1086,9 @@ def register_cli(subparsers) -> None:
                    help="relabelling never draws the old label")
     p.add_argument("--exclude-current-head", action="store_true",
                    help="reattachment never draws the old head")
+    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE",
+                   help="also record hierarchical label credit (hier_las, alpha_plain_h, ...) "
+                        "per run, over a hierarchy built from the source's labels")
     p.add_argument("--plot", action="store_true", help="also write the figures (PNG, SVG, PDF)")
     p.add_argument("--overwrite", action="store_true",
                    help="discard results already in OUT instead of resuming")

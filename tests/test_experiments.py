@@ -422,3 +422,22 @@ def test_ndt_relabel_only_las_at_one_is_chance(ndt_means):
     assert abs(100 * las - 100 / len(src.labels)) < 1.5
     assert means[("relabel", 1.0, "uas")] == 1.0
     assert means[("reattach", 1.0, "la")] == 1.0
+
+
+def test_noise_records_hierarchical_metrics(tmp_path):
+    """--hierarchy adds the hierarchical columns to every run; relabelling only
+    never lowers hierarchical LAS below exact LAS (credit >= exact match)."""
+    import csv as _csv
+
+    from synagree.experiments import run_noise_experiment
+
+    out = run_noise_experiment(["treebanks/en-sample/ann_a/sample.conllu"], tmp_path / "h",
+                               sample=30, seed=3, series=["relabel"], grid=[0.5], runs=2,
+                               hierarchy="ud")
+    rows = list(_csv.DictReader(open(out.files["csv"], encoding="utf-8")))
+    assert len(rows) == 2
+    for r in rows:
+        for col in ("hier_la", "hier_las", "alpha_plain_h", "hier_kappa_labels"):
+            assert r[col] != ""
+        assert float(r["hier_las"]) >= float(r["las"]) - 1e-12
+        assert float(r["uas"]) == 1.0
