@@ -192,20 +192,22 @@ def test_progress_bar_reports_done_and_eta():
 
 
 def test_bootstrap_interval_covers_the_population_alpha():
-    """A known case: the alpha of a population of 400 units is computed exactly;
-    samples of 60 units drawn from it get 90% percentile intervals.  Coverage
-    over 40 samples must be near nominal (binomial 40 x 0.9: [0.7, 1.0] holds
-    with probability > 0.999 for a calibrated interval)."""
+    """A known case: the alpha of a population of ~1,500 double-annotated units
+    is computed exactly; 60 samples of 60 units (4% of the population, so no
+    finite-population effect) each get a 90% percentile interval.  Coverage
+    must be near nominal: not below 0.7 (a broken interval), and not ~1 (an
+    interval too wide to mean anything).  The percentile bootstrap is known to
+    undercover a little at n = 60; this seed gives 0.82."""
     from synagree.bootstrap import bootstrap
 
-    units, _ = _random_units(21, n_units=400, max_words=8, max_ann=2, labels="abcdef")
+    units, _ = _random_units(21, n_units=3000, max_words=8, max_ann=2, labels="abcdef")
     units = [u for u in units if len(u) == 2]
     truth = tree_alpha(units).alpha("plain")
     rng = np.random.default_rng(5)
     hits = 0
-    for k in range(40):
+    for k in range(60):
         idx = rng.choice(len(units), size=60, replace=False)
         ta = tree_alpha([units[i] for i in idx], keep_unit_matrix=True)
         lo, hi = bootstrap(ta.sums, B=300, seed=k, level=0.90).ci("alpha_plain")
         hits += lo <= truth <= hi
-    assert 0.7 <= hits / 40 <= 1.0
+    assert 0.7 <= hits / 60 <= 0.98
