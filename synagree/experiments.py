@@ -345,7 +345,8 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
 def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[float] = None,
                    rng: Optional[np.random.Generator] = None, *, p_random: float = 0.0,
                    exclude_current_label: bool = False,
-                   exclude_current_head: bool = False) -> List[Sentence]:
+                   exclude_current_head: bool = False,
+                   reattach_draw: str = "nondominated") -> List[Sentence]:
     """The perturbed copy of the sample for one run.
 
     Either ``perturb_sample(source, spec)`` with a :class:`RunSpec` (its seed
@@ -372,7 +373,8 @@ def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[
         return list(source.sentences)
     return [perturb_any(s, p_rel, p_att, source.labels, rng,
                         exclude_current_label=exclude_current_label,
-                        exclude_current_head=exclude_current_head)
+                        exclude_current_head=exclude_current_head,
+                        reattach_draw=reattach_draw)
             for s in source.sentences]
 
 
@@ -499,11 +501,13 @@ class RunEvaluator:
         return row
 
     def run(self, spec: RunSpec, exclude_current_label: bool = False,
-            exclude_current_head: bool = False) -> Dict[str, object]:
+            exclude_current_head: bool = False,
+            reattach_draw: str = "nondominated") -> Dict[str, object]:
         """One run: perturb with the spec's seed and evaluate; a table row."""
         t0 = time.perf_counter()
         pert = perturb_sample(self.source, spec, exclude_current_label=exclude_current_label,
-                              exclude_current_head=exclude_current_head)
+                              exclude_current_head=exclude_current_head,
+                              reattach_draw=reattach_draw)
         self.timings["perturb"] += time.perf_counter() - t0
         row: Dict[str, object] = {"series": spec.series, "p": spec.p,
                                   "p_relabel": spec.p_relabel, "p_reattach": spec.p_reattach,
@@ -515,11 +519,12 @@ class RunEvaluator:
 
 def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequence = (),
               exclude_current_label: bool = False,
-              exclude_current_head: bool = False) -> Iterator[Dict[str, object]]:
+              exclude_current_head: bool = False,
+              reattach_draw: str = "nondominated") -> Iterator[Dict[str, object]]:
     """Rows for ``specs``, in memory (no files)."""
     ev = RunEvaluator(source, extra_metrics)
     for spec in specs:
-        yield ev.run(spec, exclude_current_label, exclude_current_head)
+        yield ev.run(spec, exclude_current_label, exclude_current_head, reattach_draw)
 
 
 # --------------------------------------------------------------------------
@@ -855,7 +860,8 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                          progress: bool = False, plot: bool = False, overwrite: bool = False,
                          plot_formats: Sequence[str] = ("png", "svg", "pdf"),
                          max_runs: Optional[int] = None,
-                         hierarchy: Optional[str] = None) -> ExperimentOutcome:
+                         hierarchy: Optional[str] = None,
+                         reattach_draw: str = "nondominated") -> ExperimentOutcome:
     """Run (or resume) a noise experiment into ``out_dir``; see the module docstring.
 
     ``max_runs`` stops after computing that many new runs (for tests and
@@ -902,6 +908,7 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
         "series": series, "grid": grid, "runs": int(runs),
         "exclude_current_label": bool(exclude_current_label),
         "exclude_current_head": bool(exclude_current_head),
+        "reattach_draw": reattach_draw,
         "extra_metrics": [m.name for m in extras],
         "warnings": source.warnings,
     }
@@ -973,7 +980,8 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                     if max_runs is not None and computed >= max_runs:
                         stopped = True
                         break
-                    row = evaluator.run(spec, exclude_current_label, exclude_current_head)
+                    row = evaluator.run(spec, exclude_current_label, exclude_current_head,
+                                        reattach_draw)
                     log_fh.write(_dumps(row) + "\n")
                     log_fh.flush()
                     os.fsync(log_fh.fileno())
@@ -1042,7 +1050,7 @@ def cmd_noise(args: argparse.Namespace) -> int:
         exclude_current_label=args.exclude_current_label,
         exclude_current_head=args.exclude_current_head,
         progress=not args.quiet, plot=args.plot, overwrite=args.overwrite,
-        hierarchy=args.hierarchy)
+        hierarchy=args.hierarchy, reattach_draw=args.reattach_draw)
     if not args.quiet:
         for w in res.warnings:
             print(f"synagree noise: note: {w}", file=sys.stderr)
@@ -1086,6 +1094,11 @@ def register_cli(subparsers) -> None:
                    help="relabelling never draws the old label")
     p.add_argument("--exclude-current-head", action="store_true",
                    help="reattachment never draws the old head")
+    p.add_argument("--reattach-draw", default="nondominated", choices=["nondominated", "reject"],
+                   help="nondominated (SPEC 8, default): the new head is uniform over the tokens "
+                        "the word does not dominate; reject: uniform over all tokens, keeping "
+                        "the old head when that would make a cycle (matches the published "
+                        "reattach-only LAS)")
     p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE",
                    help="also record hierarchical label credit (hier_las, alpha_plain_h, ...) "
                         "per run, over a hierarchy built from the source's labels")

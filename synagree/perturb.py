@@ -19,6 +19,14 @@ their head, siblings left to right, i.e. by word ID).  At each word:
    at 0: no cycle, every word reachable.  Several words may end up under the
    root (multi-root trees are ordinary input elsewhere in synagree).
 
+``reattach_draw="reject"`` is the other reading of "a new head drawn at
+random": the candidate is drawn uniformly from *all* tokens ``0..n`` (the
+word itself included) and, when it is the word or a token it dominates (so
+that attaching would make a cycle), the word keeps its head.  It also always
+gives a tree, but keeps the old head far more often: on NDT it gives the
+published reattach-only LAS at p = 1 (≈ 23%, where the SPEC §8 draw, the
+default ``"nondominated"``, gives ≈ 10%).  See ``experiments/README.md``.
+
 :func:`relabel` and :func:`reattach` are the two halves alone; they are
 *exactly* ``perturb(sent, p, 0, ...)`` and ``perturb(sent, 0, p, ...)``: the
 same generator state gives the same output.
@@ -206,6 +214,9 @@ def label_set(sentences: Sequence[DepSentence]) -> List[str]:
     return sorted({d for s in sentences for d in s.deprels})
 
 
+REATTACH_DRAWS = ("nondominated", "reject")
+
+
 def _pick(u: float, m: int) -> int:
     k = int(u * m)
     return k if k < m else m - 1
@@ -218,8 +229,12 @@ def _pick(u: float, m: int) -> int:
 def perturb(sent: DepSentence, p_relabel: float, p_reattach: float,
             labels: Sequence[str], rng: np.random.Generator, *,
             exclude_current_label: bool = False, exclude_current_head: bool = False,
-            on_cycle: str = "error") -> DepSentence:
+            on_cycle: str = "error", reattach_draw: str = "nondominated") -> DepSentence:
     """Relabel then reattach each word with the given probabilities (SPEC §8).
+
+    ``reattach_draw``: ``"nondominated"`` (SPEC §8: uniform over the tokens the
+    word does not dominate) or ``"reject"`` (uniform over all tokens, keeping
+    the old head when the draw would make a cycle); see the module docstring.
 
     See the module docstring for the visiting order, the random draws and the
     ``on_cycle`` policy.  Returns a new :class:`DepSentence`; the input is not
@@ -230,6 +245,8 @@ def perturb(sent: DepSentence, p_relabel: float, p_reattach: float,
             raise ValueError(f"{name} must be in [0, 1], not {p!r}")
     if on_cycle not in ("error", "repair"):
         raise ValueError(f"on_cycle must be 'error' or 'repair', not {on_cycle!r}")
+    if reattach_draw not in REATTACH_DRAWS:
+        raise ValueError(f"reattach_draw must be one of {REATTACH_DRAWS}, not {reattach_draw!r}")
     labs = _as_labels(labels) if p_relabel > 0 else list(labels)
     n = sent.n_words
     order, off = postorder(sent.heads)
@@ -270,11 +287,16 @@ def perturb(sent: DepSentence, p_relabel: float, p_reattach: float,
                     dom[c] = True
                     stack.append(c)
             old = heads[w - 1]
-            cands = [t for t in range(n + 1)
-                     if not dom[t] and not (exclude_current_head and t == old)]
-            if not cands:
-                continue  # only possible with exclude_current_head and a single word
-            new = cands[_pick(row[3], len(cands))]
+            if reattach_draw == "reject":
+                new = _pick(row[3], n + 1)
+                if dom[new] or (exclude_current_head and new == old):
+                    continue  # would make a cycle: the word keeps its head
+            else:
+                cands = [t for t in range(n + 1)
+                         if not dom[t] and not (exclude_current_head and t == old)]
+                if not cands:
+                    continue  # only possible with exclude_current_head and a single word
+                new = cands[_pick(row[3], len(cands))]
             if new != old:
                 ch[old].discard(w)
                 ch[new].add(w)
@@ -293,7 +315,8 @@ def relabel(sent: DepSentence, p: float, labels: Sequence[str], rng: np.random.G
 
 
 def reattach(sent: DepSentence, p: float, rng: np.random.Generator,
-             exclude_current: bool = False, on_cycle: str = "error") -> DepSentence:
+             exclude_current: bool = False, on_cycle: str = "error",
+             draw: str = "nondominated") -> DepSentence:
     """Each word (post-order of the original tree), with probability ``p``, gets a
     head drawn uniformly from the tokens (root 0 included) it does not dominate
     in the tree as it stands.  The result is always a tree.
@@ -301,7 +324,7 @@ def reattach(sent: DepSentence, p: float, rng: np.random.Generator,
     Same draws as ``perturb(sent, 0, p, labels, rng)``.
     """
     return perturb(sent, 0.0, p, (), rng, exclude_current_head=exclude_current,
-                   on_cycle=on_cycle)
+                   on_cycle=on_cycle, reattach_draw=draw)
 
 
 # --------------------------------------------------------------------------
@@ -552,13 +575,14 @@ Sentence = Union[DepSentence, PhraseSentence]
 def perturb_any(sent: Sentence, p_relabel: float, p_structure: float,
                 labels: Sequence[str], rng: np.random.Generator, *,
                 exclude_current_label: bool = False, exclude_current_head: bool = False,
-                on_cycle: str = "error") -> Sentence:
+                on_cycle: str = "error", reattach_draw: str = "nondominated") -> Sentence:
     """:func:`perturb` for dependency trees, :func:`perturb_phrase` for phrase trees
     (``p_structure`` is the reattach or the move probability)."""
     if isinstance(sent, DepSentence):
         return perturb(sent, p_relabel, p_structure, labels, rng,
                        exclude_current_label=exclude_current_label,
-                       exclude_current_head=exclude_current_head, on_cycle=on_cycle)
+                       exclude_current_head=exclude_current_head, on_cycle=on_cycle,
+                       reattach_draw=reattach_draw)
     if isinstance(sent, PhraseSentence):
         return perturb_phrase(sent, p_relabel, p_structure, labels, rng,
                               exclude_current_label=exclude_current_label)

@@ -532,3 +532,46 @@ def test_only_children_do_not_move():
 
 def test_nonterminal_labels():
     assert nonterminal_labels([psent("(S (NP D N) (VP V))")]) == ["NP", "S", "VP"]
+
+
+# --------------------------------------------------------------------------
+# The "reject" reading of reattachment
+# --------------------------------------------------------------------------
+
+def test_reject_draw_always_yields_a_tree_and_keeps_heads_more_often():
+    """draw='reject' (uniform over all tokens, old head kept on a would-be cycle)
+    is a tree every time; it keeps the original head more often than the SPEC
+    draw, since every rejected draw keeps it."""
+    rng = np.random.default_rng(77)
+    kept = {"nondominated": 0, "reject": 0}
+    total = 0
+    for k in range(1500):
+        s = random_dep(rng)
+        seed = int(rng.integers(1 << 30))
+        for draw in kept:
+            out = reattach(s, 1.0, np.random.default_rng(seed), draw=draw)
+            assert independent_is_tree(out.heads)
+            kept[draw] += int(np.count_nonzero(out.heads == s.heads))
+        total += s.n_words
+    assert kept["reject"] > 1.3 * kept["nondominated"]
+
+
+def test_reject_draw_first_word_by_hand():
+    """A chain 0 <- 1 <- 2 (word 2 under word 1).  Post-order visits word 2
+    first; it dominates only itself, so with 'reject' the draw over {0, 1, 2}
+    keeps the head exactly when it hits 2 (itself) or 1 (its head): u in
+    [1/3, 1) keeps head 1; u < 1/3 moves it to the root."""
+    s = DepSentence("<t>", 0, 0, ["a", "b"], np.array([0, 1], np.int32), ["x", "y"])
+
+    class FixedRng:
+        def __init__(self, u):
+            self.u = u
+
+        def random(self, shape):
+            a = np.zeros(shape)
+            a[:, 3] = self.u
+            return a  # coins column 2 = 0 < p: always reattach
+
+    assert reattach(s, 1.0, FixedRng(0.1), draw="reject").heads.tolist()[1] == 0
+    assert reattach(s, 1.0, FixedRng(0.5), draw="reject").heads.tolist()[1] == 1
+    assert reattach(s, 1.0, FixedRng(0.9), draw="reject").heads.tolist()[1] == 1
