@@ -169,11 +169,12 @@ def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[st
                                 "agreement needs at least two annotation files "
                                 "(or --dirs with two or more directories)")
     log = log if log is not None else ProblemLog(strict=strict)
+    docs = _read_all(paths, fmt, phrase_style, log)
     names = list(names) if names else _annotator_names(paths)
     if len(set(names)) != len(names):
         raise InputError.single(str(paths[0]), None, "duplicate-annotator",
-                                f"annotator names are not distinct: {names}")
-    docs = _read_all(paths, fmt, phrase_style, log)
+                                f"annotator names are not distinct: {names} (the same file "
+                                f"twice? give --names)")
     files = [str(p) for p in paths]
     kind = _check_kinds(docs, files)
     by_id = all(s.sent_id for d in docs for s in d)

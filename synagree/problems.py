@@ -74,11 +74,21 @@ class ProblemLog:
         return len(self.problems)
 
 
+def _in_line_order(problems: Iterable[Problem]) -> List[Problem]:
+    """Files in the order first seen; within a file, whole-file problems first,
+    then by line (stable, so problems of one line keep their order)."""
+    problems = list(problems)
+    first_seen: dict = {}
+    for p in problems:
+        first_seen.setdefault(p.file, len(first_seen))
+    return sorted(problems, key=lambda p: (first_seen[p.file], p.line or 0))
+
+
 class InputError(Exception):
     """Bad input: carries every error found (and the warnings seen so far)."""
 
     def __init__(self, errors: List[Problem], warnings: Optional[List[Problem]] = None):
-        self.errors = list(errors)
+        self.errors = _in_line_order(errors)
         self.warnings = list(warnings or [])
         super().__init__(self.format())
 
