@@ -167,8 +167,10 @@ Sentence = Union[DepSentence, PhraseSentence]
 # Shared helpers
 # --------------------------------------------------------------------------
 
-def _read_text(path: Path, log: ProblemLog) -> Optional[str]:
-    """Decode UTF-8, reporting every line with undecodable bytes."""
+def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
+    """The file's text (UTF-8, BOM dropped), or None after logging why not:
+    missing or unreadable file, every line with undecodable bytes, empty file."""
+    path = Path(path)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -254,7 +256,7 @@ def read_conllu(path: PathLike, log: Optional[ProblemLog] = None,
     if log is None:
         log = ProblemLog(strict=strict)
     n_errors_before = len(log.errors)
-    text = _read_text(path, log)
+    text = read_text(path, log)
     sentences: List[DepSentence] = []
     if text is not None:
         sentences = _parse_conllu_text(text, str(path), log)
@@ -420,7 +422,7 @@ def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog]
     if log is None:
         log = ProblemLog(strict=strict)
     n_before = len(log.errors)
-    text = _read_text(path, log)
+    text = read_text(path, log)
     out: List[PhraseSentence] = []
     if text is not None:
         raw_trees = _parse_brackets(text, str(path), log)

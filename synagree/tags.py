@@ -49,6 +49,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from .hierarchy import HierarchicalKappa, Hierarchy, cohens_kappa, scotts_pi
 from .hierarchy_scores import describe_hierarchy, load_hierarchy
+from .readers import read_text
 from .problems import WARNING, InputError, Problem, ProblemLog
 
 __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pairs",
@@ -85,24 +86,9 @@ def read_tag_column(path: Union[str, Path], column: str,
     name = str(path)
     log = log if log is not None else ProblemLog()
     errors_before = len(log.errors)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        log.add(name, None, "unreadable",
-                f"cannot read file: {exc.strerror or exc}")
+    text = read_text(path, log)
+    if text is None or len(log.errors) > errors_before:
         return []
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        for no, chunk in enumerate(raw.split(b"\n"), start=1):
-            try:
-                chunk.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                log.add(name, no, "encoding",
-                        f"undecodable bytes (not UTF-8) at column {exc.start + 1}")
-        return []
-    if text.startswith("\ufeff"):
-        text = text[1:]
     out: List[TagSentence] = []
     words: List[Tuple[int, str, str]] = []
     first = 0
