@@ -143,13 +143,17 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     else:
         scores = attachment_scores(ann_lists)
     boot = None
+    details: Dict[str, object] = {}
     if bootstrap and ta.sums is not None and ta.sums.m.shape[0] > 0:
         from .bootstrap import bootstrap as _bootstrap
         correct, total = scores.unit_arrays()
         boot = _bootstrap(ta.sums, B=bootstrap, seed=seed, level=level, variants=variants,
                           correct=correct, total=total)
+        cis = {name: boot.ci(name) for name in boot.replicates}
+        details["bootstrap"] = {"replicates": bootstrap, "seed": seed, "level": level}
+        details["ci"] = {name: list(ci) if ci else None for name, ci in cis.items()}
         for v, st in ta.stats.items():
-            st.ci = boot.ci(f"alpha_{v}")
+            st.ci = cis[f"alpha_{v}"]
     dep = [s for anns in ann_lists for s in anns if isinstance(s, DepSentence)]
     multi = sum(1 for s in dep if s.n_roots > 1)
     cycles = sum(1 for p in corpus.log.problems if p.kind == "cycle")
@@ -165,25 +169,16 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     if cycles:
         notes.append(f"{cycles} annotation(s) have words on a head cycle: those words are "
                      f"left out of the TED tree but counted in |t| and LAS/UAS/LA (SPEC §2)")
-    pairable = [u for u in ann_lists if len(u) >= 2]
-    extra: Dict[str, Optional[float]] = {}
-    details: Dict[str, object] = {}
-    if boot is not None:
-        details["bootstrap"] = {"replicates": bootstrap, "seed": seed, "level": level}
-        for name in list(boot.replicates):
-            ci = boot.ci(name)
-            details.setdefault("ci", {})[name] = list(ci) if ci else None
-    for v, st in ta.stats.items():
-        if st.alpha_se is not None:
-            extra[f"alpha_{v}_se"] = st.alpha_se
-    res = AgreementResult(
+    extra: Dict[str, Optional[float]] = {f"alpha_{v}_se": st.alpha_se
+                                         for v, st in ta.stats.items()
+                                         if st.alpha_se is not None}
+    any_stats = next(iter(ta.stats.values()))
+    return AgreementResult(
         kind=corpus.kind, annotators=list(corpus.annotators), units_total=len(ann_lists),
-        units=len(pairable), annotations=sum(len(u) for u in pairable), alpha=ta.stats,
+        units=any_stats.units, annotations=any_stats.n, alpha=ta.stats,
         scores=scores, multi_root=multi, cycle_sentences=cycles,
         distinct_trees=ta.n_distinct, warnings=list(corpus.log.warnings), notes=notes,
-        tree_alpha=ta, corpus=corpus, extra=extra, extra_details=details)
-    res.bootstrap = boot
-    return res
+        tree_alpha=ta, corpus=corpus, extra=extra, extra_details=details, bootstrap=boot)
 
 
 def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),

@@ -182,7 +182,7 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     ``executor`` runs the tiles elsewhere (e.g. Dask); ``progress`` shows a
     progress bar on stderr when it is a terminal.
     """
-    from .distances import Progress, UnitTrees, sampled_de, tile_work, tiles, unit_sums
+    from .distances import UnitSums, UnitTrees, sampled_de, unit_sums
 
     for v in variants:
         if v not in VARIANTS:
@@ -208,23 +208,19 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     sums = sampled = None
     sizes = ut.pack.sizes
     if sample_pairs:
+        # D_o stays exact: within-unit sums from the TED matrices above
         diag = np.zeros((ut.n_units, 3))
         for k, (ids, tm) in enumerate(zip(ut.which, unit_ted)):
             s = sizes[ids]
             for vi, v in enumerate(VARIANTS):
                 diag[k, vi] = delta_squared(tm, s[:, None], s[None, :], v).sum()
-        d_o = (diag / (ut.m[:, None] - 1.0)).sum(axis=0) / max(n, 1)
+        do_sums = UnitSums(diag, np.zeros_like(diag), ut.m).do_sum()
         sampled = sampled_de(ut, int(sample_pairs), seed=seed, costs=costs,
-                             target_se=target_se, d_o=d_o)
-        do_sums = (diag / (ut.m[:, None] - 1.0)).sum(axis=0) if ut.n_units else np.zeros(3)
+                             target_se=target_se, d_o=do_sums / max(n, 1))
         de_sums = sampled.d_e * n * (n - 1)
     else:
-        bar = None
-        if progress and ut.n_units:
-            total = sum(tile_work(ut, sp) for sp in tiles(ut.n_units, tile))
-            bar = Progress(total, "tree pairs")
         sums = unit_sums(ut, costs, want_s=keep_unit_matrix, tile=tile, executor=executor,
-                         progress=bar)
+                         progress=progress)
         do_sums, de_sums = sums.do_sum(), sums.de_sum()
 
     stats: Dict[str, AlphaStats] = {}
@@ -235,8 +231,9 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
             st.sampled_pairs = sampled.pairs
             de = sampled.d_e[vi]
             st.alpha_se = float(st.d_o / de ** 2 * sampled.se[vi]) if de > 0 else None
+            se_text = f"SE of alpha {st.alpha_se:.2g}" if st.alpha_se is not None else "no SE"
             st.notes.append(f"alpha_{v}: D_e estimated from {sampled.pairs:,} sampled pairs "
-                            f"(SE of alpha {st.alpha_se:.2g}); D_o exact")
+                            f"({se_text}); D_o exact")
         _degenerate_notes(st, f"alpha_{v}")
         stats[v] = st
     return TreeAlpha(stats, unit_ted, len(ut.pack), sums, sampled)

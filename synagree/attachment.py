@@ -1,8 +1,9 @@
 """Uncorrected baselines: LAS / UAS / label accuracy, and bracket Jaccard (SPEC §6).
 
 Every metric is a small *credit function* over aligned words: it takes the
-two annotations of a sentence and a word index and says whether the word
-counts as correct.  A new metric is one line in :data:`WORD_METRICS`.
+two annotations of a sentence and says, word by word (a boolean array),
+whether the word counts as correct.  A new metric is one line in
+:data:`WORD_METRICS`.
 
 Aggregation, with more than two annotators: for each unit the credit is
 averaged over all annotator pairs of that unit, weighted by the unit's word
@@ -29,11 +30,20 @@ import numpy as np
 
 from .readers import DepSentence, PhraseNode, PhraseSentence
 
-# credit(a, b, i) -> bool : is word i the same in annotations a and b?
-WORD_METRICS: Dict[str, Callable[[DepSentence, DepSentence, int], bool]] = {
-    "las": lambda a, b, i: a.heads[i] == b.heads[i] and a.deprels[i] == b.deprels[i],
-    "uas": lambda a, b, i: a.heads[i] == b.heads[i],
-    "la": lambda a, b, i: a.deprels[i] == b.deprels[i],
+
+def _same_heads(a: DepSentence, b: DepSentence) -> np.ndarray:
+    return a.heads == b.heads
+
+
+def _same_labels(a: DepSentence, b: DepSentence) -> np.ndarray:
+    return np.fromiter(map(str.__eq__, a.deprels, b.deprels), dtype=bool, count=a.n_words)
+
+
+# credit(a, b) -> bool per word: is each word the same in annotations a and b?
+WORD_METRICS: Dict[str, Callable[[DepSentence, DepSentence], np.ndarray]] = {
+    "las": lambda a, b: _same_heads(a, b) & _same_labels(a, b),
+    "uas": _same_heads,
+    "la": _same_labels,
 }
 
 
@@ -60,7 +70,10 @@ class Counts:
         keys = set(self.correct) | set(other.correct)
         return Counts({k: self.correct.get(k, 0.0) + other.correct.get(k, 0.0) for k in keys},
                       self.total + other.total, self.units + other.units,
-                      self.ignored + other.ignored)
+                      self.ignored + other.ignored,
+                      {k: self.unit_correct.get(k, []) + other.unit_correct.get(k, [])
+                       for k in keys},
+                      self.unit_total + other.unit_total)
 
 
 def unit_word_credits(annotations: Sequence[DepSentence],
@@ -70,22 +83,9 @@ def unit_word_credits(annotations: Sequence[DepSentence],
     n = annotations[0].n_words
     if any(a.n_words != n for a in annotations[1:]):
         raise ValueError("annotations differ in word count")
-    out = {m: 0.0 for m in metrics}
     pairs = list(combinations(annotations, 2))
-    for a, b in pairs:
-        heads_eq = a.heads == b.heads
-        labels_eq = np.fromiter((x == y for x, y in zip(a.deprels, b.deprels)),
-                                dtype=bool, count=n)
-        vec = {"las": heads_eq & labels_eq, "uas": heads_eq, "la": labels_eq}
-        for m in metrics:
-            if m in vec:
-                out[m] += float(np.count_nonzero(vec[m]))
-            else:
-                fn = WORD_METRICS[m]
-                out[m] += float(sum(1 for i in range(n) if fn(a, b, i)))
-    for m in metrics:
-        out[m] /= len(pairs)
-    return out
+    return {m: sum(float(np.count_nonzero(WORD_METRICS[m](a, b))) for a, b in pairs) / len(pairs)
+            for m in metrics}
 
 
 def attachment_scores(units: Sequence[Sequence[DepSentence]],

@@ -11,24 +11,18 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import List, Optional
 
 from . import __version__
-from .problems import InputError, Problem
+from .problems import InputError
+from .report import emit, print_problems
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 3
 DEFAULT_SAMPLE = Path("treebanks") / "en-sample"
 
 
-def _print_problems(problems: Sequence[Problem], limit: int = 30) -> None:
-    from .report import print_problems
-    print_problems(problems, limit)
-
-
-def _emit(text: str, out: Optional[str]) -> None:
-    from .report import emit
-    emit(text, out)
+_print_problems = print_problems  # kept for html_report until it imports report directly
 
 
 def _add_input_args(p: argparse.ArgumentParser) -> None:
@@ -66,8 +60,7 @@ def cmd_agree(args: argparse.Namespace) -> int:
         raise InputError.single("<command line>", None, "usage",
                                 "--bootstrap needs the exact D_e: drop --sample-pairs")
     options = dict(bootstrap=args.bootstrap, seed=args.seed, level=args.ci_level,
-                   sample_pairs=args.sample_pairs, exact=args.exact or bool(args.bootstrap),
-                   progress=not args.quiet)
+                   sample_pairs=args.sample_pairs, exact=args.exact, progress=not args.quiet)
     from . import hierarchy_scores
     hierarchy_scores.validate_args(args)  # usage errors / bad hierarchy file before the long run
     from contextlib import nullcontext
@@ -81,10 +74,10 @@ def cmd_agree(args: argparse.Namespace) -> int:
                     names=args.names, executor=executor, **options)
     hierarchy_scores.apply(res, args)  # no-op without --hierarchy
     if res.warnings and not args.quiet:
-        _print_problems(res.warnings, limit=args.max_warnings)
+        print_problems(res.warnings, limit=args.max_warnings)
     from .qa import apply_worst
     tail = apply_worst(res, args)  # json: goes into details["worst"] and returns ""
-    _emit(render(res, args.output) + tail, args.out)
+    emit(render(res, args.output) + tail, args.out)
     return 0
 
 
@@ -153,8 +146,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         return int(args.func(args) or 0)
     except InputError as exc:
-        _print_problems(exc.warnings, limit=10)
-        _print_problems(exc.errors, limit=50)
+        print_problems(exc.warnings, limit=10)
+        print_problems(exc.errors, limit=50)
         print(f"synagree: {len(exc.errors)} error(s) in the input; nothing computed",
               file=sys.stderr)
         return EXIT_INPUT

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .problems import InputError, ProblemLog
+from .problems import InputError, Problem, ProblemLog
 from .readers import DepSentence, PhraseSentence, Sentence, read_any
 
 @dataclass
@@ -240,25 +240,21 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
     """One directory per annotator; files matched by name; missing files allowed."""
     dirs = [Path(d) for d in dirs]
     log = log if log is not None else ProblemLog(strict=strict)
-    errors = []
-    for d in dirs:
-        if not d.is_dir():
-            errors.append(InputError.single(str(d), None, "not-a-directory",
-                                            "not a directory").errors[0])
-    if errors:
-        raise InputError(errors)
+    not_dirs = [Problem(str(d), None, "not-a-directory", "not a directory")
+                for d in dirs if not d.is_dir()]
+    if not_dirs:
+        raise InputError(not_dirs)
     if len(dirs) < 2:
         raise InputError.single(str(dirs[0]) if dirs else "<none>", None, "too-few-inputs",
                                 "--dirs needs at least two annotator directories")
-    names = [d.resolve().name for d in dirs]
-    if len(set(names)) != len(names):
-        names = [str(d) for d in dirs]
+    dir_names = [d.resolve().name for d in dirs]
+    names = dir_names if len(set(dir_names)) == len(dir_names) else [str(d) for d in dirs]
     table: Dict[str, Dict[str, Path]] = {}
-    for name, d in zip(names, dirs):
+    for name, dir_name, d in zip(names, dir_names, dirs):
         files = sorted(p for p in d.iterdir() if p.is_file() and _EXT.search(p.name)
                        and not p.name.startswith("."))
         for p in files:
-            key = _doc_key(p.name, d.resolve().name)
+            key = _doc_key(p.name, dir_name)
             if name in table.get(key, {}):
                 raise InputError.single(str(p), None, "ambiguous-file",
                                         f"two files of annotator {name!r} map to document "
@@ -267,21 +263,13 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
     if not table:
         raise InputError.single(str(dirs[0]), None, "empty-input",
                                 "no annotation files found in the directories")
-    units: List[Unit] = []
-    all_docs: List[List[Sentence]] = []
-    read_errors = []
+    entries = [(key, name, p) for key in sorted(table) for name, p in table[key].items()]
+    all_docs = _read_all([p for _, _, p in entries], fmt, phrase_style, log)
     per_key: Dict[str, Dict[str, List[Sentence]]] = {}
-    for key in sorted(table):
-        per_key[key] = {}
-        for name, p in table[key].items():
-            try:
-                per_key[key][name] = read_any(p, fmt=fmt, phrase_style=phrase_style, log=log)
-                all_docs.append(per_key[key][name])
-            except InputError as exc:
-                read_errors.extend(exc.errors)
-    if read_errors:
-        raise InputError(read_errors, log.warnings)
-    kind = _check_kinds(all_docs, [str(d) for d in dirs])
+    for (key, name, _), doc in zip(entries, all_docs):
+        per_key.setdefault(key, {})[name] = doc
+    kind = _check_kinds(all_docs, [str(p) for _, _, p in entries])
+    units: List[Unit] = []
     files_of: Dict[str, List[str]] = {n: [] for n in names}
     for key in sorted(table):
         docs = per_key[key]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator, Optional
 
+from .distances import run_tile
 from .problems import InputError
 
 
@@ -31,11 +32,6 @@ def _require_dask():
                                 "--dask needs the optional dependency: "
                                 "pip install 'synagree[dask]'") from exc
     return Client, LocalCluster
-
-
-def _remote_tile(ut, costs, span, want_s):
-    from .distances import run_tile
-    return run_tile(ut, costs, span, want_s)
 
 
 @contextmanager
@@ -60,7 +56,7 @@ def dask_executor(address: str = "local", n_workers: Optional[int] = None) -> It
 
     def run(ut, costs, spans, want_s):
         ut_f = client.scatter(ut, broadcast=True)
-        futures = [client.submit(_remote_tile, ut_f, costs, sp, want_s, pure=False)
+        futures = [client.submit(run_tile, ut_f, costs, sp, want_s, pure=False)
                    for sp in spans]
         for f in futures:  # in span order: the reduction order stays fixed
             yield f.result()

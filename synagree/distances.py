@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -256,41 +256,40 @@ def local_executor(ut: UnitTrees, costs, spans, want_s):
 
 def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool = False,
               tile: int = DEFAULT_TILE, executor: Optional[Callable] = None,
-              progress: Optional[Progress] = None) -> UnitSums:
+              progress: bool = False) -> UnitSums:
     """All-pairs δ² sums, tile by tile.
 
     ``executor(ut, costs, spans, want_s) -> iterable of tile results in the
     order of spans`` runs the tiles (default :func:`local_executor`; the Dask
     executor in :mod:`synagree.dask_exec` runs them on a cluster).  The
     reduction order is the same either way, so the sums are bit-identical.
+    ``progress``: a progress bar in tree pairs on stderr, when it is a terminal.
     """
     U = ut.n_units
     diag = np.zeros((U, 3))
     row = np.zeros((U, 3))
     S = np.zeros((3, U, U)) if want_s else None
     spans = tiles(U, tile) if U else []
+    work = [tile_work(ut, sp) for sp in spans]
+    bar = Progress(sum(work), "tree pairs") if progress else None
 
     results: Iterable = (executor or local_executor)(ut, costs, spans, want_s)
-    for span, (r, d, s) in zip(spans, results):
+    for span, w, (r, d, s) in zip(spans, work, results):
         r0, r1, c0, c1 = span
         row[r0:r1] += r
         if r0 == c0:
             diag[r0:r1] = d
-        if S is not None and s is not None:
-            blk = np.moveaxis(s, 2, 0)
-            if r0 == c0:
-                iu = np.triu_indices(r1 - r0)
-                for k in range(3):
-                    b = np.zeros((r1 - r0, r1 - r0))
-                    b[iu] = blk[k][iu]
-                    S[k, r0:r1, c0:c1] = b + np.triu(b, 1).T
+        if S is not None:
+            blk = np.moveaxis(s, 2, 0)  # (3, rows, cols)
+            if r0 == c0:  # the kernel filled v >= u only: mirror the strict upper part
+                S[:, r0:r1, c0:c1] = blk + np.swapaxes(np.triu(blk, 1), 1, 2)
             else:
                 S[:, r0:r1, c0:c1] = blk
                 S[:, c0:c1, r0:r1] = np.swapaxes(blk, 1, 2)
-        if progress is not None:
-            progress.update(tile_work(ut, span))
-    if progress is not None:
-        progress.close()
+        if bar is not None:
+            bar.update(w)
+    if bar is not None:
+        bar.close()
     return UnitSums(diag, row, ut.m.copy(), S)
 
 
@@ -306,7 +305,6 @@ class SampledDe:
     se: np.ndarray  # (3,)
     pairs: int
     control_variate: bool
-    notes: List[str] = field(default_factory=list)
 
 
 def _cv_features(si, sj, hi, hj) -> np.ndarray:
@@ -375,8 +373,9 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
         a, b = np.minimum(ti, tj), np.maximum(ti, tj)
         uk, inv = np.unique(a * K1 + b, return_inverse=True)
         ua, ub = uk // K1, uk % K1
-        d_u = _ted.pair_distances(ut.pack, ua, ub, costs)
-        d_u[ua == ub] = 0.0
+        d_u = np.zeros(uk.shape[0])  # identical trees: distance 0, no TED needed
+        diff = ua != ub
+        d_u[diff] = _ted.pair_distances(ut.pack, ua[diff], ub[diff], costs)
         d = d_u[inv]
         si, sj = sz[ti], sz[tj]
         ys.append(np.stack([delta_squared(d, si, sj, v) for v in VARIANTS]))

@@ -37,9 +37,10 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from conllu.exceptions import ParseException
@@ -200,6 +201,17 @@ def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
     return text
 
 
+@contextmanager
+def _raise_new_errors(log: ProblemLog) -> Iterator[int]:
+    """Read one file into ``log``; afterwards raise :class:`InputError` with the
+    errors it added (the whole file is read first).  Yields the error count
+    before, so the reader can tell whether anything else went wrong."""
+    n_before = len(log.errors)
+    yield n_before
+    if len(log.errors) > n_before:
+        raise InputError(log.errors[n_before:], log.warnings)
+
+
 def unreachable_words(heads: np.ndarray) -> List[int]:
     """1-based ids of words not reachable from token 0 (they sit on or under a cycle).
 
@@ -252,22 +264,16 @@ def read_conllu(path: PathLike, log: Optional[ProblemLog] = None,
     read.  Pass a shared ``log`` to collect warnings across files.
     """
     path = Path(path)
-    own_log = log is None
-    if log is None:
-        log = ProblemLog(strict=strict)
-    n_errors_before = len(log.errors)
-    text = read_text(path, log)
+    log = log if log is not None else ProblemLog(strict=strict)
     sentences: List[DepSentence] = []
-    if text is not None:
-        sentences = _parse_conllu_text(text, str(path), log)
-        # "no sentences" only when nothing else was wrong: a file whose every
-        # sentence has errors does hold sentences, and those errors say why
-        if not sentences and len(log.errors) == n_errors_before:
-            log.add(str(path), None, "empty-file", "file holds no sentences")
-    if len(log.errors) > n_errors_before:
-        raise InputError(log.errors[n_errors_before:], log.warnings)
-    if own_log:
-        log.raise_if_errors()
+    with _raise_new_errors(log) as n_before:
+        text = read_text(path, log)
+        if text is not None:
+            sentences = _parse_conllu_text(text, str(path), log)
+            # "no sentences" only when nothing else was wrong: a file whose every
+            # sentence has errors does hold sentences, and those errors say why
+            if not sentences and len(log.errors) == n_before:
+                log.add(str(path), None, "empty-file", "file holds no sentences")
     return sentences
 
 
@@ -418,15 +424,12 @@ def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog]
     if style not in ("auto", "delex", "penn"):
         raise ValueError(f"style must be auto, delex or penn, not {style!r}")
     path = Path(path)
-    own_log = log is None
-    if log is None:
-        log = ProblemLog(strict=strict)
-    n_before = len(log.errors)
-    text = read_text(path, log)
+    log = log if log is not None else ProblemLog(strict=strict)
     out: List[PhraseSentence] = []
-    if text is not None:
-        raw_trees = _parse_brackets(text, str(path), log)
-        if len(log.errors) == n_before:
+    with _raise_new_errors(log) as n_before:
+        text = read_text(path, log)
+        raw_trees = _parse_brackets(text, str(path), log) if text is not None else None
+        if raw_trees is not None and len(log.errors) == n_before:
             if not raw_trees:
                 log.add(str(path), None, "empty-file", "file holds no bracketed trees")
             if style == "auto":
@@ -438,10 +441,6 @@ def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog]
                     log.add(str(path), line, "empty-tree", "tree has no nodes")
                     continue
                 out.append(PhraseSentence(str(path), index, line, root, words))
-    if len(log.errors) > n_before:
-        raise InputError(log.errors[n_before:], log.warnings)
-    if own_log:
-        log.raise_if_errors()
     return out
 
 
@@ -486,10 +485,16 @@ def _parse_brackets(text: str, fname: str, log: ProblemLog):
     return trees
 
 
+def _label_and_kids(node: list) -> Tuple[str, list]:
+    """A parsed bracket ``[label, child...]``; ``( (S ...))`` has the label ``""``."""
+    if node and isinstance(node[0], str):
+        return node[0], node[1:]
+    return "", node
+
+
 def _penn_shaped(node: list) -> bool:
     """True when every bare string under ``node`` is the only child of its bracket."""
-    label_and_kids = node[1:] if node and isinstance(node[0], str) else node
-    kids = label_and_kids
+    _, kids = _label_and_kids(node)
     strings = [k for k in kids if isinstance(k, str)]
     if strings and len(kids) != 1:
         return False
@@ -497,10 +502,7 @@ def _penn_shaped(node: list) -> bool:
 
 
 def _delex(node: list, style: str, words: List[str]) -> Optional[PhraseNode]:
-    if node and isinstance(node[0], str):
-        label, kids = node[0], node[1:]
-    else:
-        label, kids = "", node  # "( (S ...))": unlabelled top bracket
+    label, kids = _label_and_kids(node)
     if style == "penn" and len(kids) == 1 and isinstance(kids[0], str):
         words.append(kids[0])
         return PhraseNode(label)
@@ -515,7 +517,7 @@ def _delex(node: list, style: str, words: List[str]) -> Optional[PhraseNode]:
             child = _delex(k, style, words)
             if child is not None:
                 children.append(child)
-    if label == "" and len(children) == 1 and not kids == []:
+    if label == "" and len(children) == 1:
         return children[0]  # drop an unlabelled wrapper bracket
     if label == "" and not children:
         return None

@@ -176,7 +176,6 @@ def to_zss(tree: FlatTree, vocab: Vocabulary):
     """The same tree as a ``zss.Node`` graph (for reference checks only)."""
     from zss import Node
 
-    nodes: List = []
     stack: List[List] = []  # open subtrees as (lml, node)
     for k in range(tree.n_nodes):
         node = Node(vocab.labels[int(tree.labels[k])])
@@ -187,6 +186,5 @@ def to_zss(tree: FlatTree, vocab: Vocabulary):
         for kid in reversed(kids):
             node.addkid(kid)
         stack.append([int(tree.lml[k]), node])
-        nodes.append(node)
     assert len(stack) == 1
     return stack[0][1]
