@@ -37,7 +37,7 @@ import numpy as np
 from common import SHARED, best_of
 from synagree import compare as cmp
 from synagree.perturb import label_set, perturb
-from synagree.readers import read_conllu
+from synagree.readers import read_conllu, write_conllu
 from synagree.significance import AlphaUnits, SystemUnits, significance
 
 EWT = SHARED / "ud" / "en_ewt-ud-test.conllu"
@@ -76,11 +76,11 @@ def main() -> None:
         # ---------------------------------------------------------------- 1 + 2
         sub = sents[:2000]
         gold = tmp / "gold2000.conllu"
-        cmp.write_conllu(gold, sub)
+        write_conllu(gold, sub)
         systems = []
         for k in range(10):
             path = tmp / f"sys{k}.conllu"
-            cmp.write_conllu(path, perturbed(sub, 0.02 + 0.01 * k, 100 + k))
+            write_conllu(path, perturbed(sub, 0.02 + 0.01 * k, 100 + k))
             systems.append(path)
         t = time.perf_counter()
         res = cmp.compare(gold, systems, alpha=False, significance=True, B=1000)
@@ -92,11 +92,10 @@ def main() -> None:
         base = (size[:, None] - size[None, :]) ** 2 * 2.0 + 8.0
         units = []
         for k, s in enumerate(res.systems):
-            from synagree.compare import _per_unit_ratios, _unit_index
             al = s.conll18.alignment
-            g_unit, s_unit = _unit_index(s.units, len(al.gold.sentences),
-                                         len(al.system.sentences))
-            ratios = _per_unit_ratios(al, g_unit, s_unit, len(s.units), s.conll18)
+            g_unit, s_unit = cmp._unit_index(s.units, len(al.gold.sentences),
+                                             len(al.system.sentences))
+            ratios = cmp._per_unit_ratios(al, g_unit, s_unit, len(s.units), s.conll18)
             do = rng.poisson(1 + k, U).astype(float) ** 2 * 2.0
             S = base + rng.random((U, U))
             S = (S + S.T) / 2
@@ -115,8 +114,8 @@ def main() -> None:
         # ---------------------------------------------------------------- 3
         gold_full = tmp / "gold.conllu"
         sys_full = tmp / "sys.conllu"
-        cmp.write_conllu(gold_full, sents)
-        cmp.write_conllu(sys_full, perturbed(sents, 0.05, 7))
+        write_conllu(gold_full, sents)
+        write_conllu(sys_full, perturbed(sents, 0.05, 7))
         udeval = shutil.which("udeval")
         synagree = [sys.executable, "-m", "synagree"]
         print(f"\n3. whole EWT test ({len(sents)} sentences, "

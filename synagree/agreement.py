@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import __version__
 from .alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
@@ -105,6 +105,23 @@ DEFAULT_SAMPLE_PAIRS = 200_000
 AUTO_TARGET_SE = 0.001  # automatic sampling draws pairs until every alpha's SE <= this
 
 
+def sampling_plan(n_values: int, sample_pairs: Optional[int], exact: bool
+                  ) -> Tuple[Optional[int], Optional[float], Optional[str]]:
+    """``(sample_pairs, target_se, note)`` for ``n_values`` pairable trees.
+
+    Explicit ``sample_pairs`` are kept; otherwise D_e is exact unless the
+    corpus is above :data:`AUTO_SAMPLE_THRESHOLD` and ``exact`` is false, in
+    which case pairs are drawn until every α's SE is at most
+    :data:`AUTO_TARGET_SE`, and ``note`` says so.
+    """
+    if sample_pairs is None and not exact and n_values > AUTO_SAMPLE_THRESHOLD:
+        return DEFAULT_SAMPLE_PAIRS, AUTO_TARGET_SE, (
+            f"{n_values:,} annotations exceed {AUTO_SAMPLE_THRESHOLD:,}: D_e estimated from "
+            f"sampled pairs until the SE of alpha is at most {AUTO_TARGET_SE} (use --exact "
+            f"to force the exact computation)")
+    return sample_pairs, None, None
+
+
 def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                  bootstrap: int = 0, seed: int = 0, level: float = 0.95,
                  sample_pairs: Optional[int] = None, exact: bool = False,
@@ -121,17 +138,10 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     vocab = Vocabulary()
     ann_lists = corpus.annotation_lists()
     tree_units = [[build_tree(s, vocab) for s in anns] for anns in ann_lists]
-    auto_note = None
-    target_se = None
     n_pairable = sum(len(u) for u in tree_units if len(u) >= 2)
-    if bootstrap and not sample_pairs:
-        exact = True  # the bootstrap needs the exact unit x unit sums
-    if sample_pairs is None and not exact and n_pairable > AUTO_SAMPLE_THRESHOLD:
-        sample_pairs = DEFAULT_SAMPLE_PAIRS
-        target_se = AUTO_TARGET_SE
-        auto_note = (f"{n_pairable:,} annotations exceed {AUTO_SAMPLE_THRESHOLD:,}: D_e "
-                     f"estimated from sampled pairs until the SE of alpha is at most "
-                     f"{AUTO_TARGET_SE} (use --exact to force the exact computation)")
+    # the bootstrap needs the exact unit x unit sums
+    sample_pairs, target_se, auto_note = sampling_plan(n_pairable, sample_pairs,
+                                                       exact or bool(bootstrap))
     if bootstrap and sample_pairs:
         raise ValueError("the bootstrap needs exact D_e sums: do not combine it with "
                          "sampled pairs (use --exact)")

@@ -29,19 +29,36 @@ class BootstrapResult:
 
     def ci(self, name: str) -> Optional[Tuple[float, float]]:
         r = self.replicates.get(name)
-        if r is None:
-            return None
-        r = r[np.isfinite(r)]
-        if r.size == 0:
-            return None
-        a = (1.0 - self.level) / 2.0
-        lo, hi = np.quantile(r, [a, 1.0 - a])
-        return float(lo), float(hi)
+        return None if r is None else percentile_interval(r, self.level)
 
 
-def resample_weights(n_units: int, B: int, seed: int) -> np.ndarray:
+def percentile_interval(replicates: np.ndarray, level: float) -> Optional[Tuple[float, float]]:
+    """The central ``level`` interval of the finite replicates (None if there are none)."""
+    r = replicates[np.isfinite(replicates)]
+    if r.size == 0:
+        return None
+    a = (1.0 - level) / 2.0
+    lo, hi = np.quantile(r, [a, 1.0 - a])
+    return float(lo), float(hi)
+
+
+def resample_weights(n_units: int, B: int,
+                     seed: "int | np.random.Generator") -> np.ndarray:
+    """B × n_units multiplicities of units drawn with replacement.  ``seed`` may be
+    a Generator: draws then continue its stream (for chunked resampling)."""
     rng = np.random.default_rng(seed)
     return rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=B).astype(np.float64)
+
+
+def alpha_replicates(do_per_unit: np.ndarray, m: np.ndarray, S: np.ndarray,
+                     W: np.ndarray) -> np.ndarray:
+    """α per replicate of one variant: ``do_per_unit[u]`` = Σ_{i≠j in u} δ² / (m_u − 1),
+    ``m`` values per unit, ``S`` the unit × unit δ² sums; NaN where D_e* = 0."""
+    nstar = W @ m
+    with np.errstate(divide="ignore", invalid="ignore"):
+        do = (W @ do_per_unit) / nstar
+        de = np.einsum("bu,bu->b", W @ S, W) / (nstar * (nstar - 1.0))
+        return np.where(de > 0, 1.0 - do / de, np.nan)
 
 
 def bootstrap_alpha(sums: UnitSums, W: np.ndarray,
@@ -49,14 +66,11 @@ def bootstrap_alpha(sums: UnitSums, W: np.ndarray,
     """α replicates per variant from the unit × unit sums and resampling weights."""
     if sums.S is None:
         raise ValueError("the bootstrap needs the unit x unit sums (keep_unit_matrix=True)")
-    nstar = W @ sums.m
     out = {}
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for v in variants:
-            k = VARIANTS.index(v)
-            do = W @ (sums.diag[:, k] / (sums.m - 1.0)) / nstar
-            de = np.einsum("bu,bu->b", W @ sums.S[k], W) / (nstar * (nstar - 1.0))
-            out[f"alpha_{v}"] = np.where(de > 0, 1.0 - do / de, np.nan)
+    for v in variants:
+        k = VARIANTS.index(v)
+        out[f"alpha_{v}"] = alpha_replicates(sums.diag[:, k] / (sums.m - 1.0), sums.m,
+                                             sums.S[k], W)
     return out
 
 

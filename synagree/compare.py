@@ -58,10 +58,6 @@ Significance (``significance=True``): :mod:`synagree.significance` on LAS,
 UAS, CLAS (F1) and α_plain, per unit.  The units common to all systems are
 the smallest groups of gold sentences that contain a whole unit of every
 system (equal to the gold sentences when no system splits differently).
-
-:func:`to_conllu` / :func:`write_conllu` serialise
-:class:`~synagree.readers.DepSentence` objects (word lines only: multiword
-tokens and empty nodes are not kept).
 """
 from __future__ import annotations
 
@@ -70,18 +66,16 @@ import csv
 import io
 import json
 import math
-import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import (Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple,
-                    Union)
+from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .alpha import VARIANTS, AlphaStats, tree_alpha
 from .conll18 import (OFFICIAL_METRICS, Alignment, Conll18Result, Score, Source, Treebank,
-                      Word, evaluate, read_conllu, render_scorer_table)
+                      Word, _as_treebank, _same, evaluate, render_scorer_table)
 from .problems import InputError
 from .readers import DepSentence
 from .trees import FlatTree, Vocabulary, build_tree
@@ -89,9 +83,9 @@ from .trees import FlatTree, Vocabulary, build_tree
 __all__ = [
     "SentenceUnit", "sentence_units", "joined_sentence",
     "Side", "Breakdown", "BREAKDOWNS", "BinCounts", "Confusion", "breakdown_counts",
-    "confusion", "SystemResult", "CompareResult", "compare", "SCORE_ROWS",
+    "confusion", "SystemResult", "CompareResult", "compare",
     "render", "render_table", "render_verbose", "render_json", "render_csv", "render_latex",
-    "render_breakdowns", "render_significance", "to_conllu", "write_conllu", "register_cli",
+    "render_breakdowns", "render_significance", "register_cli",
 ]
 
 UNALIGNED_BIN = "(unaligned)"
@@ -120,6 +114,17 @@ class SentenceUnit:
                 "system": [self.system.start, self.system.stop]}
 
 
+def _unit_index(units: Sequence[SentenceUnit], n_gold: int, n_system: int
+                ) -> Tuple[np.ndarray, np.ndarray]:
+    """The unit of every gold sentence and of every system sentence."""
+    g = np.zeros(n_gold, dtype=np.int64)
+    s = np.zeros(n_system, dtype=np.int64)
+    for u, unit in enumerate(units):
+        g[unit.gold.start:unit.gold.stop] = u
+        s[unit.system.start:unit.system.stop] = u
+    return g, s
+
+
 def sentence_units(alignment: Alignment) -> List[SentenceUnit]:
     """The smallest groups of gold and system sentences that cover the same text.
 
@@ -127,7 +132,7 @@ def sentence_units(alignment: Alignment) -> List[SentenceUnit]:
     Units that an aligned word pair would straddle are merged.
     """
     gs, ss = alignment.gold.sentences, alignment.system.sentences
-    bounds: List[Tuple[int, int, int, int]] = []
+    bounds: List[SentenceUnit] = []
     i = j = 0
     while i < len(gs) and j < len(ss):
         i0, j0 = i, j
@@ -144,15 +149,12 @@ def sentence_units(alignment: Alignment) -> List[SentenceUnit]:
                     break
                 se = ss[j].end
         i, j = min(i + 1, len(gs)), min(j + 1, len(ss))
-        bounds.append((i0, i, j0, j))
+        bounds.append(SentenceUnit(range(i0, i), range(j0, j)))
     if bounds:  # (identical texts: both sides end together; be safe anyway)
-        g0, _, s0, _ = bounds[-1]
-        bounds[-1] = (g0, len(gs), s0, len(ss))
-    g_unit = np.zeros(len(gs), dtype=np.int64)
-    s_unit = np.zeros(len(ss), dtype=np.int64)
-    for u, (g0, g1, s0, s1) in enumerate(bounds):
-        g_unit[g0:g1] = u
-        s_unit[s0:s1] = u
+        last = bounds[-1]
+        bounds[-1] = SentenceUnit(range(last.gold.start, len(gs)),
+                                  range(last.system.start, len(ss)))
+    g_unit, s_unit = _unit_index(bounds, len(gs), len(ss))
     merge = np.zeros(max(len(bounds) - 1, 0), dtype=bool)
     for p in alignment:
         a, b = g_unit[p.gold.sent_index], s_unit[p.system.sent_index]
@@ -163,9 +165,9 @@ def sentence_units(alignment: Alignment) -> List[SentenceUnit]:
     for u in range(len(bounds)):
         if u < len(merge) and merge[u]:
             continue
-        g0, _, s0, _ = bounds[start]
-        _, g1, _, s1 = bounds[u]
-        units.append(SentenceUnit(range(g0, g1), range(s0, s1)))
+        first, last = bounds[start], bounds[u]
+        units.append(SentenceUnit(range(first.gold.start, last.gold.stop),
+                                  range(first.system.start, last.system.stop)))
         start = u + 1
     return units
 
@@ -333,15 +335,11 @@ class Confusion:
                 "top": [list(t) for t in self.top(None)]}
 
 
-def _identity(w):
-    return w
-
-
 def _sides(alignment: Alignment) -> Tuple[Side, Side]:
     def lens(tb: Treebank) -> List[int]:
         return [s.words.stop - s.words.start for s in tb.sentences]
 
-    return (Side(_identity, lens(alignment.gold)),
+    return (Side(_same, lens(alignment.gold)),
             Side(alignment.to_gold, lens(alignment.system)))
 
 
@@ -499,19 +497,7 @@ class CompareResult:
         return d
 
 
-SCORE_ROWS = tuple(OFFICIAL_METRICS) + ("LAS_full", "LAS_hier")
-
-
 # --------------------------------------------------------------------------- computing
-
-
-def _as_treebank(source: Source, default: str) -> Treebank:
-    if isinstance(source, Treebank):
-        return source
-    is_text = isinstance(source, str) and ("\n" in source or "\r" in source)
-    if is_text or (hasattr(source, "read") and not hasattr(source, "name")):
-        return read_conllu(source, default)
-    return read_conllu(source)
 
 
 def _names(tbs: Sequence[Treebank], names: Optional[Sequence[str]]) -> List[str]:
@@ -534,43 +520,6 @@ def _names(tbs: Sequence[Treebank], names: Optional[Sequence[str]]) -> List[str]
     return out
 
 
-def _load_hierarchy(spec, labels: Iterable[str]):
-    """(Hierarchy, description) for ``ud`` | ``msd`` | ``flat`` | a file | a Hierarchy."""
-    try:
-        from .hierarchy_scores import describe_hierarchy, load_hierarchy
-    except ImportError:  # pragma: no cover - hierarchy_scores is optional
-        from .hierarchy import Hierarchy
-
-        labels = [lab for lab in dict.fromkeys(labels) if lab]
-        if isinstance(spec, Hierarchy):
-            return spec, "custom"
-        name = str(spec)
-        if name == "ud":
-            return Hierarchy.from_ud(labels), name
-        if name == "msd":
-            return Hierarchy.from_msd(labels), name
-        if name == "flat":
-            return Hierarchy.flat(labels), name
-        if not Path(name).is_file():
-            raise InputError.single(name, None, "hierarchy-not-found",
-                                    "no such hierarchy file (built in: ud, msd, flat)")
-        h = Hierarchy.from_file(name)
-        for lab in labels:
-            h.resolve(lab)
-        return h, f"file {name}"
-    return load_hierarchy(spec, labels), describe_hierarchy(spec)
-
-
-def _unit_index(units: Sequence[SentenceUnit], n_gold: int, n_system: int
-                ) -> Tuple[np.ndarray, np.ndarray]:
-    g = np.zeros(n_gold, dtype=np.int64)
-    s = np.zeros(n_system, dtype=np.int64)
-    for u, unit in enumerate(units):
-        g[unit.gold.start:unit.gold.stop] = u
-        s[unit.system.start:unit.system.stop] = u
-    return g, s
-
-
 def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarray, U: int,
                      result: Conll18Result):
     """Per-unit (correct, gold, system) counts of LAS, UAS and CLAS."""
@@ -586,9 +535,7 @@ def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarra
                             len(alignment.system.words))
     p_unit = gw_unit[[p.gold.index for p in alignment]] if len(alignment) else \
         np.zeros(0, np.int64)
-    uas = np.fromiter((p.system_head is p.gold_head for p in alignment), bool, len(alignment))
-    las = uas & np.fromiter((p.gold.udeprel == p.system.udeprel for p in alignment), bool,
-                            len(alignment))
+    las, uas = (np.array(f, dtype=bool) for f in _correct_flags(alignment, full_labels=False))
     p_content = np.fromiter((p.gold.is_content for p in alignment), bool, len(alignment))
 
     def bc(idx, w=None):
@@ -610,17 +557,12 @@ def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarra
 
 
 def _hier_score(alignment: Alignment, h) -> Score:
-    cache: Dict[Tuple[str, str], float] = {}
-    total = 0.0
-    for p in alignment:
-        if p.system_head is not p.gold_head:
-            continue
-        k = (p.gold.deprel, p.system.deprel)
-        c = cache.get(k)
-        if c is None:
-            c = 1.0 if k[0] == k[1] else float(h.credit(k[0], k[1]))
-            cache[k] = c
-        total += c
+    """Per aligned word: [head correct] x the credit of the system's DEPREL against gold's."""
+    from .hierarchy_scores import label_credit_fn
+
+    credit = label_credit_fn(h, "credit")
+    total = sum((credit(p.gold.deprel, p.system.deprel) for p in alignment
+                 if p.system_head is p.gold_head), 0.0)
     return Score(total, len(alignment.gold.words), len(alignment.system.words), len(alignment))
 
 
@@ -644,7 +586,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     :func:`synagree.agreement.agree_corpus`.  Raises
     :class:`~synagree.problems.InputError` on bad input or differing texts.
     """
-    from .agreement import AUTO_SAMPLE_THRESHOLD, AUTO_TARGET_SE, DEFAULT_SAMPLE_PAIRS
+    from .agreement import sampling_plan
 
     if not systems:
         raise InputError.single("<command line>", None, "usage", "no system file given")
@@ -658,10 +600,12 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
 
     h = hdesc = None
     if hierarchy is not None:
+        from .hierarchy_scores import HIERARCHY_KEYWORDS, describe_hierarchy, load_hierarchy
+
         labels = [w.deprel for tb in [gold_tb, *sys_tbs] for w in tb.words]
-        h, hdesc = _load_hierarchy(hierarchy, labels)
-        added = sorted(getattr(h, "added_tags", ()) or ())
-        if added and not str(hierarchy) in ("ud", "msd", "flat"):
+        h, hdesc = load_hierarchy(hierarchy, labels), describe_hierarchy(hierarchy)
+        added = sorted(h.added_tags)
+        if added and str(hierarchy) not in HIERARCHY_KEYWORDS:
             notes.append(f"{len(added)} label(s) are not in the hierarchy and get no partial "
                          f"credit: " + ", ".join(added[:20]) + (" ..." if len(added) > 20 else ""))
 
@@ -691,15 +635,10 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
                     if gt is None:
                         gt = gold_trees[k] = build_tree(joined_sentence(gold_tb, u.gold), vocab)
                     trees.append([gt, build_tree(joined_sentence(tb, u.system), vocab)])
-                sp, target = sample_pairs, None
-                n_values = 2 * len(units)
-                if sp is None and not exact and not significance \
-                        and n_values > AUTO_SAMPLE_THRESHOLD:
-                    sp, target = DEFAULT_SAMPLE_PAIRS, AUTO_TARGET_SE
-                    sr.notes.append(f"{name}: {n_values:,} trees exceed "
-                                    f"{AUTO_SAMPLE_THRESHOLD:,}: D_e estimated from sampled "
-                                    f"pairs (SE of alpha at most {AUTO_TARGET_SE}; use "
-                                    f"exact=True / --exact for the exact value)")
+                sp, target, note = sampling_plan(2 * len(units), sample_pairs,
+                                                 exact or significance)
+                if note:
+                    sr.notes.append(f"{name}: {note}")
                 ta = tree_alpha(trees, keep_unit_matrix=significance, sample_pairs=sp,
                                 seed=seed, progress=progress, target_se=target)
                 sr.alpha = ta.stats
@@ -714,7 +653,9 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
                 sr.alpha = {v: st for v in VARIANTS}
                 sr.unit_ted = np.zeros(0)
             for st in sr.alpha.values():
-                sr.notes.extend(f"{name}: {n}" for n in st.notes if n not in sr.notes)
+                for n in st.notes:
+                    if f"{name}: {n}" not in sr.notes:
+                        sr.notes.append(f"{name}: {n}")
         if breakdown:
             flags = _correct_flags(al, full_labels)
             bds = dict(BREAKDOWNS)
@@ -791,13 +732,10 @@ def render_table(res: CompareResult, top: int = 10) -> str:
     body.append(["units"] + [str(len(s.units)) for s in res.systems])
     if any(s.joined_units for s in res.systems):
         body.append(["joined units"] + [str(s.joined_units) for s in res.systems])
-    widths = [max(len(row[c]) for row in [head] + body) for c in range(len(head))]
-    fmt = lambda row: "  ".join([row[0].ljust(widths[0])] +  # noqa: E731
-                                [v.rjust(w) for v, w in zip(row[1:], widths[1:])])
     out = [f"gold: {res.gold} ({res.gold_sentences} sentences, {res.gold_words} words)"]
     if res.hierarchy is not None:
         out.append(f"hierarchy: {res.hierarchy} (LAS_hier: head correct x label credit)")
-    out += [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in body]
+    out += _table(head, body)
     text = "\n".join(out) + "\n"
     return text + _extras(res, top)
 
@@ -891,20 +829,9 @@ def _p(p: Optional[float]) -> str:
     return "--" if p is None else f"{p:.4f}"
 
 
-def _clean(x):
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    if isinstance(x, dict):
-        return {k: _clean(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_clean(v) for v in x]
-    if isinstance(x, np.generic):
-        return _clean(x.item())
-    return x
-
-
 def render_json(res: CompareResult) -> str:
-    return json.dumps(_clean(res.as_dict()), indent=2, ensure_ascii=False) + "\n"
+    from .report import json_ready
+    return json.dumps(json_ready(res.as_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
 CSV_COLUMNS = ("section", "system", "metric", "bin", "value", "correct", "gold", "predicted",
@@ -980,36 +907,6 @@ def render(res: CompareResult, output: str = "table", verbose: bool = False,
     if output == "latex":
         return render_latex(res)
     raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
-
-
-# --------------------------------------------------------------------------- writing
-
-
-def to_conllu(sentences: Iterable[DepSentence]) -> str:
-    """CoNLL-U text of :class:`DepSentence` objects: comment lines as read (or
-    ``# sent_id`` / ``# text`` from the metadata), then one line per word
-    (ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL; DEPS and MISC ``_``)."""
-    blocks = []
-    for s in sentences:
-        lines = list(s.comments) if s.comments else [
-            f"# {k} = {v}" for k, v in s.metadata.items() if v is not None]
-
-        def col(values: Sequence[str], i: int) -> str:
-            return values[i] if i < len(values) and values[i] not in (None, "") else "_"
-
-        for i in range(s.n_words):
-            lines.append("\t".join([str(i + 1), col(s.forms, i), col(s.lemmas, i),
-                                    col(s.upos, i), col(s.xpos, i), col(s.feats, i),
-                                    str(int(s.heads[i])), col(s.deprels, i), "_", "_"]))
-        blocks.append("\n".join(lines) + "\n\n")
-    return "".join(blocks)
-
-
-def write_conllu(path: Union[str, os.PathLike], sentences: Iterable[DepSentence]) -> None:
-    """Write :func:`to_conllu` of ``sentences`` to ``path`` (atomically)."""
-    from .report import write_atomic
-
-    write_atomic(path, to_conllu(sentences))
 
 
 # --------------------------------------------------------------------------- CLI

@@ -40,7 +40,7 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from conllu.exceptions import ParseException
@@ -405,6 +405,36 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
                 f"but counted in |t| and LAS/UAS/LA (SPEC §2)",
                 severity=WARNING, sent_id=sid)
     return sent
+
+
+# --------------------------------------------------------------------------
+# Writing CoNLL-U (for perturbed copies, fixtures, round trips)
+# --------------------------------------------------------------------------
+
+def to_conllu(sentences: Iterable[DepSentence]) -> str:
+    """CoNLL-U text of :class:`DepSentence` objects: comment lines as read (or
+    ``# sent_id`` / ``# text`` from the metadata), then one line per word
+    (ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL; DEPS and MISC ``_``)."""
+    def col(values: Sequence[str], i: int) -> str:
+        return values[i] if i < len(values) and values[i] not in (None, "") else "_"
+
+    blocks = []
+    for s in sentences:
+        lines = list(s.comments) if s.comments else [
+            f"# {k} = {v}" for k, v in s.metadata.items() if v is not None]
+        for i in range(s.n_words):
+            lines.append("\t".join([str(i + 1), col(s.forms, i), col(s.lemmas, i),
+                                    col(s.upos, i), col(s.xpos, i), col(s.feats, i),
+                                    str(int(s.heads[i])), col(s.deprels, i), "_", "_"]))
+        blocks.append("\n".join(lines) + "\n\n")
+    return "".join(blocks)
+
+
+def write_conllu(path: PathLike, sentences: Iterable[DepSentence]) -> None:
+    """Write :func:`to_conllu` of ``sentences`` to ``path`` (atomically)."""
+    from .report import write_atomic
+
+    write_atomic(path, to_conllu(sentences))
 
 
 # --------------------------------------------------------------------------

@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from .agreement import AgreementResult
 from .alpha import VARIANTS
 from .problems import Problem
@@ -66,17 +68,24 @@ def render_table(res: AgreementResult) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_json(res: AgreementResult) -> str:
-    def clean(x):
-        if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
-            return None
-        if isinstance(x, dict):
-            return {k: clean(v) for k, v in x.items()}
-        if isinstance(x, list):
-            return [clean(v) for v in x]
-        return x
+def json_ready(x):
+    """``x`` with NaN/inf as None, numpy scalars and arrays as Python values,
+    tuples as lists and dict keys as strings: what :func:`json.dumps` accepts."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {str(k): json_ready(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_ready(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return json_ready(x.tolist())
+    if isinstance(x, np.generic):
+        return json_ready(x.item())
+    return x
 
-    return json.dumps(clean(res.to_dict()), indent=2, ensure_ascii=False) + "\n"
+
+def render_json(res: AgreementResult) -> str:
+    return json.dumps(json_ready(res.to_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
 def _flat_fields(res: AgreementResult) -> List[Tuple[str, object]]:

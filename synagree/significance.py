@@ -55,6 +55,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .alpha import AlphaStats
+from .bootstrap import alpha_replicates, percentile_interval, resample_weights
+
 __all__ = ["RatioUnits", "AlphaUnits", "SystemUnits", "PairTest", "SignificanceResult",
            "aggregate_alpha", "significance", "DEFAULT_METRICS"]
 
@@ -84,20 +87,13 @@ class AlphaUnits:
     m: np.ndarray  # (U,) values per unit
     S: np.ndarray  # (U, U) δ² sums between the values of two units (diagonal: within)
 
-    @property
-    def d_o(self) -> float:
-        return float(self.do.sum() / self.m.sum())
-
-    @property
-    def d_e(self) -> float:
-        n = float(self.m.sum())
-        return float(self.S.sum() / (n * (n - 1.0))) if n > 1 else float("nan")
+    def stats(self) -> AlphaStats:
+        """The point estimate as :class:`~synagree.alpha.AlphaStats` sums."""
+        return AlphaStats(float(self.do.sum()), float(self.S.sum()), int(self.m.sum()),
+                          int(self.m.shape[0]))
 
     def value(self) -> Optional[float]:
-        de = self.d_e
-        if not de > 0:
-            return None
-        return 1.0 - self.d_o / de
+        return self.stats().alpha
 
 
 def aggregate_alpha(diag: np.ndarray, m: np.ndarray, S: np.ndarray,
@@ -202,15 +198,6 @@ class SignificanceResult:
 
 # --------------------------------------------------------------------------- helpers
 
-def _percentile(r: np.ndarray, level: float) -> Optional[Tuple[float, float]]:
-    r = r[np.isfinite(r)]
-    if r.size == 0:
-        return None
-    a = (1.0 - level) / 2.0
-    lo, hi = np.quantile(r, [a, 1.0 - a])
-    return float(lo), float(hi)
-
-
 def _p_two_sided(stat: np.ndarray, observed: float) -> Optional[float]:
     """(1 + #{|stat| ≥ |observed|}) / (N + 1), ties counted as extreme."""
     stat = stat[np.isfinite(stat)]
@@ -225,11 +212,6 @@ def _chunks(B: int, U: int) -> List[Tuple[int, int]]:
     return [(b0, min(B, b0 + step)) for b0 in range(0, B, step)]
 
 
-def _weights(rng: np.random.Generator, U: int, rows: int) -> np.ndarray:
-    """Bootstrap multiplicities: each row a multinomial(U, uniform) draw."""
-    return rng.multinomial(U, np.full(U, 1.0 / U), size=rows).astype(np.float64)
-
-
 def _f1(c: np.ndarray, g: np.ndarray, s: np.ndarray) -> np.ndarray:
     tot = g + s
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -237,11 +219,7 @@ def _f1(c: np.ndarray, g: np.ndarray, s: np.ndarray) -> np.ndarray:
 
 
 def _alpha_reps(a: AlphaUnits, W: np.ndarray) -> np.ndarray:
-    n = W @ a.m
-    do = (W @ a.do) / n
-    de = np.einsum("bu,bu->b", W @ a.S, W) / (n * (n - 1.0))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(de > 0, 1.0 - do / np.where(de > 0, de, 1.0), np.nan)
+    return alpha_replicates(a.do, a.m, a.S, W)
 
 
 # --------------------------------------------------------------------------- tests
@@ -290,7 +268,7 @@ def significance(systems: Sequence[SystemUnits], B: int = 1000, R: Optional[int]
     rng = np.random.default_rng(seed)
     if U > 0:
         for b0, b1 in _chunks(B, U):
-            W = _weights(rng, U, b1 - b0)
+            W = resample_weights(U, b1 - b0, rng)  # one generator: chunks continue the stream
             for m in ratio_metrics:
                 reps[m][b0:b1] = _f1(W @ C[m].T, W @ G[m].T, W @ Sy[m].T)
             for m in alpha_metrics:
@@ -313,7 +291,7 @@ def significance(systems: Sequence[SystemUnits], B: int = 1000, R: Optional[int]
             de = np.full(k, np.nan)
             for i, s in enumerate(systems):
                 if m in s.alphas:
-                    do[i], mm[i], de[i] = s.alphas[m].do, s.alphas[m].m, s.alphas[m].d_e
+                    do[i], mm[i], de[i] = s.alphas[m].do, s.alphas[m].m, s.alphas[m].stats().d_e
             alpha_tot[m] = (do, mm, de)
         for r0, r1 in _chunks(R, U):
             Z = rng_ar.integers(0, 2, size=(r1 - r0, U)).astype(np.float64)
@@ -350,7 +328,7 @@ def significance(systems: Sequence[SystemUnits], B: int = 1000, R: Optional[int]
                          "(exact D_e under permutation would need distances between the two "
                          "systems' trees of different sentences); the bootstrap is exact")
 
-    ci = {s.name: {m: (_percentile(reps[m][:, i], level) if s.has(m) and U else None)
+    ci = {s.name: {m: (percentile_interval(reps[m][:, i], level) if s.has(m) and U else None)
                    for m in metrics} for i, s in enumerate(systems)}
     tests: List[PairTest] = []
     for m in metrics:
@@ -362,7 +340,7 @@ def significance(systems: Sequence[SystemUnits], B: int = 1000, R: Optional[int]
             d = va - vb
             if U:
                 dr = reps[m][:, i] - reps[m][:, j]
-                iv = _percentile(dr, level)
+                iv = percentile_interval(dr, level)
                 pb = _p_two_sided(dr - d, d)
                 stat = ar_stats.get((m, i, j))
                 obs = ar_observed.get((m, i, j), d)

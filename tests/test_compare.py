@@ -24,6 +24,7 @@ from synagree import compare as cmp
 from synagree.conll18 import OFFICIAL_METRICS, evaluate, read_conllu, render_scorer_table
 from synagree.problems import InputError
 from synagree.readers import read_conllu as read_dep
+from synagree.readers import to_conllu, write_conllu
 
 DATA = Path(__file__).resolve().parent / "data" / "compare"
 CONLL18 = Path(__file__).resolve().parent / "data" / "conll18"
@@ -414,10 +415,10 @@ def test_text_inputs_and_treebanks():
 def test_conllu_writer_round_trip(tmp_path):
     sents = read_dep(DATA / "bd-gold-empty.conllu")
     path = tmp_path / "w.conllu"
-    cmp.write_conllu(path, sents)
+    write_conllu(path, sents)
     again = read_dep(path)
     assert [(s.forms, s.heads.tolist(), s.deprels, s.upos, s.lemmas, s.sent_id) for s in sents] \
         == [(s.forms, s.heads.tolist(), s.deprels, s.upos, s.lemmas, s.sent_id) for s in again]
     # the strict scorer reader accepts it and finds the same text as the source
     assert read_conllu(path).text == read_conllu(DATA / "bd-gold.conllu").text
-    assert cmp.to_conllu([]) == ""
+    assert to_conllu([]) == ""

@@ -3,7 +3,7 @@
 Synthetic per-unit arrays check the mechanics (identical systems give p = 1,
 seeding, agreement with :mod:`synagree.bootstrap`, grouping of units); the
 shared UD English EWT test file, perturbed with :func:`synagree.perturb.perturb`
-and written with :func:`synagree.compare.write_conllu`, checks that a clearly
+and written with :func:`synagree.readers.write_conllu`, checks that a clearly
 worse system is detected at p < 0.01 through the whole ``compare`` pipeline.
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ from synagree.alpha import tree_alpha
 from synagree.bootstrap import bootstrap_alpha, resample_weights
 from synagree.significance import (AlphaUnits, RatioUnits, SystemUnits, _alpha_reps,
                                    aggregate_alpha, significance)
+from synagree.readers import write_conllu
 from synagree.trees import Vocabulary, build_tree
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -152,7 +153,7 @@ def ewt_files(tmp_path_factory):
     paths = {}
     for name, ss in files.items():
         paths[name] = d / f"{name}.conllu"
-        cmp.write_conllu(paths[name], ss)
+        write_conllu(paths[name], ss)
     return paths
 
 
