@@ -40,7 +40,7 @@ def main(argv=None) -> int:
         return 2
 
     t0 = time.perf_counter()
-    import numpy as np  # noqa: F401
+    import numpy as np
     from synagree import ted
     from synagree.trees import Vocabulary, build_tree
     from synagree.readers import read_conllu

@@ -55,31 +55,33 @@ def sources(shared: Path):
     return out
 
 
-def stat(rows, series, p, metric):
-    vals = np.array([r[metric] for r in rows if r["series"] == series
-                     and abs(r["p"] - p) < 1e-9 and r.get(metric) is not None], float)
-    return vals.mean(), vals.std(ddof=1) if len(vals) > 1 else 0.0, vals.min(), vals.max()
+def stat(summary, series, p, metric):
+    """(mean, sd, min, max) over the runs at one point, from the experiment's summary."""
+    r = next(r for r in summary
+             if r["series"] == series and r["p"] == round(p, 9) and r["metric"] == metric)
+    return r["mean"], r["std"], r["min"], r["max"]
 
 
-def r2_linear(rows, series, metric, grid):
+def r2_linear(summary, series, metric, grid):
     x = np.array(grid)
-    y = np.array([stat(rows, series, p, metric)[0] for p in grid])
+    y = np.array([stat(summary, series, p, metric)[0] for p in grid])
     a, b = np.polyfit(x, y, 1)
     return 1 - ((y - (a * x + b)) ** 2).sum() / ((y - y.mean()) ** 2).sum(), a, b
 
 
-def shape_checks(rows, grid):
+def shape_checks(summary, grid):
     out = []
     for s in ("relabel", "reattach"):
-        r2, a, b = r2_linear(rows, s, "las", grid)
+        r2, a, b = r2_linear(summary, s, "las", grid)
         out.append((f"LAS linear in p ({s} only): R² of a straight-line fit",
                     f"{r2:.4f} (slope {100 * a:.1f} points per unit p)", r2 > 0.98))
     for m in ("alpha_plain", "alpha_norm", "alpha_diff"):
-        ok = all(stat(rows, "reattach", p, m)[0] < stat(rows, "relabel", p, m)[0] for p in grid)
+        ok = all(stat(summary, "reattach", p, m)[0] < stat(summary, "relabel", p, m)[0]
+                 for p in grid)
         out.append((f"{m}: reattach-only below relabel-only at every p",
                     "yes" if ok else "no", ok))
     for s in ("both", "relabel", "reattach"):
-        drops = {m: stat(rows, s, grid[0], m)[0] - stat(rows, s, grid[-1], m)[0]
+        drops = {m: stat(summary, s, grid[0], m)[0] - stat(summary, s, grid[-1], m)[0]
                  for m in ("alpha_plain", "alpha_norm", "alpha_diff", "las")}
         ok = max(drops, key=drops.get) == "alpha_diff"
         out.append((f"α_diff falls fastest ({s}): drop from p = {grid[0]:g} to {grid[-1]:g}",
@@ -156,11 +158,10 @@ def main(argv=None) -> int:
     for label, s, p, m, pub in PUBLISHED:
         cells = []
         for k in results:
-            rows = results[k][2].rows
-            if not any(r["series"] == s for r in rows):
+            if not any(r["series"] == s for r in results[k][2].rows):
                 cells.append("–")
                 continue
-            mean, sd, lo, hi = stat(rows, s, p, m)
+            mean, sd, lo, hi = stat(results[k][2].summary, s, p, m)
             cells.append(f"{100 * mean:.1f} ± {100 * sd:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]")
         L.append(f"| {label} | {pub:g} | " + " | ".join(cells) + " |")
     L.append("")
@@ -175,7 +176,7 @@ def main(argv=None) -> int:
     for k in results:
         name, files, res, src = results[k]
         L += [f"### {name}", "", "| check | value | holds |", "|---|---|---|"]
-        for what, val, ok in shape_checks(res.rows, grid):
+        for what, val, ok in shape_checks(res.summary, grid):
             L.append(f"| {what} | {val} | {'yes' if ok else 'NO'} |")
         L.append("")
     if "random" in series:
@@ -183,8 +184,8 @@ def main(argv=None) -> int:
               "| source | α_plain | α_norm | α_diff | LAS | UAS | LA |",
               "|---|---:|---:|---:|---:|---:|---:|"]
         for k in results:
-            rows = results[k][2].rows
-            vals = [f"{100 * stat(rows, 'random', 1.0, m)[0]:.1f}"
+            summary = results[k][2].summary
+            vals = [f"{100 * stat(summary, 'random', 1.0, m)[0]:.1f}"
                     for m in ("alpha_plain", "alpha_norm", "alpha_diff", "las", "uas", "la")]
             L.append(f"| {results[k][0]} | " + " | ".join(vals) + " |")
         L.append("")

@@ -77,14 +77,14 @@ except ImportError:  # pragma: no cover
     fcntl = None
 
 from .alpha import VARIANTS, AlphaStats, delta_squared
+from .attachment import jaccard_scores
+from .corpus import _kind_of, _read_all
 from .perturb import (label_set, nonterminal_labels, perturb_any, random_sentence,
                       repair_cycles)
 from .problems import InputError, ProblemLog
-from .readers import DepSentence, PhraseSentence, read_any, unreachable_words
+from .readers import DepSentence, Sentence, unreachable_words
 from .trees import FlatTree, Vocabulary, build_tree
 from . import ted as _ted
-
-Sentence = Union[DepSentence, PhraseSentence]
 
 PAPER_SERIES: Tuple[str, ...] = ("both", "relabel", "reattach")
 ALL_SERIES: Tuple[str, ...] = PAPER_SERIES + ("random",)
@@ -278,17 +278,9 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
         raise InputError.single("<command line>", None, "empty-input",
                                 "no source treebank given")
     paths = [Path(p) for p in paths]
-    log = ProblemLog()
-    sents: List[Sentence] = []
-    errors = []
-    for p in paths:
-        try:
-            sents.extend(read_any(p, fmt=fmt, phrase_style=phrase_style, log=log))
-        except InputError as exc:
-            errors.extend(exc.errors)
-    if errors:
-        raise InputError(errors, log.warnings)
-    kinds = {"phrase" if isinstance(s, PhraseSentence) else "dependency" for s in sents}
+    docs = _read_all(paths, fmt, phrase_style, ProblemLog())
+    sents: List[Sentence] = [s for d in docs for s in d]
+    kinds = {_kind_of(d) for d in docs}
     if len(kinds) > 1:
         raise InputError.single(str(paths[0]), None, "mixed-formats",
                                 "the source files mix dependency and phrase-structure trees")
@@ -482,7 +474,6 @@ class RunEvaluator:
                    "uas": float(np.count_nonzero(he)) / n,
                    "la": float(np.count_nonzero(le)) / n}
         else:
-            from .attachment import jaccard_scores
             c = jaccard_scores([[a, b] for a, b in zip(self.orig, perturbed)])
             out = {"jaccard": c.ratio("jaccard")}
         self.timings["scores"] += time.perf_counter() - t0

@@ -115,7 +115,7 @@ from synagree.problems import ProblemLog, InputError
 __all__ = [
     "Hierarchy", "HierarchicalKappa", "PLAIN_LEAF_SUFFIX", "Annotation",
     "credit", "pair_agreement", "chance_agreement", "hierarchical_kappa",
-    "observed_agreement", "cohens_kappa", "scotts_pi",
+    "observed_agreement", "cohens_kappa", "scotts_pi", "pooled_leaf_mass",
     "label_distance", "label_distance_matrix", "bdm_credit",
 ]
 
@@ -325,8 +325,7 @@ class Hierarchy:
             elif child not in parents:
                 parents[child] = parent
                 where[child] = number
-        log.problems.sort(key=lambda p: p.line or 0)
-        log.raise_if_errors()
+        log.raise_if_errors()  # InputError lists the errors in line order
         for parent in list(parents.values()):
             if parent is not None and parent not in parents:
                 parents[parent] = None
@@ -659,6 +658,17 @@ def _kappa(p_a: float, p_e: float) -> float:
     if math.isnan(p_a) or math.isnan(p_e) or 1.0 - p_e <= _DEGENERATE_TOLERANCE:
         return math.nan
     return (p_a - p_e) / (1.0 - p_e)
+
+
+def pooled_leaf_mass(hierarchy: Hierarchy,
+                     tag_counts: Iterable[Tuple[str, float]]) -> Dict[str, float]:
+    """``sum_t count_t * P(l | t)`` per leaf over ``(tag, count)`` pairs: the
+    :attr:`HierarchicalKappa.leaf_mass` of annotations given as tag counts."""
+    mass: Dict[str, float] = {}
+    for tag, count in tag_counts:
+        for leaf, p in hierarchy._leaf_dist(hierarchy.resolve(tag)).items():
+            mass[leaf] = mass.get(leaf, 0.0) + count * p
+    return mass
 
 
 def chance_agreement(hierarchy: Hierarchy, annotations: Iterable[Annotation]) -> float:

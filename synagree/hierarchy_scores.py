@@ -98,7 +98,7 @@ import numpy as np
 from .alpha import VARIANTS, TreeAlpha, tree_alpha
 from .corpus import Corpus, Unit
 from .hierarchy import (PLAIN_LEAF_SUFFIX, HierarchicalKappa, Hierarchy, cohens_kappa,
-                        label_distance_matrix)
+                        label_distance_matrix, pooled_leaf_mass)
 from .problems import InputError
 from .readers import DepSentence, PhraseNode, PhraseSentence
 from .ted import Costs
@@ -106,8 +106,8 @@ from .trees import Vocabulary, build_tree
 
 __all__ = [
     "MODES", "AGREE_MODE", "LABEL_DISTANCES", "HIERARCHY_KEYWORDS", "METRIC_KEYS",
-    "load_hierarchy", "describe_hierarchy", "label_credit_fn", "hierarchy_costs",
-    "hierarchical_tree_alpha", "hierarchical_metrics", "add_to_result",
+    "load_hierarchy", "load_hierarchy_noting_added", "describe_hierarchy", "label_credit_fn",
+    "hierarchy_costs", "hierarchical_tree_alpha", "hierarchical_metrics", "add_to_result",
     "add_hierarchy_args", "validate_args", "apply", "hier_metric_fn",
 ]
 
@@ -161,6 +161,16 @@ def load_hierarchy(spec: HierarchySpec, labels: Iterable[str] = (),
     return h
 
 
+def load_hierarchy_noting_added(spec: HierarchySpec, labels: Iterable[str] = (),
+                                plain_as_leaf: bool = False) -> Tuple[Hierarchy, List[str]]:
+    """:func:`load_hierarchy`, and the labels that this call added to it as
+    top-level leaves because it lacked them (always none for ``ud`` / ``msd`` /
+    ``flat``, which are built from ``labels``)."""
+    before = len(spec.added_tags) if isinstance(spec, Hierarchy) else 0
+    h = load_hierarchy(spec, labels, plain_as_leaf=plain_as_leaf)
+    return h, list(h.added_tags[before:])
+
+
 def describe_hierarchy(spec: HierarchySpec, plain_as_leaf: bool = False) -> str:
     if isinstance(spec, Hierarchy):
         return "custom"
@@ -212,10 +222,6 @@ def label_credit_fn(h: Hierarchy, mode: str = AGREE_MODE) -> Callable[[str, str]
     return f
 
 
-def _agreement_fn(h: Hierarchy) -> Callable[[str, str], float]:
-    return label_credit_fn(h, "agreement")
-
-
 # ---------------------------------------------------------------- alpha
 def hierarchy_costs(h: Hierarchy, vocab: Vocabulary) -> Costs:
     """TED costs for the labels of ``vocab``: delete/insert 1 (0 for id 0, the
@@ -262,7 +268,7 @@ def _stats_dict(k: HierarchicalKappa) -> dict:
 def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode: str,
                   two_annotators: bool) -> Tuple[Dict[str, Optional[float]], dict]:
     cred = label_credit_fn(h, mode)
-    agr = _agreement_fn(h)
+    agr = label_credit_fn(h, "agreement")
     sums = {"hier_la": 0.0, "hier_las": 0.0, "agreement": 0.0, "la": 0.0, "las": 0.0}
     total = 0
     units = ignored = 0
@@ -299,11 +305,8 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
         total += n
         units += 1
     # chance: leaf mass of the pooled annotations (hierarchical) and label counts (flat)
-    leaf_mass: Dict[str, float] = {}
-    for lab, cnt in label_counts.items():
-        for leaf, p in h.leaf_distribution(lab).items():
-            leaf_mass[leaf] = leaf_mass.get(leaf, 0.0) + cnt * p
-    hk = HierarchicalKappa(total, sums["agreement"], n_annotations, leaf_mass)
+    hk = HierarchicalKappa(total, sums["agreement"], n_annotations,
+                           pooled_leaf_mass(h, label_counts.items()))
     flat = HierarchicalKappa(total, sums["la"], n_annotations,
                              {lab: float(c) for lab, c in label_counts.items()})
     cohen = cohens_kappa(cohen_pairs) if two_annotators else math.nan
@@ -354,17 +357,13 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     for anns in ann_lists:
         for s in anns:
             labels.extend(_labels_of(s))
-    known_before = None
-    if isinstance(hierarchy_spec, Hierarchy):
-        known_before = len(hierarchy_spec.added_tags)
-    h = load_hierarchy(hierarchy_spec, labels, plain_as_leaf=plain_as_leaf)
-    added = list(h.added_tags[known_before or 0:])
+    h, added = load_hierarchy_noting_added(hierarchy_spec, labels, plain_as_leaf)
     notes: List[str] = []
     details: dict = {"hierarchy": describe_hierarchy(hierarchy_spec, plain_as_leaf),
                      "plain_as_leaf": bool(plain_as_leaf), "label_credit": mode,
                      "label_distance": label_distance, "tags": len(h),
                      "leaves": len(h.leaves), "labels_not_in_hierarchy": added}
-    if added and not (isinstance(hierarchy_spec, str) and hierarchy_spec in HIERARCHY_KEYWORDS):
+    if added:
         shown = ", ".join(added[:20]) + (" ..." if len(added) > 20 else "")
         notes.append(f"{len(added)} label(s) not in the hierarchy were added as top-level "
                      f"tags (no partial credit): {shown}")

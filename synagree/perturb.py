@@ -88,11 +88,11 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import replace
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .readers import DepSentence, PhraseNode, PhraseSentence
+from .readers import DepSentence, PhraseNode, PhraseSentence, Sentence, unreachable_words
 
 __all__ = [
     "CycleError", "postorder", "repair_cycles", "is_tree",
@@ -162,7 +162,7 @@ def is_tree(heads: Sequence[int]) -> bool:
     n = len(heads)
     if any(h < 0 or h > n for h in (int(x) for x in heads)):
         return False
-    return not postorder(heads)[1]
+    return not unreachable_words(heads)
 
 
 def _cycles(heads: Sequence[int]) -> List[List[int]]:
@@ -222,6 +222,17 @@ def _pick(u: float, m: int) -> int:
     return k if k < m else m - 1
 
 
+def _draw_label(cur: str, labs: List[str], u: float, exclude_current: bool) -> str:
+    """The label ``u`` picks uniformly from ``labs``; with ``exclude_current``, from
+    the labels other than ``cur`` (``cur`` is kept when it is the only label)."""
+    if exclude_current and cur in labs:
+        if len(labs) == 1:
+            return cur
+        j = _pick(u, len(labs) - 1)
+        return labs[j if labs.index(cur) > j else j + 1]
+    return labs[_pick(u, len(labs))]
+
+
 # --------------------------------------------------------------------------
 # Dependency perturbation
 # --------------------------------------------------------------------------
@@ -263,20 +274,12 @@ def perturb(sent: DepSentence, p_relabel: float, p_reattach: float,
     if n == 0:
         return replace(sent, heads=np.array(heads, dtype=np.int32), deprels=deprels)
     u = rng.random((n, 4))
-    L = len(labs)
     if p_reattach > 0:
         ch = [set(c) for c in _children(heads, n)]
     for k, w in enumerate(order):
         row = u[k]
         if p_relabel > 0 and row[0] < p_relabel:
-            cur = deprels[w - 1]
-            if exclude_current_label and cur in labs:
-                if L > 1:
-                    j = _pick(row[1], L - 1)
-                    others_j = j if labs.index(cur) > j else j + 1
-                    deprels[w - 1] = labs[others_j]
-            else:
-                deprels[w - 1] = labs[_pick(row[1], L)]
+            deprels[w - 1] = _draw_label(deprels[w - 1], labs, row[1], exclude_current_label)
         if p_reattach > 0 and row[2] < p_reattach:
             # tokens dominated by w in the tree as it stands now
             dom = [False] * (n + 1)
@@ -493,15 +496,11 @@ class _MTree:
 
     def move(self, x: int, u: float) -> bool:
         """Move node x to a uniformly drawn other leaf-order-preserving position."""
-        d = self.detach(x)
-        if d is None:
-            return False
-        par, pos, s, e = d
-        cands = [g for g in self.gaps(s, e) if g != (par, pos)]
+        cands = self.move_candidates(x)
         if not cands:
-            self.children[par].insert(pos, x)
             return False
-        y, k = cands[_pick(u, len(cands))]
+        y, k = cands[_pick(u, len(cands))]  # positions as counted with x detached
+        self.children[self.parent[x]].remove(x)
         self.children[y].insert(k, x)
         self.parent[x] = y
         return True
@@ -536,17 +535,10 @@ def perturb_phrase(sent: PhraseSentence, p_relabel: float, p_move: float,
     t = _MTree(sent.root)
     order = t.postorder()
     u = rng.random((len(order), 4))
-    L = len(labs)
     for k, v in enumerate(order):
         row = u[k]
         if p_relabel > 0 and not t.is_leaf[v] and row[0] < p_relabel:
-            cur = t.labels[v]
-            if exclude_current_label and cur in labs:
-                if L > 1:
-                    j = _pick(row[1], L - 1)
-                    t.labels[v] = labs[j if labs.index(cur) > j else j + 1]
-            else:
-                t.labels[v] = labs[_pick(row[1], L)]
+            t.labels[v] = _draw_label(t.labels[v], labs, row[1], exclude_current_label)
         if p_move > 0 and row[2] < p_move:
             t.move(v, row[3])
     return replace(sent, root=t.to_node())
@@ -568,8 +560,6 @@ def move_constituents(sent: PhraseSentence, p: float,
 # --------------------------------------------------------------------------
 # Dispatch
 # --------------------------------------------------------------------------
-
-Sentence = Union[DepSentence, PhraseSentence]
 
 
 def perturb_any(sent: Sentence, p_relabel: float, p_structure: float,

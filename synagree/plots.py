@@ -18,11 +18,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
+from .experiments import KEY_COLUMNS, read_rows
 from .problems import InputError
 
 # stable colours / styles per metric (colour-blind-friendly Okabe–Ito palette)
@@ -53,14 +55,13 @@ SERIES_XLABEL = {
     "reattach": r"Reattachment probability $p_{\mathrm{reattach}}$",
     "random": r"Fraction $p$ of sentences replaced by random trees",
 }
-KEY = ("series", "p", "p_relabel", "p_reattach", "p_random", "run", "seed")
 
 
 def _metrics_of(rows: Sequence[Mapping]) -> List[str]:
     cols: List[str] = []
     for r in rows:
         for k in r:
-            if k not in KEY and k not in cols:
+            if k not in KEY_COLUMNS and k not in cols:
                 cols.append(k)
     order = ["alpha_plain", "alpha_norm", "alpha_diff", "las", "uas", "la", "jaccard"]
     return [m for m in order if m in cols] + [m for m in cols if m not in order]
@@ -144,7 +145,6 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
     if band not in ("minmax", "sd"):
         raise ValueError("band must be 'minmax' or 'sd'")
     if isinstance(rows_or_path, (str, os.PathLike)):
-        from .experiments import read_rows
         rows = read_rows(rows_or_path)
     else:
         rows = list(rows_or_path)
@@ -159,9 +159,8 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
     band_text = ("band: min–max" if band == "minmax" else "band: mean ± 1 sd")
     paths: Dict[str, Path] = {}
     for s in series:
-        n_runs = max(len([r for r in rows if r["series"] == s and
-                          round(float(r["p"]), 9) == p])
-                     for p in {round(float(r["p"]), 9) for r in rows if r["series"] == s})
+        n_runs = max(Counter(round(float(r["p"]), 9) for r in rows
+                             if r["series"] == s).values())
         fig, ax = plt.subplots(figsize=(6.4, 4.4))
         plot_series(rows, s, ax, metrics, band)
         ax.set_title(title_prefix + SERIES_TITLE.get(s, s))

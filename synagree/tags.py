@@ -44,12 +44,14 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from .hierarchy import HierarchicalKappa, Hierarchy, cohens_kappa, scotts_pi
-from .hierarchy_scores import describe_hierarchy, load_hierarchy
-from .readers import read_text
+from .hierarchy import HierarchicalKappa, Hierarchy, cohens_kappa, pooled_leaf_mass, scotts_pi
+from .hierarchy_scores import describe_hierarchy, load_hierarchy, load_hierarchy_noting_added
+from .readers import _blocks, read_text
+from .report import fmt_num
 from .problems import WARNING, InputError, Problem, ProblemLog
 
 __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pairs",
@@ -90,34 +92,25 @@ def read_tag_column(path: Union[str, Path], column: str,
     if text is None or len(log.errors) > errors_before:
         return []
     out: List[TagSentence] = []
-    words: List[Tuple[int, str, str]] = []
-    first = 0
-    for no, line in enumerate(text.split("\n"), start=1):
-        line = line.rstrip("\r")
-        if not line.strip():
-            if words:
-                out.append(TagSentence(name, len(out), first, words))
-            words, first = [], 0
-            continue
-        if not first:
-            first = no
-        if line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        if len(cols) != 10:
-            hint = " (columns must be separated by tabs)" if len(cols) == 1 else ""
-            log.add(name, no, "column-count",
-                    f"expected 10 tab-separated columns, found {len(cols)}{hint}")
-            continue
-        if _SKIPPED_ID.fullmatch(cols[0]):
-            continue
-        if not _WORD_ID.fullmatch(cols[0]):
-            log.add(name, no, "bad-id", f"invalid ID {cols[0]!r}")
-            continue
-        tag = cols[idx].strip() or "_"
-        words.append((no, cols[1], tag))
-    if words:
-        out.append(TagSentence(name, len(out), first, words))
+    for first, lines in _blocks(text):
+        words: List[Tuple[int, str, str]] = []
+        for no, line in lines:
+            if line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if len(cols) != 10:
+                hint = " (columns must be separated by tabs)" if len(cols) == 1 else ""
+                log.add(name, no, "column-count",
+                        f"expected 10 tab-separated columns, found {len(cols)}{hint}")
+                continue
+            if _SKIPPED_ID.fullmatch(cols[0]):
+                continue
+            if not _WORD_ID.fullmatch(cols[0]):
+                log.add(name, no, "bad-id", f"invalid ID {cols[0]!r}")
+                continue
+            words.append((no, cols[1], cols[idx].strip() or "_"))
+        if words:
+            out.append(TagSentence(name, len(out), first, words))
     if not out and len(log.errors) == errors_before:
         log.add(name, None, "empty-file", "file holds no sentences")
     return out
@@ -249,14 +242,8 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     as a dict of the constructor's fields ``words`` .. ``added_tags``."""
     confusion = Counter(pairs)
     tags = [t for pair in confusion for t in pair]
-    before = len(hierarchy.added_tags) if isinstance(hierarchy, Hierarchy) else 0
-    h = load_hierarchy(hierarchy, tags, plain_as_leaf=plain_as_leaf)
-    added = (list(h.added_tags[before:])
-             if isinstance(hierarchy, Hierarchy) or str(hierarchy) not in ("ud", "msd", "flat")
-             else [])
+    h, added = load_hierarchy_noting_added(hierarchy, tags, plain_as_leaf)
     exact = 0
-    credit_sum = 0.0
-    agreement_sum = 0.0
     rows: Dict[str, TagRow] = {}
     others: Dict[str, Counter] = {}
     gold_counts: Counter = Counter()
@@ -282,11 +269,7 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     for g, cnt in others.items():
         top, n = min(cnt.items(), key=lambda kv: (-kv[1], kv[0]))
         rows[g].confusion, rows[g].confusion_count = top, n
-    leaf_mass: Dict[str, float] = {}
-    for counts in (gold_counts, sys_counts):
-        for tag, c in counts.items():
-            for leaf, p in h.leaf_distribution(tag).items():
-                leaf_mass[leaf] = leaf_mass.get(leaf, 0.0) + c * p
+    leaf_mass = pooled_leaf_mass(h, chain(gold_counts.items(), sys_counts.items()))
     n = len(pairs)
     hk = HierarchicalKappa(n, agreement_sum, 2 * n, leaf_mass)
     per_tag = sorted(rows.values(), key=lambda r: (-r.count, r.tag))
@@ -328,11 +311,6 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
 
 
 # ---------------------------------------------------------------- rendering
-def _num(x: Optional[float], digits: int = 4) -> str:
-    x = _clean(x)
-    return "undefined" if x is None else f"{x:.{digits}f}"
-
-
 def render_tags(res: TagsResult, output: str = "table") -> str:
     """``table`` (summary + per-tag rows), ``json`` (everything), ``csv`` (one
     row per gold tag, after an ``ALL`` row)."""
@@ -354,11 +332,11 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     summary = [("gold", res.gold_file), ("system", res.system_file), ("column", res.column),
                ("hierarchy", res.hierarchy), ("sentences", str(res.sentences)),
                ("words", str(res.words)),
-               ("accuracy", _num(res.accuracy, 6)),
-               ("hierarchical credit", _num(res.mean_credit, 6)),
-               ("Cohen's kappa", _num(res.cohen_kappa, 6)),
-               ("Scott's pi", _num(res.scott_pi, 6)),
-               ("hierarchical kappa", _num(res.hierarchical_kappa, 6))]
+               ("accuracy", fmt_num(res.accuracy, 6)),
+               ("hierarchical credit", fmt_num(res.mean_credit, 6)),
+               ("Cohen's kappa", fmt_num(res.cohen_kappa, 6)),
+               ("Scott's pi", fmt_num(res.scott_pi, 6)),
+               ("hierarchical kappa", fmt_num(res.hierarchical_kappa, 6))]
     if res.form_mismatches:
         summary.append(("form mismatches", str(res.form_mismatches)))
     kw = max(len(k) for k, _ in summary)
@@ -368,7 +346,7 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         lines.append(f"note: {len(res.added_tags)} tag(s) not in the hierarchy were added as "
                      f"top-level tags (no partial credit): {shown}")
     head = ["gold tag", "count", "exact", "credit", "most frequent confusion"]
-    body = [[r.tag, str(r.count), _num(r.accuracy), _num(r.mean_credit),
+    body = [[r.tag, str(r.count), fmt_num(r.accuracy), fmt_num(r.mean_credit),
              f"{r.confusion} ({r.confusion_count})" if r.confusion else "-"]
             for r in res.per_tag]
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
