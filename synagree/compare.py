@@ -600,12 +600,13 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
 
     h = hdesc = None
     if hierarchy is not None:
-        from .hierarchy_scores import HIERARCHY_KEYWORDS, describe_hierarchy, load_hierarchy
+        from .hierarchy_scores import describe_hierarchy, load_hierarchy_noting_added
 
         labels = [w.deprel for tb in [gold_tb, *sys_tbs] for w in tb.words]
-        h, hdesc = load_hierarchy(hierarchy, labels), describe_hierarchy(hierarchy)
-        added = sorted(h.added_tags)
-        if added and str(hierarchy) not in HIERARCHY_KEYWORDS:
+        h, added = load_hierarchy_noting_added(hierarchy, labels)
+        hdesc = describe_hierarchy(hierarchy)
+        added = sorted(added)
+        if added:
             notes.append(f"{len(added)} label(s) are not in the hierarchy and get no partial "
                          f"credit: " + ", ".join(added[:20]) + (" ..." if len(added) > 20 else ""))
 

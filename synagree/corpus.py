@@ -80,7 +80,8 @@ def check_input_choice(files: Sequence, dirs: Optional[Sequence]) -> None:
                                 "give either files or --dirs, not both")
 
 
-def _kind_of(sents: Sequence[Sentence]) -> str:
+def kind_of(sents: Sequence[Sentence]) -> str:
+    """``"phrase"`` or ``"dependency"`` (also for an empty list)."""
     return "phrase" if sents and isinstance(sents[0], PhraseSentence) else "dependency"
 
 
@@ -135,16 +136,16 @@ def _annotator_names(paths: Sequence[Path]) -> List[str]:
 
 
 def _check_kinds(docs: Sequence[Sequence[Sentence]], files: Sequence[str]) -> str:
-    kinds = {_kind_of(d) for d in docs if d}
+    kinds = {kind_of(d) for d in docs if d}
     if len(kinds) > 1:
         raise InputError.single(files[0], None, "mixed-formats",
                                 "inputs mix dependency and phrase-structure files: "
-                                + ", ".join(f"{f} ({_kind_of(d)})" for f, d in zip(files, docs)))
+                                + ", ".join(f"{f} ({kind_of(d)})" for f, d in zip(files, docs)))
     return kinds.pop() if kinds else "dependency"
 
 
-def _read_all(paths: Sequence[Path], fmt: str, phrase_style: str,
-              log: ProblemLog) -> List[List[Sentence]]:
+def read_files(paths: Sequence[Path], fmt: str, phrase_style: str,
+               log: ProblemLog) -> List[List[Sentence]]:
     """Read every file, gathering every file's errors before raising."""
     docs: List[List[Sentence]] = []
     errors = []
@@ -169,7 +170,7 @@ def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[st
                                 "agreement needs at least two annotation files "
                                 "(or --dirs with two or more directories)")
     log = log if log is not None else ProblemLog(strict=strict)
-    docs = _read_all(paths, fmt, phrase_style, log)
+    docs = read_files(paths, fmt, phrase_style, log)
     names = list(names) if names else _annotator_names(paths)
     if len(set(names)) != len(names):
         raise InputError.single(str(paths[0]), None, "duplicate-annotator",
@@ -264,7 +265,7 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
         raise InputError.single(str(dirs[0]), None, "empty-input",
                                 "no annotation files found in the directories")
     entries = [(key, name, p) for key in sorted(table) for name, p in table[key].items()]
-    all_docs = _read_all([p for _, _, p in entries], fmt, phrase_style, log)
+    all_docs = read_files([p for _, _, p in entries], fmt, phrase_style, log)
     per_key: Dict[str, Dict[str, List[Sentence]]] = {}
     for (key, name, _), doc in zip(entries, all_docs):
         per_key.setdefault(key, {})[name] = doc

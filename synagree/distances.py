@@ -27,8 +27,6 @@ standard error for α.
 from __future__ import annotations
 
 import math
-import sys
-import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
@@ -36,6 +34,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import ted as _ted
+from .progress import Progress
 from .trees import FlatTree
 
 VARIANTS = ("plain", "diff", "norm")
@@ -213,39 +212,6 @@ def tile_work(ut: UnitTrees, span: Tuple[int, int, int, int]) -> float:
         tot = a.sum() ** 2
         return float((tot - (a * a).sum()) / 2 + (a * (a - 1) / 2).sum())
     return float(a.sum() * b.sum())
-
-
-class Progress:
-    """A minimal progress bar on stderr: done/total, rate and ETA."""
-
-    def __init__(self, total: float, label: str = "pairs", enabled: Optional[bool] = None,
-                 stream=None):
-        self.stream = stream or sys.stderr
-        self.enabled = (self.stream.isatty() if enabled is None else enabled) and total > 0
-        self.total, self.label, self.done = total, label, 0.0
-        self.t0 = time.perf_counter()
-        self._last = 0.0
-
-    def update(self, amount: float) -> None:
-        self.done += amount
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if now - self._last < 0.2 and self.done < self.total:
-            return
-        self._last = now
-        el = now - self.t0
-        frac = min(1.0, self.done / self.total)
-        eta = el * (1 - frac) / frac if frac > 0 else float("nan")
-        bar = "#" * int(30 * frac)
-        self.stream.write(f"\r[{bar:<30}] {self.done:,.0f}/{self.total:,.0f} {self.label} "
-                          f"{100 * frac:5.1f}%  elapsed {el:5.1f}s  ETA {eta:5.1f}s ")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def local_executor(ut: UnitTrees, costs, spans, want_s):

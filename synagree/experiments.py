@@ -78,9 +78,10 @@ except ImportError:  # pragma: no cover
 
 from .alpha import VARIANTS, AlphaStats, delta_squared
 from .attachment import jaccard_scores
-from .corpus import _kind_of, _read_all
+from .corpus import kind_of, read_files
 from .perturb import (label_set, nonterminal_labels, perturb_any, random_sentence,
                       repair_cycles)
+from .progress import Progress
 from .problems import InputError, ProblemLog
 from .readers import DepSentence, Sentence, unreachable_words
 from .trees import FlatTree, Vocabulary, build_tree
@@ -278,9 +279,9 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
         raise InputError.single("<command line>", None, "empty-input",
                                 "no source treebank given")
     paths = [Path(p) for p in paths]
-    docs = _read_all(paths, fmt, phrase_style, ProblemLog())
+    docs = read_files(paths, fmt, phrase_style, ProblemLog())
     sents: List[Sentence] = [s for d in docs for s in d]
-    kinds = {_kind_of(d) for d in docs}
+    kinds = {kind_of(d) for d in docs}
     if len(kinds) > 1:
         raise InputError.single(str(paths[0]), None, "mixed-formats",
                                 "the source files mix dependency and phrase-structure trees")
@@ -665,68 +666,17 @@ def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
 # Progress bar (stderr, TTY only)
 # --------------------------------------------------------------------------
 
-def _hms(sec: float) -> str:
-    sec = int(round(max(0.0, sec)))
-    h, rem = divmod(sec, 3600)
-    m, s = divmod(rem, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+class ProgressBar(Progress):
+    """The noise runner's bar: ``[#####-----]  120/300 runs  40% ...``.
 
-
-class ProgressBar:
-    """``[#####-----]  120/300 runs  40%  elapsed 0:12  ETA 0:18`` on one stderr line.
-
-    Disabled (silent) unless ``enabled`` and the stream is a terminal.  The
-    ETA uses the rate of the runs done in this session (resumed runs are not
-    counted as fast).
+    ``enabled`` is the user's wish (no ``-q``); it still draws only on a
+    terminal.  ``done`` counts resumed runs, which the ETA's rate leaves out.
     """
 
     def __init__(self, total: int, done: int = 0, enabled: bool = True, stream=None,
                  label: str = "runs", width: int = 30, min_interval: float = 0.1):
-        self.stream = stream if stream is not None else sys.stderr
-        try:
-            tty = self.stream.isatty()
-        except (AttributeError, ValueError):
-            tty = False
-        self.enabled = bool(enabled and tty)
-        self.total, self.done, self.start_done = total, done, done
-        self.label, self.width, self.min_interval = label, width, min_interval
-        self.t0 = time.monotonic()
-        self._last = 0.0
-        self.draw(force=True)
-
-    def text(self) -> str:
-        frac = self.done / self.total if self.total else 1.0
-        fill = int(round(frac * self.width))
-        el = time.monotonic() - self.t0
-        new = self.done - self.start_done
-        if new > 0 and self.done < self.total:
-            eta = _hms(el / new * (self.total - self.done))
-        elif self.done >= self.total:
-            eta = "0:00"
-        else:
-            eta = "?"
-        return (f"[{'#' * fill}{'-' * (self.width - fill)}] {self.done:>{len(str(self.total))}}"
-                f"/{self.total} {self.label} {100 * frac:3.0f}%  elapsed {_hms(el)}  ETA {eta}")
-
-    def draw(self, force: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if not force and now - self._last < self.min_interval:
-            return
-        self._last = now
-        self.stream.write("\r" + self.text())
-        self.stream.flush()
-
-    def update(self, n: int = 1) -> None:
-        self.done += n
-        self.draw(force=self.done >= self.total)
-
-    def close(self) -> None:
-        if self.enabled:
-            self.draw(force=True)
-            self.stream.write("\n")
-            self.stream.flush()
+        super().__init__(total, label, enabled=None if enabled else False, stream=stream,
+                         done=done, width=width, min_interval=min_interval)
 
 
 # --------------------------------------------------------------------------
@@ -817,26 +767,15 @@ def _read_log(path: Path) -> List[dict]:
     return rows
 
 
-def _json_default(o):
-    if isinstance(o, (np.integer,)):
-        return int(o)
-    if isinstance(o, (np.floating,)):
-        return float(o)
+def _path_to_str(o):
     if isinstance(o, Path):
         return str(o)
-    raise TypeError(type(o).__name__)
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
 
 
 def _dumps(obj, **kw) -> str:
-    def clean(x):
-        if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
-            return None
-        if isinstance(x, dict):
-            return {k: clean(v) for k, v in x.items()}
-        if isinstance(x, (list, tuple)):
-            return [clean(v) for v in x]
-        return x
-    return json.dumps(clean(obj), ensure_ascii=False, default=_json_default, **kw)
+    from .report import json_ready
+    return json.dumps(json_ready(obj), ensure_ascii=False, default=_path_to_str, **kw)
 
 
 def run_noise_experiment(sources: Sequence["str | os.PathLike"],

@@ -92,7 +92,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .readers import DepSentence, PhraseNode, PhraseSentence, Sentence, unreachable_words
+from .readers import (DepSentence, PhraseNode, PhraseSentence, Sentence, head_cycles,
+                      unreachable_words)
 
 __all__ = [
     "CycleError", "postorder", "repair_cycles", "is_tree",
@@ -165,34 +166,13 @@ def is_tree(heads: Sequence[int]) -> bool:
     return not unreachable_words(heads)
 
 
-def _cycles(heads: Sequence[int]) -> List[List[int]]:
-    """Every head cycle, each as its member words (in walking order)."""
-    heads = [int(h) for h in heads]
-    n = len(heads)
-    state = [0] * (n + 1)  # 0 new, 1 on current path, 2 done
-    state[0] = 2
-    cycles = []
-    for start in range(1, n + 1):
-        path = []
-        w = start
-        while state[w] == 0:
-            state[w] = 1
-            path.append(w)
-            w = heads[w - 1]
-        if state[w] == 1:
-            cycles.append(path[path.index(w):])
-        for v in path:
-            state[v] = 2
-    return cycles
-
-
 def repair_cycles(sent: DepSentence) -> Tuple[DepSentence, List[int]]:
     """Make a tree: the lowest-numbered word of every head cycle goes under the root.
 
     Returns the repaired sentence (the input itself when it has no cycle) and
     the words that were re-attached.
     """
-    cycles = _cycles(sent.heads)
+    cycles = head_cycles(sent.heads)
     if not cycles:
         return sent, []
     heads = np.array(sent.heads, dtype=np.int32, copy=True)

@@ -235,20 +235,29 @@ def unreachable_words(heads: np.ndarray) -> List[int]:
     return [i for i in range(1, n + 1) if not seen[i]]
 
 
-def _cycle_members(heads: np.ndarray, unreachable: Sequence[int]) -> List[int]:
-    """Words that lie on a cycle themselves (as opposed to merely under one)."""
-    members = set()
-    for start in unreachable:
-        path: List[int] = []
-        pos = {}
+def head_cycles(heads: Sequence[int]) -> List[List[int]]:
+    """Every head cycle, each as its member words (1-based, in walking order).
+
+    Words under a cycle but not on it are in none of them.  One pass: every
+    word is walked at most once.
+    """
+    heads = [int(h) for h in heads]
+    n = len(heads)
+    state = [0] * (n + 1)  # 0 new, 1 on the current path, 2 done
+    state[0] = 2
+    cycles = []
+    for start in range(1, n + 1):
+        path = []
         w = start
-        while w != 0 and w not in pos:
-            pos[w] = len(path)
+        while state[w] == 0:
+            state[w] = 1
             path.append(w)
-            w = int(heads[w - 1])
-        if w != 0:
-            members.update(path[pos[w]:])
-    return sorted(members)
+            w = heads[w - 1]
+        if state[w] == 1:
+            cycles.append(path[path.index(w):])
+        for v in path:
+            state[v] = 2
+    return cycles
 
 
 # --------------------------------------------------------------------------
@@ -277,7 +286,20 @@ def read_conllu(path: PathLike, log: Optional[ProblemLog] = None,
     return sentences
 
 
-def _blocks(text: str) -> List[Tuple[int, List[Tuple[int, str]]]]:
+def split_columns(line: str, fname: str, no: int, log: ProblemLog,
+                  sent_id: Optional[str] = None) -> Optional[List[str]]:
+    """The 10 tab-separated columns of a word line, or None after logging a
+    "column-count" error naming the file and line."""
+    cols = line.split("\t")
+    if len(cols) == 10:
+        return cols
+    hint = " (columns must be separated by tabs)" if len(cols) == 1 else ""
+    log.add(fname, no, "column-count",
+            f"expected 10 tab-separated columns, found {len(cols)}{hint}", sent_id=sent_id)
+    return None
+
+
+def sentence_blocks(text: str) -> List[Tuple[int, List[Tuple[int, str]]]]:
     """Split into sentence blocks: (first line number, [(line number, line)])."""
     blocks = []
     cur: List[Tuple[int, str]] = []
@@ -296,7 +318,7 @@ def _blocks(text: str) -> List[Tuple[int, List[Tuple[int, str]]]]:
 
 def _parse_conllu_text(text: str, fname: str, log: ProblemLog) -> List[DepSentence]:
     sentences = []
-    for index, (first, lines) in enumerate(_blocks(text)):
+    for index, (first, lines) in enumerate(sentence_blocks(text)):
         sent = _parse_block(index, first, lines, fname, log)
         if sent is not None:
             sentences.append(sent)
@@ -321,12 +343,8 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
             except ParseException:
                 pass  # free-form comment: kept in ``comments`` only
             continue
-        cols = line.split("\t")
-        if len(cols) != 10:
-            hint = " (columns must be separated by tabs)" if len(cols) == 1 else ""
-            log.add(fname, no, "column-count",
-                    f"expected 10 tab-separated columns, found {len(cols)}{hint}",
-                    sent_id=metadata.get("sent_id"))
+        cols = split_columns(line, fname, no, log, sent_id=metadata.get("sent_id"))
+        if cols is None:
             ok = False
             dropped += 1
             continue
@@ -395,7 +413,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
     )
     lost = unreachable_words(heads)
     if lost:
-        cyc = _cycle_members(heads, lost)
+        cyc = sorted(w for cycle in head_cycles(heads) for w in cycle)
         desc = ", ".join(f"{w} ({sent.forms[w - 1]})" for w in cyc)
         extra = len(lost) - len(cyc)
         under = f", and {extra} word(s) under it" if extra else ""

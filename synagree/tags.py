@@ -50,7 +50,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from .hierarchy import HierarchicalKappa, Hierarchy, cohens_kappa, pooled_leaf_mass, scotts_pi
 from .hierarchy_scores import describe_hierarchy, load_hierarchy, load_hierarchy_noting_added
-from .readers import _blocks, read_text
+from .readers import read_text, sentence_blocks, split_columns
 from .report import fmt_num
 from .problems import WARNING, InputError, Problem, ProblemLog
 
@@ -92,16 +92,13 @@ def read_tag_column(path: Union[str, Path], column: str,
     if text is None or len(log.errors) > errors_before:
         return []
     out: List[TagSentence] = []
-    for first, lines in _blocks(text):
+    for first, lines in sentence_blocks(text):
         words: List[Tuple[int, str, str]] = []
         for no, line in lines:
             if line.startswith("#"):
                 continue
-            cols = line.split("\t")
-            if len(cols) != 10:
-                hint = " (columns must be separated by tabs)" if len(cols) == 1 else ""
-                log.add(name, no, "column-count",
-                        f"expected 10 tab-separated columns, found {len(cols)}{hint}")
+            cols = split_columns(line, name, no, log)
+            if cols is None:
                 continue
             if _SKIPPED_ID.fullmatch(cols[0]):
                 continue

@@ -1,0 +1,77 @@
+"""A one-line progress bar on stderr for long computations.
+
+``[#####-----]  120/300 runs  40%  elapsed 0:12  ETA 0:18``
+
+``enabled=None`` draws only when the stream is a terminal, ``True`` always,
+``False`` never.  ``done`` is where a resumed job starts: the ETA uses the
+rate of this session's work only.  Drawing is rate-limited to one line every
+``min_interval`` seconds (the last state is always drawn).
+"""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Optional
+
+
+def hms(sec: float) -> str:
+    """``h:mm:ss`` (or ``m:ss`` under an hour)."""
+    sec = int(round(max(0.0, sec)))
+    h, rem = divmod(sec, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def _is_tty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+class Progress:
+    def __init__(self, total: float, label: str = "pairs", enabled: Optional[bool] = None,
+                 stream=None, done: float = 0, width: int = 30, min_interval: float = 0.2):
+        self.stream = stream if stream is not None else sys.stderr
+        on = _is_tty(self.stream) if enabled is None else enabled
+        self.enabled = bool(on) and total > 0
+        self.total, self.done, self.start_done = total, done, done
+        self.label, self.width, self.min_interval = label, width, min_interval
+        self.t0 = time.monotonic()
+        self._last = 0.0
+        self.draw(force=True)
+
+    def text(self) -> str:
+        frac = min(1.0, self.done / self.total) if self.total else 1.0
+        fill = int(round(frac * self.width))
+        el = time.monotonic() - self.t0
+        new = self.done - self.start_done
+        if self.done >= self.total:
+            eta = "0:00"
+        elif new > 0:
+            eta = hms(el / new * (self.total - self.done))
+        else:
+            eta = "?"
+        total = f"{int(self.total)}"
+        return (f"[{'#' * fill}{'-' * (self.width - fill)}] {int(self.done):>{len(total)}}"
+                f"/{total} {self.label} {100 * frac:3.0f}%  elapsed {hms(el)}  ETA {eta}")
+
+    def draw(self, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self._last < self.min_interval:
+            return
+        self._last = now
+        self.stream.write("\r" + self.text())
+        self.stream.flush()
+
+    def update(self, amount: float = 1) -> None:
+        self.done += amount
+        self.draw(force=self.done >= self.total)
+
+    def close(self) -> None:
+        if self.enabled:
+            self.draw(force=True)
+            self.stream.write("\n")
+            self.stream.flush()
