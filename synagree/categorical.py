@@ -61,7 +61,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .bootstrap import percentile_interval, resample_weights
 from .problems import InputError
+from .report import emit, json_ready, latex_escape
 
 LAYERS = ("deprel", "head", "upos", "xpos", "feats", "head+deprel")
 DEFAULT_LAYERS = ("deprel", "head", "upos", "xpos", "feats")
@@ -72,46 +74,64 @@ COEFFICIENTS = ("observed", "kappa", "pi", "alpha")  # pooled, bootstrapped
 # Coefficients on tables (the hand-checkable definitions)
 # --------------------------------------------------------------------------
 
-def _nan_if(cond: bool, value: float) -> float:
-    return float("nan") if cond else float(value)
+def _chance_corrected(po: float, pe: float) -> float:
+    """(P_o − P_e) / (1 − P_e), the form of every κ/π here; NaN when P_e = 1."""
+    return float((po - pe) / (1.0 - pe)) if pe < 1.0 else float("nan")
+
+
+def _cohen(n: float, agree: float, rows: np.ndarray, cols: np.ndarray) -> float:
+    """Cohen's κ from a table's total, diagonal sum and margins."""
+    if not n:
+        return float("nan")
+    return _chance_corrected(agree / n, float((rows / n) @ (cols / n)))
+
+
+def _scott(n: float, agree: float, rows: np.ndarray, cols: np.ndarray) -> float:
+    """Scott's π from a table's total, diagonal sum and margins."""
+    if not n:
+        return float("nan")
+    p = (rows + cols) / (2 * n)
+    return _chance_corrected(agree / n, float(p @ p))
+
+
+def _pair_mean_chance(marg: np.ndarray) -> float:
+    """Mean over ordered annotator pairs a ≠ b of Σ_k p_a(k)·p_b(k), from the
+    m × K category proportions of each annotator (the Davies & Fleiss P_e)."""
+    m = marg.shape[0]
+    tot = marg.sum(0)
+    return float((tot @ tot - (marg * marg).sum()) / (m * (m - 1)))
+
+
+def _specific(diag: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """p_s(k) = 2 n_kk / (n_k. + n_.k) per category (NaN for unused categories)."""
+    denom = rows + cols
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denom > 0, 2 * diag / np.where(denom > 0, denom, 1), np.nan)
 
 
 def observed_agreement(table: np.ndarray) -> float:
     """A_o of a K × K contingency table (rows: annotator a, columns: b)."""
     t = np.asarray(table, dtype=np.float64)
     n = t.sum()
-    return _nan_if(n == 0, np.trace(t) / n if n else 0.0)
+    return float(np.trace(t) / n) if n else float("nan")
 
 
 def cohen_kappa(table: np.ndarray) -> float:
     """Cohen's κ of a contingency table; NaN when P_e = 1 (no variation)."""
     t = np.asarray(table, dtype=np.float64)
-    n = t.sum()
-    if n == 0:
-        return float("nan")
-    po = np.trace(t) / n
-    pe = float((t.sum(1) / n) @ (t.sum(0) / n))
-    return _nan_if(pe >= 1.0, (po - pe) / (1.0 - pe) if pe < 1.0 else 0.0)
+    return _cohen(t.sum(), np.trace(t), t.sum(1), t.sum(0))
 
 
 def scott_pi(table: np.ndarray) -> float:
     """Scott's π of a contingency table; NaN when P_e = 1."""
     t = np.asarray(table, dtype=np.float64)
-    n = t.sum()
-    if n == 0:
-        return float("nan")
-    po = np.trace(t) / n
-    p = (t.sum(1) + t.sum(0)) / (2 * n)
-    pe = float(p @ p)
-    return _nan_if(pe >= 1.0, (po - pe) / (1.0 - pe) if pe < 1.0 else 0.0)
+    return _scott(t.sum(), np.trace(t), t.sum(1), t.sum(0))
 
 
 def specific_agreement(table: np.ndarray) -> np.ndarray:
     """p_s(k) = 2 n_kk / (n_k. + n_.k) per category (NaN for unused categories)."""
     t = np.asarray(table, dtype=np.float64)
-    denom = t.sum(1) + t.sum(0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denom > 0, 2 * np.diag(t) / np.where(denom > 0, denom, 1), np.nan)
+    return _specific(np.diag(t), t.sum(1), t.sum(0))
 
 
 def fleiss_kappa(counts: np.ndarray) -> float:
@@ -130,8 +150,7 @@ def fleiss_kappa(counts: np.ndarray) -> float:
     N = c.shape[0]
     po = float(((c * (c - 1)).sum(1) / (m * (m - 1))).mean())
     p = c.sum(0) / (N * m)
-    pe = float(p @ p)
-    return _nan_if(pe >= 1.0, (po - pe) / (1.0 - pe) if pe < 1.0 else 0.0)
+    return _chance_corrected(po, float(p @ p))
 
 
 def davies_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None) -> float:
@@ -151,9 +170,7 @@ def davies_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None) -
         np.add.at(counts, (np.arange(N), x[:, a]), 1)
     po = float(((counts * (counts - 1)).sum(1) / (m * (m - 1))).mean())
     marg = np.stack([np.bincount(x[:, a], minlength=K) / N for a in range(m)])
-    tot = marg.sum(0)
-    pe = float((tot @ tot - (marg * marg).sum()) / (m * (m - 1)))
-    return _nan_if(pe >= 1.0, (po - pe) / (1.0 - pe) if pe < 1.0 else 0.0)
+    return _chance_corrected(po, _pair_mean_chance(marg))
 
 
 def coincidences(codes: np.ndarray, n_categories: int) -> np.ndarray:
@@ -175,16 +192,19 @@ def coincidences(codes: np.ndarray, n_categories: int) -> np.ndarray:
     return o
 
 
-def alpha_from_coincidences(o: np.ndarray) -> float:
-    """Nominal α = 1 − (n − 1) Σ_{c≠k} o_ck / Σ_{c≠k} n_c n_k; NaN if undefined."""
-    o = np.asarray(o, dtype=np.float64)
-    nc = o.sum(1)
-    n = nc.sum()
-    dis = o.sum() - np.trace(o)
+def _alpha_nominal(nc: np.ndarray, dis: float) -> float:
+    """Nominal α from the coincidence margins n_c and Σ_{c≠k} o_ck; NaN if undefined."""
+    n = float(nc.sum())
     de = n * n - float(nc @ nc)
     if n < 2 or de <= 0:
         return float("nan")
     return float(1.0 - (n - 1) * dis / de)
+
+
+def alpha_from_coincidences(o: np.ndarray) -> float:
+    """Nominal α = 1 − (n − 1) Σ_{c≠k} o_ck / Σ_{c≠k} n_c n_k; NaN if undefined."""
+    o = np.asarray(o, dtype=np.float64)
+    return _alpha_nominal(o.sum(1), o.sum() - np.trace(o))
 
 
 def nominal_alpha(codes: np.ndarray, n_categories: Optional[int] = None) -> float:
@@ -364,24 +384,13 @@ class Contingency:
         return self.agree / n if n else float("nan")
 
     def kappa(self) -> float:
-        n = self.total
-        if not n:
-            return float("nan")
-        pe = float((self.row_sums() / n) @ (self.col_sums() / n))
-        return (self.agree / n - pe) / (1 - pe) if pe < 1 else float("nan")
+        return _cohen(self.total, self.agree, self.row_sums(), self.col_sums())
 
     def pi(self) -> float:
-        n = self.total
-        if not n:
-            return float("nan")
-        p = (self.row_sums() + self.col_sums()) / (2 * n)
-        pe = float(p @ p)
-        return (self.agree / n - pe) / (1 - pe) if pe < 1 else float("nan")
+        return _scott(self.total, self.agree, self.row_sums(), self.col_sums())
 
     def specific(self) -> np.ndarray:
-        denom = self.row_sums() + self.col_sums()
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(denom > 0, 2 * self.diag() / np.where(denom > 0, denom, 1), np.nan)
+        return _specific(self.diag(), self.row_sums(), self.col_sums())
 
     def cells(self) -> List[List[int]]:
         return [[int(i), int(j), int(v)] for i, j, v in zip(self.rows, self.cols, self.counts)]
@@ -475,8 +484,7 @@ class LayerAgreement:
             return float("nan")
         po = self.complete_agree / (N * m * (m - 1))
         p = self.complete_counts / (N * m)
-        pe = float(p @ p)
-        return _nan_if(pe >= 1.0, (po - pe) / (1 - pe) if pe < 1 else 0.0)
+        return _chance_corrected(po, float(p @ p))
 
     def davies_fleiss(self) -> float:
         """Davies & Fleiss (1982) κ on complete items (= Cohen's κ for m = 2)."""
@@ -484,18 +492,10 @@ class LayerAgreement:
         if N == 0 or m < 2:
             return float("nan")
         po = self.complete_agree / (N * m * (m - 1))
-        marg = self.rater_marginals / N
-        tot = marg.sum(0)
-        pe = float((tot @ tot - (marg * marg).sum()) / (m * (m - 1)))
-        return _nan_if(pe >= 1.0, (po - pe) / (1 - pe) if pe < 1 else 0.0)
+        return _chance_corrected(po, _pair_mean_chance(self.rater_marginals / N))
 
     def alpha(self) -> float:
-        nc = self.alpha_counts
-        n = float(nc.sum())
-        de = n * n - float(nc @ nc)
-        if n < 2 or de <= 0:
-            return float("nan")
-        return 1.0 - (n - 1) * self.alpha_dis / de
+        return _alpha_nominal(self.alpha_counts, self.alpha_dis)
 
     def specific(self) -> Dict[str, float]:
         """Specific agreement per category over the pooled pair tables."""
@@ -565,15 +565,6 @@ class LayerAgreement:
             "macro_documents": self.macro_documents(),
         }
         return d
-
-
-def _sparse(t: np.ndarray) -> List[list]:
-    """Nonzero cells as [row, column, count] (counts stay integers where they are)."""
-    r, c = np.nonzero(t)
-    vals = t[r, c]
-    if np.issubdtype(t.dtype, np.integer):
-        return [[int(i), int(j), int(v)] for i, j, v in zip(r, c, vals)]
-    return [[int(i), int(j), float(v)] for i, j, v in zip(r, c, vals)]
 
 
 def _layer_counts(data: ItemData) -> LayerAgreement:
@@ -705,19 +696,11 @@ def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
 
 
 def multinomial_weights(rng: np.random.Generator, n_units: int, B: int) -> np.ndarray:
-    """B × U resampling multiplicities (units drawn with replacement)."""
+    """B × U resampling multiplicities (units drawn with replacement): the draw of
+    :func:`synagree.bootstrap.resample_weights`, taken from ``rng``."""
     if n_units == 0:
         return np.zeros((B, 0))
-    return rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=B).astype(np.float64)
-
-
-def percentile_ci(reps: np.ndarray, confidence: float) -> Tuple[float, float]:
-    r = np.asarray(reps, dtype=np.float64)
-    r = r[~np.isnan(r)]
-    if r.size == 0:
-        return float("nan"), float("nan")
-    lo = (1 - confidence) / 2
-    return float(np.quantile(r, lo)), float(np.quantile(r, 1 - lo))
+    return resample_weights(n_units, B, rng)
 
 
 def bootstrap(data: ItemData, B: int = 1000, seed: int = 0, confidence: float = 0.95,
@@ -734,8 +717,8 @@ def bootstrap(data: ItemData, B: int = 1000, seed: int = 0, confidence: float = 
     reps = coefficients_from_sums(s, weights)
     out = {}
     for k in COEFFICIENTS:
-        lo, hi = percentile_ci(reps[k], confidence)
         r = reps[k]
+        lo, hi = percentile_interval(r, confidence) or (float("nan"), float("nan"))
         out[k] = {"estimate": float(est[k][0]), "low": lo, "high": hi,
                   "se": float(np.nanstd(r, ddof=1)) if np.sum(~np.isnan(r)) > 1 else float("nan"),
                   "replicates": r}
@@ -746,8 +729,9 @@ def bootstrap(data: ItemData, B: int = 1000, seed: int = 0, confidence: float = 
 # Rendering and CLI
 # --------------------------------------------------------------------------
 
-def _f(x, digits=4) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
+def _f(x, digits: int = 4) -> str:
+    """A number for the tables; "–" when it is missing or undefined (None, NaN, ±inf)."""
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "–"
     return f"{x:.{digits}f}"
 
@@ -795,7 +779,6 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
         out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
         return "\n".join(out) + "\n"
     if fmt == "latex":
-        from .report import latex_escape
         out = ["\\begin{tabular}{" + "l" * len(header) + "}", "\\toprule",
                " & ".join(latex_escape(str(h)) for h in header) + " \\\\", "\\midrule"]
         out += [" & ".join(latex_escape(str(c)) for c in r) + " \\\\" for r in rows]
@@ -811,20 +794,6 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
     return "\n".join(lines) + "\n"
 
 
-def _clean_json(x):
-    if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
-        return None
-    if isinstance(x, dict):
-        return {str(k): _clean_json(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_clean_json(v) for v in x]
-    if isinstance(x, np.ndarray):
-        return _clean_json(x.tolist())
-    if isinstance(x, np.generic):
-        return _clean_json(x.item())
-    return x
-
-
 def cmd_categorical(args: argparse.Namespace) -> int:
     from .agreement import load_corpus
 
@@ -834,15 +803,15 @@ def cmd_categorical(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.files, args.dirs or (), fmt=args.fmt,
                          phrase_style=args.phrase_style, strict=args.strict,
                          allow_missing=args.allow_missing, names=args.names)
-    results = categorical_agreement(corpus, layers)
+    items = {layer: items_from_corpus(corpus, layer) for layer in layers}
+    results = {layer: layer_agreement(data) for layer, data in items.items()}
     cis = None
     if args.bootstrap:
         rng = np.random.default_rng(args.seed)
-        cis = {}
-        for layer in layers:
-            data = items_from_corpus(corpus, layer)
-            w = multinomial_weights(rng, len(data.units), args.bootstrap)
-            cis[layer] = bootstrap(data, weights=w, confidence=args.confidence)
+        cis = {layer: bootstrap(data, confidence=args.confidence,
+                                weights=multinomial_weights(rng, len(data.units),
+                                                            args.bootstrap))
+               for layer, data in items.items()}
     if args.output == "json":
         d = {"annotators": list(corpus.annotators),
              "layers": {k: v.to_dict(confusion=args.confusion) for k, v in results.items()}}
@@ -853,7 +822,7 @@ def cmd_categorical(args: argparse.Namespace) -> int:
                                                         if kk != "replicates"}
                                                     for k, v in ci.items()}
                                             for layer, ci in cis.items()}}
-        text = json.dumps(_clean_json(d), indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
     else:
         m = len(corpus.annotators)
         fmt = "table" if args.output == "table" else args.output
@@ -872,15 +841,15 @@ def cmd_categorical(args: argparse.Namespace) -> int:
         if ignored and fmt == "table":
             text += (f"note: {ignored} sentence(s) whose annotations differ in word count "
                      f"were left out (tokens cannot be aligned)\n")
-    from .report import emit
     emit(text, args.out)
     return 0
 
 
-def _parse_layers(spec: str) -> List[str]:
-    layers = [x.strip() for x in spec.split(",") if x.strip()]
+def _parse_layers(spec: Optional[str], allow_empty: bool = False) -> List[str]:
+    """Comma-separated layer names (a usage error names the unknown ones)."""
+    layers = [x.strip() for x in (spec or "").split(",") if x.strip()]
     bad = [x for x in layers if x not in LAYERS]
-    if bad or not layers:
+    if bad or not (layers or allow_empty):
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown layer(s) {', '.join(bad) or '(none)'}; choose from "
                                 f"{', '.join(LAYERS)}")

@@ -34,8 +34,9 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from .report import write_atomic
+from .categorical import _f as _num
 from .problems import InputError
+from .report import emit, print_problems
 
 OUTPUTS = ("html", "json", "csv", "markdown", "latex")
 _SUFFIX_OUTPUT = {".html": "html", ".htm": "html", ".json": "json", ".csv": "csv",
@@ -50,12 +51,6 @@ NOISE_METRICS = ("alpha_plain", "alpha_norm", "alpha_diff", "las", "uas", "la", 
 
 def _e(x) -> str:
     return html.escape("" if x is None else str(x), quote=True)
-
-
-def _num(x, digits: int = 4) -> str:
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "–"
-    return f"{x:.{digits}f}"
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], cls: str = "",
@@ -288,14 +283,15 @@ def sentence_data(result, variant: str = "plain", limit: Optional[int] = None) -
     per annotator, ``x`` differing word ids; phrase-structure units carry
     ``b`` (bracketed trees per annotator) instead of ``f/h/l``.
     """
-    from .qa import bracket_string, unit_diagnostics
+    from .qa import bracket_string, rank_units, unit_diagnostics
     from .readers import DepSentence
 
-    diags = list(unit_diagnostics(result))
+    diags = unit_diagnostics(result)
+    total = len(diags)
     if diags and variant not in diags[0].contribution:
         variant = next(iter(diags[0].contribution))
     d_o = result.alpha[variant].d_o if variant in result.alpha else 0.0
-    diags.sort(key=lambda d: (-d.contribution.get(variant, 0.0), -d.mean_ted, d.position))
+    diags = rank_units(diags, variant)
     if limit is not None:
         diags = diags[:limit]
     corpus = result.corpus
@@ -308,8 +304,8 @@ def sentence_data(result, variant: str = "plain", limit: Optional[int] = None) -
         rec: dict = {"k": rank, "id": d.label, "doc": d.document,
                      "c": round(d.contribution.get(variant, 0.0) / d_o, 6) if d_o else 0.0,
                      "e": round(d.mean_ted, 3), "a": [ann_index[a] for a in d.annotators]}
+        rec["t"] = d.text or ""  # "# text", or the words of the first annotation
         if all(isinstance(s, DepSentence) for s in sents):
-            rec["t"] = d.text or " ".join(sents[0].forms)
             if d.same_tokens:
                 rec["f"] = sents[0].forms
             else:
@@ -318,11 +314,10 @@ def sentence_data(result, variant: str = "plain", limit: Optional[int] = None) -
             rec["l"] = [[labels.setdefault(x, len(labels)) for x in s.deprels] for s in sents]
             rec["x"] = [w.index for w in d.differing_words]
         else:
-            rec["t"] = d.text or ""
             rec["b"] = [bracket_string(s.root) for s in sents]
         out.append(rec)
     return {"annotators": list(corpus.annotators), "labels": list(labels),
-            "variant": variant, "sentences": out, "total": len(unit_diagnostics(result))}
+            "variant": variant, "sentences": out, "total": total}
 
 
 # --------------------------------------------------------------------------
@@ -840,8 +835,8 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
 
     ``noise``: rows or a path (see :func:`read_noise`); ``compare_to``: a
     previous ``--output json`` report (dict).  For the bootstrap the result
-    should come from ``agree_corpus(..., bootstrap=B)`` (which keeps the unit ×
-    unit sums); otherwise they are computed once more.
+    should come from ``agree_corpus(..., bootstrap=B, seed=seed)``, whose α and
+    LAS replicates are then reused; otherwise they are computed once more.
     """
     from .qa import qa_summary, render_tables
 
@@ -869,21 +864,16 @@ def _output_of(args) -> str:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from .agreement import agree_corpus, load_corpus
-    from .categorical import LAYERS
-
+    from .categorical import _parse_layers
     from .corpus import check_input_choice
+
     check_input_choice(args.files, args.dirs)
     if args.bootstrap < 0:
         raise InputError.single("<command line>", None, "usage", "--bootstrap must be ≥ 0")
     if not 0 < args.confidence < 1:
         raise InputError.single("<command line>", None, "usage",
                                 "--confidence must be between 0 and 1")
-    layers = [x.strip() for x in args.layers.split(",") if x.strip()] if args.layers else []
-    bad = [x for x in layers if x not in LAYERS]
-    if bad:
-        raise InputError.single("<command line>", None, "usage",
-                                f"unknown layer(s) {', '.join(bad)}; choose from "
-                                f"{', '.join(LAYERS)}")
+    layers = _parse_layers(args.layers, allow_empty=True)
     previous = None
     if args.compare_to:
         if not args.bootstrap:
@@ -906,23 +896,19 @@ def cmd_report(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.files, args.dirs or (), fmt=args.fmt,
                          phrase_style=args.phrase_style, strict=args.strict,
                          allow_missing=args.allow_missing, names=args.names)
-    # the bootstrap needs the exact unit × unit sums (no sampled D_e)
+    # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
     result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
-                          level=args.confidence, exact=bool(args.bootstrap))
+                          level=args.confidence)
     if result.warnings and not args.quiet:
-        from .cli import _print_problems
-        _print_problems(result.warnings, limit=10)
+        print_problems(result.warnings, limit=10)
     text = build_report(result, output, noise=noise, bootstrap=args.bootstrap, seed=args.seed,
                         confidence=args.confidence, layers=layers, compare_to=previous,
                         variant=args.variant, worst=args.worst,
                         max_sentences=args.max_sentences or None, title=args.title)
-    if args.out:
-        write_atomic(args.out, text)
-        if not args.quiet:
-            print(f"synagree: wrote {args.out} ({len(text.encode('utf-8')) / 1e6:.2f} MB)",
-                  file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+    emit(text, args.out)
+    if args.out and not args.quiet:
+        print(f"synagree: wrote {args.out} ({len(text.encode('utf-8')) / 1e6:.2f} MB)",
+              file=sys.stderr)
     return 0
 
 

@@ -54,9 +54,13 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .alpha import VARIANTS, AlphaStats, delta_squared, tree_alpha
-from .attachment import unit_word_credits
+from .attachment import attachment_scores
+from .bootstrap import bootstrap_alpha, bootstrap_ratios, percentile_interval, resample_weights
+from .categorical import COEFFICIENTS, _f, items_from_corpus, layer_agreement, render_rows
+from .categorical import bootstrap as layer_bootstrap
 from .readers import DepSentence, PhraseNode
-from .trees import Vocabulary, build_tree
+from .report import json_ready, render_json
+from .trees import FlatTree, Vocabulary, build_tree
 
 
 # --------------------------------------------------------------------------
@@ -110,6 +114,11 @@ def _variants(result, variants=None) -> List[str]:
     return list(variants)
 
 
+def _available_variant(result, variant: str) -> str:
+    """``variant`` if ``result`` has it, else the first variant it has."""
+    return variant if variant in result.alpha else next(iter(result.alpha))
+
+
 def _unit_teds(result) -> List[np.ndarray]:
     ta = result.tree_alpha
     pr = _pairable(result)
@@ -118,13 +127,25 @@ def _unit_teds(result) -> List[np.ndarray]:
     return ta.unit_ted
 
 
+def _trees(result) -> List[Dict[str, FlatTree]]:
+    """Per pairable unit: each annotator's tree (built once, one vocabulary; cached)."""
+    cache = _cache(result)
+    if "trees" not in cache:
+        pr = _pairable(result)
+        vocab = Vocabulary()
+        cache["trees"] = [{a: build_tree(s, vocab) for a, s in zip(anns, sents)}
+                          for anns, sents in zip(pr.annotators, pr.sentences)]
+    return cache["trees"]
+
+
 def _subset_alpha(result, groups: Sequence[Tuple[int, Sequence[str]]],
                   variants: Sequence[str]) -> Dict[str, AlphaStats]:
     """α over the given (pairable unit k, annotators) groups.
 
     When the groups are exactly the values of ``result`` its α is reused;
     otherwise the subset's trees go through :func:`synagree.alpha.tree_alpha`
-    (a TED pass over the subset only, D_e sampled if ``result``'s was).
+    (a TED pass over the subset only, D_e sampled if ``result``'s was), once
+    per subset (with three annotators a leave-one-out subset is a pair).
     """
     pr = _pairable(result)
     groups = [(k, list(anns)) for k, anns in groups if len(anns) >= 2]
@@ -133,14 +154,15 @@ def _subset_alpha(result, groups: Sequence[Tuple[int, Sequence[str]]],
         return {v: result.alpha[v] for v in variants}
     if not groups:
         return {v: AlphaStats(0.0, 0.0, 0, 0) for v in variants}
-    corpus = _need_corpus(result)
-    vocab = Vocabulary()
-    units = [[build_tree(corpus.units[pr.positions[k]].annotations[a], vocab) for a in anns]
-             for k, anns in groups]
-    sampled = next((getattr(result.alpha[v], "sampled_pairs", None) for v in variants
-                    if getattr(result.alpha[v], "sampled_pairs", None)), None)
-    ta = tree_alpha(units, variants, sample_pairs=sampled)
-    return ta.stats
+    cache = _cache(result)
+    key = ("subset", tuple(variants), tuple((k, tuple(anns)) for k, anns in groups))
+    if key not in cache:
+        trees = _trees(result)
+        units = [[trees[k][a] for a in anns] for k, anns in groups]
+        sampled = next((getattr(result.alpha[v], "sampled_pairs", None) for v in variants
+                        if getattr(result.alpha[v], "sampled_pairs", None)), None)
+        cache[key] = tree_alpha(units, variants, sample_pairs=sampled).stats
+    return cache[key]
 
 
 # --------------------------------------------------------------------------
@@ -266,6 +288,12 @@ def unit_diagnostics(result, variants: Optional[Sequence[str]] = None) -> List[U
     return out
 
 
+def rank_units(diags: Sequence[UnitDiag], variant: str) -> List[UnitDiag]:
+    """Worst first: by contribution to D_o of ``variant``, then mean TED, then corpus order."""
+    return sorted(diags, key=lambda d: (-d.contribution.get(variant, 0.0), -d.mean_ted,
+                                        d.position))
+
+
 def worst_units(result, k: Optional[int] = 10, variant: str = "plain") -> List[UnitDiag]:
     """The ``k`` units contributing most to D_o of ``variant`` (all if k is None).
 
@@ -275,8 +303,8 @@ def worst_units(result, k: Optional[int] = 10, variant: str = "plain") -> List[U
     diags = unit_diagnostics(result)
     if diags and variant not in diags[0].contribution:
         raise ValueError(f"variant {variant!r} was not computed for this result")
-    cand = [d for d in diags if d.contribution.get(variant, 0.0) > 0 or d.mean_ted > 0]
-    cand.sort(key=lambda d: (-d.contribution.get(variant, 0.0), -d.mean_ted, d.position))
+    cand = rank_units([d for d in diags if d.contribution.get(variant, 0.0) > 0
+                       or d.mean_ted > 0], variant)
     return cand if k is None else cand[:k]
 
 
@@ -336,34 +364,27 @@ def pair_matrix(result, variants: Optional[Sequence[str]] = None) -> PairMatrix:
     for a, b in combinations(names, 2):
         i, j = col[a], col[b]
         groups = []
-        credit = {"las": 0.0, "uas": 0.0, "la": 0.0}
-        nwords = 0.0
-        ign = 0
+        both = []  # the two annotations of each unit both annotated
         tsum = 0.0
         for k, anns in enumerate(pr.annotators):
             if a not in anns or b not in anns:
                 continue
+            ia, ib = anns.index(a), anns.index(b)
             groups.append((k, [a, b]))
-            tsum += float(teds[k][anns.index(a), anns.index(b)])
-            if is_dep:
-                sa, sb = pr.sentences[k][anns.index(a)], pr.sentences[k][anns.index(b)]
-                if sa.n_words != sb.n_words:
-                    ign += 1
-                    continue
-                c = unit_word_credits([sa, sb])
-                for key_ in credit:
-                    credit[key_] += c[key_]
-                nwords += sa.n_words
+            both.append([pr.sentences[k][ia], pr.sentences[k][ib]])
+            tsum += float(teds[k][ia, ib])
         units[i, j] = units[j, i] = len(groups)
         stats = _subset_alpha(result, groups, variants)
         for v in variants:
             val = stats[v].alpha
             alpha[v][i, j] = alpha[v][j, i] = np.nan if val is None else val
-        if nwords:
-            for arr, key_ in ((las, "las"), (uas, "uas"), (la, "la")):
-                arr[i, j] = arr[j, i] = credit[key_] / nwords
-        words[i, j] = words[j, i] = nwords
-        ignored[i, j] = ignored[j, i] = ign
+        if is_dep:
+            sc = attachment_scores(both)
+            if sc.total:
+                for arr, key_ in ((las, "las"), (uas, "uas"), (la, "la")):
+                    arr[i, j] = arr[j, i] = sc.ratio(key_)
+            words[i, j] = words[j, i] = sc.total
+            ignored[i, j] = ignored[j, i] = sc.ignored
         if groups:
             mted[i, j] = mted[j, i] = tsum / len(groups)
     pm = PairMatrix(names, units, alpha, las, uas, la, words, ignored, mted)
@@ -444,6 +465,14 @@ def annotator_distances(result) -> List[AnnotatorDistance]:
 # Bootstrap (α and scores from synagree.bootstrap, plus categorical coefficients)
 # --------------------------------------------------------------------------
 
+def _items(result, layer: str):
+    """The token-layer items of ``result``'s corpus (cached per layer)."""
+    cache = _cache(result)
+    if ("items", layer) not in cache:
+        cache[("items", layer)] = items_from_corpus(_need_corpus(result), layer)
+    return cache[("items", layer)]
+
+
 def unit_matrix(result):
     """The unit × unit δ² sums behind ``result`` (``tree_alpha(keep_unit_matrix=True)``,
     as ``agree_corpus(bootstrap=B)`` keeps them); computed (one TED pass) if absent."""
@@ -454,9 +483,7 @@ def unit_matrix(result):
     cache = _cache(result)
     if "unit_matrix" not in cache:
         from .distances import UnitTrees, unit_sums
-        pr = _pairable(result)
-        vocab = Vocabulary()
-        units = [[build_tree(s, vocab) for s in ss] for ss in pr.sentences]
+        units = [list(t.values()) for t in _trees(result)]
         cache["unit_matrix"] = unit_sums(UnitTrees.build(units), want_s=True)
     return cache["unit_matrix"]
 
@@ -486,11 +513,7 @@ def _nn(x):
 def _interval(est, reps: np.ndarray, confidence: float) -> Interval:
     reps = np.asarray(reps, dtype=np.float64)
     ok = np.isfinite(reps)
-    if ok.any():
-        a = (1 - confidence) / 2
-        lo, hi = (float(x) for x in np.quantile(reps[ok], [a, 1 - a]))
-    else:
-        lo = hi = None
+    lo, hi = percentile_interval(reps, confidence) or (None, None)
     se = float(np.std(reps[ok], ddof=1)) if ok.sum() > 1 else None
     return Interval(_nn(None if est is None else float(est)), lo, hi, se, reps,
                     int((~ok).sum()))
@@ -519,43 +542,43 @@ def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
     pairable units: the weights of :func:`synagree.bootstrap.resample_weights`
     with this ``seed``, so α and LAS replicates equal ``agree_corpus(bootstrap=B,
     seed=seed)``'s."""
-    from .bootstrap import bootstrap_alpha, bootstrap_ratios, resample_weights
-    from .categorical import coefficients_from_sums, items_from_corpus, unit_sums
-
     if B < 1:
         raise ValueError("B must be at least 1")
     variants = _variants(result, variants)
     pr = _pairable(result)
     U = len(pr.positions)
-    intervals: Dict[str, Interval] = {}
     if U == 0:
-        return Bootstrap(B, seed, confidence, intervals, 0)
-    sums = unit_matrix(result)
+        return Bootstrap(B, seed, confidence, {}, 0)
     W = resample_weights(U, B, seed)
-    reps: Dict[str, np.ndarray] = {}
-    for i in range(0, B, 256):  # chunks keep the B × U × U work in memory-sized pieces
-        part = bootstrap_alpha(sums, W[i:i + 256], variants)
-        for k, v in part.items():
-            reps.setdefault(k, []).append(v)
-    for v in variants:
-        intervals[f"alpha_{v}"] = _interval(result.alpha[v].alpha,
-                                            np.concatenate(reps[f"alpha_{v}"]), confidence)
     correct, total = result.scores.unit_arrays()
-    if correct and total.shape[0] == U:
-        for s, r in bootstrap_ratios(correct, total, W).items():
-            intervals[s] = _interval(result.scores.ratio(s), r, confidence)
+    ratios = bool(correct) and total.shape[0] == U
+    est: Dict[str, Optional[float]] = {f"alpha_{v}": result.alpha[v].alpha for v in variants}
+    if ratios:
+        est.update({m: result.scores.ratio(m) for m in correct})
+    core = getattr(result, "bootstrap", None)
+    if (core is not None and core.seed == seed
+            and all(len(core.replicates.get(name, ())) == B for name in est)):
+        # agree_corpus(bootstrap=B, seed=seed) drew these very resamples already
+        reps = {name: core.replicates[name] for name in est}
+    else:
+        sums = unit_matrix(result)
+        parts: Dict[str, List[np.ndarray]] = {}
+        for i in range(0, B, 256):  # chunks keep the B × U × U work in memory-sized pieces
+            for k, v in bootstrap_alpha(sums, W[i:i + 256], variants).items():
+                parts.setdefault(k, []).append(v)
+        reps = {k: np.concatenate(v) for k, v in parts.items()}
+        if ratios:
+            reps.update(bootstrap_ratios(correct, total, W))
     if categorical_layers and result.kind == "dependency":
-        corpus = _need_corpus(result)
         pos_to_k = {pos: k for k, pos in enumerate(pr.positions)}
         for layer in categorical_layers:
-            data = items_from_corpus(corpus, layer)
+            data = _items(result, layer)
             cols = np.array([pos_to_k[p] for p in data.positions], dtype=np.int64)
-            s = unit_sums(data)
-            est = coefficients_from_sums(s, np.ones((1, s.n_units)))
-            r = coefficients_from_sums(s, W[:, cols])
-            for name in ("observed", "kappa", "pi", "alpha"):
-                intervals[f"{layer}_{name}"] = _interval(float(est[name][0]), r[name],
-                                                         confidence)
+            lb = layer_bootstrap(data, confidence=confidence, weights=W[:, cols])
+            for name in COEFFICIENTS:
+                est[f"{layer}_{name}"] = lb[name]["estimate"]
+                reps[f"{layer}_{name}"] = lb[name]["replicates"]
+    intervals = {name: _interval(e, reps[name], confidence) for name, e in est.items()}
     return Bootstrap(B, seed, confidence, intervals, U)
 
 
@@ -615,8 +638,7 @@ def compare(current: "Bootstrap | dict", previous: dict,
             d = a - b  # independent replicates of each round: Δ*_b = new*_b − old*_b
             d = d[~np.isnan(d)]
             if d.size:
-                lo_q, hi_q = (1 - confidence) / 2, 1 - (1 - confidence) / 2
-                lo, hi = float(np.quantile(d, lo_q)), float(np.quantile(d, hi_q))
+                lo, hi = percentile_interval(d, confidence)
                 le = int((d <= 0).sum())
                 ge = int((d >= 0).sum())
                 p = min(1.0, 2.0 * min(le + 1, ge + 1) / (d.size + 1))
@@ -653,12 +675,6 @@ def _z(confidence: float) -> float:
 # Rendering tables
 # --------------------------------------------------------------------------
 
-def _f(x, digits: int = 4) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "–"
-    return f"{x:.{digits}f}"
-
-
 def _short(s: Optional[str], n: int = 80) -> str:
     if not s:
         return ""
@@ -685,13 +701,11 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
 
 def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain") -> str:
     """The K worst units as text (``table``), ``json``, ``csv``, ``markdown`` or ``latex``."""
-    from .categorical import _clean_json, render_rows
-    if variant not in result.alpha:
-        variant = next(iter(result.alpha))
+    variant = _available_variant(result, variant)
     diags = worst_units(result, k, variant)
     d_o = result.alpha[variant].d_o
     if fmt == "json":
-        return json.dumps(_clean_json([d.to_dict() for d in diags]), indent=2,
+        return json.dumps(json_ready([d.to_dict() for d in diags]), indent=2,
                           ensure_ascii=False) + "\n"
     header, rows = worst_rows(diags, variant, d_o)
     caption = f"The {len(diags)} sentences contributing most to D_o (alpha_{variant})"
@@ -715,31 +729,13 @@ def apply_worst(result, args: argparse.Namespace) -> str:
     k = getattr(args, "worst", 0) or 0
     if k <= 0:
         return ""
-    variant = args.worst_variant if args.worst_variant in result.alpha \
-        else next(iter(result.alpha))
+    variant = _available_variant(result, args.worst_variant)
     output = getattr(args, "output", "table")
     if output == "json":
         result.extra_details["worst"] = [d.to_dict() for d in worst_units(result, k, variant)]
         return ""
     fmt = {"table": "table", "csv": "csv", "latex": "latex"}.get(output, "table")
     return "\n" + render_worst(result, k, fmt, variant)
-
-
-def pair_rows(pm: PairMatrix, metric: str) -> Tuple[List[str], List[List[str]]]:
-    arr = {"units": pm.units, "las": pm.las, "uas": pm.uas, "la": pm.la,
-           "mean_ted": pm.mean_ted, **{f"alpha_{v}": a for v, a in pm.alpha.items()}}[metric]
-    header = [metric] + list(pm.annotators)
-    rows = []
-    for i, a in enumerate(pm.annotators):
-        cells = []
-        for j in range(len(pm.annotators)):
-            x = arr[i, j]
-            if metric == "units":
-                cells.append(str(int(x)))
-            else:
-                cells.append("" if i == j else _f(float(x)))
-        rows.append([a] + cells)
-    return header, rows
 
 
 # --------------------------------------------------------------------------
@@ -757,21 +753,19 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
                layers: Sequence[str] = (), compare_to: Optional[dict] = None,
                with_replicates: bool = True) -> dict:
     """Every QA table as one JSON-ready dict (what ``synagree report --output json`` writes)."""
-    from .categorical import _clean_json, categorical_agreement
-    if variant not in result.alpha:
-        variant = next(iter(result.alpha))
+    variant = _available_variant(result, variant)
     variants = _variants(result)
-    d: dict = {"summary": json.loads(_summary_json(result))}
+    d: dict = {"summary": json.loads(render_json(result))}
     diags = worst_units(result, worst, variant)
     d["worst"] = {"variant": variant, "d_o": result.alpha[variant].d_o,
                   "units": [x.to_dict() for x in diags]}
     d["pairs"] = pair_matrix(result, variants).to_dict()
     d["leave_one_out"] = [x.to_dict() for x in leave_one_out(result, variants)]
     d["annotator_distances"] = [x.to_dict() for x in annotator_distances(result)]
-    layers = [la for la in layers] if result.kind == "dependency" else []
+    layers = list(layers) if result.kind == "dependency" else []
     if layers:
-        cat = categorical_agreement(_need_corpus(result), layers)
-        d["categorical"] = {k: v.to_dict(confusion=(k == "deprel")) for k, v in cat.items()}
+        d["categorical"] = {layer: layer_agreement(_items(result, layer)).to_dict(
+            confusion=(layer == "deprel")) for layer in layers}
     bs = None
     if bootstrap_replicates:
         bs = bootstrap(result, bootstrap_replicates, seed, confidence, layers, variants)
@@ -780,17 +774,11 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
         if bs is None:
             raise ValueError("--compare-to needs the bootstrap (--bootstrap > 0)")
         d["comparison"] = [c.to_dict() for c in compare(bs, compare_to)]
-    return _clean_json(d)
-
-
-def _summary_json(result) -> str:
-    from .report import render_json
-    return render_json(result)
+    return json_ready(d)
 
 
 def render_tables(qa: dict, fmt: str) -> str:
     """The QA dict of :func:`qa_summary` as csv / markdown / latex / table text."""
-    from .categorical import render_rows
     if fmt == "csv":
         # one long table: section, row, column, value
         buf = io.StringIO()
