@@ -16,7 +16,7 @@ from .attachment import Counts, attachment_scores, jaccard_scores
 from .corpus import Corpus, from_dirs, from_files
 from .problems import Problem
 from .readers import DepSentence
-from .trees import Vocabulary, build_tree
+from .trees import FlatTree, Vocabulary, build_tree
 
 
 @dataclass
@@ -43,6 +43,10 @@ class AgreementResult:
     extra: Dict[str, Optional[float]] = field(default_factory=dict)
     extra_details: Dict[str, object] = field(default_factory=dict)
     bootstrap: Optional[object] = None  # synagree.bootstrap.BootstrapResult
+    # the trees behind alpha: trees[k][i] is corpus.units[k]'s i-th annotation
+    # in annotator order (Unit.ordered), label ids from ``vocab``
+    trees: List[List[FlatTree]] = field(default_factory=list)
+    vocab: Optional[Vocabulary] = None
 
     def alpha_value(self, variant: str) -> Optional[float]:
         st = self.alpha.get(variant)
@@ -188,7 +192,8 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         units=any_stats.units, annotations=any_stats.n, alpha=ta.stats,
         scores=scores, multi_root=multi, cycle_sentences=cycles,
         distinct_trees=ta.n_distinct, warnings=list(corpus.log.warnings), notes=notes,
-        tree_alpha=ta, corpus=corpus, extra=extra, extra_details=details, bootstrap=boot)
+        tree_alpha=ta, corpus=corpus, extra=extra, extra_details=details, bootstrap=boot,
+        trees=tree_units, vocab=vocab)
 
 
 def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),

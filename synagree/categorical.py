@@ -62,6 +62,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .bootstrap import percentile_interval, resample_weights
+from .hierarchy import chance_corrected
 from .problems import InputError
 from .report import emit, json_ready, latex_escape
 
@@ -74,16 +75,11 @@ COEFFICIENTS = ("observed", "kappa", "pi", "alpha")  # pooled, bootstrapped
 # Coefficients on tables (the hand-checkable definitions)
 # --------------------------------------------------------------------------
 
-def _chance_corrected(po: float, pe: float) -> float:
-    """(P_o − P_e) / (1 − P_e), the form of every κ/π here; NaN when P_e = 1."""
-    return float((po - pe) / (1.0 - pe)) if pe < 1.0 else float("nan")
-
-
 def _cohen(n: float, agree: float, rows: np.ndarray, cols: np.ndarray) -> float:
     """Cohen's κ from a table's total, diagonal sum and margins."""
     if not n:
         return float("nan")
-    return _chance_corrected(agree / n, float((rows / n) @ (cols / n)))
+    return chance_corrected(agree / n, float((rows / n) @ (cols / n)))
 
 
 def _scott(n: float, agree: float, rows: np.ndarray, cols: np.ndarray) -> float:
@@ -91,7 +87,7 @@ def _scott(n: float, agree: float, rows: np.ndarray, cols: np.ndarray) -> float:
     if not n:
         return float("nan")
     p = (rows + cols) / (2 * n)
-    return _chance_corrected(agree / n, float(p @ p))
+    return chance_corrected(agree / n, float(p @ p))
 
 
 def _pair_mean_chance(marg: np.ndarray) -> float:
@@ -150,7 +146,7 @@ def fleiss_kappa(counts: np.ndarray) -> float:
     N = c.shape[0]
     po = float(((c * (c - 1)).sum(1) / (m * (m - 1))).mean())
     p = c.sum(0) / (N * m)
-    return _chance_corrected(po, float(p @ p))
+    return chance_corrected(po, float(p @ p))
 
 
 def davies_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None) -> float:
@@ -170,7 +166,7 @@ def davies_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None) -
         np.add.at(counts, (np.arange(N), x[:, a]), 1)
     po = float(((counts * (counts - 1)).sum(1) / (m * (m - 1))).mean())
     marg = np.stack([np.bincount(x[:, a], minlength=K) / N for a in range(m)])
-    return _chance_corrected(po, _pair_mean_chance(marg))
+    return chance_corrected(po, _pair_mean_chance(marg))
 
 
 def coincidences(codes: np.ndarray, n_categories: int) -> np.ndarray:
@@ -484,7 +480,7 @@ class LayerAgreement:
             return float("nan")
         po = self.complete_agree / (N * m * (m - 1))
         p = self.complete_counts / (N * m)
-        return _chance_corrected(po, float(p @ p))
+        return chance_corrected(po, float(p @ p))
 
     def davies_fleiss(self) -> float:
         """Davies & Fleiss (1982) κ on complete items (= Cohen's κ for m = 2)."""
@@ -492,7 +488,7 @@ class LayerAgreement:
         if N == 0 or m < 2:
             return float("nan")
         po = self.complete_agree / (N * m * (m - 1))
-        return _chance_corrected(po, _pair_mean_chance(self.rater_marginals / N))
+        return chance_corrected(po, _pair_mean_chance(self.rater_marginals / N))
 
     def alpha(self) -> float:
         return _alpha_nominal(self.alpha_counts, self.alpha_dis)

@@ -22,9 +22,6 @@ EXIT_INTERNAL = 3
 DEFAULT_SAMPLE = Path("treebanks") / "en-sample"
 
 
-_print_problems = print_problems  # kept for html_report until it imports report directly
-
-
 def _add_input_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="*", help="one annotation file per annotator")
     p.add_argument("--dirs", nargs="+", metavar="DIR",

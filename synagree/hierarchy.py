@@ -654,10 +654,12 @@ def _expected(mass: Mapping[str, float], n: int) -> float:
     return math.fsum((m / n) ** 2 for m in mass.values())
 
 
-def _kappa(p_a: float, p_e: float) -> float:
+def chance_corrected(p_a: float, p_e: float) -> float:
+    """(P(A) − P(E)) / (1 − P(E)), the form of every κ/π in the project; ``nan``
+    when undefined (P(E) within 1e-12 of 1, or either input ``nan``)."""
     if math.isnan(p_a) or math.isnan(p_e) or 1.0 - p_e <= _DEGENERATE_TOLERANCE:
         return math.nan
-    return (p_a - p_e) / (1.0 - p_e)
+    return float((p_a - p_e) / (1.0 - p_e))
 
 
 def pooled_leaf_mass(hierarchy: Hierarchy,
@@ -705,7 +707,7 @@ class HierarchicalKappa:
     @property
     def kappa(self) -> float:
         """(P(A) - P(E)) / (1 - P(E)); ``nan`` if 1 - P(E) <= 1e-12 or no items."""
-        return _kappa(self.p_observed, self.p_expected)
+        return chance_corrected(self.p_observed, self.p_expected)
 
     def merge(self, other: "HierarchicalKappa") -> "HierarchicalKappa":
         """The result over the items of both (a new object)."""
@@ -759,7 +761,7 @@ def cohens_kappa(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
     first = Counter(a for a, _ in items)
     second = Counter(b for _, b in items)
     p_e = math.fsum((first[k] / n) * (second[k] / n) for k in first if k in second)
-    return _kappa(observed_agreement(items), p_e)
+    return chance_corrected(observed_agreement(items), p_e)
 
 
 def scotts_pi(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
@@ -771,7 +773,7 @@ def scotts_pi(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
     pooled = Counter(a for a, _ in items) + Counter(b for _, b in items)
     total = 2 * len(items)
     p_e = math.fsum((m / total) ** 2 for m in pooled.values())
-    return _kappa(observed_agreement(items), p_e)
+    return chance_corrected(observed_agreement(items), p_e)
 
 
 # ---------------------------------------------------------------- distances

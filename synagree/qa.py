@@ -132,9 +132,13 @@ def _trees(result) -> List[Dict[str, FlatTree]]:
     cache = _cache(result)
     if "trees" not in cache:
         pr = _pairable(result)
-        vocab = Vocabulary()
-        cache["trees"] = [{a: build_tree(s, vocab) for a, s in zip(anns, sents)}
-                          for anns, sents in zip(pr.annotators, pr.sentences)]
+        if getattr(result, "trees", None):  # the trees agree_corpus built for alpha
+            cache["trees"] = [dict(zip(anns, result.trees[pos]))
+                              for pos, anns in zip(pr.positions, pr.annotators)]
+        else:
+            vocab = Vocabulary()
+            cache["trees"] = [{a: build_tree(s, vocab) for a, s in zip(anns, sents)}
+                              for anns, sents in zip(pr.annotators, pr.sentences)]
     return cache["trees"]
 
 

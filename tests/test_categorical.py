@@ -18,7 +18,7 @@ from synagree.agreement import load_corpus
 from synagree.alpha import krippendorff_alpha
 
 QA = Path(__file__).resolve().parent / "data" / "qa"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+from conftest import SHARED_DATA as SHARED
 
 
 def three():

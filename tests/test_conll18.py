@@ -7,14 +7,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED_DATA
 
 from synagree.conll18 import (METRICS, OFFICIAL_METRICS, UNALIGNED, Score, align, evaluate,
                               read_conllu, render_counts, render_scorer_table)
 from synagree.problems import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "data" / "parity" / "conll18"
-EWT = ROOT.parent / "shared" / "data" / "ud" / "en_ewt-ud-test.conllu"
+SHARED = SHARED_DATA / "parity" / "conll18"
+EWT = SHARED_DATA / "ud" / "en_ewt-ud-test.conllu"
 OWN = Path(__file__).resolve().parent / "data" / "conll18"
 
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(),

@@ -6,7 +6,7 @@ import io
 import numba
 import numpy as np
 import pytest
-import zss
+from conftest import textbook_alpha, zss_dep_tree, zss_unit_distance
 
 from synagree import agreement
 from synagree.alpha import VARIANTS, delta_squared, tree_alpha
@@ -44,23 +44,13 @@ def _random_units(seed, n_units=30, max_words=9, max_ann=4, labels="abcd"):
 
 def _textbook(sents, variant):
     """Brute-force alpha straight from SPEC section 5 with zss distances."""
-    def zt(s):
-        nodes = [zss.Node(s.deprels[i - 1] if i else "") for i in range(s.n_words + 1)]
-        for i, h in enumerate(s.heads.tolist(), start=1):
-            nodes[h].addkid(nodes[i])
-        return nodes[0]
-    units = [[(zt(s), s.n_words + 1) for s in u] for u in sents if len(u) >= 2]
-    vals = [v for u in units for v in u]
-    n = len(vals)
+    units = [[(zss_dep_tree(s.heads.tolist(), s.deprels), s.n_words + 1) for s in u]
+             for u in sents]
 
     def d2(a, b):
-        t = float(zss.simple_distance(a[0], b[0], label_dist=lambda x, y: 0 if x == y else 1))
+        t = float(zss_unit_distance(a[0], b[0]))
         return float(delta_squared(np.float64(t), a[1], b[1], variant))
-    do = sum(sum(d2(a, b) for i, a in enumerate(u) for j, b in enumerate(u) if i != j)
-             / (len(u) - 1) for u in units) / n
-    de = sum(d2(a, b) for i, a in enumerate(vals) for j, b in enumerate(vals) if i != j)
-    de /= n * (n - 1)
-    return 1 - do / de
+    return textbook_alpha(units, d2)[0]
 
 
 @pytest.mark.parametrize("seed", [1, 2])

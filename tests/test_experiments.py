@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED_DATA
 
 from synagree.agreement import agree_corpus
 from synagree.cli import main as cli_main
@@ -23,7 +24,7 @@ from synagree.perturb import random_tree
 from synagree.problems import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
-NDT = ROOT.parent / "shared" / "data" / "iaa" / "ndt"
+NDT = SHARED_DATA / "iaa" / "ndt"
 NDT_FILES = sorted(NDT.glob("odin-*.conll"))
 LABELS = ["SUBJ", "OBJ", "ADV", "DET", "ATR", "IP", "PUTFYLL", "KONJ"]
 

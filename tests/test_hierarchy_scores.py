@@ -38,7 +38,7 @@ from synagree.ted import TreePack, distance_matrix, pair_distances
 from synagree.trees import Vocabulary, build_tree, flat_tree, to_zss
 
 DATA = Path(__file__).resolve().parent / "data" / "hier"
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+from conftest import SHARED_DATA
 EWT_TEST = SHARED_DATA / "ud" / "en_ewt-ud-test.conllu"
 TOL = 1e-12
 

@@ -33,7 +33,7 @@ from synagree import qa
 from synagree.agreement import agree_corpus, load_corpus
 
 QA = Path(__file__).resolve().parent / "data" / "qa"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+from conftest import SHARED_DATA as SHARED
 IAA = SHARED / "iaa"
 
 

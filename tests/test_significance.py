@@ -22,7 +22,7 @@ from synagree.significance import (AlphaUnits, RatioUnits, SystemUnits, _alpha_r
 from synagree.readers import write_conllu
 from synagree.trees import Vocabulary, build_tree
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+from conftest import SHARED_DATA as SHARED
 EWT = SHARED / "ud" / "en_ewt-ud-test.conllu"
 DATA = Path(__file__).resolve().parent / "data" / "compare"
 
