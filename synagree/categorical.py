@@ -64,7 +64,7 @@ import numpy as np
 from .bootstrap import percentile_interval, resample_weights
 from .hierarchy import chance_corrected
 from .problems import InputError
-from .report import emit, json_ready, latex_escape
+from .report import emit, fmt_num, json_ready, latex_escape
 
 LAYERS = ("deprel", "head", "upos", "xpos", "feats", "head+deprel")
 DEFAULT_LAYERS = ("deprel", "head", "upos", "xpos", "feats")
@@ -727,9 +727,7 @@ def bootstrap(data: ItemData, B: int = 1000, seed: int = 0, confidence: float = 
 
 def _f(x, digits: int = 4) -> str:
     """A number for the tables; "–" when it is missing or undefined (None, NaN, ±inf)."""
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "–"
-    return f"{x:.{digits}f}"
+    return fmt_num(x, digits, missing="–")
 
 
 def summary_rows(results: Dict[str, LayerAgreement],

@@ -226,8 +226,8 @@ def label_credit_fn(h: Hierarchy, mode: str = AGREE_MODE) -> Callable[[str, str]
 def hierarchy_costs(h: Hierarchy, vocab: Vocabulary) -> Costs:
     """TED costs for the labels of ``vocab``: delete/insert 1 (0 for id 0, the
     root's empty label), rename = :func:`label_distance_matrix`."""
-    unit = vocab.unit_costs()
-    return Costs(unit, unit.copy(), label_distance_matrix(h, list(vocab.labels)))
+    unit = Costs.unit(len(vocab))
+    return Costs(unit.delete, unit.insert, label_distance_matrix(h, list(vocab.labels)))
 
 
 def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hierarchy,

@@ -25,9 +25,10 @@ from .problems import Problem
 FORMATS = ("table", "json", "csv", "latex")
 
 
-def fmt_num(x: Optional[float], digits: int = 4) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "undefined"
+def fmt_num(x: Optional[float], digits: int = 4, missing: str = "undefined") -> str:
+    """``x`` to ``digits`` decimals; ``missing`` for None, NaN and ±inf."""
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return missing
     return f"{x:.{digits}f}"
 
 

@@ -57,12 +57,6 @@ class Vocabulary:
     def __contains__(self, label: str) -> bool:
         return label in self._ids
 
-    def unit_costs(self) -> np.ndarray:
-        """Insert/delete cost per label id: 1, except 0 for the empty label (as zss)."""
-        c = np.ones(len(self.labels), dtype=np.float64)
-        c[0] = 0.0
-        return c
-
 
 @dataclass(frozen=True)
 class FlatTree:
