@@ -14,7 +14,7 @@ from . import __version__
 from .alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
 from .attachment import Counts, attachment_scores, jaccard_scores
 from .corpus import Corpus, from_dirs, from_files
-from .problems import Problem
+from .problems import InputError, Problem
 from .readers import DepSentence
 from .trees import FlatTree, Vocabulary, build_tree
 
@@ -59,6 +59,8 @@ class AgreementResult:
     def to_dict(self) -> dict:
         """Stable JSON-ready keys; see README ("JSON output")."""
         d: dict = {"synagree_version": __version__, "kind": self.kind}
+        if self.corpus is not None:
+            d.update(self.corpus.settings())
         for v in VARIANTS:
             if v in self.alpha:
                 d[f"alpha_{v}"] = self.alpha[v].alpha
@@ -94,12 +96,24 @@ class AgreementResult:
 
 def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
                 fmt: str = "auto", phrase_style: str = "auto", strict: bool = False,
-                allow_missing: bool = False, names: Optional[Sequence[str]] = None) -> Corpus:
-    """Read annotations from files (one per annotator) or annotator directories."""
+                allow_missing: bool = False, names: Optional[Sequence[str]] = None,
+                check_text: bool = True) -> Corpus:
+    """Read annotations from files (one per annotator) or annotator directories.
+
+    Units are matched and checked as :mod:`synagree.corpus` describes:
+    by ``# sent_id`` when every sentence carries one, else by position; every
+    unit's annotations must be of the same text unless ``check_text`` is
+    false.  ``names`` (files only): one annotator name per file.
+    """
     if dirs:
-        return from_dirs(dirs, fmt=fmt, phrase_style=phrase_style, strict=strict)
+        if names:
+            raise InputError.single("<command line>", None, "usage",
+                                    "--names goes with files; with --dirs the directory "
+                                    "names are the annotator names")
+        return from_dirs(dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
+                         allow_missing=allow_missing, check_text=check_text)
     return from_files(paths, names=names, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                      allow_missing=allow_missing)
+                      allow_missing=allow_missing, check_text=check_text)
 
 
 # Above this many pairable annotations D_e is estimated from sampled pairs
@@ -171,7 +185,7 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     dep = [s for anns in ann_lists for s in anns if isinstance(s, DepSentence)]
     multi = sum(1 for s in dep if s.n_roots > 1)
     cycles = sum(1 for p in corpus.log.problems if p.kind == "cycle")
-    notes = [n for st in ta.stats.values() for n in st.notes]
+    notes = list(corpus.notes) + [n for st in ta.stats.values() for n in st.notes]
     if auto_note:
         notes.insert(0, auto_note)
     if scores.ignored:
@@ -200,7 +214,8 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
           fmt: str = "auto", phrase_style: str = "auto",
           variants: Sequence[str] = VARIANTS, strict: bool = False,
           allow_missing: bool = False,
-          names: Optional[Sequence[str]] = None, **options) -> AgreementResult:
+          names: Optional[Sequence[str]] = None, check_text: bool = True,
+          **options) -> AgreementResult:
     """Agreement between annotators: α_plain/α_diff/α_norm plus LAS/UAS/LA (or Jaccard).
 
     ``paths``: one file per annotator; or ``dirs``: one directory per
@@ -211,5 +226,5 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
     ``exact``, ``executor``, ``progress``) go to :func:`agree_corpus`.
     """
     corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, names=names)
+                         allow_missing=allow_missing, names=names, check_text=check_text)
     return agree_corpus(corpus, variants, **options)

@@ -115,20 +115,15 @@ def attachment_scores(units: Sequence[Sequence[DepSentence]],
 def brackets(root: PhraseNode) -> Set[Tuple[int, int, str]]:
     """Labelled brackets (first leaf, last leaf, label) of every node, leaves included."""
     out: Set[Tuple[int, int, str]] = set()
-    counter = [0]
-
-    def walk(node: PhraseNode) -> Tuple[int, int]:
+    span: Dict[int, Tuple[int, int]] = {}
+    leaf = 0
+    for node in root.postorder():  # iterative: brackets nest arbitrarily deep
         if not node.children:
-            i = counter[0]
-            counter[0] += 1
-            out.add((i, i, node.label))
-            return i, i
-        spans = [walk(c) for c in node.children]
-        span = (spans[0][0], spans[-1][1])
-        out.add((span[0], span[1], node.label))
-        return span
-
-    walk(root)
+            span[id(node)] = (leaf, leaf)
+            leaf += 1
+        else:
+            span[id(node)] = (span[id(node.children[0])][0], span[id(node.children[-1])][1])
+        out.add((*span[id(node)], node.label))
     return out
 
 

@@ -791,12 +791,10 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
 def cmd_categorical(args: argparse.Namespace) -> int:
     from .agreement import load_corpus
 
-    from .corpus import check_input_choice
+    from .corpus import check_input_choice, input_options
     check_input_choice(args.files, args.dirs)
     layers = _parse_layers(args.layers)
-    corpus = load_corpus(args.files, args.dirs or (), fmt=args.fmt,
-                         phrase_style=args.phrase_style, strict=args.strict,
-                         allow_missing=args.allow_missing, names=args.names)
+    corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     items = {layer: items_from_corpus(corpus, layer) for layer in layers}
     results = {layer: layer_agreement(data) for layer, data in items.items()}
     cis = None

@@ -36,7 +36,11 @@ def _add_input_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-missing", action="store_true",
                    help="with sent_id matching: sentences absent from a file are missing "
                         "annotations instead of an error")
-    p.add_argument("--names", nargs="+", metavar="NAME", help="annotator names for the files")
+    p.add_argument("--names", nargs="+", metavar="NAME",
+                   help="annotator names, one per file (default: the file names)")
+    p.add_argument("--no-text-check", action="store_true",
+                   help="do not check that the annotations of a unit are of the same text "
+                        "(word forms compared without whitespace)")
 
 
 def cmd_agree(args: argparse.Namespace) -> int:
@@ -68,7 +72,8 @@ def cmd_agree(args: argparse.Namespace) -> int:
     with ctx as executor:
         res = agree(files, dirs or (), fmt=args.fmt, phrase_style=args.phrase_style,
                     variants=variants, strict=args.strict, allow_missing=args.allow_missing,
-                    names=args.names, executor=executor, **options)
+                    names=args.names, check_text=not args.no_text_check, executor=executor,
+                    **options)
     hierarchy_scores.apply(res, args)  # no-op without --hierarchy
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=args.max_warnings)

@@ -279,7 +279,7 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
         raise InputError.single("<command line>", None, "empty-input",
                                 "no source treebank given")
     paths = [Path(p) for p in paths]
-    docs = read_files(paths, fmt, phrase_style, ProblemLog())
+    docs, _ = read_files(paths, fmt, phrase_style, ProblemLog())
     sents: List[Sentence] = [s for d in docs for s in d]
     kinds = {kind_of(d) for d in docs}
     if len(kinds) > 1:

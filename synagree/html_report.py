@@ -865,7 +865,7 @@ def _output_of(args) -> str:
 def cmd_report(args: argparse.Namespace) -> int:
     from .agreement import agree_corpus, load_corpus
     from .categorical import _parse_layers
-    from .corpus import check_input_choice
+    from .corpus import check_input_choice, input_options
 
     check_input_choice(args.files, args.dirs)
     if args.bootstrap < 0:
@@ -893,9 +893,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             raise InputError.single(args.compare_to, None, "bad-json", str(exc))
     output = _output_of(args)
     noise = read_noise(args.noise) if args.noise else None
-    corpus = load_corpus(args.files, args.dirs or (), fmt=args.fmt,
-                         phrase_style=args.phrase_style, strict=args.strict,
-                         allow_missing=args.allow_missing, names=args.names)
+    corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
     result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
                           level=args.confidence)

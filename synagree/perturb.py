@@ -432,8 +432,12 @@ class _MTree:
                 last[v] = last[self.children[v][-1]]
         return first, last
 
-    def to_node(self, v: int = 0) -> PhraseNode:
-        return PhraseNode(self.labels[v], [self.to_node(c) for c in self.children[v]])
+    def to_node(self) -> PhraseNode:
+        """The tree (from the root) as PhraseNodes, built without recursion."""
+        nodes = {u: PhraseNode(self.labels[u]) for u in self.postorder()}
+        for u, node in nodes.items():
+            node.children = [nodes[c] for c in self.children[u]]
+        return nodes[0]
 
     def detach(self, x: int) -> Optional[Tuple[int, int, int, int]]:
         """Take x out of its parent; (parent, position, first leaf, last leaf) or None

@@ -747,9 +747,7 @@ def apply_worst(result, args: argparse.Namespace) -> str:
 # --------------------------------------------------------------------------
 
 def bracket_string(node: PhraseNode) -> str:
-    if not node.children:
-        return node.label
-    return "(" + node.label + " " + " ".join(bracket_string(c) for c in node.children) + ")"
+    return node.bracketed()
 
 
 def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",

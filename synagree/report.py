@@ -34,6 +34,8 @@ def fmt_num(x: Optional[float], digits: int = 4, missing: str = "undefined") -> 
 
 def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
     rows = [("kind", res.kind),
+            *((k.replace("_", " "), v) for k, v in
+              (res.corpus.settings() if res.corpus is not None else {}).items()),
             ("annotators", f"{len(res.annotators)} ({', '.join(res.annotators)})"),
             ("units", f"{res.units} pairable of {res.units_total}"),
             ("annotations", str(res.annotations))]

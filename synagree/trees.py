@@ -22,7 +22,7 @@ delete (SPEC §3), and the kernels reproduce that through per-label costs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -143,17 +143,16 @@ def phrase_tree(sent: PhraseSentence, vocab: Vocabulary) -> FlatTree:
     """The delexicalised bracketing as an ordered labelled tree; |t| = leaves."""
     children: List[List[int]] = []
     node_labels: List[int] = []
-
-    def add(node: PhraseNode) -> int:
+    # preorder numbering with an explicit stack (brackets nest arbitrarily deep)
+    stack: List[Tuple[PhraseNode, int]] = [(sent.root, -1)]
+    while stack:
+        node, parent = stack.pop()
         idx = len(children)
         children.append([])
         node_labels.append(vocab.id(node.label))
-        for c in node.children:
-            children[idx].append(add(c))
-        return idx
-
-    # deep trees: recursion depth is bounded by bracket depth (shallow in practice)
-    add(sent.root)
+        if parent >= 0:
+            children[parent].append(idx)
+        stack.extend((c, idx) for c in reversed(node.children))
     leaves = sum(1 for c in children if not c)
     return flat_tree(children, node_labels, size=leaves)
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import synagree
+from synagree.problems import InputError
 from synagree import krippendorff_alpha, tree_alpha
 from synagree.readers import DepSentence
 from synagree.trees import Vocabulary, dependency_tree
@@ -307,16 +308,17 @@ def test_cli_undefined_alpha(write, h, run_cli):
 
 
 def test_cli_no_pairable_unit(tmp_path, h, run_cli):
-    """Annotator directories that share no document: nothing to pair."""
+    """Annotator directories that share no document: nothing to pair, which is an
+    error (exit 2) that says what was found and how names are matched, not an
+    "undefined" alpha with exit 0."""
     (tmp_path / "ann1").mkdir()
     (tmp_path / "ann2").mkdir()
     (tmp_path / "ann1" / "doc1.conllu").write_text(h.conll_text([[(0, "root")]]))
     (tmp_path / "ann2" / "doc2.conllu").write_text(h.conll_text([[(0, "root")]]))
-    res = synagree.agree(dirs=[tmp_path / "ann1", tmp_path / "ann2"])
-    assert res.units == 0 and res.units_total == 2
-    assert res.alpha_value("plain") is None
-    assert math.isnan(res.scores.ratio("las"))
+    with pytest.raises(InputError) as ei:
+        synagree.agree(dirs=[tmp_path / "ann1", tmp_path / "ann2"], allow_missing=True)
+    assert ei.value.errors[0].kind == "no-pairable-units"
     rc, out, err = run_cli("agree", "--dirs", tmp_path / "ann1", tmp_path / "ann2")
-    assert rc == 0, err
-    assert "undefined" in out
+    assert rc == 2 and out == ""
+    assert "doc1.conllu" in err and "doc2.conllu" in err and "matched across directories" in err
     assert "Traceback" not in err

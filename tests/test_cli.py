@@ -34,7 +34,7 @@ def _json(run_cli, *args):
 
 
 def test_json_keys_and_hand_values(dirs, run_cli):
-    data = _json(run_cli, "--dirs", *dirs)
+    data = _json(run_cli, "--dirs", *dirs, "--allow-missing")
     for key in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la", "units",
                 "annotations", "ignored"):
         assert key in data, key
@@ -44,10 +44,10 @@ def test_json_keys_and_hand_values(dirs, run_cli):
 
 
 def test_formats_carry_the_same_numbers(dirs, run_cli):
-    data = _json(run_cli, "--dirs", *dirs)
+    data = _json(run_cli, "--dirs", *dirs, "--allow-missing")
 
     # table: six decimals
-    rc, table, err = run_cli("agree", "--dirs", *dirs)
+    rc, table, err = run_cli("agree", "--dirs", *dirs, "--allow-missing")
     assert rc == 0, err
     rows = {}
     for line in table.splitlines():
@@ -62,7 +62,7 @@ def test_formats_carry_the_same_numbers(dirs, run_cli):
     assert rows["annotations"] == str(data["annotations"])
 
     # csv: full precision, one header and one data row
-    rc, text, err = run_cli("agree", "--dirs", *dirs, "--output", "csv")
+    rc, text, err = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--output", "csv")
     assert rc == 0, err
     recs = list(csv.DictReader(io.StringIO(text)))
     assert len(recs) == 1
@@ -72,7 +72,7 @@ def test_formats_carry_the_same_numbers(dirs, run_cli):
         assert int(recs[0][k]) == data[k]
 
     # latex: percent with one decimal, in the order α_plain, α_diff, α_norm, LAS, UAS, LA
-    rc, tex, err = run_cli("agree", "--dirs", *dirs, "--output", "latex")
+    rc, tex, err = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--output", "latex")
     assert rc == 0, err
     body = [ln for ln in tex.splitlines() if "&" in ln]
     header, row = body[0], body[1]
@@ -97,7 +97,7 @@ def test_metric_plain_only(dirs, run_cli, monkeypatch):
         return real(units, variants, *args, **kw)
 
     monkeypatch.setattr(synagree.agreement, "tree_alpha", spy)
-    data = _json(run_cli, "--dirs", *dirs, "--metric", "plain")
+    data = _json(run_cli, "--dirs", *dirs, "--allow-missing", "--metric", "plain")
     assert seen == [("plain",)]
     assert "alpha_plain" in data
     assert "alpha_diff" not in data and "alpha_norm" not in data
@@ -106,24 +106,24 @@ def test_metric_plain_only(dirs, run_cli, monkeypatch):
     assert data["alpha_plain"] == pytest.approx(float(HAND["alpha_plain"]), abs=1e-12)
     assert data["las"] == pytest.approx(1 / 3)
     seen.clear()
-    rc, table, _ = run_cli("agree", "--dirs", *dirs, "--metric", "diff")
+    rc, table, _ = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--metric", "diff")
     assert rc == 0
     assert seen == [("diff",)]
     assert "alpha_diff" in table and "alpha_plain" not in table and "alpha_norm" not in table
-    res = synagree.agree(dirs=dirs, variants=("norm",))
+    res = synagree.agree(dirs=dirs, variants=("norm",), allow_missing=True)
     assert set(res.alpha) == {"norm"}
     assert res.alpha_value("norm") == pytest.approx(float(HAND["alpha_norm"]), abs=1e-12)
 
 
 def test_output_file(dirs, tmp_path, run_cli):
     target = tmp_path / "new" / "sub" / "result.json"
-    rc, out, err = run_cli("agree", "--dirs", *dirs, "--output", "json", "-o", target)
+    rc, out, err = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--output", "json", "-o", target)
     assert rc == 0, err
     assert out == ""
-    assert json.loads(target.read_text(encoding="utf-8")) == _json(run_cli, "--dirs", *dirs)
+    assert json.loads(target.read_text(encoding="utf-8")) == _json(run_cli, "--dirs", *dirs, "--allow-missing")
     # no temporary files are left beside it
     assert [p.name for p in target.parent.iterdir()] == ["result.json"]
-    rc, _, _ = run_cli("agree", "--dirs", *dirs, "--out", target)  # overwrite, table
+    rc, _, _ = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--out", target)  # overwrite, table
     assert rc == 0
     assert target.read_text(encoding="utf-8").startswith("kind")
 
@@ -156,7 +156,7 @@ def test_no_input_falls_back_to_sample(repo_root, monkeypatch, run_cli):
 def test_no_command_and_usage_errors(run_cli, dirs, core_data):
     rc, out, err = run_cli()
     assert rc != 0 and "Traceback" not in err
-    rc, out, err = run_cli("agree", core_data / "mwt-a.conllu", "--dirs", *dirs)
+    rc, out, err = run_cli("agree", core_data / "mwt-a.conllu", "--dirs", *dirs, "--allow-missing")
     assert rc != 0 and "Traceback" not in err and "either files or --dirs" in err
     rc, out, err = run_cli("agree", core_data / "mwt-a.conllu")
     assert rc != 0 and "Traceback" not in err and "at least two" in err

@@ -75,7 +75,7 @@ def _values(res):
 
 
 def test_dirs_hand_checked(dirs):
-    res = synagree.agree(dirs=dirs)
+    res = synagree.agree(dirs=dirs, allow_missing=True)
     assert res.annotators == ["anna", "bob", "carl"]
     assert res.units_total == 4
     assert res.units == 3
@@ -86,7 +86,7 @@ def test_dirs_hand_checked(dirs):
 
 
 def test_dirs_units_and_documents(dirs):
-    corpus = synagree.load_corpus(dirs=dirs)
+    corpus = synagree.load_corpus(dirs=dirs, allow_missing=True)
     docs = sorted({u.document for u in corpus.units})
     assert docs == ["doc1", "doc2", "doc3"]  # annotator suffix stripped
     by_doc = {}
@@ -99,7 +99,7 @@ def test_dirs_units_and_documents(dirs):
 
 
 def test_dirs_cli_json(dirs, run_cli):
-    rc, out, err = run_cli("agree", "--dirs", *dirs, "--output", "json")
+    rc, out, err = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--output", "json")
     assert rc == 0, err
     data = json.loads(out)
     for k, want in DIRS_EXPECTED.items():
@@ -108,8 +108,8 @@ def test_dirs_cli_json(dirs, run_cli):
 
 
 def test_dirs_order_of_directories_irrelevant(dirs):
-    a = _values(synagree.agree(dirs=dirs))
-    b = _values(synagree.agree(dirs=list(reversed(dirs))))
+    a = _values(synagree.agree(dirs=dirs, allow_missing=True))
+    b = _values(synagree.agree(dirs=list(reversed(dirs)), allow_missing=True))
     for k in a:
         assert a[k] == pytest.approx(b[k], abs=1e-12)
 
@@ -121,7 +121,7 @@ def test_two_dirs_subset(dirs):
     Σ δ² (ordered) = 2·(T1×T3: 4·1·1 + T1×T4: 4·1·4 + T3×T4: 1) = 42, D_e = 42/30 = 7/5
     → α_plain = 1 − (1/3)/(7/5) = 16/21.  LAS: (2 + 0 + 0)/5 = 2/5.
     """
-    res = synagree.agree(dirs=dirs[:2])
+    res = synagree.agree(dirs=dirs[:2], allow_missing=True)
     assert res.units == 3 and res.annotations == 6
     assert res.alpha_value("plain") == pytest.approx(16 / 21, abs=1e-12)
     assert res.scores.ratio("las") == pytest.approx(2 / 5, abs=1e-12)
@@ -203,11 +203,18 @@ def test_sent_id_mismatch_is_an_error_unless_allowed(write, h, run_cli):
 
 
 def test_position_matching_without_sent_id(write, h):
-    """Without sent_ids, sentences pair by position (the shuffled order then
-    pairs s3 with s1 etc.)."""
+    """Without sent_ids, sentences pair by position: the shuffled order pairs s3
+    with s1 etc., which the text check refuses, naming both files and lines;
+    with the check off the pairing is by position, as asked."""
     a = write("a.conllu", h.conll_text([S_A["s1"], S_A["s2"], S_A["s3"]]))
     b = write("b.conllu", h.conll_text([S_B["s3"], S_B["s1"], S_B["s2"]]))
-    res = synagree.agree([a, b])
+    with pytest.raises(InputError) as ei:
+        synagree.agree([a, b])
+    errs = ei.value.errors
+    assert [e.kind for e in errs] == ["text-mismatch"] * 3
+    assert f"{a}:1" in errs[0].message and f"{b}:1" in errs[0].message
+    res = synagree.agree([a, b], check_text=False)
+    assert res.corpus.text_check == "off"
     # word counts 2/1, 3/2, 1/3: all differ → every unit ignored in LAS
     assert res.scores.ignored == 3
     assert res.units == 3
@@ -224,7 +231,11 @@ def test_ignored_units_counted_but_in_alpha(write, h):
     """
     a = write("a.conllu", h.conll_text([[(0, "root"), (1, "obj")],
                                          [(0, "root"), (1, "obj"), (1, "obj")]]))
-    b = write("b.conllu", h.conll_text([[(0, "root"), (1, "obj")], [(0, "root"), (1, "obj")]]))
+    # b's unit 2 is the same text tokenised as w1 w2w3: it pairs, text-checked
+    b_text = h.conll_text([[(0, "root"), (1, "obj")], [(0, "root"), (1, "obj")]])
+    blocks = b_text.split("\n\n")
+    blocks[1] = blocks[1].replace("\tw2\tw2\t", "\tw2w3\tw2w3\t")
+    b = write("b.conllu", "\n\n".join(blocks))
     res = synagree.agree([a, b])
     assert res.scores.ignored == 1
     assert res.scores.ratio("las") == 1.0
@@ -310,8 +321,15 @@ def test_penn_and_delex_give_the_same(phrase, run_cli):
     assert read_brackets(pa)[0].text == "I saw the man"
     r_d = synagree.agree([da, db])
     r_p = synagree.agree([pa, pb])
-    r_mix = synagree.agree([da, pb])
-    for r in (r_p, r_mix):
+    # a delexicalised and a Penn file in one corpus: conflicting evidence
+    with pytest.raises(InputError) as ei:
+        synagree.agree([da, pb])
+    assert ei.value.errors[0].kind == "ambiguous-phrase-style"
+    assert str(pb) == ei.value.errors[0].file
+    r_mix = synagree.agree([da, pb], phrase_style="delex")
+    assert r_mix.alpha_value("plain") != r_d.alpha_value("plain")  # pb's words become leaves
+    assert r_d.corpus.phrase_style.style == "delex" and r_p.corpus.phrase_style.style == "penn"
+    for r in (r_p,):
         for v in ("plain", "diff", "norm"):
             assert r.alpha_value(v) == pytest.approx(r_d.alpha_value(v), abs=1e-15)
         assert r.scores.ratio("jaccard") == pytest.approx(11 / 12, abs=1e-12)
