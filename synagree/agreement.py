@@ -14,6 +14,7 @@ from . import __version__
 from .alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
 from .attachment import Counts, attachment_scores, jaccard_scores
 from .corpus import Corpus, from_dirs, from_files
+from .memory import DEFAULT_MAX_MEMORY, check_resampling
 from .problems import InputError, Problem
 from .readers import DepSentence
 from .trees import FlatTree, Vocabulary, build_tree
@@ -143,7 +144,8 @@ def sampling_plan(n_values: int, sample_pairs: Optional[int], exact: bool
 def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                  bootstrap: int = 0, seed: int = 0, level: float = 0.95,
                  sample_pairs: Optional[int] = None, exact: bool = False,
-                 executor=None, progress: bool = False) -> AgreementResult:
+                 executor=None, progress: bool = False,
+                 max_memory: int = DEFAULT_MAX_MEMORY) -> AgreementResult:
     """α (requested variants) and the uncorrected scores for an assembled corpus.
 
     ``bootstrap``: number of unit-resampling replicates for percentile CIs
@@ -151,7 +153,9 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     that many random pairs (automatic above :data:`AUTO_SAMPLE_THRESHOLD`
     annotations unless ``exact``); ``executor``: run the all-pairs tiles
     elsewhere (see :mod:`synagree.dask_exec`); ``progress``: progress bar on
-    stderr (only when it is a terminal).
+    stderr (only when it is a terminal); ``max_memory``: bytes the bootstrap's
+    unit x unit tables may take (planned before any work, see
+    :mod:`synagree.memory`).
     """
     vocab = Vocabulary()
     ann_lists = corpus.annotation_lists()
@@ -163,6 +167,8 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     if bootstrap and sample_pairs:
         raise ValueError("the bootstrap needs exact D_e sums: do not combine it with "
                          "sampled pairs (use --exact)")
+    if bootstrap:
+        check_resampling(sum(1 for u in tree_units if len(u) >= 2), bootstrap, 1, max_memory)
     ta = tree_alpha(tree_units, variants, keep_unit_matrix=bool(bootstrap),
                     sample_pairs=sample_pairs, seed=seed, executor=executor,
                     progress=progress, target_se=target_se)

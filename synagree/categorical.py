@@ -63,6 +63,8 @@ import numpy as np
 
 from .bootstrap import percentile_interval, resample_weights
 from .hierarchy import chance_corrected
+from . import options
+from .options import output_format
 from .problems import InputError
 from .report import emit, fmt_num, json_ready, latex_escape
 
@@ -794,22 +796,23 @@ def cmd_categorical(args: argparse.Namespace) -> int:
     from .corpus import check_input_choice, input_options
     check_input_choice(args.files, args.dirs)
     layers = _parse_layers(args.layers)
+    output = output_format(args)
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     items = {layer: items_from_corpus(corpus, layer) for layer in layers}
     results = {layer: layer_agreement(data) for layer, data in items.items()}
     cis = None
     if args.bootstrap:
         rng = np.random.default_rng(args.seed)
-        cis = {layer: bootstrap(data, confidence=args.confidence,
+        cis = {layer: bootstrap(data, confidence=args.ci_level,
                                 weights=multinomial_weights(rng, len(data.units),
                                                             args.bootstrap))
                for layer, data in items.items()}
-    if args.output == "json":
-        d = {"annotators": list(corpus.annotators),
+    if output == "json":
+        d = {"annotators": list(corpus.annotators), **corpus.settings(),
              "layers": {k: v.to_dict(confusion=args.confusion) for k, v in results.items()}}
         if cis:
             d["bootstrap"] = {"replicates": args.bootstrap, "seed": args.seed,
-                              "confidence": args.confidence,
+                              "confidence": args.ci_level,
                               "intervals": {layer: {k: {kk: vv for kk, vv in v.items()
                                                         if kk != "replicates"}
                                                     for k, v in ci.items()}
@@ -817,10 +820,10 @@ def cmd_categorical(args: argparse.Namespace) -> int:
         text = json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
     else:
         m = len(corpus.annotators)
-        fmt = "table" if args.output == "table" else args.output
+        fmt = output
         text = render_rows(summary_header(m), summary_rows(results, cis), fmt,
                            caption="Categorical agreement per layer (pooled; micro over "
-                                   "documents)" + (f", {100 * args.confidence:g}% bootstrap "
+                                   "documents)" + (f", {100 * args.ci_level:g}% bootstrap "
                                                    f"CIs" if cis else ""))
         if args.specific:
             la = results[args.specific]
@@ -849,27 +852,21 @@ def _parse_layers(spec: Optional[str], allow_empty: bool = False) -> List[str]:
 
 
 def register_cli(subparsers) -> None:
-    from .cli import _add_input_args
-
     p = subparsers.add_parser(
         "categorical", help="kappa/pi/alpha and specific agreement on token layers",
         description="Categorical agreement on token layers (labels, heads, UPOS, XPOS, "
                     "FEATS): observed agreement, Cohen's kappa, Scott's pi, Fleiss' kappa "
                     "and Davies & Fleiss kappa (more than two annotators), Krippendorff's "
                     "alpha (nominal), specific agreement.")
-    _add_input_args(p)
+    options.add_input(p)
     p.add_argument("--layers", default=",".join(DEFAULT_LAYERS),
                    help=f"comma-separated layers from {', '.join(LAYERS)} "
                         f"(default: {','.join(DEFAULT_LAYERS)})")
     p.add_argument("--specific", metavar="LAYER", choices=LAYERS,
                    help="also list specific agreement per category of this layer")
-    p.add_argument("--bootstrap", type=int, default=0, metavar="B",
-                   help="B bootstrap replicates (resampling sentences) for CIs (default 0: none)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument("--confidence", type=float, default=0.95, help="CI level (default 0.95)")
+    options.add_bootstrap(p, "every coefficient")
     p.add_argument("--confusion", action="store_true",
                    help="JSON: include the contingency tables (sparse [row, col, count])")
-    p.add_argument("--output", default="table", choices=["table", "json", "csv", "markdown",
-                                                          "latex"])
-    p.add_argument("-o", "--out", metavar="FILE", help="write here (atomically)")
+    options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
+    options.add_quiet(p)
     p.set_defaults(func=cmd_categorical)

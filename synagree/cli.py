@@ -9,38 +9,20 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import List, Optional
 
 from . import __version__
+from . import options
+from .options import check_output_path, output_format
 from .problems import InputError
 from .report import emit, print_problems
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 3
 DEFAULT_SAMPLE = Path("treebanks") / "en-sample"
-
-
-def _add_input_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("files", nargs="*", help="one annotation file per annotator")
-    p.add_argument("--dirs", nargs="+", metavar="DIR",
-                   help="one directory per annotator; files matched by name")
-    p.add_argument("--format", dest="fmt", default="auto",
-                   choices=["auto", "conllu", "phrase"],
-                   help="input format (default: guessed from extension/content)")
-    p.add_argument("--phrase-style", default="auto", choices=["auto", "delex", "penn"],
-                   help="bracketed trees: leaves are categories (delex) or words (penn)")
-    p.add_argument("--strict", action="store_true",
-                   help="treat warnings (head cycles, missing labels) as errors")
-    p.add_argument("--allow-missing", action="store_true",
-                   help="with sent_id matching: sentences absent from a file are missing "
-                        "annotations instead of an error")
-    p.add_argument("--names", nargs="+", metavar="NAME",
-                   help="annotator names, one per file (default: the file names)")
-    p.add_argument("--no-text-check", action="store_true",
-                   help="do not check that the annotations of a unit are of the same text "
-                        "(word forms compared without whitespace)")
 
 
 def cmd_agree(args: argparse.Namespace) -> int:
@@ -56,12 +38,18 @@ def cmd_agree(args: argparse.Namespace) -> int:
             print(f"synagree: no input given; using the bundled sample {DEFAULT_SAMPLE}/",
                   file=sys.stderr)
     check_input_choice(files, dirs)
+    output = output_format(args)
+    if args.worst and output == "csv":
+        raise InputError.single("<command line>", None, "usage",
+                                "--worst with CSV output would put two tables in one file: "
+                                "use --output json (which holds both) or table")
     variants = VARIANTS if args.metric == "all" else (args.metric,)
     if args.bootstrap and args.sample_pairs:
         raise InputError.single("<command line>", None, "usage",
                                 "--bootstrap needs the exact D_e: drop --sample-pairs")
     options = dict(bootstrap=args.bootstrap, seed=args.seed, level=args.ci_level,
-                   sample_pairs=args.sample_pairs, exact=args.exact, progress=not args.quiet)
+                   sample_pairs=args.sample_pairs, exact=args.exact, progress=not args.quiet,
+                   max_memory=args.max_memory)
     from . import hierarchy_scores
     hierarchy_scores.validate_args(args)  # usage errors / bad hierarchy file before the long run
     from contextlib import nullcontext
@@ -78,8 +66,8 @@ def cmd_agree(args: argparse.Namespace) -> int:
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=args.max_warnings)
     from .qa import apply_worst
-    tail = apply_worst(res, args)  # json: goes into details["worst"] and returns ""
-    emit(render(res, args.output) + tail, args.out)
+    tail = apply_worst(res, args, output)  # json: goes into details["worst"], returns ""
+    emit(render(res, output) + tail, args.out)
     return 0
 
 
@@ -106,31 +94,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("agree", help="alpha (plain/diff/norm) and LAS/UAS/LA between annotators",
                        description="Agreement between annotators of the same sentences.")
-    _add_input_args(p)
+    options.add_input(p)
     from .hierarchy_scores import add_hierarchy_args
     add_hierarchy_args(p)  # --hierarchy, --label-distance, --plain-as-leaf, --label-credit
     from .qa import add_worst_args
-    add_worst_args(p)  # --worst K, --worst-variant
+    add_worst_args(p)  # --worst K, --variant
     p.add_argument("--metric", default="all", choices=["all", "plain", "diff", "norm"],
                    help="which alpha variant(s) to compute (default: all)")
-    p.add_argument("--output", default="table", choices=["table", "json", "csv", "latex"],
-                   help="output format (default: table)")
-    p.add_argument("--bootstrap", type=int, default=0, metavar="B",
-                   help="B unit-resampling replicates for percentile CIs of alpha and LAS/UAS/LA")
-    p.add_argument("--seed", type=int, default=0, help="random seed (bootstrap, sampling)")
-    p.add_argument("--ci-level", type=float, default=0.95, metavar="L",
-                   help="confidence level of bootstrap intervals (default 0.95)")
-    p.add_argument("--sample-pairs", type=int, default=None, metavar="N",
-                   help="estimate D_e from N random annotation pairs (D_o stays exact); "
-                        "automatic above 20,000 annotations")
-    p.add_argument("--exact", action="store_true",
-                   help="always compute D_e exactly, however large the corpus")
+    options.add_output(p, ["table", "json", "csv", "latex"], "table")
+    options.add_bootstrap(p, "alpha and LAS/UAS/LA")
+    options.add_sampling(p)
     p.add_argument("--dask", metavar="ADDR",
                    help="run the all-pairs tiles on Dask: 'local' or tcp://scheduler:8786 "
                         "(pip install 'synagree[dask]')")
-    p.add_argument("-o", "--out", metavar="FILE", help="write the result here (atomically)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no warnings or progress on stderr")
-    p.add_argument("--max-warnings", type=int, default=30, metavar="N",
+    options.add_memory(p)
+    options.add_quiet(p)
+    p.add_argument("--max-warnings", type=options.whole_number(0), default=30, metavar="N",
                    help="list at most N warnings on stderr (default 30)")
     p.set_defaults(func=cmd_agree)
     import importlib
@@ -139,13 +118,26 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+class Terminated(BaseException):
+    """Raised by the SIGTERM handler so that ``finally`` blocks run."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated()
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
     if not getattr(args, "func", None):
         ap.print_help(sys.stderr)
         return EXIT_INPUT
+    # a polite kill (SIGTERM) unwinds like Ctrl-C, so no temporary file stays behind
+    signal.signal(signal.SIGTERM, _terminate)
     try:
+        made = check_output_path(args)
+        if made and not getattr(args, "quiet", False):
+            print(made, file=sys.stderr)
         return int(args.func(args) or 0)
     except InputError as exc:
         print_problems(exc.warnings, limit=10)
@@ -156,6 +148,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         print("synagree: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("synagree: terminated", file=sys.stderr)
+        return 143
     except BrokenPipeError:
         return 0
     except Exception as exc:  # pragma: no cover - last resort, see module docstring

@@ -76,6 +76,9 @@ import numpy as np
 from .alpha import VARIANTS, AlphaStats, tree_alpha
 from .conll18 import (OFFICIAL_METRICS, Alignment, Conll18Result, Score, Source, Treebank,
                       Word, _as_treebank, _same, evaluate, render_scorer_table)
+from .memory import DEFAULT_MAX_MEMORY, check_resampling
+from . import options
+from .options import output_format
 from .problems import InputError
 from .readers import DepSentence
 from .trees import FlatTree, Vocabulary, build_tree
@@ -91,6 +94,7 @@ __all__ = [
 UNALIGNED_BIN = "(unaligned)"
 SIGNIFICANCE_RATIOS = ("LAS", "UAS", "CLAS")
 OUTPUTS = ("table", "json", "csv", "latex")
+SIGNIFICANCE_REPLICATES = 1000  # --significance without --bootstrap
 
 
 # --------------------------------------------------------------------------- units
@@ -571,7 +575,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             names: Optional[Sequence[str]] = None, alpha: bool = True,
             sample_pairs: Optional[int] = None, exact: bool = False, level: float = 0.95,
             R: Optional[int] = None, full_labels: bool = False,
-            progress: bool = False) -> CompareResult:
+            progress: bool = False, max_memory: int = DEFAULT_MAX_MEMORY) -> CompareResult:
     """Score ``systems`` against ``gold`` (paths, CoNLL-U texts, streams or
     :class:`~synagree.conll18.Treebank` objects).
 
@@ -583,7 +587,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     tests between every two systems, seeded by ``seed``, intervals at
     ``level``.  ``alpha=False`` skips α (the all-pairs tree edit distances
     are by far the slowest part); ``sample_pairs`` / ``exact`` as for
-    :func:`synagree.agreement.agree_corpus`.  Raises
+    :func:`synagree.agreement.agree_corpus`; ``max_memory`` bounds the planned
+    memory of the significance tests.  Raises
     :class:`~synagree.problems.InputError` on bad input or differing texts.
     """
     from .agreement import sampling_plan
@@ -596,6 +601,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     gold_tb = _as_treebank(gold, "<gold>")
     sys_tbs = [_as_treebank(s, f"<system {k + 1}>") for k, s in enumerate(systems)]
     sys_names = _names(sys_tbs, names)
+    if significance:
+        check_resampling(len(gold_tb.sentences), B, len(sys_tbs), max_memory)
     notes: List[str] = []
 
     h = hdesc = None
@@ -920,17 +927,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.significance and args.sample_pairs:
         raise InputError.single("<command line>", None, "usage",
                                 "--significance needs the exact D_e: drop --sample-pairs")
-    if args.replicates < 1:
-        raise InputError.single("<command line>", None, "usage", "-B must be at least 1")
-    if not 0.0 < args.ci_level < 1.0:
-        raise InputError.single("<command line>", None, "usage",
-                                "--ci-level must be between 0 and 1")
+    replicates = args.bootstrap or SIGNIFICANCE_REPLICATES
     res = compare(args.gold, args.systems, hierarchy=args.hierarchy, breakdown=args.breakdown,
-                  significance=args.significance, B=args.replicates, seed=args.seed,
+                  significance=args.significance, B=replicates, seed=args.seed,
                   names=args.names, alpha=not args.no_alpha, sample_pairs=args.sample_pairs,
                   exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
-                  progress=not args.quiet)
-    text = render(res, args.output, verbose=args.verbose, top=args.top)
+                  progress=not args.quiet, max_memory=args.max_memory)
+    text = render(res, output_format(args), verbose=args.verbose, top=args.top)
     from .report import emit
     emit(text, args.out)
     return 0
@@ -950,8 +953,7 @@ def register_cli(subparsers) -> None:
     p.add_argument("-v", "--verbose", action="store_true",
                    help="one system: the official scorer's -v table (plus LAS_full, "
                         "LAS_hier and alpha)")
-    p.add_argument("--output", default="table", choices=list(OUTPUTS),
-                   help="output format (default: table)")
+    options.add_output(p, OUTPUTS, "table")
     p.add_argument("--names", nargs="+", metavar="NAME", help="names for the system files")
     p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
                    help="add LAS_hier: head correct x hierarchical label credit")
@@ -960,22 +962,18 @@ def register_cli(subparsers) -> None:
                         "sentence length; relation confusions")
     p.add_argument("--full-labels", action="store_true",
                    help="breakdown and confusions by full DEPREL (with subtypes)")
-    p.add_argument("--top", type=int, default=10, metavar="N",
+    p.add_argument("--top", type=options.whole_number(1), default=10, metavar="N",
                    help="list the N most frequent confusions (default 10)")
     p.add_argument("--significance", action="store_true",
                    help="paired bootstrap and approximate randomisation between every two "
-                        "systems (LAS, UAS, CLAS, alpha_plain)")
-    p.add_argument("-B", "--replicates", type=int, default=1000, metavar="B",
-                   help="bootstrap replicates and randomisation rounds (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--ci-level", type=float, default=0.95, metavar="L",
-                   help="confidence level of the intervals (default 0.95)")
+                        f"systems (LAS, UAS, CLAS, alpha_plain), with --bootstrap replicates "
+                        f"(default {SIGNIFICANCE_REPLICATES:,} when --bootstrap is not given)")
+    options.add_bootstrap(p, "the significance tests")
+    p.add_argument("-B", "--replicates", dest="bootstrap", type=options.whole_number(1, 1_000_000),
+                   help=argparse.SUPPRESS)
     p.add_argument("--no-alpha", action="store_true",
                    help="skip alpha (the all-pairs tree edit distances are the slow part)")
-    p.add_argument("--sample-pairs", type=int, default=None, metavar="N",
-                   help="estimate D_e from N random tree pairs (automatic above 20,000 trees "
-                        "per system)")
-    p.add_argument("--exact", action="store_true", help="always compute D_e exactly")
-    p.add_argument("-o", "--out", metavar="FILE", help="write the result here (atomically)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
+    options.add_sampling(p)
+    options.add_memory(p)
+    options.add_quiet(p)
     p.set_defaults(func=cmd_compare)

@@ -82,6 +82,7 @@ from .corpus import kind_of, read_files
 from .perturb import (label_set, nonterminal_labels, perturb_any, random_sentence,
                       repair_cycles)
 from .progress import Progress
+from . import options
 from .problems import InputError, ProblemLog
 from .readers import DepSentence, Sentence, unreachable_words
 from .trees import FlatTree, Vocabulary, build_tree
@@ -192,18 +193,29 @@ def run_plan(series: Sequence[str], grid: Sequence[float], runs: int,
             for s in series for p in grid for r in range(runs)]
 
 
+MAX_GRID_POINTS = 1000
+
+
 def parse_grid(text: str) -> List[float]:
     """``"0.1,0.5,1"`` or ``"start:stop:num"`` (inclusive, like numpy.linspace)."""
     text = text.strip()
     try:
         if ":" in text:
             a, b, k = text.split(":")
+            if not 1 <= int(k) <= MAX_GRID_POINTS:  # checked before anything is allocated
+                raise InputError.single("<command line>", None, "usage",
+                                        f"--grid {text!r}: the number of points must be from "
+                                        f"1 to {MAX_GRID_POINTS:,}")
             vals = np.linspace(float(a), float(b), int(k)).tolist()
         else:
             vals = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise InputError.single("<command line>", None, "usage",
                                 f"bad --grid {text!r}: give 'p1,p2,...' or 'start:stop:num'")
+    if len(vals) > MAX_GRID_POINTS:
+        raise InputError.single("<command line>", None, "usage",
+                                f"--grid {text!r}: {len(vals):,} points; at most "
+                                f"{MAX_GRID_POINTS:,}")
     vals = [round(v, 9) for v in vals]
     if not vals or any(not 0.0 <= v <= 1.0 for v in vals):
         raise InputError.single("<command line>", None, "usage",
@@ -863,10 +875,12 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
         if cfg_path.exists():
             try:
                 old = json.loads(cfg_path.read_text(encoding="utf-8"))
-            except ValueError:
+            except (OSError, ValueError):
+                old = None
+            if not isinstance(old, dict) or not isinstance(old.get("source", {}), Mapping):
                 raise InputError.single(str(cfg_path), None, "corrupt-config",
-                                        "config.json is unreadable; use --overwrite to "
-                                        "start afresh")
+                                        "config.json is unreadable or not a noise "
+                                        "configuration; use --overwrite to start afresh")
             diffs = _diff(_comparable(old), _comparable(config))
             if diffs:
                 raise InputError.single(
@@ -1001,19 +1015,21 @@ def register_cli(subparsers) -> None:
                     "the same command resumes an interrupted experiment.")
     p.add_argument("source", nargs="+", help="treebank file(s), CoNLL-U/CoNLL-X or bracketed; "
                                              "several files are pooled")
-    p.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
-    p.add_argument("--sample", type=int, default=100, metavar="N",
+    options.add_out_dir(p)
+    p.add_argument("--sample", type=options.whole_number(0), default=100, metavar="N",
                    help="sentences drawn from the source (default 100; 0 = all)")
     p.add_argument("--series", default=",".join(PAPER_SERIES),
                    help="comma-separated: both, relabel, reattach, random "
                         "(default both,relabel,reattach)")
     p.add_argument("--grid", default="0.1:1.0:10",
                    help="noise probabilities: 'p1,p2,...' or 'start:stop:num' "
-                        "(default 0.1:1.0:10 = 0.1, 0.2, ..., 1.0)")
-    p.add_argument("--runs", type=int, default=10, help="runs per point (default 10)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the sample and runs (default 0)")
+                        f"(default 0.1:1.0:10 = 0.1, 0.2, ..., 1.0; at most {MAX_GRID_POINTS} "
+                        f"points)")
+    p.add_argument("--runs", type=options.whole_number(1, 10_000), default=10, metavar="R",
+                   help="runs per point (default 10)")
+    options.add_seed(p)
     p.add_argument("--format", dest="fmt", default="auto", choices=["auto", "conllu", "phrase"])
-    p.add_argument("--phrase-style", default="auto", choices=["auto", "delex", "penn"])
+    options.add_phrase_style(p)
     p.add_argument("--cycles", default="skip", choices=["skip", "repair", "error"],
                    help="source sentences with head cycles: leave out (default), repair "
                         "(lowest word of the cycle to the root) or refuse")
@@ -1035,5 +1051,5 @@ def register_cli(subparsers) -> None:
     p.add_argument("--plot", action="store_true", help="also write the figures (PNG, SVG, PDF)")
     p.add_argument("--overwrite", action="store_true",
                    help="discard results already in OUT instead of resuming")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or notes")
+    options.add_quiet(p)
     p.set_defaults(func=cmd_noise)

@@ -35,12 +35,12 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 from .categorical import _f as _num
+from . import options
+from .options import output_format
 from .problems import InputError
 from .report import emit, print_problems
 
 OUTPUTS = ("html", "json", "csv", "markdown", "latex")
-_SUFFIX_OUTPUT = {".html": "html", ".htm": "html", ".json": "json", ".csv": "csv",
-                  ".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
 NOISE_KEYS = ("series", "p", "p_relabel", "p_reattach", "p_random", "run", "seed")
 NOISE_METRICS = ("alpha_plain", "alpha_norm", "alpha_diff", "las", "uas", "la", "jaccard")
 
@@ -854,25 +854,17 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
                        max_sentences=max_sentences)
 
 
-def _output_of(args) -> str:
-    if args.output:
-        return args.output
-    if args.out:
-        return _SUFFIX_OUTPUT.get(Path(args.out).suffix.lower(), "html")
-    return "html"
-
-
 def cmd_report(args: argparse.Namespace) -> int:
     from .agreement import agree_corpus, load_corpus
     from .categorical import _parse_layers
     from .corpus import check_input_choice, input_options
 
     check_input_choice(args.files, args.dirs)
-    if args.bootstrap < 0:
-        raise InputError.single("<command line>", None, "usage", "--bootstrap must be ≥ 0")
-    if not 0 < args.confidence < 1:
+    output = output_format(args)
+    if output == "html" and not args.out and sys.stdout.isatty():
         raise InputError.single("<command line>", None, "usage",
-                                "--confidence must be between 0 and 1")
+                                "the HTML report is a whole page: give -o FILE.html (or pipe "
+                                "the output)")
     layers = _parse_layers(args.layers, allow_empty=True)
     previous = None
     if args.compare_to:
@@ -891,16 +883,16 @@ def cmd_report(args: argparse.Namespace) -> int:
             _metrics_of(previous if isinstance(previous, dict) else {})
         except ValueError as exc:
             raise InputError.single(args.compare_to, None, "bad-json", str(exc))
-    output = _output_of(args)
     noise = read_noise(args.noise) if args.noise else None
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
     result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
-                          level=args.confidence)
+                          level=args.ci_level, max_memory=args.max_memory,
+                          progress=not args.quiet)
     if result.warnings and not args.quiet:
         print_problems(result.warnings, limit=10)
     text = build_report(result, output, noise=noise, bootstrap=args.bootstrap, seed=args.seed,
-                        confidence=args.confidence, layers=layers, compare_to=previous,
+                        confidence=args.ci_level, layers=layers, compare_to=previous,
                         variant=args.variant, worst=args.worst,
                         max_sentences=args.max_sentences or None, title=args.title)
     emit(text, args.out)
@@ -911,40 +903,29 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def register_cli(subparsers) -> None:
-    from .cli import _add_input_args
-
     p = subparsers.add_parser(
         "report", help="annotation QA report: one self-contained HTML file (or its tables)",
         description="Annotation QA report: alpha and LAS with bootstrap CIs, annotator pair "
                     "matrices, leave-one-out alpha, token-layer kappa/pi/alpha with specific "
                     "agreement and confusion, noise curves, and the worst sentences drawn as "
                     "dependency arcs with the differences highlighted.")
-    _add_input_args(p)
-    p.add_argument("-o", "--out", metavar="FILE",
-                   help="write here, atomically (default: stdout); the format follows the "
-                        "suffix (.html, .json, .csv, .md, .tex) unless --output is given")
-    p.add_argument("--output", choices=OUTPUTS, default=None,
-                   help="html (default), or the report's tables as json, csv, markdown, "
-                        "latex (json keeps the bootstrap replicates for --compare-to)")
+    options.add_input(p)
+    options.add_output(p, OUTPUTS, "html")
     p.add_argument("--noise", metavar="RESULTS",
                    help="noise-experiment results (runs.csv / results.json of synagree noise) "
                         "to plot")
-    p.add_argument("--bootstrap", type=int, default=1000, metavar="B",
-                   help="bootstrap replicates for the CIs (default 1000; 0: none)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument("--confidence", type=float, default=0.95,
-                   help="confidence level of the intervals (default 0.95)")
+    options.add_bootstrap(p, "alpha, LAS and the layer coefficients")
     p.add_argument("--compare-to", metavar="PREVIOUS.json",
                    help="a previous round's `synagree report --output json`: test whether "
-                        "agreement changed significantly")
+                        "agreement changed significantly (needs --bootstrap)")
     p.add_argument("--layers", default="deprel,head,upos,xpos,feats",
                    help="token layers for categorical agreement (comma-separated; '' for none)")
-    p.add_argument("--variant", default="plain", choices=["plain", "diff", "norm"],
-                   help="rank sentences by this alpha variant's D_o (default plain)")
-    p.add_argument("--worst", type=int, default=20, metavar="K",
+    options.add_variant(p)
+    p.add_argument("--worst", type=options.whole_number(0), default=20, metavar="K",
                    help="sentences in the worst list of the table outputs (default 20)")
-    p.add_argument("--max-sentences", type=int, default=5000, metavar="N",
+    p.add_argument("--max-sentences", type=options.whole_number(0), default=5000, metavar="N",
                    help="HTML: keep at most the N worst sentences (default 5000; 0: all)")
     p.add_argument("--title", help="page title")
-    p.add_argument("-q", "--quiet", action="store_true", help="no warnings on stderr")
+    options.add_memory(p)
+    options.add_quiet(p)
     p.set_defaults(func=cmd_report)

@@ -25,6 +25,7 @@ from typing import Dict, List, Mapping, Optional, Sequence
 import numpy as np
 
 from .experiments import KEY_COLUMNS, read_rows
+from . import options
 from .problems import InputError
 
 # stable colours / styles per metric (colour-blind-friendly Okabe–Ito palette)
@@ -228,9 +229,9 @@ def register_cli(subparsers) -> None:
                     "a shaded spread band for every metric against p) and a LAS-vs-alpha "
                     "scatter, as PNG, SVG and PDF.")
     p.add_argument("results", help="runs.csv, runs.jsonl or results.json (or their directory)")
-    p.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
+    options.add_out_dir(p)
     p.add_argument("--formats", default="png,svg,pdf", help="comma-separated (default all three)")
     p.add_argument("--band", default="minmax", choices=["minmax", "sd"],
                    help="shaded band: min–max over runs (default) or mean ± 1 sd")
-    p.add_argument("-q", "--quiet", action="store_true")
+    options.add_quiet(p)
     p.set_defaults(func=cmd_plot)

@@ -58,6 +58,7 @@ from .attachment import attachment_scores
 from .bootstrap import bootstrap_alpha, bootstrap_ratios, percentile_interval, resample_weights
 from .categorical import COEFFICIENTS, _f, items_from_corpus, layer_agreement, render_rows
 from .categorical import bootstrap as layer_bootstrap
+from .options import add_variant, whole_number
 from .readers import DepSentence, PhraseNode
 from .report import json_ready, render_json
 from .trees import FlatTree, Vocabulary, build_tree
@@ -718,23 +719,21 @@ def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain"
 
 
 def add_worst_args(parser: argparse.ArgumentParser) -> None:
-    """``--worst K`` (and ``--worst-variant``) for ``synagree agree``."""
-    parser.add_argument("--worst", type=int, default=0, metavar="K",
+    """``--worst K`` (and ``--variant``) for ``synagree agree``."""
+    parser.add_argument("--worst", type=whole_number(0), default=0, metavar="K",
                         help="also list the K sentences contributing most to disagreement "
                              "(share of D_o, TED, annotators, differing words)")
-    parser.add_argument("--worst-variant", default="plain", choices=list(VARIANTS),
-                        help="rank --worst by this alpha variant's D_o (default plain)")
+    add_variant(parser)
 
 
-def apply_worst(result, args: argparse.Namespace) -> str:
+def apply_worst(result, args: argparse.Namespace, output: str = "table") -> str:
     """For ``synagree agree``: with ``--output json`` the worst list goes into
     ``result.extra_details["worst"]`` (and "" is returned); otherwise the rendered
     list is returned, to be appended after the main output."""
     k = getattr(args, "worst", 0) or 0
     if k <= 0:
         return ""
-    variant = _available_variant(result, args.worst_variant)
-    output = getattr(args, "output", "table")
+    variant = _available_variant(result, args.variant)
     if output == "json":
         result.extra_details["worst"] = [d.to_dict() for d in worst_units(result, k, variant)]
         return ""

@@ -52,6 +52,8 @@ from .hierarchy import HierarchicalKappa, Hierarchy, cohens_kappa, pooled_leaf_m
 from .hierarchy_scores import describe_hierarchy, load_hierarchy, load_hierarchy_noting_added
 from .readers import read_text, sentence_blocks, split_columns
 from .report import fmt_num
+from . import options
+from .options import output_format
 from .problems import WARNING, InputError, Problem, ProblemLog
 
 __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pairs",
@@ -365,7 +367,7 @@ def cmd_tags(args: argparse.Namespace) -> int:
     if res.warnings and not args.quiet:
         from .report import print_problems
         print_problems(res.warnings, limit=10)
-    text = render_tags(res, args.output)
+    text = render_tags(res, output_format(args))
     from .report import emit
     emit(text, args.out)
     return 0
@@ -386,8 +388,6 @@ def register_cli(subparsers) -> None:
                    help="tag hierarchy (default: ud for deprel, flat otherwise)")
     p.add_argument("--plain-as-leaf", action="store_true",
                    help="with --hierarchy ud: a plain relation is a leaf beside its subtypes")
-    p.add_argument("--output", default="table", choices=list(OUTPUTS),
-                   help="output format (default: table)")
-    p.add_argument("-o", "--out", metavar="FILE", help="write the result here (atomically)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no warnings on stderr")
+    options.add_output(p, OUTPUTS, "table")
+    options.add_quiet(p)
     p.set_defaults(func=cmd_tags)

@@ -123,7 +123,12 @@ def test_output_file(dirs, tmp_path, run_cli):
     assert json.loads(target.read_text(encoding="utf-8")) == _json(run_cli, "--dirs", *dirs, "--allow-missing")
     # no temporary files are left beside it
     assert [p.name for p in target.parent.iterdir()] == ["result.json"]
-    rc, _, _ = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--out", target)  # overwrite, table
+    # the format follows the suffix of -o unless --output names one
+    rc, _, _ = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--out", target)
+    assert rc == 0
+    assert json.loads(target.read_text(encoding="utf-8"))["units"] == 3
+    rc, _, _ = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--output", "table",
+                       "--out", target)  # overwrite, table
     assert rc == 0
     assert target.read_text(encoding="utf-8").startswith("kind")
 

@@ -237,19 +237,20 @@ def test_compare_rounds(cdt_en):
 
 
 def test_apply_worst_for_agree_cli(three):
-    ns = argparse.Namespace(worst=2, worst_variant="plain", output="table")
-    text = qa.apply_worst(three, ns)
+    ns = argparse.Namespace(worst=2, variant="plain")
+    text = qa.apply_worst(three, ns, "table")
     assert "s1" in text and "apples" in text
-    ns.output = "json"
-    assert qa.apply_worst(three, ns) == ""
+    assert qa.apply_worst(three, ns, "json") == ""
     assert three.extra_details["worst"][0]["uid"] == "s1"
     three.extra_details.pop("worst")
     ns.worst = 0
     assert qa.apply_worst(three, ns) == ""
     p = argparse.ArgumentParser()
     qa.add_worst_args(p)
-    a = p.parse_args(["--worst", "5", "--worst-variant", "norm"])
-    assert a.worst == 5 and a.worst_variant == "norm"
+    a = p.parse_args(["--worst", "5", "--variant", "norm"])
+    assert a.worst == 5 and a.variant == "norm"
+    # the earlier spelling is still accepted
+    assert p.parse_args(["--worst-variant", "diff"]).variant == "diff"
 
 
 def test_qa_summary_tables(three):
