@@ -11,8 +11,10 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
@@ -157,10 +159,17 @@ def print_problems(problems: Sequence["Problem"], limit: int = 30) -> None:
 
 
 def write_atomic(path: "str | os.PathLike", text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and an atomic rename."""
+    """Write ``text`` to ``path`` via a temporary file and an atomic rename.
+
+    The temporary file (``.NAME.PID.XXXX.tmp`` beside the target) is fsynced
+    before the rename and removed on any error; one left by a killed run (its
+    process gone) is removed by the next write to the same target.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    remove_stale_temporaries(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp",
+                               dir=path.parent)
     try:
         umask = os.umask(0)
         os.umask(umask)
@@ -176,3 +185,44 @@ def write_atomic(path: "str | os.PathLike", text: str) -> None:
         except OSError:
             pass
         raise
+
+
+# mkstemp's names before the PID was added: removed once an hour old
+_STALE_AGE = 3600.0
+
+
+def remove_stale_temporaries(path: Path) -> List[Path]:
+    """Remove temporary files of earlier writes to ``path`` whose process is gone."""
+    removed = []
+    pattern = re.compile(r"\." + re.escape(path.name) + r"\.(?:(\d+)\.)?[^.]+\.tmp")
+    try:
+        candidates = list(path.parent.iterdir())
+    except OSError:
+        return removed
+    for p in candidates:
+        m = pattern.fullmatch(p.name)
+        if not m:
+            continue
+        try:
+            if m.group(1) is not None:
+                if _alive(int(m.group(1))):
+                    continue
+            elif time.time() - p.stat().st_mtime < _STALE_AGE:
+                continue
+            p.unlink()
+            removed.append(p)
+        except OSError:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
