@@ -51,6 +51,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 from .hierarchy import HierarchicalKappa, Hierarchy, cohens_kappa, pooled_leaf_mass, scotts_pi
 from .hierarchy_scores import describe_hierarchy, load_hierarchy, load_hierarchy_noting_added
 from .readers import read_text, sentence_blocks, split_columns
+from .escape import csv_row, plain
 from .report import fmt_num
 from .problems import WARNING, InputError, Problem, ProblemLog
 
@@ -321,8 +322,9 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         w.writerow(["ALL", res.words, res.exact, repr(_clean(res.accuracy)),
                     repr(_clean(res.mean_credit)), "", ""])
         for r in res.per_tag:
-            w.writerow([r.tag, r.count, r.exact, repr(_clean(r.accuracy)),
-                        repr(_clean(r.mean_credit)), r.confusion or "", r.confusion_count])
+            w.writerow(csv_row([r.tag, r.count, r.exact, repr(_clean(r.accuracy)),
+                                repr(_clean(r.mean_credit)), r.confusion or "",
+                                r.confusion_count]))
         return buf.getvalue()
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
@@ -337,14 +339,14 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     if res.form_mismatches:
         summary.append(("form mismatches", str(res.form_mismatches)))
     kw = max(len(k) for k, _ in summary)
-    lines = [f"{k:<{kw}}  {v}" for k, v in summary]
+    lines = [plain(f"{k:<{kw}}  {v}") for k, v in summary]
     if res.added_tags:
         shown = ", ".join(res.added_tags[:20]) + (" ..." if len(res.added_tags) > 20 else "")
-        lines.append(f"note: {len(res.added_tags)} tag(s) not in the hierarchy were added as "
-                     f"top-level tags (no partial credit): {shown}")
+        lines.append(plain(f"note: {len(res.added_tags)} tag(s) not in the hierarchy were added "
+                           f"as top-level tags (no partial credit): {shown}"))
     head = ["gold tag", "count", "exact", "credit", "most frequent confusion"]
-    body = [[r.tag, str(r.count), fmt_num(r.accuracy), fmt_num(r.mean_credit),
-             f"{r.confusion} ({r.confusion_count})" if r.confusion else "-"]
+    body = [[plain(r.tag), str(r.count), fmt_num(r.accuracy), fmt_num(r.mean_credit),
+             plain(f"{r.confusion} ({r.confusion_count})") if r.confusion else "-"]
             for r in res.per_tag]
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
     lines.append("")
