@@ -566,6 +566,19 @@ def _hier_score(alignment: Alignment, h) -> Score:
     return Score(total, len(alignment.gold.words), len(alignment.system.words), len(alignment))
 
 
+def _read_all(sources: Sequence[Tuple[Source, str]]) -> List[Treebank]:
+    """Every file read before any is refused: the errors of all files at once."""
+    tbs, errors = [], []
+    for source, default_name in sources:
+        try:
+            tbs.append(_as_treebank(source, default_name))
+        except InputError as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise InputError(errors)
+    return tbs
+
+
 def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: bool = False,
             significance: bool = False, B: int = 1000, seed: int = 0, *,
             names: Optional[Sequence[str]] = None, alpha: bool = True,
@@ -593,8 +606,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     if significance and sample_pairs:
         raise InputError.single("<command line>", None, "usage",
                                 "significance needs the exact D_e: drop --sample-pairs")
-    gold_tb = _as_treebank(gold, "<gold>")
-    sys_tbs = [_as_treebank(s, f"<system {k + 1}>") for k, s in enumerate(systems)]
+    gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
+                                                        for k, s in enumerate(systems)])
     sys_names = _names(sys_tbs, names)
     notes: List[str] = []
 

@@ -148,7 +148,8 @@ class InputError(Exception):
     """Bad input: carries every error found (and the warnings seen so far)."""
 
     def __init__(self, errors: List[Problem], warnings: Optional[List[Problem]] = None):
-        self.errors = _in_line_order(errors)
+        # (a file given twice would list each of its problems twice)
+        self.errors = _in_line_order(dict.fromkeys(errors))
         self.warnings = list(warnings or [])
         super().__init__(self.format())
 
