@@ -66,7 +66,8 @@ from .hierarchy import chance_corrected
 from . import options
 from .options import output_format
 from .problems import InputError
-from .report import emit, fmt_num, json_ready, latex_escape
+from .escape import latex as latex_escape
+from .report import emit, fmt_num, json_ready
 
 LAYERS = ("deprel", "head", "upos", "xpos", "feats", "head+deprel")
 DEFAULT_LAYERS = ("deprel", "head", "upos", "xpos", "feats")
@@ -760,16 +761,19 @@ def summary_header(m: int) -> List[str]:
 
 def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
                 caption: str = "") -> str:
-    """Render a table as text, markdown, csv or latex."""
+    """Render a table as text, markdown, csv or latex (cells escaped for each:
+    :mod:`synagree.escape`)."""
+    from . import escape
+
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(header)
-        w.writerows(rows)
+        w.writerow(escape.csv_row(header))
+        w.writerows(escape.csv_row(r) for r in rows)
         return buf.getvalue()
     if fmt == "markdown":
-        esc = lambda s: str(s).replace("|", "\\|")  # noqa: E731
-        out = [f"**{caption}**", ""] if caption else []
+        esc = escape.markdown
+        out = [f"**{esc(caption)}**", ""] if caption else []
         out.append("| " + " | ".join(esc(h) for h in header) + " |")
         out.append("|" + "|".join("---" for _ in header) + "|")
         out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
@@ -780,8 +784,11 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
         out += [" & ".join(latex_escape(str(c)) for c in r) + " \\\\" for r in rows]
         out += ["\\bottomrule", "\\end{tabular}"]
         if caption:
-            out.insert(0, f"% {caption}")
+            out.insert(0, f"% {escape.plain(caption)}")  # a comment: one line is enough
         return "\n".join(out) + "\n"
+    header = [escape.plain(h) for h in header]
+    rows = [[escape.plain(c) for c in r] for r in rows]
+    caption = escape.plain(caption)
     widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(str(h))
               for i, h in enumerate(header)]
     lines = ([caption] if caption else [])

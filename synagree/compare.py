@@ -570,6 +570,19 @@ def _hier_score(alignment: Alignment, h) -> Score:
     return Score(total, len(alignment.gold.words), len(alignment.system.words), len(alignment))
 
 
+def _read_all(sources: Sequence[Tuple[Source, str]]) -> List[Treebank]:
+    """Every file read before any is refused: the errors of all files at once."""
+    tbs, errors = [], []
+    for source, default_name in sources:
+        try:
+            tbs.append(_as_treebank(source, default_name))
+        except InputError as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise InputError(errors)
+    return tbs
+
+
 def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: bool = False,
             significance: bool = False, B: int = 1000, seed: int = 0, *,
             names: Optional[Sequence[str]] = None, alpha: bool = True,
@@ -598,8 +611,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     if significance and sample_pairs:
         raise InputError.single("<command line>", None, "usage",
                                 "significance needs the exact D_e: drop --sample-pairs")
-    gold_tb = _as_treebank(gold, "<gold>")
-    sys_tbs = [_as_treebank(s, f"<system {k + 1}>") for k, s in enumerate(systems)]
+    gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
+                                                        for k, s in enumerate(systems)])
     sys_names = _names(sys_tbs, names)
     if significance:
         check_resampling(len(gold_tb.sentences), B, len(sys_tbs), max_memory)
@@ -733,6 +746,8 @@ def _pct(x: Optional[float], digits: int = 2) -> str:
 def render_table(res: CompareResult, top: int = 10) -> str:
     """One column per system: F1 of every score, α (all in percent); then the
     breakdowns (``top`` confusions), significance tests and notes."""
+    from .escape import plain
+
     names = [s.name for s in res.systems]
     rows = res.rows()
     head = ["metric (F1 %)"] + names
@@ -740,7 +755,7 @@ def render_table(res: CompareResult, top: int = 10) -> str:
     body.append(["units"] + [str(len(s.units)) for s in res.systems])
     if any(s.joined_units for s in res.systems):
         body.append(["joined units"] + [str(s.joined_units) for s in res.systems])
-    out = [f"gold: {res.gold} ({res.gold_sentences} sentences, {res.gold_words} words)"]
+    out = [f"gold: {plain(res.gold)} ({res.gold_sentences} sentences, {res.gold_words} words)"]
     if res.hierarchy is not None:
         out.append(f"hierarchy: {res.hierarchy} (LAS_hier: head correct x label credit)")
     out += _table(head, body)
@@ -755,7 +770,8 @@ def _extras(res: CompareResult, top: int = 10) -> str:
     if res.significance is not None:
         parts.append(render_significance(res))
     if res.notes:
-        parts.append("".join(f"note: {n}\n" for n in res.notes))
+        from .escape import plain
+        parts.append("".join(f"note: {plain(n)}\n" for n in res.notes))
     return "".join("\n" + p for p in parts)
 
 
@@ -777,6 +793,10 @@ def render_verbose(res: CompareResult, top: int = 10) -> str:
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> List[str]:
+    from .escape import plain
+
+    head = [plain(v) for v in head]
+    rows = [[plain(v) for v in r] for r in rows]
     widths = [max(len(str(r[c])) for r in [head, *rows]) for c in range(len(head))]
 
     def fmt(r):
@@ -787,6 +807,8 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) ->
 
 
 def render_breakdowns(res: CompareResult, top: int = 10) -> str:
+    from .escape import plain
+
     out: List[str] = []
     for s in res.systems:
         if not s.breakdowns:
@@ -795,7 +817,7 @@ def render_breakdowns(res: CompareResult, top: int = 10) -> str:
             title = BREAKDOWNS[name].title if name in BREAKDOWNS else name
             if name == "relation" and res.full_labels:
                 title += ", full labels"
-            out.append(f"{s.name}: LAS by {title}")
+            out.append(plain(f"{s.name}: LAS by {title}"))
             head = [name, "gold", "system", "correct", "P", "R", "F1"]
             if name != "relation":
                 head.append("UAS F1")
@@ -808,8 +830,8 @@ def render_breakdowns(res: CompareResult, top: int = 10) -> str:
                 rows.append(r)
             out += _table(head, rows) + [""]
         if s.confusion is not None:
-            out.append(f"{s.name}: most frequent relation confusions (aligned words with the "
-                       f"correct head)")
+            out.append(plain(f"{s.name}: most frequent relation confusions (aligned words "
+                             f"with the correct head)"))
             top_rows = [[g, sy, str(c), ex] for g, sy, c, ex in s.confusion.top(top)]
             out += (_table(["gold", "system", "count", "example"], top_rows, left=2)
                     if top_rows else ["(none)"]) + [""]
@@ -849,12 +871,14 @@ CSV_COLUMNS = ("section", "system", "metric", "bin", "value", "correct", "gold",
 
 def render_csv(res: CompareResult) -> str:
     """Long format, one row per number group; columns :data:`CSV_COLUMNS`."""
+    from .escape import csv_cell
+
     buf = io.StringIO()
     w = csv.DictWriter(buf, CSV_COLUMNS, lineterminator="\n")
     w.writeheader()
 
     def row(**kw):
-        w.writerow({k: ("" if v is None else (repr(v) if isinstance(v, float) else v))
+        w.writerow({k: csv_cell("" if v is None else (repr(v) if isinstance(v, float) else v))
                     for k, v in kw.items()})
 
     for s in res.systems:
@@ -888,7 +912,7 @@ LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier",
 
 def render_latex(res: CompareResult) -> str:
     """A booktabs table, one row per system, F1 and α in percent (2 decimals)."""
-    from .report import latex_escape
+    from .escape import latex as latex_escape
 
     cols = [c for c in LATEX_ROWS if c in res.rows()]
     heads = [f"$\\alpha_{{\\mathrm{{{c[6:]}}}}}$" if c.startswith("alpha_")

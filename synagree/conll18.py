@@ -28,8 +28,12 @@ Reading (one file = one :class:`Treebank`)
 * Every problem of a file is gathered before :class:`InputError` is raised.
   Files the scorer accepts are read as it reads them; this reader is stricter
   only in also checking the IDs of multiword tokens and their member words
-  (the scorer trusts them) and in requiring IDs and HEADs written as
-  ``conllu`` writes integers (no ``01``, ``+1``); it ignores a byte-order mark.
+  (the scorer trusts them; overlapping ranges are ``multiword-overlap``
+  errors) and in requiring IDs and HEADs written as ``conllu`` writes
+  integers, in ASCII digits (no ``01``, ``+1``, ``٠``): the checks of
+  :mod:`synagree.conllu_ids`, shared by every reader.  It ignores a
+  byte-order mark.  Compressed files (``.gz``, ``.xz``, ``.bz2``) are
+  decompressed.
 * A :class:`Word` keeps its columns as written (FORM with its spaces, DEPREL
   with its subtype); ``ufeats`` and ``udeprel`` are the compared forms.
 
@@ -83,9 +87,11 @@ from typing import (Callable, Dict, Hashable, Iterator, List, Mapping, Optional,
                     Tuple, Union)
 
 from conllu.exceptions import ParseException
-from conllu.parser import parse_comment_line, parse_id_value, parse_int_value
+from conllu.parser import parse_comment_line
 
-from .problems import InputError, Problem, ProblemLog
+from .compression import CorruptCompressedFile, read_bytes
+from .conllu_ids import Ranges, bad_head_hint, bad_id_message, parse_head, parse_id
+from .problems import SHOWN, InputError, Problem, ProblemLog, quote, shorten
 
 __all__ = [
     "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "UNIVERSAL_FEATURES", "UNALIGNED",
@@ -215,9 +221,16 @@ def _read_text(source: Source, name: Optional[str]) -> Tuple[str, str]:
     path = Path(source)
     label = name or str(source)
     try:
-        data = path.read_bytes()
+        data = read_bytes(path)  # .gz, .xz, .bz2 decompressed
+    except CorruptCompressedFile as e:
+        raise InputError.single(label, None, "corrupt-compressed-file", str(e)) from None
+    except FileNotFoundError:  # the kinds of readers.read_text
+        raise InputError.single(label, None, "file-not-found", "no such file") from None
+    except IsADirectoryError:
+        raise InputError.single(label, None, "not-a-file",
+                                "is a directory, expected a file") from None
     except OSError as e:
-        raise InputError.single(label, None, "unreadable-file",
+        raise InputError.single(label, None, "unreadable",
                                 f"cannot read file: {e.strerror or e}") from None
     try:
         return label, data.decode("utf-8-sig")
@@ -236,6 +249,7 @@ class _SentenceBuilder:
         self.text: Optional[str] = None
         self.started = False  # a word/token line has been seen
         self.next_id = 1
+        self.ranges = Ranges()  # multiword-token ranges, checked as every reader does
 
 
 def read_conllu(source: Source, name: Optional[str] = None) -> Treebank:
@@ -307,24 +321,26 @@ def read_conllu(source: Source, name: Optional[str] = None) -> Treebank:
         sent.started = True
         cols = line.split("\t")
         if len(cols) != 10:
-            problem(line_no, "columns",
-                    f"expected 10 tab-separated columns, found {len(cols)}: {line[:60]!r}")
-            if cols[0].isdigit():  # keep counting words: one slip is one problem
-                sent.next_id = int(cols[0]) + 1
+            hint = " (columns must be separated by tabs)" if len(cols) == 1 else ""
+            problem(line_no, "column-count",
+                    f"expected 10 tab-separated columns, found {len(cols)}{hint}: "
+                    f"{quote(line, 60)}")
+            wid = parse_id(cols[0])
+            if wid is not None and wid.is_word:  # keep counting words: one slip, one problem
+                sent.next_id = wid.first + 1
             continue
-        try:
-            wid = parse_id_value(cols[0])
-        except ParseException:
-            wid = None
+        wid = parse_id(cols[0])
         if wid is None:
-            problem(line_no, "bad-id", f"cannot parse ID {cols[0]!r}")
+            problem(line_no, "bad-id", bad_id_message(cols[0]))
             continue
-        if isinstance(wid, tuple) and wid[1] == ".":
+        if wid.is_empty_node:
             continue  # empty node: not part of basic evaluation
         if mwt_left:  # ---- member word of a multiword token
-            if isinstance(wid, tuple):
-                problem(line_no, "unfinished-multiword-token",
-                        f"multiword token at line {mwt_line} is missing {mwt_left} word line(s)")
+            if wid.is_range:
+                if wid.first > sent.ranges.end:  # (an overlap is reported below)
+                    problem(line_no, "unfinished-multiword-token",
+                            f"multiword token at line {mwt_line} is missing {mwt_left} word "
+                            f"line(s)")
                 mwt_left = 0
             else:
                 _add_word(words, cols, wid, line_no, sent, tokens[-1], True, problem)
@@ -338,11 +354,11 @@ def read_conllu(source: Source, name: Optional[str] = None) -> Treebank:
         chars.append(form)
         tokens.append(token)
         position = token.end
-        if isinstance(wid, tuple):  # ---- multiword token line
+        if wid.is_range:  # ---- multiword token line
             first, _, last = wid
-            if first != sent.next_id:
-                problem(line_no, "bad-id",
-                        f"multiword token {cols[0]!r} should start at word {sent.next_id}")
+            trouble = sent.ranges.check(wid, sent.next_id)
+            if trouble is not None:
+                problem(line_no, *trouble)
             mwt_left, mwt_line = last - first + 1, line_no
         else:
             _add_word(words, cols, wid, line_no, sent, token, False, problem)
@@ -359,17 +375,16 @@ def read_conllu(source: Source, name: Optional[str] = None) -> Treebank:
 
 def _add_word(words: List[Word], cols: List[str], wid, line_no: int, sent: _SentenceBuilder,
               token: Span, is_multiword: bool, problem) -> None:
-    if isinstance(wid, tuple):
-        problem(line_no, "bad-id", f"word ID {cols[0]!r} where {sent.next_id} was expected")
+    if not wid.is_word:
+        problem(line_no, "bad-id", f"word ID {quote(cols[0])} where {sent.next_id} was expected")
         return
+    wid = wid.first
     if wid != sent.next_id:  # reported; resynchronise so that one slip is one problem
-        problem(line_no, "bad-id", f"word ID {cols[0]!r} where {sent.next_id} was expected")
-    try:
-        head = parse_int_value(cols[6])
-    except ParseException:
-        head = None
+        problem(line_no, "bad-id", f"word ID {quote(cols[0])} where {sent.next_id} was expected")
+    head = parse_head(cols[6])
     if head is None or head < 0:
-        problem(line_no, "bad-head", f"HEAD {cols[6]!r} is not a non-negative integer")
+        problem(line_no, "bad-head", f"HEAD {quote(cols[6])} is not a non-negative integer"
+                + bad_head_hint(cols[6]))
         head = 0
     sent.next_id = wid + 1
     words.append(Word(len(words), wid, cols[1], cols[2], cols[3], cols[4], cols[5], head,
@@ -410,7 +425,7 @@ def _link_tree(sent_words: Sequence[Word], name: str, end_line: int,
         if node is not None and id(node) in seen:
             reaches = False
             log.add(name, node.line, "cycle",
-                    f"word {node.id} ({node.form!r}) is on a HEAD cycle", sent_id=sent.sent_id)
+                    f"word {node.id} ({quote(node.form)}) is on a HEAD cycle", sent_id=sent.sent_id)
         for p in path:
             state[id(p)] = reaches
     for w in sent_words:
@@ -576,10 +591,10 @@ def _text_mismatch(gold: Treebank, system: Treebank) -> InputError:
         tok = tb.tokens[k]
         form = tb.text[tok.start:tok.end]
         at = i - tok.start
-        here = (f"{form[:at]}[{form[at]}]{form[at + 1:]}" if at < len(form)
-                else f"{form}[<end of text>]")
-        before = [tb.text[t.start:t.end] for t in tb.tokens[max(0, k - 6):k]]
-        after = [tb.text[t.start:t.end] for t in tb.tokens[k + 1:k + 4]]
+        here = (f"{form[max(0, at - SHOWN):at]}[{form[at]}]{shorten(form[at + 1:])}"
+                if at < len(form) else f"{shorten(form)}[<end of text>]")
+        before = [shorten(tb.text[t.start:t.end]) for t in tb.tokens[max(0, k - 6):k]]
+        after = [shorten(tb.text[t.start:t.end]) for t in tb.tokens[k + 1:k + 4]]
         shown = " ".join(before + [here] + after)
         label = tb.sentences[tok.sent_index].label if tok.sent_index < len(tb.sentences) else None
         return tok.line, label, shown

@@ -575,19 +575,21 @@ def _pct(x, digits: int = 1) -> str:
 def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[str],
                      title: Optional[str] = None) -> str:
     """Markdown: per series, means ± sd (percent), then full statistics."""
+    from .escape import markdown as md
+
     lines: List[str] = []
     if title:
-        lines += [f"# {title}", ""]
+        lines += [f"# {md(title)}", ""]
     lines += ["Values in percent.  Mean ± sample standard deviation over runs; the full "
               "statistics (median, min, max) follow each table.", ""]
     by_series: Dict[str, List[Mapping[str, object]]] = {}
     for rec in summary:
         by_series.setdefault(str(rec["series"]), []).append(rec)
     for series, recs in by_series.items():
-        lines += [f"## {series}: {SERIES_TITLES.get(series, series)}", ""]
+        lines += [f"## {md(series)}: {md(SERIES_TITLES.get(series, series))}", ""]
         ps = list(dict.fromkeys(float(r["p"]) for r in recs))
         idx = {(float(r["p"]), r["metric"]): r for r in recs}
-        lines.append("| p | " + " | ".join(METRIC_TITLES.get(m, m) for m in metrics) + " |")
+        lines.append("| p | " + " | ".join(md(METRIC_TITLES.get(m, m)) for m in metrics) + " |")
         lines.append("|---:|" + "---:|" * len(metrics))
         for p in ps:
             cells = []
@@ -606,7 +608,7 @@ def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[
                 r = idx.get((p, m))
                 if r is None:
                     continue
-                lines.append(f"| {p:g} | {METRIC_TITLES.get(m, m)} | {r['n']} | "
+                lines.append(f"| {p:g} | {md(METRIC_TITLES.get(m, m))} | {r['n']} | "
                              + " | ".join(_pct(r[k], 2) for k in
                                           ("mean", "median", "std", "min", "max")) + " |")
         lines += ["", "</details>", ""]
@@ -623,11 +625,13 @@ def _csv_text(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> s
 
 
 def _cell(v) -> str:
+    from .escape import csv_cell
+
     if v is None:
         return ""
     if isinstance(v, float):
         return repr(v)
-    return str(v)
+    return str(csv_cell(v))
 
 
 def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:

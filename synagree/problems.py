@@ -8,14 +8,68 @@ and the computation goes on.  ``strict=True`` turns warnings into errors.
 
 Line numbers are 1-based; ``line=None`` means the problem concerns the file
 as a whole (e.g. an empty file).
+
+Input text in messages is shortened here, in one place: a message quotes
+input through :func:`quote` (at most :data:`SHOWN` characters, then ``…``
+and the length), and every :class:`Problem` tames its message and sentence
+id on creation (:func:`tame`): control characters escaped, any run of more
+than :data:`LONG_RUN` non-space characters and any message over
+:data:`LONG_MESSAGE` characters shortened.  A 10 MB token is never echoed
+whole to stderr or into a JSON report.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Iterable, Iterator, List, Optional
 
 ERROR = "error"
 WARNING = "warning"
+
+SHOWN = 40  #: characters of input text a message quotes
+LONG_RUN = 200  #: longer runs of non-space characters in a message are shortened
+LONG_MESSAGE = 2000  #: longer messages are shortened
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_LONG_RUN = re.compile(r"\S{%d,}" % (LONG_RUN + 1))
+
+
+def shorten(text: object, limit: int = SHOWN) -> str:
+    """``text`` when at most ``limit`` characters, else its first ``limit``
+    characters, ``…`` and its length."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def quote(text: object, limit: int = SHOWN) -> str:
+    """Input text for a message: quoted as ``repr`` quotes (control characters
+    escaped), shortened to ``limit`` characters plus ``…`` and the length."""
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
+
+
+def _escape_control(m: "re.Match") -> str:
+    c = m.group()
+    return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c, f"\\u{ord(c):04x}")
+
+
+def tame(text: Optional[str]) -> Optional[str]:
+    """A message or sentence id made safe to print on one line: control
+    characters (and lone surrogates) escaped, over-long runs and messages
+    shortened.  ``None`` stays ``None``."""
+    if text is None:
+        return None
+    text = str(text)
+    if len(text) > LONG_MESSAGE:
+        text = shorten(text, LONG_MESSAGE // 2)
+    text = _CONTROL.sub(_escape_control, text)
+    if len(text) > LONG_RUN:
+        text = _LONG_RUN.sub(lambda m: shorten(m.group()), text)
+    return text
 
 
 @dataclass(frozen=True)
@@ -29,8 +83,14 @@ class Problem:
     severity: str = ERROR
     sent_id: Optional[str] = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", tame(self.message))
+        if self.sent_id is not None:
+            object.__setattr__(self, "sent_id", tame(shorten(self.sent_id, 2 * SHOWN)))
+
     def __str__(self) -> str:
-        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        file = tame(self.file)
+        where = file if self.line is None else f"{file}:{self.line}"
         sent = f" [sentence {self.sent_id}]" if self.sent_id else ""
         return f"{where}: {self.severity}: {self.message} ({self.kind}){sent}"
 
@@ -88,7 +148,8 @@ class InputError(Exception):
     """Bad input: carries every error found (and the warnings seen so far)."""
 
     def __init__(self, errors: List[Problem], warnings: Optional[List[Problem]] = None):
-        self.errors = _in_line_order(errors)
+        # (a file given twice would list each of its problems twice)
+        self.errors = _in_line_order(dict.fromkeys(errors))
         self.warnings = list(warnings or [])
         super().__init__(self.format())
 

@@ -785,10 +785,11 @@ def render_tables(qa: dict, fmt: str) -> str:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["table", "row", "column", "value"])
+        from .escape import csv_row
         for table, header, rows in _all_tables(qa):
             for r in rows:
                 for h, c in zip(header[1:], r[1:]):
-                    w.writerow([table, r[0], h, c])
+                    w.writerow(csv_row([table, r[0], h, c]))
         return buf.getvalue()
     parts = [render_rows(header, rows, fmt, caption=table) for table, header, rows in
              _all_tables(qa)]

@@ -48,13 +48,16 @@ import numpy as np
 from conllu.exceptions import ParseException
 from conllu.parser import DEFAULT_FIELD_PARSERS, DEFAULT_FIELDS, parse_comment_line
 
-from .problems import WARNING, InputError, Problem, ProblemLog
+from .compression import (READ_ERRORS, CorruptCompressedFile, open_binary, read_bytes,
+                          strip_suffix)
+from .conllu_ids import Ranges, bad_head_hint, bad_id_message, parse_head, parse_id
+from .problems import WARNING, InputError, Problem, ProblemLog, quote, shorten
 
 PathLike = Union[str, os.PathLike]
 
 _RAW = lambda line, i: line[i]  # noqa: E731 -- keep FEATS/MISC/DEPS as written
 _FIELD_PARSERS = {**DEFAULT_FIELD_PARSERS, "feats": _RAW, "misc": _RAW, "deps": _RAW,
-                  "xpos": _RAW, "head": _RAW}
+                  "xpos": _RAW, "head": _RAW, "id": _RAW}  # ID, HEAD: conllu_ids
 
 
 def _parse_columns(cols: List[str]) -> dict:
@@ -249,10 +252,15 @@ Sentence = Union[DepSentence, PhraseSentence]
 
 def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
     """The file's text (UTF-8, BOM dropped), or None after logging why not:
-    missing or unreadable file, every line with undecodable bytes, empty file."""
+    missing or unreadable file, corrupt compressed file, every line with
+    undecodable bytes, empty file.  ``.gz``/``.xz``/``.bz2`` files are
+    decompressed (:mod:`synagree.compression`)."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path)
+    except CorruptCompressedFile as exc:
+        log.add(str(path), None, "corrupt-compressed-file", str(exc))
+        return None
     except FileNotFoundError:
         log.add(str(path), None, "file-not-found", "no such file")
         return None
@@ -414,6 +422,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
     # word lines too broken to read: with any, IDs cannot be checked for sequence
     # and HEAD may point at one of them (so the HEAD range widens by as many)
     dropped = 0
+    ranges = Ranges()
     for no, line in lines:
         if line.startswith("#"):
             comments.append(line)
@@ -428,25 +437,25 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
             ok = False
             dropped += 1
             continue
-        try:
-            tok = _parse_columns(cols)
-        except ParseException as exc:
-            log.add(fname, no, "bad-id", f"invalid ID {cols[0]!r}: {exc}",
+        cid = parse_id(cols[0])
+        if cid is None:
+            log.add(fname, no, "bad-id", bad_id_message(cols[0]),
                     sent_id=metadata.get("sent_id"))
             ok = False
             dropped += 1
             continue
-        tid = tok["id"]
-        if isinstance(tid, tuple):  # multiword-token range or empty node
-            if len(tid) == 3 and tid[1] == "-":
-                multiword.append((int(tid[0]), int(tid[2]), tok["form"] or "_"))
+        if cid.is_range:  # read past, but checked as every reader checks ranges
+            problem = ranges.check(cid, None if dropped else len(words) + 1)
+            if problem is not None:
+                log.add(fname, no, *problem, sent_id=metadata.get("sent_id"))
+                ok = False
+            # its surface form serves the identity check of corpus assembly
+            multiword.append((cid.first, cid.second, cols[1] or "_"))
             continue
-        if tid is None:
-            log.add(fname, no, "bad-id", f"invalid ID {cols[0]!r}: not an integer",
-                    sent_id=metadata.get("sent_id"))
-            ok = False
-            dropped += 1
+        if cid.is_empty_node:
             continue
+        tok = _parse_columns(cols)
+        tok["id"] = cid.first
         words.append((no, tok))
     sid = metadata.get("sent_id")
     if not words:
@@ -461,13 +470,14 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
             log.add(fname, no, "id-sequence",
                     f"word ID {tok['id']} out of sequence: expected {k}", sent_id=sid)
             ok = False
-        raw_head = tok["head"]
-        if raw_head is None or not re.fullmatch(r"-?\d+", str(raw_head)):
+        raw_head = str(tok["head"])
+        h = parse_head(raw_head)
+        if h is None:
             log.add(fname, no, "bad-head",
-                    f"HEAD {raw_head!r} of word {tok['id']} is not an integer", sent_id=sid)
+                    f"HEAD {quote(raw_head)} of word {tok['id']} is not an integer"
+                    + bad_head_hint(raw_head), sent_id=sid)
             ok = False
             continue
-        h = int(raw_head)
         if h < 0 or h > n + dropped:
             log.add(fname, no, "head-out-of-range",
                     f"HEAD {h} of word {tok['id']} is out of range 0..{n + dropped}",
@@ -496,7 +506,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
     lost = unreachable_words(heads)
     if lost:
         cyc = sorted(w for cycle in head_cycles(heads) for w in cycle)
-        desc = ", ".join(f"{w} ({sent.forms[w - 1]})" for w in cyc)
+        desc = ", ".join(f"{w} ({shorten(sent.forms[w - 1])})" for w in cyc)
         extra = len(lost) - len(cyc)
         under = f", and {extra} word(s) under it" if extra else ""
         log.add(fname, sent.word_lines[cyc[0] - 1] if cyc else first, "cycle",
@@ -816,29 +826,24 @@ def _delex(tree: RawTree, style: str, words: List[str]) -> Optional[PhraseNode]:
     return result
 
 
-_COMPRESSED = (".gz", ".xz", ".bz2")
-_CONLL_SUFFIXES = (".conllu", ".conll", ".conllx")
-_PHRASE_SUFFIXES = (".tree", ".trees", ".mrg", ".ptb", ".brackets")
-
-
 def sniff_format(path: PathLike) -> str:
-    """Guess ``"conllu"`` or ``"phrase"`` from the extension, else from the first
-    non-comment, non-blank line (a ``(`` means bracketed trees)."""
+    """Guess ``"conllu"`` or ``"phrase"`` from the first non-comment, non-blank line
+    (a compression suffix is looked through: ``a.conllu.gz`` is CoNLL-U)."""
     p = Path(path)
-    suffixes = [s.lower() for s in p.suffixes]
-    while suffixes and suffixes[-1] in _COMPRESSED:
-        suffixes.pop()
-    suffix = suffixes[-1] if suffixes else ""
-    if suffix in _CONLL_SUFFIXES:
+    suffix = Path(strip_suffix(p.name)).suffix.lower()
+    if suffix in (".conllu", ".conll", ".conllx"):
         return "conllu"
-    if suffix in _PHRASE_SUFFIXES:
+    if suffix in (".tree", ".trees", ".mrg", ".ptb", ".brackets"):
         return "phrase"
-    text = read_text(p, ProblemLog())
-    for line in (text or "").split("\n"):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        return "phrase" if line.startswith("(") else "conllu"
+    try:
+        with open_binary(p) as fh:
+            for raw in fh:
+                line = raw.decode("utf-8", errors="replace").strip()
+                if not line or line.startswith("#"):
+                    continue
+                return "phrase" if line.startswith("(") else "conllu"
+    except READ_ERRORS:  # the reader reports it
+        pass
     return "conllu"
 
 

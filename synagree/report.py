@@ -22,6 +22,8 @@ import numpy as np
 
 from .agreement import AgreementResult
 from .alpha import VARIANTS
+from .escape import csv_row, plain
+from .escape import latex as latex_escape  # noqa: F401 -- the name other modules import
 from .problems import Problem
 
 FORMATS = ("table", "json", "csv", "latex")
@@ -67,9 +69,9 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
 def render_table(res: AgreementResult) -> str:
     rows = summary_rows(res)
     w = max(len(k) for k, _ in rows)
-    out = [f"{k:<{w}}  {v}" for k, v in rows]
+    out = [plain(f"{k:<{w}}  {v}") for k, v in rows]
     for n in res.notes:
-        out.append(f"note: {n}")
+        out.append(plain(f"note: {n}"))
     return "\n".join(out) + "\n"
 
 
@@ -104,9 +106,9 @@ def render_csv(res: AgreementResult) -> str:
     fields = _flat_fields(res)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow([k for k, _ in fields])
-    w.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v)
-                for _, v in fields])
+    w.writerow(csv_row(k for k, _ in fields))
+    w.writerow(csv_row("" if v is None else (repr(v) if isinstance(v, float) else v)
+                       for _, v in fields))
     return buf.getvalue()
 
 
@@ -121,13 +123,6 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
     return ("\\begin{tabular}{l" + "r" * len(cols) + "}\n\\toprule\n"
             + " & ".join(["Corpus"] + cols) + " \\\\\n\\midrule\n"
             + " & ".join([latex_escape(label)] + cells) + " \\\\\n\\bottomrule\n\\end{tabular}\n")
-
-
-def latex_escape(s: str) -> str:
-    for a, b in (("\\", "\\textbackslash{}"), ("&", "\\&"), ("%", "\\%"), ("$", "\\$"),
-                 ("#", "\\#"), ("_", "\\_"), ("{", "\\{"), ("}", "\\}")):
-        s = s.replace(a, b)
-    return s
 
 
 def render(res: AgreementResult, output: str) -> str:

@@ -41,7 +41,6 @@ import csv
 import io
 import json
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain
@@ -50,11 +49,13 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from .hierarchy import HierarchicalKappa, Hierarchy, cohens_kappa, pooled_leaf_mass, scotts_pi
 from .hierarchy_scores import describe_hierarchy, load_hierarchy, load_hierarchy_noting_added
+from .conllu_ids import Ranges, bad_id_message, parse_id
 from .readers import read_text, sentence_blocks, split_columns
+from .escape import csv_row, plain
 from .report import fmt_num
 from . import options
 from .options import output_format
-from .problems import WARNING, InputError, Problem, ProblemLog
+from .problems import WARNING, InputError, Problem, ProblemLog, quote
 
 __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pairs",
            "read_tag_column", "default_hierarchy", "render_tags", "register_cli"]
@@ -63,8 +64,6 @@ __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pai
 COLUMNS = {"upos": 3, "xpos": 4, "feats": 5, "deprel": 7}
 OUTPUTS = ("table", "json", "csv")
 
-_WORD_ID = re.compile(r"[0-9]+")
-_SKIPPED_ID = re.compile(r"[0-9]+-[0-9]+|[0-9]+\.[0-9]+")
 
 
 @dataclass
@@ -96,17 +95,31 @@ def read_tag_column(path: Union[str, Path], column: str,
     out: List[TagSentence] = []
     for first, lines in sentence_blocks(text):
         words: List[Tuple[int, str, str]] = []
+        ranges = Ranges()
+        broken = False  # a line could not be read: word IDs cannot be checked for sequence
         for no, line in lines:
             if line.startswith("#"):
                 continue
             cols = split_columns(line, name, no, log)
             if cols is None:
+                broken = True
                 continue
-            if _SKIPPED_ID.fullmatch(cols[0]):
+            cid = parse_id(cols[0])  # IDs are checked as every reader checks them
+            if cid is None:
+                log.add(name, no, "bad-id", bad_id_message(cols[0]))
+                broken = True
                 continue
-            if not _WORD_ID.fullmatch(cols[0]):
-                log.add(name, no, "bad-id", f"invalid ID {cols[0]!r}")
+            if cid.is_range:
+                problem = ranges.check(cid, None if broken else len(words) + 1)
+                if problem is not None:
+                    log.add(name, no, *problem)
                 continue
+            if cid.is_empty_node:
+                continue
+            if not broken and cid.first != len(words) + 1:
+                log.add(name, no, "id-sequence", f"word ID {cid.first} out of sequence: "
+                        f"expected {len(words) + 1}")
+                broken = True
             words.append((no, cols[1], cols[idx].strip() or "_"))
         if words:
             out.append(TagSentence(name, len(out), first, words))
@@ -129,7 +142,7 @@ def _align(gold: List[TagSentence], system: List[TagSentence], gold_name: str,
         for (gl, gf, gt), (sl, sf, st) in zip(g.words, s.words):
             if gf != sf:
                 log.add(system_name, sl, "form-mismatch",
-                        f"word form {sf!r} differs from {gf!r} in {gold_name} (line {gl}); "
+                        f"word form {quote(sf)} differs from {quote(gf)} in {gold_name} (line {gl}); "
                         f"compared anyway", severity=WARNING)
             pairs.append((gt, st))
     if len(gold) != len(system):
@@ -323,8 +336,9 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         w.writerow(["ALL", res.words, res.exact, repr(_clean(res.accuracy)),
                     repr(_clean(res.mean_credit)), "", ""])
         for r in res.per_tag:
-            w.writerow([r.tag, r.count, r.exact, repr(_clean(r.accuracy)),
-                        repr(_clean(r.mean_credit)), r.confusion or "", r.confusion_count])
+            w.writerow(csv_row([r.tag, r.count, r.exact, repr(_clean(r.accuracy)),
+                                repr(_clean(r.mean_credit)), r.confusion or "",
+                                r.confusion_count]))
         return buf.getvalue()
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
@@ -339,14 +353,14 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     if res.form_mismatches:
         summary.append(("form mismatches", str(res.form_mismatches)))
     kw = max(len(k) for k, _ in summary)
-    lines = [f"{k:<{kw}}  {v}" for k, v in summary]
+    lines = [plain(f"{k:<{kw}}  {v}") for k, v in summary]
     if res.added_tags:
         shown = ", ".join(res.added_tags[:20]) + (" ..." if len(res.added_tags) > 20 else "")
-        lines.append(f"note: {len(res.added_tags)} tag(s) not in the hierarchy were added as "
-                     f"top-level tags (no partial credit): {shown}")
+        lines.append(plain(f"note: {len(res.added_tags)} tag(s) not in the hierarchy were added "
+                           f"as top-level tags (no partial credit): {shown}"))
     head = ["gold tag", "count", "exact", "credit", "most frequent confusion"]
-    body = [[r.tag, str(r.count), fmt_num(r.accuracy), fmt_num(r.mean_credit),
-             f"{r.confusion} ({r.confusion_count})" if r.confusion else "-"]
+    body = [[plain(r.tag), str(r.count), fmt_num(r.accuracy), fmt_num(r.mean_credit),
+             plain(f"{r.confusion} ({r.confusion_count})") if r.confusion else "-"]
             for r in res.per_tag]
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
     lines.append("")

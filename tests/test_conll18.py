@@ -231,7 +231,7 @@ def _raises(text, name="bad.conllu") -> InputError:
 
 
 MALFORMED = [
-    ("1\ta\t_\t_\n\n", 1, "columns"),
+    ("1\ta\t_\t_\n\n", 1, "column-count"),
     (f"1\ta{W}\t0\troot\t_\t_\n2\tb{W}\t_\tdep\t_\t_\n\n", 2, "bad-head"),
     (f"1\ta{W}\t0\troot\t_\t_\n2\tb{W}\t-1\tdep\t_\t_\n\n", 2, "bad-head"),
     (f"1\ta{W}\t0\troot\t_\t_\n2\tb{W}\t7\tdep\t_\t_\n\n", 2, "head-out-of-range"),
@@ -266,13 +266,13 @@ def test_every_problem_of_a_file_is_reported():
             f"1\ta{W}\t0\troot\t_\t_\n2\tb{W}\t0\troot\t_\t_\n\n")
     err = _raises(text)
     assert [(p.line, p.kind) for p in err.errors] == [
-        (2, "columns"), (3, "empty-form"), (7, "root-count")]
+        (2, "column-count"), (3, "empty-form"), (7, "root-count")]
 
 
 def test_missing_file(tmp_path):
     with pytest.raises(InputError) as info:
         evaluate(tmp_path / "nope.conllu", _sentence("a"))
-    assert info.value.errors[0].kind == "unreadable-file"
+    assert info.value.errors[0].kind == "file-not-found"
 
 
 def test_texts_differ_error_shows_context():

@@ -1,0 +1,90 @@
+"""Escaping for the text output formats, in one place.
+
+Every renderer that writes LaTeX, Markdown or CSV passes the text it takes
+from the input (annotator and file names, labels, tags, sentence ids, word
+forms, titles) through these functions; numbers it formats itself need not.
+
+* :func:`latex`: the specials ``\\ { } $ & # ^ _ ~ %`` (and ``< > |``, which
+  the default font encoding prints as other glyphs) become their text
+  commands; line breaks and other control characters become spaces (a blank
+  line would end the paragraph inside a table).
+* :func:`markdown`: one table cell or heading line: line breaks become
+  spaces, ``|`` is escaped, the emphasis, code and link marks
+  ``\\ * _ ` [ ] ~`` are backslash-escaped (``_`` inside a word, which marks
+  nothing, is kept) and ``<``, ``>`` written as
+  entities, so no input text turns into markup or HTML.
+* :func:`csv_cell`: a text cell that a spreadsheet would run as a formula
+  (starting with ``= + - @``, tab or carriage return) gets a leading ``'``;
+  numbers, and text that reads as a plain decimal number (``-0.05``,
+  ``1e-3``, ``12.5%``), are left as they are.  :func:`csv_row` maps a row.
+
+``plain`` (for the aligned text tables and terminals) escapes control
+characters only, so that a label cannot move the cursor or break a row.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, List
+
+__all__ = ["latex", "markdown", "csv_cell", "csv_row", "plain"]
+
+_LATEX = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
+    "^": r"\textasciicircum{}", "_": r"\_", "~": r"\textasciitilde{}", "%": r"\%",
+    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
+}
+_LATEX_RE = re.compile(r"[\\{}$&#^_~%<>|]")
+# C0/C1 controls, the Unicode line and paragraph separators, lone surrogates
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_LINEBREAK_RE = re.compile(r"\r\n|[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def latex(s: object) -> str:
+    """``s`` as LaTeX text (for a table cell, caption or heading)."""
+    s = _LINEBREAK_RE.sub(" ", str(s))
+    s = _CONTROL_RE.sub(" ", s)
+    return _LATEX_RE.sub(lambda m: _LATEX[m.group()], s)
+
+
+# ``_`` between two letters or digits never marks emphasis (CommonMark, GFM):
+# kept as it is, so that ``alpha_plain`` stays readable
+_MD_BACKSLASH_RE = re.compile(r"[\\`*\[\]|~]|(?<![^\W_])_|_(?![^\W_])")
+
+
+def markdown(s: object) -> str:
+    """``s`` as the text of one Markdown table cell or heading line."""
+    s = _LINEBREAK_RE.sub(" ", str(s))
+    s = _CONTROL_RE.sub(" ", s)
+    s = _MD_BACKSLASH_RE.sub(lambda m: "\\" + m.group(), s)
+    return s.replace("<", "&lt;").replace(">", "&gt;")
+
+
+_NUMBER_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?%?")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(v: object) -> object:
+    """A CSV cell: numbers as they are, text defused against formula injection."""
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
+    try:  # numpy scalars and the like
+        import numpy as np
+        if isinstance(v, np.generic):
+            return v
+    except ImportError:  # pragma: no cover
+        pass
+    s = str(v)
+    if s.startswith(_FORMULA_START) and not _NUMBER_RE.fullmatch(s):
+        return "'" + s
+    return s
+
+
+def csv_row(row: Iterable[object]) -> List[object]:
+    """:func:`csv_cell` of every cell."""
+    return [csv_cell(v) for v in row]
+
+
+def plain(s: object) -> str:
+    """``s`` for an aligned text table or a terminal: control characters escaped."""
+    return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
+                           else f"\\u{ord(m.group()):04x}", str(s))

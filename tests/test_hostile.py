@@ -1,0 +1,434 @@
+"""Hostile input: compressed files, one set of ID/HEAD checks for every
+reader, long tokens in messages, and escaping in every text output format.
+
+Every test here failed before the hardening it checks (see the commit that
+added it); the property-based counterpart is ``tests/test_fuzz.py``.
+"""
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import io
+import lzma
+import re
+
+import pytest
+
+from synagree import conll18, escape
+from synagree.cli import main
+from synagree.compression import strip_suffix
+from synagree.problems import InputError, Problem, quote
+from synagree.readers import read_any, read_conllu, sniff_format
+
+W = "\t".join
+
+
+def word(i, head, rel="dep", form=None, upos="X"):
+    return W([str(i), form or f"w{i}", "_", upos, "_", "_", str(head), rel, "_", "_"])
+
+
+def sent(*words, sid=None):
+    head = [f"# sent_id = {sid}"] if sid else []
+    return "\n".join(head + list(words)) + "\n\n"
+
+
+GOOD = sent(word(1, 0, "root"), word(2, 1, "obj"), sid="s1") + \
+    sent(word(1, 2, "nsubj"), word(2, 0, "root"), sid="s2")
+OTHER = sent(word(1, 0, "root"), word(2, 1, "nsubj"), sid="s1") + \
+    sent(word(1, 2, "nsubj"), word(2, 0, "root"), sid="s2")
+
+
+def run(capsys, *args):
+    capsys.readouterr()
+    rc = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return rc, out, err
+
+
+# --------------------------------------------------------------------------
+# 1. Compressed input
+# --------------------------------------------------------------------------
+
+COMPRESS = {"gz": gzip.compress, "xz": lzma.compress, "bz2": bz2.compress}
+
+
+@pytest.mark.parametrize("ext", sorted(COMPRESS))
+def test_compressed_files_are_read_by_every_command(tmp_path, capsys, ext):
+    pack = COMPRESS[ext]
+    a, b = tmp_path / "a.conllu", tmp_path / "b.conllu"
+    a.write_text(GOOD)
+    b.write_text(OTHER)
+    za, zb = tmp_path / f"a.conllu.{ext}", tmp_path / f"b.conllu.{ext}"
+    za.write_bytes(pack(GOOD.encode()))
+    zb.write_bytes(pack(OTHER.encode()))
+    for cmd, extra in ((["agree", "--output", "json", "-q"], ["--names", "A", "B"]),
+                       (["compare", "--no-alpha"], ["--names", "B"]), (["tags"], []),
+                       (["categorical"], ["--names", "A", "B"])):
+        plain = run(capsys, *cmd, a, b, *extra)
+        packed = run(capsys, *cmd, za, zb, *extra)
+        assert plain[0] == packed[0] == 0, packed[2]
+        assert packed[1].replace(str(za), str(a)).replace(str(zb), str(b)) \
+            .replace(za.name, a.name).replace(zb.name, b.name) == plain[1]
+    # the sentences themselves, through the library
+    assert [s.deprels for s in read_conllu(za)] == [s.deprels for s in read_conllu(a)]
+    assert [w.deprel for w in conll18.read_conllu(zb).words] == \
+        [w.deprel for w in conll18.read_conllu(b).words]
+
+
+def test_compressed_format_is_sniffed_through_the_suffix_and_the_magic(tmp_path):
+    conllu = tmp_path / "a.conllu.gz"
+    conllu.write_bytes(gzip.compress(GOOD.encode()))
+    assert sniff_format(conllu) == "conllu"
+    trees = tmp_path / "t.tree.xz"
+    trees.write_bytes(lzma.compress(b"(S (NP D N) (VP V))\n"))
+    assert sniff_format(trees) == "phrase"
+    # no telling suffix at all: the content (decompressed) decides
+    anon = tmp_path / "trees.bz2"
+    anon.write_bytes(bz2.compress(b"# comment\n(S (NP D N) (VP V))\n"))
+    assert sniff_format(anon) == "phrase"
+    assert read_any(anon)[0].root.label == "S"
+    nameless = tmp_path / "data"  # gzip data without any suffix: found by its magic
+    nameless.write_bytes(gzip.compress(GOOD.encode()))
+    assert len(read_conllu(nameless)) == 2
+    assert strip_suffix("x.conllu.GZ") == "x.conllu" and strip_suffix("x.conllu") == "x.conllu"
+
+
+@pytest.mark.parametrize("make", [
+    lambda: gzip.compress(GOOD.encode())[:25],  # truncated
+    lambda: b"\x1f\x8b" + b"\x00" * 40,  # gzip magic, then garbage
+    lambda: GOOD.encode(),  # plain text under a .gz name
+    lambda: lzma.compress(GOOD.encode())[:-8],  # xz without its footer
+    lambda: b"BZh91AY&SY" + b"\xff" * 30,  # bzip2 magic, corrupt block
+], ids=["truncated-gz", "garbage-gz", "plain-as-gz", "truncated-xz", "corrupt-bz2"])
+def test_corrupt_compressed_file_is_one_clear_error(tmp_path, capsys, make):
+    bad = tmp_path / "bad.conllu.gz"
+    bad.write_bytes(make())
+    good = tmp_path / "good.conllu"
+    good.write_text(GOOD)
+    for cmd in (["agree"], ["compare", "--no-alpha"], ["tags"]):
+        for files in ([bad, good], [good, bad]):
+            rc, out, err = run(capsys, *cmd, *files)
+            assert rc == 2 and out == ""
+            lines = [ln for ln in err.splitlines() if ln.startswith(str(bad))]
+            assert len(lines) == 1, err
+            assert "(corrupt-compressed-file)" in lines[0]
+            assert "1 error(s)" in err
+
+
+# --------------------------------------------------------------------------
+# 2. One set of input checks
+# --------------------------------------------------------------------------
+
+def _kinds(err: str):
+    return re.findall(r"\(([a-z-]+)\)(?: \[sentence [^]]*\])?$", err, re.M)
+
+
+def test_non_ascii_digit_head_is_refused_by_every_reader(tmp_path, capsys):
+    bad = tmp_path / "bad.conllu"
+    bad.write_text(sent(word(1, "\u0660", "root"), word(2, 1, "obj")))  # Arabic-Indic zero
+    good = tmp_path / "good.conllu"
+    good.write_text(sent(word(1, 0, "root"), word(2, 1, "obj")))
+    for cmd in (["agree"], ["compare", "--no-alpha"]):
+        rc, out, err = run(capsys, *cmd, bad, good)
+        assert rc == 2 and _kinds(err) == ["bad-head"], err
+        assert f"{bad}:1:" in err and "U+0660" in err
+    bad.write_text(sent(word(1, 0, "root"), word(2, "01", "obj")))  # as conllu writes: no 01
+    for cmd in (["agree"], ["compare", "--no-alpha"]):
+        rc, out, err = run(capsys, *cmd, bad, good)
+        assert rc == 2 and _kinds(err) == ["bad-head"], err
+
+
+@pytest.mark.parametrize("line", [
+    W(["\u00b2", "w2", "_", "X", "_", "_", "1", "obj", "_", "_"]),  # superscript two
+    "\u00b2\tw2\t_\tX",  # ... on a line with too few columns (crashed compare)
+    W(["1-\u0662", "w2", "_", "X", "_", "_", "_", "_", "_", "_"]),  # Arabic-Indic two
+    W(["2.\u0661", "w2", "_", "X", "_", "_", "_", "_", "_", "_"]),  # empty node
+])
+def test_non_ascii_digit_id_is_refused_by_every_reader(tmp_path, capsys, line):
+    bad = tmp_path / "bad.conllu"
+    bad.write_text(sent(word(1, 0, "root"), line, word(2, 1, "obj")))
+    good = tmp_path / "good.conllu"
+    good.write_text(sent(word(1, 0, "root"), word(2, 1, "obj")))
+    for cmd in (["agree"], ["compare", "--no-alpha"], ["tags"]):
+        rc, out, err = run(capsys, *cmd, bad, good)
+        assert rc == 2, err
+        assert f"{bad}:2:" in err
+        assert set(_kinds(err)) <= {"bad-id", "column-count"}, err
+
+
+OVERLAP = sent(W(["1-2", "ab", "_", "_", "_", "_", "_", "_", "_", "_"]), word(1, 0, "root"),
+               W(["2-3", "bc", "_", "_", "_", "_", "_", "_", "_", "_"]), word(2, 1, "obj"),
+               word(3, 1, "obj"))
+
+
+def test_overlapping_multiword_tokens_are_refused_alike(tmp_path, capsys):
+    bad = tmp_path / "bad.conllu"
+    bad.write_text(OVERLAP)
+    good = tmp_path / "good.conllu"
+    good.write_text(sent(word(1, 0, "root"), word(2, 1, "obj"), word(3, 1, "obj")))
+    for cmd in (["agree"], ["compare", "--no-alpha"], ["tags"]):
+        rc, out, err = run(capsys, *cmd, bad, good)
+        assert rc == 2 and _kinds(err) == ["multiword-overlap"], (cmd, err)
+        assert f"{bad}:3:" in err
+    # nested: 1-3 then 2-3 inside it
+    bad.write_text(sent(W(["1-3", "abc", "_", "_", "_", "_", "_", "_", "_", "_"]),
+                        word(1, 0, "root"), W(["2-3", "bc"] + ["_"] * 8), word(2, 1, "obj"),
+                        word(3, 1, "obj")))
+    for cmd in (["agree"], ["compare", "--no-alpha"], ["tags"]):
+        rc, out, err = run(capsys, *cmd, bad, good)
+        assert rc == 2 and "multiword-overlap" in _kinds(err), (cmd, err)
+
+
+def test_tags_checks_ids_like_the_other_readers(tmp_path, capsys):
+    good = tmp_path / "good.conllu"
+    good.write_text(sent(word(1, 0, "root"), word(2, 1, "obj"), word(3, 1, "obj")))
+    bad = tmp_path / "bad.conllu"
+    for text, kind in ((sent(word(1, 0, "root"), word(3, 1, "obj"), word(2, 1, "obj")),
+                        "id-sequence"),
+                       (sent(word(1, 0, "root"), word("01", 1, "obj"), word(3, 1, "obj")),
+                        "bad-id"),
+                       (sent(word(1, 0, "root"), W(["5-6", "x"] + ["_"] * 8),
+                             word(2, 1, "obj"), word(3, 1, "obj")), "bad-id")):
+        bad.write_text(text)
+        rc, out, err = run(capsys, "tags", good, bad)
+        assert rc == 2 and _kinds(err) == [kind], err
+        rc, out, err = run(capsys, "agree", good, bad)
+        assert rc == 2 and kind in _kinds(err), err
+
+
+def test_compare_lists_every_files_errors(tmp_path, capsys):
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(sent(word(1, 0, "root"), word(2, "x", "obj")))
+    sys1 = tmp_path / "sys1.conllu"
+    sys1.write_text(sent(word(1, 0, "root"), word(2, 9, "obj")))
+    sys2 = tmp_path / "sys2.conllu"
+    sys2.write_text(sent(word(1, 0, "root"), "2\tw2"))
+    rc, out, err = run(capsys, "compare", "--no-alpha", gold, sys1, sys2)
+    assert rc == 2
+    assert f"{gold}:2:" in err and f"{sys1}:2:" in err and f"{sys2}:2:" in err
+    assert "3 error(s)" in err
+    with pytest.raises(InputError) as ei:
+        from synagree.compare import compare
+        compare(gold, [sys1, sys2], alpha=False)
+    assert {p.file for p in ei.value.errors} == {str(gold), str(sys1), str(sys2)}
+
+
+# --------------------------------------------------------------------------
+# 3. Long tokens are shortened in messages
+# --------------------------------------------------------------------------
+
+BIG = 10_000_000
+
+
+@pytest.mark.parametrize("case", ["id", "head", "columns", "cycle", "form-mismatch"])
+def test_a_10mb_token_is_not_echoed_whole(tmp_path, capsys, case):
+    big = "x" * BIG
+    good = tmp_path / "good.conllu"
+    good.write_text(sent(word(1, 0, "root"), word(2, 1, "obj")))
+    bad = tmp_path / "bad.conllu"
+    text = {
+        "id": sent(word(1, 0, "root"), word(big, 1, "obj")),
+        "head": sent(word(1, 0, "root"), word(2, big, "obj")),
+        "columns": sent(word(1, 0, "root"), "2\t" + big),
+        "cycle": sent(word(1, 2, "x", form=big), word(2, 1, "y", form=big)),
+        "form-mismatch": sent(word(1, 0, "root"), word(2, 1, "obj", form=big)),
+    }[case]
+    bad.write_text(text)
+    agree, compare, tags = ["agree", "--strict"], ["compare", "--no-alpha"], ["tags"]
+    cmds = {"id": [agree, compare, tags], "head": [agree, compare], "columns": [compare],
+            "cycle": [agree, compare], "form-mismatch": [tags]}[case]
+    for cmd in cmds:
+        rc, out, err = run(capsys, *cmd, good, bad)
+        assert len(err) < 5_000, (cmd, len(err))
+        assert "characters)" in err, err  # the token, shortened: its length is given
+        assert rc == (0 if case == "form-mismatch" else 2), err
+    if case == "columns":  # agree and tags do not quote the line at all
+        for cmd in (agree, tags):
+            rc, out, err = run(capsys, *cmd, good, bad)
+            assert rc == 2 and len(err) < 5_000
+
+
+def test_text_mismatch_with_huge_tokens_is_short(tmp_path, capsys):
+    a = tmp_path / "a.conllu"
+    a.write_text(sent(word(1, 0, "root", form="a" * BIG), word(2, 1, "obj")))
+    b = tmp_path / "b.conllu"
+    b.write_text(sent(word(1, 0, "root", form="a" * (BIG - 1) + "b"), word(2, 1, "obj")))
+    rc, out, err = run(capsys, "compare", "--no-alpha", a, b)
+    assert rc == 2 and "text-mismatch" in err and len(err) < 5_000
+
+
+def test_problem_messages_are_tamed_in_one_place():
+    p = Problem("f.conllu", 3, "bad-x", "bad " + "y" * 1000 + " \x1b[31mred\n", sent_id="s" * 500)
+    text = str(p)
+    assert "\x1b" not in text and "\n" not in text and len(text) < 500
+    assert "1,000 characters" in text and "500 characters" in text
+    assert quote("z" * 100) == repr("z" * 40) + "… (100 characters)"
+    assert quote("ab") == "'ab'"
+    huge = Problem("f", 1, "k", "m" * 10 ** 6)
+    assert len(huge.message) < 3000
+
+
+# --------------------------------------------------------------------------
+# 4. Escaping in every text output format
+# --------------------------------------------------------------------------
+
+HOSTILE_LABELS = ["c^d", "=1+1", "a|b", "<img src=x onerror=alert(1)>", "*x*_y_`z`",
+                  "[l](http://e)", "-2+3", "@SUM(A1)", "100%&$#~\\{}", "+cmd"]
+HOSTILE_SID = "=HYPERLINK(1)|*b*_`c`_[l](u)<script>c^d \\{x} $ & # ~ %"
+HOSTILE_NAMES = ["=SUM(A1)|x", "an\nna*_b_`[c]`<i>^~%&$#{}\\"]
+
+
+def _hostile_pair(tmp_path):
+    def doc(labels):
+        s = []
+        for k in range(3):
+            rel = labels[k % len(labels)]
+            s.append(sent(word(1, 0, "root", form="</script>"),
+                          word(2, 1, rel, form='"><img src=x onerror=alert(1)>',
+                               upos=labels[(k + 1) % len(labels)]),
+                          word(3, 2 if k else 1, labels[(k + 2) % len(labels)], form="c^d"),
+                          sid=f"{HOSTILE_SID}{k}"))
+        return "".join(s)
+
+    a = tmp_path / "=cmd|x_[y]<b>^c%d.conllu"
+    b = tmp_path / "b.conllu"
+    a.write_text(doc(HOSTILE_LABELS))
+    b.write_text(doc(HOSTILE_LABELS[3:] + HOSTILE_LABELS[:3]))
+    return a, b
+
+
+_LATEX_OK = re.compile(r"\\(?:textbackslash|textasciicircum|textasciitilde|textless|textgreater"
+                       r"|textbar)\{\}|\\[{}$&#_%]|\$\\alpha_\{\\mathrm\{\w+\}\}\$"
+                       r"|\\(?:begin|end)\{tabular\}(?:\{[lrc]+\})?|\\(?:top|mid|bottom)rule"
+                       r"| \\\\$")
+
+
+def check_latex(text: str):
+    """Every line outside comments holds no unescaped special; the rows of a
+    tabular all have as many column separators."""
+    seps = None
+    for line in text.splitlines():
+        if line.startswith("%"):
+            continue
+        if line.startswith("\\begin{tabular}"):
+            seps = None
+        rest = _LATEX_OK.sub("", line)
+        n = rest.count("&")
+        rest = rest.replace("&", "")
+        assert not re.search(r"[\\{}$#^_~%]", rest), (line, rest)
+        if "\\\\" in line:
+            seps = n if seps is None else seps
+            assert n == seps, line
+
+
+def check_markdown(text: str):
+    """Table rows have as many unescaped ``|`` as their header; no raw HTML,
+    emphasis, code or link marks from the input."""
+    width = None
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            width = None
+            assert "<script" not in line and "<img" not in line and "<i>" not in line
+            continue
+        n = len(re.findall(r"(?<!\\)\|", line))
+        width = n if width is None else width
+        assert n == width, line
+        assert not re.search(r"(?<!\\)[*`\[\]<>]", line), line
+
+
+def check_csv(text: str):
+    for row in csv.reader(io.StringIO(text)):
+        for cell in row:
+            if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                assert re.fullmatch(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?%?", cell), \
+                    (cell, row)
+
+
+CHECK = {"latex": check_latex, "markdown": check_markdown, "csv": check_csv}
+
+
+def _outputs(tmp_path, capsys, cmd, fmts, files, *extra, out_opt="--output"):
+    for fmt in fmts:
+        rc, out, err = run(capsys, *cmd, *map(str, files), out_opt, fmt, *extra)
+        assert rc == 0, err
+        CHECK[fmt](out)
+        yield fmt, out
+
+
+def test_agree_outputs_escape_hostile_text(tmp_path, capsys):
+    files = _hostile_pair(tmp_path)
+    seen = 0
+    # (CSV with --worst is refused: two tables in one file)
+    for fmt, out in _outputs(tmp_path, capsys, ["agree", "-q", "--worst", "3"],
+                             ["latex"], files):
+        seen += "HYPERLINK" in out
+    assert seen == 1  # the hostile sentence ids were in the output, escaped
+    for fmt, out in _outputs(tmp_path, capsys, ["agree", "-q"],
+                             ["csv", "latex"], files, "--names", *HOSTILE_NAMES):
+        pass
+
+
+def test_compare_outputs_escape_hostile_text(tmp_path, capsys):
+    a, b = _hostile_pair(tmp_path)
+    for fmt, out in _outputs(tmp_path, capsys, ["compare", "--no-alpha", "--breakdown"],
+                             ["csv", "latex"], [a, b], "--names", HOSTILE_NAMES[0]):
+        if fmt == "csv":
+            assert "'=1+1" in out and "'=SUM(A1)|x" in out
+        else:
+            assert "=SUM(A1)\\textbar{}x" in out
+    rc, out, err = run(capsys, "compare", "--no-alpha", "--breakdown", a, b,
+                       "--names", HOSTILE_NAMES[1])
+    assert rc == 0 and "\n" not in HOSTILE_NAMES[1].split("\n")[0]
+    assert "an\\x0ana" in out  # the plain-text table keeps one row per line
+
+
+def test_categorical_outputs_escape_hostile_text(tmp_path, capsys):
+    files = _hostile_pair(tmp_path)
+    for fmt, out in _outputs(tmp_path, capsys, ["categorical", "--specific", "deprel"],
+                             ["csv", "markdown", "latex"], files):
+        assert {"csv": "'@SUM(A1)", "markdown": "c^d",
+                "latex": "c\\textasciicircum{}d"}[fmt] in out
+
+
+def test_report_table_outputs_escape_hostile_text(tmp_path, capsys):
+    files = _hostile_pair(tmp_path)
+    for fmt, out in _outputs(tmp_path, capsys, ["report", "--bootstrap", "0", "-q",
+                                                "--layers", "deprel,upos"],
+                             ["csv", "markdown", "latex"], files, "--names", *HOSTILE_NAMES):
+        assert "HYPERLINK" in out
+
+
+def test_tags_csv_escapes_hostile_tags(tmp_path, capsys):
+    files = _hostile_pair(tmp_path)
+    for col in ("deprel", "upos"):
+        for fmt, out in _outputs(tmp_path, capsys, ["tags", "--column", col], ["csv"], files):
+            assert "\n'=1+1," in out and "\n=" not in out and "\n@" not in out
+    rc, out, err = run(capsys, "tags", *files)
+    assert rc == 0 and "\x1b" not in out
+
+
+def test_noise_summary_markdown_escapes_names():
+    from synagree.experiments import _csv_text, summary_markdown
+
+    md = summary_markdown([{"series": "x|y\n# z", "p": 0.1, "metric": "las", "n": 1,
+                            "mean": 0.5, "std": 0.0, "median": 0.5, "min": 0.5, "max": 0.5}],
+                          ["las"], title="Noise experiment: a|b\n<script>*x*.conllu")
+    check_markdown(md)
+    assert md.splitlines()[0] == "# Noise experiment: a\\|b &lt;script&gt;\\*x\\*.conllu"
+    check_csv(_csv_text([{"series": "=cmd", "p": -0.5}], ["series", "p"]))
+
+
+def test_escape_functions():
+    assert escape.latex("c^d") == "c\\textasciicircum{}d"
+    assert escape.latex("a\n\nb") == "a  b"
+    assert escape.markdown("a|b\nc") == "a\\|b c"
+    assert escape.markdown("alpha_plain") == "alpha_plain"
+    assert escape.markdown("_x_ *y* `z` [l](u) <b>") == \
+        "\\_x\\_ \\*y\\* \\`z\\` \\[l\\](u) &lt;b&gt;"
+    for number in (-0.05, "-0.05", "+1", "-1e-3", "-12.5%", 3):
+        assert escape.csv_cell(number) == number
+    for text in ("=1+1", "-cmd", "+x", "@f", "\tx", "\rx", "-", "-inf"):
+        assert escape.csv_cell(text) == "'" + text
+    assert escape.plain("a\x1b[31m\nb") == "a\\x1b[31m\\x0ab"
