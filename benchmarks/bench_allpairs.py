@@ -13,8 +13,8 @@ import time
 import zss
 
 from common import best_of, random_trees
-from synagree import ted
-from synagree.trees import Vocabulary, to_zss
+from synagree.distance import ted
+from synagree.trees.flat import Vocabulary, to_zss
 
 
 def main() -> None:

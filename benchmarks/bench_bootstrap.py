@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from common import best_of, random_trees
-from synagree.alpha import tree_alpha
-from synagree.bootstrap import bootstrap, resample_weights
-from synagree.trees import Vocabulary
+from synagree.stats.alpha import tree_alpha
+from synagree.stats.bootstrap import bootstrap, resample_weights
+from synagree.trees.flat import Vocabulary
 
 
 def main() -> None:

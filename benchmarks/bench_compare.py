@@ -14,7 +14,7 @@
    (pip package udtools) on the whole EWT test file (2,077 sentences) against
    a perturbed copy, both as subprocesses in the same run (best of 3), with
    and without alpha; plus the in-process scorer parity core
-   (:func:`synagree.conll18.evaluate` vs ``udtools.udeval.evaluate``).
+   (:func:`synagree.evaluation.conll18.evaluate` vs ``udtools.udeval.evaluate``).
 
     python benchmarks/bench_compare.py [--quick]
 
@@ -35,10 +35,10 @@ from pathlib import Path
 import numpy as np
 
 from common import SHARED, best_of
-from synagree import compare as cmp
-from synagree.perturb import label_set, perturb
-from synagree.readers import read_conllu, write_conllu
-from synagree.significance import AlphaUnits, SystemUnits, significance
+from synagree.evaluation import compare as cmp
+from synagree.noise.perturb import label_set, perturb
+from synagree.io.conllu import read_conllu, write_conllu
+from synagree.stats.significance import AlphaUnits, SystemUnits, significance
 
 EWT = SHARED / "ud" / "en_ewt-ud-test.conllu"
 
@@ -142,7 +142,7 @@ def main() -> None:
             import udtools.udeval as ud
         except ImportError:
             return
-        from synagree.conll18 import evaluate
+        from synagree.evaluation.conll18 import evaluate
 
         g_text, s_text = gold_full.read_text(), sys_full.read_text()
         t_ours = best_of(lambda: evaluate(g_text, s_text), 3)

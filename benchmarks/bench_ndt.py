@@ -18,7 +18,7 @@ from pathlib import Path
 import zss
 
 from common import SHARED
-from synagree.readers import read_conllu
+from synagree.io.conllu import read_conllu
 
 TEXTS = ("caterpillar", "danish", "swedish", "norwegian")
 
@@ -98,7 +98,7 @@ def main() -> None:
     t_ref = t_sub * (n_full * (n_full - 1)) / (n_sub * (n_sub - 1))
     # the same subset through synagree's API, for the measured subset ratio
     import synagree
-    from synagree.corpus import Corpus, Unit
+    from synagree.io.corpus import Corpus, Unit
     corp = Corpus(["odin", "thor"], [Unit(str(i), "x", {"odin": a, "thor": b})
                                     for i, (a, b) in enumerate(zip(odin[:k], thor[:k]))],
                   "dependency")

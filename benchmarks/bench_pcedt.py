@@ -19,11 +19,11 @@ import time
 import numpy as np
 
 from common import SHARED
-from synagree import ted
-from synagree.alpha import tree_alpha
-from synagree.perturb import label_set, perturb
-from synagree.readers import read_conllu
-from synagree.trees import Vocabulary, dependency_tree
+from synagree.distance import ted
+from synagree.stats.alpha import tree_alpha
+from synagree.noise.perturb import label_set, perturb
+from synagree.io.conllu import read_conllu
+from synagree.trees.flat import Vocabulary, dependency_tree
 
 
 def make_units(sents, n_units, rng, vocab, labels):

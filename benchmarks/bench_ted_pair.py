@@ -15,8 +15,8 @@ import numpy as np
 import zss
 
 from common import best_of, random_trees
-from synagree import ted
-from synagree.trees import Vocabulary, to_zss
+from synagree.distance import ted
+from synagree.trees.flat import Vocabulary, to_zss
 
 
 def strdist(a, b):

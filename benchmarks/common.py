@@ -7,8 +7,8 @@ from typing import Callable, List, Tuple
 
 import numpy as np
 
-from synagree.readers import DepSentence
-from synagree.trees import FlatTree, Vocabulary, dependency_tree
+from synagree.io.conllu import DepSentence
+from synagree.trees.flat import FlatTree, Vocabulary, dependency_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"

@@ -17,8 +17,8 @@ import numba
 import numpy as np
 
 from common import best_of, random_trees
-from synagree import ted
-from synagree.trees import Vocabulary
+from synagree.distance import ted
+from synagree.trees.flat import Vocabulary
 
 C_SRC = r"""
 #include <stdint.h>

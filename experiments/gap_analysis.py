@@ -71,7 +71,7 @@ def preorder_perturb(sent, p_rel, p_att, labels, rng):
 
 
 def measure(src, perturb_fn, runs, seed):
-    from synagree.experiments import RunEvaluator, run_plan
+    from synagree.noise.experiments import RunEvaluator, run_plan
     ev = RunEvaluator(src)
     out = {}
     for series, p in sorted({(s, p) for s, p, _, _ in POINTS}):
@@ -98,8 +98,8 @@ def main(argv=None) -> int:
     if not files:
         print("gap_analysis: NDT files not found", file=sys.stderr)
         return 2
-    from synagree.experiments import load_source
-    from synagree.perturb import label_set, perturb
+    from synagree.noise.experiments import load_source
+    from synagree.noise.perturb import label_set, perturb
 
     spec_src = load_source(files, sample=100, seed=args.seed)
     everything = load_source(files, sample=None)

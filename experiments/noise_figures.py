@@ -91,7 +91,7 @@ def shape_checks(summary, grid):
 
 def length_analysis(src_sentences, seed=0, runs=20):
     """Share of words keeping their head under reattach-only p = 1, by sentence length."""
-    from synagree.perturb import reattach
+    from synagree.noise.perturb import reattach
     rng = np.random.default_rng(seed)
     by = {}
     for s in src_sentences:
@@ -116,8 +116,8 @@ def main(argv=None) -> int:
     ap.add_argument("-q", "--quiet", action="store_true")
     args = ap.parse_args(argv)
 
-    from synagree.experiments import DEFAULT_GRID, load_source, run_noise_experiment
-    from synagree.plots import plot_results
+    from synagree.noise.experiments import DEFAULT_GRID, load_source, run_noise_experiment
+    from synagree.render.plots import plot_results
 
     avail = sources(Path(args.shared))
     wanted = [s.strip() for s in args.sources.split(",") if s.strip()]
@@ -191,7 +191,7 @@ def main(argv=None) -> int:
         L.append("")
     if "ndt" in results:
         _, files, res, src = results["ndt"]
-        from synagree.readers import read_conllu
+        from synagree.io.conllu import read_conllu
         pool = [s for f in files for s in read_conllu(f)]
         by = length_analysis(pool, seed=args.seed)
         L += ["## Reattach only, p = 1: share of words that keep their head, by sentence "

@@ -12,9 +12,9 @@ Quick start::
 """
 __version__ = "0.1.0"
 
-from .problems import InputError, Problem, ProblemLog  # noqa: E402
-from .agreement import AgreementResult, agree, agree_corpus, load_corpus  # noqa: E402
-from .alpha import AlphaStats, krippendorff_alpha, tree_alpha  # noqa: E402
+from synagree.base.problems import InputError, Problem, ProblemLog
+from synagree.agreement.agree import AgreementResult, agree, agree_corpus, load_corpus
+from synagree.stats.alpha import AlphaStats, krippendorff_alpha, tree_alpha
 
 __all__ = ["__version__", "agree", "agree_corpus", "load_corpus", "AgreementResult",
            "AlphaStats", "krippendorff_alpha", "tree_alpha", "InputError", "Problem",

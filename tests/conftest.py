@@ -231,8 +231,8 @@ def write(tmp_path):
 
 @pytest.fixture
 def run_cli(capsys):
-    """run_cli(*args) -> (exit status, stdout, stderr), in-process via synagree.cli.main."""
-    from synagree.cli import main
+    """run_cli(*args) -> (exit status, stdout, stderr), in-process via synagree.cli.main.main."""
+    from synagree.cli.main import main
 
     def _run(*args):
         capsys.readouterr()  # drop anything printed before

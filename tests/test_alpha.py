@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 import synagree
-from synagree.problems import InputError
-from synagree import krippendorff_alpha, tree_alpha
-from synagree.readers import DepSentence
-from synagree.trees import Vocabulary, dependency_tree
+from synagree.base.problems import InputError
+from synagree import krippendorff_alpha
+from synagree import tree_alpha
+from synagree.io.conllu import DepSentence
+from synagree.trees.flat import Vocabulary, dependency_tree
 
 # Krippendorff (2011, "Computing Krippendorff's alpha-reliability"), the
 # 3-coder, 15-unit example with missing values ("*"), as in SPEC §5 / Wikipedia.

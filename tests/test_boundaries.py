@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from synagree.report import write_atomic
+from synagree.io.files import write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -144,7 +144,7 @@ def test_stale_temporaries_are_removed(tmp_path):
 
 def test_killed_run_leaves_no_temporary(tmp_path):
     """SIGTERM during a write unwinds: the temporary file is removed."""
-    code = ("import signal, os, synagree.cli as c, synagree.report as r\n"
+    code = ("import signal, os, synagree.cli.main as c, synagree.io.files as r\n"
             "signal.signal(signal.SIGTERM, c._terminate)\n"
             "class Slow(str):\n"
             "    pass\n"

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from synagree import categorical as C
-from synagree.agreement import load_corpus
-from synagree.alpha import krippendorff_alpha
+from synagree.stats import categorical as C
+from synagree.agreement.agree import load_corpus
+from synagree.stats.alpha import krippendorff_alpha
 
 QA = Path(__file__).resolve().parent / "data" / "qa"
 from conftest import SHARED_DATA as SHARED
@@ -289,7 +289,7 @@ def test_shared_cdt_pairs_equal_pooled():
 # --------------------------------------------------------------------------
 
 def test_cli_categorical(capsys):
-    from synagree.cli import main
+    from synagree.cli.main import main
     files = [str(QA / f"{n}.conllu") for n in ("anna", "bert", "cleo")]
     assert main(["categorical", *files, "--allow-missing", "--specific", "deprel"]) == 0
     out = capsys.readouterr().out

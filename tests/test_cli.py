@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 import synagree
-import synagree.alpha
+import synagree.stats.alpha
 
 # tests/data/core/dirs: values worked out by hand in test_corpus.py
 HAND = {"alpha_plain": Fraction(11, 18), "alpha_diff": Fraction(-3, 11),
@@ -87,16 +87,16 @@ def test_metric_plain_only(dirs, run_cli, monkeypatch):
     """--metric plain asks the α computation for plain only, and reports only it.
     (The engine derives every variant from the same TED sums; what --metric
     controls is the set of variants requested and reported.)"""
-    import synagree.agreement
+    import synagree.agreement.agree
 
     seen = []
-    real = synagree.agreement.tree_alpha
+    real = synagree.agreement.agree.tree_alpha
 
-    def spy(units, variants=synagree.alpha.VARIANTS, *args, **kw):
+    def spy(units, variants=synagree.stats.alpha.VARIANTS, *args, **kw):
         seen.append(tuple(variants))
         return real(units, variants, *args, **kw)
 
-    monkeypatch.setattr(synagree.agreement, "tree_alpha", spy)
+    monkeypatch.setattr(synagree.agreement.agree, "tree_alpha", spy)
     data = _json(run_cli, "--dirs", *dirs, "--allow-missing", "--metric", "plain")
     assert seen == [("plain",)]
     assert "alpha_plain" in data
@@ -190,7 +190,7 @@ def test_agree_hierarchy_options_add_lines_without_replacing_published_alphas(tm
     """--hierarchy/--label-distance add hier_* and alpha_*_h keys; the published
     variants are unchanged, and hierarchy costs can only lower distances."""
     import json
-    from synagree.cli import main
+    from synagree.cli.main import main
 
     a, b = "treebanks/en-sample/ann_a/sample.conllu", "treebanks/en-sample/ann_b/sample.conllu"
     plain = tmp_path / "plain.json"

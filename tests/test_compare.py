@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from synagree import compare as cmp
-from synagree.conll18 import OFFICIAL_METRICS, evaluate, read_conllu, render_scorer_table
-from synagree.problems import InputError
-from synagree.readers import read_conllu as read_dep
-from synagree.readers import to_conllu, write_conllu
+from synagree.evaluation import compare as cmp
+from synagree.evaluation.conll18 import OFFICIAL_METRICS, evaluate, read_conllu, render_scorer_table
+from synagree.base.problems import InputError
+from synagree.io.conllu import read_conllu as read_dep
+from synagree.io.conllu import to_conllu, write_conllu
 
 DATA = Path(__file__).resolve().parent / "data" / "compare"
 CONLL18 = Path(__file__).resolve().parent / "data" / "conll18"

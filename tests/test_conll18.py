@@ -9,9 +9,8 @@ import numpy as np
 import pytest
 from conftest import SHARED_DATA
 
-from synagree.conll18 import (METRICS, OFFICIAL_METRICS, UNALIGNED, Score, align, evaluate,
-                              read_conllu, render_counts, render_scorer_table)
-from synagree.problems import InputError
+from synagree.evaluation.conll18 import METRICS, OFFICIAL_METRICS, UNALIGNED, Score, align, evaluate, read_conllu, render_counts, render_scorer_table
+from synagree.base.problems import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = SHARED_DATA / "parity" / "conll18"
@@ -213,7 +212,7 @@ def test_inputs_as_text_stream_and_treebank():
 
 
 def test_new_metric_is_one_entry():
-    from synagree.conll18 import WordMetric
+    from synagree.evaluation.conll18 import WordMetric
     metrics = dict(METRICS, Forms=WordMetric(lambda w, g: w.form.lower()))
     r = evaluate(OWN / "tokenisation-gold.conllu", OWN / "tokenisation-sys.conllu", metrics)
     assert r["Forms"].correct == r["Words"].correct  # aligned pairs in spans share forms

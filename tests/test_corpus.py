@@ -11,9 +11,10 @@ import pytest
 from zss import Node
 
 import synagree
-from synagree.attachment import brackets
-from synagree.problems import InputError
-from synagree.readers import read_brackets, sniff_format
+from synagree.stats.attachment import brackets
+from synagree.base.problems import InputError
+from synagree.io.brackets import read_brackets
+from synagree.io.formats import sniff_format
 
 # --------------------------------------------------------------------------
 # Annotator directories (tests/data/core/dirs)

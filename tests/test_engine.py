@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 from conftest import textbook_alpha, zss_dep_tree, zss_unit_distance
 
-from synagree import agreement
-from synagree.alpha import VARIANTS, delta_squared, tree_alpha
-from synagree.bootstrap import bootstrap_alpha, resample_weights
-from synagree.distances import Progress
-from synagree.readers import DepSentence
-from synagree.trees import Vocabulary, dependency_tree
+from synagree.agreement import agree as agreement
+from synagree.stats.alpha import VARIANTS, tree_alpha
+from synagree.distance.sums import delta_squared
+from synagree.stats.bootstrap import bootstrap_alpha, resample_weights
+from synagree.distance.sums import Progress
+from synagree.io.conllu import DepSentence
+from synagree.trees.flat import Vocabulary, dependency_tree
 
 
 def _sent(heads, labels):
@@ -103,7 +104,7 @@ def test_one_thread_equals_many_threads():
 
 def test_dask_local_cluster_equals_local():
     pytest.importorskip("distributed", reason="dask[distributed] not installed")
-    from synagree.dask_exec import dask_executor
+    from synagree.distance.dask_exec import dask_executor
     units, _ = _random_units(6, n_units=30)
     ref = tree_alpha(units, tile=8, keep_unit_matrix=True)
     with dask_executor("local", n_workers=2) as ex:
@@ -188,7 +189,7 @@ def test_bootstrap_interval_covers_the_population_alpha():
     must be near nominal: not below 0.7 (a broken interval), and not ~1 (an
     interval too wide to mean anything).  The percentile bootstrap is known to
     undercover a little at n = 60; this seed gives 0.82."""
-    from synagree.bootstrap import bootstrap
+    from synagree.stats.bootstrap import bootstrap
 
     units, _ = _random_units(21, n_units=3000, max_words=8, max_ann=2, labels="abcdef")
     units = [u for u in units if len(u) == 2]

@@ -1,4 +1,4 @@
-"""Tests for synagree.experiments (noise runner, resume) and synagree.plots."""
+"""Tests for synagree.experiments (noise runner, resume) and synagree.render.plots."""
 from __future__ import annotations
 
 import json
@@ -13,15 +13,12 @@ import numpy as np
 import pytest
 from conftest import SHARED_DATA
 
-from synagree.agreement import agree_corpus
-from synagree.cli import main as cli_main
-from synagree.corpus import Corpus, Unit
-from synagree.experiments import (ALL_SERIES, DEFAULT_GRID, Metric, ProgressBar, RunEvaluator,
-                                  RunSpec, _read_log, iter_runs, load_source, parse_grid,
-                                  parse_series, perturb_sample, read_rows, run_noise_experiment,
-                                  run_plan, run_seed, summarize)
-from synagree.perturb import random_tree
-from synagree.problems import InputError
+from synagree.agreement.agree import agree_corpus
+from synagree.cli.main import main as cli_main
+from synagree.io.corpus import Corpus, Unit
+from synagree.noise.experiments import ALL_SERIES, DEFAULT_GRID, Metric, ProgressBar, RunEvaluator, RunSpec, _read_log, iter_runs, load_source, parse_grid, parse_series, perturb_sample, read_rows, run_noise_experiment, run_plan, run_seed, summarize
+from synagree.noise.perturb import random_tree
+from synagree.base.problems import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 NDT = SHARED_DATA / "iaa" / "ndt"
@@ -430,7 +427,7 @@ def test_noise_records_hierarchical_metrics(tmp_path):
     never lowers hierarchical LAS below exact LAS (credit >= exact match)."""
     import csv as _csv
 
-    from synagree.experiments import run_noise_experiment
+    from synagree.noise.experiments import run_noise_experiment
 
     out = run_noise_experiment(["treebanks/en-sample/ann_a/sample.conllu"], tmp_path / "h",
                                sample=30, seed=3, series=["relabel"], grid=[0.5], runs=2,
@@ -450,7 +447,7 @@ def test_reject_reading_reproduces_published_reattach_only_las(tmp_path):
     over non-dominated tokens) gives ~10% on NDT; the 'reject' reading (uniform
     over all tokens, old head kept on a would-be cycle) gives the published
     figure.  Both at p = 1 stays near the published 0.9%."""
-    from synagree.experiments import run_noise_experiment
+    from synagree.noise.experiments import run_noise_experiment
 
     out = run_noise_experiment(NDT_FILES, tmp_path / "rej", sample=100, seed=0,
                                series=["reattach", "both"], grid=[1.0], runs=4,

@@ -26,16 +26,15 @@ import numpy as np
 import pytest
 
 import synagree
-from synagree import hierarchy_scores as hs
-from synagree.alpha import tree_alpha
-from synagree.attachment import attachment_scores
-from synagree.corpus import Corpus, Unit
-from synagree.hierarchy import (Hierarchy, cohens_kappa, hierarchical_kappa,
-                                label_distance, scotts_pi)
-from synagree.problems import InputError
-from synagree.readers import read_conllu
-from synagree.ted import TreePack, distance_matrix, pair_distances
-from synagree.trees import Vocabulary, build_tree, flat_tree, to_zss
+from synagree.stats import hierarchical as hs
+from synagree.stats.alpha import tree_alpha
+from synagree.stats.attachment import attachment_scores
+from synagree.io.corpus import Corpus, Unit
+from synagree.trees.hierarchy import Hierarchy, cohens_kappa, hierarchical_kappa, label_distance, scotts_pi
+from synagree.base.problems import InputError
+from synagree.io.conllu import read_conllu
+from synagree.distance.ted import TreePack, distance_matrix, pair_distances
+from synagree.trees.flat import Vocabulary, build_tree, flat_tree, to_zss
 
 DATA = Path(__file__).resolve().parent / "data" / "hier"
 from conftest import SHARED_DATA
@@ -267,7 +266,7 @@ def _ns(**kw):
 
 
 def test_apply_adds_rows_to_agreement_result():
-    from synagree.report import render
+    from synagree.render.tables import render
 
     res = synagree.agree(ud_files("a", "b"))
     hs.apply(res, _ns())  # no --hierarchy: nothing happens

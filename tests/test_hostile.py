@@ -15,11 +15,13 @@ import re
 
 import pytest
 
-from synagree import conll18, escape
-from synagree.cli import main
-from synagree.compression import strip_suffix
-from synagree.problems import InputError, Problem, quote
-from synagree.readers import read_any, read_conllu, sniff_format
+from synagree.evaluation import conll18
+from synagree.render import escape
+from synagree.cli.main import main
+from synagree.io.compression import strip_suffix
+from synagree.base.problems import InputError, Problem, quote
+from synagree.io.formats import read_any, sniff_format
+from synagree.io.conllu import read_conllu
 
 W = "\t".join
 
@@ -210,7 +212,7 @@ def test_compare_lists_every_files_errors(tmp_path, capsys):
     assert f"{gold}:2:" in err and f"{sys1}:2:" in err and f"{sys2}:2:" in err
     assert "3 error(s)" in err
     with pytest.raises(InputError) as ei:
-        from synagree.compare import compare
+        from synagree.evaluation.compare import compare
         compare(gold, [sys1, sys2], alpha=False)
     assert {p.file for p in ei.value.errors} == {str(gold), str(sys1), str(sys2)}
 
@@ -410,7 +412,7 @@ def test_tags_csv_escapes_hostile_tags(tmp_path, capsys):
 
 
 def test_noise_summary_markdown_escapes_names():
-    from synagree.experiments import _csv_text, summary_markdown
+    from synagree.noise.experiments import _csv_text, summary_markdown
 
     md = summary_markdown([{"series": "x|y\n# z", "p": 0.1, "metric": "las", "n": 1,
                             "mean": 0.5, "std": 0.0, "median": 0.5, "min": 0.5, "max": 0.5}],

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from synagree import qa
-from synagree.agreement import agree_corpus, load_corpus
-from synagree.cli import main
-from synagree.html_report import build_report, read_noise, sentence_data
+from synagree.agreement import qa
+from synagree.agreement.agree import agree_corpus, load_corpus
+from synagree.cli.main import main
+from synagree.render.html import build_report, read_noise, sentence_data
 
 QA = Path(__file__).resolve().parent / "data" / "qa"
 from conftest import SHARED_DATA as SHARED

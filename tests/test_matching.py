@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 import synagree
-from synagree.problems import InputError
-from synagree.readers import read_conllu, to_conllu
+from synagree.base.problems import InputError
+from synagree.io.brackets import read_brackets
+from synagree.io.conllu import read_conllu, to_conllu
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 NDT = SHARED / "iaa" / "ndt"
@@ -181,7 +182,7 @@ def test_delex_corpus_with_an_all_unary_file_reads_as_delex(tmp_path, run_cli):
     assert _values(auto) == _values(explicit)
     # the file on its own is all-unary at the bottom: Penn-shaped, read as Penn;
     # within the corpus it is read as delex
-    alone = synagree.readers.read_brackets(files[2])
+    alone = read_brackets(files[2])
     assert alone[0].words and not auto.corpus.units[0].annotations["ann3"].words
     rc, out, err = run_cli("agree", *files, "--output", "json")
     assert rc == 0, err

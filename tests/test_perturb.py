@@ -7,11 +7,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from synagree.perturb import (CycleError, _MTree, is_tree, label_set, move_constituents,
-                              nonterminal_labels, perturb, perturb_phrase, postorder,
-                              random_heads, random_sentence, random_tree, reattach, relabel,
-                              relabel_phrase, repair_cycles)
-from synagree.readers import DepSentence, PhraseNode, PhraseSentence
+from synagree.noise.perturb import CycleError, _MTree, is_tree, label_set, move_constituents, nonterminal_labels, perturb, perturb_phrase, postorder, random_heads, random_sentence, random_tree, reattach, relabel, relabel_phrase, repair_cycles
+from synagree.io.conllu import DepSentence
+from synagree.io.brackets import PhraseNode, PhraseSentence
 
 LABELS = ["A", "B", "C", "D", "E", "F"]
 

@@ -29,8 +29,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from synagree import qa
-from synagree.agreement import agree_corpus, load_corpus
+from synagree.agreement import qa
+from synagree.agreement.agree import agree_corpus, load_corpus
 
 QA = Path(__file__).resolve().parent / "data" / "qa"
 from conftest import SHARED_DATA as SHARED

@@ -8,8 +8,9 @@ from fractions import Fraction
 import pytest
 
 import synagree
-from synagree.problems import InputError
-from synagree.readers import read_brackets, read_conllu
+from synagree.base.problems import InputError
+from synagree.io.brackets import read_brackets
+from synagree.io.conllu import read_conllu
 
 W = "\t".join  # one CoNLL line from columns
 

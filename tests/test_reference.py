@@ -14,7 +14,7 @@ import sys
 import pytest
 
 import synagree
-from synagree.problems import InputError
+from synagree.base.problems import InputError
 
 TOL = 1e-6
 

@@ -2,7 +2,7 @@
 
 Synthetic per-unit arrays check the mechanics (identical systems give p = 1,
 seeding, agreement with :mod:`synagree.bootstrap`, grouping of units); the
-shared UD English EWT test file, perturbed with :func:`synagree.perturb.perturb`
+shared UD English EWT test file, perturbed with :func:`synagree.noise.perturb.perturb`
 and written with :func:`synagree.readers.write_conllu`, checks that a clearly
 worse system is detected at p < 0.01 through the whole ``compare`` pipeline.
 """
@@ -14,13 +14,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from synagree import compare as cmp
-from synagree.alpha import tree_alpha
-from synagree.bootstrap import bootstrap_alpha, resample_weights
-from synagree.significance import (AlphaUnits, RatioUnits, SystemUnits, _alpha_reps,
-                                   aggregate_alpha, significance)
-from synagree.readers import write_conllu
-from synagree.trees import Vocabulary, build_tree
+from synagree.evaluation import compare as cmp
+from synagree.stats.alpha import tree_alpha
+from synagree.stats.bootstrap import bootstrap_alpha, resample_weights
+from synagree.stats.significance import AlphaUnits, RatioUnits, SystemUnits, _alpha_reps, aggregate_alpha, significance
+from synagree.io.conllu import write_conllu
+from synagree.trees.flat import Vocabulary, build_tree
 
 from conftest import SHARED_DATA as SHARED
 EWT = SHARED / "ud" / "en_ewt-ud-test.conllu"
@@ -81,8 +80,8 @@ def test_clear_difference_is_significant_and_signed():
 def test_alpha_replicates_match_the_bootstrap_module():
     vocab = Vocabulary()
     rng = np.random.default_rng(5)
-    from synagree.perturb import random_sentence
-    from synagree.readers import DepSentence
+    from synagree.noise.perturb import random_sentence
+    from synagree.io.conllu import DepSentence
     labels = ["a", "b", "c"]
     base = DepSentence("x", 0, 1, ["w"] * 6, np.zeros(6, np.int32), ["a"] * 6)
     units = [[build_tree(random_sentence(replace(base, forms=["w"] * n, heads=np.zeros(n, np.int32),
@@ -140,8 +139,8 @@ def _single_root(sent):
 def ewt_files(tmp_path_factory):
     if not EWT.is_file():
         pytest.skip(f"UD English EWT test file not found at {EWT} (shared data absent)")
-    from synagree.perturb import label_set, perturb
-    from synagree.readers import read_conllu
+    from synagree.noise.perturb import label_set, perturb
+    from synagree.io.conllu import read_conllu
 
     sents = read_conllu(EWT)[:300]
     labels = label_set(sents)

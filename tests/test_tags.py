@@ -18,10 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from synagree.hierarchy import (Hierarchy, cohens_kappa, hierarchical_kappa,
-                                scotts_pi)
-from synagree.problems import InputError
-from synagree.tags import evaluate_tag_pairs, evaluate_tags, read_tag_column, render_tags
+from synagree.trees.hierarchy import Hierarchy, cohens_kappa, hierarchical_kappa, scotts_pi
+from synagree.base.problems import InputError
+from synagree.evaluation.tags import evaluate_tag_pairs, evaluate_tags, read_tag_column, render_tags
 
 DATA = Path(__file__).resolve().parent / "data" / "hier"
 TOL = 1e-12

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 import zss
 
-from synagree import ted as T
-from synagree.readers import DepSentence, read_conllu
-from synagree.trees import Vocabulary, dependency_tree, to_zss
+from synagree.distance import ted as T
+from synagree.io.conllu import DepSentence, read_conllu
+from synagree.trees.flat import Vocabulary, dependency_tree, to_zss
 
 ALPHABET = ["a", "b", "c", "d"]
 

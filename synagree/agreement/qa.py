@@ -1,0 +1,874 @@
+"""Annotation QA: where the disagreement is, who disagrees, and how sure we are.
+
+Everything here is derived from one :class:`~synagree.agreement.agree.AgreementResult`
+(its corpus, per-unit TED matrices and, for the bootstrap, the unit × unit δ²
+sums that ``agree_corpus(bootstrap=B)`` keeps).
+
+Per unit (:func:`unit_diagnostics`)
+    Mean pairwise TED, the annotator pairs that disagree, the words whose
+    head or label differs, and the unit's *contribution to D_o* per variant:
+    ``c_u = Σ_{i≠j in u} δ²(v_ui, v_uj) / (m_u − 1) / n`` -- so the
+    contributions of all units sum to D_o exactly (α = 1 − Σ_u c_u / D_e).
+    :func:`worst_units` ranks units by contribution.
+
+Per annotator and pair (:func:`pair_matrix`, :func:`leave_one_out`,
+:func:`annotator_distances`)
+    Pairwise α on the units both annotated (D_e from those units' values
+    only), LAS/UAS/LA and unit counts per pair; α with each annotator left
+    out; each annotator's mean TED to the others.  A subset α that is not the
+    whole corpus needs its own D_e, i.e. a TED pass over the subset's trees
+    (none is needed with two annotators and no missing annotations: the pair
+    is the corpus, and leaving one out leaves nothing to agree on).
+
+Confidence intervals (:func:`bootstrap`)
+    Units (sentences) are resampled with replacement, seeded, in matrix form
+    (:mod:`synagree.bootstrap`): D_e needs cross-unit sums, so the unit × unit
+    matrix ``S[u, v] = Σ_{i in u, j in v} δ²`` is built once from the trees; a
+    replicate with multiplicities w has ``do_sum = Σ w_u d_u``,
+    ``n = Σ w_u m_u`` and ``de_sum = wᵀ S w``.  The categorical coefficients
+    (:mod:`synagree.categorical`) are recomputed from per-sentence sums with
+    the *same* weights.  Intervals are percentile intervals.
+
+Comparing rounds (:func:`compare`)
+    Two rounds are treated as independent samples of sentences.  With B
+    replicates stored for each round (``synagree report --output json`` keeps
+    them), the differences ``Δ*_b = new*_b − old*_b`` approximate the sampling
+    distribution of Δ = new − old; the change is *significant* at level
+    1 − confidence when the percentile interval of Δ* excludes 0, with
+    two-sided p = min(1, 2·min(#{Δ* ≤ 0}+1, #{Δ* ≥ 0}+1) / (B+1)).  When the
+    previous file only has standard errors, the normal approximation
+    z = Δ / √(se_old² + se_new²) is used instead.  For the same sentences
+    annotated twice the independent-samples test is conservative.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
+from synagree.distance.sums import delta_squared
+from synagree.stats.attachment import attachment_scores
+from synagree.stats.bootstrap import bootstrap_alpha, bootstrap_ratios, percentile_interval, resample_weights
+from synagree.stats.categorical import COEFFICIENTS, _f, items_from_corpus, layer_agreement, render_rows
+from synagree.stats.categorical import bootstrap as layer_bootstrap
+from synagree.cli.options import add_variant, whole_number
+from synagree.io.conllu import DepSentence
+from synagree.io.brackets import PhraseNode
+from synagree.base.jsonable import json_ready
+from synagree.render.tables import render_json
+from synagree.trees.flat import FlatTree, Vocabulary, build_tree
+
+
+# --------------------------------------------------------------------------
+# Pairable units, in the order of tree_alpha
+# --------------------------------------------------------------------------
+
+@dataclass
+class _Pairable:
+    positions: List[int]  # position in corpus.units of each pairable unit
+    annotators: List[List[str]]  # annotators of each, in corpus.annotators order
+    sentences: List[list]
+
+
+def _pairable(result) -> _Pairable:
+    """The pairable units as ``tree_alpha`` saw them (cached on ``result``)."""
+    cache = _cache(result)
+    if "pairable" not in cache:
+        corpus = _need_corpus(result)
+        positions, names, sents = [], [], []
+        for pos, unit in enumerate(corpus.units):
+            anns = [a for a in corpus.annotators if a in unit.annotations]
+            if len(anns) >= 2:
+                positions.append(pos)
+                names.append(anns)
+                sents.append([unit.annotations[a] for a in anns])
+        cache["pairable"] = _Pairable(positions, names, sents)
+    return cache["pairable"]
+
+
+def _cache(result) -> dict:
+    c = getattr(result, "_qa_cache", None)
+    if c is None:
+        c = {}
+        try:
+            object.__setattr__(result, "_qa_cache", c)
+        except (AttributeError, TypeError):  # pragma: no cover - slotted result
+            pass
+    return c
+
+
+def _need_corpus(result):
+    if getattr(result, "corpus", None) is None:
+        raise ValueError("the AgreementResult carries no corpus (compute it with "
+                         "synagree.agree / agree_corpus)")
+    return result.corpus
+
+
+def _variants(result, variants=None) -> List[str]:
+    if variants is None:
+        return [v for v in VARIANTS if v in result.alpha]
+    return list(variants)
+
+
+def _available_variant(result, variant: str) -> str:
+    """``variant`` if ``result`` has it, else the first variant it has."""
+    return variant if variant in result.alpha else next(iter(result.alpha))
+
+
+def _unit_teds(result) -> List[np.ndarray]:
+    ta = result.tree_alpha
+    pr = _pairable(result)
+    if ta is None or len(ta.unit_ted) != len(pr.positions):
+        raise ValueError("the AgreementResult carries no per-unit TED matrices")
+    return ta.unit_ted
+
+
+def _trees(result) -> List[Dict[str, FlatTree]]:
+    """Per pairable unit: each annotator's tree (built once, one vocabulary; cached)."""
+    cache = _cache(result)
+    if "trees" not in cache:
+        pr = _pairable(result)
+        if getattr(result, "trees", None):  # the trees agree_corpus built for alpha
+            cache["trees"] = [dict(zip(anns, result.trees[pos]))
+                              for pos, anns in zip(pr.positions, pr.annotators)]
+        else:
+            vocab = Vocabulary()
+            cache["trees"] = [{a: build_tree(s, vocab) for a, s in zip(anns, sents)}
+                              for anns, sents in zip(pr.annotators, pr.sentences)]
+    return cache["trees"]
+
+
+def _subset_alpha(result, groups: Sequence[Tuple[int, Sequence[str]]],
+                  variants: Sequence[str]) -> Dict[str, AlphaStats]:
+    """α over the given (pairable unit k, annotators) groups.
+
+    When the groups are exactly the values of ``result`` its α is reused;
+    otherwise the subset's trees go through :func:`synagree.stats.alpha.tree_alpha`
+    (a TED pass over the subset only, D_e sampled if ``result``'s was), once
+    per subset (with three annotators a leave-one-out subset is a pair).
+    """
+    pr = _pairable(result)
+    groups = [(k, list(anns)) for k, anns in groups if len(anns) >= 2]
+    if len(groups) == len(pr.positions) and all(
+            anns == pr.annotators[k] for k, anns in groups):
+        return {v: result.alpha[v] for v in variants}
+    if not groups:
+        return {v: AlphaStats(0.0, 0.0, 0, 0) for v in variants}
+    cache = _cache(result)
+    key = ("subset", tuple(variants), tuple((k, tuple(anns)) for k, anns in groups))
+    if key not in cache:
+        trees = _trees(result)
+        units = [[trees[k][a] for a in anns] for k, anns in groups]
+        sampled = next((getattr(result.alpha[v], "sampled_pairs", None) for v in variants
+                        if getattr(result.alpha[v], "sampled_pairs", None)), None)
+        cache[key] = tree_alpha(units, variants, sample_pairs=sampled).stats
+    return cache[key]
+
+
+# --------------------------------------------------------------------------
+# Per-unit diagnostics
+# --------------------------------------------------------------------------
+
+@dataclass
+class WordDiff:
+    """A word whose head or label is not the same for every annotator."""
+
+    index: int  # 1-based word id
+    form: str
+    heads: Dict[str, int]
+    deprels: Dict[str, str]
+
+    @property
+    def kind(self) -> str:
+        h = len(set(self.heads.values())) > 1
+        lab = len(set(self.deprels.values())) > 1
+        return "head+label" if h and lab else ("head" if h else "label")
+
+    def describe(self) -> str:
+        bits = []
+        if len(set(self.heads.values())) > 1:
+            bits.append("head " + "/".join(str(v) for v in self.heads.values()))
+        if len(set(self.deprels.values())) > 1:
+            bits.append("label " + "/".join(self.deprels.values()))
+        return f"{self.index} {self.form}: " + ", ".join(bits)
+
+    def to_dict(self) -> dict:
+        return {"index": self.index, "form": self.form, "kind": self.kind,
+                "heads": dict(self.heads), "deprels": dict(self.deprels)}
+
+
+@dataclass
+class UnitDiag:
+    """Diagnostics of one pairable unit (sentence)."""
+
+    position: int  # index in corpus.units
+    uid: str
+    sent_id: Optional[str]
+    text: Optional[str]  # "# text", else the words of the first annotation
+    document: str
+    annotators: List[str]
+    sizes: List[int]  # |t| per annotation
+    ted: np.ndarray  # m × m TED, annotators order
+    mean_ted: float  # mean over unordered annotator pairs
+    contribution: Dict[str, float]  # per variant; Σ over units = D_o
+    disagreeing_pairs: List[Tuple[str, str, float]]  # (a, b, TED) with TED > 0
+    differing_words: List[WordDiff]
+    same_tokens: bool  # every annotation has the same words (word count)
+
+    @property
+    def label(self) -> str:
+        return self.sent_id or self.uid
+
+    def to_dict(self) -> dict:
+        return {"position": self.position, "uid": self.uid, "sent_id": self.sent_id,
+                "text": self.text, "document": self.document,
+                "annotators": list(self.annotators), "sizes": list(self.sizes),
+                "mean_ted": self.mean_ted, "contribution": dict(self.contribution),
+                "ted": self.ted.tolist(),
+                "disagreeing_pairs": [{"a": a, "b": b, "ted": t}
+                                      for a, b, t in self.disagreeing_pairs],
+                "differing_words": [w.to_dict() for w in self.differing_words],
+                "same_tokens": self.same_tokens}
+
+
+def _differing_words(anns: Sequence[str], sents: Sequence) -> Tuple[List[WordDiff], bool]:
+    if not all(isinstance(s, DepSentence) for s in sents):
+        return [], len({s.size for s in sents}) == 1
+    n = sents[0].n_words
+    if any(s.n_words != n for s in sents):
+        return [], False
+    heads = np.stack([s.heads for s in sents])
+    labs = [s.deprels for s in sents]
+    diff_h = (heads != heads[0]).any(0)
+    out = []
+    for i in range(n):
+        if diff_h[i] or any(lab[i] != labs[0][i] for lab in labs[1:]):
+            out.append(WordDiff(i + 1, sents[0].forms[i],
+                                {a: int(s.heads[i]) for a, s in zip(anns, sents)},
+                                {a: s.deprels[i] for a, s in zip(anns, sents)}))
+    return out, True
+
+
+def unit_diagnostics(result, variants: Optional[Sequence[str]] = None) -> List[UnitDiag]:
+    """Diagnostics of every pairable unit, in corpus order (cached on ``result``).
+
+    ``contribution[v]`` is the unit's share of D_o in absolute terms:
+    Σ_{i≠j} δ² / (m_u − 1) / n, so that the contributions sum to D_o.
+    """
+    variants = _variants(result, variants)
+    key = ("diags", tuple(variants))
+    cache = _cache(result)
+    if key in cache:
+        return cache[key]
+    corpus = _need_corpus(result)
+    pr = _pairable(result)
+    teds = _unit_teds(result)
+    n = sum(len(a) for a in pr.annotators)
+    out: List[UnitDiag] = []
+    for k, pos in enumerate(pr.positions):
+        unit = corpus.units[pos]
+        anns = pr.annotators[k]
+        sents = pr.sentences[k]
+        m = len(anns)
+        tm = np.asarray(teds[k], dtype=np.float64)
+        sz = np.array([s.size for s in sents], dtype=np.float64)
+        contrib = {v: float(delta_squared(tm, sz[:, None], sz[None, :], v).sum()) / (m - 1) / n
+                   for v in variants}
+        pairs = [(anns[i], anns[j], float(tm[i, j])) for i, j in combinations(range(m), 2)]
+        words, same = _differing_words(anns, sents)
+        text = unit.text
+        if not text and isinstance(sents[0], DepSentence):
+            text = " ".join(sents[0].forms)  # no "# text": the words of the first annotation
+        out.append(UnitDiag(
+            pos, unit.uid, unit.sent_id, text, unit.document, list(anns),
+            [int(x) for x in sz], tm,
+            float(np.mean([t for _, _, t in pairs])) if pairs else 0.0, contrib,
+            [p for p in pairs if p[2] > 0], words, same))
+    cache[key] = out
+    return out
+
+
+def rank_units(diags: Sequence[UnitDiag], variant: str) -> List[UnitDiag]:
+    """Worst first: by contribution to D_o of ``variant``, then mean TED, then corpus order."""
+    return sorted(diags, key=lambda d: (-d.contribution.get(variant, 0.0), -d.mean_ted,
+                                        d.position))
+
+
+def worst_units(result, k: Optional[int] = 10, variant: str = "plain") -> List[UnitDiag]:
+    """The ``k`` units contributing most to D_o of ``variant`` (all if k is None).
+
+    Units that contribute nothing (and show no TED) are left out; ties go by
+    mean TED, then corpus order.
+    """
+    diags = unit_diagnostics(result)
+    if diags and variant not in diags[0].contribution:
+        raise ValueError(f"variant {variant!r} was not computed for this result")
+    cand = rank_units([d for d in diags if d.contribution.get(variant, 0.0) > 0
+                       or d.mean_ted > 0], variant)
+    return cand if k is None else cand[:k]
+
+
+# --------------------------------------------------------------------------
+# Annotators and pairs
+# --------------------------------------------------------------------------
+
+@dataclass
+class PairMatrix:
+    """Annotator × annotator views.  Diagonals: ``units`` holds the units each
+    annotator annotated; α, scores and TED on the diagonal are NaN."""
+
+    annotators: List[str]
+    units: np.ndarray  # m × m units both annotated
+    alpha: Dict[str, np.ndarray]  # variant -> m × m
+    las: np.ndarray
+    uas: np.ndarray
+    la: np.ndarray
+    words: np.ndarray  # words compared for LAS/UAS/LA
+    ignored: np.ndarray  # units left out of LAS/UAS/LA (word counts differ)
+    mean_ted: np.ndarray
+
+    def to_dict(self) -> dict:
+        f = lambda a: [[None if (isinstance(x, float) and math.isnan(x)) else x  # noqa: E731
+                        for x in row] for row in a.tolist()]
+        return {"annotators": list(self.annotators), "units": self.units.tolist(),
+                **{f"alpha_{v}": f(a) for v, a in self.alpha.items()},
+                "las": f(self.las), "uas": f(self.uas), "la": f(self.la),
+                "words": self.words.tolist(), "ignored": self.ignored.tolist(),
+                "mean_ted": f(self.mean_ted)}
+
+
+def pair_matrix(result, variants: Optional[Sequence[str]] = None) -> PairMatrix:
+    """Pairwise α on the units both annotated (D_e from those values only),
+    LAS/UAS/LA, mean TED and unit counts, for every annotator pair."""
+    variants = _variants(result, variants)
+    cache = _cache(result)
+    key = ("pairs", tuple(variants))
+    if key in cache:
+        return cache[key]
+    corpus = _need_corpus(result)
+    pr = _pairable(result)
+    teds = _unit_teds(result)
+    names = list(corpus.annotators)
+    m = len(names)
+    col = {a: i for i, a in enumerate(names)}
+    units = np.zeros((m, m), dtype=np.int64)
+    nan = lambda: np.full((m, m), np.nan)  # noqa: E731
+    alpha = {v: nan() for v in variants}
+    las, uas, la, mted = nan(), nan(), nan(), nan()
+    words = np.zeros((m, m))
+    ignored = np.zeros((m, m), dtype=np.int64)
+    for u in corpus.units:
+        for a in u.annotations:
+            units[col[a], col[a]] += 1
+    is_dep = corpus.kind == "dependency"
+    for a, b in combinations(names, 2):
+        i, j = col[a], col[b]
+        groups = []
+        both = []  # the two annotations of each unit both annotated
+        tsum = 0.0
+        for k, anns in enumerate(pr.annotators):
+            if a not in anns or b not in anns:
+                continue
+            ia, ib = anns.index(a), anns.index(b)
+            groups.append((k, [a, b]))
+            both.append([pr.sentences[k][ia], pr.sentences[k][ib]])
+            tsum += float(teds[k][ia, ib])
+        units[i, j] = units[j, i] = len(groups)
+        stats = _subset_alpha(result, groups, variants)
+        for v in variants:
+            val = stats[v].alpha
+            alpha[v][i, j] = alpha[v][j, i] = np.nan if val is None else val
+        if is_dep:
+            sc = attachment_scores(both)
+            if sc.total:
+                for arr, key_ in ((las, "las"), (uas, "uas"), (la, "la")):
+                    arr[i, j] = arr[j, i] = sc.ratio(key_)
+            words[i, j] = words[j, i] = sc.total
+            ignored[i, j] = ignored[j, i] = sc.ignored
+        if groups:
+            mted[i, j] = mted[j, i] = tsum / len(groups)
+    pm = PairMatrix(names, units, alpha, las, uas, la, words, ignored, mted)
+    cache[key] = pm
+    return pm
+
+
+@dataclass
+class LeaveOneOut:
+    annotator: str
+    units: int  # pairable units left without this annotator
+    alpha: Dict[str, Optional[float]]
+    change: Dict[str, Optional[float]]  # α without − α with everyone
+
+    def to_dict(self) -> dict:
+        return {"annotator": self.annotator, "units": self.units,
+                **{f"alpha_{v}": a for v, a in self.alpha.items()},
+                **{f"change_{v}": c for v, c in self.change.items()}}
+
+
+def leave_one_out(result, variants: Optional[Sequence[str]] = None) -> List[LeaveOneOut]:
+    """α with each annotator's annotations removed (units keep their other values;
+    units left with fewer than two drop out).  With two annotators nothing is
+    left to agree, so α is undefined (None)."""
+    variants = _variants(result, variants)
+    corpus = _need_corpus(result)
+    pr = _pairable(result)
+    out = []
+    for drop in corpus.annotators:
+        groups = [(k, [a for a in anns if a != drop]) for k, anns in enumerate(pr.annotators)]
+        groups = [g for g in groups if len(g[1]) >= 2]
+        stats = _subset_alpha(result, groups, variants)
+        al, ch = {}, {}
+        for v in variants:
+            a = stats[v].alpha
+            full = result.alpha[v].alpha
+            al[v] = a
+            ch[v] = None if a is None or full is None else a - full
+        out.append(LeaveOneOut(drop, len(groups), al, ch))
+    return out
+
+
+@dataclass
+class AnnotatorDistance:
+    annotator: str
+    comparisons: int  # (unit, other annotator) pairs
+    mean_ted: float
+    mean_norm: float  # mean TED / (|x| + |y|)
+    units: int  # units annotated
+
+    def to_dict(self) -> dict:
+        return {"annotator": self.annotator, "comparisons": self.comparisons,
+                "mean_ted": self.mean_ted, "mean_norm": self.mean_norm, "units": self.units}
+
+
+def annotator_distances(result) -> List[AnnotatorDistance]:
+    """Mean TED (and TED/(|x|+|y|)) of each annotator's trees to the others' trees
+    of the same sentences."""
+    corpus = _need_corpus(result)
+    pr = _pairable(result)
+    teds = _unit_teds(result)
+    acc = {a: [0, 0.0, 0.0] for a in corpus.annotators}
+    for k, anns in enumerate(pr.annotators):
+        sz = [s.size for s in pr.sentences[k]]
+        for i, a in enumerate(anns):
+            for j in range(len(anns)):
+                if i != j:
+                    t = float(teds[k][i, j])
+                    acc[a][0] += 1
+                    acc[a][1] += t
+                    acc[a][2] += t / (sz[i] + sz[j])
+    nunits = {a: sum(1 for u in corpus.units if a in u.annotations) for a in corpus.annotators}
+    return [AnnotatorDistance(a, c, s / c if c else float("nan"), sn / c if c else float("nan"),
+                              nunits[a]) for a, (c, s, sn) in acc.items()]
+
+
+# --------------------------------------------------------------------------
+# Bootstrap (α and scores from synagree.bootstrap, plus categorical coefficients)
+# --------------------------------------------------------------------------
+
+def _items(result, layer: str):
+    """The token-layer items of ``result``'s corpus (cached per layer)."""
+    cache = _cache(result)
+    if ("items", layer) not in cache:
+        cache[("items", layer)] = items_from_corpus(_need_corpus(result), layer)
+    return cache[("items", layer)]
+
+
+def unit_matrix(result):
+    """The unit × unit δ² sums behind ``result`` (``tree_alpha(keep_unit_matrix=True)``,
+    as ``agree_corpus(bootstrap=B)`` keeps them); computed (one TED pass) if absent."""
+    ta = result.tree_alpha
+    sums = getattr(ta, "sums", None) if ta is not None else None
+    if sums is not None and sums.S is not None:
+        return sums
+    cache = _cache(result)
+    if "unit_matrix" not in cache:
+        from synagree.distance.sums import UnitTrees, unit_sums
+        units = [list(t.values()) for t in _trees(result)]
+        cache["unit_matrix"] = unit_sums(UnitTrees.build(units), want_s=True)
+    return cache["unit_matrix"]
+
+
+@dataclass
+class Interval:
+    estimate: Optional[float]
+    low: Optional[float]
+    high: Optional[float]
+    se: Optional[float]
+    replicates: np.ndarray
+    failed: int = 0  # replicates where the statistic was undefined
+
+    def to_dict(self, with_replicates: bool = False) -> dict:
+        d = {"estimate": _nn(self.estimate), "low": _nn(self.low), "high": _nn(self.high),
+             "se": _nn(self.se), "failed": self.failed}
+        if with_replicates:
+            d["replicates"] = [None if not math.isfinite(x) else round(float(x), 10)
+                               for x in self.replicates]
+        return d
+
+
+def _nn(x):
+    return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
+
+
+def _interval(est, reps: np.ndarray, confidence: float) -> Interval:
+    reps = np.asarray(reps, dtype=np.float64)
+    ok = np.isfinite(reps)
+    lo, hi = percentile_interval(reps, confidence) or (None, None)
+    se = float(np.std(reps[ok], ddof=1)) if ok.sum() > 1 else None
+    return Interval(_nn(None if est is None else float(est)), lo, hi, se, reps,
+                    int((~ok).sum()))
+
+
+@dataclass
+class Bootstrap:
+    replicates: int
+    seed: int
+    confidence: float
+    intervals: Dict[str, Interval]  # metric name -> interval
+    units: int
+
+    def to_dict(self, with_replicates: bool = True) -> dict:
+        return {"replicates": self.replicates, "seed": self.seed,
+                "confidence": self.confidence, "units": self.units,
+                "method": "percentile bootstrap, resampling sentences with replacement",
+                "metrics": {k: v.to_dict(with_replicates) for k, v in self.intervals.items()}}
+
+
+def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
+              categorical_layers: Sequence[str] = (), variants=None) -> Bootstrap:
+    """Percentile CIs for α (each variant), LAS/UAS/LA (or Jaccard) and the pooled
+    categorical coefficients of ``categorical_layers`` (metric names
+    ``{layer}_{observed|kappa|pi|alpha}``), all from the same resamples of the
+    pairable units: the weights of :func:`synagree.stats.bootstrap.resample_weights`
+    with this ``seed``, so α and LAS replicates equal ``agree_corpus(bootstrap=B,
+    seed=seed)``'s."""
+    if B < 1:
+        raise ValueError("B must be at least 1")
+    variants = _variants(result, variants)
+    pr = _pairable(result)
+    U = len(pr.positions)
+    if U == 0:
+        return Bootstrap(B, seed, confidence, {}, 0)
+    W = resample_weights(U, B, seed)
+    correct, total = result.scores.unit_arrays()
+    ratios = bool(correct) and total.shape[0] == U
+    est: Dict[str, Optional[float]] = {f"alpha_{v}": result.alpha[v].alpha for v in variants}
+    if ratios:
+        est.update({m: result.scores.ratio(m) for m in correct})
+    core = getattr(result, "bootstrap", None)
+    if (core is not None and core.seed == seed
+            and all(len(core.replicates.get(name, ())) == B for name in est)):
+        # agree_corpus(bootstrap=B, seed=seed) drew these very resamples already
+        reps = {name: core.replicates[name] for name in est}
+    else:
+        sums = unit_matrix(result)
+        parts: Dict[str, List[np.ndarray]] = {}
+        for i in range(0, B, 256):  # chunks keep the B × U × U work in memory-sized pieces
+            for k, v in bootstrap_alpha(sums, W[i:i + 256], variants).items():
+                parts.setdefault(k, []).append(v)
+        reps = {k: np.concatenate(v) for k, v in parts.items()}
+        if ratios:
+            reps.update(bootstrap_ratios(correct, total, W))
+    if categorical_layers and result.kind == "dependency":
+        pos_to_k = {pos: k for k, pos in enumerate(pr.positions)}
+        for layer in categorical_layers:
+            data = _items(result, layer)
+            cols = np.array([pos_to_k[p] for p in data.positions], dtype=np.int64)
+            lb = layer_bootstrap(data, confidence=confidence, weights=W[:, cols])
+            for name in COEFFICIENTS:
+                est[f"{layer}_{name}"] = lb[name]["estimate"]
+                reps[f"{layer}_{name}"] = lb[name]["replicates"]
+    intervals = {name: _interval(e, reps[name], confidence) for name, e in est.items()}
+    return Bootstrap(B, seed, confidence, intervals, U)
+
+
+# --------------------------------------------------------------------------
+# Comparing two rounds
+# --------------------------------------------------------------------------
+
+@dataclass
+class Change:
+    metric: str
+    old: Optional[float]
+    new: Optional[float]
+    delta: Optional[float]
+    low: Optional[float]
+    high: Optional[float]
+    p_value: Optional[float]
+    significant: Optional[bool]
+    method: str
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _metrics_of(doc: dict) -> Dict[str, dict]:
+    """Bootstrap metrics from a report JSON (or a bare Bootstrap.to_dict())."""
+    if "bootstrap" in doc and isinstance(doc["bootstrap"], dict):
+        doc = doc["bootstrap"]
+    if "metrics" in doc and isinstance(doc["metrics"], dict):
+        return doc["metrics"]
+    raise ValueError("no bootstrap metrics in the JSON (write it with "
+                     "`synagree report --output json` and --bootstrap > 0)")
+
+
+def compare(current: "Bootstrap | dict", previous: dict,
+            confidence: Optional[float] = None) -> List[Change]:
+    """Did agreement change significantly since ``previous`` (see module docstring)?"""
+    cur = _metrics_of(current.to_dict() if isinstance(current, Bootstrap) else current)
+    old = _metrics_of(previous)
+    if confidence is None:
+        confidence = (current.confidence if isinstance(current, Bootstrap)
+                      else float(current.get("bootstrap", current).get("confidence", 0.95)))
+    out = []
+    for name, c in cur.items():
+        if name not in old:
+            continue
+        o = old[name]
+        e_new, e_old = c.get("estimate"), o.get("estimate")
+        if e_new is None or e_old is None:
+            out.append(Change(name, e_old, e_new, None, None, None, None, None, "undefined"))
+            continue
+        delta = e_new - e_old
+        rn, ro = c.get("replicates"), o.get("replicates")
+        if rn and ro:
+            B = min(len(rn), len(ro))
+            a = np.array([np.nan if x is None else x for x in rn[:B]], dtype=np.float64)
+            b = np.array([np.nan if x is None else x for x in ro[:B]], dtype=np.float64)
+            d = a - b  # independent replicates of each round: Δ*_b = new*_b − old*_b
+            d = d[~np.isnan(d)]
+            if d.size:
+                lo, hi = percentile_interval(d, confidence)
+                le = int((d <= 0).sum())
+                ge = int((d >= 0).sum())
+                p = min(1.0, 2.0 * min(le + 1, ge + 1) / (d.size + 1))
+                out.append(Change(name, e_old, e_new, delta, lo, hi, p,
+                                  not (lo <= 0.0 <= hi), "bootstrap"))
+                continue
+        sn, so = c.get("se"), o.get("se")
+        if sn is not None and so is not None and (sn > 0 or so > 0):
+            se = math.sqrt(sn * sn + so * so)
+            z = _z(confidence)
+            p = math.erfc(abs(delta) / se / math.sqrt(2))
+            out.append(Change(name, e_old, e_new, delta, delta - z * se, delta + z * se, p,
+                              p < 1 - confidence, "normal"))
+        else:
+            out.append(Change(name, e_old, e_new, delta, None, None, None, None,
+                              "no replicates or standard errors"))
+    return out
+
+
+def _z(confidence: float) -> float:
+    """Two-sided normal quantile by bisection on erfc (stdlib only)."""
+    target = 1 - confidence
+    lo, hi = 0.0, 10.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if math.erfc(mid / math.sqrt(2)) > target:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+# --------------------------------------------------------------------------
+# Rendering tables
+# --------------------------------------------------------------------------
+
+def _short(s: Optional[str], n: int = 80) -> str:
+    if not s:
+        return ""
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
+               text_width: int = 80) -> Tuple[List[str], List[List[str]]]:
+    header = ["rank", "sentence", "document", f"share of D_o ({variant})", "mean TED",
+              "annotators", "differing words", "text"]
+    rows = []
+    for r, d in enumerate(diags, start=1):
+        share = d.contribution.get(variant, 0.0) / d_o if d_o else float("nan")
+        words = "; ".join(w.describe() for w in d.differing_words[:6])
+        if len(d.differing_words) > 6:
+            words += f"; … ({len(d.differing_words)} words)"
+        if not d.same_tokens:
+            words = "(tokenisation differs)"
+        pairs = ", ".join(f"{a}–{b} {t:g}" for a, b, t in d.disagreeing_pairs)
+        rows.append([str(r), d.label, d.document, f"{100 * share:.2f}%" if d_o else "–",
+                     _f(d.mean_ted, 2), pairs, words, _short(d.text, text_width)])
+    return header, rows
+
+
+def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain") -> str:
+    """The K worst units as text (``table``), ``json``, ``csv``, ``markdown`` or ``latex``."""
+    variant = _available_variant(result, variant)
+    diags = worst_units(result, k, variant)
+    d_o = result.alpha[variant].d_o
+    if fmt == "json":
+        return json.dumps(json_ready([d.to_dict() for d in diags]), indent=2,
+                          ensure_ascii=False) + "\n"
+    header, rows = worst_rows(diags, variant, d_o)
+    caption = f"The {len(diags)} sentences contributing most to D_o (alpha_{variant})"
+    return render_rows(header, rows, fmt if fmt in ("csv", "markdown", "latex") else "table",
+                       caption=caption)
+
+
+def add_worst_args(parser: argparse.ArgumentParser) -> None:
+    """``--worst K`` (and ``--variant``) for ``synagree agree``."""
+    parser.add_argument("--worst", type=whole_number(0), default=0, metavar="K",
+                        help="also list the K sentences contributing most to disagreement "
+                             "(share of D_o, TED, annotators, differing words)")
+    add_variant(parser)
+
+
+def apply_worst(result, args: argparse.Namespace, output: str = "table") -> str:
+    """For ``synagree agree``: with ``--output json`` the worst list goes into
+    ``result.extra_details["worst"]`` (and "" is returned); otherwise the rendered
+    list is returned, to be appended after the main output."""
+    k = getattr(args, "worst", 0) or 0
+    if k <= 0:
+        return ""
+    variant = _available_variant(result, args.variant)
+    if output == "json":
+        result.extra_details["worst"] = [d.to_dict() for d in worst_units(result, k, variant)]
+        return ""
+    fmt = {"table": "table", "csv": "csv", "latex": "latex"}.get(output, "table")
+    return "\n" + render_worst(result, k, fmt, variant)
+
+
+# --------------------------------------------------------------------------
+# Everything at once (used by the report)
+# --------------------------------------------------------------------------
+
+def bracket_string(node: PhraseNode) -> str:
+    return node.bracketed()
+
+
+def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
+               bootstrap_replicates: int = 1000, seed: int = 0, confidence: float = 0.95,
+               layers: Sequence[str] = (), compare_to: Optional[dict] = None,
+               with_replicates: bool = True) -> dict:
+    """Every QA table as one JSON-ready dict (what ``synagree report --output json`` writes)."""
+    variant = _available_variant(result, variant)
+    variants = _variants(result)
+    d: dict = {"summary": json.loads(render_json(result))}
+    diags = worst_units(result, worst, variant)
+    d["worst"] = {"variant": variant, "d_o": result.alpha[variant].d_o,
+                  "units": [x.to_dict() for x in diags]}
+    d["pairs"] = pair_matrix(result, variants).to_dict()
+    d["leave_one_out"] = [x.to_dict() for x in leave_one_out(result, variants)]
+    d["annotator_distances"] = [x.to_dict() for x in annotator_distances(result)]
+    layers = list(layers) if result.kind == "dependency" else []
+    if layers:
+        d["categorical"] = {layer: layer_agreement(_items(result, layer)).to_dict(
+            confusion=(layer == "deprel")) for layer in layers}
+    bs = None
+    if bootstrap_replicates:
+        bs = bootstrap(result, bootstrap_replicates, seed, confidence, layers, variants)
+        d["bootstrap"] = bs.to_dict(with_replicates)
+    if compare_to is not None:
+        if bs is None:
+            raise ValueError("--compare-to needs the bootstrap (--bootstrap > 0)")
+        d["comparison"] = [c.to_dict() for c in compare(bs, compare_to)]
+    return json_ready(d)
+
+
+def render_tables(qa: dict, fmt: str) -> str:
+    """The QA dict of :func:`qa_summary` as csv / markdown / latex / table text."""
+    if fmt == "csv":
+        # one long table: section, row, column, value
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["table", "row", "column", "value"])
+        from synagree.render.escape import csv_row
+        for table, header, rows in _all_tables(qa):
+            for r in rows:
+                for h, c in zip(header[1:], r[1:]):
+                    w.writerow(csv_row([table, r[0], h, c]))
+        return buf.getvalue()
+    parts = [render_rows(header, rows, fmt, caption=table) for table, header, rows in
+             _all_tables(qa)]
+    return "\n".join(parts)
+
+
+def _all_tables(qa: dict):
+    s = qa["summary"]
+    bs = (qa.get("bootstrap") or {}).get("metrics", {})
+    conf = (qa.get("bootstrap") or {}).get("confidence")
+    ci_h = [f"{100 * conf:g}% CI low", f"{100 * conf:g}% CI high"] if conf else []
+    rows = []
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la", "jaccard"):
+        if key in s:
+            row = [key, _f(s[key], 6)]
+            if conf:
+                b = bs.get(key, {})
+                row += [_f(b.get("low"), 6), _f(b.get("high"), 6)]
+            rows.append(row)
+    for layer, c in (qa.get("categorical") or {}).items():
+        for name in ("observed", "kappa", "pi", "alpha"):
+            row = [f"{layer} {c['coefficient_names'][name]}", _f(c["coefficients"][name], 6)]
+            if conf:
+                b = bs.get(f"{layer}_{name}", {})
+                row += [_f(b.get("low"), 6), _f(b.get("high"), 6)]
+            rows.append(row)
+    yield "Summary", ["metric", "estimate"] + ci_h, rows
+    pm = qa["pairs"]
+    names = pm["annotators"]
+    for metric in [k for k in pm if k.startswith("alpha_")] + ["las", "uas", "la", "units"]:
+        arr = pm[metric]
+        if metric != "units" and all(x is None for row in arr for x in row):
+            continue  # e.g. LAS of phrase-structure trees
+        rows = [[a] + ["" if (i == j and metric != "units") else
+                       (str(arr[i][j]) if metric == "units" else _f(arr[i][j]))
+                       for j in range(len(names))] for i, a in enumerate(names)]
+        yield f"Pairs: {metric}", [metric] + names, rows
+    loo = qa["leave_one_out"]
+    if loo:
+        keys = [k for k in loo[0] if k.startswith("alpha_") or k.startswith("change_")]
+        yield ("Leave one annotator out", ["annotator", "units"] + keys,
+               [[x["annotator"], str(x["units"])] + [_f(x[k]) for k in keys] for x in loo])
+    yield ("Mean distance to the other annotators",
+           ["annotator", "units", "comparisons", "mean TED", "mean TED/(|x|+|y|)"],
+           [[x["annotator"], str(x["units"]), str(x["comparisons"]), _f(x["mean_ted"], 3),
+             _f(x["mean_norm"], 4)] for x in qa["annotator_distances"]])
+    for layer, c in (qa.get("categorical") or {}).items():
+        freq = c["category_frequency"]
+        rows = [[k, str(freq.get(k, 0)), _f(v)] for k, v in
+                sorted(c["specific"].items(), key=lambda kv: -freq.get(kv[0], 0))]
+        yield f"Specific agreement: {layer}", ["category", "assignments", "specific"], rows
+        if len(c["documents"]) > 1:
+            rows = [[doc, str(v["items"])] + [_f(v[k]) for k in ("observed", "kappa", "pi",
+                                                                  "alpha")]
+                    for doc, v in c["documents"].items()]
+            md = c["macro_documents"]
+            rows.append(["(macro)", ""] + [_f(md.get(k)) for k in ("observed", "kappa", "pi",
+                                                                  "alpha")])
+            rows.append(["(micro)", str(c["items"])] + [_f(c["coefficients"][k]) for k in
+                                                        ("observed", "kappa", "pi", "alpha")])
+            yield (f"Per document: {layer}", ["document", "items", "observed", "kappa", "pi",
+                                              "alpha"], rows)
+    w = qa["worst"]
+    rows = []
+    for r, u in enumerate(w["units"], start=1):
+        share = (u["contribution"].get(w["variant"], 0) / w["d_o"]) if w["d_o"] else None
+        words = "; ".join(f"{x['index']} {x['form']}" for x in u["differing_words"][:8])
+        rows.append([str(r), u["sent_id"] or u["uid"], u["document"],
+                     "–" if share is None else f"{100 * share:.2f}%", _f(u["mean_ted"], 2),
+                     words, _short(u["text"], 60)])
+    yield (f"Worst sentences (share of D_o, alpha_{w['variant']})",
+           ["rank", "sentence", "document", "share", "mean TED", "differing words", "text"], rows)
+    if qa.get("comparison"):
+        yield ("Change since the previous round",
+               ["metric", "previous", "now", "change", "CI low", "CI high", "p", "significant"],
+               [[c["metric"], _f(c["old"]), _f(c["new"]), _f(c["delta"]), _f(c["low"]),
+                 _f(c["high"]), _f(c["p_value"], 3),
+                 "" if c["significant"] is None else ("yes" if c["significant"] else "no")]
+                for c in qa["comparison"]])

@@ -1,0 +1,175 @@
+"""Structured input problems.
+
+Readers never stop at the first problem: they gather every problem of a file
+as a :class:`Problem` record (file, line, sentence id, kind, severity,
+message) into a :class:`ProblemLog`.  Errors make the caller raise
+:class:`InputError` once the whole file has been read; warnings are reported
+and the computation goes on.  ``strict=True`` turns warnings into errors.
+
+Line numbers are 1-based; ``line=None`` means the problem concerns the file
+as a whole (e.g. an empty file).
+
+Input text in messages is shortened here, in one place: a message quotes
+input through :func:`quote` (at most :data:`SHOWN` characters, then ``…``
+and the length), and every :class:`Problem` tames its message and sentence
+id on creation (:func:`tame`): control characters escaped, any run of more
+than :data:`LONG_RUN` non-space characters and any message over
+:data:`LONG_MESSAGE` characters shortened.  A 10 MB token is never echoed
+whole to stderr or into a JSON report.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Iterable, Iterator, List, Optional
+import sys
+from typing import Sequence
+
+ERROR = "error"
+WARNING = "warning"
+
+SHOWN = 40  #: characters of input text a message quotes
+LONG_RUN = 200  #: longer runs of non-space characters in a message are shortened
+LONG_MESSAGE = 2000  #: longer messages are shortened
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_LONG_RUN = re.compile(r"\S{%d,}" % (LONG_RUN + 1))
+
+
+def shorten(text: object, limit: int = SHOWN) -> str:
+    """``text`` when at most ``limit`` characters, else its first ``limit``
+    characters, ``…`` and its length."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def quote(text: object, limit: int = SHOWN) -> str:
+    """Input text for a message: quoted as ``repr`` quotes (control characters
+    escaped), shortened to ``limit`` characters plus ``…`` and the length."""
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
+
+
+def _escape_control(m: "re.Match") -> str:
+    c = m.group()
+    return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c, f"\\u{ord(c):04x}")
+
+
+def tame(text: Optional[str]) -> Optional[str]:
+    """A message or sentence id made safe to print on one line: control
+    characters (and lone surrogates) escaped, over-long runs and messages
+    shortened.  ``None`` stays ``None``."""
+    if text is None:
+        return None
+    text = str(text)
+    if len(text) > LONG_MESSAGE:
+        text = shorten(text, LONG_MESSAGE // 2)
+    text = _CONTROL.sub(_escape_control, text)
+    if len(text) > LONG_RUN:
+        text = _LONG_RUN.sub(lambda m: shorten(m.group()), text)
+    return text
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem found in the input."""
+
+    file: str
+    line: Optional[int]
+    kind: str  # short machine-readable key, e.g. "head-out-of-range"
+    message: str
+    severity: str = ERROR
+    sent_id: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", tame(self.message))
+        if self.sent_id is not None:
+            object.__setattr__(self, "sent_id", tame(shorten(self.sent_id, 2 * SHOWN)))
+
+    def __str__(self) -> str:
+        file = tame(self.file)
+        where = file if self.line is None else f"{file}:{self.line}"
+        sent = f" [sentence {self.sent_id}]" if self.sent_id else ""
+        return f"{where}: {self.severity}: {self.message} ({self.kind}){sent}"
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class ProblemLog:
+    """Problems gathered while reading; ``strict`` promotes warnings to errors."""
+
+    strict: bool = False
+    problems: List[Problem] = field(default_factory=list)
+
+    def add(self, file: str, line: Optional[int], kind: str, message: str,
+            severity: str = ERROR, sent_id: Optional[str] = None) -> None:
+        if self.strict and severity == WARNING:
+            severity = ERROR
+        self.problems.append(Problem(str(file), line, kind, message, severity, sent_id))
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        for p in problems:
+            self.add(p.file, p.line, p.kind, p.message, p.severity, p.sent_id)
+
+    @property
+    def errors(self) -> List[Problem]:
+        return [p for p in self.problems if p.severity == ERROR]
+
+    @property
+    def warnings(self) -> List[Problem]:
+        return [p for p in self.problems if p.severity == WARNING]
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            raise InputError(self.errors, self.warnings)
+
+    def __iter__(self) -> Iterator[Problem]:
+        return iter(self.problems)
+
+    def __len__(self) -> int:
+        return len(self.problems)
+
+
+def _in_line_order(problems: Iterable[Problem]) -> List[Problem]:
+    """Files in the order first seen; within a file, whole-file problems first,
+    then by line (stable, so problems of one line keep their order)."""
+    problems = list(problems)
+    first_seen: dict = {}
+    for p in problems:
+        first_seen.setdefault(p.file, len(first_seen))
+    return sorted(problems, key=lambda p: (first_seen[p.file], p.line or 0))
+
+
+class InputError(Exception):
+    """Bad input: carries every error found (and the warnings seen so far)."""
+
+    def __init__(self, errors: List[Problem], warnings: Optional[List[Problem]] = None):
+        # (a file given twice would list each of its problems twice)
+        self.errors = _in_line_order(dict.fromkeys(errors))
+        self.warnings = list(warnings or [])
+        super().__init__(self.format())
+
+    @classmethod
+    def single(cls, file: str, line: Optional[int], kind: str, message: str,
+               sent_id: Optional[str] = None) -> "InputError":
+        return cls([Problem(str(file), line, kind, message, ERROR, sent_id)])
+
+    def format(self, limit: int = 50) -> str:
+        lines = [str(p) for p in self.errors[:limit]]
+        if len(self.errors) > limit:
+            lines.append(f"... and {len(self.errors) - limit} more errors")
+        return "\n".join(lines)
+
+
+def print_problems(problems: Sequence["Problem"], limit: int = 30) -> None:
+    """List problems on stderr as ``file:line: severity: message``, at most ``limit``."""
+    for p in problems[:limit]:
+        print(str(p), file=sys.stderr)
+    if len(problems) > limit:
+        print(f"... and {len(problems) - limit} more", file=sys.stderr)

@@ -1,0 +1,245 @@
+"""The command-line vocabulary: every option that several commands share, once.
+
+One concept has one name, one default and one validation everywhere:
+
+=====================  ===========================================================
+``-o/--out FILE``      write the result here, atomically; the format follows the
+                       suffix (``.json .csv .tex .md .html .txt``) unless
+                       ``--output`` names one
+``--output FORMAT``    ``table json csv latex markdown`` (and ``html`` for
+                       ``report``)
+``-q/--quiet``         no progress, notes or warnings on stderr
+``--bootstrap B``      unit-resampling replicates for percentile intervals
+                       (0 to 1,000,000; default 0: no intervals)
+``--seed S``           random seed (whole number ≥ 0; default 0)
+``--ci-level L``       confidence level of every interval (0 < L < 1; default 0.95)
+``--variant V``        which α variant ranks sentences (plain, diff, norm)
+``--sample-pairs N``   estimate D_e from N random tree pairs (≥ 100)
+``--max-memory SIZE``  refuse work planned to need more memory (default 4G)
+=====================  ===========================================================
+
+Values are checked by argparse ``type=`` functions, so a bad value ends with
+one line naming the option and its allowed range, exit status 2, before any
+work starts.  Earlier spellings (``--confidence``, ``-B/--replicates``,
+``--worst-variant``) are still accepted, hidden from the help.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence
+
+from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
+from synagree.base.problems import InputError
+
+VARIANT_CHOICES = ("plain", "diff", "norm")
+SUFFIX_FORMATS: Dict[str, str] = {".json": "json", ".csv": "csv", ".tex": "latex",
+                                  ".md": "markdown", ".markdown": "markdown",
+                                  ".html": "html", ".htm": "html", ".txt": "table"}
+
+
+# --------------------------------------------------------------------------
+# Validated value types
+# --------------------------------------------------------------------------
+
+def whole_number(lo: int, hi: Optional[int] = None) -> Callable[[str], int]:
+    """An argparse type: a whole number in ``lo..hi`` (``hi`` None: no upper bound)."""
+    span = f"from {lo:,} to {hi:,}" if hi is not None else f"≥ {lo:,}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number {span}, got {text!r}")
+        if value < lo or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(f"must be a whole number {span}, got {value:,}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def open_fraction(text: str) -> float:
+    """An argparse type: a number strictly between 0 and 1 (a confidence level)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1, got {text!r}")
+    if not math.isfinite(value) or not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1 (exclusive), "
+                                         f"got {text!r}")
+    return value
+
+
+def memory_size(text: str) -> int:
+    """An argparse type: a size in bytes such as ``4G``, ``500M`` or ``123456``."""
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc))
+
+
+# --------------------------------------------------------------------------
+# Option groups
+# --------------------------------------------------------------------------
+
+def add_input(p: argparse.ArgumentParser) -> None:
+    """Annotation files or ``--dirs``, and how they are read and matched."""
+    p.add_argument("files", nargs="*", help="one annotation file per annotator")
+    p.add_argument("--dirs", nargs="+", metavar="DIR",
+                   help="one directory per annotator; files matched by name")
+    p.add_argument("--format", dest="fmt", default="auto",
+                   choices=["auto", "conllu", "phrase"],
+                   help="input format (default: guessed from extension/content)")
+    add_phrase_style(p)
+    p.add_argument("--strict", action="store_true",
+                   help="treat warnings (head cycles, missing labels) as errors")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="sentences (matched by # sent_id) or, with --dirs, files absent for "
+                        "some annotators are missing annotations instead of an error")
+    p.add_argument("--names", nargs="+", metavar="NAME",
+                   help="annotator names, one per file (default: the file names)")
+    p.add_argument("--no-text-check", action="store_true",
+                   help="do not check that the annotations of a unit are of the same text "
+                        "(word forms compared without whitespace)")
+
+
+def add_phrase_style(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--phrase-style", default="auto", choices=["auto", "delex", "penn"],
+                   help="bracketed trees: leaves are categories (delex) or words (penn); "
+                        "auto decides once for all files and says how")
+
+
+def add_output(p: argparse.ArgumentParser, formats: Sequence[str], default: str) -> None:
+    """``--output`` (one of ``formats``) and ``-o/--out`` (format from the suffix)."""
+    p.add_argument("--output", choices=list(formats), default=None,
+                   help=f"output format (default: from the -o suffix, else {default})")
+    p.add_argument("-o", "--out", metavar="FILE",
+                   help="write the result here, atomically (default: standard output)")
+    p.set_defaults(default_output=default, output_formats=tuple(formats))
+
+
+def add_out_dir(p: argparse.ArgumentParser, required: bool = True) -> None:
+    """``-o/--out DIR`` for commands that write several files."""
+    p.add_argument("-o", "--out", required=required, metavar="DIR", help="output directory")
+    p.set_defaults(out_is_dir=True)
+
+
+def add_quiet(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress, notes or warnings on stderr")
+
+
+def add_bootstrap(p: argparse.ArgumentParser, what: str = "alpha and the scores") -> None:
+    """``--bootstrap``, ``--seed``, ``--ci-level`` (and the hidden old spellings)."""
+    p.add_argument("--bootstrap", type=whole_number(0, 1_000_000), default=0, metavar="B",
+                   help=f"B unit-resampling replicates for percentile intervals of {what} "
+                        f"(default 0: none)")
+    add_seed(p)
+    p.add_argument("--ci-level", type=open_fraction, default=0.95, metavar="L",
+                   help="confidence level of every interval (default 0.95)")
+    p.add_argument("--confidence", dest="ci_level", type=open_fraction,
+                   help=argparse.SUPPRESS)
+
+
+def add_seed(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=whole_number(0, 2**32 - 1), default=0, metavar="S",
+                   help="random seed (default 0)")
+
+
+def add_sampling(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--sample-pairs", type=whole_number(100, 10**9), default=None, metavar="N",
+                   help="estimate D_e from N random tree pairs (D_o stays exact); "
+                        "automatic above 20,000 annotations")
+    p.add_argument("--exact", action="store_true",
+                   help="always compute D_e exactly, however large the corpus")
+
+
+def add_variant(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="plain", choices=list(VARIANT_CHOICES),
+                   help="rank sentences by this alpha variant's D_o (default plain)")
+    p.add_argument("--worst-variant", dest="variant", choices=list(VARIANT_CHOICES),
+                   help=argparse.SUPPRESS)
+
+
+def add_memory(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-memory", type=memory_size, default=DEFAULT_MAX_MEMORY,
+                   metavar="SIZE",
+                   help="refuse work planned to need more memory than this, before it "
+                        "starts (default 4G; e.g. 500M, 16G)")
+
+
+# --------------------------------------------------------------------------
+# After parsing: output format and paths
+# --------------------------------------------------------------------------
+
+def output_format(args: argparse.Namespace) -> str:
+    """``--output`` if given, else the format the ``-o`` suffix names, else the
+    command's default."""
+    if getattr(args, "output", None):
+        return args.output
+    default = getattr(args, "default_output", "table")
+    out = getattr(args, "out", None)
+    if out:
+        fmt = SUFFIX_FORMATS.get(Path(out).suffix.lower())
+        if fmt in getattr(args, "output_formats", (default,)):
+            return fmt
+    return default
+
+
+_INPUT_ATTRS = ("files", "gold", "systems", "system", "source", "results", "noise",
+                "compare_to", "hierarchy")
+
+
+def input_paths(args: argparse.Namespace) -> List[Path]:
+    """Every existing input file a command was given (files inside ``--dirs`` too)."""
+    out: List[Path] = []
+    for attr in _INPUT_ATTRS:
+        value = getattr(args, attr, None)
+        for v in (value if isinstance(value, list) else [value]):
+            if isinstance(v, str) and v and Path(v).exists():
+                out.append(Path(v))
+    for d in getattr(args, "dirs", None) or ():
+        if Path(d).is_dir():
+            out.extend(p for p in Path(d).iterdir() if p.is_file())
+    return out
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_output_path(args: argparse.Namespace) -> Optional[str]:
+    """Check ``-o`` before any work: not an input, not a directory (for a file),
+    its folder existing or creatable.  Returns a line to print when a folder was
+    created; raises :class:`InputError` (exit 2, nothing written) otherwise."""
+    out = getattr(args, "out", None)
+    if not out:
+        return None
+    p = Path(out)
+    is_dir = getattr(args, "out_is_dir", False)
+
+    def bad(msg: str) -> InputError:
+        return InputError.single("<command line>", None, "bad-output", f"-o {out}: {msg}")
+
+    for src in input_paths(args):
+        if _same(p, src):
+            raise bad(f"is also an input ({src}); choose another path (nothing was written)")
+    if not is_dir:
+        if p.is_dir() or str(out).endswith(("/", os.sep)):
+            raise bad("is a directory; give a file name")
+    elif p.exists() and not p.is_dir():
+        raise bad("exists and is not a directory")
+    folder = p if is_dir else p.parent
+    if str(folder) and not folder.exists():
+        try:
+            folder.mkdir(parents=True)
+        except OSError as exc:
+            raise bad(f"cannot create the folder {folder}: {exc.strerror}")
+        return f"synagree: created the folder {folder}"
+    return None

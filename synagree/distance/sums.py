@@ -1,0 +1,386 @@
+"""From trees to the sums α needs: streaming, tiled, sampled (SPEC §4–5).
+
+α needs, per variant, Σ δ² over all ordered pairs of pairable values (D_e)
+and per unit Σ_{i≠j} δ² (D_o).  Materialising the tree × tree matrix is
+O(trees²) memory; instead the units are cut into *tiles* and each pair of
+tiles (I ≤ J) is one call of a compiled kernel that returns, per unit of I,
+
+* ``S[u, v]``   Σ_{a∈u, b∈v} δ²(a, b) for the units v of J (only when the
+  unit × unit matrix is wanted, e.g. for the bootstrap: O(units²) memory),
+* ``row[u]``    Σ_{v∈J, v>u} S[u, v] (O(units) memory otherwise),
+* ``diag[u]``   S[u, u] = Σ_{i≠j in u} δ² (diagonal tiles).
+
+Each unit keeps its distinct trees with multiplicities, so identical
+annotations of a sentence cost one TED, not m².  The reduction order is
+fixed by the tiling (tiles in ascending order, units ascending inside, each
+unit row summed by one thread), so every executor — one thread, many
+threads, or Dask workers each running a tile — gives bit-identical sums for
+a given tile size.  ``S[u, v]`` never depends on the tiling; integer-valued
+sums (plain, diff under unit costs) do not either; fractional ones (norm)
+may differ in the last bit between tile sizes.
+
+Sampled D_e (:func:`sampled_de`) draws value pairs uniformly, computes their
+δ² exactly and estimates D_e with a regression control variate built from
+tree sizes (whose all-pairs mean is known exactly in O(n)), giving a
+standard error for α.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+
+import numpy as np
+from numba import njit, prange
+
+from synagree.distance import ted as _ted
+from synagree.base.progress import Progress
+from synagree.trees.flat import FlatTree
+
+VARIANTS = ("plain", "diff", "norm")
+DEFAULT_TILE = 512
+
+
+@njit(cache=True, nogil=True)
+def _d2(d, sa, sb, out):
+    out[0] = d * d
+    e = d - abs(sa - sb)
+    out[1] = e * e
+    f = d / (sa + sb)
+    out[2] = f * f
+
+
+@njit(cache=True, parallel=True)
+def _tile_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
+                 dcost, icost, rmat, unit, maxn,
+                 uoff, utree, ucount, sizes,
+                 r0, r1, c0, c1, want_s, s_out, row_out, diag_out):
+    """One tile pair: units [r0, r1) × [c0, c1).  A diagonal tile (r0 == c0)
+    covers v ≥ u only; rows r and n-1-r go together for balance."""
+    nr = r1 - r0
+    is_diag = r0 == c0
+    ntask = (nr + 1) // 2 if is_diag else nr
+    for tt in prange(ntask):
+        t = np.int64(tt)
+        td = np.empty((maxn, maxn), dtype=np.float64)
+        fd = np.empty((maxn + 1, maxn + 1), dtype=np.float64)
+        tmp = np.empty(3, dtype=np.float64)
+        for half in range(2):
+            if half == 1 and not is_diag:
+                break
+            ri = t if half == 0 else nr - 1 - t
+            if half == 1 and ri == t:
+                break
+            u = r0 + ri
+            acc0 = 0.0
+            acc1 = 0.0
+            acc2 = 0.0
+            vstart = u if is_diag else c0
+            for v in range(vstart, c1):
+                s0 = 0.0
+                s1 = 0.0
+                s2 = 0.0
+                for a in range(uoff[u], uoff[u + 1]):
+                    ta = utree[a]
+                    ca = ucount[a]
+                    bstart = uoff[v]
+                    if v == u:
+                        bstart = a + 1  # unordered distinct-tree pairs in u
+                    for b in range(bstart, uoff[v + 1]):
+                        tb = utree[b]
+                        if ta == tb:
+                            continue
+                        d = _ted._pair(ta, tb, lab, lml, noff, kr, koff, rlab, rlml,
+                                       rkr, rkoff, cl, cr, dcost, icost, rmat, unit,
+                                       td, fd)
+                        _d2(d, sizes[ta], sizes[tb], tmp)
+                        w = ca * ucount[b]
+                        s0 += w * tmp[0]
+                        s1 += w * tmp[1]
+                        s2 += w * tmp[2]
+                if v == u:
+                    # ordered pairs i≠j within the unit
+                    diag_out[ri, 0] = 2.0 * s0
+                    diag_out[ri, 1] = 2.0 * s1
+                    diag_out[ri, 2] = 2.0 * s2
+                    if want_s:
+                        s_out[ri, v - c0, 0] = 2.0 * s0
+                        s_out[ri, v - c0, 1] = 2.0 * s1
+                        s_out[ri, v - c0, 2] = 2.0 * s2
+                else:
+                    acc0 += s0
+                    acc1 += s1
+                    acc2 += s2
+                    if want_s:
+                        s_out[ri, v - c0, 0] = s0
+                        s_out[ri, v - c0, 1] = s1
+                        s_out[ri, v - c0, 2] = s2
+            row_out[ri, 0] = acc0
+            row_out[ri, 1] = acc1
+            row_out[ri, 2] = acc2
+
+
+@dataclass
+class UnitTrees:
+    """Pairable units as distinct trees with multiplicities (CSR layout)."""
+
+    pack: "_ted.TreePack"
+    uoff: np.ndarray  # int64 (U+1,)
+    utree: np.ndarray  # int64: distinct tree id
+    ucount: np.ndarray  # float64: how many annotations of the unit are that tree
+    m: np.ndarray  # float64 (U,): annotations per unit
+    which: List[np.ndarray]  # per unit: distinct tree id of each annotation
+
+    @property
+    def n_units(self) -> int:
+        return int(self.m.shape[0])
+
+    @property
+    def n_values(self) -> int:
+        return int(self.m.sum())
+
+    @classmethod
+    def build(cls, units: Sequence[Sequence[FlatTree]]) -> "UnitTrees":
+        values = [t for u in units for t in u]
+        distinct, which = _ted.dedupe(values)
+        pack = _ted.TreePack(distinct)
+        uoff = [0]
+        utree: List[int] = []
+        ucount: List[float] = []
+        per_unit: List[np.ndarray] = []
+        pos = 0
+        for u in units:
+            ids = which[pos:pos + len(u)]
+            pos += len(u)
+            per_unit.append(ids)
+            uniq, cnt = np.unique(ids, return_counts=True)
+            utree.extend(uniq.tolist())
+            ucount.extend(cnt.astype(float).tolist())
+            uoff.append(len(utree))
+        return cls(pack, np.asarray(uoff, np.int64), np.asarray(utree, np.int64),
+                   np.asarray(ucount, np.float64),
+                   np.asarray([len(u) for u in units], np.float64), per_unit)
+
+
+@dataclass
+class UnitSums:
+    """Per-variant sums over units: ``diag[u]`` = Σ_{i≠j in u} δ², ``row[u]`` =
+    Σ_{v>u} S[u, v]; ``S`` the full unit × unit matrix when requested."""
+
+    diag: np.ndarray  # (U, 3)
+    row: np.ndarray  # (U, 3)
+    m: np.ndarray  # (U,)
+    S: Optional[np.ndarray] = None  # (3, U, U) symmetric
+
+    def de_sum(self) -> np.ndarray:
+        """Σ over ordered pairs of distinct values of δ², per variant."""
+        return self.diag.sum(axis=0) + 2.0 * self.row.sum(axis=0)
+
+    def do_sum(self) -> np.ndarray:
+        return (self.diag / (self.m[:, None] - 1.0)).sum(axis=0)
+
+
+def tiles(n_units: int, tile: int) -> List[Tuple[int, int, int, int]]:
+    """Tile pairs (r0, r1, c0, c1) with r0 ≤ c0 in the fixed reduction order."""
+    bounds = list(range(0, n_units, tile)) + [n_units]
+    spans = list(zip(bounds[:-1], bounds[1:]))
+    return [(a0, a1, b0, b1) for i, (a0, a1) in enumerate(spans)
+            for (b0, b1) in spans[i:]]
+
+
+def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int, int, int],
+             want_s: bool) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
+    """Compute one tile pair; returns (row partial sums, diag or empty, S block)."""
+    r0, r1, c0, c1 = span
+    dc, ic, rm, unit = _ted._costs_for(ut.pack, costs).arrays()
+    nr = r1 - r0
+    row = np.zeros((nr, 3))
+    diag = np.zeros((nr, 3))
+    s = np.zeros((nr, c1 - c0, 3)) if want_s else np.zeros((1, 1, 3))
+    _tile_kernel(*ut.pack._args(), dc, ic, rm, unit, ut.pack.maxn,
+                 ut.uoff, ut.utree, ut.ucount, ut.pack.sizes,
+                 r0, r1, c0, c1, want_s, s, row, diag)
+    return row, diag, (s if want_s else None)
+
+
+def tile_work(ut: UnitTrees, span: Tuple[int, int, int, int]) -> float:
+    """Number of distinct-tree pairs a tile pair covers (for progress/ETA)."""
+    k = np.diff(ut.uoff).astype(np.float64)
+    r0, r1, c0, c1 = span
+    a, b = k[r0:r1], k[c0:c1]
+    if r0 == c0:
+        tot = a.sum() ** 2
+        return float((tot - (a * a).sum()) / 2 + (a * (a - 1) / 2).sum())
+    return float(a.sum() * b.sum())
+
+
+def local_executor(ut: UnitTrees, costs, spans, want_s):
+    """Run the tiles here, one after another (each tile parallel over cores)."""
+    for sp in spans:
+        yield run_tile(ut, costs, sp, want_s)
+
+
+def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool = False,
+              tile: int = DEFAULT_TILE, executor: Optional[Callable] = None,
+              progress: bool = False) -> UnitSums:
+    """All-pairs δ² sums, tile by tile.
+
+    ``executor(ut, costs, spans, want_s) -> iterable of tile results in the
+    order of spans`` runs the tiles (default :func:`local_executor`; the Dask
+    executor in :mod:`synagree.dask_exec` runs them on a cluster).  The
+    reduction order is the same either way, so the sums are bit-identical.
+    ``progress``: a progress bar in tree pairs on stderr, when it is a terminal.
+    """
+    U = ut.n_units
+    diag = np.zeros((U, 3))
+    row = np.zeros((U, 3))
+    S = np.zeros((3, U, U)) if want_s else None
+    spans = tiles(U, tile) if U else []
+    work = [tile_work(ut, sp) for sp in spans]
+    bar = Progress(sum(work), "tree pairs") if progress else None
+
+    results: Iterable = (executor or local_executor)(ut, costs, spans, want_s)
+    for span, w, (r, d, s) in zip(spans, work, results):
+        r0, r1, c0, c1 = span
+        row[r0:r1] += r
+        if r0 == c0:
+            diag[r0:r1] = d
+        if S is not None:
+            blk = np.moveaxis(s, 2, 0)  # (3, rows, cols)
+            if r0 == c0:  # the kernel filled v >= u only: mirror the strict upper part
+                S[:, r0:r1, c0:c1] = blk + np.swapaxes(np.triu(blk, 1), 1, 2)
+            else:
+                S[:, r0:r1, c0:c1] = blk
+                S[:, c0:c1, r0:r1] = np.swapaxes(blk, 1, 2)
+        if bar is not None:
+            bar.update(w)
+    if bar is not None:
+        bar.close()
+    return UnitSums(diag, row, ut.m.copy(), S)
+
+
+# --------------------------------------------------------------------------
+# Sampled D_e
+# --------------------------------------------------------------------------
+
+@dataclass
+class SampledDe:
+    """Estimate of Σ δ² / (n(n−1)) (= D_e) per variant, with standard errors."""
+
+    d_e: np.ndarray  # (3,)
+    se: np.ndarray  # (3,)
+    pairs: int
+    control_variate: bool
+
+
+def _cv_features(si, sj, hi, hj) -> np.ndarray:
+    """Control-variate features of value pairs (N × 6): functions of tree sizes
+    and label histograms whose means over *all* ordered pairs are known exactly."""
+    d = si - sj
+    mn = np.minimum(si, sj)
+    return np.stack([d * d, np.abs(d), si * sj, mn, mn * mn,
+                     ((hi - hj) ** 2).sum(axis=1)], axis=1)
+
+
+def _cv_means(s: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Exact means of :func:`_cv_features` over the n(n−1) ordered pairs i≠j,
+    in O(n log n): sums of pair functions reduce to sums over sorted values."""
+    n = s.shape[0]
+    pairs = n * (n - 1)
+    S1, S2 = s.sum(), (s * s).sum()
+    o = np.sort(s)
+    k = np.arange(1, n + 1, dtype=np.float64)
+    sum_abs = 2.0 * (o * (2 * k - n - 1)).sum()
+    sum_min = 2.0 * (o * (n - k)).sum()
+    sum_min2 = 2.0 * (o * o * (n - k)).sum()
+    H1 = h.sum(axis=0)
+    sum_h = 2 * n * (h * h).sum() - 2 * (H1 * H1).sum()
+    return np.array([2 * n * S2 - 2 * S1 * S1, sum_abs, S1 * S1 - S2, sum_min, sum_min2,
+                     sum_h]) / pairs
+
+
+def _label_histograms(pack: "_ted.TreePack") -> np.ndarray:
+    K = len(pack)
+    L = int(pack.lab.max(initial=0)) + 1
+    h = np.zeros((K, L))
+    tree_of_node = np.repeat(np.arange(K), np.diff(pack.noff))
+    np.add.at(h, (tree_of_node, pack.lab), 1.0)
+    return h
+
+
+def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
+               costs: Optional["_ted.Costs"] = None, control_variate: bool = True,
+               target_se: Optional[float] = None, d_o: Optional[np.ndarray] = None,
+               max_pairs: int = 5_000_000) -> SampledDe:
+    """Estimate D_e from uniformly drawn ordered pairs of distinct values.
+
+    Starts with ``n_pairs``; with ``target_se`` (on α, needs ``d_o`` per
+    variant) draws more until every variant's SE of α is at most the target or
+    ``max_pairs`` is reached.  The control-variate estimator subtracts the
+    regression on :func:`_cv_features`, whose exact all-pairs means are known.
+    """
+    rng = np.random.default_rng(seed)
+    value_tree = np.concatenate(ut.which) if ut.which else np.zeros(0, np.int64)
+    n = value_tree.shape[0]
+    sz = ut.pack.sizes
+    hist = _label_histograms(ut.pack) if control_variate else None
+    mu = _cv_means(sz[value_tree], hist[value_tree]) if control_variate else None
+    K1 = len(ut.pack) + 1
+    from synagree.distance.sums import delta_squared
+    ys: List[np.ndarray] = []
+    Xs: List[np.ndarray] = []
+    want = int(n_pairs)
+    drawn = 0
+    while True:
+        i = rng.integers(0, n, size=want)
+        j = rng.integers(0, n - 1, size=want)
+        j = j + (j >= i)  # uniform over j ≠ i
+        ti, tj = value_tree[i], value_tree[j]
+        a, b = np.minimum(ti, tj), np.maximum(ti, tj)
+        uk, inv = np.unique(a * K1 + b, return_inverse=True)
+        ua, ub = uk // K1, uk % K1
+        d_u = np.zeros(uk.shape[0])  # identical trees: distance 0, no TED needed
+        diff = ua != ub
+        d_u[diff] = _ted.pair_distances(ut.pack, ua[diff], ub[diff], costs)
+        d = d_u[inv]
+        si, sj = sz[ti], sz[tj]
+        ys.append(np.stack([delta_squared(d, si, sj, v) for v in VARIANTS]))
+        if control_variate:
+            Xs.append(_cv_features(si, sj, hist[ti], hist[tj]))
+        drawn += want
+        y = np.concatenate(ys, axis=1)
+        est, se = y.mean(axis=1), y.std(axis=1, ddof=1) / math.sqrt(drawn)
+        if control_variate and drawn > 20:
+            X = np.concatenate(Xs, axis=0)
+            Xc = X - X.mean(axis=0)
+            scale = Xc.std(axis=0)
+            scale[scale == 0] = 1.0
+            for k in range(3):
+                beta, *_ = np.linalg.lstsq(Xc / scale, y[k] - y[k].mean(), rcond=None)
+                adj = y[k] - ((X - mu) / scale) @ beta
+                est[k] = adj.mean()
+                se[k] = adj.std(ddof=1) / math.sqrt(drawn)
+        if target_se is None or d_o is None or drawn >= max_pairs:
+            break
+        with np.errstate(divide="ignore", invalid="ignore"):
+            se_alpha = np.where(est > 0, d_o / est ** 2 * se, 0.0)
+        worst = float(np.max(se_alpha))
+        if worst <= target_se:
+            break
+        need = int(drawn * (worst / target_se) ** 2 * 1.1) - drawn
+        want = int(min(max(need, 10_000), max_pairs - drawn))
+    return SampledDe(est, se, drawn, control_variate)
+
+
+def delta_squared(ted: np.ndarray, size_a: np.ndarray, size_b: np.ndarray,
+                  variant: str) -> np.ndarray:
+    """δ² of SPEC §4 from TED values and tree sizes |x|, |y| (broadcasting)."""
+    if variant == "plain":
+        d = ted
+    elif variant == "diff":
+        d = ted - np.abs(size_a - size_b)
+    elif variant == "norm":
+        d = ted / (size_a + size_b)
+    else:
+        raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
+    return d * d

@@ -1,0 +1,814 @@
+"""CoNLL 2018 UD shared-task evaluation, with parity to the official scorer.
+
+Written from the definitions of ``conll18_ud_eval.py`` (Straka & Popel,
+version 1.2, as shipped in ``udtools`` as ``udeval``).  Conventions:
+
+Reading (one file = one :class:`Treebank`)
+
+* Lines end at ``\\n``, ``\\r\\n`` or ``\\r`` (Python universal newlines).
+  A UTF-8 byte-order mark at the start is ignored.
+* Comment lines (``#``) are allowed only before the first word line of a
+  sentence.  ``# sent_id`` and ``# text`` are kept as sentence metadata but
+  play no part in scoring.  A blank line ends a sentence; a sentence without
+  words (e.g. a double blank line) and a missing blank line at the end of the
+  file are errors, as they are for the scorer.
+* Every non-comment line has exactly 10 tab-separated columns; the column
+  values are interpreted with :mod:`conllu`'s value parsers.  (``conllu``'s
+  ``parse_line`` is not used: it also splits at runs of two spaces, which
+  would cut a FORM that contains spaces.)
+* Empty nodes (``8.1``) are skipped: basic evaluation only.
+* A *token* is a multiword-token line (``1-2``) or a word line outside a
+  multiword token.  Its FORM, with every Unicode ``Zs`` character deleted,
+  must not be empty; the tokens' forms concatenated make the file's
+  whitespace-free *text*, and each token is the character span it covers.
+  Words inside a multiword token share the span of that token.
+* Word IDs run 1, 2, ... in each sentence (multiword-token members included);
+  HEAD is an integer in 0..n; the HEAD links form a tree: no cycle and
+  exactly one word with HEAD 0.
+* Every problem of a file is gathered before :class:`InputError` is raised.
+  Files the scorer accepts are read as it reads them; this reader is stricter
+  only in also checking the IDs of multiword tokens and their member words
+  (the scorer trusts them; overlapping ranges are ``multiword-overlap``
+  errors) and in requiring IDs and HEADs written as ``conllu`` writes
+  integers, in ASCII digits (no ``01``, ``+1``, ``٠``): the checks of
+  :mod:`synagree.conllu_ids`, shared by every reader.  It ignores a
+  byte-order mark.  Compressed files (``.gz``, ``.xz``, ``.bz2``) are
+  decompressed.
+* A :class:`Word` keeps its columns as written (FORM with its spaces, DEPREL
+  with its subtype); ``ufeats`` and ``udeprel`` are the compared forms.
+
+Alignment (:func:`align`)
+
+* The two texts must be identical, else :class:`InputError` shows the first
+  difference in context (file, line, sentence id, characters around it).
+* Tokens and sentences match when their character spans are identical.
+* Words: a *multiword span* is a minimal stretch of text that contains a
+  multiword token (gold or system) and cuts through no multiword token of
+  either file.  Inside it, gold and system words are aligned by a longest
+  common subsequence of their lower-cased FORMs (ties: skip the gold word
+  first); the FORM of a word that is a token on its own is taken without
+  spaces, that of a multiword-token member as written.  Outside multiword
+  spans, a gold and a system word align when their spans are identical.
+* A system word's HEAD is mapped into gold space through the alignment: the
+  gold word its head word is aligned to, ``None`` for the root, or
+  :data:`UNALIGNED`.
+
+Metrics (:data:`METRICS`)
+
+* A word metric is a *key* computed on each word of an aligned pair, with
+  references to other words first mapped into gold space; the pair is
+  correct when the two keys are equal.  ``Words`` has no key: being aligned
+  is the credit.  Content-only metrics (CLAS, MLAS, BLEX) count only words
+  whose relation is a content relation (on each side for the totals, on the
+  gold word for aligned pairs).
+* Relations are compared without subtypes (``nsubj:pass`` -> ``nsubj``),
+  except by ``LAS_full``; features are restricted to the 21 universal
+  features of :data:`UNIVERSAL_FEATURES`, sorted.  A gold LEMMA of ``_``
+  accepts any system lemma.  MLAS also compares the word's functional
+  children (relation in :data:`FUNCTIONAL_DEPRELS`), in order, by head,
+  relation, UPOS and universal features.
+* A :class:`Score` keeps counts (correct, gold total, system total, aligned
+  total); precision = correct/system, recall = correct/gold,
+  F1 = 2·correct/(gold+system), aligned accuracy = correct/aligned (0 when
+  nothing is aligned; ``None`` for Tokens, Sentences and Words).
+
+Rendering (:func:`render_scorer_table`, :func:`render_counts`) reproduces the
+scorer's ``-v`` and ``--counts`` text layouts character for character.
+"""
+from __future__ import annotations
+
+import bisect
+import io
+import os
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import (Callable, Dict, Hashable, Iterator, List, Mapping, Optional, Sequence,
+                    Tuple, Union)
+
+from conllu.exceptions import ParseException
+from conllu.parser import parse_comment_line
+
+from synagree.io.compression import CorruptCompressedFile, read_bytes
+from synagree.io.conllu_ids import Ranges, bad_head_hint, bad_id_message, parse_head, parse_id
+from synagree.base.problems import SHOWN, InputError, Problem, ProblemLog, quote, shorten
+
+__all__ = [
+    "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "UNIVERSAL_FEATURES", "UNALIGNED",
+    "Word", "Span", "Sentence", "Treebank", "WordPair", "Alignment",
+    "Score", "WordMetric", "Conll18Result", "METRICS", "OFFICIAL_METRICS",
+    "read_conllu", "align", "evaluate", "render_scorer_table", "render_counts",
+]
+
+CONTENT_DEPRELS = frozenset({
+    "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative",
+    "expl", "dislocated", "advcl", "advmod", "discourse", "nmod", "appos",
+    "nummod", "acl", "amod", "conj", "fixed", "flat", "compound", "list",
+    "parataxis", "orphan", "goeswith", "reparandum", "root", "dep",
+})
+FUNCTIONAL_DEPRELS = frozenset({"aux", "cop", "mark", "det", "clf", "case", "cc"})
+UNIVERSAL_FEATURES = frozenset({
+    "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender",
+    "Animacy", "Number", "Case", "Definite", "Degree", "VerbForm", "Mood",
+    "Tense", "Aspect", "Voice", "Evident", "Polarity", "Person", "Polite",
+})
+
+Source = Union[str, os.PathLike, "Treebank", io.TextIOBase]
+
+
+class _Unaligned:
+    """Head of a system word whose head word has no gold counterpart."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNALIGNED"
+
+
+UNALIGNED = _Unaligned()
+
+
+# --------------------------------------------------------------------------- data
+
+
+class Word:
+    """One syntactic word of a file.
+
+    ``form`` .. ``deprel`` are the columns as written (``deprel`` with its
+    subtype); ``head`` is the HEAD column (0 = root) and ``parent`` the head
+    word (``None`` for the root).  ``start``/``end`` is the character span of
+    the word's token in the whitespace-free text.
+    """
+
+    __slots__ = ("index", "id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel",
+                 "sent_index", "sent_id", "line", "start", "end", "is_multiword",
+                 "ufeats", "udeprel", "is_content", "is_functional", "parent",
+                 "functional_children")
+
+    def __init__(self, index: int, id: int, form: str, lemma: str, upos: str, xpos: str,
+                 feats: str, head: int, deprel: str, sent_index: int, sent_id: Optional[str],
+                 line: int, start: int, end: int, is_multiword: bool):
+        self.index, self.id, self.form, self.lemma = index, id, form, lemma
+        self.upos, self.xpos, self.feats, self.head, self.deprel = upos, xpos, feats, head, deprel
+        self.sent_index, self.sent_id, self.line = sent_index, sent_id, line
+        self.start, self.end, self.is_multiword = start, end, is_multiword
+        self.ufeats = "|".join(sorted(f for f in feats.split("|")
+                                      if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
+        self.udeprel = deprel.split(":", 1)[0]
+        self.is_content = self.udeprel in CONTENT_DEPRELS
+        self.is_functional = self.udeprel in FUNCTIONAL_DEPRELS
+        self.parent: Optional[Word] = None
+        self.functional_children: Sequence[Word] = ()  # a list once there is one
+
+    def __repr__(self) -> str:
+        return (f"Word({self.form!r}, id={self.id}, head={self.head}, deprel={self.deprel!r}, "
+                f"sent={self.sent_id or self.sent_index + 1}, line={self.line})")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A token (or sentence) as a character span [start, end) of the text."""
+
+    start: int
+    end: int
+    line: int
+    sent_index: int
+
+
+@dataclass
+class Sentence:
+    index: int  # 0-based position in the file
+    sent_id: Optional[str]
+    text: Optional[str]
+    line: int  # first line of the sentence block (comments included)
+    start: int  # character span in the whitespace-free text
+    end: int
+    words: slice  # into Treebank.words
+
+    @property
+    def label(self) -> str:
+        """The sentence id, or ``#n`` (1-based position) when it has none."""
+        return self.sent_id if self.sent_id is not None else f"#{self.index + 1}"
+
+
+@dataclass
+class Treebank:
+    """A CoNLL-U file as the scorer sees it."""
+
+    name: str
+    text: str  # whitespace-free concatenation of token forms
+    tokens: List[Span]
+    sentences: List[Sentence]
+    words: List[Word]
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _strip_spaces(form: str) -> str:
+    """Delete Unicode ``Zs`` characters (the scorer's whitespace)."""
+    if form.isascii():
+        return form.replace(" ", "")
+    return "".join(c for c in form if unicodedata.category(c) != "Zs")
+
+
+def _read_text(source: Source, name: Optional[str]) -> Tuple[str, str]:
+    """Return (name, text) for a path, literal CoNLL-U text or text stream."""
+    if isinstance(source, io.TextIOBase) or hasattr(source, "read"):
+        return name or getattr(source, "name", "<stream>"), source.read()
+    if isinstance(source, str) and ("\n" in source or "\r" in source):
+        return name or "<text>", source
+    path = Path(source)
+    label = name or str(source)
+    try:
+        data = read_bytes(path)  # .gz, .xz, .bz2 decompressed
+    except CorruptCompressedFile as e:
+        raise InputError.single(label, None, "corrupt-compressed-file", str(e)) from None
+    except FileNotFoundError:  # the kinds of readers.read_text
+        raise InputError.single(label, None, "file-not-found", "no such file") from None
+    except IsADirectoryError:
+        raise InputError.single(label, None, "not-a-file",
+                                "is a directory, expected a file") from None
+    except OSError as e:
+        raise InputError.single(label, None, "unreadable",
+                                f"cannot read file: {e.strerror or e}") from None
+    try:
+        return label, data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise InputError.single(label, line, "encoding",
+                                f"not valid UTF-8 (byte {e.start}: {e.reason})") from None
+
+
+class _SentenceBuilder:
+    """Words of the sentence being read, checked as a tree when it ends."""
+
+    def __init__(self, index: int, line: int, start: int, first_word: int):
+        self.index, self.line, self.start, self.first_word = index, line, start, first_word
+        self.sent_id: Optional[str] = None
+        self.text: Optional[str] = None
+        self.started = False  # a word/token line has been seen
+        self.next_id = 1
+        self.ranges = Ranges()  # multiword-token ranges, checked as every reader does
+
+
+def read_conllu(source: Source, name: Optional[str] = None) -> Treebank:
+    """Read a CoNLL-U file (path, text containing a newline, or text stream).
+
+    Raises :class:`InputError` listing every problem found in the file.
+    """
+    name, content = _read_text(source, name)
+    if content.startswith("\ufeff"):
+        content = content[1:]
+    lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the final newline ends the last line, it opens none
+
+    log = ProblemLog()
+    chars: List[str] = []
+    tokens: List[Span] = []
+    words: List[Word] = []
+    sentences: List[Sentence] = []
+    position = 0  # characters so far
+    sent: Optional[_SentenceBuilder] = None
+    mwt_left = 0  # members still expected for the current multiword token
+    mwt_line = 0
+    bad_sentence = False
+
+    def problem(line_no: int, kind: str, message: str) -> None:
+        nonlocal bad_sentence
+        bad_sentence = True
+        log.add(name, line_no, kind, message, sent_id=sent.sent_id if sent else None)
+
+    for line_no, line in enumerate(lines, 1):
+        if sent is None:
+            sent = _SentenceBuilder(len(sentences), line_no, position, len(words))
+            bad_sentence = False
+        if not line:  # ---- end of sentence
+            if mwt_left:
+                problem(mwt_line, "unfinished-multiword-token",
+                        f"multiword token is missing {mwt_left} word line(s) before the "
+                        f"blank line {line_no}")
+                mwt_left = 0
+            if not sent.started:
+                problem(line_no, "empty-sentence",
+                        "sentence without words (a blank line must follow a sentence; "
+                        "double blank line?)")
+            else:
+                if not bad_sentence:
+                    _link_tree(words[sent.first_word:], name, line_no, sent, log)
+                sentences.append(Sentence(sent.index, sent.sent_id, sent.text, sent.line,
+                                          sent.start, position,
+                                          slice(sent.first_word, len(words))))
+            sent = None
+            continue
+        if line.startswith("#") and not sent.started:
+            try:
+                pairs = parse_comment_line(line)
+            except ParseException:
+                pairs = []
+            for key, value in pairs:
+                if key == "sent_id":
+                    sent.sent_id = value
+                elif key == "text":
+                    sent.text = value
+            continue
+        if line.startswith("#"):
+            problem(line_no, "comment-inside-sentence",
+                    "comment line after the first word line of a sentence")
+            continue
+
+        sent.started = True
+        cols = line.split("\t")
+        if len(cols) != 10:
+            hint = " (columns must be separated by tabs)" if len(cols) == 1 else ""
+            problem(line_no, "column-count",
+                    f"expected 10 tab-separated columns, found {len(cols)}{hint}: "
+                    f"{quote(line, 60)}")
+            wid = parse_id(cols[0])
+            if wid is not None and wid.is_word:  # keep counting words: one slip, one problem
+                sent.next_id = wid.first + 1
+            continue
+        wid = parse_id(cols[0])
+        if wid is None:
+            problem(line_no, "bad-id", bad_id_message(cols[0]))
+            continue
+        if wid.is_empty_node:
+            continue  # empty node: not part of basic evaluation
+        if mwt_left:  # ---- member word of a multiword token
+            if wid.is_range:
+                if wid.first > sent.ranges.end:  # (an overlap is reported below)
+                    problem(line_no, "unfinished-multiword-token",
+                            f"multiword token at line {mwt_line} is missing {mwt_left} word "
+                            f"line(s)")
+                mwt_left = 0
+            else:
+                _add_word(words, cols, wid, line_no, sent, tokens[-1], True, problem)
+                mwt_left -= 1
+                continue
+
+        form = _strip_spaces(cols[1])
+        if not form:  # reported; the word is still read so that IDs stay in step
+            problem(line_no, "empty-form", "empty FORM (after deleting spaces)")
+        token = Span(position, position + len(form), line_no, sent.index)
+        chars.append(form)
+        tokens.append(token)
+        position = token.end
+        if wid.is_range:  # ---- multiword token line
+            first, _, last = wid
+            trouble = sent.ranges.check(wid, sent.next_id)
+            if trouble is not None:
+                problem(line_no, *trouble)
+            mwt_left, mwt_line = last - first + 1, line_no
+        else:
+            _add_word(words, cols, wid, line_no, sent, token, False, problem)
+
+    if sent is not None and sent.started:  # (trailing comment lines are harmless)
+        if mwt_left:
+            problem(mwt_line, "unfinished-multiword-token",
+                    f"file ends inside the multiword token of line {mwt_line}")
+        problem(len(lines), "no-final-blank-line",
+                "the file does not end with a blank line after the last sentence")
+    log.raise_if_errors()
+    return Treebank(name, "".join(chars), tokens, sentences, words)
+
+
+def _add_word(words: List[Word], cols: List[str], wid, line_no: int, sent: _SentenceBuilder,
+              token: Span, is_multiword: bool, problem) -> None:
+    if not wid.is_word:
+        problem(line_no, "bad-id", f"word ID {quote(cols[0])} where {sent.next_id} was expected")
+        return
+    wid = wid.first
+    if wid != sent.next_id:  # reported; resynchronise so that one slip is one problem
+        problem(line_no, "bad-id", f"word ID {quote(cols[0])} where {sent.next_id} was expected")
+    head = parse_head(cols[6])
+    if head is None or head < 0:
+        problem(line_no, "bad-head", f"HEAD {quote(cols[6])} is not a non-negative integer"
+                + bad_head_hint(cols[6]))
+        head = 0
+    sent.next_id = wid + 1
+    words.append(Word(len(words), wid, cols[1], cols[2], cols[3], cols[4], cols[5], head,
+                      cols[7], sent.index, sent.sent_id, line_no, token.start, token.end,
+                      is_multiword))
+
+
+def _link_tree(sent_words: Sequence[Word], name: str, end_line: int,
+               sent: _SentenceBuilder, log: ProblemLog) -> None:
+    """Set parents and functional children; check range, cycles and the single root."""
+    n = len(sent_words)
+    ok = True
+    for w in sent_words:
+        if w.head > n:
+            log.add(name, w.line, "head-out-of-range",
+                    f"HEAD {w.head} points outside the sentence of {n} words", sent_id=sent.sent_id)
+            ok = False
+    if not ok:
+        return
+    for w in sent_words:
+        w.parent = sent_words[w.head - 1] if w.head else None
+    roots = [w for w in sent_words if w.parent is None]
+    if len(roots) != 1:
+        where = roots[1].line if roots else end_line
+        log.add(name, where, "root-count",
+                f"a sentence needs exactly one word with HEAD 0, this one has {len(roots)}",
+                sent_id=sent.sent_id)
+    # Words not reachable from the root lie on (or hang from) a cycle.
+    state = {}  # id(word) -> True when known to reach the root
+    for w in sent_words:
+        path, seen = [], set()
+        node = w
+        while node is not None and id(node) not in state and id(node) not in seen:
+            seen.add(id(node))
+            path.append(node)
+            node = node.parent
+        reaches = node is None or state.get(id(node), False)
+        if node is not None and id(node) in seen:
+            reaches = False
+            log.add(name, node.line, "cycle",
+                    f"word {node.id} ({quote(node.form)}) is on a HEAD cycle", sent_id=sent.sent_id)
+        for p in path:
+            state[id(p)] = reaches
+    for w in sent_words:
+        if w.parent is not None and w.is_functional:
+            if w.parent.functional_children:
+                w.parent.functional_children.append(w)
+            else:
+                w.parent.functional_children = [w]
+
+
+# --------------------------------------------------------------------------- alignment
+
+
+class WordPair:
+    """An aligned gold/system word pair, heads mapped into gold space.
+
+    ``gold_head`` is the gold word's head word (``None`` = root);
+    ``system_head`` is the gold word aligned to the system word's head word
+    (``None`` = root, :data:`UNALIGNED` when that head word is not aligned).
+    """
+
+    __slots__ = ("gold", "system", "gold_head", "system_head")
+
+    def __init__(self, gold: Word, system: Word, gold_head, system_head):
+        self.gold, self.system = gold, system
+        self.gold_head, self.system_head = gold_head, system_head
+
+    def __repr__(self) -> str:
+        return f"WordPair(gold={self.gold!r}, system={self.system!r})"
+
+
+class Alignment(Sequence[WordPair]):
+    """The aligned word pairs of two treebanks, in text order."""
+
+    def __init__(self, gold: Treebank, system: Treebank, matches: List[Tuple[Word, Word]]):
+        self.gold, self.system = gold, system
+        to_gold: List[object] = [UNALIGNED] * len(system.words)
+        for g, s in matches:
+            to_gold[s.index] = g
+        self._to_gold = to_gold
+        self.pairs = [WordPair(g, s, g.parent, self.to_gold(s.parent)) for g, s in matches]
+
+    def to_gold(self, word: Optional[Word]):
+        """Map a system word into gold space (``None`` stays ``None``)."""
+        return None if word is None else self._to_gold[word.index]
+
+    def __getitem__(self, i):
+        return self.pairs[i]
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def __iter__(self) -> Iterator[WordPair]:
+        return iter(self.pairs)
+
+
+def _lcs_form(w: Word) -> str:
+    """A token's own word by its space-free form, an MWT member as written."""
+    return (w.form if w.is_multiword else _strip_spaces(w.form)).lower()
+
+
+def _lcs_pairs(gold: Sequence[Word], system: Sequence[Word]) -> List[Tuple[Word, Word]]:
+    """Pairs of a longest common subsequence of lower-cased forms."""
+    gf = [_lcs_form(w) for w in gold]
+    sf = [_lcs_form(w) for w in system]
+    n, m = len(gf), len(sf)
+    # table[i][j] = LCS length of gf[i:] and sf[j:]
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = table[i], table[i + 1]
+        for j in range(m - 1, -1, -1):
+            if gf[i] == sf[j]:
+                row[j] = below[j + 1] + 1
+            else:
+                row[j] = max(below[j], row[j + 1])
+    pairs, i, j = [], 0, 0
+    while i < n and j < m:
+        if gf[i] == sf[j]:
+            pairs.append((gold[i], system[j]))
+            i += 1
+            j += 1
+        elif table[i][j] == table[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def _past_span(words: Sequence[Word], i: int, end: int) -> bool:
+    """Is ``words[i]`` outside a multiword span ending at ``end``?"""
+    if i >= len(words):
+        return True
+    w = words[i]
+    return w.start >= end if w.is_multiword else w.end > end
+
+
+def _multiword_span(gold: Sequence[Word], system: Sequence[Word], gi: int, si: int
+                    ) -> Tuple[int, int, int, int]:
+    """(gs, ss, ge, se): the multiword span starting at (gi, si) holds the words
+    gold[gs:ge] and system[ss:se].
+
+    A plain word of the other file that starts before the multiword token
+    opening the span (it overlaps its start) stays out of the span, as in the
+    scorer; the span then grows, in text order, until no multiword token of
+    either file sticks out of it.
+    """
+    if gold[gi].is_multiword:
+        end = gold[gi].end
+        if not system[si].is_multiword and system[si].start < gold[gi].start:
+            si += 1
+    else:
+        end = system[si].end
+        if not gold[gi].is_multiword and gold[gi].start < system[si].start:
+            gi += 1
+    gs, ss = gi, si
+    while not _past_span(gold, gi, end) or not _past_span(system, si, end):
+        take_gold = gi < len(gold) and (si >= len(system) or gold[gi].start <= system[si].start)
+        w = gold[gi] if take_gold else system[si]
+        if w.is_multiword and w.end > end:
+            end = w.end
+        if take_gold:
+            gi += 1
+        else:
+            si += 1
+    return gs, ss, gi, si
+
+
+def _match_words(gold: Sequence[Word], system: Sequence[Word]) -> List[Tuple[Word, Word]]:
+    matches: List[Tuple[Word, Word]] = []
+    gi = si = 0
+    while gi < len(gold) and si < len(system):
+        g, s = gold[gi], system[si]
+        if g.is_multiword or s.is_multiword:
+            gs, ss, gi, si = _multiword_span(gold, system, gi, si)
+            if gi > gs and si > ss:
+                matches.extend(_lcs_pairs(gold[gs:gi], system[ss:si]))
+        elif g.start == s.start and g.end == s.end:
+            matches.append((g, s))
+            gi += 1
+            si += 1
+        elif g.start <= s.start:
+            gi += 1
+        else:
+            si += 1
+    return matches
+
+
+def _text_mismatch(gold: Treebank, system: Treebank) -> InputError:
+    """The error for differing texts: one problem per file, each in context."""
+    a, b = gold.text, system.text
+    n = min(len(a), len(b))
+    i, step = 0, 4096
+    while i < n and a[i:i + step] == b[i:i + step]:
+        i += step
+    while i < n and a[i] == b[i]:
+        i += 1
+
+    def context(tb: Treebank) -> Tuple[Optional[int], Optional[str], str]:
+        """(line, sentence label, tokens around character i with it bracketed)."""
+        if not tb.tokens:
+            return None, None, "[<empty file>]"
+        k = max(bisect.bisect_right([t.start for t in tb.tokens], i) - 1, 0)
+        tok = tb.tokens[k]
+        form = tb.text[tok.start:tok.end]
+        at = i - tok.start
+        here = (f"{form[max(0, at - SHOWN):at]}[{form[at]}]{shorten(form[at + 1:])}"
+                if at < len(form) else f"{shorten(form)}[<end of text>]")
+        before = [shorten(tb.text[t.start:t.end]) for t in tb.tokens[max(0, k - 6):k]]
+        after = [shorten(tb.text[t.start:t.end]) for t in tb.tokens[k + 1:k + 4]]
+        shown = " ".join(before + [here] + after)
+        label = tb.sentences[tok.sent_index].label if tok.sent_index < len(tb.sentences) else None
+        return tok.line, label, shown
+
+    sides = [(gold, "gold", *context(gold)), (system, "system", *context(system))]
+    problems = []
+    for (tb, role, line, label, shown), (other, orole, oline, olabel, oshown) in (
+            (sides[0], sides[1]), (sides[1], sides[0])):
+        msg = (f"the text (tokens concatenated, spaces removed) differs from the {orole} file "
+               f"{other.name} from character {i} on: here (line {line}, sentence {label}) "
+               f"'{shown}', there (line {oline}, sentence {olabel}) '{oshown}'")
+        problems.append(Problem(tb.name, line, "text-mismatch", msg, sent_id=label))
+    return InputError(problems)
+
+
+def _as_treebank(source: Source, default_name: str) -> Treebank:
+    if isinstance(source, Treebank):
+        return source
+    is_text = isinstance(source, str) and ("\n" in source or "\r" in source)
+    is_stream = hasattr(source, "read")
+    name = default_name if is_text or (is_stream and not hasattr(source, "name")) else None
+    return read_conllu(source, name)
+
+
+def align(gold: Source, system: Source) -> Alignment:
+    """Align the words of two CoNLL-U files (paths, texts or treebanks).
+
+    Raises :class:`InputError` for malformed files or differing texts.
+    """
+    gold_tb = _as_treebank(gold, "<gold>")
+    system_tb = _as_treebank(system, "<system>")
+    if gold_tb.text != system_tb.text:
+        raise _text_mismatch(gold_tb, system_tb)
+    return Alignment(gold_tb, system_tb, _match_words(gold_tb.words, system_tb.words))
+
+
+# --------------------------------------------------------------------------- scores
+
+
+@dataclass(frozen=True)
+class Score:
+    """Counts of one metric; rates are derived."""
+
+    correct: int
+    gold_total: int
+    system_total: int
+    aligned_total: Optional[int] = None
+
+    @property
+    def precision(self) -> float:
+        return self.correct / self.system_total if self.system_total else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.correct / self.gold_total if self.gold_total else 0.0
+
+    @property
+    def f1(self) -> float:
+        total = self.system_total + self.gold_total
+        return 2 * self.correct / total if total else 0.0
+
+    @property
+    def aligned_accuracy(self) -> Optional[float]:
+        if self.aligned_total is None:
+            return None
+        return self.correct / self.aligned_total if self.aligned_total else 0.0
+
+
+Key = Callable[[Word, Callable[[Optional[Word]], object]], Hashable]
+
+
+@dataclass(frozen=True)
+class WordMetric:
+    """``key(word, g)`` is computed on both words of a pair, where ``g`` maps a
+    word of that side into gold space; ``key=None`` credits the alignment."""
+
+    key: Optional[Key]
+    content_only: bool = False
+
+
+def _lemma(w: Word, g) -> str:
+    return w.lemma if g(w).lemma != "_" else "_"
+
+
+def _children(w: Word, g) -> tuple:
+    return tuple((g(c), c.udeprel, c.upos, c.ufeats) for c in w.functional_children)
+
+
+METRICS: Dict[str, WordMetric] = {
+    "Words": WordMetric(None),
+    "UPOS": WordMetric(lambda w, g: w.upos),
+    "XPOS": WordMetric(lambda w, g: w.xpos),
+    "UFeats": WordMetric(lambda w, g: w.ufeats),
+    "AllTags": WordMetric(lambda w, g: (w.upos, w.xpos, w.ufeats)),
+    "Lemmas": WordMetric(_lemma),
+    "UAS": WordMetric(lambda w, g: g(w.parent)),
+    "LAS": WordMetric(lambda w, g: (g(w.parent), w.udeprel)),
+    "CLAS": WordMetric(lambda w, g: (g(w.parent), w.udeprel), content_only=True),
+    "MLAS": WordMetric(lambda w, g: (g(w.parent), w.udeprel, w.upos, w.ufeats, _children(w, g)),
+                       content_only=True),
+    "BLEX": WordMetric(lambda w, g: (g(w.parent), w.udeprel, _lemma(w, g)), content_only=True),
+    "LAS_full": WordMetric(lambda w, g: (g(w.parent), w.deprel)),
+}
+"""Word metrics by name; adding a metric is adding one entry."""
+
+OFFICIAL_METRICS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags",
+                    "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX")
+"""The scorer's metrics, in its order."""
+
+
+def _span_score(gold: Sequence, system: Sequence) -> Score:
+    """Spans with identical start and end (both lists sorted by start)."""
+    correct = gi = si = 0
+    while gi < len(gold) and si < len(system):
+        g, s = gold[gi], system[si]
+        if s.start < g.start:
+            si += 1
+        elif g.start < s.start:
+            gi += 1
+        else:
+            correct += g.end == s.end
+            gi += 1
+            si += 1
+    return Score(correct, len(gold), len(system))
+
+
+def _word_score(alignment: Alignment, metric: WordMetric) -> Score:
+    gold_words, system_words = alignment.gold.words, alignment.system.words
+    pairs = alignment.pairs
+    if metric.content_only:
+        gold_total = sum(1 for w in gold_words if w.is_content)
+        system_total = sum(1 for w in system_words if w.is_content)
+        pairs = [p for p in pairs if p.gold.is_content]
+    else:
+        gold_total, system_total = len(gold_words), len(system_words)
+    if metric.key is None:
+        return Score(len(pairs), gold_total, system_total)
+    key, to_gold = metric.key, alignment.to_gold
+    correct = sum(1 for p in pairs if key(p.gold, _same) == key(p.system, to_gold))
+    return Score(correct, gold_total, system_total, len(pairs))
+
+
+def _same(word):
+    return word
+
+
+class Conll18Result(Mapping[str, Score]):
+    """Metric name -> :class:`Score`, plus the alignment they were computed on."""
+
+    def __init__(self, scores: Dict[str, Score], alignment: Alignment):
+        self.scores = scores
+        self.alignment = alignment
+
+    def __getitem__(self, name: str) -> Score:
+        return self.scores[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.scores)
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}: {v.f1:.4f}" for k, v in self.scores.items())
+        return f"Conll18Result({{{inner}}})"
+
+
+def evaluate(gold: Source, system: Source,
+             metrics: Optional[Mapping[str, WordMetric]] = None) -> Conll18Result:
+    """Score a system file against a gold file the way the CoNLL 2018 scorer does.
+
+    ``gold``/``system``: a path, CoNLL-U text (any string with a newline), a
+    text stream or a :class:`Treebank`.  ``metrics`` defaults to
+    :data:`METRICS`; Tokens and Sentences are always computed.
+    """
+    alignment = align(gold, system)
+    scores = {
+        "Tokens": _span_score(alignment.gold.tokens, alignment.system.tokens),
+        "Sentences": _span_score(alignment.gold.sentences, alignment.system.sentences),
+    }
+    for name, metric in (METRICS if metrics is None else metrics).items():
+        scores[name] = _word_score(alignment, metric)
+    return Conll18Result(scores, alignment)
+
+
+# --------------------------------------------------------------------------- rendering
+
+_HEADER_RATES = "Metric     | Precision |    Recall |  F1 Score | AligndAcc"
+_HEADER_COUNTS = "Metric     | Correct   |      Gold | Predicted | Aligned"
+_RULE = "-----------+-----------+-----------+-----------+-----------"
+
+
+def render_scorer_table(result: Mapping[str, Score], verbose: bool = True,
+                        metrics: Sequence[str] = OFFICIAL_METRICS) -> str:
+    """The scorer's output: ``-v`` table, or its three summary lines."""
+    if not verbose:
+        return "\n".join([f"LAS F1 Score: {100 * result['LAS'].f1:.2f}",
+                          f"MLAS Score: {100 * result['MLAS'].f1:.2f}",
+                          f"BLEX Score: {100 * result['BLEX'].f1:.2f}"])
+    rows = [_HEADER_RATES, _RULE]
+    for name in metrics:
+        s = result[name]
+        acc = s.aligned_accuracy
+        rows.append(f"{name:11}|{100 * s.precision:10.2f} |{100 * s.recall:10.2f} "
+                    f"|{100 * s.f1:10.2f} |" + ("" if acc is None else f"{100 * acc:10.2f}"))
+    return "\n".join(rows)
+
+
+def render_counts(result: Mapping[str, Score], metrics: Sequence[str] = OFFICIAL_METRICS) -> str:
+    """The scorer's ``--counts`` table."""
+    rows = [_HEADER_COUNTS, _RULE]
+    for name in metrics:
+        s = result[name]
+        aligned = s.aligned_total or (s.correct if name == "Words" else "")
+        rows.append(f"{name:11}|{s.correct:10} |{s.gold_total:10} |{s.system_total:10} "
+                    f"|{aligned:10}")
+    return "\n".join(rows)

@@ -1,0 +1,408 @@
+"""Tag-level evaluation of a tagger or parser against gold (``synagree tags``).
+
+:func:`evaluate_tags` compares one CoNLL-U column (``deprel``, ``upos``,
+``xpos`` or ``feats``) of a system file with the same column of a gold file,
+word by word, and reports:
+
+* exact accuracy: share of words whose system tag equals the gold tag as
+  written (string equality);
+* hierarchical credit (Melamed & Resnik, SPEC §9): the mean over words of
+  ``credit(gold, system)``, the probability the system tag puts on the gold
+  tag's leaves (an under-specified system tag gets partial credit, a more
+  specific one full credit);
+* Cohen's κ and Scott's π on exact tags, and the hierarchical κ of SPEC §9
+  (``P(A)`` = mean pair agreement ``sum_l P(l|gold) P(l|system)``, ``P(E)``
+  from the pooled leaf distribution of both files).  Undefined κ (every tag
+  the same) is ``None``;
+* a per-tag breakdown: for each gold tag, its count, exact accuracy, mean
+  credit and the most frequent *other* system tag it got (ties broken
+  alphabetically).
+
+Both files must have the same tokenisation: the same number of sentences
+and of syntactic words in each sentence (multiword-token ranges ``1-2`` and
+empty nodes ``8.1`` are skipped).  Any mismatch is an
+:class:`~synagree.base.problems.InputError` naming file and line; differing word
+forms are only warnings.  Only the compared column is read, so a tagger's
+output with ``_`` heads is fine.  An empty or ``_`` value is the tag ``"_"``.
+
+Hierarchies: ``ud`` (``a:b`` IS-A ``a``), ``msd`` (positional tags; ``Ncms-``
+is ``Ncms``), ``flat``, a hierarchy file, or a
+:class:`~synagree.trees.hierarchy.Hierarchy`; ``ud``/``msd``/``flat`` are built
+from the tags of both files.  Default: ``ud`` for ``deprel``, ``flat`` for
+the other columns.  Tags missing from a hierarchy file become top-level
+leaves and are listed in :attr:`TagsResult.added_tags`.
+
+Rendering (:func:`render_tags`) is separate from computing.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import chain
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+from synagree.trees.hierarchy import HierarchicalKappa, Hierarchy, cohens_kappa, pooled_leaf_mass, scotts_pi
+from synagree.stats.hierarchical import describe_hierarchy, load_hierarchy, load_hierarchy_noting_added
+from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
+from synagree.io.files import read_text
+from synagree.io.conllu import sentence_blocks, split_columns
+from synagree.render.escape import csv_row, plain
+from synagree.render.tables import fmt_num
+from synagree.cli import options
+from synagree.cli.options import output_format
+from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
+
+__all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pairs",
+           "read_tag_column", "default_hierarchy", "render_tags", "register_cli"]
+
+#: CoNLL-U column index (0-based) of each evaluable column.
+COLUMNS = {"upos": 3, "xpos": 4, "feats": 5, "deprel": 7}
+OUTPUTS = ("table", "json", "csv")
+
+
+
+@dataclass
+class TagSentence:
+    """The compared column of one sentence: ``words`` = (line, form, tag)."""
+
+    file: str
+    index: int
+    line: int
+    words: List[Tuple[int, str, str]]
+
+
+def read_tag_column(path: Union[str, Path], column: str,
+                    log: Optional[ProblemLog] = None) -> List[TagSentence]:
+    """Sentences of a CoNLL-U/X file with one column's tags.
+
+    Problems (unreadable file, not 10 tab-separated columns, bad ID, empty
+    file) are gathered in ``log``; the caller raises.
+    """
+    if column not in COLUMNS:
+        raise ValueError(f"unknown column {column!r}; expected one of {tuple(COLUMNS)}")
+    idx = COLUMNS[column]
+    name = str(path)
+    log = log if log is not None else ProblemLog()
+    errors_before = len(log.errors)
+    text = read_text(path, log)
+    if text is None or len(log.errors) > errors_before:
+        return []
+    out: List[TagSentence] = []
+    for first, lines in sentence_blocks(text):
+        words: List[Tuple[int, str, str]] = []
+        ranges = Ranges()
+        broken = False  # a line could not be read: word IDs cannot be checked for sequence
+        for no, line in lines:
+            if line.startswith("#"):
+                continue
+            cols = split_columns(line, name, no, log)
+            if cols is None:
+                broken = True
+                continue
+            cid = parse_id(cols[0])  # IDs are checked as every reader checks them
+            if cid is None:
+                log.add(name, no, "bad-id", bad_id_message(cols[0]))
+                broken = True
+                continue
+            if cid.is_range:
+                problem = ranges.check(cid, None if broken else len(words) + 1)
+                if problem is not None:
+                    log.add(name, no, *problem)
+                continue
+            if cid.is_empty_node:
+                continue
+            if not broken and cid.first != len(words) + 1:
+                log.add(name, no, "id-sequence", f"word ID {cid.first} out of sequence: "
+                        f"expected {len(words) + 1}")
+                broken = True
+            words.append((no, cols[1], cols[idx].strip() or "_"))
+        if words:
+            out.append(TagSentence(name, len(out), first, words))
+    if not out and len(log.errors) == errors_before:
+        log.add(name, None, "empty-file", "file holds no sentences")
+    return out
+
+
+def _align(gold: List[TagSentence], system: List[TagSentence], gold_name: str,
+           system_name: str, log: ProblemLog) -> List[Tuple[str, str]]:
+    """(gold tag, system tag) per word; mismatches go to ``log``."""
+    pairs: List[Tuple[str, str]] = []
+    for g, s in zip(gold, system):
+        if len(g.words) != len(s.words):
+            log.add(system_name, s.line, "word-count-mismatch",
+                    f"sentence {s.index + 1} has {len(s.words)} words here but "
+                    f"{len(g.words)} in {gold_name} (line {g.line}); tags needs the same "
+                    f"tokenisation in both files")
+            continue
+        for (gl, gf, gt), (sl, sf, st) in zip(g.words, s.words):
+            if gf != sf:
+                log.add(system_name, sl, "form-mismatch",
+                        f"word form {quote(sf)} differs from {quote(gf)} in {gold_name} (line {gl}); "
+                        f"compared anyway", severity=WARNING)
+            pairs.append((gt, st))
+    if len(gold) != len(system):
+        longer, lname, other = ((gold, gold_name, system_name) if len(gold) > len(system)
+                                else (system, system_name, gold_name))
+        extra = longer[min(len(gold), len(system))]
+        log.add(lname, extra.line, "sentence-count-mismatch",
+                f"{gold_name} has {len(gold)} sentences, {system_name} has {len(system)}: "
+                f"sentence {extra.index + 1} (from this line on) has no counterpart in "
+                f"{other}")
+    return pairs
+
+
+@dataclass
+class TagRow:
+    """Per gold tag: how often, how often exactly right, total credit, and the
+    most frequent other system tag (with its count)."""
+
+    tag: str
+    count: int
+    exact: int
+    credit: float
+    confusion: Optional[str] = None
+    confusion_count: int = 0
+
+    @property
+    def accuracy(self) -> float:
+        return self.exact / self.count if self.count else math.nan
+
+    @property
+    def mean_credit(self) -> float:
+        return self.credit / self.count if self.count else math.nan
+
+    def as_dict(self) -> dict:
+        return {"tag": self.tag, "count": self.count, "exact": self.exact,
+                "accuracy": _clean(self.accuracy), "credit": self.credit,
+                "mean_credit": _clean(self.mean_credit), "confusion": self.confusion,
+                "confusion_count": self.confusion_count}
+
+
+@dataclass
+class TagsResult:
+    """Tag evaluation as counts; ratios are derived (fractions, not percent)."""
+
+    gold_file: str
+    system_file: str
+    column: str
+    hierarchy: str  # description: ud | msd | flat | file PATH | custom
+    plain_as_leaf: bool
+    sentences: int
+    words: int
+    exact: int  # words with system tag == gold tag
+    credit: float  # sum over words of credit(gold, system)
+    cohen_kappa: Optional[float]
+    scott_pi: Optional[float]
+    hier_kappa: HierarchicalKappa
+    per_tag: List[TagRow]
+    added_tags: List[str] = field(default_factory=list)
+    form_mismatches: int = 0
+    warnings: List[Problem] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float:
+        return self.exact / self.words if self.words else math.nan
+
+    @property
+    def mean_credit(self) -> float:
+        return self.credit / self.words if self.words else math.nan
+
+    @property
+    def hierarchical_kappa(self) -> Optional[float]:
+        return _clean(self.hier_kappa.kappa)
+
+    def to_dict(self) -> dict:
+        from synagree import __version__
+        return {
+            "synagree_version": __version__,
+            "gold": self.gold_file, "system": self.system_file, "column": self.column,
+            "hierarchy": self.hierarchy, "plain_as_leaf": self.plain_as_leaf,
+            "sentences": self.sentences, "words": self.words,
+            "accuracy": _clean(self.accuracy), "hier_credit": _clean(self.mean_credit),
+            "cohen_kappa": self.cohen_kappa, "scott_pi": self.scott_pi,
+            "hier_kappa": self.hierarchical_kappa,
+            "counts": {"exact": self.exact, "credit": self.credit,
+                       "hier_p_observed": _clean(self.hier_kappa.p_observed),
+                       "hier_p_expected": _clean(self.hier_kappa.p_expected)},
+            "added_tags": list(self.added_tags),
+            "form_mismatches": self.form_mismatches,
+            "per_tag": [r.as_dict() for r in self.per_tag],
+            "warnings": [p.as_dict() for p in self.warnings],
+        }
+
+
+def _clean(x: Optional[float]) -> Optional[float]:
+    if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
+        return None
+    return float(x)
+
+
+def default_hierarchy(column: str) -> str:
+    """``ud`` for ``deprel``, ``flat`` for the other columns."""
+    return "ud" if column == "deprel" else "flat"
+
+
+def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
+                       hierarchy: Union[str, Hierarchy] = "flat",
+                       plain_as_leaf: bool = False) -> dict:
+    """The scores of :class:`TagsResult` for ``(gold, system)`` tag pairs,
+    as a dict of the constructor's fields ``words`` .. ``added_tags``."""
+    confusion = Counter(pairs)
+    tags = [t for pair in confusion for t in pair]
+    h, added = load_hierarchy_noting_added(hierarchy, tags, plain_as_leaf)
+    exact = 0
+    rows: Dict[str, TagRow] = {}
+    others: Dict[str, Counter] = {}
+    gold_counts: Counter = Counter()
+    sys_counts: Counter = Counter()
+    credits = []
+    agreements = []
+    for (g, s), c in confusion.items():
+        cr = 1.0 if g == s else h.credit(g, s)
+        credits.append(c * cr)
+        agreements.append(c * h.pair_agreement(g, s))
+        row = rows.setdefault(g, TagRow(g, 0, 0, 0.0))
+        row.count += c
+        row.credit += c * cr
+        if g == s:
+            row.exact += c
+            exact += c
+        else:
+            others.setdefault(g, Counter())[s] += c
+        gold_counts[g] += c
+        sys_counts[s] += c
+    credit_sum = math.fsum(credits)
+    agreement_sum = math.fsum(agreements)
+    for g, cnt in others.items():
+        top, n = min(cnt.items(), key=lambda kv: (-kv[1], kv[0]))
+        rows[g].confusion, rows[g].confusion_count = top, n
+    leaf_mass = pooled_leaf_mass(h, chain(gold_counts.items(), sys_counts.items()))
+    n = len(pairs)
+    hk = HierarchicalKappa(n, agreement_sum, 2 * n, leaf_mass)
+    per_tag = sorted(rows.values(), key=lambda r: (-r.count, r.tag))
+    return {"words": n, "exact": exact, "credit": credit_sum,
+            "cohen_kappa": _clean(cohens_kappa(pairs)), "scott_pi": _clean(scotts_pi(pairs)),
+            "hier_kappa": hk, "per_tag": per_tag, "added_tags": added}
+
+
+def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
+                  column: str = "deprel", hierarchy: Union[str, Hierarchy, None] = None,
+                  plain_as_leaf: bool = False) -> TagsResult:
+    """Evaluate the ``column`` of ``system_path`` against ``gold_path``.
+
+    ``hierarchy``: ``"ud"`` | ``"msd"`` | ``"flat"`` | a hierarchy file path |
+    a :class:`Hierarchy`; ``None`` = :func:`default_hierarchy` of the column.
+    Raises :class:`InputError` (every problem, with file and line) on
+    unreadable input or differing sentence/word counts.
+    """
+    if column not in COLUMNS:
+        raise InputError.single("<command line>", None, "usage",
+                                f"unknown column {column!r}; expected one of "
+                                f"{', '.join(COLUMNS)}")
+    if hierarchy is None:
+        hierarchy = default_hierarchy(column)
+    if not isinstance(hierarchy, Hierarchy):
+        load_hierarchy(hierarchy, (), plain_as_leaf=plain_as_leaf)  # usage / file errors first
+    log = ProblemLog()
+    gold = read_tag_column(gold_path, column, log)
+    system = read_tag_column(system_path, column, log)
+    log.raise_if_errors()
+    pairs = _align(gold, system, str(gold_path), str(system_path), log)
+    log.raise_if_errors()
+    scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf)
+    return TagsResult(gold_file=str(gold_path), system_file=str(system_path), column=column,
+                      hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
+                      plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),
+                      form_mismatches=sum(1 for p in log.warnings if p.kind == "form-mismatch"),
+                      warnings=list(log.warnings), **scores)
+
+
+# ---------------------------------------------------------------- rendering
+def render_tags(res: TagsResult, output: str = "table") -> str:
+    """``table`` (summary + per-tag rows), ``json`` (everything), ``csv`` (one
+    row per gold tag, after an ``ALL`` row)."""
+    if output == "json":
+        return json.dumps(res.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    if output == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["tag", "count", "exact", "accuracy", "mean_credit", "confusion",
+                    "confusion_count"])
+        w.writerow(["ALL", res.words, res.exact, repr(_clean(res.accuracy)),
+                    repr(_clean(res.mean_credit)), "", ""])
+        for r in res.per_tag:
+            w.writerow(csv_row([r.tag, r.count, r.exact, repr(_clean(r.accuracy)),
+                                repr(_clean(r.mean_credit)), r.confusion or "",
+                                r.confusion_count]))
+        return buf.getvalue()
+    if output != "table":
+        raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
+    summary = [("gold", res.gold_file), ("system", res.system_file), ("column", res.column),
+               ("hierarchy", res.hierarchy), ("sentences", str(res.sentences)),
+               ("words", str(res.words)),
+               ("accuracy", fmt_num(res.accuracy, 6)),
+               ("hierarchical credit", fmt_num(res.mean_credit, 6)),
+               ("Cohen's kappa", fmt_num(res.cohen_kappa, 6)),
+               ("Scott's pi", fmt_num(res.scott_pi, 6)),
+               ("hierarchical kappa", fmt_num(res.hierarchical_kappa, 6))]
+    if res.form_mismatches:
+        summary.append(("form mismatches", str(res.form_mismatches)))
+    kw = max(len(k) for k, _ in summary)
+    lines = [plain(f"{k:<{kw}}  {v}") for k, v in summary]
+    if res.added_tags:
+        shown = ", ".join(res.added_tags[:20]) + (" ..." if len(res.added_tags) > 20 else "")
+        lines.append(plain(f"note: {len(res.added_tags)} tag(s) not in the hierarchy were added "
+                           f"as top-level tags (no partial credit): {shown}"))
+    head = ["gold tag", "count", "exact", "credit", "most frequent confusion"]
+    body = [[plain(r.tag), str(r.count), fmt_num(r.accuracy), fmt_num(r.mean_credit),
+             plain(f"{r.confusion} ({r.confusion_count})") if r.confusion else "-"]
+            for r in res.per_tag]
+    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
+    lines.append("")
+
+    def fmt(row: List[str]) -> str:
+        return "  ".join(c.ljust(widths[i]) if i in (0, 4) else c.rjust(widths[i])
+                         for i, c in enumerate(row)).rstrip()
+
+    lines.append(fmt(head))
+    lines.extend(fmt(r) for r in body)
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- CLI
+def cmd_tags(args: argparse.Namespace) -> int:
+    res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
+                        plain_as_leaf=args.plain_as_leaf)
+    if res.warnings and not args.quiet:
+        from synagree.base.problems import print_problems
+        print_problems(res.warnings, limit=10)
+    text = render_tags(res, output_format(args))
+    from synagree.io.files import emit
+    emit(text, args.out)
+    return 0
+
+
+def register_cli(subparsers) -> None:
+    p = subparsers.add_parser(
+        "tags", help="tag-level evaluation (exact, hierarchical credit, kappa) against gold",
+        description="Compare one CoNLL-U column of a system file with a gold file word by "
+                    "word (same tokenisation): exact accuracy, Melamed & Resnik hierarchical "
+                    "credit, Cohen's kappa, Scott's pi, hierarchical kappa, per-tag "
+                    "breakdown.")
+    p.add_argument("gold", help="gold CoNLL-U file")
+    p.add_argument("system", help="system CoNLL-U file (same sentences and words)")
+    p.add_argument("--column", default="deprel", choices=list(COLUMNS),
+                   help="column to evaluate (default: deprel)")
+    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
+                   help="tag hierarchy (default: ud for deprel, flat otherwise)")
+    p.add_argument("--plain-as-leaf", action="store_true",
+                   help="with --hierarchy ud: a plain relation is a leaf beside its subtypes")
+    options.add_output(p, OUTPUTS, "table")
+    options.add_quiet(p)
+    p.set_defaults(func=cmd_tags)

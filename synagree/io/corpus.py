@@ -1,0 +1,527 @@
+"""Corpus assembly: units (sentences) × annotators (docs/method.md §1).
+
+Two ways in, one way of matching:
+
+* **files**, one per annotator: the corpus is one document.
+* **directories**, one per annotator (named after the directory): the files of
+  the directories are matched by name into documents: identical names, or the
+  annotator's name (the directory's name) as a suffix ``PREFIX-ANNOTATOR.ext``
+  (``-``, ``.`` or ``_``) or a prefix ``ANNOTATOR-REST.ext`` stripped, as in
+  the released CDT, NDT and SSD data.  How names were matched is reported.
+
+Within each document, units are matched **by ``# sent_id``** when every
+sentence of every file of the corpus carries one (order may differ), otherwise
+**by position** (the files must hold the same number of sentences).
+Annotations absent for some annotators (a sentence, or in directory mode a
+whole file) are an error unless ``allow_missing`` is set, in both modes;
+matching by position cannot tell which sentence is missing, so there
+``allow_missing`` needs sent_ids.
+
+Then every unit is **checked for identity**: the annotations of a unit must
+be of the same text (the characters of the word forms without whitespace,
+multiword tokens by their surface form, as the CoNLL 2018 scorer compares
+tokenisations, or else the same syntactic words; Penn-style trees by their
+words).  A unit whose texts differ is
+an error naming both files, both lines and where the texts part;
+``check_text=False`` turns the check off.  Files whose forms are all ``_``
+and delexicalised trees carry no text: the check cannot be made, and a note
+says so.  A corpus with no unit of two or more annotations is an error.
+
+Units whose annotations number fewer than two take no part in agreement.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from synagree.base.problems import InputError, Problem, ProblemLog
+from synagree.io.conllu import DepSentence, read_conllu
+from synagree.io.brackets import PhraseSentence, StyleDecision, decide_phrase_style, parse_bracket_file, phrase_sentences
+from synagree.io.formats import Sentence, format_of
+
+MATCH_SENT_ID = "sent_id"
+MATCH_POSITION = "position"
+
+
+@dataclass
+class Unit:
+    """One sentence and its annotations, keyed by annotator name."""
+
+    uid: str
+    document: str
+    annotations: Dict[str, Sentence]
+
+    def ordered(self, annotators: Sequence[str]) -> List[Sentence]:
+        return [self.annotations[a] for a in annotators if a in self.annotations]
+
+    @property
+    def sent_id(self) -> Optional[str]:
+        for s in self.annotations.values():
+            if s.sent_id:
+                return s.sent_id
+        return None
+
+    @property
+    def text(self) -> Optional[str]:
+        for s in self.annotations.values():
+            if s.text:
+                return s.text
+        return None
+
+
+@dataclass
+class Corpus:
+    """Units × annotators, with how they were matched.
+
+    ``matching``: ``"sent_id"`` or ``"position"``; ``phrase_style``: the
+    bracket style decision (phrase-structure corpora only); ``text_check``:
+    ``"on"``, ``"off"`` or ``"not possible"`` (no word forms); ``notes``:
+    what a reader of the result must know about the assembly.
+    """
+
+    annotators: List[str]
+    units: List[Unit]
+    kind: str  # "dependency" or "phrase"
+    log: ProblemLog = field(default_factory=ProblemLog)
+    files: Dict[str, List[str]] = field(default_factory=dict)  # annotator -> files
+    matching: str = MATCH_POSITION
+    phrase_style: Optional[StyleDecision] = None
+    text_check: str = "on"
+    notes: List[str] = field(default_factory=list)
+
+    def annotation_lists(self) -> List[List[Sentence]]:
+        return [u.ordered(self.annotators) for u in self.units]
+
+    @property
+    def pairable_units(self) -> List[Unit]:
+        return [u for u in self.units if len(u.annotations) >= 2]
+
+    def settings(self) -> Dict[str, str]:
+        """How the input was read and matched (part of every result's signature)."""
+        out = {"matching": self.matching, "text_check": self.text_check}
+        if self.phrase_style is not None:
+            out["phrase_style"] = self.phrase_style.describe()
+        return out
+
+
+def check_input_choice(files: Sequence, dirs: Optional[Sequence]) -> None:
+    """Command-line inputs: annotation files or ``--dirs``, exactly one of them."""
+    if not files and not dirs:
+        raise InputError.single("<command line>", None, "empty-input",
+                                "no input: give annotation files or --dirs DIR DIR ...")
+    if files and dirs:
+        raise InputError.single("<command line>", None, "usage",
+                                "give either files or --dirs, not both")
+
+
+def input_options(args) -> Dict[str, object]:
+    """The reading and matching keywords of :func:`synagree.agreement.agree.load_corpus`
+    from parsed command-line arguments (the options every input-taking command has)."""
+    return dict(fmt=args.fmt, phrase_style=args.phrase_style, strict=args.strict,
+                allow_missing=args.allow_missing, names=args.names,
+                check_text=not args.no_text_check)
+
+
+def kind_of(sents: Sequence[Sentence]) -> str:
+    """``"phrase"`` or ``"dependency"`` (also for an empty list)."""
+    return "phrase" if sents and isinstance(sents[0], PhraseSentence) else "dependency"
+
+
+def _describe(s: Sentence) -> str:
+    bits = [f"sentence {s.index + 1} (line {s.line})"]
+    if s.sent_id:
+        bits.append(f"sent_id {s.sent_id}")
+    if isinstance(s, DepSentence):
+        bits.append(f"{s.n_words} words")
+        if s.text:
+            t = s.text if len(s.text) <= 60 else s.text[:57] + "..."
+            bits.append(f"text {t!r}")
+    return ", ".join(bits)
+
+
+def _same_sentence(a: Sentence, b: Sentence) -> bool:
+    if a.sent_id and b.sent_id:
+        return a.sent_id == b.sent_id
+    ta, tb = a.surface_text(), b.surface_text()
+    if ta is not None and tb is not None:
+        return ta == tb
+    if isinstance(a, DepSentence) and isinstance(b, DepSentence):
+        return a.n_words == b.n_words
+    return True
+
+
+def _parting_message(files: Sequence[str], docs: Sequence[Sequence[Sentence]]
+                     ) -> Tuple[str, Optional[int]]:
+    """Message naming the first sentence where the files part ways."""
+    counts = ", ".join(f"{f}: {len(d)}" for f, d in zip(files, docs))
+    shortest = min(len(d) for d in docs)
+    for i in range(shortest):
+        first = docs[0][i]
+        for f, d in zip(files[1:], docs[1:]):
+            if not _same_sentence(first, d[i]):
+                return (f"files have different sentence counts ({counts}); they part ways at "
+                        f"sentence {i + 1}: {files[0]} has {_describe(first)}, {f} has "
+                        f"{_describe(d[i])}", first.line)
+    longest = max(range(len(docs)), key=lambda k: len(docs[k]))
+    extra = docs[longest][shortest]
+    return (f"files have different sentence counts ({counts}); {files[longest]} goes on "
+            f"after the others end, from {_describe(extra)}", extra.line)
+
+
+def _annotator_names(paths: Sequence[Path]) -> List[str]:
+    stems = [p.name.split(".")[0] if p.suffix.lower() in (".gz", ".xz", ".bz2") else p.stem
+             for p in paths]
+    if len(set(stems)) == len(stems):
+        return stems
+    parents = [p.parent.name or str(p.parent) for p in paths]
+    if len(set(parents)) == len(parents):
+        return parents
+    return [str(p) for p in paths]
+
+
+def _check_kinds(docs: Sequence[Sequence[Sentence]], files: Sequence[str]) -> str:
+    kinds = {kind_of(d) for d in docs if d}
+    if len(kinds) > 1:
+        raise InputError.single(files[0], None, "mixed-formats",
+                                "inputs mix dependency and phrase-structure files: "
+                                + ", ".join(f"{f} ({kind_of(d)})" for f, d in zip(files, docs)))
+    return kinds.pop() if kinds else "dependency"
+
+
+def _check_distinct(paths: Sequence[Path], what: str) -> None:
+    """The same file (or directory) given twice is an error, not two annotators."""
+    seen: Dict[str, Path] = {}
+    problems = []
+    for p in paths:
+        try:
+            key = str(p.resolve())
+        except OSError:
+            key = str(p)
+        if key in seen:
+            problems.append(Problem(str(p), None, "duplicate-input",
+                                    f"the same {what} is given twice ({seen[key]} and {p}); "
+                                    f"each annotator needs their own {what}"))
+        seen.setdefault(key, p)
+    if problems:
+        raise InputError(problems)
+
+
+def read_files(paths: Sequence[Path], fmt: str, phrase_style: str, log: ProblemLog
+               ) -> Tuple[List[List[Sentence]], Optional[StyleDecision]]:
+    """Read every file, gathering every file's errors before raising.
+
+    Bracketed files are parsed first and their style decided once for all of
+    them (:func:`synagree.readers.decide_phrase_style`); returns the sentences
+    of each file and that decision (None when no file is bracketed).
+    """
+    docs: List[List[Sentence]] = [[] for _ in paths]
+    raw: Dict[int, list] = {}
+    errors: List[Problem] = []
+    for i, p in enumerate(paths):
+        n_before = len(log.errors)
+        if format_of(fmt, p) == "conllu":
+            try:
+                docs[i] = list(read_conllu(p, log=log))
+            except InputError:
+                pass  # its errors are in the log
+        else:
+            trees = parse_bracket_file(p, log)
+            if trees is not None:
+                raw[i] = trees
+        errors.extend(log.errors[n_before:])
+    if errors:
+        raise InputError(errors, log.warnings)
+    decision = None
+    if raw:
+        decision = decide_phrase_style([(str(paths[i]), raw[i]) for i in raw], phrase_style)
+        n_before = len(log.errors)
+        for i, trees in raw.items():
+            docs[i] = list(phrase_sentences(str(paths[i]), trees, decision.style, log))
+        if len(log.errors) > n_before:
+            raise InputError(log.errors[n_before:], log.warnings)
+    return docs, decision
+
+
+# One document of the corpus: its key and, per annotator present, (file, sentences).
+Document = Tuple[str, Dict[str, Tuple[str, List[Sentence]]]]
+
+
+def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[str]] = None,
+               fmt: str = "auto", phrase_style: str = "auto", strict: bool = False,
+               allow_missing: bool = False, check_text: bool = True,
+               log: Optional[ProblemLog] = None) -> Corpus:
+    """One file per annotator (two or more); see the module docstring for matching."""
+    paths = [Path(p) for p in paths]
+    if len(paths) < 2:
+        raise InputError.single(str(paths[0]) if paths else "<none>", None, "too-few-inputs",
+                                "agreement needs at least two annotation files "
+                                "(or --dirs with two or more directories)")
+    if names is not None and len(names) != len(paths):
+        raise InputError.single("<command line>", None, "usage",
+                                f"--names gives {len(names)} name(s) for {len(paths)} files: "
+                                f"give one name per file")
+    _check_distinct(paths, "file")
+    log = log if log is not None else ProblemLog(strict=strict)
+    docs, style = read_files(paths, fmt, phrase_style, log)
+    names = list(names) if names else _annotator_names(paths)
+    if len(set(names)) != len(names):
+        raise InputError.single(str(paths[0]), None, "duplicate-annotator",
+                                f"annotator names are not distinct: {names} (give --names)")
+    files = [str(p) for p in paths]
+    kind = _check_kinds(docs, files)
+    document: Document = (paths[0].name, {n: (f, d) for n, f, d in zip(names, files, docs)})
+    corpus = Corpus(names, [], kind, log, {n: [f] for n, f in zip(names, files)},
+                    phrase_style=style)
+    _assemble(corpus, [document], allow_missing, check_text, multi_document=False)
+    return corpus
+
+
+_EXT = re.compile(r"\.(conllu|conll|conllx|tree|trees|mrg|ptb|brackets)(\.(gz|xz|bz2))?$", re.I)
+
+
+def _doc_key(filename: str, annotator: str) -> str:
+    """The document a file of ``annotator`` holds: its name without extension and
+    without the annotator's name as a suffix (``-``/``.``/``_``) or prefix."""
+    stem = _EXT.sub("", filename)
+    for sep in ("-", ".", "_"):
+        suffix = sep + annotator
+        if stem.endswith(suffix) and len(stem) > len(suffix):
+            return stem[: -len(suffix)]
+        prefix = annotator + sep
+        if stem.startswith(prefix) and len(stem) > len(prefix):
+            return stem[len(prefix):]
+    return stem
+
+
+def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
+              phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
+              check_text: bool = True, log: Optional[ProblemLog] = None) -> Corpus:
+    """One directory per annotator; files matched by name into documents."""
+    dirs = [Path(d) for d in dirs]
+    log = log if log is not None else ProblemLog(strict=strict)
+    not_dirs = [Problem(str(d), None, "not-a-directory", "not a directory")
+                for d in dirs if not d.is_dir()]
+    if not_dirs:
+        raise InputError(not_dirs)
+    if len(dirs) < 2:
+        raise InputError.single(str(dirs[0]) if dirs else "<none>", None, "too-few-inputs",
+                                "--dirs needs at least two annotator directories")
+    _check_distinct(dirs, "directory")
+    dir_names = [d.resolve().name for d in dirs]
+    names = dir_names if len(set(dir_names)) == len(dir_names) else [str(d) for d in dirs]
+    table: Dict[str, Dict[str, Path]] = {}
+    listing: Dict[str, List[str]] = {}
+    for name, dir_name, d in zip(names, dir_names, dirs):
+        files = sorted(p for p in d.iterdir() if p.is_file() and _EXT.search(p.name)
+                       and not p.name.startswith("."))
+        listing[name] = [p.name for p in files]
+        for p in files:
+            key = _doc_key(p.name, dir_name)
+            if name in table.get(key, {}):
+                raise InputError.single(str(p), None, "ambiguous-file",
+                                        f"two files of annotator {name!r} map to document "
+                                        f"{key!r}: {table[key][name].name} and {p.name}")
+            table.setdefault(key, {})[name] = p
+    if not table:
+        raise InputError.single(str(dirs[0]), None, "empty-input",
+                                "no annotation files (.conllu, .conll, .conllx, .tree, .mrg, "
+                                "... optionally compressed) found in the directories")
+    _check_documents(table, names, dirs, listing, allow_missing)
+    entries = [(key, name, p) for key in sorted(table) for name, p in table[key].items()]
+    all_docs, style = read_files([p for _, _, p in entries], fmt, phrase_style, log)
+    kind = _check_kinds(all_docs, [str(p) for _, _, p in entries])
+    documents: List[Document] = []
+    files_of: Dict[str, List[str]] = {n: [] for n in names}
+    per_key: Dict[str, Dict[str, Tuple[str, List[Sentence]]]] = {}
+    for (key, name, p), doc in zip(entries, all_docs):
+        per_key.setdefault(key, {})[name] = (str(p), doc)
+        files_of[name].append(str(p))
+    documents = [(key, {n: per_key[key][n] for n in names if n in per_key[key]})
+                 for key in sorted(per_key)]
+    corpus = Corpus(names, [], kind, log, files_of, phrase_style=style)
+    _assemble(corpus, documents, allow_missing, check_text, multi_document=True)
+    renamed = sorted({f"{p.name} → {key}" for key, per in table.items()
+                      for p in per.values() if _EXT.sub("", p.name) != key})
+    if renamed:
+        shown = ", ".join(renamed[:4]) + (f" (and {len(renamed) - 4} more)"
+                                          if len(renamed) > 4 else "")
+        corpus.notes.append(f"files matched across directories by name with the annotator's "
+                            f"name removed: {shown}")
+    return corpus
+
+
+def _check_documents(table: Dict[str, Dict[str, Path]], names: Sequence[str],
+                     dirs: Sequence[Path], listing: Dict[str, List[str]],
+                     allow_missing: bool) -> None:
+    """Documents some annotators lack: an error unless missing annotations are allowed;
+    no document shared by two annotators: always an error that says what was found."""
+    naming = ("files are matched across directories by name: identical names, or the "
+              "directory's name as a suffix (doc-NAME.conllu) or prefix (NAME-doc.conllu)")
+    if not any(len(per) >= 2 for per in table.values()):
+        found = "; ".join(f"{d}: {', '.join(listing[n][:5]) or 'no annotation files'}"
+                          + (" ..." if len(listing[n]) > 5 else "")
+                          for n, d in zip(names, dirs))
+        raise InputError.single(str(dirs[0]), None, "no-pairable-units",
+                                f"no document is annotated in two or more directories, so "
+                                f"there is nothing to compare ({naming}; found {found}). "
+                                f"Give one directory per annotator.")
+    if allow_missing:
+        return
+    problems = []
+    for key in sorted(table):
+        lacking = [(n, d) for n, d in zip(names, dirs) if n not in table[key]]
+        if lacking:
+            have = next(iter(table[key].values()))
+            problems.append(Problem(
+                str(have), None, "missing-annotation",
+                f"document {key!r} has no file in {', '.join(str(d) for _, d in lacking)} "
+                f"({naming}); give --allow-missing to treat it as missing annotations"))
+    if problems:
+        raise InputError(problems)
+
+
+def _assemble(corpus: Corpus, documents: Sequence[Document], allow_missing: bool,
+              check_text: bool, multi_document: bool) -> None:
+    """Fill ``corpus.units`` from documents: match, then check identity."""
+    names = corpus.annotators
+    by_id = all(s.sent_id for _, per in documents for _, sents in per.values() for s in sents)
+    corpus.matching = MATCH_SENT_ID if by_id else MATCH_POSITION
+    errors: List[Problem] = []
+    units: List[Unit] = []
+    for key, per in documents:
+        if by_id:
+            units.extend(_match_by_sent_id(key, per, names, allow_missing, errors))
+        else:
+            units.extend(_match_by_position(key, per, allow_missing, errors,
+                                            multi_document))
+    if errors:
+        raise InputError(errors, corpus.log.warnings)
+    if len({u.uid for u in units}) < len(units):  # sent_ids repeat across documents
+        for u in units:
+            u.uid = f"{u.document}/{u.uid}"
+    corpus.units = units
+    if not any(len(u.annotations) >= 2 for u in units):
+        raise InputError.single(
+            next(iter(documents[0][1].values()))[0], None, "no-pairable-units",
+            f"no sentence is annotated by two or more annotators ({len(units)} unit(s), "
+            f"matched by {corpus.matching}): there is nothing to compare")
+    missing = sum(len(names) - len(u.annotations) for u in units)
+    if missing:
+        short = sum(1 for u in units if len(u.annotations) < len(names))
+        corpus.notes.append(f"{missing} annotation(s) missing ({short} unit(s) lack some "
+                            f"annotator); units with one annotation take no part")
+    if check_text:
+        _check_identity(corpus, errors)
+        if errors:
+            raise InputError(errors, corpus.log.warnings)
+    else:
+        corpus.text_check = "off"
+        corpus.notes.append("the text check is off: nothing shows that the annotations of a "
+                            "unit are of the same sentence")
+
+
+def _match_by_sent_id(key: str, per: Dict[str, Tuple[str, List[Sentence]]],
+                      names: Sequence[str], allow_missing: bool,
+                      errors: List[Problem]) -> List[Unit]:
+    order: List[str] = []
+    table: Dict[str, Dict[str, Sentence]] = {}
+    for name, (f, d) in per.items():
+        seen: Dict[str, Sentence] = {}
+        for s in d:
+            sid = s.sent_id
+            if sid in seen:
+                errors.append(Problem(f, s.line, "duplicate-sent-id",
+                                      f"sent_id {sid!r} occurs twice (first at line "
+                                      f"{seen[sid].line})", sent_id=sid))
+                continue
+            seen[sid] = s
+            if sid not in table:
+                table[sid] = {}
+                order.append(sid)
+            table[sid][name] = s
+    if not allow_missing:
+        for sid in order:
+            if len(table[sid]) != len(per):
+                have = next(iter(table[sid].values()))
+                lacking = [f for n, (f, _) in per.items() if n not in table[sid]]
+                errors.append(Problem(
+                    have.file, have.line, "sentence-mismatch",
+                    f"sent_id {sid!r} is missing from {', '.join(lacking)} (files must hold "
+                    f"the same sentences; give --allow-missing to treat absent sentences as "
+                    f"missing annotations)", sent_id=sid))
+    return [Unit(sid, key, {n: table[sid][n] for n in names if n in table[sid]})
+            for sid in order]
+
+
+def _match_by_position(key: str, per: Dict[str, Tuple[str, List[Sentence]]],
+                       allow_missing: bool, errors: List[Problem],
+                       multi_document: bool) -> List[Unit]:
+    anns = list(per)
+    files = [per[n][0] for n in anns]
+    docs = [per[n][1] for n in anns]
+    if len({len(d) for d in docs}) > 1:
+        msg, line = _parting_message(files, docs)
+        if allow_missing:
+            msg += ("; --allow-missing needs a # sent_id on every sentence to tell which "
+                    "sentences are missing")
+        prefix = f"document {key!r}: " if multi_document else ""
+        errors.append(Problem(files[0], line, "sentence-count-mismatch", prefix + msg))
+        return []
+    units = []
+    for i in range(len(docs[0])):
+        a = {n: d[i] for n, d in zip(anns, docs)}
+        sid = next((s.sent_id for s in a.values() if s.sent_id), None)
+        uid = sid or (f"{key}#{i + 1}" if multi_document else f"{i + 1}")
+        units.append(Unit(uid, key, a))
+    return units
+
+
+def _check_identity(corpus: Corpus, errors: List[Problem]) -> None:
+    """Every unit's annotations must be of the same text (module docstring)."""
+    unchecked = 0
+    checked = 0
+    for u in corpus.units:
+        if len(u.annotations) < 2:
+            continue
+        texts = [(s, s.surface_text()) for s in u.ordered(corpus.annotators)]
+        known = [(s, t) for s, t in texts if t is not None]
+        if len(known) < len(texts):
+            unchecked += 1
+        if len(known) < 2:
+            continue
+        checked += 1
+        first, t0 = known[0]
+        for s, t in known[1:]:
+            # the same surface text, or the same syntactic words (one file may
+            # lack a multiword-token line the other has)
+            if t != t0 and s.word_text() != first.word_text():
+                errors.append(_text_mismatch(u, first, t0, s, t))
+                break
+    if not checked:
+        corpus.text_check = "not possible"
+        why = ("delexicalised trees carry no words" if corpus.kind == "phrase"
+               else "the word forms are all '_'")
+        corpus.notes.append(f"{why}: nothing shows that the annotations of a unit are of the "
+                            f"same sentence (matched by {corpus.matching})")
+    elif unchecked:
+        corpus.notes.append(f"{unchecked} unit(s) have an annotation without word forms: "
+                            f"their text could not be checked")
+
+
+def _text_mismatch(u: Unit, a: Sentence, ta: str, b: Sentence, tb: str) -> Problem:
+    k = next((i for i, (x, y) in enumerate(zip(ta, tb)) if x != y), min(len(ta), len(tb)))
+
+    def around(t: str) -> str:
+        lo = max(0, k - 15)
+        piece = t[lo:k + 15]
+        return ("…" if lo else "") + piece + ("…" if k + 15 < len(t) else "")
+
+    return Problem(
+        a.file, a.line, "text-mismatch",
+        f"unit {u.uid!r}: the annotations are not of the same text: {a.file}:{a.line} reads "
+        f"{around(ta)!r} where {b.file}:{b.line} reads {around(tb)!r} (they part at "
+        f"character {k + 1}, whitespace ignored); are the files aligned? "
+        f"(--no-text-check turns this check off)", sent_id=u.sent_id)

@@ -1,0 +1,142 @@
+"""Files: reading text (compressed or not) and writing results atomically."""
+from __future__ import annotations
+import os
+import re
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, List, Optional, Union
+from synagree.io.compression import CorruptCompressedFile, read_bytes
+from synagree.base.problems import InputError, ProblemLog
+import sys
+import tempfile
+import time
+
+
+PathLike = Union[str, os.PathLike]
+
+
+def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
+    """The file's text (UTF-8, BOM dropped), or None after logging why not:
+    missing or unreadable file, corrupt compressed file, every line with
+    undecodable bytes, empty file.  ``.gz``/``.xz``/``.bz2`` files are
+    decompressed (:mod:`synagree.compression`)."""
+    path = Path(path)
+    try:
+        raw = read_bytes(path)
+    except CorruptCompressedFile as exc:
+        log.add(str(path), None, "corrupt-compressed-file", str(exc))
+        return None
+    except FileNotFoundError:
+        log.add(str(path), None, "file-not-found", "no such file")
+        return None
+    except IsADirectoryError:
+        log.add(str(path), None, "not-a-file", "is a directory, expected a file")
+        return None
+    except OSError as exc:
+        log.add(str(path), None, "unreadable", f"cannot read file: {exc.strerror}")
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        for no, chunk in enumerate(raw.split(b"\n"), start=1):
+            try:
+                chunk.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                log.add(str(path), no, "encoding",
+                        f"undecodable bytes (not UTF-8) at column {exc.start + 1}")
+        text = raw.decode("utf-8", errors="replace")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        log.add(str(path), None, "empty-file", "file is empty (no sentences)")
+        return None
+    return text
+
+
+@contextmanager
+def raise_new_errors(log: ProblemLog) -> Iterator[int]:
+    """Read one file into ``log``; afterwards raise :class:`InputError` with the
+    errors it added (the whole file is read first).  Yields the error count
+    before, so the reader can tell whether anything else went wrong."""
+    n_before = len(log.errors)
+    yield n_before
+    if len(log.errors) > n_before:
+        raise InputError(log.errors[n_before:], log.warnings)
+
+
+def emit(text: str, out: "Optional[str | os.PathLike]" = None) -> None:
+    """Write ``text`` to ``out`` atomically, or to standard output when ``out`` is None."""
+    if out:
+        write_atomic(out, text)
+    else:
+        sys.stdout.write(text)
+
+
+def write_atomic(path: "str | os.PathLike", text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file and an atomic rename.
+
+    The temporary file (``.NAME.PID.XXXX.tmp`` beside the target) is fsynced
+    before the rename and removed on any error; one left by a killed run (its
+    process gone) is removed by the next write to the same target.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp",
+                               dir=path.parent)
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # the usual permissions, not mkstemp's 0600
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# mkstemp's names before the PID was added: removed once an hour old
+_STALE_AGE = 3600.0
+
+
+def remove_stale_temporaries(path: Path) -> List[Path]:
+    """Remove temporary files of earlier writes to ``path`` whose process is gone."""
+    removed = []
+    pattern = re.compile(r"\." + re.escape(path.name) + r"\.(?:(\d+)\.)?[^.]+\.tmp")
+    try:
+        candidates = list(path.parent.iterdir())
+    except OSError:
+        return removed
+    for p in candidates:
+        m = pattern.fullmatch(p.name)
+        if not m:
+            continue
+        try:
+            if m.group(1) is not None:
+                if _alive(int(m.group(1))):
+                    continue
+            elif time.time() - p.stat().st_mtime < _STALE_AGE:
+                continue
+            p.unlink()
+            removed.append(p)
+        except OSError:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True

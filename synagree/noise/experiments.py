@@ -1,0 +1,1060 @@
+"""Noise-sensitivity experiments (SPEC §8): ``synagree noise``.
+
+A sample of sentences from a treebank is taken as correct.  Each *run* makes a
+perturbed copy (:mod:`synagree.perturb`) and measures agreement between the
+original and the copy as two annotators: α_plain, α_diff, α_norm and LAS, UAS,
+LA (Jaccard instead of LAS/UAS/LA for bracketed trees), plus any extra
+metrics (:data:`EXTRA_METRICS`).
+
+Series (``--series``, comma-separated):
+
+* ``both``     – p_relabel = p_reattach = p   (the paper's Figure 3);
+* ``relabel``  – p_relabel = p, p_reattach = 0 (Figure 4);
+* ``reattach`` – p_relabel = 0, p_reattach = p (Figure 5);
+* ``random``   – the uniform baseline: each sentence is, with probability
+  p, replaced by a uniformly drawn random tree on its words with uniformly
+  drawn labels (:func:`synagree.noise.perturb.random_sentence`); the others stay
+  intact.  p = 1 is the fully random annotator.  Recorded with
+  p_relabel = p_reattach = 0 and p_random = p.  Dependency input only.
+
+For bracketed input "relabel" relabels non-terminals and "reattach" moves
+constituents (:func:`synagree.noise.perturb.perturb_phrase`).
+
+Reproducibility.  The sample is ``--sample`` sentences drawn without
+replacement from the pooled source files with ``numpy.random.default_rng(seed)``
+(kept in source order).  Each run has its own seed (column ``seed``), derived
+from (seed, series, p, run index) by :class:`numpy.random.SeedSequence`, so a
+run does not depend on which other runs were made or in which order:
+``perturb_sample(source, p_relabel, p_reattach, default_rng(row_seed))``
+recreates its perturbed copy exactly.  The label set is the sorted set of
+labels used anywhere in the source files (``--label-set sample``: only those
+used in the sample); for bracketed input, the non-terminal labels.
+
+Sentences with head cycles (``--cycles``): ``skip`` (default) leaves them
+out of the pool before sampling; ``repair`` attaches the lowest-numbered word
+of each cycle to the root (:func:`synagree.noise.perturb.repair_cycles`);
+``error`` refuses the source.
+
+Output directory:
+
+* ``config.json``  – the run configuration; a rerun with a different
+  configuration is refused (``--overwrite`` starts afresh);
+* ``runs.jsonl``   – the append log, one JSON object per finished run, each
+  written with flush + fsync; a rerun resumes from it (a torn last line from a
+  kill is dropped), so a kill loses at most the run in progress;
+* ``runs.csv``     – the same rows as a tidy table (rewritten from the log
+  when a run starts and ends, appended to in between);
+* ``results.json`` – configuration, rows and summary, written at the end;
+* ``summary.csv`` / ``summary.md`` – per (series, p, metric): n, mean,
+  median, sample standard deviation (ddof = 1), min, max;
+* with ``--plot``: the figures of :mod:`synagree.plots`.
+
+Metric values are fractions (1.0 = 100 %); an undefined α (D_e = 0) is
+``null`` in JSON and empty in CSV and is left out of the summary.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import io
+import json
+import math
+import os
+import sys
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import (Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence,
+                    Tuple, Union)
+
+import numpy as np
+
+try:  # advisory lock on the output directory (POSIX); elsewhere no lock is taken
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None
+
+from synagree.stats.alpha import VARIANTS, AlphaStats
+from synagree.distance.sums import delta_squared
+from synagree.stats.attachment import jaccard_scores
+from synagree.io.corpus import kind_of, read_files
+from synagree.noise.perturb import label_set, nonterminal_labels, perturb_any, random_sentence, repair_cycles
+from synagree.base.progress import Progress
+from synagree.cli import options
+from synagree.base.problems import InputError, ProblemLog
+from synagree.io.conllu import DepSentence, unreachable_words
+from synagree.io.formats import Sentence
+from synagree.trees.flat import FlatTree, Vocabulary, build_tree
+from synagree.distance import ted as _ted
+
+PAPER_SERIES: Tuple[str, ...] = ("both", "relabel", "reattach")
+ALL_SERIES: Tuple[str, ...] = PAPER_SERIES + ("random",)
+DEFAULT_GRID: Tuple[float, ...] = tuple(round(0.1 * k, 10) for k in range(1, 11))
+ALPHA_COLUMNS: Tuple[str, ...] = tuple(f"alpha_{v}" for v in VARIANTS)
+DEP_SCORES: Tuple[str, ...] = ("las", "uas", "la")
+PHRASE_SCORES: Tuple[str, ...] = ("jaccard",)
+KEY_COLUMNS: Tuple[str, ...] = ("series", "p", "p_relabel", "p_reattach", "p_random", "run",
+                                "seed")
+CONFIG_VERSION = 1
+
+
+# --------------------------------------------------------------------------
+# Extra metrics hook
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Metric:
+    """An extra per-run metric.
+
+    ``fn(originals, perturbed)`` gets the sample and its perturbed copy (lists
+    of sentences, aligned) and returns a number (column ``name``) or a mapping
+    column → number for several columns (declared in ``columns``).  Values
+    are fractions; ``None`` means undefined.
+    """
+
+    name: str
+    fn: Callable[[Sequence[Sentence], Sequence[Sentence]], object]
+    columns: Tuple[str, ...] = ()
+
+    @property
+    def cols(self) -> Tuple[str, ...]:
+        return self.columns or (self.name,)
+
+    def compute(self, originals, perturbed) -> Dict[str, Optional[float]]:
+        out = self.fn(originals, perturbed)
+        if isinstance(out, Mapping):
+            return {c: _num(out.get(c)) for c in self.cols}
+        return {self.cols[0]: _num(out)}
+
+
+#: Extra metrics computed in every run (after the built-in ones), e.g. the
+#: hierarchical label credit.  Append :class:`Metric` objects (or plain
+#: functions ``fn(originals, perturbed) -> float``, named by ``__name__``);
+#: or pass ``extra_metrics=`` to :func:`run_noise_experiment`.  Their names
+#: are part of the stored configuration, so a resumed run computes the same.
+EXTRA_METRICS: List[Union[Metric, Callable]] = []
+
+
+def _as_metric(m) -> Metric:
+    if isinstance(m, Metric):
+        return m
+    if callable(m):
+        return Metric(getattr(m, "__name__", "metric"), m)
+    raise TypeError(f"not a metric: {m!r}")
+
+
+def _num(x) -> Optional[float]:
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+# --------------------------------------------------------------------------
+# Run plan
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RunSpec:
+    series: str
+    p: float
+    run: int
+    seed: int
+
+    @property
+    def p_relabel(self) -> float:
+        return self.p if self.series in ("both", "relabel") else 0.0
+
+    @property
+    def p_reattach(self) -> float:
+        return self.p if self.series in ("both", "reattach") else 0.0
+
+    @property
+    def p_random(self) -> float:
+        return self.p if self.series == "random" else 0.0
+
+    @property
+    def key(self) -> Tuple[str, float, int]:
+        return (self.series, round(self.p, 9), self.run)
+
+
+def run_seed(seed: int, series: str, p: float, run: int) -> int:
+    """The seed of one run: independent of the other runs of the experiment."""
+    ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFF, zlib.crc32(series.encode()),
+                                 int(round(p * 1_000_000)), int(run)])
+    return int(ss.generate_state(1, dtype=np.uint32)[0])
+
+
+def run_plan(series: Sequence[str], grid: Sequence[float], runs: int,
+             seed: int) -> List[RunSpec]:
+    """All runs, series by series, point by point."""
+    return [RunSpec(s, float(p), r, run_seed(seed, s, float(p), r))
+            for s in series for p in grid for r in range(runs)]
+
+
+MAX_GRID_POINTS = 1000
+
+
+def parse_grid(text: str) -> List[float]:
+    """``"0.1,0.5,1"`` or ``"start:stop:num"`` (inclusive, like numpy.linspace)."""
+    text = text.strip()
+    try:
+        if ":" in text:
+            a, b, k = text.split(":")
+            if not 1 <= int(k) <= MAX_GRID_POINTS:  # checked before anything is allocated
+                raise InputError.single("<command line>", None, "usage",
+                                        f"--grid {text!r}: the number of points must be from "
+                                        f"1 to {MAX_GRID_POINTS:,}")
+            vals = np.linspace(float(a), float(b), int(k)).tolist()
+        else:
+            vals = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise InputError.single("<command line>", None, "usage",
+                                f"bad --grid {text!r}: give 'p1,p2,...' or 'start:stop:num'")
+    if len(vals) > MAX_GRID_POINTS:
+        raise InputError.single("<command line>", None, "usage",
+                                f"--grid {text!r}: {len(vals):,} points; at most "
+                                f"{MAX_GRID_POINTS:,}")
+    vals = [round(v, 9) for v in vals]
+    if not vals or any(not 0.0 <= v <= 1.0 for v in vals):
+        raise InputError.single("<command line>", None, "usage",
+                                f"--grid {text!r}: probabilities must lie in [0, 1]")
+    if len(set(vals)) != len(vals):
+        raise InputError.single("<command line>", None, "usage",
+                                f"--grid {text!r}: repeated values")
+    return vals
+
+
+def parse_series(text: str) -> List[str]:
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    bad = [s for s in names if s not in ALL_SERIES]
+    if bad or not names:
+        raise InputError.single("<command line>", None, "usage",
+                                f"unknown series {', '.join(bad) or text!r}; choose from "
+                                f"{', '.join(ALL_SERIES)}")
+    return list(dict.fromkeys(names))
+
+
+# --------------------------------------------------------------------------
+# Source
+# --------------------------------------------------------------------------
+
+@dataclass
+class NoiseSource:
+    """The sample taken as correct, its label set, and where it came from."""
+
+    sentences: List[Sentence]
+    labels: List[str]
+    kind: str  # "dependency" | "phrase"
+    files: List[str]
+    sha256: str
+    pool: int  # sentences available after the cycle policy
+    total: int  # sentences read
+    sample_ids: List[str]
+    cycles: str = "skip"
+    cycle_sentences: int = 0
+    warnings: List[str] = field(default_factory=list)
+
+    def describe(self) -> dict:
+        return {"files": [Path(f).name for f in self.files], "paths": list(self.files),
+                "sha256": self.sha256, "kind": self.kind, "sentences_read": self.total,
+                "pool": self.pool, "labels": list(self.labels),
+                "cycle_sentences": self.cycle_sentences}
+
+
+def _digest(paths: Sequence[Path]) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.name.encode() + b"\0")
+        with open(p, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 100,
+                seed: int = 0, fmt: str = "auto", phrase_style: str = "auto",
+                cycles: str = "skip", label_scope: str = "source") -> NoiseSource:
+    """Read and pool the source files, apply the cycle policy, draw the sample.
+
+    ``sample=None`` (or larger than the pool) takes every sentence.
+    ``label_scope``: relabelling draws from the labels of every source file
+    (``"source"``, the default) or only from those of the sample (``"sample"``).
+    """
+    if cycles not in ("skip", "repair", "error"):
+        raise ValueError(f"cycles must be skip, repair or error, not {cycles!r}")
+    if label_scope not in ("source", "sample"):
+        raise ValueError(f"label_scope must be source or sample, not {label_scope!r}")
+    if not paths:
+        raise InputError.single("<command line>", None, "empty-input",
+                                "no source treebank given")
+    paths = [Path(p) for p in paths]
+    docs, _ = read_files(paths, fmt, phrase_style, ProblemLog())
+    sents: List[Sentence] = [s for d in docs for s in d]
+    kinds = {kind_of(d) for d in docs}
+    if len(kinds) > 1:
+        raise InputError.single(str(paths[0]), None, "mixed-formats",
+                                "the source files mix dependency and phrase-structure trees")
+    kind = kinds.pop()
+    warnings: List[str] = []
+    pool: List[Sentence] = []
+    n_cyc = 0
+    for s in sents:
+        if isinstance(s, DepSentence) and unreachable_words(s.heads):
+            n_cyc += 1
+            if cycles == "error":
+                raise InputError.single(s.file, s.line, "cycle",
+                                        f"{s.label_of()} has a head cycle; the noise "
+                                        f"experiment needs trees (use --cycles skip or repair)")
+            if cycles == "skip":
+                continue
+            s, moved = repair_cycles(s)
+            warnings.append(f"{s.label_of()}: head cycle repaired (words {moved} attached "
+                            f"to the root)")
+        pool.append(s)
+    if n_cyc and cycles == "skip":
+        warnings.append(f"{n_cyc} sentence(s) with head cycles left out of the pool")
+    if not pool:
+        raise InputError.single(str(paths[0]), None, "empty-input",
+                                "no usable sentences in the source")
+    rng = np.random.default_rng(int(seed))
+    if sample is None or sample >= len(pool):
+        if sample is not None and sample > len(pool):
+            warnings.append(f"--sample {sample} is more than the {len(pool)} sentences "
+                            f"available; using all of them")
+        idx = list(range(len(pool)))
+    else:
+        if sample < 1:
+            raise InputError.single("<command line>", None, "usage", "--sample must be >= 1")
+        idx = sorted(rng.choice(len(pool), size=int(sample), replace=False).tolist())
+    chosen = [pool[i] for i in idx]
+    scope = chosen if label_scope == "sample" else sents
+    if kind == "dependency":
+        labels = label_set([s for s in scope if isinstance(s, DepSentence)])
+    else:
+        labels = nonterminal_labels(scope)
+        if not labels:
+            labels = sorted({s.root.label for s in scope})
+    return NoiseSource(chosen, labels, kind, [str(p) for p in paths], _digest(paths),
+                       len(pool), len(sents),
+                       [f"{Path(s.file).name}#{s.index + 1}" for s in chosen], cycles, n_cyc,
+                       warnings)
+
+
+# --------------------------------------------------------------------------
+# Perturbing a sample
+# --------------------------------------------------------------------------
+
+def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[float] = None,
+                   rng: Optional[np.random.Generator] = None, *, p_random: float = 0.0,
+                   exclude_current_label: bool = False,
+                   exclude_current_head: bool = False,
+                   reattach_draw: str = "nondominated") -> List[Sentence]:
+    """The perturbed copy of the sample for one run.
+
+    Either ``perturb_sample(source, spec)`` with a :class:`RunSpec` (its seed
+    is used), or ``perturb_sample(source, p_relabel, p_reattach, rng,
+    p_random=...)``.  Sentences are perturbed in sample order, all from the
+    one generator.
+    """
+    if isinstance(spec_or_p_relabel, RunSpec):
+        spec = spec_or_p_relabel
+        p_rel, p_att, p_rand = spec.p_relabel, spec.p_reattach, spec.p_random
+        rng = np.random.default_rng(spec.seed)
+    else:
+        p_rel, p_att, p_rand = float(spec_or_p_relabel), float(p_reattach or 0.0), p_random
+        if rng is None:
+            raise ValueError("pass a numpy Generator")
+    if p_rand > 0:
+        if source.kind != "dependency":
+            raise InputError.single("<series>", None, "usage",
+                                    "the random baseline is defined for dependency trees only")
+        coins = rng.random(len(source.sentences))
+        return [random_sentence(s, source.labels, rng) if c < p_rand else s
+                for s, c in zip(source.sentences, coins)]
+    if p_rel == 0 and p_att == 0:
+        return list(source.sentences)
+    return [perturb_any(s, p_rel, p_att, source.labels, rng,
+                        exclude_current_label=exclude_current_label,
+                        exclude_current_head=exclude_current_head,
+                        reattach_draw=reattach_draw)
+            for s in source.sentences]
+
+
+# --------------------------------------------------------------------------
+# Fast evaluation: originals' trees and distances computed once
+# --------------------------------------------------------------------------
+
+class RunEvaluator:
+    """Agreement between the fixed sample and perturbed copies of it.
+
+    The sample's trees, their distinct set and all their pairwise TEDs are
+    computed once; a run builds only the perturbed trees and computes the
+    TEDs of the *new* distinct trees against the originals and each other.
+    The numbers are those of :func:`synagree.agreement.agree.agree_corpus` on a
+    two-annotator corpus (original, perturbed) — tested to 1e-12.
+    """
+
+    def __init__(self, source: NoiseSource, extra_metrics: Sequence = ()):
+        self.source = source
+        self.kind = source.kind
+        self.vocab = Vocabulary(source.labels)
+        self.orig = list(source.sentences)
+        self.extra = [_as_metric(m) for m in extra_metrics]
+        trees = [build_tree(s, self.vocab) for s in self.orig]
+        self.orig_distinct, self.orig_which = _ted.dedupe(trees)
+        self.orig_keys = {t.key(): k for k, t in enumerate(self.orig_distinct)}
+        self.orig_dm = _ted.distance_matrix(_ted.TreePack(self.orig_distinct))
+        self.timings: Dict[str, float] = {"perturb": 0.0, "trees": 0.0, "ted": 0.0,
+                                          "alpha": 0.0, "scores": 0.0, "extra": 0.0}
+        if self.kind == "dependency":
+            self._heads = np.concatenate([s.heads for s in self.orig]).astype(np.int32)
+            self._labs = np.array([self.vocab.id(d) for s in self.orig for d in s.deprels],
+                                  dtype=np.int32)
+
+    @property
+    def columns(self) -> List[str]:
+        base = list(ALPHA_COLUMNS) + list(DEP_SCORES if self.kind == "dependency"
+                                          else PHRASE_SCORES)
+        for m in self.extra:
+            base.extend(m.cols)
+        return base
+
+    # -- alpha ---------------------------------------------------------------
+    def alpha_stats(self, perturbed: Sequence[Sentence]) -> Dict[str, AlphaStats]:
+        t0 = time.perf_counter()
+        trees = [build_tree(s, self.vocab) for s in perturbed]
+        t1 = time.perf_counter()
+        self.timings["trees"] += t1 - t0
+        K0 = len(self.orig_distinct)
+        new: List[FlatTree] = []
+        new_keys: Dict[bytes, int] = {}
+        which_p = np.empty(len(trees), dtype=np.int64)
+        for k, t in enumerate(trees):
+            key = t.key()
+            d = self.orig_keys.get(key)
+            if d is None:
+                d = new_keys.get(key)
+                if d is None:
+                    d = K0 + len(new)
+                    new_keys[key] = d
+                    new.append(t)
+            which_p[k] = d
+        K = K0 + len(new)
+        dm = np.zeros((K, K), dtype=np.float64)
+        dm[:K0, :K0] = self.orig_dm
+        all_trees = self.orig_distinct + new
+        if new:
+            pack = _ted.TreePack(all_trees)
+            nn = len(new)
+            ii = np.repeat(np.arange(K0, K, dtype=np.int64), K0)
+            jj = np.tile(np.arange(K0, dtype=np.int64), nn)
+            iu, ju = np.triu_indices(nn, k=1)
+            ii = np.concatenate([ii, iu.astype(np.int64) + K0])
+            jj = np.concatenate([jj, ju.astype(np.int64) + K0])
+            d = _ted.pair_distances(pack, ii, jj)
+            dm[ii, jj] = d
+            dm[jj, ii] = d
+        t2 = time.perf_counter()
+        self.timings["ted"] += t2 - t1
+        sizes = np.array([t.size for t in all_trees], dtype=np.float64)
+        which = np.concatenate([self.orig_which, which_p])
+        counts = np.bincount(which, minlength=K).astype(np.float64)
+        n = len(which)
+        units = len(trees)
+        out: Dict[str, AlphaStats] = {}
+        for v in VARIANTS:
+            d2 = delta_squared(dm, sizes[:, None], sizes[None, :], v)
+            de_sum = float(counts @ d2 @ counts)
+            do_sum = float(2.0 * d2[self.orig_which, which_p].sum())
+            out[v] = AlphaStats(do_sum, de_sum, n, units)
+        self.timings["alpha"] += time.perf_counter() - t2
+        return out
+
+    # -- uncorrected scores --------------------------------------------------
+    def scores(self, perturbed: Sequence[Sentence]) -> Dict[str, Optional[float]]:
+        t0 = time.perf_counter()
+        if self.kind == "dependency":
+            heads = np.concatenate([s.heads for s in perturbed])
+            labs = np.array([self.vocab.id(d) for s in perturbed for d in s.deprels],
+                            dtype=np.int32)
+            he = heads == self._heads
+            le = labs == self._labs
+            n = float(len(he))
+            out = {"las": float(np.count_nonzero(he & le)) / n,
+                   "uas": float(np.count_nonzero(he)) / n,
+                   "la": float(np.count_nonzero(le)) / n}
+        else:
+            c = jaccard_scores([[a, b] for a, b in zip(self.orig, perturbed)])
+            out = {"jaccard": c.ratio("jaccard")}
+        self.timings["scores"] += time.perf_counter() - t0
+        return out
+
+    def evaluate(self, perturbed: Sequence[Sentence]) -> Dict[str, Optional[float]]:
+        """Every metric (fractions) between the sample and ``perturbed``."""
+        st = self.alpha_stats(perturbed)
+        row: Dict[str, Optional[float]] = {f"alpha_{v}": st[v].alpha for v in VARIANTS}
+        row.update(self.scores(perturbed))
+        if self.extra:
+            t0 = time.perf_counter()
+            for m in self.extra:
+                row.update(m.compute(self.orig, perturbed))
+            self.timings["extra"] += time.perf_counter() - t0
+        return row
+
+    def run(self, spec: RunSpec, exclude_current_label: bool = False,
+            exclude_current_head: bool = False,
+            reattach_draw: str = "nondominated") -> Dict[str, object]:
+        """One run: perturb with the spec's seed and evaluate; a table row."""
+        t0 = time.perf_counter()
+        pert = perturb_sample(self.source, spec, exclude_current_label=exclude_current_label,
+                              exclude_current_head=exclude_current_head,
+                              reattach_draw=reattach_draw)
+        self.timings["perturb"] += time.perf_counter() - t0
+        row: Dict[str, object] = {"series": spec.series, "p": spec.p,
+                                  "p_relabel": spec.p_relabel, "p_reattach": spec.p_reattach,
+                                  "p_random": spec.p_random, "run": spec.run,
+                                  "seed": spec.seed}
+        row.update(self.evaluate(pert))
+        return row
+
+
+def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequence = (),
+              exclude_current_label: bool = False,
+              exclude_current_head: bool = False,
+              reattach_draw: str = "nondominated") -> Iterator[Dict[str, object]]:
+    """Rows for ``specs``, in memory (no files)."""
+    ev = RunEvaluator(source, extra_metrics)
+    for spec in specs:
+        yield ev.run(spec, exclude_current_label, exclude_current_head, reattach_draw)
+
+
+# --------------------------------------------------------------------------
+# Summary
+# --------------------------------------------------------------------------
+
+def summarize(rows: Sequence[Mapping[str, object]],
+              metrics: Sequence[str]) -> List[Dict[str, object]]:
+    """Per (series, p, metric): n, mean, median, std (ddof=1), min, max.
+
+    Groups come in the order of first appearance; undefined values are left out.
+    """
+    groups: Dict[Tuple[str, float], List[Mapping[str, object]]] = {}
+    for r in rows:
+        groups.setdefault((str(r["series"]), round(float(r["p"]), 9)), []).append(r)
+    out = []
+    for (series, p), rs in groups.items():
+        for m in metrics:
+            vals = np.array([float(r[m]) for r in rs if r.get(m) is not None], dtype=float)
+            rec: Dict[str, object] = {"series": series, "p": p, "metric": m,
+                                      "n": int(len(vals))}
+            if len(vals):
+                rec.update(mean=float(vals.mean()), median=float(np.median(vals)),
+                           std=float(vals.std(ddof=1)) if len(vals) > 1 else 0.0,
+                           min=float(vals.min()), max=float(vals.max()))
+            else:
+                rec.update(mean=None, median=None, std=None, min=None, max=None)
+            out.append(rec)
+    return out
+
+
+METRIC_TITLES = {"alpha_plain": "α_plain", "alpha_diff": "α_diff", "alpha_norm": "α_norm",
+                 "las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
+SERIES_TITLES = {"both": "relabel + reattach (p_relabel = p_reattach = p)",
+                 "relabel": "relabel only (p_reattach = 0)",
+                 "reattach": "reattach only (p_relabel = 0)",
+                 "random": "uniform random trees (fraction p of sentences replaced)"}
+
+
+def _pct(x, digits: int = 1) -> str:
+    return "–" if x is None else f"{100 * float(x):.{digits}f}"
+
+
+def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[str],
+                     title: Optional[str] = None) -> str:
+    """Markdown: per series, means ± sd (percent), then full statistics."""
+    from synagree.render.escape import markdown as md
+
+    lines: List[str] = []
+    if title:
+        lines += [f"# {md(title)}", ""]
+    lines += ["Values in percent.  Mean ± sample standard deviation over runs; the full "
+              "statistics (median, min, max) follow each table.", ""]
+    by_series: Dict[str, List[Mapping[str, object]]] = {}
+    for rec in summary:
+        by_series.setdefault(str(rec["series"]), []).append(rec)
+    for series, recs in by_series.items():
+        lines += [f"## {md(series)}: {md(SERIES_TITLES.get(series, series))}", ""]
+        ps = list(dict.fromkeys(float(r["p"]) for r in recs))
+        idx = {(float(r["p"]), r["metric"]): r for r in recs}
+        lines.append("| p | " + " | ".join(md(METRIC_TITLES.get(m, m)) for m in metrics) + " |")
+        lines.append("|---:|" + "---:|" * len(metrics))
+        for p in ps:
+            cells = []
+            for m in metrics:
+                r = idx.get((p, m))
+                if r is None or r["mean"] is None:
+                    cells.append("–")
+                else:
+                    cells.append(f"{_pct(r['mean'])} ± {_pct(r['std'])}")
+            lines.append(f"| {p:g} | " + " | ".join(cells) + " |")
+        lines += ["", "<details><summary>full statistics</summary>", "",
+                  "| p | metric | n | mean | median | std | min | max |",
+                  "|---:|---|---:|---:|---:|---:|---:|---:|"]
+        for p in ps:
+            for m in metrics:
+                r = idx.get((p, m))
+                if r is None:
+                    continue
+                lines.append(f"| {p:g} | {md(METRIC_TITLES.get(m, m))} | {r['n']} | "
+                             + " | ".join(_pct(r[k], 2) for k in
+                                          ("mean", "median", "std", "min", "max")) + " |")
+        lines += ["", "</details>", ""]
+    return "\n".join(lines)
+
+
+def _csv_text(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow([_cell(r.get(c)) for c in columns])
+    return buf.getvalue()
+
+
+def _cell(v) -> str:
+    from synagree.render.escape import csv_cell
+
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return repr(v)
+    return str(csv_cell(v))
+
+
+def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
+    """Rows back from ``runs.csv``, ``runs.jsonl`` or ``results.json``."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError.single(str(path), None, "file-not-found", "no such file")
+    if path.is_dir():
+        for name in ("runs.csv", "results.json", "runs.jsonl"):
+            if (path / name).exists():
+                return read_rows(path / name)
+        raise InputError.single(str(path), None, "empty-input",
+                                "directory holds no runs.csv / results.json / runs.jsonl")
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    if path.suffix == ".json":
+        data = json.loads(text)
+        rows = data["rows"] if isinstance(data, dict) else data
+        return list(rows)
+    rows = []
+    reader = csv.DictReader(io.StringIO(text))
+    if not reader.fieldnames or "series" not in reader.fieldnames or "p" not in reader.fieldnames:
+        raise InputError.single(str(path), 1, "bad-results",
+                                "not a noise results table (needs columns series and p)")
+    if "metric" in reader.fieldnames and "run" not in reader.fieldnames:
+        raise InputError.single(str(path), 1, "bad-results",
+                                "this is a summary table (one row per point and metric); give "
+                                "the run table runs.csv (or results.json) instead")
+    for no, rec in enumerate(reader, start=2):
+        row: Dict[str, object] = {}
+        for k, v in rec.items():
+            if k == "series":
+                row[k] = v
+            elif v is None or v == "":
+                row[k] = None
+            else:
+                try:
+                    row[k] = int(v) if k in ("run", "seed") else float(v)
+                except ValueError:
+                    raise InputError.single(str(path), no, "bad-results",
+                                            f"column {k}: {v!r} is not a number")
+        rows.append(row)
+    return rows
+
+
+# --------------------------------------------------------------------------
+# Progress bar (stderr, TTY only)
+# --------------------------------------------------------------------------
+
+class ProgressBar(Progress):
+    """The noise runner's bar: ``[#####-----]  120/300 runs  40% ...``.
+
+    ``enabled`` is the user's wish (no ``-q``); it still draws only on a
+    terminal.  ``done`` counts resumed runs, which the ETA's rate leaves out.
+    """
+
+    def __init__(self, total: int, done: int = 0, enabled: bool = True, stream=None,
+                 label: str = "runs", width: int = 30, min_interval: float = 0.1):
+        super().__init__(total, label, enabled=None if enabled else False, stream=stream,
+                         done=done, width=width, min_interval=min_interval)
+
+
+# --------------------------------------------------------------------------
+# Experiment with an output directory (append log, resume)
+# --------------------------------------------------------------------------
+
+@dataclass
+class ExperimentOutcome:
+    out_dir: Path
+    config: dict
+    rows: List[Dict[str, object]]
+    summary: List[Dict[str, object]]
+    columns: List[str]
+    metrics: List[str]
+    resumed: int  # runs found done in the log
+    computed: int  # runs computed now
+    seconds: float
+    timings: Dict[str, float]
+    files: Dict[str, Path]
+    warnings: List[str] = field(default_factory=list)
+
+
+# keys of config.json that do not have to match for a resume
+_INFO_KEYS = ("synagree_version", "created", "paths", "warnings")
+
+
+def _comparable(cfg: Mapping) -> dict:
+    out = {k: v for k, v in cfg.items() if k not in _INFO_KEYS}
+    if isinstance(out.get("source"), Mapping):
+        out["source"] = {k: v for k, v in out["source"].items() if k not in _INFO_KEYS}
+    return json.loads(json.dumps(out))
+
+
+def _diff(a, b, prefix: str = "") -> List[str]:
+    out = []
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        for k in sorted(set(a) | set(b)):
+            if k not in a:
+                out.append(f"{prefix}{k}: (absent) → {_short(b[k])}")
+            elif k not in b:
+                out.append(f"{prefix}{k}: {_short(a[k])} → (absent)")
+            else:
+                out.extend(_diff(a[k], b[k], f"{prefix}{k}."))
+    elif a != b:
+        out.append(f"{prefix.rstrip('.')}: {_short(a)} → {_short(b)}")
+    return out
+
+
+def _short(v) -> str:
+    s = json.dumps(v, ensure_ascii=False)
+    return s if len(s) <= 70 else s[:67] + "..."
+
+
+def _read_log(path: Path) -> List[dict]:
+    """Rows of the append log; a torn (unterminated or unparsable) last line is cut off."""
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    rows = []
+    good_end = 0
+    pos = 0
+    lines = data.split(b"\n")
+    for k, line in enumerate(lines):
+        end = pos + len(line) + 1
+        last = k == len(lines) - 1
+        if line.strip():
+            terminated = not last
+            try:
+                rec = json.loads(line.decode("utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                rec = None
+            if rec is None or not terminated:
+                if any(x.strip() for x in lines[k + 1:]):
+                    raise InputError.single(str(path), k + 1, "corrupt-log",
+                                            "unreadable line in the middle of the run log; "
+                                            "fix or remove it (or use --overwrite)")
+                break  # torn last line from an interrupted write
+            rows.append(rec)
+            good_end = end
+        elif not last:
+            good_end = end
+        pos = end
+    if good_end < len(data):
+        with open(path, "r+b") as fh:
+            fh.truncate(good_end)
+            fh.flush()
+            os.fsync(fh.fileno())
+    return rows
+
+
+def _path_to_str(o):
+    if isinstance(o, Path):
+        return str(o)
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def _dumps(obj, **kw) -> str:
+    from synagree.base.jsonable import json_ready
+    return json.dumps(json_ready(obj), ensure_ascii=False, default=_path_to_str, **kw)
+
+
+def run_noise_experiment(sources: Sequence["str | os.PathLike"],
+                         out_dir: "str | os.PathLike", *,
+                         sample: Optional[int] = 100, seed: int = 0,
+                         series: Sequence[str] = PAPER_SERIES,
+                         grid: Sequence[float] = DEFAULT_GRID, runs: int = 10,
+                         fmt: str = "auto", phrase_style: str = "auto", cycles: str = "skip",
+                         label_scope: str = "source", exclude_current_label: bool = False,
+                         exclude_current_head: bool = False,
+                         extra_metrics: Optional[Sequence] = None,
+                         progress: bool = False, plot: bool = False, overwrite: bool = False,
+                         plot_formats: Sequence[str] = ("png", "svg", "pdf"),
+                         max_runs: Optional[int] = None,
+                         hierarchy: Optional[str] = None,
+                         reattach_draw: str = "nondominated") -> ExperimentOutcome:
+    """Run (or resume) a noise experiment into ``out_dir``; see the module docstring.
+
+    ``max_runs`` stops after computing that many new runs (for tests and
+    chunked work); rerunning continues.  ``hierarchy`` (``ud``, ``msd``,
+    ``flat`` or a hierarchy file) adds the hierarchical label metrics of
+    :func:`synagree.stats.hierarchical.hier_metric_fn` (``hier_las``,
+    ``alpha_plain_h``, ...) to every run, over one hierarchy built from the
+    experiment's label set.  Raises :class:`InputError` for bad
+    input or when ``out_dir`` holds an experiment with another configuration.
+    """
+    t_start = time.perf_counter()
+    series = list(series)
+    for s in series:
+        if s not in ALL_SERIES:
+            raise InputError.single("<command line>", None, "usage",
+                                    f"unknown series {s!r}; choose from {', '.join(ALL_SERIES)}")
+    grid = [round(float(p), 9) for p in grid]
+    if runs < 1:
+        raise InputError.single("<command line>", None, "usage", "--runs must be >= 1")
+    extras = [_as_metric(m) for m in (EXTRA_METRICS if extra_metrics is None
+                                      else extra_metrics)]
+    source = load_source(sources, sample=sample, seed=seed, fmt=fmt,
+                         phrase_style=phrase_style, cycles=cycles, label_scope=label_scope)
+    if hierarchy:
+        from synagree.stats.hierarchical import hier_metric_fn
+        fn = hier_metric_fn(hierarchy, labels=source.labels)
+        extras.append(Metric(f"hierarchy:{hierarchy}", fn, tuple(fn.columns)))
+    if "random" in series and source.kind != "dependency":
+        raise InputError.single(str(sources[0]), None, "usage",
+                                "series 'random' needs dependency input")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    from synagree import __version__
+    from synagree.io.files import write_atomic
+
+    src = source.describe()
+    config = {
+        "synagree_noise_config": CONFIG_VERSION,
+        "synagree_version": __version__,
+        "source": src,
+        "format": fmt, "phrase_style": phrase_style, "cycles": cycles,
+        "label_scope": label_scope,
+        "sample": sample, "sample_ids": source.sample_ids, "seed": int(seed),
+        "series": series, "grid": grid, "runs": int(runs),
+        "exclude_current_label": bool(exclude_current_label),
+        "exclude_current_head": bool(exclude_current_head),
+        "reattach_draw": reattach_draw,
+        "extra_metrics": [m.name for m in extras],
+        "warnings": source.warnings,
+    }
+    cfg_path = out / "config.json"
+    log_path = out / "runs.jsonl"
+    csv_path = out / "runs.csv"
+    lock_fh = open(out / ".lock", "a+")
+    try:
+        try:
+            if fcntl is not None:
+                fcntl.flock(lock_fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise InputError.single(str(out), None, "busy",
+                                    "another synagree noise run is writing to this directory")
+        if overwrite:
+            for name in ("config.json", "runs.jsonl", "runs.csv", "results.json",
+                         "summary.csv", "summary.md"):
+                try:
+                    (out / name).unlink()
+                except FileNotFoundError:
+                    pass
+        if cfg_path.exists():
+            try:
+                old = json.loads(cfg_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                old = None
+            if not isinstance(old, dict) or not isinstance(old.get("source", {}), Mapping):
+                raise InputError.single(str(cfg_path), None, "corrupt-config",
+                                        "config.json is unreadable or not a noise "
+                                        "configuration; use --overwrite to start afresh")
+            diffs = _diff(_comparable(old), _comparable(config))
+            if diffs:
+                raise InputError.single(
+                    str(cfg_path), None, "config-mismatch",
+                    f"{out} holds an experiment with a different configuration, so it "
+                    f"cannot be resumed: " + "; ".join(diffs[:8])
+                    + ("; ..." if len(diffs) > 8 else "")
+                    + ". Use another output directory, or --overwrite to discard it")
+        elif log_path.exists() and log_path.stat().st_size:
+            raise InputError.single(str(log_path), None, "config-missing",
+                                    "runs.jsonl exists without config.json; use --overwrite "
+                                    "or another output directory")
+        else:
+            write_atomic(cfg_path, _dumps(config, indent=2) + "\n")
+
+        specs = run_plan(series, grid, runs, seed)
+        spec_keys = {s.key: s for s in specs}
+        done: Dict[Tuple[str, float, int], dict] = {}
+        for rec in _read_log(log_path):
+            try:
+                key = (rec["series"], round(float(rec["p"]), 9), int(rec["run"]))
+            except (KeyError, TypeError, ValueError):
+                raise InputError.single(str(log_path), None, "corrupt-log",
+                                        "a row of the run log lacks series/p/run")
+            if key in spec_keys:
+                done[key] = rec
+        todo = [s for s in specs if s.key not in done]
+        evaluator = RunEvaluator(source, extras)
+        columns = list(KEY_COLUMNS) + evaluator.columns
+        metrics = evaluator.columns
+        write_atomic(csv_path, _csv_text([done[s.key] for s in specs if s.key in done],
+                                         columns))
+        bar = ProgressBar(len(specs), len(done), enabled=progress)
+        computed = 0
+        stopped = False
+        try:
+            with open(log_path, "a", encoding="utf-8") as log_fh, \
+                    open(csv_path, "a", encoding="utf-8", newline="") as csv_fh:
+                cw = csv.writer(csv_fh, lineterminator="\n")
+                for spec in todo:
+                    if max_runs is not None and computed >= max_runs:
+                        stopped = True
+                        break
+                    row = evaluator.run(spec, exclude_current_label, exclude_current_head,
+                                        reattach_draw)
+                    log_fh.write(_dumps(row) + "\n")
+                    log_fh.flush()
+                    os.fsync(log_fh.fileno())
+                    cw.writerow([_cell(row.get(c)) for c in columns])
+                    csv_fh.flush()
+                    done[spec.key] = row
+                    computed += 1
+                    bar.update()
+        finally:
+            bar.close()
+        rows = [done[s.key] for s in specs if s.key in done]
+        summary = summarize(rows, metrics)
+        files = {"config": cfg_path, "log": log_path, "csv": csv_path}
+        write_atomic(csv_path, _csv_text(rows, columns))
+        if not stopped:
+            files["json"] = out / "results.json"
+            files["summary_csv"] = out / "summary.csv"
+            files["summary_md"] = out / "summary.md"
+            write_atomic(files["json"], _dumps({"config": config, "columns": columns,
+                                                "rows": rows, "summary": summary},
+                                               indent=1) + "\n")
+            write_atomic(files["summary_csv"], _csv_text(
+                summary, ["series", "p", "metric", "n", "mean", "median", "std", "min",
+                          "max"]))
+            title = f"Noise experiment: {', '.join(src['files'])}"
+            write_atomic(files["summary_md"], summary_markdown(summary, metrics, title)
+                         + f"\nSample: {len(source.sentences)} of {source.pool} sentences, "
+                           f"seed {seed}, {runs} runs per point, "
+                           f"{len(source.labels)} labels.\n")
+            if plot:
+                from synagree.render.plots import plot_results
+                for k, pth in plot_results(rows, out, formats=plot_formats).items():
+                    files[f"plot:{k}"] = pth
+    finally:
+        lock_fh.close()
+    return ExperimentOutcome(out, config, rows, summary, columns, metrics, len(done) - computed,
+                             computed, time.perf_counter() - t_start, dict(evaluator.timings),
+                             files, source.warnings)
+
+
+# --------------------------------------------------------------------------
+# CLI
+# --------------------------------------------------------------------------
+
+def means_table(summary: Sequence[Mapping[str, object]], metrics: Sequence[str]) -> str:
+    """Plain-text table of the means in percent (for the terminal)."""
+    head = ["series", "p"] + [METRIC_TITLES.get(m, m) for m in metrics]
+    idx: Dict[Tuple[str, float], Dict[str, object]] = {}
+    for r in summary:
+        idx.setdefault((str(r["series"]), float(r["p"])), {})[str(r["metric"])] = r["mean"]
+    body = [[s, f"{p:g}"] + [_pct(v.get(m)) for m in metrics] for (s, p), v in idx.items()]
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
+    lines = ["  ".join(str(x).rjust(w) if i > 1 else str(x).ljust(w)
+                       for i, (x, w) in enumerate(zip(row, widths)))
+             for row in [head] + body]
+    return "\n".join(lines) + "\n"
+
+
+def cmd_noise(args: argparse.Namespace) -> int:
+    series = parse_series(args.series)
+    grid = parse_grid(args.grid)
+    res = run_noise_experiment(
+        args.source, args.out, sample=None if args.sample == 0 else args.sample,
+        seed=args.seed, series=series, grid=grid, runs=args.runs, fmt=args.fmt,
+        phrase_style=args.phrase_style, cycles=args.cycles, label_scope=args.label_set,
+        exclude_current_label=args.exclude_current_label,
+        exclude_current_head=args.exclude_current_head,
+        progress=not args.quiet, plot=args.plot, overwrite=args.overwrite,
+        hierarchy=args.hierarchy, reattach_draw=args.reattach_draw)
+    if not args.quiet:
+        for w in res.warnings:
+            print(f"synagree noise: note: {w}", file=sys.stderr)
+        msg = (f"synagree noise: {res.computed} run(s) computed"
+               + (f", {res.resumed} resumed from {res.files['log']}" if res.resumed else "")
+               + f" in {res.seconds:.1f} s; results in {res.out_dir}/")
+        print(msg, file=sys.stderr)
+    sys.stdout.write(means_table(res.summary, res.metrics))
+    return 0
+
+
+def register_cli(subparsers) -> None:
+    p = subparsers.add_parser(
+        "noise", help="noise-sensitivity experiment: alpha and LAS under synthetic noise",
+        description="Perturb a sample of a treebank (relabel / reattach, SPEC §8) and measure "
+                    "agreement between original and perturbed copies. Results go to OUT/ "
+                    "(runs.jsonl, runs.csv, results.json, summary.csv, summary.md); rerunning "
+                    "the same command resumes an interrupted experiment.")
+    p.add_argument("source", nargs="+", help="treebank file(s), CoNLL-U/CoNLL-X or bracketed; "
+                                             "several files are pooled")
+    options.add_out_dir(p)
+    p.add_argument("--sample", type=options.whole_number(0), default=100, metavar="N",
+                   help="sentences drawn from the source (default 100; 0 = all)")
+    p.add_argument("--series", default=",".join(PAPER_SERIES),
+                   help="comma-separated: both, relabel, reattach, random "
+                        "(default both,relabel,reattach)")
+    p.add_argument("--grid", default="0.1:1.0:10",
+                   help="noise probabilities: 'p1,p2,...' or 'start:stop:num' "
+                        f"(default 0.1:1.0:10 = 0.1, 0.2, ..., 1.0; at most {MAX_GRID_POINTS} "
+                        f"points)")
+    p.add_argument("--runs", type=options.whole_number(1, 10_000), default=10, metavar="R",
+                   help="runs per point (default 10)")
+    options.add_seed(p)
+    p.add_argument("--format", dest="fmt", default="auto", choices=["auto", "conllu", "phrase"])
+    options.add_phrase_style(p)
+    p.add_argument("--cycles", default="skip", choices=["skip", "repair", "error"],
+                   help="source sentences with head cycles: leave out (default), repair "
+                        "(lowest word of the cycle to the root) or refuse")
+    p.add_argument("--label-set", default="source", choices=["source", "sample"],
+                   help="relabelling draws from the labels of all source files (default) or "
+                        "of the sample only")
+    p.add_argument("--exclude-current-label", action="store_true",
+                   help="relabelling never draws the old label")
+    p.add_argument("--exclude-current-head", action="store_true",
+                   help="reattachment never draws the old head")
+    p.add_argument("--reattach-draw", default="nondominated", choices=["nondominated", "reject"],
+                   help="nondominated (SPEC 8, default): the new head is uniform over the tokens "
+                        "the word does not dominate; reject: uniform over all tokens, keeping "
+                        "the old head when that would make a cycle (matches the published "
+                        "reattach-only LAS)")
+    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE",
+                   help="also record hierarchical label credit (hier_las, alpha_plain_h, ...) "
+                        "per run, over a hierarchy built from the source's labels")
+    p.add_argument("--plot", action="store_true", help="also write the figures (PNG, SVG, PDF)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="discard results already in OUT instead of resuming")
+    options.add_quiet(p)
+    p.set_defaults(func=cmd_noise)

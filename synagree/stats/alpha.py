@@ -1,0 +1,228 @@
+"""Krippendorff's α: generic, and over tree edit distance (SPEC §4–5).
+
+With n pairable values (values of units that have at least two) and m_u
+values in unit u:
+
+    D_o = (1/n) · Σ_u 1/(m_u − 1) · Σ_{i≠j in u} δ²(v_ui, v_uj)
+    D_e = 1/(n(n − 1)) · Σ_{ordered pairs of distinct pairable values} δ²
+    α   = 1 − D_o / D_e
+
+Results are kept as sums (:class:`AlphaStats`: the D_o and D_e numerators and
+n), so they can be merged, resampled and checked; α is derived.
+
+Degenerate cases are reported, never raised: D_e = 0 (all pairable values
+identical, so there is no variation to agree on) leaves α undefined
+(``None`` with a note); a corpus of a single unit has D_o = D_e and so α = 0
+by construction (noted too).
+
+The syntactic variants take δ from one TED per tree pair:
+
+    plain: δ = TED(x, y)
+    diff:  δ = TED(x, y) − | |x| − |y| |
+    norm:  δ = TED(x, y) / (|x| + |y|)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Dict, Hashable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from synagree.distance.sums import SampledDe, UnitSums
+
+from synagree.distance import ted as _ted
+from synagree.trees.flat import FlatTree
+from synagree.distance.sums import delta_squared
+
+VARIANTS = ("plain", "diff", "norm")
+
+
+@dataclass
+class AlphaStats:
+    """α as counts: Σ_u (1/(m_u−1)) Σ_{i≠j} δ² (``do_sum``), Σ_{i≠j} δ² over all
+    pairable values (``de_sum``), and n pairable values over ``units`` units."""
+
+    do_sum: float
+    de_sum: float
+    n: int
+    units: int
+    notes: List[str] = field(default_factory=list)
+    alpha_se: Optional[float] = None  # when D_e was estimated from sampled pairs
+    sampled_pairs: Optional[int] = None
+    ci: Optional[Tuple[float, float]] = None  # bootstrap percentile interval
+
+    @property
+    def d_o(self) -> float:
+        return self.do_sum / self.n if self.n else float("nan")
+
+    @property
+    def d_e(self) -> float:
+        return self.de_sum / (self.n * (self.n - 1)) if self.n > 1 else float("nan")
+
+    @property
+    def alpha(self) -> Optional[float]:
+        """α, or ``None`` when it is undefined (no pairable values, or D_e = 0)."""
+        if self.n < 2 or self.de_sum <= 0.0:
+            return None
+        return 1.0 - self.d_o / self.d_e
+
+
+def _degenerate_notes(stats: AlphaStats, what: str) -> None:
+    if stats.n < 2:
+        stats.notes.append(f"{what}: no unit has two or more annotations; α is undefined")
+    elif stats.de_sum <= 0.0:
+        stats.notes.append(f"{what}: D_e = 0 (all pairable values are identical, no "
+                           f"variation to measure agreement on); α is undefined")
+    elif stats.units == 1:
+        stats.notes.append(f"{what}: only one unit, so D_o = D_e and α = 0 by construction")
+
+
+# --------------------------------------------------------------------------
+# Generic α (any values, any distance)
+# --------------------------------------------------------------------------
+
+def _nominal(a, b) -> float:
+    return 0.0 if a == b else 1.0
+
+
+def _interval(a, b) -> float:
+    return (float(a) - float(b)) ** 2
+
+
+def _ratio(a, b) -> float:
+    a, b = float(a), float(b)
+    return 0.0 if a + b == 0 else ((a - b) / (a + b)) ** 2
+
+
+METRICS: Dict[str, Callable[[object, object], float]] = {
+    "nominal": _nominal, "interval": _interval, "ratio": _ratio}
+
+
+def krippendorff_alpha(data: Sequence[Sequence[object]],
+                       metric: Union[str, Callable[[object, object], float]] = "nominal",
+                       missing: Hashable = None) -> AlphaStats:
+    """Krippendorff's α for reliability data laid out coders × units.
+
+    ``data[c][u]`` is coder c's value for unit u, or ``missing``.  ``metric``
+    gives δ² (``"nominal"``, ``"interval"``, ``"ratio"`` or a callable returning
+    the *squared* distance).
+    """
+    d2 = METRICS[metric] if isinstance(metric, str) else metric
+    n_units = max((len(row) for row in data), default=0)
+    units: List[List[object]] = []
+    for u in range(n_units):
+        vals = [row[u] for row in data if u < len(row) and row[u] != missing
+                and row[u] is not None]
+        if len(vals) >= 2:
+            units.append(vals)
+    values = [v for vals in units for v in vals]
+    n = len(values)
+    do_sum = 0.0
+    for vals in units:
+        s = sum(d2(a, b) for i, a in enumerate(vals) for j, b in enumerate(vals) if i != j)
+        do_sum += s / (len(vals) - 1)
+    de_sum = 0.0
+    for i, a in enumerate(values):
+        for j, b in enumerate(values):
+            if i != j:
+                de_sum += d2(a, b)
+    stats = AlphaStats(do_sum, de_sum, n, len(units))
+    _degenerate_notes(stats, "alpha")
+    return stats
+
+
+# --------------------------------------------------------------------------
+# Syntactic α over trees
+# --------------------------------------------------------------------------
+
+
+
+@dataclass
+class TreeAlpha:
+    """Syntactic α for every requested variant, with the distances behind it."""
+
+    stats: Dict[str, AlphaStats]
+    unit_ted: List[np.ndarray]  # per pairable unit: m_u × m_u TED matrix
+    n_distinct: int
+    sums: Optional["UnitSums"] = None  # per-unit sums (S[u, v] when kept)
+    sampled: Optional["SampledDe"] = None
+
+    def alpha(self, variant: str) -> Optional[float]:
+        return self.stats[variant].alpha
+
+
+def tree_alpha(units: Sequence[Sequence[FlatTree]],
+               variants: Sequence[str] = VARIANTS,
+               costs: Optional["_ted.Costs"] = None,
+               keep_unit_matrix: bool = False,
+               sample_pairs: Optional[int] = None, seed: int = 0,
+               executor=None, progress: bool = False,
+               tile: int = 512, target_se: Optional[float] = None) -> TreeAlpha:
+    """α_plain / α_diff / α_norm for units given as lists of annotation trees.
+
+    Units with fewer than two trees take no part.  One TED per pair of
+    distinct trees serves every variant (see :mod:`synagree.distances`).
+
+    ``keep_unit_matrix`` keeps the unit × unit δ² sums (O(units²) memory,
+    needed for the bootstrap); ``sample_pairs`` estimates D_e from that many
+    random value pairs (D_o stays exact) and reports a standard error, drawing
+    more pairs until the SE of α is at most ``target_se`` when given;
+    ``executor`` runs the tiles elsewhere (e.g. Dask); ``progress`` shows a
+    progress bar on stderr when it is a terminal.
+    """
+    from synagree.distance.sums import UnitSums, UnitTrees, sampled_de, unit_sums
+
+    for v in variants:
+        if v not in VARIANTS:
+            raise ValueError(f"unknown variant {v!r}; expected one of {VARIANTS}")
+    pairable = [list(u) for u in units if len(u) >= 2]
+    ut = UnitTrees.build(pairable)
+    n = ut.n_values
+
+    # within-unit TED matrices (D_o and diagnostics): m_u² small pairs per unit
+    pi, pj, where = [], [], []
+    for k, ids in enumerate(ut.which):
+        for a in range(len(ids)):
+            for b in range(a + 1, len(ids)):
+                pi.append(ids[a]); pj.append(ids[b]); where.append((k, a, b))
+    d_within = _ted.pair_distances(ut.pack, np.asarray(pi, np.int64), np.asarray(pj, np.int64),
+                                   costs) if pi else np.zeros(0)
+    unit_ted = [np.zeros((len(ids), len(ids))) for ids in ut.which]
+    for (k, a, b), d in zip(where, d_within):
+        if ut.which[k][a] == ut.which[k][b]:
+            d = 0.0
+        unit_ted[k][a, b] = unit_ted[k][b, a] = d
+
+    sums = sampled = None
+    sizes = ut.pack.sizes
+    if sample_pairs:
+        # D_o stays exact: within-unit sums from the TED matrices above
+        diag = np.zeros((ut.n_units, 3))
+        for k, (ids, tm) in enumerate(zip(ut.which, unit_ted)):
+            s = sizes[ids]
+            for vi, v in enumerate(VARIANTS):
+                diag[k, vi] = delta_squared(tm, s[:, None], s[None, :], v).sum()
+        do_sums = UnitSums(diag, np.zeros_like(diag), ut.m).do_sum()
+        sampled = sampled_de(ut, int(sample_pairs), seed=seed, costs=costs,
+                             target_se=target_se, d_o=do_sums / max(n, 1))
+        de_sums = sampled.d_e * n * (n - 1)
+    else:
+        sums = unit_sums(ut, costs, want_s=keep_unit_matrix, tile=tile, executor=executor,
+                         progress=progress)
+        do_sums, de_sums = sums.do_sum(), sums.de_sum()
+
+    stats: Dict[str, AlphaStats] = {}
+    for v in variants:
+        vi = VARIANTS.index(v)
+        st = AlphaStats(float(do_sums[vi]), float(de_sums[vi]), n, ut.n_units)
+        if sampled is not None:
+            st.sampled_pairs = sampled.pairs
+            de = sampled.d_e[vi]
+            st.alpha_se = float(st.d_o / de ** 2 * sampled.se[vi]) if de > 0 else None
+            se_text = f"SE of alpha {st.alpha_se:.2g}" if st.alpha_se is not None else "no SE"
+            st.notes.append(f"alpha_{v}: D_e estimated from {sampled.pairs:,} sampled pairs "
+                            f"({se_text}); D_o exact")
+        _degenerate_notes(st, f"alpha_{v}")
+        stats[v] = st
+    return TreeAlpha(stats, unit_ted, len(ut.pack), sums, sampled)

@@ -1,0 +1,881 @@
+"""Categorical agreement on token layers (labels, heads, UPOS, XPOS, FEATS).
+
+Every word of a sentence is an *item*; each annotator assigns it one
+*category* per layer:
+
+* ``deprel`` -- the dependency label, compared in full (subtypes included);
+* ``head``   -- the head, as a category: the signed offset of the head from
+  the word (``+1``, ``-2``, ...) or ``root`` for HEAD 0.  Two annotators
+  agree on the category exactly when they chose the same head; offsets are
+  used instead of absolute positions so that a category means the same thing
+  in every sentence (only the chance term depends on this choice);
+* ``upos``, ``xpos``, ``feats`` -- the column as written (``_`` included);
+* ``head+deprel`` -- head offset and label together (the LAS decision).
+
+Words are aligned by position, so a sentence whose annotations differ in
+word count cannot be compared token by token: it is left out of every layer
+and counted in ``ignored_units``.  A sentence missing for some annotators
+(``--allow-missing``) contributes items with missing values.
+
+Coefficients (the terms of the GATE user guide's IAA chapter, after
+Artstein & Poesio 2008):
+
+* observed agreement A_o: share of items on which two annotators agree;
+* Cohen's κ: chance from each annotator's own category distribution,
+  P_e = Σ_k p_a(k)·p_b(k);
+* Scott's π: chance from the pooled distribution, P_e = Σ_k ((p_a(k)+p_b(k))/2)²;
+* for more than two annotators (items coded by all of them):
+  Fleiss' κ (Fleiss 1971, also Siegel & Castellan's κ: the multi-annotator
+  π, pooled distribution; what ``statsmodels`` computes) and the
+  Davies & Fleiss (1982) κ (the multi-annotator Cohen's κ: chance is the mean
+  over annotator pairs of Σ_k p_a(k)·p_b(k)); with two annotators they equal
+  Scott's π and Cohen's κ exactly;
+* Krippendorff's α, nominal (from the coincidence matrix; takes every item
+  with two or more values, so missing values are fine);
+* specific (positive) agreement per category k,
+  p_s(k) = 2·n_kk / (n_k· + n_·k) over a contingency table (summed over
+  annotator pairs for the pooled view);
+* the contingency (confusion) matrix itself.
+
+Averages: *micro* over documents pools all items into one set of counts;
+*macro* is the unweighted mean of the per-document coefficient (documents
+where it is defined).  Over categories: the micro-average of specific
+agreement is the observed agreement; the macro-average is the unweighted
+mean of p_s(k) over the categories that occur.
+
+Everything is stored as counts (contingency tables, coincidences, marginal
+counts); coefficients are derived.  :func:`bootstrap` resamples *sentences*
+(clusters of items) with replacement and recomputes the pooled coefficients
+from per-sentence sums, seeded.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from synagree.stats.bootstrap import percentile_interval, resample_weights
+from synagree.trees.hierarchy import chance_corrected
+from synagree.cli import options
+from synagree.cli.options import output_format
+from synagree.base.problems import InputError
+from synagree.render.escape import latex as latex_escape
+from synagree.io.files import emit
+from synagree.render.tables import fmt_num
+from synagree.base.jsonable import json_ready
+
+LAYERS = ("deprel", "head", "upos", "xpos", "feats", "head+deprel")
+DEFAULT_LAYERS = ("deprel", "head", "upos", "xpos", "feats")
+COEFFICIENTS = ("observed", "kappa", "pi", "alpha")  # pooled, bootstrapped
+
+
+# --------------------------------------------------------------------------
+# Coefficients on tables (the hand-checkable definitions)
+# --------------------------------------------------------------------------
+
+def _cohen(n: float, agree: float, rows: np.ndarray, cols: np.ndarray) -> float:
+    """Cohen's κ from a table's total, diagonal sum and margins."""
+    if not n:
+        return float("nan")
+    return chance_corrected(agree / n, float((rows / n) @ (cols / n)))
+
+
+def _scott(n: float, agree: float, rows: np.ndarray, cols: np.ndarray) -> float:
+    """Scott's π from a table's total, diagonal sum and margins."""
+    if not n:
+        return float("nan")
+    p = (rows + cols) / (2 * n)
+    return chance_corrected(agree / n, float(p @ p))
+
+
+def _pair_mean_chance(marg: np.ndarray) -> float:
+    """Mean over ordered annotator pairs a ≠ b of Σ_k p_a(k)·p_b(k), from the
+    m × K category proportions of each annotator (the Davies & Fleiss P_e)."""
+    m = marg.shape[0]
+    tot = marg.sum(0)
+    return float((tot @ tot - (marg * marg).sum()) / (m * (m - 1)))
+
+
+def _specific(diag: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """p_s(k) = 2 n_kk / (n_k. + n_.k) per category (NaN for unused categories)."""
+    denom = rows + cols
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denom > 0, 2 * diag / np.where(denom > 0, denom, 1), np.nan)
+
+
+def observed_agreement(table: np.ndarray) -> float:
+    """A_o of a K × K contingency table (rows: annotator a, columns: b)."""
+    t = np.asarray(table, dtype=np.float64)
+    n = t.sum()
+    return float(np.trace(t) / n) if n else float("nan")
+
+
+def cohen_kappa(table: np.ndarray) -> float:
+    """Cohen's κ of a contingency table; NaN when P_e = 1 (no variation)."""
+    t = np.asarray(table, dtype=np.float64)
+    return _cohen(t.sum(), np.trace(t), t.sum(1), t.sum(0))
+
+
+def scott_pi(table: np.ndarray) -> float:
+    """Scott's π of a contingency table; NaN when P_e = 1."""
+    t = np.asarray(table, dtype=np.float64)
+    return _scott(t.sum(), np.trace(t), t.sum(1), t.sum(0))
+
+
+def specific_agreement(table: np.ndarray) -> np.ndarray:
+    """p_s(k) = 2 n_kk / (n_k. + n_.k) per category (NaN for unused categories)."""
+    t = np.asarray(table, dtype=np.float64)
+    return _specific(np.diag(t), t.sum(1), t.sum(0))
+
+
+def fleiss_kappa(counts: np.ndarray) -> float:
+    """Fleiss' κ (1971) of an items × categories table of rating counts.
+
+    Every item must have the same number of ratings m ≥ 2 (as in
+    ``statsmodels.stats.inter_rater.fleiss_kappa``).  NaN when P_e = 1.
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    if c.size == 0:
+        return float("nan")
+    m = c.sum(1)
+    if np.any(m != m[0]) or m[0] < 2:
+        raise ValueError("every item needs the same number (≥ 2) of ratings")
+    m = m[0]
+    N = c.shape[0]
+    po = float(((c * (c - 1)).sum(1) / (m * (m - 1))).mean())
+    p = c.sum(0) / (N * m)
+    return chance_corrected(po, float(p @ p))
+
+
+def davies_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None) -> float:
+    """Davies & Fleiss (1982) κ of an items × annotators array of category codes.
+
+    Multi-annotator Cohen's κ: P_o is the mean pairwise agreement per item (as
+    Fleiss), P_e the mean over annotator pairs of Σ_k p_a(k) p_b(k).  No
+    missing values (every item coded by every annotator).
+    """
+    x = np.asarray(codes, dtype=np.int64)
+    N, m = x.shape
+    if N == 0 or m < 2:
+        return float("nan")
+    K = int(n_categories if n_categories is not None else x.max() + 1)
+    counts = np.zeros((N, K))
+    for a in range(m):
+        np.add.at(counts, (np.arange(N), x[:, a]), 1)
+    po = float(((counts * (counts - 1)).sum(1) / (m * (m - 1))).mean())
+    marg = np.stack([np.bincount(x[:, a], minlength=K) / N for a in range(m)])
+    return chance_corrected(po, _pair_mean_chance(marg))
+
+
+def coincidences(codes: np.ndarray, n_categories: int) -> np.ndarray:
+    """Krippendorff's coincidence matrix of an items × annotators code array
+    (-1 = missing); items with fewer than two values take no part."""
+    x = np.asarray(codes, dtype=np.int64)
+    K = n_categories
+    o = np.zeros((K, K))
+    if x.size == 0:
+        return o
+    mi = (x >= 0).sum(1)
+    w = np.where(mi >= 2, 1.0 / np.maximum(mi - 1, 1), 0.0)
+    m = x.shape[1]
+    for a in range(m):
+        for b in range(m):
+            if a != b:
+                ok = (x[:, a] >= 0) & (x[:, b] >= 0)
+                np.add.at(o, (x[ok, a], x[ok, b]), w[ok])
+    return o
+
+
+def _alpha_nominal(nc: np.ndarray, dis: float) -> float:
+    """Nominal α from the coincidence margins n_c and Σ_{c≠k} o_ck; NaN if undefined."""
+    n = float(nc.sum())
+    de = n * n - float(nc @ nc)
+    if n < 2 or de <= 0:
+        return float("nan")
+    return float(1.0 - (n - 1) * dis / de)
+
+
+def alpha_from_coincidences(o: np.ndarray) -> float:
+    """Nominal α = 1 − (n − 1) Σ_{c≠k} o_ck / Σ_{c≠k} n_c n_k; NaN if undefined."""
+    o = np.asarray(o, dtype=np.float64)
+    return _alpha_nominal(o.sum(1), o.sum() - np.trace(o))
+
+
+def nominal_alpha(codes: np.ndarray, n_categories: Optional[int] = None) -> float:
+    x = np.asarray(codes, dtype=np.int64)
+    K = int(n_categories if n_categories is not None else max(int(x.max()) + 1, 1))
+    return alpha_from_coincidences(coincidences(x, K))
+
+
+# --------------------------------------------------------------------------
+# Items from a corpus
+# --------------------------------------------------------------------------
+
+def _layer_values(sent, layer: str) -> List[str]:
+    if layer == "deprel":
+        return list(sent.deprels)
+    if layer in ("head", "head+deprel"):
+        heads = sent.heads.tolist()
+        offs = ["root" if h == 0 else f"{h - i:+d}" for i, h in enumerate(heads, start=1)]
+        if layer == "head":
+            return offs
+        return [f"{o}/{d}" for o, d in zip(offs, sent.deprels)]
+    if layer in ("upos", "xpos", "feats"):
+        vals = getattr(sent, layer)
+        return list(vals) if vals else ["_"] * sent.n_words
+    raise ValueError(f"unknown layer {layer!r}; expected one of {LAYERS}")
+
+
+@dataclass
+class ItemData:
+    """Items (words) × annotators as category codes, grouped in units (sentences)."""
+
+    layer: str
+    annotators: List[str]
+    categories: List[str]
+    codes: np.ndarray  # (items, m) int32, -1 = missing
+    unit_of_item: np.ndarray  # (items,) index into ``units``
+    units: List[str]  # unit ids (sentences that take part)
+    documents: List[str]  # per unit
+    ignored_units: int = 0  # annotations differ in word count
+    positions: Optional[List[int]] = None  # per unit: index in corpus.units
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.categories)
+
+    def subset_units(self, keep: np.ndarray) -> "ItemData":
+        """Only the items of the units where ``keep[u]``."""
+        keep = np.asarray(keep, dtype=bool)
+        new_index = np.cumsum(keep) - 1
+        sel = keep[self.unit_of_item]
+        return ItemData(self.layer, self.annotators, self.categories, self.codes[sel],
+                        new_index[self.unit_of_item[sel]],
+                        [u for u, k in zip(self.units, keep) if k],
+                        [d for d, k in zip(self.documents, keep) if k], 0,
+                        None if self.positions is None else
+                        [p for p, k in zip(self.positions, keep) if k])
+
+
+def items_from_corpus(corpus, layer: str) -> ItemData:
+    """Token-layer items of a dependency corpus (see module docstring)."""
+    if layer not in LAYERS:
+        raise ValueError(f"unknown layer {layer!r}; expected one of {', '.join(LAYERS)}")
+    if getattr(corpus, "kind", "dependency") != "dependency":
+        raise InputError.single("<input>", None, "not-dependency",
+                                "categorical agreement needs dependency (CoNLL) input")
+    names = list(corpus.annotators)
+    col = {a: k for k, a in enumerate(names)}
+    cat_index: Dict[str, int] = {}
+    cats: List[str] = []
+    rows: List[np.ndarray] = []
+    unit_ids: List[str] = []
+    docs: List[str] = []
+    positions: List[int] = []
+    ignored = 0
+    for pos, unit in enumerate(corpus.units):
+        anns = unit.annotations
+        if len(anns) < 2:
+            continue
+        lens = {s.n_words for s in anns.values()}
+        if len(lens) != 1:
+            ignored += 1
+            continue
+        n = lens.pop()
+        block = np.full((n, len(names)), -1, dtype=np.int32)
+        for a, s in anns.items():
+            vals = _layer_values(s, layer)
+            for i, v in enumerate(vals):
+                c = cat_index.get(v)
+                if c is None:
+                    c = cat_index[v] = len(cats)
+                    cats.append(v)
+                block[i, col[a]] = c
+        rows.append(block)
+        unit_ids.append(unit.uid)
+        docs.append(unit.document)
+        positions.append(pos)
+    codes = np.concatenate(rows) if rows else np.zeros((0, len(names)), np.int32)
+    uoi = (np.repeat(np.arange(len(rows)), [r.shape[0] for r in rows]) if rows
+           else np.zeros(0, np.int64))
+    return ItemData(layer, names, cats, codes, uoi, unit_ids, docs, ignored, positions)
+
+
+# --------------------------------------------------------------------------
+# Counts per layer
+# --------------------------------------------------------------------------
+
+def pair_table(codes: np.ndarray, a: int, b: int, K: int) -> np.ndarray:
+    """K × K contingency table of annotators a (rows) and b (columns), both present."""
+    return Contingency.from_codes(codes, a, b, K).dense()
+
+
+@dataclass
+class Contingency:
+    """A K × K contingency table kept sparse: nonzero cells (row, column, count)."""
+
+    K: int
+    rows: np.ndarray  # int64
+    cols: np.ndarray
+    counts: np.ndarray  # int64
+
+    @classmethod
+    def from_codes(cls, codes: np.ndarray, a: int, b: int, K: int) -> "Contingency":
+        x = np.asarray(codes, dtype=np.int64)
+        ok = (x[:, a] >= 0) & (x[:, b] >= 0)
+        return cls.from_pairs(x[ok, a], x[ok, b], K)
+
+    @classmethod
+    def from_pairs(cls, r: np.ndarray, c: np.ndarray, K: int,
+                   w: Optional[np.ndarray] = None) -> "Contingency":
+        key = np.asarray(r, np.int64) * max(K, 1) + np.asarray(c, np.int64)
+        if w is None:
+            uniq, cnt = np.unique(key, return_counts=True)
+        else:
+            uniq, inv = np.unique(key, return_inverse=True)
+            cnt = np.bincount(inv, weights=w, minlength=len(uniq)).astype(np.int64)
+        return cls(K, uniq // max(K, 1), uniq % max(K, 1), cnt.astype(np.int64))
+
+    @classmethod
+    def from_dense(cls, t: np.ndarray) -> "Contingency":
+        t = np.asarray(t)
+        r, c = np.nonzero(t)
+        return cls(t.shape[0], r.astype(np.int64), c.astype(np.int64),
+                   t[r, c].astype(np.int64))
+
+    def __add__(self, other: "Contingency") -> "Contingency":
+        return Contingency.from_pairs(np.concatenate([self.rows, other.rows]),
+                                      np.concatenate([self.cols, other.cols]), self.K,
+                                      np.concatenate([self.counts, other.counts]))
+
+    def dense(self) -> np.ndarray:
+        t = np.zeros((self.K, self.K), dtype=np.int64)
+        t[self.rows, self.cols] = self.counts
+        return t
+
+    @property
+    def total(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def agree(self) -> int:
+        return int(self.counts[self.rows == self.cols].sum())
+
+    def diag(self) -> np.ndarray:
+        d = np.zeros(self.K)
+        on = self.rows == self.cols
+        d[self.rows[on]] = self.counts[on]
+        return d
+
+    def row_sums(self) -> np.ndarray:
+        return np.bincount(self.rows, weights=self.counts, minlength=self.K)
+
+    def col_sums(self) -> np.ndarray:
+        return np.bincount(self.cols, weights=self.counts, minlength=self.K)
+
+    def observed(self) -> float:
+        n = self.total
+        return self.agree / n if n else float("nan")
+
+    def kappa(self) -> float:
+        return _cohen(self.total, self.agree, self.row_sums(), self.col_sums())
+
+    def pi(self) -> float:
+        return _scott(self.total, self.agree, self.row_sums(), self.col_sums())
+
+    def specific(self) -> np.ndarray:
+        return _specific(self.diag(), self.row_sums(), self.col_sums())
+
+    def cells(self) -> List[List[int]]:
+        return [[int(i), int(j), int(v)] for i, j, v in zip(self.rows, self.cols, self.counts)]
+
+
+def _agreeing_pairs(codes: np.ndarray) -> np.ndarray:
+    """Per item: ordered annotator pairs (a ≠ b, both present) with equal values,
+    i.e. Σ_k n_ik (n_ik − 1)."""
+    N, m = codes.shape
+    out = np.zeros(N)
+    for a in range(m):
+        for b in range(a + 1, m):
+            out += 2.0 * ((codes[:, a] >= 0) & (codes[:, a] == codes[:, b]))
+    return out
+
+
+def _value_counts(codes: np.ndarray, K: int, rows: Optional[np.ndarray] = None,
+                  n_rows: int = 1) -> np.ndarray:
+    """n_rows × K counts of the values given (summed into ``rows``, default all 0)."""
+    out = np.zeros((n_rows, K))
+    r = np.zeros(codes.shape[0], np.int64) if rows is None else rows
+    for a in range(codes.shape[1]):
+        ok = codes[:, a] >= 0
+        np.add.at(out, (r[ok], codes[ok, a]), 1)
+    return out
+
+
+@dataclass
+class PairCounts:
+    a: str
+    b: str
+    contingency: Contingency  # rows: annotator a, columns: annotator b
+
+    @property
+    def table(self) -> np.ndarray:
+        """The dense K × K contingency table."""
+        return self.contingency.dense()
+
+    @property
+    def items(self) -> int:
+        return self.contingency.total
+
+    def coefficients(self) -> Dict[str, float]:
+        c = self.contingency
+        return {"observed": c.observed(), "kappa": c.kappa(), "pi": c.pi()}
+
+
+@dataclass
+class LayerAgreement:
+    """Agreement on one token layer, kept as counts; coefficients are derived."""
+
+    layer: str
+    annotators: List[str]
+    categories: List[str]
+    items: int
+    units: int
+    ignored_units: int
+    pairs: List[PairCounts]
+    complete_items: int  # items coded by every annotator (used by Fleiss / D&F)
+    complete_counts: np.ndarray  # K: Σ over complete items of n_ik
+    complete_agree: float  # Σ over complete items of Σ_k n_ik (n_ik − 1)
+    rater_marginals: np.ndarray  # m × K over complete items
+    alpha_counts: np.ndarray  # K: n_c, values of items with ≥ 2 values (coincidence margins)
+    alpha_dis: float  # Σ_{c≠k} o_ck: off-diagonal coincidences
+    by_document: Dict[str, "LayerAgreement"] = field(default_factory=dict)
+
+    # ---- pooled coefficients -------------------------------------------------
+    @property
+    def m(self) -> int:
+        return len(self.annotators)
+
+    def pooled(self) -> Contingency:
+        """Σ over annotator pairs of the contingency tables (rows: first of the pair)."""
+        out = Contingency.from_pairs(np.zeros(0, np.int64), np.zeros(0, np.int64),
+                                     len(self.categories))
+        for p in self.pairs:
+            out = out + p.contingency
+        return out
+
+    def pooled_table(self) -> np.ndarray:
+        return self.pooled().dense()
+
+    def observed(self) -> float:
+        """Mean pairwise agreement over all (item, annotator pair) comparisons."""
+        return self.pooled().observed()
+
+    def fleiss(self) -> float:
+        """Fleiss' (1971) κ on the items coded by every annotator (= Scott's π for m = 2)."""
+        N, m = self.complete_items, self.m
+        if N == 0 or m < 2:
+            return float("nan")
+        po = self.complete_agree / (N * m * (m - 1))
+        p = self.complete_counts / (N * m)
+        return chance_corrected(po, float(p @ p))
+
+    def davies_fleiss(self) -> float:
+        """Davies & Fleiss (1982) κ on complete items (= Cohen's κ for m = 2)."""
+        N, m = self.complete_items, self.m
+        if N == 0 or m < 2:
+            return float("nan")
+        po = self.complete_agree / (N * m * (m - 1))
+        return chance_corrected(po, _pair_mean_chance(self.rater_marginals / N))
+
+    def alpha(self) -> float:
+        return _alpha_nominal(self.alpha_counts, self.alpha_dis)
+
+    def specific(self) -> Dict[str, float]:
+        """Specific agreement per category over the pooled pair tables."""
+        ps = self.pooled().specific()
+        return {c: float(v) for c, v in zip(self.categories, ps) if not math.isnan(v)}
+
+    def category_frequency(self) -> Dict[str, int]:
+        t = self.pooled()
+        f = t.row_sums() + t.col_sums()
+        return {c: int(v) for c, v in zip(self.categories, f) if v}
+
+    def specific_macro(self) -> float:
+        vals = list(self.specific().values())
+        return float(np.mean(vals)) if vals else float("nan")
+
+    def coefficients(self) -> Dict[str, float]:
+        """Pooled (micro over documents) coefficients.
+
+        ``kappa`` is Cohen's κ for two annotators and the Davies & Fleiss κ
+        for more; ``pi`` is Scott's π for two and Fleiss' κ for more.
+        """
+        return {"observed": self.observed(), "kappa": self.davies_fleiss(),
+                "pi": self.fleiss(), "alpha": self.alpha(),
+                "specific_macro": self.specific_macro()}
+
+    def pair_mean(self, which: str) -> float:
+        vals = [p.coefficients()[which] for p in self.pairs]
+        vals = [v for v in vals if not math.isnan(v)]
+        return float(np.mean(vals)) if vals else float("nan")
+
+    def macro_documents(self) -> Dict[str, float]:
+        """Unweighted mean over documents of each coefficient (defined ones only)."""
+        out: Dict[str, float] = {}
+        if not self.by_document:
+            return out
+        per = [d.coefficients() for d in self.by_document.values()]
+        for k in per[0]:
+            vals = [p[k] for p in per if not math.isnan(p[k])]
+            out[k] = float(np.mean(vals)) if vals else float("nan")
+        return out
+
+    def to_dict(self, confusion: bool = True) -> dict:
+        d = {
+            "layer": self.layer, "annotators": list(self.annotators),
+            "items": self.items, "units": self.units, "ignored_units": self.ignored_units,
+            "complete_items": self.complete_items,
+            "categories": list(self.categories),
+            "coefficients": self.coefficients(),
+            "coefficient_names": {"kappa": "Cohen's kappa" if self.m == 2
+                                  else "Davies & Fleiss kappa",
+                                  "pi": "Scott's pi" if self.m == 2 else "Fleiss' kappa",
+                                  "alpha": "Krippendorff's alpha (nominal)",
+                                  "observed": "observed agreement",
+                                  "specific_macro": "macro-average of specific agreement"},
+            "pairs": [{"a": p.a, "b": p.b, "items": p.items, **p.coefficients(),
+                       **({"table": p.contingency.cells()} if confusion else {})}
+                      for p in self.pairs],
+            "specific": self.specific(),
+            "category_frequency": self.category_frequency(),
+            "counts": {"complete_agree": self.complete_agree,
+                       "complete_counts": self.complete_counts.tolist(),
+                       "rater_marginals": self.rater_marginals.tolist(),
+                       "alpha_counts": self.alpha_counts.tolist(),
+                       "alpha_disagreement": self.alpha_dis},
+            "documents": {doc: {"items": la.items, **la.coefficients()}
+                          for doc, la in self.by_document.items()},
+            "macro_documents": self.macro_documents(),
+        }
+        return d
+
+
+def _layer_counts(data: ItemData) -> LayerAgreement:
+    K = data.n_categories
+    m = len(data.annotators)
+    codes = data.codes
+    pairs = [PairCounts(data.annotators[a], data.annotators[b],
+                        Contingency.from_codes(codes, a, b, K))
+             for a, b in combinations(range(m), 2)]
+    complete = (codes >= 0).all(1) if codes.size else np.zeros(0, bool)
+    cc = codes[complete]
+    marg = np.zeros((m, K), dtype=np.int64)
+    for a in range(m):
+        marg[a] = np.bincount(cc[:, a], minlength=K) if cc.size else 0
+    items_with_two = int(((codes >= 0).sum(1) >= 2).sum()) if codes.size else 0
+    return LayerAgreement(
+        data.layer, list(data.annotators), list(data.categories), items_with_two,
+        len(data.units), data.ignored_units, pairs, int(complete.sum()),
+        marg.sum(0), float(_agreeing_pairs(cc).sum()), marg, *_alpha_sums(codes, K))
+
+
+def _alpha_sums(codes: np.ndarray, K: int) -> Tuple[np.ndarray, float]:
+    """(n_c per category, Σ_{c≠k} o_ck) over items with two or more values."""
+    present = (codes >= 0).sum(1)
+    two = present >= 2
+    agree = _agreeing_pairs(codes[two])
+    p = present[two]
+    dis = float(((p * (p - 1) - agree) / np.maximum(p - 1, 1)).sum())
+    return _value_counts(codes[two], K)[0], dis
+
+
+def layer_agreement(data: ItemData, by_document: bool = True) -> LayerAgreement:
+    """Counts and coefficients for one layer; per document too when asked."""
+    la = _layer_counts(data)
+    if by_document:
+        docs = sorted(set(data.documents))
+        doc_arr = np.array(data.documents, dtype=object)
+        for doc in docs:
+            la.by_document[doc] = _layer_counts(data.subset_units(doc_arr == doc))
+    return la
+
+
+def categorical_agreement(corpus, layers: Sequence[str] = DEFAULT_LAYERS,
+                          by_document: bool = True) -> Dict[str, LayerAgreement]:
+    """Agreement on each token layer of a dependency corpus."""
+    return {layer: layer_agreement(items_from_corpus(corpus, layer), by_document)
+            for layer in layers}
+
+
+# --------------------------------------------------------------------------
+# Bootstrap over sentences
+# --------------------------------------------------------------------------
+
+@dataclass
+class UnitSums:
+    """Per-unit sums from which every pooled coefficient can be recomputed
+    under any unit weights (bootstrap multiplicities)."""
+
+    pair_items: np.ndarray  # U × P items both present, per pair
+    pair_agree: np.ndarray  # U × P agreeing items, per pair
+    complete_items: np.ndarray  # U
+    complete_agree: np.ndarray  # U
+    complete_counts: np.ndarray  # U × K
+    rater_marginals: np.ndarray  # m × U × K
+    alpha_dis: np.ndarray  # U: Σ_items (m_i² − Σ_k n_ik²)/(m_i − 1)
+    alpha_counts: np.ndarray  # U × K: Σ_items n_ik (items with ≥ 2 values)
+    m: int
+
+    @property
+    def n_units(self) -> int:
+        return self.complete_items.shape[0]
+
+
+def unit_sums(data: ItemData) -> UnitSums:
+    codes = data.codes
+    U = len(data.units)
+    K = data.n_categories
+    m = len(data.annotators)
+    uoi = data.unit_of_item
+    pairs = list(combinations(range(m), 2))
+    pi = np.zeros((U, len(pairs)))
+    pa = np.zeros((U, len(pairs)))
+    for k, (a, b) in enumerate(pairs):
+        ok = (codes[:, a] >= 0) & (codes[:, b] >= 0)
+        pi[:, k] = np.bincount(uoi[ok], minlength=U)
+        pa[:, k] = np.bincount(uoi[ok & (codes[:, a] == codes[:, b])], minlength=U)
+    present = (codes >= 0).sum(1)
+    complete = present == m
+    ci = np.bincount(uoi[complete], minlength=U).astype(np.float64)
+    agree_item = _agreeing_pairs(codes)
+    ca = np.bincount(uoi[complete], weights=agree_item[complete], minlength=U)
+    cc = _value_counts(codes[complete], K, uoi[complete], U)
+    rm = np.zeros((m, U, K))
+    for a in range(m):
+        np.add.at(rm[a], (uoi[complete], codes[complete, a]), 1)
+    two = present >= 2
+    dis_item = np.zeros(len(present))
+    # ordered disagreeing pairs / (m_i − 1) = (m_i (m_i − 1) − agreeing) / (m_i − 1)
+    dis_item[two] = (present[two] * (present[two] - 1) - agree_item[two]) / (present[two] - 1)
+    ad = np.bincount(uoi, weights=dis_item, minlength=U)
+    ac = _value_counts(codes[two], K, uoi[two], U)
+    return UnitSums(pi, pa, ci, ca, cc, rm, ad, ac, m)
+
+
+def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
+    """Pooled coefficients for unit weights ``w`` (B × U; one row per replicate).
+
+    With ``w`` all ones this is :meth:`LayerAgreement.coefficients` (without
+    the category macro-average).
+    """
+    w = np.atleast_2d(np.asarray(w, dtype=np.float64))
+    m = s.m
+    with np.errstate(invalid="ignore", divide="ignore"):
+        observed = (w @ s.pair_agree).sum(1) / (w @ s.pair_items).sum(1)
+        N = w @ s.complete_items
+        po = (w @ s.complete_agree) / (N * m * (m - 1))
+        p = (w @ s.complete_counts) / (N * m)[:, None]
+        pe_pi = (p * p).sum(1)
+        marg = np.stack([w @ s.rater_marginals[a] for a in range(m)]) / N[None, :, None]
+        tot = marg.sum(0)
+        pe_k = ((tot * tot).sum(1) - (marg * marg).sum((0, 2))) / (m * (m - 1))
+        pi = np.where(pe_pi < 1, (po - pe_pi) / (1 - pe_pi), np.nan)
+        kappa = np.where(pe_k < 1, (po - pe_k) / (1 - pe_k), np.nan)
+        nc = w @ s.alpha_counts
+        n = nc.sum(1)
+        de = n * n - (nc * nc).sum(1)
+        alpha = np.where((n >= 2) & (de > 0), 1 - (n - 1) * (w @ s.alpha_dis) / de, np.nan)
+    return {"observed": observed, "kappa": kappa, "pi": pi, "alpha": alpha}
+
+
+def multinomial_weights(rng: np.random.Generator, n_units: int, B: int) -> np.ndarray:
+    """B × U resampling multiplicities (units drawn with replacement): the draw of
+    :func:`synagree.stats.bootstrap.resample_weights`, taken from ``rng``."""
+    if n_units == 0:
+        return np.zeros((B, 0))
+    return resample_weights(n_units, B, rng)
+
+
+def bootstrap(data: ItemData, B: int = 1000, seed: int = 0, confidence: float = 0.95,
+              weights: Optional[np.ndarray] = None) -> Dict[str, dict]:
+    """Percentile CIs of the pooled coefficients, resampling sentences.
+
+    Returns ``{coefficient: {"estimate", "low", "high", "se", "replicates"}}``.
+    Pass ``weights`` (B × U multiplicities) to share resamples across layers.
+    """
+    s = unit_sums(data)
+    if weights is None:
+        weights = multinomial_weights(np.random.default_rng(seed), s.n_units, B)
+    est = coefficients_from_sums(s, np.ones((1, s.n_units)))
+    reps = coefficients_from_sums(s, weights)
+    out = {}
+    for k in COEFFICIENTS:
+        r = reps[k]
+        lo, hi = percentile_interval(r, confidence) or (float("nan"), float("nan"))
+        out[k] = {"estimate": float(est[k][0]), "low": lo, "high": hi,
+                  "se": float(np.nanstd(r, ddof=1)) if np.sum(~np.isnan(r)) > 1 else float("nan"),
+                  "replicates": r}
+    return out
+
+
+# --------------------------------------------------------------------------
+# Rendering and CLI
+# --------------------------------------------------------------------------
+
+def _f(x, digits: int = 4) -> str:
+    """A number for the tables; "–" when it is missing or undefined (None, NaN, ±inf)."""
+    return fmt_num(x, digits, missing="–")
+
+
+def summary_rows(results: Dict[str, LayerAgreement],
+                 cis: Optional[Dict[str, Dict[str, dict]]] = None) -> List[List[str]]:
+    """Rows: layer, items, A_o, κ, π, α, macro specific, macro over documents of κ."""
+    rows = []
+    for layer, la in results.items():
+        c = la.coefficients()
+        row = [layer, str(la.items)]
+        for k in ("observed", "kappa", "pi", "alpha"):
+            cell = _f(c[k])
+            if cis and layer in cis and k in cis[layer]:
+                ci = cis[layer][k]
+                cell += f" [{_f(ci['low'])}, {_f(ci['high'])}]"
+            row.append(cell)
+        row.append(_f(c["specific_macro"]))
+        md = la.macro_documents()
+        row.append(_f(md.get("kappa")) if len(la.by_document) > 1 else _f(c["kappa"]))
+        rows.append(row)
+    return rows
+
+
+def summary_header(m: int) -> List[str]:
+    return ["layer", "items", "observed", "Cohen kappa" if m == 2 else "D&F kappa",
+            "Scott pi" if m == 2 else "Fleiss kappa", "alpha", "macro specific",
+            "kappa macro(docs)"]
+
+
+def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
+                caption: str = "") -> str:
+    """Render a table as text, markdown, csv or latex (cells escaped for each:
+    :mod:`synagree.escape`)."""
+    from synagree.render import escape
+
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(escape.csv_row(header))
+        w.writerows(escape.csv_row(r) for r in rows)
+        return buf.getvalue()
+    if fmt == "markdown":
+        esc = escape.markdown
+        out = [f"**{esc(caption)}**", ""] if caption else []
+        out.append("| " + " | ".join(esc(h) for h in header) + " |")
+        out.append("|" + "|".join("---" for _ in header) + "|")
+        out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
+        return "\n".join(out) + "\n"
+    if fmt == "latex":
+        out = ["\\begin{tabular}{" + "l" * len(header) + "}", "\\toprule",
+               " & ".join(latex_escape(str(h)) for h in header) + " \\\\", "\\midrule"]
+        out += [" & ".join(latex_escape(str(c)) for c in r) + " \\\\" for r in rows]
+        out += ["\\bottomrule", "\\end{tabular}"]
+        if caption:
+            out.insert(0, f"% {escape.plain(caption)}")  # a comment: one line is enough
+        return "\n".join(out) + "\n"
+    header = [escape.plain(h) for h in header]
+    rows = [[escape.plain(c) for c in r] for r in rows]
+    caption = escape.plain(caption)
+    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(str(h))
+              for i, h in enumerate(header)]
+    lines = ([caption] if caption else [])
+    lines.append("  ".join(str(h).ljust(w) for h, w in zip(header, widths)))
+    lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def cmd_categorical(args: argparse.Namespace) -> int:
+    from synagree.agreement.agree import load_corpus
+
+    from synagree.io.corpus import check_input_choice, input_options
+    check_input_choice(args.files, args.dirs)
+    layers = _parse_layers(args.layers)
+    output = output_format(args)
+    corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
+    items = {layer: items_from_corpus(corpus, layer) for layer in layers}
+    results = {layer: layer_agreement(data) for layer, data in items.items()}
+    cis = None
+    if args.bootstrap:
+        rng = np.random.default_rng(args.seed)
+        cis = {layer: bootstrap(data, confidence=args.ci_level,
+                                weights=multinomial_weights(rng, len(data.units),
+                                                            args.bootstrap))
+               for layer, data in items.items()}
+    if output == "json":
+        d = {"annotators": list(corpus.annotators), **corpus.settings(),
+             "layers": {k: v.to_dict(confusion=args.confusion) for k, v in results.items()}}
+        if cis:
+            d["bootstrap"] = {"replicates": args.bootstrap, "seed": args.seed,
+                              "confidence": args.ci_level,
+                              "intervals": {layer: {k: {kk: vv for kk, vv in v.items()
+                                                        if kk != "replicates"}
+                                                    for k, v in ci.items()}
+                                            for layer, ci in cis.items()}}
+        text = json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
+    else:
+        m = len(corpus.annotators)
+        fmt = output
+        text = render_rows(summary_header(m), summary_rows(results, cis), fmt,
+                           caption="Categorical agreement per layer (pooled; micro over "
+                                   "documents)" + (f", {100 * args.ci_level:g}% bootstrap "
+                                                   f"CIs" if cis else ""))
+        if args.specific:
+            la = results[args.specific]
+            freq = la.category_frequency()
+            rows = [[c, str(freq.get(c, 0)), _f(v)] for c, v in
+                    sorted(la.specific().items(), key=lambda kv: -freq.get(kv[0], 0))]
+            text += "\n" + render_rows(["category", "assignments", "specific agreement"], rows,
+                                       fmt, caption=f"Specific agreement ({args.specific})")
+        ignored = next(iter(results.values())).ignored_units if results else 0
+        if ignored and fmt == "table":
+            text += (f"note: {ignored} sentence(s) whose annotations differ in word count "
+                     f"were left out (tokens cannot be aligned)\n")
+    emit(text, args.out)
+    return 0
+
+
+def _parse_layers(spec: Optional[str], allow_empty: bool = False) -> List[str]:
+    """Comma-separated layer names (a usage error names the unknown ones)."""
+    layers = [x.strip() for x in (spec or "").split(",") if x.strip()]
+    bad = [x for x in layers if x not in LAYERS]
+    if bad or not (layers or allow_empty):
+        raise InputError.single("<command line>", None, "usage",
+                                f"unknown layer(s) {', '.join(bad) or '(none)'}; choose from "
+                                f"{', '.join(LAYERS)}")
+    return layers
+
+
+def register_cli(subparsers) -> None:
+    p = subparsers.add_parser(
+        "categorical", help="kappa/pi/alpha and specific agreement on token layers",
+        description="Categorical agreement on token layers (labels, heads, UPOS, XPOS, "
+                    "FEATS): observed agreement, Cohen's kappa, Scott's pi, Fleiss' kappa "
+                    "and Davies & Fleiss kappa (more than two annotators), Krippendorff's "
+                    "alpha (nominal), specific agreement.")
+    options.add_input(p)
+    p.add_argument("--layers", default=",".join(DEFAULT_LAYERS),
+                   help=f"comma-separated layers from {', '.join(LAYERS)} "
+                        f"(default: {','.join(DEFAULT_LAYERS)})")
+    p.add_argument("--specific", metavar="LAYER", choices=LAYERS,
+                   help="also list specific agreement per category of this layer")
+    options.add_bootstrap(p, "every coefficient")
+    p.add_argument("--confusion", action="store_true",
+                   help="JSON: include the contingency tables (sparse [row, col, count])")
+    options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
+    options.add_quiet(p)
+    p.set_defaults(func=cmd_categorical)

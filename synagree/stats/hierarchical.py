@@ -1,0 +1,507 @@
+"""Hierarchical label scores for ``synagree agree`` and the API (SPEC §9).
+
+Beside the exact scores of SPEC §6 this module computes, for dependency
+corpora, label scores that give partial credit along a tag hierarchy
+(:mod:`synagree.hierarchy`), and, on request, Krippendorff's α with
+hierarchy-aware rename costs in the tree edit distance.  The published
+variants (α_plain/diff/norm with unit costs, LAS/UAS/LA) are never replaced:
+every number here is reported on its own line.
+
+Metrics (keys of :func:`hierarchical_metrics`)
+=============================================
+
+``hier_la``
+    Hierarchical label accuracy: the mean over words of the *label credit*
+    of the two annotations' DEPREL (see "Label credit" below).
+``hier_las``
+    Hierarchical LAS: per word ``[same head] * label credit``.
+``hier_kappa_labels``
+    Hierarchical κ on DEPREL (SPEC §9): ``P(A)`` = mean over words of the
+    pair agreement ``sum_l P(l|a) P(l|b)``; ``P(E) = sum_l P(l)^2`` with
+    ``P(l)`` the mean leaf distribution over all compared annotations
+    (pooled, as Scott's π).  This always uses the SPEC §9 pair agreement,
+    whatever the label-credit mode.
+``kappa_labels_scott``
+    Scott's π on DEPREL, labels compared exactly (the flat hierarchy through
+    the same code: with a flat hierarchy ``hier_kappa_labels`` equals it).
+``cohen_kappa_labels``
+    Cohen's κ on DEPREL (each annotator's own marginals); only when the
+    corpus has exactly two annotators, else ``None``.
+``alpha_plain_h``, ``alpha_diff_h``, ``alpha_norm_h``
+    Only with ``label_distance="hierarchy"``: α (SPEC §4–5) over a tree edit
+    distance whose rename cost is the hierarchy's label distance (total
+    variation between leaf distributions, :func:`synagree.trees.hierarchy.label_distance`,
+    in [0, 1]); deleting or inserting a node still costs 1 (0 for the empty
+    root label, as zss).  So renaming ``nsubj`` to ``nsubj:pass`` costs less
+    than renaming it to ``obj``.  |t| and the δ variants are unchanged.
+
+Aggregation is that of SPEC §6: for each unit the per-word credits are
+averaged over all annotator pairs of the unit and weighted by its word
+count; units whose annotations differ in word count are left out (counted
+as ``ignored``).  Punctuation counts; labels are DEPREL as written.  κ pools
+every annotation of every compared word (a unit with m annotators of n words
+adds n items with pair-averaged agreement and m·n annotations).
+
+Label credit for a pair of annotators (``mode``)
+===============================================
+
+Neither annotator is gold, so SPEC §9's credit (gold vs output) is not
+symmetric and a choice is needed:
+
+``"mutual"`` (default, used by ``synagree agree``)
+    ``(credit(a, b) + credit(b, a)) / 2``: the mean of "a as gold" and "b as
+    gold".  Symmetric; 1 for equal labels (so hierarchical LA >= exact LA);
+    equal to exact matching under a flat hierarchy; ``nsubj`` vs
+    ``nsubj:pass`` gets ``(1 + 1/k) / 2`` with ``k`` the children of
+    ``nsubj``.
+``"agreement"``
+    SPEC §9's pair agreement ``sum_l P(l|a) P(l|b)``, the probability that one
+    leaf drawn from each annotation is the same leaf.  Symmetric, but two
+    annotators who both chose the same *under-specified* label agree less than
+    1 (``agr(nsubj, nsubj) = 1/k`` when ``nsubj`` has ``k`` leaf children), so
+    it is not an accuracy; it is the P(A) of ``hier_kappa_labels``.
+``"credit"``
+    ``credit(gold=a, output=b)`` with ``a`` the annotator listed first (corpus
+    order).  The natural choice against a gold standard; ``synagree tags``
+    uses it (gold file vs system file).
+
+Hierarchies (``hierarchy_spec``)
+================================
+
+``"ud"``: :meth:`Hierarchy.from_ud` over every label of the corpus
+(``plain_as_leaf`` applies to this one only); ``"msd"``:
+:meth:`Hierarchy.from_msd`; ``"flat"``: no structure (everything equals the
+exact scores, a sanity check); anything else is the path of a hierarchy file
+(:meth:`Hierarchy.from_file`; a missing or bad file raises
+:class:`~synagree.base.problems.InputError`).  The keywords win over files of the
+same name (write ``./ud`` for a file called ``ud``).  A
+:class:`~synagree.trees.hierarchy.Hierarchy` object is accepted too.  Labels of the
+corpus that a file does not list become top-level leaves (they share nothing
+with any other label) and are reported.
+
+Caveat, UD hierarchy with ``plain_as_leaf=False``: a plain relation that has
+exactly one subtype in the corpus (``aux`` with only ``aux:pass``) has the
+same leaf distribution as that subtype, so the two are fully interchangeable
+(credit 1, label distance 0).  This is reported as a note.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from synagree.stats.alpha import VARIANTS, TreeAlpha, tree_alpha
+from synagree.io.corpus import Corpus, Unit
+from synagree.trees.hierarchy import PLAIN_LEAF_SUFFIX, HierarchicalKappa, Hierarchy, cohens_kappa, label_distance_matrix, pooled_leaf_mass
+from synagree.base.problems import InputError
+from synagree.io.conllu import DepSentence
+from synagree.io.brackets import PhraseNode, PhraseSentence
+from synagree.distance.ted import Costs
+from synagree.trees.flat import Vocabulary, build_tree
+
+__all__ = [
+    "MODES", "AGREE_MODE", "LABEL_DISTANCES", "HIERARCHY_KEYWORDS", "METRIC_KEYS",
+    "load_hierarchy", "load_hierarchy_noting_added", "describe_hierarchy", "label_credit_fn",
+    "hierarchy_costs", "hierarchical_tree_alpha", "hierarchical_metrics", "add_to_result",
+    "add_hierarchy_args", "validate_args", "apply", "hier_metric_fn",
+]
+
+#: Label-credit modes for a pair of annotations (see the module docstring).
+MODES = ("mutual", "agreement", "credit")
+#: The mode ``synagree agree`` uses.
+AGREE_MODE = "mutual"
+LABEL_DISTANCES = ("exact", "hierarchy")
+HIERARCHY_KEYWORDS = ("ud", "msd", "flat")
+#: Every key :func:`hierarchical_metrics` may return, in report order.
+METRIC_KEYS = ("hier_la", "hier_las", "hier_kappa_labels", "kappa_labels_scott",
+               "cohen_kappa_labels") + tuple(f"alpha_{v}_h" for v in VARIANTS)
+
+HierarchySpec = Union[str, "Path", Hierarchy]
+
+
+# ---------------------------------------------------------------- hierarchy
+def load_hierarchy(spec: HierarchySpec, labels: Iterable[str] = (),
+                   plain_as_leaf: bool = False) -> Hierarchy:
+    """The hierarchy named by ``spec`` (see the module docstring).
+
+    ``labels``: the labels to build ``ud`` / ``msd`` / ``flat`` from; for a
+    file or a :class:`Hierarchy` they are resolved so that labels the
+    hierarchy lacks are added (and listed in ``added_tags``).
+    """
+    labels = [lab for lab in dict.fromkeys(labels) if lab]
+    if isinstance(spec, Hierarchy):
+        h = spec
+    else:
+        name = str(spec)
+        if plain_as_leaf and name != "ud":
+            raise InputError.single("<command line>", None, "usage",
+                                    "--plain-as-leaf applies to --hierarchy ud only")
+        if name == "ud":
+            return Hierarchy.from_ud(labels, plain_as_leaf=plain_as_leaf)
+        if name == "msd":
+            return Hierarchy.from_msd(labels)
+        if name == "flat":
+            return Hierarchy.flat(labels)
+        if not name:
+            raise InputError.single("<command line>", None, "usage",
+                                    "empty hierarchy: give ud, msd, flat or a file")
+        path = Path(name)
+        if not path.is_file():
+            raise InputError.single(name, None, "hierarchy-not-found",
+                                    "no such hierarchy file (the built-in hierarchies are "
+                                    + ", ".join(HIERARCHY_KEYWORDS) + ")")
+        h = Hierarchy.from_file(path)
+    for lab in labels:
+        h.resolve(lab)
+    return h
+
+
+def load_hierarchy_noting_added(spec: HierarchySpec, labels: Iterable[str] = (),
+                                plain_as_leaf: bool = False) -> Tuple[Hierarchy, List[str]]:
+    """:func:`load_hierarchy`, and the labels that this call added to it as
+    top-level leaves because it lacked them (always none for ``ud`` / ``msd`` /
+    ``flat``, which are built from ``labels``)."""
+    before = len(spec.added_tags) if isinstance(spec, Hierarchy) else 0
+    h = load_hierarchy(spec, labels, plain_as_leaf=plain_as_leaf)
+    return h, list(h.added_tags[before:])
+
+
+def describe_hierarchy(spec: HierarchySpec, plain_as_leaf: bool = False) -> str:
+    if isinstance(spec, Hierarchy):
+        return "custom"
+    name = str(spec)
+    if name == "ud" and plain_as_leaf:
+        return "ud (plain as leaf)"
+    return name if name in HIERARCHY_KEYWORDS else f"file {name}"
+
+
+def _single_child_notes(h: Hierarchy, labels: Iterable[str]) -> List[str]:
+    """A note on the labels used in the data whose tag has exactly one child
+    (the two have the same leaf distribution, so they are interchangeable)."""
+    pairs = []
+    for lab in sorted(set(labels)):
+        if not lab or lab not in h or h.resolve(lab) != lab:
+            continue
+        kids = h.children(lab)
+        if len(kids) == 1 and not kids[0].endswith(PLAIN_LEAF_SUFFIX):
+            pairs.append(f"{lab} = {kids[0]}")
+    if not pairs:
+        return []
+    return [f"{len(pairs)} label(s) have a single child in the hierarchy and are "
+            f"interchangeable with it (credit 1, label distance 0): " + ", ".join(pairs)]
+
+
+# ---------------------------------------------------------------- credit
+def label_credit_fn(h: Hierarchy, mode: str = AGREE_MODE) -> Callable[[str, str], float]:
+    """``f(a, b)``: the credit of labels ``a`` (first annotator) and ``b`` under
+    ``mode`` (``mutual`` | ``agreement`` | ``credit``), cached per pair."""
+    if mode not in MODES:
+        raise ValueError(f"unknown label-credit mode {mode!r}; expected one of {MODES}")
+    cache: Dict[Tuple[str, str], float] = {}
+
+    def f(a: str, b: str) -> float:
+        key = (a, b)
+        v = cache.get(key)
+        if v is None:
+            if mode == "agreement":
+                v = h.pair_agreement(a, b)
+            elif a == b:
+                v = 1.0
+            elif mode == "credit":
+                v = h.credit(a, b)
+            else:
+                v = 0.5 * (h.credit(a, b) + h.credit(b, a))
+            cache[key] = v
+        return v
+
+    return f
+
+
+# ---------------------------------------------------------------- alpha
+def hierarchy_costs(h: Hierarchy, vocab: Vocabulary) -> Costs:
+    """TED costs for the labels of ``vocab``: delete/insert 1 (0 for id 0, the
+    root's empty label), rename = :func:`label_distance_matrix`."""
+    unit = Costs.unit(len(vocab))
+    return Costs(unit.delete, unit.insert, label_distance_matrix(h, list(vocab.labels)))
+
+
+def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hierarchy,
+                            variants: Sequence[str] = VARIANTS) -> TreeAlpha:
+    """α over TED with hierarchy rename costs, for units given as lists of
+    annotations (:class:`DepSentence` or :class:`PhraseSentence`)."""
+    vocab = Vocabulary()
+    units = [[build_tree(s, vocab) for s in anns] for anns in annotation_lists]
+    return tree_alpha(units, variants, costs=hierarchy_costs(h, vocab))
+
+
+# ---------------------------------------------------------------- labels
+def _labels_of(sent) -> List[str]:
+    if isinstance(sent, DepSentence):
+        return list(sent.deprels)
+    if isinstance(sent, PhraseSentence):
+        out: List[str] = []
+        stack: List[PhraseNode] = [sent.root]
+        while stack:
+            node = stack.pop()
+            if node.label:
+                out.append(node.label)
+            stack.extend(node.children)
+        return out
+    return list(getattr(sent, "deprels", ()))
+
+
+def _nan_to_none(x: float) -> Optional[float]:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+def _stats_dict(k: HierarchicalKappa) -> dict:
+    return {"items": k.n_items, "annotations": k.n_annotations,
+            "p_observed": _nan_to_none(k.p_observed), "p_expected": _nan_to_none(k.p_expected),
+            "kappa": _nan_to_none(k.kappa)}
+
+
+def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode: str,
+                  two_annotators: bool) -> Tuple[Dict[str, Optional[float]], dict]:
+    cred = label_credit_fn(h, mode)
+    agr = label_credit_fn(h, "agreement")
+    sums = {"hier_la": 0.0, "hier_las": 0.0, "agreement": 0.0, "la": 0.0, "las": 0.0}
+    total = 0
+    units = ignored = 0
+    label_counts: Counter = Counter()  # every compared annotation's labels (pooled)
+    n_annotations = 0
+    cohen_pairs: List[Tuple[str, str]] = []
+    for anns in ann_lists:
+        if len(anns) < 2:
+            continue
+        n = anns[0].n_words
+        if any(a.n_words != n for a in anns[1:]):
+            ignored += 1
+            continue
+        pairs = list(combinations(anns, 2))
+        unit = dict.fromkeys(sums, 0.0)
+        for a, b in pairs:
+            heads_eq = (np.asarray(a.heads) == np.asarray(b.heads)).tolist()
+            for k, (la, lb) in enumerate(zip(a.deprels, b.deprels)):
+                c = cred(la, lb)
+                unit["hier_la"] += c
+                unit["agreement"] += agr(la, lb)
+                same = la == lb
+                unit["la"] += same
+                if heads_eq[k]:
+                    unit["hier_las"] += c
+                    unit["las"] += same
+        for key in sums:
+            sums[key] += unit[key] / len(pairs)
+        for a in anns:
+            label_counts.update(a.deprels)
+        n_annotations += len(anns) * n
+        if two_annotators and len(anns) == 2:
+            cohen_pairs.extend(zip(anns[0].deprels, anns[1].deprels))
+        total += n
+        units += 1
+    # chance: leaf mass of the pooled annotations (hierarchical) and label counts (flat)
+    hk = HierarchicalKappa(total, sums["agreement"], n_annotations,
+                           pooled_leaf_mass(h, label_counts.items()))
+    flat = HierarchicalKappa(total, sums["la"], n_annotations,
+                             {lab: float(c) for lab, c in label_counts.items()})
+    cohen = cohens_kappa(cohen_pairs) if two_annotators else math.nan
+
+    def ratio(key: str) -> Optional[float]:
+        return sums[key] / total if total else None
+
+    metrics = {"hier_la": ratio("hier_la"), "hier_las": ratio("hier_las"),
+               "hier_kappa_labels": _nan_to_none(hk.kappa),
+               "kappa_labels_scott": _nan_to_none(flat.kappa),
+               "cohen_kappa_labels": _nan_to_none(cohen) if two_annotators else None}
+    details = {"words": total, "units": units, "ignored": ignored,
+               "sums": dict(sums), "exact_la": ratio("la"), "exact_las": ratio("las"),
+               "pair_agreement": ratio("agreement"),
+               "hier_kappa": _stats_dict(hk), "scott": _stats_dict(flat)}
+    return metrics, details
+
+
+# ---------------------------------------------------------------- main entry
+def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
+                         label_distance: str = "exact", plain_as_leaf: bool = False,
+                         mode: str = AGREE_MODE,
+                         variants: Sequence[str] = VARIANTS
+                         ) -> Tuple[Dict[str, Optional[float]], dict]:
+    """Hierarchical scores of a corpus: ``(metrics, details)``.
+
+    ``metrics``: the keys of :data:`METRIC_KEYS` that apply (fractions, or
+    ``None`` when undefined), ready for :attr:`AgreementResult.extra`.
+    Dependency corpora get ``hier_la``, ``hier_las``, ``hier_kappa_labels``,
+    ``kappa_labels_scott`` and ``cohen_kappa_labels`` (``None`` unless exactly
+    two annotators); with ``label_distance="hierarchy"`` every corpus also gets
+    ``alpha_<variant>_h`` for the requested ``variants``.  ``details``: the
+    sums behind them, the hierarchy used, ignored units, unknown labels and
+    ``notes`` (human-readable lines).  ``mode``: label credit for a pair of
+    annotators (module docstring); κ always uses SPEC §9's pair agreement.
+    Raises :class:`InputError` for a bad hierarchy file or usage.
+    """
+    if label_distance not in LABEL_DISTANCES:
+        raise InputError.single("<command line>", None, "usage",
+                                f"unknown label distance {label_distance!r}; expected one "
+                                f"of {', '.join(LABEL_DISTANCES)}")
+    if mode not in MODES:
+        raise InputError.single("<command line>", None, "usage",
+                                f"unknown label-credit mode {mode!r}; expected one of "
+                                f"{', '.join(MODES)}")
+    ann_lists = corpus.annotation_lists()
+    labels: List[str] = []
+    for anns in ann_lists:
+        for s in anns:
+            labels.extend(_labels_of(s))
+    h, added = load_hierarchy_noting_added(hierarchy_spec, labels, plain_as_leaf)
+    notes: List[str] = []
+    details: dict = {"hierarchy": describe_hierarchy(hierarchy_spec, plain_as_leaf),
+                     "plain_as_leaf": bool(plain_as_leaf), "label_credit": mode,
+                     "label_distance": label_distance, "tags": len(h),
+                     "leaves": len(h.leaves), "labels_not_in_hierarchy": added}
+    if added:
+        shown = ", ".join(added[:20]) + (" ..." if len(added) > 20 else "")
+        notes.append(f"{len(added)} label(s) not in the hierarchy were added as top-level "
+                     f"tags (no partial credit): {shown}")
+    if describe_hierarchy(hierarchy_spec, plain_as_leaf) == "ud":
+        notes.extend(_single_child_notes(h, labels))
+    metrics: Dict[str, Optional[float]] = {}
+    if corpus.kind == "dependency":
+        two = len(corpus.annotators) == 2
+        m, d = _label_scores(ann_lists, h, mode, two)
+        metrics.update(m)
+        details.update(d)
+        if not two:
+            notes.append("cohen_kappa_labels needs exactly two annotators; undefined here")
+    else:
+        notes.append("hierarchical label accuracy and kappa apply to dependency input only")
+    if label_distance == "hierarchy":
+        ta = hierarchical_tree_alpha(ann_lists, h, variants)
+        for v in variants:
+            st = ta.stats[v]
+            metrics[f"alpha_{v}_h"] = st.alpha
+            notes.extend(n.replace(f"alpha_{v}:", f"alpha_{v}_h:") for n in st.notes)
+        details["alpha_h"] = {v: {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
+                                  "d_o": _nan_to_none(st.d_o), "d_e": _nan_to_none(st.d_e)}
+                              for v, st in ta.stats.items()}
+    details["notes"] = notes
+    ordered = {k: metrics[k] for k in METRIC_KEYS if k in metrics}
+    return ordered, details
+
+
+def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str = "exact",
+                  plain_as_leaf: bool = False, mode: str = AGREE_MODE):
+    """Add the hierarchical scores to an :class:`~synagree.agreement.agree.AgreementResult`
+    (``extra``, ``extra_details["hierarchy"]``, ``notes``); returns it."""
+    if result.corpus is None:
+        raise ValueError("the result carries no corpus (use synagree.agree / agree_corpus)")
+    variants = [v for v in VARIANTS if v in result.alpha] or list(VARIANTS)
+    metrics, details = hierarchical_metrics(result.corpus, hierarchy, label_distance,
+                                            plain_as_leaf, mode, variants)
+    result.extra.update(metrics)
+    result.extra_details["hierarchy"] = details
+    result.notes.extend(details["notes"])
+    return result
+
+
+# ---------------------------------------------------------------- CLI helpers
+def add_hierarchy_args(parser: argparse.ArgumentParser) -> None:
+    """``--hierarchy``, ``--label-distance``, ``--plain-as-leaf``, ``--label-credit``."""
+    g = parser.add_argument_group("hierarchical labels (Melamed & Resnik credit)")
+    g.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
+                   help="add hierarchical label accuracy, hierarchical LAS and kappa on "
+                        "labels, using this tag hierarchy: ud (a:b IS-A a), msd (positional "
+                        "tags), flat, or a hierarchy file")
+    g.add_argument("--label-distance", choices=LABEL_DISTANCES, default="exact",
+                   help="hierarchy: also report alpha with hierarchy-aware TED rename costs "
+                        "(alpha_*_h); needs --hierarchy (default: exact)")
+    g.add_argument("--plain-as-leaf", action="store_true",
+                   help="with --hierarchy ud: a plain relation (nsubj) is its own leaf "
+                        "beside its subtypes instead of an under-specified parent")
+    g.add_argument("--label-credit", choices=MODES, default=AGREE_MODE,
+                   help="credit for two annotators' labels: mutual (mean of both directions, "
+                        "default), agreement (sum_l P(l|a)P(l|b)), credit (first annotator as "
+                        "gold)")
+
+
+def validate_args(args: argparse.Namespace) -> None:
+    """Cheap checks before the (possibly long) agreement run: usage errors and an
+    unreadable hierarchy file raise :class:`InputError`."""
+    spec = getattr(args, "hierarchy", None)
+    dist = getattr(args, "label_distance", "exact")
+    plain = getattr(args, "plain_as_leaf", False)
+    if spec is None:
+        if dist == "hierarchy":
+            raise InputError.single("<command line>", None, "usage",
+                                    "--label-distance hierarchy needs --hierarchy "
+                                    "ud|msd|flat|FILE")
+        if plain:
+            raise InputError.single("<command line>", None, "usage",
+                                    "--plain-as-leaf needs --hierarchy ud")
+        return
+    load_hierarchy(spec, (), plain_as_leaf=plain)
+
+
+def apply(result, args: argparse.Namespace):
+    """Wire the parsed ``--hierarchy`` options into an agreement result (no-op
+    without ``--hierarchy``); returns the result."""
+    validate_args(args)
+    spec = getattr(args, "hierarchy", None)
+    if spec is None:
+        return result
+    return add_to_result(result, spec, getattr(args, "label_distance", "exact"),
+                         getattr(args, "plain_as_leaf", False),
+                         getattr(args, "label_credit", AGREE_MODE))
+
+
+# ---------------------------------------------------------------- experiments hook
+def hier_metric_fn(hierarchy: HierarchySpec = "ud", label_distance: str = "hierarchy",
+                   plain_as_leaf: bool = False, mode: str = AGREE_MODE,
+                   variants: Sequence[str] = VARIANTS,
+                   labels: Optional[Iterable[str]] = None
+                   ) -> Callable[[Sequence[DepSentence], Sequence[DepSentence]],
+                                 Dict[str, Optional[float]]]:
+    """A metric function ``(original_sentences, perturbed_sentences) -> dict``
+    for the noise experiments: the two lists (same length, sentence k of one
+    is sentence k of the other) are compared as two annotators, and the
+    :func:`hierarchical_metrics` of that two-annotator corpus are returned
+    (``hier_la``, ``hier_las``, ``hier_kappa_labels``, ``kappa_labels_scott``,
+    ``cohen_kappa_labels`` and, with ``label_distance="hierarchy"`` (the
+    default), ``alpha_plain_h`` / ``alpha_diff_h`` / ``alpha_norm_h``).
+    ``labels``: the experiment's label set (``NoiseSource.labels``); with it a
+    ``ud``/``msd``/``flat`` hierarchy is built once from those labels, so every
+    run uses the same hierarchy (recommended: relabel noise may bring in or
+    leave out subtypes, which would otherwise change the hierarchy from run to
+    run).  Without it such a hierarchy is rebuilt from each call's labels.  A
+    file is read once.  The returned function has ``__name__ = "hierarchy"``
+    and ``columns`` = the keys it returns, for ``experiments.Metric``.
+    """
+    if not isinstance(hierarchy, Hierarchy):
+        if str(hierarchy) not in HIERARCHY_KEYWORDS or labels is not None:
+            hierarchy = load_hierarchy(hierarchy, labels or (), plain_as_leaf=plain_as_leaf)
+        else:
+            load_hierarchy(hierarchy, (), plain_as_leaf=plain_as_leaf)  # usage errors now
+    spec_plain = plain_as_leaf and not isinstance(hierarchy, Hierarchy)
+
+    def metric(original: Sequence[DepSentence],
+               perturbed: Sequence[DepSentence]) -> Dict[str, Optional[float]]:
+        if len(original) != len(perturbed):
+            raise ValueError(f"{len(original)} original but {len(perturbed)} perturbed "
+                             f"sentences")
+        units = [Unit(str(k + 1), "experiment", {"original": a, "perturbed": b})
+                 for k, (a, b) in enumerate(zip(original, perturbed))]
+        kind = "phrase" if original and isinstance(original[0], PhraseSentence) else "dependency"
+        corpus = Corpus(["original", "perturbed"], units, kind)
+        metrics, _ = hierarchical_metrics(corpus, hierarchy, label_distance, spec_plain,
+                                          mode, variants)
+        return metrics
+
+    metric.__name__ = "hierarchy"
+    metric.columns = tuple(k for k in METRIC_KEYS if not k.startswith("alpha_")) + (
+        tuple(f"alpha_{v}_h" for v in VARIANTS if v in variants)
+        if label_distance == "hierarchy" else ())
+    return metric
