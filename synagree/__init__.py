@@ -2,20 +2,53 @@
 
 Krippendorff's α over tree edit distance (Skjærholt 2014) in three variants
 (plain, diff, norm), for dependency and phrase-structure trees, beside
-LAS/UAS/label accuracy.  See ``SPEC.md`` conventions in the README.
+LAS/UAS/label accuracy; conventions in ``docs/method.md``.
 
-Quick start::
+The package is layered, data flowing one way::
 
-    import synagree
-    res = synagree.agree(["a.conllu", "b.conllu"])
-    res.alpha_value("plain"), res.scores.ratio("las")
+    base -> io -> trees -> distance -> stats -> agreement | evaluation | noise -> render -> cli
+
+The names below are loaded on first use, so that ``import synagree`` (and
+``synagree --help``) stays light.
+
+Examples
+--------
+>>> import synagree
+>>> synagree.__version__
+'0.1.0'
 """
-__version__ = "0.1.0"
+from __future__ import annotations
 
-from synagree.base.problems import InputError, Problem, ProblemLog
-from synagree.agreement.agree import AgreementResult, agree, agree_corpus, load_corpus
-from synagree.stats.alpha import AlphaStats, krippendorff_alpha, tree_alpha
+import importlib
+from typing import Any
 
-__all__ = ["__version__", "agree", "agree_corpus", "load_corpus", "AgreementResult",
-           "AlphaStats", "krippendorff_alpha", "tree_alpha", "InputError", "Problem",
-           "ProblemLog"]
+from synagree._version import __version__
+
+# public name -> module that defines it
+_EXPORTS = {
+    "agree": "synagree.agreement.agree",
+    "agree_corpus": "synagree.agreement.agree",
+    "load_corpus": "synagree.agreement.agree",
+    "AgreementResult": "synagree.agreement.agree",
+    "AlphaStats": "synagree.stats.alpha",
+    "krippendorff_alpha": "synagree.stats.alpha",
+    "tree_alpha": "synagree.stats.alpha",
+    "InputError": "synagree.base.problems",
+    "Problem": "synagree.base.problems",
+    "ProblemLog": "synagree.base.problems",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'synagree' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(__all__)

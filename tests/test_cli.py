@@ -133,19 +133,11 @@ def test_output_file(dirs, tmp_path, run_cli):
     assert target.read_text(encoding="utf-8").startswith("kind")
 
 
-def test_no_input_outside_repo_is_an_error(tmp_path, monkeypatch, run_cli):
+def test_no_input_falls_back_to_sample_from_any_directory(repo_root, tmp_path, monkeypatch,
+                                                           run_cli):
+    """The bundled sample is package data: found whatever the working directory."""
+    sample = repo_root / "synagree" / "data" / "en-sample"
     monkeypatch.chdir(tmp_path)
-    rc, out, err = run_cli("agree")
-    assert rc != 0
-    assert out == "" and "Traceback" not in err
-    assert "no input" in err
-
-
-def test_no_input_falls_back_to_sample(repo_root, monkeypatch, run_cli):
-    sample = repo_root / "treebanks" / "en-sample"
-    if not sample.is_dir():
-        pytest.skip("treebanks/en-sample does not exist yet")
-    monkeypatch.chdir(repo_root)
     rc, out, err = run_cli("agree", "--output", "json")
     assert rc == 0, err
     assert "en-sample" in err
@@ -192,7 +184,7 @@ def test_agree_hierarchy_options_add_lines_without_replacing_published_alphas(tm
     import json
     from synagree.cli.main import main
 
-    a, b = "treebanks/en-sample/ann_a/sample.conllu", "treebanks/en-sample/ann_b/sample.conllu"
+    a, b = "synagree/data/en-sample/ann_a/sample.conllu", "synagree/data/en-sample/ann_b/sample.conllu"
     plain = tmp_path / "plain.json"
     hier = tmp_path / "hier.json"
     assert main(["agree", a, b, "-q", "--output", "json", "-o", str(plain)]) == 0

@@ -25,6 +25,7 @@ from synagree.evaluation.conll18 import OFFICIAL_METRICS, evaluate, read_conllu,
 from synagree.base.problems import InputError
 from synagree.io.conllu import read_conllu as read_dep
 from synagree.io.conllu import to_conllu, write_conllu
+from synagree.render import compare as render_compare
 
 DATA = Path(__file__).resolve().parent / "data" / "compare"
 CONLL18 = Path(__file__).resolve().parent / "data" / "conll18"
@@ -364,7 +365,7 @@ def test_cli_table_json_csv_latex(run_cli):
     assert d["systems"][0]["breakdowns"]["direction"][0]["bin"] == "left"
     assert d["systems"][0]["confusion"]["top"][0] == ["nsubj", "obj", 1, "b1"]
     rc, out, _ = run_cli("compare", g, s, "--output", "csv", "--breakdown")
-    assert out.splitlines()[0] == ",".join(cmp.CSV_COLUMNS)
+    assert out.splitlines()[0] == ",".join(render_compare.CSV_COLUMNS)
     assert any(ln.startswith("score,bd-sys.conllu,LAS,,") for ln in out.splitlines())
     assert any(ln.startswith("breakdown:length,bd-sys.conllu,LAS,3-6,") for ln in out.splitlines())
     rc, out, _ = run_cli("compare", g, s, "--output", "latex")

@@ -9,6 +9,7 @@ import pytest
 from conftest import textbook_alpha, zss_dep_tree, zss_unit_distance
 
 from synagree.agreement import agree as agreement
+from synagree.stats import alpha
 from synagree.stats.alpha import VARIANTS, tree_alpha
 from synagree.distance.sums import delta_squared
 from synagree.stats.bootstrap import bootstrap_alpha, resample_weights
@@ -146,9 +147,9 @@ def test_bootstrap_matrix_form_equals_recomputation():
 
 
 def test_bootstrap_ci_covers_the_estimate_and_is_seeded():
-    res = agreement.agree(dirs=["treebanks/en-sample/ann_a", "treebanks/en-sample/ann_b"],
+    res = agreement.agree(dirs=["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"],
                           bootstrap=300, seed=4)
-    res2 = agreement.agree(dirs=["treebanks/en-sample/ann_a", "treebanks/en-sample/ann_b"],
+    res2 = agreement.agree(dirs=["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"],
                            bootstrap=300, seed=4)
     for v in VARIANTS:
         lo, hi = res.alpha[v].ci
@@ -159,12 +160,12 @@ def test_bootstrap_ci_covers_the_estimate_and_is_seeded():
 
 
 def test_auto_sampling_switch_is_announced(monkeypatch):
-    monkeypatch.setattr(agreement, "AUTO_SAMPLE_THRESHOLD", 10)
-    monkeypatch.setattr(agreement, "DEFAULT_SAMPLE_PAIRS", 2000)
-    res = agreement.agree(dirs=["treebanks/en-sample/ann_a", "treebanks/en-sample/ann_b"])
+    monkeypatch.setattr(alpha, "AUTO_SAMPLE_THRESHOLD", 10)
+    monkeypatch.setattr(alpha, "DEFAULT_SAMPLE_PAIRS", 2000)
+    res = agreement.agree(dirs=["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"])
     assert any("sampled pairs" in n for n in res.notes)
     assert res.extra["alpha_plain_se"] > 0
-    exact = agreement.agree(dirs=["treebanks/en-sample/ann_a", "treebanks/en-sample/ann_b"],
+    exact = agreement.agree(dirs=["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"],
                             exact=True)
     assert "alpha_plain_se" not in exact.extra
 

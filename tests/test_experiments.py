@@ -429,7 +429,7 @@ def test_noise_records_hierarchical_metrics(tmp_path):
 
     from synagree.noise.experiments import run_noise_experiment
 
-    out = run_noise_experiment(["treebanks/en-sample/ann_a/sample.conllu"], tmp_path / "h",
+    out = run_noise_experiment(["synagree/data/en-sample/ann_a/sample.conllu"], tmp_path / "h",
                                sample=30, seed=3, series=["relabel"], grid=[0.5], runs=2,
                                hierarchy="ud")
     rows = list(_csv.DictReader(open(out.files["csv"], encoding="utf-8")))

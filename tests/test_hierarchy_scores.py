@@ -35,6 +35,7 @@ from synagree.base.problems import InputError
 from synagree.io.conllu import read_conllu
 from synagree.distance.ted import TreePack, distance_matrix, pair_distances
 from synagree.trees.flat import Vocabulary, build_tree, flat_tree, to_zss
+from synagree.cli import agree as cli_agree
 
 DATA = Path(__file__).resolve().parent / "data" / "hier"
 from conftest import SHARED_DATA
@@ -269,9 +270,9 @@ def test_apply_adds_rows_to_agreement_result():
     from synagree.render.tables import render
 
     res = synagree.agree(ud_files("a", "b"))
-    hs.apply(res, _ns())  # no --hierarchy: nothing happens
+    cli_agree.apply(res, _ns())  # no --hierarchy: nothing happens
     assert res.extra == {}
-    hs.apply(res, _ns(hierarchy="ud", label_distance="hierarchy"))
+    cli_agree.apply(res, _ns(hierarchy="ud", label_distance="hierarchy"))
     assert set(res.extra) == set(hs.METRIC_KEYS)
     assert res.extra_details["hierarchy"]["label_credit"] == "mutual"
     table = render(res, "table")
@@ -284,23 +285,23 @@ def test_apply_adds_rows_to_agreement_result():
 
 def test_apply_respects_requested_variants():
     res = synagree.agree(ud_files("a", "b"), variants=("plain",))
-    hs.apply(res, _ns(hierarchy="ud", label_distance="hierarchy"))
+    cli_agree.apply(res, _ns(hierarchy="ud", label_distance="hierarchy"))
     assert "alpha_plain_h" in res.extra and "alpha_diff_h" not in res.extra
 
 
 def test_parser_args_and_validation():
     p = argparse.ArgumentParser()
-    hs.add_hierarchy_args(p)
+    cli_agree.add_hierarchy_args(p)
     args = p.parse_args(["--hierarchy", "msd", "--label-distance", "hierarchy"])
     assert args.hierarchy == "msd" and args.label_distance == "hierarchy"
     assert args.label_credit == hs.AGREE_MODE and not args.plain_as_leaf
     with pytest.raises(InputError, match="needs --hierarchy"):
-        hs.validate_args(p.parse_args(["--label-distance", "hierarchy"]))
+        cli_agree.validate_args(p.parse_args(["--label-distance", "hierarchy"]))
     with pytest.raises(InputError, match="plain-as-leaf"):
-        hs.validate_args(p.parse_args(["--plain-as-leaf"]))
+        cli_agree.validate_args(p.parse_args(["--plain-as-leaf"]))
     with pytest.raises(InputError):
-        hs.validate_args(p.parse_args(["--hierarchy", str(DATA / "bad.hier")]))
-    hs.validate_args(p.parse_args(["--hierarchy", "ud", "--plain-as-leaf"]))
+        cli_agree.validate_args(p.parse_args(["--hierarchy", str(DATA / "bad.hier")]))
+    cli_agree.validate_args(p.parse_args(["--hierarchy", "ud", "--plain-as-leaf"]))
 
 
 def test_phrase_corpus_gets_alpha_h_only(write):

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from synagree.evaluation import conll18
-from synagree.render import escape
+from synagree.base import escape
 from synagree.cli.main import main
 from synagree.io.compression import strip_suffix
 from synagree.base.problems import InputError, Problem, quote

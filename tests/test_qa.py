@@ -31,6 +31,8 @@ import pytest
 
 from synagree.agreement import qa
 from synagree.agreement.agree import agree_corpus, load_corpus
+from synagree.cli import agree as cli_agree
+from synagree.render import qa as render_qa
 
 QA = Path(__file__).resolve().parent / "data" / "qa"
 from conftest import SHARED_DATA as SHARED
@@ -178,11 +180,11 @@ def test_worst_list_and_pair_matrix_on_cdt(cdt_en):
     assert pm.las[0, 1] == pytest.approx(0.884406657, abs=1e-9)  # REFERENCE.md
     assert pm.units[0, 1] == 264
     assert all(x.alpha["plain"] is None for x in qa.leave_one_out(cdt_en))
-    text = qa.render_worst(cdt_en, 3)
+    text = render_qa.render_worst(cdt_en, 3)
     assert "share of D_o" in text and top.label in text
     for fmt in ("csv", "markdown", "latex"):
-        assert top.label in qa.render_worst(cdt_en, 3, fmt)
-    js = json.loads(qa.render_worst(cdt_en, 3, "json"))
+        assert top.label in render_qa.render_worst(cdt_en, 3, fmt)
+    js = json.loads(render_qa.render_worst(cdt_en, 3, "json"))
     assert js[0]["uid"] == top.uid and js[0]["differing_words"]
 
 
@@ -238,15 +240,15 @@ def test_compare_rounds(cdt_en):
 
 def test_apply_worst_for_agree_cli(three):
     ns = argparse.Namespace(worst=2, variant="plain")
-    text = qa.apply_worst(three, ns, "table")
+    text = cli_agree.apply_worst(three, ns, "table")
     assert "s1" in text and "apples" in text
-    assert qa.apply_worst(three, ns, "json") == ""
+    assert cli_agree.apply_worst(three, ns, "json") == ""
     assert three.extra_details["worst"][0]["uid"] == "s1"
     three.extra_details.pop("worst")
     ns.worst = 0
-    assert qa.apply_worst(three, ns) == ""
+    assert cli_agree.apply_worst(three, ns) == ""
     p = argparse.ArgumentParser()
-    qa.add_worst_args(p)
+    cli_agree.add_worst_args(p)
     a = p.parse_args(["--worst", "5", "--variant", "norm"])
     assert a.worst == 5 and a.variant == "norm"
     # the earlier spelling is still accepted
@@ -260,5 +262,5 @@ def test_qa_summary_tables(three):
     assert "deprel_kappa" in d["bootstrap"]["metrics"]
     json.dumps(d, allow_nan=False)  # strict JSON: no NaN
     for fmt in ("csv", "markdown", "latex", "table"):
-        text = qa.render_tables(d, fmt)
+        text = render_qa.render_tables(d, fmt)
         assert "anna" in text and "alpha_plain" in text

@@ -20,7 +20,8 @@ import pytest
 
 from synagree.trees.hierarchy import Hierarchy, cohens_kappa, hierarchical_kappa, scotts_pi
 from synagree.base.problems import InputError
-from synagree.evaluation.tags import evaluate_tag_pairs, evaluate_tags, read_tag_column, render_tags
+from synagree.evaluation.tags import evaluate_tag_pairs, evaluate_tags, read_tag_column
+from synagree.render.tags import render_tags
 
 DATA = Path(__file__).resolve().parent / "data" / "hier"
 TOL = 1e-12

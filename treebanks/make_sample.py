@@ -1,4 +1,4 @@
-"""Write the bundled sample treebank: treebanks/en-sample/{ann_a,ann_b}/sample.conllu.
+"""Write the bundled sample treebank: synagree/data/en-sample/{ann_a,ann_b}/sample.conllu.
 
 Forty short English sentences written for this project, annotated in UD by
 "annotator A"; annotator B's copy differs where real annotators tend to
@@ -73,7 +73,7 @@ def write(out: Path, annotator_b: bool) -> None:
 
 
 if __name__ == "__main__":
-    here = Path(__file__).resolve().parent / "en-sample"
+    here = Path(__file__).resolve().parents[1] / "synagree" / "data" / "en-sample"
     write(here / "ann_a" / "sample.conllu", annotator_b=False)
     write(here / "ann_b" / "sample.conllu", annotator_b=True)
     print(f"wrote {len(S)} sentences for two annotators under {here}")

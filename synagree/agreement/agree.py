@@ -8,15 +8,21 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
-from synagree import __version__
-from synagree.stats.alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
-from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores
-from synagree.io.corpus import Corpus, from_dirs, from_files
+from synagree._version import __version__
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError, Problem
 from synagree.io.conllu import DepSentence
+from synagree.io.corpus import Corpus, from_dirs, from_files
+from synagree.stats.alpha import (
+    VARIANTS,
+    AlphaStats,
+    TreeAlpha,
+    sampling_plan,
+    tree_alpha,
+)
+from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores
 from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
 
@@ -115,30 +121,6 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
                          allow_missing=allow_missing, check_text=check_text)
     return from_files(paths, names=names, fmt=fmt, phrase_style=phrase_style, strict=strict,
                       allow_missing=allow_missing, check_text=check_text)
-
-
-# Above this many pairable annotations D_e is estimated from sampled pairs
-# unless exact=True (announced in the notes); see README "Large corpora".
-AUTO_SAMPLE_THRESHOLD = 20_000
-DEFAULT_SAMPLE_PAIRS = 200_000
-AUTO_TARGET_SE = 0.001  # automatic sampling draws pairs until every alpha's SE <= this
-
-
-def sampling_plan(n_values: int, sample_pairs: Optional[int], exact: bool
-                  ) -> Tuple[Optional[int], Optional[float], Optional[str]]:
-    """``(sample_pairs, target_se, note)`` for ``n_values`` pairable trees.
-
-    Explicit ``sample_pairs`` are kept; otherwise D_e is exact unless the
-    corpus is above :data:`AUTO_SAMPLE_THRESHOLD` and ``exact`` is false, in
-    which case pairs are drawn until every α's SE is at most
-    :data:`AUTO_TARGET_SE`, and ``note`` says so.
-    """
-    if sample_pairs is None and not exact and n_values > AUTO_SAMPLE_THRESHOLD:
-        return DEFAULT_SAMPLE_PAIRS, AUTO_TARGET_SE, (
-            f"{n_values:,} annotations exceed {AUTO_SAMPLE_THRESHOLD:,}: D_e estimated from "
-            f"sampled pairs until the SE of alpha is at most {AUTO_TARGET_SE} (use --exact "
-            f"to force the exact computation)")
-    return sample_pairs, None, None
 
 
 def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,

@@ -42,10 +42,6 @@ Comparing rounds (:func:`compare`)
 """
 from __future__ import annotations
 
-import argparse
-import csv
-import io
-import json
 import math
 from dataclasses import dataclass
 from itertools import combinations
@@ -53,19 +49,20 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
-from synagree.distance.sums import delta_squared
-from synagree.stats.attachment import attachment_scores
-from synagree.stats.bootstrap import bootstrap_alpha, bootstrap_ratios, percentile_interval, resample_weights
-from synagree.stats.categorical import COEFFICIENTS, _f, items_from_corpus, layer_agreement, render_rows
-from synagree.stats.categorical import bootstrap as layer_bootstrap
-from synagree.cli.options import add_variant, whole_number
-from synagree.io.conllu import DepSentence
-from synagree.io.brackets import PhraseNode
 from synagree.base.jsonable import json_ready
-from synagree.render.tables import render_json
+from synagree.distance.sums import delta_squared
+from synagree.io.conllu import DepSentence
+from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
+from synagree.stats.attachment import attachment_scores
+from synagree.stats.bootstrap import (
+    bootstrap_alpha,
+    bootstrap_ratios,
+    percentile_interval,
+    resample_weights,
+)
+from synagree.stats.categorical import COEFFICIENTS, items_from_corpus, layer_agreement
+from synagree.stats.categorical import bootstrap as layer_bootstrap
 from synagree.trees.flat import FlatTree, Vocabulary, build_tree
-
 
 # --------------------------------------------------------------------------
 # Pairable units, in the order of tree_alpha
@@ -118,7 +115,7 @@ def _variants(result, variants=None) -> List[str]:
     return list(variants)
 
 
-def _available_variant(result, variant: str) -> str:
+def available_variant(result, variant: str) -> str:
     """``variant`` if ``result`` has it, else the first variant it has."""
     return variant if variant in result.alpha else next(iter(result.alpha))
 
@@ -683,73 +680,10 @@ def _z(confidence: float) -> float:
 # Rendering tables
 # --------------------------------------------------------------------------
 
-def _short(s: Optional[str], n: int = 80) -> str:
-    if not s:
-        return ""
-    return s if len(s) <= n else s[: n - 1] + "…"
-
-
-def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
-               text_width: int = 80) -> Tuple[List[str], List[List[str]]]:
-    header = ["rank", "sentence", "document", f"share of D_o ({variant})", "mean TED",
-              "annotators", "differing words", "text"]
-    rows = []
-    for r, d in enumerate(diags, start=1):
-        share = d.contribution.get(variant, 0.0) / d_o if d_o else float("nan")
-        words = "; ".join(w.describe() for w in d.differing_words[:6])
-        if len(d.differing_words) > 6:
-            words += f"; … ({len(d.differing_words)} words)"
-        if not d.same_tokens:
-            words = "(tokenisation differs)"
-        pairs = ", ".join(f"{a}–{b} {t:g}" for a, b, t in d.disagreeing_pairs)
-        rows.append([str(r), d.label, d.document, f"{100 * share:.2f}%" if d_o else "–",
-                     _f(d.mean_ted, 2), pairs, words, _short(d.text, text_width)])
-    return header, rows
-
-
-def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain") -> str:
-    """The K worst units as text (``table``), ``json``, ``csv``, ``markdown`` or ``latex``."""
-    variant = _available_variant(result, variant)
-    diags = worst_units(result, k, variant)
-    d_o = result.alpha[variant].d_o
-    if fmt == "json":
-        return json.dumps(json_ready([d.to_dict() for d in diags]), indent=2,
-                          ensure_ascii=False) + "\n"
-    header, rows = worst_rows(diags, variant, d_o)
-    caption = f"The {len(diags)} sentences contributing most to D_o (alpha_{variant})"
-    return render_rows(header, rows, fmt if fmt in ("csv", "markdown", "latex") else "table",
-                       caption=caption)
-
-
-def add_worst_args(parser: argparse.ArgumentParser) -> None:
-    """``--worst K`` (and ``--variant``) for ``synagree agree``."""
-    parser.add_argument("--worst", type=whole_number(0), default=0, metavar="K",
-                        help="also list the K sentences contributing most to disagreement "
-                             "(share of D_o, TED, annotators, differing words)")
-    add_variant(parser)
-
-
-def apply_worst(result, args: argparse.Namespace, output: str = "table") -> str:
-    """For ``synagree agree``: with ``--output json`` the worst list goes into
-    ``result.extra_details["worst"]`` (and "" is returned); otherwise the rendered
-    list is returned, to be appended after the main output."""
-    k = getattr(args, "worst", 0) or 0
-    if k <= 0:
-        return ""
-    variant = _available_variant(result, args.variant)
-    if output == "json":
-        result.extra_details["worst"] = [d.to_dict() for d in worst_units(result, k, variant)]
-        return ""
-    fmt = {"table": "table", "csv": "csv", "latex": "latex"}.get(output, "table")
-    return "\n" + render_worst(result, k, fmt, variant)
-
 
 # --------------------------------------------------------------------------
 # Everything at once (used by the report)
 # --------------------------------------------------------------------------
-
-def bracket_string(node: PhraseNode) -> str:
-    return node.bracketed()
 
 
 def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
@@ -757,9 +691,9 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
                layers: Sequence[str] = (), compare_to: Optional[dict] = None,
                with_replicates: bool = True) -> dict:
     """Every QA table as one JSON-ready dict (what ``synagree report --output json`` writes)."""
-    variant = _available_variant(result, variant)
+    variant = available_variant(result, variant)
     variants = _variants(result)
-    d: dict = {"summary": json.loads(render_json(result))}
+    d: dict = {"summary": json_ready(result.to_dict())}
     diags = worst_units(result, worst, variant)
     d["worst"] = {"variant": variant, "d_o": result.alpha[variant].d_o,
                   "units": [x.to_dict() for x in diags]}
@@ -781,94 +715,3 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
     return json_ready(d)
 
 
-def render_tables(qa: dict, fmt: str) -> str:
-    """The QA dict of :func:`qa_summary` as csv / markdown / latex / table text."""
-    if fmt == "csv":
-        # one long table: section, row, column, value
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["table", "row", "column", "value"])
-        from synagree.render.escape import csv_row
-        for table, header, rows in _all_tables(qa):
-            for r in rows:
-                for h, c in zip(header[1:], r[1:]):
-                    w.writerow(csv_row([table, r[0], h, c]))
-        return buf.getvalue()
-    parts = [render_rows(header, rows, fmt, caption=table) for table, header, rows in
-             _all_tables(qa)]
-    return "\n".join(parts)
-
-
-def _all_tables(qa: dict):
-    s = qa["summary"]
-    bs = (qa.get("bootstrap") or {}).get("metrics", {})
-    conf = (qa.get("bootstrap") or {}).get("confidence")
-    ci_h = [f"{100 * conf:g}% CI low", f"{100 * conf:g}% CI high"] if conf else []
-    rows = []
-    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la", "jaccard"):
-        if key in s:
-            row = [key, _f(s[key], 6)]
-            if conf:
-                b = bs.get(key, {})
-                row += [_f(b.get("low"), 6), _f(b.get("high"), 6)]
-            rows.append(row)
-    for layer, c in (qa.get("categorical") or {}).items():
-        for name in ("observed", "kappa", "pi", "alpha"):
-            row = [f"{layer} {c['coefficient_names'][name]}", _f(c["coefficients"][name], 6)]
-            if conf:
-                b = bs.get(f"{layer}_{name}", {})
-                row += [_f(b.get("low"), 6), _f(b.get("high"), 6)]
-            rows.append(row)
-    yield "Summary", ["metric", "estimate"] + ci_h, rows
-    pm = qa["pairs"]
-    names = pm["annotators"]
-    for metric in [k for k in pm if k.startswith("alpha_")] + ["las", "uas", "la", "units"]:
-        arr = pm[metric]
-        if metric != "units" and all(x is None for row in arr for x in row):
-            continue  # e.g. LAS of phrase-structure trees
-        rows = [[a] + ["" if (i == j and metric != "units") else
-                       (str(arr[i][j]) if metric == "units" else _f(arr[i][j]))
-                       for j in range(len(names))] for i, a in enumerate(names)]
-        yield f"Pairs: {metric}", [metric] + names, rows
-    loo = qa["leave_one_out"]
-    if loo:
-        keys = [k for k in loo[0] if k.startswith("alpha_") or k.startswith("change_")]
-        yield ("Leave one annotator out", ["annotator", "units"] + keys,
-               [[x["annotator"], str(x["units"])] + [_f(x[k]) for k in keys] for x in loo])
-    yield ("Mean distance to the other annotators",
-           ["annotator", "units", "comparisons", "mean TED", "mean TED/(|x|+|y|)"],
-           [[x["annotator"], str(x["units"]), str(x["comparisons"]), _f(x["mean_ted"], 3),
-             _f(x["mean_norm"], 4)] for x in qa["annotator_distances"]])
-    for layer, c in (qa.get("categorical") or {}).items():
-        freq = c["category_frequency"]
-        rows = [[k, str(freq.get(k, 0)), _f(v)] for k, v in
-                sorted(c["specific"].items(), key=lambda kv: -freq.get(kv[0], 0))]
-        yield f"Specific agreement: {layer}", ["category", "assignments", "specific"], rows
-        if len(c["documents"]) > 1:
-            rows = [[doc, str(v["items"])] + [_f(v[k]) for k in ("observed", "kappa", "pi",
-                                                                  "alpha")]
-                    for doc, v in c["documents"].items()]
-            md = c["macro_documents"]
-            rows.append(["(macro)", ""] + [_f(md.get(k)) for k in ("observed", "kappa", "pi",
-                                                                  "alpha")])
-            rows.append(["(micro)", str(c["items"])] + [_f(c["coefficients"][k]) for k in
-                                                        ("observed", "kappa", "pi", "alpha")])
-            yield (f"Per document: {layer}", ["document", "items", "observed", "kappa", "pi",
-                                              "alpha"], rows)
-    w = qa["worst"]
-    rows = []
-    for r, u in enumerate(w["units"], start=1):
-        share = (u["contribution"].get(w["variant"], 0) / w["d_o"]) if w["d_o"] else None
-        words = "; ".join(f"{x['index']} {x['form']}" for x in u["differing_words"][:8])
-        rows.append([str(r), u["sent_id"] or u["uid"], u["document"],
-                     "–" if share is None else f"{100 * share:.2f}%", _f(u["mean_ted"], 2),
-                     words, _short(u["text"], 60)])
-    yield (f"Worst sentences (share of D_o, alpha_{w['variant']})",
-           ["rank", "sentence", "document", "share", "mean TED", "differing words", "text"], rows)
-    if qa.get("comparison"):
-        yield ("Change since the previous round",
-               ["metric", "previous", "now", "change", "CI low", "CI high", "p", "significant"],
-               [[c["metric"], _f(c["old"]), _f(c["new"]), _f(c["delta"]), _f(c["low"]),
-                 _f(c["high"]), _f(c["p_value"], 3),
-                 "" if c["significant"] is None else ("yes" if c["significant"] else "no")]
-                for c in qa["comparison"]])

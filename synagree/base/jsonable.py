@@ -1,6 +1,8 @@
 """Values as JSON accepts them."""
 from __future__ import annotations
+
 import math
+
 import numpy as np
 
 

@@ -20,10 +20,9 @@ whole to stderr or into a JSON report.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
-from typing import Iterable, Iterator, List, Optional
 import sys
-from typing import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Iterable, Iterator, List, Optional, Sequence
 
 ERROR = "error"
 WARNING = "warning"

@@ -20,8 +20,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator, Optional
 
-from synagree.distance.sums import run_tile
 from synagree.base.problems import InputError
+from synagree.distance.sums import run_tile
 
 
 def _require_dask():

@@ -33,8 +33,8 @@ from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 import numpy as np
 from numba import njit, prange
 
-from synagree.distance import ted as _ted
 from synagree.base.progress import Progress
+from synagree.distance import ted as _ted
 from synagree.trees.flat import FlatTree
 
 VARIANTS = ("plain", "diff", "norm")

@@ -25,7 +25,6 @@ from numba import njit, prange
 
 from synagree.trees.flat import FlatTree
 
-
 # --------------------------------------------------------------------------
 # Compiled kernels
 # --------------------------------------------------------------------------

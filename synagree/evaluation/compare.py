@@ -61,11 +61,6 @@ system (equal to the gold sentences when no system splits differently).
 """
 from __future__ import annotations
 
-import argparse
-import csv
-import io
-import json
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,13 +68,22 @@ from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
-from synagree.evaluation.conll18 import OFFICIAL_METRICS, Alignment, Conll18Result, Score, Source, Treebank, Word, _as_treebank, _same, evaluate, render_scorer_table
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
-from synagree.cli import options
-from synagree.cli.options import output_format
 from synagree.base.problems import InputError
+from synagree.evaluation.conll18 import (
+    OFFICIAL_METRICS,
+    Alignment,
+    Conll18Result,
+    Score,
+    Source,
+    Treebank,
+    Word,
+    _as_treebank,
+    _same,
+    evaluate,
+)
 from synagree.io.conllu import DepSentence
+from synagree.stats.alpha import VARIANTS, AlphaStats, sampling_plan, tree_alpha
 from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
 __all__ = [
@@ -603,8 +607,6 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     memory of the significance tests.  Raises
     :class:`~synagree.base.problems.InputError` on bad input or differing texts.
     """
-    from synagree.agreement.agree import sampling_plan
-
     if not systems:
         raise InputError.single("<command line>", None, "usage", "no system file given")
     if significance and sample_pairs:
@@ -619,7 +621,10 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
 
     h = hdesc = None
     if hierarchy is not None:
-        from synagree.stats.hierarchical import describe_hierarchy, load_hierarchy_noting_added
+        from synagree.stats.hierarchical import (
+            describe_hierarchy,
+            load_hierarchy_noting_added,
+        )
 
         labels = [w.deprel for tb in [gold_tb, *sys_tbs] for w in tb.words]
         h, added = load_hierarchy_noting_added(hierarchy, labels)
@@ -703,7 +708,12 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
 
 def _significance(gold_tb: Treebank, names: Sequence[str], parts, B: int, R: Optional[int],
                   seed: int, level: float):
-    from synagree.stats.significance import RatioUnits, SystemUnits, aggregate_alpha, significance
+    from synagree.stats.significance import (
+        RatioUnits,
+        SystemUnits,
+        aggregate_alpha,
+        significance,
+    )
 
     # common units: a gold sentence starts one when it starts a unit of every system
     starts = np.ones(len(gold_tb.sentences), dtype=bool)
@@ -736,267 +746,6 @@ def _significance(gold_tb: Treebank, names: Sequence[str], parts, B: int, R: Opt
 # --------------------------------------------------------------------------- rendering
 
 
-def _pct(x: Optional[float], digits: int = 2) -> str:
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "--"
-    return f"{100 * x:.{digits}f}"
-
-
-def render_table(res: CompareResult, top: int = 10) -> str:
-    """One column per system: F1 of every score, α (all in percent); then the
-    breakdowns (``top`` confusions), significance tests and notes."""
-    from synagree.render.escape import plain
-
-    names = [s.name for s in res.systems]
-    rows = res.rows()
-    head = ["metric (F1 %)"] + names
-    body = [[r] + [_pct(s.value(r)) for s in res.systems] for r in rows]
-    body.append(["units"] + [str(len(s.units)) for s in res.systems])
-    if any(s.joined_units for s in res.systems):
-        body.append(["joined units"] + [str(s.joined_units) for s in res.systems])
-    out = [f"gold: {plain(res.gold)} ({res.gold_sentences} sentences, {res.gold_words} words)"]
-    if res.hierarchy is not None:
-        out.append(f"hierarchy: {res.hierarchy} (LAS_hier: head correct x label credit)")
-    out += _table(head, body)
-    text = "\n".join(out) + "\n"
-    return text + _extras(res, top)
-
-
-def _extras(res: CompareResult, top: int = 10) -> str:
-    parts = []
-    if any(s.breakdowns for s in res.systems):
-        parts.append(render_breakdowns(res, top))
-    if res.significance is not None:
-        parts.append(render_significance(res))
-    if res.notes:
-        from synagree.render.escape import plain
-        parts.append("".join(f"note: {plain(n)}\n" for n in res.notes))
-    return "".join("\n" + p for p in parts)
-
-
-def render_verbose(res: CompareResult, top: int = 10) -> str:
-    """One system: the scorer's ``-v`` table (+ LAS_full, LAS_hier), then α."""
-    if len(res.systems) != 1:
-        raise InputError.single("<command line>", None, "usage",
-                                "-v (the scorer's table) needs exactly one system file")
-    s = res.systems[0]
-    metrics = list(OFFICIAL_METRICS) + ["LAS_full"] + (["LAS_hier"] if "LAS_hier" in s.scores
-                                                       else [])
-    out = render_scorer_table(s.scores, True, metrics) + "\n"
-    if s.alpha is not None:
-        out += "\nMetric     |     Value\n-----------+-----------\n"
-        for v in VARIANTS:
-            a = s.alpha_value(v)
-            out += f"alpha_{v:5}|" + ("        --" if a is None else f"{100 * a:10.2f}") + "\n"
-    return out + _extras(res, top)
-
-
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> List[str]:
-    from synagree.render.escape import plain
-
-    head = [plain(v) for v in head]
-    rows = [[plain(v) for v in r] for r in rows]
-    widths = [max(len(str(r[c])) for r in [head, *rows]) for c in range(len(head))]
-
-    def fmt(r):
-        return "  ".join(str(v).ljust(w) if c < left else str(v).rjust(w)
-                         for c, (v, w) in enumerate(zip(r, widths))).rstrip()
-
-    return [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows]
-
-
-def render_breakdowns(res: CompareResult, top: int = 10) -> str:
-    from synagree.render.escape import plain
-
-    out: List[str] = []
-    for s in res.systems:
-        if not s.breakdowns:
-            continue
-        for name, bins in s.breakdowns.items():
-            title = BREAKDOWNS[name].title if name in BREAKDOWNS else name
-            if name == "relation" and res.full_labels:
-                title += ", full labels"
-            out.append(plain(f"{s.name}: LAS by {title}"))
-            head = [name, "gold", "system", "correct", "P", "R", "F1"]
-            if name != "relation":
-                head.append("UAS F1")
-            rows = []
-            for b in bins:
-                r = [b.bin, str(b.gold), str(b.system), str(b.las), _pct(b.precision),
-                     _pct(b.recall), _pct(b.f1)]
-                if name != "relation":
-                    r.append(_pct(b.uas_f1))
-                rows.append(r)
-            out += _table(head, rows) + [""]
-        if s.confusion is not None:
-            out.append(plain(f"{s.name}: most frequent relation confusions (aligned words "
-                             f"with the correct head)"))
-            top_rows = [[g, sy, str(c), ex] for g, sy, c, ex in s.confusion.top(top)]
-            out += (_table(["gold", "system", "count", "example"], top_rows, left=2)
-                    if top_rows else ["(none)"]) + [""]
-    return "\n".join(out)
-
-
-def render_significance(res: CompareResult) -> str:
-    sig = res.significance
-    if sig is None:
-        return ""
-    lvl = f"{100 * sig.level:g}%"
-    out = [f"significance: paired bootstrap (B = {sig.B}) and approximate randomisation "
-           f"(R = {sig.R}) over {sig.units} units, seed {sig.seed}"]
-    rows = []
-    for t in sig.pairs:
-        ci = "--" if t.ci is None else f"[{_pct(t.ci[0])}, {_pct(t.ci[1])}]"
-        rows.append([t.a, t.b, t.metric, _pct(t.value_a), _pct(t.value_b), _pct(t.diff), ci,
-                     _p(t.p_bootstrap), _p(t.p_randomisation)])
-    out += _table(["A", "B", "metric", "A %", "B %", "A-B", f"{lvl} CI of A-B", "p boot",
-                   "p AR"], rows, left=3)
-    return "\n".join(out) + "\n"
-
-
-def _p(p: Optional[float]) -> str:
-    return "--" if p is None else f"{p:.4f}"
-
-
-def render_json(res: CompareResult) -> str:
-    from synagree.base.jsonable import json_ready
-    return json.dumps(json_ready(res.as_dict()), indent=2, ensure_ascii=False) + "\n"
-
-
-CSV_COLUMNS = ("section", "system", "metric", "bin", "value", "correct", "gold", "predicted",
-               "aligned", "precision", "recall", "f1", "versus", "diff", "ci_low", "ci_high",
-               "p_bootstrap", "p_randomisation")
-
-
-def render_csv(res: CompareResult) -> str:
-    """Long format, one row per number group; columns :data:`CSV_COLUMNS`."""
-    from synagree.render.escape import csv_cell
-
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, CSV_COLUMNS, lineterminator="\n")
-    w.writeheader()
-
-    def row(**kw):
-        w.writerow({k: csv_cell("" if v is None else (repr(v) if isinstance(v, float) else v))
-                    for k, v in kw.items()})
-
-    for s in res.systems:
-        for m, sc in s.scores.items():
-            row(section="score", system=s.name, metric=m, value=sc.f1, correct=sc.correct,
-                gold=sc.gold_total, predicted=sc.system_total, aligned=sc.aligned_total,
-                precision=sc.precision, recall=sc.recall, f1=sc.f1)
-        if s.alpha is not None:
-            for v in VARIANTS:
-                row(section="alpha", system=s.name, metric=f"alpha_{v}", value=s.alpha_value(v))
-        for name, bins in (s.breakdowns or {}).items():
-            for b in bins:
-                row(section=f"breakdown:{name}", system=s.name, metric="LAS", bin=b.bin,
-                    value=b.f1, correct=b.las, gold=b.gold, predicted=b.system,
-                    aligned=b.aligned, precision=b.precision, recall=b.recall, f1=b.f1)
-        if s.confusion is not None:
-            for g, sy, c, ex in s.confusion.top(None):
-                row(section="confusion", system=s.name, metric=f"{g}->{sy}", bin=ex, value=c)
-    if res.significance is not None:
-        for t in res.significance.pairs:
-            row(section="significance", system=t.a, versus=t.b, metric=t.metric,
-                value=t.value_a, diff=t.diff, ci_low=t.ci[0] if t.ci else None,
-                ci_high=t.ci[1] if t.ci else None, p_bootstrap=t.p_bootstrap,
-                p_randomisation=t.p_randomisation)
-    return buf.getvalue()
-
-
-LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier",
-              "alpha_plain", "alpha_diff", "alpha_norm")
-
-
-def render_latex(res: CompareResult) -> str:
-    """A booktabs table, one row per system, F1 and α in percent (2 decimals)."""
-    from synagree.render.escape import latex as latex_escape
-
-    cols = [c for c in LATEX_ROWS if c in res.rows()]
-    heads = [f"$\\alpha_{{\\mathrm{{{c[6:]}}}}}$" if c.startswith("alpha_")
-             else latex_escape(c) for c in cols]
-    lines = ["\\begin{tabular}{l" + "r" * len(cols) + "}", "\\toprule",
-             " & ".join(["System"] + heads) + " \\\\", "\\midrule"]
-    for s in res.systems:
-        lines.append(" & ".join([latex_escape(s.name)] + [_pct(s.value(c)) for c in cols])
-                     + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}"]
-    return "\n".join(lines) + "\n"
-
-
-def render(res: CompareResult, output: str = "table", verbose: bool = False,
-           top: int = 10) -> str:
-    """``output``: table (``verbose``: the scorer's layout, one system) | json |
-    csv | latex."""
-    if output == "table":
-        return render_verbose(res, top) if verbose else render_table(res, top)
-    if output == "json":
-        return render_json(res)
-    if output == "csv":
-        return render_csv(res)
-    if output == "latex":
-        return render_latex(res)
-    raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
-
-
 # --------------------------------------------------------------------------- CLI
 
 
-def cmd_compare(args: argparse.Namespace) -> int:
-    if args.verbose and len(args.systems) != 1:
-        raise InputError.single("<command line>", None, "usage",
-                                "-v (the scorer's table) needs exactly one system file")
-    if args.significance and args.sample_pairs:
-        raise InputError.single("<command line>", None, "usage",
-                                "--significance needs the exact D_e: drop --sample-pairs")
-    replicates = args.bootstrap or SIGNIFICANCE_REPLICATES
-    res = compare(args.gold, args.systems, hierarchy=args.hierarchy, breakdown=args.breakdown,
-                  significance=args.significance, B=replicates, seed=args.seed,
-                  names=args.names, alpha=not args.no_alpha, sample_pairs=args.sample_pairs,
-                  exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
-                  progress=not args.quiet, max_memory=args.max_memory)
-    text = render(res, output_format(args), verbose=args.verbose, top=args.top)
-    from synagree.io.files import emit
-    emit(text, args.out)
-    return 0
-
-
-def register_cli(subparsers) -> None:
-    p = subparsers.add_parser(
-        "compare", help="evaluate parsers against gold: CoNLL 2018 scores, alpha, "
-                        "breakdowns, significance",
-        description="Score one or more system CoNLL-U files against a gold file: the CoNLL "
-                    "2018 shared-task metrics (any tokenisation and sentence split), "
-                    "LAS_full, hierarchical LAS, Krippendorff's alpha over tree edit "
-                    "distance between gold and each system, breakdowns and significance "
-                    "tests between systems.")
-    p.add_argument("gold", help="gold CoNLL-U file")
-    p.add_argument("systems", nargs="+", metavar="SYSTEM", help="system CoNLL-U file(s)")
-    p.add_argument("-v", "--verbose", action="store_true",
-                   help="one system: the official scorer's -v table (plus LAS_full, "
-                        "LAS_hier and alpha)")
-    options.add_output(p, OUTPUTS, "table")
-    p.add_argument("--names", nargs="+", metavar="NAME", help="names for the system files")
-    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
-                   help="add LAS_hier: head correct x hierarchical label credit")
-    p.add_argument("--breakdown", action="store_true",
-                   help="P/R/F1 by relation, gold UPOS, dependency length, direction and "
-                        "sentence length; relation confusions")
-    p.add_argument("--full-labels", action="store_true",
-                   help="breakdown and confusions by full DEPREL (with subtypes)")
-    p.add_argument("--top", type=options.whole_number(1), default=10, metavar="N",
-                   help="list the N most frequent confusions (default 10)")
-    p.add_argument("--significance", action="store_true",
-                   help="paired bootstrap and approximate randomisation between every two "
-                        f"systems (LAS, UAS, CLAS, alpha_plain), with --bootstrap replicates "
-                        f"(default {SIGNIFICANCE_REPLICATES:,} when --bootstrap is not given)")
-    options.add_bootstrap(p, "the significance tests")
-    p.add_argument("-B", "--replicates", dest="bootstrap", type=options.whole_number(1, 1_000_000),
-                   help=argparse.SUPPRESS)
-    p.add_argument("--no-alpha", action="store_true",
-                   help="skip alpha (the all-pairs tree edit distances are the slow part)")
-    options.add_sampling(p)
-    options.add_memory(p)
-    options.add_quiet(p)
-    p.set_defaults(func=cmd_compare)

@@ -83,15 +83,38 @@ import os
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import (Callable, Dict, Hashable, Iterator, List, Mapping, Optional, Sequence,
-                    Tuple, Union)
+from typing import (
+    Callable,
+    Dict,
+    Hashable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 from conllu.exceptions import ParseException
 from conllu.parser import parse_comment_line
 
+from synagree.base.problems import (
+    SHOWN,
+    InputError,
+    Problem,
+    ProblemLog,
+    quote,
+    shorten,
+)
 from synagree.io.compression import CorruptCompressedFile, read_bytes
-from synagree.io.conllu_ids import Ranges, bad_head_hint, bad_id_message, parse_head, parse_id
-from synagree.base.problems import SHOWN, InputError, Problem, ProblemLog, quote, shorten
+from synagree.io.conllu_ids import (
+    Ranges,
+    bad_head_hint,
+    bad_id_message,
+    parse_head,
+    parse_id,
+)
 
 __all__ = [
     "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "UNIVERSAL_FEATURES", "UNALIGNED",

@@ -36,10 +36,6 @@ Rendering (:func:`render_tags`) is separate from computing.
 """
 from __future__ import annotations
 
-import argparse
-import csv
-import io
-import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -47,16 +43,22 @@ from itertools import chain
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from synagree.trees.hierarchy import HierarchicalKappa, Hierarchy, cohens_kappa, pooled_leaf_mass, scotts_pi
-from synagree.stats.hierarchical import describe_hierarchy, load_hierarchy, load_hierarchy_noting_added
+from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
+from synagree.io.conllu import sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
-from synagree.io.conllu import sentence_blocks, split_columns
-from synagree.render.escape import csv_row, plain
-from synagree.render.tables import fmt_num
-from synagree.cli import options
-from synagree.cli.options import output_format
-from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
+from synagree.stats.hierarchical import (
+    describe_hierarchy,
+    load_hierarchy,
+    load_hierarchy_noting_added,
+)
+from synagree.trees.hierarchy import (
+    HierarchicalKappa,
+    Hierarchy,
+    cohens_kappa,
+    pooled_leaf_mass,
+    scotts_pi,
+)
 
 __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pairs",
            "read_tag_column", "default_hierarchy", "render_tags", "register_cli"]
@@ -64,7 +66,6 @@ __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pai
 #: CoNLL-U column index (0-based) of each evaluable column.
 COLUMNS = {"upos": 3, "xpos": 4, "feats": 5, "deprel": 7}
 OUTPUTS = ("table", "json", "csv")
-
 
 
 @dataclass
@@ -218,7 +219,7 @@ class TagsResult:
         return _clean(self.hier_kappa.kappa)
 
     def to_dict(self) -> dict:
-        from synagree import __version__
+        from synagree._version import __version__
         return {
             "synagree_version": __version__,
             "gold": self.gold_file, "system": self.system_file, "column": self.column,
@@ -323,86 +324,3 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                       warnings=list(log.warnings), **scores)
 
 
-# ---------------------------------------------------------------- rendering
-def render_tags(res: TagsResult, output: str = "table") -> str:
-    """``table`` (summary + per-tag rows), ``json`` (everything), ``csv`` (one
-    row per gold tag, after an ``ALL`` row)."""
-    if output == "json":
-        return json.dumps(res.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    if output == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["tag", "count", "exact", "accuracy", "mean_credit", "confusion",
-                    "confusion_count"])
-        w.writerow(["ALL", res.words, res.exact, repr(_clean(res.accuracy)),
-                    repr(_clean(res.mean_credit)), "", ""])
-        for r in res.per_tag:
-            w.writerow(csv_row([r.tag, r.count, r.exact, repr(_clean(r.accuracy)),
-                                repr(_clean(r.mean_credit)), r.confusion or "",
-                                r.confusion_count]))
-        return buf.getvalue()
-    if output != "table":
-        raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
-    summary = [("gold", res.gold_file), ("system", res.system_file), ("column", res.column),
-               ("hierarchy", res.hierarchy), ("sentences", str(res.sentences)),
-               ("words", str(res.words)),
-               ("accuracy", fmt_num(res.accuracy, 6)),
-               ("hierarchical credit", fmt_num(res.mean_credit, 6)),
-               ("Cohen's kappa", fmt_num(res.cohen_kappa, 6)),
-               ("Scott's pi", fmt_num(res.scott_pi, 6)),
-               ("hierarchical kappa", fmt_num(res.hierarchical_kappa, 6))]
-    if res.form_mismatches:
-        summary.append(("form mismatches", str(res.form_mismatches)))
-    kw = max(len(k) for k, _ in summary)
-    lines = [plain(f"{k:<{kw}}  {v}") for k, v in summary]
-    if res.added_tags:
-        shown = ", ".join(res.added_tags[:20]) + (" ..." if len(res.added_tags) > 20 else "")
-        lines.append(plain(f"note: {len(res.added_tags)} tag(s) not in the hierarchy were added "
-                           f"as top-level tags (no partial credit): {shown}"))
-    head = ["gold tag", "count", "exact", "credit", "most frequent confusion"]
-    body = [[plain(r.tag), str(r.count), fmt_num(r.accuracy), fmt_num(r.mean_credit),
-             plain(f"{r.confusion} ({r.confusion_count})") if r.confusion else "-"]
-            for r in res.per_tag]
-    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
-    lines.append("")
-
-    def fmt(row: List[str]) -> str:
-        return "  ".join(c.ljust(widths[i]) if i in (0, 4) else c.rjust(widths[i])
-                         for i, c in enumerate(row)).rstrip()
-
-    lines.append(fmt(head))
-    lines.extend(fmt(r) for r in body)
-    return "\n".join(lines) + "\n"
-
-
-# ---------------------------------------------------------------- CLI
-def cmd_tags(args: argparse.Namespace) -> int:
-    res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
-                        plain_as_leaf=args.plain_as_leaf)
-    if res.warnings and not args.quiet:
-        from synagree.base.problems import print_problems
-        print_problems(res.warnings, limit=10)
-    text = render_tags(res, output_format(args))
-    from synagree.io.files import emit
-    emit(text, args.out)
-    return 0
-
-
-def register_cli(subparsers) -> None:
-    p = subparsers.add_parser(
-        "tags", help="tag-level evaluation (exact, hierarchical credit, kappa) against gold",
-        description="Compare one CoNLL-U column of a system file with a gold file word by "
-                    "word (same tokenisation): exact accuracy, Melamed & Resnik hierarchical "
-                    "credit, Cohen's kappa, Scott's pi, hierarchical kappa, per-tag "
-                    "breakdown.")
-    p.add_argument("gold", help="gold CoNLL-U file")
-    p.add_argument("system", help="system CoNLL-U file (same sentences and words)")
-    p.add_argument("--column", default="deprel", choices=list(COLUMNS),
-                   help="column to evaluate (default: deprel)")
-    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
-                   help="tag hierarchy (default: ud for deprel, flat otherwise)")
-    p.add_argument("--plain-as-leaf", action="store_true",
-                   help="with --hierarchy ud: a plain relation is a leaf beside its subtypes")
-    options.add_output(p, OUTPUTS, "table")
-    options.add_quiet(p)
-    p.set_defaults(func=cmd_tags)

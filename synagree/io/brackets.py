@@ -1,9 +1,11 @@
 """Bracketed phrase-structure trees: reading, bracket style, delexicalising."""
 from __future__ import annotations
+
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.files import PathLike, raise_new_errors, read_text
 from synagree.io.text import comparable

@@ -36,17 +36,25 @@ other mix is an error asking for an explicit style.  The decision is reported
 with every result.
 """
 from __future__ import annotations
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
 import numpy as np
 from conllu.exceptions import ParseException
 from conllu.parser import DEFAULT_FIELD_PARSERS, DEFAULT_FIELDS, parse_comment_line
-from synagree.io.conllu_ids import Ranges, bad_head_hint, bad_id_message, parse_head, parse_id
+
 from synagree.base.problems import WARNING, ProblemLog, quote, shorten
+from synagree.io.conllu_ids import (
+    Ranges,
+    bad_head_hint,
+    bad_id_message,
+    parse_head,
+    parse_id,
+)
 from synagree.io.files import PathLike, raise_new_errors, read_text
 from synagree.io.text import comparable
-
 
 _RAW = lambda line, i: line[i]  # noqa: E731 -- keep FEATS/MISC/DEPS as written
 

@@ -38,8 +38,14 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree.base.problems import InputError, Problem, ProblemLog
+from synagree.io.brackets import (
+    PhraseSentence,
+    StyleDecision,
+    decide_phrase_style,
+    parse_bracket_file,
+    phrase_sentences,
+)
 from synagree.io.conllu import DepSentence, read_conllu
-from synagree.io.brackets import PhraseSentence, StyleDecision, decide_phrase_style, parse_bracket_file, phrase_sentences
 from synagree.io.formats import Sentence, format_of
 
 MATCH_SENT_ID = "sent_id"

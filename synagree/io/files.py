@@ -1,16 +1,17 @@
 """Files: reading text (compressed or not) and writing results atomically."""
 from __future__ import annotations
+
 import os
 import re
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Iterator, List, Optional, Union
-from synagree.io.compression import CorruptCompressedFile, read_bytes
-from synagree.base.problems import InputError, ProblemLog
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, List, Optional, Union
 
+from synagree.base.problems import InputError, ProblemLog
+from synagree.io.compression import CorruptCompressedFile, read_bytes
 
 PathLike = Union[str, os.PathLike]
 

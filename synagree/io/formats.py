@@ -1,13 +1,14 @@
 """Input formats: which reader a file needs, and reading any annotation file."""
 from __future__ import annotations
+
 from pathlib import Path
 from typing import List, Optional, Union
-from synagree.io.compression import READ_ERRORS, open_binary, strip_suffix
+
 from synagree.base.problems import ProblemLog
 from synagree.io.brackets import PhraseSentence, read_brackets
+from synagree.io.compression import READ_ERRORS, open_binary, strip_suffix
 from synagree.io.conllu import DepSentence, read_conllu
 from synagree.io.files import PathLike
-
 
 Sentence = Union[DepSentence, PhraseSentence]
 

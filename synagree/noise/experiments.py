@@ -47,27 +47,35 @@ Output directory:
 * ``results.json`` – configuration, rows and summary, written at the end;
 * ``summary.csv`` / ``summary.md`` – per (series, p, metric): n, mean,
   median, sample standard deviation (ddof = 1), min, max;
-* with ``--plot``: the figures of :mod:`synagree.plots`.
+* with ``synagree noise --plot``: the figures of :mod:`synagree.render.plots`.
 
 Metric values are fractions (1.0 = 100 %); an undefined α (D_e = 0) is
 ``null`` in JSON and empty in CSV and is left out of the summary.
 """
 from __future__ import annotations
 
-import argparse
 import csv
 import hashlib
 import io
 import json
 import math
 import os
-import sys
 import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import (Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence,
-                    Tuple, Union)
+from typing import (
+    Callable,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 import numpy as np
 
@@ -76,18 +84,23 @@ try:  # advisory lock on the output directory (POSIX); elsewhere no lock is take
 except ImportError:  # pragma: no cover
     fcntl = None
 
-from synagree.stats.alpha import VARIANTS, AlphaStats
-from synagree.distance.sums import delta_squared
-from synagree.stats.attachment import jaccard_scores
-from synagree.io.corpus import kind_of, read_files
-from synagree.noise.perturb import label_set, nonterminal_labels, perturb_any, random_sentence, repair_cycles
-from synagree.base.progress import Progress
-from synagree.cli import options
 from synagree.base.problems import InputError, ProblemLog
-from synagree.io.conllu import DepSentence, unreachable_words
-from synagree.io.formats import Sentence
-from synagree.trees.flat import FlatTree, Vocabulary, build_tree
+from synagree.base.progress import Progress
 from synagree.distance import ted as _ted
+from synagree.distance.sums import delta_squared
+from synagree.io.conllu import DepSentence, unreachable_words
+from synagree.io.corpus import kind_of, read_files
+from synagree.io.formats import Sentence
+from synagree.noise.perturb import (
+    label_set,
+    nonterminal_labels,
+    perturb_any,
+    random_sentence,
+    repair_cycles,
+)
+from synagree.stats.alpha import VARIANTS, AlphaStats
+from synagree.stats.attachment import jaccard_scores
+from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
 PAPER_SERIES: Tuple[str, ...] = ("both", "relabel", "reattach")
 ALL_SERIES: Tuple[str, ...] = PAPER_SERIES + ("random",)
@@ -576,7 +589,7 @@ def _pct(x, digits: int = 1) -> str:
 def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[str],
                      title: Optional[str] = None) -> str:
     """Markdown: per series, means ± sd (percent), then full statistics."""
-    from synagree.render.escape import markdown as md
+    from synagree.base.escape import markdown as md
 
     lines: List[str] = []
     if title:
@@ -626,7 +639,7 @@ def _csv_text(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> s
 
 
 def _cell(v) -> str:
-    from synagree.render.escape import csv_cell
+    from synagree.base.escape import csv_cell
 
     if v is None:
         return ""
@@ -804,8 +817,7 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                          label_scope: str = "source", exclude_current_label: bool = False,
                          exclude_current_head: bool = False,
                          extra_metrics: Optional[Sequence] = None,
-                         progress: bool = False, plot: bool = False, overwrite: bool = False,
-                         plot_formats: Sequence[str] = ("png", "svg", "pdf"),
+                         progress: bool = False, overwrite: bool = False,
                          max_runs: Optional[int] = None,
                          hierarchy: Optional[str] = None,
                          reattach_draw: str = "nondominated") -> ExperimentOutcome:
@@ -841,7 +853,7 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                                 "series 'random' needs dependency input")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    from synagree import __version__
+    from synagree._version import __version__
     from synagree.io.files import write_atomic
 
     src = source.describe()
@@ -960,10 +972,6 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                          + f"\nSample: {len(source.sentences)} of {source.pool} sentences, "
                            f"seed {seed}, {runs} runs per point, "
                            f"{len(source.labels)} labels.\n")
-            if plot:
-                from synagree.render.plots import plot_results
-                for k, pth in plot_results(rows, out, formats=plot_formats).items():
-                    files[f"plot:{k}"] = pth
     finally:
         lock_fh.close()
     return ExperimentOutcome(out, config, rows, summary, columns, metrics, len(done) - computed,
@@ -975,86 +983,4 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
 # CLI
 # --------------------------------------------------------------------------
 
-def means_table(summary: Sequence[Mapping[str, object]], metrics: Sequence[str]) -> str:
-    """Plain-text table of the means in percent (for the terminal)."""
-    head = ["series", "p"] + [METRIC_TITLES.get(m, m) for m in metrics]
-    idx: Dict[Tuple[str, float], Dict[str, object]] = {}
-    for r in summary:
-        idx.setdefault((str(r["series"]), float(r["p"])), {})[str(r["metric"])] = r["mean"]
-    body = [[s, f"{p:g}"] + [_pct(v.get(m)) for m in metrics] for (s, p), v in idx.items()]
-    widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
-    lines = ["  ".join(str(x).rjust(w) if i > 1 else str(x).ljust(w)
-                       for i, (x, w) in enumerate(zip(row, widths)))
-             for row in [head] + body]
-    return "\n".join(lines) + "\n"
 
-
-def cmd_noise(args: argparse.Namespace) -> int:
-    series = parse_series(args.series)
-    grid = parse_grid(args.grid)
-    res = run_noise_experiment(
-        args.source, args.out, sample=None if args.sample == 0 else args.sample,
-        seed=args.seed, series=series, grid=grid, runs=args.runs, fmt=args.fmt,
-        phrase_style=args.phrase_style, cycles=args.cycles, label_scope=args.label_set,
-        exclude_current_label=args.exclude_current_label,
-        exclude_current_head=args.exclude_current_head,
-        progress=not args.quiet, plot=args.plot, overwrite=args.overwrite,
-        hierarchy=args.hierarchy, reattach_draw=args.reattach_draw)
-    if not args.quiet:
-        for w in res.warnings:
-            print(f"synagree noise: note: {w}", file=sys.stderr)
-        msg = (f"synagree noise: {res.computed} run(s) computed"
-               + (f", {res.resumed} resumed from {res.files['log']}" if res.resumed else "")
-               + f" in {res.seconds:.1f} s; results in {res.out_dir}/")
-        print(msg, file=sys.stderr)
-    sys.stdout.write(means_table(res.summary, res.metrics))
-    return 0
-
-
-def register_cli(subparsers) -> None:
-    p = subparsers.add_parser(
-        "noise", help="noise-sensitivity experiment: alpha and LAS under synthetic noise",
-        description="Perturb a sample of a treebank (relabel / reattach, SPEC §8) and measure "
-                    "agreement between original and perturbed copies. Results go to OUT/ "
-                    "(runs.jsonl, runs.csv, results.json, summary.csv, summary.md); rerunning "
-                    "the same command resumes an interrupted experiment.")
-    p.add_argument("source", nargs="+", help="treebank file(s), CoNLL-U/CoNLL-X or bracketed; "
-                                             "several files are pooled")
-    options.add_out_dir(p)
-    p.add_argument("--sample", type=options.whole_number(0), default=100, metavar="N",
-                   help="sentences drawn from the source (default 100; 0 = all)")
-    p.add_argument("--series", default=",".join(PAPER_SERIES),
-                   help="comma-separated: both, relabel, reattach, random "
-                        "(default both,relabel,reattach)")
-    p.add_argument("--grid", default="0.1:1.0:10",
-                   help="noise probabilities: 'p1,p2,...' or 'start:stop:num' "
-                        f"(default 0.1:1.0:10 = 0.1, 0.2, ..., 1.0; at most {MAX_GRID_POINTS} "
-                        f"points)")
-    p.add_argument("--runs", type=options.whole_number(1, 10_000), default=10, metavar="R",
-                   help="runs per point (default 10)")
-    options.add_seed(p)
-    p.add_argument("--format", dest="fmt", default="auto", choices=["auto", "conllu", "phrase"])
-    options.add_phrase_style(p)
-    p.add_argument("--cycles", default="skip", choices=["skip", "repair", "error"],
-                   help="source sentences with head cycles: leave out (default), repair "
-                        "(lowest word of the cycle to the root) or refuse")
-    p.add_argument("--label-set", default="source", choices=["source", "sample"],
-                   help="relabelling draws from the labels of all source files (default) or "
-                        "of the sample only")
-    p.add_argument("--exclude-current-label", action="store_true",
-                   help="relabelling never draws the old label")
-    p.add_argument("--exclude-current-head", action="store_true",
-                   help="reattachment never draws the old head")
-    p.add_argument("--reattach-draw", default="nondominated", choices=["nondominated", "reject"],
-                   help="nondominated (SPEC 8, default): the new head is uniform over the tokens "
-                        "the word does not dominate; reject: uniform over all tokens, keeping "
-                        "the old head when that would make a cycle (matches the published "
-                        "reattach-only LAS)")
-    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE",
-                   help="also record hierarchical label credit (hier_las, alpha_plain_h, ...) "
-                        "per run, over a hierarchy built from the source's labels")
-    p.add_argument("--plot", action="store_true", help="also write the figures (PNG, SVG, PDF)")
-    p.add_argument("--overwrite", action="store_true",
-                   help="discard results already in OUT instead of resuming")
-    options.add_quiet(p)
-    p.set_defaults(func=cmd_noise)

@@ -92,8 +92,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from synagree.io.conllu import DepSentence, head_cycles, unreachable_words
 from synagree.io.brackets import PhraseNode, PhraseSentence
+from synagree.io.conllu import DepSentence, head_cycles, unreachable_words
 from synagree.io.formats import Sentence
 
 __all__ = [

@@ -23,23 +23,19 @@ Written atomically (temporary file + ``os.replace``).
 """
 from __future__ import annotations
 
-import argparse
 import csv
 import html
 import io
 import json
 import math
 import os
-import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from synagree.stats.categorical import _f as _num
-from synagree.cli import options
-from synagree.cli.options import output_format
+from synagree.agreement.qa import qa_summary, rank_units, unit_diagnostics
 from synagree.base.problems import InputError
-from synagree.io.files import emit
-from synagree.base.problems import print_problems
+from synagree.render.qa import render_tables
+from synagree.render.rows import _f as _num
 
 OUTPUTS = ("html", "json", "csv", "markdown", "latex")
 NOISE_KEYS = ("series", "p", "p_relabel", "p_reattach", "p_random", "run", "seed")
@@ -284,7 +280,6 @@ def sentence_data(result, variant: str = "plain", limit: Optional[int] = None) -
     per annotator, ``x`` differing word ids; phrase-structure units carry
     ``b`` (bracketed trees per annotator) instead of ``f/h/l``.
     """
-    from synagree.agreement.qa import bracket_string, rank_units, unit_diagnostics
     from synagree.io.conllu import DepSentence
 
     diags = unit_diagnostics(result)
@@ -315,7 +310,7 @@ def sentence_data(result, variant: str = "plain", limit: Optional[int] = None) -
             rec["l"] = [[labels.setdefault(x, len(labels)) for x in s.deprels] for s in sents]
             rec["x"] = [w.index for w in d.differing_words]
         else:
-            rec["b"] = [bracket_string(s.root) for s in sents]
+            rec["b"] = [s.root.bracketed() for s in sents]
         out.append(rec)
     return {"annotators": list(corpus.annotators), "labels": list(labels),
             "variant": variant, "sentences": out, "total": total}
@@ -806,7 +801,7 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
         if f'id="{sid}"' in "".join(parts))
     csp = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
            "img-src data:; font-src data:")
-    from synagree import __version__
+    from synagree._version import __version__
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
@@ -839,7 +834,6 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
     should come from ``agree_corpus(..., bootstrap=B, seed=seed)``, whose α and
     LAS replicates are then reused; otherwise they are computed once more.
     """
-    from synagree.agreement.qa import qa_summary, render_tables
 
     if output not in OUTPUTS:
         raise ValueError(f"unknown output {output!r}; expected one of {OUTPUTS}")
@@ -855,78 +849,3 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
                        max_sentences=max_sentences)
 
 
-def cmd_report(args: argparse.Namespace) -> int:
-    from synagree.agreement.agree import agree_corpus, load_corpus
-    from synagree.stats.categorical import _parse_layers
-    from synagree.io.corpus import check_input_choice, input_options
-
-    check_input_choice(args.files, args.dirs)
-    output = output_format(args)
-    if output == "html" and not args.out and sys.stdout.isatty():
-        raise InputError.single("<command line>", None, "usage",
-                                "the HTML report is a whole page: give -o FILE.html (or pipe "
-                                "the output)")
-    layers = _parse_layers(args.layers, allow_empty=True)
-    previous = None
-    if args.compare_to:
-        if not args.bootstrap:
-            raise InputError.single("<command line>", None, "usage",
-                                    "--compare-to needs bootstrap replicates (--bootstrap > 0)")
-        try:
-            previous = json.loads(Path(args.compare_to).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputError.single(args.compare_to, None, "file-not-found", "no such file")
-        except (OSError, ValueError) as exc:
-            raise InputError.single(args.compare_to, None, "bad-json",
-                                    f"not a JSON report: {exc}")
-        from synagree.agreement.qa import _metrics_of
-        try:
-            _metrics_of(previous if isinstance(previous, dict) else {})
-        except ValueError as exc:
-            raise InputError.single(args.compare_to, None, "bad-json", str(exc))
-    noise = read_noise(args.noise) if args.noise else None
-    corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
-    # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
-    result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
-                          level=args.ci_level, max_memory=args.max_memory,
-                          progress=not args.quiet)
-    if result.warnings and not args.quiet:
-        print_problems(result.warnings, limit=10)
-    text = build_report(result, output, noise=noise, bootstrap=args.bootstrap, seed=args.seed,
-                        confidence=args.ci_level, layers=layers, compare_to=previous,
-                        variant=args.variant, worst=args.worst,
-                        max_sentences=args.max_sentences or None, title=args.title)
-    emit(text, args.out)
-    if args.out and not args.quiet:
-        print(f"synagree: wrote {args.out} ({len(text.encode('utf-8')) / 1e6:.2f} MB)",
-              file=sys.stderr)
-    return 0
-
-
-def register_cli(subparsers) -> None:
-    p = subparsers.add_parser(
-        "report", help="annotation QA report: one self-contained HTML file (or its tables)",
-        description="Annotation QA report: alpha and LAS with bootstrap CIs, annotator pair "
-                    "matrices, leave-one-out alpha, token-layer kappa/pi/alpha with specific "
-                    "agreement and confusion, noise curves, and the worst sentences drawn as "
-                    "dependency arcs with the differences highlighted.")
-    options.add_input(p)
-    options.add_output(p, OUTPUTS, "html")
-    p.add_argument("--noise", metavar="RESULTS",
-                   help="noise-experiment results (runs.csv / results.json of synagree noise) "
-                        "to plot")
-    options.add_bootstrap(p, "alpha, LAS and the layer coefficients")
-    p.add_argument("--compare-to", metavar="PREVIOUS.json",
-                   help="a previous round's `synagree report --output json`: test whether "
-                        "agreement changed significantly (needs --bootstrap)")
-    p.add_argument("--layers", default="deprel,head,upos,xpos,feats",
-                   help="token layers for categorical agreement (comma-separated; '' for none)")
-    options.add_variant(p)
-    p.add_argument("--worst", type=options.whole_number(0), default=20, metavar="K",
-                   help="sentences in the worst list of the table outputs (default 20)")
-    p.add_argument("--max-sentences", type=options.whole_number(0), default=5000, metavar="N",
-                   help="HTML: keep at most the N worst sentences (default 5000; 0: all)")
-    p.add_argument("--title", help="page title")
-    options.add_memory(p)
-    options.add_quiet(p)
-    p.set_defaults(func=cmd_report)

@@ -15,18 +15,15 @@ Input is the tidy run table (``runs.csv``, ``runs.jsonl`` or
 """
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from synagree.noise.experiments import KEY_COLUMNS, read_rows
-from synagree.cli import options
 from synagree.base.problems import InputError
+from synagree.noise.experiments import KEY_COLUMNS, read_rows
 
 # stable colours / styles per metric (colour-blind-friendly Okabe–Ito palette)
 METRIC_STYLE = {
@@ -209,29 +206,3 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
     return paths
 
 
-def cmd_plot(args: argparse.Namespace) -> int:
-    formats = [f.strip() for f in args.formats.split(",") if f.strip()]
-    bad = [f for f in formats if f not in ("png", "svg", "pdf")]
-    if bad or not formats:
-        raise InputError.single("<command line>", None, "usage",
-                                f"unknown format(s) {bad}; choose from png, svg, pdf")
-    paths = plot_results(args.results, args.out, formats=formats, band=args.band)
-    if not args.quiet:
-        for p in paths.values():
-            print(p, file=sys.stderr)
-    return 0
-
-
-def register_cli(subparsers) -> None:
-    p = subparsers.add_parser(
-        "plot", help="figures of a noise experiment (runs.csv / results.json)",
-        description="Plot noise-experiment results: one figure per series (mean curves with "
-                    "a shaded spread band for every metric against p) and a LAS-vs-alpha "
-                    "scatter, as PNG, SVG and PDF.")
-    p.add_argument("results", help="runs.csv, runs.jsonl or results.json (or their directory)")
-    options.add_out_dir(p)
-    p.add_argument("--formats", default="png,svg,pdf", help="comma-separated (default all three)")
-    p.add_argument("--band", default="minmax", choices=["minmax", "sd"],
-                   help="shaded band: min–max over runs (default) or mean ± 1 sd")
-    options.add_quiet(p)
-    p.set_defaults(func=cmd_plot)

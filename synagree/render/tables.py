@@ -5,17 +5,18 @@ target directory and renames it into place, so a reader never sees half a
 result.
 """
 from __future__ import annotations
+
 import csv
 import io
 import json
 import math
 from typing import List, Optional, Tuple
-from synagree.agreement.agree import AgreementResult
-from synagree.stats.alpha import VARIANTS
-from synagree.render.escape import csv_row, plain
-from synagree.render.escape import latex as latex_escape
-from synagree.base.jsonable import json_ready
 
+from synagree.agreement.agree import AgreementResult
+from synagree.base.escape import csv_row, plain
+from synagree.base.escape import latex as latex_escape
+from synagree.base.jsonable import json_ready
+from synagree.stats.alpha import VARIANTS
 
 FORMATS = ("table", "json", "csv", "latex")
 

@@ -24,7 +24,17 @@ The syntactic variants take δ from one TED per tree pair:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Dict, Hashable, List, Optional, Sequence, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Callable,
+    Dict,
+    Hashable,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 import numpy as np
 
@@ -32,8 +42,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from synagree.distance.sums import SampledDe, UnitSums
 
 from synagree.distance import ted as _ted
-from synagree.trees.flat import FlatTree
 from synagree.distance.sums import delta_squared
+from synagree.trees.flat import FlatTree
 
 VARIANTS = ("plain", "diff", "norm")
 
@@ -226,3 +236,31 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
         _degenerate_notes(st, f"alpha_{v}")
         stats[v] = st
     return TreeAlpha(stats, unit_ted, len(ut.pack), sums, sampled)
+
+
+# Above this many pairable annotations D_e is estimated from sampled pairs
+# unless exact=True (announced in the notes); see README "Large corpora".
+AUTO_SAMPLE_THRESHOLD = 20_000
+
+
+DEFAULT_SAMPLE_PAIRS = 200_000
+
+
+AUTO_TARGET_SE = 0.001  # automatic sampling draws pairs until every alpha's SE <= this
+
+
+def sampling_plan(n_values: int, sample_pairs: Optional[int], exact: bool
+                  ) -> Tuple[Optional[int], Optional[float], Optional[str]]:
+    """``(sample_pairs, target_se, note)`` for ``n_values`` pairable trees.
+
+    Explicit ``sample_pairs`` are kept; otherwise D_e is exact unless the
+    corpus is above :data:`AUTO_SAMPLE_THRESHOLD` and ``exact`` is false, in
+    which case pairs are drawn until every α's SE is at most
+    :data:`AUTO_TARGET_SE`, and ``note`` says so.
+    """
+    if sample_pairs is None and not exact and n_values > AUTO_SAMPLE_THRESHOLD:
+        return DEFAULT_SAMPLE_PAIRS, AUTO_TARGET_SE, (
+            f"{n_values:,} annotations exceed {AUTO_SAMPLE_THRESHOLD:,}: D_e estimated from "
+            f"sampled pairs until the SE of alpha is at most {AUTO_TARGET_SE} (use --exact "
+            f"to force the exact computation)")
+    return sample_pairs, None, None

@@ -28,8 +28,8 @@ from typing import Callable, Dict, List, Sequence, Set, Tuple
 
 import numpy as np
 
-from synagree.io.conllu import DepSentence
 from synagree.io.brackets import PhraseNode, PhraseSentence
+from synagree.io.conllu import DepSentence
 
 
 def _same_heads(a: DepSentence, b: DepSentence) -> np.ndarray:

@@ -50,10 +50,6 @@ from per-sentence sums, seeded.
 """
 from __future__ import annotations
 
-import argparse
-import csv
-import io
-import json
 import math
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -61,15 +57,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from synagree.base.problems import InputError
 from synagree.stats.bootstrap import percentile_interval, resample_weights
 from synagree.trees.hierarchy import chance_corrected
-from synagree.cli import options
-from synagree.cli.options import output_format
-from synagree.base.problems import InputError
-from synagree.render.escape import latex as latex_escape
-from synagree.io.files import emit
-from synagree.render.tables import fmt_num
-from synagree.base.jsonable import json_ready
 
 LAYERS = ("deprel", "head", "upos", "xpos", "feats", "head+deprel")
 DEFAULT_LAYERS = ("deprel", "head", "upos", "xpos", "feats")
@@ -730,152 +720,4 @@ def bootstrap(data: ItemData, B: int = 1000, seed: int = 0, confidence: float = 
 # Rendering and CLI
 # --------------------------------------------------------------------------
 
-def _f(x, digits: int = 4) -> str:
-    """A number for the tables; "–" when it is missing or undefined (None, NaN, ±inf)."""
-    return fmt_num(x, digits, missing="–")
 
-
-def summary_rows(results: Dict[str, LayerAgreement],
-                 cis: Optional[Dict[str, Dict[str, dict]]] = None) -> List[List[str]]:
-    """Rows: layer, items, A_o, κ, π, α, macro specific, macro over documents of κ."""
-    rows = []
-    for layer, la in results.items():
-        c = la.coefficients()
-        row = [layer, str(la.items)]
-        for k in ("observed", "kappa", "pi", "alpha"):
-            cell = _f(c[k])
-            if cis and layer in cis and k in cis[layer]:
-                ci = cis[layer][k]
-                cell += f" [{_f(ci['low'])}, {_f(ci['high'])}]"
-            row.append(cell)
-        row.append(_f(c["specific_macro"]))
-        md = la.macro_documents()
-        row.append(_f(md.get("kappa")) if len(la.by_document) > 1 else _f(c["kappa"]))
-        rows.append(row)
-    return rows
-
-
-def summary_header(m: int) -> List[str]:
-    return ["layer", "items", "observed", "Cohen kappa" if m == 2 else "D&F kappa",
-            "Scott pi" if m == 2 else "Fleiss kappa", "alpha", "macro specific",
-            "kappa macro(docs)"]
-
-
-def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
-                caption: str = "") -> str:
-    """Render a table as text, markdown, csv or latex (cells escaped for each:
-    :mod:`synagree.escape`)."""
-    from synagree.render import escape
-
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(escape.csv_row(header))
-        w.writerows(escape.csv_row(r) for r in rows)
-        return buf.getvalue()
-    if fmt == "markdown":
-        esc = escape.markdown
-        out = [f"**{esc(caption)}**", ""] if caption else []
-        out.append("| " + " | ".join(esc(h) for h in header) + " |")
-        out.append("|" + "|".join("---" for _ in header) + "|")
-        out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
-        return "\n".join(out) + "\n"
-    if fmt == "latex":
-        out = ["\\begin{tabular}{" + "l" * len(header) + "}", "\\toprule",
-               " & ".join(latex_escape(str(h)) for h in header) + " \\\\", "\\midrule"]
-        out += [" & ".join(latex_escape(str(c)) for c in r) + " \\\\" for r in rows]
-        out += ["\\bottomrule", "\\end{tabular}"]
-        if caption:
-            out.insert(0, f"% {escape.plain(caption)}")  # a comment: one line is enough
-        return "\n".join(out) + "\n"
-    header = [escape.plain(h) for h in header]
-    rows = [[escape.plain(c) for c in r] for r in rows]
-    caption = escape.plain(caption)
-    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(str(h))
-              for i, h in enumerate(header)]
-    lines = ([caption] if caption else [])
-    lines.append("  ".join(str(h).ljust(w) for h, w in zip(header, widths)))
-    lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in rows]
-    return "\n".join(lines) + "\n"
-
-
-def cmd_categorical(args: argparse.Namespace) -> int:
-    from synagree.agreement.agree import load_corpus
-
-    from synagree.io.corpus import check_input_choice, input_options
-    check_input_choice(args.files, args.dirs)
-    layers = _parse_layers(args.layers)
-    output = output_format(args)
-    corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
-    items = {layer: items_from_corpus(corpus, layer) for layer in layers}
-    results = {layer: layer_agreement(data) for layer, data in items.items()}
-    cis = None
-    if args.bootstrap:
-        rng = np.random.default_rng(args.seed)
-        cis = {layer: bootstrap(data, confidence=args.ci_level,
-                                weights=multinomial_weights(rng, len(data.units),
-                                                            args.bootstrap))
-               for layer, data in items.items()}
-    if output == "json":
-        d = {"annotators": list(corpus.annotators), **corpus.settings(),
-             "layers": {k: v.to_dict(confusion=args.confusion) for k, v in results.items()}}
-        if cis:
-            d["bootstrap"] = {"replicates": args.bootstrap, "seed": args.seed,
-                              "confidence": args.ci_level,
-                              "intervals": {layer: {k: {kk: vv for kk, vv in v.items()
-                                                        if kk != "replicates"}
-                                                    for k, v in ci.items()}
-                                            for layer, ci in cis.items()}}
-        text = json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
-    else:
-        m = len(corpus.annotators)
-        fmt = output
-        text = render_rows(summary_header(m), summary_rows(results, cis), fmt,
-                           caption="Categorical agreement per layer (pooled; micro over "
-                                   "documents)" + (f", {100 * args.ci_level:g}% bootstrap "
-                                                   f"CIs" if cis else ""))
-        if args.specific:
-            la = results[args.specific]
-            freq = la.category_frequency()
-            rows = [[c, str(freq.get(c, 0)), _f(v)] for c, v in
-                    sorted(la.specific().items(), key=lambda kv: -freq.get(kv[0], 0))]
-            text += "\n" + render_rows(["category", "assignments", "specific agreement"], rows,
-                                       fmt, caption=f"Specific agreement ({args.specific})")
-        ignored = next(iter(results.values())).ignored_units if results else 0
-        if ignored and fmt == "table":
-            text += (f"note: {ignored} sentence(s) whose annotations differ in word count "
-                     f"were left out (tokens cannot be aligned)\n")
-    emit(text, args.out)
-    return 0
-
-
-def _parse_layers(spec: Optional[str], allow_empty: bool = False) -> List[str]:
-    """Comma-separated layer names (a usage error names the unknown ones)."""
-    layers = [x.strip() for x in (spec or "").split(",") if x.strip()]
-    bad = [x for x in layers if x not in LAYERS]
-    if bad or not (layers or allow_empty):
-        raise InputError.single("<command line>", None, "usage",
-                                f"unknown layer(s) {', '.join(bad) or '(none)'}; choose from "
-                                f"{', '.join(LAYERS)}")
-    return layers
-
-
-def register_cli(subparsers) -> None:
-    p = subparsers.add_parser(
-        "categorical", help="kappa/pi/alpha and specific agreement on token layers",
-        description="Categorical agreement on token layers (labels, heads, UPOS, XPOS, "
-                    "FEATS): observed agreement, Cohen's kappa, Scott's pi, Fleiss' kappa "
-                    "and Davies & Fleiss kappa (more than two annotators), Krippendorff's "
-                    "alpha (nominal), specific agreement.")
-    options.add_input(p)
-    p.add_argument("--layers", default=",".join(DEFAULT_LAYERS),
-                   help=f"comma-separated layers from {', '.join(LAYERS)} "
-                        f"(default: {','.join(DEFAULT_LAYERS)})")
-    p.add_argument("--specific", metavar="LAYER", choices=LAYERS,
-                   help="also list specific agreement per category of this layer")
-    options.add_bootstrap(p, "every coefficient")
-    p.add_argument("--confusion", action="store_true",
-                   help="JSON: include the contingency tables (sparse [row, col, count])")
-    options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
-    options.add_quiet(p)
-    p.set_defaults(func=cmd_categorical)

@@ -86,7 +86,6 @@ same leaf distribution as that subtype, so the two are fully interchangeable
 """
 from __future__ import annotations
 
-import argparse
 import math
 from collections import Counter
 from itertools import combinations
@@ -95,14 +94,21 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Un
 
 import numpy as np
 
-from synagree.stats.alpha import VARIANTS, TreeAlpha, tree_alpha
-from synagree.io.corpus import Corpus, Unit
-from synagree.trees.hierarchy import PLAIN_LEAF_SUFFIX, HierarchicalKappa, Hierarchy, cohens_kappa, label_distance_matrix, pooled_leaf_mass
 from synagree.base.problems import InputError
-from synagree.io.conllu import DepSentence
-from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.distance.ted import Costs
+from synagree.io.brackets import PhraseNode, PhraseSentence
+from synagree.io.conllu import DepSentence
+from synagree.io.corpus import Corpus, Unit
+from synagree.stats.alpha import VARIANTS, TreeAlpha, tree_alpha
 from synagree.trees.flat import Vocabulary, build_tree
+from synagree.trees.hierarchy import (
+    PLAIN_LEAF_SUFFIX,
+    HierarchicalKappa,
+    Hierarchy,
+    cohens_kappa,
+    label_distance_matrix,
+    pooled_leaf_mass,
+)
 
 __all__ = [
     "MODES", "AGREE_MODE", "LABEL_DISTANCES", "HIERARCHY_KEYWORDS", "METRIC_KEYS",
@@ -406,56 +412,6 @@ def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str =
     result.extra_details["hierarchy"] = details
     result.notes.extend(details["notes"])
     return result
-
-
-# ---------------------------------------------------------------- CLI helpers
-def add_hierarchy_args(parser: argparse.ArgumentParser) -> None:
-    """``--hierarchy``, ``--label-distance``, ``--plain-as-leaf``, ``--label-credit``."""
-    g = parser.add_argument_group("hierarchical labels (Melamed & Resnik credit)")
-    g.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
-                   help="add hierarchical label accuracy, hierarchical LAS and kappa on "
-                        "labels, using this tag hierarchy: ud (a:b IS-A a), msd (positional "
-                        "tags), flat, or a hierarchy file")
-    g.add_argument("--label-distance", choices=LABEL_DISTANCES, default="exact",
-                   help="hierarchy: also report alpha with hierarchy-aware TED rename costs "
-                        "(alpha_*_h); needs --hierarchy (default: exact)")
-    g.add_argument("--plain-as-leaf", action="store_true",
-                   help="with --hierarchy ud: a plain relation (nsubj) is its own leaf "
-                        "beside its subtypes instead of an under-specified parent")
-    g.add_argument("--label-credit", choices=MODES, default=AGREE_MODE,
-                   help="credit for two annotators' labels: mutual (mean of both directions, "
-                        "default), agreement (sum_l P(l|a)P(l|b)), credit (first annotator as "
-                        "gold)")
-
-
-def validate_args(args: argparse.Namespace) -> None:
-    """Cheap checks before the (possibly long) agreement run: usage errors and an
-    unreadable hierarchy file raise :class:`InputError`."""
-    spec = getattr(args, "hierarchy", None)
-    dist = getattr(args, "label_distance", "exact")
-    plain = getattr(args, "plain_as_leaf", False)
-    if spec is None:
-        if dist == "hierarchy":
-            raise InputError.single("<command line>", None, "usage",
-                                    "--label-distance hierarchy needs --hierarchy "
-                                    "ud|msd|flat|FILE")
-        if plain:
-            raise InputError.single("<command line>", None, "usage",
-                                    "--plain-as-leaf needs --hierarchy ud")
-        return
-    load_hierarchy(spec, (), plain_as_leaf=plain)
-
-
-def apply(result, args: argparse.Namespace):
-    """Wire the parsed ``--hierarchy`` options into an agreement result (no-op
-    without ``--hierarchy``); returns the result."""
-    validate_args(args)
-    spec = getattr(args, "hierarchy", None)
-    if spec is None:
-        return result
-    return add_to_result(result, spec, getattr(args, "label_distance", "exact"),
-                         getattr(args, "plain_as_leaf", False),
-                         getattr(args, "label_credit", AGREE_MODE))
 
 
 # ---------------------------------------------------------------- experiments hook

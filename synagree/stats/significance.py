@@ -56,7 +56,11 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from synagree.stats.alpha import AlphaStats
-from synagree.stats.bootstrap import alpha_replicates, percentile_interval, resample_weights
+from synagree.stats.bootstrap import (
+    alpha_replicates,
+    percentile_interval,
+    resample_weights,
+)
 
 __all__ = ["RatioUnits", "AlphaUnits", "SystemUnits", "PairTest", "SignificanceResult",
            "aggregate_alpha", "significance", "DEFAULT_METRICS"]

@@ -26,8 +26,8 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from synagree.io.conllu import DepSentence
 from synagree.io.brackets import PhraseNode, PhraseSentence
+from synagree.io.conllu import DepSentence
 
 ROOT_LABEL = ""
 

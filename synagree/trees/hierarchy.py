@@ -105,12 +105,22 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import (Callable, Dict, Hashable, Iterable, List, Mapping,
-                    Optional, Sequence, Tuple, Union)
+from typing import (
+    Callable,
+    Dict,
+    Hashable,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 import numpy as np
 
-from synagree.base.problems import ProblemLog, InputError
+from synagree.base.problems import InputError, ProblemLog
 
 __all__ = [
     "Hierarchy", "HierarchicalKappa", "PLAIN_LEAF_SUFFIX", "Annotation",

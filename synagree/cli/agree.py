@@ -1,0 +1,168 @@
+"""``synagree agree``: agreement between annotators (alpha, LAS/UAS/LA, worst sentences,
+hierarchical label credit)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+
+from synagree.agreement.agree import agree
+from synagree.agreement.qa import available_variant, worst_units
+from synagree.base.problems import InputError, print_problems
+from synagree.cli import options
+from synagree.cli.options import add_variant, output_format, whole_number
+from synagree.distance.dask_exec import dask_executor
+from synagree.io.corpus import check_input_choice
+from synagree.io.files import emit
+from synagree.render.qa import render_worst
+from synagree.render.tables import render
+from synagree.stats.hierarchical import add_to_result, load_hierarchy
+
+VARIANTS = ("plain", "diff", "norm")
+# hierarchical label options (values checked by synagree.stats.hierarchical)
+LABEL_DISTANCES = ("exact", "hierarchy")
+MODES = ("mutual", "agreement", "credit")
+AGREE_MODE = "mutual"
+# the bundled sample treebank: two annotators of 40 sentences (package data)
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "en-sample"
+
+
+def sample_dirs() -> list:
+    """The annotator directories of the bundled sample."""
+    return sorted(str(p) for p in SAMPLE.iterdir() if p.is_dir())
+
+
+def add_hierarchy_args(parser: argparse.ArgumentParser) -> None:
+    """``--hierarchy``, ``--label-distance``, ``--plain-as-leaf``, ``--label-credit``."""
+    g = parser.add_argument_group("hierarchical labels (Melamed & Resnik credit)")
+    g.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
+                   help="add hierarchical label accuracy, hierarchical LAS and kappa on "
+                        "labels, using this tag hierarchy: ud (a:b IS-A a), msd (positional "
+                        "tags), flat, or a hierarchy file")
+    g.add_argument("--label-distance", choices=LABEL_DISTANCES, default="exact",
+                   help="hierarchy: also report alpha with hierarchy-aware TED rename costs "
+                        "(alpha_*_h); needs --hierarchy (default: exact)")
+    g.add_argument("--plain-as-leaf", action="store_true",
+                   help="with --hierarchy ud: a plain relation (nsubj) is its own leaf "
+                        "beside its subtypes instead of an under-specified parent")
+    g.add_argument("--label-credit", choices=MODES, default=AGREE_MODE,
+                   help="credit for two annotators' labels: mutual (mean of both directions, "
+                        "default), agreement (sum_l P(l|a)P(l|b)), credit (first annotator as "
+                        "gold)")
+
+
+def validate_args(args: argparse.Namespace) -> None:
+    """Cheap checks before the (possibly long) agreement run: usage errors and an
+    unreadable hierarchy file raise :class:`InputError`."""
+    spec = getattr(args, "hierarchy", None)
+    dist = getattr(args, "label_distance", "exact")
+    plain = getattr(args, "plain_as_leaf", False)
+    if spec is None:
+        if dist == "hierarchy":
+            raise InputError.single("<command line>", None, "usage",
+                                    "--label-distance hierarchy needs --hierarchy "
+                                    "ud|msd|flat|FILE")
+        if plain:
+            raise InputError.single("<command line>", None, "usage",
+                                    "--plain-as-leaf needs --hierarchy ud")
+        return
+
+    load_hierarchy(spec, (), plain_as_leaf=plain)
+
+
+def apply(result, args: argparse.Namespace):
+    """Wire the parsed ``--hierarchy`` options into an agreement result (no-op
+    without ``--hierarchy``); returns the result."""
+
+    validate_args(args)
+    spec = getattr(args, "hierarchy", None)
+    if spec is None:
+        return result
+    return add_to_result(result, spec, getattr(args, "label_distance", "exact"),
+                         getattr(args, "plain_as_leaf", False),
+                         getattr(args, "label_credit", AGREE_MODE))
+
+
+def add_worst_args(parser: argparse.ArgumentParser) -> None:
+    """``--worst K`` (and ``--variant``) for ``synagree agree``."""
+    parser.add_argument("--worst", type=whole_number(0), default=0, metavar="K",
+                        help="also list the K sentences contributing most to disagreement "
+                             "(share of D_o, TED, annotators, differing words)")
+    add_variant(parser)
+
+
+def apply_worst(result, args: argparse.Namespace, output: str = "table") -> str:
+    """For ``synagree agree``: with ``--output json`` the worst list goes into
+    ``result.extra_details["worst"]`` (and "" is returned); otherwise the rendered
+    list is returned, to be appended after the main output."""
+    k = getattr(args, "worst", 0) or 0
+    if k <= 0:
+        return ""
+
+    variant = available_variant(result, args.variant)
+    if output == "json":
+        result.extra_details["worst"] = [d.to_dict() for d in worst_units(result, k, variant)]
+        return ""
+    fmt = {"table": "table", "csv": "csv", "latex": "latex"}.get(output, "table")
+    return "\n" + render_worst(result, k, fmt, variant)
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    """The options of ``synagree agree``."""
+    p.description = "Agreement between annotators of the same sentences."
+    options.add_input(p)
+    add_hierarchy_args(p)  # --hierarchy, --label-distance, --plain-as-leaf, --label-credit
+    add_worst_args(p)  # --worst K, --variant
+    p.add_argument("--metric", default="all", choices=["all", *VARIANTS],
+                   help="which alpha variant(s) to compute (default: all)")
+    options.add_output(p, ["table", "json", "csv", "latex"], "table")
+    options.add_bootstrap(p, "alpha and LAS/UAS/LA")
+    options.add_sampling(p)
+    p.add_argument("--dask", metavar="ADDR",
+                   help="run the all-pairs tiles on Dask: 'local' or tcp://scheduler:8786 "
+                        "(pip install 'synagree[dask]')")
+    options.add_memory(p)
+    options.add_quiet(p)
+    p.add_argument("--max-warnings", type=options.whole_number(0), default=30, metavar="N",
+                   help="list at most N warnings on stderr (default 30)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """``synagree agree``: :func:`synagree.agree`, rendered."""
+    files, dirs = args.files, args.dirs
+    if not files and not dirs:
+        dirs = sample_dirs()
+        if not args.quiet:
+            print(f"synagree: no input given; using the bundled sample {SAMPLE}/",
+                  file=sys.stderr)
+    check_input_choice(files, dirs)
+    output = output_format(args)
+    if args.worst and output == "csv":
+        raise InputError.single("<command line>", None, "usage",
+                                "--worst with CSV output would put two tables in one file: "
+                                "use --output json (which holds both) or table")
+    variants = tuple(VARIANTS) if args.metric == "all" else (args.metric,)
+    if args.bootstrap and args.sample_pairs:
+        raise InputError.single("<command line>", None, "usage",
+                                "--bootstrap needs the exact D_e: drop --sample-pairs")
+    settings = dict(bootstrap=args.bootstrap, seed=args.seed, level=args.ci_level,
+                    sample_pairs=args.sample_pairs, exact=args.exact, progress=not args.quiet,
+                    max_memory=args.max_memory)
+    validate_args(args)  # usage errors / bad hierarchy file before the long run
+    # the computing layers are imported here, when a command runs (fast --help)
+
+    ctx = nullcontext(None)
+    if args.dask:
+        ctx = dask_executor(args.dask)
+    with ctx as executor:
+        res = agree(files, dirs or (), fmt=args.fmt, phrase_style=args.phrase_style,
+                    variants=variants, strict=args.strict, allow_missing=args.allow_missing,
+                    names=args.names, check_text=not args.no_text_check, executor=executor,
+                    **settings)
+    apply(res, args)  # no-op without --hierarchy
+    if res.warnings and not args.quiet:
+        print_problems(res.warnings, limit=args.max_warnings)
+    tail = apply_worst(res, args, output)  # json: goes into details["worst"], returns ""
+    emit(render(res, output) + tail, args.out)
+    return 0

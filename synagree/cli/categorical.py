@@ -1,0 +1,103 @@
+"""``synagree categorical``: chance-corrected agreement on token layers."""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import List, Optional
+
+import numpy as np
+
+from synagree.agreement.agree import load_corpus
+from synagree.base.jsonable import json_ready
+from synagree.base.problems import InputError
+from synagree.cli import options
+from synagree.cli.options import output_format
+from synagree.io.corpus import check_input_choice, input_options
+from synagree.io.files import emit
+from synagree.render.categorical import summary_header, summary_rows
+from synagree.render.rows import _f, render_rows
+from synagree.stats.categorical import (
+    DEFAULT_LAYERS,
+    LAYERS,
+    bootstrap,
+    items_from_corpus,
+    layer_agreement,
+    multinomial_weights,
+)
+
+
+def run(args: argparse.Namespace) -> int:
+    check_input_choice(args.files, args.dirs)
+    layers = parse_layers(args.layers)
+    output = output_format(args)
+    corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
+    items = {layer: items_from_corpus(corpus, layer) for layer in layers}
+    results = {layer: layer_agreement(data) for layer, data in items.items()}
+    cis = None
+    if args.bootstrap:
+        rng = np.random.default_rng(args.seed)
+        cis = {layer: bootstrap(data, confidence=args.ci_level,
+                                weights=multinomial_weights(rng, len(data.units),
+                                                            args.bootstrap))
+               for layer, data in items.items()}
+    if output == "json":
+        d = {"annotators": list(corpus.annotators), **corpus.settings(),
+             "layers": {k: v.to_dict(confusion=args.confusion) for k, v in results.items()}}
+        if cis:
+            d["bootstrap"] = {"replicates": args.bootstrap, "seed": args.seed,
+                              "confidence": args.ci_level,
+                              "intervals": {layer: {k: {kk: vv for kk, vv in v.items()
+                                                        if kk != "replicates"}
+                                                    for k, v in ci.items()}
+                                            for layer, ci in cis.items()}}
+        text = json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
+    else:
+        m = len(corpus.annotators)
+        fmt = output
+        text = render_rows(summary_header(m), summary_rows(results, cis), fmt,
+                           caption="Categorical agreement per layer (pooled; micro over "
+                                   "documents)" + (f", {100 * args.ci_level:g}% bootstrap "
+                                                   f"CIs" if cis else ""))
+        if args.specific:
+            la = results[args.specific]
+            freq = la.category_frequency()
+            rows = [[c, str(freq.get(c, 0)), _f(v)] for c, v in
+                    sorted(la.specific().items(), key=lambda kv: -freq.get(kv[0], 0))]
+            text += "\n" + render_rows(["category", "assignments", "specific agreement"], rows,
+                                       fmt, caption=f"Specific agreement ({args.specific})")
+        ignored = next(iter(results.values())).ignored_units if results else 0
+        if ignored and fmt == "table":
+            text += (f"note: {ignored} sentence(s) whose annotations differ in word count "
+                     f"were left out (tokens cannot be aligned)\n")
+    emit(text, args.out)
+    return 0
+
+
+def parse_layers(spec: Optional[str], allow_empty: bool = False) -> List[str]:
+    """Comma-separated layer names (a usage error names the unknown ones)."""
+    layers = [x.strip() for x in (spec or "").split(",") if x.strip()]
+    bad = [x for x in layers if x not in LAYERS]
+    if bad or not (layers or allow_empty):
+        raise InputError.single("<command line>", None, "usage",
+                                f"unknown layer(s) {', '.join(bad) or '(none)'}; choose from "
+                                f"{', '.join(LAYERS)}")
+    return layers
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    """The options of this command."""
+    p.description = ("Categorical agreement on token layers (labels, heads, UPOS, XPOS, "
+                    "FEATS): observed agreement, Cohen's kappa, Scott's pi, Fleiss' kappa "
+                    "and Davies & Fleiss kappa (more than two annotators), Krippendorff's "
+                    "alpha (nominal), specific agreement.")
+    options.add_input(p)
+    p.add_argument("--layers", default=",".join(DEFAULT_LAYERS),
+                   help=f"comma-separated layers from {', '.join(LAYERS)} "
+                        f"(default: {','.join(DEFAULT_LAYERS)})")
+    p.add_argument("--specific", metavar="LAYER", choices=LAYERS,
+                   help="also list specific agreement per category of this layer")
+    options.add_bootstrap(p, "every coefficient")
+    p.add_argument("--confusion", action="store_true",
+                   help="JSON: include the contingency tables (sparse [row, col, count])")
+    options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
+    options.add_quiet(p)

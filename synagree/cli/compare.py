@@ -1,0 +1,66 @@
+"""``synagree compare``: parsers scored against gold (CoNLL 2018 metrics, alpha, significance)."""
+from __future__ import annotations
+
+import argparse
+
+from synagree.base.problems import InputError
+from synagree.cli import options
+from synagree.cli.options import output_format
+from synagree.evaluation.compare import OUTPUTS, SIGNIFICANCE_REPLICATES, compare
+from synagree.io.files import emit
+from synagree.render.compare import render
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.verbose and len(args.systems) != 1:
+        raise InputError.single("<command line>", None, "usage",
+                                "-v (the scorer's table) needs exactly one system file")
+    if args.significance and args.sample_pairs:
+        raise InputError.single("<command line>", None, "usage",
+                                "--significance needs the exact D_e: drop --sample-pairs")
+    replicates = args.bootstrap or SIGNIFICANCE_REPLICATES
+    res = compare(args.gold, args.systems, hierarchy=args.hierarchy, breakdown=args.breakdown,
+                  significance=args.significance, B=replicates, seed=args.seed,
+                  names=args.names, alpha=not args.no_alpha, sample_pairs=args.sample_pairs,
+                  exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
+                  progress=not args.quiet, max_memory=args.max_memory)
+    text = render(res, output_format(args), verbose=args.verbose, top=args.top)
+    emit(text, args.out)
+    return 0
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    """The options of this command."""
+    p.description = ("Score one or more system CoNLL-U files against a gold file: the CoNLL "
+                    "2018 shared-task metrics (any tokenisation and sentence split), "
+                    "LAS_full, hierarchical LAS, Krippendorff's alpha over tree edit "
+                    "distance between gold and each system, breakdowns and significance "
+                    "tests between systems.")
+    p.add_argument("gold", help="gold CoNLL-U file")
+    p.add_argument("systems", nargs="+", metavar="SYSTEM", help="system CoNLL-U file(s)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="one system: the official scorer's -v table (plus LAS_full, "
+                        "LAS_hier and alpha)")
+    options.add_output(p, OUTPUTS, "table")
+    p.add_argument("--names", nargs="+", metavar="NAME", help="names for the system files")
+    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
+                   help="add LAS_hier: head correct x hierarchical label credit")
+    p.add_argument("--breakdown", action="store_true",
+                   help="P/R/F1 by relation, gold UPOS, dependency length, direction and "
+                        "sentence length; relation confusions")
+    p.add_argument("--full-labels", action="store_true",
+                   help="breakdown and confusions by full DEPREL (with subtypes)")
+    p.add_argument("--top", type=options.whole_number(1), default=10, metavar="N",
+                   help="list the N most frequent confusions (default 10)")
+    p.add_argument("--significance", action="store_true",
+                   help="paired bootstrap and approximate randomisation between every two "
+                        f"systems (LAS, UAS, CLAS, alpha_plain), with --bootstrap replicates "
+                        f"(default {SIGNIFICANCE_REPLICATES:,} when --bootstrap is not given)")
+    options.add_bootstrap(p, "the significance tests")
+    p.add_argument("-B", "--replicates", dest="bootstrap", type=options.whole_number(1, 1_000_000),
+                   help=argparse.SUPPRESS)
+    p.add_argument("--no-alpha", action="store_true",
+                   help="skip alpha (the all-pairs tree edit distances are the slow part)")
+    options.add_sampling(p)
+    options.add_memory(p)
+    options.add_quiet(p)

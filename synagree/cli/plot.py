@@ -1,0 +1,35 @@
+"""``synagree plot``: figures of a noise experiment."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from synagree.base.problems import InputError
+from synagree.cli import options
+from synagree.render.plots import plot_results
+
+
+def run(args: argparse.Namespace) -> int:
+    formats = [f.strip() for f in args.formats.split(",") if f.strip()]
+    bad = [f for f in formats if f not in ("png", "svg", "pdf")]
+    if bad or not formats:
+        raise InputError.single("<command line>", None, "usage",
+                                f"unknown format(s) {bad}; choose from png, svg, pdf")
+    paths = plot_results(args.results, args.out, formats=formats, band=args.band)
+    if not args.quiet:
+        for p in paths.values():
+            print(p, file=sys.stderr)
+    return 0
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    """The options of this command."""
+    p.description = ("Plot noise-experiment results: one figure per series (mean curves with "
+                    "a shaded spread band for every metric against p) and a LAS-vs-alpha "
+                    "scatter, as PNG, SVG and PDF.")
+    p.add_argument("results", help="runs.csv, runs.jsonl or results.json (or their directory)")
+    options.add_out_dir(p)
+    p.add_argument("--formats", default="png,svg,pdf", help="comma-separated (default all three)")
+    p.add_argument("--band", default="minmax", choices=["minmax", "sd"],
+                   help="shaded band: min–max over runs (default) or mean ± 1 sd")
+    options.add_quiet(p)

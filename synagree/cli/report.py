@@ -1,0 +1,88 @@
+"""``synagree report``: the annotation QA report (HTML, or its tables)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from synagree.agreement.agree import agree_corpus, load_corpus
+from synagree.agreement.qa import _metrics_of
+from synagree.base.problems import InputError, print_problems
+from synagree.cli import options
+from synagree.cli.categorical import parse_layers
+from synagree.cli.options import output_format
+from synagree.io.corpus import check_input_choice, input_options
+from synagree.io.files import emit
+from synagree.render.html import OUTPUTS, build_report, read_noise
+
+
+def run(args: argparse.Namespace) -> int:
+
+    check_input_choice(args.files, args.dirs)
+    output = output_format(args)
+    if output == "html" and not args.out and sys.stdout.isatty():
+        raise InputError.single("<command line>", None, "usage",
+                                "the HTML report is a whole page: give -o FILE.html (or pipe "
+                                "the output)")
+    layers = parse_layers(args.layers, allow_empty=True)
+    previous = None
+    if args.compare_to:
+        if not args.bootstrap:
+            raise InputError.single("<command line>", None, "usage",
+                                    "--compare-to needs bootstrap replicates (--bootstrap > 0)")
+        try:
+            previous = json.loads(Path(args.compare_to).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError.single(args.compare_to, None, "file-not-found", "no such file")
+        except (OSError, ValueError) as exc:
+            raise InputError.single(args.compare_to, None, "bad-json",
+                                    f"not a JSON report: {exc}")
+        try:
+            _metrics_of(previous if isinstance(previous, dict) else {})
+        except ValueError as exc:
+            raise InputError.single(args.compare_to, None, "bad-json", str(exc))
+    noise = read_noise(args.noise) if args.noise else None
+    corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
+    # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
+    result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
+                          level=args.ci_level, max_memory=args.max_memory,
+                          progress=not args.quiet)
+    if result.warnings and not args.quiet:
+        print_problems(result.warnings, limit=10)
+    text = build_report(result, output, noise=noise, bootstrap=args.bootstrap, seed=args.seed,
+                        confidence=args.ci_level, layers=layers, compare_to=previous,
+                        variant=args.variant, worst=args.worst,
+                        max_sentences=args.max_sentences or None, title=args.title)
+    emit(text, args.out)
+    if args.out and not args.quiet:
+        print(f"synagree: wrote {args.out} ({len(text.encode('utf-8')) / 1e6:.2f} MB)",
+              file=sys.stderr)
+    return 0
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    """The options of this command."""
+    p.description = ("Annotation QA report: alpha and LAS with bootstrap CIs, annotator pair "
+                    "matrices, leave-one-out alpha, token-layer kappa/pi/alpha with specific "
+                    "agreement and confusion, noise curves, and the worst sentences drawn as "
+                    "dependency arcs with the differences highlighted.")
+    options.add_input(p)
+    options.add_output(p, OUTPUTS, "html")
+    p.add_argument("--noise", metavar="RESULTS",
+                   help="noise-experiment results (runs.csv / results.json of synagree noise) "
+                        "to plot")
+    options.add_bootstrap(p, "alpha, LAS and the layer coefficients")
+    p.add_argument("--compare-to", metavar="PREVIOUS.json",
+                   help="a previous round's `synagree report --output json`: test whether "
+                        "agreement changed significantly (needs --bootstrap)")
+    p.add_argument("--layers", default="deprel,head,upos,xpos,feats",
+                   help="token layers for categorical agreement (comma-separated; '' for none)")
+    options.add_variant(p)
+    p.add_argument("--worst", type=options.whole_number(0), default=20, metavar="K",
+                   help="sentences in the worst list of the table outputs (default 20)")
+    p.add_argument("--max-sentences", type=options.whole_number(0), default=5000, metavar="N",
+                   help="HTML: keep at most the N worst sentences (default 5000; 0: all)")
+    p.add_argument("--title", help="page title")
+    options.add_memory(p)
+    options.add_quiet(p)
