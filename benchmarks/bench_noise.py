@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Time the full default noise experiment (SPEC §8; goal: ≤ 60 s).
+"""Time the full default noise experiment (docs/method.md §8; goal: ≤ 60 s).
 
 3 paper series × 10 points × 10 runs on 100 sentences sampled from the NDT
 annotator files (all ``odin-*.conll`` pooled), into a fresh temporary output

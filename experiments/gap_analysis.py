@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """Where do our noise results differ from the published ones, and why?
 
-Runs the SPEC §8 protocol and some variants on the NDT source at the points
-SPEC §8 quotes (both p = 1 and 0.1, reattach-only p = 1, relabel-only p = 1),
+Runs the docs/method.md §8 protocol and some variants on the NDT source at the points
+docs/method.md §8 quotes (both p = 1 and 0.1, reattach-only p = 1, relabel-only p = 1),
 10 runs each, and writes a Markdown table of published vs each variant:
 
 * ``spec``      – the protocol as specified (what ``synagree noise`` does);
@@ -38,7 +38,7 @@ POINTS = [("both", 1.0, "las", 0.9), ("both", 1.0, "alpha_plain", -6.8),
 
 
 def preorder_perturb(sent, p_rel, p_att, labels, rng):
-    """The SPEC §8 step, but visiting tokens top-down (pre-order) — a variant for analysis."""
+    """The docs/method.md §8 step, but visiting tokens top-down (pre-order) — a variant for analysis."""
     n = sent.n_words
     heads = [int(h) for h in sent.heads]
     dep = list(sent.deprels)

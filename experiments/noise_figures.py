@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Reproduce Skjærholt (2014), Figures 3–5: agreement under synthetic noise (SPEC §8).
+"""Reproduce Skjærholt (2014), Figures 3–5: agreement under synthetic noise (docs/method.md §8).
 
 Two sources, each taken as correct, 100 sentences sampled (seed 0):
 
@@ -10,7 +10,7 @@ Two sources, each taken as correct, 100 sentences sampled (seed 0):
 For each: the three paper series (both / relabel / reattach) plus the uniform
 random-tree baseline, p = 0.1 … 1.0, 10 runs per point (``synagree noise``),
 then the figures, and a Markdown table that sets every published number of
-SPEC §8 beside ours, with the shape checks and a sentence-length analysis of
+docs/method.md §8 beside ours, with the shape checks and a sentence-length analysis of
 the one large gap (reattach-only LAS at p = 1).
 
     python experiments/noise_figures.py [--out experiments/out] [--figures experiments/figures]
@@ -31,7 +31,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 
-# SPEC §8: published values (percent), Skjærholt (2014), same protocol, their NDT sample
+# docs/method.md §8: published values (percent), Skjærholt (2014), same protocol, their NDT sample
 PUBLISHED = [
     # (label, series, p, metric, published %)
     ("both, p = 1: LAS", "both", 1.0, "las", 0.9),
@@ -147,7 +147,7 @@ def main(argv=None) -> int:
                          title_prefix=f"{name.split(' (')[0]}: ")
 
     # ---- comparison table
-    L = ["# Noise experiments: published (Skjærholt 2014, SPEC §8) vs synagree", ""]
+    L = ["# Noise experiments: published (Skjærholt 2014, docs/method.md §8) vs synagree", ""]
     L.append(f"Protocol: {args.sample} sentences sampled (seed {args.seed}), p = 0.1 … 1.0, "
              f"{args.runs} runs per point; values in percent, mean ± sample sd over runs "
              f"[min, max].  The paper used its own 100-sentence NDT sample; ours come from the "
@@ -172,7 +172,7 @@ def main(argv=None) -> int:
                  f"{100 / len(src.labels):.2f} %); sample mean length "
                  f"{np.mean([s.n_words for s in src.sentences]):.1f} words.")
     L.append("")
-    L += ["## Shapes (SPEC §8)", ""]
+    L += ["## Shapes (docs/method.md §8)", ""]
     for k in results:
         name, files, res, src = results[k]
         L += [f"### {name}", "", "| check | value | holds |", "|---|---|---|"]

@@ -4,7 +4,7 @@
 Six corpora of ``../shared/REFERENCE.md`` (the paper's five plus NDT
 caterpillar, which the paper does not list), each through
 :func:`synagree.agree`: α_plain, α_diff, α_norm, LAS (and UAS, LA), beside
-the published one-decimal figures (SPEC §7) and the exact reference values
+the published one-decimal figures (docs/method.md §7) and the exact reference values
 (REFERENCE.md, to be matched to 1e-6).
 
     python experiments/table2.py [--out experiments/out]
@@ -62,7 +62,7 @@ def compute(shared: Path):
 
 def markdown(results) -> str:
     L = ["# Table 2 (Skjærholt 2014) reproduced with synagree", "",
-         "Percent, one decimal.  *published*: the paper's Table 2 (SPEC §7); *ours*: "
+         "Percent, one decimal.  *published*: the paper's Table 2 (docs/method.md §7); *ours*: "
          "`synagree.agree` on the shared files; the last column is the largest absolute "
          "difference from the exact reference values of REFERENCE.md (fractions; the "
          "project's target is 1e-6).", "",
@@ -83,7 +83,7 @@ def markdown(results) -> str:
     notes = [(name, res) for name, *_, res in results if res.cycle_sentences]
     for name, res in notes:
         L.append(f"{name}: {res.cycle_sentences} annotation(s) with head cycles, handled as "
-                 f"SPEC §2 describes (words on the cycle left out of the TED tree, counted in "
+                 f"docs/method.md §2 describes (words on the cycle left out of the TED tree, counted in "
                  f"|t| and LAS).")
     return "\n".join(L) + "\n"
 

@@ -138,7 +138,7 @@ def zss_dep_tree(heads: Sequence[int], labels: Sequence[str], root_label: str = 
     """zss tree ε(...) with each word under its head, siblings by word id.
 
     Built by hanging every word under its head and walking from the root, so
-    words on a head cycle are not part of the returned tree (SPEC §2).
+    words on a head cycle are not part of the returned tree (docs/method.md §2).
     """
     from zss import Node
 
@@ -173,7 +173,7 @@ def zss_unit_distance(a, b) -> float:
 
 
 def textbook_alpha(units: Sequence[Sequence[object]], d2: Callable[[object, object], float]):
-    """Krippendorff's α by the definition (SPEC §5), with explicit loops.
+    """Krippendorff's α by the definition (docs/method.md §5), with explicit loops.
 
     ``units``: list of value lists (one value per annotator who coded it).
     Returns (alpha or None, D_o, D_e).

@@ -1,5 +1,5 @@
 """Krippendorff's α: the published worked example, tree α against a brute-force
-textbook computation over zss distances, and the degenerate cases (SPEC §4–5)."""
+textbook computation over zss distances, and the degenerate cases (docs/method.md §4–5)."""
 from __future__ import annotations
 
 import json
@@ -16,7 +16,7 @@ from synagree.io.conllu import DepSentence
 from synagree.trees.flat import Vocabulary, dependency_tree
 
 # Krippendorff (2011, "Computing Krippendorff's alpha-reliability"), the
-# 3-coder, 15-unit example with missing values ("*"), as in SPEC §5 / Wikipedia.
+# 3-coder, 15-unit example with missing values ("*"), as in docs/method.md §5 / Wikipedia.
 _RAW = {
     "A": "* * * * * 3 4 1 2 1 1 3 3 * 3",
     "B": "1 * 2 1 3 3 4 3 * * * * * * *",
@@ -87,7 +87,7 @@ def _random_heads(rng, n, cycle=False):
         placed.append(int(w))
     if cycle and n >= 3:
         # two words heading each other: both (and anything under them) leave
-        # the TED tree but still count in |t| (SPEC §2)
+        # the TED tree but still count in |t| (docs/method.md §2)
         a, b = (int(x) for x in rng.choice(np.arange(1, n + 1), size=2, replace=False))
         heads[a - 1], heads[b - 1] = b, a
         if not any(x == 0 for x in heads):

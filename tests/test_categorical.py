@@ -273,7 +273,7 @@ def test_shared_cdt_pairs_equal_pooled():
     res = C.categorical_agreement(corpus)
     la = res["deprel"]
     p = la.pairs[0].coefficients()
-    # two annotators: D&F κ = Cohen's κ, Fleiss κ = Scott's π, A_o = LA of SPEC §6
+    # two annotators: D&F κ = Cohen's κ, Fleiss κ = Scott's π, A_o = LA of docs/method.md §6
     assert la.davies_fleiss() == pytest.approx(p["kappa"], abs=1e-14)
     assert la.fleiss() == pytest.approx(p["pi"], abs=1e-14)
     assert la.observed() == pytest.approx(0.923976608, abs=1e-9)  # REFERENCE.md LA

@@ -1,4 +1,4 @@
-"""Corpus assembly (SPEC §1): annotator directories with missing annotations,
+"""Corpus assembly (docs/method.md §1): annotator directories with missing annotations,
 sent_id matching, and phrase-structure input — all checked against values
 worked out by hand in the comments."""
 from __future__ import annotations

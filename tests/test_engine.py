@@ -45,7 +45,7 @@ def _random_units(seed, n_units=30, max_words=9, max_ann=4, labels="abcd"):
 
 
 def _textbook(sents, variant):
-    """Brute-force alpha straight from SPEC section 5 with zss distances."""
+    """Brute-force alpha straight from docs/method.md §5 with zss distances."""
     units = [[(zss_dep_tree(s.heads.tolist(), s.deprels), s.n_words + 1) for s in u]
              for u in sents]
 

@@ -361,7 +361,7 @@ def test_phrase_source(tmp_path):
 
 
 # --------------------------------------------------------------------------
-# The paper's shapes on the NDT source (SPEC §8)
+# The paper's shapes on the NDT source (docs/method.md §8)
 # --------------------------------------------------------------------------
 
 needs_ndt = pytest.mark.skipif(not NDT_FILES, reason=f"NDT annotator files not found under "

@@ -1,4 +1,4 @@
-"""Tests for synagree.hierarchy (SPEC section 9: Melamed & Resnik credit)."""
+"""Tests for synagree.hierarchy (docs/method.md §9: Melamed & Resnik credit)."""
 from __future__ import annotations
 
 import itertools
@@ -37,7 +37,7 @@ def inv(request) -> Hierarchy:
     return _inventory(request.param)
 
 
-# ------------------------------------------------------------- SPEC §9 tables
+# ------------------------------------------------------------- docs/method.md §9 tables
 SPEC_TABLE = [
     ("B", "A", 0.0),
     ("A", "A", 1.0),

@@ -1,5 +1,5 @@
 """Tests for synagree.hierarchy_scores: hierarchical LA/LAS/kappa and alpha
-with hierarchy-aware TED rename costs (SPEC section 9 in `agree`).
+with hierarchy-aware TED rename costs (docs/method.md §9 in `agree`).
 
 Hand-computed values refer to tests/data/hier/ud-{a,b,c}.conllu:
 
@@ -93,7 +93,7 @@ def test_three_annotators_pairwise_mean_weighted_by_words():
 def test_label_credit_modes(mode, expected_la):
     m, _ = hs.hierarchical_metrics(corpus_of("a", "b"), "ud", mode=mode)
     assert close(m["hier_la"], expected_la)
-    # kappa never depends on the mode (SPEC section 9 pair agreement)
+    # kappa never depends on the mode (docs/method.md §9 pair agreement)
     assert close(m["hier_kappa_labels"], F(23, 27))
 
 

@@ -1,6 +1,6 @@
 """Readers: bad input is reported (file, line, problem), never a traceback;
 CoNLL-U details (multiword tokens, empty nodes, several roots, '_' labels,
-comments) follow SPEC §1–2 and the decisions of readers.py."""
+comments) follow docs/method.md §1–2 and the decisions of readers.py."""
 from __future__ import annotations
 
 from fractions import Fraction

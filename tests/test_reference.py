@@ -1,4 +1,4 @@
-"""REFERENCE.md reproduced to 1e-6 on the shared IAA data (SPEC §7).
+"""REFERENCE.md reproduced to 1e-6 on the shared IAA data (docs/method.md §7).
 
 Expected values are copied from /work/shared/REFERENCE.md (computed by the
 published reference implementation, independently confirmed); nothing here is
@@ -40,7 +40,7 @@ REFERENCE = {
                dict(alpha_plain=0.923657620, alpha_diff=0.707400303, alpha_norm=0.949866595,
                     las=0.884406657, uas=0.938314038, la=0.919500724, ignored=0)),
 }
-# SPEC §7 sizes (sentences, tokens) of the paper's corpora
+# docs/method.md §7 sizes (sentences, tokens) of the paper's corpora
 SIZES = {"NDT 1": (130, 1674), "NDT 2": (110, 1594), "NDT 3": (150, 1997),
          "CDT da": (162, 2394), "CDT en": (264, 5528)}
 CORPORA = sorted(REFERENCE)
@@ -86,7 +86,7 @@ def test_reference_api(api_results, corpus):
 
 @pytest.mark.parametrize("corpus", sorted(SIZES))
 def test_reference_sizes(api_results, corpus):
-    """Sentence and token counts of SPEC §7 (tokens = words compared by LAS)."""
+    """Sentence and token counts of docs/method.md §7 (tokens = words compared by LAS)."""
     res = api_results(corpus)
     sents, tokens = SIZES[corpus]
     assert res.units == sents

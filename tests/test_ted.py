@@ -1,4 +1,4 @@
-"""synagree.ted against the reference implementation, zss (SPEC §3).
+"""synagree.ted against the reference implementation, zss (docs/method.md §3).
 
 zss trees are built here straight from heads and labels (conftest's
 ``zss_dep_tree``), never through synagree.trees, so a bug in tree building

@@ -184,7 +184,7 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                      f"artificial root")
     if cycles:
         notes.append(f"{cycles} annotation(s) have words on a head cycle: those words are "
-                     f"left out of the TED tree but counted in |t| and LAS/UAS/LA (SPEC §2)")
+                     f"left out of the TED tree but counted in |t| and LAS/UAS/LA (docs/method.md §2.4)")
     extra: Dict[str, Optional[float]] = {f"alpha_{v}_se": st.alpha_se
                                          for v, st in ta.stats.items()
                                          if st.alpha_se is not None}

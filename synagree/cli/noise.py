@@ -76,7 +76,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exclude-current-head", action="store_true",
                    help="reattachment never draws the old head")
     p.add_argument("--reattach-draw", default="nondominated", choices=["nondominated", "reject"],
-                   help="nondominated (SPEC 8, default): the new head is uniform over the tokens "
+                   help="nondominated (docs/method.md §8, default): the new head is uniform over the tokens "
                         "the word does not dominate; reject: uniform over all tokens, keeping "
                         "the old head when that would make a cycle (matches the published "
                         "reattach-only LAS)")

@@ -1,4 +1,4 @@
-"""From trees to the sums α needs: streaming, tiled, sampled (SPEC §4–5).
+"""From trees to the sums α needs: streaming, tiled, sampled (docs/method.md §4–5).
 
 α needs, per variant, Σ δ² over all ordered pairs of pairable values (D_e)
 and per unit Σ_{i≠j} δ² (D_o).  Materialising the tree × tree matrix is
@@ -374,7 +374,7 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
 
 def delta_squared(ted: np.ndarray, size_a: np.ndarray, size_b: np.ndarray,
                   variant: str) -> np.ndarray:
-    """δ² of SPEC §4 from TED values and tree sizes |x|, |y| (broadcasting)."""
+    """δ² of docs/method.md §4 from TED values and tree sizes |x|, |y| (broadcasting)."""
     if variant == "plain":
         d = ted
     elif variant == "diff":

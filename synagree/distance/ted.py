@@ -1,4 +1,4 @@
-"""Zhang–Shasha tree edit distance over flat postorder arrays (SPEC §3).
+"""Zhang–Shasha tree edit distance over flat postorder arrays (docs/method.md §3).
 
 Costs: deleting a node with label id ``a`` costs ``dcost[a]``, inserting
 ``icost[a]``, renaming ``a → b`` costs ``rmat[a, b]`` (or, with unit costs,
@@ -169,7 +169,7 @@ def _all_pairs_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
 
 @dataclass
 class Costs:
-    """Edit costs per label id (SPEC §3 unit costs by default)."""
+    """Edit costs per label id (docs/method.md §3 unit costs by default)."""
 
     delete: np.ndarray  # float64 (L,)
     insert: np.ndarray  # float64 (L,)

@@ -14,7 +14,7 @@ Scores (per system)
     like a correct count, so its precision/recall/F1 are those of LAS with
     partial label credit.
 
-α between gold and each system (SPEC §4–5)
+α between gold and each system (docs/method.md §4–5)
     Gold and system are two annotators; the units are sentences.  Where the
     system splits the text into sentences differently, a unit is a smallest
     group of consecutive gold sentences and consecutive system sentences that

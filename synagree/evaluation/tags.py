@@ -6,11 +6,11 @@ word by word, and reports:
 
 * exact accuracy: share of words whose system tag equals the gold tag as
   written (string equality);
-* hierarchical credit (Melamed & Resnik, SPEC §9): the mean over words of
+* hierarchical credit (Melamed & Resnik, docs/method.md §9): the mean over words of
   ``credit(gold, system)``, the probability the system tag puts on the gold
   tag's leaves (an under-specified system tag gets partial credit, a more
   specific one full credit);
-* Cohen's κ and Scott's π on exact tags, and the hierarchical κ of SPEC §9
+* Cohen's κ and Scott's π on exact tags, and the hierarchical κ of docs/method.md §9
   (``P(A)`` = mean pair agreement ``sum_l P(l|gold) P(l|system)``, ``P(E)``
   from the pooled leaf distribution of both files).  Undefined κ (every tag
   the same) is ``None``;

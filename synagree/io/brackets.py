@@ -87,7 +87,7 @@ class PhraseSentence:
 
     @property
     def size(self) -> int:
-        """|t| per SPEC §2: the number of leaves (preterminals)."""
+        """|t| per docs/method.md §2: the number of leaves (preterminals)."""
         return len(self.leaves)
 
     def label_of(self) -> str:

@@ -1,6 +1,6 @@
 """Readers: CoNLL-U / CoNLL-X dependency files and bracketed phrase-structure trees.
 
-Conventions (SPEC §1–2, and the decisions SPEC §10 asks for):
+Conventions (docs/method.md §1–2, and the decisions docs/method.md §10 asks for):
 
 * Dependency files are read with the ``conllu`` package, one line at a time so
   that every word keeps its line number.  CoNLL-X and CoNLL-U share the
@@ -16,13 +16,13 @@ Conventions (SPEC §1–2, and the decisions SPEC §10 asks for):
   implementation turned it into the empty label, which zss inserts and
   deletes for free; the shared data has no such words.
 * Words on a head cycle (not reachable from token 0) are a *warning* by
-  default and an error with ``strict=True``: see SPEC §2 and
+  default and an error with ``strict=True``: see docs/method.md §2 and
   :func:`unreachable_words`.
 * Every problem of a file is gathered (:mod:`synagree.problems`) before the
   reader raises :class:`~synagree.base.problems.InputError`.
 
 Bracketed trees: ``(S (NP P) (VP V (NP D N)))``, one or more per file,
-possibly across lines.  Two shapes exist (SPEC §1):
+possibly across lines.  Two shapes exist (docs/method.md §1):
 
 * ``delex``: leaves are categories, every bare string is a node;
 * ``penn``: bare strings are words under preterminals and are dropped, so the
@@ -118,7 +118,7 @@ class DepSentence:
 
     @property
     def size(self) -> int:
-        """|t| per SPEC §2: words + 1 (the artificial root counts)."""
+        """|t| per docs/method.md §2: words + 1 (the artificial root counts)."""
         return self.n_words + 1
 
     def label_of(self) -> str:
@@ -358,7 +358,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
         log.add(fname, sent.word_lines[cyc[0] - 1] if cyc else first, "cycle",
                 f"head cycle in sentence {index + 1} (line {first}): words {desc}{under} "
                 f"are not reachable from the root; they are left out of the TED tree "
-                f"but counted in |t| and LAS/UAS/LA (SPEC §2)",
+                f"but counted in |t| and LAS/UAS/LA (docs/method.md §2.4)",
                 severity=WARNING, sent_id=sid)
     return sent
 

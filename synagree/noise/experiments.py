@@ -1,4 +1,4 @@
-"""Noise-sensitivity experiments (SPEC §8): ``synagree noise``.
+"""Noise-sensitivity experiments (docs/method.md §8): ``synagree noise``.
 
 A sample of sentences from a treebank is taken as correct.  Each *run* makes a
 perturbed copy (:mod:`synagree.perturb`) and measures agreement between the

@@ -1,4 +1,4 @@
-"""Synthetic noise for syntactic annotations (SPEC §8), and random baselines.
+"""Synthetic noise for syntactic annotations (docs/method.md §8), and random baselines.
 
 Dependency trees
 ----------------
@@ -24,7 +24,7 @@ random": the candidate is drawn uniformly from *all* tokens ``0..n`` (the
 word itself included) and, when it is the word or a token it dominates (so
 that attaching would make a cycle), the word keeps its head.  It also always
 gives a tree, but keeps the old head far more often: on NDT it gives the
-published reattach-only LAS at p = 1 (≈ 23%, where the SPEC §8 draw, the
+published reattach-only LAS at p = 1 (≈ 23%, where the docs/method.md §8 draw, the
 default ``"nondominated"``, gives ≈ 10%).  See ``experiments/README.md``.
 
 :func:`relabel` and :func:`reattach` are the two halves alone; they are
@@ -222,9 +222,9 @@ def perturb(sent: DepSentence, p_relabel: float, p_reattach: float,
             labels: Sequence[str], rng: np.random.Generator, *,
             exclude_current_label: bool = False, exclude_current_head: bool = False,
             on_cycle: str = "error", reattach_draw: str = "nondominated") -> DepSentence:
-    """Relabel then reattach each word with the given probabilities (SPEC §8).
+    """Relabel then reattach each word with the given probabilities (docs/method.md §8).
 
-    ``reattach_draw``: ``"nondominated"`` (SPEC §8: uniform over the tokens the
+    ``reattach_draw``: ``"nondominated"`` (docs/method.md §8: uniform over the tokens the
     word does not dominate) or ``"reject"`` (uniform over all tokens, keeping
     the old head when the draw would make a cycle); see the module docstring.
 

@@ -1,4 +1,4 @@
-"""Krippendorff's α: generic, and over tree edit distance (SPEC §4–5).
+"""Krippendorff's α: generic, and over tree edit distance (docs/method.md §4–5).
 
 With n pairable values (values of units that have at least two) and m_u
 values in unit u:

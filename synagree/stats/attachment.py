@@ -1,4 +1,4 @@
-"""Uncorrected baselines: LAS / UAS / label accuracy, and bracket Jaccard (SPEC §6).
+"""Uncorrected baselines: LAS / UAS / label accuracy, and bracket Jaccard (docs/method.md §6).
 
 Every metric is a small *credit function* over aligned words: it takes the
 two annotations of a sentence and says, word by word (a boolean array),

@@ -1,6 +1,6 @@
-"""Hierarchical label scores for ``synagree agree`` and the API (SPEC §9).
+"""Hierarchical label scores for ``synagree agree`` and the API (docs/method.md §9).
 
-Beside the exact scores of SPEC §6 this module computes, for dependency
+Beside the exact scores of docs/method.md §6 this module computes, for dependency
 corpora, label scores that give partial credit along a tag hierarchy
 (:mod:`synagree.hierarchy`), and, on request, Krippendorff's α with
 hierarchy-aware rename costs in the tree edit distance.  The published
@@ -16,10 +16,10 @@ Metrics (keys of :func:`hierarchical_metrics`)
 ``hier_las``
     Hierarchical LAS: per word ``[same head] * label credit``.
 ``hier_kappa_labels``
-    Hierarchical κ on DEPREL (SPEC §9): ``P(A)`` = mean over words of the
+    Hierarchical κ on DEPREL (docs/method.md §9): ``P(A)`` = mean over words of the
     pair agreement ``sum_l P(l|a) P(l|b)``; ``P(E) = sum_l P(l)^2`` with
     ``P(l)`` the mean leaf distribution over all compared annotations
-    (pooled, as Scott's π).  This always uses the SPEC §9 pair agreement,
+    (pooled, as Scott's π).  This always uses the docs/method.md §9 pair agreement,
     whatever the label-credit mode.
 ``kappa_labels_scott``
     Scott's π on DEPREL, labels compared exactly (the flat hierarchy through
@@ -28,14 +28,14 @@ Metrics (keys of :func:`hierarchical_metrics`)
     Cohen's κ on DEPREL (each annotator's own marginals); only when the
     corpus has exactly two annotators, else ``None``.
 ``alpha_plain_h``, ``alpha_diff_h``, ``alpha_norm_h``
-    Only with ``label_distance="hierarchy"``: α (SPEC §4–5) over a tree edit
+    Only with ``label_distance="hierarchy"``: α (docs/method.md §4–5) over a tree edit
     distance whose rename cost is the hierarchy's label distance (total
     variation between leaf distributions, :func:`synagree.trees.hierarchy.label_distance`,
     in [0, 1]); deleting or inserting a node still costs 1 (0 for the empty
     root label, as zss).  So renaming ``nsubj`` to ``nsubj:pass`` costs less
     than renaming it to ``obj``.  |t| and the δ variants are unchanged.
 
-Aggregation is that of SPEC §6: for each unit the per-word credits are
+Aggregation is that of docs/method.md §6: for each unit the per-word credits are
 averaged over all annotator pairs of the unit and weighted by its word
 count; units whose annotations differ in word count are left out (counted
 as ``ignored``).  Punctuation counts; labels are DEPREL as written.  κ pools
@@ -45,7 +45,7 @@ adds n items with pair-averaged agreement and m·n annotations).
 Label credit for a pair of annotators (``mode``)
 ===============================================
 
-Neither annotator is gold, so SPEC §9's credit (gold vs output) is not
+Neither annotator is gold, so docs/method.md §9's credit (gold vs output) is not
 symmetric and a choice is needed:
 
 ``"mutual"`` (default, used by ``synagree agree``)
@@ -55,7 +55,7 @@ symmetric and a choice is needed:
     ``nsubj:pass`` gets ``(1 + 1/k) / 2`` with ``k`` the children of
     ``nsubj``.
 ``"agreement"``
-    SPEC §9's pair agreement ``sum_l P(l|a) P(l|b)``, the probability that one
+    docs/method.md §9's pair agreement ``sum_l P(l|a) P(l|b)``, the probability that one
     leaf drawn from each annotation is the same leaf.  Symmetric, but two
     annotators who both chose the same *under-specified* label agree less than
     1 (``agr(nsubj, nsubj) = 1/k`` when ``nsubj`` has ``k`` leaf children), so
@@ -347,7 +347,7 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     ``alpha_<variant>_h`` for the requested ``variants``.  ``details``: the
     sums behind them, the hierarchy used, ignored units, unknown labels and
     ``notes`` (human-readable lines).  ``mode``: label credit for a pair of
-    annotators (module docstring); κ always uses SPEC §9's pair agreement.
+    annotators (module docstring); κ always uses docs/method.md §9's pair agreement.
     Raises :class:`InputError` for a bad hierarchy file or usage.
     """
     if label_distance not in LABEL_DISTANCES:

@@ -11,7 +11,7 @@ differently; see :mod:`synagree.compare`):
 * **α** keeps, per unit, ``do[u] = Σ_{i≠j in u} δ²/(m_u − 1)``, the number of
   values ``m[u]`` and the unit × unit matrix ``S[u, v]`` of δ² sums (one
   variant, normally plain), so that ``α = 1 − (Σdo/Σm) / (1ᵀS1 / (n(n−1)))``
-  (SPEC §5; see :mod:`synagree.bootstrap`).
+  (docs/method.md §5; see :mod:`synagree.bootstrap`).
 
 Paired bootstrap
     Replicate *b* draws the units with replacement (multiplicities ``W[b]``,

@@ -1,4 +1,4 @@
-"""Trees as flat arrays for the tree-edit-distance kernels (SPEC §2–3).
+"""Trees as flat arrays for the tree-edit-distance kernels (docs/method.md §2–3).
 
 A tree is built once per annotation into postorder arrays:
 
@@ -6,7 +6,7 @@ A tree is built once per annotation into postorder arrays:
 * ``lml[k]``     postorder index of the leftmost leaf descendant of node k;
 * ``keyroots``   Zhang–Shasha keyroots, ascending (the nodes that have a left
   sibling, plus the root);
-* ``size``       |t| as SPEC §2 defines it (words + 1 for dependency trees,
+* ``size``       |t| as docs/method.md §2 defines it (words + 1 for dependency trees,
   leaves for phrase structure), which is *not* always the node count: words on
   a head cycle are not nodes but still count in |t|.
 
@@ -17,7 +17,7 @@ distance.  ``cost`` is the classic Zhang–Shasha work estimate
 
 Label ids come from one :class:`Vocabulary` per corpus.  Id 0 is always the
 empty label ``""`` of the artificial root: under zss it costs 0 to insert or
-delete (SPEC §3), and the kernels reproduce that through per-label costs.
+delete (docs/method.md §3), and the kernels reproduce that through per-label costs.
 """
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ class FlatTree:
     r_labels: np.ndarray  # mirrored tree
     r_lml: np.ndarray
     r_keyroots: np.ndarray
-    size: int  # |t| per SPEC §2
+    size: int  # |t| per docs/method.md §2
     cost_left: int
     cost_right: int
 
@@ -126,7 +126,7 @@ def flat_tree(children: Sequence[Sequence[int]], node_labels: Sequence[int],
 
 
 def dependency_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
-    """ε(root) with each word under its HEAD, siblings by word ID (SPEC §2).
+    """ε(root) with each word under its HEAD, siblings by word ID (docs/method.md §2).
 
     Words not reachable from the root (head cycles) are not nodes; |t| still
     counts every word (+1 for the root), as the reference implementation did.

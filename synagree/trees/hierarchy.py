@@ -96,7 +96,7 @@ Conventions
 * Tags are compared as given (case-sensitive) after the hierarchy's own
   normalisation (MSD hierarchies strip trailing ``-``; see
   :meth:`Hierarchy.from_msd`).
-* All probabilities are float64; the worked examples of SPEC section 9 come
+* All probabilities are float64; the worked examples of docs/method.md §9 come
   out exact to ~1e-16.
 """
 from __future__ import annotations
