@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 
 import zss
-
 from common import best_of, random_trees
+
 from synagree.distance import ted
 from synagree.trees.flat import Vocabulary, to_zss
 

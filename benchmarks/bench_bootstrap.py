@@ -8,8 +8,8 @@ D_e from the unit sums replicate by replicate, in the same run.
 from __future__ import annotations
 
 import numpy as np
-
 from common import best_of, random_trees
+
 from synagree.stats.alpha import tree_alpha
 from synagree.stats.bootstrap import bootstrap, resample_weights
 from synagree.trees.flat import Vocabulary

@@ -33,11 +33,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-
 from common import SHARED, best_of
+
 from synagree.evaluation import compare as cmp
-from synagree.noise.perturb import label_set, perturb
 from synagree.io.conllu import read_conllu, write_conllu
+from synagree.noise.perturb import label_set, perturb
 from synagree.stats.significance import AlphaUnits, SystemUnits, significance
 
 EWT = SHARED / "ud" / "en_ewt-ud-test.conllu"

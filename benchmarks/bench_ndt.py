@@ -16,8 +16,8 @@ from itertools import combinations
 from pathlib import Path
 
 import zss
-
 from common import SHARED
+
 from synagree.io.conllu import read_conllu
 
 TEXTS = ("caterpillar", "danish", "swedish", "norwegian")

@@ -41,10 +41,11 @@ def main(argv=None) -> int:
 
     t0 = time.perf_counter()
     import numpy as np
+
     from synagree.distance import ted
-    from synagree.trees.flat import Vocabulary, build_tree
     from synagree.io.conllu import read_conllu
-    from synagree.noise.experiments import PAPER_SERIES, DEFAULT_GRID, run_noise_experiment
+    from synagree.noise.experiments import DEFAULT_GRID, PAPER_SERIES, run_noise_experiment
+    from synagree.trees.flat import Vocabulary, build_tree
     s = read_conllu(args.source[0])[:3]
     v = Vocabulary()
     trees = [build_tree(x, v) for x in s]

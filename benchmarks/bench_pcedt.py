@@ -17,12 +17,12 @@ import sys
 import time
 
 import numpy as np
-
 from common import SHARED
+
 from synagree.distance import ted
-from synagree.stats.alpha import tree_alpha
-from synagree.noise.perturb import label_set, perturb
 from synagree.io.conllu import read_conllu
+from synagree.noise.perturb import label_set, perturb
+from synagree.stats.alpha import tree_alpha
 from synagree.trees.flat import Vocabulary, dependency_tree
 
 

@@ -13,8 +13,8 @@ import time
 import numba
 import numpy as np
 import zss
-
 from common import best_of, random_trees
+
 from synagree.distance import ted
 from synagree.trees.flat import Vocabulary, to_zss
 

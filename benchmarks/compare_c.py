@@ -15,8 +15,8 @@ import tempfile
 
 import numba
 import numpy as np
-
 from common import best_of, random_trees
+
 from synagree.distance import ted
 from synagree.trees.flat import Vocabulary
 

@@ -83,7 +83,8 @@ def markdown(results) -> str:
     notes = [(name, res) for name, *_, res in results if res.cycle_sentences]
     for name, res in notes:
         L.append(f"{name}: {res.cycle_sentences} annotation(s) with head cycles, handled as "
-                 f"docs/method.md §2 describes (words on the cycle left out of the TED tree, counted in "
+                 f"docs/method.md §2 describes (words on the cycle left out of the TED tree, "
+                 f"counted in "
                  f"|t| and LAS).")
     return "\n".join(L) + "\n"
 

@@ -3,15 +3,13 @@ textbook computation over zss distances, and the degenerate cases (docs/method.m
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pytest
 
 import synagree
+from synagree import krippendorff_alpha, tree_alpha
 from synagree.base.problems import InputError
-from synagree import krippendorff_alpha
-from synagree import tree_alpha
 from synagree.io.conllu import DepSentence
 from synagree.trees.flat import Vocabulary, dependency_tree
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from synagree.stats import categorical as C
 from synagree.agreement.agree import load_corpus
+from synagree.stats import categorical as C
 from synagree.stats.alpha import krippendorff_alpha
 
 QA = Path(__file__).resolve().parent / "data" / "qa"

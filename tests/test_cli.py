@@ -117,10 +117,12 @@ def test_metric_plain_only(dirs, run_cli, monkeypatch):
 
 def test_output_file(dirs, tmp_path, run_cli):
     target = tmp_path / "new" / "sub" / "result.json"
-    rc, out, err = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--output", "json", "-o", target)
+    rc, out, err = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--output", "json",
+                           "-o", target)
     assert rc == 0, err
     assert out == ""
-    assert json.loads(target.read_text(encoding="utf-8")) == _json(run_cli, "--dirs", *dirs, "--allow-missing")
+    expected = _json(run_cli, "--dirs", *dirs, "--allow-missing")
+    assert json.loads(target.read_text(encoding="utf-8")) == expected
     # no temporary files are left beside it
     assert [p.name for p in target.parent.iterdir()] == ["result.json"]
     # the format follows the suffix of -o unless --output names one
@@ -182,9 +184,11 @@ def test_agree_hierarchy_options_add_lines_without_replacing_published_alphas(tm
     """--hierarchy/--label-distance add hier_* and alpha_*_h keys; the published
     variants are unchanged, and hierarchy costs can only lower distances."""
     import json
+
     from synagree.cli.main import main
 
-    a, b = "synagree/data/en-sample/ann_a/sample.conllu", "synagree/data/en-sample/ann_b/sample.conllu"
+    sample = "synagree/data/en-sample"
+    a, b = f"{sample}/ann_a/sample.conllu", f"{sample}/ann_b/sample.conllu"
     plain = tmp_path / "plain.json"
     hier = tmp_path / "hier.json"
     assert main(["agree", a, b, "-q", "--output", "json", "-o", str(plain)]) == 0

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from synagree.base.problems import InputError
 from synagree.evaluation import compare as cmp
 from synagree.evaluation.conll18 import OFFICIAL_METRICS, evaluate, read_conllu, render_scorer_table
-from synagree.base.problems import InputError
 from synagree.io.conllu import read_conllu as read_dep
 from synagree.io.conllu import to_conllu, write_conllu
 from synagree.render import compare as render_compare

@@ -9,8 +9,18 @@ import numpy as np
 import pytest
 from conftest import SHARED_DATA
 
-from synagree.evaluation.conll18 import METRICS, OFFICIAL_METRICS, UNALIGNED, Score, align, evaluate, read_conllu, render_counts, render_scorer_table
 from synagree.base.problems import InputError
+from synagree.evaluation.conll18 import (
+    METRICS,
+    OFFICIAL_METRICS,
+    UNALIGNED,
+    Score,
+    align,
+    evaluate,
+    read_conllu,
+    render_counts,
+    render_scorer_table,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = SHARED_DATA / "parity" / "conll18"

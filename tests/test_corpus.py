@@ -11,10 +11,10 @@ import pytest
 from zss import Node
 
 import synagree
-from synagree.stats.attachment import brackets
 from synagree.base.problems import InputError
 from synagree.io.brackets import read_brackets
 from synagree.io.formats import sniff_format
+from synagree.stats.attachment import brackets
 
 # --------------------------------------------------------------------------
 # Annotator directories (tests/data/core/dirs)

@@ -9,12 +9,11 @@ import pytest
 from conftest import textbook_alpha, zss_dep_tree, zss_unit_distance
 
 from synagree.agreement import agree as agreement
+from synagree.distance.sums import Progress, delta_squared
+from synagree.io.conllu import DepSentence
 from synagree.stats import alpha
 from synagree.stats.alpha import VARIANTS, tree_alpha
-from synagree.distance.sums import delta_squared
 from synagree.stats.bootstrap import bootstrap_alpha, resample_weights
-from synagree.distance.sums import Progress
-from synagree.io.conllu import DepSentence
 from synagree.trees.flat import Vocabulary, dependency_tree
 
 

@@ -14,11 +14,29 @@ import pytest
 from conftest import SHARED_DATA
 
 from synagree.agreement.agree import agree_corpus
+from synagree.base.problems import InputError
 from synagree.cli.main import main as cli_main
 from synagree.io.corpus import Corpus, Unit
-from synagree.noise.experiments import ALL_SERIES, DEFAULT_GRID, Metric, ProgressBar, RunEvaluator, RunSpec, _read_log, iter_runs, load_source, parse_grid, parse_series, perturb_sample, read_rows, run_noise_experiment, run_plan, run_seed, summarize
+from synagree.noise.experiments import (
+    ALL_SERIES,
+    DEFAULT_GRID,
+    Metric,
+    ProgressBar,
+    RunEvaluator,
+    RunSpec,
+    _read_log,
+    iter_runs,
+    load_source,
+    parse_grid,
+    parse_series,
+    perturb_sample,
+    read_rows,
+    run_noise_experiment,
+    run_plan,
+    run_seed,
+    summarize,
+)
 from synagree.noise.perturb import random_tree
-from synagree.base.problems import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 NDT = SHARED_DATA / "iaa" / "ndt"

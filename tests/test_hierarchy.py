@@ -10,8 +10,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from synagree.trees.hierarchy import PLAIN_LEAF_SUFFIX, Hierarchy, HierarchicalKappa, bdm_credit, chance_agreement, cohens_kappa, credit, hierarchical_kappa, label_distance, label_distance_matrix, observed_agreement, pair_agreement, scotts_pi
 from synagree.base.problems import InputError
+from synagree.trees.hierarchy import (
+    PLAIN_LEAF_SUFFIX,
+    HierarchicalKappa,
+    Hierarchy,
+    bdm_credit,
+    chance_agreement,
+    cohens_kappa,
+    credit,
+    hierarchical_kappa,
+    label_distance,
+    label_distance_matrix,
+    observed_agreement,
+    pair_agreement,
+    scotts_pi,
+)
 
 DATA = Path(__file__).parent / "data" / "hierarchy"
 TOL = 1e-12

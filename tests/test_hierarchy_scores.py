@@ -26,19 +26,26 @@ import numpy as np
 import pytest
 
 import synagree
+from synagree.base.problems import InputError
+from synagree.cli import agree as cli_agree
+from synagree.distance.ted import TreePack, distance_matrix, pair_distances
+from synagree.io.conllu import read_conllu
+from synagree.io.corpus import Corpus, Unit
 from synagree.stats import hierarchical as hs
 from synagree.stats.alpha import tree_alpha
 from synagree.stats.attachment import attachment_scores
-from synagree.io.corpus import Corpus, Unit
-from synagree.trees.hierarchy import Hierarchy, cohens_kappa, hierarchical_kappa, label_distance, scotts_pi
-from synagree.base.problems import InputError
-from synagree.io.conllu import read_conllu
-from synagree.distance.ted import TreePack, distance_matrix, pair_distances
 from synagree.trees.flat import Vocabulary, build_tree, flat_tree, to_zss
-from synagree.cli import agree as cli_agree
+from synagree.trees.hierarchy import (
+    Hierarchy,
+    cohens_kappa,
+    hierarchical_kappa,
+    label_distance,
+    scotts_pi,
+)
 
 DATA = Path(__file__).resolve().parent / "data" / "hier"
 from conftest import SHARED_DATA
+
 EWT_TEST = SHARED_DATA / "ud" / "en_ewt-ud-test.conllu"
 TOL = 1e-12
 

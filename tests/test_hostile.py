@@ -15,13 +15,13 @@ import re
 
 import pytest
 
-from synagree.evaluation import conll18
 from synagree.base import escape
-from synagree.cli.main import main
-from synagree.io.compression import strip_suffix
 from synagree.base.problems import InputError, Problem, quote
-from synagree.io.formats import read_any, sniff_format
+from synagree.cli.main import main
+from synagree.evaluation import conll18
+from synagree.io.compression import strip_suffix
 from synagree.io.conllu import read_conllu
+from synagree.io.formats import read_any, sniff_format
 
 W = "\t".join
 

@@ -27,6 +27,7 @@ from synagree.render.html import build_report, read_noise, sentence_data
 
 QA = Path(__file__).resolve().parent / "data" / "qa"
 from conftest import SHARED_DATA as SHARED
+
 IAA = SHARED / "iaa"
 EWT_DEV = SHARED / "ud" / "en_ewt-ud-dev.conllu"
 THREE = [QA / f"{n}.conllu" for n in ("anna", "bert", "cleo")]

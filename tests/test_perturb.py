@@ -7,9 +7,26 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from synagree.noise.perturb import CycleError, _MTree, is_tree, label_set, move_constituents, nonterminal_labels, perturb, perturb_phrase, postorder, random_heads, random_sentence, random_tree, reattach, relabel, relabel_phrase, repair_cycles
-from synagree.io.conllu import DepSentence
 from synagree.io.brackets import PhraseNode, PhraseSentence
+from synagree.io.conllu import DepSentence
+from synagree.noise.perturb import (
+    CycleError,
+    _MTree,
+    is_tree,
+    label_set,
+    move_constituents,
+    nonterminal_labels,
+    perturb,
+    perturb_phrase,
+    postorder,
+    random_heads,
+    random_sentence,
+    random_tree,
+    reattach,
+    relabel,
+    relabel_phrase,
+    repair_cycles,
+)
 
 LABELS = ["A", "B", "C", "D", "E", "F"]
 

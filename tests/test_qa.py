@@ -36,6 +36,7 @@ from synagree.render import qa as render_qa
 
 QA = Path(__file__).resolve().parent / "data" / "qa"
 from conftest import SHARED_DATA as SHARED
+
 IAA = SHARED / "iaa"
 
 

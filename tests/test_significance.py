@@ -13,15 +13,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED_DATA as SHARED
 
 from synagree.evaluation import compare as cmp
+from synagree.io.conllu import write_conllu
 from synagree.stats.alpha import tree_alpha
 from synagree.stats.bootstrap import bootstrap_alpha, resample_weights
-from synagree.stats.significance import AlphaUnits, RatioUnits, SystemUnits, _alpha_reps, aggregate_alpha, significance
-from synagree.io.conllu import write_conllu
+from synagree.stats.significance import (
+    AlphaUnits,
+    RatioUnits,
+    SystemUnits,
+    _alpha_reps,
+    aggregate_alpha,
+    significance,
+)
 from synagree.trees.flat import Vocabulary, build_tree
 
-from conftest import SHARED_DATA as SHARED
 EWT = SHARED / "ud" / "en_ewt-ud-test.conllu"
 DATA = Path(__file__).resolve().parent / "data" / "compare"
 
@@ -80,8 +87,8 @@ def test_clear_difference_is_significant_and_signed():
 def test_alpha_replicates_match_the_bootstrap_module():
     vocab = Vocabulary()
     rng = np.random.default_rng(5)
-    from synagree.noise.perturb import random_sentence
     from synagree.io.conllu import DepSentence
+    from synagree.noise.perturb import random_sentence
     labels = ["a", "b", "c"]
     base = DepSentence("x", 0, 1, ["w"] * 6, np.zeros(6, np.int32), ["a"] * 6)
     units = [[build_tree(random_sentence(replace(base, forms=["w"] * n, heads=np.zeros(n, np.int32),
@@ -139,8 +146,8 @@ def _single_root(sent):
 def ewt_files(tmp_path_factory):
     if not EWT.is_file():
         pytest.skip(f"UD English EWT test file not found at {EWT} (shared data absent)")
-    from synagree.noise.perturb import label_set, perturb
     from synagree.io.conllu import read_conllu
+    from synagree.noise.perturb import label_set, perturb
 
     sents = read_conllu(EWT)[:300]
     labels = label_set(sents)

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from synagree.trees.hierarchy import Hierarchy, cohens_kappa, hierarchical_kappa, scotts_pi
 from synagree.base.problems import InputError
 from synagree.evaluation.tags import evaluate_tag_pairs, evaluate_tags, read_tag_column
 from synagree.render.tags import render_tags
+from synagree.trees.hierarchy import Hierarchy, cohens_kappa, hierarchical_kappa, scotts_pi
 
 DATA = Path(__file__).resolve().parent / "data" / "hier"
 TOL = 1e-12

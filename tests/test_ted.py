@@ -150,7 +150,8 @@ def test_orientation_choice_is_not_trivial(random_built):
     """Both orientations are really used on these trees (else the test above is moot)."""
     _, trees = random_built
     cl = np.array([t.cost_left for t in trees[0::2]]) * np.array([t.cost_left for t in trees[1::2]])
-    cr = np.array([t.cost_right for t in trees[0::2]]) * np.array([t.cost_right for t in trees[1::2]])
+    cr = (np.array([t.cost_right for t in trees[0::2]])
+          * np.array([t.cost_right for t in trees[1::2]]))
     assert (cl <= cr).any() and (cl > cr).any()
 
 
@@ -176,7 +177,7 @@ def test_edge_cases_by_hand():
 
 IAA_PAIRS = [("ndt", f"odin-{t}.conll", f"thor-{t}.conll")
              for t in ("caterpillar", "danish", "swedish", "norwegian")] + \
-            [("cdt", f"{l}-lotte.conll", f"{l}-morten.conll") for l in ("da", "en")]
+            [("cdt", f"{c}-lotte.conll", f"{c}-morten.conll") for c in ("da", "en")]
 
 
 @pytest.fixture(scope="module")

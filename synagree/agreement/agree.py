@@ -23,6 +23,7 @@ from synagree.stats.alpha import (
     tree_alpha,
 )
 from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores
+from synagree.stats.bootstrap import bootstrap as _bootstrap
 from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
 
@@ -161,7 +162,6 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     boot = None
     details: Dict[str, object] = {}
     if bootstrap and ta.sums is not None and ta.sums.m.shape[0] > 0:
-        from synagree.stats.bootstrap import bootstrap as _bootstrap
         correct, total = scores.unit_arrays()
         boot = _bootstrap(ta.sums, B=bootstrap, seed=seed, level=level, variants=variants,
                           correct=correct, total=total)
@@ -184,7 +184,8 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                      f"artificial root")
     if cycles:
         notes.append(f"{cycles} annotation(s) have words on a head cycle: those words are "
-                     f"left out of the TED tree but counted in |t| and LAS/UAS/LA (docs/method.md §2.4)")
+                     f"left out of the TED tree but counted in |t| and LAS/UAS/LA "
+                     f"(docs/method.md §2.4)")
     extra: Dict[str, Optional[float]] = {f"alpha_{v}_se": st.alpha_se
                                          for v, st in ta.stats.items()
                                          if st.alpha_se is not None}

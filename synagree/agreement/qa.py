@@ -50,7 +50,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from synagree.base.jsonable import json_ready
-from synagree.distance.sums import delta_squared
+from synagree.distance.sums import UnitTrees, delta_squared, unit_sums
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import attachment_scores
@@ -487,7 +487,6 @@ def unit_matrix(result):
         return sums
     cache = _cache(result)
     if "unit_matrix" not in cache:
-        from synagree.distance.sums import UnitTrees, unit_sums
         units = [list(t.values()) for t in _trees(result)]
         cache["unit_matrix"] = unit_sums(UnitTrees.build(units), want_s=True)
     return cache["unit_matrix"]

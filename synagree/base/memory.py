@@ -45,10 +45,12 @@ def check_memory(nbytes: float, what: str, hint: str,
     to need more than ``limit`` bytes; ``hint`` says how to need less.
 
     >>> check_memory(10, "a tiny table", "none needed")
-    >>> check_memory(8 * 2**30, "the unit x unit sums", "use fewer units", limit=2**30)
-    Traceback (most recent call last):
-    ...
-    synagree.base.problems.InputError: <command line>: error: the unit x unit sums would need about 8.0 GiB, above the limit of 1.0 GiB: use fewer units, or raise --max-memory (memory-limit)
+    >>> try:
+    ...     check_memory(8 * 2**30, "the unit x unit sums", "use fewer units", limit=2**30)
+    ... except InputError as exc:
+    ...     print(exc.errors[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    the unit x unit sums would need about 8.0 GiB, above the limit of 1.0 GiB:
+    use fewer units, or raise --max-memory
     """
     if nbytes > limit:
         raise InputError.single(

@@ -44,10 +44,11 @@ def run(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Perturb a sample of a treebank (relabel / reattach, docs/method.md §8) and measure "
-                    "agreement between original and perturbed copies. Results go to OUT/ "
-                    "(runs.jsonl, runs.csv, results.json, summary.csv, summary.md); rerunning "
-                    "the same command resumes an interrupted experiment.")
+    p.description = ("Perturb a sample of a treebank (relabel / reattach, docs/method.md §8) "
+                     "and measure agreement between original and perturbed copies. Results "
+                     "go to OUT/ (runs.jsonl, runs.csv, results.json, summary.csv, "
+                     "summary.md); rerunning the same command resumes an interrupted "
+                     "experiment.")
     p.add_argument("source", nargs="+", help="treebank file(s), CoNLL-U/CoNLL-X or bracketed; "
                                              "several files are pooled")
     options.add_out_dir(p)
@@ -76,10 +77,10 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exclude-current-head", action="store_true",
                    help="reattachment never draws the old head")
     p.add_argument("--reattach-draw", default="nondominated", choices=["nondominated", "reject"],
-                   help="nondominated (docs/method.md §8, default): the new head is uniform over the tokens "
-                        "the word does not dominate; reject: uniform over all tokens, keeping "
-                        "the old head when that would make a cycle (matches the published "
-                        "reattach-only LAS)")
+                   help="nondominated (docs/method.md §8, default): the new head is uniform "
+                        "over the tokens the word does not dominate; reject: uniform over all "
+                        "tokens, keeping the old head when that would make a cycle (matches "
+                        "the published reattach-only LAS)")
     p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE",
                    help="also record hierarchical label credit (hier_las, alpha_plain_h, ...) "
                         "per run, over a hierarchy built from the source's labels")

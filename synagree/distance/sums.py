@@ -326,7 +326,6 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
     hist = _label_histograms(ut.pack) if control_variate else None
     mu = _cv_means(sz[value_tree], hist[value_tree]) if control_variate else None
     K1 = len(ut.pack) + 1
-    from synagree.distance.sums import delta_squared
     ys: List[np.ndarray] = []
     Xs: List[np.ndarray] = []
     want = int(n_pairs)

@@ -84,14 +84,18 @@ from synagree.evaluation.conll18 import (
 )
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS, AlphaStats, sampling_plan, tree_alpha
+from synagree.stats.hierarchical import (
+    describe_hierarchy,
+    label_credit_fn,
+    load_hierarchy_noting_added,
+)
+from synagree.stats.significance import RatioUnits, SystemUnits, aggregate_alpha, significance
 from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
 __all__ = [
     "SentenceUnit", "sentence_units", "joined_sentence",
     "Side", "Breakdown", "BREAKDOWNS", "BinCounts", "Confusion", "breakdown_counts",
     "confusion", "SystemResult", "CompareResult", "compare",
-    "render", "render_table", "render_verbose", "render_json", "render_csv", "render_latex",
-    "render_breakdowns", "render_significance", "register_cli",
 ]
 
 UNALIGNED_BIN = "(unaligned)"
@@ -530,7 +534,6 @@ def _names(tbs: Sequence[Treebank], names: Optional[Sequence[str]]) -> List[str]
 def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarray, U: int,
                      result: Conll18Result):
     """Per-unit (correct, gold, system) counts of LAS, UAS and CLAS."""
-    from synagree.stats.significance import RatioUnits
 
     gw_unit = np.fromiter((g_unit[w.sent_index] for w in alignment.gold.words), np.int64,
                           len(alignment.gold.words))
@@ -565,7 +568,6 @@ def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarra
 
 def _hier_score(alignment: Alignment, h) -> Score:
     """Per aligned word: [head correct] x the credit of the system's DEPREL against gold's."""
-    from synagree.stats.hierarchical import label_credit_fn
 
     credit = label_credit_fn(h, "credit")
     total = sum((credit(p.gold.deprel, p.system.deprel) for p in alignment
@@ -621,10 +623,6 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
 
     h = hdesc = None
     if hierarchy is not None:
-        from synagree.stats.hierarchical import (
-            describe_hierarchy,
-            load_hierarchy_noting_added,
-        )
 
         labels = [w.deprel for tb in [gold_tb, *sys_tbs] for w in tb.words]
         h, added = load_hierarchy_noting_added(hierarchy, labels)
@@ -708,12 +706,6 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
 
 def _significance(gold_tb: Treebank, names: Sequence[str], parts, B: int, R: Optional[int],
                   seed: int, level: float):
-    from synagree.stats.significance import (
-        RatioUnits,
-        SystemUnits,
-        aggregate_alpha,
-        significance,
-    )
 
     # common units: a gold sentence starts one when it starts a unit of every system
     starts = np.ones(len(gold_tb.sentences), dtype=bool)

@@ -43,6 +43,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
+from synagree._version import __version__
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
 from synagree.io.conllu import sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
@@ -61,7 +62,7 @@ from synagree.trees.hierarchy import (
 )
 
 __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pairs",
-           "read_tag_column", "default_hierarchy", "render_tags", "register_cli"]
+           "read_tag_column", "default_hierarchy"]
 
 #: CoNLL-U column index (0-based) of each evaluable column.
 COLUMNS = {"upos": 3, "xpos": 4, "feats": 5, "deprel": 7}
@@ -144,7 +145,8 @@ def _align(gold: List[TagSentence], system: List[TagSentence], gold_name: str,
         for (gl, gf, gt), (sl, sf, st) in zip(g.words, s.words):
             if gf != sf:
                 log.add(system_name, sl, "form-mismatch",
-                        f"word form {quote(sf)} differs from {quote(gf)} in {gold_name} (line {gl}); "
+                        f"word form {quote(sf)} differs from {quote(gf)} in {gold_name} "
+                        f"(line {gl}); "
                         f"compared anyway", severity=WARNING)
             pairs.append((gt, st))
     if len(gold) != len(system):
@@ -219,7 +221,6 @@ class TagsResult:
         return _clean(self.hier_kappa.kappa)
 
     def to_dict(self) -> dict:
-        from synagree._version import __version__
         return {
             "synagree_version": __version__,
             "gold": self.gold_file, "system": self.system_file, "column": self.column,

@@ -53,7 +53,7 @@ from synagree.io.conllu_ids import (
     parse_head,
     parse_id,
 )
-from synagree.io.files import PathLike, raise_new_errors, read_text
+from synagree.io.files import PathLike, raise_new_errors, read_text, write_atomic
 from synagree.io.text import comparable
 
 _RAW = lambda line, i: line[i]  # noqa: E731 -- keep FEATS/MISC/DEPS as written
@@ -384,6 +384,5 @@ def to_conllu(sentences: Iterable[DepSentence]) -> str:
 
 def write_conllu(path: PathLike, sentences: Iterable[DepSentence]) -> None:
     """Write :func:`to_conllu` of ``sentences`` to ``path`` (atomically)."""
-    from synagree.io.files import write_atomic
 
     write_atomic(path, to_conllu(sentences))

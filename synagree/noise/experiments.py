@@ -84,12 +84,17 @@ try:  # advisory lock on the output directory (POSIX); elsewhere no lock is take
 except ImportError:  # pragma: no cover
     fcntl = None
 
+from synagree._version import __version__
+from synagree.base.escape import csv_cell
+from synagree.base.escape import markdown as md
+from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError, ProblemLog
 from synagree.base.progress import Progress
 from synagree.distance import ted as _ted
 from synagree.distance.sums import delta_squared
 from synagree.io.conllu import DepSentence, unreachable_words
 from synagree.io.corpus import kind_of, read_files
+from synagree.io.files import write_atomic
 from synagree.io.formats import Sentence
 from synagree.noise.perturb import (
     label_set,
@@ -100,6 +105,7 @@ from synagree.noise.perturb import (
 )
 from synagree.stats.alpha import VARIANTS, AlphaStats
 from synagree.stats.attachment import jaccard_scores
+from synagree.stats.hierarchical import hier_metric_fn
 from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
 PAPER_SERIES: Tuple[str, ...] = ("both", "relabel", "reattach")
@@ -589,7 +595,6 @@ def _pct(x, digits: int = 1) -> str:
 def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[str],
                      title: Optional[str] = None) -> str:
     """Markdown: per series, means ± sd (percent), then full statistics."""
-    from synagree.base.escape import markdown as md
 
     lines: List[str] = []
     if title:
@@ -639,7 +644,6 @@ def _csv_text(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> s
 
 
 def _cell(v) -> str:
-    from synagree.base.escape import csv_cell
 
     if v is None:
         return ""
@@ -804,7 +808,6 @@ def _path_to_str(o):
 
 
 def _dumps(obj, **kw) -> str:
-    from synagree.base.jsonable import json_ready
     return json.dumps(json_ready(obj), ensure_ascii=False, default=_path_to_str, **kw)
 
 
@@ -845,7 +848,6 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
     source = load_source(sources, sample=sample, seed=seed, fmt=fmt,
                          phrase_style=phrase_style, cycles=cycles, label_scope=label_scope)
     if hierarchy:
-        from synagree.stats.hierarchical import hier_metric_fn
         fn = hier_metric_fn(hierarchy, labels=source.labels)
         extras.append(Metric(f"hierarchy:{hierarchy}", fn, tuple(fn.columns)))
     if "random" in series and source.kind != "dependency":
@@ -853,8 +855,6 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                                 "series 'random' needs dependency input")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    from synagree._version import __version__
-    from synagree.io.files import write_atomic
 
     src = source.describe()
     config = {

@@ -4,6 +4,9 @@ import json
 import math
 from typing import List, Optional, Sequence
 
+from synagree.base.escape import csv_cell, plain
+from synagree.base.escape import latex as latex_escape
+from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError
 from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
 from synagree.evaluation.conll18 import OFFICIAL_METRICS, render_scorer_table
@@ -19,7 +22,6 @@ def _pct(x: Optional[float], digits: int = 2) -> str:
 def render_table(res: CompareResult, top: int = 10) -> str:
     """One column per system: F1 of every score, α (all in percent); then the
     breakdowns (``top`` confusions), significance tests and notes."""
-    from synagree.base.escape import plain
 
     names = [s.name for s in res.systems]
     rows = res.rows()
@@ -43,7 +45,6 @@ def _extras(res: CompareResult, top: int = 10) -> str:
     if res.significance is not None:
         parts.append(render_significance(res))
     if res.notes:
-        from synagree.base.escape import plain
         parts.append("".join(f"note: {plain(n)}\n" for n in res.notes))
     return "".join("\n" + p for p in parts)
 
@@ -66,7 +67,6 @@ def render_verbose(res: CompareResult, top: int = 10) -> str:
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> List[str]:
-    from synagree.base.escape import plain
 
     head = [plain(v) for v in head]
     rows = [[plain(v) for v in r] for r in rows]
@@ -80,7 +80,6 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) ->
 
 
 def render_breakdowns(res: CompareResult, top: int = 10) -> str:
-    from synagree.base.escape import plain
 
     out: List[str] = []
     for s in res.systems:
@@ -133,7 +132,6 @@ def _p(p: Optional[float]) -> str:
 
 
 def render_json(res: CompareResult) -> str:
-    from synagree.base.jsonable import json_ready
     return json.dumps(json_ready(res.as_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -144,7 +142,6 @@ CSV_COLUMNS = ("section", "system", "metric", "bin", "value", "correct", "gold",
 
 def render_csv(res: CompareResult) -> str:
     """Long format, one row per number group; columns :data:`CSV_COLUMNS`."""
-    from synagree.base.escape import csv_cell
 
     buf = io.StringIO()
     w = csv.DictWriter(buf, CSV_COLUMNS, lineterminator="\n")
@@ -185,7 +182,6 @@ LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier",
 
 def render_latex(res: CompareResult) -> str:
     """A booktabs table, one row per system, F1 and α in percent (2 decimals)."""
-    from synagree.base.escape import latex as latex_escape
 
     cols = [c for c in LATEX_ROWS if c in res.rows()]
     heads = [f"$\\alpha_{{\\mathrm{{{c[6:]}}}}}$" if c.startswith("alpha_")

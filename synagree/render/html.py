@@ -32,8 +32,10 @@ import os
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from synagree._version import __version__
 from synagree.agreement.qa import qa_summary, rank_units, unit_diagnostics
 from synagree.base.problems import InputError
+from synagree.io.conllu import DepSentence
 from synagree.render.qa import render_tables
 from synagree.render.rows import _f as _num
 
@@ -280,7 +282,6 @@ def sentence_data(result, variant: str = "plain", limit: Optional[int] = None) -
     per annotator, ``x`` differing word ids; phrase-structure units carry
     ``b`` (bracketed trees per annotator) instead of ``f/h/l``.
     """
-    from synagree.io.conllu import DepSentence
 
     diags = unit_diagnostics(result)
     total = len(diags)
@@ -801,7 +802,6 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
         if f'id="{sid}"' in "".join(parts))
     csp = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
            "img-src data:; font-src data:")
-    from synagree._version import __version__
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">'

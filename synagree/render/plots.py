@@ -198,7 +198,8 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
         handles, labels = axes[0][0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False,
                    bbox_to_anchor=(0.5, 0.0), fontsize=9)
-        fig.suptitle(f"{title_prefix}Chance-corrected agreement against {METRIC_STYLE[score]['label']} "
+        label = METRIC_STYLE[score]["label"]
+        fig.suptitle(f"{title_prefix}Chance-corrected agreement against {label} "
                      f"(one point per noise level, mean over runs)", fontsize=10)
         fig.tight_layout(rect=(0, 0.08, 1, 1))
         paths.update(_save(fig, out, "noise-las-vs-alpha", formats, dpi))

@@ -4,6 +4,7 @@ import json
 from typing import List, Optional, Sequence, Tuple
 
 from synagree.agreement.qa import UnitDiag, available_variant, worst_units
+from synagree.base.escape import csv_row
 from synagree.base.jsonable import json_ready
 from synagree.render.rows import _f, render_rows
 
@@ -53,7 +54,6 @@ def render_tables(qa: dict, fmt: str) -> str:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["table", "row", "column", "value"])
-        from synagree.base.escape import csv_row
         for table, header, rows in _all_tables(qa):
             for r in rows:
                 for h, c in zip(header[1:], r[1:]):

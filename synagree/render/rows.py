@@ -2,6 +2,7 @@ import csv
 import io
 from typing import Sequence
 
+from synagree.base import escape
 from synagree.base.escape import latex as latex_escape
 from synagree.render.tables import fmt_num
 
@@ -15,7 +16,6 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
                 caption: str = "") -> str:
     """Render a table as text, markdown, csv or latex (cells escaped for each:
     :mod:`synagree.escape`)."""
-    from synagree.base import escape
 
     if fmt == "csv":
         buf = io.StringIO()

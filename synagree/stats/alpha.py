@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from synagree.distance.sums import SampledDe, UnitSums
 
 from synagree.distance import ted as _ted
-from synagree.distance.sums import delta_squared
+from synagree.distance.sums import UnitSums, UnitTrees, delta_squared, sampled_de, unit_sums
 from synagree.trees.flat import FlatTree
 
 VARIANTS = ("plain", "diff", "norm")
@@ -181,7 +181,6 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     ``executor`` runs the tiles elsewhere (e.g. Dask); ``progress`` shows a
     progress bar on stderr when it is a terminal.
     """
-    from synagree.distance.sums import UnitSums, UnitTrees, sampled_de, unit_sums
 
     for v in variants:
         if v not in VARIANTS:
@@ -195,7 +194,9 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     for k, ids in enumerate(ut.which):
         for a in range(len(ids)):
             for b in range(a + 1, len(ids)):
-                pi.append(ids[a]); pj.append(ids[b]); where.append((k, a, b))
+                pi.append(ids[a])
+                pj.append(ids[b])
+                where.append((k, a, b))
     d_within = _ted.pair_distances(ut.pack, np.asarray(pi, np.int64), np.asarray(pj, np.int64),
                                    costs) if pi else np.zeros(0)
     unit_ted = [np.zeros((len(ids), len(ids))) for ids in ut.which]

@@ -114,7 +114,7 @@ __all__ = [
     "MODES", "AGREE_MODE", "LABEL_DISTANCES", "HIERARCHY_KEYWORDS", "METRIC_KEYS",
     "load_hierarchy", "load_hierarchy_noting_added", "describe_hierarchy", "label_credit_fn",
     "hierarchy_costs", "hierarchical_tree_alpha", "hierarchical_metrics", "add_to_result",
-    "add_hierarchy_args", "validate_args", "apply", "hier_metric_fn",
+    "hier_metric_fn",
 ]
 
 #: Label-credit modes for a pair of annotations (see the module docstring).
