@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, List
 
-__all__ = ["latex", "markdown", "csv_cell", "csv_row", "plain"]
+__all__ = ["latex", "markdown", "csv_cell", "csv_row", "plain", "encodable"]
 
 _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
@@ -82,6 +82,16 @@ def csv_cell(v: object) -> object:
 def csv_row(row: Iterable[object]) -> List[object]:
     """:func:`csv_cell` of every cell."""
     return [csv_cell(v) for v in row]
+
+
+def encodable(text: str) -> str:
+    """``text`` with lone surrogates (from file names that are not UTF-8) written
+    as ``\\udcff``, so that it can be written as UTF-8 whatever the locale."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def plain(s: object) -> str:

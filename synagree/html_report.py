@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 from .categorical import _f as _num
-from .problems import InputError
+from .problems import InputError, tame
 from .report import emit, print_problems
 
 OUTPUTS = ("html", "json", "csv", "markdown", "latex")
@@ -907,7 +907,8 @@ def cmd_report(args: argparse.Namespace) -> int:
                         max_sentences=args.max_sentences or None, title=args.title)
     emit(text, args.out)
     if args.out and not args.quiet:
-        print(f"synagree: wrote {args.out} ({len(text.encode('utf-8')) / 1e6:.2f} MB)",
+        size = len(text.encode("utf-8", "backslashreplace"))  # (as written)
+        print(f"synagree: wrote {tame(str(args.out))} ({size / 1e6:.2f} MB)",
               file=sys.stderr)
     return 0
 

@@ -430,7 +430,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
         log.add(fname, sent.word_lines[cyc[0] - 1] if cyc else first, "cycle",
                 f"head cycle in sentence {index + 1} (line {first}): words {desc}{under} "
                 f"are not reachable from the root; they are left out of the TED tree "
-                f"but counted in |t| and LAS/UAS/LA (SPEC §2)",
+                f"but counted in |t| and LAS/UAS/LA",
                 severity=WARNING, sent_id=sid)
     return sent
 

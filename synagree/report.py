@@ -20,7 +20,7 @@ import numpy as np
 
 from .agreement import AgreementResult
 from .alpha import VARIANTS
-from .escape import csv_row, plain
+from .escape import csv_row, encodable, plain
 from .escape import latex as latex_escape  # noqa: F401 -- the name other modules import
 from .problems import Problem
 
@@ -138,7 +138,7 @@ def emit(text: str, out: "Optional[str | os.PathLike]" = None) -> None:
     if out:
         write_atomic(out, text)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(encodable(text))
 
 
 def print_problems(problems: Sequence["Problem"], limit: int = 30) -> None:
@@ -159,7 +159,7 @@ def write_atomic(path: "str | os.PathLike", text: str) -> None:
         os.umask(umask)
         os.fchmod(fd, 0o666 & ~umask)  # the usual permissions, not mkstemp's 0600
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            fh.write(encodable(text))
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -431,3 +431,35 @@ def test_escape_functions():
     for text in ("=1+1", "-cmd", "+x", "@f", "\tx", "\rx", "-", "-inf"):
         assert escape.csv_cell(text) == "'" + text
     assert escape.plain("a\x1b[31m\nb") == "a\\x1b[31m\\x0ab"
+
+
+def test_file_names_that_are_not_utf8(tmp_path):
+    """A file name with the byte \\xff (a lone surrogate to Python) is written
+    as ``\\udcff`` in every output, whatever the terminal's error handler."""
+    import os
+    import subprocess
+    import sys
+
+    root = tmp_path.resolve()
+    a = os.path.join(os.fsencode(root), b"\xff.conllu")
+    b = os.path.join(os.fsencode(root), b"b\xfe.conllu")
+    for p, text in ((a, GOOD), (b, OTHER)):
+        with open(p, "wb") as fh:
+            fh.write(text.encode())
+    import synagree
+
+    here = str(__import__("pathlib").Path(synagree.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONIOENCODING="utf-8:strict",
+               PYTHONPATH=os.pathsep.join([here, os.environ.get("PYTHONPATH", "")]))
+    html = os.path.join(os.fsencode(root), b"r.html")
+    for args in ([b"agree", a, b], [b"agree", a, b, b"--output", b"json"],
+                 [b"compare", a, b, b"--no-alpha"], [b"tags", a, b, b"--output", b"csv"],
+                 [b"report", a, b, b"--bootstrap", b"0", b"-o", html],
+                 [b"noise", a, b"-o", os.path.join(os.fsencode(root), b"nz"), b"--sample",
+                  b"1", b"--runs", b"1", b"--grid", b"0.5", b"--series", b"relabel", b"-q"]):
+        proc = subprocess.run([sys.executable, b"-m", b"synagree", *args], env=env,
+                              capture_output=True, timeout=300)
+        assert proc.returncode == 0, (args, proc.stderr.decode(errors="replace"))
+        if args[0] in (b"agree", b"compare"):  # they print the names
+            assert b"\\udcff" in proc.stdout, proc.stdout
+    assert "\\udcff" in open(html, encoding="utf-8").read()
