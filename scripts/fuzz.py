@@ -12,7 +12,7 @@ counted as ``2-bad``.  Every case that ends in 3 or 2-bad is written to
 
     PYTHONPATH=. python scripts/fuzz.py --cases 3000 --kind all --seed 1 --save /tmp/fuzz
 
-``--kind``: conllu | brackets | bytes | all.  Needs ``hypothesis``
+``--kind``: conllu | brackets | bytes | noise-table | all.  Needs ``hypothesis``
 (``pip install -e '.[test]'``).
 """
 from __future__ import annotations
@@ -36,14 +36,16 @@ import fuzzing  # noqa: E402
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", type=int, default=2000, help="cases to run (default 2000)")
-    ap.add_argument("--kind", default="all", choices=["conllu", "brackets", "bytes", "all"])
+    ap.add_argument("--kind", default="all",
+                    choices=["conllu", "brackets", "bytes", "noise-table", "all"])
     ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     ap.add_argument("--save", metavar="DIR", help="write failing cases here")
     ap.add_argument("--every", type=int, default=250, help="progress line every N cases")
     args = ap.parse_args(argv)
 
     strategy = {"conllu": fuzzing.conllu_case(), "brackets": fuzzing.bracket_case(),
-                "bytes": fuzzing.bytes_case(), "all": fuzzing.any_case}[args.kind]
+                "bytes": fuzzing.bytes_case(), "noise-table": fuzzing.noise_table_case(),
+                "all": fuzzing.any_case}[args.kind]
     outcomes: Counter = Counter()
     per_command: Counter = Counter()
     kinds: Counter = Counter()  # problem kinds of the refused cases

@@ -365,7 +365,38 @@ def bytes_case(draw) -> Case:
     return Case(list(command), files)
 
 
-any_case = st.one_of(conllu_case(), conllu_case(), bracket_case(), bytes_case())
+@st.composite
+def noise_table_case(draw) -> Case:
+    """A noise results table (``plot``, ``report --noise``) with odd series and
+    column names and values."""
+    name = st.one_of(st.sampled_from(["both", "relabel", "x/y", "../up", "$\\frac{1$", "a$b$c",
+                                      "<script>", "", ".", "\u202e", "nan"]), text_token)
+    metrics = draw(st.lists(st.one_of(st.sampled_from(["alpha_plain", "las", "uas", "jaccard"]),
+                                      name), min_size=1, max_size=3, unique=True))
+    cols = ["series", "p", "run"] + metrics
+    value = st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                      st.sampled_from(["", "0.5", "-1", "1e400", "x"]))
+    rows = [[draw(name), draw(st.sampled_from(["0.1", "0.5", "1", "-0", "nan", "x", ""])),
+             draw(st.sampled_from(["0", "1", "x"]))] + [draw(value) for _ in metrics]
+            for _ in range(draw(st.integers(0, 6)))]
+    buf = io.StringIO()
+    import csv
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(cols)
+    w.writerows(rows)
+    data = buf.getvalue().encode("utf-8", "surrogatepass")
+    if draw(st.booleans()):
+        args = ["plot", "{0}", "-o", "{out}/plots", "--formats", "svg", "-q"]
+    else:
+        args = ["report", "{1}", "{2}", "--bootstrap", "0", "-q", "--noise", "{0}", "-o",
+                "{out}/r.html"]
+    good = join_conllu([draw(conllu_sentence(3, with_mwt=False))]).encode("utf-8",
+                                                                         "surrogatepass")
+    return Case(args, [("runs.csv", data), ("a.conllu", good), ("b.conllu", good)])
+
+
+any_case = st.one_of(conllu_case(), conllu_case(), bracket_case(), bytes_case(),
+                     noise_table_case())
 
 
 # ---------------------------------------------------------------- running

@@ -57,6 +57,12 @@ def test_commands_on_random_bytes(case):
     fuzzing.check(case, fuzzing.run_case(case))
 
 
+@fuzz(40)
+@given(fuzzing.noise_table_case())
+def test_plot_and_report_on_hostile_noise_tables(case):
+    fuzzing.check(case, fuzzing.run_case(case))
+
+
 READERS = {
     "conllu": read_conllu,
     "brackets": read_brackets,
