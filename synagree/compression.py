@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import bz2
 import gzip
-import io
 import lzma
 import os
 import re

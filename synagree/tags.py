@@ -63,7 +63,6 @@ COLUMNS = {"upos": 3, "xpos": 4, "feats": 5, "deprel": 7}
 OUTPUTS = ("table", "json", "csv")
 
 
-
 @dataclass
 class TagSentence:
     """The compared column of one sentence: ``words`` = (line, form, tag)."""
@@ -140,8 +139,8 @@ def _align(gold: List[TagSentence], system: List[TagSentence], gold_name: str,
         for (gl, gf, gt), (sl, sf, st) in zip(g.words, s.words):
             if gf != sf:
                 log.add(system_name, sl, "form-mismatch",
-                        f"word form {quote(sf)} differs from {quote(gf)} in {gold_name} (line {gl}); "
-                        f"compared anyway", severity=WARNING)
+                        f"word form {quote(sf)} differs from {quote(gf)} in {gold_name} "
+                        f"(line {gl}); compared anyway", severity=WARNING)
             pairs.append((gt, st))
     if len(gold) != len(system):
         longer, lname, other = ((gold, gold_name, system_name) if len(gold) > len(system)
