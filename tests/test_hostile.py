@@ -434,3 +434,199 @@ def test_escape_functions():
     for text in ("=1+1", "-cmd", "+x", "@f", "\tx", "\rx", "-", "-inf"):
         assert escape.csv_cell(text) == "'" + text
     assert escape.plain("a\x1b[31m\nb") == "a\\x1b[31m\\x0ab"
+
+
+def test_file_names_that_are_not_utf8(tmp_path):
+    """A file name with the byte \\xff (a lone surrogate to Python) is written
+    as ``\\udcff`` in every output, whatever the terminal's error handler."""
+    import os
+    import subprocess
+    import sys
+
+    root = tmp_path.resolve()
+    a = os.path.join(os.fsencode(root), b"\xff.conllu")
+    b = os.path.join(os.fsencode(root), b"b\xfe.conllu")
+    for p, text in ((a, GOOD), (b, OTHER)):
+        with open(p, "wb") as fh:
+            fh.write(text.encode())
+    import synagree
+
+    here = str(__import__("pathlib").Path(synagree.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONIOENCODING="utf-8:strict",
+               PYTHONPATH=os.pathsep.join([here, os.environ.get("PYTHONPATH", "")]))
+    html = os.path.join(os.fsencode(root), b"r.html")
+    for args in ([b"agree", a, b], [b"agree", a, b, b"--output", b"json"],
+                 [b"compare", a, b, b"--no-alpha"], [b"tags", a, b, b"--output", b"csv"],
+                 [b"report", a, b, b"--bootstrap", b"0", b"-o", html],
+                 [b"noise", a, b"-o", os.path.join(os.fsencode(root), b"nz"), b"--sample",
+                  b"1", b"--runs", b"1", b"--grid", b"0.5", b"--series", b"relabel", b"-q"]):
+        proc = subprocess.run([sys.executable, b"-m", b"synagree", *args], env=env,
+                              capture_output=True, timeout=300)
+        assert proc.returncode == 0, (args, proc.stderr.decode(errors="replace"))
+        if args[0] in (b"agree", b"compare"):  # they print the names
+            assert b"\\udcff" in proc.stdout, proc.stdout
+    assert "\\udcff" in open(html, encoding="utf-8").read()
+
+
+def test_noise_names_in_figures_are_literal_text(tmp_path, capsys):
+    """Series and metric names of a noise table are text in the figures (no
+    mathtext) and safe file names (no path separators)."""
+    runs = tmp_path / "runs.csv"
+    runs.write_text('series,p,run,alpha_plain,$x\n"$\\\\frac{1$",0.1,0,0.9,0.9\n'
+                    '"../x/y",0.2,0,0.8,0.8\n"a$b$c",0.3,0,0.7,0.8\n')
+    rc, out, err = run(capsys, "plot", runs, "-o", tmp_path / "figs", "--formats", "svg")
+    assert rc == 0, err
+    made = sorted(p.name for p in (tmp_path / "figs").iterdir())
+    assert all(re.fullmatch(r"[A-Za-z0-9._-]+\.svg", n) for n in made), made
+    assert not (tmp_path / "x").exists()
+    good = tmp_path / "good.conllu"
+    good.write_text(GOOD)
+    other = tmp_path / "other.conllu"
+    other.write_text(GOOD)
+    rc, out, err = run(capsys, "report", good, other, "--names", "a", "b", "--bootstrap", "0",
+                       "--noise", runs, "-o", tmp_path / "r.html", "-q")
+    assert rc == 0, err
+
+
+# --------------------------------------------------------------------------
+# 7. The HTML report in a browser: nothing injected, nothing fetched
+# --------------------------------------------------------------------------
+
+class _Elements(__import__("html.parser").parser.HTMLParser):
+    """The elements of an HTML document: tag names, event-handler attributes,
+    the body's attributes and the title."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.tags, self.handlers, self.body, self.title = [], [], {}, ""
+        self.styles, self.scripts = [], []  # their texts
+        self._in = None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.handlers += [(tag, k) for k, v in attrs if k.startswith("on")]
+        if tag == "body":
+            self.body = dict(attrs)
+        self._in = tag
+        if tag in ("style", "script"):
+            getattr(self, tag + "s").append("")
+
+    def handle_data(self, data):
+        if self._in == "title":
+            self.title += data
+        elif self._in in ("style", "script"):
+            getattr(self, self._in + "s")[-1] += data
+
+    def handle_endtag(self, tag):
+        self._in = None
+
+
+def _no_injected_elements(els: _Elements):
+    assert "data-pwned" not in els.body
+    assert els.title == "</title><script>document.title='pwned'</script>"
+    for tag in ("img", "iframe", "link", "object", "embed", "b"):
+        assert tag not in els.tags, tag
+    assert els.tags.count("script") == 2  # the data and the page's code
+    import json
+    data, code = els.scripts
+    assert json.loads(data)["annotators"]  # the hostile text stays inside the JSON data
+    assert not [t for t in els.styles + [code] if "leak" in t or "pwned" in t]
+    assert not els.handlers, els.handlers
+
+
+def test_html_report_injection_in_the_browser(tmp_path):
+    """Word forms, labels, sent_ids, file names, noise series, the title and a
+    link's filter carry ``<script>``, ``"><img onerror=...>``, ``</script>`` and
+    URLs of a local server that records every request.  The page (checked as
+    written, then served from that server and loaded in headless Chromium)
+    holds no injected element, runs no injected code, and the server sees no
+    request but the page's own."""
+    import http.server
+    import subprocess
+    import threading
+    import urllib.parse
+
+    seen = []
+    site = tmp_path / "site"
+    site.mkdir()
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **k):
+            super().__init__(*a, directory=str(site), **k)
+
+        def do_GET(self):
+            seen.append(self.path)
+            return super().do_GET()
+
+        def log_message(self, *a):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        xss = ['<script>document.body.setAttribute("data-pwned","1")</script>',
+               '"><img src=x onerror="document.body.setAttribute(\'data-pwned\',\'2\')">',
+               '</script><script>document.body.setAttribute("data-pwned","3")</script>',
+               f"<img src='{base}/leak-img'>",
+               f"<style>@import url({base}/leak-css)</style><link rel=stylesheet "
+               f"href={base}/leak-link>",
+               f"<iframe src={base}/leak-frame></iframe>"]
+
+        def doc(shift):
+            out = []
+            for k in range(4):
+                def x(j):
+                    return xss[(k + j + shift) % len(xss)]
+                out.append(f"# sent_id = {xss[k]}{k}\n# text = {xss[k + 1]}\n"
+                           + W(["1", x(2), "_", x(3), "_", "_", "0", "root", "_", "_"]) + "\n"
+                           + W(["2", x(4), "_", x(5), "_", "_", "1", x(shift), "_", "_"]) + "\n"
+                           + W(["3", "w", "_", "X", "_", "_", "1" if shift else "2", x(1), "_",
+                                "_"]) + "\n\n")
+            return "".join(out)
+
+        a = tmp_path / '"><img src=x onerror=alert(1)>.conllu'
+        b = tmp_path / "<b onmouseover=alert(1)>b.conllu"
+        a.write_text(doc(0))
+        b.write_text(doc(1))
+        noise = tmp_path / "noise.csv"
+        buf = io.StringIO()
+        csv.writer(buf).writerows([["series", "p_relabel", "p_reattach", "run", "alpha_plain",
+                                    "las"]] + [[s, p, 0, 0, 0.9, 0.8] for s in xss[:3]
+                                               for p in (0.1, 0.5)])
+        noise.write_text(buf.getvalue())
+        page = site / "r.html"
+        # (the two annotations differ in hostile forms on purpose: no text check)
+        assert main(["report", str(a), str(b), "--no-text-check", "--bootstrap", "20",
+                     "--noise", str(noise),
+                     "-o", str(page), "-q",
+                     "--title", "</title><script>document.title='pwned'</script>"]) == 0
+        text = page.read_text(encoding="utf-8")
+        _no_injected_elements(_Elements(text))  # as written
+
+        from test_html_report import chromium
+
+        exe = chromium()  # skips, with the reason, when there is no Chromium
+        fragment = "#q=" + urllib.parse.quote(xss[1])
+        profile = tmp_path / "profile"
+        proc = subprocess.run(
+            [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--disable-extensions", f"--user-data-dir={profile}", "--enable-logging=stderr",
+             "--v=0", "--window-size=1300,2400", "--virtual-time-budget=5000", "--dump-dom",
+             f"{base}/r.html{fragment}"],
+            capture_output=True, text=True, timeout=180)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    finally:
+        server.shutdown()
+    dom = proc.stdout
+    els = _Elements(dom)  # as rendered, after the page's script ran
+    assert els.body.get("data-rendered") == "1" and "data-js-error" not in els.body, els.body
+    _no_injected_elements(els)
+    # the hostile text is there, as text: in the tables and the drawn sentences
+    assert "&lt;script&gt;document.body.setAttribute" in dom
+    assert dom.count('<details class="sent"') >= 1 and "<svg" in dom
+    assert set(seen) <= {"/r.html", "/favicon.ico"} and "/r.html" in seen, seen
+    console = [ln for ln in proc.stderr.splitlines() if ":CONSOLE" in ln]
+    assert console == [], console  # not even a refusal by the Content-Security-Policy

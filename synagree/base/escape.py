@@ -19,14 +19,16 @@ forms, titles) through these functions; numbers it formats itself need not.
   ``1e-3``, ``12.5%``), are left as they are.  :func:`csv_row` maps a row.
 
 ``plain`` (for the aligned text tables and terminals) escapes control
-characters only, so that a label cannot move the cursor or break a row.
+characters only, so that a label cannot move the cursor or break a row;
+``matplotlib_text`` keeps a name from the input (a series or metric of a
+noise table) from being read as mathtext in a figure.
 """
 from __future__ import annotations
 
 import re
 from typing import Iterable, List
 
-__all__ = ["latex", "markdown", "csv_cell", "csv_row", "plain"]
+__all__ = ["latex", "markdown", "csv_cell", "csv_row", "plain", "encodable", "matplotlib_text"]
 
 _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
@@ -82,6 +84,22 @@ def csv_cell(v: object) -> object:
 def csv_row(row: Iterable[object]) -> List[object]:
     """:func:`csv_cell` of every cell."""
     return [csv_cell(v) for v in row]
+
+
+def matplotlib_text(s: object) -> str:
+    """``s`` as literal text for a matplotlib title or label: ``$`` would start
+    mathtext (and an unbalanced one fails when the figure is drawn)."""
+    return str(s).replace("$", r"\$")
+
+
+def encodable(text: str) -> str:
+    """``text`` with lone surrogates (from file names that are not UTF-8) written
+    as ``\\udcff``, so that it can be written as UTF-8 whatever the locale."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def plain(s: object) -> str:

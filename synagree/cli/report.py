@@ -8,7 +8,7 @@ from pathlib import Path
 
 from synagree.agreement.agree import agree_corpus, load_corpus
 from synagree.agreement.qa import _metrics_of
-from synagree.base.problems import InputError, print_problems
+from synagree.base.problems import InputError, print_problems, tame
 from synagree.cli import options
 from synagree.cli.categorical import parse_layers
 from synagree.cli.options import output_format
@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
                         max_sentences=args.max_sentences or None, title=args.title)
     emit(text, args.out)
     if args.out and not args.quiet:
-        print(f"synagree: wrote {args.out} ({len(text.encode('utf-8')) / 1e6:.2f} MB)",
+        size = len(text.encode("utf-8", "backslashreplace"))  # (as written)
+        print(f"synagree: wrote {tame(str(args.out))} ({size / 1e6:.2f} MB)",
               file=sys.stderr)
     return 0
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, List, Optional, Union
 
+from synagree.base.escape import encodable
 from synagree.base.problems import InputError, ProblemLog
 from synagree.io.compression import CorruptCompressedFile, read_bytes
 
@@ -70,7 +71,7 @@ def emit(text: str, out: "Optional[str | os.PathLike]" = None) -> None:
     if out:
         write_atomic(out, text)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(encodable(text))
 
 
 def write_atomic(path: "str | os.PathLike", text: str) -> None:
@@ -90,7 +91,7 @@ def write_atomic(path: "str | os.PathLike", text: str) -> None:
         os.umask(umask)
         os.fchmod(fd, 0o666 & ~umask)  # the usual permissions, not mkstemp's 0600
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            fh.write(encodable(text))
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -286,7 +286,7 @@ class NoiseSource:
 def _digest(paths: Sequence[Path]) -> str:
     h = hashlib.sha256()
     for p in paths:
-        h.update(p.name.encode() + b"\0")
+        h.update(os.fsencode(p.name) + b"\0")  # (a name need not be valid UTF-8)
         with open(p, "rb") as fh:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
                 h.update(chunk)

@@ -34,6 +34,7 @@ from typing import Dict, List, Optional, Sequence
 
 from synagree._version import __version__
 from synagree.agreement.qa import qa_summary, rank_units, unit_diagnostics
+from synagree.base.escape import matplotlib_text
 from synagree.base.problems import InputError
 from synagree.io.conllu import DepSentence
 from synagree.render.qa import render_tables
@@ -246,14 +247,14 @@ def noise_svgs(rows: Sequence[Dict[str, object]]) -> List[str]:
                 mean = [100 * sum(by_p[p]) / len(by_p[p]) for p in ps]
                 lo = [100 * min(by_p[p]) for p in ps]
                 hi = [100 * max(by_p[p]) for p in ps]
-                col, mk, ls, lab = styles.get(m, (None, ".", "-", m))
+                col, mk, ls, lab = styles.get(m, (None, ".", "-", matplotlib_text(m)))
                 line, = ax.plot(ps, mean, marker=mk, ls=ls, color=col, label=lab, lw=1.5,
                                 ms=4)
                 ax.fill_between(ps, lo, hi, color=line.get_color(), alpha=0.15, lw=0)
             ax.axhline(0, color="0.6", lw=0.8, zorder=0)
             ax.set_xlabel("noise probability p")
             ax.set_ylabel("agreement (%)")
-            ax.set_title(titles.get(s, s))
+            ax.set_title(titles.get(s, matplotlib_text(s)))
             ax.grid(True, color="0.92", lw=0.6)
             ax.legend(loc="lower left", ncol=2, fontsize=8, framealpha=0.9)
             fig.tight_layout()

@@ -16,12 +16,14 @@ Input is the tidy run table (``runs.csv``, ``runs.jsonl`` or
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
+from synagree.base.escape import matplotlib_text
 from synagree.base.problems import InputError
 from synagree.noise.experiments import KEY_COLUMNS, read_rows
 
@@ -97,6 +99,19 @@ def _setup():
     return plt
 
 
+def _file_stem(name: str, taken: set) -> str:
+    """``name`` (from a series name in the input) as a file name in the output
+    directory: ASCII letters, digits, ``-``, ``_`` and ``.`` only, no leading
+    dot, at most 80 characters, different from every name in ``taken``."""
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:80].lstrip(".") or "series"
+    base, k = stem, 1
+    while stem in taken:
+        k += 1
+        stem = f"{base}-{k}"
+    taken.add(stem)
+    return stem
+
+
 def _save(fig, out_dir: Path, stem: str, formats: Sequence[str],
           dpi: Optional[int] = None) -> Dict[str, Path]:
     paths = {}
@@ -118,7 +133,7 @@ def plot_series(rows: Sequence[Mapping], series: str, ax, metrics: Sequence[str]
         ps, mean, sd, lo, hi = _points(rows, series, m)
         if not len(ps):
             continue
-        st = METRIC_STYLE.get(m, dict(label=m, marker=".", ls="-"))
+        st = METRIC_STYLE.get(m, dict(label=matplotlib_text(m), marker=".", ls="-"))
         kw = {k: v for k, v in st.items() if k in ("color", "marker", "ls")}
         line, = ax.plot(ps, 100 * mean, label=st.get("label", m), lw=1.6, ms=4.5, **kw)
         a, b = (lo, hi) if band == "minmax" else (mean - sd, mean + sd)
@@ -156,17 +171,18 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
     series = list(dict.fromkeys(str(r["series"]) for r in rows))
     band_text = ("band: min–max" if band == "minmax" else "band: mean ± 1 sd")
     paths: Dict[str, Path] = {}
+    stems: set = {"noise-las-vs-alpha"}
     for s in series:
         n_runs = max(Counter(round(float(r["p"]), 9) for r in rows
                              if r["series"] == s).values())
         fig, ax = plt.subplots(figsize=(6.4, 4.4))
         plot_series(rows, s, ax, metrics, band)
-        ax.set_title(title_prefix + SERIES_TITLE.get(s, s))
+        ax.set_title(title_prefix + SERIES_TITLE.get(s, matplotlib_text(s)))
         leg = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
                         title=f"mean of {n_runs} runs\n{band_text}", alignment="left")
         leg.get_title().set_fontsize(8)
         leg.get_title().set_color("0.3")
-        paths.update(_save(fig, out, f"noise-{s}", formats, dpi))
+        paths.update(_save(fig, out, _file_stem(f"noise-{s}", stems), formats, dpi))
         plt.close(fig)
 
     score = "las" if "las" in metrics else ("jaccard" if "jaccard" in metrics else None)
@@ -182,7 +198,7 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
                 k = min(len(xm), len(ym))
                 if not k:
                     continue
-                st = SERIES_STYLE.get(s, dict(label=s, marker="."))
+                st = SERIES_STYLE.get(s, dict(label=matplotlib_text(s), marker="."))
                 ax.scatter(100 * xm[:k], 100 * ym[:k], s=22, label=st["label"],
                            color=st.get("color"), marker=st["marker"], zorder=3)
                 lo_all += list(100 * ym[:k]) + list(100 * xm[:k])

@@ -259,8 +259,10 @@ def items_from_corpus(corpus, layer: str) -> ItemData:
     if layer not in LAYERS:
         raise ValueError(f"unknown layer {layer!r}; expected one of {', '.join(LAYERS)}")
     if getattr(corpus, "kind", "dependency") != "dependency":
-        raise InputError.single("<input>", None, "not-dependency",
-                                "categorical agreement needs dependency (CoNLL) input")
+        files = [f for fs in (getattr(corpus, "files", None) or {}).values() for f in fs]
+        raise InputError.single(files[0] if files else "<input>", None, "not-dependency",
+                                f"categorical agreement needs dependency (CoNLL) input, not "
+                                f"{getattr(corpus, 'kind', 'this')} trees")
     names = list(corpus.annotators)
     col = {a: k for k, a in enumerate(names)}
     cat_index: Dict[str, int] = {}

@@ -1,0 +1,477 @@
+"""Hostile-input generators and the one check every fuzz case must pass.
+
+Used by ``tests/test_fuzz.py`` (a bounded run in the test suite) and by
+``scripts/fuzz.py`` (a long run that counts outcomes).  A *case* is a
+command line of ``synagree`` plus the files it reads; :func:`run_case`
+writes the files into a fresh directory and calls ``synagree.cli.main``
+in-process; :func:`check` asserts the contract of the command line:
+
+* the exit status is 0 or 2, never 3 (internal error) and no exception
+  escapes;
+* with 2, stderr lists the problems as ``FILE[:LINE]: error: MESSAGE (kind)``
+  and at least one of them names an input file.
+
+Bracket depth is kept at most :data:`MAX_DEPTH` (100) levels here: deeper
+nesting is handled separately (the bracket reader's recursion).
+"""
+from __future__ import annotations
+
+import bz2
+import contextlib
+import gzip
+import io
+import lzma
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+from hypothesis import strategies as st
+
+MAX_DEPTH = 100  # bracket nesting in the generators (see the module doc)
+
+# ---------------------------------------------------------------- tokens
+
+NON_ASCII_DIGITS = ["\u0660", "\u0661", "\u00b2", "\u00b9", "\U0001d7d8", "\u0966", "\uff11",
+                    "\u2460"]
+ODD = ["\u0301", "e\u0301", "\u202e", "\u200f", "\u05d0\u05d1", "\u0627\u0644", "\x00",
+       "\ufeff", "\u2028", "\u2029", "\x1b[31m", "\x7f", "\x85", "\u00a0", "\u3000",
+       "\U0001f600", "\ud7ff", "\uffff", "\r", "\x0b", "\x0c"]
+SPECIAL = ["_", "-", "#", "(", ")", "|", "<", ">", "&", "$", "^", "\\", "=", "+", "@", "%",
+           "~", "{", "}", "*", "`", "[", "]", "'", '"', ":", ",", ";", "=cmd()",
+           "<script>alert(1)</script>", "</script>", "\"><img src=x onerror=alert(1)>",
+           "c^d", "$x$", "\\end{tabular}", "nan", "inf", "-0.05", "1e308", "None", "null"]
+LABELS = ["root", "nsubj", "obj", "det", "amod", "nmod:poss", "acl:relcl", "punct", "case",
+          "advmod", "conj", "cc", "_", ""]
+UPOS = ["NOUN", "VERB", "ADJ", "DET", "PRON", "ADP", "PUNCT", "X", "_"]
+
+text_token = st.one_of(
+    st.sampled_from(SPECIAL + ODD + NON_ASCII_DIGITS + LABELS),
+    st.text(max_size=6),
+    st.lists(st.sampled_from(SPECIAL + ODD + NON_ASCII_DIGITS + ["a", "b", " "]),
+             max_size=6).map("".join),
+)
+form_token = st.one_of(st.sampled_from(["the", "dog", "runs", ".", "New York", "a b"]),
+                       text_token.filter(lambda s: not re.search(r"[\t\n\r]", s)))
+label_token = st.one_of(st.sampled_from(LABELS), text_token)
+odd_number = st.one_of(
+    st.sampled_from(["01", "-1", "+1", "0", "1-2", "2-3", "1-1", "3-2", "1.1", "0.1", "1.0",
+                     "01.1", "1-", "-", ".", "_", "", " 1", "1 ", "1e3", "0x1", "99999999999999",
+                     "1-99999999999999"] + NON_ASCII_DIGITS),
+    st.builds(lambda d, n: str(n) + d, st.sampled_from(NON_ASCII_DIGITS), st.integers(0, 9)),
+    text_token,
+)
+
+
+# ---------------------------------------------------------------- CoNLL-U
+
+@st.composite
+def conllu_sentence(draw, n_words: Optional[int] = None, labels=None, with_mwt=True) -> List[str]:
+    """Lines of one sentence: a random tree with sequential IDs (the caller
+    mutates it)."""
+    n = n_words if n_words is not None else draw(st.integers(1, 8))
+    labels = st.sampled_from(LABELS[:-2]) if labels is None else labels
+    lines = []
+    if draw(st.booleans()):
+        lines.append(f"# sent_id = {draw(form_token)}")
+    if draw(st.booleans()):
+        lines.append(f"# text = {draw(form_token)}")
+    # a tree: words attached in a random order, each to one attached before it
+    order = draw(st.permutations(range(1, n + 1)))
+    heads = {order[0]: 0}
+    for k, w in enumerate(order[1:], start=1):
+        heads[w] = order[draw(st.integers(0, k - 1))]
+    covered = 0  # last word of the last multiword token
+    for i in range(1, n + 1):
+        head = heads[i]
+        if with_mwt and covered < i < n and draw(st.integers(0, 9)) == 9:
+            covered = i + 1
+            lines.append("\t".join([f"{i}-{i + 1}", "ab", "_", "_", "_", "_", "_", "_", "_",
+                                    "_"]))
+        lines.append("\t".join([str(i), draw(form_token).replace("\t", " ").replace("\n", " ")
+                                or "w", "_", draw(st.sampled_from(UPOS)), "_", "_", str(head),
+                                draw(labels), "_", "_"]))
+        if draw(st.integers(0, 14)) == 14:
+            lines.append("\t".join([f"{i}.1", "e", "_", "X", "_", "_", "_", "_", f"{i}:dep",
+                                    "_"]))
+    return lines
+
+
+MUTATIONS = ("id", "head", "deprel", "columns-", "columns+", "spaces", "blank", "comment",
+             "dup-line", "drop-line", "odd-form", "huge", "swap-lines", "mwt", "odd-short")
+
+
+@st.composite
+def mutate_lines(draw, lines: List[str], k: Optional[int] = None) -> List[str]:
+    """``k`` random edits of the lines of a file."""
+    lines = list(lines)
+    for _ in range(draw(st.sampled_from([0, 0, 0, 1, 1, 2, 3])) if k is None else k):
+        if not lines:
+            break
+        i = draw(st.integers(0, len(lines) - 1))
+        what = draw(st.sampled_from(MUTATIONS))
+        cols = lines[i].split("\t")
+        if what in ("id", "head", "deprel") and len(cols) == 10:
+            cols[{"id": 0, "head": 6, "deprel": 7}[what]] = draw(
+                label_token if what == "deprel" else odd_number).replace("\t", " ") \
+                .replace("\n", " ")
+            lines[i] = "\t".join(cols)
+        elif what == "columns-" and len(cols) > 1:
+            lines[i] = "\t".join(cols[:draw(st.integers(1, len(cols) - 1))])
+        elif what == "columns+":
+            lines[i] = lines[i] + "\t" + "\t".join(["_"] * draw(st.integers(1, 3)))
+        elif what == "spaces":
+            lines[i] = lines[i].replace("\t", draw(st.sampled_from([" ", "  ", "\u00a0"])))
+        elif what == "blank":
+            lines.insert(i, draw(st.sampled_from(["", " ", "\t", "\r"])))
+        elif what == "comment":
+            lines.insert(i, "#" + draw(form_token))
+        elif what == "dup-line":
+            lines.insert(i, lines[i])
+        elif what == "drop-line":
+            del lines[i]
+        elif what == "odd-form" and len(cols) == 10:
+            cols[1] = draw(text_token).replace("\t", " ").replace("\n", " ")
+            lines[i] = "\t".join(cols)
+        elif what == "huge":
+            big = draw(st.sampled_from(["x", "٠", "\u0301", "(", "a b"])) * draw(
+                st.sampled_from([1000, 100_000, 300_000]))
+            if len(cols) == 10:
+                cols[draw(st.sampled_from([0, 1, 6, 7]))] = big
+                lines[i] = "\t".join(cols)
+            else:
+                lines[i] = lines[i] + big
+        elif what == "swap-lines" and len(lines) > 1:
+            j = draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+        elif what == "odd-short":  # an odd ID on a line with too few columns
+            lines[i] = "\t".join([draw(odd_number).replace("\t", " ").replace("\n", " ")]
+                                 + cols[1:draw(st.integers(1, 9))])
+        elif what == "mwt":
+            a = draw(st.integers(0, 6))
+            lines.insert(i, "\t".join([f"{a}-{a + draw(st.integers(-1, 3))}", "xy"] + ["_"] * 8))
+    return lines
+
+
+def join_conllu(sentences: Sequence[Sequence[str]], newline: str = "\n",
+                final_blank: bool = True) -> str:
+    text = (newline + newline).join(newline.join(s) for s in sentences)
+    return text + (newline + newline if final_blank else newline)
+
+
+@st.composite
+def conllu_pair(draw) -> Tuple[str, str]:
+    """Two annotations of the same sentences (labels and heads may differ),
+    each possibly mutated."""
+    n_sent = draw(st.integers(1, 5))
+    sizes = [draw(st.integers(1, 7)) for _ in range(n_sent)]
+    labels = draw(st.one_of(st.just(None), st.lists(label_token, min_size=1, max_size=5)
+                            .map(st.sampled_from)))
+    a = [draw(conllu_sentence(n, labels)) for n in sizes]
+    b = [draw(conllu_sentence(n, labels)) for n in sizes]
+    # same tokens: copy the forms of a into b
+    for sa, sb in zip(a, b):
+        forms = [ln.split("\t")[1] for ln in sa if not ln.startswith("#") and "\t" in ln
+                 and re.fullmatch(r"[0-9]+", ln.split("\t")[0])]
+        k = 0
+        for j, ln in enumerate(sb):
+            cols = ln.split("\t")
+            if len(cols) == 10 and re.fullmatch(r"[0-9]+", cols[0]) and k < len(forms):
+                cols[1] = forms[k]
+                k += 1
+                sb[j] = "\t".join(cols)
+    newline = draw(st.sampled_from(["\n", "\n", "\r\n"]))
+    final = draw(st.integers(0, 4)) > 0  # (the last blank line missing: compare refuses)
+    ta = "\n".join(draw(mutate_lines(join_conllu(a, "\n", final).split("\n"))))
+    tb = "\n".join(draw(mutate_lines(join_conllu(b, "\n", final).split("\n"))))
+    return ta.replace("\n", newline), tb.replace("\n", newline)
+
+
+# ---------------------------------------------------------------- brackets
+
+bracket_label = st.one_of(st.sampled_from(["S", "NP", "VP", "PP", "D", "N", "V", "P", "-NONE-",
+                                           "NP-SBJ", "$", "``", "''", ".", ",", "CC"]),
+                          st.text(alphabet=st.characters(blacklist_characters="()\t\n\r ",
+                                                         blacklist_categories=("Zs", "Cc")),
+                                  min_size=1, max_size=4))
+
+
+@st.composite
+def bracket_tree(draw, max_depth: int = 6, max_kids: int = 4) -> str:
+    """A random tree, ``(LABEL kid ...)``; deep chains and wide nodes too."""
+    shape = draw(st.sampled_from(["random", "random", "deep", "wide"]))
+    if shape == "deep":
+        depth = draw(st.integers(1, MAX_DEPTH - 1))
+        label = draw(bracket_label)
+        return "(X " * depth + f"({label} w)" + ")" * depth
+    if shape == "wide":
+        kids = " ".join(f"({draw(bracket_label)} w{k})" for k in range(draw(st.integers(1, 400))))
+        return f"(S {kids})"
+
+    def node(depth: int) -> str:
+        label = draw(bracket_label)
+        if depth >= max_depth or draw(st.integers(0, 3)) == 0:
+            return f"({label} {draw(bracket_label)})" if draw(st.booleans()) else label
+        kids = [node(depth + 1) for _ in range(draw(st.integers(1, max_kids)))]
+        return f"({label} {' '.join(kids)})"
+
+    return node(0) if draw(st.booleans()) else f"({node(1)})"
+
+
+@st.composite
+def bracket_file(draw) -> str:
+    trees = draw(st.lists(bracket_tree(), min_size=1, max_size=4))
+    sep = draw(st.sampled_from(["\n", "\n\n", " ", "\n# comment\n"]))
+    text = sep.join(trees) + "\n"
+    if draw(st.integers(0, 2)) == 2:  # random damage
+        chars = list(text)
+        for _ in range(draw(st.integers(1, 4))):
+            i = draw(st.integers(0, len(chars)))
+            chars.insert(i, draw(st.sampled_from(["(", ")", " ", "\n", "x", "#", "\x00",
+                                                  "\u0301", "٠"])))
+        text = "".join(chars)
+    return text
+
+
+bracket_soup = st.lists(st.sampled_from(["(", ")", "(", ")", "S", "NP", " ", "\n", "#", "x y",
+                                         "\t", "()", "( )", "\u202e", "\x00"]),
+                        max_size=200).map("".join)
+
+
+# ---------------------------------------------------------------- bytes
+
+@st.composite
+def damage_bytes(draw, data: bytes) -> bytes:
+    """Byte-level damage: invalid UTF-8, surrogates encoded as bytes, NUL,
+    BOMs, truncation."""
+    out = bytearray(data)
+    for _ in range(draw(st.sampled_from([0] * 10 + [1, 2, 3]))):
+        i = draw(st.integers(0, len(out)))
+        out[i:i] = draw(st.sampled_from([b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xff", b"\xc3",
+                                         b"\x00", b"\xef\xbb\xbf", b"\xe6", b"\xf4\x90\x80\x80",
+                                         b"\xc0\x80"]))
+    if draw(st.integers(0, 9)) == 9:
+        out = out[:draw(st.integers(0, len(out)))]
+    return bytes(out)
+
+
+COMPRESSORS = {".gz": gzip.compress, ".xz": lzma.compress, ".bz2": bz2.compress}
+
+
+@st.composite
+def maybe_compressed(draw, data: bytes, name: str) -> Tuple[bytes, str]:
+    """Sometimes compressed (and then sometimes truncated or misnamed)."""
+    how = draw(st.sampled_from(["plain"] * 12 + [".gz", ".xz", ".bz2", "bad"]))
+    if how == "plain":
+        return data, name
+    if how == "bad":
+        return data, name + draw(st.sampled_from(list(COMPRESSORS)))  # not compressed data
+    packed = COMPRESSORS[how](data)
+    if draw(st.integers(0, 5)) == 5:
+        packed = packed[:draw(st.integers(0, len(packed)))]
+    return packed, name + how
+
+
+# ---------------------------------------------------------------- cases
+
+@dataclass
+class Case:
+    """A command line; ``{0}``, ``{1}``, ... in ``args`` are the files, ``{out}``
+    an output path in the case's directory."""
+
+    args: List[str]
+    files: List[Tuple[str, bytes]] = field(default_factory=list)
+
+    def describe(self) -> str:
+        return (" ".join(self.args) + "\n"
+                + "\n".join(f"--- {n} ({len(d)} bytes)\n{d[:2000]!r}" for n, d in self.files))
+
+
+# (\udcff: the byte \xff in a file name that is not UTF-8, as Python sees it)
+FILE_NAMES = ["a", "b", "ann 1", "=cmd|x", "é\u0301", "\u202eevil", "x_[y]<z>^%", "\udcff-x"]
+
+
+@st.composite
+def conllu_case(draw) -> Case:
+    ta, tb = draw(conllu_pair())
+    files = []
+    names = draw(st.lists(st.sampled_from(FILE_NAMES), min_size=2, max_size=2, unique=True))
+    for text, base in ((ta, names[0]), (tb, names[1])):
+        data = draw(damage_bytes(text.encode("utf-8", "surrogatepass")))
+        suffix = draw(st.sampled_from([".conllu", ".conllu", ".conll", ".txt", ""]))
+        data, fname = draw(maybe_compressed(data, base + suffix))
+        files.append((fname, data))
+    command = draw(st.sampled_from(["agree", "agree-out", "compare", "compare-alpha", "tags",
+                                    "categorical", "report", "report-html", "noise"]))
+    args = {
+        "agree": ["agree", "{0}", "{1}", "-q"],
+        "agree-out": ["agree", "{0}", "{1}", "-q", "--worst", "2", "--output",
+                      draw(st.sampled_from(["json", "csv", "latex", "table"]))],
+        "compare": ["compare", "{0}", "{1}", "--no-alpha", "--breakdown", "-q"],
+        "compare-alpha": ["compare", "{0}", "{1}", "-q", "--output",
+                          draw(st.sampled_from(["table", "json", "csv", "latex"]))],
+        "tags": ["tags", "{0}", "{1}", "--column",
+                 draw(st.sampled_from(["deprel", "upos", "xpos", "feats"])), "--output",
+                 draw(st.sampled_from(["table", "json", "csv"]))],
+        "categorical": ["categorical", "{0}", "{1}", "--specific", "deprel", "--output",
+                        draw(st.sampled_from(["table", "json", "csv", "markdown", "latex"]))],
+        "report": ["report", "{0}", "{1}", "--bootstrap", "0", "-q", "--output",
+                   draw(st.sampled_from(["csv", "markdown", "latex", "json"]))],
+        "report-html": ["report", "{0}", "{1}", "--bootstrap", "0", "-q", "-o", "{out}/r.html"],
+        "noise": ["noise", "{0}", "-o", "{out}/noise", "--sample", "3", "--grid", "0.5",
+                  "--runs", "1", "--series", "both", "-q"],
+    }[command]
+    if command.startswith(("agree", "report", "categorical")) and draw(st.booleans()):
+        args.append("--allow-missing")
+    return Case(args, files)
+
+
+@st.composite
+def bracket_case(draw) -> Case:
+    texts = [draw(st.one_of(bracket_file(), bracket_file(), bracket_soup)) for _ in range(2)]
+    if draw(st.booleans()):  # the same trees, so that agreement is computed
+        texts[1] = texts[0]
+    files = []
+    for k, text in enumerate(texts):
+        data = draw(damage_bytes(text.encode("utf-8", "surrogatepass")))
+        suffix = draw(st.sampled_from([".tree", ".mrg", ".ptb", ""]))
+        data, fname = draw(maybe_compressed(data, f"t{k}{suffix}"))
+        files.append((fname, data))
+    style = draw(st.sampled_from(["auto", "delex", "penn"]))
+    command = draw(st.sampled_from(["agree", "report", "categorical"]))
+    args = {"agree": ["agree", "{0}", "{1}", "-q", "--format", "phrase", "--phrase-style", style,
+                      "--output", draw(st.sampled_from(["table", "json", "csv", "latex"]))],
+            "report": ["report", "{0}", "{1}", "--bootstrap", "0", "-q", "--format", "phrase",
+                       "-o", "{out}/r.html"],
+            "categorical": ["categorical", "{0}", "{1}", "--format", "phrase"]}[command]
+    return Case(args, files)
+
+
+@st.composite
+def bytes_case(draw) -> Case:
+    """Random bytes (or random text) in files with telling names."""
+    blobs = [draw(st.one_of(st.binary(max_size=600),
+                            st.text(max_size=300).map(lambda s: s.encode("utf-8",
+                                                                         "surrogatepass"))))
+             for _ in range(2)]
+    names = [draw(st.sampled_from(["x.conllu", "x.tree", "x", "x.conllu.gz", "x.xz"])) for _ in
+             range(2)]
+    files = [("0-" + names[0], blobs[0]), ("1-" + names[1], blobs[1])]
+    command = draw(st.sampled_from([["agree", "{0}", "{1}", "-q"],
+                                    ["compare", "{0}", "{1}", "--no-alpha", "-q"],
+                                    ["tags", "{0}", "{1}"], ["categorical", "{0}", "{1}"]]))
+    return Case(list(command), files)
+
+
+@st.composite
+def noise_table_case(draw) -> Case:
+    """A noise results table (``plot``, ``report --noise``) with odd series and
+    column names and values."""
+    name = st.one_of(st.sampled_from(["both", "relabel", "x/y", "../up", "$\\frac{1$", "a$b$c",
+                                      "<script>", "", ".", "\u202e", "nan"]), text_token)
+    metrics = draw(st.lists(st.one_of(st.sampled_from(["alpha_plain", "las", "uas", "jaccard"]),
+                                      name), min_size=1, max_size=3, unique=True))
+    cols = ["series", "p", "run"] + metrics
+    value = st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                      st.sampled_from(["", "0.5", "-1", "1e400", "x"]))
+    rows = [[draw(name), draw(st.sampled_from(["0.1", "0.5", "1", "-0", "nan", "x", ""])),
+             draw(st.sampled_from(["0", "1", "x"]))] + [draw(value) for _ in metrics]
+            for _ in range(draw(st.integers(0, 6)))]
+    buf = io.StringIO()
+    import csv
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(cols)
+    w.writerows(rows)
+    data = buf.getvalue().encode("utf-8", "surrogatepass")
+    if draw(st.booleans()):
+        args = ["plot", "{0}", "-o", "{out}/plots", "--formats", "svg", "-q"]
+    else:
+        args = ["report", "{1}", "{2}", "--bootstrap", "0", "-q", "--noise", "{0}", "-o",
+                "{out}/r.html"]
+    good = join_conllu([draw(conllu_sentence(3, with_mwt=False))]).encode("utf-8",
+                                                                         "surrogatepass")
+    return Case(args, [("runs.csv", data), ("a.conllu", good), ("b.conllu", good)])
+
+
+any_case = st.one_of(conllu_case(), conllu_case(), bracket_case(), bytes_case(),
+                     noise_table_case())
+
+
+# ---------------------------------------------------------------- running
+
+@dataclass
+class Outcome:
+    rc: int  # 3 also for an exception escaping main
+    out: str
+    err: str
+    paths: List[str]
+    exception: Optional[BaseException] = None
+
+
+def run_case(case: Case) -> Outcome:
+    """Write the files into a fresh directory and run the command in-process."""
+    from synagree.cli.main import main
+
+    with tempfile.TemporaryDirectory(prefix="synagree-fuzz-") as tmp:
+        paths = []
+        for k, (name, data) in enumerate(case.files):
+            d = Path(tmp) / f"f{k}"
+            d.mkdir()
+            p = d / name
+            p.write_bytes(data)
+            paths.append(str(p))
+        args = [a.format(*paths, out=tmp) for a in case.args]
+        # strict UTF-8 streams, as a terminal in a UTF-8 locale: text that cannot be
+        # written (lone surrogates) fails here as it would there
+        out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+        err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+        exc = None
+        old = os.environ.pop("SYNAGREE_DEBUG", None)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                rc = main(args)
+        except SystemExit as e:  # argparse: a usage error is status 2
+            rc = e.code if isinstance(e.code, int) else 2
+        except BaseException as e:  # noqa: BLE001 - reported as a failure
+            rc, exc = 3, e
+        finally:
+            if old is not None:
+                os.environ["SYNAGREE_DEBUG"] = old
+        texts = []
+        for stream in (out, err):
+            try:
+                stream.flush()
+            except UnicodeEncodeError as e:  # pragma: no cover - reported as a failure
+                rc, exc = 3, exc or e
+            texts.append(stream.buffer.getvalue().decode("utf-8", "replace"))
+        return Outcome(rc, texts[0], texts[1], paths, exc)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_PROBLEM = re.compile(r"^(?P<where>.*?)(?::(?P<line>\d+))?: (?:error|warning): .* "
+                      r"\((?P<kind>[a-z0-9-]+)\)(?: \[sentence .*\])?$")
+
+
+def check(case: Case, o: Outcome) -> None:
+    """The contract: exit 0 or 2; with 2, problems on stderr naming a file."""
+    from synagree.base.problems import tame
+
+    info = f"{case.describe()[:3000]}\nrc={o.rc}\nstderr:\n{o.err[-3000:]}"
+    assert o.exception is None, f"exception {o.exception!r}\n{info}"
+    assert o.rc in (0, 2), info
+    assert "Traceback" not in o.err, info
+    if o.rc == 2:
+        names = [tame(p) for p in o.paths]
+        lines = o.err.split("\n")  # (not splitlines: a tamed message has no \x0b, \x85...)
+        problems = [m for m in map(_PROBLEM.match, lines) if m]
+        for m in problems:
+            assert not _CONTROL.search(m.group(0)), f"control character in {m.group(0)!r}"
+        assert problems, f"no problem listed\n{info}"
+        # a problem of the input names its file; one of the options names the command line
+        assert any(m.group("where") in names or m.group("where") == "<command line>"
+                   for m in problems), f"no file named\n{info}"
+        for m in problems:
+            assert m.group("where") in names or m.group("where").startswith("<"), \
+                f"problem names no input file: {m.group(0)}\n{info}"

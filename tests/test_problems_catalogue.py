@@ -1,0 +1,312 @@
+"""The bad-input catalogue ``docs/problems.md`` against the code.
+
+(a) every problem kind in the catalogue is produced by a tiny input (the
+    table :data:`PRODUCERS` below; each runs the command line in-process and
+    finds the kind on stderr);
+(b) every kind string the code passes to ``log.add(...)``,
+    ``InputError.single(...)``, ``Problem(...)`` (or returns as a
+    ``(kind, message)`` pair) is in the catalogue.
+
+A new kind fails (b) until it is catalogued, and then (a) until it has an
+example here.
+"""
+from __future__ import annotations
+
+import ast
+import gzip
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from synagree.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGUE = ROOT / "docs" / "problems.md"
+
+W = "\t".join
+
+
+def word(i, head, rel="dep", form=None):
+    return W([str(i), form or f"w{i}", "_", "X", "_", "_", str(head), rel, "_", "_"])
+
+
+GOOD = "\n".join([word(1, 0, "root"), word(2, 1, "obj")]) + "\n\n"
+GOOD_ID = "# sent_id = s1\n" + GOOD
+TREE = "(S (NP D N) (VP V))\n"
+
+
+def catalogue_kinds() -> dict:
+    """kind -> severity column, from the catalogue's tables (rows ``| `kind` | ...``)."""
+    kinds = {}
+    for line in CATALOGUE.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\|\s*`([a-z0-9-]+)`\s*\|([^|]*)\|", line)
+        if m:
+            assert m.group(1) not in kinds, f"{m.group(1)} catalogued twice"
+            kinds[m.group(1)] = m.group(2).strip()
+    return kinds
+
+
+_KIND_ARG = {"add": 2, "single": 2, "Problem": 2, "problem": 1}
+
+
+def source_kinds() -> dict:
+    """kind -> places in the package where it is emitted."""
+    found: dict = {}
+    for f in sorted((ROOT / "synagree").rglob("*.py")):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            value = None
+            if isinstance(node, ast.Call):
+                fn = node.func
+                name = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", None)
+                if name in _KIND_ARG:
+                    i = _KIND_ARG[name]
+                    kw = {k.arg: k.value for k in node.keywords}
+                    arg = node.args[i] if len(node.args) > i else kw.get("kind")
+                    if isinstance(arg, ast.Constant):
+                        value = arg.value
+            elif isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) \
+                    and len(node.value.elts) == 2 \
+                    and isinstance(node.value.elts[0], ast.Constant):
+                value = node.value.elts[0].value  # (kind, message), as conllu_ids returns
+            if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+|"
+                                                        r"[a-z]{4,}", value):
+                found.setdefault(value, []).append(f"{f.name}:{node.lineno}")
+    return found
+
+
+# --------------------------------------------------------------------------
+# (a) a tiny input per kind
+# --------------------------------------------------------------------------
+
+def _noise(*extra):
+    return ["noise", "{good}", "-o", "{tmp}/noise", "--sample", "1", "--grid", "0.5",
+            "--runs", "1", "--series", "relabel", "-q", *extra]
+
+
+def _run_noise_once(tmp, mp):
+    assert main([a.format(good=tmp / "good.conllu", tmp=tmp) for a in _noise()]) == 0
+
+
+def _corrupt_log(tmp, mp):
+    _run_noise_once(tmp, mp)
+    log = tmp / "noise" / "runs.jsonl"
+    log.write_text("not json\n" + log.read_text())
+
+
+def _config_missing(tmp, mp):
+    (tmp / "noise").mkdir()
+    (tmp / "noise" / "runs.jsonl").write_text('{"series": "relabel"}\n')
+
+
+def _corrupt_config(tmp, mp):
+    (tmp / "noise").mkdir()
+    (tmp / "noise" / "config.json").write_text("{not json")
+
+
+def _busy(tmp, mp):
+    import fcntl
+    (tmp / "noise").mkdir()
+    fh = open(tmp / "noise" / ".lock", "a+")
+    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    mp.setattr(sys.modules[__name__], "_held_lock", fh, raising=False)
+
+
+def _no_dask(tmp, mp):
+    mp.setitem(sys.modules, "dask.distributed", None)  # import fails
+
+
+def _dask_unreachable(tmp, mp):
+    import dask.distributed
+
+    def refuse(*a, **k):
+        raise OSError("connection refused")
+    mp.setattr(dask.distributed, "Client", refuse)
+
+
+def _dirs_ambiguous(tmp, mp):
+    for d in ("ann1", "ann2"):
+        (tmp / d).mkdir()
+        (tmp / d / "doc.conllu").write_text(GOOD)
+    (tmp / "ann1" / "doc-ann1.conllu").write_text(GOOD)
+
+
+def _empty_dirs(tmp, mp):
+    for d in ("ann1", "ann2"):
+        (tmp / d).mkdir()
+
+
+#: kind -> (files {name: text or bytes}, command line, setup or None).
+#: ``{name}`` in the command line is the path of that file; ``{tmp}`` the directory.
+def _dirs_missing_document(tmp, mp) -> None:
+    """ann1 and ann2 share no document name."""
+    for d, name in (("ann1", "x1.conllu"), ("ann2", "y1.conllu")):
+        (tmp / d).mkdir()
+        (tmp / d / name).write_text(GOOD)
+
+
+def _dirs_one_document_missing(tmp, mp) -> None:
+    """ann1 has doc1 and doc2, ann2 only doc1."""
+    _dirs_missing_document(tmp, mp)
+    (tmp / "ann1" / "doc1.conllu").write_text(GOOD)
+    (tmp / "ann2" / "doc1.conllu").write_text(GOOD)
+
+
+PRODUCERS = {
+    # reading a file
+    "file-not-found": ({"good.conllu": GOOD}, ["agree", "{tmp}/missing.conllu", "{good}"]),
+    "not-a-file": ({"good.conllu": GOOD}, ["agree", "{tmp}", "{good}"]),
+    "unreadable": ({"good.conllu": GOOD}, ["agree", "{good}/x.conllu", "{good}"]),
+    "encoding": ({"bad.conllu": word(1, 0, "root").encode() + b"\xff\n\n",
+                  "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
+    "corrupt-compressed-file": ({"bad.conllu.gz": gzip.compress(GOOD.encode())[:20],
+                                 "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
+    "empty-file": ({"bad.conllu": "", "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
+    # CoNLL-U lines (every reader)
+    "column-count": ({"bad.conllu": word(1, 0, "root") + "\n2 w2 _ X _ _ 1 obj _ _\n\n",
+                      "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
+    "bad-id": ({"bad.conllu": word(1, 0, "root") + "\n" + word("\u00b2", 1) + "\n\n",
+                "good.conllu": GOOD}, ["compare", "{good}", "{bad}", "--no-alpha"]),
+    "bad-head": ({"bad.conllu": word(1, "\u0660", "root") + "\n" + word(2, 1) + "\n\n",
+                  "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
+    "id-sequence": ({"bad.conllu": word(1, 0, "root") + "\n" + word(3, 1) + "\n\n",
+                     "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
+    "head-out-of-range": ({"bad.conllu": word(1, 0, "root") + "\n" + word(2, 7) + "\n\n",
+                           "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
+    "multiword-overlap": ({"bad.conllu": "1-2\tab" + "\t_" * 8 + "\n" + word(1, 0, "root")
+                           + "\n2-3\tbc" + "\t_" * 8 + "\n" + word(2, 1) + "\n" + word(3, 1)
+                           + "\n\n", "good.conllu": GOOD}, ["tags", "{good}", "{bad}"]),
+    "no-words": ({"bad.conllu": GOOD + "# sent_id = 2\n\n" + GOOD, "good.conllu": GOOD * 2},
+                 ["agree", "{bad}", "{good}"]),
+    "missing-deprel": ({"a.conllu": word(1, 0, "root") + "\n" + word(2, 1, "_") + "\n\n",
+                        "good.conllu": GOOD}, ["agree", "{a}", "{good}"]),
+    "cycle": ({"a.conllu": word(1, 2) + "\n" + word(2, 1) + "\n" + word(3, 0, "root") + "\n\n",
+               "good.conllu": GOOD.replace("\n\n", "\n") + word(3, 1) + "\n\n"},
+              ["agree", "{a}", "{good}"]),
+    # the CoNLL 2018 reader of compare
+    "empty-sentence": ({"bad.conllu": GOOD + "\n", "good.conllu": GOOD},
+                       ["compare", "{good}", "{bad}", "--no-alpha"]),
+    "comment-inside-sentence": ({"bad.conllu": word(1, 0, "root") + "\n# x\n" + word(2, 1)
+                                 + "\n\n", "good.conllu": GOOD},
+                                ["compare", "{good}", "{bad}", "--no-alpha"]),
+    "unfinished-multiword-token": ({"bad.conllu": "1-2\tw1w2" + "\t_" * 8 + "\n"
+                                    + word(1, 0, "root") + "\n\n", "good.conllu": GOOD},
+                                   ["compare", "{good}", "{bad}", "--no-alpha"]),
+    "empty-form": ({"bad.conllu": word(1, 0, "root") + "\n" + word(2, 1, form=" ") + "\n\n",
+                    "good.conllu": GOOD}, ["compare", "{good}", "{bad}", "--no-alpha"]),
+    "no-final-blank-line": ({"bad.conllu": GOOD.rstrip("\n") + "\n", "good.conllu": GOOD},
+                            ["compare", "{good}", "{bad}", "--no-alpha"]),
+    "root-count": ({"bad.conllu": word(1, 0, "root") + "\n" + word(2, 0, "root") + "\n\n",
+                    "good.conllu": GOOD}, ["compare", "{good}", "{bad}", "--no-alpha"]),
+    "text-mismatch": ({"bad.conllu": GOOD.replace("w2", "w3"), "good.conllu": GOOD},
+                      ["compare", "{good}", "{bad}", "--no-alpha"]),
+    # bracketed trees
+    "unbalanced-brackets": ({"bad.tree": "(S (NP D N) (VP V)))\n", "good.tree": TREE},
+                            ["agree", "{bad}", "{good}"]),
+    "stray-text": ({"bad.tree": "S " + TREE, "good.tree": TREE}, ["agree", "{bad}", "{good}"]),
+    "empty-tree": ({"bad.tree": "( )\n", "good.tree": TREE}, ["agree", "{bad}", "{good}"]),
+    # several files
+    "too-few-inputs": ({"good.conllu": GOOD}, ["agree", "{good}"]),
+    "duplicate-annotator": ({"good.conllu": GOOD, "a.conllu": GOOD},
+                            ["agree", "{good}", "{a}", "--names", "x", "x"]),
+    "duplicate-input": ({"good.conllu": GOOD}, ["agree", "{good}", "{good}"]),
+    "missing-annotation": ({}, ["agree", "--dirs", "{tmp}/ann1", "{tmp}/ann2"],
+                           _dirs_one_document_missing),
+    "no-pairable-units": ({}, ["agree", "--dirs", "{tmp}/ann1", "{tmp}/ann2",
+                               "--allow-missing"], _dirs_missing_document),
+    "ambiguous-phrase-style": ({"a.tree": TREE, "b.mrg": "(S (NP (P I)) (VP (V ran)))\n"},
+                               ["agree", "{a}", "{b}"]),
+    "bad-output": ({"good.conllu": GOOD, "a.conllu": GOOD},
+                   ["agree", "{good}", "{a}", "-o", "{good}"]),
+    "memory-limit": ({"good.conllu": GOOD, "a.conllu": GOOD},
+                     ["agree", "{good}", "{a}", "--bootstrap", "1000", "--max-memory", "1K"]),
+    "mixed-formats": ({"good.conllu": GOOD, "good.tree": TREE}, ["agree", "{good}",
+                                                                   "{good.tree}"]),
+    "duplicate-sent-id": ({"bad.conllu": GOOD_ID * 2, "good.conllu": GOOD_ID},
+                          ["agree", "{bad}", "{good}"]),
+    "sentence-mismatch": ({"a.conllu": GOOD_ID, "b.conllu": GOOD_ID.replace("s1", "s2")},
+                          ["agree", "{a}", "{b}"]),
+    "sentence-count-mismatch": ({"a.conllu": GOOD * 2, "good.conllu": GOOD},
+                                ["agree", "{a}", "{good}"]),
+    "not-a-directory": ({"good.conllu": GOOD}, ["agree", "--dirs", "{good}", "{tmp}"]),
+    "ambiguous-file": ({}, ["agree", "--dirs", "{tmp}/ann1", "{tmp}/ann2"], _dirs_ambiguous),
+    "empty-input": ({}, ["agree", "--dirs", "{tmp}/ann1", "{tmp}/ann2"], _empty_dirs),
+    "word-count-mismatch": ({"a.conllu": GOOD, "good.conllu": GOOD.replace("\n\n", "\n")
+                             + word(3, 1) + "\n\n"}, ["tags", "{a}", "{good}"]),
+    "form-mismatch": ({"a.conllu": GOOD.replace("w2", "w9"), "good.conllu": GOOD},
+                      ["tags", "{a}", "{good}"]),
+    "not-dependency": ({"a.tree": TREE, "good.tree": TREE}, ["categorical", "{a}",
+                                                              "{good.tree}"]),
+    # hierarchy files (--hierarchy FILE)
+    "hierarchy-not-found": ({"good.conllu": GOOD}, ["tags", "{good}", "{good}",
+                                                    "--hierarchy", "{tmp}/none.txt"]),
+    "hierarchy-unreadable": ({"h.txt": b"root\n\xff\n", "good.conllu": GOOD},
+                             ["tags", "{good}", "{good}", "--hierarchy", "{h}"]),
+    "hierarchy-empty": ({"h.txt": "# only a comment\n", "good.conllu": GOOD},
+                        ["tags", "{good}", "{good}", "--hierarchy", "{h}"]),
+    "hierarchy-fields": ({"h.txt": "a\tb\tc\n", "good.conllu": GOOD},
+                         ["tags", "{good}", "{good}", "--hierarchy", "{h}"]),
+    "hierarchy-indentation": ({"h.txt": "  a\nb\n", "good.conllu": GOOD},
+                              ["tags", "{good}", "{good}", "--hierarchy", "{h}"]),
+    "hierarchy-two-parents": ({"h.txt": "a\tb\na\tc\n", "good.conllu": GOOD},
+                              ["tags", "{good}", "{good}", "--hierarchy", "{h}"]),
+    "hierarchy-cycle": ({"h.txt": "a\tb\nb\ta\n", "good.conllu": GOOD},
+                        ["tags", "{good}", "{good}", "--hierarchy", "{h}"]),
+    # report, plot, noise
+    "bad-json": ({"good.conllu": GOOD, "a.conllu": GOOD, "prev.json": "{not json"},
+                 ["report", "{good}", "{a}", "--compare-to", "{prev}", "--bootstrap", "10"]),
+    "bad-results": ({"good.conllu": GOOD, "a.conllu": GOOD, "n.csv": "a,b\n1,2\n"},
+                    ["report", "{good}", "{a}", "--noise", "{n}"]),
+    "busy": ({"good.conllu": GOOD}, _noise(), _busy),
+    "corrupt-config": ({"good.conllu": GOOD}, _noise(), _corrupt_config),
+    "config-mismatch": ({"good.conllu": GOOD}, _noise("--seed", "7"), _run_noise_once),
+    "config-missing": ({"good.conllu": GOOD}, _noise(), _config_missing),
+    "corrupt-log": ({"good.conllu": GOOD}, _noise(), _corrupt_log),
+    "dask-connect": ({"good.conllu": GOOD, "a.conllu": GOOD},
+                     ["agree", "{good}", "{a}", "--dask", "tcp://127.0.0.1:9", "-q"],
+                     _dask_unreachable),
+    "missing-extra": ({"good.conllu": GOOD, "a.conllu": GOOD},
+                      ["agree", "{good}", "{a}", "--dask", "local", "-q"], _no_dask),
+    "usage": ({"good.conllu": GOOD, "a.conllu": GOOD},
+              ["agree", "{good}", "{a}", "--bootstrap", "5", "--sample-pairs", "100"]),
+}
+
+
+def _kinds_on_stderr(err: str):
+    return set(re.findall(r"\(([a-z0-9-]+)\)(?: \[sentence [^]]*\])?$", err, re.M))
+
+
+@pytest.mark.parametrize("kind", sorted(PRODUCERS))
+def test_catalogued_kind_is_produced(kind, tmp_path, capsys, monkeypatch):
+    spec = PRODUCERS[kind]
+    files, args = spec[0], spec[1]
+    setup = spec[2] if len(spec) > 2 else None
+    paths = {"tmp": str(tmp_path)}
+    for name, content in files.items():
+        p = tmp_path / name
+        p.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        paths[name] = str(p)
+        paths.setdefault(name.split(".")[0], str(p))
+    if setup:
+        setup(tmp_path, monkeypatch)
+    capsys.readouterr()
+    monkeypatch.chdir(tmp_path)
+    rc = main([a.replace("{good.tree}", paths.get("good.tree", "")).format(**paths)
+               for a in args])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert kind in _kinds_on_stderr(err), err
+    severity = catalogue_kinds().get(kind, "")
+    assert rc == (0 if severity.startswith("warning") else 2), (rc, err)
+
+
+def test_catalogue_kinds_all_have_an_example():
+    assert sorted(catalogue_kinds()) == sorted(PRODUCERS)
+
+
+def test_every_kind_in_the_source_is_catalogued():
+    found = source_kinds()
+    assert len(found) > 40  # the scan works
+    missing = {k: v for k, v in found.items() if k not in catalogue_kinds()}
+    assert not missing, f"kinds emitted but not in docs/problems.md: {missing}"
