@@ -70,6 +70,9 @@ def cmd_agree(args: argparse.Namespace) -> int:
                     variants=variants, strict=args.strict, allow_missing=args.allow_missing,
                     names=args.names, executor=executor, **options)
     hierarchy_scores.apply(res, args)  # no-op without --hierarchy
+    from . import caveats, unlabelled
+    unlabelled.apply(res, args)  # no-op without --unlabelled
+    caveats.apply(res, args)  # no-op without --label-direction
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=args.max_warnings)
     from .qa import apply_worst
@@ -105,7 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .hierarchy_scores import add_hierarchy_args
     add_hierarchy_args(p)  # --hierarchy, --label-distance, --plain-as-leaf, --label-credit
     from .qa import add_worst_args
-    add_worst_args(p)  # --worst K, --worst-variant
+    add_worst_args(p)  # --worst K, --worst-variant, --worst-by
+    from .unlabelled import add_unlabelled_args
+    add_unlabelled_args(p)  # --unlabelled
+    from .caveats import add_caveat_args
+    add_caveat_args(p)  # --label-direction
     p.add_argument("--metric", default="all", choices=["all", "plain", "diff", "norm"],
                    help="which alpha variant(s) to compute (default: all)")
     p.add_argument("--output", default="table", choices=["table", "json", "csv", "latex"],

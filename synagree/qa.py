@@ -47,7 +47,7 @@ import csv
 import io
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -218,6 +218,10 @@ class UnitDiag:
     disagreeing_pairs: List[Tuple[str, str, float]]  # (a, b, TED) with TED > 0
     differing_words: List[WordDiff]
     same_tokens: bool  # every annotation has the same words (word count)
+    # α without this unit and Δα = that − α, per variant (synagree.influence);
+    # empty when D_e was estimated from sampled pairs
+    alpha_without: Dict[str, Optional[float]] = field(default_factory=dict)
+    influence: Dict[str, Optional[float]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -232,7 +236,8 @@ class UnitDiag:
                 "disagreeing_pairs": [{"a": a, "b": b, "ted": t}
                                       for a, b, t in self.disagreeing_pairs],
                 "differing_words": [w.to_dict() for w in self.differing_words],
-                "same_tokens": self.same_tokens}
+                "same_tokens": self.same_tokens,
+                "alpha_without": dict(self.alpha_without), "influence": dict(self.influence)}
 
 
 def _differing_words(anns: Sequence[str], sents: Sequence) -> Tuple[List[WordDiff], bool]:
@@ -288,25 +293,41 @@ def unit_diagnostics(result, variants: Optional[Sequence[str]] = None) -> List[U
             [int(x) for x in sz], tm,
             float(np.mean([t for _, _, t in pairs])) if pairs else 0.0, contrib,
             [p for p in pairs if p[2] > 0], words, same))
+    from .influence import unit_influence
+    for d, x in zip(out, unit_influence(result, variants) or ()):  # from the unit sums
+        d.alpha_without, d.influence = x.alpha_without, x.delta
     cache[key] = out
     return out
 
 
-def rank_units(diags: Sequence[UnitDiag], variant: str) -> List[UnitDiag]:
-    """Worst first: by contribution to D_o of ``variant``, then mean TED, then corpus order."""
+WORST_BY = ("share", "influence")
+
+
+def rank_units(diags: Sequence[UnitDiag], variant: str, by: str = "share") -> List[UnitDiag]:
+    """Worst first: by contribution to D_o of ``variant``, then mean TED, then corpus
+    order; ``by="influence"``: by Δα when the unit is left out (largest rise first)."""
+    if by == "influence":
+        from .influence import rank_by_influence
+        return rank_by_influence(diags, variant)
     return sorted(diags, key=lambda d: (-d.contribution.get(variant, 0.0), -d.mean_ted,
                                         d.position))
 
 
-def worst_units(result, k: Optional[int] = 10, variant: str = "plain") -> List[UnitDiag]:
+def worst_units(result, k: Optional[int] = 10, variant: str = "plain",
+                by: str = "share") -> List[UnitDiag]:
     """The ``k`` units contributing most to D_o of ``variant`` (all if k is None).
 
     Units that contribute nothing (and show no TED) are left out; ties go by
-    mean TED, then corpus order.
+    mean TED, then corpus order.  ``by="influence"`` ranks every unit by Δα,
+    the change of α when the unit is left out (largest first; needs the exact
+    D_e, see :mod:`synagree.influence`).
     """
     diags = unit_diagnostics(result)
     if diags and variant not in diags[0].contribution:
         raise ValueError(f"variant {variant!r} was not computed for this result")
+    if by == "influence" and diags and diags[0].influence:
+        ranked = rank_units(diags, variant, "influence")
+        return ranked if k is None else ranked[:k]
     cand = rank_units([d for d in diags if d.contribution.get(variant, 0.0) > 0
                        or d.mean_ted > 0], variant)
     return cand if k is None else cand[:k]
@@ -689,6 +710,8 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
                text_width: int = 80) -> Tuple[List[str], List[List[str]]]:
     header = ["rank", "sentence", "document", f"share of D_o ({variant})", "mean TED",
               "annotators", "differing words", "text"]
+    infl = [v for v in VARIANTS if any(v in d.influence for d in diags)]  # Δα columns
+    header[5:5] = [f"Δα {v} if left out" for v in infl]
     rows = []
     for r, d in enumerate(diags, start=1):
         share = d.contribution.get(variant, 0.0) / d_o if d_o else float("nan")
@@ -699,20 +722,26 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
             words = "(tokenisation differs)"
         pairs = ", ".join(f"{a}–{b} {t:g}" for a, b, t in d.disagreeing_pairs)
         rows.append([str(r), d.label, d.document, f"{100 * share:.2f}%" if d_o else "–",
-                     _f(d.mean_ted, 2), pairs, words, _short(d.text, text_width)])
+                     _f(d.mean_ted, 2)]
+                    + ["–" if d.influence.get(v) is None else f"{d.influence[v]:+.4f}"
+                       for v in infl]
+                    + [pairs, words, _short(d.text, text_width)])
     return header, rows
 
 
-def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain") -> str:
+def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain",
+                 by: str = "share") -> str:
     """The K worst units as text (``table``), ``json``, ``csv``, ``markdown`` or ``latex``."""
     variant = _available_variant(result, variant)
-    diags = worst_units(result, k, variant)
+    diags = worst_units(result, k, variant, by)
     d_o = result.alpha[variant].d_o
     if fmt == "json":
         return json.dumps(json_ready([d.to_dict() for d in diags]), indent=2,
                           ensure_ascii=False) + "\n"
     header, rows = worst_rows(diags, variant, d_o)
     caption = f"The {len(diags)} sentences contributing most to D_o (alpha_{variant})"
+    if by == "influence" and diags and diags[0].influence:
+        caption = f"The {len(diags)} sentences whose removal raises alpha_{variant} most"
     return render_rows(header, rows, fmt if fmt in ("csv", "markdown", "latex") else "table",
                        caption=caption)
 
@@ -724,6 +753,9 @@ def add_worst_args(parser: argparse.ArgumentParser) -> None:
                              "(share of D_o, TED, annotators, differing words)")
     parser.add_argument("--worst-variant", default="plain", choices=list(VARIANTS),
                         help="rank --worst by this alpha variant's D_o (default plain)")
+    parser.add_argument("--worst-by", default="share", choices=list(WORST_BY),
+                        help="rank --worst by share of D_o (default) or by influence: how "
+                             "much alpha rises when the sentence is left out")
 
 
 def apply_worst(result, args: argparse.Namespace) -> str:
@@ -735,11 +767,15 @@ def apply_worst(result, args: argparse.Namespace) -> str:
         return ""
     variant = _available_variant(result, args.worst_variant)
     output = getattr(args, "output", "table")
+    by = getattr(args, "worst_by", "share")
+    from . import influence
+    tail = influence.worst_notes_and_annotators(result, output, by)  # Δα per annotator (≥ 3)
     if output == "json":
-        result.extra_details["worst"] = [d.to_dict() for d in worst_units(result, k, variant)]
+        result.extra_details["worst"] = [d.to_dict() for d in
+                                         worst_units(result, k, variant, by)]
         return ""
     fmt = {"table": "table", "csv": "csv", "latex": "latex"}.get(output, "table")
-    return "\n" + render_worst(result, k, fmt, variant)
+    return "\n" + render_worst(result, k, fmt, variant, by) + tail
 
 
 # --------------------------------------------------------------------------
