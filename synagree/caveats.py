@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import argparse
 from itertools import combinations
-from typing import Dict, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
 import numpy as np
 
-from .alpha import VARIANTS, TreeAlpha
+from .alpha import TreeAlpha
 from .readers import DepSentence
 from .trees import FlatTree, Vocabulary, flat_tree
 

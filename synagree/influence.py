@@ -107,7 +107,8 @@ def alpha_without_units(sums, variants: Sequence[str] = VARIANTS
     >>> ta = tree_alpha(units, ["plain"], full_rows=True)
     >>> round(ta.alpha("plain"), 4)
     0.5455
-    >>> [None if a is None else round(a, 4) for a in alpha_without_units(ta.sums, ["plain"])["plain"]]
+    >>> without = alpha_without_units(ta.sums, ["plain"])["plain"]
+    >>> [None if a is None else round(a, 4) for a in without]
     [1.0, 0.0, 0.4]
     """
     if getattr(sums, "full", None) is None:

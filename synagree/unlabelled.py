@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
