@@ -277,10 +277,11 @@ def test_apply_adds_rows_to_agreement_result():
     from synagree.render.tables import render
 
     res = synagree.agree(ud_files("a", "b"))
-    cli_agree.apply(res, _ns())  # no --hierarchy: nothing happens
-    assert res.extra == {}
-    cli_agree.apply(res, _ns(hierarchy="ud", label_distance="hierarchy"))
-    assert set(res.extra) == set(hs.METRIC_KEYS)
+    before = dict(res.extra)  # keys every result has (ted_zero_pairs, ...)
+    cli_agree.apply_hierarchy(res, _ns())  # no --hierarchy: nothing happens
+    assert res.extra == before
+    cli_agree.apply_hierarchy(res, _ns(hierarchy="ud", label_distance="hierarchy"))
+    assert set(res.extra) - set(before) == set(hs.METRIC_KEYS)
     assert res.extra_details["hierarchy"]["label_credit"] == "mutual"
     table = render(res, "table")
     assert "hier_las" in table and "alpha_plain_h" in table
@@ -292,7 +293,7 @@ def test_apply_adds_rows_to_agreement_result():
 
 def test_apply_respects_requested_variants():
     res = synagree.agree(ud_files("a", "b"), variants=("plain",))
-    cli_agree.apply(res, _ns(hierarchy="ud", label_distance="hierarchy"))
+    cli_agree.apply_hierarchy(res, _ns(hierarchy="ud", label_distance="hierarchy"))
     assert "alpha_plain_h" in res.extra and "alpha_diff_h" not in res.extra
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
 from synagree._version import __version__
+from synagree.agreement.caveats import add_ted_zero_counts
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError, Problem
 from synagree.io.conllu import DepSentence
@@ -154,7 +155,7 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         check_resampling(sum(1 for u in tree_units if len(u) >= 2), bootstrap, 1, max_memory)
     ta = tree_alpha(tree_units, variants, keep_unit_matrix=bool(bootstrap),
                     sample_pairs=sample_pairs, seed=seed, executor=executor,
-                    progress=progress, target_se=target_se)
+                    progress=progress, target_se=target_se, full_rows=True)
     if corpus.kind == "phrase":
         scores = jaccard_scores(ann_lists)
     else:
@@ -190,13 +191,15 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                                          for v, st in ta.stats.items()
                                          if st.alpha_se is not None}
     any_stats = next(iter(ta.stats.values()))
-    return AgreementResult(
+    res = AgreementResult(
         kind=corpus.kind, annotators=list(corpus.annotators), units_total=len(ann_lists),
         units=any_stats.units, annotations=any_stats.n, alpha=ta.stats,
         scores=scores, multi_root=multi, cycle_sentences=cycles,
         distinct_trees=ta.n_distinct, warnings=list(corpus.log.warnings), notes=notes,
         tree_alpha=ta, corpus=corpus, extra=extra, extra_details=details, bootstrap=boot,
         trees=tree_units, vocab=vocab)
+    add_ted_zero_counts(res)  # pairs with TED 0 but different heads (always, it is cheap)
+    return res
 
 
 def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),

@@ -43,12 +43,13 @@ Comparing rounds (:func:`compare`)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from synagree.agreement.influence import rank_by_influence, unit_influence
 from synagree.base.jsonable import json_ready
 from synagree.distance.sums import UnitTrees, delta_squared, unit_sums
 from synagree.io.conllu import DepSentence
@@ -219,6 +220,10 @@ class UnitDiag:
     disagreeing_pairs: List[Tuple[str, str, float]]  # (a, b, TED) with TED > 0
     differing_words: List[WordDiff]
     same_tokens: bool  # every annotation has the same words (word count)
+    # α without this unit and Δα = that − α, per variant (synagree.influence);
+    # empty when D_e was estimated from sampled pairs
+    alpha_without: Dict[str, Optional[float]] = field(default_factory=dict)
+    influence: Dict[str, Optional[float]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -233,7 +238,8 @@ class UnitDiag:
                 "disagreeing_pairs": [{"a": a, "b": b, "ted": t}
                                       for a, b, t in self.disagreeing_pairs],
                 "differing_words": [w.to_dict() for w in self.differing_words],
-                "same_tokens": self.same_tokens}
+                "same_tokens": self.same_tokens,
+                "alpha_without": dict(self.alpha_without), "influence": dict(self.influence)}
 
 
 def _differing_words(anns: Sequence[str], sents: Sequence) -> Tuple[List[WordDiff], bool]:
@@ -289,25 +295,39 @@ def unit_diagnostics(result, variants: Optional[Sequence[str]] = None) -> List[U
             [int(x) for x in sz], tm,
             float(np.mean([t for _, _, t in pairs])) if pairs else 0.0, contrib,
             [p for p in pairs if p[2] > 0], words, same))
+    for d, x in zip(out, unit_influence(result, variants) or ()):  # from the unit sums
+        d.alpha_without, d.influence = x.alpha_without, x.delta
     cache[key] = out
     return out
 
 
-def rank_units(diags: Sequence[UnitDiag], variant: str) -> List[UnitDiag]:
-    """Worst first: by contribution to D_o of ``variant``, then mean TED, then corpus order."""
+WORST_BY = ("share", "influence")
+
+
+def rank_units(diags: Sequence[UnitDiag], variant: str, by: str = "share") -> List[UnitDiag]:
+    """Worst first: by contribution to D_o of ``variant``, then mean TED, then corpus
+    order; ``by="influence"``: by Δα when the unit is left out (largest rise first)."""
+    if by == "influence":
+        return rank_by_influence(diags, variant)
     return sorted(diags, key=lambda d: (-d.contribution.get(variant, 0.0), -d.mean_ted,
                                         d.position))
 
 
-def worst_units(result, k: Optional[int] = 10, variant: str = "plain") -> List[UnitDiag]:
+def worst_units(result, k: Optional[int] = 10, variant: str = "plain",
+                by: str = "share") -> List[UnitDiag]:
     """The ``k`` units contributing most to D_o of ``variant`` (all if k is None).
 
     Units that contribute nothing (and show no TED) are left out; ties go by
-    mean TED, then corpus order.
+    mean TED, then corpus order.  ``by="influence"`` ranks every unit by Δα,
+    the change of α when the unit is left out (largest first; needs the exact
+    D_e, see :mod:`synagree.influence`).
     """
     diags = unit_diagnostics(result)
     if diags and variant not in diags[0].contribution:
         raise ValueError(f"variant {variant!r} was not computed for this result")
+    if by == "influence" and diags and diags[0].influence:
+        ranked = rank_units(diags, variant, "influence")
+        return ranked if k is None else ranked[:k]
     cand = rank_units([d for d in diags if d.contribution.get(variant, 0.0) > 0
                        or d.mean_ted > 0], variant)
     return cand if k is None else cand[:k]
@@ -714,3 +734,31 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
     return json_ready(d)
 
 
+def annotator_influence(result, variants: Optional[Sequence[str]] = None) -> List[dict]:
+    """α without each annotator (recomputed, see the module docstring).
+
+    Only for results with at least three annotators (with two, leaving one out
+    leaves nothing to agree on); otherwise an empty list.
+
+    Returns
+    -------
+    list of dict
+        ``{"annotator", "units", "alpha_without": {v: α}, "influence": {v: Δα}}``
+        per annotator, in annotator order.
+
+    Examples
+    --------
+    >>> import synagree
+    >>> from synagree.agreement.qa import annotator_influence
+    >>> res = synagree.agree(["tests/data/qa/anna.conllu", "tests/data/qa/bert.conllu",
+    ...                       "tests/data/qa/cleo.conllu"], allow_missing=True)  # doctest: +SKIP
+    >>> [round(x["influence"]["plain"], 4) for x in annotator_influence(res)]  # doctest: +SKIP
+    [-0.5625, -0.1181, 0.4375]
+    """
+    if result.corpus is None or len(result.corpus.annotators) < 3:
+        return []
+
+    variants = [v for v in (variants or VARIANTS) if v in result.alpha]
+    return [{"annotator": x.annotator, "units": x.units,
+             "alpha_without": dict(x.alpha), "influence": dict(x.change)}
+            for x in leave_one_out(result, variants)]

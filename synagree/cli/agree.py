@@ -7,15 +7,16 @@ import sys
 from contextlib import nullcontext
 from pathlib import Path
 
+from synagree.agreement import caveats, unlabelled
 from synagree.agreement.agree import agree
-from synagree.agreement.qa import available_variant, worst_units
+from synagree.agreement.qa import WORST_BY, available_variant, worst_units
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
 from synagree.cli.options import add_variant, output_format, whole_number
 from synagree.distance.dask_exec import dask_executor
 from synagree.io.corpus import check_input_choice
 from synagree.io.files import emit
-from synagree.render.qa import render_worst
+from synagree.render.qa import render_worst, worst_notes_and_annotators
 from synagree.render.tables import render
 from synagree.stats.hierarchical import add_to_result, load_hierarchy
 
@@ -71,7 +72,7 @@ def validate_args(args: argparse.Namespace) -> None:
     load_hierarchy(spec, (), plain_as_leaf=plain)
 
 
-def apply(result, args: argparse.Namespace):
+def apply_hierarchy(result, args: argparse.Namespace):
     """Wire the parsed ``--hierarchy`` options into an agreement result (no-op
     without ``--hierarchy``); returns the result."""
 
@@ -90,6 +91,9 @@ def add_worst_args(parser: argparse.ArgumentParser) -> None:
                         help="also list the K sentences contributing most to disagreement "
                              "(share of D_o, TED, annotators, differing words)")
     add_variant(parser)
+    parser.add_argument("--worst-by", default="share", choices=list(WORST_BY),
+                        help="rank --worst by share of D_o (default) or by influence: how "
+                             "much alpha rises when the sentence is left out")
 
 
 def apply_worst(result, args: argparse.Namespace, output: str = "table") -> str:
@@ -101,11 +105,14 @@ def apply_worst(result, args: argparse.Namespace, output: str = "table") -> str:
         return ""
 
     variant = available_variant(result, args.variant)
+    by = getattr(args, "worst_by", "share")
+    tail = worst_notes_and_annotators(result, output, by)  # Δα per annotator (≥ 3)
     if output == "json":
-        result.extra_details["worst"] = [d.to_dict() for d in worst_units(result, k, variant)]
+        result.extra_details["worst"] = [d.to_dict() for d in
+                                         worst_units(result, k, variant, by)]
         return ""
     fmt = {"table": "table", "csv": "csv", "latex": "latex"}.get(output, "table")
-    return "\n" + render_worst(result, k, fmt, variant)
+    return "\n" + render_worst(result, k, fmt, variant, by) + tail
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -113,7 +120,9 @@ def register(p: argparse.ArgumentParser) -> None:
     p.description = "Agreement between annotators of the same sentences."
     options.add_input(p)
     add_hierarchy_args(p)  # --hierarchy, --label-distance, --plain-as-leaf, --label-credit
-    add_worst_args(p)  # --worst K, --variant
+    add_worst_args(p)  # --worst K, --variant, --worst-by
+    add_unlabelled_args(p)  # --unlabelled
+    add_caveat_args(p)  # --label-direction
     p.add_argument("--metric", default="all", choices=["all", *VARIANTS],
                    help="which alpha variant(s) to compute (default: all)")
     options.add_output(p, ["table", "json", "csv", "latex"], "table")
@@ -160,9 +169,42 @@ def run(args: argparse.Namespace) -> int:
                     variants=variants, strict=args.strict, allow_missing=args.allow_missing,
                     names=args.names, check_text=not args.no_text_check, executor=executor,
                     **settings)
-    apply(res, args)  # no-op without --hierarchy
+    apply_hierarchy(res, args)  # no-op without --hierarchy
+    apply_unlabelled(res, args)  # no-op without --unlabelled
+    apply_caveats(res, args)  # no-op without --label-direction
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=args.max_warnings)
     tail = apply_worst(res, args, output)  # json: goes into details["worst"], returns ""
     emit(render(res, output) + tail, args.out)
     return 0
+
+
+def add_caveat_args(parser: argparse.ArgumentParser) -> None:
+    """``--label-direction`` for ``synagree agree``."""
+    parser.add_argument("--label-direction", action="store_true",
+                        help="also report alpha over trees whose labels carry the head "
+                             "direction (< head to the left, > to the right): "
+                             "alpha_*_direction, which tells apart analyses that plain "
+                             "trees without words confuse (dependency only)")
+
+
+def apply_caveats(result, args: argparse.Namespace):
+    """Wire ``--label-direction`` into an agreement result (no-op without it)."""
+    if getattr(args, "label_direction", False):
+        caveats.add_direction(result, unlabelled=getattr(args, "unlabelled", False))
+    return result
+
+
+def add_unlabelled_args(parser: argparse.ArgumentParser) -> None:
+    """``--unlabelled`` for ``synagree agree``."""
+    parser.add_argument("--unlabelled", action="store_true",
+                        help="also report alpha over unlabelled trees (structure only: "
+                             "alpha_*_unlabelled, one more TED pass) and label agreement on "
+                             "the words whose heads agree (la_given_head)")
+
+
+def apply_unlabelled(result, args: argparse.Namespace):
+    """Wire ``--unlabelled`` into an agreement result (no-op without it); returns it."""
+    if getattr(args, "unlabelled", False):
+        unlabelled.add_to_result(result)
+    return result

@@ -171,6 +171,9 @@ class UnitSums:
     row: np.ndarray  # (U, 3)
     m: np.ndarray  # (U,)
     S: Optional[np.ndarray] = None  # (3, U, U) symmetric
+    # full[u] = Σ_v S[u, v] over every unit v (u included): what leaving u out
+    # removes from D_e (synagree.influence); O(U) memory, when requested
+    full: Optional[np.ndarray] = None  # (U, 3)
 
     def de_sum(self) -> np.ndarray:
         """Σ over ordered pairs of distinct values of δ², per variant."""
@@ -222,7 +225,7 @@ def local_executor(ut: UnitTrees, costs, spans, want_s):
 
 def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool = False,
               tile: int = DEFAULT_TILE, executor: Optional[Callable] = None,
-              progress: bool = False) -> UnitSums:
+              progress: bool = False, want_full: bool = False) -> UnitSums:
     """All-pairs δ² sums, tile by tile.
 
     ``executor(ut, costs, spans, want_s) -> iterable of tile results in the
@@ -230,21 +233,32 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
     executor in :mod:`synagree.dask_exec` runs them on a cluster).  The
     reduction order is the same either way, so the sums are bit-identical.
     ``progress``: a progress bar in tree pairs on stderr, when it is a terminal.
+    ``want_full``: also the full row sums ``full[u] = Σ_v S[u, v]`` (O(U)
+    memory): the tiles then return their S blocks, which are reduced to row
+    and column sums here and dropped; ``row``/``diag`` (hence α) are the
+    kernel's own, bit-identical either way.
     """
     U = ut.n_units
     diag = np.zeros((U, 3))
     row = np.zeros((U, 3))
     S = np.zeros((3, U, U)) if want_s else None
+    full = np.zeros((U, 3)) if want_full else None
     spans = tiles(U, tile) if U else []
     work = [tile_work(ut, sp) for sp in spans]
     bar = Progress(sum(work), "tree pairs") if progress else None
 
-    results: Iterable = (executor or local_executor)(ut, costs, spans, want_s)
+    results: Iterable = (executor or local_executor)(ut, costs, spans, want_s or want_full)
     for span, w, (r, d, s) in zip(spans, work, results):
         r0, r1, c0, c1 = span
         row[r0:r1] += r
         if r0 == c0:
             diag[r0:r1] = d
+        if full is not None:  # s: (rows, cols, 3); a diagonal tile holds v >= u only
+            full[r0:r1] += s.sum(axis=1)
+            if r0 == c0:
+                full[c0:c1] += np.triu(np.moveaxis(s, 2, 0), 1).sum(axis=1).T
+            else:
+                full[c0:c1] += s.sum(axis=0)
         if S is not None:
             blk = np.moveaxis(s, 2, 0)  # (3, rows, cols)
             if r0 == c0:  # the kernel filled v >= u only: mirror the strict upper part
@@ -256,7 +270,7 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
             bar.update(w)
     if bar is not None:
         bar.close()
-    return UnitSums(diag, row, ut.m.copy(), S)
+    return UnitSums(diag, row, ut.m.copy(), S, full)
 
 
 # --------------------------------------------------------------------------

@@ -3,10 +3,14 @@ import io
 import json
 from typing import List, Optional, Sequence, Tuple
 
-from synagree.agreement.qa import UnitDiag, available_variant, worst_units
+import numpy as np
+
+from synagree.agreement.influence import INFLUENCE_UNAVAILABLE, unit_influence
+from synagree.agreement.qa import UnitDiag, annotator_influence, available_variant, worst_units
 from synagree.base.escape import csv_row
 from synagree.base.jsonable import json_ready
 from synagree.render.rows import _f, render_rows
+from synagree.stats.alpha import VARIANTS
 
 
 def _short(s: Optional[str], n: int = 80) -> str:
@@ -19,6 +23,8 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
                text_width: int = 80) -> Tuple[List[str], List[List[str]]]:
     header = ["rank", "sentence", "document", f"share of D_o ({variant})", "mean TED",
               "annotators", "differing words", "text"]
+    infl = [v for v in VARIANTS if any(v in d.influence for d in diags)]  # Δα columns
+    header[5:5] = [f"Δα {v} if left out" for v in infl]
     rows = []
     for r, d in enumerate(diags, start=1):
         share = d.contribution.get(variant, 0.0) / d_o if d_o else float("nan")
@@ -29,20 +35,26 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
             words = "(tokenisation differs)"
         pairs = ", ".join(f"{a}–{b} {t:g}" for a, b, t in d.disagreeing_pairs)
         rows.append([str(r), d.label, d.document, f"{100 * share:.2f}%" if d_o else "–",
-                     _f(d.mean_ted, 2), pairs, words, _short(d.text, text_width)])
+                     _f(d.mean_ted, 2)]
+                    + ["–" if d.influence.get(v) is None else f"{d.influence[v]:+.4f}"
+                       for v in infl]
+                    + [pairs, words, _short(d.text, text_width)])
     return header, rows
 
 
-def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain") -> str:
+def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain",
+                 by: str = "share") -> str:
     """The K worst units as text (``table``), ``json``, ``csv``, ``markdown`` or ``latex``."""
     variant = available_variant(result, variant)
-    diags = worst_units(result, k, variant)
+    diags = worst_units(result, k, variant, by)
     d_o = result.alpha[variant].d_o
     if fmt == "json":
         return json.dumps(json_ready([d.to_dict() for d in diags]), indent=2,
                           ensure_ascii=False) + "\n"
     header, rows = worst_rows(diags, variant, d_o)
     caption = f"The {len(diags)} sentences contributing most to D_o (alpha_{variant})"
+    if by == "influence" and diags and diags[0].influence:
+        caption = f"The {len(diags)} sentences whose removal raises alpha_{variant} most"
     return render_rows(header, rows, fmt if fmt in ("csv", "markdown", "latex") else "table",
                        caption=caption)
 
@@ -137,3 +149,45 @@ def _all_tables(qa: dict):
                  _f(c["high"]), _f(c["p_value"], 3),
                  "" if c["significant"] is None else ("yes" if c["significant"] else "no")]
                 for c in qa["comparison"]])
+
+
+def annotator_rows(items: Sequence[dict], variants: Sequence[str]):
+    """Header and rows of the annotator-influence table."""
+    header = ["annotator", "units left"] + [f"alpha_{v} without" for v in variants] + \
+        [f"Δα {v}" for v in variants]
+    rows = []
+    for x in items:
+        rows.append([x["annotator"], str(x["units"])]
+                    + [_num(x["alpha_without"].get(v)) for v in variants]
+                    + [_num(x["influence"].get(v), signed=True) for v in variants])
+    return header, rows
+
+
+def _num(x: Optional[float], signed: bool = False) -> str:
+    if x is None or (isinstance(x, float) and not np.isfinite(x)):
+        return "undefined"
+    return f"{x:+.4f}" if signed else f"{x:.4f}"
+
+
+def worst_notes_and_annotators(result, output: str = "table", by: str = "share") -> str:
+    """For ``synagree agree --worst K``: a note when unit influence is unavailable,
+    and with at least three annotators α without each annotator: into
+    ``result.extra_details["annotator_influence"]`` for JSON (returns ""), else
+    returned as a rendered table to append after the worst list."""
+    if unit_influence(result) is None:
+        note = INFLUENCE_UNAVAILABLE + (", so --worst-by influence ranks by share of D_o"
+                                        if by == "influence" else "")
+        if note not in result.notes:
+            result.notes.append(note)
+    items = annotator_influence(result)
+    if not items:
+        return ""
+    if output == "json":
+        result.extra_details["annotator_influence"] = items
+        return ""
+    variants = [v for v in VARIANTS if v in result.alpha]
+    header, rows = annotator_rows(items, variants)
+    fmt = {"csv": "csv", "latex": "latex"}.get(output, "table")
+    return "\n" + render_rows(header, rows, fmt,
+                              caption="Alpha without each annotator (recomputed; Δα = "
+                                      "without − with everyone)")

@@ -168,7 +168,8 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
                keep_unit_matrix: bool = False,
                sample_pairs: Optional[int] = None, seed: int = 0,
                executor=None, progress: bool = False,
-               tile: int = 512, target_se: Optional[float] = None) -> TreeAlpha:
+               tile: int = 512, target_se: Optional[float] = None,
+               full_rows: bool = False) -> TreeAlpha:
     """α_plain / α_diff / α_norm for units given as lists of annotation trees.
 
     Units with fewer than two trees take no part.  One TED per pair of
@@ -179,7 +180,9 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     random value pairs (D_o stays exact) and reports a standard error, drawing
     more pairs until the SE of α is at most ``target_se`` when given;
     ``executor`` runs the tiles elsewhere (e.g. Dask); ``progress`` shows a
-    progress bar on stderr when it is a terminal.
+    progress bar on stderr when it is a terminal; ``full_rows`` keeps each
+    unit's δ² sums against every value (O(units) memory, exact D_e only), from
+    which :mod:`synagree.influence` derives α without each unit.
     """
 
     for v in variants:
@@ -220,7 +223,7 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
         de_sums = sampled.d_e * n * (n - 1)
     else:
         sums = unit_sums(ut, costs, want_s=keep_unit_matrix, tile=tile, executor=executor,
-                         progress=progress)
+                         progress=progress, want_full=full_rows)
         do_sums, de_sums = sums.do_sum(), sums.de_sum()
 
     stats: Dict[str, AlphaStats] = {}

@@ -1,0 +1,246 @@
+"""A caveat of α over TED, counted; and a distance that keeps word order.
+
+The trees α compares are delexicalised *ordered* trees: a word becomes a node
+labelled with its relation, under its head, siblings in word order, but the
+words themselves (and so where a word sits relative to its head) are gone.
+Different analyses can then give the same tree, and TED 0.  The smallest
+case: three words, word 3 the root, and either 3 → 2 → 1 (2 depends on 3, 1
+on 2) or 3 → 1 → 2; with equal labels both are the chain
+ε(root(dep(dep))).  Such a pair counts as perfect agreement in D_o although
+the two annotators chose different heads for two of the three words.
+
+:func:`ted_zero_counts` counts, over the pairable units, the unordered
+annotator pairs with TED 0 (``ted_zero_pairs``) and among them those whose
+heads differ (``ted_zero_different_heads``: some word has another head, or
+the word counts differ).  Only pairs with TED 0 need a head comparison, so it
+is cheap and :func:`synagree.agreement.agree_corpus` always reports it for
+dependency corpora (a JSON key, a table row and, when it is not 0, a note).
+With the same heads TED 0 also means the same labels, except on words on a
+head cycle, which are not in the tree at all.
+
+``--label-direction`` (:func:`direction_tree`): each word's label gets the
+direction of its head, ``<`` when the head is to its left, ``>`` to its
+right, nothing for words attached to the root; the artificial root keeps
+its empty label.  The two chains above become ε(root(dep>(dep>))) and
+ε(root(dep>(dep<))), TED 1.  For projective trees the direction labels fix
+the word order (left dependents, head, right dependents), so TED 0 then
+means the same heads; non-projective trees can still collide, which
+``ted_zero_different_heads_direction`` counts.  The result is reported as
+``alpha_plain_direction``, ``alpha_diff_direction``,
+``alpha_norm_direction`` beside the published variants, which stay the
+default (with ``--unlabelled`` too: ``alpha_*_unlabelled_direction``, trees
+whose labels are only the directions).
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import List, Optional, Sequence
+
+import numpy as np
+
+from synagree.agreement.unlabelled import alpha_over
+from synagree.io.conllu import DepSentence
+from synagree.stats.alpha import TreeAlpha
+from synagree.trees.flat import FlatTree, Vocabulary, flat_tree
+
+__all__ = ["ted_zero_counts", "add_ted_zero_counts", "direction_tree", "direction_alpha",
+           "add_direction", "MAX_EXAMPLES"]
+
+MAX_EXAMPLES = 20  # examples kept in details["ted_zero"]
+LEFT, RIGHT = "<", ">"
+_SEP = "\t"  # internal: label + TAB + direction (a TAB cannot occur in a CoNLL column)
+
+
+def _pairable_sentences(corpus) -> List[tuple]:
+    """(unit, annotators, sentences) of the pairable units, in tree_alpha's order."""
+    out = []
+    for u in corpus.units:
+        anns = [a for a in corpus.annotators if a in u.annotations]
+        if len(anns) >= 2:
+            out.append((u, anns, [u.annotations[a] for a in anns]))
+    return out
+
+
+def _different_heads(a: DepSentence, b: DepSentence) -> List[int]:
+    """1-based words whose head differs ([0] when the word counts differ)."""
+    if a.n_words != b.n_words:
+        return [0]
+    return [int(i) + 1 for i in np.flatnonzero(np.asarray(a.heads) != np.asarray(b.heads))]
+
+
+def ted_zero_counts(corpus, unit_ted: Sequence[np.ndarray],
+                    max_examples: int = MAX_EXAMPLES) -> Optional[dict]:
+    """Annotator pairs of a unit with TED 0, and those among them with different heads.
+
+    Parameters
+    ----------
+    corpus : synagree.corpus.Corpus
+    unit_ted : sequence of ndarray
+        Per pairable unit (corpus order) the m × m TED matrix, annotators in
+        corpus order (``TreeAlpha.unit_ted``).
+    max_examples : int
+        How many differing pairs to describe in ``examples``.
+
+    Returns
+    -------
+    dict or None
+        ``{"pairs": all annotator pairs, "ted_zero_pairs": ..., "ted_zero_different_heads":
+        ..., "examples": [{"uid", "sent_id", "a", "b", "words"}, ...]}``; ``None``
+        for phrase-structure corpora (there TED 0 means the same bracketing).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads):
+    ...     return DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array(heads),
+    ...                        ["dep", "dep", "root"])
+    >>> chain = Unit("1", "d", {"a": s([2, 3, 0]), "b": s([3, 1, 0])})
+    >>> res = agree_corpus(Corpus(["a", "b"], [chain], "dependency"))
+    >>> c = ted_zero_counts(res.corpus, res.tree_alpha.unit_ted)
+    >>> c["ted_zero_pairs"], c["ted_zero_different_heads"], c["examples"][0]["words"]
+    (1, 1, [1, 2])
+    """
+    if corpus.kind != "dependency":
+        return None
+    units = _pairable_sentences(corpus)
+    if len(units) != len(unit_ted):
+        raise ValueError("unit_ted does not match the pairable units of the corpus")
+    pairs = zero = differ = 0
+    examples: List[dict] = []
+    for (unit, anns, sents), tm in zip(units, unit_ted):
+        for i, j in combinations(range(len(anns)), 2):
+            pairs += 1
+            if tm[i, j] != 0.0:
+                continue
+            zero += 1
+            words = _different_heads(sents[i], sents[j])
+            if words:
+                differ += 1
+                if len(examples) < max_examples:
+                    examples.append({"uid": unit.uid, "sent_id": unit.sent_id,
+                                     "a": anns[i], "b": anns[j], "words": words})
+    return {"pairs": pairs, "ted_zero_pairs": zero, "ted_zero_different_heads": differ,
+            "examples": examples}
+
+
+def add_ted_zero_counts(result) -> None:
+    """Put the counts of :func:`ted_zero_counts` into ``result`` (``extra``:
+    ``ted_zero_pairs``, ``ted_zero_different_heads``; ``extra_details["ted_zero"]``;
+    a note when some pair has TED 0 but different heads).  No-op for
+    phrase-structure corpora or results without per-unit TED matrices."""
+    ta = result.tree_alpha
+    if result.corpus is None or ta is None:
+        return
+    c = ted_zero_counts(result.corpus, ta.unit_ted)
+    if c is None:
+        return
+    result.extra["ted_zero_pairs"] = c["ted_zero_pairs"]
+    result.extra["ted_zero_different_heads"] = c["ted_zero_different_heads"]
+    result.extra_details["ted_zero"] = c
+    k = c["ted_zero_different_heads"]
+    if k:
+        result.notes.append(
+            f"{k} annotator pair(s) of a sentence have TED 0 but different heads: "
+            f"trees without words cannot tell these analyses apart, and alpha counts them "
+            f"as agreement (--label-direction adds each head's direction to the labels)")
+
+
+# --------------------------------------------------------------------------
+# Labels with head direction
+# --------------------------------------------------------------------------
+
+def direction_label(deprel: str, word: int, head: int) -> str:
+    """``deprel`` with ``<`` (head to the left), ``>`` (to the right), or as is (root)."""
+    if head == 0:
+        return deprel
+    return deprel + _SEP + (LEFT if head < word else RIGHT)
+
+
+def direction_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
+    """The dependency tree of ``sent`` with head directions in the labels.
+
+    As :func:`synagree.trees.dependency_tree` (root ε, words under their heads,
+    siblings by word id, words on head cycles left out, |t| = words + 1), but
+    word i's label is its DEPREL followed by ``<`` when its head is to its
+    left, ``>`` when it is to its right, and nothing when its head is the root.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> from synagree.distance import ted
+    >>> v = Vocabulary()
+    >>> a = DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array([2, 3, 0]), ["dep", "dep", "root"])
+    >>> b = DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array([3, 1, 0]), ["dep", "dep", "root"])
+    >>> ted.ted(dependency_tree(a, v), dependency_tree(b, v))
+    0.0
+    >>> ted.ted(direction_tree(a, v), direction_tree(b, v))
+    1.0
+    """
+    n = sent.n_words
+    heads = [int(h) for h in sent.heads]
+    children: List[List[int]] = [[] for _ in range(n + 1)]
+    for i, h in enumerate(heads, start=1):
+        children[h].append(i)
+    labels = [0] + [vocab.id(direction_label(d, i, h))
+                    for i, (d, h) in enumerate(zip(sent.deprels, heads), start=1)]
+    return flat_tree(children, labels, size=n + 1)
+
+
+def direction_alpha(result, unlabelled: bool = False,
+                    variants: Optional[Sequence[str]] = None) -> TreeAlpha:
+    """α over the direction-labelled trees of ``result``'s units (dependency only).
+
+    ``unlabelled``: the labels are then only the directions (every relation
+    the same), i.e. structure plus head direction.
+    """
+
+    if result.kind != "dependency" or result.corpus is None:
+        raise ValueError("head directions need a dependency corpus")
+    vocab = Vocabulary()
+    corpus = result.corpus
+    units = []
+    for u in corpus.units:
+        sents = u.ordered(corpus.annotators)
+        if unlabelled:
+            sents = [_strip_labels(s) for s in sents]
+        units.append([direction_tree(s, vocab) for s in sents])
+    return alpha_over(result, units, variants)
+
+
+def _strip_labels(s: DepSentence) -> DepSentence:
+    import dataclasses
+
+    return dataclasses.replace(s, deprels=["_"] * s.n_words)
+
+
+def add_direction(result, unlabelled: bool = False) -> None:
+    """Add ``alpha_*_direction`` (and with ``unlabelled`` also
+    ``alpha_*_unlabelled_direction``) and ``ted_zero_different_heads_direction``
+    to ``result``; a note instead for phrase-structure corpora."""
+    if result.kind != "dependency":
+        result.notes.append("--label-direction applies to dependency trees only; "
+                            "nothing added for this phrase-structure corpus")
+        return
+    details = result.extra_details.setdefault("direction", {"counts": {}})
+    for unl in ([False, True] if unlabelled else [False]):
+        ta = direction_alpha(result, unlabelled=unl)
+        suffix = "_unlabelled_direction" if unl else "_direction"
+        for v, st in ta.stats.items():
+            key = f"alpha_{v}{suffix}"
+            result.extra[key] = st.alpha
+            details["counts"][key] = {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
+                                      "d_o": st.d_o, "d_e": st.d_e}
+            if st.alpha_se is not None:
+                result.extra[f"{key}_se"] = st.alpha_se
+            result.notes.extend(n.replace(f"alpha_{v}:", f"{key}:", 1) for n in st.notes)
+        if not unl:
+            c = ted_zero_counts(result.corpus, ta.unit_ted)
+            result.extra["ted_zero_different_heads_direction"] = c["ted_zero_different_heads"]
+            details["ted_zero"] = c
+
+
