@@ -623,3 +623,29 @@ def test_html_report_injection_in_the_browser(tmp_path):
     assert set(seen) <= {"/r.html", "/favicon.ico"} and "/r.html" in seen, seen
     console = [ln for ln in proc.stderr.splitlines() if ":CONSOLE" in ln]
     assert console == [], console  # not even a refusal by the Content-Security-Policy
+
+
+@pytest.mark.parametrize("name,text", [
+    ("runs.csv", "series,p,run,las\nboth,,0,0.5\n"),  # no p
+    ("runs.csv", "series,p,run,las\nboth,0.1,0,0.5,9\n"),  # a field more than the header
+    ("runs.csv", "series,p,run,las\nboth,nan,0,0.5\n"),
+    ("runs.jsonl", '{"series": "both", "p": 0.1}\nnot json\n'),
+    ("runs.jsonl", '[1, 2]\n'),
+    ("results.json", '{"rows": 3}'),
+    ("results.json", '[{"series": "both", "p": "x"}]'),
+    ("results.json", '[{"series": "both", "p": 0.1, "las": [1]}]'),
+    ("runs.csv", b"series,p,run,las\nboth,0.1,0,\xff\n"),
+])
+def test_bad_noise_tables_are_input_errors(tmp_path, capsys, name, text):
+    path = tmp_path / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    good = tmp_path / "good.conllu"
+    good.write_text(GOOD)
+    for cmd in (["plot", path, "-o", tmp_path / "figs", "--formats", "svg"],
+                ["report", good, good, "--names", "a", "b", "--bootstrap", "0", "--noise", path,
+                 "-o", tmp_path / "r.html"]):
+        rc, out, err = run(capsys, *cmd)
+        if rc == 0 and cmd[0] == "report" and text.startswith("series,p,run,las\nboth,"):
+            continue  # the report's reader makes p from p_relabel, ... and ignores extras
+        assert rc == 2 and f"{path}" in err, err
+        assert set(_kinds(err)) <= {"bad-results", "encoding"}, err
