@@ -419,6 +419,20 @@ def test_noise_summary_markdown_escapes_names():
     check_csv(_csv_text([{"series": "=cmd", "p": -0.5}], ["series", "p"]))
 
 
+def test_noise_outputs_escape_a_hostile_file_name(tmp_path, capsys):
+    src = tmp_path / "=cmd|*x*_[y]<script>`z`.conllu"
+    src.write_text(GOOD)
+    out = tmp_path / "out"
+    rc, _, err = run(capsys, "noise", src, "-o", out, "--sample", "2", "--grid", "0.5",
+                     "--runs", "1", "--series", "relabel", "-q")
+    assert rc == 0, err
+    md = (out / "summary.md").read_text()
+    check_markdown(md)
+    assert "\\|\\*x\\*" in md and "<script>" not in md
+    for name in ("summary.csv", "runs.csv"):
+        check_csv((out / name).read_text())
+
+
 def test_escape_functions():
     assert escape.latex("c^d") == "c\\textasciicircum{}d"
     assert escape.latex("a\n\nb") == "a  b"
