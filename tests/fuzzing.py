@@ -39,7 +39,7 @@ NON_ASCII_DIGITS = ["\u0660", "\u0661", "\u00b2", "\u00b9", "\U0001d7d8", "\u096
 ODD = ["\u0301", "e\u0301", "\u202e", "\u200f", "\u05d0\u05d1", "\u0627\u0644", "\x00",
        "\ufeff", "\u2028", "\u2029", "\x1b[31m", "\x7f", "\x85", "\u00a0", "\u3000",
        "\U0001f600", "\ud7ff", "\uffff", "\r", "\x0b", "\x0c"]
-SPECIAL = ["_", "-", "#", "(", ")", "|", "<", ">", "&", "$", "^", "\\", "=", "+", "@", "%",
+MARKUP = ["_", "-", "#", "(", ")", "|", "<", ">", "&", "$", "^", "\\", "=", "+", "@", "%",
            "~", "{", "}", "*", "`", "[", "]", "'", '"', ":", ",", ";", "=cmd()",
            "<script>alert(1)</script>", "</script>", "\"><img src=x onerror=alert(1)>",
            "c^d", "$x$", "\\end{tabular}", "nan", "inf", "-0.05", "1e308", "None", "null"]
@@ -48,9 +48,9 @@ LABELS = ["root", "nsubj", "obj", "det", "amod", "nmod:poss", "acl:relcl", "punc
 UPOS = ["NOUN", "VERB", "ADJ", "DET", "PRON", "ADP", "PUNCT", "X", "_"]
 
 text_token = st.one_of(
-    st.sampled_from(SPECIAL + ODD + NON_ASCII_DIGITS + LABELS),
+    st.sampled_from(MARKUP + ODD + NON_ASCII_DIGITS + LABELS),
     st.text(max_size=6),
-    st.lists(st.sampled_from(SPECIAL + ODD + NON_ASCII_DIGITS + ["a", "b", " "]),
+    st.lists(st.sampled_from(MARKUP + ODD + NON_ASCII_DIGITS + ["a", "b", " "]),
              max_size=6).map("".join),
 )
 form_token = st.one_of(st.sampled_from(["the", "dog", "runs", ".", "New York", "a b"]),

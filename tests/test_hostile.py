@@ -422,6 +422,20 @@ def test_noise_summary_markdown_escapes_names():
     check_csv(_csv_text([{"series": "=cmd", "p": -0.5}], ["series", "p"]))
 
 
+def test_noise_outputs_escape_a_hostile_file_name(tmp_path, capsys):
+    src = tmp_path / "=cmd|*x*_[y]<script>`z`.conllu"
+    src.write_text(GOOD)
+    out = tmp_path / "out"
+    rc, _, err = run(capsys, "noise", src, "-o", out, "--sample", "2", "--grid", "0.5",
+                     "--runs", "1", "--series", "relabel", "-q")
+    assert rc == 0, err
+    md = (out / "summary.md").read_text()
+    check_markdown(md)
+    assert "\\|\\*x\\*" in md and "<script>" not in md
+    for name in ("summary.csv", "runs.csv"):
+        check_csv((out / name).read_text())
+
+
 def test_escape_functions():
     assert escape.latex("c^d") == "c\\textasciicircum{}d"
     assert escape.latex("a\n\nb") == "a  b"
@@ -630,3 +644,31 @@ def test_html_report_injection_in_the_browser(tmp_path):
     assert set(seen) <= {"/r.html", "/favicon.ico"} and "/r.html" in seen, seen
     console = [ln for ln in proc.stderr.splitlines() if ":CONSOLE" in ln]
     assert console == [], console  # not even a refusal by the Content-Security-Policy
+
+
+@pytest.mark.parametrize("name,text", [
+    ("runs.csv", "series,p,run,las\nboth,,0,0.5\n"),  # no p
+    ("runs.csv", "series,p,run,las\nboth,0.1,0,0.5,9\n"),  # a field more than the header
+    ("runs.csv", "series,p,run,las\nboth,nan,0,0.5\n"),
+    ("runs.jsonl", '{"series": "both", "p": 0.1}\nnot json\n'),
+    ("runs.jsonl", '[1, 2]\n'),
+    ("results.json", '{"rows": 3}'),
+    ("results.json", '[{"series": "both", "p": "x"}]'),
+    ("results.json", '[{"series": "both", "p": 0.1, "las": [1]}]'),
+    ("runs.csv", b"series,p,run,las\nboth,0.1,0,\xff\n"),
+])
+def test_bad_noise_tables_are_input_errors(tmp_path, capsys, name, text):
+    path = tmp_path / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    good = tmp_path / "good.conllu"
+    good.write_text(GOOD)
+    other = tmp_path / "other.conllu"
+    other.write_text(GOOD)
+    for cmd in (["plot", path, "-o", tmp_path / "figs", "--formats", "svg"],
+                ["report", good, other, "--names", "a", "b", "--bootstrap", "0", "--noise", path,
+                 "-o", tmp_path / "r.html"]):
+        rc, out, err = run(capsys, *cmd)
+        if rc == 0 and cmd[0] == "report" and text.startswith("series,p,run,las\nboth,"):
+            continue  # the report's reader makes p from p_relabel, ... and ignores extras
+        assert rc == 2 and f"{path}" in err, err
+        assert set(_kinds(err)) <= {"bad-results", "encoding"}, err

@@ -88,7 +88,7 @@ from synagree._version import __version__
 from synagree.base.escape import csv_cell
 from synagree.base.escape import markdown as md
 from synagree.base.jsonable import json_ready
-from synagree.base.problems import InputError, ProblemLog
+from synagree.base.problems import InputError, ProblemLog, quote
 from synagree.base.progress import Progress
 from synagree.distance import ted as _ted
 from synagree.distance.sums import delta_squared
@@ -653,7 +653,11 @@ def _cell(v) -> str:
 
 
 def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
-    """Rows back from ``runs.csv``, ``runs.jsonl`` or ``results.json``."""
+    """Rows back from ``runs.csv``, ``runs.jsonl`` or ``results.json``.
+
+    Every row must be a run: a ``series``, a finite number ``p`` and numbers (or
+    nothing) in the other columns; anything else is a ``bad-results`` error
+    naming the file and line."""
     path = Path(path)
     if not path.exists():
         raise InputError.single(str(path), None, "file-not-found", "no such file")
@@ -663,14 +667,18 @@ def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
                 return read_rows(path / name)
         raise InputError.single(str(path), None, "empty-input",
                                 "directory holds no runs.csv / results.json / runs.jsonl")
-    text = path.read_text(encoding="utf-8")
-    if path.suffix == ".jsonl":
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
-    if path.suffix == ".json":
-        data = json.loads(text)
-        rows = data["rows"] if isinstance(data, dict) else data
-        return list(rows)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError.single(str(path), None, "encoding",
+                                f"not UTF-8 (byte {exc.start}: {exc.reason})") from None
+    except OSError as exc:
+        raise InputError.single(str(path), None, "unreadable",
+                                f"cannot read file: {exc.strerror or exc}") from None
+    if path.suffix in (".jsonl", ".json"):
+        return json_rows(text, path)
     rows = []
+    lines = []
     reader = csv.DictReader(io.StringIO(text))
     if not reader.fieldnames or "series" not in reader.fieldnames or "p" not in reader.fieldnames:
         raise InputError.single(str(path), 1, "bad-results",
@@ -679,7 +687,12 @@ def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
         raise InputError.single(str(path), 1, "bad-results",
                                 "this is a summary table (one row per point and metric); give "
                                 "the run table runs.csv (or results.json) instead")
-    for no, rec in enumerate(reader, start=2):
+    for rec in reader:
+        no = reader.line_num
+        if None in rec:
+            raise InputError.single(str(path), no, "bad-results",
+                                    f"{len(reader.fieldnames) + len(rec[None])} fields, but "
+                                    f"the header has {len(reader.fieldnames)}")
         row: Dict[str, object] = {}
         for k, v in rec.items():
             if k == "series":
@@ -691,9 +704,63 @@ def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
                     row[k] = int(v) if k in ("run", "seed") else float(v)
                 except ValueError:
                     raise InputError.single(str(path), no, "bad-results",
-                                            f"column {k}: {v!r} is not a number")
+                                            f"column {quote(k)}: {quote(v)} is not a number")
         rows.append(row)
-    return rows
+        lines.append(no)
+    return _checked_rows(rows, path, lines)
+
+
+def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, object]]:
+    """The runs of ``runs.jsonl`` / ``results.json`` text, checked (:func:`_checked_rows`)."""
+    if path.suffix == ".jsonl":
+        rows, lines = [], []
+        for no, line in enumerate(text.split("\n"), start=1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except ValueError as exc:
+                    raise InputError.single(str(path), no, "bad-results",
+                                            f"not a JSON line: {exc}") from None
+                lines.append(no)
+        return _checked_rows(rows, path, lines, need_p)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InputError.single(str(path), getattr(exc, "lineno", None), "bad-results",
+                                f"not JSON: {exc}") from None
+    rows = data.get("rows") if isinstance(data, dict) else data
+    if not isinstance(rows, list):
+        raise InputError.single(str(path), None, "bad-results",
+                                "no list of runs (a list, or an object with \"rows\")")
+    return _checked_rows(rows, path, None, need_p)
+
+
+def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],
+                  need_p: bool = True) -> List[Dict[str, object]]:
+    """``rows`` when every one is a run (see :func:`read_rows`); numbers as floats."""
+    out = []
+    for i, r in enumerate(rows):
+        line = lines[i] if lines else None
+        where = "" if lines else f"run {i + 1}: "
+
+        def bad(msg: str):
+            return InputError.single(str(path), line, "bad-results", where + msg)
+
+        if not isinstance(r, dict) or "series" not in r:
+            raise bad("not a run (needs series and p)")
+        p = r.get("p")
+        if (need_p or p is not None) and (isinstance(p, bool) or not isinstance(p, (int, float))
+                                          or not math.isfinite(p)):
+            raise bad(f"p is {quote(p)}, not a number")
+        row: Dict[str, object] = {"series": str(r["series"])}
+        for k, v in r.items():
+            if k == "series":
+                continue
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                raise bad(f"column {quote(k)}: {quote(v)} is not a number")
+            row[str(k)] = v
+        out.append(row)
+    return out
 
 
 # --------------------------------------------------------------------------

@@ -35,8 +35,9 @@ from typing import Dict, List, Optional, Sequence
 from synagree._version import __version__
 from synagree.agreement.qa import qa_summary, rank_units, unit_diagnostics
 from synagree.base.escape import matplotlib_text
-from synagree.base.problems import InputError
+from synagree.base.problems import InputError, quote
 from synagree.io.conllu import DepSentence
+from synagree.noise.experiments import json_rows
 from synagree.render.qa import render_tables
 from synagree.render.rows import _f as _num
 
@@ -167,13 +168,14 @@ def read_noise(path: "str | os.PathLike") -> List[Dict[str, object]]:
     p = Path(path)
     if not p.is_file():
         raise InputError.single(str(p), None, "file-not-found", "no such noise results file")
-    text = p.read_text(encoding="utf-8")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError.single(str(p), None, "encoding",
+                                f"not UTF-8 (byte {exc.start}: {exc.reason})") from None
     rows: List[Dict[str, object]] = []
-    if p.suffix == ".jsonl":
-        rows = [json.loads(x) for x in text.splitlines() if x.strip()]
-    elif p.suffix == ".json":
-        data = json.loads(text)
-        rows = list(data["rows"] if isinstance(data, dict) else data)
+    if p.suffix in (".jsonl", ".json"):
+        rows = json_rows(text, p, need_p=False)  # checked: runs of numbers
     else:
         reader = csv.DictReader(io.StringIO(text))
         fields = reader.fieldnames or []
@@ -196,13 +198,16 @@ def read_noise(path: "str | os.PathLike") -> List[Dict[str, object]]:
                     except ValueError:
                         if k in NOISE_METRICS or k in NOISE_KEYS:
                             raise InputError.single(str(p), no, "bad-results",
-                                                    f"column {k}: {v!r} is not a number")
+                                                    f"column {quote(k)}: {quote(v)} is not "
+                                                    f"a number")
                         row[k] = v
             rows.append(row)
-    for r in rows:
+    for i, r in enumerate(rows, start=1):
         if r.get("p") is None:
             r["p"] = max(float(r.get(k) or 0.0) for k in ("p_relabel", "p_reattach",
                                                            "p_random"))
+        if not math.isfinite(float(r["p"])):
+            raise InputError.single(str(p), None, "bad-results", f"run {i}: p is not a number")
     if not rows:
         raise InputError.single(str(p), None, "empty-input", "no runs in the noise results")
     return rows
