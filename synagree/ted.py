@@ -30,12 +30,28 @@ from .trees import FlatTree
 # Compiled kernels
 # --------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True, fastmath=False)
-def _zs(l1, lm1, kr1, l2, lm2, kr2, dcost, icost, rmat, unit, td, fd):
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+
+
+@njit(cache=True, nogil=True)
+def _work(maxn, dcost):
+    """Work buffers for trees of at most ``maxn`` nodes, in the cost dtype:
+    ``td`` (maxn²), ``fd`` ((maxn+1)²), per-node costs (2·maxn)."""
+    td = np.empty(maxn * maxn, dcost.dtype)
+    fd = np.empty((maxn + 1) * (maxn + 1), dcost.dtype)
+    nc = np.empty(2 * maxn + 2, dcost.dtype)
+    return td, fd, nc
+
+
+@njit(cache=True, nogil=True)
+def _zs(l1, lm1, kr1, l2, lm2, kr2, dcost, icost, rmat, unit, work):
     """Zhang–Shasha distance between two trees given as postorder arrays.
 
-    ``td`` (≥ n1 × n2) and ``fd`` (≥ (n1+1) × (n2+1)) are work buffers.
+    ``work`` comes from :func:`_work`.  Cells are float64 or, for integral
+    unit costs, int32 (exact, so the distance is the same float64).
     """
+    td, fd, nc = work
     n1 = l1.shape[0]
     n2 = l2.shape[0]
     if n1 == 0 or n2 == 0:
@@ -45,75 +61,91 @@ def _zs(l1, lm1, kr1, l2, lm2, kr2, dcost, icost, rmat, unit, td, fd):
         for b in range(n2):
             s += icost[l2[b]]
         return s
+    # Indices are unsigned: numba then skips its negative-index wraparound
+    # (several instructions per array access in the inner loop).
+    N2 = np.uint64(n2)
+    S = N2 + _U1  # fd row stride
+    dc1 = nc[:n1]  # delete cost per node of tree 1
+    ic2 = nc[n1:n1 + n2]  # insert cost per node of tree 2
+    for a in range(n1):
+        dc1[a] = dcost[l1[a]]
+    for b in range(n2):
+        ic2[b] = icost[l2[b]]
     for ii in range(kr1.shape[0]):
-        i = kr1[ii]
-        li = lm1[i]
-        m = i - li + 2
+        i = np.uint64(kr1[ii])
+        li = np.uint64(lm1[i])
         for jj in range(kr2.shape[0]):
-            j = kr2[jj]
-            lj = lm2[j]
-            n = j - lj + 2
-            fd[0, 0] = 0.0
-            for x in range(1, m):
-                fd[x, 0] = fd[x - 1, 0] + dcost[l1[li + x - 1]]
-            for y in range(1, n):
-                fd[0, y] = fd[0, y - 1] + icost[l2[lj + y - 1]]
-            for x in range(1, m):
-                a = li + x - 1
-                la = l1[a]
-                da = dcost[la]
-                lma = lm1[a]
-                p = lma - li
+            j = np.uint64(kr2[jj])
+            lj = np.uint64(lm2[j])
+            j1 = j + _U1
+            # fd[x, y] lives at fd[x*S + y]; column y is node b = lj + y - 1
+            fd[0] = 0
+            acc = fd[0]
+            for b in range(lj, j1):
+                acc = acc + ic2[b]
+                fd[b + _U1 - lj] = acc
+            col = fd[0]
+            for a in range(li, i + _U1):
+                da = dc1[a]
+                row = (a + _U1 - li) * S
+                col = col + da
+                fd[row] = col
+                left = col
+                cur = row + _U1 - lj  # fd[cur + b] = fd[x, y]; wraps, sums do not
+                up = cur - S
+                tdr = a * N2
+                lma = np.uint64(lm1[a])
+                pb = (lma - li) * S - lj  # fd[pb + lm2[b]] = fd[p, lm2[b] - lj]
                 if lma == li:
                     # a's subtree is a prefix of the forest: trees may match here
-                    for y in range(1, n):
-                        b = lj + y - 1
-                        lb = l2[b]
-                        dl = fd[x - 1, y] + da
-                        ins = fd[x, y - 1] + icost[lb]
-                        v = dl if dl < ins else ins
-                        lmb = lm2[b]
+                    la = l1[a]
+                    for b in range(lj, j1):
+                        lmb = np.uint64(lm2[b])
+                        c = fd[up + b] + da
                         if lmb == lj:
+                            lb = l2[b]
                             if unit:
-                                ren = 0.0 if la == lb else 1.0
+                                ren = rmat[0, 0] if la == lb else rmat[0, 1]
                             else:
                                 ren = rmat[la, lb]
-                            r = fd[x - 1, y - 1] + ren
-                            if r < v:
-                                v = r
-                            fd[x, y] = v
-                            td[a, b] = v
+                            r = fd[up + b - _U1] + ren
+                            c = c if c < r else r
+                            ins = left + ic2[b]
+                            v = c if c < ins else ins
+                            td[tdr + b] = v
                         else:
-                            r = fd[p, lmb - lj] + td[a, b]
-                            if r < v:
-                                v = r
-                            fd[x, y] = v
+                            r = fd[pb + lmb] + td[tdr + b]
+                            c = c if c < r else r
+                            ins = left + ic2[b]
+                            v = c if c < ins else ins
+                        fd[cur + b] = v
+                        left = v
                 else:
                     # forest case only: reuse the tree distances computed before
-                    for y in range(1, n):
-                        b = lj + y - 1
-                        dl = fd[x - 1, y] + da
-                        ins = fd[x, y - 1] + icost[l2[b]]
-                        v = dl if dl < ins else ins
-                        r = fd[p, lm2[b] - lj] + td[a, b]
-                        if r < v:
-                            v = r
-                        fd[x, y] = v
-    return td[n1 - 1, n2 - 1]
+                    for b in range(lj, j1):
+                        r = fd[pb + np.uint64(lm2[b])] + td[tdr + b]
+                        c = fd[up + b] + da
+                        c = c if c < r else r
+                        ins = left + ic2[b]
+                        v = c if c < ins else ins
+                        fd[cur + b] = v
+                        left = v
+    return np.float64(td[(np.uint64(n1) - _U1) * N2 + N2 - _U1])
 
 
 @njit(cache=True, nogil=True)
 def _pair(i, j, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
-          dcost, icost, rmat, unit, td, fd):
+          dcost, icost, rmat, unit, work):
+    """TED between trees ``i`` and ``j`` of a pack, in the cheaper orientation."""
     a0, a1 = noff[i], noff[i + 1]
     b0, b1 = noff[j], noff[j + 1]
     if cl[i] * cl[j] <= cr[i] * cr[j]:
         return _zs(lab[a0:a1], lml[a0:a1], kr[koff[i]:koff[i + 1]],
                    lab[b0:b1], lml[b0:b1], kr[koff[j]:koff[j + 1]],
-                   dcost, icost, rmat, unit, td, fd)
+                   dcost, icost, rmat, unit, work)
     return _zs(rlab[a0:a1], rlml[a0:a1], rkr[rkoff[i]:rkoff[i + 1]],
                rlab[b0:b1], rlml[b0:b1], rkr[rkoff[j]:rkoff[j + 1]],
-               dcost, icost, rmat, unit, td, fd)
+               dcost, icost, rmat, unit, work)
 
 
 @njit(cache=True, parallel=True)
@@ -124,22 +156,20 @@ def _pairs_kernel(pi, pj, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, 
     nchunks = (npairs + chunk - 1) // chunk
     for cc in prange(nchunks):
         c = np.int64(cc)
-        td = np.empty((maxn, maxn), dtype=np.float64)
-        fd = np.empty((maxn + 1, maxn + 1), dtype=np.float64)
+        work = _work(maxn, dcost)
         for k in range(c * chunk, min(npairs, (c + 1) * chunk)):
             out[k] = _pair(pi[k], pj[k], lab, lml, noff, kr, koff, rlab, rlml, rkr,
-                           rkoff, cl, cr, dcost, icost, rmat, unit, td, fd)
+                           rkoff, cl, cr, dcost, icost, rmat, unit, work)
 
 
 @njit(cache=True, nogil=True)
 def _pairs_serial(pi, pj, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                   dcost, icost, rmat, unit, maxn, out):
     """Serial twin of :func:`_pairs_kernel` for short pair lists (loads faster)."""
-    td = np.empty((maxn, maxn), dtype=np.float64)
-    fd = np.empty((maxn + 1, maxn + 1), dtype=np.float64)
+    work = _work(maxn, dcost)
     for k in range(pi.shape[0]):
         out[k] = _pair(pi[k], pj[k], lab, lml, noff, kr, koff, rlab, rlml, rkr,
-                       rkoff, cl, cr, dcost, icost, rmat, unit, td, fd)
+                       rkoff, cl, cr, dcost, icost, rmat, unit, work)
 
 
 @njit(cache=True, parallel=True)
@@ -151,15 +181,14 @@ def _all_pairs_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
     half = (K + 1) // 2
     for rr in prange(half):
         r = np.int64(rr)  # prange indices may be unsigned; keep row arithmetic signed
-        td = np.empty((maxn, maxn), dtype=np.float64)
-        fd = np.empty((maxn + 1, maxn + 1), dtype=np.float64)
+        work = _work(maxn, dcost)
         for t in range(2):
             row = r if t == 0 else K - 1 - r
             if t == 1 and row == r:
                 break  # middle row of an odd K
             for j in range(row + 1, K):
                 d = _pair(row, j, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff,
-                          cl, cr, dcost, icost, rmat, unit, td, fd)
+                          cl, cr, dcost, icost, rmat, unit, work)
                 out[row, j] = d
                 out[j, row] = d
 
@@ -167,6 +196,9 @@ def _all_pairs_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
 # --------------------------------------------------------------------------
 # Python side
 # --------------------------------------------------------------------------
+
+INT_COST_MAX = 1024  # integral unit costs up to this run on int32 cells
+
 
 @dataclass
 class Costs:
@@ -183,11 +215,24 @@ class Costs:
         return cls(c, c.copy(), None)
 
     def arrays(self):
-        rm = self.rename if self.rename is not None else np.zeros((1, 1), np.float64)
-        return (np.ascontiguousarray(self.delete, dtype=np.float64),
-                np.ascontiguousarray(self.insert, dtype=np.float64),
-                np.ascontiguousarray(rm, dtype=np.float64),
-                self.rename is None)
+        """``(delete, insert, rename, unit)`` as the kernels take them.
+
+        Equality renames with small integral insert/delete costs run on int32
+        cells: every sum is then an exact integer both ways, so the distances
+        are the float64 ones, bit for bit.  Otherwise cells are float64.  With
+        ``unit``, ``rename`` is ``[[0, 1]]``: the cost of an equal / unequal pair.
+        """
+        dc = np.ascontiguousarray(self.delete, dtype=np.float64)
+        ic = np.ascontiguousarray(self.insert, dtype=np.float64)
+        if self.rename is not None:
+            return dc, ic, np.ascontiguousarray(self.rename, dtype=np.float64), False
+        both = np.concatenate([dc, ic])
+        if np.all(both == np.round(both)) and np.all(np.abs(both) <= INT_COST_MAX):
+            # |sums| <= INT_COST_MAX · (n1 + n2) < 2**31 for any tree pair whose
+            # work buffers fit in memory
+            return (dc.astype(np.int32), ic.astype(np.int32),
+                    np.array([[0, 1]], dtype=np.int32), True)
+        return dc, ic, np.array([[0.0, 1.0]]), True
 
 
 class TreePack:
