@@ -30,122 +30,214 @@ from .trees import FlatTree
 # Compiled kernels
 # --------------------------------------------------------------------------
 
-_U0 = np.uint64(0)
 _U1 = np.uint64(1)
+CHUNK_COLS = 1024  # widest row swept at once (more keyroots: several sweeps)
+INT_BIG = 1 << 29  # "+inf" of int32 cells: BIG + BIG and BIG + any distance fit
+_HDR = 8  # idx[0:_HDR]: sweep width and the offsets of the regions of ``cells``
 
 
 @njit(cache=True, nogil=True)
 def _work(maxn, dcost):
-    """Work buffers for trees of at most ``maxn`` nodes, in the cost dtype:
-    ``td`` (maxn²), ``fd`` ((maxn+1)²), per-node costs (2·maxn)."""
-    td = np.empty(maxn * maxn, dcost.dtype)
-    fd = np.empty((maxn + 1) * (maxn + 1), dcost.dtype)
-    nc = np.empty(2 * maxn + 2, dcost.dtype)
-    return td, fd, nc
+    """Work buffers for trees of at most ``maxn`` nodes: ``(cells, idx)``.
+
+    ``cells`` (the cost dtype) holds, at offsets kept in ``idx``: tree
+    distances ``td`` (maxn rows of maxn+2: the node columns, a +inf sentinel,
+    a dump slot for stores that must go nowhere), forest rows ``fd`` (maxn+1
+    rows of at most ``cw`` columns), delete cost per node of tree 1, insert
+    cost per node of tree 2, insert cost per column of a sweep, and +inf
+    (float) or :data:`INT_BIG` (int32).  ``idx`` (uint32) holds one record
+    of 4 per column of a sweep.  Two flat buffers and offsets rather than
+    views: the kernels run without reference counting (``_nrt=False``).
+    """
+    cw = max(CHUNK_COLS, maxn + 1)
+    o_fd = maxn * (maxn + 2)
+    o_dc = o_fd + (maxn + 1) * cw
+    o_ic = o_dc + maxn
+    o_cic = o_ic + maxn
+    o_big = o_cic + cw
+    cells = np.empty(o_big + 1, dcost.dtype)
+    cells[o_big] = 0.5
+    # 0.5 reads back as 0 from integer cells
+    cells[o_big] = np.inf if cells[o_big] != 0 else INT_BIG
+    idx = np.empty(_HDR + 4 * cw, np.uint32)
+    idx[0] = cw
+    idx[1] = o_fd
+    idx[2] = o_dc
+    idx[3] = o_ic
+    idx[4] = o_cic
+    idx[5] = o_big
+    return cells, idx
 
 
-@njit(cache=True, nogil=True)
-def _zs(l1, lm1, kr1, l2, lm2, kr2, dcost, icost, rmat, unit, work):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _zs(l1, lm1, kr1, o1, n1, k1, k1e, l2, lm2, kr2, o2, n2, k2, k2e,
+        dcost, icost, rmat, unit, cells, idx):
     """Zhang–Shasha distance between two trees given as postorder arrays.
 
-    ``work`` comes from :func:`_work`.  Cells are float64 or, for integral
-    unit costs, int32 (exact, so the distance is the same float64).
+    Tree 1 is nodes ``o1 .. o1+n1-1`` of ``l1`` (labels) and ``lm1``
+    (leftmost leaf, tree-local), its keyroots ``kr1[k1:k1e]`` (tree-local);
+    tree 2 likewise.  ``cells``/``idx`` come from :func:`_work`.  Cells are
+    float64 or, for integral unit costs, int32 (exact, so the distance is
+    the same float64).
+
+    Same recurrences and cells as the textbook loop (keyroot pair by keyroot
+    pair), but for a keyroot ``i`` of tree 1 the forest tables of *all*
+    keyroots of tree 2 are laid side by side and filled row by row: one long
+    inner loop per row instead of one short loop per keyroot pair (short loops
+    cost a mispredicted exit and their set-up each).  The order is valid
+    because a cell only reads cells of its own table, tree distances of
+    earlier keyroots of tree 1, and tree distances of keyroots of tree 2 to
+    its left on the same row.  Column 0 of each table needs no branch: its
+    insert cost and tree distance are +inf sentinels, so the recurrence
+    yields fd[x-1, 0] + delete, the textbook value.  The minimum of the three
+    candidates is taken in another order than the textbook's, which cannot
+    change it (each candidate is the same single addition).
     """
-    td, fd, nc = work
-    n1 = l1.shape[0]
-    n2 = l2.shape[0]
     if n1 == 0 or n2 == 0:
         s = 0.0
         for a in range(n1):
-            s += dcost[l1[a]]
+            s += dcost[l1[o1 + a]]
         for b in range(n2):
-            s += icost[l2[b]]
+            s += icost[l2[o2 + b]]
         return s
     # Indices are unsigned: numba then skips its negative-index wraparound
     # (several instructions per array access in the inner loop).
+    cw = np.uint64(idx[0])
+    FD = np.uint64(idx[1])
+    DC = np.uint64(idx[2])
+    IC = np.uint64(idx[3])
+    CIC = np.uint64(idx[4])
+    big = cells[idx[5]]
+    O1 = np.uint64(o1)
+    O2 = np.uint64(o2)
+    N1 = np.uint64(n1)
     N2 = np.uint64(n2)
-    S = N2 + _U1  # fd row stride
-    dc1 = nc[:n1]  # delete cost per node of tree 1
-    ic2 = nc[n1:n1 + n2]  # insert cost per node of tree 2
-    for a in range(n1):
-        dc1[a] = dcost[l1[a]]
-    for b in range(n2):
-        ic2[b] = icost[l2[b]]
-    for ii in range(kr1.shape[0]):
-        i = np.uint64(kr1[ii])
-        li = np.uint64(lm1[i])
-        for jj in range(kr2.shape[0]):
+    SENT = N2  # td column holding +inf
+    DUMP = N2 + _U1  # td column that takes the stores of non-tree columns
+    TS = N2 + np.uint64(2)  # td row stride
+    R0 = np.uint64(_HDR)  # column c's record: idx[R0 + 4c : R0 + 4c + 4]
+    for a in range(N1):
+        cells[DC + a] = dcost[l1[O1 + a]]
+        cells[a * TS + SENT] = big
+    for b in range(N2):
+        cells[IC + b] = icost[l2[O2 + b]]
+    jj0 = np.uint64(k2)
+    K2E = np.uint64(k2e)
+    while jj0 < K2E:
+        # the keyroots jj0..jj1-1 of tree 2 whose tables fit in one sweep
+        w = np.uint64(0)
+        jj1 = jj0
+        while jj1 < K2E:
+            j = np.uint64(kr2[jj1])
+            nj = j + np.uint64(2) - np.uint64(lm2[O2 + j])
+            if w > 0 and w + nj > cw:
+                break
+            w += nj
+            jj1 += _U1
+        # Per column: (q, b, label of b, td column stored to), where q is the
+        # column of fd[., lm(b) - lm(j)], b the node (SENT for column 0), and
+        # the store goes to b's tree distance when lm(b) == lm(j) (b's subtree
+        # is a prefix of j's forest), else to DUMP.  Row 0 is the same for
+        # every keyroot of tree 1.
+        c = np.uint64(0)
+        for jj in range(jj0, jj1):
             j = np.uint64(kr2[jj])
-            lj = np.uint64(lm2[j])
-            j1 = j + _U1
-            # fd[x, y] lives at fd[x*S + y]; column y is node b = lj + y - 1
-            fd[0] = 0
-            acc = fd[0]
-            for b in range(lj, j1):
-                acc = acc + ic2[b]
-                fd[b + _U1 - lj] = acc
-            col = fd[0]
+            lj = np.uint64(lm2[O2 + j])
+            s0 = c
+            rec = R0 + c * np.uint64(4)
+            idx[rec] = s0
+            idx[rec + _U1] = SENT
+            idx[rec + np.uint64(2)] = 0
+            idx[rec + np.uint64(3)] = DUMP
+            cells[CIC + c] = big
+            cells[FD + c] = 0
+            acc = cells[FD + c]
+            c += _U1
+            for b in range(lj, j + _U1):
+                acc = acc + cells[IC + b]
+                cells[FD + c] = acc
+                lmb = np.uint64(lm2[O2 + b])
+                rec = R0 + c * np.uint64(4)
+                idx[rec] = s0 + lmb - lj
+                idx[rec + _U1] = b
+                idx[rec + np.uint64(2)] = l2[O2 + b]
+                idx[rec + np.uint64(3)] = b if lmb == lj else DUMP
+                cells[CIC + c] = cells[IC + b]
+                c += _U1
+        for ii in range(np.uint64(k1), np.uint64(k1e)):
+            i = np.uint64(kr1[ii])
+            li = np.uint64(lm1[O1 + i])
             for a in range(li, i + _U1):
-                da = dc1[a]
-                row = (a + _U1 - li) * S
-                col = col + da
-                fd[row] = col
-                left = col
-                cur = row + _U1 - lj  # fd[cur + b] = fd[x, y]; wraps, sums do not
-                up = cur - S
-                tdr = a * N2
-                lma = np.uint64(lm1[a])
-                pb = (lma - li) * S - lj  # fd[pb + lm2[b]] = fd[p, lm2[b] - lj]
-                if lma == li:
-                    # a's subtree is a prefix of the forest: trees may match here
-                    la = l1[a]
-                    for b in range(lj, j1):
-                        lmb = np.uint64(lm2[b])
-                        c = fd[up + b] + da
-                        if lmb == lj:
-                            lb = l2[b]
-                            if unit:
-                                ren = rmat[0, 0] if la == lb else rmat[0, 1]
-                            else:
-                                ren = rmat[la, lb]
-                            r = fd[up + b - _U1] + ren
-                            c = c if c < r else r
-                            ins = left + ic2[b]
-                            v = c if c < ins else ins
-                            td[tdr + b] = v
-                        else:
-                            r = fd[pb + lmb] + td[tdr + b]
-                            c = c if c < r else r
-                            ins = left + ic2[b]
-                            v = c if c < ins else ins
-                        fd[cur + b] = v
+                da = cells[DC + a]
+                cur = FD + (a + _U1 - li) * w  # row x = a - li + 1
+                up = cur - w
+                tdr = a * TS
+                lma = np.uint64(lm1[O1 + a])
+                left = big
+                if lma != li:
+                    # forest row: every column reads an earlier tree distance
+                    pr = FD + (lma - li) * w  # row p = lm(a) - li
+                    for cc in range(w):
+                        rec = R0 + cc * np.uint64(4)
+                        r = cells[pr + idx[rec]] + cells[tdr + idx[rec + _U1]]
+                        d = cells[up + cc] + da
+                        d = d if d < r else r
+                        ins = left + cells[CIC + cc]
+                        v = d if d < ins else ins
+                        cells[cur + cc] = v
                         left = v
                 else:
-                    # forest case only: reuse the tree distances computed before
-                    for b in range(lj, j1):
-                        r = fd[pb + np.uint64(lm2[b])] + td[tdr + b]
-                        c = fd[up + b] + da
-                        c = c if c < r else r
-                        ins = left + ic2[b]
-                        v = c if c < ins else ins
-                        fd[cur + b] = v
-                        left = v
-    return np.float64(td[(np.uint64(n1) - _U1) * N2 + N2 - _U1])
+                    # a's subtree is a prefix of the forest: on the columns
+                    # whose subtree is a prefix too the trees may match (rename
+                    # from the diagonal, and the result is a tree distance).
+                    # Both candidates are computed and one selected: a branch
+                    # per column mispredicts too often.
+                    la = np.uint32(l1[O1 + a])
+                    if unit:
+                        for cc in range(w):
+                            rec = R0 + cc * np.uint64(4)
+                            wb = idx[rec + np.uint64(3)]
+                            ren = rmat[0, np.uint64(la != idx[rec + np.uint64(2)])]
+                            rt = cells[up + cc - _U1] + ren
+                            rf = cells[FD + idx[rec]] + cells[tdr + idx[rec + _U1]]
+                            r = rt if wb != DUMP else rf
+                            d = cells[up + cc] + da
+                            d = d if d < r else r
+                            ins = left + cells[CIC + cc]
+                            v = d if d < ins else ins
+                            cells[cur + cc] = v
+                            cells[tdr + wb] = v
+                            left = v
+                    else:
+                        for cc in range(w):
+                            rec = R0 + cc * np.uint64(4)
+                            wb = idx[rec + np.uint64(3)]
+                            ren = rmat[la, idx[rec + np.uint64(2)]]
+                            rt = cells[up + cc - _U1] + ren
+                            rf = cells[FD + idx[rec]] + cells[tdr + idx[rec + _U1]]
+                            r = rt if wb != DUMP else rf
+                            d = cells[up + cc] + da
+                            d = d if d < r else r
+                            ins = left + cells[CIC + cc]
+                            v = d if d < ins else ins
+                            cells[cur + cc] = v
+                            cells[tdr + wb] = v
+                            left = v
+        jj0 = jj1
+    return np.float64(cells[(N1 - _U1) * TS + N2 - _U1])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _pair(i, j, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
-          dcost, icost, rmat, unit, work):
+          dcost, icost, rmat, unit, cells, idx):
     """TED between trees ``i`` and ``j`` of a pack, in the cheaper orientation."""
-    a0, a1 = noff[i], noff[i + 1]
-    b0, b1 = noff[j], noff[j + 1]
     if cl[i] * cl[j] <= cr[i] * cr[j]:
-        return _zs(lab[a0:a1], lml[a0:a1], kr[koff[i]:koff[i + 1]],
-                   lab[b0:b1], lml[b0:b1], kr[koff[j]:koff[j + 1]],
-                   dcost, icost, rmat, unit, work)
-    return _zs(rlab[a0:a1], rlml[a0:a1], rkr[rkoff[i]:rkoff[i + 1]],
-               rlab[b0:b1], rlml[b0:b1], rkr[rkoff[j]:rkoff[j + 1]],
-               dcost, icost, rmat, unit, work)
+        L, LM, K, KO = lab, lml, kr, koff
+    else:
+        L, LM, K, KO = rlab, rlml, rkr, rkoff
+    return _zs(L, LM, K, noff[i], noff[i + 1] - noff[i], KO[i], KO[i + 1],
+               L, LM, K, noff[j], noff[j + 1] - noff[j], KO[j], KO[j + 1],
+               dcost, icost, rmat, unit, cells, idx)
 
 
 @njit(cache=True, parallel=True)
@@ -156,20 +248,20 @@ def _pairs_kernel(pi, pj, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, 
     nchunks = (npairs + chunk - 1) // chunk
     for cc in prange(nchunks):
         c = np.int64(cc)
-        work = _work(maxn, dcost)
+        cells, idx = _work(maxn, dcost)
         for k in range(c * chunk, min(npairs, (c + 1) * chunk)):
             out[k] = _pair(pi[k], pj[k], lab, lml, noff, kr, koff, rlab, rlml, rkr,
-                           rkoff, cl, cr, dcost, icost, rmat, unit, work)
+                           rkoff, cl, cr, dcost, icost, rmat, unit, cells, idx)
 
 
 @njit(cache=True, nogil=True)
 def _pairs_serial(pi, pj, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                   dcost, icost, rmat, unit, maxn, out):
     """Serial twin of :func:`_pairs_kernel` for short pair lists (loads faster)."""
-    work = _work(maxn, dcost)
+    cells, idx = _work(maxn, dcost)
     for k in range(pi.shape[0]):
         out[k] = _pair(pi[k], pj[k], lab, lml, noff, kr, koff, rlab, rlml, rkr,
-                       rkoff, cl, cr, dcost, icost, rmat, unit, work)
+                       rkoff, cl, cr, dcost, icost, rmat, unit, cells, idx)
 
 
 @njit(cache=True, parallel=True)
@@ -181,14 +273,14 @@ def _all_pairs_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
     half = (K + 1) // 2
     for rr in prange(half):
         r = np.int64(rr)  # prange indices may be unsigned; keep row arithmetic signed
-        work = _work(maxn, dcost)
+        cells, idx = _work(maxn, dcost)
         for t in range(2):
             row = r if t == 0 else K - 1 - r
             if t == 1 and row == r:
                 break  # middle row of an odd K
             for j in range(row + 1, K):
                 d = _pair(row, j, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff,
-                          cl, cr, dcost, icost, rmat, unit, work)
+                          cl, cr, dcost, icost, rmat, unit, cells, idx)
                 out[row, j] = d
                 out[j, row] = d
 
