@@ -23,7 +23,7 @@ Parts:
    ``executor`` hook) and by the package's; the within-unit pairs use the
    package kernel both times.  ``--quick`` skips this part.
 
-    python benchmarks/bench_kernel.py [--quick]
+    python benchmarks/bench_kernel.py [--quick | --agree-only]
 """
 from __future__ import annotations
 
@@ -368,10 +368,11 @@ def part_agree() -> None:
         fa, fb = Path(tmp) / "a.conllu", Path(tmp) / "b.conllu"
         write_conllu(fa, sents)
         write_conllu(fb, noisy)
-        small = Path(tmp) / "small.conllu"
-        write_conllu(small, sents[:30])
-        agree([small, small], exact=True, executor=old_executor)  # compile both
-        agree([small, small], exact=True)
+        small = [Path(tmp) / "sa.conllu", Path(tmp) / "sb.conllu"]
+        write_conllu(small[0], sents[:30])
+        write_conllu(small[1], noisy[:30])
+        agree(small, exact=True, executor=old_executor)  # compile both
+        agree(small, exact=True)
         print(f"end to end: exact agree, EWT dev+test ({len(sents)} sentences) vs a perturbed "
               f"copy, {numba.get_num_threads()} threads")
         res = {}
@@ -395,7 +396,8 @@ def part_agree() -> None:
 def main() -> None:
     quick = "--quick" in sys.argv
     print(f"cores: {os.cpu_count()}, numba {numba.__version__}, load {loadavg()}")
-    part_kernel(quick)
+    if "--agree-only" not in sys.argv:
+        part_kernel(quick)
     if not quick:
         part_agree()
 

@@ -14,6 +14,14 @@ so the loop over pairs runs inside compiled code with one work buffer per
 thread.  Each pair runs in whichever orientation (left- or right-path
 decomposition, i.e. original or mirrored trees) the Zhang–Shasha cost
 estimate prefers; both give the same distance.
+
+The kernel (:func:`_zs`) fills exactly the textbook's cells with the
+textbook's additions, so its distances are the textbook float64 values bit
+for bit; it is laid out for speed (about 1 G cells/s per core on UD English
+pairs, 3× the straightforward loop): per keyroot of tree 1 one long row
+sweep over the tables of all keyroots of tree 2, no branches in the inner
+loops, unsigned indices, and int32 cells where the costs are small integers
+(unit costs), whose sums are then exact either way.
 """
 from __future__ import annotations
 
