@@ -314,7 +314,7 @@ class Costs:
         c[0] = 0.0  # the root's empty label, as zss
         return cls(c, c.copy(), None)
 
-    def arrays(self):
+    def arrays(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
         """``(delete, insert, rename, unit)`` as the kernels take them.
 
         Equality renames with small integral insert/delete costs run on int32
@@ -328,8 +328,9 @@ class Costs:
             return dc, ic, np.ascontiguousarray(self.rename, dtype=np.float64), False
         both = np.concatenate([dc, ic])
         if np.all(both == np.round(both)) and np.all(np.abs(both) <= INT_COST_MAX):
-            # |sums| <= INT_COST_MAX · (n1 + n2) < 2**31 for any tree pair whose
-            # work buffers fit in memory
+            # every cell is at most INT_COST_MAX · (n1 + n2), far below the
+            # INT_BIG sentinel (2**29) for any pair whose work buffers fit in
+            # memory (n1 + n2 would need 2**19 nodes)
             return (dc.astype(np.int32), ic.astype(np.int32),
                     np.array([[0, 1]], dtype=np.int32), True)
         return dc, ic, np.array([[0.0, 1.0]]), True
