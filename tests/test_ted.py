@@ -17,6 +17,8 @@ from synagree.distance import ted as T
 from synagree.io.conllu import DepSentence, read_conllu
 from synagree.trees.flat import Vocabulary, dependency_tree, to_zss
 
+from conftest import SHARED_DATA
+
 ALPHABET = ["a", "b", "c", "d"]
 
 
@@ -380,3 +382,128 @@ def test_general_costs_matrix_and_unit_default():
     assert np.all(unit.delete[1:] == 1) and np.all(unit.insert[1:] == 1)
     assert np.array_equal(T.distance_matrix(T.TreePack(trees), unit),
                           T.distance_matrix(T.TreePack(trees)))
+
+
+# --------------------------------------------------------------------------
+# The kernel bit for bit against zss (unit, fractional and general costs)
+# --------------------------------------------------------------------------
+#
+# zss runs the textbook recurrence on the original trees: the left-path
+# decomposition.  The kernel computes every cell as the same single addition
+# of the same operands (only the order of the three-way minimum and of the
+# cells differs), so with the orientation forced ("left" against zss,
+# "right" against zss on mirrored trees) even fractional costs must agree
+# with ``==``.  Unit costs run on int32 cells and must give zss's integers.
+
+EWT_TEST = SHARED_DATA / "ud" / "en_ewt-ud-test.conllu"
+
+
+def _zss_costs(vocab, costs):
+    lid = vocab.get
+    return dict(insert_cost=lambda n: costs.insert[lid(n.label)],
+                remove_cost=lambda n: costs.delete[lid(n.label)],
+                update_cost=(lambda x, y: 0.0 if x.label == y.label else 1.0)
+                if costs.rename is None else
+                (lambda x, y: costs.rename[lid(x.label), lid(y.label)]))
+
+
+def _check_bitwise(pairs, vocab, costs, h):
+    """``pairs``: [((heads, labels), (heads, labels))]; both orientations."""
+    trees = [dependency_tree(dep(*x), vocab) for pair in pairs for x in pair]
+    kw = _zss_costs(vocab, costs)
+    for side in ("left", "right"):
+        forced = [_forced(t, side) for t in trees]
+        got = T.pair_distances(T.TreePack(forced), np.arange(0, len(forced), 2),
+                               np.arange(1, len(forced), 2), costs)
+        for k, (a, b) in enumerate(pairs):
+            za, zb = h.zss_dep_tree(*a), h.zss_dep_tree(*b)
+            if side == "right":
+                za, zb = h.zss_mirror(za), h.zss_mirror(zb)
+            want = zss.distance(za, zb, lambda n: n.children, **kw)
+            assert got[k] == want, (side, k, got[k], want)
+
+
+def _cost_sets(rng, L):
+    """Unit (int32 cells), fractional insert/delete with equality renames
+    (float cells, unit renames), and a full random rename matrix."""
+    unit = T.Costs.unit(L)
+    frac = T.Costs(rng.uniform(0.1, 2.0, L), rng.uniform(0.1, 2.0, L), None)
+    rm = rng.uniform(0.0, 3.0, (L, L))
+    np.fill_diagonal(rm, rng.uniform(0.0, 0.2, L))
+    gen = T.Costs(rng.uniform(0.1, 2.0, L), rng.uniform(0.1, 2.0, L), rm)
+    return {"unit": unit, "fractional": frac, "general": gen}
+
+
+def test_cell_types_chosen_by_costs():
+    unit = T.Costs.unit(5)
+    assert unit.arrays()[0].dtype == np.int32 and unit.arrays()[3]
+    assert T.Costs(unit.delete * 3, unit.insert, None).arrays()[0].dtype == np.int32
+    frac = T.Costs(unit.delete * 0.5, unit.insert, None).arrays()
+    assert frac[0].dtype == np.float64 and frac[3]
+    huge = T.Costs(unit.delete * (T.INT_COST_MAX + 1), unit.insert, None).arrays()
+    assert huge[0].dtype == np.float64
+    assert T.Costs(unit.delete, unit.insert, np.ones((5, 5))).arrays()[2].dtype == np.float64
+
+
+@pytest.mark.parametrize("kind", ["unit", "fractional", "general"])
+def test_random_pairs_bitwise_zss(kind, h):
+    rng = np.random.default_rng(4242)
+    vocab = Vocabulary(ALPHABET)
+    costs = _cost_sets(rng, len(vocab))[kind]
+    _check_bitwise(make_random_pairs(seed=77, count=150, lo=1, hi=14), vocab, costs, h)
+
+
+@pytest.fixture(scope="module")
+def ewt_pairs():
+    if not EWT_TEST.is_file():
+        pytest.skip(f"UD English EWT not found at {EWT_TEST} (shared data absent)")
+    sents = [s for s in read_conllu(EWT_TEST) if s.n_words <= 25]
+    rng = np.random.default_rng(11)
+    idx = rng.integers(0, len(sents), size=(60, 2))
+    return [tuple((sents[k].heads.tolist(), list(sents[k].deprels)) for k in p) for p in idx]
+
+
+@pytest.mark.parametrize("kind", ["unit", "fractional", "general"])
+def test_ewt_pairs_bitwise_zss(ewt_pairs, kind, h):
+    vocab = Vocabulary(sorted({lb for p in ewt_pairs for _, lbs in p for lb in lbs}))
+    costs = _cost_sets(np.random.default_rng(5), len(vocab))[kind]
+    _check_bitwise(ewt_pairs, vocab, costs, h)
+
+
+def test_wide_sweeps_bitwise_zss(h):
+    """Trees whose keyroot tables are wider than one sweep: a flat tree of
+    1,200 words (about 3,600 columns) and a caterpillar, against small trees
+    on either side."""
+    rng = np.random.default_rng(8)
+    star = ([0] * 1200, [ALPHABET[int(x)] for x in rng.integers(0, 4, 1200)])
+    # caterpillar: spine words 1, 3, 5, ... each under the previous one, each
+    # with a leaf (the next word) before its spine child, so the spine
+    # children are nested keyroots
+    heads = []
+    for k in range(60):
+        heads += [0 if k == 0 else 2 * k - 1, 2 * k + 1]
+    cat = (heads, [ALPHABET[int(x)] for x in rng.integers(0, 4, len(heads))])
+    small = [(random_heads(rng, n), random_labels(rng, n)) for n in (1, 6)]
+    pairs = [(s, big) for big in (star, cat) for s in small] + \
+            [(big, s) for big in (star, cat) for s in small[:1]]
+    vocab = Vocabulary(ALPHABET)
+    built = [dependency_tree(dep(*x), vocab) for x in (star, cat)]
+    sweep = max(T.CHUNK_COLS, 1201 + 1)  # columns per sweep in this pack (_work)
+    assert all(t.cost_left + t.keyroots.shape[0] > sweep for t in built)
+    for kind, costs in _cost_sets(rng, len(vocab)).items():
+        _check_bitwise(pairs, vocab, costs, h)
+
+
+def test_kernel_paths_agree_on_integral_costs(random_built):
+    """int32 cells (unit), float cells with unit renames (costs given as a
+    rename matrix of 0/1) and the general path: the same integers."""
+    vocab, trees = random_built
+    L = len(vocab)
+    pack = T.TreePack(trees[:400])
+    i, j = np.arange(0, 400, 2), np.arange(1, 400, 2)
+    unit = T.Costs.unit(L)
+    as_matrix = T.Costs(unit.delete, unit.insert, 1.0 - np.eye(L))
+    a = T.pair_distances(pack, i, j, unit)
+    b = T.pair_distances(pack, i, j, as_matrix)
+    assert np.array_equal(a, b)
+    assert np.array_equal(T.distance_matrix(pack, unit), T.distance_matrix(pack, as_matrix))

@@ -62,8 +62,7 @@ def _tile_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
     ntask = (nr + 1) // 2 if is_diag else nr
     for tt in prange(ntask):
         t = np.int64(tt)
-        td = np.empty((maxn, maxn), dtype=np.float64)
-        fd = np.empty((maxn + 1, maxn + 1), dtype=np.float64)
+        cells, idx = _ted._work(maxn, dcost)
         tmp = np.empty(3, dtype=np.float64)
         for half in range(2):
             if half == 1 and not is_diag:
@@ -92,7 +91,7 @@ def _tile_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                             continue
                         d = _ted._pair(ta, tb, lab, lml, noff, kr, koff, rlab, rlml,
                                        rkr, rkoff, cl, cr, dcost, icost, rmat, unit,
-                                       td, fd)
+                                       cells, idx)
                         _d2(d, sizes[ta], sizes[tb], tmp)
                         w = ca * ucount[b]
                         s0 += w * tmp[0]

@@ -1,0 +1,406 @@
+"""The TED kernel against its previous version, compiled in the same run.
+
+The previous kernel (``_old_*`` below) is a verbatim copy of the float64
+kernel the package shipped before the int32/unsigned-index rewrite; both are
+timed single-threaded on the same pair lists, alternating old/new, and must
+give bit-identical distances.
+
+DP cells: Zhang–Shasha fills, for each pair of keyroots (k1, k2), a forest
+table of (|F1| + 1) × (|F2| + 1) cells, |F| = the keyroot's subtree size
+(row and column 0 included).  A pair's cell count is therefore
+(Σ_k1 (|F1|+1)) · (Σ_k2 (|F2|+1)) in the orientation the kernel picks; it is
+counted exactly from the packed arrays.  "G cells/s per core" = cells / time
+on one thread.
+
+Parts:
+
+1. kernel: EWT test sentences (random pairs), random dependency-shaped trees
+   of n = 10/20/40/80 words; unit costs, and general costs (a random rename
+   matrix) on the EWT pairs.
+2. end to end: exact ``agree`` on EWT dev+test, the original file against a
+   perturbed copy (p = 0.05), with the all-pairs tiles run by the previous
+   kernel (a verbatim copy of the previous tile kernel, through the
+   ``executor`` hook) and by the package's; the within-unit pairs use the
+   package kernel both times.  ``--quick`` skips this part.
+
+    python benchmarks/bench_kernel.py [--quick | --agree-only]
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, List, Tuple
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from common import SHARED, random_trees
+from synagree import ted
+from synagree.readers import read_conllu, write_conllu
+from synagree.trees import Vocabulary, dependency_tree
+
+
+# --------------------------------------------------------------------------
+# The previous kernel, verbatim (only renamed; cache off: compiled here)
+# --------------------------------------------------------------------------
+
+@njit(cache=False, nogil=True, fastmath=False)
+def _old_zs(l1, lm1, kr1, l2, lm2, kr2, dcost, icost, rmat, unit, td, fd):
+    """Zhang–Shasha distance between two trees given as postorder arrays.
+
+    ``td`` (≥ n1 × n2) and ``fd`` (≥ (n1+1) × (n2+1)) are work buffers.
+    """
+    n1 = l1.shape[0]
+    n2 = l2.shape[0]
+    if n1 == 0 or n2 == 0:
+        s = 0.0
+        for a in range(n1):
+            s += dcost[l1[a]]
+        for b in range(n2):
+            s += icost[l2[b]]
+        return s
+    for ii in range(kr1.shape[0]):
+        i = kr1[ii]
+        li = lm1[i]
+        m = i - li + 2
+        for jj in range(kr2.shape[0]):
+            j = kr2[jj]
+            lj = lm2[j]
+            n = j - lj + 2
+            fd[0, 0] = 0.0
+            for x in range(1, m):
+                fd[x, 0] = fd[x - 1, 0] + dcost[l1[li + x - 1]]
+            for y in range(1, n):
+                fd[0, y] = fd[0, y - 1] + icost[l2[lj + y - 1]]
+            for x in range(1, m):
+                a = li + x - 1
+                la = l1[a]
+                da = dcost[la]
+                lma = lm1[a]
+                p = lma - li
+                if lma == li:
+                    # a's subtree is a prefix of the forest: trees may match here
+                    for y in range(1, n):
+                        b = lj + y - 1
+                        lb = l2[b]
+                        dl = fd[x - 1, y] + da
+                        ins = fd[x, y - 1] + icost[lb]
+                        v = dl if dl < ins else ins
+                        lmb = lm2[b]
+                        if lmb == lj:
+                            if unit:
+                                ren = 0.0 if la == lb else 1.0
+                            else:
+                                ren = rmat[la, lb]
+                            r = fd[x - 1, y - 1] + ren
+                            if r < v:
+                                v = r
+                            fd[x, y] = v
+                            td[a, b] = v
+                        else:
+                            r = fd[p, lmb - lj] + td[a, b]
+                            if r < v:
+                                v = r
+                            fd[x, y] = v
+                else:
+                    # forest case only: reuse the tree distances computed before
+                    for y in range(1, n):
+                        b = lj + y - 1
+                        dl = fd[x - 1, y] + da
+                        ins = fd[x, y - 1] + icost[l2[b]]
+                        v = dl if dl < ins else ins
+                        r = fd[p, lm2[b] - lj] + td[a, b]
+                        if r < v:
+                            v = r
+                        fd[x, y] = v
+    return td[n1 - 1, n2 - 1]
+
+
+@njit(cache=False, nogil=True)
+def _old_pair(i, j, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
+              dcost, icost, rmat, unit, td, fd):
+    a0, a1 = noff[i], noff[i + 1]
+    b0, b1 = noff[j], noff[j + 1]
+    if cl[i] * cl[j] <= cr[i] * cr[j]:
+        return _old_zs(lab[a0:a1], lml[a0:a1], kr[koff[i]:koff[i + 1]],
+                       lab[b0:b1], lml[b0:b1], kr[koff[j]:koff[j + 1]],
+                       dcost, icost, rmat, unit, td, fd)
+    return _old_zs(rlab[a0:a1], rlml[a0:a1], rkr[rkoff[i]:rkoff[i + 1]],
+                   rlab[b0:b1], rlml[b0:b1], rkr[rkoff[j]:rkoff[j + 1]],
+                   dcost, icost, rmat, unit, td, fd)
+
+
+@njit(cache=False, nogil=True)
+def _old_pairs_serial(pi, pj, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
+                      dcost, icost, rmat, unit, maxn, out):
+    """Serial twin of :func:`_pairs_kernel` for short pair lists (loads faster)."""
+    td = np.empty((maxn, maxn), dtype=np.float64)
+    fd = np.empty((maxn + 1, maxn + 1), dtype=np.float64)
+    for k in range(pi.shape[0]):
+        out[k] = _old_pair(pi[k], pj[k], lab, lml, noff, kr, koff, rlab, rlml, rkr,
+                           rkoff, cl, cr, dcost, icost, rmat, unit, td, fd)
+
+
+@njit(cache=False, nogil=True)
+def _old_d2(d, sa, sb, out):
+    out[0] = d * d
+    e = d - abs(sa - sb)
+    out[1] = e * e
+    f = d / (sa + sb)
+    out[2] = f * f
+
+
+@njit(cache=False, parallel=True)
+def _old_tile_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
+                     dcost, icost, rmat, unit, maxn,
+                     uoff, utree, ucount, sizes,
+                     r0, r1, c0, c1, want_s, s_out, row_out, diag_out):
+    """One tile pair: units [r0, r1) × [c0, c1).  A diagonal tile (r0 == c0)
+    covers v ≥ u only; rows r and n-1-r go together for balance."""
+    nr = r1 - r0
+    is_diag = r0 == c0
+    ntask = (nr + 1) // 2 if is_diag else nr
+    for tt in prange(ntask):
+        t = np.int64(tt)
+        td = np.empty((maxn, maxn), dtype=np.float64)
+        fd = np.empty((maxn + 1, maxn + 1), dtype=np.float64)
+        tmp = np.empty(3, dtype=np.float64)
+        for half in range(2):
+            if half == 1 and not is_diag:
+                break
+            ri = t if half == 0 else nr - 1 - t
+            if half == 1 and ri == t:
+                break
+            u = r0 + ri
+            acc0 = 0.0
+            acc1 = 0.0
+            acc2 = 0.0
+            vstart = u if is_diag else c0
+            for v in range(vstart, c1):
+                s0 = 0.0
+                s1 = 0.0
+                s2 = 0.0
+                for a in range(uoff[u], uoff[u + 1]):
+                    ta = utree[a]
+                    ca = ucount[a]
+                    bstart = uoff[v]
+                    if v == u:
+                        bstart = a + 1  # unordered distinct-tree pairs in u
+                    for b in range(bstart, uoff[v + 1]):
+                        tb = utree[b]
+                        if ta == tb:
+                            continue
+                        d = _old_pair(ta, tb, lab, lml, noff, kr, koff, rlab, rlml,
+                                      rkr, rkoff, cl, cr, dcost, icost, rmat, unit,
+                                      td, fd)
+                        _old_d2(d, sizes[ta], sizes[tb], tmp)
+                        w = ca * ucount[b]
+                        s0 += w * tmp[0]
+                        s1 += w * tmp[1]
+                        s2 += w * tmp[2]
+                if v == u:
+                    # ordered pairs i≠j within the unit
+                    diag_out[ri, 0] = 2.0 * s0
+                    diag_out[ri, 1] = 2.0 * s1
+                    diag_out[ri, 2] = 2.0 * s2
+                    if want_s:
+                        s_out[ri, v - c0, 0] = 2.0 * s0
+                        s_out[ri, v - c0, 1] = 2.0 * s1
+                        s_out[ri, v - c0, 2] = 2.0 * s2
+                else:
+                    acc0 += s0
+                    acc1 += s1
+                    acc2 += s2
+                    if want_s:
+                        s_out[ri, v - c0, 0] = s0
+                        s_out[ri, v - c0, 1] = s1
+                        s_out[ri, v - c0, 2] = s2
+            row_out[ri, 0] = acc0
+            row_out[ri, 1] = acc1
+            row_out[ri, 2] = acc2
+
+
+def _old_costs(costs: ted.Costs):
+    """The previous kernels' cost arrays: float64, rename None → (1, 1) zeros."""
+    rm = costs.rename if costs.rename is not None else np.zeros((1, 1), np.float64)
+    return (np.ascontiguousarray(costs.delete, dtype=np.float64),
+            np.ascontiguousarray(costs.insert, dtype=np.float64),
+            np.ascontiguousarray(rm, dtype=np.float64), costs.rename is None)
+
+
+def old_executor(ut, costs, spans, want_s):
+    """``unit_sums`` executor running the all-pairs tiles on the previous kernel."""
+    dc, ic, rm, unit = _old_costs(ted._costs_for(ut.pack, costs))
+    for r0, r1, c0, c1 in spans:
+        nr = r1 - r0
+        row = np.zeros((nr, 3))
+        diag = np.zeros((nr, 3))
+        s = np.zeros((nr, c1 - c0, 3)) if want_s else np.zeros((1, 1, 3))
+        _old_tile_kernel(*ut.pack._args(), dc, ic, rm, unit, ut.pack.maxn,
+                         ut.uoff, ut.utree, ut.ucount, ut.pack.sizes,
+                         r0, r1, c0, c1, want_s, s, row, diag)
+        yield row, diag, (s if want_s else None)
+
+
+# --------------------------------------------------------------------------
+# Measuring
+# --------------------------------------------------------------------------
+
+def loadavg() -> str:
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "?"
+
+
+def pair_cells(pack: ted.TreePack, pi: np.ndarray, pj: np.ndarray) -> int:
+    """Exact DP cells the kernel fills for the pairs (see the module docstring)."""
+    size = pack.noff[1:] - pack.noff[:-1]
+    tree_of_kr = np.repeat(np.arange(len(pack)), np.diff(pack.koff))
+    tree_of_rkr = np.repeat(np.arange(len(pack)), np.diff(pack.rkoff))
+    base = np.repeat(pack.noff[:-1], np.diff(pack.koff))
+    rbase = np.repeat(pack.noff[:-1], np.diff(pack.rkoff))
+    # per keyroot: |F| + 1 = k - lml[k] + 2 (postorder indices within the tree)
+    f = pack.kr - pack.lml[base + pack.kr] + 2
+    rf = pack.rkr - pack.rlml[rbase + pack.rkr] + 2
+    left = np.bincount(tree_of_kr, weights=f, minlength=len(pack)).astype(np.int64)
+    right = np.bincount(tree_of_rkr, weights=rf, minlength=len(pack)).astype(np.int64)
+    use_left = pack.cl[pi] * pack.cl[pj] <= pack.cr[pi] * pack.cr[pj]
+    cells = np.where(use_left, left[pi] * left[pj], right[pi] * right[pj])
+    cells[(size[pi] == 0) | (size[pj] == 0)] = 0
+    return int(cells.sum())
+
+
+def time_ab(fa: Callable[[], object], fb: Callable[[], object], rounds: int
+            ) -> Tuple[List[float], List[float]]:
+    """Alternate A and B ``rounds`` times; wall seconds of each run."""
+    ta, tb = [], []
+    for _ in range(rounds):
+        for f, acc in ((fa, ta), (fb, tb)):
+            t = time.perf_counter()
+            f()
+            acc.append(time.perf_counter() - t)
+    return ta, tb
+
+
+def kernel_row(name: str, pack: ted.TreePack, pi: np.ndarray, pj: np.ndarray,
+               costs: ted.Costs, rounds: int) -> None:
+    old_args = _old_costs(costs)
+    new_args = costs.arrays()
+    out_old = np.zeros(pi.shape[0])
+    out_new = np.zeros(pi.shape[0])
+
+    def run_old():
+        _old_pairs_serial(pi, pj, *pack._args(), *old_args, pack.maxn, out_old)
+
+    def run_new():
+        ted._pairs_serial(pi, pj, *pack._args(), *new_args, pack.maxn, out_new)
+
+    run_old()
+    run_new()  # compile / load
+    if not np.array_equal(out_old, out_new):
+        bad = np.flatnonzero(out_old != out_new)
+        raise SystemExit(f"{name}: {bad.size} distances differ, first {bad[:5]}")
+    to, tn = time_ab(run_old, run_new, rounds)
+    cells = pair_cells(pack, pi, pj)
+    npairs = pi.shape[0]
+    mo, mn = min(to), min(tn)
+    print(f"{name:<26} {npairs:>7} {cells / npairs:>9.0f} "
+          f"{1e6 * mo / npairs:>9.2f} {1e6 * mn / npairs:>9.2f} "
+          f"{cells / mo / 1e9:>7.3f} {cells / mn / 1e9:>7.3f} "
+          f"{mo / mn:>6.2f}x {np.median(to) / np.median(tn):>6.2f}x  load {loadavg()}")
+
+
+def ewt_trees(vocab: Vocabulary, name: str):
+    return [dependency_tree(s, vocab) for s in read_conllu(SHARED / "ud" / name)]
+
+
+def part_kernel(quick: bool) -> None:
+    numba.set_num_threads(1)
+    rounds = 5 if quick else 9
+    print("kernel, one thread; times are the minimum over alternating runs "
+          f"({rounds} each); ratio = old/new of the minima and of the medians")
+    print(f"{'pairs':<26} {'count':>7} {'cells/pr':>9} {'old us/pr':>9} {'new us/pr':>9} "
+          f"{'old G/s':>7} {'new G/s':>7} {'ratio':>7} {'(med)':>7}")
+    vocab = Vocabulary()
+    rng = np.random.default_rng(13)
+    if (SHARED / "ud").is_dir():
+        trees = ewt_trees(vocab, "en_ewt-ud-test.conllu")
+        pack = ted.TreePack(trees)
+        npairs = 4000 if quick else 20000
+        pi = rng.integers(0, len(trees), npairs)
+        pj = rng.integers(0, len(trees), npairs)
+        kernel_row("EWT test, random pairs", pack, pi, pj, ted.Costs.unit(len(vocab)), rounds)
+        L = len(vocab)
+        gen = ted.Costs(rng.uniform(0.5, 1.5, L), rng.uniform(0.5, 1.5, L),
+                        rng.uniform(0.0, 2.0, (L, L)))
+        kernel_row("EWT, general costs", pack, pi, pj, gen, rounds)
+    else:
+        print(f"(EWT rows skipped: {SHARED / 'ud'} not found)")
+    for n in (10, 20, 40, 80):
+        trees, _ = random_trees(200, n, seed=n, vocab=vocab)
+        pack = ted.TreePack(trees)
+        reps = max(1, (40000 if quick else 200000) // (n * n))
+        idx = np.arange(len(trees))
+        pi = np.tile(idx[:-1], reps)
+        pj = np.tile(idx[1:], reps)
+        kernel_row(f"random trees n={n}", pack, pi, pj, ted.Costs.unit(len(vocab)), rounds)
+
+
+def part_agree() -> None:
+    from synagree.agreement import agree
+    from synagree.perturb import label_set, perturb
+
+    ud = SHARED / "ud"
+    if not ud.is_dir():
+        print(f"(end-to-end part skipped: {ud} not found)")
+        return
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    sents = read_conllu(ud / "en_ewt-ud-dev.conllu") + read_conllu(ud / "en_ewt-ud-test.conllu")
+    labels = label_set(sents)
+    rng = np.random.default_rng(2014)
+    noisy = [perturb(s, 0.05, 0.05, labels, rng) for s in sents]
+    with tempfile.TemporaryDirectory(prefix="bench_kernel_") as tmp:
+        fa, fb = Path(tmp) / "a.conllu", Path(tmp) / "b.conllu"
+        write_conllu(fa, sents)
+        write_conllu(fb, noisy)
+        small = [Path(tmp) / "sa.conllu", Path(tmp) / "sb.conllu"]
+        write_conllu(small[0], sents[:30])
+        write_conllu(small[1], noisy[:30])
+        agree(small, exact=True, executor=old_executor)  # compile both
+        agree(small, exact=True)
+        print(f"end to end: exact agree, EWT dev+test ({len(sents)} sentences) vs a perturbed "
+              f"copy, {numba.get_num_threads()} threads")
+        res = {}
+        for name, ex in (("old", old_executor), ("new", None), ("old", old_executor),
+                         ("new", None)):
+            load = loadavg()
+            t = time.perf_counter()
+            r = agree([fa, fb], exact=True, executor=ex)
+            dt = time.perf_counter() - t
+            a = tuple(r.alpha[v].alpha for v in ("plain", "diff", "norm"))
+            res.setdefault(name, []).append((dt, a))
+            print(f"  {name} kernel: {dt:6.1f} s  alpha plain/diff/norm "
+                  f"{a[0]:.6f}/{a[1]:.6f}/{a[2]:.6f}  load {load}")
+        if {a for _, a in res["old"]} != {a for _, a in res["new"]}:
+            raise SystemExit("alpha differs between the kernels")
+        o = min(t for t, _ in res["old"])
+        n = min(t for t, _ in res["new"])
+        print(f"  old/new (best of 2 each): {o / n:.2f}x  load {loadavg()}")
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    print(f"cores: {os.cpu_count()}, numba {numba.__version__}, load {loadavg()}")
+    if "--agree-only" not in sys.argv:
+        part_kernel(quick)
+    if not quick:
+        part_agree()
+
+
+if __name__ == "__main__":
+    main()
