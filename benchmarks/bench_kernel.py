@@ -39,9 +39,9 @@ import numpy as np
 from numba import njit, prange
 
 from common import SHARED, random_trees
-from synagree import ted
-from synagree.readers import read_conllu, write_conllu
-from synagree.trees import Vocabulary, dependency_tree
+from synagree.distance import ted
+from synagree.io.conllu import read_conllu, write_conllu
+from synagree.trees.flat import Vocabulary, dependency_tree
 
 
 # --------------------------------------------------------------------------
@@ -352,8 +352,8 @@ def part_kernel(quick: bool) -> None:
 
 
 def part_agree() -> None:
-    from synagree.agreement import agree
-    from synagree.perturb import label_set, perturb
+    from synagree.agreement.agree import agree
+    from synagree.noise.perturb import label_set, perturb
 
     ud = SHARED / "ud"
     if not ud.is_dir():

@@ -12,12 +12,11 @@ import itertools
 import numpy as np
 import pytest
 import zss
+from conftest import SHARED_DATA
 
 from synagree.distance import ted as T
 from synagree.io.conllu import DepSentence, read_conllu
 from synagree.trees.flat import Vocabulary, dependency_tree, to_zss
-
-from conftest import SHARED_DATA
 
 ALPHABET = ["a", "b", "c", "d"]
 
