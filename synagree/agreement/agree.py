@@ -51,6 +51,9 @@ class AgreementResult:
     # written to JSON under the same keys at the top level.
     extra: Dict[str, Optional[float]] = field(default_factory=dict)
     extra_details: Dict[str, object] = field(default_factory=dict)
+    # how the numbers were computed (variants, distance, labels, D_e, matching,
+    # bootstrap, version): printed with every output, see signature()
+    settings: Dict[str, str] = field(default_factory=dict)
     bootstrap: Optional[object] = None  # synagree.stats.bootstrap.BootstrapResult
     # the trees behind alpha: trees[k][i] is corpus.units[k]'s i-th annotation
     # in annotator order (Unit.ordered), label ids from ``vocab``
@@ -65,9 +68,15 @@ class AgreementResult:
     def score_names(self) -> List[str]:
         return ["jaccard"] if self.kind == "phrase" else ["las", "uas", "la"]
 
+    def signature(self) -> str:
+        """The settings as one line, ``key:value|key:value|...`` (like sacrebleu's):
+        two published numbers are comparable when their signatures are equal."""
+        return "|".join(f"{k}:{v}" for k, v in self.settings.items())
+
     def to_dict(self) -> dict:
-        """Stable JSON-ready keys; see README ("JSON output")."""
-        d: dict = {"synagree_version": __version__, "kind": self.kind}
+        """Stable JSON-ready keys; see docs/output.md."""
+        d: dict = {"synagree_version": __version__, "kind": self.kind,
+                   "settings": dict(self.settings), "signature": self.signature()}
         if self.corpus is not None:
             d.update(self.corpus.settings())
         for v in VARIANTS:
@@ -199,7 +208,23 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         tree_alpha=ta, corpus=corpus, extra=extra, extra_details=details, bootstrap=boot,
         trees=tree_units, vocab=vocab)
     add_ted_zero_counts(res)  # pairs with TED 0 but different heads (always, it is cheap)
+    res.settings = result_settings(corpus, variants, ta, seed, bootstrap, level)
     return res
+
+
+def result_settings(corpus: Corpus, variants: Sequence[str], ta, seed: int, bootstrap: int,
+                    level: float) -> Dict[str, str]:
+    """The settings signature of an agreement result (docs/output.md)."""
+    s = {"variants": ",".join(v for v in VARIANTS if v in variants),
+         "distance": "TED unit costs (root label free)",
+         "labels": "DEPREL in full" if corpus.kind == "dependency" else "bracket labels",
+         "d_e": ("exact" if ta.sampled is None else
+                 f"sampled ({ta.sampled.pairs} pairs, seed {seed})")}
+    s.update(corpus.settings())
+    if bootstrap:
+        s["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
+    s["version"] = __version__
+    return s
 
 
 def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),

@@ -58,12 +58,18 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
     return rows
 
 
+UNITS_NOTE = ("fractions (0 to 1); LAS/UAS/LA: share of words with the same head and full "
+              "label / head / label")
+
+
 def render_table(res: AgreementResult) -> str:
     rows = summary_rows(res)
     w = max(len(k) for k, _ in rows)
     out = [plain(f"{k:<{w}}  {v}") for k, v in rows]
     for n in res.notes:
         out.append(plain(f"note: {n}"))
+    out.append(plain(f"values: {UNITS_NOTE if res.kind == 'dependency' else 'fractions (0 to 1)'}"))
+    out.append(plain(f"signature: {res.signature()}"))
     return "\n".join(out) + "\n"
 
 
@@ -72,10 +78,26 @@ def render_json(res: AgreementResult) -> str:
 
 
 def _flat_fields(res: AgreementResult) -> List[Tuple[str, object]]:
+    """Every number of the JSON output as one CSV row: intervals as ``_ci_low`` /
+    ``_ci_high``, the sums behind each ratio, the settings signature."""
     d = res.to_dict()
-    keep = [k for k in d if k not in ("counts", "notes", "warnings", "annotator_names",
-                                      "details") and not k.endswith("_ci")]
-    return [(k, d[k]) for k in keep]
+    out: List[Tuple[str, object]] = []
+    for k, v in d.items():
+        if k in ("counts", "notes", "warnings", "details", "settings"):
+            continue
+        if k.endswith("_ci"):
+            out += [(f"{k}_low", v[0] if v else None), (f"{k}_high", v[1] if v else None)]
+        elif k == "annotator_names":
+            out.append((k, ";".join(v)))
+        else:
+            out.append((k, v))
+    for metric, c in d["counts"].items():
+        if metric == "scores":
+            out += [(f"{m}_correct", n) for m, n in c["correct"].items()]
+            out += [("score_total", c["total"]), ("score_units", c["units"])]
+        else:
+            out += [(f"{metric}_{key}", val) for key, val in c.items()]
+    return out
 
 
 def render_csv(res: AgreementResult) -> str:
@@ -96,7 +118,9 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
     vals = [res.alpha[v].alpha for v in VARIANTS if v in res.alpha]
     vals += [res.scores.ratio(m) for m in res.score_names]
     cells = ["--" if v is None else f"{100 * v:.1f}" for v in vals]
-    return ("\\begin{tabular}{l" + "r" * len(cols) + "}\n\\toprule\n"
+    return ("% values in percent, one decimal; LAS/UAS/LA: share of words (full labels)\n"
+            f"% synagree signature: {plain(res.signature())}\n"
+            "\\begin{tabular}{l" + "r" * len(cols) + "}\n\\toprule\n"
             + " & ".join(["Corpus"] + cols) + " \\\\\n\\midrule\n"
             + " & ".join([latex_escape(label)] + cells) + " \\\\\n\\bottomrule\n\\end{tabular}\n")
 
