@@ -25,7 +25,7 @@ def render_table(res: CompareResult, top: int = 10) -> str:
 
     names = [s.name for s in res.systems]
     rows = res.rows()
-    head = ["metric (F1 %)"] + names
+    head = ["metric (%)"] + names
     body = [[r] + [_pct(s.value(r)) for s in res.systems] for r in rows]
     body.append(["units"] + [str(len(s.units)) for s in res.systems])
     if any(s.joined_units for s in res.systems):
@@ -34,6 +34,10 @@ def render_table(res: CompareResult, top: int = 10) -> str:
     if res.hierarchy is not None:
         out.append(f"hierarchy: {res.hierarchy} (LAS_hier: head correct x label credit)")
     out += _table(head, body)
+    out.append("values: percent; the official scorer's metrics (Tokens ... BLEX) are its F1, "
+               "with LAS on universal relations as the scorer defines it; LAS_full: F1 of "
+               "head and full DEPREL; alpha_*: Krippendorff's alpha x 100 between gold and "
+               "system; units: sentences (count)")
     text = "\n".join(out) + "\n"
     return text + _extras(res, top)
 
