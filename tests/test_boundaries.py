@@ -169,3 +169,23 @@ def test_noise_config_of_the_wrong_type(pair, tmp_path, run_cli):
     (out / "runs.jsonl").write_text("")
     rc, _, err = run_cli("noise", a, "-o", out, "--runs", "1", "--grid", "0.5", "-q")
     assert rc == 2 and "corrupt-config" in err and "Traceback" not in err
+
+
+def test_figures_without_matplotlib_say_how_to_install_it(tmp_path, run_cli, monkeypatch):
+    """Plotting is an optional extra: the core runs without it, and a command
+    that draws says what to install (exit 2, no traceback)."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    runs = tmp_path / "runs.csv"
+    runs.write_text("series,p,p_relabel,p_reattach,p_random,run,seed,las\n"
+                    "both,0.5,0.5,0.5,0,0,1,0.8\n")
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    rc, out, err = run_cli("plot", runs, "-o", tmp_path / "figs")
+    assert rc == 2 and "pip install 'synagree[plot]'" in err and "Traceback" not in err

@@ -38,6 +38,7 @@ from synagree.base.escape import matplotlib_text
 from synagree.base.problems import InputError, quote
 from synagree.io.conllu import DepSentence
 from synagree.noise.experiments import json_rows
+from synagree.render.mpl import pyplot
 from synagree.render.qa import render_tables
 from synagree.render.rows import _f as _num
 
@@ -216,9 +217,7 @@ def read_noise(path: "str | os.PathLike") -> List[Dict[str, object]]:
 def noise_svgs(rows: Sequence[Dict[str, object]]) -> List[str]:
     """One inline SVG per series: mean of each metric over runs against p, with
     the min–max band over runs, in percent."""
-    import matplotlib
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     styles = {"alpha_plain": ("#0072B2", "o", "-", "α plain"),
               "alpha_norm": ("#009E73", "s", "-", "α norm"),

@@ -26,6 +26,7 @@ import numpy as np
 from synagree.base.escape import matplotlib_text
 from synagree.base.problems import InputError
 from synagree.noise.experiments import KEY_COLUMNS, read_rows
+from synagree.render.mpl import pyplot
 
 # stable colours / styles per metric (colour-blind-friendly Okabe–Ito palette)
 METRIC_STYLE = {
@@ -87,9 +88,7 @@ def _points(rows: Sequence[Mapping], series: str, metric: str):
 
 
 def _setup():
-    import matplotlib
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     plt.rcParams.update({
         "font.size": 10, "axes.titlesize": 10.5, "axes.labelsize": 10,
         "legend.fontsize": 9, "xtick.labelsize": 9, "ytick.labelsize": 9,
