@@ -234,7 +234,7 @@ def noise_svgs(rows: Sequence[Dict[str, object]]) -> List[str]:
     metrics += extra
     series = list(dict.fromkeys(str(r["series"]) for r in rows))
     out = []
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "synagree",
+    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "synagree",
                                 "font.size": 9, "axes.spines.top": False,
                                 "axes.spines.right": False}):
         for s in series:
