@@ -30,13 +30,12 @@ from synagree.noise.experiments import (
     parse_grid,
     parse_series,
     perturb_sample,
-    read_rows,
     run_noise_experiment,
     run_plan,
     run_seed,
-    summarize,
 )
 from synagree.noise.perturb import random_tree
+from synagree.noise.results import read_rows, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
 NDT = SHARED_DATA / "iaa" / "ndt"

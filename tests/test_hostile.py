@@ -412,7 +412,7 @@ def test_tags_csv_escapes_hostile_tags(tmp_path, capsys):
 
 
 def test_noise_summary_markdown_escapes_names():
-    from synagree.noise.experiments import _csv_text, summary_markdown
+    from synagree.noise.results import _csv_text, summary_markdown
 
     md = summary_markdown([{"series": "x|y\n# z", "p": 0.1, "metric": "las", "n": 1,
                             "mean": 0.5, "std": 0.0, "median": 0.5, "min": 0.5, "max": 0.5}],

@@ -55,8 +55,6 @@ Metric values are fractions (1.0 = 100 %); an undefined α (D_e = 0) is
 from __future__ import annotations
 
 import csv
-import hashlib
-import io
 import json
 import math
 import os
@@ -79,30 +77,31 @@ from typing import (
 
 import numpy as np
 
+from synagree.noise.results import (
+    ALPHA_COLUMNS,
+    DEP_SCORES,
+    KEY_COLUMNS,
+    PHRASE_SCORES,
+    _cell,
+    _csv_text,
+    _dumps,
+    summarize,
+    summary_markdown,
+)
+from synagree.noise.source import NoiseSource, RunSpec, load_source, perturb_sample
+
 try:  # advisory lock on the output directory (POSIX); elsewhere no lock is taken
     import fcntl
 except ImportError:  # pragma: no cover
     fcntl = None
 
 from synagree._version import __version__
-from synagree.base.escape import csv_cell
-from synagree.base.escape import markdown as md
-from synagree.base.jsonable import json_ready
-from synagree.base.problems import InputError, ProblemLog, quote
+from synagree.base.problems import InputError
 from synagree.base.progress import Progress
 from synagree.distance import ted as _ted
 from synagree.distance.sums import delta_squared
-from synagree.io.conllu import DepSentence, unreachable_words
-from synagree.io.corpus import kind_of, read_files
 from synagree.io.files import write_atomic
 from synagree.io.formats import Sentence
-from synagree.noise.perturb import (
-    label_set,
-    nonterminal_labels,
-    perturb_any,
-    random_sentence,
-    repair_cycles,
-)
 from synagree.stats.alpha import VARIANTS, AlphaStats
 from synagree.stats.attachment import jaccard_scores
 from synagree.stats.hierarchical import hier_metric_fn
@@ -111,11 +110,6 @@ from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 PAPER_SERIES: Tuple[str, ...] = ("both", "relabel", "reattach")
 ALL_SERIES: Tuple[str, ...] = PAPER_SERIES + ("random",)
 DEFAULT_GRID: Tuple[float, ...] = tuple(round(0.1 * k, 10) for k in range(1, 11))
-ALPHA_COLUMNS: Tuple[str, ...] = tuple(f"alpha_{v}" for v in VARIANTS)
-DEP_SCORES: Tuple[str, ...] = ("las", "uas", "la")
-PHRASE_SCORES: Tuple[str, ...] = ("jaccard",)
-KEY_COLUMNS: Tuple[str, ...] = ("series", "p", "p_relabel", "p_reattach", "p_random", "run",
-                                "seed")
 CONFIG_VERSION = 1
 
 
@@ -174,29 +168,6 @@ def _num(x) -> Optional[float]:
 # --------------------------------------------------------------------------
 # Run plan
 # --------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class RunSpec:
-    series: str
-    p: float
-    run: int
-    seed: int
-
-    @property
-    def p_relabel(self) -> float:
-        return self.p if self.series in ("both", "relabel") else 0.0
-
-    @property
-    def p_reattach(self) -> float:
-        return self.p if self.series in ("both", "reattach") else 0.0
-
-    @property
-    def p_random(self) -> float:
-        return self.p if self.series == "random" else 0.0
-
-    @property
-    def key(self) -> Tuple[str, float, int]:
-        return (self.series, round(self.p, 9), self.run)
 
 
 def run_seed(seed: int, series: str, p: float, run: int) -> int:
@@ -260,147 +231,10 @@ def parse_series(text: str) -> List[str]:
 # Source
 # --------------------------------------------------------------------------
 
-@dataclass
-class NoiseSource:
-    """The sample taken as correct, its label set, and where it came from."""
-
-    sentences: List[Sentence]
-    labels: List[str]
-    kind: str  # "dependency" | "phrase"
-    files: List[str]
-    sha256: str
-    pool: int  # sentences available after the cycle policy
-    total: int  # sentences read
-    sample_ids: List[str]
-    cycles: str = "skip"
-    cycle_sentences: int = 0
-    warnings: List[str] = field(default_factory=list)
-
-    def describe(self) -> dict:
-        return {"files": [Path(f).name for f in self.files], "paths": list(self.files),
-                "sha256": self.sha256, "kind": self.kind, "sentences_read": self.total,
-                "pool": self.pool, "labels": list(self.labels),
-                "cycle_sentences": self.cycle_sentences}
-
-
-def _digest(paths: Sequence[Path]) -> str:
-    h = hashlib.sha256()
-    for p in paths:
-        h.update(os.fsencode(p.name) + b"\0")  # (a name need not be valid UTF-8)
-        with open(p, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                h.update(chunk)
-        h.update(b"\0")
-    return h.hexdigest()
-
-
-def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 100,
-                seed: int = 0, fmt: str = "auto", phrase_style: str = "auto",
-                cycles: str = "skip", label_scope: str = "source") -> NoiseSource:
-    """Read and pool the source files, apply the cycle policy, draw the sample.
-
-    ``sample=None`` (or larger than the pool) takes every sentence.
-    ``label_scope``: relabelling draws from the labels of every source file
-    (``"source"``, the default) or only from those of the sample (``"sample"``).
-    """
-    if cycles not in ("skip", "repair", "error"):
-        raise ValueError(f"cycles must be skip, repair or error, not {cycles!r}")
-    if label_scope not in ("source", "sample"):
-        raise ValueError(f"label_scope must be source or sample, not {label_scope!r}")
-    if not paths:
-        raise InputError.single("<command line>", None, "empty-input",
-                                "no source treebank given")
-    paths = [Path(p) for p in paths]
-    docs, _ = read_files(paths, fmt, phrase_style, ProblemLog())
-    sents: List[Sentence] = [s for d in docs for s in d]
-    kinds = {kind_of(d) for d in docs}
-    if len(kinds) > 1:
-        raise InputError.single(str(paths[0]), None, "mixed-formats",
-                                "the source files mix dependency and phrase-structure trees")
-    kind = kinds.pop()
-    warnings: List[str] = []
-    pool: List[Sentence] = []
-    n_cyc = 0
-    for s in sents:
-        if isinstance(s, DepSentence) and unreachable_words(s.heads):
-            n_cyc += 1
-            if cycles == "error":
-                raise InputError.single(s.file, s.line, "cycle",
-                                        f"{s.label_of()} has a head cycle; the noise "
-                                        f"experiment needs trees (use --cycles skip or repair)")
-            if cycles == "skip":
-                continue
-            s, moved = repair_cycles(s)
-            warnings.append(f"{s.label_of()}: head cycle repaired (words {moved} attached "
-                            f"to the root)")
-        pool.append(s)
-    if n_cyc and cycles == "skip":
-        warnings.append(f"{n_cyc} sentence(s) with head cycles left out of the pool")
-    if not pool:
-        raise InputError.single(str(paths[0]), None, "empty-input",
-                                "no usable sentences in the source")
-    rng = np.random.default_rng(int(seed))
-    if sample is None or sample >= len(pool):
-        if sample is not None and sample > len(pool):
-            warnings.append(f"--sample {sample} is more than the {len(pool)} sentences "
-                            f"available; using all of them")
-        idx = list(range(len(pool)))
-    else:
-        if sample < 1:
-            raise InputError.single("<command line>", None, "usage", "--sample must be >= 1")
-        idx = sorted(rng.choice(len(pool), size=int(sample), replace=False).tolist())
-    chosen = [pool[i] for i in idx]
-    scope = chosen if label_scope == "sample" else sents
-    if kind == "dependency":
-        labels = label_set([s for s in scope if isinstance(s, DepSentence)])
-    else:
-        labels = nonterminal_labels(scope)
-        if not labels:
-            labels = sorted({s.root.label for s in scope})
-    return NoiseSource(chosen, labels, kind, [str(p) for p in paths], _digest(paths),
-                       len(pool), len(sents),
-                       [f"{Path(s.file).name}#{s.index + 1}" for s in chosen], cycles, n_cyc,
-                       warnings)
-
 
 # --------------------------------------------------------------------------
 # Perturbing a sample
 # --------------------------------------------------------------------------
-
-def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[float] = None,
-                   rng: Optional[np.random.Generator] = None, *, p_random: float = 0.0,
-                   exclude_current_label: bool = False,
-                   exclude_current_head: bool = False,
-                   reattach_draw: str = "nondominated") -> List[Sentence]:
-    """The perturbed copy of the sample for one run.
-
-    Either ``perturb_sample(source, spec)`` with a :class:`RunSpec` (its seed
-    is used), or ``perturb_sample(source, p_relabel, p_reattach, rng,
-    p_random=...)``.  Sentences are perturbed in sample order, all from the
-    one generator.
-    """
-    if isinstance(spec_or_p_relabel, RunSpec):
-        spec = spec_or_p_relabel
-        p_rel, p_att, p_rand = spec.p_relabel, spec.p_reattach, spec.p_random
-        rng = np.random.default_rng(spec.seed)
-    else:
-        p_rel, p_att, p_rand = float(spec_or_p_relabel), float(p_reattach or 0.0), p_random
-        if rng is None:
-            raise ValueError("pass a numpy Generator")
-    if p_rand > 0:
-        if source.kind != "dependency":
-            raise InputError.single("<series>", None, "usage",
-                                    "the random baseline is defined for dependency trees only")
-        coins = rng.random(len(source.sentences))
-        return [random_sentence(s, source.labels, rng) if c < p_rand else s
-                for s, c in zip(source.sentences, coins)]
-    if p_rel == 0 and p_att == 0:
-        return list(source.sentences)
-    return [perturb_any(s, p_rel, p_att, source.labels, rng,
-                        exclude_current_label=exclude_current_label,
-                        exclude_current_head=exclude_current_head,
-                        reattach_draw=reattach_draw)
-            for s in source.sentences]
 
 
 # --------------------------------------------------------------------------
@@ -555,213 +389,6 @@ def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequ
 # Summary
 # --------------------------------------------------------------------------
 
-def summarize(rows: Sequence[Mapping[str, object]],
-              metrics: Sequence[str]) -> List[Dict[str, object]]:
-    """Per (series, p, metric): n, mean, median, std (ddof=1), min, max.
-
-    Groups come in the order of first appearance; undefined values are left out.
-    """
-    groups: Dict[Tuple[str, float], List[Mapping[str, object]]] = {}
-    for r in rows:
-        groups.setdefault((str(r["series"]), round(float(r["p"]), 9)), []).append(r)
-    out = []
-    for (series, p), rs in groups.items():
-        for m in metrics:
-            vals = np.array([float(r[m]) for r in rs if r.get(m) is not None], dtype=float)
-            rec: Dict[str, object] = {"series": series, "p": p, "metric": m,
-                                      "n": int(len(vals))}
-            if len(vals):
-                rec.update(mean=float(vals.mean()), median=float(np.median(vals)),
-                           std=float(vals.std(ddof=1)) if len(vals) > 1 else 0.0,
-                           min=float(vals.min()), max=float(vals.max()))
-            else:
-                rec.update(mean=None, median=None, std=None, min=None, max=None)
-            out.append(rec)
-    return out
-
-
-METRIC_TITLES = {"alpha_plain": "α_plain", "alpha_diff": "α_diff", "alpha_norm": "α_norm",
-                 "las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
-SERIES_TITLES = {"both": "relabel + reattach (p_relabel = p_reattach = p)",
-                 "relabel": "relabel only (p_reattach = 0)",
-                 "reattach": "reattach only (p_relabel = 0)",
-                 "random": "uniform random trees (fraction p of sentences replaced)"}
-
-
-def _pct(x, digits: int = 1) -> str:
-    return "–" if x is None else f"{100 * float(x):.{digits}f}"
-
-
-def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[str],
-                     title: Optional[str] = None) -> str:
-    """Markdown: per series, means ± sd (percent), then full statistics."""
-
-    lines: List[str] = []
-    if title:
-        lines += [f"# {md(title)}", ""]
-    lines += ["Values in percent.  Mean ± sample standard deviation over runs; the full "
-              "statistics (median, min, max) follow each table.", ""]
-    by_series: Dict[str, List[Mapping[str, object]]] = {}
-    for rec in summary:
-        by_series.setdefault(str(rec["series"]), []).append(rec)
-    for series, recs in by_series.items():
-        lines += [f"## {md(series)}: {md(SERIES_TITLES.get(series, series))}", ""]
-        ps = list(dict.fromkeys(float(r["p"]) for r in recs))
-        idx = {(float(r["p"]), r["metric"]): r for r in recs}
-        lines.append("| p | " + " | ".join(md(METRIC_TITLES.get(m, m)) for m in metrics) + " |")
-        lines.append("|---:|" + "---:|" * len(metrics))
-        for p in ps:
-            cells = []
-            for m in metrics:
-                r = idx.get((p, m))
-                if r is None or r["mean"] is None:
-                    cells.append("–")
-                else:
-                    cells.append(f"{_pct(r['mean'])} ± {_pct(r['std'])}")
-            lines.append(f"| {p:g} | " + " | ".join(cells) + " |")
-        lines += ["", "<details><summary>full statistics</summary>", "",
-                  "| p | metric | n | mean | median | std | min | max |",
-                  "|---:|---|---:|---:|---:|---:|---:|---:|"]
-        for p in ps:
-            for m in metrics:
-                r = idx.get((p, m))
-                if r is None:
-                    continue
-                lines.append(f"| {p:g} | {md(METRIC_TITLES.get(m, m))} | {r['n']} | "
-                             + " | ".join(_pct(r[k], 2) for k in
-                                          ("mean", "median", "std", "min", "max")) + " |")
-        lines += ["", "</details>", ""]
-    return "\n".join(lines)
-
-
-def _csv_text(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(columns)
-    for r in rows:
-        w.writerow([_cell(r.get(c)) for c in columns])
-    return buf.getvalue()
-
-
-def _cell(v) -> str:
-
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return repr(v)
-    return str(csv_cell(v))
-
-
-def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
-    """Rows back from ``runs.csv``, ``runs.jsonl`` or ``results.json``.
-
-    Every row must be a run: a ``series``, a finite number ``p`` and numbers (or
-    nothing) in the other columns; anything else is a ``bad-results`` error
-    naming the file and line."""
-    path = Path(path)
-    if not path.exists():
-        raise InputError.single(str(path), None, "file-not-found", "no such file")
-    if path.is_dir():
-        for name in ("runs.csv", "results.json", "runs.jsonl"):
-            if (path / name).exists():
-                return read_rows(path / name)
-        raise InputError.single(str(path), None, "empty-input",
-                                "directory holds no runs.csv / results.json / runs.jsonl")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError.single(str(path), None, "encoding",
-                                f"not UTF-8 (byte {exc.start}: {exc.reason})") from None
-    except OSError as exc:
-        raise InputError.single(str(path), None, "unreadable",
-                                f"cannot read file: {exc.strerror or exc}") from None
-    if path.suffix in (".jsonl", ".json"):
-        return json_rows(text, path)
-    rows = []
-    lines = []
-    reader = csv.DictReader(io.StringIO(text))
-    if not reader.fieldnames or "series" not in reader.fieldnames or "p" not in reader.fieldnames:
-        raise InputError.single(str(path), 1, "bad-results",
-                                "not a noise results table (needs columns series and p)")
-    if "metric" in reader.fieldnames and "run" not in reader.fieldnames:
-        raise InputError.single(str(path), 1, "bad-results",
-                                "this is a summary table (one row per point and metric); give "
-                                "the run table runs.csv (or results.json) instead")
-    for rec in reader:
-        no = reader.line_num
-        if None in rec:
-            raise InputError.single(str(path), no, "bad-results",
-                                    f"{len(reader.fieldnames) + len(rec[None])} fields, but "
-                                    f"the header has {len(reader.fieldnames)}")
-        row: Dict[str, object] = {}
-        for k, v in rec.items():
-            if k == "series":
-                row[k] = v
-            elif v is None or v == "":
-                row[k] = None
-            else:
-                try:
-                    row[k] = int(v) if k in ("run", "seed") else float(v)
-                except ValueError:
-                    raise InputError.single(str(path), no, "bad-results",
-                                            f"column {quote(k)}: {quote(v)} is not a number")
-        rows.append(row)
-        lines.append(no)
-    return _checked_rows(rows, path, lines)
-
-
-def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, object]]:
-    """The runs of ``runs.jsonl`` / ``results.json`` text, checked (:func:`_checked_rows`)."""
-    if path.suffix == ".jsonl":
-        rows, lines = [], []
-        for no, line in enumerate(text.split("\n"), start=1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except ValueError as exc:
-                    raise InputError.single(str(path), no, "bad-results",
-                                            f"not a JSON line: {exc}") from None
-                lines.append(no)
-        return _checked_rows(rows, path, lines, need_p)
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise InputError.single(str(path), getattr(exc, "lineno", None), "bad-results",
-                                f"not JSON: {exc}") from None
-    rows = data.get("rows") if isinstance(data, dict) else data
-    if not isinstance(rows, list):
-        raise InputError.single(str(path), None, "bad-results",
-                                "no list of runs (a list, or an object with \"rows\")")
-    return _checked_rows(rows, path, None, need_p)
-
-
-def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],
-                  need_p: bool = True) -> List[Dict[str, object]]:
-    """``rows`` when every one is a run (see :func:`read_rows`); numbers as floats."""
-    out = []
-    for i, r in enumerate(rows):
-        line = lines[i] if lines else None
-        where = "" if lines else f"run {i + 1}: "
-
-        def bad(msg: str):
-            return InputError.single(str(path), line, "bad-results", where + msg)
-
-        if not isinstance(r, dict) or "series" not in r:
-            raise bad("not a run (needs series and p)")
-        p = r.get("p")
-        if (need_p or p is not None) and (isinstance(p, bool) or not isinstance(p, (int, float))
-                                          or not math.isfinite(p)):
-            raise bad(f"p is {quote(p)}, not a number")
-        row: Dict[str, object] = {"series": str(r["series"])}
-        for k, v in r.items():
-            if k == "series":
-                continue
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
-                raise bad(f"column {quote(k)}: {quote(v)} is not a number")
-            row[str(k)] = v
-        out.append(row)
-    return out
-
 
 # --------------------------------------------------------------------------
 # Progress bar (stderr, TTY only)
@@ -866,16 +493,6 @@ def _read_log(path: Path) -> List[dict]:
             fh.flush()
             os.fsync(fh.fileno())
     return rows
-
-
-def _path_to_str(o):
-    if isinstance(o, Path):
-        return str(o)
-    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
-
-
-def _dumps(obj, **kw) -> str:
-    return json.dumps(json_ready(obj), ensure_ascii=False, default=_path_to_str, **kw)
 
 
 def run_noise_experiment(sources: Sequence["str | os.PathLike"],

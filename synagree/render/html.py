@@ -37,7 +37,7 @@ from synagree.agreement.qa import qa_summary, rank_units, unit_diagnostics
 from synagree.base.escape import matplotlib_text
 from synagree.base.problems import InputError, quote
 from synagree.io.conllu import DepSentence
-from synagree.noise.experiments import json_rows
+from synagree.noise.results import json_rows
 from synagree.render.mpl import pyplot
 from synagree.render.qa import render_tables
 from synagree.render.rows import _f as _num

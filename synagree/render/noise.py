@@ -1,6 +1,6 @@
 from typing import Dict, Mapping, Sequence, Tuple
 
-from synagree.noise.experiments import METRIC_TITLES, _pct
+from synagree.noise.results import METRIC_TITLES, _pct
 
 
 def means_table(summary: Sequence[Mapping[str, object]], metrics: Sequence[str]) -> str:

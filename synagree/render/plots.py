@@ -25,7 +25,7 @@ import numpy as np
 
 from synagree.base.escape import matplotlib_text
 from synagree.base.problems import InputError
-from synagree.noise.experiments import KEY_COLUMNS, read_rows
+from synagree.noise.results import KEY_COLUMNS, read_rows
 from synagree.render.mpl import pyplot
 
 # stable colours / styles per metric (colour-blind-friendly Okabe–Ito palette)

@@ -1,0 +1,255 @@
+"""The result files of a noise experiment: their columns, reading them back
+(checked row by row) and the per-point summary (CSV, Markdown).
+
+Kept apart from the experiment runner (:mod:`synagree.noise.experiments`) so
+that the figures (:mod:`synagree.render.plots`) and the report read results
+without the runner."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from pathlib import Path
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from synagree.base.escape import csv_cell
+from synagree.base.escape import markdown as md
+from synagree.base.jsonable import json_ready
+from synagree.base.problems import InputError, quote
+from synagree.stats.alpha import VARIANTS
+
+ALPHA_COLUMNS: Tuple[str, ...] = tuple(f"alpha_{v}" for v in VARIANTS)
+
+
+DEP_SCORES: Tuple[str, ...] = ("las", "uas", "la")
+
+
+PHRASE_SCORES: Tuple[str, ...] = ("jaccard",)
+
+
+KEY_COLUMNS: Tuple[str, ...] = ("series", "p", "p_relabel", "p_reattach", "p_random", "run",
+                                "seed")
+
+
+def summarize(rows: Sequence[Mapping[str, object]],
+              metrics: Sequence[str]) -> List[Dict[str, object]]:
+    """Per (series, p, metric): n, mean, median, std (ddof=1), min, max.
+
+    Groups come in the order of first appearance; undefined values are left out.
+    """
+    groups: Dict[Tuple[str, float], List[Mapping[str, object]]] = {}
+    for r in rows:
+        groups.setdefault((str(r["series"]), round(float(r["p"]), 9)), []).append(r)
+    out = []
+    for (series, p), rs in groups.items():
+        for m in metrics:
+            vals = np.array([float(r[m]) for r in rs if r.get(m) is not None], dtype=float)
+            rec: Dict[str, object] = {"series": series, "p": p, "metric": m,
+                                      "n": int(len(vals))}
+            if len(vals):
+                rec.update(mean=float(vals.mean()), median=float(np.median(vals)),
+                           std=float(vals.std(ddof=1)) if len(vals) > 1 else 0.0,
+                           min=float(vals.min()), max=float(vals.max()))
+            else:
+                rec.update(mean=None, median=None, std=None, min=None, max=None)
+            out.append(rec)
+    return out
+
+
+METRIC_TITLES = {"alpha_plain": "α_plain", "alpha_diff": "α_diff", "alpha_norm": "α_norm",
+                 "las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
+
+
+SERIES_TITLES = {"both": "relabel + reattach (p_relabel = p_reattach = p)",
+                 "relabel": "relabel only (p_reattach = 0)",
+                 "reattach": "reattach only (p_relabel = 0)",
+                 "random": "uniform random trees (fraction p of sentences replaced)"}
+
+
+def _pct(x, digits: int = 1) -> str:
+    return "–" if x is None else f"{100 * float(x):.{digits}f}"
+
+
+def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[str],
+                     title: Optional[str] = None) -> str:
+    """Markdown: per series, means ± sd (percent), then full statistics."""
+
+    lines: List[str] = []
+    if title:
+        lines += [f"# {md(title)}", ""]
+    lines += ["Values in percent.  Mean ± sample standard deviation over runs; the full "
+              "statistics (median, min, max) follow each table.", ""]
+    by_series: Dict[str, List[Mapping[str, object]]] = {}
+    for rec in summary:
+        by_series.setdefault(str(rec["series"]), []).append(rec)
+    for series, recs in by_series.items():
+        lines += [f"## {md(series)}: {md(SERIES_TITLES.get(series, series))}", ""]
+        ps = list(dict.fromkeys(float(r["p"]) for r in recs))
+        idx = {(float(r["p"]), r["metric"]): r for r in recs}
+        lines.append("| p | " + " | ".join(md(METRIC_TITLES.get(m, m)) for m in metrics) + " |")
+        lines.append("|---:|" + "---:|" * len(metrics))
+        for p in ps:
+            cells = []
+            for m in metrics:
+                r = idx.get((p, m))
+                if r is None or r["mean"] is None:
+                    cells.append("–")
+                else:
+                    cells.append(f"{_pct(r['mean'])} ± {_pct(r['std'])}")
+            lines.append(f"| {p:g} | " + " | ".join(cells) + " |")
+        lines += ["", "<details><summary>full statistics</summary>", "",
+                  "| p | metric | n | mean | median | std | min | max |",
+                  "|---:|---|---:|---:|---:|---:|---:|---:|"]
+        for p in ps:
+            for m in metrics:
+                r = idx.get((p, m))
+                if r is None:
+                    continue
+                lines.append(f"| {p:g} | {md(METRIC_TITLES.get(m, m))} | {r['n']} | "
+                             + " | ".join(_pct(r[k], 2) for k in
+                                          ("mean", "median", "std", "min", "max")) + " |")
+        lines += ["", "</details>", ""]
+    return "\n".join(lines)
+
+
+def _csv_text(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow([_cell(r.get(c)) for c in columns])
+    return buf.getvalue()
+
+
+def _cell(v) -> str:
+
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return repr(v)
+    return str(csv_cell(v))
+
+
+def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
+    """Rows back from ``runs.csv``, ``runs.jsonl`` or ``results.json``.
+
+    Every row must be a run: a ``series``, a finite number ``p`` and numbers (or
+    nothing) in the other columns; anything else is a ``bad-results`` error
+    naming the file and line."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError.single(str(path), None, "file-not-found", "no such file")
+    if path.is_dir():
+        for name in ("runs.csv", "results.json", "runs.jsonl"):
+            if (path / name).exists():
+                return read_rows(path / name)
+        raise InputError.single(str(path), None, "empty-input",
+                                "directory holds no runs.csv / results.json / runs.jsonl")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError.single(str(path), None, "encoding",
+                                f"not UTF-8 (byte {exc.start}: {exc.reason})") from None
+    except OSError as exc:
+        raise InputError.single(str(path), None, "unreadable",
+                                f"cannot read file: {exc.strerror or exc}") from None
+    if path.suffix in (".jsonl", ".json"):
+        return json_rows(text, path)
+    rows = []
+    lines = []
+    reader = csv.DictReader(io.StringIO(text))
+    if not reader.fieldnames or "series" not in reader.fieldnames or "p" not in reader.fieldnames:
+        raise InputError.single(str(path), 1, "bad-results",
+                                "not a noise results table (needs columns series and p)")
+    if "metric" in reader.fieldnames and "run" not in reader.fieldnames:
+        raise InputError.single(str(path), 1, "bad-results",
+                                "this is a summary table (one row per point and metric); give "
+                                "the run table runs.csv (or results.json) instead")
+    for rec in reader:
+        no = reader.line_num
+        if None in rec:
+            raise InputError.single(str(path), no, "bad-results",
+                                    f"{len(reader.fieldnames) + len(rec[None])} fields, but "
+                                    f"the header has {len(reader.fieldnames)}")
+        row: Dict[str, object] = {}
+        for k, v in rec.items():
+            if k == "series":
+                row[k] = v
+            elif v is None or v == "":
+                row[k] = None
+            else:
+                try:
+                    row[k] = int(v) if k in ("run", "seed") else float(v)
+                except ValueError:
+                    raise InputError.single(str(path), no, "bad-results",
+                                            f"column {quote(k)}: {quote(v)} is not a number")
+        rows.append(row)
+        lines.append(no)
+    return _checked_rows(rows, path, lines)
+
+
+def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, object]]:
+    """The runs of ``runs.jsonl`` / ``results.json`` text, checked (:func:`_checked_rows`)."""
+    if path.suffix == ".jsonl":
+        rows, lines = [], []
+        for no, line in enumerate(text.split("\n"), start=1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except ValueError as exc:
+                    raise InputError.single(str(path), no, "bad-results",
+                                            f"not a JSON line: {exc}") from None
+                lines.append(no)
+        return _checked_rows(rows, path, lines, need_p)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InputError.single(str(path), getattr(exc, "lineno", None), "bad-results",
+                                f"not JSON: {exc}") from None
+    rows = data.get("rows") if isinstance(data, dict) else data
+    if not isinstance(rows, list):
+        raise InputError.single(str(path), None, "bad-results",
+                                "no list of runs (a list, or an object with \"rows\")")
+    return _checked_rows(rows, path, None, need_p)
+
+
+def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],
+                  need_p: bool = True) -> List[Dict[str, object]]:
+    """``rows`` when every one is a run (see :func:`read_rows`); numbers as floats."""
+    out = []
+    for i, r in enumerate(rows):
+        line = lines[i] if lines else None
+        where = "" if lines else f"run {i + 1}: "
+
+        def bad(msg: str):
+            return InputError.single(str(path), line, "bad-results", where + msg)
+
+        if not isinstance(r, dict) or "series" not in r:
+            raise bad("not a run (needs series and p)")
+        p = r.get("p")
+        if (need_p or p is not None) and (isinstance(p, bool) or not isinstance(p, (int, float))
+                                          or not math.isfinite(p)):
+            raise bad(f"p is {quote(p)}, not a number")
+        row: Dict[str, object] = {"series": str(r["series"])}
+        for k, v in r.items():
+            if k == "series":
+                continue
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                raise bad(f"column {quote(k)}: {quote(v)} is not a number")
+            row[str(k)] = v
+        out.append(row)
+    return out
+
+
+def _dumps(obj, **kw) -> str:
+    return json.dumps(json_ready(obj), ensure_ascii=False, default=_path_to_str, **kw)
+
+
+def _path_to_str(o):
+    if isinstance(o, Path):
+        return str(o)
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
