@@ -68,6 +68,21 @@ class AgreementResult:
     def score_names(self) -> List[str]:
         return ["jaccard"] if self.kind == "phrase" else ["las", "uas", "la"]
 
+    def add_alpha_metrics(self, ta: TreeAlpha, suffix: str) -> Dict[str, dict]:
+        """Record a further α computation (other trees or costs) as metrics
+        ``alpha_{variant}{suffix}`` in ``extra`` (with SEs when sampled) and its
+        notes; returns the sums behind each, for ``extra_details``."""
+        counts: Dict[str, dict] = {}
+        for v, st in ta.stats.items():
+            key = f"alpha_{v}{suffix}"
+            self.extra[key] = st.alpha
+            counts[key] = {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
+                           "d_o": st.d_o, "d_e": st.d_e}
+            if st.alpha_se is not None:
+                self.extra[f"{key}_se"] = st.alpha_se
+            self.notes.extend(n.replace(f"alpha_{v}:", f"{key}:", 1) for n in st.notes)
+        return counts
+
     def signature(self) -> str:
         """The settings as one line, ``key:value|key:value|...`` (like sacrebleu's):
         two published numbers are comparable when their signatures are equal."""

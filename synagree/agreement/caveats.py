@@ -230,14 +230,7 @@ def add_direction(result, unlabelled: bool = False) -> None:
     for unl in ([False, True] if unlabelled else [False]):
         ta = direction_alpha(result, unlabelled=unl)
         suffix = "_unlabelled_direction" if unl else "_direction"
-        for v, st in ta.stats.items():
-            key = f"alpha_{v}{suffix}"
-            result.extra[key] = st.alpha
-            details["counts"][key] = {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
-                                      "d_o": st.d_o, "d_e": st.d_e}
-            if st.alpha_se is not None:
-                result.extra[f"{key}_se"] = st.alpha_se
-            result.notes.extend(n.replace(f"alpha_{v}:", f"{key}:", 1) for n in st.notes)
+        details["counts"].update(result.add_alpha_metrics(ta, suffix))
         if not unl:
             c = ted_zero_counts(result.corpus, ta.unit_ted)
             result.extra["ted_zero_different_heads_direction"] = c["ted_zero_different_heads"]
