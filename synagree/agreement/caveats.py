@@ -240,6 +240,7 @@ def add_direction(result, unlabelled: bool = False) -> None:
             result.notes.extend(n.replace(f"alpha_{v}:", f"{key}:", 1) for n in st.notes)
         if not unl:
             c = ted_zero_counts(result.corpus, ta.unit_ted)
+            assert c is not None  # None for phrase structure only, returned above
             result.extra["ted_zero_different_heads_direction"] = c["ted_zero_different_heads"]
             details["ted_zero"] = c
 

@@ -142,12 +142,13 @@ def add_to_result(result, variants: Optional[Sequence[str]] = None) -> None:
     """Add ``alpha_*_unlabelled`` and ``la_given_head`` to ``result.extra``
     (counts in ``result.extra_details["unlabelled"]``, notes in ``result.notes``)."""
     ta = unlabelled_alpha(result, variants)
-    details: Dict[str, object] = {"counts": {}}
+    counts: Dict[str, Dict[str, object]] = {}
+    details: Dict[str, object] = {"counts": counts}
     for v, st in ta.stats.items():
         key = f"alpha_{v}_unlabelled"
         result.extra[key] = st.alpha
-        details["counts"][key] = {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
-                                  "d_o": st.d_o, "d_e": st.d_e}
+        counts[key] = {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
+                       "d_o": st.d_o, "d_e": st.d_e}
         if st.alpha_se is not None:
             result.extra[f"{key}_se"] = st.alpha_se
         result.notes.extend(n.replace(f"alpha_{v}:", f"{key}:", 1) for n in st.notes)

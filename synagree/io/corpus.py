@@ -35,7 +35,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, TypedDict
 
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.brackets import (
@@ -123,12 +123,23 @@ def check_input_choice(files: Sequence, dirs: Optional[Sequence]) -> None:
                                 "give either files or --dirs, not both")
 
 
-def input_options(args) -> Dict[str, object]:
+class InputOptions(TypedDict):
+    """The keywords :func:`input_options` returns."""
+
+    fmt: str
+    phrase_style: str
+    strict: bool
+    allow_missing: bool
+    names: Optional[Sequence[str]]
+    check_text: bool
+
+
+def input_options(args) -> InputOptions:
     """The reading and matching keywords of :func:`synagree.agreement.agree.load_corpus`
     from parsed command-line arguments (the options every input-taking command has)."""
-    return dict(fmt=args.fmt, phrase_style=args.phrase_style, strict=args.strict,
-                allow_missing=args.allow_missing, names=args.names,
-                check_text=not args.no_text_check)
+    return InputOptions(fmt=args.fmt, phrase_style=args.phrase_style, strict=args.strict,
+                        allow_missing=args.allow_missing, names=args.names,
+                        check_text=not args.no_text_check)
 
 
 def kind_of(sents: Sequence[Sentence]) -> str:
