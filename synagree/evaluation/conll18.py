@@ -665,7 +665,7 @@ def align(gold: Source, system: Source) -> Alignment:
 class Score:
     """Counts of one metric; rates are derived."""
 
-    correct: int
+    correct: float  # an int but for credit-weighted scores (hierarchical LAS)
     gold_total: int
     system_total: int
     aligned_total: Optional[int] = None

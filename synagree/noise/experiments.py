@@ -75,6 +75,7 @@ from typing import (
     Sequence,
     Tuple,
     Union,
+    cast,
 )
 
 import numpy as np
@@ -82,16 +83,17 @@ import numpy as np
 try:  # advisory lock on the output directory (POSIX); elsewhere no lock is taken
     import fcntl
 except ImportError:  # pragma: no cover
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # no such module here: no lock (checked at use)
 
 from synagree._version import __version__
 from synagree.base.escape import csv_cell
 from synagree.base.escape import markdown as md
-from synagree.base.jsonable import json_ready
+from synagree.base.jsonable import json_ready, to_float
 from synagree.base.problems import InputError, ProblemLog, quote
 from synagree.base.progress import Progress
 from synagree.distance import ted as _ted
 from synagree.distance.sums import delta_squared
+from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence, unreachable_words
 from synagree.io.corpus import kind_of, read_files
 from synagree.io.files import write_atomic
@@ -310,12 +312,12 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
     if not paths:
         raise InputError.single("<command line>", None, "empty-input",
                                 "no source treebank given")
-    paths = [Path(p) for p in paths]
-    docs, _ = read_files(paths, fmt, phrase_style, ProblemLog())
+    file_paths = [Path(p) for p in paths]
+    docs, _ = read_files(file_paths, fmt, phrase_style, ProblemLog())
     sents: List[Sentence] = [s for d in docs for s in d]
     kinds = {kind_of(d) for d in docs}
     if len(kinds) > 1:
-        raise InputError.single(str(paths[0]), None, "mixed-formats",
+        raise InputError.single(str(file_paths[0]), None, "mixed-formats",
                                 "the source files mix dependency and phrase-structure trees")
     kind = kinds.pop()
     warnings: List[str] = []
@@ -337,7 +339,7 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
     if n_cyc and cycles == "skip":
         warnings.append(f"{n_cyc} sentence(s) with head cycles left out of the pool")
     if not pool:
-        raise InputError.single(str(paths[0]), None, "empty-input",
+        raise InputError.single(str(file_paths[0]), None, "empty-input",
                                 "no usable sentences in the source")
     rng = np.random.default_rng(int(seed))
     if sample is None or sample >= len(pool):
@@ -354,10 +356,11 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
     if kind == "dependency":
         labels = label_set([s for s in scope if isinstance(s, DepSentence)])
     else:
-        labels = nonterminal_labels(scope)
+        phrases = [s for s in scope if isinstance(s, PhraseSentence)]
+        labels = nonterminal_labels(phrases)
         if not labels:
-            labels = sorted({s.root.label for s in scope})
-    return NoiseSource(chosen, labels, kind, [str(p) for p in paths], _digest(paths),
+            labels = sorted({s.root.label for s in phrases})
+    return NoiseSource(chosen, labels, kind, [str(p) for p in file_paths], _digest(file_paths),
                        len(pool), len(sents),
                        [f"{Path(s.file).name}#{s.index + 1}" for s in chosen], cycles, n_cyc,
                        warnings)
@@ -392,8 +395,9 @@ def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[
             raise InputError.single("<series>", None, "usage",
                                     "the random baseline is defined for dependency trees only")
         coins = rng.random(len(source.sentences))
+        deps = cast(List[DepSentence], source.sentences)  # a dependency source
         return [random_sentence(s, source.labels, rng) if c < p_rand else s
-                for s, c in zip(source.sentences, coins)]
+                for s, c in zip(deps, coins)]
     if p_rel == 0 and p_att == 0:
         return list(source.sentences)
     return [perturb_any(s, p_rel, p_att, source.labels, rng,
@@ -430,8 +434,9 @@ class RunEvaluator:
         self.timings: Dict[str, float] = {"perturb": 0.0, "trees": 0.0, "ted": 0.0,
                                           "alpha": 0.0, "scores": 0.0, "extra": 0.0}
         if self.kind == "dependency":
-            self._heads = np.concatenate([s.heads for s in self.orig]).astype(np.int32)
-            self._labs = np.array([self.vocab.id(d) for s in self.orig for d in s.deprels],
+            orig = cast(List[DepSentence], self.orig)  # a dependency sample
+            self._heads = np.concatenate([s.heads for s in orig]).astype(np.int32)
+            self._labs = np.array([self.vocab.id(d) for s in orig for d in s.deprels],
                                   dtype=np.int32)
 
     @property
@@ -474,9 +479,9 @@ class RunEvaluator:
             iu, ju = np.triu_indices(nn, k=1)
             ii = np.concatenate([ii, iu.astype(np.int64) + K0])
             jj = np.concatenate([jj, ju.astype(np.int64) + K0])
-            d = _ted.pair_distances(pack, ii, jj)
-            dm[ii, jj] = d
-            dm[jj, ii] = d
+            dist = _ted.pair_distances(pack, ii, jj)
+            dm[ii, jj] = dist
+            dm[jj, ii] = dist
         t2 = time.perf_counter()
         self.timings["ted"] += t2 - t1
         sizes = np.array([t.size for t in all_trees], dtype=np.float64)
@@ -496,9 +501,11 @@ class RunEvaluator:
     # -- uncorrected scores --------------------------------------------------
     def scores(self, perturbed: Sequence[Sentence]) -> Dict[str, Optional[float]]:
         t0 = time.perf_counter()
+        out: Dict[str, Optional[float]]
         if self.kind == "dependency":
-            heads = np.concatenate([s.heads for s in perturbed])
-            labs = np.array([self.vocab.id(d) for s in perturbed for d in s.deprels],
+            deps = cast(Sequence[DepSentence], perturbed)  # the sample's kind
+            heads = np.concatenate([s.heads for s in deps])
+            labs = np.array([self.vocab.id(d) for s in deps for d in s.deprels],
                             dtype=np.int32)
             he = heads == self._heads
             le = labs == self._labs
@@ -507,7 +514,9 @@ class RunEvaluator:
                    "uas": float(np.count_nonzero(he)) / n,
                    "la": float(np.count_nonzero(le)) / n}
         else:
-            c = jaccard_scores([[a, b] for a, b in zip(self.orig, perturbed)])
+            phrases = cast(Sequence[PhraseSentence], perturbed)  # the sample's kind
+            orig = cast(List[PhraseSentence], self.orig)
+            c = jaccard_scores([[a, b] for a, b in zip(orig, phrases)])
             out = {"jaccard": c.ratio("jaccard")}
         self.timings["scores"] += time.perf_counter() - t0
         return out
@@ -563,11 +572,11 @@ def summarize(rows: Sequence[Mapping[str, object]],
     """
     groups: Dict[Tuple[str, float], List[Mapping[str, object]]] = {}
     for r in rows:
-        groups.setdefault((str(r["series"]), round(float(r["p"]), 9)), []).append(r)
+        groups.setdefault((str(r["series"]), round(to_float(r["p"]), 9)), []).append(r)
     out = []
     for (series, p), rs in groups.items():
         for m in metrics:
-            vals = np.array([float(r[m]) for r in rs if r.get(m) is not None], dtype=float)
+            vals = np.array([to_float(r[m]) for r in rs if r.get(m) is not None], dtype=float)
             rec: Dict[str, object] = {"series": series, "p": p, "metric": m,
                                       "n": int(len(vals))}
             if len(vals):
@@ -606,8 +615,8 @@ def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[
         by_series.setdefault(str(rec["series"]), []).append(rec)
     for series, recs in by_series.items():
         lines += [f"## {md(series)}: {md(SERIES_TITLES.get(series, series))}", ""]
-        ps = list(dict.fromkeys(float(r["p"]) for r in recs))
-        idx = {(float(r["p"]), r["metric"]): r for r in recs}
+        ps = list(dict.fromkeys(to_float(r["p"]) for r in recs))
+        idx = {(to_float(r["p"]), r["metric"]): r for r in recs}
         lines.append("| p | " + " | ".join(md(METRIC_TITLES.get(m, m)) for m in metrics) + " |")
         lines.append("|---:|" + "---:|" * len(metrics))
         for p in ps:
@@ -728,11 +737,11 @@ def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, obje
     except ValueError as exc:
         raise InputError.single(str(path), getattr(exc, "lineno", None), "bad-results",
                                 f"not JSON: {exc}") from None
-    rows = data.get("rows") if isinstance(data, dict) else data
-    if not isinstance(rows, list):
+    found = data.get("rows") if isinstance(data, dict) else data
+    if not isinstance(found, list):
         raise InputError.single(str(path), None, "bad-results",
                                 "no list of runs (a list, or an object with \"rows\")")
-    return _checked_rows(rows, path, None, need_p)
+    return _checked_rows(found, path, None, need_p)
 
 
 def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],
