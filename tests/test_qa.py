@@ -239,6 +239,18 @@ def test_compare_rounds(cdt_en):
         qa.compare(qa.bootstrap(other, 50), {"nothing": 1})
 
 
+def test_compare_infinite_replicates_fall_back():
+    # replicate differences that are all infinite have no percentile interval
+    # (JSON may hold Infinity): the normal approximation is used, not a crash
+    cur = {"metrics": {"alpha_plain": {"estimate": 0.8, "se": 0.01,
+                                       "replicates": [math.inf, math.inf, None]}}}
+    prev = {"metrics": {"alpha_plain": {"estimate": 0.7, "se": 0.01,
+                                        "replicates": [0.7, 0.7, 0.7]}}}
+    (c,) = qa.compare(cur, prev, confidence=0.95)
+    assert c.method == "normal" and c.significant
+    assert c.delta == pytest.approx(0.1)
+
+
 def test_apply_worst_for_agree_cli(three):
     ns = argparse.Namespace(worst=2, variant="plain")
     text = cli_agree.apply_worst(three, ns, "table")

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, cast
 
 from synagree._version import __version__
 from synagree.agreement.caveats import add_ted_zero_counts
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError, Problem
+from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, from_dirs, from_files
 from synagree.stats.alpha import (
@@ -99,7 +100,9 @@ class AgreementResult:
                 d[f"alpha_{v}"] = self.alpha[v].alpha
         for m in self.score_names:
             d[m] = self.scores.ratio(m)
-        ci = (self.extra_details.get("ci") or {}) if self.extra_details else {}
+        # extra_details["ci"]: name -> [low, high] or None, as agree_corpus sets it
+        ci = cast(Dict[str, object],
+                  (self.extra_details.get("ci") or {}) if self.extra_details else {})
         for name, interval in ci.items():
             d[f"{name}_ci"] = interval
         d.update({
@@ -180,10 +183,11 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     ta = tree_alpha(tree_units, variants, keep_unit_matrix=bool(bootstrap),
                     sample_pairs=sample_pairs, seed=seed, executor=executor,
                     progress=progress, target_se=target_se, full_rows=True)
+    # every annotation of a corpus is of its kind
     if corpus.kind == "phrase":
-        scores = jaccard_scores(ann_lists)
+        scores = jaccard_scores(cast(List[List[PhraseSentence]], ann_lists))
     else:
-        scores = attachment_scores(ann_lists)
+        scores = attachment_scores(cast(List[List[DepSentence]], ann_lists))
     boot = None
     details: Dict[str, object] = {}
     if bootstrap and ta.sums is not None and ta.sums.m.shape[0] > 0:

@@ -233,6 +233,7 @@ def add_direction(result, unlabelled: bool = False) -> None:
         details["counts"].update(result.add_alpha_metrics(ta, suffix))
         if not unl:
             c = ted_zero_counts(result.corpus, ta.unit_ted)
+            assert c is not None  # None for phrase structure only, returned above
             result.extra["ted_zero_different_heads_direction"] = c["ted_zero_different_heads"]
             details["ted_zero"] = c
 

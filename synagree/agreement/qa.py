@@ -482,8 +482,9 @@ def annotator_distances(result) -> List[AnnotatorDistance]:
                     acc[a][1] += t
                     acc[a][2] += t / (sz[i] + sz[j])
     nunits = {a: sum(1 for u in corpus.units if a in u.annotations) for a in corpus.annotators}
-    return [AnnotatorDistance(a, c, s / c if c else float("nan"), sn / c if c else float("nan"),
-                              nunits[a]) for a, (c, s, sn) in acc.items()]
+    return [AnnotatorDistance(a, int(c), s / c if c else float("nan"),
+                              sn / c if c else float("nan"), nunits[a])
+            for a, (c, s, sn) in acc.items()]  # c: an int count in a list typed as floats
 
 
 # --------------------------------------------------------------------------
@@ -661,8 +662,10 @@ def compare(current: "Bootstrap | dict", previous: dict,
             b = np.array([np.nan if x is None else x for x in ro[:B]], dtype=np.float64)
             d = a - b  # independent replicates of each round: Δ*_b = new*_b − old*_b
             d = d[~np.isnan(d)]
-            if d.size:
-                lo, hi = percentile_interval(d, confidence)
+            # no interval when no difference is finite: the normal approximation then
+            interval = percentile_interval(d, confidence) if d.size else None
+            if interval is not None:
+                lo, hi = interval
                 le = int((d <= 0).sum())
                 ge = int((d >= 0).sum())
                 p = min(1.0, 2.0 * min(le + 1, ge + 1) / (d.size + 1))

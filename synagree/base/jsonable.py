@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from typing import SupportsFloat, Union, cast
 
 import numpy as np
 
@@ -20,3 +21,9 @@ def json_ready(x):
     if isinstance(x, np.generic):
         return json_ready(x.item())
     return x
+
+
+def to_float(x: object) -> float:
+    """``float(x)`` for a cell of a JSON-like row (typed ``object``) known to hold a
+    number or a numeric string; raises as :func:`float` does for anything else."""
+    return float(cast(Union[SupportsFloat, str], x))  # float() itself checks it

@@ -6,6 +6,7 @@ import argparse
 import sys
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Callable, ContextManager, Optional
 
 from synagree.agreement import caveats, unlabelled
 from synagree.agreement.agree import agree
@@ -161,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     validate_args(args)  # usage errors / bad hierarchy file before the long run
     # the computing layers are imported here, when a command runs (fast --help)
 
-    ctx = nullcontext(None)
+    ctx: ContextManager[Optional[Callable]] = nullcontext(None)  # the executor, if any
     if args.dask:
         ctx = dask_executor(args.dask)
     with ctx as executor:

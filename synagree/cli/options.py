@@ -184,7 +184,7 @@ def output_format(args: argparse.Namespace) -> str:
     out = getattr(args, "out", None)
     if out:
         fmt = SUFFIX_FORMATS.get(Path(out).suffix.lower())
-        if fmt in getattr(args, "output_formats", (default,)):
+        if fmt is not None and fmt in getattr(args, "output_formats", (default,)):
             return fmt
     return default
 

@@ -337,7 +337,7 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
     n = value_tree.shape[0]
     sz = ut.pack.sizes
     hist = _label_histograms(ut.pack) if control_variate else None
-    mu = _cv_means(sz[value_tree], hist[value_tree]) if control_variate else None
+    mu = _cv_means(sz[value_tree], hist[value_tree]) if hist is not None else None
     K1 = len(ut.pack) + 1
     ys: List[np.ndarray] = []
     Xs: List[np.ndarray] = []
@@ -357,7 +357,7 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
         d = d_u[inv]
         si, sj = sz[ti], sz[tj]
         ys.append(np.stack([delta_squared(d, si, sj, v) for v in VARIANTS]))
-        if control_variate:
+        if hist is not None:  # control_variate
             Xs.append(_cv_features(si, sj, hist[ti], hist[tj]))
         drawn += want
         y = np.concatenate(ys, axis=1)

@@ -76,7 +76,8 @@ def _work(maxn, dcost):
     return cells, idx
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+# _nrt=False (no reference counting in the kernel) is a numba option its stubs omit
+@njit(cache=True, nogil=True, _nrt=False, inline="always")  # type: ignore[call-overload]  # _nrt
 def _zs(l1, lm1, kr1, o1, n1, k1, k1e, l2, lm2, kr2, o2, n2, k2, k2e,
         dcost, icost, rmat, unit, cells, idx):
     """Zhang–Shasha distance between two trees given as postorder arrays.
@@ -234,7 +235,7 @@ def _zs(l1, lm1, kr1, o1, n1, k1, k1e, l2, lm2, kr2, o2, n2, k2, k2e,
     return np.float64(cells[(N1 - _U1) * TS + N2 - _U1])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: see _zs
 def _pair(i, j, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
           dcost, icost, rmat, unit, cells, idx):
     """TED between trees ``i`` and ``j`` of a pack, in the cheaper orientation."""
@@ -335,6 +336,12 @@ class Costs:
         return dc, ic, np.array([[0.0, 1.0]]), True
 
 
+# the pack's arrays in the kernels' argument order; a fixed-length tuple, so that
+# the typed numba dispatchers can count the arguments of ``kernel(*pack._args(), ...)``
+_PackArrays = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
 class TreePack:
     """A set of :class:`FlatTree` packed into contiguous arrays for the kernels."""
 
@@ -363,7 +370,7 @@ class TreePack:
     def __len__(self) -> int:
         return len(self.trees)
 
-    def _args(self):
+    def _args(self) -> _PackArrays:
         return (self.lab, self.lml, self.noff, self.kr, self.koff, self.rlab, self.rlml,
                 self.rkr, self.rkoff, self.cl, self.cr)
 

@@ -89,7 +89,13 @@ from synagree.stats.hierarchical import (
     label_credit_fn,
     load_hierarchy_noting_added,
 )
-from synagree.stats.significance import RatioUnits, SystemUnits, aggregate_alpha, significance
+from synagree.stats.significance import (
+    RatioUnits,
+    SignificanceResult,
+    SystemUnits,
+    aggregate_alpha,
+    significance,
+)
 from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
 __all__ = [
@@ -323,8 +329,8 @@ class Confusion:
         return [(g, s, c, self.examples[(g, s)]) for g, s, c in off[:n]]
 
     def labels(self) -> Tuple[List[str], List[str]]:
-        gold = Counter()
-        system = Counter()
+        gold: Counter[str] = Counter()
+        system: Counter[str] = Counter()
         for (g, s), c in self.counts.items():
             gold[g] += c
             system[s] += c
@@ -371,7 +377,7 @@ def breakdown_counts(alignment: Alignment, bd: Breakdown, full_labels: bool = Fa
     key = bd.key
     gold = Counter(key(w, gside) for w in alignment.gold.words)
     system = Counter(key(w, sside) for w in alignment.system.words)
-    aligned, las, uas = Counter(), Counter(), Counter()
+    aligned, las, uas = Counter[Hashable](), Counter[Hashable](), Counter[Hashable]()
     las_ok, uas_ok = _flags or _correct_flags(alignment, full_labels)
     for p, lo, uo in zip(alignment, las_ok, uas_ok):
         kg = key(p.gold, gside)
@@ -381,6 +387,7 @@ def breakdown_counts(alignment: Alignment, bd: Breakdown, full_labels: bool = Fa
             if lo:
                 las[kg] += 1
     seen = set(gold) | set(system)
+    order: Sequence[Hashable]
     if bd.bins is not None:
         order = list(bd.bins) + sorted(str(b) for b in seen - set(bd.bins))
     else:
@@ -479,7 +486,7 @@ class CompareResult:
     systems: List[SystemResult]
     hierarchy: Optional[str] = None
     full_labels: bool = False
-    significance: Optional["object"] = None  # synagree.stats.significance.SignificanceResult
+    significance: Optional[SignificanceResult] = None
     notes: List[str] = field(default_factory=list)
 
     def system(self, name: str) -> SystemResult:
@@ -667,6 +674,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
                 sr.alpha = ta.stats
                 sr.unit_ted = np.array([m[0, 1] for m in ta.unit_ted])
                 if significance and ta.sums is not None:
+                    assert ta.sums.S is not None  # kept: keep_unit_matrix=significance
                     ta_sums = (ta.sums.diag[:, 0].copy(), ta.sums.m.copy(),
                                ta.sums.S[0].copy())
                 del ta

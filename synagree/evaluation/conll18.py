@@ -92,6 +92,7 @@ from typing import (
     Mapping,
     Optional,
     Sequence,
+    Set,
     Tuple,
     Union,
 )
@@ -136,7 +137,9 @@ UNIVERSAL_FEATURES = frozenset({
     "Tense", "Aspect", "Voice", "Evident", "Polarity", "Person", "Polite",
 })
 
-Source = Union[str, os.PathLike, "Treebank", io.TextIOBase]
+#: what :func:`read_conllu` reads: a path, CoNLL-U text (with a newline) or a text stream
+FileSource = Union[str, os.PathLike, io.TextIOBase]
+Source = Union[FileSource, "Treebank"]
 
 
 class _Unaligned:
@@ -181,7 +184,7 @@ class Word:
         self.is_content = self.udeprel in CONTENT_DEPRELS
         self.is_functional = self.udeprel in FUNCTIONAL_DEPRELS
         self.parent: Optional[Word] = None
-        self.functional_children: Sequence[Word] = ()  # a list once there is one
+        self.functional_children: Union[Tuple[()], List[Word]] = ()  # a list once there is one
 
     def __repr__(self) -> str:
         return (f"Word({self.form!r}, id={self.id}, head={self.head}, deprel={self.deprel!r}, "
@@ -235,10 +238,10 @@ def _strip_spaces(form: str) -> str:
     return "".join(c for c in form if unicodedata.category(c) != "Zs")
 
 
-def _read_text(source: Source, name: Optional[str]) -> Tuple[str, str]:
+def _read_text(source: FileSource, name: Optional[str]) -> Tuple[str, str]:
     """Return (name, text) for a path, literal CoNLL-U text or text stream."""
     if isinstance(source, io.TextIOBase) or hasattr(source, "read"):
-        return name or getattr(source, "name", "<stream>"), source.read()
+        return name or str(getattr(source, "name", "<stream>")), source.read()
     if isinstance(source, str) and ("\n" in source or "\r" in source):
         return name or "<text>", source
     path = Path(source)
@@ -275,7 +278,7 @@ class _SentenceBuilder:
         self.ranges = Ranges()  # multiword-token ranges, checked as every reader does
 
 
-def read_conllu(source: Source, name: Optional[str] = None) -> Treebank:
+def read_conllu(source: FileSource, name: Optional[str] = None) -> Treebank:
     """Read a CoNLL-U file (path, text containing a newline, or text stream).
 
     Raises :class:`InputError` listing every problem found in the file.
@@ -436,10 +439,11 @@ def _link_tree(sent_words: Sequence[Word], name: str, end_line: int,
                 f"a sentence needs exactly one word with HEAD 0, this one has {len(roots)}",
                 sent_id=sent.sent_id)
     # Words not reachable from the root lie on (or hang from) a cycle.
-    state = {}  # id(word) -> True when known to reach the root
+    state: Dict[int, bool] = {}  # id(word) -> True when known to reach the root
     for w in sent_words:
-        path, seen = [], set()
-        node = w
+        path: List[Word] = []
+        seen: Set[int] = set()
+        node: Optional[Word] = w
         while node is not None and id(node) not in state and id(node) not in seen:
             seen.add(id(node))
             path.append(node)
@@ -661,7 +665,7 @@ def align(gold: Source, system: Source) -> Alignment:
 class Score:
     """Counts of one metric; rates are derived."""
 
-    correct: int
+    correct: float  # an int but for credit-weighted scores (hierarchical LAS)
     gold_total: int
     system_total: int
     aligned_total: Optional[int] = None

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import lzma
 import os
 import re
 import zlib
 from pathlib import Path
-from typing import BinaryIO, Optional, Union
+from typing import Callable, Dict, Optional, Union
 
 __all__ = ["SUFFIXES", "CorruptCompressedFile", "compression_of", "strip_suffix", "read_bytes",
            "open_binary", "decompress", "READ_ERRORS"]
@@ -30,7 +31,8 @@ _MAGIC = (("gzip", re.compile(rb"\x1f\x8b")),
           # "BZh", block size, then the magic of a block or of the end of the stream
           ("bzip2", re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)")))
 _DECOMPRESS = {"gzip": gzip.decompress, "xz": lzma.decompress, "bzip2": bz2.decompress}
-_OPEN = {"gzip": gzip.open, "xz": lzma.open, "bzip2": bz2.open}
+_OPEN: Dict[str, Callable[..., io.BufferedIOBase]] = {"gzip": gzip.open, "xz": lzma.open,
+                                                      "bzip2": bz2.open}
 #: what reading a (compressed) stream may raise
 READ_ERRORS = (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError)
 
@@ -87,7 +89,7 @@ def read_bytes(path: PathLike) -> bytes:
     return decompress(Path(path).read_bytes(), path)
 
 
-def open_binary(path: PathLike) -> BinaryIO:
+def open_binary(path: PathLike) -> io.BufferedIOBase:
     """The file opened for reading, decompressing on the fly (for peeking at
     the start of a large file).  Errors surface while reading."""
     fh = open(path, "rb")

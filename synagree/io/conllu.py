@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from conllu.exceptions import ParseException
@@ -55,6 +55,9 @@ from synagree.io.conllu_ids import (
 )
 from synagree.io.files import PathLike, raise_new_errors, read_text, write_atomic
 from synagree.io.text import comparable
+
+#: heads of a sentence's words (1-based, 0 = root): an int array or a list
+Heads = Union[np.ndarray, Sequence[int]]
 
 _RAW = lambda line, i: line[i]  # noqa: E731 -- keep FEATS/MISC/DEPS as written
 
@@ -149,7 +152,7 @@ class DepSentence:
         return comparable("".join(self.forms))
 
 
-def unreachable_words(heads: np.ndarray) -> List[int]:
+def unreachable_words(heads: Heads) -> List[int]:
     """1-based ids of words not reachable from token 0 (they sit on or under a cycle).
 
     Walks down from the artificial root the way the reference implementation
@@ -172,7 +175,7 @@ def unreachable_words(heads: np.ndarray) -> List[int]:
     return [i for i in range(1, n + 1) if not seen[i]]
 
 
-def head_cycles(heads: Sequence[int]) -> List[List[int]]:
+def head_cycles(heads: Heads) -> List[List[int]]:
     """Every head cycle, each as its member words (1-based, in walking order).
 
     Words under a cycle but not on it are in none of them.  One pass: every

@@ -35,7 +35,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, TypedDict
 
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.brackets import (
@@ -123,12 +123,23 @@ def check_input_choice(files: Sequence, dirs: Optional[Sequence]) -> None:
                                 "give either files or --dirs, not both")
 
 
-def input_options(args) -> Dict[str, object]:
+class InputOptions(TypedDict):
+    """The keywords :func:`input_options` returns."""
+
+    fmt: str
+    phrase_style: str
+    strict: bool
+    allow_missing: bool
+    names: Optional[Sequence[str]]
+    check_text: bool
+
+
+def input_options(args) -> InputOptions:
     """The reading and matching keywords of :func:`synagree.agreement.agree.load_corpus`
     from parsed command-line arguments (the options every input-taking command has)."""
-    return dict(fmt=args.fmt, phrase_style=args.phrase_style, strict=args.strict,
-                allow_missing=args.allow_missing, names=args.names,
-                check_text=not args.no_text_check)
+    return InputOptions(fmt=args.fmt, phrase_style=args.phrase_style, strict=args.strict,
+                        allow_missing=args.allow_missing, names=args.names,
+                        check_text=not args.no_text_check)
 
 
 def kind_of(sents: Sequence[Sentence]) -> str:
@@ -260,25 +271,27 @@ def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[st
                allow_missing: bool = False, check_text: bool = True,
                log: Optional[ProblemLog] = None) -> Corpus:
     """One file per annotator (two or more); see the module docstring for matching."""
-    paths = [Path(p) for p in paths]
-    if len(paths) < 2:
-        raise InputError.single(str(paths[0]) if paths else "<none>", None, "too-few-inputs",
+    file_paths = [Path(p) for p in paths]
+    if len(file_paths) < 2:
+        raise InputError.single(str(file_paths[0]) if file_paths else "<none>", None,
+                                "too-few-inputs",
                                 "agreement needs at least two annotation files "
                                 "(or --dirs with two or more directories)")
-    if names is not None and len(names) != len(paths):
+    if names is not None and len(names) != len(file_paths):
         raise InputError.single("<command line>", None, "usage",
-                                f"--names gives {len(names)} name(s) for {len(paths)} files: "
+                                f"--names gives {len(names)} name(s) for {len(file_paths)} files: "
                                 f"give one name per file")
-    _check_distinct(paths, "file")
+    _check_distinct(file_paths, "file")
     log = log if log is not None else ProblemLog(strict=strict)
-    docs, style = read_files(paths, fmt, phrase_style, log)
-    names = list(names) if names else _annotator_names(paths)
+    docs, style = read_files(file_paths, fmt, phrase_style, log)
+    names = list(names) if names else _annotator_names(file_paths)
     if len(set(names)) != len(names):
-        raise InputError.single(str(paths[0]), None, "duplicate-annotator",
+        raise InputError.single(str(file_paths[0]), None, "duplicate-annotator",
                                 f"annotator names are not distinct: {names} (give --names)")
-    files = [str(p) for p in paths]
+    files = [str(p) for p in file_paths]
     kind = _check_kinds(docs, files)
-    document: Document = (paths[0].name, {n: (f, d) for n, f, d in zip(names, files, docs)})
+    document: Document = (file_paths[0].name,
+                          {n: (f, d) for n, f, d in zip(names, files, docs)})
     corpus = Corpus(names, [], kind, log, {n: [f] for n, f in zip(names, files)},
                     phrase_style=style)
     _assemble(corpus, [document], allow_missing, check_text, multi_document=False)
@@ -306,21 +319,22 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
               phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
               check_text: bool = True, log: Optional[ProblemLog] = None) -> Corpus:
     """One directory per annotator; files matched by name into documents."""
-    dirs = [Path(d) for d in dirs]
+    dir_paths = [Path(d) for d in dirs]
     log = log if log is not None else ProblemLog(strict=strict)
     not_dirs = [Problem(str(d), None, "not-a-directory", "not a directory")
-                for d in dirs if not d.is_dir()]
+                for d in dir_paths if not d.is_dir()]
     if not_dirs:
         raise InputError(not_dirs)
-    if len(dirs) < 2:
-        raise InputError.single(str(dirs[0]) if dirs else "<none>", None, "too-few-inputs",
+    if len(dir_paths) < 2:
+        raise InputError.single(str(dir_paths[0]) if dir_paths else "<none>", None,
+                                "too-few-inputs",
                                 "--dirs needs at least two annotator directories")
-    _check_distinct(dirs, "directory")
-    dir_names = [d.resolve().name for d in dirs]
-    names = dir_names if len(set(dir_names)) == len(dir_names) else [str(d) for d in dirs]
+    _check_distinct(dir_paths, "directory")
+    dir_names = [d.resolve().name for d in dir_paths]
+    names = dir_names if len(set(dir_names)) == len(dir_names) else [str(d) for d in dir_paths]
     table: Dict[str, Dict[str, Path]] = {}
     listing: Dict[str, List[str]] = {}
-    for name, dir_name, d in zip(names, dir_names, dirs):
+    for name, dir_name, d in zip(names, dir_names, dir_paths):
         files = sorted(p for p in d.iterdir() if p.is_file() and _EXT.search(p.name)
                        and not p.name.startswith("."))
         listing[name] = [p.name for p in files]
@@ -332,10 +346,10 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
                                         f"{key!r}: {table[key][name].name} and {p.name}")
             table.setdefault(key, {})[name] = p
     if not table:
-        raise InputError.single(str(dirs[0]), None, "empty-input",
+        raise InputError.single(str(dir_paths[0]), None, "empty-input",
                                 "no annotation files (.conllu, .conll, .conllx, .tree, .mrg, "
                                 "... optionally compressed) found in the directories")
-    _check_documents(table, names, dirs, listing, allow_missing)
+    _check_documents(table, names, dir_paths, listing, allow_missing)
     entries = [(key, name, p) for key in sorted(table) for name, p in table[key].items()]
     all_docs, style = read_files([p for _, _, p in entries], fmt, phrase_style, log)
     kind = _check_kinds(all_docs, [str(p) for _, _, p in entries])
@@ -438,6 +452,7 @@ def _match_by_sent_id(key: str, per: Dict[str, Tuple[str, List[Sentence]]],
         seen: Dict[str, Sentence] = {}
         for s in d:
             sid = s.sent_id
+            assert sid is not None  # _assemble matches by sent_id only when all have one
             if sid in seen:
                 errors.append(Problem(f, s.line, "duplicate-sent-id",
                                       f"sent_id {sid!r} occurs twice (first at line "

@@ -109,7 +109,7 @@ _STALE_AGE = 3600.0
 
 def remove_stale_temporaries(path: Path) -> List[Path]:
     """Remove temporary files of earlier writes to ``path`` whose process is gone."""
-    removed = []
+    removed: List[Path] = []
     pattern = re.compile(r"\." + re.escape(path.name) + r"\.(?:(\d+)\.)?[^.]+\.tmp")
     try:
         candidates = list(path.parent.iterdir())

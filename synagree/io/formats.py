@@ -46,7 +46,8 @@ def format_of(fmt: str, path: PathLike) -> str:
 
 
 def read_any(path: PathLike, fmt: str = "auto", phrase_style: str = "auto",
-             log: Optional[ProblemLog] = None, strict: bool = False) -> List[Sentence]:
+             log: Optional[ProblemLog] = None, strict: bool = False
+             ) -> Union[List[DepSentence], List[PhraseSentence]]:
     """Read a dependency or phrase-structure file (``fmt``: auto|conllu|phrase)."""
     if format_of(fmt, path) == "conllu":
         return read_conllu(path, log=log, strict=strict)

@@ -73,10 +73,13 @@ from typing import (
     Sequence,
     Tuple,
     Union,
+    cast,
 )
 
 import numpy as np
 
+from synagree.io.brackets import PhraseSentence
+from synagree.io.conllu import DepSentence
 from synagree.noise.results import (
     ALPHA_COLUMNS,
     DEP_SCORES,
@@ -93,7 +96,7 @@ from synagree.noise.source import NoiseSource, RunSpec, load_source, perturb_sam
 try:  # advisory lock on the output directory (POSIX); elsewhere no lock is taken
     import fcntl
 except ImportError:  # pragma: no cover
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # no such module here: no lock (checked at use)
 
 from synagree._version import __version__
 from synagree.base.problems import InputError
@@ -264,8 +267,9 @@ class RunEvaluator:
         self.timings: Dict[str, float] = {"perturb": 0.0, "trees": 0.0, "ted": 0.0,
                                           "alpha": 0.0, "scores": 0.0, "extra": 0.0}
         if self.kind == "dependency":
-            self._heads = np.concatenate([s.heads for s in self.orig]).astype(np.int32)
-            self._labs = np.array([self.vocab.id(d) for s in self.orig for d in s.deprels],
+            orig = cast(List[DepSentence], self.orig)  # a dependency sample
+            self._heads = np.concatenate([s.heads for s in orig]).astype(np.int32)
+            self._labs = np.array([self.vocab.id(d) for s in orig for d in s.deprels],
                                   dtype=np.int32)
 
     @property
@@ -308,9 +312,9 @@ class RunEvaluator:
             iu, ju = np.triu_indices(nn, k=1)
             ii = np.concatenate([ii, iu.astype(np.int64) + K0])
             jj = np.concatenate([jj, ju.astype(np.int64) + K0])
-            d = _ted.pair_distances(pack, ii, jj)
-            dm[ii, jj] = d
-            dm[jj, ii] = d
+            dist = _ted.pair_distances(pack, ii, jj)
+            dm[ii, jj] = dist
+            dm[jj, ii] = dist
         t2 = time.perf_counter()
         self.timings["ted"] += t2 - t1
         sizes = np.array([t.size for t in all_trees], dtype=np.float64)
@@ -330,9 +334,11 @@ class RunEvaluator:
     # -- uncorrected scores --------------------------------------------------
     def scores(self, perturbed: Sequence[Sentence]) -> Dict[str, Optional[float]]:
         t0 = time.perf_counter()
+        out: Dict[str, Optional[float]]
         if self.kind == "dependency":
-            heads = np.concatenate([s.heads for s in perturbed])
-            labs = np.array([self.vocab.id(d) for s in perturbed for d in s.deprels],
+            deps = cast(Sequence[DepSentence], perturbed)  # the sample's kind
+            heads = np.concatenate([s.heads for s in deps])
+            labs = np.array([self.vocab.id(d) for s in deps for d in s.deprels],
                             dtype=np.int32)
             he = heads == self._heads
             le = labs == self._labs
@@ -341,7 +347,9 @@ class RunEvaluator:
                    "uas": float(np.count_nonzero(he)) / n,
                    "la": float(np.count_nonzero(le)) / n}
         else:
-            c = jaccard_scores([[a, b] for a, b in zip(self.orig, perturbed)])
+            phrases = cast(Sequence[PhraseSentence], perturbed)  # the sample's kind
+            orig = cast(List[PhraseSentence], self.orig)
+            c = jaccard_scores([[a, b] for a, b in zip(orig, phrases)])
             out = {"jaccard": c.ratio("jaccard")}
         self.timings["scores"] += time.perf_counter() - t0
         return out

@@ -93,7 +93,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from synagree.io.brackets import PhraseNode, PhraseSentence
-from synagree.io.conllu import DepSentence, head_cycles, unreachable_words
+from synagree.io.conllu import DepSentence, Heads, head_cycles, unreachable_words
 from synagree.io.formats import Sentence
 
 __all__ = [
@@ -129,7 +129,7 @@ def _children(heads: Sequence[int], n: int) -> List[List[int]]:
     return ch
 
 
-def postorder(heads: Sequence[int]) -> Tuple[List[int], List[int]]:
+def postorder(heads: Heads) -> Tuple[List[int], List[int]]:
     """(words reachable from 0 in post-order, words not reachable, by ID).
 
     Post-order: children before their head, siblings by word ID; the root 0
@@ -159,7 +159,7 @@ def postorder(heads: Sequence[int]) -> Tuple[List[int], List[int]]:
     return out, off
 
 
-def is_tree(heads: Sequence[int]) -> bool:
+def is_tree(heads: Heads) -> bool:
     """True when ``heads`` (1-based, 0 = root) is one tree: heads in range, no cycles."""
     n = len(heads)
     if any(h < 0 or h > n for h in (int(x) for x in heads)):

@@ -18,7 +18,7 @@ import numpy as np
 
 from synagree.base.escape import csv_cell
 from synagree.base.escape import markdown as md
-from synagree.base.jsonable import json_ready
+from synagree.base.jsonable import json_ready, to_float
 from synagree.base.problems import InputError, quote
 from synagree.stats.alpha import VARIANTS
 
@@ -43,11 +43,11 @@ def summarize(rows: Sequence[Mapping[str, object]],
     """
     groups: Dict[Tuple[str, float], List[Mapping[str, object]]] = {}
     for r in rows:
-        groups.setdefault((str(r["series"]), round(float(r["p"]), 9)), []).append(r)
+        groups.setdefault((str(r["series"]), round(to_float(r["p"]), 9)), []).append(r)
     out = []
     for (series, p), rs in groups.items():
         for m in metrics:
-            vals = np.array([float(r[m]) for r in rs if r.get(m) is not None], dtype=float)
+            vals = np.array([to_float(r[m]) for r in rs if r.get(m) is not None], dtype=float)
             rec: Dict[str, object] = {"series": series, "p": p, "metric": m,
                                       "n": int(len(vals))}
             if len(vals):
@@ -88,8 +88,8 @@ def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[
         by_series.setdefault(str(rec["series"]), []).append(rec)
     for series, recs in by_series.items():
         lines += [f"## {md(series)}: {md(SERIES_TITLES.get(series, series))}", ""]
-        ps = list(dict.fromkeys(float(r["p"]) for r in recs))
-        idx = {(float(r["p"]), r["metric"]): r for r in recs}
+        ps = list(dict.fromkeys(to_float(r["p"]) for r in recs))
+        idx = {(to_float(r["p"]), r["metric"]): r for r in recs}
         lines.append("| p | " + " | ".join(md(METRIC_TITLES.get(m, m)) for m in metrics) + " |")
         lines.append("|---:|" + "---:|" * len(metrics))
         for p in ps:
@@ -210,11 +210,11 @@ def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, obje
     except ValueError as exc:
         raise InputError.single(str(path), getattr(exc, "lineno", None), "bad-results",
                                 f"not JSON: {exc}") from None
-    rows = data.get("rows") if isinstance(data, dict) else data
-    if not isinstance(rows, list):
+    found = data.get("rows") if isinstance(data, dict) else data
+    if not isinstance(found, list):
         raise InputError.single(str(path), None, "bad-results",
                                 "no list of runs (a list, or an object with \"rows\")")
-    return _checked_rows(rows, path, None, need_p)
+    return _checked_rows(found, path, None, need_p)
 
 
 def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],

@@ -6,11 +6,12 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
 from synagree.base.problems import InputError, ProblemLog
+from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence, unreachable_words
 from synagree.io.corpus import kind_of, read_files
 from synagree.io.formats import Sentence
@@ -73,12 +74,12 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
     if not paths:
         raise InputError.single("<command line>", None, "empty-input",
                                 "no source treebank given")
-    paths = [Path(p) for p in paths]
-    docs, _ = read_files(paths, fmt, phrase_style, ProblemLog())
+    file_paths = [Path(p) for p in paths]
+    docs, _ = read_files(file_paths, fmt, phrase_style, ProblemLog())
     sents: List[Sentence] = [s for d in docs for s in d]
     kinds = {kind_of(d) for d in docs}
     if len(kinds) > 1:
-        raise InputError.single(str(paths[0]), None, "mixed-formats",
+        raise InputError.single(str(file_paths[0]), None, "mixed-formats",
                                 "the source files mix dependency and phrase-structure trees")
     kind = kinds.pop()
     warnings: List[str] = []
@@ -100,7 +101,7 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
     if n_cyc and cycles == "skip":
         warnings.append(f"{n_cyc} sentence(s) with head cycles left out of the pool")
     if not pool:
-        raise InputError.single(str(paths[0]), None, "empty-input",
+        raise InputError.single(str(file_paths[0]), None, "empty-input",
                                 "no usable sentences in the source")
     rng = np.random.default_rng(int(seed))
     if sample is None or sample >= len(pool):
@@ -117,10 +118,11 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
     if kind == "dependency":
         labels = label_set([s for s in scope if isinstance(s, DepSentence)])
     else:
-        labels = nonterminal_labels(scope)
+        phrases = [s for s in scope if isinstance(s, PhraseSentence)]
+        labels = nonterminal_labels(phrases)
         if not labels:
-            labels = sorted({s.root.label for s in scope})
-    return NoiseSource(chosen, labels, kind, [str(p) for p in paths], _digest(paths),
+            labels = sorted({s.root.label for s in phrases})
+    return NoiseSource(chosen, labels, kind, [str(p) for p in file_paths], _digest(file_paths),
                        len(pool), len(sents),
                        [f"{Path(s.file).name}#{s.index + 1}" for s in chosen], cycles, n_cyc,
                        warnings)
@@ -151,8 +153,9 @@ def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[
             raise InputError.single("<series>", None, "usage",
                                     "the random baseline is defined for dependency trees only")
         coins = rng.random(len(source.sentences))
+        deps = cast(List[DepSentence], source.sentences)  # a dependency source
         return [random_sentence(s, source.labels, rng) if c < p_rand else s
-                for s, c in zip(source.sentences, coins)]
+                for s, c in zip(deps, coins)]
     if p_rel == 0 and p_att == 0:
         return list(source.sentences)
     return [perturb_any(s, p_rel, p_att, source.labels, rng,

@@ -35,6 +35,7 @@ from typing import Dict, List, Optional, Sequence
 from synagree._version import __version__
 from synagree.agreement.qa import qa_summary, rank_units, unit_diagnostics
 from synagree.base.escape import matplotlib_text
+from synagree.base.jsonable import to_float
 from synagree.base.problems import InputError, quote
 from synagree.io.conllu import DepSentence
 from synagree.noise.results import json_rows
@@ -205,9 +206,9 @@ def read_noise(path: "str | os.PathLike") -> List[Dict[str, object]]:
             rows.append(row)
     for i, r in enumerate(rows, start=1):
         if r.get("p") is None:
-            r["p"] = max(float(r.get(k) or 0.0) for k in ("p_relabel", "p_reattach",
+            r["p"] = max(to_float(r.get(k) or 0.0) for k in ("p_relabel", "p_reattach",
                                                            "p_random"))
-        if not math.isfinite(float(r["p"])):
+        if not math.isfinite(to_float(r["p"])):
             raise InputError.single(str(p), None, "bad-results", f"run {i}: p is not a number")
     if not rows:
         raise InputError.single(str(p), None, "empty-input", "no runs in the noise results")
@@ -233,7 +234,7 @@ def noise_svgs(rows: Sequence[Dict[str, object]]) -> List[str]:
                     and k not in NOISE_METRICS and isinstance(v, float)})
     metrics += extra
     series = list(dict.fromkeys(str(r["series"]) for r in rows))
-    out = []
+    out: List[str] = []
     with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "synagree",
                                 "font.size": 9, "axes.spines.top": False,
                                 "axes.spines.right": False}):
@@ -244,7 +245,7 @@ def noise_svgs(rows: Sequence[Dict[str, object]]) -> List[str]:
                 for r in rows:
                     v = r.get(m)
                     if r["series"] == s and isinstance(v, float) and math.isfinite(v):
-                        by_p.setdefault(round(float(r["p"]), 9), []).append(v)
+                        by_p.setdefault(round(to_float(r["p"]), 9), []).append(v)
                 if not by_p:
                     continue
                 ps = sorted(by_p)

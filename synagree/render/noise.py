@@ -1,5 +1,6 @@
 from typing import Dict, Mapping, Sequence, Tuple
 
+from synagree.base.jsonable import to_float
 from synagree.noise.results import METRIC_TITLES, _pct
 
 
@@ -8,7 +9,7 @@ def means_table(summary: Sequence[Mapping[str, object]], metrics: Sequence[str])
     head = ["series", "p"] + [METRIC_TITLES.get(m, m) for m in metrics]
     idx: Dict[Tuple[str, float], Dict[str, object]] = {}
     for r in summary:
-        idx.setdefault((str(r["series"]), float(r["p"])), {})[str(r["metric"])] = r["mean"]
+        idx.setdefault((str(r["series"]), to_float(r["p"])), {})[str(r["metric"])] = r["mean"]
     body = [[s, f"{p:g}"] + [_pct(v.get(m)) for m in metrics] for (s, p), v in idx.items()]
     widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
     lines = ["  ".join(str(x).rjust(w) if i > 1 else str(x).ljust(w)

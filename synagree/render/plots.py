@@ -24,6 +24,7 @@ from typing import Dict, List, Mapping, Optional, Sequence
 import numpy as np
 
 from synagree.base.escape import matplotlib_text
+from synagree.base.jsonable import to_float
 from synagree.base.problems import InputError
 from synagree.noise.results import KEY_COLUMNS, read_rows
 from synagree.render.mpl import pyplot
@@ -172,7 +173,7 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
     paths: Dict[str, Path] = {}
     stems: set = {"noise-las-vs-alpha"}
     for s in series:
-        n_runs = max(Counter(round(float(r["p"]), 9) for r in rows
+        n_runs = max(Counter(round(to_float(r["p"]), 9) for r in rows
                              if r["series"] == s).values())
         fig, ax = plt.subplots(figsize=(6.4, 4.4))
         plot_series(rows, s, ax, metrics, band)

@@ -10,7 +10,7 @@ import csv
 import io
 import json
 import math
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, cast
 
 from synagree.agreement.agree import AgreementResult
 from synagree.base.escape import csv_row, plain
@@ -35,11 +35,13 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
             ("annotators", f"{len(res.annotators)} ({', '.join(res.annotators)})"),
             ("units", f"{res.units} pairable of {res.units_total}"),
             ("annotations", str(res.annotations))]
-    ci = (res.extra_details or {}).get("ci", {})
+    # extra_details["ci"]: name -> [low, high] or None; ["bootstrap"]: its settings
+    ci = cast(Dict[str, Optional[List[float]]], (res.extra_details or {}).get("ci", {}))
 
     def with_ci(name: str, value: Optional[float]) -> str:
         iv = ci.get(name)
-        level = (res.extra_details or {}).get("bootstrap", {}).get("level", 0.95)
+        boot = cast(Dict[str, float], (res.extra_details or {}).get("bootstrap", {}))
+        level = boot.get("level", 0.95)
         tail = f"  [{iv[0]:.4f}, {iv[1]:.4f}] {100 * level:g}% CI" if iv else ""
         return fmt_num(value, 6) + tail
 
@@ -49,8 +51,8 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
     names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
     for m in res.score_names:
         rows.append((names[m], with_ci(m, res.scores.ratio(m))))
-    for k, v in res.extra.items():
-        rows.append((k, fmt_num(v, 6) if isinstance(v, float) or v is None else str(v)))
+    for k, x in res.extra.items():
+        rows.append((k, fmt_num(x, 6) if isinstance(x, float) or x is None else str(x)))
     if res.kind == "dependency":
         rows.append(("ignored units", str(res.scores.ignored)))
         rows.append(("multi-root sentences", str(res.multi_root)))

@@ -90,7 +90,7 @@ import math
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple, Union, cast
 
 import numpy as np
 
@@ -99,6 +99,7 @@ from synagree.distance.ted import Costs
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, Unit
+from synagree.io.formats import Sentence
 from synagree.stats.alpha import VARIANTS, TreeAlpha, tree_alpha
 from synagree.trees.flat import Vocabulary, build_tree
 from synagree.trees.hierarchy import (
@@ -378,7 +379,8 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     metrics: Dict[str, Optional[float]] = {}
     if corpus.kind == "dependency":
         two = len(corpus.annotators) == 2
-        m, d = _label_scores(ann_lists, h, mode, two)
+        # dependency corpus: every annotation is a DepSentence
+        m, d = _label_scores(cast(List[List[DepSentence]], ann_lists), h, mode, two)
         metrics.update(m)
         details.update(d)
         if not two:
@@ -419,12 +421,21 @@ def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str =
 
 
 # ---------------------------------------------------------------- experiments hook
+class ColumnsMetric(Protocol):
+    """A metric function that names the columns it returns (:func:`hier_metric_fn`)."""
+
+    __name__: str
+    columns: Tuple[str, ...]
+
+    def __call__(self, original: Sequence[Sentence],
+                 perturbed: Sequence[Sentence]) -> Dict[str, Optional[float]]: ...
+
+
 def hier_metric_fn(hierarchy: HierarchySpec = "ud", label_distance: str = "hierarchy",
                    plain_as_leaf: bool = False, mode: str = AGREE_MODE,
                    variants: Sequence[str] = VARIANTS,
                    labels: Optional[Iterable[str]] = None
-                   ) -> Callable[[Sequence[DepSentence], Sequence[DepSentence]],
-                                 Dict[str, Optional[float]]]:
+                   ) -> ColumnsMetric:
     """A metric function ``(original_sentences, perturbed_sentences) -> dict``
     for the noise experiments: the two lists (same length, sentence k of one
     is sentence k of the other) are compared as two annotators, and the
@@ -447,8 +458,8 @@ def hier_metric_fn(hierarchy: HierarchySpec = "ud", label_distance: str = "hiera
             load_hierarchy(hierarchy, (), plain_as_leaf=plain_as_leaf)  # usage errors now
     spec_plain = plain_as_leaf and not isinstance(hierarchy, Hierarchy)
 
-    def metric(original: Sequence[DepSentence],
-               perturbed: Sequence[DepSentence]) -> Dict[str, Optional[float]]:
+    def metric(original: Sequence[Sentence],
+               perturbed: Sequence[Sentence]) -> Dict[str, Optional[float]]:
         if len(original) != len(perturbed):
             raise ValueError(f"{len(original)} original but {len(perturbed)} perturbed "
                              f"sentences")
@@ -460,8 +471,9 @@ def hier_metric_fn(hierarchy: HierarchySpec = "ud", label_distance: str = "hiera
                                           mode, variants)
         return metrics
 
-    metric.__name__ = "hierarchy"
-    metric.columns = tuple(k for k in METRIC_KEYS if not k.startswith("alpha_")) + (
+    fn = cast(ColumnsMetric, metric)  # a function; mypy types no attributes set on one
+    fn.__name__ = "hierarchy"
+    fn.columns = tuple(k for k in METRIC_KEYS if not k.startswith("alpha_")) + (
         tuple(f"alpha_{v}_h" for v in VARIANTS if v in variants)
         if label_distance == "hierarchy" else ())
-    return metric
+    return fn

@@ -114,6 +114,7 @@ from typing import (
     Mapping,
     Optional,
     Sequence,
+    Set,
     Tuple,
     Union,
 )
@@ -500,7 +501,7 @@ class Hierarchy:
     def credit(self, gold: Union[str, Iterable[str]], output: Annotation) -> float:
         """See :func:`credit`."""
         gold_tags = [gold] if isinstance(gold, str) else _gold_list(gold)
-        gold_leaves = set()
+        gold_leaves: Set[str] = set()
         for tag in gold_tags:
             gold_leaves.update(self._leaf_dist(self.resolve(tag)))
         dist = self.distribution(output)
