@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import time
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -99,6 +100,83 @@ def body_ok(dom: str) -> bool:
     """The page's script ran to the end (``data-rendered``) and reported no error."""
     body = re.search(r"<body([^>]*)>", dom).group(1)
     return 'data-rendered="1"' in body and "data-js-error" not in body
+
+
+class _PageFacts(HTMLParser):
+    """What a reader of a report page gets besides the drawings: every table
+    (cell text, tooltip, inline style), the headings, captions, notes and list
+    items inside ``<main>``, the number of inline SVG figures and the embedded
+    sentence data.  Markup details (attribute order, how a quote is escaped)
+    do not count."""
+
+    BLOCKS = ("h2", "h3", "figcaption", "summary", "li", "p", "label", "button")
+    VOID = {"meta", "br", "img", "input", "link", "hr", "col", "source", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list = []
+        self.tables: list = []
+        self.blocks: list = []
+        self.cell = self.block = None
+        self.svgs = 0
+        self.data = ""
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "svg" in self.stack:
+            self.stack.append(tag)
+            return
+        if tag not in self.VOID:
+            self.stack.append(tag)
+        if tag == "svg":
+            self.svgs += 1
+        elif tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self.cell = ["", a.get("title"), a.get("style")]
+            self.tables[-1][-1].append(self.cell)
+        elif tag in self.BLOCKS and "main" in self.stack:
+            self.block = [tag, ""]
+            self.blocks.append(self.block)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in self.VOID:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID or tag not in self.stack:
+            return
+        while self.stack.pop() != tag:
+            pass
+        if tag in ("td", "th"):
+            self.cell = None
+
+    def handle_data(self, d):
+        if not self.stack or self.stack[-1] == "style" or "svg" in self.stack:
+            return
+        if self.stack[-1] == "script":
+            self.data += d if "synagree-data" in self.get_starttag_text() else ""
+            return
+        if self.cell is not None:
+            self.cell[0] += d
+        if self.block is not None and self.block[0] in self.stack:
+            self.block[1] += d
+
+
+def page_facts(html: str) -> dict:
+    """:class:`_PageFacts` of a page, whitespace collapsed; a table cell is
+    ``[text]``, or ``[text, title, style]`` when it has either."""
+    p = _PageFacts()
+    p.feed(html)
+    p.close()
+    norm = lambda s: re.sub(r"\s+", " ", s).strip()  # noqa: E731
+    tables = [[[[norm(c[0])] + ([c[1], c[2]] if c[1] or c[2] else []) for c in r]
+                for r in t] for t in p.tables]
+    return {"tables": tables, "blocks": [[t, norm(x)] for t, x in p.blocks],
+            "svgs": p.svgs, "data": json.loads(p.data)}
 
 
 def sentence_payload(html: str) -> dict:
@@ -367,3 +445,74 @@ def test_browser_tokenisation_mismatch_and_phrase_trees(tmp_path):
     dom, console, _ = render(page2, tmp_path)
     assert console == [] and body_ok(dom)
     assert '<pre class="brackets">phrase-a: (S (NP D N)' in dom
+
+
+# --------------------------------------------------------------------------
+# The page says what it said before (tables, notes, data)
+# --------------------------------------------------------------------------
+
+GOLDEN = QA / "report-facts.json"
+
+
+def golden_pages(tmp: Path) -> dict:
+    """The pages whose :func:`page_facts` are kept in ``tests/data/qa/report-facts.json``
+    (seeded bootstrap: the numbers are reproducible)."""
+    files = [str(f) for f in THREE]
+    prev = tmp / "round1.json"
+    assert main(["report", *files, "--allow-missing", "--bootstrap", "50", "--seed", "1",
+                 "-o", str(prev), "-q"]) == 0
+    pages = {}
+    for name, args in (
+            ("three", [*files, "--allow-missing", "--noise", str(noise_csv(tmp / "noise.csv")),
+                       "--compare-to", str(prev), "--title", 'Three <b>"annotators"</b> & co']),
+            ("phrase", [str(QA / "phrase-a.tree"), str(QA / "phrase-b.tree")])):
+        page = tmp / f"{name}.html"
+        assert main(["report", *args, "--bootstrap", "50", "--seed", "1", "-o", str(page),
+                     "-q"]) == 0
+        pages[name] = page_facts(page.read_text(encoding="utf-8"))
+    return pages
+
+
+def dump_facts(pages: dict) -> str:
+    """JSON with one table row, block or sentence per line (readable diffs)."""
+    def one(x):
+        return json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+
+    out = []
+    for name, f in pages.items():
+        tables = ",\n".join("  [\n" + ",\n".join("   " + one(r) for r in t) + "\n  ]"
+                            for t in f["tables"])
+        blocks = ",\n".join("  " + one(b) for b in f["blocks"])
+        d = f["data"]
+        head = one({k: v for k, v in d.items() if k != "sentences"})
+        sents = ",\n".join("  " + one(s) for s in d["sentences"])
+        out.append(f'{one(name)}: {{"svgs": {f["svgs"]},\n "tables": [\n{tables}\n ],\n'
+                   f' "blocks": [\n{blocks}\n ],\n "data": {head[:-1]}, "sentences": [\n'
+                   f'{sents}\n ]}}}}')
+    return "{" + ",\n".join(out) + "}\n"
+
+
+def test_report_facts_unchanged(tmp_path):
+    """Every table cell (with its tooltip and colour), heading, caption and note
+    of the page, and the embedded sentence data, as recorded from the page
+    before its templates moved to files.  Keys added to a sentence's data are
+    allowed; changed or removed ones are not.  After an intended change of the
+    page, rewrite the record with ``SYNAGREE_UPDATE_GOLDEN=1`` and review its
+    diff."""
+    pages = golden_pages(tmp_path)
+    if os.environ.get("SYNAGREE_UPDATE_GOLDEN"):
+        GOLDEN.write_text(dump_facts(pages), encoding="utf-8")
+    want = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    for name, facts in want.items():
+        got = pages[name]
+        for key in ("blocks", "svgs"):
+            assert got[key] == facts[key], (name, key)
+        assert len(got["tables"]) == len(facts["tables"])
+        for i, (g, w) in enumerate(zip(got["tables"], facts["tables"])):
+            assert g == w, (name, f"table {i}")
+        gd, wd = got["data"], facts["data"]
+        assert {k: v for k, v in gd.items() if k != "sentences"} == \
+               {k: v for k, v in wd.items() if k != "sentences"}
+        assert len(gd["sentences"]) == len(wd["sentences"])
+        for g, w in zip(gd["sentences"], wd["sentences"]):
+            assert {k: g.get(k) for k in w} == w, (name, w["id"])
