@@ -38,6 +38,9 @@
       if (s.x) s.x.forEach(function (w) {
         s.l.forEach(function (row) { parts.push(LAB[row[w - 1]]); });
       });
+      if (s.p) s.p.forEach(function (t) {
+        t.d.forEach(function (row) { parts.push(t.n[row[0]]); });
+      });
       s._h = parts.join(" \u0001 ").toLowerCase();
     }
     return s._h;
@@ -115,10 +118,8 @@
     return lev;
   }
   function drawSentence(s, body) {
-    if (s.b) {
-      s.a.forEach(function (ai, j) {
-        body.appendChild(h("pre", "brackets", ANN[ai] + ": " + s.b[j]));
-      });
+    if (s.p) {
+      drawPhrase(s, body);
       return;
     }
     var m = s.a.length;
@@ -135,6 +136,160 @@
       body.appendChild(h("p", "words", "Differing words (" +
         s.a.map(function (ai) { return ANN[ai]; }).join("/") + "): " + parts.join("; ")));
     }
+  }
+  // ---- phrase structure: one tree per annotator, stacked ----------------
+  // s.p[j]: n labels in preorder, u parent of each (-1: root), d the nodes
+  // whose labelled bracket is missing from other trees ([node, j', ...]),
+  // w the words under the leaves (Penn input).  Leaves sit in one row at the
+  // bottom, in order, in columns shared by the trees when their leaf counts
+  // agree; edges are orthogonal (parent, a bar over the children, each
+  // child), so they never cross.  Walks are loops: trees may nest deeply.
+  function textW(str, px) {
+    var w = 0;
+    for (var i = 0; i < str.length; i++) w += str.charCodeAt(i) > 0x2e80 ? px * 1.05 : px * 0.6;
+    return w;
+  }
+  function phraseShape(t) {
+    var n = t.n.length, depth = [], kids = [], first = [], last = [], leaves = [], miss = {};
+    var i;
+    for (i = 0; i < n; i++) { kids.push([]); first.push(-1); last.push(-1); }
+    for (i = 0; i < n; i++) {
+      depth.push(t.u[i] < 0 ? 0 : depth[t.u[i]] + 1);
+      if (t.u[i] >= 0) kids[t.u[i]].push(i);
+    }
+    for (i = 0; i < n; i++) {
+      if (!kids[i].length) { first[i] = last[i] = leaves.length; leaves.push(i); }
+    }
+    for (i = n - 1; i > 0; i--) {  // children come after their parent in preorder
+      var u = t.u[i];
+      if (first[u] < 0 || first[i] < first[u]) first[u] = first[i];
+      if (last[i] > last[u]) last[u] = last[i];
+    }
+    t.d.forEach(function (row) { miss[row[0]] = row.slice(1); });
+    var rows = 0;
+    for (i = 0; i < n; i++) if (depth[i] > rows) rows = depth[i];
+    return {t: t, n: n, depth: depth, kids: kids, first: first, last: last, leaves: leaves,
+            miss: miss, rows: rows};
+  }
+  function labelW(lab) { return textW(lab, 12) + 8; }
+  function leafCentres(cols) {
+    var xs = [], x = 8;
+    for (var c = 0; c < cols.w.length; c++) {
+      x += cols.pad[c];
+      xs.push(x + cols.w[c] / 2);
+      x += cols.w[c];
+    }
+    return {xs: xs, width: x + 8};
+  }
+  function nodeCentres(sh, xs) {
+    var nx = new Array(sh.n);
+    for (var i = sh.n - 1; i >= 0; i--) {  // children first: centred over them
+      var kd = sh.kids[i];
+      nx[i] = kd.length ? (nx[kd[0]] + nx[kd[kd.length - 1]]) / 2 : xs[sh.first[i]];
+    }
+    return nx;
+  }
+  function phraseColumns(shapes) {
+    // one column per leaf, as wide as its label and word; then, while two
+    // labels of a row overlap, space is put before the first leaf after the
+    // left one (which moves the right one and never brings two labels closer)
+    var k = shapes[0].leaves.length, cols = {w: [], pad: []}, c;
+    for (c = 0; c < k; c++) { cols.w.push(24); cols.pad.push(0); }
+    shapes.forEach(function (sh) {
+      sh.leaves.forEach(function (node, c) {
+        cols.w[c] = Math.max(cols.w[c], labelW(sh.t.n[node]) + 4);
+        if (sh.t.w) cols.w[c] = Math.max(cols.w[c], textW(sh.t.w[c], 12) + 12);
+      });
+    });
+    var rows = shapes.map(function (sh) {
+      var byRow = {};
+      for (var v = 0; v < sh.n; v++) {
+        var r = sh.kids[v].length ? sh.depth[v] : sh.rows;
+        (byRow[r] = byRow[r] || []).push(v);  // preorder: left to right in a row
+      }
+      return byRow;
+    });
+    for (var pass = 0; pass < 200; pass++) {
+      var xs = leafCentres(cols).xs, moved = false;
+      shapes.forEach(function (sh, j) {
+        var nx = nodeCentres(sh, xs);
+        for (var r in rows[j]) {
+          var row = rows[j][r];
+          for (var q = 1; q < row.length; q++) {
+            var a = row[q - 1], b = row[q];
+            var need = (labelW(sh.t.n[a]) + labelW(sh.t.n[b])) / 2 + 4 - (nx[b] - nx[a]);
+            if (need > 0.01) { cols.pad[sh.last[a] + 1] += need; moved = true; }
+          }
+        }
+      });
+      if (!moved) break;
+    }
+    return cols;
+  }
+  function drawPhrase(s, body) {
+    var shapes = s.p.map(phraseShape), same = true;
+    shapes.forEach(function (sh) {
+      if (sh.leaves.length !== shapes[0].leaves.length) same = false;
+    });
+    var shared = same ? phraseColumns(shapes) : null;
+    shapes.forEach(function (sh, j) {
+      body.appendChild(phraseTree(s, j, sh, shared || phraseColumns([sh])));
+    });
+    var notes = [];
+    shapes.forEach(function (sh, j) {
+      var items = sh.t.d.map(function (row) {
+        var v = row[0], a = sh.first[v] + 1, b = sh.last[v] + 1;
+        return sh.t.n[v] + " " + (a === b ? a : a + "\u2013" + b) + " (not in " +
+          row.slice(1).map(function (o) { return ANN[s.a[o]]; }).join(", ") + ")";
+      });
+      if (items.length) notes.push(ANN[s.a[j]] + ": " + items.join(", "));
+    });
+    if (!same) body.appendChild(h("p", "words", "The trees have different numbers of " +
+      "leaves; brackets are compared by leaf position."));
+    if (notes.length) body.appendChild(h("p", "words", "Constituents not in every tree " +
+      "(label, first\u2013last leaf): " + notes.join("; ")));
+    s.a.forEach(function (ai, j) {
+      body.appendChild(h("pre", "brackets", ANN[ai] + ": " + s.b[j]));
+    });
+  }
+  function phraseTree(s, j, sh, cols) {
+    var t = sh.t, ROW = 34, TOP = 36, i, name = ANN[s.a[j]];
+    var lc = leafCentres(cols), xs = lc.xs, nx = nodeCentres(sh, xs), ny = new Array(sh.n);
+    var W = Math.ceil(Math.max(lc.width, textW(name, 11) + 12));
+    for (i = 0; i < sh.n; i++) ny[i] = TOP + (sh.kids[i].length ? sh.depth[i] : sh.rows) * ROW;
+    var yWords = TOP + sh.rows * ROW + 32;
+    var H = yWords + (t.w ? 6 : -14);
+    var root = svg("svg", {"class": "phrase", width: W, height: H, viewBox: "0 0 " + W + " " + H,
+                           "data-annotator": name});
+    root.appendChild(svg("text", {x: 4, y: 13, "class": "ann-name"}, name));
+    var edges = svg("g", {"class": "edges"}), red = [];
+    for (i = 1; i < sh.n; i++) {  // parent, bar over the children, child
+      var u = t.u[i], yBar = ny[u] + 6 + (ROW - 6 - 12) / 2;
+      var d = "M" + nx[u] + "," + (ny[u] + 6) + " V" + yBar + " H" + nx[i] + " V" + (ny[i] - 12);
+      var e = svg("path", {d: d, "class": "edge" + (sh.miss[i] ? " diff" : "")});
+      if (sh.miss[i]) red.push(e); else edges.appendChild(e);
+    }
+    red.forEach(function (e) { edges.appendChild(e); });  // drawn on top
+    root.appendChild(edges);
+    for (i = 0; i < sh.n; i++) {
+      var lab = t.n[i], leaf = !sh.kids[i].length, m = sh.miss[i];
+      var a = sh.first[i] + 1, b = sh.last[i] + 1, w = labelW(lab);
+      var g = svg("g", {"class": "con" + (leaf ? " leaf" : "") + (m ? " diff" : ""),
+                        "data-span": a + "-" + b, "data-label": lab});
+      g.appendChild(svg("rect", {x: nx[i] - w / 2, y: ny[i] - 12, width: w, height: 17,
+                                 rx: 3}));
+      g.appendChild(svg("text", {x: nx[i], y: ny[i], "text-anchor": "middle"}, lab));
+      var words = t.w ? " (" + t.w.slice(a - 1, b).join(" ") + ")" : "";
+      g.appendChild(svg("title", {}, name + ": " + lab + ", leaves " +
+        (a === b ? a : a + "\u2013" + b) + words + (m ? " \u2014 not in " +
+        m.map(function (o) { return ANN[s.a[o]]; }).join(", ") : "")));
+      root.appendChild(g);
+    }
+    if (t.w) t.w.forEach(function (wd, c) {
+      root.appendChild(svg("text", {x: xs[c], y: yWords, "text-anchor": "middle",
+                                    "class": "word"}, wd));
+    });
+    return root;
   }
   function diagram(s, which) {
     var forms = s.F ? s.F[which[0]] : s.f, n = forms.length;
