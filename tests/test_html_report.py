@@ -430,6 +430,20 @@ def test_ewt_1000_sentence_report(ewt_1000, out):
           f"rendered in {browser_s:.1f} s")
 
 
+def test_assets_inline_safely(monkeypatch):
+    """The page's assets come from the package (importlib.resources); one that
+    would end its <style>/<script> element early is refused, not inlined."""
+    from synagree.render import html as page
+
+    assert "function drawPhrase" in page._asset("report.js")
+    assert "svg.phrase" in page._asset("report.css")
+    page._inline.cache_clear()
+    monkeypatch.setattr(page, "_asset", lambda name: "var x = '</SCRIPT><b>';")
+    with pytest.raises(ValueError, match="cannot be inlined"):
+        page._inline("report.js", "</script")
+    page._inline.cache_clear()
+
+
 def test_sentence_data_limit(three_report):
     corpus = load_corpus(THREE, allow_missing=True)
     res = agree_corpus(corpus)

@@ -19,9 +19,12 @@ read with :mod:`importlib.resources`.  Sections:
 * sentences, worst first: a filter box and one row per sentence; opening a
   row draws its dependency arcs (annotators mirrored above/below the words
   for two annotators, stacked otherwise), arcs whose head or label differs
-  drawn with class ``arc diff`` and differing labels with ``lab diff``.
-  Diagrams are drawn lazily in JavaScript from embedded JSON (rows are added
-  in batches as the list scrolls), so 1,000 sentences stay light.
+  drawn with class ``arc diff`` and differing labels with ``lab diff``; or
+  its phrase-structure trees (one ``svg.phrase`` per annotator, stacked,
+  leaves in order), constituents whose labelled bracket is missing from
+  another annotator's tree drawn with class ``con diff``.  Diagrams are
+  drawn lazily in JavaScript from embedded JSON (rows are added in batches
+  as the list scrolls), so 1,000 sentences stay light.
 
 The CLI writes the page atomically (temporary file + ``os.replace``).
 """

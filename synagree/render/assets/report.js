@@ -209,12 +209,14 @@
       }
       return byRow;
     });
-    for (var pass = 0; pass < 200; pass++) {
-      var xs = leafCentres(cols).xs, moved = false;
+    for (var pass = 0; pass < 50; pass++) {
+      var moved = false;
       shapes.forEach(function (sh, j) {
-        var nx = nodeCentres(sh, xs);
         for (var r in rows[j]) {
           var row = rows[j][r];
+          if (row.length < 2) continue;
+          // (a pad moves every node right of it alike: one layout per row will do)
+          var nx = nodeCentres(sh, leafCentres(cols).xs);
           for (var q = 1; q < row.length; q++) {
             var a = row[q - 1], b = row[q];
             var need = (labelW(sh.t.n[a]) + labelW(sh.t.n[b])) / 2 + 4 - (nx[b] - nx[a]);
