@@ -258,7 +258,7 @@ def noise_svgs(rows: Sequence[Dict[str, object]]) -> List[Tuple[str, str]]:
                     and k not in NOISE_METRICS and isinstance(v, float)})
     metrics += extra
     series = list(dict.fromkeys(str(r["series"]) for r in rows))
-    out = []
+    out: List[Tuple[str, str]] = []
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "synagree",
                                 "font.size": 9, "axes.spines.top": False,
                                 "axes.spines.right": False}):
