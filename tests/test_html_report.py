@@ -16,6 +16,8 @@ import re
 import shutil
 import subprocess
 import time
+from html import unescape as html_unescape
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -99,6 +101,94 @@ def body_ok(dom: str) -> bool:
     """The page's script ran to the end (``data-rendered``) and reported no error."""
     body = re.search(r"<body([^>]*)>", dom).group(1)
     return 'data-rendered="1"' in body and "data-js-error" not in body
+
+
+class _PageFacts(HTMLParser):
+    """What a reader of a report page gets besides the drawings: every table
+    (cell text, tooltip, inline style), the headings, captions, notes and list
+    items inside ``<main>``, the number of inline SVG figures and the embedded
+    sentence data.  Markup details (attribute order, how a quote is escaped)
+    do not count."""
+
+    BLOCKS = ("h2", "h3", "figcaption", "summary", "li", "p", "label", "button")
+    VOID = {"meta", "br", "img", "input", "link", "hr", "col", "source", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list = []
+        self.tables: list = []
+        self.blocks: list = []
+        self.cell = self.block = None
+        self.svgs = 0
+        self.data = ""
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "svg" in self.stack:
+            self.stack.append(tag)
+            return
+        if tag not in self.VOID:
+            self.stack.append(tag)
+        if tag == "svg":
+            self.svgs += 1
+        elif tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self.cell = ["", a.get("title"), a.get("style")]
+            self.tables[-1][-1].append(self.cell)
+        elif tag in self.BLOCKS and "main" in self.stack:
+            self.block = [tag, ""]
+            self.blocks.append(self.block)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in self.VOID:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID or tag not in self.stack:
+            return
+        while self.stack.pop() != tag:
+            pass
+        if tag in ("td", "th"):
+            self.cell = None
+
+    def handle_data(self, d):
+        if not self.stack or self.stack[-1] == "style" or "svg" in self.stack:
+            return
+        if self.stack[-1] == "script":
+            self.data += d if "synagree-data" in self.get_starttag_text() else ""
+            return
+        if self.cell is not None:
+            self.cell[0] += d
+        if self.block is not None and self.block[0] in self.stack:
+            self.block[1] += d
+
+
+class _Tags(HTMLParser):
+    """The element names of a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen: set = set()
+
+    def handle_starttag(self, tag, attrs):
+        self.seen.add(tag)
+
+
+def page_facts(html: str) -> dict:
+    """:class:`_PageFacts` of a page, whitespace collapsed; a table cell is
+    ``[text]``, or ``[text, title, style]`` when it has either."""
+    p = _PageFacts()
+    p.feed(html)
+    p.close()
+    norm = lambda s: re.sub(r"\s+", " ", s).strip()  # noqa: E731
+    tables = [[[[norm(c[0])] + ([c[1], c[2]] if c[1] or c[2] else []) for c in r]
+                for r in t] for t in p.tables]
+    return {"tables": tables, "blocks": [[t, norm(x)] for t, x in p.blocks],
+            "svgs": p.svgs, "data": json.loads(p.data)}
 
 
 def sentence_payload(html: str) -> dict:
@@ -188,7 +278,7 @@ def test_fixture_report_content(three_report):
     assert_self_contained(html)
     for sid in ("summary", "annotators", "layers", "noise", "sentences"):
         assert f'id="{sid}"' in html
-    assert "Davies &amp; Fleiss κ" in html and "Fleiss&#x27; κ" in html
+    assert "Davies &amp; Fleiss κ" in html and re.search(r"Fleiss&#(x27|39); κ", html)
     assert html.count('<figure class="noise"') == 3 and html.count("<svg") >= 3
     data = sentence_payload(html)
     assert data["annotators"] == ["anna", "bert", "cleo"]
@@ -340,6 +430,20 @@ def test_ewt_1000_sentence_report(ewt_1000, out):
           f"rendered in {browser_s:.1f} s")
 
 
+def test_assets_inline_safely(monkeypatch):
+    """The page's assets come from the package (importlib.resources); one that
+    would end its <style>/<script> element early is refused, not inlined."""
+    from synagree.render import html as page
+
+    assert "function drawPhrase" in page._asset("report.js")
+    assert "svg.phrase" in page._asset("report.css")
+    page._inline.cache_clear()
+    monkeypatch.setattr(page, "_asset", lambda name: "var x = '</SCRIPT><b>';")
+    with pytest.raises(ValueError, match="cannot be inlined"):
+        page._inline("report.js", "</script")
+    page._inline.cache_clear()
+
+
 def test_sentence_data_limit(three_report):
     corpus = load_corpus(THREE, allow_missing=True)
     res = agree_corpus(corpus)
@@ -349,7 +453,8 @@ def test_sentence_data_limit(three_report):
 
 def test_browser_tokenisation_mismatch_and_phrase_trees(tmp_path):
     """Annotations with different word counts are drawn one tree per annotator
-    (no word-by-word highlighting); bracketed trees are shown as brackets."""
+    (no word-by-word highlighting); bracketed trees are drawn as trees, with the
+    brackets below (see test_browser_phrase_trees)."""
     a, b = tmp_path / "x.conllu", tmp_path / "y.conllu"
     a.write_text("# text = New York rocks\n1\tNew\t_\tX\tX\t_\t2\tcompound\t_\t_\n"
                  "2\tYork\t_\tX\tX\t_\t3\tnsubj\t_\t_\n3\trocks\t_\tX\tX\t_\t0\troot\t_\t_\n\n")
@@ -367,3 +472,249 @@ def test_browser_tokenisation_mismatch_and_phrase_trees(tmp_path):
     dom, console, _ = render(page2, tmp_path)
     assert console == [] and body_ok(dom)
     assert '<pre class="brackets">phrase-a: (S (NP D N)' in dom
+    assert len(re.findall(r'<svg class="phrase"', dom)) == 6
+
+
+# --------------------------------------------------------------------------
+# Phrase-structure trees
+# --------------------------------------------------------------------------
+
+def labelled_brackets(text: str) -> list:
+    """Independent of synagree: the nodes of a bracketed tree with bare leaves,
+    ``(S (NP D N) V)``, in preorder as ``(label, first leaf, last leaf, is leaf)``."""
+    tokens = re.findall(r"\(|\)|[^\s()]+", text)
+    nodes, stack, leaf, pos = [], [], 0, 0
+    while pos < len(tokens):
+        tok = tokens[pos]
+        if tok == "(":
+            stack.append(len(nodes))
+            nodes.append([tokens[pos + 1], leaf, None, False])
+            pos += 2
+            continue
+        if tok == ")":
+            nodes[stack.pop()][2] = leaf - 1
+        else:
+            nodes.append([tok, leaf, leaf, True])
+            leaf += 1
+        pos += 1
+    return [tuple(n) for n in nodes]
+
+
+def drawn_constituents(svg: str) -> list:
+    """``(label, first, last, classes, rect x, rect y, rect width)`` of every
+    constituent drawn in one ``<svg class="phrase">`` (leaf numbers 0-based)."""
+    out = []
+    for m in re.finditer(r'<g class="(con[^"]*)" data-span="(\d+)-(\d+)" data-label="([^"]*)">'
+                         r'<rect x="([-\d.e]+)" y="([-\d.e]+)" width="([\d.e]+)"', svg):
+        cls, a, b, lab, x, y, w = m.groups()
+        out.append((html_unescape(lab), int(a) - 1, int(b) - 1, cls.split(), float(x), float(y),
+                    float(w)))
+    return out
+
+
+def phrase_svgs(dom: str) -> list:
+    return re.findall(r'<svg class="phrase"[^>]*data-annotator="([^"]*)"[^>]*>(.*?)</svg>', dom,
+                      re.S)
+
+
+def check_phrase_drawing(dom: str, data: dict):
+    """Every opened phrase-structure sentence: one tree per annotation, its
+    constituents those of the brackets, marked ``diff`` exactly when their
+    labelled bracket is missing from another annotation, leaves left to right,
+    and no two labels of a row overlapping."""
+    svgs = phrase_svgs(dom)
+    opened = data["sentences"][:len(svgs) // 2]
+    assert len(svgs) == sum(len(s["a"]) for s in opened) > 0
+    k = 0
+    for s in opened:
+        trees = [labelled_brackets(b) for b in s["b"]]
+        keys = [{(lab, a, b) for lab, a, b, _ in t} for t in trees]
+        for j, t in enumerate(trees):
+            name, svg = svgs[k]
+            k += 1
+            assert html_unescape(name) == data["annotators"][s["a"][j]]
+            drawn = drawn_constituents(svg)
+            assert [(lab, a, b) for lab, a, b, *_ in drawn] == [n[:3] for n in t]
+            for (lab, a, b, leaf), (_, _, _, cls, *_) in zip(t, drawn):
+                missing = any((lab, a, b) not in keys[o] for o in range(len(trees)) if o != j)
+                assert ("diff" in cls) == missing, (s["id"], lab, a, b)
+                assert ("leaf" in cls) == leaf
+            leaves = [d for d in drawn if "leaf" in d[3]]
+            centres = [x + w / 2 for *_, x, _, w in leaves]
+            assert [d[1] for d in leaves] == list(range(len(leaves)))
+            assert centres == sorted(centres) and len(set(centres)) == len(centres)
+            rows: dict = {}
+            for *_, x, y, w in drawn:
+                rows.setdefault(y, []).append((x, x + w))
+            for boxes in rows.values():
+                boxes.sort()
+                assert all(b0[1] <= b1[0] + 0.5 for b0, b1 in zip(boxes, boxes[1:])), boxes
+
+
+def test_browser_phrase_trees(tmp_path):
+    """A phrase-structure pair: each opened sentence is drawn as one SVG tree per
+    annotator, the constituents that are not in the other tree marked ``diff``
+    (with red edges into them), agreeing ones not."""
+    page = tmp_path / "phrase.html"
+    assert main(["report", str(QA / "phrase-a.tree"), str(QA / "phrase-b.tree"),
+                 "--bootstrap", "0", "-o", str(page), "-q"]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert_self_contained(html)
+    dom, console, shot = render(page, tmp_path)
+    assert console == [], console
+    assert body_ok(dom)
+    data = sentence_payload(html)
+    assert [s["id"] for s in data["sentences"]] == ["1", "3", "2"]
+    check_phrase_drawing(dom, data)
+    svgs = phrase_svgs(dom)
+    assert len(svgs) == 6  # three sentences, all opened, two annotators each
+    # sentence 1: (VP V (NP D N)) against (VP V (NP D) N)
+    assert [c[:3] for c in drawn_constituents(svgs[0][1]) if "diff" in c[3]] == [("NP", 3, 4)]
+    assert [c[:3] for c in drawn_constituents(svgs[1][1]) if "diff" in c[3]] == [("NP", 3, 3)]
+    assert len(re.findall(r'class="edge diff"', svgs[0][1])) == 1
+    # sentence 2 (ranked last): the same tree twice, nothing marked
+    assert "diff" not in svgs[4][1] + svgs[5][1]
+    assert "Constituents not in every tree" in dom and "NP 4\u20135 (not in phrase-b)" in dom
+    assert shot.stat().st_size > 10_000
+
+
+def long_tree(n: int, seed: int, hostile: str, penn: bool = True) -> str:
+    """A deterministic tree over ``n`` leaves: phrases nested at random by
+    ``seed``, long labels, a hostile label, and every 17th tag from the 6th on
+    changed for an odd ``seed``; Penn style with words (the same for every
+    ``seed``; long ones and a hostile one) or delexicalised (bare tags)."""
+    pad = random.Random(n)
+    words = [f"w{i}" + "x" * pad.choice([0, 0, 3, 9]) for i in range(n)]
+    words[n // 2] = hostile
+    tags = ["DT", "NN", "VBZ", "IN", "JJ", "NNP-LONG-TAG", hostile]
+    rng = random.Random(seed)
+
+    def build(lo, hi):
+        if hi - lo == 1:
+            tag = tags[(lo + (seed % 2 == 1 and lo % 17 == 5)) % len(tags)]
+            return f"({tag} {words[lo]})" if penn else tag
+        k = rng.randint(2, min(4, hi - lo))
+        cuts = sorted(rng.sample(range(lo + 1, hi), k - 1))
+        parts = [build(a, b) for a, b in zip([lo] + cuts, cuts + [hi])]
+        label = rng.choice(["NP", "VP", "PP", "S", "SBAR-ADV-2", "ADJP"])
+        return f"({label} {' '.join(parts)})"
+
+    return f"(ROOT {build(0, n)})"
+
+
+@pytest.mark.parametrize("style", ["penn", "delex"])
+def test_browser_long_phrase_trees(tmp_path, style):
+    """Sentences of 40 and 80 leaves with long labels stay readable (no two labels
+    of a row overlap; the words sit under their leaves; the diagram scrolls
+    sideways), differing leaves are marked too, and hostile labels and words
+    are drawn as text."""
+    hostile = "<img/src=x/onerror=document.body.dataset.pwned=1>"  # (no spaces, brackets)
+    penn = style == "penn"
+    # and a short tree whose long labels sit closer than their widths over short leaves
+    dense = ("(ROOT (S (SBAR-ADV-2 (X a) (X b)) (SBAR-ADV-2 (X c) (X d)) (NP-SBJ-LONG (X e))))"
+             if penn else "(ROOT (S (SBAR-ADV-2 X X) (SBAR-ADV-2 X X) (NP-SBJ-LONG X)))")
+    a, b = tmp_path / "a.tree", tmp_path / "b.tree"
+    for f, shift in ((a, 0), (b, 1)):
+        f.write_text("\n".join([long_tree(n, n + shift, hostile, penn) for n in (80, 40)]
+                               + [dense]) + "\n", encoding="utf-8")
+    page = tmp_path / "long.html"
+    assert main(["report", str(a), str(b), "--phrase-style", style, "--bootstrap", "0",
+                 "-o", str(page), "-q"]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert_self_contained(html)
+    dom, console, _ = render(page, tmp_path)
+    assert console == [], console
+    assert body_ok(dom) and "data-pwned" not in re.search(r"<body[^>]*>", dom).group(0)
+    tags = _Tags()
+    tags.feed(dom)
+    assert "img" not in tags.seen and "svg" in tags.seen
+    data = sentence_payload(html)
+    check_phrase_drawing(dom, data)
+    svgs = phrase_svgs(dom)
+    assert len(svgs) == 6 and [s["id"] for s in data["sentences"]][2] == "3"
+    for _, svg in svgs[:4]:
+        drawn = drawn_constituents(svg)
+        leaves = [x + w / 2 for lab, a0, b0, cls, x, y, w in drawn if "leaf" in cls]
+        assert len(leaves) in (40, 80)
+        assert any("leaf" in c[3] and "diff" in c[3] for c in drawn)  # the changed tags
+        assert any("leaf" not in c[3] and "diff" in c[3] for c in drawn)
+        words = re.findall(r'<text x="([\d.e]+)"[^>]*class="word">([^<]*)</text>', svg)
+        if penn:
+            assert [float(x) for x, _ in words] == pytest.approx(leaves)
+            assert html_unescape(words[len(words) // 2][1]) == hostile
+        else:
+            assert words == []
+    width = int(re.search(r'<svg class="phrase" width="(\d+)"', dom).group(1))
+    assert width > 1300  # wider than the window: the diagram scrolls
+    assert re.search(r"\.diagram\{overflow-x:auto", html)
+
+
+# --------------------------------------------------------------------------
+# The page says what it said before (tables, notes, data)
+# --------------------------------------------------------------------------
+
+GOLDEN = QA / "report-facts.json"
+
+
+def golden_pages(tmp: Path) -> dict:
+    """The pages whose :func:`page_facts` are kept in ``tests/data/qa/report-facts.json``
+    (seeded bootstrap: the numbers are reproducible)."""
+    files = [str(f) for f in THREE]
+    prev = tmp / "round1.json"
+    assert main(["report", *files, "--allow-missing", "--bootstrap", "50", "--seed", "1",
+                 "-o", str(prev), "-q"]) == 0
+    pages = {}
+    for name, args in (
+            ("three", [*files, "--allow-missing", "--noise", str(noise_csv(tmp / "noise.csv")),
+                       "--compare-to", str(prev), "--title", 'Three <b>"annotators"</b> & co']),
+            ("phrase", [str(QA / "phrase-a.tree"), str(QA / "phrase-b.tree")])):
+        page = tmp / f"{name}.html"
+        assert main(["report", *args, "--bootstrap", "50", "--seed", "1", "-o", str(page),
+                     "-q"]) == 0
+        pages[name] = page_facts(page.read_text(encoding="utf-8"))
+    return pages
+
+
+def dump_facts(pages: dict) -> str:
+    """JSON with one table row, block or sentence per line (readable diffs)."""
+    def one(x):
+        return json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+
+    out = []
+    for name, f in pages.items():
+        tables = ",\n".join("  [\n" + ",\n".join("   " + one(r) for r in t) + "\n  ]"
+                            for t in f["tables"])
+        blocks = ",\n".join("  " + one(b) for b in f["blocks"])
+        d = f["data"]
+        head = one({k: v for k, v in d.items() if k != "sentences"})
+        sents = ",\n".join("  " + one(s) for s in d["sentences"])
+        out.append(f'{one(name)}: {{"svgs": {f["svgs"]},\n "tables": [\n{tables}\n ],\n'
+                   f' "blocks": [\n{blocks}\n ],\n "data": {head[:-1]}, "sentences": [\n'
+                   f'{sents}\n ]}}}}')
+    return "{" + ",\n".join(out) + "}\n"
+
+
+def test_report_facts_unchanged(tmp_path):
+    """Every table cell (with its tooltip and colour), heading, caption and note
+    of the page, and the embedded sentence data, as recorded from the page
+    before its templates moved to files.  Keys added to a sentence's data are
+    allowed; changed or removed ones are not.  After an intended change of the
+    page, rewrite the record with ``SYNAGREE_UPDATE_GOLDEN=1`` and review its
+    diff."""
+    pages = golden_pages(tmp_path)
+    if os.environ.get("SYNAGREE_UPDATE_GOLDEN"):
+        GOLDEN.write_text(dump_facts(pages), encoding="utf-8")
+    want = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    for name, facts in want.items():
+        got = pages[name]
+        for key in ("blocks", "svgs"):
+            assert got[key] == facts[key], (name, key)
+        assert len(got["tables"]) == len(facts["tables"])
+        for i, (g, w) in enumerate(zip(got["tables"], facts["tables"])):
+            assert g == w, (name, f"table {i}")
+        gd, wd = got["data"], facts["data"]
+        assert {k: v for k, v in gd.items() if k != "sentences"} == \
+               {k: v for k, v in wd.items() if k != "sentences"}
+        assert len(gd["sentences"]) == len(wd["sentences"])
+        for g, w in zip(gd["sentences"], wd["sentences"]):
+            assert {k: g.get(k) for k in w} == w, (name, w["id"])
