@@ -1,8 +1,8 @@
 """The main computation: read → trees → distances → statistics.
 
-:func:`agree` is what ``synagree agree`` runs.  It returns an
-:class:`AgreementResult` holding counts (not only ratios); rendering lives in
-:mod:`synagree.report`.
+`agree` is what ``synagree agree`` runs.  It returns an
+`AgreementResult` holding counts (not only ratios); rendering lives in
+`synagree.render`.
 """
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
                 check_text: bool = True) -> Corpus:
     """Read annotations from files (one per annotator) or annotator directories.
 
-    Units are matched and checked as :mod:`synagree.corpus` describes:
+    Units are matched and checked as `synagree.io.corpus` describes:
     by ``# sent_id`` when every sentence carries one, else by position; every
     unit's annotations must be of the same text unless ``check_text`` is
     false.  ``names`` (files only): one annotator name per file.
@@ -134,12 +134,12 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
 
     ``bootstrap``: number of unit-resampling replicates for percentile CIs
     (at ``level``, seeded by ``seed``); ``sample_pairs``: estimate D_e from
-    that many random pairs (automatic above :data:`AUTO_SAMPLE_THRESHOLD`
+    that many random pairs (automatic above `AUTO_SAMPLE_THRESHOLD`
     annotations unless ``exact``); ``executor``: run the all-pairs tiles
-    elsewhere (see :mod:`synagree.dask_exec`); ``progress``: progress bar on
+    elsewhere (see `synagree.distance.dask_exec`); ``progress``: progress bar on
     stderr (only when it is a terminal); ``max_memory``: bytes the bootstrap's
     unit x unit tables may take (planned before any work, see
-    :mod:`synagree.memory`).
+    `synagree.base.memory`).
     """
     vocab = Vocabulary()
     ann_lists = corpus.annotation_lists()
@@ -213,9 +213,9 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
     ``paths``: one file per annotator; or ``dirs``: one directory per
     annotator.  ``fmt``: ``auto`` | ``conllu`` | ``phrase``.  ``strict``
     turns warnings (head cycles, missing labels) into errors.  Raises
-    :class:`synagree.base.problems.InputError` on bad input.  Further keyword
+    `synagree.base.problems.InputError` on bad input.  Further keyword
     ``options`` (``bootstrap``, ``seed``, ``level``, ``sample_pairs``,
-    ``exact``, ``executor``, ``progress``) go to :func:`agree_corpus`.
+    ``exact``, ``executor``, ``progress``) go to `agree_corpus`.
     """
     corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
                          allow_missing=allow_missing, names=names, check_text=check_text)

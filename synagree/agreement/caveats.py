@@ -9,16 +9,16 @@ on 2) or 3 → 1 → 2; with equal labels both are the chain
 ε(root(dep(dep))).  Such a pair counts as perfect agreement in D_o although
 the two annotators chose different heads for two of the three words.
 
-:func:`ted_zero_counts` counts, over the pairable units, the unordered
+`ted_zero_counts` counts, over the pairable units, the unordered
 annotator pairs with TED 0 (``ted_zero_pairs``) and among them those whose
 heads differ (``ted_zero_different_heads``: some word has another head, or
 the word counts differ).  Only pairs with TED 0 need a head comparison, so it
-is cheap and :func:`synagree.agreement.agree_corpus` always reports it for
+is cheap and `synagree.agreement.agree.agree_corpus` always reports it for
 dependency corpora (a JSON key, a table row and, when it is not 0, a note).
 With the same heads TED 0 also means the same labels, except on words on a
 head cycle, which are not in the tree at all.
 
-``--label-direction`` (:func:`direction_tree`): each word's label gets the
+``--label-direction`` (`direction_tree`): each word's label gets the
 direction of its head, ``<`` when the head is to its left, ``>`` to its
 right, nothing for words attached to the root; the artificial root keeps
 its empty label.  The two chains above become ε(root(dep>(dep>))) and
@@ -74,7 +74,7 @@ def ted_zero_counts(corpus, unit_ted: Sequence[np.ndarray],
 
     Parameters
     ----------
-    corpus : synagree.corpus.Corpus
+    corpus : synagree.io.corpus.Corpus
     unit_ted : sequence of ndarray
         Per pairable unit (corpus order) the m × m TED matrix, annotators in
         corpus order (``TreeAlpha.unit_ted``).
@@ -127,7 +127,7 @@ def ted_zero_counts(corpus, unit_ted: Sequence[np.ndarray],
 
 
 def add_ted_zero_counts(result) -> None:
-    """Put the counts of :func:`ted_zero_counts` into ``result`` (``extra``:
+    """Put the counts of `ted_zero_counts` into ``result`` (``extra``:
     ``ted_zero_pairs``, ``ted_zero_different_heads``; ``extra_details["ted_zero"]``;
     a note when some pair has TED 0 but different heads).  No-op for
     phrase-structure corpora or results without per-unit TED matrices."""
@@ -162,7 +162,7 @@ def direction_label(deprel: str, word: int, head: int) -> str:
 def direction_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
     """The dependency tree of ``sent`` with head directions in the labels.
 
-    As :func:`synagree.trees.dependency_tree` (root ε, words under their heads,
+    As `synagree.trees.flat.dependency_tree` (root ε, words under their heads,
     siblings by word id, words on head cycles left out, |t| = words + 1), but
     word i's label is its DEPREL followed by ``<`` when its head is to its
     left, ``>`` when it is to its right, and nothing when its head is the root.

@@ -17,15 +17,15 @@ counts the pairs (i, j) with i in u, the same sum counts (j, i) again, and
 the pairs with both values in u (``diag[u]``) were subtracted twice.  The
 influence of u is Δα = α_{−u} − α: positive when α rises without the unit
 (the unit lowers agreement), negative when the unit raises it.
-``full`` is kept by :func:`synagree.alpha.tree_alpha` with ``full_rows=True``
-(O(units) memory, see :func:`synagree.distances.unit_sums`); it needs the
+``full`` is kept by `synagree.alpha.tree_alpha` with ``full_rows=True``
+(O(units) memory, see `synagree.distance.sums.unit_sums`); it needs the
 exact D_e: with sampled pairs there is no unit influence.
 
 Annotator influence (α without each annotator, at least three annotators)
 is *recomputed*: D_e without annotator a needs the δ² sums between a's
 values and each other's across units, which per-unit sums do not hold, so
 each left-out subset goes through a TED pass of its own
-(:func:`synagree.qa.leave_one_out`).
+(`synagree.qa.leave_one_out`).
 """
 from __future__ import annotations
 
@@ -65,14 +65,14 @@ class UnitInfluence:
 
 def alpha_without_units(sums, variants: Sequence[str] = VARIANTS
                         ) -> Dict[str, List[Optional[float]]]:
-    """α without each unit, from :class:`~synagree.distances.UnitSums` holding ``full``.
+    """α without each unit, from `synagree.distance.sums.UnitSums` holding ``full``.
 
     Returns ``{variant: [α_{−u} for every unit u]}``, ``None`` where α without
     the unit is undefined (fewer than two values left, or D_e = 0).
 
     Parameters
     ----------
-    sums : synagree.distances.UnitSums
+    sums : synagree.distance.sums.UnitSums
         Per-unit sums of one all-pairs pass, computed with ``want_full=True``
         (``tree_alpha(..., full_rows=True)``).
     variants : sequence of str
@@ -148,14 +148,14 @@ def unit_influence(result, variants: Optional[Sequence[str]] = None
                    ) -> Optional[List[UnitInfluence]]:
     """α without each pairable unit of an agreement result, and the change Δα.
 
-    Computed from the unit sums that :func:`synagree.agreement.agree_corpus`
+    Computed from the unit sums that `synagree.agreement.agree.agree_corpus`
     keeps (no tree edit distance is recomputed; see the module docstring for
     the formulas).
 
     Parameters
     ----------
-    result : synagree.agreement.AgreementResult
-        A result of :func:`synagree.agree` / :func:`~synagree.agreement.agree_corpus`.
+    result : synagree.agreement.agree.AgreementResult
+        A result of `synagree.agree` / `synagree.agreement.agree.agree_corpus`.
     variants : sequence of str, optional
         The variants to compute (default: every variant of ``result``).
 

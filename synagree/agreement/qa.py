@@ -1,18 +1,18 @@
 """Annotation QA: where the disagreement is, who disagrees, and how sure we are.
 
-Everything here is derived from one :class:`~synagree.agreement.agree.AgreementResult`
+Everything here is derived from one `synagree.agreement.agree.AgreementResult`
 (its corpus, per-unit TED matrices and, for the bootstrap, the unit × unit δ²
 sums that ``agree_corpus(bootstrap=B)`` keeps).
 
-Per unit (:func:`unit_diagnostics`)
+Per unit (`unit_diagnostics`)
     Mean pairwise TED, the annotator pairs that disagree, the words whose
     head or label differs, and the unit's *contribution to D_o* per variant:
     ``c_u = Σ_{i≠j in u} δ²(v_ui, v_uj) / (m_u − 1) / n`` -- so the
     contributions of all units sum to D_o exactly (α = 1 − Σ_u c_u / D_e).
-    :func:`worst_units` ranks units by contribution.
+    `worst_units` ranks units by contribution.
 
-Per annotator and pair (:func:`pair_matrix`, :func:`leave_one_out`,
-:func:`annotator_distances`)
+Per annotator and pair (`pair_matrix`, `leave_one_out`,
+`annotator_distances`)
     Pairwise α on the units both annotated (D_e from those units' values
     only), LAS/UAS/LA and unit counts per pair; α with each annotator left
     out; each annotator's mean TED to the others.  A subset α that is not the
@@ -20,16 +20,16 @@ Per annotator and pair (:func:`pair_matrix`, :func:`leave_one_out`,
     (none is needed with two annotators and no missing annotations: the pair
     is the corpus, and leaving one out leaves nothing to agree on).
 
-Confidence intervals (:func:`bootstrap`)
+Confidence intervals (`bootstrap`)
     Units (sentences) are resampled with replacement, seeded, in matrix form
-    (:mod:`synagree.bootstrap`): D_e needs cross-unit sums, so the unit × unit
+    (`synagree.stats.bootstrap`): D_e needs cross-unit sums, so the unit × unit
     matrix ``S[u, v] = Σ_{i in u, j in v} δ²`` is built once from the trees; a
     replicate with multiplicities w has ``do_sum = Σ w_u d_u``,
     ``n = Σ w_u m_u`` and ``de_sum = wᵀ S w``.  The categorical coefficients
-    (:mod:`synagree.categorical`) are recomputed from per-sentence sums with
+    (`synagree.stats.categorical`) are recomputed from per-sentence sums with
     the *same* weights.  Intervals are percentile intervals.
 
-Comparing rounds (:func:`compare`)
+Comparing rounds (`compare`)
     Two rounds are treated as independent samples of sentences.  With B
     replicates stored for each round (``synagree report --output json`` keeps
     them), the differences ``Δ*_b = new*_b − old*_b`` approximate the sampling
@@ -149,7 +149,7 @@ def _subset_alpha(result, groups: Sequence[Tuple[int, Sequence[str]]],
     """α over the given (pairable unit k, annotators) groups.
 
     When the groups are exactly the values of ``result`` its α is reused;
-    otherwise the subset's trees go through :func:`synagree.stats.alpha.tree_alpha`
+    otherwise the subset's trees go through `synagree.stats.alpha.tree_alpha`
     (a TED pass over the subset only, D_e sampled if ``result``'s was), once
     per subset (with three annotators a leave-one-out subset is a pair).
     """
@@ -220,7 +220,7 @@ class UnitDiag:
     disagreeing_pairs: List[Tuple[str, str, float]]  # (a, b, TED) with TED > 0
     differing_words: List[WordDiff]
     same_tokens: bool  # every annotation has the same words (word count)
-    # α without this unit and Δα = that − α, per variant (synagree.influence);
+    # α without this unit and Δα = that − α, per variant (synagree.agreement.influence);
     # empty when D_e was estimated from sampled pairs
     alpha_without: Dict[str, Optional[float]] = field(default_factory=dict)
     influence: Dict[str, Optional[float]] = field(default_factory=dict)
@@ -320,7 +320,7 @@ def worst_units(result, k: Optional[int] = 10, variant: str = "plain",
     Units that contribute nothing (and show no TED) are left out; ties go by
     mean TED, then corpus order.  ``by="influence"`` ranks every unit by Δα,
     the change of α when the unit is left out (largest first; needs the exact
-    D_e, see :mod:`synagree.influence`).
+    D_e, see `synagree.agreement.influence`).
     """
     diags = unit_diagnostics(result)
     if diags and variant not in diags[0].contribution:
@@ -487,7 +487,7 @@ def annotator_distances(result) -> List[AnnotatorDistance]:
 
 
 # --------------------------------------------------------------------------
-# Bootstrap (α and scores from synagree.bootstrap, plus categorical coefficients)
+# Bootstrap (α and scores from synagree.stats.bootstrap, plus categorical coefficients)
 # --------------------------------------------------------------------------
 
 def _items(result, layer: str):
@@ -563,7 +563,7 @@ def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
     """Percentile CIs for α (each variant), LAS/UAS/LA (or Jaccard) and the pooled
     categorical coefficients of ``categorical_layers`` (metric names
     ``{layer}_{observed|kappa|pi|alpha}``), all from the same resamples of the
-    pairable units: the weights of :func:`synagree.stats.bootstrap.resample_weights`
+    pairable units: the weights of `synagree.stats.bootstrap.resample_weights`
     with this ``seed``, so α and LAS replicates equal ``agree_corpus(bootstrap=B,
     seed=seed)``'s."""
     if B < 1:

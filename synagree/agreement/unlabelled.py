@@ -46,12 +46,12 @@ def unlabelled_tree(tree: FlatTree) -> FlatTree:
 
     Parameters
     ----------
-    tree : synagree.trees.FlatTree
+    tree : synagree.trees.flat.FlatTree
 
     Returns
     -------
-    synagree.trees.FlatTree
-        The same shape and |t|; labels are 0 (root) or :data:`UNLABELLED_LABEL`.
+    synagree.trees.flat.FlatTree
+        The same shape and |t|; labels are 0 (root) or `UNLABELLED_LABEL`.
 
     Examples
     --------
@@ -84,7 +84,7 @@ def alpha_over(result, units: Sequence[Sequence[FlatTree]],
 
     D_e is exact unless ``result``'s was estimated from sampled pairs, in which
     case as many pairs are drawn for these trees.  Only the pairable units
-    (two or more trees) take part, as in :func:`synagree.alpha.tree_alpha`.
+    (two or more trees) take part, as in `synagree.alpha.tree_alpha`.
     """
     variants = [v for v in (variants or VARIANTS) if v in result.alpha] or list(VARIANTS)
     return tree_alpha(units, variants, sample_pairs=_sampled_pairs(result))
@@ -95,7 +95,7 @@ def unlabelled_alpha(result, variants: Optional[Sequence[str]] = None) -> TreeAl
 
     Parameters
     ----------
-    result : synagree.agreement.AgreementResult
+    result : synagree.agreement.agree.AgreementResult
         Carries the trees α was computed on (``result.trees``).
     variants : sequence of str, optional
         Default: the variants of ``result``.

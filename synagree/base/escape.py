@@ -4,19 +4,19 @@ Every renderer that writes LaTeX, Markdown or CSV passes the text it takes
 from the input (annotator and file names, labels, tags, sentence ids, word
 forms, titles) through these functions; numbers it formats itself need not.
 
-* :func:`latex`: the specials ``\\ { } $ & # ^ _ ~ %`` (and ``< > |``, which
+* `latex`: the specials ``\\ { } $ & # ^ _ ~ %`` (and ``< > |``, which
   the default font encoding prints as other glyphs) become their text
   commands; line breaks and other control characters become spaces (a blank
   line would end the paragraph inside a table).
-* :func:`markdown`: one table cell or heading line: line breaks become
+* `markdown`: one table cell or heading line: line breaks become
   spaces, ``|`` is escaped, the emphasis, code and link marks
   ``\\ * _ ` [ ] ~`` are backslash-escaped (``_`` inside a word, which marks
   nothing, is kept) and ``<``, ``>`` written as
   entities, so no input text turns into markup or HTML.
-* :func:`csv_cell`: a text cell that a spreadsheet would run as a formula
+* `csv_cell`: a text cell that a spreadsheet would run as a formula
   (starting with ``= + - @``, tab or carriage return) gets a leading ``'``;
   numbers, and text that reads as a plain decimal number (``-0.05``,
-  ``1e-3``, ``12.5%``), are left as they are.  :func:`csv_row` maps a row.
+  ``1e-3``, ``12.5%``), are left as they are.  `csv_row` maps a row.
 
 ``plain`` (for the aligned text tables and terminals) escapes control
 characters only, so that a label cannot move the cursor or break a row;
@@ -82,7 +82,7 @@ def csv_cell(v: object) -> object:
 
 
 def csv_row(row: Iterable[object]) -> List[object]:
-    """:func:`csv_cell` of every cell."""
+    """`csv_cell` of every cell."""
     return [csv_cell(v) for v in row]
 
 

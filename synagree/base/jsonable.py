@@ -8,7 +8,7 @@ import numpy as np
 
 def json_ready(x):
     """``x`` with NaN/inf as None, numpy scalars and arrays as Python values,
-    tuples as lists and dict keys as strings: what :func:`json.dumps` accepts."""
+    tuples as lists and dict keys as strings: what `json.dumps` accepts."""
     if isinstance(x, float) and not math.isfinite(x):
         return None
     if isinstance(x, dict):

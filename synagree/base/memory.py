@@ -3,7 +3,7 @@
 Work whose memory grows with the square of the corpus (the unit × unit sums
 behind bootstrap intervals and significance tests) or with a user-given grid
 is estimated before it starts; above the limit (``--max-memory``, default
-:data:`DEFAULT_MAX_MEMORY`) it is refused with exit status 2 and a hint.
+`DEFAULT_MAX_MEMORY`) it is refused with exit status 2 and a hint.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def human(nbytes: float) -> str:
 
 def check_memory(nbytes: float, what: str, hint: str,
                  limit: int = DEFAULT_MAX_MEMORY) -> None:
-    """Raise :class:`InputError` (kind ``memory-limit``) when ``what`` is planned
+    """Raise `InputError` (kind ``memory-limit``) when ``what`` is planned
     to need more than ``limit`` bytes; ``hint`` says how to need less.
 
     >>> check_memory(10, "a tiny table", "none needed")

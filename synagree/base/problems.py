@@ -1,20 +1,20 @@
 """Structured input problems.
 
 Readers never stop at the first problem: they gather every problem of a file
-as a :class:`Problem` record (file, line, sentence id, kind, severity,
-message) into a :class:`ProblemLog`.  Errors make the caller raise
-:class:`InputError` once the whole file has been read; warnings are reported
+as a `Problem` record (file, line, sentence id, kind, severity,
+message) into a `ProblemLog`.  Errors make the caller raise
+`InputError` once the whole file has been read; warnings are reported
 and the computation goes on.  ``strict=True`` turns warnings into errors.
 
 Line numbers are 1-based; ``line=None`` means the problem concerns the file
 as a whole (e.g. an empty file).
 
 Input text in messages is shortened here, in one place: a message quotes
-input through :func:`quote` (at most :data:`SHOWN` characters, then ``…``
-and the length), and every :class:`Problem` tames its message and sentence
-id on creation (:func:`tame`): control characters escaped, any run of more
-than :data:`LONG_RUN` non-space characters and any message over
-:data:`LONG_MESSAGE` characters shortened.  A 10 MB token is never echoed
+input through `quote` (at most `SHOWN` characters, then ``…``
+and the length), and every `Problem` tames its message and sentence
+id on creation (`tame`): control characters escaped, any run of more
+than `LONG_RUN` non-space characters and any message over
+`LONG_MESSAGE` characters shortened.  A 10 MB token is never echoed
 whole to stderr or into a JSON report.
 """
 from __future__ import annotations

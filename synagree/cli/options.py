@@ -217,7 +217,7 @@ def _same(a: Path, b: Path) -> bool:
 def check_output_path(args: argparse.Namespace) -> Optional[str]:
     """Check ``-o`` before any work: not an input, not a directory (for a file),
     its folder existing or creatable.  Returns a line to print when a folder was
-    created; raises :class:`InputError` (exit 2, nothing written) otherwise."""
+    created; raises `InputError` (exit 2, nothing written) otherwise."""
     out = getattr(args, "out", None)
     if not out:
         return None

@@ -1,7 +1,7 @@
 """Run the tiles of the all-pairs computation on a Dask cluster (optional extra).
 
 ``pip install 'synagree[dask]'``.  The pair space is tiled into blocks of
-units (:func:`synagree.distance.sums.tiles`); each tile pair is one task running
+units (`synagree.distance.sums.tiles`); each tile pair is one task running
 the compiled kernel on a worker; the driver reduces the results in the fixed
 tile order, so the sums are bit-identical to a local run.
 
@@ -36,7 +36,7 @@ def _require_dask():
 
 @contextmanager
 def dask_executor(address: str = "local", n_workers: Optional[int] = None) -> Iterator:
-    """Context manager yielding an executor for :func:`synagree.distance.sums.unit_sums`.
+    """Context manager yielding an executor for `synagree.distance.sums.unit_sums`.
 
     ``address``: ``"local"`` (a LocalCluster on this machine) or a scheduler
     address such as ``tcp://host:8786``.

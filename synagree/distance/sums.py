@@ -19,7 +19,7 @@ a given tile size.  ``S[u, v]`` never depends on the tiling; integer-valued
 sums (plain, diff under unit costs) do not either; fractional ones (norm)
 may differ in the last bit between tile sizes.
 
-Sampled D_e (:func:`sampled_de`) draws value pairs uniformly, computes their
+Sampled D_e (`sampled_de`) draws value pairs uniformly, computes their
 δ² exactly and estimates D_e with a regression control variate built from
 tree sizes (whose all-pairs mean is known exactly in O(n)), giving a
 standard error for α.
@@ -171,7 +171,7 @@ class UnitSums:
     m: np.ndarray  # (U,)
     S: Optional[np.ndarray] = None  # (3, U, U) symmetric
     # full[u] = Σ_v S[u, v] over every unit v (u included): what leaving u out
-    # removes from D_e (synagree.influence); O(U) memory, when requested
+    # removes from D_e (synagree.agreement.influence); O(U) memory, when requested
     full: Optional[np.ndarray] = None  # (U, 3)
 
     def de_sum(self) -> np.ndarray:
@@ -228,8 +228,8 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
     """All-pairs δ² sums, tile by tile.
 
     ``executor(ut, costs, spans, want_s) -> iterable of tile results in the
-    order of spans`` runs the tiles (default :func:`local_executor`; the Dask
-    executor in :mod:`synagree.dask_exec` runs them on a cluster).  The
+    order of spans`` runs the tiles (default `local_executor`; the Dask
+    executor in `synagree.distance.dask_exec` runs them on a cluster).  The
     reduction order is the same either way, so the sums are bit-identical.
     ``progress``: a progress bar in tree pairs on stderr, when it is a terminal.
     ``want_full``: also the full row sums ``full[u] = Σ_v S[u, v]`` (O(U)
@@ -296,7 +296,7 @@ def _cv_features(si, sj, hi, hj) -> np.ndarray:
 
 
 def _cv_means(s: np.ndarray, h: np.ndarray) -> np.ndarray:
-    """Exact means of :func:`_cv_features` over the n(n−1) ordered pairs i≠j,
+    """Exact means of `_cv_features` over the n(n−1) ordered pairs i≠j,
     in O(n log n): sums of pair functions reduce to sums over sorted values."""
     n = s.shape[0]
     pairs = n * (n - 1)
@@ -330,7 +330,7 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
     Starts with ``n_pairs``; with ``target_se`` (on α, needs ``d_o`` per
     variant) draws more until every variant's SE of α is at most the target or
     ``max_pairs`` is reached.  The control-variate estimator subtracts the
-    regression on :func:`_cv_features`, whose exact all-pairs means are known.
+    regression on `_cv_features`, whose exact all-pairs means are known.
     """
     rng = np.random.default_rng(seed)
     value_tree = np.concatenate(ut.which) if ut.which else np.zeros(0, np.int64)

@@ -9,13 +9,13 @@ unit costs they are exact integers.
 
 Kernels are compiled with numba (``cache=True``: the JIT cache lives on disk
 beside the module, so only the first run compiles).  All work happens on
-:class:`TreePack`, a corpus of trees packed into a handful of flat arrays,
+`TreePack`, a corpus of trees packed into a handful of flat arrays,
 so the loop over pairs runs inside compiled code with one work buffer per
 thread.  Each pair runs in whichever orientation (left- or right-path
 decomposition, i.e. original or mirrored trees) the Zhang–Shasha cost
 estimate prefers; both give the same distance.
 
-The kernel (:func:`_zs`) fills exactly the textbook's cells with the
+The kernel (`_zs`) fills exactly the textbook's cells with the
 textbook's additions, so its distances are the textbook float64 values bit
 for bit; it is laid out for speed (about 1 G cells/s per core on UD English
 pairs, 3× the straightforward loop): per keyroot of tree 1 one long row
@@ -52,7 +52,7 @@ def _work(maxn, dcost):
     a dump slot for stores that must go nowhere), forest rows ``fd`` (maxn+1
     rows of at most ``cw`` columns), delete cost per node of tree 1, insert
     cost per node of tree 2, insert cost per column of a sweep, and +inf
-    (float) or :data:`INT_BIG` (int32).  ``idx`` (uint32) holds one record
+    (float) or `INT_BIG` (int32).  ``idx`` (uint32) holds one record
     of 4 per column of a sweep.  Two flat buffers and offsets rather than
     views: the kernels run without reference counting (``_nrt=False``).
     """
@@ -83,7 +83,7 @@ def _zs(l1, lm1, kr1, o1, n1, k1, k1e, l2, lm2, kr2, o2, n2, k2, k2e,
 
     Tree 1 is nodes ``o1 .. o1+n1-1`` of ``l1`` (labels) and ``lm1``
     (leftmost leaf, tree-local), its keyroots ``kr1[k1:k1e]`` (tree-local);
-    tree 2 likewise.  ``cells``/``idx`` come from :func:`_work`.  Cells are
+    tree 2 likewise.  ``cells``/``idx`` come from `_work`.  Cells are
     float64 or, for integral unit costs, int32 (exact, so the distance is
     the same float64).
 
@@ -264,7 +264,7 @@ def _pairs_kernel(pi, pj, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, 
 @njit(cache=True, nogil=True)
 def _pairs_serial(pi, pj, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                   dcost, icost, rmat, unit, maxn, out):
-    """Serial twin of :func:`_pairs_kernel` for short pair lists (loads faster)."""
+    """Serial twin of `_pairs_kernel` for short pair lists (loads faster)."""
     cells, idx = _work(maxn, dcost)
     for k in range(pi.shape[0]):
         out[k] = _pair(pi[k], pj[k], lab, lml, noff, kr, koff, rlab, rlml, rkr,
@@ -336,7 +336,7 @@ class Costs:
 
 
 class TreePack:
-    """A set of :class:`FlatTree` packed into contiguous arrays for the kernels."""
+    """A set of `FlatTree` packed into contiguous arrays for the kernels."""
 
     def __init__(self, trees: Sequence[FlatTree]):
         self.trees = list(trees)

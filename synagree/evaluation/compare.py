@@ -1,16 +1,16 @@
 """Evaluating parsers against gold: CoNLL 2018 scores, α, breakdowns, significance.
 
-:func:`compare` scores one or more system files against one gold file.  All
-results are counts (:class:`CompareResult`); the ``render_*`` functions turn
+`compare` scores one or more system files against one gold file.  All
+results are counts (`CompareResult`); the ``render_*`` functions turn
 them into text, and ``synagree compare`` is a thin shell over both.
 
 Scores (per system)
-    Every metric of the CoNLL 2018 scorer (:mod:`synagree.conll18`: word
+    Every metric of the CoNLL 2018 scorer (`synagree.evaluation.conll18`: word
     alignment under any tokenisation, P/R/F1/aligned accuracy), plus
     ``LAS_full`` (relations compared with their subtypes) and, given a
     hierarchy, ``LAS_hier``: per aligned word, [head correct] × the
     Melamed & Resnik credit of the system's full DEPREL against the gold one
-    (:func:`synagree.trees.hierarchy.Hierarchy.credit`, gold = gold label), summed
+    (`synagree.trees.hierarchy.Hierarchy.credit`, gold = gold label), summed
     like a correct count, so its precision/recall/F1 are those of LAS with
     partial label credit.
 
@@ -18,20 +18,20 @@ Scores (per system)
     Gold and system are two annotators; the units are sentences.  Where the
     system splits the text into sentences differently, a unit is a smallest
     group of consecutive gold sentences and consecutive system sentences that
-    cover the same characters (:func:`sentence_units`); each side's sentences
+    cover the same characters (`sentence_units`); each side's sentences
     of a unit are joined into one tree under one artificial root, every
-    sentence root a child of it (:func:`joined_sentence`).  A unit's two
+    sentence root a child of it (`joined_sentence`).  A unit's two
     trees may have different numbers of nodes (tokenisation differs); TED
     does not mind.  Nodes are labelled with DEPREL as written (subtypes
     included); |t| = words + 1 per unit.  Two units are also merged if an
     aligned word pair would straddle them (possible only inside multiword
     tokens; never seen in practice).  D_e is exact up to
-    :data:`synagree.agreement.agree.AUTO_SAMPLE_THRESHOLD` values per system and
+    `synagree.stats.alpha.AUTO_SAMPLE_THRESHOLD` values per system and
     estimated from sampled pairs above it (``exact=True`` forces it), as for
     ``synagree agree``; significance needs it exact.
 
 Breakdowns (``breakdown=True``), MaltEval-style precision and recall per bin
-    A breakdown is a *key* computed on each word (:data:`BREAKDOWNS`), on the
+    A breakdown is a *key* computed on each word (`BREAKDOWNS`), on the
     gold side for the gold totals, on the system side for the system totals.
     A pair of aligned words counts as correct in a bin when both words have
     that key and the pair is LAS-correct (``las``) or has the correct head
@@ -50,11 +50,11 @@ Breakdowns (``breakdown=True``), MaltEval-style precision and recall per bin
     * ``sentence_length``: words in the word's own sentence: ``1-10``,
       ``11-20``, ``21-30``, ``31-40``, ``41+``.
 
-    The relation *confusion matrix* (:class:`Confusion`) counts gold ×
+    The relation *confusion matrix* (`Confusion`) counts gold ×
     system relations over the aligned words whose head is correct, with the
     first gold sentence where each pair occurs.
 
-Significance (``significance=True``): :mod:`synagree.significance` on LAS,
+Significance (``significance=True``): `synagree.stats.significance` on LAS,
 UAS, CLAS (F1) and α_plain, per unit.  The units common to all systems are
 the smallest groups of gold sentences that contain a whole unit of every
 system (equal to the gold sentences when no system splits differently).
@@ -206,7 +206,7 @@ def joined_sentence(tb: Treebank, sentences: range) -> DepSentence:
 
 class Side:
     """What a breakdown key may look at besides the word: ``g`` maps a word of
-    this side into gold space (the identity on the gold side; :data:`UNALIGNED`
+    this side into gold space (the identity on the gold side; `UNALIGNED`
     for an unaligned system word), ``sent_len[k]`` is the word count of
     sentence k of this side's file."""
 
@@ -595,19 +595,19 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             R: Optional[int] = None, full_labels: bool = False,
             progress: bool = False, max_memory: int = DEFAULT_MAX_MEMORY) -> CompareResult:
     """Score ``systems`` against ``gold`` (paths, CoNLL-U texts, streams or
-    :class:`~synagree.evaluation.conll18.Treebank` objects).
+    `synagree.evaluation.conll18.Treebank` objects).
 
     ``hierarchy``: ``"ud"`` | ``"msd"`` | ``"flat"`` | a file | a
-    :class:`~synagree.trees.hierarchy.Hierarchy` adds ``LAS_hier``.  ``breakdown``
-    adds :data:`BREAKDOWNS` and the relation confusion matrix (by full DEPREL
+    `synagree.trees.hierarchy.Hierarchy` adds ``LAS_hier``.  ``breakdown``
+    adds `BREAKDOWNS` and the relation confusion matrix (by full DEPREL
     with ``full_labels``).  ``significance`` adds paired bootstrap (``B``
     replicates) and approximate randomisation (``R`` rounds, default ``B``)
     tests between every two systems, seeded by ``seed``, intervals at
     ``level``.  ``alpha=False`` skips α (the all-pairs tree edit distances
     are by far the slowest part); ``sample_pairs`` / ``exact`` as for
-    :func:`synagree.agreement.agree.agree_corpus`; ``max_memory`` bounds the planned
+    `synagree.agreement.agree.agree_corpus`; ``max_memory`` bounds the planned
     memory of the significance tests.  Raises
-    :class:`~synagree.base.problems.InputError` on bad input or differing texts.
+    `synagree.base.problems.InputError` on bad input or differing texts.
     """
     if not systems:
         raise InputError.single("<command line>", None, "usage", "no system file given")

@@ -3,7 +3,7 @@
 Written from the definitions of ``conll18_ud_eval.py`` (Straka & Popel,
 version 1.2, as shipped in ``udtools`` as ``udeval``).  Conventions:
 
-Reading (one file = one :class:`Treebank`)
+Reading (one file = one `Treebank`)
 
 * Lines end at ``\\n``, ``\\r\\n`` or ``\\r`` (Python universal newlines).
   A UTF-8 byte-order mark at the start is ignored.
@@ -13,7 +13,7 @@ Reading (one file = one :class:`Treebank`)
   words (e.g. a double blank line) and a missing blank line at the end of the
   file are errors, as they are for the scorer.
 * Every non-comment line has exactly 10 tab-separated columns; the column
-  values are interpreted with :mod:`conllu`'s value parsers.  (``conllu``'s
+  values are interpreted with `conllu`'s value parsers.  (``conllu``'s
   ``parse_line`` is not used: it also splits at runs of two spaces, which
   would cut a FORM that contains spaces.)
 * Empty nodes (``8.1``) are skipped: basic evaluation only.
@@ -25,21 +25,21 @@ Reading (one file = one :class:`Treebank`)
 * Word IDs run 1, 2, ... in each sentence (multiword-token members included);
   HEAD is an integer in 0..n; the HEAD links form a tree: no cycle and
   exactly one word with HEAD 0.
-* Every problem of a file is gathered before :class:`InputError` is raised.
+* Every problem of a file is gathered before `InputError` is raised.
   Files the scorer accepts are read as it reads them; this reader is stricter
   only in also checking the IDs of multiword tokens and their member words
   (the scorer trusts them; overlapping ranges are ``multiword-overlap``
   errors) and in requiring IDs and HEADs written as ``conllu`` writes
   integers, in ASCII digits (no ``01``, ``+1``, ``٠``): the checks of
-  :mod:`synagree.conllu_ids`, shared by every reader.  It ignores a
+  `synagree.io.conllu_ids`, shared by every reader.  It ignores a
   byte-order mark.  Compressed files (``.gz``, ``.xz``, ``.bz2``) are
   decompressed.
-* A :class:`Word` keeps its columns as written (FORM with its spaces, DEPREL
+* A `Word` keeps its columns as written (FORM with its spaces, DEPREL
   with its subtype); ``ufeats`` and ``udeprel`` are the compared forms.
 
-Alignment (:func:`align`)
+Alignment (`align`)
 
-* The two texts must be identical, else :class:`InputError` shows the first
+* The two texts must be identical, else `InputError` shows the first
   difference in context (file, line, sentence id, characters around it).
 * Tokens and sentences match when their character spans are identical.
 * Words: a *multiword span* is a minimal stretch of text that contains a
@@ -51,9 +51,9 @@ Alignment (:func:`align`)
   spans, a gold and a system word align when their spans are identical.
 * A system word's HEAD is mapped into gold space through the alignment: the
   gold word its head word is aligned to, ``None`` for the root, or
-  :data:`UNALIGNED`.
+  `UNALIGNED`.
 
-Metrics (:data:`METRICS`)
+Metrics (`METRICS`)
 
 * A word metric is a *key* computed on each word of an aligned pair, with
   references to other words first mapped into gold space; the pair is
@@ -63,16 +63,16 @@ Metrics (:data:`METRICS`)
   gold word for aligned pairs).
 * Relations are compared without subtypes (``nsubj:pass`` -> ``nsubj``),
   except by ``LAS_full``; features are restricted to the 21 universal
-  features of :data:`UNIVERSAL_FEATURES`, sorted.  A gold LEMMA of ``_``
+  features of `UNIVERSAL_FEATURES`, sorted.  A gold LEMMA of ``_``
   accepts any system lemma.  MLAS also compares the word's functional
-  children (relation in :data:`FUNCTIONAL_DEPRELS`), in order, by head,
+  children (relation in `FUNCTIONAL_DEPRELS`), in order, by head,
   relation, UPOS and universal features.
-* A :class:`Score` keeps counts (correct, gold total, system total, aligned
+* A `Score` keeps counts (correct, gold total, system total, aligned
   total); precision = correct/system, recall = correct/gold,
   F1 = 2·correct/(gold+system), aligned accuracy = correct/aligned (0 when
   nothing is aligned; ``None`` for Tokens, Sentences and Words).
 
-Rendering (:func:`render_scorer_table`, :func:`render_counts`) reproduces the
+Rendering (`render_scorer_table`, `render_counts`) reproduces the
 scorer's ``-v`` and ``--counts`` text layouts character for character.
 """
 from __future__ import annotations
@@ -278,7 +278,7 @@ class _SentenceBuilder:
 def read_conllu(source: Source, name: Optional[str] = None) -> Treebank:
     """Read a CoNLL-U file (path, text containing a newline, or text stream).
 
-    Raises :class:`InputError` listing every problem found in the file.
+    Raises `InputError` listing every problem found in the file.
     """
     name, content = _read_text(source, name)
     if content.startswith("\ufeff"):
@@ -467,7 +467,7 @@ class WordPair:
 
     ``gold_head`` is the gold word's head word (``None`` = root);
     ``system_head`` is the gold word aligned to the system word's head word
-    (``None`` = root, :data:`UNALIGNED` when that head word is not aligned).
+    (``None`` = root, `UNALIGNED` when that head word is not aligned).
     """
 
     __slots__ = ("gold", "system", "gold_head", "system_head")
@@ -645,7 +645,7 @@ def _as_treebank(source: Source, default_name: str) -> Treebank:
 def align(gold: Source, system: Source) -> Alignment:
     """Align the words of two CoNLL-U files (paths, texts or treebanks).
 
-    Raises :class:`InputError` for malformed files or differing texts.
+    Raises `InputError` for malformed files or differing texts.
     """
     gold_tb = _as_treebank(gold, "<gold>")
     system_tb = _as_treebank(system, "<system>")
@@ -765,7 +765,7 @@ def _same(word):
 
 
 class Conll18Result(Mapping[str, Score]):
-    """Metric name -> :class:`Score`, plus the alignment they were computed on."""
+    """Metric name -> `Score`, plus the alignment they were computed on."""
 
     def __init__(self, scores: Dict[str, Score], alignment: Alignment):
         self.scores = scores
@@ -790,8 +790,8 @@ def evaluate(gold: Source, system: Source,
     """Score a system file against a gold file the way the CoNLL 2018 scorer does.
 
     ``gold``/``system``: a path, CoNLL-U text (any string with a newline), a
-    text stream or a :class:`Treebank`.  ``metrics`` defaults to
-    :data:`METRICS`; Tokens and Sentences are always computed.
+    text stream or a `Treebank`.  ``metrics`` defaults to
+    `METRICS`; Tokens and Sentences are always computed.
     """
     alignment = align(gold, system)
     scores = {

@@ -1,6 +1,6 @@
 """Tag-level evaluation of a tagger or parser against gold (``synagree tags``).
 
-:func:`evaluate_tags` compares one CoNLL-U column (``deprel``, ``upos``,
+`evaluate_tags` compares one CoNLL-U column (``deprel``, ``upos``,
 ``xpos`` or ``feats``) of a system file with the same column of a gold file,
 word by word, and reports:
 
@@ -21,18 +21,18 @@ word by word, and reports:
 Both files must have the same tokenisation: the same number of sentences
 and of syntactic words in each sentence (multiword-token ranges ``1-2`` and
 empty nodes ``8.1`` are skipped).  Any mismatch is an
-:class:`~synagree.base.problems.InputError` naming file and line; differing word
+`synagree.base.problems.InputError` naming file and line; differing word
 forms are only warnings.  Only the compared column is read, so a tagger's
 output with ``_`` heads is fine.  An empty or ``_`` value is the tag ``"_"``.
 
 Hierarchies: ``ud`` (``a:b`` IS-A ``a``), ``msd`` (positional tags; ``Ncms-``
 is ``Ncms``), ``flat``, a hierarchy file, or a
-:class:`~synagree.trees.hierarchy.Hierarchy`; ``ud``/``msd``/``flat`` are built
+`synagree.trees.hierarchy.Hierarchy`; ``ud``/``msd``/``flat`` are built
 from the tags of both files.  Default: ``ud`` for ``deprel``, ``flat`` for
 the other columns.  Tags missing from a hierarchy file become top-level
-leaves and are listed in :attr:`TagsResult.added_tags`.
+leaves and are listed in `TagsResult.added_tags`.
 
-Rendering (:func:`render_tags`) is separate from computing.
+Rendering (`render_tags`) is separate from computing.
 """
 from __future__ import annotations
 
@@ -253,7 +253,7 @@ def default_hierarchy(column: str) -> str:
 def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
                        hierarchy: Union[str, Hierarchy] = "flat",
                        plain_as_leaf: bool = False) -> dict:
-    """The scores of :class:`TagsResult` for ``(gold, system)`` tag pairs,
+    """The scores of `TagsResult` for ``(gold, system)`` tag pairs,
     as a dict of the constructor's fields ``words`` .. ``added_tags``."""
     confusion = Counter(pairs)
     tags = [t for pair in confusion for t in pair]
@@ -299,8 +299,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     """Evaluate the ``column`` of ``system_path`` against ``gold_path``.
 
     ``hierarchy``: ``"ud"`` | ``"msd"`` | ``"flat"`` | a hierarchy file path |
-    a :class:`Hierarchy`; ``None`` = :func:`default_hierarchy` of the column.
-    Raises :class:`InputError` (every problem, with file and line) on
+    a `Hierarchy`; ``None`` = `default_hierarchy` of the column.
+    Raises `InputError` (every problem, with file and line) on
     unreadable input or differing sentence/word counts.
     """
     if column not in COLUMNS:

@@ -15,7 +15,7 @@ from synagree.io.text import comparable
 class PhraseNode:
     """A node of a delexicalised phrase-structure tree.
 
-    Every walk over these trees is iterative (:meth:`postorder`), since a
+    Every walk over these trees is iterative (`postorder`), since a
     file may nest brackets deeper than Python's recursion limit; equality
     compares whole trees, iteratively too.
     """
@@ -142,8 +142,8 @@ def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog]
 
     Returns trees in delexicalised form (docs/method.md §1): the compared tree
     is the same whichever style the file was written in.  ``auto`` decides
-    from this one file by :func:`decide_phrase_style`; to decide once for a
-    corpus of several files, use :func:`synagree.io.corpus.read_files`.
+    from this one file by `decide_phrase_style`; to decide once for a
+    corpus of several files, use `synagree.io.corpus.read_files`.
     """
     if style not in PHRASE_STYLES:
         raise ValueError(f"style must be auto, delex or penn, not {style!r}")
@@ -279,10 +279,10 @@ def decide_phrase_style(files: Sequence[Tuple[str, Sequence[Tuple[int, RawTree]]
     * otherwise some trees have a string beside another node, which only a
       delexicalised tree has → ``delex``, provided the trees that are
       Penn-shaped are consistent with that: in each file, at least
-      :data:`DELEX_LEAF_COVERAGE` of their strings also occur as leaves of
+      `DELEX_LEAF_COVERAGE` of their strings also occur as leaves of
       the certainly-delexicalised trees.  If not (a Penn file with one
       ``(NNP John Smith)``, or a file mixing both shapes), the evidence
-      conflicts and :class:`InputError` asks for an explicit style.
+      conflicts and `InputError` asks for an explicit style.
 
     Examples
     --------

@@ -4,7 +4,7 @@ A file is decompressed when its first bytes are the magic number of gzip,
 xz or bzip2, whatever its name; a file whose name ends in ``.gz``, ``.xz``
 or ``.bz2`` must hold such data.  Anything that cannot be decompressed (a
 truncated or corrupt stream, a ``.gz`` file that is not gzip data) raises
-:class:`CorruptCompressedFile`, which the readers report as one
+`CorruptCompressedFile`, which the readers report as one
 ``corrupt-compressed-file`` error naming the file.
 """
 from __future__ import annotations
@@ -67,7 +67,7 @@ def strip_suffix(name: PathLike) -> str:
 
 def decompress(raw: bytes, path: PathLike = "") -> bytes:
     """``raw`` decompressed when it is compressed data (or the name says it
-    should be), else ``raw`` itself.  Raises :class:`CorruptCompressedFile`."""
+    should be), else ``raw`` itself.  Raises `CorruptCompressedFile`."""
     magic = _by_magic(raw[:16])
     kind = magic or _by_suffix(path)
     if kind is None:
@@ -83,7 +83,7 @@ def decompress(raw: bytes, path: PathLike = "") -> bytes:
 
 
 def read_bytes(path: PathLike) -> bytes:
-    """The file's bytes, decompressed (OSError as from :meth:`Path.read_bytes`)."""
+    """The file's bytes, decompressed (OSError as from `Path.read_bytes`)."""
     return decompress(Path(path).read_bytes(), path)
 
 

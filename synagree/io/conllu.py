@@ -17,9 +17,9 @@ Conventions (docs/method.md §1–2, and the decisions docs/method.md §10 asks 
   deletes for free; the shared data has no such words.
 * Words on a head cycle (not reachable from token 0) are a *warning* by
   default and an error with ``strict=True``: see docs/method.md §2 and
-  :func:`unreachable_words`.
-* Every problem of a file is gathered (:mod:`synagree.problems`) before the
-  reader raises :class:`~synagree.base.problems.InputError`.
+  `unreachable_words`.
+* Every problem of a file is gathered (`synagree.base.problems`) before the
+  reader raises `synagree.base.problems.InputError`.
 
 Bracketed trees: ``(S (NP P) (VP V (NP D N)))``, one or more per file,
 possibly across lines.  Two shapes exist (docs/method.md §1):
@@ -29,7 +29,7 @@ possibly across lines.  Two shapes exist (docs/method.md §1):
   preterminals become the leaves.
 
 ``style="auto"`` decides once for a whole corpus, from all its files
-(:func:`decide_phrase_style`): Penn when every bare string in every tree is
+(`decide_phrase_style`): Penn when every bare string in every tree is
 the only child of its bracket, delexicalised when some string stands beside
 another node and the Penn-shaped trees use the same leaf vocabulary; any
 other mix is an error asking for an explicit style.  The decision is reported
@@ -199,10 +199,10 @@ def head_cycles(heads: Sequence[int]) -> List[List[int]]:
 
 def read_conllu(path: PathLike, log: Optional[ProblemLog] = None,
                 strict: bool = False) -> List[DepSentence]:
-    """Read a CoNLL-U or CoNLL-X file into :class:`DepSentence` objects.
+    """Read a CoNLL-U or CoNLL-X file into `DepSentence` objects.
 
     Every problem of the file is gathered; if any is an error (or a warning
-    under ``strict``) :class:`InputError` is raised after the whole file was
+    under ``strict``) `InputError` is raised after the whole file was
     read.  Pass a shared ``log`` to collect warnings across files.
     """
     path = Path(path)
@@ -364,7 +364,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
 
 
 def to_conllu(sentences: Iterable[DepSentence]) -> str:
-    """CoNLL-U text of :class:`DepSentence` objects: comment lines as read (or
+    """CoNLL-U text of `DepSentence` objects: comment lines as read (or
     ``# sent_id`` / ``# text`` from the metadata), then one line per word
     (ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL; DEPS and MISC ``_``)."""
     def col(values: Sequence[str], i: int) -> str:
@@ -383,6 +383,6 @@ def to_conllu(sentences: Iterable[DepSentence]) -> str:
 
 
 def write_conllu(path: PathLike, sentences: Iterable[DepSentence]) -> None:
-    """Write :func:`to_conllu` of ``sentences`` to ``path`` (atomically)."""
+    """Write `to_conllu` of ``sentences`` to ``path`` (atomically)."""
 
     write_atomic(path, to_conllu(sentences))

@@ -3,7 +3,7 @@ for every reader (``agree``'s, ``compare``'s and ``tags``').
 
 * An ID is a word ``N``, a multiword-token range ``N-M`` (``M >= N``) or an
   empty node ``N.K``, written in ASCII digits without leading zeros (as
-  :mod:`conllu` writes them); anything else, e.g. the Arabic-Indic ``٠`` or
+  `conllu` writes them); anything else, e.g. the Arabic-Indic ``٠`` or
   a superscript ``²``, is a ``bad-id``.
 * A HEAD is an integer in ASCII digits, without leading zeros (a sign is
   read so that ``-1`` can be reported as out of range); anything else is a
@@ -11,7 +11,7 @@ for every reader (``agree``'s, ``compare``'s and ``tags``').
 * Multiword-token ranges of a sentence start at the next word and do not
   overlap: a range starting inside the previous one is a
   ``multiword-overlap`` error, one that starts anywhere else a ``bad-id``
-  (:class:`Ranges`).
+  (`Ranges`).
 """
 from __future__ import annotations
 

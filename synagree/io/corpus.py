@@ -124,7 +124,7 @@ def check_input_choice(files: Sequence, dirs: Optional[Sequence]) -> None:
 
 
 def input_options(args) -> Dict[str, object]:
-    """The reading and matching keywords of :func:`synagree.agreement.agree.load_corpus`
+    """The reading and matching keywords of `synagree.agreement.agree.load_corpus`
     from parsed command-line arguments (the options every input-taking command has)."""
     return dict(fmt=args.fmt, phrase_style=args.phrase_style, strict=args.strict,
                 allow_missing=args.allow_missing, names=args.names,
@@ -220,7 +220,7 @@ def read_files(paths: Sequence[Path], fmt: str, phrase_style: str, log: ProblemL
     """Read every file, gathering every file's errors before raising.
 
     Bracketed files are parsed first and their style decided once for all of
-    them (:func:`synagree.readers.decide_phrase_style`); returns the sentences
+    them (`synagree.readers.decide_phrase_style`); returns the sentences
     of each file and that decision (None when no file is bracketed).
     """
     docs: List[List[Sentence]] = [[] for _ in paths]

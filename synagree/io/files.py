@@ -21,7 +21,7 @@ def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
     """The file's text (UTF-8, BOM dropped), or None after logging why not:
     missing or unreadable file, corrupt compressed file, every line with
     undecodable bytes, empty file.  ``.gz``/``.xz``/``.bz2`` files are
-    decompressed (:mod:`synagree.compression`)."""
+    decompressed (`synagree.io.compression`)."""
     path = Path(path)
     try:
         raw = read_bytes(path)
@@ -57,7 +57,7 @@ def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
 
 @contextmanager
 def raise_new_errors(log: ProblemLog) -> Iterator[int]:
-    """Read one file into ``log``; afterwards raise :class:`InputError` with the
+    """Read one file into ``log``; afterwards raise `InputError` with the
     errors it added (the whole file is read first).  Yields the error count
     before, so the reader can tell whether anything else went wrong."""
     n_before = len(log.errors)

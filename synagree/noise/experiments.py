@@ -1,10 +1,10 @@
 """Noise-sensitivity experiments (docs/method.md §8): ``synagree noise``.
 
 A sample of sentences from a treebank is taken as correct.  Each *run* makes a
-perturbed copy (:mod:`synagree.perturb`) and measures agreement between the
+perturbed copy (`synagree.noise.perturb`) and measures agreement between the
 original and the copy as two annotators: α_plain, α_diff, α_norm and LAS, UAS,
 LA (Jaccard instead of LAS/UAS/LA for bracketed trees), plus any extra
-metrics (:data:`EXTRA_METRICS`).
+metrics (`EXTRA_METRICS`).
 
 Series (``--series``, comma-separated):
 
@@ -13,17 +13,17 @@ Series (``--series``, comma-separated):
 * ``reattach`` – p_relabel = 0, p_reattach = p (Figure 5);
 * ``random``   – the uniform baseline: each sentence is, with probability
   p, replaced by a uniformly drawn random tree on its words with uniformly
-  drawn labels (:func:`synagree.noise.perturb.random_sentence`); the others stay
+  drawn labels (`synagree.noise.perturb.random_sentence`); the others stay
   intact.  p = 1 is the fully random annotator.  Recorded with
   p_relabel = p_reattach = 0 and p_random = p.  Dependency input only.
 
 For bracketed input "relabel" relabels non-terminals and "reattach" moves
-constituents (:func:`synagree.noise.perturb.perturb_phrase`).
+constituents (`synagree.noise.perturb.perturb_phrase`).
 
 Reproducibility.  The sample is ``--sample`` sentences drawn without
 replacement from the pooled source files with ``numpy.random.default_rng(seed)``
 (kept in source order).  Each run has its own seed (column ``seed``), derived
-from (seed, series, p, run index) by :class:`numpy.random.SeedSequence`, so a
+from (seed, series, p, run index) by `numpy.random.SeedSequence`, so a
 run does not depend on which other runs were made or in which order:
 ``perturb_sample(source, p_relabel, p_reattach, default_rng(row_seed))``
 recreates its perturbed copy exactly.  The label set is the sorted set of
@@ -32,7 +32,7 @@ used in the sample); for bracketed input, the non-terminal labels.
 
 Sentences with head cycles (``--cycles``): ``skip`` (default) leaves them
 out of the pool before sampling; ``repair`` attaches the lowest-numbered word
-of each cycle to the root (:func:`synagree.noise.perturb.repair_cycles`);
+of each cycle to the root (`synagree.noise.perturb.repair_cycles`);
 ``error`` refuses the source.
 
 Output directory:
@@ -47,7 +47,7 @@ Output directory:
 * ``results.json`` – configuration, rows and summary, written at the end;
 * ``summary.csv`` / ``summary.md`` – per (series, p, metric): n, mean,
   median, sample standard deviation (ddof = 1), min, max;
-* with ``synagree noise --plot``: the figures of :mod:`synagree.render.plots`.
+* with ``synagree noise --plot``: the figures of `synagree.render.plots`.
 
 Metric values are fractions (1.0 = 100 %); an undefined α (D_e = 0) is
 ``null`` in JSON and empty in CSV and is left out of the summary.
@@ -149,9 +149,9 @@ class Metric:
 
 
 #: Extra metrics computed in every run (after the built-in ones), e.g. the
-#: hierarchical label credit.  Append :class:`Metric` objects (or plain
+#: hierarchical label credit.  Append `Metric` objects (or plain
 #: functions ``fn(originals, perturbed) -> float``, named by ``__name__``);
-#: or pass ``extra_metrics=`` to :func:`run_noise_experiment`.  Their names
+#: or pass ``extra_metrics=`` to `run_noise_experiment`.  Their names
 #: are part of the stored configuration, so a resumed run computes the same.
 EXTRA_METRICS: List[Union[Metric, Callable]] = []
 
@@ -374,7 +374,7 @@ def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[
                    reattach_draw: str = "nondominated") -> List[Sentence]:
     """The perturbed copy of the sample for one run.
 
-    Either ``perturb_sample(source, spec)`` with a :class:`RunSpec` (its seed
+    Either ``perturb_sample(source, spec)`` with a `RunSpec` (its seed
     is used), or ``perturb_sample(source, p_relabel, p_reattach, rng,
     p_random=...)``.  Sentences are perturbed in sample order, all from the
     one generator.
@@ -413,7 +413,7 @@ class RunEvaluator:
     The sample's trees, their distinct set and all their pairwise TEDs are
     computed once; a run builds only the perturbed trees and computes the
     TEDs of the *new* distinct trees against the originals and each other.
-    The numbers are those of :func:`synagree.agreement.agree.agree_corpus` on a
+    The numbers are those of `synagree.agreement.agree.agree_corpus` on a
     two-annotator corpus (original, perturbed) — tested to 1e-12.
     """
 
@@ -711,7 +711,7 @@ def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
 
 
 def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, object]]:
-    """The runs of ``runs.jsonl`` / ``results.json`` text, checked (:func:`_checked_rows`)."""
+    """The runs of ``runs.jsonl`` / ``results.json`` text, checked (`_checked_rows`)."""
     if path.suffix == ".jsonl":
         rows, lines = [], []
         for no, line in enumerate(text.split("\n"), start=1):
@@ -737,7 +737,7 @@ def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, obje
 
 def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],
                   need_p: bool = True) -> List[Dict[str, object]]:
-    """``rows`` when every one is a run (see :func:`read_rows`); numbers as floats."""
+    """``rows`` when every one is a run (see `read_rows`); numbers as floats."""
     out = []
     for i, r in enumerate(rows):
         line = lines[i] if lines else None
@@ -896,9 +896,9 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
     ``max_runs`` stops after computing that many new runs (for tests and
     chunked work); rerunning continues.  ``hierarchy`` (``ud``, ``msd``,
     ``flat`` or a hierarchy file) adds the hierarchical label metrics of
-    :func:`synagree.stats.hierarchical.hier_metric_fn` (``hier_las``,
+    `synagree.stats.hierarchical.hier_metric_fn` (``hier_las``,
     ``alpha_plain_h``, ...) to every run, over one hierarchy built from the
-    experiment's label set.  Raises :class:`InputError` for bad
+    experiment's label set.  Raises `InputError` for bad
     input or when ``out_dir`` holds an experiment with another configuration.
     """
     t_start = time.perf_counter()

@@ -2,7 +2,7 @@
 
 Dependency trees
 ----------------
-:func:`perturb` applies the paper's protocol to one :class:`DepSentence`.
+`perturb` applies the paper's protocol to one `DepSentence`.
 Words are visited in **post-order of the original tree** (children before
 their head, siblings left to right, i.e. by word ID).  At each word:
 
@@ -27,11 +27,11 @@ gives a tree, but keeps the old head far more often: on NDT it gives the
 published reattach-only LAS at p = 1 (≈ 23%, where the docs/method.md §8 draw, the
 default ``"nondominated"``, gives ≈ 10%).  See ``experiments/README.md``.
 
-:func:`relabel` and :func:`reattach` are the two halves alone; they are
+`relabel` and `reattach` are the two halves alone; they are
 *exactly* ``perturb(sent, p, 0, ...)`` and ``perturb(sent, 0, p, ...)``: the
 same generator state gives the same output.
 
-Randomness.  Every function takes a :class:`numpy.random.Generator` and
+Randomness.  Every function takes a `numpy.random.Generator` and
 draws from nothing else, so a result is reproducible from (input, seed,
 probabilities).  One call draws one block ``rng.random((n, 4))`` up front;
 row *k* belongs to the *k*-th word in visiting order: column 0 is the
@@ -44,15 +44,15 @@ anything (identity) and ``p = 1`` always draws.  Labels are picked from
 
 Input with head cycles.  Reattachment needs a tree: "dominates" and
 post-order are undefined for words on a cycle.  ``on_cycle="error"`` (the
-default) raises :class:`CycleError` naming the words; ``on_cycle="repair"``
-first runs :func:`repair_cycles`, which attaches the lowest-numbered word of
-each cycle to the root (0), and perturbs the repaired tree.  :func:`relabel`
+default) raises `CycleError` naming the words; ``on_cycle="repair"``
+first runs `repair_cycles`, which attaches the lowest-numbered word of
+each cycle to the root (0), and perturbs the repaired tree.  `relabel`
 touches no structure and accepts any input; it visits reachable words in
 post-order, then words off the tree by ID.
 
 Phrase structure (the paper's future work)
 ------------------------------------------
-:func:`perturb_phrase` visits every node of the original tree in post-order
+`perturb_phrase` visits every node of the original tree in post-order
 (the root's children before the root, and so on).  At each node:
 
 1. **relabel** (non-terminals only, root included), probability ``p_relabel``:
@@ -76,13 +76,13 @@ order; non-terminals never become leaves and leaves never gain children.
 
 Random baselines
 ----------------
-:func:`random_heads` draws a dependency tree uniformly from all
+`random_heads` draws a dependency tree uniformly from all
 ``(n+1)**(n-1)`` trees on the words ``1..n`` rooted at the artificial token 0
 (any number of words may hang from 0; non-projective trees included).  It
 decodes a uniform Prüfer sequence of length ``n-1`` over the ``n+1`` nodes
 ``{0..n}`` (Cayley's bijection: uniform over labelled trees on n+1 nodes) and
-orients every edge away from node 0.  :func:`random_tree` /
-:func:`random_sentence` add labels drawn uniformly from a label set.
+orients every edge away from node 0.  `random_tree` /
+`random_sentence` add labels drawn uniformly from a label set.
 """
 from __future__ import annotations
 
@@ -229,7 +229,7 @@ def perturb(sent: DepSentence, p_relabel: float, p_reattach: float,
     the old head when the draw would make a cycle); see the module docstring.
 
     See the module docstring for the visiting order, the random draws and the
-    ``on_cycle`` policy.  Returns a new :class:`DepSentence`; the input is not
+    ``on_cycle`` policy.  Returns a new `DepSentence`; the input is not
     changed.
     """
     for name, p in (("p_relabel", p_relabel), ("p_reattach", p_reattach)):
@@ -364,7 +364,7 @@ def random_heads(n: int, rng: np.random.Generator) -> np.ndarray:
 
 def random_tree(n: int, labels: Sequence[str],
                 rng: np.random.Generator) -> Tuple[np.ndarray, List[str]]:
-    """A uniform random tree (:func:`random_heads`) and n labels drawn uniformly."""
+    """A uniform random tree (`random_heads`) and n labels drawn uniformly."""
     labs = _as_labels(labels)
     heads = random_heads(n, rng)
     ids = rng.integers(0, len(labs), size=n)
@@ -551,7 +551,7 @@ def perturb_any(sent: Sentence, p_relabel: float, p_structure: float,
                 labels: Sequence[str], rng: np.random.Generator, *,
                 exclude_current_label: bool = False, exclude_current_head: bool = False,
                 on_cycle: str = "error", reattach_draw: str = "nondominated") -> Sentence:
-    """:func:`perturb` for dependency trees, :func:`perturb_phrase` for phrase trees
+    """`perturb` for dependency trees, `perturb_phrase` for phrase trees
     (``p_structure`` is the reattach or the move probability)."""
     if isinstance(sent, DepSentence):
         return perturb(sent, p_relabel, p_structure, labels, rng,

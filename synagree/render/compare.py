@@ -141,7 +141,7 @@ CSV_COLUMNS = ("section", "system", "metric", "bin", "value", "correct", "gold",
 
 
 def render_csv(res: CompareResult) -> str:
-    """Long format, one row per number group; columns :data:`CSV_COLUMNS`."""
+    """Long format, one row per number group; columns `CSV_COLUMNS`."""
 
     buf = io.StringIO()
     w = csv.DictWriter(buf, CSV_COLUMNS, lineterminator="\n")

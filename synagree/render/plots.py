@@ -11,7 +11,7 @@
   series, with the diagonal α = LAS for reference.
 
 Input is the tidy run table (``runs.csv``, ``runs.jsonl`` or
-``results.json`` of :mod:`synagree.experiments`) or its rows in memory.
+``results.json`` of `synagree.noise.experiments`) or its rows in memory.
 """
 from __future__ import annotations
 

@@ -60,7 +60,7 @@ def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain"
 
 
 def render_tables(qa: dict, fmt: str) -> str:
-    """The QA dict of :func:`qa_summary` as csv / markdown / latex / table text."""
+    """The QA dict of `qa_summary` as csv / markdown / latex / table text."""
     if fmt == "csv":
         # one long table: section, row, column, value
         buf = io.StringIO()

@@ -15,7 +15,7 @@ def _f(x, digits: int = 4) -> str:
 def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
                 caption: str = "") -> str:
     """Render a table as text, markdown, csv or latex (cells escaped for each:
-    :mod:`synagree.escape`)."""
+    `synagree.base.escape`)."""
 
     if fmt == "csv":
         buf = io.StringIO()

@@ -1,6 +1,6 @@
 """Rendering: results → table, JSON, CSV, LaTeX.  Computing never happens here.
 
-Writing is atomic: :func:`write_atomic` writes to a temporary file in the
+Writing is atomic: `write_atomic` writes to a temporary file in the
 target directory and renames it into place, so a reader never sees half a
 result.
 """

@@ -7,7 +7,7 @@ values in unit u:
     D_e = 1/(n(n − 1)) · Σ_{ordered pairs of distinct pairable values} δ²
     α   = 1 − D_o / D_e
 
-Results are kept as sums (:class:`AlphaStats`: the D_o and D_e numerators and
+Results are kept as sums (`AlphaStats`: the D_o and D_e numerators and
 n), so they can be merged, resampled and checked; α is derived.
 
 Degenerate cases are reported, never raised: D_e = 0 (all pairable values
@@ -173,7 +173,7 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     """α_plain / α_diff / α_norm for units given as lists of annotation trees.
 
     Units with fewer than two trees take no part.  One TED per pair of
-    distinct trees serves every variant (see :mod:`synagree.distances`).
+    distinct trees serves every variant (see `synagree.distance.ted`).
 
     ``keep_unit_matrix`` keeps the unit × unit δ² sums (O(units²) memory,
     needed for the bootstrap); ``sample_pairs`` estimates D_e from that many
@@ -182,7 +182,7 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     ``executor`` runs the tiles elsewhere (e.g. Dask); ``progress`` shows a
     progress bar on stderr when it is a terminal; ``full_rows`` keeps each
     unit's δ² sums against every value (O(units) memory, exact D_e only), from
-    which :mod:`synagree.influence` derives α without each unit.
+    which `synagree.agreement.influence` derives α without each unit.
     """
 
     for v in variants:
@@ -258,9 +258,9 @@ def sampling_plan(n_values: int, sample_pairs: Optional[int], exact: bool
     """``(sample_pairs, target_se, note)`` for ``n_values`` pairable trees.
 
     Explicit ``sample_pairs`` are kept; otherwise D_e is exact unless the
-    corpus is above :data:`AUTO_SAMPLE_THRESHOLD` and ``exact`` is false, in
+    corpus is above `AUTO_SAMPLE_THRESHOLD` and ``exact`` is false, in
     which case pairs are drawn until every α's SE is at most
-    :data:`AUTO_TARGET_SE`, and ``note`` says so.
+    `AUTO_TARGET_SE`, and ``note`` says so.
     """
     if sample_pairs is None and not exact and n_values > AUTO_SAMPLE_THRESHOLD:
         return DEFAULT_SAMPLE_PAIRS, AUTO_TARGET_SE, (

@@ -3,7 +3,7 @@
 Every metric is a small *credit function* over aligned words: it takes the
 two annotations of a sentence and says, word by word (a boolean array),
 whether the word counts as correct.  A new metric is one line in
-:data:`WORD_METRICS`.
+`WORD_METRICS`.
 
 Aggregation, with more than two annotators: for each unit the credit is
 averaged over all annotator pairs of that unit, weighted by the unit's word
@@ -17,7 +17,7 @@ labelled brackets (first leaf, last leaf, label; preterminals count),
 averaged over pairs, weighted by the first annotation's leaf count; no unit
 is left out.
 
-Results are :class:`Counts` (sum of pair-averaged credits and the weight),
+Results are `Counts` (sum of pair-averaged credits and the weight),
 ratios are derived.
 """
 from __future__ import annotations

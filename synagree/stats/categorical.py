@@ -44,7 +44,7 @@ agreement is the observed agreement; the macro-average is the unweighted
 mean of p_s(k) over the categories that occur.
 
 Everything is stored as counts (contingency tables, coincidences, marginal
-counts); coefficients are derived.  :func:`bootstrap` resamples *sentences*
+counts); coefficients are derived.  `bootstrap` resamples *sentences*
 (clusters of items) with replacement and recomputes the pooled coefficients
 from per-sentence sums, seeded.
 """
@@ -665,7 +665,7 @@ def unit_sums(data: ItemData) -> UnitSums:
 def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
     """Pooled coefficients for unit weights ``w`` (B × U; one row per replicate).
 
-    With ``w`` all ones this is :meth:`LayerAgreement.coefficients` (without
+    With ``w`` all ones this is `LayerAgreement.coefficients` (without
     the category macro-average).
     """
     w = np.atleast_2d(np.asarray(w, dtype=np.float64))
@@ -690,7 +690,7 @@ def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
 
 def multinomial_weights(rng: np.random.Generator, n_units: int, B: int) -> np.ndarray:
     """B × U resampling multiplicities (units drawn with replacement): the draw of
-    :func:`synagree.stats.bootstrap.resample_weights`, taken from ``rng``."""
+    `synagree.stats.bootstrap.resample_weights`, taken from ``rng``."""
     if n_units == 0:
         return np.zeros((B, 0))
     return resample_weights(n_units, B, rng)

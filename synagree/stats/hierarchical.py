@@ -2,12 +2,12 @@
 
 Beside the exact scores of docs/method.md §6 this module computes, for dependency
 corpora, label scores that give partial credit along a tag hierarchy
-(:mod:`synagree.hierarchy`), and, on request, Krippendorff's α with
+(`synagree.trees.hierarchy`), and, on request, Krippendorff's α with
 hierarchy-aware rename costs in the tree edit distance.  The published
 variants (α_plain/diff/norm with unit costs, LAS/UAS/LA) are never replaced:
 every number here is reported on its own line.
 
-Metrics (keys of :func:`hierarchical_metrics`)
+Metrics (keys of `hierarchical_metrics`)
 =============================================
 
 ``hier_la``
@@ -30,7 +30,7 @@ Metrics (keys of :func:`hierarchical_metrics`)
 ``alpha_plain_h``, ``alpha_diff_h``, ``alpha_norm_h``
     Only with ``label_distance="hierarchy"``: α (docs/method.md §4–5) over a tree edit
     distance whose rename cost is the hierarchy's label distance (total
-    variation between leaf distributions, :func:`synagree.trees.hierarchy.label_distance`,
+    variation between leaf distributions, `synagree.trees.hierarchy.label_distance`,
     in [0, 1]); deleting or inserting a node still costs 1 (0 for the empty
     root label, as zss).  So renaming ``nsubj`` to ``nsubj:pass`` costs less
     than renaming it to ``obj``.  |t| and the δ variants are unchanged.
@@ -68,14 +68,14 @@ symmetric and a choice is needed:
 Hierarchies (``hierarchy_spec``)
 ================================
 
-``"ud"``: :meth:`Hierarchy.from_ud` over every label of the corpus
+``"ud"``: `Hierarchy.from_ud` over every label of the corpus
 (``plain_as_leaf`` applies to this one only); ``"msd"``:
-:meth:`Hierarchy.from_msd`; ``"flat"``: no structure (everything equals the
+`Hierarchy.from_msd`; ``"flat"``: no structure (everything equals the
 exact scores, a sanity check); anything else is the path of a hierarchy file
-(:meth:`Hierarchy.from_file`; a missing or bad file raises
-:class:`~synagree.base.problems.InputError`).  The keywords win over files of the
+(`Hierarchy.from_file`; a missing or bad file raises
+`synagree.base.problems.InputError`).  The keywords win over files of the
 same name (write ``./ud`` for a file called ``ud``).  A
-:class:`~synagree.trees.hierarchy.Hierarchy` object is accepted too.  Labels of the
+`synagree.trees.hierarchy.Hierarchy` object is accepted too.  Labels of the
 corpus that a file does not list become top-level leaves (they share nothing
 with any other label) and are reported.
 
@@ -123,7 +123,7 @@ MODES = ("mutual", "agreement", "credit")
 AGREE_MODE = "mutual"
 LABEL_DISTANCES = ("exact", "hierarchy")
 HIERARCHY_KEYWORDS = ("ud", "msd", "flat")
-#: Every key :func:`hierarchical_metrics` may return, in report order.
+#: Every key `hierarchical_metrics` may return, in report order.
 METRIC_KEYS = ("hier_la", "hier_las", "hier_kappa_labels", "kappa_labels_scott",
                "cohen_kappa_labels") + tuple(f"alpha_{v}_h" for v in VARIANTS)
 
@@ -136,7 +136,7 @@ def load_hierarchy(spec: HierarchySpec, labels: Iterable[str] = (),
     """The hierarchy named by ``spec`` (see the module docstring).
 
     ``labels``: the labels to build ``ud`` / ``msd`` / ``flat`` from; for a
-    file or a :class:`Hierarchy` they are resolved so that labels the
+    file or a `Hierarchy` they are resolved so that labels the
     hierarchy lacks are added (and listed in ``added_tags``).
     """
     labels = [lab for lab in dict.fromkeys(labels) if lab]
@@ -169,7 +169,7 @@ def load_hierarchy(spec: HierarchySpec, labels: Iterable[str] = (),
 
 def load_hierarchy_noting_added(spec: HierarchySpec, labels: Iterable[str] = (),
                                 plain_as_leaf: bool = False) -> Tuple[Hierarchy, List[str]]:
-    """:func:`load_hierarchy`, and the labels that this call added to it as
+    """`load_hierarchy`, and the labels that this call added to it as
     top-level leaves because it lacked them (always none for ``ud`` / ``msd`` /
     ``flat``, which are built from ``labels``)."""
     before = len(spec.added_tags) if isinstance(spec, Hierarchy) else 0
@@ -231,7 +231,7 @@ def label_credit_fn(h: Hierarchy, mode: str = AGREE_MODE) -> Callable[[str, str]
 # ---------------------------------------------------------------- alpha
 def hierarchy_costs(h: Hierarchy, vocab: Vocabulary) -> Costs:
     """TED costs for the labels of ``vocab``: delete/insert 1 (0 for id 0, the
-    root's empty label), rename = :func:`label_distance_matrix`."""
+    root's empty label), rename = `label_distance_matrix`."""
     unit = Costs.unit(len(vocab))
     return Costs(unit.delete, unit.insert, label_distance_matrix(h, list(vocab.labels)))
 
@@ -239,7 +239,7 @@ def hierarchy_costs(h: Hierarchy, vocab: Vocabulary) -> Costs:
 def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hierarchy,
                             variants: Sequence[str] = VARIANTS) -> TreeAlpha:
     """α over TED with hierarchy rename costs, for units given as lists of
-    annotations (:class:`DepSentence` or :class:`PhraseSentence`)."""
+    annotations (`DepSentence` or `PhraseSentence`)."""
     vocab = Vocabulary()
     units = [[build_tree(s, vocab) for s in anns] for anns in annotation_lists]
     return tree_alpha(units, variants, costs=hierarchy_costs(h, vocab))
@@ -339,8 +339,8 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
                          ) -> Tuple[Dict[str, Optional[float]], dict]:
     """Hierarchical scores of a corpus: ``(metrics, details)``.
 
-    ``metrics``: the keys of :data:`METRIC_KEYS` that apply (fractions, or
-    ``None`` when undefined), ready for :attr:`AgreementResult.extra`.
+    ``metrics``: the keys of `METRIC_KEYS` that apply (fractions, or
+    ``None`` when undefined), ready for `AgreementResult.extra`.
     Dependency corpora get ``hier_la``, ``hier_las``, ``hier_kappa_labels``,
     ``kappa_labels_scott`` and ``cohen_kappa_labels`` (``None`` unless exactly
     two annotators); with ``label_distance="hierarchy"`` every corpus also gets
@@ -348,7 +348,7 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     sums behind them, the hierarchy used, ignored units, unknown labels and
     ``notes`` (human-readable lines).  ``mode``: label credit for a pair of
     annotators (module docstring); κ always uses docs/method.md §9's pair agreement.
-    Raises :class:`InputError` for a bad hierarchy file or usage.
+    Raises `InputError` for a bad hierarchy file or usage.
     """
     if label_distance not in LABEL_DISTANCES:
         raise InputError.single("<command line>", None, "usage",
@@ -401,7 +401,7 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
 
 def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str = "exact",
                   plain_as_leaf: bool = False, mode: str = AGREE_MODE):
-    """Add the hierarchical scores to an :class:`~synagree.agreement.agree.AgreementResult`
+    """Add the hierarchical scores to an `synagree.agreement.agree.AgreementResult`
     (``extra``, ``extra_details["hierarchy"]``, ``notes``); returns it."""
     if result.corpus is None:
         raise ValueError("the result carries no corpus (use synagree.agree / agree_corpus)")
@@ -424,7 +424,7 @@ def hier_metric_fn(hierarchy: HierarchySpec = "ud", label_distance: str = "hiera
     """A metric function ``(original_sentences, perturbed_sentences) -> dict``
     for the noise experiments: the two lists (same length, sentence k of one
     is sentence k of the other) are compared as two annotators, and the
-    :func:`hierarchical_metrics` of that two-annotator corpus are returned
+    `hierarchical_metrics` of that two-annotator corpus are returned
     (``hier_la``, ``hier_las``, ``hier_kappa_labels``, ``kappa_labels_scott``,
     ``cohen_kappa_labels`` and, with ``label_distance="hierarchy"`` (the
     default), ``alpha_plain_h`` / ``alpha_diff_h`` / ``alpha_norm_h``).

@@ -2,7 +2,7 @@
 
 Every system is reduced to per-unit arrays over one common set of *units*
 (gold sentences, or groups of them where some system splits sentences
-differently; see :mod:`synagree.compare`):
+differently; see `synagree.evaluation.compare`):
 
 * a **ratio metric** (LAS, UAS, CLAS, ...) keeps, per unit, the number of
   correct words ``c``, gold words ``g`` and system words ``s``; its value is
@@ -11,7 +11,7 @@ differently; see :mod:`synagree.compare`):
 * **α** keeps, per unit, ``do[u] = Σ_{i≠j in u} δ²/(m_u − 1)``, the number of
   values ``m[u]`` and the unit × unit matrix ``S[u, v]`` of δ² sums (one
   variant, normally plain), so that ``α = 1 − (Σdo/Σm) / (1ᵀS1 / (n(n−1)))``
-  (docs/method.md §5; see :mod:`synagree.bootstrap`).
+  (docs/method.md §5; see `synagree.stats.bootstrap`).
 
 Paired bootstrap
     Replicate *b* draws the units with replacement (multiplicities ``W[b]``,
@@ -92,7 +92,7 @@ class AlphaUnits:
     S: np.ndarray  # (U, U) δ² sums between the values of two units (diagonal: within)
 
     def stats(self) -> AlphaStats:
-        """The point estimate as :class:`~synagree.stats.alpha.AlphaStats` sums."""
+        """The point estimate as `synagree.stats.alpha.AlphaStats` sums."""
         return AlphaStats(float(self.do.sum()), float(self.S.sum()), int(self.m.sum()),
                           int(self.m.shape[0]))
 
@@ -103,7 +103,7 @@ class AlphaUnits:
 def aggregate_alpha(diag: np.ndarray, m: np.ndarray, S: np.ndarray,
                     unit_of: Optional[np.ndarray] = None,
                     n_units: Optional[int] = None) -> AlphaUnits:
-    """:class:`AlphaUnits` from one variant's per-group sums (``diag[u]`` =
+    """`AlphaUnits` from one variant's per-group sums (``diag[u]`` =
     Σ_{i≠j in u} δ², ``m``, ``S``), summing groups into units when
     ``unit_of[group]`` maps them (a unit then resamples all its groups together)."""
     do = diag / (m - 1.0)

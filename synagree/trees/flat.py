@@ -15,7 +15,7 @@ two mirrored trees is the right-path decomposition, and gives the same
 distance.  ``cost`` is the classic Zhang–Shasha work estimate
 Σ_{k ∈ keyroots} |subtree(k)| per orientation; a pair's work is the product.
 
-Label ids come from one :class:`Vocabulary` per corpus.  Id 0 is always the
+Label ids come from one `Vocabulary` per corpus.  Id 0 is always the
 empty label ``""`` of the artificial root: under zss it costs 0 to insert or
 delete (docs/method.md §3), and the kernels reproduce that through per-label costs.
 """
@@ -119,7 +119,7 @@ def _postorder_arrays(children: Sequence[Sequence[int]], node_labels: Sequence[i
 
 def flat_tree(children: Sequence[Sequence[int]], node_labels: Sequence[int],
               size: int, root: int = 0) -> FlatTree:
-    """Build a :class:`FlatTree` from child lists (in order) and label ids per node."""
+    """Build a `FlatTree` from child lists (in order) and label ids per node."""
     lab, lml, kr, cl = _postorder_arrays(children, node_labels, root, reverse=False)
     rlab, rlml, rkr, cr = _postorder_arrays(children, node_labels, root, reverse=True)
     return FlatTree(lab, lml, kr, rlab, rlml, rkr, int(size), cl, cr)

@@ -27,10 +27,10 @@ Annotation
     What one annotator assigned to one item: a single tag; a collection of
     tags without probabilities (uniform mass ``1/k`` over the ``k`` *distinct*
     tags); or a mapping ``tag -> probability`` (non-negative, summing to 1
-    within 1e-9, else :class:`ValueError`).  Its leaf distribution is the
+    within 1e-9, else `ValueError`).  Its leaf distribution is the
     mixture ``P(l | O) = sum_t w_t * P(l | t)``.
 
-Credit of an output O against gold G (:func:`credit`)
+Credit of an output O against gold G (`credit`)
     Gold tags are read disjunctively: the credit is the probability that the
     output puts on the union of the gold tags' leaf sets::
 
@@ -40,24 +40,24 @@ Credit of an output O against gold G (:func:`credit`)
     ``{A, A.1}`` are not counted twice.)  Range [0, 1].  Not symmetric:
     ``credit(A.1, A) = 1/2`` but ``credit(A, A.1) = 1``.
 
-Pairwise agreement on an item (:func:`pair_agreement`)
+Pairwise agreement on an item (`pair_agreement`)
     ``agr(a, b) = sum_l P(l | a) * P(l | b)``, the probability that one leaf
     drawn from each annotation is the same leaf.  1 for two identical leaf
     tags; below 1 whenever either side is under-specified (``agr(A, A) =
     3/8`` in the inventory above).
 
-Chance agreement (:func:`chance_agreement`)
+Chance agreement (`chance_agreement`)
     ``P(E) = sum_l P(l)^2`` with ``P(l)`` the mean leaf distribution over all
     annotations (both sides of every item pooled, as in Scott's pi).
 
-Kappa (:func:`hierarchical_kappa`)
+Kappa (`hierarchical_kappa`)
     ``P(A)`` = mean pairwise agreement over the items;
     ``kappa = (P(A) - P(E)) / (1 - P(E))``.  With a flat hierarchy this is
     exactly Scott's pi.  If ``1 - P(E) <= 1e-12`` (every annotation the same
     leaf) kappa is undefined and reported as ``nan``; no items also give
     ``nan``.
 
-Label distance (:func:`label_distance`)
+Label distance (`label_distance`)
     Total-variation distance between leaf distributions,
     ``d(a, b) = 1/2 * sum_l |P(l | a) - P(l | b)|`` in [0, 1]: 0 for tags
     with the same leaf distribution, 1 for tags with disjoint leaf sets.  It
@@ -68,7 +68,7 @@ Label distance (:func:`label_distance`)
     root / missing label of the TED trees) is not a tag: its distance is 0 to
     itself and 1 to every non-empty label.
 
-BDM-style closeness (:func:`bdm_credit`)
+BDM-style closeness (`bdm_credit`)
     A separate, symmetric, structural closeness (after GATE's balanced
     distance metric), *not* IS-A credit.  With ``depth`` counted in tags from
     the top (top-level tags have depth 1) and ``m`` the most specific common
@@ -86,16 +86,16 @@ Conventions
 
 * Unknown tags (not in the hierarchy) are never an error: on first use they
   are added as a new top-level leaf (so they share nothing with any other
-  tag) and recorded in :attr:`Hierarchy.added_tags` so a caller can report
+  tag) and recorded in `Hierarchy.added_tags` so a caller can report
   them.  Adding a top-level leaf never changes the distribution of an
-  existing tag, but it does append a column to :attr:`Hierarchy.leaves`.
+  existing tag, but it does append a column to `Hierarchy.leaves`.
 * The empty string is reserved (root / missing label) and is never a tag:
-  :meth:`Hierarchy.from_ud`, :meth:`Hierarchy.from_msd` and
-  :meth:`Hierarchy.flat` skip it; asking for its distribution raises
-  :class:`ValueError`.
+  `Hierarchy.from_ud`, `Hierarchy.from_msd` and
+  `Hierarchy.flat` skip it; asking for its distribution raises
+  `ValueError`.
 * Tags are compared as given (case-sensitive) after the hierarchy's own
   normalisation (MSD hierarchies strip trailing ``-``; see
-  :meth:`Hierarchy.from_msd`).
+  `Hierarchy.from_msd`).
 * All probabilities are float64; the worked examples of docs/method.md §9 come
   out exact to ~1e-16.
 """
@@ -154,8 +154,8 @@ def _msd_normalise(tag: str) -> str:
 class Hierarchy:
     """An IS-A forest over tags (implicit top); see the module docstring.
 
-    Build it with :meth:`from_edges`, :meth:`flat`, :meth:`from_ud`,
-    :meth:`from_msd` or :meth:`from_file`.  Every query resolves its tag
+    Build it with `from_edges`, `flat`, `from_ud`,
+    `from_msd` or `from_file`.  Every query resolves its tag
     first (normalisation, the ``plain_as_leaf`` alias, unknown tags added as
     top-level leaves).
     """
@@ -166,7 +166,7 @@ class Hierarchy:
         """``parents`` maps every tag to its parent (``None``: top-level).
 
         Parents that are not keys are added as top-level tags.  Raises
-        :class:`ValueError` on an empty tag or a cycle.
+        `ValueError` on an empty tag or a cycle.
         """
         self._normalise = normalise
         self._parent: Dict[str, Optional[str]] = {}
@@ -226,7 +226,7 @@ class Hierarchy:
           ``rel + PLAIN_LEAF_SUFFIX`` (whether or not the plain use occurs in
           ``labels``), and the tag ``rel`` resolves to that leaf in every
           query.  Plain ``nsubj`` vs ``nsubj:pass`` then gets 0 credit both
-          ways (they stay siblings for :func:`bdm_credit`).  Structural
+          ways (they stay siblings for `bdm_credit`).  Structural
           answers still name the parent node ``nsubj`` (``parent("nsubj:pass")
           == "nsubj"``), but a tag *query* ``"nsubj"`` always means the plain
           leaf; the under-specified parent cannot be queried in this mode.
@@ -300,7 +300,7 @@ class Hierarchy:
         tagging's Ctag -> MSD) is written by listing the coarse tag as the
         parent of its fine tags.
 
-        All problems are gathered, then :class:`InputError` is raised naming
+        All problems are gathered, then `InputError` is raised naming
         file and line: ``hierarchy-fields`` (not 1-2 fields, empty field),
         ``hierarchy-indentation``, ``hierarchy-two-parents``,
         ``hierarchy-cycle``, ``hierarchy-empty``, ``hierarchy-unreadable``.
@@ -383,7 +383,7 @@ class Hierarchy:
     @property
     def leaves(self) -> List[str]:
         """Leaves in depth-first order (then added unknown tags): the columns
-        of :meth:`distribution_matrix`."""
+        of `distribution_matrix`."""
         if self._leaves is None:
             out: List[str] = []
             stack = [t for t in reversed(list(self._parent)) if self._parent[t] is None]
@@ -400,7 +400,7 @@ class Hierarchy:
 
     @property
     def leaf_index(self) -> Dict[str, int]:
-        """Leaf -> column of :meth:`distribution_matrix`."""
+        """Leaf -> column of `distribution_matrix`."""
         self.leaves
         assert self._leaf_index is not None
         return dict(self._leaf_index)
@@ -486,7 +486,7 @@ class Hierarchy:
 
     def distribution_matrix(self, annotations: Sequence[Annotation]) -> np.ndarray:
         """``len(annotations) x len(leaves)`` float64 matrix of leaf
-        distributions (columns as in :attr:`leaves`, after any unknown tag
+        distributions (columns as in `leaves`, after any unknown tag
         in ``annotations`` has been added)."""
         dists = [self.distribution(a) for a in annotations]
         index = self.leaf_index
@@ -498,7 +498,7 @@ class Hierarchy:
 
     # ------------------------------------------------------------ credit
     def credit(self, gold: Union[str, Iterable[str]], output: Annotation) -> float:
-        """See :func:`credit`."""
+        """See `credit`."""
         gold_tags = [gold] if isinstance(gold, str) else _gold_list(gold)
         gold_leaves = set()
         for tag in gold_tags:
@@ -507,14 +507,14 @@ class Hierarchy:
         return math.fsum(p for leaf, p in dist.items() if leaf in gold_leaves)
 
     def pair_agreement(self, a: Annotation, b: Annotation) -> float:
-        """See :func:`pair_agreement`."""
+        """See `pair_agreement`."""
         da, db = self.distribution(a), self.distribution(b)
         if len(db) < len(da):
             da, db = db, da
         return math.fsum(p * db[leaf] for leaf, p in da.items() if leaf in db)
 
     def label_distance(self, a: str, b: str) -> float:
-        """See :func:`label_distance`."""
+        """See `label_distance`."""
         if a == "" or b == "":
             return 0.0 if a == b else 1.0
         da, db = self._leaf_dist(self.resolve(a)), self._leaf_dist(self.resolve(b))
@@ -637,7 +637,7 @@ def credit(hierarchy: Hierarchy, gold: Union[str, Iterable[str]], output: Annota
     ``gold``: a tag or a collection of tags, read disjunctively (the union
     ``L(G)`` of their leaf sets).  ``output``: a tag, a collection of tags
     (uniform mass over the distinct tags) or ``{tag: probability}`` (must sum
-    to 1 within 1e-9, else :class:`ValueError`).  Result in [0, 1].
+    to 1 within 1e-9, else `ValueError`).  Result in [0, 1].
     """
     return hierarchy.credit(gold, output)
 
@@ -675,7 +675,7 @@ def chance_corrected(p_a: float, p_e: float) -> float:
 def pooled_leaf_mass(hierarchy: Hierarchy,
                      tag_counts: Iterable[Tuple[str, float]]) -> Dict[str, float]:
     """``sum_t count_t * P(l | t)`` per leaf over ``(tag, count)`` pairs: the
-    :attr:`HierarchicalKappa.leaf_mass` of annotations given as tag counts."""
+    `HierarchicalKappa.leaf_mass` of annotations given as tag counts."""
     mass: Dict[str, float] = {}
     for tag, count in tag_counts:
         for leaf, p in hierarchy._leaf_dist(hierarchy.resolve(tag)).items():
@@ -694,7 +694,7 @@ def chance_agreement(hierarchy: Hierarchy, annotations: Iterable[Annotation]) ->
 class HierarchicalKappa:
     """Hierarchical kappa with the sums it is made of, so results merge.
 
-    ``sum_agreement`` = sum over items of :func:`pair_agreement`;
+    ``sum_agreement`` = sum over items of `pair_agreement`;
     ``leaf_mass[l]`` = sum over all ``n_annotations`` (= 2 * ``n_items``)
     annotations of ``P(l | annotation)``.
     """
@@ -798,7 +798,7 @@ def label_distance(hierarchy: Hierarchy, a: str, b: str) -> float:
 
 
 def label_distance_matrix(hierarchy: Hierarchy, labels: Sequence[str]) -> np.ndarray:
-    """``k x k`` float64 matrix of :func:`label_distance` over ``labels``
+    """``k x k`` float64 matrix of `label_distance` over ``labels``
     (``""`` allowed: the root / missing label).  Exactly symmetric with a
     zero diagonal."""
     k = len(labels)
