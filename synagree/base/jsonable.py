@@ -7,8 +7,28 @@ import numpy as np
 
 
 def json_ready(x):
-    """``x`` with NaN/inf as None, numpy scalars and arrays as Python values,
-    tuples as lists and dict keys as strings: what `json.dumps` accepts."""
+    """``x`` as `json.dumps` accepts it.
+
+    NaN and infinities become None, numpy scalars and arrays Python values,
+    tuples lists, and dict keys strings; nested containers are converted
+    recursively.
+
+    Parameters
+    ----------
+    x : object
+        A number, string, container, numpy value, ...
+
+    Returns
+    -------
+    object
+        JSON-ready data (other values are returned unchanged).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> json_ready({1: (np.float64(0.5), float("nan")), "m": np.arange(3)})
+    {'1': [0.5, None], 'm': [0, 1, 2]}
+    """
     if isinstance(x, float) and not math.isfinite(x):
         return None
     if isinstance(x, dict):
