@@ -38,8 +38,35 @@ def _require_dask():
 def dask_executor(address: str = "local", n_workers: Optional[int] = None) -> Iterator:
     """Context manager yielding an executor for `synagree.distance.sums.unit_sums`.
 
-    ``address``: ``"local"`` (a LocalCluster on this machine) or a scheduler
-    address such as ``tcp://host:8786``.
+    Each tile pair becomes one Dask task; the results are taken in span order,
+    so the reduction order (and the sums, bit for bit) is that of a local run.
+
+    Parameters
+    ----------
+    address : str
+        ``"local"`` (a LocalCluster of worker processes on this machine) or a
+        scheduler address such as ``tcp://host:8786``.
+    n_workers : int, optional
+        Workers of the local cluster (default 2); ignored with an address.
+
+    Yields
+    ------
+    callable
+        ``run(ut, costs, spans, want_s)``, the executor.
+
+    Raises
+    ------
+    InputError
+        Dask is not installed (``missing-extra``) or the scheduler cannot be
+        reached (``dask-connect``).
+
+    Examples
+    --------
+    Not run here: it starts a cluster of worker processes.
+
+    >>> from synagree.distance.sums import UnitTrees, unit_sums
+    >>> with dask_executor("local", n_workers=2) as run:  # doctest: +SKIP
+    ...     sums = unit_sums(UnitTrees.build(units), executor=run)
     """
     Client, LocalCluster = _require_dask()
     cluster = None
