@@ -125,12 +125,38 @@ CONFIG_VERSION = 1
 
 @dataclass(frozen=True)
 class Metric:
-    """An extra per-run metric.
+    """An extra per-run metric of a noise experiment.
 
-    ``fn(originals, perturbed)`` gets the sample and its perturbed copy (lists
-    of sentences, aligned) and returns a number (column ``name``) or a mapping
-    column → number for several columns (declared in ``columns``).  Values
-    are fractions; ``None`` means undefined.
+    Parameters
+    ----------
+    name : str
+        The column (or the metric's name, with ``columns``).
+    fn : callable
+        ``fn(originals, perturbed)`` gets the sample and its perturbed copy
+        (lists of sentences, aligned) and returns a number, or a mapping
+        column → number for several columns.  Values are fractions; None
+        means undefined.
+    columns : tuple of str
+        The columns of a mapping-valued metric.
+
+    See Also
+    --------
+    EXTRA_METRICS, synagree.stats.hierarchical.hier_metric_fn
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
+    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
+    >>> same_root = Metric("same_root", lambda o, p: np.mean(
+    ...     [list(a.heads).index(0) == list(b.heads).index(0) for a, b in zip(o, p)]))
+    >>> same_root.cols, same_root.compute(sents, sents)
+    (('same_root',), {'same_root': 1.0})
     """
 
     name: str
@@ -139,9 +165,11 @@ class Metric:
 
     @property
     def cols(self) -> Tuple[str, ...]:
+        """The metric's columns: ``columns``, or ``(name,)``."""
         return self.columns or (self.name,)
 
     def compute(self, originals, perturbed) -> Dict[str, Optional[float]]:
+        """The metric's columns for one run (NaN as None)."""
         out = self.fn(originals, perturbed)
         if isinstance(out, Mapping):
             return {c: _num(out.get(c)) for c in self.cols}
@@ -177,6 +205,24 @@ def _num(x) -> Optional[float]:
 
 @dataclass(frozen=True)
 class RunSpec:
+    """One run of a noise experiment: series, probability, run index and seed.
+
+    Parameters
+    ----------
+    series : {"both", "relabel", "reattach", "random"}
+    p : float
+        The probability of the series' noise, a fraction.
+    run : int
+        0-based run index at this point.
+    seed : int
+        The run's own seed (`run_seed`).
+
+    Examples
+    --------
+    >>> spec = RunSpec("relabel", 0.3, 0, run_seed(7, "relabel", 0.3, 0))
+    >>> spec.p_relabel, spec.p_reattach, spec.p_random, spec.key
+    (0.3, 0.0, 0.0, ('relabel', 0.3, 0))
+    """
     series: str
     p: float
     run: int
@@ -184,23 +230,52 @@ class RunSpec:
 
     @property
     def p_relabel(self) -> float:
+        """The relabel probability of the run (``both`` and ``relabel``)."""
         return self.p if self.series in ("both", "relabel") else 0.0
 
     @property
     def p_reattach(self) -> float:
+        """The reattach (or move) probability of the run (``both``, ``reattach``)."""
         return self.p if self.series in ("both", "reattach") else 0.0
 
     @property
     def p_random(self) -> float:
+        """The share of sentences replaced by random trees (``random``)."""
         return self.p if self.series == "random" else 0.0
 
     @property
     def key(self) -> Tuple[str, float, int]:
+        """``(series, p, run)``: what identifies a run in the log."""
         return (self.series, round(self.p, 9), self.run)
 
 
 def run_seed(seed: int, series: str, p: float, run: int) -> int:
-    """The seed of one run: independent of the other runs of the experiment."""
+    """The seed of one run: independent of the other runs of the experiment.
+
+    Derived from (seed, series, p, run) by `numpy.random.SeedSequence`
+    (docs/method.md §8.4).
+
+    Parameters
+    ----------
+    seed : int
+        The experiment's seed.
+    series : str
+    p : float
+        Rounded to 1e-6.
+    run : int
+
+    Returns
+    -------
+    int
+        A 32-bit seed.
+
+    Examples
+    --------
+    >>> run_seed(0, "both", 0.5, 3) == run_seed(0, "both", 0.5, 3)
+    True
+    >>> len({run_seed(0, "both", 0.5, r) for r in range(100)})
+    100
+    """
     ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFF, zlib.crc32(series.encode()),
                                  int(round(p * 1_000_000)), int(run)])
     return int(ss.generate_state(1, dtype=np.uint32)[0])
@@ -208,7 +283,27 @@ def run_seed(seed: int, series: str, p: float, run: int) -> int:
 
 def run_plan(series: Sequence[str], grid: Sequence[float], runs: int,
              seed: int) -> List[RunSpec]:
-    """All runs, series by series, point by point."""
+    """All runs, series by series, point by point.
+
+    Parameters
+    ----------
+    series : sequence of str
+    grid : sequence of float
+        Probabilities, fractions.
+    runs : int
+        Runs per point.
+    seed : int
+
+    Returns
+    -------
+    list of RunSpec
+
+    Examples
+    --------
+    >>> plan = run_plan(["relabel", "random"], [0.5, 1.0], runs=2, seed=0)
+    >>> len(plan), [(s.series, s.p, s.run) for s in plan[:3]]
+    (8, [('relabel', 0.5, 0), ('relabel', 0.5, 1), ('relabel', 1.0, 0)])
+    """
     return [RunSpec(s, float(p), r, run_seed(seed, s, float(p), r))
             for s in series for p in grid for r in range(runs)]
 
@@ -217,7 +312,35 @@ MAX_GRID_POINTS = 1000
 
 
 def parse_grid(text: str) -> List[float]:
-    """``"0.1,0.5,1"`` or ``"start:stop:num"`` (inclusive, like numpy.linspace)."""
+    """The probabilities of ``--grid``: ``"0.1,0.5,1"`` or ``"start:stop:num"``.
+
+    ``start:stop:num`` is inclusive, like `numpy.linspace`.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of float
+        Fractions in [0, 1], rounded to 1e-9.
+
+    Raises
+    ------
+    InputError
+        Malformed, outside [0, 1], repeated values, or more than
+        `MAX_GRID_POINTS` points (``usage``).
+
+    Examples
+    --------
+    >>> parse_grid("0:1:5"), parse_grid("0.1, 0.5,1")
+    ([0.0, 0.25, 0.5, 0.75, 1.0], [0.1, 0.5, 1.0])
+    >>> try:
+    ...     parse_grid("0.5,1.5")
+    ... except InputError as exc:
+    ...     print(exc.errors[0].message)
+    --grid '0.5,1.5': probabilities must lie in [0, 1]
+    """
     text = text.strip()
     try:
         if ":" in text:
@@ -247,6 +370,27 @@ def parse_grid(text: str) -> List[float]:
 
 
 def parse_series(text: str) -> List[str]:
+    """The series of ``--series``: comma-separated names from `ALL_SERIES`.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of str
+        Without repeats, in the order given.
+
+    Raises
+    ------
+    InputError
+        An unknown or no series (``usage``).
+
+    Examples
+    --------
+    >>> parse_series("relabel, random,relabel")
+    ['relabel', 'random']
+    """
     names = [s.strip() for s in text.split(",") if s.strip()]
     bad = [s for s in names if s not in ALL_SERIES]
     if bad or not names:
@@ -262,7 +406,43 @@ def parse_series(text: str) -> List[str]:
 
 @dataclass
 class NoiseSource:
-    """The sample taken as correct, its label set, and where it came from."""
+    """The sample taken as correct, its label set, and where it came from.
+
+    Built by `load_source`.
+
+    Parameters
+    ----------
+    sentences : list of DepSentence or PhraseSentence
+        The sample, in source order.
+    labels : list of str
+        The label set relabelling draws from (sorted).
+    kind : {"dependency", "phrase"}
+    files : list of str
+    sha256 : str
+        Digest of the source files (part of the configuration).
+    pool : int
+        Sentences available after the cycle policy.
+    total : int
+        Sentences read.
+    sample_ids : list of str
+        ``FILE#N`` of every sampled sentence.
+    cycles : {"skip", "repair", "error"}
+    cycle_sentences : int
+    warnings : list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
+    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
+    >>> src.labels, src.describe()["pool"]
+    (['case', 'det', 'nsubj', 'obj', 'obl', 'root'], 3)
+    """
 
     sentences: List[Sentence]
     labels: List[str]
@@ -277,6 +457,7 @@ class NoiseSource:
     warnings: List[str] = field(default_factory=list)
 
     def describe(self) -> dict:
+        """The source as recorded in ``config.json``."""
         return {"files": [Path(f).name for f in self.files], "paths": list(self.files),
                 "sha256": self.sha256, "kind": self.kind, "sentences_read": self.total,
                 "pool": self.pool, "labels": list(self.labels),
@@ -297,11 +478,52 @@ def _digest(paths: Sequence[Path]) -> str:
 def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 100,
                 seed: int = 0, fmt: str = "auto", phrase_style: str = "auto",
                 cycles: str = "skip", label_scope: str = "source") -> NoiseSource:
-    """Read and pool the source files, apply the cycle policy, draw the sample.
+    r"""Read and pool the source files, apply the cycle policy, draw the sample.
 
-    ``sample=None`` (or larger than the pool) takes every sentence.
-    ``label_scope``: relabelling draws from the labels of every source file
-    (``"source"``, the default) or only from those of the sample (``"sample"``).
+    docs/method.md §8.1: the sample is drawn without replacement with
+    ``numpy.random.default_rng(seed)`` and kept in source order.
+
+    Parameters
+    ----------
+    paths : sequence of str or path-like
+    sample : int, optional
+        Sentences to draw; None (or more than the pool) takes every sentence.
+    seed : int
+    fmt : {"auto", "conllu", "phrase"}
+    phrase_style : {"auto", "delex", "penn"}
+    cycles : {"skip", "repair", "error"}
+        Sentences with head cycles: left out of the pool, repaired
+        (`synagree.noise.perturb.repair_cycles`), or refused.
+    label_scope : {"source", "sample"}
+        Relabelling draws from the labels of every source file, or only from
+        those of the sample.
+
+    Returns
+    -------
+    NoiseSource
+
+    Raises
+    ------
+    InputError
+        No or bad input, mixed formats, a cycle with ``cycles="error"``, no
+        usable sentence, ``sample < 1``.
+    ValueError
+        Unknown ``cycles`` or ``label_scope``.
+
+    Examples
+    --------
+    >>> import os, shutil, tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> row = "{}\tw\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
+    >>> text = "".join(row.format(i + 1, h, r) for i, (h, r) in enumerate(
+    ...     [(2, "nsubj"), (0, "root"), (2, "obj")])) + "\n"
+    >>> path = os.path.join(tmp, "source.conllu")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write(text * 5)
+    >>> src = load_source([path], sample=2, seed=0)
+    >>> len(src.sentences), src.pool, src.labels, src.sample_ids
+    (2, 5, ['nsubj', 'obj', 'root'], ['source.conllu#4', 'source.conllu#5'])
+    >>> shutil.rmtree(tmp)
     """
     if cycles not in ("skip", "repair", "error"):
         raise ValueError(f"cycles must be skip, repair or error, not {cycles!r}")
@@ -374,10 +596,51 @@ def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[
                    reattach_draw: str = "nondominated") -> List[Sentence]:
     """The perturbed copy of the sample for one run.
 
-    Either ``perturb_sample(source, spec)`` with a `RunSpec` (its seed
-    is used), or ``perturb_sample(source, p_relabel, p_reattach, rng,
-    p_random=...)``.  Sentences are perturbed in sample order, all from the
-    one generator.
+    Either ``perturb_sample(source, spec)`` with a `RunSpec` (its seed is used),
+    or ``perturb_sample(source, p_relabel, p_reattach, rng, p_random=...)``.
+    Sentences are perturbed in sample order, all from the one generator, so a
+    run's copy is recreated exactly from its seed.
+
+    Parameters
+    ----------
+    source : NoiseSource
+    spec_or_p_relabel : RunSpec or float
+    p_reattach : float, optional
+    rng : numpy.random.Generator, optional
+        Needed unless a `RunSpec` is given.
+    p_random : float
+        Share of sentences replaced by uniform random trees (dependency only).
+    exclude_current_label, exclude_current_head : bool
+    reattach_draw : {"nondominated", "reject"}
+        See `synagree.noise.perturb.perturb`.
+
+    Returns
+    -------
+    list of DepSentence or PhraseSentence
+
+    Raises
+    ------
+    ValueError
+        Probabilities without a generator.
+    InputError
+        ``p_random`` with phrase-structure input.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
+    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
+    >>> spec = RunSpec("relabel", 1.0, 0, 123)
+    >>> a, b = perturb_sample(src, spec), perturb_sample(src, spec)
+    >>> [x.deprels for x in a] == [x.deprels for x in b]  # the seed fixes the copy
+    True
+    >>> perturb_sample(src, 0.0, 0.0, np.random.default_rng(0)) == sents
+    True
     """
     if isinstance(spec_or_p_relabel, RunSpec):
         spec = spec_or_p_relabel
@@ -415,6 +678,31 @@ class RunEvaluator:
     TEDs of the *new* distinct trees against the originals and each other.
     The numbers are those of `synagree.agreement.agree.agree_corpus` on a
     two-annotator corpus (original, perturbed) — tested to 1e-12.
+
+    Parameters
+    ----------
+    source : NoiseSource
+    extra_metrics : sequence of Metric or callable
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
+    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
+    >>> ev = RunEvaluator(src)
+    >>> ev.columns
+    ['alpha_plain', 'alpha_diff', 'alpha_norm', 'las', 'uas', 'la']
+    >>> row = ev.evaluate(sents)  # the sample against itself
+    >>> row["alpha_plain"], row["las"]
+    (1.0, 1.0)
+    >>> row = ev.run(RunSpec("relabel", 1.0, 0, 5), exclude_current_label=True)
+    >>> row["las"], row["uas"], row["alpha_plain"] < 1.0
+    (0.0, 1.0, True)
     """
 
     def __init__(self, source: NoiseSource, extra_metrics: Sequence = ()):
@@ -436,6 +724,7 @@ class RunEvaluator:
 
     @property
     def columns(self) -> List[str]:
+        """The metric columns of a row (α variants, scores, extra metrics)."""
         base = list(ALPHA_COLUMNS) + list(DEP_SCORES if self.kind == "dependency"
                                           else PHRASE_SCORES)
         for m in self.extra:
@@ -444,6 +733,7 @@ class RunEvaluator:
 
     # -- alpha ---------------------------------------------------------------
     def alpha_stats(self, perturbed: Sequence[Sentence]) -> Dict[str, AlphaStats]:
+        """α (as sums) per variant between the sample and ``perturbed``."""
         t0 = time.perf_counter()
         trees = [build_tree(s, self.vocab) for s in perturbed]
         t1 = time.perf_counter()
@@ -495,6 +785,7 @@ class RunEvaluator:
 
     # -- uncorrected scores --------------------------------------------------
     def scores(self, perturbed: Sequence[Sentence]) -> Dict[str, Optional[float]]:
+        """LAS/UAS/LA (or Jaccard) between the sample and ``perturbed``, fractions."""
         t0 = time.perf_counter()
         if self.kind == "dependency":
             heads = np.concatenate([s.heads for s in perturbed])
@@ -545,7 +836,36 @@ def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequ
               exclude_current_label: bool = False,
               exclude_current_head: bool = False,
               reattach_draw: str = "nondominated") -> Iterator[Dict[str, object]]:
-    """Rows for ``specs``, in memory (no files)."""
+    """Rows for ``specs``, computed in memory (no files).
+
+    Parameters
+    ----------
+    source : NoiseSource
+    specs : iterable of RunSpec
+    extra_metrics : sequence of Metric or callable
+    exclude_current_label, exclude_current_head : bool
+    reattach_draw : {"nondominated", "reject"}
+
+    Yields
+    ------
+    dict
+        A row: the spec's columns (``series``, ``p``, ``p_relabel``, ...,
+        ``seed``) and every metric (fractions; None when undefined).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
+    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
+    >>> rows = list(iter_runs(src, run_plan(["reattach"], [0.0, 1.0], 1, seed=0)))
+    >>> [(r["p"], r["uas"] == 1.0, r["la"]) for r in rows]
+    [(0.0, True, 1.0), (1.0, False, 1.0)]
+    """
     ev = RunEvaluator(source, extra_metrics)
     for spec in specs:
         yield ev.run(spec, exclude_current_label, exclude_current_head, reattach_draw)
@@ -559,7 +879,25 @@ def summarize(rows: Sequence[Mapping[str, object]],
               metrics: Sequence[str]) -> List[Dict[str, object]]:
     """Per (series, p, metric): n, mean, median, std (ddof=1), min, max.
 
-    Groups come in the order of first appearance; undefined values are left out.
+    Groups come in the order of first appearance; undefined values are left
+    out.
+
+    Parameters
+    ----------
+    rows : sequence of mapping
+        Run rows (with ``series`` and ``p``).
+    metrics : sequence of str
+
+    Returns
+    -------
+    list of dict
+
+    Examples
+    --------
+    >>> rows = [{"series": "both", "p": 0.5, "las": 0.6}, {"series": "both", "p": 0.5, "las": 0.8},
+    ...         {"series": "both", "p": 0.5, "las": None}]
+    >>> [(r["n"], round(r["mean"], 4), round(r["std"], 4)) for r in summarize(rows, ["las"])]
+    [(2, 0.7, 0.1414)]
     """
     groups: Dict[Tuple[str, float], List[Mapping[str, object]]] = {}
     for r in rows:
@@ -594,7 +932,28 @@ def _pct(x, digits: int = 1) -> str:
 
 def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[str],
                      title: Optional[str] = None) -> str:
-    """Markdown: per series, means ± sd (percent), then full statistics."""
+    """Markdown: per series, means ± sd (percent), then full statistics.
+
+    Parameters
+    ----------
+    summary : sequence of mapping
+        From `summarize`.
+    metrics : sequence of str
+    title : str, optional
+        A level-1 heading.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> rows = [{"series": "relabel", "p": 0.5, "las": 0.6},
+    ...         {"series": "relabel", "p": 0.5, "las": 0.8}]
+    >>> md = summary_markdown(summarize(rows, ["las"]), ["las"])
+    >>> [line for line in md.splitlines() if line.startswith("| 0.5 |")][0]
+    '| 0.5 | 70.0 ± 14.1 |'
+    """
 
     lines: List[str] = []
     if title:
@@ -653,11 +1012,38 @@ def _cell(v) -> str:
 
 
 def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
-    """Rows back from ``runs.csv``, ``runs.jsonl`` or ``results.json``.
+    r"""Rows back from ``runs.csv``, ``runs.jsonl`` or ``results.json``.
 
-    Every row must be a run: a ``series``, a finite number ``p`` and numbers (or
-    nothing) in the other columns; anything else is a ``bad-results`` error
-    naming the file and line."""
+    A directory is looked into for those files.  Every row must be a run: a
+    ``series``, a finite number ``p`` and numbers (or nothing) in the other
+    columns.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    InputError
+        Missing or unreadable file; a summary table instead of the run table;
+        anything else is a ``bad-results`` error naming the file and line.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> fd, path = tempfile.mkstemp(suffix=".csv")
+    >>> with os.fdopen(fd, "w") as f:
+    ...     _ = f.write("series,p,run,seed,las\nboth,0.5,0,17,0.75\nboth,1.0,0,18,\n")
+    >>> for r in read_rows(path):
+    ...     print(r)
+    {'series': 'both', 'p': 0.5, 'run': 0, 'seed': 17, 'las': 0.75}
+    {'series': 'both', 'p': 1.0, 'run': 0, 'seed': 18, 'las': None}
+    >>> os.remove(path)
+    """
     path = Path(path)
     if not path.exists():
         raise InputError.single(str(path), None, "file-not-found", "no such file")
@@ -711,7 +1097,32 @@ def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
 
 
 def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, object]]:
-    """The runs of ``runs.jsonl`` / ``results.json`` text, checked (`_checked_rows`)."""
+    """The runs of ``runs.jsonl`` / ``results.json`` text, checked as `read_rows` checks them.
+
+    Parameters
+    ----------
+    text : str
+    path : pathlib.Path
+        Its suffix says which format (``.jsonl``: one run per line); named in
+        errors.
+    need_p : bool
+        Every run needs a number ``p``.
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    InputError
+        ``bad-results``: not JSON, no list of runs, or a run that is not one.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> json_rows('{"rows": [{"series": "random", "p": 1, "las": 0.1}]}', Path("results.json"))
+    [{'series': 'random', 'p': 1, 'las': 0.1}]
+    """
     if path.suffix == ".jsonl":
         rows, lines = [], []
         for no, line in enumerate(text.split("\n"), start=1):
@@ -770,8 +1181,16 @@ def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],
 class ProgressBar(Progress):
     """The noise runner's bar: ``[#####-----]  120/300 runs  40% ...``.
 
-    ``enabled`` is the user's wish (no ``-q``); it still draws only on a
-    terminal.  ``done`` counts resumed runs, which the ETA's rate leaves out.
+    A `synagree.base.progress.Progress`; ``enabled`` is the user's wish (no
+    ``-q``): it still draws only on a terminal.  ``done`` counts resumed runs,
+    which the ETA's rate leaves out.
+
+    Examples
+    --------
+    >>> import io
+    >>> bar = ProgressBar(10, done=4, stream=io.StringIO())  # not a terminal: silent
+    >>> bar.enabled, bar.text().split("  elapsed")[0]
+    (False, '[############------------------]  4/10 runs  40%')
     """
 
     def __init__(self, total: int, done: int = 0, enabled: bool = True, stream=None,
@@ -786,6 +1205,46 @@ class ProgressBar(Progress):
 
 @dataclass
 class ExperimentOutcome:
+    r"""What `run_noise_experiment` did: rows, summary, files and timings.
+
+    Parameters
+    ----------
+    out_dir : pathlib.Path
+    config : dict
+        The stored configuration.
+    rows : list of dict
+        Every run done so far (resumed and new), in plan order.
+    summary : list of dict
+        `summarize` of the rows.
+    columns, metrics : list of str
+    resumed : int
+        Runs found done in the log.
+    computed : int
+        Runs computed now.
+    seconds : float
+    timings : dict of str to float
+        Seconds per stage.
+    files : dict of str to pathlib.Path
+        The files written (``results.json`` and the summaries only when every
+        run is done).
+    warnings : list of str
+
+    Examples
+    --------
+    >>> import os, shutil, tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> row = "{}\tw\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
+    >>> text = "".join(row.format(i + 1, h, r) for i, (h, r) in enumerate(
+    ...     [(2, "nsubj"), (0, "root"), (2, "obj")])) + "\n"
+    >>> path = os.path.join(tmp, "source.conllu")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write(text * 5)
+    >>> res = run_noise_experiment([path], os.path.join(tmp, "out"), sample=2,
+    ...                            series=["both"], grid=[1.0], runs=1)
+    >>> res.metrics[:3], res.resumed, res.computed, res.files["summary_md"].name
+    (['alpha_plain', 'alpha_diff', 'alpha_norm'], 0, 1, 'summary.md')
+    >>> shutil.rmtree(tmp)
+    """
     out_dir: Path
     config: dict
     rows: List[Dict[str, object]]
@@ -891,15 +1350,77 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                          max_runs: Optional[int] = None,
                          hierarchy: Optional[str] = None,
                          reattach_draw: str = "nondominated") -> ExperimentOutcome:
-    """Run (or resume) a noise experiment into ``out_dir``; see the module docstring.
+    r"""Run (or resume) a noise experiment into ``out_dir``; see the module docstring.
 
-    ``max_runs`` stops after computing that many new runs (for tests and
-    chunked work); rerunning continues.  ``hierarchy`` (``ud``, ``msd``,
-    ``flat`` or a hierarchy file) adds the hierarchical label metrics of
-    `synagree.stats.hierarchical.hier_metric_fn` (``hier_las``,
-    ``alpha_plain_h``, ...) to every run, over one hierarchy built from the
-    experiment's label set.  Raises `InputError` for bad
-    input or when ``out_dir`` holds an experiment with another configuration.
+    docs/method.md §8.  Every finished run is appended to ``runs.jsonl`` at
+    once, so a rerun with the same configuration resumes.
+
+    Parameters
+    ----------
+    sources : sequence of str or path-like
+        The treebank files taken as correct.
+    out_dir : str or path-like
+    sample : int, optional
+        Sentences in the sample (None: all).
+    seed : int
+    series : sequence of str
+        From `ALL_SERIES`.
+    grid : sequence of float
+        Probabilities, fractions in [0, 1].
+    runs : int
+        Runs per point.
+    fmt, phrase_style, cycles, label_scope
+        See `load_source`.
+    exclude_current_label, exclude_current_head : bool
+        See `synagree.noise.perturb.perturb`.
+    extra_metrics : sequence, optional
+        `Metric` objects or functions; None: `EXTRA_METRICS`.
+    progress : bool
+        Progress bar (on a terminal only).
+    overwrite : bool
+        Discard an earlier experiment in ``out_dir``.
+    max_runs : int, optional
+        Stop after computing that many new runs (for tests and chunked work);
+        rerunning continues.
+    hierarchy : str, optional
+        ``ud``, ``msd``, ``flat`` or a hierarchy file: adds the hierarchical
+        label metrics of `synagree.stats.hierarchical.hier_metric_fn`
+        (``hier_las``, ``alpha_plain_h``, ...) to every run, over one hierarchy
+        built from the experiment's label set.
+    reattach_draw : {"nondominated", "reject"}
+
+    Returns
+    -------
+    ExperimentOutcome
+
+    Raises
+    ------
+    InputError
+        Bad input or usage, another run writing to ``out_dir``, or ``out_dir``
+        holding an experiment with another configuration.
+
+    Examples
+    --------
+    >>> import os, shutil, tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> row = "{}\tw\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
+    >>> text = "".join(row.format(i + 1, h, r) for i, (h, r) in enumerate(
+    ...     [(2, "nsubj"), (0, "root"), (2, "obj")])) + "\n"
+    >>> path = os.path.join(tmp, "source.conllu")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write(text * 5)
+    >>> out = os.path.join(tmp, "out")
+    >>> res = run_noise_experiment([path], out, sample=3, series=["relabel"], grid=[0.0, 1.0],
+    ...                            runs=2, max_runs=3)
+    >>> res.computed, len(res.rows), "json" in res.files  # stopped early: no results.json
+    (3, 3, False)
+    >>> res = run_noise_experiment([path], out, sample=3, series=["relabel"], grid=[0.0, 1.0],
+    ...                            runs=2)
+    >>> res.resumed, res.computed, sorted(os.listdir(out))[:3]
+    (3, 1, ['.lock', 'config.json', 'results.json'])
+    >>> [r["mean"] for r in res.summary if r["metric"] == "uas"]
+    [1.0, 1.0]
+    >>> shutil.rmtree(tmp)
     """
     t_start = time.perf_counter()
     series = list(series)
