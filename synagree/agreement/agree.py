@@ -1,8 +1,8 @@
 """The main computation: read → trees → distances → statistics.
 
-:func:`agree` is what ``synagree agree`` runs.  It returns an
-:class:`AgreementResult` holding counts (not only ratios); rendering lives in
-:mod:`synagree.report`.
+`agree` is what ``synagree agree`` runs.  It returns an
+`AgreementResult` holding counts (not only ratios); rendering lives in
+`synagree.render`.
 """
 from __future__ import annotations
 
@@ -31,7 +31,78 @@ from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
 @dataclass
 class AgreementResult:
-    """Agreement over a corpus.  Ratios are fractions (not percent)."""
+    """Agreement over a corpus: α per variant, the uncorrected scores, and counts.
+
+    Returned by `agree` and `agree_corpus`.  Ratios are fractions in [0, 1]
+    (not percent); α is kept as sums (`AlphaStats`) so that it can be merged
+    and checked (docs/method.md §5).
+
+    Attributes
+    ----------
+    kind : str
+        ``"dependency"`` or ``"phrase"``.
+    annotators : list of str
+        Annotator names, in corpus order.
+    units_total : int
+        All units read, including those with fewer than two annotations.
+    units : int
+        Pairable units (two or more annotations).
+    annotations : int
+        Pairable values n (annotations of the pairable units).
+    alpha : dict of str to AlphaStats
+        α per variant (``"plain"``, ``"diff"``, ``"norm"``; docs/method.md §4).
+    scores : Counts
+        LAS/UAS/LA (dependency) or bracket Jaccard (phrase), as counts
+        (docs/method.md §6).
+    multi_root : int
+        Annotations with more than one word attached to the root.
+    cycle_sentences : int
+        Annotations with words on a head cycle (docs/method.md §2.4).
+    distinct_trees : int
+        Distinct labelled trees among the pairable annotations.
+    warnings : list of Problem
+        Input warnings gathered while reading.
+    notes : list of str
+        What a reader of the result must know (degenerate α, sampling, ...).
+    tree_alpha : TreeAlpha or None
+        The distances behind α (per-unit TED matrices, per-unit sums).
+    corpus : Corpus or None
+        The corpus the result was computed from.
+    extra, extra_details : dict
+        Metrics added by feature modules (hierarchical credit, CIs, TED-0
+        counts, ...): name to a fraction or None, and structured details.
+    bootstrap : BootstrapResult or None
+        The bootstrap replicates, when requested.
+    trees : list of list of FlatTree
+        ``trees[k][i]``: the i-th annotation of ``corpus.units[k]`` in
+        annotator order.
+    vocab : Vocabulary or None
+        Label ids of ``trees``.
+
+    See Also
+    --------
+    agree, agree_corpus
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
+    >>> u1 = Unit("1", "d", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                      "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d", {"a": s([0, 1, 2], ["root", "dep", "dep"]),
+    ...                      "b": s([0, 1, 2], ["root", "dep", "dep"])})
+    >>> res = agree_corpus(Corpus(["a", "b"], [u1, u2], "dependency"))
+    >>> res.units, res.annotations, res.distinct_trees
+    (2, 4, 3)
+    >>> round(res.alpha_value("plain"), 4), round(res.scores.ratio("las"), 4)
+    (0.9189, 0.8333)
+    >>> d = res.to_dict()
+    >>> d["kind"], d["units"], round(d["alpha_plain"], 4)
+    ('dependency', 2, 0.9189)
+    """
 
     kind: str  # "dependency" | "phrase"
     annotators: List[str]
@@ -62,11 +133,13 @@ class AgreementResult:
     vocab: Optional[Vocabulary] = None
 
     def alpha_value(self, variant: str) -> Optional[float]:
+        """α of ``variant`` (``"plain"``, ``"diff"``, ``"norm"``); None if undefined."""
         st = self.alpha.get(variant)
         return None if st is None else st.alpha
 
     @property
     def score_names(self) -> List[str]:
+        """The uncorrected scores of this kind: ``["las", "uas", "la"]`` or ``["jaccard"]``."""
         return ["jaccard"] if self.kind == "phrase" else ["las", "uas", "la"]
 
     def add_alpha_metrics(self, ta: TreeAlpha, suffix: str) -> Dict[str, dict]:
@@ -90,7 +163,16 @@ class AgreementResult:
         return "|".join(f"{k}:{v}" for k, v in self.settings.items())
 
     def to_dict(self) -> dict:
-        """Stable JSON-ready keys; see docs/output.md."""
+        """The result as JSON-ready data with stable keys (see docs/output.md).
+
+        Returns
+        -------
+        dict
+            ``alpha_plain``, ``alpha_diff``, ``alpha_norm``, the scores (``las``,
+            ``uas``, ``la`` or ``jaccard``, fractions), counts of units and
+            annotations, the sums behind every α under ``counts``, the ``extra``
+            metrics at the top level, ``details``, ``notes`` and ``warnings``.
+        """
         d: dict = {"synagree_version": __version__, "kind": self.kind,
                    "settings": dict(self.settings), "signature": self.signature()}
         if self.corpus is not None:
@@ -136,10 +218,64 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
                 check_text: bool = True) -> Corpus:
     """Read annotations from files (one per annotator) or annotator directories.
 
-    Units are matched and checked as :mod:`synagree.corpus` describes:
-    by ``# sent_id`` when every sentence carries one, else by position; every
-    unit's annotations must be of the same text unless ``check_text`` is
-    false.  ``names`` (files only): one annotator name per file.
+    Units are matched and checked as `synagree.io.corpus` describes
+    (docs/method.md §1.4–1.5): by ``# sent_id`` when every sentence carries one,
+    else by position; every unit's annotations must be of the same text unless
+    ``check_text`` is false.
+
+    Parameters
+    ----------
+    paths : sequence of str or path-like
+        One annotation file per annotator (two or more); ignored when ``dirs``
+        is given.
+    dirs : sequence of str or path-like
+        One directory per annotator, named after the annotator; files are
+        matched by name into documents.
+    fmt : {"auto", "conllu", "phrase"}
+        Input format; ``"auto"`` decides per file (docs/method.md §1.2).
+    phrase_style : {"auto", "penn", "delex"}
+        How bare strings of bracketed trees are read (docs/method.md §1.6).
+    strict : bool
+        Turn warnings (head cycles, missing labels) into errors.
+    allow_missing : bool
+        Accept sentences (or, with ``dirs``, documents) that some annotators
+        lack; needs ``# sent_id`` when matching files.
+    names : sequence of str, optional
+        One annotator name per file (files only); None: the file stems.
+    check_text : bool
+        Check that the annotations of each unit are of the same text.
+
+    Returns
+    -------
+    Corpus
+        Units × annotators, with how they were matched.
+
+    Raises
+    ------
+    InputError
+        Bad or inconsistent input (every problem of every file gathered first),
+        or ``names`` given together with ``dirs``.
+
+    See Also
+    --------
+    synagree.io.corpus.from_files, synagree.io.corpus.from_dirs, agree_corpus
+
+    Examples
+    --------
+    >>> import os, shutil, tempfile
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence, write_conllu
+    >>> def s(rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array([2, 0, 2]), rels,
+    ...                        metadata={"sent_id": "s1"})
+    >>> tmp = tempfile.mkdtemp()
+    >>> a, b = os.path.join(tmp, "ann1.conllu"), os.path.join(tmp, "ann2.conllu")
+    >>> write_conllu(a, [s(["nsubj", "root", "obj"])])
+    >>> write_conllu(b, [s(["nsubj", "root", "iobj"])])
+    >>> corpus = load_corpus([a, b])
+    >>> corpus.annotators, corpus.matching, len(corpus.units)
+    (['ann1', 'ann2'], 'sent_id', 1)
+    >>> shutil.rmtree(tmp)
     """
     if dirs:
         if names:
@@ -159,14 +295,67 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                  max_memory: int = DEFAULT_MAX_MEMORY) -> AgreementResult:
     """α (requested variants) and the uncorrected scores for an assembled corpus.
 
-    ``bootstrap``: number of unit-resampling replicates for percentile CIs
-    (at ``level``, seeded by ``seed``); ``sample_pairs``: estimate D_e from
-    that many random pairs (automatic above :data:`AUTO_SAMPLE_THRESHOLD`
-    annotations unless ``exact``); ``executor``: run the all-pairs tiles
-    elsewhere (see :mod:`synagree.dask_exec`); ``progress``: progress bar on
-    stderr (only when it is a terminal); ``max_memory``: bytes the bootstrap's
-    unit x unit tables may take (planned before any work, see
-    :mod:`synagree.memory`).
+    Parameters
+    ----------
+    corpus : Corpus
+        Units × annotators, e.g. from `load_corpus`.
+    variants : sequence of str
+        Any of ``"plain"``, ``"diff"``, ``"norm"`` (docs/method.md §4).
+    bootstrap : int
+        Number of unit-resampling replicates for percentile confidence
+        intervals (docs/method.md §5.4); 0: none.
+    seed : int
+        Seed of the bootstrap and of sampled pairs.
+    level : float
+        Confidence level of the intervals, a fraction (0.95 = 95 %).
+    sample_pairs : int, optional
+        Estimate D_e from that many random pairs (docs/method.md §5.3).  None:
+        exact, unless the corpus has more than `AUTO_SAMPLE_THRESHOLD`
+        pairable annotations and ``exact`` is false.
+    exact : bool
+        Force the exact D_e on large corpora.
+    executor : callable, optional
+        Runs the all-pairs tiles elsewhere (see `synagree.distance.dask_exec`);
+        None: locally.
+    progress : bool
+        Progress bar on stderr (only when it is a terminal).
+    max_memory : int
+        Bytes the bootstrap's unit × unit tables may take (planned before any
+        work, see `synagree.base.memory`).
+
+    Returns
+    -------
+    AgreementResult
+
+    Raises
+    ------
+    ValueError
+        ``bootstrap`` combined with ``sample_pairs`` (the bootstrap needs exact
+        sums), or an unknown variant.
+    InputError
+        The bootstrap's tables would exceed ``max_memory``.
+
+    See Also
+    --------
+    agree : read files and compute in one call.
+    synagree.stats.alpha.tree_alpha : α over trees, without the scores.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
+    >>> u1 = Unit("1", "d", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                      "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d", {"a": s([0, 1, 2], ["root", "dep", "dep"]),
+    ...                      "b": s([0, 1, 2], ["root", "dep", "dep"])})
+    >>> res = agree_corpus(Corpus(["a", "b"], [u1, u2], "dependency"), ["plain", "norm"])
+    >>> sorted(res.alpha), round(res.alpha["plain"].alpha, 4)
+    (['norm', 'plain'], 0.9189)
+    >>> res.alpha["plain"].do_sum, res.alpha["plain"].de_sum
+    (2.0, 74.0)
     """
     vocab = Vocabulary()
     ann_lists = corpus.annotation_lists()
@@ -233,7 +422,22 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
 
 def result_settings(corpus: Corpus, variants: Sequence[str], ta, seed: int, bootstrap: int,
                     level: float) -> Dict[str, str]:
-    """The settings signature of an agreement result (docs/output.md)."""
+    """The settings signature of an agreement result (docs/output.md).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> s = DepSentence("-", 0, 1, ["a", "b"], np.array([0, 1]), ["root", "dep"])
+    >>> res = agree_corpus(Corpus(["x", "y"], [Unit("1", "d", {"x": s, "y": s}),
+    ...                                        Unit("2", "d", {"x": s, "y": s})],
+    ...                           "dependency"))
+    >>> res.settings["d_e"], res.settings["labels"]
+    ('exact', 'DEPREL in full')
+    >>> res.signature().startswith("variants:plain,diff,norm|")
+    True
+    """
     s = {"variants": ",".join(v for v in VARIANTS if v in variants),
          "distance": "TED unit costs (root label free)",
          "labels": "DEPREL in full" if corpus.kind == "dependency" else "bracket labels",
@@ -252,14 +456,60 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
           allow_missing: bool = False,
           names: Optional[Sequence[str]] = None, check_text: bool = True,
           **options) -> AgreementResult:
-    """Agreement between annotators: α_plain/α_diff/α_norm plus LAS/UAS/LA (or Jaccard).
+    r"""Agreement between annotators: α_plain/α_diff/α_norm plus LAS/UAS/LA (or Jaccard).
 
-    ``paths``: one file per annotator; or ``dirs``: one directory per
-    annotator.  ``fmt``: ``auto`` | ``conllu`` | ``phrase``.  ``strict``
-    turns warnings (head cycles, missing labels) into errors.  Raises
-    :class:`synagree.base.problems.InputError` on bad input.  Further keyword
-    ``options`` (``bootstrap``, ``seed``, ``level``, ``sample_pairs``,
-    ``exact``, ``executor``, ``progress``) go to :func:`agree_corpus`.
+    Reads the files with `load_corpus`, then computes with `agree_corpus`.
+
+    Parameters
+    ----------
+    paths : sequence of str or path-like
+        One annotation file per annotator (two or more).
+    dirs : sequence of str or path-like
+        Instead of ``paths``: one directory per annotator.
+    fmt : {"auto", "conllu", "phrase"}
+        Input format.
+    phrase_style : {"auto", "penn", "delex"}
+        Bracket style of phrase-structure input (docs/method.md §1.6).
+    variants : sequence of str
+        α variants to compute (docs/method.md §4).
+    strict : bool
+        Turn warnings (head cycles, missing labels) into errors.
+    allow_missing : bool
+        Accept annotations that some annotators lack.
+    names : sequence of str, optional
+        One annotator name per file; None: the file stems.
+    check_text : bool
+        Check that each unit's annotations are of the same text.
+    **options
+        ``bootstrap``, ``seed``, ``level``, ``sample_pairs``, ``exact``,
+        ``executor``, ``progress``, ``max_memory``: see `agree_corpus`.
+
+    Returns
+    -------
+    AgreementResult
+        Ratios are fractions, not percent.
+
+    Raises
+    ------
+    InputError
+        Bad input, every problem of every file gathered first.
+
+    Examples
+    --------
+    >>> import os, shutil, tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> rows = {"a": [("2", "nsubj"), ("0", "root"), ("2", "obj")],
+    ...         "b": [("2", "nsubj"), ("0", "root"), ("2", "iobj")]}
+    >>> for ann, words in rows.items():
+    ...     lines = [f"{i}\tw{i}\t_\t_\t_\t_\t{h}\t{r}\t_\t_" for i, (h, r) in enumerate(words, 1)]
+    ...     with open(os.path.join(tmp, ann + ".conllu"), "w") as f:
+    ...         _ = f.write("\n".join(lines) + "\n\n" + "\n".join(lines) + "\n\n")
+    >>> res = agree([os.path.join(tmp, "a.conllu"), os.path.join(tmp, "b.conllu")])
+    >>> res.annotators, res.units, round(res.scores.ratio("las"), 4)
+    (['a', 'b'], 2, 0.6667)
+    >>> round(res.alpha_value("plain"), 4)  # the same disagreement in both units
+    -0.5
+    >>> shutil.rmtree(tmp)
     """
     corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
                          allow_missing=allow_missing, names=names, check_text=check_text)

@@ -9,16 +9,16 @@ on 2) or 3 → 1 → 2; with equal labels both are the chain
 ε(root(dep(dep))).  Such a pair counts as perfect agreement in D_o although
 the two annotators chose different heads for two of the three words.
 
-:func:`ted_zero_counts` counts, over the pairable units, the unordered
+`ted_zero_counts` counts, over the pairable units, the unordered
 annotator pairs with TED 0 (``ted_zero_pairs``) and among them those whose
 heads differ (``ted_zero_different_heads``: some word has another head, or
 the word counts differ).  Only pairs with TED 0 need a head comparison, so it
-is cheap and :func:`synagree.agreement.agree_corpus` always reports it for
+is cheap and `synagree.agreement.agree.agree_corpus` always reports it for
 dependency corpora (a JSON key, a table row and, when it is not 0, a note).
 With the same heads TED 0 also means the same labels, except on words on a
 head cycle, which are not in the tree at all.
 
-``--label-direction`` (:func:`direction_tree`): each word's label gets the
+``--label-direction`` (`direction_tree`): each word's label gets the
 direction of its head, ``<`` when the head is to its left, ``>`` to its
 right, nothing for words attached to the root; the artificial root keeps
 its empty label.  The two chains above become ε(root(dep>(dep>))) and
@@ -74,7 +74,7 @@ def ted_zero_counts(corpus, unit_ted: Sequence[np.ndarray],
 
     Parameters
     ----------
-    corpus : synagree.corpus.Corpus
+    corpus : synagree.io.corpus.Corpus
     unit_ted : sequence of ndarray
         Per pairable unit (corpus order) the m × m TED matrix, annotators in
         corpus order (``TreeAlpha.unit_ted``).
@@ -127,10 +127,35 @@ def ted_zero_counts(corpus, unit_ted: Sequence[np.ndarray],
 
 
 def add_ted_zero_counts(result) -> None:
-    """Put the counts of :func:`ted_zero_counts` into ``result`` (``extra``:
-    ``ted_zero_pairs``, ``ted_zero_different_heads``; ``extra_details["ted_zero"]``;
-    a note when some pair has TED 0 but different heads).  No-op for
-    phrase-structure corpora or results without per-unit TED matrices."""
+    """Put the counts of `ted_zero_counts` into an agreement result.
+
+    Into ``extra`` (``ted_zero_pairs``, ``ted_zero_different_heads``),
+    ``extra_details["ted_zero"]`` and, when some pair has TED 0 but different
+    heads, a note.  No-op for phrase-structure corpora or results without
+    per-unit TED matrices.  `synagree.agreement.agree.agree_corpus` calls it
+    for every dependency result.
+
+    Parameters
+    ----------
+    result : AgreementResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, rels=("dep", "dep", "root")):
+    ...     return DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array(heads), list(rels))
+    >>> units = [Unit("1", "d", {"a": s([2, 3, 0]), "b": s([3, 1, 0])}),  # TED 0, heads differ
+    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
+    ...                          "b": s([0, 1, 1], ["root", "obj", "obj"])})]
+    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> res.extra["ted_zero_pairs"], res.extra["ted_zero_different_heads"]
+    (1, 1)
+    >>> res.notes[-1][:47]
+    '1 annotator pair(s) of a sentence have TED 0 bu'
+    """
     ta = result.tree_alpha
     if result.corpus is None or ta is None:
         return
@@ -153,7 +178,28 @@ def add_ted_zero_counts(result) -> None:
 # --------------------------------------------------------------------------
 
 def direction_label(deprel: str, word: int, head: int) -> str:
-    """``deprel`` with ``<`` (head to the left), ``>`` (to the right), or as is (root)."""
+    r"""``deprel`` with ``<`` (head to the left), ``>`` (to the right), or as is (root).
+
+    The direction is joined to the label by a TAB (which cannot occur in a
+    CoNLL column).
+
+    Parameters
+    ----------
+    deprel : str
+    word : int
+        The word's 1-based id.
+    head : int
+        Its head (0 = root).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> direction_label("obj", 3, 2).split("\t"), direction_label("root", 2, 0)
+    (['obj', '<'], 'root')
+    """
     if head == 0:
         return deprel
     return deprel + _SEP + (LEFT if head < word else RIGHT)
@@ -162,7 +208,7 @@ def direction_label(deprel: str, word: int, head: int) -> str:
 def direction_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
     """The dependency tree of ``sent`` with head directions in the labels.
 
-    As :func:`synagree.trees.dependency_tree` (root ε, words under their heads,
+    As `synagree.trees.flat.dependency_tree` (root ε, words under their heads,
     siblings by word id, words on head cycles left out, |t| = words + 1), but
     word i's label is its DEPREL followed by ``<`` when its head is to its
     left, ``>`` when it is to its right, and nothing when its head is the root.
@@ -195,8 +241,40 @@ def direction_alpha(result, unlabelled: bool = False,
                     variants: Optional[Sequence[str]] = None) -> TreeAlpha:
     """α over the direction-labelled trees of ``result``'s units (dependency only).
 
-    ``unlabelled``: the labels are then only the directions (every relation
-    the same), i.e. structure plus head direction.
+    Parameters
+    ----------
+    result : AgreementResult
+        With its corpus.
+    unlabelled : bool
+        The labels are then only the directions (every relation the same), i.e.
+        structure plus head direction.
+    variants : sequence of str, optional
+        Default: the variants of ``result``.
+
+    Returns
+    -------
+    TreeAlpha
+
+    Raises
+    ------
+    ValueError
+        A phrase-structure result, or one without a corpus.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, rels=("dep", "dep", "root")):
+    ...     return DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array(heads), list(rels))
+    >>> units = [Unit("1", "d", {"a": s([2, 3, 0]), "b": s([3, 1, 0])}),  # TED 0, heads differ
+    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
+    ...                          "b": s([0, 1, 1], ["root", "obj", "obj"])})]
+    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> ta = direction_alpha(res)
+    >>> float(ta.unit_ted[0][0, 1]), round(ta.alpha("plain"), 4), round(res.alpha_value("plain"), 4)
+    (1.0, 0.8421, 0.9189)
     """
 
     if result.kind != "dependency" or result.corpus is None:
@@ -219,9 +297,37 @@ def _strip_labels(s: DepSentence) -> DepSentence:
 
 
 def add_direction(result, unlabelled: bool = False) -> None:
-    """Add ``alpha_*_direction`` (and with ``unlabelled`` also
-    ``alpha_*_unlabelled_direction``) and ``ted_zero_different_heads_direction``
-    to ``result``; a note instead for phrase-structure corpora."""
+    """Add ``alpha_*_direction`` and ``ted_zero_different_heads_direction`` to a result.
+
+    With ``unlabelled`` also ``alpha_*_unlabelled_direction``; counts go to
+    ``extra_details["direction"]``; a note instead for phrase-structure
+    corpora (``--label-direction``).
+
+    Parameters
+    ----------
+    result : AgreementResult
+    unlabelled : bool
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, rels=("dep", "dep", "root")):
+    ...     return DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array(heads), list(rels))
+    >>> units = [Unit("1", "d", {"a": s([2, 3, 0]), "b": s([3, 1, 0])}),  # TED 0, heads differ
+    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
+    ...                          "b": s([0, 1, 1], ["root", "obj", "obj"])})]
+    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> add_direction(res, unlabelled=True)
+    >>> e = res.extra
+    >>> round(e["alpha_plain_direction"], 4), e["ted_zero_different_heads_direction"]
+    (0.8421, 0)
+    >>> sorted(k for k in e if k.endswith("unlabelled_direction"))  # doctest: +NORMALIZE_WHITESPACE
+    ['alpha_diff_unlabelled_direction', 'alpha_norm_unlabelled_direction',
+     'alpha_plain_unlabelled_direction']
+    """
     if result.kind != "dependency":
         result.notes.append("--label-direction applies to dependency trees only; "
                             "nothing added for this phrase-structure corpus")

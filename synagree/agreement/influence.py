@@ -17,15 +17,15 @@ counts the pairs (i, j) with i in u, the same sum counts (j, i) again, and
 the pairs with both values in u (``diag[u]``) were subtracted twice.  The
 influence of u is Δα = α_{−u} − α: positive when α rises without the unit
 (the unit lowers agreement), negative when the unit raises it.
-``full`` is kept by :func:`synagree.alpha.tree_alpha` with ``full_rows=True``
-(O(units) memory, see :func:`synagree.distances.unit_sums`); it needs the
+``full`` is kept by `synagree.alpha.tree_alpha` with ``full_rows=True``
+(O(units) memory, see `synagree.distance.sums.unit_sums`); it needs the
 exact D_e: with sampled pairs there is no unit influence.
 
 Annotator influence (α without each annotator, at least three annotators)
 is *recomputed*: D_e without annotator a needs the δ² sums between a's
 values and each other's across units, which per-unit sums do not hold, so
 each left-out subset goes through a TED pass of its own
-(:func:`synagree.qa.leave_one_out`).
+(`synagree.qa.leave_one_out`).
 """
 from __future__ import annotations
 
@@ -43,7 +43,44 @@ INFLUENCE_UNAVAILABLE = ("unit influence needs the exact D_e sums (D_e was estim
 
 @dataclass
 class UnitInfluence:
-    """α without one pairable unit, per variant."""
+    """α without one pairable unit, per variant (docs/method.md §12.1).
+
+    Parameters
+    ----------
+    index : int
+        Pairable unit k, in the order of `synagree.stats.alpha.tree_alpha`.
+    position : int
+        Index in ``corpus.units``.
+    uid : str
+    sent_id : str or None
+    values : int
+        The unit's annotations m_u.
+    alpha_without : dict of str to float or None
+        α without the unit, per variant.
+    delta : dict of str to float or None
+        α_{−u} − α; None when either is undefined.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(sid, heads, labels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels.split(),
+    ...                        metadata={"sent_id": sid})
+    >>> def unit(sid, a, b):
+    ...     return Unit(sid, "d", {"a": s(sid, *a), "b": s(sid, *b)})
+    >>> units = [unit("s1", ([0, 1], "root obj"), ([0, 1], "root nsubj")),
+    ...          unit("s2", ([0, 1, 1], "root obj obl"), ([0, 1, 2], "root obj obl")),
+    ...          unit("s3", ([2, 0, 2], "nsubj root obj"), ([2, 0, 2], "nsubj root obj"))]
+    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"), ["plain"])
+    >>> worst = rank_by_influence(unit_influence(res))[0]
+    >>> worst.label, worst.values, round(worst.delta["plain"], 4)
+    ('s1', 2, 0.1143)
+    >>> worst.to_dict()["alpha_without"]
+    {'plain': 0.4}
+    """
 
     index: int  # pairable unit k, in the order of tree_alpha
     position: int  # index in corpus.units
@@ -55,9 +92,11 @@ class UnitInfluence:
 
     @property
     def label(self) -> str:
+        """The unit's ``sent_id``, else its uid."""
         return self.sent_id or self.uid
 
     def to_dict(self) -> dict:
+        """The entry as a JSON-ready dict (``delta`` as ``influence``)."""
         return {"position": self.position, "uid": self.uid, "sent_id": self.sent_id,
                 "values": self.values,
                 "alpha_without": dict(self.alpha_without), "influence": dict(self.delta)}
@@ -65,14 +104,14 @@ class UnitInfluence:
 
 def alpha_without_units(sums, variants: Sequence[str] = VARIANTS
                         ) -> Dict[str, List[Optional[float]]]:
-    """α without each unit, from :class:`~synagree.distances.UnitSums` holding ``full``.
+    """α without each unit, from `synagree.distance.sums.UnitSums` holding ``full``.
 
     Returns ``{variant: [α_{−u} for every unit u]}``, ``None`` where α without
     the unit is undefined (fewer than two values left, or D_e = 0).
 
     Parameters
     ----------
-    sums : synagree.distances.UnitSums
+    sums : synagree.distance.sums.UnitSums
         Per-unit sums of one all-pairs pass, computed with ``want_full=True``
         (``tree_alpha(..., full_rows=True)``).
     variants : sequence of str
@@ -148,14 +187,14 @@ def unit_influence(result, variants: Optional[Sequence[str]] = None
                    ) -> Optional[List[UnitInfluence]]:
     """α without each pairable unit of an agreement result, and the change Δα.
 
-    Computed from the unit sums that :func:`synagree.agreement.agree_corpus`
+    Computed from the unit sums that `synagree.agreement.agree.agree_corpus`
     keeps (no tree edit distance is recomputed; see the module docstring for
     the formulas).
 
     Parameters
     ----------
-    result : synagree.agreement.AgreementResult
-        A result of :func:`synagree.agree` / :func:`~synagree.agreement.agree_corpus`.
+    result : synagree.agreement.agree.AgreementResult
+        A result of `synagree.agree` / `synagree.agreement.agree.agree_corpus`.
     variants : sequence of str, optional
         The variants to compute (default: every variant of ``result``).
 
@@ -167,15 +206,26 @@ def unit_influence(result, variants: Optional[Sequence[str]] = None
 
     Examples
     --------
-    >>> import synagree
-    >>> from synagree.agreement.influence import unit_influence
-    >>> res = synagree.agree(["tests/data/extras/a.conllu",
-    ...                       "tests/data/extras/b.conllu"])  # doctest: +SKIP
-    >>> for x in unit_influence(res):  # doctest: +SKIP
-    ...     print(x.label, round(x.delta["plain"], 4))
-    s1 -0.5614
-    s2 0.0578
-    s3 0.4386
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(sid, heads, labels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels.split(),
+    ...                        metadata={"sent_id": sid})
+    >>> def unit(sid, a, b):
+    ...     return Unit(sid, "d", {"a": s(sid, *a), "b": s(sid, *b)})
+    >>> units = [unit("s1", ([0, 1], "root obj"), ([0, 1], "root nsubj")),
+    ...          unit("s2", ([0, 1, 1], "root obj obl"), ([0, 1, 2], "root obj obl")),
+    ...          unit("s3", ([2, 0, 2], "nsubj root obj"), ([2, 0, 2], "nsubj root obj"))]
+    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"), ["plain"])
+    >>> round(res.alpha_value("plain"), 4)
+    0.2857
+    >>> for x in unit_influence(res):
+    ...     print(x.label, [round(x.alpha_without["plain"], 4), round(x.delta["plain"], 4)])
+    s1 [0.4, 0.1143]
+    s2 [0.4, 0.1143]
+    s3 [0.0, -0.2857]
     """
     ta = getattr(result, "tree_alpha", None)
     sums = getattr(ta, "sums", None)
@@ -197,9 +247,39 @@ def unit_influence(result, variants: Optional[Sequence[str]] = None
 
 
 def rank_by_influence(items: Sequence, variant: str = "plain") -> List:
-    """Largest Δα first (the units whose removal raises α most); undefined last,
-    ties in corpus order.  ``items`` need ``.influence`` or ``.delta`` dicts and
-    ``.position``."""
+    """Largest Δα first (the units whose removal raises α most).
+
+    Undefined Δα last, ties in corpus order.
+
+    Parameters
+    ----------
+    items : sequence
+        Objects with ``.influence`` or ``.delta`` dicts and ``.position``
+        (`UnitInfluence`, `synagree.agreement.qa.UnitDiag`).
+    variant : str
+
+    Returns
+    -------
+    list
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(sid, heads, labels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels.split(),
+    ...                        metadata={"sent_id": sid})
+    >>> def unit(sid, a, b):
+    ...     return Unit(sid, "d", {"a": s(sid, *a), "b": s(sid, *b)})
+    >>> units = [unit("s1", ([0, 1], "root obj"), ([0, 1], "root nsubj")),
+    ...          unit("s2", ([0, 1, 1], "root obj obl"), ([0, 1, 2], "root obj obl")),
+    ...          unit("s3", ([2, 0, 2], "nsubj root obj"), ([2, 0, 2], "nsubj root obj"))]
+    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"), ["plain"])
+    >>> [x.uid for x in rank_by_influence(unit_influence(res))]
+    ['s1', 's2', 's3']
+    """
     def key(x):
         d = getattr(x, "influence", None)
         if d is None:

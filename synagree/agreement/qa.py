@@ -1,18 +1,18 @@
 """Annotation QA: where the disagreement is, who disagrees, and how sure we are.
 
-Everything here is derived from one :class:`~synagree.agreement.agree.AgreementResult`
+Everything here is derived from one `synagree.agreement.agree.AgreementResult`
 (its corpus, per-unit TED matrices and, for the bootstrap, the unit × unit δ²
 sums that ``agree_corpus(bootstrap=B)`` keeps).
 
-Per unit (:func:`unit_diagnostics`)
+Per unit (`unit_diagnostics`)
     Mean pairwise TED, the annotator pairs that disagree, the words whose
     head or label differs, and the unit's *contribution to D_o* per variant:
     ``c_u = Σ_{i≠j in u} δ²(v_ui, v_uj) / (m_u − 1) / n`` -- so the
     contributions of all units sum to D_o exactly (α = 1 − Σ_u c_u / D_e).
-    :func:`worst_units` ranks units by contribution.
+    `worst_units` ranks units by contribution.
 
-Per annotator and pair (:func:`pair_matrix`, :func:`leave_one_out`,
-:func:`annotator_distances`)
+Per annotator and pair (`pair_matrix`, `leave_one_out`,
+`annotator_distances`)
     Pairwise α on the units both annotated (D_e from those units' values
     only), LAS/UAS/LA and unit counts per pair; α with each annotator left
     out; each annotator's mean TED to the others.  A subset α that is not the
@@ -20,16 +20,16 @@ Per annotator and pair (:func:`pair_matrix`, :func:`leave_one_out`,
     (none is needed with two annotators and no missing annotations: the pair
     is the corpus, and leaving one out leaves nothing to agree on).
 
-Confidence intervals (:func:`bootstrap`)
+Confidence intervals (`bootstrap`)
     Units (sentences) are resampled with replacement, seeded, in matrix form
-    (:mod:`synagree.bootstrap`): D_e needs cross-unit sums, so the unit × unit
+    (`synagree.stats.bootstrap`): D_e needs cross-unit sums, so the unit × unit
     matrix ``S[u, v] = Σ_{i in u, j in v} δ²`` is built once from the trees; a
     replicate with multiplicities w has ``do_sum = Σ w_u d_u``,
     ``n = Σ w_u m_u`` and ``de_sum = wᵀ S w``.  The categorical coefficients
-    (:mod:`synagree.categorical`) are recomputed from per-sentence sums with
+    (`synagree.stats.categorical`) are recomputed from per-sentence sums with
     the *same* weights.  Intervals are percentile intervals.
 
-Comparing rounds (:func:`compare`)
+Comparing rounds (`compare`)
     Two rounds are treated as independent samples of sentences.  With B
     replicates stored for each round (``synagree report --output json`` keeps
     them), the differences ``Δ*_b = new*_b − old*_b`` approximate the sampling
@@ -117,7 +117,39 @@ def _variants(result, variants=None) -> List[str]:
 
 
 def available_variant(result, variant: str) -> str:
-    """``variant`` if ``result`` has it, else the first variant it has."""
+    """``variant`` if ``result`` has it, else the first variant it has.
+
+    Parameters
+    ----------
+    result : AgreementResult
+    variant : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> only_norm = agree_corpus(res.corpus, ["norm"])
+    >>> available_variant(res, "diff"), available_variant(only_norm, "plain")
+    ('diff', 'norm')
+    """
     return variant if variant in result.alpha else next(iter(result.alpha))
 
 
@@ -149,7 +181,7 @@ def _subset_alpha(result, groups: Sequence[Tuple[int, Sequence[str]]],
     """α over the given (pairable unit k, annotators) groups.
 
     When the groups are exactly the values of ``result`` its α is reused;
-    otherwise the subset's trees go through :func:`synagree.stats.alpha.tree_alpha`
+    otherwise the subset's trees go through `synagree.stats.alpha.tree_alpha`
     (a TED pass over the subset only, D_e sampled if ``result``'s was), once
     per subset (with three annotators a leave-one-out subset is a pair).
     """
@@ -177,7 +209,24 @@ def _subset_alpha(result, groups: Sequence[Tuple[int, Sequence[str]]],
 
 @dataclass
 class WordDiff:
-    """A word whose head or label is not the same for every annotator."""
+    """A word whose head or label is not the same for every annotator.
+
+    Parameters
+    ----------
+    index : int
+        1-based word id.
+    form : str
+    heads : dict of str to int
+        Annotator to head (0 = root).
+    deprels : dict of str to str
+        Annotator to DEPREL.
+
+    Examples
+    --------
+    >>> w = WordDiff(3, "her", {"ann": 2, "ben": 2}, {"ann": "obj", "ben": "iobj"})
+    >>> w.kind, w.describe()
+    ('label', '3 her: label obj/iobj')
+    """
 
     index: int  # 1-based word id
     form: str
@@ -186,11 +235,13 @@ class WordDiff:
 
     @property
     def kind(self) -> str:
+        """``head``, ``label`` or ``head+label``: what differs."""
         h = len(set(self.heads.values())) > 1
         lab = len(set(self.deprels.values())) > 1
         return "head+label" if h and lab else ("head" if h else "label")
 
     def describe(self) -> str:
+        """One line for people: ``3 her: label obj/iobj``."""
         bits = []
         if len(set(self.heads.values())) > 1:
             bits.append("head " + "/".join(str(v) for v in self.heads.values()))
@@ -199,13 +250,66 @@ class WordDiff:
         return f"{self.index} {self.form}: " + ", ".join(bits)
 
     def to_dict(self) -> dict:
+        """The word as a JSON-ready dict."""
         return {"index": self.index, "form": self.form, "kind": self.kind,
                 "heads": dict(self.heads), "deprels": dict(self.deprels)}
 
 
 @dataclass
 class UnitDiag:
-    """Diagnostics of one pairable unit (sentence)."""
+    """Diagnostics of one pairable unit (sentence); docs/method.md §12.1.
+
+    Parameters
+    ----------
+    position : int
+        Index in ``corpus.units``.
+    uid : str
+    sent_id : str or None
+    text : str or None
+        ``# text``, else the words of the first annotation.
+    document : str
+    annotators : list of str
+    sizes : list of int
+        |t| per annotation.
+    ted : numpy.ndarray
+        m × m TED matrix, annotators in order.
+    mean_ted : float
+        Mean over unordered annotator pairs.
+    contribution : dict of str to float
+        Per variant, the unit's share of D_o: Σ_{i≠j} δ² / (m_u − 1) / n; the
+        contributions of all units sum to D_o.
+    disagreeing_pairs : list of (str, str, float)
+        ``(a, b, TED)`` with TED > 0.
+    differing_words : list of WordDiff
+    same_tokens : bool
+        Every annotation has the same words (word count).
+    alpha_without, influence : dict of str to float or None
+        α without this unit and Δα (`synagree.agreement.influence`); empty when
+        D_e was estimated from sampled pairs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> d = unit_diagnostics(res)[0]
+    >>> d.label, round(d.mean_ted, 4), [w.describe() for w in d.differing_words]
+    ('s1', 0.6667, ['3 w: label obj/iobj/obj'])
+    >>> d.disagreeing_pairs
+    [('ann', 'ben', 1.0), ('ben', 'cy', 1.0)]
+    """
 
     position: int  # index in corpus.units
     uid: str
@@ -220,16 +324,18 @@ class UnitDiag:
     disagreeing_pairs: List[Tuple[str, str, float]]  # (a, b, TED) with TED > 0
     differing_words: List[WordDiff]
     same_tokens: bool  # every annotation has the same words (word count)
-    # α without this unit and Δα = that − α, per variant (synagree.influence);
+    # α without this unit and Δα = that − α, per variant (synagree.agreement.influence);
     # empty when D_e was estimated from sampled pairs
     alpha_without: Dict[str, Optional[float]] = field(default_factory=dict)
     influence: Dict[str, Optional[float]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
+        """The unit's ``sent_id``, else its uid."""
         return self.sent_id or self.uid
 
     def to_dict(self) -> dict:
+        """The diagnostics as a JSON-ready dict."""
         return {"position": self.position, "uid": self.uid, "sent_id": self.sent_id,
                 "text": self.text, "document": self.document,
                 "annotators": list(self.annotators), "sizes": list(self.sizes),
@@ -264,7 +370,47 @@ def unit_diagnostics(result, variants: Optional[Sequence[str]] = None) -> List[U
     """Diagnostics of every pairable unit, in corpus order (cached on ``result``).
 
     ``contribution[v]`` is the unit's share of D_o in absolute terms:
-    Σ_{i≠j} δ² / (m_u − 1) / n, so that the contributions sum to D_o.
+    Σ_{i≠j} δ² / (m_u − 1) / n, so that the contributions sum to D_o
+    (docs/method.md §12.1).
+
+    Parameters
+    ----------
+    result : AgreementResult
+        With its corpus and per-unit TED matrices.
+    variants : sequence of str, optional
+        Default: the variants of ``result``.
+
+    Returns
+    -------
+    list of UnitDiag
+
+    Raises
+    ------
+    ValueError
+        The result carries no corpus or no per-unit TED matrices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> diags = unit_diagnostics(res)
+    >>> [(d.label, round(d.contribution["plain"], 4)) for d in diags]
+    [('s1', 0.2222), ('s2', 0.2222), ('s3', 0.0)]
+    >>> round(sum(d.contribution["plain"] for d in diags), 4) == round(res.alpha["plain"].d_o, 4)
+    True
     """
     variants = _variants(result, variants)
     key = ("diags", tuple(variants))
@@ -305,8 +451,43 @@ WORST_BY = ("share", "influence")
 
 
 def rank_units(diags: Sequence[UnitDiag], variant: str, by: str = "share") -> List[UnitDiag]:
-    """Worst first: by contribution to D_o of ``variant``, then mean TED, then corpus
-    order; ``by="influence"``: by Δα when the unit is left out (largest rise first)."""
+    """Worst first: by contribution to D_o of ``variant``, or by influence.
+
+    Ties go by mean TED, then corpus order; ``by="influence"``: by Δα when
+    the unit is left out (largest rise first).
+
+    Parameters
+    ----------
+    diags : sequence of UnitDiag
+    variant : str
+    by : {"share", "influence"}
+
+    Returns
+    -------
+    list of UnitDiag
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> [d.label for d in rank_units(unit_diagnostics(res), "plain")]
+    ['s1', 's2', 's3']
+    >>> [d.label for d in rank_units(unit_diagnostics(res), "plain", by="influence")]
+    ['s2', 's1', 's3']
+    """
     if by == "influence":
         return rank_by_influence(diags, variant)
     return sorted(diags, key=lambda d: (-d.contribution.get(variant, 0.0), -d.mean_ted,
@@ -320,7 +501,43 @@ def worst_units(result, k: Optional[int] = 10, variant: str = "plain",
     Units that contribute nothing (and show no TED) are left out; ties go by
     mean TED, then corpus order.  ``by="influence"`` ranks every unit by Δα,
     the change of α when the unit is left out (largest first; needs the exact
-    D_e, see :mod:`synagree.influence`).
+    D_e, see `synagree.agreement.influence`).
+
+    Parameters
+    ----------
+    result : AgreementResult
+    k : int, optional
+    variant : str
+    by : {"share", "influence"}
+
+    Returns
+    -------
+    list of UnitDiag
+
+    Raises
+    ------
+    ValueError
+        ``variant`` was not computed for this result.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> [(d.label, round(d.contribution["plain"], 4)) for d in worst_units(res, k=5)]
+    [('s1', 0.2222), ('s2', 0.2222)]
     """
     diags = unit_diagnostics(result)
     if diags and variant not in diags[0].contribution:
@@ -339,8 +556,49 @@ def worst_units(result, k: Optional[int] = 10, variant: str = "plain",
 
 @dataclass
 class PairMatrix:
-    """Annotator × annotator views.  Diagonals: ``units`` holds the units each
-    annotator annotated; α, scores and TED on the diagonal are NaN."""
+    """Annotator × annotator views (docs/method.md §12.2).
+
+    Diagonals: ``units`` holds the units each annotator annotated; α, scores
+    and TED on the diagonal are NaN.
+
+    Parameters
+    ----------
+    annotators : list of str
+    units : numpy.ndarray
+        m × m: units both annotated.
+    alpha : dict of str to numpy.ndarray
+        Variant to m × m pairwise α (D_e from the pair's units only).
+    las, uas, la : numpy.ndarray
+        m × m fractions.
+    words : numpy.ndarray
+        Words compared for LAS/UAS/LA.
+    ignored : numpy.ndarray
+        Units left out of LAS/UAS/LA (word counts differ).
+    mean_ted : numpy.ndarray
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> pm = pair_matrix(res)
+    >>> pm.units.tolist(), pm.las.round(4).tolist()[0]
+    ([[3, 3, 3], [3, 3, 3], [3, 3, 3]], [nan, 0.875, 0.75])
+    >>> pm.to_dict()["alpha_plain"][0][0] is None  # NaN on the diagonal
+    True
+    """
 
     annotators: List[str]
     units: np.ndarray  # m × m units both annotated
@@ -353,6 +611,7 @@ class PairMatrix:
     mean_ted: np.ndarray
 
     def to_dict(self) -> dict:
+        """The matrices as JSON-ready nested lists (NaN as None)."""
         f = lambda a: [[None if (isinstance(x, float) and math.isnan(x)) else x  # noqa: E731
                         for x in row] for row in a.tolist()]
         return {"annotators": list(self.annotators), "units": self.units.tolist(),
@@ -363,8 +622,42 @@ class PairMatrix:
 
 
 def pair_matrix(result, variants: Optional[Sequence[str]] = None) -> PairMatrix:
-    """Pairwise α on the units both annotated (D_e from those values only),
-    LAS/UAS/LA, mean TED and unit counts, for every annotator pair."""
+    """Pairwise α, LAS/UAS/LA, mean TED and unit counts for every annotator pair.
+
+    Pairwise α is computed on the units both annotated, with D_e from those
+    values only (a TED pass over the pair's trees unless the pair is the whole
+    corpus); cached on ``result``.
+
+    Parameters
+    ----------
+    result : AgreementResult
+    variants : sequence of str, optional
+
+    Returns
+    -------
+    PairMatrix
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> pm = pair_matrix(res, ["plain"])
+    >>> pm.alpha["plain"].round(4).tolist()
+    [[nan, 0.8387, 0.8387], [0.8387, nan, 0.7143], [0.8387, 0.7143, nan]]
+    """
     variants = _variants(result, variants)
     cache = _cache(result)
     key = ("pairs", tuple(variants))
@@ -419,21 +712,86 @@ def pair_matrix(result, variants: Optional[Sequence[str]] = None) -> PairMatrix:
 
 @dataclass
 class LeaveOneOut:
+    """α without one annotator's annotations (docs/method.md §12.2).
+
+    Parameters
+    ----------
+    annotator : str
+    units : int
+        Pairable units left without this annotator.
+    alpha : dict of str to float or None
+    change : dict of str to float or None
+        α without − α with everyone.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> x = leave_one_out(res)[2]
+    >>> x.annotator, x.units, round(x.change["plain"], 4), x.to_dict()["annotator"]
+    ('cy', 3, 0.0579, 'cy')
+    """
     annotator: str
     units: int  # pairable units left without this annotator
     alpha: Dict[str, Optional[float]]
     change: Dict[str, Optional[float]]  # α without − α with everyone
 
     def to_dict(self) -> dict:
+        """The entry as a JSON-ready dict (``alpha_<v>``, ``change_<v>``)."""
         return {"annotator": self.annotator, "units": self.units,
                 **{f"alpha_{v}": a for v, a in self.alpha.items()},
                 **{f"change_{v}": c for v, c in self.change.items()}}
 
 
 def leave_one_out(result, variants: Optional[Sequence[str]] = None) -> List[LeaveOneOut]:
-    """α with each annotator's annotations removed (units keep their other values;
-    units left with fewer than two drop out).  With two annotators nothing is
-    left to agree, so α is undefined (None)."""
+    """α with each annotator's annotations removed.
+
+    Units keep their other values; units left with fewer than two drop out.
+    With two annotators nothing is left to agree on, so α is undefined (None).
+
+    Parameters
+    ----------
+    result : AgreementResult
+    variants : sequence of str, optional
+
+    Returns
+    -------
+    list of LeaveOneOut
+        In annotator order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> [(x.annotator, round(x.alpha["plain"], 4)) for x in leave_one_out(res, ["plain"])]
+    [('ann', 0.7143), ('ben', 0.8387), ('cy', 0.8387)]
+    """
     variants = _variants(result, variants)
     corpus = _need_corpus(result)
     pr = _pairable(result)
@@ -454,6 +812,40 @@ def leave_one_out(result, variants: Optional[Sequence[str]] = None) -> List[Leav
 
 @dataclass
 class AnnotatorDistance:
+    """One annotator's mean distance to the others' trees of the same sentences.
+
+    Parameters
+    ----------
+    annotator : str
+    comparisons : int
+        (unit, other annotator) pairs.
+    mean_ted : float
+    mean_norm : float
+        Mean TED / (|x| + |y|).
+    units : int
+        Units annotated.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> d = annotator_distances(res)[2]
+    >>> d.annotator, d.comparisons, round(d.mean_ted, 4), d.to_dict()["units"]
+    ('cy', 6, 0.5, 3)
+    """
     annotator: str
     comparisons: int  # (unit, other annotator) pairs
     mean_ted: float
@@ -461,13 +853,45 @@ class AnnotatorDistance:
     units: int  # units annotated
 
     def to_dict(self) -> dict:
+        """The entry as a JSON-ready dict."""
         return {"annotator": self.annotator, "comparisons": self.comparisons,
                 "mean_ted": self.mean_ted, "mean_norm": self.mean_norm, "units": self.units}
 
 
 def annotator_distances(result) -> List[AnnotatorDistance]:
-    """Mean TED (and TED/(|x|+|y|)) of each annotator's trees to the others' trees
-    of the same sentences."""
+    """Mean TED (and TED/(|x|+|y|)) of each annotator's trees to the others' trees.
+
+    Over the sentences both annotated (docs/method.md §12.2).
+
+    Parameters
+    ----------
+    result : AgreementResult
+
+    Returns
+    -------
+    list of AnnotatorDistance
+        In annotator order; NaN means for an annotator with no comparison.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> [(d.annotator, round(d.mean_ted, 4)) for d in annotator_distances(res)]
+    [('ann', 0.3333), ('ben', 0.5), ('cy', 0.5)]
+    """
     corpus = _need_corpus(result)
     pr = _pairable(result)
     teds = _unit_teds(result)
@@ -488,7 +912,7 @@ def annotator_distances(result) -> List[AnnotatorDistance]:
 
 
 # --------------------------------------------------------------------------
-# Bootstrap (α and scores from synagree.bootstrap, plus categorical coefficients)
+# Bootstrap (α and scores from synagree.stats.bootstrap, plus categorical coefficients)
 # --------------------------------------------------------------------------
 
 def _items(result, layer: str):
@@ -500,8 +924,42 @@ def _items(result, layer: str):
 
 
 def unit_matrix(result):
-    """The unit × unit δ² sums behind ``result`` (``tree_alpha(keep_unit_matrix=True)``,
-    as ``agree_corpus(bootstrap=B)`` keeps them); computed (one TED pass) if absent."""
+    """The unit × unit δ² sums behind ``result``.
+
+    As ``agree_corpus(bootstrap=B)`` keeps them
+    (``tree_alpha(keep_unit_matrix=True)``); computed (one TED pass, cached)
+    if absent.
+
+    Parameters
+    ----------
+    result : AgreementResult
+
+    Returns
+    -------
+    UnitSums
+        With ``S``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> sums = unit_matrix(res)
+    >>> sums.S.shape, float(sums.de_sum()[0]) == res.alpha["plain"].de_sum
+    ((3, 3, 3), True)
+    """
     ta = result.tree_alpha
     sums = getattr(ta, "sums", None) if ta is not None else None
     if sums is not None and sums.S is not None:
@@ -515,6 +973,28 @@ def unit_matrix(result):
 
 @dataclass
 class Interval:
+    """A bootstrap percentile interval of one metric.
+
+    Parameters
+    ----------
+    estimate : float or None
+        The point estimate.
+    low, high : float or None
+        The interval.
+    se : float or None
+        Standard deviation of the finite replicates.
+    replicates : numpy.ndarray
+    failed : int
+        Replicates where the statistic was undefined.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> iv = Interval(0.8, 0.7, 0.9, 0.05, np.array([0.7, np.nan, 0.9]), failed=1)
+    >>> iv.to_dict(with_replicates=True)  # doctest: +NORMALIZE_WHITESPACE
+    {'estimate': 0.8, 'low': 0.7, 'high': 0.9, 'se': 0.05, 'failed': 1,
+     'replicates': [0.7, None, 0.9]}
+    """
     estimate: Optional[float]
     low: Optional[float]
     high: Optional[float]
@@ -523,6 +1003,7 @@ class Interval:
     failed: int = 0  # replicates where the statistic was undefined
 
     def to_dict(self, with_replicates: bool = False) -> dict:
+        """The interval as a JSON-ready dict (replicates only when asked)."""
         d = {"estimate": _nn(self.estimate), "low": _nn(self.low), "high": _nn(self.high),
              "se": _nn(self.se), "failed": self.failed}
         if with_replicates:
@@ -546,6 +1027,42 @@ def _interval(est, reps: np.ndarray, confidence: float) -> Interval:
 
 @dataclass
 class Bootstrap:
+    """Bootstrap intervals of every QA metric, from the same resamples of units.
+
+    Parameters
+    ----------
+    replicates : int
+    seed : int
+    confidence : float
+        A fraction (0.95 = 95 %).
+    intervals : dict of str to Interval
+        Metric name to its interval.
+    units : int
+        Units resampled.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> bs = bootstrap(res, B=100, seed=1)
+    >>> sorted(bs.intervals)
+    ['alpha_diff', 'alpha_norm', 'alpha_plain', 'la', 'las', 'uas']
+    >>> bs.to_dict(with_replicates=False)["method"]
+    'percentile bootstrap, resampling sentences with replacement'
+    """
     replicates: int
     seed: int
     confidence: float
@@ -553,6 +1070,7 @@ class Bootstrap:
     units: int
 
     def to_dict(self, with_replicates: bool = True) -> dict:
+        """The intervals as a JSON-ready dict (``compare`` reads it back)."""
         return {"replicates": self.replicates, "seed": self.seed,
                 "confidence": self.confidence, "units": self.units,
                 "method": "percentile bootstrap, resampling sentences with replacement",
@@ -561,12 +1079,59 @@ class Bootstrap:
 
 def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
               categorical_layers: Sequence[str] = (), variants=None) -> Bootstrap:
-    """Percentile CIs for α (each variant), LAS/UAS/LA (or Jaccard) and the pooled
-    categorical coefficients of ``categorical_layers`` (metric names
-    ``{layer}_{observed|kappa|pi|alpha}``), all from the same resamples of the
-    pairable units: the weights of :func:`synagree.stats.bootstrap.resample_weights`
-    with this ``seed``, so α and LAS replicates equal ``agree_corpus(bootstrap=B,
-    seed=seed)``'s."""
+    """Percentile CIs for α, LAS/UAS/LA (or Jaccard) and categorical coefficients.
+
+    All from the same resamples of the pairable units: the weights of
+    `synagree.stats.bootstrap.resample_weights` with this ``seed``, so α and LAS
+    replicates equal ``agree_corpus(bootstrap=B, seed=seed)``'s
+    (docs/method.md §5.4).  Categorical coefficients of ``categorical_layers``
+    are named ``{layer}_{observed|kappa|pi|alpha}``.
+
+    Parameters
+    ----------
+    result : AgreementResult
+    B : int
+        Replicates.
+    seed : int
+    confidence : float
+        A fraction.
+    categorical_layers : sequence of str
+        Token layers (`synagree.stats.categorical.LAYERS`); dependency only.
+    variants : sequence of str, optional
+
+    Returns
+    -------
+    Bootstrap
+
+    Raises
+    ------
+    ValueError
+        ``B < 1``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> bs = bootstrap(res, B=200, seed=0, categorical_layers=["deprel"])
+    >>> iv = bs.intervals["alpha_plain"]
+    >>> round(iv.estimate, 4), bool(iv.low <= iv.estimate <= iv.high), iv.replicates.shape
+    (0.7808, True, (200,))
+    >>> round(bs.intervals["deprel_observed"].estimate, 4)
+    0.75
+    """
     if B < 1:
         raise ValueError("B must be at least 1")
     variants = _variants(result, variants)
@@ -613,6 +1178,29 @@ def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
 
 @dataclass
 class Change:
+    """The change of one metric between two annotation rounds (docs/method.md §12.4).
+
+    Parameters
+    ----------
+    metric : str
+    old, new : float or None
+    delta : float or None
+        ``new − old``.
+    low, high : float or None
+        Interval of the change.
+    p_value : float or None
+        Two-sided.
+    significant : bool or None
+        The interval excludes 0 (bootstrap) or p < 1 − confidence (normal).
+    method : str
+        ``bootstrap``, ``normal``, ``undefined`` or why no test was possible.
+
+    Examples
+    --------
+    >>> c = Change("alpha_plain", 0.7, 0.8, 0.1, 0.02, 0.18, 0.01, True, "bootstrap")
+    >>> c.to_dict()["significant"]
+    True
+    """
     metric: str
     old: Optional[float]
     new: Optional[float]
@@ -624,6 +1212,7 @@ class Change:
     method: str
 
     def to_dict(self) -> dict:
+        """The change as a dict."""
         return dict(self.__dict__)
 
 
@@ -639,7 +1228,36 @@ def _metrics_of(doc: dict) -> Dict[str, dict]:
 
 def compare(current: "Bootstrap | dict", previous: dict,
             confidence: Optional[float] = None) -> List[Change]:
-    """Did agreement change significantly since ``previous`` (see module docstring)?"""
+    """Did agreement change significantly since ``previous`` (see the module docstring)?
+
+    Parameters
+    ----------
+    current : Bootstrap or dict
+        This round's bootstrap (or its ``to_dict()``, or a report JSON).
+    previous : dict
+        The previous round's report JSON (``synagree report --output json``)
+        or bootstrap dict.
+    confidence : float, optional
+        Default: that of ``current``.
+
+    Returns
+    -------
+    list of Change
+        One per metric both rounds have.
+
+    Raises
+    ------
+    ValueError
+        A document without bootstrap metrics.
+
+    Examples
+    --------
+    >>> old = {"confidence": 0.95, "metrics": {"las": {"estimate": 0.80, "se": 0.01}}}
+    >>> new = {"confidence": 0.95, "metrics": {"las": {"estimate": 0.85, "se": 0.01}}}
+    >>> [c] = compare(new, old)
+    >>> round(c.delta, 4), c.method, c.significant, c.p_value < 0.001
+    (0.05, 'normal', True, True)
+    """
     cur = _metrics_of(current.to_dict() if isinstance(current, Bootstrap) else current)
     old = _metrics_of(previous)
     if confidence is None:
@@ -712,7 +1330,60 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
                bootstrap_replicates: int = 1000, seed: int = 0, confidence: float = 0.95,
                layers: Sequence[str] = (), compare_to: Optional[dict] = None,
                with_replicates: bool = True) -> dict:
-    """Every QA table as one JSON-ready dict (what ``synagree report --output json`` writes)."""
+    """Every QA table as one JSON-ready dict (what ``synagree report --output json`` writes).
+
+    Parameters
+    ----------
+    result : AgreementResult
+    worst : int, optional
+        Units in the worst-units table (None: all).
+    variant : str
+        The variant the worst units are ranked by (falls back to one the result
+        has).
+    bootstrap_replicates : int
+        0: no bootstrap.
+    seed : int
+    confidence : float
+    layers : sequence of str
+        Token layers for categorical agreement (dependency only).
+    compare_to : dict, optional
+        A previous report JSON to compare with (needs the bootstrap).
+    with_replicates : bool
+        Keep the bootstrap replicates (needed for a later comparison).
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    ValueError
+        ``compare_to`` without the bootstrap.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> d = qa_summary(res, worst=2, bootstrap_replicates=50, layers=["upos"])
+    >>> sorted(d)  # doctest: +NORMALIZE_WHITESPACE
+    ['annotator_distances', 'bootstrap', 'categorical', 'leave_one_out', 'pairs',
+     'summary', 'worst']
+    >>> [u["sent_id"] for u in d["worst"]["units"]]
+    ['s1', 's2']
+    """
     variant = available_variant(result, variant)
     variants = _variants(result)
     d: dict = {"summary": json_ready(result.to_dict())}
@@ -743,6 +1414,11 @@ def annotator_influence(result, variants: Optional[Sequence[str]] = None) -> Lis
     Only for results with at least three annotators (with two, leaving one out
     leaves nothing to agree on); otherwise an empty list.
 
+    Parameters
+    ----------
+    result : AgreementResult
+    variants : sequence of str, optional
+
     Returns
     -------
     list of dict
@@ -751,12 +1427,23 @@ def annotator_influence(result, variants: Optional[Sequence[str]] = None) -> Lis
 
     Examples
     --------
-    >>> import synagree
-    >>> from synagree.agreement.qa import annotator_influence
-    >>> res = synagree.agree(["tests/data/qa/anna.conllu", "tests/data/qa/bert.conllu",
-    ...                       "tests/data/qa/cleo.conllu"], allow_missing=True)  # doctest: +SKIP
-    >>> [round(x["influence"]["plain"], 4) for x in annotator_influence(res)]  # doctest: +SKIP
-    [-0.5625, -0.1181, 0.4375]
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> [round(x["influence"]["plain"], 4) for x in annotator_influence(res)]
+    [-0.0665, 0.0579, 0.0579]
     """
     if result.corpus is None or len(result.corpus.annotators) < 3:
         return []

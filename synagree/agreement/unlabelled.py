@@ -46,12 +46,12 @@ def unlabelled_tree(tree: FlatTree) -> FlatTree:
 
     Parameters
     ----------
-    tree : synagree.trees.FlatTree
+    tree : synagree.trees.flat.FlatTree
 
     Returns
     -------
-    synagree.trees.FlatTree
-        The same shape and |t|; labels are 0 (root) or :data:`UNLABELLED_LABEL`.
+    synagree.trees.flat.FlatTree
+        The same shape and |t|; labels are 0 (root) or `UNLABELLED_LABEL`.
 
     Examples
     --------
@@ -84,7 +84,36 @@ def alpha_over(result, units: Sequence[Sequence[FlatTree]],
 
     D_e is exact unless ``result``'s was estimated from sampled pairs, in which
     case as many pairs are drawn for these trees.  Only the pairable units
-    (two or more trees) take part, as in :func:`synagree.alpha.tree_alpha`.
+    (two or more trees) take part, as in `synagree.stats.alpha.tree_alpha`.
+
+    Parameters
+    ----------
+    result : AgreementResult
+    units : sequence of sequence of FlatTree
+        Per unit, the trees to compare (label ids from one `Vocabulary`).
+    variants : sequence of str, optional
+        Default: the variants of ``result``.
+
+    Returns
+    -------
+    TreeAlpha
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, labels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels)
+    >>> units = [Unit("1", "d", {"a": s([2, 0], ["nsubj", "root"]),
+    ...                          "b": s([2, 0], ["obj", "root"])}),
+    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
+    ...                          "b": s([0, 1, 2], ["root", "obj", "obl"])})]
+    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> same = alpha_over(res, [[t, t] for t, _ in res.trees])  # every annotator like a
+    >>> same.alpha("plain")
+    1.0
     """
     variants = [v for v in (variants or VARIANTS) if v in result.alpha] or list(VARIANTS)
     return tree_alpha(units, variants, sample_pairs=_sampled_pairs(result))
@@ -95,7 +124,7 @@ def unlabelled_alpha(result, variants: Optional[Sequence[str]] = None) -> TreeAl
 
     Parameters
     ----------
-    result : synagree.agreement.AgreementResult
+    result : synagree.agreement.agree.AgreementResult
         Carries the trees α was computed on (``result.trees``).
     variants : sequence of str, optional
         Default: the variants of ``result``.
@@ -129,8 +158,33 @@ def la_given_head(result) -> Optional[Tuple[float, float]]:
     """``(correct, total)``: words with the same head and label, words with the same head.
 
     Both are summed as LAS/UAS/LA are (per unit the mean over annotator
-    pairs); ``None`` for phrase-structure corpora.  The ratio is
-    ``correct / total`` (undefined when no word's head agrees).
+    pairs); the ratio ``correct / total`` is label accuracy where the heads
+    agree (undefined when no word's head agrees).
+
+    Parameters
+    ----------
+    result : AgreementResult
+
+    Returns
+    -------
+    (float, float) or None
+        None for phrase-structure corpora.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, labels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels)
+    >>> units = [Unit("1", "d", {"a": s([2, 0], ["nsubj", "root"]),
+    ...                          "b": s([2, 0], ["obj", "root"])}),
+    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
+    ...                          "b": s([0, 1, 2], ["root", "obj", "obl"])})]
+    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> la_given_head(res)  # 4 of the 5 words share their head, 3 of them their label too
+    (3.0, 4.0)
     """
     if result.kind != "dependency":
         return None
@@ -139,8 +193,34 @@ def la_given_head(result) -> Optional[Tuple[float, float]]:
 
 
 def add_to_result(result, variants: Optional[Sequence[str]] = None) -> None:
-    """Add ``alpha_*_unlabelled`` and ``la_given_head`` to ``result.extra``
-    (counts in ``result.extra_details["unlabelled"]``, notes in ``result.notes``)."""
+    """Add ``alpha_*_unlabelled`` and ``la_given_head`` to ``result.extra``.
+
+    Counts go to ``result.extra_details["unlabelled"]``, notes to
+    ``result.notes`` (``--unlabelled``).
+
+    Parameters
+    ----------
+    result : AgreementResult
+    variants : sequence of str, optional
+        Default: the variants of ``result``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, labels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels)
+    >>> units = [Unit("1", "d", {"a": s([2, 0], ["nsubj", "root"]),
+    ...                          "b": s([2, 0], ["obj", "root"])}),
+    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
+    ...                          "b": s([0, 1, 2], ["root", "obj", "obl"])})]
+    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> add_to_result(res)
+    >>> res.extra["la_given_head"], round(res.extra["alpha_plain_unlabelled"], 4)
+    (0.75, -0.5)
+    """
     ta = unlabelled_alpha(result, variants)
     details: Dict[str, object] = {"counts": result.add_alpha_metrics(ta, "_unlabelled")}
     details["distinct_trees"] = ta.n_distinct

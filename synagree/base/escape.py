@@ -4,19 +4,19 @@ Every renderer that writes LaTeX, Markdown or CSV passes the text it takes
 from the input (annotator and file names, labels, tags, sentence ids, word
 forms, titles) through these functions; numbers it formats itself need not.
 
-* :func:`latex`: the specials ``\\ { } $ & # ^ _ ~ %`` (and ``< > |``, which
+* `latex`: the specials ``\\ { } $ & # ^ _ ~ %`` (and ``< > |``, which
   the default font encoding prints as other glyphs) become their text
   commands; line breaks and other control characters become spaces (a blank
   line would end the paragraph inside a table).
-* :func:`markdown`: one table cell or heading line: line breaks become
+* `markdown`: one table cell or heading line: line breaks become
   spaces, ``|`` is escaped, the emphasis, code and link marks
   ``\\ * _ ` [ ] ~`` are backslash-escaped (``_`` inside a word, which marks
   nothing, is kept) and ``<``, ``>`` written as
   entities, so no input text turns into markup or HTML.
-* :func:`csv_cell`: a text cell that a spreadsheet would run as a formula
+* `csv_cell`: a text cell that a spreadsheet would run as a formula
   (starting with ``= + - @``, tab or carriage return) gets a leading ``'``;
   numbers, and text that reads as a plain decimal number (``-0.05``,
-  ``1e-3``, ``12.5%``), are left as they are.  :func:`csv_row` maps a row.
+  ``1e-3``, ``12.5%``), are left as they are.  `csv_row` maps a row.
 
 ``plain`` (for the aligned text tables and terminals) escapes control
 characters only, so that a label cannot move the cursor or break a row;
@@ -42,7 +42,30 @@ _LINEBREAK_RE = re.compile(r"\r\n|[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 
 
 def latex(s: object) -> str:
-    """``s`` as LaTeX text (for a table cell, caption or heading)."""
+    r"""``s`` as LaTeX text (for a table cell, caption or heading).
+
+    Parameters
+    ----------
+    s : object
+        Any value; converted with `str`.
+
+    Returns
+    -------
+    str
+        The text with the LaTeX specials as text commands and line breaks and
+        other control characters as spaces.
+
+    See Also
+    --------
+    markdown, csv_cell, plain
+
+    Examples
+    --------
+    >>> print(latex("obj_dir & 50%"))
+    obj\_dir \& 50\%
+    >>> print(latex("a\nb"))
+    a b
+    """
     s = _LINEBREAK_RE.sub(" ", str(s))
     s = _CONTROL_RE.sub(" ", s)
     return _LATEX_RE.sub(lambda m: _LATEX[m.group()], s)
@@ -54,7 +77,25 @@ _MD_BACKSLASH_RE = re.compile(r"[\\`*\[\]|~]|(?<![^\W_])_|_(?![^\W_])")
 
 
 def markdown(s: object) -> str:
-    """``s`` as the text of one Markdown table cell or heading line."""
+    r"""``s`` as the text of one Markdown table cell or heading line.
+
+    Parameters
+    ----------
+    s : object
+        Any value; converted with `str`.
+
+    Returns
+    -------
+    str
+        Line breaks as spaces, ``|`` and the emphasis, code and link marks
+        backslash-escaped (``_`` inside a word kept), ``<`` and ``>`` as
+        entities.
+
+    Examples
+    --------
+    >>> print(markdown("a|b *c* alpha_plain <x>"))
+    a\|b \*c\* alpha_plain &lt;x&gt;
+    """
     s = _LINEBREAK_RE.sub(" ", str(s))
     s = _CONTROL_RE.sub(" ", s)
     s = _MD_BACKSLASH_RE.sub(lambda m: "\\" + m.group(), s)
@@ -66,7 +107,25 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def csv_cell(v: object) -> object:
-    """A CSV cell: numbers as they are, text defused against formula injection."""
+    """A CSV cell: numbers as they are, text defused against formula injection.
+
+    Parameters
+    ----------
+    v : object
+        The cell value.
+
+    Returns
+    -------
+    object
+        ``v`` itself for None, bools, numbers (Python or numpy) and text that
+        reads as a decimal number; other text starting with ``= + - @``, tab or
+        carriage return gets a leading ``'``.
+
+    Examples
+    --------
+    >>> csv_cell("=SUM(A1:A9)"), csv_cell("-0.05"), csv_cell(0.5), csv_cell("obj")
+    ("'=SUM(A1:A9)", '-0.05', 0.5, 'obj')
+    """
     if v is None or isinstance(v, (bool, int, float)):
         return v
     try:  # numpy scalars and the like
@@ -82,19 +141,69 @@ def csv_cell(v: object) -> object:
 
 
 def csv_row(row: Iterable[object]) -> List[object]:
-    """:func:`csv_cell` of every cell."""
+    """`csv_cell` of every cell of ``row``.
+
+    Parameters
+    ----------
+    row : iterable
+        The cells of one row.
+
+    Returns
+    -------
+    list
+
+    Examples
+    --------
+    >>> csv_row(["+cmd", 3, "@x"])
+    ["'+cmd", 3, "'@x"]
+    """
     return [csv_cell(v) for v in row]
 
 
 def matplotlib_text(s: object) -> str:
-    """``s`` as literal text for a matplotlib title or label: ``$`` would start
-    mathtext (and an unbalanced one fails when the figure is drawn)."""
+    r"""``s`` as literal text for a matplotlib title or label.
+
+    ``$`` would start mathtext (and an unbalanced one fails when the figure is
+    drawn), so it is escaped.
+
+    Parameters
+    ----------
+    s : object
+        Any value; converted with `str`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(matplotlib_text("cost in $"))
+    cost in \$
+    """
     return str(s).replace("$", r"\$")
 
 
 def encodable(text: str) -> str:
-    """``text`` with lone surrogates (from file names that are not UTF-8) written
-    as ``\\udcff``, so that it can be written as UTF-8 whatever the locale."""
+    r"""``text`` that can be written as UTF-8 whatever the locale.
+
+    Lone surrogates (from file names that are not UTF-8) are written as
+    ``\udcff``-style escapes; other text is returned unchanged.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> encodable("caf\udce9.conllu")
+    'caf\\udce9.conllu'
+    >>> encodable("café")
+    'café'
+    """
     try:
         text.encode("utf-8")
         return text
@@ -103,6 +212,23 @@ def encodable(text: str) -> str:
 
 
 def plain(s: object) -> str:
-    """``s`` for an aligned text table or a terminal: control characters escaped."""
+    r"""``s`` for an aligned text table or a terminal: control characters escaped.
+
+    Parameters
+    ----------
+    s : object
+        Any value; converted with `str`.
+
+    Returns
+    -------
+    str
+        The text with C0/C1 controls as ``\xNN`` and other controls (line and
+        paragraph separators, lone surrogates) as ``\uNNNN``.
+
+    Examples
+    --------
+    >>> print(plain("a\tb\x1b[2J"))
+    a\x09b\x1b[2J
+    """
     return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
                            else f"\\u{ord(m.group()):04x}", str(s))

@@ -8,8 +8,28 @@ import numpy as np
 
 
 def json_ready(x):
-    """``x`` with NaN/inf as None, numpy scalars and arrays as Python values,
-    tuples as lists and dict keys as strings: what :func:`json.dumps` accepts."""
+    """``x`` as `json.dumps` accepts it.
+
+    NaN and infinities become None, numpy scalars and arrays Python values,
+    tuples lists, and dict keys strings; nested containers are converted
+    recursively.
+
+    Parameters
+    ----------
+    x : object
+        A number, string, container, numpy value, ...
+
+    Returns
+    -------
+    object
+        JSON-ready data (other values are returned unchanged).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> json_ready({1: (np.float64(0.5), float("nan")), "m": np.arange(3)})
+    {'1': [0.5, None], 'm': [0, 1, 2]}
+    """
     if isinstance(x, float) and not math.isfinite(x):
         return None
     if isinstance(x, dict):
@@ -24,6 +44,14 @@ def json_ready(x):
 
 
 def to_float(x: object) -> float:
-    """``float(x)`` for a cell of a JSON-like row (typed ``object``) known to hold a
-    number or a numeric string; raises as :func:`float` does for anything else."""
+    """``float(x)`` for a cell of a JSON-like row (typed ``object``).
+
+    The cell is known to hold a number or a numeric string; anything else
+    raises as `float` does.
+
+    Examples
+    --------
+    >>> to_float("0.25"), to_float(3)
+    (0.25, 3.0)
+    """
     return float(cast(Union[SupportsFloat, str], x))  # float() itself checks it

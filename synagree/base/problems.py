@@ -1,20 +1,20 @@
 """Structured input problems.
 
 Readers never stop at the first problem: they gather every problem of a file
-as a :class:`Problem` record (file, line, sentence id, kind, severity,
-message) into a :class:`ProblemLog`.  Errors make the caller raise
-:class:`InputError` once the whole file has been read; warnings are reported
+as a `Problem` record (file, line, sentence id, kind, severity,
+message) into a `ProblemLog`.  Errors make the caller raise
+`InputError` once the whole file has been read; warnings are reported
 and the computation goes on.  ``strict=True`` turns warnings into errors.
 
 Line numbers are 1-based; ``line=None`` means the problem concerns the file
 as a whole (e.g. an empty file).
 
 Input text in messages is shortened here, in one place: a message quotes
-input through :func:`quote` (at most :data:`SHOWN` characters, then ``…``
-and the length), and every :class:`Problem` tames its message and sentence
-id on creation (:func:`tame`): control characters escaped, any run of more
-than :data:`LONG_RUN` non-space characters and any message over
-:data:`LONG_MESSAGE` characters shortened.  A 10 MB token is never echoed
+input through `quote` (at most `SHOWN` characters, then ``…``
+and the length), and every `Problem` tames its message and sentence
+id on creation (`tame`): control characters escaped, any run of more
+than `LONG_RUN` non-space characters and any message over
+`LONG_MESSAGE` characters shortened.  A 10 MB token is never echoed
 whole to stderr or into a JSON report.
 """
 from __future__ import annotations
@@ -36,8 +36,26 @@ _LONG_RUN = re.compile(r"\S{%d,}" % (LONG_RUN + 1))
 
 
 def shorten(text: object, limit: int = SHOWN) -> str:
-    """``text`` when at most ``limit`` characters, else its first ``limit``
-    characters, ``…`` and its length."""
+    """``text`` when at most ``limit`` characters, else its start, ``…`` and its length.
+
+    Parameters
+    ----------
+    text : object
+        Converted with `str`.
+    limit : int
+        Characters kept (default `SHOWN`, 40).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> shorten("short")
+    'short'
+    >>> shorten("x" * 50, limit=5)
+    'xxxxx… (50 characters)'
+    """
     text = str(text)
     if len(text) <= limit:
         return text
@@ -45,8 +63,29 @@ def shorten(text: object, limit: int = SHOWN) -> str:
 
 
 def quote(text: object, limit: int = SHOWN) -> str:
-    """Input text for a message: quoted as ``repr`` quotes (control characters
-    escaped), shortened to ``limit`` characters plus ``…`` and the length."""
+    r"""Input text for a message: quoted as `repr` quotes it, shortened to ``limit``.
+
+    Control characters are escaped by the quoting; longer text is cut to
+    ``limit`` characters, followed by ``…`` and its length.
+
+    Parameters
+    ----------
+    text : object
+        Converted with `str`.
+    limit : int
+        Characters kept (default `SHOWN`, 40).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(quote("a\tb"))
+    'a\tb'
+    >>> print(quote("y" * 45, limit=3))
+    'yyy'… (45 characters)
+    """
     text = str(text)
     if len(text) <= limit:
         return repr(text)
@@ -59,9 +98,28 @@ def _escape_control(m: "re.Match") -> str:
 
 
 def tame(text: Optional[str]) -> Optional[str]:
-    """A message or sentence id made safe to print on one line: control
-    characters (and lone surrogates) escaped, over-long runs and messages
-    shortened.  ``None`` stays ``None``."""
+    r"""A message or sentence id made safe to print on one line.
+
+    Control characters (and lone surrogates) are escaped, runs of more than
+    `LONG_RUN` non-space characters and messages over `LONG_MESSAGE`
+    characters shortened.
+
+    Parameters
+    ----------
+    text : str or None
+
+    Returns
+    -------
+    str or None
+        None stays None.
+
+    Examples
+    --------
+    >>> print(tame("bad\nline"))
+    bad\nline
+    >>> len(tame("z" * 10_000)) < 100
+    True
+    """
     if text is None:
         return None
     text = str(text)
@@ -75,7 +133,33 @@ def tame(text: Optional[str]) -> Optional[str]:
 
 @dataclass(frozen=True)
 class Problem:
-    """One problem found in the input."""
+    """One problem found in the input: where, what kind, how bad, and a message.
+
+    Messages and sentence ids are made printable (`tame`) on creation.
+
+    Parameters
+    ----------
+    file : str
+        The file (or ``"<command line>"``).
+    line : int or None
+        1-based line number; None: the file as a whole.
+    kind : str
+        Short machine-readable key, e.g. ``"head-out-of-range"``.
+    message : str
+        What is wrong, for people.
+    severity : {"error", "warning"}
+    sent_id : str, optional
+        The sentence's ``# sent_id``, when known.
+
+    Examples
+    --------
+    >>> p = Problem("a.conllu", 7, "bad-head", "HEAD 'x' of word 2 is not an integer",
+    ...             sent_id="s1")
+    >>> print(p)
+    a.conllu:7: error: HEAD 'x' of word 2 is not an integer (bad-head) [sentence s1]
+    >>> p.as_dict()["severity"]
+    'error'
+    """
 
     file: str
     line: Optional[int]
@@ -96,35 +180,66 @@ class Problem:
         return f"{where}: {self.severity}: {self.message} ({self.kind}){sent}"
 
     def as_dict(self) -> dict:
+        """The problem's fields as a dict (JSON-ready)."""
         return asdict(self)
 
 
 @dataclass
 class ProblemLog:
-    """Problems gathered while reading; ``strict`` promotes warnings to errors."""
+    """Problems gathered while reading; ``strict`` promotes warnings to errors.
+
+    Parameters
+    ----------
+    strict : bool
+        Record every warning as an error.
+    problems : list of Problem
+        The problems so far, in the order added.
+
+    Examples
+    --------
+    >>> log = ProblemLog()
+    >>> log.add("a.conllu", 3, "cycle", "head cycle", severity=WARNING)
+    >>> log.add("a.conllu", 9, "bad-id", "ID 'x' is not a number")
+    >>> len(log), len(log.errors), len(log.warnings)
+    (2, 1, 1)
+    >>> strict = ProblemLog(strict=True)
+    >>> strict.add("a.conllu", 3, "cycle", "head cycle", severity=WARNING)
+    >>> strict.errors[0].severity
+    'error'
+    >>> try:
+    ...     log.raise_if_errors()
+    ... except InputError as exc:
+    ...     print(exc)
+    a.conllu:9: error: ID 'x' is not a number (bad-id)
+    """
 
     strict: bool = False
     problems: List[Problem] = field(default_factory=list)
 
     def add(self, file: str, line: Optional[int], kind: str, message: str,
             severity: str = ERROR, sent_id: Optional[str] = None) -> None:
+        """Record one problem (a warning becomes an error under ``strict``)."""
         if self.strict and severity == WARNING:
             severity = ERROR
         self.problems.append(Problem(str(file), line, kind, message, severity, sent_id))
 
     def extend(self, problems: Iterable[Problem]) -> None:
+        """Record problems from elsewhere (``strict`` applies to them too)."""
         for p in problems:
             self.add(p.file, p.line, p.kind, p.message, p.severity, p.sent_id)
 
     @property
     def errors(self) -> List[Problem]:
+        """The problems of severity ``error``."""
         return [p for p in self.problems if p.severity == ERROR]
 
     @property
     def warnings(self) -> List[Problem]:
+        """The problems of severity ``warning``."""
         return [p for p in self.problems if p.severity == WARNING]
 
     def raise_if_errors(self) -> None:
+        """Raise `InputError` with every error (and the warnings) if there is any."""
         if self.errors:
             raise InputError(self.errors, self.warnings)
 
@@ -146,7 +261,29 @@ def _in_line_order(problems: Iterable[Problem]) -> List[Problem]:
 
 
 class InputError(Exception):
-    """Bad input: carries every error found (and the warnings seen so far)."""
+    """Bad input: carries every error found (and the warnings seen so far).
+
+    The errors are deduplicated and sorted by file (in the order first seen),
+    then by line; ``str(exc)`` lists them one per line.
+
+    Parameters
+    ----------
+    errors : list of Problem
+    warnings : list of Problem, optional
+
+    Attributes
+    ----------
+    errors, warnings : list of Problem
+
+    Examples
+    --------
+    >>> exc = InputError([Problem("b.conllu", 4, "bad-id", "bad ID"),
+    ...                   Problem("b.conllu", 2, "bad-head", "bad HEAD")])
+    >>> [p.line for p in exc.errors]
+    [2, 4]
+    >>> print(InputError.single("<command line>", None, "usage", "give two files"))
+    <command line>: error: give two files (usage)
+    """
 
     def __init__(self, errors: List[Problem], warnings: Optional[List[Problem]] = None):
         # (a file given twice would list each of its problems twice)
@@ -157,9 +294,11 @@ class InputError(Exception):
     @classmethod
     def single(cls, file: str, line: Optional[int], kind: str, message: str,
                sent_id: Optional[str] = None) -> "InputError":
+        """An `InputError` of one error problem."""
         return cls([Problem(str(file), line, kind, message, ERROR, sent_id)])
 
     def format(self, limit: int = 50) -> str:
+        """The errors one per line, at most ``limit`` of them and a count of the rest."""
         lines = [str(p) for p in self.errors[:limit]]
         if len(self.errors) > limit:
             lines.append(f"... and {len(self.errors) - limit} more errors")
@@ -167,7 +306,26 @@ class InputError(Exception):
 
 
 def print_problems(problems: Sequence["Problem"], limit: int = 30) -> None:
-    """List problems on stderr as ``file:line: severity: message``, at most ``limit``."""
+    """List problems on stderr as ``file:line: severity: message (kind)``.
+
+    Parameters
+    ----------
+    problems : sequence of Problem
+    limit : int
+        At most this many are listed, then a count of the rest.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     print_problems([Problem("a.conllu", i, "bad-id", "bad ID") for i in (1, 2, 3)],
+    ...                    limit=2)
+    >>> print(err.getvalue(), end="")
+    a.conllu:1: error: bad ID (bad-id)
+    a.conllu:2: error: bad ID (bad-id)
+    ... and 1 more
+    """
     for p in problems[:limit]:
         print(str(p), file=sys.stderr)
     if len(problems) > limit:

@@ -15,7 +15,22 @@ from typing import Optional
 
 
 def hms(sec: float) -> str:
-    """``h:mm:ss`` (or ``m:ss`` under an hour)."""
+    """Seconds as ``h:mm:ss`` (or ``m:ss`` under an hour); negative values count as 0.
+
+    Parameters
+    ----------
+    sec : float
+        Seconds (rounded to whole seconds).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> hms(75), hms(3725.4), hms(-3)
+    ('1:15', '1:02:05', '0:00')
+    """
     sec = int(round(max(0.0, sec)))
     h, rem = divmod(sec, 3600)
     m, s = divmod(rem, 60)
@@ -30,6 +45,34 @@ def _is_tty(stream) -> bool:
 
 
 class Progress:
+    """A one-line progress bar with elapsed time and ETA, redrawn in place.
+
+    Parameters
+    ----------
+    total : float
+        Work at 100 %; 0 disables the bar.
+    label : str
+        What is counted (``"pairs"``, ``"runs"``).
+    enabled : bool, optional
+        None: draw only when ``stream`` is a terminal; True: always; False: never.
+    stream : file-like, optional
+        Where to draw; None: standard error.
+    done : float
+        Work already done (a resumed job); the ETA uses this session's rate only.
+    width : int
+        Characters of the bar.
+    min_interval : float
+        Seconds between two redraws (the last state is always drawn).
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO()
+    >>> bar = Progress(4, label="runs", enabled=True, stream=out, width=10)
+    >>> bar.update(3)
+    >>> bar.text().split("  elapsed")[0]
+    '[########--] 3/4 runs  75%'
+    """
     def __init__(self, total: float, label: str = "pairs", enabled: Optional[bool] = None,
                  stream=None, done: float = 0, width: int = 30, min_interval: float = 0.2):
         self.stream = stream if stream is not None else sys.stderr
@@ -42,6 +85,7 @@ class Progress:
         self.draw(force=True)
 
     def text(self) -> str:
+        """The bar as text: ``[###---] done/total label pct%  elapsed ...  ETA ...``."""
         frac = min(1.0, self.done / self.total) if self.total else 1.0
         fill = int(round(frac * self.width))
         el = time.monotonic() - self.t0
@@ -57,6 +101,7 @@ class Progress:
                 f"/{total} {self.label} {100 * frac:3.0f}%  elapsed {hms(el)}  ETA {eta}")
 
     def draw(self, force: bool = False) -> None:
+        """Redraw the line (at most every ``min_interval`` seconds unless ``force``)."""
         if not self.enabled:
             return
         now = time.monotonic()
@@ -67,10 +112,12 @@ class Progress:
         self.stream.flush()
 
     def update(self, amount: float = 1) -> None:
+        """Count ``amount`` more work done and redraw."""
         self.done += amount
         self.draw(force=self.done >= self.total)
 
     def close(self) -> None:
+        """Draw the final state and end the line."""
         if self.enabled:
             self.draw(force=True)
             self.stream.write("\n")

@@ -56,7 +56,7 @@ def add_hierarchy_args(parser: argparse.ArgumentParser) -> None:
 
 def validate_args(args: argparse.Namespace) -> None:
     """Cheap checks before the (possibly long) agreement run: usage errors and an
-    unreadable hierarchy file raise :class:`InputError`."""
+    unreadable hierarchy file raise `InputError`."""
     spec = getattr(args, "hierarchy", None)
     dist = getattr(args, "label_distance", "exact")
     plain = getattr(args, "plain_as_leaf", False)
@@ -139,7 +139,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``synagree agree``: :func:`synagree.agree`, rendered."""
+    """``synagree agree``: `synagree.agree`, rendered."""
     files, dirs = args.files, args.dirs
     if not files and not dirs:
         dirs = sample_dirs()

@@ -27,6 +27,7 @@ from synagree.stats.categorical import (
 
 
 def run(args: argparse.Namespace) -> int:
+    """``synagree categorical``: token-layer agreement of the input; the exit status."""
     check_input_choice(args.files, args.dirs)
     layers = parse_layers(args.layers)
     output = output_format(args)

@@ -12,6 +12,7 @@ from synagree.render.compare import render
 
 
 def run(args: argparse.Namespace) -> int:
+    """``synagree compare``: system files scored against gold, rendered; the exit status."""
     if args.verbose and len(args.systems) != 1:
         raise InputError.single("<command line>", None, "usage",
                                 "-v (the scorer's table) needs exactly one system file")

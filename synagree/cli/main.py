@@ -69,6 +69,7 @@ def _terminate(signum, frame) -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    """Run ``synagree`` on ``argv`` (default ``sys.argv[1:]``); the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = build_parser(_command_of(argv))
     args = ap.parse_args(argv)

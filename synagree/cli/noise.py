@@ -17,6 +17,7 @@ from synagree.render.plots import plot_results
 
 
 def run(args: argparse.Namespace) -> int:
+    """``synagree noise``: run or resume a noise experiment; the exit status."""
     series = parse_series(args.series)
     grid = parse_grid(args.grid)
     res = run_noise_experiment(

@@ -107,6 +107,7 @@ def add_input(p: argparse.ArgumentParser) -> None:
 
 
 def add_phrase_style(p: argparse.ArgumentParser) -> None:
+    """``--phrase-style``: how bare strings of bracketed trees are read."""
     p.add_argument("--phrase-style", default="auto", choices=["auto", "delex", "penn"],
                    help="bracketed trees: leaves are categories (delex) or words (penn); "
                         "auto decides once for all files and says how")
@@ -128,6 +129,7 @@ def add_out_dir(p: argparse.ArgumentParser, required: bool = True) -> None:
 
 
 def add_quiet(p: argparse.ArgumentParser) -> None:
+    """``-q/--quiet``: no progress, notes or warnings on stderr."""
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress, notes or warnings on stderr")
 
@@ -145,11 +147,13 @@ def add_bootstrap(p: argparse.ArgumentParser, what: str = "alpha and the scores"
 
 
 def add_seed(p: argparse.ArgumentParser) -> None:
+    """``--seed``: the random seed (default 0)."""
     p.add_argument("--seed", type=whole_number(0, 2**32 - 1), default=0, metavar="S",
                    help="random seed (default 0)")
 
 
 def add_sampling(p: argparse.ArgumentParser) -> None:
+    """``--sample-pairs`` and ``--exact``: estimated or exact D_e."""
     p.add_argument("--sample-pairs", type=whole_number(100, 10**9), default=None, metavar="N",
                    help="estimate D_e from N random tree pairs (D_o stays exact); "
                         "automatic above 20,000 annotations")
@@ -158,6 +162,7 @@ def add_sampling(p: argparse.ArgumentParser) -> None:
 
 
 def add_variant(p: argparse.ArgumentParser) -> None:
+    """``--variant`` (and its old spelling ``--worst-variant``): the α variant to rank by."""
     p.add_argument("--variant", default="plain", choices=list(VARIANT_CHOICES),
                    help="rank sentences by this alpha variant's D_o (default plain)")
     p.add_argument("--worst-variant", dest="variant", choices=list(VARIANT_CHOICES),
@@ -165,6 +170,7 @@ def add_variant(p: argparse.ArgumentParser) -> None:
 
 
 def add_memory(p: argparse.ArgumentParser) -> None:
+    """``--max-memory``: refuse work planned to need more memory than this."""
     p.add_argument("--max-memory", type=memory_size, default=DEFAULT_MAX_MEMORY,
                    metavar="SIZE",
                    help="refuse work planned to need more memory than this, before it "
@@ -217,7 +223,7 @@ def _same(a: Path, b: Path) -> bool:
 def check_output_path(args: argparse.Namespace) -> Optional[str]:
     """Check ``-o`` before any work: not an input, not a directory (for a file),
     its folder existing or creatable.  Returns a line to print when a folder was
-    created; raises :class:`InputError` (exit 2, nothing written) otherwise."""
+    created; raises `InputError` (exit 2, nothing written) otherwise."""
     out = getattr(args, "out", None)
     if not out:
         return None

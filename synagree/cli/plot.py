@@ -10,6 +10,7 @@ from synagree.render.plots import plot_results
 
 
 def run(args: argparse.Namespace) -> int:
+    """``synagree plot``: the figures of a noise experiment's runs; the exit status."""
     formats = [f.strip() for f in args.formats.split(",") if f.strip()]
     bad = [f for f in formats if f not in ("png", "svg", "pdf")]
     if bad or not formats:

@@ -18,7 +18,7 @@ from synagree.render.html import OUTPUTS, build_report, read_noise
 
 
 def run(args: argparse.Namespace) -> int:
-
+    """``synagree report``: the annotation-QA report (HTML or tables); the exit status."""
     check_input_choice(args.files, args.dirs)
     output = output_format(args)
     if output == "html" and not args.out and sys.stdout.isatty():

@@ -13,6 +13,7 @@ from synagree.render.tags import render_tags
 
 # ---------------------------------------------------------------- CLI
 def run(args: argparse.Namespace) -> int:
+    """``synagree tags``: one tag column evaluated against gold; the exit status."""
     res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
                         plain_as_leaf=args.plain_as_leaf)
     if res.warnings and not args.quiet:

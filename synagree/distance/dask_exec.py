@@ -1,7 +1,7 @@
 """Run the tiles of the all-pairs computation on a Dask cluster (optional extra).
 
 ``pip install 'synagree[dask]'``.  The pair space is tiled into blocks of
-units (:func:`synagree.distance.sums.tiles`); each tile pair is one task running
+units (`synagree.distance.sums.tiles`); each tile pair is one task running
 the compiled kernel on a worker; the driver reduces the results in the fixed
 tile order, so the sums are bit-identical to a local run.
 
@@ -36,10 +36,37 @@ def _require_dask():
 
 @contextmanager
 def dask_executor(address: str = "local", n_workers: Optional[int] = None) -> Iterator:
-    """Context manager yielding an executor for :func:`synagree.distance.sums.unit_sums`.
+    """Context manager yielding an executor for `synagree.distance.sums.unit_sums`.
 
-    ``address``: ``"local"`` (a LocalCluster on this machine) or a scheduler
-    address such as ``tcp://host:8786``.
+    Each tile pair becomes one Dask task; the results are taken in span order,
+    so the reduction order (and the sums, bit for bit) is that of a local run.
+
+    Parameters
+    ----------
+    address : str
+        ``"local"`` (a LocalCluster of worker processes on this machine) or a
+        scheduler address such as ``tcp://host:8786``.
+    n_workers : int, optional
+        Workers of the local cluster (default 2); ignored with an address.
+
+    Yields
+    ------
+    callable
+        ``run(ut, costs, spans, want_s)``, the executor.
+
+    Raises
+    ------
+    InputError
+        Dask is not installed (``missing-extra``) or the scheduler cannot be
+        reached (``dask-connect``).
+
+    Examples
+    --------
+    Not run here: it starts a cluster of worker processes.
+
+    >>> from synagree.distance.sums import UnitTrees, unit_sums
+    >>> with dask_executor("local", n_workers=2) as run:  # doctest: +SKIP
+    ...     sums = unit_sums(UnitTrees.build(units), executor=run)
     """
     Client, LocalCluster = _require_dask()
     cluster = None

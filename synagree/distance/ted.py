@@ -9,13 +9,13 @@ unit costs they are exact integers.
 
 Kernels are compiled with numba (``cache=True``: the JIT cache lives on disk
 beside the module, so only the first run compiles).  All work happens on
-:class:`TreePack`, a corpus of trees packed into a handful of flat arrays,
+`TreePack`, a corpus of trees packed into a handful of flat arrays,
 so the loop over pairs runs inside compiled code with one work buffer per
 thread.  Each pair runs in whichever orientation (left- or right-path
 decomposition, i.e. original or mirrored trees) the Zhang–Shasha cost
 estimate prefers; both give the same distance.
 
-The kernel (:func:`_zs`) fills exactly the textbook's cells with the
+The kernel (`_zs`) fills exactly the textbook's cells with the
 textbook's additions, so its distances are the textbook float64 values bit
 for bit; it is laid out for speed (about 1 G cells/s per core on UD English
 pairs, 3× the straightforward loop): per keyroot of tree 1 one long row
@@ -52,7 +52,7 @@ def _work(maxn, dcost):
     a dump slot for stores that must go nowhere), forest rows ``fd`` (maxn+1
     rows of at most ``cw`` columns), delete cost per node of tree 1, insert
     cost per node of tree 2, insert cost per column of a sweep, and +inf
-    (float) or :data:`INT_BIG` (int32).  ``idx`` (uint32) holds one record
+    (float) or `INT_BIG` (int32).  ``idx`` (uint32) holds one record
     of 4 per column of a sweep.  Two flat buffers and offsets rather than
     views: the kernels run without reference counting (``_nrt=False``).
     """
@@ -84,7 +84,7 @@ def _zs(l1, lm1, kr1, o1, n1, k1, k1e, l2, lm2, kr2, o2, n2, k2, k2e,
 
     Tree 1 is nodes ``o1 .. o1+n1-1`` of ``l1`` (labels) and ``lm1``
     (leftmost leaf, tree-local), its keyroots ``kr1[k1:k1e]`` (tree-local);
-    tree 2 likewise.  ``cells``/``idx`` come from :func:`_work`.  Cells are
+    tree 2 likewise.  ``cells``/``idx`` come from `_work`.  Cells are
     float64 or, for integral unit costs, int32 (exact, so the distance is
     the same float64).
 
@@ -265,7 +265,7 @@ def _pairs_kernel(pi, pj, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, 
 @njit(cache=True, nogil=True)
 def _pairs_serial(pi, pj, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                   dcost, icost, rmat, unit, maxn, out):
-    """Serial twin of :func:`_pairs_kernel` for short pair lists (loads faster)."""
+    """Serial twin of `_pairs_kernel` for short pair lists (loads faster)."""
     cells, idx = _work(maxn, dcost)
     for k in range(pi.shape[0]):
         out[k] = _pair(pi[k], pj[k], lab, lml, noff, kr, koff, rlab, rlml, rkr,
@@ -302,7 +302,37 @@ INT_COST_MAX = 1024  # integral unit costs up to this run on int32 cells
 
 @dataclass
 class Costs:
-    """Edit costs per label id (docs/method.md §3 unit costs by default)."""
+    """Edit costs per label id (docs/method.md §3; unit costs by default).
+
+    Parameters
+    ----------
+    delete : numpy.ndarray
+        float64 (L,): cost of deleting a node with label id ``a``.
+    insert : numpy.ndarray
+        float64 (L,): cost of inserting one.
+    rename : numpy.ndarray, optional
+        float64 (L, L): cost of renaming ``a → b``; None: 0 for equal labels,
+        1 otherwise.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> v = Vocabulary()
+    >>> def tree(heads, rels):
+    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    ...     return dependency_tree(s, v)
+    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
+    >>> ted(a, b), ted(a, b, Costs.unit(len(v)))
+    (1.0, 1.0)
+    >>> half = Costs.unit(len(v))
+    >>> half.rename = np.where(np.eye(len(v)) > 0, 0.0, 0.5)
+    >>> ted(a, b, half)
+    0.5
+    """
 
     delete: np.ndarray  # float64 (L,)
     insert: np.ndarray  # float64 (L,)
@@ -310,6 +340,16 @@ class Costs:
 
     @classmethod
     def unit(cls, n_labels: int) -> "Costs":
+        """Unit costs for ``n_labels`` label ids: 1 to insert or delete, 0/1 renames.
+
+        The root's empty label (id 0) costs 0 to insert or delete, as under zss.
+
+        Examples
+        --------
+        >>> c = Costs.unit(3)
+        >>> c.delete.tolist(), c.insert.tolist(), c.rename is None
+        ([0.0, 1.0, 1.0], [0.0, 1.0, 1.0], True)
+        """
         c = np.ones(n_labels, dtype=np.float64)
         c[0] = 0.0  # the root's empty label, as zss
         return cls(c, c.copy(), None)
@@ -321,6 +361,12 @@ class Costs:
         cells: every sum is then an exact integer both ways, so the distances
         are the float64 ones, bit for bit.  Otherwise cells are float64.  With
         ``unit``, ``rename`` is ``[[0, 1]]``: the cost of an equal / unequal pair.
+
+        Examples
+        --------
+        >>> d, i, r, unit = Costs.unit(3).arrays()
+        >>> d.dtype.name, r.tolist(), unit
+        ('int32', [[0, 1]], True)
         """
         dc = np.ascontiguousarray(self.delete, dtype=np.float64)
         ic = np.ascontiguousarray(self.insert, dtype=np.float64)
@@ -343,7 +389,36 @@ _PackArrays = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, 
 
 
 class TreePack:
-    """A set of :class:`FlatTree` packed into contiguous arrays for the kernels."""
+    """A set of `FlatTree` packed into contiguous arrays for the kernels.
+
+    Parameters
+    ----------
+    trees : sequence of FlatTree
+
+    Attributes
+    ----------
+    trees : list of FlatTree
+    sizes : numpy.ndarray
+        float64: |t| of each tree.
+    maxn : int
+        The largest node count (sizes the work buffers).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> v = Vocabulary()
+    >>> def tree(heads, rels):
+    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    ...     return dependency_tree(s, v)
+    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
+    >>> pack = TreePack([a, b, c])
+    >>> len(pack), pack.sizes.tolist(), pack.maxn
+    (3, [4.0, 4.0, 4.0], 4)
+    """
 
     def __init__(self, trees: Sequence[FlatTree]):
         self.trees = list(trees)
@@ -383,7 +458,42 @@ def _costs_for(pack: TreePack, costs: Optional[Costs]) -> Costs:
 
 
 def ted(t1: FlatTree, t2: FlatTree, costs: Optional[Costs] = None) -> float:
-    """Tree edit distance between two trees (unit costs unless ``costs``)."""
+    """Tree edit distance between two trees (unit costs unless ``costs``).
+
+    Zhang–Shasha (docs/method.md §3.1): with unit costs every non-root node
+    costs 1 to insert, delete or relabel; the result equals
+    ``zss.simple_distance`` on the same trees.
+
+    Parameters
+    ----------
+    t1, t2 : FlatTree
+        Trees whose label ids come from one `Vocabulary`.
+    costs : Costs, optional
+        None: unit costs.
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    pair_distances, pairwise
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> v = Vocabulary()
+    >>> def tree(heads, rels):
+    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    ...     return dependency_tree(s, v)
+    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
+    >>> ted(a, b), ted(a, c), ted(c, c)
+    (1.0, 3.0, 0.0)
+    """
     return float(pair_distances(TreePack([t1, t2]), np.array([0]), np.array([1]), costs)[0])
 
 
@@ -392,7 +502,40 @@ SERIAL_BELOW = 4096  # shorter pair lists run serially: no thread start-up, fast
 
 def pair_distances(pack: TreePack, i: np.ndarray, j: np.ndarray,
                    costs: Optional[Costs] = None, chunk: int = 64) -> np.ndarray:
-    """TED for the listed index pairs ``(i[k], j[k])`` of ``pack``."""
+    """TED for the listed index pairs ``(i[k], j[k])`` of ``pack``.
+
+    Short lists run serially, longer ones in parallel chunks.
+
+    Parameters
+    ----------
+    pack : TreePack
+    i, j : numpy.ndarray
+        Tree indices into ``pack``, of equal length.
+    costs : Costs, optional
+        None: unit costs.
+    chunk : int
+        Pairs per parallel task.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, one distance per pair.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> v = Vocabulary()
+    >>> def tree(heads, rels):
+    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    ...     return dependency_tree(s, v)
+    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
+    >>> pair_distances(TreePack([a, b, c]), np.array([0, 0, 1]), np.array([1, 2, 2])).tolist()
+    [1.0, 3.0, 3.0]
+    """
     i = np.ascontiguousarray(i, dtype=np.int64)
     j = np.ascontiguousarray(j, dtype=np.int64)
     out = np.zeros(i.shape[0], dtype=np.float64)
@@ -407,7 +550,34 @@ def pair_distances(pack: TreePack, i: np.ndarray, j: np.ndarray,
 
 
 def distance_matrix(pack: TreePack, costs: Optional[Costs] = None) -> np.ndarray:
-    """Symmetric K × K matrix of TED between all trees of ``pack`` (each pair once)."""
+    """Symmetric K × K matrix of TED between all trees of ``pack`` (each pair once).
+
+    Parameters
+    ----------
+    pack : TreePack
+    costs : Costs, optional
+        None: unit costs.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 (K, K), zero diagonal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> v = Vocabulary()
+    >>> def tree(heads, rels):
+    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    ...     return dependency_tree(s, v)
+    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
+    >>> distance_matrix(TreePack([a, b, c])).tolist()
+    [[0.0, 1.0, 3.0], [1.0, 0.0, 3.0], [3.0, 3.0, 0.0]]
+    """
     K = len(pack)
     out = np.zeros((K, K), dtype=np.float64)
     if K < 2:
@@ -418,7 +588,35 @@ def distance_matrix(pack: TreePack, costs: Optional[Costs] = None) -> np.ndarray
 
 
 def dedupe(trees: Sequence[FlatTree]) -> Tuple[List[FlatTree], np.ndarray]:
-    """Distinct trees (same labelled shape and |t|) and each input's index among them."""
+    """Distinct trees (same labelled shape and |t|) and each input's index among them.
+
+    Parameters
+    ----------
+    trees : sequence of FlatTree
+
+    Returns
+    -------
+    distinct : list of FlatTree
+        In order of first occurrence.
+    which : numpy.ndarray
+        int64: the index into ``distinct`` of each input tree.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> v = Vocabulary()
+    >>> def tree(heads, rels):
+    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    ...     return dependency_tree(s, v)
+    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
+    >>> distinct, which = dedupe([a, c, tree([2, 0, 2], ["nsubj", "root", "obj"])])
+    >>> len(distinct), which.tolist()
+    (2, [0, 1, 0])
+    """
     index: Dict[bytes, int] = {}
     distinct: List[FlatTree] = []
     which = np.empty(len(trees), dtype=np.int64)
@@ -438,6 +636,32 @@ def pairwise(trees: Sequence[FlatTree], costs: Optional[Costs] = None) -> np.nda
 
     Identical trees are computed once (deduplicated) and each unordered pair of
     distinct trees once.
+
+    Parameters
+    ----------
+    trees : sequence of FlatTree
+    costs : Costs, optional
+        None: unit costs.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 (N, N), symmetric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> v = Vocabulary()
+    >>> def tree(heads, rels):
+    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    ...     return dependency_tree(s, v)
+    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
+    >>> pairwise([a, c, a]).tolist()
+    [[0.0, 3.0, 0.0], [3.0, 0.0, 3.0], [0.0, 3.0, 0.0]]
     """
     distinct, which = dedupe(trees)
     dm = distance_matrix(TreePack(distinct), costs)

@@ -1,16 +1,16 @@
 """Evaluating parsers against gold: CoNLL 2018 scores, α, breakdowns, significance.
 
-:func:`compare` scores one or more system files against one gold file.  All
-results are counts (:class:`CompareResult`); the ``render_*`` functions turn
+`compare` scores one or more system files against one gold file.  All
+results are counts (`CompareResult`); the ``render_*`` functions turn
 them into text, and ``synagree compare`` is a thin shell over both.
 
 Scores (per system)
-    Every metric of the CoNLL 2018 scorer (:mod:`synagree.conll18`: word
+    Every metric of the CoNLL 2018 scorer (`synagree.evaluation.conll18`: word
     alignment under any tokenisation, P/R/F1/aligned accuracy), plus
     ``LAS_full`` (relations compared with their subtypes) and, given a
     hierarchy, ``LAS_hier``: per aligned word, [head correct] × the
     Melamed & Resnik credit of the system's full DEPREL against the gold one
-    (:func:`synagree.trees.hierarchy.Hierarchy.credit`, gold = gold label), summed
+    (`synagree.trees.hierarchy.Hierarchy.credit`, gold = gold label), summed
     like a correct count, so its precision/recall/F1 are those of LAS with
     partial label credit.
 
@@ -18,20 +18,20 @@ Scores (per system)
     Gold and system are two annotators; the units are sentences.  Where the
     system splits the text into sentences differently, a unit is a smallest
     group of consecutive gold sentences and consecutive system sentences that
-    cover the same characters (:func:`sentence_units`); each side's sentences
+    cover the same characters (`sentence_units`); each side's sentences
     of a unit are joined into one tree under one artificial root, every
-    sentence root a child of it (:func:`joined_sentence`).  A unit's two
+    sentence root a child of it (`joined_sentence`).  A unit's two
     trees may have different numbers of nodes (tokenisation differs); TED
     does not mind.  Nodes are labelled with DEPREL as written (subtypes
     included); |t| = words + 1 per unit.  Two units are also merged if an
     aligned word pair would straddle them (possible only inside multiword
     tokens; never seen in practice).  D_e is exact up to
-    :data:`synagree.agreement.agree.AUTO_SAMPLE_THRESHOLD` values per system and
+    `synagree.stats.alpha.AUTO_SAMPLE_THRESHOLD` values per system and
     estimated from sampled pairs above it (``exact=True`` forces it), as for
     ``synagree agree``; significance needs it exact.
 
 Breakdowns (``breakdown=True``), MaltEval-style precision and recall per bin
-    A breakdown is a *key* computed on each word (:data:`BREAKDOWNS`), on the
+    A breakdown is a *key* computed on each word (`BREAKDOWNS`), on the
     gold side for the gold totals, on the system side for the system totals.
     A pair of aligned words counts as correct in a bin when both words have
     that key and the pair is LAS-correct (``las``) or has the correct head
@@ -50,11 +50,11 @@ Breakdowns (``breakdown=True``), MaltEval-style precision and recall per bin
     * ``sentence_length``: words in the word's own sentence: ``1-10``,
       ``11-20``, ``21-30``, ``31-40``, ``41+``.
 
-    The relation *confusion matrix* (:class:`Confusion`) counts gold ×
+    The relation *confusion matrix* (`Confusion`) counts gold ×
     system relations over the aligned words whose head is correct, with the
     first gold sentence where each pair occurs.
 
-Significance (``significance=True``): :mod:`synagree.significance` on LAS,
+Significance (``significance=True``): `synagree.stats.significance` on LAS,
 UAS, CLAS (F1) and α_plain, per unit.  The units common to all systems are
 the smallest groups of gold sentences that contain a whole unit of every
 system (equal to the gold sentences when no system splits differently).
@@ -115,8 +115,23 @@ SIGNIFICANCE_REPLICATES = 1000  # --significance without --bootstrap
 
 @dataclass(frozen=True)
 class SentenceUnit:
-    """Gold sentences ``gold`` and system sentences ``system`` (index ranges)
-    covering the same characters; one unit of α."""
+    """Gold and system sentences covering the same characters: one unit of α.
+
+    docs/method.md §11.3.
+
+    Parameters
+    ----------
+    gold : range
+        Indices of the gold sentences.
+    system : range
+        Indices of the system sentences.
+
+    Examples
+    --------
+    >>> u = SentenceUnit(range(0, 2), range(0, 1))
+    >>> u.joined, u.as_dict()
+    (True, {'gold': [0, 2], 'system': [0, 1]})
+    """
 
     gold: range
     system: range
@@ -127,6 +142,7 @@ class SentenceUnit:
         return len(self.gold) > 1 or len(self.system) > 1
 
     def as_dict(self) -> dict:
+        """The two ranges as ``[start, stop]`` lists."""
         return {"gold": [self.gold.start, self.gold.stop],
                 "system": [self.system.start, self.system.stop]}
 
@@ -143,10 +159,35 @@ def _unit_index(units: Sequence[SentenceUnit], n_gold: int, n_system: int
 
 
 def sentence_units(alignment: Alignment) -> List[SentenceUnit]:
-    """The smallest groups of gold and system sentences that cover the same text.
+    r"""The smallest groups of gold and system sentences that cover the same text.
 
     A unit ends where a gold and a system sentence end at the same character.
-    Units that an aligned word pair would straddle are merged.
+    Units that an aligned word pair would straddle are merged
+    (docs/method.md §11.3).
+
+    Parameters
+    ----------
+    alignment : Alignment
+        From `synagree.evaluation.conll18.align`.
+
+    Returns
+    -------
+    list of SentenceUnit
+
+    Examples
+    --------
+    >>> from synagree.evaluation.conll18 import align
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
+    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
+    >>> [(list(u.gold), list(u.system)) for u in sentence_units(align(gold, system))]
+    [([0], [0]), ([1], [1])]
+    >>> [(list(u.gold), list(u.system)) for u in sentence_units(align(gold, one))]
+    [([0, 1], [0])]
     """
     gs, ss = alignment.gold.sentences, alignment.system.sentences
     bounds: List[SentenceUnit] = []
@@ -190,8 +231,36 @@ def sentence_units(alignment: Alignment) -> List[SentenceUnit]:
 
 
 def joined_sentence(tb: Treebank, sentences: range) -> DepSentence:
-    """The sentences ``sentences`` of ``tb`` as one tree: words concatenated,
-    heads offset, every sentence root a child of the artificial root (0)."""
+    r"""Sentences of a treebank as one tree under one artificial root.
+
+    Words are concatenated, heads offset, and every sentence root becomes a
+    child of the artificial root (0); the sentence id is the sentences' labels
+    joined by ``+`` (docs/method.md §11.3).
+
+    Parameters
+    ----------
+    tb : Treebank
+    sentences : range
+        Sentence indices of ``tb``.
+
+    Returns
+    -------
+    DepSentence
+
+    Examples
+    --------
+    >>> from synagree.evaluation.conll18 import read_conllu
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
+    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
+    >>> s = joined_sentence(read_conllu(gold), range(0, 2))
+    >>> s.heads.tolist(), s.sent_id, s.size
+    ([2, 0, 4, 0], '#1+#2', 5)
+    """
     first = tb.sentences[sentences.start]
     base = first.words.start
     words = tb.words[base:tb.sentences[sentences.stop - 1].words.stop]
@@ -211,10 +280,31 @@ def joined_sentence(tb: Treebank, sentences: range) -> DepSentence:
 
 
 class Side:
-    """What a breakdown key may look at besides the word: ``g`` maps a word of
-    this side into gold space (the identity on the gold side; :data:`UNALIGNED`
-    for an unaligned system word), ``sent_len[k]`` is the word count of
-    sentence k of this side's file."""
+    r"""What a breakdown key may look at besides the word.
+
+    Parameters
+    ----------
+    g : callable
+        Maps a word of this side into gold space (the identity on the gold
+        side; `UNALIGNED` for an unaligned system word).
+    sent_len : sequence of int
+        ``sent_len[k]``: the word count of sentence k of this side's file.
+
+    Examples
+    --------
+    >>> from synagree.evaluation.conll18 import read_conllu
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
+    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
+    >>> tb = read_conllu(gold)
+    >>> side = Side(lambda w: w, [2, 2])
+    >>> BREAKDOWNS["sentence_length"].key(tb.words[3], side)
+    '1-10'
+    """
 
     __slots__ = ("g", "sent_len")
 
@@ -227,8 +317,35 @@ BreakdownKey = Callable[[Word, Side], Hashable]
 
 @dataclass(frozen=True)
 class Breakdown:
-    """A key per word, and the bins in report order (``None``: by gold
-    frequency, most frequent first)."""
+    r"""A key per word, and the bins in report order.
+
+    Parameters
+    ----------
+    key : callable
+        ``key(word, side) -> hashable`` (see `Side`).
+    bins : tuple of str, optional
+        Report order; None: by gold frequency, most frequent first.
+    title : str
+        Heading of the breakdown in reports.
+
+    See Also
+    --------
+    BREAKDOWNS, breakdown_counts
+
+    Examples
+    --------
+    >>> from synagree.evaluation.conll18 import align
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
+    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
+    >>> by_form = Breakdown(lambda w, side: w.form.lower(), None, "word form")
+    >>> [(b.bin, b.gold, b.las) for b in breakdown_counts(align(gold, system), by_form)]
+    [('bark', 1, 1), ('cats', 1, 1), ('dogs', 1, 0), ('nap', 1, 1)]
+    """
 
     key: BreakdownKey
     bins: Optional[Tuple[str, ...]] = None
@@ -280,8 +397,24 @@ BREAKDOWNS: Dict[str, Breakdown] = {
 
 @dataclass(frozen=True)
 class BinCounts:
-    """Counts of one bin: gold / system words with the key, aligned gold words
-    with it, and pairs with it on both sides that are LAS- / head-correct."""
+    """Counts of one breakdown bin; precision, recall and F1 are derived.
+
+    Parameters
+    ----------
+    bin : str
+    gold, system : int
+        Gold / system words with the key.
+    aligned : int
+        Aligned gold words with the key.
+    las, uas : int
+        Pairs with the key on both sides that are LAS- / head-correct.
+
+    Examples
+    --------
+    >>> b = BinCounts("nsubj", gold=10, system=8, aligned=9, las=6, uas=7)
+    >>> b.precision, b.recall, round(b.f1, 4), round(b.uas_f1, 4)
+    (0.75, 0.6, 0.6667, 0.7778)
+    """
 
     bin: str
     gold: int
@@ -292,23 +425,28 @@ class BinCounts:
 
     @property
     def precision(self) -> float:
+        """las / system (0.0 when no system word is in the bin)."""
         return self.las / self.system if self.system else 0.0
 
     @property
     def recall(self) -> float:
+        """las / gold (0.0 when no gold word is in the bin)."""
         return self.las / self.gold if self.gold else 0.0
 
     @property
     def f1(self) -> float:
+        """2·las / (gold + system)."""
         t = self.gold + self.system
         return 2 * self.las / t if t else 0.0
 
     @property
     def uas_f1(self) -> float:
+        """2·uas / (gold + system)."""
         t = self.gold + self.system
         return 2 * self.uas / t if t else 0.0
 
     def as_dict(self) -> dict:
+        """The counts and rates as a JSON-ready dict."""
         return {"bin": self.bin, "gold": self.gold, "system": self.system,
                 "aligned": self.aligned, "las": self.las, "uas": self.uas,
                 "precision": self.precision, "recall": self.recall, "f1": self.f1,
@@ -317,18 +455,44 @@ class BinCounts:
 
 @dataclass
 class Confusion:
-    """Gold × system relation counts over aligned words with the correct head."""
+    """Gold × system relation counts over aligned words with the correct head.
+
+    Parameters
+    ----------
+    counts : dict of (str, str) to int
+        (gold relation, system relation) to count.
+    examples : dict of (str, str) to str
+        The first gold sentence (id or ``#n``) where each pair occurs.
+
+    See Also
+    --------
+    confusion
+
+    Examples
+    --------
+    >>> c = Confusion({("nsubj", "obj"): 3, ("nsubj", "nsubj"): 5, ("obj", "iobj"): 1},
+    ...               {("nsubj", "obj"): "s4", ("nsubj", "nsubj"): "s1", ("obj", "iobj"): "s9"})
+    >>> c.top(2)
+    [('nsubj', 'obj', 3, 's4'), ('obj', 'iobj', 1, 's9')]
+    >>> rows, cols, m = c.matrix()
+    >>> rows, cols, m.tolist()
+    (['nsubj', 'obj'], ['nsubj', 'obj', 'iobj'], [[5, 3, 0], [0, 0, 1]])
+    """
 
     counts: Dict[Tuple[str, str], int]
     examples: Dict[Tuple[str, str], str]  # first gold sentence (id or #n) of each pair
 
     def top(self, n: Optional[int] = 10) -> List[Tuple[str, str, int, str]]:
-        """The most frequent confusions (gold ≠ system): (gold, system, count, example)."""
+        """The most frequent confusions (gold ≠ system): (gold, system, count, example).
+
+        ``n=None``: all of them.
+        """
         off = [(g, s, c) for (g, s), c in self.counts.items() if g != s]
         off.sort(key=lambda t: (-t[2], t[0], t[1]))
         return [(g, s, c, self.examples[(g, s)]) for g, s, c in off[:n]]
 
     def labels(self) -> Tuple[List[str], List[str]]:
+        """Gold and system relations, each by frequency (most frequent first)."""
         gold: Counter[str] = Counter()
         system: Counter[str] = Counter()
         for (g, s), c in self.counts.items():
@@ -338,6 +502,7 @@ class Confusion:
         return order(gold), order(system)
 
     def matrix(self) -> Tuple[List[str], List[str], np.ndarray]:
+        """``(gold labels, system labels, counts)`` as a dense int64 matrix."""
         rows, cols = self.labels()
         ri = {k: i for i, k in enumerate(rows)}
         ci = {k: i for i, k in enumerate(cols)}
@@ -347,6 +512,7 @@ class Confusion:
         return rows, cols, m
 
     def as_dict(self) -> dict:
+        """All counts (most frequent first) and the confusions, JSON-ready."""
         return {"counts": [[g, s, c] for (g, s), c in
                            sorted(self.counts.items(), key=lambda t: (-t[1], t[0]))],
                 "top": [list(t) for t in self.top(None)]}
@@ -372,7 +538,38 @@ def _correct_flags(alignment: Alignment, full_labels: bool) -> Tuple[List[bool],
 
 def breakdown_counts(alignment: Alignment, bd: Breakdown, full_labels: bool = False,
                      _flags=None) -> List[BinCounts]:
-    """Counts per bin of one breakdown (see the module docstring)."""
+    r"""Counts per bin of one breakdown (docs/method.md §11.4).
+
+    A pair of aligned words counts as correct in a bin when both words have
+    that key and the pair is LAS-correct (``las``) or has the correct head
+    (``uas``).
+
+    Parameters
+    ----------
+    alignment : Alignment
+    bd : Breakdown
+    full_labels : bool
+        LAS-correct means ``LAS_full``-correct (relations with subtypes).
+
+    Returns
+    -------
+    list of BinCounts
+        In the breakdown's bin order (bins not listed there after it, sorted).
+
+    Examples
+    --------
+    >>> from synagree.evaluation.conll18 import align
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
+    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
+    >>> rows = breakdown_counts(align(gold, system), BREAKDOWNS["relation"])
+    >>> [(b.bin, b.gold, b.system, b.las, round(b.recall, 2)) for b in rows]
+    [('root', 2, 2, 2, 1.0), ('nsubj', 2, 1, 1, 0.5), ('obj', 0, 1, 0, 0.0)]
+    """
     gside, sside = _sides(alignment)
     key = bd.key
     gold = Counter(key(w, gside) for w in alignment.gold.words)
@@ -396,7 +593,31 @@ def breakdown_counts(alignment: Alignment, bd: Breakdown, full_labels: bool = Fa
 
 
 def confusion(alignment: Alignment, full_labels: bool = False) -> Confusion:
-    """Relation confusions over aligned words whose head is correct."""
+    r"""Relation confusions over aligned words whose head is correct.
+
+    Parameters
+    ----------
+    alignment : Alignment
+    full_labels : bool
+        Compare DEPREL with subtypes; else universal relations.
+
+    Returns
+    -------
+    Confusion
+
+    Examples
+    --------
+    >>> from synagree.evaluation.conll18 import align
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
+    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
+    >>> confusion(align(gold, system)).top()
+    [('nsubj', 'obj', 1, '#1')]
+    """
     counts: Counter = Counter()
     examples: Dict[Tuple[str, str], str] = {}
     sents = alignment.gold.sentences
@@ -416,7 +637,39 @@ def confusion(alignment: Alignment, full_labels: bool = False) -> Confusion:
 
 @dataclass
 class SystemResult:
-    """Everything computed for one system (counts; rates are derived)."""
+    r"""Everything computed for one system (counts; rates are derived).
+
+    Parameters
+    ----------
+    name : str
+    file : str
+    scores : dict of str to Score
+        The CoNLL 2018 metrics, ``LAS_full`` and, with a hierarchy,
+        ``LAS_hier``.
+    units : list of SentenceUnit
+    alpha : dict of str to AlphaStats, optional
+        α between gold and the system per variant (None when skipped).
+    unit_ted : numpy.ndarray, optional
+        Per unit: TED(gold tree, system tree).
+    breakdowns : dict of str to list of BinCounts, optional
+    confusion : Confusion, optional
+    conll18 : Conll18Result, optional
+        The scorer's result, alignment included.
+    notes : list of str
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
+    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
+    >>> sr = compare(gold, [system]).systems[0]
+    >>> sr.value("LAS"), sr.value("alpha_plain") is not None, sr.unit_ted.tolist()
+    (0.75, True, [1.0, 0.0])
+    """
 
     name: str
     file: str
@@ -431,9 +684,11 @@ class SystemResult:
 
     @property
     def joined_units(self) -> int:
+        """Units that join several sentences on either side."""
         return sum(1 for u in self.units if u.joined)
 
     def alpha_value(self, variant: str) -> Optional[float]:
+        """α of ``variant``, or None when skipped or undefined."""
         if not self.alpha or variant not in self.alpha:
             return None
         return self.alpha[variant].alpha
@@ -446,6 +701,7 @@ class SystemResult:
         return None if s is None else s.f1
 
     def as_dict(self) -> dict:
+        """The result as a JSON-ready dict."""
         d = {"name": self.name, "file": self.file,
              "scores": {k: _score_dict(s) for k, s in self.scores.items()},
              "units": len(self.units), "joined_units": self.joined_units,
@@ -480,6 +736,35 @@ def _alpha_dict(st: AlphaStats) -> dict:
 
 @dataclass
 class CompareResult:
+    r"""All systems scored against one gold file (counts; rates are derived).
+
+    Parameters
+    ----------
+    gold : str
+        The gold file's name.
+    gold_sentences, gold_words : int
+    systems : list of SystemResult
+    hierarchy : str, optional
+        How the hierarchy of ``LAS_hier`` is named; None: none.
+    full_labels : bool
+    significance : SignificanceResult, optional
+    notes : list of str
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
+    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
+    >>> res = compare(gold, [system, one], names=["A", "B"], alpha=False)
+    >>> res.gold_sentences, res.gold_words, [s.name for s in res.systems]
+    (2, 4, ['A', 'B'])
+    >>> res.system("B").joined_units, res.rows()[-1]
+    (1, 'LAS_full')
+    """
     gold: str
     gold_sentences: int
     gold_words: int
@@ -490,6 +775,7 @@ class CompareResult:
     notes: List[str] = field(default_factory=list)
 
     def system(self, name: str) -> SystemResult:
+        """The result of the system named ``name`` (KeyError if none)."""
         for s in self.systems:
             if s.name == name:
                 return s
@@ -505,6 +791,7 @@ class CompareResult:
         return rows
 
     def as_dict(self) -> dict:
+        """The result as a JSON-ready dict."""
         d = {"gold": self.gold, "gold_sentences": self.gold_sentences,
              "gold_words": self.gold_words, "hierarchy": self.hierarchy,
              "full_labels": self.full_labels,
@@ -601,20 +888,75 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             sample_pairs: Optional[int] = None, exact: bool = False, level: float = 0.95,
             R: Optional[int] = None, full_labels: bool = False,
             progress: bool = False, max_memory: int = DEFAULT_MAX_MEMORY) -> CompareResult:
-    """Score ``systems`` against ``gold`` (paths, CoNLL-U texts, streams or
-    :class:`~synagree.evaluation.conll18.Treebank` objects).
+    r"""Score systems against gold: CoNLL 2018 scores, α, breakdowns, significance.
 
-    ``hierarchy``: ``"ud"`` | ``"msd"`` | ``"flat"`` | a file | a
-    :class:`~synagree.trees.hierarchy.Hierarchy` adds ``LAS_hier``.  ``breakdown``
-    adds :data:`BREAKDOWNS` and the relation confusion matrix (by full DEPREL
-    with ``full_labels``).  ``significance`` adds paired bootstrap (``B``
-    replicates) and approximate randomisation (``R`` rounds, default ``B``)
-    tests between every two systems, seeded by ``seed``, intervals at
-    ``level``.  ``alpha=False`` skips α (the all-pairs tree edit distances
-    are by far the slowest part); ``sample_pairs`` / ``exact`` as for
-    :func:`synagree.agreement.agree.agree_corpus`; ``max_memory`` bounds the planned
-    memory of the significance tests.  Raises
-    :class:`~synagree.base.problems.InputError` on bad input or differing texts.
+    docs/method.md §11.  Every file is read before any is refused, so the
+    errors of all files come at once.
+
+    Parameters
+    ----------
+    gold : str, path-like, text stream or Treebank
+        A path, CoNLL-U text (a string with a newline), a stream or a
+        `synagree.evaluation.conll18.Treebank`.
+    systems : sequence of the same
+        One or more system outputs.
+    hierarchy : str, path-like or Hierarchy, optional
+        ``"ud"``, ``"msd"``, ``"flat"``, a file or a
+        `synagree.trees.hierarchy.Hierarchy`: adds ``LAS_hier``.
+    breakdown : bool
+        Add `BREAKDOWNS` and the relation confusion matrix.
+    significance : bool
+        Add paired bootstrap and approximate randomisation tests between every
+        two systems (docs/method.md §11.5).
+    B : int
+        Bootstrap replicates.
+    seed : int
+        Seeds the tests and sampled pairs.
+    names : sequence of str, optional
+        One distinct name per system; None: the file names.
+    alpha : bool
+        False skips α (the all-pairs tree edit distances are by far the slowest
+        part).
+    sample_pairs : int, optional
+    exact : bool
+        As for `synagree.agreement.agree.agree_corpus`.
+    level : float
+        Interval level, a fraction.
+    R : int, optional
+        Randomisation rounds (default ``B``).
+    full_labels : bool
+        Breakdowns and confusions by DEPREL with subtypes.
+    progress : bool
+        Progress bar on stderr (a terminal only).
+    max_memory : int
+        Bytes the significance tests may plan to use.
+
+    Returns
+    -------
+    CompareResult
+
+    Raises
+    ------
+    InputError
+        No system, bad input, differing texts, names not one per system or not
+        distinct, ``significance`` with ``sample_pairs``, or a memory plan above
+        ``max_memory``.
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
+    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
+    >>> res = compare(gold, [system, one], names=["A", "B"])
+    >>> [(s.name, s.value("LAS"), s.value("UAS")) for s in res.systems]
+    [('A', 0.75, 1.0), ('B', 0.75, 0.75)]
+    >>> st = res.system("A").alpha["plain"]  # gold and A as two annotators of 2 units
+    >>> st.d_o, st.d_e, st.alpha
+    (0.5, 0.5, 0.0)
     """
     if not systems:
         raise InputError.single("<command line>", None, "usage", "no system file given")

@@ -3,7 +3,7 @@
 Written from the definitions of ``conll18_ud_eval.py`` (Straka & Popel,
 version 1.2, as shipped in ``udtools`` as ``udeval``).  Conventions:
 
-Reading (one file = one :class:`Treebank`)
+Reading (one file = one `Treebank`)
 
 * Lines end at ``\\n``, ``\\r\\n`` or ``\\r`` (Python universal newlines).
   A UTF-8 byte-order mark at the start is ignored.
@@ -13,7 +13,7 @@ Reading (one file = one :class:`Treebank`)
   words (e.g. a double blank line) and a missing blank line at the end of the
   file are errors, as they are for the scorer.
 * Every non-comment line has exactly 10 tab-separated columns; the column
-  values are interpreted with :mod:`conllu`'s value parsers.  (``conllu``'s
+  values are interpreted with `conllu`'s value parsers.  (``conllu``'s
   ``parse_line`` is not used: it also splits at runs of two spaces, which
   would cut a FORM that contains spaces.)
 * Empty nodes (``8.1``) are skipped: basic evaluation only.
@@ -25,21 +25,21 @@ Reading (one file = one :class:`Treebank`)
 * Word IDs run 1, 2, ... in each sentence (multiword-token members included);
   HEAD is an integer in 0..n; the HEAD links form a tree: no cycle and
   exactly one word with HEAD 0.
-* Every problem of a file is gathered before :class:`InputError` is raised.
+* Every problem of a file is gathered before `InputError` is raised.
   Files the scorer accepts are read as it reads them; this reader is stricter
   only in also checking the IDs of multiword tokens and their member words
   (the scorer trusts them; overlapping ranges are ``multiword-overlap``
   errors) and in requiring IDs and HEADs written as ``conllu`` writes
   integers, in ASCII digits (no ``01``, ``+1``, ``٠``): the checks of
-  :mod:`synagree.conllu_ids`, shared by every reader.  It ignores a
+  `synagree.io.conllu_ids`, shared by every reader.  It ignores a
   byte-order mark.  Compressed files (``.gz``, ``.xz``, ``.bz2``) are
   decompressed.
-* A :class:`Word` keeps its columns as written (FORM with its spaces, DEPREL
+* A `Word` keeps its columns as written (FORM with its spaces, DEPREL
   with its subtype); ``ufeats`` and ``udeprel`` are the compared forms.
 
-Alignment (:func:`align`)
+Alignment (`align`)
 
-* The two texts must be identical, else :class:`InputError` shows the first
+* The two texts must be identical, else `InputError` shows the first
   difference in context (file, line, sentence id, characters around it).
 * Tokens and sentences match when their character spans are identical.
 * Words: a *multiword span* is a minimal stretch of text that contains a
@@ -51,9 +51,9 @@ Alignment (:func:`align`)
   spans, a gold and a system word align when their spans are identical.
 * A system word's HEAD is mapped into gold space through the alignment: the
   gold word its head word is aligned to, ``None`` for the root, or
-  :data:`UNALIGNED`.
+  `UNALIGNED`.
 
-Metrics (:data:`METRICS`)
+Metrics (`METRICS`)
 
 * A word metric is a *key* computed on each word of an aligned pair, with
   references to other words first mapped into gold space; the pair is
@@ -63,16 +63,16 @@ Metrics (:data:`METRICS`)
   gold word for aligned pairs).
 * Relations are compared without subtypes (``nsubj:pass`` -> ``nsubj``),
   except by ``LAS_full``; features are restricted to the 21 universal
-  features of :data:`UNIVERSAL_FEATURES`, sorted.  A gold LEMMA of ``_``
+  features of `UNIVERSAL_FEATURES`, sorted.  A gold LEMMA of ``_``
   accepts any system lemma.  MLAS also compares the word's functional
-  children (relation in :data:`FUNCTIONAL_DEPRELS`), in order, by head,
+  children (relation in `FUNCTIONAL_DEPRELS`), in order, by head,
   relation, UPOS and universal features.
-* A :class:`Score` keeps counts (correct, gold total, system total, aligned
+* A `Score` keeps counts (correct, gold total, system total, aligned
   total); precision = correct/system, recall = correct/gold,
   F1 = 2·correct/(gold+system), aligned accuracy = correct/aligned (0 when
   nothing is aligned; ``None`` for Tokens, Sentences and Words).
 
-Rendering (:func:`render_scorer_table`, :func:`render_counts`) reproduces the
+Rendering (`render_scorer_table`, `render_counts`) reproduces the
 scorer's ``-v`` and ``--counts`` text layouts character for character.
 """
 from __future__ import annotations
@@ -158,12 +158,48 @@ UNALIGNED = _Unaligned()
 
 
 class Word:
-    """One syntactic word of a file.
+    """One syntactic word of a file, as the scorer sees it.
 
-    ``form`` .. ``deprel`` are the columns as written (``deprel`` with its
-    subtype); ``head`` is the HEAD column (0 = root) and ``parent`` the head
-    word (``None`` for the root).  ``start``/``end`` is the character span of
-    the word's token in the whitespace-free text.
+    Parameters
+    ----------
+    index : int
+        0-based position among the file's words.
+    id : int
+        The word's ID (1-based within its sentence).
+    form, lemma, upos, xpos, feats : str
+        The columns as written (FORM with its spaces).
+    head : int
+        The HEAD column (0 = root).
+    deprel : str
+        DEPREL as written, with its subtype.
+    sent_index : int
+        0-based sentence of the word.
+    sent_id : str or None
+    line : int
+        1-based file line.
+    start, end : int
+        The character span of the word's token in the whitespace-free text.
+    is_multiword : bool
+        The word is a member of a multiword token.
+
+    Attributes
+    ----------
+    ufeats : str
+        The universal features only, sorted (what UFeats compares).
+    udeprel : str
+        DEPREL without subtype (what LAS compares).
+    is_content, is_functional : bool
+        Whether ``udeprel`` is in `CONTENT_DEPRELS` / `FUNCTIONAL_DEPRELS`.
+    parent : Word or None
+        The head word (None for the root).
+    functional_children : sequence of Word
+
+    Examples
+    --------
+    >>> w = Word(0, 1, "dogs", "dog", "NOUN", "NNS", "Typo=Yes|Number=Plur", 2,
+    ...          "nsubj:pass", 0, "s1", 1, 0, 4, False)
+    >>> w.ufeats, w.udeprel, w.is_content
+    ('Number=Plur', 'nsubj', True)
     """
 
     __slots__ = ("index", "id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel",
@@ -193,7 +229,26 @@ class Word:
 
 @dataclass(frozen=True)
 class Span:
-    """A token (or sentence) as a character span [start, end) of the text."""
+    r"""A token (or sentence) as a character span [start, end) of the text.
+
+    Parameters
+    ----------
+    start, end : int
+        Character offsets in the whitespace-free text.
+    line : int
+        1-based file line.
+    sent_index : int
+        0-based sentence.
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> [(t.start, t.end) for t in read_conllu(gold).tokens]
+    [(0, 3), (3, 6), (6, 11)]
+    """
 
     start: int
     end: int
@@ -203,6 +258,31 @@ class Span:
 
 @dataclass
 class Sentence:
+    r"""One sentence of a `Treebank`.
+
+    Parameters
+    ----------
+    index : int
+        0-based position in the file.
+    sent_id, text : str or None
+        ``# sent_id`` and ``# text`` (no part in scoring).
+    line : int
+        First line of the sentence block (comments included).
+    start, end : int
+        Character span in the whitespace-free text.
+    words : slice
+        Its words in `Treebank.words`.
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> s = read_conllu("# sent_id = a1\n" + gold + gold).sentences
+    >>> [x.label for x in s], s[1].words, (s[1].start, s[1].end)
+    (['a1', '#2'], slice(3, 6, None), (11, 22))
+    """
     index: int  # 0-based position in the file
     sent_id: Optional[str]
     text: Optional[str]
@@ -219,7 +299,28 @@ class Sentence:
 
 @dataclass
 class Treebank:
-    """A CoNLL-U file as the scorer sees it."""
+    r"""A CoNLL-U file as the scorer sees it.
+
+    Parameters
+    ----------
+    name : str
+        The file name (or ``<text>``, ``<gold>``, ...).
+    text : str
+        Whitespace-free concatenation of the token forms.
+    tokens : list of Span
+    sentences : list of Sentence
+    words : list of Word
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> tb = read_conllu(gold)
+    >>> tb.name, tb.text, len(tb.tokens), [w.parent.form if w.parent else None for w in tb.words]
+    ('<text>', 'Thedogbarks', 3, ['dog', 'barks', None])
+    """
 
     name: str
     text: str  # whitespace-free concatenation of token forms
@@ -279,9 +380,42 @@ class _SentenceBuilder:
 
 
 def read_conllu(source: FileSource, name: Optional[str] = None) -> Treebank:
-    """Read a CoNLL-U file (path, text containing a newline, or text stream).
+    r"""Read a CoNLL-U file as the CoNLL 2018 scorer reads it (docs/method.md §11.1).
 
-    Raises :class:`InputError` listing every problem found in the file.
+    Parameters
+    ----------
+    source : str, path-like or text stream
+        A path, CoNLL-U text (any string containing a newline) or a text
+        stream.  Compressed files are decompressed.
+    name : str, optional
+        The name used in messages; default: the path, the stream's name, or
+        ``<text>``.
+
+    Returns
+    -------
+    Treebank
+
+    Raises
+    ------
+    InputError
+        Every problem of the file: column count, IDs, HEAD out of range, head
+        cycles, not exactly one root, empty sentences, a missing final blank
+        line, ...
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> tb = read_conllu(gold)
+    >>> [(w.form, w.head, w.deprel) for w in tb.words][1]
+    ('dog', 3, 'nsubj')
+    >>> try:
+    ...     read_conllu(gold.replace("\t0\troot", "\t1\troot"))
+    ... except InputError as exc:
+    ...     print(sorted({p.kind for p in exc.errors}))
+    ['cycle', 'root-count']
     """
     name, content = _read_text(source, name)
     if content.startswith("\ufeff"):
@@ -467,11 +601,26 @@ def _link_tree(sent_words: Sequence[Word], name: str, end_line: int,
 
 
 class WordPair:
-    """An aligned gold/system word pair, heads mapped into gold space.
+    r"""An aligned gold/system word pair, heads mapped into gold space.
 
-    ``gold_head`` is the gold word's head word (``None`` = root);
-    ``system_head`` is the gold word aligned to the system word's head word
-    (``None`` = root, :data:`UNALIGNED` when that head word is not aligned).
+    Parameters
+    ----------
+    gold, system : Word
+    gold_head : Word or None
+        The gold word's head word (None = root).
+    system_head : Word, None or UNALIGNED
+        The gold word the system word's head is aligned to (None = root,
+        `UNALIGNED` when that head word is not aligned).
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> p = align(gold, system)[0]
+    >>> p.gold.form, p.system_head is p.gold_head, p.gold_head.form
+    ('The', True, 'dog')
     """
 
     __slots__ = ("gold", "system", "gold_head", "system_head")
@@ -485,7 +634,26 @@ class WordPair:
 
 
 class Alignment(Sequence[WordPair]):
-    """The aligned word pairs of two treebanks, in text order."""
+    r"""The aligned word pairs of two treebanks, in text order.
+
+    A sequence of `WordPair`; ``gold`` and ``system`` are the treebanks.
+
+    Parameters
+    ----------
+    gold, system : Treebank
+    matches : list of (Word, Word)
+        Aligned (gold word, system word) pairs.
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> al = align(gold, system)
+    >>> len(al), al.to_gold(al.system.words[2]).form, al.to_gold(None)
+    (3, 'barks', None)
+    """
 
     def __init__(self, gold: Treebank, system: Treebank, matches: List[Tuple[Word, Word]]):
         self.gold, self.system = gold, system
@@ -496,7 +664,7 @@ class Alignment(Sequence[WordPair]):
         self.pairs = [WordPair(g, s, g.parent, self.to_gold(s.parent)) for g, s in matches]
 
     def to_gold(self, word: Optional[Word]):
-        """Map a system word into gold space (``None`` stays ``None``)."""
+        """Map a system word into gold space: its gold word or `UNALIGNED` (None stays None)."""
         return None if word is None else self._to_gold[word.index]
 
     def __getitem__(self, i):
@@ -647,9 +815,41 @@ def _as_treebank(source: Source, default_name: str) -> Treebank:
 
 
 def align(gold: Source, system: Source) -> Alignment:
-    """Align the words of two CoNLL-U files (paths, texts or treebanks).
+    r"""Align the words of two CoNLL-U files (paths, texts or treebanks).
 
-    Raises :class:`InputError` for malformed files or differing texts.
+    docs/method.md §11.1: the two whitespace-free texts must be identical;
+    words outside multiword spans align by identical character spans, inside
+    them by a longest common subsequence of lower-cased forms.
+
+    Parameters
+    ----------
+    gold, system : str, path-like, text stream or Treebank
+        See `read_conllu`.
+
+    Returns
+    -------
+    Alignment
+
+    Raises
+    ------
+    InputError
+        Malformed files, or differing texts (one problem per file, showing
+        the first difference in context).
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> split = gold.replace("1\tThe\t", "1-2\tThedog\t_\t_\t_\t_\t_\t_\t_\t_\n1\tThe\t", 1)
+    >>> [(p.gold.form, p.system.form) for p in align(gold, split)]
+    [('The', 'The'), ('dog', 'dog'), ('barks', 'barks')]
+    >>> try:
+    ...     align(gold, system.replace("barks", "bark"))
+    ... except InputError as exc:
+    ...     print(exc.errors[0].kind)
+    text-mismatch
     """
     gold_tb = _as_treebank(gold, "<gold>")
     system_tb = _as_treebank(system, "<system>")
@@ -663,7 +863,28 @@ def align(gold: Source, system: Source) -> Alignment:
 
 @dataclass(frozen=True)
 class Score:
-    """Counts of one metric; rates are derived."""
+    """Counts of one metric; rates are derived (fractions, not percent).
+
+    precision = correct/system, recall = correct/gold,
+    F1 = 2·correct/(gold+system), aligned accuracy = correct/aligned
+    (docs/method.md §11.2).
+
+    Parameters
+    ----------
+    correct : int
+    gold_total : int
+    system_total : int
+    aligned_total : int, optional
+        Aligned words counted; None for Tokens, Sentences and Words.
+
+    Examples
+    --------
+    >>> s = Score(correct=8, gold_total=10, system_total=12, aligned_total=9)
+    >>> s.precision, s.recall, round(s.f1, 4), round(s.aligned_accuracy, 4)
+    (0.6666666666666666, 0.8, 0.7273, 0.8889)
+    >>> Score(0, 0, 0).f1, Score(0, 0, 0).aligned_accuracy
+    (0.0, None)
+    """
 
     correct: float  # an int but for credit-weighted scores (hierarchical LAS)
     gold_total: int
@@ -672,19 +893,23 @@ class Score:
 
     @property
     def precision(self) -> float:
+        """correct / system_total (0.0 when there are no system items)."""
         return self.correct / self.system_total if self.system_total else 0.0
 
     @property
     def recall(self) -> float:
+        """correct / gold_total (0.0 when there are no gold items)."""
         return self.correct / self.gold_total if self.gold_total else 0.0
 
     @property
     def f1(self) -> float:
+        """2·correct / (gold_total + system_total) (0.0 when both are 0)."""
         total = self.system_total + self.gold_total
         return 2 * self.correct / total if total else 0.0
 
     @property
     def aligned_accuracy(self) -> Optional[float]:
+        """correct / aligned_total; None when not defined for the metric."""
         if self.aligned_total is None:
             return None
         return self.correct / self.aligned_total if self.aligned_total else 0.0
@@ -695,8 +920,28 @@ Key = Callable[[Word, Callable[[Optional[Word]], object]], Hashable]
 
 @dataclass(frozen=True)
 class WordMetric:
-    """``key(word, g)`` is computed on both words of a pair, where ``g`` maps a
-    word of that side into gold space; ``key=None`` credits the alignment."""
+    r"""A word metric: the key compared on both words of an aligned pair.
+
+    ``key(word, g)`` is computed on both words of a pair, where ``g`` maps a
+    word of that side into gold space; the pair is correct when the keys are
+    equal.  ``key=None`` credits the alignment itself (``Words``).
+
+    Parameters
+    ----------
+    key : callable or None
+    content_only : bool
+        Count only words with a content relation (CLAS, MLAS, BLEX).
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> upos_and_head = WordMetric(lambda w, g: (w.upos, g(w.parent)))
+    >>> evaluate(gold, system, {"UPOS+head": upos_and_head})["UPOS+head"].correct
+    2
+    """
 
     key: Optional[Key]
     content_only: bool = False
@@ -769,7 +1014,27 @@ def _same(word):
 
 
 class Conll18Result(Mapping[str, Score]):
-    """Metric name -> :class:`Score`, plus the alignment they were computed on."""
+    r"""Metric name -> `Score`, plus the alignment they were computed on.
+
+    A read-only mapping, returned by `evaluate`.
+
+    Parameters
+    ----------
+    scores : dict of str to Score
+    alignment : Alignment
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> res = evaluate(gold, system)
+    >>> res["LAS"].correct, round(res["LAS"].f1, 4), round(res["UPOS"].f1, 4)
+    (2, 0.6667, 0.6667)
+    >>> list(res)[:4]
+    ['Tokens', 'Sentences', 'Words', 'UPOS']
+    """
 
     def __init__(self, scores: Dict[str, Score], alignment: Alignment):
         self.scores = scores
@@ -791,11 +1056,40 @@ class Conll18Result(Mapping[str, Score]):
 
 def evaluate(gold: Source, system: Source,
              metrics: Optional[Mapping[str, WordMetric]] = None) -> Conll18Result:
-    """Score a system file against a gold file the way the CoNLL 2018 scorer does.
+    r"""Score a system file against a gold file the way the CoNLL 2018 scorer does.
 
-    ``gold``/``system``: a path, CoNLL-U text (any string with a newline), a
-    text stream or a :class:`Treebank`.  ``metrics`` defaults to
-    :data:`METRICS`; Tokens and Sentences are always computed.
+    docs/method.md §11.2; parity with ``conll18_ud_eval.py`` 1.2.
+
+    Parameters
+    ----------
+    gold, system : str, path-like, text stream or Treebank
+        A path, CoNLL-U text (any string with a newline), a text stream or a
+        `Treebank`.
+    metrics : mapping of str to WordMetric, optional
+        Default `METRICS`; Tokens and Sentences are always computed.
+
+    Returns
+    -------
+    Conll18Result
+
+    Raises
+    ------
+    InputError
+        Malformed files or differing texts.
+
+    See Also
+    --------
+    synagree.evaluation.compare.compare : several systems, α and breakdowns.
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> res = evaluate(gold, system)
+    >>> {m: res[m].correct for m in ("Words", "UAS", "LAS", "CLAS", "LAS_full")}
+    {'Words': 3, 'UAS': 3, 'LAS': 2, 'CLAS': 1, 'LAS_full': 2}
     """
     alignment = align(gold, system)
     scores = {
@@ -816,7 +1110,38 @@ _RULE = "-----------+-----------+-----------+-----------+-----------"
 
 def render_scorer_table(result: Mapping[str, Score], verbose: bool = True,
                         metrics: Sequence[str] = OFFICIAL_METRICS) -> str:
-    """The scorer's output: ``-v`` table, or its three summary lines."""
+    r"""The scorer's output: its ``-v`` table, or its three summary lines.
+
+    Character for character as ``conll18_ud_eval.py`` prints them; values in
+    percent.
+
+    Parameters
+    ----------
+    result : mapping of str to Score
+    verbose : bool
+        The full table (``-v``); else the LAS, MLAS and BLEX lines.
+    metrics : sequence of str
+        Rows of the table, in order.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> print(render_scorer_table(evaluate(gold, system), verbose=False))
+    LAS F1 Score: 66.67
+    MLAS Score: 50.00
+    BLEX Score: 50.00
+    >>> print(render_scorer_table(evaluate(gold, system), metrics=["UAS"]))
+    Metric     | Precision |    Recall |  F1 Score | AligndAcc
+    -----------+-----------+-----------+-----------+-----------
+    UAS        |    100.00 |    100.00 |    100.00 |    100.00
+    """
     if not verbose:
         return "\n".join([f"LAS F1 Score: {100 * result['LAS'].f1:.2f}",
                           f"MLAS Score: {100 * result['MLAS'].f1:.2f}",
@@ -831,7 +1156,29 @@ def render_scorer_table(result: Mapping[str, Score], verbose: bool = True,
 
 
 def render_counts(result: Mapping[str, Score], metrics: Sequence[str] = OFFICIAL_METRICS) -> str:
-    """The scorer's ``--counts`` table."""
+    r"""The scorer's ``--counts`` table.
+
+    Parameters
+    ----------
+    result : mapping of str to Score
+    metrics : sequence of str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
+    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
+    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
+    >>> print(render_counts(evaluate(gold, system), metrics=["Words", "LAS"]))
+    Metric     | Correct   |      Gold | Predicted | Aligned
+    -----------+-----------+-----------+-----------+-----------
+    Words      |         3 |         3 |         3 |         3
+    LAS        |         2 |         3 |         3 |         3
+    """
     rows = [_HEADER_COUNTS, _RULE]
     for name in metrics:
         s = result[name]

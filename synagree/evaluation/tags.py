@@ -1,6 +1,6 @@
 """Tag-level evaluation of a tagger or parser against gold (``synagree tags``).
 
-:func:`evaluate_tags` compares one CoNLL-U column (``deprel``, ``upos``,
+`evaluate_tags` compares one CoNLL-U column (``deprel``, ``upos``,
 ``xpos`` or ``feats``) of a system file with the same column of a gold file,
 word by word, and reports:
 
@@ -21,18 +21,18 @@ word by word, and reports:
 Both files must have the same tokenisation: the same number of sentences
 and of syntactic words in each sentence (multiword-token ranges ``1-2`` and
 empty nodes ``8.1`` are skipped).  Any mismatch is an
-:class:`~synagree.base.problems.InputError` naming file and line; differing word
+`synagree.base.problems.InputError` naming file and line; differing word
 forms are only warnings.  Only the compared column is read, so a tagger's
 output with ``_`` heads is fine.  An empty or ``_`` value is the tag ``"_"``.
 
 Hierarchies: ``ud`` (``a:b`` IS-A ``a``), ``msd`` (positional tags; ``Ncms-``
 is ``Ncms``), ``flat``, a hierarchy file, or a
-:class:`~synagree.trees.hierarchy.Hierarchy`; ``ud``/``msd``/``flat`` are built
+`synagree.trees.hierarchy.Hierarchy`; ``ud``/``msd``/``flat`` are built
 from the tags of both files.  Default: ``ud`` for ``deprel``, ``flat`` for
 the other columns.  Tags missing from a hierarchy file become top-level
-leaves and are listed in :attr:`TagsResult.added_tags`.
+leaves and are listed in `TagsResult.added_tags`.
 
-Rendering (:func:`render_tags`) is separate from computing.
+Rendering (`render_tags`) is separate from computing.
 """
 from __future__ import annotations
 
@@ -71,7 +71,35 @@ OUTPUTS = ("table", "json", "csv")
 
 @dataclass
 class TagSentence:
-    """The compared column of one sentence: ``words`` = (line, form, tag)."""
+    r"""The compared column of one sentence.
+
+    Parameters
+    ----------
+    file : str
+    index : int
+        0-based position in the file.
+    line : int
+        1-based first line of the sentence block.
+    words : list of (int, str, str)
+        Per syntactic word: (line, form, tag).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> def write(rows):
+    ...     fd, path = tempfile.mkstemp(suffix=".conllu")
+    ...     with os.fdopen(fd, "w") as f:
+    ...         _ = f.write("".join(row.format(*r) for r in rows) + "\n")
+    ...     return path
+    >>> gold = write([(1, "She", "PRON", 2, "nsubj:pass"), (2, "left", "VERB", 0, "root")])
+    >>> system = write([(1, "She", "PRON", 2, "nsubj"), (2, "left", "NOUN", 0, "root")])
+    >>> [s] = read_tag_column(gold, "upos")
+    >>> s.index, s.line, s.words
+    (0, 1, [(1, 'She', 'PRON'), (2, 'left', 'VERB')])
+
+    >>> os.remove(gold); os.remove(system)
+    """
 
     file: str
     index: int
@@ -81,10 +109,44 @@ class TagSentence:
 
 def read_tag_column(path: Union[str, Path], column: str,
                     log: Optional[ProblemLog] = None) -> List[TagSentence]:
-    """Sentences of a CoNLL-U/X file with one column's tags.
+    r"""Sentences of a CoNLL-U/X file with one column's tags.
 
-    Problems (unreadable file, not 10 tab-separated columns, bad ID, empty
-    file) are gathered in ``log``; the caller raises.
+    Multiword-token ranges and empty nodes are skipped; an empty or ``_``
+    value is the tag ``"_"``.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+    column : {"deprel", "upos", "xpos", "feats"}
+    log : ProblemLog, optional
+        Receives the problems (unreadable file, not 10 tab-separated columns,
+        bad or out-of-sequence ID, empty file); the caller raises.
+
+    Returns
+    -------
+    list of TagSentence
+        Empty when the file could not be read.
+
+    Raises
+    ------
+    ValueError
+        Unknown column.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> def write(rows):
+    ...     fd, path = tempfile.mkstemp(suffix=".conllu")
+    ...     with os.fdopen(fd, "w") as f:
+    ...         _ = f.write("".join(row.format(*r) for r in rows) + "\n")
+    ...     return path
+    >>> gold = write([(1, "She", "PRON", 2, "nsubj:pass"), (2, "left", "VERB", 0, "root")])
+    >>> system = write([(1, "She", "PRON", 2, "nsubj"), (2, "left", "NOUN", 0, "root")])
+    >>> [w[2] for w in read_tag_column(system, "deprel")[0].words]
+    ['nsubj', 'root']
+
+    >>> os.remove(gold); os.remove(system)
     """
     if column not in COLUMNS:
         raise ValueError(f"unknown column {column!r}; expected one of {tuple(COLUMNS)}")
@@ -162,8 +224,28 @@ def _align(gold: List[TagSentence], system: List[TagSentence], gold_name: str,
 
 @dataclass
 class TagRow:
-    """Per gold tag: how often, how often exactly right, total credit, and the
-    most frequent other system tag (with its count)."""
+    """Per gold tag: count, exact matches, total credit, most frequent other system tag.
+
+    Parameters
+    ----------
+    tag : str
+        The gold tag.
+    count : int
+        Words with this gold tag.
+    exact : int
+        Of them, tagged exactly so by the system.
+    credit : float
+        Σ of their credit (docs/method.md §9.3).
+    confusion : str, optional
+        The most frequent *other* system tag (ties: alphabetically first).
+    confusion_count : int
+
+    Examples
+    --------
+    >>> r = TagRow("obj", count=4, exact=3, credit=3.5, confusion="iobj", confusion_count=1)
+    >>> r.accuracy, r.mean_credit, r.as_dict()["confusion"]
+    (0.75, 0.875, 'iobj')
+    """
 
     tag: str
     count: int
@@ -174,13 +256,16 @@ class TagRow:
 
     @property
     def accuracy(self) -> float:
+        """exact / count (NaN when count is 0)."""
         return self.exact / self.count if self.count else math.nan
 
     @property
     def mean_credit(self) -> float:
+        """credit / count (NaN when count is 0)."""
         return self.credit / self.count if self.count else math.nan
 
     def as_dict(self) -> dict:
+        """The row as a JSON-ready dict (NaN as None)."""
         return {"tag": self.tag, "count": self.count, "exact": self.exact,
                 "accuracy": _clean(self.accuracy), "credit": self.credit,
                 "mean_credit": _clean(self.mean_credit), "confusion": self.confusion,
@@ -189,7 +274,50 @@ class TagRow:
 
 @dataclass
 class TagsResult:
-    """Tag evaluation as counts; ratios are derived (fractions, not percent)."""
+    r"""Tag evaluation as counts; ratios are derived (fractions, not percent).
+
+    Returned by `evaluate_tags`; docs/method.md §13.3.
+
+    Parameters
+    ----------
+    gold_file, system_file : str
+    column : str
+    hierarchy : str
+        ``ud``, ``msd``, ``flat``, ``file PATH`` or ``custom``.
+    plain_as_leaf : bool
+    sentences, words : int
+    exact : int
+        Words with system tag == gold tag.
+    credit : float
+        Σ over words of credit(gold, system).
+    cohen_kappa, scott_pi : float or None
+        On exact tags; None when undefined.
+    hier_kappa : HierarchicalKappa
+    per_tag : list of TagRow
+        Most frequent gold tag first.
+    added_tags : list of str
+        Tags a hierarchy file lacked, added as top-level leaves.
+    form_mismatches : int
+        Words whose forms differ between the files (warnings).
+    warnings : list of Problem
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> def write(rows):
+    ...     fd, path = tempfile.mkstemp(suffix=".conllu")
+    ...     with os.fdopen(fd, "w") as f:
+    ...         _ = f.write("".join(row.format(*r) for r in rows) + "\n")
+    ...     return path
+    >>> gold = write([(1, "She", "PRON", 2, "nsubj:pass"), (2, "left", "VERB", 0, "root")])
+    >>> system = write([(1, "She", "PRON", 2, "nsubj"), (2, "left", "NOUN", 0, "root")])
+    >>> res = evaluate_tags(gold, system, "upos")
+    >>> res.words, res.accuracy, res.to_dict()["hierarchy"]
+    (2, 0.5, 'flat')
+
+    >>> os.remove(gold); os.remove(system)
+    """
 
     gold_file: str
     system_file: str
@@ -210,17 +338,21 @@ class TagsResult:
 
     @property
     def accuracy(self) -> float:
+        """Exact accuracy: exact / words (NaN for no words)."""
         return self.exact / self.words if self.words else math.nan
 
     @property
     def mean_credit(self) -> float:
+        """Hierarchical credit: credit / words (NaN for no words)."""
         return self.credit / self.words if self.words else math.nan
 
     @property
     def hierarchical_kappa(self) -> Optional[float]:
+        """Hierarchical κ (None when undefined)."""
         return _clean(self.hier_kappa.kappa)
 
     def to_dict(self) -> dict:
+        """The result as JSON-ready data with stable keys."""
         return {
             "synagree_version": __version__,
             "gold": self.gold_file, "system": self.system_file, "column": self.column,
@@ -246,15 +378,57 @@ def _clean(x: Optional[float]) -> Optional[float]:
 
 
 def default_hierarchy(column: str) -> str:
-    """``ud`` for ``deprel``, ``flat`` for the other columns."""
+    """The default hierarchy of a column: ``ud`` for ``deprel``, ``flat`` otherwise.
+
+    Parameters
+    ----------
+    column : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> default_hierarchy("deprel"), default_hierarchy("xpos")
+    ('ud', 'flat')
+    """
     return "ud" if column == "deprel" else "flat"
 
 
 def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
                        hierarchy: Union[str, Hierarchy] = "flat",
                        plain_as_leaf: bool = False) -> dict:
-    """The scores of :class:`TagsResult` for ``(gold, system)`` tag pairs,
-    as a dict of the constructor's fields ``words`` .. ``added_tags``."""
+    """The scores of `TagsResult` for ``(gold, system)`` tag pairs.
+
+    Parameters
+    ----------
+    pairs : sequence of (str, str)
+        (gold tag, system tag) per word.
+    hierarchy : str or Hierarchy
+        ``ud``, ``msd``, ``flat``, a file, or a `Hierarchy`; ``ud``/``msd``/
+        ``flat`` are built from the tags of the pairs.
+    plain_as_leaf : bool
+        See `Hierarchy.from_ud`.
+
+    Returns
+    -------
+    dict
+        The constructor's fields ``words``, ``exact``, ``credit``,
+        ``cohen_kappa``, ``scott_pi``, ``hier_kappa``, ``per_tag``,
+        ``added_tags``.
+
+    Examples
+    --------
+    >>> pairs = [("nsubj:pass", "nsubj"), ("nsubj", "nsubj"), ("obj", "obj"), ("obj", "iobj")]
+    >>> d = evaluate_tag_pairs(pairs, "ud")
+    >>> d["exact"], d["credit"]  # nsubj for nsubj:pass: credit 1/|children(nsubj)| = 1
+    (2, 3.0)
+    >>> [(r.tag, r.count, r.exact, r.confusion) for r in d["per_tag"]]
+    [('obj', 2, 1, 'iobj'), ('nsubj', 1, 1, None), ('nsubj:pass', 1, 0, 'nsubj')]
+    >>> evaluate_tag_pairs(pairs, "flat")["credit"]
+    2.0
+    """
     confusion = Counter(pairs)
     tags = [t for pair in confusion for t in pair]
     h, added = load_hierarchy_noting_added(hierarchy, tags, plain_as_leaf)
@@ -296,12 +470,50 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
 def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   column: str = "deprel", hierarchy: Union[str, Hierarchy, None] = None,
                   plain_as_leaf: bool = False) -> TagsResult:
-    """Evaluate the ``column`` of ``system_path`` against ``gold_path``.
+    r"""Evaluate one column of a system file against a gold file.
 
-    ``hierarchy``: ``"ud"`` | ``"msd"`` | ``"flat"`` | a hierarchy file path |
-    a :class:`Hierarchy`; ``None`` = :func:`default_hierarchy` of the column.
-    Raises :class:`InputError` (every problem, with file and line) on
-    unreadable input or differing sentence/word counts.
+    Both files must have the same tokenisation; only the compared column is
+    read (docs/method.md §13.3).
+
+    Parameters
+    ----------
+    gold_path, system_path : str or pathlib.Path
+    column : {"deprel", "upos", "xpos", "feats"}
+    hierarchy : str, Hierarchy or None
+        ``"ud"``, ``"msd"``, ``"flat"``, a hierarchy file path or a
+        `Hierarchy`; None: `default_hierarchy` of the column.
+    plain_as_leaf : bool
+        See `Hierarchy.from_ud`.
+
+    Returns
+    -------
+    TagsResult
+
+    Raises
+    ------
+    InputError
+        Unknown column, bad hierarchy, unreadable input, or differing sentence
+        or word counts (every problem, with file and line).  Differing word
+        forms are only warnings.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> def write(rows):
+    ...     fd, path = tempfile.mkstemp(suffix=".conllu")
+    ...     with os.fdopen(fd, "w") as f:
+    ...         _ = f.write("".join(row.format(*r) for r in rows) + "\n")
+    ...     return path
+    >>> gold = write([(1, "She", "PRON", 2, "nsubj:pass"), (2, "left", "VERB", 0, "root")])
+    >>> system = write([(1, "She", "PRON", 2, "nsubj"), (2, "left", "NOUN", 0, "root")])
+    >>> res = evaluate_tags(gold, system)  # deprel, ud hierarchy
+    >>> res.accuracy, res.mean_credit, res.hierarchy
+    (0.5, 1.0, 'ud')
+    >>> res.per_tag[0].tag, res.per_tag[0].confusion
+    ('nsubj:pass', 'nsubj')
+
+    >>> os.remove(gold); os.remove(system)
     """
     if column not in COLUMNS:
         raise InputError.single("<command line>", None, "usage",

@@ -1,4 +1,11 @@
-"""Bracketed phrase-structure trees: reading, bracket style, delexicalising."""
+"""Bracketed phrase-structure trees: reading, bracket style, delexicalising.
+
+Trees such as ``(S (NP D N) (VP V))``, one or more per file, possibly across
+lines, are read into `PhraseSentence` objects whose leaves are categories
+(docs/method.md §1.2, §1.6, §2.2).  Penn-style input (``(D the)``) has its
+words dropped under the preterminals; `decide_phrase_style` picks the style
+once for a whole corpus.
+"""
 from __future__ import annotations
 
 import re
@@ -15,16 +22,40 @@ from synagree.io.text import comparable
 class PhraseNode:
     """A node of a delexicalised phrase-structure tree.
 
-    Every walk over these trees is iterative (:meth:`postorder`), since a
+    Every walk over these trees is iterative (`postorder`), since a
     file may nest brackets deeper than Python's recursion limit; equality
     compares whole trees, iteratively too.
+
+    Parameters
+    ----------
+    label : str
+        The category.
+    children : list of PhraseNode
+        In order; empty for a leaf.
+
+    Examples
+    --------
+    >>> t = PhraseNode("S", [PhraseNode("NP", [PhraseNode("D"), PhraseNode("N")]),
+    ...                      PhraseNode("V")])
+    >>> t.bracketed()
+    '(S (NP D N) V)'
+    >>> [n.label for n in t.postorder()]
+    ['D', 'N', 'NP', 'V', 'S']
+    >>> t == PhraseNode("S", [PhraseNode("V")])
+    False
     """
 
     label: str
     children: List["PhraseNode"] = field(default_factory=list)
 
     def postorder(self) -> List["PhraseNode"]:
-        """Every node of the tree, children before parents, left to right."""
+        """Every node of the tree, children before parents, left to right.
+
+        Examples
+        --------
+        >>> [n.label for n in PhraseNode("S", [PhraseNode("A"), PhraseNode("B")]).postorder()]
+        ['A', 'B', 'S']
+        """
         out: List[PhraseNode] = []
         stack: List[Tuple[PhraseNode, bool]] = [(self, False)]
         while stack:
@@ -37,7 +68,13 @@ class PhraseNode:
         return out
 
     def bracketed(self) -> str:
-        """The tree as brackets, leaves bare: ``(S (NP D N) V)``."""
+        """The tree as brackets, leaves bare: ``(S (NP D N) V)``.
+
+        Examples
+        --------
+        >>> PhraseNode("VP", [PhraseNode("V"), PhraseNode("NP", [PhraseNode("N")])]).bracketed()
+        '(VP V (NP N))'
+        """
         text: Dict[int, str] = {}
         for node in self.postorder():
             text[id(node)] = (node.label if not node.children else
@@ -56,7 +93,30 @@ class PhraseNode:
 
 @dataclass
 class PhraseSentence:
-    """One bracketed tree, already delexicalised (leaves are categories)."""
+    """One bracketed tree, already delexicalised (leaves are categories).
+
+    Parameters
+    ----------
+    file : str
+        The file it was read from.
+    index : int
+        0-based position of the tree in the file.
+    line : int
+        1-based line where the tree starts.
+    root : PhraseNode
+    words : list of str
+        The words of Penn-style input (empty for delexicalised input).
+    metadata : dict
+        ``sent_id`` and the like, when known.
+
+    Examples
+    --------
+    >>> root = PhraseNode("S", [PhraseNode("NP", [PhraseNode("D"), PhraseNode("N")]),
+    ...                         PhraseNode("V")])
+    >>> s = PhraseSentence("a.mrg", 0, 1, root, words=["the", "dog", "ran"])
+    >>> s.leaves, s.size, s.text, s.surface_text(), s.label_of()
+    (['D', 'N', 'V'], 3, 'the dog ran', 'thedogran', 'a.mrg#1')
+    """
 
     file: str
     index: int
@@ -67,14 +127,17 @@ class PhraseSentence:
 
     @property
     def sent_id(self) -> Optional[str]:
+        """The ``sent_id`` of the metadata, or None."""
         return self.metadata.get("sent_id")
 
     @property
     def text(self) -> Optional[str]:
+        """The words joined by spaces (Penn input), or None."""
         return " ".join(self.words) if self.words else None
 
     @property
     def leaves(self) -> List[str]:
+        """The leaf categories, left to right."""
         out: List[str] = []
         stack = [self.root]
         while stack:
@@ -87,15 +150,17 @@ class PhraseSentence:
 
     @property
     def size(self) -> int:
-        """|t| per docs/method.md §2: the number of leaves (preterminals)."""
+        """|t| per docs/method.md §2.3: the number of leaves (preterminals)."""
         return len(self.leaves)
 
     def label_of(self) -> str:
+        """The sentence for messages: its ``sent_id``, or ``FILE#N`` (1-based)."""
         return self.sent_id or f"{Path(self.file).name}#{self.index + 1}"
 
     def surface_text(self) -> Optional[str]:
         """The words of a Penn-style tree without whitespace; None for
-        delexicalised trees (no words to compare)."""
+        delexicalised trees (no words to compare).
+        """
         return comparable("".join(self.words)) if self.words else None
 
     word_text = surface_text
@@ -121,8 +186,42 @@ DELEX_LEAF_COVERAGE = 0.9
 
 
 def parse_bracket_file(path: PathLike, log: ProblemLog) -> Optional[List[Tuple[int, RawTree]]]:
-    """The raw bracketed trees of a file as ``(first line, tree)``, or None after
-    logging why the file cannot be read.  Problems go to ``log``."""
+    r"""The raw bracketed trees of a file, as parsed nested lists.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``.gz``/``.xz``/``.bz2`` decompressed).
+    log : ProblemLog
+        Receives every problem (unbalanced brackets, stray text, empty file).
+
+    Returns
+    -------
+    list of (int, list) or None
+        ``(first line, tree)`` per tree, a tree being ``[label, child, ...]``
+        with bare strings as ``str``; None when the file cannot be read or has
+        errors (they are in ``log``).
+
+    See Also
+    --------
+    phrase_sentences : delexicalise the parsed trees.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from synagree.base.problems import ProblemLog
+    >>> fd, path = tempfile.mkstemp(suffix=".mrg")
+    >>> with os.fdopen(fd, "w") as f:
+    ...     _ = f.write("(S (NP D N)\n   (VP V))\n(S V))\n")
+    >>> log = ProblemLog()
+    >>> parse_bracket_file(path, log) is None, [p.kind for p in log.errors]
+    (True, ['unbalanced-brackets'])
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("(S (NP D N)\n   (VP V))\n(S V)\n")
+    >>> parse_bracket_file(path, ProblemLog())
+    [(1, ['S', ['NP', 'D', 'N'], ['VP', 'V']]), (3, ['S', 'V'])]
+    >>> os.remove(path)
+    """
     n_before = len(log.errors)
     text = read_text(path, log)
     if text is None:
@@ -138,12 +237,51 @@ def parse_bracket_file(path: PathLike, log: ProblemLog) -> Optional[List[Tuple[i
 
 def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog] = None,
                   strict: bool = False) -> List[PhraseSentence]:
-    """Read bracketed trees; ``style`` is ``"auto"``, ``"delex"`` or ``"penn"``.
+    r"""Read the bracketed trees of one file, delexicalised.
 
-    Returns trees in delexicalised form (docs/method.md §1): the compared tree
+    Returns trees in delexicalised form (docs/method.md §1.6): the compared tree
     is the same whichever style the file was written in.  ``auto`` decides
-    from this one file by :func:`decide_phrase_style`; to decide once for a
-    corpus of several files, use :func:`synagree.io.corpus.read_files`.
+    from this one file by `decide_phrase_style`; to decide once for a
+    corpus of several files, use `synagree.io.corpus.read_files`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``.gz``/``.xz``/``.bz2`` decompressed).
+    style : {"auto", "delex", "penn"}
+        ``delex``: bare strings are leaf categories; ``penn``: bare strings are
+        words under preterminals, dropped.
+    log : ProblemLog, optional
+        Shared log for warnings across files; None: a new one.
+    strict : bool
+        Warnings count as errors (when ``log`` is None).
+
+    Returns
+    -------
+    list of PhraseSentence
+
+    Raises
+    ------
+    InputError
+        The file cannot be read, has unbalanced brackets or stray text, or
+        ``auto`` finds conflicting evidence (every problem gathered first).
+    ValueError
+        Unknown ``style``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> fd, path = tempfile.mkstemp(suffix=".mrg")
+    >>> with os.fdopen(fd, "w") as f:
+    ...     _ = f.write("(S (NP (D the) (N dog)) (VP (V ran)))\n")
+    >>> [s] = read_brackets(path)
+    >>> s.root.bracketed(), s.words, s.size
+    ('(S (NP D N) (VP V))', ['the', 'dog', 'ran'], 3)
+    >>> read_brackets(path, style="delex")[0].size  # the words are leaves now
+    3
+    >>> read_brackets(path, style="delex")[0].root.bracketed()
+    '(S (NP (D the) (N dog)) (VP (V ran)))'
+    >>> os.remove(path)
     """
     if style not in PHRASE_STYLES:
         raise ValueError(f"style must be auto, delex or penn, not {style!r}")
@@ -160,7 +298,30 @@ def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog]
 
 def phrase_sentences(fname: str, raw_trees: Sequence[Tuple[int, RawTree]], style: str,
                      log: ProblemLog) -> List[PhraseSentence]:
-    """Delexicalise parsed trees in the given style (``delex`` or ``penn``)."""
+    """Delexicalise parsed trees in the given style (``delex`` or ``penn``).
+
+    Parameters
+    ----------
+    fname : str
+        The file the trees came from (for messages and `PhraseSentence.file`).
+    raw_trees : sequence of (int, list)
+        ``(first line, tree)`` as `parse_bracket_file` returns them.
+    style : {"delex", "penn"}
+    log : ProblemLog
+        Receives an ``empty-tree`` error per tree without nodes.
+
+    Returns
+    -------
+    list of PhraseSentence
+
+    Examples
+    --------
+    >>> from synagree.base.problems import ProblemLog
+    >>> raw = [(1, ["S", ["NP", ["D", "the"], ["N", "dog"]], ["V", "ran"]])]
+    >>> [s] = phrase_sentences("x.mrg", raw, "penn", ProblemLog())
+    >>> s.root.bracketed(), s.words
+    ('(S (NP D N) V)', ['the', 'dog', 'ran'])
+    """
     out: List[PhraseSentence] = []
     for index, (line, tree) in enumerate(raw_trees):
         words: List[str] = []
@@ -237,6 +398,12 @@ class StringShapes:
     Penn shape ``(TAG word)``, also possible for a delexicalised leaf under a
     unary node); ``beside``: strings with a sibling (only delexicalised trees
     have these).
+
+    Examples
+    --------
+    >>> s = string_shapes(["S", ["NP", "D", "N"], ["VP", "V"]])
+    >>> s.only_child, s.beside, s.penn_shaped
+    (['V'], ['D', 'N'], False)
     """
 
     only_child: List[str] = field(default_factory=list)
@@ -244,10 +411,27 @@ class StringShapes:
 
     @property
     def penn_shaped(self) -> bool:
+        """True when no string stands beside another node."""
         return not self.beside
 
 
 def string_shapes(tree: RawTree) -> StringShapes:
+    """The `StringShapes` of one parsed tree.
+
+    Parameters
+    ----------
+    tree : list
+        A parsed tree ``[label, child, ...]`` (`parse_bracket_file`).
+
+    Returns
+    -------
+    StringShapes
+
+    Examples
+    --------
+    >>> string_shapes(["S", ["NP", ["P", "I"]], ["V", "ran"]]).penn_shaped
+    True
+    """
     out = StringShapes()
     for _, kids in _raw_brackets(tree):
         strings = [k for k in kids if isinstance(k, str)]
@@ -258,20 +442,34 @@ def string_shapes(tree: RawTree) -> StringShapes:
 
 @dataclass(frozen=True)
 class StyleDecision:
-    """The bracket style a corpus is read in, and why (reported in outputs)."""
+    """The bracket style a corpus is read in, and why (reported in outputs).
+
+    Parameters
+    ----------
+    style : {"delex", "penn"}
+    how : str
+        ``"explicit"`` or ``"auto: <the evidence>"``.
+
+    Examples
+    --------
+    >>> StyleDecision("penn", "explicit").describe()
+    'penn'
+    >>> StyleDecision("delex", "auto: 2 of 3 trees ...").describe()
+    'delex (auto: 2 of 3 trees ...)'
+    """
 
     style: str  # "delex" or "penn"
     how: str  # "explicit" or "auto: <the evidence>"
 
     def describe(self) -> str:
+        """The style, with the evidence when it was decided automatically."""
         return self.style if self.how == "explicit" else f"{self.style} ({self.how})"
 
 
 def decide_phrase_style(files: Sequence[Tuple[str, Sequence[Tuple[int, RawTree]]]],
                         style: str = "auto") -> StyleDecision:
-    """One bracket style for a whole corpus (docs/method.md §1).
+    """One bracket style for a whole corpus (docs/method.md §1.6).
 
-    ``files``: ``(file name, parsed trees)`` for every file of the corpus.
     ``auto`` decides from all files at once:
 
     * every bare string is the only child of its bracket, in every tree →
@@ -279,10 +477,29 @@ def decide_phrase_style(files: Sequence[Tuple[str, Sequence[Tuple[int, RawTree]]
     * otherwise some trees have a string beside another node, which only a
       delexicalised tree has → ``delex``, provided the trees that are
       Penn-shaped are consistent with that: in each file, at least
-      :data:`DELEX_LEAF_COVERAGE` of their strings also occur as leaves of
+      `DELEX_LEAF_COVERAGE` of their strings also occur as leaves of
       the certainly-delexicalised trees.  If not (a Penn file with one
       ``(NNP John Smith)``, or a file mixing both shapes), the evidence
-      conflicts and :class:`InputError` asks for an explicit style.
+      conflicts and `InputError` asks for an explicit style.
+
+    Parameters
+    ----------
+    files : sequence of (str, sequence of (int, list))
+        ``(file name, parsed trees)`` for every file of the corpus, the trees
+        as `parse_bracket_file` returns them.
+    style : {"auto", "delex", "penn"}
+        An explicit style is returned as it is (``how="explicit"``).
+
+    Returns
+    -------
+    StyleDecision
+
+    Raises
+    ------
+    InputError
+        ``auto`` with conflicting evidence (kind ``ambiguous-phrase-style``).
+    ValueError
+        Unknown ``style``.
 
     Examples
     --------
@@ -291,6 +508,8 @@ def decide_phrase_style(files: Sequence[Tuple[str, Sequence[Tuple[int, RawTree]]
     'penn'
     >>> decide_phrase_style([("a", t("(S (NP P) (VP V N))")), ("b", t("(S (NP P) (VP V))"))]).style
     'delex'
+    >>> decide_phrase_style([("a", t("(S (NP P) (VP V N))"))], "penn").describe()
+    'penn'
     """
     if style not in PHRASE_STYLES:
         raise ValueError(f"style must be auto, delex or penn, not {style!r}")

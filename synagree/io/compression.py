@@ -4,7 +4,7 @@ A file is decompressed when its first bytes are the magic number of gzip,
 xz or bzip2, whatever its name; a file whose name ends in ``.gz``, ``.xz``
 or ``.bz2`` must hold such data.  Anything that cannot be decompressed (a
 truncated or corrupt stream, a ``.gz`` file that is not gzip data) raises
-:class:`CorruptCompressedFile`, which the readers report as one
+`CorruptCompressedFile`, which the readers report as one
 ``corrupt-compressed-file`` error naming the file.
 """
 from __future__ import annotations
@@ -38,7 +38,19 @@ READ_ERRORS = (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError)
 
 
 class CorruptCompressedFile(ValueError):
-    """A compressed file that cannot be decompressed; the message says why."""
+    """A compressed file that cannot be decompressed; the message says why.
+
+    A `ValueError`; the readers report it as one ``corrupt-compressed-file``
+    error naming the file.
+
+    Examples
+    --------
+    >>> try:
+    ...     decompress(b"plain text", "a.conllu.gz")
+    ... except CorruptCompressedFile as exc:
+    ...     print(exc)
+    the name ends in .gz but the file does not hold gzip data
+    """
 
 
 def _by_suffix(path: PathLike) -> Optional[str]:
@@ -53,13 +65,46 @@ def _by_magic(head: bytes) -> Optional[str]:
 
 
 def compression_of(path: PathLike, head: bytes = b"") -> Optional[str]:
-    """``"gzip"``, ``"xz"``, ``"bzip2"`` or None, from the magic number in
-    ``head`` (the file's first bytes), else from the name's suffix."""
+    """The compression of a file: from its first bytes, else from its name.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file name (only its suffix is used).
+    head : bytes
+        The file's first bytes (16 suffice); empty: decide by name.
+
+    Returns
+    -------
+    {"gzip", "xz", "bzip2"} or None
+
+    Examples
+    --------
+    >>> import gzip
+    >>> compression_of("a.conllu", gzip.compress(b"x")[:16]), compression_of("a.xz")
+    ('gzip', 'xz')
+    >>> compression_of("a.conllu", b"# sent_id = 1") is None
+    True
+    """
     return _by_magic(head) or _by_suffix(path)
 
 
 def strip_suffix(name: PathLike) -> str:
-    """The file name without a compression suffix (``a.conllu.gz`` -> ``a.conllu``)."""
+    """The file name without a compression suffix (``a.conllu.gz`` -> ``a.conllu``).
+
+    Parameters
+    ----------
+    name : str or path-like
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> strip_suffix("a.conllu.GZ"), strip_suffix("b.mrg")
+    ('a.conllu', 'b.mrg')
+    """
     name = str(name)
     for suffix in SUFFIXES:
         if name.lower().endswith(suffix):
@@ -68,8 +113,31 @@ def strip_suffix(name: PathLike) -> str:
 
 
 def decompress(raw: bytes, path: PathLike = "") -> bytes:
-    """``raw`` decompressed when it is compressed data (or the name says it
-    should be), else ``raw`` itself.  Raises :class:`CorruptCompressedFile`."""
+    r"""``raw`` decompressed when it is compressed data, else ``raw`` itself.
+
+    Parameters
+    ----------
+    raw : bytes
+        The file's bytes.
+    path : str or path-like
+        Its name: a ``.gz``/``.xz``/``.bz2`` suffix demands compressed data.
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    CorruptCompressedFile
+        Truncated or corrupt data, or a compression suffix on data that is not
+        compressed.
+
+    Examples
+    --------
+    >>> import bz2
+    >>> decompress(bz2.compress(b"1\tI"), "a.conllu"), decompress(b"plain")
+    (b'1\tI', b'plain')
+    """
     magic = _by_magic(raw[:16])
     kind = magic or _by_suffix(path)
     if kind is None:
@@ -85,13 +153,61 @@ def decompress(raw: bytes, path: PathLike = "") -> bytes:
 
 
 def read_bytes(path: PathLike) -> bytes:
-    """The file's bytes, decompressed (OSError as from :meth:`Path.read_bytes`)."""
+    r"""The file's bytes, decompressed when compressed.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    OSError
+        As from `Path.read_bytes` (missing, unreadable, a directory).
+    CorruptCompressedFile
+        See `decompress`.
+
+    Examples
+    --------
+    >>> import gzip, os, tempfile
+    >>> fd, path = tempfile.mkstemp(suffix=".conllu.gz")
+    >>> with os.fdopen(fd, "wb") as f:
+    ...     _ = f.write(gzip.compress(b"# sent_id = 1\n"))
+    >>> read_bytes(path)
+    b'# sent_id = 1\n'
+    >>> os.remove(path)
+    """
     return decompress(Path(path).read_bytes(), path)
 
 
 def open_binary(path: PathLike) -> io.BufferedIOBase:
-    """The file opened for reading, decompressing on the fly (for peeking at
-    the start of a large file).  Errors surface while reading."""
+    r"""The file opened for reading, decompressing on the fly.
+
+    For peeking at the start of a large file; whether it is compressed is
+    decided by its first bytes only.  Errors surface while reading.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    binary file object
+
+    Examples
+    --------
+    >>> import lzma, os, tempfile
+    >>> fd, path = tempfile.mkstemp(suffix=".xz")
+    >>> with os.fdopen(fd, "wb") as f:
+    ...     _ = f.write(lzma.compress(b"(S (NP D N))\n(S V)\n"))
+    >>> with open_binary(path) as fh:
+    ...     fh.readline()
+    b'(S (NP D N))\n'
+    >>> os.remove(path)
+    """
     fh = open(path, "rb")
     try:
         head = fh.peek(16)[:16] if hasattr(fh, "peek") else b""

@@ -1,4 +1,4 @@
-"""Readers: CoNLL-U / CoNLL-X dependency files and bracketed phrase-structure trees.
+"""CoNLL-U / CoNLL-X dependency files: reading, checking, writing.
 
 Conventions (docs/method.md §1–2, and the decisions docs/method.md §10 asks for):
 
@@ -16,24 +16,13 @@ Conventions (docs/method.md §1–2, and the decisions docs/method.md §10 asks 
   implementation turned it into the empty label, which zss inserts and
   deletes for free; the shared data has no such words.
 * Words on a head cycle (not reachable from token 0) are a *warning* by
-  default and an error with ``strict=True``: see docs/method.md §2 and
-  :func:`unreachable_words`.
-* Every problem of a file is gathered (:mod:`synagree.problems`) before the
-  reader raises :class:`~synagree.base.problems.InputError`.
+  default and an error with ``strict=True``: see docs/method.md §2.4 and
+  `unreachable_words`.
+* Every problem of a file is gathered (`synagree.base.problems`) before the
+  reader raises `InputError`.
 
-Bracketed trees: ``(S (NP P) (VP V (NP D N)))``, one or more per file,
-possibly across lines.  Two shapes exist (docs/method.md §1):
-
-* ``delex``: leaves are categories, every bare string is a node;
-* ``penn``: bare strings are words under preterminals and are dropped, so the
-  preterminals become the leaves.
-
-``style="auto"`` decides once for a whole corpus, from all its files
-(:func:`decide_phrase_style`): Penn when every bare string in every tree is
-the only child of its bracket, delexicalised when some string stands beside
-another node and the Penn-shaped trees use the same leaf vocabulary; any
-other mix is an error asking for an explicit style.  The decision is reported
-with every result.
+Bracketed phrase-structure trees are read by `synagree.io.brackets`;
+`synagree.io.formats.read_any` reads either kind.
 """
 from __future__ import annotations
 
@@ -83,8 +72,45 @@ def _parse_columns(cols: List[str]) -> dict:
 class DepSentence:
     """One annotation of a sentence as a basic dependency tree.
 
-    ``heads[i]`` is the 1-based head of word ``i + 1`` (0 = root);
-    ``word_lines[i]`` the file line of that word.
+    Parameters
+    ----------
+    file : str
+        The file it was read from (any text when built by hand).
+    index : int
+        0-based position of the sentence in the file.
+    line : int
+        1-based line where the sentence block starts.
+    forms : list of str
+        Word forms of the syntactic words (``_`` when absent).
+    heads : numpy.ndarray
+        int32, shape (n,): ``heads[i]`` is the 1-based head of word ``i + 1``;
+        0 is the artificial root.
+    deprels : list of str
+        DEPREL per word.
+    upos, xpos, feats, lemmas : list of str
+        The other columns, per word (may be left empty when built by hand).
+    word_lines : list of int
+        The 1-based file line of each word.
+    metadata : dict
+        Comment metadata (``sent_id``, ``text``, ...).
+    comments : list of str
+        The comment lines as read.
+    multiword : list of (int, int, str)
+        Multiword tokens as (first word id, last word id, surface form).
+
+    See Also
+    --------
+    read_conllu, synagree.trees.flat.dependency_tree
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = DepSentence("a.conllu", 0, 1, ["I", "saw", "her"], np.array([2, 0, 2]),
+    ...                 ["nsubj", "root", "obj"], metadata={"sent_id": "s1"})
+    >>> s.n_words, s.size, s.n_roots, s.sent_id, s.label_of()
+    (3, 4, 1, 's1', 's1')
+    >>> s.surface_text()
+    'Isawher'
     """
 
     file: str
@@ -105,32 +131,50 @@ class DepSentence:
 
     @property
     def n_words(self) -> int:
+        """Number of syntactic words (multiword tokens and empty nodes not counted)."""
         return len(self.forms)
 
     @property
     def sent_id(self) -> Optional[str]:
+        """The ``# sent_id`` of the sentence, or None."""
         return self.metadata.get("sent_id")
 
     @property
     def text(self) -> Optional[str]:
+        """The ``# text`` of the sentence, or None."""
         return self.metadata.get("text")
 
     @property
     def n_roots(self) -> int:
+        """Number of words whose HEAD is 0 (more than one: a multi-root sentence)."""
         return int(np.count_nonzero(self.heads == 0))
 
     @property
     def size(self) -> int:
-        """|t| per docs/method.md §2: words + 1 (the artificial root counts)."""
+        """|t| per docs/method.md §2.3: words + 1 (the artificial root counts)."""
         return self.n_words + 1
 
     def label_of(self) -> str:
+        """The sentence for messages: its ``sent_id``, or ``FILE#N`` (1-based)."""
         return self.sent_id or f"{Path(self.file).name}#{self.index + 1}"
 
     def surface_text(self) -> Optional[str]:
         """The sentence's characters without whitespace, multiword tokens by their
-        surface form (how the CoNLL 2018 scorer compares tokenisations); None when
-        every form is ``_`` (nothing to compare)."""
+        surface form (how the CoNLL 2018 scorer compares tokenisations).
+
+        Returns
+        -------
+        str or None
+            None when every form is ``_`` (nothing to compare).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> s = DepSentence("-", 0, 1, ["de", "el", "gato"], np.array([3, 3, 0]),
+        ...                 ["case", "det", "root"], multiword=[(1, 2, "del")])
+        >>> s.surface_text(), s.word_text()
+        ('delgato', 'deelgato')
+        """
         if all(f in ("_", "") for f in self.forms):
             return None
         parts: List[str] = []
@@ -156,7 +200,30 @@ def unreachable_words(heads: Heads) -> List[int]:
     """1-based ids of words not reachable from token 0 (they sit on or under a cycle).
 
     Walks down from the artificial root the way the reference implementation
-    built its trees, so exactly these words are left out of the TED tree.
+    built its trees, so exactly these words are left out of the TED tree
+    (docs/method.md §2.4).
+
+    Parameters
+    ----------
+    heads : numpy.ndarray
+        ``heads[i]``: the 1-based head of word ``i + 1`` (0 = root).
+
+    Returns
+    -------
+    list of int
+        Ascending.
+
+    See Also
+    --------
+    head_cycles
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> unreachable_words(np.array([0, 3, 2, 3]))  # 2 <-> 3 is a cycle, 4 hangs from it
+    [2, 3, 4]
+    >>> unreachable_words(np.array([2, 0]))
+    []
     """
     n = len(heads)
     children: List[List[int]] = [[] for _ in range(n + 1)]
@@ -180,6 +247,24 @@ def head_cycles(heads: Heads) -> List[List[int]]:
 
     Words under a cycle but not on it are in none of them.  One pass: every
     word is walked at most once.
+
+    Parameters
+    ----------
+    heads : sequence of int
+        ``heads[i]``: the 1-based head of word ``i + 1`` (0 = root).
+
+    Returns
+    -------
+    list of list of int
+
+    See Also
+    --------
+    unreachable_words
+
+    Examples
+    --------
+    >>> head_cycles([0, 3, 2, 3, 5])
+    [[2, 3], [5]]
     """
     heads = [int(h) for h in heads]
     n = len(heads)
@@ -202,11 +287,55 @@ def head_cycles(heads: Heads) -> List[List[int]]:
 
 def read_conllu(path: PathLike, log: Optional[ProblemLog] = None,
                 strict: bool = False) -> List[DepSentence]:
-    """Read a CoNLL-U or CoNLL-X file into :class:`DepSentence` objects.
+    r"""Read a CoNLL-U or CoNLL-X file into `DepSentence` objects.
 
-    Every problem of the file is gathered; if any is an error (or a warning
-    under ``strict``) :class:`InputError` is raised after the whole file was
-    read.  Pass a shared ``log`` to collect warnings across files.
+    Only the basic tree counts: multiword-token ranges and empty nodes are read
+    past (docs/method.md §1.2).  Every problem of the file is gathered; if any
+    is an error (or a warning under ``strict``) `InputError` is raised after the
+    whole file was read.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``.gz``/``.xz``/``.bz2`` decompressed).
+    log : ProblemLog, optional
+        Pass a shared log to collect warnings across files; None: a new one.
+    strict : bool
+        Warnings (head cycles, DEPREL ``_``) count as errors (when ``log`` is
+        None; a given log keeps its own setting).
+
+    Returns
+    -------
+    list of DepSentence
+
+    Raises
+    ------
+    InputError
+        Unreadable or empty file, wrong column count, bad ID or HEAD, HEAD out
+        of range 0..n, ...: every error of the file at once.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from synagree.base.problems import InputError
+    >>> fd, path = tempfile.mkstemp(suffix=".conllu")
+    >>> with os.fdopen(fd, "w") as f:
+    ...     _ = f.write("# sent_id = s1\n"
+    ...                 "1-2\tdel\t_\t_\t_\t_\t_\t_\t_\t_\n"
+    ...                 "1\tde\t_\tADP\t_\t_\t3\tcase\t_\t_\n"
+    ...                 "2\tel\t_\tDET\t_\t_\t3\tdet\t_\t_\n"
+    ...                 "3\tgato\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n")
+    >>> [s] = read_conllu(path)
+    >>> s.sent_id, s.heads.tolist(), s.deprels, s.multiword
+    ('s1', [3, 3, 0], ['case', 'det', 'root'], [(1, 2, 'del')])
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("1\tI\t_\t_\t_\t_\t5\tnsubj\t_\t_\n")
+    >>> try:
+    ...     read_conllu(path)
+    ... except InputError as exc:
+    ...     print(exc.errors[0].kind, exc.errors[0].line)
+    head-out-of-range 1
+    >>> os.remove(path)
     """
     path = Path(path)
     log = log if log is not None else ProblemLog(strict=strict)
@@ -224,8 +353,36 @@ def read_conllu(path: PathLike, log: Optional[ProblemLog] = None,
 
 def split_columns(line: str, fname: str, no: int, log: ProblemLog,
                   sent_id: Optional[str] = None) -> Optional[List[str]]:
-    """The 10 tab-separated columns of a word line, or None after logging a
-    "column-count" error naming the file and line."""
+    r"""The 10 tab-separated columns of a word line, or None after logging an error.
+
+    Parameters
+    ----------
+    line : str
+        The word line, without its line break.
+    fname : str
+        The file, for the message.
+    no : int
+        1-based line number, for the message.
+    log : ProblemLog
+        Receives a ``column-count`` error when there are not 10 columns.
+    sent_id : str, optional
+        The sentence's id, for the message.
+
+    Returns
+    -------
+    list of str or None
+
+    Examples
+    --------
+    >>> from synagree.base.problems import ProblemLog
+    >>> log = ProblemLog()
+    >>> len(split_columns("1\tI\t_\t_\t_\t_\t0\troot\t_\t_", "a.conllu", 1, log))
+    10
+    >>> split_columns("1 I _ _ _ _ 0 root _ _", "a.conllu", 2, log) is None
+    True
+    >>> print(log.errors[0].message)
+    expected 10 tab-separated columns, found 1 (columns must be separated by tabs)
+    """
     cols = line.split("\t")
     if len(cols) == 10:
         return cols
@@ -236,7 +393,24 @@ def split_columns(line: str, fname: str, no: int, log: ProblemLog,
 
 
 def sentence_blocks(text: str) -> List[Tuple[int, List[Tuple[int, str]]]]:
-    """Split into sentence blocks: (first line number, [(line number, line)])."""
+    r"""Split CoNLL text into sentence blocks at blank lines.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+
+    Returns
+    -------
+    list of (int, list of (int, str))
+        Per block: its first line number and its ``(line number, line)``
+        pairs (1-based line numbers, ``\r`` stripped).
+
+    Examples
+    --------
+    >>> sentence_blocks("# a\n1\tx\n\n\n1\ty\n")
+    [(1, [(1, '# a'), (2, '1\tx')]), (5, [(5, '1\ty')])]
+    """
     blocks = []
     cur: List[Tuple[int, str]] = []
     for no, line in enumerate(text.split("\n"), start=1):
@@ -367,9 +541,36 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
 
 
 def to_conllu(sentences: Iterable[DepSentence]) -> str:
-    """CoNLL-U text of :class:`DepSentence` objects: comment lines as read (or
-    ``# sent_id`` / ``# text`` from the metadata), then one line per word
-    (ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL; DEPS and MISC ``_``)."""
+    r"""CoNLL-U text of `DepSentence` objects.
+
+    Each sentence: its comment lines as read (or ``# sent_id`` / ``# text`` from
+    the metadata), then one line per word (ID, FORM, LEMMA, UPOS, XPOS, FEATS,
+    HEAD, DEPREL; DEPS and MISC ``_``), then a blank line.  Multiword-token
+    lines are not written.
+
+    Parameters
+    ----------
+    sentences : iterable of DepSentence
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    write_conllu
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = DepSentence("-", 0, 1, ["Hi", "!"], np.array([0, 1]), ["root", "punct"],
+    ...                 metadata={"sent_id": "s1"})
+    >>> print(to_conllu([s]).replace("\t", " "), end="")
+    # sent_id = s1
+    1 Hi _ _ _ _ 0 root _ _
+    2 ! _ _ _ _ 1 punct _ _
+    <BLANKLINE>
+    """
     def col(values: Sequence[str], i: int) -> str:
         return values[i] if i < len(values) and values[i] not in (None, "") else "_"
 
@@ -386,6 +587,23 @@ def to_conllu(sentences: Iterable[DepSentence]) -> str:
 
 
 def write_conllu(path: PathLike, sentences: Iterable[DepSentence]) -> None:
-    """Write :func:`to_conllu` of ``sentences`` to ``path`` (atomically)."""
+    """Write `to_conllu` of ``sentences`` to ``path`` (atomically).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The target; missing parent directories are created.
+    sentences : iterable of DepSentence
+
+    Examples
+    --------
+    >>> import numpy as np, os, tempfile
+    >>> s = DepSentence("-", 0, 1, ["Hi", "!"], np.array([0, 1]), ["root", "punct"])
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.conllu")
+    >>> write_conllu(path, [s])
+    >>> [t.deprels for t in read_conllu(path)]
+    [['root', 'punct']]
+    >>> os.remove(path); os.rmdir(os.path.dirname(path))
+    """
 
     write_atomic(path, to_conllu(sentences))

@@ -3,7 +3,7 @@ for every reader (``agree``'s, ``compare``'s and ``tags``').
 
 * An ID is a word ``N``, a multiword-token range ``N-M`` (``M >= N``) or an
   empty node ``N.K``, written in ASCII digits without leading zeros (as
-  :mod:`conllu` writes them); anything else, e.g. the Arabic-Indic ``٠`` or
+  `conllu` writes them); anything else, e.g. the Arabic-Indic ``٠`` or
   a superscript ``²``, is a ``bad-id``.
 * A HEAD is an integer in ASCII digits, without leading zeros (a sign is
   read so that ``-1`` can be reported as out of range); anything else is a
@@ -11,7 +11,7 @@ for every reader (``agree``'s, ``compare``'s and ``tags``').
 * Multiword-token ranges of a sentence start at the next word and do not
   overlap: a range starting inside the previous one is a
   ``multiword-overlap`` error, one that starts anywhere else a ``bad-id``
-  (:class:`Ranges`).
+  (`Ranges`).
 """
 from __future__ import annotations
 
@@ -30,8 +30,24 @@ _HEAD_RE = re.compile(r"0|-?[1-9][0-9]*", re.ASCII)
 
 
 class ConlluId(NamedTuple):
-    """``first``; ``sep`` is ``""`` (a word), ``"-"`` (a range to ``second``) or
-    ``"."`` (empty node ``first.second``)."""
+    """A parsed ID column: a word, a multiword-token range or an empty node.
+
+    Parameters
+    ----------
+    first : int
+        The word id (1-based), or the first id of a range / the word an empty
+        node follows.
+    sep : {"", "-", "."}
+        ``""``: a word; ``"-"``: a range to ``second``; ``"."``: empty node
+        ``first.second``.
+    second : int
+        End of a range, or the empty node's number.
+
+    Examples
+    --------
+    >>> ConlluId(3).is_word, ConlluId(1, "-", 2).is_range, ConlluId(8, ".", 1).is_empty_node
+    (True, True, True)
+    """
 
     first: int
     sep: str = ""
@@ -39,19 +55,49 @@ class ConlluId(NamedTuple):
 
     @property
     def is_word(self) -> bool:
+        """True for a word id ``N``."""
         return self.sep == ""
 
     @property
     def is_range(self) -> bool:
+        """True for a multiword-token range ``N-M``."""
         return self.sep == "-"
 
     @property
     def is_empty_node(self) -> bool:
+        """True for an empty node ``N.K``."""
         return self.sep == "."
 
 
 def parse_id(text: str) -> Optional[ConlluId]:
-    """The ID column, or None when it is not a valid ID (see the module doc)."""
+    """The ID column, or None when it is not a valid ID.
+
+    Valid: ``N``, ``N-M`` with ``M >= N`` and ``N.K``, in ASCII digits
+    without leading zeros.
+
+    Parameters
+    ----------
+    text : str
+        The ID column as written.
+
+    Returns
+    -------
+    ConlluId or None
+
+    See Also
+    --------
+    bad_id_message
+
+    Examples
+    --------
+    >>> parse_id("7")
+    ConlluId(first=7, sep='', second=0)
+    >>> parse_id("1-2"), parse_id("8.1")  # doctest: +NORMALIZE_WHITESPACE
+    (ConlluId(first=1, sep='-', second=2),
+     ConlluId(first=8, sep='.', second=1))
+    >>> parse_id("07"), parse_id("3-2"), parse_id("٣")
+    (None, None, None)
+    """
     m = _ID_RE.fullmatch(text)
     if m is None:
         return None
@@ -65,7 +111,24 @@ def parse_id(text: str) -> Optional[ConlluId]:
 
 
 def parse_head(text: str) -> Optional[int]:
-    """The HEAD column as an integer (possibly negative), or None."""
+    """The HEAD column as an integer (possibly negative), or None.
+
+    A sign is accepted so that ``-1`` can be reported as out of range; leading
+    zeros and non-ASCII digits are not.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> parse_head("0"), parse_head("12"), parse_head("-1"), parse_head("_"), parse_head("01")
+    (0, 12, -1, None, None)
+    """
     return int(text) if _HEAD_RE.fullmatch(text) else None
 
 
@@ -79,25 +142,83 @@ def _non_ascii_digit(text: str) -> str:
 
 
 def bad_id_message(text: str) -> str:
-    """Why ``text`` is not an ID."""
+    """Why ``text`` is not an ID, for an error message.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(bad_id_message("x"))
+    invalid ID 'x': expected N, N-M or N.M in ASCII digits
+    >>> print(bad_id_message("٣").split("; ")[1])
+    '٣' (U+0663 ARABIC-INDIC DIGIT THREE) is not an ASCII digit
+    """
     return (f"invalid ID {quote(text)}: expected N, N-M or N.M in ASCII digits"
             + _non_ascii_digit(text))
 
 
 def bad_head_hint(text: str) -> str:
-    """``"; '٠' (U+0660 ...) is not an ASCII digit"`` when that is why a HEAD is bad."""
+    """``"; '٠' (U+0660 ...) is not an ASCII digit"`` when that is why a HEAD is bad.
+
+    Parameters
+    ----------
+    text : str
+        The HEAD column as written.
+
+    Returns
+    -------
+    str
+        The hint, or ``""``.
+
+    Examples
+    --------
+    >>> bad_head_hint("x"), bad_head_hint("²")
+    ('', "; '²' (U+00B2 SUPERSCRIPT TWO) is not an ASCII digit")
+    """
     return _non_ascii_digit(text)
 
 
 class Ranges:
-    """The multiword-token ranges of one sentence, checked line by line."""
+    """The multiword-token ranges of one sentence, checked line by line.
+
+    Examples
+    --------
+    >>> r = Ranges()
+    >>> r.check(ConlluId(1, "-", 2), next_word=1) is None
+    True
+    >>> r.check(ConlluId(2, "-", 3), next_word=3)[0]
+    'multiword-overlap'
+    >>> r.check(ConlluId(5, "-", 6), next_word=4)
+    ('bad-id', 'multiword token 5-6 should start at word 4')
+    """
 
     def __init__(self) -> None:
         self.end = 0  # last word covered by a range so far
 
     def check(self, rid: ConlluId, next_word: Optional[int]) -> Optional[Tuple[str, str]]:
-        """(kind, message) when range ``rid`` overlaps an earlier one or does not
-        start at ``next_word`` (None: not known, e.g. after a broken line)."""
+        """Check the next range ``rid`` of the sentence.
+
+        Parameters
+        ----------
+        rid : ConlluId
+            A range id (``N-M``).
+        next_word : int or None
+            The id of the next word line; None: not known (e.g. after a broken
+            line).
+
+        Returns
+        -------
+        (str, str) or None
+            ``(kind, message)`` when ``rid`` overlaps an earlier range
+            (``multiword-overlap``) or does not start at ``next_word``
+            (``bad-id``); None when it is fine.
+        """
         text = f"{rid.first}-{rid.second}"
         try:
             if rid.first <= self.end:

@@ -54,17 +54,41 @@ MATCH_POSITION = "position"
 
 @dataclass
 class Unit:
-    """One sentence and its annotations, keyed by annotator name."""
+    """One sentence and its annotations, keyed by annotator name.
+
+    Parameters
+    ----------
+    uid : str
+        The unit's id: its ``sent_id``, or its 1-based position (``"3"``,
+        ``"DOC#3"`` with several documents).
+    document : str
+        The document the unit belongs to.
+    annotations : dict of str to DepSentence or PhraseSentence
+        Annotator name to that annotator's annotation; annotators without one
+        are absent.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> s = DepSentence("a.conllu", 0, 1, ["Hi"], np.array([0]), ["root"],
+    ...                 metadata={"sent_id": "s1", "text": "Hi"})
+    >>> u = Unit("s1", "a.conllu", {"b": s, "a": s})
+    >>> u.sent_id, u.text, len(u.ordered(["a", "b", "c"]))
+    ('s1', 'Hi', 2)
+    """
 
     uid: str
     document: str
     annotations: Dict[str, Sentence]
 
     def ordered(self, annotators: Sequence[str]) -> List[Sentence]:
+        """The annotations in the order of ``annotators``, absent ones skipped."""
         return [self.annotations[a] for a in annotators if a in self.annotations]
 
     @property
     def sent_id(self) -> Optional[str]:
+        """The first ``sent_id`` among the annotations, or None."""
         for s in self.annotations.values():
             if s.sent_id:
                 return s.sent_id
@@ -72,6 +96,7 @@ class Unit:
 
     @property
     def text(self) -> Optional[str]:
+        """The first ``# text`` (or Penn words) among the annotations, or None."""
         for s in self.annotations.values():
             if s.text:
                 return s.text
@@ -80,12 +105,41 @@ class Unit:
 
 @dataclass
 class Corpus:
-    """Units × annotators, with how they were matched.
+    """Units × annotators, with how they were matched (docs/method.md §1).
 
-    ``matching``: ``"sent_id"`` or ``"position"``; ``phrase_style``: the
-    bracket style decision (phrase-structure corpora only); ``text_check``:
-    ``"on"``, ``"off"`` or ``"not possible"`` (no word forms); ``notes``:
-    what a reader of the result must know about the assembly.
+    Parameters
+    ----------
+    annotators : list of str
+        Annotator names, in order.
+    units : list of Unit
+    kind : {"dependency", "phrase"}
+    log : ProblemLog
+        The problems met while reading (warnings only, once assembled).
+    files : dict of str to list of str
+        Annotator to the files read for them.
+    matching : {"sent_id", "position"}
+        How sentences were matched into units.
+    phrase_style : StyleDecision, optional
+        The bracket style decision (phrase-structure corpora only).
+    text_check : {"on", "off", "not possible"}
+        Whether the identity of each unit's text was checked ("not possible":
+        no word forms).
+    notes : list of str
+        What a reader of the result must know about the assembly.
+
+    See Also
+    --------
+    from_files, from_dirs, synagree.agreement.agree.load_corpus
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> s = DepSentence("-", 0, 1, ["Hi"], np.array([0]), ["root"])
+    >>> c = Corpus(["a", "b"], [Unit("1", "d", {"a": s, "b": s}), Unit("2", "d", {"a": s})],
+    ...            "dependency")
+    >>> len(c.pairable_units), [len(x) for x in c.annotation_lists()], c.settings()
+    (1, [2, 1], {'matching': 'position', 'text_check': 'on'})
     """
 
     annotators: List[str]
@@ -99,14 +153,22 @@ class Corpus:
     notes: List[str] = field(default_factory=list)
 
     def annotation_lists(self) -> List[List[Sentence]]:
+        """Per unit, its annotations in annotator order (`Unit.ordered`)."""
         return [u.ordered(self.annotators) for u in self.units]
 
     @property
     def pairable_units(self) -> List[Unit]:
+        """The units with two or more annotations (those that take part in α)."""
         return [u for u in self.units if len(u.annotations) >= 2]
 
     def settings(self) -> Dict[str, str]:
-        """How the input was read and matched (part of every result's signature)."""
+        """How the input was read and matched (part of every result's signature).
+
+        Returns
+        -------
+        dict of str to str
+            ``matching``, ``text_check`` and, for phrase structure, ``phrase_style``.
+        """
         out = {"matching": self.matching, "text_check": self.text_check}
         if self.phrase_style is not None:
             out["phrase_style"] = self.phrase_style.describe()
@@ -114,7 +176,29 @@ class Corpus:
 
 
 def check_input_choice(files: Sequence, dirs: Optional[Sequence]) -> None:
-    """Command-line inputs: annotation files or ``--dirs``, exactly one of them."""
+    """Command-line inputs: annotation files or ``--dirs``, exactly one of them.
+
+    Parameters
+    ----------
+    files : sequence
+        The positional input files.
+    dirs : sequence or None
+        The ``--dirs`` directories.
+
+    Raises
+    ------
+    InputError
+        Neither given (``empty-input``) or both (``usage``).
+
+    Examples
+    --------
+    >>> check_input_choice(["a.conllu", "b.conllu"], None)
+    >>> try:
+    ...     check_input_choice([], [])
+    ... except InputError as exc:
+    ...     print(exc.errors[0].kind)
+    empty-input
+    """
     if not files and not dirs:
         raise InputError.single("<command line>", None, "empty-input",
                                 "no input: give annotation files or --dirs DIR DIR ...")
@@ -124,7 +208,30 @@ def check_input_choice(files: Sequence, dirs: Optional[Sequence]) -> None:
 
 
 class InputOptions(TypedDict):
-    """The keywords :func:`input_options` returns."""
+    """The reading and matching keywords of `synagree.agreement.agree.load_corpus`.
+
+    Taken from parsed command-line arguments (the options every input-taking
+    command has).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        With ``fmt``, ``phrase_style``, ``strict``, ``allow_missing``,
+        ``names`` and ``no_text_check``.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> args = SimpleNamespace(fmt="auto", phrase_style="penn", strict=False,
+    ...                        allow_missing=True, names=None, no_text_check=True)
+    >>> opts = input_options(args)
+    >>> opts["phrase_style"], opts["allow_missing"], opts["check_text"]
+    ('penn', True, False)
+    """
 
     fmt: str
     phrase_style: str
@@ -135,15 +242,43 @@ class InputOptions(TypedDict):
 
 
 def input_options(args) -> InputOptions:
-    """The reading and matching keywords of :func:`synagree.agreement.agree.load_corpus`
-    from parsed command-line arguments (the options every input-taking command has)."""
+    """The reading and matching keywords of `synagree.agreement.agree.load_corpus`.
+
+    Taken from parsed command-line arguments: the options every input-taking
+    command has (``synagree.cli.options.add_input``).
+
+    Examples
+    --------
+    >>> from argparse import Namespace
+    >>> args = Namespace(fmt="auto", phrase_style="auto", strict=False, allow_missing=True,
+    ...                  names=None, no_text_check=False)
+    >>> opts = input_options(args)
+    >>> opts["allow_missing"], opts["check_text"]
+    (True, True)
+    """
     return InputOptions(fmt=args.fmt, phrase_style=args.phrase_style, strict=args.strict,
                         allow_missing=args.allow_missing, names=args.names,
                         check_text=not args.no_text_check)
 
 
 def kind_of(sents: Sequence[Sentence]) -> str:
-    """``"phrase"`` or ``"dependency"`` (also for an empty list)."""
+    """``"phrase"`` or ``"dependency"`` for a list of sentences (also for an empty list).
+
+    Parameters
+    ----------
+    sents : sequence of DepSentence or PhraseSentence
+        Judged by the first sentence.
+
+    Returns
+    -------
+    {"phrase", "dependency"}
+
+    Examples
+    --------
+    >>> from synagree.io.brackets import PhraseNode, PhraseSentence
+    >>> kind_of([PhraseSentence("a.mrg", 0, 1, PhraseNode("S"))]), kind_of([])
+    ('phrase', 'dependency')
+    """
     return "phrase" if sents and isinstance(sents[0], PhraseSentence) else "dependency"
 
 
@@ -228,11 +363,45 @@ def _check_distinct(paths: Sequence[Path], what: str) -> None:
 
 def read_files(paths: Sequence[Path], fmt: str, phrase_style: str, log: ProblemLog
                ) -> Tuple[List[List[Sentence]], Optional[StyleDecision]]:
-    """Read every file, gathering every file's errors before raising.
+    r"""Read every file, gathering every file's errors before raising.
 
     Bracketed files are parsed first and their style decided once for all of
-    them (:func:`synagree.readers.decide_phrase_style`); returns the sentences
-    of each file and that decision (None when no file is bracketed).
+    them (`synagree.io.brackets.decide_phrase_style`).
+
+    Parameters
+    ----------
+    paths : sequence of pathlib.Path
+    fmt : {"auto", "conllu", "phrase"}
+        Format of every file (``auto``: per file, `format_of`).
+    phrase_style : {"auto", "delex", "penn"}
+    log : ProblemLog
+        Receives every problem.
+
+    Returns
+    -------
+    docs : list of list of DepSentence or PhraseSentence
+        The sentences of each file, in the order of ``paths``.
+    decision : StyleDecision or None
+        The bracket style decision; None when no file is bracketed.
+
+    Raises
+    ------
+    InputError
+        Errors in any file (all files are read first).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from pathlib import Path
+    >>> from synagree.base.problems import ProblemLog
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.mrg").write_text("(S (NP P) (VP V N))\n")
+    >>> _ = (d / "b.mrg").write_text("(S (NP P) (VP V))\n")
+    >>> docs, style = read_files([d / "a.mrg", d / "b.mrg"], "auto", "auto", ProblemLog())
+    >>> [s.size for doc in docs for s in doc], style.style
+    ([3, 2], 'delex')
+    >>> for f in ("a.mrg", "b.mrg"): (d / f).unlink()
+    >>> d.rmdir()
     """
     docs: List[List[Sentence]] = [[] for _ in paths]
     raw: Dict[int, list] = {}
@@ -270,7 +439,64 @@ def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[st
                fmt: str = "auto", phrase_style: str = "auto", strict: bool = False,
                allow_missing: bool = False, check_text: bool = True,
                log: Optional[ProblemLog] = None) -> Corpus:
-    """One file per annotator (two or more); see the module docstring for matching."""
+    r"""Assemble a corpus from one file per annotator (the corpus is one document).
+
+    Sentences are matched into units by ``# sent_id`` when every sentence
+    carries one, else by position; every unit's annotations must be of the same
+    text unless ``check_text`` is false (docs/method.md §1.4–1.5).
+
+    Parameters
+    ----------
+    paths : sequence of str or path-like
+        Two or more files, one per annotator.
+    names : sequence of str, optional
+        One annotator name per file; None: the file stems (or, when they
+        repeat, the parent directories' names, else the paths).
+    fmt : {"auto", "conllu", "phrase"}
+    phrase_style : {"auto", "delex", "penn"}
+    strict : bool
+        Warnings count as errors.
+    allow_missing : bool
+        Accept sentences some files lack (needs ``# sent_id`` on every
+        sentence).
+    check_text : bool
+        Check that each unit's annotations are of the same text.
+    log : ProblemLog, optional
+        Shared log; None: a new one.
+
+    Returns
+    -------
+    Corpus
+
+    Raises
+    ------
+    InputError
+        Fewer than two files, a file given twice, names not distinct or not one
+        per file, mixed dependency and phrase-structure files, sentences that
+        do not match, text that differs, no pairable unit, or any reading error.
+
+    Examples
+    --------
+    >>> import shutil, tempfile
+    >>> from pathlib import Path
+    >>> d = Path(tempfile.mkdtemp())
+    >>> row = "{}\t{}\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
+    >>> _ = (d / "anna.conllu").write_text(row.format(1, "Hi", 0, "root")
+    ...                                    + row.format(2, "!", 1, "punct") + "\n")
+    >>> _ = (d / "ben.conllu").write_text(row.format(1, "Hi", 0, "root")
+    ...                                   + row.format(2, "!", 1, "discourse") + "\n")
+    >>> c = from_files([d / "anna.conllu", d / "ben.conllu"])
+    >>> c.annotators, c.matching, c.text_check, [u.uid for u in c.units]
+    (['anna', 'ben'], 'position', 'on', ['1'])
+    >>> _ = (d / "ben.conllu").write_text(row.format(1, "Ho", 0, "root")
+    ...                                   + row.format(2, "!", 1, "discourse") + "\n")
+    >>> try:
+    ...     from_files([d / "anna.conllu", d / "ben.conllu"])
+    ... except InputError as exc:
+    ...     print(exc.errors[0].kind)
+    text-mismatch
+    >>> shutil.rmtree(d)
+    """
     file_paths = [Path(p) for p in paths]
     if len(file_paths) < 2:
         raise InputError.single(str(file_paths[0]) if file_paths else "<none>", None,
@@ -318,7 +544,49 @@ def _doc_key(filename: str, annotator: str) -> str:
 def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
               phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
               check_text: bool = True, log: Optional[ProblemLog] = None) -> Corpus:
-    """One directory per annotator; files matched by name into documents."""
+    r"""Assemble a corpus from one directory per annotator.
+
+    The annotator's name is the directory's name.  Files are matched by name
+    into documents: identical names, or the annotator's name as a suffix
+    ``PREFIX-ANNOTATOR.ext`` (``-``, ``.`` or ``_``) or prefix
+    ``ANNOTATOR-REST.ext`` stripped; within each document sentences are
+    matched as in `from_files`.
+
+    Parameters
+    ----------
+    dirs : sequence of str or path-like
+        Two or more directories.
+    fmt, phrase_style, strict, allow_missing, check_text, log
+        As in `from_files`; ``allow_missing`` also accepts documents that some
+        annotators lack.
+
+    Returns
+    -------
+    Corpus
+        Unit ids are ``DOC#N`` when matched by position.
+
+    Raises
+    ------
+    InputError
+        Not directories, fewer than two, no annotation files, no document
+        shared by two annotators, missing documents (without
+        ``allow_missing``), two files of one annotator mapping to one document,
+        or any error of `from_files`'s kind.
+
+    Examples
+    --------
+    >>> import shutil, tempfile
+    >>> from pathlib import Path
+    >>> root = Path(tempfile.mkdtemp())
+    >>> line = "1\tHi\t_\t_\t_\t_\t0\t{}\t_\t_\n\n"
+    >>> for ann, rel in (("anna", "root"), ("ben", "dep")):
+    ...     (root / ann).mkdir()
+    ...     _ = (root / ann / f"news-{ann}.conllu").write_text(line.format(rel))
+    >>> c = from_dirs([root / "anna", root / "ben"])
+    >>> c.annotators, [u.uid for u in c.units]
+    (['anna', 'ben'], ['news#1'])
+    >>> shutil.rmtree(root)
+    """
     dir_paths = [Path(d) for d in dirs]
     log = log if log is not None else ProblemLog(strict=strict)
     not_dirs = [Problem(str(d), None, "not-a-directory", "not a directory")

@@ -18,10 +18,38 @@ PathLike = Union[str, os.PathLike]
 
 
 def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
-    """The file's text (UTF-8, BOM dropped), or None after logging why not:
-    missing or unreadable file, corrupt compressed file, every line with
-    undecodable bytes, empty file.  ``.gz``/``.xz``/``.bz2`` files are
-    decompressed (:mod:`synagree.compression`)."""
+    r"""The file's text, or None after logging why not.
+
+    UTF-8, a BOM dropped; ``.gz``/``.xz``/``.bz2`` files are decompressed
+    (`synagree.io.compression`).  Lines with undecodable bytes are logged
+    (``encoding``, one error per line) and read with replacement characters.
+
+    Parameters
+    ----------
+    path : str or path-like
+    log : ProblemLog
+        Receives the reason when the text cannot be had: ``file-not-found``,
+        ``not-a-file``, ``unreadable``, ``corrupt-compressed-file``,
+        ``empty-file``.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from synagree.base.problems import ProblemLog
+    >>> fd, path = tempfile.mkstemp(suffix=".conllu")
+    >>> with os.fdopen(fd, "wb") as f:
+    ...     _ = f.write("\ufeff# text = café\n".encode("utf-8"))
+    >>> log = ProblemLog()
+    >>> read_text(path, log)
+    '# text = café\n'
+    >>> read_text(path + ".missing", log), [p.kind for p in log.errors]
+    (None, ['file-not-found'])
+    >>> os.remove(path)
+    """
     path = Path(path)
     try:
         raw = read_bytes(path)
@@ -57,9 +85,37 @@ def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
 
 @contextmanager
 def raise_new_errors(log: ProblemLog) -> Iterator[int]:
-    """Read one file into ``log``; afterwards raise :class:`InputError` with the
-    errors it added (the whole file is read first).  Yields the error count
-    before, so the reader can tell whether anything else went wrong."""
+    """Read one file into ``log``; afterwards raise `InputError` with the errors it added.
+
+    A context manager: the whole file is read first.  It yields the error
+    count before, so the reader can tell whether anything else went wrong.
+
+    Parameters
+    ----------
+    log : ProblemLog
+
+    Yields
+    ------
+    int
+        ``len(log.errors)`` on entry.
+
+    Raises
+    ------
+    InputError
+        On exit, when errors were added inside the block (with ``log``'s
+        warnings).
+
+    Examples
+    --------
+    >>> from synagree.base.problems import InputError, ProblemLog
+    >>> log = ProblemLog()
+    >>> try:
+    ...     with raise_new_errors(log) as before:
+    ...         log.add("a.conllu", 3, "bad-id", "bad ID")
+    ... except InputError as exc:
+    ...     print(before, len(exc.errors))
+    0 1
+    """
     n_before = len(log.errors)
     yield n_before
     if len(log.errors) > n_before:
@@ -67,7 +123,19 @@ def raise_new_errors(log: ProblemLog) -> Iterator[int]:
 
 
 def emit(text: str, out: "Optional[str | os.PathLike]" = None) -> None:
-    """Write ``text`` to ``out`` atomically, or to standard output when ``out`` is None."""
+    r"""Write ``text`` to ``out`` atomically, or to standard output when ``out`` is None.
+
+    Parameters
+    ----------
+    text : str
+    out : str or path-like, optional
+        The target file (see `write_atomic`); None or ``""``: standard output.
+
+    Examples
+    --------
+    >>> emit("alpha_plain 0.91\n")
+    alpha_plain 0.91
+    """
     if out:
         write_atomic(out, text)
     else:
@@ -79,7 +147,25 @@ def write_atomic(path: "str | os.PathLike", text: str) -> None:
 
     The temporary file (``.NAME.PID.XXXX.tmp`` beside the target) is fsynced
     before the rename and removed on any error; one left by a killed run (its
-    process gone) is removed by the next write to the same target.
+    process gone) is removed by the next write to the same target.  Missing
+    parent directories are created; the file gets the usual permissions (the
+    umask applied to 0o666).
+
+    Parameters
+    ----------
+    path : str or path-like
+    text : str
+        Written as UTF-8 (lone surrogates escaped, `encodable`).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> target = os.path.join(d, "sub", "result.json")
+    >>> write_atomic(target, '{"alpha_plain": 0.9}')
+    >>> open(target).read(), os.listdir(os.path.dirname(target))
+    ('{"alpha_plain": 0.9}', ['result.json'])
+    >>> import shutil; shutil.rmtree(d)
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -108,7 +194,32 @@ _STALE_AGE = 3600.0
 
 
 def remove_stale_temporaries(path: Path) -> List[Path]:
-    """Remove temporary files of earlier writes to ``path`` whose process is gone."""
+    """Remove temporary files of earlier writes to ``path`` whose process is gone.
+
+    Temporaries of live processes are kept; old-style names without a process
+    id are removed once an hour old.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The target whose temporaries are looked for.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files removed.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from pathlib import Path
+    >>> d = Path(tempfile.mkdtemp())
+    >>> stale = d / ".out.json.999999999.abcd.tmp"  # no such process
+    >>> _ = stale.write_text("partial")
+    >>> [p.name for p in remove_stale_temporaries(d / "out.json")]
+    ['.out.json.999999999.abcd.tmp']
+    >>> d.rmdir()
+    """
     removed: List[Path] = []
     pattern = re.compile(r"\." + re.escape(path.name) + r"\.(?:(\d+)\.)?[^.]+\.tmp")
     try:

@@ -1,10 +1,10 @@
 """Noise-sensitivity experiments (docs/method.md §8): ``synagree noise``.
 
 A sample of sentences from a treebank is taken as correct.  Each *run* makes a
-perturbed copy (:mod:`synagree.perturb`) and measures agreement between the
+perturbed copy (`synagree.noise.perturb`) and measures agreement between the
 original and the copy as two annotators: α_plain, α_diff, α_norm and LAS, UAS,
 LA (Jaccard instead of LAS/UAS/LA for bracketed trees), plus any extra
-metrics (:data:`EXTRA_METRICS`).
+metrics (`EXTRA_METRICS`).
 
 Series (``--series``, comma-separated):
 
@@ -13,17 +13,17 @@ Series (``--series``, comma-separated):
 * ``reattach`` – p_relabel = 0, p_reattach = p (Figure 5);
 * ``random``   – the uniform baseline: each sentence is, with probability
   p, replaced by a uniformly drawn random tree on its words with uniformly
-  drawn labels (:func:`synagree.noise.perturb.random_sentence`); the others stay
+  drawn labels (`synagree.noise.perturb.random_sentence`); the others stay
   intact.  p = 1 is the fully random annotator.  Recorded with
   p_relabel = p_reattach = 0 and p_random = p.  Dependency input only.
 
 For bracketed input "relabel" relabels non-terminals and "reattach" moves
-constituents (:func:`synagree.noise.perturb.perturb_phrase`).
+constituents (`synagree.noise.perturb.perturb_phrase`).
 
 Reproducibility.  The sample is ``--sample`` sentences drawn without
 replacement from the pooled source files with ``numpy.random.default_rng(seed)``
 (kept in source order).  Each run has its own seed (column ``seed``), derived
-from (seed, series, p, run index) by :class:`numpy.random.SeedSequence`, so a
+from (seed, series, p, run index) by `numpy.random.SeedSequence`, so a
 run does not depend on which other runs were made or in which order:
 ``perturb_sample(source, p_relabel, p_reattach, default_rng(row_seed))``
 recreates its perturbed copy exactly.  The label set is the sorted set of
@@ -32,7 +32,7 @@ used in the sample); for bracketed input, the non-terminal labels.
 
 Sentences with head cycles (``--cycles``): ``skip`` (default) leaves them
 out of the pool before sampling; ``repair`` attaches the lowest-numbered word
-of each cycle to the root (:func:`synagree.noise.perturb.repair_cycles`);
+of each cycle to the root (`synagree.noise.perturb.repair_cycles`);
 ``error`` refuses the source.
 
 Output directory:
@@ -47,7 +47,7 @@ Output directory:
 * ``results.json`` – configuration, rows and summary, written at the end;
 * ``summary.csv`` / ``summary.md`` – per (series, p, metric): n, mean,
   median, sample standard deviation (ddof = 1), min, max;
-* with ``synagree noise --plot``: the figures of :mod:`synagree.render.plots`.
+* with ``synagree noise --plot``: the figures of `synagree.render.plots`.
 
 Metric values are fractions (1.0 = 100 %); an undefined α (D_e = 0) is
 ``null`` in JSON and empty in CSV and is left out of the summary.
@@ -122,12 +122,38 @@ CONFIG_VERSION = 1
 
 @dataclass(frozen=True)
 class Metric:
-    """An extra per-run metric.
+    """An extra per-run metric of a noise experiment.
 
-    ``fn(originals, perturbed)`` gets the sample and its perturbed copy (lists
-    of sentences, aligned) and returns a number (column ``name``) or a mapping
-    column → number for several columns (declared in ``columns``).  Values
-    are fractions; ``None`` means undefined.
+    Parameters
+    ----------
+    name : str
+        The column (or the metric's name, with ``columns``).
+    fn : callable
+        ``fn(originals, perturbed)`` gets the sample and its perturbed copy
+        (lists of sentences, aligned) and returns a number, or a mapping
+        column → number for several columns.  Values are fractions; None
+        means undefined.
+    columns : tuple of str
+        The columns of a mapping-valued metric.
+
+    See Also
+    --------
+    EXTRA_METRICS, synagree.stats.hierarchical.hier_metric_fn
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
+    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
+    >>> same_root = Metric("same_root", lambda o, p: np.mean(
+    ...     [list(a.heads).index(0) == list(b.heads).index(0) for a, b in zip(o, p)]))
+    >>> same_root.cols, same_root.compute(sents, sents)
+    (('same_root',), {'same_root': 1.0})
     """
 
     name: str
@@ -136,9 +162,11 @@ class Metric:
 
     @property
     def cols(self) -> Tuple[str, ...]:
+        """The metric's columns: ``columns``, or ``(name,)``."""
         return self.columns or (self.name,)
 
     def compute(self, originals, perturbed) -> Dict[str, Optional[float]]:
+        """The metric's columns for one run (NaN as None)."""
         out = self.fn(originals, perturbed)
         if isinstance(out, Mapping):
             return {c: _num(out.get(c)) for c in self.cols}
@@ -146,9 +174,9 @@ class Metric:
 
 
 #: Extra metrics computed in every run (after the built-in ones), e.g. the
-#: hierarchical label credit.  Append :class:`Metric` objects (or plain
+#: hierarchical label credit.  Append `Metric` objects (or plain
 #: functions ``fn(originals, perturbed) -> float``, named by ``__name__``);
-#: or pass ``extra_metrics=`` to :func:`run_noise_experiment`.  Their names
+#: or pass ``extra_metrics=`` to `run_noise_experiment`.  Their names
 #: are part of the stored configuration, so a resumed run computes the same.
 EXTRA_METRICS: List[Union[Metric, Callable]] = []
 
@@ -174,7 +202,32 @@ def _num(x) -> Optional[float]:
 
 
 def run_seed(seed: int, series: str, p: float, run: int) -> int:
-    """The seed of one run: independent of the other runs of the experiment."""
+    """The seed of one run: independent of the other runs of the experiment.
+
+    Derived from (seed, series, p, run) by `numpy.random.SeedSequence`
+    (docs/method.md §8.4).
+
+    Parameters
+    ----------
+    seed : int
+        The experiment's seed.
+    series : str
+    p : float
+        Rounded to 1e-6.
+    run : int
+
+    Returns
+    -------
+    int
+        A 32-bit seed.
+
+    Examples
+    --------
+    >>> run_seed(0, "both", 0.5, 3) == run_seed(0, "both", 0.5, 3)
+    True
+    >>> len({run_seed(0, "both", 0.5, r) for r in range(100)})
+    100
+    """
     ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFF, zlib.crc32(series.encode()),
                                  int(round(p * 1_000_000)), int(run)])
     return int(ss.generate_state(1, dtype=np.uint32)[0])
@@ -182,7 +235,27 @@ def run_seed(seed: int, series: str, p: float, run: int) -> int:
 
 def run_plan(series: Sequence[str], grid: Sequence[float], runs: int,
              seed: int) -> List[RunSpec]:
-    """All runs, series by series, point by point."""
+    """All runs, series by series, point by point.
+
+    Parameters
+    ----------
+    series : sequence of str
+    grid : sequence of float
+        Probabilities, fractions.
+    runs : int
+        Runs per point.
+    seed : int
+
+    Returns
+    -------
+    list of RunSpec
+
+    Examples
+    --------
+    >>> plan = run_plan(["relabel", "random"], [0.5, 1.0], runs=2, seed=0)
+    >>> len(plan), [(s.series, s.p, s.run) for s in plan[:3]]
+    (8, [('relabel', 0.5, 0), ('relabel', 0.5, 1), ('relabel', 1.0, 0)])
+    """
     return [RunSpec(s, float(p), r, run_seed(seed, s, float(p), r))
             for s in series for p in grid for r in range(runs)]
 
@@ -191,7 +264,35 @@ MAX_GRID_POINTS = 1000
 
 
 def parse_grid(text: str) -> List[float]:
-    """``"0.1,0.5,1"`` or ``"start:stop:num"`` (inclusive, like numpy.linspace)."""
+    """The probabilities of ``--grid``: ``"0.1,0.5,1"`` or ``"start:stop:num"``.
+
+    ``start:stop:num`` is inclusive, like `numpy.linspace`.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of float
+        Fractions in [0, 1], rounded to 1e-9.
+
+    Raises
+    ------
+    InputError
+        Malformed, outside [0, 1], repeated values, or more than
+        `MAX_GRID_POINTS` points (``usage``).
+
+    Examples
+    --------
+    >>> parse_grid("0:1:5"), parse_grid("0.1, 0.5,1")
+    ([0.0, 0.25, 0.5, 0.75, 1.0], [0.1, 0.5, 1.0])
+    >>> try:
+    ...     parse_grid("0.5,1.5")
+    ... except InputError as exc:
+    ...     print(exc.errors[0].message)
+    --grid '0.5,1.5': probabilities must lie in [0, 1]
+    """
     text = text.strip()
     try:
         if ":" in text:
@@ -221,6 +322,27 @@ def parse_grid(text: str) -> List[float]:
 
 
 def parse_series(text: str) -> List[str]:
+    """The series of ``--series``: comma-separated names from `ALL_SERIES`.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of str
+        Without repeats, in the order given.
+
+    Raises
+    ------
+    InputError
+        An unknown or no series (``usage``).
+
+    Examples
+    --------
+    >>> parse_series("relabel, random,relabel")
+    ['relabel', 'random']
+    """
     names = [s.strip() for s in text.split(",") if s.strip()]
     bad = [s for s in names if s not in ALL_SERIES]
     if bad or not names:
@@ -250,8 +372,33 @@ class RunEvaluator:
     The sample's trees, their distinct set and all their pairwise TEDs are
     computed once; a run builds only the perturbed trees and computes the
     TEDs of the *new* distinct trees against the originals and each other.
-    The numbers are those of :func:`synagree.agreement.agree.agree_corpus` on a
+    The numbers are those of `synagree.agreement.agree.agree_corpus` on a
     two-annotator corpus (original, perturbed) — tested to 1e-12.
+
+    Parameters
+    ----------
+    source : NoiseSource
+    extra_metrics : sequence of Metric or callable
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
+    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
+    >>> ev = RunEvaluator(src)
+    >>> ev.columns
+    ['alpha_plain', 'alpha_diff', 'alpha_norm', 'las', 'uas', 'la']
+    >>> row = ev.evaluate(sents)  # the sample against itself
+    >>> row["alpha_plain"], row["las"]
+    (1.0, 1.0)
+    >>> row = ev.run(RunSpec("relabel", 1.0, 0, 5), exclude_current_label=True)
+    >>> row["las"], row["uas"], row["alpha_plain"] < 1.0
+    (0.0, 1.0, True)
     """
 
     def __init__(self, source: NoiseSource, extra_metrics: Sequence = ()):
@@ -274,6 +421,7 @@ class RunEvaluator:
 
     @property
     def columns(self) -> List[str]:
+        """The metric columns of a row (α variants, scores, extra metrics)."""
         base = list(ALPHA_COLUMNS) + list(DEP_SCORES if self.kind == "dependency"
                                           else PHRASE_SCORES)
         for m in self.extra:
@@ -282,6 +430,7 @@ class RunEvaluator:
 
     # -- alpha ---------------------------------------------------------------
     def alpha_stats(self, perturbed: Sequence[Sentence]) -> Dict[str, AlphaStats]:
+        """α (as sums) per variant between the sample and ``perturbed``."""
         t0 = time.perf_counter()
         trees = [build_tree(s, self.vocab) for s in perturbed]
         t1 = time.perf_counter()
@@ -333,6 +482,7 @@ class RunEvaluator:
 
     # -- uncorrected scores --------------------------------------------------
     def scores(self, perturbed: Sequence[Sentence]) -> Dict[str, Optional[float]]:
+        """LAS/UAS/LA (or Jaccard) between the sample and ``perturbed``, fractions."""
         t0 = time.perf_counter()
         out: Dict[str, Optional[float]]
         if self.kind == "dependency":
@@ -387,7 +537,36 @@ def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequ
               exclude_current_label: bool = False,
               exclude_current_head: bool = False,
               reattach_draw: str = "nondominated") -> Iterator[Dict[str, object]]:
-    """Rows for ``specs``, in memory (no files)."""
+    """Rows for ``specs``, computed in memory (no files).
+
+    Parameters
+    ----------
+    source : NoiseSource
+    specs : iterable of RunSpec
+    extra_metrics : sequence of Metric or callable
+    exclude_current_label, exclude_current_head : bool
+    reattach_draw : {"nondominated", "reject"}
+
+    Yields
+    ------
+    dict
+        A row: the spec's columns (``series``, ``p``, ``p_relabel``, ...,
+        ``seed``) and every metric (fractions; None when undefined).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
+    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
+    >>> rows = list(iter_runs(src, run_plan(["reattach"], [0.0, 1.0], 1, seed=0)))
+    >>> [(r["p"], r["uas"] == 1.0, r["la"]) for r in rows]
+    [(0.0, True, 1.0), (1.0, False, 1.0)]
+    """
     ev = RunEvaluator(source, extra_metrics)
     for spec in specs:
         yield ev.run(spec, exclude_current_label, exclude_current_head, reattach_draw)
@@ -405,8 +584,16 @@ def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequ
 class ProgressBar(Progress):
     """The noise runner's bar: ``[#####-----]  120/300 runs  40% ...``.
 
-    ``enabled`` is the user's wish (no ``-q``); it still draws only on a
-    terminal.  ``done`` counts resumed runs, which the ETA's rate leaves out.
+    A `synagree.base.progress.Progress`; ``enabled`` is the user's wish (no
+    ``-q``): it still draws only on a terminal.  ``done`` counts resumed runs,
+    which the ETA's rate leaves out.
+
+    Examples
+    --------
+    >>> import io
+    >>> bar = ProgressBar(10, done=4, stream=io.StringIO())  # not a terminal: silent
+    >>> bar.enabled, bar.text().split("  elapsed")[0]
+    (False, '[############------------------]  4/10 runs  40%')
     """
 
     def __init__(self, total: int, done: int = 0, enabled: bool = True, stream=None,
@@ -421,6 +608,46 @@ class ProgressBar(Progress):
 
 @dataclass
 class ExperimentOutcome:
+    r"""What `run_noise_experiment` did: rows, summary, files and timings.
+
+    Parameters
+    ----------
+    out_dir : pathlib.Path
+    config : dict
+        The stored configuration.
+    rows : list of dict
+        Every run done so far (resumed and new), in plan order.
+    summary : list of dict
+        `summarize` of the rows.
+    columns, metrics : list of str
+    resumed : int
+        Runs found done in the log.
+    computed : int
+        Runs computed now.
+    seconds : float
+    timings : dict of str to float
+        Seconds per stage.
+    files : dict of str to pathlib.Path
+        The files written (``results.json`` and the summaries only when every
+        run is done).
+    warnings : list of str
+
+    Examples
+    --------
+    >>> import os, shutil, tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> row = "{}\tw\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
+    >>> text = "".join(row.format(i + 1, h, r) for i, (h, r) in enumerate(
+    ...     [(2, "nsubj"), (0, "root"), (2, "obj")])) + "\n"
+    >>> path = os.path.join(tmp, "source.conllu")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write(text * 5)
+    >>> res = run_noise_experiment([path], os.path.join(tmp, "out"), sample=2,
+    ...                            series=["both"], grid=[1.0], runs=1)
+    >>> res.metrics[:3], res.resumed, res.computed, res.files["summary_md"].name
+    (['alpha_plain', 'alpha_diff', 'alpha_norm'], 0, 1, 'summary.md')
+    >>> shutil.rmtree(tmp)
+    """
     out_dir: Path
     config: dict
     rows: List[Dict[str, object]]
@@ -516,15 +743,77 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                          max_runs: Optional[int] = None,
                          hierarchy: Optional[str] = None,
                          reattach_draw: str = "nondominated") -> ExperimentOutcome:
-    """Run (or resume) a noise experiment into ``out_dir``; see the module docstring.
+    r"""Run (or resume) a noise experiment into ``out_dir``; see the module docstring.
 
-    ``max_runs`` stops after computing that many new runs (for tests and
-    chunked work); rerunning continues.  ``hierarchy`` (``ud``, ``msd``,
-    ``flat`` or a hierarchy file) adds the hierarchical label metrics of
-    :func:`synagree.stats.hierarchical.hier_metric_fn` (``hier_las``,
-    ``alpha_plain_h``, ...) to every run, over one hierarchy built from the
-    experiment's label set.  Raises :class:`InputError` for bad
-    input or when ``out_dir`` holds an experiment with another configuration.
+    docs/method.md §8.  Every finished run is appended to ``runs.jsonl`` at
+    once, so a rerun with the same configuration resumes.
+
+    Parameters
+    ----------
+    sources : sequence of str or path-like
+        The treebank files taken as correct.
+    out_dir : str or path-like
+    sample : int, optional
+        Sentences in the sample (None: all).
+    seed : int
+    series : sequence of str
+        From `ALL_SERIES`.
+    grid : sequence of float
+        Probabilities, fractions in [0, 1].
+    runs : int
+        Runs per point.
+    fmt, phrase_style, cycles, label_scope
+        See `load_source`.
+    exclude_current_label, exclude_current_head : bool
+        See `synagree.noise.perturb.perturb`.
+    extra_metrics : sequence, optional
+        `Metric` objects or functions; None: `EXTRA_METRICS`.
+    progress : bool
+        Progress bar (on a terminal only).
+    overwrite : bool
+        Discard an earlier experiment in ``out_dir``.
+    max_runs : int, optional
+        Stop after computing that many new runs (for tests and chunked work);
+        rerunning continues.
+    hierarchy : str, optional
+        ``ud``, ``msd``, ``flat`` or a hierarchy file: adds the hierarchical
+        label metrics of `synagree.stats.hierarchical.hier_metric_fn`
+        (``hier_las``, ``alpha_plain_h``, ...) to every run, over one hierarchy
+        built from the experiment's label set.
+    reattach_draw : {"nondominated", "reject"}
+
+    Returns
+    -------
+    ExperimentOutcome
+
+    Raises
+    ------
+    InputError
+        Bad input or usage, another run writing to ``out_dir``, or ``out_dir``
+        holding an experiment with another configuration.
+
+    Examples
+    --------
+    >>> import os, shutil, tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> row = "{}\tw\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
+    >>> text = "".join(row.format(i + 1, h, r) for i, (h, r) in enumerate(
+    ...     [(2, "nsubj"), (0, "root"), (2, "obj")])) + "\n"
+    >>> path = os.path.join(tmp, "source.conllu")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write(text * 5)
+    >>> out = os.path.join(tmp, "out")
+    >>> res = run_noise_experiment([path], out, sample=3, series=["relabel"], grid=[0.0, 1.0],
+    ...                            runs=2, max_runs=3)
+    >>> res.computed, len(res.rows), "json" in res.files  # stopped early: no results.json
+    (3, 3, False)
+    >>> res = run_noise_experiment([path], out, sample=3, series=["relabel"], grid=[0.0, 1.0],
+    ...                            runs=2)
+    >>> res.resumed, res.computed, sorted(os.listdir(out))[:3]
+    (3, 1, ['.lock', 'config.json', 'results.json'])
+    >>> [r["mean"] for r in res.summary if r["metric"] == "uas"]
+    [1.0, 1.0]
+    >>> shutil.rmtree(tmp)
     """
     t_start = time.perf_counter()
     series = list(series)

@@ -2,7 +2,7 @@
 
 Dependency trees
 ----------------
-:func:`perturb` applies the paper's protocol to one :class:`DepSentence`.
+`perturb` applies the paper's protocol to one `DepSentence`.
 Words are visited in **post-order of the original tree** (children before
 their head, siblings left to right, i.e. by word ID).  At each word:
 
@@ -27,11 +27,11 @@ gives a tree, but keeps the old head far more often: on NDT it gives the
 published reattach-only LAS at p = 1 (≈ 23%, where the docs/method.md §8 draw, the
 default ``"nondominated"``, gives ≈ 10%).  See ``experiments/README.md``.
 
-:func:`relabel` and :func:`reattach` are the two halves alone; they are
+`relabel` and `reattach` are the two halves alone; they are
 *exactly* ``perturb(sent, p, 0, ...)`` and ``perturb(sent, 0, p, ...)``: the
 same generator state gives the same output.
 
-Randomness.  Every function takes a :class:`numpy.random.Generator` and
+Randomness.  Every function takes a `numpy.random.Generator` and
 draws from nothing else, so a result is reproducible from (input, seed,
 probabilities).  One call draws one block ``rng.random((n, 4))`` up front;
 row *k* belongs to the *k*-th word in visiting order: column 0 is the
@@ -44,15 +44,15 @@ anything (identity) and ``p = 1`` always draws.  Labels are picked from
 
 Input with head cycles.  Reattachment needs a tree: "dominates" and
 post-order are undefined for words on a cycle.  ``on_cycle="error"`` (the
-default) raises :class:`CycleError` naming the words; ``on_cycle="repair"``
-first runs :func:`repair_cycles`, which attaches the lowest-numbered word of
-each cycle to the root (0), and perturbs the repaired tree.  :func:`relabel`
+default) raises `CycleError` naming the words; ``on_cycle="repair"``
+first runs `repair_cycles`, which attaches the lowest-numbered word of
+each cycle to the root (0), and perturbs the repaired tree.  `relabel`
 touches no structure and accepts any input; it visits reachable words in
 post-order, then words off the tree by ID.
 
 Phrase structure (the paper's future work)
 ------------------------------------------
-:func:`perturb_phrase` visits every node of the original tree in post-order
+`perturb_phrase` visits every node of the original tree in post-order
 (the root's children before the root, and so on).  At each node:
 
 1. **relabel** (non-terminals only, root included), probability ``p_relabel``:
@@ -76,13 +76,13 @@ order; non-terminals never become leaves and leaves never gain children.
 
 Random baselines
 ----------------
-:func:`random_heads` draws a dependency tree uniformly from all
+`random_heads` draws a dependency tree uniformly from all
 ``(n+1)**(n-1)`` trees on the words ``1..n`` rooted at the artificial token 0
 (any number of words may hang from 0; non-projective trees included).  It
 decodes a uniform Prüfer sequence of length ``n-1`` over the ``n+1`` nodes
 ``{0..n}`` (Cayley's bijection: uniform over labelled trees on n+1 nodes) and
-orients every edge away from node 0.  :func:`random_tree` /
-:func:`random_sentence` add labels drawn uniformly from a label set.
+orients every edge away from node 0.  `random_tree` /
+`random_sentence` add labels drawn uniformly from a label set.
 """
 from __future__ import annotations
 
@@ -105,7 +105,32 @@ __all__ = [
 
 
 class CycleError(ValueError):
-    """A dependency annotation has words not reachable from the root (a head cycle)."""
+    """A dependency annotation has words not reachable from the root (a head cycle).
+
+    A `ValueError`; raised by reattachment with ``on_cycle="error"``.
+
+    Parameters
+    ----------
+    sent : DepSentence
+    words : sequence of int
+        The unreachable words (1-based).
+
+    Attributes
+    ----------
+    sentence : DepSentence
+    words : list of int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> cyc = DepSentence("a.conllu", 0, 1, ["a", "b", "c"], np.array([0, 3, 2]), ["x"] * 3)
+    >>> try:
+    ...     reattach(cyc, 0.5, np.random.default_rng(0))
+    ... except CycleError as exc:
+    ...     print(exc.words)
+    [2, 3]
+    """
 
     def __init__(self, sent: DepSentence, words: Sequence[int]):
         self.sentence = sent
@@ -130,10 +155,27 @@ def _children(heads: Sequence[int], n: int) -> List[List[int]]:
 
 
 def postorder(heads: Heads) -> Tuple[List[int], List[int]]:
-    """(words reachable from 0 in post-order, words not reachable, by ID).
+    """The words reachable from the root in post-order, and the others by ID.
 
     Post-order: children before their head, siblings by word ID; the root 0
-    itself is not listed.
+    itself is not listed (docs/method.md §8.2).
+
+    Parameters
+    ----------
+    heads : sequence of int
+        ``heads[i]``: the 1-based head of word ``i + 1`` (0 = root).
+
+    Returns
+    -------
+    reachable : list of int
+    unreachable : list of int
+
+    Examples
+    --------
+    >>> postorder([2, 0, 4, 2])
+    ([1, 3, 4, 2], [])
+    >>> postorder([0, 3, 2])
+    ([1], [2, 3])
     """
     heads = [int(h) for h in heads]
     n = len(heads)
@@ -160,7 +202,21 @@ def postorder(heads: Heads) -> Tuple[List[int], List[int]]:
 
 
 def is_tree(heads: Heads) -> bool:
-    """True when ``heads`` (1-based, 0 = root) is one tree: heads in range, no cycles."""
+    """True when ``heads`` (1-based, 0 = root) is one tree: heads in range, no cycles.
+
+    Parameters
+    ----------
+    heads : sequence of int
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_tree([2, 0, 2]), is_tree([0, 3, 2]), is_tree([0, 7])
+    (True, False, False)
+    """
     n = len(heads)
     if any(h < 0 or h > n for h in (int(x) for x in heads)):
         return False
@@ -170,8 +226,27 @@ def is_tree(heads: Heads) -> bool:
 def repair_cycles(sent: DepSentence) -> Tuple[DepSentence, List[int]]:
     """Make a tree: the lowest-numbered word of every head cycle goes under the root.
 
-    Returns the repaired sentence (the input itself when it has no cycle) and
-    the words that were re-attached.
+    docs/method.md §8.5.
+
+    Parameters
+    ----------
+    sent : DepSentence
+
+    Returns
+    -------
+    repaired : DepSentence
+        The input itself when it has no cycle.
+    moved : list of int
+        The words re-attached to the root.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> cyc = DepSentence("-", 0, 1, ["a", "b", "c"], np.array([0, 3, 2]), ["x"] * 3)
+    >>> fixed, moved = repair_cycles(cyc)
+    >>> fixed.heads.tolist(), moved, cyc.heads.tolist()
+    ([0, 0, 2], [2], [0, 3, 2])
     """
     cycles = head_cycles(sent.heads)
     if not cycles:
@@ -191,7 +266,25 @@ def _as_labels(labels: Sequence[str]) -> List[str]:
 
 
 def label_set(sentences: Sequence[DepSentence]) -> List[str]:
-    """Sorted set of the DEPRELs used in ``sentences`` (the corpus label set)."""
+    """Sorted set of the DEPRELs used in ``sentences`` (the corpus label set).
+
+    Parameters
+    ----------
+    sentences : sequence of DepSentence
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
+    ...                 ["nsubj", "root", "det", "obj"])
+    >>> label_set([s])
+    ['det', 'nsubj', 'obj', 'root']
+    """
     return sorted({d for s in sentences for d in s.deprels})
 
 
@@ -222,15 +315,63 @@ def perturb(sent: DepSentence, p_relabel: float, p_reattach: float,
             labels: Sequence[str], rng: np.random.Generator, *,
             exclude_current_label: bool = False, exclude_current_head: bool = False,
             on_cycle: str = "error", reattach_draw: str = "nondominated") -> DepSentence:
-    """Relabel then reattach each word with the given probabilities (docs/method.md §8).
-
-    ``reattach_draw``: ``"nondominated"`` (docs/method.md §8: uniform over the tokens the
-    word does not dominate) or ``"reject"`` (uniform over all tokens, keeping
-    the old head when the draw would make a cycle); see the module docstring.
+    """Relabel then reattach each word with the given probabilities (docs/method.md §8.2).
 
     See the module docstring for the visiting order, the random draws and the
-    ``on_cycle`` policy.  Returns a new :class:`DepSentence`; the input is not
-    changed.
+    ``on_cycle`` policy.
+
+    Parameters
+    ----------
+    sent : DepSentence
+    p_relabel : float
+        Probability, a fraction in [0, 1], that a word gets a label drawn
+        uniformly from ``labels``.
+    p_reattach : float
+        Probability, in [0, 1], that a word gets a new head.
+    labels : sequence of str
+        The label set (the corpus's, in a stable order).
+    rng : numpy.random.Generator
+        The only source of randomness.
+    exclude_current_label : bool
+        Draw the new label from the other labels.
+    exclude_current_head : bool
+        Draw the new head from the other candidates.
+    on_cycle : {"error", "repair"}
+        Input with a head cycle: raise `CycleError`, or `repair_cycles` first.
+    reattach_draw : {"nondominated", "reject"}
+        ``nondominated`` (docs/method.md §8.2: uniform over the tokens the word
+        does not dominate) or ``reject`` (uniform over all tokens, keeping the
+        old head when the draw would make a cycle; docs/method.md §8.3).
+
+    Returns
+    -------
+    DepSentence
+        A new sentence, always a tree when reattaching; the input is not
+        changed.
+
+    Raises
+    ------
+    ValueError
+        A probability outside [0, 1], an unknown option, or an empty label set
+        with ``p_relabel > 0``.
+    CycleError
+        ``on_cycle="error"`` and the input has a head cycle (when reattaching).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
+    ...                 ["nsubj", "root", "det", "obj"])
+    >>> rng = np.random.default_rng(0)
+    >>> out = perturb(s, 1.0, 1.0, ["dep", "obl"], rng, exclude_current_head=True)
+    >>> is_tree(out.heads), set(out.deprels) <= {"dep", "obl"}
+    (True, True)
+    >>> int((out.heads != s.heads).sum())  # seeded: the same draw every time
+    4
+    >>> same = perturb(s, 0.0, 0.0, ["dep"], rng)
+    >>> same.heads.tolist() == s.heads.tolist() and same.deprels == s.deprels
+    True
     """
     for name, p in (("p_relabel", p_relabel), ("p_reattach", p_reattach)):
         if not 0.0 <= float(p) <= 1.0:
@@ -293,7 +434,31 @@ def relabel(sent: DepSentence, p: float, labels: Sequence[str], rng: np.random.G
     """Each word, with probability ``p``, gets a label drawn uniformly from ``labels``.
 
     The drawn label may equal the old one unless ``exclude_current``.
-    Same draws as ``perturb(sent, p, 0, labels, rng)``.
+    Same draws as ``perturb(sent, p, 0, labels, rng)``; accepts input with
+    head cycles.
+
+    Parameters
+    ----------
+    sent : DepSentence
+    p : float
+        A fraction in [0, 1].
+    labels : sequence of str
+    rng : numpy.random.Generator
+    exclude_current : bool
+
+    Returns
+    -------
+    DepSentence
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
+    ...                 ["nsubj", "root", "det", "obj"])
+    >>> out = relabel(s, 1.0, ["nsubj", "obj"], np.random.default_rng(1), exclude_current=True)
+    >>> out.deprels[0], out.deprels[3], out.heads.tolist() == s.heads.tolist()
+    ('obj', 'nsubj', True)
     """
     return perturb(sent, p, 0.0, labels, rng, exclude_current_label=exclude_current)
 
@@ -301,11 +466,43 @@ def relabel(sent: DepSentence, p: float, labels: Sequence[str], rng: np.random.G
 def reattach(sent: DepSentence, p: float, rng: np.random.Generator,
              exclude_current: bool = False, on_cycle: str = "error",
              draw: str = "nondominated") -> DepSentence:
-    """Each word (post-order of the original tree), with probability ``p``, gets a
-    head drawn uniformly from the tokens (root 0 included) it does not dominate
-    in the tree as it stands.  The result is always a tree.
+    """Each word, with probability ``p``, gets a head it does not dominate.
 
-    Same draws as ``perturb(sent, 0, p, labels, rng)``.
+    Words are visited in post-order of the original tree; the head is drawn
+    uniformly from the tokens (root 0 included) the word does not dominate in
+    the tree as it stands, so the result is always a tree.  Same draws as
+    ``perturb(sent, 0, p, labels, rng)``.
+
+    Parameters
+    ----------
+    sent : DepSentence
+    p : float
+        A fraction in [0, 1].
+    rng : numpy.random.Generator
+    exclude_current : bool
+        Draw from the candidates other than the current head.
+    on_cycle : {"error", "repair"}
+    draw : {"nondominated", "reject"}
+        See `perturb` (``reattach_draw``).
+
+    Returns
+    -------
+    DepSentence
+
+    Raises
+    ------
+    CycleError
+        ``on_cycle="error"`` and the input has a head cycle.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
+    ...                 ["nsubj", "root", "det", "obj"])
+    >>> out = reattach(s, 1.0, np.random.default_rng(2))
+    >>> is_tree(out.heads), out.deprels == s.deprels
+    (True, True)
     """
     return perturb(sent, 0.0, p, (), rng, exclude_current_head=exclude_current,
                    on_cycle=on_cycle, reattach_draw=draw)
@@ -335,9 +532,36 @@ def _prufer_decode(seq: Sequence[int], n_nodes: int) -> List[Tuple[int, int]]:
 
 
 def random_heads(n: int, rng: np.random.Generator) -> np.ndarray:
-    """HEAD array of a dependency tree drawn uniformly over all rooted trees on n
-    words (root = token 0): a uniform Prüfer sequence over nodes {0..n}, decoded
-    and oriented away from 0.  There are (n+1)**(n-1) such trees."""
+    """HEAD array of a dependency tree drawn uniformly over all rooted trees on n words.
+
+    The root is token 0: a uniform Prüfer sequence over nodes {0..n}, decoded
+    and oriented away from 0.  There are (n+1)**(n-1) such trees
+    (docs/method.md §8.4).
+
+    Parameters
+    ----------
+    n : int
+        Words.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    numpy.ndarray
+        int32 (n,), 1-based heads.
+
+    Raises
+    ------
+    ValueError
+        ``n < 0``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> trees = {tuple(random_heads(3, rng)) for _ in range(2000)}
+    >>> len(trees), all(is_tree(t) for t in trees)  # (3 + 1) ** (3 - 1) trees
+    (16, True)
+    """
     if n < 0:
         raise ValueError("n must be >= 0")
     if n == 0:
@@ -364,7 +588,26 @@ def random_heads(n: int, rng: np.random.Generator) -> np.ndarray:
 
 def random_tree(n: int, labels: Sequence[str],
                 rng: np.random.Generator) -> Tuple[np.ndarray, List[str]]:
-    """A uniform random tree (:func:`random_heads`) and n labels drawn uniformly."""
+    """A uniform random tree (`random_heads`) and n labels drawn uniformly.
+
+    Parameters
+    ----------
+    n : int
+    labels : sequence of str
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    heads : numpy.ndarray
+    deprels : list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> heads, rels = random_tree(5, ["a", "b"], np.random.default_rng(3))
+    >>> len(heads), is_tree(heads), set(rels) <= {"a", "b"}
+    (5, True, True)
+    """
     labs = _as_labels(labels)
     heads = random_heads(n, rng)
     ids = rng.integers(0, len(labs), size=n)
@@ -373,7 +616,29 @@ def random_tree(n: int, labels: Sequence[str],
 
 def random_sentence(sent: DepSentence, labels: Sequence[str],
                     rng: np.random.Generator) -> DepSentence:
-    """``sent`` with its tree replaced by a uniform random tree with uniform labels."""
+    """``sent`` with its tree replaced by a uniform random tree with uniform labels.
+
+    Parameters
+    ----------
+    sent : DepSentence
+    labels : sequence of str
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    DepSentence
+        The same words, metadata and columns; new heads and DEPRELs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
+    ...                 ["nsubj", "root", "det", "obj"])
+    >>> r = random_sentence(s, ["dep"], np.random.default_rng(4))
+    >>> r.forms, r.deprels, is_tree(r.heads)
+    (['I', 'saw', 'the', 'dog'], ['dep', 'dep', 'dep', 'dep'], True)
+    """
     heads, deprels = random_tree(sent.n_words, labels, rng)
     return replace(sent, heads=heads, deprels=deprels)
 
@@ -492,7 +757,25 @@ class _MTree:
 
 
 def nonterminal_labels(sentences: Sequence[PhraseSentence]) -> List[str]:
-    """Sorted set of the labels of non-terminal (internal) nodes."""
+    """Sorted set of the labels of non-terminal (internal) nodes.
+
+    Parameters
+    ----------
+    sentences : sequence of PhraseSentence
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
+    >>> s = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]),
+    ...                                       N("VP", [N("V"), N("NP", [N("N")])])]))
+    >>> nonterminal_labels([s])
+    ['NP', 'S', 'VP']
+    """
     out = set()
     for s in sentences:
         stack = [s.root]
@@ -507,11 +790,46 @@ def nonterminal_labels(sentences: Sequence[PhraseSentence]) -> List[str]:
 def perturb_phrase(sent: PhraseSentence, p_relabel: float, p_move: float,
                    labels: Sequence[str], rng: np.random.Generator, *,
                    exclude_current_label: bool = False) -> PhraseSentence:
-    """Relabel non-terminals and move constituents (see the module docstring).
+    """Relabel non-terminals and move constituents (docs/method.md §8.6).
 
     Nodes are visited in post-order of the original tree; one block
     ``rng.random((nodes, 4))`` is drawn up front (relabel coin, label pick,
-    move coin, position pick).  Leaves and their order never change.
+    move coin, position pick).  Leaves and their order never change (see the
+    module docstring).
+
+    Parameters
+    ----------
+    sent : PhraseSentence
+    p_relabel : float
+        Probability, in [0, 1], that a non-terminal gets a label drawn
+        uniformly from ``labels``.
+    p_move : float
+        Probability, in [0, 1], that a constituent moves to another position
+        that keeps the leaf order.
+    labels : sequence of str
+        Non-terminal labels (`nonterminal_labels`).
+    rng : numpy.random.Generator
+    exclude_current_label : bool
+
+    Returns
+    -------
+    PhraseSentence
+
+    Raises
+    ------
+    ValueError
+        A probability outside [0, 1], or an empty label set with
+        ``p_relabel > 0``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
+    >>> s = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]),
+    ...                                       N("VP", [N("V"), N("NP", [N("N")])])]))
+    >>> out = perturb_phrase(s, 0.5, 1.0, ["NP", "VP", "S"], np.random.default_rng(5))
+    >>> out.leaves == s.leaves, out.root.bracketed() != s.root.bracketed()
+    (True, True)
     """
     for name, p in (("p_relabel", p_relabel), ("p_move", p_move)):
         if not 0.0 <= float(p) <= 1.0:
@@ -531,14 +849,58 @@ def perturb_phrase(sent: PhraseSentence, p_relabel: float, p_move: float,
 
 def relabel_phrase(sent: PhraseSentence, p: float, labels: Sequence[str],
                    rng: np.random.Generator, exclude_current: bool = False) -> PhraseSentence:
-    """Each non-terminal, with probability p, gets a label drawn uniformly from ``labels``."""
+    """Each non-terminal, with probability p, gets a label drawn uniformly from ``labels``.
+
+    Parameters
+    ----------
+    sent : PhraseSentence
+    p : float
+    labels : sequence of str
+    rng : numpy.random.Generator
+    exclude_current : bool
+
+    Returns
+    -------
+    PhraseSentence
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
+    >>> s = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]),
+    ...                                       N("VP", [N("V"), N("NP", [N("N")])])]))
+    >>> relabel_phrase(s, 1.0, ["X"], np.random.default_rng(0)).root.bracketed()
+    '(X (X D N) (X V (X N)))'
+    """
     return perturb_phrase(sent, p, 0.0, labels, rng, exclude_current_label=exclude_current)
 
 
 def move_constituents(sent: PhraseSentence, p: float,
                       rng: np.random.Generator) -> PhraseSentence:
-    """Each constituent, with probability p, moves to another position that keeps
-    the leaf order (raising/lowering within its span)."""
+    """Each constituent, with probability p, moves to another leaf-order-preserving position.
+
+    Raising and lowering within its span; an only child is not moved.
+
+    Parameters
+    ----------
+    sent : PhraseSentence
+    p : float
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    PhraseSentence
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
+    >>> s = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]),
+    ...                                       N("VP", [N("V"), N("NP", [N("N")])])]))
+    >>> out = move_constituents(s, 1.0, np.random.default_rng(6))
+    >>> out.leaves, sorted(nonterminal_labels([out])) == ["NP", "S", "VP"]
+    (['D', 'N', 'V', 'N'], True)
+    """
     return perturb_phrase(sent, 0.0, p, (), rng)
 
 
@@ -551,8 +913,39 @@ def perturb_any(sent: Sentence, p_relabel: float, p_structure: float,
                 labels: Sequence[str], rng: np.random.Generator, *,
                 exclude_current_label: bool = False, exclude_current_head: bool = False,
                 on_cycle: str = "error", reattach_draw: str = "nondominated") -> Sentence:
-    """:func:`perturb` for dependency trees, :func:`perturb_phrase` for phrase trees
-    (``p_structure`` is the reattach or the move probability)."""
+    """`perturb` for dependency trees, `perturb_phrase` for phrase trees.
+
+    ``p_structure`` is the reattach or the move probability; the head options
+    apply to dependency trees only.
+
+    Parameters
+    ----------
+    sent : DepSentence or PhraseSentence
+    p_relabel, p_structure : float
+    labels : sequence of str
+    rng : numpy.random.Generator
+    exclude_current_label, exclude_current_head : bool
+    on_cycle : {"error", "repair"}
+    reattach_draw : {"nondominated", "reject"}
+
+    Returns
+    -------
+    DepSentence or PhraseSentence
+
+    Raises
+    ------
+    TypeError
+        Any other sentence type.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
+    ...                 ["nsubj", "root", "det", "obj"])
+    >>> type(perturb_any(s, 0.1, 0.1, ["dep"], np.random.default_rng(0))).__name__
+    'DepSentence'
+    """
     if isinstance(sent, DepSentence):
         return perturb(sent, p_relabel, p_structure, labels, rng,
                        exclude_current_label=exclude_current_label,

@@ -39,7 +39,25 @@ def summarize(rows: Sequence[Mapping[str, object]],
               metrics: Sequence[str]) -> List[Dict[str, object]]:
     """Per (series, p, metric): n, mean, median, std (ddof=1), min, max.
 
-    Groups come in the order of first appearance; undefined values are left out.
+    Groups come in the order of first appearance; undefined values are left
+    out.
+
+    Parameters
+    ----------
+    rows : sequence of mapping
+        Run rows (with ``series`` and ``p``).
+    metrics : sequence of str
+
+    Returns
+    -------
+    list of dict
+
+    Examples
+    --------
+    >>> rows = [{"series": "both", "p": 0.5, "las": 0.6}, {"series": "both", "p": 0.5, "las": 0.8},
+    ...         {"series": "both", "p": 0.5, "las": None}]
+    >>> [(r["n"], round(r["mean"], 4), round(r["std"], 4)) for r in summarize(rows, ["las"])]
+    [(2, 0.7, 0.1414)]
     """
     groups: Dict[Tuple[str, float], List[Mapping[str, object]]] = {}
     for r in rows:
@@ -76,7 +94,28 @@ def _pct(x, digits: int = 1) -> str:
 
 def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[str],
                      title: Optional[str] = None) -> str:
-    """Markdown: per series, means ± sd (percent), then full statistics."""
+    """Markdown: per series, means ± sd (percent), then full statistics.
+
+    Parameters
+    ----------
+    summary : sequence of mapping
+        From `summarize`.
+    metrics : sequence of str
+    title : str, optional
+        A level-1 heading.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> rows = [{"series": "relabel", "p": 0.5, "las": 0.6},
+    ...         {"series": "relabel", "p": 0.5, "las": 0.8}]
+    >>> md = summary_markdown(summarize(rows, ["las"]), ["las"])
+    >>> [line for line in md.splitlines() if line.startswith("| 0.5 |")][0]
+    '| 0.5 | 70.0 ± 14.1 |'
+    """
 
     lines: List[str] = []
     if title:
@@ -135,11 +174,38 @@ def _cell(v) -> str:
 
 
 def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
-    """Rows back from ``runs.csv``, ``runs.jsonl`` or ``results.json``.
+    r"""Rows back from ``runs.csv``, ``runs.jsonl`` or ``results.json``.
 
-    Every row must be a run: a ``series``, a finite number ``p`` and numbers (or
-    nothing) in the other columns; anything else is a ``bad-results`` error
-    naming the file and line."""
+    A directory is looked into for those files.  Every row must be a run: a
+    ``series``, a finite number ``p`` and numbers (or nothing) in the other
+    columns.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    InputError
+        Missing or unreadable file; a summary table instead of the run table;
+        anything else is a ``bad-results`` error naming the file and line.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> fd, path = tempfile.mkstemp(suffix=".csv")
+    >>> with os.fdopen(fd, "w") as f:
+    ...     _ = f.write("series,p,run,seed,las\nboth,0.5,0,17,0.75\nboth,1.0,0,18,\n")
+    >>> for r in read_rows(path):
+    ...     print(r)
+    {'series': 'both', 'p': 0.5, 'run': 0, 'seed': 17, 'las': 0.75}
+    {'series': 'both', 'p': 1.0, 'run': 0, 'seed': 18, 'las': None}
+    >>> os.remove(path)
+    """
     path = Path(path)
     if not path.exists():
         raise InputError.single(str(path), None, "file-not-found", "no such file")
@@ -193,7 +259,32 @@ def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
 
 
 def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, object]]:
-    """The runs of ``runs.jsonl`` / ``results.json`` text, checked (:func:`_checked_rows`)."""
+    """The runs of ``runs.jsonl`` / ``results.json`` text, checked as `read_rows` checks them.
+
+    Parameters
+    ----------
+    text : str
+    path : pathlib.Path
+        Its suffix says which format (``.jsonl``: one run per line); named in
+        errors.
+    need_p : bool
+        Every run needs a number ``p``.
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    InputError
+        ``bad-results``: not JSON, no list of runs, or a run that is not one.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> json_rows('{"rows": [{"series": "random", "p": 1, "las": 0.1}]}', Path("results.json"))
+    [{'series': 'random', 'p': 1, 'las': 0.1}]
+    """
     if path.suffix == ".jsonl":
         rows, lines = [], []
         for no, line in enumerate(text.split("\n"), start=1):
@@ -219,7 +310,7 @@ def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, obje
 
 def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],
                   need_p: bool = True) -> List[Dict[str, object]]:
-    """``rows`` when every one is a run (see :func:`read_rows`); numbers as floats."""
+    """``rows`` when every one is a run (see `read_rows`); numbers as floats."""
     out = []
     for i, r in enumerate(rows):
         line = lines[i] if lines else None

@@ -26,7 +26,43 @@ from synagree.noise.perturb import (
 
 @dataclass
 class NoiseSource:
-    """The sample taken as correct, its label set, and where it came from."""
+    """The sample taken as correct, its label set, and where it came from.
+
+    Built by `load_source`.
+
+    Parameters
+    ----------
+    sentences : list of DepSentence or PhraseSentence
+        The sample, in source order.
+    labels : list of str
+        The label set relabelling draws from (sorted).
+    kind : {"dependency", "phrase"}
+    files : list of str
+    sha256 : str
+        Digest of the source files (part of the configuration).
+    pool : int
+        Sentences available after the cycle policy.
+    total : int
+        Sentences read.
+    sample_ids : list of str
+        ``FILE#N`` of every sampled sentence.
+    cycles : {"skip", "repair", "error"}
+    cycle_sentences : int
+    warnings : list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
+    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
+    >>> src.labels, src.describe()["pool"]
+    (['case', 'det', 'nsubj', 'obj', 'obl', 'root'], 3)
+    """
 
     sentences: List[Sentence]
     labels: List[str]
@@ -41,6 +77,7 @@ class NoiseSource:
     warnings: List[str] = field(default_factory=list)
 
     def describe(self) -> dict:
+        """The source as recorded in ``config.json``."""
         return {"files": [Path(f).name for f in self.files], "paths": list(self.files),
                 "sha256": self.sha256, "kind": self.kind, "sentences_read": self.total,
                 "pool": self.pool, "labels": list(self.labels),
@@ -61,11 +98,52 @@ def _digest(paths: Sequence[Path]) -> str:
 def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 100,
                 seed: int = 0, fmt: str = "auto", phrase_style: str = "auto",
                 cycles: str = "skip", label_scope: str = "source") -> NoiseSource:
-    """Read and pool the source files, apply the cycle policy, draw the sample.
+    r"""Read and pool the source files, apply the cycle policy, draw the sample.
 
-    ``sample=None`` (or larger than the pool) takes every sentence.
-    ``label_scope``: relabelling draws from the labels of every source file
-    (``"source"``, the default) or only from those of the sample (``"sample"``).
+    docs/method.md §8.1: the sample is drawn without replacement with
+    ``numpy.random.default_rng(seed)`` and kept in source order.
+
+    Parameters
+    ----------
+    paths : sequence of str or path-like
+    sample : int, optional
+        Sentences to draw; None (or more than the pool) takes every sentence.
+    seed : int
+    fmt : {"auto", "conllu", "phrase"}
+    phrase_style : {"auto", "delex", "penn"}
+    cycles : {"skip", "repair", "error"}
+        Sentences with head cycles: left out of the pool, repaired
+        (`synagree.noise.perturb.repair_cycles`), or refused.
+    label_scope : {"source", "sample"}
+        Relabelling draws from the labels of every source file, or only from
+        those of the sample.
+
+    Returns
+    -------
+    NoiseSource
+
+    Raises
+    ------
+    InputError
+        No or bad input, mixed formats, a cycle with ``cycles="error"``, no
+        usable sentence, ``sample < 1``.
+    ValueError
+        Unknown ``cycles`` or ``label_scope``.
+
+    Examples
+    --------
+    >>> import os, shutil, tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> row = "{}\tw\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
+    >>> text = "".join(row.format(i + 1, h, r) for i, (h, r) in enumerate(
+    ...     [(2, "nsubj"), (0, "root"), (2, "obj")])) + "\n"
+    >>> path = os.path.join(tmp, "source.conllu")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write(text * 5)
+    >>> src = load_source([path], sample=2, seed=0)
+    >>> len(src.sentences), src.pool, src.labels, src.sample_ids
+    (2, 5, ['nsubj', 'obj', 'root'], ['source.conllu#4', 'source.conllu#5'])
+    >>> shutil.rmtree(tmp)
     """
     if cycles not in ("skip", "repair", "error"):
         raise ValueError(f"cycles must be skip, repair or error, not {cycles!r}")
@@ -135,10 +213,51 @@ def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[
                    reattach_draw: str = "nondominated") -> List[Sentence]:
     """The perturbed copy of the sample for one run.
 
-    Either ``perturb_sample(source, spec)`` with a :class:`RunSpec` (its seed
-    is used), or ``perturb_sample(source, p_relabel, p_reattach, rng,
-    p_random=...)``.  Sentences are perturbed in sample order, all from the
-    one generator.
+    Either ``perturb_sample(source, spec)`` with a `RunSpec` (its seed is used),
+    or ``perturb_sample(source, p_relabel, p_reattach, rng, p_random=...)``.
+    Sentences are perturbed in sample order, all from the one generator, so a
+    run's copy is recreated exactly from its seed.
+
+    Parameters
+    ----------
+    source : NoiseSource
+    spec_or_p_relabel : RunSpec or float
+    p_reattach : float, optional
+    rng : numpy.random.Generator, optional
+        Needed unless a `RunSpec` is given.
+    p_random : float
+        Share of sentences replaced by uniform random trees (dependency only).
+    exclude_current_label, exclude_current_head : bool
+    reattach_draw : {"nondominated", "reject"}
+        See `synagree.noise.perturb.perturb`.
+
+    Returns
+    -------
+    list of DepSentence or PhraseSentence
+
+    Raises
+    ------
+    ValueError
+        Probabilities without a generator.
+    InputError
+        ``p_random`` with phrase-structure input.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
+    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
+    >>> spec = RunSpec("relabel", 1.0, 0, 123)
+    >>> a, b = perturb_sample(src, spec), perturb_sample(src, spec)
+    >>> [x.deprels for x in a] == [x.deprels for x in b]  # the seed fixes the copy
+    True
+    >>> perturb_sample(src, 0.0, 0.0, np.random.default_rng(0)) == sents
+    True
     """
     if isinstance(spec_or_p_relabel, RunSpec):
         spec = spec_or_p_relabel
@@ -167,6 +286,25 @@ def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[
 
 @dataclass(frozen=True)
 class RunSpec:
+    """One run of a noise experiment: series, probability, run index and seed.
+
+    Parameters
+    ----------
+    series : {"both", "relabel", "reattach", "random"}
+    p : float
+        The probability of the series' noise, a fraction.
+    run : int
+        0-based run index at this point.
+    seed : int
+        The run's own seed (`run_seed`).
+
+    Examples
+    --------
+    >>> from synagree.noise.experiments import run_seed
+    >>> spec = RunSpec("relabel", 0.3, 0, run_seed(7, "relabel", 0.3, 0))
+    >>> spec.p_relabel, spec.p_reattach, spec.p_random, spec.key
+    (0.3, 0.0, 0.0, ('relabel', 0.3, 0))
+    """
     series: str
     p: float
     run: int
@@ -174,16 +312,20 @@ class RunSpec:
 
     @property
     def p_relabel(self) -> float:
+        """The relabel probability of the run (``both`` and ``relabel``)."""
         return self.p if self.series in ("both", "relabel") else 0.0
 
     @property
     def p_reattach(self) -> float:
+        """The reattach (or move) probability of the run (``both``, ``reattach``)."""
         return self.p if self.series in ("both", "reattach") else 0.0
 
     @property
     def p_random(self) -> float:
+        """The share of sentences replaced by random trees (``random``)."""
         return self.p if self.series == "random" else 0.0
 
     @property
     def key(self) -> Tuple[str, float, int]:
+        """``(series, p, run)``: what identifies a run in the log."""
         return (self.series, round(self.p, 9), self.run)

@@ -1,3 +1,4 @@
+"""Rows of the token-layer (categorical) agreement table (``synagree categorical``)."""
 from typing import Dict, List, Optional
 
 from synagree.render.rows import _f
@@ -6,7 +7,36 @@ from synagree.stats.categorical import LayerAgreement
 
 def summary_rows(results: Dict[str, LayerAgreement],
                  cis: Optional[Dict[str, Dict[str, dict]]] = None) -> List[List[str]]:
-    """Rows: layer, items, A_o, κ, π, α, macro specific, macro over documents of κ."""
+    """Rows: layer, items, A_o, κ, π, α, macro specific, macro over documents of κ.
+
+    Parameters
+    ----------
+    results : dict of str to LayerAgreement
+        From `synagree.stats.categorical.categorical_agreement`.
+    cis : dict, optional
+        ``{layer: {coefficient: {"low", "high"}}}``: intervals appended to the
+        cells.
+
+    Returns
+    -------
+    list of list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.stats.categorical import categorical_agreement
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
+    ...                       "b": s([0, 1], ["root", "nmod"])})
+    >>> res = categorical_agreement(Corpus(["a", "b"], [u1, u2], "dependency"), ["deprel", "head"])
+    >>> summary_rows(res)[0]
+    ['deprel', '5', '0.6000', '0.5000', '0.4595', '0.5135', '0.4000', '0.4524']
+    """
     rows = []
     for layer, la in results.items():
         c = la.coefficients()
@@ -25,6 +55,23 @@ def summary_rows(results: Dict[str, LayerAgreement],
 
 
 def summary_header(m: int) -> List[str]:
+    """The header of `summary_rows`: coefficient names for ``m`` annotators.
+
+    Parameters
+    ----------
+    m : int
+        Annotators (two: Cohen's κ and Scott's π; more: Davies & Fleiss κ and
+        Fleiss' κ).
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> summary_header(2)[3:5], summary_header(3)[3:5]
+    (['Cohen kappa', 'Scott pi'], ['D&F kappa', 'Fleiss kappa'])
+    """
     return ["layer", "items", "observed", "Cohen kappa" if m == 2 else "D&F kappa",
             "Scott pi" if m == 2 else "Fleiss kappa", "alpha", "macro specific",
             "kappa macro(docs)"]

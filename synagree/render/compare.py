@@ -1,3 +1,7 @@
+"""Rendering of parser evaluations (``synagree compare``).
+
+A table per system, the scorer's layout, JSON, CSV and LaTeX.
+"""
 import csv
 import io
 import json
@@ -20,8 +24,35 @@ def _pct(x: Optional[float], digits: int = 2) -> str:
 
 
 def render_table(res: CompareResult, top: int = 10) -> str:
-    """One column per system: F1 of every score, α (all in percent); then the
-    breakdowns (``top`` confusions), significance tests and notes."""
+    r"""One column per system: F1 of every score and α, in percent.
+
+    Then the breakdowns (``top`` confusions), significance tests and notes.
+
+    Parameters
+    ----------
+    res : CompareResult
+    top : int
+        Confusions listed per system.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.compare import compare
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
+    >>> lines = render_table(res).splitlines()
+    >>> lines[0]
+    'gold: <gold> (2 sentences, 4 words)'
+    >>> [line for line in lines if line.startswith(("LAS ", "alpha_plain"))]
+    ['LAS           75.00', 'alpha_plain    0.00']
+    """
 
     names = [s.name for s in res.systems]
     rows = res.rows()
@@ -54,7 +85,35 @@ def _extras(res: CompareResult, top: int = 10) -> str:
 
 
 def render_verbose(res: CompareResult, top: int = 10) -> str:
-    """One system: the scorer's ``-v`` table (+ LAS_full, LAS_hier), then α."""
+    r"""One system: the scorer's ``-v`` table (+ LAS_full, LAS_hier), then α.
+
+    Parameters
+    ----------
+    res : CompareResult
+    top : int
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    InputError
+        More than one system (``usage``).
+
+    Examples
+    --------
+    >>> from synagree.evaluation.compare import compare
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
+    >>> print("\n".join(render_verbose(res).splitlines()[10:12]))
+    UAS        |    100.00 |    100.00 |    100.00 |    100.00
+    LAS        |     75.00 |     75.00 |     75.00 |     75.00
+    """
     if len(res.systems) != 1:
         raise InputError.single("<command line>", None, "usage",
                                 "-v (the scorer's table) needs exactly one system file")
@@ -85,6 +144,35 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) ->
 
 def render_breakdowns(res: CompareResult, top: int = 10) -> str:
 
+    r"""The breakdown tables (precision, recall, F1 per bin) and the top confusions.
+
+    Parameters
+    ----------
+    res : CompareResult
+        Computed with ``breakdown=True``.
+    top : int
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.compare import compare
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
+    >>> for line in render_breakdowns(res).splitlines()[:5]:
+    ...     print(line)
+    parser: LAS by gold relation (label with correct head)
+    relation  gold  system  correct       P       R      F1
+    --------  ----  ------  -------  ------  ------  ------
+    root         2       2        2  100.00  100.00  100.00
+    nsubj        2       1        1  100.00   50.00   66.67
+    """
     out: List[str] = []
     for s in res.systems:
         if not s.breakdowns:
@@ -115,6 +203,31 @@ def render_breakdowns(res: CompareResult, top: int = 10) -> str:
 
 
 def render_significance(res: CompareResult) -> str:
+    r"""The significance tests as a text table ("" without tests).
+
+    Parameters
+    ----------
+    res : CompareResult
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.compare import compare
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
+    >>> render_significance(res)
+    ''
+    >>> sig = compare(gold, [system, gold], names=["parser", "oracle"], significance=True, B=50)
+    >>> render_significance(sig).splitlines()[0].split(" over ")[1]
+    '2 units, seed 0'
+    """
     sig = res.significance
     if sig is None:
         return ""
@@ -136,6 +249,29 @@ def _p(p: Optional[float]) -> str:
 
 
 def render_json(res: CompareResult) -> str:
+    r"""`CompareResult.as_dict` as indented JSON (NaN as null).
+
+    Parameters
+    ----------
+    res : CompareResult
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.compare import compare
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
+    >>> import json
+    >>> json.loads(render_json(res))["systems"][0]["scores"]["LAS"]["f1"]
+    0.75
+    """
     return json.dumps(json_ready(res.as_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -145,7 +281,30 @@ CSV_COLUMNS = ("section", "system", "metric", "bin", "value", "correct", "gold",
 
 
 def render_csv(res: CompareResult) -> str:
-    """Long format, one row per number group; columns :data:`CSV_COLUMNS`."""
+    r"""Long format, one row per number group; columns `CSV_COLUMNS`.
+
+    Parameters
+    ----------
+    res : CompareResult
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.compare import compare
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
+    >>> import csv, io
+    >>> rows = list(csv.DictReader(io.StringIO(render_csv(res))))
+    >>> [(r["metric"], r["value"]) for r in rows if r["section"] == "score"][9]
+    ('LAS', '0.75')
+    """
 
     buf = io.StringIO()
     w = csv.DictWriter(buf, CSV_COLUMNS, lineterminator="\n")
@@ -185,7 +344,28 @@ LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier",
 
 
 def render_latex(res: CompareResult) -> str:
-    """A booktabs table, one row per system, F1 and α in percent (2 decimals)."""
+    r"""A booktabs table, one row per system, F1 and α in percent (2 decimals).
+
+    Parameters
+    ----------
+    res : CompareResult
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.compare import compare
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
+    >>> print(render_latex(res).splitlines()[4])
+    parser & 100.00 & 75.00 & 75.00 & 75.00 & 75.00 & 75.00 & 0.00 & 0.00 & 0.00 \\
+    """
 
     cols = [c for c in LATEX_ROWS if c in res.rows()]
     heads = [f"$\\alpha_{{\\mathrm{{{c[6:]}}}}}$" if c.startswith("alpha_")
@@ -201,8 +381,38 @@ def render_latex(res: CompareResult) -> str:
 
 def render(res: CompareResult, output: str = "table", verbose: bool = False,
            top: int = 10) -> str:
-    """``output``: table (``verbose``: the scorer's layout, one system) | json |
-    csv | latex."""
+    r"""A comparison in one output format.
+
+    Parameters
+    ----------
+    res : CompareResult
+    output : {"table", "json", "csv", "latex"}
+    verbose : bool
+        With ``table``: the scorer's layout (one system only).
+    top : int
+        Confusions listed per system.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Unknown format.
+
+    Examples
+    --------
+    >>> from synagree.evaluation.compare import compare
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
+    >>> gold = s1 + "\n" + s2 + "\n"
+    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
+    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
+    >>> render(res, "table", verbose=True) == render_verbose(res)
+    True
+    """
     if output == "table":
         return render_verbose(res, top) if verbose else render_table(res, top)
     if output == "json":

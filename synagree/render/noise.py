@@ -1,3 +1,4 @@
+"""Terminal rendering of noise-experiment summaries (``synagree noise``)."""
 from typing import Dict, Mapping, Sequence, Tuple
 
 from synagree.base.jsonable import to_float
@@ -5,7 +6,28 @@ from synagree.noise.results import METRIC_TITLES, _pct
 
 
 def means_table(summary: Sequence[Mapping[str, object]], metrics: Sequence[str]) -> str:
-    """Plain-text table of the means in percent (for the terminal)."""
+    """Plain-text table of the means in percent (for the terminal).
+
+    Parameters
+    ----------
+    summary : sequence of mapping
+        From `synagree.noise.experiments.summarize`.
+    metrics : sequence of str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.noise.experiments import summarize
+    >>> rows = [{"series": "relabel", "p": 0.5, "las": 0.62, "alpha_plain": 0.55},
+    ...         {"series": "relabel", "p": 1.0, "las": 0.20, "alpha_plain": 0.01}]
+    >>> print(means_table(summarize(rows, ["alpha_plain", "las"]), ["alpha_plain", "las"]), end="")
+    series   p    α_plain   LAS
+    relabel  0.5     55.0  62.0
+    relabel  1        1.0  20.0
+    """
     head = ["series", "p"] + [METRIC_TITLES.get(m, m) for m in metrics]
     idx: Dict[Tuple[str, float], Dict[str, object]] = {}
     for r in summary:

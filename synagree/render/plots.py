@@ -11,7 +11,7 @@
   series, with the diagonal α = LAS for reference.
 
 Input is the tidy run table (``runs.csv``, ``runs.jsonl`` or
-``results.json`` of :mod:`synagree.experiments`) or its rows in memory.
+``results.json`` of `synagree.noise.experiments`) or its rows in memory.
 """
 from __future__ import annotations
 
@@ -128,7 +128,32 @@ def _save(fig, out_dir: Path, stem: str, formats: Sequence[str],
 
 def plot_series(rows: Sequence[Mapping], series: str, ax, metrics: Sequence[str],
                 band: str = "minmax") -> None:
-    """Draw one series on ``ax``: mean curves and spread bands, in percent."""
+    """Draw one series on ``ax``: mean curves and spread bands, in percent.
+
+    Parameters
+    ----------
+    rows : sequence of mapping
+        Run rows (`synagree.noise.experiments.read_rows`).
+    series : str
+    ax : matplotlib.axes.Axes
+    metrics : sequence of str
+    band : {"minmax", "sd"}
+        The shaded band: min to max over runs, or mean ± one sample sd.
+
+    Examples
+    --------
+    >>> rows = [{"series": "both", "p": p, "run": r, "alpha_plain": a, "las": l}
+    ...         for p, r, a, l in [(0.0, 0, 1.0, 1.0), (0.0, 1, 1.0, 1.0), (0.5, 0, 0.3, 0.45),
+    ...                            (0.5, 1, 0.4, 0.55), (1.0, 0, 0.0, 0.1), (1.0, 1, 0.02, 0.12)]]
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> plot_series(rows, "both", ax, ["alpha_plain", "las"])
+    >>> [line.get_ydata().round(1).tolist() for line in ax.get_lines()[:2]]
+    [[100.0, 35.0, 1.0], [100.0, 50.0, 11.0]]
+    >>> plt.close(fig)
+    """
     for m in metrics:
         ps, mean, sd, lo, hi = _points(rows, series, m)
         if not len(ps):
@@ -152,8 +177,44 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
                  title_prefix: str = "", dpi: Optional[int] = None) -> Dict[str, Path]:
     """Write every figure for the runs in ``rows_or_path``; returns name → path.
 
-    ``dpi`` sets the PNG resolution (default 200); ``title_prefix`` goes before
-    each series title (e.g. the corpus name).
+    One figure per series (``noise-<series>``) and, with α and LAS (or
+    Jaccard), ``noise-las-vs-alpha`` (see the module docstring).
+
+    Parameters
+    ----------
+    rows_or_path : sequence of mapping, str or path-like
+        Run rows, or a ``runs.csv`` / ``runs.jsonl`` / ``results.json`` (or a
+        directory holding one).
+    out_dir : str or path-like
+    formats : sequence of str
+        File formats (``png``, ``svg``, ``pdf``).
+    band : {"minmax", "sd"}
+    title_prefix : str
+        Goes before each series title (e.g. the corpus name).
+    dpi : int, optional
+        PNG resolution (default 200).
+
+    Returns
+    -------
+    dict of str to pathlib.Path
+
+    Raises
+    ------
+    ValueError
+        Unknown ``band``.
+    InputError
+        No runs, or an unreadable results file.
+
+    Examples
+    --------
+    >>> rows = [{"series": "both", "p": p, "run": r, "alpha_plain": a, "las": l}
+    ...         for p, r, a, l in [(0.0, 0, 1.0, 1.0), (0.0, 1, 1.0, 1.0), (0.5, 0, 0.3, 0.45),
+    ...                            (0.5, 1, 0.4, 0.55), (1.0, 0, 0.0, 0.1), (1.0, 1, 0.02, 0.12)]]
+    >>> import shutil, tempfile
+    >>> out = tempfile.mkdtemp()
+    >>> sorted(plot_results(rows, out, formats=["svg"]))
+    ['noise-both.svg', 'noise-las-vs-alpha.svg']
+    >>> shutil.rmtree(out)
     """
     if band not in ("minmax", "sd"):
         raise ValueError("band must be 'minmax' or 'sd'")

@@ -1,3 +1,4 @@
+"""Rendering of the annotation-QA tables (``synagree report``, ``agree --worst``)."""
 import csv
 import io
 import json
@@ -21,6 +22,45 @@ def _short(s: Optional[str], n: int = 80) -> str:
 
 def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
                text_width: int = 80) -> Tuple[List[str], List[List[str]]]:
+    """Header and rows of the worst-units table.
+
+    Parameters
+    ----------
+    diags : sequence of UnitDiag
+    variant : str
+        The variant whose share of D_o is shown.
+    d_o : float or None
+        D_o of that variant (the share is contribution / D_o, in percent).
+    text_width : int
+        Sentence text is cut to this many characters.
+
+    Returns
+    -------
+    header : list of str
+    rows : list of list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> from synagree.agreement.qa import worst_units
+    >>> header, rows = worst_rows(worst_units(res), "plain", res.alpha["plain"].d_o)
+    >>> header[:4], rows[0][:4]
+    (['rank', 'sentence', 'document', 'share of D_o (plain)'], ['1', 's1', 'doc', '50.00%'])
+    """
     header = ["rank", "sentence", "document", f"share of D_o ({variant})", "mean TED",
               "annotators", "differing words", "text"]
     infl = [v for v in VARIANTS if any(v in d.influence for d in diags)]  # Δα columns
@@ -44,7 +84,42 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
 
 def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain",
                  by: str = "share") -> str:
-    """The K worst units as text (``table``), ``json``, ``csv``, ``markdown`` or ``latex``."""
+    """The K worst units as text (``table``), ``json``, ``csv``, ``markdown`` or ``latex``.
+
+    Parameters
+    ----------
+    result : AgreementResult
+    k : int
+    fmt : {"table", "json", "csv", "markdown", "latex"}
+    variant : str
+        Falls back to a variant the result has.
+    by : {"share", "influence"}
+        See `synagree.agreement.qa.worst_units`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> print(render_worst(res, k=1, fmt="markdown").splitlines()[0])
+    **The 1 sentences contributing most to D_o (alpha_plain)**
+    """
     variant = available_variant(result, variant)
     diags = worst_units(result, k, variant, by)
     d_o = result.alpha[variant].d_o
@@ -60,7 +135,44 @@ def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain"
 
 
 def render_tables(qa: dict, fmt: str) -> str:
-    """The QA dict of :func:`qa_summary` as csv / markdown / latex / table text."""
+    """The QA dict of `synagree.agreement.qa.qa_summary` as CSV, Markdown, LaTeX or text.
+
+    CSV is one long table: table, row, column, value.
+
+    Parameters
+    ----------
+    qa : dict
+    fmt : {"csv", "markdown", "latex", "table"}
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> from synagree.agreement.qa import qa_summary
+    >>> qa = qa_summary(res, bootstrap_replicates=0)
+    >>> text = render_tables(qa, "markdown")
+    >>> [line for line in text.splitlines() if line.startswith("**")][:3]
+    ['**Summary**', '**Pairs: alpha_plain**', '**Pairs: alpha_diff**']
+    >>> render_tables(qa, "csv").splitlines()[1]
+    'Summary,alpha_plain,estimate,0.780822'
+    """
     if fmt == "csv":
         # one long table: section, row, column, value
         buf = io.StringIO()
@@ -152,7 +264,43 @@ def _all_tables(qa: dict):
 
 
 def annotator_rows(items: Sequence[dict], variants: Sequence[str]):
-    """Header and rows of the annotator-influence table."""
+    """Header and rows of the annotator-influence table.
+
+    Parameters
+    ----------
+    items : sequence of dict
+        From `synagree.agreement.qa.annotator_influence`.
+    variants : sequence of str
+
+    Returns
+    -------
+    header : list of str
+    rows : list of list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> from synagree.agreement.qa import annotator_influence
+    >>> header, rows = annotator_rows(annotator_influence(res), ["plain"])
+    >>> header
+    ['annotator', 'units left', 'alpha_plain without', 'Δα plain']
+    >>> rows[0]
+    ['ann', '3', '0.7143', '-0.0665']
+    """
     header = ["annotator", "units left"] + [f"alpha_{v} without" for v in variants] + \
         [f"Δα {v}" for v in variants]
     rows = []
@@ -170,10 +318,45 @@ def _num(x: Optional[float], signed: bool = False) -> str:
 
 
 def worst_notes_and_annotators(result, output: str = "table", by: str = "share") -> str:
-    """For ``synagree agree --worst K``: a note when unit influence is unavailable,
-    and with at least three annotators α without each annotator: into
-    ``result.extra_details["annotator_influence"]`` for JSON (returns ""), else
-    returned as a rendered table to append after the worst list."""
+    """What ``synagree agree --worst K`` adds after the worst list.
+
+    A note when unit influence is unavailable, and with at least three
+    annotators α without each annotator: into
+    ``result.extra_details["annotator_influence"]`` for JSON (returns ""),
+    else returned as a rendered table.
+
+    Parameters
+    ----------
+    result : AgreementResult
+    output : {"table", "json", "csv", "latex"}
+    by : {"share", "influence"}
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def unit(sid, **anns):
+    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
+    ...                                             rels.split(), metadata={"sent_id": sid})
+    ...                              for a, (h, rels) in anns.items()})
+    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
+    ...               cy=([2, 0, 2], "nsubj root obj")),
+    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
+    ...               cy=([2, 0], "nsubj root")),
+    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
+    ...               cy=([0, 1, 1], "root obj obl"))]
+    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
+    >>> print(worst_notes_and_annotators(res).splitlines()[1])
+    Alpha without each annotator (recomputed; Δα = without − with everyone)
+    >>> worst_notes_and_annotators(res, "json"), len(res.extra_details["annotator_influence"])
+    ('', 3)
+    """
     if unit_influence(result) is None:
         note = INFLUENCE_UNAVAILABLE + (", so --worst-by influence ranks by share of D_o"
                                         if by == "influence" else "")

@@ -1,3 +1,4 @@
+"""One table renderer for the QA and categorical tables: text, Markdown, CSV, LaTeX."""
 import csv
 import io
 from typing import Sequence
@@ -14,8 +15,39 @@ def _f(x, digits: int = 4) -> str:
 
 def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
                 caption: str = "") -> str:
-    """Render a table as text, markdown, csv or latex (cells escaped for each:
-    :mod:`synagree.escape`)."""
+    r"""Render a table as text, Markdown, CSV or LaTeX.
+
+    Cells are escaped for each format (`synagree.base.escape`).
+
+    Parameters
+    ----------
+    header : sequence of str
+    rows : sequence of sequence of str
+    fmt : {"table", "markdown", "csv", "latex"}
+        Anything else is the aligned text table.
+    caption : str
+        Text: a first line; Markdown: a bold line; LaTeX: a comment.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> rows = [["nsubj", "0.9"], ["obj|iobj", "0.7"]]
+    >>> print(render_rows(["label", "agreement"], rows, "markdown"), end="")
+    | label | agreement |
+    |---|---|
+    | nsubj | 0.9 |
+    | obj\|iobj | 0.7 |
+    >>> text = render_rows(["label", "agreement"], rows, "table", caption="Labels")
+    >>> for line in text.splitlines():
+    ...     print(line.rstrip())
+    Labels
+    label     agreement
+    nsubj     0.9
+    obj|iobj  0.7
+    """
 
     if fmt == "csv":
         buf = io.StringIO()

@@ -1,8 +1,8 @@
-"""Rendering: results → table, JSON, CSV, LaTeX.  Computing never happens here.
+"""Rendering of agreement results (``synagree agree``): table, JSON, CSV, LaTeX.
 
-Writing is atomic: :func:`write_atomic` writes to a temporary file in the
-target directory and renames it into place, so a reader never sees half a
-result.
+Computing never happens here.  Writing is atomic
+(`synagree.io.files.write_atomic`): a temporary file in the target
+directory is renamed into place, so a reader never sees half a result.
 """
 from __future__ import annotations
 
@@ -22,13 +22,59 @@ FORMATS = ("table", "json", "csv", "latex")
 
 
 def fmt_num(x: Optional[float], digits: int = 4, missing: str = "undefined") -> str:
-    """``x`` to ``digits`` decimals; ``missing`` for None, NaN and ±inf."""
+    """``x`` to ``digits`` decimals; ``missing`` for None, NaN and ±inf.
+
+    Parameters
+    ----------
+    x : float or None
+    digits : int
+    missing : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> fmt_num(0.91891), fmt_num(None), fmt_num(float("nan"), missing="–"), fmt_num(1/3, 2)
+    ('0.9189', 'undefined', '–', '0.33')
+    """
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return missing
     return f"{x:.{digits}f}"
 
 
 def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
+    """``(name, value)`` rows of the summary table of an agreement result.
+
+    Settings, counts, α per variant and the scores (with bootstrap intervals
+    when present), the ``extra`` metrics, and for dependency corpora the
+    ignored, multi-root and cycle counts.
+
+    Parameters
+    ----------
+    res : AgreementResult
+
+    Returns
+    -------
+    list of (str, str)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> res = agree_corpus(Corpus(["a", "b"], [
+    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
+    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
+    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
+    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> dict(summary_rows(res))["alpha_plain"], dict(summary_rows(res))["LAS"]
+    ('0.918919', '0.833333')
+    """
     rows = [("kind", res.kind),
             *((k.replace("_", " "), v) for k, v in
               (res.corpus.settings() if res.corpus is not None else {}).items()),
@@ -65,6 +111,32 @@ UNITS_NOTE = ("fractions (0 to 1); LAS/UAS/LA: share of words with the same head
 
 
 def render_table(res: AgreementResult) -> str:
+    """The summary as an aligned two-column text table, then the notes.
+
+    Parameters
+    ----------
+    res : AgreementResult
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> res = agree_corpus(Corpus(["a", "b"], [
+    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
+    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
+    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
+    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> print(render_table(res).splitlines()[0])
+    kind                      dependency
+    """
     rows = summary_rows(res)
     w = max(len(k) for k, _ in rows)
     out = [plain(f"{k:<{w}}  {v}") for k, v in rows]
@@ -76,6 +148,34 @@ def render_table(res: AgreementResult) -> str:
 
 
 def render_json(res: AgreementResult) -> str:
+    """`AgreementResult.to_dict` as indented JSON (NaN as null).
+
+    Parameters
+    ----------
+    res : AgreementResult
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> res = agree_corpus(Corpus(["a", "b"], [
+    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
+    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
+    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
+    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> import json
+    >>> d = json.loads(render_json(res))
+    >>> d["units"], round(d["alpha_plain"], 4), d["counts"]["alpha_plain"]["de_sum"]
+    (2, 0.9189, 74.0)
+    """
     return json.dumps(json_ready(res.to_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -103,6 +203,35 @@ def _flat_fields(res: AgreementResult) -> List[Tuple[str, object]]:
 
 
 def render_csv(res: AgreementResult) -> str:
+    """One header row and one value row: the scalar fields of `AgreementResult.to_dict`.
+
+    Parameters
+    ----------
+    res : AgreementResult
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> res = agree_corpus(Corpus(["a", "b"], [
+    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
+    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
+    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
+    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> import csv, io
+    >>> header, values = csv.reader(io.StringIO(render_csv(res)))
+    >>> row = dict(zip(header, values))
+    >>> row["matching"], row["alpha_plain"][:6], row["las_correct"], row["score_total"]
+    ('position', '0.9189', '5.0', '6.0')
+    """
     fields = _flat_fields(res)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -113,7 +242,34 @@ def render_csv(res: AgreementResult) -> str:
 
 
 def render_latex(res: AgreementResult, label: str = "corpus") -> str:
-    """One booktabs row in percent with one decimal, as the paper's Table 2."""
+    r"""One booktabs row in percent with one decimal, as the paper's Table 2.
+
+    Parameters
+    ----------
+    res : AgreementResult
+    label : str
+        The corpus name in the first column (LaTeX-escaped).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> res = agree_corpus(Corpus(["a", "b"], [
+    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
+    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
+    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
+    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> print(render_latex(res, label="toy_corpus").splitlines()[6])
+    toy\_corpus & 91.9 & 91.9 & 91.9 & 83.3 & 100.0 & 83.3 \\
+    """
     cols = [f"$\\alpha_{{\\mathrm{{{v}}}}}$" for v in VARIANTS if v in res.alpha]
     names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
     cols += [names[m] for m in res.score_names]
@@ -128,6 +284,38 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
 
 
 def render(res: AgreementResult, output: str) -> str:
+    """An agreement result in one output format.
+
+    Parameters
+    ----------
+    res : AgreementResult
+    output : {"table", "json", "csv", "latex"}
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Unknown format.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> res = agree_corpus(Corpus(["a", "b"], [
+    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
+    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
+    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
+    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> render(res, "latex") == render_latex(res), render(res, "csv") == render_csv(res)
+    (True, True)
+    """
     if output == "table":
         return render_table(res)
     if output == "json":

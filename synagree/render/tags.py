@@ -1,3 +1,4 @@
+"""Rendering of tag evaluations (``synagree tags``): table, JSON, CSV."""
 import csv
 import io
 import json
@@ -10,8 +11,44 @@ from synagree.render.tables import fmt_num
 
 # ---------------------------------------------------------------- rendering
 def render_tags(res: TagsResult, output: str = "table") -> str:
-    """``table`` (summary + per-tag rows), ``json`` (everything), ``csv`` (one
-    row per gold tag, after an ``ALL`` row)."""
+    r"""A `TagsResult` as ``table`` (summary + per-tag rows), ``json`` or ``csv``.
+
+    CSV has one row per gold tag, after an ``ALL`` row.
+
+    Parameters
+    ----------
+    res : TagsResult
+    output : {"table", "json", "csv"}
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Unknown output format.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from synagree.evaluation.tags import evaluate_tags
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> paths = []
+    >>> for rel in ("nsubj:pass", "nsubj"):
+    ...     fd, path = tempfile.mkstemp(suffix=".conllu")
+    ...     with os.fdopen(fd, "w") as f:
+    ...         _ = f.write(row.format(1, "She", "PRON", 2, rel)
+    ...                     + row.format(2, "left", "VERB", 0, "root") + "\n")
+    ...     paths.append(path)
+    >>> res = evaluate_tags(*paths)
+    >>> print(render_tags(res, "csv"), end="")
+    tag,count,exact,accuracy,mean_credit,confusion,confusion_count
+    ALL,2,1,0.5,1.0,,
+    nsubj:pass,1,0,0.0,1.0,nsubj,1
+    root,1,1,1.0,1.0,,0
+    >>> for p in paths: os.remove(p)
+    """
     if output == "json":
         return json.dumps(res.to_dict(), indent=2, ensure_ascii=False) + "\n"
     if output == "csv":

@@ -7,7 +7,7 @@ values in unit u:
     D_e = 1/(n(n − 1)) · Σ_{ordered pairs of distinct pairable values} δ²
     α   = 1 − D_o / D_e
 
-Results are kept as sums (:class:`AlphaStats`: the D_o and D_e numerators and
+Results are kept as sums (`AlphaStats`: the D_o and D_e numerators and
 n), so they can be merged, resampled and checked; α is derived.
 
 Degenerate cases are reported, never raised: D_e = 0 (all pairable values
@@ -50,8 +50,35 @@ VARIANTS = ("plain", "diff", "norm")
 
 @dataclass
 class AlphaStats:
-    """α as counts: Σ_u (1/(m_u−1)) Σ_{i≠j} δ² (``do_sum``), Σ_{i≠j} δ² over all
-    pairable values (``de_sum``), and n pairable values over ``units`` units."""
+    """α as counts, from which D_o, D_e and α are derived (docs/method.md §5).
+
+    Parameters
+    ----------
+    do_sum : float
+        Σ_u (1/(m_u−1)) Σ_{i≠j in u} δ² (n·D_o).
+    de_sum : float
+        Σ_{i≠j} δ² over all ordered pairs of pairable values (n(n−1)·D_e).
+    n : int
+        Pairable values.
+    units : int
+        Pairable units.
+    notes : list of str
+        Degenerate cases and sampling, for people.
+    alpha_se : float, optional
+        Standard error of α when D_e was estimated from sampled pairs.
+    sampled_pairs : int, optional
+        Pairs drawn for D_e, when sampled.
+    ci : (float, float), optional
+        Bootstrap percentile interval of α.
+
+    Examples
+    --------
+    >>> st = AlphaStats(do_sum=2.0, de_sum=74.0, n=4, units=2)
+    >>> st.d_o, round(st.d_e, 4), round(st.alpha, 4)
+    (0.5, 6.1667, 0.9189)
+    >>> AlphaStats(0.0, 0.0, 4, 2).alpha is None  # D_e = 0: undefined
+    True
+    """
 
     do_sum: float
     de_sum: float
@@ -64,15 +91,17 @@ class AlphaStats:
 
     @property
     def d_o(self) -> float:
+        """Observed disagreement D_o = do_sum / n (NaN when n = 0)."""
         return self.do_sum / self.n if self.n else float("nan")
 
     @property
     def d_e(self) -> float:
+        """Expected disagreement D_e = de_sum / (n(n−1)) (NaN when n < 2)."""
         return self.de_sum / (self.n * (self.n - 1)) if self.n > 1 else float("nan")
 
     @property
     def alpha(self) -> Optional[float]:
-        """α, or ``None`` when it is undefined (no pairable values, or D_e = 0)."""
+        """α = 1 − D_o/D_e, or None when undefined (n < 2, or D_e = 0; docs/method.md §5.2)."""
         if self.n < 2 or self.de_sum <= 0.0:
             return None
         return 1.0 - self.d_o / self.d_e
@@ -114,9 +143,48 @@ def krippendorff_alpha(data: Sequence[Sequence[object]],
                        missing: Hashable = None) -> AlphaStats:
     """Krippendorff's α for reliability data laid out coders × units.
 
-    ``data[c][u]`` is coder c's value for unit u, or ``missing``.  ``metric``
-    gives δ² (``"nominal"``, ``"interval"``, ``"ratio"`` or a callable returning
-    the *squared* distance).
+    docs/method.md §5.1.  Units with fewer than two values take no part.
+
+    Parameters
+    ----------
+    data : sequence of sequence
+        ``data[c][u]`` is coder c's value for unit u, or ``missing`` (None is
+        always missing); rows may be of different lengths.
+    metric : {"nominal", "interval", "ratio"} or callable
+        The δ²: a name in `METRICS`, or a callable returning the *squared*
+        distance of two values.
+    missing : hashable
+        The value that marks a missing value.
+
+    Returns
+    -------
+    AlphaStats
+        ``alpha`` is None when undefined (with a note).
+
+    Raises
+    ------
+    KeyError
+        Unknown metric name.
+
+    See Also
+    --------
+    tree_alpha : α over trees.
+
+    Examples
+    --------
+    Krippendorff's (2011) example: 4 coders, 12 units, nominal data with
+    missing values.
+
+    >>> data = [
+    ...     [1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+    ...     [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+    ...     [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+    ...     [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None],
+    ... ]
+    >>> round(krippendorff_alpha(data).alpha, 3)
+    0.743
+    >>> round(krippendorff_alpha(data, "interval").alpha, 3)
+    0.849
     """
     d2 = METRICS[metric] if isinstance(metric, str) else metric
     n_units = max((len(row) for row in data), default=0)
@@ -150,7 +218,37 @@ def krippendorff_alpha(data: Sequence[Sequence[object]],
 
 @dataclass
 class TreeAlpha:
-    """Syntactic α for every requested variant, with the distances behind it."""
+    """Syntactic α for every requested variant, with the distances behind it.
+
+    Parameters
+    ----------
+    stats : dict of str to AlphaStats
+        Per variant (``"plain"``, ``"diff"``, ``"norm"``).
+    unit_ted : list of numpy.ndarray
+        Per pairable unit, the m_u × m_u TED matrix (annotations in order).
+    n_distinct : int
+        Distinct trees among the pairable values.
+    sums : UnitSums, optional
+        Per-unit sums (with ``S[u, v]`` when kept); None when D_e was sampled.
+    sampled : SampledDe, optional
+        The D_e estimate, when sampled.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> v = Vocabulary()
+    >>> def tree(heads, rels):
+    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    ...     return dependency_tree(s, v)
+    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
+    >>> ta = tree_alpha([[a, b], [c, c]])
+    >>> round(ta.alpha("plain"), 4), ta.n_distinct, ta.unit_ted[0].tolist()
+    (0.9189, 3, [[0.0, 1.0], [1.0, 0.0]])
+    """
 
     stats: Dict[str, AlphaStats]
     unit_ted: List[np.ndarray]  # per pairable unit: m_u × m_u TED matrix
@@ -159,6 +257,7 @@ class TreeAlpha:
     sampled: Optional["SampledDe"] = None
 
     def alpha(self, variant: str) -> Optional[float]:
+        """α of ``variant``, or None when it is undefined."""
         return self.stats[variant].alpha
 
 
@@ -172,17 +271,69 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
                full_rows: bool = False) -> TreeAlpha:
     """α_plain / α_diff / α_norm for units given as lists of annotation trees.
 
-    Units with fewer than two trees take no part.  One TED per pair of
-    distinct trees serves every variant (see :mod:`synagree.distances`).
+    docs/method.md §4–5.  Units with fewer than two trees take no part.  One
+    TED per pair of distinct trees serves every variant (see
+    `synagree.distance.ted`):
+    plain δ = TED, diff δ = TED − | |x| − |y| |, norm δ = TED / (|x| + |y|).
 
-    ``keep_unit_matrix`` keeps the unit × unit δ² sums (O(units²) memory,
-    needed for the bootstrap); ``sample_pairs`` estimates D_e from that many
-    random value pairs (D_o stays exact) and reports a standard error, drawing
-    more pairs until the SE of α is at most ``target_se`` when given;
-    ``executor`` runs the tiles elsewhere (e.g. Dask); ``progress`` shows a
-    progress bar on stderr when it is a terminal; ``full_rows`` keeps each
-    unit's δ² sums against every value (O(units) memory, exact D_e only), from
-    which :mod:`synagree.influence` derives α without each unit.
+    Parameters
+    ----------
+    units : sequence of sequence of FlatTree
+        Per unit, its annotations' trees (label ids from one `Vocabulary`).
+    variants : sequence of str
+        Any of ``"plain"``, ``"diff"``, ``"norm"``.
+    costs : Costs, optional
+        Edit costs (docs/method.md §3.2); None: unit costs.
+    keep_unit_matrix : bool
+        Keep the unit × unit δ² sums (O(units²) memory, needed for the
+        bootstrap).
+    sample_pairs : int, optional
+        Estimate D_e from that many random value pairs (D_o stays exact) and
+        report a standard error (docs/method.md §5.3).
+    seed : int
+        Seed of the sampled pairs.
+    executor : callable, optional
+        Runs the tiles elsewhere (e.g. Dask, `synagree.distance.dask_exec`).
+    progress : bool
+        Progress bar on stderr when it is a terminal.
+    tile : int
+        Units per tile of the all-pairs computation.
+    target_se : float, optional
+        With ``sample_pairs``: draw more pairs until the SE of α is at most this.
+    full_rows : bool
+        Keep each unit's δ² sums against every value (O(units) memory, exact
+        D_e only), from which `synagree.agreement.influence` derives α without
+        each unit.
+
+    Returns
+    -------
+    TreeAlpha
+
+    Raises
+    ------
+    ValueError
+        Unknown variant.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> v = Vocabulary()
+    >>> def tree(heads, rels):
+    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    ...     return dependency_tree(s, v)
+    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
+    >>> ta = tree_alpha([[a, b], [c, c], [a]])  # the last unit takes no part
+    >>> st = ta.stats["plain"]
+    >>> st.do_sum, st.de_sum, st.n, st.units, round(st.alpha, 4)
+    (2.0, 74.0, 4, 2, 0.9189)
+    >>> tree_alpha([[a, a], [b, b]]).stats["plain"].notes
+    []
+    >>> tree_alpha([[a, b]]).stats["plain"].notes
+    ['alpha_plain: only one unit, so D_o = D_e and α = 0 by construction']
     """
 
     for v in variants:
@@ -258,9 +409,35 @@ def sampling_plan(n_values: int, sample_pairs: Optional[int], exact: bool
     """``(sample_pairs, target_se, note)`` for ``n_values`` pairable trees.
 
     Explicit ``sample_pairs`` are kept; otherwise D_e is exact unless the
-    corpus is above :data:`AUTO_SAMPLE_THRESHOLD` and ``exact`` is false, in
-    which case pairs are drawn until every α's SE is at most
-    :data:`AUTO_TARGET_SE`, and ``note`` says so.
+    corpus is above `AUTO_SAMPLE_THRESHOLD` (20,000) pairable values and
+    ``exact`` is false, in which case `DEFAULT_SAMPLE_PAIRS` pairs are drawn
+    first, then more until every α's SE is at most `AUTO_TARGET_SE`, and
+    ``note`` says so (docs/method.md §5.3).
+
+    Parameters
+    ----------
+    n_values : int
+        Pairable annotations.
+    sample_pairs : int or None
+        The user's request.
+    exact : bool
+        Force the exact D_e.
+
+    Returns
+    -------
+    sample_pairs : int or None
+    target_se : float or None
+    note : str or None
+
+    Examples
+    --------
+    >>> sampling_plan(500, None, False)
+    (None, None, None)
+    >>> pairs, se, note = sampling_plan(50_000, None, False)
+    >>> pairs, se, note[:39]
+    (200000, 0.001, '50,000 annotations exceed 20,000: D_e e')
+    >>> sampling_plan(50_000, None, True), sampling_plan(500, 1000, False)
+    ((None, None, None), (1000, None, None))
     """
     if sample_pairs is None and not exact and n_values > AUTO_SAMPLE_THRESHOLD:
         return DEFAULT_SAMPLE_PAIRS, AUTO_TARGET_SE, (

@@ -3,7 +3,7 @@
 Every metric is a small *credit function* over aligned words: it takes the
 two annotations of a sentence and says, word by word (a boolean array),
 whether the word counts as correct.  A new metric is one line in
-:data:`WORD_METRICS`.
+`WORD_METRICS`.
 
 Aggregation, with more than two annotators: for each unit the credit is
 averaged over all annotator pairs of that unit, weighted by the unit's word
@@ -17,7 +17,7 @@ labelled brackets (first leaf, last leaf, label; preterminals count),
 averaged over pairs, weighted by the first annotation's leaf count; no unit
 is left out.
 
-Results are :class:`Counts` (sum of pair-averaged credits and the weight),
+Results are `Counts` (sum of pair-averaged credits and the weight),
 ratios are derived.
 """
 from __future__ import annotations
@@ -50,7 +50,44 @@ WORD_METRICS: Dict[str, Callable[[DepSentence, DepSentence], np.ndarray]] = {
 
 @dataclass
 class Counts:
-    """Σ over units of (mean over annotator pairs of correct words), and Σ words."""
+    """Credited words and word totals behind LAS/UAS/LA or Jaccard (docs/method.md §6).
+
+    Ratios are derived (`ratio`, a fraction), so counts of several corpora or
+    systems merge.
+
+    Parameters
+    ----------
+    correct : dict of str to float
+        Per metric, Σ over units of the mean over annotator pairs of credited
+        words (Jaccard: of weight × Jaccard).
+    total : float
+        Σ over units of their word count (the weight).
+    units : int
+        Units counted.
+    ignored : int
+        Units left out because their annotations differ in word count.
+    unit_correct : dict of str to list of float
+        Per metric, the credit of each pairable unit (0 for ignored units).
+    unit_total : list of float
+        The weight of each pairable unit (0 for ignored units).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
+    >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])
+    >>> counts = attachment_scores([[a, b], [a, c]])
+    >>> counts.correct, counts.total
+    ({'las': 3.0, 'uas': 5.0, 'la': 4.0}, 6.0)
+    >>> round(counts.ratio("las"), 4), round(counts.ratio("uas"), 4)
+    (0.5, 0.8333)
+    >>> counts.merge(counts).ratio("la") == counts.ratio("la")
+    True
+    """
 
     correct: Dict[str, float] = field(default_factory=dict)
     total: float = 0.0
@@ -61,13 +98,16 @@ class Counts:
     unit_total: List[float] = field(default_factory=list)
 
     def unit_arrays(self) -> Tuple[Dict[str, np.ndarray], np.ndarray]:
+        """``(unit_correct, unit_total)`` as float64 arrays (for the bootstrap)."""
         return ({k: np.asarray(v, dtype=np.float64) for k, v in self.unit_correct.items()},
                 np.asarray(self.unit_total, dtype=np.float64))
 
     def ratio(self, metric: str) -> float:
+        """``correct[metric] / total``, a fraction; NaN when the total is 0."""
         return self.correct.get(metric, 0.0) / self.total if self.total else float("nan")
 
     def merge(self, other: "Counts") -> "Counts":
+        """The counts of both (a new object), per-unit lists concatenated."""
         keys = set(self.correct) | set(other.correct)
         return Counts({k: self.correct.get(k, 0.0) + other.correct.get(k, 0.0) for k in keys},
                       self.total + other.total, self.units + other.units,
@@ -79,8 +119,36 @@ class Counts:
 
 def unit_word_credits(annotations: Sequence[DepSentence],
                       metrics: Sequence[str] = tuple(WORD_METRICS)) -> Dict[str, float]:
-    """Per-unit credits: for each metric, the mean over annotator pairs of the
-    number of words credited.  Raises ValueError on differing word counts."""
+    """Per-unit credits: per metric, the mean over annotator pairs of words credited.
+
+    Parameters
+    ----------
+    annotations : sequence of DepSentence
+        Two or more annotations of one sentence.
+    metrics : sequence of str
+        Names in `WORD_METRICS` (``"las"``, ``"uas"``, ``"la"``).
+
+    Returns
+    -------
+    dict of str to float
+
+    Raises
+    ------
+    ValueError
+        The annotations differ in word count.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
+    >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])
+    >>> unit_word_credits([a, b, c])  # pairs ab, ac, bc: LAS 2, 1, 2 words
+    {'las': 1.6666666666666667, 'uas': 2.3333333333333335, 'la': 2.3333333333333335}
+    """
     n = annotations[0].n_words
     if any(a.n_words != n for a in annotations[1:]):
         raise ValueError("annotations differ in word count")
@@ -91,7 +159,38 @@ def unit_word_credits(annotations: Sequence[DepSentence],
 
 def attachment_scores(units: Sequence[Sequence[DepSentence]],
                       metrics: Sequence[str] = tuple(WORD_METRICS)) -> Counts:
-    """LAS/UAS/LA counts over units (lists of annotations of one sentence)."""
+    """LAS/UAS/LA counts over units (lists of annotations of one sentence).
+
+    docs/method.md §6.1: per unit the credit is averaged over all annotator
+    pairs, weighted by the unit's word count; units whose annotations differ in
+    word count are left out (``ignored``); units with fewer than two
+    annotations take no part.  Labels are compared in full (subtypes
+    included); punctuation counts.
+
+    Parameters
+    ----------
+    units : sequence of sequence of DepSentence
+    metrics : sequence of str
+        Names in `WORD_METRICS`.
+
+    Returns
+    -------
+    Counts
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
+    >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
+    >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])
+    >>> short = DepSentence("-", 0, 1, ["Hi"], np.array([0]), ["root"])
+    >>> counts = attachment_scores([[a, b], [a, short], [a]])
+    >>> counts.ratio("las"), counts.ratio("uas"), counts.units, counts.ignored
+    (0.6666666666666666, 1.0, 1, 1)
+    """
     c = Counts({m: 0.0 for m in metrics}, unit_correct={m: [] for m in metrics})
     for anns in units:
         if len(anns) < 2:
@@ -114,7 +213,26 @@ def attachment_scores(units: Sequence[Sequence[DepSentence]],
 
 
 def brackets(root: PhraseNode) -> Set[Tuple[int, int, str]]:
-    """Labelled brackets (first leaf, last leaf, label) of every node, leaves included."""
+    """Labelled brackets (first leaf, last leaf, label) of every node, leaves included.
+
+    Leaves are numbered from 0, left to right (docs/method.md §6.2).
+
+    Parameters
+    ----------
+    root : PhraseNode
+
+    Returns
+    -------
+    set of (int, int, str)
+
+    Examples
+    --------
+    >>> from synagree.io.brackets import PhraseNode
+    >>> t = PhraseNode("S", [PhraseNode("NP", [PhraseNode("D"), PhraseNode("N")]),
+    ...                      PhraseNode("V")])
+    >>> sorted(brackets(t))
+    [(0, 0, 'D'), (0, 1, 'NP'), (0, 2, 'S'), (1, 1, 'N'), (2, 2, 'V')]
+    """
     out: Set[Tuple[int, int, str]] = set()
     span: Dict[int, Tuple[int, int]] = {}
     leaf = 0
@@ -129,14 +247,54 @@ def brackets(root: PhraseNode) -> Set[Tuple[int, int, str]]:
 
 
 def jaccard(a: PhraseSentence, b: PhraseSentence) -> float:
-    """|A ∩ B| / |A ∪ B| over labelled brackets."""
+    """|A ∩ B| / |A ∪ B| over the labelled brackets of two trees (docs/method.md §6.2).
+
+    Parameters
+    ----------
+    a, b : PhraseSentence
+
+    Returns
+    -------
+    float
+        1.0 when both have no brackets.
+
+    Examples
+    --------
+    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
+    >>> x = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]), N("V")]))
+    >>> y = PhraseSentence("-", 0, 1, N("S", [N("D"), N("VP", [N("N"), N("V")])]))
+    >>> jaccard(x, y)  # 4 shared of 6 brackets
+    0.6666666666666666
+    """
     ba, bb = brackets(a.root), brackets(b.root)
     union = ba | bb
     return len(ba & bb) / len(union) if union else 1.0
 
 
 def jaccard_scores(units: Sequence[Sequence[PhraseSentence]]) -> Counts:
-    """Pair-averaged Jaccard per unit, weighted by the first annotation's leaf count."""
+    """Pair-averaged Jaccard per unit, weighted by the first annotation's leaf count.
+
+    docs/method.md §6.2; no unit is left out.
+
+    Parameters
+    ----------
+    units : sequence of sequence of PhraseSentence
+
+    Returns
+    -------
+    Counts
+        With the single metric ``"jaccard"``.
+
+    Examples
+    --------
+    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
+    >>> x = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]), N("V")]))
+    >>> y = PhraseSentence("-", 0, 1, N("S", [N("D"), N("VP", [N("N"), N("V")])]))
+    >>> z = PhraseSentence("-", 0, 1, N("S", [N("V")]))
+    >>> counts = jaccard_scores([[x, y], [z, z]])
+    >>> counts.total, round(counts.ratio("jaccard"), 4)  # (3 * 2/3 + 1 * 1) / 4
+    (4.0, 0.75)
+    """
     c = Counts({"jaccard": 0.0}, unit_correct={"jaccard": []})
     for anns in units:
         if len(anns) < 2:

@@ -23,17 +23,57 @@ from synagree.distance.sums import VARIANTS, UnitSums
 
 @dataclass
 class BootstrapResult:
+    """Bootstrap replicates per statistic, with the interval level and seed.
+
+    Parameters
+    ----------
+    replicates : dict of str to numpy.ndarray
+        Name (``alpha_plain``, ``las``, ...) to its (B,) replicate values
+        (NaN where undefined).
+    level : float
+        Confidence level, a fraction (0.95 = 95 %).
+    seed : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r = BootstrapResult({"alpha_plain": np.linspace(0.5, 0.9, 101)}, 0.9, seed=0)
+    >>> [round(x, 3) for x in r.ci("alpha_plain")], r.ci("las")
+    ([0.52, 0.88], None)
+    """
     replicates: Dict[str, np.ndarray]  # name -> (B,) replicate values
     level: float
     seed: int
 
     def ci(self, name: str) -> Optional[Tuple[float, float]]:
+        """The percentile interval of ``name`` at ``level`` (None: unknown name)."""
         r = self.replicates.get(name)
         return None if r is None else percentile_interval(r, self.level)
 
 
 def percentile_interval(replicates: np.ndarray, level: float) -> Optional[Tuple[float, float]]:
-    """The central ``level`` interval of the finite replicates (None if there are none)."""
+    """The central ``level`` interval of the finite replicates (docs/method.md §5.4).
+
+    Parameters
+    ----------
+    replicates : numpy.ndarray
+        Replicate values; NaN and infinities are dropped.
+    level : float
+        A fraction (0.95 = 95 %).
+
+    Returns
+    -------
+    (float, float) or None
+        None if no replicate is finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> percentile_interval(np.array([0.1, 0.2, np.nan, 0.3, 0.4, 0.5]), 0.5)
+    (0.2, 0.4)
+    >>> percentile_interval(np.array([np.nan]), 0.95) is None
+    True
+    """
     r = replicates[np.isfinite(replicates)]
     if r.size == 0:
         return None
@@ -44,16 +84,68 @@ def percentile_interval(replicates: np.ndarray, level: float) -> Optional[Tuple[
 
 def resample_weights(n_units: int, B: int,
                      seed: "int | np.random.Generator") -> np.ndarray:
-    """B × n_units multiplicities of units drawn with replacement.  ``seed`` may be
-    a Generator: draws then continue its stream (for chunked resampling)."""
+    """B × n_units multiplicities of units drawn with replacement.
+
+    Parameters
+    ----------
+    n_units : int
+    B : int
+        Replicates.
+    seed : int or numpy.random.Generator
+        A Generator continues its stream (for chunked resampling).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 (B, n_units); every row sums to ``n_units``.
+
+    Examples
+    --------
+    >>> W = resample_weights(4, 3, seed=0)
+    >>> W.shape, W.sum(axis=1).tolist()
+    ((3, 4), [4.0, 4.0, 4.0])
+    >>> bool((resample_weights(4, 3, seed=0) == W).all())  # the same seed, the same draw
+    True
+    """
     rng = np.random.default_rng(seed)
     return rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=B).astype(np.float64)
 
 
 def alpha_replicates(do_per_unit: np.ndarray, m: np.ndarray, S: np.ndarray,
                      W: np.ndarray) -> np.ndarray:
-    """α per replicate of one variant: ``do_per_unit[u]`` = Σ_{i≠j in u} δ² / (m_u − 1),
-    ``m`` values per unit, ``S`` the unit × unit δ² sums; NaN where D_e* = 0."""
+    """α per replicate of one variant, from unit sums and resampling weights.
+
+    With weights w (a row of W), n* = Σ_u w_u m_u:
+    D_o* = Σ_u w_u · do_per_unit[u] / n*, D_e* = w S wᵀ / (n*(n* − 1)),
+    α* = 1 − D_o*/D_e* (docs/method.md §5.4).
+
+    Parameters
+    ----------
+    do_per_unit : numpy.ndarray
+        (U,): Σ_{i≠j in u} δ² / (m_u − 1).
+    m : numpy.ndarray
+        (U,): values per unit.
+    S : numpy.ndarray
+        (U, U): the unit × unit δ² sums of the variant.
+    W : numpy.ndarray
+        (B, U): resampling weights.
+
+    Returns
+    -------
+    numpy.ndarray
+        (B,); NaN where D_e* = 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.distance.sums import UnitSums
+    >>> diag = np.array([[2.0] * 3, [0.0] * 3, [2.0] * 3])  # within-unit sums, 3 units
+    >>> S = np.array([[2.0, 36.0, 1.0], [36.0, 0.0, 36.0], [1.0, 36.0, 2.0]])
+    >>> sums = UnitSums(diag, np.zeros((3, 3)), np.full(3, 2.0), S=np.stack([S] * 3))
+    >>> W = np.array([[1.0, 1.0, 1.0], [3.0, 0.0, 0.0]])  # the sample itself; unit 0 thrice
+    >>> alpha_replicates(sums.diag[:, 0] / 1.0, sums.m, S, W).round(4).tolist()
+    [0.8667, -0.6667]
+    """
     nstar = W @ m
     with np.errstate(divide="ignore", invalid="ignore"):
         do = (W @ do_per_unit) / nstar
@@ -63,7 +155,37 @@ def alpha_replicates(do_per_unit: np.ndarray, m: np.ndarray, S: np.ndarray,
 
 def bootstrap_alpha(sums: UnitSums, W: np.ndarray,
                     variants: Sequence[str] = VARIANTS) -> Dict[str, np.ndarray]:
-    """α replicates per variant from the unit × unit sums and resampling weights."""
+    """α replicates per variant from the unit × unit sums and resampling weights.
+
+    Parameters
+    ----------
+    sums : UnitSums
+        With ``S`` (computed with ``want_s=True`` / ``keep_unit_matrix=True``).
+    W : numpy.ndarray
+        (B, U) resampling weights (`resample_weights`).
+    variants : sequence of str
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``alpha_<variant>`` to its (B,) replicates.
+
+    Raises
+    ------
+    ValueError
+        ``sums.S`` is None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.distance.sums import UnitSums
+    >>> diag = np.array([[2.0] * 3, [0.0] * 3, [2.0] * 3])  # within-unit sums, 3 units
+    >>> S = np.array([[2.0, 36.0, 1.0], [36.0, 0.0, 36.0], [1.0, 36.0, 2.0]])
+    >>> sums = UnitSums(diag, np.zeros((3, 3)), np.full(3, 2.0), S=np.stack([S] * 3))
+    >>> reps = bootstrap_alpha(sums, np.ones((1, 3)), ["plain"])
+    >>> round(float(reps["alpha_plain"][0]), 4)
+    0.8667
+    """
     if sums.S is None:
         raise ValueError("the bootstrap needs the unit x unit sums (keep_unit_matrix=True)")
     out = {}
@@ -76,7 +198,29 @@ def bootstrap_alpha(sums: UnitSums, W: np.ndarray,
 
 def bootstrap_ratios(correct: Dict[str, np.ndarray], total: np.ndarray,
                      W: np.ndarray) -> Dict[str, np.ndarray]:
-    """Replicates of Σ correct / Σ total for per-unit arrays (e.g. LAS)."""
+    """Replicates of Σ correct / Σ total for per-unit arrays (e.g. LAS).
+
+    Parameters
+    ----------
+    correct : dict of str to numpy.ndarray
+        Per metric, (U,) credited words per unit.
+    total : numpy.ndarray
+        (U,) words per unit.
+    W : numpy.ndarray
+        (B, U) resampling weights.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Per metric, (B,) ratios (fractions).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> W = np.array([[1.0, 1.0], [2.0, 0.0]])
+    >>> bootstrap_ratios({"las": np.array([2.0, 3.0])}, np.array([3.0, 3.0]), W)["las"].tolist()
+    [0.8333333333333334, 0.6666666666666666]
+    """
     tot = W @ total
     with np.errstate(divide="ignore", invalid="ignore"):
         return {m: (W @ c) / tot for m, c in correct.items()}
@@ -86,7 +230,44 @@ def bootstrap(sums: UnitSums, B: int = 1000, seed: int = 0, level: float = 0.95,
               variants: Sequence[str] = VARIANTS,
               correct: Optional[Dict[str, np.ndarray]] = None,
               total: Optional[np.ndarray] = None) -> BootstrapResult:
-    """Percentile bootstrap over units for α (and ratio scores when given)."""
+    """Percentile bootstrap over units for α (and ratio scores when given).
+
+    docs/method.md §5.4: replicate b draws the pairable units with
+    replacement; no TED is recomputed.
+
+    Parameters
+    ----------
+    sums : UnitSums
+        With the unit × unit matrix ``S``.
+    B : int
+        Replicates.
+    seed : int
+    level : float
+        Confidence level, a fraction.
+    variants : sequence of str
+    correct : dict of str to numpy.ndarray, optional
+        Per-unit credited words per metric (`Counts.unit_arrays`).
+    total : numpy.ndarray, optional
+        Per-unit words.
+
+    Returns
+    -------
+    BootstrapResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.distance.sums import UnitSums
+    >>> diag = np.array([[2.0] * 3, [0.0] * 3, [2.0] * 3])  # within-unit sums, 3 units
+    >>> S = np.array([[2.0, 36.0, 1.0], [36.0, 0.0, 36.0], [1.0, 36.0, 2.0]])
+    >>> sums = UnitSums(diag, np.zeros((3, 3)), np.full(3, 2.0), S=np.stack([S] * 3))
+    >>> res = bootstrap(sums, B=200, seed=1, variants=["plain"])
+    >>> res.replicates["alpha_plain"].shape, res.level
+    ((200,), 0.95)
+    >>> lo, hi = res.ci("alpha_plain")
+    >>> bool(lo <= 0.8667 <= hi)
+    True
+    """
     W = resample_weights(sums.m.shape[0], B, seed)
     reps = bootstrap_alpha(sums, W, variants)
     if correct is not None and total is not None:

@@ -44,7 +44,7 @@ agreement is the observed agreement; the macro-average is the unweighted
 mean of p_s(k) over the categories that occur.
 
 Everything is stored as counts (contingency tables, coincidences, marginal
-counts); coefficients are derived.  :func:`bootstrap` resamples *sentences*
+counts); coefficients are derived.  `bootstrap` resamples *sentences*
 (clusters of items) with replacement and recomputes the pooled coefficients
 from per-sentence sums, seeded.
 """
@@ -101,26 +101,104 @@ def _specific(diag: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarra
 
 
 def observed_agreement(table: np.ndarray) -> float:
-    """A_o of a K × K contingency table (rows: annotator a, columns: b)."""
+    """A_o of a K × K contingency table (rows: annotator a, columns: b).
+
+    docs/method.md §12.3.
+
+    Parameters
+    ----------
+    table : array-like
+        K × K counts.
+
+    Returns
+    -------
+    float
+        The share of items on the diagonal, a fraction; NaN for an empty table.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.array([[20, 5], [10, 15]])  # rows: annotator a, columns: b
+    >>> observed_agreement(t)
+    0.7
+    """
     t = np.asarray(table, dtype=np.float64)
     n = t.sum()
     return float(np.trace(t) / n) if n else float("nan")
 
 
 def cohen_kappa(table: np.ndarray) -> float:
-    """Cohen's κ of a contingency table; NaN when P_e = 1 (no variation)."""
+    """Cohen's κ of a contingency table: chance from each annotator's own margins.
+
+    P_e = Σ_k p_a(k)·p_b(k) (docs/method.md §12.3).
+
+    Parameters
+    ----------
+    table : array-like
+        K × K counts (rows: annotator a, columns: b).
+
+    Returns
+    -------
+    float
+        NaN when P_e = 1 (no variation) or the table is empty.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.array([[20, 5], [10, 15]])  # rows: annotator a, columns: b
+    >>> round(cohen_kappa(t), 4)  # P_o 0.7, P_e 0.5
+    0.4
+    """
     t = np.asarray(table, dtype=np.float64)
     return _cohen(t.sum(), np.trace(t), t.sum(1), t.sum(0))
 
 
 def scott_pi(table: np.ndarray) -> float:
-    """Scott's π of a contingency table; NaN when P_e = 1."""
+    """Scott's π of a contingency table: chance from the pooled margins.
+
+    P_e = Σ_k ((p_a(k) + p_b(k))/2)² (docs/method.md §12.3).
+
+    Parameters
+    ----------
+    table : array-like
+        K × K counts.
+
+    Returns
+    -------
+    float
+        NaN when P_e = 1 or the table is empty.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.array([[20, 5], [10, 15]])  # rows: annotator a, columns: b
+    >>> round(scott_pi(t), 4)
+    0.3939
+    """
     t = np.asarray(table, dtype=np.float64)
     return _scott(t.sum(), np.trace(t), t.sum(1), t.sum(0))
 
 
 def specific_agreement(table: np.ndarray) -> np.ndarray:
-    """p_s(k) = 2 n_kk / (n_k. + n_.k) per category (NaN for unused categories)."""
+    """Specific agreement p_s(k) = 2 n_kk / (n_k. + n_.k) per category.
+
+    Parameters
+    ----------
+    table : array-like
+        K × K counts.
+
+    Returns
+    -------
+    numpy.ndarray
+        (K,) fractions; NaN for unused categories.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.array([[20, 5], [10, 15]])  # rows: annotator a, columns: b
+    >>> specific_agreement(t).round(4).tolist()
+    [0.7273, 0.6667]
+    """
     t = np.asarray(table, dtype=np.float64)
     return _specific(np.diag(t), t.sum(1), t.sum(0))
 
@@ -129,7 +207,30 @@ def fleiss_kappa(counts: np.ndarray) -> float:
     """Fleiss' κ (1971) of an items × categories table of rating counts.
 
     Every item must have the same number of ratings m ≥ 2 (as in
-    ``statsmodels.stats.inter_rater.fleiss_kappa``).  NaN when P_e = 1.
+    ``statsmodels.stats.inter_rater.fleiss_kappa``).  The multi-annotator
+    Scott's π.
+
+    Parameters
+    ----------
+    counts : array-like
+        N × K: how many annotators put item i in category k.
+
+    Returns
+    -------
+    float
+        NaN when P_e = 1 or there are no items.
+
+    Raises
+    ------
+    ValueError
+        Items with different numbers of ratings, or fewer than two.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> counts = np.array([[3, 0], [2, 1], [0, 3], [1, 2]])  # 4 items, 3 annotators
+    >>> round(fleiss_kappa(counts), 4)
+    0.3333
     """
     c = np.asarray(counts, dtype=np.float64)
     if c.size == 0:
@@ -150,6 +251,28 @@ def davies_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None) -
     Multi-annotator Cohen's κ: P_o is the mean pairwise agreement per item (as
     Fleiss), P_e the mean over annotator pairs of Σ_k p_a(k) p_b(k).  No
     missing values (every item coded by every annotator).
+
+    Parameters
+    ----------
+    codes : array-like
+        N × m integer category codes (0..K−1).
+    n_categories : int, optional
+        K; None: the largest code + 1.
+
+    Returns
+    -------
+    float
+        NaN with no items, fewer than two annotators, or P_e = 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> codes = np.array([[0, 0, 0], [0, 0, 1], [1, 1, 1], [0, 1, 1]])
+    >>> round(davies_fleiss_kappa(codes), 4)
+    0.3846
+    >>> two = codes[:, :2]
+    >>> round(davies_fleiss_kappa(two), 4) == round(cohen_kappa([[2, 1], [0, 1]]), 4)
+    True
     """
     x = np.asarray(codes, dtype=np.int64)
     N, m = x.shape
@@ -165,8 +288,33 @@ def davies_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None) -
 
 
 def coincidences(codes: np.ndarray, n_categories: int) -> np.ndarray:
-    """Krippendorff's coincidence matrix of an items × annotators code array
-    (-1 = missing); items with fewer than two values take no part."""
+    """Krippendorff's coincidence matrix of an items × annotators code array.
+
+    Each ordered pair of values (a ≠ b) of an item with m_i ≥ 2 values adds
+    1/(m_i − 1); items with fewer than two values take no part.
+
+    Parameters
+    ----------
+    codes : array-like
+        N × m category codes, -1 = missing.
+    n_categories : int
+
+    Returns
+    -------
+    numpy.ndarray
+        K × K, symmetric; its total is the number of pairable values.
+
+    See Also
+    --------
+    alpha_from_coincidences
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> codes = np.array([[0, 0, -1], [0, 1, 1], [1, -1, -1]])
+    >>> coincidences(codes, 2).tolist()
+    [[2.0, 1.0], [1.0, 1.0]]
+    """
     x = np.asarray(codes, dtype=np.int64)
     K = n_categories
     o = np.zeros((K, K))
@@ -193,12 +341,54 @@ def _alpha_nominal(nc: np.ndarray, dis: float) -> float:
 
 
 def alpha_from_coincidences(o: np.ndarray) -> float:
-    """Nominal α = 1 − (n − 1) Σ_{c≠k} o_ck / Σ_{c≠k} n_c n_k; NaN if undefined."""
+    """Nominal α = 1 − (n − 1) Σ_{c≠k} o_ck / Σ_{c≠k} n_c n_k.
+
+    Parameters
+    ----------
+    o : array-like
+        K × K coincidence matrix (`coincidences`).
+
+    Returns
+    -------
+    float
+        NaN if undefined (fewer than two values, or a single category).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> codes = np.array([[0, 0, -1], [0, 1, 1], [1, -1, -1]])
+    >>> round(alpha_from_coincidences(coincidences(codes, 2)), 4)
+    0.3333
+    """
     o = np.asarray(o, dtype=np.float64)
     return _alpha_nominal(o.sum(1), o.sum() - np.trace(o))
 
 
 def nominal_alpha(codes: np.ndarray, n_categories: Optional[int] = None) -> float:
+    """Krippendorff's nominal α of an items × annotators code array (-1 = missing).
+
+    Parameters
+    ----------
+    codes : array-like
+        N × m category codes.
+    n_categories : int, optional
+        K; None: the largest code + 1.
+
+    Returns
+    -------
+    float
+        NaN if undefined.
+
+    See Also
+    --------
+    synagree.stats.alpha.krippendorff_alpha : the same from values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> round(nominal_alpha(np.array([[0, 0, -1], [0, 1, 1], [1, -1, -1]])), 4)
+    0.3333
+    """
     x = np.asarray(codes, dtype=np.int64)
     K = int(n_categories if n_categories is not None else max(int(x.max()) + 1, 1))
     return alpha_from_coincidences(coincidences(x, K))
@@ -225,7 +415,48 @@ def _layer_values(sent, layer: str) -> List[str]:
 
 @dataclass
 class ItemData:
-    """Items (words) × annotators as category codes, grouped in units (sentences)."""
+    """Items (words) × annotators as category codes, grouped in units (sentences).
+
+    Built by `items_from_corpus` (docs/method.md §12.3).
+
+    Parameters
+    ----------
+    layer : str
+        One of `LAYERS`.
+    annotators : list of str
+    categories : list of str
+        Category of each code.
+    codes : numpy.ndarray
+        (items, m) int32; -1 = missing.
+    unit_of_item : numpy.ndarray
+        (items,): index into ``units``.
+    units : list of str
+        Ids of the units (sentences) that take part.
+    documents : list of str
+        Document of each unit.
+    ignored_units : int
+        Units left out because their annotations differ in word count.
+    positions : list of int, optional
+        Per unit: its index in ``corpus.units``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
+    ...                       "b": s([0, 1], ["root", "nmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> data = items_from_corpus(corpus, "head")
+    >>> data.categories, data.codes.tolist()
+    (['+1', 'root', '-1'], [[0, 0], [1, 1], [2, 2], [1, 1], [2, 2]])
+    >>> data.subset_units(np.array([False, True])).units
+    ['2']
+    """
 
     layer: str
     annotators: List[str]
@@ -239,10 +470,11 @@ class ItemData:
 
     @property
     def n_categories(self) -> int:
+        """Number of categories K."""
         return len(self.categories)
 
     def subset_units(self, keep: np.ndarray) -> "ItemData":
-        """Only the items of the units where ``keep[u]``."""
+        """Only the items of the units where ``keep[u]`` (a boolean array over units)."""
         keep = np.asarray(keep, dtype=bool)
         new_index = np.cumsum(keep) - 1
         sel = keep[self.unit_of_item]
@@ -255,7 +487,50 @@ class ItemData:
 
 
 def items_from_corpus(corpus, layer: str) -> ItemData:
-    """Token-layer items of a dependency corpus (see module docstring)."""
+    """Token-layer items of a dependency corpus (docs/method.md §12.3).
+
+    Every word of a unit is an item; units whose annotations differ in word
+    count are left out (``ignored_units``), units with one annotation take no
+    part.  The ``head`` layer's categories are signed head offsets (``+1``,
+    ``-2``) or ``root``.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        A dependency corpus.
+    layer : str
+        One of `LAYERS`: ``deprel``, ``head``, ``upos``, ``xpos``, ``feats``,
+        ``head+deprel``.
+
+    Returns
+    -------
+    ItemData
+
+    Raises
+    ------
+    ValueError
+        Unknown layer.
+    InputError
+        A phrase-structure corpus (``not-dependency``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
+    ...                       "b": s([0, 1], ["root", "nmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> data = items_from_corpus(corpus, "deprel")
+    >>> data.categories, data.units, data.documents
+    (['nsubj', 'root', 'obj', 'iobj', 'nmod'], ['1', '2'], ['d1', 'd2'])
+    >>> items_from_corpus(corpus, "head+deprel").categories[:2]
+    ['+1/nsubj', 'root/root']
+    """
     if layer not in LAYERS:
         raise ValueError(f"unknown layer {layer!r}; expected one of {', '.join(LAYERS)}")
     if getattr(corpus, "kind", "dependency") != "dependency":
@@ -305,13 +580,53 @@ def items_from_corpus(corpus, layer: str) -> ItemData:
 # --------------------------------------------------------------------------
 
 def pair_table(codes: np.ndarray, a: int, b: int, K: int) -> np.ndarray:
-    """K × K contingency table of annotators a (rows) and b (columns), both present."""
+    """K × K contingency table of annotators a (rows) and b (columns), both present.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        (items, m) codes, -1 = missing.
+    a, b : int
+        Annotator columns.
+    K : int
+        Number of categories.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 (K, K).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pair_table(np.array([[0, 0], [0, 1], [1, 1], [1, -1]]), 0, 1, 2).tolist()
+    [[1, 1], [0, 1]]
+    """
     return Contingency.from_codes(codes, a, b, K).dense()
 
 
 @dataclass
 class Contingency:
-    """A K × K contingency table kept sparse: nonzero cells (row, column, count)."""
+    """A K × K contingency table kept sparse: nonzero cells (row, column, count).
+
+    Parameters
+    ----------
+    K : int
+        Number of categories.
+    rows, cols : numpy.ndarray
+        int64 cell coordinates (rows: annotator a, columns: b).
+    counts : numpy.ndarray
+        int64 counts of the cells.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> c = Contingency.from_dense(np.array([[20, 5], [10, 15]]))
+    >>> c.total, c.agree, c.observed(), round(c.kappa(), 4), round(c.pi(), 4)
+    (50, 35, 0.7, 0.4, 0.3939)
+    >>> (c + c).dense().tolist(), c.cells()[:2]
+    ([[40, 10], [20, 30]], [[0, 0, 20], [0, 1, 5]])
+    """
 
     K: int
     rows: np.ndarray  # int64
@@ -320,6 +635,7 @@ class Contingency:
 
     @classmethod
     def from_codes(cls, codes: np.ndarray, a: int, b: int, K: int) -> "Contingency":
+        """From an items × annotators code array: columns ``a`` (rows) and ``b``, both present."""
         x = np.asarray(codes, dtype=np.int64)
         ok = (x[:, a] >= 0) & (x[:, b] >= 0)
         return cls.from_pairs(x[ok, a], x[ok, b], K)
@@ -327,6 +643,7 @@ class Contingency:
     @classmethod
     def from_pairs(cls, r: np.ndarray, c: np.ndarray, K: int,
                    w: Optional[np.ndarray] = None) -> "Contingency":
+        """From row and column codes of items (with optional integer weights ``w``)."""
         key = np.asarray(r, np.int64) * max(K, 1) + np.asarray(c, np.int64)
         if w is None:
             uniq, cnt = np.unique(key, return_counts=True)
@@ -337,6 +654,7 @@ class Contingency:
 
     @classmethod
     def from_dense(cls, t: np.ndarray) -> "Contingency":
+        """From a dense K × K table."""
         t = np.asarray(t)
         r, c = np.nonzero(t)
         return cls(t.shape[0], r.astype(np.int64), c.astype(np.int64),
@@ -348,44 +666,55 @@ class Contingency:
                                       np.concatenate([self.counts, other.counts]))
 
     def dense(self) -> np.ndarray:
+        """The dense K × K int64 table."""
         t = np.zeros((self.K, self.K), dtype=np.int64)
         t[self.rows, self.cols] = self.counts
         return t
 
     @property
     def total(self) -> int:
+        """Number of items."""
         return int(self.counts.sum())
 
     @property
     def agree(self) -> int:
+        """Items on the diagonal."""
         return int(self.counts[self.rows == self.cols].sum())
 
     def diag(self) -> np.ndarray:
+        """The diagonal, (K,)."""
         d = np.zeros(self.K)
         on = self.rows == self.cols
         d[self.rows[on]] = self.counts[on]
         return d
 
     def row_sums(self) -> np.ndarray:
+        """Row margins, (K,)."""
         return np.bincount(self.rows, weights=self.counts, minlength=self.K)
 
     def col_sums(self) -> np.ndarray:
+        """Column margins, (K,)."""
         return np.bincount(self.cols, weights=self.counts, minlength=self.K)
 
     def observed(self) -> float:
+        """Observed agreement A_o (NaN for an empty table)."""
         n = self.total
         return self.agree / n if n else float("nan")
 
     def kappa(self) -> float:
+        """Cohen's κ (see `cohen_kappa`)."""
         return _cohen(self.total, self.agree, self.row_sums(), self.col_sums())
 
     def pi(self) -> float:
+        """Scott's π (see `scott_pi`)."""
         return _scott(self.total, self.agree, self.row_sums(), self.col_sums())
 
     def specific(self) -> np.ndarray:
+        """Specific agreement per category (see `specific_agreement`)."""
         return _specific(self.diag(), self.row_sums(), self.col_sums())
 
     def cells(self) -> List[List[int]]:
+        """The nonzero cells as ``[row, column, count]`` lists (JSON-ready)."""
         return [[int(i), int(j), int(v)] for i, j, v in zip(self.rows, self.cols, self.counts)]
 
 
@@ -413,6 +742,21 @@ def _value_counts(codes: np.ndarray, K: int, rows: Optional[np.ndarray] = None,
 
 @dataclass
 class PairCounts:
+    """The contingency table of one annotator pair on one layer.
+
+    Parameters
+    ----------
+    a, b : str
+        The annotators (rows: ``a``, columns: ``b``).
+    contingency : Contingency
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = PairCounts("ann1", "ann2", Contingency.from_dense(np.array([[3, 1], [0, 4]])))
+    >>> p.items, p.coefficients()["observed"], p.table.tolist()
+    (8, 0.875, [[3, 1], [0, 4]])
+    """
     a: str
     b: str
     contingency: Contingency  # rows: annotator a, columns: annotator b
@@ -424,16 +768,71 @@ class PairCounts:
 
     @property
     def items(self) -> int:
+        """Items coded by both annotators."""
         return self.contingency.total
 
     def coefficients(self) -> Dict[str, float]:
+        """``observed``, ``kappa`` (Cohen) and ``pi`` (Scott) of the pair."""
         c = self.contingency
         return {"observed": c.observed(), "kappa": c.kappa(), "pi": c.pi()}
 
 
 @dataclass
 class LayerAgreement:
-    """Agreement on one token layer, kept as counts; coefficients are derived."""
+    """Agreement on one token layer, kept as counts; coefficients are derived.
+
+    docs/method.md §12.3.  ``kappa`` is Cohen's κ for two annotators and the
+    Davies & Fleiss κ for more; ``pi`` is Scott's π for two and Fleiss' κ for
+    more; ``alpha`` is Krippendorff's nominal α.
+
+    Parameters
+    ----------
+    layer : str
+    annotators : list of str
+    categories : list of str
+    items : int
+        Items with two or more values.
+    units : int
+        Units (sentences) that take part.
+    ignored_units : int
+        Units left out (annotations differ in word count).
+    pairs : list of PairCounts
+        One per annotator pair.
+    complete_items : int
+        Items coded by every annotator (used by Fleiss / Davies & Fleiss).
+    complete_counts : numpy.ndarray
+        (K,): Σ over complete items of n_ik.
+    complete_agree : float
+        Σ over complete items of Σ_k n_ik (n_ik − 1).
+    rater_marginals : numpy.ndarray
+        (m, K) over complete items.
+    alpha_counts : numpy.ndarray
+        (K,): coincidence margins n_c.
+    alpha_dis : float
+        Σ_{c≠k} o_ck, the off-diagonal coincidences.
+    by_document : dict of str to LayerAgreement
+        The same per document.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
+    ...                       "b": s([0, 1], ["root", "nmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> la = layer_agreement(items_from_corpus(corpus, "deprel"))
+    >>> la.items, la.observed(), round(la.fleiss(), 4), round(la.alpha(), 4)
+    (5, 0.6, 0.4595, 0.5135)
+    >>> la.specific()
+    {'nsubj': 1.0, 'root': 1.0, 'obj': 0.0, 'iobj': 0.0, 'nmod': 0.0}
+    >>> sorted(la.by_document), la.by_document["d2"].observed()
+    (['d1', 'd2'], 0.5)
+    """
 
     layer: str
     annotators: List[str]
@@ -453,6 +852,7 @@ class LayerAgreement:
     # ---- pooled coefficients -------------------------------------------------
     @property
     def m(self) -> int:
+        """Number of annotators."""
         return len(self.annotators)
 
     def pooled(self) -> Contingency:
@@ -464,6 +864,7 @@ class LayerAgreement:
         return out
 
     def pooled_table(self) -> np.ndarray:
+        """The dense pooled table (see `pooled`)."""
         return self.pooled().dense()
 
     def observed(self) -> float:
@@ -488,6 +889,7 @@ class LayerAgreement:
         return chance_corrected(po, _pair_mean_chance(self.rater_marginals / N))
 
     def alpha(self) -> float:
+        """Krippendorff's nominal α over items with two or more values."""
         return _alpha_nominal(self.alpha_counts, self.alpha_dis)
 
     def specific(self) -> Dict[str, float]:
@@ -496,11 +898,13 @@ class LayerAgreement:
         return {c: float(v) for c, v in zip(self.categories, ps) if not math.isnan(v)}
 
     def category_frequency(self) -> Dict[str, int]:
+        """How often each category occurs in the pooled pair tables (both sides)."""
         t = self.pooled()
         f = t.row_sums() + t.col_sums()
         return {c: int(v) for c, v in zip(self.categories, f) if v}
 
     def specific_macro(self) -> float:
+        """Unweighted mean of specific agreement over the categories that occur."""
         vals = list(self.specific().values())
         return float(np.mean(vals)) if vals else float("nan")
 
@@ -515,6 +919,7 @@ class LayerAgreement:
                 "specific_macro": self.specific_macro()}
 
     def pair_mean(self, which: str) -> float:
+        """Mean over annotator pairs of the pair coefficient ``which`` (defined ones only)."""
         vals = [p.coefficients()[which] for p in self.pairs]
         vals = [v for v in vals if not math.isnan(v)]
         return float(np.mean(vals)) if vals else float("nan")
@@ -531,6 +936,7 @@ class LayerAgreement:
         return out
 
     def to_dict(self, confusion: bool = True) -> dict:
+        """JSON-ready counts and coefficients (pair tables as cells when ``confusion``)."""
         d = {
             "layer": self.layer, "annotators": list(self.annotators),
             "items": self.items, "units": self.units, "ignored_units": self.ignored_units,
@@ -590,7 +996,34 @@ def _alpha_sums(codes: np.ndarray, K: int) -> Tuple[np.ndarray, float]:
 
 
 def layer_agreement(data: ItemData, by_document: bool = True) -> LayerAgreement:
-    """Counts and coefficients for one layer; per document too when asked."""
+    """Counts and coefficients for one layer; per document too when asked.
+
+    Parameters
+    ----------
+    data : ItemData
+    by_document : bool
+        Also fill `LayerAgreement.by_document`.
+
+    Returns
+    -------
+    LayerAgreement
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
+    ...                       "b": s([0, 1], ["root", "nmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> la = layer_agreement(items_from_corpus(corpus, "head"), by_document=False)
+    >>> la.observed(), la.by_document
+    (1.0, {})
+    """
     la = _layer_counts(data)
     if by_document:
         docs = sorted(set(data.documents))
@@ -602,7 +1035,44 @@ def layer_agreement(data: ItemData, by_document: bool = True) -> LayerAgreement:
 
 def categorical_agreement(corpus, layers: Sequence[str] = DEFAULT_LAYERS,
                           by_document: bool = True) -> Dict[str, LayerAgreement]:
-    """Agreement on each token layer of a dependency corpus."""
+    """Agreement on each token layer of a dependency corpus (docs/method.md §12.3).
+
+    Parameters
+    ----------
+    corpus : Corpus
+        A dependency corpus.
+    layers : sequence of str
+        Layers from `LAYERS` (default: deprel, head, upos, xpos, feats).
+    by_document : bool
+        Also per document.
+
+    Returns
+    -------
+    dict of str to LayerAgreement
+
+    Raises
+    ------
+    InputError
+        A phrase-structure corpus.
+    ValueError
+        Unknown layer.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
+    ...                       "b": s([0, 1], ["root", "nmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> res = categorical_agreement(corpus, ["deprel", "head+deprel"])
+    >>> {k: v.observed() for k, v in res.items()}
+    {'deprel': 0.6, 'head+deprel': 0.6}
+    """
     return {layer: layer_agreement(items_from_corpus(corpus, layer), by_document)
             for layer in layers}
 
@@ -613,8 +1083,44 @@ def categorical_agreement(corpus, layers: Sequence[str] = DEFAULT_LAYERS,
 
 @dataclass
 class UnitSums:
-    """Per-unit sums from which every pooled coefficient can be recomputed
-    under any unit weights (bootstrap multiplicities)."""
+    """Per-unit sums from which every pooled coefficient can be recomputed.
+
+    Under any unit weights (bootstrap multiplicities), by
+    `coefficients_from_sums`.
+
+    Parameters
+    ----------
+    pair_items, pair_agree : numpy.ndarray
+        U × P: items both present / agreeing items, per annotator pair.
+    complete_items, complete_agree : numpy.ndarray
+        (U,): complete items, and Σ_k n_ik (n_ik − 1) over them.
+    complete_counts : numpy.ndarray
+        U × K category counts over complete items.
+    rater_marginals : numpy.ndarray
+        m × U × K.
+    alpha_dis : numpy.ndarray
+        (U,): Σ_items (m_i² − Σ_k n_ik²)/(m_i − 1).
+    alpha_counts : numpy.ndarray
+        U × K: Σ_items n_ik (items with ≥ 2 values).
+    m : int
+        Annotators.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
+    ...                       "b": s([0, 1], ["root", "nmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> s = unit_sums(items_from_corpus(corpus, "deprel"))
+    >>> s.n_units, s.pair_items.ravel().tolist(), s.pair_agree.ravel().tolist()
+    (2, [3.0, 2.0], [2.0, 1.0])
+    """
 
     pair_items: np.ndarray  # U × P items both present, per pair
     pair_agree: np.ndarray  # U × P agreeing items, per pair
@@ -628,10 +1134,36 @@ class UnitSums:
 
     @property
     def n_units(self) -> int:
+        """Number of units U."""
         return self.complete_items.shape[0]
 
 
 def unit_sums(data: ItemData) -> UnitSums:
+    """The per-unit sums of a layer's items (see `UnitSums`).
+
+    Parameters
+    ----------
+    data : ItemData
+
+    Returns
+    -------
+    UnitSums
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
+    ...                       "b": s([0, 1], ["root", "nmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> unit_sums(items_from_corpus(corpus, "head")).complete_items.tolist()
+    [3.0, 2.0]
+    """
     codes = data.codes
     U = len(data.units)
     K = data.n_categories
@@ -665,8 +1197,36 @@ def unit_sums(data: ItemData) -> UnitSums:
 def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
     """Pooled coefficients for unit weights ``w`` (B × U; one row per replicate).
 
-    With ``w`` all ones this is :meth:`LayerAgreement.coefficients` (without
+    With ``w`` all ones this is `LayerAgreement.coefficients` (without
     the category macro-average).
+
+    Parameters
+    ----------
+    s : UnitSums
+    w : array-like
+        (B, U) or (U,) unit weights.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``observed``, ``kappa``, ``pi``, ``alpha``, each (B,).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
+    ...                       "b": s([0, 1], ["root", "nmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> s = unit_sums(items_from_corpus(corpus, "deprel"))
+    >>> c = coefficients_from_sums(s, [[1, 1], [2, 0]])
+    >>> c["observed"].round(4).tolist()  # the sample; unit 1 twice
+    [0.6, 0.6667]
     """
     w = np.atleast_2d(np.asarray(w, dtype=np.float64))
     m = s.m
@@ -689,8 +1249,29 @@ def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
 
 
 def multinomial_weights(rng: np.random.Generator, n_units: int, B: int) -> np.ndarray:
-    """B × U resampling multiplicities (units drawn with replacement): the draw of
-    :func:`synagree.stats.bootstrap.resample_weights`, taken from ``rng``."""
+    """B × U resampling multiplicities (units drawn with replacement).
+
+    The draw of `synagree.stats.bootstrap.resample_weights`, taken from
+    ``rng``.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n_units : int
+    B : int
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 (B, n_units); (B, 0) when there are no units.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w = multinomial_weights(np.random.default_rng(0), 5, 4)
+    >>> w.shape, w.sum(axis=1).tolist(), multinomial_weights(None, 0, 2).shape
+    ((4, 5), [5.0, 5.0, 5.0, 5.0], (2, 0))
+    """
     if n_units == 0:
         return np.zeros((B, 0))
     return resample_weights(n_units, B, rng)
@@ -700,8 +1281,44 @@ def bootstrap(data: ItemData, B: int = 1000, seed: int = 0, confidence: float = 
               weights: Optional[np.ndarray] = None) -> Dict[str, dict]:
     """Percentile CIs of the pooled coefficients, resampling sentences.
 
-    Returns ``{coefficient: {"estimate", "low", "high", "se", "replicates"}}``.
-    Pass ``weights`` (B × U multiplicities) to share resamples across layers.
+    Sentences (clusters of items) are drawn with replacement; the pooled
+    coefficients are recomputed from per-sentence sums (docs/method.md §12.3).
+
+    Parameters
+    ----------
+    data : ItemData
+    B : int
+        Replicates.
+    seed : int
+    confidence : float
+        Level, a fraction (0.95 = 95 %).
+    weights : numpy.ndarray, optional
+        (B, U) multiplicities, to share resamples across layers; None: drawn
+        from ``seed``.
+
+    Returns
+    -------
+    dict of str to dict
+        ``{coefficient: {"estimate", "low", "high", "se", "replicates"}}`` for
+        ``observed``, ``kappa``, ``pi``, ``alpha``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
+    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
+    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
+    ...                       "b": s([0, 1], ["root", "nmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> ci = bootstrap(items_from_corpus(corpus, "deprel"), B=50, seed=3)
+    >>> ci["observed"]["estimate"], ci["observed"]["replicates"].shape
+    (0.6, (50,))
+    >>> bool(ci["observed"]["low"] <= 0.6 <= ci["observed"]["high"])
+    True
     """
     s = unit_sums(data)
     if weights is None:

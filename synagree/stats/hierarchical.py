@@ -2,12 +2,12 @@
 
 Beside the exact scores of docs/method.md §6 this module computes, for dependency
 corpora, label scores that give partial credit along a tag hierarchy
-(:mod:`synagree.hierarchy`), and, on request, Krippendorff's α with
+(`synagree.trees.hierarchy`), and, on request, Krippendorff's α with
 hierarchy-aware rename costs in the tree edit distance.  The published
 variants (α_plain/diff/norm with unit costs, LAS/UAS/LA) are never replaced:
 every number here is reported on its own line.
 
-Metrics (keys of :func:`hierarchical_metrics`)
+Metrics (keys of `hierarchical_metrics`)
 =============================================
 
 ``hier_la``
@@ -30,7 +30,7 @@ Metrics (keys of :func:`hierarchical_metrics`)
 ``alpha_plain_h``, ``alpha_diff_h``, ``alpha_norm_h``
     Only with ``label_distance="hierarchy"``: α (docs/method.md §4–5) over a tree edit
     distance whose rename cost is the hierarchy's label distance (total
-    variation between leaf distributions, :func:`synagree.trees.hierarchy.label_distance`,
+    variation between leaf distributions, `synagree.trees.hierarchy.label_distance`,
     in [0, 1]); deleting or inserting a node still costs 1 (0 for the empty
     root label, as zss).  So renaming ``nsubj`` to ``nsubj:pass`` costs less
     than renaming it to ``obj``.  |t| and the δ variants are unchanged.
@@ -68,14 +68,14 @@ symmetric and a choice is needed:
 Hierarchies (``hierarchy_spec``)
 ================================
 
-``"ud"``: :meth:`Hierarchy.from_ud` over every label of the corpus
+``"ud"``: `Hierarchy.from_ud` over every label of the corpus
 (``plain_as_leaf`` applies to this one only); ``"msd"``:
-:meth:`Hierarchy.from_msd`; ``"flat"``: no structure (everything equals the
+`Hierarchy.from_msd`; ``"flat"``: no structure (everything equals the
 exact scores, a sanity check); anything else is the path of a hierarchy file
-(:meth:`Hierarchy.from_file`; a missing or bad file raises
-:class:`~synagree.base.problems.InputError`).  The keywords win over files of the
+(`Hierarchy.from_file`; a missing or bad file raises
+`synagree.base.problems.InputError`).  The keywords win over files of the
 same name (write ``./ud`` for a file called ``ud``).  A
-:class:`~synagree.trees.hierarchy.Hierarchy` object is accepted too.  Labels of the
+`synagree.trees.hierarchy.Hierarchy` object is accepted too.  Labels of the
 corpus that a file does not list become top-level leaves (they share nothing
 with any other label) and are reported.
 
@@ -124,7 +124,7 @@ MODES = ("mutual", "agreement", "credit")
 AGREE_MODE = "mutual"
 LABEL_DISTANCES = ("exact", "hierarchy")
 HIERARCHY_KEYWORDS = ("ud", "msd", "flat")
-#: Every key :func:`hierarchical_metrics` may return, in report order.
+#: Every key `hierarchical_metrics` may return, in report order.
 METRIC_KEYS = ("hier_la", "hier_las", "hier_kappa_labels", "kappa_labels_scott",
                "cohen_kappa_labels") + tuple(f"alpha_{v}_h" for v in VARIANTS)
 
@@ -136,9 +136,40 @@ def load_hierarchy(spec: HierarchySpec, labels: Iterable[str] = (),
                    plain_as_leaf: bool = False) -> Hierarchy:
     """The hierarchy named by ``spec`` (see the module docstring).
 
-    ``labels``: the labels to build ``ud`` / ``msd`` / ``flat`` from; for a
-    file or a :class:`Hierarchy` they are resolved so that labels the
-    hierarchy lacks are added (and listed in ``added_tags``).
+    Parameters
+    ----------
+    spec : str, path-like or Hierarchy
+        ``"ud"``, ``"msd"``, ``"flat"``, the path of a hierarchy file
+        (`Hierarchy.from_file`), or a `Hierarchy` object.
+    labels : iterable of str
+        The labels to build ``ud`` / ``msd`` / ``flat`` from; for a file or a
+        `Hierarchy` they are resolved, so that labels the hierarchy lacks are
+        added as top-level leaves (and listed in ``added_tags``).  ``""`` is
+        skipped.
+    plain_as_leaf : bool
+        ``ud`` only: plain use of a relation with subtypes is its own leaf
+        (`Hierarchy.from_ud`).
+
+    Returns
+    -------
+    Hierarchy
+
+    Raises
+    ------
+    InputError
+        ``plain_as_leaf`` with another hierarchy, an empty spec, a missing file
+        (``hierarchy-not-found``) or a bad file.
+
+    Examples
+    --------
+    >>> h = load_hierarchy("ud", ["nsubj:pass", "obj", ""])
+    >>> sorted(h.tags), h.parent("nsubj:pass")
+    (['nsubj', 'nsubj:pass', 'obj'], 'nsubj')
+    >>> try:
+    ...     load_hierarchy("no/such/file.txt")
+    ... except InputError as exc:
+    ...     print(exc.errors[0].kind)
+    hierarchy-not-found
     """
     labels = [lab for lab in dict.fromkeys(labels) if lab]
     if isinstance(spec, Hierarchy):
@@ -170,15 +201,53 @@ def load_hierarchy(spec: HierarchySpec, labels: Iterable[str] = (),
 
 def load_hierarchy_noting_added(spec: HierarchySpec, labels: Iterable[str] = (),
                                 plain_as_leaf: bool = False) -> Tuple[Hierarchy, List[str]]:
-    """:func:`load_hierarchy`, and the labels that this call added to it as
-    top-level leaves because it lacked them (always none for ``ud`` / ``msd`` /
-    ``flat``, which are built from ``labels``)."""
+    """`load_hierarchy`, and the labels this call added as top-level leaves.
+
+    Always none for ``ud`` / ``msd`` / ``flat``, which are built from
+    ``labels``.
+
+    Parameters
+    ----------
+    spec, labels, plain_as_leaf
+        As for `load_hierarchy`.
+
+    Returns
+    -------
+    hierarchy : Hierarchy
+    added : list of str
+
+    Examples
+    --------
+    >>> from synagree.trees.hierarchy import Hierarchy
+    >>> h0 = Hierarchy.from_edges({"NN": "N", "NNS": "N"})
+    >>> h, added = load_hierarchy_noting_added(h0, ["NN", "VB", "JJ"])
+    >>> added, h.credit("NN", "N")
+    (['VB', 'JJ'], 0.5)
+    """
     before = len(spec.added_tags) if isinstance(spec, Hierarchy) else 0
     h = load_hierarchy(spec, labels, plain_as_leaf=plain_as_leaf)
     return h, list(h.added_tags[before:])
 
 
 def describe_hierarchy(spec: HierarchySpec, plain_as_leaf: bool = False) -> str:
+    """How a hierarchy spec is named in reports.
+
+    Parameters
+    ----------
+    spec : str, path-like or Hierarchy
+    plain_as_leaf : bool
+
+    Returns
+    -------
+    str
+        ``"ud"``, ``"ud (plain as leaf)"``, ``"msd"``, ``"flat"``,
+        ``"file PATH"`` or ``"custom"`` (a `Hierarchy` object).
+
+    Examples
+    --------
+    >>> describe_hierarchy("ud", True), describe_hierarchy("tags.txt")
+    ('ud (plain as leaf)', 'file tags.txt')
+    """
     if isinstance(spec, Hierarchy):
         return "custom"
     name = str(spec)
@@ -205,8 +274,32 @@ def _single_child_notes(h: Hierarchy, labels: Iterable[str]) -> List[str]:
 
 # ---------------------------------------------------------------- credit
 def label_credit_fn(h: Hierarchy, mode: str = AGREE_MODE) -> Callable[[str, str], float]:
-    """``f(a, b)``: the credit of labels ``a`` (first annotator) and ``b`` under
-    ``mode`` (``mutual`` | ``agreement`` | ``credit``), cached per pair."""
+    """``f(a, b)``: the credit of labels ``a`` (first annotator) and ``b``, cached per pair.
+
+    Parameters
+    ----------
+    h : Hierarchy
+    mode : {"mutual", "agreement", "credit"}
+        ``mutual``: (credit(a, b) + credit(b, a)) / 2; ``agreement``: the pair
+        agreement Σ_l P(l|a) P(l|b); ``credit``: credit with ``a`` as gold (see
+        the module docstring and docs/method.md §9.6).
+
+    Returns
+    -------
+    callable
+
+    Raises
+    ------
+    ValueError
+        Unknown mode.
+
+    Examples
+    --------
+    >>> from synagree.trees.hierarchy import Hierarchy
+    >>> h = Hierarchy.from_ud(["nsubj", "nsubj:pass", "nsubj:outer"])
+    >>> [label_credit_fn(h, m)("nsubj", "nsubj:pass") for m in ("mutual", "agreement", "credit")]
+    [0.75, 0.5, 1.0]
+    """
     if mode not in MODES:
         raise ValueError(f"unknown label-credit mode {mode!r}; expected one of {MODES}")
     cache: Dict[Tuple[str, str], float] = {}
@@ -231,16 +324,68 @@ def label_credit_fn(h: Hierarchy, mode: str = AGREE_MODE) -> Callable[[str, str]
 
 # ---------------------------------------------------------------- alpha
 def hierarchy_costs(h: Hierarchy, vocab: Vocabulary) -> Costs:
-    """TED costs for the labels of ``vocab``: delete/insert 1 (0 for id 0, the
-    root's empty label), rename = :func:`label_distance_matrix`."""
+    """TED costs for the labels of ``vocab`` with hierarchy-aware renames.
+
+    Delete/insert 1 (0 for id 0, the root's empty label), rename =
+    `synagree.trees.hierarchy.label_distance_matrix` (docs/method.md §3.2, §9).
+
+    Parameters
+    ----------
+    h : Hierarchy
+    vocab : Vocabulary
+
+    Returns
+    -------
+    Costs
+
+    Examples
+    --------
+    >>> from synagree.trees.flat import Vocabulary
+    >>> from synagree.trees.hierarchy import Hierarchy
+    >>> v = Vocabulary(["nsubj", "nsubj:pass", "obj"])
+    >>> c = hierarchy_costs(Hierarchy.from_ud(v.labels[1:]), v)
+    >>> c.delete.tolist(), c.rename[1].tolist()
+    ([0.0, 1.0, 1.0, 1.0], [1.0, 0.0, 0.0, 1.0])
+    """
     unit = Costs.unit(len(vocab))
     return Costs(unit.delete, unit.insert, label_distance_matrix(h, list(vocab.labels)))
 
 
 def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hierarchy,
                             variants: Sequence[str] = VARIANTS) -> TreeAlpha:
-    """α over TED with hierarchy rename costs, for units given as lists of
-    annotations (:class:`DepSentence` or :class:`PhraseSentence`)."""
+    """α over TED with hierarchy rename costs (``alpha_*_h``, docs/method.md §9).
+
+    Parameters
+    ----------
+    annotation_lists : sequence of sequence
+        Per unit, its annotations (`DepSentence` or `PhraseSentence`).
+    h : Hierarchy
+    variants : sequence of str
+
+    Returns
+    -------
+    TreeAlpha
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * 3, np.array([2, 0, 2]), rels)
+    >>> u1 = Unit("1", "d", {"a": s(["nsubj", "root", "obj"]),
+    ...                      "b": s(["nsubj:pass", "root", "obj"])})
+    >>> u2 = Unit("2", "d", {"a": s(["nsubj:outer", "root", "obl:tmod"]),
+    ...                      "b": s(["nsubj:outer", "root", "obl:npmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> from synagree.trees.hierarchy import Hierarchy
+    >>> h = Hierarchy.from_ud(["nsubj:pass", "nsubj:outer", "obl:tmod", "obl:npmod", "obj"])
+    >>> h.label_distance("nsubj", "nsubj:pass"), h.label_distance("obl:tmod", "obl:npmod")
+    (0.5, 1.0)
+    >>> ta = hierarchical_tree_alpha(corpus.annotation_lists(), h, ["plain"])
+    >>> ta.stats["plain"].do_sum  # per unit 2 * TED**2: 2 * 0.25 + 2 * 1.0
+    2.5
+    """
     vocab = Vocabulary()
     units = [[build_tree(s, vocab) for s in anns] for anns in annotation_lists]
     return tree_alpha(units, variants, costs=hierarchy_costs(h, vocab))
@@ -338,18 +483,60 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
                          mode: str = AGREE_MODE,
                          variants: Sequence[str] = VARIANTS
                          ) -> Tuple[Dict[str, Optional[float]], dict]:
-    """Hierarchical scores of a corpus: ``(metrics, details)``.
+    """Hierarchical scores of a corpus: ``(metrics, details)`` (docs/method.md §9.6).
 
-    ``metrics``: the keys of :data:`METRIC_KEYS` that apply (fractions, or
-    ``None`` when undefined), ready for :attr:`AgreementResult.extra`.
     Dependency corpora get ``hier_la``, ``hier_las``, ``hier_kappa_labels``,
-    ``kappa_labels_scott`` and ``cohen_kappa_labels`` (``None`` unless exactly
+    ``kappa_labels_scott`` and ``cohen_kappa_labels`` (None unless exactly
     two annotators); with ``label_distance="hierarchy"`` every corpus also gets
-    ``alpha_<variant>_h`` for the requested ``variants``.  ``details``: the
-    sums behind them, the hierarchy used, ignored units, unknown labels and
-    ``notes`` (human-readable lines).  ``mode``: label credit for a pair of
-    annotators (module docstring); κ always uses docs/method.md §9's pair agreement.
-    Raises :class:`InputError` for a bad hierarchy file or usage.
+    ``alpha_<variant>_h`` for the requested ``variants``.  κ always uses the
+    pair agreement of docs/method.md §9.4, whatever ``mode``.
+
+    Parameters
+    ----------
+    corpus : Corpus
+    hierarchy_spec : str, path-like or Hierarchy
+        See `load_hierarchy`.
+    label_distance : {"exact", "hierarchy"}
+        ``hierarchy``: also α with hierarchy rename costs.
+    plain_as_leaf : bool
+        See `Hierarchy.from_ud`.
+    mode : {"mutual", "agreement", "credit"}
+        Label credit for a pair of annotators (module docstring).
+    variants : sequence of str
+        α variants for ``alpha_*_h``.
+
+    Returns
+    -------
+    metrics : dict of str to float or None
+        Keys of `METRIC_KEYS` that apply, fractions (None when undefined),
+        ready for `AgreementResult.extra`.
+    details : dict
+        The sums behind them, the hierarchy used, ignored units, unknown labels
+        and ``notes`` (human-readable lines).
+
+    Raises
+    ------
+    InputError
+        Unknown ``label_distance`` or ``mode``, or a bad hierarchy.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * 3, np.array([2, 0, 2]), rels)
+    >>> u1 = Unit("1", "d", {"a": s(["nsubj", "root", "obj"]),
+    ...                      "b": s(["nsubj:pass", "root", "obj"])})
+    >>> u2 = Unit("2", "d", {"a": s(["nsubj:outer", "root", "obl:tmod"]),
+    ...                      "b": s(["nsubj:outer", "root", "obl:npmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> m, d = hierarchical_metrics(corpus, "ud")
+    >>> round(m["hier_la"], 4), d["exact_la"]  # nsubj vs nsubj:pass: credit (1 + 1/2) / 2
+    (0.7917, 0.6666666666666666)
+    >>> m, d = hierarchical_metrics(corpus, "flat")
+    >>> m["hier_la"] == d["exact_la"], d["hierarchy"]
+    (True, 'flat')
     """
     if label_distance not in LABEL_DISTANCES:
         raise InputError.single("<command line>", None, "usage",
@@ -403,8 +590,45 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
 
 def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str = "exact",
                   plain_as_leaf: bool = False, mode: str = AGREE_MODE):
-    """Add the hierarchical scores to an :class:`~synagree.agreement.agree.AgreementResult`
-    (``extra``, ``extra_details["hierarchy"]``, ``notes``); returns it."""
+    """Add the hierarchical scores to an `synagree.agreement.agree.AgreementResult`.
+
+    Into ``extra``, ``extra_details["hierarchy"]`` and ``notes``, for the
+    α variants the result has.
+
+    Parameters
+    ----------
+    result : AgreementResult
+        With its corpus.
+    hierarchy, label_distance, plain_as_leaf, mode
+        As for `hierarchical_metrics`.
+
+    Returns
+    -------
+    AgreementResult
+        ``result`` itself.
+
+    Raises
+    ------
+    ValueError
+        The result carries no corpus.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * 3, np.array([2, 0, 2]), rels)
+    >>> u1 = Unit("1", "d", {"a": s(["nsubj", "root", "obj"]),
+    ...                      "b": s(["nsubj:pass", "root", "obj"])})
+    >>> u2 = Unit("2", "d", {"a": s(["nsubj:outer", "root", "obl:tmod"]),
+    ...                      "b": s(["nsubj:outer", "root", "obl:npmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> res = add_to_result(agree_corpus(corpus), "ud", label_distance="hierarchy")
+    >>> round(res.extra["hier_la"], 4), res.extra["alpha_plain_h"] > res.alpha_value("plain")
+    (0.7917, True)
+    """
     if result.corpus is None:
         raise ValueError("the result carries no corpus (use synagree.agree / agree_corpus)")
     variants = [v for v in VARIANTS if v in result.alpha] or list(VARIANTS)
@@ -422,7 +646,14 @@ def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str =
 
 # ---------------------------------------------------------------- experiments hook
 class ColumnsMetric(Protocol):
-    """A metric function that names the columns it returns (:func:`hier_metric_fn`)."""
+    """A metric function that names the columns it returns (`hier_metric_fn`).
+
+    Examples
+    --------
+    >>> fn = hier_metric_fn("flat", label_distance="exact")
+    >>> fn.__name__, "hier_la" in fn.columns
+    ('hierarchy', True)
+    """
 
     __name__: str
     columns: Tuple[str, ...]
@@ -436,20 +667,57 @@ def hier_metric_fn(hierarchy: HierarchySpec = "ud", label_distance: str = "hiera
                    variants: Sequence[str] = VARIANTS,
                    labels: Optional[Iterable[str]] = None
                    ) -> ColumnsMetric:
-    """A metric function ``(original_sentences, perturbed_sentences) -> dict``
-    for the noise experiments: the two lists (same length, sentence k of one
-    is sentence k of the other) are compared as two annotators, and the
-    :func:`hierarchical_metrics` of that two-annotator corpus are returned
-    (``hier_la``, ``hier_las``, ``hier_kappa_labels``, ``kappa_labels_scott``,
-    ``cohen_kappa_labels`` and, with ``label_distance="hierarchy"`` (the
-    default), ``alpha_plain_h`` / ``alpha_diff_h`` / ``alpha_norm_h``).
-    ``labels``: the experiment's label set (``NoiseSource.labels``); with it a
-    ``ud``/``msd``/``flat`` hierarchy is built once from those labels, so every
-    run uses the same hierarchy (recommended: relabel noise may bring in or
-    leave out subtypes, which would otherwise change the hierarchy from run to
-    run).  Without it such a hierarchy is rebuilt from each call's labels.  A
-    file is read once.  The returned function has ``__name__ = "hierarchy"``
-    and ``columns`` = the keys it returns, for ``experiments.Metric``.
+    """A metric function ``(original_sentences, perturbed_sentences) -> dict`` for noise runs.
+
+    The two lists (same length, sentence k of one is sentence k of the other)
+    are compared as two annotators, and the `hierarchical_metrics` of that
+    two-annotator corpus are returned (``hier_la``, ``hier_las``,
+    ``hier_kappa_labels``, ``kappa_labels_scott``, ``cohen_kappa_labels`` and,
+    with ``label_distance="hierarchy"`` (the default), ``alpha_plain_h`` /
+    ``alpha_diff_h`` / ``alpha_norm_h``).  A file is read once.
+
+    Parameters
+    ----------
+    hierarchy : str, path-like or Hierarchy
+    label_distance : {"exact", "hierarchy"}
+    plain_as_leaf : bool
+    mode : {"mutual", "agreement", "credit"}
+    variants : sequence of str
+    labels : iterable of str, optional
+        The experiment's label set (``NoiseSource.labels``); with it a
+        ``ud``/``msd``/``flat`` hierarchy is built once from those labels, so
+        every run uses the same hierarchy (recommended: relabel noise may bring
+        in or leave out subtypes).  Without it such a hierarchy is rebuilt from
+        each call's labels.
+
+    Returns
+    -------
+    callable
+        With ``__name__ = "hierarchy"`` and ``columns`` = the keys it returns,
+        for `synagree.noise.experiments.Metric`.
+
+    Raises
+    ------
+    InputError
+        Bad hierarchy or usage (at once, not at the first call).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> def s(rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * 3, np.array([2, 0, 2]), rels)
+    >>> u1 = Unit("1", "d", {"a": s(["nsubj", "root", "obj"]),
+    ...                      "b": s(["nsubj:pass", "root", "obj"])})
+    >>> u2 = Unit("2", "d", {"a": s(["nsubj:outer", "root", "obl:tmod"]),
+    ...                      "b": s(["nsubj:outer", "root", "obl:npmod"])})
+    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> f = hier_metric_fn("ud", "exact", labels=["nsubj:pass", "nsubj:outer", "obj"])
+    >>> f.columns
+    ('hier_la', 'hier_las', 'hier_kappa_labels', 'kappa_labels_scott', 'cohen_kappa_labels')
+    >>> round(f([u1.annotations["a"]], [u1.annotations["b"]])["hier_la"], 4)  # (3/4 + 1 + 1) / 3
+    0.9167
     """
     if not isinstance(hierarchy, Hierarchy):
         if str(hierarchy) not in HIERARCHY_KEYWORDS or labels is not None:

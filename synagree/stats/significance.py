@@ -2,7 +2,7 @@
 
 Every system is reduced to per-unit arrays over one common set of *units*
 (gold sentences, or groups of them where some system splits sentences
-differently; see :mod:`synagree.compare`):
+differently; see `synagree.evaluation.compare`):
 
 * a **ratio metric** (LAS, UAS, CLAS, ...) keeps, per unit, the number of
   correct words ``c``, gold words ``g`` and system words ``s``; its value is
@@ -11,7 +11,7 @@ differently; see :mod:`synagree.compare`):
 * **α** keeps, per unit, ``do[u] = Σ_{i≠j in u} δ²/(m_u − 1)``, the number of
   values ``m[u]`` and the unit × unit matrix ``S[u, v]`` of δ² sums (one
   variant, normally plain), so that ``α = 1 − (Σdo/Σm) / (1ᵀS1 / (n(n−1)))``
-  (docs/method.md §5; see :mod:`synagree.bootstrap`).
+  (docs/method.md §5; see `synagree.stats.bootstrap`).
 
 Paired bootstrap
     Replicate *b* draws the units with replacement (multiplicities ``W[b]``,
@@ -72,40 +72,101 @@ _CHUNK_ELEMENTS = 4_000_000  # replicates × units per chunk
 
 @dataclass
 class RatioUnits:
-    """Per-unit counts of one ratio metric: correct, gold and system words."""
+    """Per-unit counts of one ratio metric: correct, gold and system words.
+
+    The metric is the scorer's F1 ``2·Σc / (Σg + Σs)`` (docs/method.md §11.2),
+    accuracy when the tokenisation is gold.
+
+    Parameters
+    ----------
+    correct, gold, system : numpy.ndarray
+        (U,) per unit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r = RatioUnits(np.array([9.0, 7.0]), np.array([10.0, 8.0]), np.array([10.0, 9.0]))
+    >>> round(r.value(), 4)  # 2 * 16 / (18 + 19)
+    0.8649
+    """
 
     correct: np.ndarray
     gold: np.ndarray
     system: np.ndarray
 
     def value(self) -> float:
+        """F1 ``2·Σcorrect / (Σgold + Σsystem)`` (0.0 when both totals are 0)."""
         tot = float(self.gold.sum() + self.system.sum())
         return 2.0 * float(self.correct.sum()) / tot if tot else 0.0
 
 
 @dataclass
 class AlphaUnits:
-    """Per-unit α sums of one variant (see the module docstring)."""
+    """Per-unit α sums of one variant (see the module docstring).
+
+    Parameters
+    ----------
+    do : numpy.ndarray
+        (U,): Σ_{i≠j in u} δ² / (m_u − 1).
+    m : numpy.ndarray
+        (U,): values per unit.
+    S : numpy.ndarray
+        (U, U): δ² sums between the values of two units (diagonal: within).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> S = np.array([[2.0, 36.0], [36.0, 0.0]])
+    >>> au = AlphaUnits(np.array([2.0, 0.0]), np.array([2.0, 2.0]), S)
+    >>> au.stats().de_sum, round(au.value(), 4)
+    (74.0, 0.9189)
+    """
 
     do: np.ndarray  # (U,) Σ_{i≠j in u} δ² / (m_u − 1)
     m: np.ndarray  # (U,) values per unit
     S: np.ndarray  # (U, U) δ² sums between the values of two units (diagonal: within)
 
     def stats(self) -> AlphaStats:
-        """The point estimate as :class:`~synagree.stats.alpha.AlphaStats` sums."""
+        """The point estimate as `synagree.stats.alpha.AlphaStats` sums."""
         return AlphaStats(float(self.do.sum()), float(self.S.sum()), int(self.m.sum()),
                           int(self.m.shape[0]))
 
     def value(self) -> Optional[float]:
+        """α (None when undefined)."""
         return self.stats().alpha
 
 
 def aggregate_alpha(diag: np.ndarray, m: np.ndarray, S: np.ndarray,
                     unit_of: Optional[np.ndarray] = None,
                     n_units: Optional[int] = None) -> AlphaUnits:
-    """:class:`AlphaUnits` from one variant's per-group sums (``diag[u]`` =
-    Σ_{i≠j in u} δ², ``m``, ``S``), summing groups into units when
-    ``unit_of[group]`` maps them (a unit then resamples all its groups together)."""
+    """`AlphaUnits` from one variant's per-group sums, groups summed into units.
+
+    Parameters
+    ----------
+    diag : numpy.ndarray
+        (G,): Σ_{i≠j in g} δ² per group.
+    m : numpy.ndarray
+        (G,): values per group.
+    S : numpy.ndarray
+        (G, G) δ² sums between groups.
+    unit_of : numpy.ndarray, optional
+        (G,): the unit of each group; a unit then resamples all its groups
+        together.  None: every group is a unit.
+    n_units : int, optional
+        Number of units (default: ``unit_of.max() + 1``).
+
+    Returns
+    -------
+    AlphaUnits
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> S = np.array([[2.0, 4.0, 1.0], [4.0, 0.0, 9.0], [1.0, 9.0, 2.0]])
+    >>> au = aggregate_alpha(np.array([2.0, 0.0, 2.0]), np.full(3, 2.0), S, unit_of=[0, 0, 1])
+    >>> au.do.tolist(), au.m.tolist(), au.S.tolist()
+    ([2.0, 2.0], [4.0, 2.0], [[10.0, 10.0], [10.0, 2.0]])
+    """
     do = diag / (m - 1.0)
     if unit_of is None:
         return AlphaUnits(do.astype(np.float64), m.astype(np.float64), S.astype(np.float64))
@@ -124,14 +185,34 @@ def aggregate_alpha(diag: np.ndarray, m: np.ndarray, S: np.ndarray,
 
 @dataclass
 class SystemUnits:
-    """One system's per-unit arrays: ratio metrics by name, α variants by name
-    (``"alpha_plain"``)."""
+    """One system's per-unit arrays: ratio metrics and α variants by name.
+
+    Parameters
+    ----------
+    name : str
+    ratios : dict of str to RatioUnits
+        E.g. ``"LAS"``, ``"UAS"``, ``"CLAS"``.
+    alphas : dict of str to AlphaUnits
+        E.g. ``"alpha_plain"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gold = np.array([10.0, 8.0, 12.0, 9.0])  # words per gold sentence (unit)
+    >>> def system(name, correct):
+    ...     return SystemUnits(name, {"LAS": RatioUnits(np.array(correct), gold, gold)})
+    >>> a = system("A", [9.0, 8.0, 11.0, 8.0])
+    >>> b = system("B", [8.0, 6.0, 10.0, 7.0])
+    >>> a.value("LAS"), a.has("alpha_plain"), a.n_units
+    (0.9230769230769231, False, 4)
+    """
 
     name: str
     ratios: Dict[str, RatioUnits] = field(default_factory=dict)
     alphas: Dict[str, AlphaUnits] = field(default_factory=dict)
 
     def value(self, metric: str) -> Optional[float]:
+        """The metric's value, or None when the system lacks it."""
         if metric in self.ratios:
             return self.ratios[metric].value()
         if metric in self.alphas:
@@ -139,10 +220,12 @@ class SystemUnits:
         return None
 
     def has(self, metric: str) -> bool:
+        """Whether the system has the metric."""
         return metric in self.ratios or metric in self.alphas
 
     @property
     def n_units(self) -> int:
+        """Number of units (0 when the system has no metric)."""
         for r in self.ratios.values():
             return int(r.correct.shape[0])
         for a in self.alphas.values():
@@ -152,7 +235,28 @@ class SystemUnits:
 
 @dataclass
 class PairTest:
-    """System ``a`` against system ``b`` on one metric."""
+    """System ``a`` against system ``b`` on one metric.
+
+    Parameters
+    ----------
+    a, b : str
+    metric : str
+    value_a, value_b : float or None
+    diff : float or None
+        ``value_a − value_b``.
+    ci : (float, float) or None
+        Percentile interval of the difference.
+    p_bootstrap : float or None
+        Two-sided paired-bootstrap p-value.
+    p_randomisation : float or None
+        Two-sided approximate-randomisation p-value.
+
+    Examples
+    --------
+    >>> t = PairTest("A", "B", "LAS", 0.9, 0.8, 0.1, (0.05, 0.15), 0.002, 0.004)
+    >>> t.as_dict()["ci"], t.as_dict()["p_bootstrap"]
+    ([0.05, 0.15], 0.002)
+    """
 
     a: str
     b: str
@@ -165,6 +269,7 @@ class PairTest:
     p_randomisation: Optional[float]
 
     def as_dict(self) -> dict:
+        """The test as a JSON-ready dict."""
         return {"a": self.a, "b": self.b, "metric": self.metric, "value_a": self.value_a,
                 "value_b": self.value_b, "diff": self.diff,
                 "ci": list(self.ci) if self.ci else None,
@@ -173,6 +278,40 @@ class PairTest:
 
 @dataclass
 class SignificanceResult:
+    """Every pairwise test between systems, with per-system values and intervals.
+
+    Returned by `significance`.
+
+    Parameters
+    ----------
+    systems : list of str
+    metrics : list of str
+    values : dict
+        System to metric to value.
+    ci : dict
+        System to metric to its percentile interval (or None).
+    pairs : list of PairTest
+    B, R : int
+        Bootstrap replicates and randomisation rounds.
+    seed : int
+    level : float
+        Interval level, a fraction.
+    units : int
+    notes : list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gold = np.array([10.0, 8.0, 12.0, 9.0])  # words per gold sentence (unit)
+    >>> def system(name, correct):
+    ...     return SystemUnits(name, {"LAS": RatioUnits(np.array(correct), gold, gold)})
+    >>> a = system("A", [9.0, 8.0, 11.0, 8.0])
+    >>> b = system("B", [8.0, 6.0, 10.0, 7.0])
+    >>> res = significance([a, b], B=200, seed=0, metrics=["LAS"])
+    >>> t = res.pair("B", "A", "LAS")
+    >>> round(t.diff, 4), t.p_bootstrap < 0.05
+    (0.1282, True)
+    """
     systems: List[str]
     metrics: List[str]
     values: Dict[str, Dict[str, Optional[float]]]  # system -> metric -> value
@@ -186,12 +325,14 @@ class SignificanceResult:
     notes: List[str] = field(default_factory=list)
 
     def pair(self, a: str, b: str, metric: str) -> PairTest:
+        """The test of ``a`` and ``b`` (either order) on ``metric``; KeyError if none."""
         for t in self.pairs:
             if t.metric == metric and {t.a, t.b} == {a, b}:
                 return t
         raise KeyError((a, b, metric))
 
     def as_dict(self) -> dict:
+        """The result as a JSON-ready dict."""
         return {"B": self.B, "R": self.R, "seed": self.seed, "level": self.level,
                 "units": self.units, "systems": list(self.systems),
                 "metrics": list(self.metrics), "values": self.values,
@@ -233,10 +374,52 @@ def significance(systems: Sequence[SystemUnits], B: int = 1000, R: Optional[int]
                  metrics: Sequence[str] = DEFAULT_METRICS) -> SignificanceResult:
     """Paired bootstrap and approximate randomisation between every two systems.
 
-    ``systems`` must share their units (same length, same order).  ``B``
-    bootstrap replicates, ``R`` randomisation rounds (default ``B``), both
-    seeded by ``seed``; intervals at ``level``.  A metric some system lacks is
-    tested only between the systems that have it.
+    docs/method.md §11.5 and the module docstring: the bootstrap uses the same
+    unit draws for every system; the randomisation swaps the two systems'
+    outputs per unit.  p-values are two-sided and count ties as extreme, so
+    identical systems get p = 1.
+
+    Parameters
+    ----------
+    systems : sequence of SystemUnits
+        Sharing their units (same length, same order).
+    B : int
+        Bootstrap replicates.
+    R : int, optional
+        Randomisation rounds (default ``B``).
+    seed : int
+        Seeds both (the same inputs and seed give the same numbers).
+    level : float
+        Interval level, a fraction (0.95 = 95 %).
+    metrics : sequence of str
+        A metric some system lacks is tested only between the systems that have
+        it; metrics no system has are dropped.
+
+    Returns
+    -------
+    SignificanceResult
+
+    Raises
+    ------
+    ValueError
+        ``B`` or ``R`` below 1, or systems with different numbers of units.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gold = np.array([10.0, 8.0, 12.0, 9.0])  # words per gold sentence (unit)
+    >>> def system(name, correct):
+    ...     return SystemUnits(name, {"LAS": RatioUnits(np.array(correct), gold, gold)})
+    >>> a = system("A", [9.0, 8.0, 11.0, 8.0])
+    >>> b = system("B", [8.0, 6.0, 10.0, 7.0])
+    >>> res = significance([a, b], B=500, seed=1, metrics=["LAS"])
+    >>> t = res.pairs[0]
+    >>> (t.a, t.b), round(t.value_a, 4), round(t.value_b, 4)
+    (('A', 'B'), 0.9231, 0.7949)
+    >>> t.p_bootstrap < 0.05, t.p_randomisation < 0.2
+    (True, True)
+    >>> significance([a, a], B=50, metrics=["LAS"]).pairs[0].p_bootstrap  # identical systems
+    1.0
     """
     if B < 1:
         raise ValueError("B must be at least 1")

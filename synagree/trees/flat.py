@@ -15,7 +15,7 @@ two mirrored trees is the right-path decomposition, and gives the same
 distance.  ``cost`` is the classic Zhang–Shasha work estimate
 Σ_{k ∈ keyroots} |subtree(k)| per orientation; a pair's work is the product.
 
-Label ids come from one :class:`Vocabulary` per corpus.  Id 0 is always the
+Label ids come from one `Vocabulary` per corpus.  Id 0 is always the
 empty label ``""`` of the artificial root: under zss it costs 0 to insert or
 delete (docs/method.md §3), and the kernels reproduce that through per-label costs.
 """
@@ -33,7 +33,27 @@ ROOT_LABEL = ""
 
 
 class Vocabulary:
-    """Label string ↔ dense integer id; id 0 is the root label ``""``."""
+    """Label string ↔ dense integer id; id 0 is the root label ``""``.
+
+    One vocabulary serves a whole corpus, so that equal labels get equal ids in
+    every tree (docs/method.md §3).
+
+    Parameters
+    ----------
+    labels : iterable of str
+        Labels to number first, in order.
+
+    Attributes
+    ----------
+    labels : list of str
+        The label of each id.
+
+    Examples
+    --------
+    >>> v = Vocabulary(["nsubj", "obj"])
+    >>> v.id("obj"), v.id("iobj"), v.get("xcomp"), len(v), v.labels
+    (2, 3, None, 4, ['', 'nsubj', 'obj', 'iobj'])
+    """
 
     def __init__(self, labels: Iterable[str] = ()):
         self._ids: Dict[str, int] = {ROOT_LABEL: 0}
@@ -42,6 +62,7 @@ class Vocabulary:
             self.id(lab)
 
     def id(self, label: str) -> int:
+        """The id of ``label``, numbering it if new."""
         i = self._ids.get(label)
         if i is None:
             i = len(self.labels)
@@ -50,6 +71,7 @@ class Vocabulary:
         return i
 
     def get(self, label: str) -> Optional[int]:
+        """The id of ``label``, or None if it is not numbered (never adds)."""
         return self._ids.get(label)
 
     def __len__(self) -> int:
@@ -61,7 +83,40 @@ class Vocabulary:
 
 @dataclass(frozen=True)
 class FlatTree:
-    """One ordered labelled tree in postorder arrays, both orientations."""
+    """One ordered labelled tree in postorder arrays, both orientations.
+
+    Built by `dependency_tree`, `phrase_tree` or `flat_tree`; read by the
+    Zhang–Shasha kernels of `synagree.distance.ted` (docs/method.md §2–3).
+
+    Parameters
+    ----------
+    labels : numpy.ndarray
+        int32 (n,): label id of the k-th node in postorder (0-based).
+    lml : numpy.ndarray
+        int32 (n,): postorder index of the leftmost leaf descendant of node k.
+    keyroots : numpy.ndarray
+        int32: Zhang–Shasha keyroots, ascending.
+    r_labels, r_lml, r_keyroots : numpy.ndarray
+        The same for the mirrored tree (children in reverse order).
+    size : int
+        |t| as docs/method.md §2.3 defines it (words + 1, or leaves), not
+        always the node count: words on a head cycle are not nodes but count.
+    cost_left, cost_right : int
+        Zhang–Shasha work estimate per orientation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> v = Vocabulary()
+    >>> s = DepSentence("-", 0, 1, ["I", "saw", "her"], np.array([2, 0, 2]),
+    ...                 ["nsubj", "root", "obj"])
+    >>> t = dependency_tree(s, v)
+    >>> [v.labels[i] for i in t.labels], t.lml.tolist(), t.keyroots.tolist()
+    (['nsubj', 'obj', 'root', ''], [0, 1, 0, 0], [1, 3])
+    >>> t.n_nodes, t.size
+    (4, 4)
+    """
 
     labels: np.ndarray  # int32 (n,)
     lml: np.ndarray  # int32 (n,)
@@ -75,10 +130,15 @@ class FlatTree:
 
     @property
     def n_nodes(self) -> int:
+        """Number of nodes (the artificial root included; words on a head cycle not)."""
         return int(self.labels.shape[0])
 
     def key(self) -> bytes:
-        """Identity of the labelled shape and |t|: equal keys ⇒ all distances equal."""
+        """Identity of the labelled shape and |t|: equal keys ⇒ all distances equal.
+
+        Used to compute each distinct tree's distances once
+        (`synagree.distance.ted.dedupe`).
+        """
         return (self.size.to_bytes(4, "little") + self.labels.tobytes()
                 + b"|" + self.lml.tobytes())
 
@@ -119,17 +179,62 @@ def _postorder_arrays(children: Sequence[Sequence[int]], node_labels: Sequence[i
 
 def flat_tree(children: Sequence[Sequence[int]], node_labels: Sequence[int],
               size: int, root: int = 0) -> FlatTree:
-    """Build a :class:`FlatTree` from child lists (in order) and label ids per node."""
+    """Build a `FlatTree` from child lists (in order) and label ids per node.
+
+    Parameters
+    ----------
+    children : sequence of sequence of int
+        ``children[v]``: the children of node v, left to right.
+    node_labels : sequence of int
+        Label id per node (`Vocabulary` ids).
+    size : int
+        |t| to record (docs/method.md §2.3).
+    root : int
+        The root node.
+
+    Returns
+    -------
+    FlatTree
+
+    Examples
+    --------
+    >>> t = flat_tree([[1, 2], [], [3], []], [0, 1, 2, 3], size=3)
+    >>> t.labels.tolist(), t.lml.tolist(), t.keyroots.tolist(), t.r_labels.tolist()
+    ([1, 3, 2, 0], [0, 1, 1, 0], [2, 3], [3, 2, 1, 0])
+    """
     lab, lml, kr, cl = _postorder_arrays(children, node_labels, root, reverse=False)
     rlab, rlml, rkr, cr = _postorder_arrays(children, node_labels, root, reverse=True)
     return FlatTree(lab, lml, kr, rlab, rlml, rkr, int(size), cl, cr)
 
 
 def dependency_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
-    """ε(root) with each word under its HEAD, siblings by word ID (docs/method.md §2).
+    """ε(root) with each word under its HEAD, siblings by word ID (docs/method.md §2.1).
 
-    Words not reachable from the root (head cycles) are not nodes; |t| still
-    counts every word (+1 for the root), as the reference implementation did.
+    Nodes are labelled with the DEPREL; the artificial root has the empty label
+    (id 0).  Words not reachable from the root (head cycles) are not nodes;
+    |t| still counts every word (+1 for the root), as the reference
+    implementation did (docs/method.md §2.4).
+
+    Parameters
+    ----------
+    sent : DepSentence
+    vocab : Vocabulary
+        Label ids; new labels are added.
+
+    Returns
+    -------
+    FlatTree
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> v = Vocabulary()
+    >>> ok = DepSentence("-", 0, 1, ["a", "b", "c"], np.array([0, 1, 1]), ["root", "x", "y"])
+    >>> cyc = DepSentence("-", 0, 1, ["a", "b", "c"], np.array([0, 3, 2]), ["root", "x", "y"])
+    >>> t_ok, t_cyc = dependency_tree(ok, v), dependency_tree(cyc, v)
+    >>> t_ok.n_nodes, t_cyc.n_nodes, t_cyc.size  # words 2 and 3 are on a cycle
+    (4, 2, 4)
     """
     n = sent.n_words
     children: List[List[int]] = [[] for _ in range(n + 1)]
@@ -141,7 +246,30 @@ def dependency_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
 
 
 def phrase_tree(sent: PhraseSentence, vocab: Vocabulary) -> FlatTree:
-    """The delexicalised bracketing as an ordered labelled tree; |t| = leaves."""
+    """The delexicalised bracketing as an ordered labelled tree; |t| = leaves.
+
+    docs/method.md §2.2–2.3.
+
+    Parameters
+    ----------
+    sent : PhraseSentence
+    vocab : Vocabulary
+        Label ids; new categories are added.
+
+    Returns
+    -------
+    FlatTree
+
+    Examples
+    --------
+    >>> from synagree.io.brackets import PhraseNode, PhraseSentence
+    >>> root = PhraseNode("S", [PhraseNode("NP", [PhraseNode("D"), PhraseNode("N")]),
+    ...                         PhraseNode("V")])
+    >>> v = Vocabulary()
+    >>> t = phrase_tree(PhraseSentence("a.mrg", 0, 1, root), v)
+    >>> [v.labels[i] for i in t.labels], t.size
+    (['D', 'N', 'NP', 'V', 'S'], 3)
+    """
     children: List[List[int]] = []
     node_labels: List[int] = []
     # preorder numbering with an explicit stack (brackets nest arbitrarily deep)
@@ -159,6 +287,29 @@ def phrase_tree(sent: PhraseSentence, vocab: Vocabulary) -> FlatTree:
 
 
 def build_tree(sent, vocab: Vocabulary) -> FlatTree:
+    """The `FlatTree` of a dependency or phrase-structure sentence.
+
+    Parameters
+    ----------
+    sent : DepSentence or PhraseSentence
+    vocab : Vocabulary
+
+    Returns
+    -------
+    FlatTree
+
+    Raises
+    ------
+    TypeError
+        Any other type.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> build_tree(DepSentence("-", 0, 1, ["Hi"], np.array([0]), ["root"]), Vocabulary()).size
+    2
+    """
     if isinstance(sent, DepSentence):
         return dependency_tree(sent, vocab)
     if isinstance(sent, PhraseSentence):
@@ -167,7 +318,28 @@ def build_tree(sent, vocab: Vocabulary) -> FlatTree:
 
 
 def to_zss(tree: FlatTree, vocab: Vocabulary):
-    """The same tree as a ``zss.Node`` graph (for reference checks only)."""
+    """The same tree as a ``zss.Node`` graph (for reference checks only).
+
+    Parameters
+    ----------
+    tree : FlatTree
+    vocab : Vocabulary
+        The vocabulary the tree's label ids come from.
+
+    Returns
+    -------
+    zss.Node
+
+    Examples
+    --------
+    >>> import numpy as np, zss
+    >>> from synagree.io.conllu import DepSentence
+    >>> v = Vocabulary()
+    >>> s = DepSentence("-", 0, 1, ["I", "ran"], np.array([2, 0]), ["nsubj", "root"])
+    >>> z = to_zss(dependency_tree(s, v), v)
+    >>> z.label, [c.label for c in z.children], [c.label for c in z.children[0].children]
+    ('', ['root'], ['nsubj'])
+    """
     from zss import Node
 
     stack: List[List] = []  # open subtrees as (lml, node)

@@ -27,10 +27,10 @@ Annotation
     What one annotator assigned to one item: a single tag; a collection of
     tags without probabilities (uniform mass ``1/k`` over the ``k`` *distinct*
     tags); or a mapping ``tag -> probability`` (non-negative, summing to 1
-    within 1e-9, else :class:`ValueError`).  Its leaf distribution is the
+    within 1e-9, else `ValueError`).  Its leaf distribution is the
     mixture ``P(l | O) = sum_t w_t * P(l | t)``.
 
-Credit of an output O against gold G (:func:`credit`)
+Credit of an output O against gold G (`credit`)
     Gold tags are read disjunctively: the credit is the probability that the
     output puts on the union of the gold tags' leaf sets::
 
@@ -40,24 +40,24 @@ Credit of an output O against gold G (:func:`credit`)
     ``{A, A.1}`` are not counted twice.)  Range [0, 1].  Not symmetric:
     ``credit(A.1, A) = 1/2`` but ``credit(A, A.1) = 1``.
 
-Pairwise agreement on an item (:func:`pair_agreement`)
+Pairwise agreement on an item (`pair_agreement`)
     ``agr(a, b) = sum_l P(l | a) * P(l | b)``, the probability that one leaf
     drawn from each annotation is the same leaf.  1 for two identical leaf
     tags; below 1 whenever either side is under-specified (``agr(A, A) =
     3/8`` in the inventory above).
 
-Chance agreement (:func:`chance_agreement`)
+Chance agreement (`chance_agreement`)
     ``P(E) = sum_l P(l)^2`` with ``P(l)`` the mean leaf distribution over all
     annotations (both sides of every item pooled, as in Scott's pi).
 
-Kappa (:func:`hierarchical_kappa`)
+Kappa (`hierarchical_kappa`)
     ``P(A)`` = mean pairwise agreement over the items;
     ``kappa = (P(A) - P(E)) / (1 - P(E))``.  With a flat hierarchy this is
     exactly Scott's pi.  If ``1 - P(E) <= 1e-12`` (every annotation the same
     leaf) kappa is undefined and reported as ``nan``; no items also give
     ``nan``.
 
-Label distance (:func:`label_distance`)
+Label distance (`label_distance`)
     Total-variation distance between leaf distributions,
     ``d(a, b) = 1/2 * sum_l |P(l | a) - P(l | b)|`` in [0, 1]: 0 for tags
     with the same leaf distribution, 1 for tags with disjoint leaf sets.  It
@@ -68,7 +68,7 @@ Label distance (:func:`label_distance`)
     root / missing label of the TED trees) is not a tag: its distance is 0 to
     itself and 1 to every non-empty label.
 
-BDM-style closeness (:func:`bdm_credit`)
+BDM-style closeness (`bdm_credit`)
     A separate, symmetric, structural closeness (after GATE's balanced
     distance metric), *not* IS-A credit.  With ``depth`` counted in tags from
     the top (top-level tags have depth 1) and ``m`` the most specific common
@@ -86,16 +86,16 @@ Conventions
 
 * Unknown tags (not in the hierarchy) are never an error: on first use they
   are added as a new top-level leaf (so they share nothing with any other
-  tag) and recorded in :attr:`Hierarchy.added_tags` so a caller can report
+  tag) and recorded in `Hierarchy.added_tags` so a caller can report
   them.  Adding a top-level leaf never changes the distribution of an
-  existing tag, but it does append a column to :attr:`Hierarchy.leaves`.
+  existing tag, but it does append a column to `Hierarchy.leaves`.
 * The empty string is reserved (root / missing label) and is never a tag:
-  :meth:`Hierarchy.from_ud`, :meth:`Hierarchy.from_msd` and
-  :meth:`Hierarchy.flat` skip it; asking for its distribution raises
-  :class:`ValueError`.
+  `Hierarchy.from_ud`, `Hierarchy.from_msd` and
+  `Hierarchy.flat` skip it; asking for its distribution raises
+  `ValueError`.
 * Tags are compared as given (case-sensitive) after the hierarchy's own
   normalisation (MSD hierarchies strip trailing ``-``; see
-  :meth:`Hierarchy.from_msd`).
+  `Hierarchy.from_msd`).
 * All probabilities are float64; the worked examples of docs/method.md §9 come
   out exact to ~1e-16.
 """
@@ -155,10 +155,40 @@ def _msd_normalise(tag: str) -> str:
 class Hierarchy:
     """An IS-A forest over tags (implicit top); see the module docstring.
 
-    Build it with :meth:`from_edges`, :meth:`flat`, :meth:`from_ud`,
-    :meth:`from_msd` or :meth:`from_file`.  Every query resolves its tag
-    first (normalisation, the ``plain_as_leaf`` alias, unknown tags added as
-    top-level leaves).
+    Build it with `from_edges`, `flat`, `from_ud`, `from_msd` or `from_file`.
+    Every query resolves its tag first (normalisation, the ``plain_as_leaf``
+    alias, unknown tags added as top-level leaves and recorded in
+    ``added_tags``).  Conventions in docs/method.md §9.
+
+    Parameters
+    ----------
+    parents : mapping of str to str or None
+        Every tag to its parent (None: top-level).  Parents that are not keys
+        are added as top-level tags.
+    normalise : callable, optional
+        Applied to every tag before lookup (MSD hierarchies strip trailing
+        ``-``).
+    aliases : mapping of str to str, optional
+        Tag to the node it stands for (``plain_as_leaf`` of `from_ud`).
+
+    Raises
+    ------
+    ValueError
+        An empty tag, a tag with two parents, or a cycle.
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
+    >>> h
+    Hierarchy(5 tags, 3 leaves)
+    >>> h.leaves, h.depth("A.1a"), h.ancestors("A.1a")
+    (['A.1a', 'A.1b', 'A.2'], 3, ['A.1', 'A'])
+    >>> h.leaf_distribution("A")
+    {'A.1a': 0.25, 'A.1b': 0.25, 'A.2': 0.5}
+    >>> h.credit("A.1", "A"), h.credit("A", "A.1"), h.pair_agreement("A", "A")
+    (0.5, 1.0, 0.375)
+    >>> h.is_a("B", "A"), h.added_tags  # an unknown tag becomes a top-level leaf
+    (False, ['B'])
     """
 
     def __init__(self, parents: Mapping[str, Optional[str]],
@@ -167,7 +197,7 @@ class Hierarchy:
         """``parents`` maps every tag to its parent (``None``: top-level).
 
         Parents that are not keys are added as top-level tags.  Raises
-        :class:`ValueError` on an empty tag or a cycle.
+        `ValueError` on an empty tag or a cycle.
         """
         self._normalise = normalise
         self._parent: Dict[str, Optional[str]] = {}
@@ -203,12 +233,27 @@ class Hierarchy:
 
     @classmethod
     def from_edges(cls, parents: Mapping[str, Optional[str]]) -> "Hierarchy":
-        """From a ``child -> parent`` mapping (``None`` = top-level)."""
+        """From a ``child -> parent`` mapping (``None`` = top-level).
+
+        Examples
+        --------
+        >>> Hierarchy.from_edges({"NN": "N", "NNS": "N", "N": None}).leaves
+        ['NN', 'NNS']
+        """
         return cls(parents)
 
     @classmethod
     def flat(cls, tags: Iterable[str]) -> "Hierarchy":
-        """No structure: every tag a top-level leaf (``""`` skipped)."""
+        """No structure: every tag a top-level leaf (``""`` skipped).
+
+        With a flat hierarchy hierarchical κ is Scott's π and credit is 0/1.
+
+        Examples
+        --------
+        >>> h = Hierarchy.flat(["NOUN", "VERB", ""])
+        >>> h.tags, h.credit("NOUN", "VERB")
+        (['NOUN', 'VERB'], 0.0)
+        """
         return cls({t: None for t in tags if t})
 
     @classmethod
@@ -227,12 +272,34 @@ class Hierarchy:
           ``rel + PLAIN_LEAF_SUFFIX`` (whether or not the plain use occurs in
           ``labels``), and the tag ``rel`` resolves to that leaf in every
           query.  Plain ``nsubj`` vs ``nsubj:pass`` then gets 0 credit both
-          ways (they stay siblings for :func:`bdm_credit`).  Structural
+          ways (they stay siblings for `bdm_credit`).  Structural
           answers still name the parent node ``nsubj`` (``parent("nsubj:pass")
           == "nsubj"``), but a tag *query* ``"nsubj"`` always means the plain
           leaf; the under-specified parent cannot be queried in this mode.
 
         The empty string (root label) is skipped.
+
+        Parameters
+        ----------
+        labels : iterable of str
+            The relations (DEPREL values) to place.
+        plain_as_leaf : bool
+            See above.
+
+        Returns
+        -------
+        Hierarchy
+
+        Examples
+        --------
+        >>> h = Hierarchy.from_ud(["nsubj", "nsubj:pass", "obl:tmod", "obl:agent"])
+        >>> h.parent("nsubj:pass"), h.credit("nsubj:pass", "nsubj"), h.credit("nsubj", "nsubj:pass")
+        ('nsubj', 1.0, 1.0)
+        >>> h.credit("obl:tmod", "obl")
+        0.5
+        >>> p = Hierarchy.from_ud(["nsubj", "nsubj:pass"], plain_as_leaf=True)
+        >>> p.credit("nsubj:pass", "nsubj"), p.resolve("nsubj")
+        (0.0, 'nsubj:<plain>')
         """
         parents: Dict[str, Optional[str]] = {}
         for label in labels:
@@ -269,6 +336,22 @@ class Hierarchy:
         prefix (``Nc``), a sibling of ``Ncm``/``Ncf``: it is *not* expanded
         to the full tags that match it.  A tag made of ``-`` only is kept
         verbatim as a top-level tag.
+
+        Parameters
+        ----------
+        tags : iterable of str
+
+        Returns
+        -------
+        Hierarchy
+
+        Examples
+        --------
+        >>> h = Hierarchy.from_msd(["Ncmsn", "Ncfsn", "Ncms-"])
+        >>> h.ancestors("Ncmsn"), h.resolve("Ncms-")
+        (['Ncms', 'Ncm', 'Nc', 'N'], 'Ncms')
+        >>> h.credit("Ncmsn", "Nc")
+        0.5
         """
         parents: Dict[str, Optional[str]] = {}
         for raw in tags:
@@ -283,7 +366,7 @@ class Hierarchy:
 
     @classmethod
     def from_file(cls, path: Union[str, Path]) -> "Hierarchy":
-        """Read a hierarchy file (UTF-8).  Two formats, detected per file.
+        r"""Read a hierarchy file (UTF-8).  Two formats, detected per file.
 
         ``#`` starts a comment running to the end of the line; blank lines
         are ignored.  If any content line has a TAB *after* its first
@@ -301,10 +384,39 @@ class Hierarchy:
         tagging's Ctag -> MSD) is written by listing the coarse tag as the
         parent of its fine tags.
 
-        All problems are gathered, then :class:`InputError` is raised naming
-        file and line: ``hierarchy-fields`` (not 1-2 fields, empty field),
-        ``hierarchy-indentation``, ``hierarchy-two-parents``,
-        ``hierarchy-cycle``, ``hierarchy-empty``, ``hierarchy-unreadable``.
+        Parameters
+        ----------
+        path : str or pathlib.Path
+
+        Returns
+        -------
+        Hierarchy
+
+        Raises
+        ------
+        InputError
+            All problems gathered, naming file and line: ``hierarchy-fields``
+            (not 1-2 fields, empty field), ``hierarchy-indentation``,
+            ``hierarchy-two-parents``, ``hierarchy-cycle``, ``hierarchy-empty``,
+            ``hierarchy-unreadable``.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> fd, path = tempfile.mkstemp(suffix=".txt")
+        >>> with os.fdopen(fd, "w") as f:
+        ...     _ = f.write("# nominals\nNOUN\n  NN\n  NNS\nVERB\n")
+        >>> h = Hierarchy.from_file(path)
+        >>> h.children("NOUN"), h.credit("NN", "NOUN")
+        (('NN', 'NNS'), 0.5)
+        >>> with open(path, "w") as f:
+        ...     _ = f.write("NN\tNOUN\nNN\tVERB\n")
+        >>> try:
+        ...     Hierarchy.from_file(path)
+        ... except InputError as exc:
+        ...     print(exc.errors[0].kind, exc.errors[0].line)
+        hierarchy-two-parents 2
+        >>> os.remove(path)
         """
         name = str(path)
         try:
@@ -350,7 +462,15 @@ class Hierarchy:
 
     # ------------------------------------------------------------ queries
     def resolve(self, tag: str) -> str:
-        """The node a tag stands for (normalised, aliased, added if unknown)."""
+        """The node a tag stands for (normalised, aliased, added if unknown).
+
+        Raises
+        ------
+        TypeError
+            ``tag`` is not a string.
+        ValueError
+            ``tag`` is ``""`` (the root / missing label is not a tag).
+        """
         if not isinstance(tag, str):
             raise TypeError(f"a tag must be a string, not {type(tag).__name__}")
         if not tag:
@@ -384,7 +504,7 @@ class Hierarchy:
     @property
     def leaves(self) -> List[str]:
         """Leaves in depth-first order (then added unknown tags): the columns
-        of :meth:`distribution_matrix`."""
+        of `distribution_matrix`."""
         if self._leaves is None:
             out: List[str] = []
             stack = [t for t in reversed(list(self._parent)) if self._parent[t] is None]
@@ -401,7 +521,7 @@ class Hierarchy:
 
     @property
     def leaf_index(self) -> Dict[str, int]:
-        """Leaf -> column of :meth:`distribution_matrix`."""
+        """Leaf -> column of `distribution_matrix`."""
         self.leaves
         assert self._leaf_index is not None
         return dict(self._leaf_index)
@@ -411,9 +531,11 @@ class Hierarchy:
         return self._parent[self.resolve(tag)]
 
     def children(self, tag: str) -> Tuple[str, ...]:
+        """The child tags of ``tag``, in order (empty for a leaf)."""
         return tuple(self._children[self.resolve(tag)])
 
     def is_leaf(self, tag: str) -> bool:
+        """True when ``tag`` has no children."""
         return not self._children[self.resolve(tag)]
 
     def _ancestors(self, node: str) -> List[str]:
@@ -487,7 +609,7 @@ class Hierarchy:
 
     def distribution_matrix(self, annotations: Sequence[Annotation]) -> np.ndarray:
         """``len(annotations) x len(leaves)`` float64 matrix of leaf
-        distributions (columns as in :attr:`leaves`, after any unknown tag
+        distributions (columns as in `leaves`, after any unknown tag
         in ``annotations`` has been added)."""
         dists = [self.distribution(a) for a in annotations]
         index = self.leaf_index
@@ -499,7 +621,7 @@ class Hierarchy:
 
     # ------------------------------------------------------------ credit
     def credit(self, gold: Union[str, Iterable[str]], output: Annotation) -> float:
-        """See :func:`credit`."""
+        """See `credit`."""
         gold_tags = [gold] if isinstance(gold, str) else _gold_list(gold)
         gold_leaves: Set[str] = set()
         for tag in gold_tags:
@@ -508,14 +630,14 @@ class Hierarchy:
         return math.fsum(p for leaf, p in dist.items() if leaf in gold_leaves)
 
     def pair_agreement(self, a: Annotation, b: Annotation) -> float:
-        """See :func:`pair_agreement`."""
+        """See `pair_agreement`."""
         da, db = self.distribution(a), self.distribution(b)
         if len(db) < len(da):
             da, db = db, da
         return math.fsum(p * db[leaf] for leaf, p in da.items() if leaf in db)
 
     def label_distance(self, a: str, b: str) -> float:
-        """See :func:`label_distance`."""
+        """See `label_distance`."""
         if a == "" or b == "":
             return 0.0 if a == b else 1.0
         da, db = self._leaf_dist(self.resolve(a)), self._leaf_dist(self.resolve(b))
@@ -635,16 +757,72 @@ def _annotation_weights(annotation: Annotation) -> Dict[str, float]:
 def credit(hierarchy: Hierarchy, gold: Union[str, Iterable[str]], output: Annotation) -> float:
     """Credit of ``output`` against ``gold``: ``sum_{l in L(G)} P(l | output)``.
 
-    ``gold``: a tag or a collection of tags, read disjunctively (the union
-    ``L(G)`` of their leaf sets).  ``output``: a tag, a collection of tags
-    (uniform mass over the distinct tags) or ``{tag: probability}`` (must sum
-    to 1 within 1e-9, else :class:`ValueError`).  Result in [0, 1].
+    docs/method.md §9.3.  Not symmetric: an under-specified output gets the
+    share of its mass that falls on the gold leaves, a more specific output
+    than gold gets full credit.
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+    gold : str or collection of str
+        A tag or several tags, read disjunctively (the union ``L(G)`` of their
+        leaf sets).
+    output : str, collection of str or mapping of str to float
+        A tag, a collection of tags (uniform mass over the distinct tags) or
+        ``{tag: probability}`` (must sum to 1 within 1e-9).
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    ValueError
+        Probabilities that are negative or do not sum to 1; an empty
+        annotation.
+
+    See Also
+    --------
+    pair_agreement, bdm_credit
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
+    >>> credit(h, "A.1a", "A.1"), credit(h, "A.1", "A.1a"), credit(h, "A.2", "A")
+    (0.5, 1.0, 0.5)
+    >>> credit(h, ["A.1a", "A.2"], {"A.1": 0.5, "A.2": 0.5})
+    0.75
     """
     return hierarchy.credit(gold, output)
 
 
 def pair_agreement(hierarchy: Hierarchy, a: Annotation, b: Annotation) -> float:
-    """Agreement of two annotations of one item: ``sum_l P(l|a) * P(l|b)``."""
+    """Agreement of two annotations of one item: ``sum_l P(l|a) * P(l|b)``.
+
+    The probability that one leaf drawn from each annotation is the same leaf
+    (docs/method.md §9.4): 1 for two identical leaf tags, below 1 whenever
+    either side is under-specified.
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+    a, b : str, collection of str or mapping of str to float
+        Annotations (see `credit`).
+
+    Returns
+    -------
+    float
+        In [0, 1]; symmetric.
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
+    >>> pair_agreement(h, "A.2", "A.2"), pair_agreement(h, "A", "A")
+    (1.0, 0.375)
+    >>> pair_agreement(h, "A.1", "A.2"), pair_agreement(h, "A.1", "A")
+    (0.0, 0.25)
+    """
     return hierarchy.pair_agreement(a, b)
 
 
@@ -666,8 +844,26 @@ def _expected(mass: Mapping[str, float], n: int) -> float:
 
 
 def chance_corrected(p_a: float, p_e: float) -> float:
-    """(P(A) − P(E)) / (1 − P(E)), the form of every κ/π in the project; ``nan``
-    when undefined (P(E) within 1e-12 of 1, or either input ``nan``)."""
+    """(P(A) − P(E)) / (1 − P(E)), the form of every κ/π in the project.
+
+    Parameters
+    ----------
+    p_a : float
+        Observed agreement, a fraction.
+    p_e : float
+        Chance agreement, a fraction.
+
+    Returns
+    -------
+    float
+        ``nan`` when undefined (P(E) within 1e-12 of 1, or either input
+        ``nan``).
+
+    Examples
+    --------
+    >>> chance_corrected(0.75, 0.5), chance_corrected(1.0, 1.0)
+    (0.5, nan)
+    """
     if math.isnan(p_a) or math.isnan(p_e) or 1.0 - p_e <= _DEGENERATE_TOLERANCE:
         return math.nan
     return float((p_a - p_e) / (1.0 - p_e))
@@ -675,8 +871,25 @@ def chance_corrected(p_a: float, p_e: float) -> float:
 
 def pooled_leaf_mass(hierarchy: Hierarchy,
                      tag_counts: Iterable[Tuple[str, float]]) -> Dict[str, float]:
-    """``sum_t count_t * P(l | t)`` per leaf over ``(tag, count)`` pairs: the
-    :attr:`HierarchicalKappa.leaf_mass` of annotations given as tag counts."""
+    """``sum_t count_t * P(l | t)`` per leaf over ``(tag, count)`` pairs.
+
+    The `HierarchicalKappa.leaf_mass` of annotations given as tag counts.
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+    tag_counts : iterable of (str, float)
+
+    Returns
+    -------
+    dict of str to float
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
+    >>> pooled_leaf_mass(h, [("A", 4), ("A.2", 1)])
+    {'A.1a': 1.0, 'A.1b': 1.0, 'A.2': 3.0}
+    """
     mass: Dict[str, float] = {}
     for tag, count in tag_counts:
         for leaf, p in hierarchy._leaf_dist(hierarchy.resolve(tag)).items():
@@ -685,8 +898,30 @@ def pooled_leaf_mass(hierarchy: Hierarchy,
 
 
 def chance_agreement(hierarchy: Hierarchy, annotations: Iterable[Annotation]) -> float:
-    """``P(E) = sum_l P(l)^2``, ``P(l)`` the mean leaf distribution of the
-    annotations (``nan`` for none)."""
+    """Chance agreement ``P(E) = sum_l P(l)^2`` (docs/method.md §9.4).
+
+    ``P(l)`` is the mean leaf distribution of the annotations (both sides of
+    every item pooled, as in Scott's π).
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+    annotations : iterable of annotations
+        Tags, tag collections or distributions (see `credit`).
+
+    Returns
+    -------
+    float
+        ``nan`` for no annotations.
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
+    >>> chance_agreement(h, ["A.2", "A.2", "A.1a", "A.1b"])
+    0.375
+    >>> chance_agreement(h, ["A"])
+    0.375
+    """
     mass, n = _mass(hierarchy, annotations)
     return _expected(mass, n)
 
@@ -695,9 +930,31 @@ def chance_agreement(hierarchy: Hierarchy, annotations: Iterable[Annotation]) ->
 class HierarchicalKappa:
     """Hierarchical kappa with the sums it is made of, so results merge.
 
-    ``sum_agreement`` = sum over items of :func:`pair_agreement`;
-    ``leaf_mass[l]`` = sum over all ``n_annotations`` (= 2 * ``n_items``)
-    annotations of ``P(l | annotation)``.
+    docs/method.md §9.4.
+
+    Parameters
+    ----------
+    n_items : int
+        Items annotated twice.
+    sum_agreement : float
+        Sum over items of `pair_agreement`.
+    n_annotations : int
+        Annotations pooled for chance (= 2 * ``n_items``).
+    leaf_mass : dict of str to float
+        Sum over all annotations of ``P(l | annotation)``, per leaf.
+
+    See Also
+    --------
+    hierarchical_kappa
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
+    >>> k = hierarchical_kappa(h, [("A.1a", "A.1a"), ("A.2", "A")])
+    >>> k.p_observed, k.p_expected, round(k.kappa, 4)
+    (0.75, 0.4609375, 0.5362)
+    >>> k.merge(hierarchical_kappa(h, [("A.2", "A.2")])).n_items
+    3
     """
 
     n_items: int = 0
@@ -730,6 +987,7 @@ class HierarchicalKappa:
                                  self.n_annotations + other.n_annotations, mass)
 
     def as_dict(self) -> dict:
+        """The sums, P(A), P(E) and κ as a dict (JSON-ready apart from ``nan``)."""
         return {"n_items": self.n_items, "sum_agreement": self.sum_agreement,
                 "n_annotations": self.n_annotations, "p_observed": self.p_observed,
                 "p_expected": self.p_expected, "kappa": self.kappa}
@@ -737,7 +995,30 @@ class HierarchicalKappa:
 
 def hierarchical_kappa(hierarchy: Hierarchy,
                        pairs: Iterable[Tuple[Annotation, Annotation]]) -> HierarchicalKappa:
-    """Kappa over items annotated twice: ``pairs`` = ``[(a, b), ...]``."""
+    """Hierarchical κ over items annotated twice (docs/method.md §9.4).
+
+    ``P(A)`` is the mean `pair_agreement` over the items, ``P(E)`` the
+    `chance_agreement` of all annotations pooled; with a flat hierarchy this is
+    Scott's π.
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+    pairs : iterable of (annotation, annotation)
+        ``[(a, b), ...]``, one pair per item.
+
+    Returns
+    -------
+    HierarchicalKappa
+        ``kappa`` is ``nan`` with no items or when P(E) is 1.
+
+    Examples
+    --------
+    >>> flat = Hierarchy.flat(["x", "y"])
+    >>> pairs = [("x", "x"), ("x", "y"), ("y", "y"), ("y", "y")]
+    >>> round(hierarchical_kappa(flat, pairs).kappa, 4), round(scotts_pi(pairs), 4)
+    (0.4667, 0.4667)
+    """
     result = HierarchicalKappa()
     agreements: List[float] = []
     for a, b in pairs:
@@ -755,7 +1036,21 @@ def _pairs(pairs: Iterable[Tuple[Hashable, Hashable]]) -> List[Tuple[Hashable, H
 
 
 def observed_agreement(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
-    """Share of items whose two labels are equal (``nan`` for no items)."""
+    """Share of items whose two labels are equal (a fraction; ``nan`` for no items).
+
+    Parameters
+    ----------
+    pairs : iterable of (hashable, hashable)
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> observed_agreement([("a", "a"), ("a", "b"), ("b", "b"), ("c", "c")])
+    0.75
+    """
     items = _pairs(pairs)
     if not items:
         return math.nan
@@ -763,8 +1058,29 @@ def observed_agreement(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
 
 
 def cohens_kappa(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
-    """Cohen's kappa: chance from each annotator's own marginals,
-    ``P(E) = sum_k p1(k) * p2(k)``; ``nan`` if undefined."""
+    """Cohen's kappa: chance from each annotator's own marginals.
+
+    ``P(E) = sum_k p1(k) * p2(k)``.
+
+    Parameters
+    ----------
+    pairs : iterable of (hashable, hashable)
+        First and second annotator's label per item.
+
+    Returns
+    -------
+    float
+        ``nan`` if undefined (no items, or P(E) = 1).
+
+    See Also
+    --------
+    scotts_pi, hierarchical_kappa
+
+    Examples
+    --------
+    >>> round(cohens_kappa([("a", "a"), ("a", "b"), ("b", "b"), ("b", "b")]), 4)
+    0.5
+    """
     items = _pairs(pairs)
     if not items:
         return math.nan
@@ -776,8 +1092,24 @@ def cohens_kappa(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
 
 
 def scotts_pi(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
-    """Scott's pi: chance from the pooled marginals,
-    ``P(E) = sum_k ((n1(k) + n2(k)) / 2n)^2``; ``nan`` if undefined."""
+    """Scott's pi: chance from the pooled marginals.
+
+    ``P(E) = sum_k ((n1(k) + n2(k)) / 2n)^2``.
+
+    Parameters
+    ----------
+    pairs : iterable of (hashable, hashable)
+
+    Returns
+    -------
+    float
+        ``nan`` if undefined.
+
+    Examples
+    --------
+    >>> round(scotts_pi([("a", "a"), ("a", "b"), ("b", "b"), ("b", "b")]), 4)
+    0.4667
+    """
     items = _pairs(pairs)
     if not items:
         return math.nan
@@ -793,15 +1125,53 @@ def label_distance(hierarchy: Hierarchy, a: str, b: str) -> float:
 
     Symmetric, 0 for identical leaf distributions, triangle inequality (half
     the L1 metric on distribution vectors); ``""`` is at distance 1 from any
-    non-empty label and 0 from itself.  Usable as a TED rename cost.
+    non-empty label and 0 from itself.  Usable as a TED rename cost
+    (docs/method.md §9, `synagree.stats.hierarchical.hierarchy_costs`).
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+    a, b : str
+        Labels (``""``: the root / missing label).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
+    >>> label_distance(h, "A.1a", "A.1"), label_distance(h, "A.1", "A.2")
+    (0.5, 1.0)
+    >>> label_distance(h, "", "A"), label_distance(h, "", "")
+    (1.0, 0.0)
     """
     return hierarchy.label_distance(a, b)
 
 
 def label_distance_matrix(hierarchy: Hierarchy, labels: Sequence[str]) -> np.ndarray:
-    """``k x k`` float64 matrix of :func:`label_distance` over ``labels``
-    (``""`` allowed: the root / missing label).  Exactly symmetric with a
-    zero diagonal."""
+    """``k x k`` float64 matrix of `label_distance` over ``labels``.
+
+    ``""`` is allowed (the root / missing label).  Exactly symmetric with a
+    zero diagonal.
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+    labels : sequence of str
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
+    >>> label_distance_matrix(h, ["", "A.1", "A"])
+    array([[0. , 1. , 1. ],
+           [1. , 0. , 0.5],
+           [1. , 0.5, 0. ]])
+    """
     k = len(labels)
     out = np.zeros((k, k), dtype=np.float64)
     real = [i for i, label in enumerate(labels) if label != ""]
@@ -827,6 +1197,21 @@ def bdm_credit(hierarchy: Hierarchy, a: str, b: str) -> float:
     its own ancestor; depth 0 when they share no tag).  Symmetric, in [0, 1],
     1 iff ``a`` and ``b`` resolve to the same tag.  Structural closeness, not
     IS-A credit: ``bdm(A.1, A.2) = 1/2`` although neither IS-A the other.
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+    a, b : str
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
+    >>> bdm_credit(h, "A.1", "A.2"), bdm_credit(h, "A.1a", "A.1"), bdm_credit(h, "A", "B")
+    (0.5, 0.8, 0.0)
     """
     node_a, node_b = hierarchy.resolve(a), hierarchy.resolve(b)
     if node_a == node_b:
