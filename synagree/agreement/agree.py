@@ -128,7 +128,7 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
 def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                  bootstrap: int = 0, seed: int = 0, level: float = 0.95,
                  sample_pairs: Optional[int] = None, exact: bool = False,
-                 executor=None, progress: bool = False,
+                 executor=None, progress: Optional[bool] = None,
                  max_memory: int = DEFAULT_MAX_MEMORY) -> AgreementResult:
     """α (requested variants) and the uncorrected scores for an assembled corpus.
 

@@ -17,7 +17,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree._version import __version__
 from synagree.base.problems import InputError, print_problems
+from synagree.base.progress import show_by_default
 from synagree.cli.options import check_output_path
+from synagree.distance import jit
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 3
@@ -68,6 +70,10 @@ def _terminate(signum, frame) -> None:
     raise Terminated()
 
 
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = build_parser(_command_of(argv))
@@ -77,6 +83,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         return EXIT_INPUT
     # a polite kill (SIGTERM) unwinds like Ctrl-C, so no temporary file stays behind
     signal.signal(signal.SIGTERM, _terminate)
+    quiet = bool(getattr(args, "quiet", False))
+    # every long step draws a bar (stderr, terminals only) unless -q; the
+    # first run explains the JIT compilation instead of pausing silently
+    previous = show_by_default(not quiet)
+    jit.configure(notice=None if quiet else _say, skip_scipy=True)
     try:
         made = check_output_path(args)
         if made and not getattr(args, "quiet", False):
@@ -102,6 +113,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"synagree: internal error: {type(exc).__name__}: {exc} "
               f"(set SYNAGREE_DEBUG=1 for a traceback, and please report it)", file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        # main() may run in-process (tests, notebooks): leave the defaults as found
+        show_by_default(previous)
+        jit.configure(None, False)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,8 @@ from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 import numpy as np
 from numba import njit, prange
 
-from synagree.base.progress import Progress
+from synagree.base.progress import Progress, wanted
+from synagree.distance import jit as _jit
 from synagree.distance import ted as _ted
 from synagree.trees.flat import FlatTree
 
@@ -54,9 +55,12 @@ def _d2(d, sa, sb, out):
 def _tile_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                  dcost, icost, rmat, unit, maxn,
                  uoff, utree, ucount, sizes,
-                 r0, r1, c0, c1, want_s, s_out, row_out, diag_out):
+                 r0, r1, c0, c1, want_s, s_out, row_out, diag_out, woff, within_out):
     """One tile pair: units [r0, r1) × [c0, c1).  A diagonal tile (r0 == c0)
-    covers v ≥ u only; rows r and n-1-r go together for balance."""
+    covers v ≥ u only; rows r and n-1-r go together for balance.  The TEDs
+    of the distinct-tree pairs inside a unit u (computed here for D_e anyway)
+    go to ``within_out[woff[u]:woff[u+1]]`` in CSR pair order, so D_o needs
+    no second kernel."""
     nr = r1 - r0
     is_diag = r0 == c0
     ntask = (nr + 1) // 2 if is_diag else nr
@@ -79,6 +83,7 @@ def _tile_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                 s0 = 0.0
                 s1 = 0.0
                 s2 = 0.0
+                wk = woff[u]
                 for a in range(uoff[u], uoff[u + 1]):
                     ta = utree[a]
                     ca = ucount[a]
@@ -92,6 +97,9 @@ def _tile_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                         d = _ted._pair(ta, tb, lab, lml, noff, kr, koff, rlab, rlml,
                                        rkr, rkoff, cl, cr, dcost, icost, rmat, unit,
                                        cells, idx)
+                        if v == u:
+                            within_out[wk] = d
+                            wk += 1
                         _d2(d, sizes[ta], sizes[tb], tmp)
                         w = ca * ucount[b]
                         s0 += w * tmp[0]
@@ -138,6 +146,15 @@ class UnitTrees:
     def n_values(self) -> int:
         return int(self.m.sum())
 
+    @property
+    def woff(self) -> np.ndarray:
+        """int64 (U+1,): offsets of each unit's distinct-tree pairs (a < b in
+        CSR order) in :attr:`UnitSums.within`."""
+        k = np.diff(self.uoff)
+        out = np.zeros(k.shape[0] + 1, np.int64)
+        np.cumsum(k * (k - 1) // 2, out=out[1:])
+        return out
+
     @classmethod
     def build(cls, units: Sequence[Sequence[FlatTree]]) -> "UnitTrees":
         values = [t for u in units for t in u]
@@ -173,6 +190,9 @@ class UnitSums:
     # full[u] = Σ_v S[u, v] over every unit v (u included): what leaving u out
     # removes from D_e (synagree.influence); O(U) memory, when requested
     full: Optional[np.ndarray] = None  # (U, 3)
+    # TED of each distinct-tree pair inside a unit (UnitTrees.woff layout), as the
+    # tiles computed them; None when an executor did not return them
+    within: Optional[np.ndarray] = None
 
     def de_sum(self) -> np.ndarray:
         """Σ over ordered pairs of distinct values of δ², per variant."""
@@ -191,18 +211,23 @@ def tiles(n_units: int, tile: int) -> List[Tuple[int, int, int, int]]:
 
 
 def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int, int, int],
-             want_s: bool) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
-    """Compute one tile pair; returns (row partial sums, diag or empty, S block)."""
+             want_s: bool) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray], np.ndarray]:
+    """Compute one tile pair: (row partial sums, diag or empty, S block, within-unit
+    TEDs of the tile's units: diagonal tiles only, else empty)."""
     r0, r1, c0, c1 = span
     dc, ic, rm, unit = _ted._costs_for(ut.pack, costs).arrays()
     nr = r1 - r0
     row = np.zeros((nr, 3))
     diag = np.zeros((nr, 3))
     s = np.zeros((nr, c1 - c0, 3)) if want_s else np.zeros((1, 1, 3))
-    _tile_kernel(*ut.pack._args(), dc, ic, rm, unit, ut.pack.maxn,
-                 ut.uoff, ut.utree, ut.ucount, ut.pack.sizes,
-                 r0, r1, c0, c1, want_s, s, row, diag)
-    return row, diag, (s if want_s else None)
+    woff = ut.woff
+    within = np.zeros(int(woff[r1] - woff[r0]) if r0 == c0 else 0)
+    args = (*ut.pack._args(), dc, ic, rm, unit, ut.pack.maxn,
+            ut.uoff, ut.utree, ut.ucount, ut.pack.sizes,
+            r0, r1, c0, c1, want_s, s, row, diag, woff - woff[r0], within)
+    _jit.before_call(_tile_kernel, args)
+    _tile_kernel(*args)
+    return row, diag, (s if want_s else None), within
 
 
 def tile_work(ut: UnitTrees, span: Tuple[int, int, int, int]) -> float:
@@ -216,42 +241,59 @@ def tile_work(ut: UnitTrees, span: Tuple[int, int, int, int]) -> float:
     return float(a.sum() * b.sum())
 
 
-def local_executor(ut: UnitTrees, costs, spans, want_s):
+def local_executor(ut, costs, spans, want_s):
     """Run the tiles here, one after another (each tile parallel over cores)."""
     for sp in spans:
         yield run_tile(ut, costs, sp, want_s)
 
 
+EXACT_TITLE = "exact D_e"
+PROGRESS_CHUNK = 50_000  # sampled pairs per kernel call when a bar is drawn
+SAMPLED_TITLE = "sampled D_e"
+
+
 def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool = False,
               tile: int = DEFAULT_TILE, executor: Optional[Callable] = None,
-              progress: bool = False, want_full: bool = False) -> UnitSums:
+              progress: Optional[bool] = None, want_full: bool = False) -> UnitSums:
     """All-pairs δ² sums, tile by tile.
 
     ``executor(ut, costs, spans, want_s) -> iterable of tile results in the
     order of spans`` runs the tiles (default :func:`local_executor`; the Dask
     executor in :mod:`synagree.dask_exec` runs them on a cluster).  The
     reduction order is the same either way, so the sums are bit-identical.
-    ``progress``: a progress bar in tree pairs on stderr, when it is a terminal.
+    ``progress``: a progress bar in tree pairs on stderr, titled
+    ``exact D_e``, when it is a terminal (``None``: the process default,
+    :func:`synagree.base.progress.wanted`).
     ``want_full``: also the full row sums ``full[u] = Σ_v S[u, v]`` (O(U)
     memory): the tiles then return their S blocks, which are reduced to row
     and column sums here and dropped; ``row``/``diag`` (hence α) are the
-    kernel's own, bit-identical either way.
+    kernel's own, bit-identical either way.  A tile result may leave out its
+    within-unit TEDs (a 3-tuple, as older executors return); ``within`` is
+    then ``None``.
     """
     U = ut.n_units
     diag = np.zeros((U, 3))
     row = np.zeros((U, 3))
     S = np.zeros((3, U, U)) if want_s else None
     full = np.zeros((U, 3)) if want_full else None
+    woff = ut.woff
+    within: Optional[np.ndarray] = np.zeros(int(woff[-1]))
     spans = tiles(U, tile) if U else []
     work = [tile_work(ut, sp) for sp in spans]
-    bar = Progress(sum(work), "tree pairs") if progress else None
+    bar = (Progress(sum(work), "tree pairs", title=EXACT_TITLE)
+           if wanted(progress) else None)
 
     results: Iterable = (executor or local_executor)(ut, costs, spans, want_s or want_full)
-    for span, w, (r, d, s) in zip(spans, work, results):
+    for span, w, res in zip(spans, work, results):
+        r, d, s = res[0], res[1], res[2]
         r0, r1, c0, c1 = span
         row[r0:r1] += r
         if r0 == c0:
             diag[r0:r1] = d
+            if len(res) > 3 and within is not None:
+                within[woff[r0]:woff[r1]] = res[3]
+            else:
+                within = None
         if full is not None:  # s: (rows, cols, 3); a diagonal tile holds v >= u only
             full[r0:r1] += s.sum(axis=1)
             if r0 == c0:
@@ -269,7 +311,7 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
             bar.update(w)
     if bar is not None:
         bar.close()
-    return UnitSums(diag, row, ut.m.copy(), S, full)
+    return UnitSums(diag, row, ut.m.copy(), S, full, within)
 
 
 # --------------------------------------------------------------------------
@@ -324,13 +366,15 @@ def _label_histograms(pack: "_ted.TreePack") -> np.ndarray:
 def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
                costs: Optional["_ted.Costs"] = None, control_variate: bool = True,
                target_se: Optional[float] = None, d_o: Optional[np.ndarray] = None,
-               max_pairs: int = 5_000_000) -> SampledDe:
+               max_pairs: int = 5_000_000, progress: Optional[bool] = None) -> SampledDe:
     """Estimate D_e from uniformly drawn ordered pairs of distinct values.
 
     Starts with ``n_pairs``; with ``target_se`` (on α, needs ``d_o`` per
     variant) draws more until every variant's SE of α is at most the target or
     ``max_pairs`` is reached.  The control-variate estimator subtracts the
     regression on :func:`_cv_features`, whose exact all-pairs means are known.
+    ``progress``: a bar in drawn pairs titled ``sampled D_e`` (its total grows
+    when more pairs are drawn; ``None``: the process default).
     """
     rng = np.random.default_rng(seed)
     value_tree = np.concatenate(ut.which) if ut.which else np.zeros(0, np.int64)
@@ -343,6 +387,8 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
     Xs: List[np.ndarray] = []
     want = int(n_pairs)
     drawn = 0
+    bar = (Progress(want, "pairs", title=SAMPLED_TITLE)
+           if wanted(progress) else None)
     while True:
         i = rng.integers(0, n, size=want)
         j = rng.integers(0, n - 1, size=want)
@@ -352,8 +398,17 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
         uk, inv = np.unique(a * K1 + b, return_inverse=True)
         ua, ub = uk // K1, uk % K1
         d_u = np.zeros(uk.shape[0])  # identical trees: distance 0, no TED needed
-        diff = ua != ub
-        d_u[diff] = _ted.pair_distances(ut.pack, ua[diff], ub[diff], costs)
+        diff = np.flatnonzero(ua != ub)
+        if bar is None:
+            d_u[diff] = _ted.pair_distances(ut.pack, ua[diff], ub[diff], costs)
+        else:
+            bar.total = drawn + want
+            scale = want / max(diff.shape[0], 1)  # the bar counts drawn pairs
+            for k0 in range(0, diff.shape[0], PROGRESS_CHUNK):
+                sl = diff[k0:k0 + PROGRESS_CHUNK]
+                d_u[sl] = _ted.pair_distances(ut.pack, ua[sl], ub[sl], costs)
+                bar.update(sl.shape[0] * scale)
+            bar.done = drawn + want
         d = d_u[inv]
         si, sj = sz[ti], sz[tj]
         ys.append(np.stack([delta_squared(d, si, sj, v) for v in VARIANTS]))
@@ -381,6 +436,8 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
             break
         need = int(drawn * (worst / target_se) ** 2 * 1.1) - drawn
         want = int(min(max(need, 10_000), max_pairs - drawn))
+    if bar is not None:
+        bar.close()
     return SampledDe(est, se, drawn, control_variate)
 
 

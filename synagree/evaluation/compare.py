@@ -593,7 +593,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             names: Optional[Sequence[str]] = None, alpha: bool = True,
             sample_pairs: Optional[int] = None, exact: bool = False, level: float = 0.95,
             R: Optional[int] = None, full_labels: bool = False,
-            progress: bool = False, max_memory: int = DEFAULT_MAX_MEMORY) -> CompareResult:
+            progress: Optional[bool] = None,
+            max_memory: int = DEFAULT_MAX_MEMORY) -> CompareResult:
     """Score ``systems`` against ``gold`` (paths, CoNLL-U texts, streams or
     :class:`~synagree.evaluation.conll18.Treebank` objects).
 

@@ -162,12 +162,56 @@ class TreeAlpha:
         return self.stats[variant].alpha
 
 
+def _unit_teds(ut: UnitTrees, costs: Optional["_ted.Costs"],
+               within: Optional[np.ndarray]) -> List[np.ndarray]:
+    """Per unit, the m_u × m_u TED matrix of its annotations (D_o, diagnostics).
+
+    ``within``: the TEDs of each unit's distinct-tree pairs in
+    :attr:`UnitTrees.woff` order, as the exact tiles return them; computed
+    here (one kernel call over all units) when ``None``.
+    """
+    woff = ut.woff
+    uoff = ut.uoff.tolist()
+    utree = ut.utree
+    if within is None:
+        pi: List[int] = []
+        pj: List[int] = []
+        tl = utree.tolist()
+        for u in range(ut.n_units):
+            t = tl[uoff[u]:uoff[u + 1]]
+            for a in range(len(t)):
+                for b in range(a + 1, len(t)):
+                    pi.append(t[a])
+                    pj.append(t[b])
+        within = _ted.pair_distances(ut.pack, np.asarray(pi, np.int64),
+                                     np.asarray(pj, np.int64), costs)
+    wl = within.tolist()
+    out: List[np.ndarray] = []
+    for u, ids in enumerate(ut.which):
+        k = uoff[u + 1] - uoff[u]
+        m = ids.shape[0]
+        if k == 1:  # every annotation the same tree
+            out.append(np.zeros((m, m)))
+        elif m == 2:  # the common case, two different trees
+            d = wl[woff[u]]
+            out.append(np.array([[0.0, d], [d, 0.0]]))
+        else:
+            t = utree[uoff[u]:uoff[u + 1]]
+            dm = np.zeros((k, k))
+            a, b = np.triu_indices(k, 1)
+            dm[a, b] = within[woff[u]:woff[u + 1]]
+            dm[b, a] = dm[a, b]
+            pos = np.searchsorted(t, ids)  # each annotation's distinct tree (t is sorted)
+            out.append(dm[np.ix_(pos, pos)])
+    return out
+
+
 def tree_alpha(units: Sequence[Sequence[FlatTree]],
                variants: Sequence[str] = VARIANTS,
                costs: Optional["_ted.Costs"] = None,
                keep_unit_matrix: bool = False,
                sample_pairs: Optional[int] = None, seed: int = 0,
-               executor=None, progress: bool = False,
+               executor=None, progress: Optional[bool] = None,
                tile: int = 512, target_se: Optional[float] = None,
                full_rows: bool = False) -> TreeAlpha:
     """α_plain / α_diff / α_norm for units given as lists of annotation trees.
@@ -180,7 +224,9 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     random value pairs (D_o stays exact) and reports a standard error, drawing
     more pairs until the SE of α is at most ``target_se`` when given;
     ``executor`` runs the tiles elsewhere (e.g. Dask); ``progress`` shows a
-    progress bar on stderr when it is a terminal; ``full_rows`` keeps each
+    progress bar on stderr when it is a terminal, titled ``exact D_e`` or
+    ``sampled D_e`` (``None``: the process default of
+    :func:`synagree.base.progress.wanted`); ``full_rows`` keeps each
     unit's δ² sums against every value (O(units) memory, exact D_e only), from
     which :mod:`synagree.influence` derives α without each unit.
     """
@@ -192,25 +238,10 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     ut = UnitTrees.build(pairable)
     n = ut.n_values
 
-    # within-unit TED matrices (D_o and diagnostics): m_u² small pairs per unit
-    pi, pj, where = [], [], []
-    for k, ids in enumerate(ut.which):
-        for a in range(len(ids)):
-            for b in range(a + 1, len(ids)):
-                pi.append(ids[a])
-                pj.append(ids[b])
-                where.append((k, a, b))
-    d_within = _ted.pair_distances(ut.pack, np.asarray(pi, np.int64), np.asarray(pj, np.int64),
-                                   costs) if pi else np.zeros(0)
-    unit_ted = [np.zeros((len(ids), len(ids))) for ids in ut.which]
-    for (k, a, b), d in zip(where, d_within):
-        if ut.which[k][a] == ut.which[k][b]:
-            d = 0.0
-        unit_ted[k][a, b] = unit_ted[k][b, a] = d
-
     sums = sampled = None
     sizes = ut.pack.sizes
     if sample_pairs:
+        unit_ted = _unit_teds(ut, costs, None)
         # D_o stays exact: within-unit sums from the TED matrices above
         diag = np.zeros((ut.n_units, 3))
         for k, (ids, tm) in enumerate(zip(ut.which, unit_ted)):
@@ -219,12 +250,15 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
                 diag[k, vi] = delta_squared(tm, s[:, None], s[None, :], v).sum()
         do_sums = UnitSums(diag, np.zeros_like(diag), ut.m).do_sum()
         sampled = sampled_de(ut, int(sample_pairs), seed=seed, costs=costs,
-                             target_se=target_se, d_o=do_sums / max(n, 1))
+                             target_se=target_se, d_o=do_sums / max(n, 1),
+                             progress=progress)
         de_sums = sampled.d_e * n * (n - 1)
     else:
         sums = unit_sums(ut, costs, want_s=keep_unit_matrix, tile=tile, executor=executor,
                          progress=progress, want_full=full_rows)
         do_sums, de_sums = sums.do_sum(), sums.de_sum()
+        # the tiles computed the within-unit TEDs too: no second kernel
+        unit_ted = _unit_teds(ut, costs, sums.within)
 
     stats: Dict[str, AlphaStats] = {}
     for v in variants:
