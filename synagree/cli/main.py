@@ -76,7 +76,8 @@ def _say(line: str) -> None:
 
 def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    ap = build_parser(_command_of(argv))
+    with jit.scipy_hidden():  # the command's modules import numba (see synagree.distance.jit)
+        ap = build_parser(_command_of(argv))
     args = ap.parse_args(argv)
     if not getattr(args, "func", None):
         ap.print_help(sys.stderr)

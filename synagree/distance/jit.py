@@ -9,11 +9,14 @@ kernel runs; when the CLI has asked for it (:func:`configure`) it
 
 * prints one line on stderr before a kernel compiles, so that a silent
   pause of several seconds on the first run is explained, and
-* starts numba's CPU target without letting it import scipy: numba's
-  start-up imports ``scipy.linalg.cython_blas`` (about 0.15 s) only to
-  decide whether ``np.dot``-based helpers of *jitted* code may use BLAS.
-  The TED kernels use none; without it numba falls back to a plain loop
-  for those helpers.
+* starts numba's CPU target without letting it import scipy
+  (:func:`scipy_hidden`; the CLI also imports numba that way): numba's
+  import checks scipy's version if scipy is installed, and its target
+  start-up imports ``scipy.linalg.cython_blas`` only to decide whether
+  ``np.dot``-based helpers of *jitted* code may use BLAS; together about
+  0.1-0.2 s of a 1 s run.  The TED kernels use no BLAS; without scipy numba
+  falls back to a plain loop for those helpers.  Nothing in synagree
+  imports scipy, and the hiding ends as soon as numba is started.
 
 This module imports neither numpy nor numba at import time (the CLI imports
 it before knowing whether a kernel will run, and ``synagree --help`` must
@@ -22,7 +25,8 @@ stay fast).
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Optional, Sequence, Set
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional, Sequence, Set
 
 # Seconds a kernel takes to compile, for the notice: measured 1.9-2.0 s per
 # kernel on a 2-core x86-64 box (numba 0.68); rounded up for slower machines.
@@ -72,17 +76,26 @@ def will_compile(dispatcher: Any, args: Sequence[Any]) -> bool:
         return False
 
 
+@contextmanager
+def scipy_hidden() -> Iterator[None]:
+    """``import scipy`` fails inside the block, unless scipy is already imported."""
+    if "scipy" in sys.modules:
+        yield  # already imported (by the caller): nothing to save
+        return
+    sys.modules["scipy"] = None  # type: ignore[assignment]  # import -> ImportError
+    try:
+        yield
+    finally:
+        if sys.modules.get("scipy", 0) is None:
+            del sys.modules["scipy"]
+
+
 def _start_numba_without_scipy() -> None:
     """Initialise numba's CPU target with ``scipy`` hidden from imports."""
-    if "scipy" in sys.modules:
-        return  # already imported: nothing to save
-    from numba.core.registry import cpu_target
+    with scipy_hidden():
+        from numba.core.registry import cpu_target
 
-    sys.modules["scipy"] = None  # type: ignore[assignment]  # "import scipy" -> ImportError
-    try:
         cpu_target.target_context.refresh()
-    finally:
-        del sys.modules["scipy"]
 
 
 def before_call(dispatcher: Any, args: Sequence[Any]) -> None:
