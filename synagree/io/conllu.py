@@ -362,15 +362,24 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
                     severity=WARNING, sent_id=sid)
     if not ok:
         return None
+    fields = list(zip(*[c for _, _, c in words]))  # one tuple per column
+
+    def column(i: int) -> List[str]:
+        """Column i, an empty value read as ``_``, each value interned."""
+        col = fields[i]
+        if "" in col:
+            col = tuple(v or "_" for v in col)
+        return list(map(_intern, col))
+
     sent = DepSentence(
         file=fname, index=index, line=first,
-        forms=[_intern(c[1] or "_") for _, _, c in words],
+        forms=column(1),
         heads=np.array(head_list, dtype=np.int32),
-        deprels=[_intern(c[7] or "_") for _, _, c in words],
-        upos=[_intern(c[3] or "_") for _, _, c in words],
-        xpos=[_intern(c[4] or "_") for _, _, c in words],
-        feats=[_intern(c[5] or "_") for _, _, c in words],
-        lemmas=[_intern(c[2] or "_") for _, _, c in words],
+        deprels=column(7),
+        upos=column(3),
+        xpos=column(4),
+        feats=column(5),
+        lemmas=column(2),
         word_lines=[no for no, _, _ in words],
         metadata=metadata, comments=comments, multiword=multiword,
     )
