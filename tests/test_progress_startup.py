@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from synagree.base import progress
-from synagree.distance import jit
+from synagree.base import jit, progress
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "synagree" / "data" / "en-sample"
@@ -114,7 +113,8 @@ def test_will_compile_reads_the_cache_index(tmp_path):
     first call, warm after it (the index is written), warm in a new process."""
     code = (
         "import numpy as np\n"
-        "from synagree.distance import jit, ted\n"
+        "from synagree.base import jit\n"
+        "from synagree.distance import ted\n"
         "from synagree.trees.flat import Vocabulary, dependency_tree\n"
         "from synagree.io.conllu import read_conllu\n"
         f"s = read_conllu({str(A)!r})[:3]\n"

@@ -16,10 +16,10 @@ import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree._version import __version__
+from synagree.base import jit
 from synagree.base.problems import InputError, print_problems
 from synagree.base.progress import show_by_default
 from synagree.cli.options import check_output_path
-from synagree.distance import jit
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 3
@@ -76,7 +76,7 @@ def _say(line: str) -> None:
 
 def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    with jit.scipy_hidden():  # the command's modules import numba (see synagree.distance.jit)
+    with jit.scipy_hidden():  # the command's modules import numba (see synagree.base.jit)
         ap = build_parser(_command_of(argv))
     args = ap.parse_args(argv)
     if not getattr(args, "func", None):

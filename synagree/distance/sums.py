@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 from numba import njit, prange
 
+from synagree.base import jit as _jit
 from synagree.base.progress import Progress, wanted
-from synagree.distance import jit as _jit
 from synagree.distance import ted as _ted
 from synagree.trees.flat import FlatTree
 
@@ -164,14 +164,25 @@ class UnitTrees:
         utree: List[int] = []
         ucount: List[float] = []
         per_unit: List[np.ndarray] = []
+        wl = which.tolist()
         pos = 0
+        # per unit: its distinct trees ascending, with counts (plain Python: a
+        # numpy call per unit costs more than the work on 2-3 values)
         for u in units:
-            ids = which[pos:pos + len(u)]
-            pos += len(u)
-            per_unit.append(ids)
-            uniq, cnt = np.unique(ids, return_counts=True)
-            utree.extend(uniq.tolist())
-            ucount.extend(cnt.astype(float).tolist())
+            m = len(u)
+            per_unit.append(which[pos:pos + m])
+            ids = wl[pos:pos + m]
+            pos += m
+            if m == 2 and ids[0] != ids[1]:
+                utree.extend(sorted(ids))
+                ucount.extend((1.0, 1.0))
+            else:
+                cnt: Dict[int, int] = {}
+                for t in ids:
+                    cnt[t] = cnt.get(t, 0) + 1
+                for t in sorted(cnt):
+                    utree.append(t)
+                    ucount.append(float(cnt[t]))
             uoff.append(len(utree))
         return cls(pack, np.asarray(uoff, np.int64), np.asarray(utree, np.int64),
                    np.asarray(ucount, np.float64),
@@ -441,9 +452,14 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
             Xc = X - X.mean(axis=0)
             scale = Xc.std(axis=0)
             scale[scale == 0] = 1.0
+            # the same arrays for the three variants: made once (each is pairs × 6)
+            Z = Xc / scale
+            del Xc
+            Zm = (X - mu) / scale
+            del X
             for k in range(3):
-                beta, *_ = np.linalg.lstsq(Xc / scale, y[k] - y[k].mean(), rcond=None)
-                adj = y[k] - ((X - mu) / scale) @ beta
+                beta, *_ = np.linalg.lstsq(Z, y[k] - y[k].mean(), rcond=None)
+                adj = y[k] - Zm @ beta
                 est[k] = adj.mean()
                 se[k] = adj.std(ddof=1) / math.sqrt(drawn)
         if target_se is None or d_o is None or drawn >= max_pairs:

@@ -31,7 +31,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from numba import njit, prange
 
-from synagree.distance import jit as _jit
+from synagree.base import jit as _jit
 from synagree.trees.flat import FlatTree
 
 # --------------------------------------------------------------------------

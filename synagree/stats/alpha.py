@@ -171,39 +171,48 @@ def _unit_teds(ut: UnitTrees, costs: Optional["_ted.Costs"],
     here (one kernel call over all units) when ``None``.
     """
     woff = ut.woff
-    uoff = ut.uoff.tolist()
-    utree = ut.utree
+    U = ut.n_units
+    k_u = np.diff(ut.uoff)  # distinct trees per unit
+    m_u = ut.m.astype(np.int64)  # annotations per unit
     if within is None:
-        pi: List[int] = []
-        pj: List[int] = []
-        tl = utree.tolist()
-        for u in range(ut.n_units):
-            t = tl[uoff[u]:uoff[u + 1]]
-            for a in range(len(t)):
-                for b in range(a + 1, len(t)):
-                    pi.append(t[a])
-                    pj.append(t[b])
-        within = _ted.pair_distances(ut.pack, np.asarray(pi, np.int64),
-                                     np.asarray(pj, np.int64), costs)
-    wl = within.tolist()
-    out: List[np.ndarray] = []
-    for u, ids in enumerate(ut.which):
-        k = uoff[u + 1] - uoff[u]
-        m = ids.shape[0]
-        if k == 1:  # every annotation the same tree
-            out.append(np.zeros((m, m)))
-        elif m == 2:  # the common case, two different trees
-            d = wl[woff[u]]
-            out.append(np.array([[0.0, d], [d, 0.0]]))
-        else:
-            t = utree[uoff[u]:uoff[u + 1]]
-            dm = np.zeros((k, k))
-            a, b = np.triu_indices(k, 1)
-            dm[a, b] = within[woff[u]:woff[u + 1]]
-            dm[b, a] = dm[a, b]
-            pos = np.searchsorted(t, ids)  # each annotation's distinct tree (t is sorted)
-            out.append(dm[np.ix_(pos, pos)])
-    return out
+        # pairs (a < b in CSR order) of each unit's distinct trees; units of two
+        # distinct trees (nearly all) in one array operation
+        first = ut.uoff[:-1]
+        two = np.flatnonzero(k_u == 2)
+        pi_parts = [ut.utree[first[two]]]
+        pj_parts = [ut.utree[first[two] + 1]]
+        order = [woff[two]]
+        for u in np.flatnonzero(k_u > 2).tolist():
+            t = ut.utree[ut.uoff[u]:ut.uoff[u + 1]]
+            a, b = np.triu_indices(t.shape[0], 1)
+            pi_parts.append(t[a])
+            pj_parts.append(t[b])
+            order.append(woff[u] + np.arange(a.shape[0]))
+        where = np.concatenate(order)
+        within = np.zeros(int(woff[-1]))
+        within[where] = _ted.pair_distances(ut.pack, np.concatenate(pi_parts),
+                                            np.concatenate(pj_parts), costs)
+    out: List[Optional[np.ndarray]] = [None] * U
+    # two annotations (the usual case): 2 × 2 views of one block, no array per unit
+    pairs = np.flatnonzero(m_u == 2)
+    block = np.zeros((pairs.shape[0], 2, 2))
+    d2 = np.zeros(pairs.shape[0])
+    diff = k_u[pairs] == 2  # two different trees (else one tree twice: distance 0)
+    d2[diff] = within[woff[pairs[diff]]]
+    block[:, 0, 1] = block[:, 1, 0] = d2
+    for r, u in enumerate(pairs.tolist()):
+        out[u] = block[r]
+    for u in np.flatnonzero(m_u != 2).tolist():
+        ids = ut.which[u]
+        t = ut.utree[ut.uoff[u]:ut.uoff[u + 1]]
+        k = t.shape[0]
+        dm = np.zeros((k, k))
+        a, b = np.triu_indices(k, 1)
+        dm[a, b] = within[woff[u]:woff[u + 1]]
+        dm[b, a] = dm[a, b]
+        pos = np.searchsorted(t, ids)  # each annotation's distinct tree (t is sorted)
+        out[u] = dm[np.ix_(pos, pos)]
+    return out  # type: ignore[return-value]
 
 
 def tree_alpha(units: Sequence[Sequence[FlatTree]],

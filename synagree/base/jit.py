@@ -4,7 +4,7 @@ The TED kernels are compiled by numba with ``cache=True``: the first run
 after an install (or after the kernel source changes) compiles them, a few
 seconds per kernel, and stores the machine code on disk (``__pycache__``
 beside the module, or ``NUMBA_CACHE_DIR``); later runs load it in
-milliseconds.  :func:`before_call` is called by the distance layer before a
+milliseconds.  :func:`before_call` is called (trees and distance layers) before a
 kernel runs; when the CLI has asked for it (:func:`configure`) it
 
 * prints one line on stderr before a kernel compiles, so that a silent
