@@ -349,11 +349,14 @@ def dependency_trees(sents: Sequence[DepSentence], vocab: Vocabulary) -> List[Fl
     views of a few shared arrays."""
     if len(sents) < BATCH_MIN:
         return [dependency_tree(s, vocab) for s in sents]
-    vid = vocab.id
+    known = vocab._ids.get  # a dict look-up per label; vocab.id only for new labels
     labs: List[int] = []
     for s in sents:
         labs.append(0)
-        labs.extend(map(vid, s.deprels))
+        row = list(map(known, s.deprels))
+        if None in row:
+            row = [vocab.id(d) for d in s.deprels]
+        labs.extend(row)
     lens = np.fromiter((s.n_words for s in sents), np.int64, len(sents))
     hoff = np.zeros(len(sents) + 1, np.int64)
     np.cumsum(lens, out=hoff[1:])
