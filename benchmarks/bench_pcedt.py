@@ -17,7 +17,7 @@ import sys
 import time
 
 import numpy as np
-from common import SHARED
+from common import SHARED, goal_line, loadavg
 
 from synagree.distance import ted
 from synagree.io.conllu import read_conllu
@@ -76,6 +76,10 @@ def main() -> None:
     sb = tree_alpha(big, sample_pairs=200_000, seed=2, target_se=0.001)
     t_b = time.perf_counter() - t
     se = max(sb.stats[v].alpha_se for v in ("plain", "diff", "norm"))
+    goal_line(f"sampled alpha on {nb:,} trees, in process from built trees (the CLI run "
+              f"is in bench_goals.py) <= 5 s", f"exact alpha on {n_trees:,} trees {t_exact:.1f} s",
+              f"**{t_b:.2f} s**, {sb.sampled.pairs:,} pairs, largest SE {se:.5f}; peak RSS of "
+              f"this script so far {peak_mb():.0f} MB", "", loadavg())
     print(f"{nb}-tree corpus, sampled alpha (adaptive, target SE 0.001): {t_b:.1f} s, "
           f"{sb.sampled.pairs:,} pairs, largest SE {se:.5f} "
           f"(goal SE <= 0.001 in <= 15 s: {'met' if se <= 0.001 and t_b <= 15 else 'MISSED'})")

@@ -49,3 +49,28 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
         fn()
         best = min(best, time.perf_counter() - t)
     return best
+
+
+# --------------------------------------------------------------------------
+# Goal lines: one per goal, in the form of the README's goal table
+# --------------------------------------------------------------------------
+
+def loadavg() -> str:
+    """The 1/5/15-minute load averages (``/proc/loadavg``), or ``?``."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+def goal_line(goal: str, baseline: str, result: str, ratio: str, load: str) -> None:
+    """Print ``GOAL | goal | baseline (same run) | synagree | ratio | load``: the
+    README table's row (the machine is shared: only ratios measured in one
+    run, and the load beside them, mean anything)."""
+    print(f"GOAL | {goal} | {baseline} | {result} | {ratio} | {load}", flush=True)
+
+
+def min_med(values) -> str:
+    """``min / median`` of a list, 2 decimals."""
+    vals = sorted(values)
+    return f"{vals[0]:.2f} / {float(np.median(vals)):.2f}"

@@ -26,7 +26,7 @@ from synagree.stats.alpha import (
 )
 from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores
 from synagree.stats.bootstrap import bootstrap as _bootstrap
-from synagree.trees.flat import FlatTree, Vocabulary, build_tree
+from synagree.trees.flat import FlatTree, Vocabulary, build_trees
 
 
 @dataclass
@@ -291,7 +291,7 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
 def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                  bootstrap: int = 0, seed: int = 0, level: float = 0.95,
                  sample_pairs: Optional[int] = None, exact: bool = False,
-                 executor=None, progress: bool = False,
+                 executor=None, progress: Optional[bool] = None,
                  max_memory: int = DEFAULT_MAX_MEMORY) -> AgreementResult:
     """α (requested variants) and the uncorrected scores for an assembled corpus.
 
@@ -359,7 +359,7 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     """
     vocab = Vocabulary()
     ann_lists = corpus.annotation_lists()
-    tree_units = [[build_tree(s, vocab) for s in anns] for anns in ann_lists]
+    tree_units = build_trees(ann_lists, vocab)  # one compiled pass for large corpora
     n_pairable = sum(len(u) for u in tree_units if len(u) >= 2)
     # the bootstrap needs the exact unit x unit sums
     sample_pairs, target_se, auto_note = sampling_plan(n_pairable, sample_pairs,

@@ -3,9 +3,15 @@
 ``[#####-----]  120/300 runs  40%  elapsed 0:12  ETA 0:18``
 
 ``enabled=None`` draws only when the stream is a terminal, ``True`` always,
-``False`` never.  ``done`` is where a resumed job starts: the ETA uses the
-rate of this session's work only.  Drawing is rate-limited to one line every
-``min_interval`` seconds (the last state is always drawn).
+``False`` never.  ``title`` goes before the bar and says what is being
+computed (``exact D_e [####------] ...``).  Functions that take a
+``progress`` flag treat ``None`` as the process-wide default
+(:func:`wanted`), which the command line sets (:func:`show_by_default`: on
+unless ``-q``), so that every long step of a command shows a bar without
+the flag being threaded through every call.  ``done`` is where a resumed
+job starts: the ETA uses the rate of this session's work only.  Drawing is
+rate-limited to one line every ``min_interval`` seconds (the last state is
+always drawn).
 """
 from __future__ import annotations
 
@@ -35,6 +41,35 @@ def hms(sec: float) -> str:
     h, rem = divmod(sec, 3600)
     m, s = divmod(rem, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+_show_by_default = False  # the library is silent unless asked; the CLI turns it on
+
+
+def show_by_default(show: bool) -> bool:
+    """Set the process-wide default of `wanted`; returns the previous one.
+
+    Examples
+    --------
+    >>> previous = show_by_default(True)
+    >>> wanted(None), wanted(False)
+    (True, False)
+    >>> _ = show_by_default(previous)
+    """
+    global _show_by_default
+    previous, _show_by_default = _show_by_default, bool(show)
+    return previous
+
+
+def wanted(flag: Optional[bool]) -> bool:
+    """``flag``, or the process-wide default when it is ``None``.
+
+    Examples
+    --------
+    >>> wanted(True), wanted(None) == wanted(show_by_default(False))
+    (True, True)
+    """
+    return _show_by_default if flag is None else bool(flag)
 
 
 def _is_tty(stream) -> bool:
@@ -74,12 +109,14 @@ class Progress:
     '[########--] 3/4 runs  75%'
     """
     def __init__(self, total: float, label: str = "pairs", enabled: Optional[bool] = None,
-                 stream=None, done: float = 0, width: int = 30, min_interval: float = 0.2):
+                 stream=None, done: float = 0, width: int = 30, min_interval: float = 0.2,
+                 title: str = ""):
         self.stream = stream if stream is not None else sys.stderr
         on = _is_tty(self.stream) if enabled is None else enabled
         self.enabled = bool(on) and total > 0
         self.total, self.done, self.start_done = total, done, done
         self.label, self.width, self.min_interval = label, width, min_interval
+        self.title = title
         self.t0 = time.monotonic()
         self._last = 0.0
         self.draw(force=True)
@@ -97,7 +134,8 @@ class Progress:
         else:
             eta = "?"
         total = f"{int(self.total)}"
-        return (f"[{'#' * fill}{'-' * (self.width - fill)}] {int(self.done):>{len(total)}}"
+        head = f"{self.title} " if self.title else ""
+        return (f"{head}[{'#' * fill}{'-' * (self.width - fill)}] {int(self.done):>{len(total)}}"
                 f"/{total} {self.label} {100 * frac:3.0f}%  elapsed {hms(el)}  ETA {eta}")
 
     def draw(self, force: bool = False) -> None:

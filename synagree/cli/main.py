@@ -16,7 +16,9 @@ import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree._version import __version__
+from synagree.base import jit
 from synagree.base.problems import InputError, print_problems
+from synagree.base.progress import show_by_default
 from synagree.cli.options import check_output_path
 
 EXIT_INPUT = 2
@@ -68,16 +70,26 @@ def _terminate(signum, frame) -> None:
     raise Terminated()
 
 
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run ``synagree`` on ``argv`` (default ``sys.argv[1:]``); the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    ap = build_parser(_command_of(argv))
+    with jit.scipy_hidden():  # the command's modules import numba (see synagree.base.jit)
+        ap = build_parser(_command_of(argv))
     args = ap.parse_args(argv)
     if not getattr(args, "func", None):
         ap.print_help(sys.stderr)
         return EXIT_INPUT
     # a polite kill (SIGTERM) unwinds like Ctrl-C, so no temporary file stays behind
     signal.signal(signal.SIGTERM, _terminate)
+    quiet = bool(getattr(args, "quiet", False))
+    # every long step draws a bar (stderr, terminals only) unless -q; the
+    # first run explains the JIT compilation instead of pausing silently
+    previous = show_by_default(not quiet)
+    jit.configure(notice=None if quiet else _say, skip_scipy=True)
     try:
         made = check_output_path(args)
         if made and not getattr(args, "quiet", False):
@@ -103,6 +115,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"synagree: internal error: {type(exc).__name__}: {exc} "
               f"(set SYNAGREE_DEBUG=1 for a traceback, and please report it)", file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        # main() may run in-process (tests, notebooks): leave the defaults as found
+        show_by_default(previous)
+        jit.configure(None, False)
 
 
 if __name__ == "__main__":

@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 from numba import njit, prange
 
-from synagree.base.progress import Progress
+from synagree.base import jit as _jit
+from synagree.base.progress import Progress, wanted
 from synagree.distance import ted as _ted
 from synagree.trees.flat import FlatTree
 
@@ -54,9 +55,12 @@ def _d2(d, sa, sb, out):
 def _tile_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                  dcost, icost, rmat, unit, maxn,
                  uoff, utree, ucount, sizes,
-                 r0, r1, c0, c1, want_s, s_out, row_out, diag_out):
+                 r0, r1, c0, c1, want_s, s_out, row_out, diag_out, woff, within_out):
     """One tile pair: units [r0, r1) × [c0, c1).  A diagonal tile (r0 == c0)
-    covers v ≥ u only; rows r and n-1-r go together for balance."""
+    covers v ≥ u only; rows r and n-1-r go together for balance.  The TEDs
+    of the distinct-tree pairs inside a unit u (computed here for D_e anyway)
+    go to ``within_out[woff[u]:woff[u+1]]`` in CSR pair order, so D_o needs
+    no second kernel."""
     nr = r1 - r0
     is_diag = r0 == c0
     ntask = (nr + 1) // 2 if is_diag else nr
@@ -79,6 +83,7 @@ def _tile_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                 s0 = 0.0
                 s1 = 0.0
                 s2 = 0.0
+                wk = woff[u]
                 for a in range(uoff[u], uoff[u + 1]):
                     ta = utree[a]
                     ca = ucount[a]
@@ -92,6 +97,9 @@ def _tile_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
                         d = _ted._pair(ta, tb, lab, lml, noff, kr, koff, rlab, rlml,
                                        rkr, rkoff, cl, cr, dcost, icost, rmat, unit,
                                        cells, idx)
+                        if v == u:
+                            within_out[wk] = d
+                            wk += 1
                         _d2(d, sizes[ta], sizes[tb], tmp)
                         w = ca * ucount[b]
                         s0 += w * tmp[0]
@@ -175,6 +183,15 @@ class UnitTrees:
         """Number of pairable values n (annotations of all units)."""
         return int(self.m.sum())
 
+    @property
+    def woff(self) -> np.ndarray:
+        """int64 (U+1,): offsets of each unit's distinct-tree pairs (a < b in
+        CSR order) in :attr:`UnitSums.within`."""
+        k = np.diff(self.uoff)
+        out = np.zeros(k.shape[0] + 1, np.int64)
+        np.cumsum(k * (k - 1) // 2, out=out[1:])
+        return out
+
     @classmethod
     def build(cls, units: Sequence[Sequence[FlatTree]]) -> "UnitTrees":
         """From units given as lists of trees (each with two or more, for α)."""
@@ -185,14 +202,25 @@ class UnitTrees:
         utree: List[int] = []
         ucount: List[float] = []
         per_unit: List[np.ndarray] = []
+        wl = which.tolist()
         pos = 0
+        # per unit: its distinct trees ascending, with counts (plain Python: a
+        # numpy call per unit costs more than the work on 2-3 values)
         for u in units:
-            ids = which[pos:pos + len(u)]
-            pos += len(u)
-            per_unit.append(ids)
-            uniq, cnt = np.unique(ids, return_counts=True)
-            utree.extend(uniq.tolist())
-            ucount.extend(cnt.astype(float).tolist())
+            m = len(u)
+            per_unit.append(which[pos:pos + m])
+            ids = wl[pos:pos + m]
+            pos += m
+            if m == 2 and ids[0] != ids[1]:
+                utree.extend(sorted(ids))
+                ucount.extend((1.0, 1.0))
+            else:
+                cnt: Dict[int, int] = {}
+                for t in ids:
+                    cnt[t] = cnt.get(t, 0) + 1
+                for t in sorted(cnt):
+                    utree.append(t)
+                    ucount.append(float(cnt[t]))
             uoff.append(len(utree))
         return cls(pack, np.asarray(uoff, np.int64), np.asarray(utree, np.int64),
                    np.asarray(ucount, np.float64),
@@ -247,6 +275,9 @@ class UnitSums:
     # full[u] = Σ_v S[u, v] over every unit v (u included): what leaving u out
     # removes from D_e (synagree.agreement.influence); O(U) memory, when requested
     full: Optional[np.ndarray] = None  # (U, 3)
+    # TED of each distinct-tree pair inside a unit (UnitTrees.woff layout), as the
+    # tiles computed them; None when an executor did not return them
+    within: Optional[np.ndarray] = None
 
     def de_sum(self) -> np.ndarray:
         """Σ over ordered pairs of distinct values of δ², per variant (n(n−1)·D_e)."""
@@ -283,7 +314,7 @@ def tiles(n_units: int, tile: int) -> List[Tuple[int, int, int, int]]:
 
 
 def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int, int, int],
-             want_s: bool) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
+             want_s: bool) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray], np.ndarray]:
     """Compute one tile pair with the compiled kernel.
 
     Parameters
@@ -318,7 +349,7 @@ def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int,
     >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
     >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
     >>> ut = UnitTrees.build([[a, b], [c, c]])  # two units of two annotations
-    >>> row, diag, S = run_tile(ut, None, (0, 1, 1, 2), want_s=True)
+    >>> row, diag, S = run_tile(ut, None, (0, 1, 1, 2), want_s=True)[:3]
     >>> row[:, 0].tolist()  # a and b against c twice: 4 pairs of TED 3
     [36.0]
     >>> S[0, 0].tolist()  # plain, diff, norm
@@ -330,10 +361,14 @@ def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int,
     row = np.zeros((nr, 3))
     diag = np.zeros((nr, 3))
     s = np.zeros((nr, c1 - c0, 3)) if want_s else np.zeros((1, 1, 3))
-    _tile_kernel(*ut.pack._args(), dc, ic, rm, unit, ut.pack.maxn,
-                 ut.uoff, ut.utree, ut.ucount, ut.pack.sizes,
-                 r0, r1, c0, c1, want_s, s, row, diag)
-    return row, diag, (s if want_s else None)
+    woff = ut.woff
+    within = np.zeros(int(woff[r1] - woff[r0]) if r0 == c0 else 0)
+    args = (*ut.pack._args(), dc, ic, rm, unit, ut.pack.maxn,
+            ut.uoff, ut.utree, ut.ucount, ut.pack.sizes,
+            r0, r1, c0, c1, want_s, s, row, diag, woff - woff[r0], within)
+    _jit.before_call(_tile_kernel, args)
+    _tile_kernel(*args)
+    return row, diag, (s if want_s else None), within
 
 
 def tile_work(ut: UnitTrees, span: Tuple[int, int, int, int]) -> float:
@@ -373,7 +408,7 @@ def tile_work(ut: UnitTrees, span: Tuple[int, int, int, int]) -> float:
     return float(a.sum() * b.sum())
 
 
-def local_executor(ut: UnitTrees, costs, spans, want_s):
+def local_executor(ut, costs, spans, want_s):
     """Run the tiles here, one after another (each tile parallel over cores).
 
     The default executor of `unit_sums`: a generator of `run_tile` results in
@@ -411,9 +446,14 @@ def local_executor(ut: UnitTrees, costs, spans, want_s):
         yield run_tile(ut, costs, sp, want_s)
 
 
+EXACT_TITLE = "exact D_e"
+PROGRESS_CHUNK = 50_000  # sampled pairs per kernel call when a bar is drawn
+SAMPLED_TITLE = "sampled D_e"
+
+
 def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool = False,
               tile: int = DEFAULT_TILE, executor: Optional[Callable] = None,
-              progress: bool = False, want_full: bool = False) -> UnitSums:
+              progress: Optional[bool] = None, want_full: bool = False) -> UnitSums:
     """All-pairs δ² sums, tile by tile (docs/method.md §5.3).
 
     The reduction order is fixed by the tiling, so every executor gives
@@ -432,12 +472,15 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
         ``executor(ut, costs, spans, want_s) -> iterable of tile results in the
         order of spans``; None: `local_executor` (the Dask executor of
         `synagree.distance.dask_exec` runs them on a cluster).
-    progress : bool
-        A progress bar in tree pairs on stderr, when it is a terminal.
+    progress : bool, optional
+        A progress bar in tree pairs on stderr, titled ``exact D_e``, when it is
+        a terminal; None: the process default (`synagree.base.progress.wanted`).
     want_full : bool
         Also the full row sums ``full[u] = Σ_v S[u, v]`` (O(U) memory): the
         tiles then return their S blocks, which are reduced here and dropped;
-        ``row``/``diag`` (hence α) are bit-identical either way.
+        ``row``/``diag`` (hence α) are bit-identical either way.  A tile result
+        may leave out its within-unit TEDs (a 3-tuple, as older executors
+        return); ``within`` is then None.
 
     Returns
     -------
@@ -467,16 +510,24 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
     row = np.zeros((U, 3))
     S = np.zeros((3, U, U)) if want_s else None
     full = np.zeros((U, 3)) if want_full else None
+    woff = ut.woff
+    within: Optional[np.ndarray] = np.zeros(int(woff[-1]))
     spans = tiles(U, tile) if U else []
     work = [tile_work(ut, sp) for sp in spans]
-    bar = Progress(sum(work), "tree pairs") if progress else None
+    bar = (Progress(sum(work), "tree pairs", title=EXACT_TITLE)
+           if wanted(progress) else None)
 
     results: Iterable = (executor or local_executor)(ut, costs, spans, want_s or want_full)
-    for span, w, (r, d, s) in zip(spans, work, results):
+    for span, w, res in zip(spans, work, results):
+        r, d, s = res[0], res[1], res[2]
         r0, r1, c0, c1 = span
         row[r0:r1] += r
         if r0 == c0:
             diag[r0:r1] = d
+            if len(res) > 3 and within is not None:
+                within[woff[r0]:woff[r1]] = res[3]
+            else:
+                within = None
         if full is not None:  # s: (rows, cols, 3); a diagonal tile holds v >= u only
             full[r0:r1] += s.sum(axis=1)
             if r0 == c0:
@@ -494,7 +545,7 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
             bar.update(w)
     if bar is not None:
         bar.close()
-    return UnitSums(diag, row, ut.m.copy(), S, full)
+    return UnitSums(diag, row, ut.m.copy(), S, full, within)
 
 
 # --------------------------------------------------------------------------
@@ -544,16 +595,28 @@ class SampledDe:
     control_variate: bool
 
 
-def _cv_features(si, sj, hi, hj) -> np.ndarray:
+HIST_CHUNK = 8192  # pairs whose label histograms are compared at once
+
+
+def _cv_features(si, sj, hist, ti, tj) -> np.ndarray:
     """Control-variate features of value pairs (N × 6): functions of tree sizes
-    and label histograms whose means over *all* ordered pairs are known exactly."""
+    and label histograms whose means over *all* ordered pairs are known exactly.
+
+    ``hist[ti]`` / ``hist[tj]`` are the pairs' label histograms; they are
+    gathered a chunk of pairs at a time (the whole N × labels gather took
+    hundreds of MB at 50,000 trees).  The histogram distances are sums of
+    squared integer counts, exact in float64 in any order.
+    """
     d = si - sj
     mn = np.minimum(si, sj)
-    return np.stack([d * d, np.abs(d), si * sj, mn, mn * mn,
-                     ((hi - hj) ** 2).sum(axis=1)], axis=1)
+    hd = np.empty(ti.shape[0])
+    for k in range(0, ti.shape[0], HIST_CHUNK):
+        diff = hist[ti[k:k + HIST_CHUNK]] - hist[tj[k:k + HIST_CHUNK]]
+        hd[k:k + HIST_CHUNK] = (diff * diff).sum(axis=1)
+    return np.stack([d * d, np.abs(d), si * sj, mn, mn * mn, hd], axis=1)
 
 
-def _cv_means(s: np.ndarray, h: np.ndarray) -> np.ndarray:
+def _cv_means(s: np.ndarray, hist: np.ndarray, value_tree: np.ndarray) -> np.ndarray:
     """Exact means of `_cv_features` over the n(n−1) ordered pairs i≠j,
     in O(n log n): sums of pair functions reduce to sums over sorted values."""
     n = s.shape[0]
@@ -564,8 +627,9 @@ def _cv_means(s: np.ndarray, h: np.ndarray) -> np.ndarray:
     sum_abs = 2.0 * (o * (2 * k - n - 1)).sum()
     sum_min = 2.0 * (o * (n - k)).sum()
     sum_min2 = 2.0 * (o * o * (n - k)).sum()
-    H1 = h.sum(axis=0)
-    sum_h = 2 * n * (h * h).sum() - 2 * (H1 * H1).sum()
+    cnt = np.bincount(value_tree, minlength=hist.shape[0]).astype(np.float64)
+    H1 = cnt @ hist  # Σ over values of their histograms
+    sum_h = 2 * n * (cnt * np.einsum("ij,ij->i", hist, hist)).sum() - 2 * (H1 * H1).sum()
     return np.array([2 * n * S2 - 2 * S1 * S1, sum_abs, S1 * S1 - S2, sum_min, sum_min2,
                      sum_h]) / pairs
 
@@ -582,7 +646,7 @@ def _label_histograms(pack: "_ted.TreePack") -> np.ndarray:
 def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
                costs: Optional["_ted.Costs"] = None, control_variate: bool = True,
                target_se: Optional[float] = None, d_o: Optional[np.ndarray] = None,
-               max_pairs: int = 5_000_000) -> SampledDe:
+               max_pairs: int = 5_000_000, progress: Optional[bool] = None) -> SampledDe:
     """Estimate D_e from uniformly drawn ordered pairs of distinct values.
 
     docs/method.md §5.3.  δ² of each drawn pair is exact; the control-variate
@@ -608,6 +672,9 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
         (3,): exact D_o per variant, for ``target_se``.
     max_pairs : int
         Upper bound on the pairs drawn.
+    progress : bool, optional
+        A bar in drawn pairs titled ``sampled D_e`` (its total grows when more
+        pairs are drawn); None: the process default.
 
     Returns
     -------
@@ -635,12 +702,14 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
     n = value_tree.shape[0]
     sz = ut.pack.sizes
     hist = _label_histograms(ut.pack) if control_variate else None
-    mu = _cv_means(sz[value_tree], hist[value_tree]) if hist is not None else None
+    mu = _cv_means(sz[value_tree], hist, value_tree) if hist is not None else None
     K1 = len(ut.pack) + 1
     ys: List[np.ndarray] = []
     Xs: List[np.ndarray] = []
     want = int(n_pairs)
     drawn = 0
+    bar = (Progress(want, "pairs", title=SAMPLED_TITLE)
+           if wanted(progress) else None)
     while True:
         i = rng.integers(0, n, size=want)
         j = rng.integers(0, n - 1, size=want)
@@ -650,13 +719,22 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
         uk, inv = np.unique(a * K1 + b, return_inverse=True)
         ua, ub = uk // K1, uk % K1
         d_u = np.zeros(uk.shape[0])  # identical trees: distance 0, no TED needed
-        diff = ua != ub
-        d_u[diff] = _ted.pair_distances(ut.pack, ua[diff], ub[diff], costs)
+        diff = np.flatnonzero(ua != ub)
+        if bar is None:
+            d_u[diff] = _ted.pair_distances(ut.pack, ua[diff], ub[diff], costs)
+        else:
+            bar.total = drawn + want
+            scale = want / max(diff.shape[0], 1)  # the bar counts drawn pairs
+            for k0 in range(0, diff.shape[0], PROGRESS_CHUNK):
+                sl = diff[k0:k0 + PROGRESS_CHUNK]
+                d_u[sl] = _ted.pair_distances(ut.pack, ua[sl], ub[sl], costs)
+                bar.update(sl.shape[0] * scale)
+            bar.done = drawn + want
         d = d_u[inv]
         si, sj = sz[ti], sz[tj]
         ys.append(np.stack([delta_squared(d, si, sj, v) for v in VARIANTS]))
-        if hist is not None:  # control_variate
-            Xs.append(_cv_features(si, sj, hist[ti], hist[tj]))
+        if control_variate:
+            Xs.append(_cv_features(si, sj, hist, ti, tj))
         drawn += want
         y = np.concatenate(ys, axis=1)
         est, se = y.mean(axis=1), y.std(axis=1, ddof=1) / math.sqrt(drawn)
@@ -665,9 +743,14 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
             Xc = X - X.mean(axis=0)
             scale = Xc.std(axis=0)
             scale[scale == 0] = 1.0
+            # the same arrays for the three variants: made once (each is pairs × 6)
+            Z = Xc / scale
+            del Xc
+            Zm = (X - mu) / scale
+            del X
             for k in range(3):
-                beta, *_ = np.linalg.lstsq(Xc / scale, y[k] - y[k].mean(), rcond=None)
-                adj = y[k] - ((X - mu) / scale) @ beta
+                beta, *_ = np.linalg.lstsq(Z, y[k] - y[k].mean(), rcond=None)
+                adj = y[k] - Zm @ beta
                 est[k] = adj.mean()
                 se[k] = adj.std(ddof=1) / math.sqrt(drawn)
         if target_se is None or d_o is None or drawn >= max_pairs:
@@ -679,6 +762,8 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
             break
         need = int(drawn * (worst / target_se) ** 2 * 1.1) - drawn
         want = int(min(max(need, 10_000), max_pairs - drawn))
+    if bar is not None:
+        bar.close()
     return SampledDe(est, se, drawn, control_variate)
 
 

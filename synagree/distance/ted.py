@@ -31,6 +31,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from numba import njit, prange
 
+from synagree.base import jit as _jit
 from synagree.trees.flat import FlatTree
 
 # --------------------------------------------------------------------------
@@ -543,9 +544,13 @@ def pair_distances(pack: TreePack, i: np.ndarray, j: np.ndarray,
         return out
     dc, ic, rm, unit = _costs_for(pack, costs).arrays()
     if i.shape[0] < SERIAL_BELOW:
-        _pairs_serial(i, j, *pack._args(), dc, ic, rm, unit, pack.maxn, out)
+        serial_args = (i, j, *pack._args(), dc, ic, rm, unit, pack.maxn, out)
+        _jit.before_call(_pairs_serial, serial_args)
+        _pairs_serial(*serial_args)
     else:
-        _pairs_kernel(i, j, *pack._args(), dc, ic, rm, unit, pack.maxn, chunk, out)
+        args = (i, j, *pack._args(), dc, ic, rm, unit, pack.maxn, chunk, out)
+        _jit.before_call(_pairs_kernel, args)
+        _pairs_kernel(*args)
     return out
 
 
@@ -583,7 +588,9 @@ def distance_matrix(pack: TreePack, costs: Optional[Costs] = None) -> np.ndarray
     if K < 2:
         return out
     dc, ic, rm, unit = _costs_for(pack, costs).arrays()
-    _all_pairs_kernel(*pack._args(), dc, ic, rm, unit, pack.maxn, out)
+    args = (*pack._args(), dc, ic, rm, unit, pack.maxn, out)
+    _jit.before_call(_all_pairs_kernel, args)
+    _all_pairs_kernel(*args)
     return out
 
 

@@ -96,7 +96,7 @@ from synagree.stats.significance import (
     aggregate_alpha,
     significance,
 )
-from synagree.trees.flat import FlatTree, Vocabulary, build_tree
+from synagree.trees.flat import FlatTree, Vocabulary, dependency_trees
 
 __all__ = [
     "SentenceUnit", "sentence_units", "joined_sentence",
@@ -887,7 +887,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             names: Optional[Sequence[str]] = None, alpha: bool = True,
             sample_pairs: Optional[int] = None, exact: bool = False, level: float = 0.95,
             R: Optional[int] = None, full_labels: bool = False,
-            progress: bool = False, max_memory: int = DEFAULT_MAX_MEMORY) -> CompareResult:
+            progress: Optional[bool] = None,
+            max_memory: int = DEFAULT_MAX_MEMORY) -> CompareResult:
     r"""Score systems against gold: CoNLL 2018 scores, α, breakdowns, significance.
 
     docs/method.md §11.  Every file is read before any is refused, so the
@@ -1000,13 +1001,22 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
         ta_sums = None
         if alpha:
             if units:
-                trees = []
+                # the sentences in the order the trees are first needed (a gold tree
+                # is built once for all systems), then built in one pass
+                todo: List[DepSentence] = []
+                slots: List[Tuple[Tuple[int, int], int]] = []
+                pending: Dict[Tuple[int, int], int] = {}
                 for u in units:
                     k = (u.gold.start, u.gold.stop)
-                    gt = gold_trees.get(k)
-                    if gt is None:
-                        gt = gold_trees[k] = build_tree(joined_sentence(gold_tb, u.gold), vocab)
-                    trees.append([gt, build_tree(joined_sentence(tb, u.system), vocab)])
+                    if k not in gold_trees and k not in pending:
+                        pending[k] = len(todo)
+                        todo.append(joined_sentence(gold_tb, u.gold))
+                    slots.append((k, len(todo)))
+                    todo.append(joined_sentence(tb, u.system))
+                built = dependency_trees(todo, vocab)
+                for k, at in pending.items():
+                    gold_trees[k] = built[at]
+                trees = [[gold_trees[k], built[at]] for k, at in slots]
                 sp, target, note = sampling_plan(2 * len(units), sample_pairs,
                                                  exact or significance)
                 if note:

@@ -2,8 +2,11 @@
 
 Conventions (docs/method.md §1–2, and the decisions docs/method.md §10 asks for):
 
-* Dependency files are read with the ``conllu`` package, one line at a time so
-  that every word keeps its line number.  CoNLL-X and CoNLL-U share the
+* Dependency files are read one line at a time so that every word keeps its
+  line number; comment lines go through the ``conllu`` package's parser, word
+  lines are split at tabs only and every column is kept as written (``conllu``'s
+  own line parser also splits at runs of two spaces, which would cut a FORM
+  that contains spaces).  CoNLL-X and CoNLL-U share the
   columns that matter (ID, HEAD = column 7, DEPREL = column 8); every word
   line must have exactly 10 tab-separated columns.
 * Only the basic tree of syntactic words counts: multiword-token ranges
@@ -26,13 +29,13 @@ Bracketed phrase-structure trees are read by `synagree.io.brackets`;
 """
 from __future__ import annotations
 
+import io
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
-from conllu.exceptions import ParseException
-from conllu.parser import DEFAULT_FIELD_PARSERS, DEFAULT_FIELDS, parse_comment_line
 
 from synagree.base.problems import WARNING, ProblemLog, quote, shorten
 from synagree.io.conllu_ids import (
@@ -47,25 +50,6 @@ from synagree.io.text import comparable
 
 #: heads of a sentence's words (1-based, 0 = root): an int array or a list
 Heads = Union[np.ndarray, Sequence[int]]
-
-_RAW = lambda line, i: line[i]  # noqa: E731 -- keep FEATS/MISC/DEPS as written
-
-
-_FIELD_PARSERS = {**DEFAULT_FIELD_PARSERS, "feats": _RAW, "misc": _RAW, "deps": _RAW,
-                  "xpos": _RAW, "head": _RAW, "id": _RAW}  # ID, HEAD: conllu_ids
-
-
-def _parse_columns(cols: List[str]) -> dict:
-    """The 10 tab-separated columns through conllu's field parsers.
-
-    (conllu's own ``parse_line`` also splits at runs of two spaces, which
-    would cut a FORM that contains spaces; the columns are split at tabs only.)
-    """
-    tok = {}
-    for i, name in enumerate(DEFAULT_FIELDS):
-        parser = _FIELD_PARSERS.get(name)
-        tok[name] = parser(cols, i) if parser else cols[i]
-    return tok
 
 
 @dataclass
@@ -123,7 +107,9 @@ class DepSentence:
     xpos: List[str] = field(default_factory=list)
     feats: List[str] = field(default_factory=list)
     lemmas: List[str] = field(default_factory=list)
-    word_lines: List[int] = field(default_factory=list)
+    # a range when the word lines are consecutive (the usual case: 50 bytes
+    # instead of ~36 per word for a large corpus), else a list
+    word_lines: Sequence[int] = field(default_factory=list)
     metadata: Dict[str, Optional[str]] = field(default_factory=dict)
     comments: List[str] = field(default_factory=list)
     # multiword tokens as (first word id, last word id, surface form)
@@ -199,9 +185,10 @@ class DepSentence:
 def unreachable_words(heads: Heads) -> List[int]:
     """1-based ids of words not reachable from token 0 (they sit on or under a cycle).
 
-    Walks down from the artificial root the way the reference implementation
-    built its trees, so exactly these words are left out of the TED tree
-    (docs/method.md §2.4).
+    Exactly the words a walk down from the artificial root (the way the
+    reference implementation built its trees) does not reach, so exactly these
+    words are left out of the TED tree (docs/method.md §2.4); found by walking
+    *up* from each word once (no child lists: this runs once per sentence read).
 
     Parameters
     ----------
@@ -225,21 +212,32 @@ def unreachable_words(heads: Heads) -> List[int]:
     >>> unreachable_words(np.array([2, 0]))
     []
     """
-    n = len(heads)
-    children: List[List[int]] = [[] for _ in range(n + 1)]
-    for i, h in enumerate(heads, start=1):
-        if 0 <= h <= n:
-            children[h].append(i)
-    seen = np.zeros(n + 1, dtype=bool)
-    seen[0] = True
-    stack = [0]
-    while stack:
-        node = stack.pop()
-        for c in children[node]:
-            if not seen[c]:
-                seen[c] = True
-                stack.append(c)
-    return [i for i in range(1, n + 1) if not seen[i]]
+    hl = heads.tolist() if isinstance(heads, np.ndarray) else [int(h) for h in heads]
+    n = len(hl)
+    # 0 unknown, 1 on the current walk, 2 reaches the root, 3 does not
+    state = [0] * (n + 1)
+    state[0] = 2
+    lost = False
+    for start in range(1, n + 1):
+        if state[start]:
+            continue
+        path = []
+        w = start
+        while not state[w]:
+            state[w] = 1
+            path.append(w)
+            h = hl[w - 1]
+            if not 0 <= h <= n:  # no such head: not anyone's child
+                break
+            w = h
+        res = 2 if state[w] == 2 and w != path[-1] else 3
+        if res == 3:
+            lost = True
+        for v in path:
+            state[v] = res
+    if not lost:
+        return []
+    return [i for i in range(1, n + 1) if state[i] == 3]
 
 
 def head_cycles(heads: Heads) -> List[List[int]]:
@@ -392,7 +390,7 @@ def split_columns(line: str, fname: str, no: int, log: ProblemLog,
     return None
 
 
-def sentence_blocks(text: str) -> List[Tuple[int, List[Tuple[int, str]]]]:
+def sentence_blocks(text: str) -> Iterator[Tuple[int, List[Tuple[int, str]]]]:
     r"""Split CoNLL text into sentence blocks at blank lines.
 
     Parameters
@@ -402,28 +400,63 @@ def sentence_blocks(text: str) -> List[Tuple[int, List[Tuple[int, str]]]]:
 
     Returns
     -------
-    list of (int, list of (int, str))
+    iterator of (int, list of (int, str))
         Per block: its first line number and its ``(line number, line)``
         pairs (1-based line numbers, ``\r`` stripped).
 
     Examples
     --------
-    >>> sentence_blocks("# a\n1\tx\n\n\n1\ty\n")
+    >>> list(sentence_blocks("# a\n1\tx\n\n\n1\ty\n"))
     [(1, [(1, '# a'), (2, '1\tx')]), (5, [(5, '1\ty')])]
     """
-    blocks = []
     cur: List[Tuple[int, str]] = []
-    for no, line in enumerate(text.split("\n"), start=1):
-        line = line.rstrip("\r")
-        if line.strip() == "":
+    cr = "\r" in text
+    for no, line in enumerate(io.StringIO(text, newline="\n"), start=1):
+        if line[-1:] == "\n":
+            line = line[:-1]
+        if cr:
+            line = line.rstrip("\r")
+        if not line or line.isspace():  # what line.strip() == "" means, cheaper
             if cur:
-                blocks.append((cur[0][0], cur))
+                yield cur[0][0], cur
                 cur = []
         else:
             cur.append((no, line))
     if cur:
-        blocks.append((cur[0][0], cur))
-    return blocks
+        yield cur[0][0], cur
+
+
+def _comment_pairs(line: str) -> List[Tuple[str, Optional[str]]]:
+    """``# key = value`` as ``conllu.parser.parse_comment_line`` reads it, without
+    its per-call set-up (this runs for every comment line): key and value
+    stripped, a line without a key or a value gives nothing, except ``newpar``
+    and ``newdoc``, kept with a value of None."""
+    key, eq, value = line.strip()[1:].partition("=")
+    key = key.strip()
+    val = value.strip() if eq else None
+    if key in ("newpar", "newdoc"):
+        return [(key, val)]
+    if not key or not val:
+        return []
+    return [(key, val)]
+
+
+def _compact(lines: List[int]) -> Sequence[int]:
+    """``lines`` as a range when they are consecutive numbers, else as given."""
+    if lines and lines[-1] - lines[0] == len(lines) - 1:
+        return range(lines[0], lines[-1] + 1)
+    return lines
+
+
+# "0" .. "4095" -> int: IDs and HEADs written as plain numbers (what parse_id
+# and parse_head accept without a leading zero) found by one dict look-up;
+# anything else goes through conllu_ids.
+_NUMBER_OF: Dict[str, int] = {str(k): k for k in range(4096)}
+
+# Column values repeat (labels, tags, features, frequent words): one string
+# object per distinct value instead of one per word keeps a large corpus in a
+# fraction of the memory (a 50,000-sentence corpus: ~450 MB -> see benchmarks).
+_intern = sys.intern
 
 
 def _parse_conllu_text(text: str, fname: str, log: ProblemLog) -> List[DepSentence]:
@@ -439,7 +472,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
                  log: ProblemLog) -> Optional[DepSentence]:
     metadata: Dict[str, Optional[str]] = {}
     comments: List[str] = []
-    words: List[Tuple[int, dict]] = []
+    words: List[Tuple[int, int, List[str]]] = []  # (line, word id, columns)
     multiword: List[Tuple[int, int, str]] = []
     ok = True
     # word lines too broken to read: with any, IDs cannot be checked for sequence
@@ -449,18 +482,21 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
     for no, line in lines:
         if line.startswith("#"):
             comments.append(line)
-            try:
-                for key, value in parse_comment_line(line):
-                    metadata[key] = value
-            except ParseException:
-                pass  # free-form comment: kept in ``comments`` only
+            for key, value in _comment_pairs(line):  # free-form comments: no pair
+                metadata[key] = value
             continue
-        cols = split_columns(line, fname, no, log, sent_id=metadata.get("sent_id"))
-        if cols is None:
+        cols = line.split("\t")
+        if len(cols) != 10:  # logged by split_columns
+            split_columns(line, fname, no, log, sent_id=metadata.get("sent_id"))
             ok = False
             dropped += 1
             continue
-        cid = parse_id(cols[0])
+        c0 = cols[0]
+        k = _NUMBER_OF.get(c0)
+        if k is not None and k > 0:  # a plain word ID: the common case
+            words.append((no, k, cols))
+            continue
+        cid = parse_id(c0)
         if cid is None:
             log.add(fname, no, "bad-id", bad_id_message(cols[0]),
                     sent_id=metadata.get("sent_id"))
@@ -477,9 +513,8 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
             continue
         if cid.is_empty_node:
             continue
-        tok = _parse_columns(cols)
-        tok["id"] = cid.first
-        words.append((no, tok))
+        # the columns as written (every field is kept raw, as _parse_columns would)
+        words.append((no, cid.first, cols))
     sid = metadata.get("sent_id")
     if not words:
         if ok:
@@ -487,48 +522,59 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
                     sent_id=sid)
         return None
     n = len(words)
-    heads = np.zeros(n, dtype=np.int32)
-    for k, (no, tok) in enumerate(words, start=1):
-        if tok["id"] != k and not dropped:
+    head_list = [0] * n
+    for k, (no, wid, cols) in enumerate(words, start=1):
+        if wid != k and not dropped:
             log.add(fname, no, "id-sequence",
-                    f"word ID {tok['id']} out of sequence: expected {k}", sent_id=sid)
+                    f"word ID {wid} out of sequence: expected {k}", sent_id=sid)
             ok = False
-        raw_head = str(tok["head"])
-        h = parse_head(raw_head)
+        raw_head = cols[6]
+        h = _NUMBER_OF.get(raw_head)  # the common case, as parse_head reads it
+        if h is None:
+            h = parse_head(raw_head)
         if h is None:
             log.add(fname, no, "bad-head",
-                    f"HEAD {quote(raw_head)} of word {tok['id']} is not an integer"
+                    f"HEAD {quote(raw_head)} of word {wid} is not an integer"
                     + bad_head_hint(raw_head), sent_id=sid)
             ok = False
             continue
         if h < 0 or h > n + dropped:
             log.add(fname, no, "head-out-of-range",
-                    f"HEAD {h} of word {tok['id']} is out of range 0..{n + dropped}",
+                    f"HEAD {h} of word {wid} is out of range 0..{n + dropped}",
                     sent_id=sid)
             ok = False
             continue
-        heads[k - 1] = h
-        if tok["deprel"] in (None, "_", ""):
+        head_list[k - 1] = h
+        if cols[7] in ("_", ""):
             log.add(fname, no, "missing-deprel",
-                    f"word {tok['id']} has no DEPREL ('_'); compared as the label '_'",
+                    f"word {wid} has no DEPREL ('_'); compared as the label '_'",
                     severity=WARNING, sent_id=sid)
     if not ok:
         return None
+    fields = list(zip(*[c for _, _, c in words]))  # one tuple per column
+
+    def column(i: int) -> List[str]:
+        """Column i, an empty value read as ``_``, each value interned."""
+        col = fields[i]
+        if "" in col:
+            col = tuple(v or "_" for v in col)
+        return list(map(_intern, col))
+
     sent = DepSentence(
         file=fname, index=index, line=first,
-        forms=[t["form"] or "_" for _, t in words],
-        heads=heads,
-        deprels=[t["deprel"] if t["deprel"] not in (None, "") else "_" for _, t in words],
-        upos=[t["upos"] or "_" for _, t in words],
-        xpos=[t["xpos"] or "_" for _, t in words],
-        feats=[t["feats"] or "_" for _, t in words],
-        lemmas=[t["lemma"] or "_" for _, t in words],
-        word_lines=[no for no, _ in words],
+        forms=column(1),
+        heads=np.array(head_list, dtype=np.int32),
+        deprels=column(7),
+        upos=column(3),
+        xpos=column(4),
+        feats=column(5),
+        lemmas=column(2),
+        word_lines=_compact([no for no, _, _ in words]),
         metadata=metadata, comments=comments, multiword=multiword,
     )
-    lost = unreachable_words(heads)
+    lost = unreachable_words(head_list)
     if lost:
-        cyc = sorted(w for cycle in head_cycles(heads) for w in cycle)
+        cyc = sorted(w for cycle in head_cycles(head_list) for w in cycle)
         desc = ", ".join(f"{w} ({shorten(sent.forms[w - 1])})" for w in cyc)
         extra = len(lost) - len(cyc)
         under = f", and {extra} word(s) under it" if extra else ""

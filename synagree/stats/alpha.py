@@ -261,12 +261,65 @@ class TreeAlpha:
         return self.stats[variant].alpha
 
 
+def _unit_teds(ut: UnitTrees, costs: Optional["_ted.Costs"],
+               within: Optional[np.ndarray]) -> List[np.ndarray]:
+    """Per unit, the m_u × m_u TED matrix of its annotations (D_o, diagnostics).
+
+    ``within``: the TEDs of each unit's distinct-tree pairs in
+    :attr:`UnitTrees.woff` order, as the exact tiles return them; computed
+    here (one kernel call over all units) when ``None``.
+    """
+    woff = ut.woff
+    U = ut.n_units
+    k_u = np.diff(ut.uoff)  # distinct trees per unit
+    m_u = ut.m.astype(np.int64)  # annotations per unit
+    if within is None:
+        # pairs (a < b in CSR order) of each unit's distinct trees; units of two
+        # distinct trees (nearly all) in one array operation
+        first = ut.uoff[:-1]
+        two = np.flatnonzero(k_u == 2)
+        pi_parts = [ut.utree[first[two]]]
+        pj_parts = [ut.utree[first[two] + 1]]
+        order = [woff[two]]
+        for u in np.flatnonzero(k_u > 2).tolist():
+            t = ut.utree[ut.uoff[u]:ut.uoff[u + 1]]
+            a, b = np.triu_indices(t.shape[0], 1)
+            pi_parts.append(t[a])
+            pj_parts.append(t[b])
+            order.append(woff[u] + np.arange(a.shape[0]))
+        where = np.concatenate(order)
+        within = np.zeros(int(woff[-1]))
+        within[where] = _ted.pair_distances(ut.pack, np.concatenate(pi_parts),
+                                            np.concatenate(pj_parts), costs)
+    out: List[Optional[np.ndarray]] = [None] * U
+    # two annotations (the usual case): 2 × 2 views of one block, no array per unit
+    pairs = np.flatnonzero(m_u == 2)
+    block = np.zeros((pairs.shape[0], 2, 2))
+    d2 = np.zeros(pairs.shape[0])
+    diff = k_u[pairs] == 2  # two different trees (else one tree twice: distance 0)
+    d2[diff] = within[woff[pairs[diff]]]
+    block[:, 0, 1] = block[:, 1, 0] = d2
+    for r, u in enumerate(pairs.tolist()):
+        out[u] = block[r]
+    for u in np.flatnonzero(m_u != 2).tolist():
+        ids = ut.which[u]
+        t = ut.utree[ut.uoff[u]:ut.uoff[u + 1]]
+        k = t.shape[0]
+        dm = np.zeros((k, k))
+        a, b = np.triu_indices(k, 1)
+        dm[a, b] = within[woff[u]:woff[u + 1]]
+        dm[b, a] = dm[a, b]
+        pos = np.searchsorted(t, ids)  # each annotation's distinct tree (t is sorted)
+        out[u] = dm[np.ix_(pos, pos)]
+    return out  # type: ignore[return-value]
+
+
 def tree_alpha(units: Sequence[Sequence[FlatTree]],
                variants: Sequence[str] = VARIANTS,
                costs: Optional["_ted.Costs"] = None,
                keep_unit_matrix: bool = False,
                sample_pairs: Optional[int] = None, seed: int = 0,
-               executor=None, progress: bool = False,
+               executor=None, progress: Optional[bool] = None,
                tile: int = 512, target_se: Optional[float] = None,
                full_rows: bool = False) -> TreeAlpha:
     """α_plain / α_diff / α_norm for units given as lists of annotation trees.
@@ -294,8 +347,9 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
         Seed of the sampled pairs.
     executor : callable, optional
         Runs the tiles elsewhere (e.g. Dask, `synagree.distance.dask_exec`).
-    progress : bool
-        Progress bar on stderr when it is a terminal.
+    progress : bool, optional
+        Progress bar on stderr when it is a terminal, titled ``exact D_e`` or
+        ``sampled D_e``; None: the process default (`synagree.base.progress.wanted`).
     tile : int
         Units per tile of the all-pairs computation.
     target_se : float, optional
@@ -343,25 +397,10 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     ut = UnitTrees.build(pairable)
     n = ut.n_values
 
-    # within-unit TED matrices (D_o and diagnostics): m_u² small pairs per unit
-    pi, pj, where = [], [], []
-    for k, ids in enumerate(ut.which):
-        for a in range(len(ids)):
-            for b in range(a + 1, len(ids)):
-                pi.append(ids[a])
-                pj.append(ids[b])
-                where.append((k, a, b))
-    d_within = _ted.pair_distances(ut.pack, np.asarray(pi, np.int64), np.asarray(pj, np.int64),
-                                   costs) if pi else np.zeros(0)
-    unit_ted = [np.zeros((len(ids), len(ids))) for ids in ut.which]
-    for (k, a, b), d in zip(where, d_within):
-        if ut.which[k][a] == ut.which[k][b]:
-            d = 0.0
-        unit_ted[k][a, b] = unit_ted[k][b, a] = d
-
     sums = sampled = None
     sizes = ut.pack.sizes
     if sample_pairs:
+        unit_ted = _unit_teds(ut, costs, None)
         # D_o stays exact: within-unit sums from the TED matrices above
         diag = np.zeros((ut.n_units, 3))
         for k, (ids, tm) in enumerate(zip(ut.which, unit_ted)):
@@ -370,12 +409,15 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
                 diag[k, vi] = delta_squared(tm, s[:, None], s[None, :], v).sum()
         do_sums = UnitSums(diag, np.zeros_like(diag), ut.m).do_sum()
         sampled = sampled_de(ut, int(sample_pairs), seed=seed, costs=costs,
-                             target_se=target_se, d_o=do_sums / max(n, 1))
+                             target_se=target_se, d_o=do_sums / max(n, 1),
+                             progress=progress)
         de_sums = sampled.d_e * n * (n - 1)
     else:
         sums = unit_sums(ut, costs, want_s=keep_unit_matrix, tile=tile, executor=executor,
                          progress=progress, want_full=full_rows)
         do_sums, de_sums = sums.do_sum(), sums.de_sum()
+        # the tiles computed the within-unit TEDs too: no second kernel
+        unit_ted = _unit_teds(ut, costs, sums.within)
 
     stats: Dict[str, AlphaStats] = {}
     for v in variants:

@@ -1,0 +1,487 @@
+"""Every goal of the speed issue, each against a baseline measured in the same run.
+
+The machine is small and shared: absolute times move with the load, so each
+goal is measured against its baseline *interleaved* (A B A B ...), and the
+line says min / median of the per-round ratios and the load average at the
+time.  Every goal prints one line in the form of the README's goal table::
+
+    GOAL | goal | baseline (same run) | synagree | ratio | load
+
+Goals (``--only NAME[,NAME]`` runs some; ``--quick`` fewer rounds and no 8k
+exact runs):
+
+``kernel``   TED kernel >= 0.8 G DP cells/s per core (EWT test pairs, one
+             thread); baseline: the previous kernel (bench_kernel.py's copy).
+``compare``  ``synagree compare`` with exact alpha, EWT test vs a 5%-perturbed
+             copy, <= 2x the official scorer ``udeval`` on the same files.
+``edist``    exact ``agree`` on the same 4,154 trees >= 10x a recomputation
+             with edist's Cython TED (``pip install edist``): every unordered
+             pair of values once, timed on a random sample of pairs and
+             extrapolated by pair count (its distances are checked equal to
+             synagree's on the sample).
+``help``     ``synagree --help`` <= 2x ``udeval --help``.
+``ndt``      warm ``agree`` on NDT 400x2 (four texts pooled) <= 0.6 s wall;
+             baseline: the runtime floor ``python -c "import numpy, numba"``.
+``first``    first run after install: <= 2x a warm run, or one line on stderr
+             saying that the kernels compile (cold cache = empty NUMBA_CACHE_DIR).
+``exact8k``  exact alpha on 8,156 trees (EWT dev+test vs a perturbed copy)
+             <= 20 s on 2 cores; baseline: the same run on one thread.
+``sampled50k`` sampled alpha on 50,000 trees (25,000 units x 2, D_e sampled
+             to SE <= 0.001) <= 5 s and <= 500 MB peak RSS, whole CLI run;
+             yardstick: ``udeval`` scoring the same two files.
+``dask``     exact alpha on the Dask backend (LocalCluster, 2 workers) at
+             three sizes, against the local threads at the same sizes; the
+             per-pair rate gives the projection for 200,000 trees on N workers.
+
+    PYTHONPATH=/path/to/edist python benchmarks/bench_goals.py [--quick] [--only ...]
+
+Needs the shared data beside the repository (../shared/data) and, for
+``compare``/``help``/``sampled50k``, ``udeval`` (pip install udtools).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+from common import SHARED, goal_line, loadavg, min_med
+
+from synagree.io.conllu import DepSentence, read_conllu, write_conllu
+from synagree.noise.perturb import label_set, perturb
+
+PY = sys.executable
+SYN = [PY, "-m", "synagree"]
+UD = SHARED / "ud"
+NDT = SHARED / "iaa" / "ndt"
+NDT_TEXTS = ("caterpillar", "danish", "swedish", "norwegian")
+
+
+def which(tool: str) -> Optional[str]:
+    """A console script on PATH or beside this Python (an unactivated venv)."""
+    here = Path(sys.executable).parent / tool
+    return shutil.which(tool) or (str(here) if here.exists() else None)
+
+
+# --------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------
+
+def run(cmd: Sequence[str], env: Optional[Dict[str, str]] = None,
+        check: bool = True) -> Tuple[float, float, float, str]:
+    """One process: (wall s, CPU s = user + sys, peak RSS MB, stderr)."""
+    t = time.perf_counter()
+    p = subprocess.Popen(list(cmd), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         env=env, text=True)
+    err = p.stderr.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if check and p.returncode:
+        raise SystemExit(f"{cmd[:4]} failed ({p.returncode}): {err[-800:]}")
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, err
+
+
+def interleave(cmds: Sequence[Sequence[str]], rounds: int,
+               envs: Optional[Sequence[Optional[Dict[str, str]]]] = None
+               ) -> List[List[Tuple[float, float, float, str]]]:
+    """Run the commands in turn (A B C A B C ...), ``rounds`` times."""
+    envs = envs or [None] * len(cmds)
+    out: List[List[Tuple[float, float, float, str]]] = [[] for _ in cmds]
+    for _ in range(rounds):
+        for k, (c, e) in enumerate(zip(cmds, envs)):
+            out[k].append(run(c, e))
+    return out
+
+
+def ratios(a: Sequence[Tuple], b: Sequence[Tuple]) -> List[float]:
+    """Per-round wall ratios a/b."""
+    return [x[0] / y[0] for x, y in zip(a, b)]
+
+
+def single_root(sent: DepSentence) -> DepSentence:
+    """A perturbed sentence keeps one root word (the scorer demands it)."""
+    heads = sent.heads.copy()
+    roots = np.flatnonzero(heads == 0) + 1
+    for r in roots[1:]:
+        heads[r - 1] = roots[0]
+    return replace(sent, heads=heads)
+
+
+def perturbed(sents: Sequence[DepSentence], p: float, seed: int) -> List[DepSentence]:
+    rng = np.random.default_rng(seed)
+    labels = label_set(sents)
+    return [single_root(perturb(s, p, p, labels, rng)) for s in sents]
+
+
+def with_sent_id(s: DepSentence, sid: str) -> DepSentence:
+    comments = [c for c in s.comments if not c.startswith("# sent_id")]
+    return replace(s, metadata={**s.metadata, "sent_id": sid},
+                   comments=[f"# sent_id = {sid}"] + comments)
+
+
+class Data:
+    """The benchmark's input files, made once in a temporary directory."""
+
+    def __init__(self, tmp: Path):
+        self.tmp = tmp
+        self._test: Optional[List[DepSentence]] = None
+
+    @property
+    def test(self) -> List[DepSentence]:
+        if self._test is None:
+            self._test = read_conllu(UD / "en_ewt-ud-test.conllu")
+        return self._test
+
+    def ewt_test_pair(self) -> Tuple[Path, Path]:
+        gold, sys_ = self.tmp / "gold.conllu", self.tmp / "sys.conllu"
+        if not gold.exists():
+            write_conllu(gold, self.test)
+            write_conllu(sys_, perturbed(self.test, 0.05, 7))
+        return gold, sys_
+
+    def ewt_dev_test_pair(self) -> Tuple[Path, Path]:
+        a, b = self.tmp / "devtest.conllu", self.tmp / "devtest_p.conllu"
+        if not a.exists():
+            sents = read_conllu(UD / "en_ewt-ud-dev.conllu") + self.test
+            write_conllu(a, sents)
+            write_conllu(b, perturbed(sents, 0.05, 8))
+        return a, b
+
+    def big_pair(self, n_units: int = 25_000) -> Tuple[Path, Path]:
+        """n_units sentences (EWT dev+test, repeated, each repeat perturbed
+        anew, distinct sent_ids) and a perturbed copy of each."""
+        a, b = self.tmp / "big_a.conllu", self.tmp / "big_b.conllu"
+        if not a.exists():
+            base = read_conllu(self.ewt_dev_test_pair()[0])
+            labels = label_set(base)
+            rng = np.random.default_rng(50)
+            xs: List[DepSentence] = []
+            ys: List[DepSentence] = []
+            rep = 0
+            while len(xs) < n_units:
+                for s in base[:n_units - len(xs)]:
+                    x = single_root(perturb(s, 0.05, 0.05, labels, rng)) if rep else s
+                    x = with_sent_id(x, f"{s.sent_id or s.index}-r{rep}")
+                    xs.append(x)
+                    ys.append(single_root(perturb(x, 0.05, 0.05, labels, rng)))
+                rep += 1
+            write_conllu(a, xs)
+            write_conllu(b, ys)
+        return a, b
+
+    def ndt_dirs(self) -> Tuple[Path, Path]:
+        d = self.tmp / "ndt"
+        if not d.exists():
+            for ann in ("odin", "thor"):
+                (d / ann).mkdir(parents=True)
+                for t in NDT_TEXTS:
+                    os.symlink(NDT / f"{ann}-{t}.conll", d / ann / f"{t}.conll")
+        return d / "odin", d / "thor"
+
+
+# --------------------------------------------------------------------------
+# Goals
+# --------------------------------------------------------------------------
+
+def goal_kernel(data: Data, quick: bool) -> None:
+    import numba
+    from bench_kernel import _old_costs, _old_pairs_serial, pair_cells
+
+    from synagree.distance import ted
+    from synagree.trees.flat import Vocabulary, dependency_tree
+
+    numba.set_num_threads(1)
+    vocab = Vocabulary()
+    trees = [dependency_tree(s, vocab) for s in data.test]
+    pack = ted.TreePack(trees)
+    rng = np.random.default_rng(13)
+    n = 4000 if quick else 20000
+    pi, pj = rng.integers(0, len(trees), n), rng.integers(0, len(trees), n)
+    costs = ted.Costs.unit(len(vocab))
+    old_args, new_args = _old_costs(costs), costs.arrays()
+    o_old, o_new = np.zeros(n), np.zeros(n)
+
+    def run_old():
+        _old_pairs_serial(pi, pj, *pack._args(), *old_args, pack.maxn, o_old)
+
+    def run_new():
+        ted._pairs_serial(pi, pj, *pack._args(), *new_args, pack.maxn, o_new)
+
+    run_old()
+    run_new()
+    assert np.array_equal(o_old, o_new), "the kernels disagree"
+    t_old, t_new = [], []
+    load = loadavg()
+    for _ in range(5 if quick else 9):
+        for f, acc in ((run_old, t_old), (run_new, t_new)):
+            t = time.perf_counter()
+            f()
+            acc.append(time.perf_counter() - t)
+    cells = pair_cells(pack, pi, pj)
+    g_old, g_new = cells / min(t_old) / 1e9, cells / min(t_new) / 1e9
+    r = [a / b for a, b in zip(t_old, t_new)]
+    goal_line("TED kernel >= 0.8 G cells/s per core (EWT test, random pairs, unit costs)",
+              f"previous kernel {g_old:.3f} G/s", f"**{g_new:.3f} G/s** "
+              f"({1e6 * min(t_new) / n:.2f} us/pair)", f"{min_med(r)}x (min/median)", load)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+def goal_compare(data: Data, quick: bool) -> None:
+    udeval = which("udeval")
+    if udeval is None:
+        print("compare: udeval not installed (pip install udtools): skipped")
+        return
+    gold, sys_ = data.ewt_test_pair()
+    load = loadavg()
+    ud, ex, na = interleave([[udeval, str(gold), str(sys_)],
+                             [*SYN, "compare", "-q", "--exact", str(gold), str(sys_)],
+                             [*SYN, "compare", "-q", "--no-alpha", str(gold), str(sys_)]],
+                            2 if quick else 3)
+    load = f"{load} -> {loadavg()}"
+    goal_line("`compare` with exact alpha, EWT test vs 5%-perturbed copy, <= 2x the scorer",
+              f"udeval {min_med([x[0] for x in ud])} s",
+              f"**{min_med([x[0] for x in ex])} s** (CPU {min_med([x[1] for x in ex])} s)",
+              f"{min_med(ratios(ex, ud))}x", load)
+    goal_line("(context) `compare --no-alpha`, same files",
+              f"udeval {min_med([x[0] for x in ud])} s",
+              f"{min_med([x[0] for x in na])} s", f"{min_med(ratios(na, ud))}x", load)
+
+
+def _edist_tree(s: DepSentence):
+    """(nodes, adjacency) in preorder, as edist wants: the root "" and the words."""
+    children: List[List[int]] = [[] for _ in range(s.n_words + 1)]
+    for i, h in enumerate(s.heads.tolist(), start=1):
+        children[h].append(i)
+    order: List[int] = []
+    stack = [0]
+    while stack:
+        v = stack.pop()
+        order.append(v)
+        stack.extend(reversed(children[v]))
+    pos = {v: k for k, v in enumerate(order)}
+    nodes = ["" if v == 0 else s.deprels[v - 1] for v in order]
+    adj = [[pos[c] for c in children[v]] for v in order]
+    return nodes, adj
+
+
+def goal_edist(data: Data, quick: bool) -> None:
+    try:
+        from edist.ted import standard_ted
+    except ImportError:
+        print("edist: not installed (pip install edist): skipped")
+        return
+    from synagree.distance import ted
+    from synagree.trees.flat import Vocabulary, dependency_tree
+
+    gold, sys_ = data.ewt_test_pair()
+    sents = read_conllu(gold) + read_conllu(sys_)
+    n = len(sents)
+    et = [_edist_tree(s) for s in sents]
+    vocab = Vocabulary()
+    pack = ted.TreePack([dependency_tree(s, vocab) for s in sents])
+    pairs_total = n * (n - 1) // 2
+    rng = np.random.default_rng(3)
+    k = 1000 if quick else 3000
+    t_ed, t_syn, ext = [], [], []
+    load = loadavg()
+    for r in range(2):
+        i = rng.integers(0, n, k)
+        j = (i + rng.integers(1, n, k)) % n
+        t = time.perf_counter()
+        d = [standard_ted(*et[a], *et[b]) for a, b in zip(i.tolist(), j.tolist())]
+        dt = time.perf_counter() - t
+        if r == 0:
+            assert np.array_equal(np.array(d, float), ted.pair_distances(pack, i, j)), \
+                "edist and synagree disagree"
+        ext.append(dt / k * pairs_total)
+        t_syn.append(run([*SYN, "agree", "-q", "--exact", str(gold), str(sys_)]))
+        t_ed.append(dt)
+    rr = [e / s[0] for e, s in zip(ext, t_syn)]
+    goal_line(f"exact `agree`, {n:,} EWT test trees, >= 10x an edist recomputation",
+              f"edist standard_ted on every pair ({pairs_total:,}): "
+              f"{min_med(ext)} s (extrapolated from {k:,} pairs)",
+              f"**{min_med([x[0] for x in t_syn])} s** (CLI wall)",
+              f"{min_med(rr)}x", f"{load} -> {loadavg()}")
+
+
+def goal_help(data: Data, quick: bool) -> None:
+    udeval = which("udeval")
+    if udeval is None:
+        print("help: udeval not installed: skipped")
+        return
+    load = loadavg()
+    syn, ud = interleave([[*SYN, "--help"], [udeval, "--help"]], 5 if quick else 10)
+    goal_line("`synagree --help` <= 2x `udeval --help`",
+              f"udeval --help {min_med([x[0] for x in ud])} s",
+              f"**{min_med([x[0] for x in syn])} s**", f"{min_med(ratios(syn, ud))}x", load)
+
+
+def goal_ndt(data: Data, quick: bool) -> None:
+    if not NDT.is_dir():
+        print("ndt: shared NDT data not found: skipped")
+        return
+    a, b = data.ndt_dirs()
+    cmd = [*SYN, "agree", "--dirs", str(a), str(b), "-q"]
+    run(cmd)  # the JIT cache is warm from here on
+    load = loadavg()
+    syn, floor = interleave([cmd, [PY, "-c", "import numpy, numba"]], 5 if quick else 9)
+    goal_line("warm `agree` on NDT 400x2 (all three alpha) <= 0.6 s wall",
+              f"runtime floor `python -c 'import numpy, numba'` "
+              f"{min_med([x[0] for x in floor])} s",
+              f"**{min_med([x[0] for x in syn])} s** (CPU {min_med([x[1] for x in syn])} s)",
+              f"{min_med(ratios(syn, floor))}x", f"{load} -> {loadavg()}")
+
+
+def goal_first(data: Data, quick: bool) -> None:
+    if not NDT.is_dir():
+        print("first: shared NDT data not found: skipped")
+        return
+    a, b = data.ndt_dirs()
+    cmd = [*SYN, "agree", "--dirs", str(a), str(b)]
+    cold, warm, notice = [], [], []
+    load = loadavg()
+    for r in range(1 if quick else 2):
+        cache = tempfile.mkdtemp(prefix="numba_cache_", dir=data.tmp)
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        c = run(cmd, env)
+        w = run(cmd, env)
+        cold.append(c)
+        warm.append(w)
+        notice.append(("compiling the tree-edit-distance kernels" in c[3],
+                       "compiling" in w[3]))
+    said = all(n[0] for n in notice) and not any(n[1] for n in notice)
+    goal_line("first run after install: <= 2x a warm run, or one line on stderr",
+              f"warm run {min_med([x[0] for x in warm])} s",
+              f"cold {min_med([x[0] for x in cold])} s; notice on the cold run only: "
+              f"{'yes' if said else 'NO'}", f"{min_med(ratios(cold, warm))}x",
+              f"{load} -> {loadavg()}")
+
+
+def goal_exact8k(data: Data, quick: bool) -> None:
+    if quick:
+        print("exact8k: skipped with --quick")
+        return
+    a, b = data.ewt_dev_test_pair()
+    cmd = [*SYN, "agree", "-q", "--exact", str(a), str(b)]
+    one = dict(os.environ, NUMBA_NUM_THREADS="1")
+    load = loadavg()
+    two, single = interleave([cmd, cmd], 1, [None, one])
+    t2, c2 = two[0][0], two[0][1]
+    goal_line("exact alpha, 8,156 trees (EWT dev+test vs perturbed), <= 20 s on 2 cores",
+              f"same run on 1 thread {single[0][0]:.1f} s (CPU {single[0][1]:.1f} s)",
+              f"**{t2:.1f} s** wall, CPU {c2:.1f} s (CPU/2 = {c2 / 2:.1f} s: the wall "
+              f"time on 2 idle cores, if the work split evenly)",
+              f"{single[0][0] / t2:.2f}x (1 thread / 2 threads)", f"{load} -> {loadavg()}")
+
+
+def goal_sampled50k(data: Data, quick: bool) -> None:
+    a, b = data.big_pair()
+    cmd = [*SYN, "agree", "-q", str(a), str(b)]
+    udeval = which("udeval")
+    run(cmd)
+    load = loadavg()
+    cmds = [cmd] + ([[udeval, str(a), str(b)]] if udeval else [])
+    res = interleave(cmds, 1 if quick else 2)
+    syn = res[0]
+    base = (f"udeval scoring the same files {min_med([x[0] for x in res[1]])} s"
+            if udeval else "udeval not installed")
+    goal_line("sampled alpha on 50,000 trees (whole CLI run) <= 5 s and <= 500 MB",
+              base, f"**{min_med([x[0] for x in syn])} s**, peak RSS "
+              f"**{max(x[2] for x in syn):.0f} MB** (CPU {min_med([x[1] for x in syn])} s)",
+              f"{min_med(ratios(syn, res[1]))}x" if udeval else "", f"{load} -> {loadavg()}")
+
+
+def goal_dask(data: Data, quick: bool) -> None:
+    try:
+        import dask.distributed  # noqa: F401
+
+        from synagree.distance.dask_exec import dask_executor
+    except ImportError:
+        print("dask: not installed (pip install 'synagree[dask]'): skipped")
+        return
+    from synagree.distance.sums import UnitTrees, unit_sums
+    from synagree.trees.flat import Vocabulary, dependency_tree
+
+    a, b = data.ewt_dev_test_pair()
+    xs, ys = read_conllu(a), read_conllu(b)
+    vocab = Vocabulary()
+    units = [[dependency_tree(x, vocab), dependency_tree(y, vocab)] for x, y in zip(xs, ys)]
+    sizes = (500, 1000) if quick else (500, 1000, 2000)
+    points = []
+    load = loadavg()
+    with dask_executor("local", n_workers=2) as ex:
+        unit_sums(UnitTrees.build(units[:40]), executor=ex)  # workers load the JIT cache
+        unit_sums(UnitTrees.build(units[:40]))
+        for n_units in sizes:
+            ut = UnitTrees.build(units[:n_units])
+            k = len(ut.pack)
+            pairs = k * (k - 1) // 2
+            t = time.perf_counter()
+            sd = unit_sums(ut, executor=ex, tile=256)
+            t_dask = time.perf_counter() - t
+            t = time.perf_counter()
+            sl = unit_sums(ut, tile=256)
+            t_local = time.perf_counter() - t
+            assert np.array_equal(sd.de_sum(), sl.de_sum()), "Dask and local sums differ"
+            points.append((2 * n_units, k, pairs, t_dask, t_local))
+            print(f"  dask: {2 * n_units:,} trees ({k:,} distinct, {pairs:,} pairs): "
+                  f"Dask 2 workers {t_dask:.2f} s, local 2 threads {t_local:.2f} s, "
+                  f"{pairs / t_dask / 2 / 1e6:.2f} M pairs/s per worker; load {loadavg()}",
+                  flush=True)
+    # time = a + pairs / (rate * workers): least squares on the measured points
+    P = np.array([p[2] for p in points], float)
+    T = np.array([p[3] for p in points], float)
+    slope, icpt = np.polyfit(P, T, 1)
+    rate = 1.0 / (slope * 2)  # pairs per second per worker (2 workers measured)
+    distinct = np.mean([p[1] / p[0] for p in points])
+    k200 = 200_000 * distinct
+    pairs200 = k200 * (k200 - 1) / 2
+    proj = ", ".join(f"N={w}: {pairs200 / (rate * w) / 3600:.1f} h"
+                     for w in (2, 16, 64, 256))
+    goal_line("projection: exact alpha on 200,000 trees, Dask backend, N workers",
+              "local threads at the same sizes: "
+              + ", ".join(f"{p[4]:.1f} s" for p in points),
+              "measured " + ", ".join(f"{p[0]:,} trees {p[3]:.1f} s" for p in points)
+              + f"; {rate / 1e6:.2f} M pairs/s per worker -> {proj}",
+              "Dask/local " + ", ".join(f"{p[3] / p[4]:.2f}" for p in points),
+              f"{load} -> {loadavg()}")
+    print(f"  fit: t = {icpt:.2f} s + pairs x {slope * 1e6:.3f} us (2 workers); distinct "
+          f"trees {distinct:.3f} per tree -> {k200:,.0f} distinct, {pairs200:.3g} pairs")
+
+
+GOALS = {"kernel": goal_kernel, "compare": goal_compare, "edist": goal_edist,
+         "help": goal_help, "ndt": goal_ndt, "first": goal_first,
+         "exact8k": goal_exact8k, "sampled50k": goal_sampled50k, "dask": goal_dask}
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    only = None
+    if "--only" in sys.argv:
+        only = sys.argv[sys.argv.index("--only") + 1].split(",")
+    if not UD.is_dir():
+        sys.exit(f"shared data not found: {UD}")
+    import numba
+
+    print(f"cores: {os.cpu_count()}, numba {numba.__version__} ({numba.config.NUMBA_NUM_THREADS} "
+          f"threads), load {loadavg()}; {time.strftime('%Y-%m-%d %H:%M')}")
+    print("GOAL | goal | baseline (same run) | synagree | ratio (min / median) | load")
+    tmp = Path(tempfile.mkdtemp(prefix="bench_goals_"))
+    try:
+        data = Data(tmp)
+        for name, fn in GOALS.items():
+            if only is None or name in only:
+                fn(data, quick)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
