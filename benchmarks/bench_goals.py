@@ -443,7 +443,7 @@ def goal_dask(data: Data, quick: bool) -> None:
     distinct = np.mean([p[1] / p[0] for p in points])
     k200 = 200_000 * distinct
     pairs200 = k200 * (k200 - 1) / 2
-    proj = ", ".join(f"N={w}: {pairs200 / (rate * w) / 3600:.1f} h"
+    proj = ", ".join(f"N={w}: {(icpt + pairs200 / (rate * w)) / 60:,.0f} min"
                      for w in (2, 16, 64, 256))
     goal_line("projection: exact alpha on 200,000 trees, Dask backend, N workers",
               "local threads at the same sizes: "

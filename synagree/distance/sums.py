@@ -8,7 +8,9 @@ tiles (I ≤ J) is one call of a compiled kernel that returns, per unit of I,
 * ``S[u, v]``   Σ_{a∈u, b∈v} δ²(a, b) for the units v of J (only when the
   unit × unit matrix is wanted, e.g. for the bootstrap: O(units²) memory),
 * ``row[u]``    Σ_{v∈J, v>u} S[u, v] (O(units) memory otherwise),
-* ``diag[u]``   S[u, u] = Σ_{i≠j in u} δ² (diagonal tiles).
+* ``diag[u]``   S[u, u] = Σ_{i≠j in u} δ² (diagonal tiles), and the TED of
+  each pair of distinct trees inside u (``UnitSums.within``: D_o and the
+  per-unit diagnostics need no second kernel).
 
 Each unit keeps its distinct trees with multiplicities, so identical
 annotations of a sentence cost one TED, not m².  The reduction order is
