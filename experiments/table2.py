@@ -1,11 +1,10 @@
 #!/usr/bin/env python
 """Reproduce Skjærholt (2014), Table 2, on the shared annotator corpora.
 
-Six corpora of ``../shared/REFERENCE.md`` (the paper's five plus NDT
-caterpillar, which the paper does not list), each through
-:func:`synagree.agree`: α_plain, α_diff, α_norm, LAS (and UAS, LA), beside
-the published one-decimal figures (docs/method.md §7) and the exact reference values
-(REFERENCE.md, to be matched to 1e-6).
+Six annotator corpora (the paper's five plus NDT caterpillar, which the
+paper does not list), each through `synagree.agree`: α_plain, α_diff,
+α_norm, LAS (and UAS, LA), beside the published one-decimal figures and the
+exact reference values of docs/method.md §7 (matched to 1e-6).
 
     python experiments/table2.py [--out experiments/out]
 
