@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 
 # name, files (relative to shared/data/iaa), published % (α_plain, α_diff, α_norm, LAS) or None,
-# reference fractions (α_plain, α_diff, α_norm, LAS, UAS, LA) from REFERENCE.md
+# reference fractions (α_plain, α_diff, α_norm, LAS, UAS, LA): docs/method.md §7
 CORPORA = [
     ("NDT 1 (danish)", ["ndt/odin-danish.conll", "ndt/thor-danish.conll"],
      (98.4, 93.0, 98.8, 94.0),
@@ -63,7 +63,7 @@ def markdown(results) -> str:
     L = ["# Table 2 (Skjærholt 2014) reproduced with synagree", "",
          "Percent, one decimal.  *published*: the paper's Table 2 (docs/method.md §7); *ours*: "
          "`synagree.agree` on the shared files; the last column is the largest absolute "
-         "difference from the exact reference values of REFERENCE.md (fractions; the "
+         "difference from the exact reference values (docs/method.md §7; fractions; the "
          "project's target is 1e-6).", "",
          "| corpus | sentences / tokens | α_plain pub. / ours | α_diff pub. / ours | "
          "α_norm pub. / ours | LAS pub. / ours | UAS | LA | max \\|ours − ref\\| |",
@@ -126,7 +126,7 @@ def main(argv=None) -> int:
     bad = [name for name, _, _, ref, ours, _ in results
            if max(abs(a - b) for a, b in zip(ours, ref)) > 1e-6]
     if bad:
-        print(f"table2: differs from REFERENCE.md by more than 1e-6: {bad}", file=sys.stderr)
+        print(f"table2: differs from the reference values by more than 1e-6: {bad}", file=sys.stderr)
         return 1
     return 0
 
