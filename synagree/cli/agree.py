@@ -19,13 +19,15 @@ from synagree.io.corpus import check_input_choice
 from synagree.io.files import emit
 from synagree.render.qa import render_worst, worst_notes_and_annotators
 from synagree.render.tables import render
-from synagree.stats.hierarchical import add_to_result, load_hierarchy
+from synagree.stats.alpha import VARIANTS
+from synagree.stats.hierarchical import (
+    AGREE_MODE,
+    LABEL_DISTANCES,
+    MODES,
+    add_to_result,
+    load_hierarchy,
+)
 
-VARIANTS = ("plain", "diff", "norm")
-# hierarchical label options (values checked by synagree.stats.hierarchical)
-LABEL_DISTANCES = ("exact", "hierarchy")
-MODES = ("mutual", "agreement", "credit")
-AGREE_MODE = "mutual"
 # the bundled sample treebank: two annotators of 40 sentences (package data)
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "en-sample"
 

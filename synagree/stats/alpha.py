@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import (
-    TYPE_CHECKING,
     Callable,
     Dict,
     Hashable,
@@ -38,14 +37,17 @@ from typing import (
 
 import numpy as np
 
-if TYPE_CHECKING:  # pragma: no cover
-    from synagree.distance.sums import SampledDe, UnitSums
-
 from synagree.distance import ted as _ted
-from synagree.distance.sums import UnitSums, UnitTrees, delta_squared, sampled_de, unit_sums
+from synagree.distance.sums import (
+    VARIANTS,
+    SampledDe,
+    UnitSums,
+    UnitTrees,
+    delta_squared,
+    sampled_de,
+    unit_sums,
+)
 from synagree.trees.flat import FlatTree
-
-VARIANTS = ("plain", "diff", "norm")
 
 
 @dataclass
