@@ -13,9 +13,14 @@ from synagree.agreement.agree import agree
 from synagree.agreement.qa import WORST_BY, available_variant, worst_units
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
-from synagree.cli.options import add_variant, output_format, whole_number
+from synagree.cli.options import (
+    add_variant,
+    check_input_choice,
+    input_options,
+    output_format,
+    whole_number,
+)
 from synagree.distance.dask_exec import dask_executor
-from synagree.io.corpus import check_input_choice
 from synagree.io.files import emit
 from synagree.render.qa import render_worst, worst_notes_and_annotators
 from synagree.render.tables import render
@@ -168,10 +173,8 @@ def run(args: argparse.Namespace) -> int:
     if args.dask:
         ctx = dask_executor(args.dask)
     with ctx as executor:
-        res = agree(files, dirs or (), fmt=args.fmt, phrase_style=args.phrase_style,
-                    variants=variants, strict=args.strict, allow_missing=args.allow_missing,
-                    names=args.names, check_text=not args.no_text_check, executor=executor,
-                    **settings)
+        res = agree(files, dirs or (), variants=variants, executor=executor,
+                    **input_options(args), **settings)
     apply_hierarchy(res, args)  # no-op without --hierarchy
     apply_unlabelled(res, args)  # no-op without --unlabelled
     apply_caveats(res, args)  # no-op without --label-direction

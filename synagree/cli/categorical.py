@@ -11,8 +11,7 @@ from synagree.agreement.agree import load_corpus
 from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError
 from synagree.cli import options
-from synagree.cli.options import output_format
-from synagree.io.corpus import check_input_choice, input_options
+from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.io.files import emit
 from synagree.render.categorical import summary_header, summary_rows
 from synagree.render.rows import _f, render_rows

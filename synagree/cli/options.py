@@ -29,7 +29,7 @@ import argparse
 import math
 import os
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, TypedDict
 
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 from synagree.base.problems import InputError
@@ -249,3 +249,89 @@ def check_output_path(args: argparse.Namespace) -> Optional[str]:
             raise bad(f"cannot create the folder {folder}: {exc.strerror}")
         return f"synagree: created the folder {folder}"
     return None
+
+
+def check_input_choice(files: Sequence, dirs: Optional[Sequence]) -> None:
+    """Command-line inputs: annotation files or ``--dirs``, exactly one of them.
+
+    Parameters
+    ----------
+    files : sequence
+        The positional input files.
+    dirs : sequence or None
+        The ``--dirs`` directories.
+
+    Raises
+    ------
+    InputError
+        Neither given (``empty-input``) or both (``usage``).
+
+    Examples
+    --------
+    >>> check_input_choice(["a.conllu", "b.conllu"], None)
+    >>> try:
+    ...     check_input_choice([], [])
+    ... except InputError as exc:
+    ...     print(exc.errors[0].kind)
+    empty-input
+    """
+    if not files and not dirs:
+        raise InputError.single("<command line>", None, "empty-input",
+                                "no input: give annotation files or --dirs DIR DIR ...")
+    if files and dirs:
+        raise InputError.single("<command line>", None, "usage",
+                                "give either files or --dirs, not both")
+
+
+class InputOptions(TypedDict):
+    """The reading and matching keywords of `synagree.agreement.agree.load_corpus`.
+
+    Taken from parsed command-line arguments (the options every input-taking
+    command has).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        With ``fmt``, ``phrase_style``, ``strict``, ``allow_missing``,
+        ``names`` and ``no_text_check``.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> args = SimpleNamespace(fmt="auto", phrase_style="penn", strict=False,
+    ...                        allow_missing=True, names=None, no_text_check=True)
+    >>> opts = input_options(args)
+    >>> opts["phrase_style"], opts["allow_missing"], opts["check_text"]
+    ('penn', True, False)
+    """
+
+    fmt: str
+    phrase_style: str
+    strict: bool
+    allow_missing: bool
+    names: Optional[Sequence[str]]
+    check_text: bool
+
+
+def input_options(args) -> InputOptions:
+    """The reading and matching keywords of `synagree.agreement.agree.load_corpus`.
+
+    Taken from parsed command-line arguments: the options every input-taking
+    command has (``synagree.cli.options.add_input``).
+
+    Examples
+    --------
+    >>> from argparse import Namespace
+    >>> args = Namespace(fmt="auto", phrase_style="auto", strict=False, allow_missing=True,
+    ...                  names=None, no_text_check=False)
+    >>> opts = input_options(args)
+    >>> opts["allow_missing"], opts["check_text"]
+    (True, True)
+    """
+    return InputOptions(fmt=args.fmt, phrase_style=args.phrase_style, strict=args.strict,
+                        allow_missing=args.allow_missing, names=args.names,
+                        check_text=not args.no_text_check)

@@ -11,8 +11,7 @@ from synagree.agreement.qa import _metrics_of
 from synagree.base.problems import InputError, print_problems, tame
 from synagree.cli import options
 from synagree.cli.categorical import parse_layers
-from synagree.cli.options import output_format
-from synagree.io.corpus import check_input_choice, input_options
+from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.io.files import emit
 from synagree.render.html import OUTPUTS, build_report, read_noise
 
