@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-from synagree.base.problems import InputError, Problem, ProblemLog
+from synagree.base.problems import InputError, Problem, ProblemLog, quote
 from synagree.io.files import PathLike, raise_new_errors, read_text
 from synagree.io.text import comparable
 
@@ -537,16 +537,12 @@ def decide_phrase_style(files: Sequence[Tuple[str, Sequence[Tuple[int, RawTree]]
                 f"{n_penn} tree(s) here are Penn-shaped (every bare string the only child "
                 f"of its bracket) and only {seen} of their {len(strings)} strings occur as "
                 f"leaves of the {n_delex} tree(s) of the corpus that must be delexicalised "
-                f"(e.g. {', '.join(_short(u) for u in unseen)} do not): give --phrase-style "
+                f"(e.g. {', '.join(quote(u, 20) for u in unseen)} do not): give --phrase-style "
                 f"delex (bare strings are categories) or penn (bare strings are words)"))
     if conflicts:
         raise InputError(conflicts)
     return StyleDecision("delex", f"auto: {n_delex} of {n_trees} trees have a bare string "
                                   f"beside another node, which only delexicalised trees have")
-
-
-def _short(s: str, width: int = 20) -> str:
-    return repr(s if len(s) <= width else s[: width - 1] + "…")
 
 
 def _delex(tree: RawTree, style: str, words: List[str]) -> Optional[PhraseNode]:

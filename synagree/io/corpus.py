@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from synagree.base.problems import InputError, Problem, ProblemLog
+from synagree.base.problems import InputError, Problem, ProblemLog, quote
 from synagree.io.brackets import (
     PhraseSentence,
     StyleDecision,
@@ -203,8 +203,7 @@ def _describe(s: Sentence) -> str:
     if isinstance(s, DepSentence):
         bits.append(f"{s.n_words} words")
         if s.text:
-            t = s.text if len(s.text) <= 60 else s.text[:57] + "..."
-            bits.append(f"text {t!r}")
+            bits.append(f"text {quote(s.text, 60)}")
     return ", ".join(bits)
 
 
