@@ -32,7 +32,6 @@ Units whose annotations number fewer than two take no part in agreement.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -45,8 +44,9 @@ from synagree.io.brackets import (
     parse_bracket_file,
     phrase_sentences,
 )
+from synagree.io.compression import strip_suffix
 from synagree.io.conllu import DepSentence, read_conllu
-from synagree.io.formats import Sentence, format_of
+from synagree.io.formats import Sentence, annotation_stem, format_of
 
 MATCH_SENT_ID = "sent_id"
 MATCH_POSITION = "position"
@@ -237,8 +237,7 @@ def _parting_message(files: Sequence[str], docs: Sequence[Sequence[Sentence]]
 
 
 def _annotator_names(paths: Sequence[Path]) -> List[str]:
-    stems = [p.name.split(".")[0] if p.suffix.lower() in (".gz", ".xz", ".bz2") else p.stem
-             for p in paths]
+    stems = [Path(strip_suffix(p.name)).stem for p in paths]
     if len(set(stems)) == len(stems):
         return stems
     parents = [p.parent.name or str(p.parent) for p in paths]
@@ -437,13 +436,10 @@ def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[st
     return corpus
 
 
-_EXT = re.compile(r"\.(conllu|conll|conllx|tree|trees|mrg|ptb|brackets)(\.(gz|xz|bz2))?$", re.I)
-
-
 def _doc_key(filename: str, annotator: str) -> str:
     """The document a file of ``annotator`` holds: its name without extension and
     without the annotator's name as a suffix (``-``/``.``/``_``) or prefix."""
-    stem = _EXT.sub("", filename)
+    stem = annotation_stem(filename) or filename
     for sep in ("-", ".", "_"):
         suffix = sep + annotator
         if stem.endswith(suffix) and len(stem) > len(suffix):
@@ -516,7 +512,7 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
     table: Dict[str, Dict[str, Path]] = {}
     listing: Dict[str, List[str]] = {}
     for name, dir_name, d in zip(names, dir_names, dir_paths):
-        files = sorted(p for p in d.iterdir() if p.is_file() and _EXT.search(p.name)
+        files = sorted(p for p in d.iterdir() if p.is_file() and annotation_stem(p.name)
                        and not p.name.startswith("."))
         listing[name] = [p.name for p in files]
         for p in files:
@@ -545,7 +541,7 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
     corpus = Corpus(names, [], kind, log, files_of, phrase_style=style)
     _assemble(corpus, documents, allow_missing, check_text, multi_document=True)
     renamed = sorted({f"{p.name} → {key}" for key, per in table.items()
-                      for p in per.values() if _EXT.sub("", p.name) != key})
+                      for p in per.values() if annotation_stem(p.name) != key})
     if renamed:
         shown = ", ".join(renamed[:4]) + (f" (and {len(renamed) - 4} more)"
                                           if len(renamed) > 4 else "")

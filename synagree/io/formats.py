@@ -12,6 +12,23 @@ from synagree.io.files import PathLike
 
 Sentence = Union[DepSentence, PhraseSentence]
 
+#: file-name suffixes of annotation files, by format (compressed or not)
+CONLL_SUFFIXES = (".conllu", ".conll", ".conllx")
+PHRASE_SUFFIXES = (".tree", ".trees", ".mrg", ".ptb", ".brackets")
+
+
+def annotation_stem(name: PathLike) -> Optional[str]:
+    """The name of an annotation file without its format and compression
+    suffixes; None when the name has no annotation-file suffix.
+
+    Examples
+    --------
+    >>> annotation_stem("doc1-anna.conllu.gz"), annotation_stem("notes.txt")
+    ('doc1-anna', None)
+    """
+    p = Path(strip_suffix(Path(name).name))
+    return p.stem if p.suffix.lower() in CONLL_SUFFIXES + PHRASE_SUFFIXES else None
+
 
 def sniff_format(path: PathLike) -> str:
     r"""Guess ``"conllu"`` or ``"phrase"`` for a file.
@@ -43,9 +60,9 @@ def sniff_format(path: PathLike) -> str:
     """
     p = Path(path)
     suffix = Path(strip_suffix(p.name)).suffix.lower()
-    if suffix in (".conllu", ".conll", ".conllx"):
+    if suffix in CONLL_SUFFIXES:
         return "conllu"
-    if suffix in (".tree", ".trees", ".mrg", ".ptb", ".brackets"):
+    if suffix in PHRASE_SUFFIXES:
         return "phrase"
     try:
         with open_binary(p) as fh:
