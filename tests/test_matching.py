@@ -297,3 +297,20 @@ def test_deep_brackets_are_read_and_scored(tmp_path, depth, run_cli):
     for cmd in (["agree", a, b, "--worst", "2"], ["report", a, b, "-o", tmp_path / "r.html"]):
         rc, _, err = run_cli(*cmd)
         assert rc == 0, err
+
+
+def test_tags_refuses_misaligned_files(tmp_path, run_cli):
+    """``tags`` pairs sentences by position too: swapped sentences were scored
+    (accuracy 1.0, four form warnings); now they are a text-mismatch error,
+    and --no-text-check compares them anyway."""
+    row = "{}\t{}\t_\tX\tX\t_\t{}\t{}\t_\t_\n"
+    s1 = row.format(1, "Dogs", 2, "nsubj") + row.format(2, "bark", 0, "root")
+    s2 = row.format(1, "Cats", 2, "nsubj") + row.format(2, "nap", 0, "root")
+    gold, system = tmp_path / "g.conllu", tmp_path / "s.conllu"
+    gold.write_text(s1 + "\n" + s2 + "\n")
+    system.write_text(s2 + "\n" + s1 + "\n")
+    rc, out, err = run_cli("tags", gold, system)
+    assert rc == 2 and out == "" and err.count("text-mismatch") == 2
+    assert f"{system}:1" in err and "line 1" in err
+    rc, out, err = run_cli("tags", gold, system, "--no-text-check", "-q")
+    assert rc == 0 and "form mismatches" in out

@@ -101,6 +101,11 @@ def add_input(p: argparse.ArgumentParser) -> None:
                         "some annotators are missing annotations instead of an error")
     p.add_argument("--names", nargs="+", metavar="NAME",
                    help="annotator names, one per file (default: the file names)")
+    add_text_check(p)
+
+
+def add_text_check(p: argparse.ArgumentParser) -> None:
+    """``--no-text-check``: pair annotations of differing texts anyway."""
     p.add_argument("--no-text-check", action="store_true",
                    help="do not check that the annotations of a unit are of the same text "
                         "(word forms compared without whitespace)")

@@ -15,7 +15,7 @@ from synagree.render.tags import render_tags
 def run(args: argparse.Namespace) -> int:
     """``synagree tags``: one tag column evaluated against gold; the exit status."""
     res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
-                        plain_as_leaf=args.plain_as_leaf)
+                        plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check)
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
     text = render_tags(res, output_format(args))
@@ -37,5 +37,6 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="tag hierarchy (default: ud for deprel, flat otherwise)")
     p.add_argument("--plain-as-leaf", action="store_true",
                    help="with --hierarchy ud: a plain relation is a leaf beside its subtypes")
+    options.add_text_check(p)
     options.add_output(p, OUTPUTS, "table")
     options.add_quiet(p)

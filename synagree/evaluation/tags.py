@@ -48,6 +48,7 @@ from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quo
 from synagree.io.conllu import sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
+from synagree.io.text import comparable
 from synagree.stats.hierarchical import (
     describe_hierarchy,
     load_hierarchy,
@@ -194,8 +195,15 @@ def read_tag_column(path: Union[str, Path], column: str,
 
 
 def _align(gold: List[TagSentence], system: List[TagSentence], gold_name: str,
-           system_name: str, log: ProblemLog) -> List[Tuple[str, str]]:
-    """(gold tag, system tag) per word; mismatches go to ``log``."""
+           system_name: str, log: ProblemLog, check_text: bool = True
+           ) -> List[Tuple[str, str]]:
+    """(gold tag, system tag) per word; mismatches go to ``log``.
+
+    Sentences pair by position.  A word whose form differs from gold is a
+    warning (compared anyway); with ``check_text``, a sentence where most
+    words differ is not the same sentence (the files are misaligned) and is a
+    ``text-mismatch`` error, as for every unit (docs/method.md §1.5).
+    """
     pairs: List[Tuple[str, str]] = []
     for g, s in zip(gold, system):
         if len(g.words) != len(s.words):
@@ -203,6 +211,15 @@ def _align(gold: List[TagSentence], system: List[TagSentence], gold_name: str,
                     f"sentence {s.index + 1} has {len(s.words)} words here but "
                     f"{len(g.words)} in {gold_name} (line {g.line}); tags needs the same "
                     f"tokenisation in both files")
+            continue
+        differ = [(gw, sw) for gw, sw in zip(g.words, s.words)
+                  if gw[1] != sw[1] and comparable(gw[1]) and comparable(sw[1])]
+        if check_text and 2 * len(differ) > len(g.words):
+            log.add(system_name, s.line, "text-mismatch",
+                    f"sentence {s.index + 1} is not the text of sentence {g.index + 1} of "
+                    f"{gold_name} (line {g.line}): {len(differ)} of {len(g.words)} word "
+                    f"forms differ, e.g. {quote(differ[0][1][1])} for {quote(differ[0][0][1])}; "
+                    f"are the files aligned? (--no-text-check compares them anyway)")
             continue
         for (gl, gf, gt), (sl, sf, st) in zip(g.words, s.words):
             if gf != sf:
@@ -469,7 +486,7 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
 
 def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   column: str = "deprel", hierarchy: Union[str, Hierarchy, None] = None,
-                  plain_as_leaf: bool = False) -> TagsResult:
+                  plain_as_leaf: bool = False, check_text: bool = True) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -484,6 +501,10 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         `Hierarchy`; None: `default_hierarchy` of the column.
     plain_as_leaf : bool
         See `Hierarchy.from_ud`.
+    check_text : bool
+        Refuse a sentence pair where most word forms differ (misaligned
+        files); False compares it anyway.  A few differing forms are warnings
+        either way.
 
     Returns
     -------
@@ -493,8 +514,9 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     ------
     InputError
         Unknown column, bad hierarchy, unreadable input, or differing sentence
-        or word counts (every problem, with file and line).  Differing word
-        forms are only warnings.
+        or word counts, or sentences where most word forms differ (every
+        problem, with file and line).  A few differing word forms are only
+        warnings.
 
     Examples
     --------
@@ -527,7 +549,7 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     gold = read_tag_column(gold_path, column, log)
     system = read_tag_column(system_path, column, log)
     log.raise_if_errors()
-    pairs = _align(gold, system, str(gold_path), str(system_path), log)
+    pairs = _align(gold, system, str(gold_path), str(system_path), log, check_text)
     log.raise_if_errors()
     scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf)
     return TagsResult(gold_file=str(gold_path), system_file=str(system_path), column=column,
