@@ -82,9 +82,8 @@ def validate_args(args: argparse.Namespace) -> None:
 
 def apply_hierarchy(result, args: argparse.Namespace):
     """Wire the parsed ``--hierarchy`` options into an agreement result (no-op
-    without ``--hierarchy``); returns the result."""
-
-    validate_args(args)
+    without ``--hierarchy``); returns the result.  (`run` has validated them,
+    with `validate_args`, before the agreement was computed.)"""
     spec = getattr(args, "hierarchy", None)
     if spec is None:
         return result

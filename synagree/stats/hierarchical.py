@@ -637,10 +637,8 @@ def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str =
     result.extra.update(metrics)
     result.extra_details["hierarchy"] = details
     result.notes.extend(details["notes"])
-    settings = getattr(result, "settings", None)
-    if settings is not None:  # part of the result's signature
-        settings["hierarchy"] = (f"{describe_hierarchy(hierarchy, plain_as_leaf)}, label distance "
-                                 f"{label_distance}, credit {mode}")
+    result.settings["hierarchy"] = (f"{describe_hierarchy(hierarchy, plain_as_leaf)}, "
+                                    f"label distance {label_distance}, credit {mode}")
     return result
 
 
