@@ -23,7 +23,7 @@ from synagree.cli.options import (
 from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
 from synagree.render.qa import render_worst, worst_notes_and_annotators
-from synagree.render.tables import render
+from synagree.render.tables import FORMATS, render
 from synagree.stats.alpha import VARIANTS
 from synagree.stats.hierarchical import (
     AGREE_MODE,
@@ -132,7 +132,7 @@ def register(p: argparse.ArgumentParser) -> None:
     add_caveat_args(p)  # --label-direction
     p.add_argument("--metric", default="all", choices=["all", *VARIANTS],
                    help="which alpha variant(s) to compute (default: all)")
-    options.add_output(p, ["table", "json", "csv", "latex"], "table")
+    options.add_output(p, FORMATS, "table")
     options.add_bootstrap(p, "alpha and LAS/UAS/LA")
     options.add_sampling(p)
     p.add_argument("--dask", metavar="ADDR",
