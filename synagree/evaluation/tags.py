@@ -464,7 +464,7 @@ class TagsResult:
                                  "system_words": self.system_alternatives,
                                  "system_probabilities": self.system_probabilities}
         if self.bdm is not None:
-            d["bdm"] = _clean(self.mean_bdm)
+            d["mean_bdm"] = _clean(self.mean_bdm)
             d["counts"]["bdm"] = self.bdm
         if self.notes:
             d["notes"] = list(self.notes)
