@@ -1,4 +1,4 @@
-"""--tag-syntax alternatives and --bdm (docs/method.md §15): parser, errors, hand-checked numbers."""
+"""--tag-syntax alternatives and --bdm (docs/method.md §15): parser, errors, numbers by hand."""
 from __future__ import annotations
 
 import json

@@ -438,7 +438,7 @@ class TagsResult:
 
     def to_dict(self) -> dict:
         """The result as JSON-ready data with stable keys."""
-        d = {
+        d: dict = {
             "synagree_version": __version__,
             "gold": self.gold_file, "system": self.system_file, "column": self.column,
             "hierarchy": self.hierarchy, "plain_as_leaf": self.plain_as_leaf,

@@ -475,9 +475,9 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
                 same = la == lb
                 unit["la"] += same
                 if close is not None:
-                    b = close(la, lb)
-                    unit["bdm_la"] += b
-                    unit["bdm_las"] += b if heads_eq[k] else 0.0
+                    closeness = close(la, lb)
+                    unit["bdm_la"] += closeness
+                    unit["bdm_las"] += closeness if heads_eq[k] else 0.0
                 if heads_eq[k]:
                     unit["hier_las"] += c
                     unit["las"] += same
