@@ -253,6 +253,8 @@ PRODUCERS = {
                               ["tags", "{good}", "{good}", "--hierarchy", "{h}"]),
     "hierarchy-cycle": ({"h.txt": "a\tb\nb\ta\n", "good.conllu": GOOD},
                         ["tags", "{good}", "{good}", "--hierarchy", "{h}"]),
+    "tag-syntax": ({"bad.conllu": GOOD.replace("obj", "obj|"), "good.conllu": GOOD},
+                   ["tags", "{bad}", "{good}", "--tag-syntax", "alternatives"]),
     # report, plot, noise
     "bad-json": ({"good.conllu": GOOD, "a.conllu": GOOD, "prev.json": "{not json"},
                  ["report", "{good}", "{a}", "--compare-to", "{prev}", "--bootstrap", "10"]),

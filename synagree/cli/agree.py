@@ -20,6 +20,7 @@ from synagree.cli.options import (
     output_format,
     whole_number,
 )
+from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
 from synagree.render.qa import render_worst, worst_notes_and_annotators
@@ -68,6 +69,10 @@ def validate_args(args: argparse.Namespace) -> None:
     dist = getattr(args, "label_distance", "exact")
     plain = getattr(args, "plain_as_leaf", False)
     if spec is None:
+        if getattr(args, "tag_syntax", "plain") != "plain" or getattr(args, "bdm", False):
+            raise InputError.single("<command line>", None, "usage",
+                                    "--tag-syntax alternatives and --bdm need --hierarchy "
+                                    "ud|msd|flat|FILE")
         if dist == "hierarchy":
             raise InputError.single("<command line>", None, "usage",
                                     "--label-distance hierarchy needs --hierarchy "
@@ -89,7 +94,8 @@ def apply_hierarchy(result, args: argparse.Namespace):
         return result
     return add_to_result(result, spec, getattr(args, "label_distance", "exact"),
                          getattr(args, "plain_as_leaf", False),
-                         getattr(args, "label_credit", AGREE_MODE))
+                         getattr(args, "label_credit", AGREE_MODE),
+                         getattr(args, "tag_syntax", "plain"), getattr(args, "bdm", False))
 
 
 def add_worst_args(parser: argparse.ArgumentParser) -> None:
@@ -142,6 +148,7 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_quiet(p)
     p.add_argument("--max-warnings", type=options.whole_number(0), default=30, metavar="N",
                    help="list at most N warnings on stderr (default 30)")
+    add_tag_syntax_args(p, "DEPREL values")  # with --hierarchy (docs/method.md §15)
 
 
 def run(args: argparse.Namespace) -> int:

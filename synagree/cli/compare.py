@@ -6,6 +6,7 @@ import argparse
 from synagree.base.problems import InputError
 from synagree.cli import options
 from synagree.cli.options import output_format
+from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.evaluation.compare import OUTPUTS, SIGNIFICANCE_REPLICATES, compare
 from synagree.io.files import emit
 from synagree.render.compare import render
@@ -24,7 +25,8 @@ def run(args: argparse.Namespace) -> int:
                   significance=args.significance, B=replicates, seed=args.seed,
                   names=args.names, alpha=not args.no_alpha, sample_pairs=args.sample_pairs,
                   exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
-                  progress=not args.quiet, max_memory=args.max_memory)
+                  progress=not args.quiet, max_memory=args.max_memory,
+                  tag_syntax=args.tag_syntax, bdm=args.bdm)
     text = render(res, output_format(args), verbose=args.verbose, top=args.top)
     emit(text, args.out)
     return 0
@@ -65,3 +67,4 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_sampling(p)
     options.add_memory(p)
     options.add_quiet(p)
+    add_tag_syntax_args(p, "DEPREL values")  # --tag-syntax, --bdm (docs/method.md §15)

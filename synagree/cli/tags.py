@@ -6,6 +6,7 @@ import argparse
 from synagree.base.problems import print_problems
 from synagree.cli import options
 from synagree.cli.options import output_format
+from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.evaluation.tags import COLUMNS, OUTPUTS, evaluate_tags
 from synagree.io.files import emit
 from synagree.render.tags import render_tags
@@ -15,7 +16,8 @@ from synagree.render.tags import render_tags
 def run(args: argparse.Namespace) -> int:
     """``synagree tags``: one tag column evaluated against gold; the exit status."""
     res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
-                        plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check)
+                        plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check,
+                        tag_syntax=args.tag_syntax, bdm=args.bdm)
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
     text = render_tags(res, output_format(args))
@@ -40,3 +42,4 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_text_check(p)
     options.add_output(p, OUTPUTS, "table")
     options.add_quiet(p)
+    add_tag_syntax_args(p)  # --tag-syntax, --bdm (docs/method.md §15)

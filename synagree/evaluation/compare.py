@@ -82,6 +82,7 @@ from synagree.evaluation.conll18 import (
     _same,
     evaluate,
 )
+from synagree.evaluation.label_credit_las import check_deprels, credit_las
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS, AlphaStats, sampling_plan, tree_alpha
 from synagree.stats.hierarchical import (
@@ -95,6 +96,13 @@ from synagree.stats.significance import (
     SystemUnits,
     aggregate_alpha,
     significance,
+)
+from synagree.stats.tag_alternatives import (
+    TagReader,
+    check_syntax_option,
+    gold_bdm_fn,
+    gold_credit_fn,
+    plain_syntax_note,
 )
 from synagree.trees.flat import FlatTree, Vocabulary, dependency_trees
 
@@ -749,6 +757,10 @@ class CompareResult:
     full_labels : bool
     significance : SignificanceResult, optional
     notes : list of str
+    tag_syntax : {"plain", "alternatives"}
+        How DEPREL was read for ``LAS_hier``/``LAS_bdm`` (docs/method.md §15).
+    bdm : bool
+        ``LAS_bdm`` was computed.
 
     Examples
     --------
@@ -773,6 +785,8 @@ class CompareResult:
     full_labels: bool = False
     significance: Optional[SignificanceResult] = None
     notes: List[str] = field(default_factory=list)
+    tag_syntax: str = "plain"
+    bdm: bool = False
 
     def system(self, name: str) -> SystemResult:
         """The result of the system named ``name`` (KeyError if none)."""
@@ -786,6 +800,8 @@ class CompareResult:
         rows = list(OFFICIAL_METRICS) + ["LAS_full"]
         if self.hierarchy is not None:
             rows.append("LAS_hier")
+        if self.bdm:
+            rows.append("LAS_bdm")
         if any(s.alpha is not None for s in self.systems):
             rows += [f"alpha_{v}" for v in VARIANTS]
         return rows
@@ -796,6 +812,8 @@ class CompareResult:
              "gold_words": self.gold_words, "hierarchy": self.hierarchy,
              "full_labels": self.full_labels,
              "systems": [s.as_dict() for s in self.systems]}
+        if self.tag_syntax != "plain" or self.bdm:  # docs/method.md §15
+            d.update(tag_syntax=self.tag_syntax, bdm_credit=self.bdm)
         if self.significance is not None:
             d["significance"] = self.significance.as_dict()
         d["notes"] = list(self.notes)
@@ -888,7 +906,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             sample_pairs: Optional[int] = None, exact: bool = False, level: float = 0.95,
             R: Optional[int] = None, full_labels: bool = False,
             progress: Optional[bool] = None,
-            max_memory: int = DEFAULT_MAX_MEMORY) -> CompareResult:
+            max_memory: int = DEFAULT_MAX_MEMORY, tag_syntax: str = "plain",
+            bdm: bool = False) -> CompareResult:
     r"""Score systems against gold: CoNLL 2018 scores, α, breakdowns, significance.
 
     docs/method.md §11.  Every file is read before any is refused, so the
@@ -931,6 +950,14 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
         Progress bar on stderr (a terminal only).
     max_memory : int
         Bytes the significance tests may plan to use.
+    tag_syntax : {"plain", "alternatives"}
+        ``alternatives`` (needs ``hierarchy``): DEPREL values such as
+        ``obl|advmod`` or ``nsubj=0.7|obj=0.3`` are alternatives for
+        ``LAS_hier`` and ``LAS_bdm`` (docs/method.md §15); the scorer's own
+        metrics compare the values as written.
+    bdm : bool
+        Add ``LAS_bdm``: head correct × BDM label closeness (needs
+        ``hierarchy``).
 
     Returns
     -------
@@ -940,8 +967,9 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     ------
     InputError
         No system, bad input, differing texts, names not one per system or not
-        distinct, ``significance`` with ``sample_pairs``, or a memory plan above
-        ``max_memory``.
+        distinct, ``significance`` with ``sample_pairs``, a memory plan above
+        ``max_memory``, ``tag_syntax``/``bdm`` without ``hierarchy``, or (with
+        ``alternatives``) a DEPREL that is not valid syntax (``tag-syntax``).
 
     Examples
     --------
@@ -964,6 +992,11 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     if significance and sample_pairs:
         raise InputError.single("<command line>", None, "usage",
                                 "significance needs the exact D_e: drop --sample-pairs")
+    check_syntax_option(tag_syntax)
+    if (tag_syntax != "plain" or bdm) and hierarchy is None:
+        raise InputError.single("<command line>", None, "usage",
+                                "--tag-syntax alternatives and --bdm need --hierarchy "
+                                "ud|msd|flat|FILE")
     gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
                                                         for k, s in enumerate(systems)])
     sys_names = _names(sys_tbs, names)
@@ -975,6 +1008,13 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     if hierarchy is not None:
 
         labels = [w.deprel for tb in [gold_tb, *sys_tbs] for w in tb.words]
+        read = TagReader(tag_syntax)  # docs/method.md §15
+        check_deprels([(gold_tb, True)] + [(tb, False) for tb in sys_tbs],
+                      read).raise_if_errors()
+        plain_note = plain_syntax_note(labels, "DEPREL") if tag_syntax == "plain" else None
+        if plain_note:
+            notes.append(plain_note)
+        labels = read.tags(labels)
         h, added = load_hierarchy_noting_added(hierarchy, labels)
         hdesc = describe_hierarchy(hierarchy)
         added = sorted(added)
@@ -991,7 +1031,10 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
         al = res.alignment
         scores = dict(res.scores)
         if h is not None:
-            scores["LAS_hier"] = _hier_score(al, h)
+            scores["LAS_hier"] = (_hier_score(al, h) if tag_syntax == "plain"
+                                  else credit_las(al, gold_credit_fn(h, read)))
+            if bdm:
+                scores["LAS_bdm"] = credit_las(al, gold_bdm_fn(h, read))
         units = sentence_units(al)
         sr = SystemResult(name, tb.name, scores, units, conll18=res)
         if sr.joined_units:
@@ -1061,7 +1104,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     for sr in results:
         notes.extend(sr.notes)
     return CompareResult(gold_tb.name, len(gold_tb.sentences), len(gold_tb.words), results,
-                         hdesc, full_labels, sig, notes)
+                         hdesc, full_labels, sig, notes, tag_syntax, bdm)
 
 
 def _significance(gold_tb: Treebank, names: Sequence[str], parts, B: int, R: Optional[int],

@@ -54,6 +54,16 @@ from synagree.stats.hierarchical import (
     load_hierarchy,
     load_hierarchy_noting_added,
 )
+from synagree.stats.tag_alternatives import (
+    TagReader,
+    annotation_leaf_mass,
+    check_syntax_option,
+    check_values,
+    flat_credit_fn,
+    gold_bdm_fn,
+    gold_credit_fn,
+    plain_syntax_note,
+)
 from synagree.trees.hierarchy import (
     HierarchicalKappa,
     Hierarchy,
@@ -256,6 +266,11 @@ class TagRow:
     confusion : str, optional
         The most frequent *other* system tag (ties: alphabetically first).
     confusion_count : int
+    alt_correct : float, optional
+        With ``--tag-syntax alternatives``: Σ of the system's mass on the gold
+        alternatives (docs/method.md §15.2).
+    bdm : float, optional
+        With ``--bdm``: Σ of their BDM closeness (docs/method.md §15.3).
 
     Examples
     --------
@@ -270,11 +285,27 @@ class TagRow:
     credit: float
     confusion: Optional[str] = None
     confusion_count: int = 0
+    alt_correct: Optional[float] = None
+    bdm: Optional[float] = None
 
     @property
     def accuracy(self) -> float:
         """exact / count (NaN when count is 0)."""
         return self.exact / self.count if self.count else math.nan
+
+    @property
+    def alt_accuracy(self) -> Optional[float]:
+        """alt_correct / count (None without alternatives, NaN when count is 0)."""
+        if self.alt_correct is None:
+            return None
+        return self.alt_correct / self.count if self.count else math.nan
+
+    @property
+    def mean_bdm(self) -> Optional[float]:
+        """bdm / count (None without BDM, NaN when count is 0)."""
+        if self.bdm is None:
+            return None
+        return self.bdm / self.count if self.count else math.nan
 
     @property
     def mean_credit(self) -> float:
@@ -283,10 +314,15 @@ class TagRow:
 
     def as_dict(self) -> dict:
         """The row as a JSON-ready dict (NaN as None)."""
-        return {"tag": self.tag, "count": self.count, "exact": self.exact,
-                "accuracy": _clean(self.accuracy), "credit": self.credit,
-                "mean_credit": _clean(self.mean_credit), "confusion": self.confusion,
-                "confusion_count": self.confusion_count}
+        d = {"tag": self.tag, "count": self.count, "exact": self.exact,
+             "accuracy": _clean(self.accuracy), "credit": self.credit,
+             "mean_credit": _clean(self.mean_credit), "confusion": self.confusion,
+             "confusion_count": self.confusion_count}
+        if self.alt_correct is not None:  # --tag-syntax alternatives (docs/method.md §15)
+            d.update(alt_correct=self.alt_correct, alt_accuracy=_clean(self.alt_accuracy))
+        if self.bdm is not None:  # --bdm
+            d.update(bdm=self.bdm, mean_bdm=_clean(self.mean_bdm))
+        return d
 
 
 @dataclass
@@ -317,6 +353,17 @@ class TagsResult:
     form_mismatches : int
         Words whose forms differ between the files (warnings).
     warnings : list of Problem
+    tag_syntax : {"plain", "alternatives"}
+        How column values were read (docs/method.md §15.1).
+    alt_correct : float, optional
+        With ``alternatives``: Σ over words of the system's mass on the gold
+        alternatives (exact tags, no hierarchy).
+    bdm : float, optional
+        With ``bdm=True``: Σ over words of the BDM closeness (§15.3).
+    gold_alternatives, system_alternatives, system_probabilities : int
+        Words whose gold / system value names several tags; system values
+        with probabilities.
+    notes : list of str
 
     Examples
     --------
@@ -352,11 +399,32 @@ class TagsResult:
     added_tags: List[str] = field(default_factory=list)
     form_mismatches: int = 0
     warnings: List[Problem] = field(default_factory=list)
+    tag_syntax: str = "plain"
+    alt_correct: Optional[float] = None
+    bdm: Optional[float] = None
+    gold_alternatives: int = 0
+    system_alternatives: int = 0
+    system_probabilities: int = 0
+    notes: List[str] = field(default_factory=list)
 
     @property
     def accuracy(self) -> float:
         """Exact accuracy: exact / words (NaN for no words)."""
         return self.exact / self.words if self.words else math.nan
+
+    @property
+    def alt_accuracy(self) -> Optional[float]:
+        """Accuracy with alternatives: alt_correct / words (None when not computed)."""
+        if self.alt_correct is None:
+            return None
+        return self.alt_correct / self.words if self.words else math.nan
+
+    @property
+    def mean_bdm(self) -> Optional[float]:
+        """Mean BDM closeness: bdm / words (None when not computed)."""
+        if self.bdm is None:
+            return None
+        return self.bdm / self.words if self.words else math.nan
 
     @property
     def mean_credit(self) -> float:
@@ -370,7 +438,7 @@ class TagsResult:
 
     def to_dict(self) -> dict:
         """The result as JSON-ready data with stable keys."""
-        return {
+        d: dict = {
             "synagree_version": __version__,
             "gold": self.gold_file, "system": self.system_file, "column": self.column,
             "hierarchy": self.hierarchy, "plain_as_leaf": self.plain_as_leaf,
@@ -386,6 +454,21 @@ class TagsResult:
             "per_tag": [r.as_dict() for r in self.per_tag],
             "warnings": [p.as_dict() for p in self.warnings],
         }
+        if self.tag_syntax != "plain" or self.bdm is not None:  # docs/method.md §15
+            d["tag_syntax"] = self.tag_syntax
+            d["bdm_credit"] = self.bdm is not None
+        if self.alt_correct is not None:
+            d["alt_accuracy"] = _clean(self.alt_accuracy)
+            d["counts"]["alt_correct"] = self.alt_correct
+            d["alternatives"] = {"gold_words": self.gold_alternatives,
+                                 "system_words": self.system_alternatives,
+                                 "system_probabilities": self.system_probabilities}
+        if self.bdm is not None:
+            d["mean_bdm"] = _clean(self.mean_bdm)
+            d["counts"]["bdm"] = self.bdm
+        if self.notes:
+            d["notes"] = list(self.notes)
+        return d
 
 
 def _clean(x: Optional[float]) -> Optional[float]:
@@ -415,7 +498,8 @@ def default_hierarchy(column: str) -> str:
 
 def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
                        hierarchy: Union[str, Hierarchy] = "flat",
-                       plain_as_leaf: bool = False) -> dict:
+                       plain_as_leaf: bool = False, tag_syntax: str = "plain",
+                       bdm: bool = False) -> dict:
     """The scores of `TagsResult` for ``(gold, system)`` tag pairs.
 
     Parameters
@@ -427,13 +511,22 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
         ``flat`` are built from the tags of the pairs.
     plain_as_leaf : bool
         See `Hierarchy.from_ud`.
+    tag_syntax : {"plain", "alternatives"}
+        ``alternatives``: values such as ``NN|NNS`` or ``NN=0.7|NNS=0.3``
+        are read as alternatives (docs/method.md §15): gold disjunctive,
+        system a distribution; adds ``alt_correct`` and the alternative
+        counts.
+    bdm : bool
+        Add ``bdm``, the summed BDM closeness (docs/method.md §15.3).
 
     Returns
     -------
     dict
         The constructor's fields ``words``, ``exact``, ``credit``,
         ``cohen_kappa``, ``scott_pi``, ``hier_kappa``, ``per_tag``,
-        ``added_tags``.
+        ``added_tags`` (and ``alt_correct``, ``gold_alternatives``,
+        ``system_alternatives``, ``system_probabilities``, ``bdm`` when
+        asked for).
 
     Examples
     --------
@@ -445,10 +538,21 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     [('obj', 2, 1, 'iobj'), ('nsubj', 1, 1, None), ('nsubj:pass', 1, 0, 'nsubj')]
     >>> evaluate_tag_pairs(pairs, "flat")["credit"]
     2.0
+    >>> d = evaluate_tag_pairs([("obj|iobj", "iobj"), ("obj", "obj=0.5|iobj=0.5")], "ud",
+    ...                        tag_syntax="alternatives", bdm=True)
+    >>> d["exact"], d["credit"], d["alt_correct"], d["bdm"]
+    (0, 1.5, 1.5, 1.5)
     """
     confusion = Counter(pairs)
-    tags = [t for pair in confusion for t in pair]
+    read = TagReader(tag_syntax)
+    tags = read.tags(t for pair in confusion for t in pair)
     h, added = load_hierarchy_noting_added(hierarchy, tags, plain_as_leaf)
+    gold_credit = gold_credit_fn(h, read)
+    flat = flat_credit_fn(read) if tag_syntax != "plain" else None
+    closeness = gold_bdm_fn(h, read) if bdm else None
+    alt_sums: List[float] = []
+    bdm_sums: List[float] = []
+    gold_alts = sys_alts = sys_probs = 0
     exact = 0
     rows: Dict[str, TagRow] = {}
     others: Dict[str, Counter] = {}
@@ -457,12 +561,23 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     credits = []
     agreements = []
     for (g, s), c in confusion.items():
-        cr = 1.0 if g == s else h.credit(g, s)
+        cr = gold_credit(g, s)
         credits.append(c * cr)
-        agreements.append(c * h.pair_agreement(g, s))
-        row = rows.setdefault(g, TagRow(g, 0, 0, 0.0))
+        agreements.append(c * h.pair_agreement(read(g), read(s)))
+        row = rows.setdefault(g, TagRow(g, 0, 0, 0.0, alt_correct=0.0 if flat else None,
+                                        bdm=0.0 if closeness else None))
         row.count += c
         row.credit += c * cr
+        if flat is not None:
+            alt_sums.append(c * flat(g, s))
+            row.alt_correct = (row.alt_correct or 0.0) + alt_sums[-1]
+            ga, sa = read(g), read(s)
+            gold_alts += c * (not isinstance(ga, str))
+            sys_alts += c * (not isinstance(sa, str))
+            sys_probs += c * isinstance(sa, dict)
+        if closeness is not None:
+            bdm_sums.append(c * closeness(g, s))
+            row.bdm = (row.bdm or 0.0) + bdm_sums[-1]
         if g == s:
             row.exact += c
             exact += c
@@ -475,18 +590,27 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     for g, cnt in others.items():
         top, n = min(cnt.items(), key=lambda kv: (-kv[1], kv[0]))
         rows[g].confusion, rows[g].confusion_count = top, n
-    leaf_mass = pooled_leaf_mass(h, chain(gold_counts.items(), sys_counts.items()))
+    counts = chain(gold_counts.items(), sys_counts.items())
+    leaf_mass = (pooled_leaf_mass(h, counts) if tag_syntax == "plain"
+                 else annotation_leaf_mass(h, read, counts))
     n = len(pairs)
     hk = HierarchicalKappa(n, agreement_sum, 2 * n, leaf_mass)
     per_tag = sorted(rows.values(), key=lambda r: (-r.count, r.tag))
-    return {"words": n, "exact": exact, "credit": credit_sum,
-            "cohen_kappa": _clean(cohens_kappa(pairs)), "scott_pi": _clean(scotts_pi(pairs)),
-            "hier_kappa": hk, "per_tag": per_tag, "added_tags": added}
+    out = {"words": n, "exact": exact, "credit": credit_sum,
+           "cohen_kappa": _clean(cohens_kappa(pairs)), "scott_pi": _clean(scotts_pi(pairs)),
+           "hier_kappa": hk, "per_tag": per_tag, "added_tags": added}
+    if flat is not None:
+        out.update(alt_correct=math.fsum(alt_sums), gold_alternatives=gold_alts,
+                   system_alternatives=sys_alts, system_probabilities=sys_probs)
+    if closeness is not None:
+        out["bdm"] = math.fsum(bdm_sums)
+    return out
 
 
 def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   column: str = "deprel", hierarchy: Union[str, Hierarchy, None] = None,
-                  plain_as_leaf: bool = False, check_text: bool = True) -> TagsResult:
+                  plain_as_leaf: bool = False, check_text: bool = True,
+                  tag_syntax: str = "plain", bdm: bool = False) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -505,6 +629,14 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         Refuse a sentence pair where most word forms differ (misaligned
         files); False compares it anyway.  A few differing forms are warnings
         either way.
+    tag_syntax : {"plain", "alternatives"}
+        ``alternatives`` reads ``NN|NNS`` and ``NN=0.7|NNS=0.3`` as
+        alternatives (docs/method.md §15; not with ``feats``): gold
+        alternatives are disjunctive, system ones a distribution.  With
+        ``plain`` a value containing ``|`` or ``=`` is one tag, and a note
+        says so.
+    bdm : bool
+        Also the BDM closeness, overall and per tag (docs/method.md §15.3).
 
     Returns
     -------
@@ -516,7 +648,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         Unknown column, bad hierarchy, unreadable input, or differing sentence
         or word counts, or sentences where most word forms differ (every
         problem, with file and line).  A few differing word forms are only
-        warnings.
+        warnings.  With ``alternatives``: every value that is not valid
+        syntax, and probabilities in the gold file (``tag-syntax``).
 
     Examples
     --------
@@ -541,6 +674,7 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown column {column!r}; expected one of "
                                 f"{', '.join(COLUMNS)}")
+    check_syntax_option(tag_syntax, column)
     if hierarchy is None:
         hierarchy = default_hierarchy(column)
     if not isinstance(hierarchy, Hierarchy):
@@ -549,13 +683,21 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     gold = read_tag_column(gold_path, column, log)
     system = read_tag_column(system_path, column, log)
     log.raise_if_errors()
+    read = TagReader(tag_syntax)  # docs/method.md §15.1: every value checked, with its line
+    for side, is_gold in ((gold, True), (system, False)):
+        check_values(((s.file, no, tag) for s in side for no, _, tag in s.words), read,
+                     column, log, gold=is_gold)
+    log.raise_if_errors()
     pairs = _align(gold, system, str(gold_path), str(system_path), log, check_text)
     log.raise_if_errors()
-    scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf)
+    scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf, tag_syntax, bdm)
+    note = (plain_syntax_note((t for pair in pairs for t in pair), column)
+            if tag_syntax == "plain" and column != "feats" else None)
     return TagsResult(gold_file=str(gold_path), system_file=str(system_path), column=column,
                       hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
                       plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),
                       form_mismatches=sum(1 for p in log.warnings if p.kind == "form-mismatch"),
-                      warnings=list(log.warnings), **scores)
+                      warnings=list(log.warnings), tag_syntax=tag_syntax,
+                      notes=[note] if note else [], **scores)
 
 

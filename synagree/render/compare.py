@@ -64,6 +64,7 @@ def render_table(res: CompareResult, top: int = 10) -> str:
     out = [f"gold: {plain(res.gold)} ({res.gold_sentences} sentences, {res.gold_words} words)"]
     if res.hierarchy is not None:
         out.append(f"hierarchy: {res.hierarchy} (LAS_hier: head correct x label credit)")
+        out += _credit_settings(res)
     out += _table(head, body)
     out.append("values: percent; the official scorer's metrics (Tokens ... BLEX) are its F1, "
                "with LAS on universal relations as the scorer defines it; LAS_full: F1 of "
@@ -71,6 +72,14 @@ def render_table(res: CompareResult, top: int = 10) -> str:
                "system; units: sentences (count)")
     text = "\n".join(out) + "\n"
     return text + _extras(res, top)
+
+
+def _credit_settings(res: CompareResult) -> List[str]:
+    """The ``--tag-syntax``/``--bdm`` line of the table (docs/method.md §15)."""
+    if res.tag_syntax == "plain" and not res.bdm:
+        return []
+    return [f"tag syntax: {res.tag_syntax}" + ("; LAS_bdm: head correct x BDM label closeness"
+                                               if res.bdm else "")]
 
 
 def _extras(res: CompareResult, top: int = 10) -> str:
@@ -120,6 +129,7 @@ def render_verbose(res: CompareResult, top: int = 10) -> str:
     s = res.systems[0]
     metrics = list(OFFICIAL_METRICS) + ["LAS_full"] + (["LAS_hier"] if "LAS_hier" in s.scores
                                                        else [])
+    metrics += [m for m in ("LAS_bdm",) if m in s.scores]  # docs/method.md §15
     out = render_scorer_table(s.scores, True, metrics) + "\n"
     if s.alpha is not None:
         out += "\nMetric     |     Value\n-----------+-----------\n"
@@ -339,7 +349,7 @@ def render_csv(res: CompareResult) -> str:
     return buf.getvalue()
 
 
-LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier",
+LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier", "LAS_bdm",
               "alpha_plain", "alpha_diff", "alpha_norm")
 
 

@@ -2,7 +2,7 @@
 import csv
 import io
 import json
-from typing import List
+from typing import List, Optional, Tuple
 
 from synagree.base.escape import csv_row, plain
 from synagree.evaluation.tags import OUTPUTS, TagsResult, _clean
@@ -13,7 +13,11 @@ from synagree.render.tables import fmt_num
 def render_tags(res: TagsResult, output: str = "table") -> str:
     r"""A `TagsResult` as ``table`` (summary + per-tag rows), ``json`` or ``csv``.
 
-    CSV has one row per gold tag, after an ``ALL`` row.
+    CSV has one row per gold tag, after an ``ALL`` row.  With
+    ``--tag-syntax alternatives`` and ``--bdm`` (docs/method.md §15) every
+    format gains the sums and means (``alt_correct``/``alt_accuracy``,
+    ``bdm``/``mean_bdm``), and the table the counts of words with
+    alternatives.
 
     Parameters
     ----------
@@ -54,14 +58,17 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     if output == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
+        extra = _csv_extra_columns(res)
         w.writerow(["tag", "count", "exact", "accuracy", "mean_credit", "confusion",
-                    "confusion_count"])
+                    "confusion_count"] + extra)
         w.writerow(["ALL", res.words, res.exact, repr(_clean(res.accuracy)),
-                    repr(_clean(res.mean_credit)), "", ""])
+                    repr(_clean(res.mean_credit)), "", ""]
+                   + _csv_extra(extra, res.credit, res.alt_correct, res.bdm, res.words))
         for r in res.per_tag:
             w.writerow(csv_row([r.tag, r.count, r.exact, repr(_clean(r.accuracy)),
                                 repr(_clean(r.mean_credit)), r.confusion or "",
-                                r.confusion_count]))
+                                r.confusion_count]
+                               + _csv_extra(extra, r.credit, r.alt_correct, r.bdm, r.count)))
         return buf.getvalue()
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
@@ -73,6 +80,7 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
                ("Cohen's kappa", fmt_num(res.cohen_kappa, 6)),
                ("Scott's pi", fmt_num(res.scott_pi, 6)),
                ("hierarchical kappa", fmt_num(res.hierarchical_kappa, 6))]
+    summary += _summary_extra(res)
     if res.form_mismatches:
         summary.append(("form mismatches", str(res.form_mismatches)))
     kw = max(len(k) for k, _ in summary)
@@ -81,17 +89,61 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         shown = ", ".join(res.added_tags[:20]) + (" ..." if len(res.added_tags) > 20 else "")
         lines.append(plain(f"note: {len(res.added_tags)} tag(s) not in the hierarchy were added "
                            f"as top-level tags (no partial credit): {shown}"))
+    lines.extend(plain(f"note: {n}") for n in res.notes)
     head = ["gold tag", "count", "exact", "credit", "most frequent confusion"]
     body = [[plain(r.tag), str(r.count), fmt_num(r.accuracy), fmt_num(r.mean_credit),
              plain(f"{r.confusion} ({r.confusion_count})") if r.confusion else "-"]
             for r in res.per_tag]
+    left = (0, 4)
+    if res.alt_correct is not None or res.bdm is not None:  # docs/method.md §15
+        names = (["alt"] if res.alt_correct is not None else []) + (
+            ["bdm"] if res.bdm is not None else [])
+        head[4:4] = names
+        for r, row in zip(res.per_tag, body):
+            row[4:4] = ([fmt_num(r.alt_accuracy)] if res.alt_correct is not None else []) + (
+                [fmt_num(r.mean_bdm)] if res.bdm is not None else [])
+        left = (0, len(head) - 1)
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
     lines.append("")
 
     def fmt(row: List[str]) -> str:
-        return "  ".join(c.ljust(widths[i]) if i in (0, 4) else c.rjust(widths[i])
+        return "  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
                          for i, c in enumerate(row)).rstrip()
 
     lines.append(fmt(head))
     lines.extend(fmt(r) for r in body)
     return "\n".join(lines) + "\n"
+
+
+def _summary_extra(res: TagsResult) -> List[Tuple[str, str]]:
+    """Summary rows of ``--tag-syntax alternatives`` and ``--bdm`` (docs/method.md §15)."""
+    rows: List[Tuple[str, str]] = []
+    if res.tag_syntax != "plain" or res.bdm is not None:
+        rows.append(("tag syntax", res.tag_syntax))
+    if res.alt_correct is not None:
+        rows += [("accuracy with alternatives", fmt_num(res.alt_accuracy, 6)),
+                 ("gold words with alternatives", str(res.gold_alternatives)),
+                 ("system words with alternatives",
+                  f"{res.system_alternatives} ({res.system_probabilities} with probabilities)")]
+    if res.bdm is not None:
+        rows.append(("BDM credit", fmt_num(res.mean_bdm, 6)))
+    return rows
+
+
+def _csv_extra_columns(res: TagsResult) -> List[str]:
+    cols: List[str] = []
+    if res.alt_correct is not None or res.bdm is not None:
+        cols.append("credit")
+    if res.alt_correct is not None:
+        cols += ["alt_correct", "alt_accuracy"]
+    if res.bdm is not None:
+        cols += ["bdm", "mean_bdm"]
+    return cols
+
+
+def _csv_extra(cols: List[str], credit: float, alt: Optional[float], bdm: Optional[float],
+               count: int) -> List[str]:
+    values = {"credit": credit, "alt_correct": alt, "bdm": bdm,
+              "alt_accuracy": None if alt is None or not count else alt / count,
+              "mean_bdm": None if bdm is None or not count else bdm / count}
+    return [repr(_clean(values[c])) for c in cols]

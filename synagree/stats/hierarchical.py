@@ -94,13 +94,23 @@ from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence,
 
 import numpy as np
 
-from synagree.base.problems import InputError
+from synagree.base.problems import InputError, ProblemLog
 from synagree.distance.ted import Costs
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, Unit
 from synagree.io.formats import Sentence
 from synagree.stats.alpha import VARIANTS, TreeAlpha, tree_alpha
+from synagree.stats.tag_alternatives import (
+    TagReader,
+    annotation_distance_matrix,
+    annotation_leaf_mass,
+    check_syntax_option,
+    check_values,
+    pair_bdm_fn,
+    pair_credit_fn,
+    plain_syntax_note,
+)
 from synagree.trees.flat import Vocabulary, build_tree
 from synagree.trees.hierarchy import (
     PLAIN_LEAF_SUFFIX,
@@ -127,6 +137,9 @@ HIERARCHY_KEYWORDS = ("ud", "msd", "flat")
 #: Every key `hierarchical_metrics` may return, in report order.
 METRIC_KEYS = ("hier_la", "hier_las", "hier_kappa_labels", "kappa_labels_scott",
                "cohen_kappa_labels") + tuple(f"alpha_{v}_h" for v in VARIANTS)
+
+#: The keys ``bdm=True`` adds (docs/method.md §15.4).
+BDM_KEYS = ("bdm_la", "bdm_las")
 
 HierarchySpec = Union[str, "Path", Hierarchy]
 
@@ -352,7 +365,8 @@ def hierarchy_costs(h: Hierarchy, vocab: Vocabulary) -> Costs:
 
 
 def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hierarchy,
-                            variants: Sequence[str] = VARIANTS) -> TreeAlpha:
+                            variants: Sequence[str] = VARIANTS,
+                            reader: Optional[TagReader] = None) -> TreeAlpha:
     """α over TED with hierarchy rename costs (``alpha_*_h``, docs/method.md §9).
 
     Parameters
@@ -361,6 +375,11 @@ def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hie
         Per unit, its annotations (`DepSentence` or `PhraseSentence`).
     h : Hierarchy
     variants : sequence of str
+    reader : TagReader, optional
+        With the ``alternatives`` syntax, a label is an annotation and the
+        rename cost the total variation between annotations
+        (`synagree.stats.tag_alternatives.annotation_distance_matrix`,
+        docs/method.md §15.4).
 
     Returns
     -------
@@ -388,7 +407,11 @@ def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hie
     """
     vocab = Vocabulary()
     units = [[build_tree(s, vocab) for s in anns] for anns in annotation_lists]
-    return tree_alpha(units, variants, costs=hierarchy_costs(h, vocab))
+    costs = hierarchy_costs(h, vocab)
+    if reader is not None and reader.syntax != "plain":  # docs/method.md §15.4
+        costs = Costs(costs.delete, costs.insert,
+                      annotation_distance_matrix(h, list(vocab.labels), reader))
+    return tree_alpha(units, variants, costs=costs)
 
 
 # ---------------------------------------------------------------- labels
@@ -418,10 +441,17 @@ def _stats_dict(k: HierarchicalKappa) -> dict:
 
 
 def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode: str,
-                  two_annotators: bool) -> Tuple[Dict[str, Optional[float]], dict]:
-    cred = label_credit_fn(h, mode)
-    agr = label_credit_fn(h, "agreement")
+                  two_annotators: bool, reader: Optional[TagReader] = None,
+                  bdm: bool = False) -> Tuple[Dict[str, Optional[float]], dict]:
+    alternatives = reader is not None and reader.syntax != "plain"  # docs/method.md §15.4
+    read = reader if reader is not None else TagReader()
+    cred = pair_credit_fn(h, read, mode) if alternatives else label_credit_fn(h, mode)
+    agr = (pair_credit_fn(h, read, "agreement") if alternatives
+           else label_credit_fn(h, "agreement"))
+    close = pair_bdm_fn(h, read, mode) if bdm else None
     sums = {"hier_la": 0.0, "hier_las": 0.0, "agreement": 0.0, "la": 0.0, "las": 0.0}
+    if close is not None:
+        sums.update(bdm_la=0.0, bdm_las=0.0)
     total = 0
     units = ignored = 0
     label_counts: Counter = Counter()  # every compared annotation's labels (pooled)
@@ -444,6 +474,10 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
                 unit["agreement"] += agr(la, lb)
                 same = la == lb
                 unit["la"] += same
+                if close is not None:
+                    closeness = close(la, lb)
+                    unit["bdm_la"] += closeness
+                    unit["bdm_las"] += closeness if heads_eq[k] else 0.0
                 if heads_eq[k]:
                     unit["hier_las"] += c
                     unit["las"] += same
@@ -458,7 +492,8 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
         units += 1
     # chance: leaf mass of the pooled annotations (hierarchical) and label counts (flat)
     hk = HierarchicalKappa(total, sums["agreement"], n_annotations,
-                           pooled_leaf_mass(h, label_counts.items()))
+                           annotation_leaf_mass(h, read, label_counts.items()) if alternatives
+                           else pooled_leaf_mass(h, label_counts.items()))
     flat = HierarchicalKappa(total, sums["la"], n_annotations,
                              {lab: float(c) for lab, c in label_counts.items()})
     cohen = cohens_kappa(cohen_pairs) if two_annotators else math.nan
@@ -470,6 +505,8 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
                "hier_kappa_labels": _nan_to_none(hk.kappa),
                "kappa_labels_scott": _nan_to_none(flat.kappa),
                "cohen_kappa_labels": _nan_to_none(cohen) if two_annotators else None}
+    if close is not None:
+        metrics.update(bdm_la=ratio("bdm_la"), bdm_las=ratio("bdm_las"))
     details = {"words": total, "units": units, "ignored": ignored,
                "sums": dict(sums), "exact_la": ratio("la"), "exact_las": ratio("las"),
                "pair_agreement": ratio("agreement"),
@@ -481,7 +518,8 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
 def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
                          label_distance: str = "exact", plain_as_leaf: bool = False,
                          mode: str = AGREE_MODE,
-                         variants: Sequence[str] = VARIANTS
+                         variants: Sequence[str] = VARIANTS, tag_syntax: str = "plain",
+                         bdm: bool = False
                          ) -> Tuple[Dict[str, Optional[float]], dict]:
     """Hierarchical scores of a corpus: ``(metrics, details)`` (docs/method.md §9.6).
 
@@ -504,6 +542,13 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
         Label credit for a pair of annotators (module docstring).
     variants : sequence of str
         α variants for ``alpha_*_h``.
+    tag_syntax : {"plain", "alternatives"}
+        ``alternatives``: DEPREL values such as ``obl|advmod`` or
+        ``nsubj=0.7|obj=0.3`` are annotations with alternatives
+        (docs/method.md §15.4; dependency corpora only).
+    bdm : bool
+        Add ``bdm_la`` and ``bdm_las`` (BDM label closeness, following
+        ``mode``; docs/method.md §15.4).
 
     Returns
     -------
@@ -546,13 +591,29 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown label-credit mode {mode!r}; expected one of "
                                 f"{', '.join(MODES)}")
+    check_syntax_option(tag_syntax)
+    read = TagReader(tag_syntax)
+    if tag_syntax != "plain" and corpus.kind != "dependency":
+        raise InputError.single("<command line>", None, "usage",
+                                "--tag-syntax alternatives reads DEPREL: dependency input only")
     ann_lists = corpus.annotation_lists()
     labels: List[str] = []
     for anns in ann_lists:
         for s in anns:
             labels.extend(_labels_of(s))
+    syntax_note = None
+    if tag_syntax != "plain":  # docs/method.md §15.4: every value checked, with its line
+        log = ProblemLog()
+        alt_count, prob_count = check_values(
+            ((s.file, s.word_lines[k] if k < len(s.word_lines) else s.line, lab)
+             for anns in ann_lists for s in cast(List[DepSentence], anns)
+             for k, lab in enumerate(s.deprels)), read, "DEPREL", log)
+        log.raise_if_errors()
+        labels = read.tags(labels)
+    elif corpus.kind == "dependency":
+        syntax_note = plain_syntax_note(labels, "DEPREL")
     h, added = load_hierarchy_noting_added(hierarchy_spec, labels, plain_as_leaf)
-    notes: List[str] = []
+    notes: List[str] = [syntax_note] if syntax_note else []
     details: dict = {"hierarchy": describe_hierarchy(hierarchy_spec, plain_as_leaf),
                      "plain_as_leaf": bool(plain_as_leaf), "label_credit": mode,
                      "label_distance": label_distance, "tags": len(h),
@@ -567,7 +628,7 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     if corpus.kind == "dependency":
         two = len(corpus.annotators) == 2
         # dependency corpus: every annotation is a DepSentence
-        m, d = _label_scores(cast(List[List[DepSentence]], ann_lists), h, mode, two)
+        m, d = _label_scores(cast(List[List[DepSentence]], ann_lists), h, mode, two, read, bdm)
         metrics.update(m)
         details.update(d)
         if not two:
@@ -575,7 +636,7 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     else:
         notes.append("hierarchical label accuracy and kappa apply to dependency input only")
     if label_distance == "hierarchy":
-        ta = hierarchical_tree_alpha(ann_lists, h, variants)
+        ta = hierarchical_tree_alpha(ann_lists, h, variants, read)
         for v in variants:
             st = ta.stats[v]
             metrics[f"alpha_{v}_h"] = st.alpha
@@ -583,13 +644,22 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
         details["alpha_h"] = {v: {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
                                   "d_o": _nan_to_none(st.d_o), "d_e": _nan_to_none(st.d_e)}
                               for v, st in ta.stats.items()}
+    if tag_syntax != "plain" or bdm:  # docs/method.md §15
+        details.update(tag_syntax=tag_syntax, bdm_credit=bool(bdm))
+    if tag_syntax != "plain":
+        details["alternatives"] = {"annotations": alt_count, "probabilities": prob_count}
+        if prob_count and mode != "agreement":
+            notes.append(f"{prob_count} DEPREL value(s) carry probabilities: they weigh the "
+                         f"side read as output; on the side read as gold (label credit "
+                         f"{mode}) alternatives are disjunctive (docs/method.md §15.4)")
     details["notes"] = notes
-    ordered = {k: metrics[k] for k in METRIC_KEYS if k in metrics}
+    ordered = {k: metrics[k] for k in METRIC_KEYS + BDM_KEYS if k in metrics}
     return ordered, details
 
 
 def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str = "exact",
-                  plain_as_leaf: bool = False, mode: str = AGREE_MODE):
+                  plain_as_leaf: bool = False, mode: str = AGREE_MODE,
+                  tag_syntax: str = "plain", bdm: bool = False):
     """Add the hierarchical scores to an `synagree.agreement.agree.AgreementResult`.
 
     Into ``extra``, ``extra_details["hierarchy"]`` and ``notes``, for the
@@ -599,7 +669,7 @@ def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str =
     ----------
     result : AgreementResult
         With its corpus.
-    hierarchy, label_distance, plain_as_leaf, mode
+    hierarchy, label_distance, plain_as_leaf, mode, tag_syntax, bdm
         As for `hierarchical_metrics`.
 
     Returns
@@ -633,12 +703,14 @@ def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str =
         raise ValueError("the result carries no corpus (use synagree.agree / agree_corpus)")
     variants = [v for v in VARIANTS if v in result.alpha] or list(VARIANTS)
     metrics, details = hierarchical_metrics(result.corpus, hierarchy, label_distance,
-                                            plain_as_leaf, mode, variants)
+                                            plain_as_leaf, mode, variants, tag_syntax, bdm)
     result.extra.update(metrics)
     result.extra_details["hierarchy"] = details
     result.notes.extend(details["notes"])
     result.settings["hierarchy"] = (f"{describe_hierarchy(hierarchy, plain_as_leaf)}, "
                                     f"label distance {label_distance}, credit {mode}")
+    if tag_syntax != "plain" or bdm:  # docs/method.md §15
+        result.settings["hierarchy"] += f", tag syntax {tag_syntax}" + (", bdm" if bdm else "")
     return result
 
 

@@ -1,0 +1,85 @@
+"""LAS with label credit: ``LAS_hier`` over alternatives and ``LAS_bdm`` (docs/method.md §15.5).
+
+Per aligned word of the CoNLL 2018 alignment (left as the scorer makes it):
+[head correct] × a label credit of the system's DEPREL against the gold one,
+summed like a correct count, so precision, recall and F1 follow as for LAS.
+``LAS_hier`` uses the Melamed & Resnik credit (with ``--tag-syntax
+alternatives``, of alternatives: gold disjunctive, system a distribution);
+``LAS_bdm`` the BDM closeness of `synagree.trees.annotation_bdm.bdm_against_gold`.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Iterable, List, Optional, Tuple
+
+from synagree.base.problems import ProblemLog
+from synagree.evaluation.conll18 import Alignment, Score, Treebank
+from synagree.stats.tag_alternatives import TagReader, check_values
+
+__all__ = ["credit_las", "check_deprels"]
+
+
+def credit_las(alignment: Alignment, credit: Callable[[str, str], float]) -> Score:
+    r"""Score of [head correct] × ``credit(gold DEPREL, system DEPREL)`` per aligned word.
+
+    Parameters
+    ----------
+    alignment : Alignment
+    credit : callable
+        ``(gold value, system value) -> float`` in [0, 1], e.g.
+        `synagree.stats.tag_alternatives.gold_bdm_fn`.
+
+    Returns
+    -------
+    Score
+        ``correct`` is the summed credit.
+
+    Examples
+    --------
+    >>> from synagree.evaluation.conll18 import evaluate
+    >>> from synagree.stats.tag_alternatives import TagReader, gold_bdm_fn
+    >>> from synagree.trees.hierarchy import Hierarchy
+    >>> row = "{}\t{}\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = row.format(1, "Dogs", 2, "obl:tmod") + row.format(2, "bark", 0, "root") + "\n"
+    >>> system = gold.replace("obl:tmod", "obl:npmod")
+    >>> h = Hierarchy.from_ud(["obl:tmod", "obl:npmod", "root"])
+    >>> sc = credit_las(evaluate(gold, system).alignment, gold_bdm_fn(h, TagReader()))
+    >>> sc.correct, sc.f1  # siblings at depth 2: BDM 1/2
+    (1.5, 0.75)
+    """
+    total = math.fsum(credit(p.gold.deprel, p.system.deprel) for p in alignment
+                      if p.system_head is p.gold_head)
+    return Score(total, len(alignment.gold.words), len(alignment.system.words), len(alignment))
+
+
+def check_deprels(treebanks: Iterable[Tuple[Treebank, bool]], reader: TagReader,
+                  log: Optional[ProblemLog] = None) -> ProblemLog:
+    r"""Check every DEPREL of the treebanks under ``reader``'s syntax (kind ``tag-syntax``).
+
+    Parameters
+    ----------
+    treebanks : iterable of (Treebank, bool)
+        Each with whether it is the gold file (no probabilities there).
+    reader : TagReader
+    log : ProblemLog, optional
+
+    Returns
+    -------
+    ProblemLog
+        The problems, with file and line; the caller raises.
+
+    Examples
+    --------
+    >>> from synagree.evaluation.conll18 import _as_treebank
+    >>> row = "{}\t{}\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
+    >>> tb = _as_treebank(row.format(1, "Dogs", 2, "nsubj=0.5|obj=0.5")
+    ...                   + row.format(2, "bark", 0, "root") + "\n", "gold.conllu")
+    >>> [(p.line, p.kind) for p in check_deprels([(tb, True)], TagReader("alternatives")).errors]
+    [(1, 'tag-syntax')]
+    """
+    log = log if log is not None else ProblemLog()
+    for tb, gold in treebanks:
+        values: List[Tuple[str, Optional[int], str]] = [(tb.name, w.line, w.deprel)
+                                                        for w in tb.words]
+        check_values(values, reader, "DEPREL", log, gold=gold)
+    return log

@@ -1,0 +1,463 @@
+"""Tag columns read with the alternatives syntax, scored with hierarchies (docs/method.md §15).
+
+The shared machinery of ``synagree tags``, ``compare`` and ``agree --hierarchy``
+for ``--tag-syntax alternatives`` and ``--bdm``:
+
+* `TagReader`: a column value -> annotation, under the ``plain`` syntax
+  (every value is one tag, as before) or the ``alternatives`` syntax of
+  `synagree.trees.tag_syntax`; cached per value.
+* `check_values`: every value of a file checked once, each bad one an error
+  naming file, line, column and value (kind ``tag-syntax``); a gold file may
+  not carry probabilities (gold alternatives are disjunctive).
+* `plain_syntax_note`: the loud note when the syntax is off but values
+  contain ``|`` or ``=``.
+* Scores of a (gold, system) value pair: `gold_credit_fn` (Melamed &
+  Resnik eq. 1-2), `gold_bdm_fn`, `flat_credit_fn`; of two annotators'
+  values: `pair_credit_fn`, `pair_bdm_fn`; the TED rename costs between
+  values: `annotation_distance_matrix`.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from synagree.base.problems import InputError, ProblemLog, quote
+from synagree.trees.annotation_bdm import bdm_against_gold, expected_bdm
+from synagree.trees.hierarchy import Hierarchy, _annotation_weights
+from synagree.trees.tag_syntax import (
+    ParsedAnnotation,
+    TagSyntaxError,
+    annotation_tags,
+    has_probabilities,
+    is_alternatives,
+    looks_like_alternatives,
+    parse_annotation,
+)
+
+__all__ = ["TAG_SYNTAXES", "check_syntax_option", "TagReader", "check_values",
+           "plain_syntax_note", "gold_credit_fn", "flat_credit_fn", "gold_bdm_fn",
+           "pair_credit_fn", "pair_bdm_fn", "annotation_leaf_mass",
+           "annotation_distance_matrix"]
+
+#: The values of ``--tag-syntax``.
+TAG_SYNTAXES = ("plain", "alternatives")
+
+Value = Tuple[str, Optional[int], str]  # (file, line, column value)
+
+
+def check_syntax_option(syntax: str, column: Optional[str] = None) -> None:
+    """Refuse an unknown syntax, and ``alternatives`` on the FEATS column.
+
+    Parameters
+    ----------
+    syntax : {"plain", "alternatives"}
+    column : str, optional
+        The column read (``feats`` uses ``|`` and ``=`` itself).
+
+    Raises
+    ------
+    InputError
+        ``usage``.
+
+    Examples
+    --------
+    >>> check_syntax_option("alternatives", "xpos")
+    >>> try:
+    ...     check_syntax_option("alternatives", "feats")
+    ... except InputError as exc:
+    ...     print(exc.errors[0].kind)
+    usage
+    """
+    if syntax not in TAG_SYNTAXES:
+        raise InputError.single("<command line>", None, "usage",
+                                f"unknown tag syntax {syntax!r}; expected one of "
+                                f"{', '.join(TAG_SYNTAXES)}")
+    if syntax == "alternatives" and column == "feats":
+        raise InputError.single("<command line>", None, "usage",
+                                "--tag-syntax alternatives cannot read the feats column: "
+                                "'|' and '=' are FEATS's own separators")
+
+
+class TagReader:
+    """Column value -> annotation under a tag syntax, cached (docs/method.md §15.1).
+
+    Parameters
+    ----------
+    syntax : {"plain", "alternatives"}
+
+    Examples
+    --------
+    >>> read = TagReader("alternatives")
+    >>> read("NN|NNS"), read("NN"), TagReader("plain")("NN|NNS")
+    (('NN', 'NNS'), 'NN', 'NN|NNS')
+    >>> read.tags(["NN|NNS", "VB=0.5|NN=0.5"])
+    ['NN', 'NNS', 'VB']
+    """
+
+    def __init__(self, syntax: str = "plain") -> None:
+        check_syntax_option(syntax)
+        self.syntax = syntax
+        self._cache: Dict[str, ParsedAnnotation] = {}
+
+    def __call__(self, value: str) -> ParsedAnnotation:
+        """The annotation of ``value`` (`TagSyntaxError` if it is not valid)."""
+        if self.syntax == "plain":
+            return value
+        got = self._cache.get(value)
+        if got is None:
+            got = self._cache[value] = parse_annotation(value)
+        return got
+
+    def tags(self, values: Iterable[str]) -> List[str]:
+        """The distinct tags the values name, in first-seen order ("" skipped)."""
+        out: Dict[str, None] = {}
+        for v in dict.fromkeys(values):
+            if v:
+                out.update(dict.fromkeys(annotation_tags(self(v))))
+        return list(out)
+
+
+def check_values(values: Iterable[Value], reader: TagReader, column: str, log: ProblemLog,
+                 gold: bool = False) -> Tuple[int, int]:
+    """Check every value once; problems go to ``log`` (kind ``tag-syntax``).
+
+    Parameters
+    ----------
+    values : iterable of (file, line, value)
+    reader : TagReader
+    column : str
+        Named in the messages.
+    log : ProblemLog
+    gold : bool
+        A gold file: probabilities are refused (gold alternatives are
+        disjunctive, docs/method.md §15.2).
+
+    Returns
+    -------
+    with_alternatives, with_probabilities : int
+        How many values name more than one tag; how many carry probabilities.
+
+    Examples
+    --------
+    >>> log = ProblemLog()
+    >>> check_values([("g.conllu", 1, "NN|NNS"), ("g.conllu", 2, "NN=0.5|VB=0.5"),
+    ...               ("g.conllu", 3, "NN|")], TagReader("alternatives"), "xpos", log, True)
+    (2, 1)
+    >>> [(p.line, p.kind) for p in log.errors]
+    [(2, 'tag-syntax'), (3, 'tag-syntax')]
+    """
+    alternatives = probabilities = 0
+    if reader.syntax == "plain":
+        return 0, 0
+    for file, line, value in values:
+        try:
+            ann = reader(value)
+        except TagSyntaxError as exc:
+            log.add(file, line, "tag-syntax", f"{column} value {quote(value)}: {exc}")
+            continue
+        if is_alternatives(ann):
+            alternatives += 1
+        if has_probabilities(ann):
+            probabilities += 1
+            if gold:
+                log.add(file, line, "tag-syntax",
+                        f"{column} value {quote(value)}: gold alternatives are disjunctive "
+                        f"and carry no probabilities (write them without '=')")
+    return alternatives, probabilities
+
+
+def plain_syntax_note(values: Iterable[str], column: str, option: str = "--tag-syntax "
+                      "alternatives") -> Optional[str]:
+    """The note for values containing ``|`` or ``=`` read as plain tags (None if none).
+
+    Parameters
+    ----------
+    values : iterable of str
+    column : str
+    option : str
+        How to turn the syntax on, named in the note.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> plain_syntax_note(["NN|NNS", "VB", "NN|NNS"], "xpos")  # doctest: +NORMALIZE_WHITESPACE
+    "2 xpos value(s) contain '|' or '=' (e.g. 'NN|NNS') and were read as plain tags (no
+    partial credit); give --tag-syntax alternatives to read them as alternatives
+    (docs/method.md §15.1)"
+    >>> plain_syntax_note(["VB"], "xpos") is None
+    True
+    """
+    seen = [v for v in values if looks_like_alternatives(v)]
+    if not seen:
+        return None
+    return (f"{len(seen)} {column} value(s) contain '|' or '=' (e.g. {quote(seen[0])}) and "
+            f"were read as plain tags (no partial credit); give {option} to read them as "
+            f"alternatives (docs/method.md §15.1)")
+
+
+# ------------------------------------------------------------------ gold vs system
+def _cached(fn: Callable[[str, str], float]) -> Callable[[str, str], float]:
+    cache: Dict[Tuple[str, str], float] = {}
+
+    def f(a: str, b: str) -> float:
+        key = (a, b)
+        v = cache.get(key)
+        if v is None:
+            v = cache[key] = fn(a, b)
+        return v
+
+    return f
+
+
+def gold_credit_fn(h: Hierarchy, reader: TagReader) -> Callable[[str, str], float]:
+    """``f(gold value, system value)``: Melamed & Resnik credit (eq. 1-2), cached.
+
+    Gold alternatives are disjunctive; the system's alternatives or
+    probabilities are its distribution (docs/method.md §15.2).
+
+    Parameters
+    ----------
+    h : Hierarchy
+    reader : TagReader
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
+    >>> f = gold_credit_fn(h, TagReader("alternatives"))
+    >>> f("NN|NNS", "NNS"), f("NN", "NN=0.7|VB=0.3"), f("NN", "N")
+    (1.0, 0.7, 0.5)
+    """
+    def credit(g: str, s: str) -> float:
+        if g == s and reader.syntax == "plain":
+            return 1.0
+        gold = reader(g)
+        return h.credit(gold if isinstance(gold, str) else list(gold), reader(s))
+
+    return _cached(credit)
+
+
+def flat_credit_fn(reader: TagReader) -> Callable[[str, str], float]:
+    """``f(gold value, system value)``: the system's mass on the gold alternatives, exactly.
+
+    Accuracy with alternatives (``alt_accuracy``, docs/method.md §15.2): eq. 1-2
+    with no hierarchy; 0/1 exact accuracy for single tags.
+
+    Parameters
+    ----------
+    reader : TagReader
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> f = flat_credit_fn(TagReader("alternatives"))
+    >>> f("NN|NNS", "NNS"), f("NN", "NN|VB"), f("NN", "NN=0.7|VB=0.3"), f("NN", "NNS")
+    (1.0, 0.5, 0.7, 0.0)
+    """
+    def flat(g: str, s: str) -> float:
+        gold = set(annotation_tags(reader(g)))
+        return math.fsum(w for t, w in _annotation_weights(reader(s)).items() if t in gold)
+
+    return _cached(flat)
+
+
+def gold_bdm_fn(h: Hierarchy, reader: TagReader) -> Callable[[str, str], float]:
+    """``f(gold value, system value)``: BDM against disjunctive gold, cached.
+
+    `synagree.trees.annotation_bdm.bdm_against_gold` (docs/method.md §15.3).
+
+    Parameters
+    ----------
+    h : Hierarchy
+    reader : TagReader
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
+    >>> f = gold_bdm_fn(h, TagReader("alternatives"))
+    >>> f("NN", "NNS"), f("NN|NNS", "NNS"), f("NN", "NNS|VB")
+    (0.5, 1.0, 0.25)
+    """
+    def bdm(g: str, s: str) -> float:
+        gold = reader(g)
+        return bdm_against_gold(h, gold if isinstance(gold, str) else list(gold), reader(s))
+
+    return _cached(bdm)
+
+
+# ------------------------------------------------------------------ two annotators
+def _support(ann: ParsedAnnotation) -> List[str]:
+    return annotation_tags(ann)
+
+
+def pair_credit_fn(h: Hierarchy, reader: TagReader,
+                   mode: str = "mutual") -> Callable[[str, str], float]:
+    """``f(a, b)``: label credit of two annotators' values, cached (docs/method.md §15.4).
+
+    ``credit``: ``a`` read as gold (its alternatives disjunctive, its
+    probabilities not used), ``b`` as output (its distribution);
+    ``mutual``: the mean of both directions; ``agreement``: the pair
+    agreement ``sum_l P(l|a) P(l|b)`` of the two distributions.  Equal to
+    `synagree.stats.hierarchical.label_credit_fn` on single tags.
+
+    Parameters
+    ----------
+    h : Hierarchy
+    reader : TagReader
+    mode : {"mutual", "agreement", "credit"}
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
+    >>> read = TagReader("alternatives")
+    >>> [pair_credit_fn(h, read, m)("NN", "NN|NNS") for m in ("credit", "mutual", "agreement")]
+    [0.5, 0.75, 0.5]
+    >>> pair_credit_fn(h, read)("NN|NNS", "NN|NNS")
+    1.0
+    """
+    def one_way(a: str, b: str) -> float:
+        return h.credit(_support(reader(a)), reader(b))
+
+    def credit(a: str, b: str) -> float:
+        if mode == "agreement":
+            return h.pair_agreement(reader(a), reader(b))
+        if a == b:
+            return 1.0
+        if mode == "credit":
+            return one_way(a, b)
+        return 0.5 * (one_way(a, b) + one_way(b, a))
+
+    return _cached(credit)
+
+
+def pair_bdm_fn(h: Hierarchy, reader: TagReader,
+                mode: str = "mutual") -> Callable[[str, str], float]:
+    """``f(a, b)``: BDM closeness of two annotators' values, cached (docs/method.md §15.4).
+
+    Follows the label-credit ``mode``: ``credit``: `bdm_against_gold` with
+    ``a`` as gold; ``mutual``: the mean of both directions; ``agreement``:
+    `synagree.trees.annotation_bdm.expected_bdm`.  All three are
+    `synagree.trees.hierarchy.bdm_credit` on single tags.
+
+    Parameters
+    ----------
+    h : Hierarchy
+    reader : TagReader
+    mode : {"mutual", "agreement", "credit"}
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
+    >>> read = TagReader("alternatives")
+    >>> [pair_bdm_fn(h, read, m)("NN", "NN|NNS") for m in ("credit", "mutual", "agreement")]
+    [0.75, 0.875, 0.75]
+    """
+    def one_way(a: str, b: str) -> float:
+        return bdm_against_gold(h, _support(reader(a)), reader(b))
+
+    def bdm(a: str, b: str) -> float:
+        if mode == "agreement":
+            return expected_bdm(h, reader(a), reader(b))
+        if a == b:
+            return 1.0
+        if mode == "credit":
+            return one_way(a, b)
+        return 0.5 * (one_way(a, b) + one_way(b, a))
+
+    return _cached(bdm)
+
+
+def annotation_leaf_mass(h: Hierarchy, reader: TagReader,
+                         value_counts: Iterable[Tuple[str, float]]) -> Dict[str, float]:
+    """``sum count * P(l | value)`` per leaf: the pooled mass behind chance agreement.
+
+    Parameters
+    ----------
+    h : Hierarchy
+    reader : TagReader
+    value_counts : iterable of (str, float)
+
+    Returns
+    -------
+    dict of str to float
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N"})
+    >>> annotation_leaf_mass(h, TagReader("alternatives"), [("NN|NNS", 2), ("N", 1)])
+    {'NN': 1.5, 'NNS': 1.5}
+    """
+    mass: Dict[str, float] = {}
+    for value, count in value_counts:
+        for leaf, p in h.distribution(reader(value)).items():
+            mass[leaf] = mass.get(leaf, 0.0) + count * p
+    return mass
+
+
+def annotation_distance_matrix(h: Hierarchy, labels: Sequence[str],
+                               reader: TagReader) -> np.ndarray:
+    """TED rename costs between values: total variation between their leaf distributions.
+
+    ``d(a, b) = 1/2 sum_l |P(l|a) - P(l|b)|`` (docs/method.md §15.4), the
+    label distance of §9.6 extended to annotations with alternatives; ``""``
+    (the root label) is at distance 1 from every value.
+
+    Parameters
+    ----------
+    h : Hierarchy
+    labels : sequence of str
+    reader : TagReader
+
+    Returns
+    -------
+    numpy.ndarray
+        ``k x k``, symmetric, zero diagonal.
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
+    >>> annotation_distance_matrix(h, ["", "NN", "NN|NNS", "NN|VB"], TagReader("alternatives"))
+    array([[0. , 1. , 1. , 1. ],
+           [1. , 0. , 0.5, 0.5],
+           [1. , 0.5, 0. , 0.5],
+           [1. , 0.5, 0.5, 0. ]])
+    """
+    k = len(labels)
+    out = np.zeros((k, k), dtype=np.float64)
+    real = [i for i, lab in enumerate(labels) if lab != ""]
+    empty = [i for i, lab in enumerate(labels) if lab == ""]
+    if empty:
+        out[np.ix_(empty, real)] = 1.0
+        out[np.ix_(real, empty)] = 1.0
+    if real:
+        dist = h.distribution_matrix([reader(labels[i]) for i in real])
+        sub = np.empty((len(real), len(real)), dtype=np.float64)
+        for row in range(len(real)):
+            sub[row] = 0.5 * np.abs(dist[row] - dist).sum(axis=1)
+        sub = np.clip(np.minimum(sub, sub.T), 0.0, 1.0)
+        np.fill_diagonal(sub, 0.0)
+        out[np.ix_(real, real)] = sub
+    return out
