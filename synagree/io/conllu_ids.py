@@ -32,7 +32,7 @@ _HEAD_RE = re.compile(r"0|-?[1-9][0-9]*", re.ASCII)
 class ConlluId(NamedTuple):
     """A parsed ID column: a word, a multiword-token range or an empty node.
 
-    Parameters
+    Attributes
     ----------
     first : int
         The word id (1-based), or the first id of a range / the word an empty
