@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
                   significance=args.significance, B=replicates, seed=args.seed,
                   names=args.names, alpha=not args.no_alpha, sample_pairs=args.sample_pairs,
                   exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
-                  progress=not args.quiet, max_memory=args.max_memory)
+                  progress=not args.quiet, max_memory=args.max_memory, prf=args.prf)
     text = render(res, output_format(args), verbose=args.verbose, top=args.top)
     emit(text, args.out)
     return 0
@@ -65,3 +65,7 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_sampling(p)
     options.add_memory(p)
     options.add_quiet(p)
+    p.add_argument("--prf", action="store_true",
+                   help="add micro and macro P/R/F1 over relations: strict (head + full "
+                        "DEPREL), lenient (head + universal relation), unlabelled, and both "
+                        "label-only (docs/method.md §17)")

@@ -82,6 +82,7 @@ from synagree.evaluation.conll18 import (
     _same,
     evaluate,
 )
+from synagree.evaluation.label_prf import relation_prf
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS, AlphaStats, sampling_plan, tree_alpha
 from synagree.stats.hierarchical import (
@@ -89,6 +90,7 @@ from synagree.stats.hierarchical import (
     label_credit_fn,
     load_hierarchy_noting_added,
 )
+from synagree.stats.prf import PRF, prf_table
 from synagree.stats.significance import (
     RatioUnits,
     SignificanceResult,
@@ -656,6 +658,9 @@ class SystemResult:
     conll18 : Conll18Result, optional
         The scorer's result, alignment included.
     notes : list of str
+    prf : dict of str to PRF, optional
+        Micro and macro P/R/F1 over relations per variant
+        (`synagree.evaluation.label_prf.relation_prf`; None unless asked for).
 
     Examples
     --------
@@ -681,6 +686,7 @@ class SystemResult:
     confusion: Optional[Confusion] = None
     conll18: Optional[Conll18Result] = None  # the scorer's result, alignment included
     notes: List[str] = field(default_factory=list)
+    prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
 
     @property
     def joined_units(self) -> int:
@@ -717,6 +723,8 @@ class SystemResult:
         if self.confusion is not None:
             d["confusion"] = self.confusion.as_dict()
         d["notes"] = list(self.notes)
+        if self.prf is not None:
+            d["prf"] = prf_table(self.prf)
         return d
 
 
@@ -888,7 +896,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             sample_pairs: Optional[int] = None, exact: bool = False, level: float = 0.95,
             R: Optional[int] = None, full_labels: bool = False,
             progress: Optional[bool] = None,
-            max_memory: int = DEFAULT_MAX_MEMORY) -> CompareResult:
+            max_memory: int = DEFAULT_MAX_MEMORY, prf: bool = False) -> CompareResult:
     r"""Score systems against gold: CoNLL 2018 scores, α, breakdowns, significance.
 
     docs/method.md §11.  Every file is read before any is refused, so the
@@ -931,6 +939,9 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
         Progress bar on stderr (a terminal only).
     max_memory : int
         Bytes the significance tests may plan to use.
+    prf : bool
+        Add micro and macro P/R/F1 over relations, strict and lenient
+        (`SystemResult.prf`, docs/method.md §17).
 
     Returns
     -------
@@ -1048,6 +1059,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             sr.breakdowns = {k: breakdown_counts(al, bd, full_labels, flags)
                              for k, bd in bds.items()}
             sr.confusion = confusion(al, full_labels)
+        if prf:
+            sr.prf = relation_prf(al)
         if significance:
             g_unit, s_unit = _unit_index(units, len(gold_tb.sentences), len(tb.sentences))
             sig_parts.append((units, _per_unit_ratios(al, g_unit, s_unit, len(units), res),

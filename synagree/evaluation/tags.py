@@ -45,6 +45,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
+from synagree.evaluation.label_prf import tag_prf
 from synagree.io.conllu import sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
@@ -54,6 +55,7 @@ from synagree.stats.hierarchical import (
     load_hierarchy,
     load_hierarchy_noting_added,
 )
+from synagree.stats.prf import PRF, prf_table
 from synagree.trees.hierarchy import (
     HierarchicalKappa,
     Hierarchy,
@@ -317,6 +319,9 @@ class TagsResult:
     form_mismatches : int
         Words whose forms differ between the files (warnings).
     warnings : list of Problem
+    prf : dict of str to PRF, optional
+        Strict and lenient micro/macro P/R/F1 over tags
+        (`synagree.evaluation.label_prf.tag_prf`; None unless asked for).
 
     Examples
     --------
@@ -352,6 +357,7 @@ class TagsResult:
     added_tags: List[str] = field(default_factory=list)
     form_mismatches: int = 0
     warnings: List[Problem] = field(default_factory=list)
+    prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
 
     @property
     def accuracy(self) -> float:
@@ -370,7 +376,7 @@ class TagsResult:
 
     def to_dict(self) -> dict:
         """The result as JSON-ready data with stable keys."""
-        return {
+        d = {
             "synagree_version": __version__,
             "gold": self.gold_file, "system": self.system_file, "column": self.column,
             "hierarchy": self.hierarchy, "plain_as_leaf": self.plain_as_leaf,
@@ -386,6 +392,9 @@ class TagsResult:
             "per_tag": [r.as_dict() for r in self.per_tag],
             "warnings": [p.as_dict() for p in self.warnings],
         }
+        if self.prf is not None:
+            d["prf"] = prf_table(self.prf)
+        return d
 
 
 def _clean(x: Optional[float]) -> Optional[float]:
@@ -486,7 +495,8 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
 
 def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   column: str = "deprel", hierarchy: Union[str, Hierarchy, None] = None,
-                  plain_as_leaf: bool = False, check_text: bool = True) -> TagsResult:
+                  plain_as_leaf: bool = False, check_text: bool = True,
+                  prf: bool = False) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -505,6 +515,9 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         Refuse a sentence pair where most word forms differ (misaligned
         files); False compares it anyway.  A few differing forms are warnings
         either way.
+    prf : bool
+        Add strict and lenient micro/macro P/R/F1 over tags
+        (`TagsResult.prf`, docs/method.md §17).
 
     Returns
     -------
@@ -552,6 +565,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     pairs = _align(gold, system, str(gold_path), str(system_path), log, check_text)
     log.raise_if_errors()
     scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf)
+    if prf:
+        scores["prf"] = tag_prf(pairs, hierarchy, plain_as_leaf)
     return TagsResult(gold_file=str(gold_path), system_file=str(system_path), column=column,
                       hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
                       plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),

@@ -6,6 +6,7 @@ from typing import List
 
 from synagree.base.escape import csv_row, plain
 from synagree.evaluation.tags import OUTPUTS, TagsResult, _clean
+from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.tables import fmt_num
 
 
@@ -62,6 +63,8 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
             w.writerow(csv_row([r.tag, r.count, r.exact, repr(_clean(r.accuracy)),
                                 repr(_clean(r.mean_credit)), r.confusion or "",
                                 r.confusion_count]))
+        if res.prf is not None:  # tags --prf (docs/method.md §17)
+            return append_prf_csv(buf.getvalue(), res.prf)
         return buf.getvalue()
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
@@ -94,4 +97,6 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
 
     lines.append(fmt(head))
     lines.extend(fmt(r) for r in body)
+    if res.prf is not None:  # tags --prf (docs/method.md §17)
+        lines += ["", render_tags_prf(res.prf).rstrip("\n")]
     return "\n".join(lines) + "\n"
