@@ -429,3 +429,16 @@ def test_real_data_ewt_parity_and_consistency(ewt_pair):
 def test_relation_prf_on_an_alignment_directly():
     al = align(GOLD.read_text(encoding="utf-8"), SYSTEM.read_text(encoding="utf-8"))
     assert relation_prf(al)["strict"].correct == 4
+
+
+def test_cli_prf_output_follows_the_suffix(run_cli, tmp_path):
+    out = tmp_path / "res.json"
+    rc, _, err = run_cli("compare", GOLD, SYSTEM, "--prf", "--no-alpha", "-q", "-o", out)
+    assert rc == 0, err
+    d = json.loads(out.read_text(encoding="utf-8"))
+    assert d["systems"][0]["prf"]["unlabelled"]["micro_f1"] == 0.875
+    out = tmp_path / "tags.csv"
+    rc, _, err = run_cli("tags", GOLD, SYSTEM, "--prf", "-q", "-o", out)
+    assert rc == 0, err
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert [r["f1"] for r in rows if r["tag"] == "MACRO"] == [repr(11 / 27), repr(5 / 7)]
