@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
                   names=args.names, alpha=not args.no_alpha, sample_pairs=args.sample_pairs,
                   exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
                   progress=not args.quiet, max_memory=args.max_memory,
-                  tag_syntax=args.tag_syntax, bdm=args.bdm)
+                  tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf)
     text = render(res, output_format(args), verbose=args.verbose, top=args.top)
     emit(text, args.out)
     return 0
@@ -68,3 +68,7 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_memory(p)
     options.add_quiet(p)
     add_tag_syntax_args(p, "DEPREL values")  # --tag-syntax, --bdm (docs/method.md §15)
+    p.add_argument("--prf", action="store_true",
+                   help="add micro and macro P/R/F1 over relations: strict (head + full "
+                        "DEPREL), lenient (head + universal relation), unlabelled, and both "
+                        "label-only (docs/method.md §17)")

@@ -83,6 +83,7 @@ from synagree.evaluation.conll18 import (
     evaluate,
 )
 from synagree.evaluation.label_credit_las import check_deprels, credit_las
+from synagree.evaluation.label_prf import relation_prf
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS, AlphaStats, sampling_plan, tree_alpha
 from synagree.stats.hierarchical import (
@@ -90,6 +91,7 @@ from synagree.stats.hierarchical import (
     label_credit_fn,
     load_hierarchy_noting_added,
 )
+from synagree.stats.prf import PRF, prf_table
 from synagree.stats.significance import (
     RatioUnits,
     SignificanceResult,
@@ -664,6 +666,9 @@ class SystemResult:
     conll18 : Conll18Result, optional
         The scorer's result, alignment included.
     notes : list of str
+    prf : dict of str to PRF, optional
+        Micro and macro P/R/F1 over relations per variant
+        (`synagree.evaluation.label_prf.relation_prf`; None unless asked for).
 
     Examples
     --------
@@ -689,6 +694,7 @@ class SystemResult:
     confusion: Optional[Confusion] = None
     conll18: Optional[Conll18Result] = None  # the scorer's result, alignment included
     notes: List[str] = field(default_factory=list)
+    prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
 
     @property
     def joined_units(self) -> int:
@@ -725,6 +731,8 @@ class SystemResult:
         if self.confusion is not None:
             d["confusion"] = self.confusion.as_dict()
         d["notes"] = list(self.notes)
+        if self.prf is not None:
+            d["prf"] = prf_table(self.prf)
         return d
 
 
@@ -907,7 +915,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             R: Optional[int] = None, full_labels: bool = False,
             progress: Optional[bool] = None,
             max_memory: int = DEFAULT_MAX_MEMORY, tag_syntax: str = "plain",
-            bdm: bool = False) -> CompareResult:
+            bdm: bool = False, prf: bool = False) -> CompareResult:
     r"""Score systems against gold: CoNLL 2018 scores, α, breakdowns, significance.
 
     docs/method.md §11.  Every file is read before any is refused, so the
@@ -958,6 +966,9 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     bdm : bool
         Add ``LAS_bdm``: head correct × BDM label closeness (needs
         ``hierarchy``).
+    prf : bool
+        Add micro and macro P/R/F1 over relations, strict and lenient
+        (`SystemResult.prf`, docs/method.md §17).
 
     Returns
     -------
@@ -1091,6 +1102,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             sr.breakdowns = {k: breakdown_counts(al, bd, full_labels, flags)
                              for k, bd in bds.items()}
             sr.confusion = confusion(al, full_labels)
+        if prf:
+            sr.prf = relation_prf(al)
         if significance:
             g_unit, s_unit = _unit_index(units, len(gold_tb.sentences), len(tb.sentences))
             sig_parts.append((units, _per_unit_ratios(al, g_unit, s_unit, len(units), res),

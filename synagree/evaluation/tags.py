@@ -45,6 +45,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
+from synagree.evaluation.label_prf import tag_prf
 from synagree.io.conllu import sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
@@ -54,6 +55,7 @@ from synagree.stats.hierarchical import (
     load_hierarchy,
     load_hierarchy_noting_added,
 )
+from synagree.stats.prf import PRF, prf_table
 from synagree.stats.tag_alternatives import (
     TagReader,
     annotation_leaf_mass,
@@ -364,6 +366,9 @@ class TagsResult:
         Words whose gold / system value names several tags; system values
         with probabilities.
     notes : list of str
+    prf : dict of str to PRF, optional
+        Strict and lenient micro/macro P/R/F1 over tags
+        (`synagree.evaluation.label_prf.tag_prf`; None unless asked for).
 
     Examples
     --------
@@ -406,6 +411,7 @@ class TagsResult:
     system_alternatives: int = 0
     system_probabilities: int = 0
     notes: List[str] = field(default_factory=list)
+    prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
 
     @property
     def accuracy(self) -> float:
@@ -468,6 +474,8 @@ class TagsResult:
             d["counts"]["bdm"] = self.bdm
         if self.notes:
             d["notes"] = list(self.notes)
+        if self.prf is not None:
+            d["prf"] = prf_table(self.prf)
         return d
 
 
@@ -610,7 +618,7 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
 def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   column: str = "deprel", hierarchy: Union[str, Hierarchy, None] = None,
                   plain_as_leaf: bool = False, check_text: bool = True,
-                  tag_syntax: str = "plain", bdm: bool = False) -> TagsResult:
+                  tag_syntax: str = "plain", bdm: bool = False, prf: bool = False) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -637,6 +645,9 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         says so.
     bdm : bool
         Also the BDM closeness, overall and per tag (docs/method.md §15.3).
+    prf : bool
+        Add strict and lenient micro/macro P/R/F1 over tags
+        (`TagsResult.prf`, docs/method.md §17).
 
     Returns
     -------
@@ -693,6 +704,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf, tag_syntax, bdm)
     note = (plain_syntax_note((t for pair in pairs for t in pair), column)
             if tag_syntax == "plain" and column != "feats" else None)
+    if prf:
+        scores["prf"] = tag_prf(pairs, hierarchy, plain_as_leaf)
     return TagsResult(gold_file=str(gold_path), system_file=str(system_path), column=column,
                       hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
                       plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),

@@ -14,6 +14,7 @@ from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError
 from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
 from synagree.evaluation.conll18 import OFFICIAL_METRICS, render_scorer_table
+from synagree.render.prf import LATEX_PRF_VARIANTS, compare_prf_csv_rows, render_compare_prf
 from synagree.stats.alpha import VARIANTS
 
 
@@ -88,6 +89,8 @@ def _extras(res: CompareResult, top: int = 10) -> str:
         parts.append(render_breakdowns(res, top))
     if res.significance is not None:
         parts.append(render_significance(res))
+    if any(s.prf for s in res.systems):
+        parts.append(render_compare_prf(res))
     if res.notes:
         parts.append("".join(f"note: {plain(n)}\n" for n in res.notes))
     return "".join("\n" + p for p in parts)
@@ -340,6 +343,8 @@ def render_csv(res: CompareResult) -> str:
         if s.confusion is not None:
             for g, sy, c, ex in s.confusion.top(None):
                 row(section="confusion", system=s.name, metric=f"{g}->{sy}", bin=ex, value=c)
+        for kw in compare_prf_csv_rows(s.name, s.prf or {}):
+            row(**kw)
     if res.significance is not None:
         for t in res.significance.pairs:
             row(section="significance", system=t.a, versus=t.b, metric=t.metric,
@@ -380,10 +385,13 @@ def render_latex(res: CompareResult) -> str:
     cols = [c for c in LATEX_ROWS if c in res.rows()]
     heads = [f"$\\alpha_{{\\mathrm{{{c[6:]}}}}}$" if c.startswith("alpha_")
              else latex_escape(c) for c in cols]
-    lines = ["\\begin{tabular}{l" + "r" * len(cols) + "}", "\\toprule",
+    prf = [v for v in LATEX_PRF_VARIANTS if all(s.prf and v in s.prf for s in res.systems)]
+    heads += [latex_escape(f"macro F1 {v}") for v in prf]  # compare --prf (docs/method.md §17)
+    lines = ["\\begin{tabular}{l" + "r" * len(heads) + "}", "\\toprule",
              " & ".join(["System"] + heads) + " \\\\", "\\midrule"]
     for s in res.systems:
-        lines.append(" & ".join([latex_escape(s.name)] + [_pct(s.value(c)) for c in cols])
+        lines.append(" & ".join([latex_escape(s.name)] + [_pct(s.value(c)) for c in cols]
+                                + [_pct(s.prf[v].macro_f1) for v in prf if s.prf])
                      + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"

@@ -6,6 +6,7 @@ from typing import List, Optional, Tuple
 
 from synagree.base.escape import csv_row, plain
 from synagree.evaluation.tags import OUTPUTS, TagsResult, _clean
+from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.tables import fmt_num
 
 
@@ -69,6 +70,8 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
                                 repr(_clean(r.mean_credit)), r.confusion or "",
                                 r.confusion_count]
                                + _csv_extra(extra, r.credit, r.alt_correct, r.bdm, r.count)))
+        if res.prf is not None:  # tags --prf (docs/method.md §17)
+            return append_prf_csv(buf.getvalue(), res.prf)
         return buf.getvalue()
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
@@ -112,6 +115,8 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
 
     lines.append(fmt(head))
     lines.extend(fmt(r) for r in body)
+    if res.prf is not None:  # tags --prf (docs/method.md §17)
+        lines += ["", render_tags_prf(res.prf).rstrip("\n")]
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,323 @@
+"""Rendering of micro/macro P/R/F1 over labels (``--prf`` of ``compare`` and ``tags``).
+
+Text blocks and CSV rows; the numbers are `synagree.stats.prf.PRF`
+results (docs/method.md §17).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from typing import Callable, Dict, List, Mapping, Optional, Sequence
+
+from synagree.base.escape import csv_row, plain
+from synagree.evaluation.compare import CompareResult
+from synagree.stats.prf import PRF
+
+__all__ = ["PRF_HEAD", "PRF_LEGEND", "prf_summary_lines", "prf_label_lines",
+           "PRF_CSV_COLUMNS", "prf_csv_rows", "append_prf_csv", "render_compare_prf",
+           "compare_prf_csv_rows", "LATEX_PRF_VARIANTS", "render_tags_prf"]
+
+#: The variants whose macro F1 the LaTeX table of ``compare --prf`` adds.
+LATEX_PRF_VARIANTS = ("strict", "lenient")
+COMPARE_LEGEND = ("strict: head + full DEPREL (micro = LAS_full); lenient: head + universal "
+                  "relation (micro = LAS); unlabelled: head only, one class (micro = macro = "
+                  "UAS); *_label_only: the label alone, head ignored. Values in percent; "
+                  "per-label counts in the JSON and CSV outputs")
+
+PRF_HEAD = ("variant", "labels", "correct", "gold", "system", "micro P", "micro R",
+            "micro F1", "macro P", "macro R", "macro F1")
+PRF_LEGEND = ("micro: over all items; macro: unweighted mean over the union of gold and "
+              "system labels (a label the system never uses has P = 0, one gold never uses "
+              "R = 0); macro F1 = mean of the per-label F1")
+PRF_CSV_COLUMNS = ("variant", "labels", "correct", "gold", "system", "precision", "recall",
+                   "f1")
+
+
+def _fraction(digits: int) -> Callable[[Optional[float]], str]:
+    def fmt(x: Optional[float]) -> str:
+        if x is None or not math.isfinite(x):
+            return "--"
+        return f"{x:.{digits}f}"
+    return fmt
+
+
+def _percent(x: Optional[float]) -> str:
+    if x is None or not math.isfinite(x):
+        return "--"
+    return f"{100 * x:.2f}"
+
+
+def _layout(head: Sequence[str], rows: Sequence[Sequence[str]]) -> List[str]:
+    head = [plain(h) for h in head]
+    rows = [[plain(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+
+    def fmt(r: Sequence[str]) -> str:
+        return "  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])
+                         for i, c in enumerate(r)).rstrip()
+
+    return [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows]
+
+
+def prf_summary_lines(results: Mapping[str, PRF], percent: bool = False) -> List[str]:
+    """One row per variant: label count, micro counts, micro and macro P/R/F1.
+
+    Parameters
+    ----------
+    results : mapping of str to PRF
+    percent : bool
+        Ratios in percent with 2 decimals (``compare``); else fractions with 4
+        decimals (``tags``).
+
+    Returns
+    -------
+    list of str
+        Heading, rule, one line per variant, then the variants' notes as
+        ``note:`` lines.
+
+    Examples
+    --------
+    >>> from synagree.stats.prf import prf_from_pairs
+    >>> res = {"strict": prf_from_pairs([("a", "a"), ("a", "b"), ("b", "b")], "strict")}
+    >>> for line in prf_summary_lines(res):
+    ...     print(line)
+    variant  labels  correct  gold  system  micro P  micro R  micro F1  macro P  macro R  macro F1
+    -------  ------  -------  ----  ------  -------  -------  --------  -------  -------  --------
+    strict        2        2     3       3   0.6667   0.6667    0.6667   0.7500   0.7500    0.6667
+    """
+    f = _percent if percent else _fraction(4)
+    rows = [[k, str(r.labels), str(r.correct), str(r.gold), str(r.system),
+             f(r.micro_precision), f(r.micro_recall), f(r.micro_f1),
+             f(r.macro_precision), f(r.macro_recall), f(r.macro_f1)]
+            for k, r in results.items()]
+    lines = _layout(PRF_HEAD, rows)
+    for r in results.values():
+        lines += [plain(f"note: {n}") for n in r.notes]
+    return lines
+
+
+def prf_label_lines(result: PRF, title: str = "label", percent: bool = False) -> List[str]:
+    """One row per label of a variant: counts and P/R/F1.
+
+    Parameters
+    ----------
+    result : PRF
+    title : str
+        Heading of the label column.
+    percent : bool
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> from synagree.stats.prf import prf_from_pairs
+    >>> res = prf_from_pairs([("a", "a"), ("a", "b"), ("b", "b")], "strict")
+    >>> for line in prf_label_lines(res, "tag"):
+    ...     print(line)
+    tag  gold  system  correct       P       R      F1
+    ---  ----  ------  -------  ------  ------  ------
+    a       2       1        1  1.0000  0.5000  0.6667
+    b       1       2        1  0.5000  1.0000  0.6667
+    """
+    f = _percent if percent else _fraction(4)
+    rows = [[c.label, str(c.gold), str(c.system), str(c.correct), f(c.precision),
+             f(c.recall), f(c.f1)] for c in result.per_label]
+    return _layout([title, "gold", "system", "correct", "P", "R", "F1"], rows)
+
+
+def prf_csv_rows(results: Mapping[str, PRF]) -> List[List[object]]:
+    """CSV cells for `PRF_CSV_COLUMNS`, after a label column: every number, lossless.
+
+    Per variant: a ``MICRO`` row (summed counts, micro ratios), a ``MACRO``
+    row (label count, macro ratios; no counts), then one row per label.
+    Floats are written with ``repr`` (round-trip exact); undefined is empty.
+
+    Parameters
+    ----------
+    results : mapping of str to PRF
+
+    Returns
+    -------
+    list of list
+        ``[label, variant, labels, correct, gold, system, precision, recall, f1]``.
+
+    Examples
+    --------
+    >>> from synagree.stats.prf import prf_from_pairs
+    >>> res = {"strict": prf_from_pairs([("a", "a"), ("a", "b")], "strict")}
+    >>> for r in prf_csv_rows(res):
+    ...     print(r)
+    ['MICRO', 'strict', 2, 1, 2, 2, '0.5', '0.5', '0.5']
+    ['MACRO', 'strict', 2, '', '', '', '0.5', '0.25', '0.3333333333333333']
+    ['a', 'strict', '', 1, 2, 1, '1.0', '0.5', '0.6666666666666666']
+    ['b', 'strict', '', 0, 0, 1, '0.0', '0.0', '0.0']
+    """
+    def num(x: float) -> str:
+        return repr(float(x)) if math.isfinite(x) else ""
+
+    out: List[List[object]] = []
+    for k, r in results.items():
+        out.append(["MICRO", k, r.labels, r.correct, r.gold, r.system,
+                    num(r.micro_precision), num(r.micro_recall), num(r.micro_f1)])
+        out.append(["MACRO", k, r.labels, "", "", "", num(r.macro_precision),
+                    num(r.macro_recall), num(r.macro_f1)])
+        out += [[c.label, k, "", c.correct, c.gold, c.system, num(c.precision),
+                 num(c.recall), num(c.f1)] for c in r.per_label]
+    return out
+
+
+def append_prf_csv(text: str, results: Mapping[str, PRF]) -> str:
+    """A CSV table with the `PRF_CSV_COLUMNS` appended and the `prf_csv_rows` after it.
+
+    The existing rows keep their cells (the new columns are empty there); a
+    new row puts its label in the first column and leaves the other old
+    columns empty.
+
+    Parameters
+    ----------
+    text : str
+        A CSV table with a header row.
+    results : mapping of str to PRF
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.stats.prf import prf_from_pairs
+    >>> res = {"strict": prf_from_pairs([("a", "a")], "strict")}
+    >>> print(append_prf_csv("tag,count\\nALL,1\\n", res), end="")
+    tag,count,variant,labels,correct,gold,system,precision,recall,f1
+    ALL,1,,,,,,,,
+    MICRO,,strict,1,1,1,1,1.0,1.0,1.0
+    MACRO,,strict,1,,,,1.0,1.0,1.0
+    a,,strict,,1,1,1,1.0,1.0,1.0
+    """
+    rows = list(csv.reader(io.StringIO(text)))
+    width = len(rows[0])
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(rows[0] + list(PRF_CSV_COLUMNS))
+    for r in rows[1:]:
+        w.writerow(r + [""] * len(PRF_CSV_COLUMNS))
+    for cells in prf_csv_rows(results):
+        w.writerow(csv_row([cells[0]] + [""] * (width - 1) + list(cells[1:])))
+    return buf.getvalue()
+
+
+def render_compare_prf(res: CompareResult) -> str:
+    r"""The ``compare --prf`` block of the text table: one summary per system.
+
+    Parameters
+    ----------
+    res : CompareResult
+        Computed with ``prf=True`` ("" otherwise).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.compare import compare
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
+    >>> system = gold.replace("nsubj", "obj")
+    >>> res = compare(gold + "\n", [system + "\n"], names=["parser"], alpha=False, prf=True)
+    >>> lines = render_compare_prf(res).splitlines()
+    >>> lines[0]
+    'parser: P/R/F1 over relations, micro and macro (%)'
+    >>> lines[3].split()  # variant, labels, correct, gold, system, micro P R F1, macro P R F1
+    ['strict', '3', '1', '2', '2', '50.00', '50.00', '50.00', '33.33', '33.33', '33.33']
+    """
+    out: List[str] = []
+    for s in res.systems:
+        if s.prf is None:
+            continue
+        out.append(plain(f"{s.name}: P/R/F1 over relations, micro and macro (%)"))
+        out += prf_summary_lines(s.prf, percent=True)
+    if not out:
+        return ""
+    out += [plain(f"prf: {COMPARE_LEGEND}"), plain(f"prf: {PRF_LEGEND}")]
+    return "\n".join(out) + "\n"
+
+
+def compare_prf_csv_rows(name: str, results: Mapping[str, PRF]) -> List[Dict[str, object]]:
+    """The ``compare --prf`` rows of the long CSV (columns of its ``CSV_COLUMNS``).
+
+    Per variant (section ``prf:<variant>``): ``micro`` (counts and micro
+    ratios), ``macro`` (macro ratios), ``labels`` (the number averaged),
+    then ``label`` rows with the label in ``bin``.  ``value`` is the F1.
+
+    Parameters
+    ----------
+    name : str
+        The system.
+    results : mapping of str to PRF
+
+    Returns
+    -------
+    list of dict
+
+    Examples
+    --------
+    >>> from synagree.stats.prf import prf_from_pairs
+    >>> rows = compare_prf_csv_rows("parser", {"strict": prf_from_pairs([("a", "a")])})
+    >>> [(r["metric"], r["value"]) for r in rows]
+    [('micro', 1.0), ('macro', 1.0), ('labels', 1), ('label', 1.0)]
+    """
+    out: List[Dict[str, object]] = []
+    for v, r in results.items():
+        sec = f"prf:{v}"
+        out.append(dict(section=sec, system=name, metric="micro", value=r.micro_f1,
+                        correct=r.correct, gold=r.gold, predicted=r.system,
+                        precision=r.micro_precision, recall=r.micro_recall, f1=r.micro_f1))
+        out.append(dict(section=sec, system=name, metric="macro", value=r.macro_f1,
+                        precision=r.macro_precision, recall=r.macro_recall, f1=r.macro_f1))
+        out.append(dict(section=sec, system=name, metric="labels", value=r.labels))
+        out += [dict(section=sec, system=name, metric="label", bin=c.label, value=c.f1,
+                     correct=c.correct, gold=c.gold, predicted=c.system,
+                     precision=c.precision, recall=c.recall, f1=c.f1) for c in r.per_label]
+    return out
+
+
+
+def render_tags_prf(results: Mapping[str, PRF]) -> str:
+    """The ``tags --prf`` block of the text table: the summary, then each variant per tag.
+
+    A lenient variant equal to strict (its note says so) gets no second
+    per-tag table.
+
+    Parameters
+    ----------
+    results : mapping of str to PRF
+        From `synagree.evaluation.label_prf.tag_prf`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.label_prf import tag_prf
+    >>> text = render_tags_prf(tag_prf([("nsubj:pass", "nsubj"), ("obj", "obj")], "ud"))
+    >>> print("\\n".join(text.splitlines()[:5]))
+    P/R/F1 over tags, micro and macro (fractions)
+    variant  labels  correct  gold  system  micro P  micro R  micro F1  macro P  macro R  macro F1
+    -------  ------  -------  ----  ------  -------  -------  --------  -------  -------  --------
+    strict        3        1     2       2   0.5000   0.5000    0.5000   0.3333   0.3333    0.3333
+    lenient       2        2     2       2   1.0000   1.0000    1.0000   1.0000   1.0000    1.0000
+    """
+    out = ["P/R/F1 over tags, micro and macro (fractions)"]
+    out += prf_summary_lines(results)
+    out.append(plain(f"prf: strict: tags as written; lenient: their top-level ancestors in "
+                     f"the hierarchy. {PRF_LEGEND}"))
+    for k, r in results.items():
+        if any(n.startswith("lenient = strict") for n in r.notes):
+            continue
+        out += ["", f"{k}: per tag"] + prf_label_lines(r, "tag")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,294 @@
+"""Micro- and macro-averaged precision, recall and F1 from per-label counts.
+
+docs/method.md §17.  One label L has three counts: ``correct`` (items
+labelled L on both sides that count as correct), ``gold`` (gold items
+labelled L) and ``system`` (system items labelled L).  Then
+
+* per label: P = correct / system, R = correct / gold,
+  F1 = 2 · correct / (gold + system) (the harmonic mean of P and R);
+  a label with no system items has P = 0, one with no gold items R = 0
+  (scikit-learn's ``zero_division=0``);
+* **micro**: the same three ratios over the summed counts (every item weighs
+  the same);
+* **macro**: the unweighted mean of the per-label P, R and F1 over the
+  labels averaged, which are the union of the gold and the system labels.
+  Macro F1 is the mean of the per-label F1 (scikit-learn's ``average="macro"``),
+  *not* the harmonic mean of macro P and macro R.
+
+With no label at all, every ratio is undefined (NaN; ``null`` in JSON).
+
+The counts come from the commands (`synagree.evaluation.label_prf`); this
+module only does the arithmetic.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Mapping, Optional, Tuple
+
+__all__ = ["LabelCounts", "PRF", "prf_from_counts", "prf_from_pairs", "prf_table"]
+
+
+def _ratio(num: float, den: float) -> float:
+    return num / den if den else 0.0
+
+
+def _mean(xs: List[float]) -> float:
+    return math.fsum(xs) / len(xs) if xs else math.nan
+
+
+def _clean(x: float) -> Optional[float]:
+    return None if math.isnan(x) else x
+
+
+@dataclass(frozen=True)
+class LabelCounts:
+    """The counts of one label; P, R and F1 are derived.
+
+    Parameters
+    ----------
+    label : str
+    correct : int
+        Items labelled ``label`` on both sides that count as correct.
+    gold, system : int
+        Gold / system items labelled ``label``.
+
+    Examples
+    --------
+    >>> c = LabelCounts("obj", correct=3, gold=4, system=6)
+    >>> c.precision, c.recall, c.f1
+    (0.5, 0.75, 0.6)
+    >>> LabelCounts("iobj", 0, 2, 0).precision  # no system item: P = 0 (zero_division=0)
+    0.0
+    """
+
+    label: str
+    correct: int
+    gold: int
+    system: int
+
+    @property
+    def precision(self) -> float:
+        """correct / system (0.0 when the system never uses the label)."""
+        return _ratio(self.correct, self.system)
+
+    @property
+    def recall(self) -> float:
+        """correct / gold (0.0 when gold never uses the label)."""
+        return _ratio(self.correct, self.gold)
+
+    @property
+    def f1(self) -> float:
+        """2 · correct / (gold + system)."""
+        return _ratio(2 * self.correct, self.gold + self.system)
+
+    def as_dict(self) -> dict:
+        """The counts and the ratios, JSON-ready."""
+        return {"label": self.label, "correct": self.correct, "gold": self.gold,
+                "system": self.system, "precision": self.precision, "recall": self.recall,
+                "f1": self.f1}
+
+
+@dataclass
+class PRF:
+    """Micro and macro P/R/F1 of one variant, from its per-label counts.
+
+    Parameters
+    ----------
+    variant : str
+        The variant's name (``strict``, ``lenient`` ...).
+    match : str
+        What counts as correct and which labels, in words (a setting the
+        result carries).
+    per_label : list of LabelCounts
+        One per label averaged: the union of the gold and the system labels,
+        most frequent in gold first.
+    notes : list of str
+
+    Examples
+    --------
+    >>> r = prf_from_counts({"a": 2}, {"a": 3, "b": 1}, {"a": 2, "c": 2}, "strict", "exact label")
+    >>> r.labels, r.correct, r.gold, r.system
+    (3, 2, 4, 4)
+    >>> r.micro_precision, r.micro_recall, r.micro_f1
+    (0.5, 0.5, 0.5)
+    >>> r.macro_precision, r.macro_recall, round(r.macro_f1, 6)  # a: P 1, R 2/3, F1 0.8
+    (0.3333333333333333, 0.2222222222222222, 0.266667)
+    """
+
+    variant: str
+    match: str
+    per_label: List[LabelCounts]
+    notes: List[str] = field(default_factory=list)
+
+    @property
+    def labels(self) -> int:
+        """Number of labels averaged by macro."""
+        return len(self.per_label)
+
+    @property
+    def correct(self) -> int:
+        """Σ correct over the labels (the micro numerator)."""
+        return sum(c.correct for c in self.per_label)
+
+    @property
+    def gold(self) -> int:
+        """Σ gold items."""
+        return sum(c.gold for c in self.per_label)
+
+    @property
+    def system(self) -> int:
+        """Σ system items."""
+        return sum(c.system for c in self.per_label)
+
+    @property
+    def micro_precision(self) -> float:
+        """correct / system over all labels (NaN with no label)."""
+        return _ratio(self.correct, self.system) if self.per_label else math.nan
+
+    @property
+    def micro_recall(self) -> float:
+        """correct / gold over all labels (NaN with no label)."""
+        return _ratio(self.correct, self.gold) if self.per_label else math.nan
+
+    @property
+    def micro_f1(self) -> float:
+        """2 · correct / (gold + system) over all labels (NaN with no label)."""
+        return _ratio(2 * self.correct, self.gold + self.system) if self.per_label else math.nan
+
+    @property
+    def macro_precision(self) -> float:
+        """Mean per-label precision (NaN with no label)."""
+        return _mean([c.precision for c in self.per_label])
+
+    @property
+    def macro_recall(self) -> float:
+        """Mean per-label recall (NaN with no label)."""
+        return _mean([c.recall for c in self.per_label])
+
+    @property
+    def macro_f1(self) -> float:
+        """Mean per-label F1, scikit-learn's macro F1 (NaN with no label)."""
+        return _mean([c.f1 for c in self.per_label])
+
+    def label(self, name: str) -> LabelCounts:
+        """The counts of one label (KeyError if it is not averaged)."""
+        for c in self.per_label:
+            if c.label == name:
+                return c
+        raise KeyError(name)
+
+    def as_dict(self) -> dict:
+        """Counts, micro and macro ratios, per-label rows: JSON-ready (NaN as None)."""
+        return {"variant": self.variant, "match": self.match, "labels": self.labels,
+                "correct": self.correct, "gold": self.gold, "system": self.system,
+                "micro_precision": _clean(self.micro_precision),
+                "micro_recall": _clean(self.micro_recall),
+                "micro_f1": _clean(self.micro_f1),
+                "macro_precision": _clean(self.macro_precision),
+                "macro_recall": _clean(self.macro_recall),
+                "macro_f1": _clean(self.macro_f1),
+                "per_label": [c.as_dict() for c in self.per_label],
+                "notes": list(self.notes)}
+
+
+def prf_from_counts(correct: Mapping[str, int], gold: Mapping[str, int],
+                    system: Mapping[str, int], variant: str = "", match: str = "") -> PRF:
+    """P/R/F1 from per-label counts (docs/method.md §17).
+
+    Parameters
+    ----------
+    correct, gold, system : mapping of str to int
+        Per label; missing labels count 0.
+    variant, match : str
+        Carried into the result.
+
+    Returns
+    -------
+    PRF
+        Labels: the union of the labels of ``gold`` and ``system`` with a
+        non-zero count, most frequent in gold first (then in the system, then
+        alphabetically).
+
+    Raises
+    ------
+    ValueError
+        A label with more correct items than gold or system items, or a
+        negative count.
+
+    Examples
+    --------
+    >>> r = prf_from_counts({"nsubj": 1}, {"nsubj": 2, "obj": 1}, {"nsubj": 1, "iobj": 2})
+    >>> [(c.label, c.precision, c.recall) for c in r.per_label]
+    [('nsubj', 1.0, 0.5), ('obj', 0.0, 0.0), ('iobj', 0.0, 0.0)]
+    >>> round(r.macro_f1, 4), round(r.micro_f1, 4)  # (2/3 + 0 + 0) / 3; 2·1/(3+3)
+    (0.2222, 0.3333)
+    """
+    seen = {k for k, v in gold.items() if v} | {k for k, v in system.items() if v}
+    for k, v in correct.items():
+        if v and k not in seen:
+            seen.add(k)
+    rows = []
+    for k in seen:
+        c, g, s = int(correct.get(k, 0)), int(gold.get(k, 0)), int(system.get(k, 0))
+        if min(c, g, s) < 0 or c > g or c > s:
+            raise ValueError(f"label {k!r}: {c} correct of {g} gold and {s} system items")
+        rows.append(LabelCounts(k, c, g, s))
+    rows.sort(key=lambda r: (-r.gold, -r.system, r.label))
+    return PRF(variant, match, rows)
+
+
+def prf_from_pairs(pairs: Iterable[Tuple[str, str]], variant: str = "",
+                   match: str = "") -> PRF:
+    """P/R/F1 of single-label classification: one (gold, system) label per item.
+
+    An item is correct when its two labels are equal; with the same items on
+    both sides, micro P = micro R = micro F1 = accuracy.  The result equals
+    scikit-learn's ``precision_recall_fscore_support(gold, system,
+    average="macro", zero_division=0)`` (docs/method.md §17).
+
+    Parameters
+    ----------
+    pairs : iterable of (str, str)
+    variant, match : str
+
+    Returns
+    -------
+    PRF
+
+    Examples
+    --------
+    >>> r = prf_from_pairs([("NOUN", "NOUN"), ("NOUN", "VERB"), ("VERB", "VERB"), ("ADJ", "NOUN")])
+    >>> r.labels, r.micro_f1, round(r.macro_precision, 4), round(r.macro_recall, 4)
+    (3, 0.5, 0.3333, 0.5)
+    """
+    correct: Counter = Counter()
+    gold: Counter = Counter()
+    system: Counter = Counter()
+    for g, s in pairs:
+        gold[g] += 1
+        system[s] += 1
+        if g == s:
+            correct[g] += 1
+    return prf_from_counts(correct, gold, system, variant, match)
+
+
+def prf_table(results: Mapping[str, PRF]) -> Dict[str, dict]:
+    """Several variants as JSON-ready data, keyed by variant.
+
+    Parameters
+    ----------
+    results : mapping of str to PRF
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> d = prf_table({"strict": prf_from_pairs([("a", "a"), ("a", "b")], "strict")})
+    >>> d["strict"]["micro_f1"], d["strict"]["macro_f1"]
+    (0.5, 0.3333333333333333)
+    """
+    return {k: r.as_dict() for k, r in results.items()}
