@@ -426,6 +426,11 @@ def breakdown(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementB
             notes.append(f"breakdown: {ignored} unit(s) whose annotations differ in word "
                          f"count are left out of the label, UPOS and arc views (they are "
                          f"in the length bins' alpha)")
+        if len({len(a) for a in ann_lists if len(a) >= 2}) > 1:
+            notes.append("breakdown: units have different numbers of annotations; each "
+                         "unit's pairs share its word count (as in LAS/UAS/LA), so specific "
+                         "agreement weighs pairs unlike the pooled pair tables of "
+                         "`categorical`")
         if upos.words(UPOS_DIFFERS):
             notes.append(f"breakdown: words whose UPOS differs between the two annotators "
                          f"of a pair are binned as {UPOS_DIFFERS}")
