@@ -164,8 +164,8 @@ def breakdown_long_rows(bd: AgreementBreakdown) -> Iterator[Tuple[str, str, str,
     ...     Unit("1", "d", {"a": s("root obj"), "b": s("root nmod")}),
     ...     Unit("2", "d", {"a": s("root obj"), "b": s("root obj")})], "dependency"))
     >>> rows = list(breakdown_long_rows(breakdown(res)))
-    >>> [r for r in rows if r[:2] == ("label", "obj")][:3]
-    [('label', 'obj', '', 'first', 2.0), ('label', 'obj', '', 'second', 1.0), ('label', 'obj', '', 'both', 1.0)]
+    >>> [r[3:] for r in rows if r[:2] == ("label", "obj")][:3]
+    [('first', 2.0), ('second', 1.0), ('both', 1.0)]
     """
     d = bd.to_dict()
     if bd.kind == "dependency":
@@ -195,8 +195,8 @@ def _long_csv(res: AgreementResult, bd: AgreementBreakdown) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["section", "bin", "bin2", "quantity", "value"])
-    for k, v in zip(header, values):
-        w.writerow(csv_row(["summary", "", "", k, v]))
+    for k, cell in zip(header, values):  # cells already made safe by render_csv
+        w.writerow(csv_row(["summary", "", "", k, cell]))
     for sec, b1, b2, q, v in breakdown_long_rows(bd):
         w.writerow(csv_row([sec, b1, b2, q, _value(v)]))
     return buf.getvalue()
