@@ -16,8 +16,8 @@ agreement result, all counted between annotators (no one is gold):
 ``arcs``
     The same counts as for labels, per arc length and direction of the word
     (``root``, ``left 1`` ... ``left 7+`` where the head precedes the word,
-    ``right 1`` ... ``right 7+``); ``both_head`` counts the words whose head
-    both annotators share.
+    ``right 1`` ... ``right 7+``, and ``self`` for a word that is its own
+    head); ``both_head`` counts the words whose head both annotators share.
 ``lengths``
     Per sentence-length bin (words of the unit's first annotation; default
     ``1-10``, ``11-20``, ``21-30``, ``31-40``, ``41+``): the units, LAS/UAS/LA
@@ -57,7 +57,7 @@ DEFAULT_LENGTH_EDGES: Tuple[int, ...] = (10, 20, 30, 40)
 
 #: Arc bins in report order ("left": the head precedes the word).
 ARC_BINS: Tuple[str, ...] = ("root", "left 1", "left 2", "left 3-6", "left 7+",
-                             "right 1", "right 2", "right 3-6", "right 7+")
+                             "right 1", "right 2", "right 3-6", "right 7+", "self")
 
 #: The UPOS bin of words whose UPOS the two annotators of a pair do not agree on.
 UPOS_DIFFERS = "(differs)"
@@ -115,13 +115,19 @@ def length_bin(n_words: int, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> str
 def arc_bin(word: int, head: int) -> str:
     """The arc bin of word ``word`` (1-based) attached to ``head`` (0: the root).
 
+    ``self`` is a word that is its own head (a head cycle of one word).
+
     Examples
     --------
     >>> arc_bin(2, 0), arc_bin(2, 1), arc_bin(1, 3), arc_bin(9, 4), arc_bin(1, 9)
     ('root', 'left 1', 'right 2', 'left 3-6', 'right 7+')
+    >>> arc_bin(3, 3)
+    'self'
     """
     if head == 0:
         return "root"
+    if head == word:
+        return "self"
     d = abs(word - head)
     side = "left" if head < word else "right"
     return f"{side} {d if d <= 2 else ('3-6' if d <= 6 else '7+')}"
