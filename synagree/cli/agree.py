@@ -8,7 +8,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Callable, ContextManager, Optional
 
-from synagree.agreement import caveats, unlabelled
+from synagree.agreement import breakdown, caveats, unlabelled
 from synagree.agreement.agree import agree
 from synagree.agreement.qa import WORST_BY, available_variant, worst_units
 from synagree.base.problems import InputError, print_problems
@@ -23,6 +23,7 @@ from synagree.cli.options import (
 from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
+from synagree.render.breakdown import render_with_breakdown
 from synagree.render.qa import render_worst, worst_notes_and_annotators
 from synagree.render.tables import FORMATS, render
 from synagree.stats.alpha import VARIANTS
@@ -149,6 +150,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-warnings", type=options.whole_number(0), default=30, metavar="N",
                    help="list at most N warnings on stderr (default 30)")
     add_tag_syntax_args(p, "DEPREL values")  # with --hierarchy (docs/method.md §15)
+    add_breakdown_args(p)  # --breakdown, --length-bins
 
 
 def run(args: argparse.Namespace) -> int:
@@ -173,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
                     sample_pairs=args.sample_pairs, exact=args.exact, progress=not args.quiet,
                     max_memory=args.max_memory)
     validate_args(args)  # usage errors / bad hierarchy file before the long run
+    validate_breakdown_args(args)
     # the computing layers are imported here, when a command runs (fast --help)
 
     ctx: ContextManager[Optional[Callable]] = nullcontext(None)  # the executor, if any
@@ -187,7 +190,9 @@ def run(args: argparse.Namespace) -> int:
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=args.max_warnings)
     tail = apply_worst(res, args, output)  # json: goes into details["worst"], returns ""
-    emit(render(res, output) + tail, args.out)
+    bd = apply_breakdown(res, args)  # None without --breakdown
+    body = render(res, output) if bd is None else render_with_breakdown(res, bd, output)
+    emit(body + tail, args.out)
     return 0
 
 
@@ -220,3 +225,32 @@ def apply_unlabelled(result, args: argparse.Namespace):
     if getattr(args, "unlabelled", False):
         unlabelled.add_to_result(result)
     return result
+
+
+def add_breakdown_args(parser: argparse.ArgumentParser) -> None:
+    """``--breakdown`` and ``--length-bins`` for ``synagree agree``."""
+    parser.add_argument("--breakdown", action="store_true",
+                        help="also break agreement down per label (specific agreement, "
+                             "one-vs-rest alpha, confusions), per UPOS, per arc length and "
+                             "direction, and per sentence length (LAS/UAS/LA and alpha per "
+                             "bin); CSV output becomes one long table")
+    parser.add_argument("--length-bins", type=options.increasing_whole_numbers, default=None,
+                        metavar="N,N,...",
+                        help="with --breakdown: upper ends of the sentence-length bins "
+                             "(default 10,20,30,40: 1-10, 11-20, 21-30, 31-40, 41+)")
+
+
+def validate_breakdown_args(args: argparse.Namespace) -> None:
+    """``--length-bins`` needs ``--breakdown`` (a usage `InputError`)."""
+    if getattr(args, "length_bins", None) is not None and not getattr(args, "breakdown", False):
+        raise InputError.single("<command line>", None, "usage",
+                                "--length-bins needs --breakdown")
+
+
+def apply_breakdown(result, args: argparse.Namespace):
+    """Wire ``--breakdown`` into an agreement result: the `AgreementBreakdown`
+    (also recorded in ``result.extra_details``), or None without the option."""
+    if not getattr(args, "breakdown", False):
+        return None
+    edges = getattr(args, "length_bins", None) or breakdown.DEFAULT_LENGTH_EDGES
+    return breakdown.add_to_result(result, edges)

@@ -29,7 +29,7 @@ import argparse
 import math
 import os
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, TypedDict
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypedDict
 
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 from synagree.base.problems import InputError
@@ -340,3 +340,17 @@ def input_options(args) -> InputOptions:
     return InputOptions(fmt=args.fmt, phrase_style=args.phrase_style, strict=args.strict,
                         allow_missing=args.allow_missing, names=args.names,
                         check_text=not args.no_text_check)
+
+
+def increasing_whole_numbers(text: str) -> Tuple[int, ...]:
+    """An argparse type: comma-separated whole numbers ≥ 1, strictly increasing
+    (``10,20,30,40``), e.g. the upper ends of bins."""
+    try:
+        values = tuple(int(x.strip()) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be comma-separated whole numbers such as "
+                                         f"10,20,30,40, got {text!r}")
+    if any(v < 1 for v in values) or any(b <= a for a, b in zip(values, values[1:])):
+        raise argparse.ArgumentTypeError(f"must be whole numbers ≥ 1 in increasing order, "
+                                         f"got {text!r}")
+    return values

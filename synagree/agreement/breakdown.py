@@ -1,0 +1,511 @@
+"""Where annotators disagree: agreement per label, UPOS, arc and sentence length.
+
+docs/method.md §21 (``synagree agree --breakdown``).  Four views of one
+agreement result, all counted between annotators (no one is gold):
+
+``labels``
+    Per DEPREL (in full, subtypes included) over the words aligned by
+    position: how many words each annotator of a pair gives the label, on
+    how many both do, on how many both do *and* agree on the head; specific
+    agreement on the label and on label + head; the one-vs-rest
+    Krippendorff's α of the label; and the confusions (pairs of different
+    labels given to one word, with how many of them share the head).
+``upos``
+    LAS/UAS/LA counts per UPOS of the word: the UPOS when both annotators of
+    the pair agree on it, else the bin ``(differs)``.
+``arcs``
+    The same counts as for labels, per arc length and direction of the word
+    (``root``, ``left 1`` ... ``left 7+`` where the head precedes the word,
+    ``right 1`` ... ``right 7+``, and ``self`` for a word that is its own
+    head); ``both_head`` counts the words whose head both annotators share.
+``lengths``
+    Per sentence-length bin (words of the unit's first annotation; default
+    ``1-10``, ``11-20``, ``21-30``, ``31-40``, ``41+``): the units, LAS/UAS/LA
+    (Jaccard for phrase structure) and α of every variant over the bin's
+    units, with the D_e of the bin's own trees (α as if the corpus held only
+    these sentences).
+
+Pairs: every unordered pair of a unit's annotators, ``first`` the one
+listed earlier; each pair weighs 1/(pairs of the unit), so with two
+annotators the counts are plain word counts and with more they are
+pair-averaged as LAS/UAS/LA are (docs/method.md §6.1).  Units whose
+annotations differ in word count cannot be aligned by position: they are
+left out of the word-level views (counted in ``ignored``) but are in the
+length bins' α.  Phrase-structure corpora get the length bins only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Dict, List, Optional, Sequence, Tuple, cast
+
+import numpy as np
+
+from synagree.agreement.unlabelled import alpha_over
+from synagree.io.brackets import PhraseSentence
+from synagree.io.conllu import DepSentence
+from synagree.stats.alpha import AlphaStats
+from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores
+from synagree.stats.per_category import BinScores, CategoryTable
+
+__all__ = ["DEFAULT_LENGTH_EDGES", "ARC_BINS", "UPOS_DIFFERS", "length_bin_names",
+           "length_bin", "arc_bin", "LengthBin", "AgreementBreakdown", "breakdown",
+           "add_to_result"]
+
+#: Upper ends of the sentence-length bins (words): 1-10, 11-20, 21-30, 31-40, 41+.
+DEFAULT_LENGTH_EDGES: Tuple[int, ...] = (10, 20, 30, 40)
+
+#: Arc bins in report order ("left": the head precedes the word).
+ARC_BINS: Tuple[str, ...] = ("root", "left 1", "left 2", "left 3-6", "left 7+",
+                             "right 1", "right 2", "right 3-6", "right 7+", "self")
+
+#: The UPOS bin of words whose UPOS the two annotators of a pair do not agree on.
+UPOS_DIFFERS = "(differs)"
+
+
+def length_bin_names(edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> List[str]:
+    """The names of the sentence-length bins cut at ``edges`` (upper ends, increasing).
+
+    Parameters
+    ----------
+    edges : sequence of int
+        Positive, strictly increasing.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    ValueError
+        Edges not positive or not increasing.
+
+    Examples
+    --------
+    >>> length_bin_names()
+    ['1-10', '11-20', '21-30', '31-40', '41+']
+    >>> length_bin_names([1, 5])
+    ['1', '2-5', '6+']
+    """
+    e = [int(x) for x in edges]
+    if any(x < 1 for x in e) or any(b <= a for a, b in zip(e, e[1:])):
+        raise ValueError(f"length bin edges must be positive and increasing, got {e}")
+    out, lo = [], 1
+    for hi in e:
+        out.append(str(hi) if hi == lo else f"{lo}-{hi}")
+        lo = hi + 1
+    return out + [f"{lo}+"]
+
+
+def length_bin(n_words: int, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> str:
+    """The name of the length bin of a sentence of ``n_words`` words.
+
+    Examples
+    --------
+    >>> length_bin(3), length_bin(10), length_bin(11), length_bin(99)
+    ('1-10', '1-10', '11-20', '41+')
+    """
+    names = length_bin_names(edges)
+    for name, hi in zip(names, edges):
+        if n_words <= hi:
+            return name
+    return names[-1]
+
+
+def arc_bin(word: int, head: int) -> str:
+    """The arc bin of word ``word`` (1-based) attached to ``head`` (0: the root).
+
+    ``self`` is a word that is its own head (a head cycle of one word).
+
+    Examples
+    --------
+    >>> arc_bin(2, 0), arc_bin(2, 1), arc_bin(1, 3), arc_bin(9, 4), arc_bin(1, 9)
+    ('root', 'left 1', 'right 2', 'left 3-6', 'right 7+')
+    >>> arc_bin(3, 3)
+    'self'
+    """
+    if head == 0:
+        return "root"
+    if head == word:
+        return "self"
+    d = abs(word - head)
+    side = "left" if head < word else "right"
+    return f"{side} {d if d <= 2 else ('3-6' if d <= 6 else '7+')}"
+
+
+@dataclass
+class LengthBin:
+    """One sentence-length bin: its units, word scores and α (docs/method.md §21.4).
+
+    Parameters
+    ----------
+    name : str
+        ``"1-10"``, ...
+    units : int
+        Pairable units in the bin.
+    annotations : int
+        Their annotations (the n of α).
+    scores : Counts
+        LAS/UAS/LA (or Jaccard) over the bin's units.
+    alpha : dict of str to AlphaStats
+        α per variant over the bin's units, D_e from the bin's own trees;
+        empty when the bin has no pairable unit.
+
+    Examples
+    --------
+    >>> from synagree.stats.attachment import Counts
+    >>> b = LengthBin("1-10", 0, 0, Counts(), {})
+    >>> b.alpha_value("plain") is None
+    True
+    """
+
+    name: str
+    units: int
+    annotations: int
+    scores: Counts
+    alpha: Dict[str, AlphaStats] = field(default_factory=dict)
+
+    def alpha_value(self, variant: str) -> Optional[float]:
+        """α of ``variant`` in the bin, None when undefined or not computed."""
+        st = self.alpha.get(variant)
+        return None if st is None else st.alpha
+
+
+def _r(x: Optional[float]) -> Optional[float]:
+    return None if x is None else float(x)
+
+
+@dataclass
+class AgreementBreakdown:
+    """Agreement per label, UPOS, arc and sentence length (docs/method.md §21).
+
+    Returned by `breakdown`.  Counts are pair-weighted words (plain word
+    counts with two annotators); ratios are derived and None when undefined.
+
+    Parameters
+    ----------
+    kind : str
+        ``"dependency"`` or ``"phrase"``.
+    annotators : list of str
+    labels : CategoryTable or None
+        Per DEPREL; ``both_also`` = same label and same head.  None for
+        phrase structure.
+    arcs : CategoryTable or None
+        Per arc bin (`ARC_BINS`); ``both_also`` = same head.
+    upos : BinScores or None
+        LAS/UAS/LA per UPOS bin.
+    lengths : list of LengthBin
+        Per sentence-length bin, in order.
+    edges : tuple of int
+        Upper ends of the length bins.
+    ignored : int
+        Pairable units left out of the word-level views (word counts differ).
+    notes : list of str
+        What a reader must know (pair weighting, ignored units, thin bins).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels.split())
+    >>> res = agree_corpus(Corpus(["a", "b"], [
+    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
+    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
+    ...     Unit("2", "d", {"a": s([0, 1], "root obj"), "b": s([0, 1], "root obj")})],
+    ...     "dependency"))
+    >>> bd = breakdown(res)
+    >>> bd.labels.counts("obj")["first"], bd.labels.specific("obj")
+    (2.0, 0.6666666666666666)
+    >>> d = bd.to_dict()
+    >>> d["labels"]["rows"][0]["label"], d["lengths"][0]["units"]
+    ('root', 2)
+    """
+
+    kind: str
+    annotators: List[str]
+    labels: Optional[CategoryTable]
+    arcs: Optional[CategoryTable]
+    upos: Optional[BinScores]
+    lengths: List[LengthBin]
+    edges: Tuple[int, ...] = DEFAULT_LENGTH_EDGES
+    ignored: int = 0
+    notes: List[str] = field(default_factory=list)
+
+    @property
+    def variants(self) -> List[str]:
+        """The α variants of the length bins (those of the result)."""
+        return next((list(b.alpha) for b in self.lengths if b.alpha), [])
+
+    @property
+    def score_names(self) -> List[str]:
+        """``["las", "uas", "la"]`` or ``["jaccard"]``."""
+        return ["jaccard"] if self.kind == "phrase" else ["las", "uas", "la"]
+
+    def label_rows(self) -> List[dict]:
+        """One dict per label (most frequent first): counts, specific agreement, α."""
+        return _category_rows(self.labels, "label") if self.labels is not None else []
+
+    def arc_rows(self) -> List[dict]:
+        """One dict per arc bin in `ARC_BINS` order (empty bins left out)."""
+        if self.arcs is None:
+            return []
+        rows = _category_rows(self.arcs, "arc")
+        rank = {b: k for k, b in enumerate(ARC_BINS)}
+        return sorted((r for r in rows if r["first"] + r["second"] > 0),
+                      key=lambda r: rank.get(r["arc"], len(rank)))
+
+    def confusion_rows(self) -> List[dict]:
+        """Pairs of different labels given to one word, most frequent first."""
+        if self.labels is None:
+            return []
+        return [{"label_1": a, "label_2": b, "words": x + y, "first_label_1": x,
+                 "first_label_2": y, "same_head": h}
+                for a, b, x, y, h in self.labels.confusions()]
+
+    def upos_rows(self) -> List[dict]:
+        """One dict per UPOS bin (most words first): counts and LAS/UAS/LA."""
+        if self.upos is None:
+            return []
+        up = self.upos
+        return [{"upos": k, "words": up.words(k),
+                 **{f"{m}_correct": up.correct(k, m) for m in ("las", "uas", "la")},
+                 **{m: up.ratio(k, m) for m in ("las", "uas", "la")}}
+                for k in up.order()]
+
+    def length_rows(self) -> List[dict]:
+        """One dict per length bin: units, word scores (counts and ratios), α and its sums."""
+        out = []
+        for b in self.lengths:
+            sc = b.scores
+            row: dict = {"bin": b.name, "units": b.units, "annotations": b.annotations,
+                         "words": sc.total, "ignored": sc.ignored}
+            row.update({f"{m}_correct": sc.correct.get(m, 0.0) for m in self.score_names})
+            row.update({m: (sc.ratio(m) if sc.total else None) for m in self.score_names})
+            for v in self.variants:
+                row[f"alpha_{v}"] = b.alpha_value(v)
+            row["counts"] = {f"alpha_{v}": {"do_sum": st.do_sum, "de_sum": st.de_sum,
+                                            "n": st.n, "d_o": st.d_o, "d_e": st.d_e}
+                             for v, st in b.alpha.items()}
+            out.append(row)
+        return out
+
+    def totals(self) -> dict:
+        """The label table summed over labels: words, LA and LAS counts, nominal α."""
+        if self.labels is None:
+            return {}
+        t = self.labels.totals()
+        return {"words": self.labels.words, "units": self.labels.units,
+                "la_correct": t["both"], "las_correct": t["both_also"],
+                "values": self.labels.n_values, "alpha_label": _r(self.labels.alpha_all())}
+
+    def to_dict(self) -> dict:
+        """JSON-ready: every count and ratio, under stable keys (docs/output.md)."""
+        d: dict = {"kind": self.kind, "annotators": list(self.annotators),
+                   "pairs": _pairs_text(self.annotators),
+                   "ignored": self.ignored, "length_edges": list(self.edges)}
+        if self.kind == "dependency":
+            d["totals"] = self.totals()
+            d["labels"] = {"n_values": self.labels.n_values if self.labels else 0.0,
+                           "rows": self.label_rows()}
+            d["label_confusions"] = self.confusion_rows()
+            d["upos"] = self.upos_rows()
+            d["arcs"] = {"n_values": self.arcs.n_values if self.arcs else 0.0,
+                         "rows": self.arc_rows()}
+        d["lengths"] = self.length_rows()
+        d["notes"] = list(self.notes)
+        return d
+
+
+def _category_rows(t: CategoryTable, key: str) -> List[dict]:
+    rows = []
+    for c in t.order():
+        k = t.counts(c)
+        rows.append({key: c, "first": k["first"], "second": k["second"], "both": k["both"],
+                     "both_head": k["both_also"], "specific": t.specific(c),
+                     "specific_head": t.specific(c, also=True), "alpha": t.alpha(c),
+                     "values": k["values"], "disagree": k["disagree"]})
+    return rows
+
+
+def _pairs_text(annotators: Sequence[str]) -> str:
+    if len(annotators) == 2:
+        return f"one pair: first = {annotators[0]}, second = {annotators[1]}"
+    return ("all unordered pairs of each unit's annotators, each weighted 1/(pairs of the "
+            "unit); first = the annotator listed earlier")
+
+
+def _upos(s: DepSentence) -> List[str]:
+    return list(s.upos) if s.upos else ["_"] * s.n_words
+
+
+def _word_views(ann_lists: Sequence[Sequence[DepSentence]]
+                ) -> Tuple[CategoryTable, CategoryTable, BinScores, int]:
+    labels, arcs, upos = CategoryTable(), CategoryTable(), BinScores()
+    for b in ARC_BINS:
+        arcs.code(b)
+    ignored = 0
+    for anns in ann_lists:
+        if len(anns) < 2:
+            continue
+        n = anns[0].n_words
+        if any(a.n_words != n for a in anns[1:]):
+            ignored += 1
+            continue
+        lab = np.array([[labels.code(r) for r in s.deprels] for s in anns], dtype=np.int64)
+        heads = np.stack([np.asarray(s.heads, dtype=np.int64) for s in anns])
+        labels.add_unit(lab, heads)
+        arc = np.array([[arcs.code(arc_bin(i, h)) for i, h in enumerate(row, start=1)]
+                        for row in heads.tolist()], dtype=np.int64)
+        arcs.add_unit(arc, heads)
+        tags = [_upos(s) for s in anns]
+        pairs = list(combinations(range(len(anns)), 2))
+        w = 1.0 / len(pairs)
+        for i, j in pairs:
+            keys = [x if x == y else UPOS_DIFFERS for x, y in zip(tags[i], tags[j])]
+            uas = heads[i] == heads[j]
+            la = lab[i] == lab[j]
+            upos.add(keys, uas & la, uas, la, w)
+    return labels, arcs, upos, ignored
+
+
+def breakdown(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementBreakdown:
+    """Agreement per label, UPOS, arc and sentence length for an agreement result.
+
+    docs/method.md §21.  The length bins' α takes one more all-pairs TED
+    pass per bin, over the bin's trees only (D_e exact, or sampled with as
+    many pairs when the result's D_e was sampled).
+
+    Parameters
+    ----------
+    result : AgreementResult
+        From `synagree.agreement.agree.agree_corpus` (it carries the corpus
+        and the trees).
+    edges : sequence of int
+        Upper ends of the sentence-length bins (positive, increasing).
+
+    Returns
+    -------
+    AgreementBreakdown
+
+    Raises
+    ------
+    ValueError
+        Bad ``edges``, or a result without its corpus.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(heads, rels):
+    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels.split())
+    >>> res = agree_corpus(Corpus(["a", "b"], [
+    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
+    ...                     "b": s([2, 0, 1], "nsubj root obj")}),
+    ...     Unit("2", "d", {"a": s([0, 1], "root obj"), "b": s([0, 1], "root obj")})],
+    ...     "dependency"))
+    >>> bd = breakdown(res, edges=[2])
+    >>> [(b.name, b.units, b.scores.ratio("las")) for b in bd.lengths]
+    [('1-2', 1, 1.0), ('3+', 1, 0.6666666666666666)]
+    >>> bd.labels.specific("obj"), bd.labels.specific("obj", also=True)
+    (1.0, 0.5)
+    >>> bd.upos.ratio("_", "uas")  # no UPOS column: one bin "_"
+    0.8
+    """
+    corpus = result.corpus
+    if corpus is None:
+        raise ValueError("the agreement result does not carry its corpus")
+    names = length_bin_names(edges)
+    edges = tuple(int(x) for x in edges)
+    ann_lists = corpus.annotation_lists()
+    notes = [f"breakdown pairs: {_pairs_text(result.annotators)}"]
+    labels = arcs = None
+    upos = None
+    ignored = 0
+    if result.kind == "dependency":
+        labels, arcs, upos, ignored = _word_views(cast(List[List[DepSentence]], ann_lists))
+        if ignored:
+            notes.append(f"breakdown: {ignored} unit(s) whose annotations differ in word "
+                         f"count are left out of the label, UPOS and arc views (they are "
+                         f"in the length bins' alpha)")
+        if len({len(a) for a in ann_lists if len(a) >= 2}) > 1:
+            notes.append("breakdown: units have different numbers of annotations; each "
+                         "unit's pairs share its word count (as in LAS/UAS/LA), so specific "
+                         "agreement weighs pairs unlike the pooled pair tables of "
+                         "`categorical`")
+        if upos.words(UPOS_DIFFERS):
+            notes.append(f"breakdown: words whose UPOS differs between the two annotators "
+                         f"of a pair are binned as {UPOS_DIFFERS}")
+    else:
+        notes.append("breakdown: labels, UPOS and arcs need dependency input; phrase "
+                     "structure gets the sentence-length bins only")
+    members: Dict[str, List[int]] = {n: [] for n in names}
+    for k, anns in enumerate(ann_lists):
+        if len(anns) >= 2:
+            first = anns[0]
+            size = first.size if isinstance(first, PhraseSentence) else first.n_words
+            members[length_bin(size, edges)].append(k)
+    lengths: List[LengthBin] = []
+    sampled = False
+    for n in names:
+        idx = members[n]
+        units = [ann_lists[k] for k in idx]
+        if result.kind == "phrase":
+            scores = jaccard_scores(cast(List[List[PhraseSentence]], units))
+        else:
+            scores = attachment_scores(cast(List[List[DepSentence]], units))
+        stats: Dict[str, AlphaStats] = {}
+        if idx:
+            ta = alpha_over(result, [result.trees[k] for k in idx])
+            stats = dict(ta.stats)
+            sampled = sampled or ta.sampled is not None
+        n_ann = sum(len(u) for u in units)
+        lengths.append(LengthBin(n, len(idx), n_ann, scores, stats))
+        if len(idx) == 1:
+            notes.append(f"breakdown: length bin {n} holds one unit, so its alpha is 0 by "
+                         f"construction")
+    if sampled:
+        notes.append("breakdown: the length bins' D_e is estimated from sampled pairs, as "
+                     "the corpus D_e is")
+    return AgreementBreakdown(result.kind, list(result.annotators), labels, arcs, upos,
+                              lengths, edges, ignored, notes)
+
+
+def add_to_result(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementBreakdown:
+    """Compute `breakdown` and record it in ``result.extra_details["breakdown"]``.
+
+    The JSON output then holds it under ``details.breakdown``; the other
+    formats render it with `synagree.render.breakdown.render_with_breakdown`.
+
+    Parameters
+    ----------
+    result : AgreementResult
+    edges : sequence of int
+        Upper ends of the sentence-length bins.
+
+    Returns
+    -------
+    AgreementBreakdown
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.agreement.agree import agree_corpus
+    >>> def s(rels):
+    ...     return DepSentence("-", 0, 1, ["w", "w"], np.array([0, 1]), rels.split())
+    >>> res = agree_corpus(Corpus(["a", "b"], [
+    ...     Unit("1", "d", {"a": s("root obj"), "b": s("root nmod")}),
+    ...     Unit("2", "d", {"a": s("root obj"), "b": s("root obj")})], "dependency"))
+    >>> bd = add_to_result(res)
+    >>> res.extra_details["breakdown"]["label_confusions"][0]["words"]
+    1.0
+    """
+    bd = breakdown(result, edges)
+    result.extra_details["breakdown"] = bd.to_dict()
+    return bd

@@ -1,0 +1,57 @@
+"""docs/agree-breakdowns.md: every ``$ synagree ...`` example prints the numbers shown.
+
+The commands run in-process from the repository root; the numbers of the
+printed output must equal those of the documented output, in order, so
+layout changes do not matter but any changed number does.  The values the
+page derives by hand are asserted in tests/test_breakdown.py.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "agree-breakdowns.md"
+NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%?(?![\w])")
+
+
+def _examples():
+    text = DOC.read_text(encoding="utf-8")
+    out = []
+    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
+        lines = block.splitlines()
+        assert lines[0].startswith("$ synagree "), lines[0]
+        out.append((shlex.split(lines[0][2:])[1:], "\n".join(lines[1:])))
+    return out
+
+
+EXAMPLES = _examples()
+
+
+def test_the_page_has_the_example():
+    assert len(EXAMPLES) == 1
+    assert "--breakdown" in EXAMPLES[0][0]
+
+
+@pytest.mark.parametrize("args,expected", EXAMPLES, ids=[" ".join(a[-3:]) for a, _ in EXAMPLES])
+def test_documented_output(args, expected, run_cli, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    rc, out, err = run_cli(*args)
+    assert rc == 0, err
+    assert NUMBER.findall(out) == NUMBER.findall(expected)
+    # the words matter too where they carry results (row names, table titles, notes)
+    got = [line.split()[0] for line in out.splitlines() if line.strip()]
+    want = [line.split()[0] for line in expected.splitlines() if line.strip()]
+    assert got == want
+
+
+def test_hand_values_in_the_text():
+    """The derivations of the page state the values the command prints."""
+    text = DOC.read_text(encoding="utf-8")
+    for value in ("0.4250", "-0.0455", "0.7946", "0.8889", "0.8296", "0.6349", "0.4000",
+                  "0.5161"):
+        assert value.replace("-", "−") in text or value in text
+        assert value in EXAMPLES[0][1]
