@@ -15,7 +15,8 @@ from synagree.render.tags import render_tags
 def run(args: argparse.Namespace) -> int:
     """``synagree tags``: one tag column evaluated against gold; the exit status."""
     res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
-                        plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check)
+                        plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check,
+                        per_feature=args.per_feature)
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
     text = render_tags(res, output_format(args))
@@ -40,3 +41,6 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_text_check(p)
     options.add_output(p, OUTPUTS, "table")
     options.add_quiet(p)
+    p.add_argument("--per-feature", action="store_true",
+                   help="with --column feats: also score each feature of FEATS (precision, "
+                        "recall, F1, accuracy, kappa per feature; UFeats accuracy)")

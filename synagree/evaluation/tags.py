@@ -45,10 +45,12 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
+from synagree.evaluation.features import FeatureScores, feature_scores
 from synagree.io.conllu import sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
 from synagree.io.text import comparable
+from synagree.stats.features import check_feats
 from synagree.stats.hierarchical import (
     describe_hierarchy,
     load_hierarchy,
@@ -317,6 +319,9 @@ class TagsResult:
     form_mismatches : int
         Words whose forms differ between the files (warnings).
     warnings : list of Problem
+    per_feature : FeatureScores, optional
+        Per-feature scores of FEATS (``column="feats"``, ``per_feature=True``;
+        docs/method.md §19.4).
 
     Examples
     --------
@@ -352,6 +357,7 @@ class TagsResult:
     added_tags: List[str] = field(default_factory=list)
     form_mismatches: int = 0
     warnings: List[Problem] = field(default_factory=list)
+    per_feature: Optional[FeatureScores] = None
 
     @property
     def accuracy(self) -> float:
@@ -370,7 +376,7 @@ class TagsResult:
 
     def to_dict(self) -> dict:
         """The result as JSON-ready data with stable keys."""
-        return {
+        d = {
             "synagree_version": __version__,
             "gold": self.gold_file, "system": self.system_file, "column": self.column,
             "hierarchy": self.hierarchy, "plain_as_leaf": self.plain_as_leaf,
@@ -386,6 +392,9 @@ class TagsResult:
             "per_tag": [r.as_dict() for r in self.per_tag],
             "warnings": [p.as_dict() for p in self.warnings],
         }
+        if self.per_feature is not None:
+            d["per_feature"] = self.per_feature.to_dict()
+        return d
 
 
 def _clean(x: Optional[float]) -> Optional[float]:
@@ -486,7 +495,8 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
 
 def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   column: str = "deprel", hierarchy: Union[str, Hierarchy, None] = None,
-                  plain_as_leaf: bool = False, check_text: bool = True) -> TagsResult:
+                  plain_as_leaf: bool = False, check_text: bool = True,
+                  per_feature: bool = False) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -505,6 +515,9 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         Refuse a sentence pair where most word forms differ (misaligned
         files); False compares it anyway.  A few differing forms are warnings
         either way.
+    per_feature : bool
+        Also score each feature of FEATS (``column="feats"`` only;
+        docs/method.md §19.4): FEATS must split into ``Name=Value`` pairs.
 
     Returns
     -------
@@ -541,6 +554,10 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown column {column!r}; expected one of "
                                 f"{', '.join(COLUMNS)}")
+    if per_feature and column != "feats":
+        raise InputError.single("<command line>", None, "usage",
+                                f"--per-feature splits FEATS: it needs --column feats, "
+                                f"not {column}")
     if hierarchy is None:
         hierarchy = default_hierarchy(column)
     if not isinstance(hierarchy, Hierarchy):
@@ -548,6 +565,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     log = ProblemLog()
     gold = read_tag_column(gold_path, column, log)
     system = read_tag_column(system_path, column, log)
+    if per_feature:  # malformed FEATS, with file and line (docs/method.md §19.1)
+        check_feats(((s.file, ln, t) for s in gold + system for ln, _, t in s.words), log)
     log.raise_if_errors()
     pairs = _align(gold, system, str(gold_path), str(system_path), log, check_text)
     log.raise_if_errors()
@@ -556,6 +575,7 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                       hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
                       plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),
                       form_mismatches=sum(1 for p in log.warnings if p.kind == "form-mismatch"),
-                      warnings=list(log.warnings), **scores)
+                      warnings=list(log.warnings),
+                      per_feature=feature_scores(pairs) if per_feature else None, **scores)
 
 

@@ -6,6 +6,7 @@ from typing import List
 
 from synagree.base.escape import csv_row, plain
 from synagree.evaluation.tags import OUTPUTS, TagsResult, _clean
+from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_score_table
 from synagree.render.tables import fmt_num
 
 
@@ -13,7 +14,10 @@ from synagree.render.tables import fmt_num
 def render_tags(res: TagsResult, output: str = "table") -> str:
     r"""A `TagsResult` as ``table`` (summary + per-tag rows), ``json`` or ``csv``.
 
-    CSV has one row per gold tag, after an ``ALL`` row.
+    CSV has one row per gold tag, after an ``ALL`` row; with per-feature
+    scores (``--per-feature``) it has one row per feature instead, after
+    ``ALL`` and ``UFeats`` rows (`synagree.render.features.feature_score_rows`),
+    and the table shows them after the per-tag rows.
 
     Parameters
     ----------
@@ -54,6 +58,10 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     if output == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
+        if res.per_feature is not None:  # docs/method.md §19.4
+            w.writerow(SCORE_HEADER)
+            w.writerows(csv_row(r) for r in feature_score_rows(res.per_feature))
+            return buf.getvalue()
         w.writerow(["tag", "count", "exact", "accuracy", "mean_credit", "confusion",
                     "confusion_count"])
         w.writerow(["ALL", res.words, res.exact, repr(_clean(res.accuracy)),
@@ -94,4 +102,6 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
 
     lines.append(fmt(head))
     lines.extend(fmt(r) for r in body)
+    if res.per_feature is not None:
+        lines += ["", feature_score_table(res.per_feature).rstrip("\n")]
     return "\n".join(lines) + "\n"
