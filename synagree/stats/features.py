@@ -121,9 +121,10 @@ def parse_feats(text: str, log: Optional[ProblemLog] = None, file: str = "<input
     if log is not None:
         if bad:
             log.add(file, line, "bad-feats",
-                    f"FEATS {quote(text)} cannot be split into features: {'; '.join(bad)} "
-                    f"(UD FEATS: Name=Value pairs joined by '|', several values joined by "
-                    f"',')", sent_id=sent_id)
+                    f"FEATS {quote(text)} cannot be split into features: {bad[0]}"
+                    + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else "")
+                    + " (UD FEATS: Name=Value pairs joined by '|', several values joined by "
+                      "',')", sent_id=sent_id)
         elif unsorted_values or names != sorted(names, key=_ud_key):
             log.add(file, line, "unsorted-feats",
                     f"FEATS {quote(text)} is not in UD order (features by name, values "
