@@ -432,3 +432,10 @@ def test_iaa_files_have_no_ud_feats(shared_data):
     assert {p.kind for p in exc.value.errors} == {"bad-feats"}
     cdt = sorted((shared_data / "iaa" / "cdt").glob("en-*.conll"))
     assert corpus_features(load_corpus(cdt)).features() == ["id"]
+
+
+def test_feature_scores_compare_canonical_values():
+    fs = feature_scores([("PronType=Int,Rel", "PronType=Rel,Int"), ("Case=Nom", "_")])
+    [case, pron] = sorted(fs.rows, key=lambda r: r.feature)
+    assert (pron.correct, pron.agree, fs.set_equal) == (1, 2, 1)
+    assert (case.gold, case.system, case.correct, case.cohen_kappa) == (1, 0, 0, 0.0)
