@@ -529,7 +529,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         Unknown column, bad hierarchy, unreadable input, or differing sentence
         or word counts, or sentences where most word forms differ (every
         problem, with file and line).  A few differing word forms are only
-        warnings.
+        warnings.  With ``per_feature``: another column (``usage``) or FEATS
+        that cannot be split (``bad-feats``).
 
     Examples
     --------
