@@ -442,3 +442,18 @@ def test_cli_prf_output_follows_the_suffix(run_cli, tmp_path):
     assert rc == 0, err
     rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
     assert [r["f1"] for r in rows if r["tag"] == "MACRO"] == [repr(11 / 27), repr(5 / 7)]
+
+
+def test_per_feature_and_prf_refused_in_one_csv(run_cli, tmp_path):
+    # two row sets with different columns do not fit one CSV document
+    gold = DATA.parent / "feats" / "ann1.conllu"
+    system = DATA.parent / "feats" / "ann2.conllu"
+    out = tmp_path / "both.csv"
+    rc, _, err = run_cli("tags", str(gold), str(system), "--column", "feats", "--per-feature",
+                         "--prf", "-o", str(out))
+    assert rc == 2 and "--per-feature and --prf" in err and not out.exists()
+    rc, _, err = run_cli("tags", str(gold), str(system), "--column", "feats", "--per-feature",
+                         "--prf", "-o", str(tmp_path / "both.json"))
+    assert rc == 0, err
+    data = json.loads((tmp_path / "both.json").read_text())
+    assert data["per_feature"] and data["prf"]["strict"]["labels"] > 0

@@ -274,6 +274,15 @@ PRODUCERS = {
               ["agree", "{good}", "{a}", "--bootstrap", "5", "--sample-pairs", "100"]),
 }
 
+# FEATS split into features (docs/method.md §19.1)
+PRODUCERS["bad-feats"] = ({"a.conllu": GOOD.replace("X\t_\t_\t1", "X\t_\tCase\t1"),
+                           "good.conllu": GOOD},
+                          ["categorical", "{a}", "{good}", "--per-feature"])
+PRODUCERS["unsorted-feats"] = ({"a.conllu": GOOD.replace("X\t_\t_\t1",
+                                                         "X\t_\tPronType=Rel,Int\t1"),
+                                "good.conllu": GOOD},
+                               ["tags", "{good}", "{a}", "--column", "feats", "--per-feature"])
+
 
 def _kinds_on_stderr(err: str):
     return set(re.findall(r"\(([a-z0-9-]+)\)(?: \[sentence [^]]*\])?$", err, re.M))

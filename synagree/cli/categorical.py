@@ -9,11 +9,12 @@ import numpy as np
 
 from synagree.agreement.agree import load_corpus
 from synagree.base.jsonable import json_ready
-from synagree.base.problems import InputError
+from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.io.files import emit
 from synagree.render.categorical import summary_header, summary_rows
+from synagree.render.features import render_per_feature
 from synagree.render.rows import _f, render_rows
 from synagree.stats.categorical import (
     DEFAULT_LAYERS,
@@ -23,6 +24,13 @@ from synagree.stats.categorical import (
     layer_agreement,
     multinomial_weights,
 )
+from synagree.stats.features import (
+    FEATURE_ITEMS,
+    corpus_features,
+    feature_of_layer,
+    layer_items,
+    per_feature_agreement,
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,15 +39,29 @@ def run(args: argparse.Namespace) -> int:
     layers = parse_layers(args.layers)
     output = output_format(args)
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
-    items = {layer: items_from_corpus(corpus, layer) for layer in layers}
+    feature_layers = [x for x in layers if feature_of_layer(x) is not None]
+    split = None
+    if feature_layers or args.per_feature:  # FEATS split into features: docs/method.md §19
+        split = corpus_features(corpus, strict=args.strict)
+        if split.warnings and not args.quiet:
+            print_problems(split.warnings, limit=10)
+    items = {layer: (layer_items(corpus, layer, args.feature_items, split) if split
+                     else items_from_corpus(corpus, layer)) for layer in layers}
     results = {layer: layer_agreement(data) for layer, data in items.items()}
-    cis = None
+    per_feature = (per_feature_agreement(corpus, items=args.feature_items, split=split)
+                   if args.per_feature else None)
+    cis = cis_pf = None
     if args.bootstrap:
         rng = np.random.default_rng(args.seed)
         cis = {layer: bootstrap(data, confidence=args.ci_level,
                                 weights=multinomial_weights(rng, len(data.units),
                                                             args.bootstrap))
                for layer, data in items.items()}
+        if per_feature is not None:
+            cis_pf = {f: bootstrap(data, confidence=args.ci_level,
+                                   weights=multinomial_weights(rng, len(data.units),
+                                                               args.bootstrap))
+                      for f, data in per_feature.data.items()}
     if output == "json":
         d = {"annotators": list(corpus.annotators), **corpus.settings(),
              "layers": {k: v.to_dict(confusion=args.confusion) for k, v in results.items()}}
@@ -50,6 +72,14 @@ def run(args: argparse.Namespace) -> int:
                                                         if kk != "replicates"}
                                                     for k, v in ci.items()}
                                             for layer, ci in cis.items()}}
+        if split is not None:
+            d["feature_items"] = args.feature_items
+        if per_feature is not None:
+            pf = d["per_feature"] = per_feature.to_dict(confusion=args.confusion)
+            if cis_pf:
+                pf["intervals"] = {
+                    f: {k: {kk: vv for kk, vv in v.items() if kk != "replicates"}
+                        for k, v in ci.items()} for f, ci in cis_pf.items()}
         text = json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
     else:
         m = len(corpus.annotators)
@@ -57,7 +87,11 @@ def run(args: argparse.Namespace) -> int:
         text = render_rows(summary_header(m), summary_rows(results, cis), fmt,
                            caption="Categorical agreement per layer (pooled; micro over "
                                    "documents)" + (f", {100 * args.ci_level:g}% bootstrap "
-                                                   f"CIs" if cis else ""))
+                                                   f"CIs" if cis else "")
+                           + ("; feats:NAME items: " + ("every word" if args.feature_items
+                                                           == "all" else "words where some "
+                                                           "annotator gives the feature")
+                              if feature_layers else ""))
         if args.specific:
             la = results[args.specific]
             freq = la.category_frequency()
@@ -65,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
                     sorted(la.specific().items(), key=lambda kv: -freq.get(kv[0], 0))]
             text += "\n" + render_rows(["category", "assignments", "specific agreement"], rows,
                                        fmt, caption=f"Specific agreement ({args.specific})")
+        if per_feature is not None:
+            text += "\n" + render_per_feature(per_feature, fmt, cis_pf)
         ignored = next(iter(results.values())).ignored_units if results else 0
         if ignored and fmt == "table":
             text += (f"note: {ignored} sentence(s) whose annotations differ in word count "
@@ -76,11 +112,11 @@ def run(args: argparse.Namespace) -> int:
 def parse_layers(spec: Optional[str], allow_empty: bool = False) -> List[str]:
     """Comma-separated layer names (a usage error names the unknown ones)."""
     layers = [x.strip() for x in (spec or "").split(",") if x.strip()]
-    bad = [x for x in layers if x not in LAYERS]
+    bad = [x for x in layers if x not in LAYERS and feature_of_layer(x) is None]
     if bad or not (layers or allow_empty):
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown layer(s) {', '.join(bad) or '(none)'}; choose from "
-                                f"{', '.join(LAYERS)}")
+                                f"{', '.join(LAYERS)}, or feats:NAME (one feature)")
     return layers
 
 
@@ -101,3 +137,9 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="JSON: include the contingency tables (sparse [row, col, count])")
     options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
     options.add_quiet(p)
+    p.add_argument("--per-feature", action="store_true",
+                   help="also a table of agreement per feature of FEATS (every feature seen, "
+                        "most frequent first); layers feats:NAME give single features")
+    p.add_argument("--feature-items", choices=list(FEATURE_ITEMS), default="all",
+                   help="items of a feature: all words, '_' where it is absent (default), "
+                        "or only words where some annotator gives it (present)")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from synagree.base.problems import print_problems
+from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
@@ -15,9 +15,15 @@ from synagree.render.tags import render_tags
 # ---------------------------------------------------------------- CLI
 def run(args: argparse.Namespace) -> int:
     """``synagree tags``: one tag column evaluated against gold; the exit status."""
+    if args.per_feature and args.prf and output_format(args) == "csv":
+        # one document per output: the two row sets have different columns
+        raise InputError.single("<command line>", None, "usage",
+                                "--per-feature and --prf give two tables with different "
+                                "columns: CSV holds one; use -o FILE.json for both, or run twice")
     res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
                         plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check,
-                        tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf)
+                        tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf,
+                        per_feature=args.per_feature)
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
     text = render_tags(res, output_format(args))
@@ -46,3 +52,6 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prf", action="store_true",
                    help="add micro and macro P/R/F1 over tags: strict (tags as written) and "
                         "lenient (top-level ancestors in the hierarchy) (docs/method.md §17)")
+    p.add_argument("--per-feature", action="store_true",
+                   help="with --column feats: also score each feature of FEATS (precision, "
+                        "recall, F1, accuracy, kappa per feature; UFeats accuracy)")

@@ -45,11 +45,13 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
+from synagree.evaluation.features import FeatureScores, feature_scores
 from synagree.evaluation.label_prf import tag_prf
 from synagree.io.conllu import sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
 from synagree.io.text import comparable
+from synagree.stats.features import check_feats
 from synagree.stats.hierarchical import (
     describe_hierarchy,
     load_hierarchy,
@@ -369,6 +371,9 @@ class TagsResult:
     prf : dict of str to PRF, optional
         Strict and lenient micro/macro P/R/F1 over tags
         (`synagree.evaluation.label_prf.tag_prf`; None unless asked for).
+    per_feature : FeatureScores, optional
+        Per-feature scores of FEATS (``column="feats"``, ``per_feature=True``;
+        docs/method.md §19.4).
 
     Examples
     --------
@@ -412,6 +417,7 @@ class TagsResult:
     system_probabilities: int = 0
     notes: List[str] = field(default_factory=list)
     prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
+    per_feature: Optional[FeatureScores] = None
 
     @property
     def accuracy(self) -> float:
@@ -476,6 +482,8 @@ class TagsResult:
             d["notes"] = list(self.notes)
         if self.prf is not None:
             d["prf"] = prf_table(self.prf)
+        if self.per_feature is not None:
+            d["per_feature"] = self.per_feature.to_dict()
         return d
 
 
@@ -618,7 +626,8 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
 def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   column: str = "deprel", hierarchy: Union[str, Hierarchy, None] = None,
                   plain_as_leaf: bool = False, check_text: bool = True,
-                  tag_syntax: str = "plain", bdm: bool = False, prf: bool = False) -> TagsResult:
+                  tag_syntax: str = "plain", bdm: bool = False, prf: bool = False,
+                  per_feature: bool = False) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -648,6 +657,9 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     prf : bool
         Add strict and lenient micro/macro P/R/F1 over tags
         (`TagsResult.prf`, docs/method.md §17).
+    per_feature : bool
+        Also score each feature of FEATS (``column="feats"`` only;
+        docs/method.md §19.4): FEATS must split into ``Name=Value`` pairs.
 
     Returns
     -------
@@ -660,7 +672,9 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         or word counts, or sentences where most word forms differ (every
         problem, with file and line).  A few differing word forms are only
         warnings.  With ``alternatives``: every value that is not valid
-        syntax, and probabilities in the gold file (``tag-syntax``).
+        syntax, and probabilities in the gold file (``tag-syntax``).  With
+        ``per_feature``: another column (``usage``) or FEATS that cannot be
+        split (``bad-feats``).
 
     Examples
     --------
@@ -686,6 +700,10 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                                 f"unknown column {column!r}; expected one of "
                                 f"{', '.join(COLUMNS)}")
     check_syntax_option(tag_syntax, column)
+    if per_feature and column != "feats":
+        raise InputError.single("<command line>", None, "usage",
+                                f"--per-feature splits FEATS: it needs --column feats, "
+                                f"not {column}")
     if hierarchy is None:
         hierarchy = default_hierarchy(column)
     if not isinstance(hierarchy, Hierarchy):
@@ -693,6 +711,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     log = ProblemLog()
     gold = read_tag_column(gold_path, column, log)
     system = read_tag_column(system_path, column, log)
+    if per_feature:  # malformed FEATS, with file and line (docs/method.md §19.1)
+        check_feats(((s.file, ln, t) for s in gold + system for ln, _, t in s.words), log)
     log.raise_if_errors()
     read = TagReader(tag_syntax)  # docs/method.md §15.1: every value checked, with its line
     for side, is_gold in ((gold, True), (system, False)):
@@ -711,6 +731,7 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                       plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),
                       form_mismatches=sum(1 for p in log.warnings if p.kind == "form-mismatch"),
                       warnings=list(log.warnings), tag_syntax=tag_syntax,
-                      notes=[note] if note else [], **scores)
+                      notes=[note] if note else [],
+                      per_feature=feature_scores(pairs) if per_feature else None, **scores)
 
 

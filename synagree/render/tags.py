@@ -6,6 +6,7 @@ from typing import List, Optional, Tuple
 
 from synagree.base.escape import csv_row, plain
 from synagree.evaluation.tags import OUTPUTS, TagsResult, _clean
+from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_score_table
 from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.tables import fmt_num
 
@@ -18,7 +19,10 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     ``--tag-syntax alternatives`` and ``--bdm`` (docs/method.md §15) every
     format gains the sums and means (``alt_correct``/``alt_accuracy``,
     ``bdm``/``mean_bdm``), and the table the counts of words with
-    alternatives.
+    alternatives.  With per-feature scores (``--per-feature``) CSV has one
+    row per feature instead, after ``ALL`` and ``UFeats`` rows
+    (`synagree.render.features.feature_score_rows`), and the table shows
+    them after the per-tag rows.
 
     Parameters
     ----------
@@ -59,6 +63,13 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     if output == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
+        if res.per_feature is not None:  # docs/method.md §19.4
+            w.writerow(SCORE_HEADER)
+            w.writerows(csv_row(r) for r in feature_score_rows(res.per_feature))
+            if res.prf is not None:  # one table per CSV document: the CLI refuses both
+                raise ValueError("CSV holds either the per-feature rows or the P/R/F rows; "
+                                 "use JSON for both")
+            return buf.getvalue()
         extra = _csv_extra_columns(res)
         w.writerow(["tag", "count", "exact", "accuracy", "mean_credit", "confusion",
                     "confusion_count"] + extra)
@@ -117,6 +128,8 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     lines.extend(fmt(r) for r in body)
     if res.prf is not None:  # tags --prf (docs/method.md §17)
         lines += ["", render_tags_prf(res.prf).rstrip("\n")]
+    if res.per_feature is not None:
+        lines += ["", feature_score_table(res.per_feature).rstrip("\n")]
     return "\n".join(lines) + "\n"
 
 

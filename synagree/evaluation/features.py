@@ -1,0 +1,252 @@
+"""Per-feature evaluation of FEATS against gold (``synagree tags --column feats --per-feature``).
+
+docs/method.md §19.4.  Words are paired as `synagree.evaluation.tags` pairs
+them (same tokenisation).  Each word's FEATS is split into features
+(`synagree.stats.features.parse_feats`, values in canonical order).  For
+each feature F, over the words:
+
+* ``gold`` / ``system``: words where gold / the system gives F;
+* ``correct``: words where both give F with the same value;
+* precision = correct / system, recall = correct / gold,
+  F1 = 2 · correct / (gold + system): presence and value of F together, as
+  the CoNLL 2018 scorer's F1 treats a word;
+* ``agree``: words where the value of F, or its absence (``_``), is the same;
+  accuracy = agree / words;
+* Cohen's κ and Scott's π on the value of F with ``_`` for absent, every
+  word an item.
+
+Summary over all features: precision, recall and F1 pooled over the
+(word, feature) pairs (micro), the unweighted mean F1 over the features seen
+(macro), ``set_equal`` (words whose whole feature sets are equal) and
+``ufeats_equal`` (words whose sets of universal features,
+`synagree.evaluation.conll18.UNIVERSAL_FEATURES`, are equal: the CoNLL 2018
+``UFeats`` accuracy when both files have the same tokenisation).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from synagree.evaluation.conll18 import UNIVERSAL_FEATURES
+from synagree.stats.features import ABSENT, parse_feats
+from synagree.trees.hierarchy import cohens_kappa, scotts_pi
+
+__all__ = ["FeatureRow", "FeatureScores", "feature_scores"]
+
+
+def _ratio(a: float, b: float) -> float:
+    return a / b if b else math.nan
+
+
+def _clean(x: float) -> Optional[float]:
+    return None if x is None or math.isnan(x) or math.isinf(x) else float(x)
+
+
+@dataclass
+class FeatureRow:
+    """One feature: counts against gold, and the scores derived from them.
+
+    Parameters
+    ----------
+    feature : str
+    universal : bool
+        One of the CoNLL 2018 universal features (``UFeats``).
+    words : int
+        Words compared.
+    gold, system : int
+        Words where gold / the system gives the feature.
+    correct : int
+        Words where both give it with the same value.
+    agree : int
+        Words where the value or its absence is the same.
+    cohen_kappa, scott_pi : float or None
+        On value-or-``_``, every word an item; None when undefined.
+
+    Examples
+    --------
+    >>> r = FeatureRow("Case", True, 10, gold=4, system=5, correct=3, agree=8,
+    ...                cohen_kappa=0.6, scott_pi=0.59)
+    >>> r.precision, r.recall, round(r.f1, 4), r.accuracy
+    (0.6, 0.75, 0.6667, 0.8)
+    """
+
+    feature: str
+    universal: bool
+    words: int
+    gold: int
+    system: int
+    correct: int
+    agree: int
+    cohen_kappa: Optional[float]
+    scott_pi: Optional[float]
+
+    @property
+    def precision(self) -> float:
+        """correct / system (NaN when the system never gives the feature)."""
+        return _ratio(self.correct, self.system)
+
+    @property
+    def recall(self) -> float:
+        """correct / gold (NaN when gold never gives the feature)."""
+        return _ratio(self.correct, self.gold)
+
+    @property
+    def f1(self) -> float:
+        """2 · correct / (gold + system)."""
+        return _ratio(2 * self.correct, self.gold + self.system)
+
+    @property
+    def accuracy(self) -> float:
+        """agree / words."""
+        return _ratio(self.agree, self.words)
+
+    def as_dict(self) -> dict:
+        """JSON-ready counts and scores (undefined scores as None)."""
+        return {"feature": self.feature, "universal": self.universal, "words": self.words,
+                "gold": self.gold, "system": self.system, "correct": self.correct,
+                "agree": self.agree, "precision": _clean(self.precision),
+                "recall": _clean(self.recall), "f1": _clean(self.f1),
+                "accuracy": _clean(self.accuracy), "cohen_kappa": self.cohen_kappa,
+                "scott_pi": self.scott_pi}
+
+
+@dataclass
+class FeatureScores:
+    """Per-feature evaluation of FEATS against gold (docs/method.md §19.4).
+
+    Parameters
+    ----------
+    words : int
+    rows : list of FeatureRow
+        Most frequent in gold first (then in the system, then by name).
+    gold, system, correct : int
+        Summed over the features: (word, feature) pairs in gold, in the
+        system, and in both with the same value.
+    set_equal : int
+        Words whose whole feature sets are equal (canonical order).
+    ufeats_equal : int
+        Words whose sets of universal features are equal.
+
+    Examples
+    --------
+    >>> fs = feature_scores([("Case=Nom|Number=Sing", "Case=Nom"), ("_", "_")])
+    >>> fs.micro_precision, fs.micro_recall, fs.set_equal, fs.ufeats_equal
+    (1.0, 0.5, 1, 1)
+    """
+
+    words: int
+    rows: List[FeatureRow] = field(default_factory=list)
+    gold: int = 0
+    system: int = 0
+    correct: int = 0
+    set_equal: int = 0
+    ufeats_equal: int = 0
+
+    @property
+    def micro_precision(self) -> float:
+        """correct / system over all features."""
+        return _ratio(self.correct, self.system)
+
+    @property
+    def micro_recall(self) -> float:
+        """correct / gold over all features."""
+        return _ratio(self.correct, self.gold)
+
+    @property
+    def micro_f1(self) -> float:
+        """2 · correct / (gold + system) over all features."""
+        return _ratio(2 * self.correct, self.gold + self.system)
+
+    @property
+    def macro_f1(self) -> float:
+        """Unweighted mean of the per-feature F1 (features given by gold or the system)."""
+        vals = [r.f1 for r in self.rows if r.gold + r.system]
+        return math.fsum(vals) / len(vals) if vals else math.nan
+
+    @property
+    def set_accuracy(self) -> float:
+        """set_equal / words."""
+        return _ratio(self.set_equal, self.words)
+
+    @property
+    def ufeats_accuracy(self) -> float:
+        """ufeats_equal / words (CoNLL 2018 UFeats on identical tokenisation)."""
+        return _ratio(self.ufeats_equal, self.words)
+
+    def totals(self, universal: bool = False) -> Tuple[int, int, int]:
+        """(gold, system, correct) summed over the features (universal ones only if asked)."""
+        rows = [r for r in self.rows if r.universal or not universal]
+        return (sum(r.gold for r in rows), sum(r.system for r in rows),
+                sum(r.correct for r in rows))
+
+    def to_dict(self) -> dict:
+        """JSON-ready: the pooled counts and scores, then one entry per feature."""
+        return {"words": self.words, "absent": ABSENT,
+                "micro_precision": _clean(self.micro_precision),
+                "micro_recall": _clean(self.micro_recall), "micro_f1": _clean(self.micro_f1),
+                "macro_f1": _clean(self.macro_f1),
+                "set_accuracy": _clean(self.set_accuracy),
+                "ufeats_accuracy": _clean(self.ufeats_accuracy),
+                "counts": {"gold": self.gold, "system": self.system, "correct": self.correct,
+                           "set_equal": self.set_equal, "ufeats_equal": self.ufeats_equal},
+                "universal_counts": dict(zip(("gold", "system", "correct"),
+                                             self.totals(universal=True))),
+                "features": [r.as_dict() for r in self.rows]}
+
+
+def feature_scores(pairs: Sequence[Tuple[str, str]]) -> FeatureScores:
+    """Per-feature scores of (gold FEATS, system FEATS) pairs, one pair per word.
+
+    The values should have been checked (`synagree.stats.features.check_feats`):
+    malformed elements are skipped here.
+
+    Parameters
+    ----------
+    pairs : sequence of (str, str)
+
+    Returns
+    -------
+    FeatureScores
+
+    Examples
+    --------
+    >>> pairs = [("Case=Nom|Number=Sing", "Case=Nom|Number=Plur"), ("Case=Acc", "_"),
+    ...          ("_", "Number=Sing"), ("_", "_")]
+    >>> fs = feature_scores(pairs)
+    >>> [(r.feature, r.gold, r.system, r.correct, r.agree) for r in fs.rows]
+    [('Case', 2, 1, 1, 3), ('Number', 1, 2, 0, 2)]
+    >>> fs.correct, round(fs.micro_f1, 4), fs.set_equal
+    (1, 0.3333, 1)
+    """
+    cache: Dict[str, Dict[str, str]] = {}
+
+    def split(text: str) -> Dict[str, str]:
+        d = cache.get(text)
+        if d is None:
+            d = cache[text] = parse_feats(text)
+        return d
+
+    split_pairs = [(split(g), split(s)) for g, s in pairs]
+    names = sorted({f for g, s in split_pairs for f in (*g, *s)})
+    out = FeatureScores(len(split_pairs))
+    for g, s in split_pairs:
+        out.set_equal += g == s
+        out.ufeats_equal += ({k: v for k, v in g.items() if k in UNIVERSAL_FEATURES}
+                             == {k: v for k, v in s.items() if k in UNIVERSAL_FEATURES})
+    for f in names:
+        values = [(g.get(f, ABSENT), s.get(f, ABSENT)) for g, s in split_pairs]
+        confusion = Counter(values)
+        gold = sum(c for (gv, _), c in confusion.items() if gv != ABSENT)
+        system = sum(c for (_, sv), c in confusion.items() if sv != ABSENT)
+        agree = sum(c for (gv, sv), c in confusion.items() if gv == sv)
+        correct = agree - confusion.get((ABSENT, ABSENT), 0)
+        out.rows.append(FeatureRow(f, f in UNIVERSAL_FEATURES, len(values), gold, system,
+                                   correct, agree, _clean(cohens_kappa(values)),
+                                   _clean(scotts_pi(values))))
+        out.gold += gold
+        out.system += system
+        out.correct += correct
+    out.rows.sort(key=lambda r: (-r.gold, -r.system, r.feature))
+    return out

@@ -1,0 +1,236 @@
+"""Rows of the per-feature FEATS tables (``categorical --per-feature``, ``tags --per-feature``).
+
+docs/method.md §19.
+"""
+from typing import Dict, List, Optional, Sequence
+
+from synagree.base.escape import plain
+from synagree.evaluation.features import FeatureScores
+from synagree.render.rows import _f, render_rows
+from synagree.render.tables import fmt_num
+from synagree.stats.features import PerFeature
+
+#: How each item definition is named in the tables.
+ITEM_SETS = {"all": "all words", "present": "words with it"}
+
+
+def per_feature_header(m: int) -> List[str]:
+    """The header of `per_feature_rows` for ``m`` annotators.
+
+    Parameters
+    ----------
+    m : int
+        Annotators (two: Cohen's κ and Scott's π; more: Davies & Fleiss κ and
+        Fleiss' κ).
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> per_feature_header(2)[:5]
+    ['feature', 'item set', 'with feature', 'items', 'observed']
+    """
+    return ["feature", "item set", "with feature", "items", "observed",
+            "Cohen kappa" if m == 2 else "D&F kappa", "Scott pi" if m == 2 else "Fleiss kappa",
+            "alpha", "agreeing pairs", "pairs"]
+
+
+def per_feature_rows(pf: PerFeature, cis: Optional[Dict[str, Dict[str, dict]]] = None
+                     ) -> List[List[str]]:
+    """One row per feature: item set, values with it, items, coefficients, pair counts.
+
+    Parameters
+    ----------
+    pf : PerFeature
+        From `synagree.stats.features.per_feature_agreement`.
+    cis : dict, optional
+        ``{feature: {coefficient: {"low", "high"}}}``: intervals appended to
+        the cells.
+
+    Returns
+    -------
+    list of list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.stats.features import per_feature_agreement
+    >>> def s(feats):
+    ...     return DepSentence("-", 0, 1, ["w"] * 2, np.array([0, 1]), ["root", "dep"],
+    ...                        feats=feats)
+    >>> c = Corpus(["a", "b"], [Unit("1", "d", {"a": s(["Case=Nom", "_"]),
+    ...                                          "b": s(["Case=Nom", "Case=Acc"])})],
+    ...            "dependency")
+    >>> per_feature_rows(per_feature_agreement(c))
+    [['Case', 'all words', '3', '2', '0.5000', '0.3333', '0.2000', '0.4000', '1', '2']]
+    """
+    rows = []
+    for feature, la in pf.features.items():
+        c = la.coefficients()
+        row = [feature, ITEM_SETS.get(pf.items, pf.items), str(pf.given[feature]),
+               str(la.items)]
+        for k in ("observed", "kappa", "pi", "alpha"):
+            cell = _f(c[k])
+            if cis and feature in cis and k in cis[feature]:
+                ci = cis[feature][k]
+                cell += f" [{_f(ci['low'])}, {_f(ci['high'])}]"
+            row.append(cell)
+        row += [str(sum(p.contingency.agree for p in la.pairs)),
+                str(sum(p.items for p in la.pairs))]
+        rows.append(row)
+    return rows
+
+
+def per_feature_caption(items: str) -> str:
+    """The caption of the per-feature table: what the items are.
+
+    Parameters
+    ----------
+    items : {"all", "present"}
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> per_feature_caption("all").split("(")[1]
+    "items: every word, '_' where it lacks the feature; most frequent feature first)"
+    """
+    what = ("every word, '_' where it lacks the feature" if items == "all" else
+            "the words where some annotator gives the feature; '_' where another lacks it")
+    return f"Per-feature agreement on FEATS (items: {what}; most frequent feature first)"
+
+
+#: Columns of the per-feature tag-evaluation CSV.
+SCORE_HEADER = ["feature", "universal", "words", "gold", "system", "correct", "agree",
+                "precision", "recall", "f1", "accuracy", "cohen_kappa", "scott_pi"]
+
+
+def _num(x: Optional[float]) -> str:
+    return "" if x is None or x != x else repr(float(x))
+
+
+def _ratio(a: int, b: int) -> Optional[float]:
+    return a / b if b else None
+
+
+def feature_score_rows(fs: FeatureScores) -> List[List[object]]:
+    """CSV rows of per-feature scores: ``ALL``, ``UFeats``, then one per feature.
+
+    ``ALL`` pools every feature, ``UFeats`` the universal ones; in these two
+    rows ``agree`` counts the words whose whole feature sets (universal ones
+    only for ``UFeats``) are equal and ``accuracy`` is its share of the words.
+
+    Parameters
+    ----------
+    fs : FeatureScores
+
+    Returns
+    -------
+    list of list
+        Rows under `SCORE_HEADER`; ratios at full precision, undefined ones empty.
+
+    Examples
+    --------
+    >>> from synagree.evaluation.features import feature_scores
+    >>> rows = feature_score_rows(feature_scores([("Case=Nom|Foo=Bar", "Case=Nom")]))
+    >>> [r[:7] for r in rows]  # doctest: +NORMALIZE_WHITESPACE
+    [['ALL', '', 1, 2, 1, 1, 0], ['UFeats', 'yes', 1, 1, 1, 1, 1],
+     ['Case', 'yes', 1, 1, 1, 1, 1], ['Foo', 'no', 1, 1, 0, 0, 0]]
+    """
+    out: List[List[object]] = []
+    for name, universal, agree in (("ALL", "", fs.set_equal),
+                                   ("UFeats", "yes", fs.ufeats_equal)):
+        g, s, c = fs.totals(universal=bool(universal))
+        out.append([name, universal, fs.words, g, s, c, agree, _num(_ratio(c, s)),
+                     _num(_ratio(c, g)), _num(_ratio(2 * c, g + s)),
+                     _num(_ratio(agree, fs.words)), "", ""])
+    for r in fs.rows:
+        out.append([r.feature, "yes" if r.universal else "no", r.words, r.gold, r.system,
+                    r.correct, r.agree, _num(r.precision), _num(r.recall), _num(r.f1),
+                    _num(r.accuracy), _num(r.cohen_kappa), _num(r.scott_pi)])
+    return out
+
+
+def feature_score_table(fs: FeatureScores) -> str:
+    """The per-feature scores as text: a summary, then one line per feature.
+
+    Parameters
+    ----------
+    fs : FeatureScores
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.features import feature_scores
+    >>> text = feature_score_table(feature_scores([("Case=Nom|Foo=Bar", "Case=Nom")]))
+    >>> print(text.splitlines()[1])
+    micro P / R / F1      1.000000 / 0.500000 / 0.666667
+    """
+    summary = [
+        ("micro P / R / F1", " / ".join(fmt_num(x, 6) for x in
+                                        (fs.micro_precision, fs.micro_recall, fs.micro_f1))),
+        ("macro F1 (features)", fmt_num(fs.macro_f1, 6)),
+        ("feature-set accuracy", f"{fmt_num(fs.set_accuracy, 6)} ({fs.set_equal} of "
+                                 f"{fs.words} words)"),
+        ("UFeats accuracy", f"{fmt_num(fs.ufeats_accuracy, 6)} ({fs.ufeats_equal} of "
+                            f"{fs.words} words; universal features only)"),
+    ]
+    kw = max(len(k) for k, _ in summary)
+    lines = ["Per feature (FEATS split into Name=Value; '_' = absent; every word an item)"]
+    lines += [f"{k:<{kw}}  {v}" for k, v in summary]
+    head = ["feature", "univ", "gold", "system", "correct", "P", "R", "F1", "accuracy",
+            "kappa"]
+    body = [[plain(r.feature), "yes" if r.universal else "no", str(r.gold), str(r.system),
+             str(r.correct), fmt_num(r.precision, missing="-"), fmt_num(r.recall, missing="-"),
+             fmt_num(r.f1, missing="-"), fmt_num(r.accuracy, missing="-"),
+             fmt_num(r.cohen_kappa, missing="-")] for r in fs.rows]
+    lines.append("")
+    lines.append(_aligned([head] + body).rstrip("\n"))
+    return "\n".join(lines) + "\n"
+
+
+def _aligned(rows: Sequence[List[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(widths[i]) if i < 2 else c.rjust(widths[i])
+                               for i, c in enumerate(r)).rstrip() for r in rows) + "\n"
+
+
+def render_per_feature(pf: PerFeature, fmt: str,
+                       cis: Optional[Dict[str, Dict[str, dict]]] = None) -> str:
+    """The per-feature agreement table in ``fmt`` (table, csv, markdown, latex).
+
+    Parameters
+    ----------
+    pf : PerFeature
+    fmt : str
+    cis : dict, optional
+        See `per_feature_rows`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.stats.features import per_feature_agreement
+    >>> s = DepSentence("-", 0, 1, ["w"], np.array([0]), ["root"], feats=["Case=Nom"])
+    >>> c = Corpus(["a", "b"], [Unit("1", "d", {"a": s, "b": s})], "dependency")
+    >>> print(render_per_feature(per_feature_agreement(c), "csv"), end="")
+    feature,item set,with feature,items,observed,Cohen kappa,Scott pi,alpha,agreeing pairs,pairs
+    Case,all words,2,1,1.0000,–,–,–,1,1
+    """
+    m = len(next(iter(pf.features.values())).annotators) if pf.features else 2
+    return render_rows(per_feature_header(m), per_feature_rows(pf, cis), fmt,
+                       caption=per_feature_caption(pf.items))

@@ -1,0 +1,51 @@
+"""docs/morphology.md: every ``$ synagree ...`` example prints the numbers shown.
+
+The commands run in-process from the repository root; the numbers of the
+printed output must equal those of the documented output, in order, so
+layout changes do not matter but any changed number does.  The hand
+derivations of the page are asserted exactly in tests/test_features.py.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "morphology.md"
+NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%?(?![\w])")
+
+
+def _examples():
+    text = DOC.read_text(encoding="utf-8")
+    out = []
+    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
+        lines = block.splitlines()
+        assert lines[0].startswith("$ synagree "), lines[0]
+        out.append((shlex.split(lines[0][2:])[1:], "\n".join(lines[1:])))
+    return out
+
+
+EXAMPLES = _examples()
+
+
+def test_every_feature_has_an_example():
+    opts = {o for args, _ in EXAMPLES for o in args}
+    assert {"--per-feature", "--feature-items", "feats,feats:Number,feats:PronType"} <= opts
+    assert {args[0] for args, _ in EXAMPLES} == {"categorical", "tags", "compare"}
+    assert len(EXAMPLES) == 6
+
+
+@pytest.mark.parametrize("args,expected", EXAMPLES, ids=[" ".join(a[-3:]) for a, _ in EXAMPLES])
+def test_documented_output(args, expected, run_cli, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    rc, out, err = run_cli(*args)
+    assert rc == 0, err
+    assert NUMBER.findall(out) == NUMBER.findall(expected)
+    # the words matter too where they carry results (row names, captions)
+    for line in expected.splitlines():
+        first = line.split(",")[0].split()[0] if line.strip() else ""
+        if first and not first[0].isdigit():
+            assert first in out, first
