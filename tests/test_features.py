@@ -439,3 +439,11 @@ def test_feature_scores_compare_canonical_values():
     [case, pron] = sorted(fs.rows, key=lambda r: r.feature)
     assert (pron.correct, pron.agree, fs.set_equal) == (1, 2, 1)
     assert (case.gold, case.system, case.correct, case.cohen_kappa) == (1, 0, 0, 0.0)
+
+
+def test_feature_items_without_a_feature_view_is_refused(run_cli):
+    # an option that would change nothing is an error, not silently ignored
+    ann = Path(__file__).resolve().parent / "data" / "feats"
+    rc, _, err = run_cli("categorical", str(ann / "ann1.conllu"), str(ann / "ann2.conllu"),
+                         "--layers", "upos", "--feature-items", "present")
+    assert rc == 2 and "--feature-items" in err

@@ -38,8 +38,13 @@ def run(args: argparse.Namespace) -> int:
     check_input_choice(args.files, args.dirs)
     layers = parse_layers(args.layers)
     output = output_format(args)
-    corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     feature_layers = [x for x in layers if feature_of_layer(x) is not None]
+    if args.feature_items is not None and not (feature_layers or args.per_feature):
+        raise InputError.single("<command line>", None, "usage",
+                                "--feature-items applies to feats:NAME layers and "
+                                "--per-feature; neither was asked for")
+    args.feature_items = args.feature_items or "all"
+    corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     split = None
     if feature_layers or args.per_feature:  # FEATS split into features: docs/method.md §19
         split = corpus_features(corpus, strict=args.strict)
@@ -140,6 +145,6 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--per-feature", action="store_true",
                    help="also a table of agreement per feature of FEATS (every feature seen, "
                         "most frequent first); layers feats:NAME give single features")
-    p.add_argument("--feature-items", choices=list(FEATURE_ITEMS), default="all",
+    p.add_argument("--feature-items", choices=list(FEATURE_ITEMS), default=None,
                    help="items of a feature: all words, '_' where it is absent (default), "
                         "or only words where some annotator gives it (present)")
