@@ -71,9 +71,11 @@ import numpy as np
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError
 from synagree.evaluation.conll18 import (
+    ENHANCED_METRICS,
     OFFICIAL_METRICS,
     Alignment,
     Conll18Result,
+    EnhancedInfo,
     Score,
     Source,
     Treebank,
@@ -656,6 +658,9 @@ class SystemResult:
     conll18 : Conll18Result, optional
         The scorer's result, alignment included.
     notes : list of str
+    enhanced : EnhancedInfo, optional
+        Whether ELAS/EULAS are in ``scores`` and what they leave out
+        (docs/method.md §20).
 
     Examples
     --------
@@ -681,6 +686,7 @@ class SystemResult:
     confusion: Optional[Confusion] = None
     conll18: Optional[Conll18Result] = None  # the scorer's result, alignment included
     notes: List[str] = field(default_factory=list)
+    enhanced: Optional[EnhancedInfo] = None  # ELAS/EULAS computed or not, and why
 
     @property
     def joined_units(self) -> int:
@@ -717,6 +723,8 @@ class SystemResult:
         if self.confusion is not None:
             d["confusion"] = self.confusion.as_dict()
         d["notes"] = list(self.notes)
+        if self.enhanced is not None:
+            d["enhanced"] = self.enhanced.as_dict()
         return d
 
 
@@ -786,6 +794,7 @@ class CompareResult:
         rows = list(OFFICIAL_METRICS) + ["LAS_full"]
         if self.hierarchy is not None:
             rows.append("LAS_hier")
+        rows += [m for m in ENHANCED_METRICS if any(m in s.scores for s in self.systems)]
         if any(s.alpha is not None for s in self.systems):
             rows += [f"alpha_{v}" for v in VARIANTS]
         return rows
@@ -993,7 +1002,9 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
         if h is not None:
             scores["LAS_hier"] = _hier_score(al, h)
         units = sentence_units(al)
-        sr = SystemResult(name, tb.name, scores, units, conll18=res)
+        sr = SystemResult(name, tb.name, scores, units, conll18=res, enhanced=res.enhanced)
+        if res.enhanced is not None:
+            sr.notes.extend(res.enhanced.notes(name))
         if sr.joined_units:
             sr.notes.append(f"{name}: {sr.joined_units} unit(s) join several sentences "
                             f"(sentence splits differ from gold); alpha compares the joined "
