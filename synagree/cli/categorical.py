@@ -8,12 +8,14 @@ from typing import List, Optional
 import numpy as np
 
 from synagree.agreement.agree import load_corpus
+from synagree.agreement.enhanced import enhanced_agreement
 from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError
 from synagree.cli import options
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.io.files import emit
 from synagree.render.categorical import summary_header, summary_rows
+from synagree.render.enhanced import render_enhanced
 from synagree.render.rows import _f, render_rows
 from synagree.stats.categorical import (
     DEFAULT_LAYERS,
@@ -33,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     items = {layer: items_from_corpus(corpus, layer) for layer in layers}
     results = {layer: layer_agreement(data) for layer, data in items.items()}
+    enhanced = enhanced_agreement(corpus, args.set_distance) if args.enhanced else None
     cis = None
     if args.bootstrap:
         rng = np.random.default_rng(args.seed)
@@ -50,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
                                                         if kk != "replicates"}
                                                     for k, v in ci.items()}
                                             for layer, ci in cis.items()}}
+        if enhanced is not None:
+            d["enhanced"] = enhanced.as_dict()
         text = json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
     else:
         m = len(corpus.annotators)
@@ -69,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         if ignored and fmt == "table":
             text += (f"note: {ignored} sentence(s) whose annotations differ in word count "
                      f"were left out (tokens cannot be aligned)\n")
+        if enhanced is not None:
+            text += "\n" + render_enhanced(enhanced, fmt)
     emit(text, args.out)
     return 0
 
@@ -101,3 +108,8 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="JSON: include the contingency tables (sparse [row, col, count])")
     options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
     options.add_quiet(p)
+    p.add_argument("--enhanced", action="store_true",
+                   help="also agreement on enhanced dependencies (DEPS): alpha over the set "
+                        "of incoming edges of each word, and pairwise ELAS/EULAS F1")
+    p.add_argument("--set-distance", choices=("masi", "jaccard"), default="masi",
+                   help="set distance of the --enhanced alpha (default masi)")
