@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from synagree.base.problems import InputError, Problem
 from synagree.io.conllu import DepSentence
@@ -242,8 +242,10 @@ def enhanced_agreement(corpus: Corpus, distance: str = "masi") -> EnhancedAgreem
     names = list(corpus.annotators)
     problems: List[Problem] = []
     with_deps = {a: False for a in names}
-    for u in corpus.units:
-        for a, s in u.annotations.items():
+    dep_units = [{a: s for a, s in u.annotations.items() if isinstance(s, DepSentence)}
+                 for u in corpus.units]  # (all of them: the corpus is a dependency corpus)
+    for anns in dep_units:
+        for a, s in anns.items():
             if not with_deps[a] and any(has_deps(v) for v in s.deps):
                 with_deps[a] = True
     missing = [a for a in names if not with_deps[a]]
@@ -258,8 +260,7 @@ def enhanced_agreement(corpus: Corpus, distance: str = "masi") -> EnhancedAgreem
     edges = {a: 0 for a in names}
     from_empty = {a: 0 for a in names}
     units = ignored = 0
-    for u in corpus.units:
-        anns = u.annotations
+    for anns in dep_units:
         if len(anns) < 2:
             continue
         if len({s.n_words for s in anns.values()}) != 1:

@@ -47,8 +47,10 @@ def jaccard_distance(a: AnySet, b: AnySet) -> float:
 
     Examples
     --------
-    >>> jaccard_distance(frozenset("ab"), frozenset("bc")), jaccard_distance(frozenset(), frozenset())
-    (0.6666666666666667, 0.0)
+    >>> jaccard_distance(frozenset("ab"), frozenset("bc"))
+    0.6666666666666667
+    >>> jaccard_distance(frozenset(), frozenset())
+    0.0
     """
     union = len(a | b)
     return 1.0 - len(a & b) / union if union else 0.0
