@@ -177,6 +177,10 @@ PRODUCERS = {
     "multiword-overlap": ({"bad.conllu": "1-2\tab" + "\t_" * 8 + "\n" + word(1, 0, "root")
                            + "\n2-3\tbc" + "\t_" * 8 + "\n" + word(2, 1) + "\n" + word(3, 1)
                            + "\n\n", "good.conllu": GOOD}, ["tags", "{good}", "{bad}"]),
+    "bad-deps": ({"bad.conllu": GOOD.replace("root\t_", "root\t2nsubj", 1),
+                  "good.conllu": GOOD}, ["compare", "{good}", "{bad}", "--no-alpha"]),
+    "no-enhanced-graph": ({"a.conllu": GOOD.replace("root\t_", "root\t0:root", 1),
+                           "good.conllu": GOOD}, ["categorical", "{a}", "{good}", "--enhanced"]),
     "no-words": ({"bad.conllu": GOOD + "# sent_id = 2\n\n" + GOOD, "good.conllu": GOOD * 2},
                  ["agree", "{bad}", "{good}"]),
     "missing-deprel": ({"a.conllu": word(1, 0, "root") + "\n" + word(2, 1, "_") + "\n\n",

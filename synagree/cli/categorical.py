@@ -8,12 +8,14 @@ from typing import List, Optional
 import numpy as np
 
 from synagree.agreement.agree import load_corpus
+from synagree.agreement.enhanced import enhanced_agreement
 from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.io.files import emit
 from synagree.render.categorical import summary_header, summary_rows
+from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
 from synagree.render.rows import _f, render_rows
 from synagree.stats.categorical import (
@@ -55,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     results = {layer: layer_agreement(data) for layer, data in items.items()}
     per_feature = (per_feature_agreement(corpus, items=args.feature_items, split=split)
                    if args.per_feature else None)
+    enhanced = enhanced_agreement(corpus, args.set_distance) if args.enhanced else None
     cis = cis_pf = None
     if args.bootstrap:
         rng = np.random.default_rng(args.seed)
@@ -85,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
                 pf["intervals"] = {
                     f: {k: {kk: vv for kk, vv in v.items() if kk != "replicates"}
                         for k, v in ci.items()} for f, ci in cis_pf.items()}
+        if enhanced is not None:
+            d["enhanced"] = enhanced.as_dict()
         text = json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
     else:
         m = len(corpus.annotators)
@@ -110,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
         if ignored and fmt == "table":
             text += (f"note: {ignored} sentence(s) whose annotations differ in word count "
                      f"were left out (tokens cannot be aligned)\n")
+        if enhanced is not None:
+            text += "\n" + render_enhanced(enhanced, fmt)
     emit(text, args.out)
     return 0
 
@@ -148,3 +155,8 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--feature-items", choices=list(FEATURE_ITEMS), default=None,
                    help="items of a feature: all words, '_' where it is absent (default), "
                         "or only words where some annotator gives it (present)")
+    p.add_argument("--enhanced", action="store_true",
+                   help="also agreement on enhanced dependencies (DEPS): alpha over the set "
+                        "of incoming edges of each word, and pairwise ELAS/EULAS F1")
+    p.add_argument("--set-distance", choices=("masi", "jaccard"), default="masi",
+                   help="set distance of the --enhanced alpha (default masi)")

@@ -71,9 +71,11 @@ import numpy as np
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError
 from synagree.evaluation.conll18 import (
+    ENHANCED_METRICS,
     OFFICIAL_METRICS,
     Alignment,
     Conll18Result,
+    EnhancedInfo,
     Score,
     Source,
     Treebank,
@@ -669,6 +671,9 @@ class SystemResult:
     prf : dict of str to PRF, optional
         Micro and macro P/R/F1 over relations per variant
         (`synagree.evaluation.label_prf.relation_prf`; None unless asked for).
+    enhanced : EnhancedInfo, optional
+        Whether ELAS/EULAS are in ``scores`` and what they leave out
+        (docs/method.md §20).
 
     Examples
     --------
@@ -695,6 +700,7 @@ class SystemResult:
     conll18: Optional[Conll18Result] = None  # the scorer's result, alignment included
     notes: List[str] = field(default_factory=list)
     prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
+    enhanced: Optional[EnhancedInfo] = None  # ELAS/EULAS computed or not, and why
 
     @property
     def joined_units(self) -> int:
@@ -733,6 +739,8 @@ class SystemResult:
         d["notes"] = list(self.notes)
         if self.prf is not None:
             d["prf"] = prf_table(self.prf)
+        if self.enhanced is not None:
+            d["enhanced"] = self.enhanced.as_dict()
         return d
 
 
@@ -810,6 +818,7 @@ class CompareResult:
             rows.append("LAS_hier")
         if self.bdm:
             rows.append("LAS_bdm")
+        rows += [m for m in ENHANCED_METRICS if any(m in s.scores for s in self.systems)]
         if any(s.alpha is not None for s in self.systems):
             rows += [f"alpha_{v}" for v in VARIANTS]
         return rows
@@ -1047,7 +1056,9 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             if bdm:
                 scores["LAS_bdm"] = credit_las(al, gold_bdm_fn(h, read))
         units = sentence_units(al)
-        sr = SystemResult(name, tb.name, scores, units, conll18=res)
+        sr = SystemResult(name, tb.name, scores, units, conll18=res, enhanced=res.enhanced)
+        if res.enhanced is not None:
+            sr.notes.extend(res.enhanced.notes(name))
         if sr.joined_units:
             sr.notes.append(f"{name}: {sr.joined_units} unit(s) join several sentences "
                             f"(sentence splits differ from gold); alpha compares the joined "

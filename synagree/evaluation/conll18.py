@@ -16,7 +16,13 @@ Reading (one file = one `Treebank`)
   values are interpreted with `conllu`'s value parsers.  (``conllu``'s
   ``parse_line`` is not used: it also splits at runs of two spaces, which
   would cut a FORM that contains spaces.)
-* Empty nodes (``8.1``) are skipped: basic evaluation only.
+* Empty nodes (``8.1``) are skipped: they are not words.  Their DEPS
+  edges, and the edges whose head is an empty node, are left out of ELAS
+  and EULAS as the IWPT scorer leaves them out, and counted
+  (``Treebank.empty_node_edges``; docs/method.md §20.1).
+* DEPS is read as `synagree.io.enhanced_deps.parse_deps` reads it; a
+  malformed item is a ``bad-deps`` problem and a head beyond the sentence a
+  ``head-out-of-range`` one.
 * A *token* is a multiword-token line (``1-2``) or a word line outside a
   multiword token.  Its FORM, with every Unicode ``Zs`` character deleted,
   must not be empty; the tokens' forms concatenated make the file's
@@ -61,6 +67,12 @@ Metrics (`METRICS`)
   is the credit.  Content-only metrics (CLAS, MLAS, BLEX) count only words
   whose relation is a content relation (on each side for the totals, on the
   gold word for aligned pairs).
+* ELAS and EULAS (`enhanced_score`, docs/method.md §20.2) are edge metrics
+  of the IWPT 2020/2021 scorer: totals are the DEPS edges of each file,
+  a gold and a system edge of an aligned word pair match when their heads
+  are the same word through the alignment (or both the root) and their
+  labels are equal (EULAS: the universal part of each step).  Computed
+  when the gold file has any DEPS edge (``enhanced=None``).
 * Relations are compared without subtypes (``nsubj:pass`` -> ``nsubj``),
   except by ``LAS_full``; features are restricted to the 21 universal
   features of `UNIVERSAL_FEATURES`, sorted.  A gold LEMMA of ``_``
@@ -81,7 +93,7 @@ import bisect
 import io
 import os
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
     Callable,
@@ -116,12 +128,15 @@ from synagree.io.conllu_ids import (
     parse_head,
     parse_id,
 )
+from synagree.io.enhanced_deps import has_deps, parse_deps
+from synagree.trees.enhanced import edge_matches
 
 __all__ = [
     "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "UNIVERSAL_FEATURES", "UNALIGNED",
     "Word", "Span", "Sentence", "Treebank", "WordPair", "Alignment",
     "Score", "WordMetric", "Conll18Result", "METRICS", "OFFICIAL_METRICS",
     "read_conllu", "align", "evaluate", "render_scorer_table", "render_counts",
+    "ENHANCED_METRICS", "EnhancedInfo", "enhanced_score",
 ]
 
 CONTENT_DEPRELS = frozenset({
@@ -181,6 +196,8 @@ class Word:
         The character span of the word's token in the whitespace-free text.
     is_multiword : bool
         The word is a member of a multiword token.
+    deps : str, optional
+        DEPS as written (default ``_``).
 
     Attributes
     ----------
@@ -193,6 +210,9 @@ class Word:
     parent : Word or None
         The head word (None for the root).
     functional_children : sequence of Word
+    edeps : sequence of (Word or None, str)
+        The enhanced edges into the word (head word, None = root; label),
+        edges from empty nodes left out; set when the sentence is read.
 
     Examples
     --------
@@ -205,11 +225,11 @@ class Word:
     __slots__ = ("index", "id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel",
                  "sent_index", "sent_id", "line", "start", "end", "is_multiword",
                  "ufeats", "udeprel", "is_content", "is_functional", "parent",
-                 "functional_children")
+                 "functional_children", "deps", "edeps")
 
     def __init__(self, index: int, id: int, form: str, lemma: str, upos: str, xpos: str,
                  feats: str, head: int, deprel: str, sent_index: int, sent_id: Optional[str],
-                 line: int, start: int, end: int, is_multiword: bool):
+                 line: int, start: int, end: int, is_multiword: bool, deps: str = "_"):
         self.index, self.id, self.form, self.lemma = index, id, form, lemma
         self.upos, self.xpos, self.feats, self.head, self.deprel = upos, xpos, feats, head, deprel
         self.sent_index, self.sent_id, self.line = sent_index, sent_id, line
@@ -221,6 +241,8 @@ class Word:
         self.is_functional = self.udeprel in FUNCTIONAL_DEPRELS
         self.parent: Optional[Word] = None
         self.functional_children: Union[Tuple[()], List[Word]] = ()  # a list once there is one
+        self.deps = deps
+        self.edeps: Sequence[Tuple[Optional[Word], str]] = ()
 
     def __repr__(self) -> str:
         return (f"Word({self.form!r}, id={self.id}, head={self.head}, deprel={self.deprel!r}, "
@@ -310,6 +332,8 @@ class Treebank:
     tokens : list of Span
     sentences : list of Sentence
     words : list of Word
+    empty_node_edges : int, optional
+        DEPS edges into or out of empty nodes (left out of ELAS/EULAS).
 
     Examples
     --------
@@ -318,6 +342,8 @@ class Treebank:
     ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
     >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
     >>> tb = read_conllu(gold)
+    >>> tb.has_enhanced, tb.enhanced_edges
+    (False, 0)
     >>> tb.name, tb.text, len(tb.tokens), [w.parent.form if w.parent else None for w in tb.words]
     ('<text>', 'Thedogbarks', 3, ['dog', 'barks', None])
     """
@@ -327,6 +353,17 @@ class Treebank:
     tokens: List[Span]
     sentences: List[Sentence]
     words: List[Word]
+    empty_node_edges: int = 0  # DEPS edges into or out of empty nodes
+
+    @property
+    def has_enhanced(self) -> bool:
+        """Does any word have DEPS edges (a DEPS column that is not all ``_``)?"""
+        return any(has_deps(w.deps) for w in self.words)
+
+    @property
+    def enhanced_edges(self) -> int:
+        """DEPS edges between words (and from the root): what ELAS counts."""
+        return sum(len(w.edeps) for w in self.words)
 
 
 # --------------------------------------------------------------------------- reading
@@ -434,6 +471,7 @@ def read_conllu(source: FileSource, name: Optional[str] = None) -> Treebank:
     mwt_left = 0  # members still expected for the current multiword token
     mwt_line = 0
     bad_sentence = False
+    empty_edges = [0]  # DEPS edges into or out of empty nodes
 
     def problem(line_no: int, kind: str, message: str) -> None:
         nonlocal bad_sentence
@@ -457,6 +495,7 @@ def read_conllu(source: FileSource, name: Optional[str] = None) -> Treebank:
             else:
                 if not bad_sentence:
                     _link_tree(words[sent.first_word:], name, line_no, sent, log)
+                    empty_edges[0] += _link_deps(words[sent.first_word:], name, sent, log)
                 sentences.append(Sentence(sent.index, sent.sent_id, sent.text, sent.line,
                                           sent.start, position,
                                           slice(sent.first_word, len(words))))
@@ -493,8 +532,12 @@ def read_conllu(source: FileSource, name: Optional[str] = None) -> Treebank:
         if wid is None:
             problem(line_no, "bad-id", bad_id_message(cols[0]))
             continue
-        if wid.is_empty_node:
-            continue  # empty node: not part of basic evaluation
+        if wid.is_empty_node:  # not a word; its DEPS edges are counted, then left out
+            try:
+                empty_edges[0] += len(parse_deps(cols[8]))
+            except ValueError as e:
+                problem(line_no, "bad-deps", str(e))
+            continue
         if mwt_left:  # ---- member word of a multiword token
             if wid.is_range:
                 if wid.first > sent.ranges.end:  # (an overlap is reported below)
@@ -530,7 +573,7 @@ def read_conllu(source: FileSource, name: Optional[str] = None) -> Treebank:
         problem(len(lines), "no-final-blank-line",
                 "the file does not end with a blank line after the last sentence")
     log.raise_if_errors()
-    return Treebank(name, "".join(chars), tokens, sentences, words)
+    return Treebank(name, "".join(chars), tokens, sentences, words, empty_edges[0])
 
 
 def _add_word(words: List[Word], cols: List[str], wid, line_no: int, sent: _SentenceBuilder,
@@ -547,9 +590,37 @@ def _add_word(words: List[Word], cols: List[str], wid, line_no: int, sent: _Sent
                 + bad_head_hint(cols[6]))
         head = 0
     sent.next_id = wid + 1
-    words.append(Word(len(words), wid, cols[1], cols[2], cols[3], cols[4], cols[5], head,
-                      cols[7], sent.index, sent.sent_id, line_no, token.start, token.end,
-                      is_multiword))
+    word = Word(len(words), wid, cols[1], cols[2], cols[3], cols[4], cols[5], head,
+                cols[7], sent.index, sent.sent_id, line_no, token.start, token.end,
+                is_multiword, cols[8])
+    if has_deps(cols[8]):
+        try:
+            parse_deps(cols[8])
+        except ValueError as e:
+            problem(line_no, "bad-deps", str(e))
+    words.append(word)
+
+
+def _link_deps(sent_words: Sequence[Word], name: str, sent: _SentenceBuilder,
+               log: ProblemLog) -> int:
+    """Set every word's ``edeps``; the number of edges from empty nodes (left out)."""
+    n = len(sent_words)
+    from_empty = 0
+    for w in sent_words:
+        if not has_deps(w.deps):
+            continue
+        edges: List[Tuple[Optional[Word], str]] = []
+        for hid, label in parse_deps(w.deps):  # (checked when the word was read)
+            if hid.is_empty_node:
+                from_empty += 1
+            elif hid.first > n:
+                log.add(name, w.line, "head-out-of-range",
+                        f"DEPS head {hid.first} points outside the sentence of {n} words",
+                        sent_id=sent.sent_id)
+            else:
+                edges.append((sent_words[hid.first - 1] if hid.first else None, label))
+        w.edeps = edges
+    return from_empty
 
 
 def _link_tree(sent_words: Sequence[Word], name: str, end_line: int,
@@ -1013,6 +1084,120 @@ def _same(word):
     return word
 
 
+ENHANCED_METRICS = ("ELAS", "EULAS")
+"""The IWPT 2020/2021 scorer's edge metrics, in its order (after BLEX)."""
+
+
+def enhanced_score(alignment: Alignment, universal: bool = False) -> Tuple[Score, int]:
+    r"""ELAS (or EULAS) of an alignment, as the IWPT 2020/2021 scorer computes it.
+
+    docs/method.md §20.2: gold total = gold DEPS edges, system total = system
+    DEPS edges (edges into or out of empty nodes left out on both sides);
+    correct = matching (gold edge, system edge) pairs of aligned words, the
+    system head mapped into gold space (`synagree.trees.enhanced.edge_matches`).
+
+    Parameters
+    ----------
+    alignment : Alignment
+    universal : bool
+        EULAS: labels compared by their universal part.
+
+    Returns
+    -------
+    (Score, int)
+        The score (no aligned total, as the scorer prints none) and the
+        surplus matches it contains (pairs beyond one per gold edge, where a
+        word lists an edge twice).
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t_\t_\t_\t{}\t{}\t{}\t_\n"
+    >>> gold = (row.format(1, "Dogs", 2, "nsubj", "2:nsubj:pass")
+    ...         + row.format(2, "bark", 0, "root", "0:root") + "\n")
+    >>> system = gold.replace("2:nsubj:pass", "2:nsubj")
+    >>> elas, _ = enhanced_score(align(gold, system))
+    >>> eulas, _ = enhanced_score(align(gold, system), universal=True)
+    >>> (elas.correct, elas.gold_total, elas.system_total), eulas.correct
+    ((1, 2, 2), 2)
+    """
+    gold_total = sum(len(w.edeps) for w in alignment.gold.words)
+    system_total = sum(len(w.edeps) for w in alignment.system.words)
+    to_gold = alignment.to_gold
+    correct = surplus = 0
+    for p in alignment:
+        if p.gold.edeps and p.system.edeps:
+            hits, extra = edge_matches(p.gold.edeps,
+                                       [(to_gold(h), lab) for h, lab in p.system.edeps],
+                                       universal)
+            correct += hits
+            surplus += extra
+    return Score(correct, gold_total, system_total), surplus
+
+
+@dataclass(frozen=True)
+class EnhancedInfo:
+    r"""Whether ELAS/EULAS were computed, and what they leave out.
+
+    Parameters
+    ----------
+    computed : bool
+    gold_has_deps, system_has_deps : bool
+        Whether each file has any DEPS edge.
+    gold_empty_node_edges, system_empty_node_edges : int
+        DEPS edges into or out of empty nodes, left out (docs/method.md §20.1).
+    surplus : dict of str to int
+        Per metric: matches beyond one per gold edge (docs/method.md §20.2).
+
+    Examples
+    --------
+    >>> info = EnhancedInfo(False, False, True)
+    >>> info.reason
+    'the gold file has no enhanced graph (its DEPS column is _ throughout)'
+    """
+
+    computed: bool
+    gold_has_deps: bool
+    system_has_deps: bool
+    gold_empty_node_edges: int = 0
+    system_empty_node_edges: int = 0
+    surplus: Dict[str, int] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> Optional[str]:
+        """Why ELAS/EULAS were not computed (None when they were)."""
+        if self.computed:
+            return None
+        if not self.gold_has_deps:
+            return "the gold file has no enhanced graph (its DEPS column is _ throughout)"
+        return "not requested"
+
+    def notes(self, who: str = "") -> List[str]:
+        """What a reader of the scores must know, as sentences."""
+        pre = f"{who}: " if who else ""
+        out = []
+        if not self.computed and self.system_has_deps:
+            out.append(f"{pre}ELAS/EULAS not computed: {self.reason}; the official scorer "
+                       f"prints 0.00 for both")
+        if self.computed and (self.gold_empty_node_edges or self.system_empty_node_edges):
+            out.append(f"{pre}ELAS/EULAS leave out {self.gold_empty_node_edges} gold and "
+                       f"{self.system_empty_node_edges} system DEPS edge(s) into or out of "
+                       f"empty nodes, as the official scorer does (docs/method.md §20.1)")
+        for m, k in self.surplus.items():
+            if k:
+                out.append(f"{pre}{m} counts {k} surplus match(es): a word lists the same "
+                           f"head and label twice; every matching pair counts, as in the "
+                           f"official scorer")
+        return out
+
+    def as_dict(self) -> dict:
+        """The information as a JSON-ready dict."""
+        return {"computed": self.computed, "reason": self.reason,
+                "gold_has_deps": self.gold_has_deps, "system_has_deps": self.system_has_deps,
+                "gold_empty_node_edges": self.gold_empty_node_edges,
+                "system_empty_node_edges": self.system_empty_node_edges,
+                "surplus_matches": dict(self.surplus)}
+
+
 class Conll18Result(Mapping[str, Score]):
     r"""Metric name -> `Score`, plus the alignment they were computed on.
 
@@ -1036,9 +1221,11 @@ class Conll18Result(Mapping[str, Score]):
     ['Tokens', 'Sentences', 'Words', 'UPOS']
     """
 
-    def __init__(self, scores: Dict[str, Score], alignment: Alignment):
+    def __init__(self, scores: Dict[str, Score], alignment: Alignment,
+                 enhanced: Optional[EnhancedInfo] = None):
         self.scores = scores
         self.alignment = alignment
+        self.enhanced = enhanced  # ELAS/EULAS computed or not, and why
 
     def __getitem__(self, name: str) -> Score:
         return self.scores[name]
@@ -1055,7 +1242,8 @@ class Conll18Result(Mapping[str, Score]):
 
 
 def evaluate(gold: Source, system: Source,
-             metrics: Optional[Mapping[str, WordMetric]] = None) -> Conll18Result:
+             metrics: Optional[Mapping[str, WordMetric]] = None,
+             enhanced: Optional[bool] = None) -> Conll18Result:
     r"""Score a system file against a gold file the way the CoNLL 2018 scorer does.
 
     docs/method.md §11.2; parity with ``conll18_ud_eval.py`` 1.2.
@@ -1067,6 +1255,10 @@ def evaluate(gold: Source, system: Source,
         `Treebank`.
     metrics : mapping of str to WordMetric, optional
         Default `METRICS`; Tokens and Sentences are always computed.
+    enhanced : bool, optional
+        Add ELAS and EULAS (`enhanced_score`): None (default) when the gold
+        file has DEPS edges, True always (as the IWPT scorer does), False
+        never.  ``result.enhanced`` says which, and what they leave out.
 
     Returns
     -------
@@ -1090,6 +1282,8 @@ def evaluate(gold: Source, system: Source,
     >>> res = evaluate(gold, system)
     >>> {m: res[m].correct for m in ("Words", "UAS", "LAS", "CLAS", "LAS_full")}
     {'Words': 3, 'UAS': 3, 'LAS': 2, 'CLAS': 1, 'LAS_full': 2}
+    >>> "ELAS" in res, res.enhanced.reason
+    (False, 'the gold file has no enhanced graph (its DEPS column is _ throughout)')
     """
     alignment = align(gold, system)
     scores = {
@@ -1098,7 +1292,15 @@ def evaluate(gold: Source, system: Source,
     }
     for name, metric in (METRICS if metrics is None else metrics).items():
         scores[name] = _word_score(alignment, metric)
-    return Conll18Result(scores, alignment)
+    gold_tb, system_tb = alignment.gold, alignment.system
+    on = gold_tb.has_enhanced if enhanced is None else enhanced
+    surplus: Dict[str, int] = {}
+    if on:
+        for name, universal in zip(ENHANCED_METRICS, (False, True)):
+            scores[name], surplus[name] = enhanced_score(alignment, universal)
+    info = EnhancedInfo(bool(on), gold_tb.has_enhanced, system_tb.has_enhanced,
+                        gold_tb.empty_node_edges, system_tb.empty_node_edges, surplus)
+    return Conll18Result(scores, alignment, info)
 
 
 # --------------------------------------------------------------------------- rendering

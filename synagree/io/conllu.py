@@ -81,6 +81,9 @@ class DepSentence:
         The comment lines as read.
     multiword : list of (int, int, str)
         Multiword tokens as (first word id, last word id, surface form).
+    deps : list of str
+        The DEPS column per word, as written (may be left empty when built
+        by hand; see `synagree.io.enhanced_deps`).
 
     See Also
     --------
@@ -114,6 +117,8 @@ class DepSentence:
     comments: List[str] = field(default_factory=list)
     # multiword tokens as (first word id, last word id, surface form)
     multiword: List[Tuple[int, int, str]] = field(default_factory=list)
+    # DEPS per word, as written (the enhanced graph; docs/method.md §20)
+    deps: List[str] = field(default_factory=list)
 
     @property
     def n_words(self) -> int:
@@ -571,6 +576,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
         lemmas=column(2),
         word_lines=_compact([no for no, _, _ in words]),
         metadata=metadata, comments=comments, multiword=multiword,
+        deps=[v or "_" for v in fields[8]],
     )
     lost = unreachable_words(head_list)
     if lost:

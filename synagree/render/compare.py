@@ -13,7 +13,7 @@ from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError
 from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
-from synagree.evaluation.conll18 import OFFICIAL_METRICS, render_scorer_table
+from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, render_scorer_table
 from synagree.render.prf import LATEX_PRF_VARIANTS, compare_prf_csv_rows, render_compare_prf
 from synagree.stats.alpha import VARIANTS
 
@@ -70,7 +70,9 @@ def render_table(res: CompareResult, top: int = 10) -> str:
     out.append("values: percent; the official scorer's metrics (Tokens ... BLEX) are its F1, "
                "with LAS on universal relations as the scorer defines it; LAS_full: F1 of "
                "head and full DEPREL; alpha_*: Krippendorff's alpha x 100 between gold and "
-               "system; units: sentences (count)")
+               "system; units: sentences (count)"
+               + ("; ELAS/EULAS: F1 of enhanced (DEPS) edges, full / universal labels"
+                  if any(m in rows for m in ENHANCED_METRICS) else ""))
     text = "\n".join(out) + "\n"
     return text + _extras(res, top)
 
@@ -133,6 +135,8 @@ def render_verbose(res: CompareResult, top: int = 10) -> str:
     metrics = list(OFFICIAL_METRICS) + ["LAS_full"] + (["LAS_hier"] if "LAS_hier" in s.scores
                                                        else [])
     metrics += [m for m in ("LAS_bdm",) if m in s.scores]  # docs/method.md §15
+    metrics[len(OFFICIAL_METRICS):len(OFFICIAL_METRICS)] = [  # after BLEX, as udeval prints
+        m for m in ENHANCED_METRICS if m in s.scores]
     out = render_scorer_table(s.scores, True, metrics) + "\n"
     if s.alpha is not None:
         out += "\nMetric     |     Value\n-----------+-----------\n"
@@ -354,7 +358,8 @@ def render_csv(res: CompareResult) -> str:
     return buf.getvalue()
 
 
-LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier", "LAS_bdm",
+LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier", "LAS_bdm", "ELAS",
+              "EULAS",
               "alpha_plain", "alpha_diff", "alpha_norm")
 
 
