@@ -89,6 +89,7 @@ from synagree.stats.hierarchical import (
     label_credit_fn,
     load_hierarchy_noting_added,
 )
+from synagree.stats.regression import BaselineComparison
 from synagree.stats.significance import (
     RatioUnits,
     SignificanceResult,
@@ -656,6 +657,9 @@ class SystemResult:
     conll18 : Conll18Result, optional
         The scorer's result, alignment included.
     notes : list of str
+    per_unit : dict, optional
+        Per-unit counts (`synagree.stats.regression.UnitData.to_dict`), set by
+        `synagree.evaluation.baseline.add_unit_data`.
 
     Examples
     --------
@@ -681,6 +685,8 @@ class SystemResult:
     confusion: Optional[Confusion] = None
     conll18: Optional[Conll18Result] = None  # the scorer's result, alignment included
     notes: List[str] = field(default_factory=list)
+    # per-unit counts for a later --baseline comparison (synagree.evaluation.baseline)
+    per_unit: Optional[dict] = None
 
     @property
     def joined_units(self) -> int:
@@ -716,6 +722,8 @@ class SystemResult:
             d["breakdowns"] = {k: [b.as_dict() for b in v] for k, v in self.breakdowns.items()}
         if self.confusion is not None:
             d["confusion"] = self.confusion.as_dict()
+        if self.per_unit is not None:
+            d["per_unit"] = self.per_unit
         d["notes"] = list(self.notes)
         return d
 
@@ -749,6 +757,8 @@ class CompareResult:
     full_labels : bool
     significance : SignificanceResult, optional
     notes : list of str
+    baseline : BaselineComparison, optional
+        The comparison with a stored result (docs/method.md §18).
 
     Examples
     --------
@@ -773,6 +783,8 @@ class CompareResult:
     full_labels: bool = False
     significance: Optional[SignificanceResult] = None
     notes: List[str] = field(default_factory=list)
+    # against a stored result (--baseline; synagree.evaluation.baseline)
+    baseline: Optional[BaselineComparison] = None
 
     def system(self, name: str) -> SystemResult:
         """The result of the system named ``name`` (KeyError if none)."""
@@ -798,6 +810,8 @@ class CompareResult:
              "systems": [s.as_dict() for s in self.systems]}
         if self.significance is not None:
             d["significance"] = self.significance.as_dict()
+        if self.baseline is not None:
+            d["baseline"] = self.baseline.as_dict()
         d["notes"] = list(self.notes)
         return d
 
