@@ -13,11 +13,12 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from synagree.evaluation.baseline import add_unit_data, compare_baseline
 from synagree.evaluation.compare import compare
-from synagree.stats.regression import match_units, text_digest, UnitData
+from synagree.stats.regression import UnitData, match_units, text_digest
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "regression"
@@ -139,7 +140,6 @@ def test_match_units_by_occurrence_and_text():
     z = [0.0] * 3
 
     def ud(ids, texts):
-        import numpy as np
         return UnitData(ids, [text_digest(t) for t in texts], np.array(z[:len(ids)]),
                         np.array(z[:len(ids)]))
 
@@ -187,6 +187,15 @@ def test_old_json_without_per_unit_data_gives_changes_only(run_cli, tmp_path):
     assert _metric(r, "LAS")["delta"] == pytest.approx(-1 / 11)
     assert all(c["p_bootstrap"] is None for c in r["metrics"])
     assert any("no per-unit data" in n for n in r["notes"])
+
+
+def test_without_alpha_the_lists_go_by_las_only(run_cli, tmp_path):
+    old = _write_baseline(run_cli, tmp_path, "compare", GOLD, V1, "--names", "parser")
+    r = _result(_json(run_cli, "compare", GOLD, V2, "--names", "parser", "--baseline",
+                      str(old), "--no-alpha"))
+    assert r["lists_by"] == ["LAS correct"]
+    assert [u["id"] for u in r["worse"]] == ["s3", "s4"]  # -1 each: gold order
+    assert any("in the baseline only" in n and "alpha_plain" in n for n in r["notes"])
 
 
 def test_systems_paired_by_name(run_cli, tmp_path):

@@ -762,6 +762,8 @@ def regression(old: ResultView, new: ResultView, *, B: int = BASELINE_REPLICATES
                     f"{name} correct"
             else:
                 continue
+            if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+                continue  # e.g. TED of a result computed without alpha
             keys.append(sign * (b - a))
             qty[label] = (a, b)
             used.append(label)
