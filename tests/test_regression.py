@@ -227,6 +227,13 @@ def test_every_compare_format_carries_the_comparison(run_cli, tmp_path):
     assert "sentences that got worse" in out
 
 
+def test_baseline_top_zero_lists_nothing(run_cli, tmp_path):
+    old = _write_baseline(run_cli, tmp_path, "compare", GOLD, V1, "--names", "parser")
+    rc, out, _ = run_cli("compare", GOLD, V2, "--names", "parser", "--baseline", str(old),
+                         "--baseline-top", "0", "--no-alpha", "-q")
+    assert rc == 0 and "baseline: " in out and "sentences that got" not in out
+
+
 def test_library_compare_baseline():
     old = add_unit_data(compare(GOLD, [V1], names=["parser"])).as_dict()
     bc = compare_baseline(compare(GOLD, [V2], names=["parser"]), old, "old.json", B=100)

@@ -125,7 +125,7 @@ def render_regression_table(bc: Optional[dict], percent: bool = False) -> str:
         out += _table(["metric", old_h, new_h, "change", f"{lvl} CI of change", "p boot",
                        "p AR", "significant"], rows)
         by = ", then ".join(r["lists_by"])
-        for kind in ("worse", "better"):
+        for kind in ("worse", "better") if _top(r) > 0 else ():  # --baseline-top 0: none
             units = r[kind]
             title = f"sentences that got {kind}"
             if not units:
