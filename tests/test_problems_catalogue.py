@@ -262,6 +262,9 @@ PRODUCERS = {
     # report, plot, noise
     "bad-json": ({"good.conllu": GOOD, "a.conllu": GOOD, "prev.json": "{not json"},
                  ["report", "{good}", "{a}", "--compare-to", "{prev}", "--bootstrap", "10"]),
+    "baseline-mismatch": ({"good.conllu": GOOD, "a.conllu": GOOD,
+                           "old.json": '{"gold": "g", "gold_sentences": 1, "systems": []}'},
+                          ["agree", "{good}", "{a}", "--baseline", "{old}"]),
     "bad-results": ({"good.conllu": GOOD, "a.conllu": GOOD, "n.csv": "a,b\n1,2\n"},
                     ["report", "{good}", "{a}", "--noise", "{n}"]),
     "busy": ({"good.conllu": GOOD}, _noise(), _busy),

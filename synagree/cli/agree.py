@@ -8,11 +8,12 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Callable, ContextManager, Optional
 
+from synagree.agreement import baseline as agree_baseline_mod
 from synagree.agreement import breakdown, caveats, unlabelled
 from synagree.agreement.agree import agree
 from synagree.agreement.qa import WORST_BY, available_variant, worst_units
 from synagree.base.problems import InputError, print_problems
-from synagree.cli import options
+from synagree.cli import baseline, options
 from synagree.cli.options import (
     add_variant,
     check_input_choice,
@@ -151,6 +152,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="list at most N warnings on stderr (default 30)")
     add_tag_syntax_args(p, "DEPREL values")  # with --hierarchy (docs/method.md §15)
     add_breakdown_args(p)  # --breakdown, --length-bins
+    baseline.add_baseline_args(p, "agree")  # --baseline, --baseline-top
 
 
 def run(args: argparse.Namespace) -> int:
@@ -176,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
                     max_memory=args.max_memory)
     validate_args(args)  # usage errors / bad hierarchy file before the long run
     validate_breakdown_args(args)
+    old = baseline.read_baseline(args, "agree")  # --baseline: read before the long run
     # the computing layers are imported here, when a command runs (fast --help)
 
     ctx: ContextManager[Optional[Callable]] = nullcontext(None)  # the executor, if any
@@ -189,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
     apply_caveats(res, args)  # no-op without --label-direction
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=args.max_warnings)
+    apply_baseline(res, args, old, output)  # no-op without --baseline (unless json)
     tail = apply_worst(res, args, output)  # json: goes into details["worst"], returns ""
     bd = apply_breakdown(res, args)  # None without --breakdown
     body = render(res, output) if bd is None else render_with_breakdown(res, bd, output)
@@ -254,3 +258,18 @@ def apply_breakdown(result, args: argparse.Namespace):
         return None
     edges = getattr(args, "length_bins", None) or breakdown.DEFAULT_LENGTH_EDGES
     return breakdown.add_to_result(result, edges)
+
+
+def apply_baseline(result, args: argparse.Namespace, old: Optional[dict],
+                   output: str = "table"):
+    """Per-unit data into the JSON output (``details.per_unit``, so that it can serve as a
+    baseline later), and with ``--baseline`` the comparison (``details.baseline``, rendered
+    by every format); returns the result."""
+    if old is not None or output == "json":
+        agree_baseline_mod.add_unit_data(result)
+    if old is not None:
+        bc = agree_baseline_mod.agree_baseline(
+            result, old, args.baseline, B=baseline.replicates(args), seed=args.seed,
+            level=args.ci_level, top=args.baseline_top)
+        result.extra_details["baseline"] = bc.as_dict()
+    return result

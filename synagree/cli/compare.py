@@ -4,9 +4,10 @@ from __future__ import annotations
 import argparse
 
 from synagree.base.problems import InputError
-from synagree.cli import options
+from synagree.cli import baseline, options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
+from synagree.evaluation.baseline import add_unit_data, compare_baseline
 from synagree.evaluation.compare import OUTPUTS, SIGNIFICANCE_REPLICATES, compare
 from synagree.io.files import emit
 from synagree.render.compare import render
@@ -21,12 +22,19 @@ def run(args: argparse.Namespace) -> int:
         raise InputError.single("<command line>", None, "usage",
                                 "--significance needs the exact D_e: drop --sample-pairs")
     replicates = args.bootstrap or SIGNIFICANCE_REPLICATES
+    old = baseline.read_baseline(args, "compare")  # before the long run
     res = compare(args.gold, args.systems, hierarchy=args.hierarchy, breakdown=args.breakdown,
                   significance=args.significance, B=replicates, seed=args.seed,
                   names=args.names, alpha=not args.no_alpha, sample_pairs=args.sample_pairs,
                   exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
                   progress=not args.quiet, max_memory=args.max_memory,
                   tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf)
+    if old is not None or output_format(args) == "json":  # per-unit data for --baseline
+        add_unit_data(res)
+    if old is not None:
+        res.baseline = compare_baseline(res, old, args.baseline, B=baseline.replicates(args),
+                                        seed=args.seed, level=args.ci_level,
+                                        top=args.baseline_top)
     text = render(res, output_format(args), verbose=args.verbose, top=args.top)
     emit(text, args.out)
     return 0
@@ -72,3 +80,4 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="add micro and macro P/R/F1 over relations: strict (head + full "
                         "DEPREL), lenient (head + universal relation), unlabelled, and both "
                         "label-only (docs/method.md §17)")
+    baseline.add_baseline_args(p, "compare")  # --baseline, --baseline-top

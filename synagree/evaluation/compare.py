@@ -94,6 +94,7 @@ from synagree.stats.hierarchical import (
     load_hierarchy_noting_added,
 )
 from synagree.stats.prf import PRF, prf_table
+from synagree.stats.regression import BaselineComparison
 from synagree.stats.significance import (
     RatioUnits,
     SignificanceResult,
@@ -674,6 +675,9 @@ class SystemResult:
     enhanced : EnhancedInfo, optional
         Whether ELAS/EULAS are in ``scores`` and what they leave out
         (docs/method.md §20).
+    per_unit : dict, optional
+        Per-unit counts (`synagree.stats.regression.UnitData.to_dict`), set by
+        `synagree.evaluation.baseline.add_unit_data`.
 
     Examples
     --------
@@ -701,6 +705,8 @@ class SystemResult:
     notes: List[str] = field(default_factory=list)
     prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
     enhanced: Optional[EnhancedInfo] = None  # ELAS/EULAS computed or not, and why
+    # per-unit counts for a later --baseline comparison (synagree.evaluation.baseline)
+    per_unit: Optional[dict] = None
 
     @property
     def joined_units(self) -> int:
@@ -736,6 +742,8 @@ class SystemResult:
             d["breakdowns"] = {k: [b.as_dict() for b in v] for k, v in self.breakdowns.items()}
         if self.confusion is not None:
             d["confusion"] = self.confusion.as_dict()
+        if self.per_unit is not None:
+            d["per_unit"] = self.per_unit
         d["notes"] = list(self.notes)
         if self.prf is not None:
             d["prf"] = prf_table(self.prf)
@@ -777,6 +785,8 @@ class CompareResult:
         How DEPREL was read for ``LAS_hier``/``LAS_bdm`` (docs/method.md §15).
     bdm : bool
         ``LAS_bdm`` was computed.
+    baseline : BaselineComparison, optional
+        The comparison with a stored result (docs/method.md §18).
 
     Examples
     --------
@@ -803,6 +813,8 @@ class CompareResult:
     notes: List[str] = field(default_factory=list)
     tag_syntax: str = "plain"
     bdm: bool = False
+    # against a stored result (--baseline; synagree.evaluation.baseline)
+    baseline: Optional[BaselineComparison] = None
 
     def system(self, name: str) -> SystemResult:
         """The result of the system named ``name`` (KeyError if none)."""
@@ -833,6 +845,8 @@ class CompareResult:
             d.update(tag_syntax=self.tag_syntax, bdm_credit=self.bdm)
         if self.significance is not None:
             d["significance"] = self.significance.as_dict()
+        if self.baseline is not None:
+            d["baseline"] = self.baseline.as_dict()
         d["notes"] = list(self.notes)
         return d
 

@@ -15,6 +15,11 @@ from synagree.base.problems import InputError
 from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
 from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, render_scorer_table
 from synagree.render.prf import LATEX_PRF_VARIANTS, compare_prf_csv_rows, render_compare_prf
+from synagree.render.regression import (
+    regression_csv_rows,
+    render_regression_latex,
+    render_regression_table,
+)
 from synagree.stats.alpha import VARIANTS
 
 
@@ -93,6 +98,8 @@ def _extras(res: CompareResult, top: int = 10) -> str:
         parts.append(render_significance(res))
     if any(s.prf for s in res.systems):
         parts.append(render_compare_prf(res))
+    if res.baseline is not None:  # --baseline (docs/method.md §18)
+        parts.append(render_regression_table(res.baseline.as_dict(), percent=True))
     if res.notes:
         parts.append("".join(f"note: {plain(n)}\n" for n in res.notes))
     return "".join("\n" + p for p in parts)
@@ -355,6 +362,9 @@ def render_csv(res: CompareResult) -> str:
                 value=t.value_a, diff=t.diff, ci_low=t.ci[0] if t.ci else None,
                 ci_high=t.ci[1] if t.ci else None, p_bootstrap=t.p_bootstrap,
                 p_randomisation=t.p_randomisation)
+    if res.baseline is not None:  # --baseline (docs/method.md §18)
+        for r in regression_csv_rows(res.baseline.as_dict()):
+            row(**r)
     return buf.getvalue()
 
 
@@ -399,7 +409,9 @@ def render_latex(res: CompareResult) -> str:
                                 + [_pct(s.prf[v].macro_f1) for v in prf if s.prf])
                      + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)
+            if res.baseline is not None else "")  # --baseline (docs/method.md §18)
+    return "\n".join(lines) + "\n" + tail
 
 
 def render(res: CompareResult, output: str = "table", verbose: bool = False,

@@ -16,6 +16,11 @@ from synagree.agreement.agree import AgreementResult
 from synagree.base.escape import csv_row, plain
 from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
+from synagree.render.regression import (
+    regression_fields,
+    render_regression_latex,
+    render_regression_table,
+)
 from synagree.stats.alpha import VARIANTS
 
 FORMATS = ("table", "json", "csv", "latex")
@@ -144,7 +149,9 @@ def render_table(res: AgreementResult) -> str:
         out.append(plain(f"note: {n}"))
     out.append(plain(f"values: {UNITS_NOTE if res.kind == 'dependency' else 'fractions (0 to 1)'}"))
     out.append(plain(f"signature: {res.signature()}"))
-    return "\n".join(out) + "\n"
+    baseline = res.extra_details.get("baseline")  # --baseline (docs/method.md §18)
+    tail = "\n" + render_regression_table(cast(dict, baseline)) if baseline else ""
+    return "\n".join(out) + "\n" + tail
 
 
 def render_json(res: AgreementResult) -> str:
@@ -199,6 +206,7 @@ def _flat_fields(res: AgreementResult) -> List[Tuple[str, object]]:
             out += [("score_total", c["total"]), ("score_units", c["units"])]
         else:
             out += [(f"{metric}_{key}", val) for key, val in c.items()]
+    out += regression_fields(d["details"].get("baseline"))  # --baseline (method.md §18)
     return out
 
 
@@ -280,7 +288,9 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
             f"% synagree signature: {plain(res.signature())}\n"
             "\\begin{tabular}{l" + "r" * len(cols) + "}\n\\toprule\n"
             + " & ".join(["Corpus"] + cols) + " \\\\\n\\midrule\n"
-            + " & ".join([latex_escape(label)] + cells) + " \\\\\n\\bottomrule\n\\end{tabular}\n")
+            + " & ".join([latex_escape(label)] + cells) + " \\\\\n\\bottomrule\n\\end{tabular}\n"
+            + ("\n" + render_regression_latex(cast(dict, res.extra_details["baseline"]), False)
+               if res.extra_details.get("baseline") else ""))  # --baseline (method.md §18)
 
 
 def render(res: AgreementResult, output: str) -> str:

@@ -1,0 +1,37 @@
+"""``--baseline OLD.json`` for ``synagree compare`` and ``synagree agree`` (docs/method.md §18)."""
+from __future__ import annotations
+
+import argparse
+from typing import Optional
+
+from synagree.cli import options
+from synagree.stats.regression import BASELINE_REPLICATES, load_baseline
+
+
+def add_baseline_args(p: argparse.ArgumentParser, command: str) -> None:
+    """``--baseline`` (also spelt ``--compare-to``) and ``--baseline-top``."""
+    p.add_argument("--baseline", "--compare-to", dest="baseline", metavar="OLD.json",
+                   default=None,
+                   help=f"compare with a result stored earlier by `synagree {command} ... -o "
+                        f"OLD.json`: per metric old, new, change and paired tests over the "
+                        f"matched sentences (--bootstrap replicates, default "
+                        f"{BASELINE_REPLICATES:,}), and the sentences that got worse or better")
+    p.add_argument("--baseline-top", type=options.whole_number(0), default=10, metavar="K",
+                   help="with --baseline: list at most K sentences that got worse and K that "
+                        "got better (default 10)")
+
+
+def read_baseline(args: argparse.Namespace, command: str) -> Optional[dict]:
+    """The ``--baseline`` JSON (None without the option), read before any computing.
+
+    Raises `synagree.base.problems.InputError` (``file-not-found``, ``bad-json``,
+    ``baseline-mismatch``) for a missing file, bad JSON or another command's output.
+    """
+    path = getattr(args, "baseline", None)
+    return None if path is None else load_baseline(path, command)
+
+
+def replicates(args: argparse.Namespace) -> int:
+    """Replicates (and randomisation rounds) of the baseline tests: ``--bootstrap`` or the
+    default."""
+    return getattr(args, "bootstrap", 0) or BASELINE_REPLICATES

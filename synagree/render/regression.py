@@ -1,0 +1,293 @@
+"""Rendering of a comparison with a baseline (``--baseline``; docs/method.md §18).
+
+Every function takes the JSON-ready dict of
+`synagree.stats.regression.BaselineComparison.as_dict`, so that ``compare``
+and ``agree`` render it alike: a text table per result with the sentence
+lists, long CSV rows (``compare``), flat CSV fields (``agree``'s one-row CSV)
+and a LaTeX table.  Values are in percent for ``compare`` and fractions for
+``agree``, as the rest of each command's output (docs/method.md §13).
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from synagree.base.escape import latex as latex_escape
+from synagree.base.escape import plain
+
+__all__ = ["render_regression_table", "regression_csv_rows", "regression_fields",
+           "render_regression_latex"]
+
+
+def _num(x: Optional[float], percent: bool, signed: bool = False) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "--"
+    v, d = (100 * x, 2) if percent else (x, 4)
+    if round(v, d) == 0:
+        v = 0.0  # no "-0.00"
+    return f"{v:+.{d}f}" if signed else f"{v:.{d}f}"
+
+
+def _p(p: Optional[float]) -> str:
+    return "--" if p is None else f"{p:.4f}"
+
+
+def _sig(s: Optional[bool]) -> str:
+    return "--" if s is None else ("yes" if s else "no")
+
+
+def _count(x: object) -> str:
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> List[str]:
+    head = [plain(h) for h in head]
+    rows = [[plain(c) for c in r] for r in rows]
+    widths = [max(len(r[c]) for r in [head, *rows]) for c in range(len(head))]
+
+    def fmt(r: Sequence[str]) -> str:
+        return "  ".join(v.ljust(w) if c < left else v.rjust(w)
+                         for c, (v, w) in enumerate(zip(r, widths))).rstrip()
+
+    return [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows]
+
+
+def _units_lines(r: dict) -> List[str]:
+    tests = (f"tests: paired bootstrap (B = {r['B']}), approximate randomisation "
+             f"(R = {r['R']}), seed {r['seed']}" if r["units_matched"] else "tests: none")
+    return [plain(f"{r['name']} against baseline {r['baseline_name']}: "
+                  f"{r['units_matched']} units matched"), tests]
+
+
+def _sentence_rows(units: Sequence[dict], quantities: Sequence[str]) -> List[List[str]]:
+    return [[str(u["id"]), _count(u["words"])]
+            + [f"{_count(u[q]['old'])} -> {_count(u[q]['new'])}" for q in quantities]
+            for u in units]
+
+
+def render_regression_table(bc: Optional[dict], percent: bool = False) -> str:
+    r"""The comparison as text: per result a metric table, then the sentence lists.
+
+    Parameters
+    ----------
+    bc : dict or None
+        `BaselineComparison.as_dict`; None gives "".
+    percent : bool
+        Values in percent (``compare``), else fractions (``agree``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.stats.regression import MetricChange, Regression, UnitChange
+    >>> from synagree.stats.regression import BaselineComparison
+    >>> r = Regression("v2", "v1", [MetricChange("LAS", 0.875, 0.75, -0.125, (-0.25, 0.0),
+    ...                                           0.5, 0.5, False, "paired")],
+    ...                [UnitChange("s2", 4, {"LAS correct": (4, 2)})], [], 4, [], [],
+    ...                1000, 1000, 0, 0.95, ["LAS correct"], [])
+    >>> print(render_regression_table(BaselineComparison("v1.json", "compare", [r]).as_dict(),
+    ...                               percent=True), end="")
+    baseline: v1.json
+    v2 against baseline v1: 4 units matched
+    tests: paired bootstrap (B = 1000), approximate randomisation (R = 1000), seed 0
+    metric  old %  new %  change  95% CI of change  p boot    p AR  significant
+    ------  -----  -----  ------  ----------------  ------  ------  -----------
+    LAS     87.50  75.00  -12.50    [-25.00, 0.00]  0.5000  0.5000           no
+    sentences that got worse (by LAS correct; at most 10 listed: 1)
+    sentence  words  LAS correct
+    --------  -----  -----------
+    s2            4       4 -> 2
+    sentences that got better: none
+    """
+    if not bc:
+        return ""
+    out = [f"baseline: {plain(bc['baseline'])}"]
+    unit = "%" if percent else ""
+    for r in bc["results"]:
+        out += _units_lines(r)
+        lvl = f"{100 * r['level']:g}%"
+        rows = []
+        for c in r["metrics"]:
+            ci = c["ci"]
+            rows.append([c["metric"], _num(c["old"], percent), _num(c["new"], percent),
+                         _num(c["delta"], percent, signed=True),
+                         "--" if not ci else
+                         f"[{_num(ci[0], percent)}, {_num(ci[1], percent)}]",
+                         _p(c["p_bootstrap"]), _p(c["p_randomisation"]),
+                         _sig(c["significant"])])
+        old_h, new_h = (f"old {unit}".strip(), f"new {unit}".strip())
+        out += _table(["metric", old_h, new_h, "change", f"{lvl} CI of change", "p boot",
+                       "p AR", "significant"], rows)
+        by = ", then ".join(r["lists_by"])
+        for kind in ("worse", "better") if _top(r) > 0 else ():  # --baseline-top 0: none
+            units = r[kind]
+            title = f"sentences that got {kind}"
+            if not units:
+                out.append(f"{title}: none" if r["units_matched"] else
+                           f"{title}: not available (no per-unit data)")
+                continue
+            out.append(plain(f"{title} (by {by}; at most {_top(r)} listed: {len(units)})"))
+            out += _table(["sentence", "words"] + list(r["lists_by"]),
+                          _sentence_rows(units, r["lists_by"]))
+        out += [plain(f"note: {n}") for n in r["notes"]]
+    out += [plain(f"note: {n}") for n in bc["notes"]]
+    return "\n".join(out) + "\n"
+
+
+def _top(r: dict) -> int:
+    return int(r.get("top", 10))
+
+
+def regression_csv_rows(bc: Optional[dict]) -> List[Dict[str, object]]:
+    r"""Rows for ``compare``'s long CSV (its columns): the comparison, losslessly.
+
+    Per metric a ``baseline`` row (``value``: new, ``diff``: change, interval
+    and p-values, ``versus``: the baseline system) and a ``baseline:old`` row
+    (``value``: old); ``baseline:units`` rows give the matched units
+    (``value``) and ``baseline:worse`` / ``baseline:better`` one row per sentence
+    and quantity (``bin``: sentence id, ``gold``: its words, ``value``: new,
+    ``diff``: change).
+
+    Parameters
+    ----------
+    bc : dict or None
+
+    Returns
+    -------
+    list of dict
+
+    Examples
+    --------
+    >>> from synagree.stats.regression import MetricChange, Regression, BaselineComparison
+    >>> r = Regression("v2", "v1", [MetricChange("LAS", 0.875, 0.75, -0.125)], [], [], 4,
+    ...                [], [], 100, 100, 0, 0.95, [], [])
+    >>> for x in regression_csv_rows(BaselineComparison("v1.json", "compare", [r]).as_dict()):
+    ...     print(x["section"], x["metric"], x["value"])
+    baseline:units units_matched 4
+    baseline LAS 0.75
+    baseline:old LAS 0.875
+    """
+    out: List[Dict[str, object]] = []
+    if not bc:
+        return out
+    for r in bc["results"]:
+        base = {"system": r["name"], "versus": r["baseline_name"]}
+        out.append({"section": "baseline:units", **base, "metric": "units_matched",
+                    "value": r["units_matched"]})
+        for c in r["metrics"]:
+            ci = c["ci"] or (None, None)
+            out.append({"section": "baseline", **base, "metric": c["metric"],
+                        "value": c["new"], "diff": c["delta"], "ci_low": ci[0],
+                        "ci_high": ci[1], "p_bootstrap": c["p_bootstrap"],
+                        "p_randomisation": c["p_randomisation"]})
+            out.append({"section": "baseline:old", **base, "metric": c["metric"],
+                        "value": c["old"]})
+        for kind in ("worse", "better"):
+            for u in r[kind]:
+                for q in r["lists_by"]:
+                    out.append({"section": f"baseline:{kind}", **base, "metric": q,
+                                "bin": u["id"], "gold": u["words"], "value": u[q]["new"],
+                                "diff": u[q]["delta"]})
+    return out
+
+
+def _key(name: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in name)
+
+
+def regression_fields(bc: Optional[dict]) -> List[Tuple[str, object]]:
+    r"""Flat ``(column, value)`` fields for ``agree``'s one-row CSV.
+
+    ``baseline_<metric>_old``, ``_new``, ``_change``, ``_ci_low``, ``_ci_high``,
+    ``_p_bootstrap``, ``_p_randomisation``, ``_significant`` per metric;
+    ``baseline_units_matched``; per listed sentence ``baseline_worse_<k>_id``,
+    ``_words`` and ``_<quantity>_old`` / ``_new`` (and ``better`` alike).
+
+    Parameters
+    ----------
+    bc : dict or None
+
+    Returns
+    -------
+    list of (str, object)
+
+    Examples
+    --------
+    >>> from synagree.stats.regression import MetricChange, Regression, BaselineComparison
+    >>> r = Regression("agreement", "agreement", [MetricChange("las", 0.8, 0.9, 0.1)], [], [],
+    ...                2, [], [], 100, 100, 0, 0.95, [], [])
+    >>> fields = dict(regression_fields(BaselineComparison("o.json", "agree", [r]).as_dict()))
+    >>> fields["baseline_las_change"], fields["baseline_units_matched"]
+    (0.1, 2)
+    """
+    out: List[Tuple[str, object]] = []
+    if not bc:
+        return out
+    for r in bc["results"]:
+        out.append(("baseline_units_matched", r["units_matched"]))
+        for c in r["metrics"]:
+            k = f"baseline_{_key(c['metric'])}"
+            ci = c["ci"] or (None, None)
+            sig = c["significant"]
+            out += [(f"{k}_old", c["old"]), (f"{k}_new", c["new"]), (f"{k}_change", c["delta"]),
+                    (f"{k}_ci_low", ci[0]), (f"{k}_ci_high", ci[1]),
+                    (f"{k}_p_bootstrap", c["p_bootstrap"]),
+                    (f"{k}_p_randomisation", c["p_randomisation"]),
+                    (f"{k}_significant", None if sig is None else str(sig).lower())]
+        for kind in ("worse", "better"):
+            for i, u in enumerate(r[kind], 1):
+                k = f"baseline_{kind}_{i}"
+                out += [(f"{k}_id", u["id"]), (f"{k}_words", u["words"])]
+                for q in r["lists_by"]:
+                    out += [(f"{k}_{_key(q)}_old", u[q]["old"]),
+                            (f"{k}_{_key(q)}_new", u[q]["new"])]
+    return out
+
+
+def render_regression_latex(bc: Optional[dict], percent: bool = True) -> str:
+    r"""A booktabs table of the changes: per result and metric old, new, change, p-values.
+
+    Parameters
+    ----------
+    bc : dict or None
+        None gives "".
+    percent : bool
+        Percent with two decimals (else fractions with four).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.stats.regression import MetricChange, Regression, BaselineComparison
+    >>> r = Regression("v2", "v1", [MetricChange("LAS", 0.875, 0.75, -0.125, None, 0.5, 0.5,
+    ...                                           False)], [], [], 4, [], [], 100, 100, 0, 0.95,
+    ...                [], [])
+    >>> print(render_regression_latex(BaselineComparison("v1.json", "compare", [r]).as_dict())
+    ...       .splitlines()[5])
+    v2 & v1 & LAS & 87.50 & 75.00 & -12.50 & 0.5000 & 0.5000 \\
+    """
+    if not bc:
+        return ""
+    lines = [f"% changes against the baseline {plain(bc['baseline'])}"
+             + (" (percent)" if percent else " (fractions)"),
+             "\\begin{tabular}{lllrrrrr}", "\\toprule",
+             "Result & Baseline & Metric & Old & New & Change & $p$ boot & $p$ AR \\\\",
+             "\\midrule"]
+    for r in bc["results"]:
+        for c in r["metrics"]:
+            lines.append(" & ".join([latex_escape(r["name"]), latex_escape(r["baseline_name"]),
+                                     latex_escape(c["metric"]), _num(c["old"], percent),
+                                     _num(c["new"], percent),
+                                     _num(c["delta"], percent, signed=True),
+                                     _p(c["p_bootstrap"]), _p(c["p_randomisation"])])
+                         + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
