@@ -45,6 +45,13 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
+from synagree.evaluation.tiers import (
+    SIBLING_CREDIT,
+    TiersResult,
+    TiersSpec,
+    resolve_tiers_spec,
+    tiers_for_words,
+)
 from synagree.io.conllu import sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
@@ -317,6 +324,8 @@ class TagsResult:
     form_mismatches : int
         Words whose forms differ between the files (warnings).
     warnings : list of Problem
+    tiers : TiersResult, optional
+        With a tag mapping: coarse, fine and tiered scores (docs/method.md §16).
 
     Examples
     --------
@@ -352,6 +361,7 @@ class TagsResult:
     added_tags: List[str] = field(default_factory=list)
     form_mismatches: int = 0
     warnings: List[Problem] = field(default_factory=list)
+    tiers: Optional[TiersResult] = None
 
     @property
     def accuracy(self) -> float:
@@ -369,8 +379,8 @@ class TagsResult:
         return _clean(self.hier_kappa.kappa)
 
     def to_dict(self) -> dict:
-        """The result as JSON-ready data with stable keys."""
-        return {
+        """The result as JSON-ready data with stable keys (``tiers`` only with a mapping)."""
+        out = {
             "synagree_version": __version__,
             "gold": self.gold_file, "system": self.system_file, "column": self.column,
             "hierarchy": self.hierarchy, "plain_as_leaf": self.plain_as_leaf,
@@ -386,6 +396,14 @@ class TagsResult:
             "per_tag": [r.as_dict() for r in self.per_tag],
             "warnings": [p.as_dict() for p in self.warnings],
         }
+        if self.tiers is not None:
+            out["tiers"] = self.tiers.to_dict()
+        return out
+
+
+def _words(sentences: List[TagSentence]) -> List[Tuple[str, int, str]]:
+    """(file, line, tag) of every word, in order."""
+    return [(s.file, line, tag) for s in sentences for line, _, tag in s.words]
 
 
 def _clean(x: Optional[float]) -> Optional[float]:
@@ -486,7 +504,9 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
 
 def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   column: str = "deprel", hierarchy: Union[str, Hierarchy, None] = None,
-                  plain_as_leaf: bool = False, check_text: bool = True) -> TagsResult:
+                  plain_as_leaf: bool = False, check_text: bool = True,
+                  tiers: Optional[TiersSpec] = None, sibling_credit: float = SIBLING_CREDIT,
+                  unmapped: str = "error") -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -505,6 +525,16 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         Refuse a sentence pair where most word forms differ (misaligned
         files); False compares it anyway.  A few differing forms are warnings
         either way.
+    tiers : str, path-like, TagMap or None
+        A fine -> coarse tag mapping (a ``FINE<TAB>COARSE`` file, a
+        `synagree.io.tagmap.TagMap`, or the name of another gold column to
+        derive it from): adds `TagsResult.tiers` (docs/method.md §16).
+    sibling_credit : float
+        With ``tiers``: the credit of another fine tag of the gold tag's
+        coarse class (default 1/2).
+    unmapped : {"error", "own-class"}
+        With ``tiers``: tags the mapping lacks are an error, or each its own
+        coarse class.
 
     Returns
     -------
@@ -545,13 +575,20 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         hierarchy = default_hierarchy(column)
     if not isinstance(hierarchy, Hierarchy):
         load_hierarchy(hierarchy, (), plain_as_leaf=plain_as_leaf)  # usage / file errors first
+    tier_spec = None if tiers is None else resolve_tiers_spec(tiers, column, COLUMNS)
     log = ProblemLog()
     gold = read_tag_column(gold_path, column, log)
     system = read_tag_column(system_path, column, log)
+    coarse = (read_tag_column(gold_path, tier_spec, log) if isinstance(tier_spec, str)
+              else None)
     log.raise_if_errors()
     pairs = _align(gold, system, str(gold_path), str(system_path), log, check_text)
     log.raise_if_errors()
     scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf)
+    if tier_spec is not None:
+        scores["tiers"] = tiers_for_words(tier_spec, _words(gold), _words(system),
+                                          None if coarse is None else _words(coarse),
+                                          sibling_credit, unmapped, column)
     return TagsResult(gold_file=str(gold_path), system_file=str(system_path), column=column,
                       hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
                       plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),

@@ -7,13 +7,16 @@ from typing import List
 from synagree.base.escape import csv_row, plain
 from synagree.evaluation.tags import OUTPUTS, TagsResult, _clean
 from synagree.render.tables import fmt_num
+from synagree.render.tiers import tiers_csv, tiers_table_lines
 
 
 # ---------------------------------------------------------------- rendering
 def render_tags(res: TagsResult, output: str = "table") -> str:
     r"""A `TagsResult` as ``table`` (summary + per-tag rows), ``json`` or ``csv``.
 
-    CSV has one row per gold tag, after an ``ALL`` row.
+    CSV has one row per gold tag, after an ``ALL`` row.  With tiers
+    (`TagsResult.tiers`) the table and the CSV go on, after a blank line,
+    with the tiers table of `synagree.render.tiers`.
 
     Parameters
     ----------
@@ -62,7 +65,7 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
             w.writerow(csv_row([r.tag, r.count, r.exact, repr(_clean(r.accuracy)),
                                 repr(_clean(r.mean_credit)), r.confusion or "",
                                 r.confusion_count]))
-        return buf.getvalue()
+        return buf.getvalue() + _tiers_part(res, "csv")
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
     summary = [("gold", res.gold_file), ("system", res.system_file), ("column", res.column),
@@ -94,4 +97,13 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
 
     lines.append(fmt(head))
     lines.extend(fmt(r) for r in body)
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + _tiers_part(res, "table")
+
+
+def _tiers_part(res: TagsResult, output: str) -> str:
+    """With ``--tiers``: a blank line and the tiers table (docs/method.md §16); else ``""``."""
+    if res.tiers is None:
+        return ""
+    if output == "csv":
+        return "\n" + tiers_csv(res.tiers)
+    return "\n" + "\n".join(tiers_table_lines(res.tiers)) + "\n"
