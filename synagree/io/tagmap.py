@@ -6,8 +6,10 @@ from the coarse one).  The fine and the coarse tags are two separate name
 spaces: ``PUNCT<TAB>PUNCT`` is a valid line.
 
 Mapping file (`read_tag_map`)
-    UTF-8 text (compressed files are read as every input is).  ``#`` starts a
-    comment running to the end of the line; blank lines are ignored.  Every
+    UTF-8 text (compressed files are read as every input is).  A line that
+    starts with ``#`` followed by a space (or a lone ``#``) is a comment, and
+    blank lines are ignored; there are no end-of-line comments, so a tag may
+    contain or begin with ``#`` (``#<TAB>.`` maps the Penn tag ``#``).  Every
     other line is ``FINE<TAB>COARSE`` (blanks around a field are dropped).
     A fine tag listed twice with the same coarse tag is fine; with two
     different coarse tags it is an error naming both lines.
@@ -26,6 +28,7 @@ Resolving a tag (`TagMap.resolve`)
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +38,8 @@ from synagree.base.problems import ProblemLog, quote
 from synagree.io.files import read_text
 
 __all__ = ["TagMap", "read_tag_map", "derive_tag_map"]
+
+_COMMENT = re.compile(r"#( |$)")
 
 
 @dataclass
@@ -146,9 +151,9 @@ def read_tag_map(path: Union[str, Path]) -> TagMap:
     >>> from synagree.base.problems import InputError
     >>> fd, path = tempfile.mkstemp(suffix=".tsv")
     >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("# Penn -> coarse\nNN\tNOUN\nNNS\tNOUN  # plural\nVB\tVERB\n")
+    ...     _ = f.write("# Penn -> coarse\nNN\tNOUN\nNNS\tNOUN\n#\t.\nVB\tVERB\n")
     >>> read_tag_map(path).classes
-    {'NOUN': ['NN', 'NNS'], 'VERB': ['VB']}
+    {'NOUN': ['NN', 'NNS'], '.': ['#'], 'VERB': ['VB']}
     >>> with open(path, "w") as f:
     ...     _ = f.write("NN\tNOUN\nNN\tVERB\n")
     >>> try:
@@ -165,14 +170,14 @@ def read_tag_map(path: Union[str, Path]) -> TagMap:
     mapping: Dict[str, str] = {}
     where: Dict[str, int] = {}
     for number, raw in enumerate((text or "").splitlines(), start=1):
-        content = raw.split("#", 1)[0]
-        if not content.strip():
+        content = raw.strip()
+        if not content or _COMMENT.match(content):
             continue
         fields = [f.strip() for f in content.split("\t")]
         if len(fields) != 2 or not all(fields):
             log.add(name, number, "tag-map-fields",
                     f"expected 'FINE<TAB>COARSE' (two non-empty tab-separated fields), "
-                    f"got {quote(content.strip())}")
+                    f"got {quote(content)}")
             continue
         fine, coarse = fields
         if fine in mapping and mapping[fine] != coarse:
