@@ -259,6 +259,19 @@ PRODUCERS = {
                         ["tags", "{good}", "{good}", "--hierarchy", "{h}"]),
     "tag-syntax": ({"bad.conllu": GOOD.replace("obj", "obj|"), "good.conllu": GOOD},
                    ["tags", "{bad}", "{good}", "--tag-syntax", "alternatives"]),
+    # tag mappings (tags --tiers)
+    "tag-map-fields": ({"m.tsv": "X NOUN\n", "good.conllu": GOOD},
+                       ["tags", "{good}", "{good}", "--column", "upos", "--tiers", "{m}"]),
+    "tag-map-two-coarse": ({"m.tsv": "X\tA\nX\tB\n", "good.conllu": GOOD},
+                           ["tags", "{good}", "{good}", "--column", "upos", "--tiers", "{m}"]),
+    "tag-map-empty": ({"m.tsv": "# only a comment\n", "good.conllu": GOOD},
+                      ["tags", "{good}", "{good}", "--column", "upos", "--tiers", "{m}"]),
+    "tag-map-not-a-function": ({"g.conllu": GOOD.replace("\tobj\t", "\troot\t")
+                                .replace("\tX\t", "\tY\t", 1)},
+                               ["tags", "{g}", "{g}", "--column", "deprel", "--tiers",
+                                "upos"]),
+    "tag-map-unmapped": ({"m.tsv": "Y\tA\n", "good.conllu": GOOD},
+                         ["tags", "{good}", "{good}", "--column", "upos", "--tiers", "{m}"]),
     # report, plot, noise
     "bad-json": ({"good.conllu": GOOD, "a.conllu": GOOD, "prev.json": "{not json"},
                  ["report", "{good}", "{a}", "--compare-to", "{prev}", "--bootstrap", "10"]),

@@ -73,6 +73,18 @@ def open_fraction(text: str) -> float:
     return value
 
 
+def unit_interval(text: str) -> float:
+    """An argparse type: a number from 0 to 1, both included (a credit or a weight)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text!r}")
+    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1 (inclusive), "
+                                         f"got {text!r}")
+    return value
+
+
 def memory_size(text: str) -> int:
     """An argparse type: a size in bytes such as ``4G``, ``500M`` or ``123456``."""
     try:

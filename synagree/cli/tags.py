@@ -8,6 +8,7 @@ from synagree.cli import options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.evaluation.tags import COLUMNS, OUTPUTS, evaluate_tags
+from synagree.evaluation.tiers import SIBLING_CREDIT, UNMAPPED_POLICIES
 from synagree.io.files import emit
 from synagree.render.tags import render_tags
 
@@ -23,12 +24,27 @@ def run(args: argparse.Namespace) -> int:
     res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
                         plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check,
                         tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf,
-                        per_feature=args.per_feature)
+                        per_feature=args.per_feature, **_tiers_options(args))
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
     text = render_tags(res, output_format(args))
     emit(text, args.out)
     return 0
+
+
+def _tiers_options(args: argparse.Namespace) -> dict:
+    """The ``--tiers`` keyword arguments of `evaluate_tags`; its companions need it."""
+    if args.tiers is None:
+        for given, name in ((args.sibling_credit, "--sibling-credit"),
+                            (args.tiers_unmapped, "--tiers-unmapped")):
+            if given is not None:
+                raise InputError.single("<command line>", None, "usage",
+                                        f"{name} applies with --tiers only")
+        return {}
+    return {"tiers": args.tiers,
+            "sibling_credit": (SIBLING_CREDIT if args.sibling_credit is None
+                               else args.sibling_credit),
+            "unmapped": args.tiers_unmapped or "error"}
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -55,3 +71,13 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--per-feature", action="store_true",
                    help="with --column feats: also score each feature of FEATS (precision, "
                         "recall, F1, accuracy, kappa per feature; UFeats accuracy)")
+    p.add_argument("--tiers", metavar="MAPPING|COLUMN", default=None,
+                   help="tiered tags: a FINE<TAB>COARSE mapping file (or another gold column, "
+                        "e.g. upos, to take the mapping from): adds coarse accuracy, "
+                        "fine accuracy, tier credit and recoverability")
+    p.add_argument("--sibling-credit", type=options.unit_interval, default=None, metavar="W",
+                   help="with --tiers: credit of another fine tag of the gold tag's coarse "
+                        f"class (0 to 1; default {SIBLING_CREDIT:g})")
+    p.add_argument("--tiers-unmapped", choices=list(UNMAPPED_POLICIES), default=None,
+                   help="with --tiers: a tag the mapping lacks is an error (default) or its "
+                        "own coarse class")

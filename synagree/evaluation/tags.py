@@ -47,6 +47,13 @@ from synagree._version import __version__
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
 from synagree.evaluation.features import FeatureScores, feature_scores
 from synagree.evaluation.label_prf import tag_prf
+from synagree.evaluation.tiers import (
+    SIBLING_CREDIT,
+    TiersResult,
+    TiersSpec,
+    resolve_tiers_spec,
+    tiers_for_words,
+)
 from synagree.io.conllu import sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
@@ -374,6 +381,8 @@ class TagsResult:
     per_feature : FeatureScores, optional
         Per-feature scores of FEATS (``column="feats"``, ``per_feature=True``;
         docs/method.md §19.4).
+    tiers : TiersResult, optional
+        With a tag mapping: coarse, fine and tiered scores (docs/method.md §16).
 
     Examples
     --------
@@ -418,6 +427,7 @@ class TagsResult:
     notes: List[str] = field(default_factory=list)
     prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
     per_feature: Optional[FeatureScores] = None
+    tiers: Optional[TiersResult] = None
 
     @property
     def accuracy(self) -> float:
@@ -484,7 +494,14 @@ class TagsResult:
             d["prf"] = prf_table(self.prf)
         if self.per_feature is not None:
             d["per_feature"] = self.per_feature.to_dict()
+        if self.tiers is not None:
+            d["tiers"] = self.tiers.to_dict()
         return d
+
+
+def _words(sentences: List[TagSentence]) -> List[Tuple[str, int, str]]:
+    """(file, line, tag) of every word, in order."""
+    return [(s.file, line, tag) for s in sentences for line, _, tag in s.words]
 
 
 def _clean(x: Optional[float]) -> Optional[float]:
@@ -627,7 +644,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   column: str = "deprel", hierarchy: Union[str, Hierarchy, None] = None,
                   plain_as_leaf: bool = False, check_text: bool = True,
                   tag_syntax: str = "plain", bdm: bool = False, prf: bool = False,
-                  per_feature: bool = False) -> TagsResult:
+                  per_feature: bool = False, tiers: Optional[TiersSpec] = None,
+                  sibling_credit: float = SIBLING_CREDIT, unmapped: str = "error") -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -660,6 +678,16 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     per_feature : bool
         Also score each feature of FEATS (``column="feats"`` only;
         docs/method.md §19.4): FEATS must split into ``Name=Value`` pairs.
+    tiers : str, path-like, TagMap or None
+        A fine -> coarse tag mapping (a ``FINE<TAB>COARSE`` file, a
+        `synagree.io.tagmap.TagMap`, or the name of another gold column to
+        derive it from): adds `TagsResult.tiers` (docs/method.md §16).
+    sibling_credit : float
+        With ``tiers``: the credit of another fine tag of the gold tag's
+        coarse class (default 1/2).
+    unmapped : {"error", "own-class"}
+        With ``tiers``: tags the mapping lacks are an error, or each its own
+        coarse class.
 
     Returns
     -------
@@ -708,6 +736,7 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         hierarchy = default_hierarchy(column)
     if not isinstance(hierarchy, Hierarchy):
         load_hierarchy(hierarchy, (), plain_as_leaf=plain_as_leaf)  # usage / file errors first
+    tier_spec = None if tiers is None else resolve_tiers_spec(tiers, column, COLUMNS)
     log = ProblemLog()
     gold = read_tag_column(gold_path, column, log)
     system = read_tag_column(system_path, column, log)
@@ -718,6 +747,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     for side, is_gold in ((gold, True), (system, False)):
         check_values(((s.file, no, tag) for s in side for no, _, tag in s.words), read,
                      column, log, gold=is_gold)
+    coarse = (read_tag_column(gold_path, tier_spec, log) if isinstance(tier_spec, str)
+              else None)
     log.raise_if_errors()
     pairs = _align(gold, system, str(gold_path), str(system_path), log, check_text)
     log.raise_if_errors()
@@ -726,6 +757,10 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
             if tag_syntax == "plain" and column != "feats" else None)
     if prf:
         scores["prf"] = tag_prf(pairs, hierarchy, plain_as_leaf)
+    if tier_spec is not None:
+        scores["tiers"] = tiers_for_words(tier_spec, _words(gold), _words(system),
+                                          None if coarse is None else _words(coarse),
+                                          sibling_credit, unmapped, column)
     return TagsResult(gold_file=str(gold_path), system_file=str(system_path), column=column,
                       hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
                       plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),

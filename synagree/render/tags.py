@@ -9,6 +9,7 @@ from synagree.evaluation.tags import OUTPUTS, TagsResult, _clean
 from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_score_table
 from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.tables import fmt_num
+from synagree.render.tiers import tiers_csv, tiers_table_lines
 
 
 # ---------------------------------------------------------------- rendering
@@ -22,7 +23,9 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     alternatives.  With per-feature scores (``--per-feature``) CSV has one
     row per feature instead, after ``ALL`` and ``UFeats`` rows
     (`synagree.render.features.feature_score_rows`), and the table shows
-    them after the per-tag rows.
+    them after the per-tag rows.  With tiers (`TagsResult.tiers`) the table
+    and the CSV go on, after a blank line, with the tiers table of
+    `synagree.render.tiers`.
 
     Parameters
     ----------
@@ -81,9 +84,10 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
                                 repr(_clean(r.mean_credit)), r.confusion or "",
                                 r.confusion_count]
                                + _csv_extra(extra, r.credit, r.alt_correct, r.bdm, r.count)))
+        text = buf.getvalue()
         if res.prf is not None:  # tags --prf (docs/method.md §17)
-            return append_prf_csv(buf.getvalue(), res.prf)
-        return buf.getvalue()
+            text = append_prf_csv(text, res.prf)
+        return text + _tiers_part(res, "csv")
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
     summary = [("gold", res.gold_file), ("system", res.system_file), ("column", res.column),
@@ -130,7 +134,7 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         lines += ["", render_tags_prf(res.prf).rstrip("\n")]
     if res.per_feature is not None:
         lines += ["", feature_score_table(res.per_feature).rstrip("\n")]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + _tiers_part(res, "table")
 
 
 def _summary_extra(res: TagsResult) -> List[Tuple[str, str]]:
@@ -165,3 +169,12 @@ def _csv_extra(cols: List[str], credit: float, alt: Optional[float], bdm: Option
               "alt_accuracy": None if alt is None or not count else alt / count,
               "mean_bdm": None if bdm is None or not count else bdm / count}
     return [repr(_clean(values[c])) for c in cols]
+
+
+def _tiers_part(res: TagsResult, output: str) -> str:
+    """With ``--tiers``: a blank line and the tiers table (docs/method.md §16); else ``""``."""
+    if res.tiers is None:
+        return ""
+    if output == "csv":
+        return "\n" + tiers_csv(res.tiers)
+    return "\n" + "\n".join(tiers_table_lines(res.tiers)) + "\n"

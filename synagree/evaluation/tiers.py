@@ -1,0 +1,586 @@
+r"""Tiered tag sets: a fine tag column evaluated at the coarse level too (docs/method.md §16).
+
+With a tag mapping fine -> coarse (`synagree.io.tagmap`), ``synagree tags
+--tiers MAPPING`` reports, beside the usual fine-tag scores:
+
+* **coarse level**: both gold and system tags mapped to their coarse tag;
+  accuracy (``coarse_accuracy``), Cohen's κ and Scott's π;
+* **fine level**: exact fine tags (``fine_accuracy``, κ, π; the same numbers
+  as ``accuracy``, ``cohen_kappa`` and ``scott_pi`` of `synagree tags`);
+* **fine with coarse-level credit** (``tier_credit``), per word::
+
+      1                               same fine tag
+      w                               another fine tag of the same coarse class
+      1/k + w (k - 1)/k               the bare coarse tag C of the gold tag's class,
+                                      k = fine tags of C in the mapping
+      0                               otherwise (another coarse class)
+
+  ``w`` is the *sibling credit* (default 1/2, the BDM value ``2 depth(lca) /
+  (depth a + depth b)`` of two siblings under one coarse tag).  A bare
+  coarse tag earns the expected credit of a fine tag of its class drawn
+  uniformly, Melamed & Resnik's reading of an under-specified tag; with
+  ``w = 0`` it is exactly their credit ``1/k``.  So guessing a fine tag of
+  the right class at random earns, on average, what the honest coarse
+  answer earns;
+* **recoverability**: how many fine tag types of the mapping are not
+  determined by their coarse tag (their class has more than one fine tag),
+  the share of gold words whose fine tag is not so determined, and what a
+  tiered tagger could reach by recovering each fine tag as the most frequent
+  gold fine tag of its coarse class (``recovery_ceiling``, from gold coarse
+  tags; ``recovered_accuracy``, from the system's coarse tags).  Both use the
+  gold counts: an oracle, optimistic for a real recovery step;
+* per gold coarse class, the same counts.
+
+Gold tags must be fine tags of the mapping; a system tag may be a fine tag
+or a bare coarse tag.  Tags the mapping lacks are an error listing them
+(``tag-map-unmapped``) unless ``unmapped="own-class"``: each becomes a fine
+tag of its own one-tag class, and they are listed in the result.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from synagree.base.problems import InputError, ProblemLog, quote
+from synagree.io.tagmap import TagMap, derive_tag_map, read_tag_map
+from synagree.trees.hierarchy import cohens_kappa, scotts_pi
+
+__all__ = ["SIBLING_CREDIT", "UNMAPPED_POLICIES", "TierRow", "TiersResult", "tier_credit",
+           "tier_scores", "resolve_tiers_spec", "tiers_for_words"]
+
+#: Default credit of another fine tag in the gold tag's coarse class.
+SIBLING_CREDIT = 0.5
+#: What a tag that the mapping lacks does: an error, or its own coarse class.
+UNMAPPED_POLICIES = ("error", "own-class")
+
+#: (file, line, tag) of one word.
+Word = Tuple[str, int, str]
+TiersSpec = Union[str, Path, TagMap]
+
+
+def _clean(x: Optional[float]) -> Optional[float]:
+    if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
+        return None
+    return float(x)
+
+
+def _ratio(a: float, b: int) -> float:
+    return a / b if b else math.nan
+
+
+def tier_credit(gold: str, system: str, tag_map: TagMap,
+                sibling_credit: float = SIBLING_CREDIT) -> float:
+    """The credit of one system tag against a gold fine tag (module docstring).
+
+    Parameters
+    ----------
+    gold : str
+        A fine tag of the mapping.
+    system : str
+        A fine tag or a bare coarse tag of the mapping.
+    tag_map : TagMap
+    sibling_credit : float
+        ``w``, in [0, 1].
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        ``gold`` is not a fine tag, or ``system`` is not in the mapping.
+
+    Examples
+    --------
+    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "NNP": "NOUN", "NNPS": "NOUN", "VB": "VERB"})
+    >>> [tier_credit("NN", s, m) for s in ("NN", "NNS", "VB")]
+    [1.0, 0.5, 0.0]
+    >>> tier_credit("NN", "NOUN", m), tier_credit("NN", "NOUN", m, sibling_credit=0.0)
+    (0.625, 0.25)
+    """
+    g = tag_map.fine_to_coarse.get(gold)
+    if g is None:
+        raise ValueError(f"gold tag {gold!r} is not a fine tag of the mapping")
+    s = tag_map.resolve(system)
+    if s is None:
+        raise ValueError(f"system tag {system!r} is not in the mapping")
+    coarse, fine = s
+    if fine == gold:
+        return 1.0
+    if coarse != g:
+        return 0.0
+    if fine is not None:
+        return float(sibling_credit)
+    k = sum(1 for c in tag_map.fine_to_coarse.values() if c == g)
+    return 1.0 / k + sibling_credit * (k - 1) / k
+
+
+@dataclass
+class TierRow:
+    """Counts of one gold coarse class (docs/method.md §16.3).
+
+    Parameters
+    ----------
+    coarse : str
+    fine_types : int
+        Fine tags of the class in the mapping.
+    gold_fine_types : int
+        Distinct gold fine tags of the class.
+    words : int
+        Gold words of the class.
+    coarse_correct : int
+        Of them, system tags in the same class.
+    fine_exact : int
+        Of them, the same fine tag.
+    credit : float
+        Σ of their `tier_credit`.
+    bare_coarse : int
+        Of them, the system gave the bare coarse tag of the class.
+    majority_fine : str or None
+        The most frequent gold fine tag of the class (ties: alphabetical).
+    majority_count : int
+        Its gold words (the recovery ceiling's numerator).
+    recovered : int
+        Words whose system coarse tag is this class and whose gold fine tag
+        is ``majority_fine``.
+
+    Examples
+    --------
+    >>> r = TierRow("NOUN", 4, 2, words=4, coarse_correct=3, fine_exact=2, credit=2.5,
+    ...             majority_fine="NN", majority_count=3, recovered=2)
+    >>> r.coarse_accuracy, r.fine_accuracy, r.mean_credit, r.recovery_ceiling
+    (0.75, 0.5, 0.625, 0.75)
+    """
+
+    coarse: str
+    fine_types: int
+    gold_fine_types: int
+    words: int = 0
+    coarse_correct: int = 0
+    fine_exact: int = 0
+    credit: float = 0.0
+    bare_coarse: int = 0
+    majority_fine: Optional[str] = None
+    majority_count: int = 0
+    recovered: int = 0
+
+    @property
+    def coarse_accuracy(self) -> float:
+        """coarse_correct / words (NaN for no words)."""
+        return _ratio(self.coarse_correct, self.words)
+
+    @property
+    def fine_accuracy(self) -> float:
+        """fine_exact / words."""
+        return _ratio(self.fine_exact, self.words)
+
+    @property
+    def mean_credit(self) -> float:
+        """credit / words."""
+        return _ratio(self.credit, self.words)
+
+    @property
+    def recovery_ceiling(self) -> float:
+        """majority_count / words."""
+        return _ratio(self.majority_count, self.words)
+
+    @property
+    def recovered_accuracy(self) -> float:
+        """recovered / words."""
+        return _ratio(self.recovered, self.words)
+
+    def as_dict(self) -> dict:
+        """The row as JSON-ready data (NaN as None)."""
+        return {"coarse": self.coarse, "fine_types": self.fine_types,
+                "gold_fine_types": self.gold_fine_types, "words": self.words,
+                "coarse_correct": self.coarse_correct,
+                "coarse_accuracy": _clean(self.coarse_accuracy),
+                "fine_exact": self.fine_exact, "fine_accuracy": _clean(self.fine_accuracy),
+                "credit": self.credit, "tier_credit": _clean(self.mean_credit),
+                "bare_coarse": self.bare_coarse, "majority_fine": self.majority_fine,
+                "majority_count": self.majority_count,
+                "recovery_ceiling": _clean(self.recovery_ceiling),
+                "recovered": self.recovered,
+                "recovered_accuracy": _clean(self.recovered_accuracy)}
+
+
+@dataclass
+class TiersResult:
+    """Coarse, fine and tiered scores with recoverability, as counts (docs/method.md §16).
+
+    Parameters
+    ----------
+    mapping : str
+        Where the mapping came from (``file PATH``, ``gold COLUMN``, ``custom``).
+    sibling_credit : float
+    unmapped : str
+        The policy for tags the mapping lacks.
+    words : int
+    coarse_correct, fine_exact : int
+    credit : float
+        Σ of `tier_credit` over words.
+    bare_coarse : int
+        System words that are a bare coarse tag.
+    coarse_cohen_kappa, coarse_scott_pi, fine_cohen_kappa, fine_scott_pi : float or None
+    coarse_types, fine_types : int
+        Of the mapping.
+    ambiguous_coarse_types, ambiguous_fine_types : int
+        Coarse classes with more than one fine tag; their fine tags.
+    ambiguous_words : int
+        Gold words whose class has more than one fine tag.
+    majority_count, recovered : int
+        Σ over classes of `TierRow` ``majority_count`` / ``recovered``.
+    per_class : list of TierRow
+        Most gold words first.
+    own_class : list of str
+        Tags the mapping lacked, each given its own class.
+
+    Examples
+    --------
+    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "VB": "VERB"})
+    >>> r = tier_scores([("NN", "NN"), ("NN", "NNS"), ("NNS", "NOUN"), ("VB", "NN")], m)
+    >>> r.coarse_accuracy, r.fine_accuracy, r.mean_credit
+    (0.75, 0.25, 0.5625)
+    >>> r.to_dict()["recoverability"]["ambiguous_fine_types"]
+    2
+    """
+
+    mapping: str
+    sibling_credit: float
+    unmapped: str
+    words: int
+    coarse_correct: int
+    fine_exact: int
+    credit: float
+    bare_coarse: int
+    coarse_cohen_kappa: Optional[float]
+    coarse_scott_pi: Optional[float]
+    fine_cohen_kappa: Optional[float]
+    fine_scott_pi: Optional[float]
+    coarse_types: int
+    fine_types: int
+    ambiguous_coarse_types: int
+    ambiguous_fine_types: int
+    ambiguous_words: int
+    majority_count: int
+    recovered: int
+    per_class: List[TierRow] = field(default_factory=list)
+    own_class: List[str] = field(default_factory=list)
+
+    @property
+    def coarse_accuracy(self) -> float:
+        """coarse_correct / words."""
+        return _ratio(self.coarse_correct, self.words)
+
+    @property
+    def fine_accuracy(self) -> float:
+        """fine_exact / words."""
+        return _ratio(self.fine_exact, self.words)
+
+    @property
+    def mean_credit(self) -> float:
+        """``tier_credit``: credit / words."""
+        return _ratio(self.credit, self.words)
+
+    @property
+    def ambiguous_share(self) -> float:
+        """ambiguous_words / words."""
+        return _ratio(self.ambiguous_words, self.words)
+
+    @property
+    def recovery_ceiling(self) -> float:
+        """majority_count / words."""
+        return _ratio(self.majority_count, self.words)
+
+    @property
+    def recovered_accuracy(self) -> float:
+        """recovered / words."""
+        return _ratio(self.recovered, self.words)
+
+    def to_dict(self) -> dict:
+        """JSON-ready data with stable keys."""
+        return {
+            "mapping": self.mapping, "sibling_credit": self.sibling_credit,
+            "unmapped": self.unmapped, "own_class_tags": list(self.own_class),
+            "words": self.words,
+            "coarse": {"correct": self.coarse_correct,
+                       "coarse_accuracy": _clean(self.coarse_accuracy),
+                       "coarse_cohen_kappa": self.coarse_cohen_kappa,
+                       "coarse_scott_pi": self.coarse_scott_pi},
+            "fine": {"exact": self.fine_exact, "fine_accuracy": _clean(self.fine_accuracy),
+                     "fine_cohen_kappa": self.fine_cohen_kappa,
+                     "fine_scott_pi": self.fine_scott_pi},
+            "tiered": {"credit": self.credit, "tier_credit": _clean(self.mean_credit),
+                       "bare_coarse": self.bare_coarse},
+            "recoverability": {
+                "coarse_types": self.coarse_types, "fine_types": self.fine_types,
+                "ambiguous_coarse_types": self.ambiguous_coarse_types,
+                "ambiguous_fine_types": self.ambiguous_fine_types,
+                "ambiguous_words": self.ambiguous_words,
+                "ambiguous_share": _clean(self.ambiguous_share),
+                "majority_count": self.majority_count,
+                "recovery_ceiling": _clean(self.recovery_ceiling),
+                "recovered": self.recovered,
+                "recovered_accuracy": _clean(self.recovered_accuracy)},
+            "per_class": [r.as_dict() for r in self.per_class],
+        }
+
+
+def tier_scores(pairs: Sequence[Tuple[str, str]], tag_map: TagMap,
+                sibling_credit: float = SIBLING_CREDIT, unmapped: str = "error") -> TiersResult:
+    """The `TiersResult` of ``(gold, system)`` tag pairs (docs/method.md §16).
+
+    Parameters
+    ----------
+    pairs : sequence of (str, str)
+        Gold tags must be fine tags of ``tag_map``; system tags fine or bare
+        coarse tags (see `tiers_for_words` for checking data first).
+    tag_map : TagMap
+    sibling_credit : float
+        In [0, 1].
+    unmapped : str
+        Recorded in the result (the policy that built ``tag_map``).
+
+    Returns
+    -------
+    TiersResult
+
+    Raises
+    ------
+    ValueError
+        A sibling credit outside [0, 1], or a tag the mapping lacks.
+
+    Examples
+    --------
+    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "VB": "VERB", "VBD": "VERB", "DT": "DET"})
+    >>> pairs = [("NN", "NNS"), ("NN", "NN"), ("NNS", "NOUN"), ("VB", "VBD"), ("DT", "DT")]
+    >>> r = tier_scores(pairs, m)
+    >>> r.coarse_correct, r.fine_exact, r.credit  # 1/2 + 1 + 3/4 + 1/2 + 1
+    (5, 2, 3.75)
+    >>> r.ambiguous_words, r.majority_count, r.recovered  # NOUN: NN (2 of 3); VERB: VB
+    (4, 4, 4)
+    >>> [(c.coarse, c.words, c.majority_fine) for c in r.per_class]
+    [('NOUN', 3, 'NN'), ('DET', 1, 'DT'), ('VERB', 1, 'VB')]
+    """
+    if not 0.0 <= sibling_credit <= 1.0 or math.isnan(sibling_credit):
+        raise ValueError(f"sibling credit must be in [0, 1], got {sibling_credit!r}")
+    classes = tag_map.classes
+    confusion = Counter(pairs)
+    rows: Dict[str, TierRow] = {}
+    gold_fine: Dict[str, Counter] = {}
+    credits: Dict[str, List[float]] = {}
+    coarse_pairs: List[Tuple[str, str]] = []
+    coarse_correct = fine_exact = bare = 0
+    for (g, s), n in confusion.items():
+        gc = tag_map.fine_to_coarse.get(g)
+        if gc is None:
+            raise ValueError(f"gold tag {g!r} is not a fine tag of the mapping")
+        resolved = tag_map.resolve(s)
+        if resolved is None:
+            raise ValueError(f"system tag {s!r} is not in the mapping")
+        sc, sf = resolved
+        row = rows.get(gc)
+        if row is None:
+            row = rows[gc] = TierRow(gc, len(classes[gc]), 0)
+        gold_fine.setdefault(gc, Counter())[g] += n
+        credits.setdefault(gc, []).append(n * tier_credit(g, s, tag_map, sibling_credit))
+        row.words += n
+        coarse_pairs.extend([(gc, sc)] * n)
+        if sc == gc:
+            row.coarse_correct += n
+            coarse_correct += n
+            if sf is None:
+                row.bare_coarse += n
+        if sf is None:
+            bare += n
+        if sf == g:
+            row.fine_exact += n
+            fine_exact += n
+    for gc, row in rows.items():
+        cnt = gold_fine[gc]
+        row.gold_fine_types = len(cnt)
+        row.majority_fine, row.majority_count = min(cnt.items(), key=lambda kv: (-kv[1], kv[0]))
+    for (g, s), n in confusion.items():
+        answer = tag_map.resolve(s)
+        gc = tag_map.fine_to_coarse[g]
+        if answer is not None and answer[0] == gc and rows[gc].majority_fine == g:
+            rows[gc].recovered += n
+    for gc, row in rows.items():
+        row.credit = math.fsum(credits[gc])
+    per_class = sorted(rows.values(), key=lambda r: (-r.words, r.coarse))
+    ambiguous = [c for c, fines in classes.items() if len(fines) > 1]
+    return TiersResult(
+        mapping=tag_map.source, sibling_credit=float(sibling_credit), unmapped=unmapped,
+        words=len(pairs), coarse_correct=coarse_correct, fine_exact=fine_exact,
+        credit=math.fsum(c for cs in credits.values() for c in cs), bare_coarse=bare,
+        coarse_cohen_kappa=_clean(cohens_kappa(coarse_pairs)),
+        coarse_scott_pi=_clean(scotts_pi(coarse_pairs)),
+        fine_cohen_kappa=_clean(cohens_kappa(list(pairs))),
+        fine_scott_pi=_clean(scotts_pi(list(pairs))),
+        coarse_types=len(classes), fine_types=len(tag_map.fine_to_coarse),
+        ambiguous_coarse_types=len(ambiguous),
+        ambiguous_fine_types=sum(len(classes[c]) for c in ambiguous),
+        ambiguous_words=sum(r.words for r in rows.values() if r.fine_types > 1),
+        majority_count=sum(r.majority_count for r in rows.values()),
+        recovered=sum(r.recovered for r in rows.values()),
+        per_class=per_class, own_class=list(tag_map.own_class))
+
+
+def resolve_tiers_spec(spec: TiersSpec, column: str,
+                       columns: Iterable[str] = ("upos", "xpos", "feats", "deprel")
+                       ) -> Union[TagMap, str]:
+    """A mapping read now (a file or a `TagMap`), or the gold column to derive it from.
+
+    A column name wins over a file of that name (write ``./upos`` for a
+    file called ``upos``), as for hierarchies.
+
+    Parameters
+    ----------
+    spec : str, path-like or TagMap
+    column : str
+        The evaluated (fine) column.
+    columns : iterable of str
+        The column names that mean "derive from gold".
+
+    Returns
+    -------
+    TagMap or str
+        The mapping, or the coarse column's name.
+
+    Raises
+    ------
+    InputError
+        ``usage`` (the coarse column is the evaluated one, or an empty spec),
+        or the problems of `synagree.io.tagmap.read_tag_map`.
+
+    Examples
+    --------
+    >>> resolve_tiers_spec("upos", "xpos")
+    'upos'
+    >>> try:
+    ...     resolve_tiers_spec("xpos", "xpos")
+    ... except InputError as exc:
+    ...     print(exc.errors[0].kind)
+    usage
+    """
+    if isinstance(spec, TagMap):
+        return spec
+    name = str(spec)
+    if name in set(columns):
+        if name == column:
+            raise InputError.single("<command line>", None, "usage",
+                                    f"--tiers {name} names the evaluated column "
+                                    f"(--column {column}); the coarse tags must come from "
+                                    f"another column or a mapping file")
+        return name
+    if not name:
+        raise InputError.single("<command line>", None, "usage",
+                                "empty --tiers: give a mapping file or a column name")
+    return read_tag_map(name)
+
+
+def tiers_for_words(spec: Union[TagMap, str], gold: Sequence[Word], system: Sequence[Word],
+                    coarse: Optional[Sequence[Word]] = None,
+                    sibling_credit: float = SIBLING_CREDIT,
+                    unmapped: str = "error", fine_name: str = "fine") -> TiersResult:
+    """`tier_scores` of aligned words, checking the data against the mapping first.
+
+    Parameters
+    ----------
+    spec : TagMap or str
+        A mapping, or the name of the gold column it is derived from
+        (`resolve_tiers_spec`); then ``coarse`` holds that column.
+    gold, system : sequence of (file, line, tag)
+        The aligned words (word k of one is word k of the other).
+    coarse : sequence of (file, line, tag), optional
+        The gold words' coarse column, for a derived mapping.
+    sibling_credit : float
+    unmapped : {"error", "own-class"}
+    fine_name : str
+        The evaluated column, for messages.
+
+    Returns
+    -------
+    TiersResult
+
+    Raises
+    ------
+    InputError
+        ``tag-map-not-a-function`` (derived mapping), ``tag-map-unmapped``
+        (one error per tag the mapping lacks, at its first word, with its
+        count), ``usage`` (bad policy or sibling credit).
+
+    Examples
+    --------
+    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN"}, "custom")
+    >>> gold = [("g", 1, "NN"), ("g", 2, "RB")]
+    >>> system = [("s", 1, "NOUN"), ("s", 2, "RB")]
+    >>> try:
+    ...     tiers_for_words(m, gold, system)
+    ... except InputError as exc:
+    ...     print(exc.errors[0].file, exc.errors[0].line, exc.errors[0].kind)
+    g 2 tag-map-unmapped
+    >>> r = tiers_for_words(m, gold, system, unmapped="own-class")
+    >>> r.own_class, r.mean_credit  # NOUN for NN: 1/2 + 1/2 * 1/2; RB its own class
+    (['RB'], 0.875)
+    """
+    if unmapped not in UNMAPPED_POLICIES:
+        raise InputError.single("<command line>", None, "usage",
+                                f"unknown unmapped-tag policy {unmapped!r}; expected one of "
+                                f"{', '.join(UNMAPPED_POLICIES)}")
+    if not 0.0 <= sibling_credit <= 1.0 or math.isnan(sibling_credit):
+        raise InputError.single("<command line>", None, "usage",
+                                f"the sibling credit must be in [0, 1], got {sibling_credit!r}")
+    if len(gold) != len(system):
+        raise ValueError(f"{len(gold)} gold but {len(system)} system words")
+    if isinstance(spec, TagMap):
+        tag_map = spec
+    else:
+        if coarse is None or len(coarse) != len(gold):
+            raise ValueError("a mapping derived from gold needs the gold coarse column")
+        tag_map = derive_tag_map([(f, line, t, c[2]) for (f, line, t), c in zip(gold, coarse)],
+                                 fine_name, spec)
+    tag_map = _check_unmapped(tag_map, gold, system, unmapped)
+    return tier_scores([(g[2], s[2]) for g, s in zip(gold, system)], tag_map, sibling_credit,
+                       unmapped)
+
+
+def _check_unmapped(tag_map: TagMap, gold: Sequence[Word], system: Sequence[Word],
+                    unmapped: str) -> TagMap:
+    """``tag_map``, extended by own classes under ``own-class``; else an error per unmapped tag."""
+    log = ProblemLog()
+    where = tag_map.source
+    missing: Dict[str, Tuple[str, int, int, bool]] = {}  # tag -> file, line, count, coarse
+    for words, is_gold in ((gold, True), (system, False)):
+        for file, line, tag in words:
+            if tag in tag_map.fine_to_coarse:
+                continue
+            is_coarse = tag_map.resolve(tag) is not None
+            if not is_gold and is_coarse:
+                continue  # a bare coarse answer
+            key = ("gold " if is_gold else "system ") + tag
+            if key in missing:
+                f, ln, n, c = missing[key]
+                missing[key] = (f, ln, n + 1, c)
+            else:
+                missing[key] = (file, line, 1, is_coarse)
+    added: List[str] = []
+    for key, (file, line, n, is_coarse) in missing.items():
+        side, tag = key.split(" ", 1)
+        if is_coarse:  # gold, a coarse tag only: never guessed
+            log.add(file, line, "tag-map-unmapped",
+                    f"gold tag {quote(tag)} ({n} word(s) in all, first here) is a coarse tag "
+                    f"of the mapping ({where}), not a fine one; gold tags must be fine tags")
+        elif unmapped == "own-class":
+            added.append(tag)
+        else:
+            log.add(file, line, "tag-map-unmapped",
+                    f"{side} tag {quote(tag)} ({n} word(s) in all, first here) is not in the "
+                    f"tag mapping ({where}); add it to the mapping, or give --tiers-unmapped "
+                    f"own-class to make each such tag its own coarse class")
+    log.raise_if_errors()
+    return tag_map.with_own_classes(added) if added else tag_map

@@ -1,0 +1,254 @@
+r"""Tag mappings between a fine and a coarse tag set (tiered tag sets, docs/method.md §16).
+
+A *tag mapping* sends every fine tag to exactly one coarse tag, as in tiered
+tagging (a reduced tag set, with the full morphosyntactic tag recovered
+from the coarse one).  The fine and the coarse tags are two separate name
+spaces: ``PUNCT<TAB>PUNCT`` is a valid line.
+
+Mapping file (`read_tag_map`)
+    UTF-8 text (compressed files are read as every input is).  A line that
+    starts with ``#`` followed by a space (or a lone ``#``) is a comment, and
+    blank lines are ignored; there are no end-of-line comments, so a tag may
+    contain or begin with ``#`` (``#<TAB>.`` maps the Penn tag ``#``).  Every
+    other line is ``FINE<TAB>COARSE`` (blanks around a field are dropped).
+    A fine tag listed twice with the same coarse tag is fine; with two
+    different coarse tags it is an error naming both lines.
+
+Mapping taken from gold data (`derive_tag_map`)
+    The fine tag of each gold word paired with another column of the same
+    word (``--tiers upos`` with ``--column xpos``).  This is a mapping only
+    if it is a function: a fine tag seen under two coarse tags is an error,
+    listing every such tag where it first goes with a second coarse tag.
+
+Resolving a tag (`TagMap.resolve`)
+    A fine tag of the mapping resolves to ``(coarse, fine)``; a name that is
+    not a fine tag but is a coarse tag resolves to ``(coarse, None)``: a
+    *bare coarse tag* (under-specified answer).  A name that is both is read
+    as the fine tag.  Anything else is unmapped (None).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Tuple, Union
+
+from synagree.base.problems import ProblemLog, quote
+from synagree.io.files import read_text
+
+__all__ = ["TagMap", "read_tag_map", "derive_tag_map"]
+
+_COMMENT = re.compile(r"#( |$)")
+
+
+@dataclass
+class TagMap:
+    """A fine -> coarse tag mapping (docs/method.md §16.1).
+
+    Parameters
+    ----------
+    fine_to_coarse : dict of str to str
+        Every fine tag to its coarse tag, in the order first listed.
+    source : str
+        How the mapping was obtained, for reports: ``file PATH``,
+        ``gold COLUMN`` or ``custom``.
+    own_class : list of str
+        Tags added by `with_own_classes` (each its own coarse class).
+
+    Examples
+    --------
+    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "VB": "VERB"})
+    >>> m.classes
+    {'NOUN': ['NN', 'NNS'], 'VERB': ['VB']}
+    >>> m.resolve("NNS"), m.resolve("NOUN"), m.resolve("RB")
+    (('NOUN', 'NNS'), ('NOUN', None), None)
+    """
+
+    fine_to_coarse: Dict[str, str]
+    source: str = "custom"
+    own_class: List[str] = field(default_factory=list)
+
+    @property
+    def classes(self) -> Dict[str, List[str]]:
+        """Coarse tag -> its fine tags (mapping order)."""
+        out: Dict[str, List[str]] = {}
+        for fine, coarse in self.fine_to_coarse.items():
+            out.setdefault(coarse, []).append(fine)
+        return out
+
+    def resolve(self, tag: str) -> Optional[Tuple[str, Optional[str]]]:
+        """``(coarse, fine)`` of a fine tag, ``(coarse, None)`` of a bare coarse tag, else None.
+
+        Examples
+        --------
+        >>> TagMap({"NN": "NOUN"}).resolve("NOUN")
+        ('NOUN', None)
+        """
+        coarse = self.fine_to_coarse.get(tag)
+        if coarse is not None:
+            return coarse, tag
+        if tag in self._coarse_names():
+            return tag, None
+        return None
+
+    def _coarse_names(self) -> set:
+        return set(self.fine_to_coarse.values())
+
+    def with_own_classes(self, tags: Iterable[str]) -> "TagMap":
+        """A copy in which each given tag is a fine tag of its own coarse class (same name).
+
+        Tags already fine tags are left alone.  Used for ``--tiers-unmapped
+        own-class``; the added tags are listed in ``own_class``.
+
+        Parameters
+        ----------
+        tags : iterable of str
+
+        Returns
+        -------
+        TagMap
+
+        Examples
+        --------
+        >>> m = TagMap({"NN": "NOUN"}).with_own_classes(["XX", "NN"])
+        >>> m.fine_to_coarse, m.own_class
+        ({'NN': 'NOUN', 'XX': 'XX'}, ['XX'])
+        """
+        mapping = dict(self.fine_to_coarse)
+        added = list(self.own_class)
+        for tag in tags:
+            if tag not in mapping:
+                mapping[tag] = tag
+                added.append(tag)
+        return TagMap(mapping, self.source, added)
+
+
+def read_tag_map(path: Union[str, Path]) -> TagMap:
+    r"""Read a ``FINE<TAB>COARSE`` mapping file (module docstring; docs/method.md §16.1).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+
+    Returns
+    -------
+    TagMap
+        With ``source = "file PATH"``.
+
+    Raises
+    ------
+    InputError
+        Every problem, naming file and line: the file reading problems of
+        `synagree.io.files.read_text` (``file-not-found``, ``encoding``, ...),
+        ``tag-map-fields`` (not two non-empty tab-separated fields),
+        ``tag-map-two-coarse`` (a fine tag under two coarse tags),
+        ``tag-map-empty`` (no mapping line).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from synagree.base.problems import InputError
+    >>> fd, path = tempfile.mkstemp(suffix=".tsv")
+    >>> with os.fdopen(fd, "w") as f:
+    ...     _ = f.write("# Penn -> coarse\nNN\tNOUN\nNNS\tNOUN\n#\t.\nVB\tVERB\n")
+    >>> read_tag_map(path).classes
+    {'NOUN': ['NN', 'NNS'], '.': ['#'], 'VERB': ['VB']}
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("NN\tNOUN\nNN\tVERB\n")
+    >>> try:
+    ...     read_tag_map(path)
+    ... except InputError as exc:
+    ...     print(exc.errors[0].kind, exc.errors[0].line)
+    tag-map-two-coarse 2
+    >>> os.remove(path)
+    """
+    name = str(path)
+    log = ProblemLog()
+    text = read_text(path, log)
+    log.raise_if_errors()
+    mapping: Dict[str, str] = {}
+    where: Dict[str, int] = {}
+    for number, raw in enumerate((text or "").splitlines(), start=1):
+        content = raw.strip()
+        if not content or _COMMENT.match(content):
+            continue
+        fields = [f.strip() for f in content.split("\t")]
+        if len(fields) != 2 or not all(fields):
+            log.add(name, number, "tag-map-fields",
+                    f"expected 'FINE<TAB>COARSE' (two non-empty tab-separated fields), "
+                    f"got {quote(content)}")
+            continue
+        fine, coarse = fields
+        if fine in mapping and mapping[fine] != coarse:
+            log.add(name, number, "tag-map-two-coarse",
+                    f"fine tag {quote(fine)} mapped to {quote(coarse)} here but to "
+                    f"{quote(mapping[fine])} on line {where[fine]}; each fine tag needs "
+                    f"exactly one coarse tag")
+            continue
+        if fine not in mapping:
+            mapping[fine], where[fine] = coarse, number
+    if not mapping and not log.errors:
+        log.add(name, None, "tag-map-empty", "tag mapping file has no FINE<TAB>COARSE line")
+    log.raise_if_errors()
+    return TagMap(mapping, f"file {name}")
+
+
+def derive_tag_map(words: Iterable[Tuple[str, int, str, str]], fine_name: str = "fine",
+                   coarse_name: str = "coarse") -> TagMap:
+    """The mapping fine -> coarse shown by gold words, if it is a function.
+
+    Parameters
+    ----------
+    words : iterable of (str, int, str, str)
+        Per gold word: (file, line, fine tag, coarse tag).
+    fine_name, coarse_name : str
+        The two columns, for messages and ``source`` (``gold COARSE``).
+
+    Returns
+    -------
+    TagMap
+
+    Raises
+    ------
+    InputError
+        ``tag-map-not-a-function``: one error per fine tag seen with two or
+        more coarse tags, at the first word that gives it a second one, with
+        the word counts of each coarse tag.
+
+    Examples
+    --------
+    >>> from synagree.base.problems import InputError
+    >>> words = [("g", 1, "NN", "NOUN"), ("g", 2, "VB", "VERB"), ("g", 3, "NN", "NOUN")]
+    >>> derive_tag_map(words, "xpos", "upos").fine_to_coarse
+    {'NN': 'NOUN', 'VB': 'VERB'}
+    >>> try:
+    ...     derive_tag_map(words + [("g", 4, "VB", "AUX")], "xpos", "upos")
+    ... except InputError as exc:
+    ...     print(exc.errors[0].line, exc.errors[0].kind)
+    4 tag-map-not-a-function
+    """
+    mapping: Dict[str, str] = {}
+    first_line: Dict[str, int] = {}
+    counts: Dict[str, Counter] = {}
+    conflict: Dict[str, Tuple[str, int, str]] = {}
+    for file, line, fine, coarse in words:
+        counts.setdefault(fine, Counter())[coarse] += 1
+        if fine not in mapping:
+            mapping[fine], first_line[fine] = coarse, line
+        elif mapping[fine] != coarse and fine not in conflict:
+            conflict[fine] = (file, line, coarse)
+    if conflict:
+        log = ProblemLog()
+        for fine, (file, line, other) in conflict.items():
+            shown = ", ".join(f"{quote(c)} ({n})" for c, n in
+                              sorted(counts[fine].items(), key=lambda kv: (-kv[1], kv[0])))
+            log.add(file, line, "tag-map-not-a-function",
+                    f"gold {fine_name} {quote(fine)} goes with {coarse_name} "
+                    f"{quote(other)} here but with "
+                    f"{quote(mapping[fine])} on line {first_line[fine]} (words: {shown}): "
+                    f"{coarse_name} is not a function of {fine_name}, so it gives no tag "
+                    f"mapping; write a mapping file (FINE<TAB>COARSE) instead")
+        log.raise_if_errors()
+    return TagMap(mapping, f"gold {coarse_name}")
+

@@ -1,0 +1,148 @@
+r"""Rendering of tiered tag scores (``synagree tags --tiers``): table lines and a CSV table.
+
+`synagree.render.tags.render_tags` calls these when the result carries a
+`synagree.evaluation.tiers.TiersResult`; JSON is `TiersResult.to_dict`
+under the key ``tiers``.
+"""
+import csv
+import io
+from typing import List, Optional
+
+from synagree.base.escape import csv_row, plain
+from synagree.evaluation.tiers import TiersResult, _clean
+from synagree.render.tables import fmt_num
+
+__all__ = ["tiers_table_lines", "tiers_csv"]
+
+#: Columns of the tiers CSV table (one ``ALL`` row, then one row per gold coarse class).
+CSV_COLUMNS = ("coarse", "fine_types", "gold_fine_types", "words", "coarse_correct",
+               "coarse_accuracy", "fine_exact", "fine_accuracy", "credit", "tier_credit",
+               "bare_coarse", "ambiguous_words", "majority_fine", "majority_count",
+               "recovery_ceiling", "recovered", "recovered_accuracy", "coarse_cohen_kappa",
+               "coarse_scott_pi", "fine_cohen_kappa", "fine_scott_pi", "coarse_types",
+               "ambiguous_coarse_types", "ambiguous_fine_types", "sibling_credit", "mapping")
+
+
+def _sum(x: float) -> str:
+    """A count or a sum of credits: an integer as such, else up to 6 decimals."""
+    return str(int(x)) if float(x).is_integer() else f"{x:.6f}".rstrip("0")
+
+
+def _r(x: Optional[float]) -> str:
+    return repr(_clean(x)) if _clean(x) is not None else ""
+
+
+def tiers_table_lines(res: TiersResult) -> List[str]:
+    r"""The tiers part of the ``tags`` text table: a summary, then one row per coarse class.
+
+    Parameters
+    ----------
+    res : TiersResult
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.tiers import tier_scores
+    >>> from synagree.io.tagmap import TagMap
+    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "VB": "VERB"}, "custom")
+    >>> lines = tiers_table_lines(tier_scores([("NN", "NNS"), ("VB", "VB")], m))
+    >>> print(lines[0]); print(lines[7])
+    tiers: mapping custom; sibling credit 0.5; unmapped tags: error
+    tier credit           0.750000  (1.5/2)
+    """
+    n = res.words
+
+    def of(count: float, ratio: float) -> str:
+        return f"{fmt_num(ratio, 6)}  ({_sum(count)}/{n})"
+
+    summary = [
+        ("coarse accuracy", of(res.coarse_correct, res.coarse_accuracy)),
+        ("coarse Cohen's kappa", fmt_num(res.coarse_cohen_kappa, 6)),
+        ("coarse Scott's pi", fmt_num(res.coarse_scott_pi, 6)),
+        ("fine accuracy", of(res.fine_exact, res.fine_accuracy)),
+        ("fine Cohen's kappa", fmt_num(res.fine_cohen_kappa, 6)),
+        ("fine Scott's pi", fmt_num(res.fine_scott_pi, 6)),
+        ("tier credit", of(res.credit, res.mean_credit)),
+        ("bare coarse tags", str(res.bare_coarse)),
+        ("fine types", f"{res.fine_types} in {res.coarse_types} coarse classes"),
+        ("ambiguous fine types", f"{res.ambiguous_fine_types} in "
+                                 f"{res.ambiguous_coarse_types} classes with >1 fine tag"),
+        ("ambiguous words", of(res.ambiguous_words, res.ambiguous_share)),
+        ("recovery ceiling", of(res.majority_count, res.recovery_ceiling)),
+        ("recovered accuracy", of(res.recovered, res.recovered_accuracy)),
+    ]
+    kw = max(len(k) for k, _ in summary)
+    lines = [plain(f"tiers: mapping {res.mapping}; sibling credit {res.sibling_credit:g}; "
+                   f"unmapped tags: {res.unmapped}")]
+    lines += [plain(f"{k:<{kw}}  {v}") for k, v in summary]
+    if res.own_class:
+        shown = ", ".join(res.own_class[:20]) + (" ..." if len(res.own_class) > 20 else "")
+        lines.append(plain(f"note: {len(res.own_class)} tag(s) not in the mapping were made "
+                           f"their own coarse class: {shown}"))
+    head = ["coarse", "fine types", "seen", "words", "coarse acc", "fine acc", "tier credit",
+            "majority fine", "ceiling", "recovered"]
+    body = [[plain(r.coarse), str(r.fine_types), str(r.gold_fine_types), str(r.words),
+             fmt_num(r.coarse_accuracy), fmt_num(r.fine_accuracy), fmt_num(r.mean_credit),
+             plain(f"{r.majority_fine} ({r.majority_count})"), fmt_num(r.recovery_ceiling),
+             fmt_num(r.recovered_accuracy)] for r in res.per_class]
+    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
+    left = (0, 7)
+
+    def fmt(row: List[str]) -> str:
+        return "  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
+                         for i, c in enumerate(row)).rstrip()
+
+    lines.append("")
+    lines.append(fmt(head))
+    lines.extend(fmt(r) for r in body)
+    return lines
+
+
+def tiers_csv(res: TiersResult) -> str:
+    r"""The tiers CSV table: an ``ALL`` row (with the settings and κ), then one row per class.
+
+    Every count behind a ratio is a column (`CSV_COLUMNS`).
+
+    Parameters
+    ----------
+    res : TiersResult
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.tiers import tier_scores
+    >>> from synagree.io.tagmap import TagMap
+    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "VB": "VERB"}, "custom")
+    >>> text = tiers_csv(tier_scores([("NN", "NNS"), ("VB", "VB")], m))
+    >>> for line in text.splitlines()[:3]:
+    ...     print(line[:60])
+    coarse,fine_types,gold_fine_types,words,coarse_correct,coars
+    ALL,3,2,2,2,1.0,1,0.5,1.5,0.75,0,1,,2,1.0,2,1.0,1.0,1.0,0.33
+    NOUN,2,1,1,1,1.0,0,0.0,0.5,0.5,0,1,NN,1,1.0,1,1.0,,,,,,,,,
+    """
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    w.writerow(csv_row([
+        "ALL", res.fine_types, sum(r.gold_fine_types for r in res.per_class), res.words,
+        res.coarse_correct, _r(res.coarse_accuracy), res.fine_exact, _r(res.fine_accuracy),
+        repr(res.credit), _r(res.mean_credit), res.bare_coarse, res.ambiguous_words, "",
+        res.majority_count, _r(res.recovery_ceiling), res.recovered,
+        _r(res.recovered_accuracy), _r(res.coarse_cohen_kappa), _r(res.coarse_scott_pi),
+        _r(res.fine_cohen_kappa), _r(res.fine_scott_pi), res.coarse_types,
+        res.ambiguous_coarse_types, res.ambiguous_fine_types, repr(res.sibling_credit),
+        res.mapping]))
+    for r in res.per_class:
+        w.writerow(csv_row([
+            r.coarse, r.fine_types, r.gold_fine_types, r.words, r.coarse_correct,
+            _r(r.coarse_accuracy), r.fine_exact, _r(r.fine_accuracy), repr(r.credit),
+            _r(r.mean_credit), r.bare_coarse, r.words if r.fine_types > 1 else 0,
+            r.majority_fine or "", r.majority_count, _r(r.recovery_ceiling), r.recovered,
+            _r(r.recovered_accuracy), "", "", "", "", "", "", "", "", ""]))
+    return buf.getvalue()
