@@ -1,0 +1,25 @@
+"""Regression tests for problems found reviewing ``tags`` and ``compare`` (this round's
+options: --tag-syntax, --bdm, --tiers, --prf, --per-feature, ELAS/EULAS, --baseline)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+FEATS = DATA / "feats"
+TAGCREDIT = DATA / "tagcredit"
+
+
+def test_tags_per_feature_with_tiers_refused_in_csv(run_cli, tmp_path):
+    # the per-feature CSV holds only the per-feature rows: --tiers was silently dropped
+    mapping = tmp_path / "map.tsv"
+    mapping.write_text("Number=Sing\tSING\n", encoding="utf-8")
+    args = ["tags", FEATS / "ann1.conllu", FEATS / "ann2.conllu", "--column", "feats",
+            "--per-feature", "--tiers", mapping, "--tiers-unmapped", "own-class", "-q"]
+    out = tmp_path / "both.csv"
+    rc, _, err = run_cli(*args, "-o", out)
+    assert rc == 2 and "--per-feature and --tiers" in err and not out.exists()
+    rc, _, err = run_cli(*args, "-o", tmp_path / "both.json")
+    assert rc == 0, err
+    data = json.loads((tmp_path / "both.json").read_text(encoding="utf-8"))
+    assert data["per_feature"] and data["tiers"]
