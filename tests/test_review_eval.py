@@ -23,3 +23,18 @@ def test_tags_per_feature_with_tiers_refused_in_csv(run_cli, tmp_path):
     assert rc == 0, err
     data = json.loads((tmp_path / "both.json").read_text(encoding="utf-8"))
     assert data["per_feature"] and data["tiers"]
+
+
+def test_baseline_top_without_baseline_refused(run_cli, tmp_path):
+    # --baseline-top without --baseline was silently ignored
+    out = tmp_path / "c.json"
+    rc, _, err = run_cli("compare", TAGCREDIT / "gold.conllu", TAGCREDIT / "system.conllu",
+                         "--no-alpha", "--baseline-top", "3", "-q", "-o", out)
+    assert rc == 2 and "--baseline-top applies with --baseline only" in err
+    assert not out.exists()
+    rc, _, err = run_cli("compare", TAGCREDIT / "gold.conllu", TAGCREDIT / "system.conllu",
+                         "--no-alpha", "-q", "-o", out)
+    assert rc == 0, err
+    rc, stdout, err = run_cli("compare", TAGCREDIT / "gold.conllu", TAGCREDIT / "system.conllu",
+                              "--no-alpha", "-q", "--baseline", out, "--baseline-top", "3")
+    assert rc == 0 and "sentences that got worse" in stdout, err
