@@ -38,3 +38,27 @@ def test_baseline_top_without_baseline_refused(run_cli, tmp_path):
     rc, stdout, err = run_cli("compare", TAGCREDIT / "gold.conllu", TAGCREDIT / "system.conllu",
                               "--no-alpha", "-q", "--baseline", out, "--baseline-top", "3")
     assert rc == 0 and "sentences that got worse" in stdout, err
+
+
+def test_compare_baseline_with_another_tag_syntax_leaves_label_credit_out(run_cli, tmp_path):
+    # a baseline scored with plain tags against a run with --tag-syntax alternatives reported
+    # LAS_hier 33.33 -> 50.00 and LAS_bdm 33.33 -> 58.33 as changes of the system
+    gold, system = TAGCREDIT / "gold.conllu", TAGCREDIT / "system.conllu"
+    old = tmp_path / "old.json"
+    rc, _, err = run_cli("compare", gold, system, "--hierarchy", "ud", "--bdm", "--no-alpha",
+                         "-q", "-o", old)
+    assert rc == 0, err
+    new = tmp_path / "new.json"
+    rc, _, err = run_cli("compare", gold, system, "--hierarchy", "ud", "--bdm", "--no-alpha",
+                         "--tag-syntax", "alternatives", "-q", "--baseline", old, "-o", new)
+    assert rc == 0, err
+    (res,) = json.loads(new.read_text(encoding="utf-8"))["baseline"]["results"]
+    metrics = [m["metric"] for m in res["metrics"]]
+    assert "LAS" in metrics and "LAS_hier" not in metrics and "LAS_bdm" not in metrics
+    assert any("tag syntax plain in the baseline, alternatives now" in n for n in res["notes"])
+    # the same syntax on both sides: compared as before
+    rc, _, err = run_cli("compare", gold, system, "--hierarchy", "ud", "--bdm", "--no-alpha",
+                         "-q", "--baseline", old, "-o", new)
+    assert rc == 0, err
+    (res,) = json.loads(new.read_text(encoding="utf-8"))["baseline"]["results"]
+    assert {"LAS_hier", "LAS_bdm"} <= {m["metric"] for m in res["metrics"]}
