@@ -62,3 +62,18 @@ def test_compare_baseline_with_another_tag_syntax_leaves_label_credit_out(run_cl
     assert rc == 0, err
     (res,) = json.loads(new.read_text(encoding="utf-8"))["baseline"]["results"]
     assert {"LAS_hier", "LAS_bdm"} <= {m["metric"] for m in res["metrics"]}
+
+
+def test_prf_with_tag_syntax_alternatives_says_values_are_counted_as_written(run_cli):
+    # --prf silently counted 'advmod|obl:tmod' as one label (lenient: 'advmod|obl')
+    gold, system = TAGCREDIT / "gold.conllu", TAGCREDIT / "system.conllu"
+    note = "P/R/F1 count the values as written: a value with alternatives (e.g. "
+    rc, out, err = run_cli("tags", gold, system, "--tag-syntax", "alternatives", "--prf", "-q")
+    assert rc == 0, err
+    assert note + "advmod|obl:tmod) is one label here" in out
+    rc, out, err = run_cli("compare", gold, system, "--hierarchy", "ud", "--tag-syntax",
+                           "alternatives", "--prf", "--no-alpha", "-q")
+    assert rc == 0, err
+    assert out.count(note) == 1
+    rc, out, err = run_cli("tags", gold, system, "--prf", "-q")  # plain: no such note
+    assert rc == 0 and note not in out, err
