@@ -21,6 +21,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError.single("<command line>", None, "usage",
                                 "--per-feature and --prf give two tables with different "
                                 "columns: CSV holds one; use -o FILE.json for both, or run twice")
+    if args.per_feature and args.tiers is not None and output_format(args) == "csv":
+        # the per-feature CSV holds the per-feature rows only: the tiers would be lost
+        raise InputError.single("<command line>", None, "usage",
+                                "--per-feature and --tiers give two tables with different "
+                                "columns: CSV holds one; use -o FILE.json for both, or run twice")
     res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
                         plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check,
                         tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf,

@@ -174,7 +174,8 @@ def compare_baseline(res: CompareResult, doc: dict, baseline: str = "<baseline>"
 
     Systems are paired by name; when each side has one system under different
     names, the two are paired with a note.  A different gold file, gold size,
-    hierarchy (``LAS_hier`` is then left out) or a sampled D_e is a note.
+    hierarchy (``LAS_hier`` is then left out), tag syntax (``LAS_hier`` and ``LAS_bdm``
+    are then left out) or a sampled D_e is a note.
 
     Parameters
     ----------
@@ -240,6 +241,7 @@ def compare_baseline(res: CompareResult, doc: dict, baseline: str = "<baseline>"
         for ov in old_views:
             if ov.name not in names:
                 notes.append(f"{ov.name}: in the baseline only, not compared")
+    old_syntax = str(doc.get("tag_syntax", "plain"))
     results = []
     for ov, nv in pairs:
         pair_notes = []
@@ -248,6 +250,12 @@ def compare_baseline(res: CompareResult, doc: dict, baseline: str = "<baseline>"
                 v.values.pop("LAS_hier", None)
             pair_notes.append(f"LAS_hier not compared: hierarchy {ov.settings['hierarchy']} "
                               f"in the baseline, {nv.settings['hierarchy']} now")
+        if old_syntax != res.tag_syntax:  # label credit read differently (method §15)
+            for v in (ov, nv):
+                v.values.pop("LAS_hier", None)
+                v.values.pop("LAS_bdm", None)
+            pair_notes.append(f"LAS_hier and LAS_bdm not compared: tag syntax {old_syntax} "
+                              f"in the baseline, {res.tag_syntax} now")
         if "sampled" in ov.settings["alpha d_e"] + nv.settings["alpha d_e"]:
             pair_notes.append(f"alpha D_e: {ov.settings['alpha d_e']} in the baseline, "
                               f"{nv.settings['alpha d_e']} now; the sampled D_e's error is "

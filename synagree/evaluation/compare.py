@@ -85,7 +85,7 @@ from synagree.evaluation.conll18 import (
     evaluate,
 )
 from synagree.evaluation.label_credit_las import check_deprels, credit_las
-from synagree.evaluation.label_prf import relation_prf
+from synagree.evaluation.label_prf import note_written_alternatives, relation_prf
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS, AlphaStats, sampling_plan, tree_alpha
 from synagree.stats.hierarchical import (
@@ -1128,7 +1128,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
                              for k, bd in bds.items()}
             sr.confusion = confusion(al, full_labels)
         if prf:
-            sr.prf = relation_prf(al)
+            sr.prf = note_written_alternatives(relation_prf(al), tag_syntax)
         if significance:
             g_unit, s_unit = _unit_index(units, len(gold_tb.sentences), len(tb.sentences))
             sig_parts.append((units, _per_unit_ratios(al, g_unit, s_unit, len(units), res),

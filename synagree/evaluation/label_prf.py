@@ -38,7 +38,7 @@ from synagree.stats.prf import PRF, prf_from_counts, prf_from_pairs
 from synagree.trees.hierarchy import Hierarchy
 
 __all__ = ["COMPARE_VARIANTS", "TAG_VARIANTS", "UNLABELLED_CLASS", "relation_prf",
-           "top_level_tag", "tag_prf"]
+           "top_level_tag", "tag_prf", "note_written_alternatives"]
 
 COMPARE_VARIANTS = ("strict", "lenient", "unlabelled", "strict_label_only",
                     "lenient_label_only")
@@ -198,3 +198,42 @@ def tag_prf(pairs: Sequence[Tuple[str, str]], hierarchy: Union[str, Hierarchy] =
     if all(top[t] == t for t in top):
         lenient.notes.append(f"lenient = strict: no tag has an ancestor in the {desc} hierarchy")
     return {"strict": strict, "lenient": lenient}
+
+
+def note_written_alternatives(results: Dict[str, PRF], tag_syntax: str) -> Dict[str, PRF]:
+    """Say so when ``--prf`` meets ``--tag-syntax alternatives`` and a label has alternatives.
+
+    P/R/F1 count the labels as written (docs/method.md §17): a value such as
+    ``advmod|obl:tmod`` is one label there, and its lenient form is cut at
+    the first ``:`` of the whole string.  The alternatives of §15 give
+    ``LAS_hier``/credit, not these counts; the first variant gets a note
+    saying so.  Returns ``results``.
+
+    Parameters
+    ----------
+    results : dict of str to PRF
+        As from `tag_prf` or `relation_prf`.
+    tag_syntax : {"plain", "alternatives"}
+
+    Returns
+    -------
+    dict of str to PRF
+
+    Examples
+    --------
+    >>> res = note_written_alternatives(tag_prf([("NN|NNS", "NN")]), "alternatives")
+    >>> res["strict"].notes  # doctest: +ELLIPSIS
+    ['P/R/F1 count the values as written: a value with alternatives (e.g. NN|NNS) is one ...]
+    >>> note_written_alternatives(tag_prf([("NN|NNS", "NN")]), "plain")["strict"].notes
+    []
+    """
+    if tag_syntax == "plain" or not results:
+        return results
+    written = [c.label for r in results.values() for c in r.per_label
+               if "|" in c.label or "=" in c.label]  # the first variant's first
+    if written:
+        first = next(iter(results.values()))
+        first.notes.append(f"P/R/F1 count the values as written: a value with alternatives "
+                           f"(e.g. {written[0]}) is one label here, not read as alternatives "
+                           f"(--tag-syntax applies to the credit scores; docs/method.md §15)")
+    return results

@@ -46,7 +46,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 from synagree._version import __version__
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
 from synagree.evaluation.features import FeatureScores, feature_scores
-from synagree.evaluation.label_prf import tag_prf
+from synagree.evaluation.label_prf import note_written_alternatives, tag_prf
 from synagree.evaluation.tiers import (
     SIBLING_CREDIT,
     TiersResult,
@@ -756,7 +756,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     note = (plain_syntax_note((t for pair in pairs for t in pair), column)
             if tag_syntax == "plain" and column != "feats" else None)
     if prf:
-        scores["prf"] = tag_prf(pairs, hierarchy, plain_as_leaf)
+        scores["prf"] = note_written_alternatives(tag_prf(pairs, hierarchy, plain_as_leaf),
+                                                  tag_syntax)
     if tier_spec is not None:
         scores["tiers"] = tiers_for_words(tier_spec, _words(gold), _words(system),
                                           None if coarse is None else _words(coarse),

@@ -72,6 +72,9 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
             if res.prf is not None:  # one table per CSV document: the CLI refuses both
                 raise ValueError("CSV holds either the per-feature rows or the P/R/F rows; "
                                  "use JSON for both")
+            if res.tiers is not None:  # likewise: the CLI refuses both
+                raise ValueError("CSV holds either the per-feature rows or the tiers rows; "
+                                 "use JSON for both")
             return buf.getvalue()
         extra = _csv_extra_columns(res)
         w.writerow(["tag", "count", "exact", "accuracy", "mean_credit", "confusion",
