@@ -182,6 +182,17 @@ def test_agree_alpha_h_with_alternatives(run_cli):
     assert "alpha_plain_h" in out
 
 
+def test_agree_bdm_on_phrase_structure_is_noted(run_cli):
+    # review: --bdm on phrase structure computed nothing and the note named only
+    # label accuracy and kappa; the signature said "bdm"
+    phrase = ROOT / "tests" / "data" / "core" / "phrase"
+    rc, out, err = run_cli("agree", str(phrase / "penn-a.mrg"), str(phrase / "penn-b.mrg"),
+                           "--hierarchy", "flat", "--bdm")
+    assert rc == 0, err
+    assert "bdm_la" not in out.split("note:")[0]
+    assert "BDM credit (bdm_la, bdm_las) apply to dependency input only" in out
+
+
 # ------------------------------------------------------------------ real data
 def test_ewt_relabelled(shared_data, tmp_path):
     """EWT test vs a copy with 10% of DEPREL replaced: BDM lies between exact and full credit."""
