@@ -60,6 +60,12 @@ def run(args: argparse.Namespace) -> int:
         split = corpus_features(corpus, strict=args.strict)
         if split.warnings and not args.quiet:
             print_problems(split.warnings, limit=10)
+        unseen = [x for x in feature_layers if feature_of_layer(x) not in split.frequency]
+        if unseen:  # a typo (feats:case) would read as perfect agreement on nothing
+            raise InputError.single("<command line>", None, "usage",
+                                    f"{', '.join(unseen)}: no annotator gives this feature "
+                                    f"anywhere (names are case-sensitive); the input's "
+                                    f"features: {', '.join(split.features()) or 'none'}")
     items = {layer: (layer_items(corpus, layer, args.feature_items, split) if split
                      else items_from_corpus(corpus, layer)) for layer in layers}
     results = {layer: layer_agreement(data) for layer, data in items.items()}
