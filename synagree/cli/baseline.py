@@ -4,8 +4,12 @@ from __future__ import annotations
 import argparse
 from typing import Optional
 
+from synagree.base.problems import InputError
 from synagree.cli import options
 from synagree.stats.regression import BASELINE_REPLICATES, load_baseline
+
+
+BASELINE_TOP = 10  # --baseline-top default
 
 
 def add_baseline_args(p: argparse.ArgumentParser, command: str) -> None:
@@ -16,18 +20,24 @@ def add_baseline_args(p: argparse.ArgumentParser, command: str) -> None:
                         f"OLD.json`: per metric old, new, change and paired tests over the "
                         f"matched sentences (--bootstrap replicates, default "
                         f"{BASELINE_REPLICATES:,}), and the sentences that got worse or better")
-    p.add_argument("--baseline-top", type=options.whole_number(0), default=10, metavar="K",
+    p.add_argument("--baseline-top", type=options.whole_number(0), default=None, metavar="K",
                    help="with --baseline: list at most K sentences that got worse and K that "
-                        "got better (default 10)")
+                        f"got better (default {BASELINE_TOP})")
 
 
 def read_baseline(args: argparse.Namespace, command: str) -> Optional[dict]:
     """The ``--baseline`` JSON (None without the option), read before any computing.
 
     Raises `synagree.base.problems.InputError` (``file-not-found``, ``bad-json``,
-    ``baseline-mismatch``) for a missing file, bad JSON or another command's output.
+    ``baseline-mismatch``) for a missing file, bad JSON or another command's output, and
+    ``usage`` for ``--baseline-top`` without ``--baseline`` (it would change nothing).
     """
     path = getattr(args, "baseline", None)
+    if path is None and getattr(args, "baseline_top", None) is not None:
+        raise InputError.single("<command line>", None, "usage",
+                                "--baseline-top needs --baseline OLD.json")
+    if getattr(args, "baseline_top", None) is None:
+        args.baseline_top = BASELINE_TOP
     return None if path is None else load_baseline(path, command)
 
 
