@@ -8,7 +8,6 @@ from synagree.base.problems import InputError
 from synagree.cli import options
 from synagree.stats.regression import BASELINE_REPLICATES, load_baseline
 
-
 BASELINE_TOP = 10  # --baseline-top default
 
 
