@@ -276,6 +276,19 @@ def test_single_unit_bin_is_noted():
     assert any("length bin 1-2 holds one unit" in n for n in bd.notes)
 
 
+def test_bin_with_identical_trees_is_noted_undefined_not_zero():
+    # review: a one-unit bin whose annotations agree has D_e = 0: alpha is undefined
+    # (shown "–"), and the note used to claim it was 0 by construction
+    u1 = Unit("1", "d", {"a": _s([0, 1], "root obj"), "b": _s([0, 1], "root obj")})
+    u2 = Unit("2", "d", {"a": _s([0, 1, 1], "root obj obl"), "b": _s([0, 1, 1], "root obj nmod")})
+    res = agree_corpus(Corpus(["a", "b"], [u1, u2], "dependency"))
+    bd = breakdown(res, [2])
+    assert bd.lengths[0].alpha_value("plain") is None
+    assert not any("1-2 holds one unit" in n for n in bd.notes)
+    assert any("length bin 1-2: D_e = 0" in n and "undefined" in n for n in bd.notes)
+    assert any("length bin 3+ holds one unit" in n for n in bd.notes)
+
+
 # ---------------------------------------------------------------- outputs and CLI
 
 

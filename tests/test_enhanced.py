@@ -221,6 +221,27 @@ def test_agreement_needs_an_enhanced_graph(tmp_path, run_cli):
     assert rc == 2 and "no-enhanced-graph" in err and "plain.conllu" in err
 
 
+def test_categorical_enhanced_options_are_not_silently_ignored(run_cli):
+    # review: --set-distance without --enhanced changed nothing, silently; --bootstrap
+    # gives no interval for the enhanced-edge numbers, silently
+    rc, out, err = run_cli("categorical", ANNA, BERT, "--set-distance", "jaccard")
+    assert rc == 2 and "--set-distance applies to --enhanced" in err and out == ""
+    rc, out, err = run_cli("categorical", ANNA, BERT, "--enhanced", "--bootstrap", "20")
+    assert rc == 0, err
+    assert "note: --bootstrap gives intervals for the token layers only" in out
+    rc, out, err = run_cli("categorical", ANNA, BERT, "--enhanced", "--bootstrap", "20",
+                           "--output", "json")
+    assert any("--bootstrap" in n for n in json.loads(out)["enhanced"]["notes"])
+
+
+def test_categorical_specific_needs_its_layer(run_cli):
+    # review: --specific on a layer not in --layers was an internal error (KeyError)
+    rc, out, err = run_cli("categorical", ANNA, BERT, "--layers", "upos", "--specific",
+                           "deprel")
+    assert rc == 2 and "--specific deprel: the layer is not among --layers" in err
+    assert "internal error" not in err
+
+
 @pytest.mark.parametrize("fmt", ["table", "json", "csv", "markdown", "latex"])
 def test_categorical_enhanced_formats(fmt, run_cli):
     rc, out, err = run_cli("categorical", ANNA, BERT, "--layers", "deprel", "--enhanced",

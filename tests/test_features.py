@@ -447,3 +447,11 @@ def test_feature_items_without_a_feature_view_is_refused(run_cli):
     rc, _, err = run_cli("categorical", str(ann / "ann1.conllu"), str(ann / "ann2.conllu"),
                          "--layers", "upos", "--feature-items", "present")
     assert rc == 2 and "--feature-items" in err
+
+
+def test_categorical_unseen_feature_layer_is_an_error(run_cli):
+    # review: feats:case (a typo of Case) gave observed agreement 1.0 on every word
+    rc, out, err = run_cli("categorical", FEATS / "ann1.conllu", FEATS / "ann2.conllu",
+                           "--layers", "feats:case,feats:Case")
+    assert rc == 2 and out == ""
+    assert "feats:case: no annotator gives this feature anywhere" in err and "Case," in err

@@ -234,6 +234,13 @@ def test_baseline_top_zero_lists_nothing(run_cli, tmp_path):
     assert rc == 0 and "baseline: " in out and "sentences that got" not in out
 
 
+@pytest.mark.parametrize("command", ["agree", "compare"])
+def test_baseline_top_without_baseline_is_refused(run_cli, command):
+    # review: --baseline-top without --baseline was silently ignored
+    rc, out, err = run_cli(command, GOLD, V1, "--baseline-top", "3", "-q")
+    assert rc == 2 and out == "" and "--baseline-top applies with --baseline only" in err
+
+
 def test_library_compare_baseline():
     old = add_unit_data(compare(GOLD, [V1], names=["parser"])).as_dict()
     bc = compare_baseline(compare(GOLD, [V2], names=["parser"]), old, "old.json", B=100)

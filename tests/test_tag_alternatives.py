@@ -182,6 +182,28 @@ def test_agree_alpha_h_with_alternatives(run_cli):
     assert "alpha_plain_h" in out
 
 
+def test_agree_latex_carries_the_hierarchy_and_bdm_numbers(run_cli):
+    # review: agree's LaTeX held only the alpha/LAS row, so hier_la and bdm_la were lost
+    rc, out, err = run_cli("agree", GOLD, SYSTEM, "--hierarchy", "ud", "--tag-syntax",
+                           "alternatives", "--bdm", "--output", "latex")
+    assert rc == 0, err
+    assert "hier\\_la & 75.0 \\\\" in out and "bdm\\_la & 81.2 \\\\" in out
+    assert "bdm\\_las & 64.6 \\\\" in out and "ted\\_zero" not in out
+    rc, plain_out, err = run_cli("agree", GOLD, SYSTEM, "--output", "latex")
+    assert rc == 0 and "Metric & Value" not in plain_out  # default output unchanged
+
+
+def test_agree_bdm_on_phrase_structure_is_noted(run_cli):
+    # review: --bdm on phrase structure computed nothing and the note named only
+    # label accuracy and kappa; the signature said "bdm"
+    phrase = ROOT / "tests" / "data" / "core" / "phrase"
+    rc, out, err = run_cli("agree", str(phrase / "penn-a.mrg"), str(phrase / "penn-b.mrg"),
+                           "--hierarchy", "flat", "--bdm")
+    assert rc == 0, err
+    assert "bdm_la" not in out.split("note:")[0]
+    assert "BDM credit (bdm_la, bdm_las) apply to dependency input only" in out
+
+
 # ------------------------------------------------------------------ real data
 def test_ewt_relabelled(shared_data, tmp_path):
     """EWT test vs a copy with 10% of DEPREL replaced: BDM lies between exact and full credit."""

@@ -465,7 +465,10 @@ def breakdown(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementB
             sampled = sampled or ta.sampled is not None
         n_ann = sum(len(u) for u in units)
         lengths.append(LengthBin(n, len(idx), n_ann, scores, stats))
-        if len(idx) == 1:
+        if idx and all(st.alpha is None for st in stats.values()):
+            notes.append(f"breakdown: length bin {n}: D_e = 0 (all its trees are "
+                         f"identical), so its alpha is undefined")
+        elif len(idx) == 1:
             notes.append(f"breakdown: length bin {n} holds one unit, so its alpha is 0 by "
                          f"construction")
     if sampled:

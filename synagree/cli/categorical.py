@@ -46,18 +46,35 @@ def run(args: argparse.Namespace) -> int:
                                 "--feature-items applies to feats:NAME layers and "
                                 "--per-feature; neither was asked for")
     args.feature_items = args.feature_items or "all"
+    if args.set_distance is not None and not args.enhanced:
+        raise InputError.single("<command line>", None, "usage",
+                                "--set-distance applies to --enhanced, which was not asked for")
+    args.set_distance = args.set_distance or "masi"
+    if args.specific is not None and args.specific not in layers:
+        raise InputError.single("<command line>", None, "usage",
+                                f"--specific {args.specific}: the layer is not among --layers "
+                                f"({', '.join(layers)}); add it there")
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     split = None
     if feature_layers or args.per_feature:  # FEATS split into features: docs/method.md §19
         split = corpus_features(corpus, strict=args.strict)
         if split.warnings and not args.quiet:
             print_problems(split.warnings, limit=10)
+        unseen = [x for x in feature_layers if feature_of_layer(x) not in split.frequency]
+        if unseen:  # a typo (feats:case) would read as perfect agreement on nothing
+            raise InputError.single("<command line>", None, "usage",
+                                    f"{', '.join(unseen)}: no annotator gives this feature "
+                                    f"anywhere (names are case-sensitive); the input's "
+                                    f"features: {', '.join(split.features()) or 'none'}")
     items = {layer: (layer_items(corpus, layer, args.feature_items, split) if split
                      else items_from_corpus(corpus, layer)) for layer in layers}
     results = {layer: layer_agreement(data) for layer, data in items.items()}
     per_feature = (per_feature_agreement(corpus, items=args.feature_items, split=split)
                    if args.per_feature else None)
     enhanced = enhanced_agreement(corpus, args.set_distance) if args.enhanced else None
+    if enhanced is not None and args.bootstrap:
+        enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
+                              "for the enhanced-edge alpha and F1")
     cis = cis_pf = None
     if args.bootstrap:
         rng = np.random.default_rng(args.seed)
@@ -158,5 +175,5 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--enhanced", action="store_true",
                    help="also agreement on enhanced dependencies (DEPS): alpha over the set "
                         "of incoming edges of each word, and pairwise ELAS/EULAS F1")
-    p.add_argument("--set-distance", choices=("masi", "jaccard"), default="masi",
+    p.add_argument("--set-distance", choices=("masi", "jaccard"), default=None,
                    help="set distance of the --enhanced alpha (default masi)")

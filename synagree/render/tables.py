@@ -289,8 +289,22 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
             "\\begin{tabular}{l" + "r" * len(cols) + "}\n\\toprule\n"
             + " & ".join(["Corpus"] + cols) + " \\\\\n\\midrule\n"
             + " & ".join([latex_escape(label)] + cells) + " \\\\\n\\bottomrule\n\\end{tabular}\n"
+            + _latex_extra(res)  # the options' metrics (--hierarchy, --bdm, --unlabelled, ...)
             + ("\n" + render_regression_latex(cast(dict, res.extra_details["baseline"]), False)
                if res.extra_details.get("baseline") else ""))  # --baseline (method.md §18)
+
+
+def _latex_extra(res: AgreementResult) -> str:
+    """The options' ``extra`` metrics (fractions; not the integer counts) as a second
+    tabular in percent with one decimal, or "" when there are none."""
+    rows = [f"{latex_escape(k)} & "
+            + ("--" if x is None or math.isnan(x) else f"{100 * x:.1f}") + " \\\\\n"
+            for k, x in res.extra.items() if x is None or isinstance(x, float)]
+    if not rows:
+        return ""
+    return ("\n% further metrics (options), percent, one decimal\n"
+            "\\begin{tabular}{lr}\n\\toprule\nMetric & Value \\\\\n\\midrule\n"
+            + "".join(rows) + "\\bottomrule\n\\end{tabular}\n")
 
 
 def render(res: AgreementResult, output: str) -> str:

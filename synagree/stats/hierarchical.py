@@ -634,7 +634,8 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
         if not two:
             notes.append("cohen_kappa_labels needs exactly two annotators; undefined here")
     else:
-        notes.append("hierarchical label accuracy and kappa apply to dependency input only")
+        notes.append("hierarchical label accuracy and kappa" + (" and BDM credit (bdm_la, "
+                     "bdm_las)" if bdm else "") + " apply to dependency input only")
     if label_distance == "hierarchy":
         ta = hierarchical_tree_alpha(ann_lists, h, variants, read)
         for v in variants:
