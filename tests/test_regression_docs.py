@@ -8,30 +8,12 @@ documented output, in order; the error example must fail as shown.
 """
 from __future__ import annotations
 
-import re
 import shlex
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from doc_examples import NUMBER, ROOT, blocks, console_examples
+
 DOC = ROOT / "docs" / "regression.md"
-NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%?(?![\w])")
-
-
-def _blocks(kind: str):
-    text = DOC.read_text(encoding="utf-8")
-    return re.findall(rf"```{kind}\n(.*?)```", text, flags=re.S)
-
-
-def _examples():
-    out = []
-    for block in _blocks("console"):
-        lines = block.splitlines()
-        assert lines[0].startswith("$ synagree "), lines[0]
-        out.append((shlex.split(lines[0][2:])[1:], "\n".join(lines[1:])))
-    return out
-
-
-EXAMPLES = _examples()
+EXAMPLES = console_examples(DOC)
 
 
 def test_the_examples_cover_both_commands():
@@ -51,7 +33,7 @@ def test_documented_output(run_cli, monkeypatch, tmp_path):
             if line.startswith(("note:", "sentences that got", "baseline:")):
                 assert line in out, line
     # the refused example
-    [error] = _blocks("text")
+    [error] = blocks(DOC, "text")
     command, message = error.split("\n", 1)
     assert command.startswith("$ synagree ")
     rc, out, err = run_cli(*shlex.split(command[2:])[1:])

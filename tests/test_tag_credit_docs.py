@@ -6,28 +6,11 @@ hand-derived values of the page are asserted in tests/test_tag_alternatives.py.
 """
 from __future__ import annotations
 
-import re
-import shlex
-from pathlib import Path
-
 import pytest
+from doc_examples import NUMBER, ROOT, console_examples
 
-ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "tag-credit.md"
-NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%?(?![\w])")
-
-
-def _examples():
-    text = DOC.read_text(encoding="utf-8")
-    out = []
-    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
-        lines = block.splitlines()
-        assert lines[0].startswith("$ synagree "), lines[0]
-        out.append((shlex.split(lines[0][2:])[1:], "\n".join(lines[1:])))
-    return out
-
-
-EXAMPLES = _examples()
+EXAMPLES = console_examples(DOC)
 
 
 def test_every_command_has_an_example():
