@@ -334,19 +334,8 @@ def pair_credit_fn(h: Hierarchy, reader: TagReader,
     >>> pair_credit_fn(h, read)("NN|NNS", "NN|NNS")
     1.0
     """
-    def one_way(a: str, b: str) -> float:
-        return h.credit(_support(reader(a)), reader(b))
-
-    def credit(a: str, b: str) -> float:
-        if mode == "agreement":
-            return h.pair_agreement(reader(a), reader(b))
-        if a == b:
-            return 1.0
-        if mode == "credit":
-            return one_way(a, b)
-        return 0.5 * (one_way(a, b) + one_way(b, a))
-
-    return _cached(credit)
+    return _by_mode(lambda a, b: h.credit(_support(reader(a)), reader(b)),
+                    lambda a, b: h.pair_agreement(reader(a), reader(b)), mode)
 
 
 def pair_bdm_fn(h: Hierarchy, reader: TagReader,
@@ -375,19 +364,26 @@ def pair_bdm_fn(h: Hierarchy, reader: TagReader,
     >>> [pair_bdm_fn(h, read, m)("NN", "NN|NNS") for m in ("credit", "mutual", "agreement")]
     [0.75, 0.875, 0.75]
     """
-    def one_way(a: str, b: str) -> float:
-        return bdm_against_gold(h, _support(reader(a)), reader(b))
+    return _by_mode(lambda a, b: bdm_against_gold(h, _support(reader(a)), reader(b)),
+                    lambda a, b: expected_bdm(h, reader(a), reader(b)), mode)
 
-    def bdm(a: str, b: str) -> float:
+
+def _by_mode(one_way: Callable[[str, str], float], symmetric: Callable[[str, str], float],
+             mode: str) -> Callable[[str, str], float]:
+    """The cached pair score of a label-credit ``mode`` (docs/method.md §15.4):
+    ``agreement``: ``symmetric``; ``credit``: ``one_way`` with ``a`` read as gold;
+    ``mutual``: the mean of both directions; equal values score 1 except under
+    ``agreement``."""
+    def score(a: str, b: str) -> float:
         if mode == "agreement":
-            return expected_bdm(h, reader(a), reader(b))
+            return symmetric(a, b)
         if a == b:
             return 1.0
         if mode == "credit":
             return one_way(a, b)
         return 0.5 * (one_way(a, b) + one_way(b, a))
 
-    return _cached(bdm)
+    return _cached(score)
 
 
 def annotation_leaf_mass(h: Hierarchy, reader: TagReader,
