@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple, cast
 
 from synagree.agreement.agree import AgreementResult
 from synagree.agreement.breakdown import AgreementBreakdown
@@ -200,7 +200,7 @@ def _long_csv(res: AgreementResult, bd: AgreementBreakdown) -> str:
     for sec, b1, b2, q, v in breakdown_long_rows(bd):
         w.writerow(csv_row([sec, b1, b2, q, _value(v)]))
     notes = list(res.notes)  # the notes of the text table, as rows too
-    bc = res.extra_details.get("baseline") or {}
+    bc = cast(dict, res.extra_details.get("baseline") or {})
     for r in bc.get("results", []):
         notes += [f"baseline: {n}" for n in r["notes"]]
     notes += [f"baseline: {n}" for n in bc.get("notes", [])]
