@@ -181,7 +181,7 @@ def _csv_extra(cols: List[str], credit: float, alt: Optional[float], bdm: Option
 
 
 def tags_notes(res: TagsResult) -> List[str]:
-    """The notes of the text table of `render_tags`, in its order (without ``note: ``).
+    r"""The notes of the text table of `render_tags`, in its order (without ``note: ``).
 
     Parameters
     ----------
