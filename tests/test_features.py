@@ -22,6 +22,7 @@ from synagree.agreement.agree import load_corpus
 from synagree.base.problems import InputError, ProblemLog
 from synagree.evaluation.features import feature_scores
 from synagree.evaluation.tags import evaluate_tags
+from synagree.render.features import per_feature_header
 from synagree.stats.alpha import krippendorff_alpha
 from synagree.stats.categorical import layer_agreement
 from synagree.stats.features import (
@@ -278,14 +279,16 @@ def test_categorical_formats_carry_the_rows(run_cli, tmp_path):
     base = ["categorical", *ANN[:2], "--layers", "feats:Number", "--per-feature"]
     rc, out, _ = run_cli(*base, "--output", "csv")
     assert rc == 0
-    tables = out.split("\n\n")
-    first = list(csv.reader(io.StringIO(tables[0])))
-    assert first[1][:3] == ["feats:Number", "9", "0.7778"]
-    rows = list(csv.reader(io.StringIO(tables[1])))
-    assert rows[0][-2:] == ["agreeing pairs", "pairs"]
-    assert rows[1] == ["Number", "all words", "9", "9", "0.7778", "0.6471", "0.6364",
+    every = list(csv.DictReader(io.StringIO(out)))  # one table, a section column
+    assert "\n\n" not in out
+    first = [r for r in every if r["section"] == "layers"]
+    assert [first[0][k] for k in ("layer", "items", "observed")] == ["feats:Number", "9",
+                                                                      "0.7778"]
+    header = per_feature_header(2)
+    rows = [[r[k] for k in header] for r in every if r["section"] == "per_feature"]
+    assert rows[0] == ["Number", "all words", "9", "9", "0.7778", "0.6471", "0.6364",
                        "0.6566", "7", "9"]
-    assert len(rows) == 12
+    assert len(rows) == 11
     for fmt, marker in (("markdown", "| Gender\\[psor\\] |"), ("latex", "Gender[psor] &")):
         rc, out, _ = run_cli(*base, "--output", fmt)
         assert rc == 0 and marker in out
@@ -303,7 +306,8 @@ def test_categorical_present_items_are_stated(run_cli):
     rc, out, _ = run_cli("categorical", *ANN[:2], "--layers", "feats",
                          "--per-feature", "--feature-items", "present", "--output", "csv")
     assert rc == 0
-    rows = list(csv.reader(io.StringIO(out.split("\n\n")[1])))
+    rows = [[r[k] for k in per_feature_header(2)] for r in csv.DictReader(io.StringIO(out))
+            if r["section"] == "per_feature"]
     number = next(r for r in rows if r[0] == "Number")
     assert number[1:5] == ["words with it", "9", "5", "0.6000"]
 

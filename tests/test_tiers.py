@@ -263,11 +263,13 @@ def test_json_carries_counts_and_ratios():
     assert d["per_class"][0]["coarse"] == "NOUN" and d["per_class"][0]["credit"] == 3.125
 
 
-def test_csv_second_table_is_lossless():
+def test_csv_tiers_section_is_lossless():
     text = render_tags(tiny(), "csv")
-    first, second = text.split("\n\n")
-    assert first.startswith("tag,count,exact")
-    rows = list(csv.DictReader(io.StringIO(second)))
+    assert text.startswith("section,tag,count,exact") and "\n\n" not in text
+    every = list(csv.DictReader(io.StringIO(text)))
+    assert {r["section"] for r in every} == {"tags", "tiers"}
+    assert every[0]["section"] == "tags" and every[0]["tag"] == "ALL"
+    rows = [r for r in every if r["section"] == "tiers"]
     top = rows[0]
     assert top["coarse"] == "ALL"
     assert (int(top["words"]), int(top["coarse_correct"]), int(top["fine_exact"]),
@@ -300,7 +302,8 @@ def test_cli_options(run_cli, tmp_path):
     rc, _, err = run_cli("tags", str(GOLD), str(SYSTEM), "--column", "xpos",
                          "--tiers", str(MAPPING), "-o", str(out_file))
     assert rc == 0, err
-    assert "\n\ncoarse,fine_types," in out_file.read_text(encoding="utf-8")
+    text = out_file.read_text(encoding="utf-8")
+    assert "\n\n" not in text and ",coarse,fine_types," in text.splitlines()[0]
 
 
 # ---------------------------------------------------------------- independent checks

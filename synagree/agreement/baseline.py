@@ -24,6 +24,7 @@ from synagree.base.problems import InputError
 from synagree.distance.sums import delta_squared
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS
+from synagree.stats.hierarchical import BDM_KEYS, METRIC_KEYS
 from synagree.stats.regression import (
     BASELINE_REPLICATES,
     BaselineComparison,
@@ -36,13 +37,17 @@ from synagree.stats.regression import (
 from synagree.stats.significance import RatioUnits
 
 __all__ = ["unit_data", "add_unit_data", "agreement_view", "agree_baseline",
-           "MUST_MATCH", "NOTE_ONLY"]
+           "MUST_MATCH", "NOTE_ONLY", "HIERARCHY_METRICS"]
 
 MUST_MATCH = ("kind", "distance", "labels")
 """Settings that make two agreement results incomparable when they differ."""
 NOTE_ONLY = ("variants", "d_e", "matching", "text_check", "phrase_style", "bootstrap",
              "version")
 """Settings whose difference is a note (any other differing setting is an error)."""
+
+HIERARCHY_METRICS = METRIC_KEYS + BDM_KEYS
+"""Metrics read through the ``hierarchy`` setting (``--hierarchy``, ``--label-distance``,
+``--tag-syntax``, ``--bdm``): when both sides have it and it differs they are left out."""
 
 _NOT_METRICS = {"units", "units_total", "annotations", "annotators", "ignored", "multi_root",
                 "cycle_sentences", "distinct_trees"}
@@ -185,6 +190,23 @@ def agreement_view(doc: dict) -> ResultView:
     return ResultView("now", values, settings, units)
 
 
+def _hierarchy_check(ov: ResultView, nv: ResultView) -> List[str]:
+    """Differing hierarchy settings on both sides: the metrics read through them are
+    left out (a note), not reported as a change of the annotators; the setting is then
+    no longer checked."""
+    o, n = ov.settings.get("hierarchy"), nv.settings.get("hierarchy")
+    if o is None or n is None or o == n:
+        return []
+    for v in (ov, nv):
+        del v.settings["hierarchy"]
+    left = [k for k in HIERARCHY_METRICS if k in ov.values or k in nv.values]
+    for v in (ov, nv):
+        for k in left:
+            v.values.pop(k, None)
+    return [f"{', '.join(left) or 'hierarchy metrics'} not compared: hierarchy {o} in the "
+            f"baseline, {n} now"]
+
+
 def agree_baseline(res: AgreementResult, doc: dict, baseline: str = "<baseline>", *,
                    B: int = BASELINE_REPLICATES, R: Optional[int] = None, seed: int = 0,
                    level: float = 0.95, top: int = 10) -> BaselineComparison:
@@ -243,6 +265,7 @@ def agree_baseline(res: AgreementResult, doc: dict, baseline: str = "<baseline>"
     nv = agreement_view(nd)
     nv.units = unit_data(res)
     ov.name = baseline
+    notes += _hierarchy_check(ov, nv)
     notes += settings_check(ov.settings, nv.settings, baseline=baseline,
                             must_match=MUST_MATCH, note_only=NOTE_ONLY)
     if doc.get("annotator_names") != nd.get("annotator_names"):

@@ -21,7 +21,7 @@ from synagree.cli.options import (
     output_format,
     whole_number,
 )
-from synagree.cli.tag_options import add_tag_syntax_args
+from synagree.cli.tag_options import add_tag_syntax_args, check_dependency_input
 from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
 from synagree.render.breakdown import render_with_breakdown
@@ -83,7 +83,8 @@ def validate_args(args: argparse.Namespace) -> None:
             raise InputError.single("<command line>", None, "usage",
                                     "--plain-as-leaf needs --hierarchy ud")
         return
-
+    check_dependency_input(getattr(args, "files", None) or (), getattr(args, "dirs", None) or (),
+                           getattr(args, "fmt", "auto"), getattr(args, "tag_syntax", "plain"))
     load_hierarchy(spec, (), plain_as_leaf=plain)
 
 

@@ -17,7 +17,7 @@ from synagree.io.files import emit
 from synagree.render.categorical import summary_header, summary_rows
 from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
-from synagree.render.rows import _f, render_rows
+from synagree.render.rows import _f, render_rows, sections_csv
 from synagree.stats.categorical import (
     DEFAULT_LAYERS,
     LAYERS,
@@ -119,21 +119,32 @@ def run(args: argparse.Namespace) -> int:
                                                            == "all" else "words where some "
                                                            "annotator gives the feature")
                               if feature_layers else ""))
+        sections = [("layers", text)]  # CSV: one table with a section column (docs/output.md)
+        notes = []
         if args.specific:
             la = results[args.specific]
             freq = la.category_frequency()
             rows = [[c, str(freq.get(c, 0)), _f(v)] for c, v in
                     sorted(la.specific().items(), key=lambda kv: -freq.get(kv[0], 0))]
-            text += "\n" + render_rows(["category", "assignments", "specific agreement"], rows,
-                                       fmt, caption=f"Specific agreement ({args.specific})")
+            sections.append(("specific", render_rows(
+                ["category", "assignments", "specific agreement"], rows, fmt,
+                caption=f"Specific agreement ({args.specific})")))
+            text += "\n" + sections[-1][1]
         if per_feature is not None:
-            text += "\n" + render_per_feature(per_feature, fmt, cis_pf)
+            sections.append(("per_feature", render_per_feature(per_feature, fmt, cis_pf)))
+            text += "\n" + sections[-1][1]
         ignored = next(iter(results.values())).ignored_units if results else 0
-        if ignored and fmt == "table":
-            text += (f"note: {ignored} sentence(s) whose annotations differ in word count "
-                     f"were left out (tokens cannot be aligned)\n")
+        if ignored:
+            notes.append(f"{ignored} sentence(s) whose annotations differ in word count "
+                         f"were left out (tokens cannot be aligned)")
+            if fmt == "table":
+                text += f"note: {notes[-1]}\n"
         if enhanced is not None:
-            text += "\n" + render_enhanced(enhanced, fmt)
+            sections.append(("enhanced", render_enhanced(enhanced, fmt)))
+            text += "\n" + sections[-1][1]
+            notes += enhanced.notes
+        if fmt == "csv" and len(sections) > 1:  # one table per CSV file
+            text = sections_csv(sections, notes)
     emit(text, args.out)
     return 0
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import Optional, Sequence
 
+from synagree.base.problems import InputError
+from synagree.io.formats import annotation_stem, format_of
 from synagree.stats.tag_alternatives import TAG_SYNTAXES
 
 
@@ -21,3 +25,30 @@ def add_tag_syntax_args(p: argparse.ArgumentParser, what: str = "tags") -> None:
                    help="also report BDM closeness credit (GATE's balanced distance metric: "
                         "2 depth(common ancestor) / (depth(a) + depth(b)); siblings get "
                         "partial credit)")
+
+
+def _first_phrase_file(files: Sequence[str], dirs: Sequence[str], fmt: str) -> Optional[str]:
+    """The first input file read as bracketed trees (one file per directory is sniffed)."""
+    paths = list(files)
+    for d in dirs:
+        p = Path(d)
+        found = sorted(f for f in p.iterdir() if f.is_file() and annotation_stem(f.name)) \
+            if p.is_dir() else []
+        paths += [str(f) for f in found[:1]]
+    return next((f for f in paths if format_of(fmt, f) == "phrase"), None)
+
+
+def check_dependency_input(files: Sequence[str], dirs: Sequence[str], fmt: str = "auto",
+                           tag_syntax: str = "plain") -> None:
+    """``--tag-syntax alternatives`` reads DEPREL: a usage error for bracketed input.
+
+    Checked before any work, from the files' names or first lines (the
+    format ``agree`` would read them in).
+    """
+    if tag_syntax == "plain":
+        return
+    phrase = _first_phrase_file(files, dirs, fmt)
+    if phrase is not None:
+        raise InputError.single("<command line>", None, "usage",
+                                f"--tag-syntax alternatives reads DEPREL: dependency input "
+                                f"only ({phrase} holds bracketed trees)")

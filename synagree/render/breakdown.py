@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple, cast
 
 from synagree.agreement.agree import AgreementResult
 from synagree.agreement.breakdown import AgreementBreakdown
@@ -199,6 +199,12 @@ def _long_csv(res: AgreementResult, bd: AgreementBreakdown) -> str:
         w.writerow(csv_row(["summary", "", "", k, cell]))
     for sec, b1, b2, q, v in breakdown_long_rows(bd):
         w.writerow(csv_row([sec, b1, b2, q, _value(v)]))
+    notes = list(res.notes)  # the notes of the text table, as rows too
+    bc = cast(dict, res.extra_details.get("baseline") or {})
+    for r in bc.get("results", []):
+        notes += [f"baseline: {n}" for n in r["notes"]]
+    notes += [f"baseline: {n}" for n in bc.get("notes", [])]
+    w.writerows(csv_row(["note", "", "", "text", n]) for n in notes)
     return buf.getvalue()
 
 
@@ -212,7 +218,9 @@ def render_with_breakdown(res: AgreementResult, bd: AgreementBreakdown, output: 
         From `synagree.agreement.breakdown.breakdown` on ``res``.
     output : {"table", "json", "csv", "latex"}
         ``csv`` is the long table ``section,bin,bin2,quantity,value`` with
-        the usual one-row CSV as section ``summary``.
+        the usual one-row CSV as section ``summary``; the notes of the text
+        table (the breakdown's, the result's and the baseline's) are rows of
+        section ``note``.
 
     Returns
     -------

@@ -307,6 +307,10 @@ CSV_COLUMNS = ("section", "system", "metric", "bin", "value", "correct", "gold",
 def render_csv(res: CompareResult) -> str:
     r"""Long format, one row per number group; columns `CSV_COLUMNS`.
 
+    The notes of the text table are rows of section ``note`` (text in
+    ``value``; a P/R/F note names its system and variant in ``system`` and
+    ``metric``).
+
     Parameters
     ----------
     res : CompareResult
@@ -365,6 +369,12 @@ def render_csv(res: CompareResult) -> str:
     if res.baseline is not None:  # --baseline (docs/method.md §18)
         for r in regression_csv_rows(res.baseline.as_dict()):
             row(**r)
+    for s in res.systems:  # the notes of the text table: section note, text in value
+        for variant, p in (s.prf or {}).items():
+            for n in p.notes:
+                row(section="note", system=s.name, metric=variant, value=n)
+    for n in res.notes:
+        row(section="note", value=n)
     return buf.getvalue()
 
 

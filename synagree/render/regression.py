@@ -152,7 +152,8 @@ def regression_csv_rows(bc: Optional[dict]) -> List[Dict[str, object]]:
     (``value``: old); ``baseline:units`` rows give the matched units
     (``value``) and ``baseline:worse`` / ``baseline:better`` one row per sentence
     and quantity (``bin``: sentence id, ``gold``: its words, ``value``: new,
-    ``diff``: change).
+    ``diff``: change); the notes are rows of section ``note`` (``metric``
+    ``baseline``, text in ``value``).
 
     Parameters
     ----------
@@ -194,6 +195,9 @@ def regression_csv_rows(bc: Optional[dict]) -> List[Dict[str, object]]:
                     out.append({"section": f"baseline:{kind}", **base, "metric": q,
                                 "bin": u["id"], "gold": u["words"], "value": u[q]["new"],
                                 "diff": u[q]["delta"]})
+        out += [{"section": "note", **base, "metric": "baseline", "value": n}
+                for n in r["notes"]]
+    out += [{"section": "note", "metric": "baseline", "value": n} for n in bc["notes"]]
     return out
 
 

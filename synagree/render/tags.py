@@ -8,6 +8,7 @@ from synagree.base.escape import csv_row, plain
 from synagree.evaluation.tags import OUTPUTS, TagsResult, _clean
 from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_score_table
 from synagree.render.prf import append_prf_csv, render_tags_prf
+from synagree.render.rows import sections_csv
 from synagree.render.tables import fmt_num
 from synagree.render.tiers import tiers_csv, tiers_table_lines
 
@@ -24,8 +25,10 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     row per feature instead, after ``ALL`` and ``UFeats`` rows
     (`synagree.render.features.feature_score_rows`), and the table shows
     them after the per-tag rows.  With tiers (`TagsResult.tiers`) the table
-    and the CSV go on, after a blank line, with the tiers table of
-    `synagree.render.tiers`.
+    goes on, after a blank line, with the tiers table of
+    `synagree.render.tiers`, and the CSV becomes one table with a leading
+    ``section`` column (`synagree.render.rows.sections_csv`): section
+    ``tags`` (the rows above), ``tiers`` and ``note`` (the notes).
 
     Parameters
     ----------
@@ -90,7 +93,10 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         text = buf.getvalue()
         if res.prf is not None:  # tags --prf (docs/method.md §17)
             text = append_prf_csv(text, res.prf)
-        return text + _tiers_part(res, "csv")
+        if res.tiers is not None:  # one table per CSV file (docs/output.md)
+            return sections_csv([("tags", text), ("tiers", tiers_csv(res.tiers))],
+                                tags_notes(res))
+        return text
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
     summary = [("gold", res.gold_file), ("system", res.system_file), ("column", res.column),
@@ -174,10 +180,51 @@ def _csv_extra(cols: List[str], credit: float, alt: Optional[float], bdm: Option
     return [repr(_clean(values[c])) for c in cols]
 
 
+def tags_notes(res: TagsResult) -> List[str]:
+    r"""The notes of the text table of `render_tags`, in its order (without ``note: ``).
+
+    Parameters
+    ----------
+    res : TagsResult
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from synagree.evaluation.tags import evaluate_tags
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> paths = []
+    >>> for rel in ("nsubj:pass", "nsubj"):
+    ...     fd, path = tempfile.mkstemp(suffix=".conllu")
+    ...     with os.fdopen(fd, "w") as f:
+    ...         _ = f.write(row.format(1, "She", "PRON", 2, rel)
+    ...                     + row.format(2, "left", "VERB", 0, "root") + "\n")
+    ...     paths.append(path)
+    >>> tags_notes(evaluate_tags(*paths))
+    []
+    >>> for p in paths: os.remove(p)
+    """
+    notes: List[str] = []
+    if res.added_tags:
+        shown = ", ".join(res.added_tags[:20]) + (" ..." if len(res.added_tags) > 20 else "")
+        notes.append(f"{len(res.added_tags)} tag(s) not in the hierarchy were added as "
+                     f"top-level tags (no partial credit): {shown}")
+    notes += res.notes
+    for r in (res.prf or {}).values():
+        notes += r.notes
+    if res.tiers is not None and res.tiers.own_class:
+        own = res.tiers.own_class
+        shown = ", ".join(own[:20]) + (" ..." if len(own) > 20 else "")
+        notes.append(f"{len(own)} tag(s) not in the mapping were made their own coarse "
+                     f"class: {shown}")
+    return notes
+
+
 def _tiers_part(res: TagsResult, output: str) -> str:
     """With ``--tiers``: a blank line and the tiers table (docs/method.md §16); else ``""``."""
     if res.tiers is None:
         return ""
-    if output == "csv":
-        return "\n" + tiers_csv(res.tiers)
     return "\n" + "\n".join(tiers_table_lines(res.tiers)) + "\n"
