@@ -5,28 +5,11 @@ printed output must equal those of the documented output, in order.
 """
 from __future__ import annotations
 
-import re
-import shlex
-from pathlib import Path
-
 import pytest
+from doc_examples import NUMBER, ROOT, console_examples
 
-ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "enhanced.md"
-NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%?(?![\w])")
-
-
-def _examples():
-    text = DOC.read_text(encoding="utf-8")
-    out = []
-    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
-        lines = block.splitlines()
-        assert lines[0].startswith("$ synagree "), lines[0]
-        out.append((shlex.split(lines[0][2:])[1:], "\n".join(lines[1:])))
-    return out
-
-
-EXAMPLES = _examples()
+EXAMPLES = console_examples(DOC)
 
 
 def test_every_feature_has_an_example():
