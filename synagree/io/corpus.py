@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
 from synagree.io.brackets import (
@@ -179,7 +179,7 @@ class Corpus:
         cls,
         annotations: Mapping[str, Sequence[Optional[Sentence]]],
         kind: str = "dependency",
-        document: str = "d",
+        document: Union[str, Sequence[str]] = "d",
     ) -> "Corpus":
         """A corpus built by hand: units ``"1"``, ``"2"``, ... by position.
 
@@ -189,8 +189,8 @@ class Corpus:
             Annotator name (in order) to that annotator's sentences, one per
             unit; None where the annotator has no annotation of that unit.
         kind : {"dependency", "phrase"}
-        document : str
-            The document of every unit.
+        document : str or sequence of str
+            The document of every unit, or one document per unit.
 
         Returns
         -------
@@ -200,7 +200,7 @@ class Corpus:
         Raises
         ------
         ValueError
-            When the annotators' sequences differ in length.
+            When the annotators' sequences (or the documents) differ in length.
 
         Examples
         --------
@@ -211,11 +211,16 @@ class Corpus:
         (['1', '2'], [['a', 'b'], ['a']])
         >>> c.annotators, c.kind, len(c.pairable_units)
         (['a', 'b'], 'dependency', 1)
+        >>> [u.document for u in Corpus.from_annotations({"a": [s, s]}, document=["x", "y"]).units]
+        ['x', 'y']
         """
         lengths = {len(sents) for sents in annotations.values()}
         if len(lengths) > 1:
             raise ValueError(f"annotators with different numbers of units: {sorted(lengths)}")
         n = lengths.pop() if lengths else 0
+        documents = [document] * n if isinstance(document, str) else list(document)
+        if len(documents) != n:
+            raise ValueError(f"{len(documents)} documents for {n} units")
         units = []
         for i in range(n):
             present: Dict[str, Sentence] = {}
@@ -223,7 +228,7 @@ class Corpus:
                 sent = sents[i]
                 if sent is not None:
                     present[annotator] = sent
-            units.append(Unit(str(i + 1), document, present))
+            units.append(Unit(str(i + 1), documents[i], present))
         return cls(list(annotations), units, kind)
 
 
