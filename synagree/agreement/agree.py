@@ -85,11 +85,9 @@ class AgreementResult:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
+    >>> s = DepSentence.from_heads
     >>> u1 = Unit("1", "d", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
     ...                      "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
     >>> u2 = Unit("2", "d", {"a": s([0, 1, 2], ["root", "dep", "dep"]),
@@ -342,11 +340,9 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
+    >>> s = DepSentence.from_heads
     >>> u1 = Unit("1", "d", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
     ...                      "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
     >>> u2 = Unit("2", "d", {"a": s([0, 1, 2], ["root", "dep", "dep"]),

@@ -75,12 +75,10 @@ def unit_data(res: AgreementResult) -> UnitData:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> s = DepSentence.from_heads
     >>> res = agree_corpus(Corpus(["a", "b"], [
     ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
     ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
@@ -239,12 +237,10 @@ def agree_baseline(res: AgreementResult, doc: dict, baseline: str = "<baseline>"
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> s = DepSentence.from_heads
     >>> a, b = s([2, 0, 2], "nsubj root obj"), s([2, 0, 2], "nsubj root iobj")
     >>> c = s([0, 1, 2], "root dep dep")
     >>> old = agree_corpus(Corpus(["x", "y"], [Unit("1", "d", {"x": a, "y": b}),

@@ -205,12 +205,10 @@ class AgreementBreakdown:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels.split())
+    >>> s = DepSentence.from_heads
     >>> res = agree_corpus(Corpus(["a", "b"], [
     ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
     ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
@@ -397,12 +395,10 @@ def breakdown(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementB
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels.split())
+    >>> s = DepSentence.from_heads
     >>> res = agree_corpus(Corpus(["a", "b"], [
     ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
     ...                     "b": s([2, 0, 1], "nsubj root obj")}),

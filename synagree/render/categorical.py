@@ -23,12 +23,10 @@ def summary_rows(results: Dict[str, LayerAgreement],
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
     >>> from synagree.stats.categorical import categorical_agreement
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> s = DepSentence.from_heads
     >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
     ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
     >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),

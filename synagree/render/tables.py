@@ -66,12 +66,10 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> s = DepSentence.from_heads
     >>> res = agree_corpus(Corpus(["a", "b"], [
     ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
     ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
@@ -128,12 +126,10 @@ def render_table(res: AgreementResult) -> str:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> s = DepSentence.from_heads
     >>> res = agree_corpus(Corpus(["a", "b"], [
     ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
     ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
@@ -167,12 +163,10 @@ def render_json(res: AgreementResult) -> str:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> s = DepSentence.from_heads
     >>> res = agree_corpus(Corpus(["a", "b"], [
     ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
     ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
@@ -223,12 +217,10 @@ def render_csv(res: AgreementResult) -> str:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> s = DepSentence.from_heads
     >>> res = agree_corpus(Corpus(["a", "b"], [
     ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
     ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
@@ -264,12 +256,10 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> s = DepSentence.from_heads
     >>> res = agree_corpus(Corpus(["a", "b"], [
     ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
     ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
@@ -326,12 +316,10 @@ def render(res: AgreementResult, output: str) -> str:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.io.corpus import Corpus, Unit
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> s = DepSentence.from_heads
     >>> res = agree_corpus(Corpus(["a", "b"], [
     ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
     ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
