@@ -85,16 +85,13 @@ class AgreementResult:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
-    >>> u1 = Unit("1", "d", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                      "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d", {"a": s([0, 1, 2], ["root", "dep", "dep"]),
-    ...                      "b": s([0, 1, 2], ["root", "dep", "dep"])})
-    >>> res = agree_corpus(Corpus(["a", "b"], [u1, u2], "dependency"))
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]})
+    >>> res = agree_corpus(corpus)
     >>> res.units, res.annotations, res.distinct_trees
     (2, 4, 3)
     >>> round(res.alpha_value("plain"), 4), round(res.scores.ratio("las"), 4)
@@ -342,16 +339,13 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
-    >>> u1 = Unit("1", "d", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                      "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d", {"a": s([0, 1, 2], ["root", "dep", "dep"]),
-    ...                      "b": s([0, 1, 2], ["root", "dep", "dep"])})
-    >>> res = agree_corpus(Corpus(["a", "b"], [u1, u2], "dependency"), ["plain", "norm"])
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]})
+    >>> res = agree_corpus(corpus, ["plain", "norm"])
     >>> sorted(res.alpha), round(res.alpha["plain"].alpha, 4)
     (['norm', 'plain'], 0.9189)
     >>> res.alpha["plain"].do_sum, res.alpha["plain"].de_sum
@@ -426,13 +420,10 @@ def result_settings(corpus: Corpus, variants: Sequence[str], ta, seed: int, boot
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> s = DepSentence("-", 0, 1, ["a", "b"], np.array([0, 1]), ["root", "dep"])
-    >>> res = agree_corpus(Corpus(["x", "y"], [Unit("1", "d", {"x": s, "y": s}),
-    ...                                        Unit("2", "d", {"x": s, "y": s})],
-    ...                           "dependency"))
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads([0, 1], "root dep", ["a", "b"])
+    >>> res = agree_corpus(Corpus.from_annotations({"x": [s, s], "y": [s, s]}))
     >>> res.settings["d_e"], res.settings["labels"]
     ('exact', 'DEPREL in full')
     >>> res.signature().startswith("variants:plain,diff,norm|")

@@ -75,17 +75,13 @@ def unit_data(res: AgreementResult) -> UnitData:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
-    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
-    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
-    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
     >>> ud = unit_data(res)
     >>> ud.ids, ud.ted.tolist(), ud.ratios["las"].correct.tolist()
     (['1', '2'], [1.0, 0.0], [2.0, 3.0])
@@ -136,13 +132,11 @@ def add_unit_data(res: AgreementResult) -> AgreementResult:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence("-", 0, 1, ["a", "b"], np.array([0, 1]), ["root", "dep"])
-    >>> res = agree_corpus(Corpus(["x", "y"], [Unit("1", "d", {"x": s, "y": s}),
-    ...                                        Unit("2", "d", {"x": s, "y": s})], "dependency"))
+    >>> s = DepSentence.from_heads([0, 1], "root dep", ["a", "b"])
+    >>> res = agree_corpus(Corpus.from_annotations({"x": [s, s], "y": [s, s]}))
     >>> add_unit_data(res).to_dict()["details"]["per_unit"]["ids"]
     ['1', '2']
     """
@@ -239,18 +233,14 @@ def agree_baseline(res: AgreementResult, doc: dict, baseline: str = "<baseline>"
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
+    >>> s = DepSentence.from_heads
     >>> a, b = s([2, 0, 2], "nsubj root obj"), s([2, 0, 2], "nsubj root iobj")
     >>> c = s([0, 1, 2], "root dep dep")
-    >>> old = agree_corpus(Corpus(["x", "y"], [Unit("1", "d", {"x": a, "y": b}),
-    ...                                        Unit("2", "d", {"x": c, "y": c})], "dependency"))
-    >>> new = agree_corpus(Corpus(["x", "y"], [Unit("1", "d", {"x": a, "y": a}),
-    ...                                        Unit("2", "d", {"x": c, "y": c})], "dependency"))
+    >>> old = agree_corpus(Corpus.from_annotations({"x": [a, c], "y": [b, c]}))
+    >>> new = agree_corpus(Corpus.from_annotations({"x": [a, c], "y": [a, c]}))
     >>> r = agree_baseline(new, add_unit_data(old).to_dict(), B=50).results[0]
     >>> round(r.metric("las").delta, 4), [(u.id, u.counts["TED"]) for u in r.better]
     (0.1667, [('1', (1, 0))])

@@ -205,17 +205,13 @@ class AgreementBreakdown:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
-    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
-    ...     Unit("2", "d", {"a": s([0, 1], "root obj"), "b": s([0, 1], "root obj")})],
-    ...     "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root obj")]}))
     >>> bd = breakdown(res)
     >>> bd.labels.counts("obj")["first"], bd.labels.specific("obj")
     (2.0, 0.6666666666666666)
@@ -397,17 +393,13 @@ def breakdown(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementB
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
-    ...                     "b": s([2, 0, 1], "nsubj root obj")}),
-    ...     Unit("2", "d", {"a": s([0, 1], "root obj"), "b": s([0, 1], "root obj")})],
-    ...     "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 1], "nsubj root obj"), s([0, 1], "root obj")]}))
     >>> bd = breakdown(res, edges=[2])
     >>> [(b.name, b.units, b.scores.ratio("las")) for b in bd.lengths]
     [('1-2', 1, 1.0), ('3+', 1, 0.6666666666666666)]
@@ -496,15 +488,13 @@ def add_to_result(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> Agreem
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
     >>> def s(rels):
-    ...     return DepSentence("-", 0, 1, ["w", "w"], np.array([0, 1]), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s("root obj"), "b": s("root nmod")}),
-    ...     Unit("2", "d", {"a": s("root obj"), "b": s("root obj")})], "dependency"))
+    ...     return DepSentence.from_heads([0, 1], rels)
+    >>> res = agree_corpus(Corpus.from_annotations({"a": [s("root obj"), s("root obj")],
+    ...                                             "b": [s("root nmod"), s("root obj")]}))
     >>> bd = add_to_result(res)
     >>> res.extra_details["breakdown"]["label_confusions"][0]["words"]
     1.0

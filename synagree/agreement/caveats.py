@@ -90,15 +90,12 @@ def ted_zero_counts(corpus, unit_ted: Sequence[np.ndarray],
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
     >>> def s(heads):
-    ...     return DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array(heads),
-    ...                        ["dep", "dep", "root"])
-    >>> chain = Unit("1", "d", {"a": s([2, 3, 0]), "b": s([3, 1, 0])})
-    >>> res = agree_corpus(Corpus(["a", "b"], [chain], "dependency"))
+    ...     return DepSentence.from_heads(heads, "dep dep root", ["w1", "w2", "w3"])
+    >>> res = agree_corpus(Corpus.from_annotations({"a": [s([2, 3, 0])], "b": [s([3, 1, 0])]}))
     >>> c = ted_zero_counts(res.corpus, res.tree_alpha.unit_ted)
     >>> c["ted_zero_pairs"], c["ted_zero_different_heads"], c["examples"][0]["words"]
     (1, 1, [1, 2])
@@ -141,16 +138,14 @@ def add_ted_zero_counts(result) -> None:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels=("dep", "dep", "root")):
-    ...     return DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array(heads), list(rels))
-    >>> units = [Unit("1", "d", {"a": s([2, 3, 0]), "b": s([3, 1, 0])}),  # TED 0, heads differ
-    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
-    ...                          "b": s([0, 1, 1], ["root", "obj", "obj"])})]
-    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> def s(heads, rels="dep dep root"):
+    ...     return DepSentence.from_heads(heads, rels, ["w1", "w2", "w3"])
+    >>> res = agree_corpus(Corpus.from_annotations(  # unit 1: TED 0, heads differ
+    ...     {"a": [s([2, 3, 0]), s([0, 1, 1], "root obj obl")],
+    ...      "b": [s([3, 1, 0]), s([0, 1, 1], "root obj obj")]}))
     >>> res.extra["ted_zero_pairs"], res.extra["ted_zero_different_heads"]
     (1, 1)
     >>> res.notes[-1][:47]
@@ -262,16 +257,14 @@ def direction_alpha(result, unlabelled: bool = False,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels=("dep", "dep", "root")):
-    ...     return DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array(heads), list(rels))
-    >>> units = [Unit("1", "d", {"a": s([2, 3, 0]), "b": s([3, 1, 0])}),  # TED 0, heads differ
-    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
-    ...                          "b": s([0, 1, 1], ["root", "obj", "obj"])})]
-    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> def s(heads, rels="dep dep root"):
+    ...     return DepSentence.from_heads(heads, rels, ["w1", "w2", "w3"])
+    >>> res = agree_corpus(Corpus.from_annotations(  # unit 1: TED 0, heads differ
+    ...     {"a": [s([2, 3, 0]), s([0, 1, 1], "root obj obl")],
+    ...      "b": [s([3, 1, 0]), s([0, 1, 1], "root obj obj")]}))
     >>> ta = direction_alpha(res)
     >>> float(ta.unit_ted[0][0, 1]), round(ta.alpha("plain"), 4), round(res.alpha_value("plain"), 4)
     (1.0, 0.8421, 0.9189)
@@ -310,16 +303,14 @@ def add_direction(result, unlabelled: bool = False) -> None:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels=("dep", "dep", "root")):
-    ...     return DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array(heads), list(rels))
-    >>> units = [Unit("1", "d", {"a": s([2, 3, 0]), "b": s([3, 1, 0])}),  # TED 0, heads differ
-    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
-    ...                          "b": s([0, 1, 1], ["root", "obj", "obj"])})]
-    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> def s(heads, rels="dep dep root"):
+    ...     return DepSentence.from_heads(heads, rels, ["w1", "w2", "w3"])
+    >>> res = agree_corpus(Corpus.from_annotations(  # unit 1: TED 0, heads differ
+    ...     {"a": [s([2, 3, 0]), s([0, 1, 1], "root obj obl")],
+    ...      "b": [s([3, 1, 0]), s([0, 1, 1], "root obj obj")]}))
     >>> add_direction(res, unlabelled=True)
     >>> e = res.extra
     >>> round(e["alpha_plain_direction"], 4), e["ted_zero_different_heads_direction"]

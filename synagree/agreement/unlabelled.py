@@ -100,17 +100,13 @@ def alpha_over(result, units: Sequence[Sequence[FlatTree]],
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, labels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels)
-    >>> units = [Unit("1", "d", {"a": s([2, 0], ["nsubj", "root"]),
-    ...                          "b": s([2, 0], ["obj", "root"])}),
-    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
-    ...                          "b": s([0, 1, 2], ["root", "obj", "obl"])})]
-    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0], "nsubj root"), s([0, 1, 1], "root obj obl")],
+    ...      "b": [s([2, 0], "obj root"), s([0, 1, 2], "root obj obl")]}))
     >>> same = alpha_over(res, [[t, t] for t, _ in res.trees])  # every annotator like a
     >>> same.alpha("plain")
     1.0
@@ -136,17 +132,13 @@ def unlabelled_alpha(result, variants: Optional[Sequence[str]] = None) -> TreeAl
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, labels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels)
-    >>> units = [Unit("1", "d", {"a": s([2, 0], ["nsubj", "root"]),
-    ...                          "b": s([2, 0], ["obj", "root"])}),
-    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
-    ...                          "b": s([0, 1, 1], ["root", "obj", "obl"])})]
-    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0], "nsubj root"), s([0, 1, 1], "root obj obl")],
+    ...      "b": [s([2, 0], "obj root"), s([0, 1, 1], "root obj obl")]}))
     >>> round(res.alpha_value("plain"), 4), unlabelled_alpha(res).alpha("plain")
     (0.7273, 1.0)
     """
@@ -172,17 +164,13 @@ def la_given_head(result) -> Optional[Tuple[float, float]]:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, labels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels)
-    >>> units = [Unit("1", "d", {"a": s([2, 0], ["nsubj", "root"]),
-    ...                          "b": s([2, 0], ["obj", "root"])}),
-    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
-    ...                          "b": s([0, 1, 2], ["root", "obj", "obl"])})]
-    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0], "nsubj root"), s([0, 1, 1], "root obj obl")],
+    ...      "b": [s([2, 0], "obj root"), s([0, 1, 2], "root obj obl")]}))
     >>> la_given_head(res)  # 4 of the 5 words share their head, 3 of them their label too
     (3.0, 4.0)
     """
@@ -206,17 +194,13 @@ def add_to_result(result, variants: Optional[Sequence[str]] = None) -> None:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, labels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels)
-    >>> units = [Unit("1", "d", {"a": s([2, 0], ["nsubj", "root"]),
-    ...                          "b": s([2, 0], ["obj", "root"])}),
-    ...          Unit("2", "d", {"a": s([0, 1, 1], ["root", "obj", "obl"]),
-    ...                          "b": s([0, 1, 2], ["root", "obj", "obl"])})]
-    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0], "nsubj root"), s([0, 1, 1], "root obj obl")],
+    ...      "b": [s([2, 0], "obj root"), s([0, 1, 2], "root obj obl")]}))
     >>> add_to_result(res)
     >>> res.extra["la_given_head"], round(res.extra["alpha_plain_unlabelled"], 4)
     (0.75, -0.5)

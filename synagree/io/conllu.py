@@ -33,7 +33,7 @@ import io
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -119,6 +119,61 @@ class DepSentence:
     multiword: List[Tuple[int, int, str]] = field(default_factory=list)
     # DEPS per word, as written (the enhanced graph; docs/method.md §20)
     deps: List[str] = field(default_factory=list)
+
+    @classmethod
+    def from_heads(
+        cls,
+        heads: Sequence[int],
+        labels: Union[str, Sequence[str]],
+        forms: Optional[Sequence[str]] = None,
+        *,
+        file: str = "-",
+        sent_index: int = 0,
+        line: int = 1,
+        **columns: Any,
+    ) -> "DepSentence":
+        """A sentence built by hand from its heads and labels (examples, tests).
+
+        Parameters
+        ----------
+        heads : sequence of int
+            ``heads[i]`` is the 1-based head of word ``i + 1``; 0 is the root.
+        labels : str or sequence of str
+            DEPREL per word: a list, or one whitespace-separated string.
+        forms : sequence of str, optional
+            Word forms; ``["w"] * n`` when not given.
+        file, sent_index, line : str, int, int
+            Where the sentence "was read" (``"-"``, 0, 1 by default).
+        **columns
+            Any other field of `DepSentence` (``feats``, ``deps``,
+            ``metadata``, ``word_lines``, ...); the rest keep their defaults.
+
+        Returns
+        -------
+        DepSentence
+
+        Raises
+        ------
+        ValueError
+            When heads, labels and forms differ in length.
+
+        Examples
+        --------
+        >>> s = DepSentence.from_heads([2, 0, 2], "nsubj root obj")
+        >>> s.forms, s.heads.tolist(), s.deprels, s.file, s.upos
+        (['w', 'w', 'w'], [2, 0, 2], ['nsubj', 'root', 'obj'], '-', [])
+        >>> DepSentence.from_heads([0], ["root"], ["Hi"], metadata={"sent_id": "s1"}).sent_id
+        's1'
+        """
+        deprels = labels.split() if isinstance(labels, str) else list(labels)
+        words = ["w"] * len(heads) if forms is None else list(forms)
+        if not len(heads) == len(deprels) == len(words):
+            raise ValueError(
+                f"{len(heads)} heads, {len(deprels)} labels and {len(words)} forms: "
+                "one of each per word"
+            )
+        return cls(file, sent_index, line, words, np.asarray(heads, dtype=np.int32),
+                   deprels, **columns)
 
     @property
     def n_words(self) -> int:

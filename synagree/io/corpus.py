@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
 from synagree.io.brackets import (
@@ -173,6 +173,63 @@ class Corpus:
         if self.phrase_style is not None:
             out["phrase_style"] = self.phrase_style.describe()
         return out
+
+    @classmethod
+    def from_annotations(
+        cls,
+        annotations: Mapping[str, Sequence[Optional[Sentence]]],
+        kind: str = "dependency",
+        document: Union[str, Sequence[str]] = "d",
+    ) -> "Corpus":
+        """A corpus built by hand: units ``"1"``, ``"2"``, ... by position.
+
+        Parameters
+        ----------
+        annotations : mapping of str to sequence of DepSentence or PhraseSentence
+            Annotator name (in order) to that annotator's sentences, one per
+            unit; None where the annotator has no annotation of that unit.
+        kind : {"dependency", "phrase"}
+        document : str or sequence of str
+            The document of every unit, or one document per unit.
+
+        Returns
+        -------
+        Corpus
+            Matched by position, with no files, problems or notes.
+
+        Raises
+        ------
+        ValueError
+            When the annotators' sequences (or the documents) differ in length.
+
+        Examples
+        --------
+        >>> from synagree.io.conllu import DepSentence
+        >>> s = DepSentence.from_heads([0], ["root"], ["Hi"])
+        >>> c = Corpus.from_annotations({"a": [s, s], "b": [s, None]})
+        >>> [u.uid for u in c.units], [sorted(u.annotations) for u in c.units]
+        (['1', '2'], [['a', 'b'], ['a']])
+        >>> c.annotators, c.kind, len(c.pairable_units)
+        (['a', 'b'], 'dependency', 1)
+        >>> [u.document for u in Corpus.from_annotations({"a": [s, s]}, document=["x", "y"]).units]
+        ['x', 'y']
+        """
+        lengths = {len(sents) for sents in annotations.values()}
+        if len(lengths) > 1:
+            raise ValueError(f"annotators with different numbers of units: {sorted(lengths)}")
+        n = lengths.pop() if lengths else 0
+        documents = [document] * n if isinstance(document, str) else list(document)
+        if len(documents) != n:
+            raise ValueError(f"{len(documents)} documents for {n} units")
+        units = []
+        for i in range(n):
+            present: Dict[str, Sentence] = {}
+            for annotator, sents in annotations.items():
+                sent = sents[i]
+                if sent is not None:
+                    present[annotator] = sent
+            units.append(Unit(str(i + 1), documents[i], present))
+        return cls(list(annotations), units, kind)
 
 
 def kind_of(sents: Sequence[Sentence]) -> str:

@@ -145,8 +145,7 @@ class Metric:
     >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.noise.perturb import label_set
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> s = DepSentence.from_heads
     >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
     ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
     >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
@@ -382,11 +381,9 @@ class RunEvaluator:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.noise.perturb import label_set
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> s = DepSentence.from_heads
     >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
     ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
     >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
@@ -555,11 +552,9 @@ def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequ
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.noise.perturb import label_set
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> s = DepSentence.from_heads
     >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
     ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
     >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])

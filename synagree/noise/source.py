@@ -52,11 +52,9 @@ class NoiseSource:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.noise.perturb import label_set
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> s = DepSentence.from_heads
     >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
     ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
     >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
@@ -247,8 +245,7 @@ def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[
     >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
     >>> from synagree.noise.perturb import label_set
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
+    >>> s = DepSentence.from_heads
     >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
     ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
     >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])

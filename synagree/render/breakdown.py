@@ -70,16 +70,14 @@ def breakdown_sections(bd: AgreementBreakdown, fmt: str = "table") -> str:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
     >>> from synagree.agreement.breakdown import breakdown
     >>> def s(rels):
-    ...     return DepSentence("-", 0, 1, ["w", "w"], np.array([0, 1]), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s("root obj"), "b": s("root nmod")}),
-    ...     Unit("2", "d", {"a": s("root obj"), "b": s("root obj")})], "dependency"))
+    ...     return DepSentence.from_heads([0, 1], rels)
+    >>> res = agree_corpus(Corpus.from_annotations({"a": [s("root obj"), s("root obj")],
+    ...                                             "b": [s("root nmod"), s("root obj")]}))
     >>> text = breakdown_sections(breakdown(res))
     >>> print(text.splitlines()[1].rstrip())
     label  a  b  both  both+head  specific  specific+head  alpha
@@ -153,16 +151,14 @@ def breakdown_long_rows(bd: AgreementBreakdown) -> Iterator[Tuple[str, str, str,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
     >>> from synagree.agreement.breakdown import breakdown
     >>> def s(rels):
-    ...     return DepSentence("-", 0, 1, ["w", "w"], np.array([0, 1]), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s("root obj"), "b": s("root nmod")}),
-    ...     Unit("2", "d", {"a": s("root obj"), "b": s("root obj")})], "dependency"))
+    ...     return DepSentence.from_heads([0, 1], rels)
+    >>> res = agree_corpus(Corpus.from_annotations({"a": [s("root obj"), s("root obj")],
+    ...                                             "b": [s("root nmod"), s("root obj")]}))
     >>> rows = list(breakdown_long_rows(breakdown(res)))
     >>> [r[3:] for r in rows if r[:2] == ("label", "obj")][:3]
     [('first', 2.0), ('second', 1.0), ('both', 1.0)]
@@ -234,16 +230,14 @@ def render_with_breakdown(res: AgreementResult, bd: AgreementBreakdown, output: 
     Examples
     --------
     >>> import json
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
     >>> from synagree.agreement.breakdown import breakdown
     >>> def s(rels):
-    ...     return DepSentence("-", 0, 1, ["w", "w"], np.array([0, 1]), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s("root obj"), "b": s("root nmod")}),
-    ...     Unit("2", "d", {"a": s("root obj"), "b": s("root obj")})], "dependency"))
+    ...     return DepSentence.from_heads([0, 1], rels)
+    >>> res = agree_corpus(Corpus.from_annotations({"a": [s("root obj"), s("root obj")],
+    ...                                             "b": [s("root nmod"), s("root obj")]}))
     >>> bd = breakdown(res)
     >>> d = json.loads(render_with_breakdown(res, bd, "json"))
     >>> d["details"]["breakdown"]["totals"]["la_correct"]

@@ -23,17 +23,15 @@ def summary_rows(results: Dict[str, LayerAgreement],
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.stats.categorical import categorical_agreement
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
-    ...                       "b": s([0, 1], ["root", "nmod"])})
-    >>> res = categorical_agreement(Corpus(["a", "b"], [u1, u2], "dependency"), ["deprel", "head"])
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
+    ...     document=["d1", "d2"])
+    >>> res = categorical_agreement(corpus, ["deprel", "head"])
     >>> summary_rows(res)[0]
     ['deprel', '5', '0.6000', '0.5000', '0.4595', '0.5135', '0.4000', '0.4524']
     """

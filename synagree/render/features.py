@@ -55,16 +55,13 @@ def per_feature_rows(pf: PerFeature, cis: Optional[Dict[str, Dict[str, dict]]] =
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.stats.features import per_feature_agreement
     >>> def s(feats):
-    ...     return DepSentence("-", 0, 1, ["w"] * 2, np.array([0, 1]), ["root", "dep"],
-    ...                        feats=feats)
-    >>> c = Corpus(["a", "b"], [Unit("1", "d", {"a": s(["Case=Nom", "_"]),
-    ...                                          "b": s(["Case=Nom", "Case=Acc"])})],
-    ...            "dependency")
+    ...     return DepSentence.from_heads([0, 1], "root dep", feats=feats)
+    >>> c = Corpus.from_annotations({"a": [s(["Case=Nom", "_"])],
+    ...                              "b": [s(["Case=Nom", "Case=Acc"])]})
     >>> per_feature_rows(per_feature_agreement(c))
     [['Case', 'all words', '3', '2', '0.5000', '0.3333', '0.2000', '0.4000', '1', '2']]
     """
@@ -221,12 +218,11 @@ def render_per_feature(pf: PerFeature, fmt: str,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.stats.features import per_feature_agreement
-    >>> s = DepSentence("-", 0, 1, ["w"], np.array([0]), ["root"], feats=["Case=Nom"])
-    >>> c = Corpus(["a", "b"], [Unit("1", "d", {"a": s, "b": s})], "dependency")
+    >>> s = DepSentence.from_heads([0], ["root"], feats=["Case=Nom"])
+    >>> c = Corpus.from_annotations({"a": [s], "b": [s]})
     >>> print(render_per_feature(per_feature_agreement(c), "csv"), end="")
     feature,item set,with feature,items,observed,Cohen kappa,Scott pi,alpha,agreeing pairs,pairs
     Case,all words,2,1,1.0000,–,–,–,1,1

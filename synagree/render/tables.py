@@ -66,17 +66,13 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
-    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
-    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
-    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
     >>> dict(summary_rows(res))["alpha_plain"], dict(summary_rows(res))["LAS"]
     ('0.918919', '0.833333')
     """
@@ -128,17 +124,13 @@ def render_table(res: AgreementResult) -> str:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
-    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
-    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
-    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
     >>> print(render_table(res).splitlines()[0])
     kind                      dependency
     """
@@ -167,17 +159,13 @@ def render_json(res: AgreementResult) -> str:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
-    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
-    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
-    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
     >>> import json
     >>> d = json.loads(render_json(res))
     >>> d["units"], round(d["alpha_plain"], 4), d["counts"]["alpha_plain"]["de_sum"]
@@ -223,17 +211,13 @@ def render_csv(res: AgreementResult) -> str:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
-    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
-    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
-    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
     >>> import csv, io
     >>> header, values = csv.reader(io.StringIO(render_csv(res)))
     >>> row = dict(zip(header, values))
@@ -264,17 +248,13 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
-    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
-    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
-    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
     >>> print(render_latex(res, label="toy_corpus").splitlines()[6])
     toy\_corpus & 91.9 & 91.9 & 91.9 & 83.3 & 100.0 & 83.3 \\
     """
@@ -326,17 +306,13 @@ def render(res: AgreementResult, output: str) -> str:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels.split())
-    >>> res = agree_corpus(Corpus(["a", "b"], [
-    ...     Unit("1", "d", {"a": s([2, 0, 2], "nsubj root obj"),
-    ...                     "b": s([2, 0, 2], "nsubj root iobj")}),
-    ...     Unit("2", "d", {"a": s([0, 1, 2], "root dep dep"),
-    ...                     "b": s([0, 1, 2], "root dep dep")})], "dependency"))
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
     >>> render(res, "latex") == render_latex(res), render(res, "csv") == render_csv(res)
     (True, True)
     """

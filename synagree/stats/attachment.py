@@ -73,10 +73,8 @@ class Counts:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
+    >>> s = DepSentence.from_heads
     >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
     >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
     >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])
@@ -139,10 +137,8 @@ def unit_word_credits(annotations: Sequence[DepSentence],
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
+    >>> s = DepSentence.from_heads
     >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
     >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
     >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])
@@ -181,8 +177,7 @@ def attachment_scores(units: Sequence[Sequence[DepSentence]],
     --------
     >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["I", "saw", "her"], np.array(heads), rels)
+    >>> s = DepSentence.from_heads
     >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
     >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
     >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])

@@ -443,14 +443,12 @@ class ItemData:
     --------
     >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
-    ...                       "b": s([0, 1], ["root", "nmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
+    ...     document=["d1", "d2"])
     >>> data = items_from_corpus(corpus, "head")
     >>> data.categories, data.codes.tolist()
     (['+1', 'root', '-1'], [[0, 0], [1, 1], [2, 2], [1, 1], [2, 2]])
@@ -515,16 +513,13 @@ def items_from_corpus(corpus, layer: str) -> ItemData:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
-    ...                       "b": s([0, 1], ["root", "nmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
+    ...     document=["d1", "d2"])
     >>> data = items_from_corpus(corpus, "deprel")
     >>> data.categories, data.units, data.documents
     (['nsubj', 'root', 'obj', 'iobj', 'nmod'], ['1', '2'], ['d1', 'd2'])
@@ -815,16 +810,13 @@ class LayerAgreement:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
-    ...                       "b": s([0, 1], ["root", "nmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
+    ...     document=["d1", "d2"])
     >>> la = layer_agreement(items_from_corpus(corpus, "deprel"))
     >>> la.items, la.observed(), round(la.fleiss(), 4), round(la.alpha(), 4)
     (5, 0.6, 0.4595, 0.5135)
@@ -1010,16 +1002,13 @@ def layer_agreement(data: ItemData, by_document: bool = True) -> LayerAgreement:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
-    ...                       "b": s([0, 1], ["root", "nmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
+    ...     document=["d1", "d2"])
     >>> la = layer_agreement(items_from_corpus(corpus, "head"), by_document=False)
     >>> la.observed(), la.by_document
     (1.0, {})
@@ -1059,16 +1048,13 @@ def categorical_agreement(corpus, layers: Sequence[str] = DEFAULT_LAYERS,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
-    ...                       "b": s([0, 1], ["root", "nmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
+    ...     document=["d1", "d2"])
     >>> res = categorical_agreement(corpus, ["deprel", "head+deprel"])
     >>> {k: v.observed() for k, v in res.items()}
     {'deprel': 0.6, 'head+deprel': 0.6}
@@ -1107,16 +1093,13 @@ class UnitSums:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
-    ...                       "b": s([0, 1], ["root", "nmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
+    ...     document=["d1", "d2"])
     >>> s = unit_sums(items_from_corpus(corpus, "deprel"))
     >>> s.n_units, s.pair_items.ravel().tolist(), s.pair_agree.ravel().tolist()
     (2, [3.0, 2.0], [2.0, 1.0])
@@ -1151,16 +1134,13 @@ def unit_sums(data: ItemData) -> UnitSums:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
-    ...                       "b": s([0, 1], ["root", "nmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
+    ...     document=["d1", "d2"])
     >>> unit_sums(items_from_corpus(corpus, "head")).complete_items.tolist()
     [3.0, 2.0]
     """
@@ -1213,16 +1193,13 @@ def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
-    ...                       "b": s([0, 1], ["root", "nmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
+    ...     document=["d1", "d2"])
     >>> s = unit_sums(items_from_corpus(corpus, "deprel"))
     >>> c = coefficients_from_sums(s, [[1, 1], [2, 0]])
     >>> c["observed"].round(4).tolist()  # the sample; unit 1 twice
@@ -1304,16 +1281,13 @@ def bootstrap(data: ItemData, B: int = 1000, seed: int = 0, confidence: float = 
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(heads, rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    >>> u1 = Unit("1", "d1", {"a": s([2, 0, 2], ["nsubj", "root", "obj"]),
-    ...                       "b": s([2, 0, 2], ["nsubj", "root", "iobj"])})
-    >>> u2 = Unit("2", "d2", {"a": s([0, 1], ["root", "obj"]),
-    ...                       "b": s([0, 1], ["root", "nmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
+    ...     document=["d1", "d2"])
     >>> ci = bootstrap(items_from_corpus(corpus, "deprel"), B=50, seed=3)
     >>> ci["observed"]["estimate"], ci["observed"]["replicates"].shape
     (0.6, (50,))

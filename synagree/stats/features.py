@@ -227,13 +227,11 @@ class CorpusFeatures:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> s = DepSentence("a", 0, 1, ["I", "ran"], np.array([2, 0]), ["nsubj", "root"],
-    ...                 feats=["Case=Nom|Number=Sing", "Tense=Past"])
-    >>> cf = corpus_features(Corpus(["a", "b"], [Unit("1", "d", {"a": s, "b": s})],
-    ...                             "dependency"))
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads([2, 0], "nsubj root", ["I", "ran"], file="a",
+    ...                            feats=["Case=Nom|Number=Sing", "Tense=Past"])
+    >>> cf = corpus_features(Corpus.from_annotations({"a": [s], "b": [s]}))
     >>> cf.features(), cf.values(s, "Case")
     (['Case', 'Number', 'Tense'], ['Nom', '_'])
     """
@@ -272,12 +270,11 @@ def corpus_features(corpus, strict: bool = False) -> CorpusFeatures:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> s = DepSentence("a.conllu", 0, 1, ["I"], np.array([0]), ["root"], feats=["Case"],
-    ...                 word_lines=[3])
-    >>> corpus_features(Corpus(["a", "b"], [Unit("1", "d", {"a": s, "b": s})], "dependency"))
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads([0], ["root"], ["I"], file="a.conllu", feats=["Case"],
+    ...                            word_lines=[3])
+    >>> corpus_features(Corpus.from_annotations({"a": [s], "b": [s]}))
     Traceback (most recent call last):
     ...
     synagree.base.problems.InputError: a.conllu:3: error: FEATS 'Case' cannot be split ...
@@ -331,14 +328,12 @@ def feature_items(corpus, feature: str, items: str = "all",
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> def s(feats):
-    ...     return DepSentence("-", 0, 1, ["w"] * 3, np.array([0, 1, 1]), ["root"] + ["dep"] * 2,
-    ...                        feats=feats)
-    >>> c = Corpus(["a", "b"], [Unit("1", "d", {"a": s(["Case=Nom", "_", "Case=Acc"]),
-    ...                                          "b": s(["Case=Nom", "_", "_"])})], "dependency")
+    ...     return DepSentence.from_heads([0, 1, 1], "root dep dep", feats=feats)
+    >>> c = Corpus.from_annotations({"a": [s(["Case=Nom", "_", "Case=Acc"])],
+    ...                              "b": [s(["Case=Nom", "_", "_"])]})
     >>> d = feature_items(c, "Case")
     >>> d.layer, d.categories, d.codes.tolist()
     ('feats:Case', ['Nom', '_', 'Acc'], [[0, 0], [1, 1], [2, 1]])
@@ -389,11 +384,10 @@ def layer_items(corpus, layer: str, items: str = "all",
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> s = DepSentence("-", 0, 1, ["w"], np.array([0]), ["root"], feats=["Case=Nom"])
-    >>> c = Corpus(["a", "b"], [Unit("1", "d", {"a": s, "b": s})], "dependency")
+    >>> from synagree.io.corpus import Corpus
+    >>> s = DepSentence.from_heads([0], ["root"], feats=["Case=Nom"])
+    >>> c = Corpus.from_annotations({"a": [s], "b": [s]})
     >>> layer_items(c, "feats:Case").categories, layer_items(c, "feats").categories
     (['Nom'], ['Case=Nom'])
     """
@@ -431,15 +425,12 @@ class PerFeature:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> def s(feats):
-    ...     return DepSentence("-", 0, 1, ["w"] * 2, np.array([0, 1]), ["root", "dep"],
-    ...                        feats=feats)
-    >>> c = Corpus(["a", "b"], [Unit("1", "d", {"a": s(["Case=Nom", "Number=Sing"]),
-    ...                                          "b": s(["Case=Acc", "Number=Sing"])})],
-    ...            "dependency")
+    ...     return DepSentence.from_heads([0, 1], "root dep", feats=feats)
+    >>> c = Corpus.from_annotations({"a": [s(["Case=Nom", "Number=Sing"])],
+    ...                              "b": [s(["Case=Acc", "Number=Sing"])]})
     >>> pf = per_feature_agreement(c)
     >>> list(pf.features), pf.given, pf.to_dict()["features"]["Case"]["observed"]
     (['Case', 'Number'], {'Case': 2, 'Number': 2}, 0.5)
@@ -497,15 +488,12 @@ def per_feature_agreement(corpus, features: Optional[Sequence[str]] = None,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> def s(feats):
-    ...     return DepSentence("-", 0, 1, ["w"] * 4, np.array([0, 1, 1, 1]), ["root"] + ["dep"] * 3,
-    ...                        feats=feats)
-    >>> c = Corpus(["a", "b"], [Unit("1", "d", {"a": s(["Case=Nom", "Case=Acc", "_", "_"]),
-    ...                                          "b": s(["Case=Nom", "_", "_", "_"])})],
-    ...            "dependency")
+    ...     return DepSentence.from_heads([0, 1, 1, 1], "root dep dep dep", feats=feats)
+    >>> c = Corpus.from_annotations({"a": [s(["Case=Nom", "Case=Acc", "_", "_"])],
+    ...                              "b": [s(["Case=Nom", "_", "_", "_"])]})
     >>> la = per_feature_agreement(c).features["Case"]
     >>> la.observed(), round(la.davies_fleiss(), 4)  # κ = (12/16 − 7/16) / (9/16)
     (0.75, 0.5556)

@@ -387,16 +387,13 @@ def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hie
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> def s(rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * 3, np.array([2, 0, 2]), rels)
-    >>> u1 = Unit("1", "d", {"a": s(["nsubj", "root", "obj"]),
-    ...                      "b": s(["nsubj:pass", "root", "obj"])})
-    >>> u2 = Unit("2", "d", {"a": s(["nsubj:outer", "root", "obl:tmod"]),
-    ...                      "b": s(["nsubj:outer", "root", "obl:npmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    ...     return DepSentence.from_heads([2, 0, 2], rels)
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s("nsubj root obj"), s("nsubj:outer root obl:tmod")],
+    ...      "b": [s("nsubj:pass root obj"), s("nsubj:outer root obl:npmod")]})
     >>> from synagree.trees.hierarchy import Hierarchy
     >>> h = Hierarchy.from_ud(["nsubj:pass", "nsubj:outer", "obl:tmod", "obl:npmod", "obj"])
     >>> h.label_distance("nsubj", "nsubj:pass"), h.label_distance("obl:tmod", "obl:npmod")
@@ -566,16 +563,13 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> def s(rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * 3, np.array([2, 0, 2]), rels)
-    >>> u1 = Unit("1", "d", {"a": s(["nsubj", "root", "obj"]),
-    ...                      "b": s(["nsubj:pass", "root", "obj"])})
-    >>> u2 = Unit("2", "d", {"a": s(["nsubj:outer", "root", "obl:tmod"]),
-    ...                      "b": s(["nsubj:outer", "root", "obl:npmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    ...     return DepSentence.from_heads([2, 0, 2], rels)
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s("nsubj root obj"), s("nsubj:outer root obl:tmod")],
+    ...      "b": [s("nsubj:pass root obj"), s("nsubj:outer root obl:npmod")]})
     >>> m, d = hierarchical_metrics(corpus, "ud")
     >>> round(m["hier_la"], 4), d["exact_la"]  # nsubj vs nsubj:pass: credit (1 + 1/2) / 2
     (0.7917, 0.6666666666666666)
@@ -685,16 +679,13 @@ def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str =
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> def s(rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * 3, np.array([2, 0, 2]), rels)
-    >>> u1 = Unit("1", "d", {"a": s(["nsubj", "root", "obj"]),
-    ...                      "b": s(["nsubj:pass", "root", "obj"])})
-    >>> u2 = Unit("2", "d", {"a": s(["nsubj:outer", "root", "obl:tmod"]),
-    ...                      "b": s(["nsubj:outer", "root", "obl:npmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    ...     return DepSentence.from_heads([2, 0, 2], rels)
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s("nsubj root obj"), s("nsubj:outer root obl:tmod")],
+    ...      "b": [s("nsubj:pass root obj"), s("nsubj:outer root obl:npmod")]})
     >>> from synagree.agreement.agree import agree_corpus
     >>> res = add_to_result(agree_corpus(corpus), "ud", label_distance="hierarchy")
     >>> round(res.extra["hier_la"], 4), res.extra["alpha_plain_h"] > res.alpha_value("plain")
@@ -774,19 +765,17 @@ def hier_metric_fn(hierarchy: HierarchySpec = "ud", label_distance: str = "hiera
 
     Examples
     --------
-    >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
+    >>> from synagree.io.corpus import Corpus
     >>> def s(rels):
-    ...     return DepSentence("-", 0, 1, ["w"] * 3, np.array([2, 0, 2]), rels)
-    >>> u1 = Unit("1", "d", {"a": s(["nsubj", "root", "obj"]),
-    ...                      "b": s(["nsubj:pass", "root", "obj"])})
-    >>> u2 = Unit("2", "d", {"a": s(["nsubj:outer", "root", "obl:tmod"]),
-    ...                      "b": s(["nsubj:outer", "root", "obl:npmod"])})
-    >>> corpus = Corpus(["a", "b"], [u1, u2], "dependency")
+    ...     return DepSentence.from_heads([2, 0, 2], rels)
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s("nsubj root obj"), s("nsubj:outer root obl:tmod")],
+    ...      "b": [s("nsubj:pass root obj"), s("nsubj:outer root obl:npmod")]})
     >>> f = hier_metric_fn("ud", "exact", labels=["nsubj:pass", "nsubj:outer", "obj"])
     >>> f.columns
     ('hier_la', 'hier_las', 'hier_kappa_labels', 'kappa_labels_scott', 'cohen_kappa_labels')
+    >>> u1 = corpus.units[0]
     >>> round(f([u1.annotations["a"]], [u1.annotations["b"]])["hier_la"], 4)  # (3/4 + 1 + 1) / 3
     0.9167
     """
