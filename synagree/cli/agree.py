@@ -247,9 +247,8 @@ def add_breakdown_args(parser: argparse.ArgumentParser) -> None:
 
 def validate_breakdown_args(args: argparse.Namespace) -> None:
     """``--length-bins`` needs ``--breakdown`` (a usage `InputError`)."""
-    if getattr(args, "length_bins", None) is not None and not getattr(args, "breakdown", False):
-        raise InputError.single("<command line>", None, "usage",
-                                "--length-bins needs --breakdown")
+    options.qualifier(args, "length_bins", getattr(args, "breakdown", False),
+                      breakdown.DEFAULT_LENGTH_EDGES, "--length-bins needs --breakdown")
 
 
 def apply_breakdown(result, args: argparse.Namespace):

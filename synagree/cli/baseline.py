@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 from typing import Optional
 
-from synagree.base.problems import InputError
 from synagree.cli import options
 from synagree.stats.regression import BASELINE_REPLICATES, load_baseline
 
@@ -33,11 +32,8 @@ def read_baseline(args: argparse.Namespace, command: str) -> Optional[dict]:
     to its default when it was not given.
     """
     path = getattr(args, "baseline", None)
-    if getattr(args, "baseline_top", None) is None:
-        args.baseline_top = BASELINE_TOP
-    elif path is None:  # it would change nothing
-        raise InputError.single("<command line>", None, "usage",
-                                "--baseline-top applies with --baseline only")
+    options.qualifier(args, "baseline_top", path is not None, BASELINE_TOP,
+                      "--baseline-top applies with --baseline only")
     return None if path is None else load_baseline(path, command)
 
 

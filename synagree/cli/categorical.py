@@ -41,15 +41,11 @@ def run(args: argparse.Namespace) -> int:
     layers = parse_layers(args.layers)
     output = output_format(args)
     feature_layers = [x for x in layers if feature_of_layer(x) is not None]
-    if args.feature_items is not None and not (feature_layers or args.per_feature):
-        raise InputError.single("<command line>", None, "usage",
-                                "--feature-items applies to feats:NAME layers and "
-                                "--per-feature; neither was asked for")
-    args.feature_items = args.feature_items or "all"
-    if args.set_distance is not None and not args.enhanced:
-        raise InputError.single("<command line>", None, "usage",
-                                "--set-distance applies to --enhanced, which was not asked for")
-    args.set_distance = args.set_distance or "masi"
+    options.qualifier(args, "feature_items", bool(feature_layers or args.per_feature), "all",
+                      "--feature-items applies to feats:NAME layers and --per-feature; "
+                      "neither was asked for")
+    options.qualifier(args, "set_distance", args.enhanced, "masi",
+                      "--set-distance applies to --enhanced, which was not asked for")
     if args.specific is not None and args.specific not in layers:
         raise InputError.single("<command line>", None, "usage",
                                 f"--specific {args.specific}: the layer is not among --layers "

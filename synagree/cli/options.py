@@ -198,6 +198,20 @@ def add_memory(p: argparse.ArgumentParser) -> None:
 # After parsing: output format and paths
 # --------------------------------------------------------------------------
 
+def qualifier(args: argparse.Namespace, dest: str, present: bool, default: object,
+              why: str) -> None:
+    """An option that only qualifies another (its argparse default is None).
+
+    Given without the option it qualifies (``present`` false) it would change
+    nothing, so it is a usage `InputError` whose message is ``why``; otherwise
+    its default (``default``) is filled in when it was not given.
+    """
+    if getattr(args, dest) is None:
+        setattr(args, dest, default)
+    elif not present:
+        raise InputError.single("<command line>", None, "usage", why)
+
+
 def output_format(args: argparse.Namespace) -> str:
     """``--output`` if given, else the format the ``-o`` suffix names, else the
     command's default."""

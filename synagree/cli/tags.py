@@ -39,17 +39,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _tiers_options(args: argparse.Namespace) -> dict:
     """The ``--tiers`` keyword arguments of `evaluate_tags`; its companions need it."""
-    if args.tiers is None:
-        for given, name in ((args.sibling_credit, "--sibling-credit"),
-                            (args.tiers_unmapped, "--tiers-unmapped")):
-            if given is not None:
-                raise InputError.single("<command line>", None, "usage",
-                                        f"{name} applies with --tiers only")
+    present = args.tiers is not None
+    options.qualifier(args, "sibling_credit", present, SIBLING_CREDIT,
+                      "--sibling-credit applies with --tiers only")
+    options.qualifier(args, "tiers_unmapped", present, "error",
+                      "--tiers-unmapped applies with --tiers only")
+    if not present:
         return {}
-    return {"tiers": args.tiers,
-            "sibling_credit": (SIBLING_CREDIT if args.sibling_credit is None
-                               else args.sibling_credit),
-            "unmapped": args.tiers_unmapped or "error"}
+    return {"tiers": args.tiers, "sibling_credit": args.sibling_credit,
+            "unmapped": args.tiers_unmapped}
 
 
 def register(p: argparse.ArgumentParser) -> None:
