@@ -260,6 +260,16 @@ def _align(gold: List[TagSentence], system: List[TagSentence], gold_name: str,
     return pairs
 
 
+def _per(total: float, n: int) -> float:
+    """``total / n`` per word (NaN for no words)."""
+    return total / n if n else math.nan
+
+
+def _per_optional(total: Optional[float], n: int) -> Optional[float]:
+    """`_per` of a sum that is None when it was not computed."""
+    return None if total is None else _per(total, n)
+
+
 @dataclass
 class TagRow:
     """Per gold tag: count, exact matches, total credit, most frequent other system tag.
@@ -302,26 +312,22 @@ class TagRow:
     @property
     def accuracy(self) -> float:
         """exact / count (NaN when count is 0)."""
-        return self.exact / self.count if self.count else math.nan
+        return _per(self.exact, self.count)
 
     @property
     def alt_accuracy(self) -> Optional[float]:
         """alt_correct / count (None without alternatives, NaN when count is 0)."""
-        if self.alt_correct is None:
-            return None
-        return self.alt_correct / self.count if self.count else math.nan
+        return _per_optional(self.alt_correct, self.count)
 
     @property
     def mean_bdm(self) -> Optional[float]:
         """bdm / count (None without BDM, NaN when count is 0)."""
-        if self.bdm is None:
-            return None
-        return self.bdm / self.count if self.count else math.nan
+        return _per_optional(self.bdm, self.count)
 
     @property
     def mean_credit(self) -> float:
         """credit / count (NaN when count is 0)."""
-        return self.credit / self.count if self.count else math.nan
+        return _per(self.credit, self.count)
 
     def as_dict(self) -> dict:
         """The row as a JSON-ready dict (NaN as None)."""
@@ -432,26 +438,22 @@ class TagsResult:
     @property
     def accuracy(self) -> float:
         """Exact accuracy: exact / words (NaN for no words)."""
-        return self.exact / self.words if self.words else math.nan
+        return _per(self.exact, self.words)
 
     @property
     def alt_accuracy(self) -> Optional[float]:
         """Accuracy with alternatives: alt_correct / words (None when not computed)."""
-        if self.alt_correct is None:
-            return None
-        return self.alt_correct / self.words if self.words else math.nan
+        return _per_optional(self.alt_correct, self.words)
 
     @property
     def mean_bdm(self) -> Optional[float]:
         """Mean BDM closeness: bdm / words (None when not computed)."""
-        if self.bdm is None:
-            return None
-        return self.bdm / self.words if self.words else math.nan
+        return _per_optional(self.bdm, self.words)
 
     @property
     def mean_credit(self) -> float:
         """Hierarchical credit: credit / words (NaN for no words)."""
-        return self.credit / self.words if self.words else math.nan
+        return _per(self.credit, self.words)
 
     @property
     def hierarchical_kappa(self) -> Optional[float]:
