@@ -268,8 +268,6 @@ def joined_sentence(tb: Treebank, sentences: range) -> DepSentence:
     >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
     >>> gold = s1 + "\n" + s2 + "\n"
     >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
-    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
     >>> s = joined_sentence(read_conllu(gold), range(0, 2))
     >>> s.heads.tolist(), s.sent_id, s.size
     ([2, 0, 4, 0], '#1+#2', 5)
@@ -311,8 +309,6 @@ class Side:
     >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
     >>> gold = s1 + "\n" + s2 + "\n"
     >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
-    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
     >>> tb = read_conllu(gold)
     >>> side = Side(lambda w: w, [2, 2])
     >>> BREAKDOWNS["sentence_length"].key(tb.words[3], side)
@@ -353,8 +349,6 @@ class Breakdown:
     >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
     >>> gold = s1 + "\n" + s2 + "\n"
     >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
-    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
     >>> by_form = Breakdown(lambda w, side: w.form.lower(), None, "word form")
     >>> [(b.bin, b.gold, b.las) for b in breakdown_counts(align(gold, system), by_form)]
     [('bark', 1, 1), ('cats', 1, 1), ('dogs', 1, 0), ('nap', 1, 1)]
@@ -577,8 +571,6 @@ def breakdown_counts(alignment: Alignment, bd: Breakdown, full_labels: bool = Fa
     >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
     >>> gold = s1 + "\n" + s2 + "\n"
     >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
-    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
     >>> rows = breakdown_counts(align(gold, system), BREAKDOWNS["relation"])
     >>> [(b.bin, b.gold, b.system, b.las, round(b.recall, 2)) for b in rows]
     [('root', 2, 2, 2, 1.0), ('nsubj', 2, 1, 1, 0.5), ('obj', 0, 1, 0, 0.0)]
@@ -626,8 +618,6 @@ def confusion(alignment: Alignment, full_labels: bool = False) -> Confusion:
     >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
     >>> gold = s1 + "\n" + s2 + "\n"
     >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
-    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
     >>> confusion(align(gold, system)).top()
     [('nsubj', 'obj', 1, '#1')]
     """
@@ -686,8 +676,6 @@ class SystemResult:
     >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
     >>> gold = s1 + "\n" + s2 + "\n"
     >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
-    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
     >>> sr = compare(gold, [system]).systems[0]
     >>> sr.value("LAS"), sr.value("alpha_plain") is not None, sr.unit_ted.tolist()
     (0.75, True, [1.0, 0.0])
