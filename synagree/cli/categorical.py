@@ -2,37 +2,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import List, Optional
 
-import numpy as np
-
 from synagree.agreement.agree import load_corpus
-from synagree.agreement.enhanced import enhanced_agreement
-from synagree.base.jsonable import json_ready
+from synagree.agreement.token_layers import check_specific, token_layer_agreement
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.io.files import emit
-from synagree.render.categorical import summary_header, summary_rows
-from synagree.render.enhanced import render_enhanced
-from synagree.render.features import render_per_feature
-from synagree.render.rows import _f, render_rows, sections_csv
-from synagree.stats.categorical import (
-    DEFAULT_LAYERS,
-    LAYERS,
-    bootstrap,
-    items_from_corpus,
-    layer_agreement,
-    multinomial_weights,
-)
-from synagree.stats.features import (
-    FEATURE_ITEMS,
-    corpus_features,
-    feature_of_layer,
-    layer_items,
-    per_feature_agreement,
-)
+from synagree.render.token_layers import render_token_layers
+from synagree.stats.categorical import DEFAULT_LAYERS, LAYERS
+from synagree.stats.features import FEATURE_ITEMS, feature_of_layer
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,102 +26,16 @@ def run(args: argparse.Namespace) -> int:
                       "neither was asked for")
     options.qualifier(args, "set_distance", args.enhanced, "masi",
                       "--set-distance applies to --enhanced, which was not asked for")
-    if args.specific is not None and args.specific not in layers:
-        raise InputError.single("<command line>", None, "usage",
-                                f"--specific {args.specific}: the layer is not among --layers "
-                                f"({', '.join(layers)}); add it there")
+    check_specific(layers, args.specific)  # before any input is read
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
-    split = None
-    if feature_layers or args.per_feature:  # FEATS split into features: docs/method.md §19
-        split = corpus_features(corpus, strict=args.strict)
-        if split.warnings and not args.quiet:
-            print_problems(split.warnings, limit=10)
-        unseen = [x for x in feature_layers if feature_of_layer(x) not in split.frequency]
-        if unseen:  # a typo (feats:case) would read as perfect agreement on nothing
-            raise InputError.single("<command line>", None, "usage",
-                                    f"{', '.join(unseen)}: no annotator gives this feature "
-                                    f"anywhere (names are case-sensitive); the input's "
-                                    f"features: {', '.join(split.features()) or 'none'}")
-    items = {layer: (layer_items(corpus, layer, args.feature_items, split) if split
-                     else items_from_corpus(corpus, layer)) for layer in layers}
-    results = {layer: layer_agreement(data) for layer, data in items.items()}
-    per_feature = (per_feature_agreement(corpus, items=args.feature_items, split=split)
-                   if args.per_feature else None)
-    enhanced = enhanced_agreement(corpus, args.set_distance) if args.enhanced else None
-    if enhanced is not None and args.bootstrap:
-        enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
-                              "for the enhanced-edge alpha and F1")
-    cis = cis_pf = None
-    if args.bootstrap:
-        rng = np.random.default_rng(args.seed)
-        cis = {layer: bootstrap(data, confidence=args.ci_level,
-                                weights=multinomial_weights(rng, len(data.units),
-                                                            args.bootstrap))
-               for layer, data in items.items()}
-        if per_feature is not None:
-            cis_pf = {f: bootstrap(data, confidence=args.ci_level,
-                                   weights=multinomial_weights(rng, len(data.units),
-                                                               args.bootstrap))
-                      for f, data in per_feature.data.items()}
-    if output == "json":
-        d = {"annotators": list(corpus.annotators), **corpus.settings(),
-             "layers": {k: v.to_dict(confusion=args.confusion) for k, v in results.items()}}
-        if cis:
-            d["bootstrap"] = {"replicates": args.bootstrap, "seed": args.seed,
-                              "confidence": args.ci_level,
-                              "intervals": {layer: {k: {kk: vv for kk, vv in v.items()
-                                                        if kk != "replicates"}
-                                                    for k, v in ci.items()}
-                                            for layer, ci in cis.items()}}
-        if split is not None:
-            d["feature_items"] = args.feature_items
-        if per_feature is not None:
-            pf = d["per_feature"] = per_feature.to_dict(confusion=args.confusion)
-            if cis_pf:
-                pf["intervals"] = {
-                    f: {k: {kk: vv for kk, vv in v.items() if kk != "replicates"}
-                        for k, v in ci.items()} for f, ci in cis_pf.items()}
-        if enhanced is not None:
-            d["enhanced"] = enhanced.as_dict()
-        text = json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
-    else:
-        m = len(corpus.annotators)
-        fmt = output
-        text = render_rows(summary_header(m), summary_rows(results, cis), fmt,
-                           caption="Categorical agreement per layer (pooled; micro over "
-                                   "documents)" + (f", {100 * args.ci_level:g}% bootstrap "
-                                                   f"CIs" if cis else "")
-                           + ("; feats:NAME items: " + ("every word" if args.feature_items
-                                                           == "all" else "words where some "
-                                                           "annotator gives the feature")
-                              if feature_layers else ""))
-        sections = [("layers", text)]  # CSV: one table with a section column (docs/output.md)
-        notes = []
-        if args.specific:
-            la = results[args.specific]
-            freq = la.category_frequency()
-            rows = [[c, str(freq.get(c, 0)), _f(v)] for c, v in
-                    sorted(la.specific().items(), key=lambda kv: -freq.get(kv[0], 0))]
-            sections.append(("specific", render_rows(
-                ["category", "assignments", "specific agreement"], rows, fmt,
-                caption=f"Specific agreement ({args.specific})")))
-            text += "\n" + sections[-1][1]
-        if per_feature is not None:
-            sections.append(("per_feature", render_per_feature(per_feature, fmt, cis_pf)))
-            text += "\n" + sections[-1][1]
-        ignored = next(iter(results.values())).ignored_units if results else 0
-        if ignored:
-            notes.append(f"{ignored} sentence(s) whose annotations differ in word count "
-                         f"were left out (tokens cannot be aligned)")
-            if fmt == "table":
-                text += f"note: {notes[-1]}\n"
-        if enhanced is not None:
-            sections.append(("enhanced", render_enhanced(enhanced, fmt)))
-            text += "\n" + sections[-1][1]
-            notes += enhanced.notes
-        if fmt == "csv" and len(sections) > 1:  # one table per CSV file
-            text = sections_csv(sections, notes)
-    emit(text, args.out)
+    rep = token_layer_agreement(corpus, layers, specific=args.specific,
+                                per_feature=args.per_feature, feature_items=args.feature_items,
+                                enhanced=args.enhanced, set_distance=args.set_distance,
+                                strict=args.strict, replicates=args.bootstrap, seed=args.seed,
+                                level=args.ci_level)
+    if rep.warnings and not args.quiet:
+        print_problems(rep.warnings, limit=10)
+    emit(render_token_layers(rep, output, confusion=args.confusion), args.out)
     return 0
 
 

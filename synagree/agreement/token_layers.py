@@ -1,0 +1,209 @@
+"""Token-layer agreement of a corpus, everything ``synagree categorical`` reports.
+
+`token_layer_agreement` computes, for one corpus, the categorical
+coefficients of each requested layer (docs/method.md §12.3), per-feature
+agreement on FEATS (§19), agreement on enhanced edges (§20) and, with
+``bootstrap > 0``, percentile intervals by resampling sentences.  Rendering
+is `synagree.render.categorical.render_token_layers`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+
+from synagree.agreement.enhanced import EnhancedAgreement, enhanced_agreement
+from synagree.base.problems import InputError, Problem
+from synagree.io.corpus import Corpus
+from synagree.stats.categorical import (
+    LayerAgreement,
+    bootstrap,
+    items_from_corpus,
+    layer_agreement,
+    multinomial_weights,
+)
+from synagree.stats.features import (
+    PerFeature,
+    corpus_features,
+    feature_of_layer,
+    layer_items,
+    per_feature_agreement,
+)
+
+__all__ = ["TokenLayerAgreement", "check_specific", "token_layer_agreement"]
+
+
+@dataclass
+class TokenLayerAgreement:
+    """What `token_layer_agreement` computed for one corpus.
+
+    Parameters
+    ----------
+    annotators : list of str
+    settings : dict
+        The corpus's matching settings (`synagree.io.corpus.Corpus.settings`).
+    results : dict of str to LayerAgreement
+        Per requested layer, in the requested order.
+    feature_layers : bool
+        Some layer is a single feature (``feats:NAME``).
+    feature_items : str or None
+        ``all`` or ``present`` when FEATS were split into features, else None.
+    specific : str or None
+        The layer whose specific agreement per category is reported.
+    per_feature : PerFeature, optional
+    enhanced : EnhancedAgreement, optional
+    replicates, seed : int
+        Bootstrap replicates (0: no intervals) and seed.
+    level : float
+        Confidence level of the intervals.
+    intervals : dict, optional
+        Per layer, `synagree.stats.categorical.bootstrap` of its coefficients.
+    feature_intervals : dict, optional
+        The same per feature of ``per_feature``.
+    warnings : list of Problem
+        Problems found while splitting FEATS.
+
+    Examples
+    --------
+    >>> from synagree.io.conllu import DepSentence
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations({"a": [s([2, 0], "nsubj root")],
+    ...                                   "b": [s([2, 0], "obj root")]})
+    >>> rep = token_layer_agreement(corpus, ["deprel", "head"])
+    >>> [(k, round(v.observed(), 2)) for k, v in rep.results.items()]
+    [('deprel', 0.5), ('head', 1.0)]
+    """
+
+    annotators: List[str]
+    settings: dict
+    results: Dict[str, LayerAgreement]
+    feature_layers: bool = False
+    feature_items: Optional[str] = None
+    specific: Optional[str] = None
+    per_feature: Optional[PerFeature] = None
+    enhanced: Optional[EnhancedAgreement] = None
+    replicates: int = 0
+    seed: int = 0
+    level: float = 0.95
+    intervals: Optional[Dict[str, Dict[str, dict]]] = None
+    feature_intervals: Optional[Dict[str, Dict[str, dict]]] = None
+    warnings: List[Problem] = field(default_factory=list)
+
+
+def check_specific(layers: Sequence[str], specific: Optional[str]) -> None:
+    """``specific`` must be one of ``layers`` (a ``usage`` `InputError` otherwise).
+
+    Cheap, so that a command can check it before it reads any input.
+
+    Parameters
+    ----------
+    layers : sequence of str
+    specific : str or None
+
+    Examples
+    --------
+    >>> check_specific(["deprel", "upos"], "deprel")
+    >>> try:
+    ...     check_specific(["upos"], "deprel")
+    ... except InputError as e:
+    ...     print(e.errors[0].kind)
+    usage
+    """
+    if specific is not None and specific not in layers:
+        raise InputError.single("<command line>", None, "usage",
+                                f"--specific {specific}: the layer is not among --layers "
+                                f"({', '.join(layers)}); add it there")
+
+
+def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
+                          specific: Optional[str] = None, per_feature: bool = False,
+                          feature_items: str = "all", enhanced: bool = False,
+                          set_distance: str = "masi", strict: bool = False,
+                          replicates: int = 0, seed: int = 0,
+                          level: float = 0.95) -> TokenLayerAgreement:
+    """Categorical agreement of each layer, with the per-feature and enhanced views.
+
+    Parameters
+    ----------
+    corpus : Corpus
+    layers : sequence of str
+        From `synagree.stats.categorical.LAYERS`, or ``feats:NAME``.
+    specific : str, optional
+        A layer among ``layers`` whose specific agreement is reported.
+    per_feature : bool
+        Agreement on every feature of FEATS (docs/method.md §19).
+    feature_items : {"all", "present"}
+        Items of a feature: every word, or words where some annotator gives it.
+    enhanced : bool
+        Agreement on enhanced edges (docs/method.md §20).
+    set_distance : {"masi", "jaccard"}
+        Set distance of the enhanced α.
+    strict : bool
+        Out-of-order FEATS are errors rather than warnings.
+    replicates, seed : int
+        Bootstrap replicates (0: none) and seed; the intervals cover the token
+        layers and features, not the enhanced numbers (a note says so).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    TokenLayerAgreement
+
+    Raises
+    ------
+    synagree.base.problems.InputError
+        ``usage``: ``specific`` is not among ``layers``; a ``feats:NAME``
+        layer names a feature no annotator gives (a typo would read as
+        perfect agreement on nothing).  Bad FEATS (``bad-feats``).
+
+    Examples
+    --------
+    >>> from synagree.io.conllu import DepSentence
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations(
+    ...     {"a": [s([2, 0], "nsubj root", feats=["Number=Sing", "_"])],
+    ...      "b": [s([2, 0], "nsubj root", feats=["Number=Plur", "_"])]})
+    >>> rep = token_layer_agreement(corpus, ["deprel", "feats:Number"])
+    >>> [round(rep.results[k].observed(), 2) for k in ("deprel", "feats:Number")]
+    [1.0, 0.5]
+    """
+    layers = list(layers)
+    check_specific(layers, specific)
+    feature_layers = [x for x in layers if feature_of_layer(x) is not None]
+    split = None
+    if feature_layers or per_feature:  # FEATS split into features: docs/method.md §19
+        split = corpus_features(corpus, strict=strict)
+        unseen = [x for x in feature_layers if feature_of_layer(x) not in split.frequency]
+        if unseen:  # a typo (feats:case) would read as perfect agreement on nothing
+            raise InputError.single("<command line>", None, "usage",
+                                    f"{', '.join(unseen)}: no annotator gives this feature "
+                                    f"anywhere (names are case-sensitive); the input's "
+                                    f"features: {', '.join(split.features()) or 'none'}")
+    items = {layer: (layer_items(corpus, layer, feature_items, split) if split
+                     else items_from_corpus(corpus, layer)) for layer in layers}
+    rep = TokenLayerAgreement(
+        list(corpus.annotators), corpus.settings(),
+        {layer: layer_agreement(data) for layer, data in items.items()},
+        feature_layers=bool(feature_layers),
+        feature_items=feature_items if split is not None else None, specific=specific,
+        per_feature=(per_feature_agreement(corpus, items=feature_items, split=split)
+                     if per_feature else None),
+        enhanced=enhanced_agreement(corpus, set_distance) if enhanced else None,
+        replicates=replicates, seed=seed, level=level,
+        warnings=list(split.warnings) if split is not None else [])
+    if rep.enhanced is not None and replicates:
+        rep.enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
+                                  "for the enhanced-edge alpha and F1")
+    if replicates:
+        rng = np.random.default_rng(seed)  # one stream: layers first, then features
+
+        def draw(data) -> Dict[str, dict]:
+            return bootstrap(data, confidence=level,
+                             weights=multinomial_weights(rng, len(data.units), replicates))
+
+        rep.intervals = {layer: draw(data) for layer, data in items.items()}
+        if rep.per_feature is not None:
+            rep.feature_intervals = {f: draw(data) for f, data in rep.per_feature.data.items()}
+    return rep
