@@ -16,23 +16,22 @@ from synagree.render.tags import render_tags
 # ---------------------------------------------------------------- CLI
 def run(args: argparse.Namespace) -> int:
     """``synagree tags``: one tag column evaluated against gold; the exit status."""
-    if args.per_feature and args.prf and output_format(args) == "csv":
-        # one document per output: the two row sets have different columns
-        raise InputError.single("<command line>", None, "usage",
-                                "--per-feature and --prf give two tables with different "
-                                "columns: CSV holds one; use -o FILE.json for both, or run twice")
-    if args.per_feature and args.tiers is not None and output_format(args) == "csv":
-        # the per-feature CSV holds the per-feature rows only: the tiers would be lost
-        raise InputError.single("<command line>", None, "usage",
-                                "--per-feature and --tiers give two tables with different "
-                                "columns: CSV holds one; use -o FILE.json for both, or run twice")
+    output = output_format(args)
+    if args.per_feature and output == "csv":
+        # the per-feature CSV holds the per-feature rows only: another table would be lost
+        for given, option in ((args.prf, "--prf"), (args.tiers is not None, "--tiers")):
+            if given:
+                raise InputError.single(
+                    "<command line>", None, "usage",
+                    f"--per-feature and {option} give two tables with different columns: "
+                    f"CSV holds one; use -o FILE.json for both, or run twice")
     res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
                         plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check,
                         tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf,
                         per_feature=args.per_feature, **_tiers_options(args))
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
-    text = render_tags(res, output_format(args))
+    text = render_tags(res, output)
     emit(text, args.out)
     return 0
 
