@@ -11,9 +11,11 @@ Goals (``--only NAME[,NAME]`` runs some; ``--quick`` fewer rounds and no 8k
 exact runs):
 
 ``kernel``   TED kernel >= 0.8 G DP cells/s per core (EWT test pairs, one
-             thread); baseline: the previous kernel (bench_kernel.py's copy).
+             thread); baselines: the previous kernel (bench_kernel.py's copy)
+             and today's numba kernel, against the C kernel.
 ``compare``  ``synagree compare`` with exact alpha, EWT test vs a 5%-perturbed
-             copy, <= 2x the official scorer ``udeval`` on the same files.
+             copy, <= 2x the official scorer ``udeval`` on the same files
+             (and, for context, the same run on numba's kernels).
 ``edist``    exact ``agree`` on the same 4,154 trees >= 10x a recomputation
              with edist's Cython TED (``pip install edist``): every unordered
              pair of values once, timed on a random sample of pairs and
@@ -21,11 +23,16 @@ exact runs):
              synagree's on the sample).
 ``help``     ``synagree --help`` <= 2x ``udeval --help``.
 ``ndt``      warm ``agree`` on NDT 400x2 (four texts pooled) <= 0.6 s wall;
-             baseline: the runtime floor ``python -c "import numpy, numba"``.
+             baselines: the runtime floor ``python -c "import numpy, numba"``
+             (0.23-0.27 s where the goal was set), ``import numpy``, and the
+             same run on numba's kernels (``SYNAGREE_KERNELS=numba``).
 ``first``    first run after install: <= 2x a warm run, or one line on stderr
-             saying that the kernels compile (cold cache = empty NUMBA_CACHE_DIR).
+             saying that the kernels compile (cold cache = empty NUMBA_CACHE_DIR;
+             the C kernels compile nothing at run time; the numba kernels'
+             cold run is measured too).
 ``exact8k``  exact alpha on 8,156 trees (EWT dev+test vs a perturbed copy)
-             <= 20 s on 2 cores; baseline: the same run on one thread.
+             <= 20 s on 2 cores; baseline: the same run on one thread
+             (SYNAGREE_THREADS=1).
 ``sampled50k`` sampled alpha on 50,000 trees (25,000 units x 2, D_e sampled
              to SE <= 0.001) <= 5 s and <= 500 MB peak RSS, whole CLI run;
              yardstick: ``udeval`` scoring the same two files.
@@ -192,7 +199,7 @@ class Data:
 
 def goal_kernel(data: Data, quick: bool) -> None:
     import numba
-    from bench_kernel import _old_costs, _old_pairs_serial, pair_cells
+    from bench_kernel import kernel_row
 
     from synagree.distance import ted
     from synagree.trees.flat import Vocabulary, dependency_tree
@@ -204,32 +211,9 @@ def goal_kernel(data: Data, quick: bool) -> None:
     rng = np.random.default_rng(13)
     n = 4000 if quick else 20000
     pi, pj = rng.integers(0, len(trees), n), rng.integers(0, len(trees), n)
-    costs = ted.Costs.unit(len(vocab))
-    old_args, new_args = _old_costs(costs), costs.arrays()
-    o_old, o_new = np.zeros(n), np.zeros(n)
-
-    def run_old():
-        _old_pairs_serial(pi, pj, *pack._args(), *old_args, pack.maxn, o_old)
-
-    def run_new():
-        ted._pairs_serial(pi, pj, *pack._args(), *new_args, pack.maxn, o_new)
-
-    run_old()
-    run_new()
-    assert np.array_equal(o_old, o_new), "the kernels disagree"
-    t_old, t_new = [], []
-    load = loadavg()
-    for _ in range(5 if quick else 9):
-        for f, acc in ((run_old, t_old), (run_new, t_new)):
-            t = time.perf_counter()
-            f()
-            acc.append(time.perf_counter() - t)
-    cells = pair_cells(pack, pi, pj)
-    g_old, g_new = cells / min(t_old) / 1e9, cells / min(t_new) / 1e9
-    r = [a / b for a, b in zip(t_old, t_new)]
-    goal_line("TED kernel >= 0.8 G cells/s per core (EWT test, random pairs, unit costs)",
-              f"previous kernel {g_old:.3f} G/s", f"**{g_new:.3f} G/s** "
-              f"({1e6 * min(t_new) / n:.2f} us/pair)", f"{min_med(r)}x (min/median)", load)
+    # prints the kernel table's row and the GOAL line (the three kernels in turn)
+    kernel_row("EWT test, random pairs", pack, pi, pj, ted.Costs.unit(len(vocab)),
+               5 if quick else 9)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
 
@@ -240,10 +224,11 @@ def goal_compare(data: Data, quick: bool) -> None:
         return
     gold, sys_ = data.ewt_test_pair()
     load = loadavg()
-    ud, ex, na = interleave([[udeval, str(gold), str(sys_)],
-                             [*SYN, "compare", "-q", "--exact", str(gold), str(sys_)],
-                             [*SYN, "compare", "-q", "--no-alpha", str(gold), str(sys_)]],
-                            2 if quick else 3)
+    exact = [*SYN, "compare", "-q", "--exact", str(gold), str(sys_)]
+    ud, ex, na, nb = interleave([[udeval, str(gold), str(sys_)], exact,
+                                 [*SYN, "compare", "-q", "--no-alpha", str(gold), str(sys_)],
+                                 exact], 2 if quick else 3,
+                                [None, None, None, dict(os.environ, SYNAGREE_KERNELS="numba")])
     load = f"{load} -> {loadavg()}"
     goal_line("`compare` with exact alpha, EWT test vs 5%-perturbed copy, <= 2x the scorer",
               f"udeval {min_med([x[0] for x in ud])} s",
@@ -252,6 +237,10 @@ def goal_compare(data: Data, quick: bool) -> None:
     goal_line("(context) `compare --no-alpha`, same files",
               f"udeval {min_med([x[0] for x in ud])} s",
               f"{min_med([x[0] for x in na])} s", f"{min_med(ratios(na, ud))}x", load)
+    goal_line("(context) `compare` with exact alpha on numba's kernels, same files",
+              f"C kernels {min_med([x[0] for x in ex])} s",
+              f"{min_med([x[0] for x in nb])} s (CPU {min_med([x[1] for x in nb])} s)",
+              f"{min_med(ratios(nb, ex))}x (numba / C)", load)
 
 
 def _edist_tree(s: DepSentence):
@@ -329,14 +318,23 @@ def goal_ndt(data: Data, quick: bool) -> None:
         return
     a, b = data.ndt_dirs()
     cmd = [*SYN, "agree", "--dirs", str(a), str(b), "-q"]
-    run(cmd)  # the JIT cache is warm from here on
+    numba_env = dict(os.environ, SYNAGREE_KERNELS="numba")
+    run(cmd)
+    run(cmd, numba_env)  # numba's cache is warm from here on
     load = loadavg()
-    syn, floor = interleave([cmd, [PY, "-c", "import numpy, numba"]], 5 if quick else 9)
-    goal_line("warm `agree` on NDT 400x2 (all three alpha) <= 0.6 s wall",
-              f"runtime floor `python -c 'import numpy, numba'` "
-              f"{min_med([x[0] for x in floor])} s",
+    syn, nb, floor, np_floor = interleave(
+        [cmd, cmd, [PY, "-c", "import numpy, numba"], [PY, "-c", "import numpy"]],
+        5 if quick else 9, [None, numba_env, None, None])
+    # The goal is absolute (0.6 s on the machine where the floor `import numpy,
+    # numba` took 0.23-0.27 s, i.e. about 2.4x that floor): the ratio to the
+    # floor is what carries over between machines.
+    goal_line("warm `agree` on NDT 400x2 (all three alpha) <= 0.6 s wall (~2.4x the floor)",
+              f"floor `python -c 'import numpy, numba'` {min_med([x[0] for x in floor])} s; "
+              f"`import numpy` {min_med([x[0] for x in np_floor])} s; numba kernels "
+              f"{min_med([x[0] for x in nb])} s",
               f"**{min_med([x[0] for x in syn])} s** (CPU {min_med([x[1] for x in syn])} s)",
-              f"{min_med(ratios(syn, floor))}x", f"{load} -> {loadavg()}")
+              f"{min_med(ratios(syn, floor))}x the floor; {min_med(ratios(nb, syn))}x faster "
+              "than on numba's kernels", f"{load} -> {loadavg()}")
 
 
 def goal_first(data: Data, quick: bool) -> None:
@@ -345,23 +343,25 @@ def goal_first(data: Data, quick: bool) -> None:
         return
     a, b = data.ndt_dirs()
     cmd = [*SYN, "agree", "--dirs", str(a), str(b)]
-    cold, warm, notice = [], [], []
-    load = loadavg()
-    for r in range(1 if quick else 2):
-        cache = tempfile.mkdtemp(prefix="numba_cache_", dir=data.tmp)
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        c = run(cmd, env)
-        w = run(cmd, env)
-        cold.append(c)
-        warm.append(w)
-        notice.append(("compiling the tree-edit-distance kernels" in c[3],
-                       "compiling" in w[3]))
-    said = all(n[0] for n in notice) and not any(n[1] for n in notice)
-    goal_line("first run after install: <= 2x a warm run, or one line on stderr",
-              f"warm run {min_med([x[0] for x in warm])} s",
-              f"cold {min_med([x[0] for x in cold])} s; notice on the cold run only: "
-              f"{'yes' if said else 'NO'}", f"{min_med(ratios(cold, warm))}x",
-              f"{load} -> {loadavg()}")
+    for kernels in ("auto", "numba"):
+        cold, warm, notice = [], [], []
+        load = loadavg()
+        for r in range(1 if quick else 2):
+            cache = tempfile.mkdtemp(prefix="numba_cache_", dir=data.tmp)
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache, SYNAGREE_KERNELS=kernels)
+            c = run(cmd, env)
+            w = run(cmd, env)
+            cold.append(c)
+            warm.append(w)
+            notice.append(("compiling the tree-edit-distance kernels" in c[3],
+                           "compiling" in w[3]))
+        said = ("yes" if all(n[0] for n in notice) and not any(n[1] for n in notice)
+                else "none" if not any(n[0] or n[1] for n in notice) else "WRONG")
+        goal_line(f"first run after install: <= 2x a warm run, or one line on stderr "
+                  f"(SYNAGREE_KERNELS={kernels})",
+                  f"warm run {min_med([x[0] for x in warm])} s",
+                  f"cold {min_med([x[0] for x in cold])} s; notice on the cold run only: "
+                  f"{said}", f"{min_med(ratios(cold, warm))}x", f"{load} -> {loadavg()}")
 
 
 def goal_exact8k(data: Data, quick: bool) -> None:
@@ -370,7 +370,7 @@ def goal_exact8k(data: Data, quick: bool) -> None:
         return
     a, b = data.ewt_dev_test_pair()
     cmd = [*SYN, "agree", "-q", "--exact", str(a), str(b)]
-    one = dict(os.environ, NUMBA_NUM_THREADS="1")
+    one = dict(os.environ, NUMBA_NUM_THREADS="1", SYNAGREE_THREADS="1")
     load = loadavg()
     two, single = interleave([cmd, cmd], 1, [None, one])
     t2, c2 = two[0][0], two[0][1]

@@ -1,8 +1,9 @@
 """The TED kernel against its previous version, compiled in the same run.
 
 The previous kernel (``_old_*`` below) is a verbatim copy of the float64
-kernel the package shipped before the int32/unsigned-index rewrite; both are
-timed single-threaded on the same pair lists, alternating old/new, and must
+kernel the package shipped before the int32/unsigned-index rewrite.  It is
+timed single-threaded on the same pair lists as today's numba kernel and
+the C kernel (synagree.distance._tedc, where built), in turn; all three must
 give bit-identical distances.
 
 DP cells: Zhang–Shasha fills, for each pair of keyroots (k1, k2), a forest
@@ -32,7 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, List, Tuple
+from typing import Callable, List
 
 import numba
 import numpy as np
@@ -40,7 +41,7 @@ from numba import njit, prange
 
 from common import SHARED, goal_line, min_med, random_trees
 from common import loadavg as full_load
-from synagree.distance import ted
+from synagree.distance import kernels, kernels_numba, ted
 from synagree.io.conllu import read_conllu, write_conllu
 from synagree.trees.flat import Vocabulary, dependency_tree
 
@@ -276,48 +277,58 @@ def pair_cells(pack: ted.TreePack, pi: np.ndarray, pj: np.ndarray) -> int:
     return int(cells.sum())
 
 
-def time_ab(fa: Callable[[], object], fb: Callable[[], object], rounds: int
-            ) -> Tuple[List[float], List[float]]:
-    """Alternate A and B ``rounds`` times; wall seconds of each run."""
-    ta, tb = [], []
+def time_many(fns: List[Callable[[], object]], rounds: int) -> List[List[float]]:
+    """Run the functions in turn (A B C A B C ...) ``rounds`` times; wall seconds."""
+    out: List[List[float]] = [[] for _ in fns]
     for _ in range(rounds):
-        for f, acc in ((fa, ta), (fb, tb)):
+        for f, acc in zip(fns, out):
             t = time.perf_counter()
             f()
             acc.append(time.perf_counter() - t)
-    return ta, tb
+    return out
 
 
 def kernel_row(name: str, pack: ted.TreePack, pi: np.ndarray, pj: np.ndarray,
                costs: ted.Costs, rounds: int) -> None:
+    """The previous kernel, today's numba kernel and the C kernel, one thread each."""
     old_args = _old_costs(costs)
     new_args = costs.arrays()
-    out_old = np.zeros(pi.shape[0])
-    out_new = np.zeros(pi.shape[0])
+    outs = [np.zeros(pi.shape[0]) for _ in range(3)]
 
     def run_old():
-        _old_pairs_serial(pi, pj, *pack._args(), *old_args, pack.maxn, out_old)
+        _old_pairs_serial(pi, pj, *pack._args(), *old_args, pack.maxn, outs[0])
 
-    def run_new():
-        ted._pairs_serial(pi, pj, *pack._args(), *new_args, pack.maxn, out_new)
+    def run_numba():
+        kernels_numba._pairs_serial(pi, pj, *pack._args(), *new_args, pack.maxn, outs[1])
 
-    run_old()
-    run_new()  # compile / load
-    if not np.array_equal(out_old, out_new):
-        bad = np.flatnonzero(out_old != out_new)
-        raise SystemExit(f"{name}: {bad.size} distances differ, first {bad[:5]}")
-    to, tn = time_ab(run_old, run_new, rounds)
+    def run_c():
+        kernels.C_EXTENSION.pairs(pi, pj, *pack._args(), *new_args, 64, 1, outs[2])
+
+    fns = [run_old, run_numba] + ([run_c] if kernels.C_EXTENSION is not None else [])
+    for f in fns:
+        f()  # compile / load
+    for k in range(1, len(fns)):
+        if not np.array_equal(outs[0], outs[k]):
+            bad = np.flatnonzero(outs[0] != outs[k])
+            raise SystemExit(f"{name}: {bad.size} distances differ, first {bad[:5]}")
+    times = time_many(fns, rounds)
     cells = pair_cells(pack, pi, pj)
     npairs = pi.shape[0]
-    mo, mn = min(to), min(tn)
+    best = [min(t) for t in times]
+    g = [cells / b / 1e9 for b in best]
+    c_cols = (f"{1e6 * best[2] / npairs:>9.2f} {g[2]:>7.3f} {best[1] / best[2]:>6.2f}x"
+              if len(best) > 2 else f"{'-':>9} {'-':>7} {'-':>7}")
     print(f"{name:<26} {npairs:>7} {cells / npairs:>9.0f} "
-          f"{1e6 * mo / npairs:>9.2f} {1e6 * mn / npairs:>9.2f} "
-          f"{cells / mo / 1e9:>7.3f} {cells / mn / 1e9:>7.3f} "
-          f"{mo / mn:>6.2f}x {np.median(to) / np.median(tn):>6.2f}x  load {loadavg()}")
+          f"{1e6 * best[0] / npairs:>9.2f} {1e6 * best[1] / npairs:>9.2f} "
+          f"{g[0]:>7.3f} {g[1]:>7.3f} {best[0] / best[1]:>6.2f}x {c_cols}  load {loadavg()}")
     if name == "EWT test, random pairs":
+        fast = len(best) - 1  # the C kernel where built
         goal_line("TED kernel >= 0.8 G cells/s per core (EWT test, random pairs, unit costs)",
-                  f"previous kernel {cells / mo / 1e9:.3f} G/s", f"**{cells / mn / 1e9:.3f} G/s**",
-                  f"{min_med([a / b for a, b in zip(to, tn)])}x (min/median)", full_load())
+                  f"previous kernel {g[0]:.3f} G/s; numba kernel {g[1]:.3f} G/s",
+                  f"**{g[fast]:.3f} G/s** ({'C' if fast == 2 else 'numba'})",
+                  f"vs previous {min_med([a / b for a, b in zip(times[0], times[fast])])}x, "
+                  f"vs numba {min_med([a / b for a, b in zip(times[1], times[fast])])}x "
+                  "(min/median)", full_load())
 
 
 def ewt_trees(vocab: Vocabulary, name: str):
@@ -328,9 +339,11 @@ def part_kernel(quick: bool) -> None:
     numba.set_num_threads(1)
     rounds = 5 if quick else 9
     print("kernel, one thread; times are the minimum over alternating runs "
-          f"({rounds} each); ratio = old/new of the minima and of the medians")
-    print(f"{'pairs':<26} {'count':>7} {'cells/pr':>9} {'old us/pr':>9} {'new us/pr':>9} "
-          f"{'old G/s':>7} {'new G/s':>7} {'ratio':>7} {'(med)':>7}")
+          f"({rounds} each): the previous numba kernel (old), today's numba kernel (nb) and "
+          "the C kernel (C); ratios of the minima")
+    print(f"{'pairs':<26} {'count':>7} {'cells/pr':>9} {'old us/pr':>9} {'nb us/pr':>9} "
+          f"{'old G/s':>7} {'nb G/s':>7} {'old/nb':>7} {'C us/pr':>9} {'C G/s':>7} "
+          f"{'nb/C':>7}")
     vocab = Vocabulary()
     rng = np.random.default_rng(13)
     if (SHARED / "ud").is_dir():
@@ -389,7 +402,7 @@ def part_agree() -> None:
             dt = time.perf_counter() - t
             a = tuple(r.alpha[v].alpha for v in ("plain", "diff", "norm"))
             res.setdefault(name, []).append((dt, a))
-            print(f"  {name} kernel: {dt:6.1f} s  alpha plain/diff/norm "
+            print(f"  {name} kernel{' (' + kernels.backend() + ')' if name == 'new' else ''}: {dt:6.1f} s  alpha plain/diff/norm "
                   f"{a[0]:.6f}/{a[1]:.6f}/{a[2]:.6f}  load {load}")
         if {a for _, a in res["old"]} != {a for _, a in res["new"]}:
             raise SystemExit("alpha differs between the kernels")

@@ -117,6 +117,10 @@ def _no_dask(tmp, mp):
     mp.setitem(sys.modules, "dask.distributed", None)  # import fails
 
 
+def _bad_threads(tmp, mp):
+    mp.setenv("SYNAGREE_THREADS", "0")
+
+
 def _dask_unreachable(tmp, mp):
     import dask.distributed
 
@@ -292,6 +296,8 @@ PRODUCERS = {
                       ["agree", "{good}", "{a}", "--dask", "local", "-q"], _no_dask),
     "usage": ({"good.conllu": GOOD, "a.conllu": GOOD},
               ["agree", "{good}", "{a}", "--bootstrap", "5", "--sample-pairs", "100"]),
+    "bad-environment": ({"good.conllu": GOOD, "a.conllu": GOOD},
+                        ["agree", "{good}", "{a}", "-q"], _bad_threads),
 }
 
 # FEATS split into features (docs/method.md §19.1)

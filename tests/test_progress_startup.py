@@ -3,9 +3,10 @@
 * ``agree``, ``report`` and ``compare`` draw a bar for their TED pass when
   stderr is a terminal (faked here), titled ``exact D_e`` or ``sampled D_e``;
   ``-q`` draws none, and a stream that is not a terminal gets none.
-* With a cold numba cache (``NUMBA_CACHE_DIR`` an empty directory, in a
-  subprocess) the CLI prints one line before compiling; with the cache warm,
-  or with ``-q``, it prints nothing.
+* On numba's kernels with a cold cache (``NUMBA_CACHE_DIR`` an empty
+  directory, in a subprocess) the CLI prints one line before compiling; with
+  the cache warm, or with ``-q``, it prints nothing.  On the C kernels nothing
+  compiles and numba is not even imported.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from synagree.base import jit, progress
+from synagree.distance import kernels
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "synagree" / "data" / "en-sample"
@@ -80,7 +82,9 @@ def test_library_default_is_silent_and_main_restores_it(run_cli, tty):
 
 
 def test_cli_wires_the_compile_notice_unless_quiet(run_cli, monkeypatch):
-    """In-process: pretend every kernel is cold; the notice appears once, not with -q."""
+    """In-process, on numba's kernels: pretend every kernel is cold; the notice
+    appears once, not with -q."""
+    monkeypatch.setenv("SYNAGREE_KERNELS", "numba")
     monkeypatch.setattr(jit, "will_compile", lambda disp, args: True)
     monkeypatch.setattr(jit, "_checked", set())
     rc, out, err = run_cli("agree", A, B, "--exact", "--output", "json")
@@ -91,8 +95,8 @@ def test_cli_wires_the_compile_notice_unless_quiet(run_cli, monkeypatch):
     assert rc == 0 and NOTICE_START not in err
 
 
-def _agree_subprocess(cache_dir: Path, *extra: str) -> str:
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir),
+def _agree_subprocess(cache_dir: Path, *extra: str, kernels: str = "numba") -> str:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir), SYNAGREE_KERNELS=kernels,
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     r = subprocess.run([sys.executable, "-m", "synagree", "agree", str(A), str(B), "--exact",
                         *extra], capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
@@ -108,13 +112,32 @@ def test_first_run_says_it_compiles_and_a_warm_run_does_not(tmp_path):
     assert NOTICE_START not in warm, warm
 
 
+def test_c_kernels_compile_nothing_and_leave_numba_unimported(tmp_path):
+    """With the C extensions built, a run with an empty numba cache says nothing
+    about compiling, writes no cache and never imports numba."""
+    if kernels.C_EXTENSION is None:
+        pytest.skip("C extension not built")
+    code = ("import sys\n"
+            "from synagree.cli.main import main\n"
+            f"rc = main(['agree', {str(A)!r}, {str(B)!r}, '--exact', '-q'])\n"
+            "print(rc, 'numba' in sys.modules, file=sys.stderr)\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), SYNAGREE_KERNELS="auto",
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=600)
+    assert r.stderr.strip().splitlines()[-1] == "0 False", r.stderr
+    assert NOTICE_START not in r.stderr
+    assert not any(tmp_path.rglob("*.nbi"))
+    assert "alpha_plain" in r.stdout
+
+
 def test_will_compile_reads_the_cache_index(tmp_path):
     """The check itself, in a subprocess with an empty cache: cold before the
     first call, warm after it (the index is written), warm in a new process."""
     code = (
         "import numpy as np\n"
         "from synagree.base import jit\n"
-        "from synagree.distance import ted\n"
+        "from synagree.distance import kernels_numba as kn, ted\n"
         "from synagree.trees.flat import Vocabulary, dependency_tree\n"
         "from synagree.io.conllu import read_conllu\n"
         f"s = read_conllu({str(A)!r})[:3]\n"
@@ -122,9 +145,9 @@ def test_will_compile_reads_the_cache_index(tmp_path):
         "dc, ic, rm, unit = ted._costs_for(p, None).arrays()\n"
         "out = np.zeros(1); i = np.array([0]); j = np.array([1])\n"
         "args = (i, j, *p._args(), dc, ic, rm, unit, p.maxn, out)\n"
-        "before = jit.will_compile(ted._pairs_serial, args)\n"
-        "ted._pairs_serial(*args)\n"
-        "print(before, jit.will_compile(ted._pairs_serial, args))\n")
+        "before = jit.will_compile(kn._pairs_serial, args)\n"
+        "kn._pairs_serial(*args)\n"
+        "print(before, jit.will_compile(kn._pairs_serial, args))\n")
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path),
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

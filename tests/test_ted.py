@@ -14,6 +14,7 @@ import pytest
 import zss
 from conftest import SHARED_DATA
 
+from synagree.distance import kernels_numba as KN
 from synagree.distance import ted as T
 from synagree.io.conllu import DepSentence, read_conllu
 from synagree.trees.flat import Vocabulary, dependency_tree, to_zss
@@ -487,7 +488,7 @@ def test_wide_sweeps_bitwise_zss(h):
             [(big, s) for big in (star, cat) for s in small[:1]]
     vocab = Vocabulary(ALPHABET)
     built = [dependency_tree(dep(*x), vocab) for x in (star, cat)]
-    sweep = max(T.CHUNK_COLS, 1201 + 1)  # columns per sweep in this pack (_work)
+    sweep = max(KN.CHUNK_COLS, 1201 + 1)  # columns per sweep in this pack (_work)
     assert all(t.cost_left + t.keyroots.shape[0] > sweep for t in built)
     for kind, costs in _cost_sets(rng, len(vocab)).items():
         _check_bitwise(pairs, vocab, costs, h)

@@ -1,6 +1,8 @@
-"""Start-up of the compiled kernels: the first-run notice and a lighter numba start.
+"""Start-up of numba's kernels: the first-run notice and a lighter numba start.
 
-The TED kernels are compiled by numba with ``cache=True``: the first run
+Used only where numba runs the kernels (the C extensions were not built,
+or ``SYNAGREE_KERNELS=numba``; `synagree.base.native`).  Those kernels
+are compiled by numba with ``cache=True``: the first run
 after an install (or after the kernel source changes) compiles them, a few
 seconds per kernel, and stores the machine code on disk (``__pycache__``
 beside the module, or ``NUMBA_CACHE_DIR``); later runs load it in

@@ -77,7 +77,7 @@ def _say(line: str) -> None:
 def main(argv: Optional[List[str]] = None) -> int:
     """Run ``synagree`` on ``argv`` (default ``sys.argv[1:]``); the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    with jit.scipy_hidden():  # the command's modules import numba (see synagree.base.jit)
+    with jit.scipy_hidden():  # the modules may import numba (see synagree.base.jit)
         ap = build_parser(_command_of(argv))
     args = ap.parse_args(argv)
     if not getattr(args, "func", None):

@@ -33,100 +33,14 @@ from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
-from numba import njit, prange
 
-from synagree.base import jit as _jit
 from synagree.base.progress import Progress, wanted
+from synagree.distance import kernels
 from synagree.distance import ted as _ted
 from synagree.trees.flat import FlatTree
 
 VARIANTS = ("plain", "diff", "norm")
 DEFAULT_TILE = 512
-
-
-@njit(cache=True, nogil=True)
-def _d2(d, sa, sb, out):
-    out[0] = d * d
-    e = d - abs(sa - sb)
-    out[1] = e * e
-    f = d / (sa + sb)
-    out[2] = f * f
-
-
-@njit(cache=True, parallel=True)
-def _tile_kernel(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,
-                 dcost, icost, rmat, unit, maxn,
-                 uoff, utree, ucount, sizes,
-                 r0, r1, c0, c1, want_s, s_out, row_out, diag_out, woff, within_out):
-    """One tile pair: units [r0, r1) × [c0, c1).  A diagonal tile (r0 == c0)
-    covers v ≥ u only; rows r and n-1-r go together for balance.  The TEDs
-    of the distinct-tree pairs inside a unit u (computed here for D_e anyway)
-    go to ``within_out[woff[u]:woff[u+1]]`` in CSR pair order, so D_o needs
-    no second kernel."""
-    nr = r1 - r0
-    is_diag = r0 == c0
-    ntask = (nr + 1) // 2 if is_diag else nr
-    for tt in prange(ntask):
-        t = np.int64(tt)
-        cells, idx = _ted._work(maxn, dcost)
-        tmp = np.empty(3, dtype=np.float64)
-        for half in range(2):
-            if half == 1 and not is_diag:
-                break
-            ri = t if half == 0 else nr - 1 - t
-            if half == 1 and ri == t:
-                break
-            u = r0 + ri
-            acc0 = 0.0
-            acc1 = 0.0
-            acc2 = 0.0
-            vstart = u if is_diag else c0
-            for v in range(vstart, c1):
-                s0 = 0.0
-                s1 = 0.0
-                s2 = 0.0
-                wk = woff[u]
-                for a in range(uoff[u], uoff[u + 1]):
-                    ta = utree[a]
-                    ca = ucount[a]
-                    bstart = uoff[v]
-                    if v == u:
-                        bstart = a + 1  # unordered distinct-tree pairs in u
-                    for b in range(bstart, uoff[v + 1]):
-                        tb = utree[b]
-                        if ta == tb:
-                            continue
-                        d = _ted._pair(ta, tb, lab, lml, noff, kr, koff, rlab, rlml,
-                                       rkr, rkoff, cl, cr, dcost, icost, rmat, unit,
-                                       cells, idx)
-                        if v == u:
-                            within_out[wk] = d
-                            wk += 1
-                        _d2(d, sizes[ta], sizes[tb], tmp)
-                        w = ca * ucount[b]
-                        s0 += w * tmp[0]
-                        s1 += w * tmp[1]
-                        s2 += w * tmp[2]
-                if v == u:
-                    # ordered pairs i≠j within the unit
-                    diag_out[ri, 0] = 2.0 * s0
-                    diag_out[ri, 1] = 2.0 * s1
-                    diag_out[ri, 2] = 2.0 * s2
-                    if want_s:
-                        s_out[ri, v - c0, 0] = 2.0 * s0
-                        s_out[ri, v - c0, 1] = 2.0 * s1
-                        s_out[ri, v - c0, 2] = 2.0 * s2
-                else:
-                    acc0 += s0
-                    acc1 += s1
-                    acc2 += s2
-                    if want_s:
-                        s_out[ri, v - c0, 0] = s0
-                        s_out[ri, v - c0, 1] = s1
-                        s_out[ri, v - c0, 2] = s2
-            row_out[ri, 0] = acc0
-            row_out[ri, 1] = acc1
-            row_out[ri, 2] = acc2
 
 
 @dataclass
@@ -365,11 +279,8 @@ def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int,
     s = np.zeros((nr, c1 - c0, 3)) if want_s else np.zeros((1, 1, 3))
     woff = ut.woff
     within = np.zeros(int(woff[r1] - woff[r0]) if r0 == c0 else 0)
-    args = (*ut.pack._args(), dc, ic, rm, unit, ut.pack.maxn,
-            ut.uoff, ut.utree, ut.ucount, ut.pack.sizes,
-            r0, r1, c0, c1, want_s, s, row, diag, woff - woff[r0], within)
-    _jit.before_call(_tile_kernel, args)
-    _tile_kernel(*args)
+    kernels.tile(ut.pack._args(), dc, ic, rm, unit, ut.pack.maxn, ut.uoff, ut.utree, ut.ucount,
+                 ut.pack.sizes, span, want_s, s, row, diag, woff - woff[r0], within)
     return row, diag, (s if want_s else None), within
 
 

@@ -1,0 +1,216 @@
+"""The C kernels (synagree.distance._tedc) equal numba's bit for bit.
+
+Both backends run the same inputs in one process (``SYNAGREE_KERNELS``
+switches per call): per-pair distances (serial and threaded), the all-pairs
+matrix, and the tile sums α is built from (every variant, with and without
+the unit × unit block, several tile sizes and thread counts), on random
+trees with every kind of costs (int32 cells, fractional, a full rename
+matrix) and on the real trees of UD English EWT.  That the distances are
+right is checked against zss in test_ted.py, on whichever backend is the
+default; here only that the two are the same numbers.
+
+Also: bad buffers raise, and bad settings of the two environment variables
+are usage errors naming the variable.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_ted import ALPHABET, _cost_sets, dep, random_heads, random_labels
+
+from synagree.base import native
+from synagree.base.problems import InputError
+from synagree.distance import kernels, sums
+from synagree.distance import ted as T
+from synagree.io.conllu import read_conllu
+from synagree.noise.perturb import label_set, perturb
+from synagree.trees.flat import Vocabulary, dependency_tree, dependency_trees
+
+needs_c = pytest.mark.skipif(kernels.C_EXTENSION is None, reason="C extension not built")
+
+
+def _random_trees(seed: int, count: int, hi: int = 30):
+    rng = np.random.default_rng(seed)
+    vocab = Vocabulary(ALPHABET)
+    trees = [dependency_tree(dep(random_heads(rng, n), random_labels(rng, n)), vocab)
+             for n in rng.integers(1, hi, count)]
+    return rng, vocab, trees
+
+
+def _both(monkeypatch, fn):
+    """fn() on the C kernels, then on numba's."""
+    out = []
+    for name in ("c", "numba"):
+        monkeypatch.setenv(native.KERNELS_ENV, name)
+        out.append(fn())
+    return out
+
+
+@needs_c
+@pytest.mark.parametrize("kind", ["unit", "fractional", "general"])
+@pytest.mark.parametrize("n_pairs", [500, kernels.SERIAL_BELOW + 300])  # serial, threaded
+def test_pair_distances_equal(kind, n_pairs, monkeypatch):
+    rng, vocab, trees = _random_trees(11, 120)
+    costs = _cost_sets(rng, len(vocab))[kind]
+    pack = T.TreePack(trees)
+    i = rng.integers(0, len(pack), n_pairs)
+    j = rng.integers(0, len(pack), n_pairs)
+    c, nb = _both(monkeypatch, lambda: T.pair_distances(pack, i, j, costs))
+    assert np.array_equal(c, nb)
+    assert c.min() >= 0 and c.max() > 0
+
+
+@needs_c
+def test_wide_trees_equal(monkeypatch):
+    """Tables wider than one sweep (CHUNK_COLS columns): several sweeps per keyroot."""
+    rng = np.random.default_rng(3)
+    vocab = Vocabulary(ALPHABET)
+    star = dependency_tree(dep([0] * 1500, random_labels(rng, 1500)), vocab)
+    small = [dependency_tree(dep(random_heads(rng, n), random_labels(rng, n)), vocab)
+             for n in (1, 5, 40)]
+    pack = T.TreePack([star, *small])
+    i, j = np.array([0, 0, 0, 1, 3]), np.array([1, 2, 3, 0, 0])
+    for costs in _cost_sets(rng, len(vocab)).values():
+        c, nb = _both(monkeypatch, lambda: T.pair_distances(pack, i, j, costs))
+        assert np.array_equal(c, nb)
+
+
+@needs_c
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_distance_matrix_equal(threads, monkeypatch):
+    monkeypatch.setenv(native.THREADS_ENV, threads)
+    rng, vocab, trees = _random_trees(12, 61)
+    pack = T.TreePack(trees)
+    for costs in _cost_sets(rng, len(vocab)).values():
+        c, nb = _both(monkeypatch, lambda: T.distance_matrix(pack, costs))
+        assert np.array_equal(c, nb)
+        assert np.array_equal(c, c.T)
+
+
+def _units(seed: int, n_units: int, m_max: int = 4):
+    """Units of 2..m_max annotations, some identical (multiplicities)."""
+    rng = np.random.default_rng(seed)
+    vocab = Vocabulary(ALPHABET)
+    units = []
+    for _ in range(n_units):
+        n = int(rng.integers(1, 20))
+        base = (random_heads(rng, n), random_labels(rng, n))
+        anns = []
+        for _ in range(int(rng.integers(2, m_max + 1))):
+            if rng.random() < 0.4:
+                anns.append(base)
+            else:
+                anns.append((random_heads(rng, n), random_labels(rng, n)))
+        units.append([dependency_tree(dep(*a), vocab) for a in anns])
+    return rng, vocab, sums.UnitTrees.build(units)
+
+
+def _sums_equal(a: sums.UnitSums, b: sums.UnitSums) -> None:
+    for field in ("row", "diag", "S", "full", "within"):
+        x, y = getattr(a, field, None), getattr(b, field, None)
+        if x is None or y is None:
+            assert x is None and y is None, field
+        else:
+            assert np.array_equal(x, y), field
+
+
+@needs_c
+@pytest.mark.parametrize("tile", [1, 7, 512])
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_unit_sums_equal(tile, threads, monkeypatch):
+    monkeypatch.setenv(native.THREADS_ENV, threads)
+    rng, vocab, ut = _units(5, 40)
+    for kind, costs in _cost_sets(rng, len(vocab)).items():
+        for want_s in (False, True):
+            c, nb = _both(monkeypatch, lambda: sums.unit_sums(ut, costs, want_s=want_s, tile=tile,
+                                                             want_full=want_s))
+            _sums_equal(c, nb)
+            assert c.de_sum().shape == (3,) and c.de_sum()[0] > 0
+
+
+@needs_c
+def test_sums_do_not_depend_on_threads(monkeypatch):
+    """The C kernels' reduction order is fixed: any thread count, the same bits."""
+    rng, vocab, ut = _units(9, 60)
+    costs = _cost_sets(rng, len(vocab))["fractional"]
+    monkeypatch.setenv(native.KERNELS_ENV, "c")
+    runs = []
+    for threads in ("1", "2", "5"):
+        monkeypatch.setenv(native.THREADS_ENV, threads)
+        runs.append(sums.unit_sums(ut, costs, want_s=True, tile=16))
+    for other in runs[1:]:
+        _sums_equal(runs[0], other)
+
+
+@needs_c
+def test_real_trees_equal(shared_data, monkeypatch):
+    """EWT test against a perturbed copy: 20,000 random pairs, and the sums of 300 units."""
+    sents = list(read_conllu(shared_data / "ud" / "en_ewt-ud-test.conllu"))
+    vocab = Vocabulary()
+    labels, rng = label_set(sents), np.random.default_rng(1)
+    noisy = [perturb(s, 0.1, 0.1, labels, rng) for s in sents]
+    gold, sys_ = dependency_trees(sents, vocab), dependency_trees(noisy, vocab)
+    pack = T.TreePack(gold + sys_)
+    rng = np.random.default_rng(2)
+    i = rng.integers(0, len(pack), 20_000)
+    j = rng.integers(0, len(pack), 20_000)
+    c, nb = _both(monkeypatch, lambda: T.pair_distances(pack, i, j))
+    assert np.array_equal(c, nb)
+    ut = sums.UnitTrees.build([[g, s] for g, s in zip(gold[:300], sys_[:300])])
+    c, nb = _both(monkeypatch, lambda: sums.unit_sums(ut, want_s=True, tile=64))
+    _sums_equal(c, nb)
+
+
+@needs_c
+def test_bad_buffers_raise_not_crash():
+    _, vocab, trees = _random_trees(1, 4)
+    pack = T.TreePack(trees)
+    dc, ic, rm, unit = T.Costs.unit(len(vocab)).arrays()
+    args = pack._args()
+    out = np.zeros(2)
+    ok_i, ok_j = np.array([0, 1]), np.array([2, 3])
+    ext = kernels.C_EXTENSION
+    with pytest.raises(TypeError):  # float indices
+        ext.pairs(ok_i.astype(float), ok_j, *args, dc, ic, rm, unit, 64, 1, out)
+    with pytest.raises(ValueError):  # output too short
+        ext.pairs(ok_i, ok_j, *args, dc, ic, rm, unit, 64, 1, np.zeros(1))
+    with pytest.raises(IndexError):  # a tree that is not in the pack
+        ext.pairs(ok_i, np.array([2, 99]), *args, dc, ic, rm, unit, 64, 1, out)
+    with pytest.raises(TypeError):  # int32 cells need unit renames
+        ext.pairs(ok_i, ok_j, *args, dc, ic, rm, False, 64, 1, out)
+    with pytest.raises(ValueError):  # labels beyond the costs
+        ext.pairs(ok_i, ok_j, *args, dc[:1], ic[:1], rm, unit, 64, 1, out)
+    with pytest.raises(TypeError):  # read-only output
+        ro = np.zeros(2)
+        ro.flags.writeable = False
+        ext.pairs(ok_i, ok_j, *args, dc, ic, rm, unit, 64, 1, ro)
+    with pytest.raises(ValueError):  # the matrix is K x K
+        ext.all_pairs(*args, dc, ic, rm, unit, 1, np.zeros(3))
+    assert out.tolist() == [0.0, 0.0]  # nothing was written by the refused calls
+
+
+@pytest.mark.parametrize("var,value", [(native.KERNELS_ENV, "fortran"),
+                                       (native.THREADS_ENV, "0"), (native.THREADS_ENV, "two")])
+def test_bad_environment_is_a_usage_error(var, value, monkeypatch, run_cli, repo_root):
+    monkeypatch.setenv(var, value)
+    with pytest.raises(InputError):
+        kernels.backend() if var == native.KERNELS_ENV else native.threads()
+    sample = repo_root / "synagree" / "data" / "en-sample"
+    rc, out, err = run_cli("agree", sample / "ann_a" / "sample.conllu",
+                           sample / "ann_b" / "sample.conllu")
+    assert rc == 2 and var in err and "Traceback" not in err, err
+
+
+def test_numba_runs_when_the_extension_is_missing(monkeypatch):
+    """Without the C extension: auto falls back to numba (same numbers as the
+    default backend), and SYNAGREE_KERNELS=c is refused."""
+    _, vocab, trees = _random_trees(21, 30)
+    pack = T.TreePack(trees)
+    expected = T.distance_matrix(pack)
+    monkeypatch.setattr(kernels, "C_EXTENSION", None)
+    monkeypatch.setenv(native.KERNELS_ENV, "auto")
+    assert kernels.backend() == "numba"
+    assert np.array_equal(T.distance_matrix(pack), expected)
+    monkeypatch.setenv(native.KERNELS_ENV, "c")
+    with pytest.raises(InputError, match="not built"):
+        T.distance_matrix(pack)
