@@ -371,14 +371,17 @@ def goal_exact8k(data: Data, quick: bool) -> None:
     a, b = data.ewt_dev_test_pair()
     cmd = [*SYN, "agree", "-q", "--exact", str(a), str(b)]
     one = dict(os.environ, NUMBA_NUM_THREADS="1", SYNAGREE_THREADS="1")
+    numba_env = dict(os.environ, SYNAGREE_KERNELS="numba")
     load = loadavg()
-    two, single = interleave([cmd, cmd], 1, [None, one])
+    two, single, nb = interleave([cmd, cmd, cmd], 1, [None, one, numba_env])
     t2, c2 = two[0][0], two[0][1]
     goal_line("exact alpha, 8,156 trees (EWT dev+test vs perturbed), <= 20 s on 2 cores",
-              f"same run on 1 thread {single[0][0]:.1f} s (CPU {single[0][1]:.1f} s)",
+              f"same run on 1 thread {single[0][0]:.1f} s (CPU {single[0][1]:.1f} s); "
+              f"on numba's kernels {nb[0][0]:.1f} s (CPU {nb[0][1]:.1f} s)",
               f"**{t2:.1f} s** wall, CPU {c2:.1f} s (CPU/2 = {c2 / 2:.1f} s: the wall "
               f"time on 2 idle cores, if the work split evenly)",
-              f"{single[0][0] / t2:.2f}x (1 thread / 2 threads)", f"{load} -> {loadavg()}")
+              f"{single[0][0] / t2:.2f}x (1 thread / 2 threads); {nb[0][0] / t2:.2f}x "
+              "(numba / C)", f"{load} -> {loadavg()}")
 
 
 def goal_sampled50k(data: Data, quick: bool) -> None:
