@@ -5,7 +5,9 @@ edit distance, the all-pairs sums).  They are optional: where no C compiler
 is available the install still succeeds and the same kernels run through
 numba instead (synagree.base.native).
 """
+import hashlib
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 
@@ -16,9 +18,22 @@ ARGS = [] if sys.platform == "win32" else ["-O3", "-funroll-loops", "-ffp-contra
                                            "-fno-math-errno", "-pthread"]
 LINK = [] if sys.platform == "win32" else ["-pthread"]
 
+
+def kernel(name: str, sources: list) -> Extension:
+    """An optional extension that knows the SHA-256 of its sources (in name
+    order), so that synagree can tell a build older than its sources."""
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for src in sorted(sources, key=lambda p: Path(p).name):
+        digest.update((here / src).read_bytes())
+    return Extension(name, [s for s in sources if s.endswith(".c")], optional=True,
+                     depends=[s for s in sources if s.endswith(".h")],
+                     define_macros=[("SOURCE_SHA256", f'"{digest.hexdigest()}"')],
+                     extra_compile_args=ARGS, extra_link_args=LINK)
+
+
 setup(ext_modules=[
-    Extension("synagree.trees._flatc", ["synagree/trees/_flatc.c"], optional=True,
-              extra_compile_args=ARGS, extra_link_args=LINK),
-    Extension("synagree.distance._tedc", ["synagree/distance/_tedc.c"], optional=True,
-              extra_compile_args=ARGS, extra_link_args=LINK),
+    kernel("synagree.trees._flatc", ["synagree/trees/_flatc.c"]),
+    kernel("synagree.distance._tedc",
+           ["synagree/distance/_tedc.c", "synagree/distance/_tedc_zs.h"]),
 ])

@@ -14,6 +14,8 @@ are usage errors naming the variable.
 """
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 from test_ted import ALPHABET, _cost_sets, dep, random_heads, random_labels
@@ -214,3 +216,22 @@ def test_numba_runs_when_the_extension_is_missing(monkeypatch):
     monkeypatch.setenv(native.KERNELS_ENV, "c")
     with pytest.raises(InputError, match="not built"):
         T.distance_matrix(pack)
+
+
+@needs_c
+def test_a_build_older_than_its_sources_is_not_run(monkeypatch):
+    """An editable install whose C source changed since the build: auto warns
+    and runs numba; SYNAGREE_KERNELS=c refuses.  The real build matches."""
+    ext = kernels.C_EXTENSION
+    assert native.built_from(ext, kernels.C_SOURCES)
+    stale = types.ModuleType("synagree.distance._tedc")
+    stale.__file__ = ext.__file__
+    stale.SOURCE_SHA256 = "0" * 64
+    assert not native.built_from(stale, kernels.C_SOURCES)
+    monkeypatch.setattr(kernels, "C_EXTENSION", stale)
+    monkeypatch.setenv(native.KERNELS_ENV, "auto")
+    with pytest.warns(RuntimeWarning, match="older version of its sources"):
+        assert kernels.backend() == "numba"
+    monkeypatch.setenv(native.KERNELS_ENV, "c")
+    with pytest.raises(InputError, match="older version"):
+        kernels.backend()

@@ -22,13 +22,20 @@ benchmark can run both in one process:
     Threads of the C kernels (a positive integer); default: the CPUs this
     process may run on.  numba's kernels follow ``NUMBA_NUM_THREADS``.
 
+A C extension built from other sources than those beside it (an editable
+install whose ``.c`` files changed since the last build) is never run:
+``auto`` then warns once and runs numba, ``c`` is an error (`built_from`).
+
 This module imports neither numpy nor numba (``synagree --help`` must stay fast).
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import warnings
+from pathlib import Path
 from types import ModuleType
-from typing import Optional
+from typing import Dict, Optional, Sequence
 
 from synagree.base.problems import InputError
 
@@ -63,14 +70,50 @@ def choice() -> str:
     return value
 
 
-def use_c(extension: Optional[ModuleType]) -> bool:
+def built_from(extension: ModuleType, sources: Sequence[str]) -> bool:
+    """Was ``extension`` built from ``sources`` as they are now?
+
+    ``sources``: file names beside the extension's binary.  Compares the
+    SHA-256 the build recorded (``SOURCE_SHA256``, over the files in name
+    order) with that of the files on disk.  True when it cannot tell: the
+    sources are not there (an ordinary install ships only the binary) or the
+    build recorded nothing.
+
+    Examples
+    --------
+    >>> import types
+    >>> ext = types.ModuleType("fake")
+    >>> ext.SOURCE_SHA256 = "0" * 64
+    >>> built_from(ext, ["missing.c"])  # no sources beside it: nothing to check
+    True
+    """
+    expected = getattr(extension, "SOURCE_SHA256", "")
+    where = getattr(extension, "__file__", None)
+    if not expected or where is None:
+        return True
+    files = [Path(where).parent / name for name in sorted(sources)]
+    if not all(f.is_file() for f in files):
+        return True
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f.read_bytes())
+    return digest.hexdigest() == expected
+
+
+_fresh: Dict[int, bool] = {}  # id(extension) -> built from its sources as they are
+
+
+def use_c(extension: Optional[ModuleType], sources: Sequence[str] = ()) -> bool:
     """Should the kernels of ``extension`` (None: not built) run, rather than numba's?
+
+    ``sources``: the extension's source files (see `built_from`); a build
+    older than them is not used.
 
     Raises
     ------
     InputError
         ``bad-environment``: ``SYNAGREE_KERNELS=c`` but the extension is not
-        built, or an unknown setting.
+        built or is older than its sources, or an unknown setting.
 
     Examples
     --------
@@ -82,12 +125,26 @@ def use_c(extension: Optional[ModuleType]) -> bool:
     wanted = choice()
     if wanted == "numba":
         return False
-    if extension is None and wanted == "c":
+    if extension is None:
+        if wanted == "c":
+            raise InputError.single(
+                "<environment>", None, "bad-environment",
+                f"{KERNELS_ENV}=c: the C kernels are not built in this installation "
+                "(reinstall with a C compiler available, or use auto/numba)")
+        return False
+    fresh = _fresh.get(id(extension))
+    if fresh is None:
+        fresh = _fresh[id(extension)] = built_from(extension, sources)
+        if not fresh and wanted == "auto":
+            warnings.warn(f"{extension.__name__} was built from an older version of its "
+                          "sources: running numba's kernels instead (rebuild with "
+                          "pip install -e .)", RuntimeWarning, stacklevel=2)
+    if not fresh and wanted == "c":
         raise InputError.single(
             "<environment>", None, "bad-environment",
-            f"{KERNELS_ENV}=c: the C kernels are not built in this installation "
-            "(reinstall with a C compiler available, or use auto/numba)")
-    return extension is not None
+            f"{KERNELS_ENV}=c: {extension.__name__} was built from an older version of its "
+            "sources (rebuild with pip install -e ., or use auto/numba)")
+    return fresh
 
 
 def threads() -> int:

@@ -28,6 +28,10 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#ifndef SOURCE_SHA256
+#define SOURCE_SHA256 ""  /* built without setup.py: not checked */
+#endif
+
 #include <math.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -616,5 +620,12 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__tedc(void)
 {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    /* the sources this was built from (setup.py), so that a build older than
+       its sources is noticed (synagree.base.native.built_from) */
+    if (m && PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) != 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

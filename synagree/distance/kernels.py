@@ -25,6 +25,7 @@ except ImportError:  # the optional C extension was not built: numba runs the ke
     _tedc = None  # type: ignore[assignment]
 
 C_EXTENSION: Optional[ModuleType] = _tedc
+C_SOURCES = ("_tedc.c", "_tedc_zs.h")  # what it is built from (setup.py)
 SERIAL_BELOW = 4096  # shorter pair lists run on one thread: no thread start-up
 PAIRS_CHUNK = 64  # pairs per parallel task
 
@@ -39,7 +40,7 @@ def backend() -> str:
     >>> backend() in ("c", "numba")
     True
     """
-    return "c" if native.use_c(C_EXTENSION) else "numba"
+    return "c" if native.use_c(C_EXTENSION, C_SOURCES) else "numba"
 
 
 def _numba() -> ModuleType:
@@ -72,7 +73,7 @@ def pairs(pack: PackArgs, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost
     [2.0]
     """
     serial = i.shape[0] < SERIAL_BELOW
-    if native.use_c(C_EXTENSION):
+    if native.use_c(C_EXTENSION, C_SOURCES):
         C_EXTENSION.pairs(i, j, *pack, dcost, icost, rmat, unit, chunk,  # type: ignore[union-attr]
                           1 if serial else native.threads(), out)
         return
@@ -106,7 +107,7 @@ def all_pairs(pack: PackArgs, dcost: np.ndarray, icost: np.ndarray, rmat: np.nda
     >>> out.tolist()
     [[0.0, 2.0], [2.0, 0.0]]
     """
-    if native.use_c(C_EXTENSION):
+    if native.use_c(C_EXTENSION, C_SOURCES):
         C_EXTENSION.all_pairs(*pack, dcost, icost, rmat, unit,  # type: ignore[union-attr]
                               native.threads(), out)
         return
@@ -144,7 +145,7 @@ def tile(pack: PackArgs, dcost: np.ndarray, icost: np.ndarray, rmat: np.ndarray,
     ([8.0, 8.0, 0.2222222222222222], [2.0])
     """
     r0, r1, c0, c1 = span
-    if native.use_c(C_EXTENSION):
+    if native.use_c(C_EXTENSION, C_SOURCES):
         C_EXTENSION.tile(*pack, dcost, icost, rmat, unit,  # type: ignore[union-attr]
                          uoff, utree, ucount, sizes, r0, r1, c0, c1, want_s,
                          s_out, row_out, diag_out, woff, within_out, native.threads())

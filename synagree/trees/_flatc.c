@@ -30,6 +30,10 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#ifndef SOURCE_SHA256
+#define SOURCE_SHA256 ""  /* built without setup.py: not checked */
+#endif
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -429,5 +433,12 @@ static struct PyModuleDef flatc_module = {
 PyMODINIT_FUNC
 PyInit__flatc(void)
 {
-    return PyModule_Create(&flatc_module);
+    PyObject *m = PyModule_Create(&flatc_module);
+    /* the sources this was built from (setup.py), so that a build older than
+       its sources is noticed (synagree.base.native.built_from) */
+    if (m && PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) != 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -34,6 +34,7 @@ try:
     from synagree.trees import _flatc
 except ImportError:  # the optional C extension was not built: numba runs the kernel
     _flatc = None  # type: ignore[assignment]
+C_SOURCES = ("_flatc.c",)  # what _flatc is built from (setup.py)
 
 ROOT_LABEL = ""
 
@@ -343,7 +344,7 @@ def dependency_trees(sents: Sequence[DepSentence], vocab: Vocabulary) -> List[Fl
     lab, lml, rlab, rlml, kr, rkr = (np.zeros(total, np.int32) for _ in range(6))
     info = np.zeros((len(sents), 5), np.int64)
     args = (heads, hoff, np.asarray(labs, np.int32), lab, lml, rlab, rlml, kr, rkr, info)
-    if native.use_c(_flatc):
+    if native.use_c(_flatc, C_SOURCES):
         _flatc.dependency_arrays(*args)
     else:
         # imported lazily, so that numba is imported only when its kernel runs
