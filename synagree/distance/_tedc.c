@@ -324,6 +324,21 @@ static size_t pack_maxn(const Pack *p)
     return (size_t)m;
 }
 
+/* Run the tasks with the GIL released, each thread with work buffers for the
+   pack's largest tree in the costs' cell type: a new reference to None, or
+   NULL with MemoryError set. */
+static PyObject *run_released(TaskFn fn, void *ctx, int64_t ntask, const Pack *p,
+                              const Costs *c, int threads)
+{
+    size_t maxn = pack_maxn(p);
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = run_tasks(fn, ctx, ntask, maxn, c->int_cells ? 4 : 8, threads);
+    Py_END_ALLOW_THREADS
+    if (rc != 0) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 static int check_trees(const Pack *p, const int64_t *t, Py_ssize_t n, const char *name)
 {
     for (Py_ssize_t k = 0; k < n; k++) {
@@ -385,14 +400,7 @@ static PyObject *py_pairs(PyObject *self, PyObject *args)
     if (chunk < 1) chunk = 1;
     PairsCtx x = {&p, &c, bi->v.buf, bj->v.buf, bo->v.buf, items(bi), chunk};
     int64_t ntask = (x.n + chunk - 1) / chunk;
-    size_t maxn = pack_maxn(&p);
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = run_tasks(pairs_task, &x, ntask, maxn, c.int_cells ? 4 : 8, threads);
-    Py_END_ALLOW_THREADS
-    if (rc != 0) { PyErr_NoMemory(); goto done; }
-    ret = Py_None;
-    Py_INCREF(ret);
+    ret = run_released(pairs_task, &x, ntask, &p, &c, threads);
 done:
     release_all(b, N_PACK + 3);
     return ret;
@@ -444,14 +452,7 @@ static PyObject *py_all_pairs(PyObject *self, PyObject *args)
     if (take_pack(o, b, unit, &p, &c)) goto done;
     if (take(oout, &b[N_PACK], "out", 8, K_FLOAT, p.K * p.K, 1)) goto done;
     AllCtx x = {&p, &c, b[N_PACK].v.buf};
-    size_t maxn = pack_maxn(&p);
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = run_tasks(all_task, &x, (p.K + 1) / 2, maxn, c.int_cells ? 4 : 8, threads);
-    Py_END_ALLOW_THREADS
-    if (rc != 0) { PyErr_NoMemory(); goto done; }
-    ret = Py_None;
-    Py_INCREF(ret);
+    ret = run_released(all_task, &x, (p.K + 1) / 2, &p, &c, threads);
 done:
     release_all(b, N_PACK + 1);
     return ret;
@@ -590,14 +591,7 @@ static PyObject *py_tile(PyObject *self, PyObject *args)
                  r0, r1, c0, c1, nc, want_s, r0 == c0,
                  b[S].v.buf, b[ROW].v.buf, b[DIAG].v.buf, b[WITHIN].v.buf};
     int64_t ntask = r0 == c0 ? (nr + 1) / 2 : nr;
-    size_t maxn = pack_maxn(&p);
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = run_tasks(tile_task, &x, ntask, maxn, c.int_cells ? 4 : 8, threads);
-    Py_END_ALLOW_THREADS
-    if (rc != 0) { PyErr_NoMemory(); goto done; }
-    ret = Py_None;
-    Py_INCREF(ret);
+    ret = run_released(tile_task, &x, ntask, &p, &c, threads);
 done:
     release_all(b, NB);
     return ret;
