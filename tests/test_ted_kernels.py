@@ -18,6 +18,7 @@ import types
 
 import numpy as np
 import pytest
+import zss
 from test_ted import ALPHABET, _cost_sets, dep, random_heads, random_labels
 
 from synagree.base import native
@@ -26,7 +27,7 @@ from synagree.distance import kernels, sums
 from synagree.distance import ted as T
 from synagree.io.conllu import read_conllu
 from synagree.noise.perturb import label_set, perturb
-from synagree.trees.flat import Vocabulary, dependency_tree, dependency_trees
+from synagree.trees.flat import Vocabulary, dependency_tree, dependency_trees, to_zss
 
 needs_c = pytest.mark.skipif(kernels.C_EXTENSION is None, reason="C extension not built")
 
@@ -39,6 +40,17 @@ def _random_trees(seed: int, count: int, hi: int = 30):
     return rng, vocab, trees
 
 
+def _all_costs(rng, L):
+    """test_ted's cost sets, plus integral non-unit costs (int32 cells whose
+    leaf keyroots take the general closed form rather than the plain one)."""
+    sets = _cost_sets(rng, L)
+    unit = T.Costs.unit(L)
+    ints = T.Costs(unit.delete * 3, unit.insert * 2 + (np.arange(L) % 2), None)
+    assert ints.arrays()[0].dtype == np.int32
+    sets["integral"] = ints
+    return sets
+
+
 def _both(monkeypatch, fn):
     """fn() on the C kernels, then on numba's."""
     out = []
@@ -49,11 +61,11 @@ def _both(monkeypatch, fn):
 
 
 @needs_c
-@pytest.mark.parametrize("kind", ["unit", "fractional", "general"])
+@pytest.mark.parametrize("kind", ["unit", "fractional", "general", "integral"])
 @pytest.mark.parametrize("n_pairs", [500, kernels.SERIAL_BELOW + 300])  # serial, threaded
 def test_pair_distances_equal(kind, n_pairs, monkeypatch):
     rng, vocab, trees = _random_trees(11, 120)
-    costs = _cost_sets(rng, len(vocab))[kind]
+    costs = _all_costs(rng, len(vocab))[kind]
     pack = T.TreePack(trees)
     i = rng.integers(0, len(pack), n_pairs)
     j = rng.integers(0, len(pack), n_pairs)
@@ -72,9 +84,38 @@ def test_wide_trees_equal(monkeypatch):
              for n in (1, 5, 40)]
     pack = T.TreePack([star, *small])
     i, j = np.array([0, 0, 0, 1, 3]), np.array([1, 2, 3, 0, 0])
-    for costs in _cost_sets(rng, len(vocab)).values():
+    for costs in _all_costs(rng, len(vocab)).values():
         c, nb = _both(monkeypatch, lambda: T.pair_distances(pack, i, j, costs))
         assert np.array_equal(c, nb)
+
+
+@needs_c
+@pytest.mark.parametrize("kind", ["unit", "fractional", "general", "integral"])
+def test_root_only_trees_equal_zss(kind, monkeypatch):
+    """Trees of the root alone (every word on a head cycle) and one-word trees:
+    the keyroots that are leaves, on both sides, against zss and numba."""
+    rng = np.random.default_rng(17)
+    vocab = Vocabulary(ALPHABET)
+    shapes = [([2, 1], ["a", "b"]), ([2, 3, 1], ["a", "b", "c"]), ([0], ["a"]), ([0], ["d"]),
+              ([0, 1], ["a", "a"]), ([2, 0, 2, 2], ["b", "a", "c", "a"])]
+    shapes += [(random_heads(rng, n), random_labels(rng, n)) for n in (3, 7, 12)]
+    trees = [dependency_tree(dep(h, lab), vocab) for h, lab in shapes]
+    assert trees[0].n_nodes == 1 and trees[1].n_nodes == 1  # the root alone
+    costs = _all_costs(rng, len(vocab))[kind]
+    pack = T.TreePack(trees)
+    i, j = np.triu_indices(len(trees))
+    c, nb = _both(monkeypatch, lambda: T.pair_distances(pack, i, j, costs))
+    assert np.array_equal(c, nb)
+    dc, ic = costs.delete, costs.insert
+    rm = costs.rename if costs.rename is not None else 1.0 - np.eye(len(vocab))
+    zt = [to_zss(t, vocab) for t in trees]
+    ids = {lab: k for k, lab in enumerate(vocab.labels)}
+    for k, (a, b) in enumerate(zip(i.tolist(), j.tolist())):
+        z = zss.distance(zt[a], zt[b], zss.Node.get_children,
+                         insert_cost=lambda n: ic[ids[n.label]],
+                         remove_cost=lambda n: dc[ids[n.label]],
+                         update_cost=lambda x, y: rm[ids[x.label], ids[y.label]])
+        assert c[k] == pytest.approx(z, abs=1e-9), (a, b)
 
 
 @needs_c
@@ -122,7 +163,7 @@ def _sums_equal(a: sums.UnitSums, b: sums.UnitSums) -> None:
 def test_unit_sums_equal(tile, threads, monkeypatch):
     monkeypatch.setenv(native.THREADS_ENV, threads)
     rng, vocab, ut = _units(5, 40)
-    for kind, costs in _cost_sets(rng, len(vocab)).items():
+    for kind, costs in _all_costs(rng, len(vocab)).items():
         for want_s in (False, True):
             c, nb = _both(monkeypatch, lambda: sums.unit_sums(ut, costs, want_s=want_s, tile=tile,
                                                              want_full=want_s))

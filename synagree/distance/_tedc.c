@@ -12,9 +12,12 @@
  * It is the C twin of the numba kernels in kernels_numba.py, written line for
  * line from them: the same cells, the same additions in the same order and
  * the same reductions, so every distance and every sum is bit-identical to
- * numba's (the tests check this on random and real trees).  It exists to
- * spare each run numba's start-up (importing numba and loading its cached
- * machine code cost more than half a second) and the first run's compile.
+ * numba's (the tests check this on random and real trees).  One shortcut,
+ * for integer costs only: the tables of keyroots that are leaves are replaced
+ * by a closed form of the same tree distances (_tedc_zs.h), exact integers
+ * like the rest.  It exists to spare each run numba's start-up (importing
+ * numba and loading its cached machine code cost more than half a second)
+ * and the first run's compile, and is faster per pair.
  *
  * Conventions: arrays arrive through the buffer protocol, C-contiguous, with
  * the dtypes of the numba kernels (labels, leftmost leaves and keyroots
@@ -56,7 +59,8 @@ static int work_init(Work *w, size_t maxn, size_t cell_size)
 {
     w->maxn = maxn;
     w->cw = maxn + 1 > CHUNK_COLS ? maxn + 1 : CHUNK_COLS;
-    size_t n = maxn * (maxn + 2) + (maxn + 1) * w->cw + 2 * maxn + w->cw;
+    /* td | fd | dc | ic | cic | P and m of the leaf shortcut (int32 cells) */
+    size_t n = maxn * (maxn + 2) + (maxn + 1) * w->cw + 2 * maxn + w->cw + 2 * (maxn + 1);
     /* calloc: the one read of a discarded value (column -1 of row 0) is of
        initialised memory */
     w->cells = calloc(n, cell_size);
@@ -84,18 +88,26 @@ static void work_free(Work *w)
 #define CELL int32_t
 #define BIG INT_BIG
 #define ZS zs_i32
+#define LEAF_SHORTCUT 1
+#define LEAF_FILL leaf_fill_i32
+#define LEAF_FILL_PLAIN leaf_fill_plain_i32
 #include "_tedc_zs.h"
 #undef CELL
 #undef BIG
 #undef ZS
+#undef LEAF_SHORTCUT
+#undef LEAF_FILL
+#undef LEAF_FILL_PLAIN
 
 #define CELL double
 #define BIG INFINITY
 #define ZS zs_f64
+#define LEAF_SHORTCUT 0
 #include "_tedc_zs.h"
 #undef CELL
 #undef BIG
 #undef ZS
+#undef LEAF_SHORTCUT
 
 /* ------------------------------------------------------------------------ */
 /* A pack of trees, the costs, one pair                                      */
@@ -111,6 +123,7 @@ typedef struct {
     const void *dcost, *icost, *rmat;
     size_t rstride;     /* columns of rmat */
     int unit, int_cells;
+    int plain;          /* int32 cells with plain unit costs (see _tedc_zs.h) */
 } Costs;
 
 /* TED between trees i and j of the pack, in the cheaper orientation
@@ -130,11 +143,11 @@ static double pair(const Pack *p, int64_t i, int64_t j, const Costs *c, Work *w)
         return zs_i32(L + oi, LM + oi, KR, ni, KO[i], KO[i + 1],
                       L + oj, LM + oj, KR, nj, KO[j], KO[j + 1],
                       (const int32_t *)c->dcost, (const int32_t *)c->icost,
-                      (const int32_t *)c->rmat, c->rstride, c->unit, w);
+                      (const int32_t *)c->rmat, c->rstride, c->unit, c->plain, w);
     return zs_f64(L + oi, LM + oi, KR, ni, KO[i], KO[i + 1],
                   L + oj, LM + oj, KR, nj, KO[j], KO[j + 1],
                   (const double *)c->dcost, (const double *)c->icost,
-                  (const double *)c->rmat, c->rstride, c->unit, w);
+                  (const double *)c->rmat, c->rstride, c->unit, 0, w);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -313,6 +326,14 @@ static int take_pack(PyObject *const *o, Buf *b, int unit, Pack *p, Costs *c)
     c->rstride = unit ? 2 : (size_t)L;
     c->unit = unit;
     c->int_cells = kind == K_INT;
+    c->plain = 0;
+    if (c->int_cells) {
+        /* plain unit costs: label 0 free, every other label 1, renames 0/1 */
+        const int32_t *dc = c->dcost, *ic = c->icost, *rm = c->rmat;
+        c->plain = rm[0] == 0 && rm[1] == 1 && dc[0] == 0 && ic[0] == 0;
+        for (Py_ssize_t l = 1; l < L && c->plain; l++)
+            c->plain = dc[l] == 1 && ic[l] == 1;
+    }
     return 0;
 }
 

@@ -71,8 +71,11 @@ def dask_executor(address: str = "local", n_workers: Optional[int] = None) -> It
     Client, LocalCluster = _require_dask()
     cluster = None
     if address == "local":
+        # one thread per worker, and its kernels on that one thread: the
+        # workers are the parallelism (two levels would oversubscribe the cores)
         cluster = LocalCluster(n_workers=n_workers or 2, threads_per_worker=1,
-                               processes=True, dashboard_address=None)
+                               processes=True, dashboard_address=None,
+                               env={"SYNAGREE_THREADS": "1", "NUMBA_NUM_THREADS": "1"})
         client = Client(cluster)
     else:
         try:

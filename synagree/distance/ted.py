@@ -14,10 +14,12 @@ built) with one work buffer per thread.  Each pair runs in whichever
 orientation (left- or right-path decomposition, i.e. original or mirrored
 trees) the Zhang–Shasha cost estimate prefers; both give the same distance.
 
-The kernel fills exactly the textbook's cells with the textbook's additions,
-so its distances are the textbook float64 values bit for bit; it is laid out
-for speed (about 1 G cells/s per core on UD English pairs, 3× the
-straightforward loop; docs/method.md §3.3).
+The kernels fill the textbook's cells with the textbook's additions, so
+their distances are the textbook float64 values bit for bit (with integer
+costs the C kernel gives the tables of leaf keyroots in closed form, exact
+integers like the rest); they are laid out for speed (1-1.5 G cells/s per
+core on UD English pairs, 3-4× the straightforward loop; docs/method.md
+§3.3).
 """
 from __future__ import annotations
 
