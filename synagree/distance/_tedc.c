@@ -91,6 +91,7 @@ static void work_free(Work *w)
 #define LEAF_SHORTCUT 1
 #define LEAF_FILL leaf_fill_i32
 #define LEAF_FILL_PLAIN leaf_fill_plain_i32
+#define PREFIX_ROW prefix_row_i32
 #include "_tedc_zs.h"
 #undef CELL
 #undef BIG
@@ -98,16 +99,19 @@ static void work_free(Work *w)
 #undef LEAF_SHORTCUT
 #undef LEAF_FILL
 #undef LEAF_FILL_PLAIN
+#undef PREFIX_ROW
 
 #define CELL double
 #define BIG INFINITY
 #define ZS zs_f64
 #define LEAF_SHORTCUT 0
+#define PREFIX_ROW prefix_row_f64
 #include "_tedc_zs.h"
 #undef CELL
 #undef BIG
 #undef ZS
 #undef LEAF_SHORTCUT
+#undef PREFIX_ROW
 
 /* ------------------------------------------------------------------------ */
 /* A pack of trees, the costs, one pair                                      */

@@ -1,6 +1,7 @@
 /* The Zhang-Shasha kernel for one cell type, included twice by _tedc.c:
  * with CELL = int32_t (integral unit costs) and CELL = double (any costs).
- * ZS names the function; LEAF_SHORTCUT is 1 for int32 cells.  See _tedc.c
+ * ZS, PREFIX_ROW, LEAF_FILL and LEAF_FILL_PLAIN name its functions;
+ * LEAF_SHORTCUT is 1 for int32 cells.  See _tedc.c
  * for the layout and docs/method.md §3.
  *
  * Line for line the numba kernel `_zs` of synagree/distance/kernels_numba.py:
@@ -75,6 +76,34 @@ static void LEAF_FILL_PLAIN(const int32_t *LX, const int32_t *LMX, size_t nx,
     }
 }
 #endif
+
+/* One row of a node a whose subtree is a prefix of its keyroot's forest:
+ * on the columns whose subtree is a prefix too the trees may match (rename
+ * from the diagonal, and the result is a tree distance, stored at q[3]);
+ * both candidates are computed and one selected, as a branch per column
+ * mispredicts too often.  `unit`: renames cost ren[la != label of b], else
+ * ren[label of b] (ren: la's row of the matrix).  Inlined with `unit` a
+ * constant at each call, so the compiler makes one loop of each kind. */
+static inline __attribute__((always_inline)) void
+PREFIX_ROW(size_t w, const uint32_t *rec, const CELL *fd, const CELL *up, CELL *restrict cur,
+           CELL *tdr, const CELL *cic, CELL da, CELL left, const CELL *ren, uint32_t la,
+           int unit, size_t DUMP)
+{
+    for (size_t cc = 0; cc < w; cc++) {
+        const uint32_t *q = rec + 4 * cc;
+        uint32_t wb = q[3];
+        CELL rt = up[(ptrdiff_t)cc - 1] + (unit ? ren[la != q[2]] : ren[q[2]]);
+        CELL rf = fd[q[0]] + tdr[q[1]];
+        CELL rr = wb != DUMP ? rt : rf;
+        CELL d = up[cc] + da;
+        d = d < rr ? d : rr;
+        CELL ins = left + cic[cc];
+        CELL v = d < ins ? d : ins;
+        cur[cc] = v;
+        tdr[wb] = v;
+        left = v;
+    }
+}
 
 static double ZS(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, size_t n1,
                  int64_t k1, int64_t k1e,
@@ -218,44 +247,13 @@ static double ZS(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, size
                         left = v;
                     }
                 } else {
-                    /* a's subtree is a prefix of the forest: rename from the
-                       diagonal where column b's subtree is a prefix too, and
-                       the result is a tree distance (stored at q[3]) */
+                    /* a's subtree is a prefix of the forest (PREFIX_ROW) */
                     const uint32_t la = (uint32_t)L1[a];
-                    if (unit) {
-                        for (size_t cc = 0; cc < w; cc++) {
-                            const uint32_t *q = rec + 4 * cc;
-                            uint32_t wb = q[3];
-                            CELL ren = rmat[la != q[2]];
-                            CELL rt = up[(ptrdiff_t)cc - 1] + ren;
-                            CELL rf = fd[q[0]] + tdr[q[1]];
-                            CELL rr = wb != DUMP ? rt : rf;
-                            CELL d = up[cc] + da;
-                            d = d < rr ? d : rr;
-                            CELL ins = left + cic[cc];
-                            CELL v = d < ins ? d : ins;
-                            cur[cc] = v;
-                            tdr[wb] = v;
-                            left = v;
-                        }
-                    } else {
-                        const CELL *rrow = rmat + (size_t)la * rstride;
-                        for (size_t cc = 0; cc < w; cc++) {
-                            const uint32_t *q = rec + 4 * cc;
-                            uint32_t wb = q[3];
-                            CELL ren = rrow[q[2]];
-                            CELL rt = up[(ptrdiff_t)cc - 1] + ren;
-                            CELL rf = fd[q[0]] + tdr[q[1]];
-                            CELL rr = wb != DUMP ? rt : rf;
-                            CELL d = up[cc] + da;
-                            d = d < rr ? d : rr;
-                            CELL ins = left + cic[cc];
-                            CELL v = d < ins ? d : ins;
-                            cur[cc] = v;
-                            tdr[wb] = v;
-                            left = v;
-                        }
-                    }
+                    if (unit)
+                        PREFIX_ROW(w, rec, fd, up, cur, tdr, cic, da, big, rmat, la, 1, DUMP);
+                    else
+                        PREFIX_ROW(w, rec, fd, up, cur, tdr, cic, da, big,
+                                   rmat + (size_t)la * rstride, la, 0, DUMP);
                 }
             }
         }
