@@ -276,3 +276,25 @@ def test_a_build_older_than_its_sources_is_not_run(monkeypatch):
     monkeypatch.setenv(native.KERNELS_ENV, "c")
     with pytest.raises(InputError, match="older version"):
         kernels.backend()
+
+
+@pytest.mark.parametrize("kernels_env,expected", [("auto", None), ("numba", "kernels: numba"),
+                                                  ("fortran", "SYNAGREE_KERNELS")])
+def test_version_says_which_kernels_run(kernels_env, expected, monkeypatch, capsys):
+    """``synagree --version`` names the kernels (C and threads, or numba and
+    why); a bad setting is the usage error, exit 2."""
+    from synagree.cli.main import main
+
+    monkeypatch.setenv(native.KERNELS_ENV, kernels_env)
+    monkeypatch.setenv(native.THREADS_ENV, "3")
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    out, err = capsys.readouterr()
+    if kernels_env == "fortran":
+        assert stop.value.code == 2 and expected in err and "Traceback" not in err
+        return
+    assert stop.value.code == 0 and out.startswith("synagree ")
+    if expected is None:  # auto: C where built
+        expected = ("kernels: C, 3 thread(s)" if kernels.C_EXTENSION is not None
+                    else "kernels: numba: the C extension is not built")
+    assert expected in out, out

@@ -39,6 +39,33 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
 }
 
 
+class _Version(argparse.Action):
+    """``--version``: the version and which kernels run (C or numba, and why).
+
+    The kernels module (and numpy with it) is imported only when asked, so
+    that building the parser stays fast."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: Optional[str] = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help="show the version and the kernels in use, and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        kernels = importlib.import_module("synagree.distance.kernels")
+        native = importlib.import_module("synagree.base.native")
+        try:
+            if kernels.backend() == "c":
+                detail = f"C, {native.threads()} thread(s)"
+            elif kernels.C_EXTENSION is None:
+                detail = "numba: the C extension is not built"
+            else:
+                detail = "numba"
+        except InputError as exc:  # a bad SYNAGREE_* setting
+            parser.exit(EXIT_INPUT, f"{exc}\n")
+        print(f"synagree {__version__} (kernels: {detail})")  # stdout, as argparse's version
+        parser.exit()
+
+
 def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     """The ``synagree`` parser; the options of ``command`` (or of every command
     when None is given and ``all`` is asked) are added by its module."""
@@ -46,7 +73,7 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
         prog="synagree",
         description="Chance-corrected agreement (Krippendorff's alpha over tree edit "
                     "distance) for syntactic annotation.")
-    ap.add_argument("--version", action="version", version=f"synagree {__version__}")
+    ap.add_argument("--version", action=_Version)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text[:1].upper()
