@@ -233,7 +233,8 @@ def test_bad_buffers_raise_not_crash():
 
 
 @pytest.mark.parametrize("var,value", [(native.KERNELS_ENV, "fortran"),
-                                       (native.THREADS_ENV, "0"), (native.THREADS_ENV, "two")])
+                                       (native.THREADS_ENV, "0"), (native.THREADS_ENV, "two"),
+                                       (native.THREADS_ENV, "100000")])
 def test_bad_environment_is_a_usage_error(var, value, monkeypatch, run_cli, repo_root):
     monkeypatch.setenv(var, value)
     with pytest.raises(InputError):

@@ -19,8 +19,8 @@ benchmark can run both in one process:
     ``auto`` (default: C when built, else numba), ``c`` (C or an error) or
     ``numba``.
 ``SYNAGREE_THREADS``
-    Threads of the C kernels (a positive integer); default: the CPUs this
-    process may run on.  numba's kernels follow ``NUMBA_NUM_THREADS``.
+    Threads of the C kernels (1 to 1,024); default: the CPUs this process
+    may run on.  numba's kernels follow ``NUMBA_NUM_THREADS``.
 
 A C extension built from other sources than those beside it (an editable
 install whose ``.c`` files changed since the last build) is never run:
@@ -42,6 +42,7 @@ from synagree.base.problems import InputError
 KERNELS_ENV = "SYNAGREE_KERNELS"
 THREADS_ENV = "SYNAGREE_THREADS"
 CHOICES = ("auto", "c", "numba")
+MAX_THREADS = 1024  # each thread holds work buffers of up to a few MB
 
 
 def _setting_error(name: str, value: str, allowed: str) -> InputError:
@@ -153,7 +154,8 @@ def threads() -> int:
     Raises
     ------
     InputError
-        ``bad-environment`` when ``SYNAGREE_THREADS`` is not a positive integer.
+        ``bad-environment`` when ``SYNAGREE_THREADS`` is not a whole number
+        from 1 to `MAX_THREADS`.
 
     Examples
     --------
@@ -171,8 +173,8 @@ def threads() -> int:
             n = int(raw)
         except ValueError:
             n = 0
-        if n < 1:
-            raise _setting_error(THREADS_ENV, raw, "a positive integer")
+        if not 1 <= n <= MAX_THREADS:
+            raise _setting_error(THREADS_ENV, raw, f"a whole number from 1 to {MAX_THREADS:,}")
         return n
     try:
         return max(1, len(os.sched_getaffinity(0)))
