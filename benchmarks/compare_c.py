@@ -1,8 +1,11 @@
-"""One-off: the Zhang-Shasha kernel compiled as C (gcc -O3) vs the numba kernel.
+"""Historical one-off: a straightforward Zhang-Shasha loop compiled as C (gcc -O3)
+vs the package's numba kernel.
 
 Same algorithm, same flat arrays, same pairs, one thread each, loop over pairs
 inside compiled code on both sides.  Prints time per pair and the ratio
-numba / C (goal: <= 1.3).  Needs gcc.
+numba / C (goal: <= 1.3).  Needs gcc.  The package's own C kernels
+(synagree.distance._tedc) are timed by bench_kernel.py; this script runs the
+package on its numba kernels (SYNAGREE_KERNELS=numba).
 
     python benchmarks/compare_c.py
 """
@@ -19,6 +22,8 @@ from common import best_of, random_trees
 
 from synagree.distance import ted
 from synagree.trees.flat import Vocabulary
+
+os.environ["SYNAGREE_KERNELS"] = "numba"  # read per call: the package's numba kernels
 
 C_SRC = r"""
 #include <stdint.h>
