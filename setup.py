@@ -6,6 +6,7 @@ is available the install still succeeds and the same kernels run through
 numba instead (synagree.base.native).
 """
 import hashlib
+import platform
 import sys
 from pathlib import Path
 
@@ -17,6 +18,12 @@ from setuptools import Extension, setup
 ARGS = [] if sys.platform == "win32" else ["-O3", "-funroll-loops", "-ffp-contract=off",
                                            "-fno-math-errno", "-pthread"]
 LINK = [] if sys.platform == "win32" else ["-pthread"]
+if platform.machine().lower() in ("i386", "i486", "i586", "i686", "x86"):
+    # 32-bit x86: SSE2 arithmetic, not the x87's extended precision, so that
+    # float64 sums round as numba's do
+    ARGS += ["-msse2", "-mfpmath=sse"]
+# Windows: the kernels use POSIX threads, so the optional build fails there
+# and numba runs the same kernels.
 
 
 def kernel(name: str, sources: list) -> Extension:

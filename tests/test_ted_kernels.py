@@ -299,3 +299,78 @@ def test_version_says_which_kernels_run(kernels_env, expected, monkeypatch, caps
         expected = ("kernels: C, 3 thread(s)" if kernels.C_EXTENSION is not None
                     else "kernels: numba: the C extension is not built")
     assert expected in out, out
+
+
+def _tiny_pack():
+    from synagree.trees.flat import flat_tree
+    t1 = flat_tree([[1, 2], [], [3], []], [0, 1, 2, 3], size=4)
+    t2 = flat_tree([[1], [2], []], [0, 1, 2], size=3)
+    return [x.copy() for x in T.TreePack([t1, t2])._args()], T.Costs.unit(4).arrays()
+
+
+def _corrupt(name, args):
+    """One inconsistent pack per case the C kernels must refuse (each crashed
+    or returned a wrong 0 before the checks); args in TreePack._args order:
+    lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr."""
+    if name == "noff-decreasing":
+        args[2][:] = [0, 4, 3]
+    elif name == "noff-past-the-labels":
+        args[2][:] = [0, 2000, 7]
+    elif name == "keyroot-out-of-range":
+        args[3][:] = 1000
+    elif name == "keyroot-negative":
+        args[3][:] = -3
+    elif name == "koff-wild":
+        args[4][0], args[4][1] = -10**6, 10**9
+    elif name == "lml-beyond-node":
+        args[1][6] = 100
+    elif name == "lml-negative":
+        args[1][3] = -50
+        args[6][3] = -50
+    elif name == "lml-not-nested":
+        args[1][1] = 0  # node 1 claims node 0, so node 2 (from 1) cannot hold node 1
+    elif name == "keyroots-missing":
+        args[3][:] = args[3][0]
+    elif name == "big-endian":
+        args[1] = args[1].astype(">i4")
+    return args
+
+
+@needs_c
+@pytest.mark.parametrize("name", ["noff-decreasing", "noff-past-the-labels",
+                                  "keyroot-out-of-range", "keyroot-negative", "koff-wild",
+                                  "lml-beyond-node", "lml-negative", "lml-not-nested",
+                                  "keyroots-missing", "big-endian"])
+def test_inconsistent_packs_are_refused(name):
+    args, (dc, ic, rm, unit) = _tiny_pack()
+    out = np.zeros(1)
+    kernels.C_EXTENSION.pairs(np.array([0]), np.array([1]), *args, dc, ic, rm, unit, 64, 1, out)
+    assert out[0] == 3.0  # the untouched pack: a well-formed call
+    args = _corrupt(name, args)
+    out[:] = -1.0
+    with pytest.raises((ValueError, TypeError)):
+        kernels.C_EXTENSION.pairs(np.array([0]), np.array([1]), *args, dc, ic, rm, unit,
+                                  64, 1, out)
+    assert out[0] == -1.0  # nothing written
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 2**62, 2**63 - 1])
+def test_any_chunk_gives_the_distances(chunk, monkeypatch):
+    _, vocab, trees = _random_trees(5, 40)
+    pack = T.TreePack(trees)
+    rng = np.random.default_rng(6)
+    for n in (2, kernels.SERIAL_BELOW + 10):
+        i, j = rng.integers(0, len(pack), n), rng.integers(0, len(pack), n)
+        expected = T.pair_distances(pack, i, j)
+        for backend in ("auto", "numba"):
+            monkeypatch.setenv(native.KERNELS_ENV, backend)
+            assert np.array_equal(T.pair_distances(pack, i, j, chunk=chunk), expected)
+    with pytest.raises(ValueError, match="chunk"):
+        T.pair_distances(pack, i, j, chunk=0)
+
+
+def test_bad_threads_setting_is_refused_on_numba_too(monkeypatch):
+    monkeypatch.setenv(native.KERNELS_ENV, "numba")
+    monkeypatch.setenv(native.THREADS_ENV, "0")
+    with pytest.raises(InputError, match="SYNAGREE_THREADS"):
+        kernels.backend()

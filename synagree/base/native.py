@@ -33,9 +33,10 @@ from __future__ import annotations
 import hashlib
 import os
 import warnings
+import weakref
 from pathlib import Path
 from types import ModuleType
-from typing import Dict, Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 from synagree.base.problems import InputError
 
@@ -101,20 +102,24 @@ def built_from(extension: ModuleType, sources: Sequence[str]) -> bool:
     return digest.hexdigest() == expected
 
 
-_fresh: Dict[int, bool] = {}  # id(extension) -> built from its sources as they are
+# extension -> (sources checked, built from them as they are now, warned already)
+_fresh: "weakref.WeakKeyDictionary[ModuleType, Tuple[Tuple[str, ...], bool, bool]]" = \
+    weakref.WeakKeyDictionary()
 
 
 def use_c(extension: Optional[ModuleType], sources: Sequence[str] = ()) -> bool:
     """Should the kernels of ``extension`` (None: not built) run, rather than numba's?
 
     ``sources``: the extension's source files (see `built_from`); a build
-    older than them is not used.
+    older than them is not used (``auto`` warns once and runs numba).  Both
+    settings are checked on every call, whichever kernels run.
 
     Raises
     ------
     InputError
         ``bad-environment``: ``SYNAGREE_KERNELS=c`` but the extension is not
-        built or is older than its sources, or an unknown setting.
+        built or is older than its sources, or an unknown setting of either
+        variable.
 
     Examples
     --------
@@ -124,6 +129,7 @@ def use_c(extension: Optional[ModuleType], sources: Sequence[str] = ()) -> bool:
     (False, True)
     """
     wanted = choice()
+    threads()  # a bad SYNAGREE_THREADS is an error on every path, not only on C's
     if wanted == "numba":
         return False
     if extension is None:
@@ -133,18 +139,22 @@ def use_c(extension: Optional[ModuleType], sources: Sequence[str] = ()) -> bool:
                 f"{KERNELS_ENV}=c: the C kernels are not built in this installation "
                 "(reinstall with a C compiler available, or use auto/numba)")
         return False
-    fresh = _fresh.get(id(extension))
-    if fresh is None:
-        fresh = _fresh[id(extension)] = built_from(extension, sources)
-        if not fresh and wanted == "auto":
-            warnings.warn(f"{extension.__name__} was built from an older version of its "
-                          "sources: running numba's kernels instead (rebuild with "
-                          "pip install -e .)", RuntimeWarning, stacklevel=2)
+    key = tuple(sources)
+    known = _fresh.get(extension)
+    if known is None or known[0] != key:
+        known = (key, built_from(extension, sources), False)
+        _fresh[extension] = known
+    fresh = known[1]
     if not fresh and wanted == "c":
         raise InputError.single(
             "<environment>", None, "bad-environment",
             f"{KERNELS_ENV}=c: {extension.__name__} was built from an older version of its "
             "sources (rebuild with pip install -e ., or use auto/numba)")
+    if not fresh and not known[2]:
+        _fresh[extension] = (key, False, True)
+        warnings.warn(f"{extension.__name__} was built from an older version of its "
+                      "sources: running numba's kernels instead (rebuild with "
+                      "pip install -e .)", RuntimeWarning, stacklevel=2)
     return fresh
 
 
@@ -177,6 +187,7 @@ def threads() -> int:
             raise _setting_error(THREADS_ENV, raw, f"a whole number from 1 to {MAX_THREADS:,}")
         return n
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        usable = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
-        return max(1, os.cpu_count() or 1)
+        usable = os.cpu_count() or 1
+    return max(1, min(usable, MAX_THREADS))

@@ -61,8 +61,8 @@ static int work_init(Work *w, size_t maxn, size_t cell_size)
     w->cw = maxn + 1 > CHUNK_COLS ? maxn + 1 : CHUNK_COLS;
     /* td | fd | dc | ic | cic | P and m of the leaf shortcut (int32 cells) */
     size_t n = maxn * (maxn + 2) + (maxn + 1) * w->cw + 2 * maxn + w->cw + 2 * (maxn + 1);
-    /* calloc: the one read of a discarded value (column -1 of row 0) is of
-       initialised memory */
+    /* calloc: the discarded read at column -1 of each row (the previous row's
+       last cell, or the end of td before row 0) is of initialised memory */
     w->cells = calloc(n, cell_size);
     w->rec = calloc(4 * w->cw, sizeof(uint32_t));
     if (!w->cells || !w->rec) {
@@ -166,28 +166,28 @@ typedef struct {
     int64_t ntask;
     int64_t next;       /* the next task to take (atomic) */
     size_t maxn, cell_size;
-    int failed;         /* a thread could not get its work buffers (atomic) */
+    int64_t done;       /* tasks completed (atomic) */
 } Pool;
 
 static void *pool_worker(void *arg)
 {
     Pool *pool = (Pool *)arg;
     Work w;
-    if (work_init(&w, pool->maxn, pool->cell_size) != 0) {
-        __atomic_store_n(&pool->failed, 1, __ATOMIC_RELAXED);
-        return NULL;
-    }
+    if (work_init(&w, pool->maxn, pool->cell_size) != 0)
+        return NULL;   /* no buffers: the other threads take the tasks */
     for (;;) {
         int64_t t = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED);
-        if (t >= pool->ntask || __atomic_load_n(&pool->failed, __ATOMIC_RELAXED)) break;
+        if (t >= pool->ntask) break;
         pool->fn(pool->ctx, t, &w);
+        __atomic_fetch_add(&pool->done, 1, __ATOMIC_RELAXED);
     }
     work_free(&w);
     return NULL;
 }
 
 /* Run tasks 0..ntask-1 on up to `threads` threads (the caller's included).
-   Returns 0, or -1 when memory ran out (the outputs are then incomplete). */
+   Returns 0, or -1 when memory ran out for every thread (the outputs are
+   then incomplete). */
 static int run_tasks(TaskFn fn, void *ctx, int64_t ntask, size_t maxn, size_t cell_size,
                      int threads)
 {
@@ -204,7 +204,8 @@ static int run_tasks(TaskFn fn, void *ctx, int64_t ntask, size_t maxn, size_t ce
     pool_worker(&pool);     /* fewer threads than asked if some did not start */
     for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
     free(tid);
-    return pool.failed ? -1 : 0;
+    /* short only if no thread could get its work buffers */
+    return pool.done == ntask ? 0 : -1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -222,7 +223,13 @@ typedef struct {
 static int format_kind(const char *fmt)
 {
     if (!fmt) return 'i';   /* "B": unsigned bytes */
-    while (*fmt == '@' || *fmt == '=' || *fmt == '<' || *fmt == '>' || *fmt == '!') fmt++;
+    const uint16_t one = 1;
+    const int little = *(const uint8_t *)&one == 1;
+    if (*fmt == '@' || *fmt == '=') fmt++;
+    else if (*fmt == '<' || *fmt == '>' || *fmt == '!') {
+        if ((*fmt == '<') != little) return 0;   /* not this machine's byte order */
+        fmt++;
+    }
     if (fmt[0] == 0 || fmt[1] != 0) return 0;
     if (strchr("bhilq", fmt[0])) return 'i';
     if (strchr("efd", fmt[0])) return 'f';
@@ -264,6 +271,58 @@ static void release_all(Buf *bufs, int n)
         if (bufs[k].held) PyBuffer_Release(&bufs[k].v);
 }
 
+/* Every tree of the pack is well formed in one orientation: leftmost leaves
+   lml[x] in 0..x and nested as a postorder tree's are (walking the children
+   of x from x-1 back over whole subtrees lands exactly before lml[x]), and the
+   keyroots are exactly the highest node of each leftmost leaf, in postorder.
+   O(nodes); what the kernels index by relies on it. */
+static int check_trees_shape(const int64_t *noff, const int64_t *koff, const int32_t *lml,
+                             const int32_t *kr, Py_ssize_t K)
+{
+    int64_t maxn = 0;
+    for (Py_ssize_t k = 0; k < K; k++)
+        if (noff[k + 1] - noff[k] > maxn) maxn = noff[k + 1] - noff[k];
+    int64_t *last = malloc(sizeof(int64_t) * (size_t)(maxn + 1));
+    char *is_kr = malloc((size_t)(maxn + 1));
+    if (!last || !is_kr) { free(last); free(is_kr); PyErr_NoMemory(); return -1; }
+    const char *bad = NULL;
+    for (Py_ssize_t k = 0; k < K && !bad; k++) {
+        const int64_t n = noff[k + 1] - noff[k];
+        const int32_t *LM = lml + noff[k];
+        for (int64_t x = 0; x < n && !bad; x++) {
+            if (LM[x] < 0 || LM[x] > x) { bad = "leftmost leaf out of range"; break; }
+            int64_t c = x - 1;
+            while (c >= LM[x]) {
+                if (LM[c] < LM[x]) { bad = "subtrees not nested"; break; }
+                c = (int64_t)LM[c] - 1;
+            }
+            if (!bad && c != (int64_t)LM[x] - 1) bad = "subtrees not nested";
+        }
+        if (!bad && n > 0 && LM[n - 1] != 0) bad = "the last node is not the root of all";
+        if (bad) break;
+        /* keyroots: the highest node of each leftmost leaf, in postorder */
+        for (int64_t x = 0; x < n; x++) last[x] = -1;
+        for (int64_t x = 0; x < n; x++) last[LM[x]] = x;
+        for (int64_t x = 0; x < n; x++) is_kr[x] = 0;
+        for (int64_t x = 0; x < n; x++)
+            if (last[x] >= 0) is_kr[last[x]] = 1;
+        int64_t q = koff[k];
+        for (int64_t x = 0; x < n && !bad; x++) {
+            if (!is_kr[x]) continue;
+            if (q >= koff[k + 1] || kr[q] != x) bad = "keyroots do not match the tree";
+            q++;
+        }
+        if (!bad && q != koff[k + 1]) bad = "keyroots do not match the tree";
+    }
+    free(last);
+    free(is_kr);
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "inconsistent pack: %s", bad);
+        return -1;
+    }
+    return 0;
+}
+
 /* The pack (11 arrays) and the costs (3 arrays), checked for the pack's
    offsets and node labels; bufs[0..13]. */
 enum { B_LAB, B_LML, B_NOFF, B_KR, B_KOFF, B_RLAB, B_RLML, B_RKR, B_RKOFF, B_CL, B_CR,
@@ -279,7 +338,10 @@ static int take_pack(PyObject *const *o, Buf *b, int unit, Pack *p, Costs *c)
     }
     /* the cost dtype decides the cells: int32 (integral unit costs) or float64 */
     Py_buffer probe;
-    if (PyObject_GetBuffer(o[B_DC], &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) return -1;
+    if (PyObject_GetBuffer(o[B_DC], &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+        PyErr_SetString(PyExc_TypeError, "dcost: expected a C-contiguous array");
+        return -1;
+    }
     Py_ssize_t cs = probe.itemsize;
     PyBuffer_Release(&probe);
     int kind = cs == 4 ? K_INT : K_FLOAT;
@@ -303,6 +365,17 @@ static int take_pack(PyObject *const *o, Buf *b, int unit, Pack *p, Costs *c)
     }
     const int64_t *noff = b[B_NOFF].v.buf, *koff = b[B_KOFF].v.buf, *rkoff = b[B_RKOFF].v.buf;
     Py_ssize_t L = items(&b[B_DC]);
+    for (Py_ssize_t k = 0; k < K; k++) {
+        if (noff[0] < 0 || koff[0] < 0 || rkoff[0] < 0 || noff[k + 1] < noff[k] ||
+            koff[k + 1] < koff[k] || rkoff[k + 1] < rkoff[k]) {
+            PyErr_SetString(PyExc_ValueError, "inconsistent pack: offsets must be >= 0 and not decrease");
+            return -1;
+        }
+    }
+    if (K == 0 && (noff[0] < 0 || koff[0] < 0 || rkoff[0] < 0)) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent pack: offsets must be >= 0 and not decrease");
+        return -1;
+    }
     if (items(&b[B_LAB]) < noff[K] || items(&b[B_LML]) < noff[K] || items(&b[B_RLAB]) < noff[K] ||
         items(&b[B_RLML]) < noff[K] || items(&b[B_KR]) < koff[K] || items(&b[B_RKR]) < rkoff[K]) {
         PyErr_SetString(PyExc_ValueError, "inconsistent pack: node arrays shorter than the offsets say");
@@ -315,6 +388,9 @@ static int take_pack(PyObject *const *o, Buf *b, int unit, Pack *p, Costs *c)
             return -1;
         }
     }
+    if (check_trees_shape(noff, koff, b[B_LML].v.buf, b[B_KR].v.buf, K) ||
+        check_trees_shape(noff, rkoff, b[B_RLML].v.buf, b[B_RKR].v.buf, K))
+        return -1;
     if (!unit) {
         Py_ssize_t nr = items(&b[B_RM]);
         if (nr != L * L) {
@@ -424,7 +500,7 @@ static PyObject *py_pairs(PyObject *self, PyObject *args)
         goto done;
     if (chunk < 1) chunk = 1;
     PairsCtx x = {&p, &c, bi->v.buf, bj->v.buf, bo->v.buf, items(bi), chunk};
-    int64_t ntask = (x.n + chunk - 1) / chunk;
+    int64_t ntask = x.n / chunk + (x.n % chunk != 0);   /* no overflow for any chunk */
     ret = run_released(pairs_task, &x, ntask, &p, &c, threads);
 done:
     release_all(b, N_PACK + 3);

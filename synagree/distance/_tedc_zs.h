@@ -44,9 +44,9 @@ static void LEAF_FILL(const int32_t *LX, const int32_t *LMX, size_t nx, const CE
 
 /* LEAF_FILL for plain unit costs (every label costs 1 to insert or delete,
  * label 0 costs 0, renames 0/1), in a few operations per node.  With c(l)
- * that cost, ren(t, y) - c(t) is -1 where t has y's label (y's label is not
- * 0: a leaf keyroot is never the root, unless its tree is the root alone),
- * 1 where t has label 0, and 0 elsewhere; so
+ * that cost and y's label not 0, ren(t, y) - c(t) is -1 where t has y's
+ * label, 1 where t has label 0, and 0 elsewhere (a leaf of label 0 is
+ * handled by the caller); so
  *
  *     td(x, y) = base(x) - [sub(x) holds y's label]
  *     base(x)  = D(x) + (1 if sub(x) holds only label-0 nodes else 0)
@@ -142,9 +142,9 @@ static double ZS(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, size
        form.  General costs: P holds prefix sums of tree 1's delete costs,
        then of tree 2's insert costs, m is scratch.  Plain unit costs: P
        holds prefix counts of label-0 nodes and m the base of
-       LEAF_BASE_PLAIN; a leaf keyroot of label 0 (the root of a one-node
-       tree, free to insert or delete) is at distance D(x), the number of
-       other-label nodes of sub(x). */
+       LEAF_BASE_PLAIN; a leaf keyroot of label 0 (free to insert or delete,
+       and renamed to any other label at cost 1) is at distance D(x), the
+       number of other-label nodes of sub(x). */
     if (plain) LEAF_BASE_PLAIN(L1, LM1, n1, P, m);
     else {
         P[0] = 0;

@@ -54,7 +54,7 @@ def pairs(pack: PackArgs, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost
     """TED of each pair ``(i[k], j[k])`` into ``out[k]`` (float64).
 
     ``i``, ``j``: int64 tree indices; lists shorter than `SERIAL_BELOW`
-    run on one thread.
+    run on one thread, longer ones in tasks of ``chunk`` pairs (at least 1).
 
     Examples
     --------
@@ -72,6 +72,9 @@ def pairs(pack: PackArgs, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost
     >>> out.tolist()
     [2.0]
     """
+    if chunk < 1:
+        raise ValueError(f"chunk must be at least 1, got {chunk}")
+    chunk = min(chunk, max(1, i.shape[0]))  # no overflow in the task count
     serial = i.shape[0] < SERIAL_BELOW
     if native.use_c(C_EXTENSION, C_SOURCES):
         C_EXTENSION.pairs(i, j, *pack, dcost, icost, rmat, unit, chunk,  # type: ignore[union-attr]

@@ -244,7 +244,7 @@ def pair_distances(pack: TreePack, i: np.ndarray, j: np.ndarray,
     costs : Costs, optional
         None: unit costs.
     chunk : int
-        Pairs per parallel task.
+        Pairs per parallel task (at least 1; ValueError otherwise).
 
     Returns
     -------
