@@ -301,8 +301,11 @@ def kernel_row(name: str, pack: ted.TreePack, pi: np.ndarray, pj: np.ndarray,
     def run_numba():
         kernels_numba._pairs_serial(pi, pj, *pack._args(), *new_args, pack.maxn, outs[1])
 
+    if kernels.C_EXTENSION is not None:
+        kernels.C_EXTENSION.check_pack(*pack._args())  # once, as the package does
+
     def run_c():
-        kernels.C_EXTENSION.pairs(pi, pj, *pack._args(), *new_args, 64, 1, outs[2])
+        kernels.C_EXTENSION.pairs(pi, pj, *pack._args(), *new_args, 64, 1, outs[2], True)
 
     fns = [run_old, run_numba] + ([run_c] if kernels.C_EXTENSION is not None else [])
     for f in fns:

@@ -374,3 +374,28 @@ def test_bad_threads_setting_is_refused_on_numba_too(monkeypatch):
     monkeypatch.setenv(native.THREADS_ENV, "0")
     with pytest.raises(InputError, match="SYNAGREE_THREADS"):
         kernels.backend()
+
+
+@needs_c
+def test_a_pack_is_checked_once_and_refused_when_inconsistent(monkeypatch):
+    """check_pack refuses what the kernels refuse and counts the labels; the
+    package checks a pack at its first C call only (then passes it as trusted)."""
+    args, _ = _tiny_pack()
+    assert kernels.C_EXTENSION.check_pack(*args) == 4  # label ids 0..3
+    for name in ("noff-decreasing", "lml-not-nested", "keyroots-missing", "big-endian"):
+        with pytest.raises((ValueError, TypeError)):
+            kernels.C_EXTENSION.check_pack(*_corrupt(name, _tiny_pack()[0]))
+    calls = []
+    real = kernels.C_EXTENSION.check_pack
+    fake = types.ModuleType(real.__self__.__name__)  # the extension, check_pack counted
+    fake.__dict__.update(vars(real.__self__))
+    fake.check_pack = lambda *a: calls.append(1) or real(*a)
+    monkeypatch.setattr(kernels, "C_EXTENSION", fake)
+    monkeypatch.setenv(native.KERNELS_ENV, "c")
+    _, vocab, trees = _random_trees(8, 12)
+    pack = T.TreePack(trees)
+    i, j = np.triu_indices(len(trees), k=1)
+    first = T.pair_distances(pack, i, j)
+    assert np.array_equal(T.pair_distances(pack, i, j), first)
+    assert np.array_equal(T.distance_matrix(pack)[i, j], first)
+    assert len(calls) == 1

@@ -328,14 +328,70 @@ static int check_trees_shape(const int64_t *noff, const int64_t *koff, const int
 enum { B_LAB, B_LML, B_NOFF, B_KR, B_KOFF, B_RLAB, B_RLML, B_RKR, B_RKOFF, B_CL, B_CR,
        B_DC, B_IC, B_RM, N_PACK };
 
-static int take_pack(PyObject *const *o, Buf *b, int unit, Pack *p, Costs *c)
+/* The pack's 11 arrays (bufs[0..10]): taken, and the offsets checked against
+   the arrays' lengths, O(trees).  What the kernels index by within each tree
+   is checked by check_shapes. */
+static int take_trees(PyObject *const *o, Buf *b, Pack *p)
 {
-    static const char *names[N_PACK] = {"lab", "lml", "noff", "kr", "koff", "rlab", "rlml",
-                                        "rkr", "rkoff", "cl", "cr", "dcost", "icost", "rmat"};
+    static const char *names[B_DC] = {"lab", "lml", "noff", "kr", "koff", "rlab", "rlml",
+                                      "rkr", "rkoff", "cl", "cr"};
     for (int k = B_LAB; k <= B_CR; k++) {
         int wide = k == B_NOFF || k == B_KOFF || k == B_RKOFF || k == B_CL || k == B_CR;
         if (take(o[k], &b[k], names[k], wide ? 8 : 4, K_INT, 0, 0)) return -1;
     }
+    Py_ssize_t K = items(&b[B_NOFF]) - 1;
+    if (K < 0 || items(&b[B_KOFF]) != K + 1 || items(&b[B_RKOFF]) != K + 1 ||
+        items(&b[B_CL]) != K || items(&b[B_CR]) != K) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent pack: offsets and costs per tree differ in length");
+        return -1;
+    }
+    const int64_t *noff = b[B_NOFF].v.buf, *koff = b[B_KOFF].v.buf, *rkoff = b[B_RKOFF].v.buf;
+    int ok = noff[0] >= 0 && koff[0] >= 0 && rkoff[0] >= 0;
+    for (Py_ssize_t k = 0; k < K && ok; k++)
+        ok = noff[k + 1] >= noff[k] && koff[k + 1] >= koff[k] && rkoff[k + 1] >= rkoff[k];
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent pack: offsets must be >= 0 and not decrease");
+        return -1;
+    }
+    if (items(&b[B_LAB]) < noff[K] || items(&b[B_LML]) < noff[K] || items(&b[B_RLAB]) < noff[K] ||
+        items(&b[B_RLML]) < noff[K] || items(&b[B_KR]) < koff[K] || items(&b[B_RKR]) < rkoff[K]) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent pack: node arrays shorter than the offsets say");
+        return -1;
+    }
+    p->lab = b[B_LAB].v.buf; p->lml = b[B_LML].v.buf; p->kr = b[B_KR].v.buf;
+    p->rlab = b[B_RLAB].v.buf; p->rlml = b[B_RLML].v.buf; p->rkr = b[B_RKR].v.buf;
+    p->noff = noff; p->koff = koff; p->rkoff = rkoff;
+    p->cl = b[B_CL].v.buf; p->cr = b[B_CR].v.buf; p->K = K;
+    return 0;
+}
+
+/* Every tree well formed in both orientations (check_trees_shape) and every
+   label id >= 0; *labels = the largest label id + 1 (the costs must cover
+   it).  O(nodes). */
+static int check_shapes(const Pack *p, int64_t *labels)
+{
+    if (check_trees_shape(p->noff, p->koff, p->lml, p->kr, p->K) ||
+        check_trees_shape(p->noff, p->rkoff, p->rlml, p->rkr, p->K))
+        return -1;
+    int64_t top = -1;
+    for (int64_t q = 0; q < p->noff[p->K]; q++) {
+        if (p->lab[q] < 0 || p->rlab[q] < 0) {
+            PyErr_SetString(PyExc_ValueError, "label id out of range of the costs");
+            return -1;
+        }
+        if (p->lab[q] > top) top = p->lab[q];
+        if (p->rlab[q] > top) top = p->rlab[q];
+    }
+    *labels = top + 1;
+    return 0;
+}
+
+/* The pack and the costs (bufs[0..13]).  `trusted`: the pack passed
+   check_pack and the costs cover its labels (the caller knows), so the
+   O(nodes) checks are skipped. */
+static int take_pack(PyObject *const *o, Buf *b, int unit, int trusted, Pack *p, Costs *c)
+{
+    if (take_trees(o, b, p)) return -1;
     /* the cost dtype decides the cells: int32 (integral unit costs) or float64 */
     Py_buffer probe;
     if (PyObject_GetBuffer(o[B_DC], &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
@@ -357,51 +413,19 @@ static int take_pack(PyObject *const *o, Buf *b, int unit, Pack *p, Costs *c)
         take(o[B_IC], &b[B_IC], "icost", cs, kind, items(&b[B_DC]), 0) ||
         take(o[B_RM], &b[B_RM], "rmat", cs, kind, unit ? 2 : 1, 0))
         return -1;
-    Py_ssize_t K = items(&b[B_NOFF]) - 1;
-    if (K < 0 || items(&b[B_KOFF]) != K + 1 || items(&b[B_RKOFF]) != K + 1 ||
-        items(&b[B_CL]) != K || items(&b[B_CR]) != K) {
-        PyErr_SetString(PyExc_ValueError, "inconsistent pack: offsets and costs per tree differ in length");
-        return -1;
-    }
-    const int64_t *noff = b[B_NOFF].v.buf, *koff = b[B_KOFF].v.buf, *rkoff = b[B_RKOFF].v.buf;
     Py_ssize_t L = items(&b[B_DC]);
-    for (Py_ssize_t k = 0; k < K; k++) {
-        if (noff[0] < 0 || koff[0] < 0 || rkoff[0] < 0 || noff[k + 1] < noff[k] ||
-            koff[k + 1] < koff[k] || rkoff[k + 1] < rkoff[k]) {
-            PyErr_SetString(PyExc_ValueError, "inconsistent pack: offsets must be >= 0 and not decrease");
-            return -1;
-        }
-    }
-    if (K == 0 && (noff[0] < 0 || koff[0] < 0 || rkoff[0] < 0)) {
-        PyErr_SetString(PyExc_ValueError, "inconsistent pack: offsets must be >= 0 and not decrease");
-        return -1;
-    }
-    if (items(&b[B_LAB]) < noff[K] || items(&b[B_LML]) < noff[K] || items(&b[B_RLAB]) < noff[K] ||
-        items(&b[B_RLML]) < noff[K] || items(&b[B_KR]) < koff[K] || items(&b[B_RKR]) < rkoff[K]) {
-        PyErr_SetString(PyExc_ValueError, "inconsistent pack: node arrays shorter than the offsets say");
-        return -1;
-    }
-    const int32_t *lab = b[B_LAB].v.buf, *rlab = b[B_RLAB].v.buf;
-    for (int64_t q = 0; q < noff[K]; q++) {
-        if (lab[q] < 0 || lab[q] >= L || rlab[q] < 0 || rlab[q] >= L) {
+    if (!trusted) {
+        int64_t labels;
+        if (check_shapes(p, &labels)) return -1;
+        if (labels > L) {
             PyErr_SetString(PyExc_ValueError, "label id out of range of the costs");
             return -1;
         }
     }
-    if (check_trees_shape(noff, koff, b[B_LML].v.buf, b[B_KR].v.buf, K) ||
-        check_trees_shape(noff, rkoff, b[B_RLML].v.buf, b[B_RKR].v.buf, K))
+    if (!unit && items(&b[B_RM]) != L * L) {
+        PyErr_SetString(PyExc_ValueError, "rmat: expected a square matrix over the label ids");
         return -1;
-    if (!unit) {
-        Py_ssize_t nr = items(&b[B_RM]);
-        if (nr != L * L) {
-            PyErr_SetString(PyExc_ValueError, "rmat: expected a square matrix over the label ids");
-            return -1;
-        }
     }
-    p->lab = lab; p->lml = b[B_LML].v.buf; p->kr = b[B_KR].v.buf;
-    p->rlab = rlab; p->rlml = b[B_RLML].v.buf; p->rkr = b[B_RKR].v.buf;
-    p->noff = noff; p->koff = koff; p->rkoff = rkoff;
-    p->cl = b[B_CL].v.buf; p->cr = b[B_CR].v.buf; p->K = K;
     c->dcost = b[B_DC].v.buf; c->icost = b[B_IC].v.buf; c->rmat = b[B_RM].v.buf;
     c->rstride = unit ? 2 : (size_t)L;
     c->unit = unit;
@@ -473,25 +497,25 @@ static void pairs_task(void *vctx, int64_t t, Work *w)
 
 PyDoc_STRVAR(pairs_doc,
 "pairs(i, j, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,\n"
-"      dcost, icost, rmat, unit, chunk, threads, out)\n\n"
+"      dcost, icost, rmat, unit, chunk, threads, out, trusted=False)\n\n"
 "TED of each listed pair (i[k], j[k]) of a pack into out[k] (float64),\n"
 "in chunks of `chunk` pairs spread over `threads` threads.");
 
 static PyObject *py_pairs(PyObject *self, PyObject *args)
 {
     PyObject *o[N_PACK], *oi, *oj, *oout;
-    int unit, threads;
+    int unit, threads, trusted = 0;
     Py_ssize_t chunk;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOpniO", &oi, &oj, &o[0], &o[1], &o[2], &o[3],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOpniO|p", &oi, &oj, &o[0], &o[1], &o[2], &o[3],
                           &o[4], &o[5], &o[6], &o[7], &o[8], &o[9], &o[10], &o[11], &o[12],
-                          &o[13], &unit, &chunk, &threads, &oout))
+                          &o[13], &unit, &chunk, &threads, &oout, &trusted))
         return NULL;
     Buf b[N_PACK + 3] = {{{0}, 0}};
     Buf *bi = &b[N_PACK], *bj = &b[N_PACK + 1], *bo = &b[N_PACK + 2];
     Pack p; Costs c;
     PyObject *ret = NULL;
-    if (take_pack(o, b, unit, &p, &c) ||
+    if (take_pack(o, b, unit, trusted, &p, &c) ||
         take(oi, bi, "i", 8, K_INT, 0, 0) ||
         take(oj, bj, "j", 8, K_INT, items(bi), 0) ||
         take(oout, bo, "out", 8, K_FLOAT, items(bi), 1) ||
@@ -534,23 +558,23 @@ static void all_task(void *vctx, int64_t r, Work *w)
 
 PyDoc_STRVAR(all_pairs_doc,
 "all_pairs(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,\n"
-"          dcost, icost, rmat, unit, threads, out)\n\n"
+"          dcost, icost, rmat, unit, threads, out, trusted=False)\n\n"
 "TED of every pair of trees of a pack into the K x K float64 matrix out\n"
 "(both triangles; the diagonal is left as it is).");
 
 static PyObject *py_all_pairs(PyObject *self, PyObject *args)
 {
     PyObject *o[N_PACK], *oout;
-    int unit, threads;
+    int unit, threads, trusted = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOpiO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOpiO|p", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
                           &o[6], &o[7], &o[8], &o[9], &o[10], &o[11], &o[12], &o[13], &unit,
-                          &threads, &oout))
+                          &threads, &oout, &trusted))
         return NULL;
     Buf b[N_PACK + 1] = {{{0}, 0}};
     Pack p; Costs c;
     PyObject *ret = NULL;
-    if (take_pack(o, b, unit, &p, &c)) goto done;
+    if (take_pack(o, b, unit, trusted, &p, &c)) goto done;
     if (take(oout, &b[N_PACK], "out", 8, K_FLOAT, p.K * p.K, 1)) goto done;
     AllCtx x = {&p, &c, b[N_PACK].v.buf};
     ret = run_released(all_task, &x, (p.K + 1) / 2, &p, &c, threads);
@@ -631,26 +655,27 @@ static void tile_task(void *vctx, int64_t t, Work *w)
 PyDoc_STRVAR(tile_doc,
 "tile(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr, dcost, icost, rmat,\n"
 "     unit, uoff, utree, ucount, sizes, r0, r1, c0, c1, want_s,\n"
-"     s_out, row_out, diag_out, woff, within_out, threads)\n\n"
+"     s_out, row_out, diag_out, woff, within_out, threads, trusted=False)\n\n"
 "One tile pair of the all-pairs sums: units [r0, r1) x [c0, c1); see\n"
 "synagree.distance.sums.run_tile for the outputs.");
 
 static PyObject *py_tile(PyObject *self, PyObject *args)
 {
     PyObject *o[N_PACK], *ouoff, *outree, *oucount, *osizes, *os, *orow, *odiag, *owoff, *owithin;
-    int unit, want_s, threads;
+    int unit, want_s, threads, trusted = 0;
     Py_ssize_t r0, r1, c0, c1;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOpOOOOnnnnpOOOOOi", &o[0], &o[1], &o[2], &o[3],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOpOOOOnnnnpOOOOOi|p", &o[0], &o[1], &o[2], &o[3],
                           &o[4], &o[5], &o[6], &o[7], &o[8], &o[9], &o[10], &o[11], &o[12],
                           &o[13], &unit, &ouoff, &outree, &oucount, &osizes, &r0, &r1, &c0,
-                          &c1, &want_s, &os, &orow, &odiag, &owoff, &owithin, &threads))
+                          &c1, &want_s, &os, &orow, &odiag, &owoff, &owithin, &threads,
+                          &trusted))
         return NULL;
     enum { UOFF = N_PACK, UTREE, UCOUNT, SIZES, S, ROW, DIAG, WOFF, WITHIN, NB };
     Buf b[NB] = {{{0}, 0}};
     Pack p; Costs c;
     PyObject *ret = NULL;
-    if (take_pack(o, b, unit, &p, &c)) goto done;
+    if (take_pack(o, b, unit, trusted, &p, &c)) goto done;
     if (take(ouoff, &b[UOFF], "uoff", 8, K_INT, 1, 0)) goto done;
     Py_ssize_t U = items(&b[UOFF]) - 1;
     if (!(0 <= r0 && r0 <= r1 && r1 <= U && 0 <= c0 && c0 <= c1 && c1 <= U) ||
@@ -700,10 +725,40 @@ done:
 
 /* ------------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------------ */
+/* check_pack                                                                */
+/* ------------------------------------------------------------------------ */
+
+PyDoc_STRVAR(check_pack_doc,
+"check_pack(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr) -> int\n\n"
+"Check a pack as every kernel call does (offsets, trees well formed in both\n"
+"orientations, label ids >= 0) and return the number of label ids it uses\n"
+"(largest + 1).  A pack that passed, with costs covering that many labels,\n"
+"may be given to the kernels with trusted=True: they then skip these\n"
+"O(nodes) checks.");
+
+static PyObject *py_check_pack(PyObject *self, PyObject *args)
+{
+    PyObject *o[B_DC];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &o[9], &o[10]))
+        return NULL;
+    Buf b[B_DC] = {{{0}, 0}};
+    Pack p;
+    int64_t labels = 0;
+    PyObject *ret = NULL;
+    if (take_trees(o, b, &p) == 0 && check_shapes(&p, &labels) == 0)
+        ret = PyLong_FromLongLong((long long)labels);
+    release_all(b, B_DC);
+    return ret;
+}
+
 static PyMethodDef methods[] = {
     {"pairs", py_pairs, METH_VARARGS, pairs_doc},
     {"all_pairs", py_all_pairs, METH_VARARGS, all_pairs_doc},
     {"tile", py_tile, METH_VARARGS, tile_doc},
+    {"check_pack", py_check_pack, METH_VARARGS, check_pack_doc},
     {NULL, NULL, 0, NULL},
 };
 

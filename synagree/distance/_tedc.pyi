@@ -5,16 +5,20 @@ def pairs(i: np.ndarray, j: np.ndarray, lab: np.ndarray, lml: np.ndarray, noff: 
           kr: np.ndarray, koff: np.ndarray, rlab: np.ndarray, rlml: np.ndarray, rkr: np.ndarray,
           rkoff: np.ndarray, cl: np.ndarray, cr: np.ndarray, dcost: np.ndarray,
           icost: np.ndarray, rmat: np.ndarray, unit: bool, chunk: int, threads: int,
-          out: np.ndarray) -> None: ...
+          out: np.ndarray, trusted: bool = ...) -> None: ...
 def all_pairs(lab: np.ndarray, lml: np.ndarray, noff: np.ndarray, kr: np.ndarray,
               koff: np.ndarray, rlab: np.ndarray, rlml: np.ndarray, rkr: np.ndarray,
               rkoff: np.ndarray, cl: np.ndarray, cr: np.ndarray, dcost: np.ndarray,
               icost: np.ndarray, rmat: np.ndarray, unit: bool, threads: int,
-              out: np.ndarray) -> None: ...
+              out: np.ndarray, trusted: bool = ...) -> None: ...
 def tile(lab: np.ndarray, lml: np.ndarray, noff: np.ndarray, kr: np.ndarray, koff: np.ndarray,
          rlab: np.ndarray, rlml: np.ndarray, rkr: np.ndarray, rkoff: np.ndarray,
          cl: np.ndarray, cr: np.ndarray, dcost: np.ndarray, icost: np.ndarray,
          rmat: np.ndarray, unit: bool, uoff: np.ndarray, utree: np.ndarray,
          ucount: np.ndarray, sizes: np.ndarray, r0: int, r1: int, c0: int, c1: int,
          want_s: bool, s_out: np.ndarray, row_out: np.ndarray, diag_out: np.ndarray,
-         woff: np.ndarray, within_out: np.ndarray, threads: int) -> None: ...
+         woff: np.ndarray, within_out: np.ndarray, threads: int,
+         trusted: bool = ...) -> None: ...
+def check_pack(lab: np.ndarray, lml: np.ndarray, noff: np.ndarray, kr: np.ndarray,
+               koff: np.ndarray, rlab: np.ndarray, rlml: np.ndarray, rkr: np.ndarray,
+               rkoff: np.ndarray, cl: np.ndarray, cr: np.ndarray) -> int: ...

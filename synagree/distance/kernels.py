@@ -1,18 +1,25 @@
 """The compiled kernels behind `synagree.distance.ted` and `synagree.distance.sums`.
 
-Each function runs one kernel on a `TreePack`'s arrays (``pack._args()``)
+Each function runs one kernel on a pack of trees (a `synagree.distance.ted.TreePack`)
 and the kernel costs (`Costs.arrays`), writing into ``out`` arrays the
 caller allocates.  The work is done by the C extension
 ``synagree.distance._tedc`` when it is built, else by the numba kernels of
 `synagree.distance.kernels_numba` (``SYNAGREE_KERNELS`` picks one,
 `synagree.base.native`); both give bit-identical results (docs/method.md
 §3.3).  numba is imported only when its kernels run.
+
+The C kernels check every pack they are given (offsets, tree shapes, label
+ids: O(nodes)); here a pack is checked once, at its first C call, and later
+calls pass it as trusted, so the check is not repeated for every tile or
+batch of pairs of a large corpus.  A pack's arrays are not changed after it
+is built.
 """
 from __future__ import annotations
 
 import importlib
+import weakref
 from types import ModuleType
-from typing import Optional, Tuple
+from typing import Any, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 
@@ -32,6 +39,18 @@ PAIRS_CHUNK = 64  # pairs per parallel task
 PackArgs = Tuple[np.ndarray, ...]
 
 
+class Pack(Protocol):
+    """What the kernels need of a pack of trees (`synagree.distance.ted.TreePack`)."""
+
+    maxn: int
+
+    def _args(self) -> PackArgs: ...
+
+
+# pack -> the number of label ids it uses, once C's check_pack has passed it
+_checked: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
+
+
 def backend() -> str:
     """``"c"`` or ``"numba"``: which kernels the next call runs (`synagree.base.native`).
 
@@ -43,14 +62,25 @@ def backend() -> str:
     return "c" if native.use_c(C_EXTENSION, C_SOURCES) else "numba"
 
 
-def _numba() -> ModuleType:
+def _trusted(pack: Pack, dcost: np.ndarray) -> bool:
+    """Has ``pack`` passed the C check, with costs covering its labels?
+
+    Checks it the first time (raising as any kernel call would)."""
+    labels = _checked.get(pack)
+    if labels is None:
+        labels = _checked[pack] = C_EXTENSION.check_pack(*pack._args())  # type: ignore[union-attr]
+    return labels <= dcost.shape[0]
+
+
+def _run_numba(kernel: str, args: Sequence[Any]) -> None:
     # imported on first use only: numba's import and start-up cost ~0.5-1 s
-    return importlib.import_module("synagree.distance.kernels_numba")
+    fn = getattr(importlib.import_module("synagree.distance.kernels_numba"), kernel)
+    _jit.before_call(fn, args)
+    fn(*args)
 
 
-def pairs(pack: PackArgs, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost: np.ndarray,
-          rmat: np.ndarray, unit: bool, maxn: int, out: np.ndarray,
-          chunk: int = PAIRS_CHUNK) -> None:
+def pairs(pack: Pack, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost: np.ndarray,
+          rmat: np.ndarray, unit: bool, out: np.ndarray, chunk: int = PAIRS_CHUNK) -> None:
     """TED of each pair ``(i[k], j[k])`` into ``out[k]`` (float64).
 
     ``i``, ``j``: int64 tree indices; lists shorter than `SERIAL_BELOW`
@@ -67,8 +97,7 @@ def pairs(pack: PackArgs, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost
     ...      for h, r in [([2, 0], ["nsubj", "root"]), ([0, 0], ["root", "obj"])]]
     >>> pack = TreePack(t)
     >>> out = np.zeros(1)
-    >>> pairs(pack._args(), np.array([0]), np.array([1]), *Costs.unit(len(v)).arrays(),
-    ...       pack.maxn, out)
+    >>> pairs(pack, np.array([0]), np.array([1]), *Costs.unit(len(v)).arrays(), out)
     >>> out.tolist()
     [2.0]
     """
@@ -77,22 +106,19 @@ def pairs(pack: PackArgs, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost
     chunk = min(chunk, max(1, i.shape[0]))  # no overflow in the task count
     serial = i.shape[0] < SERIAL_BELOW
     if native.use_c(C_EXTENSION, C_SOURCES):
-        C_EXTENSION.pairs(i, j, *pack, dcost, icost, rmat, unit, chunk,  # type: ignore[union-attr]
-                          1 if serial else native.threads(), out)
-        return
-    nb = _numba()
-    if serial:
-        args = (i, j, *pack, dcost, icost, rmat, unit, maxn, out)
-        _jit.before_call(nb._pairs_serial, args)
-        nb._pairs_serial(*args)
+        C_EXTENSION.pairs(i, j, *pack._args(), dcost, icost, rmat,  # type: ignore[union-attr]
+                          unit, chunk, 1 if serial else native.threads(), out,
+                          _trusted(pack, dcost))
+    elif serial:
+        _run_numba("_pairs_serial", (i, j, *pack._args(), dcost, icost, rmat, unit,
+                                     pack.maxn, out))
     else:
-        args = (i, j, *pack, dcost, icost, rmat, unit, maxn, chunk, out)
-        _jit.before_call(nb._pairs_kernel, args)
-        nb._pairs_kernel(*args)
+        _run_numba("_pairs_kernel", (i, j, *pack._args(), dcost, icost, rmat, unit,
+                                     pack.maxn, chunk, out))
 
 
-def all_pairs(pack: PackArgs, dcost: np.ndarray, icost: np.ndarray, rmat: np.ndarray,
-              unit: bool, maxn: int, out: np.ndarray) -> None:
+def all_pairs(pack: Pack, dcost: np.ndarray, icost: np.ndarray, rmat: np.ndarray,
+              unit: bool, out: np.ndarray) -> None:
     """TED of every pair of trees into the K × K float64 matrix ``out`` (both triangles).
 
     Examples
@@ -104,25 +130,22 @@ def all_pairs(pack: PackArgs, dcost: np.ndarray, icost: np.ndarray, rmat: np.nda
     >>> v = Vocabulary()
     >>> t = [dependency_tree(DepSentence.from_heads(h, r), v)
     ...      for h, r in [([2, 0], ["nsubj", "root"]), ([0, 0], ["root", "obj"])]]
-    >>> pack = TreePack(t)
     >>> out = np.zeros((2, 2))
-    >>> all_pairs(pack._args(), *Costs.unit(len(v)).arrays(), pack.maxn, out)
+    >>> all_pairs(TreePack(t), *Costs.unit(len(v)).arrays(), out)
     >>> out.tolist()
     [[0.0, 2.0], [2.0, 0.0]]
     """
     if native.use_c(C_EXTENSION, C_SOURCES):
-        C_EXTENSION.all_pairs(*pack, dcost, icost, rmat, unit,  # type: ignore[union-attr]
-                              native.threads(), out)
-        return
-    nb = _numba()
-    args = (*pack, dcost, icost, rmat, unit, maxn, out)
-    _jit.before_call(nb._all_pairs_kernel, args)
-    nb._all_pairs_kernel(*args)
+        C_EXTENSION.all_pairs(*pack._args(), dcost, icost, rmat,  # type: ignore[union-attr]
+                              unit, native.threads(), out, _trusted(pack, dcost))
+    else:
+        _run_numba("_all_pairs_kernel", (*pack._args(), dcost, icost, rmat, unit, pack.maxn,
+                                         out))
 
 
-def tile(pack: PackArgs, dcost: np.ndarray, icost: np.ndarray, rmat: np.ndarray, unit: bool,
-         maxn: int, uoff: np.ndarray, utree: np.ndarray, ucount: np.ndarray,
-         sizes: np.ndarray, span: Tuple[int, int, int, int], want_s: bool, s_out: np.ndarray,
+def tile(pack: Pack, dcost: np.ndarray, icost: np.ndarray, rmat: np.ndarray, unit: bool,
+         uoff: np.ndarray, utree: np.ndarray, ucount: np.ndarray, sizes: np.ndarray,
+         span: Tuple[int, int, int, int], want_s: bool, s_out: np.ndarray,
          row_out: np.ndarray, diag_out: np.ndarray, woff: np.ndarray,
          within_out: np.ndarray) -> None:
     """One tile pair of the all-pairs sums (see `synagree.distance.sums.run_tile`).
@@ -141,20 +164,19 @@ def tile(pack: PackArgs, dcost: np.ndarray, icost: np.ndarray, rmat: np.ndarray,
     >>> pack = TreePack(t)
     >>> row, diag, within = np.zeros((1, 3)), np.zeros((1, 3)), np.zeros(1)
     >>> one = np.ones(2)  # one unit: both trees once
-    >>> tile(pack._args(), *Costs.unit(len(v)).arrays(), pack.maxn,
-    ...      np.array([0, 2]), np.array([0, 1]), one, pack.sizes, (0, 1, 0, 1), False,
-    ...      np.zeros((1, 1, 3)), row, diag, np.array([0, 1]), within)
+    >>> tile(pack, *Costs.unit(len(v)).arrays(), np.array([0, 2]), np.array([0, 1]), one,
+    ...      pack.sizes, (0, 1, 0, 1), False, np.zeros((1, 1, 3)), row, diag,
+    ...      np.array([0, 1]), within)
     >>> diag[0].tolist(), within.tolist()  # ordered pairs: 2 · 2² for plain
     ([8.0, 8.0, 0.2222222222222222], [2.0])
     """
     r0, r1, c0, c1 = span
     if native.use_c(C_EXTENSION, C_SOURCES):
-        C_EXTENSION.tile(*pack, dcost, icost, rmat, unit,  # type: ignore[union-attr]
+        C_EXTENSION.tile(*pack._args(), dcost, icost, rmat, unit,  # type: ignore[union-attr]
                          uoff, utree, ucount, sizes, r0, r1, c0, c1, want_s,
-                         s_out, row_out, diag_out, woff, within_out, native.threads())
-        return
-    nb = _numba()
-    args = (*pack, dcost, icost, rmat, unit, maxn, uoff, utree, ucount, sizes,
-            r0, r1, c0, c1, want_s, s_out, row_out, diag_out, woff, within_out)
-    _jit.before_call(nb._tile_kernel, args)
-    nb._tile_kernel(*args)
+                         s_out, row_out, diag_out, woff, within_out, native.threads(),
+                         _trusted(pack, dcost))
+    else:
+        _run_numba("_tile_kernel", (*pack._args(), dcost, icost, rmat, unit, pack.maxn,
+                                    uoff, utree, ucount, sizes, r0, r1, c0, c1, want_s,
+                                    s_out, row_out, diag_out, woff, within_out))

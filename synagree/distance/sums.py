@@ -279,8 +279,8 @@ def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int,
     s = np.zeros((nr, c1 - c0, 3)) if want_s else np.zeros((1, 1, 3))
     woff = ut.woff
     within = np.zeros(int(woff[r1] - woff[r0]) if r0 == c0 else 0)
-    kernels.tile(ut.pack._args(), dc, ic, rm, unit, ut.pack.maxn, ut.uoff, ut.utree, ut.ucount,
-                 ut.pack.sizes, span, want_s, s, row, diag, woff - woff[r0], within)
+    kernels.tile(ut.pack, dc, ic, rm, unit, ut.uoff, ut.utree, ut.ucount, ut.pack.sizes, span,
+                 want_s, s, row, diag, woff - woff[r0], within)
     return row, diag, (s if want_s else None), within
 
 

@@ -271,7 +271,7 @@ def pair_distances(pack: TreePack, i: np.ndarray, j: np.ndarray,
     out = np.zeros(i.shape[0], dtype=np.float64)
     if i.shape[0] == 0:
         return out
-    kernels.pairs(pack._args(), i, j, *_costs_for(pack, costs).arrays(), pack.maxn, out, chunk)
+    kernels.pairs(pack, i, j, *_costs_for(pack, costs).arrays(), out, chunk)
     return out
 
 
@@ -308,7 +308,7 @@ def distance_matrix(pack: TreePack, costs: Optional[Costs] = None) -> np.ndarray
     out = np.zeros((K, K), dtype=np.float64)
     if K < 2:
         return out
-    kernels.all_pairs(pack._args(), *_costs_for(pack, costs).arrays(), pack.maxn, out)
+    kernels.all_pairs(pack, *_costs_for(pack, costs).arrays(), out)
     return out
 
 
