@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import SupportsFloat, Union, cast
+from typing import Optional, SupportsFloat, Union, cast
 
 import numpy as np
 
@@ -55,3 +55,16 @@ def to_float(x: object) -> float:
     (0.25, 3.0)
     """
     return float(cast(Union[SupportsFloat, str], x))  # float() itself checks it
+
+
+def finite_or_none(x: Optional[float]) -> Optional[float]:
+    """``float(x)``, or None for None, NaN and infinities (an undefined score in JSON).
+
+    Examples
+    --------
+    >>> finite_or_none(3), finite_or_none(float("nan")), finite_or_none(None)
+    (3.0, None, None)
+    """
+    if x is None or not math.isfinite(x):
+        return None
+    return float(x)

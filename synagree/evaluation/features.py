@@ -29,6 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from synagree.base.jsonable import finite_or_none
 from synagree.evaluation.conll18 import UNIVERSAL_FEATURES
 from synagree.stats.features import ABSENT, parse_feats
 from synagree.trees.hierarchy import cohens_kappa, scotts_pi
@@ -38,10 +39,6 @@ __all__ = ["FeatureRow", "FeatureScores", "feature_scores"]
 
 def _ratio(a: float, b: float) -> float:
     return a / b if b else math.nan
-
-
-def _clean(x: float) -> Optional[float]:
-    return None if x is None or math.isnan(x) or math.isinf(x) else float(x)
 
 
 @dataclass
@@ -106,9 +103,9 @@ class FeatureRow:
         """JSON-ready counts and scores (undefined scores as None)."""
         return {"feature": self.feature, "universal": self.universal, "words": self.words,
                 "gold": self.gold, "system": self.system, "correct": self.correct,
-                "agree": self.agree, "precision": _clean(self.precision),
-                "recall": _clean(self.recall), "f1": _clean(self.f1),
-                "accuracy": _clean(self.accuracy), "cohen_kappa": self.cohen_kappa,
+                "agree": self.agree, "precision": finite_or_none(self.precision),
+                "recall": finite_or_none(self.recall), "f1": finite_or_none(self.f1),
+                "accuracy": finite_or_none(self.accuracy), "cohen_kappa": self.cohen_kappa,
                 "scott_pi": self.scott_pi}
 
 
@@ -184,11 +181,12 @@ class FeatureScores:
     def to_dict(self) -> dict:
         """JSON-ready: the pooled counts and scores, then one entry per feature."""
         return {"words": self.words, "absent": ABSENT,
-                "micro_precision": _clean(self.micro_precision),
-                "micro_recall": _clean(self.micro_recall), "micro_f1": _clean(self.micro_f1),
-                "macro_f1": _clean(self.macro_f1),
-                "set_accuracy": _clean(self.set_accuracy),
-                "ufeats_accuracy": _clean(self.ufeats_accuracy),
+                "micro_precision": finite_or_none(self.micro_precision),
+                "micro_recall": finite_or_none(self.micro_recall),
+                "micro_f1": finite_or_none(self.micro_f1),
+                "macro_f1": finite_or_none(self.macro_f1),
+                "set_accuracy": finite_or_none(self.set_accuracy),
+                "ufeats_accuracy": finite_or_none(self.ufeats_accuracy),
                 "counts": {"gold": self.gold, "system": self.system, "correct": self.correct,
                            "set_equal": self.set_equal, "ufeats_equal": self.ufeats_equal},
                 "universal_counts": dict(zip(("gold", "system", "correct"),
@@ -243,8 +241,8 @@ def feature_scores(pairs: Sequence[Tuple[str, str]]) -> FeatureScores:
         agree = sum(c for (gv, sv), c in confusion.items() if gv == sv)
         correct = agree - confusion.get((ABSENT, ABSENT), 0)
         out.rows.append(FeatureRow(f, f in UNIVERSAL_FEATURES, len(values), gold, system,
-                                   correct, agree, _clean(cohens_kappa(values)),
-                                   _clean(scotts_pi(values))))
+                                   correct, agree, finite_or_none(cohens_kappa(values)),
+                                   finite_or_none(scotts_pi(values))))
         out.gold += gold
         out.system += system
         out.correct += correct

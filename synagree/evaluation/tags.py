@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
+from synagree.base.jsonable import finite_or_none
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
 from synagree.evaluation.features import FeatureScores, feature_scores
 from synagree.evaluation.label_prf import note_written_alternatives, tag_prf
@@ -332,13 +333,13 @@ class TagRow:
     def as_dict(self) -> dict:
         """The row as a JSON-ready dict (NaN as None)."""
         d = {"tag": self.tag, "count": self.count, "exact": self.exact,
-             "accuracy": _clean(self.accuracy), "credit": self.credit,
-             "mean_credit": _clean(self.mean_credit), "confusion": self.confusion,
+             "accuracy": finite_or_none(self.accuracy), "credit": self.credit,
+             "mean_credit": finite_or_none(self.mean_credit), "confusion": self.confusion,
              "confusion_count": self.confusion_count}
         if self.alt_correct is not None:  # --tag-syntax alternatives (docs/method.md §15)
-            d.update(alt_correct=self.alt_correct, alt_accuracy=_clean(self.alt_accuracy))
+            d.update(alt_correct=self.alt_correct, alt_accuracy=finite_or_none(self.alt_accuracy))
         if self.bdm is not None:  # --bdm
-            d.update(bdm=self.bdm, mean_bdm=_clean(self.mean_bdm))
+            d.update(bdm=self.bdm, mean_bdm=finite_or_none(self.mean_bdm))
         return d
 
 
@@ -458,7 +459,7 @@ class TagsResult:
     @property
     def hierarchical_kappa(self) -> Optional[float]:
         """Hierarchical κ (None when undefined)."""
-        return _clean(self.hier_kappa.kappa)
+        return finite_or_none(self.hier_kappa.kappa)
 
     def to_dict(self) -> dict:
         """The result as JSON-ready data with stable keys."""
@@ -467,12 +468,13 @@ class TagsResult:
             "gold": self.gold_file, "system": self.system_file, "column": self.column,
             "hierarchy": self.hierarchy, "plain_as_leaf": self.plain_as_leaf,
             "sentences": self.sentences, "words": self.words,
-            "accuracy": _clean(self.accuracy), "hier_credit": _clean(self.mean_credit),
+            "accuracy": finite_or_none(self.accuracy),
+            "hier_credit": finite_or_none(self.mean_credit),
             "cohen_kappa": self.cohen_kappa, "scott_pi": self.scott_pi,
             "hier_kappa": self.hierarchical_kappa,
             "counts": {"exact": self.exact, "credit": self.credit,
-                       "hier_p_observed": _clean(self.hier_kappa.p_observed),
-                       "hier_p_expected": _clean(self.hier_kappa.p_expected)},
+                       "hier_p_observed": finite_or_none(self.hier_kappa.p_observed),
+                       "hier_p_expected": finite_or_none(self.hier_kappa.p_expected)},
             "added_tags": list(self.added_tags),
             "form_mismatches": self.form_mismatches,
             "per_tag": [r.as_dict() for r in self.per_tag],
@@ -482,13 +484,13 @@ class TagsResult:
             d["tag_syntax"] = self.tag_syntax
             d["bdm_credit"] = self.bdm is not None
         if self.alt_correct is not None:
-            d["alt_accuracy"] = _clean(self.alt_accuracy)
+            d["alt_accuracy"] = finite_or_none(self.alt_accuracy)
             d["counts"]["alt_correct"] = self.alt_correct
             d["alternatives"] = {"gold_words": self.gold_alternatives,
                                  "system_words": self.system_alternatives,
                                  "system_probabilities": self.system_probabilities}
         if self.bdm is not None:
-            d["mean_bdm"] = _clean(self.mean_bdm)
+            d["mean_bdm"] = finite_or_none(self.mean_bdm)
             d["counts"]["bdm"] = self.bdm
         if self.notes:
             d["notes"] = list(self.notes)
@@ -504,12 +506,6 @@ class TagsResult:
 def _words(sentences: List[TagSentence]) -> List[Tuple[str, int, str]]:
     """(file, line, tag) of every word, in order."""
     return [(s.file, line, tag) for s in sentences for line, _, tag in s.words]
-
-
-def _clean(x: Optional[float]) -> Optional[float]:
-    if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
-        return None
-    return float(x)
 
 
 def default_hierarchy(column: str) -> str:
@@ -632,7 +628,8 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     hk = HierarchicalKappa(n, agreement_sum, 2 * n, leaf_mass)
     per_tag = sorted(rows.values(), key=lambda r: (-r.count, r.tag))
     out = {"words": n, "exact": exact, "credit": credit_sum,
-           "cohen_kappa": _clean(cohens_kappa(pairs)), "scott_pi": _clean(scotts_pi(pairs)),
+           "cohen_kappa": finite_or_none(cohens_kappa(pairs)),
+           "scott_pi": finite_or_none(scotts_pi(pairs)),
            "hier_kappa": hk, "per_tag": per_tag, "added_tags": added}
     if flat is not None:
         out.update(alt_correct=math.fsum(alt_sums), gold_alternatives=gold_alts,

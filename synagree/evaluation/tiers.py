@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from synagree.base.jsonable import finite_or_none
 from synagree.base.problems import InputError, ProblemLog, quote
 from synagree.io.tagmap import TagMap, derive_tag_map, read_tag_map
 from synagree.trees.hierarchy import cohens_kappa, scotts_pi
@@ -59,12 +60,6 @@ UNMAPPED_POLICIES = ("error", "own-class")
 #: (file, line, tag) of one word.
 Word = Tuple[str, int, str]
 TiersSpec = Union[str, Path, TagMap]
-
-
-def _clean(x: Optional[float]) -> Optional[float]:
-    if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
-        return None
-    return float(x)
 
 
 def _ratio(a: float, b: int) -> float:
@@ -198,14 +193,14 @@ class TierRow:
         return {"coarse": self.coarse, "fine_types": self.fine_types,
                 "gold_fine_types": self.gold_fine_types, "words": self.words,
                 "coarse_correct": self.coarse_correct,
-                "coarse_accuracy": _clean(self.coarse_accuracy),
-                "fine_exact": self.fine_exact, "fine_accuracy": _clean(self.fine_accuracy),
-                "credit": self.credit, "tier_credit": _clean(self.mean_credit),
+                "coarse_accuracy": finite_or_none(self.coarse_accuracy),
+                "fine_exact": self.fine_exact, "fine_accuracy": finite_or_none(self.fine_accuracy),
+                "credit": self.credit, "tier_credit": finite_or_none(self.mean_credit),
                 "bare_coarse": self.bare_coarse, "majority_fine": self.majority_fine,
                 "majority_count": self.majority_count,
-                "recovery_ceiling": _clean(self.recovery_ceiling),
+                "recovery_ceiling": finite_or_none(self.recovery_ceiling),
                 "recovered": self.recovered,
-                "recovered_accuracy": _clean(self.recovered_accuracy)}
+                "recovered_accuracy": finite_or_none(self.recovered_accuracy)}
 
 
 @dataclass
@@ -308,24 +303,24 @@ class TiersResult:
             "unmapped": self.unmapped, "own_class_tags": list(self.own_class),
             "words": self.words,
             "coarse": {"correct": self.coarse_correct,
-                       "coarse_accuracy": _clean(self.coarse_accuracy),
+                       "coarse_accuracy": finite_or_none(self.coarse_accuracy),
                        "coarse_cohen_kappa": self.coarse_cohen_kappa,
                        "coarse_scott_pi": self.coarse_scott_pi},
-            "fine": {"exact": self.fine_exact, "fine_accuracy": _clean(self.fine_accuracy),
+            "fine": {"exact": self.fine_exact, "fine_accuracy": finite_or_none(self.fine_accuracy),
                      "fine_cohen_kappa": self.fine_cohen_kappa,
                      "fine_scott_pi": self.fine_scott_pi},
-            "tiered": {"credit": self.credit, "tier_credit": _clean(self.mean_credit),
+            "tiered": {"credit": self.credit, "tier_credit": finite_or_none(self.mean_credit),
                        "bare_coarse": self.bare_coarse},
             "recoverability": {
                 "coarse_types": self.coarse_types, "fine_types": self.fine_types,
                 "ambiguous_coarse_types": self.ambiguous_coarse_types,
                 "ambiguous_fine_types": self.ambiguous_fine_types,
                 "ambiguous_words": self.ambiguous_words,
-                "ambiguous_share": _clean(self.ambiguous_share),
+                "ambiguous_share": finite_or_none(self.ambiguous_share),
                 "majority_count": self.majority_count,
-                "recovery_ceiling": _clean(self.recovery_ceiling),
+                "recovery_ceiling": finite_or_none(self.recovery_ceiling),
                 "recovered": self.recovered,
-                "recovered_accuracy": _clean(self.recovered_accuracy)},
+                "recovered_accuracy": finite_or_none(self.recovered_accuracy)},
             "per_class": [r.as_dict() for r in self.per_class],
         }
 
@@ -417,10 +412,10 @@ def tier_scores(pairs: Sequence[Tuple[str, str]], tag_map: TagMap,
         mapping=tag_map.source, sibling_credit=float(sibling_credit), unmapped=unmapped,
         words=len(pairs), coarse_correct=coarse_correct, fine_exact=fine_exact,
         credit=math.fsum(c for cs in credits.values() for c in cs), bare_coarse=bare,
-        coarse_cohen_kappa=_clean(cohens_kappa(coarse_pairs)),
-        coarse_scott_pi=_clean(scotts_pi(coarse_pairs)),
-        fine_cohen_kappa=_clean(cohens_kappa(list(pairs))),
-        fine_scott_pi=_clean(scotts_pi(list(pairs))),
+        coarse_cohen_kappa=finite_or_none(cohens_kappa(coarse_pairs)),
+        coarse_scott_pi=finite_or_none(scotts_pi(coarse_pairs)),
+        fine_cohen_kappa=finite_or_none(cohens_kappa(list(pairs))),
+        fine_scott_pi=finite_or_none(scotts_pi(list(pairs))),
         coarse_types=len(classes), fine_types=len(tag_map.fine_to_coarse),
         ambiguous_coarse_types=len(ambiguous),
         ambiguous_fine_types=sum(len(classes[c]) for c in ambiguous),

@@ -5,7 +5,8 @@ import json
 from typing import List, Optional, Tuple
 
 from synagree.base.escape import csv_row, plain
-from synagree.evaluation.tags import OUTPUTS, TagsResult, _clean
+from synagree.base.jsonable import finite_or_none
+from synagree.evaluation.tags import OUTPUTS, TagsResult
 from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_score_table
 from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.rows import sections_csv
@@ -82,12 +83,12 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         extra = _csv_extra_columns(res)
         w.writerow(["tag", "count", "exact", "accuracy", "mean_credit", "confusion",
                     "confusion_count"] + extra)
-        w.writerow(["ALL", res.words, res.exact, repr(_clean(res.accuracy)),
-                    repr(_clean(res.mean_credit)), "", ""]
+        w.writerow(["ALL", res.words, res.exact, repr(finite_or_none(res.accuracy)),
+                    repr(finite_or_none(res.mean_credit)), "", ""]
                    + _csv_extra(extra, res.credit, res.alt_correct, res.bdm, res.words))
         for r in res.per_tag:
-            w.writerow(csv_row([r.tag, r.count, r.exact, repr(_clean(r.accuracy)),
-                                repr(_clean(r.mean_credit)), r.confusion or "",
+            w.writerow(csv_row([r.tag, r.count, r.exact, repr(finite_or_none(r.accuracy)),
+                                repr(finite_or_none(r.mean_credit)), r.confusion or "",
                                 r.confusion_count]
                                + _csv_extra(extra, r.credit, r.alt_correct, r.bdm, r.count)))
         text = buf.getvalue()
@@ -177,7 +178,7 @@ def _csv_extra(cols: List[str], credit: float, alt: Optional[float], bdm: Option
     values = {"credit": credit, "alt_correct": alt, "bdm": bdm,
               "alt_accuracy": None if alt is None or not count else alt / count,
               "mean_bdm": None if bdm is None or not count else bdm / count}
-    return [repr(_clean(values[c])) for c in cols]
+    return [repr(finite_or_none(values[c])) for c in cols]
 
 
 def tags_notes(res: TagsResult) -> List[str]:

@@ -9,7 +9,8 @@ import io
 from typing import List, Optional
 
 from synagree.base.escape import csv_row, plain
-from synagree.evaluation.tiers import TiersResult, _clean
+from synagree.base.jsonable import finite_or_none
+from synagree.evaluation.tiers import TiersResult
 from synagree.render.tables import fmt_num
 
 __all__ = ["tiers_table_lines", "tiers_csv"]
@@ -29,7 +30,7 @@ def _sum(x: float) -> str:
 
 
 def _r(x: Optional[float]) -> str:
-    return repr(_clean(x)) if _clean(x) is not None else ""
+    return repr(finite_or_none(x)) if finite_or_none(x) is not None else ""
 
 
 def tiers_table_lines(res: TiersResult) -> List[str]:

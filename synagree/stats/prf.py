@@ -25,7 +25,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Dict, Iterable, List, Mapping, Tuple
+
+from synagree.base.jsonable import finite_or_none
 
 __all__ = ["LabelCounts", "PRF", "prf_from_counts", "prf_from_pairs", "prf_table"]
 
@@ -36,10 +38,6 @@ def _ratio(num: float, den: float) -> float:
 
 def _mean(xs: List[float]) -> float:
     return math.fsum(xs) / len(xs) if xs else math.nan
-
-
-def _clean(x: float) -> Optional[float]:
-    return None if math.isnan(x) else x
 
 
 @dataclass(frozen=True)
@@ -183,12 +181,12 @@ class PRF:
         """Counts, micro and macro ratios, per-label rows: JSON-ready (NaN as None)."""
         return {"variant": self.variant, "match": self.match, "labels": self.labels,
                 "correct": self.correct, "gold": self.gold, "system": self.system,
-                "micro_precision": _clean(self.micro_precision),
-                "micro_recall": _clean(self.micro_recall),
-                "micro_f1": _clean(self.micro_f1),
-                "macro_precision": _clean(self.macro_precision),
-                "macro_recall": _clean(self.macro_recall),
-                "macro_f1": _clean(self.macro_f1),
+                "micro_precision": finite_or_none(self.micro_precision),
+                "micro_recall": finite_or_none(self.micro_recall),
+                "micro_f1": finite_or_none(self.micro_f1),
+                "macro_precision": finite_or_none(self.macro_precision),
+                "macro_recall": finite_or_none(self.macro_recall),
+                "macro_f1": finite_or_none(self.macro_f1),
                 "per_label": [c.as_dict() for c in self.per_label],
                 "notes": list(self.notes)}
 
