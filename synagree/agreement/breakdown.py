@@ -45,7 +45,7 @@ from synagree.agreement.unlabelled import alpha_over
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import AlphaStats
-from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores
+from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores, word_aligned
 from synagree.stats.per_category import BinScores, CategoryTable
 
 __all__ = ["DEFAULT_LENGTH_EDGES", "ARC_BINS", "UPOS_DIFFERS", "length_bin_names",
@@ -342,14 +342,8 @@ def _word_views(ann_lists: Sequence[Sequence[DepSentence]]
     labels, arcs, upos = CategoryTable(), CategoryTable(), BinScores()
     for b in ARC_BINS:
         arcs.code(b)
-    ignored = 0
-    for anns in ann_lists:
-        if len(anns) < 2:
-            continue
-        n = anns[0].n_words
-        if any(a.n_words != n for a in anns[1:]):
-            ignored += 1
-            continue
+    kept, ignored = word_aligned(ann_lists)
+    for anns in kept:
         lab = np.array([[labels.code(r) for r in s.deprels] for s in anns], dtype=np.int64)
         heads = np.stack([np.asarray(s.heads, dtype=np.int64) for s in anns])
         labels.add_unit(lab, heads)

@@ -33,6 +33,7 @@ from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus
 from synagree.io.enhanced_deps import has_deps, parse_deps
 from synagree.stats.alpha import AlphaStats
+from synagree.stats.attachment import word_aligned
 from synagree.stats.set_alpha import SET_DISTANCES, set_alpha
 from synagree.trees.enhanced import edge_matches, universal_label
 
@@ -259,14 +260,9 @@ def enhanced_agreement(corpus: Corpus, distance: str = "masi") -> EnhancedAgreem
     rows: List[List[Optional[List[Edge]]]] = []
     edges = {a: 0 for a in names}
     from_empty = {a: 0 for a in names}
-    units = ignored = 0
-    for anns in dep_units:
-        if len(anns) < 2:
-            continue
-        if len({s.n_words for s in anns.values()}) != 1:
-            ignored += 1
-            continue
-        units += 1
+    kept, ignored = word_aligned(dep_units, dict.values)
+    units = len(kept)
+    for anns in kept:
         n = next(iter(anns.values())).n_words
         block: List[List[Optional[List[Edge]]]] = [[None] * len(names) for _ in range(n)]
         for a, s in anns.items():

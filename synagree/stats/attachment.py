@@ -24,7 +24,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Callable, Dict, List, Sequence, Set, Tuple
+from typing import (
+    Callable,
+    Collection,
+    Dict,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+    TypeVar,
+    cast,
+)
 
 import numpy as np
 
@@ -113,6 +125,56 @@ class Counts:
                       {k: self.unit_correct.get(k, []) + other.unit_correct.get(k, [])
                        for k in keys},
                       self.unit_total + other.unit_total)
+
+
+U = TypeVar("U")
+
+
+def word_aligned(units: Iterable[U],
+                 annotations: Optional[Callable[[U], Collection[DepSentence]]] = None
+                 ) -> Tuple[List[U], int]:
+    """The units whose annotations can be compared word by word, and how many could not.
+
+    A unit needs two or more annotations (fewer: left out, not counted) of
+    the same number of words (else counted as ignored).
+
+    Parameters
+    ----------
+    units : iterable
+        Units: sequences of `DepSentence`, or anything ``annotations`` maps
+        to its sentences (e.g. ``dict.values`` for annotator → sentence).
+    annotations : callable, optional
+        A unit's sentences; the unit itself by default.
+
+    Returns
+    -------
+    kept : list
+        The comparable units, in order.
+    ignored : int
+        Units of two or more annotations whose word counts differ.
+
+    Examples
+    --------
+    >>> s = DepSentence.from_heads
+    >>> a, b, short = s([2, 0], "nsubj root"), s([0, 1], "root obj"), s([0], "root")
+    >>> kept, ignored = word_aligned([[a, b], [a, short], [a]])
+    >>> len(kept), ignored
+    (1, 1)
+    >>> word_aligned([{"x": a, "y": short}], dict.values)[1]
+    1
+    """
+    kept: List[U] = []
+    ignored = 0
+    for unit in units:
+        anns = (annotations(unit) if annotations is not None
+                else cast(Collection[DepSentence], unit))
+        if len(anns) < 2:
+            continue
+        if len({s.n_words for s in anns}) != 1:
+            ignored += 1
+            continue
+        kept.append(unit)
+    return kept, ignored
 
 
 def unit_word_credits(annotations: Sequence[DepSentence],

@@ -101,6 +101,7 @@ from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, Unit
 from synagree.io.formats import Sentence
 from synagree.stats.alpha import VARIANTS, TreeAlpha, tree_alpha
+from synagree.stats.attachment import word_aligned
 from synagree.stats.tag_alternatives import (
     TagReader,
     annotation_distance_matrix,
@@ -450,17 +451,13 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
     if close is not None:
         sums.update(bdm_la=0.0, bdm_las=0.0)
     total = 0
-    units = ignored = 0
     label_counts: Counter = Counter()  # every compared annotation's labels (pooled)
     n_annotations = 0
     cohen_pairs: List[Tuple[str, str]] = []
-    for anns in ann_lists:
-        if len(anns) < 2:
-            continue
+    kept, ignored = word_aligned(ann_lists)
+    units = len(kept)
+    for anns in kept:
         n = anns[0].n_words
-        if any(a.n_words != n for a in anns[1:]):
-            ignored += 1
-            continue
         pairs = list(combinations(anns, 2))
         unit = dict.fromkeys(sums, 0.0)
         for a, b in pairs:
@@ -486,7 +483,6 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
         if two_annotators and len(anns) == 2:
             cohen_pairs.extend(zip(anns[0].deprels, anns[1].deprels))
         total += n
-        units += 1
     # chance: leaf mass of the pooled annotations (hierarchical) and label counts (flat)
     hk = HierarchicalKappa(total, sums["agreement"], n_annotations,
                            annotation_leaf_mass(h, read, label_counts.items()) if alternatives
