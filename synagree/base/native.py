@@ -36,7 +36,7 @@ import warnings
 import weakref
 from pathlib import Path
 from types import ModuleType
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence
 
 from synagree.base.problems import InputError
 
@@ -46,9 +46,12 @@ CHOICES = ("auto", "c", "numba")
 MAX_THREADS = 1024  # each thread holds work buffers of up to a few MB
 
 
+def _environment_error(message: str) -> InputError:
+    return InputError.single("<environment>", None, "bad-environment", message)
+
+
 def _setting_error(name: str, value: str, allowed: str) -> InputError:
-    return InputError.single("<environment>", None, "bad-environment",
-                             f"{name}={value!r}: must be {allowed}")
+    return _environment_error(f"{name}={value!r}: must be {allowed}")
 
 
 def choice() -> str:
@@ -102,9 +105,9 @@ def built_from(extension: ModuleType, sources: Sequence[str]) -> bool:
     return digest.hexdigest() == expected
 
 
-# extension -> (sources checked, built from them as they are now, warned already)
-_fresh: "weakref.WeakKeyDictionary[ModuleType, Tuple[Tuple[str, ...], bool, bool]]" = \
-    weakref.WeakKeyDictionary()
+# per extension module: built from its sources as they are now; warned about it
+_fresh: "weakref.WeakKeyDictionary[ModuleType, bool]" = weakref.WeakKeyDictionary()
+_warned: "weakref.WeakSet[ModuleType]" = weakref.WeakSet()
 
 
 def use_c(extension: Optional[ModuleType], sources: Sequence[str] = ()) -> bool:
@@ -134,24 +137,19 @@ def use_c(extension: Optional[ModuleType], sources: Sequence[str] = ()) -> bool:
         return False
     if extension is None:
         if wanted == "c":
-            raise InputError.single(
-                "<environment>", None, "bad-environment",
+            raise _environment_error(
                 f"{KERNELS_ENV}=c: the C kernels are not built in this installation "
                 "(reinstall with a C compiler available, or use auto/numba)")
         return False
-    key = tuple(sources)
-    known = _fresh.get(extension)
-    if known is None or known[0] != key:
-        known = (key, built_from(extension, sources), False)
-        _fresh[extension] = known
-    fresh = known[1]
+    fresh = _fresh.get(extension)
+    if fresh is None:  # its sources do not change while the process runs
+        fresh = _fresh[extension] = built_from(extension, sources)
     if not fresh and wanted == "c":
-        raise InputError.single(
-            "<environment>", None, "bad-environment",
+        raise _environment_error(
             f"{KERNELS_ENV}=c: {extension.__name__} was built from an older version of its "
             "sources (rebuild with pip install -e ., or use auto/numba)")
-    if not fresh and not known[2]:
-        _fresh[extension] = (key, False, True)
+    if not fresh and extension not in _warned:
+        _warned.add(extension)
         warnings.warn(f"{extension.__name__} was built from an older version of its "
                       "sources: running numba's kernels instead (rebuild with "
                       "pip install -e .)", RuntimeWarning, stacklevel=2)
