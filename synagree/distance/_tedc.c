@@ -91,6 +91,7 @@ static void work_free(Work *w)
 #define LEAF_SHORTCUT 1
 #define LEAF_FILL leaf_fill_i32
 #define LEAF_FILL_PLAIN leaf_fill_plain_i32
+#define LEAF_FILLS leaf_fills_i32
 #define PREFIX_ROW prefix_row_i32
 #include "_tedc_zs.h"
 #undef CELL
@@ -99,6 +100,7 @@ static void work_free(Work *w)
 #undef LEAF_SHORTCUT
 #undef LEAF_FILL
 #undef LEAF_FILL_PLAIN
+#undef LEAF_FILLS
 #undef PREFIX_ROW
 
 #define CELL double

@@ -75,6 +75,37 @@ static void LEAF_FILL_PLAIN(const int32_t *LX, const int32_t *LMX, size_t nx,
         out[x * stride] = base[x] - (last >= (int64_t)LMX[x]);
     }
 }
+
+/* Every leaf keyroot y of tree Y (keyroots kry[k:ke]) against the subtree
+ * of every node x of tree X, into td[x * along + y * across].  General
+ * costs: P holds prefix sums of cost_x, m is scratch (LEAF_FILL).  Plain
+ * unit costs: P holds prefix counts of label-0 nodes and m the base of
+ * LEAF_BASE_PLAIN; a leaf of label 0 (free to insert or delete, and renamed
+ * to any other label at cost 1) is at distance D(x), the number of
+ * other-label nodes of sub(x). */
+static void LEAF_FILLS(const int32_t *LX, const int32_t *LMX, size_t nx, const CELL *cost_x,
+                       const int32_t *LY, const int32_t *LMY, const int32_t *kry, int64_t k,
+                       int64_t ke, const CELL *cost_y, int plain, const CELL *rmat, CELL *P,
+                       CELL *m, CELL *td, size_t along, size_t across)
+{
+    if (plain) LEAF_BASE_PLAIN(LX, LMX, nx, P, m);
+    else {
+        P[0] = 0;
+        for (size_t x = 0; x < nx; x++) P[x + 1] = P[x] + cost_x[x];
+    }
+    for (int64_t kk = k; kk < ke; kk++) {
+        const size_t y = (size_t)kry[kk];
+        if ((size_t)LMY[y] != y) continue;
+        CELL *out = td + y * across;
+        if (!plain)
+            LEAF_FILL(LX, LMX, nx, cost_x, P, cost_y[y], LY[y], rmat, m, out, along);
+        else if (LY[y] != 0)
+            LEAF_FILL_PLAIN(LX, LMX, nx, m, LY[y], out, along);
+        else
+            for (size_t x = 0; x < nx; x++)
+                out[x * along] = (CELL)(x + 1 - (size_t)LMX[x]) - (P[x + 1] - P[LMX[x]]);
+    }
+}
 #endif
 
 /* One row of a node a whose subtree is a prefix of its keyroot's forest:
@@ -138,45 +169,11 @@ static double ZS(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, size
     }
     for (size_t b = 0; b < n2; b++) ic[b] = icost[L2[b]];
 #if LEAF_SHORTCUT
-    /* The tree distances the tables of leaf keyroots would give, in closed
-       form.  General costs: P holds prefix sums of tree 1's delete costs,
-       then of tree 2's insert costs, m is scratch.  Plain unit costs: P
-       holds prefix counts of label-0 nodes and m the base of
-       LEAF_BASE_PLAIN; a leaf keyroot of label 0 (free to insert or delete,
-       and renamed to any other label at cost 1) is at distance D(x), the
-       number of other-label nodes of sub(x). */
-    if (plain) LEAF_BASE_PLAIN(L1, LM1, n1, P, m);
-    else {
-        P[0] = 0;
-        for (size_t a = 0; a < n1; a++) P[a + 1] = P[a] + dc[a];
-    }
-    for (int64_t jj = k2; jj < k2e; jj++) {
-        size_t j = (size_t)kr2[jj];
-        if ((size_t)LM2[j] != j) continue;
-        if (!plain)
-            LEAF_FILL(L1, LM1, n1, dc, P, ic[j], L2[j], rmat, m, td + j, TS);
-        else if (L2[j] != 0)
-            LEAF_FILL_PLAIN(L1, LM1, n1, m, L2[j], td + j, TS);
-        else
-            for (size_t a = 0; a < n1; a++)
-                td[a * TS + j] = (CELL)(a + 1 - (size_t)LM1[a]) - (P[a + 1] - P[LM1[a]]);
-    }
-    if (plain) LEAF_BASE_PLAIN(L2, LM2, n2, P, m);
-    else {
-        P[0] = 0;
-        for (size_t b = 0; b < n2; b++) P[b + 1] = P[b] + ic[b];
-    }
-    for (int64_t ii = k1; ii < k1e; ii++) {
-        size_t i = (size_t)kr1[ii];
-        if ((size_t)LM1[i] != i) continue;
-        if (!plain)
-            LEAF_FILL(L2, LM2, n2, ic, P, dc[i], L1[i], rmat, m, td + i * TS, 1);
-        else if (L1[i] != 0)
-            LEAF_FILL_PLAIN(L2, LM2, n2, m, L1[i], td + i * TS, 1);
-        else
-            for (size_t b = 0; b < n2; b++)
-                td[i * TS + b] = (CELL)(b + 1 - (size_t)LM2[b]) - (P[b + 1] - P[LM2[b]]);
-    }
+    /* the tree distances the tables of leaf keyroots would give (LEAF_FILLS):
+       the leaves of tree 2 against every subtree of tree 1 (columns of td),
+       then the leaves of tree 1 against every subtree of tree 2 (rows) */
+    LEAF_FILLS(L1, LM1, n1, dc, L2, LM2, kr2, k2, k2e, ic, plain, rmat, P, m, td, TS, 1);
+    LEAF_FILLS(L2, LM2, n2, ic, L1, LM1, kr1, k1, k1e, dc, plain, rmat, P, m, td, 1, TS);
 #endif
     size_t jj0 = (size_t)k2;
     const size_t K2E = (size_t)k2e;
