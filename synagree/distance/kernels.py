@@ -40,7 +40,18 @@ PackArgs = Tuple[np.ndarray, ...]
 
 
 class Pack(Protocol):
-    """What the kernels need of a pack of trees (`synagree.distance.ted.TreePack`)."""
+    """What the kernels need of a pack of trees (`synagree.distance.ted.TreePack`).
+
+    Examples
+    --------
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.distance.ted import TreePack
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> pack: Pack = TreePack([dependency_tree(DepSentence.from_heads([0], ["root"]),
+    ...                                        Vocabulary())])
+    >>> pack.maxn, len(pack._args())
+    (2, 11)
+    """
 
     maxn: int
 
