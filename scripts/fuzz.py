@@ -28,9 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.append(str(ROOT))  # after PYTHONPATH: another checkout can be fuzzed
 
-from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
-
 import fuzzing  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -371,8 +371,9 @@ def noise_table_case(draw) -> Case:
     column names and values."""
     name = st.one_of(st.sampled_from(["both", "relabel", "x/y", "../up", "$\\frac{1$", "a$b$c",
                                       "<script>", "", ".", "\u202e", "nan"]), text_token)
-    metrics = draw(st.lists(st.one_of(st.sampled_from(["alpha_plain", "las", "uas", "jaccard"]),
-                                      name), min_size=1, max_size=3, unique=True))
+    metrics = draw(st.lists(st.one_of(st.sampled_from(["alpha_plain", "LAS_full", "UAS",
+                                                       "jaccard"]), name),
+                            min_size=1, max_size=3, unique=True))
     cols = ["series", "p", "run"] + metrics
     value = st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr),
                       st.sampled_from(["", "0.5", "-1", "1e400", "x"]))

@@ -278,7 +278,7 @@ def test_identical_files_api(write, h):
     res = synagree.agree([a, b])
     for v in ("plain", "diff", "norm"):
         assert res.alpha_value(v) is None
-    assert res.scores.ratio("las") == 1.0
+    assert res.scores.ratio("LAS_full") == 1.0
     assert any("D_e = 0" in n for n in res.notes)
 
 
@@ -301,7 +301,7 @@ def test_cli_undefined_alpha(write, h, run_cli):
     rc, out, _ = run_cli("agree", a, b, "--output", "json")
     assert rc == 0
     data = json.loads(out)
-    assert data["alpha_plain"] is None and data["las"] == 1.0
+    assert data["alpha_plain"] is None and data["LAS_full"] == 1.0
     rc, out, _ = run_cli("agree", a, b, "--output", "latex")
     assert rc == 0 and "--" in out
 

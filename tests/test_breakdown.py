@@ -21,7 +21,6 @@ from synagree.agreement.agree import agree, agree_corpus
 from synagree.agreement.breakdown import (
     ARC_BINS,
     UPOS_DIFFERS,
-    add_to_result,
     arc_bin,
     breakdown,
     length_bin,
@@ -29,7 +28,7 @@ from synagree.agreement.breakdown import (
 )
 from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, Unit
-from synagree.render.breakdown import render_with_breakdown
+from synagree.render.agreement import render
 from synagree.render.tables import render_csv
 from synagree.stats.alpha import krippendorff_alpha
 from synagree.stats.categorical import items_from_corpus, layer_agreement, nominal_alpha
@@ -84,7 +83,8 @@ def test_labels_by_hand(example):
     assert rows["amod"]["alpha"] == 1.0 and rows["root"]["alpha"] == 1.0
     assert rows["advmod"]["values"] == 4 and rows["advmod"]["disagree"] == 4
     tot = bd.totals()
-    assert (tot["words"], tot["la_correct"], tot["las_correct"], tot["values"]) == (12, 10, 9, 24)
+    assert (tot["words"], tot["LA_correct"], tot["LAS_full_correct"], tot["values"]) == \
+        (12, 10, 9, 24)
     assert tot["alpha_label"] == approx(Fraction(89, 112))  # 1 - 23*4/448
     assert bd.confusion_rows() == [{"label_1": "advmod", "label_2": "obl", "words": 2.0,
                                     "first_label_1": 2.0, "first_label_2": 0.0,
@@ -93,7 +93,7 @@ def test_labels_by_hand(example):
 
 def test_upos_by_hand(example):
     _, bd = example
-    got = {r["upos"]: (r["words"], r["las_correct"], r["uas_correct"], r["la_correct"])
+    got = {r["upos"]: (r["words"], r["LAS_full_correct"], r["UAS_correct"], r["LA_correct"])
            for r in bd.upos_rows()}
     assert got == {"VERB": (4, 4, 4, 4), "NOUN": (3, 3, 3, 3), "ADV": (2, 0, 2, 0),
                    UPOS_DIFFERS: (1, 1, 1, 1), "ADJ": (1, 0, 0, 1), "PRON": (1, 1, 1, 1)}
@@ -118,8 +118,8 @@ def test_lengths_by_hand(example):
     short, long_ = bd.lengths
     assert (short.name, short.units, short.annotations) == ("1-2", 2, 4)
     assert (long_.name, long_.units, long_.annotations) == ("3+", 2, 4)
-    assert short.scores.correct == {"las": 3.0, "uas": 4.0, "la": 3.0}
-    assert long_.scores.correct == {"las": 6.0, "uas": 7.0, "la": 7.0}
+    assert short.scores.correct == {"LAS": 3.0, "LAS_full": 3.0, "UAS": 4.0, "LA": 3.0}
+    assert long_.scores.correct == {"LAS": 6.0, "LAS_full": 6.0, "UAS": 7.0, "LA": 7.0}
     # bin 1-2: TEDs 0 (s1), 1 (s2), 1 between units: do_sum 2, de_sum 10, alpha 1 - (2/4)/(10/12)
     st = short.alpha["plain"]
     assert (st.do_sum, st.de_sum, st.n) == (2.0, 10.0, 4)
@@ -166,7 +166,7 @@ def test_three_annotators_by_hand():
                                     "first_label_1": 0.0, "first_label_2": approx(4 / 3),
                                     "same_head": approx(4 / 3)}]
     # LA per unit: pairs ab 2, ac 1, bc 1 -> mean 4/3; the same as agree's LA count
-    assert bd.totals()["la_correct"] == approx(res.scores.correct["la"]) == approx(8 / 3)
+    assert bd.totals()["LA_correct"] == approx(res.scores.correct["LA"]) == approx(8 / 3)
     ups = {r["upos"]: r["words"] for r in bd.upos_rows()}
     assert ups == {"VERB": approx(2.0), "NOUN": approx(2 / 3), UPOS_DIFFERS: approx(4 / 3)}
     assert "weighted 1/(pairs of the unit)" in bd.notes[0]
@@ -175,14 +175,14 @@ def test_three_annotators_by_hand():
 def _check_sums(res, bd):
     sc = res.scores
     tot = bd.totals()
-    assert tot["la_correct"] == approx(sc.correct["la"])
-    assert tot["las_correct"] == approx(sc.correct["las"])
+    assert tot["LA_correct"] == approx(sc.correct["LA"])
+    assert tot["LAS_full_correct"] == approx(sc.correct["LAS_full"])
     assert tot["words"] == approx(sc.total)
-    for m in ("las", "uas", "la"):
+    for m in ("LAS_full", "UAS", "LA"):
         assert sum(r[f"{m}_correct"] for r in bd.upos_rows()) == approx(sc.correct[m])
         assert sum(b.scores.correct[m] for b in bd.lengths) == approx(sc.correct[m])
     assert sum(r["words"] for r in bd.upos_rows()) == approx(sc.total)
-    assert sum(r["both_head"] for r in bd.arc_rows()) == approx(sc.correct["uas"])
+    assert sum(r["both_head"] for r in bd.arc_rows()) == approx(sc.correct["UAS"])
     assert sum(r["first"] for r in bd.label_rows()) == approx(sc.total)
     assert sum(b.units for b in bd.lengths) == res.units
     assert sum(b.annotations for b in bd.lengths) == res.annotations
@@ -256,15 +256,16 @@ def test_retokenised_units_are_left_out_of_word_views():
 
 def test_phrase_structure_gets_length_bins_only():
     phrase = DATA / "core" / "phrase"
-    res = agree([phrase / "delex-a.tree", phrase / "delex-b.tree"], phrase_style="delex")
-    bd = breakdown(res)
+    res = agree([phrase / "delex-a.tree", phrase / "delex-b.tree"], phrase_style="delex",
+                breakdown=True)
+    bd = res.breakdown
     assert bd.labels is None and bd.upos_rows() == [] and bd.arc_rows() == []
     assert bd.lengths[0].units == 2 and bd.lengths[0].scores.ratio("jaccard") == \
         approx(res.scores.ratio("jaccard"))
     assert any("dependency input" in n for n in bd.notes)
-    d = json.loads(render_with_breakdown(res, bd, "json"))["details"]["breakdown"]
+    d = json.loads(render(res, "json"))["details"]["breakdown"]
     assert "labels" not in d and d["lengths"][0]["jaccard"] == approx(res.scores.ratio("jaccard"))
-    assert "Sentence length" in render_with_breakdown(res, bd, "table")
+    assert "Sentence length" in render(res, "table")
 
 
 def test_single_unit_bin_is_noted():
@@ -292,11 +293,10 @@ def test_bin_with_identical_trees_is_noted_undefined_not_zero():
 # ---------------------------------------------------------------- outputs and CLI
 
 
-def test_add_to_result_goes_into_json_details():
-    res = agree(FILES)
-    bd = add_to_result(res, [2])
-    d = json.loads(render_with_breakdown(res, bd, "json"))
-    assert d["details"]["breakdown"] == json.loads(json.dumps(res.extra_details["breakdown"]))
+def test_breakdown_section_goes_into_json_details():
+    res = agree(FILES, breakdown=True, length_bins=[2])
+    d = json.loads(render(res, "json"))
+    assert d["details"]["breakdown"] == json.loads(json.dumps(res.breakdown.to_dict()))
     assert d["details"]["breakdown"]["lengths"][1]["counts"]["alpha_plain"]["de_sum"] == 62.0
 
 
@@ -318,7 +318,7 @@ def test_cli_formats(tmp_path, run_cli):
     cell = {(r["section"], r["bin"], r["bin2"], r["quantity"]): r["value"] for r in rows}
     assert float(cell[("label", "advmod", "", "first")]) == 3.0
     assert float(cell[("label_confusion", "advmod", "obl", "same_head")]) == 2.0
-    assert float(cell[("upos", "ADJ", "", "la_correct")]) == 1.0
+    assert float(cell[("upos", "ADJ", "", "LA_correct")]) == 1.0
     assert float(cell[("arc", "right 1", "", "alpha")]) == approx(Fraction(224, 270))
     assert float(cell[("length", "3+", "", "alpha_plain_de_sum")]) == 62.0
     assert float(cell[("length", "3+", "", "alpha_plain")]) == approx(Fraction(16, 31))
@@ -379,4 +379,4 @@ def test_real_data(pair, iaa):
                                                  if x in {r["arc"] for r in bd.arc_rows()}]
     # the confusions add up to the words whose labels differ
     assert sum(r["words"] for r in bd.confusion_rows()) == approx(
-        res.scores.total - res.scores.correct["la"])
+        res.scores.total - res.scores.correct["LA"])

@@ -16,7 +16,6 @@ D_e = 168/30, D_o = (2 + 2 + 8)/6 = 2, α = 1 − 2·30/168 = 9/14.
 """
 from __future__ import annotations
 
-import doctest
 import itertools
 import json
 from pathlib import Path
@@ -73,18 +72,18 @@ def test_chain_example():
 
 
 def test_fixture_counts_note_and_direction_alpha(run_cli):
-    res = agree_corpus(load_corpus(FILES))
-    assert res.extra["ted_zero_pairs"] == 1
-    assert res.extra["ted_zero_different_heads"] == 1
-    ex = res.extra_details["ted_zero"]["examples"]
+    res = agree_corpus(load_corpus(FILES), direction=True)
+    assert res.metrics()["ted_zero_pairs"] == 1
+    assert res.metrics()["ted_zero_different_heads"] == 1
+    ex = res.ted_zero.details()["examples"]
     assert ex == [{"uid": "s1", "sent_id": "s1", "a": "a", "b": "b", "words": [1, 2]}]
     assert any("TED 0 but different heads" in n for n in res.notes)
-    caveats.add_direction(res)
+    m = res.metrics()
     for v in VARIANTS:
-        assert res.extra[f"alpha_{v}_direction"] == pytest.approx(9 / 14, abs=1e-14)
+        assert m[f"alpha_{v}_direction"] == pytest.approx(9 / 14, abs=1e-14)
         assert res.alpha[v].alpha == pytest.approx(11 / 16, abs=1e-14)  # default unchanged
-    assert res.extra["ted_zero_different_heads_direction"] == 0
-    c = res.extra_details["direction"]["counts"]["alpha_plain_direction"]
+    assert m["ted_zero_different_heads_direction"] == 0
+    c = res.direction.details()["counts"]["alpha_plain_direction"]
     assert (c["do_sum"], c["de_sum"]) == (12.0, 168.0)
 
     rc, out, err = run_cli("agree", *FILES, "--output", "json")
@@ -167,7 +166,7 @@ def _direction_labels(heads, labels):
 def test_shared_data_counts_recounted(iaa, h, name):
     """Recounted from the raw columns: identical zss trees (TED 0) with other heads."""
     files = [iaa / f for f in PAIRS[name]]
-    res = agree_corpus(load_corpus(files))
+    res = agree_corpus(load_corpus(files), direction=True)
     zero = differ = differ_dir = 0
     for sa, sb in zip(*(h.raw_conll(f) for f in files)):
         (ha, la), (hb, lb) = h.heads_labels(sa), h.heads_labels(sb)
@@ -178,11 +177,11 @@ def test_shared_data_counts_recounted(iaa, h, name):
                 and ha != hb):
             differ_dir += 1
     want_zero, want_differ, want_alpha = MEASURED[name]
-    assert (res.extra["ted_zero_pairs"], res.extra["ted_zero_different_heads"]) \
+    m = res.metrics()
+    assert (m["ted_zero_pairs"], m["ted_zero_different_heads"]) \
         == (zero, differ) == (want_zero, want_differ)
-    caveats.add_direction(res)
-    assert res.extra["ted_zero_different_heads_direction"] == differ_dir == 0
-    assert res.extra["alpha_plain_direction"] == pytest.approx(want_alpha, abs=1e-9)
+    assert m["ted_zero_different_heads_direction"] == differ_dir == 0
+    assert m["alpha_plain_direction"] == pytest.approx(want_alpha, abs=1e-9)
 
 
 def test_direction_alpha_against_zss(iaa, h):
@@ -217,6 +216,3 @@ def test_phrase_structure(run_cli):
     assert "ted_zero_pairs" not in d and "alpha_plain_direction" not in d
     assert any("dependency trees only" in n for n in d["notes"])
 
-
-def test_docstring_examples():
-    assert doctest.testmod(caveats).failed == 0

@@ -15,9 +15,9 @@ import synagree.stats.alpha
 # tests/data/core/dirs: values worked out by hand in test_corpus.py
 HAND = {"alpha_plain": Fraction(11, 18), "alpha_diff": Fraction(-3, 11),
         "alpha_norm": 1 - (Fraction(13, 72) / 8) / (Fraction(517, 180) / 56),
-        "las": Fraction(1, 3), "uas": Fraction(3, 5), "la": Fraction(1, 3)}
+        "LAS_full": Fraction(1, 3), "UAS": Fraction(3, 5), "LA": Fraction(1, 3)}
 TABLE_NAMES = {"alpha_plain": "alpha_plain", "alpha_diff": "alpha_diff",
-               "alpha_norm": "alpha_norm", "las": "LAS", "uas": "UAS", "la": "LA"}
+               "alpha_norm": "alpha_norm", "LAS_full": "LAS_full", "UAS": "UAS", "LA": "LA"}
 NUMERIC = list(HAND)
 
 
@@ -35,7 +35,7 @@ def _json(run_cli, *args):
 
 def test_json_keys_and_hand_values(dirs, run_cli):
     data = _json(run_cli, "--dirs", *dirs, "--allow-missing")
-    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la", "units",
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS_full", "UAS", "LA", "units",
                 "annotations", "ignored"):
         assert key in data, key
     for k, v in HAND.items():
@@ -104,7 +104,7 @@ def test_metric_plain_only(dirs, run_cli, monkeypatch):
     assert "alpha_plain" in data["counts"]
     assert "alpha_diff" not in data["counts"] and "alpha_norm" not in data["counts"]
     assert data["alpha_plain"] == pytest.approx(float(HAND["alpha_plain"]), abs=1e-12)
-    assert data["las"] == pytest.approx(1 / 3)
+    assert data["LAS_full"] == pytest.approx(1 / 3)
     seen.clear()
     rc, table, _ = run_cli("agree", "--dirs", *dirs, "--allow-missing", "--metric", "diff")
     assert rc == 0
@@ -168,7 +168,7 @@ def test_names_option(core_data, run_cli):
     data = _json(run_cli, core_data / "mwt-a.conllu", core_data / "mwt-b.conllu",
                  "--names", "ana", "bea")
     assert data["annotator_names"] == ["ana", "bea"]
-    assert data["las"] == pytest.approx(10 / 12)
+    assert data["LAS_full"] == pytest.approx(10 / 12)
 
 
 def test_quiet_suppresses_warnings(write, h, run_cli):
@@ -195,8 +195,8 @@ def test_agree_hierarchy_options_add_lines_without_replacing_published_alphas(tm
     assert main(["agree", a, b, "-q", "--output", "json", "-o", str(hier), "--hierarchy", "ud",
                  "--label-distance", "hierarchy"]) == 0
     p, h = json.loads(plain.read_text()), json.loads(hier.read_text())
-    for k in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la"):
+    for k in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS_full", "UAS", "LA"):
         assert h[k] == p[k]
-    assert h["hier_las"] >= h["las"] and h["hier_la"] >= h["la"]
+    assert h["LAS_hier"] >= h["LAS_full"] and h["LA_hier"] >= h["LA"]
     assert h["counts"]["alpha_plain"]["do_sum"] == p["counts"]["alpha_plain"]["do_sum"]
-    assert h["alpha_plain_h"] >= h["alpha_plain"] - 1e-12
+    assert h["alpha_plain_hier"] >= h["alpha_plain"] - 1e-12

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SHARED_DATA
 
+from conftest import SHARED_DATA
 from synagree.base.problems import InputError
 from synagree.evaluation.conll18 import (
     METRICS,

@@ -59,7 +59,7 @@ DIRS_EXPECTED = {
     "alpha_plain": Fraction(11, 18),
     "alpha_diff": Fraction(-3, 11),
     "alpha_norm": 1 - (Fraction(13, 72) / 8) / (Fraction(517, 180) / 56),
-    "las": Fraction(1, 3), "uas": Fraction(3, 5), "la": Fraction(1, 3),
+    "LAS_full": Fraction(1, 3), "UAS": Fraction(3, 5), "LA": Fraction(1, 3),
 }
 
 
@@ -71,7 +71,7 @@ def dirs(core_data):
 
 def _values(res):
     d = {f"alpha_{v}": res.alpha_value(v) for v in ("plain", "diff", "norm")}
-    d.update({m: res.scores.ratio(m) for m in ("las", "uas", "la")})
+    d.update({m: res.scores.ratio(m) for m in ("LAS_full", "UAS", "LA")})
     return d
 
 
@@ -125,7 +125,7 @@ def test_two_dirs_subset(dirs):
     res = synagree.agree(dirs=dirs[:2], allow_missing=True)
     assert res.units == 3 and res.annotations == 6
     assert res.alpha_value("plain") == pytest.approx(16 / 21, abs=1e-12)
-    assert res.scores.ratio("las") == pytest.approx(2 / 5, abs=1e-12)
+    assert res.scores.ratio("LAS_full") == pytest.approx(2 / 5, abs=1e-12)
 
 
 def test_dirs_too_few_and_not_a_directory(dirs, tmp_path):
@@ -164,7 +164,7 @@ def test_sent_id_order_does_not_matter(write, h):
     b_shuf = _file(write, h, "b-shuffled.conllu", S_B, ["s3", "s1", "s2"])
     r1 = synagree.agree([a, b_ord])
     r2 = synagree.agree([a, b_shuf], names=["a", "b"])
-    assert r1.scores.ratio("las") == pytest.approx(5 / 6)
+    assert r1.scores.ratio("LAS_full") == pytest.approx(5 / 6)
     for k, v in _values(r1).items():
         assert _values(r2)[k] == pytest.approx(v, abs=1e-12), k
     assert [u.uid for u in r2.corpus.units] == ["s1", "s2", "s3"]
@@ -196,7 +196,7 @@ def test_sent_id_mismatch_is_an_error_unless_allowed(write, h, run_cli):
         got = _values(res)[k]
         assert (got is None and v is None) or got == pytest.approx(v, abs=1e-12), k
     # s1 and s3 agree fully: LAS = 1, and α_plain = 1 (D_o = 0, D_e > 0)
-    assert res.scores.ratio("las") == 1.0
+    assert res.scores.ratio("LAS_full") == 1.0
     assert res.alpha_value("plain") == 1.0
     rc, out, err = run_cli("agree", a, b, "--allow-missing", "--output", "json")
     assert rc == 0, err
@@ -239,7 +239,7 @@ def test_ignored_units_counted_but_in_alpha(write, h):
     b = write("b.conllu", "\n\n".join(blocks))
     res = synagree.agree([a, b])
     assert res.scores.ignored == 1
-    assert res.scores.ratio("las") == 1.0
+    assert res.scores.ratio("LAS_full") == 1.0
     assert res.annotations == 4
     assert res.alpha_value("plain") == pytest.approx(0.0, abs=1e-12)
     assert any("differ in word count" in n for n in res.notes)

@@ -6,8 +6,8 @@ import io
 import numba
 import numpy as np
 import pytest
-from conftest import textbook_alpha, zss_dep_tree, zss_unit_distance
 
+from conftest import textbook_alpha, zss_dep_tree, zss_unit_distance
 from synagree.agreement import agree as agreement
 from synagree.distance.sums import Progress, delta_squared
 from synagree.io.conllu import DepSentence
@@ -154,8 +154,8 @@ def test_bootstrap_ci_covers_the_estimate_and_is_seeded():
         lo, hi = res.alpha[v].ci
         assert lo < res.alpha[v].alpha < hi
         assert res2.alpha[v].ci == (lo, hi)
-    lo, hi = res.extra_details["ci"]["las"]
-    assert lo < res.scores.ratio("las") < hi
+    lo, hi = res.intervals()["LAS_full"]
+    assert lo < res.scores.ratio("LAS_full") < hi
 
 
 def test_auto_sampling_switch_is_announced(monkeypatch):
@@ -163,10 +163,10 @@ def test_auto_sampling_switch_is_announced(monkeypatch):
     monkeypatch.setattr(alpha, "DEFAULT_SAMPLE_PAIRS", 2000)
     res = agreement.agree(dirs=["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"])
     assert any("sampled pairs" in n for n in res.notes)
-    assert res.extra["alpha_plain_se"] > 0
+    assert res.metrics()["alpha_plain_se"] > 0
     exact = agreement.agree(dirs=["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"],
                             exact=True)
-    assert "alpha_plain_se" not in exact.extra
+    assert "alpha_plain_se" not in exact.metrics()
 
 
 def test_progress_bar_reports_done_and_eta():

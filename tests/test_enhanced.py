@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SHARED_DATA
 
+from conftest import SHARED_DATA
 from synagree.agreement.agree import load_corpus
 from synagree.agreement.enhanced import enhanced_agreement
 from synagree.base.problems import InputError

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SHARED_DATA
 
+from conftest import SHARED_DATA
 from synagree.agreement.agree import agree_corpus
 from synagree.base.problems import InputError
 from synagree.cli.main import main as cli_main
@@ -160,7 +160,7 @@ def test_evaluator_matches_agree_corpus(synth):
         ref = agree_corpus(corpus)
         for v in ("plain", "diff", "norm"):
             assert got[f"alpha_{v}"] == pytest.approx(ref.alpha_value(v), abs=1e-12)
-        for m in ("las", "uas", "la"):
+        for m in ("LAS_full", "UAS", "LA"):
             assert got[m] == pytest.approx(ref.scores.ratio(m), abs=1e-12)
     # p = 0: identical copies
     same = ev.evaluate(list(src.sentences))
@@ -207,9 +207,9 @@ def test_experiment_writes_tables(synth, tmp_path):
     assert list(rows[0])[:7] == ["series", "p", "p_relabel", "p_reattach", "p_random", "run",
                                  "seed"]
     assert rows == read_rows(out / "runs.jsonl") == read_rows(out / "results.json")
-    summ = summarize(rows, ["las"])
+    summ = summarize(rows, ["LAS_full"])
     rec = next(r for r in summ if r["series"] == "relabel" and r["p"] == 0.5)
-    vals = [r["las"] for r in rows if r["series"] == "relabel" and r["p"] == 0.5]
+    vals = [r["LAS_full"] for r in rows if r["series"] == "relabel" and r["p"] == 0.5]
     assert rec["n"] == 3 and rec["mean"] == pytest.approx(np.mean(vals))
     assert rec["std"] == pytest.approx(np.std(vals, ddof=1))
     assert rec["min"] == min(vals) and rec["max"] == max(vals)
@@ -368,7 +368,7 @@ def test_phrase_source(tmp_path):
     out = tmp_path / "ph"
     res = run_noise_experiment([src], out, sample=20, series=["relabel", "reattach", "both"],
                                grid=[0.3, 1.0], runs=2, fmt="phrase", phrase_style="delex")
-    assert "jaccard" in res.columns and "las" not in res.columns
+    assert "jaccard" in res.columns and "LAS_full" not in res.columns
     by = {(r["series"], r["p"]): r for r in res.rows if r["run"] == 0}
     assert by[("relabel", 1.0)]["jaccard"] < by[("relabel", 0.3)]["jaccard"] <= 1.0
     assert by[("both", 1.0)]["alpha_plain"] < 1.0
@@ -390,7 +390,7 @@ SHAPE_GRID = [0.2, 0.4, 0.6, 0.8, 1.0]
 def ndt_means():
     src = load_source(NDT_FILES, sample=100, seed=0)
     rows = list(iter_runs(src, run_plan(["both", "relabel", "reattach"], SHAPE_GRID, 3, 0)))
-    summ = summarize(rows, ["alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la"])
+    summ = summarize(rows, ["alpha_plain", "alpha_diff", "alpha_norm", "LAS_full", "UAS", "LA"])
     means = {(r["series"], r["p"], r["metric"]): r["mean"] for r in summ}
     return src, means
 
@@ -403,7 +403,7 @@ def _curve(means, series, metric):
 @pytest.mark.parametrize("series", ["relabel", "reattach"])
 def test_ndt_las_linear_in_each_noise_type(ndt_means, series):
     _, means = ndt_means
-    y = _curve(means, series, "las")
+    y = _curve(means, series, "LAS_full")
     x = np.array(SHAPE_GRID)
     slope, icept = np.polyfit(x, y, 1)
     r2 = 1 - ((y - (slope * x + icept)) ** 2).sum() / ((y - y.mean()) ** 2).sum()
@@ -423,9 +423,9 @@ def test_ndt_alpha_penalises_structure_more_than_labels(ndt_means, metric):
 def test_ndt_alpha_diff_falls_fastest(ndt_means, series):
     _, means = ndt_means
     diff = _curve(means, series, "alpha_diff")
-    for m in ("alpha_plain", "alpha_norm", "las"):
+    for m in ("alpha_plain", "alpha_norm", "LAS_full"):
         other = _curve(means, series, m)
-        assert np.all(diff < other) or m == "las" and series == "relabel"
+        assert np.all(diff < other) or m == "LAS_full" and series == "relabel"
         assert diff[0] - diff[-1] > other[0] - other[-1]  # the largest drop
     assert diff[-1] < -1.0  # collapses far below zero
 
@@ -433,10 +433,10 @@ def test_ndt_alpha_diff_falls_fastest(ndt_means, series):
 @needs_ndt
 def test_ndt_relabel_only_las_at_one_is_chance(ndt_means):
     src, means = ndt_means
-    las = means[("relabel", 1.0, "las")]
+    las = means[("relabel", 1.0, "LAS_full")]
     assert abs(100 * las - 100 / len(src.labels)) < 1.5
-    assert means[("relabel", 1.0, "uas")] == 1.0
-    assert means[("reattach", 1.0, "la")] == 1.0
+    assert means[("relabel", 1.0, "UAS")] == 1.0
+    assert means[("reattach", 1.0, "LA")] == 1.0
 
 
 def test_noise_records_hierarchical_metrics(tmp_path):
@@ -452,10 +452,10 @@ def test_noise_records_hierarchical_metrics(tmp_path):
     rows = list(_csv.DictReader(open(out.files["csv"], encoding="utf-8")))
     assert len(rows) == 2
     for r in rows:
-        for col in ("hier_la", "hier_las", "alpha_plain_h", "hier_kappa_labels"):
+        for col in ("LA_hier", "LAS_hier", "alpha_plain_hier", "kappa_hier"):
             assert r[col] != ""
-        assert float(r["hier_las"]) >= float(r["las"]) - 1e-12
-        assert float(r["uas"]) == 1.0
+        assert float(r["LAS_hier"]) >= float(r["LAS_full"]) - 1e-12
+        assert float(r["UAS"]) == 1.0
 
 
 @needs_ndt
@@ -471,7 +471,7 @@ def test_reject_reading_reproduces_published_reattach_only_las(tmp_path):
                                reattach_draw="reject")
     import csv as _csv
     rows = list(_csv.DictReader(open(out.files["csv"], encoding="utf-8")))
-    means = {s: np.mean([float(r["las"]) for r in rows if r["series"] == s])
+    means = {s: np.mean([float(r["LAS_full"]) for r in rows if r["series"] == s])
              for s in ("reattach", "both")}
     assert abs(100 * means["reattach"] - 23.9) < 3.0
     assert 100 * means["both"] < 2.5

@@ -16,10 +16,10 @@ import random
 
 import numpy as np
 import pytest
-from conftest import REPO_ROOT
 from conllu.exceptions import ParseException
 from conllu.parser import parse_comment_line
 
+from conftest import REPO_ROOT
 from synagree.distance import sums
 from synagree.distance import ted as _ted
 from synagree.io.conllu import (

@@ -16,10 +16,10 @@ from typing import List, Sequence
 
 import numpy as np
 import pytest
-from conftest import REPO_ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import REPO_ROOT
 from synagree.base import native
 from synagree.io.conllu import DepSentence, read_conllu
 from synagree.trees import flat, flat_numba

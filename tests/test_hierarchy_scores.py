@@ -28,9 +28,10 @@ import pytest
 import synagree
 from synagree.base.problems import InputError
 from synagree.cli import agree as cli_agree
-from synagree.distance.ted import TreePack, distance_matrix, pair_distances
+from synagree.distance.ted import Costs, TreePack, distance_matrix, pair_distances
 from synagree.io.conllu import read_conllu
 from synagree.io.corpus import Corpus, Unit
+from synagree.render.agreement import render
 from synagree.stats import hierarchical as hs
 from synagree.stats.alpha import tree_alpha
 from synagree.stats.attachment import attachment_scores
@@ -40,6 +41,7 @@ from synagree.trees.hierarchy import (
     cohens_kappa,
     hierarchical_kappa,
     label_distance,
+    label_distance_matrix,
     scotts_pi,
 )
 
@@ -66,32 +68,32 @@ def close(x, expected, tol=TOL):
 def test_two_annotators_hand_values():
     m, d = hs.hierarchical_metrics(corpus_of("a", "b"), "ud")
     # s1: 1 + 3/4 + 1 + 1 + 1, s2: 1 + 3/4 + 1; 8 words; s3 ignored
-    assert close(m["hier_la"], F(15, 16))
-    assert close(m["hier_las"], F(15, 16))
+    assert close(m["LA_hier"], F(15, 16))
+    assert close(m["LAS_hier"], F(15, 16))
     assert close(d["exact_la"], F(5, 8)) and close(d["exact_las"], F(5, 8))
     # P(A) = 7/8, P(E) = 10/64  ->  kappa = 23/27
-    assert close(d["hier_kappa"]["p_observed"], F(7, 8))
-    assert close(d["hier_kappa"]["p_expected"], F(10, 64))
-    assert close(m["hier_kappa_labels"], F(23, 27))
-    assert close(m["kappa_labels_scott"], F(31, 55))
-    assert close(m["cohen_kappa_labels"], F(4, 7))
+    assert close(d["kappa_hier"]["p_observed"], F(7, 8))
+    assert close(d["kappa_hier"]["p_expected"], F(10, 64))
+    assert close(m["kappa_hier"], F(23, 27))
+    assert close(m["scott_pi"], F(31, 55))
+    assert close(m["cohen_kappa"], F(4, 7))
     assert d["words"] == 8 and d["units"] == 2 and d["ignored"] == 1
-    assert list(m) == ["hier_la", "hier_las", "hier_kappa_labels", "kappa_labels_scott",
-                       "cohen_kappa_labels"]
+    assert list(m) == ["LA_hier", "LAS_hier", "kappa_hier", "scott_pi",
+                       "cohen_kappa"]
     assert any("single child" in n and "aux = aux:pass" in n for n in d["notes"])
 
 
 def test_three_annotators_pairwise_mean_weighted_by_words():
     m, d = hs.hierarchical_metrics(corpus_of("a", "b", "c"), "ud")
     # s1 pairs: LA 4.75, 5, 4.75; LAS 4.75, 4, 3.75.  s2 pairs: 2.75, 2, 1.75
-    assert close(m["hier_la"], (F(29, 6) + F(13, 6)) / 8)  # 7/8
-    assert close(m["hier_las"], (F(25, 6) + F(13, 6)) / 8)  # 19/24
-    assert m["cohen_kappa_labels"] is None
+    assert close(m["LA_hier"], (F(29, 6) + F(13, 6)) / 8)  # 7/8
+    assert close(m["LAS_hier"], (F(25, 6) + F(13, 6)) / 8)  # 19/24
+    assert m["cohen_kappa"] is None
     assert any("exactly two annotators" in n for n in d["notes"])
     # exact scores agree with the core's LAS / LA (same aggregation)
     res = synagree.agree(ud_files("a", "b", "c"))
-    assert close(d["exact_la"], res.scores.ratio("la"))
-    assert close(d["exact_las"], res.scores.ratio("las"))
+    assert close(d["exact_la"], res.scores.ratio("LA"))
+    assert close(d["exact_las"], res.scores.ratio("LAS_full"))
 
 
 @pytest.mark.parametrize("mode,expected_la", [("mutual", F(15, 16)),
@@ -99,9 +101,9 @@ def test_three_annotators_pairwise_mean_weighted_by_words():
                                               ("credit", F(15, 16))])
 def test_label_credit_modes(mode, expected_la):
     m, _ = hs.hierarchical_metrics(corpus_of("a", "b"), "ud", mode=mode)
-    assert close(m["hier_la"], expected_la)
+    assert close(m["LA_hier"], expected_la)
     # kappa never depends on the mode (docs/method.md §9 pair agreement)
-    assert close(m["hier_kappa_labels"], F(23, 27))
+    assert close(m["kappa_hier"], F(23, 27))
 
 
 def test_credit_mode_takes_first_annotator_as_gold():
@@ -110,7 +112,7 @@ def test_credit_mode_takes_first_annotator_as_gold():
     # b = gold: credit(nsubj, nsubj:pass) = 1, credit(nsubj:outer, nsubj) = 1/2
     ba = synagree.load_corpus(ud_files("b", "a"))
     m_ba, _ = hs.hierarchical_metrics(ba, "ud", mode="credit")
-    assert close(m_ab["hier_la"], F(15, 16)) and close(m_ba["hier_la"], F(15, 16))
+    assert close(m_ab["LA_hier"], F(15, 16)) and close(m_ba["LA_hier"], F(15, 16))
     words = [("nsubj:pass", "nsubj"), ("nsubj", "nsubj:outer")]
     h = Hierarchy.from_ud(["nsubj:pass", "nsubj:outer", "aux:pass"])
     f = hs.label_credit_fn(h, "credit")
@@ -130,27 +132,27 @@ def test_kappas_match_the_hierarchy_module():
             pairs.extend(zip(a.deprels, b.deprels))
     labels = [x for p in pairs for x in p] + ["advmod"]
     h = Hierarchy.from_ud(labels)
-    assert close(m["hier_kappa_labels"], hierarchical_kappa(h, pairs).kappa)
-    assert close(m["kappa_labels_scott"], scotts_pi(pairs))
-    assert close(m["cohen_kappa_labels"], cohens_kappa(pairs))
+    assert close(m["kappa_hier"], hierarchical_kappa(h, pairs).kappa)
+    assert close(m["scott_pi"], scotts_pi(pairs))
+    assert close(m["cohen_kappa"], cohens_kappa(pairs))
 
 
 def test_flat_hierarchy_gives_the_exact_scores():
     for names in (("a", "b"), ("a", "b", "c")):
         m, d = hs.hierarchical_metrics(corpus_of(*names), "flat", label_distance="hierarchy")
-        assert close(m["hier_la"], d["exact_la"]) and close(m["hier_las"], d["exact_las"])
-        assert close(m["hier_kappa_labels"], m["kappa_labels_scott"])
+        assert close(m["LA_hier"], d["exact_la"]) and close(m["LAS_hier"], d["exact_las"])
+        assert close(m["kappa_hier"], m["scott_pi"])
         res = synagree.agree(ud_files(*names))
         for v in ("plain", "diff", "norm"):
-            assert close(m[f"alpha_{v}_h"], res.alpha_value(v), 1e-12)
+            assert close(m[f"alpha_{v}_hier"], res.alpha_value(v), 1e-12)
 
 
 def test_plain_as_leaf_makes_ud_subtypes_distinct():
     m, d = hs.hierarchical_metrics(corpus_of("a", "b"), "ud", label_distance="hierarchy",
                                    plain_as_leaf=True)
-    assert close(m["hier_la"], d["exact_la"])
+    assert close(m["LA_hier"], d["exact_la"])
     res = synagree.agree(ud_files("a", "b"))
-    assert close(m["alpha_plain_h"], res.alpha_value("plain"))
+    assert close(m["alpha_plain_hier"], res.alpha_value("plain"))
     assert d["hierarchy"] == "ud (plain as leaf)"
     assert not any("single child" in n for n in d["notes"])
 
@@ -159,11 +161,11 @@ def test_hierarchy_file():
     m, d = hs.hierarchical_metrics(corpus_of("a", "b"), str(DATA / "ud-deprel.hier"),
                                    label_distance="hierarchy")
     # aux now has two children: aux:pass vs aux gets (1/2 + 1)/2 = 3/4
-    assert close(m["hier_la"], F(29, 32))
+    assert close(m["LA_hier"], F(29, 32))
     assert d["labels_not_in_hierarchy"] == ["advmod"]
     assert any("advmod" in n for n in d["notes"])
     assert d["hierarchy"].startswith("file ")
-    assert m["alpha_plain_h"] is not None
+    assert m["alpha_plain_hier"] is not None
 
 
 def test_bad_or_missing_hierarchy_file_is_input_error(tmp_path):
@@ -218,8 +220,8 @@ def test_alpha_h_matches_textbook_alpha_over_zss(h):
 
         for v in ("plain", "diff", "norm"):
             ref, do, de = h.textbook_alpha(units, d2(v))
-            assert abs(m[f"alpha_{v}_h"] - ref) < 1e-9
-            assert abs(d["alpha_h"][v]["d_o"] - do) < 1e-9
+            assert abs(m[f"alpha_{v}_hier"] - ref) < 1e-9
+            assert abs(d["alpha_hier"][v]["d_o"] - do) < 1e-9
 
 
 UD_LABELS = ["nsubj", "nsubj:pass", "nsubj:outer", "obj", "iobj", "obl", "obl:tmod",
@@ -247,7 +249,7 @@ def test_hierarchy_ted_equals_zss_distance_on_random_pairs():
     n_pairs = 1200
     trees = [_random_tree(rng, vocab) for _ in range(2 * n_pairs)]
     hier = Hierarchy.from_ud(UD_LABELS)
-    costs = hs.hierarchy_costs(hier, vocab)
+    costs = Costs.with_renames(label_distance_matrix(hier, list(vocab.labels)))
     assert costs.rename[vocab.id("nsubj"), vocab.id("nsubj:pass")] < \
         costs.rename[vocab.id("nsubj"), vocab.id("obj")] == 1.0
     pack = TreePack(trees)
@@ -273,28 +275,25 @@ def _ns(**kw):
     return argparse.Namespace(**base)
 
 
-def test_apply_adds_rows_to_agreement_result():
-    from synagree.render.tables import render
-
-    res = synagree.agree(ud_files("a", "b"))
-    before = dict(res.extra)  # keys every result has (ted_zero_pairs, ...)
-    cli_agree.apply_hierarchy(res, _ns())  # no --hierarchy: nothing happens
-    assert res.extra == before
-    cli_agree.apply_hierarchy(res, _ns(hierarchy="ud", label_distance="hierarchy"))
-    assert set(res.extra) - set(before) == set(hs.METRIC_KEYS)
-    assert res.extra_details["hierarchy"]["label_credit"] == "mutual"
+def test_hierarchy_section_adds_rows_to_agreement_result():
+    before = synagree.agree(ud_files("a", "b"))
+    assert cli_agree.hierarchy_options(_ns()) is None  # no --hierarchy: no section
+    options = cli_agree.hierarchy_options(_ns(hierarchy="ud", label_distance="hierarchy"))
+    res = synagree.agree(ud_files("a", "b"), hierarchy=options)
+    assert set(res.metrics()) - set(before.metrics()) == set(hs.METRIC_KEYS)
+    assert res.hierarchy.details()["label_credit"] == "mutual"
     table = render(res, "table")
-    assert "hier_las" in table and "alpha_plain_h" in table
+    assert "LAS_hier" in table and "alpha_plain_hier" in table
     data = json.loads(render(res, "json"))
-    assert abs(data["hier_la"] - 15 / 16) < TOL
+    assert abs(data["LA_hier"] - 15 / 16) < TOL
     assert data["details"]["hierarchy"]["hierarchy"] == "ud"
     assert abs(data["alpha_plain"] - res.alpha_value("plain")) < TOL  # untouched
 
 
-def test_apply_respects_requested_variants():
-    res = synagree.agree(ud_files("a", "b"), variants=("plain",))
-    cli_agree.apply_hierarchy(res, _ns(hierarchy="ud", label_distance="hierarchy"))
-    assert "alpha_plain_h" in res.extra and "alpha_diff_h" not in res.extra
+def test_hierarchy_respects_requested_variants():
+    res = synagree.agree(ud_files("a", "b"), variants=("plain",),
+                         hierarchy=hs.HierarchyOptions("ud", "hierarchy"))
+    assert "alpha_plain_hier" in res.metrics() and "alpha_diff_hier" not in res.metrics()
 
 
 def test_parser_args_and_validation():
@@ -318,11 +317,11 @@ def test_phrase_corpus_gets_alpha_h_only(write):
     corpus = synagree.load_corpus([a, b])
     edges = write("phr.hier", "NP\nNP-SBJ\tNP\nNP-OBJ\tNP\n")
     m, d = hs.hierarchical_metrics(corpus, str(edges), label_distance="hierarchy")
-    assert set(m) == {"alpha_plain_h", "alpha_diff_h", "alpha_norm_h"}
+    assert set(m) == {"alpha_plain_hier", "alpha_diff_hier", "alpha_norm_hier"}
     assert any("dependency input only" in n for n in d["notes"])
     res = synagree.agree([a, b])
     # NP vs NP-SBJ costs 1/2 instead of 1: the observed disagreement shrinks
-    assert d["alpha_h"]["plain"]["d_o"] < res.alpha["plain"].d_o
+    assert d["alpha_hier"]["plain"]["d_o"] < res.alpha["plain"].d_o
 
 
 def test_msd_hierarchy_on_phrase_trees_with_positional_leaf_tags(write, h):
@@ -334,7 +333,7 @@ def test_msd_hierarchy_on_phrase_trees_with_positional_leaf_tags(write, h):
     corpus = synagree.load_corpus([a, b])
     m, d = hs.hierarchical_metrics(corpus, "msd", label_distance="hierarchy")
     res = synagree.agree([a, b])
-    assert d["alpha_h"]["plain"]["d_o"] < res.alpha["plain"].d_o
+    assert d["alpha_hier"]["plain"]["d_o"] < res.alpha["plain"].d_o
     hier = Hierarchy.from_msd(["S", "NP", "VP", "Ncmsn", "Vmip3s", "Ncfsa", "Agpmsn", "Vmip3p",
                                "Nc", "Ncfsn", "Agpms"])
     # renames: Ncmsn->Nc 1/2 (Nc = {Ncm.., Ncf..}), Ncfsa->Ncfsn 1, Agpmsn->Agpms 0,
@@ -344,8 +343,9 @@ def test_msd_hierarchy_on_phrase_trees_with_positional_leaf_tags(write, h):
     ta, tb = (synagree.load_corpus([a, b]).annotation_lists())[0]
     vocab = Vocabulary()
     t1, t2 = build_tree(ta, vocab), build_tree(tb, vocab)
+    costs = Costs.with_renames(label_distance_matrix(hier, list(vocab.labels)))
     assert abs(pair_distances(TreePack([t1, t2]), np.array([0]), np.array([1]),
-                              hs.hierarchy_costs(hier, vocab))[0] - 1.5) < 1e-12
+                              costs)[0] - 1.5) < 1e-12
     assert abs(_zss_distance(to_zss(t1, vocab), to_zss(t2, vocab), hier) - 1.5) < 1e-12
 
 
@@ -354,18 +354,18 @@ def test_hier_metric_fn_for_noise_experiments():
     b = read_conllu(DATA / "ud-b.conllu")[:2]
     fn = hs.hier_metric_fn("ud")
     out = fn(a, b)
-    assert close(out["hier_la"], F(15, 16))
+    assert close(out["LA_hier"], F(15, 16))
     assert set(out) == set(hs.METRIC_KEYS)
-    assert out["alpha_plain_h"] is not None
+    assert out["alpha_plain_hier"] is not None
     assert fn.__name__ == "hierarchy" and fn.columns == hs.METRIC_KEYS
     fn2 = hs.hier_metric_fn(str(DATA / "ud-deprel.hier"), label_distance="exact")
-    assert close(fn2(a, b)["hier_la"], F(29, 32))
-    assert "alpha_plain_h" not in fn2.columns and set(fn2(a, b)) == set(fn2.columns)
+    assert close(fn2(a, b)["LA_hier"], F(29, 32))
+    assert "alpha_plain_hier" not in fn2.columns and set(fn2(a, b)) == set(fn2.columns)
     # a hierarchy pinned by the experiment's label set: nsubj gets a third child
     fn3 = hs.hier_metric_fn("ud", labels=["nsubj:pass", "nsubj:outer", "nsubj:xsubj",
                                           "aux:pass"])
     # s1: nsubj:pass/nsubj (1 + 1/3)/2; s2: nsubj/nsubj:outer the same
-    assert close(fn3(a, b)["hier_la"], (6 + 2 * F(2, 3)) / 8)
+    assert close(fn3(a, b)["LA_hier"], (6 + 2 * F(2, 3)) / 8)
     with pytest.raises(InputError):
         hs.hier_metric_fn("msd", plain_as_leaf=True)
     with pytest.raises(ValueError):
@@ -411,17 +411,17 @@ def ewt_subtype_experiment(path: Path = EWT_TEST, share: float = 0.5, seed: int 
     vocab = Vocabulary()
     trees = [build_tree(s, vocab) for pair in zip(gold, stripped) for s in pair]
     hier = hs.load_hierarchy("ud", vocab.labels)
-    costs_h = hs.hierarchy_costs(hier, vocab)
+    costs_h = Costs.with_renames(label_distance_matrix(hier, list(vocab.labels)))
     pack = TreePack(trees)
     i = np.arange(0, len(trees), 2)
     d_exact = pair_distances(pack, i, i + 1)
     d_hier = pair_distances(pack, i, i + 1, costs_h)
     out = {"sentences": len(gold), "words": d["words"], "subtyped": subtyped,
-           "stripped": changed, "las": exact.ratio("las"), "la": exact.ratio("la"),
-           "hier_las": m["hier_las"], "hier_la": m["hier_la"],
-           "hier_kappa_labels": m["hier_kappa_labels"],
-           "kappa_labels_scott": m["kappa_labels_scott"],
-           "cohen_kappa_labels": m["cohen_kappa_labels"],
+           "stripped": changed, "LAS_full": exact.ratio("LAS_full"), "LA": exact.ratio("LA"),
+           "LAS_hier": m["LAS_hier"], "LA_hier": m["LA_hier"],
+           "kappa_hier": m["kappa_hier"],
+           "scott_pi": m["scott_pi"],
+           "cohen_kappa": m["cohen_kappa"],
            "d_o_exact_all": float(np.mean(d_exact ** 2)),
            "d_o_hier_all": float(np.mean(d_hier ** 2))}
     k = len(gold) if alpha_sentences is None else alpha_sentences
@@ -433,13 +433,13 @@ def ewt_subtype_experiment(path: Path = EWT_TEST, share: float = 0.5, seed: int 
     mh, dh = hs.hierarchical_metrics(_pair_corpus(gold[:k], stripped[:k]), hier,
                                      label_distance="hierarchy")
     out.update({"alpha_sentences": k,
-                "alpha_plain": ta_exact.alpha("plain"), "alpha_plain_h": ta_hier.alpha("plain"),
-                "alpha_diff": ta_exact.alpha("diff"), "alpha_diff_h": ta_hier.alpha("diff"),
-                "alpha_norm": ta_exact.alpha("norm"), "alpha_norm_h": ta_hier.alpha("norm"),
+                "alpha_plain": ta_exact.alpha("plain"), "alpha_plain_hier": ta_hier.alpha("plain"),
+                "alpha_diff": ta_exact.alpha("diff"), "alpha_diff_hier": ta_hier.alpha("diff"),
+                "alpha_norm": ta_exact.alpha("norm"), "alpha_norm_hier": ta_hier.alpha("norm"),
                 "d_o_exact": ta_exact.stats["plain"].d_o, "d_o_hier": ta_hier.stats["plain"].d_o,
                 "d_e_exact": ta_exact.stats["plain"].d_e, "d_e_hier": ta_hier.stats["plain"].d_e,
-                "api_alpha_plain_h": mh["alpha_plain_h"],
-                "api_d_o_hier": dh["alpha_h"]["plain"]["d_o"]})
+                "api_alpha_plain_h": mh["alpha_plain_hier"],
+                "api_d_o_hier": dh["alpha_hier"]["plain"]["d_o"]})
     return out
 
 
@@ -451,15 +451,15 @@ def test_ewt_losing_subtypes_costs_less_under_the_hierarchy():
     for key, val in r.items():
         print(f"  {key:20s} {val:.6f}" if isinstance(val, float) else f"  {key:20s} {val}")
     assert r["stripped"] > 0.4 * r["subtyped"]
-    drop_exact = 1.0 - r["las"]
-    drop_hier = 1.0 - r["hier_las"]
+    drop_exact = 1.0 - r["LAS_full"]
+    drop_hier = 1.0 - r["LAS_hier"]
     assert drop_exact > 0 and 0 < drop_hier < drop_exact
-    assert r["hier_la"] > r["la"]
+    assert r["LA_hier"] > r["LA"]
     assert r["d_o_hier_all"] < r["d_o_exact_all"]
     assert r["d_o_hier"] < r["d_o_exact"]
-    assert r["alpha_plain_h"] > r["alpha_plain"]
+    assert r["alpha_plain_hier"] > r["alpha_plain"]
     # the agree/API path computes the same α as tree_alpha with the same costs
-    assert abs(r["api_alpha_plain_h"] - r["alpha_plain_h"]) < 1e-12
+    assert abs(r["api_alpha_plain_h"] - r["alpha_plain_hier"]) < 1e-12
     assert abs(r["api_d_o_hier"] - r["d_o_hier"]) < 1e-12
 
 

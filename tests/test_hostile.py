@@ -414,9 +414,9 @@ def test_tags_csv_escapes_hostile_tags(tmp_path, capsys):
 def test_noise_summary_markdown_escapes_names():
     from synagree.noise.results import _csv_text, summary_markdown
 
-    md = summary_markdown([{"series": "x|y\n# z", "p": 0.1, "metric": "las", "n": 1,
+    md = summary_markdown([{"series": "x|y\n# z", "p": 0.1, "metric": "LAS_full", "n": 1,
                             "mean": 0.5, "std": 0.0, "median": 0.5, "min": 0.5, "max": 0.5}],
-                          ["las"], title="Noise experiment: a|b\n<script>*x*.conllu")
+                          ["LAS_full"], title="Noise experiment: a|b\n<script>*x*.conllu")
     check_markdown(md)
     assert md.splitlines()[0] == "# Noise experiment: a\\|b &lt;script&gt;\\*x\\*.conllu"
     check_csv(_csv_text([{"series": "=cmd", "p": -0.5}], ["series", "p"]))
@@ -607,7 +607,7 @@ def test_html_report_injection_in_the_browser(tmp_path):
         noise = tmp_path / "noise.csv"
         buf = io.StringIO()
         csv.writer(buf).writerows([["series", "p_relabel", "p_reattach", "run", "alpha_plain",
-                                    "las"]] + [[s, p, 0, 0, 0.9, 0.8] for s in xss[:3]
+                                    "LAS_full"]] + [[s, p, 0, 0, 0.9, 0.8] for s in xss[:3]
                                                for p in (0.1, 0.5)])
         noise.write_text(buf.getvalue())
         page = site / "r.html"
@@ -654,7 +654,7 @@ def test_html_report_injection_in_the_browser(tmp_path):
     ("runs.jsonl", '[1, 2]\n'),
     ("results.json", '{"rows": 3}'),
     ("results.json", '[{"series": "both", "p": "x"}]'),
-    ("results.json", '[{"series": "both", "p": 0.1, "las": [1]}]'),
+    ("results.json", '[{"series": "both", "p": 0.1, "LAS_full": [1]}]'),
     ("runs.csv", b"series,p,run,las\nboth,0.1,0,\xff\n"),
 ])
 def test_bad_noise_tables_are_input_errors(tmp_path, capsys, name, text):

@@ -91,7 +91,7 @@ def test_allow_missing_with_dirs(tmp_path, write, h):
     assert "--allow-missing" in ei.value.errors[0].message
     res = synagree.agree(dirs=dirs, allow_missing=True)
     assert res.units == 2 and res.units_total == 3
-    assert res.scores.ratio("las") == 1.0
+    assert res.scores.ratio("LAS_full") == 1.0
     assert any("missing" in n for n in res.notes)
 
 
@@ -259,7 +259,7 @@ def test_annotator_prefix_naming(tmp_path, h):
     res = synagree.agree(dirs=[tmp_path / "odin", tmp_path / "thor"])
     assert res.units == 2
     assert {u.document for u in res.corpus.units} == {"danish"}
-    assert res.scores.ratio("las") == pytest.approx(2 / 3)
+    assert res.scores.ratio("LAS_full") == pytest.approx(2 / 3)
     assert any("odin-danish.conll → danish" in n for n in res.notes)
 
 

@@ -209,10 +209,10 @@ def test_agree_baseline_leaves_reread_metrics_out(old_opts, new_opts, run_cli, t
     assert rc == 0, err
     r = json.loads(new.read_text())["details"]["baseline"]["results"][0]
     compared = {c["metric"] for c in r["metrics"]}
-    assert compared == {"alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la"}
+    assert compared == {"alpha_plain", "alpha_diff", "alpha_norm", "LAS", "LAS_full", "UAS", "LA"}
     bc = json.loads(new.read_text())["details"]["baseline"]
     note = next(n for n in bc["notes"] if "not compared: hierarchy" in n)
-    assert note.startswith("hier_la, hier_las, hier_kappa_labels")
+    assert note.startswith("LA_hier, LAS_hier, kappa_hier")
 
 
 def test_agree_baseline_hierarchy_only_new_is_not_compared(run_cli, tmp_path):
@@ -224,4 +224,4 @@ def test_agree_baseline_hierarchy_only_new_is_not_compared(run_cli, tmp_path):
     assert rc == 0, err
     r = json.loads(new.read_text())["details"]["baseline"]["results"][0]
     assert not any(c["metric"].startswith(("hier_", "bdm_")) for c in r["metrics"])
-    assert any(n.startswith("not in the baseline, so not compared: hier_la") for n in r["notes"])
+    assert any(n.startswith("not in the baseline, so not compared: LA_hier") for n in r["notes"])

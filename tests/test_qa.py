@@ -33,6 +33,7 @@ from synagree.agreement import qa
 from synagree.agreement.agree import agree_corpus, load_corpus
 from synagree.cli import agree as cli_agree
 from synagree.render import qa as render_qa
+from synagree.render.agreement import render as render_agreement
 
 QA = Path(__file__).resolve().parent / "data" / "qa"
 from conftest import SHARED_DATA as SHARED
@@ -181,27 +182,28 @@ def test_worst_list_and_pair_matrix_on_cdt(cdt_en):
     assert pm.las[0, 1] == pytest.approx(0.884406657, abs=1e-9)  # REFERENCE.md
     assert pm.units[0, 1] == 264
     assert all(x.alpha["plain"] is None for x in qa.leave_one_out(cdt_en))
-    text = render_qa.render_worst(cdt_en, 3)
+    worst = qa.worst_list(cdt_en, 3)
+    text = render_qa.render_worst(worst)
     assert "share of D_o" in text and top.label in text
     for fmt in ("csv", "markdown", "latex"):
-        assert top.label in render_qa.render_worst(cdt_en, 3, fmt)
-    js = json.loads(render_qa.render_worst(cdt_en, 3, "json"))
+        assert top.label in render_qa.render_worst(worst, fmt)
+    js = json.loads(render_qa.render_worst(worst, "json"))
     assert js[0]["uid"] == top.uid and js[0]["differing_words"]
 
 
 def test_bootstrap_shares_resamples_with_core(cdt_en):
     b = qa.bootstrap(cdt_en, 300, seed=11, categorical_layers=["deprel", "head"])
     core = cdt_en.bootstrap  # agree_corpus(bootstrap=300, seed=11)
-    for name in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la"):
+    for name in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS_full", "UAS", "LA"):
         assert np.allclose(b.intervals[name].replicates, core.replicates[name], equal_nan=True)
         lo, hi = core.ci(name)
         assert (b.intervals[name].low, b.intervals[name].high) == pytest.approx((lo, hi))
-    for name in ("alpha_plain", "las", "deprel_kappa", "deprel_alpha", "head_pi"):
+    for name in ("alpha_plain", "LAS_full", "deprel_kappa", "deprel_alpha", "head_pi"):
         iv = b.intervals[name]
         assert iv.low <= iv.estimate <= iv.high
         assert iv.se > 0
     # deprel observed agreement is LA; its replicates equal LA's (same resamples)
-    assert np.allclose(b.intervals["deprel_observed"].replicates, b.intervals["la"].replicates)
+    assert np.allclose(b.intervals["deprel_observed"].replicates, b.intervals["LA"].replicates)
     d = b.to_dict()
     assert len(d["metrics"]["alpha_plain"]["replicates"]) == 300
 
@@ -211,7 +213,7 @@ def test_bootstrap_without_kept_matrix_equals_with(three):
     b1 = qa.bootstrap(three, 200, seed=4)
     corpus = three.corpus
     b2 = qa.bootstrap(agree_corpus(corpus, bootstrap=200, seed=4), 200, seed=4)
-    for k in ("alpha_plain", "alpha_norm", "las"):
+    for k in ("alpha_plain", "alpha_norm", "LAS_full"):
         assert np.allclose(b1.intervals[k].replicates, b2.intervals[k].replicates,
                            equal_nan=True)
 
@@ -251,15 +253,12 @@ def test_compare_infinite_replicates_fall_back():
     assert c.delta == pytest.approx(0.1)
 
 
-def test_apply_worst_for_agree_cli(three):
-    ns = argparse.Namespace(worst=2, variant="plain")
-    text = cli_agree.apply_worst(three, ns, "table")
+def test_worst_section_for_agree(three):
+    res = agree_corpus(three.corpus, worst=2)
+    text = render_agreement(res, "table")
     assert "s1" in text and "apples" in text
-    assert cli_agree.apply_worst(three, ns, "json") == ""
-    assert three.extra_details["worst"][0]["uid"] == "s1"
-    three.extra_details.pop("worst")
-    ns.worst = 0
-    assert cli_agree.apply_worst(three, ns) == ""
+    assert json.loads(render_agreement(res, "json"))["details"]["worst"][0]["uid"] == "s1"
+    assert agree_corpus(three.corpus).worst is None
     p = argparse.ArgumentParser()
     cli_agree.add_worst_args(p)
     a = p.parse_args(["--worst", "5", "--variant", "norm"])

@@ -238,11 +238,11 @@ def test_multiword_tokens_and_empty_nodes_are_not_nodes(core_data, h):
     r_plain = synagree.agree([plain, b])
     for v in ("plain", "diff", "norm"):
         assert r_mwt.alpha_value(v) == r_plain.alpha_value(v)
-    for m in ("las", "uas", "la"):
+    for m in ("LAS_full", "UAS", "LA"):
         assert r_mwt.scores.ratio(m) == r_plain.scores.ratio(m)
-    assert r_mwt.scores.ratio("las") == pytest.approx(10 / 12)
-    assert r_mwt.scores.ratio("uas") == 1.0
-    assert r_mwt.scores.ratio("la") == pytest.approx(10 / 12)
+    assert r_mwt.scores.ratio("LAS_full") == pytest.approx(10 / 12)
+    assert r_mwt.scores.ratio("UAS") == 1.0
+    assert r_mwt.scores.ratio("LA") == pytest.approx(10 / 12)
     # the hand-derived TEDs, confirmed with zss on independently built trees
     A1 = h.zss_dep_tree([0, 4, 4, 1, 1], ["root", "case", "det", "obl", "punct"])
     B1 = h.zss_dep_tree([0, 4, 4, 1, 1], ["root", "case", "det", "obj", "punct"])
@@ -287,7 +287,7 @@ def test_several_roots_accepted_and_counted(write, h):
     # unit 1: a = ε(root, root(obj)), b = ε(root(obj, obj)): UAS: word 1 same
     # head, word 2 (0 vs 1) differs, word 3 (2 vs 1) differs -> 1/3 of unit 1;
     # units 2 and 3 identical -> UAS = (1 + 3 + 3)/9
-    assert res.scores.ratio("uas") == pytest.approx(7 / 9)
+    assert res.scores.ratio("UAS") == pytest.approx(7 / 9)
     assert res.tree_alpha.unit_ted[0][0, 1] == h.zss_unit_distance(
         h.zss_dep_tree([0, 0, 2], ["root", "root", "obj"]),
         h.zss_dep_tree([0, 1, 1], ["root", "obj", "obj"]))
@@ -301,7 +301,7 @@ def test_underscore_deprel_warns(write, run_cli):
     assert w.file == str(a) and w.line == 2 and w.severity == "warning"
     assert "'_'" in w.message
     # '_' is an ordinary label: differs from obj
-    assert res.scores.ratio("la") == pytest.approx(1 / 2)
+    assert res.scores.ratio("LA") == pytest.approx(1 / 2)
     assert read_conllu(a)[0].deprels == ["root", "_"]
     rc, out, err = run_cli("agree", a, b)
     assert rc == 0 and f"{a}:2" in err and "warning" in err

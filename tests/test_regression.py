@@ -256,9 +256,9 @@ def test_agree_hand_checked_and_formats(run_cli, tmp_path):
     doc = _json(run_cli, *args)
     bc = doc["details"]["baseline"]
     r = bc["results"][0]
-    las = _metric(r, "las")
+    las = _metric(r, "LAS_full")
     assert (las["old"], las["new"]) == (pytest.approx(10 / 11), pytest.approx(9 / 11))
-    assert _metric(r, "la")["delta"] == 0  # one label wrong in each round
+    assert _metric(r, "LA")["delta"] == 0  # one label wrong in each round
     assert [u["id"] for u in r["worse"]] == ["s4", "s3"]
     assert [u["id"] for u in r["better"]] == ["s2"]
     assert "ted_zero_pairs" not in {c["metric"] for c in r["metrics"]}  # a count
@@ -267,10 +267,10 @@ def test_agree_hand_checked_and_formats(run_cli, tmp_path):
     assert doc["alpha_plain"] == pytest.approx(cmp_doc["systems"][0]["alpha"]["plain"]["alpha"])
     rc, out, _ = run_cli(*args, "--output", "csv", "-q")
     row = dict(zip(*csv.reader(io.StringIO(out))))
-    assert float(row["baseline_las_change"]) == pytest.approx(-1 / 11)
+    assert float(row["baseline_LAS_full_change"]) == pytest.approx(-1 / 11)
     assert row["baseline_worse_1_id"] == "s4" and row["baseline_worse_1_TED_new"] == "2"
     rc, out, _ = run_cli(*args, "--output", "latex", "-q")
-    assert "las & 0.9091 & 0.8182 & -0.0909" in out
+    assert "LAS\\_full & 0.9091 & 0.8182 & -0.0909" in out
     rc, out, _ = run_cli(*args, "-q")
     assert "now against baseline" in out and "sentences that got better" in out
 
@@ -308,7 +308,7 @@ def test_agree_json_always_carries_per_unit_data(run_cli):
     doc = _json(run_cli, "agree", GOLD, V1)
     pu = doc["details"]["per_unit"]
     assert pu["ids"] == ["s1", "s2", "s3", "s4"]
-    assert pu["ratios"]["las"]["correct"] == [3, 2, 2, 3]
+    assert pu["ratios"]["LAS_full"]["correct"] == [3, 2, 2, 3]
     assert sum(pu["alpha"]["alpha_plain"]["do"]) == pytest.approx(
         doc["counts"]["alpha_plain"]["do_sum"])
 

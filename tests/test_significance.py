@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SHARED_DATA as SHARED
 
+from conftest import SHARED_DATA as SHARED
 from synagree.evaluation import compare as cmp
 from synagree.io.conllu import write_conllu
 from synagree.stats.alpha import tree_alpha

@@ -170,7 +170,7 @@ def test_agree_by_hand(run_cli):
     assert rc == 0, err
     extra = json.loads(out)
     flat = json.dumps(extra)
-    assert '"bdm_la": 0.8125' in flat and '"hier_la": 0.75' in flat
+    assert '"LA_bdm": 0.8125' in flat and '"LA_hier": 0.75' in flat
     rc, out, err = run_cli("agree", GOLD, SYSTEM, "--bdm")
     assert rc == 2 and "need --hierarchy" in err
 
@@ -179,16 +179,16 @@ def test_agree_alpha_h_with_alternatives(run_cli):
     rc, out, err = run_cli("agree", GOLD, SYSTEM, "--hierarchy", "ud", "--tag-syntax",
                            "alternatives", "--label-distance", "hierarchy")
     assert rc == 0, err
-    assert "alpha_plain_h" in out
+    assert "alpha_plain_hier" in out
 
 
 def test_agree_latex_carries_the_hierarchy_and_bdm_numbers(run_cli):
-    # review: agree's LaTeX held only the alpha/LAS row, so hier_la and bdm_la were lost
+    # review: agree's LaTeX held only the alpha/LAS row, so LA_hier and LA_bdm were lost
     rc, out, err = run_cli("agree", GOLD, SYSTEM, "--hierarchy", "ud", "--tag-syntax",
                            "alternatives", "--bdm", "--output", "latex")
     assert rc == 0, err
-    assert "hier\\_la & 75.0 \\\\" in out and "bdm\\_la & 81.2 \\\\" in out
-    assert "bdm\\_las & 64.6 \\\\" in out and "ted\\_zero" not in out
+    assert "LA\\_hier & 75.0 \\\\" in out and "LA\\_bdm & 81.2 \\\\" in out
+    assert "LAS\\_bdm & 64.6 \\\\" in out and "ted\\_zero" not in out
     rc, plain_out, err = run_cli("agree", GOLD, SYSTEM, "--output", "latex")
     assert rc == 0 and "Metric & Value" not in plain_out  # default output unchanged
 
@@ -200,8 +200,8 @@ def test_agree_bdm_on_phrase_structure_is_noted(run_cli):
     rc, out, err = run_cli("agree", str(phrase / "penn-a.mrg"), str(phrase / "penn-b.mrg"),
                            "--hierarchy", "flat", "--bdm")
     assert rc == 0, err
-    assert "bdm_la" not in out.split("note:")[0]
-    assert "BDM credit (bdm_la, bdm_las) apply to dependency input only" in out
+    assert "LA_bdm" not in out.split("note:")[0]
+    assert "BDM credit (LA_bdm, LAS_bdm) apply to dependency input only" in out
 
 
 # ------------------------------------------------------------------ real data

@@ -12,8 +12,8 @@ import itertools
 import numpy as np
 import pytest
 import zss
-from conftest import SHARED_DATA
 
+from conftest import SHARED_DATA
 from synagree.distance import kernels_numba as KN
 from synagree.distance import ted as T
 from synagree.io.conllu import DepSentence, read_conllu

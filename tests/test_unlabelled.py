@@ -16,7 +16,6 @@ la_given_head = 5/6.
 """
 from __future__ import annotations
 
-import doctest
 import json
 import random
 from pathlib import Path
@@ -36,20 +35,19 @@ PHRASE = Path(__file__).resolve().parent / "data" / "qa"
 
 @pytest.fixture(scope="module")
 def extras():
-    res = agree_corpus(load_corpus([EXTRAS / "a.conllu", EXTRAS / "b.conllu"]))
-    unlabelled.add_to_result(res)
-    return res
+    return agree_corpus(load_corpus([EXTRAS / "a.conllu", EXTRAS / "b.conllu"]), unlabelled=True)
 
 
 def test_hand_values(extras):
+    m, d = extras.metrics(), extras.unlabelled.details()
     for v in VARIANTS:
-        assert extras.extra[f"alpha_{v}_unlabelled"] == pytest.approx(4 / 9, abs=1e-14)
+        assert m[f"alpha_{v}_unlabelled"] == pytest.approx(4 / 9, abs=1e-14)
         assert extras.alpha[v].alpha == pytest.approx(11 / 16, abs=1e-14)  # unchanged
-    c = extras.extra_details["unlabelled"]["counts"]["alpha_plain_unlabelled"]
+    c = d["counts"]["alpha_plain_unlabelled"]
     assert (c["do_sum"], c["de_sum"], c["n"]) == (8.0, 72.0, 6)
-    assert extras.extra["la_given_head"] == pytest.approx(5 / 6)
-    assert extras.extra_details["unlabelled"]["la_given_head"] == {"correct": 5.0, "total": 6.0}
-    assert extras.extra_details["unlabelled"]["distinct_trees"] == 2
+    assert m["LA_given_head"] == pytest.approx(5 / 6)
+    assert d["LA_given_head"] == {"correct": 5.0, "total": 6.0}
+    assert d["distinct_trees"] == 2
 
 
 def test_unlabelled_tree_keeps_shape_size_and_root():
@@ -138,17 +136,16 @@ def test_against_zss_on_ndt(iaa, h):
 def test_la_given_head_is_las_over_uas_counts(iaa, h):
     """Recounted from the raw columns: same head and label / same head."""
     files = [iaa / "cdt" / "da-lotte.conll", iaa / "cdt" / "da-morten.conll"]
-    res = agree_corpus(load_corpus(files))
-    unlabelled.add_to_result(res)
+    res = agree_corpus(load_corpus(files), unlabelled=True)
     both = same_head = 0
     for sa, sb in zip(*(h.raw_conll(f) for f in files)):
         (ha, la), (hb, lb) = h.heads_labels(sa), h.heads_labels(sb)
         for x, y, p, q in zip(ha, hb, la, lb):
             same_head += x == y
             both += x == y and p == q
-    d = res.extra_details["unlabelled"]["la_given_head"]
+    d = res.unlabelled.details()["LA_given_head"]
     assert (d["correct"], d["total"]) == (both, same_head) == (2165, 2301)
-    assert res.extra["alpha_plain_unlabelled"] == pytest.approx(0.954801276, abs=1e-9)
+    assert res.metrics()["alpha_plain_unlabelled"] == pytest.approx(0.954801276, abs=1e-9)
 
 
 def test_cli_unlabelled_outputs(run_cli):
@@ -157,8 +154,8 @@ def test_cli_unlabelled_outputs(run_cli):
     assert rc == 0, err
     d = json.loads(out)
     assert d["alpha_plain_unlabelled"] == pytest.approx(4 / 9)
-    assert d["la_given_head"] == pytest.approx(5 / 6)
-    assert d["details"]["unlabelled"]["la_given_head"]["total"] == 6
+    assert d["LA_given_head"] == pytest.approx(5 / 6)
+    assert d["details"]["unlabelled"]["LA_given_head"]["total"] == 6
     assert d["alpha_plain"] == pytest.approx(11 / 16)
     rc, out, err = run_cli("agree", *files, "--unlabelled", "--output", "csv")
     header, row = out.splitlines()[:2]
@@ -167,7 +164,7 @@ def test_cli_unlabelled_outputs(run_cli):
     rc, out, err = run_cli("agree", *files, "--unlabelled", "--metric", "diff")
     assert "alpha_diff_unlabelled" in out and "alpha_plain_unlabelled" not in out
     rc, out, err = run_cli("agree", *files)  # not without the option
-    assert "unlabelled" not in out and "la_given_head" not in out
+    assert "unlabelled" not in out and "LA_given_head" not in out
 
 
 def test_phrase_structure(run_cli):
@@ -175,9 +172,6 @@ def test_phrase_structure(run_cli):
     rc, out, err = run_cli("agree", *files, "--unlabelled", "--output", "json")
     assert rc == 0, err
     d = json.loads(out)
-    assert "alpha_plain_unlabelled" in d and "la_given_head" not in d
+    assert "alpha_plain_unlabelled" in d and "LA_given_head" not in d
     assert "ted_zero_different_heads" not in d
 
-
-def test_docstring_examples():
-    assert doctest.testmod(unlabelled).failed == 0

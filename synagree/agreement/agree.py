@@ -1,19 +1,35 @@
-"""The main computation: read → trees → distances → statistics.
+"""The main computation: read → trees → distances → statistics → sections.
 
-`agree` is what ``synagree agree`` runs.  It returns an
-`AgreementResult` holding counts (not only ratios); rendering lives in
-`synagree.render`.
+`agree` is what ``synagree agree`` runs.  It returns a finished
+`AgreementResult`: the core (α per variant and the word scores, as counts,
+not only ratios) and one typed section per requested option (hierarchical
+credit, unlabelled α, head direction, breakdowns, the worst sentences, a
+baseline comparison).  Rendering lives in `synagree.render`.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, cast
+from typing import Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree._version import __version__
-from synagree.agreement.caveats import add_ted_zero_counts
+from synagree.agreement.baseline import PerUnit, agree_baseline, unit_data
+from synagree.agreement.breakdown import DEFAULT_LENGTH_EDGES, AgreementBreakdown
+from synagree.agreement.breakdown import breakdown as breakdown_of
+from synagree.agreement.caveats import Direction, TedZero, direction_scores, ted_zero
+from synagree.agreement.core import Section, Value, alpha_counts
+from synagree.agreement.hierarchy import HierarchyScores, hierarchy_scores
+from synagree.agreement.influence import INFLUENCE_UNAVAILABLE, unit_influence
+from synagree.agreement.qa import (
+    AnnotatorInfluence,
+    Worst,
+    annotator_influence_section,
+    worst_list,
+)
+from synagree.agreement.unlabelled import Unlabelled, unlabelled_scores
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError, Problem
+from synagree.distance.dask_exec import Executor
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, from_dirs, from_files
@@ -24,18 +40,24 @@ from synagree.stats.alpha import (
     sampling_plan,
     tree_alpha,
 )
-from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores
+from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores, non_ud_labels
+from synagree.stats.bootstrap import BootstrapResult
 from synagree.stats.bootstrap import bootstrap as _bootstrap
+from synagree.stats.hierarchical import HierarchyOptions, HierarchySpec
+from synagree.stats.regression import BaselineComparison, BaselineOptions
 from synagree.trees.flat import FlatTree, Vocabulary, build_trees
+
+__all__ = ["AgreementResult", "agree", "agree_corpus", "load_corpus", "result_settings"]
 
 
 @dataclass
 class AgreementResult:
-    """Agreement over a corpus: α per variant, the uncorrected scores, and counts.
+    """Agreement over a corpus: α per variant, the word scores, and the options' sections.
 
-    Returned by `agree` and `agree_corpus`.  Ratios are fractions in [0, 1]
-    (not percent); α is kept as sums (`AlphaStats`) so that it can be merged
-    and checked (docs/method.md §5).
+    Returned finished by `agree` and `agree_corpus`.  Ratios are fractions in
+    [0, 1] (not percent); α is kept as sums (`AlphaStats`) so that it can be
+    merged and checked (docs/method.md §5).  Metric names are those of
+    `synagree.base.metrics`.
 
     Attributes
     ----------
@@ -43,50 +65,51 @@ class AgreementResult:
         ``"dependency"`` or ``"phrase"``.
     annotators : list of str
         Annotator names, in corpus order.
-    units_total : int
-        All units read, including those with fewer than two annotations.
-    units : int
-        Pairable units (two or more annotations).
-    annotations : int
-        Pairable values n (annotations of the pairable units).
+    units_total, units, annotations : int
+        All units read; pairable units (two or more annotations); pairable
+        values n.
     alpha : dict of str to AlphaStats
         α per variant (``"plain"``, ``"diff"``, ``"norm"``; docs/method.md §4).
     scores : Counts
-        LAS/UAS/LA (dependency) or bracket Jaccard (phrase), as counts
-        (docs/method.md §6).
-    multi_root : int
-        Annotations with more than one word attached to the root.
-    cycle_sentences : int
-        Annotations with words on a head cycle (docs/method.md §2.4).
-    distinct_trees : int
-        Distinct labelled trees among the pairable annotations.
+        ``LAS`` (UD relations only), ``LAS_full``, ``UAS``, ``LA`` (dependency)
+        or ``jaccard`` (phrase), as counts (docs/method.md §6).
+    multi_root, cycle_sentences, distinct_trees : int
+        Annotations with several root words; with words on a head cycle
+        (docs/method.md §2.4); distinct trees among the pairable values.
     warnings : list of Problem
-        Input warnings gathered while reading.
     notes : list of str
         What a reader of the result must know (degenerate α, sampling, ...).
+    settings : dict of str to str
+        How the numbers were computed; `signature` joins them.
+    bootstrap : BootstrapResult or None
+        The replicates behind the intervals (``bootstrap=B``).
+    ted_zero : TedZero or None
+        Pairs with TED 0 (every dependency result).
+    hierarchy : HierarchyScores or None
+        ``hierarchy=...``.
+    unlabelled : Unlabelled or None
+        ``unlabelled=True``.
+    direction : Direction or None
+        ``direction=True``.
+    breakdown : AgreementBreakdown or None
+        ``breakdown=True``.
+    worst : Worst or None
+        ``worst=K``; with three or more annotators also ``annotator_influence``.
+    annotator_influence : AnnotatorInfluence or None
+    baseline : BaselineComparison or None
+        ``baseline=...``.
+    per_unit : PerUnit or None
+        ``per_unit=True`` (always with ``baseline``).
     tree_alpha : TreeAlpha or None
         The distances behind α (per-unit TED matrices, per-unit sums).
     corpus : Corpus or None
-        The corpus the result was computed from.
-    extra, extra_details : dict
-        Metrics added by feature modules (hierarchical credit, CIs, TED-0
-        counts, ...): name to a fraction or None, and structured details.
-    bootstrap : BootstrapResult or None
-        The bootstrap replicates, when requested.
     trees : list of list of FlatTree
         ``trees[k][i]``: the i-th annotation of ``corpus.units[k]`` in
-        annotator order.
+        annotator order; label ids from ``vocab``.
     vocab : Vocabulary or None
-        Label ids of ``trees``.
-
-    See Also
-    --------
-    agree, agree_corpus
 
     Examples
     --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
     >>> s = DepSentence.from_heads
     >>> corpus = Corpus.from_annotations(
     ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
@@ -94,11 +117,11 @@ class AgreementResult:
     >>> res = agree_corpus(corpus)
     >>> res.units, res.annotations, res.distinct_trees
     (2, 4, 3)
-    >>> round(res.alpha_value("plain"), 4), round(res.scores.ratio("las"), 4)
+    >>> round(res.alpha_value("plain"), 4), round(res.scores.ratio("LAS_full"), 4)
     (0.9189, 0.8333)
     >>> d = res.to_dict()
-    >>> d["kind"], d["units"], round(d["alpha_plain"], 4)
-    ('dependency', 2, 0.9189)
+    >>> d["kind"], d["units"], round(d["alpha_plain"], 4), round(d["LAS"], 4)
+    ('dependency', 2, 0.9189, 0.8333)
     """
 
     kind: str  # "dependency" | "phrase"
@@ -107,25 +130,25 @@ class AgreementResult:
     units: int  # pairable units (≥ 2 annotations)
     annotations: int  # pairable values n
     alpha: Dict[str, AlphaStats]
-    scores: Counts  # LAS/UAS/LA or Jaccard
+    scores: Counts  # LAS/LAS_full/UAS/LA or jaccard
     multi_root: int  # annotations with more than one root word
     cycle_sentences: int  # annotations with words on a head cycle
     distinct_trees: int
     warnings: List[Problem] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
+    settings: Dict[str, str] = field(default_factory=dict)
+    bootstrap: Optional[BootstrapResult] = None
+    ted_zero: Optional[TedZero] = None
+    hierarchy: Optional[HierarchyScores] = None
+    unlabelled: Optional[Unlabelled] = None
+    direction: Optional[Direction] = None
+    breakdown: Optional[AgreementBreakdown] = None
+    worst: Optional[Worst] = None
+    annotator_influence: Optional[AnnotatorInfluence] = None
+    baseline: Optional[BaselineComparison] = None
+    per_unit: Optional[PerUnit] = None
     tree_alpha: Optional[TreeAlpha] = None
     corpus: Optional[Corpus] = None
-    # Further metrics added by feature modules (hierarchical credit, CIs, ...):
-    # name -> number (fraction) or None; rendered after the core rows, and
-    # written to JSON under the same keys at the top level.
-    extra: Dict[str, Optional[float]] = field(default_factory=dict)
-    extra_details: Dict[str, object] = field(default_factory=dict)
-    # how the numbers were computed (variants, distance, labels, D_e, matching,
-    # bootstrap, version): printed with every output, see signature()
-    settings: Dict[str, str] = field(default_factory=dict)
-    bootstrap: Optional[object] = None  # synagree.stats.bootstrap.BootstrapResult
-    # the trees behind alpha: trees[k][i] is corpus.units[k]'s i-th annotation
-    # in annotator order (Unit.ordered), label ids from ``vocab``
     trees: List[List[FlatTree]] = field(default_factory=list)
     vocab: Optional[Vocabulary] = None
 
@@ -136,23 +159,39 @@ class AgreementResult:
 
     @property
     def score_names(self) -> List[str]:
-        """The uncorrected scores of this kind: ``["las", "uas", "la"]`` or ``["jaccard"]``."""
-        return ["jaccard"] if self.kind == "phrase" else ["las", "uas", "la"]
+        """The word scores of this result (registered keys), e.g. ``["LAS", "LAS_full",
+        "UAS", "LA"]`` or ``["jaccard"]``."""
+        return list(self.scores.correct)
 
-    def add_alpha_metrics(self, ta: TreeAlpha, suffix: str) -> Dict[str, dict]:
-        """Record a further α computation (other trees or costs) as metrics
-        ``alpha_{variant}{suffix}`` in ``extra`` (with SEs when sampled) and its
-        notes; returns the sums behind each, for ``extra_details``."""
-        counts: Dict[str, dict] = {}
-        for v, st in ta.stats.items():
-            key = f"alpha_{v}{suffix}"
-            self.extra[key] = st.alpha
-            counts[key] = {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
-                           "d_o": st.d_o, "d_e": st.d_e}
-            if st.alpha_se is not None:
-                self.extra[f"{key}_se"] = st.alpha_se
-            self.notes.extend(n.replace(f"alpha_{v}:", f"{key}:", 1) for n in st.notes)
-        return counts
+    def sections(self) -> List[Section]:
+        """The options' sections present, in output order."""
+        parts = (self.ted_zero, self.hierarchy, self.unlabelled, self.direction,
+                 self.breakdown, self.worst, self.annotator_influence, self.baseline,
+                 self.per_unit)
+        return [cast(Section, x) for x in parts if x is not None]
+
+    def intervals(self) -> Dict[str, Optional[Tuple[float, float]]]:
+        """Bootstrap percentile intervals by metric key (empty without ``bootstrap``)."""
+        if self.bootstrap is None:
+            return {}
+        return {name: self.bootstrap.ci(name) for name in self.bootstrap.replicates}
+
+    def metrics(self) -> Dict[str, Value]:
+        """Every top-level number: α, the word scores, their intervals and standard
+        errors, and the sections' metrics (registered keys, fractions or counts)."""
+        out: Dict[str, Value] = {}
+        for v in VARIANTS:
+            if v in self.alpha:
+                out[f"alpha_{v}"] = self.alpha[v].alpha
+        for m in self.score_names:
+            out[m] = self.scores.ratio(m)
+        for v in VARIANTS:
+            st = self.alpha.get(v)
+            if st is not None and st.alpha_se is not None:
+                out[f"alpha_{v}_se"] = st.alpha_se
+        for s in self.sections():
+            out.update(s.metrics())
+        return out
 
     def signature(self) -> str:
         """The settings as one line, ``key:value|key:value|...`` (like sacrebleu's):
@@ -160,30 +199,23 @@ class AgreementResult:
         return "|".join(f"{k}:{v}" for k, v in self.settings.items())
 
     def to_dict(self) -> dict:
-        """The result as JSON-ready data with stable keys (see docs/output.md).
+        """The result as JSON-ready data with stable keys (docs/output.md).
 
         Returns
         -------
         dict
-            ``alpha_plain``, ``alpha_diff``, ``alpha_norm``, the scores (``las``,
-            ``uas``, ``la`` or ``jaccard``, fractions), counts of units and
-            annotations, the sums behind every α under ``counts``, the ``extra``
-            metrics at the top level, ``details``, ``notes`` and ``warnings``.
+            Every key of `metrics` at the top level, ``<key>_ci`` intervals,
+            counts of units and annotations, the sums behind every α under
+            ``counts``, each section's details under ``details``, ``notes``
+            and ``warnings``.
         """
         d: dict = {"synagree_version": __version__, "kind": self.kind,
                    "settings": dict(self.settings), "signature": self.signature()}
         if self.corpus is not None:
             d.update(self.corpus.settings())
-        for v in VARIANTS:
-            if v in self.alpha:
-                d[f"alpha_{v}"] = self.alpha[v].alpha
-        for m in self.score_names:
-            d[m] = self.scores.ratio(m)
-        # extra_details["ci"]: name -> [low, high] or None, as agree_corpus sets it
-        ci = cast(Dict[str, object],
-                  (self.extra_details.get("ci") or {}) if self.extra_details else {})
-        for name, interval in ci.items():
-            d[f"{name}_ci"] = interval
+        d.update(self.metrics())
+        for name, interval in self.intervals().items():
+            d[f"{name}_ci"] = None if interval is None else list(interval)
         d.update({
             "units": self.units,
             "units_total": self.units_total,
@@ -195,17 +227,19 @@ class AgreementResult:
             "cycle_sentences": self.cycle_sentences,
             "distinct_trees": self.distinct_trees,
             "counts": {
-                **{f"alpha_{v}": {"do_sum": s.do_sum, "de_sum": s.de_sum, "n": s.n,
-                                  "d_o": s.d_o, "d_e": s.d_e}
-                   for v, s in self.alpha.items()},
+                **{f"alpha_{v}": alpha_counts(s) for v, s in self.alpha.items()},
                 "scores": {"correct": dict(self.scores.correct), "total": self.scores.total,
                            "units": self.scores.units},
             },
-            **{k: v for k, v in self.extra.items()},
-            "details": dict(self.extra_details),
-            "notes": list(self.notes),
-            "warnings": [p.as_dict() for p in self.warnings],
         })
+        details: dict = {}
+        if self.bootstrap is not None:
+            details["bootstrap"] = {"replicates": self.bootstrap.size,
+                                    "seed": self.bootstrap.seed, "level": self.bootstrap.level}
+        for s in self.sections():
+            details[s.name] = s.details()
+        d.update({"details": details, "notes": list(self.notes),
+                  "warnings": [p.as_dict() for p in self.warnings]})
         return d
 
 
@@ -286,11 +320,16 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
 
 
 def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
+                 hierarchy: Union[None, HierarchySpec, HierarchyOptions] = None,
+                 unlabelled: bool = False, direction: bool = False,
+                 breakdown: bool = False, length_bins: Sequence[int] = DEFAULT_LENGTH_EDGES,
+                 worst: int = 0, worst_by: str = "share", variant: str = "plain",
                  bootstrap: int = 0, seed: int = 0, level: float = 0.95,
                  sample_pairs: Optional[int] = None, exact: bool = False,
-                 executor=None, progress: Optional[bool] = None,
+                 baseline: Optional[BaselineOptions] = None, per_unit: bool = False,
+                 executor: Optional[Executor] = None, progress: Optional[bool] = None,
                  max_memory: int = DEFAULT_MAX_MEMORY) -> AgreementResult:
-    """α (requested variants) and the uncorrected scores for an assembled corpus.
+    """α (requested variants), the word scores and every requested section of a corpus.
 
     Parameters
     ----------
@@ -298,9 +337,22 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         Units × annotators, e.g. from `load_corpus`.
     variants : sequence of str
         Any of ``"plain"``, ``"diff"``, ``"norm"`` (docs/method.md §4).
+    hierarchy : str, path-like, Hierarchy or HierarchyOptions, optional
+        Hierarchical label credit (docs/method.md §9.6): a hierarchy (``"ud"``,
+        ``"msd"``, ``"flat"``, a file) with the default options, or the options.
+    unlabelled : bool
+        Also α over unlabelled trees and ``LA_given_head``.
+    direction : bool
+        Also α over trees whose labels carry the head direction (dependency).
+    breakdown : bool
+        Also agreement per label, UPOS, arc and sentence length
+        (docs/method.md §21), with ``length_bins`` the bins' upper ends.
+    worst : int
+        Also the ``worst`` units contributing most to disagreement, ranked by
+        ``worst_by`` (``"share"`` of D_o or ``"influence"``) on ``variant``.
     bootstrap : int
-        Number of unit-resampling replicates for percentile confidence
-        intervals (docs/method.md §5.4); 0: none.
+        Unit-resampling replicates for percentile intervals (docs/method.md
+        §5.4); 0: none.
     seed : int
         Seed of the bootstrap and of sampled pairs.
     level : float
@@ -311,10 +363,14 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         pairable annotations and ``exact`` is false.
     exact : bool
         Force the exact D_e on large corpora.
+    baseline : BaselineOptions, optional
+        Compare with a stored result (docs/method.md §18).
+    per_unit : bool
+        Keep the per-unit data (``details.per_unit``), so that the JSON output
+        can serve as a baseline later.
     executor : callable, optional
-        Runs the all-pairs tiles elsewhere (see `synagree.distance.dask_exec`);
-        None: locally.
-    progress : bool
+        Runs the all-pairs tiles elsewhere (`synagree.distance.dask_exec`).
+    progress : bool, optional
         Progress bar on stderr (only when it is a terminal).
     max_memory : int
         Bytes the bootstrap's unit × unit tables may take (planned before any
@@ -330,27 +386,70 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         ``bootstrap`` combined with ``sample_pairs`` (the bootstrap needs exact
         sums), or an unknown variant.
     InputError
-        The bootstrap's tables would exceed ``max_memory``.
+        A bad hierarchy, baseline or option; the bootstrap's tables would
+        exceed ``max_memory``.
 
     See Also
     --------
     agree : read files and compute in one call.
-    synagree.stats.alpha.tree_alpha : α over trees, without the scores.
 
     Examples
     --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
     >>> s = DepSentence.from_heads
     >>> corpus = Corpus.from_annotations(
     ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]})
-    >>> res = agree_corpus(corpus, ["plain", "norm"])
-    >>> sorted(res.alpha), round(res.alpha["plain"].alpha, 4)
-    (['norm', 'plain'], 0.9189)
-    >>> res.alpha["plain"].do_sum, res.alpha["plain"].de_sum
-    (2.0, 74.0)
+    ...      "b": [s([2, 0, 2], "nsubj:pass root iobj"), s([0, 1, 2], "root dep dep")]})
+    >>> res = agree_corpus(corpus, ["plain", "norm"], hierarchy="ud", unlabelled=True)
+    >>> sorted(res.alpha), res.alpha["plain"].do_sum, res.alpha["plain"].de_sum
+    (['norm', 'plain'], 8.0, 80.0)
+    >>> round(res.scores.ratio("LAS"), 4), round(res.scores.ratio("LAS_full"), 4)
+    (0.8333, 0.6667)
+    >>> round(res.hierarchy.values["LA_hier"], 4), res.unlabelled.metrics()["LA_given_head"]
+    (0.8333, 0.6666666666666666)
     """
+    core = _core(corpus, variants, bootstrap=bootstrap, seed=seed, level=level,
+                 sample_pairs=sample_pairs, exact=exact, executor=executor,
+                 progress=progress, max_memory=max_memory)
+    notes = core.notes
+    core.ted_zero = ted_zero(core)
+    if core.ted_zero is not None and core.ted_zero.note():
+        notes.append(cast(str, core.ted_zero.note()))
+    if hierarchy is not None:
+        options = (hierarchy if isinstance(hierarchy, HierarchyOptions)
+                   else HierarchyOptions(hierarchy))
+        core.hierarchy = hierarchy_scores(core, options)
+        notes.extend(core.hierarchy.notes())
+        core.settings["hierarchy"] = options.describe()
+    if unlabelled:
+        core.unlabelled = unlabelled_scores(core)
+        notes.extend(core.unlabelled.alpha.notes())
+    if direction:
+        core.direction = direction_scores(core, unlabelled=unlabelled)
+        if core.direction is None:
+            notes.append("--label-direction applies to dependency trees only; nothing added "
+                         "for this phrase-structure corpus")
+        else:
+            notes.extend(n for a in core.direction.alphas for n in a.notes())
+    if breakdown:
+        core.breakdown = breakdown_of(core, length_bins)
+    if worst > 0:
+        if worst_by == "influence" and unit_influence(core) is None:
+            notes.append(INFLUENCE_UNAVAILABLE + ", so --worst-by influence ranks by share "
+                         "of D_o")
+        core.worst = worst_list(core, worst, variant, worst_by)
+        core.annotator_influence = annotator_influence_section(core)
+    if per_unit or baseline is not None:
+        core.per_unit = PerUnit(unit_data(core))
+    if baseline is not None:
+        core.baseline = agree_baseline(core, core.to_dict(), baseline)
+    return core
+
+
+def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
+          level: float, sample_pairs: Optional[int], exact: bool,
+          executor: Optional[Executor], progress: Optional[bool],
+          max_memory: int) -> AgreementResult:
+    """α, the word scores and their intervals: the result before its sections."""
     vocab = Vocabulary()
     ann_lists = corpus.annotation_lists()
     tree_units = build_trees(ann_lists, vocab)  # one compiled pass for large corpora
@@ -372,46 +471,42 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     else:
         scores = attachment_scores(cast(List[List[DepSentence]], ann_lists))
     boot = None
-    details: Dict[str, object] = {}
     if bootstrap and ta.sums is not None and ta.sums.m.shape[0] > 0:
         correct, total = scores.unit_arrays()
         boot = _bootstrap(ta.sums, B=bootstrap, seed=seed, level=level, variants=variants,
                           correct=correct, total=total)
-        cis = {name: boot.ci(name) for name in boot.replicates}
-        details["bootstrap"] = {"replicates": bootstrap, "seed": seed, "level": level}
-        details["ci"] = {name: list(ci) if ci else None for name, ci in cis.items()}
         for v, st in ta.stats.items():
-            st.ci = cis[f"alpha_{v}"]
+            st.ci = boot.ci(f"alpha_{v}")
     dep = [s for anns in ann_lists for s in anns if isinstance(s, DepSentence)]
     multi = sum(1 for s in dep if s.n_roots > 1)
     cycles = sum(1 for p in corpus.log.problems if p.kind == "cycle")
     notes = list(corpus.notes) + [n for st in ta.stats.values() for n in st.notes]
     if auto_note:
         notes.insert(0, auto_note)
+    if corpus.kind == "dependency" and "LAS" not in scores.correct:
+        odd = non_ud_labels(lab for s in dep for lab in s.deprels)
+        notes.append(f"LAS (CoNLL 2018, on universal relations) is reported for UD relations "
+                     f"only; these labels are not UD relations: {', '.join(odd[:8])}"
+                     + (" ..." if len(odd) > 8 else "") + "; LAS_full compares them as "
+                     "written")
     if scores.ignored:
         notes.append(f"{scores.ignored} unit(s) whose annotations differ in word count were "
-                     f"left out of LAS/UAS/LA (they still count in alpha)")
+                     f"left out of the word scores (they still count in alpha)")
     if multi:
         notes.append(f"{multi} annotation(s) have several root words; all hang from the "
                      f"artificial root")
     if cycles:
         notes.append(f"{cycles} annotation(s) have words on a head cycle: those words are "
-                     f"left out of the TED tree but counted in |t| and LAS/UAS/LA "
+                     f"left out of the TED tree but counted in |t| and the word scores "
                      f"(docs/method.md §2.4)")
-    extra: Dict[str, Optional[float]] = {f"alpha_{v}_se": st.alpha_se
-                                         for v, st in ta.stats.items()
-                                         if st.alpha_se is not None}
     any_stats = next(iter(ta.stats.values()))
-    res = AgreementResult(
+    return AgreementResult(
         kind=corpus.kind, annotators=list(corpus.annotators), units_total=len(ann_lists),
         units=any_stats.units, annotations=any_stats.n, alpha=ta.stats,
         scores=scores, multi_root=multi, cycle_sentences=cycles,
         distinct_trees=ta.n_distinct, warnings=list(corpus.log.warnings), notes=notes,
-        tree_alpha=ta, corpus=corpus, extra=extra, extra_details=details, bootstrap=boot,
-        trees=tree_units, vocab=vocab)
-    add_ted_zero_counts(res)  # pairs with TED 0 but different heads (always, it is cheap)
-    res.settings = result_settings(corpus, variants, ta, seed, bootstrap, level)
-    return res
+        settings=result_settings(corpus, variants, ta, seed, bootstrap, level),
+        bootstrap=boot, tree_alpha=ta, corpus=corpus, trees=tree_units, vocab=vocab)
 
 
 def result_settings(corpus: Corpus, variants: Sequence[str], ta, seed: int, bootstrap: int,
@@ -441,13 +536,20 @@ def result_settings(corpus: Corpus, variants: Sequence[str], ta, seed: int, boot
     return s
 
 
-def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
-          fmt: str = "auto", phrase_style: str = "auto",
-          variants: Sequence[str] = VARIANTS, strict: bool = False,
-          allow_missing: bool = False,
-          names: Optional[Sequence[str]] = None, check_text: bool = True,
-          **options) -> AgreementResult:
-    r"""Agreement between annotators: α_plain/α_diff/α_norm plus LAS/UAS/LA (or Jaccard).
+def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence["str | os.PathLike"] = (),
+          *, names: Optional[Sequence[str]] = None, fmt: str = "auto",
+          phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
+          check_text: bool = True, variants: Sequence[str] = VARIANTS,
+          hierarchy: Union[None, HierarchySpec, HierarchyOptions] = None,
+          unlabelled: bool = False, direction: bool = False,
+          breakdown: bool = False, length_bins: Sequence[int] = DEFAULT_LENGTH_EDGES,
+          worst: int = 0, worst_by: str = "share", variant: str = "plain",
+          bootstrap: int = 0, seed: int = 0, level: float = 0.95,
+          sample_pairs: Optional[int] = None, exact: bool = False,
+          baseline: Optional[BaselineOptions] = None, per_unit: bool = False,
+          executor: Optional[Executor] = None, progress: Optional[bool] = None,
+          max_memory: int = DEFAULT_MAX_MEMORY) -> AgreementResult:
+    r"""Agreement between annotators: α_plain/α_diff/α_norm, the word scores, the options.
 
     Reads the files with `load_corpus`, then computes with `agree_corpus`.
 
@@ -457,23 +559,14 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
         One annotation file per annotator (two or more).
     dirs : sequence of str or path-like
         Instead of ``paths``: one directory per annotator.
-    fmt : {"auto", "conllu", "phrase"}
-        Input format.
-    phrase_style : {"auto", "penn", "delex"}
-        Bracket style of phrase-structure input (docs/method.md §1.6).
-    variants : sequence of str
-        α variants to compute (docs/method.md §4).
-    strict : bool
-        Turn warnings (head cycles, missing labels) into errors.
-    allow_missing : bool
-        Accept annotations that some annotators lack.
-    names : sequence of str, optional
-        One annotator name per file; None: the file stems.
-    check_text : bool
-        Check that each unit's annotations are of the same text.
-    **options
-        ``bootstrap``, ``seed``, ``level``, ``sample_pairs``, ``exact``,
-        ``executor``, ``progress``, ``max_memory``: see `agree_corpus`.
+    names, fmt, phrase_style, strict, allow_missing, check_text
+        How the input is read and matched: see `load_corpus`.
+    variants, hierarchy, unlabelled, direction, breakdown, length_bins
+        What is computed: see `agree_corpus`.
+    worst, worst_by, variant, bootstrap, seed, level, sample_pairs, exact
+        See `agree_corpus`.
+    baseline, per_unit, executor, progress, max_memory
+        See `agree_corpus`.
 
     Returns
     -------
@@ -483,7 +576,7 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
     Raises
     ------
     InputError
-        Bad input, every problem of every file gathered first.
+        Bad input, every problem of every file gathered first; a bad option.
 
     Examples
     --------
@@ -496,7 +589,7 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
     ...     with open(os.path.join(tmp, ann + ".conllu"), "w") as f:
     ...         _ = f.write("\n".join(lines) + "\n\n" + "\n".join(lines) + "\n\n")
     >>> res = agree([os.path.join(tmp, "a.conllu"), os.path.join(tmp, "b.conllu")])
-    >>> res.annotators, res.units, round(res.scores.ratio("las"), 4)
+    >>> res.annotators, res.units, round(res.scores.ratio("LAS"), 4)
     (['a', 'b'], 2, 0.6667)
     >>> round(res.alpha_value("plain"), 4)  # the same disagreement in both units
     -0.5
@@ -504,4 +597,9 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
     """
     corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
                          allow_missing=allow_missing, names=names, check_text=check_text)
-    return agree_corpus(corpus, variants, **options)
+    return agree_corpus(corpus, variants, hierarchy=hierarchy, unlabelled=unlabelled,
+                        direction=direction, breakdown=breakdown, length_bins=length_bins,
+                        worst=worst, worst_by=worst_by, variant=variant, bootstrap=bootstrap,
+                        seed=seed, level=level, sample_pairs=sample_pairs, exact=exact,
+                        baseline=baseline, per_unit=per_unit, executor=executor,
+                        progress=progress, max_memory=max_memory)

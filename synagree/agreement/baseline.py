@@ -14,20 +14,22 @@ leaves of phrase trees) joined by spaces.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Dict, List, Optional
 
 import numpy as np
 
-from synagree.agreement.agree import AgreementResult
+from synagree.agreement.core import Core
 from synagree.agreement.qa import unit_diagnostics
+from synagree.base.metrics import FRACTION, RENAMED, is_registered, metric
 from synagree.base.problems import InputError
 from synagree.distance.sums import delta_squared
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS
 from synagree.stats.hierarchical import BDM_KEYS, METRIC_KEYS
 from synagree.stats.regression import (
-    BASELINE_REPLICATES,
     BaselineComparison,
+    BaselineOptions,
     ResultView,
     UnitData,
     regression,
@@ -36,7 +38,7 @@ from synagree.stats.regression import (
 )
 from synagree.stats.significance import RatioUnits
 
-__all__ = ["unit_data", "add_unit_data", "agreement_view", "agree_baseline",
+__all__ = ["unit_data", "PerUnit", "agreement_view", "agree_baseline",
            "MUST_MATCH", "NOTE_ONLY", "HIERARCHY_METRICS"]
 
 MUST_MATCH = ("kind", "distance", "labels")
@@ -59,7 +61,7 @@ def _words(sent) -> List[str]:
     return list(getattr(sent, "words", None) or getattr(sent, "leaves", None) or [])
 
 
-def unit_data(res: AgreementResult) -> UnitData:
+def unit_data(res: Core) -> UnitData:
     """The per-unit data of an agreement result (its pairable units, in corpus order).
 
     Parameters
@@ -83,7 +85,7 @@ def unit_data(res: AgreementResult) -> UnitData:
     ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
     ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
     >>> ud = unit_data(res)
-    >>> ud.ids, ud.ted.tolist(), ud.ratios["las"].correct.tolist()
+    >>> ud.ids, ud.ted.tolist(), ud.ratios["LAS_full"].correct.tolist()
     (['1', '2'], [1.0, 0.0], [2.0, 3.0])
     >>> ud.alphas["alpha_plain"][0].tolist(), round(ud.alphas["alpha_plain"][2], 4)
     ([2.0, 0.0], 6.1667)
@@ -118,30 +120,20 @@ def unit_data(res: AgreementResult) -> UnitData:
     return UnitData(ids, text, words, ted, ratios, alphas)
 
 
-def add_unit_data(res: AgreementResult) -> AgreementResult:
-    """Store the per-unit data in ``res.extra_details["per_unit"]`` (JSON: ``details.per_unit``).
+@dataclass(frozen=True)
+class PerUnit:
+    """The per-unit data of a result, written to JSON so that it can serve as a baseline."""
 
-    Parameters
-    ----------
-    res : AgreementResult
+    data: UnitData
+    name = "per_unit"
 
-    Returns
-    -------
-    AgreementResult
-        ``res`` itself.
+    def metrics(self) -> Dict[str, Optional[float]]:
+        """None at the top level."""
+        return {}
 
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads([0, 1], "root dep", ["a", "b"])
-    >>> res = agree_corpus(Corpus.from_annotations({"x": [s, s], "y": [s, s]}))
-    >>> add_unit_data(res).to_dict()["details"]["per_unit"]["ids"]
-    ['1', '2']
-    """
-    res.extra_details["per_unit"] = unit_data(res).to_dict()
-    return res
+    def details(self) -> dict:
+        """`UnitData.to_dict`."""
+        return self.data.to_dict()
 
 
 def agreement_view(doc: dict) -> ResultView:
@@ -166,21 +158,26 @@ def agreement_view(doc: dict) -> ResultView:
 
     Examples
     --------
-    >>> v = agreement_view({"kind": "dependency", "alpha_plain": 0.9, "las": 0.8,
+    >>> v = agreement_view({"kind": "dependency", "alpha_plain": 0.9, "LAS_full": 0.8,
     ...                     "units": 2, "alpha_plain_se": 0.01, "settings": {"d_e": "exact"}})
     >>> v.values, v.settings
-    ({'alpha_plain': 0.9, 'las': 0.8}, {'d_e': 'exact', 'kind': 'dependency'})
+    ({'alpha_plain': 0.9, 'LAS_full': 0.8}, {'d_e': 'exact', 'kind': 'dependency'})
     """
+    renamed = RENAMED["agree"]  # results stored by earlier releases: today's keys
     values: Dict[str, Optional[float]] = {}
     for k, x in doc.items():
+        k = renamed.get(k, k)
         if k in _NOT_METRICS or k.endswith(("_se", "_ci")) or isinstance(x, bool):
             continue
-        if isinstance(x, float) or (x is None and k.startswith(("alpha_", "hier_"))):
+        if isinstance(x, float) or (x is None and is_registered(k)
+                                    and metric(k).unit == FRACTION):
             values[k] = x  # integers are counts (units, ted_zero_pairs ...), not metrics
     settings = {str(k): str(v) for k, v in (doc.get("settings") or {}).items()}
     settings["kind"] = str(doc.get("kind"))
     pu = (doc.get("details") or {}).get("per_unit")
     units = UnitData.from_dict(pu) if isinstance(pu, dict) else None
+    if units is not None:
+        units.ratios = {renamed.get(k, k): r for k, r in units.ratios.items()}
     return ResultView("now", values, settings, units)
 
 
@@ -201,9 +198,7 @@ def _hierarchy_check(ov: ResultView, nv: ResultView) -> List[str]:
             f"baseline, {n} now"]
 
 
-def agree_baseline(res: AgreementResult, doc: dict, baseline: str = "<baseline>", *,
-                   B: int = BASELINE_REPLICATES, R: Optional[int] = None, seed: int = 0,
-                   level: float = 0.95, top: int = 10) -> BaselineComparison:
+def agree_baseline(res: Core, now: dict, options: BaselineOptions) -> BaselineComparison:
     """Compare ``res`` with a stored ``synagree agree`` JSON result (docs/method.md §18).
 
     Settings in `MUST_MATCH` (and unknown ones) must be equal; those in
@@ -214,12 +209,11 @@ def agree_baseline(res: AgreementResult, doc: dict, baseline: str = "<baseline>"
     Parameters
     ----------
     res : AgreementResult
-    doc : dict
-        The stored JSON result (`synagree.stats.regression.load_baseline`).
-    baseline : str
-        Its file name, for messages.
-    B, R, seed, level, top
-        As for `synagree.stats.regression.regression`.
+    now : dict
+        The result's JSON data (`AgreementResult.to_dict`: metrics and settings).
+    options : BaselineOptions
+        The stored result, its name, and the tests' replicates, seed, level
+        and list length.
 
     Returns
     -------
@@ -239,19 +233,21 @@ def agree_baseline(res: AgreementResult, doc: dict, baseline: str = "<baseline>"
     >>> s = DepSentence.from_heads
     >>> a, b = s([2, 0, 2], "nsubj root obj"), s([2, 0, 2], "nsubj root iobj")
     >>> c = s([0, 1, 2], "root dep dep")
-    >>> old = agree_corpus(Corpus.from_annotations({"x": [a, c], "y": [b, c]}))
+    >>> old = agree_corpus(Corpus.from_annotations({"x": [a, c], "y": [b, c]}), per_unit=True)
     >>> new = agree_corpus(Corpus.from_annotations({"x": [a, c], "y": [a, c]}))
-    >>> r = agree_baseline(new, add_unit_data(old).to_dict(), B=50).results[0]
-    >>> round(r.metric("las").delta, 4), [(u.id, u.counts["TED"]) for u in r.better]
+    >>> r = agree_baseline(new, new.to_dict(), BaselineOptions(old.to_dict(), replicates=50)
+    ...                    ).results[0]
+    >>> round(r.metric("LAS_full").delta, 4), [(u.id, u.counts["TED"]) for u in r.better]
     (0.1667, [('1', (1, 0))])
     """
     notes: List[str] = []
+    doc, baseline = options.doc, options.path
     try:
         ov = agreement_view(doc)
     except ValueError as exc:
         raise InputError.single(baseline, None, "bad-json",
                                 f"not a usable baseline: {exc}") from None
-    nd = res.to_dict()
+    nd = now
     nv = agreement_view(nd)
     nv.units = unit_data(res)
     ov.name = baseline
@@ -261,7 +257,7 @@ def agree_baseline(res: AgreementResult, doc: dict, baseline: str = "<baseline>"
     if doc.get("annotator_names") != nd.get("annotator_names"):
         notes.append(f"annotators: {', '.join(map(str, doc.get('annotator_names') or []))} in "
                      f"the baseline, {', '.join(res.annotators)} now")
-    score = "jaccard" if res.kind == "phrase" else "las"
-    r = regression(ov, nv, B=B, R=R, seed=seed, level=level, top=top,
-                   lists_by=(("ted", -1), (score, 1)))
+    score = "jaccard" if res.kind == "phrase" else "LAS_full"
+    r = regression(ov, nv, B=options.replicates, seed=options.seed, level=options.level,
+                   top=options.top, lists_by=(("ted", -1), (score, 1)))
     return BaselineComparison(baseline, "agree", [r], notes)

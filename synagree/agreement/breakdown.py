@@ -41,7 +41,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
-from synagree.agreement.unlabelled import alpha_over
+from synagree.agreement.core import Core, Value, alpha_over
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import AlphaStats
@@ -49,8 +49,7 @@ from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores,
 from synagree.stats.per_category import BinScores, CategoryTable
 
 __all__ = ["DEFAULT_LENGTH_EDGES", "ARC_BINS", "UPOS_DIFFERS", "length_bin_names",
-           "length_bin", "arc_bin", "LengthBin", "AgreementBreakdown", "breakdown",
-           "add_to_result"]
+           "length_bin", "arc_bin", "LengthBin", "AgreementBreakdown", "breakdown"]
 
 #: Upper ends of the sentence-length bins (words): 1-10, 11-20, 21-30, 31-40, 41+.
 DEFAULT_LENGTH_EDGES: Tuple[int, ...] = (10, 20, 30, 40)
@@ -230,6 +229,16 @@ class AgreementBreakdown:
     ignored: int = 0
     notes: List[str] = field(default_factory=list)
 
+    name = "breakdown"
+
+    def metrics(self) -> Dict[str, Value]:
+        """None at the top level: a breakdown is its tables."""
+        return {}
+
+    def details(self) -> dict:
+        """`to_dict`."""
+        return self.to_dict()
+
     @property
     def variants(self) -> List[str]:
         """The α variants of the length bins (those of the result)."""
@@ -237,8 +246,8 @@ class AgreementBreakdown:
 
     @property
     def score_names(self) -> List[str]:
-        """``["las", "uas", "la"]`` or ``["jaccard"]``."""
-        return ["jaccard"] if self.kind == "phrase" else ["las", "uas", "la"]
+        """``["LAS_full", "UAS", "LA"]`` or ``["jaccard"]``."""
+        return ["jaccard"] if self.kind == "phrase" else ["LAS_full", "UAS", "LA"]
 
     def label_rows(self) -> List[dict]:
         """One dict per label (most frequent first): counts, specific agreement, α."""
@@ -267,8 +276,8 @@ class AgreementBreakdown:
             return []
         up = self.upos
         return [{"upos": k, "words": up.words(k),
-                 **{f"{m}_correct": up.correct(k, m) for m in ("las", "uas", "la")},
-                 **{m: up.ratio(k, m) for m in ("las", "uas", "la")}}
+                 **{f"{m}_correct": up.correct(k, m) for m in ("LAS_full", "UAS", "LA")},
+                 **{m: up.ratio(k, m) for m in ("LAS_full", "UAS", "LA")}}
                 for k in up.order()]
 
     def length_rows(self) -> List[dict]:
@@ -294,7 +303,7 @@ class AgreementBreakdown:
             return {}
         t = self.labels.totals()
         return {"words": self.labels.words, "units": self.labels.units,
-                "la_correct": t["both"], "las_correct": t["both_also"],
+                "LA_correct": t["both"], "LAS_full_correct": t["both_also"],
                 "values": self.labels.n_values, "alpha_label": _r(self.labels.alpha_all())}
 
     def to_dict(self) -> dict:
@@ -361,7 +370,7 @@ def _word_views(ann_lists: Sequence[Sequence[DepSentence]]
     return labels, arcs, upos, ignored
 
 
-def breakdown(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementBreakdown:
+def breakdown(result: Core, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementBreakdown:
     """Agreement per label, UPOS, arc and sentence length for an agreement result.
 
     docs/method.md §21.  The length bins' α takes one more all-pairs TED
@@ -395,11 +404,11 @@ def breakdown(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementB
     ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
     ...      "b": [s([2, 0, 1], "nsubj root obj"), s([0, 1], "root obj")]}))
     >>> bd = breakdown(res, edges=[2])
-    >>> [(b.name, b.units, b.scores.ratio("las")) for b in bd.lengths]
+    >>> [(b.name, b.units, b.scores.ratio("LAS_full")) for b in bd.lengths]
     [('1-2', 1, 1.0), ('3+', 1, 0.6666666666666666)]
     >>> bd.labels.specific("obj"), bd.labels.specific("obj", also=True)
     (1.0, 0.5)
-    >>> bd.upos.ratio("_", "uas")  # no UPOS column: one bin "_"
+    >>> bd.upos.ratio("_", "UAS")  # no UPOS column: one bin "_"
     0.8
     """
     corpus = result.corpus
@@ -443,7 +452,8 @@ def breakdown(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementB
         if result.kind == "phrase":
             scores = jaccard_scores(cast(List[List[PhraseSentence]], units))
         else:
-            scores = attachment_scores(cast(List[List[DepSentence]], units))
+            scores = attachment_scores(cast(List[List[DepSentence]], units),
+                                       list(result.scores.correct))
         stats: Dict[str, AlphaStats] = {}
         if idx:
             ta = alpha_over(result, [result.trees[k] for k in idx])
@@ -462,37 +472,3 @@ def breakdown(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementB
                      "the corpus D_e is")
     return AgreementBreakdown(result.kind, list(result.annotators), labels, arcs, upos,
                               lengths, edges, ignored, notes)
-
-
-def add_to_result(result, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementBreakdown:
-    """Compute `breakdown` and record it in ``result.extra_details["breakdown"]``.
-
-    The JSON output then holds it under ``details.breakdown``; the other
-    formats render it with `synagree.render.breakdown.render_with_breakdown`.
-
-    Parameters
-    ----------
-    result : AgreementResult
-    edges : sequence of int
-        Upper ends of the sentence-length bins.
-
-    Returns
-    -------
-    AgreementBreakdown
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(rels):
-    ...     return DepSentence.from_heads([0, 1], rels)
-    >>> res = agree_corpus(Corpus.from_annotations({"a": [s("root obj"), s("root obj")],
-    ...                                             "b": [s("root nmod"), s("root obj")]}))
-    >>> bd = add_to_result(res)
-    >>> res.extra_details["breakdown"]["label_confusions"][0]["words"]
-    1.0
-    """
-    bd = breakdown(result, edges)
-    result.extra_details["breakdown"] = bd.to_dict()
-    return bd

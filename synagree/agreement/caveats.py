@@ -33,18 +33,20 @@ whose labels are only the directions).
 """
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from itertools import combinations
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, cast
 
 import numpy as np
 
-from synagree.agreement.unlabelled import alpha_over
+from synagree.agreement.core import AlphaSet, Core, Value, alpha_over
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import TreeAlpha
 from synagree.trees.flat import FlatTree, Vocabulary, flat_tree
 
-__all__ = ["ted_zero_counts", "add_ted_zero_counts", "direction_tree", "direction_alpha",
-           "add_direction", "MAX_EXAMPLES"]
+__all__ = ["ted_zero_counts", "TedZero", "ted_zero", "direction_tree", "direction_alpha",
+           "Direction", "direction_scores", "MAX_EXAMPLES"]
 
 MAX_EXAMPLES = 20  # examples kept in details["ted_zero"]
 LEFT, RIGHT = "<", ">"
@@ -123,49 +125,53 @@ def ted_zero_counts(corpus, unit_ted: Sequence[np.ndarray],
             "examples": examples}
 
 
-def add_ted_zero_counts(result) -> None:
-    """Put the counts of `ted_zero_counts` into an agreement result.
+@dataclass(frozen=True)
+class TedZero:
+    """Annotator pairs with TED 0, and those among them whose heads differ.
 
-    Into ``extra`` (``ted_zero_pairs``, ``ted_zero_different_heads``),
-    ``extra_details["ted_zero"]`` and, when some pair has TED 0 but different
-    heads, a note.  No-op for phrase-structure corpora or results without
-    per-unit TED matrices.  `synagree.agreement.agree.agree_corpus` calls it
-    for every dependency result.
+    Every dependency result has this section (`ted_zero_counts` gives it).
+    """
 
-    Parameters
-    ----------
-    result : AgreementResult
+    counts: dict
+    name = "ted_zero"
+
+    def metrics(self) -> Dict[str, Value]:
+        """``ted_zero_pairs`` and ``ted_zero_different_heads``."""
+        return {k: self.counts[k] for k in ("ted_zero_pairs", "ted_zero_different_heads")}
+
+    def details(self) -> dict:
+        """The counts and up to `MAX_EXAMPLES` examples."""
+        return self.counts
+
+    def note(self) -> Optional[str]:
+        """What a reader must know when some pair has TED 0 but different heads."""
+        k = self.counts["ted_zero_different_heads"]
+        if not k:
+            return None
+        return (f"{k} annotator pair(s) of a sentence have TED 0 but different heads: "
+                f"trees without words cannot tell these analyses apart, and alpha counts "
+                f"them as agreement (--label-direction adds each head's direction to the "
+                f"labels)")
+
+
+def ted_zero(core: Core) -> Optional[TedZero]:
+    """The `TedZero` section of a dependency result; None for phrase structure.
 
     Examples
     --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
     >>> def s(heads, rels="dep dep root"):
     ...     return DepSentence.from_heads(heads, rels, ["w1", "w2", "w3"])
     >>> res = agree_corpus(Corpus.from_annotations(  # unit 1: TED 0, heads differ
     ...     {"a": [s([2, 3, 0]), s([0, 1, 1], "root obj obl")],
     ...      "b": [s([3, 1, 0]), s([0, 1, 1], "root obj obj")]}))
-    >>> res.extra["ted_zero_pairs"], res.extra["ted_zero_different_heads"]
-    (1, 1)
-    >>> res.notes[-1][:47]
-    '1 annotator pair(s) of a sentence have TED 0 bu'
+    >>> res.ted_zero.metrics()
+    {'ted_zero_pairs': 1, 'ted_zero_different_heads': 1}
     """
-    ta = result.tree_alpha
-    if result.corpus is None or ta is None:
-        return
-    c = ted_zero_counts(result.corpus, ta.unit_ted)
-    if c is None:
-        return
-    result.extra["ted_zero_pairs"] = c["ted_zero_pairs"]
-    result.extra["ted_zero_different_heads"] = c["ted_zero_different_heads"]
-    result.extra_details["ted_zero"] = c
-    k = c["ted_zero_different_heads"]
-    if k:
-        result.notes.append(
-            f"{k} annotator pair(s) of a sentence have TED 0 but different heads: "
-            f"trees without words cannot tell these analyses apart, and alpha counts them "
-            f"as agreement (--label-direction adds each head's direction to the labels)")
+    ta = core.tree_alpha
+    if core.corpus is None or ta is None:
+        return None
+    c = ted_zero_counts(core.corpus, ta.unit_ted)
+    return None if c is None else TedZero(c)
 
 
 # --------------------------------------------------------------------------
@@ -232,7 +238,7 @@ def direction_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
     return flat_tree(children, labels, size=n + 1)
 
 
-def direction_alpha(result, unlabelled: bool = False,
+def direction_alpha(core: Core, unlabelled: bool = False,
                     variants: Optional[Sequence[str]] = None) -> TreeAlpha:
     """α over the direction-labelled trees of ``result``'s units (dependency only).
 
@@ -270,68 +276,81 @@ def direction_alpha(result, unlabelled: bool = False,
     (1.0, 0.8421, 0.9189)
     """
 
-    if result.kind != "dependency" or result.corpus is None:
+    if core.kind != "dependency" or core.corpus is None:
         raise ValueError("head directions need a dependency corpus")
     vocab = Vocabulary()
-    corpus = result.corpus
+    corpus = core.corpus
     units = []
     for u in corpus.units:
-        sents = u.ordered(corpus.annotators)
+        # a dependency corpus: every annotation is a DepSentence
+        sents = cast(List[DepSentence], u.ordered(corpus.annotators))
         if unlabelled:
             sents = [_strip_labels(s) for s in sents]
         units.append([direction_tree(s, vocab) for s in sents])
-    return alpha_over(result, units, variants)
+    return alpha_over(core, units, variants)
 
 
 def _strip_labels(s: DepSentence) -> DepSentence:
-    import dataclasses
-
     return dataclasses.replace(s, deprels=["_"] * s.n_words)
 
 
-def add_direction(result, unlabelled: bool = False) -> None:
-    """Add ``alpha_*_direction`` and ``ted_zero_different_heads_direction`` to a result.
+@dataclass(frozen=True)
+class Direction:
+    """The section ``--label-direction`` adds (docs/method.md §10)."""
 
-    With ``unlabelled`` also ``alpha_*_unlabelled_direction``; counts go to
-    ``extra_details["direction"]``; a note instead for phrase-structure
-    corpora (``--label-direction``).
+    alphas: List[AlphaSet]  # _direction, and _unlabelled_direction with --unlabelled
+    ted_zero: dict
+    name = "direction"
+
+    def metrics(self) -> Dict[str, Value]:
+        """``alpha_<v>_direction`` (and ``_unlabelled_direction``), and
+        ``ted_zero_different_heads_direction``."""
+        out: Dict[str, Value] = {}
+        for a in self.alphas[:1]:
+            out.update(a.metrics())
+        out["ted_zero_different_heads_direction"] = self.ted_zero["ted_zero_different_heads"]
+        for a in self.alphas[1:]:
+            out.update(a.metrics())
+        return out
+
+    def details(self) -> dict:
+        """The sums behind each α and the TED-0 counts of the direction trees."""
+        counts: Dict[str, dict] = {}
+        for a in self.alphas:
+            counts.update(a.counts())
+        return {"counts": counts, "ted_zero": self.ted_zero}
+
+
+def direction_scores(core: Core, unlabelled: bool = False) -> Optional[Direction]:
+    """α over direction-labelled trees (and unlabelled ones); None for phrase structure.
 
     Parameters
     ----------
-    result : AgreementResult
+    core : AgreementResult
     unlabelled : bool
+        Also ``alpha_*_unlabelled_direction``.
 
     Examples
     --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
     >>> def s(heads, rels="dep dep root"):
     ...     return DepSentence.from_heads(heads, rels, ["w1", "w2", "w3"])
     >>> res = agree_corpus(Corpus.from_annotations(  # unit 1: TED 0, heads differ
     ...     {"a": [s([2, 3, 0]), s([0, 1, 1], "root obj obl")],
     ...      "b": [s([3, 1, 0]), s([0, 1, 1], "root obj obj")]}))
-    >>> add_direction(res, unlabelled=True)
-    >>> e = res.extra
+    >>> e = direction_scores(res, unlabelled=True).metrics()
     >>> round(e["alpha_plain_direction"], 4), e["ted_zero_different_heads_direction"]
     (0.8421, 0)
     >>> sorted(k for k in e if k.endswith("unlabelled_direction"))  # doctest: +NORMALIZE_WHITESPACE
     ['alpha_diff_unlabelled_direction', 'alpha_norm_unlabelled_direction',
      'alpha_plain_unlabelled_direction']
     """
-    if result.kind != "dependency":
-        result.notes.append("--label-direction applies to dependency trees only; "
-                            "nothing added for this phrase-structure corpus")
-        return
-    details = result.extra_details.setdefault("direction", {"counts": {}})
-    for unl in ([False, True] if unlabelled else [False]):
-        ta = direction_alpha(result, unlabelled=unl)
-        suffix = "_unlabelled_direction" if unl else "_direction"
-        details["counts"].update(result.add_alpha_metrics(ta, suffix))
-        if not unl:
-            c = ted_zero_counts(result.corpus, ta.unit_ted)
-            assert c is not None  # None for phrase structure only, returned above
-            result.extra["ted_zero_different_heads_direction"] = c["ted_zero_different_heads"]
-            details["ted_zero"] = c
-
-
+    if core.kind != "dependency" or core.corpus is None:
+        return None
+    ta = direction_alpha(core)
+    c = ted_zero_counts(core.corpus, ta.unit_ted)
+    assert c is not None  # None for phrase structure only, returned above
+    alphas = [AlphaSet.of(ta, "_direction")]
+    if unlabelled:
+        alphas.append(AlphaSet.of(direction_alpha(core, unlabelled=True),
+                                  "_unlabelled_direction"))
+    return Direction(alphas, c)

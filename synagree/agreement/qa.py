@@ -550,6 +550,82 @@ def worst_units(result, k: Optional[int] = 10, variant: str = "plain",
     return cand if k is None else cand[:k]
 
 
+@dataclass(frozen=True)
+class Worst:
+    """The section ``--worst K`` adds: the units that cost most, ranked.
+
+    Attributes
+    ----------
+    units : list of UnitDiag
+    variant : str
+        The α variant ranked by.
+    by : {"share", "influence"}
+        What ranked them (``influence`` falls back to ``share`` without unit
+        influence).
+    d_o : float or None
+        D_o of ``variant`` (a unit's share is its contribution / D_o).
+    """
+
+    units: List[UnitDiag]
+    variant: str
+    by: str
+    d_o: Optional[float]
+    name = "worst"
+
+    def metrics(self) -> Dict[str, Optional[float]]:
+        """None at the top level: the list is a table."""
+        return {}
+
+    def details(self) -> List[dict]:
+        """One record per unit (`UnitDiag.to_dict`), in rank order."""
+        return [d.to_dict() for d in self.units]
+
+    @property
+    def ranked_by_influence(self) -> bool:
+        """The units are ranked by Δα (unit influence was available)."""
+        return self.by == "influence" and bool(self.units) and bool(self.units[0].influence)
+
+
+@dataclass(frozen=True)
+class AnnotatorInfluence:
+    """α without each annotator (with three or more annotators; ``--worst``)."""
+
+    items: List[dict]  # annotator_influence's records
+    variants: List[str]
+    name = "annotator_influence"
+
+    def metrics(self) -> Dict[str, Optional[float]]:
+        """None at the top level: the list is a table."""
+        return {}
+
+    def details(self) -> List[dict]:
+        """One record per annotator."""
+        return self.items
+
+
+def worst_list(result, k: int, variant: str = "plain", by: str = "share") -> Worst:
+    """The `Worst` section: the ``k`` worst units of ``variant`` (or the first variant).
+
+    Examples
+    --------
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root obj")]}))
+    >>> w = worst_list(res, 5)
+    >>> [d.uid for d in w.units], w.variant, w.ranked_by_influence
+    (['1'], 'plain', False)
+    """
+    variant = available_variant(result, variant)
+    return Worst(worst_units(result, k, variant, by), variant, by, result.alpha[variant].d_o)
+
+
+def annotator_influence_section(result) -> Optional[AnnotatorInfluence]:
+    """`AnnotatorInfluence` with three or more annotators, else None."""
+    items = annotator_influence(result)
+    return AnnotatorInfluence(items, _variants(result)) if items else None
+
+
 # --------------------------------------------------------------------------
 # Annotators and pairs
 # --------------------------------------------------------------------------
@@ -616,7 +692,7 @@ class PairMatrix:
                         for x in row] for row in a.tolist()]
         return {"annotators": list(self.annotators), "units": self.units.tolist(),
                 **{f"alpha_{v}": f(a) for v, a in self.alpha.items()},
-                "las": f(self.las), "uas": f(self.uas), "la": f(self.la),
+                "LAS_full": f(self.las), "UAS": f(self.uas), "LA": f(self.la),
                 "words": self.words.tolist(), "ignored": self.ignored.tolist(),
                 "mean_ted": f(self.mean_ted)}
 
@@ -697,9 +773,9 @@ def pair_matrix(result, variants: Optional[Sequence[str]] = None) -> PairMatrix:
             val = stats[v].alpha
             alpha[v][i, j] = alpha[v][j, i] = np.nan if val is None else val
         if is_dep:
-            sc = attachment_scores(both)
+            sc = attachment_scores(both, list(result.scores.correct))
             if sc.total:
-                for arr, key_ in ((las, "las"), (uas, "uas"), (la, "la")):
+                for arr, key_ in ((las, "LAS_full"), (uas, "UAS"), (la, "LA")):
                     arr[i, j] = arr[j, i] = sc.ratio(key_)
             words[i, j] = words[j, i] = sc.total
             ignored[i, j] = ignored[j, i] = sc.ignored
@@ -1059,7 +1135,7 @@ class Bootstrap:
     >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
     >>> bs = bootstrap(res, B=100, seed=1)
     >>> sorted(bs.intervals)
-    ['alpha_diff', 'alpha_norm', 'alpha_plain', 'la', 'las', 'uas']
+    ['LA', 'LAS', 'LAS_full', 'UAS', 'alpha_diff', 'alpha_norm', 'alpha_plain']
     >>> bs.to_dict(with_replicates=False)["method"]
     'percentile bootstrap, resampling sentences with replacement'
     """
@@ -1252,8 +1328,8 @@ def compare(current: "Bootstrap | dict", previous: dict,
 
     Examples
     --------
-    >>> old = {"confidence": 0.95, "metrics": {"las": {"estimate": 0.80, "se": 0.01}}}
-    >>> new = {"confidence": 0.95, "metrics": {"las": {"estimate": 0.85, "se": 0.01}}}
+    >>> old = {"confidence": 0.95, "metrics": {"LAS_full": {"estimate": 0.80, "se": 0.01}}}
+    >>> new = {"confidence": 0.95, "metrics": {"LAS_full": {"estimate": 0.85, "se": 0.01}}}
     >>> [c] = compare(new, old)
     >>> round(c.delta, 4), c.method, c.significant, c.p_value < 0.001
     (0.05, 'normal', True, True)

@@ -8,34 +8,36 @@
     anything, so the distance counts only the inserted and deleted nodes: the
     structural part of the disagreement.  For phrase-structure trees it is
     α over the unlabelled bracketing.
-``la_given_head`` (dependency corpora)
+``LA_given_head`` (dependency corpora)
     Label agreement on the words whose heads agree: words with the same head
     and the same label / words with the same head, i.e. the LAS count over
     the UAS count, aggregated as LAS/UAS/LA are (per unit the mean over
     annotator pairs, so with two annotators it is the plain word count).
-    The counts go to ``details["unlabelled"]["la_given_head"]`` as
+    The counts go to ``details["unlabelled"]["LA_given_head"]`` as
     ``correct`` / ``total``.
 
 Why an option (``synagree agree --unlabelled``) and not always: unlabelled
 α needs a second all-pairs TED pass over the relabelled trees (they are
 fewer distinct trees, so it is cheaper than the first, but on a large
 corpus it is a second pass nonetheless), and the published output should
-not change by default.  ``la_given_head`` alone is free; it is reported
+not change by default.  ``LA_given_head`` alone is free; it is reported
 with the same option because the two answer the same question (is the
 disagreement in the structure or in the labels?).
 """
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from synagree.stats.alpha import VARIANTS, TreeAlpha, tree_alpha
+from synagree.agreement.core import AlphaSet, Core, Value, alpha_over
+from synagree.stats.alpha import TreeAlpha
 from synagree.trees.flat import FlatTree
 
-__all__ = ["UNLABELLED_LABEL", "unlabelled_tree", "alpha_over", "unlabelled_alpha",
-           "la_given_head", "add_to_result"]
+__all__ = ["UNLABELLED_LABEL", "unlabelled_tree", "unlabelled_alpha", "la_given_head",
+           "Unlabelled", "unlabelled_scores"]
 
 #: The label id every non-root node gets (id 0 stays the root's empty label).
 UNLABELLED_LABEL = 1
@@ -74,48 +76,7 @@ def unlabelled_tree(tree: FlatTree) -> FlatTree:
                                r_labels=relabel(tree.r_labels))
 
 
-def _sampled_pairs(result) -> Optional[int]:
-    return next((st.sampled_pairs for st in result.alpha.values() if st.sampled_pairs), None)
-
-
-def alpha_over(result, units: Sequence[Sequence[FlatTree]],
-               variants: Optional[Sequence[str]] = None) -> TreeAlpha:
-    """α over other trees of the same units as ``result`` (relabelled, say).
-
-    D_e is exact unless ``result``'s was estimated from sampled pairs, in which
-    case as many pairs are drawn for these trees.  Only the pairable units
-    (two or more trees) take part, as in `synagree.stats.alpha.tree_alpha`.
-
-    Parameters
-    ----------
-    result : AgreementResult
-    units : sequence of sequence of FlatTree
-        Per unit, the trees to compare (label ids from one `Vocabulary`).
-    variants : sequence of str, optional
-        Default: the variants of ``result``.
-
-    Returns
-    -------
-    TreeAlpha
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0], "nsubj root"), s([0, 1, 1], "root obj obl")],
-    ...      "b": [s([2, 0], "obj root"), s([0, 1, 2], "root obj obl")]}))
-    >>> same = alpha_over(res, [[t, t] for t, _ in res.trees])  # every annotator like a
-    >>> same.alpha("plain")
-    1.0
-    """
-    variants = [v for v in (variants or VARIANTS) if v in result.alpha] or list(VARIANTS)
-    return tree_alpha(units, variants, sample_pairs=_sampled_pairs(result))
-
-
-def unlabelled_alpha(result, variants: Optional[Sequence[str]] = None) -> TreeAlpha:
+def unlabelled_alpha(core: Core, variants: Optional[Sequence[str]] = None) -> TreeAlpha:
     """Unlabelled α (every label equal) for the units of an agreement result.
 
     Parameters
@@ -142,11 +103,10 @@ def unlabelled_alpha(result, variants: Optional[Sequence[str]] = None) -> TreeAl
     >>> round(res.alpha_value("plain"), 4), unlabelled_alpha(res).alpha("plain")
     (0.7273, 1.0)
     """
-    return alpha_over(result, [[unlabelled_tree(t) for t in u] for u in result.trees],
-                      variants)
+    return alpha_over(core, [[unlabelled_tree(t) for t in u] for u in core.trees], variants)
 
 
-def la_given_head(result) -> Optional[Tuple[float, float]]:
+def la_given_head(core: Core) -> Optional[Tuple[float, float]]:
     """``(correct, total)``: words with the same head and label, words with the same head.
 
     Both are summed as LAS/UAS/LA are (per unit the mean over annotator
@@ -174,45 +134,59 @@ def la_given_head(result) -> Optional[Tuple[float, float]]:
     >>> la_given_head(res)  # 4 of the 5 words share their head, 3 of them their label too
     (3.0, 4.0)
     """
-    if result.kind != "dependency":
+    if core.kind != "dependency":
         return None
-    c = result.scores.correct
-    return float(c.get("las", 0.0)), float(c.get("uas", 0.0))
+    c = core.scores.correct
+    return float(c.get("LAS_full", 0.0)), float(c.get("UAS", 0.0))
 
 
-def add_to_result(result, variants: Optional[Sequence[str]] = None) -> None:
-    """Add ``alpha_*_unlabelled`` and ``la_given_head`` to ``result.extra``.
+@dataclass(frozen=True)
+class Unlabelled:
+    """The section ``--unlabelled`` adds: unlabelled α and `la_given_head`'s counts."""
 
-    Counts go to ``result.extra_details["unlabelled"]``, notes to
-    ``result.notes`` (``--unlabelled``).
+    alpha: AlphaSet
+    given_head: Optional[Tuple[float, float]]  # (correct, total); None for phrase structure
+    name = "unlabelled"
+
+    def metrics(self) -> Dict[str, Value]:
+        """``alpha_<v>_unlabelled`` and ``LA_given_head``."""
+        out = self.alpha.metrics()
+        if self.given_head is not None:
+            correct, total = self.given_head
+            out["LA_given_head"] = correct / total if total else None
+        return out
+
+    def details(self) -> dict:
+        """The sums behind each α, the distinct trees, the counts of ``LA_given_head``."""
+        d: dict = {"counts": self.alpha.counts(), "distinct_trees": self.alpha.distinct_trees}
+        if self.given_head is not None:
+            d["LA_given_head"] = {"correct": self.given_head[0], "total": self.given_head[1]}
+        return d
+
+
+def unlabelled_scores(core: Core, variants: Optional[Sequence[str]] = None) -> Unlabelled:
+    """Unlabelled α and label agreement where the heads agree (``--unlabelled``).
 
     Parameters
     ----------
-    result : AgreementResult
+    core : AgreementResult
     variants : sequence of str, optional
-        Default: the variants of ``result``.
+        Default: the variants of ``core``.
+
+    Returns
+    -------
+    Unlabelled
 
     Examples
     --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
     >>> from synagree.agreement.agree import agree_corpus
     >>> s = DepSentence.from_heads
     >>> res = agree_corpus(Corpus.from_annotations(
     ...     {"a": [s([2, 0], "nsubj root"), s([0, 1, 1], "root obj obl")],
     ...      "b": [s([2, 0], "obj root"), s([0, 1, 2], "root obj obl")]}))
-    >>> add_to_result(res)
-    >>> res.extra["la_given_head"], round(res.extra["alpha_plain_unlabelled"], 4)
+    >>> m = unlabelled_scores(res).metrics()
+    >>> m["LA_given_head"], round(m["alpha_plain_unlabelled"], 4)
     (0.75, -0.5)
     """
-    ta = unlabelled_alpha(result, variants)
-    details: Dict[str, object] = {"counts": result.add_alpha_metrics(ta, "_unlabelled")}
-    details["distinct_trees"] = ta.n_distinct
-    lh = la_given_head(result)
-    if lh is not None:
-        correct, total = lh
-        result.extra["la_given_head"] = correct / total if total else None
-        details["la_given_head"] = {"correct": correct, "total": total}
-    result.extra_details["unlabelled"] = details
-
-
+    ta = unlabelled_alpha(core, variants)
+    return Unlabelled(AlphaSet.of(ta, "_unlabelled"), la_given_head(core))

@@ -8,10 +8,9 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Callable, ContextManager, Optional
 
-from synagree.agreement import baseline as agree_baseline_mod
-from synagree.agreement import breakdown, caveats, unlabelled
+from synagree.agreement import breakdown
 from synagree.agreement.agree import agree
-from synagree.agreement.qa import WORST_BY, available_variant, worst_units
+from synagree.agreement.qa import WORST_BY
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import baseline, options
 from synagree.cli.options import (
@@ -24,15 +23,13 @@ from synagree.cli.options import (
 from synagree.cli.tag_options import add_tag_syntax_args, check_dependency_input
 from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
-from synagree.render.breakdown import render_with_breakdown
-from synagree.render.qa import render_worst, worst_notes_and_annotators
-from synagree.render.tables import FORMATS, render
+from synagree.render.agreement import FORMATS, render
 from synagree.stats.alpha import VARIANTS
 from synagree.stats.hierarchical import (
     AGREE_MODE,
     LABEL_DISTANCES,
     MODES,
-    add_to_result,
+    HierarchyOptions,
     load_hierarchy,
 )
 
@@ -54,7 +51,7 @@ def add_hierarchy_args(parser: argparse.ArgumentParser) -> None:
                         "tags), flat, or a hierarchy file")
     g.add_argument("--label-distance", choices=LABEL_DISTANCES, default="exact",
                    help="hierarchy: also report alpha with hierarchy-aware TED rename costs "
-                        "(alpha_*_h); needs --hierarchy (default: exact)")
+                        "(alpha_*_hier); needs --hierarchy (default: exact)")
     g.add_argument("--plain-as-leaf", action="store_true",
                    help="with --hierarchy ud: a plain relation (nsubj) is its own leaf "
                         "beside its subtypes instead of an under-specified parent")
@@ -88,17 +85,15 @@ def validate_args(args: argparse.Namespace) -> None:
     load_hierarchy(spec, (), plain_as_leaf=plain)
 
 
-def apply_hierarchy(result, args: argparse.Namespace):
-    """Wire the parsed ``--hierarchy`` options into an agreement result (no-op
-    without ``--hierarchy``); returns the result.  (`run` has validated them,
-    with `validate_args`, before the agreement was computed.)"""
+def hierarchy_options(args: argparse.Namespace) -> Optional[HierarchyOptions]:
+    """The parsed ``--hierarchy`` options (None without ``--hierarchy``)."""
     spec = getattr(args, "hierarchy", None)
     if spec is None:
-        return result
-    return add_to_result(result, spec, getattr(args, "label_distance", "exact"),
-                         getattr(args, "plain_as_leaf", False),
-                         getattr(args, "label_credit", AGREE_MODE),
-                         getattr(args, "tag_syntax", "plain"), getattr(args, "bdm", False))
+        return None
+    return HierarchyOptions(spec, getattr(args, "label_distance", "exact"),
+                            getattr(args, "plain_as_leaf", False),
+                            getattr(args, "label_credit", AGREE_MODE),
+                            getattr(args, "tag_syntax", "plain"), getattr(args, "bdm", False))
 
 
 def add_worst_args(parser: argparse.ArgumentParser) -> None:
@@ -110,25 +105,6 @@ def add_worst_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--worst-by", default="share", choices=list(WORST_BY),
                         help="rank --worst by share of D_o (default) or by influence: how "
                              "much alpha rises when the sentence is left out")
-
-
-def apply_worst(result, args: argparse.Namespace, output: str = "table") -> str:
-    """For ``synagree agree``: with ``--output json`` the worst list goes into
-    ``result.extra_details["worst"]`` (and "" is returned); otherwise the rendered
-    list is returned, to be appended after the main output."""
-    k = getattr(args, "worst", 0) or 0
-    if k <= 0:
-        return ""
-
-    variant = available_variant(result, args.variant)
-    by = getattr(args, "worst_by", "share")
-    tail = worst_notes_and_annotators(result, output, by)  # Δα per annotator (≥ 3)
-    if output == "json":
-        result.extra_details["worst"] = [d.to_dict() for d in
-                                         worst_units(result, k, variant, by)]
-        return ""
-    fmt = {"table": "table", "csv": "csv", "latex": "latex"}.get(output, "table")
-    return "\n" + render_worst(result, k, fmt, variant, by) + tail
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -174,30 +150,24 @@ def run(args: argparse.Namespace) -> int:
     if args.bootstrap and args.sample_pairs:
         raise InputError.single("<command line>", None, "usage",
                                 "--bootstrap needs the exact D_e: drop --sample-pairs")
-    settings = dict(bootstrap=args.bootstrap, seed=args.seed, level=args.ci_level,
-                    sample_pairs=args.sample_pairs, exact=args.exact, progress=not args.quiet,
-                    max_memory=args.max_memory)
     validate_args(args)  # usage errors / bad hierarchy file before the long run
     validate_breakdown_args(args)
-    old = baseline.read_baseline(args, "agree")  # --baseline: read before the long run
-    # the computing layers are imported here, when a command runs (fast --help)
-
+    old = baseline.baseline_options(args, "agree")  # --baseline: read before the long run
     ctx: ContextManager[Optional[Callable]] = nullcontext(None)  # the executor, if any
     if args.dask:
         ctx = dask_executor(args.dask)
     with ctx as executor:
-        res = agree(files, dirs or (), variants=variants, executor=executor,
-                    **input_options(args), **settings)
-    apply_hierarchy(res, args)  # no-op without --hierarchy
-    apply_unlabelled(res, args)  # no-op without --unlabelled
-    apply_caveats(res, args)  # no-op without --label-direction
+        res = agree(files, dirs or (), **input_options(args), variants=variants,
+                    hierarchy=hierarchy_options(args), unlabelled=args.unlabelled,
+                    direction=args.label_direction, breakdown=args.breakdown,
+                    length_bins=args.length_bins, worst=args.worst, worst_by=args.worst_by,
+                    variant=args.variant, bootstrap=args.bootstrap, seed=args.seed,
+                    level=args.ci_level, sample_pairs=args.sample_pairs, exact=args.exact,
+                    baseline=old, per_unit=output == "json", executor=executor,
+                    progress=not args.quiet, max_memory=args.max_memory)
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=args.max_warnings)
-    apply_baseline(res, args, old, output)  # no-op without --baseline (unless json)
-    tail = apply_worst(res, args, output)  # json: goes into details["worst"], returns ""
-    bd = apply_breakdown(res, args)  # None without --breakdown
-    body = render(res, output) if bd is None else render_with_breakdown(res, bd, output)
-    emit(body + tail, args.out)
+    emit(render(res, output), args.out)
     return 0
 
 
@@ -210,26 +180,12 @@ def add_caveat_args(parser: argparse.ArgumentParser) -> None:
                              "trees without words confuse (dependency only)")
 
 
-def apply_caveats(result, args: argparse.Namespace):
-    """Wire ``--label-direction`` into an agreement result (no-op without it)."""
-    if getattr(args, "label_direction", False):
-        caveats.add_direction(result, unlabelled=getattr(args, "unlabelled", False))
-    return result
-
-
 def add_unlabelled_args(parser: argparse.ArgumentParser) -> None:
     """``--unlabelled`` for ``synagree agree``."""
     parser.add_argument("--unlabelled", action="store_true",
                         help="also report alpha over unlabelled trees (structure only: "
                              "alpha_*_unlabelled, one more TED pass) and label agreement on "
                              "the words whose heads agree (la_given_head)")
-
-
-def apply_unlabelled(result, args: argparse.Namespace):
-    """Wire ``--unlabelled`` into an agreement result (no-op without it); returns it."""
-    if getattr(args, "unlabelled", False):
-        unlabelled.add_to_result(result)
-    return result
 
 
 def add_breakdown_args(parser: argparse.ArgumentParser) -> None:
@@ -249,27 +205,3 @@ def validate_breakdown_args(args: argparse.Namespace) -> None:
     """``--length-bins`` needs ``--breakdown`` (a usage `InputError`)."""
     options.qualifier(args, "length_bins", getattr(args, "breakdown", False),
                       breakdown.DEFAULT_LENGTH_EDGES, "--length-bins needs --breakdown")
-
-
-def apply_breakdown(result, args: argparse.Namespace):
-    """Wire ``--breakdown`` into an agreement result: the `AgreementBreakdown`
-    (also recorded in ``result.extra_details``), or None without the option."""
-    if not getattr(args, "breakdown", False):
-        return None
-    edges = getattr(args, "length_bins", None) or breakdown.DEFAULT_LENGTH_EDGES
-    return breakdown.add_to_result(result, edges)
-
-
-def apply_baseline(result, args: argparse.Namespace, old: Optional[dict],
-                   output: str = "table"):
-    """Per-unit data into the JSON output (``details.per_unit``, so that it can serve as a
-    baseline later), and with ``--baseline`` the comparison (``details.baseline``, rendered
-    by every format); returns the result."""
-    if old is not None or output == "json":
-        agree_baseline_mod.add_unit_data(result)
-    if old is not None:
-        bc = agree_baseline_mod.agree_baseline(
-            result, old, args.baseline, B=baseline.replicates(args), seed=args.seed,
-            level=args.ci_level, top=args.baseline_top)
-        result.extra_details["baseline"] = bc.as_dict()
-    return result

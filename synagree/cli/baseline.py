@@ -5,7 +5,7 @@ import argparse
 from typing import Optional
 
 from synagree.cli import options
-from synagree.stats.regression import BASELINE_REPLICATES, load_baseline
+from synagree.stats.regression import BASELINE_REPLICATES, BaselineOptions, load_baseline
 
 BASELINE_TOP = 10  # --baseline-top's default
 
@@ -41,3 +41,13 @@ def replicates(args: argparse.Namespace) -> int:
     """Replicates (and randomisation rounds) of the baseline tests: ``--bootstrap`` or the
     default."""
     return getattr(args, "bootstrap", 0) or BASELINE_REPLICATES
+
+
+def baseline_options(args: argparse.Namespace, command: str) -> Optional[BaselineOptions]:
+    """The ``--baseline`` options (None without the option), the file read before any
+    computing (errors as `read_baseline`)."""
+    doc = read_baseline(args, command)
+    if doc is None:
+        return None
+    return BaselineOptions(doc, args.baseline, replicates(args), args.seed, args.ci_level,
+                           args.baseline_top)

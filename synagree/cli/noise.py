@@ -83,7 +83,7 @@ def register(p: argparse.ArgumentParser) -> None:
                         "tokens, keeping the old head when that would make a cycle (matches "
                         "the published reattach-only LAS)")
     p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE",
-                   help="also record hierarchical label credit (hier_las, alpha_plain_h, ...) "
+                   help="also record hierarchical label credit (LAS_hier, alpha_plain_hier, ...) "
                         "per run, over a hierarchy built from the source's labels")
     p.add_argument("--plot", action="store_true", help="also write the figures (PNG, SVG, PDF)")
     p.add_argument("--overwrite", action="store_true",

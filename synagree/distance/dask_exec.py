@@ -18,10 +18,13 @@ address, e.g. with SLURM::
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from synagree.base.problems import InputError
 from synagree.distance.sums import run_tile
+
+#: runs the tiles of `synagree.distance.sums.unit_sums` elsewhere: ``run(ut, costs, spans, want_s)``
+Executor = Callable[..., Any]
 
 
 def _require_dask():

@@ -88,6 +88,22 @@ class Costs:
         c[0] = 0.0  # the root's empty label, as zss
         return cls(c, c.copy(), None)
 
+    @classmethod
+    def with_renames(cls, rename: np.ndarray) -> "Costs":
+        """Unit insert/delete costs (0 for the root's label id 0) and the given renames.
+
+        ``rename`` is (L, L), e.g. hierarchical label distances in [0, 1]
+        (`synagree.trees.hierarchy.label_distance_matrix`, docs/method.md §3.2, §9).
+
+        Examples
+        --------
+        >>> c = Costs.with_renames(np.array([[0.0, 1.0], [1.0, 0.0]]))
+        >>> c.delete.tolist(), c.rename[1].tolist()
+        ([0.0, 1.0], [1.0, 0.0])
+        """
+        unit = cls.unit(rename.shape[0])
+        return cls(unit.delete, unit.insert, np.asarray(rename, dtype=np.float64))
+
     def arrays(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
         """``(delete, insert, rename, unit)`` as the kernels take them.
 

@@ -389,12 +389,12 @@ class RunEvaluator:
     >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
     >>> ev = RunEvaluator(src)
     >>> ev.columns
-    ['alpha_plain', 'alpha_diff', 'alpha_norm', 'las', 'uas', 'la']
+    ['alpha_plain', 'alpha_diff', 'alpha_norm', 'LAS_full', 'UAS', 'LA']
     >>> row = ev.evaluate(sents)  # the sample against itself
-    >>> row["alpha_plain"], row["las"]
+    >>> row["alpha_plain"], row["LAS_full"]
     (1.0, 1.0)
     >>> row = ev.run(RunSpec("relabel", 1.0, 0, 5), exclude_current_label=True)
-    >>> row["las"], row["uas"], row["alpha_plain"] < 1.0
+    >>> row["LAS_full"], row["UAS"], row["alpha_plain"] < 1.0
     (0.0, 1.0, True)
     """
 
@@ -490,9 +490,9 @@ class RunEvaluator:
             he = heads == self._heads
             le = labs == self._labs
             n = float(len(he))
-            out = {"las": float(np.count_nonzero(he & le)) / n,
-                   "uas": float(np.count_nonzero(he)) / n,
-                   "la": float(np.count_nonzero(le)) / n}
+            out = {"LAS_full": float(np.count_nonzero(he & le)) / n,
+                   "UAS": float(np.count_nonzero(he)) / n,
+                   "LA": float(np.count_nonzero(le)) / n}
         else:
             phrases = cast(Sequence[PhraseSentence], perturbed)  # the sample's kind
             orig = cast(List[PhraseSentence], self.orig)
@@ -559,7 +559,7 @@ def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequ
     ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
     >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
     >>> rows = list(iter_runs(src, run_plan(["reattach"], [0.0, 1.0], 1, seed=0)))
-    >>> [(r["p"], r["uas"] == 1.0, r["la"]) for r in rows]
+    >>> [(r["p"], r["UAS"] == 1.0, r["LA"]) for r in rows]
     [(0.0, True, 1.0), (1.0, False, 1.0)]
     """
     ev = RunEvaluator(source, extra_metrics)
@@ -773,7 +773,7 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
     hierarchy : str, optional
         ``ud``, ``msd``, ``flat`` or a hierarchy file: adds the hierarchical
         label metrics of `synagree.stats.hierarchical.hier_metric_fn`
-        (``hier_las``, ``alpha_plain_h``, ...) to every run, over one hierarchy
+        (``LAS_hier``, ``alpha_plain_hier``, ...) to every run, over one hierarchy
         built from the experiment's label set.
     reattach_draw : {"nondominated", "reject"}
 
@@ -806,7 +806,7 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
     ...                            runs=2)
     >>> res.resumed, res.computed, sorted(os.listdir(out))[:3]
     (3, 1, ['.lock', 'config.json', 'results.json'])
-    >>> [r["mean"] for r in res.summary if r["metric"] == "uas"]
+    >>> [r["mean"] for r in res.summary if r["metric"] == "UAS"]
     [1.0, 1.0]
     >>> shutil.rmtree(tmp)
     """

@@ -19,13 +19,14 @@ import numpy as np
 from synagree.base.escape import csv_cell
 from synagree.base.escape import markdown as md
 from synagree.base.jsonable import json_ready, to_float
+from synagree.base.metrics import RENAMED
 from synagree.base.problems import InputError, quote
 from synagree.stats.alpha import VARIANTS
 
 ALPHA_COLUMNS: Tuple[str, ...] = tuple(f"alpha_{v}" for v in VARIANTS)
 
 
-DEP_SCORES: Tuple[str, ...] = ("las", "uas", "la")
+DEP_SCORES: Tuple[str, ...] = ("LAS_full", "UAS", "LA")
 
 
 PHRASE_SCORES: Tuple[str, ...] = ("jaccard",)
@@ -54,9 +55,10 @@ def summarize(rows: Sequence[Mapping[str, object]],
 
     Examples
     --------
-    >>> rows = [{"series": "both", "p": 0.5, "las": 0.6}, {"series": "both", "p": 0.5, "las": 0.8},
-    ...         {"series": "both", "p": 0.5, "las": None}]
-    >>> [(r["n"], round(r["mean"], 4), round(r["std"], 4)) for r in summarize(rows, ["las"])]
+    >>> rows = [{"series": "both", "p": 0.5, "LAS_full": 0.6},
+    ...         {"series": "both", "p": 0.5, "LAS_full": 0.8},
+    ...         {"series": "both", "p": 0.5, "LAS_full": None}]
+    >>> [(r["n"], round(r["mean"], 4), round(r["std"], 4)) for r in summarize(rows, ["LAS_full"])]
     [(2, 0.7, 0.1414)]
     """
     groups: Dict[Tuple[str, float], List[Mapping[str, object]]] = {}
@@ -79,7 +81,7 @@ def summarize(rows: Sequence[Mapping[str, object]],
 
 
 METRIC_TITLES = {"alpha_plain": "α_plain", "alpha_diff": "α_diff", "alpha_norm": "α_norm",
-                 "las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
+                 "LAS_full": "LAS", "UAS": "UAS", "LA": "LA", "jaccard": "Jaccard"}
 
 
 SERIES_TITLES = {"both": "relabel + reattach (p_relabel = p_reattach = p)",
@@ -110,9 +112,9 @@ def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[
 
     Examples
     --------
-    >>> rows = [{"series": "relabel", "p": 0.5, "las": 0.6},
-    ...         {"series": "relabel", "p": 0.5, "las": 0.8}]
-    >>> md = summary_markdown(summarize(rows, ["las"]), ["las"])
+    >>> rows = [{"series": "relabel", "p": 0.5, "LAS_full": 0.6},
+    ...         {"series": "relabel", "p": 0.5, "LAS_full": 0.8}]
+    >>> md = summary_markdown(summarize(rows, ["LAS_full"]), ["LAS_full"])
     >>> [line for line in md.splitlines() if line.startswith("| 0.5 |")][0]
     '| 0.5 | 70.0 ± 14.1 |'
     """
@@ -202,8 +204,8 @@ def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
     ...     _ = f.write("series,p,run,seed,las\nboth,0.5,0,17,0.75\nboth,1.0,0,18,\n")
     >>> for r in read_rows(path):
     ...     print(r)
-    {'series': 'both', 'p': 0.5, 'run': 0, 'seed': 17, 'las': 0.75}
-    {'series': 'both', 'p': 1.0, 'run': 0, 'seed': 18, 'las': None}
+    {'series': 'both', 'p': 0.5, 'run': 0, 'seed': 17, 'LAS_full': 0.75}
+    {'series': 'both', 'p': 1.0, 'run': 0, 'seed': 18, 'LAS_full': None}
     >>> os.remove(path)
     """
     path = Path(path)
@@ -282,8 +284,8 @@ def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, obje
     Examples
     --------
     >>> from pathlib import Path
-    >>> json_rows('{"rows": [{"series": "random", "p": 1, "las": 0.1}]}', Path("results.json"))
-    [{'series': 'random', 'p': 1, 'las': 0.1}]
+    >>> json_rows('{"rows": [{"series": "random", "p": 1, "LAS_full": 0.1}]}', Path("results.json"))
+    [{'series': 'random', 'p': 1, 'LAS_full': 0.1}]
     """
     if path.suffix == ".jsonl":
         rows, lines = [], []
@@ -331,7 +333,7 @@ def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],
                 continue
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
                 raise bad(f"column {quote(k)}: {quote(v)} is not a number")
-            row[str(k)] = v
+            row[RENAMED["noise"].get(str(k), str(k))] = v  # runs of earlier releases: today's keys
         out.append(row)
     return out
 

@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-from typing import Iterator, List, Optional, Sequence, Tuple, cast
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 from synagree.agreement.agree import AgreementResult
 from synagree.agreement.breakdown import AgreementBreakdown
 from synagree.base.escape import csv_row, plain
-from synagree.base.jsonable import json_ready
 from synagree.render.rows import render_rows
-from synagree.render.tables import fmt_num, render_csv, render_latex, render_table
+from synagree.render.tables import fmt_num, render_csv
 
 __all__ = ["CONFUSIONS_SHOWN", "fmt_count", "breakdown_sections", "breakdown_long_rows",
-           "render_with_breakdown"]
+           "breakdown_csv"]
 
 #: Label confusions listed in the text and LaTeX tables (JSON and CSV hold all).
 CONFUSIONS_SHOWN = 10
@@ -97,10 +95,10 @@ def breakdown_sections(bd: AgreementBreakdown, fmt: str = "table") -> str:
                  _ratio(r["specific_head"], latex), _ratio(r["alpha"], latex)]
                 for r in bd.label_rows()]
         w = tot["words"]
-        rows.append(["(all)", fmt_count(w), fmt_count(w), fmt_count(tot["la_correct"]),
-                     fmt_count(tot["las_correct"]),
-                     _ratio(tot["la_correct"] / w if w else None, latex),
-                     _ratio(tot["las_correct"] / w if w else None, latex),
+        rows.append(["(all)", fmt_count(w), fmt_count(w), fmt_count(tot["LA_correct"]),
+                     fmt_count(tot["LAS_full_correct"]),
+                     _ratio(tot["LA_correct"] / w if w else None, latex),
+                     _ratio(tot["LAS_full_correct"] / w if w else None, latex),
                      _ratio(tot["alpha_label"], latex)])
         table(["label", a, b, "both", "both+head", "specific", "specific+head", "alpha"], rows,
               f"Labels (words; specific agreement and one-vs-rest alpha in {unit})")
@@ -114,8 +112,8 @@ def breakdown_sections(bd: AgreementBreakdown, fmt: str = "table") -> str:
                 fmt_count(r["same_head"])] for r in shown],
               f"Label confusions (words given two different labels{more})")
         table(["UPOS", "words", "LAS", "UAS", "LA"],
-              [[r["upos"], fmt_count(r["words"]), _ratio(r["las"], latex),
-                _ratio(r["uas"], latex), _ratio(r["la"], latex)] for r in bd.upos_rows()],
+              [[r["upos"], fmt_count(r["words"]), _ratio(r["LAS_full"], latex),
+                _ratio(r["UAS"], latex), _ratio(r["LA"], latex)] for r in bd.upos_rows()],
               f"UPOS (words; LAS/UAS/LA in {unit})")
         table(["arc", a, b, "both", "both head", "specific", "specific head", "alpha"],
               [[r["arc"], fmt_count(r["first"]), fmt_count(r["second"]), fmt_count(r["both"]),
@@ -123,7 +121,7 @@ def breakdown_sections(bd: AgreementBreakdown, fmt: str = "table") -> str:
                 _ratio(r["specific_head"], latex), _ratio(r["alpha"], latex)]
                for r in bd.arc_rows()],
               f"Arcs by length and direction (left: head before the word; ratios in {unit})")
-    names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
+    names = {"LAS_full": "LAS", "UAS": "UAS", "LA": "LA", "jaccard": "Jaccard"}
     variants = bd.variants
     table(["length", "units", "words", *(names[m] for m in bd.score_names),
            *(f"alpha_{v}" for v in variants)],
@@ -186,7 +184,10 @@ def breakdown_long_rows(bd: AgreementBreakdown) -> Iterator[Tuple[str, str, str,
     yield from (("note", "", "", "text", n) for n in d["notes"])
 
 
-def _long_csv(res: AgreementResult, bd: AgreementBreakdown) -> str:
+def breakdown_csv(res: AgreementResult, bd: AgreementBreakdown) -> str:
+    """The long CSV table ``section,bin,bin2,quantity,value``: the usual one-row CSV as
+    section ``summary``, every count and ratio of the breakdown, and the notes of the
+    text table (the result's and the baseline's) as rows of section ``note``."""
     header, values = list(csv.reader(io.StringIO(render_csv(res))))
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -196,63 +197,9 @@ def _long_csv(res: AgreementResult, bd: AgreementBreakdown) -> str:
     for sec, b1, b2, q, v in breakdown_long_rows(bd):
         w.writerow(csv_row([sec, b1, b2, q, _value(v)]))
     notes = list(res.notes)  # the notes of the text table, as rows too
-    bc = cast(dict, res.extra_details.get("baseline") or {})
+    bc = res.baseline.as_dict() if res.baseline is not None else {}
     for r in bc.get("results", []):
         notes += [f"baseline: {n}" for n in r["notes"]]
     notes += [f"baseline: {n}" for n in bc.get("notes", [])]
     w.writerows(csv_row(["note", "", "", "text", n]) for n in notes)
     return buf.getvalue()
-
-
-def render_with_breakdown(res: AgreementResult, bd: AgreementBreakdown, output: str) -> str:
-    """An agreement result with its breakdown in one output format.
-
-    Parameters
-    ----------
-    res : AgreementResult
-    bd : AgreementBreakdown
-        From `synagree.agreement.breakdown.breakdown` on ``res``.
-    output : {"table", "json", "csv", "latex"}
-        ``csv`` is the long table ``section,bin,bin2,quantity,value`` with
-        the usual one-row CSV as section ``summary``; the notes of the text
-        table (the breakdown's, the result's and the baseline's) are rows of
-        section ``note``.
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    ValueError
-        Unknown format.
-
-    Examples
-    --------
-    >>> import json
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> from synagree.agreement.breakdown import breakdown
-    >>> def s(rels):
-    ...     return DepSentence.from_heads([0, 1], rels)
-    >>> res = agree_corpus(Corpus.from_annotations({"a": [s("root obj"), s("root obj")],
-    ...                                             "b": [s("root nmod"), s("root obj")]}))
-    >>> bd = breakdown(res)
-    >>> d = json.loads(render_with_breakdown(res, bd, "json"))
-    >>> d["details"]["breakdown"]["totals"]["la_correct"]
-    3.0
-    >>> render_with_breakdown(res, bd, "csv").splitlines()[0]
-    'section,bin,bin2,quantity,value'
-    """
-    if output == "table":
-        return render_table(res) + "\n" + breakdown_sections(bd, "table")
-    if output == "latex":
-        return render_latex(res) + "\n" + breakdown_sections(bd, "latex")
-    if output == "json":
-        d = res.to_dict()
-        d["details"]["breakdown"] = bd.to_dict()
-        return json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
-    if output == "csv":
-        return _long_csv(res, bd)
-    raise ValueError(f"unknown output format {output!r}; expected table, json, csv or latex")

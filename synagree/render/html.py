@@ -58,7 +58,7 @@ from synagree.stats.attachment import brackets
 
 OUTPUTS = ("html", "json", "csv", "markdown", "latex")
 NOISE_KEYS = ("series", "p", "p_relabel", "p_reattach", "p_random", "run", "seed")
-NOISE_METRICS = ("alpha_plain", "alpha_norm", "alpha_diff", "las", "uas", "la", "jaccard")
+NOISE_METRICS = ("alpha_plain", "alpha_norm", "alpha_diff", "LAS_full", "UAS", "LA", "jaccard")
 
 
 # --------------------------------------------------------------------------
@@ -247,8 +247,8 @@ def noise_svgs(rows: Sequence[Dict[str, object]]) -> List[Tuple[str, str]]:
     styles = {"alpha_plain": ("#0072B2", "o", "-", "α plain"),
               "alpha_norm": ("#009E73", "s", "-", "α norm"),
               "alpha_diff": ("#D55E00", "^", "-", "α diff"),
-              "las": ("#000000", "D", "--", "LAS"), "uas": ("#999999", "v", ":", "UAS"),
-              "la": ("#CC79A7", "x", "-.", "LA"), "jaccard": ("#000000", "D", "--", "Jaccard")}
+              "LAS_full": ("#000000", "D", "--", "LAS"), "UAS": ("#999999", "v", ":", "UAS"),
+              "LA": ("#CC79A7", "x", "-.", "LA"), "jaccard": ("#000000", "D", "--", "Jaccard")}
     titles = {"both": "Relabelling and reattachment (p_relabel = p_reattach = p)",
               "relabel": "Relabelling only (p_reattach = 0)",
               "reattach": "Reattachment only (p_relabel = 0)",
@@ -428,9 +428,9 @@ def _summary(result, qa: dict) -> dict:
     metrics = bs.get("metrics", {})
     conf = bs.get("confidence")
     names = {"alpha_plain": "α plain (TED)", "alpha_diff": "α diff", "alpha_norm": "α norm",
-             "las": "LAS", "uas": "UAS", "la": "label accuracy", "jaccard": "bracket Jaccard"}
+             "LAS_full": "LAS", "UAS": "UAS", "LA": "label accuracy", "jaccard": "bracket Jaccard"}
     rows = []
-    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la", "jaccard"):
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS_full", "UAS", "LA", "jaccard"):
         if key not in s:
             continue
         b = metrics.get(key, {})
@@ -463,8 +463,9 @@ def _annotators(result, qa: dict) -> dict:
     heat = []
     for key, label in (("alpha_plain", "pairwise α plain (units both annotated)"),
                        ("alpha_diff", "pairwise α diff"), ("alpha_norm", "pairwise α norm"),
-                       ("las", "pairwise LAS"), ("uas", "pairwise UAS"), ("la", "pairwise LA")):
-        if key not in pm or (key in ("las", "uas", "la") and result.kind != "dependency"):
+                       ("LAS_full", "pairwise LAS_full"), ("UAS", "pairwise UAS"),
+                       ("LA", "pairwise LA")):
+        if key not in pm or (key in ("LAS_full", "UAS", "LA") and result.kind != "dependency"):
             continue
         heat.append(_heatmap(pm["annotators"], pm[key], label))
     heat.append(_heatmap(pm["annotators"], pm["units"],

@@ -21,9 +21,10 @@ def means_table(summary: Sequence[Mapping[str, object]], metrics: Sequence[str])
     Examples
     --------
     >>> from synagree.noise.experiments import summarize
-    >>> rows = [{"series": "relabel", "p": 0.5, "las": 0.62, "alpha_plain": 0.55},
-    ...         {"series": "relabel", "p": 1.0, "las": 0.20, "alpha_plain": 0.01}]
-    >>> print(means_table(summarize(rows, ["alpha_plain", "las"]), ["alpha_plain", "las"]), end="")
+    >>> rows = [{"series": "relabel", "p": 0.5, "LAS_full": 0.62, "alpha_plain": 0.55},
+    ...         {"series": "relabel", "p": 1.0, "LAS_full": 0.20, "alpha_plain": 0.01}]
+    >>> keys = ["alpha_plain", "LAS_full"]
+    >>> print(means_table(summarize(rows, keys), keys), end="")
     series   p    α_plain   LAS
     relabel  0.5     55.0  62.0
     relabel  1        1.0  20.0

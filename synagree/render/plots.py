@@ -34,9 +34,9 @@ METRIC_STYLE = {
     "alpha_plain": dict(color="#0072B2", marker="o", ls="-", label=r"$\alpha_{\mathrm{plain}}$"),
     "alpha_norm": dict(color="#009E73", marker="s", ls="-", label=r"$\alpha_{\mathrm{norm}}$"),
     "alpha_diff": dict(color="#D55E00", marker="^", ls="-", label=r"$\alpha_{\mathrm{diff}}$"),
-    "las": dict(color="#000000", marker="D", ls="--", label="LAS"),
-    "uas": dict(color="#999999", marker="v", ls=":", label="UAS"),
-    "la": dict(color="#CC79A7", marker="x", ls="-.", label="LA"),
+    "LAS_full": dict(color="#000000", marker="D", ls="--", label="LAS"),
+    "UAS": dict(color="#999999", marker="v", ls=":", label="UAS"),
+    "LA": dict(color="#CC79A7", marker="x", ls="-.", label="LA"),
     "jaccard": dict(color="#000000", marker="D", ls="--", label="Jaccard"),
 }
 SERIES_STYLE = {
@@ -65,7 +65,7 @@ def _metrics_of(rows: Sequence[Mapping]) -> List[str]:
         for k in r:
             if k not in KEY_COLUMNS and k not in cols:
                 cols.append(k)
-    order = ["alpha_plain", "alpha_norm", "alpha_diff", "las", "uas", "la", "jaccard"]
+    order = ["alpha_plain", "alpha_norm", "alpha_diff", "LAS_full", "UAS", "LA", "jaccard"]
     return [m for m in order if m in cols] + [m for m in cols if m not in order]
 
 
@@ -142,14 +142,14 @@ def plot_series(rows: Sequence[Mapping], series: str, ax, metrics: Sequence[str]
 
     Examples
     --------
-    >>> rows = [{"series": "both", "p": p, "run": r, "alpha_plain": a, "las": l}
+    >>> rows = [{"series": "both", "p": p, "run": r, "alpha_plain": a, "LAS_full": l}
     ...         for p, r, a, l in [(0.0, 0, 1.0, 1.0), (0.0, 1, 1.0, 1.0), (0.5, 0, 0.3, 0.45),
     ...                            (0.5, 1, 0.4, 0.55), (1.0, 0, 0.0, 0.1), (1.0, 1, 0.02, 0.12)]]
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
     >>> fig, ax = plt.subplots()
-    >>> plot_series(rows, "both", ax, ["alpha_plain", "las"])
+    >>> plot_series(rows, "both", ax, ["alpha_plain", "LAS_full"])
     >>> [line.get_ydata().round(1).tolist() for line in ax.get_lines()[:2]]
     [[100.0, 35.0, 1.0], [100.0, 50.0, 11.0]]
     >>> plt.close(fig)
@@ -207,7 +207,7 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
 
     Examples
     --------
-    >>> rows = [{"series": "both", "p": p, "run": r, "alpha_plain": a, "las": l}
+    >>> rows = [{"series": "both", "p": p, "run": r, "alpha_plain": a, "LAS_full": l}
     ...         for p, r, a, l in [(0.0, 0, 1.0, 1.0), (0.0, 1, 1.0, 1.0), (0.5, 0, 0.3, 0.45),
     ...                            (0.5, 1, 0.4, 0.55), (1.0, 0, 0.0, 0.1), (1.0, 1, 0.02, 0.12)]]
     >>> import shutil, tempfile
@@ -246,7 +246,7 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
         paths.update(_save(fig, out, _file_stem(f"noise-{s}", stems), formats, dpi))
         plt.close(fig)
 
-    score = "las" if "las" in metrics else ("jaccard" if "jaccard" in metrics else None)
+    score = "LAS_full" if "LAS_full" in metrics else ("jaccard" if "jaccard" in metrics else None)
     alphas = [m for m in ("alpha_plain", "alpha_norm", "alpha_diff") if m in metrics]
     if score and alphas:
         fig, axes = plt.subplots(1, len(alphas), figsize=(3.4 * len(alphas), 3.6),

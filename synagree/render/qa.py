@@ -6,8 +6,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from synagree.agreement.influence import INFLUENCE_UNAVAILABLE, unit_influence
-from synagree.agreement.qa import UnitDiag, annotator_influence, available_variant, worst_units
+from synagree.agreement.qa import AnnotatorInfluence, UnitDiag, Worst
 from synagree.base.escape import csv_row
 from synagree.base.jsonable import json_ready
 from synagree.render.rows import _f, render_rows
@@ -82,54 +81,27 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
     return header, rows
 
 
-def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain",
-                 by: str = "share") -> str:
-    """The K worst units as text (``table``), ``json``, ``csv``, ``markdown`` or ``latex``.
-
-    Parameters
-    ----------
-    result : AgreementResult
-    k : int
-    fmt : {"table", "json", "csv", "markdown", "latex"}
-    variant : str
-        Falls back to a variant the result has.
-    by : {"share", "influence"}
-        See `synagree.agreement.qa.worst_units`.
-
-    Returns
-    -------
-    str
+def render_worst(worst: Worst, fmt: str = "table") -> str:
+    """The worst units of a `Worst` section as text (``table``), ``json``, ``csv``,
+    ``markdown`` or ``latex``.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> print(render_worst(res, k=1, fmt="markdown").splitlines()[0])
+    >>> from synagree.agreement.qa import worst_list
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj")], "b": [s([2, 0, 2], "nsubj root iobj")]}))
+    >>> print(render_worst(worst_list(res, 1), fmt="markdown").splitlines()[0])
     **The 1 sentences contributing most to D_o (alpha_plain)**
     """
-    variant = available_variant(result, variant)
-    diags = worst_units(result, k, variant, by)
-    d_o = result.alpha[variant].d_o
     if fmt == "json":
-        return json.dumps(json_ready([d.to_dict() for d in diags]), indent=2,
-                          ensure_ascii=False) + "\n"
-    header, rows = worst_rows(diags, variant, d_o)
-    caption = f"The {len(diags)} sentences contributing most to D_o (alpha_{variant})"
-    if by == "influence" and diags and diags[0].influence:
-        caption = f"The {len(diags)} sentences whose removal raises alpha_{variant} most"
+        return json.dumps(json_ready(worst.details()), indent=2, ensure_ascii=False) + "\n"
+    header, rows = worst_rows(worst.units, worst.variant, worst.d_o)
+    caption = (f"The {len(worst.units)} sentences contributing most to D_o "
+               f"(alpha_{worst.variant})")
+    if worst.ranked_by_influence:
+        caption = (f"The {len(worst.units)} sentences whose removal raises "
+                   f"alpha_{worst.variant} most")
     return render_rows(header, rows, fmt if fmt in ("csv", "markdown", "latex") else "table",
                        caption=caption)
 
@@ -194,7 +166,7 @@ def _all_tables(qa: dict):
     conf = (qa.get("bootstrap") or {}).get("confidence")
     ci_h = [f"{100 * conf:g}% CI low", f"{100 * conf:g}% CI high"] if conf else []
     rows = []
-    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la", "jaccard"):
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS_full", "UAS", "LA", "jaccard"):
         if key in s:
             row = [key, _f(s[key], 6)]
             if conf:
@@ -211,7 +183,7 @@ def _all_tables(qa: dict):
     yield "Summary", ["metric", "estimate"] + ci_h, rows
     pm = qa["pairs"]
     names = pm["annotators"]
-    for metric in [k for k in pm if k.startswith("alpha_")] + ["las", "uas", "la", "units"]:
+    for metric in [k for k in pm if k.startswith("alpha_")] + ["LAS_full", "UAS", "LA", "units"]:
         arr = pm[metric]
         if metric != "units" and all(x is None for row in arr for x in row):
             continue  # e.g. LAS of phrase-structure trees
@@ -317,60 +289,10 @@ def _num(x: Optional[float], signed: bool = False) -> str:
     return f"{x:+.4f}" if signed else f"{x:.4f}"
 
 
-def worst_notes_and_annotators(result, output: str = "table", by: str = "share") -> str:
-    """What ``synagree agree --worst K`` adds after the worst list.
-
-    A note when unit influence is unavailable, and with at least three
-    annotators α without each annotator: into
-    ``result.extra_details["annotator_influence"]`` for JSON (returns ""),
-    else returned as a rendered table.
-
-    Parameters
-    ----------
-    result : AgreementResult
-    output : {"table", "json", "csv", "latex"}
-    by : {"share", "influence"}
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> print(worst_notes_and_annotators(res).splitlines()[1])
-    Alpha without each annotator (recomputed; Δα = without − with everyone)
-    >>> worst_notes_and_annotators(res, "json"), len(res.extra_details["annotator_influence"])
-    ('', 3)
-    """
-    if unit_influence(result) is None:
-        note = INFLUENCE_UNAVAILABLE + (", so --worst-by influence ranks by share of D_o"
-                                        if by == "influence" else "")
-        if note not in result.notes:
-            result.notes.append(note)
-    items = annotator_influence(result)
-    if not items:
-        return ""
-    if output == "json":
-        result.extra_details["annotator_influence"] = items
-        return ""
-    variants = [v for v in VARIANTS if v in result.alpha]
-    header, rows = annotator_rows(items, variants)
-    fmt = {"csv": "csv", "latex": "latex"}.get(output, "table")
-    return "\n" + render_rows(header, rows, fmt,
-                              caption="Alpha without each annotator (recomputed; Δα = "
-                                      "without − with everyone)")
+def render_annotator_influence(section: AnnotatorInfluence, fmt: str = "table") -> str:
+    """α without each annotator (`AnnotatorInfluence`) as a text, CSV, Markdown or LaTeX
+    table."""
+    header, rows = annotator_rows(section.items, section.variants)
+    return render_rows(header, rows, fmt if fmt in ("csv", "markdown", "latex") else "table",
+                       caption="Alpha without each annotator (recomputed; Δα = without − "
+                               "with everyone)")

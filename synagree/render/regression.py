@@ -224,10 +224,10 @@ def regression_fields(bc: Optional[dict]) -> List[Tuple[str, object]]:
     Examples
     --------
     >>> from synagree.stats.regression import MetricChange, Regression, BaselineComparison
-    >>> r = Regression("agreement", "agreement", [MetricChange("las", 0.8, 0.9, 0.1)], [], [],
+    >>> r = Regression("agreement", "agreement", [MetricChange("LAS_full", 0.8, 0.9, 0.1)], [], [],
     ...                2, [], [], 100, 100, 0, 0.95, [], [])
     >>> fields = dict(regression_fields(BaselineComparison("o.json", "agree", [r]).as_dict()))
-    >>> fields["baseline_las_change"], fields["baseline_units_matched"]
+    >>> fields["baseline_LAS_full_change"], fields["baseline_units_matched"]
     (0.1, 2)
     """
     out: List[Tuple[str, object]] = []

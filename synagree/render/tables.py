@@ -10,7 +10,7 @@ import csv
 import io
 import json
 import math
-from typing import Dict, List, Optional, Tuple, cast
+from typing import List, Optional, Tuple
 
 from synagree.agreement.agree import AgreementResult
 from synagree.base.escape import csv_row, plain
@@ -53,7 +53,7 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
     """``(name, value)`` rows of the summary table of an agreement result.
 
     Settings, counts, α per variant and the scores (with bootstrap intervals
-    when present), the ``extra`` metrics, and for dependency corpora the
+    when present), the sections' metrics, and for dependency corpora the
     ignored, multi-root and cycle counts.
 
     Parameters
@@ -82,24 +82,12 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
             ("annotators", f"{len(res.annotators)} ({', '.join(res.annotators)})"),
             ("units", f"{res.units} pairable of {res.units_total}"),
             ("annotations", str(res.annotations))]
-    # extra_details["ci"]: name -> [low, high] or None; ["bootstrap"]: its settings
-    ci = cast(Dict[str, Optional[List[float]]], (res.extra_details or {}).get("ci", {}))
-
-    def with_ci(name: str, value: Optional[float]) -> str:
-        iv = ci.get(name)
-        boot = cast(Dict[str, float], (res.extra_details or {}).get("bootstrap", {}))
-        level = boot.get("level", 0.95)
+    ci = res.intervals()
+    level = res.bootstrap.level if res.bootstrap is not None else 0.95
+    for k, x in res.metrics().items():
+        iv = ci.get(k)
         tail = f"  [{iv[0]:.4f}, {iv[1]:.4f}] {100 * level:g}% CI" if iv else ""
-        return fmt_num(value, 6) + tail
-
-    for v in VARIANTS:
-        if v in res.alpha:
-            rows.append((f"alpha_{v}", with_ci(f"alpha_{v}", res.alpha[v].alpha)))
-    names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
-    for m in res.score_names:
-        rows.append((names[m], with_ci(m, res.scores.ratio(m))))
-    for k, x in res.extra.items():
-        rows.append((k, fmt_num(x, 6) if isinstance(x, float) or x is None else str(x)))
+        rows.append((k, (fmt_num(x, 6) if isinstance(x, float) or x is None else str(x)) + tail))
     if res.kind == "dependency":
         rows.append(("ignored units", str(res.scores.ignored)))
         rows.append(("multi-root sentences", str(res.multi_root)))
@@ -107,8 +95,9 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
     return rows
 
 
-UNITS_NOTE = ("fractions (0 to 1); LAS/UAS/LA: share of words with the same head and full "
-              "label / head / label")
+UNITS_NOTE = ("fractions (0 to 1); LAS: share of words with the same head and universal "
+              "relation (UD relations only), LAS_full: with the same head and full DEPREL, "
+              "UAS: the same head, LA: the same full DEPREL")
 
 
 def render_table(res: AgreementResult) -> str:
@@ -141,8 +130,8 @@ def render_table(res: AgreementResult) -> str:
         out.append(plain(f"note: {n}"))
     out.append(plain(f"values: {UNITS_NOTE if res.kind == 'dependency' else 'fractions (0 to 1)'}"))
     out.append(plain(f"signature: {res.signature()}"))
-    baseline = res.extra_details.get("baseline")  # --baseline (docs/method.md §18)
-    tail = "\n" + render_regression_table(cast(dict, baseline)) if baseline else ""
+    # --baseline (docs/method.md §18)
+    tail = "\n" + render_regression_table(res.baseline.as_dict()) if res.baseline else ""
     return "\n".join(out) + "\n" + tail
 
 
@@ -221,7 +210,7 @@ def render_csv(res: AgreementResult) -> str:
     >>> import csv, io
     >>> header, values = csv.reader(io.StringIO(render_csv(res)))
     >>> row = dict(zip(header, values))
-    >>> row["matching"], row["alpha_plain"][:6], row["las_correct"], row["score_total"]
+    >>> row["matching"], row["alpha_plain"][:6], row["LAS_full_correct"], row["score_total"]
     ('position', '0.9189', '5.0', '6.0')
     """
     fields = _flat_fields(res)
@@ -256,72 +245,33 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
     ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
     ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
     >>> print(render_latex(res, label="toy_corpus").splitlines()[6])
-    toy\_corpus & 91.9 & 91.9 & 91.9 & 83.3 & 100.0 & 83.3 \\
+    toy\_corpus & 91.9 & 91.9 & 91.9 & 83.3 & 83.3 & 100.0 & 83.3 \\
     """
     cols = [f"$\\alpha_{{\\mathrm{{{v}}}}}$" for v in VARIANTS if v in res.alpha]
-    names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
-    cols += [names[m] for m in res.score_names]
+    cols += [latex_escape(m) for m in res.score_names]
     vals = [res.alpha[v].alpha for v in VARIANTS if v in res.alpha]
     vals += [res.scores.ratio(m) for m in res.score_names]
     cells = ["--" if v is None else f"{100 * v:.1f}" for v in vals]
-    return ("% values in percent, one decimal; LAS/UAS/LA: share of words (full labels)\n"
+    return ("% values in percent, one decimal; LAS: universal relations, LAS_full and LA: "
+            "full DEPREL\n"
             f"% synagree signature: {plain(res.signature())}\n"
             "\\begin{tabular}{l" + "r" * len(cols) + "}\n\\toprule\n"
             + " & ".join(["Corpus"] + cols) + " \\\\\n\\midrule\n"
             + " & ".join([latex_escape(label)] + cells) + " \\\\\n\\bottomrule\n\\end{tabular}\n"
             + _latex_extra(res)  # the options' metrics (--hierarchy, --bdm, --unlabelled, ...)
-            + ("\n" + render_regression_latex(cast(dict, res.extra_details["baseline"]), False)
-               if res.extra_details.get("baseline") else ""))  # --baseline (method.md §18)
+            + ("\n" + render_regression_latex(res.baseline.as_dict(), False)
+               if res.baseline else ""))  # --baseline (method.md §18)
 
 
 def _latex_extra(res: AgreementResult) -> str:
-    """The options' ``extra`` metrics (fractions; not the integer counts) as a second
-    tabular in percent with one decimal, or "" when there are none."""
+    """The sections' metrics (fractions; not the integer counts) as a second tabular in
+    percent with one decimal, or "" when there are none."""
+    extra = {k: x for sec in res.sections() for k, x in sec.metrics().items()}
     rows = [f"{latex_escape(k)} & "
             + ("--" if x is None or math.isnan(x) else f"{100 * x:.1f}") + " \\\\\n"
-            for k, x in res.extra.items() if x is None or isinstance(x, float)]
+            for k, x in extra.items() if x is None or isinstance(x, float)]
     if not rows:
         return ""
     return ("\n% further metrics (options), percent, one decimal\n"
             "\\begin{tabular}{lr}\n\\toprule\nMetric & Value \\\\\n\\midrule\n"
             + "".join(rows) + "\\bottomrule\n\\end{tabular}\n")
-
-
-def render(res: AgreementResult, output: str) -> str:
-    """An agreement result in one output format.
-
-    Parameters
-    ----------
-    res : AgreementResult
-    output : {"table", "json", "csv", "latex"}
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    ValueError
-        Unknown format.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
-    >>> render(res, "latex") == render_latex(res), render(res, "csv") == render_csv(res)
-    (True, True)
-    """
-    if output == "table":
-        return render_table(res)
-    if output == "json":
-        return render_json(res)
-    if output == "csv":
-        return render_csv(res)
-    if output == "latex":
-        return render_latex(res)
-    raise ValueError(f"unknown output format {output!r}; expected one of {FORMATS}")

@@ -52,12 +52,45 @@ def _same_labels(a: DepSentence, b: DepSentence) -> np.ndarray:
     return np.fromiter(map(str.__eq__, a.deprels, b.deprels), dtype=bool, count=a.n_words)
 
 
+def _same_universal(a: DepSentence, b: DepSentence) -> np.ndarray:
+    return np.fromiter((x.split(":", 1)[0] == y.split(":", 1)[0]
+                        for x, y in zip(a.deprels, b.deprels)), dtype=bool, count=a.n_words)
+
+
+#: the universal dependency relations of UD v2 (the part of DEPREL before ``:``)
+UD_RELATIONS = frozenset({
+    "acl", "advcl", "advmod", "amod", "appos", "aux", "case", "cc", "ccomp", "clf",
+    "compound", "conj", "cop", "csubj", "dep", "det", "discourse", "dislocated", "expl",
+    "fixed", "flat", "goeswith", "iobj", "list", "mark", "nmod", "nsubj", "nummod", "obj",
+    "obl", "orphan", "parataxis", "punct", "reparandum", "root", "vocative", "xcomp",
+})
+
+
+def non_ud_labels(labels: Iterable[str]) -> List[str]:
+    """The labels whose universal part (before ``:``) is not a UD v2 relation, sorted.
+
+    ``LAS`` (the CoNLL 2018 LAS, on universal relations) is defined for UD
+    relations only; ``agree`` reports it when this list is empty
+    (docs/method.md §6.1).
+
+    Examples
+    --------
+    >>> non_ud_labels(["nsubj:pass", "obl", "SUBJ", "_"])
+    ['SUBJ', '_']
+    """
+    return sorted({lab for lab in labels if lab.split(":", 1)[0] not in UD_RELATIONS})
+
+
 # credit(a, b) -> bool per word: is each word the same in annotations a and b?
+# (keys: the registry's, synagree.base.metrics)
 WORD_METRICS: Dict[str, Callable[[DepSentence, DepSentence], np.ndarray]] = {
-    "las": lambda a, b: _same_heads(a, b) & _same_labels(a, b),
-    "uas": _same_heads,
-    "la": _same_labels,
+    "LAS": lambda a, b: _same_heads(a, b) & _same_universal(a, b),
+    "LAS_full": lambda a, b: _same_heads(a, b) & _same_labels(a, b),
+    "UAS": _same_heads,
+    "LA": _same_labels,
 }
+#: the word scores without ``LAS``, for relations that are not UD's
+FULL_LABEL_METRICS = ("LAS_full", "UAS", "LA")
 
 
 @dataclass
@@ -92,10 +125,10 @@ class Counts:
     >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])
     >>> counts = attachment_scores([[a, b], [a, c]])
     >>> counts.correct, counts.total
-    ({'las': 3.0, 'uas': 5.0, 'la': 4.0}, 6.0)
-    >>> round(counts.ratio("las"), 4), round(counts.ratio("uas"), 4)
+    ({'LAS': 3.0, 'LAS_full': 3.0, 'UAS': 5.0, 'LA': 4.0}, 6.0)
+    >>> round(counts.ratio("LAS_full"), 4), round(counts.ratio("UAS"), 4)
     (0.5, 0.8333)
-    >>> counts.merge(counts).ratio("la") == counts.ratio("la")
+    >>> counts.merge(counts).ratio("LA") == counts.ratio("LA")
     True
     """
 
@@ -186,7 +219,7 @@ def unit_word_credits(annotations: Sequence[DepSentence],
     annotations : sequence of DepSentence
         Two or more annotations of one sentence.
     metrics : sequence of str
-        Names in `WORD_METRICS` (``"las"``, ``"uas"``, ``"la"``).
+        Names in `WORD_METRICS` (``"LAS_full"``, ``"UAS"``, ``"LA"``).
 
     Returns
     -------
@@ -205,7 +238,9 @@ def unit_word_credits(annotations: Sequence[DepSentence],
     >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
     >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])
     >>> unit_word_credits([a, b, c])  # pairs ab, ac, bc: LAS 2, 1, 2 words
-    {'las': 1.6666666666666667, 'uas': 2.3333333333333335, 'la': 2.3333333333333335}
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'LAS': 1.6666666666666667, 'LAS_full': 1.6666666666666667, 'UAS': 2.3333333333333335,
+     'LA': 2.3333333333333335}
     """
     n = annotations[0].n_words
     if any(a.n_words != n for a in annotations[1:]):
@@ -216,7 +251,7 @@ def unit_word_credits(annotations: Sequence[DepSentence],
 
 
 def attachment_scores(units: Sequence[Sequence[DepSentence]],
-                      metrics: Sequence[str] = tuple(WORD_METRICS)) -> Counts:
+                      metrics: Optional[Sequence[str]] = None) -> Counts:
     """LAS/UAS/LA counts over units (lists of annotations of one sentence).
 
     docs/method.md §6.1: per unit the credit is averaged over all annotator
@@ -228,8 +263,9 @@ def attachment_scores(units: Sequence[Sequence[DepSentence]],
     Parameters
     ----------
     units : sequence of sequence of DepSentence
-    metrics : sequence of str
-        Names in `WORD_METRICS`.
+    metrics : sequence of str, optional
+        Names in `WORD_METRICS`; None: all of them when every label is a UD
+        relation (`non_ud_labels`), else `FULL_LABEL_METRICS`.
 
     Returns
     -------
@@ -245,9 +281,12 @@ def attachment_scores(units: Sequence[Sequence[DepSentence]],
     >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])
     >>> short = DepSentence("-", 0, 1, ["Hi"], np.array([0]), ["root"])
     >>> counts = attachment_scores([[a, b], [a, short], [a]])
-    >>> counts.ratio("las"), counts.ratio("uas"), counts.units, counts.ignored
+    >>> counts.ratio("LAS_full"), counts.ratio("UAS"), counts.units, counts.ignored
     (0.6666666666666666, 1.0, 1, 1)
     """
+    if metrics is None:
+        ud = not non_ud_labels(lab for anns in units for s in anns for lab in s.deprels)
+        metrics = tuple(WORD_METRICS) if ud else FULL_LABEL_METRICS
     c = Counts({m: 0.0 for m in metrics}, unit_correct={m: [] for m in metrics})
     for anns in units:
         if len(anns) < 2:

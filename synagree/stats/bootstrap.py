@@ -38,12 +38,17 @@ class BootstrapResult:
     --------
     >>> import numpy as np
     >>> r = BootstrapResult({"alpha_plain": np.linspace(0.5, 0.9, 101)}, 0.9, seed=0)
-    >>> [round(x, 3) for x in r.ci("alpha_plain")], r.ci("las")
+    >>> [round(x, 3) for x in r.ci("alpha_plain")], r.ci("LAS_full")
     ([0.52, 0.88], None)
     """
     replicates: Dict[str, np.ndarray]  # name -> (B,) replicate values
     level: float
     seed: int
+
+    @property
+    def size(self) -> int:
+        """B, the number of replicates."""
+        return int(next(iter(self.replicates.values())).shape[0]) if self.replicates else 0
 
     def ci(self, name: str) -> Optional[Tuple[float, float]]:
         """The percentile interval of ``name`` at ``level`` (None: unknown name)."""
@@ -218,7 +223,8 @@ def bootstrap_ratios(correct: Dict[str, np.ndarray], total: np.ndarray,
     --------
     >>> import numpy as np
     >>> W = np.array([[1.0, 1.0], [2.0, 0.0]])
-    >>> bootstrap_ratios({"las": np.array([2.0, 3.0])}, np.array([3.0, 3.0]), W)["las"].tolist()
+    >>> r = bootstrap_ratios({"LAS_full": np.array([2.0, 3.0])}, np.array([3.0, 3.0]), W)
+    >>> r["LAS_full"].tolist()
     [0.8333333333333334, 0.6666666666666666]
     """
     tot = W @ total

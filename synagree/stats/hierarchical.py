@@ -10,24 +10,24 @@ every number here is reported on its own line.
 Metrics (keys of `hierarchical_metrics`)
 =============================================
 
-``hier_la``
+``LA_hier``
     Hierarchical label accuracy: the mean over words of the *label credit*
     of the two annotations' DEPREL (see "Label credit" below).
-``hier_las``
+``LAS_hier``
     Hierarchical LAS: per word ``[same head] * label credit``.
-``hier_kappa_labels``
+``kappa_hier``
     Hierarchical κ on DEPREL (docs/method.md §9): ``P(A)`` = mean over words of the
     pair agreement ``sum_l P(l|a) P(l|b)``; ``P(E) = sum_l P(l)^2`` with
     ``P(l)`` the mean leaf distribution over all compared annotations
     (pooled, as Scott's π).  This always uses the docs/method.md §9 pair agreement,
     whatever the label-credit mode.
-``kappa_labels_scott``
+``scott_pi``
     Scott's π on DEPREL, labels compared exactly (the flat hierarchy through
-    the same code: with a flat hierarchy ``hier_kappa_labels`` equals it).
-``cohen_kappa_labels``
+    the same code: with a flat hierarchy ``kappa_hier`` equals it).
+``cohen_kappa``
     Cohen's κ on DEPREL (each annotator's own marginals); only when the
     corpus has exactly two annotators, else ``None``.
-``alpha_plain_h``, ``alpha_diff_h``, ``alpha_norm_h``
+``alpha_plain_hier``, ``alpha_diff_hier``, ``alpha_norm_hier``
     Only with ``label_distance="hierarchy"``: α (docs/method.md §4–5) over a tree edit
     distance whose rename cost is the hierarchy's label distance (total
     variation between leaf distributions, `synagree.trees.hierarchy.label_distance`,
@@ -59,7 +59,7 @@ symmetric and a choice is needed:
     leaf drawn from each annotation is the same leaf.  Symmetric, but two
     annotators who both chose the same *under-specified* label agree less than
     1 (``agr(nsubj, nsubj) = 1/k`` when ``nsubj`` has ``k`` leaf children), so
-    it is not an accuracy; it is the P(A) of ``hier_kappa_labels``.
+    it is not an accuracy; it is the P(A) of ``kappa_hier``.
 ``"credit"``
     ``credit(gold=a, output=b)`` with ``a`` the annotator listed first (corpus
     order).  The natural choice against a gold standard; ``synagree tags``
@@ -88,6 +88,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple, Union, cast
@@ -124,9 +125,9 @@ from synagree.trees.hierarchy import (
 
 __all__ = [
     "MODES", "AGREE_MODE", "LABEL_DISTANCES", "HIERARCHY_KEYWORDS", "METRIC_KEYS",
+    "HierarchyOptions",
     "load_hierarchy", "load_hierarchy_noting_added", "describe_hierarchy", "label_credit_fn",
-    "hierarchy_costs", "hierarchical_tree_alpha", "hierarchical_metrics", "add_to_result",
-    "hier_metric_fn",
+    "hierarchical_tree_alpha", "hierarchical_metrics", "hier_metric_fn",
 ]
 
 #: Label-credit modes for a pair of annotations (see the module docstring).
@@ -136,13 +137,49 @@ AGREE_MODE = "mutual"
 LABEL_DISTANCES = ("exact", "hierarchy")
 HIERARCHY_KEYWORDS = ("ud", "msd", "flat")
 #: Every key `hierarchical_metrics` may return, in report order.
-METRIC_KEYS = ("hier_la", "hier_las", "hier_kappa_labels", "kappa_labels_scott",
-               "cohen_kappa_labels") + tuple(f"alpha_{v}_h" for v in VARIANTS)
+METRIC_KEYS = ("LA_hier", "LAS_hier", "kappa_hier", "scott_pi",
+               "cohen_kappa") + tuple(f"alpha_{v}_hier" for v in VARIANTS)
 
 #: The keys ``bdm=True`` adds (docs/method.md §15.4).
-BDM_KEYS = ("bdm_la", "bdm_las")
+BDM_KEYS = ("LA_bdm", "LAS_bdm")
 
 HierarchySpec = Union[str, "Path", Hierarchy]
+
+
+@dataclass(frozen=True)
+class HierarchyOptions:
+    """How hierarchical label credit is given (``--hierarchy`` and its companions).
+
+    Attributes
+    ----------
+    spec : str, path-like or Hierarchy
+        ``"ud"``, ``"msd"``, ``"flat"``, a hierarchy file or a `Hierarchy`.
+    label_distance : {"exact", "hierarchy"}
+        ``hierarchy``: also α with hierarchy-aware rename costs (``alpha_<v>_hier``).
+    plain_as_leaf : bool
+        With ``ud``: a plain relation is a leaf beside its subtypes.
+    label_credit : {"mutual", "agreement", "credit"}
+        Credit for two annotators' labels (module docstring).
+    tag_syntax : {"plain", "alternatives"}
+        ``alternatives``: DEPREL values with alternatives (docs/method.md §15).
+    bdm : bool
+        Also BDM label closeness (``LA_bdm``, ``LAS_bdm``).
+    """
+
+    spec: HierarchySpec = "ud"
+    label_distance: str = "exact"
+    plain_as_leaf: bool = False
+    label_credit: str = AGREE_MODE
+    tag_syntax: str = "plain"
+    bdm: bool = False
+
+    def describe(self) -> str:
+        """The settings line of a result (``hierarchy`` in the signature)."""
+        out = (f"{describe_hierarchy(self.spec, self.plain_as_leaf)}, label distance "
+               f"{self.label_distance}, credit {self.label_credit}")
+        if self.tag_syntax != "plain" or self.bdm:  # docs/method.md §15
+            out += f", tag syntax {self.tag_syntax}" + (", bdm" if self.bdm else "")
+        return out
 
 
 # ---------------------------------------------------------------- hierarchy
@@ -337,38 +374,10 @@ def label_credit_fn(h: Hierarchy, mode: str = AGREE_MODE) -> Callable[[str, str]
 
 
 # ---------------------------------------------------------------- alpha
-def hierarchy_costs(h: Hierarchy, vocab: Vocabulary) -> Costs:
-    """TED costs for the labels of ``vocab`` with hierarchy-aware renames.
-
-    Delete/insert 1 (0 for id 0, the root's empty label), rename =
-    `synagree.trees.hierarchy.label_distance_matrix` (docs/method.md §3.2, §9).
-
-    Parameters
-    ----------
-    h : Hierarchy
-    vocab : Vocabulary
-
-    Returns
-    -------
-    Costs
-
-    Examples
-    --------
-    >>> from synagree.trees.flat import Vocabulary
-    >>> from synagree.trees.hierarchy import Hierarchy
-    >>> v = Vocabulary(["nsubj", "nsubj:pass", "obj"])
-    >>> c = hierarchy_costs(Hierarchy.from_ud(v.labels[1:]), v)
-    >>> c.delete.tolist(), c.rename[1].tolist()
-    ([0.0, 1.0, 1.0, 1.0], [1.0, 0.0, 0.0, 1.0])
-    """
-    unit = Costs.unit(len(vocab))
-    return Costs(unit.delete, unit.insert, label_distance_matrix(h, list(vocab.labels)))
-
-
 def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hierarchy,
                             variants: Sequence[str] = VARIANTS,
                             reader: Optional[TagReader] = None) -> TreeAlpha:
-    """α over TED with hierarchy rename costs (``alpha_*_h``, docs/method.md §9).
+    """α over TED with hierarchy rename costs (``alpha_*_hier``, docs/method.md §9).
 
     Parameters
     ----------
@@ -405,10 +414,11 @@ def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hie
     """
     vocab = Vocabulary()
     units = [[build_tree(s, vocab) for s in anns] for anns in annotation_lists]
-    costs = hierarchy_costs(h, vocab)
+    labels = list(vocab.labels)
     if reader is not None and reader.syntax != "plain":  # docs/method.md §15.4
-        costs = Costs(costs.delete, costs.insert,
-                      annotation_distance_matrix(h, list(vocab.labels), reader))
+        costs = Costs.with_renames(annotation_distance_matrix(h, labels, reader))
+    else:
+        costs = Costs.with_renames(label_distance_matrix(h, labels))
     return tree_alpha(units, variants, costs=costs)
 
 
@@ -447,9 +457,9 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
     agr = (pair_credit_fn(h, read, "agreement") if alternatives
            else label_credit_fn(h, "agreement"))
     close = pair_bdm_fn(h, read, mode) if bdm else None
-    sums = {"hier_la": 0.0, "hier_las": 0.0, "agreement": 0.0, "la": 0.0, "las": 0.0}
+    sums = {"LA_hier": 0.0, "LAS_hier": 0.0, "agreement": 0.0, "LA": 0.0, "LAS_full": 0.0}
     if close is not None:
-        sums.update(bdm_la=0.0, bdm_las=0.0)
+        sums.update(LA_bdm=0.0, LAS_bdm=0.0)
     total = 0
     label_counts: Counter = Counter()  # every compared annotation's labels (pooled)
     n_annotations = 0
@@ -464,17 +474,17 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
             heads_eq = (np.asarray(a.heads) == np.asarray(b.heads)).tolist()
             for k, (la, lb) in enumerate(zip(a.deprels, b.deprels)):
                 c = cred(la, lb)
-                unit["hier_la"] += c
+                unit["LA_hier"] += c
                 unit["agreement"] += agr(la, lb)
                 same = la == lb
-                unit["la"] += same
+                unit["LA"] += same
                 if close is not None:
                     closeness = close(la, lb)
-                    unit["bdm_la"] += closeness
-                    unit["bdm_las"] += closeness if heads_eq[k] else 0.0
+                    unit["LA_bdm"] += closeness
+                    unit["LAS_bdm"] += closeness if heads_eq[k] else 0.0
                 if heads_eq[k]:
-                    unit["hier_las"] += c
-                    unit["las"] += same
+                    unit["LAS_hier"] += c
+                    unit["LAS_full"] += same
         for key in sums:
             sums[key] += unit[key] / len(pairs)
         for a in anns:
@@ -487,23 +497,23 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
     hk = HierarchicalKappa(total, sums["agreement"], n_annotations,
                            annotation_leaf_mass(h, read, label_counts.items()) if alternatives
                            else pooled_leaf_mass(h, label_counts.items()))
-    flat = HierarchicalKappa(total, sums["la"], n_annotations,
+    flat = HierarchicalKappa(total, sums["LA"], n_annotations,
                              {lab: float(c) for lab, c in label_counts.items()})
     cohen = cohens_kappa(cohen_pairs) if two_annotators else math.nan
 
     def ratio(key: str) -> Optional[float]:
         return sums[key] / total if total else None
 
-    metrics = {"hier_la": ratio("hier_la"), "hier_las": ratio("hier_las"),
-               "hier_kappa_labels": _nan_to_none(hk.kappa),
-               "kappa_labels_scott": _nan_to_none(flat.kappa),
-               "cohen_kappa_labels": _nan_to_none(cohen) if two_annotators else None}
+    metrics = {"LA_hier": ratio("LA_hier"), "LAS_hier": ratio("LAS_hier"),
+               "kappa_hier": _nan_to_none(hk.kappa),
+               "scott_pi": _nan_to_none(flat.kappa),
+               "cohen_kappa": _nan_to_none(cohen) if two_annotators else None}
     if close is not None:
-        metrics.update(bdm_la=ratio("bdm_la"), bdm_las=ratio("bdm_las"))
+        metrics.update(LA_bdm=ratio("LA_bdm"), LAS_bdm=ratio("LAS_bdm"))
     details = {"words": total, "units": units, "ignored": ignored,
-               "sums": dict(sums), "exact_la": ratio("la"), "exact_las": ratio("las"),
+               "sums": dict(sums), "exact_la": ratio("LA"), "exact_las": ratio("LAS_full"),
                "pair_agreement": ratio("agreement"),
-               "hier_kappa": _stats_dict(hk), "scott": _stats_dict(flat)}
+               "kappa_hier": _stats_dict(hk), "scott": _stats_dict(flat)}
     return metrics, details
 
 
@@ -516,8 +526,8 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
                          ) -> Tuple[Dict[str, Optional[float]], dict]:
     """Hierarchical scores of a corpus: ``(metrics, details)`` (docs/method.md §9.6).
 
-    Dependency corpora get ``hier_la``, ``hier_las``, ``hier_kappa_labels``,
-    ``kappa_labels_scott`` and ``cohen_kappa_labels`` (None unless exactly
+    Dependency corpora get ``LA_hier``, ``LAS_hier``, ``kappa_hier``,
+    ``scott_pi`` and ``cohen_kappa`` (None unless exactly
     two annotators); with ``label_distance="hierarchy"`` every corpus also gets
     ``alpha_<variant>_h`` for the requested ``variants``.  κ always uses the
     pair agreement of docs/method.md §9.4, whatever ``mode``.
@@ -534,13 +544,13 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     mode : {"mutual", "agreement", "credit"}
         Label credit for a pair of annotators (module docstring).
     variants : sequence of str
-        α variants for ``alpha_*_h``.
+        α variants for ``alpha_*_hier``.
     tag_syntax : {"plain", "alternatives"}
         ``alternatives``: DEPREL values such as ``obl|advmod`` or
         ``nsubj=0.7|obj=0.3`` are annotations with alternatives
         (docs/method.md §15.4; dependency corpora only).
     bdm : bool
-        Add ``bdm_la`` and ``bdm_las`` (BDM label closeness, following
+        Add ``LA_bdm`` and ``LAS_bdm`` (BDM label closeness, following
         ``mode``; docs/method.md §15.4).
 
     Returns
@@ -567,10 +577,10 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     ...     {"a": [s("nsubj root obj"), s("nsubj:outer root obl:tmod")],
     ...      "b": [s("nsubj:pass root obj"), s("nsubj:outer root obl:npmod")]})
     >>> m, d = hierarchical_metrics(corpus, "ud")
-    >>> round(m["hier_la"], 4), d["exact_la"]  # nsubj vs nsubj:pass: credit (1 + 1/2) / 2
+    >>> round(m["LA_hier"], 4), d["exact_la"]  # nsubj vs nsubj:pass: credit (1 + 1/2) / 2
     (0.7917, 0.6666666666666666)
     >>> m, d = hierarchical_metrics(corpus, "flat")
-    >>> m["hier_la"] == d["exact_la"], d["hierarchy"]
+    >>> m["LA_hier"] == d["exact_la"], d["hierarchy"]
     (True, 'flat')
     """
     if label_distance not in LABEL_DISTANCES:
@@ -622,17 +632,17 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
         metrics.update(m)
         details.update(d)
         if not two:
-            notes.append("cohen_kappa_labels needs exactly two annotators; undefined here")
+            notes.append("cohen_kappa needs exactly two annotators; undefined here")
     else:
-        notes.append("hierarchical label accuracy and kappa" + (" and BDM credit (bdm_la, "
-                     "bdm_las)" if bdm else "") + " apply to dependency input only")
+        notes.append("hierarchical label accuracy and kappa" + (" and BDM credit (LA_bdm, "
+                     "LAS_bdm)" if bdm else "") + " apply to dependency input only")
     if label_distance == "hierarchy":
         ta = hierarchical_tree_alpha(ann_lists, h, variants, read)
         for v in variants:
             st = ta.stats[v]
-            metrics[f"alpha_{v}_h"] = st.alpha
+            metrics[f"alpha_{v}_hier"] = st.alpha
             notes.extend(n.replace(f"alpha_{v}:", f"alpha_{v}_h:") for n in st.notes)
-        details["alpha_h"] = {v: {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
+        details["alpha_hier"] = {v: {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
                                   "d_o": _nan_to_none(st.d_o), "d_e": _nan_to_none(st.d_e)}
                               for v, st in ta.stats.items()}
     if tag_syntax != "plain" or bdm:  # docs/method.md §15
@@ -648,60 +658,6 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     return ordered, details
 
 
-def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str = "exact",
-                  plain_as_leaf: bool = False, mode: str = AGREE_MODE,
-                  tag_syntax: str = "plain", bdm: bool = False):
-    """Add the hierarchical scores to an `synagree.agreement.agree.AgreementResult`.
-
-    Into ``extra``, ``extra_details["hierarchy"]`` and ``notes``, for the
-    α variants the result has.
-
-    Parameters
-    ----------
-    result : AgreementResult
-        With its corpus.
-    hierarchy, label_distance, plain_as_leaf, mode, tag_syntax, bdm
-        As for `hierarchical_metrics`.
-
-    Returns
-    -------
-    AgreementResult
-        ``result`` itself.
-
-    Raises
-    ------
-    ValueError
-        The result carries no corpus.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> def s(rels):
-    ...     return DepSentence.from_heads([2, 0, 2], rels)
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s("nsubj root obj"), s("nsubj:outer root obl:tmod")],
-    ...      "b": [s("nsubj:pass root obj"), s("nsubj:outer root obl:npmod")]})
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> res = add_to_result(agree_corpus(corpus), "ud", label_distance="hierarchy")
-    >>> round(res.extra["hier_la"], 4), res.extra["alpha_plain_h"] > res.alpha_value("plain")
-    (0.7917, True)
-    """
-    if result.corpus is None:
-        raise ValueError("the result carries no corpus (use synagree.agree / agree_corpus)")
-    variants = [v for v in VARIANTS if v in result.alpha] or list(VARIANTS)
-    metrics, details = hierarchical_metrics(result.corpus, hierarchy, label_distance,
-                                            plain_as_leaf, mode, variants, tag_syntax, bdm)
-    result.extra.update(metrics)
-    result.extra_details["hierarchy"] = details
-    result.notes.extend(details["notes"])
-    result.settings["hierarchy"] = (f"{describe_hierarchy(hierarchy, plain_as_leaf)}, "
-                                    f"label distance {label_distance}, credit {mode}")
-    if tag_syntax != "plain" or bdm:  # docs/method.md §15
-        result.settings["hierarchy"] += f", tag syntax {tag_syntax}" + (", bdm" if bdm else "")
-    return result
-
-
 # ---------------------------------------------------------------- experiments hook
 class ColumnsMetric(Protocol):
     """A metric function that names the columns it returns (`hier_metric_fn`).
@@ -709,7 +665,7 @@ class ColumnsMetric(Protocol):
     Examples
     --------
     >>> fn = hier_metric_fn("flat", label_distance="exact")
-    >>> fn.__name__, "hier_la" in fn.columns
+    >>> fn.__name__, "LA_hier" in fn.columns
     ('hierarchy', True)
     """
 
@@ -729,10 +685,10 @@ def hier_metric_fn(hierarchy: HierarchySpec = "ud", label_distance: str = "hiera
 
     The two lists (same length, sentence k of one is sentence k of the other)
     are compared as two annotators, and the `hierarchical_metrics` of that
-    two-annotator corpus are returned (``hier_la``, ``hier_las``,
-    ``hier_kappa_labels``, ``kappa_labels_scott``, ``cohen_kappa_labels`` and,
-    with ``label_distance="hierarchy"`` (the default), ``alpha_plain_h`` /
-    ``alpha_diff_h`` / ``alpha_norm_h``).  A file is read once.
+    two-annotator corpus are returned (``LA_hier``, ``LAS_hier``,
+    ``kappa_hier``, ``scott_pi``, ``cohen_kappa`` and,
+    with ``label_distance="hierarchy"`` (the default), ``alpha_plain_hier`` /
+    ``alpha_diff_hier`` / ``alpha_norm_hier``).  A file is read once.
 
     Parameters
     ----------
@@ -770,9 +726,9 @@ def hier_metric_fn(hierarchy: HierarchySpec = "ud", label_distance: str = "hiera
     ...      "b": [s("nsubj:pass root obj"), s("nsubj:outer root obl:npmod")]})
     >>> f = hier_metric_fn("ud", "exact", labels=["nsubj:pass", "nsubj:outer", "obj"])
     >>> f.columns
-    ('hier_la', 'hier_las', 'hier_kappa_labels', 'kappa_labels_scott', 'cohen_kappa_labels')
+    ('LA_hier', 'LAS_hier', 'kappa_hier', 'scott_pi', 'cohen_kappa')
     >>> u1 = corpus.units[0]
-    >>> round(f([u1.annotations["a"]], [u1.annotations["b"]])["hier_la"], 4)  # (3/4 + 1 + 1) / 3
+    >>> round(f([u1.annotations["a"]], [u1.annotations["b"]])["LA_hier"], 4)  # (3/4 + 1 + 1) / 3
     0.9167
     """
     if not isinstance(hierarchy, Hierarchy):
@@ -798,6 +754,6 @@ def hier_metric_fn(hierarchy: HierarchySpec = "ud", label_distance: str = "hiera
     fn = cast(ColumnsMetric, metric)  # a function; mypy types no attributes set on one
     fn.__name__ = "hierarchy"
     fn.columns = tuple(k for k in METRIC_KEYS if not k.startswith("alpha_")) + (
-        tuple(f"alpha_{v}_h" for v in VARIANTS if v in variants)
+        tuple(f"alpha_{v}_hier" for v in VARIANTS if v in variants)
         if label_distance == "hierarchy" else ())
     return fn

@@ -48,7 +48,7 @@ import numpy as np
 __all__ = ["CategoryTable", "BinScores", "SCORES"]
 
 #: The word scores of `BinScores`, in column order.
-SCORES = ("las", "uas", "la")
+SCORES = ("LAS_full", "UAS", "LA")
 
 
 def _grow(a: np.ndarray, k: int) -> np.ndarray:
@@ -242,7 +242,7 @@ class BinScores:
     >>> b = BinScores()
     >>> b.add(["NOUN", "VERB", "NOUN"], np.array([True, True, False]),
     ...       np.array([True, True, False]), np.array([True, True, True]), 1.0)
-    >>> b.words("NOUN"), b.correct("NOUN", "las"), b.ratio("NOUN", "la")
+    >>> b.words("NOUN"), b.correct("NOUN", "LAS_full"), b.ratio("NOUN", "LA")
     (2.0, 1.0, 1.0)
     >>> b.order()
     ['NOUN', 'VERB']

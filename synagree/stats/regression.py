@@ -373,11 +373,48 @@ class BaselineComparison:
     command: str
     results: List[Regression]
     notes: List[str] = field(default_factory=list)
+    name = "baseline"
+
+    def metrics(self) -> Dict[str, Optional[float]]:
+        """None at the top level: the comparison is its tables."""
+        return {}
+
+    def details(self) -> dict:
+        """`as_dict`."""
+        return self.as_dict()
 
     def as_dict(self) -> dict:
         """The comparison as a JSON-ready dict."""
         return {"baseline": self.baseline, "command": self.command,
                 "results": [r.as_dict() for r in self.results], "notes": list(self.notes)}
+
+
+@dataclass(frozen=True)
+class BaselineOptions:
+    """A stored result to compare with (``--baseline OLD.json``), and how to test changes.
+
+    Attributes
+    ----------
+    doc : dict
+        The stored JSON result (`load_baseline`).
+    path : str
+        Its file name, for messages.
+    replicates : int
+        Bootstrap replicates and randomisation rounds of the paired tests
+        (``--test-replicates``).
+    seed : int
+    level : float
+        Confidence level of the intervals of the changes.
+    top : int
+        Sentences listed as worse and as better.
+    """
+
+    doc: dict
+    path: str = "<baseline>"
+    replicates: int = BASELINE_REPLICATES
+    seed: int = 0
+    level: float = 0.95
+    top: int = 10
 
 
 # --------------------------------------------------------------------------- loading

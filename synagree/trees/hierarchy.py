@@ -1126,7 +1126,7 @@ def label_distance(hierarchy: Hierarchy, a: str, b: str) -> float:
     Symmetric, 0 for identical leaf distributions, triangle inequality (half
     the L1 metric on distribution vectors); ``""`` is at distance 1 from any
     non-empty label and 0 from itself.  Usable as a TED rename cost
-    (docs/method.md §9, `synagree.stats.hierarchical.hierarchy_costs`).
+    (docs/method.md §9, `synagree.distance.ted.Costs.with_renames`).
 
     Parameters
     ----------

@@ -1,0 +1,65 @@
+"""An agreement result (``synagree agree``) in one output format, with its sections.
+
+Text and LaTeX: the summary (`synagree.render.tables`), then the tables of
+the sections present (breakdown, worst sentences, α without each annotator).
+JSON: `AgreementResult.to_dict`.  CSV: the one-row summary, or with a
+breakdown the long table of `synagree.render.breakdown.breakdown_csv`.
+"""
+from __future__ import annotations
+
+from synagree.agreement.agree import AgreementResult
+from synagree.render.breakdown import breakdown_csv, breakdown_sections
+from synagree.render.qa import render_annotator_influence, render_worst
+from synagree.render.tables import render_csv, render_json, render_latex, render_table
+
+__all__ = ["FORMATS", "render"]
+
+FORMATS = ("table", "json", "csv", "latex")
+
+
+def render(res: AgreementResult, output: str) -> str:
+    """An agreement result in one output format.
+
+    Parameters
+    ----------
+    res : AgreementResult
+    output : {"table", "json", "csv", "latex"}
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Unknown format, or CSV of a result with a worst list (two tables: use
+        JSON, which holds both).
+
+    Examples
+    --------
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
+    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}),
+    ...     worst=1)
+    >>> text = render(res, "table")
+    >>> text.splitlines()[0], "The 1 sentences contributing most" in text
+    ('kind                      dependency', True)
+    """
+    if output == "json":
+        return render_json(res)
+    if output == "csv":
+        if res.worst is not None:
+            raise ValueError("--worst with CSV output would put two tables in one file: use "
+                             "--output json (which holds both) or table")
+        return breakdown_csv(res, res.breakdown) if res.breakdown else render_csv(res)
+    if output not in ("table", "latex"):
+        raise ValueError(f"unknown output format {output!r}; expected one of {FORMATS}")
+    parts = [render_table(res) if output == "table" else render_latex(res)]
+    if res.breakdown is not None:
+        parts.append(breakdown_sections(res.breakdown, output))
+    if res.worst is not None:
+        parts.append(render_worst(res.worst, output))
+    if res.annotator_influence is not None:
+        parts.append(render_annotator_influence(res.annotator_influence, output))
+    return "\n".join(parts)
