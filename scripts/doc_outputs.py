@@ -45,18 +45,31 @@ def run(args: list) -> tuple:
 
 def refresh(page: Path) -> tuple:
     """The page with every console block's output rerun, and the commands that failed."""
-    failed = []
+    failed: list = []
+    elided: list = []
 
     def one(m: re.Match) -> str:
         command = m.group(1)
-        rc, out = run(shlex.split(command[2:])[1:])
+        try:
+            args = shlex.split(command[2:])[1:]
+        except ValueError:  # a continued or quoted line: not a single command
+            failed.append(f"{page}: {command} (not a single command)")
+            return m.group(0)
+        if any(a in ("|", ">", "<", "&&") for a in args):
+            return m.group(0)  # a shell pipeline: shown, not rerun
+        if "\n...\n" in f"\n{m.group(2)}":
+            elided.append(f"{page}: {command}")
+            return m.group(0)  # an output cut short on purpose: left for the writer
+        rc, out = run(args)
         if rc != 0:
             failed.append(f"{page}: {command} (exit {rc})")
             return m.group(0)
-        body = out.rstrip()
+        body = "\n".join(line.rstrip() for line in out.rstrip().splitlines())
         return f"```console\n{command}\n" + (f"{body}\n" if body else "") + "```"
 
-    return BLOCK.sub(one, page.read_text(encoding="utf-8")), failed
+    text = BLOCK.sub(one, page.read_text(encoding="utf-8"))
+    failed += [f"{e} (its output is cut short with '...': check it by hand)" for e in elided]
+    return text, failed
 
 
 def cli() -> int:

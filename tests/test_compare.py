@@ -361,7 +361,7 @@ def test_cli_table_json_csv_latex(run_cli):
     assert row["LAS_full"] == ["54.55", "54.55"] and "alpha_plain" in row
     rc, out, _ = run_cli("compare", g, s, "--output", "json", "--breakdown")
     d = json.loads(out)
-    assert d["systems"][0]["scores"]["LAS"]["correct"] == 7
+    assert d["systems"][0]["counts"]["LAS"]["correct"] == 7
     assert d["systems"][0]["breakdowns"]["direction"][0]["bin"] == "left"
     assert d["systems"][0]["confusion"]["top"][0] == ["nsubj", "obj", 1, "b1"]
     rc, out, _ = run_cli("compare", g, s, "--output", "csv", "--breakdown")

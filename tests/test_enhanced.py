@@ -64,7 +64,7 @@ def test_compare_outputs_carry_elas():
     res = compare(ANNA, [BERT], alpha=False)
     assert res.rows()[-2:] == ["ELAS", "EULAS"]
     d = json.loads(render(res, "json"))["systems"][0]
-    assert d["scores"]["ELAS"]["correct"] == 11 and d["scores"]["EULAS"]["system"] == 15
+    assert d["counts"]["ELAS"]["correct"] == 11 and d["counts"]["EULAS"]["system"] == 15
     assert d["enhanced"]["gold_empty_node_edges"] == 4 and d["enhanced"]["computed"]
     rows = {r["metric"]: r for r in csv.DictReader(io.StringIO(render(res, "csv")))}
     assert (rows["ELAS"]["correct"], rows["ELAS"]["gold"], rows["ELAS"]["predicted"]) == \

@@ -53,6 +53,13 @@ def _translate(path, command):
         if path[k:k + 2] == ["details", "ci"]:  # details.ci.X -> X_ci (one interval, one place)
             path = path[:k] + [f"{path[k + 2]}_ci"] + path[k + 3:]
             break
+    if command == "compare" and path[0] == "systems" and len(path) > 3:
+        if path[2] == "scores":  # systems[i].scores.X.q -> systems[i].counts.X.q
+            path[2] = "counts"
+        elif path[2] == "alpha":  # systems[i].alpha.v.alpha -> systems[i].alpha_v
+            q = path[4]
+            path = path[:2] + ([f"alpha_{path[3]}"] if q == "alpha" else
+                               ["counts", f"alpha_{path[3]}", q])
     renamed = RENAMED[command]
     return tuple(renamed.get(p, p) if isinstance(p, str) else p for p in path)
 

@@ -69,10 +69,10 @@ def test_compare_hand_checked(run_cli, tmp_path):
     # 2 TED^2 per unit over n = 8 values
     base = json.loads(old.read_text())["systems"][0]
     a = _metric(r, "alpha_plain")
-    assert a["old"] == pytest.approx(base["alpha"]["plain"]["alpha"], abs=1e-12)
-    assert a["new"] == pytest.approx(doc["systems"][0]["alpha"]["plain"]["alpha"], abs=1e-12)
-    assert base["alpha"]["plain"]["d_o"] == pytest.approx(2 * 1 / 8)
-    assert doc["systems"][0]["alpha"]["plain"]["d_o"] == pytest.approx(2 * (1 + 4) / 8)
+    assert a["old"] == pytest.approx(base["alpha_plain"], abs=1e-12)
+    assert a["new"] == pytest.approx(doc["systems"][0]["alpha_plain"], abs=1e-12)
+    assert base["counts"]["alpha_plain"]["d_o"] == pytest.approx(2 * 1 / 8)
+    assert doc["systems"][0]["counts"]["alpha_plain"]["d_o"] == pytest.approx(2 * (1 + 4) / 8)
     # metrics without per-unit counts: change only
     blex = _metric(r, "BLEX")
     assert blex["p_bootstrap"] is None and blex["delta"] == pytest.approx(-1 / 11)
@@ -264,7 +264,7 @@ def test_agree_hand_checked_and_formats(run_cli, tmp_path):
     assert "ted_zero_pairs" not in {c["metric"] for c in r["metrics"]}  # a count
     # agree's alpha between gold and the parser is compare's alpha
     cmp_doc = _json(run_cli, "compare", GOLD, V2, "--names", "parser")
-    assert doc["alpha_plain"] == pytest.approx(cmp_doc["systems"][0]["alpha"]["plain"]["alpha"])
+    assert doc["alpha_plain"] == pytest.approx(cmp_doc["systems"][0]["alpha_plain"])
     rc, out, _ = run_cli(*args, "--output", "csv", "-q")
     row = dict(zip(*csv.reader(io.StringIO(out))))
     assert float(row["baseline_LAS_full_change"]) == pytest.approx(-1 / 11)
@@ -345,11 +345,11 @@ def test_real_data_per_unit_counts_add_up(shared_data, run_cli, tmp_path):
     base = json.loads(old.read_text())["systems"][0]
     pu = base["per_unit"]
     for m in ("LAS", "UAS", "CLAS"):
-        assert sum(pu["ratios"][m]["correct"]) == base["scores"][m]["correct"]
-        assert sum(pu["ratios"][m]["gold"]) == base["scores"][m]["gold"]
+        assert sum(pu["ratios"][m]["correct"]) == base["counts"][m]["correct"]
+        assert sum(pu["ratios"][m]["gold"]) == base["counts"][m]["gold"]
     for v in ("plain", "diff", "norm"):
         assert sum(pu["alpha"][f"alpha_{v}"]["do"]) / (2 * len(pu["ids"])) == \
-            pytest.approx(base["alpha"][v]["d_o"], rel=1e-9)
+            pytest.approx(base["counts"][f"alpha_{v}"]["d_o"], rel=1e-9)
     r = _result(_json(run_cli, "compare", str(gold), str(b), "--names", "p",
                       "--baseline", str(old), "--bootstrap", "300"))
     assert r["units_matched"] == 150

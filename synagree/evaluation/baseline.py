@@ -151,16 +151,21 @@ def system_view(d: dict, hierarchy: Optional[str] = None) -> ResultView:
 
     Examples
     --------
-    >>> v = system_view({"name": "p", "scores": {"LAS": {"f1": 0.75}},
-    ...                  "alpha": {"plain": {"alpha": 0.0}}})
+    >>> v = system_view({"name": "p", "LAS": 0.75, "alpha_plain": 0.0,
+    ...                  "counts": {"LAS": {"f1": 0.75}, "alpha_plain": {"d_e": 1.0}}})
     >>> v.name, v.values, v.units is None
     ('p', {'LAS': 0.75, 'alpha_plain': 0.0}, True)
     """
-    values: Dict[str, Optional[float]] = {k: s.get("f1") for k, s in d.get("scores", {}).items()}
-    for v, st in (d.get("alpha") or {}).items():
-        values[f"alpha_{v}"] = st.get("alpha")
+    if "counts" in d:  # today's shape: the metrics at the top, their counts under "counts"
+        values: Dict[str, Optional[float]] = {k: d.get(k) for k in d["counts"]}
+        sampled = [k[len("alpha_"):] for k, c in d["counts"].items()
+                   if k.startswith("alpha_") and c.get("sampled_pairs")]
+    else:  # releases before the metric registry: "scores" and "alpha" dicts
+        values = {k: s.get("f1") for k, s in d.get("scores", {}).items()}
+        for v, st in (d.get("alpha") or {}).items():
+            values[f"alpha_{v}"] = st.get("alpha")
+        sampled = [v for v, st in (d.get("alpha") or {}).items() if st.get("sampled_pairs")]
     settings = {"hierarchy": str(hierarchy)}
-    sampled = [v for v, st in (d.get("alpha") or {}).items() if st.get("sampled_pairs")]
     settings["alpha d_e"] = (f"sampled ({', '.join(sampled)})" if sampled else "exact")
     pu = d.get("per_unit")
     units = UnitData.from_dict(pu) if isinstance(pu, dict) else None

@@ -68,6 +68,7 @@ from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from synagree._version import __version__
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError
 from synagree.evaluation.conll18 import (
@@ -88,6 +89,7 @@ from synagree.evaluation.label_credit_las import check_deprels, credit_las
 from synagree.evaluation.label_prf import note_written_alternatives, relation_prf
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS, AlphaStats, sampling_plan, tree_alpha
+from synagree.stats.attachment import non_ud_labels
 from synagree.stats.hierarchical import (
     describe_hierarchy,
     label_credit_fn,
@@ -119,6 +121,8 @@ __all__ = [
 
 UNALIGNED_BIN = "(unaligned)"
 SIGNIFICANCE_RATIOS = ("LAS", "UAS", "CLAS")
+#: the scorer's metrics that classify UD relations (left out for other relations)
+UD_ONLY_METRICS = ("CLAS", "MLAS", "BLEX")
 OUTPUTS = ("table", "json", "csv", "latex")
 SIGNIFICANCE_REPLICATES = 1000  # --significance without --bootstrap
 
@@ -714,18 +718,30 @@ class SystemResult:
         s = self.scores.get(row)
         return None if s is None else s.f1
 
-    def as_dict(self) -> dict:
-        """The result as a JSON-ready dict."""
-        d = {"name": self.name, "file": self.file,
-             "scores": {k: _score_dict(s) for k, s in self.scores.items()},
-             "units": len(self.units), "joined_units": self.joined_units,
-             "joined": [u.as_dict() for u in self.units if u.joined]}
-        if self.alpha is not None:
-            d["alpha"] = {v: _alpha_dict(st) for v, st in self.alpha.items()}
-            if self.unit_ted is not None:
-                d["identical_units"] = int(np.count_nonzero(self.unit_ted == 0))
-                d["mean_unit_ted"] = (float(self.unit_ted.mean()) if self.unit_ted.size
-                                      else None)
+    def metrics(self, omit: Sequence[str] = ()) -> Dict[str, Optional[float]]:
+        """The system's numbers as registered keys (`synagree.base.metrics`), fractions:
+        the F1 of every score, α per variant (and its standard error when sampled);
+        ``omit`` names scores left out (CLAS/MLAS/BLEX on relations that are not UD's)."""
+        out: Dict[str, Optional[float]] = {k: sc.f1 for k, sc in self.scores.items()
+                                           if k not in omit}
+        for v, st in (self.alpha or {}).items():
+            out[f"alpha_{v}"] = st.alpha
+            if st.alpha_se is not None:
+                out[f"alpha_{v}_se"] = st.alpha_se
+        return out
+
+    def as_dict(self, omit: Sequence[str] = ()) -> dict:
+        """The result as a JSON-ready dict: `metrics` at the top level, the counts behind
+        them under ``counts`` (as in ``agree``'s JSON)."""
+        d: dict = {"name": self.name, "file": self.file, **self.metrics(omit),
+                   "units": len(self.units), "joined_units": self.joined_units}
+        if self.alpha is not None and self.unit_ted is not None:
+            d["identical_units"] = int(np.count_nonzero(self.unit_ted == 0))
+            d["mean_unit_ted"] = float(self.unit_ted.mean()) if self.unit_ted.size else None
+        d["counts"] = {k: _score_dict(sc) for k, sc in self.scores.items() if k not in omit}
+        for v, st in (self.alpha or {}).items():
+            d["counts"][f"alpha_{v}"] = _alpha_dict(st)
+        d["joined"] = [u.as_dict() for u in self.units if u.joined]
         if self.breakdowns is not None:
             d["breakdowns"] = {k: [b.as_dict() for b in v] for k, v in self.breakdowns.items()}
         if self.confusion is not None:
@@ -747,9 +763,9 @@ def _score_dict(s: Score) -> dict:
 
 
 def _alpha_dict(st: AlphaStats) -> dict:
-    d = {"alpha": st.alpha, "d_o": st.d_o, "d_e": st.d_e, "n": st.n, "units": st.units}
+    d: Dict[str, object] = {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n, "d_o": st.d_o,
+                            "d_e": st.d_e, "units": st.units}
     if st.alpha_se is not None:
-        d["alpha_se"] = st.alpha_se
         d["sampled_pairs"] = st.sampled_pairs
     return d
 
@@ -803,6 +819,15 @@ class CompareResult:
     bdm: bool = False
     # against a stored result (--baseline; synagree.evaluation.baseline)
     baseline: Optional[BaselineComparison] = None
+    # scores left out of the tables and JSON: CLAS/MLAS/BLEX when gold's relations are
+    # not UD's (the scorer's own -v table keeps them)
+    omitted: Tuple[str, ...] = ()
+    # how the numbers were computed: printed with every output (the signature)
+    settings: Dict[str, str] = field(default_factory=dict)
+
+    def signature(self) -> str:
+        """The settings as one line, ``key:value|key:value|...``."""
+        return "|".join(f"{k}:{v}" for k, v in self.settings.items())
 
     def system(self, name: str) -> SystemResult:
         """The result of the system named ``name`` (KeyError if none)."""
@@ -813,7 +838,7 @@ class CompareResult:
 
     def rows(self) -> List[str]:
         """Row names of the summary table, in order."""
-        rows = list(OFFICIAL_METRICS) + ["LAS_full"]
+        rows = [m for m in OFFICIAL_METRICS if m not in self.omitted] + ["LAS_full"]
         if self.hierarchy is not None:
             rows.append("LAS_hier")
         if self.bdm:
@@ -825,10 +850,12 @@ class CompareResult:
 
     def as_dict(self) -> dict:
         """The result as a JSON-ready dict."""
-        d = {"gold": self.gold, "gold_sentences": self.gold_sentences,
+        d = {"synagree_version": __version__, "settings": dict(self.settings),
+             "signature": self.signature(), "gold": self.gold,
+             "gold_sentences": self.gold_sentences,
              "gold_words": self.gold_words, "hierarchy": self.hierarchy,
              "full_labels": self.full_labels,
-             "systems": [s.as_dict() for s in self.systems]}
+             "systems": [s.as_dict(self.omitted) for s in self.systems]}
         if self.tag_syntax != "plain" or self.bdm:  # docs/method.md §15
             d.update(tag_syntax=self.tag_syntax, bdm_credit=self.bdm)
         if self.significance is not None:
@@ -1129,8 +1156,34 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
         notes.extend(sig.notes)
     for sr in results:
         notes.extend(sr.notes)
+    omitted: Tuple[str, ...] = ()
+    odd = non_ud_labels(w.deprel for w in gold_tb.words)
+    if odd:  # CLAS, MLAS and BLEX classify UD relations; on others they mean nothing
+        omitted = UD_ONLY_METRICS
+        notes.append(f"CLAS, MLAS and BLEX are left out: they classify UD relations, and gold "
+                     f"has others ({', '.join(odd[:8])}{' ...' if len(odd) > 8 else ''}); "
+                     f"-v shows the scorer's table with them")
+    settings = {"gold": Path(gold_tb.name).name,
+                "labels": "LAS universal relation, LAS_full full DEPREL"
+                          + (f", LAS_hier {hdesc}" if hdesc else ""),
+                "alpha": ("off" if not alpha else _d_e_setting(results, seed)),
+                "breakdown": "full DEPREL" if full_labels else "universal relation"}
+    if tag_syntax != "plain" or bdm:
+        settings["tag_syntax"] = tag_syntax + (", bdm" if bdm else "")
+    if significance:
+        settings["significance"] = f"B = {B}, R = {R or B}, seed {seed}, level {level:g}"
+    settings["version"] = __version__
     return CompareResult(gold_tb.name, len(gold_tb.sentences), len(gold_tb.words), results,
-                         hdesc, full_labels, sig, notes, tag_syntax, bdm)
+                         hdesc, full_labels, sig, notes, tag_syntax, bdm, omitted=omitted,
+                         settings=settings)
+
+
+def _d_e_setting(results: Sequence[SystemResult], seed: int) -> str:
+    """``TED unit costs, D_e exact`` or sampled, as in agree's signature."""
+    pairs = {st.sampled_pairs for sr in results for st in (sr.alpha or {}).values()
+             if st.sampled_pairs}
+    d_e = "exact" if not pairs else f"sampled ({max(pairs)} pairs, seed {seed})"
+    return f"TED unit costs (root label free), D_e {d_e}"
 
 
 def _significance(gold_tb: Treebank, names: Sequence[str], parts, B: int, R: Optional[int],

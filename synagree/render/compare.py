@@ -78,6 +78,7 @@ def render_table(res: CompareResult, top: int = 10) -> str:
                "system; units: sentences (count)"
                + ("; ELAS/EULAS: F1 of enhanced (DEPS) edges, full / universal labels"
                   if any(m in rows for m in ENHANCED_METRICS) else ""))
+    out.append(f"signature: {plain(res.signature())}")
     text = "\n".join(out) + "\n"
     return text + _extras(res, top)
 
@@ -293,7 +294,7 @@ def render_json(res: CompareResult) -> str:
     >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
     >>> res = compare(gold, [system], names=["parser"], breakdown=True)
     >>> import json
-    >>> json.loads(render_json(res))["systems"][0]["scores"]["LAS"]["f1"]
+    >>> json.loads(render_json(res))["systems"][0]["LAS"]
     0.75
     """
     return json.dumps(json_ready(res.as_dict()), indent=2, ensure_ascii=False) + "\n"
@@ -344,6 +345,8 @@ def render_csv(res: CompareResult) -> str:
 
     for s in res.systems:
         for m, sc in s.scores.items():
+            if m in res.omitted:
+                continue
             row(section="score", system=s.name, metric=m, value=sc.f1, correct=sc.correct,
                 gold=sc.gold_total, predicted=sc.system_total, aligned=sc.aligned_total,
                 precision=sc.precision, recall=sc.recall, f1=sc.f1)
@@ -375,6 +378,7 @@ def render_csv(res: CompareResult) -> str:
                 row(section="note", system=s.name, metric=variant, value=n)
     for n in res.notes:
         row(section="note", value=n)
+    row(section="signature", value=res.signature())
     return buf.getvalue()
 
 
@@ -403,7 +407,7 @@ def render_latex(res: CompareResult) -> str:
     >>> gold = s1 + "\n" + s2 + "\n"
     >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
     >>> res = compare(gold, [system], names=["parser"], breakdown=True)
-    >>> print(render_latex(res).splitlines()[4])
+    >>> print(render_latex(res).splitlines()[5])
     parser & 100.00 & 75.00 & 75.00 & 75.00 & 75.00 & 75.00 & 0.00 & 0.00 & 0.00 \\
     """
 
@@ -412,7 +416,8 @@ def render_latex(res: CompareResult) -> str:
              else latex_escape(c) for c in cols]
     prf = [v for v in LATEX_PRF_VARIANTS if all(s.prf and v in s.prf for s in res.systems)]
     heads += [latex_escape(f"macro F1 {v}") for v in prf]  # compare --prf (docs/method.md §17)
-    lines = ["\\begin{tabular}{l" + "r" * len(heads) + "}", "\\toprule",
+    lines = [f"% values in percent; synagree signature: {plain(res.signature())}",
+             "\\begin{tabular}{l" + "r" * len(heads) + "}", "\\toprule",
              " & ".join(["System"] + heads) + " \\\\", "\\midrule"]
     for s in res.systems:
         lines.append(" & ".join([latex_escape(s.name)] + [_pct(s.value(c)) for c in cols]
