@@ -41,10 +41,11 @@ from synagree.stats.alpha import (
     tree_alpha,
 )
 from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores, non_ud_labels
+from synagree.stats.baseline_options import BaselineOptions
 from synagree.stats.bootstrap import BootstrapResult
 from synagree.stats.bootstrap import bootstrap as _bootstrap
 from synagree.stats.hierarchical import HierarchyOptions, HierarchySpec
-from synagree.stats.regression import BaselineComparison, BaselineOptions
+from synagree.stats.regression import BaselineComparison
 from synagree.trees.flat import FlatTree, Vocabulary, build_trees
 
 __all__ = ["AgreementResult", "agree", "agree_corpus", "load_corpus", "result_settings"]

@@ -26,10 +26,10 @@ from synagree.base.problems import InputError
 from synagree.distance.sums import delta_squared
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS
+from synagree.stats.baseline_options import BaselineOptions
 from synagree.stats.hierarchical import BDM_KEYS, METRIC_KEYS
 from synagree.stats.regression import (
     BaselineComparison,
-    BaselineOptions,
     ResultView,
     UnitData,
     regression,

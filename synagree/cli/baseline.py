@@ -5,7 +5,7 @@ import argparse
 from typing import Optional
 
 from synagree.cli import options
-from synagree.stats.regression import BASELINE_REPLICATES, BaselineOptions, load_baseline
+from synagree.stats.baseline_options import BASELINE_REPLICATES, BaselineOptions
 
 BASELINE_TOP = 10  # --baseline-top's default
 
@@ -34,13 +34,12 @@ def read_baseline(args: argparse.Namespace, command: str) -> Optional[dict]:
     path = getattr(args, "baseline", None)
     options.qualifier(args, "baseline_top", path is not None, BASELINE_TOP,
                       "--baseline-top applies with --baseline only")
-    return None if path is None else load_baseline(path, command)
+    if path is None:
+        return None
+    # numpy only when asked: `compare` on bracketed files stays within EVALB's start-up
+    from synagree.stats.regression import load_baseline
 
-
-def replicates(args: argparse.Namespace) -> int:
-    """Replicates (and randomisation rounds) of the baseline tests: ``--bootstrap`` or the
-    default."""
-    return getattr(args, "bootstrap", 0) or BASELINE_REPLICATES
+    return load_baseline(path, command)
 
 
 def baseline_options(args: argparse.Namespace, command: str) -> Optional[BaselineOptions]:
@@ -51,3 +50,9 @@ def baseline_options(args: argparse.Namespace, command: str) -> Optional[Baselin
         return None
     return BaselineOptions(doc, args.baseline, replicates(args), args.seed, args.ci_level,
                            args.baseline_top)
+
+
+def replicates(args: argparse.Namespace) -> int:
+    """Replicates (and randomisation rounds) of the baseline tests: ``--bootstrap`` or the
+    default."""
+    return getattr(args, "bootstrap", 0) or BASELINE_REPLICATES

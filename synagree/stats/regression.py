@@ -43,6 +43,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from synagree.base.problems import InputError
+from synagree.stats.baseline_options import BASELINE_REPLICATES
 from synagree.stats.bootstrap import percentile_interval, resample_weights
 from synagree.stats.significance import RatioUnits, SystemUnits, _p_two_sided, significance
 
@@ -51,7 +52,6 @@ __all__ = ["text_digest", "UnitData", "ResultView", "MetricChange", "UnitChange"
            "load_baseline", "result_command", "settings_check"]
 
 PER_UNIT_FORMAT = 1
-BASELINE_REPLICATES = 1000  # --baseline without --bootstrap
 _CHUNK_ELEMENTS = 4_000_000
 
 
@@ -387,34 +387,6 @@ class BaselineComparison:
         """The comparison as a JSON-ready dict."""
         return {"baseline": self.baseline, "command": self.command,
                 "results": [r.as_dict() for r in self.results], "notes": list(self.notes)}
-
-
-@dataclass(frozen=True)
-class BaselineOptions:
-    """A stored result to compare with (``--baseline OLD.json``), and how to test changes.
-
-    Attributes
-    ----------
-    doc : dict
-        The stored JSON result (`load_baseline`).
-    path : str
-        Its file name, for messages.
-    replicates : int
-        Bootstrap replicates and randomisation rounds of the paired tests
-        (``--test-replicates``).
-    seed : int
-    level : float
-        Confidence level of the intervals of the changes.
-    top : int
-        Sentences listed as worse and as better.
-    """
-
-    doc: dict
-    path: str = "<baseline>"
-    replicates: int = BASELINE_REPLICATES
-    seed: int = 0
-    level: float = 0.95
-    top: int = 10
 
 
 # --------------------------------------------------------------------------- loading
