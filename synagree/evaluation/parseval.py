@@ -1,0 +1,885 @@
+"""PARSEVAL exactly as EVALB computes it (the 2006 version, with parameter files).
+
+docs/method.md §22.  `parseval` scores a system's bracketed file against a
+gold file line by line, each line one sentence (`synagree.io.evalb_lines`),
+with the settings of an EVALB parameter file (`synagree.io.evalb_params`).
+Per sentence (``calc_result`` of evalb.c):
+
+1. *skip* (status 2): the system line has no word left;
+2. *length fix*: when the word counts differ, a quote terminal dropped on one
+   side only (its tag a ``DELETE_LABEL`` there, not on the other side, at the
+   same word position) is put back on its side, with the brackets around and
+   after it widened and shifted (David Ellis, 2006);
+3. *error* (status 1): the word counts still differ (``Length unmatch``), or
+   a pair of words differs (``Words unmatch``; ``EQ_WORD`` pairs are equal);
+4. otherwise every bracket is *massaged*: one over no word is dropped, the
+   label is cut at its first ``-`` or ``=`` (``NP-SBJ=2`` → ``NP``), and a
+   ``DELETE_LABEL`` label (or its ``EQ_LABEL`` partner) drops the bracket;
+5. *matching*: each gold bracket, in order, takes the first unmatched system
+   bracket with the same span (and an equal label, ``EQ_LABEL`` pairs equal,
+   unless ``LABELED 0``): brackets are a multiset, not a set;
+6. *crossing*: system brackets that cross at least one gold bracket
+   (overlap without either containing the other);
+7. *tagging*: word positions whose tags are equal (``EQ_LABEL`` applies);
+   every kept word counts, deleted tags excepted.
+
+The totals add the valid sentences (status 0); error and skip sentences only
+count as sentences.  The second summary covers the sentences whose length
+(`ParsedLine.length`) is at most ``CUTOFF_LEN``.  Errors are counted as EVALB
+counts them: the run stops at the error after ``MAX_ERROR + 1`` errors, with
+no summary (`ParsevalResult.stopped`).
+
+Every number is exact; the percentages EVALB prints are derived from the
+counts by EVALB's own formulas (`Totals.percent`), so that they round alike.
+The scoring runs in a compiled kernel when one is built
+(``synagree/evaluation/_parsevalc.c``) and in Python otherwise, with the same
+counts; the Python path also gives EVALB's ``DEBUG`` output and the
+per-bracket detail of the extras (`SentenceDetail`).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+from synagree.base.problems import InputError, Problem, ProblemLog
+from synagree.io.evalb_lines import (
+    BracketLines,
+    ParsedLine,
+    QuoteTerm,
+    limit_problems,
+    parse_lines,
+    read_bracket_lines,
+)
+from synagree.io.evalb_params import EvalbParams, load_params
+
+try:  # the compiled kernel (optional, like the other C kernels)
+    from synagree.evaluation import _parsevalc  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - built with every install that has a compiler
+    _parsevalc = None
+
+__all__ = ["SentenceScore", "SentenceDetail", "Totals", "Stop", "ParsevalResult",
+           "parseval", "score_sentence", "read_pair", "STATUS", "ENGINES", "EVALB_VERSION"]
+
+EVALB_VERSION = "EVALB 2006 (Sekine & Collins 1997; Ellis's length fix)"
+STATUS = {0: "ok", 1: "error", 2: "skip"}
+ENGINES = ("auto", "c", "python")
+ENGINE_ENV = "SYNAGREE_PARSEVAL"  # auto (default), c or python: which scorer runs
+
+# bracket fields during scoring: start, end, label, result (EVALB's codes:
+# 0 unmatched, 1 matched, 5 deleted, 9 not yet massaged), buf_start, buf_end
+_S, _E, _L, _R, _BS, _BE = range(6)
+
+
+@dataclass
+class SentenceScore:
+    """One sentence's row of EVALB's report (the counts behind it).
+
+    Parameters
+    ----------
+    id : int
+        The line number (EVALB's ``ID``).
+    length : int
+        EVALB's length (``Len.``): gold words other than
+        ``DELETE_LABEL_FOR_LENGTH`` ones, deleted words included.
+    status : int
+        0 valid, 1 error (words or lengths differ), 2 skip (no system words).
+    matched, gold, test : int
+        Matched brackets, gold and system brackets (0 unless valid).
+    crossing : int
+        System brackets crossing a gold bracket.
+    words, correct_tags : int
+        Kept words and the words with the right tag.
+    message : str, optional
+        EVALB's error message (status 1), as it prints it after ``ID :``.
+    trace, dump : list of str
+        With ``DEBUG``: EVALB's lines before and after the row.
+
+    Examples
+    --------
+    >>> s = SentenceScore(1, 8, 0, 5, 6, 5, 1, 6, 5)
+    >>> s.percent("recall"), s.percent("precision"), s.percent("tagging")
+    (83.33333333333333, 100.0, 83.33333333333333)
+    >>> s.fraction("recall"), s.complete
+    (0.8333333333333334, False)
+    """
+
+    id: int
+    length: int
+    status: int
+    matched: int = 0
+    gold: int = 0
+    test: int = 0
+    crossing: int = 0
+    words: int = 0
+    correct_tags: int = 0
+    message: Optional[str] = None
+    trace: List[str] = field(default_factory=list)
+    dump: List[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """A complete match: as many gold as system brackets, all matched (valid only)."""
+        return self.status == 0 and self.gold == self.test == self.matched
+
+    def percent(self, what: str) -> float:
+        """``recall``, ``precision`` or ``tagging`` as EVALB prints it (0.0 for 0/0)."""
+        num, den = self._ratio(what)
+        return 0.0 if den == 0 else 100.0 * num / den
+
+    def fraction(self, what: str) -> float:
+        """``recall``, ``precision`` or ``tagging`` as a fraction (0.0 for 0/0, as EVALB)."""
+        num, den = self._ratio(what)
+        return 0.0 if den == 0 else num / den
+
+    def _ratio(self, what: str) -> Tuple[int, int]:
+        if what == "recall":
+            return self.matched, self.gold
+        if what == "precision":
+            return self.matched, self.test
+        if what == "tagging":
+            return self.correct_tags, self.words
+        raise ValueError(f"unknown ratio {what!r}")
+
+    def as_dict(self) -> dict:
+        """The row as a JSON-ready dict (rates as fractions)."""
+        d = {"id": self.id, "length": self.length, "status": self.status,
+             "status_name": STATUS[self.status], "recall": self.fraction("recall"),
+             "precision": self.fraction("precision"), "matched": self.matched,
+             "gold": self.gold, "test": self.test, "crossing": self.crossing,
+             "words": self.words, "correct_tags": self.correct_tags,
+             "tagging_accuracy": self.fraction("tagging")}
+        if self.message is not None:
+            d["message"] = self.message
+        return d
+
+
+@dataclass
+class SentenceDetail:
+    """The brackets of one valid sentence as EVALB compared them (for the extras).
+
+    Parameters
+    ----------
+    gold, test : list of (int, int, str)
+        The kept brackets ``(start, end, label)`` after massaging (label cut at
+        ``-``/``=``), in the order of the line.
+    pairs : list of (int, int)
+        Matched brackets: (index in ``gold``, index in ``test``).
+    tags : list of (str, str)
+        Per word, the gold and the system tag.
+
+    Examples
+    --------
+    >>> d = SentenceDetail([(0, 2, "S"), (0, 1, "NP")], [(0, 2, "S")], [(0, 0)],
+    ...                    [("DT", "DT"), ("NN", "VB")])
+    >>> d.unmatched_gold(), d.unmatched_test()
+    ([1], [])
+    """
+
+    gold: List[Tuple[int, int, str]]
+    test: List[Tuple[int, int, str]]
+    pairs: List[Tuple[int, int]]
+    tags: List[Tuple[str, str]]
+
+    def unmatched_gold(self) -> List[int]:
+        """Indices of the gold brackets left unmatched."""
+        done = {i for i, _ in self.pairs}
+        return [i for i in range(len(self.gold)) if i not in done]
+
+    def unmatched_test(self) -> List[int]:
+        """Indices of the system brackets left unmatched."""
+        done = {j for _, j in self.pairs}
+        return [j for j in range(len(self.test)) if j not in done]
+
+
+@dataclass
+class Totals:
+    """EVALB's running totals over some sentences (``TOTAL_*`` or ``TOT40_*``).
+
+    Parameters
+    ----------
+    sentences, error_sentences, skip_sentences : int
+    matched, gold, test, crossing, words, correct_tags : int
+        Sums over the valid sentences.
+    complete, no_crossing, two_or_less_crossing : int
+        Valid sentences with a complete match, with no crossing bracket, with
+        at most two.
+
+    Examples
+    --------
+    >>> t = Totals()
+    >>> t.add(SentenceScore(1, 8, 0, 5, 6, 5, 1, 6, 5))
+    >>> t.add(SentenceScore(2, 3, 2))
+    >>> t.valid, t.percent("recall"), t.percent("f_measure"), t.percent("average_crossing")
+    (1, 83.33333333333333, 90.9090909090909, 1.0)
+    >>> t.fraction("f_measure"), t.fraction("complete_match")
+    (0.9090909090909091, 0.0)
+    """
+
+    sentences: int = 0
+    error_sentences: int = 0
+    skip_sentences: int = 0
+    matched: int = 0
+    gold: int = 0
+    test: int = 0
+    complete: int = 0
+    words: int = 0
+    crossing: int = 0
+    no_crossing: int = 0
+    two_or_less_crossing: int = 0
+    correct_tags: int = 0
+
+    def add(self, s: SentenceScore) -> None:
+        """Add one sentence as EVALB's ``individual_result`` does."""
+        self.sentences += 1
+        if s.status == 1:
+            self.error_sentences += 1
+        elif s.status == 2:
+            self.skip_sentences += 1
+        else:
+            self.matched += s.matched
+            self.gold += s.gold
+            self.test += s.test
+            if s.gold == s.test == s.matched:
+                self.complete += 1
+            self.words += s.words
+            self.crossing += s.crossing
+            if s.crossing == 0:
+                self.no_crossing += 1
+            if s.crossing <= 2:
+                self.two_or_less_crossing += 1
+            self.correct_tags += s.correct_tags
+
+    @property
+    def valid(self) -> int:
+        """Sentences neither error nor skip."""
+        return self.sentences - self.error_sentences - self.skip_sentences
+
+    def percent(self, what: str) -> Optional[float]:
+        """A summary line's value computed as EVALB computes it.
+
+        ``recall``, ``precision``, ``f_measure``, ``complete_match``,
+        ``average_crossing`` (brackets per valid sentence, not a percentage),
+        ``no_crossing``, ``two_or_less_crossing``, ``tagging``.  A ratio over
+        nothing is 0.0, as EVALB prints it, except the F-measure
+        2PR/(P + R), which EVALB prints as ``nan`` when P + R = 0 (None here).
+        """
+        n = self.valid
+        if what == "recall":
+            return 100.0 * self.matched / self.gold if self.gold > 0 else 0.0
+        if what == "precision":
+            return 100.0 * self.matched / self.test if self.test > 0 else 0.0
+        if what == "f_measure":
+            r, p = self.percent("recall"), self.percent("precision")
+            assert r is not None and p is not None
+            return None if p + r == 0 else 2 * p * r / (p + r)
+        if what == "complete_match":
+            return 100.0 * self.complete / n if n > 0 else 0.0
+        if what == "average_crossing":
+            return 1.0 * self.crossing / n if n > 0 else 0.0
+        if what == "no_crossing":
+            return 100.0 * self.no_crossing / n if n > 0 else 0.0
+        if what == "two_or_less_crossing":
+            return 100.0 * self.two_or_less_crossing / n if n > 0 else 0.0
+        if what == "tagging":
+            return 100.0 * self.correct_tags / self.words if self.words > 0 else 0.0
+        raise ValueError(f"unknown summary value {what!r}")
+
+    def fraction(self, what: str) -> Optional[float]:
+        """The same values as fractions (``average_crossing`` stays per sentence).
+
+        The F-measure is ``2·matched / (gold + test)`` (equal to EVALB's
+        2PR/(P + R)), None where EVALB's is ``nan`` (no bracket matched).
+        """
+        if what == "f_measure":
+            return (None if self.percent("f_measure") is None
+                    else 2 * self.matched / (self.gold + self.test))
+        nums = {"recall": (self.matched, self.gold), "precision": (self.matched, self.test),
+                "complete_match": (self.complete, self.valid),
+                "average_crossing": (self.crossing, self.valid),
+                "no_crossing": (self.no_crossing, self.valid),
+                "two_or_less_crossing": (self.two_or_less_crossing, self.valid),
+                "tagging": (self.correct_tags, self.words)}
+        if what not in nums:
+            raise ValueError(f"unknown summary value {what!r}")
+        num, den = nums[what]
+        return num / den if den > 0 else 0.0
+
+    def as_dict(self) -> dict:
+        """Every count and every rate (fractions), JSON-ready."""
+        d: Dict[str, object] = {
+            "sentences": self.sentences, "error_sentences": self.error_sentences,
+            "skip_sentences": self.skip_sentences, "valid_sentences": self.valid,
+            "matched": self.matched, "gold": self.gold, "test": self.test,
+            "crossing": self.crossing, "words": self.words,
+            "correct_tags": self.correct_tags, "complete": self.complete,
+            "no_crossing_sentences": self.no_crossing,
+            "two_or_less_crossing_sentences": self.two_or_less_crossing}
+        for k in SUMMARY_VALUES:
+            d[k] = self.fraction(k)
+        return d
+
+
+#: the summary lines of EVALB's report, in order (names of `Totals.percent`)
+SUMMARY_VALUES = ("recall", "precision", "f_measure", "complete_match", "average_crossing",
+                  "no_crossing", "two_or_less_crossing", "tagging")
+
+
+@dataclass
+class Stop:
+    """Where EVALB stops: the error after ``MAX_ERROR + 1`` errors.
+
+    Parameters
+    ----------
+    id : int
+        The line of the error that stopped the run (its row is not printed).
+    message : str
+        Its message.
+    errors : int
+        Errors counted, this one included.
+    trace : list of str
+        EVALB's ``DEBUG`` lines of that sentence, printed before it stopped.
+
+    Examples
+    --------
+    >>> Stop(14, "Length unmatch (5|6)", 12).errors
+    12
+    """
+
+    id: int
+    message: str
+    errors: int
+    trace: List[str] = field(default_factory=list)
+
+
+@dataclass
+class ParsevalResult:
+    r"""PARSEVAL of one system file against a gold file, as EVALB reports it.
+
+    Parameters
+    ----------
+    gold_file, system_file : str
+    params : EvalbParams
+    sentences : list of SentenceScore
+        One per line read before any stop.
+    all, cutoff : Totals
+        All sentences, and those of length ≤ ``CUTOFF_LEN``.
+    stopped : Stop, optional
+        Set when ``MAX_ERROR`` stopped the run (EVALB then prints no summary).
+    warnings : list of Problem
+        Lines beyond EVALB's fixed buffers (``evalb-limit``).
+    details : dict of int to SentenceDetail, optional
+        With ``detail=True``: per valid sentence (by line), its brackets.
+    engine : str
+        ``c`` or ``python``: which scorer ran.
+
+    Examples
+    --------
+    >>> r = parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
+    ...              ["(S (NP (DT a)) (VP (NN b) (VB c)))"])
+    >>> s = r.sentences[0]
+    >>> (s.matched, s.gold, s.test, s.crossing, s.correct_tags), r.all.percent("f_measure")
+    ((1, 3, 3, 1, 2), 33.33333333333333)
+    """
+
+    gold_file: str
+    system_file: str
+    params: EvalbParams
+    sentences: List[SentenceScore]
+    all: Totals
+    cutoff: Totals
+    stopped: Optional[Stop] = None
+    warnings: List[Problem] = field(default_factory=list)
+    details: Optional[Dict[int, SentenceDetail]] = None
+    engine: str = "python"
+
+    @property
+    def errors(self) -> List[Tuple[int, str]]:
+        """EVALB's stderr messages ``(line, message)`` in order, the stopping one included."""
+        out = [(s.id, s.message) for s in self.sentences if s.message is not None]
+        if self.stopped is not None:
+            out.append((self.stopped.id, self.stopped.message))
+        return out
+
+    def as_dict(self) -> dict:
+        """Every count, rate (fractions) and message, JSON-ready."""
+        return {"gold_file": self.gold_file, "system_file": self.system_file,
+                "summary": None if self.stopped else {"all": self.all.as_dict(),
+                                                      "cutoff": self.cutoff.as_dict()},
+                "cutoff_len": self.params.cutoff_len,
+                "stopped": None if self.stopped is None else {
+                    "id": self.stopped.id, "message": self.stopped.message,
+                    "errors": self.stopped.errors},
+                "messages": [{"id": i, "message": m} for i, m in self.errors],
+                "sentences": [s.as_dict() for s in self.sentences],
+                "warnings": [w.as_dict() for w in self.warnings]}
+
+
+# --------------------------------------------------------------------------- one sentence
+
+
+def _fix_quote(q1: List[QuoteTerm], q2: List[QuoteTerm], t1: list, t2: list,
+               b1: list, b2: list, params: EvalbParams, trace: Optional[List[str]]
+               ) -> None:
+    """EVALB's ``fix_quote`` (2006): reinsert quote terminals dropped on one side only.
+
+    Mutates the quote terms (their indices), terminals and brackets in place,
+    in EVALB's order (for each system quote term, every gold one at its
+    position).
+    """
+    deleted = params.delete_labels
+    if trace is not None:
+        for i in range(max(len(q1), len(q2), 0)):
+            # evalb.c prints the 20 slots; the unused ones have index -1
+            if i < len(q1):
+                trace.append(f"{q1[i].index}: {q1[i].label} - {q1[i].word}")
+            if i < len(q2):
+                trace.append(f"{q2[i].index}: {q2[i].label} - {q2[i].word}")
+    for i in range(len(q2)):
+        ind = q2[i].index
+        for j in range(len(q1)):
+            if q1[j].index == ind and q1[j].label != q2[i].label:
+                if q1[j].label in deleted and q2[i].label not in deleted:
+                    _reinsert(q1[j], t1, b1, trace)
+                    for k in range(j, len(q1)):
+                        q1[k].index += 1
+                elif q2[i].label in deleted and q1[j].label not in deleted:
+                    _reinsert(q2[i], t2, b2, trace)
+                    for k in range(i, len(q2)):
+                        q2[k].index += 1
+
+
+def _reinsert(q: QuoteTerm, terminals: list, brackets: list,
+              trace: Optional[List[str]]) -> None:
+    """EVALB's ``reinsert_term``: the terminal back at its position, brackets adjusted."""
+    terminals.insert(q.index, (q.word, q.label))
+    if trace is not None:
+        trace.append(f"bra={q.bracket}, ind={q.index}")
+    for k, b in enumerate(brackets):
+        if trace is not None:
+            trace.append(f"bracket[{k}]={{{b[_S]},{b[_E]}}}")
+        if k >= q.bracket:
+            b[_S] += 1
+            b[_E] += 1
+    if trace is not None:
+        trace.append(f"endslen={len(q.ends)}")
+    for k in q.ends:
+        brackets[k][_E] += 1
+
+
+def _trim(label: str) -> str:
+    """EVALB's ``modify_label``: the label up to its first ``-`` or ``=``."""
+    for k, c in enumerate(label):
+        if c == "-" or c == "=":
+            return label[:k]
+    return label
+
+
+def _massage(brackets: list, params: EvalbParams) -> int:
+    """EVALB's ``massage_data`` on one side; returns the brackets kept."""
+    kept = 0
+    deleted = params.delete_labels
+    eq = params.eq_labels
+    for b in brackets:
+        b[_R] = 0
+        if b[_S] == b[_E]:
+            b[_R] = 5
+            continue
+        lab = b[_L] = _trim(b[_L])
+        if lab in deleted or (eq and params.is_deleted(lab)):
+            b[_R] = 5
+        else:
+            kept += 1
+    return kept
+
+
+def _span_text(line: str, b: list) -> str:
+    return line[b[_BS]:b[_BE]]
+
+
+def score_sentence(no: int, gold: ParsedLine, test: ParsedLine, params: EvalbParams,
+                   gold_line: str = "", test_line: str = "", debug: int = 0,
+                   detail: bool = False) -> Tuple[SentenceScore, Optional[SentenceDetail]]:
+    r"""One sentence scored as EVALB's ``calc_result`` scores it.
+
+    Parameters
+    ----------
+    no : int
+        The line number.
+    gold, test : ParsedLine
+        The two lines read (`synagree.io.evalb_lines.parse_line`).  Not changed.
+    params : EvalbParams
+    gold_line, test_line : str
+        The lines' text (Latin-1), for the ``DEBUG 2`` bracket texts.
+    debug : int
+        EVALB's ``DEBUG`` level: 1 fills `SentenceScore.dump`, 2 also
+        `SentenceScore.trace` (after the lines' own reading traces).
+    detail : bool
+        Also return the kept brackets and the matches (valid sentences).
+
+    Returns
+    -------
+    (SentenceScore, SentenceDetail or None)
+
+    Examples
+    --------
+    >>> from synagree.io.evalb_lines import parse_line
+    >>> from synagree.io.evalb_params import load_params
+    >>> p = load_params("collins")
+    >>> g = parse_line("(S (NP-SBJ (NNP Ann)) (VP (VBD left) (PRT (RP off))) (. .))", p)
+    >>> t = parse_line("(S (NP (NNP Ann)) (VP (VBD left) (ADVP (RB off))) (. .))", p)
+    >>> s, d = score_sentence(1, g, t, p, detail=True)
+    >>> s.matched, s.gold, s.test, s.correct_tags, s.length
+    (4, 4, 4, 2, 4)
+    >>> d.gold[1], d.test[3]
+    ((0, 1, 'NP'), (2, 3, 'ADVP'))
+    """
+    trace: Optional[List[str]] = None
+    if debug > 1:
+        trace = list(gold.trace) + list(test.trace) + [""]
+    t1, t2 = gold.terminals, test.terminals
+    # brackets: [start, end, label, result, buf_start, buf_end], 9 = not yet massaged
+    b1 = [[s, e, lab, 9, bs, be] for s, e, lab, bs, be in gold.brackets]
+    b2 = [[s, e, lab, 9, bs, be] for s, e, lab, bs, be in test.brackets]
+
+    def done(s: SentenceScore, r1=None, r2=None) -> Tuple[SentenceScore, None]:
+        s.trace = trace or []
+        if debug >= 1:
+            s.dump = _dsp_info(t1, t2, b1, b2, r1, r2)
+        return s, None
+
+    if not t2:
+        return done(SentenceScore(no, gold.length, 2))
+    if len(t1) != len(t2):
+        t1, t2 = list(t1), list(t2)
+        q1 = [QuoteTerm(q.word, q.label, q.index, q.bracket, q.ends) for q in gold.quotes]
+        q2 = [QuoteTerm(q.word, q.label, q.index, q.bracket, q.ends) for q in test.quotes]
+        _fix_quote(q1, q2, t1, t2, b1, b2, params, trace)
+        if len(t1) != len(t2):
+            return done(SentenceScore(no, gold.length, 1,
+                                      message=f"Length unmatch ({len(t1)}|{len(t2)})"))
+    same_word = params.same_word
+    for (w1, _), (w2, _) in zip(t1, t2):
+        if w1 != w2 and not same_word(w1, w2):
+            return done(SentenceScore(no, gold.length, 1,
+                                      message=f"Words unmatch ({w1}|{w2})"))
+
+    n1 = _massage(b1, params)
+    n2 = _massage(b2, params)
+
+    # matching: gold brackets in order, each takes the first free system bracket
+    labeled = params.labeled
+    same = params.same_label
+    match = 0
+    pairs: List[Tuple[int, int]] = []
+    if trace is None:
+        by_span: Dict[Tuple[int, int], List[int]] = {}
+        for j, b in enumerate(b2):
+            if b[_R] == 0:
+                by_span.setdefault((b[_S], b[_E]), []).append(j)
+        for i, g in enumerate(b1):
+            if g[_R] == 5:
+                continue
+            cands = by_span.get((g[_S], g[_E]))
+            if not cands:
+                continue
+            for k, j in enumerate(cands):
+                if not labeled or same(g[_L], b2[j][_L]):
+                    g[_R] = b2[j][_R] = 1
+                    match += 1
+                    pairs.append((i, j))
+                    del cands[k]
+                    break
+    else:
+        match_j = [False] * len(b2)
+        for i, g in enumerate(b1):
+            found = False
+            for j, t in enumerate(b2):
+                trace.append(f"1.res={g[_R]}, 2.res={t[_R]}, 1.start={g[_S]}, "
+                             f"2.start={t[_S]}, 1.end={g[_E]}, 2.end={t[_E]}")
+                if g[_R] != 5 and t[_R] == 0 and g[_S] == t[_S] and g[_E] == t[_E]:
+                    if not labeled or same(g[_L], t[_L]):
+                        g[_R] = t[_R] = 1
+                        match += 1
+                        pairs.append((i, j))
+                        found = True
+                        break
+                    trace.append(f"  LABEL[{g[_S]}-{g[_E] - 1}]: {_span_text(gold_line, g)}")
+                    found = True
+                    match_j[j] = True
+            if not found and g[_R] != 5:
+                trace.append(f"  BRACKET[{g[_S]}-{g[_E] - 1}]: {_span_text(gold_line, g)}")
+        for j, t in enumerate(b2):
+            if t[_R] == 0 and not match_j[j]:
+                trace.append(f"  EXTRA[{t[_S]}-{t[_E] - 1}]: {_span_text(test_line, t)}")
+
+    # crossing: system brackets crossing some gold bracket (counted on the system side)
+    crossing = 0
+    last_i = -1
+    kept1 = [(i, g[_S], g[_E]) for i, g in enumerate(b1) if g[_R] != 5]
+    for t in b2:
+        if t[_R] == 5:
+            continue
+        s2, e2 = t[_S], t[_E]
+        for i, s1, e1 in kept1:
+            if (s1 < s2 < e1 < e2) or (s2 < s1 < e2 < e1):
+                if trace is not None and i != last_i:
+                    trace.append(f"  CROSSING[{s1}-{e1 - 1}]: {_span_text(gold_line, b1[i])}")
+                last_i = i
+                crossing += 1
+                break
+
+    correct = 0
+    results = []
+    for (_, l1), (_, l2) in zip(t1, t2):
+        ok = l1 == l2 or same(l1, l2)
+        correct += ok
+        results.append(1 if ok else 0)
+    score = SentenceScore(no, gold.length, 0, match, n1, n2, crossing, len(t1), correct)
+    det = None
+    if detail:
+        keep1 = [k for k, g in enumerate(b1) if g[_R] != 5]
+        keep2 = [k for k, t in enumerate(b2) if t[_R] != 5]
+        pos1 = {k: n for n, k in enumerate(keep1)}
+        pos2 = {k: n for n, k in enumerate(keep2)}
+        det = SentenceDetail([(b1[k][_S], b1[k][_E], b1[k][_L]) for k in keep1],
+                             [(b2[k][_S], b2[k][_E], b2[k][_L]) for k in keep2],
+                             [(pos1[i], pos2[j]) for i, j in pairs],
+                             [(l1, l2) for (_, l1), (_, l2) in zip(t1, t2)])
+    score.trace = trace or []
+    if debug >= 1:
+        score.dump = _dsp_info(t1, t2, b1, b2, results, results)
+    return score, det
+
+
+def _dsp_info(t1: list, t2: list, b1: list, b2: list, r1: Optional[list],
+              r2: Optional[list]) -> List[str]:
+    """EVALB's ``dsp_info`` (``DEBUG`` ≥ 1): the words and brackets of both sides."""
+    out = [f"-<1>---(wn1={len(t1):3d}, bn1={len(b1):3d})-           "
+           f"-<2>---(wn2={len(t2):3d}, bn2={len(b2):3d})-"]
+    for i in range(max(len(t1), len(t2))):
+        left = right = ""
+        if i < len(t1) and t1[i][0] != "":
+            res = r1[i] if r1 is not None and i < len(r1) else 9
+            left = f"{i:3d} : {res:d} : {t1[i][1]:<6s}  {t1[i][0]:<16s}      "
+        else:
+            left = " " * 40
+        if i < len(t2) and t2[i][0] != "":
+            res = r2[i] if r2 is not None and i < len(r2) else 9
+            right = f"{i:3d} : {res:d} : {t2[i][1]:<6s}  {t2[i][0]:<16s}"
+        out.append(left + right)
+    out.append("")
+    for i in range(max(len(b1), len(b2))):
+        if i < len(b1):
+            b = b1[i]
+            left = f"{i:3d} : {b[_R]:d} : {b[_S]:3d}  {b[_E]:3d}  {b[_L]:<6s}      "
+        else:
+            left = " " * 32
+        right = ""
+        if i < len(b2):
+            b = b2[i]
+            right = f"{i:3d} : {b[_R]:d} : {b[_S]:3d}  {b[_E]:3d}  {b[_L]:<6s}"
+        out.append(left + right)
+    out.append("")
+    out.append("========")
+    return out
+
+
+# --------------------------------------------------------------------------- whole files
+
+
+Source = Union[str, "os.PathLike[str]", BracketLines, Sequence[str]]
+
+
+def _as_lines(src: Source, default_name: str, log: ProblemLog) -> Optional[BracketLines]:
+    if isinstance(src, BracketLines):
+        return src
+    if isinstance(src, (list, tuple)):
+        return BracketLines(default_name, [s.encode("utf-8").decode("latin-1") for s in src])
+    return read_bracket_lines(src, log)  # type: ignore[arg-type]
+
+
+def read_pair(gold: Source, system: Source) -> Tuple[BracketLines, BracketLines]:
+    """The two files' lines, refused together when either cannot be read or their
+    line counts differ.
+
+    Parameters
+    ----------
+    gold, system : str, path-like, BracketLines or sequence of str
+        A path, lines already read, or a list of lines (text).
+
+    Returns
+    -------
+    (BracketLines, BracketLines)
+
+    Raises
+    ------
+    InputError
+        A file cannot be read or is empty, or the files have different numbers
+        of lines (``sentence-count-mismatch``; EVALB reports it and scores the
+        lines both files have).
+
+    Examples
+    --------
+    >>> g, s = read_pair(["(S (NN a))"], ["(S (NN a))"])
+    >>> len(g), s.file
+    (1, '<system>')
+    >>> try:
+    ...     read_pair(["(S (NN a))", "(S (NN b))"], ["(S (NN a))"])
+    ... except InputError as e:
+    ...     print(e.errors[0].kind, e.errors[0].line)
+    sentence-count-mismatch 2
+    """
+    log = ProblemLog()
+    g = _as_lines(gold, "<gold>", log)
+    s = _as_lines(system, "<system>", log)
+    if g is not None and s is not None and len(g) != len(s):
+        longer, shorter = (g, s) if len(g) > len(s) else (s, g)
+        log.add(longer.file, len(shorter) + 1, "sentence-count-mismatch",
+                f"files have different sentence counts (lines; EVALB reads one sentence a "
+                f"line): {g.file}: {len(g)}, {s.file}: {len(s)}; {longer.file} goes on "
+                f"after {shorter.file} ends")
+    log.raise_if_errors()
+    assert g is not None and s is not None
+    return g, s
+
+
+def _engine(engine: str, debug: int, detail: bool) -> str:
+    if engine == "auto":
+        engine = os.environ.get(ENGINE_ENV, "auto").strip().lower() or "auto"
+        if engine not in ENGINES:
+            raise InputError.single("<environment>", None, "bad-environment",
+                                    f"{ENGINE_ENV}={engine!r}: must be one of auto, c, python")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+    if engine == "c" and _parsevalc is None:
+        raise InputError.single("<environment>", None, "bad-environment",
+                                "the compiled PARSEVAL kernel is not built")
+    if engine == "auto":
+        engine = "c" if _parsevalc is not None and not debug and not detail else "python"
+    return engine
+
+
+def parseval(gold: Source, system: Source, params: Union[str, Path, EvalbParams] = "collins",
+             *, detail: bool = False, engine: str = "auto") -> ParsevalResult:
+    r"""Score a system's bracketed file against gold, as EVALB does.
+
+    Parameters
+    ----------
+    gold, system : str, path-like, BracketLines or sequence of str
+        Files (``.gz``/``.xz``/``.bz2`` decompressed) or lists of lines; one
+        sentence a line.
+    params : str, path-like or EvalbParams
+        ``collins`` (default), ``new``, ``nk``, a ``.prm`` file or settings
+        (`synagree.io.evalb_params.load_params`).
+    detail : bool
+        Keep the brackets of every valid sentence (`ParsevalResult.details`)
+        for the extras.
+    engine : {"auto", "c", "python"}
+        The compiled kernel or the Python scorer (same counts); ``auto``: the
+        kernel when built, unless ``DEBUG`` or ``detail`` needs Python (the
+        environment variable ``SYNAGREE_PARSEVAL`` may name one).
+
+    Returns
+    -------
+    ParsevalResult
+
+    Raises
+    ------
+    InputError
+        Unreadable or empty files, different line counts, a line EVALB cannot
+        read (unbalanced brackets, stray text), a gold line without words, or
+        a bad parameter file: every problem of both files.
+
+    Examples
+    --------
+    >>> gold = ["(TOP (S (NP (NNP Ann)) (VP (VBZ sings)) (. .)))",
+    ...         "(TOP (S (NP (DT The) (NN cat)) (VP (VBD sat) (PP (IN on) (NP (PRP it))))))"]
+    >>> test = ["(TOP (S (NP (NNP Ann)) (VP (VBZ sings) (. .))))",
+    ...         "(TOP (S (NP (DT The) (NN cat)) (VP (VBD sat)) (PP (IN on) (NP (PRP it)))))"]
+    >>> r = parseval(gold, test)
+    >>> [(s.matched, s.gold, s.test, s.crossing) for s in r.sentences]
+    [(3, 3, 3, 0), (4, 5, 5, 0)]
+    >>> round(r.all.percent("f_measure"), 2), r.all.fraction("complete_match")
+    (87.5, 0.5)
+    """
+    prm = load_params(params)
+    g, s = read_pair(gold, system)
+    eng = _engine(engine, prm.debug, detail)
+    if eng == "c":
+        rows = _score_c(g, s, prm)
+        if rows is not None:
+            return _finish(g, s, prm, rows, None, [], "c")
+    debug = prm.debug
+    g_lines, g_problems = parse_lines(g, prm, gold=True, debug=debug > 1)
+    s_lines, s_problems = parse_lines(s, prm, gold=False, debug=debug > 1)
+    if g_problems or s_problems:
+        raise InputError(g_problems + s_problems)
+    warnings = limit_problems(g, g_lines, debug) + limit_problems(s, s_lines, debug)
+    rows_py: List[SentenceScore] = []
+    details: Optional[Dict[int, SentenceDetail]] = {} if detail else None
+    for k, (gl, sl) in enumerate(zip(g_lines, s_lines)):
+        score, det = score_sentence(k + 1, gl, sl, prm, g.lines[k], s.lines[k], debug,
+                                    detail)
+        rows_py.append(score)
+        if det is not None and details is not None:
+            details[k + 1] = det
+    return _finish(g, s, prm, rows_py, details, warnings, "python")
+
+
+def _finish(g: BracketLines, s: BracketLines, prm: EvalbParams, rows: List[SentenceScore],
+            details: Optional[Dict[int, SentenceDetail]], warnings: List[Problem],
+            engine: str) -> ParsevalResult:
+    """Totals, cutoff and EVALB's error count (``MAX_ERROR``) over the scored rows."""
+    total, cut = Totals(), Totals()
+    kept: List[SentenceScore] = []
+    errors = 0
+    stopped = None
+    for row in rows:
+        if row.status == 1:
+            errors += 1
+            if errors - 1 > prm.max_error:  # evalb.c: if (Error_count++ > Max_error) exit
+                assert row.message is not None
+                stopped = Stop(row.id, row.message, errors, row.trace)
+                break
+        total.add(row)
+        if row.length <= prm.cutoff_len:
+            cut.add(row)
+        kept.append(row)
+    if details is not None and stopped is not None:
+        details = {k: v for k, v in details.items() if k < stopped.id}
+    return ParsevalResult(g.file, s.file, prm, kept, total, cut, stopped, warnings, details,
+                          engine)
+
+
+def _score_c(g: BracketLines, s: BracketLines, prm: EvalbParams
+             ) -> Optional[List[SentenceScore]]:
+    """The rows from the compiled kernel; None when a line needs the Python
+    reader (an input problem to report, or a line beyond EVALB's buffers)."""
+    assert _parsevalc is not None
+    out = _parsevalc.score(
+        g.lines, s.lines, list(prm.delete_labels), list(prm.delete_labels_for_length),
+        list(prm.quote_labels), [list(p) for p in prm.eq_labels],
+        [list(p) for p in prm.eq_words], int(prm.labeled))
+    if out is None:
+        return None
+    rows: List[SentenceScore] = []
+    for k, (status, length, matched, gold, test, crossing, words, correct, wn1, wn2,
+            bad) in enumerate(out):
+        row = SentenceScore(k + 1, length, status, matched, gold, test, crossing, words,
+                            correct)
+        if status == 1:
+            if bad < 0:
+                row.message = f"Length unmatch ({wn1}|{wn2})"
+            else:  # the words are read again, in Python, for the message (rare)
+                row.message = _words_message(g.lines[k], s.lines[k], prm)
+        rows.append(row)
+    return rows
+
+
+def _words_message(gold_line: str, test_line: str, prm: EvalbParams) -> str:
+    from synagree.io.evalb_lines import parse_line
+    score, _ = score_sentence(0, parse_line(gold_line, prm), parse_line(test_line, prm), prm)
+    assert score.message is not None
+    return score.message

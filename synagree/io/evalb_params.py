@@ -1,0 +1,353 @@
+"""EVALB parameter files (``.prm``): reading them as EVALB does, but strictly.
+
+docs/method.md §22.1.  EVALB (Sekine & Collins 1997, the 2006 version) reads a
+parameter file line by line: trailing white space is cut, a line starting with
+``#`` or shorter than three characters is skipped, the key is the text before
+the first white space and the value everything after the white space that
+follows it.  The keys it knows:
+
+======================== ====================================================
+``DEBUG N``              0: none; 1: the data of each sentence after its row;
+                         2: also the bracketing details (our ``--output evalb``)
+``MAX_ERROR N``          stop after more than N error sentences (default 10)
+``CUTOFF_LEN N``         the second summary covers sentences of length ≤ N
+                         (default 40)
+``LABELED 0|1``          unlabelled or labelled brackets (default 1)
+``DELETE_LABEL L``       a preterminal L goes with its word; a phrase L loses
+                         its bracket only (repeatable)
+``DELETE_LABEL_FOR_LENGTH L``  preterminals L do not count in the length
+``EQ_LABEL L1 L2``       the two labels are the same (both ways)
+``EQ_WORD W1 W2``        the two words are the same (both ways)
+``QUOTE_LABEL L``        preterminals L over ``'``, ``"`` or ``/`` may be
+                         reinserted when the lengths differ (the 2006 fix)
+======================== ====================================================
+
+EVALB warns about an unknown key or a malformed value on stderr and goes on
+(``atoi`` reads ``10 # comment`` as 10 and ``ten`` as 0, a label key takes the
+whole rest of the line, spaces included); here each of these is an error
+naming the file and line (kind ``bad-params``), since a silently ignored
+setting changes the numbers.  EVALB's fixed arrays (100 delete labels, 100
+label and word pairs, 20 quote labels, 499 bytes a line) are limits here too.
+
+Files are read as bytes and every byte is kept as one character (Latin-1), as
+EVALB compares bytes; `EvalbParams.sha256` is the SHA-256 of the file's bytes,
+so two results are comparable only when their parameter files are the same
+file.  Three standard files come with synagree (`BUNDLED`): ``collins``
+(``COLLINS.prm``, the usual one), ``new`` (``new.prm``: COLLINS plus the quote
+fixes, ``S1``, ``?`` and ``!`` deleted) and ``nk`` (``nk.prm``: ``new.prm``
+with ``MAX_ERROR 10000``, as neural constituency parsers use it).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple, Union
+
+from synagree.base.problems import InputError, Problem, quote
+
+__all__ = ["EvalbParams", "BUNDLED", "DEFAULT_PARAMS", "read_params", "parse_params",
+           "load_params", "C_SPACE"]
+
+#: bundled parameter files: name -> file name under synagree/data/evalb
+BUNDLED: Dict[str, str] = {"collins": "COLLINS.prm", "new": "new.prm", "nk": "nk.prm"}
+DEFAULT_PARAMS = "collins"
+
+#: what C's ``isspace`` accepts in the "C" locale
+C_SPACE = " \t\n\v\f\r"
+
+MAX_LINE_BYTES = 499  # EVALB reads a parameter line with fgets(buff, 500, ...)
+# EVALB's fixed arrays: MAX_DELETE_LABEL, MAX_EQ_LABEL, MAX_EQ_WORD, MAX_QUOTE_TERM
+LIMITS = {"DELETE_LABEL": 100, "DELETE_LABEL_FOR_LENGTH": 100, "EQ_LABEL": 100,
+          "EQ_WORD": 100, "QUOTE_LABEL": 20}
+_INT = re.compile(r"[+-]?[0-9]+")
+_SPLIT = re.compile(f"[{re.escape(C_SPACE)}]+")
+
+
+@dataclass(frozen=True)
+class EvalbParams:
+    r"""The settings of one EVALB parameter file.
+
+    The defaults are EVALB's own, those it uses without ``-p``.  Labels and
+    words are strings of Latin-1 characters, one per byte of the file.
+
+    Parameters
+    ----------
+    name : str
+        The file's name (``COLLINS.prm`` for the bundled ``collins``).
+    source : str
+        Where it was read: ``bundled:collins``, a path, or ``defaults``.
+    sha256 : str
+        SHA-256 of the file's bytes (of the empty string for ``defaults``).
+    debug : int
+        ``DEBUG``: 0, 1 or 2.
+    max_error : int
+        ``MAX_ERROR``.
+    cutoff_len : int
+        ``CUTOFF_LEN``.
+    labeled : bool
+        ``LABELED``.
+    delete_labels, delete_labels_for_length, quote_labels : tuple of str
+    eq_labels, eq_words : tuple of (str, str)
+
+    Examples
+    --------
+    >>> p = load_params("collins")
+    >>> p.name, p.labeled, p.cutoff_len, p.delete_labels[:3], p.eq_labels
+    ('COLLINS.prm', True, 40, ('TOP', '-NONE-', ','), (('ADVP', 'PRT'),))
+    >>> p.same_label("PRT", "ADVP"), p.is_deleted("TOP"), p.sha256[:12]
+    (True, True, 'c83806e51f0e')
+    >>> EvalbParams().max_error, EvalbParams().delete_labels
+    (10, ())
+    """
+
+    name: str = "(EVALB defaults)"
+    source: str = "defaults"
+    sha256: str = hashlib.sha256(b"").hexdigest()
+    debug: int = 0
+    max_error: int = 10
+    cutoff_len: int = 40
+    labeled: bool = True
+    delete_labels: Tuple[str, ...] = ()
+    delete_labels_for_length: Tuple[str, ...] = ()
+    eq_labels: Tuple[Tuple[str, str], ...] = ()
+    eq_words: Tuple[Tuple[str, str], ...] = ()
+    quote_labels: Tuple[str, ...] = ()
+    _eq_label_set: frozenset = field(default=frozenset(), init=False, repr=False,
+                                     compare=False)
+    _eq_word_set: frozenset = field(default=frozenset(), init=False, repr=False,
+                                    compare=False)
+
+    def __post_init__(self) -> None:
+        both = lambda pairs: frozenset(pairs) | frozenset((b, a) for a, b in pairs)  # noqa: E731
+        object.__setattr__(self, "_eq_label_set", both(self.eq_labels))
+        object.__setattr__(self, "_eq_word_set", both(self.eq_words))
+
+    def same_label(self, a: str, b: str) -> bool:
+        """EVALB's ``label_comp``: equal, or an ``EQ_LABEL`` pair (either order)."""
+        return a == b or (a, b) in self._eq_label_set
+
+    def same_word(self, a: str, b: str) -> bool:
+        """EVALB's ``word_comp``: equal, or an ``EQ_WORD`` pair (either order)."""
+        return a == b or (a, b) in self._eq_word_set
+
+    def is_deleted(self, label: str) -> bool:
+        """A bracket label (already trimmed) that ``DELETE_LABEL`` removes.
+
+        EVALB compares with ``label_comp``, so an ``EQ_LABEL`` partner of a
+        deleted label is deleted too.
+        """
+        return any(self.same_label(label, d) for d in self.delete_labels)
+
+    def settings(self) -> Dict[str, str]:
+        """The settings as strings, for the result's signature (docs/output.md)."""
+        return {"params": self.name, "params_sha256": self.sha256}
+
+    def as_dict(self) -> dict:
+        """Every setting, JSON-ready (labels as text: Latin-1 bytes read as UTF-8)."""
+        t = _text
+        return {"name": self.name, "source": self.source, "sha256": self.sha256,
+                "DEBUG": self.debug, "MAX_ERROR": self.max_error,
+                "CUTOFF_LEN": self.cutoff_len, "LABELED": int(self.labeled),
+                "DELETE_LABEL": [t(x) for x in self.delete_labels],
+                "DELETE_LABEL_FOR_LENGTH": [t(x) for x in self.delete_labels_for_length],
+                "EQ_LABEL": [[t(a), t(b)] for a, b in self.eq_labels],
+                "EQ_WORD": [[t(a), t(b)] for a, b in self.eq_words],
+                "QUOTE_LABEL": [t(x) for x in self.quote_labels]}
+
+
+def _text(s: str) -> str:
+    """A Latin-1 byte string as the text it encodes (UTF-8; bad bytes replaced)."""
+    return s.encode("latin-1").decode("utf-8", errors="replace")
+
+
+def parse_params(data: bytes, file: str = "<params>", name: Optional[str] = None,
+                 source: Optional[str] = None) -> EvalbParams:
+    r"""The settings of a parameter file's bytes, read as EVALB reads them.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's content.
+    file : str
+        Its name in messages.
+    name, source : str, optional
+        `EvalbParams.name` and ``source`` (default: ``file``'s base name and
+        ``file``).
+
+    Returns
+    -------
+    EvalbParams
+
+    Raises
+    ------
+    InputError
+        ``bad-params``: an unknown key, a key without a value, a value that is
+        not a whole number (``DEBUG`` 0 to 2, ``LABELED`` 0 or 1), a label key
+        with more or fewer than one label (``EQ_LABEL``/``EQ_WORD``: two), more
+        entries than EVALB's arrays hold, or a line over 499 bytes.  Every
+        problem of the file is listed.
+
+    Examples
+    --------
+    >>> p = parse_params(b"LABELED 0\nDELETE_LABEL TOP\n# a comment\nEQ_LABEL ADVP PRT\n")
+    >>> p.labeled, p.delete_labels, p.eq_labels
+    (False, ('TOP',), (('ADVP', 'PRT'),))
+    >>> try:
+    ...     parse_params(b"LABELLED 1\nMAX_ERROR ten\n", "x.prm")
+    ... except InputError as e:
+    ...     for err in e.errors:
+    ...         print(err)
+    x.prm:1: error: unknown key 'LABELLED': EVALB reads DEBUG, MAX_ERROR, CUTOFF_LEN, LABELED, DELETE_LABEL, DELETE_LABEL_FOR_LENGTH, EQ_LABEL, EQ_WORD, QUOTE_LABEL (bad-params)
+    x.prm:2: error: MAX_ERROR needs a whole number, not 'ten' (bad-params)
+    """
+    text = data.decode("latin-1")
+    errors: List[Problem] = []
+    values: Dict[str, object] = {}
+    lists: Dict[str, list] = {k: [] for k in LIMITS}
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline ending the last line
+    for no, raw in enumerate(lines, start=1):
+
+        def bad(msg: str) -> None:
+            errors.append(Problem(file, no, "bad-params", msg))
+
+        if len(raw) + 1 > MAX_LINE_BYTES:
+            bad(f"line of {len(raw) + 1} bytes: EVALB reads at most {MAX_LINE_BYTES} "
+                f"bytes a line and would split it")
+            continue
+        # EVALB cuts trailing white space, never the first character
+        line = raw[:1] + raw[1:].rstrip(C_SPACE)
+        if line.startswith("#") or len(line) < 3:
+            continue
+        parts = _SPLIT.split(line, maxsplit=1)
+        key = parts[0]
+        value = parts[1] if len(parts) > 1 else ""
+        if key not in KEYS:
+            bad(f"unknown key {quote(_text(key))}: EVALB reads {', '.join(KEYS)}")
+            continue
+        if not value:
+            bad(f"{key} has no value")
+            continue
+        tokens = _SPLIT.split(value)  # C's white space only (not Latin-1's \xa0)
+        if key in _NUMERIC:
+            lo, hi = _NUMERIC[key]
+            if not _INT.fullmatch(value):
+                bad(f"{key} needs a whole number, not {quote(_text(value))}")
+                continue
+            n = int(value)
+            if (lo is not None and n < lo) or (hi is not None and n > hi):
+                bad(f"{key} must be {lo} to {hi}, not {n}" if lo is not None and hi is not None
+                    else f"{key} must be at least {lo}, not {n}")
+                continue
+            values[key] = n
+            continue
+        want = 2 if key in ("EQ_LABEL", "EQ_WORD") else 1
+        if len(tokens) != want:
+            bad(f"{key} takes {'two values' if want == 2 else 'one label'}, found "
+                f"{len(tokens)}: {quote(_text(value))}")
+            continue
+        if len(lists[key]) >= LIMITS[key]:
+            bad(f"more than {LIMITS[key]} {key} entries, EVALB's limit")
+            continue
+        lists[key].append(tuple(tokens) if want == 2 else tokens[0])
+    if errors:
+        raise InputError(errors)
+    return EvalbParams(
+        name=name if name is not None else Path(file).name,
+        source=source if source is not None else file,
+        sha256=hashlib.sha256(data).hexdigest(),
+        debug=int(values.get("DEBUG", 0)),  # type: ignore[call-overload]
+        max_error=int(values.get("MAX_ERROR", 10)),  # type: ignore[call-overload]
+        cutoff_len=int(values.get("CUTOFF_LEN", 40)),  # type: ignore[call-overload]
+        labeled=bool(values.get("LABELED", 1)),
+        delete_labels=tuple(lists["DELETE_LABEL"]),
+        delete_labels_for_length=tuple(lists["DELETE_LABEL_FOR_LENGTH"]),
+        eq_labels=tuple(lists["EQ_LABEL"]),
+        eq_words=tuple(lists["EQ_WORD"]),
+        quote_labels=tuple(lists["QUOTE_LABEL"]))
+
+
+KEYS = ("DEBUG", "MAX_ERROR", "CUTOFF_LEN", "LABELED", "DELETE_LABEL",
+        "DELETE_LABEL_FOR_LENGTH", "EQ_LABEL", "EQ_WORD", "QUOTE_LABEL")
+# numeric keys: (lowest, highest) allowed, None: no bound
+_NUMERIC: Dict[str, Tuple[Optional[int], Optional[int]]] = {
+    "DEBUG": (0, 2), "MAX_ERROR": (None, None), "CUTOFF_LEN": (None, None), "LABELED": (0, 1)}
+
+
+def read_params(path: Union[str, Path]) -> EvalbParams:
+    """The settings of a parameter file on disk.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    EvalbParams
+
+    Raises
+    ------
+    InputError
+        ``file-not-found``, ``not-a-file``, ``unreadable``, or ``bad-params``
+        (`parse_params`).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> fd, path = tempfile.mkstemp(suffix=".prm")
+    >>> with os.fdopen(fd, "wb") as f:
+    ...     _ = f.write(b"CUTOFF_LEN 100\\n")
+    >>> read_params(path).cutoff_len
+    100
+    >>> os.remove(path)
+    """
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError.single(name, None, "file-not-found", "no such file") from None
+    except IsADirectoryError:
+        raise InputError.single(name, None, "not-a-file",
+                                "is a directory, expected a file") from None
+    except OSError as exc:
+        raise InputError.single(name, None, "unreadable",
+                                f"cannot read file: {exc.strerror}") from None
+    return parse_params(data, name)
+
+
+def load_params(spec: Union[str, Path, EvalbParams] = DEFAULT_PARAMS) -> EvalbParams:
+    """A bundled parameter file by name (`BUNDLED`), a file, or settings as they are.
+
+    Parameters
+    ----------
+    spec : str, path-like or EvalbParams
+        ``collins``, ``new`` or ``nk`` (a file of that name is read as
+        ``./collins``), else a path.
+
+    Returns
+    -------
+    EvalbParams
+
+    Raises
+    ------
+    InputError
+        See `read_params`.
+
+    Examples
+    --------
+    >>> [load_params(n).name for n in BUNDLED]
+    ['COLLINS.prm', 'new.prm', 'nk.prm']
+    >>> load_params("nk").max_error, load_params("new").quote_labels[:3]
+    (10000, ('``', "''", 'POS'))
+    """
+    if isinstance(spec, EvalbParams):
+        return spec
+    if isinstance(spec, str) and spec in BUNDLED:
+        fname = BUNDLED[spec]
+        data = resources.files("synagree").joinpath("data", "evalb", fname).read_bytes()
+        return parse_params(data, fname, name=fname, source=f"bundled:{spec}")
+    return read_params(spec)

@@ -1,0 +1,156 @@
+"""EVALB's own report, line for line (``synagree compare --output evalb``).
+
+docs/method.md §22.3.  `evalb_report` prints what the compiled ``evalb``
+prints on standard output for the same files and parameter file: the heading,
+one row per sentence (``printf("%4d  %3d    %d  ...")``), the total row, and
+the two summaries, with EVALB's ``printf`` formats; ``DEBUG`` adds the lines
+EVALB prints before and after each row.  Where ``MAX_ERROR`` stopped EVALB,
+the report stops there too, without summary.  `evalb_messages` gives what
+EVALB prints on standard error (``ID : message``).
+
+C's ``%6.2f`` and Python's ``%6.2f`` both round the exact binary value
+correctly, so the digits agree.  One thing depends on the machine: when no
+bracket matched, EVALB's F-measure 2PR/(P + R) divides 0 by 0, and C prints
+that NaN as ``-nan`` on x86 processors (whose default NaN is negative) and as
+``nan`` on others (ARM, for one); `NAN_TEXT` follows the machine this runs on.
+
+Words and labels are strings of Latin-1 characters, one per byte of the
+input (`synagree.io.evalb_lines`), so that padding counts bytes as EVALB's
+does; `evalb_report` returns them as text (UTF-8 input appears as written).
+"""
+from __future__ import annotations
+
+import platform
+from typing import List, Optional
+
+from synagree.evaluation.parseval import ParsevalResult, SentenceScore, Totals
+
+__all__ = ["evalb_report", "evalb_messages", "evalb_row", "NAN_TEXT"]
+
+HEADER = ("  Sent.                        Matched  Bracket   Cross        Correct Tag\n"
+          " ID  Len.  Stat. Recal  Prec.  Bracket gold test Bracket Words  Tags Accracy\n"
+          "============================================================================\n")
+RULE = "============================================================================\n"
+
+#: how C prints EVALB's 0/0 F-measure on this machine (see the module docstring)
+NAN_TEXT = "-nan" if platform.machine().lower() in (
+    "x86_64", "amd64", "i386", "i486", "i586", "i686", "x86") else "nan"
+
+
+def evalb_row(s: SentenceScore) -> str:
+    r"""A sentence's row as EVALB's ``individual_result`` prints it (with its ``\n``).
+
+    Parameters
+    ----------
+    s : SentenceScore
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(evalb_row(SentenceScore(1, 8, 0, 5, 5, 5, 0, 6, 5)), end="")
+       1    8    0  100.00 100.00     5      5    5      0      6     5    83.33
+    """
+    return ("%4d  %3d    %d  %6.2f %6.2f   %3d    %3d  %3d    %3d   %4d  %4d   %6.2f\n"
+            % (s.id, s.length, s.status, s.percent("recall"), s.percent("precision"),
+               s.matched, s.gold, s.test, s.crossing, s.words, s.correct_tags,
+               s.percent("tagging")))
+
+
+def _f(x: Optional[float]) -> str:
+    return "%6.2f" % x if x is not None else "%6s" % NAN_TEXT
+
+
+def _summary(t: Totals, title: str) -> List[str]:
+    p = t.percent
+    return [f"\n{title}\n",
+            "Number of sentence        = %6d\n" % t.sentences,
+            "Number of Error sentence  = %6d\n" % t.error_sentences,
+            "Number of Skip  sentence  = %6d\n" % t.skip_sentences,
+            "Number of Valid sentence  = %6d\n" % t.valid,
+            "Bracketing Recall         = %s\n" % _f(p("recall")),
+            "Bracketing Precision      = %s\n" % _f(p("precision")),
+            "Bracketing FMeasure       = %s\n" % _f(p("f_measure")),
+            "Complete match            = %s\n" % _f(p("complete_match")),
+            "Average crossing          = %s\n" % _f(p("average_crossing")),
+            "No crossing               = %s\n" % _f(p("no_crossing")),
+            "2 or less crossing        = %s\n" % _f(p("two_or_less_crossing")),
+            "Tagging accuracy          = %s\n" % _f(p("tagging"))]
+
+
+def _bytes_as_text(s: str) -> str:
+    """Latin-1 characters (input bytes) back to the text they encode."""
+    try:
+        return s.encode("latin-1").decode("utf-8")
+    except UnicodeError:  # not UTF-8 (or already text): shown with escapes
+        return s.encode("latin-1", "backslashreplace").decode("utf-8", "backslashreplace")
+
+
+def evalb_report(res: ParsevalResult) -> str:
+    r"""EVALB's standard output for the files and parameters of ``res``.
+
+    Parameters
+    ----------
+    res : ParsevalResult
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.parseval import parseval
+    >>> res = parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
+    ...                ["(S (NP (DT a)) (VP (NN b) (VB c)))"])
+    >>> print(evalb_report(res).splitlines()[3])
+       1    3    0   33.33  33.33     1      3    3      1      3     2    66.67
+    >>> print("\n".join(evalb_report(res).splitlines()[5:7]))
+                     33.33  33.33      1     3     3      1      3     2    66.67
+    === Summary ===
+    """
+    out = [HEADER]
+    debug = res.params.debug
+    for s in res.sentences:
+        if debug > 1:
+            out.extend(line + "\n" for line in s.trace)
+        out.append(evalb_row(s))
+        if debug >= 1:
+            out.extend(line + "\n" for line in s.dump)
+    if res.stopped is not None:
+        if debug > 1:
+            out.extend(line + "\n" for line in res.stopped.trace)
+        return _bytes_as_text("".join(out))
+    t = res.all
+    out.append(RULE)
+    if t.gold > 0 and t.test > 0:
+        out.append("                %6.2f %6.2f %6d %5d %5d  %5d"
+                   % (t.percent("recall"), t.percent("precision"), t.matched, t.gold,
+                      t.test, t.crossing))
+    out.append("  %5d %5d   %6.2f" % (t.words, t.correct_tags, t.percent("tagging")))
+    out.append("\n=== Summary ===\n")
+    out += _summary(t, "-- All --")
+    out += _summary(res.cutoff, f"-- len<={res.params.cutoff_len} --")
+    return _bytes_as_text("".join(out))
+
+
+def evalb_messages(res: ParsevalResult) -> str:
+    r"""What EVALB prints on standard error: ``ID : message`` per error sentence.
+
+    Parameters
+    ----------
+    res : ParsevalResult
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.parseval import parseval
+    >>> res = parseval(["(S (NN a) (NN b))"], ["(S (NN a))"])
+    >>> evalb_messages(res)
+    '1 : Length unmatch (2|1)\n'
+    """
+    return _bytes_as_text("".join(f"{i} : {m}\n" for i, m in res.errors))
