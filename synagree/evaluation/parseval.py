@@ -380,7 +380,7 @@ class ParsevalResult:
     ...              ["(S (NP (DT a)) (VP (NN b) (VB c)))"])
     >>> s = r.sentences[0]
     >>> (s.matched, s.gold, s.test, s.crossing, s.correct_tags), r.all.percent("f_measure")
-    ((1, 3, 3, 1, 2), 33.33333333333333)
+    ((1, 3, 3, 1, 3), 33.333333333333336)
     """
 
     gold_file: str

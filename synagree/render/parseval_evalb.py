@@ -105,9 +105,9 @@ def evalb_report(res: ParsevalResult) -> str:
     >>> res = parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
     ...                ["(S (NP (DT a)) (VP (NN b) (VB c)))"])
     >>> print(evalb_report(res).splitlines()[3])
-       1    3    0   33.33  33.33     1      3    3      1      3     2    66.67
+       1    3    0   33.33  33.33     1      3    3      1      3     3   100.00
     >>> print("\n".join(evalb_report(res).splitlines()[5:7]))
-                     33.33  33.33      1     3     3      1      3     2    66.67
+                     33.33  33.33      1     3     3      1      3     3   100.00
     === Summary ===
     """
     out = [HEADER]
