@@ -1,0 +1,582 @@
+"""Phrase-structure parsers against gold: PARSEVAL per system plus the opt-in extras.
+
+docs/method.md §22.  `compare_parseval` scores one or more system files
+against one gold file with EVALB's PARSEVAL (`synagree.evaluation.parseval`)
+and, when asked: α between gold and each system
+(`synagree.evaluation.parseval_alpha`), per-label and per-length tables and
+label confusions (`synagree.evaluation.parseval_breakdown`), paired bootstrap
+and approximate randomisation between every two systems on bracketing F1
+and tagging accuracy (`synagree.stats.significance`, as for LAS), and the
+per-sentence data a later ``--baseline`` comparison needs (`add_unit_data`,
+`compare_baseline`; `synagree.stats.regression`).
+
+The units of the tests and of the baseline are the sentences (lines); an
+error or skip sentence adds nothing to the counts, as in EVALB's totals.
+Per sentence, ``bracket_F1`` keeps (matched, gold, system brackets) and
+``tagging_accuracy`` (correct tags, words, words), so the resampled values
+are the F-measure 2·Σmatched/(Σgold + Σsystem) and the tagging accuracy.
+
+numpy and the tree edit distance engine are imported only when an extra
+asks for them: PARSEVAL alone stays within EVALB's own time
+(benchmarks/bench_parseval.py).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Union
+
+from synagree._version import __version__
+from synagree.base.problems import InputError, Problem
+from synagree.evaluation.parseval import (
+    EVALB_VERSION,
+    ParsevalResult,
+    Source,
+    parseval,
+    read_pair,
+)
+from synagree.io.evalb_lines import BracketLines
+from synagree.io.evalb_params import EvalbParams, load_params
+
+__all__ = ["SystemParseval", "ParsevalComparison", "compare_parseval", "unit_data",
+           "add_unit_data", "compare_baseline", "PARSEVAL_METRICS", "LISTS_BY"]
+
+#: the metrics of the significance tests and of ``--baseline``, per sentence
+PARSEVAL_METRICS = ("bracket_F1", "tagging_accuracy")
+LISTS_BY = (("bracket_F1", 1), ("ted", -1))
+"""Sentence lists of ``--baseline``: by the change in matched brackets, then TED."""
+
+
+@dataclass
+class SystemParseval:
+    """One system's PARSEVAL and extras.
+
+    Parameters
+    ----------
+    name : str
+    result : ParsevalResult
+    alpha : dict of str to AlphaStats, optional
+        α between gold and the system per variant (with ``alpha=True``).
+    unit_ted : dict of int to float, optional
+        TED(gold tree, system tree) per valid sentence (by line).
+    breakdown : ParsevalBreakdown, optional
+    per_unit : dict, optional
+        `synagree.stats.regression.UnitData.to_dict`, set by `add_unit_data`.
+    notes : list of str
+
+    Examples
+    --------
+    >>> res = compare_parseval(["(S (NN a))"], [["(S (NN a))"]], names=["p"])
+    >>> sp = res.systems[0]
+    >>> sp.name, sp.value("bracket_F1"), sp.value("tagging_accuracy")
+    ('p', 1.0, 1.0)
+    """
+
+    name: str
+    result: ParsevalResult
+    alpha: Optional[dict] = None
+    unit_ted: Optional[Dict[int, float]] = None
+    breakdown: Optional[object] = None  # ParsevalBreakdown
+    per_unit: Optional[dict] = None
+    notes: List[str] = field(default_factory=list)
+
+    def value(self, metric: str) -> Optional[float]:
+        """``bracket_F1`` (2·matched/(gold + test)), ``tagging_accuracy`` or
+        ``alpha_<variant>`` over all sentences (None when undefined or stopped)."""
+        t = self.result.all
+        if metric == "bracket_F1":
+            n = t.gold + t.test
+            return 2 * t.matched / n if n else None
+        if metric == "tagging_accuracy":
+            return t.correct_tags / t.words if t.words else None
+        if metric.startswith("alpha_") and self.alpha is not None:
+            st = self.alpha.get(metric[len("alpha_"):])
+            return None if st is None else st.alpha
+        return None
+
+    def as_dict(self) -> dict:
+        """The system's result, JSON-ready (fractions; every count)."""
+        d = {"name": self.name, "file": self.result.system_file,
+             **{k: v for k, v in self.result.as_dict().items()
+                if k not in ("gold_file", "system_file")}}
+        if self.alpha is not None:
+            d["alpha"] = {v: {"alpha": st.alpha, "d_o": st.d_o, "d_e": st.d_e, "n": st.n,
+                              "units": st.units,
+                              **({"alpha_se": st.alpha_se, "sampled_pairs": st.sampled_pairs}
+                                 if st.alpha_se is not None else {})}
+                          for v, st in self.alpha.items()}
+        if self.breakdown is not None:
+            d["breakdown"] = self.breakdown.as_dict()  # type: ignore[attr-defined]
+        if self.per_unit is not None:
+            d["per_unit"] = self.per_unit
+        d["notes"] = list(self.notes)
+        return d
+
+
+@dataclass
+class ParsevalComparison:
+    """Every system scored against one gold file with one parameter file.
+
+    Parameters
+    ----------
+    gold : str
+    gold_sentences : int
+    params : EvalbParams
+    systems : list of SystemParseval
+    significance : SignificanceResult, optional
+    baseline : BaselineComparison, optional
+    notes : list of str
+    warnings : list of Problem
+    alpha_d_e : str, optional
+        ``exact`` or ``sampled (...)`` when α was computed.
+
+    Examples
+    --------
+    >>> res = compare_parseval(["(S (NN a))"], [["(S (NN a))"]])
+    >>> res.settings()["params"], res.signature().startswith("scorer:EVALB 2006")
+    ('COLLINS.prm', True)
+    >>> res.as_dict()["kind"], res.as_dict()["gold_sentences"]
+    ('parseval', 1)
+    """
+
+    gold: str
+    gold_sentences: int
+    params: EvalbParams
+    systems: List[SystemParseval]
+    significance: Optional[object] = None  # SignificanceResult
+    baseline: Optional[object] = None  # BaselineComparison
+    notes: List[str] = field(default_factory=list)
+    warnings: List[Problem] = field(default_factory=list)
+    alpha_d_e: Optional[str] = None
+
+    def system(self, name: str) -> SystemParseval:
+        """The system named ``name`` (KeyError if none)."""
+        for s in self.systems:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    @property
+    def stopped(self) -> bool:
+        """Did ``MAX_ERROR`` stop any system (as it stops EVALB)?"""
+        return any(s.result.stopped is not None for s in self.systems)
+
+    def settings(self) -> Dict[str, str]:
+        """How the numbers were computed (the signature's keys, docs/output.md)."""
+        s = {"scorer": EVALB_VERSION, "params": self.params.name,
+             "params_sha256": self.params.sha256}
+        if self.alpha_d_e is not None:
+            s["alpha"] = f"TED unit costs over EVALB's trees, d_e {self.alpha_d_e}"
+        s["version"] = __version__
+        return s
+
+    def signature(self) -> str:
+        """The settings as one line, ``key:value|...``: equal signatures, comparable numbers."""
+        return "|".join(f"{k}:{v}" for k, v in self.settings().items())
+
+    def as_dict(self) -> dict:
+        """The comparison, JSON-ready (``kind`` ``parseval``; fractions; every count)."""
+        d = {"kind": "parseval", "synagree_version": __version__, "gold": self.gold,
+             "gold_sentences": self.gold_sentences, "settings": self.settings(),
+             "signature": self.signature(), "params": self.params.as_dict(),
+             "systems": [s.as_dict() for s in self.systems]}
+        if self.significance is not None:
+            d["significance"] = self.significance.as_dict()  # type: ignore[attr-defined]
+        if self.baseline is not None:
+            d["baseline"] = self.baseline.as_dict()  # type: ignore[attr-defined]
+        d["notes"] = list(self.notes)
+        d["warnings"] = [w.as_dict() for w in self.warnings]
+        return d
+
+
+def _names(files: Sequence[str], names: Optional[Sequence[str]]) -> List[str]:
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != len(files):
+            raise InputError.single("<command line>", None, "usage",
+                                    f"{len(names)} name(s) for {len(files)} system file(s)")
+        if len(set(names)) != len(names):
+            raise InputError.single("<command line>", None, "usage",
+                                    "system names must be distinct")
+        return names
+    base = [Path(f).name or f for f in files]
+    out: List[str] = []
+    for k, (b, f) in enumerate(zip(base, files)):
+        n = b if base.count(b) == 1 else f
+        while n in out:
+            n = f"{n}#{k + 1}"
+        out.append(n)
+    return out
+
+
+def compare_parseval(gold: Source, systems: Sequence[Source],
+                     params: Union[str, Path, EvalbParams] = "collins", *,
+                     names: Optional[Sequence[str]] = None, alpha: bool = False,
+                     breakdown: bool = False, significance: bool = False, B: int = 1000,
+                     R: Optional[int] = None, seed: int = 0, level: float = 0.95,
+                     sample_pairs: Optional[int] = None, exact: bool = False,
+                     progress: Optional[bool] = None, max_memory: Optional[int] = None,
+                     engine: str = "auto") -> ParsevalComparison:
+    r"""PARSEVAL of each system against gold, with the extras asked for.
+
+    Every file is read before any is refused, so the problems of all files
+    come at once.
+
+    Parameters
+    ----------
+    gold : str, path-like, BracketLines or sequence of str
+    systems : sequence of the same
+    params : str, path-like or EvalbParams
+        ``collins`` (default), ``new``, ``nk`` or a ``.prm`` file.
+    names : sequence of str, optional
+        One distinct name per system (default: the file names).
+    alpha : bool
+        α_plain/α_diff/α_norm between gold and each system.
+    breakdown : bool
+        Per-label P/R/F, length bins and label confusions.
+    significance : bool
+        Paired bootstrap and approximate randomisation between every two
+        systems on ``bracket_F1`` and ``tagging_accuracy``.
+    B, R, seed, level
+        Replicates, randomisation rounds (default ``B``), seed, interval level.
+    sample_pairs, exact
+        α's D_e as for `synagree.evaluation.compare.compare`.
+    progress : bool, optional
+        Progress bars (α) on stderr.
+    max_memory : int, optional
+        Bytes the significance tests may plan to use (default 4 GB).
+    engine : {"auto", "c", "python"}
+        See `synagree.evaluation.parseval.parseval`.
+
+    Returns
+    -------
+    ParsevalComparison
+
+    Raises
+    ------
+    InputError
+        No system, bad input in any file (`parseval`), names not one per system
+        or not distinct, a memory plan above ``max_memory``.
+
+    Examples
+    --------
+    >>> gold = ["(TOP (S (NP (NNP Ann)) (VP (VBZ sings)) (. .)))",
+    ...         "(TOP (S (NP (DT The) (NN cat)) (VP (VBD sat) (PP (IN on) (NP (PRP it))))))"]
+    >>> a = ["(TOP (S (NP (NNP Ann)) (VP (VBZ sings) (. .))))",
+    ...      "(TOP (S (NP (DT The) (NN cat)) (VP (VBD sat)) (PP (IN on) (NP (PRP it)))))"]
+    >>> res = compare_parseval(gold, [a, gold], names=["A", "oracle"], alpha=True)
+    >>> [(s.name, round(s.value("bracket_F1"), 4)) for s in res.systems]
+    [('A', 0.875), ('oracle', 1.0)]
+    >>> round(res.system("A").alpha["plain"].alpha, 4), res.system("oracle").unit_ted
+    (0.94, {1: 0.0, 2: 0.0})
+    """
+    if not systems:
+        raise InputError.single("<command line>", None, "usage", "no system file given")
+    prm = load_params(params)
+    errors: List[Problem] = []
+    g_lines: Optional[BracketLines] = None
+    results: List[ParsevalResult] = []
+    files: List[str] = []
+    for k, src in enumerate(systems):
+        try:
+            g_lines, s_lines = read_pair(gold if g_lines is None else g_lines, src)
+            files.append(s_lines.file if s_lines.file != "<system>" else f"<system {k + 1}>")
+            results.append(parseval(g_lines, s_lines, prm, detail=alpha or breakdown,
+                                    engine=engine))
+        except InputError as exc:
+            errors.extend(e for e in exc.errors if e not in errors)
+    if errors:
+        raise InputError(errors)
+    assert g_lines is not None
+    sys_names = _names(files, names)
+    out = ParsevalComparison(g_lines.file, len(g_lines), prm, [])
+    for name, r in zip(sys_names, results):
+        sp = SystemParseval(name, r)
+        for w in r.warnings:
+            if w not in out.warnings:
+                out.warnings.append(w)
+        if r.stopped is not None:
+            sp.notes.append(f"{name}: EVALB stops at line {r.stopped.id}: {r.stopped.errors} "
+                            f"errors, more than MAX_ERROR {prm.max_error}; no summary "
+                            f"(sentences after it are not scored)")
+        out.systems.append(sp)
+    if alpha:
+        _add_alpha(out, sample_pairs, exact or significance, seed, progress)
+    if breakdown:
+        from synagree.evaluation.parseval_breakdown import parseval_breakdown
+        for sp in out.systems:
+            sp.breakdown = parseval_breakdown(sp.result)
+    if significance:
+        _add_significance(out, B, R, seed, level, max_memory)
+    for sp in out.systems:
+        out.notes.extend(sp.notes)
+    if any(s.status == 1 for sp in out.systems for s in sp.result.sentences):
+        n = {sp.name: sum(1 for s in sp.result.sentences if s.status == 1)
+             for sp in out.systems}
+        out.notes.append("error sentences (EVALB status 1: words or lengths differ; scored "
+                         "as nothing): " + ", ".join(f"{k} {v}" for k, v in n.items() if v))
+    return out
+
+
+def _add_alpha(out: ParsevalComparison, sample_pairs: Optional[int], exact: bool, seed: int,
+               progress: Optional[bool]) -> None:
+    # numpy and the TED engine: only now (see the module docstring)
+    from synagree.evaluation.parseval_alpha import alpha_trees
+    from synagree.stats.alpha import VARIANTS, AlphaStats, sampling_plan, tree_alpha
+    from synagree.trees.flat import Vocabulary
+
+    vocab = Vocabulary()
+    sampled = []
+    for sp in out.systems:
+        ids, units = alpha_trees(sp.result, vocab)
+        if not units:
+            st = AlphaStats(0.0, 0.0, 0, 0)
+            st.notes.append("alpha: no valid sentence; alpha is undefined")
+            sp.alpha = {v: st for v in VARIANTS}
+            sp.unit_ted = {}
+        else:
+            pairs, target, note = sampling_plan(2 * len(units), sample_pairs, exact)
+            if note:
+                sp.notes.append(f"{sp.name}: {note}")
+            ta = tree_alpha(units, sample_pairs=pairs, seed=seed, progress=progress,
+                            target_se=target)
+            sp.alpha = ta.stats
+            sp.unit_ted = {i: float(m[0, 1]) for i, m in zip(ids, ta.unit_ted)}
+            if ta.sampled is not None:
+                sampled.append(sp.name)
+        for st in sp.alpha.values():
+            for n in st.notes:
+                if f"{sp.name}: {n}" not in sp.notes:
+                    sp.notes.append(f"{sp.name}: {n}")
+    out.alpha_d_e = f"sampled ({', '.join(sampled)})" if sampled else "exact"
+
+
+def _unit_arrays(r: ParsevalResult, U: int):
+    import numpy as np
+
+    m, g, t, c, w = (np.zeros(U) for _ in range(5))
+    for s in r.sentences:
+        if s.status == 0:
+            k = s.id - 1
+            m[k], g[k], t[k], c[k], w[k] = s.matched, s.gold, s.test, s.correct_tags, s.words
+    return m, g, t, c, w
+
+
+def _add_significance(out: ParsevalComparison, B: int, R: Optional[int], seed: int,
+                      level: float, max_memory: Optional[int]) -> None:
+    from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
+    from synagree.stats.significance import RatioUnits, SystemUnits, significance
+
+    U = out.gold_sentences
+    check_resampling(U, B, len(out.systems),
+                     DEFAULT_MAX_MEMORY if max_memory is None else max_memory)
+    units = []
+    for sp in out.systems:
+        m, g, t, c, w = _unit_arrays(sp.result, U)
+        units.append(SystemUnits(sp.name, {"bracket_F1": RatioUnits(m, g, t),
+                                           "tagging_accuracy": RatioUnits(c, w, w)}))
+    out.significance = significance(units, B=B, R=R, seed=seed, level=level,
+                                    metrics=PARSEVAL_METRICS)
+    if out.stopped:
+        out.notes.append("significance: a system stopped by MAX_ERROR counts nothing from "
+                         "its stopping sentence on")
+
+
+# --------------------------------------------------------------------------- baseline
+
+
+def _digest(line: str) -> str:
+    return hashlib.sha1(" ".join(line.split()).encode("latin-1")).hexdigest()[:16]
+
+
+def unit_data(sp: SystemParseval, gold: BracketLines):
+    r"""The per-sentence data of one system for a later ``--baseline`` comparison.
+
+    Units are the gold lines (ids ``#N``, the line number); a unit's text
+    digest is that of its gold line with white space normalised.  Ratios:
+    ``bracket_F1`` (matched, gold, system brackets) and ``tagging_accuracy``
+    (correct tags, words, words), zero for error and skip sentences; with α,
+    TED and each variant's per-sentence D_o sums.
+
+    Parameters
+    ----------
+    sp : SystemParseval
+    gold : BracketLines
+
+    Returns
+    -------
+    UnitData
+
+    Examples
+    --------
+    >>> from synagree.evaluation.parseval import read_pair
+    >>> g, s = read_pair(["(S (NP (NN a)) (VB b))"], ["(S (NN a) (VB b))"])
+    >>> res = compare_parseval(g, [s])
+    >>> ud = unit_data(res.systems[0], g)
+    >>> ud.ids, ud.ratios["bracket_F1"].correct.tolist(), ud.ratios["bracket_F1"].gold.tolist()
+    (['#1'], [1.0], [2.0])
+    """
+    import numpy as np
+
+    from synagree.distance.sums import delta_squared
+    from synagree.stats.regression import UnitData
+    from synagree.stats.significance import RatioUnits
+
+    U = len(gold)
+    m, g, t, c, w = _unit_arrays(sp.result, U)
+    ids = [f"#{k + 1}" for k in range(U)]
+    text = [_digest(x) for x in gold.lines]
+    length = np.zeros(U)
+    for s in sp.result.sentences:
+        length[s.id - 1] = s.length
+    ted = np.full(U, np.nan)
+    alphas = {}
+    if sp.unit_ted is not None and sp.alpha is not None:
+        words = np.zeros(U)
+        valid = np.zeros(U, dtype=bool)
+        for s in sp.result.sentences:
+            if s.status == 0:
+                words[s.id - 1] = s.words
+                valid[s.id - 1] = True
+        for k, d in sp.unit_ted.items():
+            ted[k - 1] = d
+        for v, st in sp.alpha.items():
+            do = np.zeros(U)
+            # |t| = words (leaves) of both trees; m_u = 2 values: D_o sum = 2 δ²
+            do[valid] = 2.0 * delta_squared(ted[valid], words[valid], words[valid], v)
+            alphas[f"alpha_{v}"] = (do, np.where(valid, 2.0, 0.0), float(st.d_e))
+    return UnitData(ids, text, length, ted,
+                    {"bracket_F1": RatioUnits(m, g, t), "tagging_accuracy": RatioUnits(c, w, w)},
+                    alphas)
+
+
+def add_unit_data(res: ParsevalComparison, gold: Optional[BracketLines] = None
+                  ) -> ParsevalComparison:
+    """Store every system's per-sentence data in ``res`` (``per_unit`` in its JSON).
+
+    Parameters
+    ----------
+    res : ParsevalComparison
+    gold : BracketLines, optional
+        The gold lines (read again from ``res.gold`` when not given).
+
+    Returns
+    -------
+    ParsevalComparison
+        ``res`` itself.
+
+    Examples
+    --------
+    >>> from synagree.evaluation.parseval import read_pair
+    >>> g, s = read_pair(["(S (NP (NN a)) (VB b))"], ["(S (NN a) (VB b))"])
+    >>> d = add_unit_data(compare_parseval(g, [s]), g).as_dict()
+    >>> d["systems"][0]["per_unit"]["ratios"]["bracket_F1"]
+    {'correct': [1], 'gold': [2], 'system': [1]}
+    """
+    if gold is None:
+        gold, _ = read_pair(res.gold, res.gold)
+    for sp in res.systems:
+        sp.per_unit = {**unit_data(sp, gold).to_dict(), "synagree_version": __version__}
+    return res
+
+
+def _view(d: dict):
+    from synagree.stats.regression import ResultView, UnitData
+
+    summary = (d.get("summary") or {}).get("all") or {}
+    values: Dict[str, Optional[float]] = {
+        "bracket_F1": (2 * summary["matched"] / (summary["gold"] + summary["test"])
+                       if summary and summary["gold"] + summary["test"] else None),
+        "tagging_accuracy": summary.get("tagging") if summary else None}
+    for v, st in (d.get("alpha") or {}).items():
+        values[f"alpha_{v}"] = st.get("alpha")
+    pu = d.get("per_unit")
+    units = UnitData.from_dict(pu) if isinstance(pu, dict) else None
+    return ResultView(str(d.get("name")), values, {}, units)
+
+
+def compare_baseline(res: ParsevalComparison, doc: dict, baseline: str = "<baseline>", *,
+                     B: int = 1000, R: Optional[int] = None, seed: int = 0,
+                     level: float = 0.95, top: int = 10):
+    r"""Compare ``res`` with a stored ``compare`` JSON of bracketed files (method §18, §22.6).
+
+    Systems are paired by name (one against one under different names, with
+    a note); a different parameter file (by its SHA-256) makes the numbers
+    incomparable, an error; a different gold file, gold size or version is a
+    note.
+
+    Parameters
+    ----------
+    res : ParsevalComparison
+        With per-unit data (`add_unit_data`).
+    doc : dict
+        The stored result (`synagree.stats.regression.load_baseline`).
+    baseline : str
+        Its file name, for messages.
+    B, R, seed, level, top
+        As for `synagree.stats.regression.regression`.
+
+    Returns
+    -------
+    BaselineComparison
+
+    Raises
+    ------
+    InputError
+        ``baseline-mismatch``: the stored result is a dependency comparison, or
+        its parameter file differs; ``bad-json``: malformed per-unit data.
+
+    Examples
+    --------
+    >>> from synagree.evaluation.parseval import read_pair
+    >>> g, s = read_pair(["(S (NP (NN a)) (VB b))", "(S (NN c))"],
+    ...                  ["(S (NN a) (VB b))", "(S (NN c))"])
+    >>> old = add_unit_data(compare_parseval(g, [g], names=["v1"]), g).as_dict()
+    >>> new = add_unit_data(compare_parseval(g, [s], names=["v2"]), g)
+    >>> r = compare_baseline(new, old, "old.json", B=50).results[0]
+    >>> round(r.metric("bracket_F1").delta, 4), [u.id for u in r.worse]
+    (-0.2, ['#1'])
+    """
+    from synagree.stats.regression import BaselineComparison, regression, settings_check
+
+    if doc.get("kind") != "parseval":
+        raise InputError.single(baseline, None, "baseline-mismatch",
+                                "the baseline compares dependency (CoNLL-U) files, these are "
+                                "bracketed trees: write it with `synagree compare GOLD.mrg "
+                                "SYS.mrg -o OLD.json`")
+    old_settings = {k: str(v) for k, v in (doc.get("settings") or {}).items()
+                    if k in ("params", "params_sha256", "version")}
+    new_settings = {k: v for k, v in res.settings().items()
+                    if k in ("params", "params_sha256", "version")}
+    notes = settings_check(old_settings, new_settings, baseline=baseline,
+                           must_match=["params_sha256"], note_only=["params", "version"])
+    if doc.get("gold") != res.gold:
+        notes.append(f"gold file: {doc.get('gold')} in the baseline, {res.gold} now")
+    if doc.get("gold_sentences") != res.gold_sentences:
+        notes.append(f"gold size: {doc.get('gold_sentences')} sentences in the baseline, "
+                     f"{res.gold_sentences} now")
+    try:
+        old_views = [_view(d) for d in doc.get("systems", [])]
+        new_views = [_view(s.as_dict()) for s in res.systems]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InputError.single(baseline, None, "bad-json",
+                                f"not a usable baseline: {exc}") from None
+    pairs = []
+    by_name = {v.name: v for v in old_views}
+    if len(old_views) == 1 and len(new_views) == 1 and old_views[0].name != new_views[0].name:
+        pairs.append((old_views[0], new_views[0]))
+        notes.append(f"the baseline's only system {old_views[0].name} is compared with "
+                     f"{new_views[0].name}")
+    else:
+        for nv in new_views:
+            if nv.name in by_name:
+                pairs.append((by_name[nv.name], nv))
+            else:
+                notes.append(f"{nv.name}: no system of that name in the baseline, not compared")
+        names = {nv.name for nv in new_views}
+        notes += [f"{ov.name}: in the baseline only, not compared" for ov in old_views
+                  if ov.name not in names]
+    results = [regression(ov, nv, B=B, R=R, seed=seed, level=level, top=top,
+                          lists_by=LISTS_BY) for ov, nv in pairs]
+    return BaselineComparison(baseline, "compare", results, notes)
