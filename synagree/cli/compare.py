@@ -1,4 +1,14 @@
-"""``synagree compare``: parsers scored against gold (CoNLL 2018 metrics, alpha, significance)."""
+"""``synagree compare``: parsers scored against gold.
+
+CoNLL-U files: the CoNLL 2018 metrics, alpha, breakdowns, significance
+(`synagree.evaluation.compare`).  Bracketed files (the gold file's first
+non-blank character is ``(``): PARSEVAL as EVALB computes it, with its
+parameter files, and the opt-in extras (`synagree.cli.compare_parseval`).
+
+Each path imports its own modules when it runs: PARSEVAL alone must stay
+within the compiled EVALB's time (benchmarks/bench_parseval.py), so nothing
+here pulls in numpy or the CoNLL-U reader.
+"""
 from __future__ import annotations
 
 import argparse
@@ -7,14 +17,37 @@ from synagree.base.problems import InputError
 from synagree.cli import baseline, options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
-from synagree.evaluation.baseline import add_unit_data, compare_baseline
-from synagree.evaluation.compare import OUTPUTS, SIGNIFICANCE_REPLICATES, compare
-from synagree.io.files import emit
-from synagree.render.compare import render
+from synagree.io.evalb_lines import bracketed_file
+
+# every format of both kinds of input (``evalb``: bracketed input only)
+OUTPUTS = ("table", "json", "csv", "latex", "evalb")
+# = synagree.evaluation.compare.SIGNIFICANCE_REPLICATES (a test checks they agree)
+SIGNIFICANCE_REPLICATES = 1000  # --significance without --bootstrap
 
 
 def run(args: argparse.Namespace) -> int:
     """``synagree compare``: system files scored against gold, rendered; the exit status."""
+    kind = bracketed_file(args.gold)
+    asked = args.params is not None or args.alpha or output_format(args) == "evalb"
+    if kind or (kind is None and asked):
+        from synagree.cli import compare_parseval  # see the module docstring
+
+        return compare_parseval.run(args)
+    if asked:
+        raise InputError.single("<command line>", None, "usage",
+                                "--params, --alpha and --output evalb are for bracketed "
+                                f"(Penn-style) files; {args.gold} is not one (its first "
+                                f"character is not '(')")
+    return _run_dependency(args)
+
+
+def _run_dependency(args: argparse.Namespace) -> int:
+    """CoNLL-U files: the CoNLL 2018 metrics and the rest (docs/method.md §11)."""
+    from synagree.evaluation.baseline import add_unit_data, compare_baseline
+    from synagree.evaluation.compare import compare
+    from synagree.io.files import emit
+    from synagree.render.compare import render
+
     if args.verbose and len(args.systems) != 1:
         raise InputError.single("<command line>", None, "usage",
                                 "-v (the scorer's table) needs exactly one system file")
@@ -46,9 +79,12 @@ def register(p: argparse.ArgumentParser) -> None:
                     "2018 shared-task metrics (any tokenisation and sentence split), "
                     "LAS_full, hierarchical LAS, Krippendorff's alpha over tree edit "
                     "distance between gold and each system, breakdowns and significance "
-                    "tests between systems.")
-    p.add_argument("gold", help="gold CoNLL-U file")
-    p.add_argument("systems", nargs="+", metavar="SYSTEM", help="system CoNLL-U file(s)")
+                    "tests between systems.  Bracketed (Penn-style) files, one tree a line: "
+                    "PARSEVAL exactly as EVALB computes it (--params), with alpha, "
+                    "breakdowns, significance and --baseline on request.")
+    p.add_argument("gold", help="gold CoNLL-U file, or bracketed trees one a line")
+    p.add_argument("systems", nargs="+", metavar="SYSTEM",
+                   help="system file(s), in the gold file's format")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="one system: the official scorer's -v table (plus LAS_full, "
                         "LAS_hier and alpha)")
@@ -72,6 +108,12 @@ def register(p: argparse.ArgumentParser) -> None:
                    help=argparse.SUPPRESS)
     p.add_argument("--no-alpha", action="store_true",
                    help="skip alpha (the all-pairs tree edit distances are the slow part)")
+    p.add_argument("--params", metavar="FILE|collins|new|nk", default=None,
+                   help="bracketed input: EVALB's parameter file, or a bundled one "
+                        "(default collins = COLLINS.prm; new = new.prm; nk = nk.prm)")
+    p.add_argument("--alpha", action="store_true",
+                   help="bracketed input: add alpha between gold and each system (over the "
+                        "trees PARSEVAL compares)")
     options.add_sampling(p)
     options.add_memory(p)
     options.add_quiet(p)

@@ -7,8 +7,12 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from synagree.base.problems import InputError
-from synagree.io.formats import annotation_stem, format_of
-from synagree.stats.tag_alternatives import TAG_SYNTAXES
+
+# The option's values, as synagree.stats.tag_alternatives.TAG_SYNTAXES (a test
+# checks they agree): that module and synagree.io.formats pull in numpy and the
+# CoNLL-U reader, which `synagree compare` on bracketed files must not pay for
+# (it stays within EVALB's own time; benchmarks/bench_parseval.py).
+TAG_SYNTAXES = ("plain", "alternatives")
 
 
 def add_tag_syntax_args(p: argparse.ArgumentParser, what: str = "tags") -> None:
@@ -29,6 +33,8 @@ def add_tag_syntax_args(p: argparse.ArgumentParser, what: str = "tags") -> None:
 
 def _first_phrase_file(files: Sequence[str], dirs: Sequence[str], fmt: str) -> Optional[str]:
     """The first input file read as bracketed trees (one file per directory is sniffed)."""
+    from synagree.io.formats import annotation_stem, format_of  # heavy: see TAG_SYNTAXES
+
     paths = list(files)
     for d in dirs:
         p = Path(d)

@@ -39,10 +39,11 @@ from pathlib import Path
 from typing import List, Optional, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
-from synagree.io.compression import CorruptCompressedFile, read_bytes
+from synagree.io.compression import READ_ERRORS, CorruptCompressedFile, open_binary, read_bytes
 from synagree.io.evalb_params import C_SPACE, EvalbParams
 
 __all__ = ["BracketLines", "QuoteTerm", "ParsedLine", "read_bracket_lines", "parse_line",
+           "bracketed_file",
            "parse_lines", "limit_problems", "LIMITS", "QUOTE_WORDS"]
 
 #: EVALB's fixed buffers (evalb.c): bytes a line, words and brackets a sentence,
@@ -334,6 +335,45 @@ def read_bracket_lines(path: Union[str, Path], log: Optional[ProblemLog] = None
     if own and log.errors:
         raise InputError(log.errors)
     return out
+
+
+def bracketed_file(path: Union[str, Path]) -> Optional[bool]:
+    r"""Does the file hold bracketed trees: is its first non-blank byte ``(``?
+
+    How ``synagree compare`` tells bracketed files from CoNLL-U (whose lines
+    start with a digit or ``#``); compressed files are looked into.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    bool or None
+        None when the file cannot be read or holds only white space (the
+        reader then says why).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> fd, path = tempfile.mkstemp()
+    >>> with os.fdopen(fd, "w") as f:
+    ...     _ = f.write("\n  (TOP (S (NN x)))\n")
+    >>> bracketed_file(path), bracketed_file(path + ".missing")
+    (True, None)
+    >>> os.remove(path)
+    """
+    try:
+        with open_binary(path) as fh:
+            while True:
+                chunk = fh.read(4096)
+                if not chunk:
+                    return None
+                text = chunk.lstrip(C_SPACE.encode())
+                if text:
+                    return text[:1] == b"("
+    except READ_ERRORS:
+        return None
 
 
 def parse_lines(bl: BracketLines, params: EvalbParams, gold: bool, debug: bool = False

@@ -1,0 +1,371 @@
+"""Rendering of PARSEVAL comparisons (``synagree compare`` on bracketed files).
+
+A table with one column per system (EVALB's two summaries and every count),
+JSON (fractions, every count, every sentence), CSV in ``compare``'s long
+layout, LaTeX, and EVALB's own report (`synagree.render.parseval_evalb`).
+The percentages of the table are EVALB's own (`Totals.percent`), so they
+read as EVALB prints them; JSON and CSV hold fractions.
+
+Kept apart from ``render/compare.py`` so that it can move onto a common
+table model later; it imports no numpy (PARSEVAL must stay fast).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from typing import List, Optional, Sequence
+
+from synagree.base.escape import csv_cell, plain
+from synagree.base.escape import latex as latex_escape
+from synagree.base.jsonable import json_ready
+from synagree.evaluation.parseval import SUMMARY_VALUES, Totals
+from synagree.evaluation.parseval_compare import ParsevalComparison
+from synagree.render.parseval_evalb import evalb_report
+from synagree.render.regression import (
+    regression_csv_rows,
+    render_regression_latex,
+    render_regression_table,
+)
+
+__all__ = ["render_parseval", "render_table", "render_json", "render_csv", "render_latex",
+           "PARSEVAL_OUTPUTS", "CSV_COLUMNS"]
+
+PARSEVAL_OUTPUTS = ("table", "json", "csv", "latex", "evalb")
+#: the columns of ``compare``'s long CSV (render/compare.py), shared by both kinds of input
+CSV_COLUMNS = ("section", "system", "metric", "bin", "value", "correct", "gold", "predicted",
+               "aligned", "precision", "recall", "f1", "versus", "diff", "ci_low", "ci_high",
+               "p_bootstrap", "p_randomisation")
+
+_LABELS = {"recall": "bracketing recall", "precision": "bracketing precision",
+           "f_measure": "bracketing F-measure", "complete_match": "complete match",
+           "average_crossing": "average crossing", "no_crossing": "no crossing",
+           "two_or_less_crossing": "2 or less crossing", "tagging": "tagging accuracy"}
+_COUNTS = (("sentences", "sentences"), ("error_sentences", "error sentences"),
+           ("skip_sentences", "skip sentences"), ("valid", "valid sentences"))
+_TOTALS = (("matched", "matched brackets"), ("gold", "gold brackets"),
+           ("test", "system brackets"), ("crossing", "crossing brackets"),
+           ("words", "words"), ("correct_tags", "correct tags"))
+
+
+def _pct(x: Optional[float], digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "--"
+    return f"{x:.{digits}f}"
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> List[str]:
+    head = [plain(v) for v in head]
+    rows = [[plain(v) for v in r] for r in rows]
+    widths = [max(len(r[c]) for r in [head, *rows]) for c in range(len(head))]
+
+    def fmt(r: Sequence[str]) -> str:
+        return "  ".join(v.ljust(w) if c < left else v.rjust(w)
+                         for c, (v, w) in enumerate(zip(r, widths))).rstrip()
+
+    return [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows]
+
+
+def _scope_rows(res: ParsevalComparison, which: str) -> List[List[str]]:
+    rows = []
+    tots: List[Optional[Totals]] = [None if s.result.stopped else getattr(s.result, which)
+                                    for s in res.systems]
+    for attr, name in _COUNTS:
+        rows.append([name] + ["--" if t is None else str(getattr(t, attr)) for t in tots])
+    for k in SUMMARY_VALUES:
+        rows.append([_LABELS[k]] + ["--" if t is None else _pct(t.percent(k)) for t in tots])
+    for attr, name in _TOTALS:
+        rows.append([name] + ["--" if t is None else str(getattr(t, attr)) for t in tots])
+    return rows
+
+
+def render_table(res: ParsevalComparison, top: int = 10) -> str:
+    r"""EVALB's two summaries side by side, one column per system, then the extras.
+
+    Parameters
+    ----------
+    res : ParsevalComparison
+    top : int
+        Label confusions listed per system.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from synagree.evaluation.parseval_compare import compare_parseval
+    >>> res = compare_parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
+    ...                        [["(S (NP (DT a)) (VP (NN b) (VB c)))"]], names=["p"])
+    >>> lines = render_table(res).splitlines()
+    >>> [x for x in lines if x.startswith(("bracketing F", "crossing"))][:2]
+    ['bracketing F-measure   33.33', 'crossing brackets          1']
+    """
+    names = [s.name for s in res.systems]
+    cut = res.params.cutoff_len
+    out = [f"gold: {plain(res.gold)} ({res.gold_sentences} sentences)",
+           f"parameters: {plain(res.params.name)} (sha256 {res.params.sha256[:16]}...)"]
+    out += _table(["all sentences (%)"] + names, _scope_rows(res, "all"))
+    out.append("")
+    out += _table([f"length <= {cut} (%)"] + names, _scope_rows(res, "cutoff"))
+    if res.alpha_d_e is not None:
+        out.append("")
+        rows = [[f"alpha_{v}"] + [_pct(None if s.alpha is None or s.alpha[v].alpha is None
+                                       else 100 * s.alpha[v].alpha) for s in res.systems]
+                for v in ("plain", "diff", "norm")]
+        out += _table(["alpha x 100"] + names, rows)
+    out.append("values: percent as EVALB prints them (average crossing: brackets per valid "
+               "sentence; -- where undefined, or where MAX_ERROR stopped EVALB before its "
+               "summary); counts as EVALB sums them over the valid sentences")
+    out.append(f"signature: {plain(res.signature())}")
+    text = "\n".join(out) + "\n"
+    parts = []
+    if any(s.breakdown is not None for s in res.systems):
+        parts.append(_render_breakdowns(res, top))
+    if res.significance is not None:
+        parts.append(_render_significance(res))
+    if res.baseline is not None:
+        parts.append(render_regression_table(res.baseline.as_dict(),  # type: ignore
+                                             percent=True))
+    notes = list(res.notes) + [str(w) for w in res.warnings]
+    if notes:
+        parts.append("".join(f"note: {plain(n)}\n" for n in notes))
+    return text + "".join("\n" + p for p in parts)
+
+
+def _r(x: Optional[float]) -> str:
+    return _pct(None if x is None else 100 * x)
+
+
+def _render_breakdowns(res: ParsevalComparison, top: int) -> str:
+    out: List[str] = []
+    for s in res.systems:
+        bd = s.breakdown
+        if bd is None:
+            continue
+        out.append(plain(f"{s.name}: brackets by label (gold label for recall, system label "
+                         f"for precision)"))
+        out += _table(["label", "gold", "system", "matched", "P", "R", "F1"],
+                      [[c.label or "\"\"", str(c.gold), str(c.test), str(c.matched_gold),
+                        _r(c.precision), _r(c.recall), _r(c.f1)]
+                       for c in bd.labels]) + [""]  # type: ignore[attr-defined]
+        for title, bins, first in (("sentence length (words, EVALB's length)",
+                                    bd.sentence_length, "sentences"),  # type: ignore
+                                   ("constituent length (words)",
+                                    bd.constituent_length, None)):  # type: ignore
+            out.append(plain(f"{s.name}: brackets by {title}"))
+            head = ["bin"] + ([first] if first else []) + ["gold", "system", "matched", "P",
+                                                           "R", "F1"]
+            out += _table(head, [[b.bin] + ([str(b.sentences)] if first else [])
+                                 + [str(b.gold), str(b.test), str(b.matched),
+                                    _r(b.precision), _r(b.recall), _r(b.f1)]
+                                 for b in bins]) + [""]
+        out.append(plain(f"{s.name}: most frequent label confusions (brackets over the same "
+                         f"words)"))
+        rows = [[g, t, str(c), ex] for g, t, c, ex in bd.confusion.top(top)]  # type: ignore
+        out += (_table(["gold", "system", "count", "example"], rows, left=2)
+                if rows else ["(none)"]) + [""]
+    return "\n".join(out)
+
+
+def _render_significance(res: ParsevalComparison) -> str:
+    sig = res.significance
+    assert sig is not None
+    lvl = f"{100 * sig.level:g}%"  # type: ignore[attr-defined]
+    out = [f"significance: paired bootstrap (B = {sig.B}) and approximate randomisation "  # type: ignore[attr-defined]
+           f"(R = {sig.R}) over {sig.units} sentences, seed {sig.seed}"]  # type: ignore[attr-defined]
+    rows = []
+    for t in sig.pairs:  # type: ignore[attr-defined]
+        ci = "--" if t.ci is None else f"[{_r(t.ci[0])}, {_r(t.ci[1])}]"
+        rows.append([t.a, t.b, t.metric, _r(t.value_a), _r(t.value_b), _r(t.diff), ci,
+                     _p(t.p_bootstrap), _p(t.p_randomisation)])
+    out += _table(["A", "B", "metric", "A %", "B %", "A-B", f"{lvl} CI of A-B", "p boot",
+                   "p AR"], rows, left=3)
+    return "\n".join(out) + "\n"
+
+
+def _p(p: Optional[float]) -> str:
+    return "--" if p is None else f"{p:.4f}"
+
+
+def render_json(res: ParsevalComparison) -> str:
+    r"""`ParsevalComparison.as_dict` as indented JSON (fractions, every count and sentence).
+
+    Examples
+    --------
+    >>> from synagree.evaluation.parseval_compare import compare_parseval
+    >>> res = compare_parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
+    ...                        [["(S (NP (DT a)) (VP (NN b) (VB c)))"]])
+    >>> d = json.loads(render_json(res))
+    >>> d["systems"][0]["summary"]["all"]["matched"], d["systems"][0]["sentences"][0]["crossing"]
+    (1, 1)
+    """
+    return json.dumps(json_ready(res.as_dict()), indent=2, ensure_ascii=False) + "\n"
+
+
+def render_csv(res: ParsevalComparison) -> str:
+    r"""Long CSV in ``compare``'s columns (`CSV_COLUMNS`): one row per number group.
+
+    Sections: ``summary:all`` and ``summary:cutoff`` (``bracketing``: correct =
+    matched, gold, predicted = system brackets, precision, recall, f1;
+    ``tagging``: correct tags of words; the other values in ``value``);
+    ``sentence`` (``bin`` = line; the same groups, plus ``length``, ``status``,
+    ``crossing``); ``alpha``; ``label``, ``sentence_length``,
+    ``constituent_length``, ``confusion``; ``significance``; ``baseline``;
+    ``note``.
+
+    Examples
+    --------
+    >>> from synagree.evaluation.parseval_compare import compare_parseval
+    >>> res = compare_parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
+    ...                        [["(S (NP (DT a)) (VP (NN b) (VB c)))"]], names=["p"])
+    >>> rows = list(csv.DictReader(io.StringIO(render_csv(res))))
+    >>> [(r["metric"], r["correct"], r["gold"], r["f1"]) for r in rows
+    ...  if r["section"] == "summary:all" and r["metric"] == "bracketing"]
+    [('bracketing', '1', '3', '0.3333333333333333')]
+    """
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, CSV_COLUMNS, lineterminator="\n")
+    w.writeheader()
+
+    def row(**kw: object) -> None:
+        w.writerow({k: csv_cell("" if v is None else (repr(v) if isinstance(v, float) else v))
+                    for k, v in kw.items()})
+
+    for s in res.systems:
+        r = s.result
+        if r.stopped is None:
+            for scope, t in (("summary:all", r.all), ("summary:cutoff", r.cutoff)):
+                row(section=scope, system=s.name, metric="bracketing",
+                    value=t.fraction("f_measure"), correct=t.matched, gold=t.gold,
+                    predicted=t.test, precision=t.fraction("precision"),
+                    recall=t.fraction("recall"), f1=t.fraction("f_measure"))
+                row(section=scope, system=s.name, metric="tagging", value=t.fraction("tagging"),
+                    correct=t.correct_tags, gold=t.words, predicted=t.words)
+                for k in ("sentences", "error_sentences", "skip_sentences", "valid",
+                          "crossing", "complete", "no_crossing", "two_or_less_crossing"):
+                    row(section=scope, system=s.name, metric=k, value=getattr(t, k))
+                for k in ("complete_match", "average_crossing", "no_crossing",
+                          "two_or_less_crossing"):
+                    row(section=scope, system=s.name, metric=f"{k}_rate", value=t.fraction(k))
+        else:
+            row(section="stopped", system=s.name, metric="MAX_ERROR", bin=r.stopped.id,
+                value=r.stopped.message)
+        for x in r.sentences:
+            b = str(x.id)
+            row(section="sentence", system=s.name, metric="bracketing", bin=b,
+                correct=x.matched, gold=x.gold, predicted=x.test,
+                precision=x.fraction("precision"), recall=x.fraction("recall"))
+            row(section="sentence", system=s.name, metric="tagging", bin=b,
+                value=x.fraction("tagging"), correct=x.correct_tags, gold=x.words,
+                predicted=x.words)
+            for k in ("length", "status", "crossing"):
+                row(section="sentence", system=s.name, metric=k, bin=b, value=getattr(x, k))
+            if x.message:
+                row(section="sentence", system=s.name, metric="message", bin=b, value=x.message)
+        if s.alpha is not None:
+            for v, st in s.alpha.items():
+                row(section="alpha", system=s.name, metric=f"alpha_{v}", value=st.alpha)
+        bd = s.breakdown
+        if bd is not None:
+            for c in bd.labels:  # type: ignore[attr-defined]
+                row(section="label", system=s.name, metric="bracketing", bin=c.label,
+                    value=c.f1, correct=c.matched_gold, aligned=c.matched_test, gold=c.gold,
+                    predicted=c.test, precision=c.precision, recall=c.recall, f1=c.f1)
+            for sec, bins in (("sentence_length", bd.sentence_length),  # type: ignore
+                              ("constituent_length", bd.constituent_length)):  # type: ignore
+                for b in bins:
+                    row(section=sec, system=s.name, metric="bracketing", bin=b.bin,
+                        value=b.f1, correct=b.matched, gold=b.gold, predicted=b.test,
+                        aligned=b.sentences if sec == "sentence_length" else None,
+                        precision=b.precision, recall=b.recall, f1=b.f1)
+            for g, t, c, ex in bd.confusion.top(None):  # type: ignore[attr-defined]
+                row(section="confusion", system=s.name, metric=f"{g}->{t}", bin=ex, value=c)
+    if res.significance is not None:
+        for t in res.significance.pairs:  # type: ignore[attr-defined]
+            row(section="significance", system=t.a, versus=t.b, metric=t.metric,
+                value=t.value_a, diff=t.diff, ci_low=t.ci[0] if t.ci else None,
+                ci_high=t.ci[1] if t.ci else None, p_bootstrap=t.p_bootstrap,
+                p_randomisation=t.p_randomisation)
+    if res.baseline is not None:
+        for r in regression_csv_rows(res.baseline.as_dict()):  # type: ignore
+            row(**r)
+    for n in list(res.notes) + [str(w) for w in res.warnings]:
+        row(section="note", value=n)
+    row(section="signature", value=res.signature())
+    return buf.getvalue()
+
+
+def render_latex(res: ParsevalComparison) -> str:
+    r"""A booktabs table, one row per system: EVALB's recall, precision, F-measure,
+    complete match and tagging accuracy in percent (all sentences and ≤ CUTOFF_LEN).
+
+    Examples
+    --------
+    >>> from synagree.evaluation.parseval_compare import compare_parseval
+    >>> res = compare_parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
+    ...                        [["(S (NP (DT a)) (VP (NN b) (VB c)))"]], names=["p"])
+    >>> print(render_latex(res).splitlines()[5])
+    p & 33.33 & 33.33 & 33.33 & 0.00 & 100.00 & 33.33 & 33.33 & 33.33 & 0.00 & 100.00 \\
+    """
+    keys = ("recall", "precision", "f_measure", "complete_match", "tagging")
+    heads = ["LR", "LP", "F1", "EX", "Tag"]
+    cut = res.params.cutoff_len
+    lines = ["\\begin{tabular}{l" + "r" * 10 + "}", "\\toprule",
+             f" & \\multicolumn{{5}}{{c}}{{all}} & \\multicolumn{{5}}{{c}}"
+             f"{{length $\\le$ {cut}}} \\\\",
+             " & ".join(["System"] + heads + heads) + " \\\\", "\\midrule"]
+    for s in res.systems:
+        cells = [latex_escape(s.name)]
+        for t in (s.result.all, s.result.cutoff):
+            cells += ["--" if s.result.stopped else _pct(t.percent(k)) for k in keys]
+        lines.append(" & ".join(cells) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}",
+              f"% PARSEVAL as EVALB computes it, percent; "
+              f"signature: {plain(res.signature())}"]
+    tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)  # type: ignore
+            if res.baseline is not None else "")
+    return "\n".join(lines) + "\n" + tail
+
+
+def render_parseval(res: ParsevalComparison, output: str = "table", top: int = 10) -> str:
+    r"""A PARSEVAL comparison in one output format.
+
+    Parameters
+    ----------
+    res : ParsevalComparison
+    output : {"table", "json", "csv", "latex", "evalb"}
+        ``evalb``: EVALB's own report (one system only).
+    top : int
+        Label confusions listed per system (table).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Unknown format, or ``evalb`` with several systems.
+
+    Examples
+    --------
+    >>> from synagree.evaluation.parseval_compare import compare_parseval
+    >>> res = compare_parseval(["(S (NN a))"], [["(S (NN a))"]])
+    >>> render_parseval(res, "evalb").splitlines()[3]
+    '   1    1    0  100.00 100.00     1      1    1      0      1     1   100.00'
+    """
+    if output == "evalb":
+        if len(res.systems) != 1:
+            raise ValueError("EVALB's report is of one system file")
+        return evalb_report(res.systems[0].result)
+    if output == "table":
+        return render_table(res, top)
+    if output == "json":
+        return render_json(res)
+    if output == "csv":
+        return render_csv(res)
+    if output == "latex":
+        return render_latex(res)
+    raise ValueError(f"unknown output format {output!r}; expected one of {PARSEVAL_OUTPUTS}")
