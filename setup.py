@@ -1,9 +1,10 @@
 """Build of the optional C kernels (everything else is in pyproject.toml).
 
-The two extensions hold synagree's compiled kernels (tree building, tree
-edit distance, the all-pairs sums).  They are optional: where no C compiler
-is available the install still succeeds and the same kernels run through
-numba instead (synagree.base.native).
+The extensions hold synagree's compiled kernels (tree building, tree
+edit distance, the all-pairs sums, PARSEVAL's counts).  They are optional:
+where no C compiler is available the install still succeeds and the same
+kernels run through numba (synagree.base.native), PARSEVAL through its
+Python scorer (synagree.evaluation.parseval).
 """
 import hashlib
 import platform
@@ -43,4 +44,6 @@ setup(ext_modules=[
     kernel("synagree.trees._flatc", ["synagree/trees/_flatc.c"]),
     kernel("synagree.distance._tedc",
            ["synagree/distance/_tedc.c", "synagree/distance/_tedc_zs.h"]),
+    # PARSEVAL's counts (synagree.evaluation.parseval; a Python scorer runs without it)
+    kernel("synagree.evaluation._parsevalc", ["synagree/evaluation/_parsevalc.c"]),
 ])

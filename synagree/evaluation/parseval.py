@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
+from synagree.base.native import built_from
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.evalb_lines import (
     BracketLines,
@@ -753,12 +754,14 @@ def _engine(engine: str, debug: int, detail: bool) -> str:
                                     f"{ENGINE_ENV}={engine!r}: must be one of auto, c, python")
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
-    if engine == "c" and _parsevalc is None:
+    built = _parsevalc is not None and built_from(_parsevalc, ["_parsevalc.c"])
+    if engine == "c" and not built:
         raise InputError.single("<environment>", None, "bad-environment",
-                                "the compiled PARSEVAL kernel is not built")
-    if engine == "auto":
-        engine = "c" if _parsevalc is not None and not debug and not detail else "python"
-    return engine
+                                "the compiled PARSEVAL kernel is not built, or was built from "
+                                "older sources (rebuild with pip install -e .)")
+    if debug or detail:  # the kernel counts only: DEBUG lines and details are Python's
+        return "python"
+    return "c" if engine == "c" or (engine == "auto" and built) else "python"
 
 
 def parseval(gold: Source, system: Source, params: Union[str, Path, EvalbParams] = "collins",
@@ -865,21 +868,10 @@ def _score_c(g: BracketLines, s: BracketLines, prm: EvalbParams
     if out is None:
         return None
     rows: List[SentenceScore] = []
-    for k, (status, length, matched, gold, test, crossing, words, correct, wn1, wn2,
-            bad) in enumerate(out):
-        row = SentenceScore(k + 1, length, status, matched, gold, test, crossing, words,
-                            correct)
-        if status == 1:
-            if bad < 0:
-                row.message = f"Length unmatch ({wn1}|{wn2})"
-            else:  # the words are read again, in Python, for the message (rare)
-                row.message = _words_message(g.lines[k], s.lines[k], prm)
+    for k, r in enumerate(out):
+        row = SentenceScore(k + 1, r[1], r[0], r[2], r[3], r[4], r[5], r[6], r[7])
+        if r[0] == 1:
+            row.message = (f"Length unmatch ({r[8]}|{r[9]})" if r[10] < 0
+                           else f"Words unmatch ({r[11]}|{r[12]})")
         rows.append(row)
     return rows
-
-
-def _words_message(gold_line: str, test_line: str, prm: EvalbParams) -> str:
-    from synagree.io.evalb_lines import parse_line
-    score, _ = score_sentence(0, parse_line(gold_line, prm), parse_line(test_line, prm), prm)
-    assert score.message is not None
-    return score.message
