@@ -19,7 +19,6 @@ from typing import List, Optional, Sequence
 
 from synagree.base.escape import csv_cell, plain
 from synagree.base.escape import latex as latex_escape
-from synagree.base.jsonable import json_ready
 from synagree.evaluation.parseval import SUMMARY_VALUES, Totals
 from synagree.evaluation.parseval_compare import ParsevalComparison
 from synagree.render.parseval_evalb import evalb_report
@@ -201,6 +200,8 @@ def render_json(res: ParsevalComparison) -> str:
     >>> d["systems"][0]["summary"]["all"]["matched"], d["systems"][0]["sentences"][0]["crossing"]
     (1, 1)
     """
+    from synagree.base.jsonable import json_ready  # numpy: only for JSON (module docstring)
+
     return json.dumps(json_ready(res.as_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
