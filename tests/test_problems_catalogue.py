@@ -214,6 +214,11 @@ PRODUCERS = {
                             ["agree", "{bad}", "{good}"]),
     "stray-text": ({"bad.tree": "S " + TREE, "good.tree": TREE}, ["agree", "{bad}", "{good}"]),
     "empty-tree": ({"bad.tree": "( )\n", "good.tree": TREE}, ["agree", "{bad}", "{good}"]),
+    # bracketed files read as EVALB reads them (compare)
+    "bad-params": ({"x.prm": "LABELLED 1\n", "g.mrg": "(S (NN a))\n"},
+                   ["compare", "{g}", "{g}", "--params", "{x}"]),
+    "evalb-limit": ({"g.mrg": "(S " + " ".join(f"(NN w{i})" for i in range(201)) + ")\n"},
+                    ["compare", "{g}", "{g}", "--output", "json"]),
     # several files
     "too-few-inputs": ({"good.conllu": GOOD}, ["agree", "{good}"]),
     "duplicate-annotator": ({"good.conllu": GOOD, "a.conllu": GOOD},
