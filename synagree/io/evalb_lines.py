@@ -202,8 +202,8 @@ def parse_line(line: str, params: EvalbParams, debug: bool = False) -> ParsedLin
     >>> try:
     ...     parse_line("(NP the dog)", p)
     ... except LineError as e:
-    ...     print(e.kind, e.column, e)
-    stray-text 5 'the' at column 5 stands beside a bracket, not as the one word of a (TAG word) preterminal
+    ...     print(e.kind, e.column, str(e)[:40])
+    stray-text 5 'the' at column 5 stands beside a bracke
     """
     deleted = params.delete_labels
     for_length = params.delete_labels_for_length
@@ -445,7 +445,8 @@ def limit_problems(bl: BracketLines, lines: List[ParsedLine], debug: int = 0
     >>> from synagree.io.evalb_params import load_params
     >>> line = "(S " + " ".join(f"(NN w{i})" for i in range(201)) + ")"
     >>> bl = BracketLines("g.mrg", [line])
-    >>> [w.message.split(":")[0] for w in limit_problems(bl, [parse_line(line, load_params("collins"))])]
+    >>> pl = parse_line(line, load_params("collins"))
+    >>> [w.message.split(":")[0] for w in limit_problems(bl, [pl])]
     ['201 words (EVALB holds 200)']
     """
     out: List[Problem] = []

@@ -290,8 +290,8 @@ def render_csv(res: ParsevalComparison) -> str:
                 ci_high=t.ci[1] if t.ci else None, p_bootstrap=t.p_bootstrap,
                 p_randomisation=t.p_randomisation)
     if res.baseline is not None:
-        for r in regression_csv_rows(res.baseline.as_dict()):  # type: ignore
-            row(**r)
+        for rr in regression_csv_rows(res.baseline.as_dict()):  # type: ignore
+            row(**rr)
     for n in list(res.notes) + [str(w) for w in res.warnings]:
         row(section="note", value=n)
     row(section="signature", value=res.signature())

@@ -125,10 +125,10 @@ def evalb_report(res: ParsevalResult) -> str:
     t = res.all
     out.append(RULE)
     if t.gold > 0 and t.test > 0:
-        out.append("                %6.2f %6.2f %6d %5d %5d  %5d"
-                   % (t.percent("recall"), t.percent("precision"), t.matched, t.gold,
+        out.append("                %s %s %6d %5d %5d  %5d"
+                   % (_f(t.percent("recall")), _f(t.percent("precision")), t.matched, t.gold,
                       t.test, t.crossing))
-    out.append("  %5d %5d   %6.2f" % (t.words, t.correct_tags, t.percent("tagging")))
+    out.append("  %5d %5d   %s" % (t.words, t.correct_tags, _f(t.percent("tagging"))))
     out.append("\n=== Summary ===\n")
     out += _summary(t, "-- All --")
     out += _summary(res.cutoff, f"-- len<={res.params.cutoff_len} --")

@@ -38,8 +38,8 @@ def constituent_spans(root: PhraseNode) -> List[Span]:
     --------
     >>> from synagree.io.brackets import PhraseNode as N
     >>> t = N("S", [N("NP", [N("NP", [N("D"), N("N")])]), N("VP", [N("V")])])
-    >>> constituent_spans(t)
-    [Span(label='S', start=0, end=3), Span(label='NP', start=0, end=2), Span(label='NP', start=0, end=2), Span(label='VP', start=2, end=3)]
+    >>> [tuple(s) for s in constituent_spans(t)]
+    [('S', 0, 3), ('NP', 0, 2), ('NP', 0, 2), ('VP', 2, 3)]
     >>> constituent_spans(N("D"))
     []
     """
