@@ -162,7 +162,14 @@ class ParsedLine:
 
 
 class LineError(ValueError):
-    """A line EVALB cannot read: ``kind`` and ``column`` (1-based) with the message."""
+    """A line EVALB cannot read: ``kind`` and ``column`` (1-based) with the message.
+
+    Examples
+    --------
+    >>> e = LineError("stray-text", 3, "'x' at column 3 stands outside any bracket")
+    >>> e.kind, e.column
+    ('stray-text', 3)
+    """
 
     def __init__(self, kind: str, column: int, message: str):
         super().__init__(message)

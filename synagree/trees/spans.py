@@ -16,7 +16,13 @@ __all__ = ["Span", "constituent_spans"]
 
 
 class Span(NamedTuple):
-    """One constituent: its label and the leaves it covers, ``start <= i < end``."""
+    """One constituent: its label and the leaves it covers, ``start <= i < end``.
+
+    Examples
+    --------
+    >>> Span("NP", 0, 2).end - Span("NP", 0, 2).start
+    2
+    """
 
     label: str
     start: int
