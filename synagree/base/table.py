@@ -1,0 +1,185 @@
+"""The table model: what every result shows, before any format is chosen.
+
+A result builds `Table` objects from its numbers; `synagree.render.writers`
+writes them as text, Markdown, CSV, LaTeX or JSON.  Cells keep their values
+(numbers stay numbers), so every writer is lossless in its own way: CSV and
+JSON write the exact values, text and LaTeX round them as the `Column` says,
+and an interval is two numbers everywhere (``[lo, hi]`` in text and LaTeX,
+``<column>_low``/``<column>_high`` in CSV).
+
+Column kinds (`Column.kind`):
+
+``text``      a string (cut to the terminal width in text output)
+``number``    a float with ``digits`` decimals; None, NaN and ±inf show as "–"
+``percent``   a fraction shown × 100 with ``digits`` decimals in text, Markdown
+              and LaTeX (CSV and JSON keep the fraction)
+``signed``    a number with its sign (a change)
+``count``     a whole number (floats that are whole print without decimals)
+``interval``  a pair ``(lo, hi)`` of numbers, or None
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Tuple, Union
+
+KINDS = ("text", "number", "percent", "signed", "count", "interval")
+
+#: one cell: a string, a number, a pair of numbers (an interval) or nothing
+Cell = Union[str, int, float, None, Tuple[Optional[float], Optional[float]]]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its header and how its cells are shown.
+
+    Attributes
+    ----------
+    header : str
+        The column's name (a registered metric key where the column is one).
+    kind : str
+        One of `KINDS`.
+    digits : int
+        Decimals of ``number``, ``percent``, ``signed`` and ``interval`` cells.
+    """
+
+    header: str
+    kind: str = "text"
+    digits: int = 4
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown column kind {self.kind!r}; expected one of {KINDS}")
+
+
+@dataclass
+class Table:
+    """A titled table of rows, with the notes a reader of it must know.
+
+    Attributes
+    ----------
+    name : str
+        A short machine name (the ``section`` of a combined CSV, a JSON key).
+    columns : list of Column
+    rows : list of list of Cell
+        One cell per column.
+    title : str
+        A caption (text: a first line; Markdown: bold; LaTeX: a comment).
+    notes : list of str
+
+    Examples
+    --------
+    >>> t = Table("scores", [Column("metric"), Column("value", "number")],
+    ...           [["LAS", 0.75], ["UAS", None]], title="Scores")
+    >>> t.header(), t.column("value").digits, len(t)
+    (['metric', 'value'], 4, 2)
+    """
+
+    name: str
+    columns: List[Column]
+    rows: List[List[Cell]] = field(default_factory=list)
+    title: str = ""
+    notes: List[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for k, row in enumerate(self.rows):
+            if len(row) != len(self.columns):
+                raise ValueError(f"table {self.name!r}, row {k + 1}: {len(row)} cells for "
+                                 f"{len(self.columns)} columns")
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def header(self) -> List[str]:
+        """The column headers."""
+        return [c.header for c in self.columns]
+
+    def column(self, header: str) -> Column:
+        """The column named ``header`` (KeyError if none)."""
+        for c in self.columns:
+            if c.header == header:
+                return c
+        raise KeyError(header)
+
+    def add(self, *cells: Cell) -> None:
+        """Append one row (as many cells as columns)."""
+        if len(cells) != len(self.columns):
+            raise ValueError(f"table {self.name!r}: {len(cells)} cells for "
+                             f"{len(self.columns)} columns")
+        self.rows.append(list(cells))
+
+
+@dataclass
+class Document:
+    """A result as tables: what one command prints, in order.
+
+    Attributes
+    ----------
+    tables : list of Table
+    notes : list of str
+        What a reader of the whole result must know.
+    units : str
+        What the values are (``fractions (0 to 1)``, ``percent``, ...).
+    signature : str
+        The settings that produced the numbers (`AgreementResult.signature`).
+    """
+
+    tables: List[Table] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+    units: str = ""
+    signature: str = ""
+
+    def table(self, name: str) -> Table:
+        """The table named ``name`` (KeyError if none)."""
+        for t in self.tables:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+
+def key_value(name: str, rows: Sequence[Tuple[str, Cell, str]], title: str = "") -> Table:
+    """A two-column table of named values (a summary), each value with its own kind.
+
+    ``rows`` holds ``(name, value, kind)``; the value column is ``text`` and
+    each value is formatted by its kind first, so that one column can hold
+    fractions, counts and settings.  Kept for summaries; tables of records
+    use `Table` with typed columns.
+    """
+    out = Table(name, [Column("name"), Column("value")], title=title)
+    for key, value, kind in rows:
+        out.add(key, format_value(value, kind))
+    return out
+
+
+def format_value(value: Cell, kind: str = "number", digits: int = 4,
+                 missing: str = "–") -> str:
+    """One cell as text (``percent`` × 100), as the text writer shows it.
+
+    Examples
+    --------
+    >>> format_value(0.91891, "number"), format_value(None), format_value(0.5, "percent", 2)
+    ('0.9189', '–', '50.00')
+    >>> format_value(3.0, "count"), format_value(-0.25, "signed")
+    ('3', '-0.2500')
+    >>> format_value((0.1, 0.2), "interval", 2)
+    '[0.10, 0.20]'
+
+    """
+    if kind == "text":
+        return "" if value is None else str(value)
+    if kind == "interval":
+        if not isinstance(value, tuple) or value[0] is None or value[1] is None:
+            return missing
+        lo, hi = value
+        return f"[{format_value(lo, 'number', digits)}, {format_value(hi, 'number', digits)}]"
+    if value is None or isinstance(value, (str, tuple)):
+        return missing if value is None or isinstance(value, tuple) else value
+    x = float(value)
+    if x != x or x in (float("inf"), float("-inf")):
+        return missing
+    if kind == "count":
+        return str(int(x)) if x.is_integer() else f"{x:.{digits}f}"
+    if kind == "percent":
+        return f"{100 * x:.{digits}f}"
+    if kind == "signed":
+        return f"{x:+.{digits}f}"
+    return f"{x:.{digits}f}"

@@ -1,0 +1,302 @@
+"""One writer per format for the table model (`synagree.base.table`).
+
+``text``      aligned columns (text left, numbers right), a caption line, notes
+``markdown``  a pipe table under a bold caption
+``csv``       exact values (floats by ``repr``), an interval as two columns;
+              several tables become one long table with a ``section`` column
+              (`synagree.render.rows.sections_csv`)
+``latex``     a booktabs tabular, percent columns × 100, intervals ``[lo, hi]``
+``json``      the tables as records, values exact
+
+Every cell is escaped for its format (`synagree.base.escape`): a label read
+from a file can never break the table or run as markup.  Writers never
+compute: they format the values the result put in its tables.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from typing import Dict, List, Sequence
+
+from synagree.base import escape
+from synagree.base.jsonable import json_ready
+from synagree.base.table import Cell, Column, Document, Table, format_value
+
+FORMATS = ("table", "markdown", "csv", "latex", "json")
+
+_NUMERIC = ("number", "percent", "signed", "count", "interval")
+
+
+def _text_cell(value: Cell, col: Column) -> str:
+    return escape.plain(format_value(value, col.kind, col.digits))
+
+
+def text(table: Table) -> str:
+    """The table as aligned text: caption, header, rows (text left, numbers right).
+
+    Examples
+    --------
+    >>> from synagree.base.table import Column, Table
+    >>> t = Table("s", [Column("metric"), Column("value", "number")],
+    ...           [["LAS", 0.75], ["alpha_plain", None]], title="Scores")
+    >>> print(text(t), end="")
+    Scores
+    metric        value
+    LAS          0.7500
+    alpha_plain       –
+    """
+    head = [escape.plain(c.header) for c in table.columns]
+    body = [[_text_cell(v, c) for v, c in zip(row, table.columns)] for row in table.rows]
+    widths = [max([len(h)] + [len(r[i]) for r in body]) for i, h in enumerate(head)]
+    right = [c.kind in _NUMERIC for c in table.columns]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.rjust(w) if r else c.ljust(w)
+                         for c, w, r in zip(cells, widths, right)).rstrip()
+
+    out = [escape.plain(table.title)] if table.title else []
+    out.append(line(head))
+    out += [line(r) for r in body]
+    out += [f"note: {escape.plain(n)}" for n in table.notes]
+    return "\n".join(out) + "\n"
+
+
+def markdown(table: Table) -> str:
+    """The table as a Markdown pipe table under a bold caption.
+
+    Examples
+    --------
+    >>> from synagree.base.table import Column, Table
+    >>> t = Table("s", [Column("label"), Column("agreement", "number", 1)],
+    ...           [["obj|iobj", 0.7]])
+    >>> print(markdown(t), end="")
+    | label | agreement |
+    |---|---:|
+    | obj\\|iobj | 0.7 |
+    """
+    esc = escape.markdown
+    out = [f"**{esc(table.title)}**", ""] if table.title else []
+    out.append("| " + " | ".join(esc(c.header) for c in table.columns) + " |")
+    out.append("|" + "|".join("---:" if c.kind in _NUMERIC else "---"
+                              for c in table.columns) + "|")
+    out += ["| " + " | ".join(esc(format_value(v, c.kind, c.digits))
+                              for v, c in zip(row, table.columns)) + " |"
+            for row in table.rows]
+    out += ["", *(f"*note: {esc(n)}*" for n in table.notes)] if table.notes else []
+    return "\n".join(out) + "\n"
+
+
+def _csv_value(value: Cell) -> object:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else ""
+    return value
+
+
+def csv_header(table: Table) -> List[str]:
+    """The CSV header: an interval column becomes ``<header>_low``, ``<header>_high``."""
+    out: List[str] = []
+    for c in table.columns:
+        out += [f"{c.header}_low", f"{c.header}_high"] if c.kind == "interval" else [c.header]
+    return out
+
+
+def csv_rows(table: Table) -> List[List[object]]:
+    """The CSV rows: exact values, intervals as two cells."""
+    out = []
+    for row in table.rows:
+        cells: List[object] = []
+        for v, c in zip(row, table.columns):
+            if c.kind == "interval":
+                lo, hi = v if isinstance(v, tuple) else (None, None)
+                cells += [_csv_value(lo), _csv_value(hi)]
+            else:
+                cells.append(_csv_value(v))
+        out.append(cells)
+    return out
+
+
+def csv_table(table: Table) -> str:
+    """One table as CSV (header row, then exact values).
+
+    Examples
+    --------
+    >>> from synagree.base.table import Column, Table
+    >>> t = Table("s", [Column("metric"), Column("ci", "interval")], [["LAS", (0.5, 0.75)]])
+    >>> print(csv_table(t), end="")
+    metric,ci_low,ci_high
+    LAS,0.5,0.75
+    """
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(escape.csv_row(csv_header(table)))
+    w.writerows(escape.csv_row(r) for r in csv_rows(table))
+    return buf.getvalue()
+
+
+def latex(table: Table) -> str:
+    """The table as a booktabs tabular (percent columns × 100; intervals ``[lo, hi]``).
+
+    Examples
+    --------
+    >>> from synagree.base.table import Column, Table
+    >>> t = Table("s", [Column("metric"), Column("F1", "percent", 1)], [["LAS_full", 0.755]])
+    >>> print(latex(t), end="")
+    \\begin{tabular}{lr}
+    \\toprule
+    metric & F1 \\\\
+    \\midrule
+    LAS\\_full & 75.5 \\\\
+    \\bottomrule
+    \\end{tabular}
+    """
+    esc = escape.latex
+    spec = "".join("r" if c.kind in _NUMERIC else "l" for c in table.columns)
+    out = [f"% {escape.plain(table.title)}"] if table.title else []
+    out += ["\\begin{tabular}{" + spec + "}", "\\toprule",
+            " & ".join(esc(c.header) for c in table.columns) + " \\\\", "\\midrule"]
+    out += [" & ".join(esc(format_value(v, c.kind, c.digits, missing="--"))
+                       for v, c in zip(row, table.columns)) + " \\\\" for row in table.rows]
+    out += ["\\bottomrule", "\\end{tabular}"]
+    out += [f"% note: {escape.plain(n)}" for n in table.notes]
+    return "\n".join(out) + "\n"
+
+
+def json_table(table: Table) -> Dict[str, object]:
+    """The table as a JSON-ready record: name, title, columns, rows (values exact)."""
+    return {"name": table.name, "title": table.title,
+            "columns": [{"header": c.header, "kind": c.kind} for c in table.columns],
+            "rows": json_ready([[list(v) if isinstance(v, tuple) else v for v in row]
+                                for row in table.rows]),
+            "notes": list(table.notes)}
+
+
+def write_table(table: Table, fmt: str) -> str:
+    """One table in one format (`FORMATS`)."""
+    if fmt == "table":
+        return text(table)
+    if fmt == "markdown":
+        return markdown(table)
+    if fmt == "csv":
+        return csv_table(table)
+    if fmt == "latex":
+        return latex(table)
+    if fmt == "json":
+        return json.dumps(json_table(table), indent=2, ensure_ascii=False) + "\n"
+    raise ValueError(f"unknown output format {fmt!r}; expected one of {FORMATS}")
+
+
+def write(doc: Document, fmt: str) -> str:
+    """A whole result in one format: its tables, notes, units and signature.
+
+    CSV holds every table in one long table (`synagree.render.rows.sections_csv`:
+    a ``section`` column, then the union of the columns), the notes and the
+    signature as rows of their own.
+
+    Examples
+    --------
+    >>> from synagree.base.table import Column, Document, Table
+    >>> doc = Document([Table("scores", [Column("metric"), Column("value", "number")],
+    ...                       [["LAS", 0.75]])], notes=["one note"], signature="v:1")
+    >>> print(write(doc, "table"), end="")
+    metric   value
+    LAS     0.7500
+    note: one note
+    signature: v:1
+    >>> print(write(doc, "csv"), end="")
+    section,metric,value,note
+    scores,LAS,0.75,
+    note,,,one note
+    note,,,signature: v:1
+    """
+    if fmt == "json":
+        return json.dumps({"tables": [json_table(t) for t in doc.tables],
+                           "notes": list(doc.notes), "units": doc.units,
+                           "signature": doc.signature}, indent=2, ensure_ascii=False) + "\n"
+    tail = ([f"values: {doc.units}"] if doc.units else []) + \
+        ([f"signature: {doc.signature}"] if doc.signature else [])
+    if fmt == "csv":
+        return sections_csv([(t.name, csv_table(t)) for t in doc.tables],
+                            list(doc.notes) + tail)
+    parts = [write_table(t, fmt) for t in doc.tables]
+    if fmt == "table":
+        end = [f"note: {escape.plain(n)}" for n in doc.notes] + [escape.plain(x) for x in tail]
+    elif fmt == "markdown":
+        end = [f"*{escape.markdown(x)}*  " for x in [*(f"note: {n}" for n in doc.notes), *tail]]
+    else:  # latex: comments
+        end = [f"% {escape.plain(x)}" for x in [*(f"note: {n}" for n in doc.notes), *tail]]
+    return "\n".join(parts) + ("\n".join(end) + "\n" if end else "")
+
+
+#: The leading column of `sections_csv`: which table a row comes from.
+SECTION = "section"
+#: The section and column of the notes in `sections_csv`.
+NOTE = "note"
+
+
+def sections_csv(tables: Sequence, notes: Sequence[str] = ()) -> str:
+    """Several CSV tables as ONE table: a ``section`` column, then the union of the columns.
+
+    Each row is a row of one of the tables, under its own column names, with
+    the table's name in ``section``; the columns it lacks are empty.  A
+    column name that several tables share is one column (the section says
+    whose cell it is).  The cells are copied as they are, so each table's
+    rows read back exactly (filter on ``section``, keep that table's
+    columns).  Each note is a row of section ``note`` with its text in a last
+    column ``note`` (only when there are notes).
+
+    Parameters
+    ----------
+    tables : sequence of (str, str)
+        ``(section, csv_text)``: a name and a CSV table with a header row.
+    notes : sequence of str
+        Sentences a reader must know (the ``note:`` lines of the text table).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        A table without a header, or with a column named ``section``.
+
+    Examples
+    --------
+    >>> print(sections_csv([("layers", "layer,items\\ndeprel,5\\n"),
+    ...                     ("specific", "category,items,specific\\nobj,2,0.5\\n")],
+    ...                    ["one note"]), end="")
+    section,layer,items,category,specific,note
+    layers,deprel,5,,,
+    specific,,2,obj,0.5,
+    note,,,,,one note
+    """
+    parsed = []
+    columns: Dict[str, int] = {}
+    for section, text_ in tables:
+        rows = list(csv.reader(io.StringIO(text_)))
+        if not rows or SECTION in rows[0]:
+            raise ValueError(f"{section}: a CSV table needs a header without a column "
+                             f"{SECTION!r}")
+        parsed.append((section, rows[0], rows[1:]))
+        for c in rows[0]:
+            columns.setdefault(c, len(columns))
+    if notes:
+        columns.setdefault(NOTE, len(columns))
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([SECTION, *columns])
+    for section, header, rows in parsed:
+        for r in rows:
+            out = [""] * len(columns)
+            for c, cell in zip(header, r):
+                out[columns[c]] = cell
+            w.writerow([escape.csv_cell(section), *out])  # cells already made safe
+    for n in notes:
+        out = [""] * len(columns)
+        out[columns[NOTE]] = str(escape.csv_cell(n))
+        w.writerow([NOTE, *out])
+    return buf.getvalue()
