@@ -31,7 +31,7 @@ _EXPORTS = {
     "load_corpus": "synagree.agreement.agree",
     "AgreementResult": "synagree.agreement.agree",
     "AlphaStats": "synagree.stats.alpha",
-    "krippendorff_alpha": "synagree.stats.alpha",
+    "krippendorff_alpha": "synagree.stats.krippendorff",
     "tree_alpha": "synagree.stats.alpha",
     "InputError": "synagree.base.problems",
     "Problem": "synagree.base.problems",

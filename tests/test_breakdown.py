@@ -30,8 +30,8 @@ from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, Unit
 from synagree.render.agreement import render
 from synagree.render.tables import render_csv
-from synagree.stats.alpha import krippendorff_alpha
 from synagree.stats.categorical import items_from_corpus, layer_agreement, nominal_alpha
+from synagree.stats.krippendorff import krippendorff_alpha
 from synagree.stats.per_category import CategoryTable
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -15,7 +15,7 @@ import pytest
 
 from synagree.agreement.agree import load_corpus
 from synagree.stats import categorical as C
-from synagree.stats.alpha import krippendorff_alpha
+from synagree.stats.krippendorff import krippendorff_alpha
 
 QA = Path(__file__).resolve().parent / "data" / "qa"
 from conftest import SHARED_DATA as SHARED

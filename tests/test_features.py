@@ -23,7 +23,6 @@ from synagree.base.problems import InputError, ProblemLog
 from synagree.evaluation.features import feature_scores
 from synagree.evaluation.tags import evaluate_tags
 from synagree.render.features import per_feature_header
-from synagree.stats.alpha import krippendorff_alpha
 from synagree.stats.categorical import layer_agreement
 from synagree.stats.features import (
     check_feats,
@@ -32,6 +31,7 @@ from synagree.stats.features import (
     parse_feats,
     per_feature_agreement,
 )
+from synagree.stats.krippendorff import krippendorff_alpha
 
 FEATS = Path(__file__).resolve().parent / "data" / "feats"
 ANN = [FEATS / f"ann{i}.conllu" for i in (1, 2, 3)]

@@ -166,10 +166,10 @@ def test_unlabelled_brackets_still_cost_an_edit_in_alpha():
     bracket one side lacks is one deletion (TED 1), as for any other tree."""
     from synagree.evaluation.parseval import parseval
     from synagree.evaluation.parseval_alpha import detail_trees
+    from synagree.io.brackets import PhraseSentence
     from synagree.io.evalb_params import parse_params
     from synagree.stats.alpha import tree_alpha
     from synagree.trees.flat import Vocabulary, phrase_tree
-    from synagree.io.brackets import PhraseSentence
 
     params = parse_params(b"LABELED 0\n")
     r = parseval(["(S (NP (DT a) (NN b)) (VB c))"], ["(S (DT a) (NN b) (VB c))"], params,

@@ -25,14 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import (
-    Callable,
     Dict,
-    Hashable,
     List,
     Optional,
     Sequence,
     Tuple,
-    Union,
 )
 
 import numpy as np
@@ -117,99 +114,6 @@ def _degenerate_notes(stats: AlphaStats, what: str) -> None:
                            f"variation to measure agreement on); α is undefined")
     elif stats.units == 1:
         stats.notes.append(f"{what}: only one unit, so D_o = D_e and α = 0 by construction")
-
-
-# --------------------------------------------------------------------------
-# Generic α (any values, any distance)
-# --------------------------------------------------------------------------
-
-def _nominal(a, b) -> float:
-    return 0.0 if a == b else 1.0
-
-
-def _interval(a, b) -> float:
-    return (float(a) - float(b)) ** 2
-
-
-def _ratio(a, b) -> float:
-    a, b = float(a), float(b)
-    return 0.0 if a + b == 0 else ((a - b) / (a + b)) ** 2
-
-
-METRICS: Dict[str, Callable[[object, object], float]] = {
-    "nominal": _nominal, "interval": _interval, "ratio": _ratio}
-
-
-def krippendorff_alpha(data: Sequence[Sequence[object]],
-                       metric: Union[str, Callable[[object, object], float]] = "nominal",
-                       missing: Hashable = None) -> AlphaStats:
-    """Krippendorff's α for reliability data laid out coders × units.
-
-    docs/method.md §5.1.  Units with fewer than two values take no part.
-
-    Parameters
-    ----------
-    data : sequence of sequence
-        ``data[c][u]`` is coder c's value for unit u, or ``missing`` (None is
-        always missing); rows may be of different lengths.
-    metric : {"nominal", "interval", "ratio"} or callable
-        The δ²: a name in `METRICS`, or a callable returning the *squared*
-        distance of two values.
-    missing : hashable
-        The value that marks a missing value.
-
-    Returns
-    -------
-    AlphaStats
-        ``alpha`` is None when undefined (with a note).
-
-    Raises
-    ------
-    KeyError
-        Unknown metric name.
-
-    See Also
-    --------
-    tree_alpha : α over trees.
-
-    Examples
-    --------
-    Krippendorff's (2011) example: 4 coders, 12 units, nominal data with
-    missing values.
-
-    >>> data = [
-    ...     [1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
-    ...     [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
-    ...     [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
-    ...     [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None],
-    ... ]
-    >>> round(krippendorff_alpha(data).alpha, 3)
-    0.743
-    >>> round(krippendorff_alpha(data, "interval").alpha, 3)
-    0.849
-    """
-    d2 = METRICS[metric] if isinstance(metric, str) else metric
-    n_units = max((len(row) for row in data), default=0)
-    units: List[List[object]] = []
-    for u in range(n_units):
-        vals = [row[u] for row in data if u < len(row) and row[u] != missing
-                and row[u] is not None]
-        if len(vals) >= 2:
-            units.append(vals)
-    values = [v for vals in units for v in vals]
-    n = len(values)
-    do_sum = 0.0
-    for vals in units:
-        s = sum(d2(a, b) for i, a in enumerate(vals) for j, b in enumerate(vals) if i != j)
-        do_sum += s / (len(vals) - 1)
-    de_sum = 0.0
-    for i, a in enumerate(values):
-        for j, b in enumerate(values):
-            if i != j:
-                de_sum += d2(a, b)
-    stats = AlphaStats(do_sum, de_sum, n, len(units))
-    _degenerate_notes(stats, "alpha")
-    return stats
 
 
 # --------------------------------------------------------------------------

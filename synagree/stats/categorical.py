@@ -381,7 +381,7 @@ def nominal_alpha(codes: np.ndarray, n_categories: Optional[int] = None) -> floa
 
     See Also
     --------
-    synagree.stats.alpha.krippendorff_alpha : the same from values.
+    synagree.stats.krippendorff.krippendorff_alpha : the same from values.
 
     Examples
     --------
