@@ -85,7 +85,7 @@ def _is_missing(v: object, missing: object) -> bool:
     return False
 
 
-def _rows(data: object) -> List[Sequence[object]]:
+def _rows(data: object) -> Sequence[Sequence[object]]:
     """``data`` as a list of coder rows (numpy arrays and DataFrames included)."""
     values = getattr(data, "values", data)  # a pandas DataFrame: its rows are the coders
     if isinstance(values, np.ndarray):
@@ -105,7 +105,7 @@ def _rows(data: object) -> List[Sequence[object]]:
     return rows
 
 
-def _units(rows: List[Sequence[object]], missing: object) -> List[List[object]]:
+def _units(rows: Sequence[Sequence[object]], missing: object) -> List[List[object]]:
     """The values of each unit with two or more of them."""
     n_units = max((len(r) for r in rows), default=0)
     out = []
