@@ -19,7 +19,7 @@ sums behind it (`AlphaStats`).
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, Hashable, List, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Hashable, List, Sequence, Tuple, Union, cast
 
 import numpy as np
 
@@ -156,7 +156,7 @@ def _domain(units: List[List[object]], metric: Metric) -> List[object]:
             raise ValueError(f"the {metric} metric needs numbers; got {bad[0]!r} "
                              f"({type(bad[0]).__name__}); map categories to numbers (ranks "
                              f"for ordinal data) or use the nominal metric")
-        domain.sort(key=float)
+        domain.sort(key=lambda v: float(cast(float, v)))  # numbers, checked above
     return domain
 
 
