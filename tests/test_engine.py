@@ -159,7 +159,7 @@ def test_bootstrap_ci_covers_the_estimate_and_is_seeded():
 
 
 def test_auto_sampling_switch_is_announced(monkeypatch):
-    monkeypatch.setattr(alpha, "AUTO_SAMPLE_THRESHOLD", 10)
+    monkeypatch.setattr(alpha, "EXACT_BUDGET_CELLS", 10)
     monkeypatch.setattr(alpha, "DEFAULT_SAMPLE_PAIRS", 2000)
     res = agreement.agree(dirs=["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"])
     assert any("sampled pairs" in n for n in res.notes)

@@ -33,13 +33,7 @@ from synagree.distance.dask_exec import Executor
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, from_dirs, from_files
-from synagree.stats.alpha import (
-    VARIANTS,
-    AlphaStats,
-    TreeAlpha,
-    sampling_plan,
-    tree_alpha,
-)
+from synagree.stats.alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
 from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores, non_ud_labels
 from synagree.stats.baseline_options import BaselineOptions
 from synagree.stats.bootstrap import BootstrapResult
@@ -360,10 +354,11 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         Confidence level of the intervals, a fraction (0.95 = 95 %).
     sample_pairs : int, optional
         Estimate D_e from that many random pairs (docs/method.md §5.3).  None:
-        exact, unless the corpus has more than `AUTO_SAMPLE_THRESHOLD`
-        pairable annotations and ``exact`` is false.
+        by cost (`synagree.stats.alpha.plan_de`): exact when the all-pairs pass
+        fits about a second of kernel time, else sampled until every α's SE
+        is at most 1e-4.
     exact : bool
-        Force the exact D_e on large corpora.
+        Force the exact D_e whatever it costs.
     baseline : BaselineOptions, optional
         Compare with a stored result (docs/method.md §18).
     per_unit : bool
@@ -454,18 +449,15 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
     vocab = Vocabulary()
     ann_lists = corpus.annotation_lists()
     tree_units = build_trees(ann_lists, vocab)  # one compiled pass for large corpora
-    n_pairable = sum(len(u) for u in tree_units if len(u) >= 2)
-    # the bootstrap needs the exact unit x unit sums
-    sample_pairs, target_se, auto_note = sampling_plan(n_pairable, sample_pairs,
-                                                       exact or bool(bootstrap))
-    if bootstrap and sample_pairs:
+    if bootstrap and sample_pairs:  # the bootstrap needs the exact unit x unit sums
         raise ValueError("the bootstrap needs exact D_e sums: do not combine it with "
                          "sampled pairs (use --exact)")
     if bootstrap:
         check_resampling(sum(1 for u in tree_units if len(u) >= 2), bootstrap, 1, max_memory)
     ta = tree_alpha(tree_units, variants, keep_unit_matrix=bool(bootstrap),
                     sample_pairs=sample_pairs, seed=seed, executor=executor,
-                    progress=progress, target_se=target_se, full_rows=True)
+                    progress=progress, full_rows=True, exact=exact)
+    auto_note = ta.plan.note if ta.plan is not None else None
     # every annotation of a corpus is of its kind
     if corpus.kind == "phrase":
         scores = jaccard_scores(cast(List[List[PhraseSentence]], ann_lists))

@@ -25,10 +25,11 @@ Scores (per system)
     does not mind.  Nodes are labelled with DEPREL as written (subtypes
     included); |t| = words + 1 per unit.  Two units are also merged if an
     aligned word pair would straddle them (possible only inside multiword
-    tokens; never seen in practice).  D_e is exact up to
-    `synagree.stats.alpha.AUTO_SAMPLE_THRESHOLD` values per system and
-    estimated from sampled pairs above it (``exact=True`` forces it), as for
-    ``synagree agree``; significance needs it exact.
+    tokens; never seen in practice).  D_e follows the same cost rule as
+    ``synagree agree`` (`synagree.stats.alpha.plan_de`): exact when the
+    all-pairs pass fits about a second of kernel time, else sampled until
+    every α's SE is at most 1e-4 (``exact=True`` forces it); significance
+    needs it exact.
 
 Breakdowns (``breakdown=True``), MaltEval-style precision and recall per bin
     A breakdown is a *key* computed on each word (`BREAKDOWNS`), on the
@@ -88,7 +89,7 @@ from synagree.evaluation.conll18 import (
 from synagree.evaluation.label_credit_las import check_deprels, credit_las
 from synagree.evaluation.label_prf import note_written_alternatives, relation_prf
 from synagree.io.conllu import DepSentence
-from synagree.stats.alpha import VARIANTS, AlphaStats, sampling_plan, tree_alpha
+from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
 from synagree.stats.hierarchical import (
     describe_hierarchy,
@@ -1111,12 +1112,11 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
                 for k, at in pending.items():
                     gold_trees[k] = built[at]
                 trees = [[gold_trees[k], built[at]] for k, at in slots]
-                sp, target, note = sampling_plan(2 * len(units), sample_pairs,
-                                                 exact or significance)
-                if note:
-                    sr.notes.append(f"{name}: {note}")
-                ta = tree_alpha(trees, keep_unit_matrix=significance, sample_pairs=sp,
-                                seed=seed, progress=progress, target_se=target)
+                ta = tree_alpha(trees, keep_unit_matrix=significance,
+                                sample_pairs=sample_pairs, seed=seed, progress=progress,
+                                exact=exact or significance)
+                if ta.plan is not None and ta.plan.note:
+                    sr.notes.append(f"{name}: {ta.plan.note}")
                 sr.alpha = ta.stats
                 sr.unit_ted = np.array([m[0, 1] for m in ta.unit_ted])
                 if significance and ta.sums is not None:

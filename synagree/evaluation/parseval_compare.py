@@ -323,7 +323,7 @@ def _add_alpha(out: ParsevalComparison, sample_pairs: Optional[int], exact: bool
                progress: Optional[bool]) -> None:
     # numpy and the TED engine: only now (see the module docstring)
     from synagree.evaluation.parseval_alpha import alpha_trees
-    from synagree.stats.alpha import VARIANTS, AlphaStats, sampling_plan, tree_alpha
+    from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
     from synagree.trees.flat import Vocabulary
 
     vocab = Vocabulary()
@@ -336,11 +336,10 @@ def _add_alpha(out: ParsevalComparison, sample_pairs: Optional[int], exact: bool
             sp.alpha = {v: st for v in VARIANTS}
             sp.unit_ted = {}
         else:
-            pairs, target, note = sampling_plan(2 * len(units), sample_pairs, exact)
-            if note:
-                sp.notes.append(f"{sp.name}: {note}")
-            ta = tree_alpha(units, sample_pairs=pairs, seed=seed, progress=progress,
-                            target_se=target)
+            ta = tree_alpha(units, sample_pairs=sample_pairs, seed=seed, progress=progress,
+                            exact=exact)
+            if ta.plan is not None and ta.plan.note:
+                sp.notes.append(f"{sp.name}: {ta.plan.note}")
             sp.alpha = ta.stats
             sp.unit_ted = {i: float(m[0, 1]) for i, m in zip(ids, ta.unit_ted)}
             if ta.sampled is not None:

@@ -34,6 +34,7 @@ from typing import (
 
 import numpy as np
 
+from synagree.base.native import threads
 from synagree.distance import ted as _ted
 from synagree.distance.sums import (
     VARIANTS,
@@ -161,6 +162,7 @@ class TreeAlpha:
     n_distinct: int
     sums: Optional["UnitSums"] = None  # per-unit sums (S[u, v] when kept)
     sampled: Optional["SampledDe"] = None
+    plan: Optional["DePlan"] = None  # how D_e was computed, and why
 
     def alpha(self, variant: str) -> Optional[float]:
         """α of ``variant``, or None when it is undefined."""
@@ -227,7 +229,7 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
                sample_pairs: Optional[int] = None, seed: int = 0,
                executor=None, progress: Optional[bool] = None,
                tile: int = 512, target_se: Optional[float] = None,
-               full_rows: bool = False) -> TreeAlpha:
+               full_rows: bool = False, exact: bool = False) -> TreeAlpha:
     """α_plain / α_diff / α_norm for units given as lists of annotation trees.
 
     docs/method.md §4–5.  Units with fewer than two trees take no part.  One
@@ -248,7 +250,9 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
         bootstrap).
     sample_pairs : int, optional
         Estimate D_e from that many random value pairs (D_o stays exact) and
-        report a standard error (docs/method.md §5.3).
+        report a standard error (docs/method.md §5.3).  None: by cost
+        (`plan_de`): exact when it fits `EXACT_BUDGET_CELLS`, else sampled
+        until every α's SE is at most `AUTO_TARGET_SE`.
     seed : int
         Seed of the sampled pairs.
     executor : callable, optional
@@ -264,6 +268,8 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
         Keep each unit's δ² sums against every value (O(units) memory, exact
         D_e only), from which `synagree.agreement.influence` derives α without
         each unit.
+    exact : bool
+        Compute D_e exactly whatever it costs (``keep_unit_matrix`` implies it).
 
     Returns
     -------
@@ -305,6 +311,8 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
 
     sums = sampled = None
     sizes = ut.pack.sizes
+    plan = plan_de(ut.pack, n, sample_pairs, exact or keep_unit_matrix, target_se)
+    sample_pairs, target_se = plan.sample_pairs, plan.target_se
     if sample_pairs:
         unit_ted = _unit_teds(ut, costs, None)
         # D_o stays exact: within-unit sums from the TED matrices above
@@ -316,7 +324,8 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
         do_sums = UnitSums(diag, np.zeros_like(diag), ut.m).do_sum()
         sampled = sampled_de(ut, int(sample_pairs), seed=seed, costs=costs,
                              target_se=target_se, d_o=do_sums / max(n, 1),
-                             progress=progress)
+                             progress=progress,
+                             max_pairs=max(plan.max_pairs, int(sample_pairs)))
         de_sums = sampled.d_e * n * (n - 1)
     else:
         sums = unit_sums(ut, costs, want_s=keep_unit_matrix, tile=tile, executor=executor,
@@ -338,58 +347,104 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
                             f"({se_text}); D_o exact")
         _degenerate_notes(st, f"alpha_{v}")
         stats[v] = st
-    return TreeAlpha(stats, unit_ted, len(ut.pack), sums, sampled)
+    return TreeAlpha(stats, unit_ted, len(ut.pack), sums, sampled, plan)
 
 
-# Above this many pairable annotations D_e is estimated from sampled pairs
-# unless exact=True (announced in the notes); see README "Large corpora".
-AUTO_SAMPLE_THRESHOLD = 20_000
-
-
+#: D_e is computed exactly when its all-pairs pass fits this many dynamic-programming
+#: cells (the textbook cells of the distinct tree pairs, an upper bound from the trees'
+#: keyroot sums): about a second of the C kernel on two cores (docs/method.md §5.3)
+EXACT_BUDGET_CELLS = 2_000_000_000
+#: cells the C kernel fills per second on one core (for the time estimate of --exact)
+KERNEL_CELLS_PER_SECOND = 1_000_000_000
+#: pairs drawn first when D_e is sampled
 DEFAULT_SAMPLE_PAIRS = 200_000
+#: sampled D_e: pairs are drawn until every alpha's standard error is at most this
+AUTO_TARGET_SE = 1e-4
 
 
-AUTO_TARGET_SE = 0.001  # automatic sampling draws pairs until every alpha's SE <= this
+def exact_cells(pack: "_ted.TreePack") -> int:
+    """The dynamic-programming cells of every pair of distinct trees of ``pack``.
 
-
-def sampling_plan(n_values: int, sample_pairs: Optional[int], exact: bool
-                  ) -> Tuple[Optional[int], Optional[float], Optional[str]]:
-    """``(sample_pairs, target_se, note)`` for ``n_values`` pairable trees.
-
-    Explicit ``sample_pairs`` are kept; otherwise D_e is exact unless the
-    corpus is above `AUTO_SAMPLE_THRESHOLD` (20,000) pairable values and
-    ``exact`` is false, in which case `DEFAULT_SAMPLE_PAIRS` pairs are drawn
-    first, then more until every α's SE is at most `AUTO_TARGET_SE`, and
-    ``note`` says so (docs/method.md §5.3).
-
-    Parameters
-    ----------
-    n_values : int
-        Pairable annotations.
-    sample_pairs : int or None
-        The user's request.
-    exact : bool
-        Force the exact D_e.
-
-    Returns
-    -------
-    sample_pairs : int or None
-    target_se : float or None
-    note : str or None
+    An upper bound: the kernel takes the cheaper orientation per pair; this
+    takes the cheaper one for all pairs (Σ_{i<j} c_i c_j from the trees'
+    keyroot sums c, `synagree.trees.flat.FlatTree.cost_left`), in O(trees).
 
     Examples
     --------
-    >>> sampling_plan(500, None, False)
-    (None, None, None)
-    >>> pairs, se, note = sampling_plan(50_000, None, False)
-    >>> pairs, se, note[:39]
-    (200000, 0.001, '50,000 annotations exceed 20,000: D_e e')
-    >>> sampling_plan(50_000, None, True), sampling_plan(500, 1000, False)
-    ((None, None, None), (1000, None, None))
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> v = Vocabulary()
+    >>> t = [dependency_tree(DepSentence.from_heads(h, ["dep"] * len(h)), v)
+    ...      for h in ([0], [0, 1], [2, 0])]
+    >>> from synagree.distance.ted import TreePack
+    >>> exact_cells(TreePack(t)) > 0
+    True
     """
-    if sample_pairs is None and not exact and n_values > AUTO_SAMPLE_THRESHOLD:
-        return DEFAULT_SAMPLE_PAIRS, AUTO_TARGET_SE, (
-            f"{n_values:,} annotations exceed {AUTO_SAMPLE_THRESHOLD:,}: D_e estimated from "
-            f"sampled pairs until the SE of alpha is at most {AUTO_TARGET_SE} (use --exact "
-            f"to force the exact computation)")
-    return sample_pairs, None, None
+    def pairs(c: np.ndarray) -> float:
+        c = c.astype(np.float64)
+        return float(c.sum() ** 2 - (c * c).sum()) / 2.0
+
+    return int(min(pairs(pack.cl), pairs(pack.cr)))
+
+
+@dataclass(frozen=True)
+class DePlan:
+    """How D_e is computed: exact, or from sampled pairs (docs/method.md §5.3).
+
+    Attributes
+    ----------
+    sample_pairs : int or None
+        Pairs drawn first (None: exact).
+    target_se : float or None
+        Draw more pairs until every α's SE is at most this.
+    max_pairs : int
+        At most this many pairs (about the cost of the exact pass).
+    cells : int
+        The exact pass's cells (`exact_cells`).
+    note : str or None
+        What a reader must know (sampled by the cost rule; exact above budget).
+    """
+
+    sample_pairs: Optional[int]
+    target_se: Optional[float]
+    max_pairs: int
+    cells: int
+    note: Optional[str]
+
+
+def plan_de(pack: "_ted.TreePack", n_values: int, sample_pairs: Optional[int] = None,
+            exact: bool = False, target_se: Optional[float] = None) -> DePlan:
+    """The rule for exact vs sampled D_e, by cost (docs/method.md §5.3).
+
+    Explicit ``sample_pairs`` are kept; ``exact`` forces the exact pass.
+    Otherwise D_e is exact when `exact_cells` fits `EXACT_BUDGET_CELLS`, else
+    `DEFAULT_SAMPLE_PAIRS` pairs are drawn, then more until every α's SE is at
+    most `AUTO_TARGET_SE`, up to as many pairs as the exact pass has.
+
+    Examples
+    --------
+    >>> from synagree.trees.flat import Vocabulary, dependency_tree
+    >>> from synagree.distance.ted import TreePack
+    >>> v = Vocabulary()
+    >>> pack = TreePack([dependency_tree(DepSentence.from_heads([0, 1], "root dep"), v)])
+    >>> plan_de(pack, 2).sample_pairs is None, plan_de(pack, 2, 1000).sample_pairs
+    (True, 1000)
+    """
+    cells = exact_cells(pack)
+    D = len(pack)
+    all_pairs = max(n_values * (n_values - 1), 1)
+    if sample_pairs is not None:
+        return DePlan(int(sample_pairs), target_se, max(all_pairs, int(sample_pairs)), cells,
+                      None)
+    if exact or cells <= EXACT_BUDGET_CELLS:
+        note = None
+        if cells > EXACT_BUDGET_CELLS:
+            secs = cells / (KERNEL_CELLS_PER_SECOND * threads())
+            note = (f"exact D_e over {D:,} distinct trees: about {cells / 1e9:.1f} G cells, "
+                    f"roughly {secs:,.0f} s on {threads()} thread(s)")
+        return DePlan(None, None, 0, cells, note)
+    return DePlan(DEFAULT_SAMPLE_PAIRS, AUTO_TARGET_SE, all_pairs, cells,
+                  f"D_e estimated from sampled pairs: the exact pass would take about "
+                  f"{cells / 1e9:.1f} G cells, above the budget of "
+                  f"{EXACT_BUDGET_CELLS / 1e9:g} G (about a second); pairs are drawn until "
+                  f"the SE of every alpha is at most {AUTO_TARGET_SE:g} (--exact forces the "
+                  f"exact D_e)")
