@@ -181,8 +181,10 @@ def test_worst_list_and_pair_matrix_on_cdt(cdt_en):
     assert pm.las[0, 1] == pytest.approx(0.884406657, abs=1e-9)  # REFERENCE.md
     assert pm.units[0, 1] == 264
     assert all(x.alpha["plain"] is None for x in qa.leave_one_out(cdt_en))
-    text = render_qa.render_worst(cdt_en, 3)
-    assert "share of D_o" in text and top.label in text
+    text = render_qa.render_worst(cdt_en, 3)  # fitted to 100 columns (not a terminal)
+    assert "share" in text and top.label in text
+    assert max(len(line) for line in text.splitlines()) <= 100
+    assert "share of D_o" in render_qa.render_worst(cdt_en, 3, "csv")
     for fmt in ("csv", "markdown", "latex"):
         assert top.label in render_qa.render_worst(cdt_en, 3, fmt)
     js = json.loads(render_qa.render_worst(cdt_en, 3, "json"))

@@ -26,6 +26,7 @@ from synagree.stats.alpha import (
 )
 from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores
 from synagree.stats.bootstrap import bootstrap as _bootstrap
+from synagree.stats.bootstrap import small_sample_note
 from synagree.trees.flat import FlatTree, Vocabulary, build_trees
 
 
@@ -373,12 +374,18 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         scores = attachment_scores(cast(List[List[DepSentence]], ann_lists))
     boot = None
     details: Dict[str, object] = {}
+    small: Optional[str] = None  # the small-sample note of the intervals
     if bootstrap and ta.sums is not None and ta.sums.m.shape[0] > 0:
         correct, total = scores.unit_arrays()
         boot = _bootstrap(ta.sums, B=bootstrap, seed=seed, level=level, variants=variants,
                           correct=correct, total=total)
         cis = {name: boot.ci(name) for name in boot.replicates}
-        details["bootstrap"] = {"replicates": bootstrap, "seed": seed, "level": level}
+        n_boot = int(ta.sums.m.shape[0])
+        small = small_sample_note(n_boot, "the bootstrap intervals")
+        details["bootstrap"] = {"replicates": bootstrap, "seed": seed, "level": level,
+                                "units": n_boot,
+                                # every format prints it (CSV: ci_note, LaTeX: a comment)
+                                **({"small_sample": small} if small else {})}
         details["ci"] = {name: list(ci) if ci else None for name, ci in cis.items()}
         for v, st in ta.stats.items():
             st.ci = cis[f"alpha_{v}"]
@@ -386,6 +393,8 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     multi = sum(1 for s in dep if s.n_roots > 1)
     cycles = sum(1 for p in corpus.log.problems if p.kind == "cycle")
     notes = list(corpus.notes) + [n for st in ta.stats.values() for n in st.notes]
+    if small:
+        notes.append(small)
     if auto_note:
         notes.insert(0, auto_note)
     if scores.ignored:

@@ -21,7 +21,7 @@ def _short(s: Optional[str], n: int = 80) -> str:
 
 
 def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
-               text_width: int = 80) -> Tuple[List[str], List[List[str]]]:
+               text_width: Optional[int] = None) -> Tuple[List[str], List[List[str]]]:
     """Header and rows of the worst-units table.
 
     Parameters
@@ -31,8 +31,9 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
         The variant whose share of D_o is shown.
     d_o : float or None
         D_o of that variant (the share is contribution / D_o, in percent).
-    text_width : int
-        Sentence text is cut to this many characters.
+    text_width : int, optional
+        Sentence text is cut to this many characters (default: whole; the
+        text table fits its columns to the terminal instead, `render_worst`).
 
     Returns
     -------
@@ -78,13 +79,24 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
                      _f(d.mean_ted, 2)]
                     + ["–" if d.influence.get(v) is None else f"{d.influence[v]:+.4f}"
                        for v in infl]
-                    + [pairs, words, _short(d.text, text_width)])
+                    + [pairs, words, (d.text or "") if text_width is None
+                       else _short(d.text, text_width)])
     return header, rows
 
 
+#: Columns of `worst_rows` that hold words (cut to fit a terminal; numbers never are).
+def _worst_text_columns(header: Sequence[str]) -> List[int]:
+    return [i for i, h in enumerate(header)
+            if h in ("sentence", "document", "annotators", "differing words", "text")]
+
+
 def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain",
-                 by: str = "share") -> str:
+                 by: str = "share", width: Optional[int] = None) -> str:
     """The K worst units as text (``table``), ``json``, ``csv``, ``markdown`` or ``latex``.
+
+    The text table fits ``width`` columns (sentence ids, documents, annotator
+    pairs, differing words and the sentence text cut with ``…``, see
+    `synagree.render.fit.fit_rows`); the other formats carry the full text.
 
     Parameters
     ----------
@@ -95,6 +107,8 @@ def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain"
         Falls back to a variant the result has.
     by : {"share", "influence"}
         See `synagree.agreement.qa.worst_units`.
+    width : int, optional
+        The text table's width (default: `synagree.render.fit.terminal_width`).
 
     Returns
     -------
@@ -131,7 +145,7 @@ def render_worst(result, k: int = 10, fmt: str = "table", variant: str = "plain"
     if by == "influence" and diags and diags[0].influence:
         caption = f"The {len(diags)} sentences whose removal raises alpha_{variant} most"
     return render_rows(header, rows, fmt if fmt in ("csv", "markdown", "latex") else "table",
-                       caption=caption)
+                       caption=caption, width=width, text=_worst_text_columns(header))
 
 
 def render_tables(qa: dict, fmt: str) -> str:
@@ -251,7 +265,7 @@ def _all_tables(qa: dict):
         words = "; ".join(f"{x['index']} {x['form']}" for x in u["differing_words"][:8])
         rows.append([str(r), u["sent_id"] or u["uid"], u["document"],
                      "–" if share is None else f"{100 * share:.2f}%", _f(u["mean_ted"], 2),
-                     words, _short(u["text"], 60)])
+                     words, u["text"] or ""])
     yield (f"Worst sentences (share of D_o, alpha_{w['variant']})",
            ["rank", "sentence", "document", "share", "mean TED", "differing words", "text"], rows)
     if qa.get("comparison"):
