@@ -14,6 +14,7 @@ from synagree.cli.categorical import parse_layers
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.io.files import emit
 from synagree.render.html import OUTPUTS, build_report, read_noise
+from synagree.stats.categorical import DEFAULT_LAYERS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,7 +25,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError.single("<command line>", None, "usage",
                                 "the HTML report is a whole page: give -o FILE.html (or pipe "
                                 "the output)")
-    layers = parse_layers(args.layers, allow_empty=True)
+    named = args.layers is not None  # layers asked for by name are kept even when id-like
+    layers = parse_layers(args.layers if named else ",".join(DEFAULT_LAYERS),
+                          allow_empty=True)
     previous = None
     if args.compare_to:
         if not args.bootstrap:
@@ -52,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     text = build_report(result, output, noise=noise, bootstrap=args.bootstrap, seed=args.seed,
                         confidence=args.ci_level, layers=layers, compare_to=previous,
                         variant=args.variant, worst=args.worst,
-                        max_sentences=args.max_sentences or None, title=args.title)
+                        max_sentences=args.max_sentences or None, title=args.title,
+                        skip_id_like=not named)
     emit(text, args.out)
     if args.out and not args.quiet:
         size = len(text.encode("utf-8", "backslashreplace"))  # (as written)
@@ -76,8 +80,11 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--compare-to", metavar="PREVIOUS.json",
                    help="a previous round's `synagree report --output json`: test whether "
                         "agreement changed significantly (needs --bootstrap)")
-    p.add_argument("--layers", default="deprel,head,upos,xpos,feats",
-                   help="token layers for categorical agreement (comma-separated; '' for none)")
+    p.add_argument("--layers", default=None,
+                   help=f"token layers for categorical agreement (comma-separated; '' for "
+                        f"none; default {','.join(DEFAULT_LAYERS)}, leaving out a layer whose "
+                        f"values look like ids or numbers, with a note; a layer named here "
+                        f"is always kept)")
     options.add_variant(p)
     p.add_argument("--worst", type=options.whole_number(0), default=20, metavar="K",
                    help="sentences in the worst list of the table outputs (default 20)")

@@ -443,7 +443,9 @@ def _summary(result, qa: dict) -> dict:
                  f"LAS and the token-layer coefficients share the resamples."
                  if bs else "No bootstrap (run with --bootstrap B for confidence intervals).")
     return {"header": ["measure", "estimate"] + ci_head, "rows": rows,
-            "bootstrap_note": boot_note, "notes": list(result.notes),
+            "bootstrap_note": boot_note,
+            # the result's notes, then the report's (small samples, id-like layers left out)
+            "notes": list(dict.fromkeys(list(result.notes) + list(qa.get("notes") or []))),
             "warnings": [str(w) for w in result.warnings[:20]],
             "warnings_total": len(result.warnings)}
 
@@ -580,7 +582,8 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
                  seed: int = 0, confidence: float = 0.95,
                  layers: Sequence[str] = ("deprel", "head", "upos", "xpos", "feats"),
                  compare_to: Optional[dict] = None, variant: str = "plain", worst: int = 20,
-                 max_sentences: Optional[int] = 5000, title: Optional[str] = None) -> str:
+                 max_sentences: Optional[int] = 5000, title: Optional[str] = None,
+                 skip_id_like: bool = False) -> str:
     """The report for an :class:`~synagree.agreement.agree.AgreementResult` as text.
 
     ``noise``: rows or a path (see :func:`read_noise`); ``compare_to``: a
@@ -593,7 +596,7 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
         raise ValueError(f"unknown output {output!r}; expected one of {OUTPUTS}")
     qa = qa_summary(result, worst=worst, variant=variant, bootstrap_replicates=bootstrap,
                     seed=seed, confidence=confidence, layers=layers, compare_to=compare_to,
-                    with_replicates=(output == "json"))
+                    with_replicates=(output == "json"), skip_id_like=skip_id_like)
     if output == "json":
         return json.dumps(qa, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     if output != "html":

@@ -223,6 +223,9 @@ def _all_tables(qa: dict):
                 row += [_f(b.get("low"), 6), _f(b.get("high"), 6)]
             rows.append(row)
     yield "Summary", ["metric", "estimate"] + ci_h, rows
+    notes = list(dict.fromkeys(list(s.get("notes") or []) + list(qa.get("notes") or [])))
+    if notes:  # small samples, id-like layers left out, ...: in every format
+        yield "Notes", ["#", "note"], [[str(k), n] for k, n in enumerate(notes, start=1)]
     pm = qa["pairs"]
     names = pm["annotators"]
     for metric in [k for k in pm if k.startswith("alpha_")] + ["las", "uas", "la", "units"]:
