@@ -45,13 +45,19 @@ from markupsafe import Markup
 
 from synagree._version import __version__
 from synagree.agreement.qa import qa_summary, rank_units, unit_diagnostics
-from synagree.base.escape import matplotlib_text
 from synagree.base.jsonable import to_float
 from synagree.base.problems import InputError, quote
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
-from synagree.noise.results import json_rows
+from synagree.noise.results import json_rows, read_config
 from synagree.render.mpl import pyplot
+from synagree.render.plots import (
+    Reference,
+    choose_metrics,
+    corpus_reference,
+    describe,
+    series_figure,
+)
 from synagree.render.qa import render_tables
 from synagree.render.rows import _f as _num
 from synagree.stats.attachment import brackets
@@ -239,56 +245,26 @@ def read_noise(path: "str | os.PathLike") -> List[Dict[str, object]]:
     return rows
 
 
-def noise_svgs(rows: Sequence[Dict[str, object]]) -> List[Tuple[str, str]]:
-    """One inline SVG per series, as ``(series, svg)``: mean of each metric over
-    runs against p, with the min–max band over runs, in percent."""
+def noise_svgs(rows: Sequence[Dict[str, object]], metrics: Optional[Sequence[str]] = None,
+               ylim: Optional[Tuple[float, float]] = None,
+               reference: Optional[Reference] = None) -> List[Tuple[str, str]]:
+    """One inline SVG per series, as ``(series, svg)``: the figures of
+    :func:`synagree.render.plots.series_figure` (mean of each chosen metric
+    over runs against p with the min–max band, α_diff on its own panel, the
+    corpus's own values as reference lines)."""
     plt = pyplot()
-
-    styles = {"alpha_plain": ("#0072B2", "o", "-", "α plain"),
-              "alpha_norm": ("#009E73", "s", "-", "α norm"),
-              "alpha_diff": ("#D55E00", "^", "-", "α diff"),
-              "las": ("#000000", "D", "--", "LAS"), "uas": ("#999999", "v", ":", "UAS"),
-              "la": ("#CC79A7", "x", "-.", "LA"), "jaccard": ("#000000", "D", "--", "Jaccard")}
-    titles = {"both": "Relabelling and reattachment (p_relabel = p_reattach = p)",
-              "relabel": "Relabelling only (p_reattach = 0)",
-              "reattach": "Reattachment only (p_relabel = 0)",
-              "random": "Uniform random trees (fraction p of sentences)"}
-    metrics = [m for m in NOISE_METRICS if any(r.get(m) is not None for r in rows)]
-    extra = sorted({k for r in rows for k, v in r.items() if k not in NOISE_KEYS
-                    and k not in NOISE_METRICS and isinstance(v, float)})
-    metrics += extra
+    chosen = choose_metrics(rows, metrics)
+    if reference is not None:  # (the page says the note once, under the figures)
+        reference = Reference(reference.values, reference.label)
     series = list(dict.fromkeys(str(r["series"]) for r in rows))
     out: List[Tuple[str, str]] = []
-    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "synagree",
-                                "font.size": 9, "axes.spines.top": False,
-                                "axes.spines.right": False}):
+    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "synagree"}):
         for s in series:
-            fig, ax = plt.subplots(figsize=(6.0, 3.8))
-            for m in metrics:
-                by_p: Dict[float, List[float]] = {}
-                for r in rows:
-                    v = r.get(m)
-                    if r["series"] == s and isinstance(v, float) and math.isfinite(v):
-                        by_p.setdefault(round(to_float(r["p"]), 9), []).append(v)
-                if not by_p:
-                    continue
-                ps = sorted(by_p)
-                mean = [100 * sum(by_p[p]) / len(by_p[p]) for p in ps]
-                lo = [100 * min(by_p[p]) for p in ps]
-                hi = [100 * max(by_p[p]) for p in ps]
-                col, mk, ls, lab = styles.get(m, (None, ".", "-", matplotlib_text(m)))
-                line, = ax.plot(ps, mean, marker=mk, ls=ls, color=col, label=lab, lw=1.5,
-                                ms=4)
-                ax.fill_between(ps, lo, hi, color=line.get_color(), alpha=0.15, lw=0)
-            ax.axhline(0, color="0.6", lw=0.8, zorder=0)
-            ax.set_xlabel("noise probability p")
-            ax.set_ylabel("agreement (%)")
-            ax.set_title(titles.get(s, matplotlib_text(s)))
-            ax.grid(True, color="0.92", lw=0.6)
-            ax.legend(loc="lower left", ncol=2, fontsize=8, framealpha=0.9)
-            fig.tight_layout()
+            fig = series_figure(rows, s, chosen, "minmax", ylim, reference, width=6.0)
             buf = io.StringIO()
-            fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+            fig.savefig(buf, format="svg", bbox_inches="tight",
+                        metadata={"Date": None, "Creator": None,
+                                  "Description": describe(s, chosen, ylim, "minmax")})
             plt.close(fig)
             svg = buf.getvalue()
             svg = svg[svg.index("<svg"):]
@@ -546,10 +522,15 @@ def _layers(qa: dict) -> Optional[dict]:
 
 def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
                 title: Optional[str] = None, variant: str = "plain",
-                max_sentences: Optional[int] = None, open_first: int = 5) -> str:
+                max_sentences: Optional[int] = None, open_first: int = 5,
+                noise_metrics: Optional[Sequence[str]] = None,
+                noise_ylim: Optional[Tuple[float, float]] = None,
+                noise_reference: Optional[Reference] = None) -> str:
     """The report page for ``result`` and its :func:`synagree.agreement.qa.qa_summary`
     dict: ``assets/report.html.j2`` filled in, with ``report.css``,
-    ``report.js`` and the sentence data inlined."""
+    ``report.js`` and the sentence data inlined.  The noise figures draw
+    ``noise_metrics`` in ``noise_ylim`` with ``noise_reference``'s lines
+    (:func:`synagree.render.plots.series_figure`)."""
     corpus = result.corpus
     files = [f for fs in (corpus.files or {}).values() for f in fs]
     data = sentence_data(result, variant, max_sentences)
@@ -562,7 +543,10 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
         "files": [str(f) for f in files[:8]], "more_files": len(files) > 8,
         "summary": _summary(result, qa), "comparison": _comparison(qa),
         **_annotators(result, qa), "layers": _layers(qa),
-        "noise": [(s, Markup(svg)) for s, svg in noise_svgs(noise_rows)] if noise_rows else [],
+        "noise": ([(s, Markup(svg)) for s, svg in noise_svgs(noise_rows, noise_metrics,
+                                                              noise_ylim, noise_reference)]
+                  if noise_rows else []),
+        "noise_note": noise_reference.note if noise_rows and noise_reference else None,
         "variant": data["variant"], "phrase": result.kind != "dependency",
         "csp": Markup(CSP), "version": __version__,  # (a constant)
         "css": _inline("report.css", "</style"), "js": _inline("report.js", "</script"),
@@ -583,11 +567,17 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
                  layers: Sequence[str] = ("deprel", "head", "upos", "xpos", "feats"),
                  compare_to: Optional[dict] = None, variant: str = "plain", worst: int = 20,
                  max_sentences: Optional[int] = 5000, title: Optional[str] = None,
-                 skip_id_like: bool = False) -> str:
+                 skip_id_like: bool = False, noise_metrics: Optional[Sequence[str]] = None,
+                 noise_ylim: Optional[Tuple[float, float]] = None) -> str:
     """The report for an :class:`~synagree.agreement.agree.AgreementResult` as text.
 
-    ``noise``: rows or a path (see :func:`read_noise`); ``compare_to``: a
-    previous ``--output json`` report (dict).  For the bootstrap the result
+    ``noise``: rows or a path (see :func:`read_noise`), drawn with the
+    corpus's own α and LAS as reference lines; runs whose recorded source is
+    not this corpus are refused (``runs-mismatch``,
+    :func:`synagree.render.plots.check_runs`), and runs that record none are
+    drawn with a note saying so.  ``noise_metrics`` and ``noise_ylim``: see
+    :func:`synagree.render.plots.plot_results`.  ``compare_to``: a previous
+    ``--output json`` report (dict).  For the bootstrap the result
     should come from ``agree_corpus(..., bootstrap=B, seed=seed)``, whose α and
     LAS replicates are then reused; otherwise they are computed once more.
     """
@@ -601,8 +591,13 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
         return json.dumps(qa, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     if output != "html":
         return render_tables(qa, output)
-    rows = read_noise(noise) if isinstance(noise, (str, os.PathLike)) else noise
+    path = noise if isinstance(noise, (str, os.PathLike)) else None
+    rows = read_noise(noise) if path is not None else noise
+    reference = (corpus_reference(result, read_config(path) if path is not None else None,
+                                  str(path) if path is not None else "<rows>")
+                 if rows else None)
     return render_html(result, qa, rows, title=title, variant=variant,
-                       max_sentences=max_sentences)
+                       max_sentences=max_sentences, noise_metrics=noise_metrics,
+                       noise_ylim=noise_ylim, noise_reference=reference)
 
 
