@@ -207,7 +207,7 @@ def test_report_leaves_out_id_like_layers(run_cli, id_columns, tmp_path):
     rc, _, err = run_cli("report", *id_columns, "--bootstrap", "0", "-o", page, "-q")
     assert rc == 0, err
     html = page.read_text(encoding="utf-8")
-    assert "left out: these look like ids" in html
+    assert "they look like ids, not categories; left out" in html
     rows = [m for m in html.split("<tr>") if m.startswith("<td>xpos</td>")]
     assert not rows
     rc, out, _ = run_cli("report", *id_columns, "--bootstrap", "0", "--output", "json")

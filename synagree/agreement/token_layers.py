@@ -20,10 +20,11 @@ from synagree.stats.bootstrap import small_sample_note
 from synagree.stats.categorical import (
     LayerAgreement,
     bootstrap,
-    id_like,
     items_from_corpus,
     layer_agreement,
+    layer_note,
     multinomial_weights,
+    not_categories,
 )
 from synagree.stats.features import (
     PerFeature,
@@ -202,17 +203,14 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
     notes: List[str] = []
     skipped: Dict[str, str] = {}
     for layer, data in list(items.items()):
-        why = id_like(data)
-        if why is None:
+        keep = not skip_id_like or layer == specific
+        note = layer_note(data, keep)
+        if note is None:
             continue
-        if skip_id_like and layer != specific:
-            skipped[layer] = why
+        notes.append(note)
+        if not keep:
+            skipped[layer] = str(not_categories(data))
             del items[layer]
-            notes.append(f"{why}; left out: these look like ids, not categories (name the "
-                         f"layer in --layers to keep it)")
-        else:
-            notes.append(f"{why}; kept because it was asked for by name, but agreement on "
-                         f"ids says nothing about the annotation")
     rep = TokenLayerAgreement(
         list(corpus.annotators), corpus.settings(),
         {layer: layer_agreement(data) for layer, data in items.items()},

@@ -103,17 +103,19 @@ def _inline(name: str, end_tag: str) -> Markup:
 # --------------------------------------------------------------------------
 
 def _agree_colour(v: Optional[float], lo: float) -> str:
-    """Red (lo) → yellow → green (1) for an agreement value."""
+    """Orange (lo) → light grey → sky blue (1) for an agreement value: the
+    Okabe–Ito ends, told apart with red–green colour blindness too (the cell
+    also shows the number)."""
     if v is None or not math.isfinite(v):
         return "#eeeeee"
     t = max(0.0, min(1.0, (v - lo) / (1.0 - lo) if lo < 1 else 1.0))
-    stops = [(0.0, (215, 48, 39)), (0.5, (254, 224, 139)), (1.0, (26, 152, 80))]
+    stops = [(0.0, (230, 159, 0)), (0.5, (242, 242, 242)), (1.0, (86, 180, 233))]
     for (t0, c0), (t1, c1) in zip(stops, stops[1:]):
         if t <= t1:
             f = (t - t0) / (t1 - t0)
             rgb = [round(a + f * (b - a)) for a, b in zip(c0, c1)]
             return "#%02x%02x%02x" % tuple(rgb)
-    return "#1a9850"
+    return "#56b4e9"
 
 
 def _heatmap(names: Sequence[str], matrix, title: str, integer: bool = False) -> dict:
@@ -172,19 +174,19 @@ def _confusion(c: dict, top: int = 25) -> dict:
             if not v:
                 cells.append(None)
                 continue
-            if i == j:
+            if i == j:  # Okabe–Ito blue: agreement (and on the diagonal)
                 a = 0.15 + 0.85 * math.log1p(v) / math.log1p(on)
-                col = f"rgba(26,152,80,{a:.3f})"
-            else:
+                col = f"rgba(0,114,178,{a:.3f})"
+            else:  # vermillion: confusion
                 a = 0.15 + 0.85 * math.log1p(v) / math.log1p(off)
-                col = f"rgba(215,48,39,{a:.3f})"
+                col = f"rgba(213,94,0,{a:.3f})"
             cells.append({"text": str(v), "bg": col, "title": f"{labels[i]} / {labels[j]}: {v}"})
         rows.append({"name": labels[i], "cells": cells})
     pairs_note = ("summed over annotator pairs, rows: first annotator of each pair"
                   if len(c["pairs"]) > 1 else f"rows: {first}, columns: {second}")
     caption = (f'Confusion matrix of {c["layer"]} ({pairs_note}; {len(keep)} most frequent '
-               f'categories{", the rest as (other)" if other else ""}; green: agreement, red: '
-               f'confusion, shade ∝ log count)')
+               f'categories{", the rest as (other)" if other else ""}; blue, on the diagonal: '
+               f'agreement; orange, off it: confusion; shade ∝ log count)')
     return {"caption": caption, "labels": labels, "rows": rows}
 
 
@@ -436,8 +438,54 @@ def _comparison(qa: dict) -> List[list]:
     return rows
 
 
-def _annotators(result, qa: dict) -> dict:
+#: Why a part of the page is left out (one line each, shown where it would be).
+OMITTED = {
+    "pairs": "Pairwise heat maps, leave-one-annotator-out α and each annotator's distance to "
+             "the others need three annotators or more; with two, the pair is the corpus "
+             "(the pair panel above).",
+    "loo": "Leave one annotator out: no annotator's departure leaves a sentence with two "
+           "annotations, so there is nothing to show.",
+    "comparison": "Change since a previous round: not asked for (--compare-to PREVIOUS.json, "
+                  "with --bootstrap).",
+    "layers_phrase": "Token layers: phrase-structure trees have none.",
+    "layers_none": "Token layers: none asked for (--layers).",
+    "layers_skipped": "Token layers: every layer asked for was left out (see the notes).",
+    "noise": "Noise curves: no noise-experiment results given (--noise RESULTS).",
+    "sentences": "Sentences: no sentence has two annotations to compare.",
+}
+
+
+def _pair_panel(result, qa: dict) -> dict:
+    """The two-annotator panel: every pairwise number of the one pair, as rows."""
     pm = qa["pairs"]
+    a, b = pm["annotators"]
+    rows = []
+    for key, label in (("alpha_plain", "α plain"), ("alpha_diff", "α diff"),
+                       ("alpha_norm", "α norm"), ("las", "LAS"), ("uas", "UAS"),
+                       ("la", "label accuracy")):
+        if key in pm and pm[key][0][1] is not None:
+            rows.append([label, _num(pm[key][0][1])])
+    units = pm["units"]
+    rows.append(["sentences annotated by both", str(int(units[0][1]))])
+    rows.append([f"sentences annotated by {a} / {b}", f"{int(units[0][0])} / {int(units[1][1])}"])
+    dist = qa["annotator_distances"]
+    if dist:
+        rows.append(["mean TED between the two", _num(dist[0]["mean_ted"], 3)])
+        rows.append(["mean TED / (|x|+|y|)", _num(dist[0]["mean_norm"], 4)])
+    return {"title": f"The pair: {a} × {b}", "rows": rows}
+
+
+def _annotators(result, qa: dict) -> dict:
+    """The annotator section: with three annotators or more, the heat maps, the
+    leave-one-out table (when it has a value) and the distances; with two, one
+    compact pair panel, and notes for what is left out."""
+    pm = qa["pairs"]
+    omitted: List[str] = []
+    if len(pm["annotators"]) == 2:
+        omitted.append(OMITTED["pairs"])
+        return {"pair": _pair_panel(result, qa), "heatmaps": [],
+                "loo": {"header": [], "rows": []}, "distances": [],
+                "annotator_notes": omitted}
     heat = []
     for key, label in (("alpha_plain", "pairwise α plain (units both annotated)"),
                        ("alpha_diff", "pairwise α diff"), ("alpha_norm", "pairwise α norm"),
@@ -449,6 +497,9 @@ def _annotators(result, qa: dict) -> dict:
                          "sentences annotated (diagonal) / annotated by both", integer=True))
     loo = qa["leave_one_out"]
     loo_keys = [k for k in (loo[0] if loo else {}) if k.startswith("alpha_")]
+    if not any(x[k] is not None for x in loo for k in loo_keys):
+        loo = []
+        omitted.append(OMITTED["loo"])
     loo_rows = [[x["annotator"], str(x["units"])] +
                 [f"{_num(x[k])} ({'+' if (x['change_' + k[6:]] or 0) > 0 else ''}"
                  f"{_num(x['change_' + k[6:]])})" if x[k] is not None else "–"
@@ -456,11 +507,11 @@ def _annotators(result, qa: dict) -> dict:
     dist_rows = [[x["annotator"], str(x["units"]), str(x["comparisons"]),
                   _num(x["mean_ted"], 3), _num(x["mean_norm"], 4)]
                  for x in qa["annotator_distances"]]
-    return {"heatmaps": heat,
+    return {"pair": None, "heatmaps": heat,
             "loo": {"header": ["without", "sentences"] + [k.replace("alpha_", "α ") + " (change)"
                                                           for k in loo_keys],
                     "rows": loo_rows},
-            "distances": dist_rows}
+            "distances": dist_rows, "annotator_notes": omitted}
 
 
 def _layers(qa: dict) -> Optional[dict]:
@@ -552,8 +603,22 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
         "css": _inline("report.css", "</style"), "js": _inline("report.js", "</script"),
         "data": Markup(_json_script(data)),
     }
-    present = {"summary", "annotators", "sentences"}
+    omitted: List[str] = []  # the sections left out, each with its reason
+    if not page["comparison"]:
+        omitted.append(OMITTED["comparison"])
+    if not page["layers"]:
+        omitted.append(OMITTED["layers_phrase"] if result.kind != "dependency" else
+                       OMITTED["layers_skipped"] if qa.get("skipped_layers") else
+                       OMITTED["layers_none"])
+    if not page["noise"]:
+        omitted.append(OMITTED["noise"])
+    page["show_sentences"] = bool(data["sentences"])
+    if not page["show_sentences"]:
+        omitted.append(OMITTED["sentences"])
+    page["omitted"] = omitted
+    present = {"summary", "annotators"}
     present |= {k for k in ("comparison", "layers", "noise") if page[k]}
+    present |= {"sentences"} if page["show_sentences"] else set()
     page["nav"] = [(sid, label) for sid, label in SECTIONS if sid in present]
     return _environment().get_template("report.html.j2").render(page)
 

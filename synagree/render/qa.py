@@ -224,27 +224,25 @@ def _all_tables(qa: dict):
             rows.append(row)
     yield "Summary", ["metric", "estimate"] + ci_h, rows
     notes = list(dict.fromkeys(list(s.get("notes") or []) + list(qa.get("notes") or [])))
+    if len(qa["pairs"]["annotators"]) == 2:
+        notes.append("two annotators: their pair is the corpus, so the pair matrices, "
+                     "leave-one-out alpha and per-annotator distances are left out")
     if notes:  # small samples, id-like layers left out, ...: in every format
         yield "Notes", ["#", "note"], [[str(k), n] for k, n in enumerate(notes, start=1)]
     pm = qa["pairs"]
     names = pm["annotators"]
-    for metric in [k for k in pm if k.startswith("alpha_")] + ["las", "uas", "la", "units"]:
-        arr = pm[metric]
-        if metric != "units" and all(x is None for row in arr for x in row):
-            continue  # e.g. LAS of phrase-structure trees
-        rows = [[a] + ["" if (i == j and metric != "units") else
-                       (str(arr[i][j]) if metric == "units" else _f(arr[i][j]))
-                       for j in range(len(names))] for i, a in enumerate(names)]
-        yield f"Pairs: {metric}", [metric] + names, rows
-    loo = qa["leave_one_out"]
-    if loo:
-        keys = [k for k in loo[0] if k.startswith("alpha_") or k.startswith("change_")]
-        yield ("Leave one annotator out", ["annotator", "units"] + keys,
-               [[x["annotator"], str(x["units"])] + [_f(x[k]) for k in keys] for x in loo])
-    yield ("Mean distance to the other annotators",
-           ["annotator", "units", "comparisons", "mean TED", "mean TED/(|x|+|y|)"],
-           [[x["annotator"], str(x["units"]), str(x["comparisons"]), _f(x["mean_ted"], 3),
-             _f(x["mean_norm"], 4)] for x in qa["annotator_distances"]])
+    if len(names) == 2:  # one pair: its numbers as one table, no 2 × 2 matrices
+        a, b = names
+        rows = [[m, _f(pm[m][0][1])] for m in [k for k in pm if k.startswith("alpha_")]
+                + ["las", "uas", "la"] if m in pm and pm[m][0][1] is not None]
+        rows.append(["units (both)", str(pm["units"][0][1])])
+        dist = qa["annotator_distances"]
+        if dist:
+            rows += [["mean TED", _f(dist[0]["mean_ted"], 3)],
+                     ["mean TED/(|x|+|y|)", _f(dist[0]["mean_norm"], 4)]]
+        yield f"Pair: {a} × {b}", ["metric", "value"], rows
+    else:
+        yield from _pair_tables(qa)
     for layer, c in (qa.get("categorical") or {}).items():
         freq = c["category_frequency"]
         rows = [[k, str(freq.get(k, 0)), _f(v)] for k, v in
@@ -278,6 +276,31 @@ def _all_tables(qa: dict):
                  _f(c["high"]), _f(c["p_value"], 3),
                  "" if c["significant"] is None else ("yes" if c["significant"] else "no")]
                 for c in qa["comparison"]])
+
+
+def _pair_tables(qa: dict):
+    """Three annotators or more: the pair matrices, leave-one-out (when it has a
+    value) and each annotator's distance to the others."""
+    pm = qa["pairs"]
+    names = pm["annotators"]
+    for metric in [k for k in pm if k.startswith("alpha_")] + ["las", "uas", "la", "units"]:
+        arr = pm[metric]
+        if metric != "units" and all(x is None for row in arr for x in row):
+            continue  # e.g. LAS of phrase-structure trees
+        rows = [[a] + ["" if (i == j and metric != "units") else
+                       (str(arr[i][j]) if metric == "units" else _f(arr[i][j]))
+                       for j in range(len(names))] for i, a in enumerate(names)]
+        yield f"Pairs: {metric}", [metric] + names, rows
+    loo = qa["leave_one_out"]
+    keys = [k for k in (loo[0] if loo else {}) if k.startswith("alpha_") or
+            k.startswith("change_")]
+    if any(x[k] is not None for x in loo for k in keys):
+        yield ("Leave one annotator out", ["annotator", "units"] + keys,
+               [[x["annotator"], str(x["units"])] + [_f(x[k]) for k in keys] for x in loo])
+    yield ("Mean distance to the other annotators",
+           ["annotator", "units", "comparisons", "mean TED", "mean TED/(|x|+|y|)"],
+           [[x["annotator"], str(x["units"]), str(x["comparisons"]), _f(x["mean_ted"], 3),
+             _f(x["mean_norm"], 4)] for x in qa["annotator_distances"]])
 
 
 def annotator_rows(items: Sequence[dict], variants: Sequence[str]):

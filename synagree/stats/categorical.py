@@ -583,6 +583,52 @@ _ID_OR_NUMBER = re.compile(r"^(?:[+-]?\d+(?:[.,]\d+)?(?:[eE][+-]?\d+)?"
                            r"|[A-Za-z]{0,2}[-_#:.]?\d+(?:[-_.:]\d+)*)$")
 
 
+def layer_note(data: ItemData, keep: bool) -> Optional[str]:
+    """The note for a token layer that carries no categories to agree on (see
+    `not_categories`), left out or (``keep``: asked for by name) kept; None
+    for an ordinary layer.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = ItemData("feats", ["a", "b"], ["_"], np.zeros((3, 2), int), np.zeros(3, int),
+    ...                 ["s1"], ["d"])
+    >>> print(layer_note(data, keep=False)[:59])
+    layer feats (column FEATS): no word has a value (every one
+    >>> layer_note(data, keep=False).endswith("; left out (name the layer in --layers to keep it)")
+    True
+    """
+    why = not_categories(data)
+    if why is None:
+        return None
+    if keep:
+        return (f"{why}; kept because it was asked for by name, but its coefficients say "
+                f"nothing about the annotation")
+    return f"{why}; left out (name the layer in --layers to keep it)"
+
+
+def not_categories(data: ItemData) -> Optional[str]:
+    """Why a token layer has no categories to agree on, or None: its values look
+    like ids or numbers (`id_like`), or no word has one (every value ``_``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = ItemData("xpos", ["a", "b"], ["_", "NN"], np.zeros((3, 2), int),
+    ...                 np.zeros(3, int), ["s1"], ["d"])
+    >>> not_categories(data)
+    "layer xpos (column XPOS (CoNLL-X POSTAG)): no word has a value (every one is '_')"
+    """
+    why = id_like(data)
+    if why is not None:
+        return why
+    used = np.unique(data.codes[data.codes >= 0])
+    if len(used) and all(data.categories[int(c)] == "_" for c in used):
+        column = LAYER_COLUMNS.get(data.layer, data.layer)
+        return f"layer {data.layer} (column {column}): no word has a value (every one is '_')"
+    return None
+
+
 def id_like(data: ItemData) -> Optional[str]:
     """Why the values of a token layer look like ids or numbers rather than
     categories, or None.
@@ -612,7 +658,7 @@ def id_like(data: ItemData) -> Optional[str]:
     ...                 np.zeros(30, int), ["s1"], ["d"])
     >>> print(id_like(data)[:72])
     layer xpos (column XPOS (CoNLL-X POSTAG)): 30 distinct values over 30 wo
-    >>> id_like(data).endswith("all numbers or ids (such as '1', '2', '3')")
+    >>> id_like(data).endswith("(such as '1', '2', '3'): they look like ids, not categories")
     True
     >>> data.layer = "head"
     >>> id_like(data) is None
@@ -631,9 +677,10 @@ def id_like(data: ItemData) -> Optional[str]:
             f"{words} words"
     numeric = sum(1 for v in values if _ID_OR_NUMBER.match(v))
     if len(values) > 10 and numeric == len(values):
-        return f"{where}, all numbers or ids (such as {', '.join(map(repr, values[:3]))})"
+        return (f"{where}, all numbers or ids (such as {', '.join(map(repr, values[:3]))}): "
+                f"they look like ids, not categories")
     if len(values) >= ID_LIKE_MIN_VALUES and len(values) >= ID_LIKE_DISTINCT * words:
-        return f"{where}: nearly every value is distinct, as ids are"
+        return f"{where}: nearly every value is distinct, as ids are, not categories"
     return None
 
 
