@@ -11,11 +11,15 @@ read with :mod:`importlib.resources`.  Sections:
 
 * summary: α (plain/diff/norm), LAS/UAS/LA and the categorical coefficients
   with bootstrap confidence intervals; comparison with a previous round;
-* annotators: pair-matrix heat maps (α, LAS, UAS, LA, units), leave-one-out
-  α, each annotator's mean distance to the others;
+* annotators: with three annotators or more, pair-matrix heat maps (α, LAS,
+  UAS, LA, units), leave-one-out α (when it has a value), each annotator's
+  mean distance to the others; with two, one compact pair panel.  Every
+  section or part left out as empty is named with its reason (`OMITTED`);
 * token layers: κ/π/α per layer, per document (macro and micro averages),
   specific agreement per label and a confusion heat map;
-* noise curves (``--noise results.csv`` of ``synagree noise``);
+* noise curves (``--noise results.csv`` of ``synagree noise``): the figures of
+  :mod:`synagree.render.plots` with this corpus's own α and LAS as reference
+  lines; runs recorded on other files are refused;
 * sentences, worst first: a filter box and one row per sentence; opening a
   row draws its dependency arcs (annotators mirrored above/below the words
   for two annotators, stacked otherwise), arcs whose head or label differs

@@ -511,7 +511,8 @@ def series_figure(rows: Sequence[Mapping], series: str, metrics: Sequence[str],
         From `choose_metrics`.
     band : {"minmax", "sd"}
     ylim : (float, float), optional
-        The main panel's y range (fractions); the α_diff panel keeps its own.
+        The main panel's y range (fractions); the α_diff panel keeps its own
+        (unless it is the only one).
     reference : Reference, optional
     title_prefix : str
     width : float
@@ -536,7 +537,7 @@ def series_figure(rows: Sequence[Mapping], series: str, metrics: Sequence[str],
     plt = _setup()
     main = [m for m in metrics if m not in OWN_PANEL]
     own = [m for m in metrics if m in OWN_PANEL]
-    panels = [x for x in (main, own) if x]
+    panels = [x for x in (main, own) if x] or [main]  # (no metric: one empty panel)
     heights = [2.2 if x is main else 1.25 for x in panels]
     fig, axes = plt.subplots(len(panels), 1, figsize=(width, 1.5 + 1.9 * sum(heights) / 2.2),
                              sharex=True, squeeze=False,
@@ -545,12 +546,15 @@ def series_figure(rows: Sequence[Mapping], series: str, metrics: Sequence[str],
                          if r["series"] == series).values() or [0])
     band_text = "band: min–max" if band == "minmax" else "band: mean ± 1 sd"
     for k, (ax, ms) in enumerate(zip(axes[:, 0], panels)):
-        plot_series(rows, series, ax, ms, band, reference, ylim if ms is main else None)
+        plot_series(rows, series, ax, ms, band, reference,
+                    ylim if ms is main or len(panels) == 1 else None)
         if ms is own:
             ax.set_ylabel(_label(ms[0]) if len(ms) == 1 else "Agreement")
         if k < len(panels) - 1:
             ax.set_xlabel("")
             ax.tick_params(labelbottom=False)
+        if not ax.get_legend_handles_labels()[0]:
+            continue  # (nothing drawn: no legend)
         leg = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
                         title=(f"mean of {n_runs} runs\n{band_text}" if k == 0 else None),
                         alignment="left")

@@ -593,7 +593,7 @@ def layer_note(data: ItemData, keep: bool) -> Optional[str]:
     >>> import numpy as np
     >>> data = ItemData("feats", ["a", "b"], ["_"], np.zeros((3, 2), int), np.zeros(3, int),
     ...                 ["s1"], ["d"])
-    >>> print(layer_note(data, keep=False)[:59])
+    >>> print(layer_note(data, keep=False)[:58])
     layer feats (column FEATS): no word has a value (every one
     >>> layer_note(data, keep=False).endswith("; left out (name the layer in --layers to keep it)")
     True
