@@ -66,6 +66,7 @@ def test_cell_width_and_text_columns():
 # synagree agree A B --worst 5
 # --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_agree_worst_lines_fit(run_cli, iaa, monkeypatch):
     monkeypatch.delenv("COLUMNS", raising=False)
     for pair in (("cdt/da-lotte.conll", "cdt/da-morten.conll"),

@@ -91,6 +91,7 @@ def test_values_beyond_ylim_are_named(runs):
         pyplot().close(fig)
 
 
+@pytest.mark.slow
 def test_corpus_reference_lines_and_refusal(runs, tmp_path, run_cli, iaa):
     out = tmp_path / "figs"
     rc, _, err = run_cli("plot", runs, "-o", out, "--corpus", A, B, "--formats", "svg", "-q")
@@ -116,6 +117,7 @@ def test_corpus_reference_lines_and_refusal(runs, tmp_path, run_cli, iaa):
     assert rc == 2 and "other contents" in err, err
 
 
+@pytest.mark.slow
 def test_report_noise_checked_against_its_input(runs, tmp_path, run_cli, iaa):
     page = tmp_path / "r.html"
     rc, _, err = run_cli("report", A, B, "--bootstrap", "0", "--noise", runs / "results.json",
@@ -159,6 +161,7 @@ def test_figure_options_are_checked(runs, tmp_path, run_cli):
     assert rc == 2 and "add --noise" in err
 
 
+@pytest.mark.slow
 def test_noise_plot_with_options(tmp_path, run_cli):
     out = tmp_path / "n"
     rc, _, err = run_cli("noise", A, "-o", out, "--sample", "8", "--runs", "1", "--grid", "1",
