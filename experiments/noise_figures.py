@@ -17,7 +17,13 @@ the one large gap (reattach-only LAS at p = 1).
 
 Results go to ``OUT/noise-<source>/`` (resumable: rerunning continues an
 interrupted run) and ``OUT/noise-comparison.md``; ``--figures DIR`` also
-writes small PNGs of the final figures for the README.
+writes small PNGs of the final figures for the README (``DIR/<source>/``).
+On NDT the figures mark the corpus's own α and LAS (odin's trees against
+thor's, the four languages pooled) as dotted reference lines; EWT dev has
+one annotation, so no reference.  Every figure in experiments/figures/ (and
+docs/figures/, a link to experiments/figures/ndt/) is written by
+
+    python experiments/noise_figures.py --figures experiments/figures
 """
 from __future__ import annotations
 
@@ -53,6 +59,23 @@ def sources(shared: Path):
     if ewt.exists():
         out["ewt"] = ("UD English-EWT dev", [ewt])
     return out
+
+
+def corpus_reference(key, files):
+    """NDT: the agreement of odin's trees with thor's (the four languages pooled, by
+    position), as the figures' reference lines; None for a source with one annotation."""
+    if key != "ndt":
+        return None
+    from synagree.agreement.agree import agree_corpus
+    from synagree.io.conllu import read_conllu
+    from synagree.io.corpus import Corpus
+    from synagree.render.plots import reference_values
+
+    thor = [Path(str(f).replace("odin-", "thor-")) for f in files]
+    ann = {"odin": [s for f in files for s in read_conllu(f)],
+           "thor": [s for f in thor for s in read_conllu(f)]}
+    ref = reference_values(agree_corpus(Corpus.from_annotations(ann)), "NDT odin vs thor")
+    return ref
 
 
 def stat(summary, series, p, metric):
@@ -136,15 +159,17 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         res = run_noise_experiment(files, out / f"noise-{key}", sample=args.sample,
                                    seed=args.seed, series=series, grid=grid, runs=args.runs,
-                                   progress=not args.quiet, plot=True)
+                                   progress=not args.quiet)
+        reference = corpus_reference(key, files)
         src = load_source(files, sample=args.sample, seed=args.seed)
         results[key] = (name, files, res, src)
         if not args.quiet:
             print(f"{key}: {res.computed} runs computed, {res.resumed} resumed, "
                   f"{time.perf_counter() - t0:.1f} s -> {res.out_dir}", file=sys.stderr)
+        plot_results(res.rows, res.out_dir, reference=reference)  # as `synagree noise --plot`
         if args.figures:
             plot_results(res.rows, Path(args.figures) / key, formats=("png",), dpi=110,
-                         title_prefix=f"{name.split(' (')[0]}: ")
+                         reference=reference, title_prefix=f"{name.split(' (')[0]}: ")
 
     # ---- comparison table
     L = ["# Noise experiments: published (Skjærholt 2014, docs/method.md §8) vs synagree", ""]

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import SHARED_DATA
 from synagree.agreement.agree import agree
 from synagree.stats import alpha as alpha_mod
-
-from conftest import SHARED_DATA
 
 CORPORA = {
     "NDT 1": ("ndt/odin-danish.conll", "ndt/thor-danish.conll"),

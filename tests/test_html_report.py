@@ -306,7 +306,8 @@ def test_report_on_shared_data(files):
     assert len(data["sentences"]) == res.units
     worst = qa.worst_units(res, 5)
     assert [s["id"] for s in data["sentences"][:5]] == [w.label for w in worst]
-    assert 'class="heatmap"' in html and "pairwise α plain" in html
+    # two annotators: one pair panel, no 2 x 2 heat maps (tests/test_report_layout.py)
+    assert '<figure class="pair">' in html and "pairwise α plain" not in html
     assert "Specific agreement per category" in html and "Confusion matrix" in html
     # the table outputs of the same report
     for fmt in ("markdown", "csv", "latex"):

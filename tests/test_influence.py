@@ -249,7 +249,8 @@ def test_unit_influence_with_three_annotators_matches_brute_force(three):
 # Command line
 # --------------------------------------------------------------------------
 
-def test_cli_worst_has_influence_columns(run_cli):
+def test_cli_worst_has_influence_columns(run_cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "250")  # wide enough for every header on one line
     rc, out, err = run_cli("agree", EXTRAS / "a.conllu", EXTRAS / "b.conllu", "--worst", "3")
     assert rc == 0, err
     lines = out.splitlines()

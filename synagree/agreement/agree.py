@@ -36,7 +36,7 @@ from synagree.io.corpus import Corpus, from_dirs, from_files
 from synagree.stats.alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
 from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores, non_ud_labels
 from synagree.stats.baseline_options import BaselineOptions
-from synagree.stats.bootstrap import BootstrapResult
+from synagree.stats.bootstrap import BootstrapResult, small_sample_note
 from synagree.stats.bootstrap import bootstrap as _bootstrap
 from synagree.stats.hierarchical import HierarchyOptions, HierarchySpec
 from synagree.stats.regression import BaselineComparison
@@ -193,6 +193,12 @@ class AgreementResult:
         two published numbers are comparable when their signatures are equal."""
         return "|".join(f"{k}:{v}" for k, v in self.settings.items())
 
+    def small_sample(self) -> Optional[str]:
+        """The "small sample" note of the bootstrap intervals (under 30 units), or None."""
+        if self.bootstrap is None:
+            return None
+        return small_sample_note(self.units, "the bootstrap intervals")
+
     def to_dict(self) -> dict:
         """The result as JSON-ready data with stable keys (docs/output.md).
 
@@ -229,8 +235,12 @@ class AgreementResult:
         })
         details: dict = {}
         if self.bootstrap is not None:
+            small = self.small_sample()
             details["bootstrap"] = {"replicates": self.bootstrap.size,
-                                    "seed": self.bootstrap.seed, "level": self.bootstrap.level}
+                                    "seed": self.bootstrap.seed, "level": self.bootstrap.level,
+                                    "units": self.units,
+                                    # every format prints it (CSV: ci_note, LaTeX: a comment)
+                                    **({"small_sample": small} if small else {})}
         for s in self.sections():
             details[s.name] = s.details()
         d.update({"details": details, "notes": list(self.notes),
@@ -464,16 +474,20 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
     else:
         scores = attachment_scores(cast(List[List[DepSentence]], ann_lists))
     boot = None
+    small: Optional[str] = None  # the small-sample note of the intervals
     if bootstrap and ta.sums is not None and ta.sums.m.shape[0] > 0:
         correct, total = scores.unit_arrays()
         boot = _bootstrap(ta.sums, B=bootstrap, seed=seed, level=level, variants=variants,
                           correct=correct, total=total)
+        small = small_sample_note(int(ta.sums.m.shape[0]), "the bootstrap intervals")
         for v, st in ta.stats.items():
             st.ci = boot.ci(f"alpha_{v}")
     dep = [s for anns in ann_lists for s in anns if isinstance(s, DepSentence)]
     multi = sum(1 for s in dep if s.n_roots > 1)
     cycles = sum(1 for p in corpus.log.problems if p.kind == "cycle")
     notes = list(corpus.notes) + [n for st in ta.stats.values() for n in st.notes]
+    if small:
+        notes.append(small)
     if auto_note:
         notes.insert(0, auto_note)
     if corpus.kind == "dependency" and "LAS" not in scores.correct:

@@ -60,8 +60,15 @@ from synagree.stats.bootstrap import (
     bootstrap_ratios,
     percentile_interval,
     resample_weights,
+    small_sample_note,
 )
-from synagree.stats.categorical import COEFFICIENTS, items_from_corpus, layer_agreement
+from synagree.stats.categorical import (
+    COEFFICIENTS,
+    items_from_corpus,
+    layer_agreement,
+    layer_note,
+    not_categories,
+)
 from synagree.stats.categorical import bootstrap as layer_bootstrap
 from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
@@ -1147,9 +1154,11 @@ class Bootstrap:
 
     def to_dict(self, with_replicates: bool = True) -> dict:
         """The intervals as a JSON-ready dict (``compare`` reads it back)."""
+        small = small_sample_note(self.units, "the bootstrap intervals")
         return {"replicates": self.replicates, "seed": self.seed,
                 "confidence": self.confidence, "units": self.units,
                 "method": "percentile bootstrap, resampling sentences with replacement",
+                **({"small_sample": small} if small else {}),
                 "metrics": {k: v.to_dict(with_replicates) for k, v in self.intervals.items()}}
 
 
@@ -1405,7 +1414,7 @@ def _z(confidence: float) -> float:
 def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
                bootstrap_replicates: int = 1000, seed: int = 0, confidence: float = 0.95,
                layers: Sequence[str] = (), compare_to: Optional[dict] = None,
-               with_replicates: bool = True) -> dict:
+               with_replicates: bool = True, skip_id_like: bool = False) -> dict:
     """Every QA table as one JSON-ready dict (what ``synagree report --output json`` writes).
 
     Parameters
@@ -1426,10 +1435,16 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
         A previous report JSON to compare with (needs the bootstrap).
     with_replicates : bool
         Keep the bootstrap replicates (needed for a later comparison).
+    skip_id_like : bool
+        Leave out the layers whose values look like ids or numbers
+        (`synagree.stats.categorical.id_like`); either way each such layer
+        gets a line in ``notes`` (and ``skipped_layers`` when left out).
 
     Returns
     -------
     dict
+        With ``notes`` (a list, possibly empty): what the tables leave out or
+        should be read with.
 
     Raises
     ------
@@ -1455,8 +1470,10 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
     >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
     >>> d = qa_summary(res, worst=2, bootstrap_replicates=50, layers=["upos"])
     >>> sorted(d)  # doctest: +NORMALIZE_WHITESPACE
-    ['annotator_distances', 'bootstrap', 'categorical', 'leave_one_out', 'pairs',
+    ['annotator_distances', 'bootstrap', 'categorical', 'leave_one_out', 'notes', 'pairs',
      'summary', 'worst']
+    >>> d["notes"][-1][:62]  # three sentences: the intervals say little
+    'small sample: the bootstrap intervals rest on 3 resampled unit'
     >>> [u["sent_id"] for u in d["worst"]["units"]]
     ['s1', 's2']
     """
@@ -1470,6 +1487,18 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
     d["leave_one_out"] = [x.to_dict() for x in leave_one_out(result, variants)]
     d["annotator_distances"] = [x.to_dict() for x in annotator_distances(result)]
     layers = list(layers) if result.kind == "dependency" else []
+    notes: List[str] = []
+    skipped: Dict[str, str] = {}
+    for layer in list(layers):
+        note = layer_note(_items(result, layer), keep=not skip_id_like)
+        if note is None:
+            continue
+        notes.append(note)
+        if skip_id_like:
+            layers.remove(layer)
+            skipped[layer] = str(not_categories(_items(result, layer)))
+    if skipped:
+        d["skipped_layers"] = skipped
     if layers:
         d["categorical"] = {layer: layer_agreement(_items(result, layer)).to_dict(
             confusion=(layer == "deprel")) for layer in layers}
@@ -1477,6 +1506,10 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
     if bootstrap_replicates:
         bs = bootstrap(result, bootstrap_replicates, seed, confidence, layers, variants)
         d["bootstrap"] = bs.to_dict(with_replicates)
+        small = d["bootstrap"].get("small_sample")
+        if small and small not in result.notes:  # (agree_corpus's bootstrap says it too)
+            notes.append(small)
+    d["notes"] = notes
     if compare_to is not None:
         if bs is None:
             raise ValueError("--compare-to needs the bootstrap (--bootstrap > 0)")

@@ -16,12 +16,15 @@ import numpy as np
 from synagree.agreement.enhanced import EnhancedAgreement, enhanced_agreement
 from synagree.base.problems import InputError, Problem
 from synagree.io.corpus import Corpus
+from synagree.stats.bootstrap import small_sample_note
 from synagree.stats.categorical import (
     LayerAgreement,
     bootstrap,
     items_from_corpus,
     layer_agreement,
+    layer_note,
     multinomial_weights,
+    not_categories,
 )
 from synagree.stats.features import (
     PerFeature,
@@ -63,6 +66,12 @@ class TokenLayerAgreement:
         The same per feature of ``per_feature``.
     warnings : list of Problem
         Problems found while splitting FEATS.
+    notes : list of str
+        Sentences every output format prints: layers left out or kept although
+        their values look like ids (`synagree.stats.categorical.id_like`), and
+        intervals over fewer than 30 sentences.
+    skipped : dict of str to str
+        Layers left out as id-like, with the reason.
 
     Examples
     --------
@@ -89,6 +98,8 @@ class TokenLayerAgreement:
     intervals: Optional[Dict[str, Dict[str, dict]]] = None
     feature_intervals: Optional[Dict[str, Dict[str, dict]]] = None
     warnings: List[Problem] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+    skipped: Dict[str, str] = field(default_factory=dict)
 
 
 def check_specific(layers: Sequence[str], specific: Optional[str]) -> None:
@@ -121,7 +132,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                           feature_items: str = "all", enhanced: bool = False,
                           set_distance: str = "masi", strict: bool = False,
                           replicates: int = 0, seed: int = 0,
-                          level: float = 0.95) -> TokenLayerAgreement:
+                          level: float = 0.95, skip_id_like: bool = False
+                          ) -> TokenLayerAgreement:
     """Categorical agreement of each layer, with the per-feature and enhanced views.
 
     Parameters
@@ -146,6 +158,11 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         layers and features, not the enhanced numbers (a note says so).
     level : float
         Confidence level.
+    skip_id_like : bool
+        Leave out the layers whose values look like ids or numbers rather
+        than categories (`synagree.stats.categorical.id_like`), with a note
+        naming the column; the CLI does so for its default layers, and keeps
+        a layer asked for by name (and ``specific``), noting what it looks like.
 
     Returns
     -------
@@ -183,6 +200,17 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                                     f"features: {', '.join(split.features()) or 'none'}")
     items = {layer: (layer_items(corpus, layer, feature_items, split) if split
                      else items_from_corpus(corpus, layer)) for layer in layers}
+    notes: List[str] = []
+    skipped: Dict[str, str] = {}
+    for layer, data in list(items.items()):
+        keep = not skip_id_like or layer == specific
+        note = layer_note(data, keep)
+        if note is None:
+            continue
+        notes.append(note)
+        if not keep:
+            skipped[layer] = str(not_categories(data))
+            del items[layer]
     rep = TokenLayerAgreement(
         list(corpus.annotators), corpus.settings(),
         {layer: layer_agreement(data) for layer, data in items.items()},
@@ -192,7 +220,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                      if per_feature else None),
         enhanced=enhanced_agreement(corpus, set_distance) if enhanced else None,
         replicates=replicates, seed=seed, level=level,
-        warnings=list(split.warnings) if split is not None else [])
+        warnings=list(split.warnings) if split is not None else [], notes=notes,
+        skipped=skipped)
     if rep.enhanced is not None and replicates:
         rep.enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
                                   "for the enhanced-edge alpha and F1")
@@ -204,6 +233,10 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                              weights=multinomial_weights(rng, len(data.units), replicates))
 
         rep.intervals = {layer: draw(data) for layer, data in items.items()}
+        small = small_sample_note(max((len(d.units) for d in items.values()), default=0),
+                                  "the bootstrap intervals")
+        if small and items:
+            rep.notes.append(small)
         if rep.per_feature is not None:
             rep.feature_intervals = {f: draw(data) for f, data in rep.per_feature.data.items()}
     return rep

@@ -18,7 +18,8 @@ from synagree.stats.features import FEATURE_ITEMS, feature_of_layer
 def run(args: argparse.Namespace) -> int:
     """``synagree categorical``: token-layer agreement of the input; the exit status."""
     check_input_choice(args.files, args.dirs)
-    layers = parse_layers(args.layers)
+    named = args.layers is not None  # layers asked for by name are kept even when id-like
+    layers = parse_layers(args.layers if named else ",".join(DEFAULT_LAYERS))
     output = output_format(args)
     feature_layers = [x for x in layers if feature_of_layer(x) is not None]
     options.qualifier(args, "feature_items", bool(feature_layers or args.per_feature), "all",
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
                                 per_feature=args.per_feature, feature_items=args.feature_items,
                                 enhanced=args.enhanced, set_distance=args.set_distance,
                                 strict=args.strict, replicates=args.bootstrap, seed=args.seed,
-                                level=args.ci_level)
+                                level=args.ci_level, skip_id_like=not named)
     if rep.warnings and not args.quiet:
         print_problems(rep.warnings, limit=10)
     emit(render_token_layers(rep, output, confusion=args.confusion), args.out)
@@ -57,9 +58,11 @@ def register(p: argparse.ArgumentParser) -> None:
                     "and Davies & Fleiss kappa (more than two annotators), Krippendorff's "
                     "alpha (nominal), specific agreement.")
     options.add_input(p)
-    p.add_argument("--layers", default=",".join(DEFAULT_LAYERS),
+    p.add_argument("--layers", default=None,
                    help=f"comma-separated layers from {', '.join(LAYERS)} "
-                        f"(default: {','.join(DEFAULT_LAYERS)})")
+                        f"(default: {','.join(DEFAULT_LAYERS)}, leaving out a layer whose "
+                        f"values look like ids or numbers, with a note; a layer named here "
+                        f"is always kept)")
     p.add_argument("--specific", metavar="LAYER", choices=LAYERS,
                    help="also list specific agreement per category of this layer")
     options.add_bootstrap(p, "every coefficient")

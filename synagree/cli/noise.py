@@ -4,7 +4,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from synagree.base.problems import InputError
 from synagree.cli import options
+from synagree.cli.plot_options import add_plot_args, corpus_option_reference, plot_settings
 from synagree.noise.experiments import (
     MAX_GRID_POINTS,
     PAPER_SERIES,
@@ -20,6 +22,10 @@ def run(args: argparse.Namespace) -> int:
     """``synagree noise``: run or resume a noise experiment; the exit status."""
     series = parse_series(args.series)
     grid = parse_grid(args.grid)
+    metrics, ylim = plot_settings(args)
+    if (metrics or ylim or args.corpus) and not args.plot:
+        raise InputError.single("<command line>", None, "usage",
+                                "--metrics, --ylim and --corpus shape the figures: add --plot")
     res = run_noise_experiment(
         args.source, args.out, sample=None if args.sample == 0 else args.sample,
         seed=args.seed, series=series, grid=grid, runs=args.runs, fmt=args.fmt,
@@ -36,7 +42,9 @@ def run(args: argparse.Namespace) -> int:
                + f" in {res.seconds:.1f} s; results in {res.out_dir}/")
         print(msg, file=sys.stderr)
     if args.plot:
-        for path in plot_results(res.rows, res.out_dir).values():
+        reference = corpus_option_reference(args, res.config, str(res.files["config"]))
+        for path in plot_results(res.rows, res.out_dir, metrics=metrics, ylim=ylim,
+                                 reference=reference).values():
             if not args.quiet:
                 print(f"synagree noise: wrote {path}", file=sys.stderr)
     sys.stdout.write(means_table(res.summary, res.metrics))
@@ -86,6 +94,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="also record hierarchical label credit (LAS_hier, alpha_plain_hier, ...) "
                         "per run, over a hierarchy built from the source's labels")
     p.add_argument("--plot", action="store_true", help="also write the figures (PNG, SVG, PDF)")
+    add_plot_args(p)
     p.add_argument("--overwrite", action="store_true",
                    help="discard results already in OUT instead of resuming")
     options.add_quiet(p)

@@ -6,7 +6,9 @@ import sys
 
 from synagree.base.problems import InputError
 from synagree.cli import options
-from synagree.render.plots import plot_results
+from synagree.cli.plot_options import add_plot_args, corpus_option_reference, plot_settings
+from synagree.noise.results import read_config, read_rows
+from synagree.render.plots import choose_metrics, plot_results
 
 
 def run(args: argparse.Namespace) -> int:
@@ -16,7 +18,13 @@ def run(args: argparse.Namespace) -> int:
     if bad or not formats:
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown format(s) {bad}; choose from png, svg, pdf")
-    paths = plot_results(args.results, args.out, formats=formats, band=args.band)
+    metrics, ylim = plot_settings(args)
+    rows = read_rows(args.results)
+    if rows:
+        choose_metrics(rows, metrics)  # an unknown metric: a usage error before any work
+    reference = corpus_option_reference(args, read_config(args.results), str(args.results))
+    paths = plot_results(rows if rows else args.results, args.out, formats=formats,
+                         band=args.band, metrics=metrics, ylim=ylim, reference=reference)
     if not args.quiet:
         for p in paths.values():
             print(p, file=sys.stderr)
@@ -26,11 +34,13 @@ def run(args: argparse.Namespace) -> int:
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
     p.description = ("Plot noise-experiment results: one figure per series (mean curves with "
-                    "a shaded spread band for every metric against p) and a LAS-vs-alpha "
-                    "scatter, as PNG, SVG and PDF.")
+                    "a shaded spread band for each chosen metric against p; alpha_diff on a "
+                    "panel of its own) and a LAS-vs-alpha scatter, as PNG, SVG and PDF; with "
+                    "--corpus, the corpus's own alpha and LAS as reference lines.")
     p.add_argument("results", help="runs.csv, runs.jsonl or results.json (or their directory)")
     options.add_out_dir(p)
     p.add_argument("--formats", default="png,svg,pdf", help="comma-separated (default all three)")
     p.add_argument("--band", default="minmax", choices=["minmax", "sd"],
                    help="shaded band: min–max over runs (default) or mean ± 1 sd")
+    add_plot_args(p)
     options.add_quiet(p)

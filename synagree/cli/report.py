@@ -12,8 +12,12 @@ from synagree.base.problems import InputError, print_problems, tame
 from synagree.cli import options
 from synagree.cli.categorical import parse_layers
 from synagree.cli.options import check_input_choice, input_options, output_format
+from synagree.cli.plot_options import add_plot_args, plot_settings
 from synagree.io.files import emit
+from synagree.noise.results import read_config
 from synagree.render.html import OUTPUTS, build_report, read_noise
+from synagree.render.plots import check_runs, choose_metrics
+from synagree.stats.categorical import DEFAULT_LAYERS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,7 +28,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError.single("<command line>", None, "usage",
                                 "the HTML report is a whole page: give -o FILE.html (or pipe "
                                 "the output)")
-    layers = parse_layers(args.layers, allow_empty=True)
+    named = args.layers is not None  # layers asked for by name are kept even when id-like
+    layers = parse_layers(args.layers if named else ",".join(DEFAULT_LAYERS),
+                          allow_empty=True)
     previous = None
     if args.compare_to:
         if not args.bootstrap:
@@ -41,18 +47,28 @@ def run(args: argparse.Namespace) -> int:
             _metrics_of(previous if isinstance(previous, dict) else {})
         except ValueError as exc:
             raise InputError.single(args.compare_to, None, "bad-json", str(exc))
+    metrics, ylim = plot_settings(args)
+    if (metrics or ylim) and not args.noise:
+        raise InputError.single("<command line>", None, "usage",
+                                "--metrics and --ylim shape the noise figures: add --noise")
     noise = read_noise(args.noise) if args.noise else None
+    if noise:
+        choose_metrics(noise, metrics)  # an unknown metric: a usage error before any work
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
+    if noise:  # runs made on another corpus are refused before the long work
+        check_runs(read_config(args.noise), corpus, args.noise)
     # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
     result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
                           level=args.ci_level, max_memory=args.max_memory,
                           progress=not args.quiet)
     if result.warnings and not args.quiet:
         print_problems(result.warnings, limit=10)
-    text = build_report(result, output, noise=noise, bootstrap=args.bootstrap, seed=args.seed,
+    text = build_report(result, output, noise=args.noise or None, bootstrap=args.bootstrap,
+                        seed=args.seed,
                         confidence=args.ci_level, layers=layers, compare_to=previous,
                         variant=args.variant, worst=args.worst,
-                        max_sentences=args.max_sentences or None, title=args.title)
+                        max_sentences=args.max_sentences or None, title=args.title,
+                        skip_id_like=not named, noise_metrics=metrics, noise_ylim=ylim)
     emit(text, args.out)
     if args.out and not args.quiet:
         size = len(text.encode("utf-8", "backslashreplace"))  # (as written)
@@ -71,13 +87,18 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_output(p, OUTPUTS, "html")
     p.add_argument("--noise", metavar="RESULTS",
                    help="noise-experiment results (runs.csv / results.json of synagree noise) "
-                        "to plot")
+                        "to plot, with this corpus's own alpha and LAS as reference lines; "
+                        "runs made on other files are refused")
+    add_plot_args(p, corpus=False)
     options.add_bootstrap(p, "alpha, LAS and the layer coefficients")
     p.add_argument("--compare-to", metavar="PREVIOUS.json",
                    help="a previous round's `synagree report --output json`: test whether "
                         "agreement changed significantly (needs --bootstrap)")
-    p.add_argument("--layers", default="deprel,head,upos,xpos,feats",
-                   help="token layers for categorical agreement (comma-separated; '' for none)")
+    p.add_argument("--layers", default=None,
+                   help=f"token layers for categorical agreement (comma-separated; '' for "
+                        f"none; default {','.join(DEFAULT_LAYERS)}, leaving out a layer whose "
+                        f"values look like ids or numbers, with a note; a layer named here "
+                        f"is always kept)")
     options.add_variant(p)
     p.add_argument("--worst", type=options.whole_number(0), default=20, metavar="K",
                    help="sentences in the worst list of the table outputs (default 20)")

@@ -106,7 +106,7 @@ from synagree.distance.sums import delta_squared
 from synagree.io.files import write_atomic
 from synagree.io.formats import Sentence
 from synagree.stats.alpha import VARIANTS, AlphaStats
-from synagree.stats.attachment import jaccard_scores
+from synagree.stats.attachment import jaccard_scores, non_ud_labels
 from synagree.stats.hierarchical import hier_metric_fn
 from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
@@ -389,7 +389,7 @@ class RunEvaluator:
     >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
     >>> ev = RunEvaluator(src)
     >>> ev.columns
-    ['alpha_plain', 'alpha_diff', 'alpha_norm', 'LAS_full', 'UAS', 'LA']
+    ['alpha_plain', 'alpha_diff', 'alpha_norm', 'LAS', 'LAS_full', 'UAS', 'LA']
     >>> row = ev.evaluate(sents)  # the sample against itself
     >>> row["alpha_plain"], row["LAS_full"]
     (1.0, 1.0)
@@ -410,17 +410,25 @@ class RunEvaluator:
         self.orig_dm = _ted.distance_matrix(_ted.TreePack(self.orig_distinct))
         self.timings: Dict[str, float] = {"perturb": 0.0, "trees": 0.0, "ted": 0.0,
                                           "alpha": 0.0, "scores": 0.0, "extra": 0.0}
+        # LAS (universal relations) only where the relations are UD's, as agree reports it
+        self.ud = self.kind == "dependency" and not non_ud_labels(source.labels)
         if self.kind == "dependency":
             orig = cast(List[DepSentence], self.orig)  # a dependency sample
             self._heads = np.concatenate([s.heads for s in orig]).astype(np.int32)
             self._labs = np.array([self.vocab.id(d) for s in orig for d in s.deprels],
                                   dtype=np.int32)
 
+    def _universal_ids(self) -> np.ndarray:
+        """Per label id, an id of its universal part (before ``:``)."""
+        parts: Dict[str, int] = {}
+        return np.array([parts.setdefault(lab.split(":", 1)[0], len(parts))
+                         for lab in self.vocab.labels], dtype=np.int32)
+
     @property
     def columns(self) -> List[str]:
         """The metric columns of a row (α variants, scores, extra metrics)."""
-        base = list(ALPHA_COLUMNS) + list(DEP_SCORES if self.kind == "dependency"
-                                          else PHRASE_SCORES)
+        base = list(ALPHA_COLUMNS) + (["LAS"] if self.ud else []) + list(
+            DEP_SCORES if self.kind == "dependency" else PHRASE_SCORES)
         for m in self.extra:
             base.extend(m.cols)
         return base
@@ -490,9 +498,13 @@ class RunEvaluator:
             he = heads == self._heads
             le = labs == self._labs
             n = float(len(he))
-            out = {"LAS_full": float(np.count_nonzero(he & le)) / n,
-                   "UAS": float(np.count_nonzero(he)) / n,
-                   "LA": float(np.count_nonzero(le)) / n}
+            out = {}
+            if self.ud:
+                uni = self._universal_ids()
+                out["LAS"] = float(np.count_nonzero(he & (uni[labs] == uni[self._labs]))) / n
+            out.update({"LAS_full": float(np.count_nonzero(he & le)) / n,
+                        "UAS": float(np.count_nonzero(he)) / n,
+                        "LA": float(np.count_nonzero(le)) / n})
         else:
             phrases = cast(Sequence[PhraseSentence], perturbed)  # the sample's kind
             orig = cast(List[PhraseSentence], self.orig)

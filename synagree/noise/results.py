@@ -21,6 +21,7 @@ from synagree.base.escape import markdown as md
 from synagree.base.jsonable import json_ready, to_float
 from synagree.base.metrics import RENAMED
 from synagree.base.problems import InputError, quote
+from synagree.noise.source import _digest
 from synagree.stats.alpha import VARIANTS
 
 ALPHA_COLUMNS: Tuple[str, ...] = tuple(f"alpha_{v}" for v in VARIANTS)
@@ -336,6 +337,126 @@ def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],
             row[RENAMED["noise"].get(str(k), str(k))] = v  # runs of earlier releases: today's keys
         out.append(row)
     return out
+
+
+def read_config(path: "str | os.PathLike") -> Optional[dict]:
+    """The configuration the runs in ``path`` were made with, or None.
+
+    ``results.json`` carries it (``"config"``); beside ``runs.csv`` or
+    ``runs.jsonl`` (or in a results directory) it is ``config.json``.  A bare
+    table written by other means has none.
+
+    Parameters
+    ----------
+    path : str or path-like
+        What `read_rows` reads.
+
+    Returns
+    -------
+    dict or None
+
+    Raises
+    ------
+    InputError
+        ``bad-results``: a ``config.json`` or ``results.json`` that is not a
+        JSON object.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> with open(os.path.join(d, "config.json"), "w") as f:
+    ...     json.dump({"source": {"files": ["a.conllu"], "kind": "dependency"}}, f)
+    >>> read_config(os.path.join(d, "runs.csv"))["source"]["files"]
+    ['a.conllu']
+    >>> os.remove(os.path.join(d, "config.json")); read_config(d) is None
+    True
+    """
+    p = Path(path)
+    candidates = ([p / "results.json", p / "config.json"] if p.is_dir() else
+                  [p] if p.suffix == ".json" else []) + [p.parent / "config.json"]
+    for c in candidates:
+        if not c.is_file():
+            continue
+        try:
+            data = json.loads(c.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError.single(str(c), None, "bad-results",
+                                    f"cannot read the experiment's configuration: {exc}")
+        if c.name == "results.json" or (c == p and c.name != "config.json"):
+            data = data.get("config") if isinstance(data, dict) else None
+            if data is None:
+                continue
+        if not isinstance(data, dict) or not isinstance(data.get("source", {}), dict):
+            raise InputError.single(str(c), None, "bad-results",
+                                    "not a noise-experiment configuration (a JSON object with "
+                                    "\"source\")")
+        return data
+    return None
+
+
+def runs_mismatch(config: Mapping, files: Mapping[str, Sequence[str]],
+                  kind: str) -> Optional[str]:
+    r"""Why runs made with ``config`` are not runs on the corpus of ``files``, or None.
+
+    The runs' source (its file names and their SHA-256, as `run_noise_experiment`
+    records them) must be files of the corpus, byte for byte, read as the
+    corpus's kind of tree (dependency or phrase structure).
+
+    Parameters
+    ----------
+    config : mapping
+        From `read_config`.
+    files : mapping of str to sequence of str
+        The corpus's files per annotator (`synagree.io.corpus.Corpus.files`).
+    kind : {"dependency", "phrase"}
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from synagree.noise.source import _digest
+    >>> from pathlib import Path
+    >>> d = tempfile.mkdtemp()
+    >>> a, b = os.path.join(d, "a.conllu"), os.path.join(d, "b.conllu")
+    >>> for path, text in ((a, "1\tx\t_\t_\t_\t_\t0\troot\t_\t_\n\n"),
+    ...                    (b, "1\ty\t_\t_\t_\t_\t0\troot\t_\t_\n\n")):
+    ...     _ = Path(path).write_text(text)
+    >>> cfg = {"source": {"files": ["a.conllu"], "sha256": _digest([Path(a)]),
+    ...                   "kind": "dependency"}}
+    >>> runs_mismatch(cfg, {"ann1": [a], "ann2": [b]}, "dependency") is None
+    True
+    >>> print(runs_mismatch(cfg, {"ann2": [b]}, "dependency"))
+    the runs were made on a.conllu, which is not among this corpus's files (b.conllu)
+    """
+    src = config.get("source") or {}
+    names = [str(n) for n in src.get("files") or []]
+    if src.get("kind") and src["kind"] != kind:
+        return f"the runs were made on {src['kind']} trees, this corpus has {kind} trees"
+    ours = [str(f) for fs in files.values() for f in fs]
+    by_name: Dict[str, List[str]] = {}
+    for f in ours:
+        by_name.setdefault(Path(f).name, []).append(f)
+    shown = ", ".join(dict.fromkeys(Path(f).name for f in ours)) or "none"
+    missing = [n for n in names if n not in by_name]
+    if not names or missing:
+        return (f"the runs were made on {', '.join(names) or 'an unrecorded source'}, which "
+                f"{'is' if len(missing) <= 1 else 'are'} not among this corpus's files "
+                f"({shown})")
+    want = src.get("sha256")
+    if not want:
+        return "the runs do not record their source's SHA-256, so they cannot be checked"
+    # files of the same name (one per annotator directory): any choice that matches
+    choices: List[List[str]] = [[]]
+    for n in names:
+        choices = [c + [f] for c in choices for f in by_name[n]][:256]
+    if any(_digest([Path(f) for f in c]) == want for c in choices):
+        return None
+    return (f"the runs were made on files named {', '.join(names)} but with other contents "
+            f"(SHA-256 {str(want)[:12]}… recorded) than this corpus's")
 
 
 def _dumps(obj, **kw) -> str:

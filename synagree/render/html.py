@@ -11,11 +11,15 @@ read with :mod:`importlib.resources`.  Sections:
 
 * summary: α (plain/diff/norm), LAS/UAS/LA and the categorical coefficients
   with bootstrap confidence intervals; comparison with a previous round;
-* annotators: pair-matrix heat maps (α, LAS, UAS, LA, units), leave-one-out
-  α, each annotator's mean distance to the others;
+* annotators: with three annotators or more, pair-matrix heat maps (α, LAS,
+  UAS, LA, units), leave-one-out α (when it has a value), each annotator's
+  mean distance to the others; with two, one compact pair panel.  Every
+  section or part left out as empty is named with its reason (`OMITTED`);
 * token layers: κ/π/α per layer, per document (macro and micro averages),
   specific agreement per label and a confusion heat map;
-* noise curves (``--noise results.csv`` of ``synagree noise``);
+* noise curves (``--noise results.csv`` of ``synagree noise``): the figures of
+  :mod:`synagree.render.plots` with this corpus's own α and LAS as reference
+  lines; runs recorded on other files are refused;
 * sentences, worst first: a filter box and one row per sentence; opening a
   row draws its dependency arcs (annotators mirrored above/below the words
   for two annotators, stacked otherwise), arcs whose head or label differs
@@ -45,20 +49,27 @@ from markupsafe import Markup
 
 from synagree._version import __version__
 from synagree.agreement.qa import qa_summary, rank_units, unit_diagnostics
-from synagree.base.escape import matplotlib_text
 from synagree.base.jsonable import to_float
 from synagree.base.problems import InputError, quote
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
-from synagree.noise.results import json_rows
+from synagree.noise.results import json_rows, read_config
 from synagree.render.mpl import pyplot
+from synagree.render.plots import (
+    Reference,
+    choose_metrics,
+    corpus_reference,
+    describe,
+    series_figure,
+)
 from synagree.render.qa import render_tables
 from synagree.render.rows import _f as _num
 from synagree.stats.attachment import brackets
 
 OUTPUTS = ("html", "json", "csv", "markdown", "latex")
 NOISE_KEYS = ("series", "p", "p_relabel", "p_reattach", "p_random", "run", "seed")
-NOISE_METRICS = ("alpha_plain", "alpha_norm", "alpha_diff", "LAS_full", "UAS", "LA", "jaccard")
+NOISE_METRICS = ("alpha_plain", "alpha_norm", "alpha_diff", "LAS", "LAS_full", "UAS", "LA",
+                 "jaccard")
 
 
 # --------------------------------------------------------------------------
@@ -97,17 +108,19 @@ def _inline(name: str, end_tag: str) -> Markup:
 # --------------------------------------------------------------------------
 
 def _agree_colour(v: Optional[float], lo: float) -> str:
-    """Red (lo) → yellow → green (1) for an agreement value."""
+    """Orange (lo) → light grey → sky blue (1) for an agreement value: the
+    Okabe–Ito ends, told apart with red–green colour blindness too (the cell
+    also shows the number)."""
     if v is None or not math.isfinite(v):
         return "#eeeeee"
     t = max(0.0, min(1.0, (v - lo) / (1.0 - lo) if lo < 1 else 1.0))
-    stops = [(0.0, (215, 48, 39)), (0.5, (254, 224, 139)), (1.0, (26, 152, 80))]
+    stops = [(0.0, (230, 159, 0)), (0.5, (242, 242, 242)), (1.0, (86, 180, 233))]
     for (t0, c0), (t1, c1) in zip(stops, stops[1:]):
         if t <= t1:
             f = (t - t0) / (t1 - t0)
             rgb = [round(a + f * (b - a)) for a, b in zip(c0, c1)]
             return "#%02x%02x%02x" % tuple(rgb)
-    return "#1a9850"
+    return "#56b4e9"
 
 
 def _heatmap(names: Sequence[str], matrix, title: str, integer: bool = False) -> dict:
@@ -166,19 +179,19 @@ def _confusion(c: dict, top: int = 25) -> dict:
             if not v:
                 cells.append(None)
                 continue
-            if i == j:
+            if i == j:  # Okabe–Ito blue: agreement (and on the diagonal)
                 a = 0.15 + 0.85 * math.log1p(v) / math.log1p(on)
-                col = f"rgba(26,152,80,{a:.3f})"
-            else:
+                col = f"rgba(0,114,178,{a:.3f})"
+            else:  # vermillion: confusion
                 a = 0.15 + 0.85 * math.log1p(v) / math.log1p(off)
-                col = f"rgba(215,48,39,{a:.3f})"
+                col = f"rgba(213,94,0,{a:.3f})"
             cells.append({"text": str(v), "bg": col, "title": f"{labels[i]} / {labels[j]}: {v}"})
         rows.append({"name": labels[i], "cells": cells})
     pairs_note = ("summed over annotator pairs, rows: first annotator of each pair"
                   if len(c["pairs"]) > 1 else f"rows: {first}, columns: {second}")
     caption = (f'Confusion matrix of {c["layer"]} ({pairs_note}; {len(keep)} most frequent '
-               f'categories{", the rest as (other)" if other else ""}; green: agreement, red: '
-               f'confusion, shade ∝ log count)')
+               f'categories{", the rest as (other)" if other else ""}; blue, on the diagonal: '
+               f'agreement; orange, off it: confusion; shade ∝ log count)')
     return {"caption": caption, "labels": labels, "rows": rows}
 
 
@@ -239,56 +252,26 @@ def read_noise(path: "str | os.PathLike") -> List[Dict[str, object]]:
     return rows
 
 
-def noise_svgs(rows: Sequence[Dict[str, object]]) -> List[Tuple[str, str]]:
-    """One inline SVG per series, as ``(series, svg)``: mean of each metric over
-    runs against p, with the min–max band over runs, in percent."""
+def noise_svgs(rows: Sequence[Dict[str, object]], metrics: Optional[Sequence[str]] = None,
+               ylim: Optional[Tuple[float, float]] = None,
+               reference: Optional[Reference] = None) -> List[Tuple[str, str]]:
+    """One inline SVG per series, as ``(series, svg)``: the figures of
+    :func:`synagree.render.plots.series_figure` (mean of each chosen metric
+    over runs against p with the min–max band, α_diff on its own panel, the
+    corpus's own values as reference lines)."""
     plt = pyplot()
-
-    styles = {"alpha_plain": ("#0072B2", "o", "-", "α plain"),
-              "alpha_norm": ("#009E73", "s", "-", "α norm"),
-              "alpha_diff": ("#D55E00", "^", "-", "α diff"),
-              "LAS_full": ("#000000", "D", "--", "LAS"), "UAS": ("#999999", "v", ":", "UAS"),
-              "LA": ("#CC79A7", "x", "-.", "LA"), "jaccard": ("#000000", "D", "--", "Jaccard")}
-    titles = {"both": "Relabelling and reattachment (p_relabel = p_reattach = p)",
-              "relabel": "Relabelling only (p_reattach = 0)",
-              "reattach": "Reattachment only (p_relabel = 0)",
-              "random": "Uniform random trees (fraction p of sentences)"}
-    metrics = [m for m in NOISE_METRICS if any(r.get(m) is not None for r in rows)]
-    extra = sorted({k for r in rows for k, v in r.items() if k not in NOISE_KEYS
-                    and k not in NOISE_METRICS and isinstance(v, float)})
-    metrics += extra
+    chosen = choose_metrics(rows, metrics)
+    if reference is not None:  # (the page says the note once, under the figures)
+        reference = Reference(reference.values, reference.label)
     series = list(dict.fromkeys(str(r["series"]) for r in rows))
     out: List[Tuple[str, str]] = []
-    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "synagree",
-                                "font.size": 9, "axes.spines.top": False,
-                                "axes.spines.right": False}):
+    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "synagree"}):
         for s in series:
-            fig, ax = plt.subplots(figsize=(6.0, 3.8))
-            for m in metrics:
-                by_p: Dict[float, List[float]] = {}
-                for r in rows:
-                    v = r.get(m)
-                    if r["series"] == s and isinstance(v, float) and math.isfinite(v):
-                        by_p.setdefault(round(to_float(r["p"]), 9), []).append(v)
-                if not by_p:
-                    continue
-                ps = sorted(by_p)
-                mean = [100 * sum(by_p[p]) / len(by_p[p]) for p in ps]
-                lo = [100 * min(by_p[p]) for p in ps]
-                hi = [100 * max(by_p[p]) for p in ps]
-                col, mk, ls, lab = styles.get(m, (None, ".", "-", matplotlib_text(m)))
-                line, = ax.plot(ps, mean, marker=mk, ls=ls, color=col, label=lab, lw=1.5,
-                                ms=4)
-                ax.fill_between(ps, lo, hi, color=line.get_color(), alpha=0.15, lw=0)
-            ax.axhline(0, color="0.6", lw=0.8, zorder=0)
-            ax.set_xlabel("noise probability p")
-            ax.set_ylabel("agreement (%)")
-            ax.set_title(titles.get(s, matplotlib_text(s)))
-            ax.grid(True, color="0.92", lw=0.6)
-            ax.legend(loc="lower left", ncol=2, fontsize=8, framealpha=0.9)
-            fig.tight_layout()
+            fig = series_figure(rows, s, chosen, "minmax", ylim, reference, width=6.0)
             buf = io.StringIO()
-            fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+            fig.savefig(buf, format="svg", bbox_inches="tight",
+                        metadata={"Date": None, "Creator": None,
+                                  "Description": describe(s, chosen, ylim, "minmax")})
             plt.close(fig)
             svg = buf.getvalue()
             svg = svg[svg.index("<svg"):]
@@ -428,9 +411,11 @@ def _summary(result, qa: dict) -> dict:
     metrics = bs.get("metrics", {})
     conf = bs.get("confidence")
     names = {"alpha_plain": "α plain (TED)", "alpha_diff": "α diff", "alpha_norm": "α norm",
-             "LAS_full": "LAS", "UAS": "UAS", "LA": "label accuracy", "jaccard": "bracket Jaccard"}
+             "LAS": "LAS", "LAS_full": "LAS_full", "UAS": "UAS", "LA": "label accuracy",
+             "jaccard": "bracket Jaccard"}
     rows = []
-    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS_full", "UAS", "LA", "jaccard"):
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS", "LAS_full", "UAS", "LA",
+                "jaccard"):
         if key not in s:
             continue
         b = metrics.get(key, {})
@@ -443,7 +428,9 @@ def _summary(result, qa: dict) -> dict:
                  f"LAS and the token-layer coefficients share the resamples."
                  if bs else "No bootstrap (run with --bootstrap B for confidence intervals).")
     return {"header": ["measure", "estimate"] + ci_head, "rows": rows,
-            "bootstrap_note": boot_note, "notes": list(result.notes),
+            "bootstrap_note": boot_note,
+            # the result's notes, then the report's (small samples, id-like layers left out)
+            "notes": list(dict.fromkeys(list(result.notes) + list(qa.get("notes") or []))),
             "warnings": [str(w) for w in result.warnings[:20]],
             "warnings_total": len(result.warnings)}
 
@@ -458,8 +445,54 @@ def _comparison(qa: dict) -> List[list]:
     return rows
 
 
-def _annotators(result, qa: dict) -> dict:
+#: Why a part of the page is left out (one line each, shown where it would be).
+OMITTED = {
+    "pairs": "Pairwise heat maps, leave-one-annotator-out α and each annotator's distance to "
+             "the others need three annotators or more; with two, the pair is the corpus "
+             "(the pair panel above).",
+    "loo": "Leave one annotator out: no annotator's departure leaves a sentence with two "
+           "annotations, so there is nothing to show.",
+    "comparison": "Change since a previous round: not asked for (--compare-to PREVIOUS.json, "
+                  "with --bootstrap).",
+    "layers_phrase": "Token layers: phrase-structure trees have none.",
+    "layers_none": "Token layers: none asked for (--layers).",
+    "layers_skipped": "Token layers: every layer asked for was left out (see the notes).",
+    "noise": "Noise curves: no noise-experiment results given (--noise RESULTS).",
+    "sentences": "Sentences: no sentence has two annotations to compare.",
+}
+
+
+def _pair_panel(result, qa: dict) -> dict:
+    """The two-annotator panel: every pairwise number of the one pair, as rows."""
     pm = qa["pairs"]
+    a, b = pm["annotators"]
+    rows = []
+    for key, label in (("alpha_plain", "α plain"), ("alpha_diff", "α diff"),
+                       ("alpha_norm", "α norm"), ("LAS_full", "LAS_full"), ("UAS", "UAS"),
+                       ("LA", "label accuracy")):
+        if key in pm and pm[key][0][1] is not None:
+            rows.append([label, _num(pm[key][0][1])])
+    units = pm["units"]
+    rows.append(["sentences annotated by both", str(int(units[0][1]))])
+    rows.append([f"sentences annotated by {a} / {b}", f"{int(units[0][0])} / {int(units[1][1])}"])
+    dist = qa["annotator_distances"]
+    if dist:
+        rows.append(["mean TED between the two", _num(dist[0]["mean_ted"], 3)])
+        rows.append(["mean TED / (|x|+|y|)", _num(dist[0]["mean_norm"], 4)])
+    return {"title": f"The pair: {a} × {b}", "rows": rows}
+
+
+def _annotators(result, qa: dict) -> dict:
+    """The annotator section: with three annotators or more, the heat maps, the
+    leave-one-out table (when it has a value) and the distances; with two, one
+    compact pair panel, and notes for what is left out."""
+    pm = qa["pairs"]
+    omitted: List[str] = []
+    if len(pm["annotators"]) == 2:
+        omitted.append(OMITTED["pairs"])
+        return {"pair": _pair_panel(result, qa), "heatmaps": [],
+                "loo": {"header": [], "rows": []}, "distances": [],
+                "annotator_notes": omitted}
     heat = []
     for key, label in (("alpha_plain", "pairwise α plain (units both annotated)"),
                        ("alpha_diff", "pairwise α diff"), ("alpha_norm", "pairwise α norm"),
@@ -472,6 +505,9 @@ def _annotators(result, qa: dict) -> dict:
                          "sentences annotated (diagonal) / annotated by both", integer=True))
     loo = qa["leave_one_out"]
     loo_keys = [k for k in (loo[0] if loo else {}) if k.startswith("alpha_")]
+    if not any(x[k] is not None for x in loo for k in loo_keys):
+        loo = []
+        omitted.append(OMITTED["loo"])
     loo_rows = [[x["annotator"], str(x["units"])] +
                 [f"{_num(x[k])} ({'+' if (x['change_' + k[6:]] or 0) > 0 else ''}"
                  f"{_num(x['change_' + k[6:]])})" if x[k] is not None else "–"
@@ -479,11 +515,11 @@ def _annotators(result, qa: dict) -> dict:
     dist_rows = [[x["annotator"], str(x["units"]), str(x["comparisons"]),
                   _num(x["mean_ted"], 3), _num(x["mean_norm"], 4)]
                  for x in qa["annotator_distances"]]
-    return {"heatmaps": heat,
+    return {"pair": None, "heatmaps": heat,
             "loo": {"header": ["without", "sentences"] + [k.replace("alpha_", "α ") + " (change)"
                                                           for k in loo_keys],
                     "rows": loo_rows},
-            "distances": dist_rows}
+            "distances": dist_rows, "annotator_notes": omitted}
 
 
 def _layers(qa: dict) -> Optional[dict]:
@@ -545,10 +581,15 @@ def _layers(qa: dict) -> Optional[dict]:
 
 def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
                 title: Optional[str] = None, variant: str = "plain",
-                max_sentences: Optional[int] = None, open_first: int = 5) -> str:
+                max_sentences: Optional[int] = None, open_first: int = 5,
+                noise_metrics: Optional[Sequence[str]] = None,
+                noise_ylim: Optional[Tuple[float, float]] = None,
+                noise_reference: Optional[Reference] = None) -> str:
     """The report page for ``result`` and its :func:`synagree.agreement.qa.qa_summary`
     dict: ``assets/report.html.j2`` filled in, with ``report.css``,
-    ``report.js`` and the sentence data inlined."""
+    ``report.js`` and the sentence data inlined.  The noise figures draw
+    ``noise_metrics`` in ``noise_ylim`` with ``noise_reference``'s lines
+    (:func:`synagree.render.plots.series_figure`)."""
     corpus = result.corpus
     files = [f for fs in (corpus.files or {}).values() for f in fs]
     data = sentence_data(result, variant, max_sentences)
@@ -561,14 +602,31 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
         "files": [str(f) for f in files[:8]], "more_files": len(files) > 8,
         "summary": _summary(result, qa), "comparison": _comparison(qa),
         **_annotators(result, qa), "layers": _layers(qa),
-        "noise": [(s, Markup(svg)) for s, svg in noise_svgs(noise_rows)] if noise_rows else [],
+        "noise": ([(s, Markup(svg)) for s, svg in noise_svgs(noise_rows, noise_metrics,
+                                                              noise_ylim, noise_reference)]
+                  if noise_rows else []),
+        "noise_note": noise_reference.note if noise_rows and noise_reference else None,
         "variant": data["variant"], "phrase": result.kind != "dependency",
         "csp": Markup(CSP), "version": __version__,  # (a constant)
         "css": _inline("report.css", "</style"), "js": _inline("report.js", "</script"),
         "data": Markup(_json_script(data)),
     }
-    present = {"summary", "annotators", "sentences"}
+    omitted: List[str] = []  # the sections left out, each with its reason
+    if not page["comparison"]:
+        omitted.append(OMITTED["comparison"])
+    if not page["layers"]:
+        omitted.append(OMITTED["layers_phrase"] if result.kind != "dependency" else
+                       OMITTED["layers_skipped"] if qa.get("skipped_layers") else
+                       OMITTED["layers_none"])
+    if not page["noise"]:
+        omitted.append(OMITTED["noise"])
+    page["show_sentences"] = bool(data["sentences"])
+    if not page["show_sentences"]:
+        omitted.append(OMITTED["sentences"])
+    page["omitted"] = omitted
+    present = {"summary", "annotators"}
     present |= {k for k in ("comparison", "layers", "noise") if page[k]}
+    present |= {"sentences"} if page["show_sentences"] else set()
     page["nav"] = [(sid, label) for sid, label in SECTIONS if sid in present]
     return _environment().get_template("report.html.j2").render(page)
 
@@ -581,11 +639,18 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
                  seed: int = 0, confidence: float = 0.95,
                  layers: Sequence[str] = ("deprel", "head", "upos", "xpos", "feats"),
                  compare_to: Optional[dict] = None, variant: str = "plain", worst: int = 20,
-                 max_sentences: Optional[int] = 5000, title: Optional[str] = None) -> str:
+                 max_sentences: Optional[int] = 5000, title: Optional[str] = None,
+                 skip_id_like: bool = False, noise_metrics: Optional[Sequence[str]] = None,
+                 noise_ylim: Optional[Tuple[float, float]] = None) -> str:
     """The report for an :class:`~synagree.agreement.agree.AgreementResult` as text.
 
-    ``noise``: rows or a path (see :func:`read_noise`); ``compare_to``: a
-    previous ``--output json`` report (dict).  For the bootstrap the result
+    ``noise``: rows or a path (see :func:`read_noise`), drawn with the
+    corpus's own α and LAS as reference lines; runs whose recorded source is
+    not this corpus are refused (``runs-mismatch``,
+    :func:`synagree.render.plots.check_runs`), and runs that record none are
+    drawn with a note saying so.  ``noise_metrics`` and ``noise_ylim``: see
+    :func:`synagree.render.plots.plot_results`.  ``compare_to``: a previous
+    ``--output json`` report (dict).  For the bootstrap the result
     should come from ``agree_corpus(..., bootstrap=B, seed=seed)``, whose α and
     LAS replicates are then reused; otherwise they are computed once more.
     """
@@ -594,13 +659,18 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
         raise ValueError(f"unknown output {output!r}; expected one of {OUTPUTS}")
     qa = qa_summary(result, worst=worst, variant=variant, bootstrap_replicates=bootstrap,
                     seed=seed, confidence=confidence, layers=layers, compare_to=compare_to,
-                    with_replicates=(output == "json"))
+                    with_replicates=(output == "json"), skip_id_like=skip_id_like)
     if output == "json":
         return json.dumps(qa, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     if output != "html":
         return render_tables(qa, output)
-    rows = read_noise(noise) if isinstance(noise, (str, os.PathLike)) else noise
+    path = noise if isinstance(noise, (str, os.PathLike)) else None
+    rows = read_noise(noise) if path is not None else noise
+    reference = (corpus_reference(result, read_config(path) if path is not None else None,
+                                  str(path) if path is not None else "<rows>")
+                 if rows else None)
     return render_html(result, qa, rows, title=title, variant=variant,
-                       max_sentences=max_sentences)
+                       max_sentences=max_sentences, noise_metrics=noise_metrics,
+                       noise_ylim=noise_ylim, noise_reference=reference)
 
 

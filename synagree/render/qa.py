@@ -20,7 +20,7 @@ def _short(s: Optional[str], n: int = 80) -> str:
 
 
 def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
-               text_width: int = 80) -> Tuple[List[str], List[List[str]]]:
+               text_width: Optional[int] = None) -> Tuple[List[str], List[List[str]]]:
     """Header and rows of the worst-units table.
 
     Parameters
@@ -30,8 +30,9 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
         The variant whose share of D_o is shown.
     d_o : float or None
         D_o of that variant (the share is contribution / D_o, in percent).
-    text_width : int
-        Sentence text is cut to this many characters.
+    text_width : int, optional
+        Sentence text is cut to this many characters (default: whole; the
+        text table fits its columns to the terminal instead, `render_worst`).
 
     Returns
     -------
@@ -77,13 +78,24 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
                      _f(d.mean_ted, 2)]
                     + ["–" if d.influence.get(v) is None else f"{d.influence[v]:+.4f}"
                        for v in infl]
-                    + [pairs, words, _short(d.text, text_width)])
+                    + [pairs, words, (d.text or "") if text_width is None
+                       else _short(d.text, text_width)])
     return header, rows
 
 
-def render_worst(worst: Worst, fmt: str = "table") -> str:
+#: Columns of `worst_rows` that hold words (cut to fit a terminal; numbers never are).
+def _worst_text_columns(header: Sequence[str]) -> List[int]:
+    return [i for i, h in enumerate(header)
+            if h in ("sentence", "document", "annotators", "differing words", "text")]
+
+
+def render_worst(worst: Worst, fmt: str = "table", width: Optional[int] = None) -> str:
     """The worst units of a `Worst` section as text (``table``), ``json``, ``csv``,
     ``markdown`` or ``latex``.
+
+    The text table fits ``width`` columns (sentence ids, documents, annotator
+    pairs, differing words and the sentence text cut with ``…``, see
+    `synagree.render.fit.fit_rows`); the other formats carry the full text.
 
     Examples
     --------
@@ -103,7 +115,7 @@ def render_worst(worst: Worst, fmt: str = "table") -> str:
         caption = (f"The {len(worst.units)} sentences whose removal raises "
                    f"alpha_{worst.variant} most")
     return render_rows(header, rows, fmt if fmt in ("csv", "markdown", "latex") else "table",
-                       caption=caption)
+                       caption=caption, width=width, text=_worst_text_columns(header))
 
 
 def render_tables(qa: dict, fmt: str) -> str:
@@ -181,25 +193,26 @@ def _all_tables(qa: dict):
                 row += [_f(b.get("low"), 6), _f(b.get("high"), 6)]
             rows.append(row)
     yield "Summary", ["metric", "estimate"] + ci_h, rows
+    notes = list(dict.fromkeys(list(s.get("notes") or []) + list(qa.get("notes") or [])))
+    if len(qa["pairs"]["annotators"]) == 2:
+        notes.append("two annotators: their pair is the corpus, so the pair matrices, "
+                     "leave-one-out alpha and per-annotator distances are left out")
+    if notes:  # small samples, id-like layers left out, ...: in every format
+        yield "Notes", ["#", "note"], [[str(k), n] for k, n in enumerate(notes, start=1)]
     pm = qa["pairs"]
     names = pm["annotators"]
-    for metric in [k for k in pm if k.startswith("alpha_")] + ["LAS_full", "UAS", "LA", "units"]:
-        arr = pm[metric]
-        if metric != "units" and all(x is None for row in arr for x in row):
-            continue  # e.g. LAS of phrase-structure trees
-        rows = [[a] + ["" if (i == j and metric != "units") else
-                       (str(arr[i][j]) if metric == "units" else _f(arr[i][j]))
-                       for j in range(len(names))] for i, a in enumerate(names)]
-        yield f"Pairs: {metric}", [metric] + names, rows
-    loo = qa["leave_one_out"]
-    if loo:
-        keys = [k for k in loo[0] if k.startswith("alpha_") or k.startswith("change_")]
-        yield ("Leave one annotator out", ["annotator", "units"] + keys,
-               [[x["annotator"], str(x["units"])] + [_f(x[k]) for k in keys] for x in loo])
-    yield ("Mean distance to the other annotators",
-           ["annotator", "units", "comparisons", "mean TED", "mean TED/(|x|+|y|)"],
-           [[x["annotator"], str(x["units"]), str(x["comparisons"]), _f(x["mean_ted"], 3),
-             _f(x["mean_norm"], 4)] for x in qa["annotator_distances"]])
+    if len(names) == 2:  # one pair: its numbers as one table, no 2 × 2 matrices
+        a, b = names
+        rows = [[m, _f(pm[m][0][1])] for m in [k for k in pm if k.startswith("alpha_")]
+                + ["LAS_full", "UAS", "LA"] if m in pm and pm[m][0][1] is not None]
+        rows.append(["units (both)", str(pm["units"][0][1])])
+        dist = qa["annotator_distances"]
+        if dist:
+            rows += [["mean TED", _f(dist[0]["mean_ted"], 3)],
+                     ["mean TED/(|x|+|y|)", _f(dist[0]["mean_norm"], 4)]]
+        yield f"Pair: {a} × {b}", ["metric", "value"], rows
+    else:
+        yield from _pair_tables(qa)
     for layer, c in (qa.get("categorical") or {}).items():
         freq = c["category_frequency"]
         rows = [[k, str(freq.get(k, 0)), _f(v)] for k, v in
@@ -223,7 +236,7 @@ def _all_tables(qa: dict):
         words = "; ".join(f"{x['index']} {x['form']}" for x in u["differing_words"][:8])
         rows.append([str(r), u["sent_id"] or u["uid"], u["document"],
                      "–" if share is None else f"{100 * share:.2f}%", _f(u["mean_ted"], 2),
-                     words, _short(u["text"], 60)])
+                     words, u["text"] or ""])
     yield (f"Worst sentences (share of D_o, alpha_{w['variant']})",
            ["rank", "sentence", "document", "share", "mean TED", "differing words", "text"], rows)
     if qa.get("comparison"):
@@ -233,6 +246,31 @@ def _all_tables(qa: dict):
                  _f(c["high"]), _f(c["p_value"], 3),
                  "" if c["significant"] is None else ("yes" if c["significant"] else "no")]
                 for c in qa["comparison"]])
+
+
+def _pair_tables(qa: dict):
+    """Three annotators or more: the pair matrices, leave-one-out (when it has a
+    value) and each annotator's distance to the others."""
+    pm = qa["pairs"]
+    names = pm["annotators"]
+    for metric in [k for k in pm if k.startswith("alpha_")] + ["LAS_full", "UAS", "LA", "units"]:
+        arr = pm[metric]
+        if metric != "units" and all(x is None for row in arr for x in row):
+            continue  # e.g. LAS of phrase-structure trees
+        rows = [[a] + ["" if (i == j and metric != "units") else
+                       (str(arr[i][j]) if metric == "units" else _f(arr[i][j]))
+                       for j in range(len(names))] for i, a in enumerate(names)]
+        yield f"Pairs: {metric}", [metric] + names, rows
+    loo = qa["leave_one_out"]
+    keys = [k for k in (loo[0] if loo else {}) if k.startswith("alpha_") or
+            k.startswith("change_")]
+    if any(x[k] is not None for x in loo for k in keys):
+        yield ("Leave one annotator out", ["annotator", "units"] + keys,
+               [[x["annotator"], str(x["units"])] + [_f(x[k]) for k in keys] for x in loo])
+    yield ("Mean distance to the other annotators",
+           ["annotator", "units", "comparisons", "mean TED", "mean TED/(|x|+|y|)"],
+           [[x["annotator"], str(x["units"]), str(x["comparisons"]), _f(x["mean_ted"], 3),
+             _f(x["mean_norm"], 4)] for x in qa["annotator_distances"]])
 
 
 def annotator_rows(items: Sequence[dict], variants: Sequence[str]):

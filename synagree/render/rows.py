@@ -5,10 +5,11 @@ CSV file").
 """
 import csv
 import io
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree.base import escape
 from synagree.base.escape import latex as latex_escape
+from synagree.render.fit import fit_rows, layout, terminal_width, text_columns, wrap
 from synagree.render.tables import fmt_num
 
 
@@ -18,10 +19,13 @@ def _f(x, digits: int = 4) -> str:
 
 
 def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
-                caption: str = "") -> str:
+                caption: str = "", width: Optional[int] = None,
+                text: Optional[Sequence[int]] = None) -> str:
     r"""Render a table as text, Markdown, CSV or LaTeX.
 
-    Cells are escaped for each format (`synagree.base.escape`).
+    Cells are escaped for each format (`synagree.base.escape`).  The text
+    table is fitted to ``width`` (`synagree.render.fit.fit_rows`: text
+    columns cut with ``…``); the other formats keep every cell whole.
 
     Parameters
     ----------
@@ -31,6 +35,12 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
         Anything else is the aligned text table.
     caption : str
         Text: a first line; Markdown: a bold line; LaTeX: a comment.
+    width : int, optional
+        Text: display columns to fit to (default:
+        `synagree.render.fit.terminal_width`).
+    text : sequence of int, optional
+        Text: the columns that may be cut (default: those holding words,
+        `synagree.render.fit.text_columns`).
 
     Returns
     -------
@@ -76,13 +86,11 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
         return "\n".join(out) + "\n"
     header = [escape.plain(h) for h in header]
     rows = [[escape.plain(c) for c in r] for r in rows]
-    caption = escape.plain(caption)
-    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(str(h))
-              for i, h in enumerate(header)]
-    lines = ([caption] if caption else [])
-    lines.append("  ".join(str(h).ljust(w) for h, w in zip(header, widths)))
-    lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in rows]
-    return "\n".join(lines) + "\n"
+    width = terminal_width() if width is None else width
+    caption = "\n".join(wrap(escape.plain(caption), width)) if caption else ""
+    header, rows = fit_rows(header, rows, text_columns(header, rows) if text is None else text,
+                            width)
+    return "\n".join(layout(header, rows, caption=caption)) + "\n"
 
 
 #: The leading column of `sections_csv`: which table a row comes from.

@@ -16,6 +16,7 @@ from synagree.agreement.agree import AgreementResult
 from synagree.base.escape import csv_row, plain
 from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
+from synagree.render.fit import fit_rows, hanging, layout, terminal_width
 from synagree.render.regression import (
     regression_fields,
     render_regression_latex,
@@ -84,9 +85,10 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
             ("annotations", str(res.annotations))]
     ci = res.intervals()
     level = res.bootstrap.level if res.bootstrap is not None else 0.95
+    small = " (small sample)" if res.small_sample() else ""
     for k, x in res.metrics().items():
         iv = ci.get(k)
-        tail = f"  [{iv[0]:.4f}, {iv[1]:.4f}] {100 * level:g}% CI" if iv else ""
+        tail = f"  [{iv[0]:.4f}, {iv[1]:.4f}] {100 * level:g}% CI{small}" if iv else ""
         rows.append((k, (fmt_num(x, 6) if isinstance(x, float) or x is None else str(x)) + tail))
     if res.kind == "dependency":
         rows.append(("ignored units", str(res.scores.ignored)))
@@ -100,12 +102,22 @@ UNITS_NOTE = ("fractions (0 to 1); LAS: share of words with the same head and un
               "UAS: the same head, LA: the same full DEPREL")
 
 
-def render_table(res: AgreementResult) -> str:
+def _small_sample(res: AgreementResult) -> Optional[str]:
+    """The small-sample note of the result's bootstrap intervals, if any."""
+    return res.small_sample()
+
+
+def render_table(res: AgreementResult, width: Optional[int] = None) -> str:
     """The summary as an aligned two-column text table, then the notes.
+
+    Values and notes are wrapped to ``width`` display columns (the settings
+    signature stays one line, to be copied whole).
 
     Parameters
     ----------
     res : AgreementResult
+    width : int, optional
+        Default: `synagree.render.fit.terminal_width`.
 
     Returns
     -------
@@ -123,12 +135,14 @@ def render_table(res: AgreementResult) -> str:
     >>> print(render_table(res).splitlines()[0])
     kind                      dependency
     """
-    rows = summary_rows(res)
-    w = max(len(k) for k, _ in rows)
-    out = [plain(f"{k:<{w}}  {v}") for k, v in rows]
+    width = terminal_width() if width is None else width
+    rows = [[plain(k), plain(v)] for k, v in summary_rows(res)]
+    head, body = fit_rows(["", ""], rows, [1], width, mode="wrap")
+    out = layout(head, body)[1:]  # (no header row)
     for n in res.notes:
-        out.append(plain(f"note: {n}"))
-    out.append(plain(f"values: {UNITS_NOTE if res.kind == 'dependency' else 'fractions (0 to 1)'}"))
+        out += hanging(plain(n), width, "note: ")
+    out += hanging(plain(UNITS_NOTE if res.kind == 'dependency' else 'fractions (0 to 1)'),
+                   width, "values: ")
     out.append(plain(f"signature: {res.signature()}"))
     # --baseline (docs/method.md §18)
     tail = "\n" + render_regression_table(res.baseline.as_dict()) if res.baseline else ""
@@ -184,6 +198,9 @@ def _flat_fields(res: AgreementResult) -> List[Tuple[str, object]]:
         else:
             out += [(f"{metric}_{key}", val) for key, val in c.items()]
     out += regression_fields(d["details"].get("baseline"))  # --baseline (method.md §18)
+    small = _small_sample(res)
+    if small:  # the intervals rest on fewer than 30 units
+        out.append(("ci_note", small))
     return out
 
 

@@ -8,13 +8,15 @@ table (`synagree.render.rows.sections_csv`, docs/output.md).
 from __future__ import annotations
 
 import json
-from typing import Dict, List, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 from synagree.agreement.token_layers import TokenLayerAgreement
+from synagree.base.escape import markdown, plain
 from synagree.base.jsonable import json_ready
 from synagree.render.categorical import summary_header, summary_rows
 from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
+from synagree.render.fit import hanging, terminal_width
 from synagree.render.rows import _f, render_rows, sections_csv
 
 __all__ = ["render_token_layers"]
@@ -41,6 +43,10 @@ def _json(rep: TokenLayerAgreement, confusion: bool) -> str:
             pf["intervals"] = _without_replicates(rep.feature_intervals)
     if rep.enhanced is not None:
         d["enhanced"] = rep.enhanced.as_dict()
+    if rep.notes:
+        d["notes"] = list(rep.notes)
+    if rep.skipped:
+        d["skipped_layers"] = dict(rep.skipped)
     return json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -83,7 +89,8 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
                                                   "feature")
                    if rep.feature_layers else ""))
     sections: List[Tuple[str, str]] = [("layers", text)]  # CSV: one table (docs/output.md)
-    notes: List[str] = []
+    notes: List[str] = list(rep.notes)  # id-like layers, small samples: every format
+    text += _notes(rep.notes, fmt)
     if rep.specific:
         la = rep.results[rep.specific]
         freq = la.category_frequency()
@@ -107,6 +114,18 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
         sections.append(("enhanced", render_enhanced(rep.enhanced, fmt)))
         text += "\n" + sections[-1][1]
         notes += rep.enhanced.notes
-    if fmt == "csv" and len(sections) > 1:  # one table per CSV file
+    if fmt == "csv" and (len(sections) > 1 or notes):  # one table per CSV file
         text = sections_csv(sections, notes)
     return text
+
+
+def _notes(notes: Sequence[str], fmt: str) -> str:
+    """``notes`` as lines of the text, Markdown or LaTeX output (CSV and JSON
+    carry them as rows / a list)."""
+    if fmt == "markdown":
+        return "".join(f"\nNote: {markdown(n)}\n" for n in notes)
+    if fmt == "latex":
+        return "".join(f"% note: {plain(n)}\n" for n in notes)
+    if fmt == "csv":
+        return ""
+    return "".join(line + "\n" for n in notes for line in hanging(plain(n), terminal_width()))

@@ -56,6 +56,43 @@ class BootstrapResult:
         return None if r is None else percentile_interval(r, self.level)
 
 
+#: Fewer resampled units than this and an interval carries a "small sample" note.
+SMALL_SAMPLE = 30
+
+
+def small_sample_note(units: int, what: str = "the intervals") -> Optional[str]:
+    """The "small sample" note for intervals resampled over ``units`` units, or
+    None from `SMALL_SAMPLE` units on.
+
+    A percentile interval over a handful of units (a 2-sentence interval of
+    [-0.50, 0.98]) says little: with so few units the bootstrap distribution
+    is lumpy and too narrow, so every format that prints an interval over
+    fewer than 30 units prints this note with it.
+
+    Parameters
+    ----------
+    units : int
+        Units (sentences) resampled.
+    what : str
+        What the intervals are of, to begin the note.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> small_sample_note(2)[:70]
+    'small sample: the intervals rest on 2 resampled unit(s), fewer than 30'
+    >>> small_sample_note(30) is None
+    True
+    """
+    if units >= SMALL_SAMPLE:
+        return None
+    return (f"small sample: {what} rest on {units} resampled unit(s), fewer than "
+            f"{SMALL_SAMPLE}; percentile bootstrap intervals over so few are unreliable")
+
+
 def percentile_interval(replicates: np.ndarray, level: float) -> Optional[Tuple[float, float]]:
     """The central ``level`` interval of the finite replicates (docs/method.md §5.4).
 

@@ -51,6 +51,7 @@ from per-sentence sums, seeded.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -568,6 +569,119 @@ def items_from_corpus(corpus, layer: str) -> ItemData:
     uoi = (np.repeat(np.arange(len(rows)), [r.shape[0] for r in rows]) if rows
            else np.zeros(0, np.int64))
     return ItemData(layer, names, cats, codes, uoi, unit_ids, docs, ignored, positions)
+
+
+#: The CoNLL-U column (and its CoNLL-X name) of each layer, for notes.
+LAYER_COLUMNS = {"deprel": "DEPREL", "head": "HEAD", "upos": "UPOS (CoNLL-X CPOSTAG)",
+                 "xpos": "XPOS (CoNLL-X POSTAG)", "feats": "FEATS", "head+deprel": "HEAD+DEPREL"}
+#: A layer whose distinct values are at least this share of its words looks like ids.
+ID_LIKE_DISTINCT = 0.9
+#: ... counted only from this many distinct values on (a tiny corpus has few words).
+ID_LIKE_MIN_VALUES = 20
+# a number (12, -3, 1.5, 2e-3) or an id (w12, s3-4, t_7, 1.2): at most two letters, digits
+_ID_OR_NUMBER = re.compile(r"^(?:[+-]?\d+(?:[.,]\d+)?(?:[eE][+-]?\d+)?"
+                           r"|[A-Za-z]{0,2}[-_#:.]?\d+(?:[-_.:]\d+)*)$")
+
+
+def layer_note(data: ItemData, keep: bool) -> Optional[str]:
+    """The note for a token layer that carries no categories to agree on (see
+    `not_categories`), left out or (``keep``: asked for by name) kept; None
+    for an ordinary layer.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = ItemData("feats", ["a", "b"], ["_"], np.zeros((3, 2), int), np.zeros(3, int),
+    ...                 ["s1"], ["d"])
+    >>> print(layer_note(data, keep=False)[:58])
+    layer feats (column FEATS): no word has a value (every one
+    >>> layer_note(data, keep=False).endswith("; left out (name the layer in --layers to keep it)")
+    True
+    """
+    why = not_categories(data)
+    if why is None:
+        return None
+    if keep:
+        return (f"{why}; kept because it was asked for by name, but its coefficients say "
+                f"nothing about the annotation")
+    return f"{why}; left out (name the layer in --layers to keep it)"
+
+
+def not_categories(data: ItemData) -> Optional[str]:
+    """Why a token layer has no categories to agree on, or None: its values look
+    like ids or numbers (`id_like`), or no word has one (every value ``_``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = ItemData("xpos", ["a", "b"], ["_", "NN"], np.zeros((3, 2), int),
+    ...                 np.zeros(3, int), ["s1"], ["d"])
+    >>> not_categories(data)
+    "layer xpos (column XPOS (CoNLL-X POSTAG)): no word has a value (every one is '_')"
+    """
+    why = id_like(data)
+    if why is not None:
+        return why
+    used = np.unique(data.codes[data.codes >= 0])
+    if len(used) and all(data.categories[int(c)] == "_" for c in used):
+        column = LAYER_COLUMNS.get(data.layer, data.layer)
+        return f"layer {data.layer} (column {column}): no word has a value (every one is '_')"
+    return None
+
+
+def id_like(data: ItemData) -> Optional[str]:
+    """Why the values of a token layer look like ids or numbers rather than
+    categories, or None.
+
+    Such a column (token ids copied into POSTAG, say) agrees trivially: κ
+    1.0 over as many categories as words says nothing about annotation.  A
+    layer looks like ids when its distinct values (``_`` aside) number at
+    least `ID_LIKE_MIN_VALUES` and `ID_LIKE_DISTINCT` of its words (nearly
+    every value distinct), or when more than 10 distinct values are all
+    numbers or short ids (``12``, ``-0.5``, ``w12``, ``s3-4``).  ``head`` and
+    ``head+deprel`` never do: their categories are head offsets by design.
+
+    Parameters
+    ----------
+    data : ItemData
+
+    Returns
+    -------
+    str or None
+        The reason, naming the layer's column.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ids = [str(i) for i in range(1, 31)]
+    >>> data = ItemData("xpos", ["a", "b"], ids, np.repeat(np.arange(30), 2).reshape(30, 2),
+    ...                 np.zeros(30, int), ["s1"], ["d"])
+    >>> print(id_like(data)[:72])
+    layer xpos (column XPOS (CoNLL-X POSTAG)): 30 distinct values over 30 wo
+    >>> id_like(data).endswith("(such as '1', '2', '3'): they look like ids, not categories")
+    True
+    >>> data.layer = "head"
+    >>> id_like(data) is None
+    True
+    """
+    if data.layer in ("head", "head+deprel"):
+        return None
+    used = np.unique(data.codes[data.codes >= 0])
+    values = [data.categories[int(c)] for c in used if data.categories[int(c)] != "_"]
+    if not values:
+        return None
+    placeholder = [k for k, c in enumerate(data.categories) if c == "_"]
+    words = int(np.sum(np.any((data.codes >= 0) & ~np.isin(data.codes, placeholder), axis=1)))
+    column = LAYER_COLUMNS.get(data.layer, data.layer)
+    where = f"layer {data.layer} (column {column}): {len(values)} distinct values over " \
+            f"{words} words"
+    numeric = sum(1 for v in values if _ID_OR_NUMBER.match(v))
+    if len(values) > 10 and numeric == len(values):
+        return (f"{where}, all numbers or ids (such as {', '.join(map(repr, values[:3]))}): "
+                f"they look like ids, not categories")
+    if len(values) >= ID_LIKE_MIN_VALUES and len(values) >= ID_LIKE_DISTINCT * words:
+        return f"{where}: nearly every value is distinct, as ids are, not categories"
+    return None
 
 
 # --------------------------------------------------------------------------

@@ -86,9 +86,34 @@
     d.appendChild(sm);
     var body = h("div", "diagram");
     d.appendChild(body);
-    function draw() { if (!body.firstChild) drawSentence(s, body); }
+    function draw() {
+      if (body.firstChild) return;
+      drawSentence(s, body);
+      markWide(s, body);
+    }
     d.addEventListener("toggle", function () { if (d.open) draw(); });
     return {node: d, draw: draw};
+  }
+  // A drawing wider than its panel scrolls inside it; the panel then gets a
+  // frame and a shadow at its right edge, and a line under it says so.
+  function markWide(s, body) {
+    var widest = 0;
+    body.querySelectorAll("svg").forEach(function (g) {
+      widest = Math.max(widest, +g.getAttribute("width") || 0);
+    });
+    if (widest <= body.clientWidth) return;
+    body.classList.add("wide");
+    var n = s.f ? s.f.length : (s.F ? s.F[0].length : (s.p ? s.p[0].n.length : 0));
+    var what = s.p ? "nodes" : "words";
+    body.parentNode.insertBefore(h("p", "wide-note", "\u2194 " + n + " " + what +
+      ", " + Math.round(widest) + " px wide: scroll sideways inside the frame (shift + " +
+      "wheel) to see the rest."), body.nextSibling);
+  }
+  // the annotator's name, repeated along a wide drawing so that it stays in view
+  function names(root, W, y, text) {
+    for (var x = 4; x === 4 || x < W - 160; x += 900) {
+      root.appendChild(svg("text", {x: x, y: y, "class": "ann-name"}, text));
+    }
   }
   function differs(s, j, w) {
     if (s.F) return {head: false, label: false};
@@ -263,7 +288,7 @@
     var H = yWords + (t.w ? 6 : -14);
     var root = svg("svg", {"class": "phrase", width: W, height: H, viewBox: "0 0 " + W + " " + H,
                            "data-annotator": name});
-    root.appendChild(svg("text", {x: 4, y: 13, "class": "ann-name"}, name));
+    names(root, W, 13, name);
     var edges = svg("g", {"class": "edges"}), red = [];
     for (i = 1; i < sh.n; i++) {  // parent, bar over the children, child
       var u = t.u[i], yBar = ny[u] + 6 + (ROW - 6 - 12) / 2;
@@ -327,8 +352,8 @@
       var base = side === 0 ? up : yTok + 8;
       var span = side === 0 ? up - 10 : down - 10;
       var g = svg("g", {"class": "ann", "data-annotator": ANN[s.a[j]]});
-      g.appendChild(svg("text", {x: 4, y: side === 0 ? 12 : H - 5, "class": "ann-name"},
-                        ANN[s.a[j]] + (mirrored ? (side === 0 ? " \u25B2" : " \u25BC") : "")));
+      names(g, W, side === 0 ? 12 : H - 5,
+            ANN[s.a[j]] + (mirrored ? (side === 0 ? " \u25B2" : " \u25BC") : ""));
       var heads = s.h[j], labs = s.l[j], lv = levs[side];
       for (var w = 0; w < n; w++) {
         var hd = heads[w], lab = LAB[labs[w]], df = differs(s, j, w);

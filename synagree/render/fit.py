@@ -1,0 +1,339 @@
+"""Fitting a text table to a width: text columns truncated (with an ellipsis) or
+wrapped, headers wrapped at spaces, numbers never cut.
+
+One small idea, kept apart so that it can move with the table model: given a
+header, rows of cells (strings) and which columns hold free text, `fit_rows`
+returns header and rows whose aligned layout (`layout`) is at most ``width``
+display columns wide whenever the columns that are not text fit at all.
+Only the plain-text tables go through it; JSON, CSV, Markdown and LaTeX
+carry every cell in full.
+
+Widths are display columns (`cell_width`): East Asian wide and fullwidth
+characters count two, combining marks none.  A cell or header that comes
+back holding ``\\n`` spans several lines of the layout.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+import unicodedata
+from typing import List, Optional, Sequence, Tuple
+
+__all__ = ["DEFAULT_WIDTH", "ELLIPSIS", "terminal_width", "cell_width", "truncate", "wrap",
+           "hanging", "fit_rows", "layout", "text_columns"]
+
+#: The width of a table that is not written to a terminal (a pipe, a file).
+DEFAULT_WIDTH = 100
+#: Marks a cut cell.
+ELLIPSIS = "…"
+#: Narrowest a text column is made (fewer columns would say nothing).
+MIN_TEXT = 6
+
+
+def terminal_width(stream=None, default: int = DEFAULT_WIDTH) -> int:
+    """The width to fit text tables to: ``$COLUMNS`` when set, else the width of
+    the terminal ``stream`` (default ``sys.stdout``) is on, else ``default``.
+
+    Parameters
+    ----------
+    stream : file object, optional
+    default : int
+
+    Returns
+    -------
+    int
+        At least 20.
+
+    Examples
+    --------
+    >>> import io, os
+    >>> saved = os.environ.pop("COLUMNS", None)
+    >>> terminal_width(io.StringIO())  # not a terminal
+    100
+    >>> os.environ["COLUMNS"] = "132"
+    >>> terminal_width(io.StringIO())
+    132
+    >>> _ = os.environ.pop("COLUMNS") if saved is None else os.environ.update(COLUMNS=saved)
+    """
+    env = os.environ.get("COLUMNS", "")
+    if env.strip().isdigit() and int(env) > 0:
+        return max(20, int(env))
+    stream = sys.stdout if stream is None else stream
+    try:
+        if stream.isatty():
+            return max(20, os.get_terminal_size(stream.fileno()).columns)
+    except (AttributeError, ValueError, OSError):
+        pass
+    return default
+
+
+def _char_width(ch: str) -> int:
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def cell_width(s: str) -> int:
+    """Display columns of ``s`` (one line).
+
+    Examples
+    --------
+    >>> cell_width("abc"), cell_width("日本"), cell_width("e\\u0301")
+    (3, 4, 1)
+    """
+    if s.isascii():
+        return len(s)
+    return sum(_char_width(ch) for ch in s)
+
+
+def truncate(s: str, width: int) -> str:
+    """``s`` cut to ``width`` display columns, the cut marked with ``…``.
+
+    Examples
+    --------
+    >>> truncate("I saw the man with the telescope", 12), truncate("short", 12)
+    ('I saw the m…', 'short')
+    """
+    if cell_width(s) <= width:
+        return s
+    out, w = [], 0
+    for ch in s:
+        cw = _char_width(ch)
+        if w + cw > width - 1:
+            break
+        out.append(ch)
+        w += cw
+    return "".join(out).rstrip() + ELLIPSIS
+
+
+def _split_word(word: str, width: int) -> List[str]:
+    parts, cur, w = [], "", 0
+    for ch in word:
+        cw = _char_width(ch)
+        if cur and w + cw > width:
+            parts.append(cur)
+            cur, w = "", 0
+        cur += ch
+        w += cw
+    return parts + ([cur] if cur else [])
+
+
+def wrap(s: str, width: int) -> List[str]:
+    """``s`` broken into lines of at most ``width`` display columns, at spaces
+    where possible (a longer word is split).
+
+    Examples
+    --------
+    >>> wrap("Δα plain if left out", 9)
+    ['Δα plain', 'if left', 'out']
+    >>> wrap("abcdefghij", 4)
+    ['abcd', 'efgh', 'ij']
+    """
+    width = max(1, width)
+    lines: List[str] = []
+    cur, w = "", 0
+    for word in s.split():
+        ww = cell_width(word)
+        if cur and w + 1 + ww <= width:
+            cur, w = cur + " " + word, w + 1 + ww
+            continue
+        if cur:
+            lines.append(cur)
+        if ww > width:
+            *full, cur = _split_word(word, width)
+            lines += full
+            w = cell_width(cur)
+        else:
+            cur, w = word, ww
+    if cur or not lines:
+        lines.append(cur)
+    return lines
+
+
+def hanging(text: str, width: int, prefix: str = "note: ") -> List[str]:
+    """``prefix`` + ``text`` wrapped to ``width`` columns, the lines after the
+    first indented under the text.
+
+    Examples
+    --------
+    >>> for line in hanging("three annotation(s) have words on a head cycle", 30):
+    ...     print(line)
+    note: three annotation(s) have
+          words on a head cycle
+    """
+    pad = cell_width(prefix)
+    lines = wrap(text, max(MIN_TEXT, width - pad))
+    return [prefix + lines[0]] + [" " * pad + line for line in lines[1:]]
+
+
+_FIXED = re.compile(r"^[-+−–]?[\d.,eE%+\-−–\s\[\]()±×/:]*$")
+
+
+def text_columns(header: Sequence[str], rows: Sequence[Sequence[str]]) -> List[int]:
+    """The columns holding free text: some cell is not a number, percentage,
+    interval or dash (nor ``undefined``, ``yes``, ``no``).
+
+    Examples
+    --------
+    >>> text_columns(["label", "n", "alpha"], [["nsubj", "12", "0.91 [0.85, 0.97]"],
+    ...                                        ["obj", "7", "undefined"]])
+    [0]
+    """
+    out = []
+    for i in range(len(header)):
+        cells = [str(r[i]) for r in rows if i < len(r)]
+        if any(not _FIXED.match(c) and c not in ("undefined", "yes", "no") for c in cells):
+            out.append(i)
+    return out
+
+
+def _widths(cells: Sequence[str]) -> int:
+    return max((cell_width(line) for c in cells for line in str(c).split("\n")), default=0)
+
+
+def fit_rows(header: Sequence[str], rows: Sequence[Sequence[str]], text: Sequence[int],
+             width: int, *, mode: str = "truncate", sep: int = 2
+             ) -> Tuple[List[str], List[List[str]]]:
+    """Header and rows whose `layout` is at most ``width`` columns wide.
+
+    Nothing changes when the table fits already.  Otherwise, in this order:
+    headers wider than their column's cells are wrapped at spaces (never
+    narrower than their longest word); then the text columns ``text`` share
+    what is left, the narrow ones keeping their width and the wide ones cut
+    to one equal width (at least `MIN_TEXT` and the header's longest word),
+    their cells truncated with
+    ``…`` (``mode="truncate"``) or wrapped onto several lines
+    (``mode="wrap"``).  Columns that are not text are never cut, so a table
+    whose numbers alone are wider than ``width`` stays wider.
+
+    Parameters
+    ----------
+    header : sequence of str
+    rows : sequence of sequence of str
+    text : sequence of int
+        Indices of the text columns.
+    width : int
+        Display columns.
+    mode : {"truncate", "wrap"}
+    sep : int
+        Spaces between columns (as in `layout`).
+
+    Returns
+    -------
+    header : list of str
+    rows : list of list of str
+        Cells may hold ``\\n`` (wrapped).
+
+    Raises
+    ------
+    ValueError
+        Unknown ``mode``.
+
+    Examples
+    --------
+    >>> header = ["rank", "Δα plain if left out", "text"]
+    >>> rows = [["1", "+0.0062", "I saw the man with the telescope on the hill"]]
+    >>> h, r = fit_rows(header, rows, [2], 34)
+    >>> for line in layout(h, r):
+    ...     print(line.rstrip())
+    rank  Δα       text
+          plain
+          if left
+          out
+    1     +0.0062  I saw the man with…
+    >>> max(len(line) for line in layout(h, r))
+    34
+    """
+    if mode not in ("truncate", "wrap"):
+        raise ValueError("mode must be 'truncate' or 'wrap'")
+    header = [str(h) for h in header]
+    body = [[str(c) for c in r] for r in rows]
+    n = len(header)
+
+    def col(i: int) -> List[str]:
+        return [r[i] for r in body if i < len(r)]
+
+    def total(ws: Sequence[int]) -> int:
+        return sum(ws) + sep * max(0, n - 1)
+
+    widths = [max(_widths([header[i]]), _widths(col(i))) for i in range(n)]
+    if total(widths) <= width:
+        return header, body
+    text = sorted(set(i for i in text if 0 <= i < n))
+    # 1. headers wider than their cells: wrapped at spaces, widest surplus first
+    for i in sorted(range(n), key=lambda i: _widths(col(i)) - widths[i]):
+        if total(widths) <= width:
+            break
+        longest_word = max((cell_width(w) for w in header[i].split()), default=0)
+        need = max(_widths(col(i)), longest_word, 1, widths[i] - (total(widths) - width))
+        if need < widths[i]:
+            header[i] = "\n".join(wrap(header[i], need))
+            widths[i] = max(_widths(col(i)), _widths([header[i]]))
+    if total(widths) <= width or not text:
+        return header, body
+    # 2. text columns share what the other columns leave: the narrow ones keep
+    #    their width, the wide ones get one equal width (water filling)
+    avail = width - total([0 if i in text else widths[i] for i in range(n)])
+    natural = {i: widths[i] for i in text}
+    floor = {i: min(natural[i], max([MIN_TEXT] + [cell_width(w) for w in header[i].split()]))
+             for i in text}
+    give = dict(floor)
+    if avail > sum(floor.values()):
+        # the largest cap c with sum(clamp(c, floor, natural)) <= avail
+        def used(c: int) -> int:
+            return sum(min(natural[i], max(floor[i], c)) for i in text)
+
+        lo, hi = 0, max(natural.values())
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if used(mid) <= avail else (lo, mid - 1)
+        give = {i: min(natural[i], max(floor[i], lo)) for i in text}
+        extra = avail - used(lo)  # one more column to the first cut columns
+        for i in text:
+            if extra > 0 and give[i] < natural[i] and give[i] == lo:
+                give[i] += 1
+                extra -= 1
+    for i in text:
+        w = give[i]
+        if w >= natural[i]:
+            continue
+        header[i] = "\n".join(truncate(line, w) for line in wrap(header[i], w))
+        for r in body:
+            if i < len(r):
+                if mode == "truncate":
+                    r[i] = truncate(" ".join(r[i].split("\n")), w)
+                else:
+                    r[i] = "\n".join(wrap(r[i], w))
+    return header, body
+
+
+def layout(header: Sequence[str], rows: Sequence[Sequence[str]], sep: int = 2,
+           caption: Optional[str] = None) -> List[str]:
+    """The aligned lines of a table (columns left-aligned, ``sep`` spaces apart,
+    no trailing spaces); a cell holding ``\\n`` takes several lines.
+
+    Examples
+    --------
+    >>> for line in layout(["a", "b"], [["x", "one\\ntwo"], ["yy", "3"]]):
+    ...     print(line.rstrip())
+    a   b
+    x   one
+        two
+    yy  3
+    """
+    n = len(header)
+    widths = [_widths([header[i]] + [r[i] for r in rows if i < len(r)]) for i in range(n)]
+    gap = " " * sep
+    lines = [caption] if caption else []
+    for r in [list(header)] + [list(r) for r in rows]:
+        parts = [str(c).split("\n") for c in r]
+        height = max((len(p) for p in parts), default=1)
+        for k in range(height):
+            cells = []
+            for i, p in enumerate(parts):
+                s = p[k] if k < len(p) else ""
+                w = widths[i] if i < n else cell_width(s)
+                cells.append(s + " " * (w - cell_width(s)))
+            lines.append(gap.join(cells).rstrip())
+    return lines

@@ -1,0 +1,217 @@
+"""Text tables fit the terminal (synagree/render/fit.py); intervals over fewer than
+30 sentences say so in every format; token layers that look like ids are left out
+unless asked for by name (issue 27, items 4 and 5)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import conll_text
+from synagree.render.fit import ELLIPSIS, cell_width, fit_rows, layout, text_columns
+
+# --------------------------------------------------------------------------
+# fit_rows on its own
+# --------------------------------------------------------------------------
+
+words = st.text(alphabet=st.sampled_from(list("abcdefgh ijkl–日本é")), min_size=0,
+                max_size=60)
+numbers = st.from_regex(r"[+-]?\d{1,3}\.\d{2,4}%?", fullmatch=True)
+
+
+def independent_width(s: str) -> int:
+    """Display columns, written apart from fit.cell_width: East Asian W/F count 2."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 4), st.integers(0, 3), st.lists(st.integers(0, 10**6), min_size=1,
+                                                       max_size=6), st.integers(30, 140),
+       st.data())
+def test_fit_rows_fits_and_only_cuts_text(n_text, n_num, seeds, width, data):
+    header = [f"text column {i}" for i in range(n_text)] + [f"n{i}" for i in range(n_num)]
+    rows = [[data.draw(words) for _ in range(n_text)] + [data.draw(numbers)
+                                                         for _ in range(n_num)]
+            for _ in seeds]
+    text = list(range(n_text))
+    h, body = fit_rows(header, rows, text, width)
+    lines = layout(h, body)
+    fixed = sum(max(independent_width(r[i]) for r in rows) for i in range(n_text, len(header)))
+    floors = sum(min(max(independent_width(r[i]) for r in rows + [header]), 6 if i else 6)
+                 for i in text)
+    if fixed + floors + 2 * (len(header) - 1) + 6 * n_text <= width:
+        assert max(independent_width(line) for line in lines) <= width, lines
+    for r, orig in zip(body, rows):
+        for i in range(n_text, len(header)):
+            assert r[i] == orig[i]  # numbers are never cut
+        for i in text:
+            if r[i] != orig[i]:  # cut: a prefix of the words, then the ellipsis
+                assert r[i].endswith(ELLIPSIS)
+                assert orig[i].startswith(r[i][:-1].rstrip())
+    if max(independent_width(line) for line in layout(header, rows)) <= width:
+        assert (h, body) == (header, rows)  # a table that fits is left alone
+
+
+def test_cell_width_and_text_columns():
+    assert cell_width("日本語") == 6 == independent_width("日本語")
+    assert text_columns(["a", "b", "c"], [["x y", "0.5 [0.1, 0.9]", "–"]]) == [0]
+
+
+# --------------------------------------------------------------------------
+# synagree agree A B --worst 5
+# --------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_agree_worst_lines_fit(run_cli, iaa, monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    for pair in (("cdt/da-lotte.conll", "cdt/da-morten.conll"),
+                 ("cdt/en-lotte.conll", "cdt/en-morten.conll")):
+        rc, out, err = run_cli("agree", *(iaa / p for p in pair), "--worst", "5")
+        assert rc == 0, err
+        lines = out.splitlines()
+        assert max(len(line) for line in lines) <= 160
+        start = next(i for i, line in enumerate(lines) if line.startswith("The 5 sentences"))
+        assert max(len(line) for line in lines[start:]) <= 100  # not a terminal: 100
+        assert any(ELLIPSIS in line for line in lines[start:])  # the text was cut ...
+    rc, js, _ = run_cli("agree", *(iaa / p for p in pair), "--worst", "5", "--output", "json")
+    long_text = max(u["text"] for u in json.loads(js)["details"]["worst"])
+    rc, md, _ = run_cli("agree", *(iaa / p for p in pair), "--worst", "5", "--output",
+                        "latex")
+    assert long_text.split()[-2] in md  # ... but not in the other formats
+    monkeypatch.setenv("COLUMNS", "130")  # a wider terminal shows more of the text
+    rc, out, _ = run_cli("agree", *(iaa / p for p in pair), "--worst", "5")
+    start = out.index("The 5 sentences")
+    assert 100 < max(len(line) for line in out[start:].splitlines()) <= 130
+
+
+# --------------------------------------------------------------------------
+# small samples
+# --------------------------------------------------------------------------
+
+SMALL = "small sample"
+
+
+@pytest.fixture
+def two_sentences(tmp_path):
+    a = [[(2, "nsubj"), (0, "root"), (2, "obj")], [(0, "root"), (1, "obj"), (1, "obl")]]
+    b = [[(2, "nsubj"), (0, "root"), (2, "iobj")], [(0, "root"), (3, "obj"), (1, "obl")]]
+    pa, pb = tmp_path / "a.conllu", tmp_path / "b.conllu"
+    pa.write_text(conll_text(a))
+    pb.write_text(conll_text(b))
+    return pa, pb
+
+
+def test_small_sample_note_in_every_format(run_cli, two_sentences, tmp_path):
+    a, b = two_sentences
+    for fmt in ("table", "json", "csv"):
+        rc, out, err = run_cli("agree", a, b, "--bootstrap", "200", "--output", fmt)
+        assert rc == 0, err
+        assert SMALL in out, fmt
+    rc, out, _ = run_cli("agree", a, b, "--bootstrap", "200", "--output", "csv")
+    row = next(csv.DictReader(io.StringIO(out)))
+    assert row["ci_note"].startswith(SMALL) and "2 resampled" in row["ci_note"]
+    rc, out, _ = run_cli("agree", a, b, "--bootstrap", "200")
+    assert "95% CI (small sample)" in out
+    rc, out, _ = run_cli("agree", a, b)  # no interval, no note
+    assert SMALL not in out
+    for fmt in ("json", "csv", "markdown", "latex", "html"):
+        page = tmp_path / f"r.{fmt}"
+        rc, _, err = run_cli("report", a, b, "--bootstrap", "100", "--output", fmt, "-o",
+                             page, "-q")
+        assert rc == 0, err
+        text = page.read_text(encoding="utf-8")
+        assert text.count(SMALL) >= 1, fmt
+    for fmt in ("table", "json", "csv", "markdown", "latex"):
+        rc, out, err = run_cli("categorical", a, b, "--bootstrap", "100", "--output", fmt)
+        assert rc == 0, err
+        assert SMALL in out, fmt
+
+
+def test_no_small_sample_note_from_30_sentences(run_cli, tmp_path):
+    a = [[(2, "nsubj"), (0, "root")]] * 30
+    b = [[(2, "nsubj"), (0, "root")]] * 29 + [[(2, "obj"), (0, "root")]]
+    pa, pb = tmp_path / "a.conllu", tmp_path / "b.conllu"
+    pa.write_text(conll_text(a))
+    pb.write_text(conll_text(b))
+    rc, out, _ = run_cli("agree", pa, pb, "--bootstrap", "100")
+    assert rc == 0 and "CI" in out and SMALL not in out
+
+
+# --------------------------------------------------------------------------
+# token layers that look like ids
+# --------------------------------------------------------------------------
+
+def with_column(sentences, column: int, values) -> str:
+    """CoNLL-X text with column ``column`` (0-based) of the k-th word overall set to
+    ``values(k, i)`` (i: the word's index in its sentence)."""
+    out, k = [], 0
+    for line in conll_text(sentences).split("\n"):
+        cols = line.split("\t")
+        if len(cols) == 10:
+            cols[column] = values(k, int(cols[0]))
+            k += 1
+        out.append("\t".join(cols))
+    return "\n".join(out)
+
+
+@pytest.fixture
+def id_columns(tmp_path):
+    """Two annotators of 12 sentences of 12 words: POSTAG holds a running token id,
+    CPOSTAG a number from the word's position in its sentence (12 values, each
+    repeated), FEATS real categories."""
+    chain = [(2, "nsubj"), (0, "root"), (2, "obj")] + [(i, "dep") for i in range(3, 12)]
+    sents = [chain] * 12
+    other = [chain[:2] + [(2, "iobj")] + chain[3:]] * 12
+    paths = []
+    for name, ss in (("a", sents), ("b", other)):
+        text = with_column(ss, 4, lambda k, i: f"w{k + 1}")
+        rows = []
+        for line in text.split("\n"):
+            cols = line.split("\t")
+            if len(cols) == 10:
+                cols[3] = str(int(cols[0]) * 7)  # numbers
+                cols[5] = "Case=Nom" if int(cols[0]) % 2 else "Case=Acc"
+            rows.append("\t".join(cols))
+        p = tmp_path / f"{name}.conll"
+        p.write_text("\n".join(rows))
+        paths.append(p)
+    return paths
+
+
+def test_id_like_layers_left_out_unless_named(run_cli, id_columns):
+    rc, out, err = run_cli("categorical", *id_columns, "--output", "json")
+    assert rc == 0, err
+    d = json.loads(out)
+    assert set(d["layers"]) == {"deprel", "head", "feats"}
+    assert set(d["skipped_layers"]) == {"upos", "xpos"}
+    assert any("XPOS (CoNLL-X POSTAG)" in n and "144 distinct values over 144 words" in n
+               for n in d["notes"])
+    rc, out, _ = run_cli("categorical", *id_columns)
+    assert "note: layer xpos" in out and "left out" in out
+    rc, out, _ = run_cli("categorical", *id_columns, "--layers", "deprel,xpos", "--output",
+                         "json")
+    d = json.loads(out)
+    assert set(d["layers"]) == {"deprel", "xpos"} and "skipped_layers" not in d
+    assert any("kept because it was asked for by name" in n for n in d["notes"])
+    for fmt in ("markdown", "latex", "csv"):
+        rc, out, _ = run_cli("categorical", *id_columns, "--output", fmt)
+        assert "layer xpos (column XPOS" in out, fmt
+
+
+def test_report_leaves_out_id_like_layers(run_cli, id_columns, tmp_path):
+    page = tmp_path / "r.html"
+    rc, _, err = run_cli("report", *id_columns, "--bootstrap", "0", "-o", page, "-q")
+    assert rc == 0, err
+    html = page.read_text(encoding="utf-8")
+    assert "they look like ids, not categories; left out" in html
+    rows = [m for m in html.split("<tr>") if m.startswith("<td>xpos</td>")]
+    assert not rows
+    rc, out, _ = run_cli("report", *id_columns, "--bootstrap", "0", "--output", "json")
+    d = json.loads(out)
+    assert set(d["categorical"]) == {"deprel", "head", "feats"}
+    assert set(d["skipped_layers"]) == {"upos", "xpos"}
