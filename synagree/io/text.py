@@ -1,13 +1,17 @@
 """What counts as the same text when annotations of a unit are compared."""
 from __future__ import annotations
 
+import unicodedata
+from typing import Optional
+
 
 def comparable(text: str) -> str:
     """Text for the identity check of a unit's annotations (docs/method.md §1.5).
 
-    Whitespace is removed, and an underscore inside a form is read as a space
-    (CoNLL-X treebanks write ``New_York`` for a multiword unit that another
-    annotation may split).
+    The text is put in Unicode NFC (so ``e`` + combining acute and ``é``
+    compare equal), whitespace is removed, and an underscore inside a form is
+    read as a space (CoNLL-X treebanks write ``New_York`` for a multiword unit
+    that another annotation may split).
 
     Parameters
     ----------
@@ -21,5 +25,36 @@ def comparable(text: str) -> str:
     --------
     >>> comparable("New_York is big"), comparable("New York  is big")
     ('NewYorkisbig', 'NewYorkisbig')
+    >>> comparable("cafe\u0301") == comparable("caf\u00e9")
+    True
     """
+    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
     return "".join(text.replace("_", " ").split())
+
+
+def only_difference(a: str, b: str) -> Optional[str]:
+    """The Unicode normalisation under which two different texts are equal, if any.
+
+    The identity check compares text in NFC (`comparable`).  Two texts that
+    still differ but are equal under NFKC (compatibility characters such as
+    ``ﬁ`` for ``fi`` or full-width digits) look the same on screen; a message
+    about them names the normalisation.
+
+    Parameters
+    ----------
+    a, b : str
+
+    Returns
+    -------
+    str or None
+        ``"NFKC"`` when ``a != b`` but their NFKC forms are equal, else None.
+
+    Examples
+    --------
+    >>> only_difference("\ufb01ne", "fine"), only_difference("fine", "fire")
+    ('NFKC', None)
+    """
+    if a != b and unicodedata.normalize("NFKC", a) == unicodedata.normalize("NFKC", b):
+        return "NFKC"
+    return None
