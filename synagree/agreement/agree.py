@@ -174,6 +174,7 @@ class AgreementResult:
                    "settings": dict(self.settings), "signature": self.signature()}
         if self.corpus is not None:
             d.update(self.corpus.settings())
+            d.update(self.corpus.unit_counts())  # joined_units, edited_units (§1.7–1.8)
         for v in VARIANTS:
             if v in self.alpha:
                 d[f"alpha_{v}"] = self.alpha[v].alpha
@@ -212,12 +213,14 @@ class AgreementResult:
 def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
                 fmt: str = "auto", phrase_style: str = "auto", strict: bool = False,
                 allow_missing: bool = False, names: Optional[Sequence[str]] = None,
-                check_text: bool = True) -> Corpus:
+                check_text: bool = True, match: str = "auto") -> Corpus:
     """Read annotations from files (one per annotator) or annotator directories.
 
     Units are matched and checked as `synagree.io.corpus` describes
-    (docs/method.md §1.4–1.5): by ``# sent_id`` when every sentence carries one,
-    else by position; every unit's annotations must be of the same text unless
+    (docs/method.md §1.4–1.5, §1.7–1.9): as ``match`` says (by default by
+    ``# sent_id`` when every sentence carries one, else by position, joining
+    sentences that annotators split differently); every unit's annotations
+    must be of the same text, or of one text with local edits, unless
     ``check_text`` is false.
 
     Parameters
@@ -241,6 +244,8 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
         One annotator name per file (files only); None: the file stems.
     check_text : bool
         Check that the annotations of each unit are of the same text.
+    match : {"auto", "sent_id", "position", "text"}
+        How sentences are matched into units (`synagree.io.matching`).
 
     Returns
     -------
@@ -280,9 +285,9 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
                                     "--names goes with files; with --dirs the directory "
                                     "names are the annotator names")
         return from_dirs(dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, check_text=check_text)
+                         allow_missing=allow_missing, check_text=check_text, match=match)
     return from_files(paths, names=names, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                      allow_missing=allow_missing, check_text=check_text)
+                      allow_missing=allow_missing, check_text=check_text, match=match)
 
 
 def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
@@ -389,8 +394,9 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     if auto_note:
         notes.insert(0, auto_note)
     if scores.ignored:
-        notes.append(f"{scores.ignored} unit(s) whose annotations differ in word count were "
-                     f"left out of LAS/UAS/LA (they still count in alpha)")
+        notes.append(f"{scores.ignored} unit(s) whose annotations differ in word count (or in "
+                     f"words: edited units) were left out of LAS/UAS/LA (they still count in "
+                     f"alpha)")
     if multi:
         notes.append(f"{multi} annotation(s) have several root words; all hang from the "
                      f"artificial root")
@@ -446,7 +452,7 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
           variants: Sequence[str] = VARIANTS, strict: bool = False,
           allow_missing: bool = False,
           names: Optional[Sequence[str]] = None, check_text: bool = True,
-          **options) -> AgreementResult:
+          match: str = "auto", **options) -> AgreementResult:
     r"""Agreement between annotators: α_plain/α_diff/α_norm plus LAS/UAS/LA (or Jaccard).
 
     Reads the files with `load_corpus`, then computes with `agree_corpus`.
@@ -471,6 +477,8 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
         One annotator name per file; None: the file stems.
     check_text : bool
         Check that each unit's annotations are of the same text.
+    match : {"auto", "sent_id", "position", "text"}
+        How sentences are matched into units (docs/method.md §1.9).
     **options
         ``bootstrap``, ``seed``, ``level``, ``sample_pairs``, ``exact``,
         ``executor``, ``progress``, ``max_memory``: see `agree_corpus`.
@@ -503,5 +511,6 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
     >>> shutil.rmtree(tmp)
     """
     corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, names=names, check_text=check_text)
+                         allow_missing=allow_missing, names=names, check_text=check_text,
+                         match=match)
     return agree_corpus(corpus, variants, **options)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Optional
+from typing import Optional, Sequence
 
 
 def comparable(text: str) -> str:
@@ -58,3 +58,46 @@ def only_difference(a: str, b: str) -> Optional[str]:
     if a != b and unicodedata.normalize("NFKC", a) == unicodedata.normalize("NFKC", b):
         return "NFKC"
     return None
+
+
+_NO_FORM = ("_", "")
+
+
+def same_words(forms: Sequence[Sequence[str]]) -> bool:
+    """Are these annotations of the same words, so that words pair by position?
+
+    The same number of words, and at every position the same form
+    (`comparable`) wherever the annotations give one (``_`` matches any
+    form).  The word-by-word scores (LAS/UAS/LA, token layers) compare only
+    such annotations (docs/method.md §1.8, §6.1): a unit whose texts differ by
+    an edit is left out even when the word counts agree.
+
+    Parameters
+    ----------
+    forms : sequence of sequence of str
+        The forms of each annotation.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> same_words([["He", "left"], ["He", "left"]]), same_words([["He", "left"], ["He"]])
+    (True, False)
+    >>> same_words([["He", "left"], ["She", "left"]]), same_words([["He", "_"], ["_", "left"]])
+    (False, True)
+    """
+    first = forms[0]
+    n = len(first)
+    if any(len(f) != n for f in forms[1:]):
+        return False
+    rest = [f for f in forms[1:] if f != first]  # lists compared in C: the usual case
+    if not rest:
+        return True
+    for column in zip(first, *rest):
+        seen = {comparable(x) for x in column if x not in _NO_FORM}
+        seen.discard("")
+        if len(seen) > 1:
+            return False
+    return True

@@ -454,9 +454,10 @@ class Grouping:
     ----------
     units : list of tuple of range
         Per unit, per annotator (in the order given), its sentences.
-    unaligned : list of (int, int, int)
-        ``(annotator, sentence, other annotator)``: a sentence none of whose
-        characters is aligned with the other annotator's text.
+    unaligned : list of (int, int, int, int)
+        ``(annotator, sentence, other annotator, other sentence)``: a sentence
+        none of whose characters is aligned with the other annotator's text,
+        and the other annotator's sentence at its place.
 
     Examples
     --------
@@ -466,7 +467,7 @@ class Grouping:
     """
 
     units: List[Tuple[range, ...]]
-    unaligned: List[Tuple[int, int, int]] = field(default_factory=list)
+    unaligned: List[Tuple[int, int, int, int]] = field(default_factory=list)
 
 
 def _covered(ends: Sequence[int], blocks: Sequence[Block], side: int) -> List[int]:
@@ -486,6 +487,17 @@ def _covered(ends: Sequence[int], blocks: Sequence[Block], side: int) -> List[in
             j += 1
         out.append(got)
         start = e
+    return out
+
+
+def _place(p: int, blocks: Sequence[Block], side: int) -> int:
+    """Position p of one side in the other side's characters: after the last
+    character aligned before it."""
+    out = 0
+    for blk in blocks:
+        if blk[side] >= p:
+            break
+        out = blk[1 - side] + min(blk[2], p - blk[side])
     return out
 
 
@@ -557,13 +569,13 @@ def group_sentences(tokens: Sequence[Sequence[Sequence[str]]]) -> Grouping:
     >>> group_sentences([[["A", "."], ["B", "."]], [["A", "!"], ["B", "."]]]).units
     [(range(0, 1), range(0, 1)), (range(1, 2), range(1, 2))]
     >>> group_sentences([[["Hello"], ["B", "."]], [["B", "."]]]).unaligned
-    [(0, 0, 1)]
+    [(0, 0, 1, 0)]
     """
     texts = [["".join(t) for t in sents] for sents in tokens]
     ends = [list(accumulate(len(t) for t in ts)) for ts in texts]
     full = ["".join(ts) for ts in texts]
     coords: List[List[float]] = [[float(e) for e in ends[0]]]
-    unaligned: List[Tuple[int, int, int]] = []
+    unaligned: List[Tuple[int, int, int, int]] = []
     for k in range(1, len(tokens)):
         if full[k] == full[0]:
             coords.append([float(e) for e in ends[k]])
@@ -572,8 +584,12 @@ def group_sentences(tokens: Sequence[Sequence[Sequence[str]]]) -> Grouping:
         coords.append(_snap(ends[k], ends[0], blocks, len(full[0])))
         for i, got in enumerate(_covered(ends[0], blocks, 0)):
             if not got and texts[0][i]:
-                unaligned.append((0, i, k))
+                at = _place(ends[0][i] - len(texts[0][i]), blocks, 0)
+                unaligned.append((0, i, k, min(bisect.bisect_right(ends[k], at),
+                                               len(ends[k]) - 1)))
         for i, got in enumerate(_covered(ends[k], blocks, 1)):
             if not got and texts[k][i]:
-                unaligned.append((k, i, 0))
+                at = _place(ends[k][i] - len(texts[k][i]), blocks, 1)
+                unaligned.append((k, i, 0, min(bisect.bisect_right(ends[0], at),
+                                               len(ends[0]) - 1)))
     return Grouping(coinciding_groups(coords), unaligned)
