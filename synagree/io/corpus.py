@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from synagree.base.problems import InputError, Problem, ProblemLog, quote
+from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.brackets import (
     PhraseSentence,
     StyleDecision,
@@ -406,6 +406,7 @@ def _read_collecting(paths: Sequence[Path], fmt: str, phrase_style: str, log: Pr
     for i, p in enumerate(paths):
         n_before = len(log.errors)
         if format_of(fmt, p) == "conllu":
+            sents: Optional[List[Sentence]]
             try:
                 sents = list(read_conllu(p, log=log))
             except InputError:
@@ -427,11 +428,12 @@ def _read_collecting(paths: Sequence[Path], fmt: str, phrase_style: str, log: Pr
             return docs, None, errors
         for i, trees in raw.items():
             n_before = len(log.errors)
-            sents = list(phrase_sentences(str(paths[i]), trees, decision.style, log))
+            trees_read: List[Sentence] = list(phrase_sentences(str(paths[i]), trees,
+                                                               decision.style, log))
             if len(log.errors) > n_before:
                 errors.extend(log.errors[n_before:])
             else:
-                docs[i] = sents
+                docs[i] = trees_read
     return docs, decision, errors
 
 

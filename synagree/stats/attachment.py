@@ -10,8 +10,8 @@ averaged over all annotator pairs of that unit, weighted by the unit's word
 count (so for two annotators it is plain micro-averaging over words).  Units
 whose annotations are not of the same words (a different word count, or a
 form that differs: an edited unit, docs/method.md §1.8;
-`synagree.io.text.same_words`) are left out and counted as ``ignored``.  Labels are compared in full (subtypes included); punctuation
-counts.
+`synagree.io.text.same_words`) are left out and counted as ``ignored``.
+Labels are compared in full (subtypes included); punctuation counts.
 
 Phrase structure: Jaccard similarity |A ∩ B| / |A ∪ B| of the sets of
 labelled brackets (first leaf, last leaf, label; preterminals count),
