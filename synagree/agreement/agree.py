@@ -387,7 +387,11 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         details["ci"] = {name: list(ci) if ci else None for name, ci in cis.items()}
         for v, st in ta.stats.items():
             st.ci = cis[f"alpha_{v}"]
-    dep = [s for anns in ann_lists for s in anns if isinstance(s, DepSentence)]
+    if corpus.joined_units or corpus.edited_units:  # docs/method.md §1.7–1.8
+        details["unit_changes"] = corpus.unit_changes()
+    # sentences as read: a joined unit's sentences each (joining adds roots, §1.7)
+    dep = [s for u in corpus.units for a, ann in u.annotations.items()
+           for s in (u.parts.get(a) or (ann,)) if isinstance(s, DepSentence)]
     multi = sum(1 for s in dep if s.n_roots > 1)
     cycles = sum(1 for p in corpus.log.problems if p.kind == "cycle")
     notes = list(corpus.notes) + [n for st in ta.stats.values() for n in st.notes]

@@ -62,7 +62,13 @@ class TokenLayerAgreement:
     feature_intervals : dict, optional
         The same per feature of ``per_feature``.
     warnings : list of Problem
-        Problems found while splitting FEATS.
+        Warnings of the corpus (head cycles, edited units, ...) and of
+        splitting FEATS.
+    unit_counts : dict of str to int
+        ``joined_units`` and ``edited_units`` of the corpus (docs/method.md
+        §1.7–1.8).
+    notes : list of str
+        The corpus's notes (how it was assembled).
 
     Examples
     --------
@@ -89,6 +95,8 @@ class TokenLayerAgreement:
     intervals: Optional[Dict[str, Dict[str, dict]]] = None
     feature_intervals: Optional[Dict[str, Dict[str, dict]]] = None
     warnings: List[Problem] = field(default_factory=list)
+    unit_counts: Dict[str, int] = field(default_factory=dict)
+    notes: List[str] = field(default_factory=list)
 
 
 def check_specific(layers: Sequence[str], specific: Optional[str]) -> None:
@@ -192,7 +200,9 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                      if per_feature else None),
         enhanced=enhanced_agreement(corpus, set_distance) if enhanced else None,
         replicates=replicates, seed=seed, level=level,
-        warnings=list(split.warnings) if split is not None else [])
+        warnings=list(corpus.log.warnings) + (list(split.warnings) if split is not None
+                                              else []),
+        unit_counts=corpus.unit_counts(), notes=list(corpus.notes))
     if rep.enhanced is not None and replicates:
         rep.enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
                                   "for the enhanced-edge alpha and F1")

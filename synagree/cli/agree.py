@@ -27,6 +27,7 @@ from synagree.io.files import emit
 from synagree.render.breakdown import render_with_breakdown
 from synagree.render.qa import render_worst, worst_notes_and_annotators
 from synagree.render.tables import FORMATS, render
+from synagree.render.units import render_unit_changes
 from synagree.stats.alpha import VARIANTS
 from synagree.stats.hierarchical import (
     AGREE_MODE,
@@ -105,7 +106,8 @@ def add_worst_args(parser: argparse.ArgumentParser) -> None:
     """``--worst K`` (and ``--variant``) for ``synagree agree``."""
     parser.add_argument("--worst", type=whole_number(0), default=0, metavar="K",
                         help="also list the K sentences contributing most to disagreement "
-                             "(share of D_o, TED, annotators, differing words)")
+                             "(share of D_o, TED, annotators, differing words), and every "
+                             "joined or edited unit")
     add_variant(parser)
     parser.add_argument("--worst-by", default="share", choices=list(WORST_BY),
                         help="rank --worst by share of D_o (default) or by influence: how "
@@ -123,11 +125,14 @@ def apply_worst(result, args: argparse.Namespace, output: str = "table") -> str:
     variant = available_variant(result, args.variant)
     by = getattr(args, "worst_by", "share")
     tail = worst_notes_and_annotators(result, output, by)  # Δα per annotator (≥ 3)
-    if output == "json":
+    if output == "json":  # the joined and edited units are in details["unit_changes"]
         result.extra_details["worst"] = [d.to_dict() for d in
                                          worst_units(result, k, variant, by)]
         return ""
     fmt = {"table": "table", "csv": "csv", "latex": "latex"}.get(output, "table")
+    changes = result.extra_details.get("unit_changes")  # joined and edited units (§1.7–1.8)
+    if changes:
+        tail += "\n" + render_unit_changes(changes, fmt)
     return "\n" + render_worst(result, k, fmt, variant, by) + tail
 
 

@@ -208,6 +208,27 @@ class Corpus:
         """Units whose annotators' texts differ by local edits (docs/method.md §1.8)."""
         return sum(1 for u in self.units if u.edited)
 
+    def unit_changes(self) -> List[dict]:
+        """The joined and the edited units, JSON-ready (docs/method.md §1.7–1.8).
+
+        Returns
+        -------
+        list of dict
+            Per unit: ``unit``, ``document``, ``joined``, ``sentences``
+            (annotator to ``[file, line]`` of each sentence of the unit) and
+            ``edits`` (`synagree.io.units.TextEdit.as_dict`).
+        """
+        out = []
+        for u in self.units:
+            if not (u.joined or u.edited):
+                continue
+            parts = u.parts or {a: (s,) for a, s in u.annotations.items()}
+            out.append({"unit": u.uid, "document": u.document, "joined": u.joined,
+                        "sentences": {a: [[s.file, s.line] for s in parts[a]]
+                                      for a in self.annotators if a in parts},
+                        "edits": [e.as_dict() for e in u.edits]})
+        return out
+
     def unit_counts(self) -> Dict[str, int]:
         """``joined_units`` and ``edited_units``, for every result's output."""
         return {"joined_units": self.joined_units, "edited_units": self.edited_units}

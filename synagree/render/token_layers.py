@@ -12,7 +12,12 @@ from typing import Dict, List, Tuple
 
 from synagree.agreement.token_layers import TokenLayerAgreement
 from synagree.base.jsonable import json_ready
-from synagree.render.categorical import summary_header, summary_rows
+from synagree.render.categorical import (
+    complete_differs,
+    item_set_note,
+    summary_header,
+    summary_rows,
+)
 from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
 from synagree.render.rows import _f, render_rows, sections_csv
@@ -27,8 +32,11 @@ def _without_replicates(cis: Dict[str, Dict[str, dict]]) -> dict:
 
 
 def _json(rep: TokenLayerAgreement, confusion: bool) -> str:
-    d: dict = {"annotators": rep.annotators, **rep.settings,
+    d: dict = {"annotators": rep.annotators, **rep.settings, **rep.unit_counts,
                "layers": {k: v.to_dict(confusion=confusion) for k, v in rep.results.items()}}
+    notes = _notes(rep)
+    if notes:
+        d["notes"] = notes
     if rep.intervals:
         d["bootstrap"] = {"replicates": rep.replicates, "seed": rep.seed,
                           "confidence": rep.level,
@@ -75,7 +83,8 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
     if fmt == "json":
         return _json(rep, confusion)
     text = render_rows(
-        summary_header(len(rep.annotators)), summary_rows(rep.results, rep.intervals), fmt,
+        summary_header(len(rep.annotators), complete_differs(rep.results)),
+        summary_rows(rep.results, rep.intervals), fmt,
         caption="Categorical agreement per layer (pooled; micro over documents)"
                 + (f", {100 * rep.level:g}% bootstrap CIs" if rep.intervals else "")
                 + ("; feats:NAME items: " + ("every word" if rep.feature_items == "all"
@@ -100,13 +109,31 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
     ignored = next(iter(rep.results.values())).ignored_units if rep.results else 0
     if ignored:
         notes.append(f"{ignored} sentence(s) whose annotations differ in word count "
-                     f"were left out (tokens cannot be aligned)")
+                     f"(or in words: edited units) were left out (tokens cannot be aligned)")
         if fmt == "table":
             text += f"note: {notes[-1]}\n"
+    extra = _notes(rep)  # item sets of kappa/pi; joined and edited units (method §1.7–1.8)
+    notes += extra
+    if fmt == "table":
+        text += "".join(f"note: {n}\n" for n in extra)
+    elif extra and fmt in ("markdown", "latex"):
+        mark = "% " if fmt == "latex" else ""
+        text += "".join(f"{mark}note: {n}\n" for n in extra)
     if rep.enhanced is not None:
         sections.append(("enhanced", render_enhanced(rep.enhanced, fmt)))
         text += "\n" + sections[-1][1]
         notes += rep.enhanced.notes
-    if fmt == "csv" and len(sections) > 1:  # one table per CSV file
+    if fmt == "csv" and (len(sections) > 1 or extra):  # one table per CSV file
         text = sections_csv(sections, notes)
     return text
+
+
+def _notes(rep: TokenLayerAgreement) -> List[str]:
+    """The notes every format carries: the items kappa and pi cover, and the corpus's
+    notes on joined and edited units."""
+    out = []
+    note = item_set_note(rep.results, len(rep.annotators))
+    if note:
+        out.append(note)
+    out += [n for n in rep.notes if "joined" in n or "edited" in n or "matched by text" in n]
+    return out

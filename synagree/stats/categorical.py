@@ -934,6 +934,9 @@ class LayerAgreement:
             "layer": self.layer, "annotators": list(self.annotators),
             "items": self.items, "units": self.units, "ignored_units": self.ignored_units,
             "complete_items": self.complete_items,
+            # the items behind each coefficient (docs/method.md §12.3)
+            "coefficient_items": {"observed": self.items, "kappa": self.complete_items,
+                                  "pi": self.complete_items, "alpha": self.items},
             "categories": list(self.categories),
             "coefficients": self.coefficients(),
             "coefficient_names": {"kappa": "Cohen's kappa" if self.m == 2
