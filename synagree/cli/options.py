@@ -127,10 +127,11 @@ def add_match(p: argparse.ArgumentParser) -> None:
                         "when every sentence has one, else position")
 
 
-def add_text_check(p: argparse.ArgumentParser) -> None:
-    """``--no-text-check``: pair annotations of differing texts anyway."""
+def add_text_check(p: argparse.ArgumentParser, help: Optional[str] = None) -> None:
+    """``--no-text-check``: pair annotations of differing texts anyway (``help``: the
+    command's own wording)."""
     p.add_argument("--no-text-check", action="store_true",
-                   help="do not check that the annotations of a unit are of the same text: "
+                   help=help or "do not check that the annotations of a unit are of the same text: "
                         "pair the k-th sentences of the files (or equal sent_ids) whatever "
                         "their words; without it, texts are compared without whitespace and "
                         "local edits are accepted and reported")
