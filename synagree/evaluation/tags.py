@@ -273,13 +273,13 @@ def pair_by_sent_id(gold: List[TagSentence], system: List[TagSentence], log: Pro
     out: List[TagSentence] = []
     for g in gold:
         assert g.sent_id is not None
-        x = by_id.get(g.sent_id)
-        if x is None:
+        match = by_id.get(g.sent_id)
+        if match is None:
             log.add(g.file, g.line, "sentence-mismatch",
                     f"sent_id {g.sent_id!r} is missing from {system[0].file} (tags pairs "
                     f"sentences by sent_id when every sentence has one)", sent_id=g.sent_id)
         else:
-            out.append(x)
+            out.append(match)
     for x in system:
         if x.sent_id not in gold_ids:
             log.add(x.file, x.line, "sentence-mismatch",
