@@ -396,9 +396,9 @@ def _unaligned(s: Sentence, file: str, other_file: str, other: Sequence[Sentence
         hint = (f"its text is {_describe(where)} there: the files hold the sentences in "
                 f"another order; {_TEXT_HINT}")
     else:
-        hint = (f"an annotator added or removed a sentence, or the files are not of the same "
-                f"text; {_TEXT_HINT} and treats a sentence only some annotators have as a "
-                f"missing annotation")
+        hint = ("an annotator added or removed a sentence, or the files are not of the same "
+                "text; --match text matches sentences by their words, whatever their order, "
+                "and treats a sentence only some annotators have as a missing annotation")
     near = other[place]
     return Problem(file, s.line, "unaligned-sentence",
                    f"{_describe(s)} has no counterpart in {other_file}: none "
@@ -549,6 +549,7 @@ def _check_unit(u: Matched, with_text: List[Tuple[str, List[str]]], neighbours: 
                 texts: _Texts, matching: Matching, log: ProblemLog) -> None:
     ref, t0 = with_text[0]
     k0 = "".join(t0)
+    notes: List[str] = []
     for n, t in with_text[1:]:
         k = "".join(t)
         if k == k0 or _word_text(u.parts[n]) == _word_text(u.parts[ref]):
@@ -565,15 +566,22 @@ def _check_unit(u: Matched, with_text: List[Tuple[str, List[str]]], neighbours: 
         if best is not None:
             matching.problems.append(_shift(u, ref, n, best[1], share, best[0]))
         elif share >= EDIT_SHARE:
-            edit = TextEdit(ref, n, share, tuple(differing_words(t0, t)))
-            u.edits.append(edit)
-            s = u.parts[n][0]
-            log.add(s.file, s.line, "text-edit",
-                    f"unit {u.uid!r}: the annotations differ by local edits: "
-                    f"{edit.describe()}; kept in alpha, left out of the word-by-word scores "
-                    f"(LAS/UAS/LA, token layers)", severity=WARNING, sent_id=s.sent_id)
+            u.edits.append(TextEdit(ref, n, share, tuple(differing_words(t0, t))))
+            norm = only_difference(k0, k)
+            if norm:
+                notes.append(f"{n}'s text differs only in Unicode compatibility characters: "
+                             f"equal under {norm}, which the check does not apply (it "
+                             f"compares text in NFC)")
         else:
             matching.problems.append(_mismatch(u, ref, k0, n, k, share))
+    if u.edits:  # one warning per unit, naming every annotator whose text differs
+        s = u.parts[u.edits[0].annotator][0]
+        log.add(s.file, s.line, "text-edit",
+                f"unit {u.uid!r}: the annotations differ by local edits: "
+                + "; ".join(e.describe() for e in u.edits)
+                + "".join(f"; {x}" for x in notes)
+                + "; kept in alpha, left out of the word-by-word scores (LAS/UAS/LA, token "
+                  "layers)", severity=WARNING, sent_id=s.sent_id)
 
 
 def _where(sents: Sequence[Sentence]) -> str:
