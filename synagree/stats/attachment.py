@@ -88,7 +88,6 @@ class Counts:
     Examples
     --------
     >>> from synagree.io.conllu import DepSentence
-from synagree.io.text import same_words
     >>> s = DepSentence.from_heads
     >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
     >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
@@ -204,7 +203,6 @@ def unit_word_credits(annotations: Sequence[DepSentence],
     Examples
     --------
     >>> from synagree.io.conllu import DepSentence
-from synagree.io.text import same_words
     >>> s = DepSentence.from_heads
     >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
     >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
@@ -243,7 +241,6 @@ def attachment_scores(units: Sequence[Sequence[DepSentence]],
     --------
     >>> import numpy as np
     >>> from synagree.io.conllu import DepSentence
-from synagree.io.text import same_words
     >>> s = DepSentence.from_heads
     >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
     >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
