@@ -118,6 +118,7 @@ class Matching:
     units: List[Matched]
     problems: List[Problem] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
+    texts: "_Texts" = field(default_factory=lambda: _Texts(), repr=False)
 
 
 class _Texts:
@@ -252,7 +253,7 @@ def match_documents(documents: Sequence[Document], names: Sequence[str], match: 
     """
     mode, problems = resolve_mode(match, documents)
     result = Matching(mode, [], problems)
-    texts = _Texts()
+    texts = result.texts  # tokens computed once, for matching and the identity check
     for key, per in documents:
         if mode == MATCH_SENT_ID:
             result.units.extend(_by_sent_id(key, per, names, allow_missing, result.problems))
@@ -501,7 +502,7 @@ def check_identity(matching: Matching, names: Sequence[str], kind: str, log: Pro
     >>> m.units[0].edits[0].pieces, log.warnings[0].kind
     ((('not', ''),), 'text-edit')
     """
-    texts = _Texts()
+    texts = matching.texts
     checked = 0
     unchecked = 0
     by_doc: Dict[str, List[int]] = {}

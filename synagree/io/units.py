@@ -292,7 +292,8 @@ def sentence_tokens(s: Joinable) -> Optional[List[str]]:
                 w += 1
     if not raw:
         return None
-    toks = [comparable(t) for t in raw]
+    # most tokens are plain letters or digits: nothing to normalise or remove
+    toks = [t if t.isalnum() and t.isascii() else comparable(t) for t in raw]
     return [t for t in toks if t]
 
 
