@@ -159,6 +159,22 @@ def test_crossing_merges_equal_hand_joined_sentences(tmp_path):
     assert unit.uid == "3+4"  # odin's sentences 3 and 4 (the first annotator's)
 
 
+def test_sentence_without_text_keeps_its_place(tmp_path):
+    """A sentence whose forms are all '_' (UD EWT has lines of underscores) does
+    not stop the texts of its document from being aligned."""
+    odin = read_blocks(_ndt("odin-danish.conll"))
+    thor = read_blocks(_ndt("thor-danish.conll"))
+    for blocks in (odin, thor):
+        blocks[20] = [r[:1] + ["_"] + r[2:] for r in blocks[20]]
+    a = write_blocks(tmp_path / "a.conllu", apply_groups(odin, [(50, 51)]))
+    b = write_blocks(tmp_path / "b.conllu", thor)
+    res = synagree.agree([a, b])
+    assert res.corpus.joined_units == 1 and res.units == len(odin) - 1
+    assert any("1 unit(s) have an annotation without word forms" in n for n in res.notes)
+    unit = next(u for u in res.corpus.units if not u.annotations["a"].surface_text())
+    assert unit.uid == "21" and not unit.joined
+
+
 def test_joined_units_in_every_output(tmp_path, run_cli):
     odin = read_blocks(_ndt("odin-danish.conll"))
     thor = read_blocks(_ndt("thor-danish.conll"))
@@ -377,8 +393,8 @@ def test_shifted_file_is_refused_in_every_positional_mode(tmp_path, run_cli):
 
 
 def test_every_problem_in_one_round(tmp_path, run_cli):
-    """A missing document, a bad row, an unaligned sentence and a sent_id
-    mismatch in four documents are reported together, not one class per run."""
+    """A missing document, a bad row and an unaligned sentence, in three
+    documents, are reported together, not one class of problem per run."""
     odin = read_blocks(_ndt("odin-caterpillar.conll"))
     thor = read_blocks(_ndt("thor-caterpillar.conll"))
     for name, blocks in (("odin", odin), ("thor", thor)):

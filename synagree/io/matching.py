@@ -269,7 +269,14 @@ def match_documents(documents: Sequence[Document], names: Sequence[str], match: 
 
 
 def _has_text(per: Dict[str, Tuple[str, List[Sentence]]], texts: _Texts) -> bool:
-    return all(texts.of(s) for _, sents in per.values() for s in sents)
+    """Can the document's texts be aligned: does every file have word forms?"""
+    return all(any(texts.of(s) for s in sents) for _, sents in per.values())
+
+
+#: The stream token of a sentence without text (a line of underscores, say): it
+#: aligns with the same token of the other annotators, so such a sentence keeps
+#: its place between its neighbours; its own text cannot be checked.
+_NO_TEXT = "\x00"
 
 
 def _by_sent_id(key: str, per: Dict[str, Tuple[str, List[Sentence]]], names: Sequence[str],
@@ -364,7 +371,7 @@ def _by_stream(key: str, per: Dict[str, Tuple[str, List[Sentence]]], names: Sequ
     """Units whose sentence ends coincide in the aligned texts (docs/method.md §1.7)."""
     anns = [n for n in names if n in per]
     docs = [per[n][1] for n in anns]
-    toks = [[texts.of(s) or [] for s in d] for d in docs]
+    toks = [[texts.of(s) or [_NO_TEXT] for s in d] for d in docs]
     keys = [["".join(t) for t in tt] for tt in toks]
     if len(anns) == 1 or (len({len(d) for d in docs}) == 1 and all(k == keys[0] for k in keys)):
         # the common case: the same sentences, split the same way
