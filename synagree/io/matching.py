@@ -308,7 +308,8 @@ def _by_sent_id(key: str, per: Dict[str, Tuple[str, List[Sentence]]], names: Seq
                     have.file, have.line, "sentence-mismatch",
                     f"sent_id {sid!r} is missing from {', '.join(lacking)} (files must hold "
                     f"the same sentences; give --allow-missing to treat absent sentences as "
-                    f"missing annotations, or {_TEXT_HINT})", sent_id=sid))
+                    f"missing annotations; if an annotator split sentences differently, "
+                    f"--match position joins them; {_TEXT_HINT})", sent_id=sid))
     return [Matched(sid, key, {n: [table[sid][n]] for n in names if n in table[sid]})
             for sid in order]
 
