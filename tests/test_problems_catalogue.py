@@ -34,6 +34,18 @@ def word(i, head, rel="dep", form=None):
 
 GOOD = "\n".join([word(1, 0, "root"), word(2, 1, "obj")]) + "\n\n"
 GOOD_ID = "# sent_id = s1\n" + GOOD
+NO_FORMS = "\n".join([word(1, 0, "root", "_"), word(2, 1, "obj", "_")]) + "\n\n"
+
+
+def _sentence(sid, *forms):
+    return (f"# sent_id = {sid}\n" + "\n".join(word(i, 0 if i == 1 else 1, form=f)
+                                               for i, f in enumerate(forms, 1)) + "\n\n")
+
+
+SHIFT_A = _sentence("s1", "Dogs", "bark") + _sentence("s2", "Cats", "nap") + \
+    _sentence("s3", "Birds", "sing")
+SHIFT_B = _sentence("s1", "Cats", "nap") + _sentence("s2", "Birds", "sing") + \
+    _sentence("s3", "Dogs", "bark")
 TREE = "(S (NP D N) (VP V))\n"
 
 
@@ -241,7 +253,21 @@ PRODUCERS = {
     "sentence-mismatch": ({"a.conllu": GOOD_ID, "b.conllu": GOOD_ID.replace("s1", "s2")},
                           ["agree", "{a}", "{b}"]),
     "sentence-count-mismatch": ({"a.conllu": GOOD * 2, "good.conllu": GOOD},
-                                ["agree", "{a}", "{good}"]),
+                                ["agree", "{a}", "{good}", "--no-text-check"]),
+    "unaligned-sentence": ({"a.conllu": GOOD + GOOD.replace("w1", "Cats").replace("w2", "nap"),
+                            "good.conllu": GOOD}, ["agree", "{a}", "{good}"]),
+    "text-shift": ({"a.conllu": SHIFT_A, "b.conllu": SHIFT_B}, ["agree", "{a}", "{b}"]),
+    "text-edit": ({"a.conllu": GOOD.replace("\tw2\t", "\tw2x\t"), "good.conllu": GOOD},
+                  ["agree", "{a}", "{good}"]),
+    "duplicate-text": ({"a.conllu": GOOD * 2, "good.conllu": GOOD},
+                       ["agree", "{a}", "{good}", "--match", "text"]),
+    "no-text": ({"a.conllu": NO_FORMS, "good.conllu": GOOD},
+                ["agree", "{a}", "{good}", "--match", "text"]),
+    "missing-sent-id": ({"a.conllu": GOOD, "good.conllu": GOOD},
+                        ["agree", "{a}", "{good}", "--match", "sent_id"]),
+    "position-mismatch": ({"a.conllu": NO_FORMS,
+                           "b.conllu": NO_FORMS.replace("\n\n", "\n")
+                           + word(3, 1, form="_") + "\n\n"}, ["agree", "{a}", "{b}"]),
     "not-a-directory": ({"good.conllu": GOOD}, ["agree", "--dirs", "{good}", "{tmp}"]),
     "ambiguous-file": ({}, ["agree", "--dirs", "{tmp}/ann1", "{tmp}/ann2"], _dirs_ambiguous),
     "empty-input": ({}, ["agree", "--dirs", "{tmp}/ann1", "{tmp}/ann2"], _empty_dirs),

@@ -146,14 +146,25 @@ def test_missing_file(write, tmp_path, run_cli):
 
 def test_mismatched_sentence_counts(write, run_cli):
     s = lambda text, words: f"# text = {text}\n" + "\n".join(  # noqa: E731
-        word(i, 0 if i == 1 else 1, "x") for i in range(1, words + 1)) + "\n\n"
+        word(i, 0 if i == 1 else 1, "x", form=text.split()[i - 1])
+        for i in range(1, words + 1)) + "\n\n"
     a = write("a.conllu", s("one two", 2) + s("three four five", 3) + s("six", 1))
     b = write("b.conllu", s("one two", 2) + s("six", 1))
-    # a: sentence 1 = lines 1-3, blank line 4, sentence 2 from line 5
-    errs, err = expect_error([a, b], run_cli, file=a, line=5, kind="sentence-count-mismatch",
-                             words=("different sentence counts", "sentence 2",
-                                    "three four five", "'six'"))
-    assert "a.conllu: 3" in errs[0].message and "b.conllu: 2" in errs[0].message
+    # a: sentence 1 = lines 1-3, blank line 4, sentence 2 from line 5; the texts
+    # aligned, a's sentence 2 has no counterpart in b (docs/method.md §1.7)
+    errs, err = expect_error([a, b], run_cli, file=a, line=5, kind="unaligned-sentence",
+                             words=("no counterpart", "sentence 2", "three four five",
+                                    f"near {b}:"))
+    assert len(errs) == 1
+    # without the text (--no-text-check), the counts must agree, and the error
+    # names where the files part ways
+    with pytest.raises(InputError) as ei:
+        synagree.agree([a, b], check_text=False)
+    (e,) = ei.value.errors
+    assert e.kind == "sentence-count-mismatch" and e.file == str(a) and e.line == 5
+    for w in ("different sentence counts", "sentence 2", "three four five", "'six'"):
+        assert w in e.message
+    assert "a.conllu: 3" in e.message and "b.conllu: 2" in e.message
 
 
 def test_dirs_with_different_sentence_counts(tmp_path, h, run_cli):
@@ -164,6 +175,11 @@ def test_dirs_with_different_sentence_counts(tmp_path, h, run_cli):
     d1, d2 = tmp_path / "ann1", tmp_path / "ann2"
     with pytest.raises(InputError) as ei:
         synagree.agree(dirs=[d1, d2])
+    (e,) = ei.value.errors  # the texts aligned, ann2's third sentence has no counterpart
+    assert e.kind == "unaligned-sentence" and e.file == str(d2 / "doc.conllu")
+    assert str(d1 / "doc.conllu") in e.message and "other.conllu" not in e.message
+    with pytest.raises(InputError) as ei:  # without the text: the counts must agree
+        synagree.agree(dirs=[d1, d2], check_text=False)
     (e,) = ei.value.errors
     assert e.kind == "sentence-count-mismatch"
     assert str(d1 / "doc.conllu") in e.message and str(d2 / "doc.conllu") in e.message

@@ -17,7 +17,7 @@ from synagree.agreement.baseline import PerUnit, agree_baseline, unit_data
 from synagree.agreement.breakdown import DEFAULT_LENGTH_EDGES, AgreementBreakdown
 from synagree.agreement.breakdown import breakdown as breakdown_of
 from synagree.agreement.caveats import Direction, TedZero, direction_scores, ted_zero
-from synagree.agreement.core import Section, Value, alpha_counts
+from synagree.agreement.core import Details, Section, Value, alpha_counts
 from synagree.agreement.hierarchy import HierarchyScores, hierarchy_scores
 from synagree.agreement.influence import INFLUENCE_UNAVAILABLE, unit_influence
 from synagree.agreement.qa import (
@@ -95,6 +95,8 @@ class AgreementResult:
         ``baseline=...``.
     per_unit : PerUnit or None
         ``per_unit=True`` (always with ``baseline``).
+    unit_changes : Details or None
+        The joined and edited units (docs/method.md §1.7–1.8), when there are any.
     tree_alpha : TreeAlpha or None
         The distances behind α (per-unit TED matrices, per-unit sums).
     corpus : Corpus or None
@@ -142,6 +144,7 @@ class AgreementResult:
     annotator_influence: Optional[AnnotatorInfluence] = None
     baseline: Optional[BaselineComparison] = None
     per_unit: Optional[PerUnit] = None
+    unit_changes: Optional[Details] = None
     tree_alpha: Optional[TreeAlpha] = None
     corpus: Optional[Corpus] = None
     trees: List[List[FlatTree]] = field(default_factory=list)
@@ -162,7 +165,7 @@ class AgreementResult:
         """The options' sections present, in output order."""
         parts = (self.ted_zero, self.hierarchy, self.unlabelled, self.direction,
                  self.breakdown, self.worst, self.annotator_influence, self.baseline,
-                 self.per_unit)
+                 self.per_unit, self.unit_changes)
         return [cast(Section, x) for x in parts if x is not None]
 
     def intervals(self) -> Dict[str, Optional[Tuple[float, float]]]:
@@ -214,6 +217,7 @@ class AgreementResult:
                    "settings": dict(self.settings), "signature": self.signature()}
         if self.corpus is not None:
             d.update(self.corpus.settings())
+            d.update(self.corpus.unit_counts())  # joined_units, edited_units (§1.7–1.8)
         d.update(self.metrics())
         for name, interval in self.intervals().items():
             d[f"{name}_ci"] = None if interval is None else list(interval)
@@ -251,12 +255,14 @@ class AgreementResult:
 def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
                 fmt: str = "auto", phrase_style: str = "auto", strict: bool = False,
                 allow_missing: bool = False, names: Optional[Sequence[str]] = None,
-                check_text: bool = True) -> Corpus:
+                check_text: bool = True, match: str = "auto") -> Corpus:
     """Read annotations from files (one per annotator) or annotator directories.
 
     Units are matched and checked as `synagree.io.corpus` describes
-    (docs/method.md §1.4–1.5): by ``# sent_id`` when every sentence carries one,
-    else by position; every unit's annotations must be of the same text unless
+    (docs/method.md §1.4–1.5, §1.7–1.9): as ``match`` says (by default by
+    ``# sent_id`` when every sentence carries one, else by position, joining
+    sentences that annotators split differently); every unit's annotations
+    must be of the same text, or of one text with local edits, unless
     ``check_text`` is false.
 
     Parameters
@@ -280,6 +286,8 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
         One annotator name per file (files only); None: the file stems.
     check_text : bool
         Check that the annotations of each unit are of the same text.
+    match : {"auto", "sent_id", "position", "text"}
+        How sentences are matched into units (`synagree.io.matching`).
 
     Returns
     -------
@@ -319,9 +327,9 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
                                     "--names goes with files; with --dirs the directory "
                                     "names are the annotator names")
         return from_dirs(dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, check_text=check_text)
+                         allow_missing=allow_missing, check_text=check_text, match=match)
     return from_files(paths, names=names, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                      allow_missing=allow_missing, check_text=check_text)
+                      allow_missing=allow_missing, check_text=check_text, match=match)
 
 
 def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
@@ -482,7 +490,9 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
         small = small_sample_note(int(ta.sums.m.shape[0]), "the bootstrap intervals")
         for v, st in ta.stats.items():
             st.ci = boot.ci(f"alpha_{v}")
-    dep = [s for anns in ann_lists for s in anns if isinstance(s, DepSentence)]
+    # sentences as read: a joined unit's sentences each (joining adds roots, §1.7)
+    dep = [s for u in corpus.units for a, ann in u.annotations.items()
+           for s in (u.parts.get(a) or (ann,)) if isinstance(s, DepSentence)]
     multi = sum(1 for s in dep if s.n_roots > 1)
     cycles = sum(1 for p in corpus.log.problems if p.kind == "cycle")
     notes = list(corpus.notes) + [n for st in ta.stats.values() for n in st.notes]
@@ -497,8 +507,9 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
                      + (" ..." if len(odd) > 8 else "") + "; LAS_full compares them as "
                      "written")
     if scores.ignored:
-        notes.append(f"{scores.ignored} unit(s) whose annotations differ in word count were "
-                     f"left out of the word scores (they still count in alpha)")
+        notes.append(f"{scores.ignored} unit(s) whose annotations differ in word count (or in "
+                     f"words: edited units) were left out of the word scores (they still "
+                     f"count in alpha)")
     if multi:
         notes.append(f"{multi} annotation(s) have several root words; all hang from the "
                      f"artificial root")
@@ -513,7 +524,9 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
         scores=scores, multi_root=multi, cycle_sentences=cycles,
         distinct_trees=ta.n_distinct, warnings=list(corpus.log.warnings), notes=notes,
         settings=result_settings(corpus, variants, ta, seed, bootstrap, level),
-        bootstrap=boot, tree_alpha=ta, corpus=corpus, trees=tree_units, vocab=vocab)
+        bootstrap=boot, tree_alpha=ta, corpus=corpus, trees=tree_units, vocab=vocab,
+        unit_changes=(Details("unit_changes", corpus.unit_changes())  # §1.7–1.8
+                      if corpus.joined_units or corpus.edited_units else None))
 
 
 def result_settings(corpus: Corpus, variants: Sequence[str], ta, seed: int, bootstrap: int,
@@ -546,7 +559,7 @@ def result_settings(corpus: Corpus, variants: Sequence[str], ta, seed: int, boot
 def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence["str | os.PathLike"] = (),
           *, names: Optional[Sequence[str]] = None, fmt: str = "auto",
           phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
-          check_text: bool = True, variants: Sequence[str] = VARIANTS,
+          check_text: bool = True, match: str = "auto", variants: Sequence[str] = VARIANTS,
           hierarchy: Union[None, HierarchySpec, HierarchyOptions] = None,
           unlabelled: bool = False, direction: bool = False,
           breakdown: bool = False, length_bins: Sequence[int] = DEFAULT_LENGTH_EDGES,
@@ -566,7 +579,7 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence["str | os.Pa
         One annotation file per annotator (two or more).
     dirs : sequence of str or path-like
         Instead of ``paths``: one directory per annotator.
-    names, fmt, phrase_style, strict, allow_missing, check_text
+    names, fmt, phrase_style, strict, allow_missing, check_text, match
         How the input is read and matched: see `load_corpus`.
     variants, hierarchy, unlabelled, direction, breakdown, length_bins
         What is computed: see `agree_corpus`.
@@ -603,7 +616,8 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence["str | os.Pa
     >>> shutil.rmtree(tmp)
     """
     corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, names=names, check_text=check_text)
+                         allow_missing=allow_missing, names=names, check_text=check_text,
+                         match=match)
     return agree_corpus(corpus, variants, hierarchy=hierarchy, unlabelled=unlabelled,
                         direction=direction, breakdown=breakdown, length_bins=length_bins,
                         worst=worst, worst_by=worst_by, variant=variant, bootstrap=bootstrap,

@@ -118,3 +118,19 @@ class AlphaSet:
 def alpha_counts(st: AlphaStats) -> dict:
     """The sums behind one α (``do_sum``, ``de_sum``, ``n``, ``d_o``, ``d_e``)."""
     return {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n, "d_o": st.d_o, "d_e": st.d_e}
+
+
+@dataclass(frozen=True)
+class Details:
+    """A section of details only: no top-level numbers (the joined and edited units)."""
+
+    name: str
+    payload: object
+
+    def metrics(self) -> Dict[str, Value]:
+        """None at the top level."""
+        return {}
+
+    def details(self) -> object:
+        """The payload, JSON-ready."""
+        return self.payload

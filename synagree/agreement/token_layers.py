@@ -65,13 +65,18 @@ class TokenLayerAgreement:
     feature_intervals : dict, optional
         The same per feature of ``per_feature``.
     warnings : list of Problem
-        Problems found while splitting FEATS.
+        Warnings of the corpus (head cycles, edited units, ...) and of
+        splitting FEATS.
     notes : list of str
-        Sentences every output format prints: layers left out or kept although
-        their values look like ids (`synagree.stats.categorical.id_like`), and
-        intervals over fewer than 30 sentences.
+        Sentences every output format prints: the corpus's notes (how it was
+        assembled), layers left out or kept although their values look like
+        ids (`synagree.stats.categorical.id_like`), and intervals over fewer
+        than 30 sentences.
     skipped : dict of str to str
         Layers left out as id-like, with the reason.
+    unit_counts : dict of str to int
+        ``joined_units`` and ``edited_units`` of the corpus (docs/method.md
+        §1.7–1.8).
 
     Examples
     --------
@@ -100,6 +105,7 @@ class TokenLayerAgreement:
     warnings: List[Problem] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
     skipped: Dict[str, str] = field(default_factory=dict)
+    unit_counts: Dict[str, int] = field(default_factory=dict)
 
 
 def check_specific(layers: Sequence[str], specific: Optional[str]) -> None:
@@ -220,8 +226,9 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                      if per_feature else None),
         enhanced=enhanced_agreement(corpus, set_distance) if enhanced else None,
         replicates=replicates, seed=seed, level=level,
-        warnings=list(split.warnings) if split is not None else [], notes=notes,
-        skipped=skipped)
+        warnings=list(corpus.log.warnings) + (list(split.warnings) if split is not None
+                                              else []),
+        notes=list(corpus.notes) + notes, skipped=skipped, unit_counts=corpus.unit_counts())
     if rep.enhanced is not None and replicates:
         rep.enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
                                   "for the enhanced-edge alpha and F1")

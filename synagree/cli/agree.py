@@ -100,7 +100,8 @@ def add_worst_args(parser: argparse.ArgumentParser) -> None:
     """``--worst K`` (and ``--variant``) for ``synagree agree``."""
     parser.add_argument("--worst", type=whole_number(0), default=0, metavar="K",
                         help="also list the K sentences contributing most to disagreement "
-                             "(share of D_o, TED, annotators, differing words)")
+                             "(share of D_o, TED, annotators, differing words), and every "
+                             "joined or edited unit")
     add_variant(parser)
     parser.add_argument("--worst-by", default="share", choices=list(WORST_BY),
                         help="rank --worst by share of D_o (default) or by influence: how "

@@ -113,14 +113,28 @@ def add_input(p: argparse.ArgumentParser) -> None:
                         "some annotators are missing annotations instead of an error")
     p.add_argument("--names", nargs="+", metavar="NAME",
                    help="annotator names, one per file (default: the file names)")
+    add_match(p)
     add_text_check(p)
 
 
-def add_text_check(p: argparse.ArgumentParser) -> None:
-    """``--no-text-check``: pair annotations of differing texts anyway."""
+def add_match(p: argparse.ArgumentParser) -> None:
+    """``--match``: how sentences of the annotators are matched into units."""
+    p.add_argument("--match", default="auto", choices=["auto", "sent_id", "position", "text"],
+                   help="match sentences by # sent_id, by position (the texts aligned: "
+                        "sentences split differently are joined into one unit), or by text "
+                        "(the same words, whatever the order or ids; sentences only some "
+                        "annotators have are missing annotations); auto (default): sent_id "
+                        "when every sentence has one, else position")
+
+
+def add_text_check(p: argparse.ArgumentParser, help: Optional[str] = None) -> None:
+    """``--no-text-check``: pair annotations of differing texts anyway (``help``: the
+    command's own wording)."""
     p.add_argument("--no-text-check", action="store_true",
-                   help="do not check that the annotations of a unit are of the same text "
-                        "(word forms compared without whitespace)")
+                   help=help or "do not check that the annotations of a unit are of the same text: "
+                        "pair the k-th sentences of the files (or equal sent_ids) whatever "
+                        "their words; without it, texts are compared without whitespace and "
+                        "local edits are accepted and reported")
 
 
 def add_phrase_style(p: argparse.ArgumentParser) -> None:
@@ -324,7 +338,7 @@ class InputOptions(TypedDict):
     ----------
     args : argparse.Namespace
         With ``fmt``, ``phrase_style``, ``strict``, ``allow_missing``,
-        ``names`` and ``no_text_check``.
+        ``names``, ``no_text_check`` and ``match``.
 
     Returns
     -------
@@ -334,7 +348,8 @@ class InputOptions(TypedDict):
     --------
     >>> from types import SimpleNamespace
     >>> args = SimpleNamespace(fmt="auto", phrase_style="penn", strict=False,
-    ...                        allow_missing=True, names=None, no_text_check=True)
+    ...                        allow_missing=True, names=None, no_text_check=True,
+    ...                        match="auto")
     >>> opts = input_options(args)
     >>> opts["phrase_style"], opts["allow_missing"], opts["check_text"]
     ('penn', True, False)
@@ -346,6 +361,7 @@ class InputOptions(TypedDict):
     allow_missing: bool
     names: Optional[Sequence[str]]
     check_text: bool
+    match: str
 
 
 def input_options(args) -> InputOptions:
@@ -358,14 +374,15 @@ def input_options(args) -> InputOptions:
     --------
     >>> from argparse import Namespace
     >>> args = Namespace(fmt="auto", phrase_style="auto", strict=False, allow_missing=True,
-    ...                  names=None, no_text_check=False)
+    ...                  names=None, no_text_check=False, match="text")
     >>> opts = input_options(args)
-    >>> opts["allow_missing"], opts["check_text"]
-    (True, True)
+    >>> opts["allow_missing"], opts["check_text"], opts["match"]
+    (True, True, 'text')
     """
     return InputOptions(fmt=args.fmt, phrase_style=args.phrase_style, strict=args.strict,
                         allow_missing=args.allow_missing, names=args.names,
-                        check_text=not args.no_text_check)
+                        check_text=not args.no_text_check,
+                        match=getattr(args, "match", "auto"))
 
 
 def increasing_whole_numbers(text: str) -> Tuple[int, ...]:

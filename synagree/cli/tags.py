@@ -63,7 +63,9 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="tag hierarchy (default: ud for deprel, flat otherwise)")
     p.add_argument("--plain-as-leaf", action="store_true",
                    help="with --hierarchy ud: a plain relation is a leaf beside its subtypes")
-    options.add_text_check(p)
+    options.add_text_check(p, "compare sentences where most word forms differ from gold "
+                              "(misaligned files) anyway, instead of refusing them; sentences "
+                              "pair by # sent_id when both files have them, else by position")
     options.add_output(p, OUTPUTS, "table")
     options.add_quiet(p)
     add_tag_syntax_args(p)  # --tag-syntax, --bdm (docs/method.md §15)

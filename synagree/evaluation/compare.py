@@ -89,6 +89,7 @@ from synagree.evaluation.conll18 import (
 from synagree.evaluation.label_credit_las import check_deprels, credit_las
 from synagree.evaluation.label_prf import note_written_alternatives, relation_prf
 from synagree.io.conllu import DepSentence
+from synagree.io.units import coinciding_groups, join_dependency
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
 from synagree.stats.hierarchical import (
@@ -208,28 +209,10 @@ def sentence_units(alignment: Alignment) -> List[SentenceUnit]:
     [([0, 1], [0])]
     """
     gs, ss = alignment.gold.sentences, alignment.system.sentences
-    bounds: List[SentenceUnit] = []
-    i = j = 0
-    while i < len(gs) and j < len(ss):
-        i0, j0 = i, j
-        ge, se = gs[i].end, ss[j].end
-        while ge != se:
-            if ge < se:
-                i += 1
-                if i >= len(gs):
-                    break
-                ge = gs[i].end
-            else:
-                j += 1
-                if j >= len(ss):
-                    break
-                se = ss[j].end
-        i, j = min(i + 1, len(gs)), min(j + 1, len(ss))
-        bounds.append(SentenceUnit(range(i0, i), range(j0, j)))
-    if bounds:  # (identical texts: both sides end together; be safe anyway)
-        last = bounds[-1]
-        bounds[-1] = SentenceUnit(range(last.gold.start, len(gs)),
-                                  range(last.system.start, len(ss)))
+    # one text on both sides: a unit ends where a gold and a system sentence end
+    # at the same character (synagree.io.units, shared with agree)
+    bounds = [SentenceUnit(g, sy) for g, sy in
+              coinciding_groups([[x.end for x in gs], [x.end for x in ss]])]
     g_unit, s_unit = _unit_index(bounds, len(gs), len(ss))
     merge = np.zeros(max(len(bounds) - 1, 0), dtype=bool)
     for p in alignment:
@@ -253,7 +236,8 @@ def joined_sentence(tb: Treebank, sentences: range) -> DepSentence:
 
     Words are concatenated, heads offset, and every sentence root becomes a
     child of the artificial root (0); the sentence id is the sentences' labels
-    joined by ``+`` (docs/method.md §11.3).
+    joined by ``+`` (docs/method.md §11.3).  The joining is
+    `synagree.io.units.join_dependency`, the one `synagree agree` uses.
 
     Parameters
     ----------
@@ -277,19 +261,21 @@ def joined_sentence(tb: Treebank, sentences: range) -> DepSentence:
     >>> s.heads.tolist(), s.sent_id, s.size
     ([2, 0, 4, 0], '#1+#2', 5)
     """
-    first = tb.sentences[sentences.start]
-    base = first.words.start
-    words = tb.words[base:tb.sentences[sentences.stop - 1].words.stop]
-    heads = np.empty(len(words), dtype=np.int32)
-    for k, w in enumerate(words):
-        heads[k] = 0 if w.head == 0 else w.head + tb.sentences[w.sent_index].words.start - base
+    return join_dependency([_dep_sentence(tb, k) for k in sentences])
+
+
+def _dep_sentence(tb: Treebank, k: int) -> DepSentence:
+    """Sentence ``k`` of a treebank as a `DepSentence` (sent_id: its label)."""
+    sent = tb.sentences[k]
+    words = tb.words[sent.words.start:sent.words.stop]
     return DepSentence(
-        file=tb.name, index=sentences.start, line=first.line,
-        forms=[w.form for w in words], heads=heads, deprels=[w.deprel for w in words],
-        upos=[w.upos for w in words], xpos=[w.xpos for w in words],
-        feats=[w.feats for w in words], lemmas=[w.lemma for w in words],
-        word_lines=[w.line for w in words],
-        metadata={"sent_id": "+".join(tb.sentences[k].label for k in sentences)})
+        file=tb.name, index=k, line=sent.line,
+        forms=[w.form for w in words], heads=np.fromiter((w.head for w in words), np.int32,
+                                                          len(words)),
+        deprels=[w.deprel for w in words], upos=[w.upos for w in words],
+        xpos=[w.xpos for w in words], feats=[w.feats for w in words],
+        lemmas=[w.lemma for w in words], word_lines=[w.line for w in words],
+        metadata={"sent_id": sent.label})
 
 
 # --------------------------------------------------------------------------- breakdowns

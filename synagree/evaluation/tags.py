@@ -18,9 +18,11 @@ word by word, and reports:
   credit and the most frequent *other* system tag it got (ties broken
   alphabetically).
 
-Both files must have the same tokenisation: the same number of sentences
-and of syntactic words in each sentence (multiword-token ranges ``1-2`` and
-empty nodes ``8.1`` are skipped).  Any mismatch is an
+Sentences pair by ``# sent_id`` when every sentence of both files carries
+one (order may differ), else by position.  Both files must have the same
+tokenisation: the same sentences, with the same number of syntactic words
+in each (multiword-token ranges ``1-2`` and empty nodes ``8.1`` are
+skipped).  Any mismatch is an
 `synagree.base.problems.InputError` naming file and line; differing word
 forms are only warnings.  Only the compared column is read, so a tagger's
 output with ``_`` heads is fine.  An empty or ``_`` value is the tag ``"_"``.
@@ -105,6 +107,8 @@ class TagSentence:
         1-based first line of the sentence block.
     words : list of (int, str, str)
         Per syntactic word: (line, form, tag).
+    sent_id : str, optional
+        The ``# sent_id`` comment's value.
 
     Examples
     --------
@@ -128,6 +132,13 @@ class TagSentence:
     index: int
     line: int
     words: List[Tuple[int, str, str]]
+    sent_id: Optional[str] = None
+
+
+def _sent_id(line: str) -> Optional[str]:
+    """The value of a ``# sent_id = VALUE`` comment (as every reader reads it), else None."""
+    key, eq, value = line.strip()[1:].partition("=")
+    return value.strip() or None if eq and key.strip() == "sent_id" else None
 
 
 def read_tag_column(path: Union[str, Path], column: str,
@@ -185,8 +196,10 @@ def read_tag_column(path: Union[str, Path], column: str,
         words: List[Tuple[int, str, str]] = []
         ranges = Ranges()
         broken = False  # a line could not be read: word IDs cannot be checked for sequence
+        sid: Optional[str] = None
         for no, line in lines:
             if line.startswith("#"):
+                sid = _sent_id(line) or sid
                 continue
             cols = split_columns(line, name, no, log)
             if cols is None:
@@ -210,9 +223,68 @@ def read_tag_column(path: Union[str, Path], column: str,
                 broken = True
             words.append((no, cols[1], cols[idx].strip() or "_"))
         if words:
-            out.append(TagSentence(name, len(out), first, words))
+            out.append(TagSentence(name, len(out), first, words, sid))
     if not out and len(log.errors) == errors_before:
         log.add(name, None, "empty-file", "file holds no sentences")
+    return out
+
+
+def pair_by_sent_id(gold: List[TagSentence], system: List[TagSentence], log: ProblemLog
+                    ) -> List[TagSentence]:
+    """The system's sentences in gold's order, matched by ``# sent_id``.
+
+    When every sentence of both files carries a sent_id, sentences pair by it
+    (as in ``agree`` and ``categorical``, docs/method.md §1.4): a sent_id
+    occurring twice in a file, or missing from one of them, is an error in
+    ``log``.  Otherwise the system's list is returned as it is (sentences pair
+    by position).
+
+    Parameters
+    ----------
+    gold, system : list of TagSentence
+    log : ProblemLog
+
+    Returns
+    -------
+    list of TagSentence
+
+    Examples
+    --------
+    >>> g = [TagSentence("g", 0, 1, [], "s1"), TagSentence("g", 1, 4, [], "s2")]
+    >>> s = [TagSentence("s", 0, 1, [], "s2"), TagSentence("s", 1, 4, [], "s1")]
+    >>> [x.sent_id for x in pair_by_sent_id(g, s, ProblemLog())]
+    ['s1', 's2']
+    """
+    if not gold or not system or not all(x.sent_id for x in gold + system):
+        return system
+    by_id: Dict[str, TagSentence] = {}
+    for side in (gold, system):
+        seen: Dict[str, TagSentence] = {}
+        for x in side:
+            assert x.sent_id is not None
+            if x.sent_id in seen:
+                log.add(x.file, x.line, "duplicate-sent-id",
+                        f"sent_id {x.sent_id!r} occurs twice (first at line "
+                        f"{seen[x.sent_id].line})", sent_id=x.sent_id)
+            seen.setdefault(x.sent_id, x)
+        if side is system:
+            by_id = seen
+    gold_ids = {x.sent_id for x in gold}
+    out: List[TagSentence] = []
+    for g in gold:
+        assert g.sent_id is not None
+        match = by_id.get(g.sent_id)
+        if match is None:
+            log.add(g.file, g.line, "sentence-mismatch",
+                    f"sent_id {g.sent_id!r} is missing from {system[0].file} (tags pairs "
+                    f"sentences by sent_id when every sentence has one)", sent_id=g.sent_id)
+        else:
+            out.append(match)
+    for x in system:
+        if x.sent_id not in gold_ids:
+            log.add(x.file, x.line, "sentence-mismatch",
+                    f"sent_id {x.sent_id!r} is missing from {gold[0].file} (tags pairs "
+                    f"sentences by sent_id when every sentence has one)", sent_id=x.sent_id)
     return out
 
 
@@ -221,7 +293,8 @@ def _align(gold: List[TagSentence], system: List[TagSentence], gold_name: str,
            ) -> List[Tuple[str, str]]:
     """(gold tag, system tag) per word; mismatches go to ``log``.
 
-    Sentences pair by position.  A word whose form differs from gold is a
+    Sentences pair by position (``system`` in gold's order already, see
+    `pair_by_sent_id`).  A word whose form differs from gold is a
     warning (compared anyway); with ``check_text``, a sentence where most
     words differ is not the same sentence (the files are misaligned) and is a
     ``text-mismatch`` error, as for every unit (docs/method.md §1.5).
@@ -748,6 +821,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                      column, log, gold=is_gold)
     coarse = (read_tag_column(gold_path, tier_spec, log) if isinstance(tier_spec, str)
               else None)
+    log.raise_if_errors()
+    system = pair_by_sent_id(gold, system, log)  # by # sent_id where every sentence has one
     log.raise_if_errors()
     pairs = _align(gold, system, str(gold_path), str(system_path), log, check_text)
     log.raise_if_errors()

@@ -9,23 +9,28 @@ Two ways in, one way of matching:
   (``-``, ``.`` or ``_``) or a prefix ``ANNOTATOR-REST.ext`` stripped, as in
   the released CDT, NDT and SSD data.  How names were matched is reported.
 
-Within each document, units are matched **by ``# sent_id``** when every
-sentence of every file of the corpus carries one (order may differ), otherwise
-**by position** (the files must hold the same number of sentences).
-Annotations absent for some annotators (a sentence, or in directory mode a
-whole file) are an error unless ``allow_missing`` is set, in both modes;
-matching by position cannot tell which sentence is missing, so there
-``allow_missing`` needs sent_ids.
+Within each document, sentences are matched into units as
+`synagree.io.matching` describes (``match``: ``auto``, ``sent_id``,
+``position``, ``text``).  Where annotators split the text into sentences
+differently, a unit **joins** consecutive sentences, each annotator's joined
+under one artificial root (`synagree.io.units.join_sentences`).  Annotations
+absent for some annotators (a sentence matched by sent_id, or in directory
+mode a whole file) are an error unless ``allow_missing`` is set; matched by
+text, a sentence only some annotators have is a missing annotation.
 
 Then every unit is **checked for identity**: the annotations of a unit must
-be of the same text (the characters of the word forms without whitespace,
-multiword tokens by their surface form, as the CoNLL 2018 scorer compares
-tokenisations, or else the same syntactic words; Penn-style trees by their
-words).  A unit whose texts differ is
-an error naming both files, both lines and where the texts part;
-``check_text=False`` turns the check off.  Files whose forms are all ``_``
-and delexicalised trees carry no text: the check cannot be made, and a note
-says so.  A corpus with no unit of two or more annotations is an error.
+be of the same text (the characters of the word forms without whitespace, in
+Unicode NFC, multiword tokens by their surface form, as the CoNLL 2018 scorer
+compares tokenisations, or else the same syntactic words; Penn-style trees by
+their words), or of one text with local edits, which are kept and reported
+(**edited** units).  Other differences are errors naming both files, both
+lines and where the texts part; ``check_text=False`` turns the check off.
+Files whose forms are all ``_`` and delexicalised trees carry no text: the
+check cannot be made, and a note says so.  A corpus with no unit of two or
+more annotations is an error.
+
+Every problem of the input (missing documents, unreadable lines, bracket
+styles, unmatched or differing sentences) is gathered and raised at once.
 
 Units whose annotations number fewer than two take no part in agreement.
 """
@@ -36,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from synagree.base.problems import InputError, Problem, ProblemLog, quote
+from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.brackets import (
     PhraseSentence,
     StyleDecision,
@@ -45,11 +50,23 @@ from synagree.io.brackets import (
     phrase_sentences,
 )
 from synagree.io.compression import strip_suffix
-from synagree.io.conllu import DepSentence, read_conllu
+from synagree.io.conllu import read_conllu
 from synagree.io.formats import Sentence, annotation_stem, format_of
+from synagree.io.matching import (
+    MATCH_AUTO,
+    MATCH_MODES,
+    MATCH_POSITION,
+    MATCH_SENT_ID,
+    MATCH_TEXT,
+    Document,
+    check_identity,
+    match_documents,
+    position_without_text,
+)
+from synagree.io.units import TextEdit, join_sentences
 
-MATCH_SENT_ID = "sent_id"
-MATCH_POSITION = "position"
+__all__ = ["Unit", "Corpus", "kind_of", "read_files", "from_files", "from_dirs", "Document",
+           "MATCH_AUTO", "MATCH_MODES", "MATCH_POSITION", "MATCH_SENT_ID", "MATCH_TEXT"]
 
 
 @dataclass
@@ -65,7 +82,13 @@ class Unit:
         The document the unit belongs to.
     annotations : dict of str to DepSentence or PhraseSentence
         Annotator name to that annotator's annotation; annotators without one
-        are absent.
+        are absent.  In a joined unit, an annotator's sentences joined under
+        one artificial root (`synagree.io.units.join_sentences`).
+    parts : dict of str to tuple of Sentence
+        Joined units only: annotator name to the sentences joined (empty for a
+        unit of one sentence per annotator).
+    edits : list of TextEdit
+        Edited units only: how annotators' texts differ (docs/method.md §1.8).
 
     Examples
     --------
@@ -81,6 +104,18 @@ class Unit:
     uid: str
     document: str
     annotations: Dict[str, Sentence]
+    parts: Dict[str, Tuple[Sentence, ...]] = field(default_factory=dict)
+    edits: List[TextEdit] = field(default_factory=list)
+
+    @property
+    def joined(self) -> bool:
+        """Does the unit join several sentences of some annotator?"""
+        return any(len(p) > 1 for p in self.parts.values())
+
+    @property
+    def edited(self) -> bool:
+        """Do the annotators' texts of the unit differ by local edits?"""
+        return bool(self.edits)
 
     def ordered(self, annotators: Sequence[str]) -> List[Sentence]:
         """The annotations in the order of ``annotators``, absent ones skipped."""
@@ -117,7 +152,7 @@ class Corpus:
         The problems met while reading (warnings only, once assembled).
     files : dict of str to list of str
         Annotator to the files read for them.
-    matching : {"sent_id", "position"}
+    matching : {"sent_id", "position", "text"}
         How sentences were matched into units.
     phrase_style : StyleDecision, optional
         The bracket style decision (phrase-structure corpora only).
@@ -140,6 +175,8 @@ class Corpus:
     ...            "dependency")
     >>> len(c.pairable_units), [len(x) for x in c.annotation_lists()], c.settings()
     (1, [2, 1], {'matching': 'position', 'text_check': 'on'})
+    >>> c.joined_units, c.edited_units
+    (0, 0)
     """
 
     annotators: List[str]
@@ -160,6 +197,41 @@ class Corpus:
     def pairable_units(self) -> List[Unit]:
         """The units with two or more annotations (those that take part in α)."""
         return [u for u in self.units if len(u.annotations) >= 2]
+
+    @property
+    def joined_units(self) -> int:
+        """Units that join several sentences of some annotator (docs/method.md §1.7)."""
+        return sum(1 for u in self.units if u.joined)
+
+    @property
+    def edited_units(self) -> int:
+        """Units whose annotators' texts differ by local edits (docs/method.md §1.8)."""
+        return sum(1 for u in self.units if u.edited)
+
+    def unit_changes(self) -> List[dict]:
+        """The joined and the edited units, JSON-ready (docs/method.md §1.7–1.8).
+
+        Returns
+        -------
+        list of dict
+            Per unit: ``unit``, ``document``, ``joined``, ``sentences``
+            (annotator to ``[file, line]`` of each sentence of the unit) and
+            ``edits`` (`synagree.io.units.TextEdit.as_dict`).
+        """
+        out = []
+        for u in self.units:
+            if not (u.joined or u.edited):
+                continue
+            parts = u.parts or {a: (s,) for a, s in u.annotations.items()}
+            out.append({"unit": u.uid, "document": u.document, "joined": u.joined,
+                        "sentences": {a: [[s.file, s.line] for s in parts[a]]
+                                      for a in self.annotators if a in parts},
+                        "edits": [e.as_dict() for e in u.edits]})
+        return out
+
+    def unit_counts(self) -> Dict[str, int]:
+        """``joined_units`` and ``edited_units``, for every result's output."""
+        return {"joined_units": self.joined_units, "edited_units": self.edited_units}
 
     def settings(self) -> Dict[str, str]:
         """How the input was read and matched (part of every result's signature).
@@ -253,46 +325,6 @@ def kind_of(sents: Sequence[Sentence]) -> str:
     return "phrase" if sents and isinstance(sents[0], PhraseSentence) else "dependency"
 
 
-def _describe(s: Sentence) -> str:
-    bits = [f"sentence {s.index + 1} (line {s.line})"]
-    if s.sent_id:
-        bits.append(f"sent_id {s.sent_id}")
-    if isinstance(s, DepSentence):
-        bits.append(f"{s.n_words} words")
-        if s.text:
-            bits.append(f"text {quote(s.text, 60)}")
-    return ", ".join(bits)
-
-
-def _same_sentence(a: Sentence, b: Sentence) -> bool:
-    if a.sent_id and b.sent_id:
-        return a.sent_id == b.sent_id
-    ta, tb = a.surface_text(), b.surface_text()
-    if ta is not None and tb is not None:
-        return ta == tb
-    if isinstance(a, DepSentence) and isinstance(b, DepSentence):
-        return a.n_words == b.n_words
-    return True
-
-
-def _parting_message(files: Sequence[str], docs: Sequence[Sequence[Sentence]]
-                     ) -> Tuple[str, Optional[int]]:
-    """Message naming the first sentence where the files part ways."""
-    counts = ", ".join(f"{f}: {len(d)}" for f, d in zip(files, docs))
-    shortest = min(len(d) for d in docs)
-    for i in range(shortest):
-        first = docs[0][i]
-        for f, d in zip(files[1:], docs[1:]):
-            if not _same_sentence(first, d[i]):
-                return (f"files have different sentence counts ({counts}); they part ways at "
-                        f"sentence {i + 1}: {files[0]} has {_describe(first)}, {f} has "
-                        f"{_describe(d[i])}", first.line)
-    longest = max(range(len(docs)), key=lambda k: len(docs[k]))
-    extra = docs[longest][shortest]
-    return (f"files have different sentence counts ({counts}); {files[longest]} goes on "
-            f"after the others end, from {_describe(extra)}", extra.line)
-
-
 def _annotator_names(paths: Sequence[Path]) -> List[str]:
     stems = [Path(strip_suffix(p.name)).stem for p in paths]
     if len(set(stems)) == len(stems):
@@ -303,12 +335,15 @@ def _annotator_names(paths: Sequence[Path]) -> List[str]:
     return [str(p) for p in paths]
 
 
-def _check_kinds(docs: Sequence[Sequence[Sentence]], files: Sequence[str]) -> str:
+def _check_kinds(docs: Sequence[Optional[Sequence[Sentence]]], files: Sequence[str],
+                 errors: List[Problem]) -> str:
     kinds = {kind_of(d) for d in docs if d}
     if len(kinds) > 1:
-        raise InputError.single(files[0], None, "mixed-formats",
-                                "inputs mix dependency and phrase-structure files: "
-                                + ", ".join(f"{f} ({kind_of(d)})" for f, d in zip(files, docs)))
+        errors.append(Problem(files[0], None, "mixed-formats",
+                              "inputs mix dependency and phrase-structure files: "
+                              + ", ".join(f"{f} ({kind_of(d)})" for f, d in zip(files, docs)
+                                          if d)))
+        return "mixed"
     return kinds.pop() if kinds else "dependency"
 
 
@@ -372,47 +407,68 @@ def read_files(paths: Sequence[Path], fmt: str, phrase_style: str, log: ProblemL
     >>> for f in ("a.mrg", "b.mrg"): (d / f).unlink()
     >>> d.rmdir()
     """
-    docs: List[List[Sentence]] = [[] for _ in paths]
+    docs, decision, errors = _read_collecting(paths, fmt, phrase_style, log)
+    if errors:
+        raise InputError(errors, log.warnings)
+    return [d or [] for d in docs], decision
+
+
+def _read_collecting(paths: Sequence[Path], fmt: str, phrase_style: str, log: ProblemLog
+                     ) -> Tuple[List[Optional[List[Sentence]]], Optional[StyleDecision],
+                                List[Problem]]:
+    """Every file read; a file with errors (or unreadable for its bracket style) is None.
+
+    The errors are returned, not raised, so that a caller can report them
+    together with every other problem of the input.
+    """
+    docs: List[Optional[List[Sentence]]] = [None for _ in paths]
     raw: Dict[int, list] = {}
     errors: List[Problem] = []
     for i, p in enumerate(paths):
         n_before = len(log.errors)
         if format_of(fmt, p) == "conllu":
+            sents: Optional[List[Sentence]]
             try:
-                docs[i] = list(read_conllu(p, log=log))
+                sents = list(read_conllu(p, log=log))
             except InputError:
-                pass  # its errors are in the log
+                sents = None  # its errors are in the log
+            if len(log.errors) == n_before:
+                docs[i] = sents
         else:
             trees = parse_bracket_file(p, log)
-            if trees is not None:
+            if trees is not None and len(log.errors) == n_before:
                 raw[i] = trees
         errors.extend(log.errors[n_before:])
-    if errors:
-        raise InputError(errors, log.warnings)
     decision = None
     if raw:
-        decision = decide_phrase_style([(str(paths[i]), raw[i]) for i in raw], phrase_style)
-        n_before = len(log.errors)
+        try:
+            decision = decide_phrase_style([(str(paths[i]), raw[i]) for i in raw],
+                                           phrase_style)
+        except InputError as exc:
+            errors.extend(exc.errors)
+            return docs, None, errors
         for i, trees in raw.items():
-            docs[i] = list(phrase_sentences(str(paths[i]), trees, decision.style, log))
-        if len(log.errors) > n_before:
-            raise InputError(log.errors[n_before:], log.warnings)
-    return docs, decision
-
-
-# One document of the corpus: its key and, per annotator present, (file, sentences).
-Document = Tuple[str, Dict[str, Tuple[str, List[Sentence]]]]
+            n_before = len(log.errors)
+            trees_read: List[Sentence] = list(phrase_sentences(str(paths[i]), trees,
+                                                               decision.style, log))
+            if len(log.errors) > n_before:
+                errors.extend(log.errors[n_before:])
+            else:
+                docs[i] = trees_read
+    return docs, decision, errors
 
 
 def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[str]] = None,
                fmt: str = "auto", phrase_style: str = "auto", strict: bool = False,
                allow_missing: bool = False, check_text: bool = True,
-               log: Optional[ProblemLog] = None) -> Corpus:
+               log: Optional[ProblemLog] = None, match: str = MATCH_AUTO) -> Corpus:
     r"""Assemble a corpus from one file per annotator (the corpus is one document).
 
-    Sentences are matched into units by ``# sent_id`` when every sentence
-    carries one, else by position; every unit's annotations must be of the same
-    text unless ``check_text`` is false (docs/method.md §1.4–1.5).
+    Sentences are matched into units as ``match`` says (by default by
+    ``# sent_id`` when every sentence carries one, else by position, joining
+    sentences split differently); every unit's annotations must be of the same
+    text, or of one text with local edits, unless ``check_text`` is false
+    (docs/method.md §1.4–1.5, §1.7–1.9).
 
     Parameters
     ----------
@@ -429,9 +485,12 @@ def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[st
         Accept sentences some files lack (needs ``# sent_id`` on every
         sentence).
     check_text : bool
-        Check that each unit's annotations are of the same text.
+        Check that each unit's annotations are of the same text (False: by
+        position, the k-th sentences pair whatever their text).
     log : ProblemLog, optional
         Shared log; None: a new one.
+    match : {"auto", "sent_id", "position", "text"}
+        How sentences are matched into units (`synagree.io.matching`).
 
     Returns
     -------
@@ -441,8 +500,9 @@ def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[st
     ------
     InputError
         Fewer than two files, a file given twice, names not distinct or not one
-        per file, mixed dependency and phrase-structure files, sentences that
-        do not match, text that differs, no pairable unit, or any reading error.
+        per file; then, all together: mixed dependency and phrase-structure
+        files, any reading error, sentences that do not match, text that
+        differs beyond local edits, no pairable unit.
 
     Examples
     --------
@@ -477,20 +537,27 @@ def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[st
                                 f"--names gives {len(names)} name(s) for {len(file_paths)} files: "
                                 f"give one name per file")
     _check_distinct(file_paths, "file")
-    log = log if log is not None else ProblemLog(strict=strict)
-    docs, style = read_files(file_paths, fmt, phrase_style, log)
+    _check_match(match)
     names = list(names) if names else _annotator_names(file_paths)
     if len(set(names)) != len(names):
         raise InputError.single(str(file_paths[0]), None, "duplicate-annotator",
                                 f"annotator names are not distinct: {names} (give --names)")
+    log = log if log is not None else ProblemLog(strict=strict)
+    docs, style, errors = _read_collecting(file_paths, fmt, phrase_style, log)
     files = [str(p) for p in file_paths]
-    kind = _check_kinds(docs, files)
+    kind = _check_kinds(docs, files, errors)
     document: Document = (file_paths[0].name,
-                          {n: (f, d) for n, f, d in zip(names, files, docs)})
+                          {n: (f, d) for n, f, d in zip(names, files, docs) if d is not None})
     corpus = Corpus(names, [], kind, log, {n: [f] for n, f in zip(names, files)},
                     phrase_style=style)
-    _assemble(corpus, [document], allow_missing, check_text, multi_document=False)
+    _assemble(corpus, [document], allow_missing, check_text, False, match, errors)
     return corpus
+
+
+def _check_match(match: str) -> None:
+    if match not in MATCH_MODES:
+        raise InputError.single("<command line>", None, "usage",
+                                f"match must be one of {', '.join(MATCH_MODES)}, not {match!r}")
 
 
 def _doc_key(filename: str, annotator: str) -> str:
@@ -509,7 +576,8 @@ def _doc_key(filename: str, annotator: str) -> str:
 
 def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
               phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
-              check_text: bool = True, log: Optional[ProblemLog] = None) -> Corpus:
+              check_text: bool = True, log: Optional[ProblemLog] = None,
+              match: str = MATCH_AUTO) -> Corpus:
     r"""Assemble a corpus from one directory per annotator.
 
     The annotator's name is the directory's name.  Files are matched by name
@@ -522,7 +590,7 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
     ----------
     dirs : sequence of str or path-like
         Two or more directories.
-    fmt, phrase_style, strict, allow_missing, check_text, log
+    fmt, phrase_style, strict, allow_missing, check_text, log, match
         As in `from_files`; ``allow_missing`` also accepts documents that some
         annotators lack.
 
@@ -535,9 +603,9 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
     ------
     InputError
         Not directories, fewer than two, no annotation files, no document
-        shared by two annotators, missing documents (without
-        ``allow_missing``), two files of one annotator mapping to one document,
-        or any error of `from_files`'s kind.
+        shared by two annotators, two files of one annotator mapping to one
+        document; then, all together: missing documents (without
+        ``allow_missing``) and any error of `from_files`'s kind.
 
     Examples
     --------
@@ -564,6 +632,7 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
                                 "too-few-inputs",
                                 "--dirs needs at least two annotator directories")
     _check_distinct(dir_paths, "directory")
+    _check_match(match)
     dir_names = [d.resolve().name for d in dir_paths]
     names = dir_names if len(set(dir_names)) == len(dir_names) else [str(d) for d in dir_paths]
     table: Dict[str, Dict[str, Path]] = {}
@@ -583,20 +652,22 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
         raise InputError.single(str(dir_paths[0]), None, "empty-input",
                                 "no annotation files (.conllu, .conll, .conllx, .tree, .mrg, "
                                 "... optionally compressed) found in the directories")
-    _check_documents(table, names, dir_paths, listing, allow_missing)
+    errors = _check_documents(table, names, dir_paths, listing, allow_missing)
     entries = [(key, name, p) for key in sorted(table) for name, p in table[key].items()]
-    all_docs, style = read_files([p for _, _, p in entries], fmt, phrase_style, log)
-    kind = _check_kinds(all_docs, [str(p) for _, _, p in entries])
-    documents: List[Document] = []
+    all_docs, style, read_errors = _read_collecting([p for _, _, p in entries], fmt,
+                                                    phrase_style, log)
+    errors.extend(read_errors)
+    kind = _check_kinds(all_docs, [str(p) for _, _, p in entries], errors)
     files_of: Dict[str, List[str]] = {n: [] for n in names}
     per_key: Dict[str, Dict[str, Tuple[str, List[Sentence]]]] = {}
     for (key, name, p), doc in zip(entries, all_docs):
-        per_key.setdefault(key, {})[name] = (str(p), doc)
         files_of[name].append(str(p))
-    documents = [(key, {n: per_key[key][n] for n in names if n in per_key[key]})
-                 for key in sorted(per_key)]
+        if doc is not None:  # a file with errors: its errors are reported instead
+            per_key.setdefault(key, {})[name] = (str(p), doc)
+    documents: List[Document] = [(key, {n: per_key[key][n] for n in names
+                                        if n in per_key[key]}) for key in sorted(per_key)]
     corpus = Corpus(names, [], kind, log, files_of, phrase_style=style)
-    _assemble(corpus, documents, allow_missing, check_text, multi_document=True)
+    _assemble(corpus, documents, allow_missing, check_text, True, match, errors)
     renamed = sorted({f"{p.name} → {key}" for key, per in table.items()
                       for p in per.values() if annotation_stem(p.name) != key})
     if renamed:
@@ -609,9 +680,10 @@ def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
 
 def _check_documents(table: Dict[str, Dict[str, Path]], names: Sequence[str],
                      dirs: Sequence[Path], listing: Dict[str, List[str]],
-                     allow_missing: bool) -> None:
-    """Documents some annotators lack: an error unless missing annotations are allowed;
-    no document shared by two annotators: always an error that says what was found."""
+                     allow_missing: bool) -> List[Problem]:
+    """Documents some annotators lack: problems (returned) unless missing annotations are
+    allowed; no document shared by two annotators: an error raised at once that says
+    what was found."""
     naming = ("files are matched across directories by name: identical names, or the "
               "directory's name as a suffix (doc-NAME.conllu) or prefix (NAME-doc.conllu)")
     if not any(len(per) >= 2 for per in table.values()):
@@ -622,9 +694,9 @@ def _check_documents(table: Dict[str, Dict[str, Path]], names: Sequence[str],
                                 f"no document is annotated in two or more directories, so "
                                 f"there is nothing to compare ({naming}; found {found}). "
                                 f"Give one directory per annotator.")
+    problems: List[Problem] = []
     if allow_missing:
-        return
-    problems = []
+        return problems
     for key in sorted(table):
         lacking = [(n, d) for n, d in zip(names, dirs) if n not in table[key]]
         if lacking:
@@ -633,150 +705,99 @@ def _check_documents(table: Dict[str, Dict[str, Path]], names: Sequence[str],
                 str(have), None, "missing-annotation",
                 f"document {key!r} has no file in {', '.join(str(d) for _, d in lacking)} "
                 f"({naming}); give --allow-missing to treat it as missing annotations"))
-    if problems:
-        raise InputError(problems)
+    return problems
+
+
 
 
 def _assemble(corpus: Corpus, documents: Sequence[Document], allow_missing: bool,
-              check_text: bool, multi_document: bool) -> None:
-    """Fill ``corpus.units`` from documents: match, then check identity."""
+              check_text: bool, multi_document: bool, match: str,
+              errors: List[Problem]) -> None:
+    """Fill ``corpus.units`` from documents: match, join, check identity; then raise
+    every problem of the input at once (``errors`` holds those found before)."""
     names = corpus.annotators
-    by_id = all(s.sent_id for _, per in documents for _, sents in per.values() for s in sents)
-    corpus.matching = MATCH_SENT_ID if by_id else MATCH_POSITION
-    errors: List[Problem] = []
-    units: List[Unit] = []
-    for key, per in documents:
-        if by_id:
-            units.extend(_match_by_sent_id(key, per, names, allow_missing, errors))
-        else:
-            units.extend(_match_by_position(key, per, allow_missing, errors,
-                                            multi_document))
+    if corpus.kind == "mixed":
+        raise InputError(errors, corpus.log.warnings)
+    documents = [(k, per) for k, per in documents if per]
+    matching = match_documents(documents, names, match, allow_missing, check_text,
+                               multi_document)
+    corpus.matching = matching.mode
+    errors.extend(matching.problems)
+    n_problems = len(matching.problems)
+    warnings_before = len(corpus.log.problems)
+    if check_text or matching.mode == MATCH_TEXT:  # matched by text: one text per unit
+        corpus.text_check = check_identity(matching, names, corpus.kind, corpus.log)
+        errors.extend(matching.problems[n_problems:])
+        # under --strict a text-edit warning is an error
+        errors.extend(p for p in corpus.log.problems[warnings_before:] if p.severity == "error")
+        if corpus.text_check == "not possible":
+            misaligned = position_without_text(matching)
+            if misaligned is not None:
+                errors.append(misaligned)
+    else:
+        corpus.text_check = "off"
     if errors:
         raise InputError(errors, corpus.log.warnings)
-    if len({u.uid for u in units}) < len(units):  # sent_ids repeat across documents
-        for u in units:
-            u.uid = f"{u.document}/{u.uid}"
+    units = [Unit(m.uid, m.document, {n: join_sentences(p) for n, p in m.parts.items()},
+                  {n: tuple(p) for n, p in m.parts.items()} if m.joined else {},
+                  m.edits) for m in matching.units]
+    _unique_ids(units)
     corpus.units = units
     if not any(len(u.annotations) >= 2 for u in units):
+        first = next((f for _, per in documents for f, _ in per.values()),
+                     next(iter(corpus.files.values()))[0])
         raise InputError.single(
-            next(iter(documents[0][1].values()))[0], None, "no-pairable-units",
+            first, None, "no-pairable-units",
             f"no sentence is annotated by two or more annotators ({len(units)} unit(s), "
-            f"matched by {corpus.matching}): there is nothing to compare")
+            f"matched by {corpus.matching}): there is nothing to compare"
+            + (" (matched by text: no sentence has the same words in two files)"
+               if corpus.matching == MATCH_TEXT else ""))
+    corpus.notes.extend(_unit_notes(corpus, names))
+    corpus.notes.extend(matching.notes)
+    if corpus.text_check == "off":
+        corpus.notes.append("the text check is off: sentences are paired by position "
+                            "(or sent_id), and nothing shows that the annotations of a unit "
+                            "are of the same sentence")
+
+
+def _unique_ids(units: List[Unit]) -> None:
+    """Unit ids unique: prefixed by the document where ids repeat across documents,
+    then numbered where they still repeat (ids repeated across annotators' files)."""
+    if len({u.uid for u in units}) < len(units):  # sent_ids repeat across documents
+        docs = {u.document for u in units}
+        if len(docs) > 1:
+            for u in units:
+                u.uid = f"{u.document}/{u.uid}"
+    seen: Dict[str, int] = {}
+    for u in units:
+        if u.uid in seen:
+            seen[u.uid] += 1
+            u.uid = f"{u.uid}~{seen[u.uid]}"
+        else:
+            seen[u.uid] = 1
+
+
+def _unit_notes(corpus: Corpus, names: Sequence[str]) -> List[str]:
+    notes = []
+    units = corpus.units
     missing = sum(len(names) - len(u.annotations) for u in units)
     if missing:
         short = sum(1 for u in units if len(u.annotations) < len(names))
-        corpus.notes.append(f"{missing} annotation(s) missing ({short} unit(s) lack some "
-                            f"annotator); units with one annotation take no part")
-    if check_text:
-        _check_identity(corpus, errors)
-        if errors:
-            raise InputError(errors, corpus.log.warnings)
-    else:
-        corpus.text_check = "off"
-        corpus.notes.append("the text check is off: nothing shows that the annotations of a "
-                            "unit are of the same sentence")
-
-
-def _match_by_sent_id(key: str, per: Dict[str, Tuple[str, List[Sentence]]],
-                      names: Sequence[str], allow_missing: bool,
-                      errors: List[Problem]) -> List[Unit]:
-    order: List[str] = []
-    table: Dict[str, Dict[str, Sentence]] = {}
-    for name, (f, d) in per.items():
-        seen: Dict[str, Sentence] = {}
-        for s in d:
-            sid = s.sent_id
-            assert sid is not None  # _assemble matches by sent_id only when all have one
-            if sid in seen:
-                errors.append(Problem(f, s.line, "duplicate-sent-id",
-                                      f"sent_id {sid!r} occurs twice (first at line "
-                                      f"{seen[sid].line})", sent_id=sid))
-                continue
-            seen[sid] = s
-            if sid not in table:
-                table[sid] = {}
-                order.append(sid)
-            table[sid][name] = s
-    if not allow_missing:
-        for sid in order:
-            if len(table[sid]) != len(per):
-                have = next(iter(table[sid].values()))
-                lacking = [f for n, (f, _) in per.items() if n not in table[sid]]
-                errors.append(Problem(
-                    have.file, have.line, "sentence-mismatch",
-                    f"sent_id {sid!r} is missing from {', '.join(lacking)} (files must hold "
-                    f"the same sentences; give --allow-missing to treat absent sentences as "
-                    f"missing annotations)", sent_id=sid))
-    return [Unit(sid, key, {n: table[sid][n] for n in names if n in table[sid]})
-            for sid in order]
-
-
-def _match_by_position(key: str, per: Dict[str, Tuple[str, List[Sentence]]],
-                       allow_missing: bool, errors: List[Problem],
-                       multi_document: bool) -> List[Unit]:
-    anns = list(per)
-    files = [per[n][0] for n in anns]
-    docs = [per[n][1] for n in anns]
-    if len({len(d) for d in docs}) > 1:
-        msg, line = _parting_message(files, docs)
-        if allow_missing:
-            msg += ("; --allow-missing needs a # sent_id on every sentence to tell which "
-                    "sentences are missing")
-        prefix = f"document {key!r}: " if multi_document else ""
-        errors.append(Problem(files[0], line, "sentence-count-mismatch", prefix + msg))
-        return []
-    units = []
-    for i in range(len(docs[0])):
-        a = {n: d[i] for n, d in zip(anns, docs)}
-        sid = next((s.sent_id for s in a.values() if s.sent_id), None)
-        uid = sid or (f"{key}#{i + 1}" if multi_document else f"{i + 1}")
-        units.append(Unit(uid, key, a))
-    return units
-
-
-def _check_identity(corpus: Corpus, errors: List[Problem]) -> None:
-    """Every unit's annotations must be of the same text (module docstring)."""
-    unchecked = 0
-    checked = 0
-    for u in corpus.units:
-        if len(u.annotations) < 2:
-            continue
-        texts = [(s, s.surface_text()) for s in u.ordered(corpus.annotators)]
-        known = [(s, t) for s, t in texts if t is not None]
-        if len(known) < len(texts):
-            unchecked += 1
-        if len(known) < 2:
-            continue
-        checked += 1
-        first, t0 = known[0]
-        for s, t in known[1:]:
-            # the same surface text, or the same syntactic words (one file may
-            # lack a multiword-token line the other has)
-            if t != t0 and s.word_text() != first.word_text():
-                errors.append(_text_mismatch(u, first, t0, s, t))
-                break
-    if not checked:
-        corpus.text_check = "not possible"
-        why = ("delexicalised trees carry no words" if corpus.kind == "phrase"
-               else "the word forms are all '_'")
-        corpus.notes.append(f"{why}: nothing shows that the annotations of a unit are of the "
-                            f"same sentence (matched by {corpus.matching})")
-    elif unchecked:
-        corpus.notes.append(f"{unchecked} unit(s) have an annotation without word forms: "
-                            f"their text could not be checked")
-
-
-def _text_mismatch(u: Unit, a: Sentence, ta: str, b: Sentence, tb: str) -> Problem:
-    k = next((i for i, (x, y) in enumerate(zip(ta, tb)) if x != y), min(len(ta), len(tb)))
-
-    def around(t: str) -> str:
-        lo = max(0, k - 15)
-        piece = t[lo:k + 15]
-        return ("…" if lo else "") + piece + ("…" if k + 15 < len(t) else "")
-
-    return Problem(
-        a.file, a.line, "text-mismatch",
-        f"unit {u.uid!r}: the annotations are not of the same text: {a.file}:{a.line} reads "
-        f"{around(ta)!r} where {b.file}:{b.line} reads {around(tb)!r} (they part at "
-        f"character {k + 1}, whitespace ignored); are the files aligned? "
-        f"(--no-text-check turns this check off)", sent_id=u.sent_id)
+        notes.append(f"{missing} annotation(s) missing ({short} unit(s) lack some "
+                     f"annotator); units with one annotation take no part")
+    if corpus.matching == MATCH_TEXT:
+        alone = sum(1 for u in units if len(u.annotations) == 1)
+        if alone:
+            notes.append(f"matched by text: {alone} sentence(s) have the same words in no "
+                         f"other annotator's file (sentences only one annotator has, or "
+                         f"edited); they are missing annotations and add nothing to alpha")
+    if corpus.joined_units:
+        notes.append(f"{corpus.joined_units} unit(s) join several sentences (the annotators "
+                     f"split the text into sentences differently); each annotator's "
+                     f"sentences of such a unit are one tree under one artificial root "
+                     f"(docs/method.md §1.7)")
+    if corpus.edited_units:
+        notes.append(f"{corpus.edited_units} unit(s) are edited (the annotators' texts "
+                     f"differ by local edits, listed as text-edit warnings): kept in alpha, "
+                     f"left out of LAS/UAS/LA and the token layers (docs/method.md §1.8)")
+    return notes

@@ -7,10 +7,13 @@ breakdown the long table of `synagree.render.breakdown.breakdown_csv`.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from synagree.agreement.agree import AgreementResult
 from synagree.render.breakdown import breakdown_csv, breakdown_sections
 from synagree.render.qa import render_annotator_influence, render_worst
 from synagree.render.tables import render_csv, render_json, render_latex, render_table
+from synagree.render.units import render_unit_changes
 
 __all__ = ["FORMATS", "render"]
 
@@ -60,6 +63,8 @@ def render(res: AgreementResult, output: str) -> str:
         parts.append(breakdown_sections(res.breakdown, output))
     if res.worst is not None:
         parts.append(render_worst(res.worst, output))
+        if res.unit_changes is not None:  # the joined and edited units (§1.7–1.8)
+            parts.append(render_unit_changes(cast(list, res.unit_changes.payload), output))
     if res.annotator_influence is not None:
         parts.append(render_annotator_influence(res.annotator_influence, output))
     return "\n".join(parts)

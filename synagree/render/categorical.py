@@ -5,9 +5,28 @@ from synagree.render.rows import _f
 from synagree.stats.categorical import LayerAgreement
 
 
+def complete_differs(results: Dict[str, LayerAgreement]) -> bool:
+    """Do κ and π (which need every annotator's value) cover fewer items than A_o and α?
+
+    With three or more annotators and missing annotations, Fleiss' κ and the
+    Davies & Fleiss κ are computed on the items coded by every annotator;
+    observed agreement and Krippendorff's α on every item coded by two or more
+    (docs/method.md §12.3, §1.10).
+
+    Examples
+    --------
+    >>> complete_differs({})
+    False
+    """
+    return any(la.complete_items != la.items for la in results.values())
+
+
 def summary_rows(results: Dict[str, LayerAgreement],
                  cis: Optional[Dict[str, Dict[str, dict]]] = None) -> List[List[str]]:
     """Rows: layer, items, A_o, κ, π, α, macro specific, macro over documents of κ.
+
+    When κ and π cover fewer items than A_o and α (`complete_differs`), a
+    third column gives the items they use, in the same row.
 
     Parameters
     ----------
@@ -36,9 +55,10 @@ def summary_rows(results: Dict[str, LayerAgreement],
     ['deprel', '5', '0.6000', '0.5000', '0.4595', '0.5135', '0.4000', '0.4524']
     """
     rows = []
+    complete = complete_differs(results)
     for layer, la in results.items():
         c = la.coefficients()
-        row = [layer, str(la.items)]
+        row = [layer, str(la.items)] + ([str(la.complete_items)] if complete else [])
         for k in ("observed", "kappa", "pi", "alpha"):
             cell = _f(c[k])
             if cis and layer in cis and k in cis[layer]:
@@ -52,7 +72,7 @@ def summary_rows(results: Dict[str, LayerAgreement],
     return rows
 
 
-def summary_header(m: int) -> List[str]:
+def summary_header(m: int, complete: bool = False) -> List[str]:
     """The header of `summary_rows`: coefficient names for ``m`` annotators.
 
     Parameters
@@ -60,6 +80,8 @@ def summary_header(m: int) -> List[str]:
     m : int
         Annotators (two: Cohen's κ and Scott's π; more: Davies & Fleiss κ and
         Fleiss' κ).
+    complete : bool
+        Add the column of the items κ and π use (`complete_differs`).
 
     Returns
     -------
@@ -69,7 +91,26 @@ def summary_header(m: int) -> List[str]:
     --------
     >>> summary_header(2)[3:5], summary_header(3)[3:5]
     (['Cohen kappa', 'Scott pi'], ['D&F kappa', 'Fleiss kappa'])
+    >>> summary_header(3, complete=True)[1:3]
+    ['items', 'items coded by all (kappa, pi)']
     """
-    return ["layer", "items", "observed", "Cohen kappa" if m == 2 else "D&F kappa",
-            "Scott pi" if m == 2 else "Fleiss kappa", "alpha", "macro specific",
-            "kappa macro(docs)"]
+    return (["layer", "items"] + (["items coded by all (kappa, pi)"] if complete else [])
+            + ["observed", "Cohen kappa" if m == 2 else "D&F kappa",
+               "Scott pi" if m == 2 else "Fleiss kappa", "alpha", "macro specific",
+               "kappa macro(docs)"])
+
+
+def item_set_note(results: Dict[str, LayerAgreement], m: int) -> Optional[str]:
+    """A note when κ and π cover fewer items than A_o and α, else None.
+
+    Examples
+    --------
+    >>> item_set_note({}, 3) is None
+    True
+    """
+    if not complete_differs(results):
+        return None
+    return (f"with missing annotations, D&F kappa and Fleiss' kappa use only the items coded "
+            f"by all {m} annotators (column 'items coded by all'); observed agreement and "
+            f"Krippendorff's alpha use every item coded by two or more ('items'), alpha being "
+            f"the coefficient defined for missing values (docs/method.md §12.3)")

@@ -64,6 +64,7 @@ from synagree.render.plots import (
 )
 from synagree.render.qa import render_tables
 from synagree.render.rows import _f as _num
+from synagree.render.units import unit_change_rows
 from synagree.stats.attachment import brackets
 
 OUTPUTS = ("html", "json", "csv", "markdown", "latex")
@@ -427,7 +428,10 @@ def _summary(result, qa: dict) -> dict:
                  f"{bs['seed']}, {bs['units']} sentences resampled with replacement; α, "
                  f"LAS and the token-layer coefficients share the resamples."
                  if bs else "No bootstrap (run with --bootstrap B for confidence intervals).")
+    changes = result.unit_changes.payload if result.unit_changes is not None else []
+    ch_header, ch_rows = unit_change_rows(changes)  # joined / edited units (method §1.7–1.8)
     return {"header": ["measure", "estimate"] + ci_head, "rows": rows,
+            "changes": {"header": ch_header, "rows": ch_rows} if ch_rows else None,
             "bootstrap_note": boot_note,
             # the result's notes, then the report's (small samples, id-like layers left out)
             "notes": list(dict.fromkeys(list(result.notes) + list(qa.get("notes") or []))),
@@ -539,9 +543,12 @@ def _layers(qa: dict) -> Optional[dict]:
                 "high": None if low is None else _num(b["high"])}
 
     rows = []
+    # kappa and pi need every annotator's value: their items, when fewer (method §12.3)
+    complete = any(c["complete_items"] != c["items"] for c in cat.values())
     for layer, c in cat.items():
         co = c["coefficients"]
-        rows.append([layer, str(c["items"]), str(len(c["categories"]))]
+        rows.append([layer, str(c["items"])] + ([str(c["complete_items"])] if complete else [])
+                    + [str(len(c["categories"]))]
                     + [with_ci(layer, k, co[k]) for k in ("observed", "kappa", "pi", "alpha")]
                     + [_num(co["specific_macro"])])
     pairs = []
@@ -569,7 +576,8 @@ def _layers(qa: dict) -> Optional[dict]:
         w = max(0.0, min(1.0, v)) * 120
         specific.append([k, str(freq.get(k, 0)),
                          {"kind": "bar", "width": f"{w:.0f}", "value": _num(v, 3)}])
-    return {"header": ["layer", "items", "categories", "observed agreement",
+    return {"header": ["layer", "items"] + (["items coded by all (κ, π)"] if complete else [])
+            + ["categories", "observed agreement",
                        "Cohen's κ" if m == 2 else "Davies & Fleiss κ",
                        "Scott's π" if m == 2 else "Fleiss' κ", "Krippendorff's α",
                        "specific agreement (macro over categories)"],

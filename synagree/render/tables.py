@@ -83,6 +83,10 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
             ("annotators", f"{len(res.annotators)} ({', '.join(res.annotators)})"),
             ("units", f"{res.units} pairable of {res.units_total}"),
             ("annotations", str(res.annotations))]
+    # joined and edited units (docs/method.md §1.7–1.8); JSON and CSV always carry them
+    counts = res.corpus.unit_counts() if res.corpus is not None else {}
+    if any(counts.values()):
+        rows += [(k.replace("_", " "), str(v)) for k, v in counts.items()]
     ci = res.intervals()
     level = res.bootstrap.level if res.bootstrap is not None else 0.95
     small = " (small sample)" if res.small_sample() else ""
@@ -269,9 +273,12 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
     vals = [res.alpha[v].alpha for v in VARIANTS if v in res.alpha]
     vals += [res.scores.ratio(m) for m in res.score_names]
     cells = ["--" if v is None else f"{100 * v:.1f}" for v in vals]
+    counts = res.corpus.unit_counts() if res.corpus is not None else {}
+    units = ("% units: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
+             + " (docs/method.md §1.7-1.8)\n" if any(counts.values()) else "")
     return ("% values in percent, one decimal; LAS: universal relations, LAS_full and LA: "
             "full DEPREL\n"
-            f"% synagree signature: {plain(res.signature())}\n"
+            f"% synagree signature: {plain(res.signature())}\n" + units +
             "\\begin{tabular}{l" + "r" * len(cols) + "}\n\\toprule\n"
             + " & ".join(["Corpus"] + cols) + " \\\\\n\\midrule\n"
             + " & ".join([latex_escape(label)] + cells) + " \\\\\n\\bottomrule\n\\end{tabular}\n"

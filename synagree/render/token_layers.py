@@ -13,7 +13,12 @@ from typing import Dict, List, Sequence, Tuple
 from synagree.agreement.token_layers import TokenLayerAgreement
 from synagree.base.escape import markdown, plain
 from synagree.base.jsonable import json_ready
-from synagree.render.categorical import summary_header, summary_rows
+from synagree.render.categorical import (
+    complete_differs,
+    item_set_note,
+    summary_header,
+    summary_rows,
+)
 from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
 from synagree.render.fit import hanging, terminal_width
@@ -29,7 +34,7 @@ def _without_replicates(cis: Dict[str, Dict[str, dict]]) -> dict:
 
 
 def _json(rep: TokenLayerAgreement, confusion: bool) -> str:
-    d: dict = {"annotators": rep.annotators, **rep.settings,
+    d: dict = {"annotators": rep.annotators, **rep.settings, **rep.unit_counts,
                "layers": {k: v.to_dict(confusion=confusion) for k, v in rep.results.items()}}
     if rep.intervals:
         d["bootstrap"] = {"replicates": rep.replicates, "seed": rep.seed,
@@ -43,8 +48,10 @@ def _json(rep: TokenLayerAgreement, confusion: bool) -> str:
             pf["intervals"] = _without_replicates(rep.feature_intervals)
     if rep.enhanced is not None:
         d["enhanced"] = rep.enhanced.as_dict()
-    if rep.notes:
-        d["notes"] = list(rep.notes)
+    items = item_set_note(rep.results, len(rep.annotators))
+    notes = ([items] if items else []) + list(rep.notes)
+    if notes:
+        d["notes"] = notes
     if rep.skipped:
         d["skipped_layers"] = dict(rep.skipped)
     return json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
@@ -81,7 +88,8 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
     if fmt == "json":
         return _json(rep, confusion)
     text = render_rows(
-        summary_header(len(rep.annotators)), summary_rows(rep.results, rep.intervals), fmt,
+        summary_header(len(rep.annotators), complete_differs(rep.results)),
+        summary_rows(rep.results, rep.intervals), fmt,
         caption="Categorical agreement per layer (pooled; micro over documents)"
                 + (f", {100 * rep.level:g}% bootstrap CIs" if rep.intervals else "")
                 + ("; feats:NAME items: " + ("every word" if rep.feature_items == "all"
@@ -89,8 +97,11 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
                                                   "feature")
                    if rep.feature_layers else ""))
     sections: List[Tuple[str, str]] = [("layers", text)]  # CSV: one table (docs/output.md)
-    notes: List[str] = list(rep.notes)  # id-like layers, small samples: every format
-    text += _notes(rep.notes, fmt)
+    # every format: the items kappa and pi cover (method §12.3), the corpus's notes (joined
+    # and edited units, method §1.7–1.8), id-like layers, small samples
+    items = item_set_note(rep.results, len(rep.annotators))
+    notes: List[str] = ([items] if items else []) + list(rep.notes)
+    text += _notes(notes, fmt)
     if rep.specific:
         la = rep.results[rep.specific]
         freq = la.category_frequency()
@@ -107,7 +118,7 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
     ignored = next(iter(rep.results.values())).ignored_units if rep.results else 0
     if ignored:
         notes.append(f"{ignored} sentence(s) whose annotations differ in word count "
-                     f"were left out (tokens cannot be aligned)")
+                     f"(or in words: edited units) were left out (tokens cannot be aligned)")
         if fmt == "table":
             text += f"note: {notes[-1]}\n"
     if rep.enhanced is not None:

@@ -8,9 +8,10 @@ whether the word counts as correct.  A new metric is one line in
 Aggregation, with more than two annotators: for each unit the credit is
 averaged over all annotator pairs of that unit, weighted by the unit's word
 count (so for two annotators it is plain micro-averaging over words).  Units
-whose annotations differ in word count are left out and counted as
-``ignored``.  Labels are compared in full (subtypes included); punctuation
-counts.
+whose annotations are not of the same words (a different word count, or a
+form that differs: an edited unit, docs/method.md §1.8;
+`synagree.io.text.same_words`) are left out and counted as ``ignored``.
+Labels are compared in full (subtypes included); punctuation counts.
 
 Phrase structure: Jaccard similarity |A ∩ B| / |A ∪ B| of the sets of
 labelled brackets (first leaf, last leaf, label; preterminals count),
@@ -42,6 +43,7 @@ import numpy as np
 
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
+from synagree.io.text import same_words
 
 
 def _same_heads(a: DepSentence, b: DepSentence) -> np.ndarray:
@@ -169,7 +171,8 @@ def word_aligned(units: Iterable[U],
     """The units whose annotations can be compared word by word, and how many could not.
 
     A unit needs two or more annotations (fewer: left out, not counted) of
-    the same number of words (else counted as ignored).
+    the same words (`synagree.io.text.same_words`: the same number, and the
+    same forms where forms are given; else counted as ignored).
 
     Parameters
     ----------
@@ -203,7 +206,7 @@ def word_aligned(units: Iterable[U],
                 else cast(Collection[DepSentence], unit))
         if len(anns) < 2:
             continue
-        if len({s.n_words for s in anns}) != 1:
+        if not same_words([s.forms for s in anns]):
             ignored += 1
             continue
         kept.append(unit)
@@ -228,7 +231,7 @@ def unit_word_credits(annotations: Sequence[DepSentence],
     Raises
     ------
     ValueError
-        The annotations differ in word count.
+        The annotations are not of the same words (`synagree.io.text.same_words`).
 
     Examples
     --------
@@ -242,9 +245,8 @@ def unit_word_credits(annotations: Sequence[DepSentence],
     {'LAS': 1.6666666666666667, 'LAS_full': 1.6666666666666667, 'UAS': 2.3333333333333335,
      'LA': 2.3333333333333335}
     """
-    n = annotations[0].n_words
-    if any(a.n_words != n for a in annotations[1:]):
-        raise ValueError("annotations differ in word count")
+    if not same_words([a.forms for a in annotations]):
+        raise ValueError("annotations differ in word count or words")
     pairs = list(combinations(annotations, 2))
     return {m: sum(float(np.count_nonzero(WORD_METRICS[m](a, b))) for a, b in pairs) / len(pairs)
             for m in metrics}

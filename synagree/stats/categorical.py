@@ -13,8 +13,9 @@ Every word of a sentence is an *item*; each annotator assigns it one
 * ``head+deprel`` -- head offset and label together (the LAS decision).
 
 Words are aligned by position, so a sentence whose annotations differ in
-word count cannot be compared token by token: it is left out of every layer
-and counted in ``ignored_units``.  A sentence missing for some annotators
+word count, or in a word (an edited unit, docs/method.md §1.8), cannot be
+compared token by token: it is left out of every layer and counted in
+``ignored_units``.  A sentence missing for some annotators
 (``--allow-missing``) contributes items with missing values.
 
 Coefficients (the terms of the GATE user guide's IAA chapter, after
@@ -59,6 +60,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from synagree.base.problems import InputError
+from synagree.io.text import same_words
 from synagree.stats.bootstrap import percentile_interval, resample_weights
 from synagree.trees.hierarchy import chance_corrected
 
@@ -547,11 +549,10 @@ def items_from_corpus(corpus, layer: str) -> ItemData:
         anns = unit.annotations
         if len(anns) < 2:
             continue
-        lens = {s.n_words for s in anns.values()}
-        if len(lens) != 1:
-            ignored += 1
+        if not same_words([s.forms for s in anns.values()]):
+            ignored += 1  # another word count, or an edited unit (docs/method.md §1.8)
             continue
-        n = lens.pop()
+        n = next(iter(anns.values())).n_words
         block = np.full((n, len(names)), -1, dtype=np.int32)
         for a, s in anns.items():
             vals = _layer_values(s, layer)
@@ -1047,6 +1048,9 @@ class LayerAgreement:
             "layer": self.layer, "annotators": list(self.annotators),
             "items": self.items, "units": self.units, "ignored_units": self.ignored_units,
             "complete_items": self.complete_items,
+            # the items behind each coefficient (docs/method.md §12.3)
+            "coefficient_items": {"observed": self.items, "kappa": self.complete_items,
+                                  "pi": self.complete_items, "alpha": self.items},
             "categories": list(self.categories),
             "coefficients": self.coefficients(),
             "coefficient_names": {"kappa": "Cohen's kappa" if self.m == 2
