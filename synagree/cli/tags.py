@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
                         plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check,
                         tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf,
+                        wu_palmer=args.wu_palmer,
                         per_feature=args.per_feature, **_tiers_options(args))
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
@@ -66,7 +67,7 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_text_check(p)
     options.add_output(p, OUTPUTS, "table")
     options.add_quiet(p)
-    add_tag_syntax_args(p)  # --tag-syntax, --bdm (docs/method.md §15)
+    add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (docs/method.md §15)
     p.add_argument("--prf", action="store_true",
                    help="add micro and macro P/R/F1 over tags: strict (tags as written) and "
                         "lenient (top-level ancestors in the hierarchy) (docs/method.md §17)")

@@ -108,10 +108,11 @@ from synagree.stats.tag_alternatives import (
     annotation_leaf_mass,
     check_syntax_option,
     check_values,
-    pair_bdm_fn,
+    pair_closeness_fn,
     pair_credit_fn,
     plain_syntax_note,
 )
+from synagree.trees.annotation_bdm import tag_closeness
 from synagree.trees.flat import Vocabulary, build_tree
 from synagree.trees.hierarchy import (
     PLAIN_LEAF_SUFFIX,
@@ -139,8 +140,10 @@ HIERARCHY_KEYWORDS = ("ud", "msd", "flat")
 METRIC_KEYS = ("hier_la", "hier_las", "hier_kappa_labels", "kappa_labels_scott",
                "cohen_kappa_labels") + tuple(f"alpha_{v}_h" for v in VARIANTS)
 
-#: The keys ``bdm=True`` adds (docs/method.md §15.4).
+#: The keys ``bdm=True`` adds: GATE's BDM (docs/method.md §15.4, §23).
 BDM_KEYS = ("bdm_la", "bdm_las")
+#: The keys ``wu_palmer=True`` adds: the Wu–Palmer closeness (docs/method.md §15.4).
+WUP_KEYS = ("wup_la", "wup_las")
 
 HierarchySpec = Union[str, "Path", Hierarchy]
 
@@ -440,16 +443,21 @@ def _stats_dict(k: HierarchicalKappa) -> dict:
 
 def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode: str,
                   two_annotators: bool, reader: Optional[TagReader] = None,
-                  bdm: bool = False) -> Tuple[Dict[str, Optional[float]], dict]:
+                  bdm: bool = False, wu_palmer: bool = False, added: Sequence[str] = ()
+                  ) -> Tuple[Dict[str, Optional[float]], dict]:
     alternatives = reader is not None and reader.syntax != "plain"  # docs/method.md §15.4
     read = reader if reader is not None else TagReader()
     cred = pair_credit_fn(h, read, mode) if alternatives else label_credit_fn(h, mode)
     agr = (pair_credit_fn(h, read, "agreement") if alternatives
            else label_credit_fn(h, "agreement"))
-    close = pair_bdm_fn(h, read, mode) if bdm else None
+    closers = {}  # key prefix -> pair closeness (docs/method.md §15.4)
+    if bdm:
+        closers["bdm"] = pair_closeness_fn(tag_closeness(h, "bdm", added), read, mode)
+    if wu_palmer:
+        closers["wup"] = pair_closeness_fn(tag_closeness(h, "wu-palmer"), read, mode)
     sums = {"hier_la": 0.0, "hier_las": 0.0, "agreement": 0.0, "la": 0.0, "las": 0.0}
-    if close is not None:
-        sums.update(bdm_la=0.0, bdm_las=0.0)
+    for prefix in closers:
+        sums.update({f"{prefix}_la": 0.0, f"{prefix}_las": 0.0})
     total = 0
     label_counts: Counter = Counter()  # every compared annotation's labels (pooled)
     n_annotations = 0
@@ -468,10 +476,10 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
                 unit["agreement"] += agr(la, lb)
                 same = la == lb
                 unit["la"] += same
-                if close is not None:
+                for prefix, close in closers.items():
                     closeness = close(la, lb)
-                    unit["bdm_la"] += closeness
-                    unit["bdm_las"] += closeness if heads_eq[k] else 0.0
+                    unit[f"{prefix}_la"] += closeness
+                    unit[f"{prefix}_las"] += closeness if heads_eq[k] else 0.0
                 if heads_eq[k]:
                     unit["hier_las"] += c
                     unit["las"] += same
@@ -498,8 +506,9 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
                "hier_kappa_labels": _nan_to_none(hk.kappa),
                "kappa_labels_scott": _nan_to_none(flat.kappa),
                "cohen_kappa_labels": _nan_to_none(cohen) if two_annotators else None}
-    if close is not None:
-        metrics.update(bdm_la=ratio("bdm_la"), bdm_las=ratio("bdm_las"))
+    for prefix in closers:
+        metrics.update({f"{prefix}_la": ratio(f"{prefix}_la"),
+                        f"{prefix}_las": ratio(f"{prefix}_las")})
     details = {"words": total, "units": units, "ignored": ignored,
                "sums": dict(sums), "exact_la": ratio("la"), "exact_las": ratio("las"),
                "pair_agreement": ratio("agreement"),
@@ -512,7 +521,7 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
                          label_distance: str = "exact", plain_as_leaf: bool = False,
                          mode: str = AGREE_MODE,
                          variants: Sequence[str] = VARIANTS, tag_syntax: str = "plain",
-                         bdm: bool = False
+                         bdm: bool = False, wu_palmer: bool = False
                          ) -> Tuple[Dict[str, Optional[float]], dict]:
     """Hierarchical scores of a corpus: ``(metrics, details)`` (docs/method.md §9.6).
 
@@ -540,7 +549,10 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
         ``nsubj=0.7|obj=0.3`` are annotations with alternatives
         (docs/method.md §15.4; dependency corpora only).
     bdm : bool
-        Add ``bdm_la`` and ``bdm_las`` (BDM label closeness, following
+        Add ``bdm_la`` and ``bdm_las`` (GATE's BDM between the labels,
+        following ``mode``; docs/method.md §15.4, §23).
+    wu_palmer : bool
+        Add ``wup_la`` and ``wup_las`` (the Wu–Palmer closeness, following
         ``mode``; docs/method.md §15.4).
 
     Returns
@@ -618,14 +630,17 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     if corpus.kind == "dependency":
         two = len(corpus.annotators) == 2
         # dependency corpus: every annotation is a DepSentence
-        m, d = _label_scores(cast(List[List[DepSentence]], ann_lists), h, mode, two, read, bdm)
+        m, d = _label_scores(cast(List[List[DepSentence]], ann_lists), h, mode, two, read, bdm,
+                             wu_palmer, added)
         metrics.update(m)
         details.update(d)
         if not two:
             notes.append("cohen_kappa_labels needs exactly two annotators; undefined here")
     else:
-        notes.append("hierarchical label accuracy and kappa" + (" and BDM credit (bdm_la, "
-                     "bdm_las)" if bdm else "") + " apply to dependency input only")
+        notes.append("hierarchical label accuracy and kappa"
+                     + (" and BDM credit (bdm_la, bdm_las)" if bdm else "")
+                     + (" and Wu-Palmer credit (wup_la, wup_las)" if wu_palmer else "")
+                     + " apply to dependency input only")
     if label_distance == "hierarchy":
         ta = hierarchical_tree_alpha(ann_lists, h, variants, read)
         for v in variants:
@@ -635,8 +650,9 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
         details["alpha_h"] = {v: {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
                                   "d_o": _nan_to_none(st.d_o), "d_e": _nan_to_none(st.d_e)}
                               for v, st in ta.stats.items()}
-    if tag_syntax != "plain" or bdm:  # docs/method.md §15
-        details.update(tag_syntax=tag_syntax, bdm_credit=bool(bdm))
+    if tag_syntax != "plain" or bdm or wu_palmer:  # docs/method.md §15
+        details.update(tag_syntax=tag_syntax, bdm_credit=bool(bdm),
+                       wu_palmer_credit=bool(wu_palmer))
     if tag_syntax != "plain":
         details["alternatives"] = {"annotations": alt_count, "probabilities": prob_count}
         if prob_count and mode != "agreement":
@@ -644,13 +660,13 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
                          f"side read as output; on the side read as gold (label credit "
                          f"{mode}) alternatives are disjunctive (docs/method.md §15.4)")
     details["notes"] = notes
-    ordered = {k: metrics[k] for k in METRIC_KEYS + BDM_KEYS if k in metrics}
+    ordered = {k: metrics[k] for k in METRIC_KEYS + BDM_KEYS + WUP_KEYS if k in metrics}
     return ordered, details
 
 
 def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str = "exact",
                   plain_as_leaf: bool = False, mode: str = AGREE_MODE,
-                  tag_syntax: str = "plain", bdm: bool = False):
+                  tag_syntax: str = "plain", bdm: bool = False, wu_palmer: bool = False):
     """Add the hierarchical scores to an `synagree.agreement.agree.AgreementResult`.
 
     Into ``extra``, ``extra_details["hierarchy"]`` and ``notes``, for the
@@ -660,7 +676,7 @@ def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str =
     ----------
     result : AgreementResult
         With its corpus.
-    hierarchy, label_distance, plain_as_leaf, mode, tag_syntax, bdm
+    hierarchy, label_distance, plain_as_leaf, mode, tag_syntax, bdm, wu_palmer
         As for `hierarchical_metrics`.
 
     Returns
@@ -691,14 +707,17 @@ def add_to_result(result, hierarchy: HierarchySpec = "ud", label_distance: str =
         raise ValueError("the result carries no corpus (use synagree.agree / agree_corpus)")
     variants = [v for v in VARIANTS if v in result.alpha] or list(VARIANTS)
     metrics, details = hierarchical_metrics(result.corpus, hierarchy, label_distance,
-                                            plain_as_leaf, mode, variants, tag_syntax, bdm)
+                                            plain_as_leaf, mode, variants, tag_syntax, bdm,
+                                            wu_palmer)
     result.extra.update(metrics)
     result.extra_details["hierarchy"] = details
     result.notes.extend(details["notes"])
     result.settings["hierarchy"] = (f"{describe_hierarchy(hierarchy, plain_as_leaf)}, "
                                     f"label distance {label_distance}, credit {mode}")
-    if tag_syntax != "plain" or bdm:  # docs/method.md §15
-        result.settings["hierarchy"] += f", tag syntax {tag_syntax}" + (", bdm" if bdm else "")
+    if tag_syntax != "plain" or bdm or wu_palmer:  # docs/method.md §15
+        result.settings["hierarchy"] += (f", tag syntax {tag_syntax}"
+                                         + (", bdm (GATE)" if bdm else "")
+                                         + (", wu-palmer" if wu_palmer else ""))
     return result
 
 
