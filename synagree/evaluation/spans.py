@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree._version import __version__
 from synagree.base.problems import InputError, Problem, ProblemLog
@@ -342,7 +342,9 @@ def span_agreement(paths: Sequence[Union[str, Path]], layer: Optional[str] = Non
         annotators = list(corpus.annotators)
         warnings = list(corpus.log.warnings)
         notes.extend(corpus.notes)
-        per_annotator = {a: [u.annotations.get(a) for u in corpus.units] for a in annotators}
+        per_annotator: Dict[str, List[Optional[PhraseSentence]]] = {
+            a: [cast(Optional[PhraseSentence], u.annotations.get(a)) for u in corpus.units]
+            for a in annotators}  # a phrase corpus holds PhraseSentence annotations
         docs = {a: documents_of_trees(per_annotator[a], layer) for a in annotators}
         _check_tokens(per_annotator, annotators)
         offsets, n_docs = "tokens", len(corpus.units)
