@@ -45,9 +45,14 @@ def _tiers_options(args: argparse.Namespace) -> dict:
     options.qualifier(args, "tiers_unmapped", present, "error",
                       "--tiers-unmapped applies with --tiers only")
     if not present:
+        for given, option in ((args.majority, "--majority"), (args.lexicon, "--lexicon")):
+            if given:
+                raise InputError.single("<command line>", None, "usage",
+                                        f"{option} applies with --tiers only")
         return {}
     return {"tiers": args.tiers, "sibling_credit": args.sibling_credit,
-            "unmapped": args.tiers_unmapped}
+            "unmapped": args.tiers_unmapped, "majority": args.majority,
+            "lexicon": args.lexicon}
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -84,3 +89,12 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tiers-unmapped", choices=list(UNMAPPED_POLICIES), default=None,
                    help="with --tiers: a tag the mapping lacks is an error (default) or its "
                         "own coarse class")
+    p.add_argument("--majority", action="store_true",
+                   help="with --tiers COLUMN: map each fine tag to its most frequent coarse "
+                        "tag in gold when the column is not a function of the fine one, and "
+                        "report the ambiguous fine tags")
+    p.add_argument("--lexicon", metavar="FILE", default=None,
+                   help="with --tiers: a lexicon (WORD<TAB>FINE lines, or a training "
+                        ".conllu file whose --column gives it): report how often the coarse "
+                        "tag and the lexicon decide the fine tag, per coarse tag and per "
+                        "word form, unknown words apart")

@@ -55,9 +55,12 @@ from synagree.evaluation.tiers import (
     resolve_tiers_spec,
     tiers_for_words,
 )
+from synagree.io.compression import strip_suffix
 from synagree.io.conllu import sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
+from synagree.io.formats import CONLL_SUFFIXES
+from synagree.io.lexicon import Lexicon, lexicon_from_words, read_lexicon
 from synagree.io.text import comparable
 from synagree.stats.features import check_feats
 from synagree.stats.gate_prf import BDMCounts, SpanAnnotation, bdm_diff
@@ -87,7 +90,7 @@ from synagree.trees.hierarchy import (
 )
 
 __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pairs",
-           "read_tag_column", "default_hierarchy"]
+           "read_tag_column", "default_hierarchy", "load_lexicon"]
 
 #: CoNLL-U column index (0-based) of each evaluable column.
 COLUMNS = {"upos": 3, "xpos": 4, "feats": 5, "deprel": 7}
@@ -533,6 +536,49 @@ class TagsResult:
         return d
 
 
+def load_lexicon(spec: Union[str, Path, Lexicon], column: str) -> Lexicon:
+    r"""A lexicon: a `Lexicon`, a CoNLL-U treebank (its ``column``), or a ``WORD<TAB>FINE`` file.
+
+    A name ending in ``.conllu``, ``.conll`` or ``.conllx`` (compressed or
+    not) is a treebank; anything else a lexicon file
+    (`synagree.io.lexicon.read_lexicon`).
+
+    Parameters
+    ----------
+    spec : str, path-like or Lexicon
+    column : str
+        The fine column, read from a treebank.
+
+    Returns
+    -------
+    Lexicon
+
+    Raises
+    ------
+    InputError
+        The reading problems of either kind of file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> fd, path = tempfile.mkstemp(suffix=".conllu")
+    >>> with os.fdopen(fd, "w") as f:
+    ...     _ = f.write("1\tcan\t_\tAUX\tMD\t_\t0\troot\t_\t_\n\n")
+    >>> load_lexicon(path, "xpos").tags("can")
+    {'MD': 1}
+    >>> os.remove(path)
+    """
+    if isinstance(spec, Lexicon):
+        return spec
+    if Path(strip_suffix(Path(spec).name)).suffix.lower() in CONLL_SUFFIXES:
+        log = ProblemLog()
+        sents = read_tag_column(spec, column, log)
+        log.raise_if_errors()
+        return lexicon_from_words(((form, tag) for s in sents for _, form, tag in s.words),
+                                  f"treebank {spec} ({column})")
+    return read_lexicon(spec)
+
+
 def _words(sentences: List[TagSentence]) -> List[Tuple[str, int, str]]:
     """(file, line, tag) of every word, in order."""
     return [(s.file, line, tag) for s in sentences for line, _, tag in s.words]
@@ -693,7 +739,9 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   tag_syntax: str = "plain", bdm: bool = False, prf: bool = False,
                   per_feature: bool = False, tiers: Optional[TiersSpec] = None,
                   wu_palmer: bool = False,
-                  sibling_credit: float = SIBLING_CREDIT, unmapped: str = "error") -> TagsResult:
+                  sibling_credit: float = SIBLING_CREDIT, unmapped: str = "error",
+                  majority: bool = False,
+                  lexicon: Union[str, Path, Lexicon, None] = None) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -740,6 +788,15 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     unmapped : {"error", "own-class"}
         With ``tiers``: tags the mapping lacks are an error, or each its own
         coarse class.
+    majority : bool
+        With ``tiers`` naming a gold column: map each fine tag to its most
+        frequent coarse tag and report the ambiguous ones, instead of refusing
+        a column that is not a function of the fine one (docs/method.md §16.4).
+    lexicon : str, path-like, Lexicon or None
+        With ``tiers``: a lexicon of fine tags per word form (a
+        ``WORD<TAB>FINE`` file, or a CoNLL-U treebank, ``.conllu``/``.conll``/
+        ``.conllx``, whose evaluated column gives it): adds what the coarse
+        tag and the lexicon decide (docs/method.md §16.5).
 
     Returns
     -------
@@ -789,6 +846,11 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     if not isinstance(hierarchy, Hierarchy):
         load_hierarchy(hierarchy, (), plain_as_leaf=plain_as_leaf)  # usage / file errors first
     tier_spec = None if tiers is None else resolve_tiers_spec(tiers, column, COLUMNS)
+    if (majority or lexicon is not None) and tier_spec is None:
+        raise InputError.single("<command line>", None, "usage",
+                                "--majority and --lexicon qualify --tiers, which was not "
+                                "given")
+    lex = None if lexicon is None else load_lexicon(lexicon, column)
     log = ProblemLog()
     gold = read_tag_column(gold_path, column, log)
     system = read_tag_column(system_path, column, log)
@@ -813,7 +875,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     if tier_spec is not None:
         scores["tiers"] = tiers_for_words(tier_spec, _words(gold), _words(system),
                                           None if coarse is None else _words(coarse),
-                                          sibling_credit, unmapped, column)
+                                          sibling_credit, unmapped, column, majority, lex,
+                                          [form for s in gold for _, form, _ in s.words])
     return TagsResult(gold_file=str(gold_path), system_file=str(system_path), column=column,
                       hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
                       plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),

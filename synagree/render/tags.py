@@ -11,7 +11,7 @@ from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_s
 from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.rows import sections_csv
 from synagree.render.tables import fmt_num
-from synagree.render.tiers import tiers_csv, tiers_table_lines
+from synagree.render.tiers import lexicon_csv, majority_csv, tiers_csv, tiers_table_lines
 from synagree.stats.gate_prf import BDMCounts
 
 
@@ -100,8 +100,12 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         if res.prf is not None:  # tags --prf (docs/method.md §17)
             text = append_prf_csv(text, res.prf)
         if res.tiers is not None:  # one table per CSV file (docs/output.md)
-            return sections_csv([("tags", text), ("tiers", tiers_csv(res.tiers))],
-                                tags_notes(res))
+            parts = [("tags", text), ("tiers", tiers_csv(res.tiers))]
+            if res.tiers.ambiguity is not None:  # --majority (docs/method.md §16.4)
+                parts.append(("majority", majority_csv(res.tiers)))
+            if res.tiers.lexicon is not None:  # --lexicon (docs/method.md §16.5)
+                parts.append(("lexicon", lexicon_csv(res.tiers)))
+            return sections_csv(parts, tags_notes(res))
         return text
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
