@@ -15,8 +15,8 @@ With a tag mapping fine -> coarse (`synagree.io.tagmap`), ``synagree tags
                                       k = fine tags of C in the mapping
       0                               otherwise (another coarse class)
 
-  ``w`` is the *sibling credit* (default 1/2, the BDM value ``2 depth(lca) /
-  (depth a + depth b)`` of two siblings under one coarse tag).  A bare
+  ``w`` is the *sibling credit* (default 1/2, the Wu–Palmer value ``2
+  depth(lca) / (depth a + depth b)`` of two siblings under one coarse tag).  A bare
   coarse tag earns the expected credit of a fine tag of its class drawn
   uniformly, Melamed & Resnik's reading of an under-specified tag; with
   ``w = 0`` it is exactly their credit ``1/k``.  So guessing a fine tag of
