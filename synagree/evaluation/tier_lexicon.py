@@ -123,6 +123,12 @@ class LexiconResult:
         Per known word form, most undecided (ambiguous + gap) words first.
     unmapped_lexicon_tags : dict of str to int
         Lexicon fine tags the mapping lacks (left out), with their counts.
+
+    Examples
+    --------
+    >>> r = LexiconResult("custom", 3, LexiconRow("ALL", words=4, unknown=1, decided=3))
+    >>> r.to_dict()["total"]["decided_share"]
+    1.0
     """
 
     source: str

@@ -78,6 +78,11 @@ def lexicon_from_words(words: Iterable[Tuple[str, str]], source: str = "custom")
     Returns
     -------
     Lexicon
+
+    Examples
+    --------
+    >>> lexicon_from_words([("run", "VB"), ("run", "NN"), ("run", "VB")], "train").entries
+    {'run': {'VB': 2, 'NN': 1}}
     """
     entries: Dict[str, Dict[str, int]] = {}
     for form, tag in words:

@@ -56,6 +56,18 @@ def span_rows(res: SpanResult, exact: bool = False, per_label: bool = True) -> L
     Returns
     -------
     list of list of str
+
+    Examples
+    --------
+    >>> r = SpanResult(["a", "b"], ["a", "b"], "upos", "characters", "type", 1,
+    ...                [SpanPair("a", "b", DiffCounts(1, 0, 1, 0, keys=2, responses=1),
+    ...                          {"NOUN": DiffCounts(1, 0, 1, 0, keys=2, responses=1)})])
+    >>> for row in span_rows(r)[:4]:
+    ...     print(row[2], row[3], row[-1])
+    ALL strict 0.666667
+    ALL lenient 0.666667
+    ALL average 0.666667
+    NOUN strict 0.666667
     """
     rows: List[List[str]] = []
     pairs: Sequence[SpanPair] = res.pairs

@@ -253,6 +253,17 @@ def lexicon_csv(res: TiersResult) -> str:
 
     Column ``kind`` (``all``, ``coarse``, ``form``) then ``name`` and the
     counts and shares of `synagree.evaluation.tier_lexicon.LexiconRow`.
+
+    Examples
+    --------
+    >>> from synagree.evaluation.tiers import tiers_for_words
+    >>> from synagree.io.lexicon import lexicon_from_words
+    >>> from synagree.io.tagmap import TagMap
+    >>> r = tiers_for_words(TagMap({"NN": "NOUN", "NNS": "NOUN"}), [("g", 1, "NN")],
+    ...                     [("s", 1, "NOUN")], lexicon=lexicon_from_words([("dog", "NN")]),
+    ...                     forms=["dog"])
+    >>> print(lexicon_csv(r).splitlines()[1])
+    all,ALL,1,0,1,1,1,0,0,1,1.0,0.0,1.0,
     """
     lex = res.lexicon
     buf = io.StringIO()
