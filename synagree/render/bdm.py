@@ -48,7 +48,7 @@ def render_bdm(bdm: GateBDM, name: str, fmt: str = "gate", source: str = "",
     --------
     >>> from synagree.trees.gate_bdm import ConceptGraph
     >>> b = GateBDM(ConceptGraph.from_parents({"A": [], "B": ["A"], "C": ["A"]}))
-    >>> print(render_bdm(b, "abc", "csv").splitlines()[3])
+    >>> print(render_bdm(b, "abc", "csv").splitlines()[5])
     C,B,0.0,A,0,1,1,1.0,1.0,1.0,1.0
     >>> json.loads(render_bdm(b, "abc", "json"))["pairs"][1]["msca"]
     'A'

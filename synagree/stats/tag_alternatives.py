@@ -295,6 +295,7 @@ def gold_closeness_fn(closeness: Closeness, reader: TagReader) -> Callable[[str,
 
     Examples
     --------
+    >>> from synagree.trees.annotation_bdm import tag_closeness
     >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
     >>> f = gold_closeness_fn(tag_closeness(h, "wu-palmer"), TagReader("alternatives"))
     >>> f("NN", "NNS"), f("NN|NNS", "NNS"), f("NN", "NNS|VB")
@@ -368,6 +369,7 @@ def pair_closeness_fn(closeness: Closeness, reader: TagReader,
 
     Examples
     --------
+    >>> from synagree.trees.annotation_bdm import tag_closeness
     >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
     >>> read, wup = TagReader("alternatives"), tag_closeness(h, "wu-palmer")
     >>> [pair_closeness_fn(wup, read, m)("NN", "NN|NNS") for m in ("credit", "mutual", "agreement")]
