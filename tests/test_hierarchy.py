@@ -15,7 +15,6 @@ from synagree.trees.hierarchy import (
     PLAIN_LEAF_SUFFIX,
     HierarchicalKappa,
     Hierarchy,
-    bdm_credit,
     chance_agreement,
     cohens_kappa,
     credit,
@@ -25,6 +24,7 @@ from synagree.trees.hierarchy import (
     observed_agreement,
     pair_agreement,
     scotts_pi,
+    wu_palmer_credit,
 )
 
 DATA = Path(__file__).parent / "data" / "hierarchy"
@@ -306,8 +306,8 @@ def test_ud_plain_as_leaf():
     assert credit(h, "nsubj", "nsubj") == 1.0
     assert credit(h, "nsubj", "obj") == 0.0
     assert label_distance(h, "nsubj", "nsubj:pass") == 1.0
-    # still siblings structurally: BDM closeness 2*1/(2+2)
-    assert bdm_credit(h, "nsubj", "nsubj:pass") == 0.5
+    # still siblings structurally: Wu-Palmer closeness 2*1/(2+2)
+    assert wu_palmer_credit(h, "nsubj", "nsubj:pass") == 0.5
     # a relation without subtypes is unaffected
     assert h.leaf_distribution("obj") == {"obj": 1.0}
 
@@ -453,13 +453,13 @@ def test_label_distance_matrix():
     assert label_distance_matrix(h, []).shape == (0, 0)
 
 
-# ------------------------------------------------------------- BDM closeness
-def test_bdm_credit():
+# ------------------------------------------------------------- Wu-Palmer closeness
+def test_wu_palmer_credit():
     h = _inventory("edges")
-    assert bdm_credit(h, "A", "A") == 1.0
-    assert bdm_credit(h, "A.1", "A.2") == 0.5          # 2*1/(2+2)
-    assert abs(bdm_credit(h, "A.1a", "A.1b") - 2 / 3) <= TOL  # 2*2/(3+3)
-    assert abs(bdm_credit(h, "A.1a", "A.2") - 0.4) <= TOL     # 2*1/(3+2)
-    assert abs(bdm_credit(h, "A", "A.1") - 2 / 3) <= TOL      # 2*1/(1+2)
-    assert bdm_credit(h, "A.1a", "B.1") == 0.0
-    assert bdm_credit(h, "A.1", "A.2") == bdm_credit(h, "A.2", "A.1")
+    assert wu_palmer_credit(h, "A", "A") == 1.0
+    assert wu_palmer_credit(h, "A.1", "A.2") == 0.5          # 2*1/(2+2)
+    assert abs(wu_palmer_credit(h, "A.1a", "A.1b") - 2 / 3) <= TOL  # 2*2/(3+3)
+    assert abs(wu_palmer_credit(h, "A.1a", "A.2") - 0.4) <= TOL     # 2*1/(3+2)
+    assert abs(wu_palmer_credit(h, "A", "A.1") - 2 / 3) <= TOL      # 2*1/(1+2)
+    assert wu_palmer_credit(h, "A.1a", "B.1") == 0.0
+    assert wu_palmer_credit(h, "A.1", "A.2") == wu_palmer_credit(h, "A.2", "A.1")

@@ -294,6 +294,7 @@ PRODUCERS = {
                         ["tags", "{good}", "{good}", "--hierarchy", "{h}"]),
     "tag-syntax": ({"bad.conllu": GOOD.replace("obj", "obj|"), "good.conllu": GOOD},
                    ["tags", "{bad}", "{good}", "--tag-syntax", "alternatives"]),
+    "bdm-concept-name": ({"h.txt": "Tom, Dick\tPerson\n"}, ["bdm", "{h}"]),
     # tag mappings (tags --tiers)
     "tag-map-fields": ({"m.tsv": "X NOUN\n", "good.conllu": GOOD},
                        ["tags", "{good}", "{good}", "--column", "upos", "--tiers", "{m}"]),
@@ -307,6 +308,14 @@ PRODUCERS = {
                                 "upos"]),
     "tag-map-unmapped": ({"m.tsv": "Y\tA\n", "good.conllu": GOOD},
                          ["tags", "{good}", "{good}", "--column", "upos", "--tiers", "{m}"]),
+    "lexicon-fields": ({"m.tsv": "X\tA\n", "lex.tsv": "w1 X\n", "good.conllu": GOOD},
+                       ["tags", "{good}", "{good}", "--column", "upos", "--tiers", "{m}",
+                        "--lexicon", "{lex}"]),
+    "lexicon-empty": ({"m.tsv": "X\tA\n", "lex.tsv": "# none\n", "good.conllu": GOOD},
+                      ["tags", "{good}", "{good}", "--column", "upos", "--tiers", "{m}",
+                       "--lexicon", "{lex}"]),
+    "span-token-mismatch": ({"a.tree": TREE, "b.tree": "(S (NP D) (VP V))\n"},
+                            ["spans", "{a}", "{b}", "--phrase-style", "delex"]),
     # report, plot, noise
     "bad-json": ({"good.conllu": GOOD, "a.conllu": GOOD, "prev.json": "{not json"},
                  ["report", "{good}", "{a}", "--compare-to", "{prev}", "--bootstrap", "10"]),

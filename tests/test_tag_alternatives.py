@@ -1,4 +1,5 @@
-"""--tag-syntax alternatives and --bdm (docs/method.md §15): parser, errors, numbers by hand."""
+"""--tag-syntax alternatives, --bdm and --wu-palmer (docs/method.md §15, §23): parser, errors,
+numbers by hand."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,11 @@ from hypothesis import strategies as st
 from synagree.base.problems import InputError
 from synagree.evaluation.compare import compare
 from synagree.evaluation.tags import evaluate_tags
-from synagree.trees.annotation_bdm import bdm_against_gold, expected_bdm
+from synagree.trees.annotation_bdm import (
+    closeness_against_gold,
+    expected_closeness,
+    tag_closeness,
+)
 from synagree.trees.hierarchy import Hierarchy, hierarchical_kappa
 from synagree.trees.tag_syntax import (
     TagSyntaxError,
@@ -23,6 +28,11 @@ from synagree.trees.tag_syntax import (
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "tagcredit"
 GOLD, SYSTEM, XPOS = DATA / "gold.conllu", DATA / "system.conllu", DATA / "xpos.txt"
+ROOTED = DATA / "xpos-rooted.txt"  # the same under one root concept (GATE's BDM needs one)
+# GATE's BDM on ROOTED, by hand (docs/tag-credit.md): n0 = 2, every n = 2, mean branching
+# 11/5; NNS-NN: bran 2/(11/5) = 10/11, x = 5/11, 5/11 / (5/11 + 1/2 + 1/2) = 5/16;
+# NNS-N: 5/11 / (5/11 + 1/2) = 10/21; VBD-VBZ: bran 15/11, 15/22 / (15/22 + 1) = 15/37
+BDM_NNS_NN, BDM_NNS_N, BDM_VBD_VBZ = 5 / 16, 10 / 21, 15 / 37
 
 
 # ------------------------------------------------------------------ parser
@@ -60,29 +70,47 @@ def test_round_trip(tags):
         assert parse_annotation(format_annotation(dist)) == pytest.approx(dist)
 
 
-# ------------------------------------------------------------------ BDM over annotations
-def test_bdm_by_hand():
+# ------------------------------------------------------------------ closeness over annotations
+def test_wu_palmer_by_hand():
     h = Hierarchy.from_file(XPOS)
-    assert bdm_against_gold(h, "NNS", "N") == pytest.approx(2 / 3)
-    assert bdm_against_gold(h, ["VB", "VBZ"], "VBZ") == 1.0
-    assert bdm_against_gold(h, "NNS", ("NN", "NNS")) == 0.75
-    assert bdm_against_gold(h, "VBD", {"VBD": 0.6, "VBZ": 0.4}) == pytest.approx(0.8)
-    assert expected_bdm(h, ("NN", "NNS"), ("NN", "NNS")) == 0.75
-    assert expected_bdm(h, "NN", "VB") == 0.0
+    wup = tag_closeness(h, "wu-palmer")
+    assert closeness_against_gold(wup, "NNS", "N") == pytest.approx(2 / 3)
+    assert closeness_against_gold(wup, ["VB", "VBZ"], "VBZ") == 1.0
+    assert closeness_against_gold(wup, "NNS", ("NN", "NNS")) == 0.75
+    assert closeness_against_gold(wup, "VBD", {"VBD": 0.6, "VBZ": 0.4}) == pytest.approx(0.8)
+    assert expected_closeness(wup, ("NN", "NNS"), ("NN", "NNS")) == 0.75
+    assert expected_closeness(wup, "NN", "VB") == 0.0
+
+
+def test_gate_bdm_by_hand():
+    bdm = tag_closeness(Hierarchy.from_file(ROOTED), "bdm")
+    assert bdm("NNS", "NN") == pytest.approx(BDM_NNS_NN, rel=1e-6)
+    assert bdm("NNS", "N") == pytest.approx(BDM_NNS_N, rel=1e-6)
+    assert bdm("VBD", "VBZ") == pytest.approx(BDM_VBD_VBZ, rel=1e-6)
+    assert bdm("RB", "JJ") == 0.0  # common ancestor XPOS, a top class: CP = 0
+    assert closeness_against_gold(bdm, "NNS", ("NN", "NNS")) == pytest.approx(
+        (BDM_NNS_NN + 1) / 2, rel=1e-6)
+    assert expected_closeness(bdm, ("NN", "NNS"), ("NN", "NNS")) == pytest.approx(
+        (1 + 1 + 2 * BDM_NNS_NN) / 4, rel=1e-6)
+    # without the root, N is a top class: GATE gives siblings and N/NNS nothing
+    flat_top = tag_closeness(Hierarchy.from_file(XPOS), "bdm")
+    assert flat_top("NNS", "NN") == flat_top("NNS", "N") == 0.0 and flat_top("NN", "NN") == 1.0
 
 
 # ------------------------------------------------------------------ tags
 def test_tags_by_hand():
-    res = evaluate_tags(GOLD, SYSTEM, "xpos", str(XPOS), tag_syntax="alternatives", bdm=True)
+    res = evaluate_tags(GOLD, SYSTEM, "xpos", str(XPOS), tag_syntax="alternatives",
+                        wu_palmer=True)
     assert (res.words, res.exact) == (6, 1)
     assert res.credit == pytest.approx(3.6)  # 1/2 + 1 + 0 + 1/2 + 0.6 + 1
     assert res.alt_correct == pytest.approx(3.1)  # 0 + 1 + 0 + 1/2 + 0.6 + 1
-    assert res.bdm == pytest.approx(2 / 3 + 1 + 0 + 0.75 + 0.8 + 1)
+    assert res.wup == pytest.approx(2 / 3 + 1 + 0 + 0.75 + 0.8 + 1)
+    assert res.bdm is None and res.bdm_prf is None
     assert (res.gold_alternatives, res.system_alternatives, res.system_probabilities) == (1, 2, 1)
     rows = {r.tag: r for r in res.per_tag}
     assert set(rows) == {"NNS", "RB", "VBD", "VB|VBZ"}
     assert (rows["NNS"].credit, rows["NNS"].alt_correct) == (1.0, 0.5)
-    assert rows["NNS"].bdm == pytest.approx(2 / 3 + 0.75)
+    assert rows["NNS"].wup == pytest.approx(2 / 3 + 0.75)
     assert rows["VB|VBZ"].mean_credit == 1.0
     # hierarchical kappa: gold alternatives as a uniform distribution (§15.2)
     h = Hierarchy.from_file(XPOS)
@@ -91,7 +119,23 @@ def test_tags_by_hand():
     assert res.hierarchical_kappa == pytest.approx(hierarchical_kappa(h, pairs).kappa)
     d = res.to_dict()
     assert d["alt_accuracy"] == pytest.approx(3.1 / 6)
-    assert d["counts"]["bdm"] == pytest.approx(res.bdm)
+    assert d["counts"]["wup"] == pytest.approx(res.wup) and "bdm" not in d["counts"]
+
+
+def test_tags_gate_bdm_by_hand():
+    res = evaluate_tags(GOLD, SYSTEM, "xpos", str(ROOTED), tag_syntax="alternatives", bdm=True)
+    # Dogs NNS/N, bark VB|VBZ/VBZ, loudly RB/JJ, Cats NNS/NN|NNS, slept VBD/VBD=.6|VBZ=.4, today
+    words = [BDM_NNS_N, 1.0, 0.0, (BDM_NNS_NN + 1) / 2, 0.6 + 0.4 * BDM_VBD_VBZ, 1.0]
+    assert res.bdm == pytest.approx(sum(words), rel=1e-6)
+    rows = {r.tag: r for r in res.per_tag}
+    assert rows["NNS"].bdm == pytest.approx(words[0] + words[3], rel=1e-6)
+    # GATE's BDM-based P/R/F: five words with a positive BDM match; loudly is missing and
+    # spurious; with one annotation per word on both sides P = R = F = the mean BDM
+    b = res.bdm_prf
+    assert (b.matches, b.missing, b.spurious) == (5, 1, 1)
+    assert b.precision() == b.recall() == pytest.approx(sum(words) / 6, rel=1e-6)
+    assert b.f1() == pytest.approx(res.mean_bdm)
+    assert res.to_dict()["bdm_prf"]["strict"]["f1"] == pytest.approx(res.mean_bdm)
 
 
 def test_tags_plain_default_unchanged_and_noted():
@@ -122,12 +166,16 @@ def test_tags_errors_name_file_and_line(tmp_path):
 
 def test_tags_cli_formats(run_cli, tmp_path):
     args = ["tags", GOLD, SYSTEM, "--column", "xpos", "--hierarchy", XPOS,
-            "--tag-syntax", "alternatives", "--bdm"]
+            "--tag-syntax", "alternatives", "--bdm", "--wu-palmer"]
     rc, out, _ = run_cli(*args, "--output", "csv")
     assert rc == 0
     head, all_row = out.splitlines()[:2]
-    assert head.endswith("credit,alt_correct,alt_accuracy,bdm,mean_bdm")
+    assert head.endswith("credit,alt_correct,alt_accuracy,bdm,mean_bdm,bdm_precision,"
+                         "bdm_recall,bdm_f1,wup,mean_wup")
     assert all_row.split(",")[7:9] == ["3.6", "3.1"]
+    assert float(all_row.split(",")[-2]) == pytest.approx(2 / 3 + 1 + 0 + 0.75 + 0.8 + 1)
+    rc, out, _ = run_cli(*args)
+    assert "BDM credit (GATE)" in out and "Wu-Palmer credit" in out
     rc, out, _ = run_cli(*args, "--output", "json")
     assert json.loads(out)["alternatives"] == {"gold_words": 1, "system_words": 2,
                                                "system_probabilities": 1}
@@ -139,12 +187,16 @@ def test_tags_cli_formats(run_cli, tmp_path):
 # ------------------------------------------------------------------ compare
 def test_compare_by_hand():
     res = compare(str(GOLD), [str(SYSTEM)], hierarchy="ud", alpha=False,
-                  tag_syntax="alternatives", bdm=True)
+                  tag_syntax="alternatives", bdm=True, wu_palmer=True)
     sc = res.systems[0].scores
     assert sc["LAS_hier"].correct == pytest.approx(3.0)  # 1/2 + 1 + 1/2 + 0 + 1 + 0
-    assert sc["LAS_bdm"].correct == pytest.approx(3.5)  # ... + 1/2 for the sibling
+    assert sc["LAS_wup"].correct == pytest.approx(3.5)  # ... + 1/2 for the sibling
+    # GATE: obl:npmod and obl:tmod meet in obl, a top class, so the sibling gets 0
+    assert sc["LAS_bdm"].correct == pytest.approx(3.0)
     assert sc["LAS"].correct == 2
-    assert "LAS_bdm" in res.rows() and res.as_dict()["tag_syntax"] == "alternatives"
+    assert res.rows()[-2:] == ["LAS_bdm", "LAS_wup"]
+    assert res.as_dict()["tag_syntax"] == "alternatives"
+    assert res.as_dict()["bdm_definition"] == "gate"
     plain = compare(str(GOLD), [str(SYSTEM)], hierarchy="ud", alpha=False)
     assert any("DEPREL value(s) contain" in n for n in plain.notes)
     with pytest.raises(InputError, match="need --hierarchy"):
@@ -154,11 +206,13 @@ def test_compare_by_hand():
 def test_compare_formats(run_cli):
     args = ["compare", GOLD, SYSTEM, "--hierarchy", "ud", "--tag-syntax", "alternatives",
             "--bdm", "--no-alpha"]
-    rc, out, _ = run_cli(*args, "--output", "csv")
-    rows = [r for r in out.splitlines() if ",LAS_bdm," in r]
+    rc, out, _ = run_cli(*args, "--wu-palmer", "--output", "csv")
+    rows = [r for r in out.splitlines() if ",LAS_wup," in r]
     assert rc == 0 and len(rows) == 1 and ",3.5,6,6,6," in rows[0]
-    rc, out, _ = run_cli(*args, "--output", "latex")
-    assert "LAS\\_bdm" in out and "58.33" in out
+    rows = [r for r in out.splitlines() if ",LAS_bdm," in r]
+    assert len(rows) == 1 and ",3.0,6,6,6," in rows[0]
+    rc, out, _ = run_cli(*args, "--wu-palmer", "--output", "latex")
+    assert "LAS\\_wup" in out and "58.33" in out and "LAS\\_bdm" in out
     rc, out, _ = run_cli(*args, "-v")
     assert "LAS_bdm" in out
 
@@ -170,7 +224,12 @@ def test_agree_by_hand(run_cli):
     assert rc == 0, err
     extra = json.loads(out)
     flat = json.dumps(extra)
-    assert '"LA_bdm": 0.8125' in flat and '"LA_hier": 0.75' in flat
+    # GATE: today's advmod|obl:tmod vs obl:npmod scores 0 both ways (obl is a top class)
+    assert '"LA_bdm": 0.75' in flat and '"LA_hier": 0.75' in flat
+    assert '"LAS_bdm": 0.5833333333333334' in flat
+    rc, out, err = run_cli("agree", GOLD, SYSTEM, "--hierarchy", "ud", "--tag-syntax",
+                           "alternatives", "--wu-palmer", "--output", "json")
+    assert '"LA_wup": 0.8125' in json.dumps(json.loads(out)) and "LA_bdm" not in out
     rc, out, err = run_cli("agree", GOLD, SYSTEM, "--bdm")
     assert rc == 2 and "need --hierarchy" in err
 
@@ -185,10 +244,10 @@ def test_agree_alpha_h_with_alternatives(run_cli):
 def test_agree_latex_carries_the_hierarchy_and_bdm_numbers(run_cli):
     # review: agree's LaTeX held only the alpha/LAS row, so LA_hier and LA_bdm were lost
     rc, out, err = run_cli("agree", GOLD, SYSTEM, "--hierarchy", "ud", "--tag-syntax",
-                           "alternatives", "--bdm", "--output", "latex")
+                           "alternatives", "--wu-palmer", "--output", "latex")
     assert rc == 0, err
-    assert "LA\\_hier & 75.0 \\\\" in out and "LA\\_bdm & 81.2 \\\\" in out
-    assert "LAS\\_bdm & 64.6 \\\\" in out and "ted\\_zero" not in out
+    assert "LA\\_hier & 75.0 \\\\" in out and "LA\\_wup & 81.2 \\\\" in out
+    assert "LAS\\_wup & 64.6 \\\\" in out and "ted\\_zero" not in out
     rc, plain_out, err = run_cli("agree", GOLD, SYSTEM, "--output", "latex")
     assert rc == 0 and "Metric & Value" not in plain_out  # default output unchanged
 
@@ -207,7 +266,9 @@ def test_agree_bdm_on_phrase_structure_is_noted(run_cli):
 
 # ------------------------------------------------------------------ real data
 def test_ewt_relabelled(shared_data, tmp_path):
-    """EWT test vs a copy with 10% of DEPREL replaced: BDM lies between exact and full credit."""
+    """EWT test vs a copy with 10% of DEPREL replaced: Wu-Palmer lies between exact and full
+    credit; GATE's BDM equals exact credit on ``ud``, where every universal relation is a top
+    class and so the common ancestor of two different relations is one (CP = 0)."""
     src = shared_data / "ud" / "en_ewt-ud-test.conllu"
     if not src.is_file():
         pytest.skip(f"{src} not found")
@@ -221,8 +282,11 @@ def test_ewt_relabelled(shared_data, tmp_path):
         out.append("\t".join(cols))
     system = tmp_path / "sys.conllu"
     system.write_text("\n".join(out) + "\n", encoding="utf-8")
-    res = evaluate_tags(src, system, "deprel", bdm=True)
-    assert res.accuracy < res.mean_bdm < 1.0
-    cmp = compare(str(src), [str(system)], hierarchy="ud", alpha=False, bdm=True)
+    res = evaluate_tags(src, system, "deprel", bdm=True, wu_palmer=True)
+    assert res.accuracy < res.mean_wup < 1.0
+    assert res.mean_bdm == pytest.approx(res.accuracy)
+    cmp = compare(str(src), [str(system)], hierarchy="ud", alpha=False, bdm=True,
+                  wu_palmer=True)
     sc = cmp.systems[0].scores
-    assert sc["LAS_full"].f1 <= sc["LAS_bdm"].f1 <= 1.0
+    assert sc["LAS_full"].f1 <= sc["LAS_wup"].f1 <= 1.0
+    assert sc["LAS_bdm"].f1 == pytest.approx(sc["LAS_full"].f1)

@@ -14,8 +14,8 @@ EXAMPLES = console_examples(DOC)
 
 
 def test_every_command_has_an_example():
-    assert [a[0] for a, _ in EXAMPLES] == ["tags", "tags", "compare", "agree"]
-    assert all("--bdm" in a for a, _ in EXAMPLES[1:])
+    assert [a[0] for a, _ in EXAMPLES] == ["tags", "tags", "tags", "compare", "agree"]
+    assert all("--bdm" in a or "--wu-palmer" in a for a, _ in EXAMPLES[1:])
 
 
 @pytest.mark.parametrize("args,expected", EXAMPLES, ids=[" ".join(a[:1] + a[-3:])
@@ -26,5 +26,6 @@ def test_documented_output(args, expected, run_cli, monkeypatch):
     assert rc == 0, err
     assert NUMBER.findall(out) == NUMBER.findall(expected)
     for line in expected.splitlines():
-        if line.startswith(("note:", "LAS_", "bdm_", "hier_", "BDM", "accuracy")):
+        if line.startswith(("note:", "LAS_", "bdm_", "wup_", "hier_", "BDM", "Wu-Palmer",
+                            "accuracy")):
             assert line.split()[0] in out

@@ -50,8 +50,8 @@ def _shown_in(expected: List[str], actual: List[str]) -> None:
 
 def test_every_option_has_an_example():
     opts = {o for args, _ in EXAMPLES for o in args}
-    assert {"--tiers", "--sibling-credit", "--tiers-unmapped"} <= opts
-    assert len(EXAMPLES) == 3
+    assert {"--tiers", "--sibling-credit", "--tiers-unmapped", "--lexicon"} <= opts
+    assert len(EXAMPLES) == 4
 
 
 @pytest.mark.parametrize("args,expected", EXAMPLES,

@@ -27,7 +27,7 @@ from synagree.distance.sums import delta_squared
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS
 from synagree.stats.baseline_options import BaselineOptions
-from synagree.stats.hierarchical import BDM_KEYS, METRIC_KEYS
+from synagree.stats.hierarchical import BDM_KEYS, METRIC_KEYS, WUP_KEYS
 from synagree.stats.regression import (
     BaselineComparison,
     ResultView,
@@ -47,9 +47,10 @@ NOTE_ONLY = ("variants", "d_e", "matching", "text_check", "phrase_style", "boots
              "version")
 """Settings whose difference is a note (any other differing setting is an error)."""
 
-HIERARCHY_METRICS = METRIC_KEYS + BDM_KEYS
+HIERARCHY_METRICS = METRIC_KEYS + BDM_KEYS + WUP_KEYS
 """Metrics read through the ``hierarchy`` setting (``--hierarchy``, ``--label-distance``,
-``--tag-syntax``, ``--bdm``): when both sides have it and it differs they are left out."""
+``--tag-syntax``, ``--bdm``, ``--wu-palmer``): when both sides have it and it differs they
+are left out (a result from before GATE's BDM says ``bdm`` there, one since ``bdm (GATE)``)."""
 
 _NOT_METRICS = {"units", "units_total", "annotations", "annotators", "ignored", "multi_root",
                 "cycle_sentences", "distinct_trees"}

@@ -63,5 +63,6 @@ def hierarchy_scores(core: Core, options: HierarchyOptions) -> HierarchyScores:
         raise ValueError("the result carries no corpus (use synagree.agree / agree_corpus)")
     o = options
     values, info = hierarchical_metrics(core.corpus, o.spec, o.label_distance, o.plain_as_leaf,
-                                        o.label_credit, variants_of(core), o.tag_syntax, o.bdm)
+                                        o.label_credit, variants_of(core), o.tag_syntax, o.bdm,
+                                        o.wu_palmer)
     return HierarchyScores(o, values, info)

@@ -68,10 +68,11 @@ def validate_args(args: argparse.Namespace) -> None:
     dist = getattr(args, "label_distance", "exact")
     plain = getattr(args, "plain_as_leaf", False)
     if spec is None:
-        if getattr(args, "tag_syntax", "plain") != "plain" or getattr(args, "bdm", False):
+        if (getattr(args, "tag_syntax", "plain") != "plain" or getattr(args, "bdm", False)
+                or getattr(args, "wu_palmer", False)):
             raise InputError.single("<command line>", None, "usage",
-                                    "--tag-syntax alternatives and --bdm need --hierarchy "
-                                    "ud|msd|flat|FILE")
+                                    "--tag-syntax alternatives, --bdm and --wu-palmer need "
+                                    "--hierarchy ud|msd|flat|FILE")
         if dist == "hierarchy":
             raise InputError.single("<command line>", None, "usage",
                                     "--label-distance hierarchy needs --hierarchy "
@@ -93,7 +94,8 @@ def hierarchy_options(args: argparse.Namespace) -> Optional[HierarchyOptions]:
     return HierarchyOptions(spec, getattr(args, "label_distance", "exact"),
                             getattr(args, "plain_as_leaf", False),
                             getattr(args, "label_credit", AGREE_MODE),
-                            getattr(args, "tag_syntax", "plain"), getattr(args, "bdm", False))
+                            getattr(args, "tag_syntax", "plain"), getattr(args, "bdm", False),
+                            getattr(args, "wu_palmer", False))
 
 
 def add_worst_args(parser: argparse.ArgumentParser) -> None:

@@ -61,7 +61,8 @@ def _run_dependency(args: argparse.Namespace) -> int:
                   names=args.names, alpha=not args.no_alpha, sample_pairs=args.sample_pairs,
                   exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
                   progress=not args.quiet, max_memory=args.max_memory,
-                  tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf)
+                  tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf,
+                  wu_palmer=args.wu_palmer)
     if old is not None or output_format(args) == "json":  # per-unit data for --baseline
         add_unit_data(res)
     if old is not None:
@@ -117,7 +118,7 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_sampling(p)
     options.add_memory(p)
     options.add_quiet(p)
-    add_tag_syntax_args(p, "DEPREL values")  # --tag-syntax, --bdm (docs/method.md §15)
+    add_tag_syntax_args(p, "DEPREL values")  # --tag-syntax, --bdm, --wu-palmer (method §15)
     p.add_argument("--prf", action="store_true",
                    help="add micro and macro P/R/F1 over relations: strict (head + full "
                         "DEPREL), lenient (head + universal relation), unlabelled, and both "

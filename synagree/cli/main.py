@@ -34,6 +34,8 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
     "compare": ("compare", "evaluate parsers against gold: CoNLL 2018 scores, alpha, "
                            "breakdowns, significance"),
     "tags": ("tags", "tag-level evaluation (exact, hierarchical credit, kappa) against gold"),
+    "spans": ("spans", "GATE's strict/lenient/average P/R/F1 over constituents or word spans"),
+    "bdm": ("bdm", "GATE's BDM score file of a concept hierarchy (every pair of concepts)"),
     "noise": ("noise", "noise-sensitivity experiment: alpha and LAS under synthetic noise"),
     "plot": ("plot", "figures of a noise experiment (runs.csv / results.json)"),
 }

@@ -1,5 +1,5 @@
-"""``--tag-syntax`` and ``--bdm``: the options shared by ``tags``, ``compare`` and ``agree``
-(docs/method.md §15)."""
+"""``--tag-syntax``, ``--bdm`` and ``--wu-palmer``: the options shared by ``tags``,
+``compare`` and ``agree`` (docs/method.md §15, §23)."""
 from __future__ import annotations
 
 import argparse
@@ -16,7 +16,7 @@ TAG_SYNTAXES = ("plain", "alternatives")
 
 
 def add_tag_syntax_args(p: argparse.ArgumentParser, what: str = "tags") -> None:
-    """Add ``--tag-syntax plain|alternatives`` and ``--bdm`` to a command's parser.
+    """Add ``--tag-syntax plain|alternatives``, ``--bdm`` and ``--wu-palmer`` to a parser.
 
     ``what`` names the values in the help ("tags", "DEPREL").
     """
@@ -26,9 +26,14 @@ def add_tag_syntax_args(p: argparse.ArgumentParser, what: str = "tags") -> None:
                         "alternatives, with \\| \\= \\\\ as escapes (default: plain, every "
                         "value one tag)")
     p.add_argument("--bdm", action="store_true",
-                   help="also report BDM closeness credit (GATE's balanced distance metric: "
-                        "2 depth(common ancestor) / (depth(a) + depth(b)); siblings get "
-                        "partial credit)")
+                   help="also report GATE's balanced distance metric (BDM) between the "
+                        "tags, computed as GATE's BDM plugin does with the hierarchy's "
+                        "top-level tags as top classes (docs/method.md §23); tags whose "
+                        "common ancestor is a top-level tag get 0")
+    p.add_argument("--wu-palmer", action="store_true",
+                   help="also report the Wu-Palmer closeness 2 depth(common ancestor) / "
+                        "(depth(a) + depth(b)), depth counted in tags (what --bdm computed "
+                        "before it followed GATE)")
 
 
 def _first_phrase_file(files: Sequence[str], dirs: Sequence[str], fmt: str) -> Optional[str]:

@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     res = evaluate_tags(args.gold, args.system, column=args.column, hierarchy=args.hierarchy,
                         plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check,
                         tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf,
+                        wu_palmer=args.wu_palmer,
                         per_feature=args.per_feature, **_tiers_options(args))
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
@@ -44,9 +45,14 @@ def _tiers_options(args: argparse.Namespace) -> dict:
     options.qualifier(args, "tiers_unmapped", present, "error",
                       "--tiers-unmapped applies with --tiers only")
     if not present:
+        for given, option in ((args.majority, "--majority"), (args.lexicon, "--lexicon")):
+            if given:
+                raise InputError.single("<command line>", None, "usage",
+                                        f"{option} applies with --tiers only")
         return {}
     return {"tiers": args.tiers, "sibling_credit": args.sibling_credit,
-            "unmapped": args.tiers_unmapped}
+            "unmapped": args.tiers_unmapped, "majority": args.majority,
+            "lexicon": args.lexicon}
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -68,7 +74,7 @@ def register(p: argparse.ArgumentParser) -> None:
                               "pair by # sent_id when both files have them, else by position")
     options.add_output(p, OUTPUTS, "table")
     options.add_quiet(p)
-    add_tag_syntax_args(p)  # --tag-syntax, --bdm (docs/method.md §15)
+    add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (docs/method.md §15)
     p.add_argument("--prf", action="store_true",
                    help="add micro and macro P/R/F1 over tags: strict (tags as written) and "
                         "lenient (top-level ancestors in the hierarchy) (docs/method.md §17)")
@@ -85,3 +91,12 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tiers-unmapped", choices=list(UNMAPPED_POLICIES), default=None,
                    help="with --tiers: a tag the mapping lacks is an error (default) or its "
                         "own coarse class")
+    p.add_argument("--majority", action="store_true",
+                   help="with --tiers COLUMN: map each fine tag to its most frequent coarse "
+                        "tag in gold when the column is not a function of the fine one, and "
+                        "report the ambiguous fine tags")
+    p.add_argument("--lexicon", metavar="FILE", default=None,
+                   help="with --tiers: a lexicon (WORD<TAB>FINE lines, or a training "
+                        ".conllu file whose --column gives it): report how often the coarse "
+                        "tag and the lexicon decide the fine tag, per coarse tag and per "
+                        "word form, unknown words apart")

@@ -247,6 +247,7 @@ def compare_baseline(res: CompareResult, doc: dict, baseline: str = "<baseline>"
             if ov.name not in names:
                 notes.append(f"{ov.name}: in the baseline only, not compared")
     old_syntax = str(doc.get("tag_syntax", "plain"))
+    old_bdm = str(doc.get("bdm_definition", ""))
     results = []
     for ov, nv in pairs:
         pair_notes = []
@@ -255,6 +256,11 @@ def compare_baseline(res: CompareResult, doc: dict, baseline: str = "<baseline>"
                 v.values.pop("LAS_hier", None)
             pair_notes.append(f"LAS_hier not compared: hierarchy {ov.settings['hierarchy']} "
                               f"in the baseline, {nv.settings['hierarchy']} now")
+        if old_bdm != "gate" and "LAS_bdm" in ov.values:  # method §23: another formula then
+            for v in (ov, nv):
+                v.values.pop("LAS_bdm", None)
+            pair_notes.append("LAS_bdm not compared: the baseline's LAS_bdm is the earlier "
+                              "Wu-Palmer formula, not GATE's BDM (docs/method.md §23)")
         if old_syntax != res.tag_syntax:  # label credit read differently (method §15)
             for v in (ov, nv):
                 v.values.pop("LAS_hier", None)

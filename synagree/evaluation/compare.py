@@ -109,10 +109,11 @@ from synagree.stats.significance import (
 from synagree.stats.tag_alternatives import (
     TagReader,
     check_syntax_option,
-    gold_bdm_fn,
+    gold_closeness_fn,
     gold_credit_fn,
     plain_syntax_note,
 )
+from synagree.trees.annotation_bdm import tag_closeness
 from synagree.trees.flat import FlatTree, Vocabulary, dependency_trees
 
 __all__ = [
@@ -775,7 +776,9 @@ class CompareResult:
     tag_syntax : {"plain", "alternatives"}
         How DEPREL was read for ``LAS_hier``/``LAS_bdm`` (docs/method.md §15).
     bdm : bool
-        ``LAS_bdm`` was computed.
+        ``LAS_bdm`` (GATE's BDM, docs/method.md §23) was computed.
+    wu_palmer : bool
+        ``LAS_wup`` (the Wu–Palmer closeness) was computed.
     baseline : BaselineComparison, optional
         The comparison with a stored result (docs/method.md §18).
 
@@ -804,6 +807,7 @@ class CompareResult:
     notes: List[str] = field(default_factory=list)
     tag_syntax: str = "plain"
     bdm: bool = False
+    wu_palmer: bool = False
     # against a stored result (--baseline; synagree.evaluation.baseline)
     baseline: Optional[BaselineComparison] = None
     # scores left out of the tables and JSON: CLAS/MLAS/BLEX when gold's relations are
@@ -830,6 +834,8 @@ class CompareResult:
             rows.append("LAS_hier")
         if self.bdm:
             rows.append("LAS_bdm")
+        if self.wu_palmer:
+            rows.append("LAS_wup")
         rows += [m for m in ENHANCED_METRICS if any(m in s.scores for s in self.systems)]
         if any(s.alpha is not None for s in self.systems):
             rows += [f"alpha_{v}" for v in VARIANTS]
@@ -843,8 +849,11 @@ class CompareResult:
              "gold_words": self.gold_words, "hierarchy": self.hierarchy,
              "full_labels": self.full_labels,
              "systems": [s.as_dict(self.omitted) for s in self.systems]}
-        if self.tag_syntax != "plain" or self.bdm:  # docs/method.md §15
-            d.update(tag_syntax=self.tag_syntax, bdm_credit=self.bdm)
+        if self.tag_syntax != "plain" or self.bdm or self.wu_palmer:  # docs/method.md §15
+            d.update(tag_syntax=self.tag_syntax, bdm_credit=self.bdm,
+                     wu_palmer_credit=self.wu_palmer)
+        if self.bdm:  # LAS_bdm is GATE's BDM (docs/method.md §23), not the earlier formula
+            d["bdm_definition"] = "gate"
         if self.significance is not None:
             d["significance"] = self.significance.as_dict()
         if self.baseline is not None:
@@ -940,7 +949,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             R: Optional[int] = None, full_labels: bool = False,
             progress: Optional[bool] = None,
             max_memory: int = DEFAULT_MAX_MEMORY, tag_syntax: str = "plain",
-            bdm: bool = False, prf: bool = False) -> CompareResult:
+            bdm: bool = False, prf: bool = False, wu_palmer: bool = False) -> CompareResult:
     r"""Score systems against gold: CoNLL 2018 scores, α, breakdowns, significance.
 
     docs/method.md §11.  Every file is read before any is refused, so the
@@ -989,11 +998,14 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
         ``LAS_hier`` and ``LAS_bdm`` (docs/method.md §15); the scorer's own
         metrics compare the values as written.
     bdm : bool
-        Add ``LAS_bdm``: head correct × BDM label closeness (needs
-        ``hierarchy``).
+        Add ``LAS_bdm``: head correct × GATE's BDM between the labels
+        (docs/method.md §15.5, §23; needs ``hierarchy``).
     prf : bool
         Add micro and macro P/R/F1 over relations, strict and lenient
         (`SystemResult.prf`, docs/method.md §17).
+    wu_palmer : bool
+        Add ``LAS_wup``: head correct × the Wu–Palmer closeness of the labels
+        (docs/method.md §15.5; needs ``hierarchy``).
 
     Returns
     -------
@@ -1029,10 +1041,10 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
         raise InputError.single("<command line>", None, "usage",
                                 "significance needs the exact D_e: drop --sample-pairs")
     check_syntax_option(tag_syntax)
-    if (tag_syntax != "plain" or bdm) and hierarchy is None:
+    if (tag_syntax != "plain" or bdm or wu_palmer) and hierarchy is None:
         raise InputError.single("<command line>", None, "usage",
-                                "--tag-syntax alternatives and --bdm need --hierarchy "
-                                "ud|msd|flat|FILE")
+                                "--tag-syntax alternatives, --bdm and --wu-palmer need "
+                                "--hierarchy ud|msd|flat|FILE")
     gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
                                                         for k, s in enumerate(systems)])
     sys_names = _names(sys_tbs, names)
@@ -1070,7 +1082,11 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             scores["LAS_hier"] = (_hier_score(al, h) if tag_syntax == "plain"
                                   else credit_las(al, gold_credit_fn(h, read)))
             if bdm:
-                scores["LAS_bdm"] = credit_las(al, gold_bdm_fn(h, read))
+                scores["LAS_bdm"] = credit_las(al, gold_closeness_fn(
+                    tag_closeness(h, "bdm", added), read))
+            if wu_palmer:
+                scores["LAS_wup"] = credit_las(al, gold_closeness_fn(
+                    tag_closeness(h, "wu-palmer"), read))
         units = sentence_units(al)
         sr = SystemResult(name, tb.name, scores, units, conll18=res, enhanced=res.enhanced)
         if res.enhanced is not None:
@@ -1154,14 +1170,15 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
                           + (f", LAS_hier {hdesc}" if hdesc else ""),
                 "alpha": ("off" if not alpha else _d_e_setting(results, seed)),
                 "breakdown": "full DEPREL" if full_labels else "universal relation"}
-    if tag_syntax != "plain" or bdm:
-        settings["tag_syntax"] = tag_syntax + (", bdm" if bdm else "")
+    if tag_syntax != "plain" or bdm or wu_palmer:
+        settings["tag_syntax"] = (tag_syntax + (", bdm (GATE)" if bdm else "")
+                                  + (", wu-palmer" if wu_palmer else ""))
     if significance:
         settings["significance"] = f"B = {B}, R = {R or B}, seed {seed}, level {level:g}"
     settings["version"] = __version__
     return CompareResult(gold_tb.name, len(gold_tb.sentences), len(gold_tb.words), results,
-                         hdesc, full_labels, sig, notes, tag_syntax, bdm, omitted=omitted,
-                         settings=settings)
+                         hdesc, full_labels, sig, notes, tag_syntax, bdm, wu_palmer,
+                         omitted=omitted, settings=settings)
 
 
 def _d_e_setting(results: Sequence[SystemResult], seed: int) -> str:

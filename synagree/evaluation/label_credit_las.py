@@ -1,11 +1,12 @@
-"""LAS with label credit: ``LAS_hier`` over alternatives and ``LAS_bdm`` (docs/method.md §15.5).
+"""LAS with label credit: ``LAS_hier``, ``LAS_bdm``, ``LAS_wup`` (docs/method.md §15.5).
 
 Per aligned word of the CoNLL 2018 alignment (left as the scorer makes it):
 [head correct] × a label credit of the system's DEPREL against the gold one,
 summed like a correct count, so precision, recall and F1 follow as for LAS.
 ``LAS_hier`` uses the Melamed & Resnik credit (with ``--tag-syntax
 alternatives``, of alternatives: gold disjunctive, system a distribution);
-``LAS_bdm`` the BDM closeness of `synagree.trees.annotation_bdm.bdm_against_gold`.
+``LAS_bdm`` GATE's BDM and ``LAS_wup`` the Wu–Palmer closeness, against
+disjunctive gold (`synagree.trees.annotation_bdm.closeness_against_gold`).
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def credit_las(alignment: Alignment, credit: Callable[[str, str], float]) -> Sco
     alignment : Alignment
     credit : callable
         ``(gold value, system value) -> float`` in [0, 1], e.g.
-        `synagree.stats.tag_alternatives.gold_bdm_fn`.
+        `synagree.stats.tag_alternatives.gold_closeness_fn`.
 
     Returns
     -------
@@ -37,15 +38,20 @@ def credit_las(alignment: Alignment, credit: Callable[[str, str], float]) -> Sco
     Examples
     --------
     >>> from synagree.evaluation.conll18 import evaluate
-    >>> from synagree.stats.tag_alternatives import TagReader, gold_bdm_fn
+    >>> from synagree.stats.tag_alternatives import TagReader, gold_closeness_fn
+    >>> from synagree.trees.annotation_bdm import tag_closeness
     >>> from synagree.trees.hierarchy import Hierarchy
     >>> row = "{}\t{}\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
     >>> gold = row.format(1, "Dogs", 2, "obl:tmod") + row.format(2, "bark", 0, "root") + "\n"
     >>> system = gold.replace("obl:tmod", "obl:npmod")
     >>> h = Hierarchy.from_ud(["obl:tmod", "obl:npmod", "root"])
-    >>> sc = credit_las(evaluate(gold, system).alignment, gold_bdm_fn(h, TagReader()))
-    >>> sc.correct, sc.f1  # siblings at depth 2: BDM 1/2
+    >>> wup = gold_closeness_fn(tag_closeness(h, "wu-palmer"), TagReader())
+    >>> sc = credit_las(evaluate(gold, system).alignment, wup)
+    >>> sc.correct, sc.f1  # siblings at depth 2: Wu-Palmer 1/2
     (1.5, 0.75)
+    >>> bdm = gold_closeness_fn(tag_closeness(h, "bdm"), TagReader())
+    >>> credit_las(evaluate(gold, system).alignment, bdm).correct  # GATE: obl is a top class
+    1.0
     """
     total = math.fsum(credit(p.gold.deprel, p.system.deprel) for p in alignment
                       if p.system_head is p.gold_head)

@@ -57,11 +57,15 @@ from synagree.evaluation.tiers import (
     resolve_tiers_spec,
     tiers_for_words,
 )
+from synagree.io.compression import strip_suffix
 from synagree.io.conllu import sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
+from synagree.io.formats import CONLL_SUFFIXES
+from synagree.io.lexicon import Lexicon, lexicon_from_words, read_lexicon
 from synagree.io.text import comparable
 from synagree.stats.features import check_feats
+from synagree.stats.gate_prf import BDMCounts, SpanAnnotation, bdm_diff
 from synagree.stats.hierarchical import (
     describe_hierarchy,
     load_hierarchy,
@@ -74,10 +78,11 @@ from synagree.stats.tag_alternatives import (
     check_syntax_option,
     check_values,
     flat_credit_fn,
-    gold_bdm_fn,
+    gold_closeness_fn,
     gold_credit_fn,
     plain_syntax_note,
 )
+from synagree.trees.annotation_bdm import tag_closeness
 from synagree.trees.hierarchy import (
     HierarchicalKappa,
     Hierarchy,
@@ -87,7 +92,7 @@ from synagree.trees.hierarchy import (
 )
 
 __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pairs",
-           "read_tag_column", "default_hierarchy"]
+           "read_tag_column", "default_hierarchy", "load_lexicon"]
 
 #: CoNLL-U column index (0-based) of each evaluable column.
 COLUMNS = {"upos": 3, "xpos": 4, "feats": 5, "deprel": 7}
@@ -365,7 +370,9 @@ class TagRow:
         With ``--tag-syntax alternatives``: Σ of the system's mass on the gold
         alternatives (docs/method.md §15.2).
     bdm : float, optional
-        With ``--bdm``: Σ of their BDM closeness (docs/method.md §15.3).
+        With ``--bdm``: Σ of their GATE BDM (docs/method.md §15.3, §23).
+    wup : float, optional
+        With ``--wu-palmer``: Σ of their Wu–Palmer closeness (docs/method.md §15.3).
 
     Examples
     --------
@@ -382,6 +389,7 @@ class TagRow:
     confusion_count: int = 0
     alt_correct: Optional[float] = None
     bdm: Optional[float] = None
+    wup: Optional[float] = None
 
     @property
     def accuracy(self) -> float:
@@ -399,6 +407,11 @@ class TagRow:
         return _per_optional(self.bdm, self.count)
 
     @property
+    def mean_wup(self) -> Optional[float]:
+        """wup / count (None without Wu–Palmer, NaN when count is 0)."""
+        return _per_optional(self.wup, self.count)
+
+    @property
     def mean_credit(self) -> float:
         """credit / count (NaN when count is 0)."""
         return _per(self.credit, self.count)
@@ -413,6 +426,8 @@ class TagRow:
             d.update(alt_correct=self.alt_correct, alt_accuracy=finite_or_none(self.alt_accuracy))
         if self.bdm is not None:  # --bdm
             d.update(bdm=self.bdm, mean_bdm=finite_or_none(self.mean_bdm))
+        if self.wup is not None:  # --wu-palmer
+            d.update(wup=self.wup, mean_wup=finite_or_none(self.mean_wup))
         return d
 
 
@@ -450,7 +465,12 @@ class TagsResult:
         With ``alternatives``: Σ over words of the system's mass on the gold
         alternatives (exact tags, no hierarchy).
     bdm : float, optional
-        With ``bdm=True``: Σ over words of the BDM closeness (§15.3).
+        With ``bdm=True``: Σ over words of GATE's BDM (§15.3, §23).
+    bdm_prf : BDMCounts, optional
+        With ``bdm=True``: GATE's BDM-based counts, precision, recall and F1
+        over the words as annotations (§23.3).
+    wup : float, optional
+        With ``wu_palmer=True``: Σ over words of the Wu–Palmer closeness (§15.3).
     gold_alternatives, system_alternatives, system_probabilities : int
         Words whose gold / system value names several tags; system values
         with probabilities.
@@ -501,6 +521,8 @@ class TagsResult:
     tag_syntax: str = "plain"
     alt_correct: Optional[float] = None
     bdm: Optional[float] = None
+    bdm_prf: Optional[BDMCounts] = None
+    wup: Optional[float] = None
     gold_alternatives: int = 0
     system_alternatives: int = 0
     system_probabilities: int = 0
@@ -521,8 +543,13 @@ class TagsResult:
 
     @property
     def mean_bdm(self) -> Optional[float]:
-        """Mean BDM closeness: bdm / words (None when not computed)."""
+        """Mean GATE BDM: bdm / words (None when not computed)."""
         return _per_optional(self.bdm, self.words)
+
+    @property
+    def mean_wup(self) -> Optional[float]:
+        """Mean Wu–Palmer closeness: wup / words (None when not computed)."""
+        return _per_optional(self.wup, self.words)
 
     @property
     def mean_credit(self) -> float:
@@ -553,9 +580,10 @@ class TagsResult:
             "per_tag": [r.as_dict() for r in self.per_tag],
             "warnings": [p.as_dict() for p in self.warnings],
         }
-        if self.tag_syntax != "plain" or self.bdm is not None:  # docs/method.md §15
-            d["tag_syntax"] = self.tag_syntax
+        if self.tag_syntax != "plain" or self.bdm is not None or self.wup is not None:
+            d["tag_syntax"] = self.tag_syntax  # docs/method.md §15
             d["bdm_credit"] = self.bdm is not None
+            d["wu_palmer_credit"] = self.wup is not None
         if self.alt_correct is not None:
             d["alt_accuracy"] = finite_or_none(self.alt_accuracy)
             d["counts"]["alt_correct"] = self.alt_correct
@@ -565,6 +593,11 @@ class TagsResult:
         if self.bdm is not None:
             d["mean_bdm"] = finite_or_none(self.mean_bdm)
             d["counts"]["bdm"] = self.bdm
+        if self.bdm_prf is not None:
+            d["bdm_prf"] = self.bdm_prf.as_dict()
+        if self.wup is not None:
+            d["mean_wup"] = finite_or_none(self.mean_wup)
+            d["counts"]["wup"] = self.wup
         if self.notes:
             d["notes"] = list(self.notes)
         if self.prf is not None:
@@ -574,6 +607,49 @@ class TagsResult:
         if self.tiers is not None:
             d["tiers"] = self.tiers.to_dict()
         return d
+
+
+def load_lexicon(spec: Union[str, Path, Lexicon], column: str) -> Lexicon:
+    r"""A lexicon: a `Lexicon`, a CoNLL-U treebank (its ``column``), or a ``WORD<TAB>FINE`` file.
+
+    A name ending in ``.conllu``, ``.conll`` or ``.conllx`` (compressed or
+    not) is a treebank; anything else a lexicon file
+    (`synagree.io.lexicon.read_lexicon`).
+
+    Parameters
+    ----------
+    spec : str, path-like or Lexicon
+    column : str
+        The fine column, read from a treebank.
+
+    Returns
+    -------
+    Lexicon
+
+    Raises
+    ------
+    InputError
+        The reading problems of either kind of file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> fd, path = tempfile.mkstemp(suffix=".conllu")
+    >>> with os.fdopen(fd, "w") as f:
+    ...     _ = f.write("1\tcan\t_\tAUX\tMD\t_\t0\troot\t_\t_\n\n")
+    >>> load_lexicon(path, "xpos").tags("can")
+    {'MD': 1}
+    >>> os.remove(path)
+    """
+    if isinstance(spec, Lexicon):
+        return spec
+    if Path(strip_suffix(Path(spec).name)).suffix.lower() in CONLL_SUFFIXES:
+        log = ProblemLog()
+        sents = read_tag_column(spec, column, log)
+        log.raise_if_errors()
+        return lexicon_from_words(((form, tag) for s in sents for _, form, tag in s.words),
+                                  f"treebank {spec} ({column})")
+    return read_lexicon(spec)
 
 
 def _words(sentences: List[TagSentence]) -> List[Tuple[str, int, str]]:
@@ -603,7 +679,7 @@ def default_hierarchy(column: str) -> str:
 def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
                        hierarchy: Union[str, Hierarchy] = "flat",
                        plain_as_leaf: bool = False, tag_syntax: str = "plain",
-                       bdm: bool = False) -> dict:
+                       bdm: bool = False, wu_palmer: bool = False) -> dict:
     """The scores of `TagsResult` for ``(gold, system)`` tag pairs.
 
     Parameters
@@ -621,7 +697,11 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
         system a distribution; adds ``alt_correct`` and the alternative
         counts.
     bdm : bool
-        Add ``bdm``, the summed BDM closeness (docs/method.md §15.3).
+        Add ``bdm``, the summed GATE BDM (docs/method.md §15.3, §23), and
+        ``bdm_prf``, GATE's BDM-based P/R/F1 with each word an annotation
+        (§23.3).
+    wu_palmer : bool
+        Add ``wup``, the summed Wu–Palmer closeness (docs/method.md §15.3).
 
     Returns
     -------
@@ -629,8 +709,8 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
         The constructor's fields ``words``, ``exact``, ``credit``,
         ``cohen_kappa``, ``scott_pi``, ``hier_kappa``, ``per_tag``,
         ``added_tags`` (and ``alt_correct``, ``gold_alternatives``,
-        ``system_alternatives``, ``system_probabilities``, ``bdm`` when
-        asked for).
+        ``system_alternatives``, ``system_probabilities``, ``bdm``,
+        ``bdm_prf``, ``wup`` when asked for).
 
     Examples
     --------
@@ -643,9 +723,11 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     >>> evaluate_tag_pairs(pairs, "flat")["credit"]
     2.0
     >>> d = evaluate_tag_pairs([("obj|iobj", "iobj"), ("obj", "obj=0.5|iobj=0.5")], "ud",
-    ...                        tag_syntax="alternatives", bdm=True)
-    >>> d["exact"], d["credit"], d["alt_correct"], d["bdm"]
-    (0, 1.5, 1.5, 1.5)
+    ...                        tag_syntax="alternatives", bdm=True, wu_palmer=True)
+    >>> d["exact"], d["credit"], d["alt_correct"], d["bdm"], d["wup"]
+    (0, 1.5, 1.5, 1.5, 1.5)
+    >>> d["bdm_prf"].matches, d["bdm_prf"].precision()
+    (2, 0.75)
     """
     confusion = Counter(pairs)
     read = TagReader(tag_syntax)
@@ -653,9 +735,11 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     h, added = load_hierarchy_noting_added(hierarchy, tags, plain_as_leaf)
     gold_credit = gold_credit_fn(h, read)
     flat = flat_credit_fn(read) if tag_syntax != "plain" else None
-    closeness = gold_bdm_fn(h, read) if bdm else None
+    closeness = gold_closeness_fn(tag_closeness(h, "bdm", added), read) if bdm else None
+    wup_fn = gold_closeness_fn(tag_closeness(h, "wu-palmer"), read) if wu_palmer else None
     alt_sums: List[float] = []
     bdm_sums: List[float] = []
+    wup_sums: List[float] = []
     gold_alts = sys_alts = sys_probs = 0
     exact = 0
     rows: Dict[str, TagRow] = {}
@@ -669,7 +753,8 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
         credits.append(c * cr)
         agreements.append(c * h.pair_agreement(read(g), read(s)))
         row = rows.setdefault(g, TagRow(g, 0, 0, 0.0, alt_correct=0.0 if flat else None,
-                                        bdm=0.0 if closeness else None))
+                                        bdm=0.0 if closeness else None,
+                                        wup=0.0 if wup_fn else None))
         row.count += c
         row.credit += c * cr
         if flat is not None:
@@ -682,6 +767,9 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
         if closeness is not None:
             bdm_sums.append(c * closeness(g, s))
             row.bdm = (row.bdm or 0.0) + bdm_sums[-1]
+        if wup_fn is not None:
+            wup_sums.append(c * wup_fn(g, s))
+            row.wup = (row.wup or 0.0) + wup_sums[-1]
         if g == s:
             row.exact += c
             exact += c
@@ -700,7 +788,7 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     n = len(pairs)
     hk = HierarchicalKappa(n, agreement_sum, 2 * n, leaf_mass)
     per_tag = sorted(rows.values(), key=lambda r: (-r.count, r.tag))
-    out = {"words": n, "exact": exact, "credit": credit_sum,
+    out: Dict[str, object] = {"words": n, "exact": exact, "credit": credit_sum,
            "cohen_kappa": finite_or_none(cohens_kappa(pairs)),
            "scott_pi": finite_or_none(scotts_pi(pairs)),
            "hier_kappa": hk, "per_tag": per_tag, "added_tags": added}
@@ -709,6 +797,12 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
                    system_alternatives=sys_alts, system_probabilities=sys_probs)
     if closeness is not None:
         out["bdm"] = math.fsum(bdm_sums)
+        # GATE's BDM-based P/R/F (§23.3): word k is the span [k, k+1) on both sides
+        out["bdm_prf"] = bdm_diff((SpanAnnotation(k, k + 1, g) for k, (g, _) in enumerate(pairs)),
+                                  (SpanAnnotation(k, k + 1, s) for k, (_, s) in enumerate(pairs)),
+                                  closeness)
+    if wup_fn is not None:
+        out["wup"] = math.fsum(wup_sums)
     return out
 
 
@@ -717,7 +811,10 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   plain_as_leaf: bool = False, check_text: bool = True,
                   tag_syntax: str = "plain", bdm: bool = False, prf: bool = False,
                   per_feature: bool = False, tiers: Optional[TiersSpec] = None,
-                  sibling_credit: float = SIBLING_CREDIT, unmapped: str = "error") -> TagsResult:
+                  wu_palmer: bool = False,
+                  sibling_credit: float = SIBLING_CREDIT, unmapped: str = "error",
+                  majority: bool = False,
+                  lexicon: Union[str, Path, Lexicon, None] = None) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -743,7 +840,11 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         ``plain`` a value containing ``|`` or ``=`` is one tag, and a note
         says so.
     bdm : bool
-        Also the BDM closeness, overall and per tag (docs/method.md §15.3).
+        Also GATE's BDM, overall and per tag, and GATE's BDM-based P/R/F1
+        (docs/method.md §15.3, §23).
+    wu_palmer : bool
+        Also the Wu–Palmer closeness, overall and per tag (docs/method.md
+        §15.3; what ``bdm`` computed before GATE's BDM was implemented).
     prf : bool
         Add strict and lenient micro/macro P/R/F1 over tags
         (`TagsResult.prf`, docs/method.md §17).
@@ -760,6 +861,15 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     unmapped : {"error", "own-class"}
         With ``tiers``: tags the mapping lacks are an error, or each its own
         coarse class.
+    majority : bool
+        With ``tiers`` naming a gold column: map each fine tag to its most
+        frequent coarse tag and report the ambiguous ones, instead of refusing
+        a column that is not a function of the fine one (docs/method.md §16.4).
+    lexicon : str, path-like, Lexicon or None
+        With ``tiers``: a lexicon of fine tags per word form (a
+        ``WORD<TAB>FINE`` file, or a CoNLL-U treebank, ``.conllu``/``.conll``/
+        ``.conllx``, whose evaluated column gives it): adds what the coarse
+        tag and the lexicon decide (docs/method.md §16.5).
 
     Returns
     -------
@@ -809,6 +919,11 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     if not isinstance(hierarchy, Hierarchy):
         load_hierarchy(hierarchy, (), plain_as_leaf=plain_as_leaf)  # usage / file errors first
     tier_spec = None if tiers is None else resolve_tiers_spec(tiers, column, COLUMNS)
+    if (majority or lexicon is not None) and tier_spec is None:
+        raise InputError.single("<command line>", None, "usage",
+                                "--majority and --lexicon qualify --tiers, which was not "
+                                "given")
+    lex = None if lexicon is None else load_lexicon(lexicon, column)
     log = ProblemLog()
     gold = read_tag_column(gold_path, column, log)
     system = read_tag_column(system_path, column, log)
@@ -826,7 +941,7 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     log.raise_if_errors()
     pairs = _align(gold, system, str(gold_path), str(system_path), log, check_text)
     log.raise_if_errors()
-    scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf, tag_syntax, bdm)
+    scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf, tag_syntax, bdm, wu_palmer)
     note = (plain_syntax_note((t for pair in pairs for t in pair), column)
             if tag_syntax == "plain" and column != "feats" else None)
     if prf:
@@ -835,7 +950,8 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     if tier_spec is not None:
         scores["tiers"] = tiers_for_words(tier_spec, _words(gold), _words(system),
                                           None if coarse is None else _words(coarse),
-                                          sibling_credit, unmapped, column)
+                                          sibling_credit, unmapped, column, majority, lex,
+                                          [form for s in gold for _, form, _ in s.words])
     return TagsResult(gold_file=str(gold_path), system_file=str(system_path), column=column,
                       hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
                       plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),

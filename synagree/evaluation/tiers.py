@@ -15,8 +15,8 @@ With a tag mapping fine -> coarse (`synagree.io.tagmap`), ``synagree tags
                                       k = fine tags of C in the mapping
       0                               otherwise (another coarse class)
 
-  ``w`` is the *sibling credit* (default 1/2, the BDM value ``2 depth(lca) /
-  (depth a + depth b)`` of two siblings under one coarse tag).  A bare
+  ``w`` is the *sibling credit* (default 1/2, the Wu–Palmer value ``2
+  depth(lca) / (depth a + depth b)`` of two siblings under one coarse tag).  A bare
   coarse tag earns the expected credit of a fine tag of its class drawn
   uniformly, Melamed & Resnik's reading of an under-specified tag; with
   ``w = 0`` it is exactly their credit ``1/k``.  So guessing a fine tag of
@@ -35,6 +35,14 @@ Gold tags must be fine tags of the mapping; a system tag may be a fine tag
 or a bare coarse tag.  Tags the mapping lacks are an error listing them
 (``tag-map-unmapped``) unless ``unmapped="own-class"``: each becomes a fine
 tag of its own one-tag class, and they are listed in the result.
+
+A mapping taken from a gold column that is not a function of the fine tag is
+refused unless ``majority=True``: then each fine tag goes to its most
+frequent coarse tag and the ambiguous fine tags are reported
+(`synagree.io.tagmap.derive_majority_tag_map`, docs/method.md §16.4).  With
+a lexicon (``lexicon=``) the result also says how often the coarse tag and
+the lexicon decide the fine tag (`synagree.evaluation.tier_lexicon`,
+docs/method.md §16.5).
 """
 from __future__ import annotations
 
@@ -46,7 +54,15 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from synagree.base.jsonable import finite_or_none
 from synagree.base.problems import InputError, ProblemLog, quote
-from synagree.io.tagmap import TagMap, derive_tag_map, read_tag_map
+from synagree.evaluation.tier_lexicon import LexiconResult, lexicon_recovery
+from synagree.io.lexicon import Lexicon
+from synagree.io.tagmap import (
+    FineAmbiguity,
+    TagMap,
+    derive_majority_tag_map,
+    derive_tag_map,
+    read_tag_map,
+)
 from synagree.trees.hierarchy import cohens_kappa, scotts_pi
 
 __all__ = ["SIBLING_CREDIT", "UNMAPPED_POLICIES", "TierRow", "TiersResult", "tier_credit",
@@ -233,6 +249,12 @@ class TiersResult:
         Most gold words first.
     own_class : list of str
         Tags the mapping lacked, each given its own class.
+    ambiguity : list of FineAmbiguity, optional
+        With a majority mapping: the fine tags gold shows with several coarse
+        tags (docs/method.md §16.4).
+    lexicon : LexiconResult, optional
+        With a lexicon: what the coarse tag and the lexicon decide
+        (docs/method.md §16.5).
 
     Examples
     --------
@@ -265,6 +287,14 @@ class TiersResult:
     recovered: int
     per_class: List[TierRow] = field(default_factory=list)
     own_class: List[str] = field(default_factory=list)
+    ambiguity: Optional[List[FineAmbiguity]] = None
+    lexicon: Optional[LexiconResult] = None
+
+    @property
+    def majority_minority(self) -> int:
+        """With a majority mapping: gold words whose coarse tag is not their fine tag's
+        majority (0 otherwise)."""
+        return sum(a.minority for a in self.ambiguity or [])
 
     @property
     def coarse_accuracy(self) -> float:
@@ -298,7 +328,7 @@ class TiersResult:
 
     def to_dict(self) -> dict:
         """JSON-ready data with stable keys."""
-        return {
+        d = {
             "mapping": self.mapping, "sibling_credit": self.sibling_credit,
             "unmapped": self.unmapped, "own_class_tags": list(self.own_class),
             "words": self.words,
@@ -323,6 +353,13 @@ class TiersResult:
                 "recovered_accuracy": finite_or_none(self.recovered_accuracy)},
             "per_class": [r.as_dict() for r in self.per_class],
         }
+        if self.ambiguity is not None:
+            d["majority"] = {"ambiguous_fine_types": len(self.ambiguity),
+                             "minority_words": self.majority_minority,
+                             "ambiguous": [a.as_dict() for a in self.ambiguity]}
+        if self.lexicon is not None:
+            d["lexicon"] = self.lexicon.to_dict()
+        return d
 
 
 def tier_scores(pairs: Sequence[Tuple[str, str]], tag_map: TagMap,
@@ -481,7 +518,9 @@ def resolve_tiers_spec(spec: TiersSpec, column: str,
 def tiers_for_words(spec: Union[TagMap, str], gold: Sequence[Word], system: Sequence[Word],
                     coarse: Optional[Sequence[Word]] = None,
                     sibling_credit: float = SIBLING_CREDIT,
-                    unmapped: str = "error", fine_name: str = "fine") -> TiersResult:
+                    unmapped: str = "error", fine_name: str = "fine",
+                    majority: bool = False, lexicon: Optional[Lexicon] = None,
+                    forms: Optional[Sequence[str]] = None) -> TiersResult:
     """`tier_scores` of aligned words, checking the data against the mapping first.
 
     Parameters
@@ -497,6 +536,14 @@ def tiers_for_words(spec: Union[TagMap, str], gold: Sequence[Word], system: Sequ
     unmapped : {"error", "own-class"}
     fine_name : str
         The evaluated column, for messages.
+    majority : bool
+        A mapping derived from gold: each fine tag to its most frequent
+        coarse tag, the ambiguous ones reported (`TiersResult.ambiguity`),
+        instead of refusing a column that is not a function.
+    lexicon : Lexicon, optional
+        Add `TiersResult.lexicon` (needs ``forms``).
+    forms : sequence of str, optional
+        The gold words' forms, for ``lexicon``.
 
     Returns
     -------
@@ -505,9 +552,10 @@ def tiers_for_words(spec: Union[TagMap, str], gold: Sequence[Word], system: Sequ
     Raises
     ------
     InputError
-        ``tag-map-not-a-function`` (derived mapping), ``tag-map-unmapped``
-        (one error per tag the mapping lacks, at its first word, with its
-        count), ``usage`` (bad policy or sibling credit).
+        ``tag-map-not-a-function`` (derived mapping, without ``majority``),
+        ``tag-map-unmapped`` (one error per tag the mapping lacks, at its
+        first word, with its count), ``usage`` (bad policy or sibling credit,
+        ``majority`` with a mapping file).
 
     Examples
     --------
@@ -532,16 +580,32 @@ def tiers_for_words(spec: Union[TagMap, str], gold: Sequence[Word], system: Sequ
                                 f"the sibling credit must be in [0, 1], got {sibling_credit!r}")
     if len(gold) != len(system):
         raise ValueError(f"{len(gold)} gold but {len(system)} system words")
+    ambiguity: Optional[List[FineAmbiguity]] = None
     if isinstance(spec, TagMap):
+        if majority:
+            raise InputError.single("<command line>", None, "usage",
+                                    "--majority derives the mapping from a gold column "
+                                    "(--tiers COLUMN); a mapping file already gives one "
+                                    "coarse tag per fine tag")
         tag_map = spec
     else:
         if coarse is None or len(coarse) != len(gold):
             raise ValueError("a mapping derived from gold needs the gold coarse column")
-        tag_map = derive_tag_map([(f, line, t, c[2]) for (f, line, t), c in zip(gold, coarse)],
-                                 fine_name, spec)
+        rows = [(f, line, t, c[2]) for (f, line, t), c in zip(gold, coarse)]
+        if majority:
+            tag_map, ambiguity = derive_majority_tag_map(rows, fine_name, spec)
+        else:
+            tag_map = derive_tag_map(rows, fine_name, spec)
     tag_map = _check_unmapped(tag_map, gold, system, unmapped)
-    return tier_scores([(g[2], s[2]) for g, s in zip(gold, system)], tag_map, sibling_credit,
-                       unmapped)
+    result = tier_scores([(g[2], s[2]) for g, s in zip(gold, system)], tag_map, sibling_credit,
+                         unmapped)
+    result.ambiguity = ambiguity
+    if lexicon is not None:
+        if forms is None or len(forms) != len(gold):
+            raise ValueError("a lexicon needs the gold words' forms")
+        result.lexicon = lexicon_recovery(forms, [g[2] for g in gold], [s[2] for s in system],
+                                          tag_map, lexicon)
+    return result
 
 
 def _check_unmapped(tag_map: TagMap, gold: Sequence[Word], system: Sequence[Word],

@@ -19,6 +19,11 @@ Mapping taken from gold data (`derive_tag_map`)
     word (``--tiers upos`` with ``--column xpos``).  This is a mapping only
     if it is a function: a fine tag seen under two coarse tags is an error,
     listing every such tag where it first goes with a second coarse tag.
+Majority mapping (`derive_majority_tag_map`)
+    For a column that is not a function of the fine one (``--majority``):
+    each fine tag goes to its most frequent coarse tag among the gold words
+    (ties: the alphabetically first), and every fine tag seen with several
+    coarse tags is reported (`FineAmbiguity`) with its counts.
 
 Resolving a tag (`TagMap.resolve`)
     A fine tag of the mapping resolves to ``(coarse, fine)``; a name that is
@@ -37,7 +42,8 @@ from typing import Dict, Iterable, List, Optional, Tuple, Union
 from synagree.base.problems import ProblemLog, quote
 from synagree.io.files import read_text
 
-__all__ = ["TagMap", "read_tag_map", "derive_tag_map"]
+__all__ = ["TagMap", "read_tag_map", "derive_tag_map", "FineAmbiguity",
+           "derive_majority_tag_map"]
 
 _COMMENT = re.compile(r"#( |$)")
 
@@ -248,7 +254,99 @@ def derive_tag_map(words: Iterable[Tuple[str, int, str, str]], fine_name: str = 
                     f"{quote(other)} here but with "
                     f"{quote(mapping[fine])} on line {first_line[fine]} (words: {shown}): "
                     f"{coarse_name} is not a function of {fine_name}, so it gives no tag "
-                    f"mapping; write a mapping file (FINE<TAB>COARSE) instead")
+                    f"mapping; write a mapping file (FINE<TAB>COARSE) instead, or give "
+                    f"--majority to map each {fine_name} tag to its most frequent "
+                    f"{coarse_name}")
         log.raise_if_errors()
     return TagMap(mapping, f"gold {coarse_name}")
 
+
+
+@dataclass
+class FineAmbiguity:
+    """A fine tag that gold shows with several coarse tags (``--majority``, method §16.4).
+
+    Parameters
+    ----------
+    fine : str
+    coarse_counts : dict of str to int
+        Gold words per coarse tag, most frequent first (ties alphabetical).
+    majority : str
+        The coarse tag the majority mapping gives it (the first of
+        ``coarse_counts``).
+
+    Examples
+    --------
+    >>> a = FineAmbiguity("VB", {"VERB": 30, "AUX": 10}, "VERB")
+    >>> a.words, a.minority, a.minority_share
+    (40, 10, 0.25)
+    """
+
+    fine: str
+    coarse_counts: Dict[str, int]
+    majority: str
+
+    @property
+    def words(self) -> int:
+        """Gold words with this fine tag."""
+        return sum(self.coarse_counts.values())
+
+    @property
+    def minority(self) -> int:
+        """Of them, words whose gold coarse tag is not the majority one."""
+        return self.words - self.coarse_counts[self.majority]
+
+    @property
+    def minority_share(self) -> float:
+        """minority / words."""
+        return self.minority / self.words if self.words else 0.0
+
+    def as_dict(self) -> dict:
+        """JSON-ready."""
+        return {"fine": self.fine, "words": self.words, "majority": self.majority,
+                "minority": self.minority, "coarse_counts": dict(self.coarse_counts)}
+
+
+def derive_majority_tag_map(words: Iterable[Tuple[str, int, str, str]],
+                            fine_name: str = "fine", coarse_name: str = "coarse"
+                            ) -> Tuple[TagMap, List[FineAmbiguity]]:
+    """Each fine tag to its most frequent coarse tag in gold, with the ambiguous ones.
+
+    Parameters
+    ----------
+    words : iterable of (str, int, str, str)
+        Per gold word: (file, line, fine tag, coarse tag).
+    fine_name, coarse_name : str
+        The two columns (``source`` is ``gold COARSE (majority)``).
+
+    Returns
+    -------
+    tag_map : TagMap
+        Fine tags in first-seen order.
+    ambiguous : list of FineAmbiguity
+        The fine tags seen with more than one coarse tag, most minority
+        words first (then by name).
+
+    Examples
+    --------
+    >>> words = [("g", 1, "VB", "VERB"), ("g", 2, "VB", "AUX"), ("g", 3, "VB", "VERB"),
+    ...          ("g", 4, "IN", "ADP"), ("g", 5, "IN", "SCONJ"), ("g", 6, "NN", "NOUN")]
+    >>> m, amb = derive_majority_tag_map(words, "xpos", "upos")
+    >>> m.fine_to_coarse, m.source
+    ({'VB': 'VERB', 'IN': 'ADP', 'NN': 'NOUN'}, 'gold upos (majority)')
+    >>> [(a.fine, a.majority, a.minority) for a in amb]
+    [('IN', 'ADP', 1), ('VB', 'VERB', 1)]
+    """
+    counts: Dict[str, Counter] = {}
+    for _file, _line, fine, coarse in words:
+        counts.setdefault(fine, Counter())[coarse] += 1
+    mapping: Dict[str, str] = {}
+    ambiguous: List[FineAmbiguity] = []
+    for fine, cnt in counts.items():
+        ordered = dict(sorted(cnt.items(), key=lambda kv: (-kv[1], kv[0])))
+        majority = next(iter(ordered))
+        mapping[fine] = majority
+        if len(ordered) > 1:
+            ambiguous.append(FineAmbiguity(fine, ordered, majority))
+    ambiguous.sort(key=lambda a: (-a.minority, a.fine))
+    return TagMap(mapping, f"gold {coarse_name} (majority)"), ambiguous

@@ -84,11 +84,13 @@ def render_table(res: CompareResult, top: int = 10) -> str:
 
 
 def _credit_settings(res: CompareResult) -> List[str]:
-    """The ``--tag-syntax``/``--bdm`` line of the table (docs/method.md §15)."""
-    if res.tag_syntax == "plain" and not res.bdm:
+    """The ``--tag-syntax``/``--bdm``/``--wu-palmer`` line of the table (docs/method.md §15)."""
+    if res.tag_syntax == "plain" and not res.bdm and not res.wu_palmer:
         return []
-    return [f"tag syntax: {res.tag_syntax}" + ("; LAS_bdm: head correct x BDM label closeness"
-                                               if res.bdm else "")]
+    return [f"tag syntax: {res.tag_syntax}"
+            + ("; LAS_bdm: head correct x GATE BDM of the labels" if res.bdm else "")
+            + ("; LAS_wup: head correct x Wu-Palmer closeness of the labels"
+               if res.wu_palmer else "")]
 
 
 def _extras(res: CompareResult, top: int = 10) -> str:
@@ -142,7 +144,7 @@ def render_verbose(res: CompareResult, top: int = 10) -> str:
     s = res.systems[0]
     metrics = list(OFFICIAL_METRICS) + ["LAS_full"] + (["LAS_hier"] if "LAS_hier" in s.scores
                                                        else [])
-    metrics += [m for m in ("LAS_bdm",) if m in s.scores]  # docs/method.md §15
+    metrics += [m for m in ("LAS_bdm", "LAS_wup") if m in s.scores]  # docs/method.md §15
     metrics[len(OFFICIAL_METRICS):len(OFFICIAL_METRICS)] = [  # after BLEX, as udeval prints
         m for m in ENHANCED_METRICS if m in s.scores]
     out = render_scorer_table(s.scores, True, metrics) + "\n"
@@ -382,8 +384,8 @@ def render_csv(res: CompareResult) -> str:
     return buf.getvalue()
 
 
-LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier", "LAS_bdm", "ELAS",
-              "EULAS",
+LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier", "LAS_bdm", "LAS_wup",
+              "ELAS", "EULAS",
               "alpha_plain", "alpha_diff", "alpha_norm")
 
 

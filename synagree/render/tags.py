@@ -11,7 +11,8 @@ from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_s
 from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.rows import sections_csv
 from synagree.render.tables import fmt_num
-from synagree.render.tiers import tiers_csv, tiers_table_lines
+from synagree.render.tiers import lexicon_csv, majority_csv, tiers_csv, tiers_table_lines
+from synagree.stats.gate_prf import BDMCounts
 
 
 # ---------------------------------------------------------------- rendering
@@ -19,10 +20,12 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     r"""A `TagsResult` as ``table`` (summary + per-tag rows), ``json`` or ``csv``.
 
     CSV has one row per gold tag, after an ``ALL`` row.  With
-    ``--tag-syntax alternatives`` and ``--bdm`` (docs/method.md §15) every
-    format gains the sums and means (``alt_correct``/``alt_accuracy``,
-    ``bdm``/``mean_bdm``), and the table the counts of words with
-    alternatives.  With per-feature scores (``--per-feature``) CSV has one
+    ``--tag-syntax alternatives``, ``--bdm`` and ``--wu-palmer``
+    (docs/method.md §15, §23) every format gains the sums and means
+    (``alt_correct``/``alt_accuracy``, ``bdm``/``mean_bdm``,
+    ``wup``/``mean_wup``; with ``--bdm`` also GATE's BDM-based precision,
+    recall and F1, on the ``ALL`` row of the CSV), and the table the counts
+    of words with alternatives.  With per-feature scores (``--per-feature``) CSV has one
     row per feature instead, after ``ALL`` and ``UFeats`` rows
     (`synagree.render.features.feature_score_rows`), and the table shows
     them after the per-tag rows.  With tiers (`TagsResult.tiers`) the table
@@ -85,18 +88,24 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
                     "confusion_count"] + extra)
         w.writerow(["ALL", res.words, res.exact, repr(finite_or_none(res.accuracy)),
                     repr(finite_or_none(res.mean_credit)), "", ""]
-                   + _csv_extra(extra, res.credit, res.alt_correct, res.bdm, res.words))
+                   + _csv_extra(extra, res.credit, res.alt_correct, res.bdm, res.words, res.wup,
+                                res.bdm_prf))
         for r in res.per_tag:
             w.writerow(csv_row([r.tag, r.count, r.exact, repr(finite_or_none(r.accuracy)),
                                 repr(finite_or_none(r.mean_credit)), r.confusion or "",
                                 r.confusion_count]
-                               + _csv_extra(extra, r.credit, r.alt_correct, r.bdm, r.count)))
+                               + _csv_extra(extra, r.credit, r.alt_correct, r.bdm, r.count,
+                                            r.wup)))
         text = buf.getvalue()
         if res.prf is not None:  # tags --prf (docs/method.md §17)
             text = append_prf_csv(text, res.prf)
         if res.tiers is not None:  # one table per CSV file (docs/output.md)
-            return sections_csv([("tags", text), ("tiers", tiers_csv(res.tiers))],
-                                tags_notes(res))
+            parts = [("tags", text), ("tiers", tiers_csv(res.tiers))]
+            if res.tiers.ambiguity is not None:  # --majority (docs/method.md §16.4)
+                parts.append(("majority", majority_csv(res.tiers)))
+            if res.tiers.lexicon is not None:  # --lexicon (docs/method.md §16.5)
+                parts.append(("lexicon", lexicon_csv(res.tiers)))
+            return sections_csv(parts, tags_notes(res))
         return text
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
@@ -123,13 +132,14 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
              plain(f"{r.confusion} ({r.confusion_count})") if r.confusion else "-"]
             for r in res.per_tag]
     left = (0, 4)
-    if res.alt_correct is not None or res.bdm is not None:  # docs/method.md §15
-        names = (["alt"] if res.alt_correct is not None else []) + (
-            ["bdm"] if res.bdm is not None else [])
+    if res.alt_correct is not None or res.bdm is not None or res.wup is not None:
+        names = (["alt"] if res.alt_correct is not None else []) + (  # docs/method.md §15
+            ["bdm"] if res.bdm is not None else []) + (["wup"] if res.wup is not None else [])
         head[4:4] = names
         for r, row in zip(res.per_tag, body):
             row[4:4] = ([fmt_num(r.alt_accuracy)] if res.alt_correct is not None else []) + (
-                [fmt_num(r.mean_bdm)] if res.bdm is not None else [])
+                [fmt_num(r.mean_bdm)] if res.bdm is not None else []) + (
+                [fmt_num(r.mean_wup)] if res.wup is not None else [])
         left = (0, len(head) - 1)
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
     lines.append("")
@@ -148,9 +158,9 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
 
 
 def _summary_extra(res: TagsResult) -> List[Tuple[str, str]]:
-    """Summary rows of ``--tag-syntax alternatives`` and ``--bdm`` (docs/method.md §15)."""
+    """Summary rows of ``--tag-syntax alternatives``, ``--bdm``, ``--wu-palmer`` (method §15)."""
     rows: List[Tuple[str, str]] = []
-    if res.tag_syntax != "plain" or res.bdm is not None:
+    if res.tag_syntax != "plain" or res.bdm is not None or res.wup is not None:
         rows.append(("tag syntax", res.tag_syntax))
     if res.alt_correct is not None:
         rows += [("accuracy with alternatives", fmt_num(res.alt_accuracy, 6)),
@@ -158,26 +168,41 @@ def _summary_extra(res: TagsResult) -> List[Tuple[str, str]]:
                  ("system words with alternatives",
                   f"{res.system_alternatives} ({res.system_probabilities} with probabilities)")]
     if res.bdm is not None:
-        rows.append(("BDM credit", fmt_num(res.mean_bdm, 6)))
+        rows.append(("BDM credit (GATE)", fmt_num(res.mean_bdm, 6)))
+    if res.bdm_prf is not None:  # GATE's BDM-based P/R/F1 (docs/method.md §23.3)
+        b = res.bdm_prf
+        rows.append(("BDM P / R / F1 (GATE)", f"{fmt_num(b.precision(), 6)} / "
+                     f"{fmt_num(b.recall(), 6)} / {fmt_num(b.f1(), 6)}"))
+    if res.wup is not None:
+        rows.append(("Wu-Palmer credit", fmt_num(res.mean_wup, 6)))
     return rows
 
 
 def _csv_extra_columns(res: TagsResult) -> List[str]:
     cols: List[str] = []
-    if res.alt_correct is not None or res.bdm is not None:
+    if res.alt_correct is not None or res.bdm is not None or res.wup is not None:
         cols.append("credit")
     if res.alt_correct is not None:
         cols += ["alt_correct", "alt_accuracy"]
     if res.bdm is not None:
         cols += ["bdm", "mean_bdm"]
+    if res.bdm_prf is not None:
+        cols += ["bdm_precision", "bdm_recall", "bdm_f1"]
+    if res.wup is not None:
+        cols += ["wup", "mean_wup"]
     return cols
 
 
 def _csv_extra(cols: List[str], credit: float, alt: Optional[float], bdm: Optional[float],
-               count: int) -> List[str]:
-    values = {"credit": credit, "alt_correct": alt, "bdm": bdm,
+               count: int, wup: Optional[float] = None,
+               bdm_prf: Optional[BDMCounts] = None) -> List[str]:
+    values = {"credit": credit, "alt_correct": alt, "bdm": bdm, "wup": wup,
               "alt_accuracy": None if alt is None or not count else alt / count,
-              "mean_bdm": None if bdm is None or not count else bdm / count}
+              "mean_bdm": None if bdm is None or not count else bdm / count,
+              "mean_wup": None if wup is None or not count else wup / count,
+              "bdm_precision": None if bdm_prf is None else bdm_prf.precision(),
+              "bdm_recall": None if bdm_prf is None else bdm_prf.recall(),
+              "bdm_f1": None if bdm_prf is None else bdm_prf.f1()}
     return [repr(finite_or_none(values[c])) for c in cols]
 
 

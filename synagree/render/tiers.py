@@ -13,7 +13,10 @@ from synagree.base.jsonable import finite_or_none
 from synagree.evaluation.tiers import TiersResult
 from synagree.render.tables import fmt_num
 
-__all__ = ["tiers_table_lines", "tiers_csv"]
+__all__ = ["tiers_table_lines", "tiers_csv", "majority_csv", "lexicon_csv", "FORMS_SHOWN"]
+
+#: Word forms the text table lists (most undecided words first); JSON and CSV hold all.
+FORMS_SHOWN = 20
 
 #: Columns of the tiers CSV table (one ``ALL`` row, then one row per gold coarse class).
 CSV_COLUMNS = ("coarse", "fine_types", "gold_fine_types", "words", "coarse_correct",
@@ -99,6 +102,76 @@ def tiers_table_lines(res: TiersResult) -> List[str]:
     lines.append("")
     lines.append(fmt(head))
     lines.extend(fmt(r) for r in body)
+    if res.ambiguity is not None:  # --majority (docs/method.md §16.4)
+        lines += [""] + _majority_lines(res)
+    if res.lexicon is not None:  # --lexicon (docs/method.md §16.5)
+        lines += [""] + _lexicon_lines(res)
+    return lines
+
+
+def _aligned(head: List[str], body: List[List[str]], left: tuple) -> List[str]:
+    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
+    return ["  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
+                      for i, c in enumerate(row)).rstrip() for row in [head] + body]
+
+
+def _majority_lines(res: TiersResult) -> List[str]:
+    amb = res.ambiguity or []
+    n = res.words
+    lines = [plain(f"majority mapping: {len(amb)} fine tag(s) of gold go with more than one "
+                   f"coarse tag; {res.majority_minority}/{n} gold words "
+                   f"({fmt_num(res.majority_minority / n if n else float('nan'), 6)}) have a "
+                   f"coarse tag other than their fine tag's majority")]
+    if amb:
+        head = ["fine", "words", "majority", "minority", "coarse tags (words)"]
+        body = [[plain(a.fine), str(a.words), plain(a.majority), str(a.minority),
+                 plain(", ".join(f"{c} {k}" for c, k in a.coarse_counts.items()))]
+                for a in amb]
+        lines += _aligned(head, body, (0, 2, 4))
+    return lines
+
+
+def _lexicon_lines(res: TiersResult) -> List[str]:
+    lex = res.lexicon
+    assert lex is not None
+    t = lex.total
+
+    def of(count: int, whole: int) -> str:
+        return f"{fmt_num(count / whole if whole else float('nan'), 6)}  ({count}/{whole})"
+
+    rows = [("unknown words", of(t.unknown, t.words)),
+            ("known words", of(t.known, t.words)),
+            ("decided by coarse tag + lexicon", of(t.decided, t.known)),
+            ("  of them the gold fine tag", of(t.decided_correct, t.decided)),
+            ("ambiguous (several candidates)", of(t.ambiguous, t.known)),
+            ("lexicon gap (no candidate)", of(t.gap, t.known)),
+            ("recovered from system coarse tags", of(t.recovered, t.known))]
+    kw = max(len(k) for k, _ in rows)
+    lines = [plain(f"lexicon: {lex.source}; {lex.forms} word forms; shares of known words "
+                   f"unless said")]
+    lines += [plain(f"{k:<{kw}}  {v}") for k, v in rows]
+    if lex.unmapped_lexicon_tags:
+        tags = list(lex.unmapped_lexicon_tags.items())
+        shown = ", ".join(f"{k} ({v})" for k, v in tags[:20]) + (" ..." if len(tags) > 20 else "")
+        lines.append(plain(f"note: {len(tags)} lexicon tag(s) are not in the mapping and are "
+                           f"no candidate of any class: {shown}"))
+    head = ["coarse", "words", "unknown", "known", "decided", "ambiguous", "gap", "decided %",
+            "recovered"]
+    body = [[plain(r.name), str(r.words), str(r.unknown), str(r.known), str(r.decided),
+             str(r.ambiguous), str(r.gap), fmt_num(r.decided_share), str(r.recovered)]
+            for r in lex.per_class]
+    lines += [""] + _aligned(head, body, (0,))
+    forms = lex.per_form[:FORMS_SHOWN]
+    if forms:
+        head = ["word form", "words", "lexicon tags", "decided", "ambiguous", "gap",
+                "recovered"]
+        body = [[plain(r.name), str(r.words), str(r.lexicon_tags), str(r.decided),
+                 str(r.ambiguous), str(r.gap), str(r.recovered)] for r in forms]
+        more = len(lex.per_form) - len(forms)
+        lines += ["", plain(f"word forms with the most undecided words ({len(forms)} of "
+                            f"{len(lex.per_form)} known forms"
+                            + (f"; all {len(lex.per_form)} in JSON and CSV)" if more else ")"))]
+        lines += _aligned(head, body, (0,))
     return lines
 
 
@@ -146,4 +219,65 @@ def tiers_csv(res: TiersResult) -> str:
             _r(r.mean_credit), r.bare_coarse, r.words if r.fine_types > 1 else 0,
             r.majority_fine or "", r.majority_count, _r(r.recovery_ceiling), r.recovered,
             _r(r.recovered_accuracy), "", "", "", "", "", "", "", "", ""]))
+    return buf.getvalue()
+
+
+def majority_csv(res: TiersResult) -> str:
+    """With ``--majority``: one row per ambiguous fine tag and coarse tag, with its words.
+
+    Columns ``fine``, ``words``, ``majority``, ``minority``, ``coarse``,
+    ``coarse_words``.
+
+    Examples
+    --------
+    >>> from synagree.io.tagmap import FineAmbiguity, TagMap
+    >>> from synagree.evaluation.tiers import tier_scores
+    >>> r = tier_scores([("VB", "VB")], TagMap({"VB": "VERB"}))
+    >>> r.ambiguity = [FineAmbiguity("VB", {"VERB": 3, "AUX": 1}, "VERB")]
+    >>> print(majority_csv(r), end="")
+    fine,words,majority,minority,coarse,coarse_words
+    VB,4,VERB,1,VERB,3
+    VB,4,VERB,1,AUX,1
+    """
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["fine", "words", "majority", "minority", "coarse", "coarse_words"])
+    for a in res.ambiguity or []:
+        for coarse, k in a.coarse_counts.items():
+            w.writerow(csv_row([a.fine, a.words, a.majority, a.minority, coarse, k]))
+    return buf.getvalue()
+
+
+def lexicon_csv(res: TiersResult) -> str:
+    """With ``--lexicon``: ``ALL``, then a row per gold coarse class, then per known word form.
+
+    Column ``kind`` (``all``, ``coarse``, ``form``) then ``name`` and the
+    counts and shares of `synagree.evaluation.tier_lexicon.LexiconRow`.
+
+    Examples
+    --------
+    >>> from synagree.evaluation.tiers import tiers_for_words
+    >>> from synagree.io.lexicon import lexicon_from_words
+    >>> from synagree.io.tagmap import TagMap
+    >>> r = tiers_for_words(TagMap({"NN": "NOUN", "NNS": "NOUN"}), [("g", 1, "NN")],
+    ...                     [("s", 1, "NOUN")], lexicon=lexicon_from_words([("dog", "NN")]),
+    ...                     forms=["dog"])
+    >>> print(lexicon_csv(r).splitlines()[1])
+    all,ALL,1,0,1,1,1,0,0,1,1.0,0.0,1.0,
+    """
+    lex = res.lexicon
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["kind", "name", "words", "unknown", "known", "decided", "decided_correct",
+                "ambiguous", "gap", "recovered", "decided_share", "unknown_share",
+                "recovered_share", "lexicon_tags"])
+    if lex is None:
+        return buf.getvalue()
+    rows = [("all", lex.total)] + [("coarse", r) for r in lex.per_class] + [
+        ("form", r) for r in lex.per_form]
+    for kind, r in rows:
+        w.writerow(csv_row([kind, r.name, r.words, r.unknown, r.known, r.decided,
+                            r.decided_correct, r.ambiguous, r.gap, r.recovered,
+                            _r(r.decided_share), _r(r.unknown_share), _r(r.recovered_share),
+                            r.lexicon_tags if kind == "form" else ""]))
     return buf.getvalue()

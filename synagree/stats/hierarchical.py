@@ -109,10 +109,11 @@ from synagree.stats.tag_alternatives import (
     annotation_leaf_mass,
     check_syntax_option,
     check_values,
-    pair_bdm_fn,
+    pair_closeness_fn,
     pair_credit_fn,
     plain_syntax_note,
 )
+from synagree.trees.annotation_bdm import tag_closeness
 from synagree.trees.flat import Vocabulary, build_tree
 from synagree.trees.hierarchy import (
     PLAIN_LEAF_SUFFIX,
@@ -125,9 +126,8 @@ from synagree.trees.hierarchy import (
 
 __all__ = [
     "MODES", "AGREE_MODE", "LABEL_DISTANCES", "HIERARCHY_KEYWORDS", "METRIC_KEYS",
-    "HierarchyOptions",
     "load_hierarchy", "load_hierarchy_noting_added", "describe_hierarchy", "label_credit_fn",
-    "hierarchical_tree_alpha", "hierarchical_metrics", "hier_metric_fn",
+    "hierarchical_tree_alpha", "hierarchical_metrics", "hier_metric_fn", "HierarchyOptions",
 ]
 
 #: Label-credit modes for a pair of annotations (see the module docstring).
@@ -140,8 +140,10 @@ HIERARCHY_KEYWORDS = ("ud", "msd", "flat")
 METRIC_KEYS = ("LA_hier", "LAS_hier", "kappa_hier", "scott_pi",
                "cohen_kappa") + tuple(f"alpha_{v}_hier" for v in VARIANTS)
 
-#: The keys ``bdm=True`` adds (docs/method.md §15.4).
+#: The keys ``bdm=True`` adds: GATE's BDM (docs/method.md §15.4, §23).
 BDM_KEYS = ("LA_bdm", "LAS_bdm")
+#: The keys ``wu_palmer=True`` adds: the Wu–Palmer closeness (docs/method.md §15.4).
+WUP_KEYS = ("LA_wup", "LAS_wup")
 
 HierarchySpec = Union[str, "Path", Hierarchy]
 
@@ -163,7 +165,9 @@ class HierarchyOptions:
     tag_syntax : {"plain", "alternatives"}
         ``alternatives``: DEPREL values with alternatives (docs/method.md §15).
     bdm : bool
-        Also BDM label closeness (``LA_bdm``, ``LAS_bdm``).
+        Also GATE's BDM label closeness (``LA_bdm``, ``LAS_bdm``).
+    wu_palmer : bool
+        Also the Wu–Palmer closeness (``LA_wup``, ``LAS_wup``).
     """
 
     spec: HierarchySpec = "ud"
@@ -172,13 +176,15 @@ class HierarchyOptions:
     label_credit: str = AGREE_MODE
     tag_syntax: str = "plain"
     bdm: bool = False
+    wu_palmer: bool = False
 
     def describe(self) -> str:
         """The settings line of a result (``hierarchy`` in the signature)."""
         out = (f"{describe_hierarchy(self.spec, self.plain_as_leaf)}, label distance "
                f"{self.label_distance}, credit {self.label_credit}")
-        if self.tag_syntax != "plain" or self.bdm:  # docs/method.md §15
-            out += f", tag syntax {self.tag_syntax}" + (", bdm" if self.bdm else "")
+        if self.tag_syntax != "plain" or self.bdm or self.wu_palmer:  # docs/method.md §15
+            out += (f", tag syntax {self.tag_syntax}" + (", bdm" if self.bdm else "")
+                    + (", wu-palmer" if self.wu_palmer else ""))
         return out
 
 
@@ -450,16 +456,21 @@ def _stats_dict(k: HierarchicalKappa) -> dict:
 
 def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode: str,
                   two_annotators: bool, reader: Optional[TagReader] = None,
-                  bdm: bool = False) -> Tuple[Dict[str, Optional[float]], dict]:
+                  bdm: bool = False, wu_palmer: bool = False, added: Sequence[str] = ()
+                  ) -> Tuple[Dict[str, Optional[float]], dict]:
     alternatives = reader is not None and reader.syntax != "plain"  # docs/method.md §15.4
     read = reader if reader is not None else TagReader()
     cred = pair_credit_fn(h, read, mode) if alternatives else label_credit_fn(h, mode)
     agr = (pair_credit_fn(h, read, "agreement") if alternatives
            else label_credit_fn(h, "agreement"))
-    close = pair_bdm_fn(h, read, mode) if bdm else None
+    closers = {}  # key suffix -> pair closeness (docs/method.md §15.4)
+    if bdm:
+        closers["bdm"] = pair_closeness_fn(tag_closeness(h, "bdm", added), read, mode)
+    if wu_palmer:
+        closers["wup"] = pair_closeness_fn(tag_closeness(h, "wu-palmer"), read, mode)
     sums = {"LA_hier": 0.0, "LAS_hier": 0.0, "agreement": 0.0, "LA": 0.0, "LAS_full": 0.0}
-    if close is not None:
-        sums.update(LA_bdm=0.0, LAS_bdm=0.0)
+    for suffix in closers:
+        sums.update({f"LA_{suffix}": 0.0, f"LAS_{suffix}": 0.0})
     total = 0
     label_counts: Counter = Counter()  # every compared annotation's labels (pooled)
     n_annotations = 0
@@ -478,10 +489,10 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
                 unit["agreement"] += agr(la, lb)
                 same = la == lb
                 unit["LA"] += same
-                if close is not None:
+                for suffix, close in closers.items():
                     closeness = close(la, lb)
-                    unit["LA_bdm"] += closeness
-                    unit["LAS_bdm"] += closeness if heads_eq[k] else 0.0
+                    unit[f"LA_{suffix}"] += closeness
+                    unit[f"LAS_{suffix}"] += closeness if heads_eq[k] else 0.0
                 if heads_eq[k]:
                     unit["LAS_hier"] += c
                     unit["LAS_full"] += same
@@ -508,8 +519,9 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
                "kappa_hier": _nan_to_none(hk.kappa),
                "scott_pi": _nan_to_none(flat.kappa),
                "cohen_kappa": _nan_to_none(cohen) if two_annotators else None}
-    if close is not None:
-        metrics.update(LA_bdm=ratio("LA_bdm"), LAS_bdm=ratio("LAS_bdm"))
+    for suffix in closers:
+        metrics.update({f"LA_{suffix}": ratio(f"LA_{suffix}"),
+                        f"LAS_{suffix}": ratio(f"LAS_{suffix}")})
     details = {"words": total, "units": units, "ignored": ignored,
                "sums": dict(sums), "exact_la": ratio("LA"), "exact_las": ratio("LAS_full"),
                "pair_agreement": ratio("agreement"),
@@ -522,7 +534,7 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
                          label_distance: str = "exact", plain_as_leaf: bool = False,
                          mode: str = AGREE_MODE,
                          variants: Sequence[str] = VARIANTS, tag_syntax: str = "plain",
-                         bdm: bool = False
+                         bdm: bool = False, wu_palmer: bool = False
                          ) -> Tuple[Dict[str, Optional[float]], dict]:
     """Hierarchical scores of a corpus: ``(metrics, details)`` (docs/method.md §9.6).
 
@@ -550,7 +562,10 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
         ``nsubj=0.7|obj=0.3`` are annotations with alternatives
         (docs/method.md §15.4; dependency corpora only).
     bdm : bool
-        Add ``LA_bdm`` and ``LAS_bdm`` (BDM label closeness, following
+        Add ``LA_bdm`` and ``LAS_bdm`` (GATE's BDM between the labels,
+        following ``mode``; docs/method.md §15.4, §23).
+    wu_palmer : bool
+        Add ``LA_wup`` and ``LAS_wup`` (the Wu–Palmer closeness, following
         ``mode``; docs/method.md §15.4).
 
     Returns
@@ -628,14 +643,17 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     if corpus.kind == "dependency":
         two = len(corpus.annotators) == 2
         # dependency corpus: every annotation is a DepSentence
-        m, d = _label_scores(cast(List[List[DepSentence]], ann_lists), h, mode, two, read, bdm)
+        m, d = _label_scores(cast(List[List[DepSentence]], ann_lists), h, mode, two, read, bdm,
+                             wu_palmer, added)
         metrics.update(m)
         details.update(d)
         if not two:
             notes.append("cohen_kappa needs exactly two annotators; undefined here")
     else:
-        notes.append("hierarchical label accuracy and kappa" + (" and BDM credit (LA_bdm, "
-                     "LAS_bdm)" if bdm else "") + " apply to dependency input only")
+        notes.append("hierarchical label accuracy and kappa"
+                     + (" and BDM credit (LA_bdm, LAS_bdm)" if bdm else "")
+                     + (" and Wu-Palmer credit (LA_wup, LAS_wup)" if wu_palmer else "")
+                     + " apply to dependency input only")
     if label_distance == "hierarchy":
         ta = hierarchical_tree_alpha(ann_lists, h, variants, read)
         for v in variants:
@@ -645,8 +663,9 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
         details["alpha_hier"] = {v: {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n,
                                   "d_o": _nan_to_none(st.d_o), "d_e": _nan_to_none(st.d_e)}
                               for v, st in ta.stats.items()}
-    if tag_syntax != "plain" or bdm:  # docs/method.md §15
-        details.update(tag_syntax=tag_syntax, bdm_credit=bool(bdm))
+    if tag_syntax != "plain" or bdm or wu_palmer:  # docs/method.md §15
+        details.update(tag_syntax=tag_syntax, bdm_credit=bool(bdm),
+                       wu_palmer_credit=bool(wu_palmer))
     if tag_syntax != "plain":
         details["alternatives"] = {"annotations": alt_count, "probabilities": prob_count}
         if prob_count and mode != "agreement":
@@ -654,7 +673,7 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
                          f"side read as output; on the side read as gold (label credit "
                          f"{mode}) alternatives are disjunctive (docs/method.md §15.4)")
     details["notes"] = notes
-    ordered = {k: metrics[k] for k in METRIC_KEYS + BDM_KEYS if k in metrics}
+    ordered = {k: metrics[k] for k in METRIC_KEYS + BDM_KEYS + WUP_KEYS if k in metrics}
     return ordered, details
 
 

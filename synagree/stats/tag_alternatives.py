@@ -1,7 +1,7 @@
 """Tag columns read with the alternatives syntax, scored with hierarchies (docs/method.md §15).
 
 The shared machinery of ``synagree tags``, ``compare`` and ``agree --hierarchy``
-for ``--tag-syntax alternatives`` and ``--bdm``:
+for ``--tag-syntax alternatives``, ``--bdm`` and ``--wu-palmer``:
 
 * `TagReader`: a column value -> annotation, under the ``plain`` syntax
   (every value is one tag, as before) or the ``alternatives`` syntax of
@@ -12,9 +12,10 @@ for ``--tag-syntax alternatives`` and ``--bdm``:
 * `plain_syntax_note`: the loud note when the syntax is off but values
   contain ``|`` or ``=``.
 * Scores of a (gold, system) value pair: `gold_credit_fn` (Melamed &
-  Resnik eq. 1-2), `gold_bdm_fn`, `flat_credit_fn`; of two annotators'
-  values: `pair_credit_fn`, `pair_bdm_fn`; the TED rename costs between
-  values: `annotation_distance_matrix`.
+  Resnik eq. 1-2), `gold_closeness_fn` (GATE's BDM or Wu–Palmer),
+  `flat_credit_fn`; of two annotators' values: `pair_credit_fn`,
+  `pair_closeness_fn`; the TED rename costs between values:
+  `annotation_distance_matrix`.
 """
 from __future__ import annotations
 
@@ -24,7 +25,11 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from synagree.base.problems import InputError, ProblemLog, quote
-from synagree.trees.annotation_bdm import bdm_against_gold, expected_bdm
+from synagree.trees.annotation_bdm import (
+    Closeness,
+    closeness_against_gold,
+    expected_closeness,
+)
 from synagree.trees.hierarchy import Hierarchy, _annotation_weights
 from synagree.trees.tag_syntax import (
     ParsedAnnotation,
@@ -37,8 +42,8 @@ from synagree.trees.tag_syntax import (
 )
 
 __all__ = ["TAG_SYNTAXES", "check_syntax_option", "TagReader", "check_values",
-           "plain_syntax_note", "gold_credit_fn", "flat_credit_fn", "gold_bdm_fn",
-           "pair_credit_fn", "pair_bdm_fn", "annotation_leaf_mass",
+           "plain_syntax_note", "gold_credit_fn", "flat_credit_fn", "gold_closeness_fn",
+           "pair_credit_fn", "pair_closeness_fn", "annotation_leaf_mass",
            "annotation_distance_matrix"]
 
 #: The values of ``--tag-syntax``.
@@ -272,14 +277,16 @@ def flat_credit_fn(reader: TagReader) -> Callable[[str, str], float]:
     return _cached(flat)
 
 
-def gold_bdm_fn(h: Hierarchy, reader: TagReader) -> Callable[[str, str], float]:
-    """``f(gold value, system value)``: BDM against disjunctive gold, cached.
+def gold_closeness_fn(closeness: Closeness, reader: TagReader) -> Callable[[str, str], float]:
+    """``f(gold value, system value)``: a tag closeness against disjunctive gold, cached.
 
-    `synagree.trees.annotation_bdm.bdm_against_gold` (docs/method.md §15.3).
+    `synagree.trees.annotation_bdm.closeness_against_gold` (docs/method.md
+    §15.3) of a closeness on single tags (GATE's BDM or Wu–Palmer,
+    `synagree.trees.annotation_bdm.tag_closeness`).
 
     Parameters
     ----------
-    h : Hierarchy
+    closeness : callable
     reader : TagReader
 
     Returns
@@ -288,16 +295,18 @@ def gold_bdm_fn(h: Hierarchy, reader: TagReader) -> Callable[[str, str], float]:
 
     Examples
     --------
+    >>> from synagree.trees.annotation_bdm import tag_closeness
     >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
-    >>> f = gold_bdm_fn(h, TagReader("alternatives"))
+    >>> f = gold_closeness_fn(tag_closeness(h, "wu-palmer"), TagReader("alternatives"))
     >>> f("NN", "NNS"), f("NN|NNS", "NNS"), f("NN", "NNS|VB")
     (0.5, 1.0, 0.25)
     """
-    def bdm(g: str, s: str) -> float:
+    def close(g: str, s: str) -> float:
         gold = reader(g)
-        return bdm_against_gold(h, gold if isinstance(gold, str) else list(gold), reader(s))
+        return closeness_against_gold(closeness, gold if isinstance(gold, str) else list(gold),
+                                      reader(s))
 
-    return _cached(bdm)
+    return _cached(close)
 
 
 # ------------------------------------------------------------------ two annotators
@@ -338,18 +347,19 @@ def pair_credit_fn(h: Hierarchy, reader: TagReader,
                     lambda a, b: h.pair_agreement(reader(a), reader(b)), mode)
 
 
-def pair_bdm_fn(h: Hierarchy, reader: TagReader,
-                mode: str = "mutual") -> Callable[[str, str], float]:
-    """``f(a, b)``: BDM closeness of two annotators' values, cached (docs/method.md §15.4).
+def pair_closeness_fn(closeness: Closeness, reader: TagReader,
+                      mode: str = "mutual") -> Callable[[str, str], float]:
+    """``f(a, b)``: a tag closeness of two annotators' values, cached (docs/method.md §15.4).
 
-    Follows the label-credit ``mode``: ``credit``: `bdm_against_gold` with
-    ``a`` as gold; ``mutual``: the mean of both directions; ``agreement``:
-    `synagree.trees.annotation_bdm.expected_bdm`.  All three are
-    `synagree.trees.hierarchy.bdm_credit` on single tags.
+    Follows the label-credit ``mode``: ``credit``: `closeness_against_gold`
+    with ``a`` as gold; ``mutual``: the mean of both directions;
+    ``agreement``: `synagree.trees.annotation_bdm.expected_closeness`.  All
+    three are the closeness itself on single tags.
 
     Parameters
     ----------
-    h : Hierarchy
+    closeness : callable
+        On single tags (`synagree.trees.annotation_bdm.tag_closeness`).
     reader : TagReader
     mode : {"mutual", "agreement", "credit"}
 
@@ -359,13 +369,14 @@ def pair_bdm_fn(h: Hierarchy, reader: TagReader,
 
     Examples
     --------
+    >>> from synagree.trees.annotation_bdm import tag_closeness
     >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
-    >>> read = TagReader("alternatives")
-    >>> [pair_bdm_fn(h, read, m)("NN", "NN|NNS") for m in ("credit", "mutual", "agreement")]
+    >>> read, wup = TagReader("alternatives"), tag_closeness(h, "wu-palmer")
+    >>> [pair_closeness_fn(wup, read, m)("NN", "NN|NNS") for m in ("credit", "mutual", "agreement")]
     [0.75, 0.875, 0.75]
     """
-    return _by_mode(lambda a, b: bdm_against_gold(h, _support(reader(a)), reader(b)),
-                    lambda a, b: expected_bdm(h, reader(a), reader(b)), mode)
+    return _by_mode(lambda a, b: closeness_against_gold(closeness, _support(reader(a)), reader(b)),
+                    lambda a, b: expected_closeness(closeness, reader(a), reader(b)), mode)
 
 
 def _by_mode(one_way: Callable[[str, str], float], symmetric: Callable[[str, str], float],

@@ -1,23 +1,26 @@
-"""BDM-style closeness between annotations with alternatives (docs/method.md §15.3).
+"""Tag closeness (GATE's BDM or Wu–Palmer) for annotations with alternatives (docs/method.md §15.3).
 
-`synagree.trees.hierarchy.bdm_credit` scores two single tags.  Annotations
-may name several tags (uniform mass) or carry probabilities, so BDM is
-extended by expectation:
+A *closeness* scores two single tags in [0, 1], 1 for the same tag:
+`tag_closeness` gives GATE's balanced distance metric (``"bdm"``,
+`synagree.trees.gate_bdm`, docs/method.md §23) or Wu & Palmer's similarity
+(``"wu-palmer"``, `synagree.trees.hierarchy.wu_palmer_credit`) over a
+hierarchy.  Annotations may name several tags (uniform mass) or carry
+probabilities, so a closeness is extended by expectation:
 
-Against gold (`bdm_against_gold`)
+Against gold (`closeness_against_gold`)
     Gold alternatives are disjunctive (any of them is right), so each output
     tag is scored against its *closest* gold alternative, and the output's
     mass weights the result::
 
-        bdm(G, O) = sum_t w_O(t) * max_{g in G} bdm(g, t)
+        c(G, O) = sum_t w_O(t) * max_{g in G} c(g, t)
 
     1 when every output tag is a gold alternative; for one gold tag it is the
-    expected BDM under the output's distribution.
-Between annotators (`expected_bdm`)
+    expected closeness under the output's distribution.
+Between annotators (`expected_closeness`)
     Neither side is gold; both are distributions, and the score is the
-    expected BDM of one tag drawn from each::
+    expected closeness of one tag drawn from each::
 
-        bdm(a, b) = sum_s sum_t w_a(s) * w_b(t) * bdm(s, t)
+        c(a, b) = sum_s sum_t w_a(s) * w_b(t) * c(s, t)
 
     Symmetric; two identical single tags get 1, but two identical
     multi-tag annotations get less than 1 (``NN|NNS`` against itself: the
@@ -26,11 +29,83 @@ Between annotators (`expected_bdm`)
 from __future__ import annotations
 
 import math
-from typing import Iterable, List, Union
+from typing import Callable, Iterable, List, Union
 
-from synagree.trees.hierarchy import Annotation, Hierarchy, _annotation_weights, bdm_credit
+from synagree.trees.gate_bdm import ConceptGraph, GateBDM
+from synagree.trees.hierarchy import Annotation, Hierarchy, _annotation_weights, wu_palmer_credit
 
-__all__ = ["bdm_against_gold", "expected_bdm"]
+__all__ = ["CLOSENESS_KINDS", "Closeness", "tag_closeness", "closeness_against_gold",
+           "expected_closeness"]
+
+#: A closeness of two single tags, in [0, 1].
+Closeness = Callable[[str, str], float]
+#: The closenesses `tag_closeness` builds: GATE's BDM and Wu–Palmer.
+CLOSENESS_KINDS = ("bdm", "wu-palmer")
+
+
+def tag_closeness(hierarchy: Hierarchy, kind: str = "bdm",
+                  added: Iterable[str] = ()) -> Closeness:
+    """The closeness of two tags over a hierarchy, cached.
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+    kind : {"bdm", "wu-palmer"}
+        ``bdm``: GATE's balanced distance metric over the hierarchy's tags as
+        concepts, its top-level tags as top classes (docs/method.md §23);
+        ``wu-palmer``: `synagree.trees.hierarchy.wu_palmer_credit`.
+    added : iterable of str
+        With ``bdm``: tags the hierarchy gained for data it lacked
+        (`Hierarchy.added_tags`).  They are no concepts of it and do not
+        change its statistics; such a tag scores 1 with itself and 0 with
+        any other tag (under Wu–Palmer too: it is a top-level leaf there).
+
+    Returns
+    -------
+    callable
+        ``f(a, b)`` on tags (resolved through the hierarchy: MSD
+        normalisation, the plain-as-leaf alias).
+
+    Raises
+    ------
+    ValueError
+        An unknown ``kind``.
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_edges({"A": "T", "B": "T", "A1": "A", "A2": "A", "B1": "B"})
+    >>> bdm, wup = tag_closeness(h), tag_closeness(h, "wu-palmer")
+    >>> round(bdm("A1", "A2"), 6), bdm("A1", "B1"), wup("A1", "A2"), round(wup("A1", "B1"), 4)
+    (0.375, 0.0, 0.6666666666666666, 0.3333)
+    """
+    if kind == "wu-palmer":
+        def wup(a: str, b: str) -> float:
+            return wu_palmer_credit(hierarchy, a, b)
+        return _cached(wup)
+    if kind != "bdm":
+        raise ValueError(f"unknown closeness {kind!r}; expected one of "
+                         f"{', '.join(CLOSENESS_KINDS)}")
+    table = GateBDM(ConceptGraph.from_hierarchy(hierarchy, exclude=added))
+
+    def bdm(a: str, b: str) -> float:
+        node_a = hierarchy.resolve(a) if a in hierarchy else a
+        node_b = hierarchy.resolve(b) if b in hierarchy else b
+        return table.bdm(node_a, node_b)
+
+    return _cached(bdm)
+
+
+def _cached(fn: Closeness) -> Closeness:
+    cache: dict = {}
+
+    def cached(a: str, b: str) -> float:
+        key = (a, b)
+        got = cache.get(key)
+        if got is None:
+            got = cache[key] = fn(a, b)
+        return got
+
+    return cached
 
 
 def _gold_tags(gold: Union[str, Iterable[str]]) -> List[str]:
@@ -44,13 +119,14 @@ def _gold_tags(gold: Union[str, Iterable[str]]) -> List[str]:
     return tags
 
 
-def bdm_against_gold(hierarchy: Hierarchy, gold: Union[str, Iterable[str]],
-                     output: Annotation) -> float:
-    """BDM of an output against disjunctive gold: ``sum_t w_O(t) max_g bdm(g, t)``.
+def closeness_against_gold(closeness: Closeness, gold: Union[str, Iterable[str]],
+                           output: Annotation) -> float:
+    """A closeness of an output against disjunctive gold: ``sum_t w_O(t) max_g c(g, t)``.
 
     Parameters
     ----------
-    hierarchy : Hierarchy
+    closeness : callable
+        On single tags (`tag_closeness`).
     gold : str or collection of str
         One tag or alternatives (any of them is right).
     output : str, collection of str or mapping of str to float
@@ -64,36 +140,41 @@ def bdm_against_gold(hierarchy: Hierarchy, gold: Union[str, Iterable[str]],
     Examples
     --------
     >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> bdm_against_gold(h, "A.1", "A.2"), bdm_against_gold(h, ["A.1", "A.2"], "A.2")
+    >>> wup = tag_closeness(h, "wu-palmer")
+    >>> closeness_against_gold(wup, "A.1", "A.2"), closeness_against_gold(wup, ["A.1", "A.2"],
+    ...                                                                   "A.2")
     (0.5, 1.0)
-    >>> bdm_against_gold(h, "A.1a", {"A.1b": 0.5, "A.1a": 0.5})  # (2/3 + 1) / 2
+    >>> closeness_against_gold(wup, "A.1a", {"A.1b": 0.5, "A.1a": 0.5})  # (2/3 + 1) / 2
     0.8333333333333333
     """
     tags = _gold_tags(gold)
     weights = _annotation_weights(output)
-    return math.fsum(w * max(bdm_credit(hierarchy, g, t) for g in tags)
+    return math.fsum(w * max(closeness(g, t) for g in tags)
                      for t, w in weights.items() if w)
 
 
-def expected_bdm(hierarchy: Hierarchy, a: Annotation, b: Annotation) -> float:
-    """Expected BDM of one tag drawn from each annotation: ``sum w_a(s) w_b(t) bdm(s, t)``.
+def expected_closeness(closeness: Closeness, a: Annotation, b: Annotation) -> float:
+    """Expected closeness of one tag drawn from each annotation: ``sum w_a(s) w_b(t) c(s, t)``.
 
     Parameters
     ----------
-    hierarchy : Hierarchy
+    closeness : callable
+        On single tags (`tag_closeness`).
     a, b : str, collection of str or mapping of str to float
 
     Returns
     -------
     float
-        In [0, 1]; symmetric.
+        In [0, 1]; symmetric when the closeness is.
 
     Examples
     --------
     >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> expected_bdm(h, "A.1", "A.2"), expected_bdm(h, ["A.1", "A.2"], ["A.1", "A.2"])
+    >>> wup = tag_closeness(h, "wu-palmer")
+    >>> both = ["A.1", "A.2"]
+    >>> expected_closeness(wup, "A.1", "A.2"), expected_closeness(wup, both, both)
     (0.5, 0.75)
     """
     wa, wb = _annotation_weights(a), _annotation_weights(b)
-    return math.fsum(pa * pb * bdm_credit(hierarchy, s, t)
+    return math.fsum(pa * pb * closeness(s, t)
                      for s, pa in wa.items() if pa for t, pb in wb.items() if pb)

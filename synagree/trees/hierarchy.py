@@ -68,18 +68,20 @@ Label distance (`label_distance`)
     root / missing label of the TED trees) is not a tag: its distance is 0 to
     itself and 1 to every non-empty label.
 
-BDM-style closeness (`bdm_credit`)
-    A separate, symmetric, structural closeness (after GATE's balanced
-    distance metric), *not* IS-A credit.  With ``depth`` counted in tags from
-    the top (top-level tags have depth 1) and ``m`` the most specific common
+Wu–Palmer closeness (`wu_palmer_credit`)
+    A separate, symmetric, structural closeness, *not* IS-A credit: Wu &
+    Palmer's (1994) similarity.  With ``depth`` counted in tags from the
+    top (top-level tags have depth 1) and ``m`` the most specific common
     ancestor of ``a`` and ``b`` (inclusive of ``a``/``b``; depth 0 if there
     is none)::
 
-        bdm(a, b) = 2 * depth(m) / (depth(a) + depth(b))
+        wup(a, b) = 2 * depth(m) / (depth(a) + depth(b))
 
     i.e. ``CP / (CP + (DPK + DPR) / 2)`` with ``CP = depth(m)`` and
     ``DPK``/``DPR`` the path lengths from ``m`` down to ``a``/``b``.  1 iff
     ``a == b``; 0 iff they share no tag ancestor; siblings at depth 2 get 1/2.
+    (Earlier versions of synagree called this BDM; GATE's balanced distance
+    metric proper is `synagree.trees.gate_bdm`.)
 
 Conventions
 ===========
@@ -127,7 +129,7 @@ __all__ = [
     "Hierarchy", "HierarchicalKappa", "PLAIN_LEAF_SUFFIX", "Annotation",
     "credit", "pair_agreement", "chance_agreement", "hierarchical_kappa",
     "observed_agreement", "cohens_kappa", "scotts_pi", "pooled_leaf_mass",
-    "label_distance", "label_distance_matrix", "bdm_credit",
+    "label_distance", "label_distance_matrix", "wu_palmer_credit",
 ]
 
 #: Suffix of the hidden leaf that stands for the *plain* use of a UD relation
@@ -272,7 +274,7 @@ class Hierarchy:
           ``rel + PLAIN_LEAF_SUFFIX`` (whether or not the plain use occurs in
           ``labels``), and the tag ``rel`` resolves to that leaf in every
           query.  Plain ``nsubj`` vs ``nsubj:pass`` then gets 0 credit both
-          ways (they stay siblings for `bdm_credit`).  Structural
+          ways (they stay siblings for `wu_palmer_credit`).  Structural
           answers still name the parent node ``nsubj`` (``parent("nsubj:pass")
           == "nsubj"``), but a tag *query* ``"nsubj"`` always means the plain
           leaf; the under-specified parent cannot be queried in this mode.
@@ -419,23 +421,8 @@ class Hierarchy:
         >>> os.remove(path)
         """
         name = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError.single(name, None, "hierarchy-unreadable",
-                                    f"cannot read hierarchy file: {exc}") from None
-        lines: List[Tuple[int, str]] = []
-        for number, raw in enumerate(text.splitlines(), start=1):
-            content = raw.split("#", 1)[0].rstrip()
-            if content.strip():
-                lines.append((number, content))
         log = ProblemLog()
-        if not lines:
-            log.add(name, None, "hierarchy-empty", "hierarchy file has no tags")
-            log.raise_if_errors()
-        edge_format = any("\t" in content.lstrip() for _, content in lines)
-        assertions = (_parse_edges(name, lines, log) if edge_format
-                      else _parse_outline(name, lines, log))
+        assertions = read_hierarchy_assertions(path, log)
         parents: Dict[str, Optional[str]] = {}
         where: Dict[str, int] = {}
         for number, child, parent in assertions:
@@ -673,6 +660,67 @@ def _show(parent: Optional[str]) -> str:
     return "the top (no parent)" if parent is None else repr(parent)
 
 
+def read_hierarchy_assertions(path: Union[str, Path], log: Optional[ProblemLog] = None
+                              ) -> List[Tuple[int, str, Optional[str]]]:
+    r"""The ``(line, child, parent)`` assertions of a hierarchy file, in file order.
+
+    The two formats of `Hierarchy.from_file` (edge format and outline),
+    without its checks across lines: a tag may be given several parents here
+    (`synagree.trees.gate_bdm.ConceptGraph` allows that; `Hierarchy` does
+    not).  ``parent`` is None for a top-level tag.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+    log : ProblemLog, optional
+        Receives the line problems (the caller raises, after adding its own);
+        without it they are raised here.
+
+    Returns
+    -------
+    list of (int, str, str or None)
+        The lines that could be read.
+
+    Raises
+    ------
+    InputError
+        ``hierarchy-unreadable`` and ``hierarchy-empty`` always;
+        ``hierarchy-fields`` and ``hierarchy-indentation`` (every problem, with
+        its line) when no ``log`` is given.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> fd, path = tempfile.mkstemp(suffix=".txt")
+    >>> with os.fdopen(fd, "w") as f:
+    ...     _ = f.write("NN\tN\nNN\tNOUN  # a second parent\nN\n")
+    >>> read_hierarchy_assertions(path)
+    [(1, 'NN', 'N'), (2, 'NN', 'NOUN'), (3, 'N', None)]
+    >>> os.remove(path)
+    """
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError.single(name, None, "hierarchy-unreadable",
+                                f"cannot read hierarchy file: {exc}") from None
+    lines: List[Tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        content = raw.split("#", 1)[0].rstrip()
+        if content.strip():
+            lines.append((number, content))
+    if not lines:
+        raise InputError.single(name, None, "hierarchy-empty", "hierarchy file has no tags")
+    own = log is None
+    log = ProblemLog() if log is None else log
+    edge_format = any("\t" in content.lstrip() for _, content in lines)
+    assertions = (_parse_edges(name, lines, log) if edge_format
+                  else _parse_outline(name, lines, log))
+    if own:
+        log.raise_if_errors()
+    return assertions
+
+
 def _parse_edges(name: str, lines: List[Tuple[int, str]],
                  log: ProblemLog) -> List[Tuple[int, str, Optional[str]]]:
     out: List[Tuple[int, str, Optional[str]]] = []
@@ -784,7 +832,7 @@ def credit(hierarchy: Hierarchy, gold: Union[str, Iterable[str]], output: Annota
 
     See Also
     --------
-    pair_agreement, bdm_credit
+    pair_agreement, wu_palmer_credit
 
     Examples
     --------
@@ -1190,13 +1238,15 @@ def label_distance_matrix(hierarchy: Hierarchy, labels: Sequence[str]) -> np.nda
     return out
 
 
-def bdm_credit(hierarchy: Hierarchy, a: str, b: str) -> float:
-    """BDM-style closeness ``2 * depth(m) / (depth(a) + depth(b))``.
+def wu_palmer_credit(hierarchy: Hierarchy, a: str, b: str) -> float:
+    """Wu–Palmer closeness ``2 * depth(m) / (depth(a) + depth(b))``.
 
     ``m`` = most specific common ancestor of ``a`` and ``b`` (each counts as
     its own ancestor; depth 0 when they share no tag).  Symmetric, in [0, 1],
     1 iff ``a`` and ``b`` resolve to the same tag.  Structural closeness, not
-    IS-A credit: ``bdm(A.1, A.2) = 1/2`` although neither IS-A the other.
+    IS-A credit: ``wup(A.1, A.2) = 1/2`` although neither IS-A the other.
+    Not GATE's BDM (`synagree.trees.gate_bdm`), which gives 0 to every pair
+    whose common ancestor is a top-level tag.
 
     Parameters
     ----------
@@ -1210,8 +1260,10 @@ def bdm_credit(hierarchy: Hierarchy, a: str, b: str) -> float:
     Examples
     --------
     >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> bdm_credit(h, "A.1", "A.2"), bdm_credit(h, "A.1a", "A.1"), bdm_credit(h, "A", "B")
-    (0.5, 0.8, 0.0)
+    >>> wu_palmer_credit(h, "A.1", "A.2"), wu_palmer_credit(h, "A.1a", "A.1")
+    (0.5, 0.8)
+    >>> wu_palmer_credit(h, "A", "B")
+    0.0
     """
     node_a, node_b = hierarchy.resolve(a), hierarchy.resolve(b)
     if node_a == node_b:

@@ -1,0 +1,38 @@
+"""``synagree bdm``: GATE's BDM score file of a hierarchy (docs/method.md §23)."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from synagree.cli import options
+from synagree.cli.options import output_format
+from synagree.io.files import emit
+from synagree.render.bdm import BDM_OUTPUTS, render_bdm
+from synagree.trees.gate_bdm import ConceptGraph, GateBDM
+
+
+def run(args: argparse.Namespace) -> int:
+    """``synagree bdm``: every pair's BDM, in GATE's format; the exit status."""
+    graph = ConceptGraph.from_file(args.hierarchy)
+    name = args.name if args.name is not None else Path(args.hierarchy).stem
+    text = render_bdm(GateBDM(graph), name, output_format(args), source=args.hierarchy,
+                      progress=not args.quiet)
+    emit(text, args.out)
+    return 0
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    """The options of this command."""
+    p.description = ("Write GATE's BDM score file for a concept hierarchy: one line per "
+                     "unordered pair of concepts (self pairs included) with the balanced "
+                     "distance metric and its parameters (msca, cp, dpk, dpr, n0, n1, n2, "
+                     "bran), computed as GATE's Ontology_BDM_Computation plugin computes "
+                     "them. GATE's IAA plugin reads the file.")
+    p.add_argument("hierarchy", metavar="HIERARCHY",
+                   help="hierarchy file (outline or child<TAB>parent lines; a concept may "
+                        "have several parents)")
+    p.add_argument("--name", default=None,
+                   help="the ontology's name in the header line (default: the file name "
+                        "without its suffix)")
+    options.add_output(p, BDM_OUTPUTS, "gate")
+    options.add_quiet(p)

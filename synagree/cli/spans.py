@@ -1,0 +1,58 @@
+"""``synagree spans``: GATE's strict, lenient and average P/R/F1 over spans (docs/method.md §24)."""
+from __future__ import annotations
+
+import argparse
+
+from synagree.base.problems import print_problems
+from synagree.cli import options
+from synagree.cli.options import output_format
+from synagree.evaluation.spans import CONLLU_LAYERS, PHRASE_LAYERS, span_agreement
+from synagree.io.files import emit
+from synagree.render.spans import SPAN_OUTPUTS, render_spans
+from synagree.stats.gate_prf import LABEL_MODES
+
+
+def run(args: argparse.Namespace) -> int:
+    """``synagree spans``: every pair of files compared as GATE does; the exit status."""
+    res = span_agreement(args.files, layer=args.layer, labels=args.labels,
+                         hierarchy=args.hierarchy, bdm=args.bdm, fmt=args.fmt,
+                         phrase_style=args.phrase_style, names=args.names,
+                         allow_missing=args.allow_missing, check_text=not args.no_text_check)
+    if res.warnings and not args.quiet:
+        print_problems(res.warnings, limit=10)
+    emit(render_spans(res, output_format(args)), args.out)
+    return 0
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    """The options of this command."""
+    p.description = ("Compare annotations as labelled spans the way GATE's Annotation Diff "
+                     "does: strict (same span and label), lenient (overlapping spans count) "
+                     "and average precision, recall and F1, per pair of files (the first "
+                     "as key) and per label; constituents of bracketed trees, or CoNLL-U "
+                     "words labelled by one column. With --bdm, GATE's BDM-based P/R/F1.")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="two or more files, all bracketed trees or all CoNLL-U; the first of "
+                        "each pair is the key (gold)")
+    p.add_argument("--layer", default=None,
+                   choices=list(PHRASE_LAYERS) + list(CONLLU_LAYERS),
+                   help="what to compare: constituents (default) or preterminals of trees; "
+                        "a CoNLL-U column labelling each word (default upos)")
+    p.add_argument("--labels", choices=list(LABEL_MODES), default="type",
+                   help="each label its own annotation type (default, GATE's IAA per "
+                        "label summed), the label as a feature of one type, or spans only")
+    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
+                   help="a hierarchy over the labels, for --bdm")
+    p.add_argument("--bdm", action="store_true",
+                   help="also GATE's BDM-based precision, recall and F1 (docs/method.md §23.3)")
+    p.add_argument("--format", dest="fmt", default="auto", choices=["auto", "conllu", "phrase"],
+                   help="input format (default: guessed from extension/content)")
+    options.add_phrase_style(p)
+    p.add_argument("--names", nargs="+", metavar="NAME",
+                   help="names for the files (default: the file names)")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="bracketed trees with # sent_id: sentences some files lack are left "
+                        "out of those pairs")
+    options.add_text_check(p)
+    options.add_output(p, SPAN_OUTPUTS, "table")
+    options.add_quiet(p)

@@ -1,0 +1,403 @@
+r"""GATE's span F-measures between two or more annotations (``synagree spans``, docs/method.md §24).
+
+Annotations are labelled spans: the constituents (or the preterminals) of
+bracketed trees over token positions, or the words of CoNLL-U files over
+character positions with one column as the label.  Each pair of files is
+compared as GATE's Annotation Diff compares a key (gold) set with a response
+set, and scored strict, lenient and average
+(`synagree.stats.gate_prf.annotation_diff`); with a hierarchy and
+``bdm=True`` also by GATE's BDM-based counts
+(`synagree.stats.gate_prf.bdm_diff`, §23.3).
+
+* **Bracketed trees** are read as ``agree`` reads them (sentences matched by
+  ``# sent_id`` or position, one bracket style decided for all files); each
+  sentence is a document, its tokens numbered from 0.  Two annotations of a
+  sentence must have the same number of tokens (``span-token-mismatch``),
+  else token positions would not name the same words.
+* **CoNLL-U** files are read as the CoNLL 2018 scorer reads them: the
+  whitespace-free text must be the same in every file
+  (``text-mismatch``), and each word is the character span of its token in
+  that text (the words of a multiword token share its span).  Where the
+  files tokenise alike every word has a coextensive partner and lenient
+  equals strict; they part where the tokenisation differs.
+
+With more than two files every pair is compared, the earlier file as key;
+``overall`` sums the counts over the pairs before the ratios (GATE's micro
+summary).  Per label, the counts are those of the label's annotations alone
+(GATE's IAA plugin per label).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
+
+from synagree._version import __version__
+from synagree.base.problems import InputError, Problem, ProblemLog
+from synagree.evaluation.conll18 import Treebank, align, read_conllu
+from synagree.io.brackets import PhraseSentence
+from synagree.io.corpus import from_files
+from synagree.io.formats import format_of
+from synagree.stats.gate_prf import (
+    LABEL_MODES,
+    BDMCounts,
+    DiffCounts,
+    SpanAnnotation,
+    annotation_diff,
+    bdm_diff,
+)
+from synagree.stats.hierarchical import describe_hierarchy, load_hierarchy_noting_added
+from synagree.trees.annotation_bdm import tag_closeness
+from synagree.trees.constituent_spans import constituent_spans, preterminal_spans
+from synagree.trees.hierarchy import Hierarchy
+
+__all__ = ["PHRASE_LAYERS", "CONLLU_LAYERS", "SpanPair", "SpanResult", "span_agreement",
+           "documents_of_trees", "documents_of_treebank"]
+
+#: Span layers of bracketed trees.
+PHRASE_LAYERS = ("constituents", "preterminals")
+#: Span layers of CoNLL-U files: the column that labels each word.
+CONLLU_LAYERS = ("upos", "xpos", "deprel", "feats", "lemma", "form")
+
+#: One document: its annotations in document order.
+Document = List[SpanAnnotation]
+
+
+@dataclass
+class SpanPair:
+    """One key file against one response file.
+
+    Parameters
+    ----------
+    key, response : str
+        Annotator names (the key is read as gold).
+    counts : DiffCounts
+        GATE's counts over all labels (as ``labels`` says).
+    per_label : dict of str to DiffCounts
+        Each label's annotations alone, most frequent key label first.
+    bdm : BDMCounts, optional
+        GATE's BDM-based counts (with a hierarchy and ``bdm=True``).
+
+    Examples
+    --------
+    >>> p = SpanPair("a", "b", DiffCounts(2, 1, 0, 1, keys=3, responses=4))
+    >>> p.as_dict()["strict"]["precision"]
+    0.5
+    """
+
+    key: str
+    response: str
+    counts: DiffCounts
+    per_label: Dict[str, DiffCounts] = field(default_factory=dict)
+    bdm: Optional[BDMCounts] = None
+
+    def as_dict(self) -> dict:
+        """JSON-ready: the counts and measures, per label too."""
+        d = {"key": self.key, "response": self.response, **self.counts.as_dict(),
+             "per_label": {k: v.as_dict() for k, v in self.per_label.items()}}
+        if self.bdm is not None:
+            d["bdm"] = self.bdm.as_dict()
+        return d
+
+
+@dataclass
+class SpanResult:
+    """GATE's span F-measures of every pair of files (docs/method.md §24).
+
+    Parameters
+    ----------
+    files : list of str
+    annotators : list of str
+    layer : str
+        ``constituents``, ``preterminals`` or a CoNLL-U column.
+    offsets : {"tokens", "characters"}
+    labels : {"type", "feature", "none"}
+    documents : int
+        Documents compared (sentences of bracketed trees; 1 for CoNLL-U).
+    pairs : list of SpanPair
+    hierarchy : str, optional
+        The hierarchy of the BDM-based counts.
+    notes : list of str
+    warnings : list of Problem
+
+    Examples
+    --------
+    >>> r = SpanResult(["a", "b"], ["a", "b"], "constituents", "tokens", "type", 1,
+    ...                [SpanPair("a", "b", DiffCounts(1, 0, 0, 0, keys=1, responses=1))])
+    >>> r.overall.f1("average")
+    1.0
+    """
+
+    files: List[str]
+    annotators: List[str]
+    layer: str
+    offsets: str
+    labels: str
+    documents: int
+    pairs: List[SpanPair]
+    hierarchy: Optional[str] = None
+    notes: List[str] = field(default_factory=list)
+    warnings: List[Problem] = field(default_factory=list)
+
+    @property
+    def overall(self) -> DiffCounts:
+        """The counts summed over the pairs."""
+        out = DiffCounts()
+        for p in self.pairs:
+            out = out + p.counts
+        return out
+
+    @property
+    def overall_bdm(self) -> Optional[BDMCounts]:
+        """The BDM-based counts summed over the pairs (None without BDM)."""
+        if not self.pairs or self.pairs[0].bdm is None:
+            return None
+        out = BDMCounts()
+        for p in self.pairs:
+            assert p.bdm is not None
+            out = out + p.bdm
+        return out
+
+    def to_dict(self) -> dict:
+        """JSON-ready data with stable keys (fractions, not percent)."""
+        d = {"synagree_version": __version__, "files": list(self.files),
+             "annotators": list(self.annotators), "layer": self.layer,
+             "offsets": self.offsets, "labels": self.labels, "documents": self.documents,
+             "overall": self.overall.as_dict(),
+             "pairs": [p.as_dict() for p in self.pairs]}
+        if self.hierarchy is not None:
+            d["hierarchy"] = self.hierarchy
+            ob = self.overall_bdm
+            if ob is not None:
+                d["overall_bdm"] = ob.as_dict()
+        d["notes"] = list(self.notes)
+        d["warnings"] = [w.as_dict() for w in self.warnings]
+        return d
+
+
+# ---------------------------------------------------------------- documents
+def documents_of_trees(sentences: Sequence[Optional[PhraseSentence]], layer: str
+                       ) -> List[Optional[Document]]:
+    """Each tree's spans as a document (None where the tree is absent).
+
+    Parameters
+    ----------
+    sentences : sequence of PhraseSentence or None
+    layer : {"constituents", "preterminals"}
+
+    Returns
+    -------
+    list of list of SpanAnnotation or None
+
+    Examples
+    --------
+    >>> from synagree.io.brackets import PhraseNode
+    >>> t = PhraseNode("S", [PhraseNode("NP", [PhraseNode("N")]), PhraseNode("V")])
+    >>> s = PhraseSentence("a", 0, 1, t)
+    >>> documents_of_trees([s], "constituents")
+    [[SpanAnnotation(start=0, end=2, label='S'), SpanAnnotation(start=0, end=1, label='NP')]]
+    """
+    spans = constituent_spans if layer == "constituents" else preterminal_spans
+    return [None if s is None else [SpanAnnotation(a, b, lab) for lab, a, b in spans(s.root)]
+            for s in sentences]
+
+
+def documents_of_treebank(tb: Treebank, column: str) -> Document:
+    """The words of a CoNLL-U file as character spans labelled by one column.
+
+    Parameters
+    ----------
+    tb : Treebank
+    column : {"upos", "xpos", "deprel", "feats", "lemma", "form"}
+
+    Returns
+    -------
+    list of SpanAnnotation
+
+    Examples
+    --------
+    >>> row = "{}\\t{}\\t_\\t{}\\t_\\t_\\t{}\\t{}\\t_\\t_\\n"
+    >>> tb = read_conllu(row.format(1, "Dogs", "NOUN", 2, "nsubj")
+    ...                  + row.format(2, "bark", "VERB", 0, "root") + "\\n")
+    >>> documents_of_treebank(tb, "upos")
+    [SpanAnnotation(start=0, end=4, label='NOUN'), SpanAnnotation(start=4, end=8, label='VERB')]
+    """
+    return [SpanAnnotation(w.start, w.end, getattr(w, column)) for w in tb.words]
+
+
+# ---------------------------------------------------------------- comparing
+def _compare(key_docs: Sequence[Document], resp_docs: Sequence[Document], labels: str,
+             score: Optional[Callable[[str, str], float]]
+             ) -> Tuple[DiffCounts, Dict[str, DiffCounts], Optional[BDMCounts]]:
+    counts = DiffCounts()
+    per_label: Dict[str, DiffCounts] = {}
+    key_count: Dict[str, int] = {}
+    bdm = BDMCounts() if score is not None else None
+    for keys, resp in zip(key_docs, resp_docs):
+        counts = counts + annotation_diff(keys, resp, labels)
+        names = list(dict.fromkeys([a.label for a in keys] + [a.label for a in resp]))
+        for name in names:
+            k = [a for a in keys if a.label == name]
+            key_count[name] = key_count.get(name, 0) + len(k)
+            per_label[name] = per_label.get(name, DiffCounts()) + annotation_diff(
+                k, [a for a in resp if a.label == name], "none")
+        if score is not None:
+            assert bdm is not None
+            bdm = bdm + bdm_diff(keys, resp, score)
+    order = sorted(per_label, key=lambda n: (-key_count.get(n, 0), n))
+    return counts, {n: per_label[n] for n in order}, bdm
+
+
+def span_agreement(paths: Sequence[Union[str, Path]], layer: Optional[str] = None,
+                   labels: str = "type", hierarchy: Union[str, Path, Hierarchy, None] = None,
+                   bdm: bool = False, fmt: str = "auto", phrase_style: str = "auto",
+                   names: Optional[Sequence[str]] = None, allow_missing: bool = False,
+                   check_text: bool = True) -> SpanResult:
+    """GATE's strict, lenient and average P/R/F1 between files (module docstring).
+
+    Parameters
+    ----------
+    paths : sequence of str or path-like
+        Two or more files, all bracketed trees or all CoNLL-U; the first of
+        each pair is the key (gold).
+    layer : str, optional
+        Bracketed trees: ``constituents`` (default) or ``preterminals``;
+        CoNLL-U: the column (default ``upos``).
+    labels : {"type", "feature", "none"}
+        How labels enter (`synagree.stats.gate_prf`).
+    hierarchy : str, path-like, Hierarchy or None
+        For ``bdm``: ``ud``, ``msd``, ``flat``, a hierarchy file or a
+        `Hierarchy` over the labels.
+    bdm : bool
+        Also GATE's BDM-based counts (needs ``hierarchy``).
+    fmt : {"auto", "conllu", "phrase"}
+    phrase_style : {"auto", "delex", "penn"}
+    names : sequence of str, optional
+        Annotator names (default: the file names).
+    allow_missing : bool
+        Bracketed trees matched by ``# sent_id``: sentences some files lack
+        are left out of those pairs.
+    check_text : bool
+        Bracketed trees: check each sentence's words (Penn style).
+
+    Returns
+    -------
+    SpanResult
+
+    Raises
+    ------
+    InputError
+        ``usage`` (fewer than two files, mixed formats, a layer or label mode
+        that does not apply, ``bdm`` without ``hierarchy``),
+        ``span-token-mismatch``, ``text-mismatch`` and every reading problem.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> paths = []
+    >>> for text in ("(S (NP D N) (VP V (NP N)))", "(S (NP D N) (VP V) (NP N))"):
+    ...     fd, path = tempfile.mkstemp(suffix=".mrg")
+    ...     with os.fdopen(fd, "w") as f:
+    ...         _ = f.write(text + "\\n")
+    ...     paths.append(path)
+    >>> r = span_agreement(paths, phrase_style="delex")
+    >>> c = r.overall
+    >>> c.correct, c.partial, c.missing, c.spurious
+    (3, 1, 0, 0)
+    >>> round(c.f1("strict"), 4), c.f1("lenient"), round(c.f1("average"), 4)
+    (0.75, 1.0, 0.875)
+    >>> for p in paths: os.remove(p)
+    """
+    if len(paths) < 2:
+        raise InputError.single("<command line>", None, "usage",
+                                "spans compares two or more files")
+    if labels not in LABEL_MODES:
+        raise InputError.single("<command line>", None, "usage",
+                                f"unknown label mode {labels!r}; expected one of "
+                                f"{', '.join(LABEL_MODES)}")
+    if bdm and hierarchy is None:
+        raise InputError.single("<command line>", None, "usage",
+                                "--bdm needs --hierarchy ud|msd|flat|FILE")
+    kinds = {format_of(fmt, p) for p in paths}
+    if len(kinds) != 1:
+        raise InputError.single("<command line>", None, "usage",
+                                "spans needs all files in one format (bracketed trees or "
+                                "CoNLL-U), got both")
+    kind = kinds.pop()
+    allowed = PHRASE_LAYERS if kind == "phrase" else CONLLU_LAYERS
+    layer = layer or allowed[0]
+    if layer not in allowed:
+        what = "bracketed trees" if kind == "phrase" else "CoNLL-U files"
+        raise InputError.single("<command line>", None, "usage",
+                                f"layer {layer!r} does not apply to {what}; choose from "
+                                f"{', '.join(allowed)}")
+    if names is not None and len(names) != len(paths):
+        raise InputError.single("<command line>", None, "usage",
+                                f"{len(names)} names for {len(paths)} files")
+    notes: List[str] = []
+    warnings: List[Problem] = []
+    if kind == "phrase":
+        corpus = from_files(paths, names=names, fmt="phrase", phrase_style=phrase_style,
+                            allow_missing=allow_missing, check_text=check_text)
+        annotators = list(corpus.annotators)
+        warnings = list(corpus.log.warnings)
+        notes.extend(corpus.notes)
+        per_annotator: Dict[str, List[Optional[PhraseSentence]]] = {
+            a: [cast(Optional[PhraseSentence], u.annotations.get(a)) for u in corpus.units]
+            for a in annotators}  # a phrase corpus holds PhraseSentence annotations
+        docs = {a: documents_of_trees(per_annotator[a], layer) for a in annotators}
+        _check_tokens(per_annotator, annotators)
+        offsets, n_docs = "tokens", len(corpus.units)
+    else:
+        log = ProblemLog()
+        tbs: List[Treebank] = []
+        for p in paths:
+            try:
+                tbs.append(read_conllu(p))
+            except InputError as exc:  # every file's problems, then one error
+                log.extend(exc.errors)
+        log.raise_if_errors()
+        for tb in tbs[1:]:
+            align(tbs[0], tb)  # the same text, or a text-mismatch error
+        annotators = list(names) if names is not None else [Path(p).name for p in paths]
+        if len(set(annotators)) != len(annotators):
+            annotators = [str(p) for p in paths]
+        docs = {a: [documents_of_treebank(tb, layer)] for a, tb in zip(annotators, tbs)}
+        offsets, n_docs = "characters", 1
+    score = None
+    hdesc = None
+    if hierarchy is not None and bdm:
+        all_labels = list(dict.fromkeys(s.label for ds in docs.values() for d in ds if d
+                                        for s in d))
+        h, added = load_hierarchy_noting_added(hierarchy, all_labels)
+        score = tag_closeness(h, "bdm", added)
+        hdesc = describe_hierarchy(hierarchy)
+        if added:
+            notes.append(f"{len(added)} label(s) are not in the hierarchy (BDM 0 with any "
+                         f"other label): " + ", ".join(added[:20])
+                         + (" ..." if len(added) > 20 else ""))
+    pairs: List[SpanPair] = []
+    for i, a in enumerate(annotators):
+        for b in annotators[i + 1:]:
+            both = [(x, y) for x, y in zip(docs[a], docs[b]) if x is not None and y is not None]
+            counts, per_label, bdm_counts = _compare([x for x, _ in both], [y for _, y in both],
+                                                     labels, score)
+            pairs.append(SpanPair(a, b, counts, per_label, bdm_counts))
+    return SpanResult([str(p) for p in paths], annotators, layer, offsets, labels, n_docs,
+                      pairs, hdesc, notes, warnings)
+
+
+def _check_tokens(per_annotator: Dict[str, List[Optional[PhraseSentence]]],
+                  annotators: Sequence[str]) -> None:
+    """Every sentence has the same number of tokens in every file, else an error each."""
+    log = ProblemLog()
+    first = annotators[0]
+    for other in annotators[1:]:
+        for s, t in zip(per_annotator[first], per_annotator[other]):
+            if s is None or t is None or s.size == t.size:
+                continue
+            log.add(t.file, t.line, "span-token-mismatch",
+                    f"sentence {t.label_of()} has {t.size} tokens here but {s.size} in "
+                    f"{s.file} (line {s.line}); token spans of different tokenisations "
+                    f"name different words")
+    log.raise_if_errors()

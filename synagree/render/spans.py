@@ -1,0 +1,137 @@
+"""The output of ``synagree spans``: GATE's strict/lenient/average P/R/F1 (docs/method.md §24)."""
+from __future__ import annotations
+
+import json
+from typing import List, Optional, Sequence
+
+from synagree.base.escape import plain
+from synagree.evaluation.spans import SpanPair, SpanResult
+from synagree.render.rows import render_rows
+from synagree.render.tables import fmt_num
+from synagree.stats.gate_prf import MEASURES, BDMCounts, DiffCounts
+
+__all__ = ["SPAN_OUTPUTS", "SPAN_HEADER", "span_rows", "render_spans"]
+
+#: The formats of ``synagree spans``.
+SPAN_OUTPUTS = ("table", "json", "csv", "markdown", "latex")
+#: The columns of the long table (every format but JSON).
+SPAN_HEADER = ("key", "response", "label", "measure", "correct", "partial", "missing",
+               "spurious", "precision", "recall", "f1")
+
+_LABELS = {"type": "each label an annotation type", "feature": "labels as a feature",
+           "none": "spans only"}
+
+
+def _count(x: float, exact: bool) -> str:
+    return repr(x) if exact else (str(x) if isinstance(x, int) else fmt_num(x, 6))
+
+
+def _rows_of(key: str, response: str, label: str, c: DiffCounts, exact: bool
+             ) -> List[List[str]]:
+    num = repr if exact else (lambda v: fmt_num(v, 6))
+    return [[key, response, label, m, str(c.correct), str(c.partial), str(c.missing),
+             str(c.spurious), num(c.precision(m)), num(c.recall(m)), num(c.f1(m))]
+            for m in MEASURES]
+
+
+def _bdm_rows(key: str, response: str, b: BDMCounts, exact: bool) -> List[List[str]]:
+    num = repr if exact else (lambda v: fmt_num(v, 6))
+    return [[key, response, "ALL", f"bdm {m}", _count(b.correct, exact),
+             _count(b.partial, exact), str(b.missing), str(b.spurious), num(b.precision(m)),
+             num(b.recall(m)), num(b.f1(m))] for m in ("strict", "lenient")]
+
+
+def span_rows(res: SpanResult, exact: bool = False, per_label: bool = True) -> List[List[str]]:
+    """The long table: per pair (and ``ALL``/``ALL`` over pairs when there are
+    several) the three measures over all labels (label ``ALL``), the BDM-based
+    rows, then per label.
+
+    Parameters
+    ----------
+    res : SpanResult
+    exact : bool
+        Numbers as ``repr`` (CSV, lossless) instead of 6 decimals.
+    per_label : bool
+
+    Returns
+    -------
+    list of list of str
+
+    Examples
+    --------
+    >>> r = SpanResult(["a", "b"], ["a", "b"], "upos", "characters", "type", 1,
+    ...                [SpanPair("a", "b", DiffCounts(1, 0, 1, 0, keys=2, responses=1),
+    ...                          {"NOUN": DiffCounts(1, 0, 1, 0, keys=2, responses=1)})])
+    >>> for row in span_rows(r)[:4]:
+    ...     print(row[2], row[3], row[-1])
+    ALL strict 0.666667
+    ALL lenient 0.666667
+    ALL average 0.666667
+    NOUN strict 0.666667
+    """
+    rows: List[List[str]] = []
+    pairs: Sequence[SpanPair] = res.pairs
+    for p in pairs:
+        rows += _rows_of(p.key, p.response, "ALL", p.counts, exact)
+        if p.bdm is not None:
+            rows += _bdm_rows(p.key, p.response, p.bdm, exact)
+        if per_label:
+            for label, c in p.per_label.items():
+                rows += _rows_of(p.key, p.response, label, c, exact)
+    if len(pairs) > 1:
+        rows += _rows_of("ALL", "ALL", "ALL", res.overall, exact)
+        ob: Optional[BDMCounts] = res.overall_bdm
+        if ob is not None:
+            rows += _bdm_rows("ALL", "ALL", ob, exact)
+    return rows
+
+
+def render_spans(res: SpanResult, output: str = "table") -> str:
+    r"""A `SpanResult` as ``table``, ``json``, ``csv``, ``markdown`` or ``latex``.
+
+    Every format but JSON is one long table (`SPAN_HEADER`): per pair of files
+    (key first) the strict, lenient and average P/R/F1 over all labels (label
+    ``ALL``), GATE's BDM-based rows (``bdm strict``, ``bdm lenient``) when
+    asked for, then per label; with several pairs, the counts summed over
+    them (key and response ``ALL``).  The text table starts with the
+    settings; CSV writes numbers losslessly.
+
+    Parameters
+    ----------
+    res : SpanResult
+    output : {"table", "json", "csv", "markdown", "latex"}
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        An unknown format.
+
+    Examples
+    --------
+    >>> r = SpanResult(["a", "b"], ["a", "b"], "constituents", "tokens", "type", 1,
+    ...                [SpanPair("a", "b", DiffCounts(3, 1, 0, 0, keys=4, responses=4))])
+    >>> print(render_spans(r, "csv").splitlines()[1])
+    a,b,ALL,strict,3,1,0,0,0.75,0.75,0.75
+    """
+    if output == "json":
+        return json.dumps(res.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    if output not in SPAN_OUTPUTS:
+        raise ValueError(f"unknown output format {output!r}; expected one of "
+                         f"{', '.join(SPAN_OUTPUTS)}")
+    rows = span_rows(res, exact=output == "csv")
+    if output != "table":
+        return render_rows(SPAN_HEADER, rows, output)
+    head = [("files", ", ".join(res.files)),
+            ("layer", f"{res.layer} ({res.offsets} as offsets; {_LABELS[res.labels]})"),
+            ("documents", str(res.documents))]
+    if res.hierarchy is not None:
+        head.append(("BDM hierarchy", res.hierarchy))
+    width = max(len(k) for k, _ in head)
+    lines = [plain(f"{k:<{width}}  {v}") for k, v in head]
+    lines += [plain(f"note: {n}") for n in res.notes]
+    text = "\n".join(lines) + "\n\n" + render_rows(SPAN_HEADER, rows, "table")
+    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
