@@ -10,8 +10,19 @@ import bz2
 import csv
 import gzip
 import io
+import json
 import lzma
+import os
+import pwd
 import re
+import resource
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
 
 import pytest
 
@@ -672,3 +683,350 @@ def test_bad_noise_tables_are_input_errors(tmp_path, capsys, name, text):
             continue  # the report's reader makes p from p_relabel, ... and ignores extras
         assert rc == 2 and f"{path}" in err, err
         assert set(_kinds(err)) <= {"bad-results", "encoding"}, err
+
+
+# --------------------------------------------------------------------------
+# 5. The file system's edges: outputs through links, to devices and FIFOs,
+#    into unwritable folders and full disks (issue 23)
+# --------------------------------------------------------------------------
+#
+# Some cases need an ordinary user (root may write anywhere): the command then
+# runs in a subprocess as ``nobody`` (set in the child before exec), and the
+# test skips with the reason where that cannot be done.  A full disk is a small
+# tmpfs in a private mount namespace (``unshare -m``: it vanishes with the
+# process) or the file-size limit (RLIMIT_FSIZE, ``ulimit -f``).
+
+NOBODY = 65534
+
+
+def _world_dir() -> Path:
+    """A fresh folder under the system's temporary directory that ``nobody`` can enter
+    (pytest's ``tmp_path`` is private to its user)."""
+    d = Path(tempfile.mkdtemp(prefix="synagree-edges-"))
+    d.chmod(0o755)
+    return d
+
+
+_NOBODY_PREFIX = None
+
+
+def _nobody_prefix():
+    """The command prefix that runs a program as ``nobody`` (setpriv, runuser), or a skip
+    when neither works here; [] when we are an ordinary user already."""
+    global _NOBODY_PREFIX
+    if os.geteuid() != 0:
+        return []
+    if _NOBODY_PREFIX is None:
+        try:
+            pwd.getpwuid(NOBODY)
+        except KeyError:
+            pytest.skip("no user 'nobody' (uid 65534) to run as an ordinary user")
+        tried = []
+        for prefix in (["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"],
+                       ["runuser", "-u", pwd.getpwuid(NOBODY).pw_name, "--"]):
+            if not shutil.which(prefix[0]):
+                continue
+            probe = subprocess.run(prefix + [sys.executable, "-c",
+                                             "import os, synagree; print(os.geteuid())"],
+                                   capture_output=True, text=True)
+            if probe.returncode == 0 and probe.stdout.strip() == str(NOBODY):
+                _NOBODY_PREFIX = prefix
+                break
+            tried.append(f"{prefix[0]}: {probe.stderr.strip()[-200:]}")
+        else:
+            _NOBODY_PREFIX = []
+            why = "; ".join(tried) or "no setpriv or runuser"
+            pytest.skip(f"cannot run Python as nobody here ({why})")
+    if not _NOBODY_PREFIX:
+        pytest.skip("cannot run Python as nobody here")
+    return _NOBODY_PREFIX
+
+
+def cli(*args, user=None, fsize=None, address_space=None, stdout=subprocess.PIPE, cwd=None,
+        timeout=300, env=None):
+    """``synagree ARGS`` in a subprocess (as ``nobody`` with ``user="nobody"``, under
+    RLIMIT_FSIZE ``fsize`` / RLIMIT_AS ``address_space`` bytes); (rc, stdout, stderr)."""
+    prefix = _nobody_prefix() if user == "nobody" else []
+
+    def pre():
+        if fsize is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+        if address_space is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    r = subprocess.run(prefix + [sys.executable, "-m", "synagree", *map(str, args)],
+                       stdout=stdout, stderr=subprocess.PIPE, preexec_fn=pre, cwd=cwd,
+                       timeout=timeout, env={**os.environ, "SYNAGREE_DEBUG": "", **(env or {})})
+    out = r.stdout.decode("utf-8", "replace") if isinstance(r.stdout, bytes) else ""
+    err = r.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "internal error" not in err, err
+    return r.returncode, out, err
+
+
+def _pair_files(d: Path):
+    a, b = d / "a.conllu", d / "b.conllu"
+    a.write_text(GOOD)
+    b.write_text(OTHER)
+    for p in (a, b):
+        p.chmod(0o644)
+    return a, b
+
+
+def _leftovers(d: Path):
+    return sorted(p.name for p in d.iterdir() if p.name.endswith(".tmp"))
+
+
+def _one_output_error(err: str, path) -> str:
+    lines = [ln for ln in err.splitlines() if ": error: " in ln]
+    assert len(lines) == 1, err
+    assert str(path) in lines[0], err
+    return lines[0]
+
+
+def test_output_through_a_symlink_updates_its_target(tmp_path, capsys):
+    a, b = _pair_files(tmp_path)
+    real = tmp_path / "results" / "r.json"
+    real.parent.mkdir()
+    real.write_text("old")
+    os.chmod(real, 0o600)  # the target's permissions are kept
+    link = tmp_path / "latest.json"
+    link.symlink_to("results/r.json")  # relative, as ln -s makes it
+    chain = tmp_path / "chain.json"
+    chain.symlink_to(link)  # a link to a link
+    for out in (link, chain):
+        rc, _, err = run(capsys, "agree", a, b, "-q", "-o", out)
+        assert rc == 0, err
+        assert link.is_symlink() and os.readlink(link) == "results/r.json"
+        assert chain.is_symlink() and real.is_file() and not real.is_symlink()
+        assert json.loads(real.read_text())["kind"] == "dependency"
+        assert stat.S_IMODE(real.stat().st_mode) == 0o600
+        assert _leftovers(tmp_path) == _leftovers(real.parent) == []
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to("made-here.json")  # as the shell does: the target is created
+    rc, _, err = run(capsys, "agree", a, b, "-q", "-o", dangling)
+    assert rc == 0 and dangling.is_symlink() and (tmp_path / "made-here.json").is_file()
+
+
+def test_output_to_a_fifo_is_written_directly(tmp_path, capsys):
+    a, b = _pair_files(tmp_path)
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    rc, _, err = run(capsys, "agree", a, b, "-q", "-o", fifo)
+    reader.join(30)
+    assert rc == 0, err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still a FIFO
+    assert json.loads(got[0])["kind"] == "dependency"
+    assert _leftovers(tmp_path) == []
+
+
+@pytest.fixture
+def char_devices():
+    """Copies of /dev/null and /dev/full (mknod: root only) in a folder only root may
+    write in, as /dev."""
+    d = _world_dir()
+    null, full = d / "null", d / "full"
+    try:
+        os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+        os.chmod(null, 0o666)
+        os.chmod(full, 0o666)
+    except OSError as exc:
+        shutil.rmtree(d)
+        pytest.skip(f"cannot make device nodes here ({exc.strerror}): needs root")
+    yield null, full
+    shutil.rmtree(d)
+
+
+def test_output_to_a_character_device(capsys, char_devices):
+    null, full = char_devices
+    a, b = _pair_files(null.parent)
+    rc, _, err = run(capsys, "agree", a, b, "-q", "-o", null)
+    assert rc == 0, err
+    assert stat.S_ISCHR(os.lstat(null).st_mode)
+    rc, _, err = run(capsys, "agree", a, b, "-q", "-o", full)  # writing gives ENOSPC
+    assert rc == 2 and stat.S_ISCHR(os.lstat(full).st_mode)
+    line = _one_output_error(err, full)
+    assert "No space left on device" in line and "(write-failed)" in line
+    assert _leftovers(null.parent) == []
+
+
+def test_output_to_dev_null_as_an_ordinary_user(char_devices):
+    """The device in a folder the user may not write (as /dev): no temporary file."""
+    null, _ = char_devices
+    d = null.parent
+    a, b = _pair_files(d)
+    rc, out, err = cli("agree", a, b, "-q", "-o", null, user="nobody")
+    assert rc == 0, err
+    assert stat.S_ISCHR(os.lstat(null).st_mode) and _leftovers(d) == []
+
+
+def test_output_to_a_stdout_link(tmp_path):
+    """``-o /dev/stdout`` (here a link to /proc/self/fd/1 of our own): the result goes
+    down the pipe, after what the command wrote before; the link stays."""
+    a, b = _pair_files(tmp_path)
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    rc, out, err = cli("agree", a, b, "-q", "--output", "json", "-o", link)
+    assert rc == 0, err
+    assert json.loads(out)["kind"] == "dependency"
+    assert link.is_symlink() and _leftovers(tmp_path) == []
+    # standard output appended to a file (>>): what was there stays
+    log = tmp_path / "log.txt"
+    log.write_text("earlier\n")
+    with open(log, "ab") as fh:
+        rc, _, err = cli("agree", a, b, "-q", "--output", "json", "-o", link, stdout=fh)
+    assert rc == 0, err
+    text = log.read_text()
+    assert text.startswith("earlier\n{") and json.loads(text[len("earlier\n"):])
+
+
+def test_output_into_an_unwritable_folder_as_an_ordinary_user():
+    d = _world_dir()
+    try:
+        a, b = _pair_files(d)
+        locked = d / "locked"
+        locked.mkdir(mode=0o755)  # root's: nobody may not write in it
+        (locked / "r.json").write_text("old")
+        (locked / "r.json").chmod(0o666)  # even with the file itself writable
+        for target in (locked / "r.json", locked / "new.json", locked / "sub" / "x.json"):
+            rc, out, err = cli("agree", a, b, "-q", "-o", target, user="nobody")
+            assert rc == 2, err
+            line = _one_output_error(err, target.parent if target.parent.name == "sub"
+                                     else target)
+            assert "Permission denied" in line, line
+            assert (locked / "r.json").read_text() == "old"
+            assert sorted(p.name for p in locked.iterdir()) == ["r.json"]
+    finally:
+        shutil.rmtree(d)
+
+
+def test_file_too_large(tmp_path):
+    """RLIMIT_FSIZE (``ulimit -f``): EFBIG while writing; the old file is kept whole."""
+    a, b = _pair_files(tmp_path)
+    target = tmp_path / "r.json"
+    target.write_text("old")
+    rc, _, err = cli("agree", a, b, "-q", "--output", "json", "-o", target, fsize=512)
+    assert rc == 2, err
+    line = _one_output_error(err, target)
+    assert "File too large" in line and "(write-failed)" in line
+    assert target.read_text() == "old" and _leftovers(tmp_path) == []
+
+
+def _unshare_tmpfs_ok() -> bool:
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        return False
+    return subprocess.run(["unshare", "-m", "sh", "-c",
+                           "mount -t tmpfs -o size=16k tmpfs /mnt"],
+                          capture_output=True).returncode == 0
+
+
+def test_disk_full_on_a_small_tmpfs(tmp_path):
+    if not _unshare_tmpfs_ok():
+        pytest.skip("needs root and mount namespaces (unshare -m) for a private tmpfs")
+    a, b = _pair_files(tmp_path)
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    script = (f"mount -t tmpfs -o size=64k tmpfs {mnt} && "
+              f"printf old > {mnt}/r.json && "
+              f"(dd if=/dev/zero of={mnt}/filler bs=1k count=1000 2>/dev/null; true) && "
+              f"{sys.executable} -m synagree agree {a} {b} -q --worst 40 --output json "
+              f"-o {mnt}/r.json; echo rc=$?; ls -A {mnt}; cat {mnt}/r.json")
+    r = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True,
+                       timeout=300)
+    out, err = r.stdout, r.stderr
+    assert "rc=2" in out, (out, err)
+    line = _one_output_error(err, mnt / "r.json")
+    assert "No space left on device" in line
+    listing = out.split("rc=2\n", 1)[1]
+    assert listing.split() == ["filler", "r.json", "old"], out  # no temporary, old kept
+
+
+def test_standard_output_to_a_full_device(tmp_path):
+    a, b = _pair_files(tmp_path)
+    with open("/dev/full", "wb") as full:
+        rc, _, err = cli("agree", a, b, "-q", stdout=full)
+    assert rc == 2 and "No space left on device" in err and "<stdout>" in err
+
+
+def test_noise_resume_into_a_read_only_folder():
+    d = _world_dir()
+    try:
+        src = d / "src.conllu"
+        src.write_text(GOOD * 3)
+        src.chmod(0o644)
+        out = d / "n"
+        args = ["noise", src, "-o", out, "--sample", "2", "--grid", "0.5", "--runs", "2",
+                "--series", "both", "-q"]
+        rc, _, err = cli(*args, "--overwrite")
+        assert rc == 0, err
+        os.remove(out / "results.json")  # as if interrupted: a resume writes again
+        before = {p.name: p.read_bytes() for p in out.iterdir()}
+        rc, _, err = cli(*args, user="nobody")
+        assert rc == 2, err
+        line = _one_output_error(err, out)
+        assert "Permission denied" in line
+        assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    finally:
+        shutil.rmtree(d)
+
+
+def test_noise_log_full_mid_run_then_resumes(tmp_path):
+    """A full disk in the middle of an experiment: exit 2, the finished runs kept, and
+    rerunning resumes from them."""
+    src = tmp_path / "src.conllu"
+    src.write_text(GOOD * 3)
+    out = tmp_path / "n"
+    args = ["noise", src, "-o", out, "--sample", "2", "--grid", "0.2,0.4,0.6,0.8",
+            "--runs", "4", "--series", "both", "-q"]
+    rc, _, err = cli(*args, fsize=3000)
+    assert rc == 2, err
+    line = _one_output_error(err, out)
+    assert "File too large" in line and "rerun" in line
+    assert _leftovers(out) == []
+    rc, _, err = cli(*args)
+    assert rc == 0, err
+    rows = [json.loads(x) for x in (out / "runs.jsonl").read_text().splitlines()]
+    assert len(rows) == 16 and (out / "results.json").is_file()
+
+
+def test_plots_into_an_unwritable_folder():
+    pytest.importorskip("matplotlib")
+    d = _world_dir()
+    try:
+        runs = d / "runs.csv"
+        runs.write_text("series,p,run,las,alpha_plain\nboth,0.1,0,0.9,0.8\nboth,0.5,0,0.5,0.4\n")
+        runs.chmod(0o644)
+        figs = d / "figs"
+        figs.mkdir(mode=0o755)
+        rc, _, err = cli("plot", runs, "-o", figs, "--formats", "svg", user="nobody",
+                         env={"MPLCONFIGDIR": str(d / "mpl")})
+        assert rc == 2, err
+        assert "Permission denied" in _one_output_error(err, figs)
+        assert list(figs.iterdir()) == []
+    finally:
+        shutil.rmtree(d)
+
+
+# --------------------------------------------------------------------------
+# 6. Options: --dask addresses
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("address", ["http://x", "x", "tcp://", "tcp://host", "tcp://:8786",
+                                     "tcp://host:0", "tcp://host:99999", "tcp://host:port",
+                                     "tls://h:1/path", "", "local:8786", "tcp://a b:1"])
+def test_bad_dask_address_is_refused_before_any_work(tmp_path, capsys, address):
+    a, b = _pair_files(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        main(["agree", str(a), str(b), "-q", "--dask", address])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert "argument --dask" in err and "tcp://HOST:PORT" in err, err
+
+
+@pytest.mark.parametrize("address", ["local", "tcp://10.0.0.5:8786", "tls://sched.example:8786",
+                                     "tcp://[::1]:8786", "ws://host:80", "wss://host:443"])
+def test_good_dask_addresses_pass(address):
+    from synagree.distance.dask_exec import check_address
+    assert check_address(address) == address

@@ -103,7 +103,7 @@ from synagree.base.problems import InputError
 from synagree.base.progress import Progress
 from synagree.distance import ted as _ted
 from synagree.distance.sums import delta_squared
-from synagree.io.files import write_atomic
+from synagree.io.files import make_output_dir, output_error, write_atomic, writing
 from synagree.io.formats import Sentence
 from synagree.stats.alpha import VARIANTS, AlphaStats
 from synagree.stats.attachment import jaccard_scores
@@ -718,7 +718,8 @@ def _read_log(path: Path) -> List[dict]:
             good_end = end
         pos = end
     if good_end < len(data):
-        with open(path, "r+b") as fh:
+        with writing(path, "cut the torn last line of", kept="the run log is as it was"), \
+                open(path, "r+b") as fh:
             fh.truncate(good_end)
             fh.flush()
             os.fsync(fh.fileno())
@@ -829,8 +830,7 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
     if "random" in series and source.kind != "dependency":
         raise InputError.single(str(sources[0]), None, "usage",
                                 "series 'random' needs dependency input")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_output_dir(out_dir)
 
     src = source.describe()
     config = {
@@ -850,7 +850,8 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
     cfg_path = out / "config.json"
     log_path = out / "runs.jsonl"
     csv_path = out / "runs.csv"
-    lock_fh = open(out / ".lock", "a+")
+    with writing(out, "write in", kept="nothing was written"):
+        lock_fh = open(out / ".lock", "a+")
     try:
         try:
             if fcntl is not None:
@@ -861,10 +862,11 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
         if overwrite:
             for name in ("config.json", "runs.jsonl", "runs.csv", "results.json",
                          "summary.csv", "summary.md"):
-                try:
-                    (out / name).unlink()
-                except FileNotFoundError:
-                    pass
+                with writing(out / name, "remove (--overwrite)"):
+                    try:
+                        (out / name).unlink()
+                    except FileNotFoundError:
+                        pass
         if cfg_path.exists():
             try:
                 old = json.loads(cfg_path.read_text(encoding="utf-8"))
@@ -927,6 +929,13 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                     done[spec.key] = row
                     computed += 1
                     bar.update()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a full disk, a file-size limit ...: what is done stays
+            raise output_error(out, exc, "append to the run logs (runs.jsonl, runs.csv) in",
+                               kept=f"{len(done)} finished run(s) are kept in "
+                                    f"{log_path.name}: rerun the same command to resume "
+                                    f"from them") from None
         finally:
             bar.close()
         rows = [done[s.key] for s in specs if s.key in done]

@@ -26,6 +26,7 @@ import numpy as np
 from synagree.base.escape import matplotlib_text
 from synagree.base.jsonable import to_float
 from synagree.base.problems import InputError
+from synagree.io.files import make_output_dir, open_output
 from synagree.noise.results import KEY_COLUMNS, read_rows
 from synagree.render.mpl import pyplot
 
@@ -117,11 +118,10 @@ def _save(fig, out_dir: Path, stem: str, formats: Sequence[str],
     paths = {}
     for fmt in formats:
         p = out_dir / f"{stem}.{fmt}"
-        tmp = out_dir / f".{stem}.tmp.{fmt}"
         extra = {"dpi": dpi} if dpi else {}
-        fig.savefig(tmp, format=fmt, bbox_inches="tight",
-                    metadata={"Date": None} if fmt in ("svg", "pdf") else None, **extra)
-        os.replace(tmp, p)
+        with open_output(p, "wb") as fh:  # atomic; errors are OutputErrors
+            fig.savefig(fh, format=fmt, bbox_inches="tight",
+                        metadata={"Date": None} if fmt in ("svg", "pdf") else None, **extra)
         paths[f"{stem}.{fmt}"] = p
     return paths
 
@@ -225,9 +225,8 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
     if not rows:
         raise InputError.single(str(rows_or_path) if isinstance(rows_or_path, (str, Path))
                                 else "<rows>", None, "empty-input", "no runs to plot")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     plt = _setup()
+    out = make_output_dir(out_dir)
     metrics = _metrics_of(rows)
     series = list(dict.fromkeys(str(r["series"]) for r in rows))
     band_text = ("band: min–max" if band == "minmax" else "band: mean ± 1 sd")
