@@ -1030,3 +1030,177 @@ def test_bad_dask_address_is_refused_before_any_work(tmp_path, capsys, address):
 def test_good_dask_addresses_pass(address):
     from synagree.distance.dask_exec import check_address
     assert check_address(address) == address
+
+
+# --------------------------------------------------------------------------
+# 7. Stored results as untrusted input (--baseline, --compare-to)
+# --------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """The inputs and the JSON results of agree, compare and report on them."""
+    d = tmp_path_factory.mktemp("stored")
+    a, b = d / "a.conllu", d / "b.conllu"
+    a.write_text(GOOD)
+    b.write_text(OTHER)
+    docs = {}
+    for cmd, args in (("agree", ["agree", a, b, "-q", "--output", "json"]),
+                      ("compare", ["compare", a, b, "-q", "--output", "json"]),
+                      ("report", ["report", a, b, "-q", "--output", "json", "--bootstrap", "20",
+                                  "--layers", ""])):
+        out = d / f"{cmd}.json"
+        assert main([str(x) for x in args] + ["-o", str(out)]) == 0
+        docs[cmd] = json.loads(out.read_text())
+    assert docs["agree"]["details"]["per_unit"]["alpha"]  # the fields the cases break
+    assert docs["compare"]["systems"][0]["per_unit"]["alpha"]
+    assert docs["report"]["bootstrap"]["metrics"]
+    return a, b, docs
+
+
+_USE = {"agree": lambda a, b, f: ["agree", a, b, "-q", "--baseline", f],
+        "compare": lambda a, b, f: ["compare", a, b, "-q", "--baseline", f],
+        "report": lambda a, b, f: ["report", a, b, "-q", "--output", "json", "--bootstrap", "20",
+                                   "--layers", "", "--compare-to", f]}
+
+
+def _refused(capsys, stored, command, path, field=None):
+    a, b, _ = stored
+    rc, out, err = run(capsys, *_USE[command](a, b, path))
+    assert rc == 2 and out == "", err
+    errors = [ln for ln in err.splitlines() if ": error: " in ln]
+    assert len(errors) == 1 and errors[0].startswith(f"{path}: error: "), err
+    assert errors[0].endswith("(baseline-invalid)"), err
+    if field is not None:
+        assert f": error: {field}: " in errors[0], err
+    return errors[0]
+
+
+def _edit(doc, path, value):
+    """A deep copy of ``doc`` with the value at ``path`` (keys and indices) replaced
+    (``value`` is ``_DELETE``: removed)."""
+    doc = json.loads(json.dumps(doc))
+    node = doc
+    for k in path[:-1]:
+        node = node[k]
+    if value is _DELETE:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return doc
+
+
+_DELETE = object()
+PU = ("details", "per_unit")
+SPU = ("systems", 0, "per_unit")
+WRONG_FIELDS = [
+    ("agree", ("settings",), [1], "settings"),
+    ("agree", ("details",), "x", "details"),
+    ("agree", ("annotator_names",), 5, "annotator_names"),
+    ("agree", ("annotator_names",), [1, 2], "annotator_names[0]"),
+    ("agree", ("kind",), 3, "kind"),
+    ("agree", ("las",), True, "las"),
+    ("agree", ("alpha_plain",), "0.9", "alpha_plain"),
+    ("agree", ("alpha_plain",), 1e308, "alpha_plain"),
+    ("agree", ("alpha_diff",), 1.5, "alpha_diff"),
+    ("agree", ("settings", "d_e"), {"x": 1}, "settings.d_e"),
+    ("agree", PU, [], "details.per_unit"),
+    ("agree", PU + ("format",), 2, "details.per_unit.format"),
+    ("agree", PU + ("ids",), "s1", "details.per_unit.ids"),
+    ("agree", PU + ("ids",), _DELETE, "details.per_unit.ids"),
+    ("agree", PU + ("text",), [1, 2], "details.per_unit.text[0]"),
+    ("agree", PU + ("text",), ["x"], "details.per_unit.text"),
+    ("agree", PU + ("ted",), ["a", 1], "details.per_unit.ted[0]"),
+    ("agree", PU + ("ted",), [1], "details.per_unit.ted"),
+    ("agree", PU + ("words",), [1, -2], "details.per_unit.words[1]"),
+    ("agree", PU + ("words",), [10 ** 400, 1], "details.per_unit.words[0]"),
+    ("agree", PU + ("ratios",), [], "details.per_unit.ratios"),
+    ("agree", PU + ("ratios", "las"), 3, "details.per_unit.ratios.las"),
+    ("agree", PU + ("ratios", "las", "correct"), [99, 0],
+     "details.per_unit.ratios.las.correct[0]"),
+    ("agree", PU + ("alpha", "alpha_plain"), "x", "details.per_unit.alpha.alpha_plain"),
+    ("agree", PU + ("alpha", "alpha_plain", "m"), {}, "details.per_unit.alpha.alpha_plain.m"),
+    ("agree", PU + ("alpha", "alpha_plain", "d_e"), "x",
+     "details.per_unit.alpha.alpha_plain.d_e"),
+    ("agree", PU + ("alpha", "alpha_plain", "d_e"), 1e-308,
+     "details.per_unit.alpha.alpha_plain.do[0]"),
+    ("agree", PU + ("alpha", "alpha_plain", "do"), [1e308, 0],
+     "details.per_unit.alpha.alpha_plain.do[0]"),
+    ("compare", ("systems",), {}, "systems"),
+    ("compare", ("systems", 0), [], "systems[0]"),
+    ("compare", ("systems", 0, "name"), 1, "systems[0].name"),
+    ("compare", ("systems", 0, "scores"), [], "systems[0].scores"),
+    ("compare", ("systems", 0, "scores", "LAS"), 0.5, "systems[0].scores.LAS"),
+    ("compare", ("systems", 0, "scores", "LAS", "f1"), "x", "systems[0].scores.LAS.f1"),
+    ("compare", ("systems", 0, "scores", "LAS", "f1"), 1e308, "systems[0].scores.LAS.f1"),
+    ("compare", ("systems", 0, "alpha"), [], "systems[0].alpha"),
+    ("compare", ("systems", 0, "alpha", "plain", "alpha"), 2, "systems[0].alpha.plain.alpha"),
+    ("compare", ("gold_words",), -1, "gold_words"),
+    ("compare", ("gold",), 5, "gold"),
+    ("compare", ("hierarchy",), [], "hierarchy"),
+    ("compare", SPU + ("ids",), None, "systems[0].per_unit.ids"),
+    ("compare", SPU + ("ratios", "LAS", "gold"), [0, 0],
+     "systems[0].per_unit.ratios.LAS.correct[0]"),
+    ("compare", SPU + ("synagree_version",), 1, "systems[0].per_unit.synagree_version"),
+    ("report", ("bootstrap", "metrics", "las"), [0.8], "bootstrap.metrics.las"),
+    ("report", ("bootstrap", "metrics", "las", "estimate"), "x", "bootstrap.metrics.las.estimate"),
+    ("report", ("bootstrap", "metrics", "las", "se"), -1, "bootstrap.metrics.las.se"),
+    ("report", ("bootstrap", "metrics", "las", "replicates"), "x",
+     "bootstrap.metrics.las.replicates"),
+    ("report", ("bootstrap", "metrics", "las", "replicates", 0), 5,
+     "bootstrap.metrics.las.replicates[0]"),
+    ("report", ("bootstrap", "metrics"), _DELETE, "bootstrap.metrics"),
+]
+
+
+@pytest.mark.parametrize("command,path,value,field", WRONG_FIELDS,
+                         ids=[f"{c}-{f}-{i}" for i, (c, _, _, f) in enumerate(WRONG_FIELDS)])
+def test_stored_result_with_a_wrong_field_is_one_clear_error(tmp_path, capsys, stored, command,
+                                                              path, value, field):
+    f = tmp_path / "old.json"
+    f.write_text(json.dumps(_edit(stored[2][command], path, value)))
+    _refused(capsys, stored, command, f, field)
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity", "1e400"])
+@pytest.mark.parametrize("command,where", [("agree", "alpha_plain"),
+                                           ("agree", "details.per_unit.ted[1]"),
+                                           ("agree", "unused"),
+                                           ("compare", "systems[0].scores.LAS.f1"),
+                                           ("report", "bootstrap.metrics.las.estimate")])
+def test_non_finite_numbers_are_refused_where_they_are(tmp_path, capsys, stored, token, command,
+                                                       where):
+    doc = stored[2][command]
+    path = [int(k) if k.isdigit() else k for k in re.split(r"\.|\[|\]\.?", where) if k]
+    doc = _edit(doc, path, "@@")
+    f = tmp_path / "old.json"
+    f.write_text(json.dumps(doc).replace('"@@"', token))
+    line = _refused(capsys, stored, command, f, where)
+    assert "not a finite number" in line
+
+
+@pytest.mark.parametrize("command", sorted(_USE))
+def test_deeply_nested_stored_result(tmp_path, capsys, stored, command):
+    f = tmp_path / "deep.json"
+    doc = json.dumps(stored[2][command])
+    f.write_text(doc[:-1] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    line = _refused(capsys, stored, command, f)
+    assert "nested 100,001 levels deep, above the limit of 64" in line
+
+
+def test_stored_result_too_big(tmp_path, capsys, stored):
+    from synagree.io.json_input import MAX_BYTES
+    f = tmp_path / "big.json"
+    with open(f, "wb") as fh:  # sparse: nothing is read
+        fh.truncate(MAX_BYTES + 1)
+    line = _refused(capsys, stored, "agree", f)
+    assert f"{MAX_BYTES + 1:,} bytes, above the limit" in line
+
+
+def test_stored_results_read_back_unchanged(tmp_path, capsys, stored):
+    """The checks refuse nothing synagree writes."""
+    a, b, docs = stored
+    for command, doc in docs.items():
+        f = tmp_path / f"{command}.json"
+        f.write_text(json.dumps(doc))
+        rc, out, err = run(capsys, *_USE[command](a, b, f))
+        assert rc == 0, err

@@ -27,14 +27,16 @@ def read_baseline(args: argparse.Namespace, command: str) -> Optional[dict]:
     """The ``--baseline`` JSON (None without the option), read before any computing.
 
     Raises `synagree.base.problems.InputError` (``file-not-found``, ``bad-json``,
-    ``baseline-mismatch``) for a missing file, bad JSON or another command's output, and
+    ``baseline-mismatch``, ``baseline-invalid``) for a missing file, bad JSON, another
+    command's output or a field of the wrong type or range, and
     (``usage``) for ``--baseline-top`` without ``--baseline``.  Sets ``args.baseline_top``
     to its default when it was not given.
     """
     path = getattr(args, "baseline", None)
     options.qualifier(args, "baseline_top", path is not None, BASELINE_TOP,
                       "--baseline-top applies with --baseline only")
-    return None if path is None else load_baseline(path, command)
+    return None if path is None else load_baseline(path, command,
+                                                   getattr(args, "max_memory", None))
 
 
 def replicates(args: argparse.Namespace) -> int:

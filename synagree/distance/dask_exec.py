@@ -24,7 +24,6 @@ from typing import Iterator, Optional
 from synagree.base.problems import InputError
 from synagree.distance.sums import run_tile
 
-
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
 """The network schemes of Dask scheduler addresses (``inproc`` is in-process only)."""
 
