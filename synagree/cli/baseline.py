@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from typing import Optional
 
+from synagree.base.memory import check_regression
 from synagree.cli import options
 from synagree.stats.regression import BASELINE_REPLICATES, load_baseline
 
@@ -35,8 +36,16 @@ def read_baseline(args: argparse.Namespace, command: str) -> Optional[dict]:
     path = getattr(args, "baseline", None)
     options.qualifier(args, "baseline_top", path is not None, BASELINE_TOP,
                       "--baseline-top applies with --baseline only")
-    return None if path is None else load_baseline(path, command,
-                                                   getattr(args, "max_memory", None))
+    if path is None:
+        return None
+    doc = load_baseline(path, command, getattr(args, "max_memory", None))
+    per_units = ([(doc.get("details") or {}).get("per_unit")] if command == "agree"
+                 else [s.get("per_unit") for s in doc.get("systems") or []])
+    units = max((len(pu.get("ids") or ()) for pu in per_units if isinstance(pu, dict)),
+                default=0)
+    check_regression(units, replicates(args), max(1, len(doc.get("systems") or [doc]) * 20),
+                     getattr(args, "max_memory", None))
+    return doc
 
 
 def replicates(args: argparse.Namespace) -> int:

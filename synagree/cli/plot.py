@@ -6,6 +6,7 @@ import sys
 
 from synagree.base.problems import InputError
 from synagree.cli import options
+from synagree.render.mpl import pyplot
 from synagree.render.plots import plot_results
 
 
@@ -16,6 +17,7 @@ def run(args: argparse.Namespace) -> int:
     if bad or not formats:
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown format(s) {bad}; choose from png, svg, pdf")
+    pyplot()  # the optional dependency first (missing-extra)
     paths = plot_results(args.results, args.out, formats=formats, band=args.band)
     if not args.quiet:
         for p in paths.values():

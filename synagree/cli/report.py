@@ -12,6 +12,7 @@ from synagree.cli.options import check_input_choice, input_options, output_forma
 from synagree.io.files import emit
 from synagree.io.json_input import read_json
 from synagree.render.html import OUTPUTS, build_report, read_noise
+from synagree.render.mpl import pyplot
 from synagree.stats.stored_results import check_report
 
 
@@ -34,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
                              what="a stored `synagree report --output json`",
                              max_memory=args.max_memory)
         check_report(previous, args.compare_to)
+    if args.noise and output == "html":
+        pyplot()  # the noise curves need the optional matplotlib: say so before any work
     noise = read_noise(args.noise) if args.noise else None
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     # bootstrap=B implies the exact unit × unit sums (no sampled D_e)

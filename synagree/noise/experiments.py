@@ -99,6 +99,8 @@ except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]  # no such module here: no lock (checked at use)
 
 from synagree._version import __version__
+from synagree.base import native
+from synagree.base.memory import check_noise
 from synagree.base.problems import InputError
 from synagree.base.progress import Progress
 from synagree.distance import ted as _ted
@@ -726,6 +728,57 @@ def _read_log(path: Path) -> List[dict]:
     return rows
 
 
+def _nodes(sent: Sentence) -> int:
+    """Nodes of a sentence's tree (words + the root for a dependency tree)."""
+    if isinstance(sent, PhraseSentence):
+        return len(sent.root.postorder())
+    return len(sent.heads) + 1
+
+
+def plan_experiment(source: NoiseSource, runs: int, extras: Sequence["Metric"] = (),
+                    max_memory: Optional[int] = None) -> None:
+    """Plan a noise experiment's memory before it starts (`synagree.base.memory.check_noise`).
+
+    Every run's row is held until the results are written (``runs`` × the
+    columns); the sample's distinct trees have their pairwise TEDs held (and
+    each run's new trees against them: about four K × K float64 tables); the
+    TED tables are sized by the largest sentence of the sample.
+
+    Parameters
+    ----------
+    source : NoiseSource
+    runs : int
+        Runs in all (series × grid points × runs per point).
+    extras : sequence of Metric
+    max_memory : int, optional
+        ``--max-memory`` (default: `synagree.base.memory.current_limit`).
+
+    Raises
+    ------
+    InputError
+        ``memory-limit``, with a hint.
+
+    Examples
+    --------
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> sents = [DepSentence.from_heads([2, 0], ["nsubj", "root"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 1, 1, ["#1"])
+    >>> plan_experiment(src, 300)
+    >>> try:
+    ...     plan_experiment(src, 3 * 1000 * 10_000)
+    ... except InputError as exc:
+    ...     print(exc.errors[0].message.split(" would")[0])
+    a noise experiment of 30,000,000 runs (13 columns each, held until the results are written)
+    """
+    columns = (len(KEY_COLUMNS) + len(ALPHA_COLUMNS)
+               + len(DEP_SCORES if source.kind == "dependency" else PHRASE_SCORES)
+               + sum(len(_as_metric(m).cols) for m in extras))
+    nodes = max((_nodes(s) for s in source.sentences), default=1)
+    k = len(source.sentences)
+    check_noise(runs, columns, nodes, native.threads(), max_memory, extra=32.0 * k * k)
+
+
 def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                          out_dir: "str | os.PathLike", *,
                          sample: Optional[int] = 100, seed: int = 0,
@@ -738,7 +791,8 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                          progress: bool = False, overwrite: bool = False,
                          max_runs: Optional[int] = None,
                          hierarchy: Optional[str] = None,
-                         reattach_draw: str = "nondominated") -> ExperimentOutcome:
+                         reattach_draw: str = "nondominated",
+                         max_memory: Optional[int] = None) -> ExperimentOutcome:
     r"""Run (or resume) a noise experiment into ``out_dir``; see the module docstring.
 
     docs/method.md §8.  Every finished run is appended to ``runs.jsonl`` at
@@ -777,6 +831,8 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
         (``hier_las``, ``alpha_plain_h``, ...) to every run, over one hierarchy
         built from the experiment's label set.
     reattach_draw : {"nondominated", "reject"}
+    max_memory : int, optional
+        The memory limit (``--max-memory``; see `plan_experiment`).
 
     Returns
     -------
@@ -785,8 +841,13 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
     Raises
     ------
     InputError
-        Bad input or usage, another run writing to ``out_dir``, or ``out_dir``
-        holding an experiment with another configuration.
+        Bad input or usage, another run writing to ``out_dir``, ``out_dir``
+        holding an experiment with another configuration, or an experiment
+        planned to need more memory than the limit (``memory-limit``, before
+        anything is written).
+    synagree.io.files.OutputError
+        ``out_dir`` or a file in it cannot be written (the runs finished are
+        kept; a rerun resumes).
 
     Examples
     --------
@@ -830,6 +891,7 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
     if "random" in series and source.kind != "dependency":
         raise InputError.single(str(sources[0]), None, "usage",
                                 "series 'random' needs dependency input")
+    plan_experiment(source, len(series) * len(grid) * int(runs), extras, max_memory)
     out = make_output_dir(out_dir)
 
     src = source.describe()
