@@ -1204,3 +1204,139 @@ def test_stored_results_read_back_unchanged(tmp_path, capsys, stored):
         f.write_text(json.dumps(doc))
         rc, out, err = run(capsys, *_USE[command](a, b, f))
         assert rc == 0, err
+
+
+# --------------------------------------------------------------------------
+# 8. Memory planned against the machine
+# --------------------------------------------------------------------------
+
+GiB = 2**30
+
+
+def _one_long_sentence(path: Path, n: int, shift: int) -> Path:
+    with open(path, "w") as f:
+        f.write("# sent_id = s1\n")
+        for i in range(1, n + 1):
+            h = 0 if i == 1 else (i - 1 if (i + shift) % 7 else 1)
+            f.write(f"{i}\tw{i}\t_\tX\t_\t_\t{h}\t{'root' if h == 0 else 'dep'}\t_\t_\n")
+        f.write("\n")
+    return path
+
+
+def _memory_refusal(err: str) -> str:
+    lines = [ln for ln in err.splitlines() if ": error: " in ln]
+    assert len(lines) == 1 and lines[0].endswith("(memory-limit)"), err
+    return lines[0]
+
+
+def test_one_sentence_of_100000_words_is_refused_before_the_tables(tmp_path):
+    a = _one_long_sentence(tmp_path / "a.conllu", 100_000, 0)
+    b = _one_long_sentence(tmp_path / "b.conllu", 100_000, 1)
+    rc, out, err = cli("agree", a, b, "-q")  # the default limit, 4G
+    assert rc == 2, err
+    line = _memory_refusal(err)
+    assert "largest tree (100,001 nodes)" in line and "74.5 GiB" in line
+    assert "(--max-memory)" in line and "split the longest sentences" in line
+    # --max-memory high, but 8 GB of address space: the machine's limit is named
+    rc, out, err = cli("agree", a, b, "-q", "--max-memory", "1T", address_space=8 * GiB)
+    assert rc == 2, err
+    line = _memory_refusal(err)
+    assert "more than this process can get" in line and "ulimit -v" in line
+    assert "--max-memory allows 1.0 TiB" in line
+    rc, out, err = cli("compare", a, b, "-q")  # the same tables, another command
+    assert rc == 2 and "largest tree (100,001 nodes)" in _memory_refusal(err)
+
+
+def test_a_bracket_tree_of_100000_leaves_is_refused_before_the_tables(tmp_path):
+    tree = "(S " + "(X a) " * 100_000 + ")\n"
+    a, b = tmp_path / "a.tree", tmp_path / "b.tree"
+    a.write_text(tree)
+    b.write_text(tree.replace("(X a) (X a)", "(Y a) (X a)", 1))
+    rc, out, err = cli("agree", a, b, "-q", "--phrase-style", "delex")
+    assert rc == 2, err
+    assert "largest tree (200,001 nodes)" in _memory_refusal(err)
+
+
+def test_bootstrap_is_planned_against_the_machine_not_the_flag(tmp_path):
+    """--bootstrap 1000 --max-memory 16G where the process can get 3 GB (ulimit -v)."""
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.conllu").write_text("".join(
+            f"# sent_id = s{i}\n1\tw\t_\tX\t_\t_\t0\troot\t_\t_\n\n" for i in range(12_000)))
+    rc, out, err = cli("agree", tmp_path / "a.conllu", tmp_path / "b.conllu", "-q",
+                       "--bootstrap", "1000", "--max-memory", "16G", address_space=3 * GiB)
+    assert rc == 2, err
+    line = _memory_refusal(err)
+    assert "resampling 12,000 units 1,000 times" in line and "3.5 GiB" in line
+    assert "ulimit -v" in line and "--max-memory allows 16.0 GiB" in line
+
+
+def test_noise_grid_times_runs_is_planned_before_starting(tmp_path):
+    src = tmp_path / "src.conllu"
+    src.write_text(GOOD * 3)
+    out = tmp_path / "ng"
+    rc, _, err = cli("noise", src, "-o", out, "--grid", "0:1:1000", "--runs", "10000",
+                     timeout=60)
+    assert rc == 2, err
+    line = _memory_refusal(err)
+    assert "30,000,000 runs" in line and "--grid, --runs" in line
+    assert not out.exists() or list(out.iterdir()) == []  # nothing written
+
+
+def test_categorical_bootstrap_is_planned(tmp_path, capsys):
+    a, b = _pair_files(tmp_path)
+    rc, out, err = run(capsys, "categorical", a, b, "--bootstrap", "1000000", "--max-memory",
+                       "10M")
+    assert rc == 2 and out == ""
+    assert "the bootstrap of layer" in _memory_refusal(err)
+
+
+# --------------------------------------------------------------------------
+# 9. Options that need what the input lacks, and optional dependencies
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("opts,named", [(["--per-feature"], "--per-feature needs FEATS"),
+                                        (["--enhanced"], "--enhanced needs DEPS"),
+                                        (["--layers", "deprel,feats:Case"],
+                                         "feats:Case needs FEATS"),
+                                        (["--per-feature", "--enhanced"],
+                                         "--per-feature, --enhanced need FEATS and DEPS")])
+def test_feature_views_of_bracket_input_are_usage_errors(tmp_path, capsys, opts, named):
+    p1, p2 = tmp_path / "P1.tree", tmp_path / "P2.tree"
+    p1.write_text("(S (NP D N) (VP V))\n(S (NP N) (VP V (NP N)))\n")
+    p2.write_text("(S (NP D N) (VP V))\n(S (NP N) (VP V N))\n")
+    rc, out, err = run(capsys, "categorical", p1, p2, *opts)
+    assert rc == 2 and out == ""
+    lines = [ln for ln in err.splitlines() if ": error: " in ln]
+    assert len(lines) == 1 and named in lines[0] and lines[0].endswith("(usage)"), err
+
+
+@pytest.fixture
+def no_matplotlib(monkeypatch):
+    for name in list(sys.modules):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
+
+
+def test_figures_check_matplotlib_before_any_work(tmp_path, capsys, no_matplotlib):
+    src = tmp_path / "src.conllu"
+    src.write_text(GOOD * 3)
+    out = tmp_path / "n"
+    rc, _, err = run(capsys, "noise", src, "-o", out, "--grid", "0.5", "--runs", "1",
+                     "--sample", "2", "--plot")
+    assert rc == 2 and "pip install 'synagree[plot]'" in err and "(missing-extra)" in err
+    assert not (out / "runs.jsonl").exists() and not (out / "config.json").exists()
+    assert "nothing computed" in err  # true now: no run was computed
+    runs = tmp_path / "runs.csv"
+    runs.write_text("series,p,run,las\nboth,0.5,0,0.8\n")
+    a, b = _pair_files(tmp_path)
+    rc, _, err = run(capsys, "report", a, b, "--noise", runs, "-o", tmp_path / "r.html")
+    assert rc == 2 and "(missing-extra)" in err and not (tmp_path / "r.html").exists()
+    rc, _, err = run(capsys, "plot", runs, "-o", tmp_path / "figs")
+    assert rc == 2 and "(missing-extra)" in err
+
+
+def test_readme_install_line_names_the_extras():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    lines = [ln for ln in readme.splitlines() if "pip install" in ln and "[plot" in ln]
+    assert lines and "dask" in lines[0], "the README's install line should name the extras"
