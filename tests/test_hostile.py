@@ -1340,3 +1340,25 @@ def test_readme_install_line_names_the_extras():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     lines = [ln for ln in readme.splitlines() if "pip install" in ln and "[plot" in ln]
     assert lines and "dask" in lines[0], "the README's install line should name the extras"
+
+
+# --------------------------------------------------------------------------
+# 10. Found by the long fuzz run (scripts/fuzz.py --kind hierarchy)
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("opts", [["--hierarchy", "ud"], ["--hierarchy", "flat"],
+                                  ["--hierarchy", "ud", "--bdm"]])
+def test_compare_label_credit_with_an_empty_deprel(tmp_path, capsys, opts):
+    """The scorer's reader takes an empty DEPREL; LAS_hier and LAS_bdm credit it as the
+    label "_" (as agree and tags read it) instead of failing (exit 3)."""
+    gold, system = tmp_path / "g.conllu", tmp_path / "s.conllu"
+    gold.write_text(sent(word(1, 0, "root"), word(2, 1, "")))
+    system.write_text(sent(word(1, 0, "root"), word(2, 1, "obj")))
+    for a, b in ((gold, system), (system, gold)):
+        rc, out, err = run(capsys, "compare", a, b, "-q", "--no-alpha", "--output", "json",
+                           *opts)
+        assert rc == 0, err
+        scores = json.loads(out)["systems"][0]["scores"]
+        for k in ("LAS_hier", "LAS_bdm"):
+            if k in scores:
+                assert scores[k]["f1"] == pytest.approx(0.5)  # "_" earns nothing from "obj"

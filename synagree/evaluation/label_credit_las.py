@@ -47,7 +47,8 @@ def credit_las(alignment: Alignment, credit: Callable[[str, str], float]) -> Sco
     >>> sc.correct, sc.f1  # siblings at depth 2: BDM 1/2
     (1.5, 0.75)
     """
-    total = math.fsum(credit(p.gold.deprel, p.system.deprel) for p in alignment
+    # an empty DEPREL (the scorer's reader takes it) is the label "_", as agree reads it
+    total = math.fsum(credit(p.gold.deprel or "_", p.system.deprel or "_") for p in alignment
                       if p.system_head is p.gold_head)
     return Score(total, len(alignment.gold.words), len(alignment.system.words), len(alignment))
 
