@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Iterator, List, Optional, Union
 
 from synagree.base.escape import encodable
-from synagree.base.problems import InputError, ProblemLog
+from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.compression import CorruptCompressedFile, read_bytes
 
 PathLike = Union[str, os.PathLike]
@@ -119,7 +119,7 @@ def raise_new_errors(log: ProblemLog) -> Iterator[int]:
 
     Examples
     --------
-    >>> from synagree.base.problems import InputError, ProblemLog
+    >>> from synagree.base.problems import InputError, Problem, ProblemLog
     >>> log = ProblemLog()
     >>> try:
     ...     with raise_new_errors(log) as before:
@@ -205,12 +205,12 @@ def output_error(path: "PathLike", exc: OSError, doing: str = "write",
                                           else f" ({name})" if name else "")
     if kept is None:
         kept = f"nothing was written ({path} is as it was)"
-    return OutputError.single(str(path), None, "write-failed",
-                              f"cannot {doing}: {detail}; {kept}")
+    return OutputError([Problem(str(path), None, "write-failed",
+                                f"cannot {doing}: {detail}; {kept}")])
 
 
 def _bad_output(path: "PathLike", message: str) -> OutputError:
-    return OutputError.single(str(path), None, "bad-output", message)
+    return OutputError([Problem(str(path), None, "bad-output", message)])
 
 
 @contextmanager

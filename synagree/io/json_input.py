@@ -137,9 +137,8 @@ def read_json(path: Union[str, Path], *, kind: str, what: str = "a stored synagr
         raise bad(f"nested {deepest:,} levels deep, above the limit of {max_depth}: "
                   f"not {what}")
     need = containers * _CONTAINER_BYTES + values * _VALUE_BYTES + 2 * len(data)
-    kw = {} if max_memory is None else {"limit": max_memory}
     check_memory(need, f"reading {name} ({len(data):,} bytes, {values:,} values)",
-                 "give a smaller file", **kw)
+                 "give a smaller file", max_memory)
     seen: List[str] = []
 
     def number(text: str) -> float:
