@@ -117,6 +117,15 @@ def limited(nbytes: Optional[int]) -> Iterator[None]:
     Parameters
     ----------
     nbytes : int or None
+
+    Examples
+    --------
+    >>> with limited(2**20):
+    ...     try:
+    ...         check_memory(2**21, "a table", "use a smaller one")
+    ...     except InputError as exc:
+    ...         print(exc.errors[0].message.split(":")[0])
+    a table would need about 2.0 MiB, above the limit of 1.0 MiB (--max-memory)
     """
     if nbytes is None:
         yield

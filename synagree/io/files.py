@@ -303,6 +303,21 @@ def output_target(path: "PathLike") -> OutputTarget:
         ``bad-output``: a directory, a block device, a socket, or a loop of
         links; ``write-failed``: the path cannot be looked up (permission, a
         file where a folder should be).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> os.symlink("b", os.path.join(d, "a")); os.symlink("c/r.json", os.path.join(d, "b"))
+    >>> t = output_target(os.path.join(d, "a"))  # a chain of two links
+    >>> os.path.relpath(t.path, d), t.kind
+    ('c/r.json', 'file')
+    >>> try:
+    ...     output_target(d)
+    ... except OutputError as exc:
+    ...     print(exc.errors[0].kind)
+    bad-output
+    >>> import shutil; shutil.rmtree(d)
     """
     given = Path(path)
     p = given
