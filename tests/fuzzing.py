@@ -396,8 +396,220 @@ def noise_table_case(draw) -> Case:
     return Case(args, [("runs.csv", data), ("a.conllu", good), ("b.conllu", good)])
 
 
+# ---------------------------------------------------------------- hierarchies, tiers
+
+tag_token = st.one_of(st.sampled_from(LABELS[:-1] + UPOS + ["nsubj:pass", "obl:tmod", "NN",
+                                                            "NNS", "VB", "a:b:c", "#x", ":"]),
+                      text_token.map(lambda t: t.replace("\n", " ").replace("\r", " ")))
+
+
+@st.composite
+def hierarchy_file(draw) -> str:
+    """A hierarchy file (outline or edge format, docs/hierarchy.md), often broken:
+    cycles, two parents, odd indentation, three fields, deep chains, odd text."""
+    shape = draw(st.sampled_from(["edges", "outline", "chain", "soup"]))
+    if shape == "edges":
+        lines = []
+        for _ in range(draw(st.integers(0, 12))):
+            child, parent = draw(tag_token), draw(tag_token)
+            lines.append(draw(st.sampled_from([f"{child}\t{parent}", child, f"{child}\t",
+                                               f"{child}\t{parent}\t{parent}",
+                                               f"{child} {parent}", f"# {child}"])))
+    elif shape == "outline":
+        lines = [" " * draw(st.sampled_from([0, 0, 2, 2, 4, 1, 3, 8])) + draw(tag_token)
+                 for _ in range(draw(st.integers(0, 12)))]
+        if lines and draw(st.booleans()):
+            lines.insert(draw(st.integers(0, len(lines))), "\t" + draw(tag_token))
+    elif shape == "chain":  # a long chain, possibly closed into a cycle
+        tags = [f"t{k}" for k in range(draw(st.sampled_from([2, 10, 300, 3000])))]
+        lines = [f"{a}\t{b}" for a, b in zip(tags, tags[1:])] + ["root\tt0", "nsubj\troot"]
+        if draw(st.booleans()):
+            lines.append(f"{tags[-1]}\t{tags[0]}")
+    else:
+        lines = draw(st.lists(st.sampled_from(["\t", "  ", "#", "a", "b\ta", "a\tb",
+                                               "\ufeff", "root", "\u202e", "\x00", ""]),
+                              max_size=30).map(lambda xs: ["".join(xs)]))
+    return draw(st.sampled_from(["\n", "\r\n"])).join(lines) + \
+        draw(st.sampled_from(["\n", "", "\n\n"]))
+
+
+@st.composite
+def tier_mapping(draw) -> str:
+    """A FINE<TAB>COARSE mapping (docs/tiers.md) over the generators' tags: half the time
+    a whole mapping of the tags (with a line or two spoilt), else random lines."""
+    if draw(st.booleans()):
+        coarse = st.sampled_from(["C1", "C2", "C3", "NOUN", "VERB", "x y"])
+        lines = [f"{t}\t{draw(coarse)}" for t in dict.fromkeys(UPOS + LABELS[:-1])]
+        for _ in range(draw(st.sampled_from([0, 0, 1, 2]))):
+            i = draw(st.integers(0, len(lines) - 1))
+            lines[i] = draw(st.sampled_from([lines[i].replace("\t", " "), "", "# x",
+                                             lines[i] + "\tz", lines[i].split("\t")[0]]))
+        return "\n".join(lines) + "\n"
+    lines = []
+    for _ in range(draw(st.integers(0, 12))):
+        fine, coarse = draw(tag_token), draw(tag_token)
+        lines.append(draw(st.sampled_from([f"{fine}\t{coarse}", f"{fine}\t{coarse}",
+                                           f"{fine} {coarse}", f"{fine}\t", f"\t{coarse}",
+                                           f"{fine}\t{coarse}\t{coarse}", f"# {fine}",
+                                           fine])))
+    return draw(st.sampled_from(["\n", "\r\n"])).join(lines) + "\n"
+
+
+@st.composite
+def hierarchy_case(draw) -> Case:
+    """Annotations with ``--hierarchy FILE`` (agree, tags, compare, noise)."""
+    ta, tb = draw(conllu_pair())
+    h = draw(damage_bytes(draw(hierarchy_file()).encode("utf-8", "surrogatepass")))
+    files = [("a.conllu", ta.encode("utf-8", "surrogatepass")),
+             ("b.conllu", tb.encode("utf-8", "surrogatepass")),
+             (draw(st.sampled_from(["h.txt", "h.tsv", "h"])), h)]
+    command = draw(st.sampled_from(["agree", "agree-h", "tags", "compare", "noise"]))
+    args = {"agree": ["agree", "{0}", "{1}", "-q", "--hierarchy", "{2}"],
+            "agree-h": ["agree", "{0}", "{1}", "-q", "--hierarchy", "{2}", "--label-distance",
+                        "hierarchy", "--output", "json"],
+            "tags": ["tags", "{0}", "{1}", "--hierarchy", "{2}", "--output",
+                     draw(st.sampled_from(["table", "json", "csv"]))],
+            "compare": ["compare", "{0}", "{1}", "--no-alpha", "-q", "--hierarchy", "{2}"],
+            "noise": ["noise", "{0}", "-o", "{out}/noise", "--sample", "2", "--grid", "0.5",
+                      "--runs", "1", "--series", "relabel", "-q", "--hierarchy", "{2}"]}[command]
+    return Case(args, files)
+
+
+@st.composite
+def tier_case(draw) -> Case:
+    """``tags --tiers MAPPING`` with a hostile mapping file (or a column)."""
+    ta, tb = draw(conllu_pair())
+    files = [("gold.conllu", ta.encode("utf-8", "surrogatepass")),
+             ("sys.conllu", tb.encode("utf-8", "surrogatepass")),
+             ("map.tsv", draw(damage_bytes(draw(tier_mapping()).encode("utf-8",
+                                                                       "surrogatepass"))))]
+    column = draw(st.sampled_from(["upos", "xpos", "deprel"]))
+    tiers = draw(st.sampled_from(["{2}", "{2}", "{2}", "upos", "xpos", "deprel"]))
+    if tiers == column and draw(st.integers(0, 9)):  # (a usage error, now and then)
+        tiers = "{2}"
+    args = ["tags", "{0}", "{1}", "--column", column, "--tiers", tiers, "--output",
+            draw(st.sampled_from(["table", "json", "csv"]))]
+    if draw(st.booleans()):
+        args += ["--tiers-unmapped", draw(st.sampled_from(["error", "own-class"]))]
+    if draw(st.booleans()):
+        args += ["--sibling-credit", draw(st.sampled_from(["0", "0.5", "1"]))]
+    return Case(args, files)
+
+
+# ---------------------------------------------------------------- stored results
+
+_STORED: dict = {}
+_GOOD_PAIR = ("# sent_id = s1\n1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\n"
+              "2\tbark\t_\tVERB\t_\t_\t0\troot\t_\t_\n\n"
+              "# sent_id = s2\n1\tCats\t_\tNOUN\t_\t_\t2\tobj\t_\t_\n"
+              "2\tnap\t_\tVERB\t_\t_\t0\troot\t_\t_\n3\t.\t_\tPUNCT\t_\t_\t2\tpunct\t_\t_\n\n")
+STORED_COMMANDS = {
+    "agree": ["agree", "{0}", "{1}", "-q", "--output", "json"],
+    "compare": ["compare", "{0}", "{1}", "-q", "--output", "json"],
+    "report": ["report", "{0}", "{1}", "-q", "--output", "json", "--bootstrap", "10",
+               "--layers", "deprel"],
+}
+
+
+def stored_result(command: str) -> str:
+    """The JSON output of ``command`` on a small fixed pair (computed once)."""
+    if command not in _STORED:
+        from synagree.cli.main import main
+
+        other = _GOOD_PAIR.replace("\tobj\t", "\tnsubj\t")
+        with tempfile.TemporaryDirectory() as tmp:
+            a, b, out = Path(tmp) / "a.conllu", Path(tmp) / "b.conllu", Path(tmp) / "r.json"
+            a.write_text(_GOOD_PAIR, encoding="utf-8")
+            b.write_text(other, encoding="utf-8")
+            args = [x.format(str(a), str(b)) for x in STORED_COMMANDS[command]]
+            with contextlib.redirect_stderr(io.StringIO()):
+                assert main(args + ["-o", str(out)]) == 0
+            _STORED[command] = out.read_text(encoding="utf-8")
+    return _STORED[command]
+
+
+json_value = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20),
+              st.floats(allow_nan=False, allow_infinity=False),
+              st.sampled_from([1e308, -1e308, 5e-324, 0.0, -0.0, 1.0, -1e9, 2.0, 10**400]),
+              st.text(max_size=8)),
+    lambda kids: st.one_of(st.lists(kids, max_size=4),
+                           st.dictionaries(st.text(max_size=6), kids, max_size=4)),
+    max_leaves=10)
+
+
+def _paths(doc, prefix=()):
+    """Every path (tuple of keys and indices) in a JSON document, lists shortened."""
+    out = [prefix]
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            out.extend(_paths(v, prefix + (k,)))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc[:3]):
+            out.extend(_paths(v, prefix + (i,)))
+    return out
+
+
+@st.composite
+def stored_json(draw, command: str) -> bytes:
+    """A stored result of ``command`` with hostile edits: a value replaced by any JSON
+    value, a key dropped, a list cut short, NaN/Infinity, deep nesting, truncation."""
+    import json as _json
+
+    doc = _json.loads(stored_result(command))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = [p for p in _paths(doc) if p]
+        if not paths:
+            break
+        path = draw(st.sampled_from(paths))
+        parent = doc
+        for k in path[:-1]:
+            parent = parent[k]
+        what = draw(st.sampled_from(["replace", "replace", "drop", "cut", "nan", "deep"]))
+        if what == "replace":
+            parent[path[-1]] = draw(json_value)
+        elif what == "drop":
+            del parent[path[-1]]
+        elif what == "cut" and isinstance(parent[path[-1]], list):
+            parent[path[-1]] = parent[path[-1]][:draw(st.integers(0, 2))]
+        elif what == "nan":
+            parent[path[-1]] = "@@NONFINITE@@"
+        elif what == "deep":
+            parent[path[-1]] = "@@DEEP@@"
+    text = _json.dumps(doc)
+    text = text.replace('"@@NONFINITE@@"', draw(st.sampled_from(["NaN", "Infinity",
+                                                                 "-Infinity", "1e400"])))
+    depth = draw(st.sampled_from([65, 1000, 100_000]))
+    text = text.replace('"@@DEEP@@"', "[" * depth + "]" * depth)
+    data = text.encode("utf-8", "surrogatepass")
+    if draw(st.integers(0, 9)) == 9:
+        data = data[:draw(st.integers(0, len(data)))]
+    return data
+
+
+@st.composite
+def baseline_case(draw) -> Case:
+    """``agree|compare --baseline`` and ``report --compare-to`` with a damaged stored result."""
+    command = draw(st.sampled_from(sorted(STORED_COMMANDS)))
+    data = draw(stored_json(command))
+    other = _GOOD_PAIR.replace("\tobj\t", "\tnsubj\t")
+    if draw(st.booleans()):  # another round: a changed label
+        other = other.replace("\tpunct\t", "\tdep\t")
+    files = [("a.conllu", _GOOD_PAIR.encode()), ("b.conllu", other.encode()), ("old.json", data)]
+    args = [x for x in STORED_COMMANDS[command] if x not in ("--output", "json")] + \
+        (["--compare-to", "{2}"] if command == "report" else ["--baseline", "{2}"])
+    if command == "report":
+        args += ["--output", "json"]
+    if draw(st.booleans()):
+        args += ["--bootstrap", draw(st.sampled_from(["10", "50"]))]
+    return Case(args, files)
+
+
 any_case = st.one_of(conllu_case(), conllu_case(), bracket_case(), bytes_case(),
-                     noise_table_case())
+                     noise_table_case(), hierarchy_case(), tier_case(), baseline_case())
+KINDS = {"conllu": conllu_case(), "brackets": bracket_case(), "bytes": bytes_case(),
+         "noise-table": noise_table_case(), "hierarchy": hierarchy_case(),
+         "tiers": tier_case(), "baseline": baseline_case(), "all": any_case}
 
 
 # ---------------------------------------------------------------- running

@@ -10,8 +10,19 @@ import bz2
 import csv
 import gzip
 import io
+import json
 import lzma
+import os
+import pwd
 import re
+import resource
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
 
 import pytest
 
@@ -672,3 +683,683 @@ def test_bad_noise_tables_are_input_errors(tmp_path, capsys, name, text):
             continue  # the report's reader makes p from p_relabel, ... and ignores extras
         assert rc == 2 and f"{path}" in err, err
         assert set(_kinds(err)) <= {"bad-results", "encoding"}, err
+
+
+# --------------------------------------------------------------------------
+# 5. The file system's edges: outputs through links, to devices and FIFOs,
+#    into unwritable folders and full disks (issue 23)
+# --------------------------------------------------------------------------
+#
+# Some cases need an ordinary user (root may write anywhere): the command then
+# runs in a subprocess as ``nobody`` (set in the child before exec), and the
+# test skips with the reason where that cannot be done.  A full disk is a small
+# tmpfs in a private mount namespace (``unshare -m``: it vanishes with the
+# process) or the file-size limit (RLIMIT_FSIZE, ``ulimit -f``).
+
+NOBODY = 65534
+
+
+def _world_dir() -> Path:
+    """A fresh folder under the system's temporary directory that ``nobody`` can enter
+    (pytest's ``tmp_path`` is private to its user)."""
+    d = Path(tempfile.mkdtemp(prefix="synagree-edges-"))
+    d.chmod(0o755)
+    return d
+
+
+_NOBODY_PREFIX = None
+
+
+def _nobody_prefix():
+    """The command prefix that runs a program as ``nobody`` (setpriv, runuser), or a skip
+    when neither works here; [] when we are an ordinary user already."""
+    global _NOBODY_PREFIX
+    if os.geteuid() != 0:
+        return []
+    if _NOBODY_PREFIX is None:
+        try:
+            pwd.getpwuid(NOBODY)
+        except KeyError:
+            pytest.skip("no user 'nobody' (uid 65534) to run as an ordinary user")
+        tried = []
+        for prefix in (["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"],
+                       ["runuser", "-u", pwd.getpwuid(NOBODY).pw_name, "--"]):
+            if not shutil.which(prefix[0]):
+                continue
+            probe = subprocess.run(prefix + [sys.executable, "-c",
+                                             "import os, synagree; print(os.geteuid())"],
+                                   capture_output=True, text=True)
+            if probe.returncode == 0 and probe.stdout.strip() == str(NOBODY):
+                _NOBODY_PREFIX = prefix
+                break
+            tried.append(f"{prefix[0]}: {probe.stderr.strip()[-200:]}")
+        else:
+            _NOBODY_PREFIX = []
+            why = "; ".join(tried) or "no setpriv or runuser"
+            pytest.skip(f"cannot run Python as nobody here ({why})")
+    if not _NOBODY_PREFIX:
+        pytest.skip("cannot run Python as nobody here")
+    return _NOBODY_PREFIX
+
+
+def cli(*args, user=None, fsize=None, address_space=None, stdout=subprocess.PIPE, cwd=None,
+        timeout=300, env=None):
+    """``synagree ARGS`` in a subprocess (as ``nobody`` with ``user="nobody"``, under
+    RLIMIT_FSIZE ``fsize`` / RLIMIT_AS ``address_space`` bytes); (rc, stdout, stderr)."""
+    prefix = _nobody_prefix() if user == "nobody" else []
+
+    def pre():
+        if fsize is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+        if address_space is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    r = subprocess.run(prefix + [sys.executable, "-m", "synagree", *map(str, args)],
+                       stdout=stdout, stderr=subprocess.PIPE, preexec_fn=pre, cwd=cwd,
+                       timeout=timeout, env={**os.environ, "SYNAGREE_DEBUG": "", **(env or {})})
+    out = r.stdout.decode("utf-8", "replace") if isinstance(r.stdout, bytes) else ""
+    err = r.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "internal error" not in err, err
+    return r.returncode, out, err
+
+
+def _pair_files(d: Path):
+    a, b = d / "a.conllu", d / "b.conllu"
+    a.write_text(GOOD)
+    b.write_text(OTHER)
+    for p in (a, b):
+        p.chmod(0o644)
+    return a, b
+
+
+def _leftovers(d: Path):
+    return sorted(p.name for p in d.iterdir() if p.name.endswith(".tmp"))
+
+
+def _one_output_error(err: str, path) -> str:
+    lines = [ln for ln in err.splitlines() if ": error: " in ln]
+    assert len(lines) == 1, err
+    assert str(path) in lines[0], err
+    return lines[0]
+
+
+def test_output_through_a_symlink_updates_its_target(tmp_path, capsys):
+    a, b = _pair_files(tmp_path)
+    real = tmp_path / "results" / "r.json"
+    real.parent.mkdir()
+    real.write_text("old")
+    os.chmod(real, 0o600)  # the target's permissions are kept
+    link = tmp_path / "latest.json"
+    link.symlink_to("results/r.json")  # relative, as ln -s makes it
+    chain = tmp_path / "chain.json"
+    chain.symlink_to(link)  # a link to a link
+    for out in (link, chain):
+        rc, _, err = run(capsys, "agree", a, b, "-q", "-o", out)
+        assert rc == 0, err
+        assert link.is_symlink() and os.readlink(link) == "results/r.json"
+        assert chain.is_symlink() and real.is_file() and not real.is_symlink()
+        assert json.loads(real.read_text())["kind"] == "dependency"
+        assert stat.S_IMODE(real.stat().st_mode) == 0o600
+        assert _leftovers(tmp_path) == _leftovers(real.parent) == []
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to("made-here.json")  # as the shell does: the target is created
+    rc, _, err = run(capsys, "agree", a, b, "-q", "-o", dangling)
+    assert rc == 0 and dangling.is_symlink() and (tmp_path / "made-here.json").is_file()
+
+
+def test_output_to_a_fifo_is_written_directly(tmp_path, capsys):
+    a, b = _pair_files(tmp_path)
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    rc, _, err = run(capsys, "agree", a, b, "-q", "-o", fifo)
+    reader.join(30)
+    assert rc == 0, err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still a FIFO
+    assert json.loads(got[0])["kind"] == "dependency"
+    assert _leftovers(tmp_path) == []
+
+
+@pytest.fixture
+def char_devices():
+    """Copies of /dev/null and /dev/full (mknod: root only) in a folder only root may
+    write in, as /dev."""
+    d = _world_dir()
+    null, full = d / "null", d / "full"
+    try:
+        os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+        os.chmod(null, 0o666)
+        os.chmod(full, 0o666)
+    except OSError as exc:
+        shutil.rmtree(d)
+        pytest.skip(f"cannot make device nodes here ({exc.strerror}): needs root")
+    yield null, full
+    shutil.rmtree(d)
+
+
+def test_output_to_a_character_device(capsys, char_devices):
+    null, full = char_devices
+    a, b = _pair_files(null.parent)
+    rc, _, err = run(capsys, "agree", a, b, "-q", "-o", null)
+    assert rc == 0, err
+    assert stat.S_ISCHR(os.lstat(null).st_mode)
+    rc, _, err = run(capsys, "agree", a, b, "-q", "-o", full)  # writing gives ENOSPC
+    assert rc == 2 and stat.S_ISCHR(os.lstat(full).st_mode)
+    line = _one_output_error(err, full)
+    assert "No space left on device" in line and "(write-failed)" in line
+    assert _leftovers(null.parent) == []
+
+
+def test_output_to_dev_null_as_an_ordinary_user(char_devices):
+    """The device in a folder the user may not write (as /dev): no temporary file."""
+    null, _ = char_devices
+    d = null.parent
+    a, b = _pair_files(d)
+    rc, out, err = cli("agree", a, b, "-q", "-o", null, user="nobody")
+    assert rc == 0, err
+    assert stat.S_ISCHR(os.lstat(null).st_mode) and _leftovers(d) == []
+
+
+def test_output_to_a_stdout_link(tmp_path):
+    """``-o /dev/stdout`` (here a link to /proc/self/fd/1 of our own): the result goes
+    down the pipe, after what the command wrote before; the link stays."""
+    a, b = _pair_files(tmp_path)
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    rc, out, err = cli("agree", a, b, "-q", "--output", "json", "-o", link)
+    assert rc == 0, err
+    assert json.loads(out)["kind"] == "dependency"
+    assert link.is_symlink() and _leftovers(tmp_path) == []
+    # standard output appended to a file (>>): what was there stays
+    log = tmp_path / "log.txt"
+    log.write_text("earlier\n")
+    with open(log, "ab") as fh:
+        rc, _, err = cli("agree", a, b, "-q", "--output", "json", "-o", link, stdout=fh)
+    assert rc == 0, err
+    text = log.read_text()
+    assert text.startswith("earlier\n{") and json.loads(text[len("earlier\n"):])
+
+
+def test_output_into_an_unwritable_folder_as_an_ordinary_user():
+    d = _world_dir()
+    try:
+        a, b = _pair_files(d)
+        locked = d / "locked"
+        locked.mkdir(mode=0o755)  # root's: nobody may not write in it
+        (locked / "r.json").write_text("old")
+        (locked / "r.json").chmod(0o666)  # even with the file itself writable
+        for target in (locked / "r.json", locked / "new.json", locked / "sub" / "x.json"):
+            rc, out, err = cli("agree", a, b, "-q", "-o", target, user="nobody")
+            assert rc == 2, err
+            line = _one_output_error(err, target.parent if target.parent.name == "sub"
+                                     else target)
+            assert "Permission denied" in line, line
+            assert (locked / "r.json").read_text() == "old"
+            assert sorted(p.name for p in locked.iterdir()) == ["r.json"]
+    finally:
+        shutil.rmtree(d)
+
+
+def test_file_too_large(tmp_path):
+    """RLIMIT_FSIZE (``ulimit -f``): EFBIG while writing; the old file is kept whole."""
+    a, b = _pair_files(tmp_path)
+    target = tmp_path / "r.json"
+    target.write_text("old")
+    rc, _, err = cli("agree", a, b, "-q", "--output", "json", "-o", target, fsize=512)
+    assert rc == 2, err
+    line = _one_output_error(err, target)
+    assert "File too large" in line and "(write-failed)" in line
+    assert target.read_text() == "old" and _leftovers(tmp_path) == []
+
+
+def _unshare_tmpfs_ok() -> bool:
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        return False
+    return subprocess.run(["unshare", "-m", "sh", "-c",
+                           "mount -t tmpfs -o size=16k tmpfs /mnt"],
+                          capture_output=True).returncode == 0
+
+
+def test_disk_full_on_a_small_tmpfs(tmp_path):
+    if not _unshare_tmpfs_ok():
+        pytest.skip("needs root and mount namespaces (unshare -m) for a private tmpfs")
+    a, b = _pair_files(tmp_path)
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    script = (f"mount -t tmpfs -o size=64k tmpfs {mnt} && "
+              f"printf old > {mnt}/r.json && "
+              f"(dd if=/dev/zero of={mnt}/filler bs=1k count=1000 2>/dev/null; true) && "
+              f"{sys.executable} -m synagree agree {a} {b} -q --worst 40 --output json "
+              f"-o {mnt}/r.json; echo rc=$?; ls -A {mnt}; cat {mnt}/r.json")
+    r = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True,
+                       timeout=300)
+    out, err = r.stdout, r.stderr
+    assert "rc=2" in out, (out, err)
+    line = _one_output_error(err, mnt / "r.json")
+    assert "No space left on device" in line
+    listing = out.split("rc=2\n", 1)[1]
+    assert listing.split() == ["filler", "r.json", "old"], out  # no temporary, old kept
+
+
+def test_standard_output_to_a_full_device(tmp_path):
+    a, b = _pair_files(tmp_path)
+    with open("/dev/full", "wb") as full:
+        rc, _, err = cli("agree", a, b, "-q", stdout=full)
+    assert rc == 2 and "No space left on device" in err and "<stdout>" in err
+
+
+def test_noise_resume_into_a_read_only_folder():
+    d = _world_dir()
+    try:
+        src = d / "src.conllu"
+        src.write_text(GOOD * 3)
+        src.chmod(0o644)
+        out = d / "n"
+        args = ["noise", src, "-o", out, "--sample", "2", "--grid", "0.5", "--runs", "2",
+                "--series", "both", "-q"]
+        rc, _, err = cli(*args, "--overwrite")
+        assert rc == 0, err
+        os.remove(out / "results.json")  # as if interrupted: a resume writes again
+        before = {p.name: p.read_bytes() for p in out.iterdir()}
+        rc, _, err = cli(*args, user="nobody")
+        assert rc == 2, err
+        line = _one_output_error(err, out)
+        assert "Permission denied" in line
+        assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    finally:
+        shutil.rmtree(d)
+
+
+def test_noise_log_full_mid_run_then_resumes(tmp_path):
+    """A full disk in the middle of an experiment: exit 2, the finished runs kept, and
+    rerunning resumes from them."""
+    src = tmp_path / "src.conllu"
+    src.write_text(GOOD * 3)
+    out = tmp_path / "n"
+    args = ["noise", src, "-o", out, "--sample", "2", "--grid", "0.2,0.4,0.6,0.8",
+            "--runs", "4", "--series", "both", "-q"]
+    rc, _, err = cli(*args, fsize=3000)
+    assert rc == 2, err
+    line = _one_output_error(err, out)
+    assert "File too large" in line and "rerun" in line
+    assert _leftovers(out) == []
+    rc, _, err = cli(*args)
+    assert rc == 0, err
+    rows = [json.loads(x) for x in (out / "runs.jsonl").read_text().splitlines()]
+    assert len(rows) == 16 and (out / "results.json").is_file()
+
+
+def test_plots_into_an_unwritable_folder():
+    pytest.importorskip("matplotlib")
+    d = _world_dir()
+    try:
+        runs = d / "runs.csv"
+        runs.write_text("series,p,run,las,alpha_plain\nboth,0.1,0,0.9,0.8\nboth,0.5,0,0.5,0.4\n")
+        runs.chmod(0o644)
+        figs = d / "figs"
+        figs.mkdir(mode=0o755)
+        rc, _, err = cli("plot", runs, "-o", figs, "--formats", "svg", user="nobody",
+                         env={"MPLCONFIGDIR": str(d / "mpl")})
+        assert rc == 2, err
+        assert "Permission denied" in _one_output_error(err, figs)
+        assert list(figs.iterdir()) == []
+    finally:
+        shutil.rmtree(d)
+
+
+# --------------------------------------------------------------------------
+# 6. Options: --dask addresses
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("address", ["http://x", "x", "tcp://", "tcp://host", "tcp://:8786",
+                                     "tcp://host:0", "tcp://host:99999", "tcp://host:port",
+                                     "tls://h:1/path", "", "local:8786", "tcp://a b:1"])
+def test_bad_dask_address_is_refused_before_any_work(tmp_path, capsys, address):
+    a, b = _pair_files(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        main(["agree", str(a), str(b), "-q", "--dask", address])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert "argument --dask" in err and "tcp://HOST:PORT" in err, err
+
+
+@pytest.mark.parametrize("address", ["local", "tcp://10.0.0.5:8786", "tls://sched.example:8786",
+                                     "tcp://[::1]:8786", "ws://host:80", "wss://host:443"])
+def test_good_dask_addresses_pass(address):
+    from synagree.distance.dask_exec import check_address
+    assert check_address(address) == address
+
+
+# --------------------------------------------------------------------------
+# 7. Stored results as untrusted input (--baseline, --compare-to)
+# --------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """The inputs and the JSON results of agree, compare and report on them."""
+    d = tmp_path_factory.mktemp("stored")
+    a, b = d / "a.conllu", d / "b.conllu"
+    a.write_text(GOOD)
+    b.write_text(OTHER)
+    docs = {}
+    for cmd, args in (("agree", ["agree", a, b, "-q", "--output", "json"]),
+                      ("compare", ["compare", a, b, "-q", "--output", "json"]),
+                      ("report", ["report", a, b, "-q", "--output", "json", "--bootstrap", "20",
+                                  "--layers", ""])):
+        out = d / f"{cmd}.json"
+        assert main([str(x) for x in args] + ["-o", str(out)]) == 0
+        docs[cmd] = json.loads(out.read_text())
+    assert docs["agree"]["details"]["per_unit"]["alpha"]  # the fields the cases break
+    assert docs["compare"]["systems"][0]["per_unit"]["alpha"]
+    assert docs["report"]["bootstrap"]["metrics"]
+    return a, b, docs
+
+
+_USE = {"agree": lambda a, b, f: ["agree", a, b, "-q", "--baseline", f],
+        "compare": lambda a, b, f: ["compare", a, b, "-q", "--baseline", f],
+        "report": lambda a, b, f: ["report", a, b, "-q", "--output", "json", "--bootstrap", "20",
+                                   "--layers", "", "--compare-to", f]}
+
+
+def _refused(capsys, stored, command, path, field=None):
+    a, b, _ = stored
+    rc, out, err = run(capsys, *_USE[command](a, b, path))
+    assert rc == 2 and out == "", err
+    errors = [ln for ln in err.splitlines() if ": error: " in ln]
+    assert len(errors) == 1 and errors[0].startswith(f"{path}: error: "), err
+    assert errors[0].endswith("(baseline-invalid)"), err
+    if field is not None:
+        assert f": error: {field}: " in errors[0], err
+    return errors[0]
+
+
+def _edit(doc, path, value):
+    """A deep copy of ``doc`` with the value at ``path`` (keys and indices) replaced
+    (``value`` is ``_DELETE``: removed)."""
+    doc = json.loads(json.dumps(doc))
+    node = doc
+    for k in path[:-1]:
+        node = node[k]
+    if value is _DELETE:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return doc
+
+
+_DELETE = object()
+PU = ("details", "per_unit")
+SPU = ("systems", 0, "per_unit")
+WRONG_FIELDS = [
+    ("agree", ("settings",), [1], "settings"),
+    ("agree", ("details",), "x", "details"),
+    ("agree", ("annotator_names",), 5, "annotator_names"),
+    ("agree", ("annotator_names",), [1, 2], "annotator_names[0]"),
+    ("agree", ("kind",), 3, "kind"),
+    ("agree", ("LAS_full",), True, "LAS_full"),
+    ("agree", ("alpha_plain",), "0.9", "alpha_plain"),
+    ("agree", ("alpha_plain",), 1e308, "alpha_plain"),
+    ("agree", ("alpha_diff",), 1.5, "alpha_diff"),
+    ("agree", ("settings", "d_e"), {"x": 1}, "settings.d_e"),
+    ("agree", PU, [], "details.per_unit"),
+    ("agree", PU + ("format",), 2, "details.per_unit.format"),
+    ("agree", PU + ("ids",), "s1", "details.per_unit.ids"),
+    ("agree", PU + ("ids",), _DELETE, "details.per_unit.ids"),
+    ("agree", PU + ("text",), [1, 2], "details.per_unit.text[0]"),
+    ("agree", PU + ("text",), ["x"], "details.per_unit.text"),
+    ("agree", PU + ("ted",), ["a", 1], "details.per_unit.ted[0]"),
+    ("agree", PU + ("ted",), [1], "details.per_unit.ted"),
+    ("agree", PU + ("words",), [1, -2], "details.per_unit.words[1]"),
+    ("agree", PU + ("words",), [10 ** 400, 1], "details.per_unit.words[0]"),
+    ("agree", PU + ("ratios",), [], "details.per_unit.ratios"),
+    ("agree", PU + ("ratios", "LAS_full"), 3, "details.per_unit.ratios.LAS_full"),
+    ("agree", PU + ("ratios", "LAS_full", "correct"), [99, 0],
+     "details.per_unit.ratios.LAS_full.correct[0]"),
+    ("agree", PU + ("alpha", "alpha_plain"), "x", "details.per_unit.alpha.alpha_plain"),
+    ("agree", PU + ("alpha", "alpha_plain", "m"), {}, "details.per_unit.alpha.alpha_plain.m"),
+    ("agree", PU + ("alpha", "alpha_plain", "d_e"), "x",
+     "details.per_unit.alpha.alpha_plain.d_e"),
+    ("agree", PU + ("alpha", "alpha_plain", "d_e"), 1e-308,
+     "details.per_unit.alpha.alpha_plain.do[0]"),
+    ("agree", PU + ("alpha", "alpha_plain", "do"), [1e308, 0],
+     "details.per_unit.alpha.alpha_plain.do[0]"),
+    ("compare", ("systems",), {}, "systems"),
+    ("compare", ("systems", 0), [], "systems[0]"),
+    ("compare", ("systems", 0, "name"), 1, "systems[0].name"),
+    ("compare", ("systems", 0, "counts"), [], "systems[0].counts"),
+    ("compare", ("systems", 0, "counts", "LAS"), 0.5, "systems[0].counts.LAS"),
+    ("compare", ("systems", 0, "counts", "LAS", "f1"), "x", "systems[0].counts.LAS.f1"),
+    ("compare", ("systems", 0, "counts", "LAS", "f1"), 1e308, "systems[0].counts.LAS.f1"),
+    ("compare", ("systems", 0, "LAS"), "x", "systems[0].LAS"),
+    ("compare", ("systems", 0, "alpha_plain"), 2, "systems[0].alpha_plain"),
+    ("compare", ("gold_words",), -1, "gold_words"),
+    ("compare", ("gold",), 5, "gold"),
+    ("compare", ("hierarchy",), [], "hierarchy"),
+    ("compare", SPU + ("ids",), None, "systems[0].per_unit.ids"),
+    ("compare", SPU + ("ratios", "LAS", "gold"), [0, 0],
+     "systems[0].per_unit.ratios.LAS.correct[0]"),
+    ("compare", SPU + ("synagree_version",), 1, "systems[0].per_unit.synagree_version"),
+    ("report", ("bootstrap", "metrics", "LAS_full"), [0.8], "bootstrap.metrics.LAS_full"),
+    ("report", ("bootstrap", "metrics", "LAS_full", "estimate"), "x",
+     "bootstrap.metrics.LAS_full.estimate"),
+    ("report", ("bootstrap", "metrics", "LAS_full", "se"), -1, "bootstrap.metrics.LAS_full.se"),
+    ("report", ("bootstrap", "metrics", "LAS_full", "replicates"), "x",
+     "bootstrap.metrics.LAS_full.replicates"),
+    ("report", ("bootstrap", "metrics", "LAS_full", "replicates", 0), 5,
+     "bootstrap.metrics.LAS_full.replicates[0]"),
+    ("report", ("bootstrap", "metrics"), _DELETE, "bootstrap.metrics"),
+]
+
+
+@pytest.mark.parametrize("command,path,value,field", WRONG_FIELDS,
+                         ids=[f"{c}-{f}-{i}" for i, (c, _, _, f) in enumerate(WRONG_FIELDS)])
+def test_stored_result_with_a_wrong_field_is_one_clear_error(tmp_path, capsys, stored, command,
+                                                              path, value, field):
+    f = tmp_path / "old.json"
+    f.write_text(json.dumps(_edit(stored[2][command], path, value)))
+    _refused(capsys, stored, command, f, field)
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity", "1e400"])
+@pytest.mark.parametrize("command,where", [("agree", "alpha_plain"),
+                                           ("agree", "details.per_unit.ted[1]"),
+                                           ("agree", "unused"),
+                                           ("compare", "systems[0].counts.LAS.f1"),
+                                           ("report", "bootstrap.metrics.LAS_full.estimate")])
+def test_non_finite_numbers_are_refused_where_they_are(tmp_path, capsys, stored, token, command,
+                                                       where):
+    doc = stored[2][command]
+    path = [int(k) if k.isdigit() else k for k in re.split(r"\.|\[|\]\.?", where) if k]
+    doc = _edit(doc, path, "@@")
+    f = tmp_path / "old.json"
+    f.write_text(json.dumps(doc).replace('"@@"', token))
+    line = _refused(capsys, stored, command, f, where)
+    assert "not a finite number" in line
+
+
+@pytest.mark.parametrize("command", sorted(_USE))
+def test_deeply_nested_stored_result(tmp_path, capsys, stored, command):
+    f = tmp_path / "deep.json"
+    doc = json.dumps(stored[2][command])
+    f.write_text(doc[:-1] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    line = _refused(capsys, stored, command, f)
+    assert "nested 100,001 levels deep, above the limit of 64" in line
+
+
+def test_stored_result_too_big(tmp_path, capsys, stored):
+    from synagree.io.json_input import MAX_BYTES
+    f = tmp_path / "big.json"
+    with open(f, "wb") as fh:  # sparse: nothing is read
+        fh.truncate(MAX_BYTES + 1)
+    line = _refused(capsys, stored, "agree", f)
+    assert f"{MAX_BYTES + 1:,} bytes, above the limit" in line
+
+
+def test_stored_results_read_back_unchanged(tmp_path, capsys, stored):
+    """The checks refuse nothing synagree writes."""
+    a, b, docs = stored
+    for command, doc in docs.items():
+        f = tmp_path / f"{command}.json"
+        f.write_text(json.dumps(doc))
+        rc, out, err = run(capsys, *_USE[command](a, b, f))
+        assert rc == 0, err
+
+
+# --------------------------------------------------------------------------
+# 8. Memory planned against the machine
+# --------------------------------------------------------------------------
+
+GiB = 2**30
+
+
+def _one_long_sentence(path: Path, n: int, shift: int) -> Path:
+    with open(path, "w") as f:
+        f.write("# sent_id = s1\n")
+        for i in range(1, n + 1):
+            h = 0 if i == 1 else (i - 1 if (i + shift) % 7 else 1)
+            f.write(f"{i}\tw{i}\t_\tX\t_\t_\t{h}\t{'root' if h == 0 else 'dep'}\t_\t_\n")
+        f.write("\n")
+    return path
+
+
+def _memory_refusal(err: str) -> str:
+    lines = [ln for ln in err.splitlines() if ": error: " in ln]
+    assert len(lines) == 1 and lines[0].endswith("(memory-limit)"), err
+    return lines[0]
+
+
+def test_one_sentence_of_100000_words_is_refused_before_the_tables(tmp_path):
+    a = _one_long_sentence(tmp_path / "a.conllu", 100_000, 0)
+    b = _one_long_sentence(tmp_path / "b.conllu", 100_000, 1)
+    rc, out, err = cli("agree", a, b, "-q")  # the default limit, 4G
+    assert rc == 2, err
+    line = _memory_refusal(err)
+    assert "largest tree (100,001 nodes)" in line and "74.5 GiB" in line
+    assert "(--max-memory)" in line and "split the longest sentences" in line
+    # --max-memory high, but 8 GB of address space: the machine's limit is named
+    rc, out, err = cli("agree", a, b, "-q", "--max-memory", "1T", address_space=8 * GiB)
+    assert rc == 2, err
+    line = _memory_refusal(err)
+    assert "more than this process can get" in line and "ulimit -v" in line
+    assert "--max-memory allows 1.0 TiB" in line
+    rc, out, err = cli("compare", a, b, "-q")  # the same tables, another command
+    assert rc == 2 and "largest tree (100,001 nodes)" in _memory_refusal(err)
+
+
+def test_a_bracket_tree_of_100000_leaves_is_refused_before_the_tables(tmp_path):
+    tree = "(S " + "(X a) " * 100_000 + ")\n"
+    a, b = tmp_path / "a.tree", tmp_path / "b.tree"
+    a.write_text(tree)
+    b.write_text(tree.replace("(X a) (X a)", "(Y a) (X a)", 1))
+    rc, out, err = cli("agree", a, b, "-q", "--phrase-style", "delex")
+    assert rc == 2, err
+    assert "largest tree (200,001 nodes)" in _memory_refusal(err)
+
+
+def test_bootstrap_is_planned_against_the_machine_not_the_flag(tmp_path):
+    """--bootstrap 1000 --max-memory 16G where the process can get 3 GB (ulimit -v)."""
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.conllu").write_text("".join(
+            f"# sent_id = s{i}\n1\tw\t_\tX\t_\t_\t0\troot\t_\t_\n\n" for i in range(12_000)))
+    rc, out, err = cli("agree", tmp_path / "a.conllu", tmp_path / "b.conllu", "-q",
+                       "--bootstrap", "1000", "--max-memory", "16G", address_space=3 * GiB)
+    assert rc == 2, err
+    line = _memory_refusal(err)
+    assert "resampling 12,000 units 1,000 times" in line and "3.5 GiB" in line
+    assert "ulimit -v" in line and "--max-memory allows 16.0 GiB" in line
+
+
+def test_noise_grid_times_runs_is_planned_before_starting(tmp_path):
+    src = tmp_path / "src.conllu"
+    src.write_text(GOOD * 3)
+    out = tmp_path / "ng"
+    rc, _, err = cli("noise", src, "-o", out, "--grid", "0:1:1000", "--runs", "10000",
+                     timeout=60)
+    assert rc == 2, err
+    line = _memory_refusal(err)
+    assert "30,000,000 runs" in line and "--grid, --runs" in line
+    assert not out.exists() or list(out.iterdir()) == []  # nothing written
+
+
+def test_categorical_bootstrap_is_planned(tmp_path, capsys):
+    a, b = _pair_files(tmp_path)
+    rc, out, err = run(capsys, "categorical", a, b, "--bootstrap", "1000000", "--max-memory",
+                       "10M")
+    assert rc == 2 and out == ""
+    assert "the bootstrap of layer" in _memory_refusal(err)
+
+
+# --------------------------------------------------------------------------
+# 9. Options that need what the input lacks, and optional dependencies
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("opts,named", [(["--per-feature"], "--per-feature needs FEATS"),
+                                        (["--enhanced"], "--enhanced needs DEPS"),
+                                        (["--layers", "deprel,feats:Case"],
+                                         "feats:Case needs FEATS"),
+                                        (["--per-feature", "--enhanced"],
+                                         "--per-feature, --enhanced need FEATS and DEPS")])
+def test_feature_views_of_bracket_input_are_usage_errors(tmp_path, capsys, opts, named):
+    p1, p2 = tmp_path / "P1.tree", tmp_path / "P2.tree"
+    p1.write_text("(S (NP D N) (VP V))\n(S (NP N) (VP V (NP N)))\n")
+    p2.write_text("(S (NP D N) (VP V))\n(S (NP N) (VP V N))\n")
+    rc, out, err = run(capsys, "categorical", p1, p2, *opts)
+    assert rc == 2 and out == ""
+    lines = [ln for ln in err.splitlines() if ": error: " in ln]
+    assert len(lines) == 1 and named in lines[0] and lines[0].endswith("(usage)"), err
+
+
+@pytest.fixture
+def no_matplotlib(monkeypatch):
+    for name in list(sys.modules):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
+
+
+def test_figures_check_matplotlib_before_any_work(tmp_path, capsys, no_matplotlib):
+    src = tmp_path / "src.conllu"
+    src.write_text(GOOD * 3)
+    out = tmp_path / "n"
+    rc, _, err = run(capsys, "noise", src, "-o", out, "--grid", "0.5", "--runs", "1",
+                     "--sample", "2", "--plot")
+    assert rc == 2 and "pip install 'synagree[plot]'" in err and "(missing-extra)" in err
+    assert not (out / "runs.jsonl").exists() and not (out / "config.json").exists()
+    assert "nothing computed" in err  # true now: no run was computed
+    runs = tmp_path / "runs.csv"
+    runs.write_text("series,p,run,las\nboth,0.5,0,0.8\n")
+    a, b = _pair_files(tmp_path)
+    rc, _, err = run(capsys, "report", a, b, "--noise", runs, "-o", tmp_path / "r.html")
+    assert rc == 2 and "(missing-extra)" in err and not (tmp_path / "r.html").exists()
+    rc, _, err = run(capsys, "plot", runs, "-o", tmp_path / "figs")
+    assert rc == 2 and "(missing-extra)" in err
+
+
+def test_readme_install_line_names_the_extras():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    lines = [ln for ln in readme.splitlines() if "pip install" in ln and "[plot" in ln]
+    assert lines and "dask" in lines[0], "the README's install line should name the extras"
+
+
+# --------------------------------------------------------------------------
+# 10. Found by the long fuzz run (scripts/fuzz.py --kind hierarchy)
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("opts", [["--hierarchy", "ud"], ["--hierarchy", "flat"],
+                                  ["--hierarchy", "ud", "--bdm"]])
+def test_compare_label_credit_with_an_empty_deprel(tmp_path, capsys, opts):
+    """The scorer's reader takes an empty DEPREL; LAS_hier and LAS_bdm credit it as the
+    label "_" (as agree and tags read it) instead of failing (exit 3)."""
+    gold, system = tmp_path / "g.conllu", tmp_path / "s.conllu"
+    gold.write_text(sent(word(1, 0, "root"), word(2, 1, "")))
+    system.write_text(sent(word(1, 0, "root"), word(2, 1, "obj")))
+    for a, b in ((gold, system), (system, gold)):
+        rc, out, err = run(capsys, "compare", a, b, "-q", "--no-alpha", "--output", "json",
+                           *opts)
+        assert rc == 0, err
+        scores = json.loads(out)["systems"][0]["counts"]
+        for k in ("LAS_hier", "LAS_bdm"):
+            if k in scores:
+                assert scores[k]["f1"] == pytest.approx(0.5)  # "_" earns nothing from "obj"

@@ -141,6 +141,17 @@ def _dask_unreachable(tmp, mp):
     mp.setattr(dask.distributed, "Client", refuse)
 
 
+def _read_only_folder(tmp, mp):
+    """The temporary file cannot be made (as in a folder the user may not write in,
+    or on a read-only file system)."""
+    import errno
+    import tempfile
+
+    def refuse(*a, **k):
+        raise OSError(errno.EROFS, "Read-only file system")
+    mp.setattr(tempfile, "mkstemp", refuse)
+
+
 def _dirs_ambiguous(tmp, mp):
     for d in ("ann1", "ann2"):
         (tmp / d).mkdir()
@@ -319,6 +330,11 @@ PRODUCERS = {
     # report, plot, noise
     "bad-json": ({"good.conllu": GOOD, "a.conllu": GOOD, "prev.json": "{not json"},
                  ["report", "{good}", "{a}", "--compare-to", "{prev}", "--bootstrap", "10"]),
+    "baseline-invalid": ({"good.conllu": GOOD, "a.conllu": GOOD,
+                          "old.json": '{"kind": "dependency", "annotator_names": 5}'},
+                         ["agree", "{good}", "{a}", "--baseline", "{old}"]),
+    "write-failed": ({"good.conllu": GOOD, "a.conllu": GOOD},
+                     ["agree", "{good}", "{a}", "-q", "-o", "{tmp}/r.json"], _read_only_folder),
     "baseline-mismatch": ({"good.conllu": GOOD, "a.conllu": GOOD,
                            "old.json": '{"gold": "g", "gold_sentences": 1, "systems": []}'},
                           ["agree", "{good}", "{a}", "--baseline", "{old}"]),

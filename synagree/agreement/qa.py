@@ -51,6 +51,7 @@ import numpy as np
 
 from synagree.agreement.influence import rank_by_influence, unit_influence
 from synagree.base.jsonable import json_ready
+from synagree.base.memory import check_layer_bootstrap
 from synagree.distance.sums import UnitTrees, delta_squared, unit_sums
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
@@ -1246,8 +1247,10 @@ def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
             reps.update(bootstrap_ratios(correct, total, W))
     if categorical_layers and result.kind == "dependency":
         pos_to_k = {pos: k for k, pos in enumerate(pr.positions)}
-        for layer in categorical_layers:
-            data = _items(result, layer)
+        datas = {layer: _items(result, layer) for layer in categorical_layers}
+        check_layer_bootstrap([(layer, len(d.units), d.n_categories, len(d.annotators))
+                               for layer, d in datas.items()], B)  # before the work
+        for layer, data in datas.items():
             cols = np.array([pos_to_k[p] for p in data.positions], dtype=np.int64)
             lb = layer_bootstrap(data, confidence=confidence, weights=W[:, cols])
             for name in COEFFICIENTS:

@@ -14,6 +14,7 @@ from typing import Dict, List, Optional, Sequence
 import numpy as np
 
 from synagree.agreement.enhanced import EnhancedAgreement, enhanced_agreement
+from synagree.base.memory import check_layer_bootstrap
 from synagree.base.problems import InputError, Problem
 from synagree.io.corpus import Corpus
 from synagree.stats.bootstrap import small_sample_note
@@ -34,7 +35,8 @@ from synagree.stats.features import (
     per_feature_agreement,
 )
 
-__all__ = ["TokenLayerAgreement", "check_specific", "token_layer_agreement"]
+__all__ = ["TokenLayerAgreement", "check_specific", "check_dependency_views",
+           "token_layer_agreement"]
 
 
 @dataclass
@@ -133,13 +135,58 @@ def check_specific(layers: Sequence[str], specific: Optional[str]) -> None:
                                 f"({', '.join(layers)}); add it there")
 
 
+def check_dependency_views(corpus: Corpus, feature_layers: Sequence[str] = (),
+                           per_feature: bool = False, enhanced: bool = False) -> None:
+    """The views that read FEATS or DEPS need dependency input: a usage error otherwise.
+
+    Bracketed trees have no FEATS column and no enhanced graph, so
+    ``--per-feature``, ``feats:NAME`` layers and ``--enhanced`` cannot be
+    computed on them; each is named in one usage error, before anything is
+    computed.
+
+    Parameters
+    ----------
+    corpus : Corpus
+    feature_layers : sequence of str
+        The ``feats:NAME`` layers asked for.
+    per_feature, enhanced : bool
+
+    Raises
+    ------
+    synagree.base.problems.InputError
+        ``usage``, on a phrase-structure corpus.
+
+    Examples
+    --------
+    >>> from synagree.io.brackets import PhraseNode, PhraseSentence
+    >>> tree = PhraseSentence("p.tree", 0, 1, PhraseNode("S", [PhraseNode("N")]))
+    >>> corpus = Corpus.from_annotations({"a": [tree], "b": [tree]}, kind="phrase")
+    >>> try:
+    ...     check_dependency_views(corpus, per_feature=True)
+    ... except InputError as exc:
+    ...     print(exc.errors[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    --per-feature needs FEATS, which bracketed trees do not have: give CoNLL-U input
+    """
+    if corpus.kind == "dependency":
+        return
+    asked = (["--per-feature"] if per_feature else []) + list(feature_layers) + \
+        (["--enhanced"] if enhanced else [])
+    if not asked:
+        return
+    needs = " and ".join(x for x, on in (("FEATS", per_feature or feature_layers),
+                                         ("DEPS (enhanced dependencies)", enhanced)) if on)
+    raise InputError.single("<command line>", None, "usage",
+                            f"{', '.join(asked)} need{'s' if len(asked) == 1 else ''} {needs}, "
+                            f"which bracketed trees do not have: give CoNLL-U input")
+
+
 def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                           specific: Optional[str] = None, per_feature: bool = False,
                           feature_items: str = "all", enhanced: bool = False,
                           set_distance: str = "masi", strict: bool = False,
                           replicates: int = 0, seed: int = 0,
-                          level: float = 0.95, skip_id_like: bool = False
-                          ) -> TokenLayerAgreement:
+                          level: float = 0.95, skip_id_like: bool = False,
+                          max_memory: Optional[int] = None) -> TokenLayerAgreement:
     """Categorical agreement of each layer, with the per-feature and enhanced views.
 
     Parameters
@@ -169,6 +216,9 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         than categories (`synagree.stats.categorical.id_like`), with a note
         naming the column; the CLI does so for its default layers, and keeps
         a layer asked for by name (and ``specific``), noting what it looks like.
+    max_memory : int, optional
+        ``--max-memory`` for the bootstrap's plan
+        (`synagree.base.memory.check_layer_bootstrap`).
 
     Returns
     -------
@@ -179,7 +229,10 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
     synagree.base.problems.InputError
         ``usage``: ``specific`` is not among ``layers``; a ``feats:NAME``
         layer names a feature no annotator gives (a typo would read as
-        perfect agreement on nothing).  Bad FEATS (``bad-feats``).
+        perfect agreement on nothing); ``per_feature``, ``feats:NAME`` layers or
+        ``enhanced`` on phrase-structure input (no FEATS, no DEPS).  Bad FEATS
+        (``bad-feats``).  A bootstrap planned to need more memory than the
+        limit (``memory-limit``).
 
     Examples
     --------
@@ -195,6 +248,7 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
     layers = list(layers)
     check_specific(layers, specific)
     feature_layers = [x for x in layers if feature_of_layer(x) is not None]
+    check_dependency_views(corpus, feature_layers, per_feature, enhanced)
     split = None
     if feature_layers or per_feature:  # FEATS split into features: docs/method.md §19
         split = corpus_features(corpus, strict=strict)
@@ -232,7 +286,11 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
     if rep.enhanced is not None and replicates:
         rep.enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
                                   "for the enhanced-edge alpha and F1")
-    if replicates:
+    if replicates:  # planned first: the unit x category sums grow with both
+        datas = list(items.items()) + (list(rep.per_feature.data.items())
+                                       if rep.per_feature is not None else [])
+        check_layer_bootstrap([(name, len(d.units), d.n_categories, len(d.annotators))
+                               for name, d in datas], replicates, max_memory)
         rng = np.random.default_rng(seed)  # one stream: layers first, then features
 
         def draw(data) -> Dict[str, dict]:

@@ -1,13 +1,30 @@
 """Memory planned before work: refuse early, with a hint, rather than die late.
 
-Work whose memory grows with the square of the corpus (the unit × unit sums
-behind bootstrap intervals and significance tests) or with a user-given grid
-is estimated before it starts; above the limit (``--max-memory``, default
-`DEFAULT_MAX_MEMORY`) it is refused with exit status 2 and a hint.
+Work whose memory grows with the square of something — the unit × unit sums
+behind bootstrap intervals and significance tests, the tree edit distance
+tables of the largest tree (largest × largest cells, per thread), the unit ×
+category sums of a token-layer bootstrap — or with a user-given grid (noise
+runs) is estimated before it starts (docs/performance.md, "The memory
+plan").  Work planned to need more than the **limit** is refused with exit
+status 2 (kind ``memory-limit``) and a hint.  The limit is the smaller of
+
+* ``--max-memory`` (default `DEFAULT_MAX_MEMORY`; `limited` sets it for the
+  checks a command makes deep down), and
+* the memory this process can actually still get (`available_memory`): what
+  the kernel says is available (``MemAvailable``), what its cgroup (v2
+  ``memory.max`` or v1 ``memory.limit_in_bytes``, with every ancestor's)
+  leaves, and what its address-space limit (``ulimit -v``) leaves;
+
+and the refusal says which of them it was.
 """
 from __future__ import annotations
 
 import re
+import resource
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Iterator, List, Optional, Tuple
 
 from synagree.base.problems import InputError
 
@@ -72,9 +89,214 @@ def human(nbytes: float) -> str:
     return f"{int(nbytes)} B"
 
 
+_LIMIT: ContextVar[int] = ContextVar("synagree_max_memory", default=DEFAULT_MAX_MEMORY)
+_UNLIMITED = 2**60  # cgroup "no limit" (v1 writes 2^63 - 4096; v2 writes "max")
+
+
+def current_limit() -> int:
+    """The ``--max-memory`` of the command running (`limited`), else the default.
+
+    Examples
+    --------
+    >>> with limited(2**30):
+    ...     current_limit()
+    1073741824
+    >>> current_limit() == DEFAULT_MAX_MEMORY
+    True
+    """
+    return _LIMIT.get()
+
+
+@contextmanager
+def limited(nbytes: Optional[int]) -> Iterator[None]:
+    """Within the block, checks without an explicit limit use ``nbytes`` (None: unchanged).
+
+    The command line sets ``--max-memory`` so, for the checks made deep down
+    (the tree edit distance tables, a token-layer bootstrap, a stored result).
+
+    Parameters
+    ----------
+    nbytes : int or None
+
+    Examples
+    --------
+    >>> with limited(2**20):
+    ...     try:
+    ...         check_memory(2**21, "a table", "use a smaller one")
+    ...     except InputError as exc:
+    ...         print(exc.errors[0].message.split(":")[0])
+    a table would need about 2.0 MiB, above the limit of 1.0 MiB (--max-memory)
+    """
+    if nbytes is None:
+        yield
+        return
+    token = _LIMIT.set(int(nbytes))
+    try:
+        yield
+    finally:
+        _LIMIT.reset(token)
+
+
+def _read(path: "str | Path") -> Optional[str]:
+    try:
+        return Path(path).read_text(encoding="ascii", errors="replace").strip()
+    except OSError:
+        return None
+
+
+def _number(text: Optional[str]) -> Optional[int]:
+    if text is None or not text.isdigit():
+        return None  # absent, or "max"
+    value = int(text)
+    return value if value < _UNLIMITED else None
+
+
+def _meminfo(proc: Path, key: str) -> Optional[int]:
+    text = _read(proc / "meminfo")
+    m = re.search(rf"^{key}:\s+(\d+) kB", text or "", re.M)
+    return int(m.group(1)) * 1024 if m else None
+
+
+def _cgroup_dirs(proc: Path) -> List[Tuple[str, Path]]:
+    """(version, folder) of each cgroup of this process with a memory controller, leaf
+    first then its ancestors up to the mount point."""
+    cgroups = _read(proc / "self" / "cgroup") or ""
+    mounts = _read(proc / "self" / "mountinfo") or ""
+    out: List[Tuple[str, Path]] = []
+    for line in cgroups.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        version = "v2" if controllers == "" else "v1"
+        if version == "v1" and "memory" not in controllers.split(","):
+            continue
+        for mount in mounts.splitlines():
+            fields = mount.split(" - ", 1)
+            if len(fields) != 2:
+                continue
+            left, right = fields[0].split(), fields[1].split()
+            if len(left) < 5 or not right:
+                continue
+            root, point, fstype = left[3], left[4], right[0]
+            options = right[2].split(",") if len(right) > 2 else []
+            if version == "v2" and fstype != "cgroup2":
+                continue
+            if version == "v1" and (fstype != "cgroup" or "memory" not in options):
+                continue
+            if not (path == root or path.startswith(root.rstrip("/") + "/")):
+                continue
+            rel = path[len(root.rstrip("/")):].strip("/")
+            d = Path(point)
+            chain = [d]
+            for part in rel.split("/") if rel else ():
+                d = d / part
+                chain.append(d)
+            out.extend((version, c) for c in reversed(chain))
+            break
+    return out
+
+
+def _cgroup_room(proc: Path) -> Optional[Tuple[int, str]]:
+    """What the tightest memory cgroup of this process leaves: limit − usage."""
+    best: Optional[Tuple[int, str]] = None
+    for version, d in _cgroup_dirs(proc):
+        if version == "v2":
+            limit, used = _number(_read(d / "memory.max")), _number(_read(d / "memory.current"))
+            name = f"the cgroup memory limit (memory.max in {d})"
+        else:
+            limit = _number(_read(d / "memory.limit_in_bytes"))
+            used = _number(_read(d / "memory.usage_in_bytes"))
+            name = f"the cgroup memory limit (memory.limit_in_bytes in {d})"
+        if limit is None:
+            continue
+        room = max(0, limit - (used or 0))
+        if best is None or room < best[0]:
+            best = (room, name)
+    return best
+
+
+def available_memory(proc: "str | Path" = "/proc") -> Optional[Tuple[int, str]]:
+    r"""The bytes this process can still get, and what limits them; None when unknown.
+
+    The smallest of: ``MemAvailable`` of ``/proc/meminfo``; limit − usage of
+    each memory cgroup of the process and its ancestors (v2 ``memory.max`` /
+    ``memory.current``, v1 ``memory.limit_in_bytes`` / ``memory.usage_in_bytes``;
+    "no limit" is skipped); the address-space limit (``RLIMIT_AS``, ``ulimit -v``)
+    less the process's current virtual size.
+
+    Parameters
+    ----------
+    proc : str or path-like
+        Where ``/proc`` is (tests give a folder of fake files).
+
+    Returns
+    -------
+    (int, str) or None
+        Bytes, and the source in words.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> _ = open(os.path.join(d, "meminfo"), "w").write("MemAvailable:    8388608 kB\n")
+    >>> available_memory(d)
+    (8589934592, 'the memory available on this machine (MemAvailable in /proc/meminfo)')
+    """
+    proc = Path(proc)
+    found: List[Tuple[int, str]] = []
+    avail = _meminfo(proc, "MemAvailable")
+    if avail is not None:
+        found.append((avail, "the memory available on this machine (MemAvailable in "
+                             "/proc/meminfo)"))
+    room = _cgroup_room(proc)
+    if room is not None:
+        found.append(room)
+    try:
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ValueError, OSError):  # pragma: no cover - no such limit here
+        soft = resource.RLIM_INFINITY
+    if soft != resource.RLIM_INFINITY and soft < _UNLIMITED:
+        status = _read(proc / "self" / "status") or ""
+        m = re.search(r"^VmSize:\s+(\d+) kB", status, re.M)
+        used = int(m.group(1)) * 1024 if m else 0
+        found.append((max(0, soft - used), "the address-space limit (ulimit -v)"))
+    return min(found) if found else None
+
+
+def memory_limit(max_memory: Optional[int] = None,
+                 proc: "str | Path" = "/proc") -> Tuple[int, str, bool]:
+    """The limit work is planned against: the smaller of ``max_memory`` and the memory
+    available (`available_memory`).
+
+    Parameters
+    ----------
+    max_memory : int, optional
+        ``--max-memory`` in bytes (default: `current_limit`).
+    proc : str or path-like
+
+    Returns
+    -------
+    (int, str, bool)
+        The limit in bytes, where it comes from in words, and whether it is
+        the machine's (not ``--max-memory``).
+
+    Examples
+    --------
+    >>> limit, source, machine = memory_limit(1024)
+    >>> limit, source, machine
+    (1024, '--max-memory', False)
+    """
+    flag = current_limit() if max_memory is None else int(max_memory)
+    avail = available_memory(proc)
+    if avail is not None and avail[0] < flag:
+        return avail[0], avail[1], True
+    return flag, "--max-memory", False
+
+
 def check_memory(nbytes: float, what: str, hint: str,
-                 limit: int = DEFAULT_MAX_MEMORY) -> None:
-    """Refuse work planned to need more than ``limit`` bytes.
+                 limit: Optional[int] = None, proc: "str | Path" = "/proc") -> None:
+    """Refuse work planned to need more memory than the limit (`memory_limit`).
 
     Parameters
     ----------
@@ -84,13 +306,18 @@ def check_memory(nbytes: float, what: str, hint: str,
         What needs it (starts the message).
     hint : str
         How to need less.
-    limit : int
-        The limit in bytes (``--max-memory``; default 4 GiB).
+    limit : int, optional
+        ``--max-memory`` in bytes (default: `current_limit`, 4 GiB unless a
+        command set it).
+    proc : str or path-like
+        Where ``/proc`` is (tests).
 
     Raises
     ------
     InputError
-        Kind ``memory-limit`` when ``nbytes > limit``.
+        Kind ``memory-limit`` when ``nbytes`` exceeds the limit; the message
+        says whether ``--max-memory`` or the machine (and which of its limits)
+        was the smaller.
 
     Examples
     --------
@@ -99,14 +326,22 @@ def check_memory(nbytes: float, what: str, hint: str,
     ...     check_memory(8 * 2**30, "the unit x unit sums", "use fewer units", limit=2**30)
     ... except InputError as exc:
     ...     print(exc.errors[0].message)  # doctest: +NORMALIZE_WHITESPACE
-    the unit x unit sums would need about 8.0 GiB, above the limit of 1.0 GiB:
-    use fewer units, or raise --max-memory
+    the unit x unit sums would need about 8.0 GiB, above the limit of 1.0 GiB
+    (--max-memory): use fewer units, or raise --max-memory
     """
-    if nbytes > limit:
+    cap, source, machine = memory_limit(limit, proc)
+    if nbytes <= cap:
+        return
+    if machine:
         raise InputError.single(
             "<command line>", None, "memory-limit",
-            f"{what} would need about {human(nbytes)}, above the limit of {human(limit)}: "
-            f"{hint}, or raise --max-memory")
+            f"{what} would need about {human(nbytes)}, more than this process can get: "
+            f"{human(cap)}, {source} (--max-memory allows {human(limit or current_limit())})"
+            f": {hint}, or run it where more memory is free")
+    raise InputError.single(
+        "<command line>", None, "memory-limit",
+        f"{what} would need about {human(nbytes)}, above the limit of {human(cap)} "
+        f"(--max-memory): {hint}, or raise --max-memory")
 
 
 def check_resampling(units: int, replicates: int, matrices: int = 1,
@@ -125,13 +360,13 @@ def check_resampling(units: int, replicates: int, matrices: int = 1,
         Bootstrap or permutation replicates (B).
     matrices : int
         Unit × unit tables held at once (one per system or corpus).
-    limit : int
-        The limit in bytes.
+    limit : int, optional
+        ``--max-memory`` in bytes (see `check_memory`).
 
     Raises
     ------
     InputError
-        Kind ``memory-limit`` when the plan exceeds ``limit``.
+        Kind ``memory-limit`` when the plan exceeds the limit.
 
     See Also
     --------
@@ -151,3 +386,216 @@ def check_resampling(units: int, replicates: int, matrices: int = 1,
                        f"({matrices} unit x unit table(s))",
                  "use fewer replicates (--bootstrap), split the corpus, or drop the "
                  "intervals / significance tests", limit)
+
+
+TED_CHUNK_COLS = 1024
+"""Widest forest row the TED kernels sweep at once (``CHUNK_COLS`` of ``_tedc.c`` and
+``kernels_numba``): the rows are at least this wide."""
+
+
+def ted_table_bytes(nodes: int, cell_bytes: int = 8) -> int:
+    """Bytes of one thread's tree edit distance work buffers for trees of ``nodes`` nodes.
+
+    The kernels (`synagree.distance.kernels`) hold per thread the tree
+    distances (``nodes × (nodes + 2)`` cells), the forest rows (``(nodes + 1) ×
+    max(nodes + 1, 1024)`` cells) and a few rows more, in int32 cells (4 bytes,
+    integral costs) or float64 (8 bytes), sized by the largest tree of the
+    corpus: about ``2 · nodes² · cell_bytes``.
+
+    Parameters
+    ----------
+    nodes : int
+        Nodes of the largest tree (words + 1 for a dependency tree).
+    cell_bytes : int
+        4 or 8.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> human(ted_table_bytes(100_001, 4))  # one sentence of 100,000 words
+    '74.5 GiB'
+    >>> ted_table_bytes(50, 4) < 2**20
+    True
+    """
+    n = int(nodes)
+    cw = max(TED_CHUNK_COLS, n + 1)
+    cells = n * (n + 2) + (n + 1) * cw + 2 * n + cw + 2 * (n + 1) + 1
+    return cells * int(cell_bytes) + 16 * cw
+
+
+def check_ted_tables(nodes: int, threads: int, cell_bytes: int = 8,
+                     limit: Optional[int] = None, proc: "str | Path" = "/proc") -> None:
+    """Plan the tree edit distance tables: ``threads`` × `ted_table_bytes`.
+
+    Parameters
+    ----------
+    nodes : int
+        Nodes of the largest tree.
+    threads : int
+        Threads that each hold tables.
+    cell_bytes : int
+        4 or 8.
+    limit : int, optional
+        ``--max-memory`` (see `check_memory`).
+    proc : str or path-like
+
+    Raises
+    ------
+    InputError
+        ``memory-limit``; the hint names the number of threads that would fit
+        when fewer would.
+
+    Examples
+    --------
+    >>> try:
+    ...     check_ted_tables(100_001, 1, 4, limit=8 * 2**30)
+    ... except InputError as exc:
+    ...     print(exc.errors[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    the tree edit distance tables of the largest tree (100,001 nodes) would need about
+    74.5 GiB, above the limit of 8.0 GiB (--max-memory): leave out or split the longest
+    sentences (the tables grow with the square of the largest tree), or raise --max-memory
+    """
+    per = ted_table_bytes(nodes, cell_bytes)
+    need = per * max(1, int(threads))
+    what = f"the tree edit distance tables of the largest tree ({int(nodes):,} nodes)"
+    if threads > 1:
+        what += f", {human(per)} for each of {int(threads)} threads,"
+    hint = ("leave out or split the longest sentences (the tables grow with the square of "
+            "the largest tree)")
+    cap, _, _ = memory_limit(limit, proc)
+    fit = cap // per if per else threads
+    if need > cap and 1 <= fit < threads:
+        hint += f", or run fewer threads (SYNAGREE_THREADS={fit} fits)"
+    check_memory(need, what, hint, limit, proc)
+
+
+def layer_bootstrap_bytes(units: int, categories: int, annotators: int,
+                          replicates: int) -> int:
+    """Bytes of the bootstrap of one token layer (`synagree.stats.categorical.bootstrap`).
+
+    The per-unit sums (``units × categories × (annotators + 2)`` and a few
+    ``units``-long arrays), the resampling weights (``replicates × units``) and
+    the resampled category sums (``replicates × categories × (2·annotators +
+    7)``), all float64.
+
+    Examples
+    --------
+    >>> human(layer_bootstrap_bytes(10_000, 2_000, 3, 1000))
+    '1.0 GiB'
+    """
+    U, K, m, B = int(units), int(categories), int(annotators), int(replicates)
+    pairs = m * (m - 1) // 2
+    return 8 * (U * (K * (m + 2) + 2 * pairs + 3) + B * U + B * K * (2 * m + 7))
+
+
+def check_layer_bootstrap(shapes: "List[Tuple[str, int, int, int]]", replicates: int,
+                          limit: Optional[int] = None) -> None:
+    """Plan token-layer bootstraps run one after another: the largest must fit.
+
+    Parameters
+    ----------
+    shapes : list of (str, int, int, int)
+        Per layer (or feature): its name, units, categories and annotators.
+    replicates : int
+    limit : int, optional
+        ``--max-memory`` (see `check_memory`).
+
+    Raises
+    ------
+    InputError
+        ``memory-limit``.
+
+    Examples
+    --------
+    >>> check_layer_bootstrap([("deprel", 100, 40, 2)], 1000)
+    """
+    if not shapes or replicates <= 0:
+        return
+    name, U, K, m = max(shapes, key=lambda s: layer_bootstrap_bytes(s[1], s[2], s[3],
+                                                                    replicates))
+    check_memory(layer_bootstrap_bytes(U, K, m, replicates),
+                 f"the bootstrap of layer {name} ({U:,} units, {K:,} categories, "
+                 f"{replicates:,} replicates)",
+                 "use fewer replicates (--bootstrap) or fewer units", limit)
+
+
+# a noise run held in memory: its spec, its row of numbers, and its share of the
+# run tables and summaries written at the end (measured: about 250 + 420 bytes per
+# column; docs/performance.md)
+NOISE_RUN_BYTES = 250
+NOISE_COLUMN_BYTES = 450
+
+
+def check_noise(runs: int, columns: int, nodes: int, threads: int,
+                limit: Optional[int] = None, extra: float = 0.0) -> None:
+    """Plan a noise experiment: every run's row (``runs`` × ``columns``) and the TED
+    tables of its largest sentence.
+
+    Parameters
+    ----------
+    runs : int
+        Runs in all (series × grid points × runs per point).
+    columns : int
+        Columns of a run's row.
+    nodes : int
+        Nodes of the largest tree of the sample.
+    threads : int
+    limit : int, optional
+        ``--max-memory`` (see `check_memory`).
+    extra : float
+        Bytes more (the sample's TED matrices).
+
+    Raises
+    ------
+    InputError
+        ``memory-limit``.
+
+    Examples
+    --------
+    >>> check_noise(300, 13, 40, 2)  # the defaults: a few MiB
+    >>> try:
+    ...     check_noise(3 * 1000 * 10_000, 13, 40, 2)
+    ... except InputError as exc:
+    ...     print(exc.errors[0].kind)
+    memory-limit
+    """
+    rows = float(runs) * (NOISE_RUN_BYTES + NOISE_COLUMN_BYTES * int(columns))
+    need = rows + max(1, int(threads)) * ted_table_bytes(nodes, 8) + float(extra)
+    check_memory(need, f"a noise experiment of {int(runs):,} runs ({int(columns)} columns "
+                       f"each, held until the results are written)",
+                 "use fewer grid points or runs per point (--grid, --runs) or fewer series, "
+                 "and run the rest into another output folder", limit)
+
+
+def check_regression(units: int, replicates: int, metrics: int,
+                     limit: Optional[int] = None) -> None:
+    """Plan a comparison with a stored result (``--baseline``): per-unit data of both
+    sides, resampling chunks of at most 4 million weights, and the replicates.
+
+    Parameters
+    ----------
+    units : int
+        Units of the larger side.
+    replicates : int
+        Bootstrap replicates (and randomisation rounds).
+    metrics : int
+        Metrics compared.
+    limit : int, optional
+
+    Raises
+    ------
+    InputError
+        ``memory-limit``.
+
+    Examples
+    --------
+    >>> check_regression(10_000, 1000, 10)
+    """
+    chunk = 8 * 4_000_000 * 3  # weights, signs, products of one chunk
+    need = chunk + 8.0 * int(units) * 40 + 16.0 * int(replicates) * max(1, int(metrics))
+    check_memory(need, f"the comparison with the baseline ({int(units):,} units, "
+                       f"{int(replicates):,} replicates)",
+                 "use fewer replicates (--bootstrap)", limit)

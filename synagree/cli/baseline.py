@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from typing import Optional
 
+from synagree.base.memory import check_regression
 from synagree.cli import options
 from synagree.stats.baseline_options import BASELINE_REPLICATES, BaselineOptions
 
@@ -27,7 +28,8 @@ def read_baseline(args: argparse.Namespace, command: str) -> Optional[dict]:
     """The ``--baseline`` JSON (None without the option), read before any computing.
 
     Raises `synagree.base.problems.InputError` (``file-not-found``, ``bad-json``,
-    ``baseline-mismatch``) for a missing file, bad JSON or another command's output, and
+    ``baseline-mismatch``, ``baseline-invalid``) for a missing file, bad JSON, another
+    command's output or a field of the wrong type or range, and
     (``usage``) for ``--baseline-top`` without ``--baseline``.  Sets ``args.baseline_top``
     to its default when it was not given.
     """
@@ -39,7 +41,14 @@ def read_baseline(args: argparse.Namespace, command: str) -> Optional[dict]:
     # numpy only when asked: `compare` on bracketed files stays within EVALB's start-up
     from synagree.stats.regression import load_baseline
 
-    return load_baseline(path, command)
+    doc = load_baseline(path, command, getattr(args, "max_memory", None))
+    per_units = ([(doc.get("details") or {}).get("per_unit")] if command == "agree"
+                 else [s.get("per_unit") for s in doc.get("systems") or []])
+    units = max((len(pu.get("ids") or ()) for pu in per_units if isinstance(pu, dict)),
+                default=0)
+    check_regression(units, replicates(args), max(1, len(doc.get("systems") or [doc]) * 20),
+                     getattr(args, "max_memory", None))
+    return doc
 
 
 def baseline_options(args: argparse.Namespace, command: str) -> Optional[BaselineOptions]:

@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
                                 per_feature=args.per_feature, feature_items=args.feature_items,
                                 enhanced=args.enhanced, set_distance=args.set_distance,
                                 strict=args.strict, replicates=args.bootstrap, seed=args.seed,
-                                level=args.ci_level, skip_id_like=not named)
+                                level=args.ci_level, skip_id_like=not named,
+                                max_memory=args.max_memory)
     if rep.warnings and not args.quiet:
         print_problems(rep.warnings, limit=10)
     emit(render_token_layers(rep, output, confusion=args.confusion), args.out)
@@ -69,6 +70,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--confusion", action="store_true",
                    help="JSON: include the contingency tables (sparse [row, col, count])")
     options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
+    options.add_memory(p)
     options.add_quiet(p)
     p.add_argument("--per-feature", action="store_true",
                    help="also a table of agreement per feature of FEATS (every feature seen, "

@@ -16,10 +16,11 @@ import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree._version import __version__
-from synagree.base import jit
+from synagree.base import jit, memory
 from synagree.base.problems import InputError, print_problems
 from synagree.base.progress import show_by_default
 from synagree.cli.options import check_output_path
+from synagree.io.files import OutputError
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 3
@@ -123,7 +124,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         made = check_output_path(args)
         if made and not getattr(args, "quiet", False):
             print(made, file=sys.stderr)
-        return int(args.func(args) or 0)
+        # --max-memory also for the checks made deep down (TED tables, stored results)
+        with memory.limited(getattr(args, "max_memory", None)):
+            return int(args.func(args) or 0)
+    except OutputError as exc:  # the work may be done, but it could not be written
+        print_problems(exc.errors, limit=50)
+        print(f"synagree: {len(exc.errors)} error(s) writing the output", file=sys.stderr)
+        return EXIT_INPUT
     except InputError as exc:
         print_problems(exc.warnings, limit=10)
         print_problems(exc.errors, limit=50)

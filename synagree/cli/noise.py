@@ -14,6 +14,7 @@ from synagree.noise.experiments import (
     parse_series,
     run_noise_experiment,
 )
+from synagree.render.mpl import pyplot
 from synagree.render.noise import means_table
 from synagree.render.plots import plot_results
 
@@ -26,6 +27,8 @@ def run(args: argparse.Namespace) -> int:
     if (metrics or ylim or args.corpus) and not args.plot:
         raise InputError.single("<command line>", None, "usage",
                                 "--metrics, --ylim and --corpus shape the figures: add --plot")
+    if args.plot:
+        pyplot()  # the optional dependency, before any run (missing-extra otherwise)
     res = run_noise_experiment(
         args.source, args.out, sample=None if args.sample == 0 else args.sample,
         seed=args.seed, series=series, grid=grid, runs=args.runs, fmt=args.fmt,
@@ -33,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
         exclude_current_label=args.exclude_current_label,
         exclude_current_head=args.exclude_current_head,
         progress=not args.quiet, overwrite=args.overwrite,
-        hierarchy=args.hierarchy, reattach_draw=args.reattach_draw)
+        hierarchy=args.hierarchy, reattach_draw=args.reattach_draw,
+        max_memory=args.max_memory)
     if not args.quiet:
         for w in res.warnings:
             print(f"synagree noise: note: {w}", file=sys.stderr)
@@ -97,4 +101,5 @@ def register(p: argparse.ArgumentParser) -> None:
     add_plot_args(p)
     p.add_argument("--overwrite", action="store_true",
                    help="discard results already in OUT instead of resuming")
+    options.add_memory(p)
     options.add_quiet(p)

@@ -33,6 +33,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypedDict
 
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 from synagree.base.problems import InputError
+from synagree.io.files import check_output, output_target
 
 VARIANT_CHOICES = ("plain", "diff", "norm")
 SUFFIX_FORMATS: Dict[str, str] = {".json": "json", ".csv": "csv", ".tex": "latex",
@@ -267,7 +268,8 @@ def _same(a: Path, b: Path) -> bool:
 
 def check_output_path(args: argparse.Namespace) -> Optional[str]:
     """Check ``-o`` before any work: not an input, not a directory (for a file),
-    its folder existing or creatable.  Returns a line to print when a folder was
+    its folder existing or creatable, and writable (`synagree.io.files.check_output`;
+    a link is followed to its target).  Returns a line to print when a folder was
     created; raises `InputError` (exit 2, nothing written) otherwise."""
     out = getattr(args, "out", None)
     if not out:
@@ -286,14 +288,16 @@ def check_output_path(args: argparse.Namespace) -> Optional[str]:
             raise bad("is a directory; give a file name")
     elif p.exists() and not p.is_dir():
         raise bad("exists and is not a directory")
-    folder = p if is_dir else p.parent
+    folder = p if is_dir else output_target(p).path.parent
+    made = None
     if str(folder) and not folder.exists():
         try:
             folder.mkdir(parents=True)
         except OSError as exc:
             raise bad(f"cannot create the folder {folder}: {exc.strerror}")
-        return f"synagree: created the folder {folder}"
-    return None
+        made = f"synagree: created the folder {folder}"
+    check_output(p, folder=is_dir)  # writable? (a temporary file is made and removed)
+    return made
 
 
 def check_input_choice(files: Sequence, dirs: Optional[Sequence]) -> None:

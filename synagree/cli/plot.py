@@ -8,6 +8,7 @@ from synagree.base.problems import InputError
 from synagree.cli import options
 from synagree.cli.plot_options import add_plot_args, corpus_option_reference, plot_settings
 from synagree.noise.results import read_config, read_rows
+from synagree.render.mpl import pyplot
 from synagree.render.plots import choose_metrics, plot_results
 
 
@@ -18,6 +19,7 @@ def run(args: argparse.Namespace) -> int:
     if bad or not formats:
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown format(s) {bad}; choose from png, svg, pdf")
+    pyplot()  # the optional dependency first (missing-extra)
     metrics, ylim = plot_settings(args)
     rows = read_rows(args.results)
     if rows:

@@ -2,22 +2,22 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 
 from synagree.agreement.agree import agree_corpus, load_corpus
-from synagree.agreement.qa import _metrics_of
 from synagree.base.problems import InputError, print_problems, tame
 from synagree.cli import options
 from synagree.cli.categorical import parse_layers
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.cli.plot_options import add_plot_args, plot_settings
 from synagree.io.files import emit
+from synagree.io.json_input import read_json
 from synagree.noise.results import read_config
 from synagree.render.html import OUTPUTS, build_report, read_noise
+from synagree.render.mpl import pyplot
 from synagree.render.plots import check_runs, choose_metrics
 from synagree.stats.categorical import DEFAULT_LAYERS
+from synagree.stats.stored_results import check_report
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,21 +36,17 @@ def run(args: argparse.Namespace) -> int:
         if not args.bootstrap:
             raise InputError.single("<command line>", None, "usage",
                                     "--compare-to needs bootstrap replicates (--bootstrap > 0)")
-        try:
-            previous = json.loads(Path(args.compare_to).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputError.single(args.compare_to, None, "file-not-found", "no such file")
-        except (OSError, ValueError) as exc:
-            raise InputError.single(args.compare_to, None, "bad-json",
-                                    f"not a JSON report: {exc}")
-        try:
-            _metrics_of(previous if isinstance(previous, dict) else {})
-        except ValueError as exc:
-            raise InputError.single(args.compare_to, None, "bad-json", str(exc))
+        # untrusted input: read within limits, every field the comparison uses checked
+        previous = read_json(args.compare_to, kind="baseline-invalid",
+                             what="a stored `synagree report --output json`",
+                             max_memory=args.max_memory)
+        check_report(previous, args.compare_to)
     metrics, ylim = plot_settings(args)
     if (metrics or ylim) and not args.noise:
         raise InputError.single("<command line>", None, "usage",
                                 "--metrics and --ylim shape the noise figures: add --noise")
+    if args.noise and output == "html":
+        pyplot()  # the noise curves need the optional matplotlib: say so before any work
     noise = read_noise(args.noise) if args.noise else None
     if noise:
         choose_metrics(noise, metrics)  # an unknown metric: a usage error before any work

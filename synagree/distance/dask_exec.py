@@ -17,6 +17,7 @@ address, e.g. with SLURM::
 """
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
 
@@ -25,6 +26,54 @@ from synagree.distance.sums import run_tile
 
 #: runs the tiles of `synagree.distance.sums.unit_sums` elsewhere: ``run(ut, costs, spans, want_s)``
 Executor = Callable[..., Any]
+
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+"""The network schemes of Dask scheduler addresses (``inproc`` is in-process only)."""
+
+_ADDRESS = re.compile(r"(?P<scheme>[a-z]+)://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)"
+                      r":(?P<port>[0-9]{1,5})")
+
+
+def check_address(address: str) -> str:
+    """``address`` if it is a Dask scheduler address `dask_executor` accepts.
+
+    ``local`` (a cluster on this machine) or ``SCHEME://HOST:PORT`` with a scheme
+    of `SCHEMES`, a host name, IPv4 address or bracketed IPv6 address, and a
+    port from 1 to 65535.
+
+    Parameters
+    ----------
+    address : str
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Anything else, with what is wrong.
+
+    Examples
+    --------
+    >>> check_address("tcp://10.0.0.5:8786"), check_address("local")
+    ('tcp://10.0.0.5:8786', 'local')
+    >>> try:
+    ...     check_address("http://x")
+    ... except ValueError as exc:
+    ...     print(exc)
+    must be 'local' or tcp://HOST:PORT (also tls, ws, wss, ucx), got 'http://x'
+    """
+    if address == "local":
+        return address
+    form = f"must be 'local' or tcp://HOST:PORT (also {', '.join(SCHEMES[1:])}), "
+    m = _ADDRESS.fullmatch(address)
+    if not m or m.group("scheme") not in SCHEMES:
+        raise ValueError(form + f"got {address!r}")
+    port = int(m.group("port"))
+    if not 1 <= port <= 65535:
+        raise ValueError(form + f"with a port from 1 to 65535, got {address!r}")
+    return address
 
 
 def _require_dask():
@@ -60,8 +109,8 @@ def dask_executor(address: str = "local", n_workers: Optional[int] = None) -> It
     Raises
     ------
     InputError
-        Dask is not installed (``missing-extra``) or the scheduler cannot be
-        reached (``dask-connect``).
+        A malformed address (``usage``, `check_address`), Dask is not installed
+        (``missing-extra``) or the scheduler cannot be reached (``dask-connect``).
 
     Examples
     --------
@@ -71,6 +120,10 @@ def dask_executor(address: str = "local", n_workers: Optional[int] = None) -> It
     >>> with dask_executor("local", n_workers=2) as run:  # doctest: +SKIP
     ...     sums = unit_sums(UnitTrees.build(units), executor=run)
     """
+    try:
+        check_address(address)
+    except ValueError as exc:
+        raise InputError.single("<command line>", None, "usage", f"--dask {exc}") from None
     Client, LocalCluster = _require_dask()
     cluster = None
     if address == "local":
@@ -83,7 +136,7 @@ def dask_executor(address: str = "local", n_workers: Optional[int] = None) -> It
     else:
         try:
             client = Client(address, timeout="20s")
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # refused, timed out, a scheme not built in
             raise InputError.single("<command line>", None, "dask-connect",
                                     f"cannot reach the Dask scheduler at {address}: {exc}")
 

@@ -24,7 +24,7 @@ from typing import Any, Optional, Protocol, Sequence, Tuple
 import numpy as np
 
 from synagree.base import jit as _jit
-from synagree.base import native
+from synagree.base import memory, native
 
 try:
     from synagree.distance import _tedc
@@ -83,6 +83,21 @@ def _trusted(pack: Pack, dcost: np.ndarray) -> bool:
     return labels <= dcost.shape[0]
 
 
+PLAN_ABOVE = 64 * 2**20
+"""Work buffers above this (all threads together) are planned against the memory limit
+before a kernel runs (`synagree.base.memory.check_ted_tables`); smaller ones, the usual
+case (a sentence of 100 words needs 0.2 MiB a thread), are not worth the look."""
+
+
+def _plan(pack: Pack, dcost: np.ndarray, tasks: int) -> None:
+    """Refuse (``memory-limit``, exit 2) a call whose work buffers would not fit: each
+    thread holds tables sized by the pack's largest tree (`memory.ted_table_bytes`)."""
+    threads = max(1, min(native.threads(), int(tasks)))
+    cell = 4 if dcost.dtype == np.int32 else 8
+    if threads * memory.ted_table_bytes(pack.maxn, cell) > PLAN_ABOVE:
+        memory.check_ted_tables(pack.maxn, threads, cell)
+
+
 def _run_numba(kernel: str, args: Sequence[Any]) -> None:
     # imported on first use only: numba's import and start-up cost ~0.5-1 s
     fn = getattr(importlib.import_module("synagree.distance.kernels_numba"), kernel)
@@ -116,6 +131,7 @@ def pairs(pack: Pack, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost: np
         raise ValueError(f"chunk must be at least 1, got {chunk}")
     chunk = min(chunk, max(1, i.shape[0]))  # no overflow in the task count
     serial = i.shape[0] < SERIAL_BELOW
+    _plan(pack, dcost, 1 if serial else -(-i.shape[0] // chunk))
     if native.use_c(C_EXTENSION, C_SOURCES):
         C_EXTENSION.pairs(i, j, *pack._args(), dcost, icost, rmat,  # type: ignore[union-attr]
                           unit, chunk, 1 if serial else native.threads(), out,
@@ -146,6 +162,7 @@ def all_pairs(pack: Pack, dcost: np.ndarray, icost: np.ndarray, rmat: np.ndarray
     >>> out.tolist()
     [[0.0, 2.0], [2.0, 0.0]]
     """
+    _plan(pack, dcost, (out.shape[0] + 1) // 2)
     if native.use_c(C_EXTENSION, C_SOURCES):
         C_EXTENSION.all_pairs(*pack._args(), dcost, icost, rmat,  # type: ignore[union-attr]
                               unit, native.threads(), out, _trusted(pack, dcost))
@@ -182,6 +199,7 @@ def tile(pack: Pack, dcost: np.ndarray, icost: np.ndarray, rmat: np.ndarray, uni
     ([8.0, 8.0, 0.2222222222222222], [2.0])
     """
     r0, r1, c0, c1 = span
+    _plan(pack, dcost, max(1, r1 - r0))
     if native.use_c(C_EXTENSION, C_SOURCES):
         C_EXTENSION.tile(*pack._args(), dcost, icost, rmat, unit,  # type: ignore[union-attr]
                          uoff, utree, ucount, sizes, r0, r1, c0, c1, want_s,

@@ -921,10 +921,13 @@ def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarra
 
 
 def _hier_score(alignment: Alignment, h) -> Score:
-    """Per aligned word: [head correct] x the credit of the system's DEPREL against gold's."""
+    """Per aligned word: [head correct] x the credit of the system's DEPREL against gold's.
+
+    An empty DEPREL (which the scorer's reader accepts) is credited as the label ``_``,
+    as ``agree`` and ``tags`` read it: the empty string is no tag of a hierarchy."""
 
     credit = label_credit_fn(h, "credit")
-    total = sum((credit(p.gold.deprel, p.system.deprel) for p in alignment
+    total = sum((credit(p.gold.deprel or "_", p.system.deprel or "_") for p in alignment
                  if p.system_head is p.gold_head), 0.0)
     return Score(total, len(alignment.gold.words), len(alignment.system.words), len(alignment))
 

@@ -53,7 +53,8 @@ def credit_las(alignment: Alignment, credit: Callable[[str, str], float]) -> Sco
     >>> credit_las(evaluate(gold, system).alignment, bdm).correct  # GATE: obl is a top class
     1.0
     """
-    total = math.fsum(credit(p.gold.deprel, p.system.deprel) for p in alignment
+    # an empty DEPREL (the scorer's reader takes it) is the label "_", as agree reads it
+    total = math.fsum(credit(p.gold.deprel or "_", p.system.deprel or "_") for p in alignment
                       if p.system_head is p.gold_head)
     return Score(total, len(alignment.gold.words), len(alignment.system.words), len(alignment))
 

@@ -99,11 +99,13 @@ except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]  # no such module here: no lock (checked at use)
 
 from synagree._version import __version__
+from synagree.base import native
+from synagree.base.memory import check_noise
 from synagree.base.problems import InputError
 from synagree.base.progress import Progress
 from synagree.distance import ted as _ted
 from synagree.distance.sums import delta_squared
-from synagree.io.files import write_atomic
+from synagree.io.files import make_output_dir, output_error, write_atomic, writing
 from synagree.io.formats import Sentence
 from synagree.stats.alpha import VARIANTS, AlphaStats
 from synagree.stats.attachment import jaccard_scores, non_ud_labels
@@ -730,11 +732,63 @@ def _read_log(path: Path) -> List[dict]:
             good_end = end
         pos = end
     if good_end < len(data):
-        with open(path, "r+b") as fh:
+        with writing(path, "cut the torn last line of", kept="the run log is as it was"), \
+                open(path, "r+b") as fh:
             fh.truncate(good_end)
             fh.flush()
             os.fsync(fh.fileno())
     return rows
+
+
+def _nodes(sent: Sentence) -> int:
+    """Nodes of a sentence's tree (words + the root for a dependency tree)."""
+    if isinstance(sent, PhraseSentence):
+        return len(sent.root.postorder())
+    return len(sent.heads) + 1
+
+
+def plan_experiment(source: NoiseSource, runs: int, extras: Sequence["Metric"] = (),
+                    max_memory: Optional[int] = None) -> None:
+    """Plan a noise experiment's memory before it starts (`synagree.base.memory.check_noise`).
+
+    Every run's row is held until the results are written (``runs`` × the
+    columns); the sample's distinct trees have their pairwise TEDs held (and
+    each run's new trees against them: about four K × K float64 tables); the
+    TED tables are sized by the largest sentence of the sample.
+
+    Parameters
+    ----------
+    source : NoiseSource
+    runs : int
+        Runs in all (series × grid points × runs per point).
+    extras : sequence of Metric
+    max_memory : int, optional
+        ``--max-memory`` (default: `synagree.base.memory.current_limit`).
+
+    Raises
+    ------
+    InputError
+        ``memory-limit``, with a hint.
+
+    Examples
+    --------
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> sents = [DepSentence.from_heads([2, 0], ["nsubj", "root"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 1, 1, ["#1"])
+    >>> plan_experiment(src, 300)
+    >>> try:
+    ...     plan_experiment(src, 3 * 1000 * 10_000)
+    ... except InputError as exc:
+    ...     print(exc.errors[0].message.split(" would")[0])
+    a noise experiment of 30,000,000 runs (13 columns each, held until the results are written)
+    """
+    columns = (len(KEY_COLUMNS) + len(ALPHA_COLUMNS)
+               + len(DEP_SCORES if source.kind == "dependency" else PHRASE_SCORES)
+               + sum(len(_as_metric(m).cols) for m in extras))
+    nodes = max((_nodes(s) for s in source.sentences), default=1)
+    k = len(source.sentences)
+    check_noise(runs, columns, nodes, native.threads(), max_memory, extra=32.0 * k * k)
 
 
 def run_noise_experiment(sources: Sequence["str | os.PathLike"],
@@ -749,7 +803,8 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                          progress: bool = False, overwrite: bool = False,
                          max_runs: Optional[int] = None,
                          hierarchy: Optional[str] = None,
-                         reattach_draw: str = "nondominated") -> ExperimentOutcome:
+                         reattach_draw: str = "nondominated",
+                         max_memory: Optional[int] = None) -> ExperimentOutcome:
     r"""Run (or resume) a noise experiment into ``out_dir``; see the module docstring.
 
     docs/method.md §8.  Every finished run is appended to ``runs.jsonl`` at
@@ -788,6 +843,8 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
         (``LAS_hier``, ``alpha_plain_hier``, ...) to every run, over one hierarchy
         built from the experiment's label set.
     reattach_draw : {"nondominated", "reject"}
+    max_memory : int, optional
+        The memory limit (``--max-memory``; see `plan_experiment`).
 
     Returns
     -------
@@ -796,8 +853,13 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
     Raises
     ------
     InputError
-        Bad input or usage, another run writing to ``out_dir``, or ``out_dir``
-        holding an experiment with another configuration.
+        Bad input or usage, another run writing to ``out_dir``, ``out_dir``
+        holding an experiment with another configuration, or an experiment
+        planned to need more memory than the limit (``memory-limit``, before
+        anything is written).
+    synagree.io.files.OutputError
+        ``out_dir`` or a file in it cannot be written (the runs finished are
+        kept; a rerun resumes).
 
     Examples
     --------
@@ -841,8 +903,8 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
     if "random" in series and source.kind != "dependency":
         raise InputError.single(str(sources[0]), None, "usage",
                                 "series 'random' needs dependency input")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    plan_experiment(source, len(series) * len(grid) * int(runs), extras, max_memory)
+    out = make_output_dir(out_dir)
 
     src = source.describe()
     config = {
@@ -862,7 +924,8 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
     cfg_path = out / "config.json"
     log_path = out / "runs.jsonl"
     csv_path = out / "runs.csv"
-    lock_fh = open(out / ".lock", "a+")
+    with writing(out, "write in", kept="nothing was written"):
+        lock_fh = open(out / ".lock", "a+")
     try:
         try:
             if fcntl is not None:
@@ -873,10 +936,11 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
         if overwrite:
             for name in ("config.json", "runs.jsonl", "runs.csv", "results.json",
                          "summary.csv", "summary.md"):
-                try:
-                    (out / name).unlink()
-                except FileNotFoundError:
-                    pass
+                with writing(out / name, "remove (--overwrite)"):
+                    try:
+                        (out / name).unlink()
+                    except FileNotFoundError:
+                        pass
         if cfg_path.exists():
             try:
                 old = json.loads(cfg_path.read_text(encoding="utf-8"))
@@ -939,6 +1003,13 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
                     done[spec.key] = row
                     computed += 1
                     bar.update()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a full disk, a file-size limit ...: what is done stays
+            raise output_error(out, exc, "append to the run logs (runs.jsonl, runs.csv) in",
+                               kept=f"{len(done)} finished run(s) are kept in "
+                                    f"{log_path.name}: rerun the same command to resume "
+                                    f"from them") from None
         finally:
             bar.close()
         rows = [done[s.key] for s in specs if s.key in done]

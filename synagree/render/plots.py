@@ -41,6 +41,7 @@ import numpy as np
 from synagree.base.escape import matplotlib_text
 from synagree.base.jsonable import to_float
 from synagree.base.problems import InputError
+from synagree.io.files import make_output_dir, open_output
 from synagree.noise.results import KEY_COLUMNS, METRIC_TITLES, read_rows, runs_mismatch
 from synagree.render.mpl import pyplot
 
@@ -392,15 +393,14 @@ def _save(fig, out_dir: Path, stem: str, formats: Sequence[str],
     paths = {}
     for fmt in formats:
         p = out_dir / f"{stem}.{fmt}"
-        tmp = out_dir / f".{stem}.tmp.{fmt}"
         extra = {"dpi": dpi} if dpi else {}
         metas: Dict[str, Dict[str, Any]] = {
             "png": {"Description": description},
             "svg": {"Date": None, "Description": description},
             "pdf": {"CreationDate": None, "Subject": description}}
         meta = metas.get(fmt, {})
-        fig.savefig(tmp, format=fmt, bbox_inches="tight", metadata=meta, **extra)
-        os.replace(tmp, p)
+        with open_output(p, "wb") as fh:  # atomic; errors are OutputErrors
+            fig.savefig(fh, format=fmt, bbox_inches="tight", metadata=meta, **extra)
         paths[f"{stem}.{fmt}"] = p
     return paths
 
@@ -645,9 +645,8 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
         raise InputError.single(str(rows_or_path) if isinstance(rows_or_path, (str, Path))
                                 else "<rows>", None, "empty-input", "no runs to plot")
     chosen = choose_metrics(rows, metrics)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     plt = _setup()
+    out = make_output_dir(out_dir)
     series = list(dict.fromkeys(str(r["series"]) for r in rows))
     paths: Dict[str, Path] = {}
     stems: set = {"noise-las-vs-alpha"}

@@ -34,7 +34,6 @@ per-unit count (``lists_by``).
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,9 +42,11 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from synagree.base.problems import InputError
+from synagree.io.json_input import read_json
 from synagree.stats.baseline_options import BASELINE_REPLICATES
 from synagree.stats.bootstrap import percentile_interval, resample_weights
 from synagree.stats.significance import RatioUnits, SystemUnits, _p_two_sided, significance
+from synagree.stats.stored_results import check_stored
 
 __all__ = ["text_digest", "UnitData", "ResultView", "MetricChange", "UnitChange",
            "Regression", "BaselineComparison", "match_units", "regression",
@@ -427,13 +428,20 @@ def result_command(doc: object) -> Optional[str]:
     return None
 
 
-def load_baseline(path: "str | Path", command: str) -> dict:
+def load_baseline(path: "str | Path", command: str,
+                  max_memory: Optional[int] = None) -> dict:
     """Read a stored JSON result of ``command`` (``"compare"`` or ``"agree"``).
+
+    The file is untrusted input: read within size, depth and memory limits
+    with non-finite numbers refused (`synagree.io.json_input.read_json`), then
+    every field a comparison uses is checked (`synagree.stats.stored_results`).
 
     Parameters
     ----------
     path : str or path-like
     command : str
+    max_memory : int, optional
+        Memory limit of the parsed document (default: `synagree.base.memory`'s).
 
     Returns
     -------
@@ -442,8 +450,10 @@ def load_baseline(path: "str | Path", command: str) -> dict:
     Raises
     ------
     InputError
-        No such file (``file-not-found``), not JSON (``bad-json``), or the JSON
-        output of another command (``baseline-mismatch``).
+        No such file (``file-not-found``), not JSON (``bad-json``), the JSON
+        output of another command (``baseline-mismatch``), or a document beyond
+        the limits or with a field of the wrong type or range
+        (``baseline-invalid``, naming the field).
 
     Examples
     --------
@@ -457,21 +467,23 @@ def load_baseline(path: "str | Path", command: str) -> dict:
     ... except InputError as e:
     ...     print(e.errors[0].kind, "|", e.errors[0].message.split(", not")[0])
     baseline-mismatch | the baseline is the JSON output of `synagree agree`
+    >>> _ = open(f, "w").write(json.dumps({"kind": "dependency", "annotator_names": 5}))
+    >>> try:
+    ...     load_baseline(f, "agree")
+    ... except InputError as e:
+    ...     print(e.errors[0].kind, "|", e.errors[0].message)
+    baseline-invalid | annotator_names: expected an array, found the number 5
     """
     name = str(path)
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError.single(name, None, "file-not-found", "no such file") from None
-    except (OSError, ValueError) as exc:
-        raise InputError.single(name, None, "bad-json",
-                                f"not a JSON result: {exc}") from None
+    doc = read_json(path, kind="baseline-invalid",
+                    what=f"a stored result of `synagree {command}`", max_memory=max_memory)
     got = result_command(doc)
     if got != command:
         what = f"the JSON output of `synagree {got}`" if got else "not a synagree JSON result"
         raise InputError.single(name, None, "baseline-mismatch",
                                 f"the baseline is {what}, not of `synagree {command}`: "
                                 f"write it with `synagree {command} ... -o OLD.json`")
+    check_stored(doc, command, name)
     return doc
 
 
