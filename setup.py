@@ -1,9 +1,10 @@
 """Build of the optional C kernels (everything else is in pyproject.toml).
 
-The two extensions hold synagree's compiled kernels (tree building, tree
-edit distance, the all-pairs sums).  They are optional: where no C compiler
-is available the install still succeeds and the same kernels run through
-numba instead (synagree.base.native).
+The extensions hold synagree's compiled kernels (the CoNLL-U reader's scan,
+tree building, tree edit distance, the all-pairs sums).  They are optional:
+where no C compiler is available the install still succeeds and the same
+kernels run through numba (the reader's scan through Python) instead
+(synagree.base.native).
 """
 import hashlib
 import platform
@@ -40,6 +41,7 @@ def kernel(name: str, sources: list) -> Extension:
 
 
 setup(ext_modules=[
+    kernel("synagree.io._conlluc", ["synagree/io/_conlluc.c", "synagree/io/_conlluc_scan.h"]),
     kernel("synagree.trees._flatc", ["synagree/trees/_flatc.c"]),
     kernel("synagree.distance._tedc",
            ["synagree/distance/_tedc.c", "synagree/distance/_tedc_zs.h"]),
