@@ -41,7 +41,9 @@ def kernel(name: str, sources: list) -> Extension:
 
 
 setup(ext_modules=[
-    kernel("synagree.io._conlluc", ["synagree/io/_conlluc.c", "synagree/io/_conlluc_scan.h"]),
+    kernel("synagree.io._scanc", ["synagree/io/_scanc.c", "synagree/io/_scanc_table.h",
+                                   "synagree/io/_scanc_conllu.h",
+                                   "synagree/io/_scanc_brackets.h"]),
     kernel("synagree.trees._flatc", ["synagree/trees/_flatc.c"]),
     kernel("synagree.distance._tedc",
            ["synagree/distance/_tedc.c", "synagree/distance/_tedc_zs.h"]),

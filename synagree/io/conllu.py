@@ -29,7 +29,6 @@ Bracketed phrase-structure trees are read by `synagree.io.brackets`;
 """
 from __future__ import annotations
 
-import gc
 import io
 import sys
 from dataclasses import dataclass, field
@@ -51,7 +50,7 @@ from typing import (
 
 import numpy as np
 
-from synagree.base import native
+from synagree.base.gc_pause import paused_gc
 from synagree.base.problems import WARNING, ProblemLog, quote, shorten
 from synagree.io.conllu_ids import (
     Ranges,
@@ -61,13 +60,8 @@ from synagree.io.conllu_ids import (
     parse_id,
 )
 from synagree.io.files import PathLike, raise_new_errors, read_text, write_atomic
+from synagree.io.native_scan import _scanc, scanc
 from synagree.io.text import comparable
-
-try:  # the scan in C (setup.py builds it where a C compiler is available)
-    from synagree.io import _conlluc
-except ImportError:  # pragma: no cover - no compiler at install time
-    _conlluc = None  # type: ignore[assignment]
-C_SOURCES = ("_conlluc.c", "_conlluc_scan.h")  # what _conlluc is built from (setup.py)
 
 #: heads of a sentence's words (1-based, 0 = root): an int array or a list
 Heads = Union[np.ndarray, Sequence[int]]
@@ -585,27 +579,17 @@ def _parse_conllu_text(text: str, fname: str, log: ProblemLog) -> List[DepSenten
     index = 0  # sentence blocks so far (the 0-based index of the next one)
     base = 0  # lines before the chunk
     pos, size = 0, len(text)
-    if native.use_c(_conlluc, C_SOURCES):
-        scan, table = _scan_c, _conlluc.table()
-    else:
-        scan, table = _scan_python, None
-    # the reader makes many objects and no reference cycles: the cyclic
-    # garbage collector would only walk the growing corpus again and again
-    # (a third of the time of a 50 MB file)
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    c = scanc()
+    scan, table = (_scan_c, c.table()) if c is not None else (_scan_python, None)
+    with paused_gc():  # many objects, no cycles
         while pos < size:
             # chunks end at an empty line, so no sentence spans two of them
             cut = text.find("\n\n", pos + _CHUNK)
             end = size if cut < 0 else cut + 1
-            chunk = text[pos:end]
-            index = _parse_chunk(scan(chunk, table), base, index, fname, log, sentences)
-            base += chunk.count("\n")
+            chunk = scan(text, pos, end, table)
+            index = _parse_chunk(chunk, base, index, fname, log, sentences)
+            base += chunk.n_lines - 1
             pos = end
-    finally:
-        if collecting:
-            gc.enable()
     return sentences
 
 
@@ -617,7 +601,8 @@ class _Scan(NamedTuple):
     empty lines: ``starts``/``ends`` (its first line, the line after its
     last), ``fine`` (True when every line of it that is not a row is a
     comment), its comment lines and their metadata (as `_comment_pairs`
-    reads them).  ``rows`` are the lines with exactly 9 tabs (10 columns);
+    reads them).  ``n_lines``: the lines of the chunk (its newlines + 1).
+    ``rows`` are the lines with exactly 9 tabs (10 columns);
     per row: ``ids``, the ID when it is a plain word number (ASCII digits,
     no leading zero, 1 .. 4095), else 0; ``heads``, the HEAD when it is a
     plain number (0 .. 4095), else -1; and the columns FORM, LEMMA, UPOS,
@@ -626,6 +611,7 @@ class _Scan(NamedTuple):
     of lines s .. e-1.
     """
 
+    n_lines: int
     starts: List[int]
     ends: List[int]
     fine: np.ndarray
@@ -638,8 +624,10 @@ class _Scan(NamedTuple):
     lines: Callable[[int, int], List[str]]
 
 
-def _scan_python(chunk: str, table: object = None) -> _Scan:
-    """`_Scan` of a chunk with str methods, dict look-ups and numpy."""
+def _scan_python(text: str, begin: int, end: int, table: object = None) -> _Scan:
+    """`_Scan` of the chunk ``text[begin:end]`` with str methods, dict
+    look-ups and numpy (``table`` is not used)."""
+    chunk = text[begin:end]
     lines = chunk.split("\n")
     n_lines = len(lines)
     is_row = np.fromiter(map(str.count, lines, repeat("\t")), np.int64, n_lines) == 9
@@ -683,22 +671,24 @@ def _scan_python(chunk: str, table: object = None) -> _Scan:
         columns = [[v or "_" for v in col] if k != 5 and "" in col else col
                    for k, col in enumerate(columns)]
     columns = [list(map(_intern, col)) for col in columns]
-    return _Scan(starts, ends, np.array(fine, bool), comments, metadata, rows, ids, heads,
-                 columns, lambda s, e: lines[s:e])
+    return _Scan(n_lines, starts, ends, np.array(fine, bool), comments, metadata, rows, ids,
+                 heads, columns, lambda s, e: lines[s:e])
 
 
-def _scan_c(chunk: str, table: object) -> _Scan:
-    """`_Scan` of a chunk by the C extension (the same as `_scan_python`);
-    ``table``: ``_conlluc.table()``, one for all chunks of a file."""
-    (n_rows, rows, ids, heads, starts, n_blocks, block_start, block_end, fine, comments,
-     metadata, columns) = _conlluc.scan(chunk, table)
-    at = np.frombuffer(starts, np.int64).tolist()
-    return _Scan(np.frombuffer(block_start, np.int64, n_blocks).tolist(),
+def _scan_c(text: str, begin: int, end: int, table: object) -> _Scan:
+    """`_Scan` of the chunk ``text[begin:end]`` by the C extension (the same
+    as `_scan_python`); ``table``: ``_scanc.table()``, one for all chunks of
+    a file."""
+    (n_lines, n_rows, rows, ids, heads, starts, n_blocks, block_start, block_end, fine,
+     comments, metadata, columns) = _scanc.scan(  # type: ignore[union-attr]
+        text, begin, end, table)
+    at = np.frombuffer(starts, np.int64)
+    return _Scan(n_lines, np.frombuffer(block_start, np.int64, n_blocks).tolist(),
                  np.frombuffer(block_end, np.int64, n_blocks).tolist(),
                  np.frombuffer(fine, np.bool_, n_blocks), comments, metadata,
                  np.frombuffer(rows, np.int64, n_rows), np.frombuffer(ids, np.int64, n_rows),
                  np.frombuffer(heads, np.int64, n_rows), columns,
-                 lambda s, e: chunk[at[s]:at[e] - 1].split("\n"))
+                 lambda s, e: text[int(at[s]):int(at[e]) - 1].split("\n"))
 
 
 def _parse_chunk(scan: _Scan, base: int, index: int, fname: str, log: ProblemLog,

@@ -1,7 +1,7 @@
 /*
- * The scan of _conlluc.c for one character width: included once per width
+ * The CoNLL-U scan of _scanc.c for one character width: included once per width
  * with CH (the character type: Py_UCS1, Py_UCS2 or Py_UCS4) and F(name) (the
- * name with the width's suffix) defined.  See _conlluc.c for what it
+ * name with the width's suffix) defined.  See _scanc.c for what it
  * computes.
  */
 
@@ -35,55 +35,6 @@ F(count_newlines)(const CH *d, Py_ssize_t size)
         n += d[i] == '\n';
     }
     return n;
-}
-
-/* The interned str of the len characters at p, which are chunk[start:start +
- * len] (a borrowed reference), or NULL with an exception set.  `hash`: the
- * characters' FNV-1a hash, never 0.  A str is stored in its narrowest width,
- * so one narrower than the chunk is compared character by character, and
- * one wider cannot be equal. */
-static PyObject *
-F(table_get)(Table *t, const CH *p, Py_ssize_t len, uint64_t hash, PyObject *chunk,
-             Py_ssize_t start)
-{
-    size_t i = (size_t)hash & t->mask;
-    for (;;) {
-        Slot *s = &t->slots[i];
-        if (!s->hash) {
-            break;
-        }
-        if (s->hash == hash && s->len == len) {
-            int kind = PyUnicode_KIND(s->str);
-            const void *data = PyUnicode_DATA(s->str);
-            if (kind == (int)sizeof(CH)) {
-                if (memcmp(data, p, (size_t)len * sizeof(CH)) == 0) {
-                    return s->str;
-                }
-            }
-            else if (kind < (int)sizeof(CH)) {
-                Py_ssize_t k = 0;
-                while (k < len && PyUnicode_READ(kind, data, k) == p[k]) {
-                    k++;
-                }
-                if (k == len) {
-                    return s->str;
-                }
-            }
-        }
-        i = (i + 1) & t->mask;
-    }
-    PyObject *str = PyUnicode_Substring(chunk, start, start + len);
-    if (str == NULL) {
-        return NULL;
-    }
-    PyUnicode_InternInPlace(&str);
-    t->slots[i].hash = hash;
-    t->slots[i].len = len;
-    t->slots[i].str = str;
-    if (++t->used * 2 > t->mask + 1 && table_grow(t) < 0) {
-        return NULL; /* the new value is in the table (freed with it) */
-    }
-    return str;
 }
 
 /* The metadata pair of the comment line d[a:b] (d[a] == '#') into `metadata`,
@@ -167,14 +118,14 @@ F(open_block)(Out *o, Py_ssize_t line)
     return o->cur_comments && o->cur_metadata ? 0 : -1;
 }
 
-/* The whole scan of a chunk into `o` (its arrays sized for the chunk's
- * lines).  Returns -1 with an exception set on failure. */
+/* The whole scan of the chunk chunk[begin:size] into `o` (its arrays sized
+ * for the chunk's lines; offsets into the whole str).  Returns -1 with an
+ * exception set on failure. */
 static int
-F(scan)(Out *o, Table *t, PyObject *chunk)
+F(scan)(Out *o, Table *t, PyObject *chunk, Py_ssize_t begin, Py_ssize_t size)
 {
     const CH *d = (const CH *)PyUnicode_DATA(chunk);
-    const Py_ssize_t size = PyUnicode_GET_LENGTH(chunk);
-    Py_ssize_t line = 0, a = 0;
+    Py_ssize_t line = 0, a = begin;
     Py_ssize_t tab[10];
     while (a <= size) {
         /* the line [a, b) and its first tabs */

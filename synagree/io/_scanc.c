@@ -1,23 +1,23 @@
 /*
- * synagree.io._conlluc -- the line and column scan of the CoNLL-U reader in C.
+ * synagree.io._scanc -- the scans of the CoNLL-U and bracket readers in C.
  *
  * What it computes
  * ----------------
- * scan(chunk, table) cuts a chunk of CoNLL text into lines at '\n' (nothing
- * else ends a line), into sentence blocks (runs of lines between empty
- * lines), and reads every line with exactly 9 tabs (a "row": 10 columns)
- * into columns.  It returns
+ * scan(text, begin, end, table) cuts the chunk text[begin:end] of CoNLL text
+ * into lines at '\n' (nothing else ends a line), into sentence blocks (runs
+ * of lines between empty lines), and reads every line with exactly 9 tabs (a
+ * "row": 10 columns) into columns.  It returns
  *
- *   (n_rows, rows, ids, heads, starts, n_blocks, block_start, block_end,
- *    fine, comments, metadata, columns)
+ *   (n_lines, n_rows, rows, ids, heads, starts, n_blocks, block_start,
+ *    block_end, fine, comments, metadata, columns)
  *
  *   * rows, ids, heads: bytes holding int64 values, the first n_rows of
  *     them used: the row's 0-based line in the chunk; its ID when that is a
  *     plain word number (ASCII digits without a leading zero, 1 .. 4095),
  *     else 0; its HEAD when that is a plain number (0 .. 4095), else -1;
  *   * starts: bytes holding n_lines + 1 int64 values: where line i starts in
- *     the chunk (in characters); starts[n_lines] = len(chunk) + 1, so that
- *     line i is chunk[starts[i]:starts[i + 1] - 1];
+ *     the text (in characters); starts[n_lines] = end + 1, so that line i is
+ *     text[starts[i]:starts[i + 1] - 1];
  *   * block_start, block_end: bytes holding int64 values, the first
  *     n_blocks used: each block's first line and the line after its last;
  *     fine: bytes, 1 when every line of the block that is not a row is a
@@ -29,13 +29,24 @@
  *     FEATS, DEPREL, DEPS as written, each value interned (sys.intern), an
  *     empty value read as "_" except an empty DEPREL, kept "".
  *
- * It is `_scan_python` of synagree/io/conllu.py in C, with the same results
- * (tests/test_reader_parity.py runs both): the values repeat (labels, tags,
+ * It is `_scan_python` of synagree/io/conllu.py in C, with the same results.
+ *
+ * brackets(text, table) parses bracketed trees as brackets.py's
+ * `_parse_brackets_detailed` does when the text is clean: a list of (first
+ * line, tree), a tree being [label, child, ...] with the tokens as str
+ * (interned); a line whose first non-space character is '#' between trees
+ * is skipped.  It returns None instead when the text is not clean (an
+ * unmatched ')', an unclosed '(', a token outside any bracket): the reader
+ * then reads it by the detailed path, which says what is wrong where.
+ *
+ * Both read each value once per file: the values repeat (labels, tags,
  * frequent words), and a table keyed by the characters themselves (table(),
  * one per file) makes one str object per distinct value of the file instead
- * of one per cell.  Nothing here judges the input: the reader checks the
- * rows and blocks it gets, and reads any sentence that fails a check again,
- * line by line.  The per-width code is _conlluc_scan.h.
+ * of one per occurrence.  Nothing here judges CoNLL-U input: the reader
+ * checks the rows and blocks it gets, and reads any sentence that fails a
+ * check again, line by line.  Both readers' results are checked equal to
+ * the detailed readers' (tests/test_reader_parity.py).  The per-width code
+ * is in _scanc_table.h, _scanc_conllu.h and _scanc_brackets.h.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -71,7 +82,7 @@ typedef struct {
     size_t used;
 } Table;
 
-#define CAPSULE_NAME "synagree.io._conlluc.table"
+#define CAPSULE_NAME "synagree.io._scanc.table"
 
 static void
 table_destroy(PyObject *capsule)
@@ -148,17 +159,23 @@ typedef struct {
 
 #define CH Py_UCS1
 #define F(name) name##_ucs1
-#include "_conlluc_scan.h"
+#include "_scanc_table.h"
+#include "_scanc_conllu.h"
+#include "_scanc_brackets.h"
 #undef CH
 #undef F
 #define CH Py_UCS2
 #define F(name) name##_ucs2
-#include "_conlluc_scan.h"
+#include "_scanc_table.h"
+#include "_scanc_conllu.h"
+#include "_scanc_brackets.h"
 #undef CH
 #undef F
 #define CH Py_UCS4
 #define F(name) name##_ucs4
-#include "_conlluc_scan.h"
+#include "_scanc_table.h"
+#include "_scanc_conllu.h"
+#include "_scanc_brackets.h"
 #undef CH
 #undef F
 
@@ -167,7 +184,8 @@ scan(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *chunk, *capsule;
-    if (!PyArg_ParseTuple(args, "UO:scan", &chunk, &capsule)) {
+    Py_ssize_t begin, end;
+    if (!PyArg_ParseTuple(args, "UnnO:scan", &chunk, &begin, &end, &capsule)) {
         return NULL;
     }
     Table *t = (Table *)PyCapsule_GetPointer(capsule, CAPSULE_NAME);
@@ -179,14 +197,18 @@ scan(PyObject *self, PyObject *args)
         return NULL;
     }
 #endif
-    const Py_ssize_t size = PyUnicode_GET_LENGTH(chunk);
+    if (begin < 0 || end < begin || end > PyUnicode_GET_LENGTH(chunk)) {
+        PyErr_SetString(PyExc_ValueError, "scan(): need 0 <= begin <= end <= len(text)");
+        return NULL;
+    }
     const int kind = PyUnicode_KIND(chunk);
-    const void *data = PyUnicode_DATA(chunk);
+    const char *data = (const char *)PyUnicode_DATA(chunk) + begin * kind;
+    const Py_ssize_t n = end - begin;
     const Py_ssize_t n_lines = 1 + (kind == PyUnicode_1BYTE_KIND
-                                    ? count_newlines_ucs1((const Py_UCS1 *)data, size)
+                                    ? count_newlines_ucs1((const Py_UCS1 *)data, n)
                                     : kind == PyUnicode_2BYTE_KIND
-                                    ? count_newlines_ucs2((const Py_UCS2 *)data, size)
-                                    : count_newlines_ucs4((const Py_UCS4 *)data, size));
+                                    ? count_newlines_ucs2((const Py_UCS2 *)data, n)
+                                    : count_newlines_ucs4((const Py_UCS4 *)data, n));
     const Py_ssize_t words = n_lines * 8;
     PyObject *rows = PyBytes_FromStringAndSize(NULL, words);
     PyObject *ids = PyBytes_FromStringAndSize(NULL, words);
@@ -220,11 +242,11 @@ scan(PyObject *self, PyObject *args)
     o.block_start = (int64_t *)PyBytes_AS_STRING(block_start);
     o.block_end = (int64_t *)PyBytes_AS_STRING(block_end);
     o.fine = (unsigned char *)PyBytes_AS_STRING(fine);
-    int rc = kind == PyUnicode_1BYTE_KIND ? scan_ucs1(&o, t, chunk)
-             : kind == PyUnicode_2BYTE_KIND ? scan_ucs2(&o, t, chunk)
-             : scan_ucs4(&o, t, chunk);
+    int rc = kind == PyUnicode_1BYTE_KIND ? scan_ucs1(&o, t, chunk, begin, end)
+             : kind == PyUnicode_2BYTE_KIND ? scan_ucs2(&o, t, chunk, begin, end)
+             : scan_ucs4(&o, t, chunk, begin, end);
     if (rc == 0) {
-        result = Py_BuildValue("(nOOOOnOOOOOO)", o.n_rows, rows, ids, heads, starts,
+        result = Py_BuildValue("(nnOOOOnOOOOOO)", n_lines, o.n_rows, rows, ids, heads, starts,
                                o.n_blocks, block_start, block_end, fine, o.comments,
                                o.metadata, columns);
     }
@@ -246,24 +268,54 @@ done:
     return result;
 }
 
+static PyObject *
+brackets(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *text, *capsule;
+    if (!PyArg_ParseTuple(args, "UO:brackets", &text, &capsule)) {
+        return NULL;
+    }
+    Table *t = (Table *)PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+    if (t == NULL) {
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) {
+        return NULL;
+    }
+#endif
+    switch (PyUnicode_KIND(text)) {
+    case PyUnicode_1BYTE_KIND:
+        return brackets_ucs1(text, t);
+    case PyUnicode_2BYTE_KIND:
+        return brackets_ucs2(text, t);
+    default:
+        return brackets_ucs4(text, t);
+    }
+}
+
 static PyMethodDef methods[] = {
     {"table", table_new, METH_NOARGS,
      "table() -> a new table of the values met, to pass to every scan of one file."},
     {"scan", scan, METH_VARARGS,
-     "scan(chunk, table) -> (n_rows, rows, ids, heads, starts, n_blocks, block_start, "
-     "block_end, fine, comments, metadata, columns): the lines, blocks and columns of a "
-     "chunk of CoNLL text (see _conlluc.c)."},
+     "scan(text, begin, end, table) -> (n_lines, n_rows, rows, ids, heads, starts, n_blocks, "
+     "block_start, block_end, fine, comments, metadata, columns): the lines, blocks and "
+     "columns of the chunk text[begin:end] of CoNLL text (see _scanc.c)."},
+    {"brackets", brackets, METH_VARARGS,
+     "brackets(text, table) -> [(line, tree)] or None: the bracketed trees of a text "
+     "(see _scanc.c)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_conlluc",
+    PyModuleDef_HEAD_INIT, "_scanc",
     "The line and column scan of the CoNLL-U reader in C (see synagree/io/conllu.py).",
     -1, methods,
 };
 
 PyMODINIT_FUNC
-PyInit__conlluc(void)
+PyInit__scanc(void)
 {
     PyObject *m = PyModule_Create(&module);
     if (m != NULL && PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) < 0) {
