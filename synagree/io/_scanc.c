@@ -80,6 +80,7 @@ typedef struct {
     Slot *slots;
     size_t mask;  /* capacity - 1, capacity a power of 2 */
     size_t used;
+    PyObject *single[256];  /* the values of one Latin-1 character (owned), or NULL */
 } Table;
 
 #define CAPSULE_NAME "synagree.io._scanc.table"
@@ -94,6 +95,9 @@ table_destroy(PyObject *capsule)
     for (size_t i = 0; i <= t->mask; i++) {
         Py_XDECREF(t->slots[i].str);
     }
+    for (int c = 0; c < 256; c++) {
+        Py_XDECREF(t->single[c]);
+    }
     free(t->slots);
     free(t);
 }
@@ -103,7 +107,7 @@ table_new(PyObject *self, PyObject *unused)
 {
     (void)self;
     (void)unused;
-    Table *t = (Table *)malloc(sizeof(Table));
+    Table *t = (Table *)calloc(1, sizeof(Table));
     size_t capacity = 1 << 14;
     if (t == NULL || (t->slots = (Slot *)calloc(capacity, sizeof(Slot))) == NULL) {
         free(t);
@@ -229,7 +233,9 @@ scan(PyObject *self, PyObject *args)
         goto done;
     }
     for (int c = 0; c < N_COLUMNS; c++) {
-        o.columns[c] = PyList_New(0);
+        /* filled up to n_rows by the scan, the rest cut off below (a list's
+         * unset items are NULL, which every list operation accepts) */
+        o.columns[c] = PyList_New(n_lines);
         if (o.columns[c] == NULL) {
             goto done;
         }
@@ -245,6 +251,9 @@ scan(PyObject *self, PyObject *args)
     int rc = kind == PyUnicode_1BYTE_KIND ? scan_ucs1(&o, t, chunk, begin, end)
              : kind == PyUnicode_2BYTE_KIND ? scan_ucs2(&o, t, chunk, begin, end)
              : scan_ucs4(&o, t, chunk, begin, end);
+    for (int c = 0; rc == 0 && c < N_COLUMNS; c++) {
+        rc = PyList_SetSlice(o.columns[c], o.n_rows, n_lines, NULL);
+    }
     if (rc == 0) {
         result = Py_BuildValue("(nnOOOOnOOOOOO)", n_lines, o.n_rows, rows, ids, heads, starts,
                                o.n_blocks, block_start, block_end, fine, o.comments,

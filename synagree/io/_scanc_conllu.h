@@ -156,6 +156,17 @@ F(scan)(Out *o, Table *t, PyObject *chunk, Py_ssize_t begin, Py_ssize_t size)
                 if (s == e) {
                     value = c == DEPREL_AT ? o->empty : o->underscore;
                 }
+                else if (e - s == 1 && d[s] < 256) {  /* "_", ",", "a", ... */
+                    value = t->single[d[s]];
+                    if (value == NULL) {
+                        value = PyUnicode_FromOrdinal((int)d[s]);
+                        if (value == NULL) {
+                            return -1;
+                        }
+                        PyUnicode_InternInPlace(&value);
+                        t->single[d[s]] = value;
+                    }
+                }
                 else {
                     uint64_t h = 14695981039346656037ULL;
                     for (Py_ssize_t k = s; k < e; k++) {
@@ -166,9 +177,8 @@ F(scan)(Out *o, Table *t, PyObject *chunk, Py_ssize_t begin, Py_ssize_t size)
                         return -1;
                     }
                 }
-                if (PyList_Append(o->columns[c], value) < 0) {
-                    return -1;
-                }
+                Py_INCREF(value);
+                PyList_SET_ITEM(o->columns[c], r, value);
             }
         }
         else if (b == a) {  /* an empty line ends the open block */

@@ -348,7 +348,7 @@ def _parse_brackets(text: str, fname: str, log: ProblemLog) -> List[Tuple[int, R
     `_parse_brackets_detailed`, which finds the problems; the trees are the
     same (tests/test_reader_parity.py).
     """
-    c = scanc()
+    c = scanc(log)
     with paused_gc():  # many lists, no cycles
         trees = c.brackets(text, c.table()) if c is not None else _parse_brackets_json(text)
         if trees is None:

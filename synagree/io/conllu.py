@@ -579,7 +579,7 @@ def _parse_conllu_text(text: str, fname: str, log: ProblemLog) -> List[DepSenten
     index = 0  # sentence blocks so far (the 0-based index of the next one)
     base = 0  # lines before the chunk
     pos, size = 0, len(text)
-    c = scanc()
+    c = scanc(log)
     scan, table = (_scan_c, c.table()) if c is not None else (_scan_python, None)
     with paused_gc():  # many objects, no cycles
         while pos < size:

@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Optional
 
 from synagree.base import native
+from synagree.base.problems import InputError, ProblemLog
 
 try:  # the scans in C (setup.py builds them where a C compiler is available)
     from synagree.io import _scanc
@@ -24,17 +25,25 @@ except ImportError:  # pragma: no cover - no compiler at install time
 C_SOURCES = ("_scanc.c", "_scanc_table.h", "_scanc_conllu.h", "_scanc_brackets.h")
 
 
-def scanc() -> Optional[ModuleType]:
+def scanc(log: Optional[ProblemLog] = None) -> Optional[ModuleType]:
     """The C scans when they should run, else None (run the Python ones).
 
     None when the extension is not built, is older than its sources, or
     ``SYNAGREE_KERNELS=numba``.
 
+    Parameters
+    ----------
+    log : ProblemLog, optional
+        Receives the ``bad-environment`` errors below instead of an
+        exception (a reader's log: the reader then fails with them, after
+        reading by the Python scans).
+
     Raises
     ------
     InputError
-        ``bad-environment``: ``SYNAGREE_KERNELS=c`` but the extension is not
-        built or is stale (see `synagree.base.native.use_c`).
+        ``bad-environment`` (without ``log``): ``SYNAGREE_KERNELS=c`` but the
+        extension is not built or is stale, or a bad ``SYNAGREE_KERNELS`` or
+        ``SYNAGREE_THREADS`` (see `synagree.base.native.use_c`).
 
     Examples
     --------
@@ -42,6 +51,16 @@ def scanc() -> Optional[ModuleType]:
     >>> os.environ["SYNAGREE_KERNELS"] = "numba"
     >>> scanc() is None
     True
+    >>> os.environ["SYNAGREE_KERNELS"] = "fortran"
+    >>> log = ProblemLog()
+    >>> scanc(log) is None, [p.kind for p in log.errors]
+    (True, ['bad-environment'])
     >>> del os.environ["SYNAGREE_KERNELS"]
     """
-    return _scanc if native.use_c(_scanc, C_SOURCES) else None
+    try:
+        return _scanc if native.use_c(_scanc, C_SOURCES) else None
+    except InputError as exc:
+        if log is None:
+            raise
+        log.extend(exc.errors)
+        return None
