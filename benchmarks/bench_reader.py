@@ -30,7 +30,14 @@ Bracket candidates: ``old`` (``old_parse_bracket_file``), ``new`` (C),
 ``new, Python path`` (the JSON path), and ``token loop`` (read, decode,
 ``re.findall`` of the tokens: the old reader's tokenizer alone).
 
-    python benchmarks/bench_reader.py [--rounds N] [--mb 50] [--quick]
+End to end (``--e2e BASELINE``): ``synagree agree -q`` on the 50,000 trees
+of bench_goals.py's ``sampled50k`` goal (25,000 sentences x 2 files), run
+by this checkout and by BASELINE, a source tree of the commit before
+(``git archive 66d92b7 | tar -x -C /tmp/base``, then ``python setup.py
+build_ext --inplace`` there), each as its own process on PYTHONPATH, in turn
+(wall time and peak RSS; the outputs must be identical).
+
+    python benchmarks/bench_reader.py [--rounds N] [--mb 50] [--quick] [--e2e BASELINE]
 """
 from __future__ import annotations
 
@@ -40,6 +47,7 @@ import os
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -174,11 +182,45 @@ def same_sentences(a: List[DepSentence], b: List[DepSentence]) -> bool:
         for x, y in zip(a, b))
 
 
+def e2e(baseline: Path, rounds: int) -> None:
+    """`synagree agree` on 50,000 trees, by BASELINE and by this checkout, in turn."""
+    from bench_goals import Data, run
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench_reader_e2e_"))
+    try:
+        a, b = Data(tmp).big_pair()
+        cmd = [sys.executable, "-m", "synagree", "agree", "-q", str(a), str(b)]
+        envs = {"before": dict(os.environ, PYTHONPATH=str(baseline)),
+                "after": dict(os.environ, PYTHONPATH=str(ROOT))}
+        outs = {k: subprocess.run(cmd, env=e, capture_output=True, text=True, check=True,
+                                  cwd=tmp).stdout for k, e in envs.items()}
+        assert outs["before"] == outs["after"], "the outputs differ"
+        load = loadavg()
+        res: Dict[str, list] = {k: [] for k in envs}
+        for _ in range(rounds):
+            for k, e in envs.items():
+                res[k].append(run(cmd, e))
+        print(f"\n`synagree agree -q` on 50,000 trees ({a.stat().st_size / 1e6:.1f} + "
+              f"{b.stat().st_size / 1e6:.1f} MB), {rounds} rounds, load {load} -> {loadavg()}")
+        for k, rs in res.items():
+            print(f"  {k:7s} wall {min(r[0] for r in rs):.2f} / "
+                  f"{statistics.median(r[0] for r in rs):.2f} s (min / median), CPU "
+                  f"{min(r[1] for r in rs):.2f} s, peak RSS {max(r[2] for r in rs):.0f} MB")
+        per = [x[0] / y[0] for x, y in zip(res["before"], res["after"])]
+        print(f"  before / after, per round: min {min(per):.2f}x, median "
+              f"{statistics.median(per):.2f}x")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--mb", type=float, default=50.0)
     ap.add_argument("--quick", action="store_true", help="10 MB, 3 rounds")
+    ap.add_argument("--e2e", type=Path, metavar="BASELINE",
+                    help="also time `agree` on 50,000 trees against this source tree")
+    ap.add_argument("--e2e-only", action="store_true", help="only the end-to-end part")
     args = ap.parse_args()
     if args.quick:
         args.rounds, args.mb = 3, 10.0
@@ -187,6 +229,11 @@ def main() -> None:
     c = native_scan.scanc()
     print(f"cores: {os.cpu_count()}, C scans: {'built' if c is not None else 'NOT built'}, "
           f"load {loadavg()}; {time.strftime('%Y-%m-%d %H:%M')}")
+    if args.e2e_only:
+        if args.e2e is None:
+            sys.exit("--e2e-only needs --e2e BASELINE")
+        e2e(args.e2e, args.rounds)
+        return
     tmp = Path(tempfile.mkdtemp(prefix="bench_reader_"))
     try:
         conllu, mrg = tmp / "big.conllu", tmp / "big.mrg"
@@ -223,6 +270,8 @@ def main() -> None:
         report("Brackets", mrg.stat().st_size, times, "old", "new")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    if args.e2e is not None:
+        e2e(args.e2e, args.rounds)
 
 
 if __name__ == "__main__":

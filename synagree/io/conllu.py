@@ -772,7 +772,7 @@ def _check_specials(scan: _Scan, special: np.ndarray, r_start: np.ndarray, r_end
     checked in place (`Ranges`) and collected, empty nodes read past; any
     other (a bad ID, a word ID 0 or >= 4096) marks its block ``bad``."""
     is_word = scan.ids > 0
-    words_before = np.cumsum(is_word) - is_word  # word rows before each row
+    words_before: np.ndarray = np.cumsum(is_word) - is_word  # word rows before each row
     ranges: Dict[int, Ranges] = {}
     rows = scan.rows.tolist()
     for k, b in zip(special.tolist(), np.searchsorted(r_end, special, side="right").tolist()):
