@@ -548,10 +548,13 @@ def _parse_conllu_detailed(text: str, fname: str, log: ProblemLog) -> List[DepSe
 # The fast path (issue 24): the same sentences and the same problems as the
 # detailed path (`_parse_conllu_detailed`), at several times its speed.
 #
-# A chunk of the text is cut into lines once; every line's tab count, every
-# word's ID and HEAD, the DEPRELs and the head cycles are checked for the
-# whole chunk at once (C loops: str.split, map over a dict look-up, numpy),
-# and the columns are cut out of one split of all 10-column lines.  A
+# A chunk of the text (about a million characters, ending at an empty line)
+# is scanned once -- cut into lines, sentence blocks and the columns of every
+# 10-column line, comments read into metadata -- by the C extension
+# (synagree/io/_scanc.c) or by the same scan in Python (`_scan_python`:
+# str.split, map over dict look-ups, numpy).  Every word's ID and HEAD, the
+# DEPRELs and the head cycles are then checked for the whole chunk at once
+# (numpy), and the sentences cut out of the columns.  A
 # sentence passes when every check a valid sentence passes holds: only
 # comment lines and 10-column word lines, word IDs 1..n in order (multiword
 # ranges and empty nodes beside them, the ranges in place), every HEAD an
