@@ -29,7 +29,10 @@ Parts:
    fused into one column loop (two add->min chains in flight); it and
    today's C kernel (``synagree/distance/_tedc.c``) are compiled here with
    the same flags (setup.py's), loaded side by side, and timed in turn on
-   the same pairs, one thread; their distances must be bit-identical.
+   the same pairs, one thread; their distances must be bit-identical.  Then
+   the other variant, two pairs at once, in isolation: the kernel's forest
+   and prefix row loops run for two tables one after the other and fused
+   (``tedc_interleave/rows_micro.c``).
 
     python benchmarks/bench_kernel.py [--quick | --agree-only | --interleave]
 """
@@ -522,6 +525,16 @@ def part_interleave(quick: bool) -> None:
                                        pj, ted.Costs.unit(len(vocab)), rounds))
         print(f"today / fused over the rows: {min(rows):.2f}x - {max(rows):.2f}x "
               "(keep only at >= 1.3x)")
+        # the other variant, two pairs at once, in isolation: the row loops alone
+        micro = Path(tmp) / "rows_micro"
+        subprocess.run(["gcc", *C_FLAGS, str(HERE / "tedc_interleave" / "rows_micro.c"),
+                        "-o", str(micro)], check=True)
+        print("two pairs at once, the row loops alone (tedc_interleave/rows_micro.c), "
+              f"load {loadavg()}:")
+        for w in (8, 20, 40, 100):
+            out = subprocess.run([str(micro), str(w)], check=True, capture_output=True,
+                                 text=True).stdout
+            print("  " + out.strip().replace("\n", "\n  "), flush=True)
 
 
 def main() -> None:
