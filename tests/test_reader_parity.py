@@ -15,6 +15,7 @@ small chunk sizes put chunk boundaries everywhere.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import List, Optional
 
@@ -305,3 +306,49 @@ def test_real_and_mutated_treebanks(scan, tmp_path, monkeypatch):
                          encoding="utf-8")
             monkeypatch.setattr(conllu, "_CHUNK", rng.choice([1, 500, conllu._CHUNK]))
             assert_same_conllu(p)
+
+
+# ---------------------------------------------------------------- the scans' plumbing
+
+def test_scan_extension_is_built_from_its_sources():
+    """setup.py builds _scanc from exactly the files the staleness check hashes."""
+    from synagree.base import native
+
+    setup = (TESTS.parent / "setup.py").read_text(encoding="utf-8")
+    listed = setup[setup.index('kernel("synagree.io._scanc"'):].split(")", 1)[0]
+    assert sorted(native_scan.C_SOURCES) == sorted(re.findall(r'"synagree/io/([^"]+)"', listed))
+    if native_scan._scanc is not None:
+        assert native.built_from(native_scan._scanc, native_scan.C_SOURCES)
+
+
+def test_reading_restores_the_garbage_collector(tmp_path):
+    import gc
+
+    p = tmp_path / "bad.conllu"
+    p.write_text(text([row(1, 0, "root"), row(2, 9)]), encoding="utf-8")
+    assert gc.isenabled()
+    with pytest.raises(InputError):
+        conllu.read_conllu(p)
+    assert gc.isenabled()
+    gc.disable()  # a caller's own pause is left alone
+    try:
+        (tmp_path / "t.tree").write_text("(S (NP D) V)\n", encoding="utf-8")
+        assert brackets.read_brackets(tmp_path / "t.tree")[0].size == 2
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_bad_environment_reaches_the_readers_log(tmp_path, monkeypatch):
+    """A bad SYNAGREE_KERNELS met while choosing the scan is the file's error
+    (read_files collects errors from the log)."""
+    p = tmp_path / "a.conllu"
+    p.write_text(text(GOOD), encoding="utf-8")
+    monkeypatch.setenv("SYNAGREE_KERNELS", "fortran")
+    with pytest.raises(InputError) as ei:
+        conllu.read_conllu(p)
+    assert [e.kind for e in ei.value.errors] == ["bad-environment"]
+    log = ProblemLog()
+    (tmp_path / "t.tree").write_text("(S V)\n", encoding="utf-8")
+    assert brackets.parse_bracket_file(tmp_path / "t.tree", log) is None
+    assert [e.kind for e in log.errors] == ["bad-environment"]
