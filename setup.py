@@ -1,10 +1,11 @@
 """Build of the optional C kernels (everything else is in pyproject.toml).
 
-The extensions hold synagree's compiled kernels (tree building, tree
-edit distance, the all-pairs sums, PARSEVAL's counts).  They are optional:
-where no C compiler is available the install still succeeds and the same
-kernels run through numba (synagree.base.native), PARSEVAL through its
-Python scorer (synagree.evaluation.parseval).
+The extensions hold synagree's compiled kernels (the CoNLL-U and bracket
+readers' scan, tree building, tree edit distance, the all-pairs sums, PARSEVAL's
+counts).  They are optional: where no C compiler is available the install still
+succeeds and the same kernels run through numba, the readers' scan through
+Python (synagree.base.native), PARSEVAL through its Python scorer
+(synagree.evaluation.parseval).
 """
 import hashlib
 import platform
@@ -41,6 +42,9 @@ def kernel(name: str, sources: list) -> Extension:
 
 
 setup(ext_modules=[
+    kernel("synagree.io._scanc", ["synagree/io/_scanc.c", "synagree/io/_scanc_table.h",
+                                   "synagree/io/_scanc_conllu.h",
+                                   "synagree/io/_scanc_brackets.h"]),
     kernel("synagree.trees._flatc", ["synagree/trees/_flatc.c"]),
     kernel("synagree.distance._tedc",
            ["synagree/distance/_tedc.c", "synagree/distance/_tedc_zs.h"]),

@@ -23,13 +23,26 @@ Parts:
    kernel (a verbatim copy of the previous tile kernel, through the
    ``executor`` hook) and by the package's; the within-unit pairs use the
    package kernel both times.  ``--quick`` skips this part.
+3. ``--interleave`` (only): the experiment of issue 24, item 3 -- two
+   independent DPs per thread.  ``benchmarks/tedc_interleave/`` is the C
+   kernel with the rows of two tree-1 keyroots whose subtrees are disjoint
+   fused into one column loop (two add->min chains in flight); it and
+   today's C kernel (``synagree/distance/_tedc.c``) are compiled here with
+   the same flags (setup.py's), loaded side by side, and timed in turn on
+   the same pairs, one thread; their distances must be bit-identical.  Then
+   the other variant, two pairs at once, in isolation: the kernel's forest
+   and prefix row loops run for two tables one after the other and fused
+   (``tedc_interleave/rows_micro.c``).
 
-    python benchmarks/bench_kernel.py [--quick | --agree-only]
+    python benchmarks/bench_kernel.py [--quick | --agree-only | --interleave]
 """
 from __future__ import annotations
 
+import importlib.util
 import os
+import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -39,7 +52,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from common import SHARED, goal_line, min_med, random_trees
+from common import ROOT, SHARED, goal_line, min_med, random_trees
 from common import loadavg as full_load
 from synagree.distance import kernels, kernels_numba, ted
 from synagree.io.conllu import read_conllu, write_conllu
@@ -414,9 +427,122 @@ def part_agree() -> None:
         print(f"  old/new (best of 2 each): {o / n:.2f}x  load {loadavg()}")
 
 
+HERE = Path(__file__).resolve().parent
+# setup.py's flags for the kernels
+C_FLAGS = ["-O3", "-funroll-loops", "-ffp-contract=off", "-fno-math-errno", "-pthread"]
+
+
+def build_tedc(src_dir: Path, out_dir: Path, tag: str):
+    """``_tedc.c`` of ``src_dir`` compiled with setup.py's flags and loaded
+    as a module of its own (``<tag>._tedc``)."""
+    out = out_dir / tag
+    out.mkdir()
+    lib = out / ("_tedc" + sysconfig.get_config_var("EXT_SUFFIX"))
+    subprocess.run(["gcc", *C_FLAGS, "-shared", "-fPIC", "-DSOURCE_SHA256=\"\"",
+                    f"-I{sysconfig.get_paths()['include']}", str(src_dir / "_tedc.c"),
+                    "-o", str(lib)], check=True)
+    spec = importlib.util.spec_from_file_location(f"{tag}._tedc", lib)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def interleave_row(name: str, today, fused, pack: ted.TreePack, pi: np.ndarray,
+                   pj: np.ndarray, costs: ted.Costs, rounds: int) -> float:
+    """Today's C kernel and the fused one, one thread, in turn; the ratio."""
+    args = costs.arrays()
+    outs = [np.zeros(pi.shape[0]) for _ in range(2)]
+    today.check_pack(*pack._args())
+
+    def run(mod, out):
+        return lambda: mod.pairs(pi, pj, *pack._args(), *args, 64, 1, out, True)
+
+    fns = [run(today, outs[0]), run(fused, outs[1])]
+    for f in fns:
+        f()
+    if not np.array_equal(outs[0], outs[1]):
+        bad = np.flatnonzero(outs[0] != outs[1])
+        raise SystemExit(f"{name}: {bad.size} distances differ, first {bad[:5]}: "
+                         f"{outs[0][bad[:5]]} vs {outs[1][bad[:5]]}")
+    ref = kernels_numba_pairs(pack, pi[:300], pj[:300], costs)
+    if not np.array_equal(ref, outs[1][:300]):
+        raise SystemExit(f"{name}: the fused kernel differs from numba's")
+    times = time_many(fns, rounds)
+    cells = pair_cells(pack, pi, pj)
+    best = [min(t) for t in times]
+    per = [a / b for a, b in zip(times[0], times[1])]
+    print(f"{name:<30} {pi.shape[0]:>7} {1e6 * best[0] / pi.shape[0]:>9.2f} "
+          f"{1e6 * best[1] / pi.shape[0]:>9.2f} {cells / best[0] / 1e9:>7.3f} "
+          f"{cells / best[1] / 1e9:>7.3f} {best[0] / best[1]:>6.2f}x "
+          f"({min(per):.2f}-{max(per):.2f})  load {loadavg()}", flush=True)
+    return best[0] / best[1]
+
+
+def kernels_numba_pairs(pack, pi, pj, costs) -> np.ndarray:
+    out = np.zeros(pi.shape[0])
+    kernels_numba._pairs_serial(pi, pj, *pack._args(), *costs.arrays(), pack.maxn, out)
+    return out
+
+
+def part_interleave(quick: bool) -> None:
+    numba.set_num_threads(1)
+    rounds = 5 if quick else 9
+    with tempfile.TemporaryDirectory(prefix="bench_interleave_") as tmp:
+        today = build_tedc(ROOT / "synagree" / "distance", Path(tmp), "today")
+        fused = build_tedc(HERE / "tedc_interleave", Path(tmp), "fused")
+        print("two independent DPs per thread (tedc_interleave/) against today's C kernel, "
+              f"both compiled here ({' '.join(C_FLAGS)}), one thread, {rounds} alternating "
+              "runs each, minimum; distances bit-identical")
+        print(f"{'pairs':<30} {'count':>7} {'now us/pr':>9} {'fused us':>9} {'now G/s':>7} "
+              f"{'fus G/s':>7} {'now/fused (per-run range)':>7}")
+        vocab = Vocabulary()
+        rng = np.random.default_rng(13)
+        rows = []
+        if (SHARED / "ud").is_dir():
+            trees = ewt_trees(vocab, "en_ewt-ud-test.conllu")
+            pack = ted.TreePack(trees)
+            npairs = 4000 if quick else 20000
+            pi = rng.integers(0, len(trees), npairs)
+            pj = rng.integers(0, len(trees), npairs)
+            L = len(vocab)
+            rows.append(interleave_row("EWT test, unit costs", today, fused, pack, pi, pj,
+                                       ted.Costs.unit(L), rounds))
+            frac = ted.Costs(np.full(L, 0.5), np.full(L, 0.75), None)
+            rows.append(interleave_row("EWT, unit renames, 0.5/0.75", today, fused, pack, pi,
+                                       pj, frac, rounds))
+            gen = ted.Costs(rng.uniform(0.5, 1.5, L), rng.uniform(0.5, 1.5, L),
+                            rng.uniform(0.0, 2.0, (L, L)))
+            rows.append(interleave_row("EWT, general costs", today, fused, pack, pi, pj, gen,
+                                       rounds))
+        for n in (10, 20, 40, 80):
+            trees, _ = random_trees(200, n, seed=n, vocab=vocab)
+            pack = ted.TreePack(trees)
+            reps = max(1, (40000 if quick else 200000) // (n * n))
+            idx = np.arange(len(trees))
+            pi = np.tile(idx[:-1], reps)
+            pj = np.tile(idx[1:], reps)
+            rows.append(interleave_row(f"random trees n={n}, unit", today, fused, pack, pi,
+                                       pj, ted.Costs.unit(len(vocab)), rounds))
+        print(f"today / fused over the rows: {min(rows):.2f}x - {max(rows):.2f}x "
+              "(keep only at >= 1.3x)")
+        # the other variant, two pairs at once, in isolation: the row loops alone
+        micro = Path(tmp) / "rows_micro"
+        subprocess.run(["gcc", *C_FLAGS, str(HERE / "tedc_interleave" / "rows_micro.c"),
+                        "-o", str(micro)], check=True)
+        print("two pairs at once, the row loops alone (tedc_interleave/rows_micro.c), "
+              f"load {loadavg()}:")
+        for w in (8, 20, 40, 100):
+            out = subprocess.run([str(micro), str(w)], check=True, capture_output=True,
+                                 text=True).stdout
+            print("  " + out.strip().replace("\n", "\n  "), flush=True)
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     print(f"cores: {os.cpu_count()}, numba {numba.__version__}, load {loadavg()}")
+    if "--interleave" in sys.argv:
+        part_interleave(quick)
+        return
     if "--agree-only" not in sys.argv:
         part_kernel(quick)
     if not quick:

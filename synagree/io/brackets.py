@@ -8,13 +8,18 @@ once for a whole corpus.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
+import numpy as np
+
+from synagree.base.gc_pause import paused_gc
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
 from synagree.io.files import PathLike, raise_new_errors, read_text
+from synagree.io.native_scan import scanc
 from synagree.io.text import comparable
 
 
@@ -337,8 +342,65 @@ def _parse_brackets(text: str, fname: str, log: ProblemLog) -> List[Tuple[int, R
     """Tokenise and build nested lists ``[label, child...]`` with line numbers.
 
     A bare string child is kept as ``str``.  Reports unbalanced brackets and
-    stray text with line numbers.
+    stray text with line numbers.  A clean text (balanced, nothing outside
+    the brackets) is parsed by a fast path -- the C parse of
+    ``synagree/io/_scanc.c``, or `_parse_brackets_json` -- and any other by
+    `_parse_brackets_detailed`, which finds the problems; the trees are the
+    same (tests/test_reader_parity.py).
     """
+    c = scanc(log)
+    with paused_gc():  # many lists, no cycles
+        trees = c.brackets(text, c.table()) if c is not None else _parse_brackets_json(text)
+        if trees is None:
+            trees = _parse_brackets_detailed(text, fname, log)
+    return trees
+
+
+# a line whose first character other than whitespace is '#' (a comment line
+# when it stands between trees)
+_COMMENT_LINE = re.compile(r"^[^\S\n]*#", re.MULTILINE)
+
+
+def _parse_brackets_json(text: str) -> Optional[List[Tuple[int, RawTree]]]:
+    """The trees of a clean text, parsed as JSON; None when the text is not
+    clean (or has a comment line), for `_parse_brackets_detailed` to read.
+
+    The tokens (`_TOKEN`'s: a bracket, or a run of characters that are
+    neither whitespace nor brackets) are joined as JSON strings, and ``"(",``
+    and ``,")"`` turned into JSON's brackets; `json.loads` (C) builds the
+    nested lists.  The JSON is valid and has only lists at the top exactly
+    when the brackets balance and no token stands outside them.  A tree's
+    first line is the line of its outermost ``(``.
+    """
+    if _COMMENT_LINE.search(text):
+        return None
+    quoted = text.replace("\\", "\\\\").replace('"', '\\"') if "\\" in text or '"' in text \
+        else text  # (only inside tokens)
+    tokens = quoted.replace("(", " ( ").replace(")", " ) ").split()
+    if not tokens:
+        return []
+    js = ('["' + '","'.join(tokens) + '"]').replace('"(",")"', "[]").replace(
+        '"(",', "[").replace(',")"', "]")
+    try:
+        trees = json.loads(js, strict=False)
+    except (ValueError, RecursionError):  # (json nests by recursion)
+        return None
+    if not all(isinstance(t, list) for t in trees):
+        return None
+    # '(', ')' and '\n' are single bytes of UTF-8, never inside another character
+    raw = np.frombuffer(text.encode("utf-8", "surrogatepass"), np.uint8)
+    at = np.flatnonzero((raw == 40) | (raw == 41))
+    opens = raw[at] == 40
+    outermost = at[opens & (np.cumsum(np.where(opens, 1, -1)) == 1)]
+    lines = np.searchsorted(np.flatnonzero(raw == 10), outermost) + 1
+    if len(lines) != len(trees):  # pragma: no cover - cannot happen for valid JSON
+        return None
+    return list(zip(lines.tolist(), trees))
+
+
+def _parse_brackets_detailed(text: str, fname: str,
+                             log: ProblemLog) -> List[Tuple[int, RawTree]]:
+    """`_parse_brackets` token by token, logging every problem where it is."""
     trees = []
     stack: List[list] = []
     starts: List[int] = []

@@ -32,11 +32,25 @@ from __future__ import annotations
 import io
 import sys
 from dataclasses import dataclass, field
+from itertools import compress, repeat
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 import numpy as np
 
+from synagree.base.gc_pause import paused_gc
 from synagree.base.problems import WARNING, ProblemLog, quote, shorten
 from synagree.io.conllu_ids import (
     Ranges,
@@ -46,6 +60,7 @@ from synagree.io.conllu_ids import (
     parse_id,
 )
 from synagree.io.files import PathLike, raise_new_errors, read_text, write_atomic
+from synagree.io.native_scan import _scanc, scanc
 from synagree.io.text import comparable
 
 #: heads of a sentence's words (1-based, 0 = root): an int array or a list
@@ -519,13 +534,283 @@ _NUMBER_OF: Dict[str, int] = {str(k): k for k in range(4096)}
 _intern = sys.intern
 
 
-def _parse_conllu_text(text: str, fname: str, log: ProblemLog) -> List[DepSentence]:
+def _parse_conllu_detailed(text: str, fname: str, log: ProblemLog) -> List[DepSentence]:
+    """Every sentence of the text, one line at a time: the detailed path."""
     sentences = []
     for index, (first, lines) in enumerate(sentence_blocks(text)):
         sent = _parse_block(index, first, lines, fname, log)
         if sent is not None:
             sentences.append(sent)
     return sentences
+
+
+# ---------------------------------------------------------------------------
+# The fast path (issue 24): the same sentences and the same problems as the
+# detailed path (`_parse_conllu_detailed`), at several times its speed.
+#
+# A chunk of the text (about a million characters, ending at an empty line)
+# is scanned once -- cut into lines, sentence blocks and the columns of every
+# 10-column line, comments read into metadata -- by the C extension
+# (synagree/io/_scanc.c) or by the same scan in Python (`_scan_python`:
+# str.split, map over dict look-ups, numpy).  Every word's ID and HEAD, the
+# DEPRELs and the head cycles are then checked for the whole chunk at once
+# (numpy), and the sentences cut out of the columns.  A
+# sentence passes when every check a valid sentence passes holds: only
+# comment lines and 10-column word lines, word IDs 1..n in order (multiword
+# ranges and empty nodes beside them, the ranges in place), every HEAD an
+# ASCII number in 0..n, no DEPREL "_" or empty, no head cycle.  Any other
+# sentence -- one with an error or a warning to report, or anything unusual
+# (a whitespace-only line, an ID >= 4096) -- is read again by
+# `_parse_block`, the detailed path, which logs exactly what it always
+# logged.  Nothing is logged by the fast path itself, so the problems and
+# their order are the detailed path's by construction (checked against a
+# copy of the old reader: tests/test_reader_parity.py).
+# ---------------------------------------------------------------------------
+
+_CHUNK = 1 << 20  # characters per chunk: bounds the transient memory of a large file
+_NO_DEPREL = frozenset(("_", ""))
+
+
+def _parse_conllu_text(text: str, fname: str, log: ProblemLog) -> List[DepSentence]:
+    if "\r" in text:
+        # a CR that ends a line (CRLF files) is dropped by the detailed path:
+        # the same as removing it, unless a CR stands anywhere else
+        if text.count("\r") != text.count("\r\n"):
+            return _parse_conllu_detailed(text, fname, log)
+        text = text.replace("\r\n", "\n")
+    sentences: List[DepSentence] = []
+    index = 0  # sentence blocks so far (the 0-based index of the next one)
+    base = 0  # lines before the chunk
+    pos, size = 0, len(text)
+    c = scanc(log)
+    scan, table = (_scan_c, c.table()) if c is not None else (_scan_python, None)
+    with paused_gc():  # many objects, no cycles
+        while pos < size:
+            # chunks end at an empty line, so no sentence spans two of them
+            cut = text.find("\n\n", pos + _CHUNK)
+            end = size if cut < 0 else cut + 1
+            chunk = scan(text, pos, end, table)
+            index = _parse_chunk(chunk, base, index, fname, log, sentences)
+            base += chunk.n_lines - 1
+            pos = end
+    return sentences
+
+
+class _Scan(NamedTuple):
+    """One chunk of CoNLL text cut into lines, blocks and columns, nothing
+    judged yet.
+
+    Lines are 0-based within the chunk.  A block is a run of lines between
+    empty lines: ``starts``/``ends`` (its first line, the line after its
+    last), ``fine`` (True when every line of it that is not a row is a
+    comment), its comment lines and their metadata (as `_comment_pairs`
+    reads them).  ``n_lines``: the lines of the chunk (its newlines + 1).
+    ``rows`` are the lines with exactly 9 tabs (10 columns);
+    per row: ``ids``, the ID when it is a plain word number (ASCII digits,
+    no leading zero, 1 .. 4095), else 0; ``heads``, the HEAD when it is a
+    plain number (0 .. 4095), else -1; and the columns FORM, LEMMA, UPOS,
+    XPOS, FEATS, DEPREL, DEPS as written, interned, an empty value read as
+    ``_`` (but an empty DEPREL kept empty).  ``lines(s, e)`` gives the text
+    of lines s .. e-1.
+    """
+
+    n_lines: int
+    starts: List[int]
+    ends: List[int]
+    fine: np.ndarray
+    comments: List[List[str]]
+    metadata: List[Dict[str, Optional[str]]]
+    rows: np.ndarray
+    ids: np.ndarray
+    heads: np.ndarray
+    columns: List[List[str]]
+    lines: Callable[[int, int], List[str]]
+
+
+def _scan_python(text: str, begin: int, end: int, table: object = None) -> _Scan:
+    """`_Scan` of the chunk ``text[begin:end]`` with str methods, dict
+    look-ups and numpy (``table`` is not used)."""
+    chunk = text[begin:end]
+    lines = chunk.split("\n")
+    n_lines = len(lines)
+    is_row = np.fromiter(map(str.count, lines, repeat("\t")), np.int64, n_lines) == 9
+    starts: List[int] = []
+    ends: List[int] = []
+    fine: List[bool] = []
+    comments: List[List[str]] = []
+    metadata: List[Dict[str, Optional[str]]] = []
+    prev, com, meta, ok = -1, [], {}, True  # the open block's
+    for i in np.flatnonzero(~is_row).tolist():  # empty lines, comments, broken lines
+        line = lines[i]
+        if line:
+            if line[0] == "#":
+                com.append(line)
+                for key, value in _comment_pairs(line):
+                    meta[_intern(key)] = value
+            else:  # a wrong column count, or a whitespace-only line
+                ok = False
+            continue
+        if i > prev + 1:
+            starts.append(prev + 1)
+            ends.append(i)
+            fine.append(ok)
+            comments.append(com)
+            metadata.append(meta)
+            com, meta, ok = [], {}, True
+        prev = i
+    if prev + 1 < n_lines:
+        starts.append(prev + 1)
+        ends.append(n_lines)
+        fine.append(ok)
+        comments.append(com)
+        metadata.append(meta)
+    rows = np.flatnonzero(is_row)
+    n_rows = len(rows)
+    cells = "\t".join(map(lines.__getitem__, rows.tolist())).split("\t") if n_rows else []
+    ids = np.fromiter(map(_NUMBER_OF.get, cells[0::10], repeat(0)), np.int64, n_rows)
+    heads = np.fromiter(map(_NUMBER_OF.get, cells[6::10], repeat(-1)), np.int64, n_rows)
+    columns = [cells[c::10] for c in (1, 2, 3, 4, 5, 7, 8)]
+    if "\t\t" in chunk:  # an empty column somewhere
+        columns = [[v or "_" for v in col] if k != 5 and "" in col else col
+                   for k, col in enumerate(columns)]
+    columns = [list(map(_intern, col)) for col in columns]
+    return _Scan(n_lines, starts, ends, np.array(fine, bool), comments, metadata, rows, ids,
+                 heads, columns, lambda s, e: lines[s:e])
+
+
+def _scan_c(text: str, begin: int, end: int, table: object) -> _Scan:
+    """`_Scan` of the chunk ``text[begin:end]`` by the C extension (the same
+    as `_scan_python`); ``table``: ``_scanc.table()``, one for all chunks of
+    a file."""
+    (n_lines, n_rows, rows, ids, heads, starts, n_blocks, block_start, block_end, fine,
+     comments, metadata, columns) = _scanc.scan(  # type: ignore[union-attr]
+        text, begin, end, table)
+    at = np.frombuffer(starts, np.int64)
+    return _Scan(n_lines, np.frombuffer(block_start, np.int64, n_blocks).tolist(),
+                 np.frombuffer(block_end, np.int64, n_blocks).tolist(),
+                 np.frombuffer(fine, np.bool_, n_blocks), comments, metadata,
+                 np.frombuffer(rows, np.int64, n_rows), np.frombuffer(ids, np.int64, n_rows),
+                 np.frombuffer(heads, np.int64, n_rows), columns,
+                 lambda s, e: text[int(at[s]):int(at[e]) - 1].split("\n"))
+
+
+def _parse_chunk(scan: _Scan, base: int, index: int, fname: str, log: ProblemLog,
+                 out: List[DepSentence]) -> int:
+    """Append the sentences of a scanned chunk (line ``base + 1`` onwards) to
+    ``out``; return the index of the next sentence block."""
+    starts, ends = scan.starts, scan.ends
+    if not starts:
+        return index
+    bad = ~scan.fine
+    rows, ids = scan.rows, scan.ids
+    r_start = np.searchsorted(rows, starts)  # each block's rows
+    r_end = np.searchsorted(rows, ends)
+    multiword: Dict[int, List[Tuple[int, int, str]]] = {}
+    special = np.flatnonzero(ids == 0)  # multiword ranges, empty nodes, bad IDs
+    if len(special):
+        _check_specials(scan, special, r_start, r_end, bad, multiword)
+    is_word = ids > 0
+    words = np.flatnonzero(is_word)  # rows that are words
+    n = len(words)
+    k_start = np.searchsorted(words, r_start)  # each block's words
+    k_end = np.searchsorted(words, r_end)
+    n_words = k_end - k_start
+    bad |= n_words == 0
+    forms, lemmas, upos, xpos, feats, deprels, deps = scan.columns
+    if n:
+        first_of = np.repeat(k_start, n_words)  # each word's block: its first word
+        heads = scan.heads[words]
+        wrong = ((ids[words] != np.arange(1, n + 1) - first_of) | (heads < 0)
+                 | (heads > np.repeat(n_words, n_words)))
+        if "_" in deprels or "" in deprels:  # a warning to give, or a multiword row
+            wrong |= np.fromiter(map(_NO_DEPREL.__contains__, deprels), bool,
+                                 len(rows))[words]
+        # head cycles: from every word, 2^k > n steps up end at the root (index
+        # n) exactly when the word is reachable from it
+        up = np.where(heads > 0, first_of + heads - 1, n)
+        up[wrong] = n
+        up = np.append(up, n)
+        for _ in range(int(n_words.max()).bit_length()):
+            up = up[up]
+        wrong |= up[:n] != n
+        if wrong.any():
+            bad[np.searchsorted(k_end, np.flatnonzero(wrong), side="right")] = True
+        head_arr = heads.astype(np.int32)
+        line_of = (rows[words] + (base + 1)).tolist()
+        has_special = (r_end - r_start != n_words).tolist()
+        word_mask = is_word.tolist()
+    # one sentence per block, in order; a block that failed a check is read
+    # again by the detailed path
+    for b, (s, bad_b, ra, rz, a, z, metadata, comments) in enumerate(zip(
+            starts, bad.tolist(), r_start.tolist(), r_end.tolist(), k_start.tolist(),
+            k_end.tolist(), scan.metadata, scan.comments)):
+        if bad_b:
+            index = _reread(scan.lines(s, ends[b]), base + s + 1, index, fname, log, out)
+            continue
+        first_line, last_line = line_of[a], line_of[z - 1]
+        if has_special[b]:
+            mask = word_mask[ra:rz]
+            out.append(DepSentence(
+                fname, index, base + s + 1, list(compress(forms[ra:rz], mask)),
+                head_arr[a:z].copy(), list(compress(deprels[ra:rz], mask)),
+                list(compress(upos[ra:rz], mask)), list(compress(xpos[ra:rz], mask)),
+                list(compress(feats[ra:rz], mask)), list(compress(lemmas[ra:rz], mask)),
+                range(first_line, last_line + 1) if last_line - first_line == z - a - 1
+                else line_of[a:z],
+                metadata, comments, multiword.get(b) or [], list(compress(deps[ra:rz], mask))))
+        else:
+            out.append(DepSentence(
+                fname, index, base + s + 1, forms[ra:rz], head_arr[a:z].copy(),
+                deprels[ra:rz], upos[ra:rz], xpos[ra:rz], feats[ra:rz], lemmas[ra:rz],
+                range(first_line, last_line + 1) if last_line - first_line == z - a - 1
+                else line_of[a:z],
+                metadata, comments, [], deps[ra:rz]))
+        index += 1
+    return index
+
+
+def _check_specials(scan: _Scan, special: np.ndarray, r_start: np.ndarray, r_end: np.ndarray,
+                    bad: np.ndarray, multiword: Dict[int, List[Tuple[int, int, str]]]) -> None:
+    """The rows whose ID is not a plain word number: multiword ranges are
+    checked in place (`Ranges`) and collected, empty nodes read past; any
+    other (a bad ID, a word ID 0 or >= 4096) marks its block ``bad``."""
+    is_word = scan.ids > 0
+    words_before: np.ndarray = np.cumsum(is_word) - is_word  # word rows before each row
+    ranges: Dict[int, Ranges] = {}
+    rows = scan.rows.tolist()
+    for k, b in zip(special.tolist(), np.searchsorted(r_end, special, side="right").tolist()):
+        if bad[b]:
+            continue
+        text = scan.lines(rows[k], rows[k] + 1)[0].partition("\t")[0]
+        cid = parse_id(text)
+        if cid is None or cid.is_word:
+            bad[b] = True
+        elif cid.is_range:
+            next_word = int(words_before[k] - words_before[r_start[b]]) + 1
+            if ranges.setdefault(b, Ranges()).check(cid, next_word) is not None:
+                bad[b] = True
+            else:
+                multiword.setdefault(b, []).append((cid.first, cid.second,
+                                                    scan.columns[0][k]))
+
+
+def _reread(lines: List[str], first: int, index: int, fname: str, log: ProblemLog,
+            out: List[DepSentence]) -> int:
+    """Read ``lines`` (the first is line ``first``) by the detailed path, as
+    `sentence_blocks` and `_parse_block` do: a whitespace-only line among them
+    ends a block too.  Returns the index of the next sentence block."""
+    block: List[Tuple[int, str]] = []
+    for no, line in enumerate(lines + [""], start=first):
+        if not line or line.isspace():
+            if block:
+                sent = _parse_block(index, block[0][0], block, fname, log)
+                if sent is not None:
+                    out.append(sent)
+                index += 1
+                block = []
+        else:
+            block.append((no, line))
+    return index
 
 
 def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: str,

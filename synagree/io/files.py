@@ -89,7 +89,7 @@ def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
         text = raw.decode("utf-8", errors="replace")
     if text.startswith("\ufeff"):
         text = text[1:]
-    if not text.strip():
+    if not text or text.isspace():  # (text.strip() would copy a large file)
         log.add(str(path), None, "empty-file", "file is empty (no sentences)")
         return None
     return text

@@ -1,0 +1,795 @@
+/* EXPERIMENT (issue 24, item 3), not the package's kernel: synagree/distance/_tedc.c
+ * with two independent DPs per thread -- two keyroots of tree 1 whose subtrees
+ * are disjoint run their rows fused, one column loop computing a cell of each,
+ * so that two add->min chains are in flight (_tedc_zs.h, FUSED_ROWS).  Built
+ * and timed against today's kernel by benchmarks/bench_kernel.py --interleave.
+ *
+ * synagree.distance._tedc -- the tree-edit-distance kernels in C.
+ *
+ * What it computes (docs/method.md §3-§4): Zhang-Shasha tree edit distance
+ * between trees packed in flat postorder arrays (a TreePack), for
+ *
+ *   pairs(...)      listed index pairs            -> one distance per pair
+ *   all_pairs(...)  every pair of a pack          -> a symmetric K x K matrix
+ *   tile(...)       one tile pair of the all-pairs sums alpha needs
+ *                   (row sums, diagonal sums, the unit x unit block, and the
+ *                   distances inside each unit)
+ *
+ * It is the C twin of the numba kernels in kernels_numba.py, written line for
+ * line from them: the same cells, the same additions in the same order and
+ * the same reductions, so every distance and every sum is bit-identical to
+ * numba's (the tests check this on random and real trees).  One shortcut,
+ * for integer costs only: the tables of keyroots that are leaves are replaced
+ * by a closed form of the same tree distances (_tedc_zs.h), exact integers
+ * like the rest.  It exists to spare each run numba's start-up (importing
+ * numba and loading its cached machine code cost more than half a second)
+ * and the first run's compile, and is faster per pair.
+ *
+ * Conventions: arrays arrive through the buffer protocol, C-contiguous, with
+ * the dtypes of the numba kernels (labels, leftmost leaves and keyroots
+ * int32; offsets and costs of the orientation int64; float64 or, for
+ * integral unit costs, int32 edit costs).  Work is split into tasks taken by
+ * `threads` POSIX threads from a shared counter; every task writes only its
+ * own outputs and sums in a fixed order, so the result does not depend on
+ * the number of threads or on which thread runs a task.  The GIL is released
+ * while the kernels run.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#ifndef SOURCE_SHA256
+#define SOURCE_SHA256 ""  /* built without setup.py: not checked */
+#endif
+
+#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_COLS 1024       /* widest row swept at once, as kernels_numba.CHUNK_COLS */
+#define INT_BIG (1 << 29)     /* "+inf" of int32 cells: BIG + BIG and BIG + any distance fit */
+
+/* ------------------------------------------------------------------------ */
+/* Work buffers                                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef struct {
+    size_t maxn, cw;
+    void *cells;        /* td | fd | dc | ic | cic, in the cell type */
+    uint32_t *rec;      /* 4 per column of a sweep */
+} Work;
+
+static int work_init(Work *w, size_t maxn, size_t cell_size)
+{
+    w->maxn = maxn;
+    w->cw = maxn + 1 > CHUNK_COLS ? maxn + 1 : CHUNK_COLS;
+    /* td | fd | dc | ic | cic | P and m of the leaf shortcut (int32 cells)
+       | fd2 (the second keyroot's table of a fused pair of keyroots) */
+    size_t n = maxn * (maxn + 2) + (maxn + 1) * w->cw + 2 * maxn + w->cw + 2 * (maxn + 1)
+               + (maxn + 1) * w->cw;
+    /* calloc: the discarded read at column -1 of each row (the previous row's
+       last cell, or the end of td before row 0) is of initialised memory */
+    w->cells = calloc(n, cell_size);
+    w->rec = calloc(4 * w->cw, sizeof(uint32_t));
+    if (!w->cells || !w->rec) {
+        free(w->cells);
+        free(w->rec);
+        w->cells = NULL;
+        w->rec = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void work_free(Work *w)
+{
+    free(w->cells);
+    free(w->rec);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The kernel, for int32 and float64 cells                                   */
+/* ------------------------------------------------------------------------ */
+
+#define CELL int32_t
+#define BIG INT_BIG
+#define ZS zs_i32
+#define LEAF_SHORTCUT 1
+#define LEAF_FILL leaf_fill_i32
+#define LEAF_FILL_PLAIN leaf_fill_plain_i32
+#define LEAF_FILLS leaf_fills_i32
+#define PREFIX_ROW prefix_row_i32
+#define FUSED_ROWS fused_rows_i32
+#include "_tedc_zs.h"
+#undef CELL
+#undef BIG
+#undef ZS
+#undef LEAF_SHORTCUT
+#undef LEAF_FILL
+#undef LEAF_FILL_PLAIN
+#undef LEAF_FILLS
+#undef PREFIX_ROW
+#undef FUSED_ROWS
+
+#define CELL double
+#define BIG INFINITY
+#define ZS zs_f64
+#define LEAF_SHORTCUT 0
+#define PREFIX_ROW prefix_row_f64
+#define FUSED_ROWS fused_rows_f64
+#include "_tedc_zs.h"
+#undef CELL
+#undef BIG
+#undef ZS
+#undef LEAF_SHORTCUT
+#undef PREFIX_ROW
+#undef FUSED_ROWS
+
+/* ------------------------------------------------------------------------ */
+/* A pack of trees, the costs, one pair                                      */
+/* ------------------------------------------------------------------------ */
+
+typedef struct {
+    const int32_t *lab, *lml, *kr, *rlab, *rlml, *rkr;
+    const int64_t *noff, *koff, *rkoff, *cl, *cr;
+    int64_t K;
+} Pack;
+
+typedef struct {
+    const void *dcost, *icost, *rmat;
+    size_t rstride;     /* columns of rmat */
+    int unit, int_cells;
+    int plain;          /* int32 cells with plain unit costs (see _tedc_zs.h) */
+} Costs;
+
+/* TED between trees i and j of the pack, in the cheaper orientation
+   (left-path or mirrored, by the Zhang-Shasha cost estimate) */
+static double pair(const Pack *p, int64_t i, int64_t j, const Costs *c, Work *w)
+{
+    const int32_t *L, *LM, *KR;
+    const int64_t *KO;
+    if (p->cl[i] * p->cl[j] <= p->cr[i] * p->cr[j]) {
+        L = p->lab; LM = p->lml; KR = p->kr; KO = p->koff;
+    } else {
+        L = p->rlab; LM = p->rlml; KR = p->rkr; KO = p->rkoff;
+    }
+    const int64_t oi = p->noff[i], oj = p->noff[j];
+    const size_t ni = (size_t)(p->noff[i + 1] - oi), nj = (size_t)(p->noff[j + 1] - oj);
+    if (c->int_cells)
+        return zs_i32(L + oi, LM + oi, KR, ni, KO[i], KO[i + 1],
+                      L + oj, LM + oj, KR, nj, KO[j], KO[j + 1],
+                      (const int32_t *)c->dcost, (const int32_t *)c->icost,
+                      (const int32_t *)c->rmat, c->rstride, c->unit, c->plain, w);
+    return zs_f64(L + oi, LM + oi, KR, ni, KO[i], KO[i + 1],
+                  L + oj, LM + oj, KR, nj, KO[j], KO[j + 1],
+                  (const double *)c->dcost, (const double *)c->icost,
+                  (const double *)c->rmat, c->rstride, c->unit, 0, w);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tasks on threads                                                          */
+/* ------------------------------------------------------------------------ */
+
+typedef void (*TaskFn)(void *ctx, int64_t task, Work *w);
+
+typedef struct {
+    TaskFn fn;
+    void *ctx;
+    int64_t ntask;
+    int64_t next;       /* the next task to take (atomic) */
+    size_t maxn, cell_size;
+    int64_t done;       /* tasks completed (atomic) */
+} Pool;
+
+static void *pool_worker(void *arg)
+{
+    Pool *pool = (Pool *)arg;
+    Work w;
+    if (work_init(&w, pool->maxn, pool->cell_size) != 0)
+        return NULL;   /* no buffers: the other threads take the tasks */
+    for (;;) {
+        int64_t t = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED);
+        if (t >= pool->ntask) break;
+        pool->fn(pool->ctx, t, &w);
+        __atomic_fetch_add(&pool->done, 1, __ATOMIC_RELAXED);
+    }
+    work_free(&w);
+    return NULL;
+}
+
+/* Run tasks 0..ntask-1 on up to `threads` threads (the caller's included).
+   Returns 0, or -1 when memory ran out for every thread (the outputs are
+   then incomplete). */
+static int run_tasks(TaskFn fn, void *ctx, int64_t ntask, size_t maxn, size_t cell_size,
+                     int threads)
+{
+    Pool pool = {fn, ctx, ntask, 0, maxn, cell_size, 0};
+    if (ntask <= 0) return 0;
+    if (threads > ntask) threads = (int)ntask;
+    if (threads < 1) threads = 1;
+    pthread_t *tid = threads > 1 ? malloc(sizeof(pthread_t) * (size_t)(threads - 1)) : NULL;
+    int started = 0;
+    if (tid) {
+        for (; started < threads - 1; started++)
+            if (pthread_create(&tid[started], NULL, pool_worker, &pool) != 0) break;
+    }
+    pool_worker(&pool);     /* fewer threads than asked if some did not start */
+    for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
+    free(tid);
+    /* short only if no thread could get its work buffers */
+    return pool.done == ntask ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Arguments through the buffer protocol                                     */
+/* ------------------------------------------------------------------------ */
+
+enum { K_INT = 'i', K_FLOAT = 'f', K_ANY = 'a' };
+
+typedef struct {
+    Py_buffer v;
+    int held;
+} Buf;
+
+/* the struct-module format of a buffer: 'i' integer, 'f' floating, 0 other */
+static int format_kind(const char *fmt)
+{
+    if (!fmt) return 'i';   /* "B": unsigned bytes */
+    const uint16_t one = 1;
+    const int little = *(const uint8_t *)&one == 1;
+    if (*fmt == '@' || *fmt == '=') fmt++;
+    else if (*fmt == '<' || *fmt == '>' || *fmt == '!') {
+        if ((*fmt == '<') != little) return 0;   /* not this machine's byte order */
+        fmt++;
+    }
+    if (fmt[0] == 0 || fmt[1] != 0) return 0;
+    if (strchr("bhilq", fmt[0])) return 'i';
+    if (strchr("efd", fmt[0])) return 'f';
+    return 0;
+}
+
+/* Take the buffer of `obj`: C-contiguous, items of `itemsize` bytes of
+   `kind`, at least `min_len` items; writable if asked. */
+static int take(PyObject *obj, Buf *b, const char *name, Py_ssize_t itemsize, int kind,
+                Py_ssize_t min_len, int writable)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, &b->v, flags) != 0) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a C-contiguous%s array", name,
+                     writable ? " writable" : "");
+        return -1;
+    }
+    b->held = 1;
+    int k = format_kind(b->v.format);
+    if (b->v.itemsize != itemsize || (kind != K_ANY && k != kind) || k == 0) {
+        PyErr_Format(PyExc_TypeError, "%s: expected %s items of %zd bytes, got format '%s'",
+                     name, kind == K_FLOAT ? "floating" : "integer", itemsize,
+                     b->v.format ? b->v.format : "B");
+        return -1;
+    }
+    Py_ssize_t n = b->v.len / itemsize;
+    if (n < min_len) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd items, at least %zd needed", name, n, min_len);
+        return -1;
+    }
+    return 0;
+}
+
+static Py_ssize_t items(const Buf *b) { return b->v.len / b->v.itemsize; }
+
+static void release_all(Buf *bufs, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (bufs[k].held) PyBuffer_Release(&bufs[k].v);
+}
+
+/* Every tree of the pack is well formed in one orientation: leftmost leaves
+   lml[x] in 0..x and nested as a postorder tree's are (walking the children
+   of x from x-1 back over whole subtrees lands exactly before lml[x]), and the
+   keyroots are exactly the highest node of each leftmost leaf, in postorder.
+   O(nodes); what the kernels index by relies on it. */
+static int check_trees_shape(const int64_t *noff, const int64_t *koff, const int32_t *lml,
+                             const int32_t *kr, Py_ssize_t K)
+{
+    int64_t maxn = 0;
+    for (Py_ssize_t k = 0; k < K; k++)
+        if (noff[k + 1] - noff[k] > maxn) maxn = noff[k + 1] - noff[k];
+    int64_t *last = malloc(sizeof(int64_t) * (size_t)(maxn + 1));
+    char *is_kr = malloc((size_t)(maxn + 1));
+    if (!last || !is_kr) { free(last); free(is_kr); PyErr_NoMemory(); return -1; }
+    const char *bad = NULL;
+    for (Py_ssize_t k = 0; k < K && !bad; k++) {
+        const int64_t n = noff[k + 1] - noff[k];
+        const int32_t *LM = lml + noff[k];
+        for (int64_t x = 0; x < n && !bad; x++) {
+            if (LM[x] < 0 || LM[x] > x) { bad = "leftmost leaf out of range"; break; }
+            int64_t c = x - 1;
+            while (c >= LM[x]) {
+                if (LM[c] < LM[x]) { bad = "subtrees not nested"; break; }
+                c = (int64_t)LM[c] - 1;
+            }
+            if (!bad && c != (int64_t)LM[x] - 1) bad = "subtrees not nested";
+        }
+        if (!bad && n > 0 && LM[n - 1] != 0) bad = "the last node is not the root of all";
+        if (bad) break;
+        /* keyroots: the highest node of each leftmost leaf, in postorder */
+        for (int64_t x = 0; x < n; x++) last[x] = -1;
+        for (int64_t x = 0; x < n; x++) last[LM[x]] = x;
+        for (int64_t x = 0; x < n; x++) is_kr[x] = 0;
+        for (int64_t x = 0; x < n; x++)
+            if (last[x] >= 0) is_kr[last[x]] = 1;
+        int64_t q = koff[k];
+        for (int64_t x = 0; x < n && !bad; x++) {
+            if (!is_kr[x]) continue;
+            if (q >= koff[k + 1] || kr[q] != x) bad = "keyroots do not match the tree";
+            q++;
+        }
+        if (!bad && q != koff[k + 1]) bad = "keyroots do not match the tree";
+    }
+    free(last);
+    free(is_kr);
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "inconsistent pack: %s", bad);
+        return -1;
+    }
+    return 0;
+}
+
+/* The pack (11 arrays) and the costs (3 arrays), checked for the pack's
+   offsets and node labels; bufs[0..13]. */
+enum { B_LAB, B_LML, B_NOFF, B_KR, B_KOFF, B_RLAB, B_RLML, B_RKR, B_RKOFF, B_CL, B_CR,
+       B_DC, B_IC, B_RM, N_PACK };
+
+/* The pack's 11 arrays (bufs[0..10]): taken, and the offsets checked against
+   the arrays' lengths, O(trees).  What the kernels index by within each tree
+   is checked by check_shapes. */
+static int take_trees(PyObject *const *o, Buf *b, Pack *p)
+{
+    static const char *names[B_DC] = {"lab", "lml", "noff", "kr", "koff", "rlab", "rlml",
+                                      "rkr", "rkoff", "cl", "cr"};
+    for (int k = B_LAB; k <= B_CR; k++) {
+        int wide = k == B_NOFF || k == B_KOFF || k == B_RKOFF || k == B_CL || k == B_CR;
+        if (take(o[k], &b[k], names[k], wide ? 8 : 4, K_INT, 0, 0)) return -1;
+    }
+    Py_ssize_t K = items(&b[B_NOFF]) - 1;
+    if (K < 0 || items(&b[B_KOFF]) != K + 1 || items(&b[B_RKOFF]) != K + 1 ||
+        items(&b[B_CL]) != K || items(&b[B_CR]) != K) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent pack: offsets and costs per tree differ in length");
+        return -1;
+    }
+    const int64_t *noff = b[B_NOFF].v.buf, *koff = b[B_KOFF].v.buf, *rkoff = b[B_RKOFF].v.buf;
+    int ok = noff[0] >= 0 && koff[0] >= 0 && rkoff[0] >= 0;
+    for (Py_ssize_t k = 0; k < K && ok; k++)
+        ok = noff[k + 1] >= noff[k] && koff[k + 1] >= koff[k] && rkoff[k + 1] >= rkoff[k];
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent pack: offsets must be >= 0 and not decrease");
+        return -1;
+    }
+    if (items(&b[B_LAB]) < noff[K] || items(&b[B_LML]) < noff[K] || items(&b[B_RLAB]) < noff[K] ||
+        items(&b[B_RLML]) < noff[K] || items(&b[B_KR]) < koff[K] || items(&b[B_RKR]) < rkoff[K]) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent pack: node arrays shorter than the offsets say");
+        return -1;
+    }
+    p->lab = b[B_LAB].v.buf; p->lml = b[B_LML].v.buf; p->kr = b[B_KR].v.buf;
+    p->rlab = b[B_RLAB].v.buf; p->rlml = b[B_RLML].v.buf; p->rkr = b[B_RKR].v.buf;
+    p->noff = noff; p->koff = koff; p->rkoff = rkoff;
+    p->cl = b[B_CL].v.buf; p->cr = b[B_CR].v.buf; p->K = K;
+    return 0;
+}
+
+/* Every tree well formed in both orientations (check_trees_shape) and every
+   label id >= 0; *labels = the largest label id + 1 (the costs must cover
+   it).  O(nodes). */
+static int check_shapes(const Pack *p, int64_t *labels)
+{
+    if (check_trees_shape(p->noff, p->koff, p->lml, p->kr, p->K) ||
+        check_trees_shape(p->noff, p->rkoff, p->rlml, p->rkr, p->K))
+        return -1;
+    int64_t top = -1;
+    for (int64_t q = 0; q < p->noff[p->K]; q++) {
+        if (p->lab[q] < 0 || p->rlab[q] < 0) {
+            PyErr_SetString(PyExc_ValueError, "label id out of range of the costs");
+            return -1;
+        }
+        if (p->lab[q] > top) top = p->lab[q];
+        if (p->rlab[q] > top) top = p->rlab[q];
+    }
+    *labels = top + 1;
+    return 0;
+}
+
+/* The pack and the costs (bufs[0..13]).  `trusted`: the pack passed
+   check_pack and the costs cover its labels (the caller knows), so the
+   O(nodes) checks are skipped. */
+static int take_pack(PyObject *const *o, Buf *b, int unit, int trusted, Pack *p, Costs *c)
+{
+    if (take_trees(o, b, p)) return -1;
+    /* the cost dtype decides the cells: int32 (integral unit costs) or float64 */
+    Py_buffer probe;
+    if (PyObject_GetBuffer(o[B_DC], &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+        PyErr_SetString(PyExc_TypeError, "dcost: expected a C-contiguous array");
+        return -1;
+    }
+    Py_ssize_t cs = probe.itemsize;
+    PyBuffer_Release(&probe);
+    int kind = cs == 4 ? K_INT : K_FLOAT;
+    if (cs != 4 && cs != 8) {
+        PyErr_SetString(PyExc_TypeError, "dcost: expected int32 or float64 costs");
+        return -1;
+    }
+    if (kind == K_INT && !unit) {
+        PyErr_SetString(PyExc_TypeError, "int32 costs need unit renames");
+        return -1;
+    }
+    if (take(o[B_DC], &b[B_DC], "dcost", cs, kind, 1, 0) ||
+        take(o[B_IC], &b[B_IC], "icost", cs, kind, items(&b[B_DC]), 0) ||
+        take(o[B_RM], &b[B_RM], "rmat", cs, kind, unit ? 2 : 1, 0))
+        return -1;
+    Py_ssize_t L = items(&b[B_DC]);
+    if (!trusted) {
+        int64_t labels;
+        if (check_shapes(p, &labels)) return -1;
+        if (labels > L) {
+            PyErr_SetString(PyExc_ValueError, "label id out of range of the costs");
+            return -1;
+        }
+    }
+    if (!unit && items(&b[B_RM]) != L * L) {
+        PyErr_SetString(PyExc_ValueError, "rmat: expected a square matrix over the label ids");
+        return -1;
+    }
+    c->dcost = b[B_DC].v.buf; c->icost = b[B_IC].v.buf; c->rmat = b[B_RM].v.buf;
+    c->rstride = unit ? 2 : (size_t)L;
+    c->unit = unit;
+    c->int_cells = kind == K_INT;
+    c->plain = 0;
+    if (c->int_cells) {
+        /* plain unit costs: label 0 free, every other label 1, renames 0/1 */
+        const int32_t *dc = c->dcost, *ic = c->icost, *rm = c->rmat;
+        c->plain = rm[0] == 0 && rm[1] == 1 && dc[0] == 0 && ic[0] == 0;
+        for (Py_ssize_t l = 1; l < L && c->plain; l++)
+            c->plain = dc[l] == 1 && ic[l] == 1;
+    }
+    return 0;
+}
+
+static size_t pack_maxn(const Pack *p)
+{
+    int64_t m = 1;
+    for (int64_t k = 0; k < p->K; k++)
+        if (p->noff[k + 1] - p->noff[k] > m) m = p->noff[k + 1] - p->noff[k];
+    return (size_t)m;
+}
+
+/* Run the tasks with the GIL released, each thread with work buffers for the
+   pack's largest tree in the costs' cell type: a new reference to None, or
+   NULL with MemoryError set. */
+static PyObject *run_released(TaskFn fn, void *ctx, int64_t ntask, const Pack *p,
+                              const Costs *c, int threads)
+{
+    size_t maxn = pack_maxn(p);
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = run_tasks(fn, ctx, ntask, maxn, c->int_cells ? 4 : 8, threads);
+    Py_END_ALLOW_THREADS
+    if (rc != 0) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+static int check_trees(const Pack *p, const int64_t *t, Py_ssize_t n, const char *name)
+{
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (t[k] < 0 || t[k] >= p->K) {
+            PyErr_Format(PyExc_IndexError, "%s: tree index %lld out of range 0..%lld", name,
+                         (long long)t[k], (long long)p->K - 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* pairs                                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef struct {
+    const Pack *p; const Costs *c;
+    const int64_t *pi, *pj;
+    double *out;
+    int64_t n, chunk;
+} PairsCtx;
+
+static void pairs_task(void *vctx, int64_t t, Work *w)
+{
+    PairsCtx *x = vctx;
+    int64_t end = (t + 1) * x->chunk < x->n ? (t + 1) * x->chunk : x->n;
+    for (int64_t k = t * x->chunk; k < end; k++)
+        x->out[k] = pair(x->p, x->pi[k], x->pj[k], x->c, w);
+}
+
+PyDoc_STRVAR(pairs_doc,
+"pairs(i, j, lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,\n"
+"      dcost, icost, rmat, unit, chunk, threads, out, trusted=False)\n\n"
+"TED of each listed pair (i[k], j[k]) of a pack into out[k] (float64),\n"
+"in chunks of `chunk` pairs spread over `threads` threads.");
+
+static PyObject *py_pairs(PyObject *self, PyObject *args)
+{
+    PyObject *o[N_PACK], *oi, *oj, *oout;
+    int unit, threads, trusted = 0;
+    Py_ssize_t chunk;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOpniO|p", &oi, &oj, &o[0], &o[1], &o[2], &o[3],
+                          &o[4], &o[5], &o[6], &o[7], &o[8], &o[9], &o[10], &o[11], &o[12],
+                          &o[13], &unit, &chunk, &threads, &oout, &trusted))
+        return NULL;
+    Buf b[N_PACK + 3] = {{{0}, 0}};
+    Buf *bi = &b[N_PACK], *bj = &b[N_PACK + 1], *bo = &b[N_PACK + 2];
+    Pack p; Costs c;
+    PyObject *ret = NULL;
+    if (take_pack(o, b, unit, trusted, &p, &c) ||
+        take(oi, bi, "i", 8, K_INT, 0, 0) ||
+        take(oj, bj, "j", 8, K_INT, items(bi), 0) ||
+        take(oout, bo, "out", 8, K_FLOAT, items(bi), 1) ||
+        check_trees(&p, bi->v.buf, items(bi), "i") ||
+        check_trees(&p, bj->v.buf, items(bi), "j"))
+        goto done;
+    if (chunk < 1) chunk = 1;
+    PairsCtx x = {&p, &c, bi->v.buf, bj->v.buf, bo->v.buf, items(bi), chunk};
+    int64_t ntask = x.n / chunk + (x.n % chunk != 0);   /* no overflow for any chunk */
+    ret = run_released(pairs_task, &x, ntask, &p, &c, threads);
+done:
+    release_all(b, N_PACK + 3);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* all_pairs                                                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef struct {
+    const Pack *p; const Costs *c;
+    double *out;
+} AllCtx;
+
+/* rows r and K-1-r together, so that every task has the same work */
+static void all_task(void *vctx, int64_t r, Work *w)
+{
+    AllCtx *x = vctx;
+    const int64_t K = x->p->K;
+    for (int t = 0; t < 2; t++) {
+        int64_t row = t == 0 ? r : K - 1 - r;
+        if (t == 1 && row == r) break;   /* middle row of an odd K */
+        for (int64_t j = row + 1; j < K; j++) {
+            double d = pair(x->p, row, j, x->c, w);
+            x->out[row * K + j] = d;
+            x->out[j * K + row] = d;
+        }
+    }
+}
+
+PyDoc_STRVAR(all_pairs_doc,
+"all_pairs(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr,\n"
+"          dcost, icost, rmat, unit, threads, out, trusted=False)\n\n"
+"TED of every pair of trees of a pack into the K x K float64 matrix out\n"
+"(both triangles; the diagonal is left as it is).");
+
+static PyObject *py_all_pairs(PyObject *self, PyObject *args)
+{
+    PyObject *o[N_PACK], *oout;
+    int unit, threads, trusted = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOpiO|p", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &o[9], &o[10], &o[11], &o[12], &o[13], &unit,
+                          &threads, &oout, &trusted))
+        return NULL;
+    Buf b[N_PACK + 1] = {{{0}, 0}};
+    Pack p; Costs c;
+    PyObject *ret = NULL;
+    if (take_pack(o, b, unit, trusted, &p, &c)) goto done;
+    if (take(oout, &b[N_PACK], "out", 8, K_FLOAT, p.K * p.K, 1)) goto done;
+    AllCtx x = {&p, &c, b[N_PACK].v.buf};
+    ret = run_released(all_task, &x, (p.K + 1) / 2, &p, &c, threads);
+done:
+    release_all(b, N_PACK + 1);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* tile                                                                      */
+/* ------------------------------------------------------------------------ */
+
+typedef struct {
+    const Pack *p; const Costs *c;
+    const int64_t *uoff, *utree, *woff;
+    const double *ucount, *sizes;
+    int64_t r0, r1, c0, c1, ns;   /* ns: columns of s_out */
+    int want_s, is_diag;
+    double *s_out, *row_out, *diag_out, *within_out;
+} TileCtx;
+
+static void tile_task(void *vctx, int64_t t, Work *w)
+{
+    TileCtx *x = vctx;
+    const int64_t nr = x->r1 - x->r0;
+    for (int half = 0; half < 2; half++) {
+        if (half == 1 && !x->is_diag) break;
+        int64_t ri = half == 0 ? t : nr - 1 - t;
+        if (half == 1 && ri == t) break;
+        int64_t u = x->r0 + ri;
+        double acc0 = 0.0, acc1 = 0.0, acc2 = 0.0;
+        int64_t vstart = x->is_diag ? u : x->c0;
+        for (int64_t v = vstart; v < x->c1; v++) {
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+            int64_t wk = x->woff[u];
+            for (int64_t a = x->uoff[u]; a < x->uoff[u + 1]; a++) {
+                int64_t ta = x->utree[a];
+                double ca = x->ucount[a];
+                int64_t bstart = v == u ? a + 1 : x->uoff[v];  /* unordered pairs in u */
+                for (int64_t bb = bstart; bb < x->uoff[v + 1]; bb++) {
+                    int64_t tb = x->utree[bb];
+                    if (ta == tb) continue;
+                    double d = pair(x->p, ta, tb, x->c, w);
+                    if (v == u) x->within_out[wk++] = d;
+                    /* delta^2 of the three variants (kernels_numba._d2) */
+                    double sa = x->sizes[ta], sb = x->sizes[tb];
+                    double d0 = d * d;
+                    double e = d - fabs(sa - sb);
+                    double d1 = e * e;
+                    double f = d / (sa + sb);
+                    double d2 = f * f;
+                    double wgt = ca * x->ucount[bb];
+                    s0 += wgt * d0;
+                    s1 += wgt * d1;
+                    s2 += wgt * d2;
+                }
+            }
+            double *sv = x->want_s ? x->s_out + (ri * x->ns + (v - x->c0)) * 3 : NULL;
+            if (v == u) {
+                /* ordered pairs i != j within the unit */
+                x->diag_out[ri * 3 + 0] = 2.0 * s0;
+                x->diag_out[ri * 3 + 1] = 2.0 * s1;
+                x->diag_out[ri * 3 + 2] = 2.0 * s2;
+                if (sv) { sv[0] = 2.0 * s0; sv[1] = 2.0 * s1; sv[2] = 2.0 * s2; }
+            } else {
+                acc0 += s0;
+                acc1 += s1;
+                acc2 += s2;
+                if (sv) { sv[0] = s0; sv[1] = s1; sv[2] = s2; }
+            }
+        }
+        x->row_out[ri * 3 + 0] = acc0;
+        x->row_out[ri * 3 + 1] = acc1;
+        x->row_out[ri * 3 + 2] = acc2;
+    }
+}
+
+PyDoc_STRVAR(tile_doc,
+"tile(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr, dcost, icost, rmat,\n"
+"     unit, uoff, utree, ucount, sizes, r0, r1, c0, c1, want_s,\n"
+"     s_out, row_out, diag_out, woff, within_out, threads, trusted=False)\n\n"
+"One tile pair of the all-pairs sums: units [r0, r1) x [c0, c1); see\n"
+"synagree.distance.sums.run_tile for the outputs.");
+
+static PyObject *py_tile(PyObject *self, PyObject *args)
+{
+    PyObject *o[N_PACK], *ouoff, *outree, *oucount, *osizes, *os, *orow, *odiag, *owoff, *owithin;
+    int unit, want_s, threads, trusted = 0;
+    Py_ssize_t r0, r1, c0, c1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOpOOOOnnnnpOOOOOi|p", &o[0], &o[1], &o[2], &o[3],
+                          &o[4], &o[5], &o[6], &o[7], &o[8], &o[9], &o[10], &o[11], &o[12],
+                          &o[13], &unit, &ouoff, &outree, &oucount, &osizes, &r0, &r1, &c0,
+                          &c1, &want_s, &os, &orow, &odiag, &owoff, &owithin, &threads,
+                          &trusted))
+        return NULL;
+    enum { UOFF = N_PACK, UTREE, UCOUNT, SIZES, S, ROW, DIAG, WOFF, WITHIN, NB };
+    Buf b[NB] = {{{0}, 0}};
+    Pack p; Costs c;
+    PyObject *ret = NULL;
+    if (take_pack(o, b, unit, trusted, &p, &c)) goto done;
+    if (take(ouoff, &b[UOFF], "uoff", 8, K_INT, 1, 0)) goto done;
+    Py_ssize_t U = items(&b[UOFF]) - 1;
+    if (!(0 <= r0 && r0 <= r1 && r1 <= U && 0 <= c0 && c0 <= c1 && c1 <= U) ||
+        (r0 == c0 && r1 != c1) || (r0 != c0 && c0 < r1)) {
+        PyErr_SetString(PyExc_ValueError, "tile span out of range, or a diagonal tile that is not square");
+        goto done;
+    }
+    const int64_t *uoff = b[UOFF].v.buf;
+    for (Py_ssize_t u = 0; u < U; u++) {
+        if (uoff[0] != 0 || uoff[u + 1] < uoff[u]) {
+            PyErr_SetString(PyExc_ValueError, "uoff: offsets must start at 0 and not decrease");
+            goto done;
+        }
+    }
+    Py_ssize_t nv = uoff[U];
+    Py_ssize_t nr = r1 - r0, nc = c1 - c0;
+    if (take(outree, &b[UTREE], "utree", 8, K_INT, nv, 0) ||
+        take(oucount, &b[UCOUNT], "ucount", 8, K_FLOAT, nv, 0) ||
+        take(osizes, &b[SIZES], "sizes", 8, K_FLOAT, p.K, 0) ||
+        take(os, &b[S], "s_out", 8, K_FLOAT, want_s ? nr * nc * 3 : 0, 1) ||
+        take(orow, &b[ROW], "row_out", 8, K_FLOAT, nr * 3, 1) ||
+        take(odiag, &b[DIAG], "diag_out", 8, K_FLOAT, nr * 3, 1) ||
+        take(owoff, &b[WOFF], "woff", 8, K_INT, U + 1, 0) ||
+        take(owithin, &b[WITHIN], "within_out", 8, K_FLOAT, 0, 1) ||
+        check_trees(&p, b[UTREE].v.buf, nv, "utree"))
+        goto done;
+    const int64_t *woff = b[WOFF].v.buf;
+    if (r0 == c0) {
+        /* the distinct-tree pairs of the tile's units must fit in within_out */
+        for (Py_ssize_t u = r0; u < r1; u++) {
+            int64_t k = uoff[u + 1] - uoff[u];
+            if (woff[u] < 0 || woff[u] + k * (k - 1) / 2 > items(&b[WITHIN])) {
+                PyErr_SetString(PyExc_ValueError, "within_out too short for the units' pairs");
+                goto done;
+            }
+        }
+    }
+    TileCtx x = {&p, &c, uoff, b[UTREE].v.buf, woff, b[UCOUNT].v.buf, b[SIZES].v.buf,
+                 r0, r1, c0, c1, nc, want_s, r0 == c0,
+                 b[S].v.buf, b[ROW].v.buf, b[DIAG].v.buf, b[WITHIN].v.buf};
+    int64_t ntask = r0 == c0 ? (nr + 1) / 2 : nr;
+    ret = run_released(tile_task, &x, ntask, &p, &c, threads);
+done:
+    release_all(b, NB);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* ------------------------------------------------------------------------ */
+/* check_pack                                                                */
+/* ------------------------------------------------------------------------ */
+
+PyDoc_STRVAR(check_pack_doc,
+"check_pack(lab, lml, noff, kr, koff, rlab, rlml, rkr, rkoff, cl, cr) -> int\n\n"
+"Check a pack as every kernel call does (offsets, trees well formed in both\n"
+"orientations, label ids >= 0) and return the number of label ids it uses\n"
+"(largest + 1).  A pack that passed, with costs covering that many labels,\n"
+"may be given to the kernels with trusted=True: they then skip these\n"
+"O(nodes) checks.");
+
+static PyObject *py_check_pack(PyObject *self, PyObject *args)
+{
+    PyObject *o[B_DC];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &o[9], &o[10]))
+        return NULL;
+    Buf b[B_DC] = {{{0}, 0}};
+    Pack p;
+    int64_t labels = 0;
+    PyObject *ret = NULL;
+    if (take_trees(o, b, &p) == 0 && check_shapes(&p, &labels) == 0)
+        ret = PyLong_FromLongLong((long long)labels);
+    release_all(b, B_DC);
+    return ret;
+}
+
+static PyMethodDef methods[] = {
+    {"pairs", py_pairs, METH_VARARGS, pairs_doc},
+    {"all_pairs", py_all_pairs, METH_VARARGS, all_pairs_doc},
+    {"tile", py_tile, METH_VARARGS, tile_doc},
+    {"check_pack", py_check_pack, METH_VARARGS, check_pack_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "synagree.distance._tedc",
+    "Tree-edit-distance kernels in C (the twin of kernels_numba; see the source header).",
+    -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__tedc(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    /* the sources this was built from (setup.py), so that a build older than
+       its sources is noticed (synagree.base.native.built_from) */
+    if (m && PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) != 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
