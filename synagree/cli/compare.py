@@ -21,8 +21,6 @@ from synagree.io.evalb_lines import bracketed_file
 
 # every format of both kinds of input (``evalb``: bracketed input only)
 OUTPUTS = ("table", "json", "csv", "latex", "evalb")
-# = synagree.evaluation.compare.SIGNIFICANCE_REPLICATES (a test checks they agree)
-SIGNIFICANCE_REPLICATES = 1000  # --significance without --bootstrap
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,13 +49,14 @@ def _run_dependency(args: argparse.Namespace) -> int:
     if args.verbose and len(args.systems) != 1:
         raise InputError.single("<command line>", None, "usage",
                                 "-v (the scorer's table) needs exactly one system file")
-    if args.significance and args.sample_pairs:
+    if (args.significance or args.bootstrap) and args.sample_pairs:
         raise InputError.single("<command line>", None, "usage",
-                                "--significance needs the exact D_e: drop --sample-pairs")
-    replicates = args.bootstrap or SIGNIFICANCE_REPLICATES
+                                "--significance and --bootstrap need the exact D_e: drop "
+                                "--sample-pairs")
     old = baseline.read_baseline(args, "compare")  # before the long run
     res = compare(args.gold, args.systems, hierarchy=args.hierarchy, breakdown=args.breakdown,
-                  significance=args.significance, B=replicates, seed=args.seed,
+                  significance=args.significance, test_replicates=args.test_replicates,
+                  bootstrap=args.bootstrap, seed=args.seed,
                   names=args.names, alpha=not args.no_alpha, sample_pairs=args.sample_pairs,
                   exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
                   progress=not args.quiet, max_memory=args.max_memory,
@@ -102,11 +101,11 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="list the N most frequent confusions (default 10)")
     p.add_argument("--significance", action="store_true",
                    help="paired bootstrap and approximate randomisation between every two "
-                        f"systems (LAS, UAS, CLAS, alpha_plain), with --bootstrap replicates "
-                        f"(default {SIGNIFICANCE_REPLICATES:,} when --bootstrap is not given)")
-    options.add_bootstrap(p, "the significance tests")
-    p.add_argument("-B", "--replicates", dest="bootstrap", type=options.whole_number(1, 1_000_000),
-                   help=argparse.SUPPRESS)
+                        "systems (LAS, UAS, CLAS, alpha_plain; --test-replicates rounds)")
+    options.add_bootstrap(p)
+    baseline.add_test_replicates(p)
+    p.add_argument("-B", "--replicates", dest="test_replicates",
+                   type=options.whole_number(1, 1_000_000), help=argparse.SUPPRESS)
     p.add_argument("--no-alpha", action="store_true",
                    help="skip alpha (the all-pairs tree edit distances are the slow part)")
     p.add_argument("--params", metavar="FILE|collins|new|nk", default=None,

@@ -4,20 +4,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from synagree.agreement.agree import agree_corpus, load_corpus
+from synagree.agreement.agree import load_corpus
+from synagree.agreement.report import qa_report
 from synagree.base.problems import InputError, print_problems, tame
-from synagree.cli import options
+from synagree.cli import baseline, options
 from synagree.cli.categorical import parse_layers
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.cli.plot_options import add_plot_args, plot_settings
 from synagree.io.files import emit
-from synagree.io.json_input import read_json
 from synagree.noise.results import read_config
 from synagree.render.html import OUTPUTS, build_report, read_noise
 from synagree.render.mpl import pyplot
 from synagree.render.plots import check_runs, choose_metrics
 from synagree.stats.categorical import DEFAULT_LAYERS
-from synagree.stats.stored_results import check_report
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,16 +30,7 @@ def run(args: argparse.Namespace) -> int:
     named = args.layers is not None  # layers asked for by name are kept even when id-like
     layers = parse_layers(args.layers if named else ",".join(DEFAULT_LAYERS),
                           allow_empty=True)
-    previous = None
-    if args.compare_to:
-        if not args.bootstrap:
-            raise InputError.single("<command line>", None, "usage",
-                                    "--compare-to needs bootstrap replicates (--bootstrap > 0)")
-        # untrusted input: read within limits, every field the comparison uses checked
-        previous = read_json(args.compare_to, kind="baseline-invalid",
-                             what="a stored `synagree report --output json`",
-                             max_memory=args.max_memory)
-        check_report(previous, args.compare_to)
+    old = baseline.baseline_options(args, "agree")  # a stored agree or report result
     metrics, ylim = plot_settings(args)
     if (metrics or ylim) and not args.noise:
         raise InputError.single("<command line>", None, "usage",
@@ -53,18 +43,15 @@ def run(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     if noise:  # runs made on another corpus are refused before the long work
         check_runs(read_config(args.noise), corpus, args.noise)
-    # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
-    result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
-                          level=args.ci_level, max_memory=args.max_memory,
-                          progress=not args.quiet)
-    if result.warnings and not args.quiet:
-        print_problems(result.warnings, limit=10)
-    text = build_report(result, output, noise=args.noise or None, bootstrap=args.bootstrap,
-                        seed=args.seed,
-                        confidence=args.ci_level, layers=layers, compare_to=previous,
-                        variant=args.variant, worst=args.worst,
+    rep = qa_report(corpus, layers=layers, skip_id_like=not named, bootstrap=args.bootstrap,
+                    seed=args.seed, level=args.ci_level, worst=args.worst,
+                    variant=args.variant, baseline=old, sample_pairs=args.sample_pairs,
+                    exact=args.exact, max_memory=args.max_memory, progress=not args.quiet)
+    if rep.agreement.warnings and not args.quiet:
+        print_problems(rep.agreement.warnings, limit=10)
+    text = build_report(rep, output, noise=args.noise or None,
                         max_sentences=args.max_sentences or None, title=args.title,
-                        skip_id_like=not named, noise_metrics=metrics, noise_ylim=ylim)
+                        noise_metrics=metrics, noise_ylim=ylim)
     emit(text, args.out)
     if args.out and not args.quiet:
         size = len(text.encode("utf-8", "backslashreplace"))  # (as written)
@@ -87,9 +74,8 @@ def register(p: argparse.ArgumentParser) -> None:
                         "runs made on other files are refused")
     add_plot_args(p, corpus=False)
     options.add_bootstrap(p, "alpha, LAS and the layer coefficients")
-    p.add_argument("--compare-to", metavar="PREVIOUS.json",
-                   help="a previous round's `synagree report --output json`: test whether "
-                        "agreement changed significantly (needs --bootstrap)")
+    baseline.add_baseline_args(p, "report")  # --baseline (--compare-to), --baseline-top
+    options.add_sampling(p)
     p.add_argument("--layers", default=None,
                    help=f"token layers for categorical agreement (comma-separated; '' for "
                         f"none; default {','.join(DEFAULT_LAYERS)}, leaving out a layer whose "
