@@ -24,8 +24,8 @@ import pytest
 
 from synagree.agreement import qa
 from synagree.agreement.agree import agree_corpus, load_corpus
-from synagree.cli.main import main
 from synagree.agreement.report import qa_report
+from synagree.cli.main import main
 from synagree.render.html import build_report, read_noise, sentence_data
 
 QA = Path(__file__).resolve().parent / "data" / "qa"

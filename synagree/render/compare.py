@@ -255,7 +255,8 @@ def render_significance(res: CompareResult) -> str:
     >>> res = compare(gold, [system], names=["parser"], breakdown=True)
     >>> render_significance(res)
     ''
-    >>> sig = compare(gold, [system, gold], names=["parser", "oracle"], significance=True, test_replicates=50)
+    >>> sig = compare(gold, [system, gold], names=["parser", "oracle"], significance=True,
+    ...               test_replicates=50)
     >>> render_significance(sig).splitlines()[0].split(" over ")[1]
     '2 units, seed 0'
     """
