@@ -29,7 +29,9 @@ def run(args: argparse.Namespace) -> int:
                         plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check,
                         tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf,
                         wu_palmer=args.wu_palmer,
-                        per_feature=args.per_feature, **_tiers_options(args))
+                        per_feature=args.per_feature, bootstrap=args.bootstrap,
+                        seed=args.seed, level=args.ci_level, max_memory=args.max_memory,
+                        **_tiers_options(args))
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
     text = render_tags(res, output)
@@ -74,6 +76,8 @@ def register(p: argparse.ArgumentParser) -> None:
                               "pair by # sent_id when both files have them, else by position")
     options.add_output(p, OUTPUTS, "table")
     options.add_quiet(p)
+    options.add_bootstrap(p, "accuracy, Cohen's kappa and Scott's pi")
+    options.add_memory(p)
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (docs/method.md §15)
     p.add_argument("--prf", action="store_true",
                    help="add micro and macro P/R/F1 over tags: strict (tags as written) and "
