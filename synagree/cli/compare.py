@@ -89,12 +89,9 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="one system: the official scorer's -v table (plus LAS_full, "
                         "LAS_hier and alpha)")
     options.add_output(p, OUTPUTS, "table")
-    p.add_argument("--names", nargs="+", metavar="NAME", help="names for the system files")
-    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
-                   help="add LAS_hier: head correct x hierarchical label credit")
-    p.add_argument("--breakdown", action="store_true",
-                   help="P/R/F1 by relation, gold UPOS, dependency length, direction and "
-                        "sentence length; relation confusions")
+    options.add_names(p)
+    options.add_hierarchy(p, plain_as_leaf=False)
+    p.add_argument("--breakdown", action="store_true", help=options.BREAKDOWN_HELP)
     p.add_argument("--full-labels", action="store_true",
                    help="breakdown and confusions by full DEPREL (with subtypes)")
     p.add_argument("--top", type=options.whole_number(1), default=10, metavar="N",
@@ -117,9 +114,6 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_sampling(p)
     options.add_memory(p)
     options.add_quiet(p)
-    add_tag_syntax_args(p, "DEPREL values")  # --tag-syntax, --bdm, --wu-palmer (method §15)
-    p.add_argument("--prf", action="store_true",
-                   help="add micro and macro P/R/F1 over relations: strict (head + full "
-                        "DEPREL), lenient (head + universal relation), unlabelled, and both "
-                        "label-only (docs/method.md §17)")
+    add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (method §15)
+    p.add_argument("--prf", action="store_true", help=options.PRF_HELP)
     baseline.add_baseline_args(p, "compare")  # --baseline, --baseline-top

@@ -16,7 +16,7 @@ from synagree.noise.results import read_config
 from synagree.render.html import OUTPUTS, build_report, read_noise
 from synagree.render.mpl import pyplot
 from synagree.render.plots import check_runs, choose_metrics
-from synagree.stats.categorical import DEFAULT_LAYERS
+from synagree.stats.categorical import DEFAULT_LAYERS, LAYERS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,17 +73,13 @@ def register(p: argparse.ArgumentParser) -> None:
                         "to plot, with this corpus's own alpha and LAS as reference lines; "
                         "runs made on other files are refused")
     add_plot_args(p, corpus=False)
-    options.add_bootstrap(p, "alpha, LAS and the layer coefficients")
+    options.add_bootstrap(p)
     baseline.add_baseline_args(p, "report")  # --baseline (--compare-to), --baseline-top
     options.add_sampling(p)
-    p.add_argument("--layers", default=None,
-                   help=f"token layers for categorical agreement (comma-separated; '' for "
-                        f"none; default {','.join(DEFAULT_LAYERS)}, leaving out a layer whose "
-                        f"values look like ids or numbers, with a note; a layer named here "
-                        f"is always kept)")
+    p.add_argument("--layers", default=None, help=options.layers_help(LAYERS, DEFAULT_LAYERS))
     options.add_variant(p)
     p.add_argument("--worst", type=options.whole_number(0), default=20, metavar="K",
-                   help="sentences in the worst list of the table outputs (default 20)")
+                   help=options.WORST_HELP)
     p.add_argument("--max-sentences", type=options.whole_number(0), default=5000, metavar="N",
                    help="HTML: keep at most the N worst sentences (default 5000; 0: all)")
     p.add_argument("--title", help="page title")
