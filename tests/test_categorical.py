@@ -198,7 +198,7 @@ def test_layers_on_three_annotator_fixture():
     # head offsets: every head agrees
     assert res["head"].observed() == 1.0
     # UPOS has one category only: chance-corrected coefficients undefined
-    assert math.isnan(res["upos"].coefficients()["kappa"])
+    assert math.isnan(res["upos"].coefficients()["cohen_kappa"])
     # specific agreement over the pooled pair tables (pairs anna-bert, anna-cleo,
     # bert-cleo; rows = first of the pair):
     #   obj:  n_kk = 1 (ab, s1) + 1 (ac, s3) = 2; row 1 + 2 + 1 = 4; col 1 + 1 + 0 = 2
@@ -217,7 +217,7 @@ def test_unit_sums_reproduce_pooled_coefficients():
         la = C.layer_agreement(data, by_document=False)
         s = C.unit_sums(data)
         got = C.coefficients_from_sums(s, np.ones((1, s.n_units)))
-        for k in ("observed", "kappa", "pi", "alpha"):
+        for k in ("observed", "cohen_kappa", "scott_pi", "alpha_nominal"):
             assert got[k][0] == pytest.approx(la.coefficients()[k], abs=1e-14, nan_ok=True)
         # doubling every unit changes nothing for A_o; weights are honoured
         got2 = C.coefficients_from_sums(s, 2 * np.ones((1, s.n_units)))
@@ -245,8 +245,8 @@ def test_macro_and_micro_over_documents(tmp_path):
     assert la.observed() == pytest.approx(6 / 8)  # micro: pooled items
     md = la.macro_documents()
     assert md["observed"] == pytest.approx((4 / 5 + 2 / 3) / 2)  # macro: mean of documents
-    per = [la.by_document[d].coefficients()["kappa"] for d in ("doc1", "doc2")]
-    assert md["kappa"] == pytest.approx(np.mean(per))
+    per = [la.by_document[d].coefficients()["cohen_kappa"] for d in ("doc1", "doc2")]
+    assert md["cohen_kappa"] == pytest.approx(np.mean(per))
     # macro over categories: mean of specific agreement; micro = observed agreement
     assert la.specific_macro() == pytest.approx(np.mean(list(la.specific().values())))
     d = la.to_dict()
@@ -274,14 +274,14 @@ def test_shared_cdt_pairs_equal_pooled():
     la = res["deprel"]
     p = la.pairs[0].coefficients()
     # two annotators: D&F κ = Cohen's κ, Fleiss κ = Scott's π, A_o = LA of docs/method.md §6
-    assert la.davies_fleiss() == pytest.approx(p["kappa"], abs=1e-14)
-    assert la.fleiss() == pytest.approx(p["pi"], abs=1e-14)
+    assert la.davies_fleiss() == pytest.approx(p["cohen_kappa"], abs=1e-14)
+    assert la.fleiss() == pytest.approx(p["scott_pi"], abs=1e-14)
     assert la.observed() == pytest.approx(0.923976608, abs=1e-9)  # REFERENCE.md LA
     assert res["head"].observed() == pytest.approx(0.961152882, abs=1e-9)  # UAS
     b = C.bootstrap(C.items_from_corpus(corpus, "deprel"), B=200, seed=1)
-    assert b["kappa"]["low"] < la.davies_fleiss() < b["kappa"]["high"]
+    assert b["cohen_kappa"]["low"] < la.davies_fleiss() < b["cohen_kappa"]["high"]
     b2 = C.bootstrap(C.items_from_corpus(corpus, "deprel"), B=200, seed=1)
-    assert np.array_equal(b["kappa"]["replicates"], b2["kappa"]["replicates"])
+    assert np.array_equal(b["cohen_kappa"]["replicates"], b2["cohen_kappa"]["replicates"])
 
 
 # --------------------------------------------------------------------------
@@ -297,7 +297,7 @@ def test_cli_categorical(capsys):
     assert main(["categorical", *files, "--allow-missing", "--output", "json",
                  "--bootstrap", "50", "--confusion"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["layers"]["deprel"]["coefficient_names"]["kappa"] == "Davies & Fleiss kappa"
+    assert d["layers"]["deprel"]["coefficient_names"]["cohen_kappa"] == "Davies & Fleiss kappa"
     assert "table" in d["layers"]["deprel"]["pairs"][0]
     assert "deprel" in d["bootstrap"]["intervals"]
     for fmt in ("csv", "markdown", "latex"):

@@ -298,7 +298,8 @@ def test_categorical_formats_carry_the_rows(run_cli, tmp_path):
     assert d["feature_items"] == "all" and d["layers"]["feats:Number"]["items"] == 9
     pf = d["per_feature"]
     assert pf["items"] == "all" and pf["features"]["Number"]["pair_agree"] == 7
-    assert set(pf["intervals"]["Number"]) == {"observed", "kappa", "pi", "alpha"}
+    assert set(pf["intervals"]["Number"]) == {"observed", "cohen_kappa", "scott_pi",
+                                              "alpha_nominal"}
     assert "feats:Number" in d["bootstrap"]["intervals"]
 
 
@@ -340,7 +341,7 @@ def test_unsorted_feats_warn_and_match_canonically(run_cli, tmp_path):
     rc, out, err = run_cli("categorical", ANN[0], odd, "--layers", "feats:Tense",
                            "--output", "csv")
     assert rc == 0 and "(unsorted-feats)" in err and f"{odd}:4: warning:" in err
-    assert out.splitlines()[1].startswith("feats:Tense,9,1.0000")
+    assert out.splitlines()[1].startswith("layers,feats:Tense,9,1.0000")
     rc, _, err = run_cli("categorical", ANN[0], odd, "--layers", "feats:Tense", "-q")
     assert rc == 0 and err == ""
     rc, _, err = run_cli("categorical", ANN[0], odd, "--layers", "feats:Tense", "--strict")
@@ -359,14 +360,15 @@ def test_tags_formats(run_cli, tmp_path):
     rc, out, _ = run_cli("tags", ANN[0], ANN[1], "--column", "feats", "--per-feature",
                          "--output", "csv")
     rows = list(csv.reader(io.StringIO(out)))
-    assert [r[0] for r in rows[:4]] == ["feature", "ALL", "UFeats", "Number"]
-    assert rows[1][3:7] == ["24", "24", "21", "5"] and rows[2][3:7] == ["22", "23", "20", "6"]
+    assert [r[:2] for r in rows[:4]] == [["section", "feature"], ["per_feature", "ALL"],
+                                          ["per_feature", "UFeats"], ["per_feature", "Number"]]
+    assert rows[1][4:8] == ["24", "24", "21", "5"] and rows[2][4:8] == ["22", "23", "20", "6"]
     rc, out, _ = run_cli("tags", ANN[0], ANN[1], "--column", "feats", "--per-feature",
                          "--output", "json")
     d = json.loads(out)["per_feature"]
     assert d["features"][0]["feature"] == "Number" and d["micro_f1"] == 0.875
     rc, out, _ = run_cli("tags", ANN[0], ANN[1], "--column", "feats", "--output", "csv")
-    assert out.splitlines()[0].startswith("tag,count,exact")
+    assert out.splitlines()[0].startswith("section,tag,count,exact")
 
 
 # --------------------------------------------------------------------------

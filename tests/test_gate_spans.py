@@ -295,7 +295,8 @@ def test_cli_formats(tmp_path, capsys):
     csv_out = tmp_path / "s.csv"
     assert main(args + ["-o", str(csv_out), "-q"]) == 0
     lines = csv_out.read_text(encoding="utf-8").splitlines()
-    assert lines[0] == "key,response,label,measure,correct,partial,missing,spurious," \
-                       "precision,recall,f1"
-    assert lines[2].startswith("gold,system,ALL,lenient,5,1,0,0,1.0,1.0,1.0")
+    assert lines[0] == "section,key,response,label,measure,correct,partial,missing,spurious," \
+                       "precision,recall,f1,note"
+    assert lines[-1].startswith("signature,") and "layer:" in lines[-1]
+    assert lines[2].startswith("spans,gold,system,ALL,lenient,5,1,0,0,1.0,1.0,1.0")
     assert main(["spans", str(DATA / "gold.tree")]) == 2

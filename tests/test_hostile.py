@@ -417,7 +417,7 @@ def test_tags_csv_escapes_hostile_tags(tmp_path, capsys):
     files = _hostile_pair(tmp_path)
     for col in ("deprel", "upos"):
         for fmt, out in _outputs(tmp_path, capsys, ["tags", "--column", col], ["csv"], files):
-            assert "\n'=1+1," in out and "\n=" not in out and "\n@" not in out
+            assert "\ntags,'=1+1," in out and "\n=" not in out and "\n@" not in out
     rc, out, err = run(capsys, "tags", *files)
     assert rc == 0 and "\x1b" not in out
 

@@ -474,8 +474,8 @@ def test_pooled_kappa_pi_say_which_items(tmp_path, run_cli, monkeypatch):
     deprel = json.loads(out)["layers"]["deprel"]
     words = sum(len(b) for b in odin)
     assert deprel["items"] == words + sum(len(b) for b in odin[:5])
-    assert deprel["coefficient_items"] == {"observed": deprel["items"], "kappa": words,
-                                           "pi": words, "alpha": deprel["items"]}
+    assert deprel["coefficient_items"] == {"observed": deprel["items"], "cohen_kappa": words,
+                                           "scott_pi": words, "alpha_nominal": deprel["items"]}
     rc, out, err = run_cli("categorical", "--dirs", *dirs, "--allow-missing")
     header = out.splitlines()[1]
     assert "items coded by all (kappa, pi)" in header

@@ -84,7 +84,8 @@ def test_categorical_csv_is_one_table(opts, run_cli, tmp_path):
     names = {r[0] for r in rows[1:]}
     want = {"layers"} | {{"--specific": "specific", "--per-feature": "per_feature",
                           "--enhanced": "enhanced"}[o[0]] for o in opts}
-    assert "layers" in names and names <= want | {"note"}  # ENH has no FEATS: no per_feature rows
+    # ENH has no FEATS: no per_feature rows
+    assert "layers" in names and names <= want | {"note", "signature"}
     # the layers section is the plain CSV, cell for cell
     rc, plain, _ = run_cli("categorical", *ENH, "--layers", "deprel,feats", "--output", "csv")
     # (ENH has no FEATS: the note on feats makes the plain CSV sectioned too)
@@ -100,8 +101,9 @@ def test_categorical_csv_is_one_table(opts, run_cli, tmp_path):
 
 def test_categorical_plain_csv_unchanged(run_cli):
     rc, out, _ = run_cli("categorical", *FEATS, "--output", "csv")
-    assert rc == 0 and out.startswith("layer,items,observed,")
-    one_table(out)
+    assert rc == 0 and out.startswith("section,layer,items,observed,")
+    rows = one_table(out)
+    assert rows[-1][0] == "signature" and "layers:" in rows[-1][-1]
 
 
 def test_categorical_specific_rows_by_hand(run_cli):
@@ -145,7 +147,7 @@ def test_tags_tiers_csv_is_one_table(opts, run_cli, tmp_path):
 
 def test_tags_without_tiers_unchanged(run_cli):
     rc, out, _ = run_cli("tags", *TIERS, "--column", "xpos", "--output", "csv")
-    assert rc == 0 and out.startswith("tag,count,exact,")
+    assert rc == 0 and out.startswith("section,tag,count,exact,")
     one_table(out)
 
 

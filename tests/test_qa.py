@@ -200,7 +200,8 @@ def test_bootstrap_shares_resamples_with_core(cdt_en):
         assert np.allclose(b.intervals[name].replicates, core.replicates[name], equal_nan=True)
         lo, hi = core.ci(name)
         assert (b.intervals[name].low, b.intervals[name].high) == pytest.approx((lo, hi))
-    for name in ("alpha_plain", "LAS_full", "deprel_kappa", "deprel_alpha", "head_pi"):
+    for name in ("alpha_plain", "LAS_full", "deprel_cohen_kappa", "deprel_alpha_nominal",
+                 "head_scott_pi"):
         iv = b.intervals[name]
         assert iv.low <= iv.estimate <= iv.high
         assert iv.se > 0
@@ -263,7 +264,7 @@ def test_qa_summary_tables(three):
     d = qa.qa_summary(three, worst=5, bootstrap_replicates=50, layers=["deprel"])
     assert d["worst"]["units"][0]["uid"] == "s1"
     assert d["pairs"]["alpha_plain"][0][2] == pytest.approx(4 / 9)
-    assert "deprel_kappa" in d["bootstrap"]["metrics"]
+    assert "deprel_cohen_kappa" in d["bootstrap"]["metrics"]
     json.dumps(d, allow_nan=False)  # strict JSON: no NaN
     for fmt in ("csv", "markdown", "latex", "table"):
         text = render_qa.render_tables(d, fmt)

@@ -171,9 +171,9 @@ def test_tags_cli_formats(run_cli, tmp_path):
     assert rc == 0
     head, all_row = out.splitlines()[:2]
     assert head.endswith("credit,alt_correct,accuracy_alt,bdm,accuracy_bdm,bdm_precision,"
-                         "bdm_recall,bdm_f1,wup,accuracy_wup")
-    assert all_row.split(",")[7:9] == ["3.6", "3.1"]
-    assert float(all_row.split(",")[-2]) == pytest.approx(2 / 3 + 1 + 0 + 0.75 + 0.8 + 1)
+                         "bdm_recall,bdm_f1,wup,accuracy_wup,note")
+    assert all_row.split(",")[8:10] == ["3.6", "3.1"]
+    assert float(all_row.split(",")[-3]) == pytest.approx(2 / 3 + 1 + 0 + 0.75 + 0.8 + 1)
     rc, out, _ = run_cli(*args)
     assert "BDM credit (GATE)" in out and "Wu-Palmer credit" in out
     rc, out, _ = run_cli(*args, "--output", "json")

@@ -182,7 +182,8 @@ def test_render_formats():
     assert data["words"] == 10 and abs(data["accuracy_hier"] - 41 / 60) < TOL
     assert data["per_tag"][0]["tag"] == "Ncmsn"
     csv_lines = render_tags(r, "csv").strip().split("\n")
-    assert csv_lines[0].startswith("tag,count,exact") and csv_lines[1].startswith("ALL,10,5")
+    assert csv_lines[0].startswith("section,tag,count,exact")
+    assert csv_lines[1].startswith("tags,ALL,10,5")
     with pytest.raises(ValueError):
         render_tags(r, "latex")
 
@@ -198,7 +199,7 @@ def test_cli(run_cli, tmp_path):
     rc, out, _ = run_cli("tags", DATA / "ptb-gold.conllu", DATA / "ptb-sys.conllu",
                          "--column", "xpos", "--hierarchy", DATA / "coarse-ptb.hier",
                          "--output", "csv", "-o", target)
-    assert rc == 0 and out == "" and target.read_text().startswith("tag,count")
+    assert rc == 0 and out == "" and target.read_text().startswith("section,tag,count")
     rc, out, err = run_cli("tags", DATA / "ud-a.conllu", DATA / "ud-b.conllu")
     assert rc == 2 and "ud-b.conllu:" in err and "word-count-mismatch" in err
     rc, _, err = run_cli("tags", gold, sys_, "--column", "xpos", "--hierarchy", "msd",

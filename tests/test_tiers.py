@@ -267,7 +267,7 @@ def test_csv_tiers_section_is_lossless():
     text = render_tags(tiny(), "csv")
     assert text.startswith("section,tag,count,exact") and "\n\n" not in text
     every = list(csv.DictReader(io.StringIO(text)))
-    assert {r["section"] for r in every} == {"tags", "tiers"}
+    assert {r["section"] for r in every} == {"tags", "tiers", "signature"}
     assert every[0]["section"] == "tags" and every[0]["tag"] == "ALL"
     rows = [r for r in every if r["section"] == "tiers"]
     top = rows[0]

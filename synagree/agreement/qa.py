@@ -1164,7 +1164,7 @@ def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
     `synagree.stats.bootstrap.resample_weights` with this ``seed``, so α and LAS
     replicates equal ``agree_corpus(bootstrap=B, seed=seed)``'s
     (docs/method.md §5.4).  Categorical coefficients of ``categorical_layers``
-    are named ``{layer}_{observed|kappa|pi|alpha}``.
+    are named ``{layer}_{observed|cohen_kappa|scott_pi|alpha_nominal}``.
 
     Parameters
     ----------

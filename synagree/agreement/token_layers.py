@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from synagree._version import __version__
 from synagree.agreement.enhanced import EnhancedAgreement, enhanced_agreement
 from synagree.base.memory import check_layer_bootstrap
 from synagree.base.problems import InputError, Problem
@@ -108,6 +109,23 @@ class TokenLayerAgreement:
     notes: List[str] = field(default_factory=list)
     skipped: Dict[str, str] = field(default_factory=dict)
     unit_counts: Dict[str, int] = field(default_factory=dict)
+
+    def signature_settings(self) -> Dict[str, str]:
+        """How the numbers were computed: the corpus's matching, the layers, the
+        items of feature layers, the bootstrap and the version."""
+        out = {k: str(v) for k, v in self.settings.items()}
+        out["layers"] = ",".join(self.results) or "none"
+        if self.feature_items is not None:
+            out["feature_items"] = self.feature_items
+        if self.replicates:
+            out["bootstrap"] = (f"{self.replicates} replicates, seed {self.seed}, "
+                                f"level {self.level:g}")
+        out["version"] = __version__
+        return out
+
+    def signature(self) -> str:
+        """`signature_settings` as one line, ``key:value|key:value|...``."""
+        return "|".join(f"{k}:{v}" for k, v in self.signature_settings().items())
 
 
 def check_specific(layers: Sequence[str], specific: Optional[str]) -> None:

@@ -199,16 +199,24 @@ _AGREE_RENAMED: Dict[str, str] = {
     "bdm_la": "LA_bdm", "bdm_las": "LAS_bdm", "la_given_head": "LA_given_head",
     **{f"alpha_{v}_h": f"alpha_{v}_hier" for v in VARIANT_NAMES},
 }
+#: the token-layer coefficients (categorical, report), bare and as the bootstrap's
+#: ``{layer}_{coefficient}`` names of the fixed layers
+_LAYER_COEFFICIENTS = {"kappa": "cohen_kappa", "pi": "scott_pi", "alpha": "alpha_nominal"}
+_LAYER_RENAMED: Dict[str, str] = {
+    **_LAYER_COEFFICIENTS,
+    **{f"{layer}_{old}": f"{layer}_{new}" for old, new in _LAYER_COEFFICIENTS.items()
+       for layer in ("deprel", "head", "upos", "xpos", "feats", "head+deprel")},
+}
 RENAMED: Dict[str, Dict[str, str]] = {
     "agree": _AGREE_RENAMED,
-    "report": _AGREE_RENAMED,
+    "report": {**_AGREE_RENAMED, **_LAYER_RENAMED},
     "noise": _AGREE_RENAMED,
     "compare": {},
     "tags": {"hier_credit": "accuracy_hier", "hier_kappa": "kappa_hier",
              "mean_credit": "accuracy_hier",
              "alt_accuracy": "accuracy_alt", "mean_bdm": "accuracy_bdm",
              "mean_wup": "accuracy_wup"},
-    "categorical": {},
+    "categorical": _LAYER_RENAMED,
 }
 
 

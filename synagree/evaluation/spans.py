@@ -158,9 +158,22 @@ class SpanResult:
             out = out + p.bdm
         return out
 
+    def settings(self) -> Dict[str, str]:
+        """How the numbers were computed, for the signature."""
+        out = {"layer": self.layer, "offsets": self.offsets, "labels": self.labels}
+        if self.hierarchy is not None:
+            out["bdm_hierarchy"] = self.hierarchy
+        out["version"] = __version__
+        return out
+
+    def signature(self) -> str:
+        """`settings` as one line, ``key:value|key:value|...``."""
+        return "|".join(f"{k}:{v}" for k, v in self.settings().items())
+
     def to_dict(self) -> dict:
         """JSON-ready data with stable keys (fractions, not percent)."""
-        d = {"synagree_version": __version__, "files": list(self.files),
+        d = {"synagree_version": __version__, "settings": self.settings(),
+             "signature": self.signature(), "files": list(self.files),
              "annotators": list(self.annotators), "layer": self.layer,
              "offsets": self.offsets, "labels": self.labels, "documents": self.documents,
              "overall": self.overall.as_dict(),

@@ -2,7 +2,7 @@
 from typing import Dict, List, Optional
 
 from synagree.render.rows import _f
-from synagree.stats.categorical import LayerAgreement
+from synagree.stats.categorical import COEFFICIENTS, LayerAgreement
 
 
 def complete_differs(results: Dict[str, LayerAgreement]) -> bool:
@@ -59,7 +59,7 @@ def summary_rows(results: Dict[str, LayerAgreement],
     for layer, la in results.items():
         c = la.coefficients()
         row = [layer, str(la.items)] + ([str(la.complete_items)] if complete else [])
-        for k in ("observed", "kappa", "pi", "alpha"):
+        for k in COEFFICIENTS:
             cell = _f(c[k])
             if cis and layer in cis and k in cis[layer]:
                 ci = cis[layer][k]
@@ -67,7 +67,7 @@ def summary_rows(results: Dict[str, LayerAgreement],
             row.append(cell)
         row.append(_f(c["specific_macro"]))
         md = la.macro_documents()
-        row.append(_f(md.get("kappa")) if len(la.by_document) > 1 else _f(c["kappa"]))
+        row.append(_f(md.get("cohen_kappa")) if len(la.by_document) > 1 else _f(c["cohen_kappa"]))
         rows.append(row)
     return rows
 

@@ -8,6 +8,7 @@ from synagree.base.escape import plain
 from synagree.evaluation.features import FeatureScores
 from synagree.render.rows import _f, render_rows
 from synagree.render.tables import fmt_num
+from synagree.stats.categorical import COEFFICIENTS
 from synagree.stats.features import PerFeature
 
 #: How each item definition is named in the tables.
@@ -70,7 +71,7 @@ def per_feature_rows(pf: PerFeature, cis: Optional[Dict[str, Dict[str, dict]]] =
         c = la.coefficients()
         row = [feature, ITEM_SETS.get(pf.items, pf.items), str(pf.given[feature]),
                str(la.items)]
-        for k in ("observed", "kappa", "pi", "alpha"):
+        for k in COEFFICIENTS:
             cell = _f(c[k])
             if cis and feature in cis and k in cis[feature]:
                 ci = cis[feature][k]

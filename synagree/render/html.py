@@ -67,6 +67,7 @@ from synagree.render.qa import render_tables
 from synagree.render.rows import _f as _num
 from synagree.render.units import unit_change_rows
 from synagree.stats.attachment import brackets
+from synagree.stats.categorical import COEFFICIENTS
 
 OUTPUTS = ("html", "json", "csv", "markdown", "latex")
 NOISE_KEYS = ("series", "p", "p_relabel", "p_reattach", "p_random", "run", "seed")
@@ -555,24 +556,23 @@ def _layers(qa: dict) -> Optional[dict]:
         co = c["coefficients"]
         rows.append([layer, str(c["items"])] + ([str(c["complete_items"])] if complete else [])
                     + [str(len(c["categories"]))]
-                    + [with_ci(layer, k, co[k]) for k in ("observed", "kappa", "pi", "alpha")]
+                    + [with_ci(layer, k, co[k]) for k in COEFFICIENTS]
                     + [_num(co["specific_macro"])])
     pairs = []
     if m > 2:
         for layer, c in cat.items():
             for p in c["pairs"]:
                 pairs.append([layer, f"{p['a']} × {p['b']}", str(p["items"]),
-                              _num(p["observed"]), _num(p["kappa"]), _num(p["pi"])])
+                              _num(p["observed"]), _num(p["cohen_kappa"]), _num(p["scott_pi"])])
     documents = []
     for layer, c in [(layer, c) for layer, c in cat.items() if len(c["documents"]) > 1][:2]:
-        drow = [[doc, str(v["items"])] + [_num(v[k]) for k in ("observed", "kappa", "pi",
-                                                               "alpha")]
+        drow = [[doc, str(v["items"])] + [_num(v[k]) for k in COEFFICIENTS]
                 for doc, v in c["documents"].items()]
         md = c["macro_documents"]
         drow.append(["macro-average", ""] + [_num(md.get(k)) for k in
-                                             ("observed", "kappa", "pi", "alpha")])
+                                             COEFFICIENTS])
         drow.append(["micro-average (pooled)", str(c["items"])] +
-                    [_num(c["coefficients"][k]) for k in ("observed", "kappa", "pi", "alpha")])
+                    [_num(c["coefficients"][k]) for k in COEFFICIENTS])
         documents.append({"layer": layer, "rows": drow})
     spec_layer = "deprel" if "deprel" in cat else next(iter(cat))
     c = cat[spec_layer]
@@ -622,6 +622,7 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
         "noise_note": noise_reference.note if noise_rows and noise_reference else None,
         "variant": data["variant"], "phrase": result.kind != "dependency",
         "csp": Markup(CSP), "version": __version__,  # (a constant)
+        "signature": result.signature(),
         "css": _inline("report.css", "</style"), "js": _inline("report.js", "</script"),
         "data": Markup(_json_script(data)),
     }
@@ -668,7 +669,8 @@ def build_report(report: ReportResult, output: str = "html", *, noise=None,
                           allow_nan=False) + "\n"
     result = report.agreement
     qa = {"summary": json_ready(result.to_dict()), **report.tables,
-          "baseline": result.baseline.as_dict() if result.baseline is not None else None}
+          "baseline": result.baseline.as_dict() if result.baseline is not None else None,
+          "signature": result.signature()}
     if output != "html":
         return render_tables(qa, output)
     path = noise if isinstance(noise, (str, os.PathLike)) else None

@@ -7,10 +7,11 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from synagree.agreement.qa import AnnotatorInfluence, UnitDiag, Worst
-from synagree.base.escape import csv_row
+from synagree.base.escape import csv_row, plain
 from synagree.base.jsonable import json_ready
 from synagree.render.rows import _f, render_rows
 from synagree.stats.alpha import VARIANTS
+from synagree.stats.categorical import COEFFICIENTS
 
 
 def _short(s: Optional[str], n: int = 80) -> str:
@@ -166,9 +167,16 @@ def render_tables(qa: dict, fmt: str) -> str:
             for r in rows:
                 for h, c in zip(header[1:], r[1:]):
                     w.writerow(csv_row([table, r[0], h, c]))
+        if qa.get("signature"):
+            w.writerow(csv_row(["signature", "", "", qa["signature"]]))
         return buf.getvalue()
     parts = [render_rows(header, rows, fmt, caption=table) for table, header, rows in
              _all_tables(qa)]
+    sig = qa.get("signature")
+    if sig:  # the settings, one line to be copied whole
+        parts.append({"markdown": f"Signature: `{sig}`\n",
+                      "latex": f"% synagree signature: {plain(sig)}\n"}.get(
+                          fmt, f"signature: {plain(sig)}\n"))
     return "\n".join(parts)
 
 
@@ -186,7 +194,7 @@ def _all_tables(qa: dict):
                 row += [_f(b.get("low"), 6), _f(b.get("high"), 6)]
             rows.append(row)
     for layer, c in (qa.get("categorical") or {}).items():
-        for name in ("observed", "kappa", "pi", "alpha"):
+        for name in COEFFICIENTS:
             row = [f"{layer} {c['coefficient_names'][name]}", _f(c["coefficients"][name], 6)]
             if conf:
                 b = bs.get(f"{layer}_{name}", {})
@@ -219,16 +227,13 @@ def _all_tables(qa: dict):
                 sorted(c["specific"].items(), key=lambda kv: -freq.get(kv[0], 0))]
         yield f"Specific agreement: {layer}", ["category", "assignments", "specific"], rows
         if len(c["documents"]) > 1:
-            rows = [[doc, str(v["items"])] + [_f(v[k]) for k in ("observed", "kappa", "pi",
-                                                                  "alpha")]
+            rows = [[doc, str(v["items"])] + [_f(v[k]) for k in COEFFICIENTS]
                     for doc, v in c["documents"].items()]
             md = c["macro_documents"]
-            rows.append(["(macro)", ""] + [_f(md.get(k)) for k in ("observed", "kappa", "pi",
-                                                                  "alpha")])
+            rows.append(["(macro)", ""] + [_f(md.get(k)) for k in COEFFICIENTS])
             rows.append(["(micro)", str(c["items"])] + [_f(c["coefficients"][k]) for k in
-                                                        ("observed", "kappa", "pi", "alpha")])
-            yield (f"Per document: {layer}", ["document", "items", "observed", "kappa", "pi",
-                                              "alpha"], rows)
+                                                        COEFFICIENTS])
+            yield (f"Per document: {layer}", ["document", "items", *COEFFICIENTS], rows)
     w = qa["worst"]
     rows = []
     for r, u in enumerate(w["units"], start=1):

@@ -99,7 +99,8 @@ SECTION = "section"
 NOTE = "note"
 
 
-def sections_csv(tables: Sequence[Tuple[str, str]], notes: Sequence[str] = ()) -> str:
+def sections_csv(tables: Sequence[Tuple[str, str]], notes: Sequence[str] = (),
+                 signature: str = "") -> str:
     """Several CSV tables as ONE table: a ``section`` column, then the union of the columns.
 
     Each row is a row of one of the tables, under its own column names, with
@@ -146,7 +147,7 @@ def sections_csv(tables: Sequence[Tuple[str, str]], notes: Sequence[str] = ()) -
         parsed.append((section, rows[0], rows[1:]))
         for c in rows[0]:
             columns.setdefault(c, len(columns))
-    if notes:
+    if notes or signature:
         columns.setdefault(NOTE, len(columns))
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -157,8 +158,9 @@ def sections_csv(tables: Sequence[Tuple[str, str]], notes: Sequence[str] = ()) -
             for c, cell in zip(header, r):
                 out[columns[c]] = cell
             w.writerow([escape.csv_cell(section), *out])  # cells already made safe
-    for n in notes:
+    for section, n in [(NOTE, n) for n in notes] + ([("signature", signature)]
+                                                    if signature else []):
         out = [""] * len(columns)
         out[columns[NOTE]] = str(escape.csv_cell(n))
-        w.writerow([NOTE, *out])
+        w.writerow([section, *out])
     return buf.getvalue()

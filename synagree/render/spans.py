@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from typing import List, Optional, Sequence
 
-from synagree.base.escape import plain
+from synagree.base.escape import markdown, plain
 from synagree.evaluation.spans import SpanPair, SpanResult
-from synagree.render.rows import render_rows
+from synagree.render.rows import render_rows, sections_csv
 from synagree.render.tables import fmt_num
 from synagree.stats.gate_prf import MEASURES, BDMCounts, DiffCounts
 
@@ -115,7 +115,7 @@ def render_spans(res: SpanResult, output: str = "table") -> str:
     >>> r = SpanResult(["a", "b"], ["a", "b"], "constituents", "tokens", "type", 1,
     ...                [SpanPair("a", "b", DiffCounts(3, 1, 0, 0, keys=4, responses=4))])
     >>> print(render_spans(r, "csv").splitlines()[1])
-    a,b,ALL,strict,3,1,0,0,0.75,0.75,0.75
+    spans,a,b,ALL,strict,3,1,0,0,0.75,0.75,0.75,
     """
     if output == "json":
         return json.dumps(res.to_dict(), indent=2, ensure_ascii=False) + "\n"
@@ -123,8 +123,18 @@ def render_spans(res: SpanResult, output: str = "table") -> str:
         raise ValueError(f"unknown output format {output!r}; expected one of "
                          f"{', '.join(SPAN_OUTPUTS)}")
     rows = span_rows(res, exact=output == "csv")
-    if output != "table":
-        return render_rows(SPAN_HEADER, rows, output)
+    sig = res.signature()
+    if output == "csv":  # one table: the rows, the notes and the signature (docs/output.md)
+        return sections_csv([("spans", render_rows(SPAN_HEADER, rows, output))], res.notes,
+                            sig)
+    if output == "markdown":
+        return (render_rows(SPAN_HEADER, rows, output)
+                + "".join(f"\nNote: {markdown(n)}\n" for n in res.notes)
+                + f"\nSignature: `{sig}`\n")
+    if output == "latex":
+        return (render_rows(SPAN_HEADER, rows, output)
+                + "".join(f"% note: {plain(n)}\n" for n in res.notes)
+                + f"% synagree signature: {plain(sig)}\n")
     head = [("files", ", ".join(res.files)),
             ("layer", f"{res.layer} ({res.offsets} as offsets; {_LABELS[res.labels]})"),
             ("documents", str(res.documents))]
@@ -133,5 +143,6 @@ def render_spans(res: SpanResult, output: str = "table") -> str:
     width = max(len(k) for k, _ in head)
     lines = [plain(f"{k:<{width}}  {v}") for k, v in head]
     lines += [plain(f"note: {n}") for n in res.notes]
-    text = "\n".join(lines) + "\n\n" + render_rows(SPAN_HEADER, rows, "table")
+    text = ("\n".join(lines) + "\n\n" + render_rows(SPAN_HEADER, rows, "table")
+            + f"\nsignature: {plain(sig)}\n")
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

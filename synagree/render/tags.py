@@ -19,7 +19,9 @@ from synagree.stats.gate_prf import BDMCounts
 def render_tags(res: TagsResult, output: str = "table") -> str:
     r"""A `TagsResult` as ``table`` (summary + per-tag rows), ``json`` or ``csv``.
 
-    CSV has one row per gold tag, after an ``ALL`` row.  With
+    CSV is one table (`synagree.render.rows.sections_csv`): section ``tags``
+    has one row per gold tag, after an ``ALL`` row; the notes and the
+    settings signature are rows of their own.  With
     ``--tag-syntax alternatives``, ``--bdm`` and ``--wu-palmer``
     (docs/method.md §15, §23) every format gains the sums and means
     (``alt_correct``/``accuracy_alt``, ``bdm``/``accuracy_bdm``,
@@ -30,9 +32,7 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     (`synagree.render.features.feature_score_rows`), and the table shows
     them after the per-tag rows.  With tiers (`TagsResult.tiers`) the table
     goes on, after a blank line, with the tiers table of
-    `synagree.render.tiers`, and the CSV becomes one table with a leading
-    ``section`` column (`synagree.render.rows.sections_csv`): section
-    ``tags`` (the rows above), ``tiers`` and ``note`` (the notes).
+    `synagree.render.tiers`, and the CSV adds section ``tiers``.
 
     Parameters
     ----------
@@ -61,11 +61,12 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     ...                     + row.format(2, "left", "VERB", 0, "root") + "\n")
     ...     paths.append(path)
     >>> res = evaluate_tags(*paths)
-    >>> print(render_tags(res, "csv"), end="")
-    tag,count,exact,accuracy,accuracy_hier,confusion,confusion_count
-    ALL,2,1,0.5,1.0,,
-    nsubj:pass,1,0,0.0,1.0,nsubj,1
-    root,1,1,1.0,1.0,,0
+    >>> print(render_tags(res, "csv"), end="")  # doctest: +ELLIPSIS
+    section,tag,count,exact,accuracy,accuracy_hier,confusion,confusion_count,note
+    tags,ALL,2,1,0.5,1.0,,,
+    tags,nsubj:pass,1,0,0.0,1.0,nsubj,1,
+    tags,root,1,1,1.0,1.0,,0,
+    signature,,,,,,,,column:deprel|hierarchy:ud|tag_syntax:plain|version:...
     >>> for p in paths: os.remove(p)
     """
     if output == "json":
@@ -82,7 +83,8 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
             if res.tiers is not None:  # likewise: the CLI refuses both
                 raise ValueError("CSV holds either the per-feature rows or the tiers rows; "
                                  "use JSON for both")
-            return buf.getvalue()
+            return sections_csv([("per_feature", buf.getvalue())], tags_notes(res),
+                                res.signature())
         extra = _csv_extra_columns(res)
         w.writerow(["tag", "count", "exact", "accuracy", "accuracy_hier", "confusion",
                     "confusion_count"] + extra)
@@ -99,14 +101,14 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         text = buf.getvalue()
         if res.prf is not None:  # tags --prf (docs/method.md §17)
             text = append_prf_csv(text, res.prf)
-        if res.tiers is not None:  # one table per CSV file (docs/output.md)
-            parts = [("tags", text), ("tiers", tiers_csv(res.tiers))]
+        parts = [("tags", text)]  # one table per CSV file (docs/output.md)
+        if res.tiers is not None:
+            parts.append(("tiers", tiers_csv(res.tiers)))
             if res.tiers.ambiguity is not None:  # --majority (docs/method.md §16.4)
                 parts.append(("majority", majority_csv(res.tiers)))
             if res.tiers.lexicon is not None:  # --lexicon (docs/method.md §16.5)
                 parts.append(("lexicon", lexicon_csv(res.tiers)))
-            return sections_csv(parts, tags_notes(res))
-        return text
+        return sections_csv(parts, tags_notes(res), res.signature())
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
     summary = [("gold", res.gold_file), ("system", res.system_file), ("column", res.column),

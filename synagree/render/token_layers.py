@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Dict, List, Sequence, Tuple
 
+from synagree._version import __version__
 from synagree.agreement.token_layers import TokenLayerAgreement
 from synagree.base.escape import markdown, plain
 from synagree.base.jsonable import json_ready
@@ -34,7 +35,9 @@ def _without_replicates(cis: Dict[str, Dict[str, dict]]) -> dict:
 
 
 def _json(rep: TokenLayerAgreement, confusion: bool) -> str:
-    d: dict = {"annotators": rep.annotators, **rep.settings, **rep.unit_counts,
+    d: dict = {"synagree_version": __version__, "settings": rep.signature_settings(),
+               "signature": rep.signature(),
+               "annotators": rep.annotators, **rep.settings, **rep.unit_counts,
                "layers": {k: v.to_dict(confusion=confusion) for k, v in rep.results.items()}}
     if rep.intervals:
         d["bootstrap"] = {"replicates": rep.replicates, "seed": rep.seed,
@@ -83,7 +86,7 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
     >>> rep = token_layer_agreement(corpus, ["deprel"], specific="deprel")
     >>> header = render_token_layers(rep, "csv").splitlines()[0].split(",")
     >>> header[:3], header[-3:]
-    (['section', 'layer', 'items'], ['category', 'assignments', 'specific agreement'])
+    (['section', 'layer', 'items'], ['assignments', 'specific agreement', 'note'])
     """
     if fmt == "json":
         return _json(rep, confusion)
@@ -125,9 +128,18 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
         sections.append(("enhanced", render_enhanced(rep.enhanced, fmt)))
         text += "\n" + sections[-1][1]
         notes += rep.enhanced.notes
-    if fmt == "csv" and (len(sections) > 1 or notes):  # one table per CSV file
-        text = sections_csv(sections, notes)
-    return text
+    if fmt == "csv":  # one table per CSV file, the signature a row of its own
+        return sections_csv(sections, notes, rep.signature())
+    return text + _signature(rep.signature(), fmt)
+
+
+def _signature(sig: str, fmt: str) -> str:
+    """The settings signature as the last line of a text, Markdown or LaTeX output."""
+    if fmt == "markdown":
+        return f"\nSignature: `{sig}`\n"
+    if fmt == "latex":
+        return f"% synagree signature: {plain(sig)}\n"
+    return f"signature: {plain(sig)}\n"
 
 
 def _notes(notes: Sequence[str], fmt: str) -> str:

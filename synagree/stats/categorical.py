@@ -66,7 +66,7 @@ from synagree.trees.hierarchy import chance_corrected
 
 LAYERS = ("deprel", "head", "upos", "xpos", "feats", "head+deprel")
 DEFAULT_LAYERS = ("deprel", "head", "upos", "xpos", "feats")
-COEFFICIENTS = ("observed", "kappa", "pi", "alpha")  # pooled, bootstrapped
+COEFFICIENTS = ("observed", "cohen_kappa", "scott_pi", "alpha_nominal")  # pooled, bootstrapped
 
 
 # --------------------------------------------------------------------------
@@ -884,7 +884,7 @@ class PairCounts:
     def coefficients(self) -> Dict[str, float]:
         """``observed``, ``kappa`` (Cohen) and ``pi`` (Scott) of the pair."""
         c = self.contingency
-        return {"observed": c.observed(), "kappa": c.kappa(), "pi": c.pi()}
+        return {"observed": c.observed(), "cohen_kappa": c.kappa(), "scott_pi": c.pi()}
 
 
 @dataclass
@@ -1021,8 +1021,8 @@ class LayerAgreement:
         ``kappa`` is Cohen's κ for two annotators and the Davies & Fleiss κ
         for more; ``pi`` is Scott's π for two and Fleiss' κ for more.
         """
-        return {"observed": self.observed(), "kappa": self.davies_fleiss(),
-                "pi": self.fleiss(), "alpha": self.alpha(),
+        return {"observed": self.observed(), "cohen_kappa": self.davies_fleiss(),
+                "scott_pi": self.fleiss(), "alpha_nominal": self.alpha(),
                 "specific_macro": self.specific_macro()}
 
     def pair_mean(self, which: str) -> float:
@@ -1049,14 +1049,14 @@ class LayerAgreement:
             "items": self.items, "units": self.units, "ignored_units": self.ignored_units,
             "complete_items": self.complete_items,
             # the items behind each coefficient (docs/method.md §12.3)
-            "coefficient_items": {"observed": self.items, "kappa": self.complete_items,
-                                  "pi": self.complete_items, "alpha": self.items},
+            "coefficient_items": {"observed": self.items, "cohen_kappa": self.complete_items,
+                                  "scott_pi": self.complete_items, "alpha_nominal": self.items},
             "categories": list(self.categories),
             "coefficients": self.coefficients(),
-            "coefficient_names": {"kappa": "Cohen's kappa" if self.m == 2
+            "coefficient_names": {"cohen_kappa": "Cohen's kappa" if self.m == 2
                                   else "Davies & Fleiss kappa",
-                                  "pi": "Scott's pi" if self.m == 2 else "Fleiss' kappa",
-                                  "alpha": "Krippendorff's alpha (nominal)",
+                                  "scott_pi": "Scott's pi" if self.m == 2 else "Fleiss' kappa",
+                                  "alpha_nominal": "Krippendorff's alpha (nominal)",
                                   "observed": "observed agreement",
                                   "specific_macro": "macro-average of specific agreement"},
             "pairs": [{"a": p.a, "b": p.b, "items": p.items, **p.coefficients(),
@@ -1340,7 +1340,7 @@ def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
         n = nc.sum(1)
         de = n * n - (nc * nc).sum(1)
         alpha = np.where((n >= 2) & (de > 0), 1 - (n - 1) * (w @ s.alpha_dis) / de, np.nan)
-    return {"observed": observed, "kappa": kappa, "pi": pi, "alpha": alpha}
+    return {"observed": observed, "cohen_kappa": kappa, "scott_pi": pi, "alpha_nominal": alpha}
 
 
 def multinomial_weights(rng: np.random.Generator, n_units: int, B: int) -> np.ndarray:
