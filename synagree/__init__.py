@@ -29,6 +29,7 @@ _EXPORTS = {
     "agree": "synagree.agreement.agree",
     "agree_corpus": "synagree.agreement.agree",
     "load_corpus": "synagree.agreement.agree",
+    "read": "synagree.io.read",
     "AgreementResult": "synagree.agreement.agree",
     "AlphaStats": "synagree.stats.alpha",
     "krippendorff_alpha": "synagree.stats.krippendorff",

@@ -94,6 +94,7 @@ from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
 from synagree.stats.hierarchical import (
     describe_hierarchy,
+    hierarchy_input,
     label_credit_fn,
     load_hierarchy_noting_added,
 )
@@ -960,13 +961,15 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
 
     Parameters
     ----------
-    gold : str, path-like, text stream or Treebank
-        A path, CoNLL-U text (a string with a newline), a stream or a
+    gold : str, path-like, file-like or Treebank
+        A path, CoNLL-U text (a string with a newline), a text or binary
+        stream (compressed or not; named ``<gold>`` and ``<system 1>``, ...
+        unless it has a real ``.name``) or a
         `synagree.evaluation.conll18.Treebank`.
     systems : sequence of the same
         One or more system outputs.
-    hierarchy : str, path-like or Hierarchy, optional
-        ``"ud"``, ``"msd"``, ``"flat"``, a file or a
+    hierarchy : str, path-like, file-like or Hierarchy, optional
+        ``"ud"``, ``"msd"``, ``"flat"``, a file (or a stream of one) or a
         `synagree.trees.hierarchy.Hierarchy`: adds ``LAS_hier``.
     breakdown : bool
         Add `BREAKDOWNS` and the relation confusion matrix.
@@ -1048,6 +1051,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
         raise InputError.single("<command line>", None, "usage",
                                 "--tag-syntax alternatives, --bdm and --wu-palmer need "
                                 "--hierarchy ud|msd|flat|FILE")
+    hierarchy = hierarchy_input(hierarchy) if hierarchy is not None else None
     gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
                                                         for k, s in enumerate(systems)])
     sys_names = _names(sys_tbs, names)

@@ -18,8 +18,9 @@ import numpy as np
 
 from synagree.base.gc_pause import paused_gc
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
-from synagree.io.files import PathLike, raise_new_errors, read_text
+from synagree.io.files import raise_new_errors, read_text
 from synagree.io.native_scan import scanc
+from synagree.io.sources import Source, as_input, input_name
 from synagree.io.text import comparable
 
 
@@ -190,13 +191,14 @@ PHRASE_STYLES = ("auto", "delex", "penn")
 DELEX_LEAF_COVERAGE = 0.9
 
 
-def parse_bracket_file(path: PathLike, log: ProblemLog) -> Optional[List[Tuple[int, RawTree]]]:
+def parse_bracket_file(path: Source, log: ProblemLog) -> Optional[List[Tuple[int, RawTree]]]:
     r"""The raw bracketed trees of a file, as parsed nested lists.
 
     Parameters
     ----------
-    path : str or path-like
-        The file (``.gz``/``.xz``/``.bz2`` decompressed).
+    path : str, path-like or file-like
+        The file (``.gz``/``.xz``/``.bz2`` decompressed), or an open text or
+        binary stream (`synagree.io.sources`).
     log : ProblemLog
         Receives every problem (unbalanced brackets, stray text, empty file).
 
@@ -228,19 +230,20 @@ def parse_bracket_file(path: PathLike, log: ProblemLog) -> Optional[List[Tuple[i
     >>> os.remove(path)
     """
     n_before = len(log.errors)
-    text = read_text(path, log)
+    source = as_input(path)
+    text = read_text(source, log)
     if text is None:
         return None
-    raw = _parse_brackets(text, str(path), log)
+    raw = _parse_brackets(text, input_name(source), log)
     if len(log.errors) > n_before:
         return None
     if not raw:
-        log.add(str(path), None, "empty-file", "file holds no bracketed trees")
+        log.add(input_name(source), None, "empty-file", "file holds no bracketed trees")
         return None
     return raw
 
 
-def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog] = None,
+def read_brackets(path: Source, style: str = "auto", log: Optional[ProblemLog] = None,
                   strict: bool = False) -> List[PhraseSentence]:
     r"""Read the bracketed trees of one file, delexicalised.
 
@@ -251,8 +254,9 @@ def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog]
 
     Parameters
     ----------
-    path : str or path-like
-        The file (``.gz``/``.xz``/``.bz2`` decompressed).
+    path : str, path-like or file-like
+        The file (``.gz``/``.xz``/``.bz2`` decompressed), or an open text or
+        binary stream (`synagree.io.sources`).
     style : {"auto", "delex", "penn"}
         ``delex``: bare strings are leaf categories; ``penn``: bare strings are
         words under preterminals, dropped.
@@ -290,14 +294,15 @@ def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog]
     """
     if style not in PHRASE_STYLES:
         raise ValueError(f"style must be auto, delex or penn, not {style!r}")
-    path = Path(path)
+    source = as_input(path)
+    name = input_name(source)
     log = log if log is not None else ProblemLog(strict=strict)
     out: List[PhraseSentence] = []
     with raise_new_errors(log):
-        raw = parse_bracket_file(path, log)
+        raw = parse_bracket_file(source, log)
         if raw is not None:
-            decision = decide_phrase_style([(str(path), raw)], style)
-            out = phrase_sentences(str(path), raw, decision.style, log)
+            decision = decide_phrase_style([(name, raw)], style)
+            out = phrase_sentences(name, raw, decision.style, log)
     return out
 
 
