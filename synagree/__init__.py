@@ -33,6 +33,7 @@ _EXPORTS = {
     "AgreementResult": "synagree.agreement.agree",
     "AlphaStats": "synagree.stats.alpha",
     "krippendorff_alpha": "synagree.stats.krippendorff",
+    "ted": "synagree.distance.tree_pairs",
     "tree_alpha": "synagree.stats.alpha",
     "InputError": "synagree.base.problems",
     "Problem": "synagree.base.problems",
