@@ -130,9 +130,9 @@ def test_phrase_structure_streams(core_data):
 
 
 def test_readers_take_streams():
+    from synagree.base.problems import ProblemLog
     from synagree.io.brackets import parse_bracket_file, read_brackets
     from synagree.io.conllu import read_conllu
-    from synagree.base.problems import ProblemLog
 
     by_path = read_conllu(SAMPLE / "ann_a" / "sample.conllu")
     by_stream = read_conllu(io.BytesIO(gzip.compress(A.encode())))
@@ -197,7 +197,7 @@ def test_tags_streams_with_tiers_and_hierarchy(tmp_path):
     by_path = evaluate_tags(tmp_path / "a.conllu", tmp_path / "b.conllu", column="xpos",
                             tiers="upos", unmapped="own-class")
     res = evaluate_tags(io.StringIO(a), io.BytesIO(gzip.compress(b.encode())), column="xpos",
-                        tiers="upos", unmapped="own-class")  # the gold stream is read twice (xpos, upos)
+                        tiers="upos", unmapped="own-class")  # the gold stream is read twice
     assert res.accuracy == by_path.accuracy
     assert res.to_dict()["tiers"] == by_path.to_dict()["tiers"]
     assert (res.gold_file, res.system_file) == ("<gold>", "<system>")
