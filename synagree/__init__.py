@@ -20,7 +20,7 @@ Examples
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, List
 
 from synagree._version import __version__
 
@@ -52,5 +52,5 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def __dir__() -> list:
+def __dir__() -> List[str]:
     return sorted(__all__)

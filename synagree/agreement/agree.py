@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree._version import __version__
 from synagree.agreement.baseline import PerUnit, agree_baseline, unit_data
@@ -203,7 +203,7 @@ class AgreementResult:
             return None
         return small_sample_note(self.units, "the bootstrap intervals")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         """The result as JSON-ready data with stable keys (docs/output.md).
 
         Returns
@@ -214,7 +214,7 @@ class AgreementResult:
             ``counts``, each section's details under ``details``, ``notes``
             and ``warnings``.
         """
-        d: dict = {"synagree_version": __version__, "kind": self.kind,
+        d: Dict[str, Any] = {"synagree_version": __version__, "kind": self.kind,
                    "settings": dict(self.settings), "signature": self.signature()}
         if self.corpus is not None:
             d.update(self.corpus.settings())
@@ -238,7 +238,7 @@ class AgreementResult:
                            "units": self.scores.units},
             },
         })
-        details: dict = {}
+        details: Dict[str, Any] = {}
         if self.bootstrap is not None:
             small = self.small_sample()
             details["bootstrap"] = {"replicates": self.bootstrap.size,
@@ -532,8 +532,8 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
                       if corpus.joined_units or corpus.edited_units else None))
 
 
-def result_settings(corpus: Corpus, variants: Sequence[str], ta, seed: int, bootstrap: int,
-                    level: float) -> Dict[str, str]:
+def result_settings(corpus: Corpus, variants: Sequence[str], ta: TreeAlpha, seed: int,
+                    bootstrap: int, level: float) -> Dict[str, str]:
     """The settings signature of an agreement result (docs/output.md).
 
     Examples

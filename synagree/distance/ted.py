@@ -181,7 +181,7 @@ class TreePack:
         self.rkoff = np.zeros(K + 1, dtype=np.int64)
         np.cumsum([t.r_keyroots.shape[0] for t in self.trees], out=self.rkoff[1:])
 
-        def cat(name, dtype=np.int32):
+        def cat(name: str, dtype: type = np.int32) -> np.ndarray:
             parts = [getattr(t, name) for t in self.trees]
             return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
 
@@ -259,6 +259,7 @@ def ted(t1: FlatTree, t2: FlatTree, costs: Optional[Costs] = None) -> float:
     """
     ext = kernels.C_EXTENSION
     if ext is not None and (ext is _fresh[0] or _check_fresh(ext)):
+        d: Optional[float]
         try:
             if costs is None:
                 d = ext.ted_pair(t1.labels, t1.lml, t1.keyroots, t1.r_labels, t1.r_lml,
@@ -452,4 +453,5 @@ def pairwise(trees: Sequence[FlatTree], costs: Optional[Costs] = None) -> np.nda
     """
     distinct, which = dedupe(trees)
     dm = distance_matrix(TreePack(distinct), costs)
-    return dm[np.ix_(which, which)]
+    out: np.ndarray = dm[np.ix_(which, which)]
+    return out

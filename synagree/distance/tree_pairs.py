@@ -16,7 +16,7 @@ docs/method.md §3); `Costs` only with `FlatTree`, whose label ids they index.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple, Union, overload
+from typing import List, Optional, Sequence, Tuple, Union, cast, overload
 
 import numpy as np
 
@@ -42,8 +42,8 @@ _SINGLE = (FlatTree, DepSentence, PhraseSentence, str)
 
 
 @overload
-def ted(a: TreeLike, b: TreeLike, costs: Optional[Costs] = None, *,
-        phrase_style: str = "auto") -> float: ...
+def ted(a: TreeLike, b: TreeLike, costs: Optional[Costs] = None, *,  # type: ignore[overload-overlap]
+        phrase_style: str = "auto") -> float: ...  # (a str is one tree, not a sequence)
 
 
 @overload
@@ -123,7 +123,8 @@ def ted(a: Union[TreeLike, Sequence[TreeLike]], b: Union[TreeLike, Sequence[Tree
     if not xs:
         return np.zeros(0, dtype=np.float64)
     if all(isinstance(t, FlatTree) for t in xs + ys):
-        t1, t2 = xs, ys
+        t1 = cast(List[FlatTree], xs)
+        t2 = cast(List[FlatTree], ys)
     else:
         t1, t2 = _flat(xs, ys, costs, phrase_style)
     n = len(xs)

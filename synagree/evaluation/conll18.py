@@ -395,7 +395,8 @@ def _read_text(source: FileSource, name: Optional[str]) -> Tuple[str, str]:
         raw, label = b"", name or str(source)
     try:
         # .gz, .xz, .bz2 decompressed (a stream's by its first bytes only)
-        data = decompress(raw) if is_stream(source) else read_bytes(Path(source))
+        data = read_bytes(Path(source)) if isinstance(source, (str, os.PathLike)) \
+            else decompress(raw)
     except CorruptCompressedFile as e:
         raise InputError.single(label, None, "corrupt-compressed-file", str(e)) from None
     except FileNotFoundError:  # the kinds of readers.read_text

@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -179,7 +179,7 @@ _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 # or a bare string.  Every walk over these (and over PhraseNode trees) uses an
 # explicit stack: a file may nest brackets far deeper than Python's recursion
 # limit.
-RawTree = list
+RawTree = List[Any]
 
 
 PHRASE_STYLES = ("auto", "delex", "penn")
@@ -407,7 +407,7 @@ def _parse_brackets_detailed(text: str, fname: str,
                              log: ProblemLog) -> List[Tuple[int, RawTree]]:
     """`_parse_brackets` token by token, logging every problem where it is."""
     trees = []
-    stack: List[list] = []
+    stack: List[List[Any]] = []
     starts: List[int] = []
     for no, line in enumerate(text.split("\n"), start=1):
         if not stack and line.lstrip().startswith("#"):
@@ -415,7 +415,7 @@ def _parse_brackets_detailed(text: str, fname: str,
         for m in _TOKEN.finditer(line):
             tok = m.group()
             if tok == "(":
-                node: list = []
+                node: List[Any] = []
                 if stack:
                     stack[-1].append(node)
                 else:
@@ -441,14 +441,14 @@ def _parse_brackets_detailed(text: str, fname: str,
     return trees
 
 
-def _label_and_kids(node: list) -> Tuple[str, list]:
+def _label_and_kids(node: List[Any]) -> Tuple[str, List[Any]]:
     """A parsed bracket ``[label, child...]``; ``( (S ...))`` has the label ``""``."""
     if node and isinstance(node[0], str):
         return node[0], node[1:]
     return "", node
 
 
-def _raw_brackets(tree: RawTree) -> Iterator[Tuple[str, list]]:
+def _raw_brackets(tree: RawTree) -> Iterator[Tuple[str, List[Any]]]:
     """Every bracket of a parsed tree as ``(label, children)``, iteratively."""
     stack = [tree]
     while stack:
@@ -630,7 +630,7 @@ def _delex(tree: RawTree, style: str, words: List[str]) -> Optional[PhraseNode]:
 
     # frames: [label, kids, next kid index, finished children]
     label, kids = _label_and_kids(tree)
-    stack: List[list] = [[label, kids, 0, []]]
+    stack: List[List[Any]] = [[label, kids, 0, []]]
     result: Optional[PhraseNode] = None
     while stack:
         frame = stack[-1]

@@ -687,7 +687,7 @@ def _scan_c(text: str, begin: int, end: int, table: object) -> _Scan:
     as `_scan_python`); ``table``: ``_scanc.table()``, one for all chunks of
     a file."""
     (n_lines, n_rows, rows, ids, heads, starts, n_blocks, block_start, block_end, fine,
-     comments, metadata, columns) = _scanc.scan(  # type: ignore[union-attr]
+     comments, metadata, columns) = _scanc.scan(
         text, begin, end, table)
     at = np.frombuffer(starts, np.int64)
     return _Scan(n_lines, np.frombuffer(block_start, np.int64, n_blocks).tolist(),

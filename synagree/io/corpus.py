@@ -39,11 +39,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.brackets import (
     PhraseSentence,
+    RawTree,
     StyleDecision,
     decide_phrase_style,
     parse_bracket_file,
@@ -209,7 +210,7 @@ class Corpus:
         """Units whose annotators' texts differ by local edits (docs/method.md §1.8)."""
         return sum(1 for u in self.units if u.edited)
 
-    def unit_changes(self) -> List[dict]:
+    def unit_changes(self) -> List[Dict[str, Any]]:
         """The joined and the edited units, JSON-ready (docs/method.md §1.7–1.8).
 
         Returns
@@ -435,7 +436,7 @@ def _read_collecting(paths: Sequence[Input], fmt: str, phrase_style: str, log: P
     together with every other problem of the input.
     """
     docs: List[Optional[List[Sentence]]] = [None for _ in paths]
-    raw: Dict[int, list] = {}
+    raw: Dict[int, List[Tuple[int, RawTree]]] = {}
     errors: List[Problem] = []
     for i, p in enumerate(paths):
         n_before = len(log.errors)
@@ -591,7 +592,7 @@ def _doc_key(filename: str, annotator: str) -> str:
     return stem
 
 
-def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
+def from_dirs(dirs: Sequence["str | os.PathLike[str]"], fmt: str = "auto",
               phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
               check_text: bool = True, log: Optional[ProblemLog] = None,
               match: str = MATCH_AUTO) -> Corpus:

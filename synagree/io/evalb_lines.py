@@ -346,7 +346,7 @@ def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
     except IsADirectoryError:
         log.add(name, None, "not-a-file", "is a directory, expected a file")
     except OSError as exc:
-        log.add(name, None, "unreadable", exc.strerror if isinstance(source, Buffer)
+        log.add(name, None, "unreadable", str(exc.strerror) if isinstance(source, Buffer)
                 else f"cannot read file: {exc.strerror}")
     else:
         if not raw:

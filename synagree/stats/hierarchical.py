@@ -268,7 +268,7 @@ def load_hierarchy(spec: HierarchySpec, labels: Iterable[str] = (),
     if isinstance(spec, Hierarchy):
         h = spec
     elif isinstance(spec, Buffer) or is_stream(spec):
-        h = Hierarchy.from_file(hierarchy_input(spec))
+        h = Hierarchy.from_file(as_input(spec, "<hierarchy>"))
     else:
         name = str(spec)
         if plain_as_leaf and name != "ud":
