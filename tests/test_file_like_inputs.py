@@ -238,6 +238,12 @@ def test_parseval_streams():
     by_streams = parseval(io.BytesIO(gzip.compress(g.encode())), io.StringIO(t))
     assert by_streams.all.fraction("f_measure") == by_lines.all.fraction("f_measure")
     assert by_streams.gold_file == "<gold>"
+    prm = io.BytesIO(b"DELETE_LABEL TOP\n")  # punctuation kept: the VPs differ
+    other = parseval([g.strip()], [t.strip()], params=prm)  # a parameter file in a stream
+    assert other.all.fraction("f_measure") != by_lines.all.fraction("f_measure")
+    with pytest.raises(InputError) as exc:
+        parseval([g.strip()], [t.strip()], params=io.StringIO("NO_SUCH_KEY 1\n"))
+    assert exc.value.errors[0].file == "<params>"
 
 
 def test_noise_source_stream():

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO, Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree.base.native import built_from
@@ -55,6 +54,7 @@ from synagree.io.evalb_lines import (
 )
 from synagree.io.evalb_params import EvalbParams, load_params
 from synagree.io.sources import Buffer, as_input
+from synagree.io.sources import Source as ParamsSource
 
 try:  # the compiled kernel (optional, like the other C kernels)
     from synagree.evaluation import _parsevalc  # type: ignore[attr-defined]
@@ -770,7 +770,7 @@ def _engine(engine: str, debug: int, detail: bool) -> str:
     return "c" if engine == "c" or (engine == "auto" and built) else "python"
 
 
-def parseval(gold: Source, system: Source, params: Union[str, Path, EvalbParams] = "collins",
+def parseval(gold: Source, system: Source, params: Union[ParamsSource, EvalbParams] = "collins",
              *, detail: bool = False, engine: str = "auto") -> ParsevalResult:
     r"""Score a system's bracketed file against gold, as EVALB does.
 
@@ -779,8 +779,9 @@ def parseval(gold: Source, system: Source, params: Union[str, Path, EvalbParams]
     gold, system : str, path-like, file-like, BracketLines or sequence of str
         Files (``.gz``/``.xz``/``.bz2`` decompressed), text or binary streams
         of them, or lists of lines; one sentence a line.
-    params : str, path-like or EvalbParams
-        ``collins`` (default), ``new``, ``nk``, a ``.prm`` file or settings
+    params : str, path-like, file-like or EvalbParams
+        ``collins`` (default), ``new``, ``nk``, a ``.prm`` file (or a stream
+        of one) or settings
         (`synagree.io.evalb_params.load_params`).
     detail : bool
         Keep the brackets of every valid sentence (`ParsevalResult.details`)

@@ -38,6 +38,7 @@ from synagree.evaluation.parseval import (
 )
 from synagree.io.evalb_lines import BracketLines
 from synagree.io.evalb_params import EvalbParams, load_params
+from synagree.io.sources import Source as ParamsSource
 from synagree.io.sources import as_input, is_stream
 
 __all__ = ["SystemParseval", "ParsevalComparison", "compare_parseval", "unit_data",
@@ -212,7 +213,7 @@ def _names(files: Sequence[str], names: Optional[Sequence[str]]) -> List[str]:
 
 
 def compare_parseval(gold: Source, systems: Sequence[Source],
-                     params: Union[str, Path, EvalbParams] = "collins", *,
+                     params: Union[ParamsSource, EvalbParams] = "collins", *,
                      names: Optional[Sequence[str]] = None, alpha: bool = False,
                      breakdown: bool = False, significance: bool = False, B: int = 1000,
                      R: Optional[int] = None, seed: int = 0, level: float = 0.95,
