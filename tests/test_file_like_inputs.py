@@ -255,3 +255,18 @@ def test_noise_source_stream():
     assert [s.heads.tolist() for s in src.sentences] == \
         [s.heads.tolist() for s in by_path.sentences]
     assert src.sha256 != load_source([io.StringIO(B)], sample=3, seed=1).sha256
+
+
+def test_spans_streams(core_data):
+    from synagree.evaluation.spans import span_agreement
+
+    by_path = span_agreement([SAMPLE / "ann_a" / "sample.conllu",
+                              SAMPLE / "ann_b" / "sample.conllu"], names=["x", "y"]).to_dict()
+    by_stream = span_agreement([io.StringIO(A), io.BytesIO(gzip.compress(B.encode()))],
+                               names=["x", "y"]).to_dict()
+    assert by_stream["files"] == ["<ann1>", "<ann2>"]
+    assert {k: v for k, v in by_stream.items() if k != "files"} == \
+        {k: v for k, v in by_path.items() if k != "files"}
+    trees = [core_data / "phrase" / f for f in ("penn-a.mrg", "penn-b.mrg")]
+    res = span_agreement([io.StringIO(trees[0].read_text(encoding="utf-8")), trees[1]])
+    assert res.annotators == ["ann1", "penn-b"]

@@ -155,7 +155,7 @@ UNIVERSAL_FEATURES = frozenset({
 
 #: what :func:`read_conllu` reads: a path, CoNLL-U text (with a newline) or a text or
 #: binary stream (compressed or not)
-FileSource = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
+FileSource = Union[str, "os.PathLike[str]", IO[str], IO[bytes], Buffer]
 Source = Union[FileSource, "Treebank"]
 
 
@@ -380,8 +380,9 @@ def _strip_spaces(form: str) -> str:
 
 def _read_text(source: FileSource, name: Optional[str]) -> Tuple[str, str]:
     """Return (name, text) for a path, literal CoNLL-U text or a text or binary stream."""
-    if is_stream(source):
-        buffer = Buffer.read(source, name or "<stream>")  # type: ignore[arg-type]
+    if is_stream(source) or isinstance(source, Buffer):
+        buffer = source if isinstance(source, Buffer) else \
+            Buffer.read(source, name or "<stream>")  # type: ignore[arg-type]
         label = name or buffer.name
         if buffer.data is None:
             raise InputError.single(label, None, "unreadable",
@@ -396,7 +397,7 @@ def _read_text(source: FileSource, name: Optional[str]) -> Tuple[str, str]:
     try:
         # .gz, .xz, .bz2 decompressed (a stream's by its first bytes only)
         data = read_bytes(Path(source)) if isinstance(source, (str, os.PathLike)) \
-            else decompress(raw)
+            else decompress(raw)  # (a stream's or a Buffer's bytes)
     except CorruptCompressedFile as e:
         raise InputError.single(label, None, "corrupt-compressed-file", str(e)) from None
     except FileNotFoundError:  # the kinds of readers.read_text
