@@ -214,3 +214,24 @@ def test_public_ted_on_real_trees(shared_data):
     single = [synagree.ted(a, b) for a, b in zip(trees, trees[1:])]
     batch = synagree.ted(sents[:-1], sents[1:])
     assert np.array_equal(pack, single) and np.array_equal(pack, batch)
+
+
+@needs_c
+def test_a_stale_build_is_not_run_for_single_pairs(monkeypatch):
+    """A build older than its sources: the single pair takes the general path, which
+    refuses it under SYNAGREE_KERNELS=c (and under auto warns and runs numba)."""
+    import types
+
+    _, _, trees = _trees(12, 2)
+    expected = T.ted(trees[0], trees[1])
+    ext = kernels.C_EXTENSION
+    stale = types.ModuleType("synagree.distance._tedc")
+    stale.__file__ = ext.__file__
+    stale.SOURCE_SHA256 = "0" * 64
+    stale.ted_pair = lambda *a: pytest.fail("a stale build ran")  # type: ignore[attr-defined]
+    monkeypatch.setattr(kernels, "C_EXTENSION", stale)
+    monkeypatch.setenv(native.KERNELS_ENV, "c")
+    with pytest.raises(InputError, match="older version"):
+        T.ted(trees[0], trees[1])
+    monkeypatch.setenv(native.KERNELS_ENV, "numba")
+    assert T.ted(trees[0], trees[1]) == expected

@@ -282,14 +282,19 @@ def ted(t1: FlatTree, t2: FlatTree, costs: Optional[Costs] = None) -> float:
 
 
 # the C extension last found built from its sources as they are (they do not change while
-# the process runs); a stale build is left to the general path, which warns or refuses
+# the process runs), and the last found stale; a stale build is left to the general path,
+# which warns or refuses
 _fresh: List[Any] = [None]
+_stale: List[Any] = [None]
 
 
 def _check_fresh(ext: Any) -> bool:
+    if ext is _stale[0]:
+        return False
     if native.built_from(ext, kernels.C_SOURCES):
         _fresh[0] = ext
         return True
+    _stale[0] = ext
     return False
 
 
