@@ -20,7 +20,7 @@ Examples
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, List
 
 from synagree._version import __version__
 
@@ -29,9 +29,11 @@ _EXPORTS = {
     "agree": "synagree.agreement.agree",
     "agree_corpus": "synagree.agreement.agree",
     "load_corpus": "synagree.agreement.agree",
+    "read": "synagree.io.read",
     "AgreementResult": "synagree.agreement.agree",
     "AlphaStats": "synagree.stats.alpha",
     "krippendorff_alpha": "synagree.stats.krippendorff",
+    "ted": "synagree.distance.tree_pairs",
     "tree_alpha": "synagree.stats.alpha",
     "InputError": "synagree.base.problems",
     "Problem": "synagree.base.problems",
@@ -50,5 +52,5 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def __dir__() -> list:
+def __dir__() -> List[str]:
     return sorted(__all__)

@@ -58,11 +58,18 @@ def _rel(path: Path) -> str:
     return path.relative_to(PACKAGE.parent).as_posix()
 
 
+def _is_overload(node: ast.AST) -> bool:
+    """A ``typing.overload`` signature: its function's docstring is on the implementation."""
+    return any((isinstance(d, ast.Name) and d.id == "overload")
+               or (isinstance(d, ast.Attribute) and d.attr == "overload")
+               for d in getattr(node, "decorator_list", []))
+
+
 def _public(path: Path) -> Iterator[Tuple[str, ast.AST]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in tree.body:
         if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                and not node.name.startswith("_")):
+                and not node.name.startswith("_") and not _is_overload(node)):
             yield node.name, node
 
 

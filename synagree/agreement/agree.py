@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree._version import __version__
 from synagree.agreement.baseline import PerUnit, agree_baseline, unit_data
@@ -33,6 +33,7 @@ from synagree.distance.dask_exec import Executor
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, from_dirs, from_files
+from synagree.io.sources import Source
 from synagree.stats.alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
 from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores, non_ud_labels
 from synagree.stats.baseline_options import BaselineOptions
@@ -202,7 +203,7 @@ class AgreementResult:
             return None
         return small_sample_note(self.units, "the bootstrap intervals")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         """The result as JSON-ready data with stable keys (docs/output.md).
 
         Returns
@@ -213,7 +214,7 @@ class AgreementResult:
             ``counts``, each section's details under ``details``, ``notes``
             and ``warnings``.
         """
-        d: dict = {"synagree_version": __version__, "kind": self.kind,
+        d: Dict[str, Any] = {"synagree_version": __version__, "kind": self.kind,
                    "settings": dict(self.settings), "signature": self.signature()}
         if self.corpus is not None:
             d.update(self.corpus.settings())
@@ -237,7 +238,7 @@ class AgreementResult:
                            "units": self.scores.units},
             },
         })
-        details: dict = {}
+        details: Dict[str, Any] = {}
         if self.bootstrap is not None:
             small = self.small_sample()
             details["bootstrap"] = {"replicates": self.bootstrap.size,
@@ -252,7 +253,7 @@ class AgreementResult:
         return d
 
 
-def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
+def load_corpus(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"] = (),
                 fmt: str = "auto", phrase_style: str = "auto", strict: bool = False,
                 allow_missing: bool = False, names: Optional[Sequence[str]] = None,
                 check_text: bool = True, match: str = "auto") -> Corpus:
@@ -267,9 +268,10 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
 
     Parameters
     ----------
-    paths : sequence of str or path-like
-        One annotation file per annotator (two or more); ignored when ``dirs``
-        is given.
+    paths : sequence of str, path-like or file-like
+        One annotation file per annotator (two or more), or an open text or
+        binary stream (compressed or not) for any of them, read once
+        (`synagree.io.corpus.from_files`); ignored when ``dirs`` is given.
     dirs : sequence of str or path-like
         One directory per annotator, named after the annotator; files are
         matched by name into documents.
@@ -283,7 +285,8 @@ def load_corpus(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence = (),
         Accept sentences (or, with ``dirs``, documents) that some annotators
         lack; needs ``# sent_id`` when matching files.
     names : sequence of str, optional
-        One annotator name per file (files only); None: the file stems.
+        One annotator name per file (files only); None: the file stems, and
+        ``ann1``, ``ann2``, ... for streams without a real ``.name``.
     check_text : bool
         Check that the annotations of each unit are of the same text.
     match : {"auto", "sent_id", "position", "text"}
@@ -529,8 +532,8 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
                       if corpus.joined_units or corpus.edited_units else None))
 
 
-def result_settings(corpus: Corpus, variants: Sequence[str], ta, seed: int, bootstrap: int,
-                    level: float) -> Dict[str, str]:
+def result_settings(corpus: Corpus, variants: Sequence[str], ta: TreeAlpha, seed: int,
+                    bootstrap: int, level: float) -> Dict[str, str]:
     """The settings signature of an agreement result (docs/output.md).
 
     Examples
@@ -556,7 +559,7 @@ def result_settings(corpus: Corpus, variants: Sequence[str], ta, seed: int, boot
     return s
 
 
-def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence["str | os.PathLike"] = (),
+def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"] = (),
           *, names: Optional[Sequence[str]] = None, fmt: str = "auto",
           phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
           check_text: bool = True, match: str = "auto", variants: Sequence[str] = VARIANTS,
@@ -575,8 +578,11 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence["str | os.Pa
 
     Parameters
     ----------
-    paths : sequence of str or path-like
-        One annotation file per annotator (two or more).
+    paths : sequence of str, path-like or file-like
+        One annotation file per annotator (two or more); an open text or
+        binary stream (``io.StringIO``, ``io.BytesIO``, gzip'd bytes) may
+        stand for any file: unnamed streams are annotators ``ann1``,
+        ``ann2``, ... by position, and ``<ann1>`` in messages.
     dirs : sequence of str or path-like
         Instead of ``paths``: one directory per annotator.
     names, fmt, phrase_style, strict, allow_missing, check_text, match
@@ -613,6 +619,11 @@ def agree(paths: Sequence["str | os.PathLike"] = (), dirs: Sequence["str | os.Pa
     (['a', 'b'], 2, 0.6667)
     >>> round(res.alpha_value("plain"), 4)  # the same disagreement in both units
     -0.5
+    >>> import io  # text in memory: streams stand for files
+    >>> texts = [open(os.path.join(tmp, f)).read() for f in ("a.conllu", "b.conllu")]
+    >>> res = agree([io.StringIO(t) for t in texts])
+    >>> res.annotators, round(res.alpha_value("plain"), 4)
+    (['ann1', 'ann2'], -0.5)
     >>> shutil.rmtree(tmp)
     """
     corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,

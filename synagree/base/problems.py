@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import asdict, dataclass, field
-from typing import Iterable, Iterator, List, Optional, Sequence
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
 ERROR = "error"
 WARNING = "warning"
@@ -92,7 +92,7 @@ def quote(text: object, limit: int = SHOWN) -> str:
     return f"{text[:limit]!r}… ({len(text):,} characters)"
 
 
-def _escape_control(m: "re.Match") -> str:
+def _escape_control(m: "re.Match[str]") -> str:
     c = m.group()
     return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c, f"\\u{ord(c):04x}")
 
@@ -179,7 +179,7 @@ class Problem:
         sent = f" [sentence {self.sent_id}]" if self.sent_id else ""
         return f"{where}: {self.severity}: {self.message} ({self.kind}){sent}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, Any]:
         """The problem's fields as a dict (JSON-ready)."""
         return asdict(self)
 
@@ -254,7 +254,7 @@ def _in_line_order(problems: Iterable[Problem]) -> List[Problem]:
     """Files in the order first seen; within a file, whole-file problems first,
     then by line (stable, so problems of one line keep their order)."""
     problems = list(problems)
-    first_seen: dict = {}
+    first_seen: Dict[str, int] = {}
     for p in problems:
         first_seen.setdefault(p.file, len(first_seen))
     return sorted(problems, key=lambda p: (first_seen[p.file], p.line or 0))

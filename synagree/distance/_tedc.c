@@ -391,12 +391,13 @@ static int check_shapes(const Pack *p, int64_t *labels)
 /* The pack and the costs (bufs[0..13]).  `trusted`: the pack passed
    check_pack and the costs cover its labels (the caller knows), so the
    O(nodes) checks are skipped. */
-static int take_pack(PyObject *const *o, Buf *b, int unit, int trusted, Pack *p, Costs *c)
+/* The costs (3 arrays into b[0..2]): the dtype of dcost decides the cells,
+   int32 (integral unit costs) or float64; *L = the label ids they cover. */
+static int take_costs(PyObject *od, PyObject *oi, PyObject *orm, Buf *b, int unit, Costs *c,
+                      Py_ssize_t *L)
 {
-    if (take_trees(o, b, p)) return -1;
-    /* the cost dtype decides the cells: int32 (integral unit costs) or float64 */
     Py_buffer probe;
-    if (PyObject_GetBuffer(o[B_DC], &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+    if (PyObject_GetBuffer(od, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
         PyErr_SetString(PyExc_TypeError, "dcost: expected a C-contiguous array");
         return -1;
     }
@@ -411,25 +412,17 @@ static int take_pack(PyObject *const *o, Buf *b, int unit, int trusted, Pack *p,
         PyErr_SetString(PyExc_TypeError, "int32 costs need unit renames");
         return -1;
     }
-    if (take(o[B_DC], &b[B_DC], "dcost", cs, kind, 1, 0) ||
-        take(o[B_IC], &b[B_IC], "icost", cs, kind, items(&b[B_DC]), 0) ||
-        take(o[B_RM], &b[B_RM], "rmat", cs, kind, unit ? 2 : 1, 0))
+    if (take(od, &b[0], "dcost", cs, kind, 1, 0) ||
+        take(oi, &b[1], "icost", cs, kind, items(&b[0]), 0) ||
+        take(orm, &b[2], "rmat", cs, kind, unit ? 2 : 1, 0))
         return -1;
-    Py_ssize_t L = items(&b[B_DC]);
-    if (!trusted) {
-        int64_t labels;
-        if (check_shapes(p, &labels)) return -1;
-        if (labels > L) {
-            PyErr_SetString(PyExc_ValueError, "label id out of range of the costs");
-            return -1;
-        }
-    }
-    if (!unit && items(&b[B_RM]) != L * L) {
+    *L = items(&b[0]);
+    if (!unit && items(&b[2]) != *L * *L) {
         PyErr_SetString(PyExc_ValueError, "rmat: expected a square matrix over the label ids");
         return -1;
     }
-    c->dcost = b[B_DC].v.buf; c->icost = b[B_IC].v.buf; c->rmat = b[B_RM].v.buf;
-    c->rstride = unit ? 2 : (size_t)L;
+    c->dcost = b[0].v.buf; c->icost = b[1].v.buf; c->rmat = b[2].v.buf;
+    c->rstride = unit ? 2 : (size_t)*L;
     c->unit = unit;
     c->int_cells = kind == K_INT;
     c->plain = 0;
@@ -437,8 +430,24 @@ static int take_pack(PyObject *const *o, Buf *b, int unit, int trusted, Pack *p,
         /* plain unit costs: label 0 free, every other label 1, renames 0/1 */
         const int32_t *dc = c->dcost, *ic = c->icost, *rm = c->rmat;
         c->plain = rm[0] == 0 && rm[1] == 1 && dc[0] == 0 && ic[0] == 0;
-        for (Py_ssize_t l = 1; l < L && c->plain; l++)
+        for (Py_ssize_t l = 1; l < *L && c->plain; l++)
             c->plain = dc[l] == 1 && ic[l] == 1;
+    }
+    return 0;
+}
+
+static int take_pack(PyObject *const *o, Buf *b, int unit, int trusted, Pack *p, Costs *c)
+{
+    if (take_trees(o, b, p)) return -1;
+    Py_ssize_t L;
+    if (take_costs(o[B_DC], o[B_IC], o[B_RM], &b[B_DC], unit, c, &L)) return -1;
+    if (!trusted) {
+        int64_t labels;
+        if (check_shapes(p, &labels)) return -1;
+        if (labels > L) {
+            PyErr_SetString(PyExc_ValueError, "label id out of range of the costs");
+            return -1;
+        }
     }
     return 0;
 }
@@ -756,11 +765,222 @@ static PyObject *py_check_pack(PyObject *self, PyObject *args)
     return ret;
 }
 
+/* ------------------------------------------------------------------------ */
+/* ted_pair: one pair of trees, given by their own arrays                    */
+/* ------------------------------------------------------------------------ */
+
+/* A single pair is a few microseconds of work: building a pack for it, or
+   allocating work buffers, would cost ten times that.  So the pair's arrays
+   are taken as they are (a FlatTree's), checked in O(nodes), and small pairs
+   run with the GIL held in work buffers kept between calls. */
+#define SMALL_PAIR 256      /* larger trees: own buffers, the GIL released */
+
+static Work kept_work;      /* the small pairs' buffers (float64-sized cells; either type) */
+static int32_t *plain_costs;    /* 0, 1, 1, ...: plain unit insert/delete costs */
+static size_t plain_len;
+static const int32_t plain_ren[2] = {0, 1};
+
+/* One tree's 6 arrays (b[0..5]) and its 2 cost estimates: well formed in
+   both orientations, labels >= 0; *top = its largest label id. */
+static int take_one_tree(PyObject *const *o, Buf *b, int second, int64_t *cl,
+                         int64_t *cr, int32_t *top)
+{
+    static const char *names[2][6] = {
+        {"t1.labels", "t1.lml", "t1.keyroots", "t1.r_labels", "t1.r_lml", "t1.r_keyroots"},
+        {"t2.labels", "t2.lml", "t2.keyroots", "t2.r_labels", "t2.r_lml", "t2.r_keyroots"}};
+    const char *which = second ? "t2" : "t1";
+    for (int k = 0; k < 6; k++)
+        if (take(o[k], &b[k], names[second][k], 4, K_INT, 0, 0)) return -1;
+    const Py_ssize_t n = items(&b[0]);
+    if (n < 1 || items(&b[1]) != n || items(&b[3]) != n || items(&b[4]) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: labels and leftmost leaves of both orientations "
+                     "must have the same length (at least 1 node)", which);
+        return -1;
+    }
+    *cl = PyLong_AsLongLong(o[6]);
+    *cr = PyLong_AsLongLong(o[7]);
+    if ((*cl == -1 || *cr == -1) && PyErr_Occurred()) return -1;
+    const int64_t noff[2] = {0, n}, koff[2] = {0, items(&b[2])}, rkoff[2] = {0, items(&b[5])};
+    if (check_trees_shape(noff, koff, b[1].v.buf, b[2].v.buf, 1) ||
+        check_trees_shape(noff, rkoff, b[4].v.buf, b[5].v.buf, 1)) {
+        PyObject *type, *value, *tb;   /* name the tree in the message */
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_Format(PyExc_ValueError, "%s: not a well-formed FlatTree (%S)", which, value);
+        Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+        return -1;
+    }
+    const int32_t *lab = b[0].v.buf, *rlab = b[3].v.buf;
+    int32_t t = 0;
+    for (Py_ssize_t q = 0; q < n; q++) {
+        if (lab[q] < 0 || rlab[q] < 0) {
+            PyErr_Format(PyExc_ValueError, "%s: negative label id", which);
+            return -1;
+        }
+        t = lab[q] > t ? lab[q] : t;
+        t = rlab[q] > t ? rlab[q] : t;
+    }
+    *top = t;
+    return 0;
+}
+
+/* plain_costs covering label ids 0..top */
+static int grow_plain(int32_t top)
+{
+    if ((size_t)top < plain_len) return 0;
+    size_t n = (size_t)top + 1 > 2 * plain_len ? (size_t)top + 1 : 2 * plain_len;
+    int32_t *c = malloc(sizeof(int32_t) * n);
+    if (!c) { PyErr_NoMemory(); return -1; }
+    c[0] = 0;
+    for (size_t l = 1; l < n; l++) c[l] = 1;
+    free(plain_costs);
+    plain_costs = c;
+    plain_len = n;
+    return 0;
+}
+
+/* Do the settings plainly let the C kernels run (synagree.base.native)?
+   SYNAGREE_KERNELS unset, blank, auto or c, and SYNAGREE_THREADS unset, blank
+   or a whole number 1..MAX_THREADS (the same bound as native.MAX_THREADS).
+   Anything else: no, and the caller takes the general path, which reads the
+   settings as every kernel does (numba, or a usage error naming the variable).
+   getenv: os.environ's changes reach the C environment (putenv). */
+#define MAX_THREADS 1024
+
+static int settings_allow_c(void)
+{
+    const char *k = getenv("SYNAGREE_KERNELS");
+    if (k) {
+        while (*k == ' ' || *k == '\t') k++;
+        size_t n = strlen(k);
+        while (n && (k[n - 1] == ' ' || k[n - 1] == '\t')) n--;
+        int ok = n == 0 || (n == 1 && (k[0] == 'c' || k[0] == 'C'));
+        if (n == 4) {
+            char low[4];
+            for (int q = 0; q < 4; q++) low[q] = (char)(k[q] | 0x20);
+            ok = memcmp(low, "auto", 4) == 0;
+        }
+        if (!ok) return 0;
+    }
+    const char *t = getenv("SYNAGREE_THREADS");
+    if (t) {
+        while (*t == ' ' || *t == '\t') t++;
+        long v = 0;
+        int digits = 0;
+        for (; *t >= '0' && *t <= '9' && v <= MAX_THREADS; t++, digits++) v = v * 10 + (*t - '0');
+        while (*t == ' ' || *t == '\t') t++;
+        if (*t != 0 || (digits && (v < 1 || v > MAX_THREADS))) return 0;
+    }
+    return 1;
+}
+
+typedef struct {
+    const int32_t *L1, *LM1, *KR1, *L2, *LM2, *KR2;
+    size_t n1, n2;
+    int64_t k1, k2;
+    const Costs *c;
+    Work *w;
+    double d;
+} OnePair;
+
+static void one_pair(OnePair *x)
+{
+    const Costs *c = x->c;
+    if (c->int_cells)
+        x->d = zs_i32(x->L1, x->LM1, x->KR1, x->n1, 0, x->k1, x->L2, x->LM2, x->KR2, x->n2, 0,
+                      x->k2, (const int32_t *)c->dcost, (const int32_t *)c->icost,
+                      (const int32_t *)c->rmat, c->rstride, c->unit, c->plain, x->w);
+    else
+        x->d = zs_f64(x->L1, x->LM1, x->KR1, x->n1, 0, x->k1, x->L2, x->LM2, x->KR2, x->n2, 0,
+                      x->k2, (const double *)c->dcost, (const double *)c->icost,
+                      (const double *)c->rmat, c->rstride, c->unit, 0, x->w);
+}
+
+PyDoc_STRVAR(ted_pair_doc,
+"ted_pair(lab1, lml1, kr1, rlab1, rlml1, rkr1, cl1, cr1,\n"
+"         lab2, lml2, kr2, rlab2, rlml2, rkr2, cl2, cr2, dcost, icost, rmat, unit)\n\n"
+"TED between two trees given by their arrays (a FlatTree's labels, lml,\n"
+"keyroots, r_labels, r_lml, r_keyroots, cost_left, cost_right each), in the\n"
+"orientation pairs() would take.  dcost None: plain unit costs (icost and\n"
+"rmat None too).  Each tree is checked, O(nodes).  None when the settings\n"
+"(SYNAGREE_KERNELS, SYNAGREE_THREADS) are not plainly for C: the caller\n"
+"then takes the general path, which reads them.");
+
+static PyObject *py_ted_pair(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 20) {
+        PyErr_Format(PyExc_TypeError, "ted_pair takes 20 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (!settings_allow_c()) Py_RETURN_NONE;
+    Buf b[15] = {{{0}, 0}};
+    PyObject *ret = NULL;
+    int64_t cl1, cr1, cl2, cr2;
+    int32_t top1, top2;
+    Costs c;
+    Work own = {0, 0, NULL, NULL};
+    if (take_one_tree(args, b, 0, &cl1, &cr1, &top1) ||
+        take_one_tree(args + 8, b + 6, 1, &cl2, &cr2, &top2))
+        goto done;
+    const int32_t top = top1 > top2 ? top1 : top2;
+    if (args[16] == Py_None) {
+        if (args[17] != Py_None || args[18] != Py_None) {
+            PyErr_SetString(PyExc_TypeError, "dcost None (plain unit costs) needs icost and "
+                            "rmat None");
+            goto done;
+        }
+        if (grow_plain(top)) goto done;
+        c.dcost = plain_costs; c.icost = plain_costs; c.rmat = plain_ren;
+        c.rstride = 2; c.unit = 1; c.int_cells = 1; c.plain = 1;
+    } else {
+        int unit = PyObject_IsTrue(args[19]);
+        Py_ssize_t L;
+        if (unit < 0 || take_costs(args[16], args[17], args[18], b + 12, unit, &c, &L))
+            goto done;
+        if ((Py_ssize_t)top >= L) {
+            PyErr_SetString(PyExc_ValueError, "label id out of range of the costs");
+            goto done;
+        }
+    }
+    /* the orientation pairs() takes (kernels.pairs: same distance, same cells) */
+    const int left = cl1 * cl2 <= cr1 * cr2;
+    const int o = left ? 0 : 3;
+    OnePair x = {b[o].v.buf, b[o + 1].v.buf, b[o + 2].v.buf,
+                 b[6 + o].v.buf, b[6 + o + 1].v.buf, b[6 + o + 2].v.buf,
+                 (size_t)items(&b[0]), (size_t)items(&b[6]),
+                 items(&b[o + 2]), items(&b[6 + o + 2]), &c, NULL, 0.0};
+    const size_t maxn = x.n1 > x.n2 ? x.n1 : x.n2;
+    if (maxn <= SMALL_PAIR) {
+        if (kept_work.maxn < maxn) {   /* grown to 64, 128, 256 nodes */
+            Work w;
+            size_t want = kept_work.maxn ? 2 * kept_work.maxn : 64;
+            while (want < maxn) want *= 2;
+            if (work_init(&w, want, 8)) { PyErr_NoMemory(); goto done; }
+            work_free(&kept_work);
+            kept_work = w;
+        }
+        x.w = &kept_work;
+        one_pair(&x);   /* the GIL held: kept_work is this thread's alone */
+    } else {
+        if (work_init(&own, maxn, c.int_cells ? 4 : 8)) { PyErr_NoMemory(); goto done; }
+        x.w = &own;
+        Py_BEGIN_ALLOW_THREADS
+        one_pair(&x);
+        Py_END_ALLOW_THREADS
+        work_free(&own);
+    }
+    ret = PyFloat_FromDouble(x.d);
+done:
+    release_all(b, 15);
+    return ret;
+}
+
 static PyMethodDef methods[] = {
     {"pairs", py_pairs, METH_VARARGS, pairs_doc},
     {"all_pairs", py_all_pairs, METH_VARARGS, all_pairs_doc},
     {"tile", py_tile, METH_VARARGS, tile_doc},
     {"check_pack", py_check_pack, METH_VARARGS, check_pack_doc},
+    {"ted_pair", (PyCFunction)(void (*)(void))py_ted_pair, METH_FASTCALL, ted_pair_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,4 +1,6 @@
 # Types of the C extension synagree.distance._tedc (see _tedc.c).
+from typing import Optional
+
 import numpy as np
 
 def pairs(i: np.ndarray, j: np.ndarray, lab: np.ndarray, lml: np.ndarray, noff: np.ndarray,
@@ -22,3 +24,9 @@ def tile(lab: np.ndarray, lml: np.ndarray, noff: np.ndarray, kr: np.ndarray, kof
 def check_pack(lab: np.ndarray, lml: np.ndarray, noff: np.ndarray, kr: np.ndarray,
                koff: np.ndarray, rlab: np.ndarray, rlml: np.ndarray, rkr: np.ndarray,
                rkoff: np.ndarray, cl: np.ndarray, cr: np.ndarray) -> int: ...
+def ted_pair(lab1: np.ndarray, lml1: np.ndarray, kr1: np.ndarray, rlab1: np.ndarray,
+             rlml1: np.ndarray, rkr1: np.ndarray, cl1: int, cr1: int,
+             lab2: np.ndarray, lml2: np.ndarray, kr2: np.ndarray, rlab2: np.ndarray,
+             rlml2: np.ndarray, rkr2: np.ndarray, cl2: int, cr2: int,
+             dcost: Optional[np.ndarray], icost: Optional[np.ndarray],
+             rmat: Optional[np.ndarray], unit: bool) -> Optional[float]: ...

@@ -24,10 +24,11 @@ core on UD English pairs, 3-4× the straightforward loop; docs/method.md
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from synagree.base import native
 from synagree.distance import kernels
 from synagree.trees.flat import FlatTree
 
@@ -180,7 +181,7 @@ class TreePack:
         self.rkoff = np.zeros(K + 1, dtype=np.int64)
         np.cumsum([t.r_keyroots.shape[0] for t in self.trees], out=self.rkoff[1:])
 
-        def cat(name, dtype=np.int32):
+        def cat(name: str, dtype: type = np.int32) -> np.ndarray:
             parts = [getattr(t, name) for t in self.trees]
             return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
 
@@ -213,16 +214,29 @@ def ted(t1: FlatTree, t2: FlatTree, costs: Optional[Costs] = None) -> float:
     costs 1 to insert, delete or relabel; the result equals
     ``zss.simple_distance`` on the same trees.
 
+    One pair runs through the C kernel's single-pair entry (``_tedc.ted_pair``:
+    the trees' own arrays, checked in O(nodes), no pack built; about 2 µs of
+    Python and C around the kernel with unit costs, docs/performance.md), else
+    through `pair_distances` on a pack of the two (numba; the same distance).
+
     Parameters
     ----------
     t1, t2 : FlatTree
         Trees whose label ids come from one `Vocabulary`.
     costs : Costs, optional
-        None: unit costs.
+        None: unit costs.  Given, `Costs.arrays` is recomputed on every call
+        (about 10 µs): for many pairs under one set of costs use
+        `pair_distances`.
 
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        A tree that is not well formed, or a label id the costs do not
+        cover.
 
     See Also
     --------
@@ -243,7 +257,45 @@ def ted(t1: FlatTree, t2: FlatTree, costs: Optional[Costs] = None) -> float:
     >>> ted(a, b), ted(a, c), ted(c, c)
     (1.0, 3.0, 0.0)
     """
+    ext = kernels.C_EXTENSION
+    if ext is not None and (ext is _fresh[0] or _check_fresh(ext)):
+        d: Optional[float]
+        try:
+            if costs is None:
+                d = ext.ted_pair(t1.labels, t1.lml, t1.keyroots, t1.r_labels, t1.r_lml,
+                                 t1.r_keyroots, t1.cost_left, t1.cost_right,
+                                 t2.labels, t2.lml, t2.keyroots, t2.r_labels, t2.r_lml,
+                                 t2.r_keyroots, t2.cost_left, t2.cost_right,
+                                 None, None, None, True)
+            else:
+                d = ext.ted_pair(t1.labels, t1.lml, t1.keyroots, t1.r_labels, t1.r_lml,
+                                 t1.r_keyroots, t1.cost_left, t1.cost_right,
+                                 t2.labels, t2.lml, t2.keyroots, t2.r_labels, t2.r_lml,
+                                 t2.r_keyroots, t2.cost_left, t2.cost_right,
+                                 *costs.arrays())
+        except TypeError:
+            d = None  # arrays not int32 (a FlatTree built by hand): the pack converts them
+        if d is not None:
+            return d
+        # None: the settings are not plainly for C; the general path reads them
     return float(pair_distances(TreePack([t1, t2]), np.array([0]), np.array([1]), costs)[0])
+
+
+# the C extension last found built from its sources as they are (they do not change while
+# the process runs), and the last found stale; a stale build is left to the general path,
+# which warns or refuses
+_fresh: List[Any] = [None]
+_stale: List[Any] = [None]
+
+
+def _check_fresh(ext: Any) -> bool:
+    if ext is _stale[0]:
+        return False
+    if native.built_from(ext, kernels.C_SOURCES):
+        _fresh[0] = ext
+        return True
+    _stale[0] = ext
+    return False
 
 
 def pair_distances(pack: TreePack, i: np.ndarray, j: np.ndarray,
@@ -406,4 +458,5 @@ def pairwise(trees: Sequence[FlatTree], costs: Optional[Costs] = None) -> np.nda
     """
     distinct, which = dedupe(trees)
     dm = distance_matrix(TreePack(distinct), costs)
-    return dm[np.ix_(which, which)]
+    out: np.ndarray = dm[np.ix_(which, which)]
+    return out

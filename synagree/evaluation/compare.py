@@ -65,7 +65,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -94,7 +94,9 @@ from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
 from synagree.stats.baseline_options import BASELINE_REPLICATES
 from synagree.stats.hierarchical import (
+    HierarchySpec,
     describe_hierarchy,
+    hierarchy_input,
     label_credit_fn,
     load_hierarchy_noting_added,
 )
@@ -116,6 +118,7 @@ from synagree.stats.tag_alternatives import (
 )
 from synagree.trees.annotation_bdm import tag_closeness
 from synagree.trees.flat import FlatTree, Vocabulary, dependency_trees
+from synagree.trees.hierarchy import Hierarchy
 
 __all__ = [
     "SentenceUnit", "sentence_units", "joined_sentence",
@@ -162,7 +165,7 @@ class SentenceUnit:
         """Does the unit join several sentences on either side?"""
         return len(self.gold) > 1 or len(self.system) > 1
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, Any]:
         """The two ranges as ``[start, stop]`` lists."""
         return {"gold": [self.gold.start, self.gold.stop],
                 "system": [self.system.start, self.system.stop]}
@@ -445,7 +448,7 @@ class BinCounts:
         t = self.gold + self.system
         return 2 * self.uas / t if t else 0.0
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, Any]:
         """The counts and rates as a JSON-ready dict."""
         return {"bin": self.bin, "gold": self.gold, "system": self.system,
                 "aligned": self.aligned, "las": self.las, "uas": self.uas,
@@ -498,7 +501,9 @@ class Confusion:
         for (g, s), c in self.counts.items():
             gold[g] += c
             system[s] += c
-        order = lambda cnt: sorted(cnt, key=lambda k: (-cnt[k], k))  # noqa: E731
+        def order(cnt: "Counter[str]") -> List[str]:
+            return sorted(cnt, key=lambda k: (-cnt[k], k))
+
         return order(gold), order(system)
 
     def matrix(self) -> Tuple[List[str], List[str], np.ndarray]:
@@ -511,7 +516,7 @@ class Confusion:
             m[ri[g], ci[s]] = c
         return rows, cols, m
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, Any]:
         """All counts (most frequent first) and the confusions, JSON-ready."""
         return {"counts": [[g, s, c] for (g, s), c in
                            sorted(self.counts.items(), key=lambda t: (-t[1], t[0]))],
@@ -537,7 +542,8 @@ def _correct_flags(alignment: Alignment, full_labels: bool) -> Tuple[List[bool],
 
 
 def breakdown_counts(alignment: Alignment, bd: Breakdown, full_labels: bool = False,
-                     _flags=None) -> List[BinCounts]:
+                     _flags: Optional[Tuple[List[bool], List[bool]]] = None
+                     ) -> List[BinCounts]:
     r"""Counts per bin of one breakdown (docs/method.md §11.4).
 
     A pair of aligned words counts as correct in a bin when both words have
@@ -614,7 +620,7 @@ def confusion(alignment: Alignment, full_labels: bool = False) -> Confusion:
     >>> confusion(align(gold, system)).top()
     [('nsubj', 'obj', 1, '#1')]
     """
-    counts: Counter = Counter()
+    counts: "Counter[Tuple[str, str]]" = Counter()
     examples: Dict[Tuple[str, str], str] = {}
     sents = alignment.gold.sentences
     for p in alignment:
@@ -687,7 +693,7 @@ class SystemResult:
     prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
     enhanced: Optional[EnhancedInfo] = None  # ELAS/EULAS computed or not, and why
     # per-unit counts for a later --baseline comparison (synagree.evaluation.baseline)
-    per_unit: Optional[dict] = None
+    per_unit: Optional[Dict[str, Any]] = None
     # bootstrap percentile intervals (compare(bootstrap=B)): metric -> (low, high) or None
     intervals: Dict[str, Optional[Tuple[float, float]]] = field(default_factory=dict)
 
@@ -721,10 +727,10 @@ class SystemResult:
                 out[f"alpha_{v}_se"] = st.alpha_se
         return out
 
-    def as_dict(self, omit: Sequence[str] = ()) -> dict:
+    def as_dict(self, omit: Sequence[str] = ()) -> Dict[str, Any]:
         """The result as a JSON-ready dict: `metrics` at the top level, the counts behind
         them under ``counts`` (as in ``agree``'s JSON)."""
-        d: dict = {"name": self.name, "file": self.file, **self.metrics(omit),
+        d: Dict[str, Any] = {"name": self.name, "file": self.file, **self.metrics(omit),
                    **{f"{k}_ci": (list(iv) if iv else None) for k, iv in self.intervals.items()},
                    "units": len(self.units), "joined_units": self.joined_units}
         if self.alpha is not None and self.unit_ted is not None:
@@ -748,13 +754,13 @@ class SystemResult:
         return d
 
 
-def _score_dict(s: Score) -> dict:
+def _score_dict(s: Score) -> Dict[str, Any]:
     return {"correct": s.correct, "gold": s.gold_total, "system": s.system_total,
             "aligned": s.aligned_total, "precision": s.precision, "recall": s.recall,
             "f1": s.f1, "aligned_accuracy": s.aligned_accuracy}
 
 
-def _alpha_dict(st: AlphaStats) -> dict:
+def _alpha_dict(st: AlphaStats) -> Dict[str, Any]:
     d: Dict[str, object] = {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n, "d_o": st.d_o,
                             "d_e": st.d_e, "units": st.units}
     if st.alpha_se is not None:
@@ -845,7 +851,7 @@ class CompareResult:
             rows += [f"alpha_{v}" for v in VARIANTS]
         return rows
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, Any]:
         """The result as a JSON-ready dict."""
         d = {"synagree_version": __version__, "settings": dict(self.settings),
              "signature": self.signature(), "gold": self.gold,
@@ -890,7 +896,7 @@ def _names(tbs: Sequence[Treebank], names: Optional[Sequence[str]]) -> List[str]
 
 
 def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarray, U: int,
-                     result: Conll18Result):
+                     result: Conll18Result) -> Dict[str, RatioUnits]:
     """Per-unit (correct, gold, system) counts of LAS, UAS and CLAS."""
 
     gw_unit = np.fromiter((g_unit[w.sent_index] for w in alignment.gold.words), np.int64,
@@ -906,7 +912,7 @@ def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarra
     las, uas = (np.array(f, dtype=bool) for f in _correct_flags(alignment, full_labels=False))
     p_content = np.fromiter((p.gold.is_content for p in alignment), bool, len(alignment))
 
-    def bc(idx, w=None):
+    def bc(idx: np.ndarray, w: Optional[np.ndarray] = None) -> np.ndarray:
         return np.bincount(idx, weights=None if w is None else w.astype(np.float64),
                            minlength=U).astype(np.float64)
 
@@ -924,7 +930,7 @@ def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarra
     return out
 
 
-def _hier_score(alignment: Alignment, h) -> Score:
+def _hier_score(alignment: Alignment, h: Hierarchy) -> Score:
     """Per aligned word: [head correct] x the credit of the system's DEPREL against gold's.
 
     An empty DEPREL (which the scorer's reader accepts) is credited as the label ``_``,
@@ -949,7 +955,8 @@ def _read_all(sources: Sequence[Tuple[Source, str]]) -> List[Treebank]:
     return tbs
 
 
-def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: bool = False,
+def compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[HierarchySpec] = None,
+            breakdown: bool = False,
             significance: bool = False, test_replicates: int = 1000, seed: int = 0, *,
             bootstrap: int = 0,
             names: Optional[Sequence[str]] = None, alpha: bool = True,
@@ -965,13 +972,15 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
 
     Parameters
     ----------
-    gold : str, path-like, text stream or Treebank
-        A path, CoNLL-U text (a string with a newline), a stream or a
+    gold : str, path-like, file-like or Treebank
+        A path, CoNLL-U text (a string with a newline), a text or binary
+        stream (compressed or not; named ``<gold>`` and ``<system 1>``, ...
+        unless it has a real ``.name``) or a
         `synagree.evaluation.conll18.Treebank`.
     systems : sequence of the same
         One or more system outputs.
-    hierarchy : str, path-like or Hierarchy, optional
-        ``"ud"``, ``"msd"``, ``"flat"``, a file or a
+    hierarchy : str, path-like, file-like or Hierarchy, optional
+        ``"ud"``, ``"msd"``, ``"flat"``, a file (or a stream of one) or a
         `synagree.trees.hierarchy.Hierarchy`: adds ``LAS_hier``.
     breakdown : bool
         Add `BREAKDOWNS` and the relation confusion matrix.
@@ -1058,6 +1067,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
         raise InputError.single("<command line>", None, "usage",
                                 "--tag-syntax alternatives, --bdm and --wu-palmer need "
                                 "--hierarchy ud|msd|flat|FILE")
+    hierarchy = hierarchy_input(hierarchy) if hierarchy is not None else None
     gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
                                                         for k, s in enumerate(systems)])
     sys_names = _names(sys_tbs, names)
@@ -1088,7 +1098,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     vocab = Vocabulary()
     gold_trees: Dict[Tuple[int, int], FlatTree] = {}
     results: List[SystemResult] = []
-    sig_parts = []  # per system: (units, per-unit ratios, alpha sums)
+    sig_parts: List[_SigPart] = []  # per system: (units, per-unit ratios, alpha sums)
     for name, tb in zip(sys_names, sys_tbs):
         res = evaluate(gold_tb, tb)
         al = res.alignment
@@ -1212,8 +1222,12 @@ def _d_e_setting(results: Sequence[SystemResult], seed: int) -> str:
     return f"TED unit costs (root label free), D_e {d_e}"
 
 
-def _significance(gold_tb: Treebank, names: Sequence[str], parts, B: int, R: Optional[int],
-                  seed: int, level: float):
+# per system: its units, the per-unit ratios, and α's per-unit sums (or None)
+_SigPart = Tuple[List[Any], Dict[str, RatioUnits], Optional[Tuple[Any, Any, Any]]]
+
+
+def _significance(gold_tb: Treebank, names: Sequence[str], parts: Sequence[_SigPart], B: int,
+                  R: Optional[int], seed: int, level: float) -> SignificanceResult:
 
     # common units: a gold sentence starts one when it starts a unit of every system
     starts = np.ones(len(gold_tb.sentences), dtype=bool)

@@ -90,12 +90,12 @@ scorer's ``-v`` and ``--counts`` text layouts character for character.
 from __future__ import annotations
 
 import bisect
-import io
 import os
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
+    IO,
     Callable,
     Dict,
     Hashable,
@@ -120,7 +120,7 @@ from synagree.base.problems import (
     quote,
     shorten,
 )
-from synagree.io.compression import CorruptCompressedFile, read_bytes
+from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
 from synagree.io.conllu_ids import (
     Ranges,
     bad_head_hint,
@@ -129,6 +129,7 @@ from synagree.io.conllu_ids import (
     parse_id,
 )
 from synagree.io.enhanced_deps import has_deps, parse_deps
+from synagree.io.sources import Buffer, is_stream, stream_name
 from synagree.trees.enhanced import edge_matches
 
 __all__ = [
@@ -152,8 +153,9 @@ UNIVERSAL_FEATURES = frozenset({
     "Tense", "Aspect", "Voice", "Evident", "Polarity", "Person", "Polite",
 })
 
-#: what :func:`read_conllu` reads: a path, CoNLL-U text (with a newline) or a text stream
-FileSource = Union[str, os.PathLike, io.TextIOBase]
+#: what :func:`read_conllu` reads: a path, CoNLL-U text (with a newline) or a text or
+#: binary stream (compressed or not)
+FileSource = Union[str, "os.PathLike[str]", IO[str], IO[bytes], Buffer]
 Source = Union[FileSource, "Treebank"]
 
 
@@ -377,15 +379,25 @@ def _strip_spaces(form: str) -> str:
 
 
 def _read_text(source: FileSource, name: Optional[str]) -> Tuple[str, str]:
-    """Return (name, text) for a path, literal CoNLL-U text or text stream."""
-    if isinstance(source, io.TextIOBase) or hasattr(source, "read"):
-        return name or str(getattr(source, "name", "<stream>")), source.read()
-    if isinstance(source, str) and ("\n" in source or "\r" in source):
+    """Return (name, text) for a path, literal CoNLL-U text or a text or binary stream."""
+    if is_stream(source) or isinstance(source, Buffer):
+        buffer = source if isinstance(source, Buffer) else \
+            Buffer.read(source, name or "<stream>")  # type: ignore[arg-type]
+        label = name or buffer.name
+        if buffer.data is None:
+            raise InputError.single(label, None, "unreadable",
+                                    f"cannot read the stream: {buffer.error}")
+        if isinstance(buffer.data, str):
+            return label, buffer.data
+        raw: bytes = buffer.data
+    elif isinstance(source, str) and ("\n" in source or "\r" in source):
         return name or "<text>", source
-    path = Path(source)
-    label = name or str(source)
+    else:
+        raw, label = b"", name or str(source)
     try:
-        data = read_bytes(path)  # .gz, .xz, .bz2 decompressed
+        # .gz, .xz, .bz2 decompressed (a stream's by its first bytes only)
+        data = read_bytes(Path(source)) if isinstance(source, (str, os.PathLike)) \
+            else decompress(raw)  # (a stream's or a Buffer's bytes)
     except CorruptCompressedFile as e:
         raise InputError.single(label, None, "corrupt-compressed-file", str(e)) from None
     except FileNotFoundError:  # the kinds of readers.read_text
@@ -421,9 +433,10 @@ def read_conllu(source: FileSource, name: Optional[str] = None) -> Treebank:
 
     Parameters
     ----------
-    source : str, path-like or text stream
-        A path, CoNLL-U text (any string containing a newline) or a text
-        stream.  Compressed files are decompressed.
+    source : str, path-like or file-like
+        A path, CoNLL-U text (any string containing a newline) or a text or
+        binary stream (read to its end).  Compressed files and streams are
+        decompressed.
     name : str, optional
         The name used in messages; default: the path, the stream's name, or
         ``<text>``.
@@ -880,8 +893,8 @@ def _as_treebank(source: Source, default_name: str) -> Treebank:
     if isinstance(source, Treebank):
         return source
     is_text = isinstance(source, str) and ("\n" in source or "\r" in source)
-    is_stream = hasattr(source, "read")
-    name = default_name if is_text or (is_stream and not hasattr(source, "name")) else None
+    name = default_name if is_text or (is_stream(source) and stream_name(source) is None) \
+        else None
     return read_conllu(source, name)
 
 

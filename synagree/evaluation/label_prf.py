@@ -30,10 +30,10 @@ lenient = strict, and the result says so in a note.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, Sequence, Tuple, Union
+from typing import Dict, Sequence, Tuple
 
 from synagree.evaluation.conll18 import Alignment
-from synagree.stats.hierarchical import describe_hierarchy, load_hierarchy
+from synagree.stats.hierarchical import HierarchySpec, describe_hierarchy, load_hierarchy
 from synagree.stats.prf import PRF, prf_from_counts, prf_from_pairs
 from synagree.trees.hierarchy import Hierarchy
 
@@ -153,7 +153,7 @@ def top_level_tag(hierarchy: Hierarchy, tag: str) -> str:
     return ancestors[-1] if ancestors else hierarchy.resolve(tag)
 
 
-def tag_prf(pairs: Sequence[Tuple[str, str]], hierarchy: Union[str, Hierarchy] = "flat",
+def tag_prf(pairs: Sequence[Tuple[str, str]], hierarchy: HierarchySpec = "flat",
             plain_as_leaf: bool = False) -> Dict[str, PRF]:
     """Strict and lenient P/R/F1 of ``tags --prf`` from (gold, system) tag pairs.
 
@@ -165,7 +165,7 @@ def tag_prf(pairs: Sequence[Tuple[str, str]], hierarchy: Union[str, Hierarchy] =
     ----------
     pairs : sequence of (str, str)
         (gold tag, system tag) per word.
-    hierarchy : str or Hierarchy
+    hierarchy : str, path-like, Buffer or Hierarchy
         ``ud``, ``msd``, ``flat``, a file, or a `Hierarchy` (as for
         `synagree.evaluation.tags.evaluate_tag_pairs`).
     plain_as_leaf : bool

@@ -40,8 +40,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import IO, Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree.base.native import built_from
 from synagree.base.problems import InputError, Problem, ProblemLog
@@ -54,6 +53,8 @@ from synagree.io.evalb_lines import (
     read_bracket_lines,
 )
 from synagree.io.evalb_params import EvalbParams, load_params
+from synagree.io.sources import Buffer, as_input
+from synagree.io.sources import Source as ParamsSource
 
 try:  # the compiled kernel (optional, like the other C kernels)
     from synagree.evaluation import _parsevalc  # type: ignore[attr-defined]
@@ -690,7 +691,10 @@ def _dsp_info(t1: list, t2: list, b1: list, b2: list, r1: Optional[list],
 # --------------------------------------------------------------------------- whole files
 
 
-Source = Union[str, "os.PathLike[str]", BracketLines, Sequence[str]]
+#: a bracketed file: a path, a text or binary stream (compressed or not), lines already
+#: read, or a list of lines
+Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes], Buffer, BracketLines,
+               Sequence[str]]
 
 
 def _as_lines(src: Source, default_name: str, log: ProblemLog) -> Optional[BracketLines]:
@@ -698,7 +702,7 @@ def _as_lines(src: Source, default_name: str, log: ProblemLog) -> Optional[Brack
         return src
     if isinstance(src, (list, tuple)):
         return BracketLines(default_name, [s.encode("utf-8").decode("latin-1") for s in src])
-    return read_bracket_lines(src, log)  # type: ignore[arg-type]
+    return read_bracket_lines(as_input(src, default_name), log)
 
 
 def read_pair(gold: Source, system: Source) -> Tuple[BracketLines, BracketLines]:
@@ -707,8 +711,10 @@ def read_pair(gold: Source, system: Source) -> Tuple[BracketLines, BracketLines]
 
     Parameters
     ----------
-    gold, system : str, path-like, BracketLines or sequence of str
-        A path, lines already read, or a list of lines (text).
+    gold, system : str, path-like, file-like, BracketLines or sequence of str
+        A path, a text or binary stream (named ``<gold>``/``<system>`` unless
+        it has a real ``.name``), lines already read, or a list of lines
+        (text).
 
     Returns
     -------
@@ -764,17 +770,18 @@ def _engine(engine: str, debug: int, detail: bool) -> str:
     return "c" if engine == "c" or (engine == "auto" and built) else "python"
 
 
-def parseval(gold: Source, system: Source, params: Union[str, Path, EvalbParams] = "collins",
+def parseval(gold: Source, system: Source, params: Union[ParamsSource, EvalbParams] = "collins",
              *, detail: bool = False, engine: str = "auto") -> ParsevalResult:
     r"""Score a system's bracketed file against gold, as EVALB does.
 
     Parameters
     ----------
-    gold, system : str, path-like, BracketLines or sequence of str
-        Files (``.gz``/``.xz``/``.bz2`` decompressed) or lists of lines; one
-        sentence a line.
-    params : str, path-like or EvalbParams
-        ``collins`` (default), ``new``, ``nk``, a ``.prm`` file or settings
+    gold, system : str, path-like, file-like, BracketLines or sequence of str
+        Files (``.gz``/``.xz``/``.bz2`` decompressed), text or binary streams
+        of them, or lists of lines; one sentence a line.
+    params : str, path-like, file-like or EvalbParams
+        ``collins`` (default), ``new``, ``nk``, a ``.prm`` file (or a stream
+        of one) or settings
         (`synagree.io.evalb_params.load_params`).
     detail : bool
         Keep the brackets of every valid sentence (`ParsevalResult.details`)

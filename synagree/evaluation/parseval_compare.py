@@ -38,6 +38,8 @@ from synagree.evaluation.parseval import (
 )
 from synagree.io.evalb_lines import BracketLines
 from synagree.io.evalb_params import EvalbParams, load_params
+from synagree.io.sources import Source as ParamsSource
+from synagree.io.sources import as_input, is_stream
 
 __all__ = ["SystemParseval", "ParsevalComparison", "compare_parseval", "unit_data",
            "add_unit_data", "compare_baseline", "PARSEVAL_METRICS", "LISTS_BY"]
@@ -229,7 +231,7 @@ def _names(files: Sequence[str], names: Optional[Sequence[str]]) -> List[str]:
 
 
 def compare_parseval(gold: Source, systems: Sequence[Source],
-                     params: Union[str, Path, EvalbParams] = "collins", *,
+                     params: Union[ParamsSource, EvalbParams] = "collins", *,
                      names: Optional[Sequence[str]] = None, alpha: bool = False,
                      breakdown: bool = False, significance: bool = False,
                      test_replicates: int = 1000, bootstrap: int = 0,
@@ -297,12 +299,16 @@ def compare_parseval(gold: Source, systems: Sequence[Source],
     if not systems:
         raise InputError.single("<command line>", None, "usage", "no system file given")
     prm = load_params(params)
+    if is_stream(gold):  # read once: the gold is read again after a system's failure
+        gold = as_input(gold, "<gold>")
     errors: List[Problem] = []
     g_lines: Optional[BracketLines] = None
     results: List[ParsevalResult] = []
     files: List[str] = []
     for k, src in enumerate(systems):
         try:
+            if is_stream(src):
+                src = as_input(src, f"<system {k + 1}>")
             g_lines, s_lines = read_pair(gold if g_lines is None else g_lines, src)
             files.append(s_lines.file if s_lines.file != "<system>" else f"<system {k + 1}>")
             results.append(parseval(g_lines, s_lines, prm, detail=alpha or breakdown,

@@ -38,6 +38,7 @@ from synagree.evaluation.conll18 import Treebank, align, read_conllu
 from synagree.io.brackets import PhraseSentence
 from synagree.io.corpus import from_files
 from synagree.io.formats import format_of
+from synagree.io.sources import Buffer, Source, as_inputs, input_name
 from synagree.stats.gate_prf import (
     LABEL_MODES,
     BDMCounts,
@@ -261,7 +262,7 @@ def _compare(key_docs: Sequence[Document], resp_docs: Sequence[Document], labels
     return counts, {n: per_label[n] for n in order}, bdm
 
 
-def span_agreement(paths: Sequence[Union[str, Path]], layer: Optional[str] = None,
+def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
                    labels: str = "type", hierarchy: Union[str, Path, Hierarchy, None] = None,
                    bdm: bool = False, fmt: str = "auto", phrase_style: str = "auto",
                    names: Optional[Sequence[str]] = None, allow_missing: bool = False,
@@ -270,7 +271,10 @@ def span_agreement(paths: Sequence[Union[str, Path]], layer: Optional[str] = Non
 
     Parameters
     ----------
-    paths : sequence of str or path-like
+    paths : sequence of str, path-like or file-like
+        Files, or text or binary streams of them (`synagree.io.sources`:
+        ``ann1``, ``ann2``, ... and ``<ann1>`` in messages unless they have a
+        real ``.name``).
         Two or more files, all bracketed trees or all CoNLL-U; the first of
         each pair is the key (gold).
     layer : str, optional
@@ -321,6 +325,7 @@ def span_agreement(paths: Sequence[Union[str, Path]], layer: Optional[str] = Non
     (0.75, 1.0, 0.875)
     >>> for p in paths: os.remove(p)
     """
+    paths = as_inputs(paths)  # streams read once: sniffed, then read
     if len(paths) < 2:
         raise InputError.single("<command line>", None, "usage",
                                 "spans compares two or more files")
@@ -372,9 +377,11 @@ def span_agreement(paths: Sequence[Union[str, Path]], layer: Optional[str] = Non
         log.raise_if_errors()
         for tb in tbs[1:]:
             align(tbs[0], tb)  # the same text, or a text-mismatch error
-        annotators = list(names) if names is not None else [Path(p).name for p in paths]
+        annotators = list(names) if names is not None else [
+            f"ann{k + 1}" if isinstance(p, Buffer) and p.real_name is None
+            else Path(input_name(p)).name for k, p in enumerate(paths)]
         if len(set(annotators)) != len(annotators):
-            annotators = [str(p) for p in paths]
+            annotators = [input_name(p) for p in paths]
         docs = {a: [documents_of_treebank(tb, layer)] for a, tb in zip(annotators, tbs)}
         offsets, n_docs = "characters", 1
     score = None
@@ -396,7 +403,7 @@ def span_agreement(paths: Sequence[Union[str, Path]], layer: Optional[str] = Non
             counts, per_label, bdm_counts = _compare([x for x, _ in both], [y for _, y in both],
                                                      labels, score)
             pairs.append(SpanPair(a, b, counts, per_label, bdm_counts))
-    return SpanResult([str(p) for p in paths], annotators, layer, offsets, labels, n_docs,
+    return SpanResult([input_name(p) for p in paths], annotators, layer, offsets, labels, n_docs,
                       pairs, hdesc, notes, warnings)
 
 

@@ -64,11 +64,14 @@ from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
 from synagree.io.formats import CONLL_SUFFIXES
 from synagree.io.lexicon import Lexicon, lexicon_from_words, read_lexicon
+from synagree.io.sources import Buffer, Source, as_input, input_name
 from synagree.io.text import comparable
 from synagree.stats.features import check_feats
 from synagree.stats.gate_prf import BDMCounts, SpanAnnotation, bdm_diff
 from synagree.stats.hierarchical import (
+    HierarchySpec,
     describe_hierarchy,
+    hierarchy_input,
     load_hierarchy,
     load_hierarchy_noting_added,
 )
@@ -148,7 +151,7 @@ def _sent_id(line: str) -> Optional[str]:
     return value.strip() or None if eq and key.strip() == "sent_id" else None
 
 
-def read_tag_column(path: Union[str, Path], column: str,
+def read_tag_column(path: Source, column: str,
                     log: Optional[ProblemLog] = None) -> List[TagSentence]:
     r"""Sentences of a CoNLL-U/X file with one column's tags.
 
@@ -157,7 +160,9 @@ def read_tag_column(path: Union[str, Path], column: str,
 
     Parameters
     ----------
-    path : str or pathlib.Path
+    path : str, path-like, file-like or Buffer
+        A file, or a stream (`synagree.io.sources`; pass a `Buffer` to read a
+        stream's columns more than once).
     column : {"deprel", "upos", "xpos", "feats"}
     log : ProblemLog, optional
         Receives the problems (unreadable file, not 10 tab-separated columns,
@@ -192,10 +197,11 @@ def read_tag_column(path: Union[str, Path], column: str,
     if column not in COLUMNS:
         raise ValueError(f"unknown column {column!r}; expected one of {tuple(COLUMNS)}")
     idx = COLUMNS[column]
-    name = str(path)
+    source = as_input(path)
+    name = input_name(source)
     log = log if log is not None else ProblemLog()
     errors_before = len(log.errors)
-    text = read_text(path, log)
+    text = read_text(source, log)
     if text is None or len(log.errors) > errors_before:
         return []
     out: List[TagSentence] = []
@@ -622,16 +628,18 @@ class TagsResult:
         return d
 
 
-def load_lexicon(spec: Union[str, Path, Lexicon], column: str) -> Lexicon:
+def load_lexicon(spec: Union[Source, Lexicon], column: str) -> Lexicon:
     r"""A lexicon: a `Lexicon`, a CoNLL-U treebank (its ``column``), or a ``WORD<TAB>FINE`` file.
 
     A name ending in ``.conllu``, ``.conll`` or ``.conllx`` (compressed or
     not) is a treebank; anything else a lexicon file
-    (`synagree.io.lexicon.read_lexicon`).
+    (`synagree.io.lexicon.read_lexicon`).  A stream is judged by its real
+    ``.name``; one without is a lexicon file (a treebank given so is refused
+    by the lexicon reader: ``lexicon-fields``).
 
     Parameters
     ----------
-    spec : str, path-like or Lexicon
+    spec : str, path-like, file-like or Lexicon
     column : str
         The fine column, read from a treebank.
 
@@ -656,13 +664,15 @@ def load_lexicon(spec: Union[str, Path, Lexicon], column: str) -> Lexicon:
     """
     if isinstance(spec, Lexicon):
         return spec
-    if Path(strip_suffix(Path(spec).name)).suffix.lower() in CONLL_SUFFIXES:
+    source = as_input(spec, "<lexicon>")
+    named = source.real_name if isinstance(source, Buffer) else str(source)
+    if named and Path(strip_suffix(Path(named).name)).suffix.lower() in CONLL_SUFFIXES:
         log = ProblemLog()
-        sents = read_tag_column(spec, column, log)
+        sents = read_tag_column(source, column, log)
         log.raise_if_errors()
         return lexicon_from_words(((form, tag) for s in sents for _, form, tag in s.words),
-                                  f"treebank {spec} ({column})")
-    return read_lexicon(spec)
+                                  f"treebank {input_name(source)} ({column})")
+    return read_lexicon(source)
 
 
 def _words(sentences: List[TagSentence]) -> List[Tuple[str, int, str]]:
@@ -690,7 +700,7 @@ def default_hierarchy(column: str) -> str:
 
 
 def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
-                       hierarchy: Union[str, Hierarchy] = "flat",
+                       hierarchy: HierarchySpec = "flat",
                        plain_as_leaf: bool = False, tag_syntax: str = "plain",
                        bdm: bool = False, wu_palmer: bool = False) -> dict:
     """The scores of `TagsResult` for ``(gold, system)`` tag pairs.
@@ -819,15 +829,15 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     return out
 
 
-def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
-                  column: str = "deprel", hierarchy: Union[str, Hierarchy, None] = None,
+def evaluate_tags(gold_path: Source, system_path: Source,
+                  column: str = "deprel", hierarchy: Optional[HierarchySpec] = None,
                   plain_as_leaf: bool = False, check_text: bool = True,
                   tag_syntax: str = "plain", bdm: bool = False, prf: bool = False,
                   per_feature: bool = False, tiers: Optional[TiersSpec] = None,
                   wu_palmer: bool = False,
                   sibling_credit: float = SIBLING_CREDIT, unmapped: str = "error",
                   majority: bool = False,
-                  lexicon: Union[str, Path, Lexicon, None] = None, bootstrap: int = 0,
+                  lexicon: Union[Source, Lexicon, None] = None, bootstrap: int = 0,
                   seed: int = 0, level: float = 0.95,
                   max_memory: int = DEFAULT_MAX_MEMORY) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
@@ -837,11 +847,14 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
 
     Parameters
     ----------
-    gold_path, system_path : str or pathlib.Path
+    gold_path, system_path : str, path-like or file-like
+        Files, or open text or binary streams (compressed or not; named
+        ``<gold>`` and ``<system>`` in messages unless they have a real
+        ``.name``).
     column : {"deprel", "upos", "xpos", "feats"}
-    hierarchy : str, Hierarchy or None
-        ``"ud"``, ``"msd"``, ``"flat"``, a hierarchy file path or a
-        `Hierarchy`; None: `default_hierarchy` of the column.
+    hierarchy : str, path-like, file-like, Hierarchy or None
+        ``"ud"``, ``"msd"``, ``"flat"``, a hierarchy file path (or stream) or
+        a `Hierarchy`; None: `default_hierarchy` of the column.
     plain_as_leaf : bool
         See `Hierarchy.from_ud`.
     check_text : bool
@@ -938,6 +951,7 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                                 f"not {column}")
     if hierarchy is None:
         hierarchy = default_hierarchy(column)
+    hierarchy = hierarchy_input(hierarchy)  # a stream read once: it is loaded twice
     if not isinstance(hierarchy, Hierarchy):
         load_hierarchy(hierarchy, (), plain_as_leaf=plain_as_leaf)  # usage / file errors first
     tier_spec = None if tiers is None else resolve_tiers_spec(tiers, column, COLUMNS)
@@ -947,8 +961,11 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                                 "given")
     lex = None if lexicon is None else load_lexicon(lexicon, column)
     log = ProblemLog()
-    gold = read_tag_column(gold_path, column, log)
-    system = read_tag_column(system_path, column, log)
+    # streams read once here: the gold may be read again for a tier column
+    gold_src, system_src = as_input(gold_path, "<gold>"), as_input(system_path, "<system>")
+    gold_name, system_name = input_name(gold_src), input_name(system_src)
+    gold = read_tag_column(gold_src, column, log)
+    system = read_tag_column(system_src, column, log)
     if per_feature:  # malformed FEATS, with file and line (docs/method.md §19.1)
         check_feats(((s.file, ln, t) for s in gold + system for ln, _, t in s.words), log)
     log.raise_if_errors()
@@ -956,12 +973,12 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
     for side, is_gold in ((gold, True), (system, False)):
         check_values(((s.file, no, tag) for s in side for no, _, tag in s.words), read,
                      column, log, gold=is_gold)
-    coarse = (read_tag_column(gold_path, tier_spec, log) if isinstance(tier_spec, str)
+    coarse = (read_tag_column(gold_src, tier_spec, log) if isinstance(tier_spec, str)
               else None)
     log.raise_if_errors()
     system = pair_by_sent_id(gold, system, log)  # by # sent_id where every sentence has one
     log.raise_if_errors()
-    pairs = _align(gold, system, str(gold_path), str(system_path), log, check_text)
+    pairs = _align(gold, system, gold_name, system_name, log, check_text)
     log.raise_if_errors()
     scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf, tag_syntax, bdm, wu_palmer)
     note = (plain_syntax_note((t for pair in pairs for t in pair), column)
@@ -982,7 +999,7 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         intervals = tag_intervals(pairs, [len(g.words) for g in gold], bootstrap, seed, level)
         settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
     settings["version"] = __version__
-    return TagsResult(gold_file=str(gold_path), system_file=str(system_path), column=column,
+    return TagsResult(gold_file=gold_name, system_file=system_name, column=column,
                       hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
                       plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),
                       form_mismatches=sum(1 for p in log.warnings if p.kind == "form-mismatch"),

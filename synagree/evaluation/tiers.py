@@ -47,15 +47,16 @@ docs/method.md §16.5).
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import IO, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from synagree.base.jsonable import finite_or_none
 from synagree.base.problems import InputError, ProblemLog, quote
 from synagree.evaluation.tier_lexicon import LexiconResult, lexicon_recovery
 from synagree.io.lexicon import Lexicon
+from synagree.io.sources import is_stream
 from synagree.io.tagmap import (
     FineAmbiguity,
     TagMap,
@@ -75,7 +76,7 @@ UNMAPPED_POLICIES = ("error", "own-class")
 
 #: (file, line, tag) of one word.
 Word = Tuple[str, int, str]
-TiersSpec = Union[str, Path, TagMap]
+TiersSpec = Union[str, "os.PathLike[str]", TagMap, IO[str], IO[bytes]]
 
 
 def _ratio(a: float, b: int) -> float:
@@ -472,7 +473,9 @@ def resolve_tiers_spec(spec: TiersSpec, column: str,
 
     Parameters
     ----------
-    spec : str, path-like or TagMap
+    spec : str, path-like, file-like or TagMap
+        A column name, a ``FINE<TAB>COARSE`` file (or a stream of one) or a
+        mapping.
     column : str
         The evaluated (fine) column.
     columns : iterable of str
@@ -501,6 +504,8 @@ def resolve_tiers_spec(spec: TiersSpec, column: str,
     """
     if isinstance(spec, TagMap):
         return spec
+    if is_stream(spec):
+        return read_tag_map(spec)  # type: ignore[arg-type]
     name = str(spec)
     if name in set(columns):
         if name == column:

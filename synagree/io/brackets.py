@@ -12,14 +12,15 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from synagree.base.gc_pause import paused_gc
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
-from synagree.io.files import PathLike, raise_new_errors, read_text
+from synagree.io.files import raise_new_errors, read_text
 from synagree.io.native_scan import scanc
+from synagree.io.sources import Source, as_input, input_name
 from synagree.io.text import comparable
 
 
@@ -178,7 +179,7 @@ _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 # or a bare string.  Every walk over these (and over PhraseNode trees) uses an
 # explicit stack: a file may nest brackets far deeper than Python's recursion
 # limit.
-RawTree = list
+RawTree = List[Any]
 
 
 PHRASE_STYLES = ("auto", "delex", "penn")
@@ -190,13 +191,14 @@ PHRASE_STYLES = ("auto", "delex", "penn")
 DELEX_LEAF_COVERAGE = 0.9
 
 
-def parse_bracket_file(path: PathLike, log: ProblemLog) -> Optional[List[Tuple[int, RawTree]]]:
+def parse_bracket_file(path: Source, log: ProblemLog) -> Optional[List[Tuple[int, RawTree]]]:
     r"""The raw bracketed trees of a file, as parsed nested lists.
 
     Parameters
     ----------
-    path : str or path-like
-        The file (``.gz``/``.xz``/``.bz2`` decompressed).
+    path : str, path-like or file-like
+        The file (``.gz``/``.xz``/``.bz2`` decompressed), or an open text or
+        binary stream (`synagree.io.sources`).
     log : ProblemLog
         Receives every problem (unbalanced brackets, stray text, empty file).
 
@@ -228,19 +230,20 @@ def parse_bracket_file(path: PathLike, log: ProblemLog) -> Optional[List[Tuple[i
     >>> os.remove(path)
     """
     n_before = len(log.errors)
-    text = read_text(path, log)
+    source = as_input(path)
+    text = read_text(source, log)
     if text is None:
         return None
-    raw = _parse_brackets(text, str(path), log)
+    raw = _parse_brackets(text, input_name(source), log)
     if len(log.errors) > n_before:
         return None
     if not raw:
-        log.add(str(path), None, "empty-file", "file holds no bracketed trees")
+        log.add(input_name(source), None, "empty-file", "file holds no bracketed trees")
         return None
     return raw
 
 
-def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog] = None,
+def read_brackets(path: Source, style: str = "auto", log: Optional[ProblemLog] = None,
                   strict: bool = False) -> List[PhraseSentence]:
     r"""Read the bracketed trees of one file, delexicalised.
 
@@ -251,8 +254,9 @@ def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog]
 
     Parameters
     ----------
-    path : str or path-like
-        The file (``.gz``/``.xz``/``.bz2`` decompressed).
+    path : str, path-like or file-like
+        The file (``.gz``/``.xz``/``.bz2`` decompressed), or an open text or
+        binary stream (`synagree.io.sources`).
     style : {"auto", "delex", "penn"}
         ``delex``: bare strings are leaf categories; ``penn``: bare strings are
         words under preterminals, dropped.
@@ -290,14 +294,15 @@ def read_brackets(path: PathLike, style: str = "auto", log: Optional[ProblemLog]
     """
     if style not in PHRASE_STYLES:
         raise ValueError(f"style must be auto, delex or penn, not {style!r}")
-    path = Path(path)
+    source = as_input(path)
+    name = input_name(source)
     log = log if log is not None else ProblemLog(strict=strict)
     out: List[PhraseSentence] = []
     with raise_new_errors(log):
-        raw = parse_bracket_file(path, log)
+        raw = parse_bracket_file(source, log)
         if raw is not None:
-            decision = decide_phrase_style([(str(path), raw)], style)
-            out = phrase_sentences(str(path), raw, decision.style, log)
+            decision = decide_phrase_style([(name, raw)], style)
+            out = phrase_sentences(name, raw, decision.style, log)
     return out
 
 
@@ -402,7 +407,7 @@ def _parse_brackets_detailed(text: str, fname: str,
                              log: ProblemLog) -> List[Tuple[int, RawTree]]:
     """`_parse_brackets` token by token, logging every problem where it is."""
     trees = []
-    stack: List[list] = []
+    stack: List[List[Any]] = []
     starts: List[int] = []
     for no, line in enumerate(text.split("\n"), start=1):
         if not stack and line.lstrip().startswith("#"):
@@ -410,7 +415,7 @@ def _parse_brackets_detailed(text: str, fname: str,
         for m in _TOKEN.finditer(line):
             tok = m.group()
             if tok == "(":
-                node: list = []
+                node: List[Any] = []
                 if stack:
                     stack[-1].append(node)
                 else:
@@ -436,14 +441,14 @@ def _parse_brackets_detailed(text: str, fname: str,
     return trees
 
 
-def _label_and_kids(node: list) -> Tuple[str, list]:
+def _label_and_kids(node: List[Any]) -> Tuple[str, List[Any]]:
     """A parsed bracket ``[label, child...]``; ``( (S ...))`` has the label ``""``."""
     if node and isinstance(node[0], str):
         return node[0], node[1:]
     return "", node
 
 
-def _raw_brackets(tree: RawTree) -> Iterator[Tuple[str, list]]:
+def _raw_brackets(tree: RawTree) -> Iterator[Tuple[str, List[Any]]]:
     """Every bracket of a parsed tree as ``(label, children)``, iteratively."""
     stack = [tree]
     while stack:
@@ -625,7 +630,7 @@ def _delex(tree: RawTree, style: str, words: List[str]) -> Optional[PhraseNode]:
 
     # frames: [label, kids, next kid index, finished children]
     label, kids = _label_and_kids(tree)
-    stack: List[list] = [[label, kids, 0, []]]
+    stack: List[List[Any]] = [[label, kids, 0, []]]
     result: Optional[PhraseNode] = None
     while stack:
         frame = stack[-1]

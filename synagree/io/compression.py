@@ -17,10 +17,10 @@ import os
 import re
 import zlib
 from pathlib import Path
-from typing import Callable, Dict, Optional, Union
+from typing import IO, Callable, Dict, Optional, Union
 
 __all__ = ["SUFFIXES", "CorruptCompressedFile", "compression_of", "strip_suffix", "read_bytes",
-           "open_binary", "decompress", "READ_ERRORS"]
+           "open_binary", "open_decompressed", "decompress", "READ_ERRORS"]
 
 PathLike = Union[str, os.PathLike]
 
@@ -181,6 +181,19 @@ def read_bytes(path: PathLike) -> bytes:
     >>> os.remove(path)
     """
     return decompress(Path(path).read_bytes(), path)
+
+
+def open_decompressed(fileobj: IO[bytes], kind: str) -> IO[bytes]:
+    r"""A binary stream of compressed data (``kind`` as `compression_of` says),
+    decompressed on the fly.
+
+    Examples
+    --------
+    >>> import gzip, io
+    >>> open_decompressed(io.BytesIO(gzip.compress(b"(S V)")), "gzip").read()
+    b'(S V)'
+    """
+    return _OPEN[kind](fileobj, "rb")  # type: ignore[return-value]
 
 
 def open_binary(path: PathLike) -> io.BufferedIOBase:

@@ -61,6 +61,7 @@ from synagree.io.conllu_ids import (
 )
 from synagree.io.files import PathLike, raise_new_errors, read_text, write_atomic
 from synagree.io.native_scan import _scanc, scanc
+from synagree.io.sources import Source, as_input, input_name
 from synagree.io.text import comparable
 
 #: heads of a sentence's words (1-based, 0 = root): an int array or a list
@@ -358,7 +359,7 @@ def head_cycles(heads: Heads) -> List[List[int]]:
     return cycles
 
 
-def read_conllu(path: PathLike, log: Optional[ProblemLog] = None,
+def read_conllu(path: Source, log: Optional[ProblemLog] = None,
                 strict: bool = False) -> List[DepSentence]:
     r"""Read a CoNLL-U or CoNLL-X file into `DepSentence` objects.
 
@@ -369,8 +370,10 @@ def read_conllu(path: PathLike, log: Optional[ProblemLog] = None,
 
     Parameters
     ----------
-    path : str or path-like
-        The file (``.gz``/``.xz``/``.bz2`` decompressed).
+    path : str, path-like or file-like
+        The file (``.gz``/``.xz``/``.bz2`` decompressed), or an open text or
+        binary stream, read to its end (`synagree.io.sources`; messages name
+        it by its ``.name``, else ``<stream>``).
     log : ProblemLog, optional
         Pass a shared log to collect warnings across files; None: a new one.
     strict : bool
@@ -410,17 +413,18 @@ def read_conllu(path: PathLike, log: Optional[ProblemLog] = None,
     head-out-of-range 1
     >>> os.remove(path)
     """
-    path = Path(path)
+    source = as_input(path)
+    name = input_name(source)
     log = log if log is not None else ProblemLog(strict=strict)
     sentences: List[DepSentence] = []
     with raise_new_errors(log) as n_before:
-        text = read_text(path, log)
+        text = read_text(source, log)
         if text is not None:
-            sentences = _parse_conllu_text(text, str(path), log)
+            sentences = _parse_conllu_text(text, name, log)
             # "no sentences" only when nothing else was wrong: a file whose every
             # sentence has errors does hold sentences, and those errors say why
             if not sentences and len(log.errors) == n_before:
-                log.add(str(path), None, "empty-file", "file holds no sentences")
+                log.add(name, None, "empty-file", "file holds no sentences")
     return sentences
 
 
@@ -683,7 +687,7 @@ def _scan_c(text: str, begin: int, end: int, table: object) -> _Scan:
     as `_scan_python`); ``table``: ``_scanc.table()``, one for all chunks of
     a file."""
     (n_lines, n_rows, rows, ids, heads, starts, n_blocks, block_start, block_end, fine,
-     comments, metadata, columns) = _scanc.scan(  # type: ignore[union-attr]
+     comments, metadata, columns) = _scanc.scan(
         text, begin, end, table)
     at = np.frombuffer(starts, np.int64)
     return _Scan(n_lines, np.frombuffer(block_start, np.int64, n_blocks).tolist(),

@@ -39,11 +39,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.brackets import (
     PhraseSentence,
+    RawTree,
     StyleDecision,
     decide_phrase_style,
     parse_bracket_file,
@@ -63,6 +64,7 @@ from synagree.io.matching import (
     match_documents,
     position_without_text,
 )
+from synagree.io.sources import Buffer, Input, Source, as_inputs, input_name
 from synagree.io.units import TextEdit, join_sentences
 
 __all__ = ["Unit", "Corpus", "kind_of", "read_files", "from_files", "from_dirs", "Document",
@@ -208,7 +210,7 @@ class Corpus:
         """Units whose annotators' texts differ by local edits (docs/method.md §1.8)."""
         return sum(1 for u in self.units if u.edited)
 
-    def unit_changes(self) -> List[dict]:
+    def unit_changes(self) -> List[Dict[str, Any]]:
         """The joined and the edited units, JSON-ready (docs/method.md §1.7–1.8).
 
         Returns
@@ -325,14 +327,21 @@ def kind_of(sents: Sequence[Sentence]) -> str:
     return "phrase" if sents and isinstance(sents[0], PhraseSentence) else "dependency"
 
 
-def _annotator_names(paths: Sequence[Path]) -> List[str]:
-    stems = [Path(strip_suffix(p.name)).stem for p in paths]
+def _annotator_names(paths: Sequence[Input]) -> List[str]:
+    """File stems, else parent folders' names, else the paths; a stream without a real
+    name is ``annK`` (its position), one with a real name is named as its file."""
+    named = [Path(p.real_name) if isinstance(p, Buffer) and p.real_name
+             else p if isinstance(p, Path) else None for p in paths]
+    fixed = [f"ann{i + 1}" for i in range(len(paths))]
+    stems = [Path(strip_suffix(p.name)).stem if p is not None else f
+             for p, f in zip(named, fixed)]
     if len(set(stems)) == len(stems):
         return stems
-    parents = [p.parent.name or str(p.parent) for p in paths]
+    parents = [(p.parent.name or str(p.parent)) if p is not None else f
+               for p, f in zip(named, fixed)]
     if len(set(parents)) == len(parents):
         return parents
-    return [str(p) for p in paths]
+    return [str(p) if p is not None else f for p, f in zip(named, fixed)]
 
 
 def _check_kinds(docs: Sequence[Optional[Sequence[Sentence]]], files: Sequence[str],
@@ -347,11 +356,15 @@ def _check_kinds(docs: Sequence[Optional[Sequence[Sentence]]], files: Sequence[s
     return kinds.pop() if kinds else "dependency"
 
 
-def _check_distinct(paths: Sequence[Path], what: str) -> None:
-    """The same file (or directory) given twice is an error, not two annotators."""
+def _check_distinct(paths: Sequence[Input], what: str) -> None:
+    """The same file (or directory) given twice is an error, not two annotators.
+
+    (The same stream given twice is refused by `synagree.io.sources.as_inputs`.)"""
     seen: Dict[str, Path] = {}
     problems = []
     for p in paths:
+        if isinstance(p, Buffer):
+            continue
         try:
             key = str(p.resolve())
         except OSError:
@@ -365,7 +378,7 @@ def _check_distinct(paths: Sequence[Path], what: str) -> None:
         raise InputError(problems)
 
 
-def read_files(paths: Sequence[Path], fmt: str, phrase_style: str, log: ProblemLog
+def read_files(paths: Sequence[Input], fmt: str, phrase_style: str, log: ProblemLog
                ) -> Tuple[List[List[Sentence]], Optional[StyleDecision]]:
     r"""Read every file, gathering every file's errors before raising.
 
@@ -374,7 +387,8 @@ def read_files(paths: Sequence[Path], fmt: str, phrase_style: str, log: ProblemL
 
     Parameters
     ----------
-    paths : sequence of pathlib.Path
+    paths : sequence of pathlib.Path or Buffer
+        Files, or streams already read (`synagree.io.sources.as_inputs`).
     fmt : {"auto", "conllu", "phrase"}
         Format of every file (``auto``: per file, `format_of`).
     phrase_style : {"auto", "delex", "penn"}
@@ -413,7 +427,7 @@ def read_files(paths: Sequence[Path], fmt: str, phrase_style: str, log: ProblemL
     return [d or [] for d in docs], decision
 
 
-def _read_collecting(paths: Sequence[Path], fmt: str, phrase_style: str, log: ProblemLog
+def _read_collecting(paths: Sequence[Input], fmt: str, phrase_style: str, log: ProblemLog
                      ) -> Tuple[List[Optional[List[Sentence]]], Optional[StyleDecision],
                                 List[Problem]]:
     """Every file read; a file with errors (or unreadable for its bracket style) is None.
@@ -422,7 +436,7 @@ def _read_collecting(paths: Sequence[Path], fmt: str, phrase_style: str, log: Pr
     together with every other problem of the input.
     """
     docs: List[Optional[List[Sentence]]] = [None for _ in paths]
-    raw: Dict[int, list] = {}
+    raw: Dict[int, List[Tuple[int, RawTree]]] = {}
     errors: List[Problem] = []
     for i, p in enumerate(paths):
         n_before = len(log.errors)
@@ -442,14 +456,14 @@ def _read_collecting(paths: Sequence[Path], fmt: str, phrase_style: str, log: Pr
     decision = None
     if raw:
         try:
-            decision = decide_phrase_style([(str(paths[i]), raw[i]) for i in raw],
+            decision = decide_phrase_style([(input_name(paths[i]), raw[i]) for i in raw],
                                            phrase_style)
         except InputError as exc:
             errors.extend(exc.errors)
             return docs, None, errors
         for i, trees in raw.items():
             n_before = len(log.errors)
-            trees_read: List[Sentence] = list(phrase_sentences(str(paths[i]), trees,
+            trees_read: List[Sentence] = list(phrase_sentences(input_name(paths[i]), trees,
                                                                decision.style, log))
             if len(log.errors) > n_before:
                 errors.extend(log.errors[n_before:])
@@ -458,7 +472,7 @@ def _read_collecting(paths: Sequence[Path], fmt: str, phrase_style: str, log: Pr
     return docs, decision, errors
 
 
-def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[str]] = None,
+def from_files(paths: Sequence[Source], names: Optional[Sequence[str]] = None,
                fmt: str = "auto", phrase_style: str = "auto", strict: bool = False,
                allow_missing: bool = False, check_text: bool = True,
                log: Optional[ProblemLog] = None, match: str = MATCH_AUTO) -> Corpus:
@@ -472,11 +486,15 @@ def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[st
 
     Parameters
     ----------
-    paths : sequence of str or path-like
-        Two or more files, one per annotator.
+    paths : sequence of str, path-like or file-like
+        Two or more files, one per annotator; an open text or binary stream
+        (compressed or not) may stand for a file (`synagree.io.sources`): it
+        is read once, in order, and named in messages by its ``.name``, else
+        ``<ann1>``, ``<ann2>``, ... by its position.
     names : sequence of str, optional
         One annotator name per file; None: the file stems (or, when they
-        repeat, the parent directories' names, else the paths).
+        repeat, the parent directories' names, else the paths); a stream
+        without a real name is ``ann1``, ``ann2``, ... by its position.
     fmt : {"auto", "conllu", "phrase"}
     phrase_style : {"auto", "delex", "penn"}
     strict : bool
@@ -526,9 +544,9 @@ def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[st
     text-mismatch
     >>> shutil.rmtree(d)
     """
-    file_paths = [Path(p) for p in paths]
+    file_paths = as_inputs(paths)
     if len(file_paths) < 2:
-        raise InputError.single(str(file_paths[0]) if file_paths else "<none>", None,
+        raise InputError.single(input_name(file_paths[0]) if file_paths else "<none>", None,
                                 "too-few-inputs",
                                 "agreement needs at least two annotation files "
                                 "(or --dirs with two or more directories)")
@@ -540,13 +558,13 @@ def from_files(paths: Sequence["str | os.PathLike"], names: Optional[Sequence[st
     _check_match(match)
     names = list(names) if names else _annotator_names(file_paths)
     if len(set(names)) != len(names):
-        raise InputError.single(str(file_paths[0]), None, "duplicate-annotator",
+        raise InputError.single(input_name(file_paths[0]), None, "duplicate-annotator",
                                 f"annotator names are not distinct: {names} (give --names)")
     log = log if log is not None else ProblemLog(strict=strict)
     docs, style, errors = _read_collecting(file_paths, fmt, phrase_style, log)
-    files = [str(p) for p in file_paths]
+    files = [input_name(p) for p in file_paths]
     kind = _check_kinds(docs, files, errors)
-    document: Document = (file_paths[0].name,
+    document: Document = (Path(files[0]).name,
                           {n: (f, d) for n, f, d in zip(names, files, docs) if d is not None})
     corpus = Corpus(names, [], kind, log, {n: [f] for n, f in zip(names, files)},
                     phrase_style=style)
@@ -574,7 +592,7 @@ def _doc_key(filename: str, annotator: str) -> str:
     return stem
 
 
-def from_dirs(dirs: Sequence["str | os.PathLike"], fmt: str = "auto",
+def from_dirs(dirs: Sequence["str | os.PathLike[str]"], fmt: str = "auto",
               phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
               check_text: bool = True, log: Optional[ProblemLog] = None,
               match: str = MATCH_AUTO) -> Corpus:

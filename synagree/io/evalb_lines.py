@@ -39,8 +39,15 @@ from pathlib import Path
 from typing import List, Optional, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
-from synagree.io.compression import READ_ERRORS, CorruptCompressedFile, open_binary, read_bytes
+from synagree.io.compression import (
+    READ_ERRORS,
+    CorruptCompressedFile,
+    decompress,
+    open_binary,
+    read_bytes,
+)
 from synagree.io.evalb_params import C_SPACE, EvalbParams
+from synagree.io.sources import Buffer, Source, as_input, input_name
 
 __all__ = ["BracketLines", "QuoteTerm", "ParsedLine", "read_bracket_lines", "parse_line",
            "bracketed_file",
@@ -285,13 +292,15 @@ def _text(s: str) -> str:
     return s.encode("latin-1").decode("utf-8", errors="replace")
 
 
-def read_bracket_lines(path: Union[str, Path], log: Optional[ProblemLog] = None
+def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
                        ) -> Optional[BracketLines]:
     r"""A bracketed file's lines (``.gz``/``.xz``/``.bz2`` decompressed).
 
     Parameters
     ----------
-    path : str or path-like
+    path : str, path-like, file-like or Buffer
+        A file, or a stream (`synagree.io.sources`: binary data decompressed
+        when compressed, text taken as its UTF-8 bytes).
     log : ProblemLog, optional
         Receives ``file-not-found``, ``not-a-file``, ``unreadable``,
         ``corrupt-compressed-file`` or ``empty-file``; None: they are raised.
@@ -319,10 +328,17 @@ def read_bracket_lines(path: Union[str, Path], log: Optional[ProblemLog] = None
     """
     own = log is None
     log = ProblemLog() if log is None else log
-    name = str(path)
+    source = as_input(path)
+    name = input_name(source)
     out: Optional[BracketLines] = None
     try:
-        raw = read_bytes(path)
+        if isinstance(source, Buffer):
+            if source.data is None:
+                raise OSError(0, f"cannot read the stream: {source.error}")
+            raw = (source.data.encode("utf-8") if isinstance(source.data, str)
+                   else decompress(source.data))  # a stream's by its first bytes only
+        else:
+            raw = read_bytes(source)
     except CorruptCompressedFile as exc:
         log.add(name, None, "corrupt-compressed-file", str(exc))
     except FileNotFoundError:
@@ -330,7 +346,8 @@ def read_bracket_lines(path: Union[str, Path], log: Optional[ProblemLog] = None
     except IsADirectoryError:
         log.add(name, None, "not-a-file", "is a directory, expected a file")
     except OSError as exc:
-        log.add(name, None, "unreadable", f"cannot read file: {exc.strerror}")
+        log.add(name, None, "unreadable", str(exc.strerror) if isinstance(source, Buffer)
+                else f"cannot read file: {exc.strerror}")
     else:
         if not raw:
             log.add(name, None, "empty-file", "file is empty (no sentences)")

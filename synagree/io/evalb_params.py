@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, quote
+from synagree.io.sources import Buffer, Source, as_input, input_name
 
 __all__ = ["EvalbParams", "BUNDLED", "DEFAULT_PARAMS", "read_params", "parse_params",
            "load_params", "C_SPACE"]
@@ -278,12 +279,14 @@ _NUMERIC: Dict[str, Tuple[Optional[int], Optional[int]]] = {
     "DEBUG": (0, 2), "MAX_ERROR": (None, None), "CUTOFF_LEN": (None, None), "LABELED": (0, 1)}
 
 
-def read_params(path: Union[str, Path]) -> EvalbParams:
-    """The settings of a parameter file on disk.
+def read_params(path: Source) -> EvalbParams:
+    """The settings of a parameter file on disk (or in a stream).
 
     Parameters
     ----------
-    path : str or path-like
+    path : str, path-like or file-like
+        A file, or a text or binary stream of one (`synagree.io.sources`;
+        ``<params>`` in messages unless it has a real ``.name``).
 
     Returns
     -------
@@ -305,9 +308,17 @@ def read_params(path: Union[str, Path]) -> EvalbParams:
     100
     >>> os.remove(path)
     """
-    name = str(path)
+    source = as_input(path, "<params>")
+    name = input_name(source)
+    if isinstance(source, Buffer):
+        if source.data is None:
+            raise InputError.single(name, None, "unreadable",
+                                    f"cannot read the stream: {source.error}")
+        data = (source.data.encode("utf-8") if isinstance(source.data, str)
+                else source.data)
+        return parse_params(data, name)
     try:
-        data = Path(path).read_bytes()
+        data = source.read_bytes()
     except FileNotFoundError:
         raise InputError.single(name, None, "file-not-found", "no such file") from None
     except IsADirectoryError:
@@ -319,14 +330,14 @@ def read_params(path: Union[str, Path]) -> EvalbParams:
     return parse_params(data, name)
 
 
-def load_params(spec: Union[str, Path, EvalbParams] = DEFAULT_PARAMS) -> EvalbParams:
+def load_params(spec: Union[Source, EvalbParams] = DEFAULT_PARAMS) -> EvalbParams:
     """A bundled parameter file by name (`BUNDLED`), a file, or settings as they are.
 
     Parameters
     ----------
-    spec : str, path-like or EvalbParams
+    spec : str, path-like, file-like or EvalbParams
         ``collins``, ``new`` or ``nk`` (a file of that name is read as
-        ``./collins``), else a path.
+        ``./collins``), else a path, or a stream of a parameter file.
 
     Returns
     -------

@@ -24,21 +24,27 @@ from typing import IO, Iterator, List, Optional, Union
 
 from synagree.base.escape import encodable
 from synagree.base.problems import InputError, Problem, ProblemLog
-from synagree.io.compression import CorruptCompressedFile, read_bytes
+from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
+from synagree.io.sources import Buffer, as_input
 
 PathLike = Union[str, os.PathLike]
 
 
-def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
+def read_text(path: "PathLike | Buffer | IO[str] | IO[bytes]", log: ProblemLog
+              ) -> Optional[str]:
     r"""The file's text, or None after logging why not.
 
     UTF-8, a BOM dropped; ``.gz``/``.xz``/``.bz2`` files are decompressed
     (`synagree.io.compression`).  Lines with undecodable bytes are logged
     (``encoding``, one error per line) and read with replacement characters.
+    A stream (or its `synagree.io.sources.Buffer`) is read the same way:
+    bytes decompressed when they are compressed data (by their first bytes
+    only: ``gzip.open(p)`` gives plain bytes whatever its name), then decoded;
+    text taken as it is.
 
     Parameters
     ----------
-    path : str or path-like
+    path : str, path-like, file-like or Buffer
     log : ProblemLog
         Receives the reason when the text cannot be had: ``file-not-found``,
         ``not-a-file``, ``unreadable``, ``corrupt-compressed-file``,
@@ -50,7 +56,7 @@ def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
 
     Examples
     --------
-    >>> import os, tempfile
+    >>> import gzip, io, os, tempfile
     >>> from synagree.base.problems import ProblemLog
     >>> fd, path = tempfile.mkstemp(suffix=".conllu")
     >>> with os.fdopen(fd, "wb") as f:
@@ -60,9 +66,14 @@ def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
     '# text = café\n'
     >>> read_text(path + ".missing", log), [p.kind for p in log.errors]
     (None, ['file-not-found'])
+    >>> read_text(io.BytesIO(gzip.compress("# text = é\n".encode())), log)
+    '# text = é\n'
     >>> os.remove(path)
     """
-    path = Path(path)
+    source = as_input(path)
+    if isinstance(source, Buffer):
+        return _buffer_text(source, log)
+    path = source
     try:
         raw = read_bytes(path)
     except CorruptCompressedFile as exc:
@@ -77,6 +88,27 @@ def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
     except OSError as exc:
         log.add(str(path), None, "unreadable", f"cannot read file: {exc.strerror}")
         return None
+    return _decoded(raw, str(path), log)
+
+
+def _buffer_text(buffer: Buffer, log: ProblemLog) -> Optional[str]:
+    name = buffer.name
+    if buffer.data is None:
+        log.add(name, None, "unreadable", f"cannot read the stream: {buffer.error}")
+        return None
+    if isinstance(buffer.data, str):
+        text = buffer.data[1:] if buffer.data.startswith("\ufeff") else buffer.data
+        return _non_empty(text, name, log)
+    try:
+        # by the first bytes only: a stream's name says nothing of what it gives
+        raw = decompress(buffer.data)
+    except CorruptCompressedFile as exc:
+        log.add(name, None, "corrupt-compressed-file", str(exc))
+        return None
+    return _decoded(raw, name, log)
+
+
+def _decoded(raw: bytes, name: str, log: ProblemLog) -> Optional[str]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -84,13 +116,17 @@ def read_text(path: "PathLike", log: ProblemLog) -> Optional[str]:
             try:
                 chunk.decode("utf-8")
             except UnicodeDecodeError as exc:
-                log.add(str(path), no, "encoding",
+                log.add(name, no, "encoding",
                         f"undecodable bytes (not UTF-8) at column {exc.start + 1}")
         text = raw.decode("utf-8", errors="replace")
     if text.startswith("\ufeff"):
         text = text[1:]
+    return _non_empty(text, name, log)
+
+
+def _non_empty(text: str, name: str, log: ProblemLog) -> Optional[str]:
     if not text or text.isspace():  # (text.strip() would copy a large file)
-        log.add(str(path), None, "empty-file", "file is empty (no sentences)")
+        log.add(name, None, "empty-file", "file is empty (no sentences)")
         return None
     return text
 

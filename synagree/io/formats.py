@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional, Union
+from typing import Iterable, List, Optional, Union
 
 from synagree.base.problems import ProblemLog
 from synagree.io.brackets import PhraseSentence, read_brackets
 from synagree.io.compression import READ_ERRORS, open_binary, strip_suffix
 from synagree.io.conllu import DepSentence, read_conllu
 from synagree.io.files import PathLike
+from synagree.io.sources import Buffer, Source, as_input, head_lines
 
 Sentence = Union[DepSentence, PhraseSentence]
 
@@ -30,8 +31,8 @@ def annotation_stem(name: PathLike) -> Optional[str]:
     return p.stem if p.suffix.lower() in CONLL_SUFFIXES + PHRASE_SUFFIXES else None
 
 
-def sniff_format(path: PathLike) -> str:
-    r"""Guess ``"conllu"`` or ``"phrase"`` for a file.
+def sniff_format(path: Source) -> str:
+    r"""Guess ``"conllu"`` or ``"phrase"`` for a file (or a `Buffer`).
 
     By the name's suffix (a compression suffix looked through: ``a.conllu.gz``
     is CoNLL-U), else from the first non-comment, non-blank line: ``(`` starts
@@ -58,25 +59,33 @@ def sniff_format(path: PathLike) -> str:
     'phrase'
     >>> os.remove(path)
     """
-    p = Path(path)
-    suffix = Path(strip_suffix(p.name)).suffix.lower()
+    source = as_input(path)
+    name = source.real_name if isinstance(source, Buffer) else source.name
+    suffix = Path(strip_suffix(Path(name).name)).suffix.lower() if name else ""
     if suffix in CONLL_SUFFIXES:
         return "conllu"
     if suffix in PHRASE_SUFFIXES:
         return "phrase"
+    if isinstance(source, Buffer):
+        return _sniff_lines(head_lines(source))
     try:
-        with open_binary(p) as fh:
-            for raw in fh:
-                line = raw.decode("utf-8", errors="replace").strip()
-                if not line or line.startswith("#"):
-                    continue
-                return "phrase" if line.startswith("(") else "conllu"
+        with open_binary(source) as fh:
+            return _sniff_lines(raw.decode("utf-8", errors="replace") for raw in fh)
     except READ_ERRORS:  # the reader reports it
         pass
     return "conllu"
 
 
-def format_of(fmt: str, path: PathLike) -> str:
+def _sniff_lines(lines: Iterable[str]) -> str:
+    for line in lines:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        return "phrase" if line.startswith("(") else "conllu"
+    return "conllu"
+
+
+def format_of(fmt: str, path: Source) -> str:
     """``"conllu"`` or ``"phrase"`` for a ``--format`` value and a file.
 
     Parameters
@@ -84,7 +93,7 @@ def format_of(fmt: str, path: PathLike) -> str:
     fmt : str
         ``"auto"`` (sniff the file, `sniff_format`), ``"conllu"`` (also
         ``"conll"``, ``"conllx"``, ``"dependency"``) or ``"phrase"``.
-    path : str or path-like
+    path : str, path-like or Buffer
 
     Returns
     -------
@@ -109,14 +118,15 @@ def format_of(fmt: str, path: PathLike) -> str:
     raise ValueError(f"unknown format {fmt!r} (expected auto, conllu or phrase)")
 
 
-def read_any(path: PathLike, fmt: str = "auto", phrase_style: str = "auto",
+def read_any(path: Source, fmt: str = "auto", phrase_style: str = "auto",
              log: Optional[ProblemLog] = None, strict: bool = False
              ) -> Union[List[DepSentence], List[PhraseSentence]]:
     r"""Read a dependency or phrase-structure file.
 
     Parameters
     ----------
-    path : str or path-like
+    path : str, path-like or file-like
+        A file, or an open text or binary stream (`synagree.io.sources`).
     fmt : {"auto", "conllu", "phrase"}
         See `format_of`.
     phrase_style : {"auto", "delex", "penn"}
@@ -146,6 +156,7 @@ def read_any(path: PathLike, fmt: str = "auto", phrase_style: str = "auto",
     ('PhraseSentence', '(S (NP P) (VP V))')
     >>> os.remove(path)
     """
-    if format_of(fmt, path) == "conllu":
-        return read_conllu(path, log=log, strict=strict)
-    return read_brackets(path, style=phrase_style, log=log, strict=strict)
+    source = as_input(path)  # a stream read once: sniffed, then parsed
+    if format_of(fmt, source) == "conllu":
+        return read_conllu(source, log=log, strict=strict)
+    return read_brackets(source, style=phrase_style, log=log, strict=strict)

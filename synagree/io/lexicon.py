@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Dict, Iterable, Optional, Tuple, Union
+from typing import Dict, Iterable, Optional, Tuple
 
 from synagree.base.problems import ProblemLog, quote
 from synagree.io.files import read_text
+from synagree.io.sources import Source, as_input, input_name
 
 __all__ = ["Lexicon", "read_lexicon", "lexicon_from_words"]
 
@@ -91,12 +91,14 @@ def lexicon_from_words(words: Iterable[Tuple[str, str]], source: str = "custom")
     return Lexicon(entries, source)
 
 
-def read_lexicon(path: Union[str, Path]) -> Lexicon:
+def read_lexicon(path: Source) -> Lexicon:
     r"""Read a ``WORD<TAB>FINE`` lexicon file (module docstring).
 
     Parameters
     ----------
-    path : str or pathlib.Path
+    path : str, path-like or file-like
+        A file, or a stream (`synagree.io.sources`; ``<lexicon>`` in
+        messages unless it has a real ``.name``).
 
     Returns
     -------
@@ -121,9 +123,10 @@ def read_lexicon(path: Union[str, Path]) -> Lexicon:
     ({'MD': 1, 'NN': 1}, {'#': 1})
     >>> os.remove(path)
     """
-    name = str(path)
+    source = as_input(path, "<lexicon>")
+    name = input_name(source)
     log = ProblemLog()
-    text = read_text(path, log)
+    text = read_text(source, log)
     log.raise_if_errors()
     entries: Dict[str, Dict[str, int]] = {}
     for number, raw in enumerate((text or "").splitlines(), start=1):

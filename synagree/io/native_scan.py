@@ -17,7 +17,7 @@ from synagree.base import native
 from synagree.base.problems import InputError, ProblemLog
 
 try:  # the scans in C (setup.py builds them where a C compiler is available)
-    from synagree.io import _scanc
+    from synagree.io import _scanc as _scanc  # (re-exported: the readers call it)
 except ImportError:  # pragma: no cover - no compiler at install time
     _scanc = None  # type: ignore[assignment]
 

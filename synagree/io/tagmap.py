@@ -36,11 +36,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from synagree.base.problems import ProblemLog, quote
 from synagree.io.files import read_text
+from synagree.io.sources import Source, as_input, input_name
 
 __all__ = ["TagMap", "read_tag_map", "derive_tag_map", "FineAmbiguity",
            "derive_majority_tag_map"]
@@ -130,12 +130,14 @@ class TagMap:
         return TagMap(mapping, self.source, added)
 
 
-def read_tag_map(path: Union[str, Path]) -> TagMap:
+def read_tag_map(path: Source) -> TagMap:
     r"""Read a ``FINE<TAB>COARSE`` mapping file (module docstring; docs/method.md §16.1).
 
     Parameters
     ----------
-    path : str or pathlib.Path
+    path : str, path-like or file-like
+        A file, or a stream (`synagree.io.sources`; ``<tiers>`` in messages
+        unless it has a real ``.name``).
 
     Returns
     -------
@@ -169,9 +171,10 @@ def read_tag_map(path: Union[str, Path]) -> TagMap:
     tag-map-two-coarse 2
     >>> os.remove(path)
     """
-    name = str(path)
+    source = as_input(path, "<tiers>")
+    name = input_name(source)
     log = ProblemLog()
-    text = read_text(path, log)
+    text = read_text(source, log)
     log.raise_if_errors()
     mapping: Dict[str, str] = {}
     where: Dict[str, int] = {}

@@ -107,6 +107,7 @@ from synagree.distance import ted as _ted
 from synagree.distance.sums import delta_squared
 from synagree.io.files import make_output_dir, output_error, write_atomic, writing
 from synagree.io.formats import Sentence
+from synagree.io.sources import Source
 from synagree.stats.alpha import VARIANTS, AlphaStats
 from synagree.stats.attachment import jaccard_scores, non_ud_labels
 from synagree.stats.hierarchical import hier_metric_fn
@@ -791,7 +792,7 @@ def plan_experiment(source: NoiseSource, runs: int, extras: Sequence["Metric"] =
     check_noise(runs, columns, nodes, native.threads(), max_memory, extra=32.0 * k * k)
 
 
-def run_noise_experiment(sources: Sequence["str | os.PathLike"],
+def run_noise_experiment(sources: Sequence[Source],
                          out_dir: "str | os.PathLike", *,
                          sample: Optional[int] = 100, seed: int = 0,
                          series: Sequence[str] = PAPER_SERIES,
@@ -812,8 +813,9 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
 
     Parameters
     ----------
-    sources : sequence of str or path-like
-        The treebank files taken as correct.
+    sources : sequence of str, path-like or file-like
+        The treebank files taken as correct, or streams of them
+        (`synagree.noise.source.load_source`).
     out_dir : str or path-like
     sample : int, optional
         Sentences in the sample (None: all).
@@ -901,7 +903,7 @@ def run_noise_experiment(sources: Sequence["str | os.PathLike"],
         fn = hier_metric_fn(hierarchy, labels=source.labels)
         extras.append(Metric(f"hierarchy:{hierarchy}", fn, tuple(fn.columns)))
     if "random" in series and source.kind != "dependency":
-        raise InputError.single(str(sources[0]), None, "usage",
+        raise InputError.single(source.files[0], None, "usage",
                                 "series 'random' needs dependency input")
     plan_experiment(source, len(series) * len(grid) * int(runs), extras, max_memory)
     out = make_output_dir(out_dir)

@@ -15,6 +15,7 @@ from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence, unreachable_words
 from synagree.io.corpus import kind_of, read_files
 from synagree.io.formats import Sentence
+from synagree.io.sources import Buffer, Input, Source, as_inputs, input_name
 from synagree.noise.perturb import (
     label_set,
     nonterminal_labels,
@@ -82,18 +83,23 @@ class NoiseSource:
                 "cycle_sentences": self.cycle_sentences}
 
 
-def _digest(paths: Sequence[Path]) -> str:
+def _digest(paths: Sequence[Input]) -> str:
     h = hashlib.sha256()
     for p in paths:
-        h.update(os.fsencode(p.name) + b"\0")  # (a name need not be valid UTF-8)
-        with open(p, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                h.update(chunk)
+        h.update(os.fsencode(Path(input_name(p)).name) + b"\0")  # (need not be valid UTF-8)
+        if isinstance(p, Buffer):  # a stream: what it gave (text as UTF-8)
+            data = p.data if isinstance(p.data, bytes) else (p.data or "").encode(
+                "utf-8", errors="surrogateescape")
+            h.update(data)
+        else:
+            with open(p, "rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(chunk)
         h.update(b"\0")
     return h.hexdigest()
 
 
-def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 100,
+def load_source(paths: Sequence[Source], sample: Optional[int] = 100,
                 seed: int = 0, fmt: str = "auto", phrase_style: str = "auto",
                 cycles: str = "skip", label_scope: str = "source") -> NoiseSource:
     r"""Read and pool the source files, apply the cycle policy, draw the sample.
@@ -103,7 +109,9 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
 
     Parameters
     ----------
-    paths : sequence of str or path-like
+    paths : sequence of str, path-like or file-like
+        Files, or open text or binary streams (compressed or not; named
+        ``<source1>``, ... unless they have a real ``.name``).
     sample : int, optional
         Sentences to draw; None (or more than the pool) takes every sentence.
     seed : int
@@ -150,12 +158,12 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
     if not paths:
         raise InputError.single("<command line>", None, "empty-input",
                                 "no source treebank given")
-    file_paths = [Path(p) for p in paths]
+    file_paths = as_inputs(paths, "<source{}>")
     docs, _ = read_files(file_paths, fmt, phrase_style, ProblemLog())
     sents: List[Sentence] = [s for d in docs for s in d]
     kinds = {kind_of(d) for d in docs}
     if len(kinds) > 1:
-        raise InputError.single(str(file_paths[0]), None, "mixed-formats",
+        raise InputError.single(input_name(file_paths[0]), None, "mixed-formats",
                                 "the source files mix dependency and phrase-structure trees")
     kind = kinds.pop()
     warnings: List[str] = []
@@ -177,7 +185,7 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
     if n_cyc and cycles == "skip":
         warnings.append(f"{n_cyc} sentence(s) with head cycles left out of the pool")
     if not pool:
-        raise InputError.single(str(file_paths[0]), None, "empty-input",
+        raise InputError.single(input_name(file_paths[0]), None, "empty-input",
                                 "no usable sentences in the source")
     rng = np.random.default_rng(int(seed))
     if sample is None or sample >= len(pool):
@@ -198,7 +206,8 @@ def load_source(paths: Sequence["str | os.PathLike"], sample: Optional[int] = 10
         labels = nonterminal_labels(phrases)
         if not labels:
             labels = sorted({s.root.label for s in phrases})
-    return NoiseSource(chosen, labels, kind, [str(p) for p in file_paths], _digest(file_paths),
+    return NoiseSource(chosen, labels, kind, [input_name(p) for p in file_paths],
+                       _digest(file_paths),
                        len(pool), len(sents),
                        [f"{Path(s.file).name}#{s.index + 1}" for s in chosen], cycles, n_cyc,
                        warnings)

@@ -36,8 +36,9 @@ import numpy as np
 
 from synagree.base.native import threads
 from synagree.distance import ted as _ted
+from synagree.distance.dask_exec import Executor
+from synagree.distance.sums import VARIANTS as VARIANTS  # (re-exported)
 from synagree.distance.sums import (
-    VARIANTS,
     SampledDe,
     UnitSums,
     UnitTrees,
@@ -227,7 +228,7 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
                costs: Optional["_ted.Costs"] = None,
                keep_unit_matrix: bool = False,
                sample_pairs: Optional[int] = None, seed: int = 0,
-               executor=None, progress: Optional[bool] = None,
+               executor: Optional[Executor] = None, progress: Optional[bool] = None,
                tile: int = 512, target_se: Optional[float] = None,
                full_rows: bool = False, exact: bool = False) -> TreeAlpha:
     """α_plain / α_diff / α_norm for units given as lists of annotation trees.

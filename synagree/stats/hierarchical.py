@@ -87,11 +87,24 @@ same leaf distribution as that subtype, so the two are fully interchangeable
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple, Union, cast
+from typing import (
+    IO,
+    Callable,
+    Dict,
+    Iterable,
+    List,
+    Optional,
+    Protocol,
+    Sequence,
+    Tuple,
+    Union,
+    cast,
+)
 
 import numpy as np
 
@@ -101,6 +114,7 @@ from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, Unit
 from synagree.io.formats import Sentence
+from synagree.io.sources import Buffer, as_input, is_stream
 from synagree.stats.alpha import VARIANTS, TreeAlpha, tree_alpha
 from synagree.stats.attachment import word_aligned
 from synagree.stats.tag_alternatives import (
@@ -128,6 +142,7 @@ __all__ = [
     "MODES", "AGREE_MODE", "LABEL_DISTANCES", "HIERARCHY_KEYWORDS", "METRIC_KEYS",
     "load_hierarchy", "load_hierarchy_noting_added", "describe_hierarchy", "label_credit_fn",
     "hierarchical_tree_alpha", "hierarchical_metrics", "hier_metric_fn", "HierarchyOptions",
+    "hierarchy_input",
 ]
 
 #: Label-credit modes for a pair of annotations (see the module docstring).
@@ -145,7 +160,22 @@ BDM_KEYS = ("LA_bdm", "LAS_bdm")
 #: The keys ``wu_palmer=True`` adds: the Wu–Palmer closeness (docs/method.md §15.4).
 WUP_KEYS = ("LA_wup", "LAS_wup")
 
-HierarchySpec = Union[str, "Path", Hierarchy]
+#: a hierarchy: a keyword, a file (path or stream; a stream is read once into a `Buffer`
+#: by `hierarchy_input`) or a `Hierarchy`
+HierarchySpec = Union[str, "os.PathLike[str]", Hierarchy, Buffer, IO[str], IO[bytes]]
+
+
+def hierarchy_input(spec: HierarchySpec) -> HierarchySpec:
+    r"""``spec`` with a stream read into a `synagree.io.sources.Buffer` (once, so that the
+    hierarchy can be loaded again); anything else as it is.
+
+    Examples
+    --------
+    >>> import io
+    >>> hierarchy_input("ud"), hierarchy_input(io.StringIO("NOUN\n  NN\n")).name
+    ('ud', '<hierarchy>')
+    """
+    return as_input(spec, "<hierarchy>") if is_stream(spec) else spec
 
 
 @dataclass(frozen=True)
@@ -154,8 +184,9 @@ class HierarchyOptions:
 
     Attributes
     ----------
-    spec : str, path-like or Hierarchy
-        ``"ud"``, ``"msd"``, ``"flat"``, a hierarchy file or a `Hierarchy`.
+    spec : str, path-like, file-like or Hierarchy
+        ``"ud"``, ``"msd"``, ``"flat"``, a hierarchy file (or stream, read
+        once) or a `Hierarchy`.
     label_distance : {"exact", "hierarchy"}
         ``hierarchy``: also α with hierarchy-aware rename costs (``alpha_<v>_hier``).
     plain_as_leaf : bool
@@ -178,6 +209,9 @@ class HierarchyOptions:
     bdm: bool = False
     wu_palmer: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "spec", hierarchy_input(self.spec))  # a stream read once
+
     def describe(self) -> str:
         """The settings line of a result (``hierarchy`` in the signature)."""
         out = (f"{describe_hierarchy(self.spec, self.plain_as_leaf)}, label distance "
@@ -195,9 +229,11 @@ def load_hierarchy(spec: HierarchySpec, labels: Iterable[str] = (),
 
     Parameters
     ----------
-    spec : str, path-like or Hierarchy
+    spec : str, path-like, file-like, Buffer or Hierarchy
         ``"ud"``, ``"msd"``, ``"flat"``, the path of a hierarchy file
-        (`Hierarchy.from_file`), or a `Hierarchy` object.
+        (`Hierarchy.from_file`), a stream of one (pass it through
+        `hierarchy_input` to load it more than once), or a `Hierarchy`
+        object.
     labels : iterable of str
         The labels to build ``ud`` / ``msd`` / ``flat`` from; for a file or a
         `Hierarchy` they are resolved, so that labels the hierarchy lacks are
@@ -231,6 +267,8 @@ def load_hierarchy(spec: HierarchySpec, labels: Iterable[str] = (),
     labels = [lab for lab in dict.fromkeys(labels) if lab]
     if isinstance(spec, Hierarchy):
         h = spec
+    elif isinstance(spec, Buffer) or is_stream(spec):
+        h = Hierarchy.from_file(as_input(spec, "<hierarchy>"))
     else:
         name = str(spec)
         if plain_as_leaf and name != "ud":
@@ -307,6 +345,8 @@ def describe_hierarchy(spec: HierarchySpec, plain_as_leaf: bool = False) -> str:
     """
     if isinstance(spec, Hierarchy):
         return "custom"
+    if isinstance(spec, Buffer):
+        return f"file {spec.name}"
     name = str(spec)
     if name == "ud" and plain_as_leaf:
         return "ud (plain as leaf)"

@@ -136,7 +136,8 @@ def _delta2(metric: Metric, domain: List[object], n_c: np.ndarray) -> np.ndarray
     lo = np.minimum.outer(np.arange(V), np.arange(V))
     hi = np.maximum.outer(np.arange(V), np.arange(V))
     between = cum[hi + 1] - cum[lo]
-    return (between - (n_c[:, None] + n_c[None, :]) / 2.0) ** 2
+    squared: np.ndarray = (between - (n_c[:, None] + n_c[None, :]) / 2.0) ** 2
+    return squared
 
 
 def _domain(units: List[List[object]], metric: Metric) -> List[object]:

@@ -73,13 +73,13 @@ n1=2.0, n2=2.0, bran=1.0
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from synagree.base.problems import ProblemLog
 from synagree.base.progress import Progress, wanted
+from synagree.io.sources import Source, as_input, input_name
 from synagree.trees.hierarchy import Hierarchy, read_hierarchy_assertions
 
 __all__ = ["ConceptGraph", "BDMScore", "GateBDM", "java_float_str", "gate_bdm_from_parameters",
@@ -259,7 +259,7 @@ class ConceptGraph:
         return cls(parents)
 
     @classmethod
-    def from_file(cls, path: Union[str, Path]) -> "ConceptGraph":
+    def from_file(cls, path: Source) -> "ConceptGraph":
         r"""Read a hierarchy file in which a concept may have several parents.
 
         The formats of `Hierarchy.from_file`; every line asserts one parent,
@@ -293,9 +293,10 @@ class ConceptGraph:
         ('Agent', 'Product')
         >>> os.remove(path)
         """
-        name = str(path)
+        source = as_input(path, "<hierarchy>")
+        name = input_name(source)
         log = ProblemLog()
-        assertions = read_hierarchy_assertions(path, log)
+        assertions = read_hierarchy_assertions(source, log)
         parents: Dict[str, List[str]] = {}
         where: Dict[str, int] = {}
         for number, child, parent in assertions:

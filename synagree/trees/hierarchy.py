@@ -106,7 +106,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import (
     Callable,
     Dict,
@@ -124,6 +123,7 @@ from typing import (
 import numpy as np
 
 from synagree.base.problems import InputError, ProblemLog
+from synagree.io.sources import Buffer, Source, as_input, input_name
 
 __all__ = [
     "Hierarchy", "HierarchicalKappa", "PLAIN_LEAF_SUFFIX", "Annotation",
@@ -367,7 +367,7 @@ class Hierarchy:
         return cls(parents, normalise=_msd_normalise)
 
     @classmethod
-    def from_file(cls, path: Union[str, Path]) -> "Hierarchy":
+    def from_file(cls, path: Source) -> "Hierarchy":
         r"""Read a hierarchy file (UTF-8).  Two formats, detected per file.
 
         ``#`` starts a comment running to the end of the line; blank lines
@@ -388,7 +388,8 @@ class Hierarchy:
 
         Parameters
         ----------
-        path : str or pathlib.Path
+        path : str, path-like, file-like or Buffer
+            A file or a stream (`read_hierarchy_assertions`).
 
         Returns
         -------
@@ -420,9 +421,10 @@ class Hierarchy:
         hierarchy-two-parents 2
         >>> os.remove(path)
         """
-        name = str(path)
+        source = as_input(path, "<hierarchy>")
+        name = input_name(source)
         log = ProblemLog()
-        assertions = read_hierarchy_assertions(path, log)
+        assertions = read_hierarchy_assertions(source, log)
         parents: Dict[str, Optional[str]] = {}
         where: Dict[str, int] = {}
         for number, child, parent in assertions:
@@ -660,7 +662,7 @@ def _show(parent: Optional[str]) -> str:
     return "the top (no parent)" if parent is None else repr(parent)
 
 
-def read_hierarchy_assertions(path: Union[str, Path], log: Optional[ProblemLog] = None
+def read_hierarchy_assertions(path: Source, log: Optional[ProblemLog] = None
                               ) -> List[Tuple[int, str, Optional[str]]]:
     r"""The ``(line, child, parent)`` assertions of a hierarchy file, in file order.
 
@@ -671,7 +673,9 @@ def read_hierarchy_assertions(path: Union[str, Path], log: Optional[ProblemLog] 
 
     Parameters
     ----------
-    path : str or pathlib.Path
+    path : str, path-like, file-like or Buffer
+        A file, or a stream (`synagree.io.sources`; named ``<hierarchy>``
+        in messages unless it has a real ``.name``).
     log : ProblemLog, optional
         Receives the line problems (the caller raises, after adding its own);
         without it they are raised here.
@@ -698,9 +702,17 @@ def read_hierarchy_assertions(path: Union[str, Path], log: Optional[ProblemLog] 
     [(1, 'NN', 'N'), (2, 'NN', 'NOUN'), (3, 'N', None)]
     >>> os.remove(path)
     """
-    name = str(path)
+    source = as_input(path, "<hierarchy>")
+    name = input_name(source)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        if isinstance(source, Buffer):
+            if source.data is None:
+                raise OSError(source.error)
+            text = (source.data if isinstance(source.data, str)
+                    else source.data.decode("utf-8-sig"))
+            text = text[1:] if text.startswith("\ufeff") else text
+        else:
+            text = source.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError.single(name, None, "hierarchy-unreadable",
                                 f"cannot read hierarchy file: {exc}") from None

@@ -1,0 +1,257 @@
+"""Inputs: a path, or a file-like object read once (text or binary, compressed or not).
+
+Every reader that takes a file also takes an open **stream**: a text stream
+(``io.StringIO``, ``open(p)``), a binary one (``io.BytesIO``, ``open(p, "rb")``)
+or a compressed one (gzip, xz or bzip2 bytes are recognised by their first
+bytes, as for files; ``gzip.open(p)`` is read as the plain bytes it gives).
+A stream is read once, from where it stands to its end, and is not closed.
+
+A stream is known by its **name** in messages and in the results' file lists:
+its ``.name`` when it has a real one (a non-empty string not in angle
+brackets, as an opened file's path), else a placeholder the caller gives
+(``<ann1>``, ``<stream>``).  The annotator a stream stands for is named
+after its real name's stem, as a file is, else ``ann1``, ``ann2``, ...
+(`synagree.io.corpus.from_files`).
+"""
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Dict, Iterator, List, Optional, Union
+
+from synagree.base.problems import InputError, Problem
+from synagree.io.compression import READ_ERRORS, compression_of, open_decompressed
+
+__all__ = ["Source", "Buffer", "Input", "is_stream", "stream_name", "as_input", "as_inputs",
+           "input_name", "head_lines"]
+
+#: what a reader accepts: a path, or a text or binary stream
+Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes], "Buffer"]
+
+
+@dataclass(frozen=True)
+class Buffer:
+    r"""A stream's content, read once, with the names it is known by.
+
+    Parameters
+    ----------
+    name : str
+        The name in messages and file lists: the stream's real name or a
+        placeholder (``<ann1>``).
+    real_name : str or None
+        The stream's own ``.name`` when it is a real one (annotator names
+        derive from it as from a path).
+    data : str or bytes or None
+        What the stream gave; None when it could not be read.
+    error : str or None
+        Why it could not be read.
+
+    Examples
+    --------
+    >>> import io
+    >>> b = Buffer.read(io.BytesIO(b"1\tHi\n"), "<ann1>")
+    >>> b.name, b.real_name, b.data
+    ('<ann1>', None, b'1\tHi\n')
+    """
+
+    name: str
+    real_name: Optional[str]
+    data: Union[str, bytes, None]
+    error: Optional[str] = None
+
+    @classmethod
+    def read(cls, stream: Union[IO[str], IO[bytes]], placeholder: str) -> "Buffer":
+        """Read ``stream`` to its end (a read error is kept, not raised).
+
+        Parameters
+        ----------
+        stream : text or binary file-like
+        placeholder : str
+            The name when the stream has no real one.
+
+        Returns
+        -------
+        Buffer
+        """
+        real = stream_name(stream)
+        name = real or placeholder
+        try:
+            data = stream.read()
+        except READ_ERRORS as exc:  # closed, not readable, a broken compressed stream
+            return cls(name, real, None, str(exc) or type(exc).__name__)
+        if not isinstance(data, (str, bytes, bytearray)):
+            return cls(name, real, None, f"read() gave {type(data).__name__}, "
+                                         f"not text or bytes")
+        return cls(name, real, bytes(data) if isinstance(data, bytearray) else data)
+
+
+#: a source once streams are read: a path or a `Buffer`
+Input = Union[Path, Buffer]
+
+
+def is_stream(x: object) -> bool:
+    """Is ``x`` a file-like object (it has ``read``), not a path?
+
+    Examples
+    --------
+    >>> import io
+    >>> is_stream(io.StringIO("x")), is_stream("a.conllu"), is_stream(Path("a"))
+    (True, False, False)
+    """
+    return hasattr(x, "read") and not isinstance(x, (str, bytes, os.PathLike))
+
+
+def stream_name(stream: object) -> Optional[str]:
+    """The stream's ``.name`` when it is a real one, else None.
+
+    A real name is a non-empty string (or bytes) not in angle brackets:
+    ``open(path)`` and ``gzip.open(path)`` have one, ``io.StringIO`` and
+    ``sys.stdin`` (``<stdin>``) have none, nor has a stream opened on a file
+    descriptor (an int).
+
+    Examples
+    --------
+    >>> import io, tempfile
+    >>> stream_name(io.StringIO("x")) is None
+    True
+    >>> with tempfile.NamedTemporaryFile(suffix=".conllu") as f:
+    ...     stream_name(f) == f.name
+    True
+    """
+    name = getattr(stream, "name", None)
+    if isinstance(name, bytes):
+        name = os.fsdecode(name)
+    if not isinstance(name, str) or not name or (name.startswith("<") and name.endswith(">")):
+        return None
+    return name
+
+
+def as_input(source: object, placeholder: str = "<stream>") -> Input:
+    r"""A path as a `pathlib.Path`, a stream read into a `Buffer`.
+
+    Parameters
+    ----------
+    source : str, path-like, file-like or Buffer
+    placeholder : str
+        A stream's name when it has no real one.
+
+    Returns
+    -------
+    pathlib.Path or Buffer
+
+    Raises
+    ------
+    TypeError
+        ``source`` is none of these (a sentence says what was given).
+
+    Examples
+    --------
+    >>> import io
+    >>> as_input("a.conllu"), as_input(io.StringIO("1\tHi"), "<ann2>").name
+    (PosixPath('a.conllu'), '<ann2>')
+    """
+    if isinstance(source, (Path, Buffer)):
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        return Path(source)
+    if is_stream(source):
+        return Buffer.read(source, placeholder)  # type: ignore[arg-type]
+    raise TypeError(f"an input must be a path (str or pathlib.Path) or a file-like object "
+                    f"with read(), not {type(source).__name__}")
+
+
+def input_name(source: Input) -> str:
+    """The name of an input in messages: the path as given, or the `Buffer`'s name.
+
+    Examples
+    --------
+    >>> input_name(Path("a/b.conllu")), input_name(Buffer("<ann1>", None, ""))
+    ('a/b.conllu', '<ann1>')
+    """
+    return source.name if isinstance(source, Buffer) else str(source)
+
+
+def head_lines(buffer: Buffer) -> Iterator[str]:
+    r"""The buffer's lines, decompressed and decoded lazily (for sniffing a format).
+
+    Undecodable bytes are replaced; a broken compressed stream stops the
+    lines (the reader reports it).
+
+    Examples
+    --------
+    >>> import gzip
+    >>> next(head_lines(Buffer("x", None, gzip.compress(b"(S N)\n(S V)\n"))))
+    '(S N)\n'
+    """
+    data = buffer.data
+    if data is None:
+        return
+    if isinstance(data, str):
+        yield from io.StringIO(data)
+        return
+    kind = compression_of("", data[:16])
+    fh: IO[bytes] = io.BytesIO(data)
+    if kind is not None:
+        fh = open_decompressed(fh, kind)
+    try:
+        for raw in fh:
+            yield raw.decode("utf-8", errors="replace")
+    except READ_ERRORS:
+        return
+
+
+def as_inputs(sources: object, placeholder: str = "<ann{}>") -> List[Input]:
+    r"""Every source as an `Input`: paths as paths, streams read (in order) into buffers.
+
+    Parameters
+    ----------
+    sources : sequence of str, path-like or file-like
+        Not a single path or stream (a string or a stream is iterable, and
+        taking its characters or lines for files would be a quiet guess).
+    placeholder : str
+        A stream's name when it has no real one; ``{}`` is its 1-based
+        position among ``sources`` (``<ann1>``).
+
+    Returns
+    -------
+    list of pathlib.Path or Buffer
+
+    Raises
+    ------
+    InputError
+        ``usage``: ``sources`` is a single path or stream; the same stream
+        object given twice (``duplicate-input``, as the same file twice).
+    TypeError
+        An item is neither a path nor a stream.
+
+    Examples
+    --------
+    >>> import io
+    >>> [input_name(x) for x in as_inputs(["a.conllu", io.StringIO("1")])]
+    ['a.conllu', '<ann2>']
+    >>> try:
+    ...     as_inputs(io.StringIO("1\tHi"))
+    ... except InputError as exc:
+    ...     print(exc.errors[0].kind)
+    usage
+    """
+    if isinstance(sources, (str, bytes, os.PathLike, Buffer)) or is_stream(sources):
+        raise InputError.single("<arguments>", None, "usage",
+                                f"give a list of inputs (paths or file-like objects), not one "
+                                f"{type(sources).__name__}")
+    items = list(sources)  # type: ignore[call-overload]
+    seen: Dict[int, int] = {}
+    problems = []
+    for i, x in enumerate(items):
+        if is_stream(x):
+            if id(x) in seen:
+                problems.append(Problem(stream_name(x) or placeholder.format(i + 1), None,
+                                        "duplicate-input",
+                                        f"the same stream is given twice (inputs {seen[id(x)]} "
+                                        f"and {i + 1}); each annotator needs their own"))
+            seen.setdefault(id(x), i + 1)
+    if problems:
+        raise InputError(problems)
+    return [as_input(x, placeholder.format(i + 1)) for i, x in enumerate(items)]
