@@ -82,7 +82,8 @@ def _stem(path: Path) -> str:
 def read_with_extra(paths: Sequence["str | os.PathLike"] = (),
                     dirs: Sequence["str | os.PathLike"] = (),
                     extra: "str | os.PathLike" = "", *, role: str = "system",
-                    names: Optional[Sequence[str]] = None, option: str = "",
+                    names: Optional[Sequence[str]] = None, extra_name: Optional[str] = None,
+                    option: str = "",
                     fmt: str = "auto", phrase_style: str = "auto", strict: bool = False,
                     allow_missing: bool = False, check_text: bool = True,
                     match: str = "auto") -> WithExtra:
@@ -99,8 +100,10 @@ def read_with_extra(paths: Sequence["str | os.PathLike"] = (),
     role : str
         What ``extra`` is, for messages.
     names : sequence of str, optional
-        The annotators' names (files only); None: the file stems.  The extra
-        file is named by its stem (or directory name).
+        The annotators' names (files only); None: the file stems.
+    extra_name : str, optional
+        The extra file's name (files only); None: its file stem (with
+        ``dirs``: the directory's name).
     option : str
         The command-line option that gave ``extra`` (``--preannotation``),
         named in messages.
@@ -132,11 +135,9 @@ def read_with_extra(paths: Sequence["str | os.PathLike"] = (),
     >>> shutil.rmtree(d)
     """
     what = f"the {role} {option}".rstrip() if option else f"the {role}"
-    read = dict(fmt=fmt, phrase_style=phrase_style, strict=strict,
-                allow_missing=allow_missing, check_text=check_text, match=match)
     extra_path = Path(extra)
     if dirs:
-        if names:
+        if names or extra_name:
             raise InputError.single("<command line>", None, "usage",
                                     "--names goes with files; with --dirs the directory "
                                     "names are the annotator names")
@@ -150,7 +151,9 @@ def read_with_extra(paths: Sequence["str | os.PathLike"] = (),
             raise InputError.single(str(extra_path), None, "duplicate-annotator",
                                     f"{what} is named {name!r}, as an annotator's directory; "
                                     f"rename the directory")
-        corpus = from_dirs([*dirs, extra_path], **read)
+        corpus = from_dirs([*dirs, extra_path], fmt=fmt, phrase_style=phrase_style,
+                           strict=strict, allow_missing=allow_missing, check_text=check_text,
+                           match=match)
         name = corpus.annotators[-1]
     else:
         file_paths = [Path(p) for p in paths]
@@ -159,18 +162,23 @@ def read_with_extra(paths: Sequence["str | os.PathLike"] = (),
                                     f"is a directory; {what} is one file (a directory goes "
                                     f"with --dirs)")
         humans = list(names) if names else None
-        name = _stem(extra_path)
+        name = extra_name or _stem(extra_path)
         if humans is None:
             stems = [_stem(p) for p in file_paths]
             if len(set(stems)) == len(stems) and name not in stems:
                 humans = stems
         if humans is not None and name in humans:
             raise InputError.single(str(extra_path), None, "duplicate-annotator",
-                                    f"{what} is named {name!r} (its file name), as an "
-                                    f"annotator; rename the file or give the annotators "
-                                    f"other --names")
+                                    f"{what} is named {name!r}, as an annotator; rename "
+                                    f"the file or give other --names")
+        if humans is None and extra_name:
+            raise InputError.single("<command line>", None, "usage",
+                                    "the annotators' file names are not distinct: give "
+                                    "--names")
         all_names = None if humans is None else [*humans, name]
-        corpus = from_files([*file_paths, extra_path], names=all_names, **read)
+        corpus = from_files([*file_paths, extra_path], names=all_names, fmt=fmt,
+                            phrase_style=phrase_style, strict=strict,
+                            allow_missing=allow_missing, check_text=check_text, match=match)
         name = corpus.annotators[-1]
     out = WithExtra(corpus, name, role)
     if not out.shared_units():

@@ -340,12 +340,12 @@ def preannotation_scores(options: PreannotationOptions, variants: Sequence[str] 
                 scores[f"{m}_{part}"] = got / total if total else None
         alpha: Dict[str, AlphaStats] = {}
         for part, want in (("kept", True), ("changed", False)):
-            st, _ = _restricted_alpha(units, [x == want for x in kept_i], variants,
-                                      sample_pairs, seed, progress)
-            alpha.update({f"alpha_{v}_{part}": s for v, s in st.items()})
+            part_alpha, _ = _restricted_alpha(units, [x == want for x in kept_i], variants,
+                                              sample_pairs, seed, progress)
+            alpha.update({f"alpha_{v}_{part}": s for v, s in part_alpha.items()})
         per.append(AnnotatorArcs(h, words, n_kept, n_head, words - n_kept - n_head, scores,
                                  alpha))
-    all_kept = [x.all(axis=0) for x in kept]
+    all_kept: List[np.ndarray] = [np.asarray(x.all(axis=0)) for x in kept]
     with_kept, _ = _restricted_alpha(units, [np.ones(p.n_words, dtype=bool) for p in pres],
                                      variants, sample_pairs, seed, progress)
     without_kept, n_without = _restricted_alpha(units, [~x for x in all_kept], variants,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 
 from synagree.base.problems import InputError
-from synagree.cli import baseline, options
+from synagree.cli import baseline, humans_options, options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.io.evalb_lines import bracketed_file
@@ -27,6 +27,10 @@ SIGNIFICANCE_REPLICATES = 1000  # --significance without --bootstrap
 
 def run(args: argparse.Namespace) -> int:
     """``synagree compare``: system files scored against gold, rendered; the exit status."""
+    if args.humans:  # the parser beside a second human (docs/method.md §28)
+        from synagree.cli import human_band  # see the module docstring
+
+        return human_band.run(args)
     kind = bracketed_file(args.gold)
     asked = args.params is not None or args.alpha or output_format(args) == "evalb"
     if kind or (kind is None and asked):
@@ -124,3 +128,4 @@ def register(p: argparse.ArgumentParser) -> None:
                         "DEPREL), lenient (head + universal relation), unlabelled, and both "
                         "label-only (docs/method.md §17)")
     baseline.add_baseline_args(p, "compare")  # --baseline, --baseline-top
+    humans_options.add_humans_args(p)  # --humans (docs/method.md §28)

@@ -242,7 +242,7 @@ def output_format(args: argparse.Namespace) -> str:
 
 
 _INPUT_ATTRS = ("files", "gold", "systems", "system", "source", "results", "noise",
-                "compare_to", "hierarchy", "tiers", "lexicon")
+                "compare_to", "hierarchy", "tiers", "lexicon", "humans", "preannotation")
 
 
 def input_paths(args: argparse.Namespace) -> List[Path]:

@@ -5,10 +5,15 @@ import argparse
 import sys
 
 from synagree.agreement.agree import agree_corpus, load_corpus
+from synagree.agreement.extra_file import read_with_extra
+from synagree.agreement.human_band import BandOptions
+from synagree.agreement.plan import PlanOptions
+from synagree.agreement.preannotation import PreannotationOptions
 from synagree.base.problems import InputError, print_problems, tame
 from synagree.cli import options
 from synagree.cli.categorical import parse_layers
 from synagree.cli.options import check_input_choice, input_options, output_format
+from synagree.cli.plan import width_value as plan_width
 from synagree.cli.plot_options import add_plot_args, plot_settings
 from synagree.io.files import emit
 from synagree.io.json_input import read_json
@@ -50,12 +55,29 @@ def run(args: argparse.Namespace) -> int:
     noise = read_noise(args.noise) if args.noise else None
     if noise:
         choose_metrics(noise, metrics)  # an unknown metric: a usage error before any work
+    if args.reference and not args.system:
+        raise InputError.single("<command line>", None, "usage",
+                                "--reference names the human the --system file is scored "
+                                "against: add --system FILE")
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     if noise:  # runs made on another corpus are refused before the long work
         check_runs(read_config(args.noise), corpus, args.noise)
+    band = pre = None
+    if args.system:  # the parser beside a second human (docs/method.md §28)
+        band = BandOptions(read_with_extra(args.files, args.dirs or (), args.system,
+                                           role="system", option="--system",
+                                           **input_options(args)),
+                           references=args.reference)
+    if args.preannotation:  # kept and changed arcs (docs/method.md §29)
+        pre = PreannotationOptions(read_with_extra(args.files, args.dirs or (),
+                                                   args.preannotation, role="pre-annotation",
+                                                   option="--preannotation",
+                                                   **input_options(args)))
     # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
     result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
                           level=args.ci_level, max_memory=args.max_memory,
+                          band=band, preannotation=pre,
+                          plan=PlanOptions(args.plan) if args.plan else None,
                           progress=not args.quiet)
     if result.warnings and not args.quiet:
         print_problems(result.warnings, limit=10)
@@ -101,5 +123,19 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-sentences", type=options.whole_number(0), default=5000, metavar="N",
                    help="HTML: keep at most the N worst sentences (default 5000; 0: all)")
     p.add_argument("--title", help="page title")
+    g = p.add_argument_group("parser, pre-annotation and planning (docs/method.md §28-30)")
+    g.add_argument("--system", metavar="FILE",
+                   help="a parser's output of the same sentences (a directory with --dirs): "
+                        "its agreement with each human beside another human's, with paired "
+                        "bootstrap intervals and a verdict (within / below / above the "
+                        "human band)")
+    g.add_argument("--reference", nargs="+", metavar="NAME",
+                   help="with --system: the human(s) to score against (default: each in turn)")
+    g.add_argument("--preannotation", metavar="FILE",
+                   help="the parser output the annotators corrected: arcs kept and changed, "
+                        "agreement on each, alpha and LAS without the kept arcs")
+    g.add_argument("--plan", type=plan_width, metavar="WIDTH",
+                   help="also the sentences needed for an interval of alpha no wider than "
+                        "WIDTH at --ci-level, from this round as the pilot")
     options.add_memory(p)
     options.add_quiet(p)

@@ -49,7 +49,7 @@ from markupsafe import Markup
 
 from synagree._version import __version__
 from synagree.agreement.qa import qa_summary, rank_units, unit_diagnostics
-from synagree.base.jsonable import to_float
+from synagree.base.jsonable import json_ready, to_float
 from synagree.base.problems import InputError, quote
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
@@ -63,6 +63,7 @@ from synagree.render.plots import (
     series_figure,
 )
 from synagree.render.qa import render_tables
+from synagree.render.report_sections import SECTION_IDS, extra_text, html_sections
 from synagree.render.rows import _f as _num
 from synagree.render.units import unit_change_rows
 from synagree.stats.attachment import brackets
@@ -632,10 +633,13 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
     if not page["show_sentences"]:
         omitted.append(OMITTED["sentences"])
     page["omitted"] = omitted
+    page["extra"] = html_sections(result)  # parser vs humans, pre-annotation, plan (§28–30)
     present = {"summary", "annotators"}
     present |= {k for k in ("comparison", "layers", "noise") if page[k]}
     present |= {"sentences"} if page["show_sentences"] else set()
-    page["nav"] = [(sid, label) for sid, label in SECTIONS if sid in present]
+    present |= {x["id"] for x in page["extra"]}
+    page["nav"] = [(sid, label) for sid, label in (*SECTIONS[:-1], *SECTION_IDS, SECTIONS[-1])
+                   if sid in present]
     return _environment().get_template("report.html.j2").render(page)
 
 
@@ -668,10 +672,13 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
     qa = qa_summary(result, worst=worst, variant=variant, bootstrap_replicates=bootstrap,
                     seed=seed, confidence=confidence, layers=layers, compare_to=compare_to,
                     with_replicates=(output == "json"), skip_id_like=skip_id_like)
+    for part in (result.human_band, result.preannotation, result.plan):  # §28–30
+        if part is not None and output == "json":
+            qa[part.name] = json_ready(part.details())
     if output == "json":
         return json.dumps(qa, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     if output != "html":
-        return render_tables(qa, output)
+        return render_tables(qa, output) + extra_text(result, output)
     path = noise if isinstance(noise, (str, os.PathLike)) else None
     rows = read_noise(noise) if path is not None else noise
     reference = (corpus_reference(result, read_config(path) if path is not None else None,
