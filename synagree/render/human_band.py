@@ -44,12 +44,13 @@ def band_tables(band: HumanBand) -> List[Table]:
         for m in band.metrics_compared:
             pairs.add(f"{p.a} × {p.b}", p.kind, m, p.values.get(m), p.ci.get(m))
     comp = Table("band", [Column("reference"), Column("metric"),
-                          Column("system", "number"), Column("second human", "number"),
-                          Column("human band", "interval"), Column("difference", "signed"),
-                          Column(f"{pct} CI", "interval"), Column("p", "number", 3),
+                          Column("system", "number"), Column("human", "number"),
+                          Column("human band", "interval", 3), Column("diff", "signed"),
+                          Column(f"{pct} CI", "interval", 3), Column("p", "number", 3),
                           Column("verdict")],
                  title=f"{band.system} beside a second human, both scored against the "
-                       f"reference (difference = {band.system} − mean of the other humans)")
+                       f"reference (system: {band.system}'s agreement with it; human: the "
+                       f"other humans' mean; diff = system − human)")
     for c in band.comparisons:
         comp.add(c.reference, c.metric, c.system, c.human_mean, c.human_ci, c.diff, c.diff_ci,
                  c.p_value, c.verdict)
