@@ -83,7 +83,7 @@ def main() -> None:
             write_conllu(path, perturbed(sub, 0.02 + 0.01 * k, 100 + k))
             systems.append(path)
         t = time.perf_counter()
-        res = cmp.compare(gold, systems, alpha=False, significance=True, B=1000)
+        res = cmp.compare(gold, systems, alpha=False, significance=True, test_replicates=1000)
         t_pipe = time.perf_counter() - t
         U = res.significance.units
         # per-unit arrays for part 1: real ratios, alpha matrices of real size

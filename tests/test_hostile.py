@@ -1060,7 +1060,7 @@ def stored(tmp_path_factory):
 _USE = {"agree": lambda a, b, f: ["agree", a, b, "-q", "--baseline", f],
         "compare": lambda a, b, f: ["compare", a, b, "-q", "--baseline", f],
         "report": lambda a, b, f: ["report", a, b, "-q", "--output", "json", "--bootstrap", "20",
-                                   "--layers", "", "--compare-to", f]}
+                                   "--layers", "", "--baseline", f]}
 
 
 def _refused(capsys, stored, command, path, field=None):
@@ -1141,15 +1141,10 @@ WRONG_FIELDS = [
     ("compare", SPU + ("ratios", "LAS", "gold"), [0, 0],
      "systems[0].per_unit.ratios.LAS.correct[0]"),
     ("compare", SPU + ("synagree_version",), 1, "systems[0].per_unit.synagree_version"),
-    ("report", ("bootstrap", "metrics", "LAS_full"), [0.8], "bootstrap.metrics.LAS_full"),
-    ("report", ("bootstrap", "metrics", "LAS_full", "estimate"), "x",
-     "bootstrap.metrics.LAS_full.estimate"),
-    ("report", ("bootstrap", "metrics", "LAS_full", "se"), -1, "bootstrap.metrics.LAS_full.se"),
-    ("report", ("bootstrap", "metrics", "LAS_full", "replicates"), "x",
-     "bootstrap.metrics.LAS_full.replicates"),
-    ("report", ("bootstrap", "metrics", "LAS_full", "replicates", 0), 5,
-     "bootstrap.metrics.LAS_full.replicates[0]"),
-    ("report", ("bootstrap", "metrics"), _DELETE, "bootstrap.metrics"),
+    # a stored report is read as the agree result it holds (one engine, docs/method.md §18)
+    ("report", ("alpha_plain",), "0.9", "alpha_plain"),
+    ("report", ("annotator_names",), 5, "annotator_names"),
+    ("report", PU + ("ted",), ["a", 1], "details.per_unit.ted[0]"),
 ]
 
 
@@ -1167,7 +1162,7 @@ def test_stored_result_with_a_wrong_field_is_one_clear_error(tmp_path, capsys, s
                                            ("agree", "details.per_unit.ted[1]"),
                                            ("agree", "unused"),
                                            ("compare", "systems[0].counts.LAS.f1"),
-                                           ("report", "bootstrap.metrics.LAS_full.estimate")])
+                                           ("report", "alpha_plain")])
 def test_non_finite_numbers_are_refused_where_they_are(tmp_path, capsys, stored, token, command,
                                                        where):
     doc = stored[2][command]

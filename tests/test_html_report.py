@@ -24,6 +24,7 @@ import pytest
 
 from synagree.agreement import qa
 from synagree.agreement.agree import agree_corpus, load_corpus
+from synagree.agreement.report import qa_report
 from synagree.cli.main import main
 from synagree.render.html import build_report, read_noise, sentence_data
 
@@ -299,8 +300,9 @@ def test_fixture_report_content(three_report):
                                    ("ndt/odin-swedish.conll", "ndt/thor-swedish.conll")])
 def test_report_on_shared_data(files):
     need_shared()
-    res = agree_corpus(load_corpus([IAA / f for f in files]), bootstrap=100)
-    html = build_report(res, "html", bootstrap=100)
+    rep = qa_report(load_corpus([IAA / f for f in files]), bootstrap=100)
+    res = rep.agreement
+    html = build_report(rep, "html")
     assert_self_contained(html)
     data = sentence_payload(html)
     assert len(data["sentences"]) == res.units
@@ -311,12 +313,13 @@ def test_report_on_shared_data(files):
     assert "Specific agreement per category" in html and "Confusion matrix" in html
     # the table outputs of the same report
     for fmt in ("markdown", "csv", "latex"):
-        text = build_report(res, fmt, bootstrap=50)
+        text = build_report(rep, fmt)
         assert "alpha_plain" in text and worst[0].label in text
-    d = json.loads(build_report(res, "json", bootstrap=50))
+    d = json.loads(build_report(rep, "json"))
     assert d["worst"]["units"][0]["uid"] == worst[0].uid
     assert d["pairs"]["alpha_plain"][0][1] == pytest.approx(res.alpha["plain"].alpha)
-    assert len(d["bootstrap"]["metrics"]["alpha_plain"]["replicates"]) == 50
+    assert d["alpha_plain"] == pytest.approx(res.alpha["plain"].alpha)  # agree's keys on top
+    assert d["bootstrap"]["metrics"]["alpha_plain"]["low"] is not None
 
 
 def test_noise_reader(tmp_path):
@@ -335,16 +338,17 @@ def test_cli_outputs_and_compare(tmp_path, capsys):
     assert main(["report", *files, "--allow-missing", "--bootstrap", "60", "-o", str(prev),
                  "-q"]) == 0  # format from the suffix
     d = json.loads(prev.read_text())
-    assert "bootstrap" in d and len(d["bootstrap"]["metrics"]["alpha_plain"]["replicates"]) == 60
+    assert "bootstrap" in d and d["details"]["per_unit"]["ids"]
     assert main(["report", *files, "--allow-missing", "--bootstrap", "60",
-                 "--compare-to", str(prev), "--output", "markdown"]) == 0
+                 "--baseline", str(prev), "--output", "markdown", "--test-replicates",
+                 "100"]) == 0
     text = capsys.readouterr().out
     assert "Change since the previous round" in text
     row = [line for line in text.splitlines() if line.startswith("| alpha_plain |")][-1]
     assert row.rstrip().endswith("| no |")  # the same round again: no change
     page = tmp_path / "cmp.html"
-    assert main(["report", *files, "--allow-missing", "--bootstrap", "60", "--compare-to",
-                 str(prev), "-o", str(page), "-q"]) == 0
+    assert main(["report", *files, "--allow-missing", "--compare-to",  # the old spelling
+                 str(prev), "-o", str(page), "-q", "--test-replicates", "100"]) == 0
     assert 'id="comparison"' in page.read_text()
     for fmt, needle in (("csv", "table,row,column,value"), ("latex", "\\begin{tabular}")):
         assert main(["report", *files, "--allow-missing", "--bootstrap", "0",
@@ -353,8 +357,7 @@ def test_cli_outputs_and_compare(tmp_path, capsys):
     # bad input: exit status 2 with a message, never a traceback
     assert main(["report", *files, "--allow-missing", "--compare-to",
                  str(tmp_path / "missing.json")]) == 2
-    assert main(["report", *files, "--allow-missing", "--bootstrap", "0", "--compare-to",
-                 str(prev)]) == 2
+    assert main(["report", *files, "--allow-missing", "--baseline-top", "3"]) == 2
     (tmp_path / "junk.json").write_text("{not json")
     assert main(["report", *files, "--allow-missing", "--compare-to",
                  str(tmp_path / "junk.json")]) == 2

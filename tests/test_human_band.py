@@ -295,7 +295,7 @@ def test_report_section(tmp_path, h, run_cli):
     rc, js, err = run_cli("report", files["anna"], files["bert"], "--system", files["parser"],
                           "--bootstrap", "100", "--output", "json", "-q")
     assert rc == 0, err
-    band = json.loads(js)["human_band"]
+    band = json.loads(js)["details"]["human_band"]
     assert band["references"] == ["anna", "bert"] and len(band["verdicts"]) == 2
     rc, _, err = run_cli("report", files["anna"], files["bert"], "--reference", "bert",
                          "--output", "json")

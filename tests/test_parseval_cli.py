@@ -120,12 +120,11 @@ def test_dependency_baseline_refused(files, tmp_path, run_cli, repo_root):
 
 
 def test_the_light_constants_agree_with_the_library():
-    from synagree.cli import baseline, compare, tag_options
+    from synagree.cli import baseline, tag_options
     from synagree.evaluation.compare import SIGNIFICANCE_REPLICATES
     from synagree.stats.regression import BASELINE_REPLICATES
     from synagree.stats.tag_alternatives import TAG_SYNTAXES
-    assert baseline.BASELINE_REPLICATES == BASELINE_REPLICATES
-    assert compare.SIGNIFICANCE_REPLICATES == SIGNIFICANCE_REPLICATES
+    assert baseline.BASELINE_REPLICATES == BASELINE_REPLICATES == SIGNIFICANCE_REPLICATES
     assert tag_options.TAG_SYNTAXES == TAG_SYNTAXES
 
 

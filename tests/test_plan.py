@@ -206,7 +206,6 @@ def test_figure_needs_matplotlib_before_the_work(tmp_path, h, run_cli, monkeypat
 @pytest.mark.parametrize("args,message", [
     (["--width", "0"], "--width"), (["--width", "x"], "--width"),
     (["--width", "0.1", "--figure", "c.gif"], "--figure"),
-    (["--width", "0.1", "--bootstrap", "1"], "--bootstrap"),
 ])
 def test_bad_options(tmp_path, h, run_cli, args, message):
     fa, fb = _files(tmp_path, h, units=5)
@@ -215,12 +214,20 @@ def test_bad_options(tmp_path, h, run_cli, args, message):
     assert exc.value.code == 2
 
 
+def test_one_resample_is_refused(tmp_path, h, run_cli):
+    fa, fb = _files(tmp_path, h, units=5)
+    rc, _, err = run_cli("plan", fa, fb, "--width", "0.1", "--bootstrap", "1")
+    assert rc == 2 and "at least 2 resamples" in err
+
+
 def test_report_section(tmp_path, h, run_cli):
     fa, fb = _files(tmp_path, h)
     rc, js, err = run_cli("report", fa, fb, "--plan", "0.2", "--output", "json", "-q")
     assert rc == 0, err
-    d = json.loads(js)
-    assert d["plan"]["width"] == 0.2 and d["plan"]["pilot_units"] == 30
+    d = json.loads(js)  # the agreement result's keys, its sections under details
+    plan = d["details"]["plan"]
+    assert plan["width"] == 0.2 and plan["pilot_units"] == 30
+    assert d["units_needed_plain"] == plan["needed"]["plain"]
     out = tmp_path / "r.html"
     rc, _, err = run_cli("report", fa, fb, "--plan", "0.2", "-o", out, "-q")
     assert rc == 0, err

@@ -128,7 +128,7 @@ def test_tags_default_output_unchanged_without_prf():
     assert "prf" not in res.to_dict()
     assert "P/R/F1" not in render_tags(res, "table")
     assert render_tags(res, "csv").splitlines()[0] == \
-        "tag,count,exact,accuracy,mean_credit,confusion,confusion_count"
+        "tag,count,exact,accuracy,accuracy_hier,confusion,confusion_count"
 
 
 def test_tags_outputs_carry_the_numbers():

@@ -220,39 +220,29 @@ def test_bootstrap_without_kept_matrix_equals_with(three):
                            equal_nan=True)
 
 
-def test_compare_rounds(cdt_en):
+def test_report_compares_rounds_on_the_regression_engine(tmp_path, run_cli):
+    """report --baseline: one round-comparison engine for every command (method §18), a
+    stored report or agree JSON as the previous round, paired over matched sentences."""
     need_shared()
-    prev = {"bootstrap": qa.bootstrap(cdt_en, 300, seed=11).to_dict()}
-    same = qa.compare(qa.bootstrap(cdt_en, 300, seed=11), prev)
-    assert same and all(not c.significant for c in same)
-    assert all(c.delta == 0 and c.p_value == 1.0 for c in same)
-    other = agree_corpus(load_corpus([IAA / "ndt" / "odin-caterpillar.conll",
-                                      IAA / "ndt" / "thor-caterpillar.conll"]),
-                         bootstrap=300, seed=2)
-    ch = {c.metric: c for c in qa.compare(qa.bootstrap(other, 300, seed=2), prev)}
-    c = ch["alpha_plain"]
-    assert c.delta == pytest.approx(0.997612315 - 0.923657620, abs=1e-8)
-    assert c.significant and c.p_value < 0.05 and c.low > 0 and c.method == "bootstrap"
-    # JSON round trip, and the normal approximation when replicates are absent
-    prev_json = json.loads(json.dumps(prev))
-    for m in prev_json["bootstrap"]["metrics"].values():
-        m.pop("replicates")
-    cn = {c.metric: c for c in qa.compare(qa.bootstrap(other, 300, seed=2), prev_json)}
-    assert cn["alpha_plain"].method == "normal" and cn["alpha_plain"].significant
-    with pytest.raises(ValueError):
-        qa.compare(qa.bootstrap(other, 50), {"nothing": 1})
-
-
-def test_compare_infinite_replicates_fall_back():
-    # replicate differences that are all infinite have no percentile interval
-    # (JSON may hold Infinity): the normal approximation is used, not a crash
-    cur = {"metrics": {"alpha_plain": {"estimate": 0.8, "se": 0.01,
-                                       "replicates": [math.inf, math.inf, None]}}}
-    prev = {"metrics": {"alpha_plain": {"estimate": 0.7, "se": 0.01,
-                                        "replicates": [0.7, 0.7, 0.7]}}}
-    (c,) = qa.compare(cur, prev, confidence=0.95)
-    assert c.method == "normal" and c.significant
-    assert c.delta == pytest.approx(0.1)
+    cdt = [IAA / "cdt" / "en-lotte.conll", IAA / "cdt" / "en-morten.conll"]
+    old = tmp_path / "old.json"
+    assert run_cli("report", *cdt, "--output", "json", "--layers", "", "-o", old, "-q")[0] == 0
+    stored = json.loads(old.read_text())
+    assert stored["details"]["per_unit"]["ids"] and "alpha_plain" in stored
+    rc, out, err = run_cli("report", *cdt, "--output", "json", "--layers", "", "--baseline",
+                           old, "--test-replicates", "200", "-q")
+    assert rc == 0, err
+    [r] = json.loads(out)["details"]["baseline"]["results"]
+    same = {c["metric"]: c for c in r["metrics"]}
+    assert same["alpha_plain"]["delta"] == 0 and not same["alpha_plain"]["significant"]
+    # agree's JSON serves as the previous round too, and the page shows the change
+    agree_old = tmp_path / "agree.json"
+    assert run_cli("agree", *cdt, "-o", agree_old, "-q")[0] == 0
+    page = tmp_path / "r.html"
+    rc, _, err = run_cli("report", *cdt, "--layers", "", "--baseline", agree_old, "-o", page,
+                         "-q")
+    assert rc == 0, err
+    assert "Change since the previous round" in page.read_text(encoding="utf-8")
 
 
 def test_worst_section_for_agree(three):

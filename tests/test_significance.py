@@ -120,7 +120,7 @@ def test_common_units_under_differing_splits():
     """split4-sys joins/splits gold sentences; gold itself does not: the common
     units are split4-sys's units, and the point values are the systems' own."""
     g = DATA / "split4-gold.conllu"
-    res = cmp.compare(g, [DATA / "split4-sys.conllu", g], significance=True, B=200)
+    res = cmp.compare(g, [DATA / "split4-sys.conllu", g], significance=True, test_replicates=200)
     sig = res.significance
     assert sig.units == 4 and any("common unit" in n for n in sig.notes)
     for s in res.systems:
@@ -165,7 +165,7 @@ def ewt_files(tmp_path_factory):
 
 def test_injected_errors_are_detected(ewt_files):
     res = cmp.compare(ewt_files["gold"], [ewt_files["good"], ewt_files["bad"]],
-                      names=["good", "bad"], significance=True, B=1000, seed=0)
+                      names=["good", "bad"], significance=True, test_replicates=1000, seed=0)
     sig = res.significance
     assert sig.units == 300
     for m in ("LAS", "UAS", "CLAS", "alpha_plain"):

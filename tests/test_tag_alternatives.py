@@ -118,7 +118,7 @@ def test_tags_by_hand():
              ("VBD", {"VBD": 0.6, "VBZ": 0.4}), ("RB", "RB")]
     assert res.hierarchical_kappa == pytest.approx(hierarchical_kappa(h, pairs).kappa)
     d = res.to_dict()
-    assert d["alt_accuracy"] == pytest.approx(3.1 / 6)
+    assert d["accuracy_alt"] == pytest.approx(3.1 / 6)
     assert d["counts"]["wup"] == pytest.approx(res.wup) and "bdm" not in d["counts"]
 
 
@@ -170,8 +170,8 @@ def test_tags_cli_formats(run_cli, tmp_path):
     rc, out, _ = run_cli(*args, "--output", "csv")
     assert rc == 0
     head, all_row = out.splitlines()[:2]
-    assert head.endswith("credit,alt_correct,alt_accuracy,bdm,mean_bdm,bdm_precision,"
-                         "bdm_recall,bdm_f1,wup,mean_wup")
+    assert head.endswith("credit,alt_correct,accuracy_alt,bdm,accuracy_bdm,bdm_precision,"
+                         "bdm_recall,bdm_f1,wup,accuracy_wup")
     assert all_row.split(",")[7:9] == ["3.6", "3.1"]
     assert float(all_row.split(",")[-2]) == pytest.approx(2 / 3 + 1 + 0 + 0.75 + 0.8 + 1)
     rc, out, _ = run_cli(*args)

@@ -179,7 +179,7 @@ def test_render_formats():
     table = render_tags(r, "table")
     assert "hierarchical credit  0.683333" in table and "Ncmsn" in table
     data = json.loads(render_tags(r, "json"))
-    assert data["words"] == 10 and abs(data["hier_credit"] - 41 / 60) < TOL
+    assert data["words"] == 10 and abs(data["accuracy_hier"] - 41 / 60) < TOL
     assert data["per_tag"][0]["tag"] == "Ncmsn"
     csv_lines = render_tags(r, "csv").strip().split("\n")
     assert csv_lines[0].startswith("tag,count,exact") and csv_lines[1].startswith("ALL,10,5")

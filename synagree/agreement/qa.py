@@ -29,16 +29,9 @@ Confidence intervals (`bootstrap`)
     (`synagree.stats.categorical`) are recomputed from per-sentence sums with
     the *same* weights.  Intervals are percentile intervals.
 
-Comparing rounds (`compare`)
-    Two rounds are treated as independent samples of sentences.  With B
-    replicates stored for each round (``synagree report --output json`` keeps
-    them), the differences ``Δ*_b = new*_b − old*_b`` approximate the sampling
-    distribution of Δ = new − old; the change is *significant* at level
-    1 − confidence when the percentile interval of Δ* excludes 0, with
-    two-sided p = min(1, 2·min(#{Δ* ≤ 0}+1, #{Δ* ≥ 0}+1) / (B+1)).  When the
-    previous file only has standard errors, the normal approximation
-    z = Δ / √(se_old² + se_new²) is used instead.  For the same sentences
-    annotated twice the independent-samples test is conservative.
+Comparing rounds
+    One engine for every command: `synagree.stats.regression` (``--baseline``,
+    docs/method.md §18), paired over the matched sentences.
 """
 from __future__ import annotations
 
@@ -1154,7 +1147,7 @@ class Bootstrap:
     units: int
 
     def to_dict(self, with_replicates: bool = True) -> dict:
-        """The intervals as a JSON-ready dict (``compare`` reads it back)."""
+        """The intervals as a JSON-ready dict."""
         small = small_sample_note(self.units, "the bootstrap intervals")
         return {"replicates": self.replicates, "seed": self.seed,
                 "confidence": self.confidence, "units": self.units,
@@ -1264,160 +1257,10 @@ def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
 # Comparing two rounds
 # --------------------------------------------------------------------------
 
-@dataclass
-class Change:
-    """The change of one metric between two annotation rounds (docs/method.md §12.4).
-
-    Parameters
-    ----------
-    metric : str
-    old, new : float or None
-    delta : float or None
-        ``new − old``.
-    low, high : float or None
-        Interval of the change.
-    p_value : float or None
-        Two-sided.
-    significant : bool or None
-        The interval excludes 0 (bootstrap) or p < 1 − confidence (normal).
-    method : str
-        ``bootstrap``, ``normal``, ``undefined`` or why no test was possible.
-
-    Examples
-    --------
-    >>> c = Change("alpha_plain", 0.7, 0.8, 0.1, 0.02, 0.18, 0.01, True, "bootstrap")
-    >>> c.to_dict()["significant"]
-    True
-    """
-    metric: str
-    old: Optional[float]
-    new: Optional[float]
-    delta: Optional[float]
-    low: Optional[float]
-    high: Optional[float]
-    p_value: Optional[float]
-    significant: Optional[bool]
-    method: str
-
-    def to_dict(self) -> dict:
-        """The change as a dict."""
-        return dict(self.__dict__)
-
-
-def _metrics_of(doc: dict) -> Dict[str, dict]:
-    """Bootstrap metrics from a report JSON (or a bare Bootstrap.to_dict())."""
-    if "bootstrap" in doc and isinstance(doc["bootstrap"], dict):
-        doc = doc["bootstrap"]
-    if "metrics" in doc and isinstance(doc["metrics"], dict):
-        return doc["metrics"]
-    raise ValueError("no bootstrap metrics in the JSON (write it with "
-                     "`synagree report --output json` and --bootstrap > 0)")
-
-
-def compare(current: "Bootstrap | dict", previous: dict,
-            confidence: Optional[float] = None) -> List[Change]:
-    """Did agreement change significantly since ``previous`` (see the module docstring)?
-
-    Parameters
-    ----------
-    current : Bootstrap or dict
-        This round's bootstrap (or its ``to_dict()``, or a report JSON).
-    previous : dict
-        The previous round's report JSON (``synagree report --output json``)
-        or bootstrap dict.
-    confidence : float, optional
-        Default: that of ``current``.
-
-    Returns
-    -------
-    list of Change
-        One per metric both rounds have.
-
-    Raises
-    ------
-    ValueError
-        A document without bootstrap metrics.
-
-    Examples
-    --------
-    >>> old = {"confidence": 0.95, "metrics": {"LAS_full": {"estimate": 0.80, "se": 0.01}}}
-    >>> new = {"confidence": 0.95, "metrics": {"LAS_full": {"estimate": 0.85, "se": 0.01}}}
-    >>> [c] = compare(new, old)
-    >>> round(c.delta, 4), c.method, c.significant, c.p_value < 0.001
-    (0.05, 'normal', True, True)
-    """
-    cur = _metrics_of(current.to_dict() if isinstance(current, Bootstrap) else current)
-    old = _metrics_of(previous)
-    if confidence is None:
-        confidence = (current.confidence if isinstance(current, Bootstrap)
-                      else float(current.get("bootstrap", current).get("confidence", 0.95)))
-    out = []
-    for name, c in cur.items():
-        if name not in old:
-            continue
-        o = old[name]
-        e_new, e_old = c.get("estimate"), o.get("estimate")
-        if e_new is None or e_old is None:
-            out.append(Change(name, e_old, e_new, None, None, None, None, None, "undefined"))
-            continue
-        delta = e_new - e_old
-        rn, ro = c.get("replicates"), o.get("replicates")
-        if rn and ro:
-            B = min(len(rn), len(ro))
-            a = np.array([np.nan if x is None else x for x in rn[:B]], dtype=np.float64)
-            b = np.array([np.nan if x is None else x for x in ro[:B]], dtype=np.float64)
-            d = a - b  # independent replicates of each round: Δ*_b = new*_b − old*_b
-            d = d[~np.isnan(d)]
-            # no interval when no difference is finite: the normal approximation then
-            interval = percentile_interval(d, confidence) if d.size else None
-            if interval is not None:
-                lo, hi = interval
-                le = int((d <= 0).sum())
-                ge = int((d >= 0).sum())
-                p = min(1.0, 2.0 * min(le + 1, ge + 1) / (d.size + 1))
-                out.append(Change(name, e_old, e_new, delta, lo, hi, p,
-                                  not (lo <= 0.0 <= hi), "bootstrap"))
-                continue
-        sn, so = c.get("se"), o.get("se")
-        if sn is not None and so is not None and (sn > 0 or so > 0):
-            se = math.sqrt(sn * sn + so * so)
-            z = _z(confidence)
-            p = math.erfc(abs(delta) / se / math.sqrt(2))
-            out.append(Change(name, e_old, e_new, delta, delta - z * se, delta + z * se, p,
-                              p < 1 - confidence, "normal"))
-        else:
-            out.append(Change(name, e_old, e_new, delta, None, None, None, None,
-                              "no replicates or standard errors"))
-    return out
-
-
-def _z(confidence: float) -> float:
-    """Two-sided normal quantile by bisection on erfc (stdlib only)."""
-    target = 1 - confidence
-    lo, hi = 0.0, 10.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if math.erfc(mid / math.sqrt(2)) > target:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-# --------------------------------------------------------------------------
-# Rendering tables
-# --------------------------------------------------------------------------
-
-
-# --------------------------------------------------------------------------
-# Everything at once (used by the report)
-# --------------------------------------------------------------------------
-
-
 def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
                bootstrap_replicates: int = 1000, seed: int = 0, confidence: float = 0.95,
-               layers: Sequence[str] = (), compare_to: Optional[dict] = None,
-               with_replicates: bool = True, skip_id_like: bool = False) -> dict:
+               layers: Sequence[str] = (), with_replicates: bool = False,
+               skip_id_like: bool = False) -> dict:
     """Every QA table as one JSON-ready dict (what ``synagree report --output json`` writes).
 
     Parameters
@@ -1434,10 +1277,8 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
     confidence : float
     layers : sequence of str
         Token layers for categorical agreement (dependency only).
-    compare_to : dict, optional
-        A previous report JSON to compare with (needs the bootstrap).
     with_replicates : bool
-        Keep the bootstrap replicates (needed for a later comparison).
+        Keep the bootstrap replicates in the dict.
     skip_id_like : bool
         Leave out the layers whose values look like ids or numbers
         (`synagree.stats.categorical.id_like`); either way each such layer
@@ -1448,11 +1289,6 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
     dict
         With ``notes`` (a list, possibly empty): what the tables leave out or
         should be read with.
-
-    Raises
-    ------
-    ValueError
-        ``compare_to`` without the bootstrap.
 
     Examples
     --------
@@ -1513,10 +1349,6 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
         if small and small not in result.notes:  # (agree_corpus's bootstrap says it too)
             notes.append(small)
     d["notes"] = notes
-    if compare_to is not None:
-        if bs is None:
-            raise ValueError("--compare-to needs the bootstrap (--bootstrap > 0)")
-        d["comparison"] = [c.to_dict() for c in compare(bs, compare_to)]
     return json_ready(d)
 
 

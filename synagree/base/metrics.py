@@ -211,6 +211,8 @@ REGISTRY: List[Metric] = [
         ("accuracy_bdm", "mean BDM closeness against gold per word", FRACTION, "15.3"),
         ("accuracy_alt", "accuracy with alternatives: mean mass the system puts on the "
          "gold alternatives", FRACTION, "15.2"),
+        ("accuracy_wup", "mean Wu–Palmer closeness against gold per word", FRACTION,
+         "15.3"),
     ]),
     *_m("layers", [
         ("observed", "observed agreement A_o on a token layer", FRACTION, "12.3"),
@@ -245,7 +247,10 @@ RENAMED: Dict[str, Dict[str, str]] = {
     "report": _AGREE_RENAMED,
     "noise": _AGREE_RENAMED,
     "compare": {},
-    "tags": {},
+    "tags": {"hier_credit": "accuracy_hier", "hier_kappa": "kappa_hier",
+             "mean_credit": "accuracy_hier",
+             "alt_accuracy": "accuracy_alt", "mean_bdm": "accuracy_bdm",
+             "mean_wup": "accuracy_wup"},
     "categorical": {},
 }
 

@@ -47,16 +47,11 @@ def sample_dirs() -> list:
 def add_hierarchy_args(parser: argparse.ArgumentParser) -> None:
     """``--hierarchy``, ``--label-distance``, ``--plain-as-leaf``, ``--label-credit``."""
     g = parser.add_argument_group("hierarchical labels (Melamed & Resnik credit)")
-    g.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
-                   help="add hierarchical label accuracy, hierarchical LAS and kappa on "
-                        "labels, using this tag hierarchy: ud (a:b IS-A a), msd (positional "
-                        "tags), flat, or a hierarchy file")
+    options.add_hierarchy(g, plain_as_leaf=False)
     g.add_argument("--label-distance", choices=LABEL_DISTANCES, default="exact",
                    help="hierarchy: also report alpha with hierarchy-aware TED rename costs "
                         "(alpha_*_hier); needs --hierarchy (default: exact)")
-    g.add_argument("--plain-as-leaf", action="store_true",
-                   help="with --hierarchy ud: a plain relation (nsubj) is its own leaf "
-                        "beside its subtypes instead of an under-specified parent")
+    options.add_plain_as_leaf(g)
     g.add_argument("--label-credit", choices=MODES, default=AGREE_MODE,
                    help="credit for two annotators' labels: mutual (mean of both directions, "
                         "default), agreement (sum_l P(l|a)P(l|b)), credit (first annotator as "
@@ -103,9 +98,7 @@ def hierarchy_options(args: argparse.Namespace) -> Optional[HierarchyOptions]:
 def add_worst_args(parser: argparse.ArgumentParser) -> None:
     """``--worst K`` (and ``--variant``) for ``synagree agree``."""
     parser.add_argument("--worst", type=whole_number(0), default=0, metavar="K",
-                        help="also list the K sentences contributing most to disagreement "
-                             "(share of D_o, TED, annotators, differing words), and every "
-                             "joined or edited unit")
+                        help=options.WORST_HELP)
     add_variant(parser)
     parser.add_argument("--worst-by", default="share", choices=list(WORST_BY),
                         help="rank --worst by share of D_o (default) or by influence: how "
@@ -128,10 +121,9 @@ def register(p: argparse.ArgumentParser) -> None:
     add_worst_args(p)  # --worst K, --variant, --worst-by
     add_unlabelled_args(p)  # --unlabelled
     add_caveat_args(p)  # --label-direction
-    p.add_argument("--metric", default="all", choices=["all", *VARIANTS],
-                   help="which alpha variant(s) to compute (default: all)")
+    options.add_metric(p)  # --metric
     options.add_output(p, FORMATS, "table")
-    options.add_bootstrap(p, "alpha and LAS/UAS/LA")
+    options.add_bootstrap(p)
     options.add_sampling(p)
     p.add_argument("--dask", metavar="ADDR", type=dask_address,
                    help="run the all-pairs tiles on Dask: 'local' or tcp://scheduler:8786 "
@@ -140,10 +132,10 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_quiet(p)
     p.add_argument("--max-warnings", type=options.whole_number(0), default=30, metavar="N",
                    help="list at most N warnings on stderr (default 30)")
-    add_tag_syntax_args(p, "DEPREL values")  # with --hierarchy (docs/method.md §15)
+    add_tag_syntax_args(p)  # with --hierarchy (docs/method.md §15)
     add_breakdown_args(p)  # --breakdown, --length-bins
     baseline.add_baseline_args(p, "agree")  # --baseline, --baseline-top
-    add_preannotation_args(p)  # --preannotation (docs/method.md §29)
+    options.add_preannotation(p)  # --preannotation (docs/method.md §29)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -195,15 +187,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_preannotation_args(parser: argparse.ArgumentParser) -> None:
-    """``--preannotation FILE`` for ``synagree agree``."""
-    parser.add_argument("--preannotation", metavar="FILE",
-                        help="the parser output the annotators corrected (a directory with "
-                             "--dirs): per annotator the share of arcs kept and changed, "
-                             "agreement on each, and alpha and LAS with and without the arcs "
-                             "every annotator kept (docs/method.md §29)")
-
-
 def add_caveat_args(parser: argparse.ArgumentParser) -> None:
     """``--label-direction`` for ``synagree agree``."""
     parser.add_argument("--label-direction", action="store_true",
@@ -224,10 +207,7 @@ def add_unlabelled_args(parser: argparse.ArgumentParser) -> None:
 def add_breakdown_args(parser: argparse.ArgumentParser) -> None:
     """``--breakdown`` and ``--length-bins`` for ``synagree agree``."""
     parser.add_argument("--breakdown", action="store_true",
-                        help="also break agreement down per label (specific agreement, "
-                             "one-vs-rest alpha, confusions), per UPOS, per arc length and "
-                             "direction, and per sentence length (LAS/UAS/LA and alpha per "
-                             "bin); CSV output becomes one long table")
+                        help=options.BREAKDOWN_HELP)
     parser.add_argument("--length-bins", type=options.increasing_whole_numbers, default=None,
                         metavar="N,N,...",
                         help="with --breakdown: upper ends of the sentence-length bins "

@@ -11,17 +11,29 @@ from synagree.stats.baseline_options import BASELINE_REPLICATES, BaselineOptions
 BASELINE_TOP = 10  # --baseline-top's default
 
 
+def add_test_replicates(p: argparse.ArgumentParser) -> None:
+    """``--test-replicates R``: the replicates of the paired tests (not ``--bootstrap``)."""
+    if any("--test-replicates" in a.option_strings for a in p._actions):
+        return  # compare: --significance and --baseline share it
+    p.add_argument("--test-replicates", type=options.whole_number(1, 1_000_000),
+                   default=BASELINE_REPLICATES, metavar="R",
+                   help=f"bootstrap replicates and randomisation rounds of the paired tests "
+                        f"of --baseline and --significance (default {BASELINE_REPLICATES:,})")
+
+
 def add_baseline_args(p: argparse.ArgumentParser, command: str) -> None:
-    """``--baseline`` (also spelt ``--compare-to``) and ``--baseline-top``."""
+    """``--baseline`` (also spelt ``--compare-to``), ``--baseline-top`` and
+    ``--test-replicates``."""
     p.add_argument("--baseline", "--compare-to", dest="baseline", metavar="OLD.json",
                    default=None,
-                   help=f"compare with a result stored earlier by `synagree {command} ... -o "
-                        f"OLD.json`: per metric old, new, change and paired tests over the "
-                        f"matched sentences (--bootstrap replicates, default "
-                        f"{BASELINE_REPLICATES:,}), and the sentences that got worse or better")
+                   help="compare with a result stored earlier with -o OLD.json (agree and "
+                        "report read each other's): per metric old, new, change and paired "
+                        "tests over the matched sentences, and the sentences that got worse "
+                        "or better")
     p.add_argument("--baseline-top", type=options.whole_number(0), default=None, metavar="K",
                    help="with --baseline: list at most K sentences that got worse and K that "
                         f"got better (default {BASELINE_TOP})")
+    add_test_replicates(p)
 
 
 def read_baseline(args: argparse.Namespace, command: str) -> Optional[dict]:
@@ -62,6 +74,5 @@ def baseline_options(args: argparse.Namespace, command: str) -> Optional[Baselin
 
 
 def replicates(args: argparse.Namespace) -> int:
-    """Replicates (and randomisation rounds) of the baseline tests: ``--bootstrap`` or the
-    default."""
-    return getattr(args, "bootstrap", 0) or BASELINE_REPLICATES
+    """Replicates (and randomisation rounds) of the paired tests: ``--test-replicates``."""
+    return int(getattr(args, "test_replicates", BASELINE_REPLICATES))

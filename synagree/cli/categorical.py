@@ -59,22 +59,16 @@ def register(p: argparse.ArgumentParser) -> None:
                     "and Davies & Fleiss kappa (more than two annotators), Krippendorff's "
                     "alpha (nominal), specific agreement.")
     options.add_input(p)
-    p.add_argument("--layers", default=None,
-                   help=f"comma-separated layers from {', '.join(LAYERS)} "
-                        f"(default: {','.join(DEFAULT_LAYERS)}, leaving out a layer whose "
-                        f"values look like ids or numbers, with a note; a layer named here "
-                        f"is always kept)")
+    p.add_argument("--layers", default=None, help=options.layers_help(LAYERS, DEFAULT_LAYERS))
     p.add_argument("--specific", metavar="LAYER", choices=LAYERS,
                    help="also list specific agreement per category of this layer")
-    options.add_bootstrap(p, "every coefficient")
+    options.add_bootstrap(p)
     p.add_argument("--confusion", action="store_true",
                    help="JSON: include the contingency tables (sparse [row, col, count])")
     options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
     options.add_memory(p)
     options.add_quiet(p)
-    p.add_argument("--per-feature", action="store_true",
-                   help="also a table of agreement per feature of FEATS (every feature seen, "
-                        "most frequent first); layers feats:NAME give single features")
+    p.add_argument("--per-feature", action="store_true", help=options.PER_FEATURE_HELP)
     p.add_argument("--feature-items", choices=list(FEATURE_ITEMS), default=None,
                    help="items of a feature: all words, '_' where it is absent (default), "
                         "or only words where some annotator gives it (present)")

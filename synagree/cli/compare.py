@@ -21,8 +21,6 @@ from synagree.io.evalb_lines import bracketed_file
 
 # every format of both kinds of input (``evalb``: bracketed input only)
 OUTPUTS = ("table", "json", "csv", "latex", "evalb")
-# = synagree.evaluation.compare.SIGNIFICANCE_REPLICATES (a test checks they agree)
-SIGNIFICANCE_REPLICATES = 1000  # --significance without --bootstrap
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
         from synagree.cli import human_band  # see the module docstring
 
         return human_band.run(args)
+    humans_options.check_without_humans(args)
     kind = bracketed_file(args.gold)
     asked = args.params is not None or args.alpha or output_format(args) == "evalb"
     if kind or (kind is None and asked):
@@ -55,13 +54,14 @@ def _run_dependency(args: argparse.Namespace) -> int:
     if args.verbose and len(args.systems) != 1:
         raise InputError.single("<command line>", None, "usage",
                                 "-v (the scorer's table) needs exactly one system file")
-    if args.significance and args.sample_pairs:
+    if (args.significance or args.bootstrap) and args.sample_pairs:
         raise InputError.single("<command line>", None, "usage",
-                                "--significance needs the exact D_e: drop --sample-pairs")
-    replicates = args.bootstrap or SIGNIFICANCE_REPLICATES
+                                "--significance and --bootstrap need the exact D_e: drop "
+                                "--sample-pairs")
     old = baseline.read_baseline(args, "compare")  # before the long run
     res = compare(args.gold, args.systems, hierarchy=args.hierarchy, breakdown=args.breakdown,
-                  significance=args.significance, B=replicates, seed=args.seed,
+                  significance=args.significance, test_replicates=args.test_replicates,
+                  bootstrap=args.bootstrap, seed=args.seed,
                   names=args.names, alpha=not args.no_alpha, sample_pairs=args.sample_pairs,
                   exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
                   progress=not args.quiet, max_memory=args.max_memory,
@@ -94,23 +94,20 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="one system: the official scorer's -v table (plus LAS_full, "
                         "LAS_hier and alpha)")
     options.add_output(p, OUTPUTS, "table")
-    p.add_argument("--names", nargs="+", metavar="NAME", help="names for the system files")
-    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
-                   help="add LAS_hier: head correct x hierarchical label credit")
-    p.add_argument("--breakdown", action="store_true",
-                   help="P/R/F1 by relation, gold UPOS, dependency length, direction and "
-                        "sentence length; relation confusions")
+    options.add_names(p)
+    options.add_hierarchy(p, plain_as_leaf=False)
+    p.add_argument("--breakdown", action="store_true", help=options.BREAKDOWN_HELP)
     p.add_argument("--full-labels", action="store_true",
                    help="breakdown and confusions by full DEPREL (with subtypes)")
     p.add_argument("--top", type=options.whole_number(1), default=10, metavar="N",
                    help="list the N most frequent confusions (default 10)")
     p.add_argument("--significance", action="store_true",
                    help="paired bootstrap and approximate randomisation between every two "
-                        f"systems (LAS, UAS, CLAS, alpha_plain), with --bootstrap replicates "
-                        f"(default {SIGNIFICANCE_REPLICATES:,} when --bootstrap is not given)")
-    options.add_bootstrap(p, "the significance tests")
-    p.add_argument("-B", "--replicates", dest="bootstrap", type=options.whole_number(1, 1_000_000),
-                   help=argparse.SUPPRESS)
+                        "systems (LAS, UAS, CLAS, alpha_plain; --test-replicates rounds)")
+    options.add_bootstrap(p)
+    baseline.add_test_replicates(p)
+    p.add_argument("-B", "--replicates", dest="test_replicates",
+                   type=options.whole_number(1, 1_000_000), help=argparse.SUPPRESS)
     p.add_argument("--no-alpha", action="store_true",
                    help="skip alpha (the all-pairs tree edit distances are the slow part)")
     p.add_argument("--params", metavar="FILE|collins|new|nk", default=None,
@@ -122,10 +119,7 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_sampling(p)
     options.add_memory(p)
     options.add_quiet(p)
-    add_tag_syntax_args(p, "DEPREL values")  # --tag-syntax, --bdm, --wu-palmer (method §15)
-    p.add_argument("--prf", action="store_true",
-                   help="add micro and macro P/R/F1 over relations: strict (head + full "
-                        "DEPREL), lenient (head + universal relation), unlabelled, and both "
-                        "label-only (docs/method.md §17)")
+    add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (method §15)
+    p.add_argument("--prf", action="store_true", help=options.PRF_HELP)
     baseline.add_baseline_args(p, "compare")  # --baseline, --baseline-top
     humans_options.add_humans_args(p)  # --humans (docs/method.md §28)

@@ -25,7 +25,6 @@ from synagree.render.parseval import render_parseval
 from synagree.render.parseval_evalb import evalb_messages
 
 EXIT_STOPPED = 1  # MAX_ERROR stopped EVALB, as the compiled program exits
-SIGNIFICANCE_REPLICATES = 1000
 
 
 def _usage(message: str) -> InputError:
@@ -68,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     res = compare_parseval(args.gold, args.systems, args.params or "collins", names=args.names,
                            alpha=args.alpha, breakdown=args.breakdown,
                            significance=args.significance,
-                           B=args.bootstrap or SIGNIFICANCE_REPLICATES, seed=args.seed,
+                           test_replicates=args.test_replicates, bootstrap=args.bootstrap,
+                           seed=args.seed,
                            level=args.ci_level, sample_pairs=args.sample_pairs,
                            exact=args.exact, progress=not args.quiet,
                            max_memory=args.max_memory)

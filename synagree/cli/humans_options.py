@@ -28,16 +28,25 @@ def add_humans_args(p: argparse.ArgumentParser) -> None:
                    help="human annotations of the same sentences: the parser's agreement "
                         "with GOLD is set beside theirs, with paired bootstrap intervals "
                         "(--bootstrap, default 1,000) and a verdict (within / below / above "
-                        "the human band); one SYSTEM file; --names then names GOLD, SYSTEM "
-                        "and the humans, in that order")
-    g.add_argument("--match", default="auto", choices=["auto", "sent_id", "position", "text"],
-                   help="with --humans: how sentences are matched into units, as in agree "
-                        "(default auto)")
-    g.add_argument("--allow-missing", action="store_true",
-                   help="with --humans: sentences some file lacks are left out (needs "
-                        "# sent_id) instead of an error")
-    options.add_text_check(p, help="with --humans: pair sentences whatever their words, as "
-                                    "agree --no-text-check")
+                        "the human band); one SYSTEM file; all files read and matched as "
+                        "agree reads them (--match, --allow-missing, --no-text-check); "
+                        "--names then names GOLD, SYSTEM and the humans, in that order")
+    # the reading options of agree, as agree has them (with --humans only)
+    options.add_match(p)
+    options.add_allow_missing(p)
+    options.add_text_check(p)
+
+
+def check_without_humans(args: argparse.Namespace) -> None:
+    """The reading options that only ``--humans`` uses, given without it: a usage error
+    (``compare`` aligns gold and system by their characters, docs/method.md §11.1)."""
+    for given, spelling in ((args.match != "auto", "--match"),
+                            (args.allow_missing, "--allow-missing"),
+                            (args.no_text_check, "--no-text-check")):
+        if given:
+            raise InputError.single("<command line>", None, "usage",
+                                    f"{spelling} goes with --humans (compare aligns gold and "
+                                    f"system by their characters)")
 
 
 def check_args(args: argparse.Namespace) -> None:

@@ -77,7 +77,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--runs", type=options.whole_number(1, 10_000), default=10, metavar="R",
                    help="runs per point (default 10)")
     options.add_seed(p)
-    p.add_argument("--format", dest="fmt", default="auto", choices=["auto", "conllu", "phrase"])
+    options.add_format(p)
     options.add_phrase_style(p)
     p.add_argument("--cycles", default="skip", choices=["skip", "repair", "error"],
                    help="source sentences with head cycles: leave out (default), repair "
@@ -94,9 +94,7 @@ def register(p: argparse.ArgumentParser) -> None:
                         "over the tokens the word does not dominate; reject: uniform over all "
                         "tokens, keeping the old head when that would make a cycle (matches "
                         "the published reattach-only LAS)")
-    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE",
-                   help="also record hierarchical label credit (LAS_hier, alpha_plain_hier, ...) "
-                        "per run, over a hierarchy built from the source's labels")
+    options.add_hierarchy(p, plain_as_leaf=False)
     p.add_argument("--plot", action="store_true", help="also write the figures (PNG, SVG, PDF)")
     add_plot_args(p)
     p.add_argument("--overwrite", action="store_true",

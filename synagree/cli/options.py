@@ -103,19 +103,81 @@ def add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="*", help="one annotation file per annotator")
     p.add_argument("--dirs", nargs="+", metavar="DIR",
                    help="one directory per annotator; files matched by name")
-    p.add_argument("--format", dest="fmt", default="auto",
-                   choices=["auto", "conllu", "phrase"],
-                   help="input format (default: guessed from extension/content)")
+    add_format(p)
     add_phrase_style(p)
     p.add_argument("--strict", action="store_true",
                    help="treat warnings (head cycles, missing labels) as errors")
+    add_allow_missing(p)
+    add_names(p)
+    add_match(p)
+    add_text_check(p)
+
+
+def add_format(p: argparse.ArgumentParser) -> None:
+    """``--format``: the input format, or ``auto``."""
+    p.add_argument("--format", dest="fmt", default="auto",
+                   choices=["auto", "conllu", "phrase"],
+                   help="input format (default: guessed from extension/content)")
+
+
+def add_allow_missing(p: argparse.ArgumentParser) -> None:
+    """``--allow-missing``: absent sentences or files are missing annotations."""
     p.add_argument("--allow-missing", action="store_true",
                    help="sentences (matched by # sent_id) or, with --dirs, files absent for "
                         "some annotators are missing annotations instead of an error")
+
+
+def add_names(p: argparse.ArgumentParser) -> None:
+    """``--names``: a name per compared file."""
     p.add_argument("--names", nargs="+", metavar="NAME",
-                   help="annotator names, one per file (default: the file names)")
-    add_match(p)
-    add_text_check(p)
+                   help="one name per compared file, in order (compare: per system file; "
+                        "default: the file names)")
+
+
+def add_hierarchy(p: "argparse.ArgumentParser | argparse._ArgumentGroup",
+                  plain_as_leaf: bool = True) -> None:
+    """``--hierarchy`` (and ``--plain-as-leaf``): the tag hierarchy of partial credit."""
+    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
+                   help="tag hierarchy: ud (a:b IS-A a), msd (positional tags), flat, or a "
+                        "hierarchy file (docs/hierarchy.md); it gives the partial label "
+                        "credit of the *_hier scores and the closeness of --bdm and "
+                        "--wu-palmer (default: none; tags: ud for deprel, flat otherwise)")
+    if plain_as_leaf:
+        add_plain_as_leaf(p)
+
+
+def add_plain_as_leaf(p: "argparse.ArgumentParser | argparse._ArgumentGroup") -> None:
+    """``--plain-as-leaf``: how a plain UD relation sits among its subtypes."""
+    p.add_argument("--plain-as-leaf", action="store_true",
+                   help="with --hierarchy ud: a plain relation (nsubj) is its own leaf "
+                        "beside its subtypes instead of an under-specified parent")
+
+
+#: ``--breakdown`` of agree and compare
+BREAKDOWN_HELP = ("also break the scores down per relation, per UPOS, per dependency length "
+                  "and direction and per sentence length, with the relation confusions "
+                  "(docs/method.md §11.4, §21)")
+#: ``--worst`` of agree and report (the one option whose default differs: report
+#: always lists the worst sentences, agree on request)
+WORST_HELP = ("list the K sentences contributing most to disagreement (share of D_o, TED, "
+              "annotators, differing words) and every joined or edited unit (default: agree "
+              "0, report 20)")
+#: ``--prf`` of compare and tags
+PRF_HELP = ("add micro and macro P/R/F1 over labels, strict (labels as written) and "
+            "lenient (top-level ancestors in the hierarchy); compare adds head-based "
+            "variants (docs/method.md §17)")
+#: ``--per-feature`` of categorical and tags
+PER_FEATURE_HELP = ("also score each feature of FEATS on its own, every feature seen, most "
+                    "frequent first (tags: with --column feats; categorical: layers "
+                    "feats:NAME give single features)")
+
+
+def layers_help(layers: Sequence[str], default: Sequence[str]) -> str:
+    """The help of ``--layers`` (categorical, report), from the layer names."""
+    return (f"token layers for categorical agreement, comma-separated, from "
+            f"{', '.join(layers)} ('' for none; default {','.join(default)}, leaving out a "
+            f"layer whose values look like ids or numbers, with a note; a layer named here "
+            f"is always kept)")
 
 
 def add_match(p: argparse.ArgumentParser) -> None:
@@ -128,14 +190,13 @@ def add_match(p: argparse.ArgumentParser) -> None:
                         "when every sentence has one, else position")
 
 
-def add_text_check(p: argparse.ArgumentParser, help: Optional[str] = None) -> None:
-    """``--no-text-check``: pair annotations of differing texts anyway (``help``: the
-    command's own wording)."""
+def add_text_check(p: argparse.ArgumentParser) -> None:
+    """``--no-text-check``: pair annotations of differing texts anyway."""
     p.add_argument("--no-text-check", action="store_true",
-                   help=help or "do not check that the annotations of a unit are of the same text: "
-                        "pair the k-th sentences of the files (or equal sent_ids) whatever "
-                        "their words; without it, texts are compared without whitespace and "
-                        "local edits are accepted and reported")
+                   help="do not check that paired sentences are the same text: pair them (by "
+                        "# sent_id, else by position) whatever their words; without it, "
+                        "texts are compared without whitespace, local edits are accepted and "
+                        "reported, and other differences are errors (docs/method.md §1.5)")
 
 
 def add_phrase_style(p: argparse.ArgumentParser) -> None:
@@ -147,8 +208,10 @@ def add_phrase_style(p: argparse.ArgumentParser) -> None:
 
 def add_output(p: argparse.ArgumentParser, formats: Sequence[str], default: str) -> None:
     """``--output`` (one of ``formats``) and ``-o/--out`` (format from the suffix)."""
+    if formats[0] != default:  # the help says "the first listed"
+        raise ValueError(f"list the default output format {default!r} first")
     p.add_argument("--output", choices=list(formats), default=None,
-                   help=f"output format (default: from the -o suffix, else {default})")
+                   help="output format (default: from the -o suffix, else the first listed)")
     p.add_argument("-o", "--out", metavar="FILE",
                    help="write the result here, atomically (default: standard output)")
     p.set_defaults(default_output=default, output_formats=tuple(formats))
@@ -166,11 +229,11 @@ def add_quiet(p: argparse.ArgumentParser) -> None:
                    help="no progress, notes or warnings on stderr")
 
 
-def add_bootstrap(p: argparse.ArgumentParser, what: str = "alpha and the scores") -> None:
+def add_bootstrap(p: argparse.ArgumentParser) -> None:
     """``--bootstrap``, ``--seed``, ``--ci-level`` (and the hidden old spellings)."""
     p.add_argument("--bootstrap", type=whole_number(0, 1_000_000), default=0, metavar="B",
-                   help=f"B unit-resampling replicates for percentile intervals of {what} "
-                        f"(default 0: none)")
+                   help="B unit-resampling replicates for percentile intervals of the "
+                        "scores (default 0: none; docs/method.md §5.4)")
     add_seed(p)
     p.add_argument("--ci-level", type=open_fraction, default=0.95, metavar="L",
                    help="confidence level of every interval (default 0.95)")
@@ -187,8 +250,9 @@ def add_seed(p: argparse.ArgumentParser) -> None:
 def add_sampling(p: argparse.ArgumentParser) -> None:
     """``--sample-pairs`` and ``--exact``: estimated or exact D_e."""
     p.add_argument("--sample-pairs", type=whole_number(100, 10**9), default=None, metavar="N",
-                   help="estimate D_e from N random tree pairs (D_o stays exact); "
-                        "automatic above 20,000 annotations")
+                   help="estimate D_e from N random tree pairs (D_o stays exact); by "
+                        "default D_e is exact unless its cost is over budget, then sampled "
+                        "(docs/method.md §5.3)")
     p.add_argument("--exact", action="store_true",
                    help="always compute D_e exactly, however large the corpus")
 
@@ -199,6 +263,21 @@ def add_variant(p: argparse.ArgumentParser) -> None:
                    help="rank sentences by this alpha variant's D_o (default plain)")
     p.add_argument("--worst-variant", dest="variant", choices=list(VARIANT_CHOICES),
                    help=argparse.SUPPRESS)
+
+
+def add_metric(p: argparse.ArgumentParser) -> None:
+    """``--metric``: which α variant(s) to compute (agree, plan)."""
+    p.add_argument("--metric", default="all", choices=["all", *VARIANT_CHOICES],
+                   help="which alpha variant(s) to compute (default: all)")
+
+
+def add_preannotation(p: argparse.ArgumentParser) -> None:
+    """``--preannotation FILE``: the parser output the annotators corrected (agree, report)."""
+    p.add_argument("--preannotation", metavar="FILE",
+                   help="the parser output the annotators corrected (a directory with "
+                        "--dirs): per annotator the share of arcs kept and changed, "
+                        "agreement on each, and alpha and LAS with and without the arcs "
+                        "every annotator kept (docs/method.md §29)")
 
 
 def add_memory(p: argparse.ArgumentParser) -> None:

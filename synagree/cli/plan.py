@@ -53,17 +53,11 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_input(p)
     p.add_argument("--width", type=width_value, required=True, metavar="W",
                    help="target width (high - low) of the interval of alpha, e.g. 0.1")
-    p.add_argument("--ci-level", type=options.open_fraction, default=0.95, metavar="L",
-                   help="confidence level of the interval (default 0.95)")
-    p.add_argument("--bootstrap", type=options.whole_number(2, 1_000_000),
-                   default=DEFAULT_REPLICATES, metavar="B",
-                   help=f"resamples per sample size (default {DEFAULT_REPLICATES:,})")
-    options.add_seed(p)
+    options.add_bootstrap(p)  # --bootstrap B: resamples per size (0: the default 1,000)
     p.add_argument("--max-units", type=options.whole_number(FIRST_SIZE, 10**9),
                    default=DEFAULT_MAX_UNITS, metavar="N",
                    help=f"the largest sample size tried (default {DEFAULT_MAX_UNITS:,})")
-    p.add_argument("--metric", default="all", choices=["all", *VARIANTS],
-                   help="which alpha variant(s) to plan for (default: all)")
+    options.add_metric(p)
     p.add_argument("--figure", type=figure_path, metavar="FILE",
                    help="also draw the resampling curve (.svg, .png or .pdf; needs "
                         "matplotlib: pip install 'synagree[plot]')")
@@ -86,10 +80,15 @@ def run(args: argparse.Namespace) -> int:
                                                        "out_is_dir": False}))
         if made and not args.quiet:
             print(made, file=sys.stderr)
+    if args.bootstrap == 1:
+        raise InputError.single("<command line>", None, "usage",
+                                "--bootstrap: an interval needs at least 2 resamples per size "
+                                f"(0: the default {DEFAULT_REPLICATES:,})")
     variants = tuple(VARIANTS) if args.metric == "all" else (args.metric,)
     res = agree(args.files, args.dirs or (), **input_options(args), variants=variants,
                 seed=args.seed, level=args.ci_level,
-                plan=PlanOptions(args.width, args.bootstrap, args.max_units),
+                plan=PlanOptions(args.width, args.bootstrap or DEFAULT_REPLICATES,
+                                 args.max_units),
                 progress=not args.quiet, max_memory=args.max_memory)
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)

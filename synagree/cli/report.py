@@ -4,25 +4,24 @@ from __future__ import annotations
 import argparse
 import sys
 
-from synagree.agreement.agree import agree_corpus, load_corpus
+from synagree.agreement.agree import load_corpus
 from synagree.agreement.extra_file import read_with_extra
 from synagree.agreement.human_band import BandOptions
 from synagree.agreement.plan import PlanOptions
 from synagree.agreement.preannotation import PreannotationOptions
+from synagree.agreement.report import qa_report
 from synagree.base.problems import InputError, print_problems, tame
-from synagree.cli import options
+from synagree.cli import baseline, options
 from synagree.cli.categorical import parse_layers
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.cli.plan import width_value as plan_width
 from synagree.cli.plot_options import add_plot_args, plot_settings
 from synagree.io.files import emit
-from synagree.io.json_input import read_json
 from synagree.noise.results import read_config
 from synagree.render.html import OUTPUTS, build_report, read_noise
 from synagree.render.mpl import pyplot
 from synagree.render.plots import check_runs, choose_metrics
-from synagree.stats.categorical import DEFAULT_LAYERS
-from synagree.stats.stored_results import check_report
+from synagree.stats.categorical import DEFAULT_LAYERS, LAYERS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,16 +35,7 @@ def run(args: argparse.Namespace) -> int:
     named = args.layers is not None  # layers asked for by name are kept even when id-like
     layers = parse_layers(args.layers if named else ",".join(DEFAULT_LAYERS),
                           allow_empty=True)
-    previous = None
-    if args.compare_to:
-        if not args.bootstrap:
-            raise InputError.single("<command line>", None, "usage",
-                                    "--compare-to needs bootstrap replicates (--bootstrap > 0)")
-        # untrusted input: read within limits, every field the comparison uses checked
-        previous = read_json(args.compare_to, kind="baseline-invalid",
-                             what="a stored `synagree report --output json`",
-                             max_memory=args.max_memory)
-        check_report(previous, args.compare_to)
+    old = baseline.baseline_options(args, "agree")  # a stored agree or report result
     metrics, ylim = plot_settings(args)
     if (metrics or ylim) and not args.noise:
         raise InputError.single("<command line>", None, "usage",
@@ -73,20 +63,17 @@ def run(args: argparse.Namespace) -> int:
                                                    args.preannotation, role="pre-annotation",
                                                    option="--preannotation",
                                                    **input_options(args)))
-    # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
-    result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
-                          level=args.ci_level, max_memory=args.max_memory,
-                          band=band, preannotation=pre,
-                          plan=PlanOptions(args.plan) if args.plan else None,
-                          progress=not args.quiet)
-    if result.warnings and not args.quiet:
-        print_problems(result.warnings, limit=10)
-    text = build_report(result, output, noise=args.noise or None, bootstrap=args.bootstrap,
-                        seed=args.seed,
-                        confidence=args.ci_level, layers=layers, compare_to=previous,
-                        variant=args.variant, worst=args.worst,
+    rep = qa_report(corpus, layers=layers, skip_id_like=not named, bootstrap=args.bootstrap,
+                    seed=args.seed, level=args.ci_level, worst=args.worst,
+                    variant=args.variant, baseline=old, sample_pairs=args.sample_pairs,
+                    exact=args.exact, max_memory=args.max_memory, progress=not args.quiet,
+                    band=band, preannotation=pre,
+                    plan=PlanOptions(args.plan) if args.plan else None)
+    if rep.agreement.warnings and not args.quiet:
+        print_problems(rep.agreement.warnings, limit=10)
+    text = build_report(rep, output, noise=args.noise or None,
                         max_sentences=args.max_sentences or None, title=args.title,
-                        skip_id_like=not named, noise_metrics=metrics, noise_ylim=ylim)
+                        noise_metrics=metrics, noise_ylim=ylim)
     emit(text, args.out)
     if args.out and not args.quiet:
         size = len(text.encode("utf-8", "backslashreplace"))  # (as written)
@@ -108,18 +95,13 @@ def register(p: argparse.ArgumentParser) -> None:
                         "to plot, with this corpus's own alpha and LAS as reference lines; "
                         "runs made on other files are refused")
     add_plot_args(p, corpus=False)
-    options.add_bootstrap(p, "alpha, LAS and the layer coefficients")
-    p.add_argument("--compare-to", metavar="PREVIOUS.json",
-                   help="a previous round's `synagree report --output json`: test whether "
-                        "agreement changed significantly (needs --bootstrap)")
-    p.add_argument("--layers", default=None,
-                   help=f"token layers for categorical agreement (comma-separated; '' for "
-                        f"none; default {','.join(DEFAULT_LAYERS)}, leaving out a layer whose "
-                        f"values look like ids or numbers, with a note; a layer named here "
-                        f"is always kept)")
+    options.add_bootstrap(p)
+    baseline.add_baseline_args(p, "report")  # --baseline (--compare-to), --baseline-top
+    options.add_sampling(p)
+    p.add_argument("--layers", default=None, help=options.layers_help(LAYERS, DEFAULT_LAYERS))
     options.add_variant(p)
     p.add_argument("--worst", type=options.whole_number(0), default=20, metavar="K",
-                   help="sentences in the worst list of the table outputs (default 20)")
+                   help=options.WORST_HELP)
     p.add_argument("--max-sentences", type=options.whole_number(0), default=5000, metavar="N",
                    help="HTML: keep at most the N worst sentences (default 5000; 0: all)")
     p.add_argument("--title", help="page title")
@@ -131,9 +113,7 @@ def register(p: argparse.ArgumentParser) -> None:
                         "human band)")
     g.add_argument("--reference", nargs="+", metavar="NAME",
                    help="with --system: the human(s) to score against (default: each in turn)")
-    g.add_argument("--preannotation", metavar="FILE",
-                   help="the parser output the annotators corrected: arcs kept and changed, "
-                        "agreement on each, alpha and LAS without the kept arcs")
+    options.add_preannotation(p)  # as agree's (docs/method.md §29)
     g.add_argument("--plan", type=plan_width, metavar="WIDTH",
                    help="also the sentences needed for an interval of alpha no wider than "
                         "WIDTH at --ci-level, from this round as the pilot")

@@ -6,6 +6,7 @@ import argparse
 from synagree.base.problems import print_problems
 from synagree.cli import options
 from synagree.cli.options import output_format
+from synagree.cli.tag_options import add_bdm
 from synagree.evaluation.spans import CONLLU_LAYERS, PHRASE_LAYERS, span_agreement
 from synagree.io.files import emit
 from synagree.render.spans import SPAN_OUTPUTS, render_spans
@@ -41,18 +42,12 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--labels", choices=list(LABEL_MODES), default="type",
                    help="each label its own annotation type (default, GATE's IAA per "
                         "label summed), the label as a feature of one type, or spans only")
-    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
-                   help="a hierarchy over the labels, for --bdm")
-    p.add_argument("--bdm", action="store_true",
-                   help="also GATE's BDM-based precision, recall and F1 (docs/method.md §23.3)")
-    p.add_argument("--format", dest="fmt", default="auto", choices=["auto", "conllu", "phrase"],
-                   help="input format (default: guessed from extension/content)")
+    options.add_hierarchy(p, plain_as_leaf=False)
+    add_bdm(p)
+    options.add_format(p)
     options.add_phrase_style(p)
-    p.add_argument("--names", nargs="+", metavar="NAME",
-                   help="names for the files (default: the file names)")
-    p.add_argument("--allow-missing", action="store_true",
-                   help="bracketed trees with # sent_id: sentences some files lack are left "
-                        "out of those pairs")
+    options.add_names(p)
+    options.add_allow_missing(p)
     options.add_text_check(p)
     options.add_output(p, SPAN_OUTPUTS, "table")
     options.add_quiet(p)

@@ -29,7 +29,9 @@ def run(args: argparse.Namespace) -> int:
                         plain_as_leaf=args.plain_as_leaf, check_text=not args.no_text_check,
                         tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf,
                         wu_palmer=args.wu_palmer,
-                        per_feature=args.per_feature, **_tiers_options(args))
+                        per_feature=args.per_feature, bootstrap=args.bootstrap,
+                        seed=args.seed, level=args.ci_level, max_memory=args.max_memory,
+                        **_tiers_options(args))
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
     text = render_tags(res, output)
@@ -65,22 +67,15 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("system", help="system CoNLL-U file (same sentences and words)")
     p.add_argument("--column", default="deprel", choices=list(COLUMNS),
                    help="column to evaluate (default: deprel)")
-    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
-                   help="tag hierarchy (default: ud for deprel, flat otherwise)")
-    p.add_argument("--plain-as-leaf", action="store_true",
-                   help="with --hierarchy ud: a plain relation is a leaf beside its subtypes")
-    options.add_text_check(p, "compare sentences where most word forms differ from gold "
-                              "(misaligned files) anyway, instead of refusing them; sentences "
-                              "pair by # sent_id when both files have them, else by position")
+    options.add_hierarchy(p)
+    options.add_text_check(p)
     options.add_output(p, OUTPUTS, "table")
     options.add_quiet(p)
+    options.add_bootstrap(p)
+    options.add_memory(p)
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (docs/method.md §15)
-    p.add_argument("--prf", action="store_true",
-                   help="add micro and macro P/R/F1 over tags: strict (tags as written) and "
-                        "lenient (top-level ancestors in the hierarchy) (docs/method.md §17)")
-    p.add_argument("--per-feature", action="store_true",
-                   help="with --column feats: also score each feature of FEATS (precision, "
-                        "recall, F1, accuracy, kappa per feature; UFeats accuracy)")
+    p.add_argument("--prf", action="store_true", help=options.PRF_HELP)
+    p.add_argument("--per-feature", action="store_true", help=options.PER_FEATURE_HELP)
     p.add_argument("--tiers", metavar="MAPPING|COLUMN", default=None,
                    help="tiered tags: a FINE<TAB>COARSE mapping file (or another gold column, "
                         "e.g. upos, to take the mapping from): adds coarse accuracy, "

@@ -92,6 +92,7 @@ from synagree.io.conllu import DepSentence
 from synagree.io.units import coinciding_groups, join_dependency
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
+from synagree.stats.baseline_options import BASELINE_REPLICATES
 from synagree.stats.hierarchical import (
     describe_hierarchy,
     label_credit_fn,
@@ -127,7 +128,7 @@ SIGNIFICANCE_RATIOS = ("LAS", "UAS", "CLAS")
 #: the scorer's metrics that classify UD relations (left out for other relations)
 UD_ONLY_METRICS = ("CLAS", "MLAS", "BLEX")
 OUTPUTS = ("table", "json", "csv", "latex")
-SIGNIFICANCE_REPLICATES = 1000  # --significance without --bootstrap
+SIGNIFICANCE_REPLICATES = BASELINE_REPLICATES  # --test-replicates by default
 
 
 # --------------------------------------------------------------------------- units
@@ -687,6 +688,8 @@ class SystemResult:
     enhanced: Optional[EnhancedInfo] = None  # ELAS/EULAS computed or not, and why
     # per-unit counts for a later --baseline comparison (synagree.evaluation.baseline)
     per_unit: Optional[dict] = None
+    # bootstrap percentile intervals (compare(bootstrap=B)): metric -> (low, high) or None
+    intervals: Dict[str, Optional[Tuple[float, float]]] = field(default_factory=dict)
 
     @property
     def joined_units(self) -> int:
@@ -722,6 +725,7 @@ class SystemResult:
         """The result as a JSON-ready dict: `metrics` at the top level, the counts behind
         them under ``counts`` (as in ``agree``'s JSON)."""
         d: dict = {"name": self.name, "file": self.file, **self.metrics(omit),
+                   **{f"{k}_ci": (list(iv) if iv else None) for k, iv in self.intervals.items()},
                    "units": len(self.units), "joined_units": self.joined_units}
         if self.alpha is not None and self.unit_ted is not None:
             d["identical_units"] = int(np.count_nonzero(self.unit_ted == 0))
@@ -946,7 +950,8 @@ def _read_all(sources: Sequence[Tuple[Source, str]]) -> List[Treebank]:
 
 
 def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: bool = False,
-            significance: bool = False, B: int = 1000, seed: int = 0, *,
+            significance: bool = False, test_replicates: int = 1000, seed: int = 0, *,
+            bootstrap: int = 0,
             names: Optional[Sequence[str]] = None, alpha: bool = True,
             sample_pairs: Optional[int] = None, exact: bool = False, level: float = 0.95,
             R: Optional[int] = None, full_labels: bool = False,
@@ -973,10 +978,13 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     significance : bool
         Add paired bootstrap and approximate randomisation tests between every
         two systems (docs/method.md §11.5).
-    B : int
-        Bootstrap replicates.
+    test_replicates : int
+        Bootstrap replicates (and, unless ``R``, randomisation rounds) of those tests.
     seed : int
-        Seeds the tests and sampled pairs.
+        Seeds the tests, the intervals and sampled pairs.
+    bootstrap : int
+        Unit-resampling replicates for percentile intervals of LAS, UAS, CLAS
+        and α_plain of each system (``<metric>_ci``); 0: none.
     names : sequence of str, optional
         One distinct name per system; None: the file names.
     alpha : bool
@@ -988,7 +996,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     level : float
         Interval level, a fraction.
     R : int, optional
-        Randomisation rounds (default ``B``).
+        Randomisation rounds (default ``test_replicates``).
     full_labels : bool
         Breakdowns and confusions by DEPREL with subtypes.
     progress : bool
@@ -1040,9 +1048,11 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     """
     if not systems:
         raise InputError.single("<command line>", None, "usage", "no system file given")
-    if significance and sample_pairs:
+    if (significance or bootstrap) and sample_pairs:
         raise InputError.single("<command line>", None, "usage",
-                                "significance needs the exact D_e: drop --sample-pairs")
+                                "significance and intervals need the exact D_e: drop "
+                                "--sample-pairs")
+    resample = significance or bool(bootstrap)  # per-unit data for the resampling engine
     check_syntax_option(tag_syntax)
     if (tag_syntax != "plain" or bdm or wu_palmer) and hierarchy is None:
         raise InputError.single("<command line>", None, "usage",
@@ -1052,7 +1062,9 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
                                                         for k, s in enumerate(systems)])
     sys_names = _names(sys_tbs, names)
     if significance:
-        check_resampling(len(gold_tb.sentences), B, len(sys_tbs), max_memory)
+        check_resampling(len(gold_tb.sentences), test_replicates, len(sys_tbs), max_memory)
+    if bootstrap:
+        check_resampling(len(gold_tb.sentences), bootstrap, len(sys_tbs), max_memory)
     notes: List[str] = []
 
     h = hdesc = None
@@ -1117,15 +1129,15 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
                 for k, at in pending.items():
                     gold_trees[k] = built[at]
                 trees = [[gold_trees[k], built[at]] for k, at in slots]
-                ta = tree_alpha(trees, keep_unit_matrix=significance,
+                ta = tree_alpha(trees, keep_unit_matrix=resample,
                                 sample_pairs=sample_pairs, seed=seed, progress=progress,
-                                exact=exact or significance)
+                                exact=exact or resample)
                 if ta.plan is not None and ta.plan.note:
                     sr.notes.append(f"{name}: {ta.plan.note}")
                 sr.alpha = ta.stats
                 sr.unit_ted = np.array([m[0, 1] for m in ta.unit_ted])
-                if significance and ta.sums is not None:
-                    assert ta.sums.S is not None  # kept: keep_unit_matrix=significance
+                if resample and ta.sums is not None:
+                    assert ta.sums.S is not None  # kept: keep_unit_matrix=resample
                     ta_sums = (ta.sums.diag[:, 0].copy(), ta.sums.m.copy(),
                                ta.sums.S[0].copy())
                 del ta
@@ -1149,7 +1161,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             sr.confusion = confusion(al, full_labels)
         if prf:
             sr.prf = note_written_alternatives(relation_prf(al), tag_syntax)
-        if significance:
+        if resample:
             g_unit, s_unit = _unit_index(units, len(gold_tb.sentences), len(tb.sentences))
             sig_parts.append((units, _per_unit_ratios(al, g_unit, s_unit, len(units), res),
                               ta_sums))
@@ -1157,7 +1169,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
 
     sig = None
     if significance:
-        sig = _significance(gold_tb, sys_names, sig_parts, B=B, R=R, seed=seed, level=level)
+        sig = _significance(gold_tb, sys_names, sig_parts, B=test_replicates, R=R, seed=seed,
+                            level=level)
         notes.extend(sig.notes)
     for sr in results:
         notes.extend(sr.notes)
@@ -1176,8 +1189,15 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     if tag_syntax != "plain" or bdm or wu_palmer:
         settings["tag_syntax"] = (tag_syntax + (", bdm (GATE)" if bdm else "")
                                   + (", wu-palmer" if wu_palmer else ""))
+    if bootstrap:  # percentile intervals per system, on the same engine (method §11.5)
+        cis = _significance(gold_tb, sys_names, sig_parts, B=bootstrap, R=1, seed=seed,
+                            level=level).ci
+        for sr in results:
+            sr.intervals = dict(cis.get(sr.name, {}))
+        settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
     if significance:
-        settings["significance"] = f"B = {B}, R = {R or B}, seed {seed}, level {level:g}"
+        settings["significance"] = (f"B = {test_replicates}, R = {R or test_replicates}, "
+                                    f"seed {seed}, level {level:g}")
     settings["version"] = __version__
     return CompareResult(gold_tb.name, len(gold_tb.sentences), len(gold_tb.words), results,
                          hdesc, full_labels, sig, notes, tag_syntax, bdm, wu_palmer,

@@ -80,6 +80,21 @@ class SystemParseval:
     breakdown: Optional[object] = None  # ParsevalBreakdown
     per_unit: Optional[dict] = None
     notes: List[str] = field(default_factory=list)
+    # bootstrap percentile intervals (bootstrap=B): metric -> (low, high) or None
+    intervals: Dict[str, Optional[tuple]] = field(default_factory=dict)
+
+    def metrics(self) -> Dict[str, Optional[float]]:
+        """The system's numbers as registered keys, fractions over all sentences (as
+        ``compare``'s dependency JSON puts them at the top of each system)."""
+        t = (self.result.as_dict().get("summary") or {}).get("all") or {}  # stopped: none
+        out: Dict[str, Optional[float]] = {
+            "bracket_recall": t.get("recall"), "bracket_precision": t.get("precision"),
+            "bracket_F1": self.value("bracket_F1") if t else None,
+            "complete_match": t.get("complete_match"),
+            "tagging_accuracy": self.value("tagging_accuracy") if t else None}
+        for v, st in (self.alpha or {}).items():
+            out[f"alpha_{v}"] = st.alpha
+        return out
 
     def value(self, metric: str) -> Optional[float]:
         """``bracket_F1`` (2·matched/(gold + test)), ``tagging_accuracy`` or
@@ -97,15 +112,18 @@ class SystemParseval:
 
     def as_dict(self) -> dict:
         """The system's result, JSON-ready (fractions; every count)."""
-        d = {"name": self.name, "file": self.result.system_file,
+        d = {"name": self.name, "file": self.result.system_file, **self.metrics(),
+             **{f"{k}_ci": (list(iv) if iv else None) for k, iv in self.intervals.items()},
              **{k: v for k, v in self.result.as_dict().items()
                 if k not in ("gold_file", "system_file")}}
         if self.alpha is not None:
-            d["alpha"] = {v: {"alpha": st.alpha, "d_o": st.d_o, "d_e": st.d_e, "n": st.n,
-                              "units": st.units,
-                              **({"alpha_se": st.alpha_se, "sampled_pairs": st.sampled_pairs}
-                                 if st.alpha_se is not None else {})}
-                          for v, st in self.alpha.items()}
+            d["counts"] = {f"alpha_{v}": {"do_sum": st.do_sum, "de_sum": st.de_sum,
+                                          "n": st.n, "d_o": st.d_o, "d_e": st.d_e,
+                                          "units": st.units,
+                                          **({"alpha_se": st.alpha_se,
+                                              "sampled_pairs": st.sampled_pairs}
+                                             if st.alpha_se is not None else {})}
+                           for v, st in self.alpha.items()}
         if self.breakdown is not None:
             d["breakdown"] = self.breakdown.as_dict()  # type: ignore[attr-defined]
         if self.per_unit is not None:
@@ -213,7 +231,8 @@ def _names(files: Sequence[str], names: Optional[Sequence[str]]) -> List[str]:
 def compare_parseval(gold: Source, systems: Sequence[Source],
                      params: Union[str, Path, EvalbParams] = "collins", *,
                      names: Optional[Sequence[str]] = None, alpha: bool = False,
-                     breakdown: bool = False, significance: bool = False, B: int = 1000,
+                     breakdown: bool = False, significance: bool = False,
+                     test_replicates: int = 1000, bootstrap: int = 0,
                      R: Optional[int] = None, seed: int = 0, level: float = 0.95,
                      sample_pairs: Optional[int] = None, exact: bool = False,
                      progress: Optional[bool] = None, max_memory: Optional[int] = None,
@@ -238,8 +257,12 @@ def compare_parseval(gold: Source, systems: Sequence[Source],
     significance : bool
         Paired bootstrap and approximate randomisation between every two
         systems on ``bracket_F1`` and ``tagging_accuracy``.
-    B, R, seed, level
-        Replicates, randomisation rounds (default ``B``), seed, interval level.
+    test_replicates, R, seed, level
+        The tests' bootstrap replicates, randomisation rounds (default
+        ``test_replicates``), seed, interval level.
+    bootstrap : int
+        Sentence-resampling replicates for percentile intervals of
+        ``bracket_F1`` and ``tagging_accuracy`` per system; 0: none.
     sample_pairs, exact
         α's D_e as for `synagree.evaluation.compare.compare`.
     progress : bool, optional
@@ -308,7 +331,9 @@ def compare_parseval(gold: Source, systems: Sequence[Source],
         for sp in out.systems:
             sp.breakdown = parseval_breakdown(sp.result)
     if significance:
-        _add_significance(out, B, R, seed, level, max_memory)
+        _add_significance(out, test_replicates, R, seed, level, max_memory)
+    if bootstrap:  # percentile intervals per system, on the same engine
+        _add_significance(out, bootstrap, 1, seed, level, max_memory, intervals_only=True)
     for sp in out.systems:
         out.notes.extend(sp.notes)
     if any(s.status == 1 for sp in out.systems for s in sp.result.sentences):
@@ -363,7 +388,8 @@ def _unit_arrays(r: ParsevalResult, U: int):
 
 
 def _add_significance(out: ParsevalComparison, B: int, R: Optional[int], seed: int,
-                      level: float, max_memory: Optional[int]) -> None:
+                      level: float, max_memory: Optional[int],
+                      intervals_only: bool = False) -> None:
     from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
     from synagree.stats.significance import RatioUnits, SystemUnits, significance
 
@@ -375,8 +401,12 @@ def _add_significance(out: ParsevalComparison, B: int, R: Optional[int], seed: i
         m, g, t, c, w = _unit_arrays(sp.result, U)
         units.append(SystemUnits(sp.name, {"bracket_F1": RatioUnits(m, g, t),
                                            "tagging_accuracy": RatioUnits(c, w, w)}))
-    out.significance = significance(units, B=B, R=R, seed=seed, level=level,
-                                    metrics=PARSEVAL_METRICS)
+    res = significance(units, B=B, R=R, seed=seed, level=level, metrics=PARSEVAL_METRICS)
+    if intervals_only:
+        for sp in out.systems:
+            sp.intervals = dict(res.ci.get(sp.name, {}))
+        return
+    out.significance = res
     if out.stopped:
         out.notes.append("significance: a system stopped by MAX_ERROR counts nothing from "
                          "its stopping sentence on")
@@ -488,7 +518,10 @@ def _view(d: dict):
         "bracket_F1": (2 * summary["matched"] / (summary["gold"] + summary["test"])
                        if summary and summary["gold"] + summary["test"] else None),
         "tagging_accuracy": summary.get("tagging") if summary else None}
-    for v, st in (d.get("alpha") or {}).items():
+    for k in (d.get("counts") or {}):  # alpha: today's shape (the value at the top)
+        if k.startswith("alpha_"):
+            values[k] = d.get(k)
+    for v, st in (d.get("alpha") or {}).items():  # earlier releases
         values[f"alpha_{v}"] = st.get("alpha")
     pu = d.get("per_unit")
     units = UnitData.from_dict(pu) if isinstance(pu, dict) else None

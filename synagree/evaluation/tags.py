@@ -47,6 +47,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
 from synagree.base.jsonable import finite_or_none
+from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
 from synagree.evaluation.features import FeatureScores, feature_scores
 from synagree.evaluation.label_prf import note_written_alternatives, tag_prf
@@ -82,6 +83,7 @@ from synagree.stats.tag_alternatives import (
     gold_credit_fn,
     plain_syntax_note,
 )
+from synagree.stats.tag_intervals import tag_intervals
 from synagree.trees.annotation_bdm import tag_closeness
 from synagree.trees.hierarchy import (
     HierarchicalKappa,
@@ -420,14 +422,14 @@ class TagRow:
         """The row as a JSON-ready dict (NaN as None)."""
         d = {"tag": self.tag, "count": self.count, "exact": self.exact,
              "accuracy": finite_or_none(self.accuracy), "credit": self.credit,
-             "mean_credit": finite_or_none(self.mean_credit), "confusion": self.confusion,
+             "accuracy_hier": finite_or_none(self.mean_credit), "confusion": self.confusion,
              "confusion_count": self.confusion_count}
         if self.alt_correct is not None:  # --tag-syntax alternatives (docs/method.md §15)
-            d.update(alt_correct=self.alt_correct, alt_accuracy=finite_or_none(self.alt_accuracy))
+            d.update(alt_correct=self.alt_correct, accuracy_alt=finite_or_none(self.alt_accuracy))
         if self.bdm is not None:  # --bdm
-            d.update(bdm=self.bdm, mean_bdm=finite_or_none(self.mean_bdm))
+            d.update(bdm=self.bdm, accuracy_bdm=finite_or_none(self.mean_bdm))
         if self.wup is not None:  # --wu-palmer
-            d.update(wup=self.wup, mean_wup=finite_or_none(self.mean_wup))
+            d.update(wup=self.wup, accuracy_wup=finite_or_none(self.mean_wup))
         return d
 
 
@@ -530,6 +532,15 @@ class TagsResult:
     prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
     per_feature: Optional[FeatureScores] = None
     tiers: Optional[TiersResult] = None
+    # bootstrap percentile intervals over sentences (bootstrap=B): metric -> (low, high)
+    intervals: Dict[str, Optional[Tuple[float, float]]] = field(default_factory=dict)
+    level: float = 0.95  # of the intervals
+    # how the numbers were computed: printed with every output (the signature)
+    settings: Dict[str, str] = field(default_factory=dict)
+
+    def signature(self) -> str:
+        """The settings as one line, ``key:value|key:value|...``."""
+        return "|".join(f"{k}:{v}" for k, v in self.settings.items())
 
     @property
     def accuracy(self) -> float:
@@ -564,14 +575,16 @@ class TagsResult:
     def to_dict(self) -> dict:
         """The result as JSON-ready data with stable keys."""
         d: dict = {
-            "synagree_version": __version__,
+            "synagree_version": __version__, "settings": dict(self.settings),
+            "signature": self.signature(),
             "gold": self.gold_file, "system": self.system_file, "column": self.column,
             "hierarchy": self.hierarchy, "plain_as_leaf": self.plain_as_leaf,
             "sentences": self.sentences, "words": self.words,
             "accuracy": finite_or_none(self.accuracy),
-            "hier_credit": finite_or_none(self.mean_credit),
+            "accuracy_hier": finite_or_none(self.mean_credit),
             "cohen_kappa": self.cohen_kappa, "scott_pi": self.scott_pi,
-            "hier_kappa": self.hierarchical_kappa,
+            "kappa_hier": self.hierarchical_kappa,
+            **{f"{k}_ci": (list(iv) if iv else None) for k, iv in self.intervals.items()},
             "counts": {"exact": self.exact, "credit": self.credit,
                        "hier_p_observed": finite_or_none(self.hier_kappa.p_observed),
                        "hier_p_expected": finite_or_none(self.hier_kappa.p_expected)},
@@ -585,18 +598,18 @@ class TagsResult:
             d["bdm_credit"] = self.bdm is not None
             d["wu_palmer_credit"] = self.wup is not None
         if self.alt_correct is not None:
-            d["alt_accuracy"] = finite_or_none(self.alt_accuracy)
+            d["accuracy_alt"] = finite_or_none(self.alt_accuracy)
             d["counts"]["alt_correct"] = self.alt_correct
             d["alternatives"] = {"gold_words": self.gold_alternatives,
                                  "system_words": self.system_alternatives,
                                  "system_probabilities": self.system_probabilities}
         if self.bdm is not None:
-            d["mean_bdm"] = finite_or_none(self.mean_bdm)
+            d["accuracy_bdm"] = finite_or_none(self.mean_bdm)
             d["counts"]["bdm"] = self.bdm
         if self.bdm_prf is not None:
             d["bdm_prf"] = self.bdm_prf.as_dict()
         if self.wup is not None:
-            d["mean_wup"] = finite_or_none(self.mean_wup)
+            d["accuracy_wup"] = finite_or_none(self.mean_wup)
             d["counts"]["wup"] = self.wup
         if self.notes:
             d["notes"] = list(self.notes)
@@ -814,7 +827,9 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                   wu_palmer: bool = False,
                   sibling_credit: float = SIBLING_CREDIT, unmapped: str = "error",
                   majority: bool = False,
-                  lexicon: Union[str, Path, Lexicon, None] = None) -> TagsResult:
+                  lexicon: Union[str, Path, Lexicon, None] = None, bootstrap: int = 0,
+                  seed: int = 0, level: float = 0.95,
+                  max_memory: int = DEFAULT_MAX_MEMORY) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -870,6 +885,13 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
         ``WORD<TAB>FINE`` file, or a CoNLL-U treebank, ``.conllu``/``.conll``/
         ``.conllx``, whose evaluated column gives it): adds what the coarse
         tag and the lexicon decide (docs/method.md §16.5).
+    bootstrap : int
+        Sentence-resampling replicates for percentile intervals of accuracy,
+        Cohen's κ and Scott's π (`synagree.stats.tag_intervals`); 0: none.
+    seed, level
+        The bootstrap's seed and interval level.
+    max_memory : int
+        Bytes the bootstrap may plan to use.
 
     Returns
     -------
@@ -952,12 +974,21 @@ def evaluate_tags(gold_path: Union[str, Path], system_path: Union[str, Path],
                                           None if coarse is None else _words(coarse),
                                           sibling_credit, unmapped, column, majority, lex,
                                           [form for s in gold for _, form, _ in s.words])
+    intervals = {}
+    settings = {"column": column, "hierarchy": describe_hierarchy(hierarchy, plain_as_leaf),
+                "tag_syntax": tag_syntax}
+    if bootstrap:  # sentences resampled (docs/method.md §5.4): every pair is in one sentence
+        check_resampling(len(gold), bootstrap, 1, max_memory)
+        intervals = tag_intervals(pairs, [len(g.words) for g in gold], bootstrap, seed, level)
+        settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
+    settings["version"] = __version__
     return TagsResult(gold_file=str(gold_path), system_file=str(system_path), column=column,
                       hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
                       plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),
                       form_mismatches=sum(1 for p in log.warnings if p.kind == "form-mismatch"),
                       warnings=list(log.warnings), tag_syntax=tag_syntax,
                       notes=[note] if note else [],
-                      per_feature=feature_scores(pairs) if per_feature else None, **scores)
+                      per_feature=feature_scores(pairs) if per_feature else None,
+                      intervals=intervals, level=level, settings=settings, **scores)
 
 

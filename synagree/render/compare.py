@@ -63,7 +63,11 @@ def render_table(res: CompareResult, top: int = 10) -> str:
     names = [s.name for s in res.systems]
     rows = res.rows()
     head = ["metric (%)"] + names
-    body = [[r] + [_pct(s.value(r)) for s in res.systems] for r in rows]
+    def cell(s, r: str) -> str:  # the value, and its bootstrap interval (--bootstrap B)
+        iv = s.intervals.get(r)
+        return _pct(s.value(r)) + (f" [{_pct(iv[0])}, {_pct(iv[1])}]" if iv else "")
+
+    body = [[r] + [cell(s, r) for s in res.systems] for r in rows]
     body.append(["units"] + [str(len(s.units)) for s in res.systems])
     if any(s.joined_units for s in res.systems):
         body.append(["joined units"] + [str(s.joined_units) for s in res.systems])
@@ -251,7 +255,8 @@ def render_significance(res: CompareResult) -> str:
     >>> res = compare(gold, [system], names=["parser"], breakdown=True)
     >>> render_significance(res)
     ''
-    >>> sig = compare(gold, [system, gold], names=["parser", "oracle"], significance=True, B=50)
+    >>> sig = compare(gold, [system, gold], names=["parser", "oracle"], significance=True,
+    ...               test_replicates=50)
     >>> render_significance(sig).splitlines()[0].split(" over ")[1]
     '2 units, seed 0'
     """

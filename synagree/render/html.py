@@ -48,7 +48,8 @@ import jinja2
 from markupsafe import Markup
 
 from synagree._version import __version__
-from synagree.agreement.qa import qa_summary, rank_units, unit_diagnostics
+from synagree.agreement.qa import rank_units, unit_diagnostics
+from synagree.agreement.report import ReportResult
 from synagree.base.jsonable import json_ready, to_float
 from synagree.base.problems import InputError, quote
 from synagree.io.brackets import PhraseNode, PhraseSentence
@@ -440,13 +441,19 @@ def _summary(result, qa: dict) -> dict:
             "warnings_total": len(result.warnings)}
 
 
-def _comparison(qa: dict) -> List[list]:
-    rows = []
-    for c in qa.get("comparison") or ():
-        rows.append([c["metric"], _num(c["old"]), _num(c["new"]),
-                     ("+" if (c["delta"] or 0) > 0 else "") + _num(c["delta"]),
-                     f"[{_num(c['low'])}, {_num(c['high'])}]", _num(c["p_value"], 3),
-                     {"kind": "sig", "sig": c["significant"]}, c["method"]])
+def _comparison(result) -> List[list]:
+    """The rows of the change since a stored round (``--baseline``, docs/method.md §18)."""
+    rows: List[list] = []
+    if result.baseline is None:
+        return rows
+    for r in result.baseline.results:
+        for c in r.metrics:
+            lo, hi = c.ci if c.ci is not None else (None, None)
+            rows.append([c.metric, _num(c.old), _num(c.new),
+                         ("+" if (c.delta or 0) > 0 else "") + _num(c.delta),
+                         f"[{_num(lo)}, {_num(hi)}]", _num(c.p_bootstrap, 3),
+                         _num(c.p_randomisation, 3),
+                         {"kind": "sig", "sig": c.significant}])
     return rows
 
 
@@ -457,8 +464,7 @@ OMITTED = {
              "(the pair panel above).",
     "loo": "Leave one annotator out: no annotator's departure leaves a sentence with two "
            "annotations, so there is nothing to show.",
-    "comparison": "Change since a previous round: not asked for (--compare-to PREVIOUS.json, "
-                  "with --bootstrap).",
+    "comparison": "Change since a previous round: not asked for (--baseline PREVIOUS.json).",
     "layers_phrase": "Token layers: phrase-structure trees have none.",
     "layers_none": "Token layers: none asked for (--layers).",
     "layers_skipped": "Token layers: every layer asked for was left out (see the notes).",
@@ -609,7 +615,7 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
                      f"{result.units} pairable sentences of {result.units_total}; "
                      f"{result.annotations} annotations; {result.kind} trees"),
         "files": [str(f) for f in files[:8]], "more_files": len(files) > 8,
-        "summary": _summary(result, qa), "comparison": _comparison(qa),
+        "summary": _summary(result, qa), "comparison": _comparison(result),
         **_annotators(result, qa), "layers": _layers(qa),
         "noise": ([(s, Markup(svg)) for s, svg in noise_svgs(noise_rows, noise_metrics,
                                                               noise_ylim, noise_reference)]
@@ -647,36 +653,26 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
 # Building and the CLI
 # --------------------------------------------------------------------------
 
-def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1000,
-                 seed: int = 0, confidence: float = 0.95,
-                 layers: Sequence[str] = ("deprel", "head", "upos", "xpos", "feats"),
-                 compare_to: Optional[dict] = None, variant: str = "plain", worst: int = 20,
+def build_report(report: ReportResult, output: str = "html", *, noise=None,
                  max_sentences: Optional[int] = 5000, title: Optional[str] = None,
-                 skip_id_like: bool = False, noise_metrics: Optional[Sequence[str]] = None,
+                 noise_metrics: Optional[Sequence[str]] = None,
                  noise_ylim: Optional[Tuple[float, float]] = None) -> str:
-    """The report for an :class:`~synagree.agreement.agree.AgreementResult` as text.
+    """A computed report (`synagree.agreement.report.ReportResult`) as text.
 
-    ``noise``: rows or a path (see :func:`read_noise`), drawn with the
-    corpus's own α and LAS as reference lines; runs whose recorded source is
-    not this corpus are refused (``runs-mismatch``,
-    :func:`synagree.render.plots.check_runs`), and runs that record none are
-    drawn with a note saying so.  ``noise_metrics`` and ``noise_ylim``: see
-    :func:`synagree.render.plots.plot_results`.  ``compare_to``: a previous
-    ``--output json`` report (dict).  For the bootstrap the result
-    should come from ``agree_corpus(..., bootstrap=B, seed=seed)``, whose α and
-    LAS replicates are then reused; otherwise they are computed once more.
+    ``output``: ``html`` (one offline page), ``json`` (`ReportResult.to_dict`), or the
+    tables as ``csv``, ``markdown`` or ``latex``.  ``noise``: rows or a path (see
+    :func:`read_noise`), drawn with the corpus's own α and LAS as reference lines
+    (:func:`synagree.render.plots.corpus_reference`); ``noise_metrics`` and
+    ``noise_ylim``: see :func:`synagree.render.plots.plot_results`.
     """
-
     if output not in OUTPUTS:
         raise ValueError(f"unknown output {output!r}; expected one of {OUTPUTS}")
-    qa = qa_summary(result, worst=worst, variant=variant, bootstrap_replicates=bootstrap,
-                    seed=seed, confidence=confidence, layers=layers, compare_to=compare_to,
-                    with_replicates=(output == "json"), skip_id_like=skip_id_like)
-    for part in (result.human_band, result.preannotation, result.plan):  # §28–30
-        if part is not None and output == "json":
-            qa[part.name] = json_ready(part.details())
     if output == "json":
-        return json.dumps(qa, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+        return json.dumps(json_ready(report.to_dict()), indent=1, ensure_ascii=False,
+                          allow_nan=False) + "\n"
+    result = report.agreement
+    qa = {"summary": json_ready(result.to_dict()), **report.tables,
+          "baseline": result.baseline.as_dict() if result.baseline is not None else None}
     if output != "html":
         return render_tables(qa, output) + extra_text(result, output)
     path = noise if isinstance(noise, (str, os.PathLike)) else None
@@ -684,8 +680,6 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
     reference = (corpus_reference(result, read_config(path) if path is not None else None,
                                   str(path) if path is not None else "<rows>")
                  if rows else None)
-    return render_html(result, qa, rows, title=title, variant=variant,
+    return render_html(result, qa, rows, title=title, variant=report.variant,
                        max_sentences=max_sentences, noise_metrics=noise_metrics,
                        noise_ylim=noise_ylim, noise_reference=reference)
-
-

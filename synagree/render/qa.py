@@ -239,13 +239,15 @@ def _all_tables(qa: dict):
                      words, u["text"] or ""])
     yield (f"Worst sentences (share of D_o, alpha_{w['variant']})",
            ["rank", "sentence", "document", "share", "mean TED", "differing words", "text"], rows)
-    if qa.get("comparison"):
+    for r in (qa.get("baseline") or {}).get("results", []):  # --baseline (method §18)
         yield ("Change since the previous round",
-               ["metric", "previous", "now", "change", "CI low", "CI high", "p", "significant"],
-               [[c["metric"], _f(c["old"]), _f(c["new"]), _f(c["delta"]), _f(c["low"]),
-                 _f(c["high"]), _f(c["p_value"], 3),
+               ["metric", "previous", "now", "change", "CI low", "CI high", "p bootstrap",
+                "p randomisation", "significant"],
+               [[c["metric"], _f(c["old"]), _f(c["new"]), _f(c["delta"]),
+                 _f((c["ci"] or [None, None])[0]), _f((c["ci"] or [None, None])[1]),
+                 _f(c["p_bootstrap"], 3), _f(c["p_randomisation"], 3),
                  "" if c["significant"] is None else ("yes" if c["significant"] else "no")]
-                for c in qa["comparison"]])
+                for c in r["metrics"]])
 
 
 def _pair_tables(qa: dict):

@@ -22,8 +22,8 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     CSV has one row per gold tag, after an ``ALL`` row.  With
     ``--tag-syntax alternatives``, ``--bdm`` and ``--wu-palmer``
     (docs/method.md §15, §23) every format gains the sums and means
-    (``alt_correct``/``alt_accuracy``, ``bdm``/``mean_bdm``,
-    ``wup``/``mean_wup``; with ``--bdm`` also GATE's BDM-based precision,
+    (``alt_correct``/``accuracy_alt``, ``bdm``/``accuracy_bdm``,
+    ``wup``/``accuracy_wup``; with ``--bdm`` also GATE's BDM-based precision,
     recall and F1, on the ``ALL`` row of the CSV), and the table the counts
     of words with alternatives.  With per-feature scores (``--per-feature``) CSV has one
     row per feature instead, after ``ALL`` and ``UFeats`` rows
@@ -62,7 +62,7 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     ...     paths.append(path)
     >>> res = evaluate_tags(*paths)
     >>> print(render_tags(res, "csv"), end="")
-    tag,count,exact,accuracy,mean_credit,confusion,confusion_count
+    tag,count,exact,accuracy,accuracy_hier,confusion,confusion_count
     ALL,2,1,0.5,1.0,,
     nsubj:pass,1,0,0.0,1.0,nsubj,1
     root,1,1,1.0,1.0,,0
@@ -84,7 +84,7 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
                                  "use JSON for both")
             return buf.getvalue()
         extra = _csv_extra_columns(res)
-        w.writerow(["tag", "count", "exact", "accuracy", "mean_credit", "confusion",
+        w.writerow(["tag", "count", "exact", "accuracy", "accuracy_hier", "confusion",
                     "confusion_count"] + extra)
         w.writerow(["ALL", res.words, res.exact, repr(finite_or_none(res.accuracy)),
                     repr(finite_or_none(res.mean_credit)), "", ""]
@@ -118,6 +118,12 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
                ("Scott's pi", fmt_num(res.scott_pi, 6)),
                ("hierarchical kappa", fmt_num(res.hierarchical_kappa, 6))]
     summary += _summary_extra(res)
+    for name, label in (("accuracy", "accuracy"), ("cohen_kappa", "Cohen's kappa"),
+                        ("scott_pi", "Scott's pi")):
+        if name in res.intervals:  # --bootstrap B: percentile intervals over sentences
+            iv = res.intervals[name]
+            summary.append((f"{label} {_level(res)} CI",
+                            "-" if iv is None else f"[{fmt_num(iv[0], 6)}, {fmt_num(iv[1], 6)}]"))
     if res.form_mismatches:
         summary.append(("form mismatches", str(res.form_mismatches)))
     kw = max(len(k) for k, _ in summary)
@@ -154,7 +160,14 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         lines += ["", render_tags_prf(res.prf).rstrip("\n")]
     if res.per_feature is not None:
         lines += ["", feature_score_table(res.per_feature).rstrip("\n")]
-    return "\n".join(lines) + "\n" + _tiers_part(res, "table")
+    tail = _tiers_part(res, "table") + (f"\nsignature: {plain(res.signature())}\n"
+                                        if res.settings else "")
+    return "\n".join(lines) + "\n" + tail
+
+
+def _level(res: TagsResult) -> str:
+    """The interval level of ``--bootstrap`` as a percentage, e.g. ``95%``."""
+    return f"{res.level * 100:g}%"
 
 
 def _summary_extra(res: TagsResult) -> List[Tuple[str, str]]:
@@ -183,13 +196,13 @@ def _csv_extra_columns(res: TagsResult) -> List[str]:
     if res.alt_correct is not None or res.bdm is not None or res.wup is not None:
         cols.append("credit")
     if res.alt_correct is not None:
-        cols += ["alt_correct", "alt_accuracy"]
+        cols += ["alt_correct", "accuracy_alt"]
     if res.bdm is not None:
-        cols += ["bdm", "mean_bdm"]
+        cols += ["bdm", "accuracy_bdm"]
     if res.bdm_prf is not None:
         cols += ["bdm_precision", "bdm_recall", "bdm_f1"]
     if res.wup is not None:
-        cols += ["wup", "mean_wup"]
+        cols += ["wup", "accuracy_wup"]
     return cols
 
 
@@ -197,9 +210,9 @@ def _csv_extra(cols: List[str], credit: float, alt: Optional[float], bdm: Option
                count: int, wup: Optional[float] = None,
                bdm_prf: Optional[BDMCounts] = None) -> List[str]:
     values = {"credit": credit, "alt_correct": alt, "bdm": bdm, "wup": wup,
-              "alt_accuracy": None if alt is None or not count else alt / count,
-              "mean_bdm": None if bdm is None or not count else bdm / count,
-              "mean_wup": None if wup is None or not count else wup / count,
+              "accuracy_alt": None if alt is None or not count else alt / count,
+              "accuracy_bdm": None if bdm is None or not count else bdm / count,
+              "accuracy_wup": None if wup is None or not count else wup / count,
               "bdm_precision": None if bdm_prf is None else bdm_prf.precision(),
               "bdm_recall": None if bdm_prf is None else bdm_prf.recall(),
               "bdm_f1": None if bdm_prf is None else bdm_prf.f1()}

@@ -31,7 +31,7 @@ import numpy as np
 from synagree.base.metrics import FRACTION, METRICS
 from synagree.base.problems import InputError, quote
 
-__all__ = ["check_agree", "check_compare", "check_report", "check_stored",
+__all__ = ["check_agree", "check_compare", "check_stored",
            "COEFFICIENT_MIN", "COUNT_MAX"]
 
 COEFFICIENT_MIN = -1e9
@@ -288,55 +288,12 @@ def check_compare(doc: Any, name: str) -> None:
             _units(c, pu, f"{f}.per_unit")
 
 
-def check_report(doc: Any, name: str) -> None:
-    """Check a stored ``synagree report --output json`` (the fields ``report --compare-to``
-    reads: the bootstrap metrics).
-
-    Parameters
-    ----------
-    doc : object
-    name : str
-
-    Raises
-    ------
-    InputError
-        ``baseline-invalid``, naming the first field that is wrong (or saying
-        that there are no bootstrap metrics).
-
-    Examples
-    --------
-    >>> check_report({"bootstrap": {"metrics": {"las": {"estimate": 0.8, "se": 0.01}}}}, "r")
-    >>> try:
-    ...     check_report({"bootstrap": {"metrics": {"las": [0.8]}}}, "r")
-    ... except InputError as exc:
-    ...     print(exc.errors[0].message)
-    bootstrap.metrics.las: expected an object, found an array of 1 value(s)
-    """
-    c = _Checker(name)
-    c.obj(doc, "the document")
-    where, top = "", doc
-    if isinstance(doc.get("bootstrap"), dict):
-        where, top = "bootstrap.", doc["bootstrap"]
-    metrics = top.get("metrics")
-    if not isinstance(metrics, dict):
-        c.fail(f"{where}metrics", "the bootstrap metrics of a report (write it with "
-                                  "`synagree report --output json --bootstrap B`)", metrics)
-    for k, m in metrics.items():
-        f = f"{where}metrics.{k}"
-        c.obj(m, f)
-        c.coefficient(m.get("estimate"), f"{f}.estimate")
-        c.num(m.get("se"), f"{f}.se", 0.0, COUNT_MAX)
-        reps = m.get("replicates")
-        if reps is not None:
-            for i, x in enumerate(c.arr(reps, f"{f}.replicates")):
-                c.coefficient(x, f"{f}.replicates[{i}]")
-
-
-_CHECKS = {"agree": check_agree, "compare": check_compare, "report": check_report}
+_CHECKS = {"agree": check_agree, "compare": check_compare}
 
 
 def check_stored(doc: Any, command: str, name: str) -> None:
-    """Check a stored JSON result of ``command`` (``agree``, ``compare`` or ``report``).
+    """Check a stored JSON result of ``command`` (``agree`` -- a stored report is read as the
+    agree result it holds -- or ``compare``).
 
     Parameters
     ----------
