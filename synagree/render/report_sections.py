@@ -74,7 +74,8 @@ def html_sections(res: AgreementResult) -> List[dict]:
     out: List[dict] = []
     if res.human_band is not None:
         b = res.human_band
-        out.append({"id": "human-band", "title": f"{b.system} beside a second human",
+        out.append({"id": "human-band",
+                    "title": f"Parser vs humans: {b.system} beside a second human",
                     "intro": (f"The parser's agreement with a reference human set beside "
                               f"another human's, on the {b.units} sentences every file "
                               f"annotates; intervals from one paired bootstrap "
