@@ -361,6 +361,10 @@ PRODUCERS = {
 }
 
 # FEATS split into features (docs/method.md §19.1)
+PRODUCERS["no-shared-units"] = ({"a.conllu": GOOD_ID, "b.conllu": GOOD_ID,
+                                 "pre.conllu": GOOD_ID.replace("s1", "s3")},
+                                ["agree", "{a}", "{b}", "--preannotation", "{pre}",
+                                 "--allow-missing"])
 PRODUCERS["bad-feats"] = ({"a.conllu": GOOD.replace("X\t_\t_\t1", "X\t_\tCase\t1"),
                            "good.conllu": GOOD},
                           ["categorical", "{a}", "{good}", "--per-feature"])

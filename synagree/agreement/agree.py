@@ -19,7 +19,14 @@ from synagree.agreement.breakdown import breakdown as breakdown_of
 from synagree.agreement.caveats import Direction, TedZero, direction_scores, ted_zero
 from synagree.agreement.core import Details, Section, Value, alpha_counts
 from synagree.agreement.hierarchy import HierarchyScores, hierarchy_scores
+from synagree.agreement.human_band import BandOptions, HumanBand, human_band
 from synagree.agreement.influence import INFLUENCE_UNAVAILABLE, unit_influence
+from synagree.agreement.plan import Plan, PlanOptions, plan_section
+from synagree.agreement.preannotation import (
+    Preannotation,
+    PreannotationOptions,
+    preannotation_scores,
+)
 from synagree.agreement.qa import (
     AnnotatorInfluence,
     Worst,
@@ -98,6 +105,12 @@ class AgreementResult:
         ``per_unit=True`` (always with ``baseline``).
     unit_changes : Details or None
         The joined and edited units (docs/method.md §1.7–1.8), when there are any.
+    human_band : HumanBand or None
+        ``band=...``: a parser's agreement beside the humans' (docs/method.md §28).
+    preannotation : Preannotation or None
+        ``preannotation=...``: kept and changed arcs (docs/method.md §29).
+    plan : Plan or None
+        ``plan=...``: units needed for an interval of a given width (docs/method.md §30).
     tree_alpha : TreeAlpha or None
         The distances behind α (per-unit TED matrices, per-unit sums).
     corpus : Corpus or None
@@ -146,6 +159,9 @@ class AgreementResult:
     baseline: Optional[BaselineComparison] = None
     per_unit: Optional[PerUnit] = None
     unit_changes: Optional[Details] = None
+    human_band: Optional[HumanBand] = None
+    preannotation: Optional[Preannotation] = None
+    plan: Optional[Plan] = None
     tree_alpha: Optional[TreeAlpha] = None
     corpus: Optional[Corpus] = None
     trees: List[List[FlatTree]] = field(default_factory=list)
@@ -166,7 +182,8 @@ class AgreementResult:
         """The options' sections present, in output order."""
         parts = (self.ted_zero, self.hierarchy, self.unlabelled, self.direction,
                  self.breakdown, self.worst, self.annotator_influence, self.baseline,
-                 self.per_unit, self.unit_changes)
+                 self.per_unit, self.unit_changes, self.human_band, self.preannotation,
+                 self.plan)
         return [cast(Section, x) for x in parts if x is not None]
 
     def intervals(self) -> Dict[str, Optional[Tuple[float, float]]]:
@@ -343,6 +360,9 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                  bootstrap: int = 0, seed: int = 0, level: float = 0.95,
                  sample_pairs: Optional[int] = None, exact: bool = False,
                  baseline: Optional[BaselineOptions] = None, per_unit: bool = False,
+                 band: Optional[BandOptions] = None,
+                 preannotation: Optional[PreannotationOptions] = None,
+                 plan: Optional[PlanOptions] = None,
                  executor: Optional[Executor] = None, progress: Optional[bool] = None,
                  max_memory: int = DEFAULT_MAX_MEMORY) -> AgreementResult:
     """α (requested variants), the word scores and every requested section of a corpus.
@@ -385,6 +405,16 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     per_unit : bool
         Keep the per-unit data (``details.per_unit``), so that the JSON output
         can serve as a baseline later.
+    band : BandOptions, optional
+        Also a parser's agreement with the humans beside the humans' own
+        (docs/method.md §28), with ``seed`` and ``level``.
+    preannotation : PreannotationOptions, optional
+        Also the arcs each annotator kept or changed from the pre-annotation,
+        and α and LAS with and without the kept ones (docs/method.md §29).
+    plan : PlanOptions, optional
+        Also the units needed for an interval of α of a given width at
+        ``level``, from this corpus as the pilot (docs/method.md §30; keeps
+        the unit × unit sums).
     executor : callable, optional
         Runs the all-pairs tiles elsewhere (`synagree.distance.dask_exec`).
     progress : bool, optional
@@ -424,9 +454,11 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     >>> round(res.hierarchy.values["LA_hier"], 4), res.unlabelled.metrics()["LA_given_head"]
     (0.8333, 0.6666666666666666)
     """
+    if plan is not None and sample_pairs:
+        raise ValueError("planning needs exact D_e sums: do not combine it with sampled pairs")
     core = _core(corpus, variants, bootstrap=bootstrap, seed=seed, level=level,
                  sample_pairs=sample_pairs, exact=exact, executor=executor,
-                 progress=progress, max_memory=max_memory)
+                 progress=progress, max_memory=max_memory, keep_matrix=plan is not None)
     notes = core.notes
     core.ted_zero = ted_zero(core)
     if core.ted_zero is not None and core.ted_zero.note():
@@ -457,6 +489,16 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         core.annotator_influence = annotator_influence_section(core)
     if per_unit or baseline is not None:
         core.per_unit = PerUnit(unit_data(core))
+    if band is not None:
+        core.human_band = human_band(band, variants, seed=seed, level=level,
+                                     max_memory=max_memory, progress=progress)
+    if preannotation is not None:
+        core.preannotation = preannotation_scores(preannotation, variants,
+                                                  sample_pairs=sample_pairs, seed=seed,
+                                                  progress=progress)
+    if plan is not None:
+        core.plan = plan_section(core, plan, level=level, seed=seed, progress=progress)
+        notes.extend(core.plan.plan.notes)
     if baseline is not None:
         core.baseline = agree_baseline(core, core.to_dict(), baseline)
     return core
@@ -465,17 +507,18 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
 def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
           level: float, sample_pairs: Optional[int], exact: bool,
           executor: Optional[Executor], progress: Optional[bool],
-          max_memory: int) -> AgreementResult:
-    """α, the word scores and their intervals: the result before its sections."""
+          max_memory: int, keep_matrix: bool = False) -> AgreementResult:
+    """α, the word scores and their intervals: the result before its sections
+    (``keep_matrix``: keep the unit × unit sums even without a bootstrap)."""
     vocab = Vocabulary()
     ann_lists = corpus.annotation_lists()
     tree_units = build_trees(ann_lists, vocab)  # one compiled pass for large corpora
     if bootstrap and sample_pairs:  # the bootstrap needs the exact unit x unit sums
         raise ValueError("the bootstrap needs exact D_e sums: do not combine it with "
                          "sampled pairs (use --exact)")
-    if bootstrap:
+    if bootstrap or keep_matrix:
         check_resampling(sum(1 for u in tree_units if len(u) >= 2), bootstrap, 1, max_memory)
-    ta = tree_alpha(tree_units, variants, keep_unit_matrix=bool(bootstrap),
+    ta = tree_alpha(tree_units, variants, keep_unit_matrix=bool(bootstrap) or keep_matrix,
                     sample_pairs=sample_pairs, seed=seed, executor=executor,
                     progress=progress, full_rows=True, exact=exact)
     auto_note = ta.plan.note if ta.plan is not None else None
@@ -570,6 +613,9 @@ def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"]
           bootstrap: int = 0, seed: int = 0, level: float = 0.95,
           sample_pairs: Optional[int] = None, exact: bool = False,
           baseline: Optional[BaselineOptions] = None, per_unit: bool = False,
+          band: Optional[BandOptions] = None,
+          preannotation: Optional[PreannotationOptions] = None,
+          plan: Optional[PlanOptions] = None,
           executor: Optional[Executor] = None, progress: Optional[bool] = None,
           max_memory: int = DEFAULT_MAX_MEMORY) -> AgreementResult:
     r"""Agreement between annotators: α_plain/α_diff/α_norm, the word scores, the options.
@@ -591,7 +637,7 @@ def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"]
         What is computed: see `agree_corpus`.
     worst, worst_by, variant, bootstrap, seed, level, sample_pairs, exact
         See `agree_corpus`.
-    baseline, per_unit, executor, progress, max_memory
+    baseline, per_unit, band, preannotation, plan, executor, progress, max_memory
         See `agree_corpus`.
 
     Returns
@@ -633,5 +679,6 @@ def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"]
                         direction=direction, breakdown=breakdown, length_bins=length_bins,
                         worst=worst, worst_by=worst_by, variant=variant, bootstrap=bootstrap,
                         seed=seed, level=level, sample_pairs=sample_pairs, exact=exact,
-                        baseline=baseline, per_unit=per_unit, executor=executor,
+                        baseline=baseline, per_unit=per_unit, band=band,
+                        preannotation=preannotation, plan=plan, executor=executor,
                         progress=progress, max_memory=max_memory)

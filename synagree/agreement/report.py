@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence
 
 from synagree.agreement.agree import AgreementResult, agree_corpus
+from synagree.agreement.human_band import BandOptions
+from synagree.agreement.plan import PlanOptions
+from synagree.agreement.preannotation import PreannotationOptions
 from synagree.agreement.qa import qa_summary
 from synagree.base.memory import DEFAULT_MAX_MEMORY
 from synagree.io.corpus import Corpus
@@ -71,7 +74,10 @@ def qa_report(corpus: Corpus, *, layers: Sequence[str] = DEFAULT_LAYERS,
               level: float = 0.95, worst: int = 20, variant: str = "plain",
               baseline: Optional[BaselineOptions] = None, sample_pairs: Optional[int] = None,
               exact: bool = False, max_memory: int = DEFAULT_MAX_MEMORY,
-              progress: Optional[bool] = None, executor=None) -> ReportResult:
+              progress: Optional[bool] = None, executor=None,
+              band: Optional[BandOptions] = None,
+              preannotation: Optional[PreannotationOptions] = None,
+              plan: Optional[PlanOptions] = None) -> ReportResult:
     """The report of a corpus (see the module docstring).
 
     Parameters
@@ -95,6 +101,9 @@ def qa_report(corpus: Corpus, *, layers: Sequence[str] = DEFAULT_LAYERS,
         (docs/method.md §18).
     sample_pairs, exact, max_memory, progress, executor
         As for `synagree.agreement.agree.agree_corpus`.
+    band, preannotation, plan
+        The sections "parser vs humans", "pre-annotation" and "planning"
+        (docs/method.md §28–30), as for `synagree.agreement.agree.agree_corpus`.
 
     Returns
     -------
@@ -115,7 +124,8 @@ def qa_report(corpus: Corpus, *, layers: Sequence[str] = DEFAULT_LAYERS,
     result = agree_corpus(corpus, bootstrap=bootstrap, seed=seed, level=level,
                           sample_pairs=sample_pairs, exact=exact, baseline=baseline,
                           per_unit=True, max_memory=max_memory, progress=progress,
-                          executor=executor)
+                          executor=executor, band=band, preannotation=preannotation,
+                          plan=plan)
     tables = qa_summary(result, worst=worst, variant=variant, bootstrap_replicates=bootstrap,
                         seed=seed, confidence=level, layers=layers,
                         skip_id_like=skip_id_like, with_replicates=True)

@@ -140,6 +140,49 @@ REGISTRY: List[Metric] = [
         ("text_check", "`on`, `off` or `not possible`", SETTING, "1.5"),
         ("phrase_style", "the bracket style and why (phrase structure only)", SETTING,
          "1.6"),
+        # the parser beside a second human (compare --humans, report --system)
+        ("human_mean", "human band: mean agreement of the other humans with the reference "
+         "(a second human's value), per metric", FRACTION, "28.2"),
+        ("human_ci", "human band: the paired-bootstrap interval of `human_mean`", FRACTION,
+         "28.2"),
+        ("diff", "human band: the parser's agreement with the reference minus "
+         "`human_mean`", FRACTION, "28.2"),
+        ("diff_ci", "human band: the paired-bootstrap interval of `diff` (the verdict's "
+         "basis)", FRACTION, "28.2"),
+        ("p_value", "human band: two-sided paired-bootstrap p of `diff` = 0", FRACTION,
+         "28.2"),
+        ("verdict", "human band: `within`, `below` or `above` the human band, or "
+         "`undefined`", SETTING, "28.2"),
+        # pre-annotation (agree --preannotation)
+        ("kept_share", "words whose head and full DEPREL an annotator kept from the "
+         "pre-annotation / words", FRACTION, "29.1"),
+        ("changed_share", "words whose arc an annotator changed / words", FRACTION, "29.1"),
+        ("kept_by_all_share", "words every annotator kept from the pre-annotation / words",
+         FRACTION, "29.3"),
+        ("LAS_kept", "LAS with the other annotators on the words an annotator kept",
+         FRACTION, "29.2"),
+        ("LAS_changed", "LAS with the other annotators on the words an annotator changed",
+         FRACTION, "29.2"),
+        ("LAS_full_kept", "as `LAS_kept` with the full DEPREL", FRACTION, "29.2"),
+        ("LAS_full_changed", "as `LAS_changed` with the full DEPREL", FRACTION, "29.2"),
+        ("alpha_<v>_kept", "α over the trees restricted to the words an annotator kept",
+         FRACTION, "29.2"),
+        ("alpha_<v>_changed", "α over the trees restricted to the words an annotator "
+         "changed", FRACTION, "29.2"),
+        ("alpha_<v>_with_kept", "α over the units of the pre-annotation analysis, every "
+         "word", FRACTION, "29.3"),
+        ("alpha_<v>_without_kept", "α over the trees restricted to the words at least one "
+         "annotator changed from the pre-annotation", FRACTION, "29.3"),
+        ("LAS_with_kept", "LAS among the annotators over the words of the pre-annotation "
+         "analysis", FRACTION, "29.3"),
+        ("LAS_without_kept", "LAS among the annotators over the words at least one "
+         "annotator changed", FRACTION, "29.3"),
+        ("LAS_full_with_kept", "as `LAS_with_kept` with the full DEPREL", FRACTION, "29.3"),
+        ("LAS_full_without_kept", "as `LAS_without_kept` with the full DEPREL", FRACTION,
+         "29.3"),
+        # planning (synagree plan, report --plan)
+        ("units_needed_<v>", "units needed for an interval of `alpha_<v>` no wider than "
+         "the target width, by resampling the pilot", COUNT, "30.2"),
     ]),
     *_m("compare", [
         ("Tokens", "CoNLL 2018 F1 of tokens", FRACTION, "11.2"),

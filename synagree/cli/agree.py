@@ -10,6 +10,8 @@ from typing import Callable, ContextManager, Optional
 
 from synagree.agreement import breakdown
 from synagree.agreement.agree import agree
+from synagree.agreement.extra_file import read_with_extra
+from synagree.agreement.preannotation import PreannotationOptions
 from synagree.agreement.qa import WORST_BY
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import baseline, options
@@ -119,8 +121,7 @@ def register(p: argparse.ArgumentParser) -> None:
     add_worst_args(p)  # --worst K, --variant, --worst-by
     add_unlabelled_args(p)  # --unlabelled
     add_caveat_args(p)  # --label-direction
-    p.add_argument("--metric", default="all", choices=["all", *VARIANTS],
-                   help="which alpha variant(s) to compute (default: all)")
+    options.add_metric(p)  # --metric
     options.add_output(p, FORMATS, "table")
     options.add_bootstrap(p)
     options.add_sampling(p)
@@ -134,6 +135,7 @@ def register(p: argparse.ArgumentParser) -> None:
     add_tag_syntax_args(p)  # with --hierarchy (docs/method.md §15)
     add_breakdown_args(p)  # --breakdown, --length-bins
     baseline.add_baseline_args(p, "agree")  # --baseline, --baseline-top
+    options.add_preannotation(p)  # --preannotation (docs/method.md §29)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -150,6 +152,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError.single("<command line>", None, "usage",
                                 "--worst with CSV output would put two tables in one file: "
                                 "use --output json (which holds both) or table")
+    if args.preannotation and args.breakdown and output == "csv":
+        raise InputError.single("<command line>", None, "usage",
+                                "--preannotation and --breakdown with CSV output would put "
+                                "two long tables in one file: use --output json")
     variants = tuple(VARIANTS) if args.metric == "all" else (args.metric,)
     if args.bootstrap and args.sample_pairs:
         raise InputError.single("<command line>", None, "usage",
@@ -157,6 +163,11 @@ def run(args: argparse.Namespace) -> int:
     validate_args(args)  # usage errors / bad hierarchy file before the long run
     validate_breakdown_args(args)
     old = baseline.baseline_options(args, "agree")  # --baseline: read before the long run
+    pre = None
+    if args.preannotation:  # read with the annotators' files, matched as they are (§29)
+        pre = PreannotationOptions(read_with_extra(
+            files, dirs or (), args.preannotation, role="pre-annotation",
+            option="--preannotation", **input_options(args)))
     ctx: ContextManager[Optional[Callable]] = nullcontext(None)  # the executor, if any
     if args.dask:
         ctx = dask_executor(args.dask)
@@ -167,7 +178,8 @@ def run(args: argparse.Namespace) -> int:
                     length_bins=args.length_bins, worst=args.worst, worst_by=args.worst_by,
                     variant=args.variant, bootstrap=args.bootstrap, seed=args.seed,
                     level=args.ci_level, sample_pairs=args.sample_pairs, exact=args.exact,
-                    baseline=old, per_unit=output == "json", executor=executor,
+                    baseline=old, per_unit=output == "json", preannotation=pre,
+                    executor=executor,
                     progress=not args.quiet, max_memory=args.max_memory)
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=args.max_warnings)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 
 from synagree.base.problems import InputError
-from synagree.cli import baseline, options
+from synagree.cli import baseline, humans_options, options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.io.evalb_lines import bracketed_file
@@ -25,6 +25,11 @@ OUTPUTS = ("table", "json", "csv", "latex", "evalb")
 
 def run(args: argparse.Namespace) -> int:
     """``synagree compare``: system files scored against gold, rendered; the exit status."""
+    if args.humans:  # the parser beside a second human (docs/method.md §28)
+        from synagree.cli import human_band  # see the module docstring
+
+        return human_band.run(args)
+    humans_options.check_without_humans(args)
     kind = bracketed_file(args.gold)
     asked = args.params is not None or args.alpha or output_format(args) == "evalb"
     if kind or (kind is None and asked):
@@ -117,3 +122,4 @@ def register(p: argparse.ArgumentParser) -> None:
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (method §15)
     p.add_argument("--prf", action="store_true", help=options.PRF_HELP)
     baseline.add_baseline_args(p, "compare")  # --baseline, --baseline-top
+    humans_options.add_humans_args(p)  # --humans (docs/method.md §28)

@@ -37,6 +37,8 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
     "tags": ("tags", "tag-level evaluation (exact, hierarchical credit, kappa) against gold"),
     "spans": ("spans", "GATE's strict/lenient/average P/R/F1 over constituents or word spans"),
     "bdm": ("bdm", "GATE's BDM score file of a concept hierarchy (every pair of concepts)"),
+    "plan": ("plan", "sentences to double-annotate for an interval of alpha of a given "
+                     "width, from a pilot"),
     "noise": ("noise", "noise-sensitivity experiment: alpha and LAS under synthetic noise"),
     "plot": ("plot", "figures of a noise experiment (runs.csv / results.json)"),
 }

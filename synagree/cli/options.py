@@ -265,6 +265,21 @@ def add_variant(p: argparse.ArgumentParser) -> None:
                    help=argparse.SUPPRESS)
 
 
+def add_metric(p: argparse.ArgumentParser) -> None:
+    """``--metric``: which α variant(s) to compute (agree, plan)."""
+    p.add_argument("--metric", default="all", choices=["all", *VARIANT_CHOICES],
+                   help="which alpha variant(s) to compute (default: all)")
+
+
+def add_preannotation(p: argparse.ArgumentParser) -> None:
+    """``--preannotation FILE``: the parser output the annotators corrected (agree, report)."""
+    p.add_argument("--preannotation", metavar="FILE",
+                   help="the parser output the annotators corrected (a directory with "
+                        "--dirs): per annotator the share of arcs kept and changed, "
+                        "agreement on each, and alpha and LAS with and without the arcs "
+                        "every annotator kept (docs/method.md §29)")
+
+
 def add_memory(p: argparse.ArgumentParser) -> None:
     """``--max-memory``: refuse work planned to need more memory than this."""
     p.add_argument("--max-memory", type=memory_size, default=DEFAULT_MAX_MEMORY,
@@ -306,7 +321,7 @@ def output_format(args: argparse.Namespace) -> str:
 
 
 _INPUT_ATTRS = ("files", "gold", "systems", "system", "source", "results", "noise",
-                "compare_to", "hierarchy", "tiers", "lexicon")
+                "compare_to", "hierarchy", "tiers", "lexicon", "humans", "preannotation")
 
 
 def input_paths(args: argparse.Namespace) -> List[Path]:

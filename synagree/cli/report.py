@@ -5,11 +5,16 @@ import argparse
 import sys
 
 from synagree.agreement.agree import load_corpus
+from synagree.agreement.extra_file import read_with_extra
+from synagree.agreement.human_band import BandOptions
+from synagree.agreement.plan import PlanOptions
+from synagree.agreement.preannotation import PreannotationOptions
 from synagree.agreement.report import qa_report
 from synagree.base.problems import InputError, print_problems, tame
 from synagree.cli import baseline, options
 from synagree.cli.categorical import parse_layers
 from synagree.cli.options import check_input_choice, input_options, output_format
+from synagree.cli.plan import width_value as plan_width
 from synagree.cli.plot_options import add_plot_args, plot_settings
 from synagree.io.files import emit
 from synagree.noise.results import read_config
@@ -40,13 +45,30 @@ def run(args: argparse.Namespace) -> int:
     noise = read_noise(args.noise) if args.noise else None
     if noise:
         choose_metrics(noise, metrics)  # an unknown metric: a usage error before any work
+    if args.reference and not args.system:
+        raise InputError.single("<command line>", None, "usage",
+                                "--reference names the human the --system file is scored "
+                                "against: add --system FILE")
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     if noise:  # runs made on another corpus are refused before the long work
         check_runs(read_config(args.noise), corpus, args.noise)
+    band = pre = None
+    if args.system:  # the parser beside a second human (docs/method.md §28)
+        band = BandOptions(read_with_extra(args.files, args.dirs or (), args.system,
+                                           role="system", option="--system",
+                                           **input_options(args)),
+                           references=args.reference)
+    if args.preannotation:  # kept and changed arcs (docs/method.md §29)
+        pre = PreannotationOptions(read_with_extra(args.files, args.dirs or (),
+                                                   args.preannotation, role="pre-annotation",
+                                                   option="--preannotation",
+                                                   **input_options(args)))
     rep = qa_report(corpus, layers=layers, skip_id_like=not named, bootstrap=args.bootstrap,
                     seed=args.seed, level=args.ci_level, worst=args.worst,
                     variant=args.variant, baseline=old, sample_pairs=args.sample_pairs,
-                    exact=args.exact, max_memory=args.max_memory, progress=not args.quiet)
+                    exact=args.exact, max_memory=args.max_memory, progress=not args.quiet,
+                    band=band, preannotation=pre,
+                    plan=PlanOptions(args.plan) if args.plan else None)
     if rep.agreement.warnings and not args.quiet:
         print_problems(rep.agreement.warnings, limit=10)
     text = build_report(rep, output, noise=args.noise or None,
@@ -83,5 +105,17 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-sentences", type=options.whole_number(0), default=5000, metavar="N",
                    help="HTML: keep at most the N worst sentences (default 5000; 0: all)")
     p.add_argument("--title", help="page title")
+    g = p.add_argument_group("parser, pre-annotation and planning (docs/method.md §28-30)")
+    g.add_argument("--system", metavar="FILE",
+                   help="a parser's output of the same sentences (a directory with --dirs): "
+                        "its agreement with each human beside another human's, with paired "
+                        "bootstrap intervals and a verdict (within / below / above the "
+                        "human band)")
+    g.add_argument("--reference", nargs="+", metavar="NAME",
+                   help="with --system: the human(s) to score against (default: each in turn)")
+    options.add_preannotation(p)  # as agree's (docs/method.md §29)
+    g.add_argument("--plan", type=plan_width, metavar="WIDTH",
+                   help="also the sentences needed for an interval of alpha no wider than "
+                        "WIDTH at --ci-level, from this round as the pilot")
     options.add_memory(p)
     options.add_quiet(p)

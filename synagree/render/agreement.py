@@ -10,10 +10,15 @@ from __future__ import annotations
 from typing import cast
 
 from synagree.agreement.agree import AgreementResult
+from synagree.base.table import Document
 from synagree.render.breakdown import breakdown_csv, breakdown_sections
+from synagree.render.fitted import write_document
 from synagree.render.qa import render_annotator_influence, render_worst
+from synagree.render.report_sections import section_tables
+from synagree.render.rows import sections_csv
 from synagree.render.tables import render_csv, render_json, render_latex, render_table
 from synagree.render.units import render_unit_changes
+from synagree.render.writers import csv_table
 
 __all__ = ["FORMATS", "render"]
 
@@ -55,7 +60,13 @@ def render(res: AgreementResult, output: str) -> str:
         if res.worst is not None:
             raise ValueError("--worst with CSV output would put two tables in one file: use "
                              "--output json (which holds both) or table")
-        return breakdown_csv(res, res.breakdown) if res.breakdown else render_csv(res)
+        if res.breakdown:
+            return breakdown_csv(res, res.breakdown)
+        tables = section_tables(res)  # human band, pre-annotation, plan (§28–30)
+        if tables:
+            return sections_csv([("summary", render_csv(res)),
+                                 *((t.name, csv_table(t)) for t in tables)])
+        return render_csv(res)
     if output not in ("table", "latex"):
         raise ValueError(f"unknown output format {output!r}; expected one of {FORMATS}")
     parts = [render_table(res) if output == "table" else render_latex(res)]
@@ -67,4 +78,7 @@ def render(res: AgreementResult, output: str) -> str:
             parts.append(render_unit_changes(cast(list, res.unit_changes.payload), output))
     if res.annotator_influence is not None:
         parts.append(render_annotator_influence(res.annotator_influence, output))
+    tables = section_tables(res)  # human band, pre-annotation, plan (§28–30)
+    if tables:
+        parts.append(write_document(Document(tables), output))
     return "\n".join(parts)

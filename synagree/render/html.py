@@ -64,6 +64,7 @@ from synagree.render.plots import (
     series_figure,
 )
 from synagree.render.qa import render_tables
+from synagree.render.report_sections import SECTION_IDS, extra_text, html_sections
 from synagree.render.rows import _f as _num
 from synagree.render.units import unit_change_rows
 from synagree.stats.attachment import brackets
@@ -639,10 +640,13 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
     if not page["show_sentences"]:
         omitted.append(OMITTED["sentences"])
     page["omitted"] = omitted
+    page["extra"] = html_sections(result)  # parser vs humans, pre-annotation, plan (§28–30)
     present = {"summary", "annotators"}
     present |= {k for k in ("comparison", "layers", "noise") if page[k]}
     present |= {"sentences"} if page["show_sentences"] else set()
-    page["nav"] = [(sid, label) for sid, label in SECTIONS if sid in present]
+    present |= {x["id"] for x in page["extra"]}
+    page["nav"] = [(sid, label) for sid, label in (*SECTIONS[:-1], *SECTION_IDS, SECTIONS[-1])
+                   if sid in present]
     return _environment().get_template("report.html.j2").render(page)
 
 
@@ -672,7 +676,7 @@ def build_report(report: ReportResult, output: str = "html", *, noise=None,
           "baseline": result.baseline.as_dict() if result.baseline is not None else None,
           "signature": result.signature()}
     if output != "html":
-        return render_tables(qa, output)
+        return render_tables(qa, output) + extra_text(result, output)
     path = noise if isinstance(noise, (str, os.PathLike)) else None
     rows = read_noise(noise) if path is not None else noise
     reference = (corpus_reference(result, read_config(path) if path is not None else None,

@@ -1,0 +1,101 @@
+"""``synagree plan``: how many sentences to double-annotate for an interval of alpha of a
+given width, from a pilot sample (docs/method.md §30)."""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+from synagree.agreement.agree import agree
+from synagree.agreement.plan import PlanOptions
+from synagree.base.problems import InputError, print_problems
+from synagree.cli import options
+from synagree.cli.options import (
+    check_input_choice,
+    check_output_path,
+    input_options,
+    output_format,
+)
+from synagree.io.files import emit
+from synagree.render.mpl import pyplot
+from synagree.render.plan import FIGURE_FORMATS, FORMATS, render_plan, write_plan_figure
+from synagree.stats.alpha import VARIANTS
+from synagree.stats.sample_size import DEFAULT_MAX_UNITS, DEFAULT_REPLICATES, FIRST_SIZE
+
+
+def width_value(text: str) -> float:
+    """An argparse type: an interval width in alpha units, 0 < W ≤ 4."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number above 0 (an interval width in "
+                                         f"alpha units, e.g. 0.1), got {text!r}")
+    if not math.isfinite(value) or not 0.0 < value <= 4.0:
+        raise argparse.ArgumentTypeError(f"must be a number above 0 and at most 4 (an "
+                                         f"interval width in alpha units), got {text!r}")
+    return value
+
+
+def figure_path(text: str) -> str:
+    """An argparse type: a figure file name ending in .svg, .png or .pdf."""
+    if Path(text).suffix.lower().lstrip(".") not in FIGURE_FORMATS:
+        raise argparse.ArgumentTypeError(f"must end in .svg, .png or .pdf, got {text!r}")
+    return text
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    """The options of ``synagree plan``."""
+    p.description = ("How many sentences must be double-annotated: the units needed for a "
+                     "confidence interval of alpha (each variant) of a given width, from a "
+                     "pilot sample, by resampling the pilot's sentences at increasing sample "
+                     "sizes (docs/method.md §30).")
+    options.add_input(p)
+    p.add_argument("--width", type=width_value, required=True, metavar="W",
+                   help="target width (high - low) of the interval of alpha, e.g. 0.1")
+    options.add_bootstrap(p)  # --bootstrap B: resamples per size (0: the default 1,000)
+    p.add_argument("--max-units", type=options.whole_number(FIRST_SIZE, 10**9),
+                   default=DEFAULT_MAX_UNITS, metavar="N",
+                   help=f"the largest sample size tried (default {DEFAULT_MAX_UNITS:,})")
+    options.add_metric(p)
+    p.add_argument("--figure", type=figure_path, metavar="FILE",
+                   help="also draw the resampling curve (.svg, .png or .pdf; needs "
+                        "matplotlib: pip install 'synagree[plot]')")
+    options.add_output(p, FORMATS, "table")
+    options.add_memory(p)
+    options.add_quiet(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``synagree plan``: `synagree.agree` with ``plan=``, rendered; the exit status."""
+    check_input_choice(args.files, args.dirs)
+    output = output_format(args)
+    if args.figure:
+        pyplot()  # the optional matplotlib: say it is missing before any work
+        if args.out and Path(args.figure).resolve() == Path(args.out).resolve():
+            raise InputError.single("<command line>", None, "usage",
+                                    "--figure and -o name the same file")
+        # as -o: not an input, its folder made, writable (before the work)
+        made = check_output_path(argparse.Namespace(**{**vars(args), "out": args.figure,
+                                                       "out_is_dir": False}))
+        if made and not args.quiet:
+            print(made, file=sys.stderr)
+    if args.bootstrap == 1:
+        raise InputError.single("<command line>", None, "usage",
+                                "--bootstrap: an interval needs at least 2 resamples per size "
+                                f"(0: the default {DEFAULT_REPLICATES:,})")
+    variants = tuple(VARIANTS) if args.metric == "all" else (args.metric,)
+    res = agree(args.files, args.dirs or (), **input_options(args), variants=variants,
+                seed=args.seed, level=args.ci_level,
+                plan=PlanOptions(args.width, args.bootstrap or DEFAULT_REPLICATES,
+                                 args.max_units),
+                progress=not args.quiet, max_memory=args.max_memory)
+    if res.warnings and not args.quiet:
+        print_problems(res.warnings, limit=10)
+    emit(render_plan(res, output), args.out)
+    if args.figure:
+        assert res.plan is not None
+        write_plan_figure(res.plan.plan, args.figure)
+        if not args.quiet:
+            print(f"synagree: wrote {args.figure}", file=sys.stderr)
+    return 0

@@ -1,0 +1,89 @@
+"""The human band (``synagree compare GOLD SYS --humans ...``) as tables.
+
+Three tables of the table model (`synagree.base.table`): every pair's
+agreement with its interval, the parser beside a second human per reference
+and metric, and the verdict lines; JSON is `HumanBand.to_dict`.
+docs/method.md §28.
+"""
+from __future__ import annotations
+
+import json
+from typing import List
+
+from synagree.agreement.human_band import HumanBand
+from synagree.base.jsonable import json_ready
+from synagree.base.table import Column, Document, Table
+from synagree.render.fitted import write_document
+
+__all__ = ["band_tables", "band_document", "render_band", "FORMATS"]
+
+FORMATS = ("table", "json", "csv", "latex", "markdown")
+
+
+def band_tables(band: HumanBand) -> List[Table]:
+    """The pairs, the comparisons and the verdicts as `Table`s.
+
+    Examples
+    --------
+    >>> from synagree.agreement.extra_file import WithExtra
+    >>> from synagree.agreement.human_band import BandOptions, human_band
+    >>> s = DepSentence.from_heads
+    >>> a = [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj"), s([0, 1, 1], "root obj obl")]
+    >>> b = [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root obj"), s([0, 1, 2], "root obj obl")]
+    >>> data = WithExtra(Corpus.from_annotations({"a": a, "b": b, "p": a}), "p", "system")
+    >>> tables = band_tables(human_band(BandOptions(data, ["b"], replicates=100), ["plain"]))
+    >>> [t.name for t in tables], tables[1].rows[0][-1]
+    (['pairs', 'band', 'verdict'], 'within')
+    """
+    pct = f"{100 * band.level:g}%"
+    pairs = Table("pairs", [Column("pair"), Column("kind"), Column("metric"),
+                            Column("value", "number"), Column(f"{pct} CI", "interval")],
+                  title=f"Agreement of every two files on the {band.units} shared units "
+                        f"(paired bootstrap, {band.replicates} replicates, seed {band.seed})")
+    for p in band.pairs:
+        for m in band.metrics_compared:
+            pairs.add(f"{p.a} × {p.b}", p.kind, m, p.values.get(m), p.ci.get(m))
+    comp = Table("band", [Column("reference"), Column("metric"),
+                          Column("system", "number"), Column("human", "number"),
+                          Column("human band", "interval", 3), Column("diff", "signed"),
+                          Column(f"{pct} CI", "interval", 3), Column("p", "number", 3),
+                          Column("verdict")],
+                 title=f"{band.system} beside a second human, both scored against the "
+                       f"reference (system: {band.system}'s agreement with it; human: the "
+                       f"other humans' mean; diff = system − human)")
+    for c in band.comparisons:
+        comp.add(c.reference, c.metric, c.system, c.human_mean, c.human_ci, c.diff, c.diff_ci,
+                 c.p_value, c.verdict)
+    verdict = Table("verdict", [Column("verdict")], [[line] for line in band.verdict_lines()],
+                    title=f"Verdict (docs/method.md §28: within the band when the {pct} "
+                          f"interval of the difference holds 0)")
+    return [pairs, comp, verdict]
+
+
+def band_document(band: HumanBand) -> Document:
+    """The human band as a `Document`: its tables and notes."""
+    return Document(band_tables(band), notes=list(band.notes), units="fractions (0 to 1)",
+                    signature=(f"human band|references:{','.join(band.references)}|"
+                               f"replicates:{band.replicates}|seed:{band.seed}|"
+                               f"level:{band.level:g}"))
+
+
+def render_band(band: HumanBand, fmt: str) -> str:
+    """The human band in one of `FORMATS` (JSON: `HumanBand.to_dict`).
+
+    Examples
+    --------
+    >>> from synagree.agreement.extra_file import WithExtra
+    >>> from synagree.agreement.human_band import BandOptions, human_band
+    >>> s = DepSentence.from_heads
+    >>> a = [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj"), s([0, 1, 1], "root obj obl")]
+    >>> b = [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root obj"), s([0, 1, 2], "root obj obl")]
+    >>> data = WithExtra(Corpus.from_annotations({"a": a, "b": b, "p": a}), "p", "system")
+    >>> band = human_band(BandOptions(data, ["b"], replicates=100), ["plain"])
+    >>> import json
+    >>> json.loads(render_band(band, "json"))["comparisons"][0]["verdict"]
+    'within'
+    """
+    if fmt == "json":
+        return json.dumps(json_ready(band.to_dict()), indent=2, ensure_ascii=False) + "\n"
+    return write_document(band_document(band), fmt)

@@ -1,0 +1,75 @@
+"""Kept and changed arcs (``agree --preannotation FILE``) as tables (docs/method.md §29).
+
+Three tables of the table model: each annotator's arcs against the
+pre-annotation, the agreement on the arcs each annotator kept and changed,
+and α and LAS with and without the arcs every annotator kept.
+"""
+from __future__ import annotations
+
+from typing import List
+
+from synagree.agreement.preannotation import Preannotation
+from synagree.base.table import Column, Table
+from synagree.stats.alpha import VARIANTS
+
+__all__ = ["preannotation_tables"]
+
+
+def preannotation_tables(pre: Preannotation) -> List[Table]:
+    """The arcs, the agreement on kept and changed arcs, α and LAS with and without them.
+
+    Examples
+    --------
+    >>> from synagree.agreement.extra_file import WithExtra
+    >>> from synagree.agreement.preannotation import PreannotationOptions
+    >>> from synagree.agreement.preannotation import preannotation_scores
+    >>> s = DepSentence.from_heads
+    >>> pre = [s([2, 0, 2], "nsubj root obj"), s([0, 1, 1], "root obj obl")]
+    >>> ben = [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root obj obl")]
+    >>> data = WithExtra(Corpus.from_annotations({"anna": pre, "ben": ben, "pre": pre}),
+    ...                  "pre", "pre-annotation")
+    >>> t = preannotation_tables(preannotation_scores(PreannotationOptions(data), ["plain"]))
+    >>> [x.name for x in t], t[0].rows[0][:4]
+    (['preannotation_arcs', 'preannotation_agreement', 'preannotation_kept'], ['anna', 6, 6, 1.0])
+    """
+    scores = [m for m in ("LAS", "LAS_full") if f"{m}_kept" in
+              (pre.per_annotator[0].scores if pre.per_annotator else {})]
+    variants = [v for v in VARIANTS if f"alpha_{v}_with_kept" in pre.metrics()]
+    arcs = Table("preannotation_arcs",
+                 [Column("annotator"), Column("words", "count"), Column("kept", "count"),
+                  Column("kept_share", "number"), Column("head changed", "count"),
+                  Column("label changed", "count"), Column("changed_share", "number")],
+                 title=f"Arcs (head + full DEPREL) against the pre-annotation "
+                       f"{pre.preannotation}, on {pre.units} unit(s)")
+    for a in pre.per_annotator:
+        arcs.add(a.annotator, a.words, a.kept, a.kept_share, a.head_changed, a.label_changed,
+                 a.changed_share)
+    agreement = Table("preannotation_agreement",
+                      [Column("annotator"), Column("arcs"), Column("words", "count"),
+                       *(Column(m, "number") for m in scores),
+                       *(Column(f"alpha_{v}", "number") for v in variants)],
+                      title="Agreement with the other annotators on the arcs each annotator "
+                            "kept and on those they changed")
+    for a in pre.per_annotator:
+        for part, n in (("kept", a.kept), ("changed", a.changed)):
+            agreement.add(a.annotator, part, n, *(a.scores.get(f"{m}_{part}") for m in scores),
+                          *(a.alpha[f"alpha_{v}_{part}"].alpha for v in variants))
+    m = pre.metrics()
+    kept = Table("preannotation_kept",
+                 [Column("words"), Column("units", "count"), Column("word count", "count"),
+                  *(Column(x, "number") for x in scores),
+                  *(Column(f"alpha_{v}", "number") for v in variants)],
+                 title=f"With and without the arcs every annotator kept "
+                       f"(kept_by_all_share {_share(m.get('kept_by_all_share'))})")
+    kept.add("with kept arcs (all)", pre.units, pre.words,
+             *(m.get(f"{x}_with_kept") for x in scores),
+             *(m.get(f"alpha_{v}_with_kept") for v in variants))
+    kept.add("without kept arcs", pre.units_without_kept, pre.words - pre.kept_by_all,
+             *(m.get(f"{x}_without_kept") for x in scores),
+             *(m.get(f"alpha_{v}_without_kept") for v in variants))
+    kept.notes.extend(pre.notes)
+    return [arcs, agreement, kept]
+
+
+def _share(x: object) -> str:
+    return "–" if not isinstance(x, float) else f"{x:.4f}"

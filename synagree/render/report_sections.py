@@ -1,0 +1,139 @@
+"""The human band, the pre-annotation and the plan (docs/method.md §28–30) in every output.
+
+An agreement result carries them as sections (``band=``, ``preannotation=``,
+``plan=`` of `synagree.agreement.agree.agree_corpus`).  `section_tables`
+gives their tables (the table model) for ``agree``'s and ``report``'s table
+formats; `html_sections` gives what the report page's template shows: a
+titled section per part, its tables as text cells, and the plan's figure
+(inline SVG, when matplotlib is installed; else a note says so).
+"""
+from __future__ import annotations
+
+import csv
+import io
+from typing import List, Optional
+
+from markupsafe import Markup
+
+from synagree.agreement.agree import AgreementResult
+from synagree.base.escape import csv_row
+from synagree.base.problems import InputError
+from synagree.base.table import Document, Table, format_value
+from synagree.render.fitted import write_document
+from synagree.render.human_band import band_tables
+from synagree.render.plan import plan_figure, plan_tables
+from synagree.render.preannotation import preannotation_tables
+
+__all__ = ["section_tables", "html_sections", "extra_text", "SECTION_IDS"]
+
+#: the report page's sections for these parts: (id, navigation label)
+SECTION_IDS = (("human-band", "Parser vs humans"), ("preannotation", "Pre-annotation"),
+               ("plan", "Planning"))
+
+
+def section_tables(res: AgreementResult) -> List[Table]:
+    """The tables of the result's human band, pre-annotation and plan, in that order.
+
+    Examples
+    --------
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0], "nsubj root")], "b": [s([2, 0], "obj root")]}))
+    >>> section_tables(res)
+    []
+    """
+    out: List[Table] = []
+    if res.human_band is not None:
+        out += band_tables(res.human_band)
+    if res.preannotation is not None:
+        out += preannotation_tables(res.preannotation)
+    if res.plan is not None:
+        out += plan_tables(res)
+    return out
+
+
+def _html_table(t: Table) -> dict:
+    return {"title": t.title, "header": t.header(), "notes": list(t.notes),
+            "rows": [[format_value(v, c.kind, c.digits) for v, c in zip(r, t.columns)]
+                     for r in t.rows]}
+
+
+def _svg(res: AgreementResult) -> Optional[Markup]:
+    assert res.plan is not None
+    try:
+        svg = plan_figure(res.plan.plan, "svg").decode("utf-8")
+    except InputError:  # matplotlib is an optional extra: the tables say it all
+        return None
+    return Markup(svg[svg.index("<svg"):])  # the figure without its XML prologue
+
+
+def html_sections(res: AgreementResult) -> List[dict]:
+    """One dict per part present, for the report page: ``id``, ``title``, ``intro``,
+    ``tables`` (title, header, rows of text, notes), ``figure`` (inline SVG or None)
+    and ``notes``."""
+    out: List[dict] = []
+    if res.human_band is not None:
+        b = res.human_band
+        out.append({"id": "human-band",
+                    "title": f"Parser vs humans: {b.system} beside a second human",
+                    "intro": (f"The parser's agreement with a reference human set beside "
+                              f"another human's, on the {b.units} sentences every file "
+                              f"annotates; intervals from one paired bootstrap "
+                              f"({b.replicates} replicates). Within the band: the interval "
+                              f"of the difference holds 0 (method §28)."),
+                    "tables": [_html_table(t) for t in band_tables(b)],
+                    "figure": None, "notes": list(b.notes)})
+    if res.preannotation is not None:
+        p = res.preannotation
+        out.append({"id": "preannotation", "title": "Pre-annotation: kept and changed arcs",
+                    "intro": (f"Arcs (head and full DEPREL) each annotator kept from the "
+                              f"pre-annotation {p.preannotation} or changed, agreement on "
+                              f"each, and α and LAS without the arcs every annotator kept "
+                              f"(method §29)."),
+                    "tables": [_html_table(t) for t in preannotation_tables(p)],
+                    "figure": None, "notes": []})
+    if res.plan is not None:
+        figure = _svg(res)
+        notes = [] if figure is not None else [
+            "The resampling curve's figure needs matplotlib (pip install 'synagree[plot]'); "
+            "the table above holds its numbers."]
+        out.append({"id": "plan", "title": "Planning the next round",
+                    "intro": (f"Sentences to double-annotate for a "
+                              f"{100 * res.plan.plan.level:g}% interval of α no wider than "
+                              f"{res.plan.plan.width:g}, by resampling this round's "
+                              f"{res.plan.plan.pilot_units} sentences (method §30)."),
+                    "tables": [_html_table(t) for t in plan_tables(res)],
+                    "figure": figure, "notes": notes})
+    return out
+
+
+def extra_text(res: AgreementResult, fmt: str) -> str:
+    """The parts' tables appended to ``report``'s other table outputs: Markdown, LaTeX
+    and text as tables; CSV as more rows of its long table (table, row, column, value:
+    the row named by its first cells, each other cell one row).  "" when there are none.
+
+    Examples
+    --------
+    >>> s = DepSentence.from_heads
+    >>> res = agree_corpus(Corpus.from_annotations(
+    ...     {"a": [s([2, 0], "nsubj root")], "b": [s([2, 0], "obj root")]}))
+    >>> extra_text(res, "csv")
+    ''
+    """
+    tables = section_tables(res)
+    if not tables:
+        return ""
+    if fmt != "csv":
+        return "\n" + write_document(Document(tables), fmt)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for t in tables:
+        keys = [i for i, c in enumerate(t.columns) if c.kind == "text"] or [0]
+        for r in t.rows:
+            name = " | ".join(str(r[i]) for i in keys)
+            for i, (c, v) in enumerate(zip(t.columns, r)):
+                if i in keys:
+                    continue
+                w.writerow(csv_row([t.name, name, c.header,
+                                    format_value(v, c.kind, max(c.digits, 6))]))
+    return buf.getvalue()
