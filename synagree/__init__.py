@@ -24,17 +24,36 @@ from typing import Any, List
 
 from synagree._version import __version__
 
-# public name -> module that defines it
+# public name -> "module" or "module:attribute" that defines it.  Everything else
+# in the package is implementation (docs/api.md says so).
 _EXPORTS = {
+    # one call per command
     "agree": "synagree.agreement.agree",
-    "agree_corpus": "synagree.agreement.agree",
-    "load_corpus": "synagree.agreement.agree",
+    "compare": "synagree.evaluation.compare",
+    "compare_parseval": "synagree.evaluation.parseval_compare",
+    "tags": "synagree.evaluation.tags:evaluate_tags",
+    "categorical": "synagree.api",
+    "report": "synagree.api",
+    # (synagree.noise is the subpackage of the noise experiment, hence the longer name)
+    "noise_experiment": "synagree.api",
     "read": "synagree.io.read",
-    "AgreementResult": "synagree.agreement.agree",
-    "AlphaStats": "synagree.stats.alpha",
-    "krippendorff_alpha": "synagree.stats.krippendorff",
     "ted": "synagree.distance.tree_pairs",
+    "krippendorff_alpha": "synagree.stats.krippendorff",
+    # a corpus read once, computed on many times
+    "load_corpus": "synagree.agreement.agree",
+    "agree_corpus": "synagree.agreement.agree",
     "tree_alpha": "synagree.stats.alpha",
+    # the results
+    "AgreementResult": "synagree.agreement.agree",
+    "CompareResult": "synagree.evaluation.compare",
+    "ParsevalComparison": "synagree.evaluation.parseval_compare",
+    "TagsResult": "synagree.evaluation.tags",
+    "TokenLayerAgreement": "synagree.agreement.token_layers",
+    "Report": "synagree.api",
+    "ExperimentOutcome": "synagree.noise.experiments",
+    "Alpha": "synagree.stats.krippendorff",
+    "AlphaStats": "synagree.stats.alpha",
+    # the errors
     "InputError": "synagree.base.problems",
     "Problem": "synagree.base.problems",
     "ProblemLog": "synagree.base.problems",
@@ -44,10 +63,11 @@ __all__ = ["__version__", *_EXPORTS]
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
+    where = _EXPORTS.get(name)
+    if where is None:
         raise AttributeError(f"module 'synagree' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    module, _, attribute = where.partition(":")
+    value = getattr(importlib.import_module(module), attribute or name)
     globals()[name] = value
     return value
 

@@ -42,7 +42,8 @@ NOT_RUN = {
 _EXAMPLES = re.compile(r"^Examples\n-{8,}\n", re.M)
 
 # (name, module) of every name the package exports
-EXPORTED = {(name, module) for name, module in synagree._EXPORTS.items()}
+EXPORTED = {(where.partition(":")[2] or name, where.partition(":")[0])
+            for name, where in synagree._EXPORTS.items()}
 
 
 def _module_name(path: Path) -> str:

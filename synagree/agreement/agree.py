@@ -34,6 +34,7 @@ from synagree.agreement.qa import (
     worst_list,
 )
 from synagree.agreement.unlabelled import Unlabelled, unlabelled_scores
+from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError, Problem
 from synagree.distance.dask_exec import Executor
@@ -54,7 +55,7 @@ __all__ = ["AgreementResult", "agree", "agree_corpus", "load_corpus", "result_se
 
 
 @dataclass
-class AgreementResult:
+class AgreementResult(Frames):
     """Agreement over a corpus: α per variant, the word scores, and the options' sections.
 
     Returned finished by `agree` and `agree_corpus`.  Ratios are fractions in
@@ -219,6 +220,10 @@ class AgreementResult:
         if self.bootstrap is None:
             return None
         return small_sample_note(self.units, "the bootstrap intervals")
+
+    def frame_rows(self) -> List[Dict[str, Any]]:
+        """One row per metric of the JSON output, with its interval."""
+        return metric_rows(self.to_dict())
 
     def to_dict(self) -> Dict[str, Any]:
         """The result as JSON-ready data with stable keys (docs/output.md).

@@ -16,14 +16,16 @@ round), then the report's tables.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from synagree.agreement.agree import AgreementResult, agree_corpus
 from synagree.agreement.human_band import BandOptions
 from synagree.agreement.plan import PlanOptions
 from synagree.agreement.preannotation import PreannotationOptions
 from synagree.agreement.qa import qa_summary
+from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY
+from synagree.base.metrics import is_registered
 from synagree.io.corpus import Corpus
 from synagree.stats.baseline_options import BaselineOptions
 from synagree.stats.categorical import DEFAULT_LAYERS
@@ -36,7 +38,7 @@ REPORT_TABLES = ("worst", "pairs", "leave_one_out", "annotator_distances", "cate
 
 
 @dataclass
-class ReportResult:
+class ReportResult(Frames):
     """Everything ``synagree report`` shows.
 
     Attributes
@@ -60,6 +62,18 @@ class ReportResult:
     def notes(self) -> List[str]:
         """The report's own notes (small samples, token layers left out)."""
         return list(self.tables.get("notes") or [])
+
+    def frame_rows(self) -> List[Dict[str, Any]]:
+        """The corpus's metrics (pair ``all``), then per annotator pair and metric."""
+        rows = metric_rows(self.agreement.to_dict(), pair="all")
+        pairs = self.tables.get("pairs") or {}
+        names = pairs.get("annotators", [])
+        for key, matrix in pairs.items():
+            if key in ("annotators", "units") or not is_registered(key):
+                continue
+            rows += [{"pair": f"{a} / {b}", "metric": key, "value": matrix[i][j]}
+                     for i, a in enumerate(names) for j, b in enumerate(names) if i < j]
+        return rows
 
     def to_dict(self) -> dict:
         """``synagree report --output json``: the agreement result's keys, then the tables."""

@@ -9,17 +9,19 @@ is `synagree.render.categorical.render_token_layers`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
 from synagree._version import __version__
 from synagree.agreement.enhanced import EnhancedAgreement, enhanced_agreement
+from synagree.base.frames import Frames
 from synagree.base.memory import check_layer_bootstrap
 from synagree.base.problems import InputError, Problem
 from synagree.io.corpus import Corpus
 from synagree.stats.bootstrap import small_sample_note
 from synagree.stats.categorical import (
+    COEFFICIENTS,
     LayerAgreement,
     bootstrap,
     items_from_corpus,
@@ -40,8 +42,46 @@ __all__ = ["TokenLayerAgreement", "check_specific", "check_dependency_views",
            "token_layer_agreement"]
 
 
+def complete_differs(results: Dict[str, LayerAgreement]) -> bool:
+    """Do κ and π (which need every annotator's value) cover fewer items than A_o and α?
+
+    With three or more annotators and missing annotations, Fleiss' κ and the
+    Davies & Fleiss κ are computed on the items coded by every annotator;
+    observed agreement and Krippendorff's α on every item coded by two or more
+    (docs/method.md §12.3, §1.10).
+
+    Examples
+    --------
+    >>> complete_differs({})
+    False
+    """
+    return any(la.complete_items != la.items for la in results.values())
+
+
+def item_set_note(results: Dict[str, LayerAgreement], m: int) -> Optional[str]:
+    """A note when κ and π cover fewer items than A_o and α, else None.
+
+    Examples
+    --------
+    >>> item_set_note({}, 3) is None
+    True
+    """
+    if not complete_differs(results):
+        return None
+    return (f"with missing annotations, D&F kappa and Fleiss' kappa use only the items coded "
+            f"by all {m} annotators (column 'items coded by all'); observed agreement and "
+            f"Krippendorff's alpha use every item coded by two or more ('items'), alpha being "
+            f"the coefficient defined for missing values (docs/method.md §12.3)")
+
+
+def _without_replicates(cis: Dict[str, Dict[str, dict]]) -> dict:
+    """The intervals of each layer or feature, without the replicate arrays."""
+    return {name: {k: {kk: vv for kk, vv in v.items() if kk != "replicates"}
+                   for k, v in ci.items()} for name, ci in cis.items()}
+
+
 @dataclass
-class TokenLayerAgreement:
+class TokenLayerAgreement(Frames):
     """What `token_layer_agreement` computed for one corpus.
 
     Parameters
@@ -126,6 +166,50 @@ class TokenLayerAgreement:
     def signature(self) -> str:
         """`signature_settings` as one line, ``key:value|key:value|...``."""
         return "|".join(f"{k}:{v}" for k, v in self.signature_settings().items())
+
+    def to_dict(self, confusion: bool = False) -> Dict[str, Any]:
+        """``synagree categorical --output json`` (``confusion``: with the contingency tables)."""
+        d: Dict[str, Any] = {
+            "synagree_version": __version__, "settings": self.signature_settings(),
+            "signature": self.signature(), "annotators": self.annotators, **self.settings,
+            **self.unit_counts,
+            "layers": {k: v.to_dict(confusion=confusion) for k, v in self.results.items()}}
+        if self.intervals:
+            d["bootstrap"] = {"replicates": self.replicates, "seed": self.seed,
+                              "confidence": self.level,
+                              "intervals": _without_replicates(self.intervals)}
+        if self.feature_items is not None:
+            d["feature_items"] = self.feature_items
+        if self.per_feature is not None:
+            pf = d["per_feature"] = self.per_feature.to_dict(confusion=confusion)
+            if self.feature_intervals:
+                pf["intervals"] = _without_replicates(self.feature_intervals)
+        if self.enhanced is not None:
+            d["enhanced"] = self.enhanced.as_dict()
+        items = item_set_note(self.results, len(self.annotators))
+        notes = ([items] if items else []) + list(self.notes)
+        if notes:
+            d["notes"] = notes
+        if self.skipped:
+            d["skipped_layers"] = dict(self.skipped)
+        return d
+
+    def frame_rows(self) -> List[Dict[str, Any]]:
+        """One row per layer (and feature) and coefficient, with its interval."""
+        rows: List[Dict[str, Any]] = []
+        for kind, results, cis in (("layer", self.results, self.intervals),
+                                   ("feature", self.per_feature.features
+                                    if self.per_feature is not None else {},
+                                    self.feature_intervals)):
+            for name, la in results.items():
+                coeffs = la.coefficients()
+                for k in (*COEFFICIENTS, "specific_macro"):
+                    ci = (cis or {}).get(name, {}).get(k)
+                    rows.append({kind: name, "items": la.items, "metric": k,
+                                 "value": coeffs.get(k),
+                                 "ci_low": ci["low"] if ci else None,
+                                 "ci_high": ci["high"] if ci else None})
+        return rows
 
 
 def check_specific(layers: Sequence[str], specific: Optional[str]) -> None:

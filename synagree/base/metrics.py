@@ -214,6 +214,17 @@ REGISTRY: List[Metric] = [
         ("accuracy_wup", "mean Wu–Palmer closeness against gold per word", FRACTION,
          "15.3"),
     ]),
+    *_m("compare", [  # PARSEVAL, `compare` on bracketed files (EVALB's numbers as fractions)
+        ("bracket_recall", "EVALB's bracketing recall: matched brackets / gold brackets",
+         FRACTION, "22.3"),
+        ("bracket_precision", "EVALB's bracketing precision: matched brackets / test "
+         "brackets", FRACTION, "22.3"),
+        ("bracket_F1", "EVALB's bracketing F-measure, 2PR / (P + R)", FRACTION, "22.3"),
+        ("complete_match", "share of sentences whose brackets match exactly", FRACTION,
+         "22.3"),
+        ("tagging_accuracy", "share of words with the gold preterminal tag", FRACTION,
+         "22.3"),
+    ]),
     *_m("layers", [
         ("observed", "observed agreement A_o on a token layer", FRACTION, "12.3"),
         ("alpha_nominal", "Krippendorff's α, nominal, on a token layer (over every item "

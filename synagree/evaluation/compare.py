@@ -70,6 +70,7 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tupl
 import numpy as np
 
 from synagree._version import __version__
+from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError
 from synagree.evaluation.conll18 import (
@@ -769,7 +770,7 @@ def _alpha_dict(st: AlphaStats) -> Dict[str, Any]:
 
 
 @dataclass
-class CompareResult:
+class CompareResult(Frames):
     r"""All systems scored against one gold file (counts; rates are derived).
 
     Parameters
@@ -850,6 +851,14 @@ class CompareResult:
         if any(s.alpha is not None for s in self.systems):
             rows += [f"alpha_{v}" for v in VARIANTS]
         return rows
+
+    def frame_rows(self) -> List[Dict[str, Any]]:
+        """One row per system and metric, with its interval."""
+        return [r for s in self.as_dict()["systems"] for r in metric_rows(s, system=s["name"])]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """``synagree compare --output json`` (`as_dict`)."""
+        return self.as_dict()
 
     def as_dict(self) -> Dict[str, Any]:
         """The result as a JSON-ready dict."""

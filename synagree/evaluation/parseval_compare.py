@@ -25,9 +25,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from synagree._version import __version__
+from synagree.base.frames import Frames, metric_rows
 from synagree.base.problems import InputError, Problem
 from synagree.evaluation.parseval import (
     EVALB_VERSION,
@@ -135,7 +136,7 @@ class SystemParseval:
 
 
 @dataclass
-class ParsevalComparison:
+class ParsevalComparison(Frames):
     """Every system scored against one gold file with one parameter file.
 
     Parameters
@@ -194,6 +195,14 @@ class ParsevalComparison:
     def signature(self) -> str:
         """The settings as one line, ``key:value|...``: equal signatures, comparable numbers."""
         return "|".join(f"{k}:{v}" for k, v in self.settings().items())
+
+    def frame_rows(self) -> List[Dict[str, Any]]:
+        """One row per system and metric, with its interval."""
+        return [r for s in self.as_dict()["systems"] for r in metric_rows(s, system=s["name"])]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """``synagree compare --output json`` on bracketed files (`as_dict`)."""
+        return self.as_dict()
 
     def as_dict(self) -> dict:
         """The comparison, JSON-ready (``kind`` ``parseval``; fractions; every count)."""

@@ -30,9 +30,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree._version import __version__
+from synagree.base.frames import Frames
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.evaluation.conll18 import Treebank, align, read_conllu
 from synagree.io.brackets import PhraseSentence
@@ -102,7 +103,7 @@ class SpanPair:
 
 
 @dataclass
-class SpanResult:
+class SpanResult(Frames):
     """GATE's span F-measures of every pair of files (docs/method.md §24).
 
     Parameters
@@ -158,6 +159,18 @@ class SpanResult:
             assert p.bdm is not None
             out = out + p.bdm
         return out
+
+    def frame_rows(self) -> List[Dict[str, Any]]:
+        """One row per pair of files, measure (strict, lenient, average) and metric."""
+        rows: List[Dict[str, Any]] = []
+        for p in self.pairs:
+            for measure in ("strict", "lenient", "average"):
+                for metric, value in (("precision", p.counts.precision(measure)),
+                                      ("recall", p.counts.recall(measure)),
+                                      ("f1", p.counts.f1(measure))):
+                    rows.append({"key": p.key, "response": p.response, "measure": measure,
+                                 "metric": metric, "value": value})
+        return rows
 
     def settings(self) -> Dict[str, str]:
         """How the numbers were computed, for the signature."""

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
+from synagree.base.frames import Frames, metric_rows
 from synagree.base.jsonable import finite_or_none
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
@@ -440,7 +441,7 @@ class TagRow:
 
 
 @dataclass
-class TagsResult:
+class TagsResult(Frames):
     r"""Tag evaluation as counts; ratios are derived (fractions, not percent).
 
     Returned by `evaluate_tags`; docs/method.md §13.3.
@@ -577,6 +578,16 @@ class TagsResult:
     def hierarchical_kappa(self) -> Optional[float]:
         """Hierarchical κ (None when undefined)."""
         return finite_or_none(self.hier_kappa.kappa)
+
+    def frame_rows(self) -> List[Dict[str, object]]:
+        """One row per metric over every word (tag ``ALL``), then per gold tag and metric."""
+        rows: List[Dict[str, object]] = metric_rows(self.to_dict(), tag="ALL", count=self.words)
+        for r in self.per_tag:
+            d = r.as_dict()
+            rows += [{"tag": r.tag, "count": r.count, "metric": k, "value": d[k]}
+                     for k in ("accuracy", "accuracy_hier", "accuracy_alt", "accuracy_bdm",
+                               "accuracy_wup") if k in d]
+        return rows
 
     def to_dict(self) -> dict:
         """The result as JSON-ready data with stable keys."""

@@ -63,6 +63,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
+    Any,
     Callable,
     Dict,
     Iterable,
@@ -78,6 +79,7 @@ from typing import (
 
 import numpy as np
 
+from synagree.base.frames import Frames
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.noise.results import (
@@ -617,7 +619,7 @@ class ProgressBar(Progress):
 # --------------------------------------------------------------------------
 
 @dataclass
-class ExperimentOutcome:
+class ExperimentOutcome(Frames):
     r"""What `run_noise_experiment` did: rows, summary, files and timings.
 
     Parameters
@@ -670,6 +672,18 @@ class ExperimentOutcome:
     timings: Dict[str, float]
     files: Dict[str, Path]
     warnings: List[str] = field(default_factory=list)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The configuration, every run and the summary, JSON-ready."""
+        return {"config": self.config, "runs": self.rows, "summary": self.summary,
+                "files": {k: str(v) for k, v in self.files.items()},
+                "warnings": list(self.warnings)}
+
+    def frame_rows(self) -> List[Dict[str, Any]]:
+        """One row per run and metric: the run's keys, ``metric``, ``value``."""
+        keys = [c for c in self.columns if c not in self.metrics]
+        return [{**{k: r.get(k) for k in keys}, "metric": m, "value": r.get(m)}
+                for r in self.rows for m in self.metrics if m in r]
 
 
 # keys of config.json that do not have to match for a resume

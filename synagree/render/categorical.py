@@ -1,24 +1,9 @@
 """Rows of the token-layer (categorical) agreement table (``synagree categorical``)."""
 from typing import Dict, List, Optional
 
+from synagree.agreement.token_layers import complete_differs
 from synagree.render.rows import _f
 from synagree.stats.categorical import COEFFICIENTS, LayerAgreement
-
-
-def complete_differs(results: Dict[str, LayerAgreement]) -> bool:
-    """Do κ and π (which need every annotator's value) cover fewer items than A_o and α?
-
-    With three or more annotators and missing annotations, Fleiss' κ and the
-    Davies & Fleiss κ are computed on the items coded by every annotator;
-    observed agreement and Krippendorff's α on every item coded by two or more
-    (docs/method.md §12.3, §1.10).
-
-    Examples
-    --------
-    >>> complete_differs({})
-    False
-    """
-    return any(la.complete_items != la.items for la in results.values())
 
 
 def summary_rows(results: Dict[str, LayerAgreement],
@@ -98,19 +83,3 @@ def summary_header(m: int, complete: bool = False) -> List[str]:
             + ["observed", "Cohen kappa" if m == 2 else "D&F kappa",
                "Scott pi" if m == 2 else "Fleiss kappa", "alpha", "macro specific",
                "kappa macro(docs)"])
-
-
-def item_set_note(results: Dict[str, LayerAgreement], m: int) -> Optional[str]:
-    """A note when κ and π cover fewer items than A_o and α, else None.
-
-    Examples
-    --------
-    >>> item_set_note({}, 3) is None
-    True
-    """
-    if not complete_differs(results):
-        return None
-    return (f"with missing annotations, D&F kappa and Fleiss' kappa use only the items coded "
-            f"by all {m} annotators (column 'items coded by all'); observed agreement and "
-            f"Krippendorff's alpha use every item coded by two or more ('items'), alpha being "
-            f"the coefficient defined for missing values (docs/method.md §12.3)")

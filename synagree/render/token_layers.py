@@ -8,18 +8,12 @@ table (`synagree.render.rows.sections_csv`, docs/output.md).
 from __future__ import annotations
 
 import json
-from typing import Dict, List, Sequence, Tuple
+from typing import List, Sequence, Tuple
 
-from synagree._version import __version__
-from synagree.agreement.token_layers import TokenLayerAgreement
+from synagree.agreement.token_layers import TokenLayerAgreement, complete_differs, item_set_note
 from synagree.base.escape import markdown, plain
 from synagree.base.jsonable import json_ready
-from synagree.render.categorical import (
-    complete_differs,
-    item_set_note,
-    summary_header,
-    summary_rows,
-)
+from synagree.render.categorical import summary_header, summary_rows
 from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
 from synagree.render.fit import hanging, terminal_width
@@ -28,36 +22,9 @@ from synagree.render.rows import _f, render_rows, sections_csv
 __all__ = ["render_token_layers"]
 
 
-def _without_replicates(cis: Dict[str, Dict[str, dict]]) -> dict:
-    """The intervals of each layer or feature, without the replicate arrays."""
-    return {name: {k: {kk: vv for kk, vv in v.items() if kk != "replicates"}
-                   for k, v in ci.items()} for name, ci in cis.items()}
-
-
 def _json(rep: TokenLayerAgreement, confusion: bool) -> str:
-    d: dict = {"synagree_version": __version__, "settings": rep.signature_settings(),
-               "signature": rep.signature(),
-               "annotators": rep.annotators, **rep.settings, **rep.unit_counts,
-               "layers": {k: v.to_dict(confusion=confusion) for k, v in rep.results.items()}}
-    if rep.intervals:
-        d["bootstrap"] = {"replicates": rep.replicates, "seed": rep.seed,
-                          "confidence": rep.level,
-                          "intervals": _without_replicates(rep.intervals)}
-    if rep.feature_items is not None:
-        d["feature_items"] = rep.feature_items
-    if rep.per_feature is not None:
-        pf = d["per_feature"] = rep.per_feature.to_dict(confusion=confusion)
-        if rep.feature_intervals:
-            pf["intervals"] = _without_replicates(rep.feature_intervals)
-    if rep.enhanced is not None:
-        d["enhanced"] = rep.enhanced.as_dict()
-    items = item_set_note(rep.results, len(rep.annotators))
-    notes = ([items] if items else []) + list(rep.notes)
-    if notes:
-        d["notes"] = notes
-    if rep.skipped:
-        d["skipped_layers"] = dict(rep.skipped)
-    return json.dumps(json_ready(d), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(json_ready(rep.to_dict(confusion=confusion)), indent=2,
+                      ensure_ascii=False) + "\n"
 
 
 def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",

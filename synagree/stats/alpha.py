@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import (
+    Any,
     Dict,
     List,
     Optional,
@@ -34,6 +35,7 @@ from typing import (
 
 import numpy as np
 
+from synagree.base.frames import Frames
 from synagree.base.native import threads
 from synagree.distance import ted as _ted
 from synagree.distance.dask_exec import Executor
@@ -50,7 +52,7 @@ from synagree.trees.flat import FlatTree
 
 
 @dataclass
-class AlphaStats:
+class AlphaStats(Frames):
     """α as counts, from which D_o, D_e and α are derived (docs/method.md §5).
 
     Parameters
@@ -106,6 +108,28 @@ class AlphaStats:
         if self.n < 2 or self.de_sum <= 0.0:
             return None
         return 1.0 - self.d_o / self.d_e
+
+    def to_dict(self) -> Dict[str, Any]:
+        """α with its sums, JSON-ready (None for undefined values)."""
+        d: Dict[str, Any] = {"alpha": self.alpha,
+                             "d_o": self.d_o if self.n else None,
+                             "d_e": self.d_e if self.n > 1 else None,
+                             "do_sum": self.do_sum, "de_sum": self.de_sum, "n": self.n,
+                             "units": self.units}
+        if self.ci is not None:
+            d["alpha_ci"] = list(self.ci)
+        if self.alpha_se is not None:
+            d.update(alpha_se=self.alpha_se, sampled_pairs=self.sampled_pairs)
+        d["notes"] = list(self.notes)
+        return d
+
+    def frame_rows(self) -> List[Dict[str, Any]]:
+        """One row: α, D_o, D_e and the counts, with the interval when there is one."""
+        d = self.to_dict()
+        ci = d.get("alpha_ci")
+        return [{"alpha": d["alpha"], "ci_low": ci[0] if ci else None,
+                 "ci_high": ci[1] if ci else None, "d_o": d["d_o"], "d_e": d["d_e"],
+                 "n": self.n, "units": self.units}]
 
 
 def _degenerate_notes(stats: AlphaStats, what: str) -> None:
