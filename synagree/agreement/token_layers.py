@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from synagree.agreement.bias import Bias, bias_of_layers
 from synagree.agreement.enhanced import EnhancedAgreement, enhanced_agreement
 from synagree.base.memory import check_layer_bootstrap
 from synagree.base.problems import InputError, Problem
@@ -79,6 +80,9 @@ class TokenLayerAgreement:
     unit_counts : dict of str to int
         ``joined_units`` and ``edited_units`` of the corpus (docs/method.md
         §1.7–1.8).
+    bias : Bias, optional
+        ``bias=True``: marginal homogeneity per annotator pair and layer
+        (docs/method.md §25).
 
     Examples
     --------
@@ -108,6 +112,7 @@ class TokenLayerAgreement:
     notes: List[str] = field(default_factory=list)
     skipped: Dict[str, str] = field(default_factory=dict)
     unit_counts: Dict[str, int] = field(default_factory=dict)
+    bias: Optional[Bias] = None
 
 
 def check_specific(layers: Sequence[str], specific: Optional[str]) -> None:
@@ -186,7 +191,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                           set_distance: str = "masi", strict: bool = False,
                           replicates: int = 0, seed: int = 0,
                           level: float = 0.95, skip_id_like: bool = False,
-                          max_memory: Optional[int] = None) -> TokenLayerAgreement:
+                          max_memory: Optional[int] = None,
+                          bias: bool = False) -> TokenLayerAgreement:
     """Categorical agreement of each layer, with the per-feature and enhanced views.
 
     Parameters
@@ -219,6 +225,10 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
     max_memory : int, optional
         ``--max-memory`` for the bootstrap's plan
         (`synagree.base.memory.check_layer_bootstrap`).
+    bias : bool
+        Also the marginal-homogeneity tests of every layer per annotator
+        pair: Stuart–Maxwell, and McNemar per category with Holm's
+        adjustment (docs/method.md §25).
 
     Returns
     -------
@@ -283,6 +293,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         warnings=list(corpus.log.warnings) + (list(split.warnings) if split is not None
                                               else []),
         notes=list(corpus.notes) + notes, skipped=skipped, unit_counts=corpus.unit_counts())
+    if bias:
+        rep.bias = bias_of_layers(rep.results)
     if rep.enhanced is not None and replicates:
         rep.enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
                                   "for the enhanced-edge alpha and F1")

@@ -6,7 +6,7 @@ import sys
 
 from synagree.agreement.agree import agree_corpus, load_corpus
 from synagree.base.problems import InputError, print_problems, tame
-from synagree.cli import options
+from synagree.cli import options, question_options
 from synagree.cli.categorical import parse_layers
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.cli.plot_options import add_plot_args, plot_settings
@@ -50,13 +50,15 @@ def run(args: argparse.Namespace) -> int:
     noise = read_noise(args.noise) if args.noise else None
     if noise:
         choose_metrics(noise, metrics)  # an unknown metric: a usage error before any work
+    where = question_options.queries(args)  # a bad --where: refused before any work
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     if noise:  # runs made on another corpus are refused before the long work
         check_runs(read_config(args.noise), corpus, args.noise)
     # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
     result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
                           level=args.ci_level, max_memory=args.max_memory,
-                          progress=not args.quiet)
+                          progress=not args.quiet, bias=args.bias, by=args.by, where=where,
+                          variant=args.variant)
     if result.warnings and not args.quiet:
         print_problems(result.warnings, limit=10)
     text = build_report(result, output, noise=args.noise or None, bootstrap=args.bootstrap,
@@ -101,5 +103,6 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-sentences", type=options.whole_number(0), default=5000, metavar="N",
                    help="HTML: keep at most the N worst sentences (default 5000; 0: all)")
     p.add_argument("--title", help="page title")
+    question_options.add_question_args(p)  # --bias, --by, --where
     options.add_memory(p)
     options.add_quiet(p)

@@ -54,6 +54,8 @@ from synagree.base.problems import InputError, quote
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.noise.results import json_rows, read_config
+from synagree.render.html_questions import SECTIONS as QUESTION_SECTIONS
+from synagree.render.html_questions import append_tables, question_page
 from synagree.render.mpl import pyplot
 from synagree.render.plots import (
     Reference,
@@ -397,7 +399,8 @@ def phrase_trees(sents: Sequence[PhraseSentence]) -> List[dict]:
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
        "img-src data:; font-src data:")
 SECTIONS = (("summary", "Summary"), ("comparison", "Change"), ("annotators", "Annotators"),
-            ("layers", "Token layers"), ("noise", "Noise"), ("sentences", "Sentences"))
+            ("layers", "Token layers"), ("noise", "Noise"), *QUESTION_SECTIONS,
+            ("sentences", "Sentences"))
 
 
 def _json_script(data) -> str:
@@ -618,6 +621,7 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
         "csp": Markup(CSP), "version": __version__,  # (a constant)
         "css": _inline("report.css", "</style"), "js": _inline("report.js", "</script"),
         "data": Markup(_json_script(data)),
+        "questions": question_page(result),  # --bias, --by, --where
     }
     omitted: List[str] = []  # the sections left out, each with its reason
     if not page["comparison"]:
@@ -635,6 +639,7 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
     present = {"summary", "annotators"}
     present |= {k for k in ("comparison", "layers", "noise") if page[k]}
     present |= {"sentences"} if page["show_sentences"] else set()
+    present |= {k for k, v in page["questions"].items() if v}
     page["nav"] = [(sid, label) for sid, label in SECTIONS if sid in present]
     return _environment().get_template("report.html.j2").render(page)
 
@@ -669,9 +674,10 @@ def build_report(result, output: str = "html", *, noise=None, bootstrap: int = 1
                     seed=seed, confidence=confidence, layers=layers, compare_to=compare_to,
                     with_replicates=(output == "json"), skip_id_like=skip_id_like)
     if output == "json":
-        return json.dumps(qa, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+        return append_tables(result, output, json.dumps(qa, indent=1, ensure_ascii=False,
+                                                        allow_nan=False) + "\n")
     if output != "html":
-        return render_tables(qa, output)
+        return append_tables(result, output, render_tables(qa, output))
     path = noise if isinstance(noise, (str, os.PathLike)) else None
     rows = read_noise(noise) if path is not None else noise
     reference = (corpus_reference(result, read_config(path) if path is not None else None,

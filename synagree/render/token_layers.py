@@ -22,6 +22,12 @@ from synagree.render.categorical import (
 from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
 from synagree.render.fit import hanging, terminal_width
+from synagree.render.questions import (
+    LABELS_SHOWN,
+    bias_tables,
+    csv_sections,
+    render_section_tables,
+)
 from synagree.render.rows import _f, render_rows, sections_csv
 
 __all__ = ["render_token_layers"]
@@ -48,6 +54,8 @@ def _json(rep: TokenLayerAgreement, confusion: bool) -> str:
             pf["intervals"] = _without_replicates(rep.feature_intervals)
     if rep.enhanced is not None:
         d["enhanced"] = rep.enhanced.as_dict()
+    if rep.bias is not None:
+        d["bias"] = rep.bias.to_dict()
     items = item_set_note(rep.results, len(rep.annotators))
     notes = ([items] if items else []) + list(rep.notes)
     if notes:
@@ -125,6 +133,13 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
         sections.append(("enhanced", render_enhanced(rep.enhanced, fmt)))
         text += "\n" + sections[-1][1]
         notes += rep.enhanced.notes
+    if rep.bias is not None:  # docs/method.md §25
+        if fmt == "csv":
+            tables = bias_tables(rep.bias)
+            sections += csv_sections(tables)
+            notes += [n for t in tables for n in t.notes]
+        else:
+            text += "\n" + render_section_tables(bias_tables(rep.bias, LABELS_SHOWN), fmt)
     if fmt == "csv" and (len(sections) > 1 or notes):  # one table per CSV file
         text = sections_csv(sections, notes)
     return text
