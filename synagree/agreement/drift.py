@@ -24,6 +24,12 @@ from all pairable units of the corpus (B replicates, D_e held fixed): where
 α_b would fall if the batch were a random sample of the round.  A batch
 outside its band is ``below`` or ``above``; with many batches about
 (1 − level) of them fall outside by chance.
+
+The band screens batches one by one; whether agreement varies between the
+batches at all is one test, the **homogeneity p** (``drift_p``): the
+dispersion T = Σ_b n_b (α_b − α)² against its distribution when the units are
+shuffled between the batches (batch sizes kept, B permutations),
+p = (1 + #{T* ≥ T}) / (B + 1).
 """
 from __future__ import annotations
 
@@ -147,6 +153,9 @@ class Drift:
         The variant whose band decides ``drift_batches_outside``.
     d_e : dict of str to float
         The corpus's D_e per variant.
+    p_homogeneity : dict of str to float or None
+        Per variant, the permutation p of the batches' dispersion (None with
+        fewer than two batches or D_e = 0).
     batches : list of Batch
     replicates, seed : int
     level : float
@@ -166,6 +175,7 @@ class Drift:
     by: Grouping
     variant: str
     d_e: Dict[str, float]
+    p_homogeneity: Dict[str, Optional[float]]
     batches: List[Batch]
     replicates: int
     seed: int
@@ -190,6 +200,7 @@ class Drift:
     def to_dict(self) -> dict:
         """JSON-ready: the grouping, the band's settings, every batch, the notes."""
         return {"by": self.by.describe(), "variant": self.variant,
+                "drift_p": dict(self.p_homogeneity),
                 "band": {"replicates": self.replicates, "seed": self.seed,
                          "level": self.level,
                          "method": "units resampled with replacement from the whole corpus, "
@@ -276,6 +287,28 @@ def _band(do: np.ndarray, m: np.ndarray, d_e: float, size: int, B: int,
     return percentile_interval(reps, level)
 
 
+def _dispersion(do: np.ndarray, m: np.ndarray, batch: np.ndarray, n_batches: int) -> float:
+    """Σ_b n_b (D_o(b) − D_o)², the batches' dispersion (α's, up to D_e²)."""
+    n_b = np.bincount(batch, weights=m, minlength=n_batches)
+    do_b = np.bincount(batch, weights=do, minlength=n_batches)
+    mean = do.sum() / m.sum()
+    ok = n_b > 0
+    return float((n_b[ok] * (do_b[ok] / n_b[ok] - mean) ** 2).sum())
+
+
+def _homogeneity_p(do: np.ndarray, m: np.ndarray, batch: np.ndarray, n_batches: int,
+                   d_e: float, R: int, rng: np.random.Generator) -> Optional[float]:
+    """The permutation p of the batches' dispersion (units shuffled between batches)."""
+    if n_batches < 2 or not d_e > 0 or R < 1:
+        return None
+    observed = _dispersion(do, m, batch, n_batches)
+    tol = 1e-12 * max(observed, 1e-300)
+    hits = 0
+    for _ in range(R):
+        hits += _dispersion(do, m, rng.permutation(batch), n_batches) >= observed - tol
+    return (1 + hits) / (R + 1)
+
+
 def drift_section(core: Core, by: "Grouping | str", variant: str = "plain",
           replicates: int = DRIFT_REPLICATES, seed: int = 0,
           level: float = 0.95) -> Drift:
@@ -338,6 +371,11 @@ def drift_section(core: Core, by: "Grouping | str", variant: str = "plain",
         first, last = corpus.units[positions[ks[0]]], corpus.units[positions[ks[-1]]]
         batches.append(Batch(name, len(ks), int(n_b), first.sent_id or first.uid,
                              last.sent_id or last.uid, do_b, alpha, band))
+    batch_of = np.zeros(len(labels), dtype=np.int64)
+    for b, ks in enumerate(order.values()):
+        batch_of[ks] = b
+    p_hom = {v: _homogeneity_p(do[:, j], m, batch_of, len(order), d_e[v], replicates, rng)
+             for j, v in enumerate(variants)}
     notes = [f"drift: alpha per batch with the corpus's D_e; band: the central "
              f"{level:g} interval of alpha over as many units drawn with replacement from "
              f"the whole corpus ({replicates} replicates, seed {seed}); about "
@@ -357,4 +395,8 @@ def drift_section(core: Core, by: "Grouping | str", variant: str = "plain",
                      "holds it fixed")
     if all(not d_e[v] > 0 for v in variants):
         notes.append("drift: D_e = 0 (every tree identical): alpha per batch is undefined")
-    return Drift(g, variant, d_e, batches, replicates, seed, level, notes)
+    if p_hom.get(variant) is not None:
+        notes.append(f"drift: homogeneity of the batches (alpha_{variant}): permutation "
+                     f"p = {p_hom[variant]:.4g} ({replicates} shuffles of the units between "
+                     f"the batches); a small p says agreement differs between batches")
+    return Drift(g, variant, d_e, p_hom, batches, replicates, seed, level, notes)
