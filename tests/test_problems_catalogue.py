@@ -361,6 +361,10 @@ PRODUCERS = {
 }
 
 # FEATS split into features (docs/method.md §19.1)
+PRODUCERS["bad-where"] = ({"good.conllu": GOOD, "a.conllu": GOOD},
+                          ["agree", "{a}", "{good}", "--where", "lemma=be"])
+PRODUCERS["bad-batch"] = ({"good.conllu": GOOD_ID, "a.conllu": GOOD_ID},
+                          ["agree", "{a}", "{good}", "--by", "batch"])
 PRODUCERS["bad-feats"] = ({"a.conllu": GOOD.replace("X\t_\t_\t1", "X\t_\tCase\t1"),
                            "good.conllu": GOOD},
                           ["categorical", "{a}", "{good}", "--per-feature"])

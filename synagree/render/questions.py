@@ -83,9 +83,9 @@ def bias_tables(bias: Bias, shown: Optional[int] = None) -> List[Table]:
                                    Column("mcnemar_p", "number"),
                                    Column("mcnemar_p_holm", "number"), Column("flagged")],
                    title="Per label: McNemar's exact test of the label against the rest "
-                         "(first_only / second_only: words only that annotator gives it; "
-                         "more: who gives it more often; p adjusted by Holm over the "
-                         "labels of the pair and layer)")
+                         "(n: words each annotator gives the label; only: words only that "
+                         "annotator gives it; more: who gives it more often; p adjusted by "
+                         "Holm over the labels of the pair and layer)")
     cut = untested = 0
     for p in bias.pairs:
         pairs.add(p.layer, p.first, p.second, p.items, len(p.labels), p.test.statistic,
@@ -101,9 +101,8 @@ def bias_tables(bias: Bias, shown: Optional[int] = None) -> List[Table]:
             labels.add(p.layer, p.first, p.second, x.label, x.first, x.second, x.first_only,
                        x.second_only, p.who(x), x.p, x.p_holm, "yes" if x.flagged else "")
     if untested:
-        labels.notes.append(f"{untested} label row(s) without any word given the label by "
-                            f"one annotator only (nothing to test) left out here; JSON and "
-                            f"CSV hold all")
+        labels.notes.append(f"{untested} label row(s) on which the two never differ (nothing "
+                            f"to test) left out here; JSON and CSV hold all")
     if cut:
         labels.notes.append(f"{cut} label row(s) with larger p left out here "
                             f"({shown} per pair and layer); JSON and CSV hold all")
