@@ -38,7 +38,7 @@ def _rows(expected: str, first: str):
 
 
 def test_what_the_text_says():
-    bias, cat, plain, norm, where = (e for _, e in EXAMPLES)
+    bias, cat, plain, norm, where, each = (e for _, e in EXAMPLES)
     flagged = [r for r in _rows(bias, "deprel") if r[-1] == "yes"]
     assert [(r[3], r[8]) for r in flagged] == [("nmod", "cleo"), ("obl", "anna")]
     assert "nmod (cleo), obl (anna)" in cat and "head    anna   cleo    2426" in cat
@@ -50,3 +50,7 @@ def test_what_the_text_says():
     assert [r[0] for r in _rows(where, "deprel=") + _rows(where, "upos=")
             + _rows(where, "head.")] == ["deprel=conj", "deprel=obl|nmod", "upos=ADP",
                                          "head.upos=VERB"]
+    rows = _rows(each, "deprel=")
+    assert rows[0][0] == "deprel=punct,head.upos=VERB" and len(rows) == 10
+    assert all(float(r[-3]) < 0 for r in rows if r[0].startswith(("deprel=det", "deprel=case",
+                                                                 "deprel=cc")))

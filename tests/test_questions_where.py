@@ -218,3 +218,24 @@ def test_cli_rows_breakdown_and_errors(run_cli, repo_root, monkeypatch):
     rc, _, err = run_cli("agree", q / "phrase-a.tree", q / "phrase-b.tree", "--where",
                          "deprel=conj")
     assert rc == 2 and "(usage)" in err
+
+
+def test_each_value_of_a_field_is_a_row():
+    """``deprel=*`` (with other terms) gives the rows of the explicit queries, in order of
+    frequency among the words where the other terms hold."""
+    corpus = corpus_of(4)
+    star = agree_corpus(corpus, ["plain"], where=["deprel=*,head.upos!=CCONJ"]).where
+    names = [r.query for r in star.rows]
+    words = [r for u in corpus.units for s in u.ordered(corpus.annotators)
+             for r, m in zip(s.deprels, parse_query("head.upos!=CCONJ").matches(s)) if m]
+    counts = {x: sum(w.split(":")[0] == x for w in words) for x in {w.split(":")[0]
+                                                                     for w in words}}
+    assert names == [f"deprel={x},head.upos!=CCONJ"
+                     for x in sorted(counts, key=lambda x: (-counts[x], x))]
+    explicit = agree_corpus(corpus, ["plain"], where=names).where
+    for a, b in zip(star.rows, explicit.rows):
+        assert (a.units, a.matches, a.stats["plain"].do_sum, a.stats["plain"].de_sum) == (
+            b.units, b.matches, b.stats["plain"].do_sum, b.stats["plain"].de_sum)
+    for bad in ("deprel=*|obl", "deprel!=*", "deprel=*,upos=*"):
+        with pytest.raises(ValueError):
+            parse_query(bad)

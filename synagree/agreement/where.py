@@ -187,7 +187,14 @@ def where_section(core: Core, queries: Sequence[Union[str, Query]]) -> Where:
     all_sents = [s for sents, _ in pairable for s in sents]
     rows: List[WhereRow] = []
     notes: List[str] = []
-    for q in parsed:
+    expanded: List[Query] = []
+    for q in parsed:  # FIELD=*: one row per value of the field
+        each = q.expand(all_sents)
+        if q.each is not None:
+            notes.append(f"--where {q.text()}: one row per value of {q.each.field} "
+                         f"({len(each)}), most frequent first")
+        expanded += each
+    for q in expanded:
         vocab = Vocabulary()
         trees: List[List[FlatTree]] = []
         matches = {a: 0 for a in corpus.annotators}

@@ -13,6 +13,9 @@ that subtype only.  Other fields compare values exactly.  A word attached to
 the artificial root has no head word: a ``head.`` term, ``=`` or ``!=``,
 does not hold for it.  Each annotation is queried with its own columns, so
 the words selected can differ between annotators (that is a disagreement).
+One term may be ``FIELD=*``: the query stands for one query per value of
+the field in the corpus (`Query.expand`; universal relations for ``deprel``),
+most frequent first — α per label.
 
 `query_tree` builds the tree over which α is restricted: the annotation
 pruned to the words the query selects (the *matching* words) and the words on
@@ -23,7 +26,7 @@ its DEPREL, a word kept only on the path of one gets the wildcard label
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -90,6 +93,39 @@ class Query:
     def fields(self) -> List[str]:
         """The fields the query reads."""
         return [t.field for t in self.terms]
+
+    @property
+    def each(self) -> Optional[Term]:
+        """The ``FIELD=*`` term, if the query has one."""
+        return next((t for t in self.terms if t.values == ("*",)), None)
+
+    def expand(self, sents: Sequence[DepSentence]) -> List["Query"]:
+        """One query per value of the ``FIELD=*`` term's field on the words of ``sents``
+        where the other terms hold (most frequent first; ``deprel`` fields by universal
+        relation); ``[self]`` without such a term.
+
+        Examples
+        --------
+        >>> s = DepSentence.from_heads([2, 0, 2, 2], "nsubj root obl:tmod obl")
+        >>> [q.text() for q in parse_query("deprel=*,head.deprel=root").expand([s])]
+        ['deprel=obl,head.deprel=root', 'deprel=nsubj,head.deprel=root']
+        """
+        star = self.each
+        if star is None:
+            return [self]
+        rest = Query(tuple(t for t in self.terms if t is not star))
+        counts: Dict[str, int] = {}
+        for sent in sents:
+            keep = rest.matches(sent)
+            for v, ok in zip(field_values(sent, star.field), keep.tolist()):
+                if v == "_" or not ok:
+                    continue
+                if star.field.endswith("deprel"):
+                    v = v.split(":", 1)[0]
+                counts[v] = counts.get(v, 0) + 1
+        values = sorted(counts, key=lambda v: (-counts[v], v))
+        return [Query(tuple(Term(t.field, (v,)) if t is star else t for t in self.terms))
+                for v in values]
 
     def matches(self, sent: DepSentence) -> np.ndarray:
         """Per word of ``sent``: does it match (bool array of ``n_words``)."""
@@ -161,7 +197,11 @@ def parse_query(text: str) -> Query:
         if not value.strip() or any(not v or any(c.isspace() for c in v) for v in values):
             raise ValueError(f"{part!r}: values must be non-empty and without spaces "
                              f"(several joined by |)")
+        if "*" in values and (values != ("*",) or negated):
+            raise ValueError(f"{part!r}: * stands alone after = (one query per value)")
         terms.append(Term(name, values, negated))
+    if sum(t.values == ("*",) for t in terms) > 1:
+        raise ValueError(f"{text!r}: at most one term may be FIELD=*")
     return Query(tuple(terms))
 
 
