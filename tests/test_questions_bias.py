@@ -235,7 +235,8 @@ def _reference(rng: random.Random, n: int = 300):
     out = []
     for _ in range(n):
         k = rng.randint(4, 12)
-        heads = [0] + [rng.randint(1, i) for i in range(1, k)]  # a tree: each word under an earlier one
+        # a tree: each word under an earlier one
+        heads = [0] + [rng.randint(1, i) for i in range(1, k)]
         rels = ["root"] + rng.choices(LABELS, WEIGHTS, k=k - 1)
         out.append((heads, rels))
     return out
