@@ -361,6 +361,10 @@ PRODUCERS = {
 }
 
 # FEATS split into features (docs/method.md §19.1)
+PRODUCERS["bad-where"] = ({"good.conllu": GOOD, "a.conllu": GOOD},
+                          ["agree", "{a}", "{good}", "--where", "lemma=be"])
+PRODUCERS["bad-batch"] = ({"good.conllu": GOOD_ID, "a.conllu": GOOD_ID},
+                          ["agree", "{a}", "{good}", "--by", "batch"])
 PRODUCERS["no-shared-units"] = ({"a.conllu": GOOD_ID, "b.conllu": GOOD_ID,
                                  "pre.conllu": GOOD_ID.replace("s1", "s3")},
                                 ["agree", "{a}", "{b}", "--preannotation", "{pre}",

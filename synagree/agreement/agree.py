@@ -14,10 +14,18 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree._version import __version__
 from synagree.agreement.baseline import PerUnit, agree_baseline, unit_data
+from synagree.agreement.bias import Bias, bias_section
 from synagree.agreement.breakdown import DEFAULT_LENGTH_EDGES, AgreementBreakdown
 from synagree.agreement.breakdown import breakdown as breakdown_of
 from synagree.agreement.caveats import Direction, TedZero, direction_scores, ted_zero
 from synagree.agreement.core import Details, Section, Value, alpha_counts
+from synagree.agreement.drift import (
+    DRIFT_REPLICATES,
+    Drift,
+    Grouping,
+    drift_section,
+    parse_by,
+)
 from synagree.agreement.hierarchy import HierarchyScores, hierarchy_scores
 from synagree.agreement.human_band import BandOptions, HumanBand, human_band
 from synagree.agreement.influence import INFLUENCE_UNAVAILABLE, unit_influence
@@ -34,6 +42,7 @@ from synagree.agreement.qa import (
     worst_list,
 )
 from synagree.agreement.unlabelled import Unlabelled, unlabelled_scores
+from synagree.agreement.where import Where, check_queries, where_section
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError, Problem
@@ -50,6 +59,7 @@ from synagree.stats.bootstrap import bootstrap as _bootstrap
 from synagree.stats.hierarchical import HierarchyOptions, HierarchySpec
 from synagree.stats.regression import BaselineComparison
 from synagree.trees.flat import FlatTree, Vocabulary, build_trees
+from synagree.trees.query import Query
 
 __all__ = ["AgreementResult", "agree", "agree_corpus", "load_corpus", "result_settings"]
 
@@ -97,6 +107,12 @@ class AgreementResult(Frames):
         ``direction=True``.
     breakdown : AgreementBreakdown or None
         ``breakdown=True``.
+    bias : Bias or None
+        ``bias=True``: marginal homogeneity per annotator pair (docs/method.md §25).
+    drift : Drift or None
+        ``by=...``: α per batch with control bands (docs/method.md §26).
+    where : Where or None
+        ``where=[...]``: α over each query (docs/method.md §27).
     worst : Worst or None
         ``worst=K``; with three or more annotators also ``annotator_influence``.
     annotator_influence : AnnotatorInfluence or None
@@ -155,6 +171,9 @@ class AgreementResult(Frames):
     unlabelled: Optional[Unlabelled] = None
     direction: Optional[Direction] = None
     breakdown: Optional[AgreementBreakdown] = None
+    bias: Optional[Bias] = None
+    drift: Optional[Drift] = None
+    where: Optional[Where] = None
     worst: Optional[Worst] = None
     annotator_influence: Optional[AnnotatorInfluence] = None
     baseline: Optional[BaselineComparison] = None
@@ -182,9 +201,9 @@ class AgreementResult(Frames):
     def sections(self) -> List[Section]:
         """The options' sections present, in output order."""
         parts = (self.ted_zero, self.hierarchy, self.unlabelled, self.direction,
-                 self.breakdown, self.worst, self.annotator_influence, self.baseline,
-                 self.per_unit, self.unit_changes, self.human_band, self.preannotation,
-                 self.plan)
+                 self.breakdown, self.bias, self.drift, self.where, self.worst,
+                 self.annotator_influence, self.baseline, self.per_unit, self.unit_changes,
+                 self.human_band, self.preannotation, self.plan)
         return [cast(Section, x) for x in parts if x is not None]
 
     def intervals(self) -> Dict[str, Optional[Tuple[float, float]]]:
@@ -361,6 +380,8 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                  hierarchy: Union[None, HierarchySpec, HierarchyOptions] = None,
                  unlabelled: bool = False, direction: bool = False,
                  breakdown: bool = False, length_bins: Sequence[int] = DEFAULT_LENGTH_EDGES,
+                 bias: bool = False, by: Union[None, str, Grouping] = None,
+                 where: Sequence[Union[str, Query]] = (),
                  worst: int = 0, worst_by: str = "share", variant: str = "plain",
                  bootstrap: int = 0, seed: int = 0, level: float = 0.95,
                  sample_pairs: Optional[int] = None, exact: bool = False,
@@ -388,6 +409,20 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     breakdown : bool
         Also agreement per label, UPOS, arc and sentence length
         (docs/method.md §21), with ``length_bins`` the bins' upper ends.
+    bias : bool
+        Also the marginal-homogeneity tests of DEPREL per annotator pair:
+        Stuart–Maxwell, and McNemar per label with Holm's adjustment
+        (docs/method.md §25; dependency input).
+    by : str or Grouping, optional
+        Also α per batch in order with control bands (docs/method.md §26):
+        ``"batch"`` (``# batch = ...`` comments), ``"document"`` or
+        ``"order:N"``; the band takes ``bootstrap`` replicates (1,000 when
+        ``bootstrap`` is 0), ``seed`` and ``level``, and ``variant`` decides
+        which batches count as outside.
+    where : sequence of str or Query
+        Also α over each query (``"deprel=conj"``, ``"upos=ADP,head.upos=VERB"``):
+        over the trees of the arcs it selects, with D_e over the same
+        restriction (docs/method.md §27; dependency input).
     worst : int
         Also the ``worst`` units contributing most to disagreement, ranked by
         ``worst_by`` (``"share"`` of D_o or ``"influence"``) on ``variant``.
@@ -436,10 +471,11 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     ------
     ValueError
         ``bootstrap`` combined with ``sample_pairs`` (the bootstrap needs exact
-        sums), or an unknown variant.
+        sums), an unknown variant, a bad ``by``.
     InputError
         A bad hierarchy, baseline or option; the bootstrap's tables would
-        exceed ``max_memory``.
+        exceed ``max_memory``; a bad ``where`` query (``bad-where``);
+        ``by="batch"`` on units without ``# batch`` comments (``bad-batch``).
 
     See Also
     --------
@@ -461,6 +497,13 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     """
     if plan is not None and sample_pairs:
         raise ValueError("planning needs exact D_e sums: do not combine it with sampled pairs")
+    queries = check_queries(where)  # a bad query: refused before the long work
+    grouping = parse_by(by) if isinstance(by, str) else by
+    if (bias or queries) and corpus.kind != "dependency":
+        raise InputError.single("<command line>", None, "usage",
+                                f"{'--bias' if bias else '--where'} reads the words' labels "
+                                f"(DEPREL, UPOS): it needs dependency input, not "
+                                f"phrase-structure trees")
     core = _core(corpus, variants, bootstrap=bootstrap, seed=seed, level=level,
                  sample_pairs=sample_pairs, exact=exact, executor=executor,
                  progress=progress, max_memory=max_memory, keep_matrix=plan is not None)
@@ -486,6 +529,15 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
             notes.extend(n for a in core.direction.alphas for n in a.notes())
     if breakdown:
         core.breakdown = breakdown_of(core, length_bins)
+    if bias:
+        core.bias = bias_section(core)
+    if grouping is not None:
+        core.drift = drift_section(core, grouping, variant, bootstrap or DRIFT_REPLICATES,
+                                   seed, level)
+        core.settings["drift"] = (f"by {grouping.describe()}, band of "
+                                  f"{bootstrap or DRIFT_REPLICATES} replicates")
+    if queries:
+        core.where = where_section(core, queries)
     if worst > 0:
         if worst_by == "influence" and unit_influence(core) is None:
             notes.append(INFLUENCE_UNAVAILABLE + ", so --worst-by influence ranks by share "
@@ -614,6 +666,8 @@ def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"]
           hierarchy: Union[None, HierarchySpec, HierarchyOptions] = None,
           unlabelled: bool = False, direction: bool = False,
           breakdown: bool = False, length_bins: Sequence[int] = DEFAULT_LENGTH_EDGES,
+          bias: bool = False, by: Union[None, str, Grouping] = None,
+          where: Sequence[Union[str, Query]] = (),
           worst: int = 0, worst_by: str = "share", variant: str = "plain",
           bootstrap: int = 0, seed: int = 0, level: float = 0.95,
           sample_pairs: Optional[int] = None, exact: bool = False,
@@ -638,7 +692,7 @@ def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"]
         Instead of ``paths``: one directory per annotator.
     names, fmt, phrase_style, strict, allow_missing, check_text, match
         How the input is read and matched: see `load_corpus`.
-    variants, hierarchy, unlabelled, direction, breakdown, length_bins
+    variants, hierarchy, unlabelled, direction, breakdown, length_bins, bias, by, where
         What is computed: see `agree_corpus`.
     worst, worst_by, variant, bootstrap, seed, level, sample_pairs, exact
         See `agree_corpus`.
@@ -682,8 +736,9 @@ def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"]
                          match=match)
     return agree_corpus(corpus, variants, hierarchy=hierarchy, unlabelled=unlabelled,
                         direction=direction, breakdown=breakdown, length_bins=length_bins,
-                        worst=worst, worst_by=worst_by, variant=variant, bootstrap=bootstrap,
-                        seed=seed, level=level, sample_pairs=sample_pairs, exact=exact,
+                        bias=bias, by=by, where=where, worst=worst, worst_by=worst_by,
+                        variant=variant, bootstrap=bootstrap, seed=seed, level=level,
+                        sample_pairs=sample_pairs, exact=exact,
                         baseline=baseline, per_unit=per_unit, band=band,
                         preannotation=preannotation, plan=plan, executor=executor,
                         progress=progress, max_memory=max_memory)

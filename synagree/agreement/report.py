@@ -16,9 +16,10 @@ round), then the report's tables.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from synagree.agreement.agree import AgreementResult, agree_corpus
+from synagree.agreement.drift import Grouping
 from synagree.agreement.human_band import BandOptions
 from synagree.agreement.plan import PlanOptions
 from synagree.agreement.preannotation import PreannotationOptions
@@ -29,6 +30,7 @@ from synagree.base.metrics import is_registered
 from synagree.io.corpus import Corpus
 from synagree.stats.baseline_options import BaselineOptions
 from synagree.stats.categorical import DEFAULT_LAYERS
+from synagree.trees.query import Query
 
 __all__ = ["ReportResult", "qa_report", "REPORT_TABLES"]
 
@@ -91,7 +93,9 @@ def qa_report(corpus: Corpus, *, layers: Sequence[str] = DEFAULT_LAYERS,
               progress: Optional[bool] = None, executor=None,
               band: Optional[BandOptions] = None,
               preannotation: Optional[PreannotationOptions] = None,
-              plan: Optional[PlanOptions] = None) -> ReportResult:
+              plan: Optional[PlanOptions] = None, bias: bool = False,
+              by: Union[None, str, Grouping] = None,
+              where: Sequence[Union[str, Query]] = ()) -> ReportResult:
     """The report of a corpus (see the module docstring).
 
     Parameters
@@ -115,6 +119,9 @@ def qa_report(corpus: Corpus, *, layers: Sequence[str] = DEFAULT_LAYERS,
         (docs/method.md §18).
     sample_pairs, exact, max_memory, progress, executor
         As for `synagree.agreement.agree.agree_corpus`.
+    bias, by, where
+        Marginal homogeneity per annotator pair, α per batch with its control
+        band, α over queries (docs/method.md §25–27; `agree_corpus`).
     band, preannotation, plan
         The sections "parser vs humans", "pre-annotation" and "planning"
         (docs/method.md §28–30), as for `synagree.agreement.agree.agree_corpus`.
@@ -139,7 +146,7 @@ def qa_report(corpus: Corpus, *, layers: Sequence[str] = DEFAULT_LAYERS,
                           sample_pairs=sample_pairs, exact=exact, baseline=baseline,
                           per_unit=True, max_memory=max_memory, progress=progress,
                           executor=executor, band=band, preannotation=preannotation,
-                          plan=plan)
+                          plan=plan, bias=bias, by=by, where=where, variant=variant)
     tables = qa_summary(result, worst=worst, variant=variant, bootstrap_replicates=bootstrap,
                         seed=seed, confidence=level, layers=layers,
                         skip_id_like=skip_id_like, with_replicates=True)

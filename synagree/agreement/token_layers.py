@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from synagree._version import __version__
+from synagree.agreement.bias import Bias, bias_of_layers
 from synagree.agreement.enhanced import EnhancedAgreement, enhanced_agreement
 from synagree.base.frames import Frames
 from synagree.base.memory import check_layer_bootstrap
@@ -120,6 +121,9 @@ class TokenLayerAgreement(Frames):
     unit_counts : dict of str to int
         ``joined_units`` and ``edited_units`` of the corpus (docs/method.md
         §1.7–1.8).
+    bias : Bias, optional
+        ``bias=True``: marginal homogeneity per annotator pair and layer
+        (docs/method.md §25).
 
     Examples
     --------
@@ -149,6 +153,7 @@ class TokenLayerAgreement(Frames):
     notes: List[str] = field(default_factory=list)
     skipped: Dict[str, str] = field(default_factory=dict)
     unit_counts: Dict[str, int] = field(default_factory=dict)
+    bias: Optional[Bias] = None
 
     def signature_settings(self) -> Dict[str, str]:
         """How the numbers were computed: the corpus's matching, the layers, the
@@ -186,6 +191,8 @@ class TokenLayerAgreement(Frames):
                 pf["intervals"] = _without_replicates(self.feature_intervals)
         if self.enhanced is not None:
             d["enhanced"] = self.enhanced.as_dict()
+        if self.bias is not None:
+            d["bias"] = self.bias.to_dict()
         items = item_set_note(self.results, len(self.annotators))
         notes = ([items] if items else []) + list(self.notes)
         if notes:
@@ -288,7 +295,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                           set_distance: str = "masi", strict: bool = False,
                           replicates: int = 0, seed: int = 0,
                           level: float = 0.95, skip_id_like: bool = False,
-                          max_memory: Optional[int] = None) -> TokenLayerAgreement:
+                          max_memory: Optional[int] = None,
+                          bias: bool = False) -> TokenLayerAgreement:
     """Categorical agreement of each layer, with the per-feature and enhanced views.
 
     Parameters
@@ -321,6 +329,10 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
     max_memory : int, optional
         ``--max-memory`` for the bootstrap's plan
         (`synagree.base.memory.check_layer_bootstrap`).
+    bias : bool
+        Also the marginal-homogeneity tests of every layer per annotator
+        pair: Stuart–Maxwell, and McNemar per category with Holm's
+        adjustment (docs/method.md §25).
 
     Returns
     -------
@@ -385,6 +397,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         warnings=list(corpus.log.warnings) + (list(split.warnings) if split is not None
                                               else []),
         notes=list(corpus.notes) + notes, skipped=skipped, unit_counts=corpus.unit_counts())
+    if bias:
+        rep.bias = bias_of_layers(rep.results)
     if rep.enhanced is not None and replicates:
         rep.enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
                                   "for the enhanced-edge alpha and F1")

@@ -36,6 +36,7 @@ VARIANT_NAMES = ("plain", "diff", "norm")
 FRACTION = "fraction"
 COUNT = "count"
 SETTING = "setting"
+PROBABILITY = "probability"
 
 
 @dataclass(frozen=True)
@@ -183,6 +184,25 @@ REGISTRY: List[Metric] = [
         # planning (synagree plan, report --plan)
         ("units_needed_<v>", "units needed for an interval of `alpha_<v>` no wider than "
          "the target width, by resampling the pilot", COUNT, "30.2"),
+        # --bias (agree, categorical), --by, --where: docs/method.md §25-27
+        ("bias_flagged_labels", "(pair, layer, label) triples whose Holm-adjusted McNemar "
+         "p is below 0.05 (`--bias`)", COUNT, "25.3"),
+        ("stuart_maxwell", "Stuart–Maxwell statistic X² of marginal homogeneity of an "
+         "annotator pair's square table (under `details.bias`)", "χ²", "25.1"),
+        ("stuart_maxwell_df", "its degrees of freedom (labels − 1, per component)", COUNT,
+         "25.1"),
+        ("stuart_maxwell_p", "its p-value, P(χ²_df ≥ X²)", PROBABILITY, "25.1"),
+        ("mcnemar_p", "McNemar's exact two-sided p of one label against the rest", PROBABILITY,
+         "25.2"),
+        ("mcnemar_p_holm", "`mcnemar_p` adjusted by Holm over the labels of the pair and "
+         "layer", PROBABILITY, "25.3"),
+        ("drift_batches", "batches of `--by`", COUNT, "26.1"),
+        ("drift_batches_outside", "batches whose α (of `--variant`) is outside their "
+         "control band", COUNT, "26.3"),
+        ("alpha_<v>_band", "the control band `[low, high]` of a batch's α (under "
+         "`details.drift`)", FRACTION, "26.3"),
+        ("drift_p", "permutation p of the batches' dispersion of α, per variant (under "
+         "`details.drift`)", PROBABILITY, "26.4"),
     ]),
     *_m("compare", [
         ("Tokens", "CoNLL 2018 F1 of tokens", FRACTION, "11.2"),

@@ -14,7 +14,7 @@ from synagree.agreement.extra_file import read_with_extra
 from synagree.agreement.preannotation import PreannotationOptions
 from synagree.agreement.qa import WORST_BY
 from synagree.base.problems import InputError, print_problems
-from synagree.cli import baseline, options
+from synagree.cli import baseline, options, question_options
 from synagree.cli.options import (
     add_variant,
     check_input_choice,
@@ -134,6 +134,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="list at most N warnings on stderr (default 30)")
     add_tag_syntax_args(p)  # with --hierarchy (docs/method.md §15)
     add_breakdown_args(p)  # --breakdown, --length-bins
+    question_options.add_question_args(p)  # --bias, --by, --where
     baseline.add_baseline_args(p, "agree")  # --baseline, --baseline-top
     options.add_preannotation(p)  # --preannotation (docs/method.md §29)
 
@@ -162,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
                                 "--bootstrap needs the exact D_e: drop --sample-pairs")
     validate_args(args)  # usage errors / bad hierarchy file before the long run
     validate_breakdown_args(args)
+    where = question_options.queries(args)  # a bad --where: refused before the long run
     old = baseline.baseline_options(args, "agree")  # --baseline: read before the long run
     pre = None
     if args.preannotation:  # read with the annotators' files, matched as they are (§29)
@@ -175,7 +177,8 @@ def run(args: argparse.Namespace) -> int:
         res = agree(files, dirs or (), **input_options(args), variants=variants,
                     hierarchy=hierarchy_options(args), unlabelled=args.unlabelled,
                     direction=args.label_direction, breakdown=args.breakdown,
-                    length_bins=args.length_bins, worst=args.worst, worst_by=args.worst_by,
+                    length_bins=args.length_bins, bias=args.bias, by=args.by, where=where,
+                    worst=args.worst, worst_by=args.worst_by,
                     variant=args.variant, bootstrap=args.bootstrap, seed=args.seed,
                     level=args.ci_level, sample_pairs=args.sample_pairs, exact=args.exact,
                     baseline=old, per_unit=output == "json", preannotation=pre,

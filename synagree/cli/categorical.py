@@ -7,7 +7,7 @@ from typing import List, Optional
 from synagree.agreement.agree import load_corpus
 from synagree.agreement.token_layers import check_specific, token_layer_agreement
 from synagree.base.problems import InputError, print_problems
-from synagree.cli import options
+from synagree.cli import options, question_options
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.io.files import emit
 from synagree.render.token_layers import render_token_layers
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
                                 enhanced=args.enhanced, set_distance=args.set_distance,
                                 strict=args.strict, replicates=args.bootstrap, seed=args.seed,
                                 level=args.ci_level, skip_id_like=not named,
-                                max_memory=args.max_memory)
+                                max_memory=args.max_memory, bias=args.bias)
     if rep.warnings and not args.quiet:
         print_problems(rep.warnings, limit=10)
     emit(render_token_layers(rep, output, confusion=args.confusion), args.out)
@@ -77,3 +77,4 @@ def register(p: argparse.ArgumentParser) -> None:
                         "of incoming edges of each word, and pairwise ELAS/EULAS F1")
     p.add_argument("--set-distance", choices=("masi", "jaccard"), default=None,
                    help="set distance of the --enhanced alpha (default masi)")
+    question_options.add_bias_arg(p)

@@ -11,7 +11,7 @@ from synagree.agreement.plan import PlanOptions
 from synagree.agreement.preannotation import PreannotationOptions
 from synagree.agreement.report import qa_report
 from synagree.base.problems import InputError, print_problems, tame
-from synagree.cli import baseline, options
+from synagree.cli import baseline, options, question_options
 from synagree.cli.categorical import parse_layers
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.cli.plan import width_value as plan_width
@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError.single("<command line>", None, "usage",
                                 "--reference names the human the --system file is scored "
                                 "against: add --system FILE")
+    where = question_options.queries(args)  # a bad --where: refused before any work
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     if noise:  # runs made on another corpus are refused before the long work
         check_runs(read_config(args.noise), corpus, args.noise)
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                     seed=args.seed, level=args.ci_level, worst=args.worst,
                     variant=args.variant, baseline=old, sample_pairs=args.sample_pairs,
                     exact=args.exact, max_memory=args.max_memory, progress=not args.quiet,
-                    band=band, preannotation=pre,
+                    band=band, preannotation=pre, bias=args.bias, by=args.by, where=where,
                     plan=PlanOptions(args.plan) if args.plan else None)
     if rep.agreement.warnings and not args.quiet:
         print_problems(rep.agreement.warnings, limit=10)
@@ -117,5 +118,6 @@ def register(p: argparse.ArgumentParser) -> None:
     g.add_argument("--plan", type=plan_width, metavar="WIDTH",
                    help="also the sentences needed for an interval of alpha no wider than "
                         "WIDTH at --ci-level, from this round as the pilot")
+    question_options.add_question_args(p)  # --bias, --by, --where
     options.add_memory(p)
     options.add_quiet(p)

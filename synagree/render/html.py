@@ -55,6 +55,8 @@ from synagree.base.problems import InputError, quote
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.noise.results import json_rows, read_config
+from synagree.render.html_questions import SECTIONS as QUESTION_SECTIONS
+from synagree.render.html_questions import append_tables, question_page
 from synagree.render.mpl import pyplot
 from synagree.render.plots import (
     Reference,
@@ -400,7 +402,8 @@ def phrase_trees(sents: Sequence[PhraseSentence]) -> List[dict]:
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
        "img-src data:; font-src data:")
 SECTIONS = (("summary", "Summary"), ("comparison", "Change"), ("annotators", "Annotators"),
-            ("layers", "Token layers"), ("noise", "Noise"), ("sentences", "Sentences"))
+            ("layers", "Token layers"), ("noise", "Noise"), *QUESTION_SECTIONS,
+            ("sentences", "Sentences"))
 
 
 def _json_script(data) -> str:
@@ -626,6 +629,7 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
         "signature": result.signature(),
         "css": _inline("report.css", "</style"), "js": _inline("report.js", "</script"),
         "data": Markup(_json_script(data)),
+        "questions": question_page(result),  # --bias, --by, --where
     }
     omitted: List[str] = []  # the sections left out, each with its reason
     if not page["comparison"]:
@@ -645,6 +649,7 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
     present |= {k for k in ("comparison", "layers", "noise") if page[k]}
     present |= {"sentences"} if page["show_sentences"] else set()
     present |= {x["id"] for x in page["extra"]}
+    present |= {k for k, v in page["questions"].items() if v}
     page["nav"] = [(sid, label) for sid, label in (*SECTIONS[:-1], *SECTION_IDS, SECTIONS[-1])
                    if sid in present]
     return _environment().get_template("report.html.j2").render(page)
@@ -676,7 +681,8 @@ def build_report(report: ReportResult, output: str = "html", *, noise=None,
           "baseline": result.baseline.as_dict() if result.baseline is not None else None,
           "signature": result.signature()}
     if output != "html":
-        return render_tables(qa, output) + extra_text(result, output)
+        return append_tables(result, output,
+                             render_tables(qa, output) + extra_text(result, output))
     path = noise if isinstance(noise, (str, os.PathLike)) else None
     rows = read_noise(noise) if path is not None else noise
     reference = (corpus_reference(result, read_config(path) if path is not None else None,

@@ -17,6 +17,12 @@ from synagree.render.categorical import summary_header, summary_rows
 from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
 from synagree.render.fit import hanging, terminal_width
+from synagree.render.questions import (
+    LABELS_SHOWN,
+    bias_tables,
+    csv_sections,
+    render_section_tables,
+)
 from synagree.render.rows import _f, render_rows, sections_csv
 
 __all__ = ["render_token_layers"]
@@ -95,6 +101,13 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
         sections.append(("enhanced", render_enhanced(rep.enhanced, fmt)))
         text += "\n" + sections[-1][1]
         notes += rep.enhanced.notes
+    if rep.bias is not None:  # docs/method.md §25
+        if fmt == "csv":
+            tables = bias_tables(rep.bias)
+            sections += csv_sections(tables)
+            notes += [n for t in tables for n in t.notes]
+        else:
+            text += "\n" + render_section_tables(bias_tables(rep.bias, LABELS_SHOWN), fmt)
     if fmt == "csv":  # one table per CSV file, the signature a row of its own
         return sections_csv(sections, notes, rep.signature())
     return text + _signature(rep.signature(), fmt)

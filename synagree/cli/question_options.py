@@ -1,0 +1,51 @@
+"""``--bias``, ``--by`` and ``--where``: the options of the questions after agreement.
+
+Shared by ``synagree agree`` and ``synagree report`` (``categorical`` takes
+``--bias`` only); docs/method.md §25–27, docs/qa-questions.md.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import List, Optional
+
+from synagree.agreement.drift import Grouping, parse_by
+from synagree.agreement.where import check_queries
+
+
+def by_option(text: str) -> Grouping:
+    """An argparse type: ``batch``, ``document`` or ``order:N``."""
+    try:
+        return parse_by(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc))
+
+
+def add_bias_arg(p: argparse.ArgumentParser) -> None:
+    """``--bias``."""
+    p.add_argument("--bias", action="store_true",
+                   help="also test each annotator pair for a systematic preference on the "
+                        "labels (agree, report: DEPREL; categorical: every layer it "
+                        "computes): Stuart-Maxwell marginal homogeneity, and per label "
+                        "McNemar's exact test (Holm-adjusted) with who uses the label more")
+
+
+def add_question_args(p: argparse.ArgumentParser) -> None:
+    """``--bias``, ``--by``, ``--where`` (for ``agree`` and ``report``)."""
+    g = p.add_argument_group("bias, drift and queries (docs/qa-questions.md)")
+    add_bias_arg(g)  # type: ignore[arg-type]
+    g.add_argument("--by", type=by_option, default=None, metavar="batch|document|order:N",
+                   help="also alpha per batch in order with a bootstrap control band: "
+                        "batches from '# batch = ...' comments, per document, or N "
+                        "consecutive sentences (order:N); the band takes --bootstrap "
+                        "replicates (1000 when not given)")
+    g.add_argument("--where", action="append", default=None, metavar="QUERY",
+                   help="also alpha over the arcs a query selects, e.g. deprel=conj, "
+                        "upos=ADP, head.upos=VERB, deprel=obl|nmod, upos=ADP,head.upos=NOUN "
+                        "(commas: AND; !=: not); repeat for several rows")
+
+
+def queries(args: argparse.Namespace) -> List[str]:
+    """The ``--where`` queries, checked (a ``bad-where`` `InputError` before any work)."""
+    given: Optional[List[str]] = getattr(args, "where", None)
+    check_queries(given or ())
+    return list(given or ())
