@@ -48,6 +48,9 @@ Not metric levels, with the reason:
 * records that reproduce another program's report under that program's names
   (``systems[].summary`` of PARSEVAL: EVALB, method §22.3; ``bdm_prf``: GATE,
   method §23.3);
+* objects keyed by α variant (``contribution``, ``alpha_without``,
+  ``influence`` of a ``--worst`` unit) and the report's ``pairs`` table (one
+  list per column, no number at its level);
 * objects keyed by data (labels, tags, categories, documents, annotators,
   systems), whose keys are not names of ours, and the report's
   ``bootstrap.metrics``, whose keys join a layer and a coefficient
