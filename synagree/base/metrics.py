@@ -26,9 +26,8 @@ Conventions (docs/method.md §13):
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 VARIANT_NAMES = ("plain", "diff", "norm")
 
@@ -41,7 +40,7 @@ PROBABILITY = "probability"
 
 @dataclass(frozen=True)
 class Metric:
-    """One reported number.
+    """One reported number (one row of the glossary, docs/method.md §13).
 
     Attributes
     ----------
@@ -50,12 +49,19 @@ class Metric:
     definition : str
         One sentence (Markdown), units stated.
     unit : str
-        ``fraction``, ``count``, ``setting`` or a unit such as ``edits``.
+        ``fraction``, ``count``, ``setting`` or a unit such as ``edits``; a
+        row of several keys of different units names them in order
+        (``count / fraction``).
     section : str
         The defining section of ``docs/method.md`` (``"6.1"``), or "".
     group : str
-        The glossary table it belongs to: ``agree``, ``compare``, ``tags``,
-        ``layers`` or ``parseval``.
+        The glossary table it belongs to: ``agree``, ``compare``, ``tags`` or
+        ``layers``.
+    also : tuple of str
+        Further keys documented in the same row (``d_e`` beside ``d_o``).
+    label : str
+        The row's name cell (Markdown) when the keys alone do not say where
+        they stand (``per tag: `count`, `exact`, `credit```); "" for the keys.
     """
 
     key: str
@@ -63,16 +69,24 @@ class Metric:
     unit: str
     section: str
     group: str
+    also: Tuple[str, ...] = ()
+    label: str = ""
 
     def keys(self) -> List[str]:
-        """The concrete keys: one per α variant when ``key`` holds ``<v>``."""
-        if "<v>" not in self.key:
-            return [self.key]
-        return [self.key.replace("<v>", v) for v in VARIANT_NAMES]
+        """The concrete keys of the row: one per α variant where a key holds ``<v>``."""
+        out: List[str] = []
+        for k in (self.key, *self.also):
+            out.extend([k] if "<v>" not in k else [k.replace("<v>", v) for v in VARIANT_NAMES])
+        return out
+
+    def name(self) -> str:
+        """The glossary's name cell: `label`, else the keys in backticks."""
+        return self.label or ", ".join(f"`{k}`" for k in (self.key, *self.also))
 
 
-def _m(group: str, rows: List[Tuple[str, str, str, str]]) -> List[Metric]:
-    return [Metric(k, d, u, s, group) for k, d, u, s in rows]
+def _m(group: str, rows: Sequence[Tuple[Any, ...]]) -> List[Metric]:
+    """Rows ``(key, definition, unit, section[, also[, label]])`` of one group."""
+    return [Metric(r[0], r[1], r[2], r[3], group, *r[4:]) for r in rows]
 
 
 GROUPS = {
@@ -85,8 +99,8 @@ GROUPS = {
 REGISTRY: List[Metric] = [
     *_m("agree", [
         ("alpha_<v>", "Krippendorff's α over tree edit distance with δ of variant v "
-         "(plain: TED; diff: TED − \\|\\|x\\| − \\|y\\|\\|; norm: TED / (\\|x\\| + \\|y\\|)); "
-         "`null` when undefined", FRACTION, "5"),
+         "(plain: TED; diff: TED − \\|\\|x\\| − \\|y\\|\\|; norm: TED / (\\|x\\| + \\|y\\|), "
+         "[§4](#s4)); `null` when undefined", FRACTION, "5"),
         ("LAS", "CoNLL 2018 LAS: words with the same head and the same **universal** "
          "relation (DEPREL before `:`); between annotators the share of aligned words, "
          "in `compare` the F1 over aligned words; reported for UD relations only", FRACTION,
@@ -95,6 +109,34 @@ REGISTRY: List[Metric] = [
         ("UAS", "words with the same head", FRACTION, "6.1"),
         ("LA", "words with the same full DEPREL", FRACTION, "6.1"),
         ("jaccard", "labelled-bracket Jaccard, phrase structure", FRACTION, "6.2"),
+        ("d_o", "observed and expected disagreement of an α (under `counts.alpha_<v>`)",
+         "squared distance (edits², or unitless for norm)", "5.1", ("d_e",)),
+        ("do_sum", "the numerators of D_o and D_e, and the number of pairable values",
+         "sums / count", "5.1", ("de_sum", "n")),
+        ("total", "words compared by the word scores (pair-weighted: a unit weighs its "
+         "word count), under `counts.scores`; the words each score counts correct are "
+         "under `counts.scores.correct.<key>`", "words", "6.1"),
+        ("units", "pairable units (two or more annotations); in `compare` the units of α",
+         COUNT, "1.1"),
+        ("units_total", "all units read", COUNT, "1.1"),
+        ("annotations", "pairable values n", COUNT, "5.1"),
+        ("annotators", "number of annotators (`annotator_names`: their names)", COUNT,
+         "1.3"),
+        ("ignored", "pairable units left out of the word scores (differing word counts)",
+         COUNT, "6.1"),
+        ("multi_root", "annotations with more than one root word", COUNT, "2.1"),
+        ("cycle_sentences", "annotations with words not reachable from the root", COUNT,
+         "2.4"),
+        ("distinct_trees", "distinct trees among the pairable values", COUNT, "5.3"),
+        ("matching", "how sentences were matched into units: `sent_id`, `position` or "
+         "`text` ([§1.4](#s1-4), [§1.9](#s1-9))", SETTING, "1.4"),
+        ("joined_units", "units that join several sentences of an annotation (differing "
+         "sentence splits)", COUNT, "1.7"),
+        ("edited_units", "units whose annotations differ by local word edits", COUNT,
+         "1.8"),
+        ("text_check", "`on`, `off` or `not possible`", SETTING, "1.5"),
+        ("phrase_style", "the bracket style and why (phrase structure only)", SETTING,
+         "1.6"),
         ("LA_hier", "mean hierarchical label credit per word", FRACTION, "9.6"),
         ("LAS_hier", "mean of [same head] × hierarchical label credit per word", FRACTION,
          "9.6"),
@@ -109,6 +151,10 @@ REGISTRY: List[Metric] = [
          FRACTION, "15.4"),
         ("LAS_bdm", "mean of [same head] × BDM label closeness per word (in `compare`: "
          "against gold)", FRACTION, "15.4"),
+        ("LA_wup", "mean Wu–Palmer label closeness per word (`--wu-palmer`), following "
+         "`--label-credit`", FRACTION, "15.4"),
+        ("LAS_wup", "mean of [same head] × Wu–Palmer label closeness per word", FRACTION,
+         "15.4"),
         ("alpha_<v>_unlabelled", "α over unlabelled trees (structure only)", FRACTION,
          "10"),
         ("LA_given_head", "label agreement on the words whose heads agree", FRACTION, "10"),
@@ -121,26 +167,46 @@ REGISTRY: List[Metric] = [
          COUNT, "10"),
         ("ted_zero_different_heads_direction", "as `ted_zero_different_heads` with "
          "head-direction labels", COUNT, "10"),
-        ("units", "pairable units (two or more annotations); in `compare` the units of α",
-         COUNT, "1.1"),
-        ("units_total", "all units read", COUNT, "1.1"),
-        ("annotations", "pairable values n", COUNT, "5.1"),
-        ("annotators", "number of annotators (`annotator_names`: their names)", COUNT,
-         "1.3"),
-        ("ignored", "pairable units left out of the word scores (differing word counts)",
-         COUNT, "6.1"),
-        ("multi_root", "annotations with more than one root word", COUNT, "2.1"),
-        ("cycle_sentences", "annotations with words not reachable from the root", COUNT,
-         "2.4"),
-        ("distinct_trees", "distinct trees among the pairable values", COUNT, "5.3"),
-        ("joined_units", "units that join several sentences of an annotation (differing "
-         "sentence splits)", COUNT, "1.7"),
-        ("edited_units", "units whose annotations differ by local word edits", COUNT,
-         "1.7"),
-        ("matching", "how sentences were matched into units", SETTING, "1.4"),
-        ("text_check", "`on`, `off` or `not possible`", SETTING, "1.5"),
-        ("phrase_style", "the bracket style and why (phrase structure only)", SETTING,
-         "1.6"),
+        ("contribution", "a unit's c_u; tables show it as a share of D_o",
+         "squared distance", "12.1"),
+        ("mean_ted", "mean TED between annotations (per unit, pair or annotator)", "edits",
+         "12.2"),
+        ("position", "`--worst`, per unit: its place in corpus order (from 0)", COUNT,
+         "12.1"),
+        ("change_<v>", "`report`, leave-one-out: the α without the annotator minus the α "
+         "with everyone (`alpha_<v>` beside it: the α without)", FRACTION, "12.2"),
+        ("comparisons", "`report`, annotator distances: the (unit, other annotator) pairs "
+         "behind `mean_ted` and `mean_norm`, the mean of TED / (\\|x\\| + \\|y\\|)",
+         "count / fraction", "12.2", ("mean_norm",)),
+        ("specific", "`agree --breakdown`, per label or arc bin: specific agreement "
+         "2·both / (first + second), and with `both_head`", FRACTION, "21.2",
+         ("specific_head",)),
+        ("alpha", "one-vs-rest Krippendorff's α of a label or arc bin", FRACTION, "21.2",
+         (), "`alpha` (breakdown row)"),
+        ("alpha_label", "nominal Krippendorff's α on DEPREL over the aligned words "
+         "(`details.breakdown.totals`)", FRACTION, "21.2"),
+        ("first", "pair-weighted words of a label or arc bin", "words", "21.1",
+         ("second", "both", "both_head")),
+        ("values", "breakdown, per label or arc bin: the values n_L in the bin (Σ over "
+         "words of the annotations that put the word there); `n_values`: all values n",
+         "values", "21.2", ("n_values",)),
+        ("disagree", "breakdown, per label or arc bin: its disagreement dis_L "
+         "= Σ 2k(m − k)/(m − 1) over the words", "values", "21.2"),
+        ("words", "breakdown, per row: the pair-weighted aligned words (in the length "
+         "bins and `totals`: all of them)", "words", "21.1"),
+        ("LAS_correct", "the pair-weighted words a word score counts correct (phrase "
+         "structure: `jaccard`): in the CSV of `agree` over the corpus, in the breakdown "
+         "per UPOS or length bin and in its `totals`", "words", "21.3",
+         ("LAS_full_correct", "UAS_correct", "LA_correct", "jaccard_correct")),
+        ("first_label_1", "label confusions {L1, L2}: the words where the first annotator "
+         "chose L1 and the second L2, the reverse, and those of them whose heads agree",
+         "words", "21.2", ("first_label_2", "same_head")),
+        ("baseline", "with `--baseline`: per metric `old`, `new`, `delta` (new − old), "
+         "`ci`, `p_bootstrap`, `p_randomisation`, `significant`; `worse`/`better` "
+         "sentences", "fraction / count", "18"),
+        ("per_unit", "under `details`: per pairable unit its id, text digest, words, "
+         "mean TED, the counts of its word scores (`ratios.<key>`) and α D_o sums",
+         "counts / sums", "18.1"),
         # the parser beside a second human (compare --humans, report --system)
         ("human_mean", "human band: mean agreement of the other humans with the reference "
          "(a second human's value), per metric", FRACTION, "28.2"),
@@ -205,6 +271,8 @@ REGISTRY: List[Metric] = [
          "`details.drift`)", PROBABILITY, "26.4"),
     ]),
     *_m("compare", [
+        ("gold_sentences", "sentences and words of the gold file", COUNT, "11.1",
+         ("gold_words",)),
         ("Tokens", "CoNLL 2018 F1 of tokens", FRACTION, "11.2"),
         ("Sentences", "CoNLL 2018 F1 of sentence boundaries", FRACTION, "11.2"),
         ("Words", "CoNLL 2018 F1 of syntactic words", FRACTION, "11.2"),
@@ -213,55 +281,214 @@ REGISTRY: List[Metric] = [
         ("UFeats", "CoNLL 2018 F1 of the universal features", FRACTION, "11.2"),
         ("AllTags", "CoNLL 2018 F1 of UPOS, XPOS and UFeats together", FRACTION, "11.2"),
         ("Lemmas", "CoNLL 2018 F1 of lemmas", FRACTION, "11.2"),
+        ("UAS", "CoNLL 2018 UAS: F1 over aligned words with the gold head", FRACTION,
+         "11.2"),
+        ("LAS", "CoNLL 2018 LAS: **universal** relation, F1 over aligned words", FRACTION,
+         "11.2"),
         ("CLAS", "CoNLL 2018 content-word LAS (UD relations only)", FRACTION, "11.2"),
         ("MLAS", "CoNLL 2018 morphology-aware LAS (UD relations only)", FRACTION, "11.2"),
         ("BLEX", "CoNLL 2018 bilexical LAS (UD relations only)", FRACTION, "11.2"),
+        ("LAS_full", "as `LAS` with the full DEPREL", FRACTION, "11.2"),
+        ("LAS_hier", "as `LAS` with hierarchical label credit", FRACTION, "11.2"),
+        ("LAS_bdm", "as `LAS` with BDM label closeness against gold", FRACTION, "15.5"),
+        ("LAS_wup", "as `LAS` with Wu–Palmer label closeness against gold (`--wu-palmer`)",
+         FRACTION, "15.5"),
         ("ELAS", "F1 of enhanced (DEPS) edges with full labels; when gold has DEPS",
          FRACTION, "20.2"),
         ("EULAS", "F1 of enhanced (DEPS) edges with universal labels", FRACTION, "20.2"),
+        ("gold_empty_node_edges", "under `enhanced`: the enhanced edges touching empty "
+         "nodes left out of `ELAS`/`EULAS`, in gold and in the system", COUNT, "20.2",
+         ("system_empty_node_edges",)),
+        ("precision", "of a metric (under `counts.<key>`)", FRACTION, "11.2",
+         ("recall", "f1", "aligned_accuracy")),
+        ("correct", "the counts behind a metric", COUNT, "11.2",
+         ("gold", "system", "aligned")),
+        ("alpha_<v>", "α between gold and the system", FRACTION, "11.3"),
+        ("units", "units of α; units that join several sentences", COUNT, "11.3",
+         ("joined_units",)),
         ("identical_units", "units whose gold and system trees are identical", COUNT,
          "11.3"),
         ("mean_unit_ted", "mean TED per unit, gold against system", "edits", "11.3"),
+        ("prf", "micro and macro P/R/F1 over relations of `strict`, `lenient`, "
+         "`unlabelled`, `strict_label_only`, `lenient_label_only`", FRACTION, "17.2", (),
+         "`prf.<variant>` (`--prf`)"),
+        ("micro_precision", "over all words: `correct / system`, `correct / gold`, "
+         "`2·correct / (gold + system)`; of `strict`, `lenient`, `unlabelled` exactly "
+         "`LAS_full`, `LAS`, `UAS`", FRACTION, "17.1", ("micro_recall", "micro_f1")),
+        ("macro_precision", "unweighted mean of the per-label P, R and F1 over `labels`",
+         FRACTION, "17.1", ("macro_recall", "macro_f1")),
+        ("labels", "labels averaged: the union of gold and system labels", COUNT, "17.1"),
+        ("bracket_recall", "bracketed input (PARSEVAL): EVALB's bracket recall, "
+         "precision and F-measure over the valid sentences", FRACTION, "22.3",
+         ("bracket_precision", "bracket_F1")),
+        ("complete_match", "bracketed input: the valid sentences whose brackets all match",
+         FRACTION, "22.3"),
+        ("tagging_accuracy", "bracketed input: EVALB's tagging accuracy over the valid "
+         "sentences", FRACTION, "22.3"),
+        ("cutoff_len", "bracketed input: the parameter file's `CUTOFF_LEN`, the longest "
+         "sentence of EVALB's second summary", SETTING, "22.3"),
+        ("baseline", "with `--baseline`: per system and metric `old`, `new`, `delta` "
+         "(new − old), `ci`, `p_bootstrap`, `p_randomisation`, `significant`; "
+         "`worse`/`better` sentences", "fraction / count", "18"),
+        ("per_unit", "per system: per unit its id, text digest, gold words, TED, "
+         "LAS/UAS/CLAS counts and α D_o sums", "counts / sums", "18.1"),
     ]),
     *_m("tags", [
+        ("sentences", "sentences and words compared", COUNT, "9.3", ("words",)),
         ("accuracy", "share of words whose system tag equals the gold tag", FRACTION,
          "9.3"),
         ("accuracy_hier", "mean hierarchical credit(gold, system) per word", FRACTION,
          "9.3"),
-        ("accuracy_bdm", "mean BDM closeness against gold per word", FRACTION, "15.3"),
+        ("cohen_kappa", "Cohen's κ and Scott's π on exact tags, gold vs system",
+         FRACTION, "12.3", ("scott_pi",)),
+        ("kappa_hier", "hierarchical κ on the tags", FRACTION, "9.4"),
+        ("hier_p_observed", "under `counts`: the mean pair agreement P(A) and the chance "
+         "agreement P(E) of `kappa_hier`", FRACTION, "9.4", ("hier_p_expected",)),
+        ("count", "gold words with that tag; exact matches; summed credit", "count / sum",
+         "9.3", ("exact", "credit"), "per tag: `count`, `exact`, `credit`"),
+        ("accuracy", "`exact / count`, `credit / count`", FRACTION, "9.3",
+         ("accuracy_hier",), "per tag: `accuracy`, `accuracy_hier`"),
+        ("confusion_count", "per tag: the words of the most frequent other system tag "
+         "(`confusion`)", COUNT, "9.3"),
+        ("form_mismatches", "words whose forms differ between gold and system (compared "
+         "anyway, each a warning)", COUNT, "9.3"),
         ("accuracy_alt", "accuracy with alternatives: mean mass the system puts on the "
-         "gold alternatives", FRACTION, "15.2"),
-        ("accuracy_wup", "mean Wu–Palmer closeness against gold per word", FRACTION,
-         "15.3"),
-    ]),
-    *_m("compare", [  # PARSEVAL, `compare` on bracketed files (EVALB's numbers as fractions)
-        ("bracket_recall", "EVALB's bracketing recall: matched brackets / gold brackets",
-         FRACTION, "22.3"),
-        ("bracket_precision", "EVALB's bracketing precision: matched brackets / test "
-         "brackets", FRACTION, "22.3"),
-        ("bracket_F1", "EVALB's bracketing F-measure, 2PR / (P + R)", FRACTION, "22.3"),
-        ("complete_match", "share of sentences whose brackets match exactly", FRACTION,
-         "22.3"),
-        ("tagging_accuracy", "share of words with the gold preterminal tag", FRACTION,
-         "22.3"),
+         "gold alternatives, tags compared exactly", FRACTION, "15.2"),
+        ("accuracy_bdm", "mean GATE BDM against gold per word ([§15.3](#s15-3), "
+         "[§23](#s23))", FRACTION, "15.3"),
+        ("bdm_prf", "GATE's BDM-based counts and strict/lenient P, R, F1; with one "
+         "annotation per word, P = R = F1 = `accuracy_bdm`", "sum / count / fraction",
+         "23.3", (), "`bdm_prf` (`--bdm`)"),
+        ("accuracy_wup", "mean Wu–Palmer closeness against gold per word (`--wu-palmer`)",
+         FRACTION, "15.3"),
+        ("alt_correct", "the sums behind `accuracy_alt`, `accuracy_bdm` and "
+         "`accuracy_wup`", "sum", "15.2", ("bdm", "wup"),
+         "`alt_correct`, `bdm`, `wup` (under `counts`, and per tag)"),
+        ("accuracy_alt", "`alt_correct / count`, `bdm / count`, `wup / count`", FRACTION,
+         "15.2", ("accuracy_bdm", "accuracy_wup"),
+         "per tag: `accuracy_alt`, `accuracy_bdm`, `accuracy_wup`"),
+        ("prf", "P/R/F1 over tags as written / over their top-level ancestors; the same "
+         "keys as in `compare`", FRACTION, "17.3", (),
+         "`prf.strict`, `prf.lenient` (`--prf`)"),
+        ("micro_precision", "over all words; each equals `accuracy` (of the variant's "
+         "tags)", FRACTION, "17.1", ("micro_recall", "micro_f1")),
+        ("macro_precision", "as in `compare`", "fraction / count", "17.1",
+         ("macro_recall", "macro_f1", "labels")),
+        ("gold", "words where gold / the system gives the feature; both with the same "
+         "value; the same value or both absent", COUNT, "19.4",
+         ("system", "correct", "agree"),
+         "per feature (`--per-feature`): `gold`, `system`, `correct`, `agree`"),
+        ("precision", "`correct / system`, `correct / gold`, `2 correct / (gold + "
+         "system)`, `agree / words`", FRACTION, "19.4", ("recall", "f1", "accuracy"),
+         "per feature: `precision`, `recall`, `f1`, `accuracy`"),
+        ("micro_precision", "over all features: pooled counts; unweighted mean F1 of the "
+         "features given", FRACTION, "19.4", ("micro_recall", "micro_f1", "macro_f1")),
+        ("set_accuracy", "words whose whole feature sets / universal-feature sets are "
+         "equal (`ufeats_accuracy` is CoNLL 2018 `UFeats` on identical tokenisation)",
+         FRACTION, "19.4", ("ufeats_accuracy",)),
+        ("set_equal", "under `per_feature.counts`: the words behind `set_accuracy` and "
+         "`ufeats_accuracy`", COUNT, "19.4", ("ufeats_equal",)),
+        ("coarse_accuracy", "share of words whose mapped system tag is the mapped gold tag",
+         FRACTION, "16.2"),
+        ("coarse_cohen_kappa", "Cohen's κ and Scott's π on the mapped (coarse) tags",
+         FRACTION, "16.2", ("coarse_scott_pi",)),
+        ("fine_accuracy", "`accuracy`, `cohen_kappa`, `scott_pi` again, inside the `tiers` "
+         "block", FRACTION, "16.2", ("fine_cohen_kappa", "fine_scott_pi")),
+        ("tier_credit", "mean tiered credit per word: 1 same fine tag, w sibling, "
+         "1/k + w(k−1)/k bare coarse tag", FRACTION, "16.2"),
+        ("sibling_credit", "the credit w of a sibling fine tag (`--sibling-credit`)",
+         SETTING, "16.2"),
+        ("coarse_correct", "`tiers`, per class: the words behind `coarse_accuracy` and "
+         "`fine_accuracy` (in the level blocks `coarse`, `fine`: `correct`, `exact`; the "
+         "summed tiered credit: `credit`), and the words given a bare coarse tag",
+         COUNT, "16.3", ("fine_exact", "bare_coarse")),
+        ("coarse_types", "coarse classes and fine tags in the mapping (per class: its fine "
+         "tags in the mapping and in gold)", COUNT, "16.3",
+         ("fine_types", "gold_fine_types")),
+        ("ambiguous_fine_types", "fine tags in coarse classes of more than one fine tag; "
+         "those classes", COUNT, "16.3", ("ambiguous_coarse_types",)),
+        ("ambiguous_words", "gold words whose fine tag is not determined by its coarse tag; "
+         "their share", "count / fraction", "16.3", ("ambiguous_share",)),
+        ("recovery_ceiling", "share of gold words whose fine tag is the most frequent gold "
+         "fine tag of its class", FRACTION, "16.3"),
+        ("majority_count", "the gold words behind `recovery_ceiling` and "
+         "`recovered_accuracy`", COUNT, "16.3", ("recovered",)),
+        ("recovered_accuracy", "share of words recovered right from the system's coarse "
+         "tag by that choice", FRACTION, "16.3"),
+        ("minority_words", "gold words whose coarse tag is not their fine tag's majority",
+         COUNT, "16.4", (), "`majority.minority_words` (`--majority`)"),
+        ("decided", "known words whose coarse tag and lexicon leave one candidate; its "
+         "share of the known words", "count / fraction", "16.5", ("decided_share",),
+         "`lexicon.total.decided`, `decided_share` (`--lexicon`)"),
+        ("unknown", "forms not in the lexicon; several candidates; none; decided right "
+         "from the system's coarse tag", COUNT, "16.5", ("ambiguous", "gap", "recovered"),
+         "`lexicon.total.unknown`, `ambiguous`, `gap`, `recovered`"),
+        ("known", "`lexicon` (total, per class, per form): the words whose form the "
+         "lexicon has; the decided ones whose candidate is the gold tag; the shares "
+         "unknown / words and recovered / known", "count / fraction", "16.5",
+         ("decided_correct", "unknown_share", "recovered_share")),
+        ("forms", "`lexicon`: the forms the lexicon lists; per form, its tags there",
+         COUNT, "16.5", ("lexicon_tags",)),
     ]),
     *_m("layers", [
         ("observed", "observed agreement A_o on a token layer", FRACTION, "12.3"),
-        ("alpha_nominal", "Krippendorff's α, nominal, on a token layer (over every item "
-         "coded by two or more annotators)", FRACTION, "12.3"),
+        ("cohen_kappa", "Cohen's κ for two annotators; the Davies & Fleiss κ for more (the "
+         "same chance model)", FRACTION, "12.3"),
+        ("scott_pi", "Scott's π for two annotators; Fleiss' κ for more (pooled chance)",
+         FRACTION, "12.3"),
+        ("alpha_nominal", "Krippendorff's α, nominal, on the layer (over every item coded by "
+         "two or more annotators)", FRACTION, "12.3"),
         ("specific", "specific agreement per category", FRACTION, "12.3"),
         ("specific_macro", "mean specific agreement over the categories that occur",
          FRACTION, "12.3"),
-        ("items", "compared words", COUNT, "12.3"),
-        ("complete_items", "words coded by every annotator", COUNT, "12.3"),
+        ("items", "compared words; words coded by every annotator; units left out", COUNT,
+         "12.3", ("complete_items", "ignored_units")),
+        ("complete_agree", "under `counts`: Σ over complete items of Σ_k n_ik(n_ik − 1) "
+         "(the agreeing ordered pairs behind κ and π); the disagreement sum of α",
+         "pairs / values", "12.3", ("alpha_disagreement",)),
+        ("feats:NAME", "the layer of one feature of FEATS: its value, `_` where absent",
+         "layer", "19.2"),
+        ("given", "per feature: annotator values that carry it, over the compared words",
+         COUNT, "19.2"),
+        ("pair_items", "per feature: (word, annotator pair) comparisons, and those that "
+         "agree; `observed = pair_agree / pair_items`", COUNT, "19.3", ("pair_agree",)),
+        ("feature_items", "which words are a feature's items: `all` or `present`", SETTING,
+         "19.2"),
+        ("alpha_masi", "α over each word's set of incoming enhanced edges, MASI / Jaccard "
+         "distance, at the `ELAS` or `EULAS` label level (the `measure` of the table and "
+         "CSV; in JSON `alpha` under `enhanced.levels.<level>`, with `distance`)",
+         FRACTION, "20.3", ("alpha_jaccard",), "`alpha_masi`, `alpha_jaccard` (`--enhanced`)"),
+        ("F1", "pairwise 2·matches/(edges a + edges b) with the ELAS/EULAS matches (in JSON "
+         "`f1` of `enhanced.levels.<level>.pairs`, with `matches`, `edges_a`, `edges_b`; "
+         "`pooled_f1` over all pairs)", FRACTION, "20.3", (), "`F1` (`--enhanced`)"),
+        ("pooled_f1", "`--enhanced`, per level: the pairwise F1 pooled over the pairs; per "
+         "pair the matches and the edges of each annotator", "fraction / count", "20.3",
+         ("matches", "edges_a", "edges_b")),
     ]),
 ]
+def _first_rows(rows: List[Metric]) -> Dict[str, Metric]:
+    out: Dict[str, Metric] = {}
+    for m in rows:
+        for k in m.keys():
+            out.setdefault(k, m)  # a key documented again in a later group keeps its first row
+    return out
 
-#: key -> Metric, every concrete key (variants expanded)
-METRICS: Dict[str, Metric] = {k: m for m in REGISTRY for k in m.keys()}
+
+#: key -> Metric, every concrete key (variants expanded, `Metric.also` included); a key
+#: documented in several groups (``cohen_kappa`` in `agree`, `tags`) maps to its first row
+METRICS: Dict[str, Metric] = _first_rows(REGISTRY)
 
 #: suffixes that derive a key from a registered one
 DERIVED_SUFFIXES = ("_ci", "_se", "_ci_low", "_ci_high")
+
+#: the glossary rows of the derived keys: (name, definition, unit, section)
+DERIVED: List[Tuple[str, str, str, str]] = [
+    ("`<key>_ci`", "bootstrap percentile interval `[low, high]` of `<key>` at `--ci-level` "
+     "(`--bootstrap B`)", "as `<key>`", "5.4"),
+    ("`<key>_se`", "standard error of `<key>` when D_e is sampled", "as `<key>`", "5.3"),
+    ("`<key>_ci_low`, `<key>_ci_high`", "the ends of `<key>_ci` as two CSV columns",
+     "as `<key>`", "5.4"),
+]
 
 #: old key (earlier releases) -> key today, per command; CHANGELOG.md has this table
 _AGREE_RENAMED: Dict[str, str] = {
@@ -329,15 +556,37 @@ def is_registered(key: str) -> bool:
     return key in METRICS or base_key(key) is not None
 
 
+def _link(section: str) -> str:
+    return f"[§{section}](#s{section.replace('.', '-')})"
+
+
+def _row(name: str, definition: str, unit: str, section: str) -> str:
+    ref = section and f"(#s{section.replace('.', '-')})"
+    if section and ref not in definition:  # a definition may cite its section itself
+        definition = f"{definition} ({_link(section)})"
+    return f"| {name} | {definition} | {unit} |"
+
+
 def glossary(group: str) -> str:
-    """The Markdown glossary table of one group (docs/method.md §13)."""
+    """The Markdown glossary table of one group (docs/method.md §13).
+
+    Examples
+    --------
+    >>> print(glossary("compare").splitlines()[3])
+    | `Tokens` | CoNLL 2018 F1 of tokens ([§11.2](#s11-2)) | fraction |
+    """
+    if group not in GROUPS:
+        raise KeyError(f"{group!r} is not a glossary group: {', '.join(GROUPS)}")
     rows = ["| name | definition | unit |", "|---|---|---|"]
-    for m in REGISTRY:
-        if m.group != group:
-            continue
-        ref = f" ([§{m.section}](#s{m.section.replace('.', '-')}))" if m.section else ""
-        name = "`" + m.key.replace("<v>", "<v>") + "`"
-        rows.append(f"| {name} | {m.definition}{ref} | {m.unit} |")
+    rows += [_row(m.name(), m.definition, m.unit, m.section)
+             for m in REGISTRY if m.group == group]
+    return "\n".join(rows) + "\n"
+
+
+def derived_glossary() -> str:
+    """The Markdown table of the derived keys (`DERIVED`, docs/method.md §13)."""
+    rows = ["| name | definition | unit |", "|---|---|---|"]
+    rows += [_row(*d) for d in DERIVED]
     return "\n".join(rows) + "\n"
 
 
@@ -351,5 +600,3 @@ def iter_keys(x: object, path: Tuple[str, ...] = ()) -> Iterator[Tuple[Tuple[str
         for v in x:
             yield from iter_keys(v, path)
 
-
-_UNIVERSAL = re.compile(r"^[a-z]+$")
