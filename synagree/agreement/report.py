@@ -27,6 +27,7 @@ from synagree.agreement.qa import qa_summary
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY
 from synagree.base.metrics import is_registered
+from synagree.distance.dask_exec import Executor
 from synagree.io.corpus import Corpus
 from synagree.stats.baseline_options import BaselineOptions
 from synagree.stats.categorical import DEFAULT_LAYERS
@@ -57,7 +58,7 @@ class ReportResult(Frames):
     """
 
     agreement: AgreementResult
-    tables: dict
+    tables: Dict[str, Any]
     variant: str = "plain"
 
     @property
@@ -77,7 +78,7 @@ class ReportResult(Frames):
                      for i, a in enumerate(names) for j, b in enumerate(names) if i < j]
         return rows
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         """``synagree report --output json``: the agreement result's keys, then the tables."""
         d = self.agreement.to_dict()
         for k, v in self.tables.items():
@@ -90,7 +91,7 @@ def qa_report(corpus: Corpus, *, layers: Sequence[str] = DEFAULT_LAYERS,
               level: float = 0.95, worst: int = 20, variant: str = "plain",
               baseline: Optional[BaselineOptions] = None, sample_pairs: Optional[int] = None,
               exact: bool = False, max_memory: int = DEFAULT_MAX_MEMORY,
-              progress: Optional[bool] = None, executor=None,
+              progress: Optional[bool] = None, executor: Optional[Executor] = None,
               band: Optional[BandOptions] = None,
               preannotation: Optional[PreannotationOptions] = None,
               plan: Optional[PlanOptions] = None, bias: bool = False,

@@ -75,7 +75,7 @@ def item_set_note(results: Dict[str, LayerAgreement], m: int) -> Optional[str]:
             f"the coefficient defined for missing values (docs/method.md §12.3)")
 
 
-def _without_replicates(cis: Dict[str, Dict[str, dict]]) -> dict:
+def _without_replicates(cis: Dict[str, Dict[str, Dict[str, Any]]]) -> Dict[str, Any]:
     """The intervals of each layer or feature, without the replicate arrays."""
     return {name: {k: {kk: vv for kk, vv in v.items() if kk != "replicates"}
                    for k, v in ci.items()} for name, ci in cis.items()}
@@ -137,7 +137,7 @@ class TokenLayerAgreement(Frames):
     """
 
     annotators: List[str]
-    settings: dict
+    settings: Dict[str, Any]
     results: Dict[str, LayerAgreement]
     feature_layers: bool = False
     feature_items: Optional[str] = None
@@ -147,8 +147,8 @@ class TokenLayerAgreement(Frames):
     replicates: int = 0
     seed: int = 0
     level: float = 0.95
-    intervals: Optional[Dict[str, Dict[str, dict]]] = None
-    feature_intervals: Optional[Dict[str, Dict[str, dict]]] = None
+    intervals: Optional[Dict[str, Dict[str, Dict[str, Any]]]] = None
+    feature_intervals: Optional[Dict[str, Dict[str, Dict[str, Any]]]] = None
     warnings: List[Problem] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
     skipped: Dict[str, str] = field(default_factory=dict)
@@ -409,7 +409,7 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                                for name, d in datas], replicates, max_memory)
         rng = np.random.default_rng(seed)  # one stream: layers first, then features
 
-        def draw(data) -> Dict[str, dict]:
+        def draw(data: Any) -> Dict[str, Dict[str, Any]]:
             return bootstrap(data, confidence=level,
                              weights=multinomial_weights(rng, len(data.units), replicates))
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
 from synagree.base.frames import Frames, metric_rows
@@ -41,6 +41,9 @@ from synagree.io.evalb_lines import BracketLines
 from synagree.io.evalb_params import EvalbParams, load_params
 from synagree.io.sources import Source as ParamsSource
 from synagree.io.sources import as_input, is_stream
+
+if TYPE_CHECKING:  # imported where used: bracketed compare stays light (EVALB's time)
+    from synagree.stats.regression import BaselineComparison, UnitData
 
 __all__ = ["SystemParseval", "ParsevalComparison", "compare_parseval", "unit_data",
            "add_unit_data", "compare_baseline", "PARSEVAL_METRICS", "LISTS_BY"]
@@ -78,13 +81,13 @@ class SystemParseval:
 
     name: str
     result: ParsevalResult
-    alpha: Optional[dict] = None
+    alpha: Optional[Dict[str, Any]] = None
     unit_ted: Optional[Dict[int, float]] = None
     breakdown: Optional[object] = None  # ParsevalBreakdown
-    per_unit: Optional[dict] = None
+    per_unit: Optional[Dict[str, Any]] = None
     notes: List[str] = field(default_factory=list)
     # bootstrap percentile intervals (bootstrap=B): metric -> (low, high) or None
-    intervals: Dict[str, Optional[tuple]] = field(default_factory=dict)
+    intervals: Dict[str, Optional[Tuple[float, float]]] = field(default_factory=dict)
 
     def metrics(self) -> Dict[str, Optional[float]]:
         """The system's numbers as registered keys, fractions over all sentences (as
@@ -113,7 +116,7 @@ class SystemParseval:
             return None if st is None else st.alpha
         return None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, Any]:
         """The system's result, JSON-ready (fractions; every count)."""
         d = {"name": self.name, "file": self.result.system_file, **self.metrics(),
              **{f"{k}_ci": (list(iv) if iv else None) for k, iv in self.intervals.items()},
@@ -204,7 +207,7 @@ class ParsevalComparison(Frames):
         """``synagree compare --output json`` on bracketed files (`as_dict`)."""
         return self.as_dict()
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, Any]:
         """The comparison, JSON-ready (``kind`` ``parseval``; fractions; every count)."""
         d = {"kind": "parseval", "synagree_version": __version__, "gold": self.gold,
              "gold_sentences": self.gold_sentences, "settings": self.settings(),
@@ -391,7 +394,7 @@ def _add_alpha(out: ParsevalComparison, sample_pairs: Optional[int], exact: bool
     out.alpha_d_e = f"sampled ({', '.join(sampled)})" if sampled else "exact"
 
 
-def _unit_arrays(r: ParsevalResult, U: int):
+def _unit_arrays(r: ParsevalResult, U: int) -> Tuple[Any, Any, Any, Any, Any]:
     import numpy as np
 
     m, g, t, c, w = (np.zeros(U) for _ in range(5))
@@ -434,7 +437,7 @@ def _digest(line: str) -> str:
     return hashlib.sha1(" ".join(line.split()).encode("latin-1")).hexdigest()[:16]
 
 
-def unit_data(sp: SystemParseval, gold: BracketLines):
+def unit_data(sp: SystemParseval, gold: BracketLines) -> "UnitData":
     r"""The per-sentence data of one system for a later ``--baseline`` comparison.
 
     Units are the gold lines (ids ``#N``, the line number); a unit's text
@@ -525,7 +528,7 @@ def add_unit_data(res: ParsevalComparison, gold: Optional[BracketLines] = None
     return res
 
 
-def _view(d: dict):
+def _view(d: Dict[str, Any]) -> Any:
     from synagree.stats.regression import ResultView, UnitData
 
     summary = (d.get("summary") or {}).get("all") or {}
@@ -543,9 +546,10 @@ def _view(d: dict):
     return ResultView(str(d.get("name")), values, {}, units)
 
 
-def compare_baseline(res: ParsevalComparison, doc: dict, baseline: str = "<baseline>", *,
+def compare_baseline(res: ParsevalComparison, doc: Dict[str, Any],
+                     baseline: str = "<baseline>", *,
                      B: int = 1000, R: Optional[int] = None, seed: int = 0,
-                     level: float = 0.95, top: int = 10):
+                     level: float = 0.95, top: int = 10) -> "BaselineComparison":
     r"""Compare ``res`` with a stored ``compare`` JSON of bracketed files (method §18, §22.6).
 
     Systems are paired by name (one against one under different names, with

@@ -43,7 +43,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
 from synagree.base.frames import Frames, metric_rows
@@ -425,7 +425,7 @@ class TagRow:
         """credit / count (NaN when count is 0)."""
         return _per(self.credit, self.count)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, Any]:
         """The row as a JSON-ready dict (NaN as None)."""
         d = {"tag": self.tag, "count": self.count, "exact": self.exact,
              "accuracy": finite_or_none(self.accuracy), "credit": self.credit,
@@ -589,9 +589,9 @@ class TagsResult(Frames):
                                "accuracy_wup") if k in d]
         return rows
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         """The result as JSON-ready data with stable keys."""
-        d: dict = {
+        d: Dict[str, Any] = {
             "synagree_version": __version__, "settings": dict(self.settings),
             "signature": self.signature(),
             "gold": self.gold_file, "system": self.system_file, "column": self.column,
@@ -713,7 +713,7 @@ def default_hierarchy(column: str) -> str:
 def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
                        hierarchy: HierarchySpec = "flat",
                        plain_as_leaf: bool = False, tag_syntax: str = "plain",
-                       bdm: bool = False, wu_palmer: bool = False) -> dict:
+                       bdm: bool = False, wu_palmer: bool = False) -> Dict[str, Any]:
     """The scores of `TagsResult` for ``(gold, system)`` tag pairs.
 
     Parameters
@@ -777,9 +777,9 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     gold_alts = sys_alts = sys_probs = 0
     exact = 0
     rows: Dict[str, TagRow] = {}
-    others: Dict[str, Counter] = {}
-    gold_counts: Counter = Counter()
-    sys_counts: Counter = Counter()
+    others: Dict[str, Counter[str]] = {}
+    gold_counts: Counter[str] = Counter()
+    sys_counts: Counter[str] = Counter()
     credits = []
     agreements = []
     for (g, s), c in confusion.items():

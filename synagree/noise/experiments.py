@@ -169,7 +169,8 @@ class Metric:
         """The metric's columns: ``columns``, or ``(name,)``."""
         return self.columns or (self.name,)
 
-    def compute(self, originals, perturbed) -> Dict[str, Optional[float]]:
+    def compute(self, originals: Sequence[Any], perturbed: Sequence[Any]
+                ) -> Dict[str, Optional[float]]:
         """The metric's columns for one run (NaN as None)."""
         out = self.fn(originals, perturbed)
         if isinstance(out, Mapping):
@@ -182,10 +183,10 @@ class Metric:
 #: functions ``fn(originals, perturbed) -> float``, named by ``__name__``);
 #: or pass ``extra_metrics=`` to `run_noise_experiment`.  Their names
 #: are part of the stored configuration, so a resumed run computes the same.
-EXTRA_METRICS: List[Union[Metric, Callable]] = []
+EXTRA_METRICS: List[Union[Metric, Callable[..., Any]]] = []
 
 
-def _as_metric(m) -> Metric:
+def _as_metric(m: Union[Metric, Callable[..., Any]]) -> Metric:
     if isinstance(m, Metric):
         return m
     if callable(m):
@@ -193,7 +194,7 @@ def _as_metric(m) -> Metric:
     raise TypeError(f"not a metric: {m!r}")
 
 
-def _num(x) -> Optional[float]:
+def _num(x: Any) -> Optional[float]:
     if x is None:
         return None
     x = float(x)
@@ -403,7 +404,7 @@ class RunEvaluator:
     (0.0, 1.0, True)
     """
 
-    def __init__(self, source: NoiseSource, extra_metrics: Sequence = ()):
+    def __init__(self, source: NoiseSource, extra_metrics: Sequence[Any] = ()):
         self.source = source
         self.kind = source.kind
         self.vocab = Vocabulary(source.labels)
@@ -547,7 +548,7 @@ class RunEvaluator:
         return row
 
 
-def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequence = (),
+def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequence[Any] = (),
               exclude_current_label: bool = False,
               exclude_current_head: bool = False,
               reattach_draw: str = "nondominated") -> Iterator[Dict[str, object]]:
@@ -608,7 +609,7 @@ class ProgressBar(Progress):
     (False, '[############------------------]  4/10 runs  40%')
     """
 
-    def __init__(self, total: int, done: int = 0, enabled: bool = True, stream=None,
+    def __init__(self, total: int, done: int = 0, enabled: bool = True, stream: Any = None,
                  label: str = "runs", width: int = 30, min_interval: float = 0.1):
         super().__init__(total, label, enabled=None if enabled else False, stream=stream,
                          done=done, width=width, min_interval=min_interval)
@@ -661,7 +662,7 @@ class ExperimentOutcome(Frames):
     >>> shutil.rmtree(tmp)
     """
     out_dir: Path
-    config: dict
+    config: Dict[str, Any]
     rows: List[Dict[str, object]]
     summary: List[Dict[str, object]]
     columns: List[str]
@@ -690,14 +691,14 @@ class ExperimentOutcome(Frames):
 _INFO_KEYS = ("synagree_version", "created", "paths", "warnings")
 
 
-def _comparable(cfg: Mapping) -> dict:
+def _comparable(cfg: Mapping[str, Any]) -> Dict[str, Any]:
     out = {k: v for k, v in cfg.items() if k not in _INFO_KEYS}
     if isinstance(out.get("source"), Mapping):
         out["source"] = {k: v for k, v in out["source"].items() if k not in _INFO_KEYS}
-    return json.loads(json.dumps(out))
+    return cast(Dict[str, Any], json.loads(json.dumps(out)))
 
 
-def _diff(a, b, prefix: str = "") -> List[str]:
+def _diff(a: Any, b: Any, prefix: str = "") -> List[str]:
     out = []
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         for k in sorted(set(a) | set(b)):
@@ -712,12 +713,12 @@ def _diff(a, b, prefix: str = "") -> List[str]:
     return out
 
 
-def _short(v) -> str:
+def _short(v: Any) -> str:
     s = json.dumps(v, ensure_ascii=False)
     return s if len(s) <= 70 else s[:67] + "..."
 
 
-def _read_log(path: Path) -> List[dict]:
+def _read_log(path: Path) -> List[Dict[str, Any]]:
     """Rows of the append log; a torn (unterminated or unparsable) last line is cut off."""
     if not path.exists():
         return []
@@ -807,14 +808,14 @@ def plan_experiment(source: NoiseSource, runs: int, extras: Sequence["Metric"] =
 
 
 def run_noise_experiment(sources: Sequence[Source],
-                         out_dir: "str | os.PathLike", *,
+                         out_dir: "str | os.PathLike[str]", *,
                          sample: Optional[int] = 100, seed: int = 0,
                          series: Sequence[str] = PAPER_SERIES,
                          grid: Sequence[float] = DEFAULT_GRID, runs: int = 10,
                          fmt: str = "auto", phrase_style: str = "auto", cycles: str = "skip",
                          label_scope: str = "source", exclude_current_label: bool = False,
                          exclude_current_head: bool = False,
-                         extra_metrics: Optional[Sequence] = None,
+                         extra_metrics: Optional[Sequence[Any]] = None,
                          progress: bool = False, overwrite: bool = False,
                          max_runs: Optional[int] = None,
                          hierarchy: Optional[str] = None,
@@ -983,7 +984,7 @@ def run_noise_experiment(sources: Sequence[Source],
 
         specs = run_plan(series, grid, runs, seed)
         spec_keys = {s.key: s for s in specs}
-        done: Dict[Tuple[str, float, int], dict] = {}
+        done: Dict[Tuple[str, float, int], Dict[str, Any]] = {}
         for rec in _read_log(log_path):
             try:
                 key = (rec["series"], round(float(rec["p"]), 9), int(rec["run"]))
