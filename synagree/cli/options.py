@@ -16,6 +16,8 @@ One concept has one name, one default and one validation everywhere:
 ``--variant V``        which α variant ranks sentences (plain, diff, norm)
 ``--sample-pairs N``   estimate D_e from N random tree pairs (≥ 100)
 ``--max-memory SIZE``  refuse work planned to need more memory (default 4G)
+``--dask ADDR``        run the long passes on a Dask cluster (``local`` or
+                       ``tcp://HOST:PORT``)
 =====================  ===========================================================
 
 Values are checked by argparse ``type=`` functions, so a bad value ends with
@@ -31,6 +33,7 @@ import os
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypedDict
 
+from synagree.base.addresses import check_address
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 from synagree.base.problems import InputError
 from synagree.io.files import check_output, output_target
@@ -199,6 +202,22 @@ def add_variant(p: argparse.ArgumentParser) -> None:
                    help="rank sentences by this alpha variant's D_o (default plain)")
     p.add_argument("--worst-variant", dest="variant", choices=list(VARIANT_CHOICES),
                    help=argparse.SUPPRESS)
+
+
+def dask_address(text: str) -> str:
+    """An argparse type: a Dask scheduler address (`synagree.base.addresses.check_address`)."""
+    try:
+        return check_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc))
+
+
+def add_dask(p: argparse.ArgumentParser, what: str) -> None:
+    """``--dask ADDR``: run ``what`` (the command's long passes) on a Dask cluster."""
+    p.add_argument("--dask", metavar="ADDR", type=dask_address,
+                   help=f"run {what} on Dask: 'local' (a cluster on this machine) or "
+                        f"tcp://scheduler:8786 (also tls://, ws://, wss://, ucx://); the "
+                        f"numbers are those of a local run (pip install 'synagree[dask]')")
 
 
 def add_memory(p: argparse.ArgumentParser) -> None:

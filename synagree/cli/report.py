@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import nullcontext
 
 from synagree.agreement.agree import agree_corpus, load_corpus
 from synagree.base.problems import InputError, print_problems, tame
@@ -10,6 +11,7 @@ from synagree.cli import options
 from synagree.cli.categorical import parse_layers
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.cli.plot_options import add_plot_args, plot_settings
+from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
 from synagree.io.json_input import read_json
 from synagree.noise.results import read_config
@@ -53,18 +55,20 @@ def run(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     if noise:  # runs made on another corpus are refused before the long work
         check_runs(read_config(args.noise), corpus, args.noise)
-    # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
-    result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
-                          level=args.ci_level, max_memory=args.max_memory,
-                          progress=not args.quiet)
-    if result.warnings and not args.quiet:
-        print_problems(result.warnings, limit=10)
-    text = build_report(result, output, noise=args.noise or None, bootstrap=args.bootstrap,
-                        seed=args.seed,
-                        confidence=args.ci_level, layers=layers, compare_to=previous,
-                        variant=args.variant, worst=args.worst,
-                        max_sentences=args.max_sentences or None, title=args.title,
-                        skip_id_like=not named, noise_metrics=metrics, noise_ylim=ylim)
+    # the report's passes (α, pairwise and leave-one-out α) run on the executor
+    with (dask_executor(args.dask) if args.dask else nullcontext(None)) as executor:
+        # bootstrap=B implies the exact unit × unit sums (no sampled D_e)
+        result = agree_corpus(corpus, bootstrap=args.bootstrap, seed=args.seed,
+                              level=args.ci_level, max_memory=args.max_memory,
+                              progress=not args.quiet, executor=executor)
+        if result.warnings and not args.quiet:
+            print_problems(result.warnings, limit=10)
+        text = build_report(result, output, noise=args.noise or None,
+                            bootstrap=args.bootstrap, seed=args.seed,
+                            confidence=args.ci_level, layers=layers, compare_to=previous,
+                            variant=args.variant, worst=args.worst,
+                            max_sentences=args.max_sentences or None, title=args.title,
+                            skip_id_like=not named, noise_metrics=metrics, noise_ylim=ylim)
     emit(text, args.out)
     if args.out and not args.quiet:
         size = len(text.encode("utf-8", "backslashreplace"))  # (as written)
@@ -101,5 +105,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-sentences", type=options.whole_number(0), default=5000, metavar="N",
                    help="HTML: keep at most the N worst sentences (default 5000; 0: all)")
     p.add_argument("--title", help="page title")
+    options.add_dask(p, "the tree-edit-distance passes (alpha, pairwise and leave-one-out "
+                        "alpha)")
     options.add_memory(p)
     options.add_quiet(p)

@@ -952,7 +952,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
             R: Optional[int] = None, full_labels: bool = False,
             progress: Optional[bool] = None,
             max_memory: int = DEFAULT_MAX_MEMORY, tag_syntax: str = "plain",
-            bdm: bool = False, prf: bool = False, wu_palmer: bool = False) -> CompareResult:
+            bdm: bool = False, prf: bool = False, wu_palmer: bool = False,
+            executor: Optional[Callable] = None) -> CompareResult:
     r"""Score systems against gold: CoNLL 2018 scores, α, breakdowns, significance.
 
     docs/method.md §11.  Every file is read before any is refused, so the
@@ -1009,6 +1010,10 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
     wu_palmer : bool
         Add ``LAS_wup``: head correct × the Wu–Palmer closeness of the labels
         (docs/method.md §15.5; needs ``hierarchy``).
+    executor : callable, optional
+        Runs the tiles of every system's α pass elsewhere (a Dask cluster,
+        `synagree.distance.dask_exec.DaskExecutor`); the numbers are those of a
+        local run.
 
     Returns
     -------
@@ -1119,7 +1124,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy=None, breakdown: 
                 trees = [[gold_trees[k], built[at]] for k, at in slots]
                 ta = tree_alpha(trees, keep_unit_matrix=significance,
                                 sample_pairs=sample_pairs, seed=seed, progress=progress,
-                                exact=exact or significance)
+                                exact=exact or significance, executor=executor)
                 if ta.plan is not None and ta.plan.note:
                     sr.notes.append(f"{name}: {ta.plan.note}")
                 sr.alpha = ta.stats

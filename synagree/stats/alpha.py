@@ -23,7 +23,7 @@ The syntactic variants take δ from one TED per tree pair:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import (
     Dict,
     List,
@@ -256,7 +256,9 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     seed : int
         Seed of the sampled pairs.
     executor : callable, optional
-        Runs the tiles elsewhere (e.g. Dask, `synagree.distance.dask_exec`).
+        Runs the tiles of the exact pass elsewhere (e.g. Dask,
+        `synagree.distance.dask_exec`); a sampled D_e is computed here, and the
+        plan's note says so.
     progress : bool, optional
         Progress bar on stderr when it is a terminal, titled ``exact D_e`` or
         ``sampled D_e``; None: the process default (`synagree.base.progress.wanted`).
@@ -312,6 +314,8 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     sums = sampled = None
     sizes = ut.pack.sizes
     plan = plan_de(ut.pack, n, sample_pairs, exact or keep_unit_matrix, target_se)
+    if executor is not None and plan.sample_pairs:  # say where the work was done
+        plan = replace(plan, note=(plan.note + "; " if plan.note else "") + SAMPLED_HERE)
     sample_pairs, target_se = plan.sample_pairs, plan.target_se
     if sample_pairs:
         unit_ted = _unit_teds(ut, costs, None)
@@ -350,6 +354,9 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     return TreeAlpha(stats, unit_ted, len(ut.pack), sums, sampled, plan)
 
 
+#: the note of a sampled D_e when an executor was given: it ran no tiles
+SAMPLED_HERE = ("the sampled pairs were computed here, not on the cluster (--dask runs the "
+                "exact passes; --exact makes this one exact)")
 #: D_e is computed exactly when its all-pairs pass fits this many dynamic-programming
 #: cells (the textbook cells of the distinct tree pairs, an upper bound from the trees'
 #: keyroot sums): about a second of the C kernel on two cores (docs/method.md §5.3)
