@@ -100,6 +100,19 @@ def _pairable(result) -> _Pairable:
     return cache["pairable"]
 
 
+def pairable_units(result) -> _Pairable:
+    """The pairable units (two or more annotations) of ``result``, as α saw them:
+    positions in ``result.corpus.units``, their annotators (in corpus order) and
+    sentences; cached on the result.
+
+    Raises
+    ------
+    ValueError
+        The result carries no corpus.
+    """
+    return _pairable(result)
+
+
 def _cache(result) -> dict:
     c = getattr(result, "_qa_cache", None)
     if c is None:
