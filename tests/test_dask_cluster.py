@@ -78,7 +78,8 @@ def _tasks(client) -> Counter:
 
 
 def _sentence(words: List[tuple], sid: str) -> str:
-    lines = [f"# sent_id = {sid}", f"# text = {' '.join(f'w{i}' for i in range(1, len(words) + 1))}"]
+    text = " ".join(f"w{i}" for i in range(1, len(words) + 1))
+    lines = [f"# sent_id = {sid}", f"# text = {text}"]
     for i, (h, lab) in enumerate(words, 1):
         lines.append("\t".join([str(i), f"w{i}", f"w{i}", "X", "X", "_", str(h), lab, "_", "_"]))
     return "\n".join(lines) + "\n\n"

@@ -313,9 +313,8 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
 
     sums = sampled = None
     sizes = ut.pack.sizes
+    auto = sample_pairs is None  # the rule decides; the sampler may find exact cheaper
     plan = plan_de(ut.pack, n, sample_pairs, exact or keep_unit_matrix, target_se)
-    if executor is not None and plan.sample_pairs:  # say where the work was done
-        plan = replace(plan, note=(plan.note + "; " if plan.note else "") + SAMPLED_HERE)
     sample_pairs, target_se = plan.sample_pairs, plan.target_se
     if sample_pairs:
         unit_ted = _unit_teds(ut, costs, None)
@@ -329,9 +328,20 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
         sampled = sampled_de(ut, int(sample_pairs), seed=seed, costs=costs,
                              target_se=target_se, d_o=do_sums / max(n, 1),
                              progress=progress,
-                             max_pairs=max(plan.max_pairs, int(sample_pairs)))
+                             max_pairs=max(plan.max_pairs, int(sample_pairs)),
+                             max_cells=float(plan.cells) if auto else None)
         de_sums = sampled.d_e * n * (n - 1)
-    else:
+        if sampled.projected is not None:  # the exact pass costs less: do it
+            pairs, cells = sampled.projected
+            plan = DePlan(None, None, 0, plan.cells,
+                          f"D_e computed exactly: sampling until the SE of every alpha is at "
+                          f"most {target_se:g} would need about {pairs:,} pairs "
+                          f"({cells / 1e9:.1f} G cells), more than the exact pass "
+                          f"({plan.cells / 1e9:.1f} G cells)")
+            sampled = None
+    if executor is not None and sampled is not None:  # say where the work was done
+        plan = replace(plan, note=(plan.note + "; " if plan.note else "") + SAMPLED_HERE)
+    if sampled is None:
         sums = unit_sums(ut, costs, want_s=keep_unit_matrix, tile=tile, executor=executor,
                          progress=progress, want_full=full_rows)
         do_sums, de_sums = sums.do_sum(), sums.de_sum()
