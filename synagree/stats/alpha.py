@@ -222,6 +222,28 @@ def _unit_teds(ut: UnitTrees, costs: Optional["_ted.Costs"],
     return out  # type: ignore[return-value]
 
 
+def _within_sums(ut: UnitTrees, unit_ted: List[np.ndarray]) -> np.ndarray:
+    """(U, 3): Σ_{i≠j in u} δ² per unit and variant, from the units' TED matrices
+    (D_o stays exact when D_e is sampled).  Units of two annotations in one array
+    operation: their sum is δ² + δ², as the 2 × 2 matrix's sum is, bit for bit."""
+    sizes = ut.pack.sizes
+    m = ut.m
+    diag = np.zeros((ut.n_units, 3))
+    two = np.flatnonzero(m == 2)
+    if two.shape[0]:
+        ids = np.stack([ut.which[k] for k in two.tolist()])
+        t = np.array([unit_ted[k][0, 1] for k in two.tolist()], dtype=np.float64)
+        for vi, v in enumerate(VARIANTS):
+            d2 = delta_squared(t, sizes[ids[:, 0]], sizes[ids[:, 1]], v)
+            diag[two, vi] = d2 + d2
+    for k in np.flatnonzero(m != 2).tolist():
+        s = sizes[ut.which[k]]
+        tm = unit_ted[k]
+        for vi, v in enumerate(VARIANTS):
+            diag[k, vi] = delta_squared(tm, s[:, None], s[None, :], v).sum()
+    return diag
+
+
 def tree_alpha(units: Sequence[Sequence[FlatTree]],
                variants: Sequence[str] = VARIANTS,
                costs: Optional["_ted.Costs"] = None,
@@ -312,19 +334,13 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     n = ut.n_values
 
     sums = sampled = None
-    sizes = ut.pack.sizes
     auto = sample_pairs is None  # the rule decides; the sampler may find exact cheaper
     plan = plan_de(ut.pack, n, sample_pairs, exact or keep_unit_matrix, target_se)
     sample_pairs, target_se = plan.sample_pairs, plan.target_se
     if sample_pairs:
         unit_ted = _unit_teds(ut, costs, None)
-        # D_o stays exact: within-unit sums from the TED matrices above
-        diag = np.zeros((ut.n_units, 3))
-        for k, (ids, tm) in enumerate(zip(ut.which, unit_ted)):
-            s = sizes[ids]
-            for vi, v in enumerate(VARIANTS):
-                diag[k, vi] = delta_squared(tm, s[:, None], s[None, :], v).sum()
-        do_sums = UnitSums(diag, np.zeros_like(diag), ut.m).do_sum()
+        do_sums = UnitSums(_within_sums(ut, unit_ted), np.zeros((ut.n_units, 3)),
+                           ut.m).do_sum()
         sampled = sampled_de(ut, int(sample_pairs), seed=seed, costs=costs,
                              target_se=target_se, d_o=do_sums / max(n, 1),
                              progress=progress,
