@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -230,7 +230,7 @@ def tiles(n_units: int, tile: int) -> List[Tuple[int, int, int, int]]:
 
 
 def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int, int, int],
-             want_s: bool) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray], np.ndarray]:
+             want_s: Union[bool, str]) -> Tuple[np.ndarray, np.ndarray, Any, np.ndarray]:
     """Compute one tile pair with the compiled kernel.
 
     Parameters
@@ -240,8 +240,10 @@ def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int,
         Edit costs; None: unit costs.
     span : (int, int, int, int)
         ``(r0, r1, c0, c1)`` from `tiles`.
-    want_s : bool
-        Also return the unit × unit block.
+    want_s : bool or "margins"
+        Also return the unit × unit block; ``"margins"``: only its sums, per
+        row unit and per column unit (what `unit_sums`' ``want_full`` needs:
+        O(units) to send back from a worker instead of the block).
 
     Returns
     -------
@@ -249,8 +251,10 @@ def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int,
         (r1−r0, 3): Σ over the units v of the tile (v > u on a diagonal tile).
     diag : numpy.ndarray
         (r1−r0, 3): Σ_{i≠j in u} δ² on a diagonal tile, zeros otherwise.
-    S : numpy.ndarray or None
-        (r1−r0, c1−c0, 3) block when ``want_s`` (v ≥ u only on a diagonal tile).
+    S : numpy.ndarray, (numpy.ndarray, numpy.ndarray) or None
+        (r1−r0, c1−c0, 3) block when ``want_s`` (v ≥ u only on a diagonal tile);
+        with ``"margins"``, its sums over the columns (r1−r0, 3) and over the
+        rows (c1−c0, 3; on a diagonal tile the strict upper part, mirrored).
 
     Examples
     --------
@@ -280,8 +284,21 @@ def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int,
     woff = ut.woff
     within = np.zeros(int(woff[r1] - woff[r0]) if r0 == c0 else 0)
     kernels.tile(ut.pack, dc, ic, rm, unit, ut.uoff, ut.utree, ut.ucount, ut.pack.sizes, span,
-                 want_s, s, row, diag, woff - woff[r0], within)
+                 bool(want_s), s, row, diag, woff - woff[r0], within)
+    if want_s == MARGINS:
+        return row, diag, _margins(s, r0 == c0), within
     return row, diag, (s if want_s else None), within
+
+
+MARGINS = "margins"
+
+
+def _margins(s: np.ndarray, diagonal: bool) -> Tuple[np.ndarray, np.ndarray]:
+    """A tile block's sums per row unit and per column unit (see `unit_sums`'s ``full``);
+    a diagonal tile holds v ≥ u only: its column sums take the strict upper part."""
+    if diagonal:
+        return s.sum(axis=1), np.triu(np.moveaxis(s, 2, 0), 1).sum(axis=1).T
+    return s.sum(axis=1), s.sum(axis=0)
 
 
 def tile_work(ut: UnitTrees, span: Tuple[int, int, int, int]) -> float:
@@ -430,7 +447,10 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
     bar = (Progress(sum(work), "tree pairs", title=EXACT_TITLE)
            if wanted(progress) else None)
 
-    results: Iterable = (executor or local_executor)(ut, costs, spans, want_s or want_full)
+    # the block only when S is kept; for the full row sums, the tiles' margins (O(units)
+    # from a worker, not the block): the same sums of the same block, bit for bit
+    mode: Union[bool, str] = True if want_s else (MARGINS if want_full else False)
+    results: Iterable = (executor or local_executor)(ut, costs, spans, mode)
     for span, w, res in zip(spans, work, results):
         r, d, s = res[0], res[1], res[2]
         r0, r1, c0, c1 = span
@@ -441,12 +461,10 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
                 within[woff[r0]:woff[r1]] = res[3]
             else:
                 within = None
-        if full is not None:  # s: (rows, cols, 3); a diagonal tile holds v >= u only
-            full[r0:r1] += s.sum(axis=1)
-            if r0 == c0:
-                full[c0:c1] += np.triu(np.moveaxis(s, 2, 0), 1).sum(axis=1).T
-            else:
-                full[c0:c1] += s.sum(axis=0)
+        if full is not None:
+            fr, fc = s if mode == MARGINS else _margins(s, r0 == c0)
+            full[r0:r1] += fr
+            full[c0:c1] += fc
         if S is not None:
             blk = np.moveaxis(s, 2, 0)  # (3, rows, cols)
             if r0 == c0:  # the kernel filled v >= u only: mirror the strict upper part
