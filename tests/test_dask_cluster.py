@@ -150,7 +150,7 @@ def _both(run_cli, cluster, local_tiles, args: List[str], out_local: Path, out_d
 
 def test_agree_every_pass_on_dask(run_cli, cluster, corpus, local_tiles, tmp_path):
     args = ["agree", *corpus, "-q", "--output", "json", "--unlabelled", "--label-direction",
-            "--hierarchy", "ud", "--label-distance", "hierarchy", "--breakdown"]
+            "--hierarchy", "ud", "--label-distance", "hierarchy", "--breakdown", "--worst", "3"]
     a, b = tmp_path / "local.json", tmp_path / "dask.json"
     here, there = _both(run_cli, cluster, local_tiles, args, a, b)
     assert a.read_bytes() == b.read_bytes()  # every number, bit for bit
@@ -158,10 +158,11 @@ def test_agree_every_pass_on_dask(run_cli, cluster, corpus, local_tiles, tmp_pat
     for key in ("alpha_plain", "alpha_plain_unlabelled", "alpha_plain_direction",
                 "alpha_plain_hier"):
         assert doc[key] is not None and "alpha_plain_se" not in doc, key  # exact passes
-    # main, hierarchy, unlabelled, direction (labelled and unlabelled): three tile
-    # pairs each (600 units, 512 a tile); the two length bins (373 and 227 units) one
-    # each; all of them on the cluster
-    assert here["run_tile"] == 5 * 3 + 2
+    # main, hierarchy, unlabelled, direction (labelled and unlabelled), and each
+    # annotator left out (--worst with three annotators): three tile pairs each (600
+    # units, 512 a tile); the two length bins (373 and 227 units) one each; all of them
+    # on the cluster
+    assert here["run_tile"] == (5 + 3) * 3 + 2
     assert there["run_tile"] == here["run_tile"]
 
 

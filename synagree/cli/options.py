@@ -190,8 +190,9 @@ def add_seed(p: argparse.ArgumentParser) -> None:
 def add_sampling(p: argparse.ArgumentParser) -> None:
     """``--sample-pairs`` and ``--exact``: estimated or exact D_e."""
     p.add_argument("--sample-pairs", type=whole_number(100, 10**9), default=None, metavar="N",
-                   help="estimate D_e from N random tree pairs (D_o stays exact); "
-                        "automatic above 20,000 annotations")
+                   help="estimate D_e from N random tree pairs (D_o stays exact); by "
+                        "default D_e is exact when that fits about a second of work, else "
+                        "sampled until the SE of every alpha is at most 1e-4")
     p.add_argument("--exact", action="store_true",
                    help="always compute D_e exactly, however large the corpus")
 
