@@ -55,3 +55,104 @@ def test_exact_forced_over_budget_says_what_it_costs(monkeypatch):
                  "synagree/data/en-sample/ann_b/sample.conllu"], exact=True)
     assert res.tree_alpha.sampled is None
     assert any("exact D_e over" in n and "G cells" in n for n in res.notes)
+
+
+# --------------------------------------------------------------------------
+# Exact when the rule says exact: the same numbers as --exact, bit for bit;
+# compare follows the same rule; sampled alpha within 3 SE on EWT test
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(CORPORA))
+def test_exact_by_the_rule_equals_forced_exact(name):
+    files = _files(name)
+    rule, forced = agree(files), agree(files, exact=True)
+    for v in rule.alpha:
+        assert rule.alpha[v].de_sum == forced.alpha[v].de_sum
+        assert rule.alpha[v].do_sum == forced.alpha[v].do_sum
+        assert rule.alpha[v].alpha_se is None
+
+
+# the scorer's rules (one root a sentence) hold for NDT; CDT has sentences of several roots
+SCORABLE = ["NDT 1"]
+
+
+@pytest.mark.parametrize("name", SCORABLE)
+def test_compare_follows_the_rule_exact(name):
+    from synagree.evaluation.compare import compare
+
+    gold, system = _files(name)
+    rule = compare(gold, [system]).systems[0]
+    forced = compare(gold, [system], exact=True).systems[0]
+    assert rule.alpha["plain"].sampled_pairs is None
+    for v in rule.alpha:
+        assert rule.alpha[v].de_sum == forced.alpha[v].de_sum
+        assert rule.alpha[v].do_sum == forced.alpha[v].do_sum
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SCORABLE)
+def test_compare_sampled_within_three_se_of_exact(name, monkeypatch):
+    from synagree.evaluation.compare import compare
+
+    gold, system = _files(name)
+    exact = compare(gold, [system]).systems[0].alpha
+    monkeypatch.setattr(alpha_mod, "EXACT_BUDGET_CELLS", 0)  # every corpus "too large"
+    monkeypatch.setattr(alpha_mod, "AUTO_TARGET_SE", 2e-3)  # small corpora: fewer pairs
+    for seed in range(5):
+        res = compare(gold, [system], seed=seed)
+        st = res.systems[0].alpha
+        assert st["plain"].sampled_pairs, "the rule should have sampled"
+        assert any("D_e estimated from sampled pairs" in n for n in res.notes)
+        for v in st:
+            assert abs(st[v].alpha - exact[v].alpha) <= 3 * st[v].alpha_se, (name, v, seed)
+
+
+@pytest.fixture(scope="module")
+def ewt_pair(tmp_path_factory):
+    """EWT test (the shared UD data) and a copy with 5 % of the words relabelled and
+    5 % reattached (one root kept, as the scorer demands): 4,154 trees, above the
+    exact budget."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from synagree.io.conllu import read_conllu, write_conllu
+    from synagree.noise.perturb import label_set, perturb
+
+    src = SHARED_DATA / "ud" / "en_ewt-ud-test.conllu"
+    if not src.exists():
+        pytest.skip(f"shared UD data not found: {src}")
+    gold = read_conllu(src)
+    rng = np.random.default_rng(7)
+    labels = label_set(gold)
+    d = tmp_path_factory.mktemp("ewt")
+    write_conllu(d / "gold.conllu", gold)
+    system = []
+    for s in gold:
+        x = perturb(s, 0.05, 0.05, labels, rng)
+        heads = x.heads.copy()
+        roots = np.flatnonzero(heads == 0) + 1
+        heads[roots[1:] - 1] = roots[0]  # further roots under the first: still a tree
+        system.append(replace(x, heads=heads))
+    write_conllu(d / "sys.conllu", system)
+    return d / "gold.conllu", d / "sys.conllu"
+
+
+@pytest.mark.slow
+def test_compare_ewt_sampled_by_the_rule_within_three_se(ewt_pair):
+    """The rule samples EWT test (above the budget) to an SE of 1e-4 for every alpha;
+    every estimate, by the rule and over seeds with fewer pairs, lies within 3 SE of
+    the exact alpha."""
+    from synagree.evaluation.compare import compare
+
+    gold, system = ewt_pair
+    exact = compare(gold, [system], exact=True).systems[0].alpha
+    runs = [compare(gold, [system]).systems[0]]
+    assert runs[0].alpha["plain"].sampled_pairs, "EWT test is above the exact budget"
+    for v, st in runs[0].alpha.items():
+        assert st.alpha_se <= alpha_mod.AUTO_TARGET_SE, v
+    runs += [compare(gold, [system], seed=s, sample_pairs=100_000).systems[0]
+             for s in range(1, 6)]
+    for k, r in enumerate(runs):
+        for v, st in r.alpha.items():
+            assert abs(st.alpha - exact[v].alpha) <= 3 * st.alpha_se, (k, v)

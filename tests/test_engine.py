@@ -161,12 +161,30 @@ def test_bootstrap_ci_covers_the_estimate_and_is_seeded():
 def test_auto_sampling_switch_is_announced(monkeypatch):
     monkeypatch.setattr(alpha, "EXACT_BUDGET_CELLS", 10)
     monkeypatch.setattr(alpha, "DEFAULT_SAMPLE_PAIRS", 2000)
+    monkeypatch.setattr(alpha, "AUTO_TARGET_SE", 0.5)  # met by the first draw
     res = agreement.agree(dirs=["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"])
     assert any("sampled pairs" in n for n in res.notes)
     assert res.metrics()["alpha_plain_se"] > 0
     exact = agreement.agree(dirs=["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"],
                             exact=True)
     assert "alpha_plain_se" not in exact.metrics()
+
+
+def test_sampling_costlier_than_exact_falls_back_to_exact(monkeypatch):
+    """Over the budget, but the draws the SE target needs would cost more DP cells than
+    the exact pass: D_e is exact (bit for bit the exact sums), and a note says why."""
+    monkeypatch.setattr(alpha, "EXACT_BUDGET_CELLS", 10)
+    monkeypatch.setattr(alpha, "DEFAULT_SAMPLE_PAIRS", 2000)
+    dirs = ["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"]
+    res = agreement.agree(dirs=dirs)
+    exact = agreement.agree(dirs=dirs, exact=True)
+    assert res.tree_alpha.sampled is None and res.settings["d_e"] == "exact"
+    assert "alpha_plain_se" not in res.metrics()
+    for v in VARIANTS:
+        assert res.alpha[v].de_sum == exact.alpha[v].de_sum
+        assert res.alpha[v].do_sum == exact.alpha[v].do_sum
+    [note] = [n for n in res.notes if n.startswith("D_e computed exactly: sampling")]
+    assert "more than the exact pass" in note and "pairs" in note
 
 
 def test_progress_bar_reports_done_and_eta():

@@ -206,3 +206,74 @@ def test_within_unit_teds_from_the_tiles_equal_the_pair_kernel(sentences):
                 want = 0.0 if ids[i] == ids[j] else _ted.ted(ut.pack.trees[ids[i]],
                                                              ut.pack.trees[ids[j]])
                 assert tm[i, j] == want
+
+
+# --------------------------------------------------------------------------
+# Word scores and D_o of units of two annotations, all at once
+# --------------------------------------------------------------------------
+
+def _edited(sent: DepSentence, rng) -> DepSentence:
+    """A copy with a random head, label and (sometimes) a form or a word changed."""
+    from dataclasses import replace
+
+    heads = sent.heads.copy()
+    rels = list(sent.deprels)
+    forms = list(sent.forms)
+    k = int(rng.integers(0, sent.n_words))
+    if rng.random() < 0.5:
+        rels[k] = ["nsubj:pass", "obj", "SUBJ", "obl:tmod", "dep"][int(rng.integers(5))]
+    if rng.random() < 0.3:
+        heads[k] = 0
+    if rng.random() < 0.1:
+        forms[k] = forms[k] + "x"  # an edited unit: not the same words
+    if rng.random() < 0.05 and sent.n_words > 1:  # a word fewer
+        return DepSentence.from_heads([h if h < sent.n_words else 0 for h in heads[:-1]],
+                                      rels[:-1], forms[:-1])
+    return replace(sent, heads=heads, deprels=rels, forms=forms)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_word_scores_of_pairs_equal_the_per_unit_credits(seed):
+    from synagree.stats import attachment
+
+    rng = np.random.default_rng(seed)
+    sents = read_conllu(SAMPLE / "ann_a" / "sample.conllu") + _random_sentences(60, seed)
+    units = []
+    for s in sents:
+        m = int(rng.choice([1, 2, 2, 2, 3]))
+        units.append([s] + [_edited(s, rng) for _ in range(m - 1)])
+    for metrics in (None, attachment.FULL_LABEL_METRICS, ("UAS",)):
+        got = attachment.attachment_scores(units, metrics)
+        # the plain definition: unit_word_credits unit by unit, in order
+        want = {m: 0.0 for m in got.correct}
+        ignored = 0
+        for anns in units:
+            if len(anns) < 2:
+                continue
+            try:
+                c = attachment.unit_word_credits(anns, list(got.correct))
+            except ValueError:
+                ignored += 1
+                continue
+            for m in want:
+                want[m] += c[m]
+        assert got.correct == want and got.ignored == ignored
+        assert 0 < got.ignored < len(units)
+
+
+def test_within_unit_sums_of_pairs_equal_the_matrix_sums():
+    units = []
+    vocab = Vocabulary()
+    rng = np.random.default_rng(5)
+    sents = _random_sentences(80, 9)
+    for s in sents:
+        m = int(rng.choice([2, 2, 3, 4]))
+        units.append([dependency_tree(s, vocab)]
+                     + [dependency_tree(_edited(s, rng), vocab) for _ in range(m - 1)])
+    ut = sums.UnitTrees.build(units)
+    teds = alpha._unit_teds(ut, None, None)
+    got = alpha._within_sums(ut, teds)
+    for k, (ids, tm) in enumerate(zip(ut.which, teds)):  # the plain definition
+        s = ut.pack.sizes[ids]
+        for vi, v in enumerate(sums.VARIANTS):
+            assert got[k, vi] == sums.delta_squared(tm, s[:, None], s[None, :], v).sum()

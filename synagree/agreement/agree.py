@@ -135,6 +135,10 @@ class AgreementResult(Frames):
         ``trees[k][i]``: the i-th annotation of ``corpus.units[k]`` in
         annotator order; label ids from ``vocab``.
     vocab : Vocabulary or None
+    executor : callable or None
+        Where the TED passes of the result and its sections run (a
+        `synagree.distance.dask_exec.DaskExecutor`; None: here).  Later passes
+        (the report's) use it too, so they belong inside its ``with`` block.
 
     Examples
     --------
@@ -186,6 +190,7 @@ class AgreementResult(Frames):
     corpus: Optional[Corpus] = None
     trees: List[List[FlatTree]] = field(default_factory=list)
     vocab: Optional[Vocabulary] = None
+    executor: Optional[Executor] = field(default=None, repr=False, compare=False)
 
     def alpha_value(self, variant: str) -> Optional[float]:
         """α of ``variant`` (``"plain"``, ``"diff"``, ``"norm"``); None if undefined."""
@@ -456,7 +461,9 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         ``level``, from this corpus as the pilot (docs/method.md §30; keeps
         the unit × unit sums).
     executor : callable, optional
-        Runs the all-pairs tiles elsewhere (`synagree.distance.dask_exec`).
+        Runs the all-pairs tiles of every TED pass elsewhere (the main pass and
+        the sections': `synagree.distance.dask_exec.DaskExecutor`); kept on
+        the result for later passes.
     progress : bool, optional
         Progress bar on stderr (only when it is a terminal).
     max_memory : int
@@ -629,7 +636,8 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
         settings=result_settings(corpus, variants, ta, seed, bootstrap, level),
         bootstrap=boot, tree_alpha=ta, corpus=corpus, trees=tree_units, vocab=vocab,
         unit_changes=(Details("unit_changes", corpus.unit_changes())  # §1.7–1.8
-                      if corpus.joined_units or corpus.edited_units else None))
+                      if corpus.joined_units or corpus.edited_units else None),
+        executor=executor)
 
 
 def result_settings(corpus: Corpus, variants: Sequence[str], ta: TreeAlpha, seed: int,

@@ -20,7 +20,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from synagree.agreement.core import Core
-from synagree.agreement.qa import unit_diagnostics
+from synagree.agreement.qa import pairable_units
 from synagree.base.metrics import FRACTION, RENAMED, is_registered, metric
 from synagree.base.problems import InputError
 from synagree.distance.sums import delta_squared
@@ -65,6 +65,9 @@ def _words(sent) -> List[str]:
 def unit_data(res: Core) -> UnitData:
     """The per-unit data of an agreement result (its pairable units, in corpus order).
 
+    Read straight from the per-unit TED matrices behind α (no per-unit
+    diagnostics are built), in O(units): cheap enough for every JSON output.
+
     Parameters
     ----------
     res : AgreementResult
@@ -75,6 +78,11 @@ def unit_data(res: Core) -> UnitData:
     UnitData
         ``words``: |t| − 1 of the first annotation (its words, for dependency
         trees); ``ted``: the mean TED over annotator pairs.
+
+    Raises
+    ------
+    ValueError
+        The result carries no corpus or no per-unit TED matrices.
 
     Examples
     --------
@@ -91,28 +99,43 @@ def unit_data(res: Core) -> UnitData:
     >>> ud.alphas["alpha_plain"][0].tolist(), round(ud.alphas["alpha_plain"][2], 4)
     ([2.0, 0.0], 6.1667)
     """
-    diags = unit_diagnostics(res)
+    pr = pairable_units(res)
     corpus = res.corpus
-    assert corpus is not None  # unit_diagnostics needs it
-    U = len(diags)
-    ids = [d.uid for d in diags]
-    text = [text_digest(" ".join(_words(corpus.units[d.position].ordered(d.annotators)[0])))
-            for d in diags]
-    words = np.array([d.sizes[0] - 1 for d in diags], dtype=np.float64)
-    ted = np.array([d.mean_ted for d in diags], dtype=np.float64)
+    ta = res.tree_alpha
+    assert corpus is not None  # pairable_units needs it
+    teds = ta.unit_ted if ta is not None else []
+    U = len(pr.positions)
+    if len(teds) != U:
+        raise ValueError("the AgreementResult carries no per-unit TED matrices")
+    ids = [corpus.units[pos].uid for pos in pr.positions]
+    text = [text_digest(" ".join(_words(sents[0]))) for sents in pr.sentences]
+    m = np.array([len(a) for a in pr.annotators], dtype=np.float64)
+    size = np.array([[sents[0].size, sents[1].size] for sents in pr.sentences],
+                    dtype=np.float64).reshape(U, 2)
+    words = size[:, 0] - 1
+    # two annotations (the usual case): one TED, the D_o sum 2·δ² (= δ² + δ² of the
+    # 2 × 2 matrix, bit for bit); other units from their matrices
+    two = np.flatnonzero(m == 2)
+    t2 = np.array([teds[k][0, 1] for k in two.tolist()], dtype=np.float64)
+    ted = np.zeros(U)
+    ted[two] = t2
+    more = np.flatnonzero(m != 2).tolist()
+    for k in more:
+        tm = np.asarray(teds[k], dtype=np.float64)
+        ted[k] = float(np.mean(tm[np.triu_indices(tm.shape[0], 1)]))
     alphas = {}
     for v in VARIANTS:
         st = res.alpha.get(v)
         if st is None:
             continue
         do = np.zeros(U)
-        m = np.zeros(U)
-        for k, d in enumerate(diags):
-            sz = np.asarray(d.sizes, dtype=np.float64)
-            tm = np.asarray(d.ted, dtype=np.float64)
+        d2 = delta_squared(t2, size[two, 0], size[two, 1], v)
+        do[two] = d2 + d2
+        for k in more:
+            sz = np.array([x.size for x in pr.sentences[k]], dtype=np.float64)
+            tm = np.asarray(teds[k], dtype=np.float64)
             do[k] = float(delta_squared(tm, sz[:, None], sz[None, :], v).sum()) / (len(sz) - 1)
-            m[k] = len(sz)
-        alphas[f"alpha_{v}"] = (do, m, float(st.d_e))
+        alphas[f"alpha_{v}"] = (do, m.copy(), float(st.d_e))
     correct, total = res.scores.unit_arrays()
     ratios = {}
     if total.shape[0] == U:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Protocol, Sequence, Union
 
+from synagree.distance.dask_exec import Executor
 from synagree.io.corpus import Corpus
 from synagree.stats.alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
 from synagree.stats.attachment import Counts
@@ -38,6 +39,7 @@ class Core(Protocol):
     trees: List[List[FlatTree]]
     vocab: Optional[Vocabulary]
     notes: List[str]
+    executor: Optional[Executor]  # where the TED passes run (None: here)
 
 
 class Section(Protocol):
@@ -69,9 +71,11 @@ def alpha_over(core: Core, units: Sequence[Sequence[FlatTree]],
     """α over other trees of the same units as ``core`` (relabelled, say).
 
     D_e is exact unless ``core``'s was estimated from sampled pairs; then as
-    many pairs are drawn for these trees.  Only pairable units take part.
+    many pairs are drawn for these trees.  Only pairable units take part.  The
+    pass runs where ``core``'s ran (its ``executor``, e.g. a Dask cluster).
     """
-    return tree_alpha(units, variants_of(core, variants), sample_pairs=sampled_pairs(core))
+    return tree_alpha(units, variants_of(core, variants), sample_pairs=sampled_pairs(core),
+                      executor=core.executor)
 
 
 @dataclass(frozen=True)

@@ -64,5 +64,5 @@ def hierarchy_scores(core: Core, options: HierarchyOptions) -> HierarchyScores:
     o = options
     values, info = hierarchical_metrics(core.corpus, o.spec, o.label_distance, o.plain_as_leaf,
                                         o.label_credit, variants_of(core), o.tag_syntax, o.bdm,
-                                        o.wu_palmer)
+                                        o.wu_palmer, executor=core.executor)
     return HierarchyScores(o, values, info)

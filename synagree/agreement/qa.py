@@ -93,6 +93,19 @@ def _pairable(result) -> _Pairable:
     return cache["pairable"]
 
 
+def pairable_units(result) -> _Pairable:
+    """The pairable units (two or more annotations) of ``result``, as α saw them:
+    positions in ``result.corpus.units``, their annotators (in corpus order) and
+    sentences; cached on the result.
+
+    Raises
+    ------
+    ValueError
+        The result carries no corpus.
+    """
+    return _pairable(result)
+
+
 def _cache(result) -> dict:
     c = getattr(result, "_qa_cache", None)
     if c is None:
@@ -200,7 +213,8 @@ def _subset_alpha(result, groups: Sequence[Tuple[int, Sequence[str]]],
         units = [[trees[k][a] for a in anns] for k, anns in groups]
         sampled = next((getattr(result.alpha[v], "sampled_pairs", None) for v in variants
                         if getattr(result.alpha[v], "sampled_pairs", None)), None)
-        cache[key] = tree_alpha(units, variants, sample_pairs=sampled).stats
+        cache[key] = tree_alpha(units, variants, sample_pairs=sampled,
+                                executor=getattr(result, "executor", None)).stats
     return cache[key]
 
 
@@ -1044,7 +1058,8 @@ def unit_matrix(result):
     cache = _cache(result)
     if "unit_matrix" not in cache:
         units = [list(t.values()) for t in _trees(result)]
-        cache["unit_matrix"] = unit_sums(UnitTrees.build(units), want_s=True)
+        cache["unit_matrix"] = unit_sums(UnitTrees.build(units), want_s=True,
+                                         executor=getattr(result, "executor", None))
     return cache["unit_matrix"]
 
 

@@ -6,6 +6,8 @@ from typing import Optional, SupportsFloat, Union, cast
 
 import numpy as np
 
+_AS_IS = frozenset({int, str, bool, type(None)})  # JSON values as they are
+
 
 def json_ready(x):
     """``x`` as `json.dumps` accepts it.
@@ -35,6 +37,8 @@ def json_ready(x):
     if isinstance(x, dict):
         return {str(k): json_ready(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
+        if all(type(v) in _AS_IS for v in x):  # long per-unit lists of ints or strings
+            return list(x)
         return [json_ready(v) for v in x]
     if isinstance(x, np.ndarray):
         return json_ready(x.tolist())

@@ -23,7 +23,7 @@ from synagree.cli.options import (
     whole_number,
 )
 from synagree.cli.tag_options import add_tag_syntax_args, check_dependency_input
-from synagree.distance.dask_exec import check_address, dask_executor
+from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
 from synagree.render.agreement import FORMATS, render
 from synagree.stats.alpha import VARIANTS
@@ -105,14 +105,6 @@ def add_worst_args(parser: argparse.ArgumentParser) -> None:
                              "much alpha rises when the sentence is left out")
 
 
-def dask_address(text: str) -> str:
-    """An argparse type: a Dask scheduler address (`synagree.distance.dask_exec.check_address`)."""
-    try:
-        return check_address(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc))
-
-
 def register(p: argparse.ArgumentParser) -> None:
     """The options of ``synagree agree``."""
     p.description = "Agreement between annotators of the same sentences."
@@ -125,9 +117,7 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_output(p, FORMATS, "table")
     options.add_bootstrap(p)
     options.add_sampling(p)
-    p.add_argument("--dask", metavar="ADDR", type=dask_address,
-                   help="run the all-pairs tiles on Dask: 'local' or tcp://scheduler:8786 "
-                        "(also tls://, ws://, wss://, ucx://; pip install 'synagree[dask]')")
+    options.add_dask(p)
     options.add_memory(p)
     options.add_quiet(p)
     p.add_argument("--max-warnings", type=options.whole_number(0), default=30, metavar="N",

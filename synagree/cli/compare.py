@@ -12,6 +12,7 @@ here pulls in numpy or the CoNLL-U reader.
 from __future__ import annotations
 
 import argparse
+from contextlib import nullcontext
 
 from synagree.base.problems import InputError
 from synagree.cli import baseline, humans_options, options
@@ -46,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_dependency(args: argparse.Namespace) -> int:
     """CoNLL-U files: the CoNLL 2018 metrics and the rest (docs/method.md §11)."""
+    from synagree.distance.dask_exec import dask_executor
     from synagree.evaluation.baseline import add_unit_data, compare_baseline
     from synagree.evaluation.compare import compare
     from synagree.io.files import emit
@@ -58,15 +60,19 @@ def _run_dependency(args: argparse.Namespace) -> int:
         raise InputError.single("<command line>", None, "usage",
                                 "--significance and --bootstrap need the exact D_e: drop "
                                 "--sample-pairs")
+    if args.dask and args.no_alpha:
+        raise InputError.single("<command line>", None, "usage",
+                                "--dask runs the alpha passes: drop --no-alpha")
     old = baseline.read_baseline(args, "compare")  # before the long run
-    res = compare(args.gold, args.systems, hierarchy=args.hierarchy, breakdown=args.breakdown,
-                  significance=args.significance, test_replicates=args.test_replicates,
-                  bootstrap=args.bootstrap, seed=args.seed,
-                  names=args.names, alpha=not args.no_alpha, sample_pairs=args.sample_pairs,
-                  exact=args.exact, level=args.ci_level, full_labels=args.full_labels,
-                  progress=not args.quiet, max_memory=args.max_memory,
-                  tag_syntax=args.tag_syntax, bdm=args.bdm, prf=args.prf,
-                  wu_palmer=args.wu_palmer)
+    with (dask_executor(args.dask) if args.dask else nullcontext(None)) as executor:
+        res = compare(args.gold, args.systems, hierarchy=args.hierarchy,
+                      breakdown=args.breakdown, significance=args.significance,
+                      test_replicates=args.test_replicates, bootstrap=args.bootstrap,
+                      seed=args.seed, names=args.names, alpha=not args.no_alpha,
+                      sample_pairs=args.sample_pairs, exact=args.exact, level=args.ci_level,
+                      full_labels=args.full_labels, progress=not args.quiet,
+                      max_memory=args.max_memory, tag_syntax=args.tag_syntax, bdm=args.bdm,
+                      prf=args.prf, wu_palmer=args.wu_palmer, executor=executor)
     if old is not None or output_format(args) == "json":  # per-unit data for --baseline
         add_unit_data(res)
     if old is not None:
@@ -117,6 +123,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="bracketed input: add alpha between gold and each system (over the "
                         "trees PARSEVAL compares)")
     options.add_sampling(p)
+    options.add_dask(p)
     options.add_memory(p)
     options.add_quiet(p)
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (method §15)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import nullcontext
+from typing import Any, Callable, ContextManager, Optional
 
 from synagree.base.problems import InputError, Problem, print_problems
 from synagree.cli import baseline as cli_baseline
@@ -64,14 +66,22 @@ def run(args: argparse.Namespace) -> int:
     fmt = output_format(args)
     check_options(args, fmt)
     old = cli_baseline.read_baseline(args, "compare")  # before the long run
-    res = compare_parseval(args.gold, args.systems, args.params or "collins", names=args.names,
-                           alpha=args.alpha, breakdown=args.breakdown,
-                           significance=args.significance,
-                           test_replicates=args.test_replicates, bootstrap=args.bootstrap,
-                           seed=args.seed,
-                           level=args.ci_level, sample_pairs=args.sample_pairs,
-                           exact=args.exact, progress=not args.quiet,
-                           max_memory=args.max_memory)
+    if args.dask and not args.alpha:
+        raise _usage("--dask runs the alpha passes: with bracketed files it needs --alpha")
+    ctx: ContextManager[Optional[Callable[..., Any]]] = nullcontext(None)
+    if args.dask:
+        from synagree.distance.dask_exec import dask_executor  # numpy: only when asked
+
+        ctx = dask_executor(args.dask)
+    with ctx as executor:
+        res = compare_parseval(args.gold, args.systems, args.params or "collins",
+                               names=args.names, alpha=args.alpha, breakdown=args.breakdown,
+                               significance=args.significance,
+                               test_replicates=args.test_replicates,
+                               bootstrap=args.bootstrap, seed=args.seed,
+                               level=args.ci_level, sample_pairs=args.sample_pairs,
+                               exact=args.exact, progress=not args.quiet,
+                               max_memory=args.max_memory, executor=executor)
     if old is not None or fmt == "json":  # per-sentence data for a later --baseline
         add_unit_data(res)
     if old is not None:

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import nullcontext
 
 from synagree.base.problems import InputError
 from synagree.cli import options
 from synagree.cli.plot_options import add_plot_args, corpus_option_reference, plot_settings
+from synagree.distance.dask_exec import dask_executor
 from synagree.noise.experiments import (
     MAX_GRID_POINTS,
     PAPER_SERIES,
@@ -29,15 +31,16 @@ def run(args: argparse.Namespace) -> int:
                                 "--metrics, --ylim and --corpus shape the figures: add --plot")
     if args.plot:
         pyplot()  # the optional dependency, before any run (missing-extra otherwise)
-    res = run_noise_experiment(
-        args.source, args.out, sample=None if args.sample == 0 else args.sample,
-        seed=args.seed, series=series, grid=grid, runs=args.runs, fmt=args.fmt,
-        phrase_style=args.phrase_style, cycles=args.cycles, label_scope=args.label_set,
-        exclude_current_label=args.exclude_current_label,
-        exclude_current_head=args.exclude_current_head,
-        progress=not args.quiet, overwrite=args.overwrite,
-        hierarchy=args.hierarchy, reattach_draw=args.reattach_draw,
-        max_memory=args.max_memory)
+    with (dask_executor(args.dask) if args.dask else nullcontext(None)) as executor:
+        res = run_noise_experiment(
+            args.source, args.out, sample=None if args.sample == 0 else args.sample,
+            seed=args.seed, series=series, grid=grid, runs=args.runs, fmt=args.fmt,
+            phrase_style=args.phrase_style, cycles=args.cycles, label_scope=args.label_set,
+            exclude_current_label=args.exclude_current_label,
+            exclude_current_head=args.exclude_current_head,
+            progress=not args.quiet, overwrite=args.overwrite,
+            hierarchy=args.hierarchy, reattach_draw=args.reattach_draw,
+            max_memory=args.max_memory, executor=executor)
     if not args.quiet:
         for w in res.warnings:
             print(f"synagree noise: note: {w}", file=sys.stderr)
@@ -99,5 +102,6 @@ def register(p: argparse.ArgumentParser) -> None:
     add_plot_args(p)
     p.add_argument("--overwrite", action="store_true",
                    help="discard results already in OUT instead of resuming")
+    options.add_dask(p)
     options.add_memory(p)
     options.add_quiet(p)

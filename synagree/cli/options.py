@@ -16,6 +16,8 @@ One concept has one name, one default and one validation everywhere:
 ``--variant V``        which α variant ranks sentences (plain, diff, norm)
 ``--sample-pairs N``   estimate D_e from N random tree pairs (≥ 100)
 ``--max-memory SIZE``  refuse work planned to need more memory (default 4G)
+``--dask ADDR``        run the long passes on a Dask cluster (``local`` or
+                       ``tcp://HOST:PORT``)
 =====================  ===========================================================
 
 Values are checked by argparse ``type=`` functions, so a bad value ends with
@@ -31,6 +33,7 @@ import os
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypedDict
 
+from synagree.base.addresses import check_address
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 from synagree.base.problems import InputError
 from synagree.io.files import check_output, output_target
@@ -251,7 +254,8 @@ def add_sampling(p: argparse.ArgumentParser) -> None:
     """``--sample-pairs`` and ``--exact``: estimated or exact D_e."""
     p.add_argument("--sample-pairs", type=whole_number(100, 10**9), default=None, metavar="N",
                    help="estimate D_e from N random tree pairs (D_o stays exact); by "
-                        "default D_e is exact unless its cost is over budget, then sampled "
+                        "default D_e is exact when that fits about a second of work, else "
+                        "sampled until the SE of every alpha is at most 1e-4 "
                         "(docs/method.md §5.3)")
     p.add_argument("--exact", action="store_true",
                    help="always compute D_e exactly, however large the corpus")
@@ -278,6 +282,24 @@ def add_preannotation(p: argparse.ArgumentParser) -> None:
                         "--dirs): per annotator the share of arcs kept and changed, "
                         "agreement on each, and alpha and LAS with and without the arcs "
                         "every annotator kept (docs/method.md §29)")
+
+
+def dask_address(text: str) -> str:
+    """An argparse type: a Dask scheduler address (`synagree.base.addresses.check_address`)."""
+    try:
+        return check_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc))
+
+
+def add_dask(p: argparse.ArgumentParser) -> None:
+    """``--dask ADDR``: run the command's long passes on a Dask cluster."""
+    p.add_argument("--dask", metavar="ADDR", type=dask_address,
+                   help="run the long passes on Dask (the tree-edit-distance passes of alpha "
+                        "and of every option; noise: the runs, one task each): 'local' (a "
+                        "cluster on this machine) or tcp://scheduler:8786 (also tls://, "
+                        "ws://, wss://, ucx://); the numbers are those of a local run (pip "
+                        "install 'synagree[dask]')")
 
 
 def add_memory(p: argparse.ArgumentParser) -> None:

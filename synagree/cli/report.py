@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import nullcontext
 
 from synagree.agreement.agree import load_corpus
 from synagree.agreement.extra_file import read_with_extra
@@ -16,6 +17,7 @@ from synagree.cli.categorical import parse_layers
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.cli.plan import width_value as plan_width
 from synagree.cli.plot_options import add_plot_args, plot_settings
+from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
 from synagree.noise.results import read_config
 from synagree.render.html import OUTPUTS, build_report, read_noise
@@ -64,12 +66,15 @@ def run(args: argparse.Namespace) -> int:
                                                    args.preannotation, role="pre-annotation",
                                                    option="--preannotation",
                                                    **input_options(args)))
-    rep = qa_report(corpus, layers=layers, skip_id_like=not named, bootstrap=args.bootstrap,
-                    seed=args.seed, level=args.ci_level, worst=args.worst,
-                    variant=args.variant, baseline=old, sample_pairs=args.sample_pairs,
-                    exact=args.exact, max_memory=args.max_memory, progress=not args.quiet,
-                    band=band, preannotation=pre, bias=args.bias, by=args.by, where=where,
-                    plan=PlanOptions(args.plan) if args.plan else None)
+    # the report's passes (α, pairwise and leave-one-out α) run on the executor
+    with (dask_executor(args.dask) if args.dask else nullcontext(None)) as executor:
+        rep = qa_report(corpus, layers=layers, skip_id_like=not named, bootstrap=args.bootstrap,
+                        seed=args.seed, level=args.ci_level, worst=args.worst,
+                        variant=args.variant, baseline=old, sample_pairs=args.sample_pairs,
+                        exact=args.exact, max_memory=args.max_memory, progress=not args.quiet,
+                        band=band, preannotation=pre, bias=args.bias, by=args.by, where=where,
+                        plan=PlanOptions(args.plan) if args.plan else None,
+                        executor=executor)
     if rep.agreement.warnings and not args.quiet:
         print_problems(rep.agreement.warnings, limit=10)
     text = build_report(rep, output, noise=args.noise or None,
@@ -119,5 +124,6 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="also the sentences needed for an interval of alpha no wider than "
                         "WIDTH at --ci-level, from this round as the pilot")
     question_options.add_question_args(p)  # --bias, --by, --where
+    options.add_dask(p)
     options.add_memory(p)
     options.add_quiet(p)

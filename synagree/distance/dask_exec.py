@@ -1,9 +1,16 @@
-"""Run the tiles of the all-pairs computation on a Dask cluster (optional extra).
+"""Run the long passes on a Dask cluster (optional extra).
 
-``pip install 'synagree[dask]'``.  The pair space is tiled into blocks of
-units (`synagree.distance.sums.tiles`); each tile pair is one task running
-the compiled kernel on a worker; the driver reduces the results in the fixed
-tile order, so the sums are bit-identical to a local run.
+``pip install 'synagree[dask]'``.  Two kinds of work go to the workers:
+
+* the all-pairs TED passes: the pair space is tiled into blocks of units
+  (`synagree.distance.sums.tiles`); each tile pair is one task running the
+  compiled kernel on a worker; the driver reduces the results in the fixed
+  tile order, so the sums are bit-identical to a local run;
+* independent jobs (the runs of a noise experiment): one task per job, the
+  results taken in submission order (`DaskExecutor.map`).
+
+The packed trees (or the shared state of the jobs) are scattered to every
+worker once per pass.
 
 On an HPC cluster, start a scheduler with dask-jobqueue and pass its
 address, e.g. with SLURM::
@@ -17,63 +24,33 @@ address, e.g. with SLURM::
 """
 from __future__ import annotations
 
-import re
+from collections import deque
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, TypeVar
 
+from synagree.base.addresses import SCHEMES, check_address
 from synagree.base.problems import InputError
 from synagree.distance.sums import run_tile
 
 #: runs the tiles of `synagree.distance.sums.unit_sums` elsewhere: ``run(ut, costs, spans, want_s)``
 Executor = Callable[..., Any]
 
-SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
-"""The network schemes of Dask scheduler addresses (``inproc`` is in-process only)."""
+__all__ = ["DaskExecutor", "Executor", "JobMap", "SCHEMES", "check_address", "dask_executor"]
 
-_ADDRESS = re.compile(r"(?P<scheme>[a-z]+)://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)"
-                      r":(?P<port>[0-9]{1,5})")
+S = TypeVar("S")
+T = TypeVar("T")
+R = TypeVar("R")
 
 
-def check_address(address: str) -> str:
-    """``address`` if it is a Dask scheduler address `dask_executor` accepts.
+class JobMap(Protocol):
+    """Runs independent jobs elsewhere, results in order (`DaskExecutor.map`)."""
 
-    ``local`` (a cluster on this machine) or ``SCHEME://HOST:PORT`` with a scheme
-    of `SCHEMES`, a host name, IPv4 address or bracketed IPv6 address, and a
-    port from 1 to 65535.
+    def map(self, fn: Callable[[S, T], R], shared: S, items: Iterable[T]) -> Iterator[R]:
+        """``fn(shared, item)`` per item, in item order."""
+        ...
 
-    Parameters
-    ----------
-    address : str
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    ValueError
-        Anything else, with what is wrong.
-
-    Examples
-    --------
-    >>> check_address("tcp://10.0.0.5:8786"), check_address("local")
-    ('tcp://10.0.0.5:8786', 'local')
-    >>> try:
-    ...     check_address("http://x")
-    ... except ValueError as exc:
-    ...     print(exc)
-    must be 'local' or tcp://HOST:PORT (also tls, ws, wss, ucx), got 'http://x'
-    """
-    if address == "local":
-        return address
-    form = f"must be 'local' or tcp://HOST:PORT (also {', '.join(SCHEMES[1:])}), "
-    m = _ADDRESS.fullmatch(address)
-    if not m or m.group("scheme") not in SCHEMES:
-        raise ValueError(form + f"got {address!r}")
-    port = int(m.group("port"))
-    if not 1 <= port <= 65535:
-        raise ValueError(form + f"with a port from 1 to 65535, got {address!r}")
-    return address
+#: futures in flight at once in `DaskExecutor.map`, per worker thread
+MAP_WINDOW_PER_THREAD = 8
 
 
 def _require_dask():
@@ -86,12 +63,103 @@ def _require_dask():
     return Client, LocalCluster
 
 
-@contextmanager
-def dask_executor(address: str = "local", n_workers: Optional[int] = None) -> Iterator:
-    """Context manager yielding an executor for `synagree.distance.sums.unit_sums`.
+class DaskExecutor:
+    """An executor on a Dask client: the tiles of a TED pass, or independent jobs.
 
-    Each tile pair becomes one Dask task; the results are taken in span order,
-    so the reduction order (and the sums, bit for bit) is that of a local run.
+    Calling it runs tiles (the ``executor`` of `synagree.distance.sums.unit_sums`
+    and `synagree.stats.alpha.tree_alpha`); `map` runs jobs.  Results come back
+    in submission order, so every reduction is done in the order of a local run
+    and the numbers are bit-identical to it.
+
+    Parameters
+    ----------
+    client : distributed.Client
+        A connected client.
+
+    Attributes
+    ----------
+    tasks : int
+        Tasks submitted so far (tiles and jobs).
+
+    Examples
+    --------
+    Not run here: it needs a cluster (`dask_executor` makes one).
+
+    >>> from synagree.distance.sums import UnitTrees, unit_sums
+    >>> with dask_executor("local", n_workers=2) as ex:  # doctest: +SKIP
+    ...     sums = unit_sums(UnitTrees.build(units), executor=ex)
+    ...     rows = list(ex.map(run_one, shared, jobs))
+    """
+
+    def __init__(self, client: Any):
+        self.client = client
+        self.tasks = 0
+        self.closed = False
+
+    def _open_client(self) -> Any:
+        if self.closed:
+            raise RuntimeError("the Dask executor is closed (its `with dask_executor(...)` "
+                               "block has ended): run the passes inside the block")
+        return self.client
+
+    def __call__(self, ut: Any, costs: Any, spans: Iterable, want_s: bool) -> Iterator:
+        """Run the tile pairs ``spans`` (`synagree.distance.sums.run_tile`), in order."""
+        client = self._open_client()
+        ut_f = client.scatter(ut, broadcast=True)
+        futures = [client.submit(run_tile, ut_f, costs, sp, want_s, pure=False)
+                   for sp in spans]
+        self.tasks += len(futures)
+        for f in futures:  # in span order: the reduction order stays fixed
+            yield f.result()
+            f.release()
+
+    def map(self, fn: Callable[[S, T], R], shared: S, items: Iterable[T]) -> Iterator[R]:
+        """``fn(shared, item)`` for every item, one task each, results in item order.
+
+        ``shared`` is sent to every worker once.  At most
+        `MAP_WINDOW_PER_THREAD` tasks per worker thread are in flight, so a
+        consumer that stops early (or a long list of jobs) leaves little work
+        queued; the results are yielded as soon as each, in order, is done.
+        """
+        client = self._open_client()
+        shared_f = client.scatter(shared, broadcast=True)
+        threads = sum(client.nthreads().values()) or 1
+        window = max(2, MAP_WINDOW_PER_THREAD * threads)
+        pending: deque = deque()
+        it = iter(items)
+
+        def submit_one() -> bool:
+            item = next(it, _END)
+            if item is _END:
+                return False
+            pending.append(client.submit(fn, shared_f, item, pure=False))
+            self.tasks += 1
+            return True
+
+        try:
+            while len(pending) < window and submit_one():
+                pass
+            while pending:
+                f = pending.popleft()
+                yield f.result()
+                f.release()
+                submit_one()
+        finally:  # stopped early: cancel what is still queued
+            if pending:
+                client.cancel(list(pending))
+
+
+_END = object()
+
+
+@contextmanager
+def dask_executor(address: str = "local",
+                  n_workers: Optional[int] = None) -> Iterator[DaskExecutor]:
+    """Context manager yielding a `DaskExecutor` on a cluster.
+
+    Each tile pair (or job) becomes one Dask task; the results are taken in
+    submission order, so the reduction order (and the sums, bit for bit) is
+    that of a local run.
 
     Parameters
     ----------
@@ -103,8 +171,9 @@ def dask_executor(address: str = "local", n_workers: Optional[int] = None) -> It
 
     Yields
     ------
-    callable
-        ``run(ut, costs, spans, want_s)``, the executor.
+    DaskExecutor
+        Call it as the executor of `synagree.distance.sums.unit_sums`
+        (``run(ut, costs, spans, want_s)``); `DaskExecutor.map` runs jobs.
 
     Raises
     ------
@@ -139,17 +208,11 @@ def dask_executor(address: str = "local", n_workers: Optional[int] = None) -> It
         except (OSError, ValueError) as exc:  # refused, timed out, a scheme not built in
             raise InputError.single("<command line>", None, "dask-connect",
                                     f"cannot reach the Dask scheduler at {address}: {exc}")
-
-    def run(ut, costs, spans, want_s):
-        ut_f = client.scatter(ut, broadcast=True)
-        futures = [client.submit(run_tile, ut_f, costs, sp, want_s, pure=False)
-                   for sp in spans]
-        for f in futures:  # in span order: the reduction order stays fixed
-            yield f.result()
-
+    ex = DaskExecutor(client)
     try:
-        yield run
+        yield ex
     finally:
+        ex.closed = True
         client.close()
         if cluster is not None:
             cluster.close()

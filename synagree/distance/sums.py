@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -230,7 +230,7 @@ def tiles(n_units: int, tile: int) -> List[Tuple[int, int, int, int]]:
 
 
 def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int, int, int],
-             want_s: bool) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray], np.ndarray]:
+             want_s: Union[bool, str]) -> Tuple[np.ndarray, np.ndarray, Any, np.ndarray]:
     """Compute one tile pair with the compiled kernel.
 
     Parameters
@@ -240,8 +240,10 @@ def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int,
         Edit costs; None: unit costs.
     span : (int, int, int, int)
         ``(r0, r1, c0, c1)`` from `tiles`.
-    want_s : bool
-        Also return the unit × unit block.
+    want_s : bool or "margins"
+        Also return the unit × unit block; ``"margins"``: only its sums, per
+        row unit and per column unit (what `unit_sums`' ``want_full`` needs:
+        O(units) to send back from a worker instead of the block).
 
     Returns
     -------
@@ -249,8 +251,10 @@ def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int,
         (r1−r0, 3): Σ over the units v of the tile (v > u on a diagonal tile).
     diag : numpy.ndarray
         (r1−r0, 3): Σ_{i≠j in u} δ² on a diagonal tile, zeros otherwise.
-    S : numpy.ndarray or None
-        (r1−r0, c1−c0, 3) block when ``want_s`` (v ≥ u only on a diagonal tile).
+    S : numpy.ndarray, (numpy.ndarray, numpy.ndarray) or None
+        (r1−r0, c1−c0, 3) block when ``want_s`` (v ≥ u only on a diagonal tile);
+        with ``"margins"``, its sums over the columns (r1−r0, 3) and over the
+        rows (c1−c0, 3; on a diagonal tile the strict upper part, mirrored).
 
     Examples
     --------
@@ -280,8 +284,21 @@ def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int,
     woff = ut.woff
     within = np.zeros(int(woff[r1] - woff[r0]) if r0 == c0 else 0)
     kernels.tile(ut.pack, dc, ic, rm, unit, ut.uoff, ut.utree, ut.ucount, ut.pack.sizes, span,
-                 want_s, s, row, diag, woff - woff[r0], within)
+                 bool(want_s), s, row, diag, woff - woff[r0], within)
+    if want_s == MARGINS:
+        return row, diag, _margins(s, r0 == c0), within
     return row, diag, (s if want_s else None), within
+
+
+MARGINS = "margins"
+
+
+def _margins(s: np.ndarray, diagonal: bool) -> Tuple[np.ndarray, np.ndarray]:
+    """A tile block's sums per row unit and per column unit (see `unit_sums`'s ``full``);
+    a diagonal tile holds v ≥ u only: its column sums take the strict upper part."""
+    if diagonal:
+        return s.sum(axis=1), np.triu(np.moveaxis(s, 2, 0), 1).sum(axis=1).T
+    return s.sum(axis=1), s.sum(axis=0)
 
 
 def tile_work(ut: UnitTrees, span: Tuple[int, int, int, int]) -> float:
@@ -430,7 +447,10 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
     bar = (Progress(sum(work), "tree pairs", title=EXACT_TITLE)
            if wanted(progress) else None)
 
-    results: Iterable = (executor or local_executor)(ut, costs, spans, want_s or want_full)
+    # the block only when S is kept; for the full row sums, the tiles' margins (O(units)
+    # from a worker, not the block): the same sums of the same block, bit for bit
+    mode: Union[bool, str] = True if want_s else (MARGINS if want_full else False)
+    results: Iterable = (executor or local_executor)(ut, costs, spans, mode)
     for span, w, res in zip(spans, work, results):
         r, d, s = res[0], res[1], res[2]
         r0, r1, c0, c1 = span
@@ -441,12 +461,10 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
                 within[woff[r0]:woff[r1]] = res[3]
             else:
                 within = None
-        if full is not None:  # s: (rows, cols, 3); a diagonal tile holds v >= u only
-            full[r0:r1] += s.sum(axis=1)
-            if r0 == c0:
-                full[c0:c1] += np.triu(np.moveaxis(s, 2, 0), 1).sum(axis=1).T
-            else:
-                full[c0:c1] += s.sum(axis=0)
+        if full is not None:
+            fr, fc = s if mode == MARGINS else _margins(s, r0 == c0)
+            full[r0:r1] += fr
+            full[c0:c1] += fc
         if S is not None:
             blk = np.moveaxis(s, 2, 0)  # (3, rows, cols)
             if r0 == c0:  # the kernel filled v >= u only: mirror the strict upper part
@@ -479,6 +497,13 @@ class SampledDe:
         Value pairs drawn.
     control_variate : bool
         Whether the control-variate estimator was used.
+    costlier : bool
+        The draws the target SE needs would have cost more DP cells than the
+        exact pass (``max_cells``): the estimate stops short of the target, and
+        `synagree.stats.alpha.tree_alpha` computes D_e exactly instead.
+    projected : (int, float), optional
+        With ``costlier``: the pairs the target needed in all, and their DP
+        cells (with `PAIR_OVERHEAD_CELLS` a pair).
 
     See Also
     --------
@@ -506,6 +531,8 @@ class SampledDe:
     se: np.ndarray  # (3,)
     pairs: int
     control_variate: bool
+    costlier: bool = False
+    projected: Optional[Tuple[int, float]] = None
 
 
 HIST_CHUNK = 8192  # pairs whose label histograms are compared at once
@@ -556,16 +583,130 @@ def _label_histograms(pack: "_ted.TreePack") -> np.ndarray:
     return h
 
 
+#: size bins of the strata (unordered pairs of bins: at most SIZE_BINS·(SIZE_BINS+1)/2 strata)
+SIZE_BINS = 12
+#: pairs drawn (at least) in every stratum
+MIN_STRATUM_PAIRS = 64
+#: pairs whose distances and features are computed at once (bounds the memory)
+SAMPLE_CHUNK = 262_144
+#: the cost of a sampled pair beyond its DP cells (drawing, de-duplicating, features),
+#: in cells of the kernel: for weighing the strata and against the exact pass
+PAIR_OVERHEAD_CELLS = 400
+
+
+class _Strata:
+    """Value pairs stratified by the size bins of their two trees (docs/method.md §5.3).
+
+    Stratum h holds the ordered pairs (i, j), i ≠ j, whose bins are {p, q};
+    ``weight[h]`` is its share of all n(n−1) ordered pairs (exact).
+    """
+
+    def __init__(self, size: np.ndarray, bins: int):
+        n = size.shape[0]
+        qs = np.quantile(size, np.linspace(0.0, 1.0, bins + 1)[1:-1]) if n else np.zeros(0)
+        edges = np.unique(qs)
+        b = np.searchsorted(edges, size, side="right")  # bin of each value
+        order = np.argsort(b, kind="stable")
+        counts = np.bincount(b, minlength=edges.shape[0] + 1)
+        starts = np.concatenate([[0], np.cumsum(counts)])
+        self.members = [order[starts[k]:starts[k + 1]] for k in range(counts.shape[0])]
+        pq = [(p, q) for p in range(counts.shape[0]) for q in range(p, counts.shape[0])]
+        pairs = np.array([counts[p] * (counts[p] - 1) if p == q else 2 * counts[p] * counts[q]
+                          for p, q in pq], dtype=np.float64)
+        keep = pairs > 0
+        self.pq = [x for x, k in zip(pq, keep) if k]
+        self.weight = pairs[keep] / max(float(n) * (n - 1), 1.0)
+
+    def __len__(self) -> int:
+        return len(self.pq)
+
+    def draw(self, h: int, k: int, rng: np.random.Generator) -> Tuple[np.ndarray, np.ndarray]:
+        """``k`` value pairs of stratum ``h``, uniformly (δ² is symmetric: one order)."""
+        p, q = self.pq[h]
+        mp, mq = self.members[p], self.members[q]
+        i = rng.integers(0, mp.shape[0], size=k)
+        if p == q:
+            j = rng.integers(0, mp.shape[0] - 1, size=k)
+            j = j + (j >= i)  # uniform over the others
+            return mp[i], mp[j]
+        return mp[i], mq[rng.integers(0, mq.shape[0], size=k)]
+
+
+class _Moments:
+    """Per stratum: pairs drawn, means and centred cross-products of [features, δ²],
+    merged chunk by chunk (Chan et al.'s pairwise update), so that no drawn pair
+    is kept."""
+
+    def __init__(self, strata: int, width: int):
+        self.n = np.zeros(strata)
+        self.mean = np.zeros((strata, width))
+        self.M = np.zeros((strata, width, width))
+
+    def add(self, h: int, Z: np.ndarray) -> None:
+        nb = Z.shape[0]
+        if nb == 0:
+            return
+        mb = Z.mean(axis=0)
+        C = Z - mb
+        Mb = C.T @ C
+        na = self.n[h]
+        tot = na + nb
+        d = mb - self.mean[h]
+        self.M[h] += Mb + np.outer(d, d) * (na * nb / tot)
+        self.mean[h] += d * (nb / tot)
+        self.n[h] = tot
+
+
+def _combined_estimate(mom: _Moments, weight: np.ndarray, n_feat: int,
+                       mu: Optional[np.ndarray]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The combined regression estimate of a stratified sample (Cochran 1977, §7.9).
+
+    Returns (estimate per variant, its standard error, the residual variance
+    S²_vh per stratum and variant, which the allocation of the next draw uses).
+    """
+    n = mom.n
+    f = slice(0, n_feat)
+    y = slice(n_feat, None)
+    w2 = weight ** 2 / (n * (n - 1))  # Var(stratum mean) per unit of variance
+    est = weight @ mom.mean[:, y]
+    Syy = np.einsum("hvv->hv", mom.M[:, y, y])
+    if n_feat and mu is not None:
+        A = np.einsum("h,hij->ij", w2, mom.M[:, f, f])
+        B = np.einsum("h,hiv->iv", w2, mom.M[:, f, y])
+        scale = np.sqrt(np.diag(A))
+        scale[scale == 0] = 1.0
+        beta = np.linalg.lstsq(A / np.outer(scale, scale), B / scale[:, None],
+                               rcond=None)[0] / scale[:, None]  # (features, variants)
+        est = est - (weight @ mom.mean[:, f] - mu) @ beta
+        # residual sums of squares per stratum: Syy − 2 β·Sxy + βᵀ Sxx β
+        resid = (Syy - 2.0 * np.einsum("hiv,iv->hv", mom.M[:, f, y], beta)
+                 + np.einsum("iv,hij,jv->hv", beta, mom.M[:, f, f], beta))
+    else:
+        resid = Syy
+    resid = np.maximum(resid, 0.0)
+    var = (w2[:, None] * resid).sum(axis=0)
+    return est, np.sqrt(var), resid / np.maximum(n - 1, 1)[:, None]
+
+
 def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
                costs: Optional["_ted.Costs"] = None, control_variate: bool = True,
                target_se: Optional[float] = None, d_o: Optional[np.ndarray] = None,
-               max_pairs: int = 5_000_000, progress: Optional[bool] = None) -> SampledDe:
-    """Estimate D_e from uniformly drawn ordered pairs of distinct values.
+               max_pairs: int = 5_000_000, progress: Optional[bool] = None,
+               max_cells: Optional[float] = None) -> SampledDe:
+    """Estimate D_e from value pairs drawn by size strata.
 
-    docs/method.md §5.3.  δ² of each drawn pair is exact; the control-variate
+    docs/method.md §5.3.  The ordered pairs of distinct values are cut into
+    strata by the size bins of their two trees (`SIZE_BINS` bins at the
+    quantiles of the values' sizes); the share of every stratum is known
+    exactly.  The first ``n_pairs`` pairs are spread over the strata in
+    proportion to their shares; with ``target_se``, more are drawn where
+    they reduce the standard error most per unit of kernel work (Neyman
+    allocation with costs, from each stratum's residual spread and its mean
+    DP cells), until every variant's SE of α is at most ``target_se``.
+    δ² of each drawn pair is exact; the control-variate (combined regression)
     estimator subtracts the regression on features of tree sizes and label
-    histograms whose exact all-pairs means are known, which shrinks the
-    standard error.
+    histograms whose exact all-pairs means are known.  Drawn pairs are not
+    kept: every chunk is reduced to per-stratum moments.
 
     Parameters
     ----------
@@ -588,6 +729,9 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
     progress : bool, optional
         A bar in drawn pairs titled ``sampled D_e`` (its total grows when more
         pairs are drawn); None: the process default.
+    max_cells : float, optional
+        With ``target_se``: stop when the draws the target needs would cost
+        more than this many DP cells (the exact pass's, `SampledDe.costlier`).
 
     Returns
     -------
@@ -612,72 +756,117 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
     """
     rng = np.random.default_rng(seed)
     value_tree = np.concatenate(ut.which) if ut.which else np.zeros(0, np.int64)
-    n = value_tree.shape[0]
     sz = ut.pack.sizes
     hist = _label_histograms(ut.pack) if control_variate else None
     mu = _cv_means(sz[value_tree], hist, value_tree) if hist is not None else None
+    n_feat = 6 if control_variate else 0
+    # as many bins as the first draw can fill: B(B+1)/2 strata of MIN_STRATUM_PAIRS each
+    bins = int((math.sqrt(1.0 + 8.0 * n_pairs / MIN_STRATUM_PAIRS) - 1.0) / 2.0)
+    strata = _Strata(sz[value_tree].astype(np.float64), max(1, min(SIZE_BINS, bins)))
+    H = len(strata)
+    mom = _Moments(H, n_feat + 3)
+    cells = np.zeros(H)  # DP cells of the pairs drawn, per stratum
+    cl, cr = ut.pack.cl.astype(np.float64), ut.pack.cr.astype(np.float64)
     K1 = len(ut.pack) + 1
-    ys: List[np.ndarray] = []
-    Xs: List[np.ndarray] = []
-    want = int(n_pairs)
+    # first draw: in proportion to the strata's shares, at least MIN_STRATUM_PAIRS each
+    # (pairs are drawn with replacement: a stratum of few pairs is simply drawn often)
+    want = np.maximum(np.floor(strata.weight * n_pairs), MIN_STRATUM_PAIRS).astype(np.int64)
+    if target_se is None:  # exactly n_pairs: two a stratum, the rest by largest remainders
+        rest = int(n_pairs) - 2 * H
+        share = strata.weight * max(rest, 0)
+        want = 2 + np.floor(share).astype(np.int64)
+        short = int(n_pairs) - int(want.sum())
+        if short > 0:
+            want[np.argsort(-(share - np.floor(share)), kind="stable")[:short]] += 1
     drawn = 0
-    bar = (Progress(want, "pairs", title=SAMPLED_TITLE)
+    projected: Optional[Tuple[int, float]] = None
+    bar = (Progress(int(want.sum()), "pairs", title=SAMPLED_TITLE)
            if wanted(progress) else None)
+    est = se = np.zeros(3)
     while True:
-        i = rng.integers(0, n, size=want)
-        j = rng.integers(0, n - 1, size=want)
-        j = j + (j >= i)  # uniform over j ≠ i
-        ti, tj = value_tree[i], value_tree[j]
-        a, b = np.minimum(ti, tj), np.maximum(ti, tj)
-        uk, inv = np.unique(a * K1 + b, return_inverse=True)
-        ua, ub = uk // K1, uk % K1
-        d_u = np.zeros(uk.shape[0])  # identical trees: distance 0, no TED needed
-        diff = np.flatnonzero(ua != ub)
-        if bar is None:
-            d_u[diff] = _ted.pair_distances(ut.pack, ua[diff], ub[diff], costs)
-        else:
-            bar.total = drawn + want
-            scale = want / max(diff.shape[0], 1)  # the bar counts drawn pairs
-            for k0 in range(0, diff.shape[0], PROGRESS_CHUNK):
-                sl = diff[k0:k0 + PROGRESS_CHUNK]
+        # the draw of this round, stratum by stratum, in chunks of pairs
+        todo = [(h, int(k)) for h, k in enumerate(want.tolist()) if k > 0]
+        while todo:
+            chunk_i, chunk_j, chunk_h = [], [], []
+            room = SAMPLE_CHUNK
+            while todo and room > 0:
+                h, k = todo[0]
+                take = min(k, room)
+                i, j = strata.draw(h, take, rng)
+                chunk_i.append(i)
+                chunk_j.append(j)
+                chunk_h.append(np.full(take, h))
+                room -= take
+                todo[0] = (h, k - take)
+                if k == take:
+                    todo.pop(0)
+            ii, jj, hh = (np.concatenate(chunk_i), np.concatenate(chunk_j),
+                          np.concatenate(chunk_h))
+            ti, tj = value_tree[ii], value_tree[jj]
+            a, b = np.minimum(ti, tj), np.maximum(ti, tj)
+            uk, inv = np.unique(a * K1 + b, return_inverse=True)
+            ua, ub = uk // K1, uk % K1
+            d_u = np.zeros(uk.shape[0])  # identical trees: distance 0, no TED needed
+            diff = np.flatnonzero(ua != ub)
+            for k0 in range(0, diff.shape[0], PROGRESS_CHUNK if bar is not None
+                            else max(diff.shape[0], 1)):
+                sl = diff[k0:k0 + PROGRESS_CHUNK] if bar is not None else diff
                 d_u[sl] = _ted.pair_distances(ut.pack, ua[sl], ub[sl], costs)
-                bar.update(sl.shape[0] * scale)
-            bar.done = drawn + want
-        d = d_u[inv]
-        si, sj = sz[ti], sz[tj]
-        ys.append(np.stack([delta_squared(d, si, sj, v) for v in VARIANTS]))
-        if control_variate:
-            Xs.append(_cv_features(si, sj, hist, ti, tj))
-        drawn += want
-        y = np.concatenate(ys, axis=1)
-        est, se = y.mean(axis=1), y.std(axis=1, ddof=1) / math.sqrt(drawn)
-        if control_variate and drawn > 20:
-            X = np.concatenate(Xs, axis=0)
-            Xc = X - X.mean(axis=0)
-            scale = Xc.std(axis=0)
-            scale[scale == 0] = 1.0
-            # the same arrays for the three variants: made once (each is pairs × 6)
-            Z = Xc / scale
-            del Xc
-            Zm = (X - mu) / scale
-            del X
-            for k in range(3):
-                beta, *_ = np.linalg.lstsq(Z, y[k] - y[k].mean(), rcond=None)
-                adj = y[k] - Zm @ beta
-                est[k] = adj.mean()
-                se[k] = adj.std(ddof=1) / math.sqrt(drawn)
+                if bar is not None:
+                    bar.update(sl.shape[0] * ii.shape[0] / max(diff.shape[0], 1))
+            d = d_u[inv]
+            si, sj = sz[ti], sz[tj]
+            cols = [delta_squared(d, si, sj, v) for v in VARIANTS]
+            Z = np.column_stack(([_cv_features(si, sj, hist, ti, tj)] if hist is not None
+                                 else []) + cols)
+            pc = np.where(ti != tj, np.minimum(cl[ti] * cl[tj], cr[ti] * cr[tj]), 0.0)
+            cells += np.bincount(hh, pc, minlength=H)
+            order = np.argsort(hh, kind="stable")
+            bounds = np.searchsorted(hh[order], np.arange(H + 1))
+            for h in range(H):
+                if bounds[h + 1] > bounds[h]:
+                    mom.add(h, Z[order[bounds[h]:bounds[h + 1]]])
+            drawn += ii.shape[0]
+        est, se, resid = _combined_estimate(mom, strata.weight, n_feat, mu)
         if target_se is None or d_o is None or drawn >= max_pairs:
             break
         with np.errstate(divide="ignore", invalid="ignore"):
-            se_alpha = np.where(est > 0, d_o / est ** 2 * se, 0.0)
-        worst = float(np.max(se_alpha))
-        if worst <= target_se:
+            # the SE of D_e each variant may have: SE(α) = D_o / D_e² · SE(D_e)
+            allowed = np.where((est > 0) & (d_o > 0), target_se * est ** 2 / d_o, np.inf)
+        if np.all(se <= allowed):
             break
-        need = int(drawn * (worst / target_se) ** 2 * 1.1) - drawn
-        want = int(min(max(need, 10_000), max_pairs - drawn))
+        # Neyman allocation with costs for all variants at once: n_h ∝ r_h / √c_h,
+        # r_h² = Σ_v W_h² S²_vh / allowed_v², scaled so that every variant meets its
+        # target (Cochran §5.5); +10 % against the noise of the estimates
+        fin = np.isfinite(allowed)
+        c = np.maximum(cells / np.maximum(mom.n, 1), 0.0) + PAIR_OVERHEAD_CELLS
+        r = np.sqrt((strata.weight[:, None] ** 2 * resid[:, fin] / allowed[fin] ** 2)
+                    .sum(axis=1))
+        shape = r / np.sqrt(c)
+        if shape.sum() <= 0:
+            break
+        shape = shape / shape.sum()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            need = np.where(shape[:, None] > 0, strata.weight[:, None] ** 2 * resid[:, fin]
+                            / (shape[:, None] * allowed[fin] ** 2), 0.0).sum(axis=0)
+        total = float(np.max(need)) * 1.1
+        goal = np.maximum(np.ceil(total * shape), mom.n)
+        if max_cells is not None and float((goal * c).sum()) > max_cells:
+            # the exact pass is cheaper than the draws the target needs
+            projected = (int(goal.sum()), float((goal * c).sum()))
+            break
+        want = (goal - mom.n).astype(np.int64)
+        room = max_pairs - drawn
+        if want.sum() > room:
+            want = np.floor(want * (room / want.sum())).astype(np.int64)
+        want = np.maximum(want, 0)
+        if want.sum() == 0:
+            break
+        if bar is not None:
+            bar.total = drawn + int(want.sum())
     if bar is not None:
         bar.close()
-    return SampledDe(est, se, drawn, control_variate)
+    return SampledDe(est, se, drawn, control_variate, projected is not None, projected)
 
 
 def delta_squared(ted: np.ndarray, size_a: np.ndarray, size_b: np.ndarray,

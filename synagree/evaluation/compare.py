@@ -973,7 +973,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierarc
             R: Optional[int] = None, full_labels: bool = False,
             progress: Optional[bool] = None,
             max_memory: int = DEFAULT_MAX_MEMORY, tag_syntax: str = "plain",
-            bdm: bool = False, prf: bool = False, wu_palmer: bool = False) -> CompareResult:
+            bdm: bool = False, prf: bool = False, wu_palmer: bool = False,
+            executor: Optional[Callable[..., Any]] = None) -> CompareResult:
     r"""Score systems against gold: CoNLL 2018 scores, α, breakdowns, significance.
 
     docs/method.md §11.  Every file is read before any is refused, so the
@@ -1035,6 +1036,10 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierarc
     wu_palmer : bool
         Add ``LAS_wup``: head correct × the Wu–Palmer closeness of the labels
         (docs/method.md §15.5; needs ``hierarchy``).
+    executor : callable, optional
+        Runs the tiles of every system's α pass elsewhere (a Dask cluster,
+        `synagree.distance.dask_exec.DaskExecutor`); the numbers are those of a
+        local run.
 
     Returns
     -------
@@ -1150,7 +1155,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierarc
                 trees = [[gold_trees[k], built[at]] for k, at in slots]
                 ta = tree_alpha(trees, keep_unit_matrix=resample,
                                 sample_pairs=sample_pairs, seed=seed, progress=progress,
-                                exact=exact or resample)
+                                exact=exact or resample, executor=executor)
                 if ta.plan is not None and ta.plan.note:
                     sr.notes.append(f"{name}: {ta.plan.note}")
                 sr.alpha = ta.stats

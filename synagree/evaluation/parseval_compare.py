@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
 from synagree.base.frames import Frames, metric_rows
@@ -250,7 +250,8 @@ def compare_parseval(gold: Source, systems: Sequence[Source],
                      R: Optional[int] = None, seed: int = 0, level: float = 0.95,
                      sample_pairs: Optional[int] = None, exact: bool = False,
                      progress: Optional[bool] = None, max_memory: Optional[int] = None,
-                     engine: str = "auto") -> ParsevalComparison:
+                     engine: str = "auto",
+                     executor: Optional[Callable[..., Any]] = None) -> ParsevalComparison:
     r"""PARSEVAL of each system against gold, with the extras asked for.
 
     Every file is read before any is refused, so the problems of all files
@@ -285,6 +286,9 @@ def compare_parseval(gold: Source, systems: Sequence[Source],
         Bytes the significance tests may plan to use (default 4 GB).
     engine : {"auto", "c", "python"}
         See `synagree.evaluation.parseval.parseval`.
+    executor : callable, optional
+        Runs the tiles of the α passes elsewhere (a Dask cluster,
+        `synagree.distance.dask_exec.DaskExecutor`).
 
     Returns
     -------
@@ -343,7 +347,7 @@ def compare_parseval(gold: Source, systems: Sequence[Source],
                             f"(sentences after it are not scored)")
         out.systems.append(sp)
     if alpha:
-        _add_alpha(out, sample_pairs, exact or significance, seed, progress)
+        _add_alpha(out, sample_pairs, exact or significance, seed, progress, executor)
     if breakdown:
         from synagree.evaluation.parseval_breakdown import parseval_breakdown
         for sp in out.systems:
@@ -363,7 +367,7 @@ def compare_parseval(gold: Source, systems: Sequence[Source],
 
 
 def _add_alpha(out: ParsevalComparison, sample_pairs: Optional[int], exact: bool, seed: int,
-               progress: Optional[bool]) -> None:
+               progress: Optional[bool], executor: Optional[Callable[..., Any]]) -> None:
     # numpy and the TED engine: only now (see the module docstring)
     from synagree.evaluation.parseval_alpha import alpha_trees
     from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
@@ -380,7 +384,7 @@ def _add_alpha(out: ParsevalComparison, sample_pairs: Optional[int], exact: bool
             sp.unit_ted = {}
         else:
             ta = tree_alpha(units, sample_pairs=sample_pairs, seed=seed, progress=progress,
-                            exact=exact)
+                            exact=exact, executor=executor)
             if ta.plan is not None and ta.plan.note:
                 sp.notes.append(f"{sp.name}: {ta.plan.note}")
             sp.alpha = ta.stats

@@ -54,6 +54,7 @@ Metric values are fractions (1.0 = 100 %); an undefined α (D_e = 0) is
 """
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import math
@@ -106,6 +107,7 @@ from synagree.base.memory import check_noise
 from synagree.base.problems import InputError
 from synagree.base.progress import Progress
 from synagree.distance import ted as _ted
+from synagree.distance.dask_exec import JobMap
 from synagree.distance.sums import delta_squared
 from synagree.io.files import make_output_dir, output_error, write_atomic, writing
 from synagree.io.formats import Sentence
@@ -531,6 +533,17 @@ class RunEvaluator:
             self.timings["extra"] += time.perf_counter() - t0
         return row
 
+    def fork(self) -> "RunEvaluator":
+        """A copy for one run elsewhere (a Dask task): the sample's trees and
+        distances shared, the vocabulary (which a run may extend) and the
+        timings its own.  A run's numbers do not depend on the vocabulary's
+        numbering, only on which labels are equal, so they are those of a run
+        made here."""
+        twin = copy.copy(self)
+        twin.vocab = copy.deepcopy(self.vocab)
+        twin.timings = dict.fromkeys(self.timings, 0.0)
+        return twin
+
     def run(self, spec: RunSpec, exclude_current_label: bool = False,
             exclude_current_head: bool = False,
             reattach_draw: str = "nondominated") -> Dict[str, object]:
@@ -546,6 +559,31 @@ class RunEvaluator:
                                   "seed": spec.seed}
         row.update(self.evaluate(pert))
         return row
+
+
+#: one run as a job: the spec, exclude_current_label, exclude_current_head, reattach_draw
+RunJob = Tuple[RunSpec, bool, bool, str]
+
+
+def run_job(evaluator: RunEvaluator, job: RunJob) -> Tuple[Dict[str, object], Dict[str, float]]:
+    """One run on a fork of ``evaluator`` (a Dask task): its row and its timings.
+
+    Examples
+    --------
+    >>> from synagree.io.conllu import DepSentence
+    >>> from synagree.noise.perturb import label_set
+    >>> s = DepSentence.from_heads
+    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"])]
+    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 2, 2, ["#1", "#2"])
+    >>> ev = RunEvaluator(src)
+    >>> spec = RunSpec("relabel", 1.0, 0, 5)
+    >>> row, timings = run_job(ev, (spec, True, False, "nondominated"))
+    >>> row == ev.run(spec, True, False, "nondominated"), sorted(timings)[:2]
+    (True, ['alpha', 'extra'])
+    """
+    twin = evaluator.fork()
+    spec, exclude_label, exclude_head, draw = job
+    return twin.run(spec, exclude_label, exclude_head, draw), twin.timings
 
 
 def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequence[Any] = (),
@@ -820,7 +858,8 @@ def run_noise_experiment(sources: Sequence[Source],
                          max_runs: Optional[int] = None,
                          hierarchy: Optional[str] = None,
                          reattach_draw: str = "nondominated",
-                         max_memory: Optional[int] = None) -> ExperimentOutcome:
+                         max_memory: Optional[int] = None,
+                         executor: Optional["JobMap"] = None) -> ExperimentOutcome:
     r"""Run (or resume) a noise experiment into ``out_dir``; see the module docstring.
 
     docs/method.md §8.  Every finished run is appended to ``runs.jsonl`` at
@@ -862,6 +901,11 @@ def run_noise_experiment(sources: Sequence[Source],
     reattach_draw : {"nondominated", "reject"}
     max_memory : int, optional
         The memory limit (``--max-memory``; see `plan_experiment`).
+    executor : JobMap, optional
+        Runs the runs elsewhere, one task per run (a Dask cluster:
+        `synagree.distance.dask_exec.DaskExecutor`); the rows come back in
+        order and are logged as they come, with the numbers of a local run.
+        The timings are the workers'.
 
     Returns
     -------
@@ -1006,12 +1050,11 @@ def run_noise_experiment(sources: Sequence[Source],
             with open(log_path, "a", encoding="utf-8") as log_fh, \
                     open(csv_path, "a", encoding="utf-8", newline="") as csv_fh:
                 cw = csv.writer(csv_fh, lineterminator="\n")
-                for spec in todo:
-                    if max_runs is not None and computed >= max_runs:
-                        stopped = True
-                        break
-                    row = evaluator.run(spec, exclude_current_label, exclude_current_head,
-                                        reattach_draw)
+                if max_runs is not None and len(todo) > max_runs:
+                    todo, stopped = todo[:max_runs], True
+                for spec, row in zip(todo, _rows(evaluator, todo, exclude_current_label,
+                                                 exclude_current_head, reattach_draw,
+                                                 executor)):
                     log_fh.write(_dumps(row) + "\n")
                     log_fh.flush()
                     os.fsync(log_fh.fileno())
@@ -1053,6 +1096,24 @@ def run_noise_experiment(sources: Sequence[Source],
     return ExperimentOutcome(out, config, rows, summary, columns, metrics, len(done) - computed,
                              computed, time.perf_counter() - t_start, dict(evaluator.timings),
                              files, source.warnings)
+
+
+def _rows(evaluator: RunEvaluator, specs: Sequence[RunSpec], exclude_current_label: bool,
+          exclude_current_head: bool, reattach_draw: str,
+          executor: Optional["JobMap"]) -> Iterator[Dict[str, object]]:
+    """The rows of ``specs`` in order: computed here, or one task per run on ``executor``
+    (the workers' timings added to ``evaluator``'s)."""
+    if executor is None:
+        for spec in specs:
+            yield evaluator.run(spec, exclude_current_label, exclude_current_head,
+                                reattach_draw)
+        return
+    jobs = [(spec, exclude_current_label, exclude_current_head, reattach_draw)
+            for spec in specs]
+    for row, timings in executor.map(run_job, evaluator, jobs):
+        for k, t in timings.items():
+            evaluator.timings[k] = evaluator.timings.get(k, 0.0) + t
+        yield row
 
 
 # --------------------------------------------------------------------------

@@ -23,7 +23,7 @@ The syntactic variants take δ from one TED per tree pair:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import (
     Any,
     Dict,
@@ -247,6 +247,28 @@ def _unit_teds(ut: UnitTrees, costs: Optional["_ted.Costs"],
     return out  # type: ignore[return-value]
 
 
+def _within_sums(ut: UnitTrees, unit_ted: List[np.ndarray]) -> np.ndarray:
+    """(U, 3): Σ_{i≠j in u} δ² per unit and variant, from the units' TED matrices
+    (D_o stays exact when D_e is sampled).  Units of two annotations in one array
+    operation: their sum is δ² + δ², as the 2 × 2 matrix's sum is, bit for bit."""
+    sizes = ut.pack.sizes
+    m = ut.m
+    diag = np.zeros((ut.n_units, 3))
+    two = np.flatnonzero(m == 2)
+    if two.shape[0]:
+        ids = np.stack([ut.which[k] for k in two.tolist()])
+        t = np.array([unit_ted[k][0, 1] for k in two.tolist()], dtype=np.float64)
+        for vi, v in enumerate(VARIANTS):
+            d2 = delta_squared(t, sizes[ids[:, 0]], sizes[ids[:, 1]], v)
+            diag[two, vi] = d2 + d2
+    for k in np.flatnonzero(m != 2).tolist():
+        s = sizes[ut.which[k]]
+        tm = unit_ted[k]
+        for vi, v in enumerate(VARIANTS):
+            diag[k, vi] = delta_squared(tm, s[:, None], s[None, :], v).sum()
+    return diag
+
+
 def tree_alpha(units: Sequence[Sequence[FlatTree]],
                variants: Sequence[str] = VARIANTS,
                costs: Optional["_ted.Costs"] = None,
@@ -281,7 +303,9 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     seed : int
         Seed of the sampled pairs.
     executor : callable, optional
-        Runs the tiles elsewhere (e.g. Dask, `synagree.distance.dask_exec`).
+        Runs the tiles of the exact pass elsewhere (e.g. Dask,
+        `synagree.distance.dask_exec`); a sampled D_e is computed here, and the
+        plan's note says so.
     progress : bool, optional
         Progress bar on stderr when it is a terminal, titled ``exact D_e`` or
         ``sampled D_e``; None: the process default (`synagree.base.progress.wanted`).
@@ -335,24 +359,30 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     n = ut.n_values
 
     sums = sampled = None
-    sizes = ut.pack.sizes
+    auto = sample_pairs is None  # the rule decides; the sampler may find exact cheaper
     plan = plan_de(ut.pack, n, sample_pairs, exact or keep_unit_matrix, target_se)
     sample_pairs, target_se = plan.sample_pairs, plan.target_se
     if sample_pairs:
         unit_ted = _unit_teds(ut, costs, None)
-        # D_o stays exact: within-unit sums from the TED matrices above
-        diag = np.zeros((ut.n_units, 3))
-        for k, (ids, tm) in enumerate(zip(ut.which, unit_ted)):
-            s = sizes[ids]
-            for vi, v in enumerate(VARIANTS):
-                diag[k, vi] = delta_squared(tm, s[:, None], s[None, :], v).sum()
-        do_sums = UnitSums(diag, np.zeros_like(diag), ut.m).do_sum()
+        do_sums = UnitSums(_within_sums(ut, unit_ted), np.zeros((ut.n_units, 3)),
+                           ut.m).do_sum()
         sampled = sampled_de(ut, int(sample_pairs), seed=seed, costs=costs,
                              target_se=target_se, d_o=do_sums / max(n, 1),
                              progress=progress,
-                             max_pairs=max(plan.max_pairs, int(sample_pairs)))
+                             max_pairs=max(plan.max_pairs, int(sample_pairs)),
+                             max_cells=float(plan.cells) if auto else None)
         de_sums = sampled.d_e * n * (n - 1)
-    else:
+        if sampled.projected is not None:  # the exact pass costs less: do it
+            pairs, cells = sampled.projected
+            plan = DePlan(None, None, 0, plan.cells,
+                          f"D_e computed exactly: sampling until the SE of every alpha is at "
+                          f"most {target_se:g} would need about {pairs:,} pairs "
+                          f"({cells / 1e9:.1f} G cells), more than the exact pass "
+                          f"({plan.cells / 1e9:.1f} G cells)")
+            sampled = None
+    if executor is not None and sampled is not None:  # say where the work was done
+        plan = replace(plan, note=(plan.note + "; " if plan.note else "") + SAMPLED_HERE)
+    if sampled is None:
         sums = unit_sums(ut, costs, want_s=keep_unit_matrix, tile=tile, executor=executor,
                          progress=progress, want_full=full_rows)
         do_sums, de_sums = sums.do_sum(), sums.de_sum()
@@ -375,6 +405,9 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     return TreeAlpha(stats, unit_ted, len(ut.pack), sums, sampled, plan)
 
 
+#: the note of a sampled D_e when an executor was given: it ran no tiles
+SAMPLED_HERE = ("the sampled pairs were computed here, not on the cluster (--dask runs the "
+                "exact passes; --exact makes this one exact)")
 #: D_e is computed exactly when its all-pairs pass fits this many dynamic-programming
 #: cells (the textbook cells of the distinct tree pairs, an upper bound from the trees'
 #: keyroot sums): about a second of the C kernel on two cores (docs/method.md §5.3)

@@ -94,6 +94,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import (
     IO,
+    Any,
     Callable,
     Dict,
     Iterable,
@@ -422,7 +423,8 @@ def label_credit_fn(h: Hierarchy, mode: str = AGREE_MODE) -> Callable[[str, str]
 # ---------------------------------------------------------------- alpha
 def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hierarchy,
                             variants: Sequence[str] = VARIANTS,
-                            reader: Optional[TagReader] = None) -> TreeAlpha:
+                            reader: Optional[TagReader] = None, *,
+                            executor: Optional[Callable[..., Any]] = None) -> TreeAlpha:
     """α over TED with hierarchy rename costs (``alpha_*_hier``, docs/method.md §9).
 
     Parameters
@@ -436,6 +438,8 @@ def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hie
         rename cost the total variation between annotations
         (`synagree.stats.tag_alternatives.annotation_distance_matrix`,
         docs/method.md §15.4).
+    executor : callable, optional
+        Runs the tiles elsewhere (Dask, `synagree.distance.dask_exec`).
 
     Returns
     -------
@@ -465,7 +469,7 @@ def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hie
         costs = Costs.with_renames(annotation_distance_matrix(h, labels, reader))
     else:
         costs = Costs.with_renames(label_distance_matrix(h, labels))
-    return tree_alpha(units, variants, costs=costs)
+    return tree_alpha(units, variants, costs=costs, executor=executor)
 
 
 # ---------------------------------------------------------------- labels
@@ -574,7 +578,8 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
                          label_distance: str = "exact", plain_as_leaf: bool = False,
                          mode: str = AGREE_MODE,
                          variants: Sequence[str] = VARIANTS, tag_syntax: str = "plain",
-                         bdm: bool = False, wu_palmer: bool = False
+                         bdm: bool = False, wu_palmer: bool = False, *,
+                         executor: Optional[Callable[..., Any]] = None
                          ) -> Tuple[Dict[str, Optional[float]], dict]:
     """Hierarchical scores of a corpus: ``(metrics, details)`` (docs/method.md §9.6).
 
@@ -607,6 +612,9 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     wu_palmer : bool
         Add ``LA_wup`` and ``LAS_wup`` (the Wu–Palmer closeness, following
         ``mode``; docs/method.md §15.4).
+    executor : callable, optional
+        Runs the tiles of the ``alpha_*_hier`` pass elsewhere (Dask,
+        `synagree.distance.dask_exec`).
 
     Returns
     -------
@@ -695,7 +703,7 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
                      + (" and Wu-Palmer credit (LA_wup, LAS_wup)" if wu_palmer else "")
                      + " apply to dependency input only")
     if label_distance == "hierarchy":
-        ta = hierarchical_tree_alpha(ann_lists, h, variants, read)
+        ta = hierarchical_tree_alpha(ann_lists, h, variants, read, executor=executor)
         for v in variants:
             st = ta.stats[v]
             metrics[f"alpha_{v}_hier"] = st.alpha

@@ -80,8 +80,10 @@ def _nums(a: np.ndarray) -> list:
     """A JSON list: integers where every value is integral, else floats."""
     a = np.asarray(a, dtype=np.float64)
     if a.size and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
+        if np.all(np.abs(a) < 2.0 ** 62):
+            return a.astype(np.int64).tolist()  # = [int(x) for x in a], in one call
         return [int(x) for x in a]
-    return [float(x) for x in a]
+    return a.tolist()
 
 
 @dataclass
