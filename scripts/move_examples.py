@@ -22,8 +22,9 @@ brought back by a merge) replace that block: the docstring is the newer text.
 Step 2 (``--drop-bare-sections``): in the docstring of a non-exported function
 or method, drop a ``Parameters``, ``Returns`` or ``Yields`` section in which
 every entry only restates the signature: a ``name : type`` (or bare ``type``)
-line with no description, the parameter (or the return) annotated, and a type
-naming no values or range (no ``{``, ``[``, digit or ``in``).  A section with
+line with no description, the parameter (or the return) annotated (not with
+``Any``, unless the entry's type is as vague), and a type naming no values or
+range (no ``{``, ``[``, digit or ``in``).  A section with
 one described entry stays whole, so no parameter list is left partial, and
 every sentence stating a unit or convention stays.
 
@@ -290,11 +291,18 @@ def collapse(doc: List[str]) -> None:
 
 # --- step 2: sections that only restate the signature ----------------------------
 
-def _annotated(node: ast.AST) -> Dict[str, bool]:
+def _says_type(annotation: Optional[ast.expr], typ: str) -> bool:
+    """The annotation gives the type (``Any`` gives none, unless ``typ`` is as vague)."""
+    if annotation is None:
+        return False
+    return ast.unparse(annotation).split(".")[-1] != "Any" or typ in ("object", "any", "Any")
+
+
+def _annotations(node: ast.AST) -> Dict[str, Optional[ast.expr]]:
     args = node.args  # type: ignore[attr-defined]
     every = args.posonlyargs + args.args + args.kwonlyargs
     every += [a for a in (args.vararg, args.kwarg) if a is not None]
-    return {a.arg: a.annotation is not None for a in every}
+    return {a.arg: a.annotation for a in every}
 
 
 def bare_sections(d: Definition, clean: str) -> List[str]:
@@ -302,7 +310,7 @@ def bare_sections(d: Definition, clean: str) -> List[str]:
     every entry is a name and type the signature's annotations already give."""
     if not isinstance(d.node, _FUNCTIONS):
         return []
-    annotated = _annotated(d.node)
+    annotations = _annotations(d.node)
     out = []
     for title in BARE_SECTIONS:
         found = split_section(clean, title)
@@ -311,14 +319,15 @@ def bare_sections(d: Definition, clean: str) -> List[str]:
         bare = True
         for entry in entries(found[1]):
             head = entry[0]
-            typ = head.split(" : ", 1)[-1]
+            typ = head.split(" : ", 1)[-1].strip()
             if any(line.strip() for line in entry[1:]) or STATES_VALUES.search(typ):
                 bare = False
             elif title == "Parameters":
                 names = [n.strip().lstrip("*") for n in head.split(" : ", 1)[0].split(",")]
-                bare = bare and " : " in head and all(annotated.get(n, False) for n in names)
+                bare = bare and " : " in head and all(
+                    _says_type(annotations.get(n), typ) for n in names)
             else:
-                bare = bare and d.node.returns is not None  # type: ignore[attr-defined]
+                bare = bare and _says_type(d.node.returns, typ)  # type: ignore[attr-defined]
         if bare:
             out.append(title)
     return out
@@ -453,7 +462,9 @@ def plan_all(package: Path, drop_bare: bool,
     plans, skipped = [], []
     for path in python_files(package):
         if path.name in SKIP_FILES:
-            skipped.append(f"{_rel(path)}: {SKIP_FILES[path.name]}")
+            if any(split_section(d.docstring, "Examples")
+                   for d in definitions(ast.parse(path.read_text(encoding="utf-8")))):
+                skipped.append(f"{_rel(path)}: {SKIP_FILES[path.name]}")
         else:
             plans.append(plan_module(path, package, names, drop_bare))
     return plans, skipped
@@ -503,7 +514,7 @@ def run(package: Path, examples: Path, check: bool, drop_bare: bool) -> int:
     bare = sum(sum(map(len, p.bare.values())) for p in plans)
     print(f"{moved} objects' examples {'would move' if check else 'moved'}"
           + (f"; {bare} bare sections of {sum(len(p.bare) for p in plans)} functions "
-             f"{'would be' if check else ''} dropped" if drop_bare else ""))
+             f"{'would be dropped' if check else 'dropped'}" if drop_bare else ""))
     left = [f"{_rel(p.path)}: {item}" for p in plans for item in p.left] + skipped
     if left:
         print("left in place:\n" + "\n".join(f"  {item}" for item in left))

@@ -4,7 +4,9 @@ runnable numpydoc ``Examples`` section.
 
 The examples themselves run as doctests (``--doctest-modules`` over ``synagree``
 in ``pyproject.toml``, with the shared set-up of the repository's
-``conftest.py``); this test makes sure that none is missing.  Public means:
+``conftest.py``); this test makes sure that none is missing.  Other names'
+examples live in ``tests/examples`` (``scripts/move_examples.py`` moves them
+there) and run from ``tests/test_examples.py``.  Public means:
 defined at the top level of a module of ``synagree/{base,io,trees,distance,
 stats,agreement,evaluation,noise,render}`` under a name that does not start
 with ``_``.  The command-line modules (``synagree/cli``) only need a docstring
