@@ -145,7 +145,9 @@ def exported(package: Path) -> Set[Tuple[str, str]]:
     from a module that only imports it is followed (by importing it) to its
     definition."""
     out = set()
-    for name, module in exports(package).items():
+    for public, where in exports(package).items():
+        module, _, attribute = where.partition(":")  # "module:attribute" when renamed
+        name = attribute or public
         out.add((module, name))
         path = module_path(module, package)
         if path is not None and name in _top_level_names(path):

@@ -642,19 +642,7 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
 
 def result_settings(corpus: Corpus, variants: Sequence[str], ta: TreeAlpha, seed: int,
                     bootstrap: int, level: float) -> Dict[str, str]:
-    """The settings signature of an agreement result (docs/output.md).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads([0, 1], "root dep", ["a", "b"])
-    >>> res = agree_corpus(Corpus.from_annotations({"x": [s, s], "y": [s, s]}))
-    >>> res.settings["d_e"], res.settings["labels"]
-    ('exact', 'DEPREL in full')
-    >>> res.signature().startswith("variants:plain,diff,norm|")
-    True
-    """
+    """The settings signature of an agreement result (docs/output.md)."""
     s = {"variants": ",".join(v for v in VARIANTS if v in variants),
          "distance": "TED unit costs (root label free)",
          "labels": "DEPREL in full" if corpus.kind == "dependency" else "bracket labels",

@@ -83,21 +83,6 @@ def unit_data(res: Core) -> UnitData:
     ------
     ValueError
         The result carries no corpus or no per-unit TED matrices.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
-    >>> ud = unit_data(res)
-    >>> ud.ids, ud.ted.tolist(), ud.ratios["LAS_full"].correct.tolist()
-    (['1', '2'], [1.0, 0.0], [2.0, 3.0])
-    >>> ud.alphas["alpha_plain"][0].tolist(), round(ud.alphas["alpha_plain"][2], 4)
-    ([2.0, 0.0], 6.1667)
     """
     pr = pairable_units(res)
     corpus = res.corpus
@@ -167,25 +152,10 @@ def agreement_view(doc: dict) -> ResultView:
     ``las``/``uas``/``la`` or ``jaccard``, and the metrics added by options such
     as ``--hierarchy``); standard errors and intervals are left out.
 
-    Parameters
-    ----------
-    doc : dict
-
-    Returns
-    -------
-    ResultView
-
     Raises
     ------
     ValueError
         Malformed per-unit data.
-
-    Examples
-    --------
-    >>> v = agreement_view({"kind": "dependency", "alpha_plain": 0.9, "LAS_full": 0.8,
-    ...                     "units": 2, "alpha_plain_se": 0.01, "settings": {"d_e": "exact"}})
-    >>> v.values, v.settings
-    ({'alpha_plain': 0.9, 'LAS_full': 0.8}, {'d_e': 'exact', 'kind': 'dependency'})
     """
     renamed = RENAMED["agree"]  # results stored by earlier releases: today's keys
     values: Dict[str, Optional[float]] = {}
@@ -239,30 +209,11 @@ def agree_baseline(res: Core, now: dict, options: BaselineOptions) -> BaselineCo
         The stored result, its name, and the tests' replicates, seed, level
         and list length.
 
-    Returns
-    -------
-    BaselineComparison
-
     Raises
     ------
     InputError
         Incompatible settings (``baseline-mismatch``), malformed per-unit data
         (``bad-json``).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> a, b = s([2, 0, 2], "nsubj root obj"), s([2, 0, 2], "nsubj root iobj")
-    >>> c = s([0, 1, 2], "root dep dep")
-    >>> old = agree_corpus(Corpus.from_annotations({"x": [a, c], "y": [b, c]}), per_unit=True)
-    >>> new = agree_corpus(Corpus.from_annotations({"x": [a, c], "y": [a, c]}))
-    >>> r = agree_baseline(new, new.to_dict(), BaselineOptions(old.to_dict(), replicates=50)
-    ...                    ).results[0]
-    >>> round(r.metric("LAS_full").delta, 4), [(u.id, u.counts["TED"]) for u in r.better]
-    (0.1667, [('1', (1, 0))])
     """
     notes: List[str] = []
     doc, baseline = options.doc, options.path

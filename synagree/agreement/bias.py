@@ -159,18 +159,6 @@ class Bias:
     significance : float
         The level below which an adjusted p flags a label.
     notes : list of str
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> a = [s([0, 1], "root obl")] * 12 + [s([0, 1], "root nsubj")] * 5
-    >>> b = [s([0, 1], "root nmod")] * 12 + [s([0, 1], "root nsubj")] * 5
-    >>> res = agree_corpus(Corpus.from_annotations({"a": a, "b": b}), bias=True)
-    >>> pb = res.bias.pairs[0]
-    >>> round(pb.test.statistic, 4), pb.test.df, [(x.label, pb.who(x)) for x in pb.flagged]
-    (12.0, 1, [('nmod', 'b'), ('obl', 'a')])
-    >>> res.metrics()["bias_flagged_labels"]
-    2
     """
 
     pairs: List[PairBias]
@@ -210,19 +198,6 @@ def pair_bias(layer: str, categories: Sequence[str], first: str, second: str,
         K × K counts.
     significance : float
         Holm-adjusted p below this flags a label.
-
-    Returns
-    -------
-    PairBias
-
-    Examples
-    --------
-    >>> t = np.array([[30, 0, 0], [9, 20, 1], [0, 1, 15]])  # 9 of b's "x" were a's "y"
-    >>> pb = pair_bias("deprel", ["x", "y", "z"], "a", "b", t)
-    >>> [(x.label, x.first_only, x.second_only, pb.who(x)) for x in pb.flagged]
-    [('x', 0, 9, 'b'), ('y', 10, 1, 'a')]
-    >>> round(pb.test.p, 6) < 0.05
-    True
     """
     t = table.dense() if isinstance(table, Contingency) else np.asarray(table, dtype=np.int64)
     used = [k for k in range(t.shape[0]) if t[k, :].sum() + t[:, k].sum() > 0]
@@ -246,16 +221,6 @@ def bias_of_layers(results: Mapping[str, LayerAgreement],
 
     One `PairBias` per layer and annotator pair, from the pair's contingency
     table as `synagree.stats.categorical.layer_agreement` counted it.
-
-    Examples
-    --------
-    >>> from synagree.stats.categorical import categorical_agreement
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations({"a": [s([0, 1], "root obl")] * 8,
-    ...                                   "b": [s([0, 1], "root nmod")] * 8})
-    >>> bias = bias_of_layers(categorical_agreement(corpus, ["deprel", "head"]))
-    >>> [(p.layer, len(p.flagged)) for p in bias.pairs]
-    [('deprel', 2), ('head', 0)]
     """
     pairs: List[PairBias] = []
     notes = [_INDEPENDENCE]
@@ -291,10 +256,6 @@ def bias_section(core: Core, significance: float = SIGNIFICANCE) -> Bias:
     core : AgreementResult
         A dependency result carrying its corpus.
     significance : float
-
-    Returns
-    -------
-    Bias
 
     Raises
     ------

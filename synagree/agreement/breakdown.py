@@ -70,21 +70,10 @@ def length_bin_names(edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> List[str]:
     edges : sequence of int
         Positive, strictly increasing.
 
-    Returns
-    -------
-    list of str
-
     Raises
     ------
     ValueError
         Edges not positive or not increasing.
-
-    Examples
-    --------
-    >>> length_bin_names()
-    ['1-10', '11-20', '21-30', '31-40', '41+']
-    >>> length_bin_names([1, 5])
-    ['1', '2-5', '6+']
     """
     e = [int(x) for x in edges]
     if any(x < 1 for x in e) or any(b <= a for a, b in zip(e, e[1:])):
@@ -97,13 +86,7 @@ def length_bin_names(edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> List[str]:
 
 
 def length_bin(n_words: int, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> str:
-    """The name of the length bin of a sentence of ``n_words`` words.
-
-    Examples
-    --------
-    >>> length_bin(3), length_bin(10), length_bin(11), length_bin(99)
-    ('1-10', '1-10', '11-20', '41+')
-    """
+    """The name of the length bin of a sentence of ``n_words`` words."""
     names = length_bin_names(edges)
     for name, hi in zip(names, edges):
         if n_words <= hi:
@@ -115,13 +98,6 @@ def arc_bin(word: int, head: int) -> str:
     """The arc bin of word ``word`` (1-based) attached to ``head`` (0: the root).
 
     ``self`` is a word that is its own head (a head cycle of one word).
-
-    Examples
-    --------
-    >>> arc_bin(2, 0), arc_bin(2, 1), arc_bin(1, 3), arc_bin(9, 4), arc_bin(1, 9)
-    ('root', 'left 1', 'right 2', 'left 3-6', 'right 7+')
-    >>> arc_bin(3, 3)
-    'self'
     """
     if head == 0:
         return "root"
@@ -149,13 +125,6 @@ class LengthBin:
     alpha : dict of str to AlphaStats
         α per variant over the bin's units, D_e from the bin's own trees;
         empty when the bin has no pairable unit.
-
-    Examples
-    --------
-    >>> from synagree.stats.attachment import Counts
-    >>> b = LengthBin("1-10", 0, 0, Counts(), {})
-    >>> b.alpha_value("plain") is None
-    True
     """
 
     name: str
@@ -201,22 +170,6 @@ class AgreementBreakdown:
         Pairable units left out of the word-level views (word counts differ).
     notes : list of str
         What a reader must know (pair weighting, ignored units, thin bins).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root obj")]}))
-    >>> bd = breakdown(res)
-    >>> bd.labels.counts("obj")["first"], bd.labels.specific("obj")
-    (2.0, 0.6666666666666666)
-    >>> d = bd.to_dict()
-    >>> d["labels"]["rows"][0]["label"], d["lengths"][0]["units"]
-    ('root', 2)
     """
 
     kind: str
@@ -385,31 +338,10 @@ def breakdown(result: Core, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> Agre
     edges : sequence of int
         Upper ends of the sentence-length bins (positive, increasing).
 
-    Returns
-    -------
-    AgreementBreakdown
-
     Raises
     ------
     ValueError
         Bad ``edges``, or a result without its corpus.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 1], "nsubj root obj"), s([0, 1], "root obj")]}))
-    >>> bd = breakdown(res, edges=[2])
-    >>> [(b.name, b.units, b.scores.ratio("LAS_full")) for b in bd.lengths]
-    [('1-2', 1, 1.0), ('3+', 1, 0.6666666666666666)]
-    >>> bd.labels.specific("obj"), bd.labels.specific("obj", also=True)
-    (1.0, 0.5)
-    >>> bd.upos.ratio("_", "UAS")  # no UPOS column: one bin "_"
-    0.8
     """
     corpus = result.corpus
     if corpus is None:

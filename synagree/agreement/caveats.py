@@ -89,18 +89,6 @@ def ted_zero_counts(corpus, unit_ted: Sequence[np.ndarray],
         ``{"pairs": all annotator pairs, "ted_zero_pairs": ..., "ted_zero_different_heads":
         ..., "examples": [{"uid", "sent_id", "a", "b", "words"}, ...]}``; ``None``
         for phrase-structure corpora (there TED 0 means the same bracketing).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads):
-    ...     return DepSentence.from_heads(heads, "dep dep root", ["w1", "w2", "w3"])
-    >>> res = agree_corpus(Corpus.from_annotations({"a": [s([2, 3, 0])], "b": [s([3, 1, 0])]}))
-    >>> c = ted_zero_counts(res.corpus, res.tree_alpha.unit_ted)
-    >>> c["ted_zero_pairs"], c["ted_zero_different_heads"], c["examples"][0]["words"]
-    (1, 1, [1, 2])
     """
     if corpus.kind != "dependency":
         return None
@@ -155,18 +143,7 @@ class TedZero:
 
 
 def ted_zero(core: Core) -> Optional[TedZero]:
-    """The `TedZero` section of a dependency result; None for phrase structure.
-
-    Examples
-    --------
-    >>> def s(heads, rels="dep dep root"):
-    ...     return DepSentence.from_heads(heads, rels, ["w1", "w2", "w3"])
-    >>> res = agree_corpus(Corpus.from_annotations(  # unit 1: TED 0, heads differ
-    ...     {"a": [s([2, 3, 0]), s([0, 1, 1], "root obj obl")],
-    ...      "b": [s([3, 1, 0]), s([0, 1, 1], "root obj obj")]}))
-    >>> res.ted_zero.metrics()
-    {'ted_zero_pairs': 1, 'ted_zero_different_heads': 1}
-    """
+    """The `TedZero` section of a dependency result; None for phrase structure."""
     ta = core.tree_alpha
     if core.corpus is None or ta is None:
         return None
@@ -191,15 +168,6 @@ def direction_label(deprel: str, word: int, head: int) -> str:
         The word's 1-based id.
     head : int
         Its head (0 = root).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> direction_label("obj", 3, 2).split("\t"), direction_label("root", 2, 0)
-    (['obj', '<'], 'root')
     """
     if head == 0:
         return deprel
@@ -213,20 +181,6 @@ def direction_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
     siblings by word id, words on head cycles left out, |t| = words + 1), but
     word i's label is its DEPREL followed by ``<`` when its head is to its
     left, ``>`` when it is to its right, and nothing when its head is the root.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> from synagree.distance import ted
-    >>> v = Vocabulary()
-    >>> a = DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array([2, 3, 0]), ["dep", "dep", "root"])
-    >>> b = DepSentence("-", 0, 1, ["w1", "w2", "w3"], np.array([3, 1, 0]), ["dep", "dep", "root"])
-    >>> ted.ted(dependency_tree(a, v), dependency_tree(b, v))
-    0.0
-    >>> ted.ted(direction_tree(a, v), direction_tree(b, v))
-    1.0
     """
     n = sent.n_words
     heads = [int(h) for h in sent.heads]
@@ -252,28 +206,10 @@ def direction_alpha(core: Core, unlabelled: bool = False,
     variants : sequence of str, optional
         Default: the variants of ``result``.
 
-    Returns
-    -------
-    TreeAlpha
-
     Raises
     ------
     ValueError
         A phrase-structure result, or one without a corpus.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(heads, rels="dep dep root"):
-    ...     return DepSentence.from_heads(heads, rels, ["w1", "w2", "w3"])
-    >>> res = agree_corpus(Corpus.from_annotations(  # unit 1: TED 0, heads differ
-    ...     {"a": [s([2, 3, 0]), s([0, 1, 1], "root obj obl")],
-    ...      "b": [s([3, 1, 0]), s([0, 1, 1], "root obj obj")]}))
-    >>> ta = direction_alpha(res)
-    >>> float(ta.unit_ted[0][0, 1]), round(ta.alpha("plain"), 4), round(res.alpha_value("plain"), 4)
-    (1.0, 0.8421, 0.9189)
     """
 
     if core.kind != "dependency" or core.corpus is None:
@@ -329,20 +265,6 @@ def direction_scores(core: Core, unlabelled: bool = False) -> Optional[Direction
     core : AgreementResult
     unlabelled : bool
         Also ``alpha_*_unlabelled_direction``.
-
-    Examples
-    --------
-    >>> def s(heads, rels="dep dep root"):
-    ...     return DepSentence.from_heads(heads, rels, ["w1", "w2", "w3"])
-    >>> res = agree_corpus(Corpus.from_annotations(  # unit 1: TED 0, heads differ
-    ...     {"a": [s([2, 3, 0]), s([0, 1, 1], "root obj obl")],
-    ...      "b": [s([3, 1, 0]), s([0, 1, 1], "root obj obj")]}))
-    >>> e = direction_scores(res, unlabelled=True).metrics()
-    >>> round(e["alpha_plain_direction"], 4), e["ted_zero_different_heads_direction"]
-    (0.8421, 0)
-    >>> sorted(k for k in e if k.endswith("unlabelled_direction"))  # doctest: +NORMALIZE_WHITESPACE
-    ['alpha_diff_unlabelled_direction', 'alpha_norm_unlabelled_direction',
-     'alpha_plain_unlabelled_direction']
     """
     if core.kind != "dependency" or core.corpus is None:
         return None

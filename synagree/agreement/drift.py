@@ -70,15 +70,6 @@ def parse_by(text: str) -> Grouping:
     ------
     ValueError
         Anything else (the message names the allowed forms).
-
-    Examples
-    --------
-    >>> parse_by("batch"), parse_by("order:25").describe()
-    (Grouping(kind='batch', size=0), 'order:25')
-    >>> parse_by("order:0")
-    Traceback (most recent call last):
-    ...
-    ValueError: expected batch, document or order:N with N a whole number from 1, got 'order:0'
     """
     t = text.strip()
     if t in ("batch", "document"):
@@ -160,16 +151,6 @@ class Drift:
     replicates, seed : int
     level : float
     notes : list of str
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> good, bad = s([2, 0, 2], "nsubj root obj"), s([0, 1, 1], "root dep dep")
-    >>> a = [good] * 40
-    >>> b = [good] * 20 + [bad] * 20   # the second half disagrees
-    >>> res = agree_corpus(Corpus.from_annotations({"a": a, "b": b}), by="order:10")
-    >>> [(x.name, x.status("plain")) for x in res.drift.batches]
-    [('1', 'above'), ('2', 'above'), ('3', 'below'), ('4', 'below')]
     """
 
     by: Grouping
@@ -328,10 +309,6 @@ def drift_section(core: Core, by: "Grouping | str", variant: str = "plain",
     seed : int
     level : float
         Coverage of the band, a fraction.
-
-    Returns
-    -------
-    Drift
 
     Raises
     ------

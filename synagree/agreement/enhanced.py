@@ -57,11 +57,6 @@ class PairF1:
         Matching (edge of a, edge of b) pairs.
     edges_a, edges_b : int
         Edges of each over the items both annotated.
-
-    Examples
-    --------
-    >>> PairF1("anna", "bert", 11, 13, 15).f1
-    0.7857142857142857
     """
 
     a: str
@@ -93,12 +88,6 @@ class LevelAgreement:
     alpha : AlphaStats
         α with the set distance.
     pairs : list of PairF1
-
-    Examples
-    --------
-    >>> la = LevelAgreement("ELAS", AlphaStats(2.0, 6.0, 4, 2), [PairF1("a", "b", 3, 4, 4)])
-    >>> la.alpha.alpha, la.pooled_f1
-    (0.0, 0.75)
     """
 
     level: str
@@ -139,12 +128,6 @@ class EnhancedAgreement:
     empty_node_edges : dict of str to int
         Per annotator: edges from empty nodes, left out.
     notes : list of str
-
-    Examples
-    --------
-    >>> res = EnhancedAgreement(["a", "b"], "masi", {}, 0, 0, {"a": 0, "b": 0})
-    >>> res.as_dict()["distance"]
-    'masi'
     """
 
     annotators: List[str]
@@ -205,10 +188,6 @@ def enhanced_agreement(corpus: Corpus, distance: str = "masi") -> EnhancedAgreem
     distance : {"masi", "jaccard"}
         The set distance of α.
 
-    Returns
-    -------
-    EnhancedAgreement
-
     Raises
     ------
     InputError
@@ -216,20 +195,6 @@ def enhanced_agreement(corpus: Corpus, distance: str = "masi") -> EnhancedAgreem
         (``no-enhanced-graph``), a malformed DEPS item (``bad-deps``), a DEPS
         head beyond the sentence (``head-out-of-range``), a phrase-structure
         corpus (``not-dependency``), or an unknown distance (``usage``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> def s(deps):
-    ...     return DepSentence("f", 0, 1, ["Dogs", "bark"], np.array([2, 0]),
-    ...                        ["nsubj", "root"], word_lines=[2, 3], deps=deps)
-    >>> corpus = Corpus(["a", "b"], [Unit("1", "d", {"a": s(["2:nsubj:pass", "0:root"]),
-    ...                                             "b": s(["2:nsubj", "0:root"])})],
-    ...                 "dependency")
-    >>> res = enhanced_agreement(corpus)
-    >>> [(lv, la.pairs[0].matches, la.pairs[0].f1) for lv, la in res.levels.items()]
-    [('ELAS', 1, 0.5), ('EULAS', 2, 1.0)]
     """
     if distance not in SET_DISTANCES:
         raise InputError.single("<command line>", None, "usage",

@@ -24,16 +24,7 @@ __all__ = ["WithExtra", "read_with_extra", "shared_units"]
 
 
 def shared_units(corpus: Corpus, annotators: Optional[Sequence[str]] = None) -> List[Unit]:
-    """The units that every one of ``annotators`` (default: all) annotates, in order.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence.from_heads([0], ["root"], ["Hi"])
-    >>> c = Corpus.from_annotations({"a": [s, s], "b": [s, None], "p": [s, s]})
-    >>> [u.uid for u in shared_units(c)], [u.uid for u in shared_units(c, ["a", "p"])]
-    (['1'], ['1', '2'])
-    """
+    """The units that every one of ``annotators`` (default: all) annotates, in order."""
     names = list(annotators) if annotators is not None else list(corpus.annotators)
     return [u for u in corpus.units if all(a in u.annotations for a in names)]
 
@@ -50,15 +41,6 @@ class WithExtra:
         The extra file's name in ``corpus`` (its file stem or directory name).
     role : str
         What the extra file is, for messages (``"system"``, ``"pre-annotation"``).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence.from_heads([0], ["root"], ["Hi"])
-    >>> w = WithExtra(Corpus.from_annotations({"a": [s], "b": [s], "parser": [s]}), "parser",
-    ...               "system")
-    >>> w.annotators, len(w.shared_units())
-    (['a', 'b'], 1)
     """
 
     corpus: Corpus
@@ -110,29 +92,12 @@ def read_with_extra(paths: Sequence["str | os.PathLike"] = (),
     fmt, phrase_style, strict, allow_missing, check_text, match
         As in `synagree.agreement.agree.load_corpus`.
 
-    Returns
-    -------
-    WithExtra
-
     Raises
     ------
     InputError
         ``duplicate-annotator`` when the extra file's name is an annotator's;
         ``no-shared-units`` when no unit is annotated in every file; every
         problem of reading and matching (as ``agree``).
-
-    Examples
-    --------
-    >>> import shutil, tempfile
-    >>> from pathlib import Path
-    >>> d = Path(tempfile.mkdtemp())
-    >>> row = "# sent_id = s1\\n1\\tHi\\t_\\t_\\t_\\t_\\t0\\t{}\\t_\\t_\\n\\n"
-    >>> for name, rel in (("anna", "root"), ("ben", "root"), ("parser", "dep")):
-    ...     _ = (d / f"{name}.conllu").write_text(row.format(rel))
-    >>> w = read_with_extra([d / "anna.conllu", d / "ben.conllu"], (), d / "parser.conllu")
-    >>> w.corpus.annotators, w.extra, len(w.shared_units())
-    (['anna', 'ben', 'parser'], 'parser', 1)
-    >>> shutil.rmtree(d)
     """
     what = f"the {role} {option}".rstrip() if option else f"the {role}"
     extra_path = Path(extra)

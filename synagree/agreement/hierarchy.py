@@ -47,17 +47,6 @@ def hierarchy_scores(core: Core, options: HierarchyOptions) -> HierarchyScores:
         ``core`` carries no corpus.
     synagree.base.problems.InputError
         A bad hierarchy or option.
-
-    Examples
-    --------
-    >>> def s(rels):
-    ...     return DepSentence.from_heads([2, 0, 2], rels)
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s("nsubj root obj"), s("nsubj:outer root obl:tmod")],
-    ...      "b": [s("nsubj:pass root obj"), s("nsubj:outer root obl:npmod")]})
-    >>> h = hierarchy_scores(agree_corpus(corpus), HierarchyOptions("ud", "hierarchy"))
-    >>> round(h.values["LA_hier"], 4), round(h.values["alpha_plain_hier"], 4)
-    (0.7917, 0.7273)
     """
     if core.corpus is None:
         raise ValueError("the result carries no corpus (use synagree.agree / agree_corpus)")

@@ -59,27 +59,6 @@ class UnitInfluence:
         α without the unit, per variant.
     delta : dict of str to float or None
         α_{−u} − α; None when either is undefined.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(sid, heads, labels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels.split(),
-    ...                        metadata={"sent_id": sid})
-    >>> def unit(sid, a, b):
-    ...     return Unit(sid, "d", {"a": s(sid, *a), "b": s(sid, *b)})
-    >>> units = [unit("s1", ([0, 1], "root obj"), ([0, 1], "root nsubj")),
-    ...          unit("s2", ([0, 1, 1], "root obj obl"), ([0, 1, 2], "root obj obl")),
-    ...          unit("s3", ([2, 0, 2], "nsubj root obj"), ([2, 0, 2], "nsubj root obj"))]
-    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"), ["plain"])
-    >>> worst = rank_by_influence(unit_influence(res))[0]
-    >>> worst.label, worst.values, round(worst.delta["plain"], 4)
-    ('s1', 2, 0.1143)
-    >>> worst.to_dict()["alpha_without"]
-    {'plain': 0.4}
     """
 
     index: int  # pairable unit k, in the order of tree_alpha
@@ -126,27 +105,6 @@ def alpha_without_units(sums, variants: Sequence[str] = VARIANTS
     ------
     ValueError
         When ``sums`` carries no full row sums.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, build_tree
-    >>> from synagree.stats.alpha import tree_alpha
-    >>> import numpy as np
-    >>> def sent(heads, labels):
-    ...     return DepSentence("x", 0, 1, ["w"] * len(heads), np.array(heads), labels)
-    >>> v = Vocabulary()
-    >>> units = [[build_tree(sent([0, 1], ["root", "obj"]), v),
-    ...           build_tree(sent([0, 1], ["root", "subj"]), v)],
-    ...          [build_tree(sent([0], ["root"]), v), build_tree(sent([0], ["root"]), v)],
-    ...          [build_tree(sent([2, 0], ["subj", "root"]), v),
-    ...           build_tree(sent([2, 0], ["subj", "root"]), v)]]
-    >>> ta = tree_alpha(units, ["plain"], full_rows=True)
-    >>> round(ta.alpha("plain"), 4)
-    0.5455
-    >>> without = alpha_without_units(ta.sums, ["plain"])["plain"]
-    >>> [None if a is None else round(a, 4) for a in without]
-    [1.0, 0.0, 0.4]
     """
     if getattr(sums, "full", None) is None:
         raise ValueError("these sums carry no full row sums (compute them with "
@@ -203,29 +161,6 @@ def unit_influence(result, variants: Optional[Sequence[str]] = None
     list of UnitInfluence or None
         One entry per pairable unit in corpus order; ``None`` when the result
         has no exact per-unit sums (D_e estimated from sampled pairs).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(sid, heads, labels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels.split(),
-    ...                        metadata={"sent_id": sid})
-    >>> def unit(sid, a, b):
-    ...     return Unit(sid, "d", {"a": s(sid, *a), "b": s(sid, *b)})
-    >>> units = [unit("s1", ([0, 1], "root obj"), ([0, 1], "root nsubj")),
-    ...          unit("s2", ([0, 1, 1], "root obj obl"), ([0, 1, 2], "root obj obl")),
-    ...          unit("s3", ([2, 0, 2], "nsubj root obj"), ([2, 0, 2], "nsubj root obj"))]
-    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"), ["plain"])
-    >>> round(res.alpha_value("plain"), 4)
-    0.2857
-    >>> for x in unit_influence(res):
-    ...     print(x.label, [round(x.alpha_without["plain"], 4), round(x.delta["plain"], 4)])
-    s1 [0.4, 0.1143]
-    s2 [0.4, 0.1143]
-    s3 [0.0, -0.2857]
     """
     ta = getattr(result, "tree_alpha", None)
     sums = getattr(ta, "sums", None)
@@ -257,28 +192,6 @@ def rank_by_influence(items: Sequence, variant: str = "plain") -> List:
         Objects with ``.influence`` or ``.delta`` dicts and ``.position``
         (`UnitInfluence`, `synagree.agreement.qa.UnitDiag`).
     variant : str
-
-    Returns
-    -------
-    list
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def s(sid, heads, labels):
-    ...     return DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), labels.split(),
-    ...                        metadata={"sent_id": sid})
-    >>> def unit(sid, a, b):
-    ...     return Unit(sid, "d", {"a": s(sid, *a), "b": s(sid, *b)})
-    >>> units = [unit("s1", ([0, 1], "root obj"), ([0, 1], "root nsubj")),
-    ...          unit("s2", ([0, 1, 1], "root obj obl"), ([0, 1, 2], "root obj obl")),
-    ...          unit("s3", ([2, 0, 2], "nsubj root obj"), ([2, 0, 2], "nsubj root obj"))]
-    >>> res = agree_corpus(Corpus(["a", "b"], units, "dependency"), ["plain"])
-    >>> [x.uid for x in rank_by_influence(unit_influence(res))]
-    ['s1', 's2', 's3']
     """
     def key(x):
         d = getattr(x, "influence", None)

@@ -36,11 +36,6 @@ class PlanOptions:
         Resamples per size.
     max_units : int
         The largest size tried.
-
-    Examples
-    --------
-    >>> PlanOptions(0.1).replicates
-    1000
     """
 
     width: float
@@ -55,19 +50,6 @@ class Plan:
     Attributes
     ----------
     plan : SampleSizePlan
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> units = {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj"),
-    ...                s([0, 1, 1], "root obj obl")] * 5,
-    ...          "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root obj"),
-    ...                s([0, 1, 2], "root obj obl")] * 5}
-    >>> res = agree_corpus(Corpus.from_annotations(units), ["plain"],
-    ...                    plan=PlanOptions(0.2, replicates=200))
-    >>> n = res.metrics()["units_needed_plain"]
-    >>> n > 10, res.to_dict()["details"]["plan"]["pilot_units"]
-    (True, 15)
     """
 
     plan: SampleSizePlan
@@ -97,24 +79,10 @@ def plan_section(core: Core, options: PlanOptions, level: float = 0.95, seed: in
     seed : int
     progress : bool, optional
 
-    Returns
-    -------
-    Plan
-
     Raises
     ------
     ValueError
         The result kept no unit × unit sums (its D_e was sampled).
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0], "nsubj root"), s([0, 1], "root obj")] * 10,
-    ...      "b": [s([2, 0], "obj root"), s([0, 1], "root obj")] * 10}), ["plain"],
-    ...     plan=PlanOptions(0.5, replicates=100))
-    >>> sorted(plan_section(res, PlanOptions(0.5, replicates=100)).metrics())
-    ['units_needed_plain']
     """
     ta = core.tree_alpha
     if ta is None or ta.sums is None or ta.sums.S is None:

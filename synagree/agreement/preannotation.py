@@ -55,15 +55,6 @@ class PreannotationOptions:
     data : WithExtra
         The annotators and (as the extra file) the pre-annotation
         (`synagree.agreement.extra_file.read_with_extra`).
-
-    Examples
-    --------
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads([0], ["root"], ["Hi"])
-    >>> o = PreannotationOptions(WithExtra(Corpus.from_annotations(
-    ...     {"a": [s], "b": [s], "parser": [s]}), "parser", "pre-annotation"))
-    >>> o.data.annotators
-    ['a', 'b']
     """
 
     data: WithExtra
@@ -87,12 +78,6 @@ class AnnotatorArcs:
     alpha : dict of str to AlphaStats
         ``alpha_<v>_kept`` and ``alpha_<v>_changed``: the sums of α over the
         trees restricted to the annotator's kept (changed) words.
-
-    Examples
-    --------
-    >>> a = AnnotatorArcs("anna", 10, 8, 1, 1, {"LAS_full_kept": 0.75}, {})
-    >>> a.kept_share, a.changed_share, a.as_dict()["LAS_full_kept"]
-    (0.8, 0.2, 0.75)
     """
 
     annotator: str
@@ -158,21 +143,6 @@ class Preannotation:
     scores : dict of str to float or None
         ``LAS_with_kept``, ``LAS_without_kept`` and their ``LAS_full_`` twins.
     notes : list of str
-
-    Examples
-    --------
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> pre = [s([2, 0, 2], "nsubj root obj"), s([0, 1, 1], "root obj obl")]
-    >>> anna = pre  # kept everything
-    >>> ben = [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root obj obl")]
-    >>> data = WithExtra(Corpus.from_annotations({"anna": anna, "ben": ben, "pre": pre}),
-    ...                  "pre", "pre-annotation")
-    >>> res = preannotation_scores(PreannotationOptions(data), ["plain"])
-    >>> [(a.annotator, a.kept_share) for a in res.per_annotator]
-    [('anna', 1.0), ('ben', 0.6666666666666666)]
-    >>> res.metrics()["kept_by_all_share"], res.metrics()["LAS_full_without_kept"]
-    (0.6666666666666666, 0.0)
     """
 
     preannotation: str
@@ -262,30 +232,10 @@ def preannotation_scores(options: PreannotationOptions, variants: Sequence[str] 
     seed : int
     progress : bool, optional
 
-    Returns
-    -------
-    Preannotation
-
     Raises
     ------
     InputError
         ``usage``: phrase-structure input (arcs are dependency arcs).
-
-    Examples
-    --------
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> pre = [s([2, 0, 2], "nsubj root obj"), s([0, 1, 1], "root obj obl")]
-    >>> ben = [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root obj obl")]
-    >>> cleo = [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 1], "root obj obl")]
-    >>> data = WithExtra(Corpus.from_annotations({"ben": ben, "cleo": cleo, "pre": pre}),
-    ...                  "pre", "pre-annotation")
-    >>> res = preannotation_scores(PreannotationOptions(data), ["plain"])
-    >>> ben_arcs = res.annotator("ben")
-    >>> ben_arcs.kept, ben_arcs.head_changed, ben_arcs.label_changed
-    (4, 1, 1)
-    >>> ben_arcs.scores["LAS_full_kept"], ben_arcs.scores["LAS_full_changed"]
-    (1.0, 0.5)
     """
     data = options.data
     if data.corpus.kind != "dependency":

@@ -137,32 +137,6 @@ def available_variant(result, variant: str) -> str:
     ----------
     result : AgreementResult
     variant : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> only_norm = agree_corpus(res.corpus, ["norm"])
-    >>> available_variant(res, "diff"), available_variant(only_norm, "plain")
-    ('diff', 'norm')
     """
     return variant if variant in result.alpha else next(iter(result.alpha))
 
@@ -235,12 +209,6 @@ class WordDiff:
         Annotator to head (0 = root).
     deprels : dict of str to str
         Annotator to DEPREL.
-
-    Examples
-    --------
-    >>> w = WordDiff(3, "her", {"ann": 2, "ben": 2}, {"ann": "obj", "ben": "iobj"})
-    >>> w.kind, w.describe()
-    ('label', '3 her: label obj/iobj')
     """
 
     index: int  # 1-based word id
@@ -301,29 +269,6 @@ class UnitDiag:
     alpha_without, influence : dict of str to float or None
         α without this unit and Δα (`synagree.agreement.influence`); empty when
         D_e was estimated from sampled pairs.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> d = unit_diagnostics(res)[0]
-    >>> d.label, round(d.mean_ted, 4), [w.describe() for w in d.differing_words]
-    ('s1', 0.6667, ['3 w: label obj/iobj/obj'])
-    >>> d.disagreeing_pairs
-    [('ann', 'ben', 1.0), ('ben', 'cy', 1.0)]
     """
 
     position: int  # index in corpus.units
@@ -395,37 +340,10 @@ def unit_diagnostics(result, variants: Optional[Sequence[str]] = None) -> List[U
     variants : sequence of str, optional
         Default: the variants of ``result``.
 
-    Returns
-    -------
-    list of UnitDiag
-
     Raises
     ------
     ValueError
         The result carries no corpus or no per-unit TED matrices.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> diags = unit_diagnostics(res)
-    >>> [(d.label, round(d.contribution["plain"], 4)) for d in diags]
-    [('s1', 0.2222), ('s2', 0.2222), ('s3', 0.0)]
-    >>> round(sum(d.contribution["plain"] for d in diags), 4) == round(res.alpha["plain"].d_o, 4)
-    True
     """
     variants = _variants(result, variants)
     key = ("diags", tuple(variants))
@@ -476,32 +394,6 @@ def rank_units(diags: Sequence[UnitDiag], variant: str, by: str = "share") -> Li
     diags : sequence of UnitDiag
     variant : str
     by : {"share", "influence"}
-
-    Returns
-    -------
-    list of UnitDiag
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> [d.label for d in rank_units(unit_diagnostics(res), "plain")]
-    ['s1', 's2', 's3']
-    >>> [d.label for d in rank_units(unit_diagnostics(res), "plain", by="influence")]
-    ['s2', 's1', 's3']
     """
     if by == "influence":
         return rank_by_influence(diags, variant)
@@ -525,34 +417,10 @@ def worst_units(result, k: Optional[int] = 10, variant: str = "plain",
     variant : str
     by : {"share", "influence"}
 
-    Returns
-    -------
-    list of UnitDiag
-
     Raises
     ------
     ValueError
         ``variant`` was not computed for this result.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> [(d.label, round(d.contribution["plain"], 4)) for d in worst_units(res, k=5)]
-    [('s1', 0.2222), ('s2', 0.2222)]
     """
     diags = unit_diagnostics(result)
     if diags and variant not in diags[0].contribution:
@@ -619,18 +487,7 @@ class AnnotatorInfluence:
 
 
 def worst_list(result, k: int, variant: str = "plain", by: str = "share") -> Worst:
-    """The `Worst` section: the ``k`` worst units of ``variant`` (or the first variant).
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root obj")]}))
-    >>> w = worst_list(res, 5)
-    >>> [d.uid for d in w.units], w.variant, w.ranked_by_influence
-    (['1'], 'plain', False)
-    """
+    """The `Worst` section: the ``k`` worst units of ``variant`` (or the first variant)."""
     variant = available_variant(result, variant)
     return Worst(worst_units(result, k, variant, by), variant, by, result.alpha[variant].d_o)
 
@@ -666,29 +523,6 @@ class PairMatrix:
     ignored : numpy.ndarray
         Units left out of LAS/UAS/LA (word counts differ).
     mean_ted : numpy.ndarray
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> pm = pair_matrix(res)
-    >>> pm.units.tolist(), pm.las.round(4).tolist()[0]
-    ([[3, 3, 3], [3, 3, 3], [3, 3, 3]], [nan, 0.875, 0.75])
-    >>> pm.to_dict()["alpha_plain"][0][0] is None  # NaN on the diagonal
-    True
     """
 
     annotators: List[str]
@@ -723,31 +557,6 @@ def pair_matrix(result, variants: Optional[Sequence[str]] = None) -> PairMatrix:
     ----------
     result : AgreementResult
     variants : sequence of str, optional
-
-    Returns
-    -------
-    PairMatrix
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> pm = pair_matrix(res, ["plain"])
-    >>> pm.alpha["plain"].round(4).tolist()
-    [[nan, 0.8387, 0.8387], [0.8387, nan, 0.7143], [0.8387, 0.7143, nan]]
     """
     variants = _variants(result, variants)
     cache = _cache(result)
@@ -813,27 +622,6 @@ class LeaveOneOut:
     alpha : dict of str to float or None
     change : dict of str to float or None
         α without − α with everyone.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> x = leave_one_out(res)[2]
-    >>> x.annotator, x.units, round(x.change["plain"], 4), x.to_dict()["annotator"]
-    ('cy', 3, 0.0579, 'cy')
     """
     annotator: str
     units: int  # pairable units left without this annotator
@@ -862,26 +650,6 @@ def leave_one_out(result, variants: Optional[Sequence[str]] = None) -> List[Leav
     -------
     list of LeaveOneOut
         In annotator order.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> [(x.annotator, round(x.alpha["plain"], 4)) for x in leave_one_out(res, ["plain"])]
-    [('ann', 0.7143), ('ben', 0.8387), ('cy', 0.8387)]
     """
     variants = _variants(result, variants)
     corpus = _need_corpus(result)
@@ -915,27 +683,6 @@ class AnnotatorDistance:
         Mean TED / (|x| + |y|).
     units : int
         Units annotated.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> d = annotator_distances(res)[2]
-    >>> d.annotator, d.comparisons, round(d.mean_ted, 4), d.to_dict()["units"]
-    ('cy', 6, 0.5, 3)
     """
     annotator: str
     comparisons: int  # (unit, other annotator) pairs
@@ -962,26 +709,6 @@ def annotator_distances(result) -> List[AnnotatorDistance]:
     -------
     list of AnnotatorDistance
         In annotator order; NaN means for an annotator with no comparison.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> [(d.annotator, round(d.mean_ted, 4)) for d in annotator_distances(res)]
-    [('ann', 0.3333), ('ben', 0.5), ('cy', 0.5)]
     """
     corpus = _need_corpus(result)
     pr = _pairable(result)
@@ -1029,27 +756,6 @@ def unit_matrix(result):
     -------
     UnitSums
         With ``S``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> sums = unit_matrix(res)
-    >>> sums.S.shape, float(sums.de_sum()[0]) == res.alpha["plain"].de_sum
-    ((3, 3, 3), True)
     """
     ta = result.tree_alpha
     sums = getattr(ta, "sums", None) if ta is not None else None
@@ -1078,14 +784,6 @@ class Interval:
     replicates : numpy.ndarray
     failed : int
         Replicates where the statistic was undefined.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> iv = Interval(0.8, 0.7, 0.9, 0.05, np.array([0.7, np.nan, 0.9]), failed=1)
-    >>> iv.to_dict(with_replicates=True)  # doctest: +NORMALIZE_WHITESPACE
-    {'estimate': 0.8, 'low': 0.7, 'high': 0.9, 'se': 0.05, 'failed': 1,
-     'replicates': [0.7, None, 0.9]}
     """
     estimate: Optional[float]
     low: Optional[float]
@@ -1131,29 +829,6 @@ class Bootstrap:
         Metric name to its interval.
     units : int
         Units resampled.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> bs = bootstrap(res, B=100, seed=1)
-    >>> sorted(bs.intervals)
-    ['LA', 'LAS', 'LAS_full', 'UAS', 'alpha_diff', 'alpha_norm', 'alpha_plain']
-    >>> bs.to_dict(with_replicates=False)["method"]
-    'percentile bootstrap, resampling sentences with replacement'
     """
     replicates: int
     seed: int
@@ -1193,38 +868,10 @@ def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
         Token layers (`synagree.stats.categorical.LAYERS`); dependency only.
     variants : sequence of str, optional
 
-    Returns
-    -------
-    Bootstrap
-
     Raises
     ------
     ValueError
         ``B < 1``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> bs = bootstrap(res, B=200, seed=0, categorical_layers=["deprel"])
-    >>> iv = bs.intervals["alpha_plain"]
-    >>> round(iv.estimate, 4), bool(iv.low <= iv.estimate <= iv.high), iv.replicates.shape
-    (0.7808, True, (200,))
-    >>> round(bs.intervals["deprel_observed"].estimate, 4)
-    0.75
     """
     if B < 1:
         raise ValueError("B must be at least 1")
@@ -1304,32 +951,6 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
     dict
         With ``notes`` (a list, possibly empty): what the tables leave out or
         should be read with.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> d = qa_summary(res, worst=2, bootstrap_replicates=50, layers=["upos"])
-    >>> sorted(d)  # doctest: +NORMALIZE_WHITESPACE
-    ['annotator_distances', 'bootstrap', 'categorical', 'leave_one_out', 'notes', 'pairs',
-     'summary', 'worst']
-    >>> d["notes"][-1][:62]  # three sentences: the intervals say little
-    'small sample: the bootstrap intervals rest on 3 resampled unit'
-    >>> [u["sent_id"] for u in d["worst"]["units"]]
-    ['s1', 's2']
     """
     variant = available_variant(result, variant)
     variants = _variants(result)
@@ -1383,26 +1004,6 @@ def annotator_influence(result, variants: Optional[Sequence[str]] = None) -> Lis
     list of dict
         ``{"annotator", "units", "alpha_without": {v: α}, "influence": {v: Δα}}``
         per annotator, in annotator order.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> [round(x["influence"]["plain"], 4) for x in annotator_influence(res)]
-    [-0.0665, 0.0579, 0.0579]
     """
     if result.corpus is None or len(result.corpus.annotators) < 3:
         return []

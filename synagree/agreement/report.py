@@ -126,22 +126,6 @@ def qa_report(corpus: Corpus, *, layers: Sequence[str] = DEFAULT_LAYERS,
     band, preannotation, plan
         The sections "parser vs humans", "pre-annotation" and "planning"
         (docs/method.md §28–30), as for `synagree.agreement.agree.agree_corpus`.
-
-    Returns
-    -------
-    ReportResult
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root obj")],
-    ...      "c": [s([2, 0, 2], "nsubj root obj"), s([2, 0], "nsubj root")]})
-    >>> rep = qa_report(corpus, layers=["deprel"], worst=1)
-    >>> d = rep.to_dict()
-    >>> round(d["alpha_plain"], 4), sorted(d["categorical"]), len(d["worst"]["units"])
-    (0.4737, ['deprel'], 1)
     """
     result = agree_corpus(corpus, bootstrap=bootstrap, seed=seed, level=level,
                           sample_pairs=sample_pairs, exact=exact, baseline=baseline,

@@ -50,23 +50,12 @@ def complete_differs(results: Dict[str, LayerAgreement]) -> bool:
     Davies & Fleiss κ are computed on the items coded by every annotator;
     observed agreement and Krippendorff's α on every item coded by two or more
     (docs/method.md §12.3, §1.10).
-
-    Examples
-    --------
-    >>> complete_differs({})
-    False
     """
     return any(la.complete_items != la.items for la in results.values())
 
 
 def item_set_note(results: Dict[str, LayerAgreement], m: int) -> Optional[str]:
-    """A note when κ and π cover fewer items than A_o and α, else None.
-
-    Examples
-    --------
-    >>> item_set_note({}, 3) is None
-    True
-    """
+    """A note when κ and π cover fewer items than A_o and α, else None."""
     if not complete_differs(results):
         return None
     return (f"with missing annotations, D&F kappa and Fleiss' kappa use only the items coded "
@@ -223,20 +212,6 @@ def check_specific(layers: Sequence[str], specific: Optional[str]) -> None:
     """``specific`` must be one of ``layers`` (a ``usage`` `InputError` otherwise).
 
     Cheap, so that a command can check it before it reads any input.
-
-    Parameters
-    ----------
-    layers : sequence of str
-    specific : str or None
-
-    Examples
-    --------
-    >>> check_specific(["deprel", "upos"], "deprel")
-    >>> try:
-    ...     check_specific(["upos"], "deprel")
-    ... except InputError as e:
-    ...     print(e.errors[0].kind)
-    usage
     """
     if specific is not None and specific not in layers:
         raise InputError.single("<command line>", None, "usage",
@@ -264,17 +239,6 @@ def check_dependency_views(corpus: Corpus, feature_layers: Sequence[str] = (),
     ------
     synagree.base.problems.InputError
         ``usage``, on a phrase-structure corpus.
-
-    Examples
-    --------
-    >>> from synagree.io.brackets import PhraseNode, PhraseSentence
-    >>> tree = PhraseSentence("p.tree", 0, 1, PhraseNode("S", [PhraseNode("N")]))
-    >>> corpus = Corpus.from_annotations({"a": [tree], "b": [tree]}, kind="phrase")
-    >>> try:
-    ...     check_dependency_views(corpus, per_feature=True)
-    ... except InputError as exc:
-    ...     print(exc.errors[0].message)  # doctest: +NORMALIZE_WHITESPACE
-    --per-feature needs FEATS, which bracketed trees do not have: give CoNLL-U input
     """
     if corpus.kind == "dependency":
         return
@@ -334,10 +298,6 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         pair: Stuart–Maxwell, and McNemar per category with Holm's
         adjustment (docs/method.md §25).
 
-    Returns
-    -------
-    TokenLayerAgreement
-
     Raises
     ------
     synagree.base.problems.InputError
@@ -347,17 +307,6 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         ``enhanced`` on phrase-structure input (no FEATS, no DEPS).  Bad FEATS
         (``bad-feats``).  A bootstrap planned to need more memory than the
         limit (``memory-limit``).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0], "nsubj root", feats=["Number=Sing", "_"])],
-    ...      "b": [s([2, 0], "nsubj root", feats=["Number=Plur", "_"])]})
-    >>> rep = token_layer_agreement(corpus, ["deprel", "feats:Number"])
-    >>> [round(rep.results[k].observed(), 2) for k in ("deprel", "feats:Number")]
-    [1.0, 0.5]
     """
     layers = list(layers)
     check_specific(layers, specific)

@@ -46,28 +46,10 @@ UNLABELLED_LABEL = 1
 def unlabelled_tree(tree: FlatTree) -> FlatTree:
     """``tree`` with every label id but 0 (the root's empty label) replaced by one id.
 
-    Parameters
-    ----------
-    tree : synagree.trees.flat.FlatTree
-
     Returns
     -------
     synagree.trees.flat.FlatTree
         The same shape and |t|; labels are 0 (root) or `UNLABELLED_LABEL`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> from synagree.distance import ted
-    >>> v = Vocabulary()
-    >>> a = dependency_tree(DepSentence("a", 0, 1, ["x", "y"], np.array([2, 0]),
-    ...                                 ["nsubj", "root"]), v)
-    >>> b = dependency_tree(DepSentence("b", 0, 1, ["x", "y"], np.array([2, 0]),
-    ...                                 ["obj", "root"]), v)
-    >>> ted.ted(a, b), ted.ted(unlabelled_tree(a), unlabelled_tree(b))
-    (1.0, 0.0)
     """
     def relabel(lab: np.ndarray) -> np.ndarray:
         return np.where(lab == 0, 0, UNLABELLED_LABEL).astype(lab.dtype)
@@ -90,18 +72,6 @@ def unlabelled_alpha(core: Core, variants: Optional[Sequence[str]] = None) -> Tr
     -------
     synagree.alpha.TreeAlpha
         ``.alpha("plain")`` etc., counts in ``.stats``.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0], "nsubj root"), s([0, 1, 1], "root obj obl")],
-    ...      "b": [s([2, 0], "obj root"), s([0, 1, 1], "root obj obl")]}))
-    >>> round(res.alpha_value("plain"), 4), unlabelled_alpha(res).alpha("plain")
-    (0.7273, 1.0)
     """
     return alpha_over(core, [[unlabelled_tree(t) for t in u] for u in core.trees], variants)
 
@@ -121,18 +91,6 @@ def la_given_head(core: Core) -> Optional[Tuple[float, float]]:
     -------
     (float, float) or None
         None for phrase-structure corpora.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0], "nsubj root"), s([0, 1, 1], "root obj obl")],
-    ...      "b": [s([2, 0], "obj root"), s([0, 1, 2], "root obj obl")]}))
-    >>> la_given_head(res)  # 4 of the 5 words share their head, 3 of them their label too
-    (3.0, 4.0)
     """
     if core.kind != "dependency":
         return None
@@ -172,21 +130,6 @@ def unlabelled_scores(core: Core, variants: Optional[Sequence[str]] = None) -> U
     core : AgreementResult
     variants : sequence of str, optional
         Default: the variants of ``core``.
-
-    Returns
-    -------
-    Unlabelled
-
-    Examples
-    --------
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0], "nsubj root"), s([0, 1, 1], "root obj obl")],
-    ...      "b": [s([2, 0], "obj root"), s([0, 1, 2], "root obj obl")]}))
-    >>> m = unlabelled_scores(res).metrics()
-    >>> m["LA_given_head"], round(m["alpha_plain_unlabelled"], 4)
-    (0.75, -0.5)
     """
     ta = unlabelled_alpha(core, variants)
     return Unlabelled(AlphaSet.of(ta, "_unlabelled"), la_given_head(core))

@@ -71,20 +71,7 @@ class WhereRow:
 
 @dataclass
 class Where:
-    """The ``where`` section: α over each query (docs/method.md §27).
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> a = [s([0, 1, 4, 2], "root obj cc conj"), s([0, 1, 1], "root obj obl")]
-    >>> b = [s([0, 1, 4, 1], "root obj cc conj"), s([0, 1, 1], "root obj obl")]
-    >>> res = agree_corpus(Corpus.from_annotations({"a": a, "b": b}),
-    ...                    where=["deprel=conj", "deprel=obl"])
-    >>> [(r.query, r.units) for r in res.where.rows]
-    [('deprel=conj', 1), ('deprel=obl', 1)]
-    >>> res.where.rows[0].stats["plain"].do_sum  # the conj hangs from obj, or from the root word
-    2.0
-    """
+    """The ``where`` section: α over each query (docs/method.md §27)."""
 
     rows: List[WhereRow]
     notes: List[str] = field(default_factory=list)
@@ -118,16 +105,6 @@ def check_queries(queries: Sequence[Union[str, Query]]) -> List[Query]:
     ------
     InputError
         ``bad-where``, naming the query and what is wrong with it.
-
-    Examples
-    --------
-    >>> [q.text() for q in check_queries(["deprel=conj", "upos=ADP"])]
-    ['deprel=conj', 'upos=ADP']
-    >>> try:
-    ...     check_queries(["deprel"])
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind)
-    bad-where
     """
     out = []
     for q in queries:
@@ -162,10 +139,6 @@ def where_section(core: Core, queries: Sequence[Union[str, Query]]) -> Where:
         A dependency result carrying its corpus.
     queries : sequence of str or Query
         One row each.
-
-    Returns
-    -------
-    Where
 
     Raises
     ------

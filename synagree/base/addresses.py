@@ -25,28 +25,10 @@ def check_address(address: str) -> str:
     of `SCHEMES`, a host name, IPv4 address or bracketed IPv6 address, and a
     port from 1 to 65535.
 
-    Parameters
-    ----------
-    address : str
-
-    Returns
-    -------
-    str
-
     Raises
     ------
     ValueError
         Anything else, with what is wrong.
-
-    Examples
-    --------
-    >>> check_address("tcp://10.0.0.5:8786"), check_address("local")
-    ('tcp://10.0.0.5:8786', 'local')
-    >>> try:
-    ...     check_address("http://x")
-    ... except ValueError as exc:
-    ...     print(exc)
-    must be 'local' or tcp://HOST:PORT (also tls, ws, wss, ucx), got 'http://x'
     """
     if address == "local":
         return address

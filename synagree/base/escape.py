@@ -58,13 +58,6 @@ def latex(s: object) -> str:
     See Also
     --------
     markdown, csv_cell, plain
-
-    Examples
-    --------
-    >>> print(latex("obj_dir & 50%"))
-    obj\_dir \& 50\%
-    >>> print(latex("a\nb"))
-    a b
     """
     s = _LINEBREAK_RE.sub(" ", str(s))
     s = _CONTROL_RE.sub(" ", s)
@@ -90,11 +83,6 @@ def markdown(s: object) -> str:
         Line breaks as spaces, ``|`` and the emphasis, code and link marks
         backslash-escaped (``_`` inside a word kept), ``<`` and ``>`` as
         entities.
-
-    Examples
-    --------
-    >>> print(markdown("a|b *c* alpha_plain <x>"))
-    a\|b \*c\* alpha_plain &lt;x&gt;
     """
     s = _LINEBREAK_RE.sub(" ", str(s))
     s = _CONTROL_RE.sub(" ", s)
@@ -120,11 +108,6 @@ def csv_cell(v: object) -> object:
         ``v`` itself for None, bools, numbers (Python or numpy) and text that
         reads as a decimal number; other text starting with ``= + - @``, tab or
         carriage return gets a leading ``'``.
-
-    Examples
-    --------
-    >>> csv_cell("=SUM(A1:A9)"), csv_cell("-0.05"), csv_cell(0.5), csv_cell("obj")
-    ("'=SUM(A1:A9)", '-0.05', 0.5, 'obj')
     """
     if v is None or isinstance(v, (bool, int, float)):
         return v
@@ -147,15 +130,6 @@ def csv_row(row: Iterable[object]) -> List[object]:
     ----------
     row : iterable
         The cells of one row.
-
-    Returns
-    -------
-    list
-
-    Examples
-    --------
-    >>> csv_row(["+cmd", 3, "@x"])
-    ["'+cmd", 3, "'@x"]
     """
     return [csv_cell(v) for v in row]
 
@@ -170,15 +144,6 @@ def matplotlib_text(s: object) -> str:
     ----------
     s : object
         Any value; converted with `str`.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> print(matplotlib_text("cost in $"))
-    cost in \$
     """
     return str(s).replace("$", r"\$")
 
@@ -188,21 +153,6 @@ def encodable(text: str) -> str:
 
     Lone surrogates (from file names that are not UTF-8) are written as
     ``\udcff``-style escapes; other text is returned unchanged.
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> encodable("caf\udce9.conllu")
-    'caf\\udce9.conllu'
-    >>> encodable("café")
-    'café'
     """
     try:
         text.encode("utf-8")
@@ -224,11 +174,6 @@ def plain(s: object) -> str:
     str
         The text with C0/C1 controls as ``\xNN`` and other controls (line and
         paragraph separators, lone surrogates) as ``\uNNNN``.
-
-    Examples
-    --------
-    >>> print(plain("a\tb\x1b[2J"))
-    a\x09b\x1b[2J
     """
     return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
                            else f"\\u{ord(m.group()):04x}", str(s))

@@ -28,15 +28,6 @@ def paused_gc() -> Iterator[None]:
     It runs again afterwards if it ran before (an exception included), with
     every object counted as old (see the module's notes); nested pauses
     leave it paused until the outermost ends.
-
-    Examples
-    --------
-    >>> import gc
-    >>> with paused_gc():
-    ...     gc.isenabled()
-    False
-    >>> gc.isenabled()
-    True
     """
     if not gc.isenabled():
         yield

@@ -50,14 +50,6 @@ def configure(notice: Optional[Callable[[str], None]] = None, skip_scipy: bool =
     (``None``: say nothing); ``skip_scipy``: start numba without its scipy
     probe (see the module docstring; only for processes that run nothing
     but synagree's kernels).
-
-    Examples
-    --------
-    >>> said = []
-    >>> configure(notice=said.append)
-    >>> configure()  # back to silence
-    >>> said
-    []
     """
     global _notice, _skip_scipy
     _notice = notice
@@ -72,15 +64,6 @@ def will_compile(dispatcher: Any, args: Sequence[Any]) -> bool:
     numba version, or older than the source).  Reads numba's cache index
     through its internal objects; if they change shape, answers False (no
     notice rather than a crash).
-
-    Examples
-    --------
-    >>> from numba import njit
-    >>> @njit
-    ... def twice(x):
-    ...     return 2 * x
-    >>> twice(3), will_compile(twice, (3,))  # compiled in this process now
-    (6, False)
     """
     try:
         from numba import typeof
@@ -97,17 +80,7 @@ def will_compile(dispatcher: Any, args: Sequence[Any]) -> bool:
 
 @contextmanager
 def scipy_hidden() -> Iterator[None]:
-    """``import scipy`` fails inside the block, unless scipy is already imported.
-
-    Examples
-    --------
-    >>> import sys
-    >>> before = "scipy" in sys.modules
-    >>> with scipy_hidden():
-    ...     pass
-    >>> ("scipy" in sys.modules) == before  # the module table is left as it was
-    True
-    """
+    """``import scipy`` fails inside the block, unless scipy is already imported."""
     if "scipy" in sys.modules:
         yield  # already imported (by the caller): nothing to save
         return
@@ -132,19 +105,6 @@ def before_call(dispatcher: Any, args: Sequence[Any]) -> None:
 
     With a notice configured (`configure`), says once per kernel when the
     call is about to compile it.
-
-    Examples
-    --------
-    >>> from numba import njit
-    >>> @njit
-    ... def plus_one(x):
-    ...     return x + 1
-    >>> said = []
-    >>> configure(notice=said.append)
-    >>> before_call(plus_one, (1,))
-    >>> configure()
-    >>> len(said) <= 1, plus_one(1)  # at most one notice per kernel
-    (True, 2)
     """
     global _started
     if not _started:

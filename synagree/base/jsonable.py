@@ -25,12 +25,6 @@ def json_ready(x):
     -------
     object
         JSON-ready data (other values are returned unchanged).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> json_ready({1: (np.float64(0.5), float("nan")), "m": np.arange(3)})
-    {'1': [0.5, None], 'm': [0, 1, 2]}
     """
     if isinstance(x, float) and not math.isfinite(x):
         return None
@@ -52,23 +46,12 @@ def to_float(x: object) -> float:
 
     The cell is known to hold a number or a numeric string; anything else
     raises as `float` does.
-
-    Examples
-    --------
-    >>> to_float("0.25"), to_float(3)
-    (0.25, 3.0)
     """
     return float(cast(Union[SupportsFloat, str], x))  # float() itself checks it
 
 
 def finite_or_none(x: Optional[float]) -> Optional[float]:
-    """``float(x)``, or None for None, NaN and infinities (an undefined score in JSON).
-
-    Examples
-    --------
-    >>> finite_or_none(3), finite_or_none(float("nan")), finite_or_none(None)
-    (3.0, None, None)
-    """
+    """``float(x)``, or None for None, NaN and infinities (an undefined score in JSON)."""
     if x is None or not math.isfinite(x):
         return None
     return float(x)

@@ -51,11 +51,6 @@ def parse_size(text: str) -> int:
     ------
     ValueError
         Not a size, or not positive.
-
-    Examples
-    --------
-    >>> parse_size("4G"), parse_size("500M"), parse_size("1024"), parse_size("1.5kib")
-    (4294967296, 524288000, 1024, 1536)
     """
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*", text.upper())
     if not m:
@@ -73,15 +68,6 @@ def human(nbytes: float) -> str:
     ----------
     nbytes : float
         A number of bytes.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> human(8.9 * 2**30), human(1536), human(12)
-    ('8.9 GiB', '1.5 KiB', '12 B')
     """
     for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if nbytes >= size:
@@ -94,16 +80,7 @@ _UNLIMITED = 2**60  # cgroup "no limit" (v1 writes 2^63 - 4096; v2 writes "max")
 
 
 def current_limit() -> int:
-    """The ``--max-memory`` of the command running (`limited`), else the default.
-
-    Examples
-    --------
-    >>> with limited(2**30):
-    ...     current_limit()
-    1073741824
-    >>> current_limit() == DEFAULT_MAX_MEMORY
-    True
-    """
+    """The ``--max-memory`` of the command running (`limited`), else the default."""
     return _LIMIT.get()
 
 
@@ -113,19 +90,6 @@ def limited(nbytes: Optional[int]) -> Iterator[None]:
 
     The command line sets ``--max-memory`` so, for the checks made deep down
     (the tree edit distance tables, a token-layer bootstrap, a stored result).
-
-    Parameters
-    ----------
-    nbytes : int or None
-
-    Examples
-    --------
-    >>> with limited(2**20):
-    ...     try:
-    ...         check_memory(2**21, "a table", "use a smaller one")
-    ...     except InputError as exc:
-    ...         print(exc.errors[0].message.split(":")[0])
-    a table would need about 2.0 MiB, above the limit of 1.0 MiB (--max-memory)
     """
     if nbytes is None:
         yield
@@ -234,14 +198,6 @@ def available_memory(proc: "str | Path" = "/proc") -> Optional[Tuple[int, str]]:
     -------
     (int, str) or None
         Bytes, and the source in words.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> _ = open(os.path.join(d, "meminfo"), "w").write("MemAvailable:    8388608 kB\n")
-    >>> available_memory(d)
-    (8589934592, 'the memory available on this machine (MemAvailable in /proc/meminfo)')
     """
     proc = Path(proc)
     found: List[Tuple[int, str]] = []
@@ -280,12 +236,6 @@ def memory_limit(max_memory: Optional[int] = None,
     (int, str, bool)
         The limit in bytes, where it comes from in words, and whether it is
         the machine's (not ``--max-memory``).
-
-    Examples
-    --------
-    >>> limit, source, machine = memory_limit(1024)
-    >>> limit, source, machine
-    (1024, '--max-memory', False)
     """
     flag = current_limit() if max_memory is None else int(max_memory)
     avail = available_memory(proc)
@@ -318,16 +268,6 @@ def check_memory(nbytes: float, what: str, hint: str,
         Kind ``memory-limit`` when ``nbytes`` exceeds the limit; the message
         says whether ``--max-memory`` or the machine (and which of its limits)
         was the smaller.
-
-    Examples
-    --------
-    >>> check_memory(10, "a tiny table", "none needed")
-    >>> try:
-    ...     check_memory(8 * 2**30, "the unit x unit sums", "use fewer units", limit=2**30)
-    ... except InputError as exc:
-    ...     print(exc.errors[0].message)  # doctest: +NORMALIZE_WHITESPACE
-    the unit x unit sums would need about 8.0 GiB, above the limit of 1.0 GiB
-    (--max-memory): use fewer units, or raise --max-memory
     """
     cap, source, machine = memory_limit(limit, proc)
     if nbytes <= cap:
@@ -371,15 +311,6 @@ def check_resampling(units: int, replicates: int, matrices: int = 1,
     See Also
     --------
     check_memory
-
-    Examples
-    --------
-    >>> check_resampling(1000, 1000)  # about 46 MiB: fine
-    >>> try:
-    ...     check_resampling(100_000, 1000, limit=2**30)
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind)
-    memory-limit
     """
     need = matrices * (24.0 * units * units + 24.0 * replicates * units)
     check_memory(need, f"resampling {units:,} units {replicates:,} times "
@@ -408,17 +339,6 @@ def ted_table_bytes(nodes: int, cell_bytes: int = 8) -> int:
         Nodes of the largest tree (words + 1 for a dependency tree).
     cell_bytes : int
         4 or 8.
-
-    Returns
-    -------
-    int
-
-    Examples
-    --------
-    >>> human(ted_table_bytes(100_001, 4))  # one sentence of 100,000 words
-    '74.5 GiB'
-    >>> ted_table_bytes(50, 4) < 2**20
-    True
     """
     n = int(nodes)
     cw = max(TED_CHUNK_COLS, n + 1)
@@ -447,16 +367,6 @@ def check_ted_tables(nodes: int, threads: int, cell_bytes: int = 8,
     InputError
         ``memory-limit``; the hint names the number of threads that would fit
         when fewer would.
-
-    Examples
-    --------
-    >>> try:
-    ...     check_ted_tables(100_001, 1, 4, limit=8 * 2**30)
-    ... except InputError as exc:
-    ...     print(exc.errors[0].message)  # doctest: +NORMALIZE_WHITESPACE
-    the tree edit distance tables of the largest tree (100,001 nodes) would need about
-    74.5 GiB, above the limit of 8.0 GiB (--max-memory): leave out or split the longest
-    sentences (the tables grow with the square of the largest tree), or raise --max-memory
     """
     per = ted_table_bytes(nodes, cell_bytes)
     need = per * max(1, int(threads))
@@ -480,11 +390,6 @@ def layer_bootstrap_bytes(units: int, categories: int, annotators: int,
     ``units``-long arrays), the resampling weights (``replicates × units``) and
     the resampled category sums (``replicates × categories × (2·annotators +
     7)``), all float64.
-
-    Examples
-    --------
-    >>> human(layer_bootstrap_bytes(10_000, 2_000, 3, 1000))
-    '1.0 GiB'
     """
     U, K, m, B = int(units), int(categories), int(annotators), int(replicates)
     pairs = m * (m - 1) // 2
@@ -507,10 +412,6 @@ def check_layer_bootstrap(shapes: "List[Tuple[str, int, int, int]]", replicates:
     ------
     InputError
         ``memory-limit``.
-
-    Examples
-    --------
-    >>> check_layer_bootstrap([("deprel", 100, 40, 2)], 1000)
     """
     if not shapes or replicates <= 0:
         return
@@ -552,15 +453,6 @@ def check_noise(runs: int, columns: int, nodes: int, threads: int,
     ------
     InputError
         ``memory-limit``.
-
-    Examples
-    --------
-    >>> check_noise(300, 13, 40, 2)  # the defaults: a few MiB
-    >>> try:
-    ...     check_noise(3 * 1000 * 10_000, 13, 40, 2)
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind)
-    memory-limit
     """
     rows = float(runs) * (NOISE_RUN_BYTES + NOISE_COLUMN_BYTES * int(columns))
     need = rows + max(1, int(threads)) * ted_table_bytes(nodes, 8) + float(extra)
@@ -589,10 +481,6 @@ def check_regression(units: int, replicates: int, metrics: int,
     ------
     InputError
         ``memory-limit``.
-
-    Examples
-    --------
-    >>> check_regression(10_000, 1000, 10)
     """
     chunk = 8 * 4_000_000 * 3  # weights, signs, products of one chunk
     need = chunk + 8.0 * int(units) * 40 + 16.0 * int(replicates) * max(1, int(metrics))

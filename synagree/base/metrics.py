@@ -528,11 +528,6 @@ def metric(key: str) -> Metric:
     ------
     KeyError
         ``key`` is not registered (with a sentence naming it).
-
-    Examples
-    --------
-    >>> metric("LAS_full").unit, metric("alpha_norm_ci").section
-    ('fraction', '5')
     """
     found = METRICS.get(key)
     if found is None:
@@ -568,13 +563,7 @@ def _row(name: str, definition: str, unit: str, section: str) -> str:
 
 
 def glossary(group: str) -> str:
-    """The Markdown glossary table of one group (docs/method.md §13).
-
-    Examples
-    --------
-    >>> print(glossary("compare").splitlines()[3])
-    | `Tokens` | CoNLL 2018 F1 of tokens ([§11.2](#s11-2)) | fraction |
-    """
+    """The Markdown glossary table of one group (docs/method.md §13)."""
     if group not in GROUPS:
         raise KeyError(f"{group!r} is not a glossary group: {', '.join(GROUPS)}")
     rows = ["| name | definition | unit |", "|---|---|---|"]

@@ -61,13 +61,6 @@ def choice() -> str:
     ------
     InputError
         ``bad-environment`` for any other value.
-
-    Examples
-    --------
-    >>> import os
-    >>> os.environ.pop(KERNELS_ENV, None) and None
-    >>> choice()
-    'auto'
     """
     value = os.environ.get(KERNELS_ENV, "auto").strip().lower() or "auto"
     if value not in CHOICES:
@@ -83,14 +76,6 @@ def built_from(extension: ModuleType, sources: Sequence[str]) -> bool:
     order) with that of the files on disk.  True when it cannot tell: the
     sources are not there (an ordinary install ships only the binary) or the
     build recorded nothing.
-
-    Examples
-    --------
-    >>> import types
-    >>> ext = types.ModuleType("fake")
-    >>> ext.SOURCE_SHA256 = "0" * 64
-    >>> built_from(ext, ["missing.c"])  # no sources beside it: nothing to check
-    True
     """
     expected = getattr(extension, "SOURCE_SHA256", "")
     where = getattr(extension, "__file__", None)
@@ -123,13 +108,6 @@ def use_c(extension: Optional[ModuleType], sources: Sequence[str] = ()) -> bool:
         ``bad-environment``: ``SYNAGREE_KERNELS=c`` but the extension is not
         built or is older than its sources, or an unknown setting of either
         variable.
-
-    Examples
-    --------
-    >>> import os
-    >>> os.environ.pop(KERNELS_ENV, None) and None
-    >>> use_c(None), use_c(os)  # any module stands for a built extension here
-    (False, True)
     """
     wanted = choice()
     threads()  # a bad SYNAGREE_THREADS is an error on every path, not only on C's
@@ -164,16 +142,6 @@ def threads() -> int:
     InputError
         ``bad-environment`` when ``SYNAGREE_THREADS`` is not a whole number
         from 1 to `MAX_THREADS`.
-
-    Examples
-    --------
-    >>> import os
-    >>> os.environ[THREADS_ENV] = "3"
-    >>> threads()
-    3
-    >>> del os.environ[THREADS_ENV]
-    >>> threads() >= 1
-    True
     """
     raw = os.environ.get(THREADS_ENV, "").strip()
     if raw:

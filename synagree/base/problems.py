@@ -44,17 +44,6 @@ def shorten(text: object, limit: int = SHOWN) -> str:
         Converted with `str`.
     limit : int
         Characters kept (default `SHOWN`, 40).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> shorten("short")
-    'short'
-    >>> shorten("x" * 50, limit=5)
-    'xxxxx… (50 characters)'
     """
     text = str(text)
     if len(text) <= limit:
@@ -74,17 +63,6 @@ def quote(text: object, limit: int = SHOWN) -> str:
         Converted with `str`.
     limit : int
         Characters kept (default `SHOWN`, 40).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> print(quote("a\tb"))
-    'a\tb'
-    >>> print(quote("y" * 45, limit=3))
-    'yyy'… (45 characters)
     """
     text = str(text)
     if len(text) <= limit:
@@ -104,21 +82,10 @@ def tame(text: Optional[str]) -> Optional[str]:
     `LONG_RUN` non-space characters and messages over `LONG_MESSAGE`
     characters shortened.
 
-    Parameters
-    ----------
-    text : str or None
-
     Returns
     -------
     str or None
         None stays None.
-
-    Examples
-    --------
-    >>> print(tame("bad\nline"))
-    bad\nline
-    >>> len(tame("z" * 10_000)) < 100
-    True
     """
     if text is None:
         return None
@@ -313,18 +280,6 @@ def print_problems(problems: Sequence["Problem"], limit: int = 30) -> None:
     problems : sequence of Problem
     limit : int
         At most this many are listed, then a count of the rest.
-
-    Examples
-    --------
-    >>> import contextlib, io
-    >>> err = io.StringIO()
-    >>> with contextlib.redirect_stderr(err):
-    ...     print_problems([Problem("a.conllu", i, "bad-id", "bad ID") for i in (1, 2, 3)],
-    ...                    limit=2)
-    >>> print(err.getvalue(), end="")
-    a.conllu:1: error: bad ID (bad-id)
-    a.conllu:2: error: bad ID (bad-id)
-    ... and 1 more
     """
     for p in problems[:limit]:
         print(str(p), file=sys.stderr)

@@ -27,15 +27,6 @@ def hms(sec: float) -> str:
     ----------
     sec : float
         Seconds (rounded to whole seconds).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> hms(75), hms(3725.4), hms(-3)
-    ('1:15', '1:02:05', '0:00')
     """
     sec = int(round(max(0.0, sec)))
     h, rem = divmod(sec, 3600)
@@ -47,28 +38,14 @@ _show_by_default = False  # the library is silent unless asked; the CLI turns it
 
 
 def show_by_default(show: bool) -> bool:
-    """Set the process-wide default of `wanted`; returns the previous one.
-
-    Examples
-    --------
-    >>> previous = show_by_default(True)
-    >>> wanted(None), wanted(False)
-    (True, False)
-    >>> _ = show_by_default(previous)
-    """
+    """Set the process-wide default of `wanted`; returns the previous one."""
     global _show_by_default
     previous, _show_by_default = _show_by_default, bool(show)
     return previous
 
 
 def wanted(flag: Optional[bool]) -> bool:
-    """``flag``, or the process-wide default when it is ``None``.
-
-    Examples
-    --------
-    >>> wanted(True), wanted(None) == wanted(show_by_default(False))
-    (True, True)
-    """
+    """``flag``, or the process-wide default when it is ``None``."""
     return _show_by_default if flag is None else bool(flag)
 
 
@@ -98,15 +75,6 @@ class Progress:
         Characters of the bar.
     min_interval : float
         Seconds between two redraws (the last state is always drawn).
-
-    Examples
-    --------
-    >>> import io
-    >>> out = io.StringIO()
-    >>> bar = Progress(4, label="runs", enabled=True, stream=out, width=10)
-    >>> bar.update(3)
-    >>> bar.text().split("  elapsed")[0]
-    '[########--] 3/4 runs  75%'
     """
     def __init__(self, total: float, label: str = "pairs", enabled: Optional[bool] = None,
                  stream=None, done: float = 0, width: int = 30, min_interval: float = 0.2,

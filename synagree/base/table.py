@@ -65,13 +65,6 @@ class Table:
     title : str
         A caption (text: a first line; Markdown: bold; LaTeX: a comment).
     notes : list of str
-
-    Examples
-    --------
-    >>> t = Table("scores", [Column("metric"), Column("value", "number")],
-    ...           [["LAS", 0.75], ["UAS", None]], title="Scores")
-    >>> t.header(), t.column("value").digits, len(t)
-    (['metric', 'value'], 4, 2)
     """
 
     name: str
@@ -152,18 +145,7 @@ def key_value(name: str, rows: Sequence[Tuple[str, Cell, str]], title: str = "")
 
 def format_value(value: Cell, kind: str = "number", digits: int = 4,
                  missing: str = "–") -> str:
-    """One cell as text (``percent`` × 100), as the text writer shows it.
-
-    Examples
-    --------
-    >>> format_value(0.91891, "number"), format_value(None), format_value(0.5, "percent", 2)
-    ('0.9189', '–', '50.00')
-    >>> format_value(3.0, "count"), format_value(-0.25, "signed")
-    ('3', '-0.2500')
-    >>> format_value((0.1, 0.2), "interval", 2)
-    '[0.10, 0.20]'
-
-    """
+    """One cell as text (``percent`` × 100), as the text writer shows it."""
     if kind == "text":
         return "" if value is None else str(value)
     if kind == "interval":

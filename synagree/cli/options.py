@@ -415,15 +415,6 @@ def check_input_choice(files: Sequence, dirs: Optional[Sequence]) -> None:
     ------
     InputError
         Neither given (``empty-input``) or both (``usage``).
-
-    Examples
-    --------
-    >>> check_input_choice(["a.conllu", "b.conllu"], None)
-    >>> try:
-    ...     check_input_choice([], [])
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind)
-    empty-input
     """
     if not files and not dirs:
         raise InputError.single("<command line>", None, "empty-input",
@@ -448,16 +439,6 @@ class InputOptions(TypedDict):
     Returns
     -------
     dict
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> args = SimpleNamespace(fmt="auto", phrase_style="penn", strict=False,
-    ...                        allow_missing=True, names=None, no_text_check=True,
-    ...                        match="auto")
-    >>> opts = input_options(args)
-    >>> opts["phrase_style"], opts["allow_missing"], opts["check_text"]
-    ('penn', True, False)
     """
 
     fmt: str
@@ -474,15 +455,6 @@ def input_options(args) -> InputOptions:
 
     Taken from parsed command-line arguments: the options every input-taking
     command has (``synagree.cli.options.add_input``).
-
-    Examples
-    --------
-    >>> from argparse import Namespace
-    >>> args = Namespace(fmt="auto", phrase_style="auto", strict=False, allow_missing=True,
-    ...                  names=None, no_text_check=False, match="text")
-    >>> opts = input_options(args)
-    >>> opts["allow_missing"], opts["check_text"], opts["match"]
-    (True, True, 'text')
     """
     return InputOptions(fmt=args.fmt, phrase_style=args.phrase_style, strict=args.strict,
                         allow_missing=args.allow_missing, names=args.names,

@@ -80,15 +80,6 @@ class DaskExecutor:
     ----------
     tasks : int
         Tasks submitted so far (tiles and jobs).
-
-    Examples
-    --------
-    Not run here: it needs a cluster (`dask_executor` makes one).
-
-    >>> from synagree.distance.sums import UnitTrees, unit_sums
-    >>> with dask_executor("local", n_workers=2) as ex:  # doctest: +SKIP
-    ...     sums = unit_sums(UnitTrees.build(units), executor=ex)
-    ...     rows = list(ex.map(run_one, shared, jobs))
     """
 
     def __init__(self, client: Any):
@@ -180,14 +171,6 @@ def dask_executor(address: str = "local",
     InputError
         A malformed address (``usage``, `check_address`), Dask is not installed
         (``missing-extra``) or the scheduler cannot be reached (``dask-connect``).
-
-    Examples
-    --------
-    Not run here: it starts a cluster of worker processes.
-
-    >>> from synagree.distance.sums import UnitTrees, unit_sums
-    >>> with dask_executor("local", n_workers=2) as run:  # doctest: +SKIP
-    ...     sums = unit_sums(UnitTrees.build(units), executor=run)
     """
     try:
         check_address(address)

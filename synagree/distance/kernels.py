@@ -40,18 +40,7 @@ PackArgs = Tuple[np.ndarray, ...]
 
 
 class Pack(Protocol):
-    """What the kernels need of a pack of trees (`synagree.distance.ted.TreePack`).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.distance.ted import TreePack
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> pack: Pack = TreePack([dependency_tree(DepSentence.from_heads([0], ["root"]),
-    ...                                        Vocabulary())])
-    >>> pack.maxn, len(pack._args())
-    (2, 11)
-    """
+    """What the kernels need of a pack of trees (`synagree.distance.ted.TreePack`)."""
 
     maxn: int
 
@@ -63,13 +52,7 @@ _checked: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
 
 
 def backend() -> str:
-    """``"c"`` or ``"numba"``: which kernels the next call runs (`synagree.base.native`).
-
-    Examples
-    --------
-    >>> backend() in ("c", "numba")
-    True
-    """
+    """``"c"`` or ``"numba"``: which kernels the next call runs (`synagree.base.native`)."""
     return "c" if native.use_c(C_EXTENSION, C_SOURCES) else "numba"
 
 
@@ -111,21 +94,6 @@ def pairs(pack: Pack, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost: np
 
     ``i``, ``j``: int64 tree indices; lists shorter than `SERIAL_BELOW`
     run on one thread, longer ones in tasks of ``chunk`` pairs (at least 1).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.distance.ted import Costs, TreePack
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> t = [dependency_tree(DepSentence.from_heads(h, r), v)
-    ...      for h, r in [([2, 0], ["nsubj", "root"]), ([0, 0], ["root", "obj"])]]
-    >>> pack = TreePack(t)
-    >>> out = np.zeros(1)
-    >>> pairs(pack, np.array([0]), np.array([1]), *Costs.unit(len(v)).arrays(), out)
-    >>> out.tolist()
-    [2.0]
     """
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk}")
@@ -146,22 +114,7 @@ def pairs(pack: Pack, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost: np
 
 def all_pairs(pack: Pack, dcost: np.ndarray, icost: np.ndarray, rmat: np.ndarray,
               unit: bool, out: np.ndarray) -> None:
-    """TED of every pair of trees into the K × K float64 matrix ``out`` (both triangles).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.distance.ted import Costs, TreePack
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> t = [dependency_tree(DepSentence.from_heads(h, r), v)
-    ...      for h, r in [([2, 0], ["nsubj", "root"]), ([0, 0], ["root", "obj"])]]
-    >>> out = np.zeros((2, 2))
-    >>> all_pairs(TreePack(t), *Costs.unit(len(v)).arrays(), out)
-    >>> out.tolist()
-    [[0.0, 2.0], [2.0, 0.0]]
-    """
+    """TED of every pair of trees into the K × K float64 matrix ``out`` (both triangles)."""
     _plan(pack, dcost, (out.shape[0] + 1) // 2)
     if native.use_c(C_EXTENSION, C_SOURCES):
         C_EXTENSION.all_pairs(*pack._args(), dcost, icost, rmat,  # type: ignore[union-attr]
@@ -179,24 +132,6 @@ def tile(pack: Pack, dcost: np.ndarray, icost: np.ndarray, rmat: np.ndarray, uni
     """One tile pair of the all-pairs sums (see `synagree.distance.sums.run_tile`).
 
     ``woff`` counts from the tile's first unit (``ut.woff - ut.woff[r0]``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.distance.ted import Costs, TreePack
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> t = [dependency_tree(DepSentence.from_heads(h, r), v)
-    ...      for h, r in [([2, 0], ["nsubj", "root"]), ([0, 0], ["root", "obj"])]]
-    >>> pack = TreePack(t)
-    >>> row, diag, within = np.zeros((1, 3)), np.zeros((1, 3)), np.zeros(1)
-    >>> one = np.ones(2)  # one unit: both trees once
-    >>> tile(pack, *Costs.unit(len(v)).arrays(), np.array([0, 2]), np.array([0, 1]), one,
-    ...      pack.sizes, (0, 1, 0, 1), False, np.zeros((1, 1, 3)), row, diag,
-    ...      np.array([0, 1]), within)
-    >>> diag[0].tolist(), within.tolist()  # ordered pairs: 2 · 2² for plain
-    ([8.0, 8.0, 0.2222222222222222], [2.0])
     """
     r0, r1, c0, c1 = span
     _plan(pack, dcost, max(1, r1 - r0))

@@ -64,22 +64,6 @@ class UnitTrees:
         float64 (U,): annotations per unit.
     which : list of numpy.ndarray
         Per unit: the distinct tree id of each annotation, in order.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> ut = UnitTrees.build([[a, b], [c, c]])  # two units of two annotations
-    >>> ut.n_units, ut.n_values, len(ut.pack), ut.uoff.tolist(), ut.ucount.tolist()
-    (2, 4, 3, [0, 2, 3], [1.0, 1.0, 2.0])
     """
 
     pack: "_ted.TreePack"
@@ -163,25 +147,6 @@ class UnitSums:
     full : numpy.ndarray, optional
         (U, 3): ``full[u]`` = Σ_v S[u, v] over every unit v (u included), what
         leaving u out removes from D_e; when requested.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> ut = UnitTrees.build([[a, b], [c, c]])  # two units of two annotations
-    >>> sums = unit_sums(ut)
-    >>> sums.diag[:, 0].tolist(), sums.row[:, 0].tolist()
-    ([2.0, 0.0], [36.0, 0.0])
-    >>> float(sums.do_sum()[0]), float(sums.de_sum()[0])  # alpha_plain = 1 - (2/4) / (74/12)
-    (2.0, 74.0)
     """
 
     diag: np.ndarray  # (U, 3)
@@ -217,11 +182,6 @@ def tiles(n_units: int, tile: int) -> List[Tuple[int, int, int, int]]:
     -------
     list of (int, int, int, int)
         Unit ranges ``[r0, r1) × [c0, c1)``.
-
-    Examples
-    --------
-    >>> tiles(5, 2)
-    [(0, 2, 0, 2), (0, 2, 2, 4), (0, 2, 4, 5), (2, 4, 2, 4), (2, 4, 4, 5), (4, 5, 4, 5)]
     """
     bounds = list(range(0, n_units, tile)) + [n_units]
     spans = list(zip(bounds[:-1], bounds[1:]))
@@ -255,25 +215,6 @@ def run_tile(ut: UnitTrees, costs: Optional["_ted.Costs"], span: Tuple[int, int,
         (r1−r0, c1−c0, 3) block when ``want_s`` (v ≥ u only on a diagonal tile);
         with ``"margins"``, its sums over the columns (r1−r0, 3) and over the
         rows (c1−c0, 3; on a diagonal tile the strict upper part, mirrored).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> ut = UnitTrees.build([[a, b], [c, c]])  # two units of two annotations
-    >>> row, diag, S = run_tile(ut, None, (0, 1, 1, 2), want_s=True)[:3]
-    >>> row[:, 0].tolist()  # a and b against c twice: 4 pairs of TED 3
-    [36.0]
-    >>> S[0, 0].tolist()  # plain, diff, norm
-    [36.0, 36.0, 0.5625]
     """
     r0, r1, c0, c1 = span
     dc, ic, rm, unit = _ted._costs_for(ut.pack, costs).arrays()
@@ -302,33 +243,7 @@ def _margins(s: np.ndarray, diagonal: bool) -> Tuple[np.ndarray, np.ndarray]:
 
 
 def tile_work(ut: UnitTrees, span: Tuple[int, int, int, int]) -> float:
-    """Number of distinct-tree pairs a tile pair covers (for progress/ETA).
-
-    Parameters
-    ----------
-    ut : UnitTrees
-    span : (int, int, int, int)
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> ut = UnitTrees.build([[a, b], [c, c]])  # two units of two annotations
-    >>> tile_work(ut, (0, 2, 0, 2)), tile_work(ut, (0, 1, 1, 2))
-    (3.0, 2.0)
-    """
+    """Number of distinct-tree pairs a tile pair covers (for progress/ETA)."""
     k = np.diff(ut.uoff).astype(np.float64)
     r0, r1, c0, c1 = span
     a, b = k[r0:r1], k[c0:c1]
@@ -355,22 +270,6 @@ def local_executor(ut, costs, spans, want_s):
     ------
     tuple
         What `run_tile` returns, per span.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> ut = UnitTrees.build([[a, b], [c, c]])  # two units of two annotations
-    >>> [r[0][:, 0].tolist() for r in local_executor(ut, None, tiles(2, 1), False)]
-    [[0.0], [36.0], [0.0]]
     """
     for sp in spans:
         yield run_tile(ut, costs, sp, want_s)
@@ -411,29 +310,6 @@ def unit_sums(ut: UnitTrees, costs: Optional["_ted.Costs"] = None, want_s: bool 
         ``row``/``diag`` (hence α) are bit-identical either way.  A tile result
         may leave out its within-unit TEDs (a 3-tuple, as older executors
         return); ``within`` is then None.
-
-    Returns
-    -------
-    UnitSums
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> ut = UnitTrees.build([[a, b], [c, c]])  # two units of two annotations
-    >>> s1, s2 = unit_sums(ut, tile=1, want_s=True), unit_sums(ut, tile=512)
-    >>> s1.de_sum().tolist() == s2.de_sum().tolist()
-    True
-    >>> s1.S[0].tolist()
-    [[2.0, 36.0], [36.0, 0.0]]
     """
     U = ut.n_units
     diag = np.zeros((U, 3))
@@ -508,23 +384,6 @@ class SampledDe:
     See Also
     --------
     sampled_de
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> ut = UnitTrees.build([[a, b], [c, c]])  # two units of two annotations
-    >>> est = sampled_de(ut, 2000, seed=1, control_variate=False)
-    >>> est.pairs, bool(abs(est.d_e[0] - 74 / 12) < 4 * est.se[0])
-    (2000, True)
     """
 
     d_e: np.ndarray  # (3,)
@@ -732,27 +591,6 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
     max_cells : float, optional
         With ``target_se``: stop when the draws the target needs would cost
         more than this many DP cells (the exact pass's, `SampledDe.costlier`).
-
-    Returns
-    -------
-    SampledDe
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> ut = UnitTrees.build([[a, b], [c, c]])  # two units of two annotations
-    >>> est = sampled_de(ut, 5000, seed=0)
-    >>> bool(abs(est.d_e[0] - 74 / 12) < 0.2), est.pairs
-    (True, 5000)
     """
     rng = np.random.default_rng(seed)
     value_tree = np.concatenate(ut.which) if ut.which else np.zeros(0, np.int64)
@@ -882,21 +720,10 @@ def delta_squared(ted: np.ndarray, size_a: np.ndarray, size_b: np.ndarray,
         |x| and |y| (docs/method.md §2.3).
     variant : {"plain", "diff", "norm"}
 
-    Returns
-    -------
-    numpy.ndarray
-
     Raises
     ------
     ValueError
         Unknown variant.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> ted, x, y = np.array([3.0]), np.array([4.0]), np.array([6.0])
-    >>> [delta_squared(ted, x, y, v).tolist() for v in ("plain", "diff", "norm")]
-    [[9.0], [1.0], [0.09]]
     """
     if variant == "plain":
         d = ted

@@ -48,25 +48,6 @@ class Costs:
     rename : numpy.ndarray, optional
         float64 (L, L): cost of renaming ``a → b``; None: 0 for equal labels,
         1 otherwise.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> ted(a, b), ted(a, b, Costs.unit(len(v)))
-    (1.0, 1.0)
-    >>> half = Costs.unit(len(v))
-    >>> half.rename = np.where(np.eye(len(v)) > 0, 0.0, 0.5)
-    >>> ted(a, b, half)
-    0.5
     """
 
     delete: np.ndarray  # float64 (L,)
@@ -78,12 +59,6 @@ class Costs:
         """Unit costs for ``n_labels`` label ids: 1 to insert or delete, 0/1 renames.
 
         The root's empty label (id 0) costs 0 to insert or delete, as under zss.
-
-        Examples
-        --------
-        >>> c = Costs.unit(3)
-        >>> c.delete.tolist(), c.insert.tolist(), c.rename is None
-        ([0.0, 1.0, 1.0], [0.0, 1.0, 1.0], True)
         """
         c = np.ones(n_labels, dtype=np.float64)
         c[0] = 0.0  # the root's empty label, as zss
@@ -95,12 +70,6 @@ class Costs:
 
         ``rename`` is (L, L), e.g. hierarchical label distances in [0, 1]
         (`synagree.trees.hierarchy.label_distance_matrix`, docs/method.md §3.2, §9).
-
-        Examples
-        --------
-        >>> c = Costs.with_renames(np.array([[0.0, 1.0], [1.0, 0.0]]))
-        >>> c.delete.tolist(), c.rename[1].tolist()
-        ([0.0, 1.0], [1.0, 0.0])
         """
         unit = cls.unit(rename.shape[0])
         return cls(unit.delete, unit.insert, np.asarray(rename, dtype=np.float64))
@@ -112,12 +81,6 @@ class Costs:
         cells: every sum is then an exact integer both ways, so the distances
         are the float64 ones, bit for bit.  Otherwise cells are float64.  With
         ``unit``, ``rename`` is ``[[0, 1]]``: the cost of an equal / unequal pair.
-
-        Examples
-        --------
-        >>> d, i, r, unit = Costs.unit(3).arrays()
-        >>> d.dtype.name, r.tolist(), unit
-        ('int32', [[0, 1]], True)
         """
         dc = np.ascontiguousarray(self.delete, dtype=np.float64)
         ic = np.ascontiguousarray(self.insert, dtype=np.float64)
@@ -152,22 +115,6 @@ class TreePack:
         float64: |t| of each tree.
     maxn : int
         The largest node count (sizes the work buffers).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> pack = TreePack([a, b, c])
-    >>> len(pack), pack.sizes.tolist(), pack.maxn
-    (3, [4.0, 4.0, 4.0], 4)
     """
 
     def __init__(self, trees: Sequence[FlatTree]):
@@ -228,10 +175,6 @@ def ted(t1: FlatTree, t2: FlatTree, costs: Optional[Costs] = None) -> float:
         (about 10 µs): for many pairs under one set of costs use
         `pair_distances`.
 
-    Returns
-    -------
-    float
-
     Raises
     ------
     ValueError
@@ -241,21 +184,6 @@ def ted(t1: FlatTree, t2: FlatTree, costs: Optional[Costs] = None) -> float:
     See Also
     --------
     pair_distances, pairwise
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> ted(a, b), ted(a, c), ted(c, c)
-    (1.0, 3.0, 0.0)
     """
     ext = kernels.C_EXTENSION
     if ext is not None and (ext is _fresh[0] or _check_fresh(ext)):
@@ -318,21 +246,6 @@ def pair_distances(pack: TreePack, i: np.ndarray, j: np.ndarray,
     -------
     numpy.ndarray
         float64, one distance per pair.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> pair_distances(TreePack([a, b, c]), np.array([0, 0, 1]), np.array([1, 2, 2])).tolist()
-    [1.0, 3.0, 3.0]
     """
     i = np.ascontiguousarray(i, dtype=np.int64)
     j = np.ascontiguousarray(j, dtype=np.int64)
@@ -356,21 +269,6 @@ def distance_matrix(pack: TreePack, costs: Optional[Costs] = None) -> np.ndarray
     -------
     numpy.ndarray
         float64 (K, K), zero diagonal.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> distance_matrix(TreePack([a, b, c])).tolist()
-    [[0.0, 1.0, 3.0], [1.0, 0.0, 3.0], [3.0, 3.0, 0.0]]
     """
     K = len(pack)
     out = np.zeros((K, K), dtype=np.float64)
@@ -383,32 +281,12 @@ def distance_matrix(pack: TreePack, costs: Optional[Costs] = None) -> np.ndarray
 def dedupe(trees: Sequence[FlatTree]) -> Tuple[List[FlatTree], np.ndarray]:
     """Distinct trees (same labelled shape and |t|) and each input's index among them.
 
-    Parameters
-    ----------
-    trees : sequence of FlatTree
-
     Returns
     -------
     distinct : list of FlatTree
         In order of first occurrence.
     which : numpy.ndarray
         int64: the index into ``distinct`` of each input tree.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> distinct, which = dedupe([a, c, tree([2, 0, 2], ["nsubj", "root", "obj"])])
-    >>> len(distinct), which.tolist()
-    (2, [0, 1, 0])
     """
     index: Dict[bytes, int] = {}
     distinct: List[FlatTree] = []
@@ -440,21 +318,6 @@ def pairwise(trees: Sequence[FlatTree], costs: Optional[Costs] = None) -> np.nda
     -------
     numpy.ndarray
         float64 (N, N), symmetric.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> pairwise([a, c, a]).tolist()
-    [[0.0, 3.0, 0.0], [3.0, 0.0, 3.0], [0.0, 3.0, 0.0]]
     """
     distinct, which = dedupe(trees)
     dm = distance_matrix(TreePack(distinct), costs)

@@ -45,29 +45,7 @@ LISTS_BY = (("LAS", 1), ("ted", -1))
 
 
 def unit_data(sr: SystemResult) -> Optional[UnitData]:
-    r"""The per-unit data of one system (None without the scorer's alignment).
-
-    Parameters
-    ----------
-    sr : SystemResult
-
-    Returns
-    -------
-    UnitData or None
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> ud = unit_data(compare(s1 + "\n" + s2 + "\n", [system]).systems[0])
-    >>> ud.ids, ud.ratios["LAS"].correct.tolist(), ud.ted.tolist()
-    (['#1', '#2'], [1.0, 2.0], [1.0, 0.0])
-    >>> ud.alphas["alpha_plain"][0].tolist()  # 2 TED² per unit
-    [2.0, 0.0]
-    """
+    r"""The per-unit data of one system (None without the scorer's alignment)."""
     if sr.conll18 is None:
         return None
     al = sr.conll18.alignment
@@ -104,23 +82,10 @@ def unit_data(sr: SystemResult) -> Optional[UnitData]:
 def add_unit_data(res: CompareResult) -> CompareResult:
     r"""Store every system's per-unit data in ``res`` (``per_unit`` in its JSON).
 
-    Parameters
-    ----------
-    res : CompareResult
-
     Returns
     -------
     CompareResult
         ``res`` itself.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> d = add_unit_data(compare(gold + "\n", [gold + "\n"])).as_dict()
-    >>> d["systems"][0]["per_unit"]["ratios"]["LAS"]
-    {'correct': [2], 'gold': [2], 'system': [2]}
     """
     for sr in res.systems:
         ud = unit_data(sr)
@@ -148,13 +113,6 @@ def system_view(d: dict, hierarchy: Optional[str] = None) -> ResultView:
     ------
     ValueError
         Malformed per-unit data.
-
-    Examples
-    --------
-    >>> v = system_view({"name": "p", "LAS": 0.75, "alpha_plain": 0.0,
-    ...                  "counts": {"LAS": {"f1": 0.75}, "alpha_plain": {"d_e": 1.0}}})
-    >>> v.name, v.values, v.units is None
-    ('p', {'LAS': 0.75, 'alpha_plain': 0.0}, True)
     """
     if "counts" in d:  # today's shape: the metrics at the top, their counts under "counts"
         values: Dict[str, Optional[float]] = {k: d.get(k) for k in d["counts"]}
@@ -193,28 +151,10 @@ def compare_baseline(res: CompareResult, doc: dict, baseline: str = "<baseline>"
     B, R, seed, level, top
         As for `synagree.stats.regression.regression`.
 
-    Returns
-    -------
-    BaselineComparison
-
     Raises
     ------
     InputError
         Malformed per-unit data in ``doc`` (``bad-json``).
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> old = add_unit_data(compare(gold, [gold], names=["v1"])).as_dict()
-    >>> new = compare(gold, [s1.replace("nsubj", "obj") + "\n" + s2 + "\n"], names=["v2"])
-    >>> bc = compare_baseline(new, old, "old.json", B=100)
-    >>> r = bc.results[0]
-    >>> (r.baseline_name, r.name), r.metric("LAS").delta, [u.id for u in r.worse]
-    (('v1', 'v2'), -0.25, ['#1'])
     """
     if any(s.per_unit is None for s in res.systems):
         add_unit_data(res)

@@ -150,12 +150,6 @@ class SentenceUnit:
         Indices of the gold sentences.
     system : range
         Indices of the system sentences.
-
-    Examples
-    --------
-    >>> u = SentenceUnit(range(0, 2), range(0, 1))
-    >>> u.joined, u.as_dict()
-    (True, {'gold': [0, 2], 'system': [0, 1]})
     """
 
     gold: range
@@ -194,25 +188,6 @@ def sentence_units(alignment: Alignment) -> List[SentenceUnit]:
     ----------
     alignment : Alignment
         From `synagree.evaluation.conll18.align`.
-
-    Returns
-    -------
-    list of SentenceUnit
-
-    Examples
-    --------
-    >>> from synagree.evaluation.conll18 import align
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> one = (s1 + row.format(3, "Cats", "NOUN", 4, "nsubj")
-    ...        + row.format(4, "nap", "VERB", 2, "parataxis") + "\n")  # one sentence, not two
-    >>> [(list(u.gold), list(u.system)) for u in sentence_units(align(gold, system))]
-    [([0], [0]), ([1], [1])]
-    >>> [(list(u.gold), list(u.system)) for u in sentence_units(align(gold, one))]
-    [([0, 1], [0])]
     """
     gs, ss = alignment.gold.sentences, alignment.system.sentences
     # one text on both sides: a unit ends where a gold and a system sentence end
@@ -250,22 +225,6 @@ def joined_sentence(tb: Treebank, sentences: range) -> DepSentence:
     tb : Treebank
     sentences : range
         Sentence indices of ``tb``.
-
-    Returns
-    -------
-    DepSentence
-
-    Examples
-    --------
-    >>> from synagree.evaluation.conll18 import read_conllu
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> s = joined_sentence(read_conllu(gold), range(0, 2))
-    >>> s.heads.tolist(), s.sent_id, s.size
-    ([2, 0, 4, 0], '#1+#2', 5)
     """
     return join_dependency([_dep_sentence(tb, k) for k in sentences])
 
@@ -297,19 +256,6 @@ class Side:
         side; `UNALIGNED` for an unaligned system word).
     sent_len : sequence of int
         ``sent_len[k]``: the word count of sentence k of this side's file.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.conll18 import read_conllu
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> tb = read_conllu(gold)
-    >>> side = Side(lambda w: w, [2, 2])
-    >>> BREAKDOWNS["sentence_length"].key(tb.words[3], side)
-    '1-10'
     """
 
     __slots__ = ("g", "sent_len")
@@ -337,18 +283,6 @@ class Breakdown:
     See Also
     --------
     BREAKDOWNS, breakdown_counts
-
-    Examples
-    --------
-    >>> from synagree.evaluation.conll18 import align
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> by_form = Breakdown(lambda w, side: w.form.lower(), None, "word form")
-    >>> [(b.bin, b.gold, b.las) for b in breakdown_counts(align(gold, system), by_form)]
-    [('bark', 1, 1), ('cats', 1, 1), ('dogs', 1, 0), ('nap', 1, 1)]
     """
 
     key: BreakdownKey
@@ -412,12 +346,6 @@ class BinCounts:
         Aligned gold words with the key.
     las, uas : int
         Pairs with the key on both sides that are LAS- / head-correct.
-
-    Examples
-    --------
-    >>> b = BinCounts("nsubj", gold=10, system=8, aligned=9, las=6, uas=7)
-    >>> b.precision, b.recall, round(b.f1, 4), round(b.uas_f1, 4)
-    (0.75, 0.6, 0.6667, 0.7778)
     """
 
     bin: str
@@ -471,16 +399,6 @@ class Confusion:
     See Also
     --------
     confusion
-
-    Examples
-    --------
-    >>> c = Confusion({("nsubj", "obj"): 3, ("nsubj", "nsubj"): 5, ("obj", "iobj"): 1},
-    ...               {("nsubj", "obj"): "s4", ("nsubj", "nsubj"): "s1", ("obj", "iobj"): "s9"})
-    >>> c.top(2)
-    [('nsubj', 'obj', 3, 's4'), ('obj', 'iobj', 1, 's9')]
-    >>> rows, cols, m = c.matrix()
-    >>> rows, cols, m.tolist()
-    (['nsubj', 'obj'], ['nsubj', 'obj', 'iobj'], [[5, 3, 0], [0, 0, 1]])
     """
 
     counts: Dict[Tuple[str, str], int]
@@ -562,18 +480,6 @@ def breakdown_counts(alignment: Alignment, bd: Breakdown, full_labels: bool = Fa
     -------
     list of BinCounts
         In the breakdown's bin order (bins not listed there after it, sorted).
-
-    Examples
-    --------
-    >>> from synagree.evaluation.conll18 import align
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> rows = breakdown_counts(align(gold, system), BREAKDOWNS["relation"])
-    >>> [(b.bin, b.gold, b.system, b.las, round(b.recall, 2)) for b in rows]
-    [('root', 2, 2, 2, 1.0), ('nsubj', 2, 1, 1, 0.5), ('obj', 0, 1, 0, 0.0)]
     """
     gside, sside = _sides(alignment)
     key = bd.key
@@ -605,21 +511,6 @@ def confusion(alignment: Alignment, full_labels: bool = False) -> Confusion:
     alignment : Alignment
     full_labels : bool
         Compare DEPREL with subtypes; else universal relations.
-
-    Returns
-    -------
-    Confusion
-
-    Examples
-    --------
-    >>> from synagree.evaluation.conll18 import align
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> confusion(align(gold, system)).top()
-    [('nsubj', 'obj', 1, '#1')]
     """
     counts: "Counter[Tuple[str, str]]" = Counter()
     examples: Dict[Tuple[str, str], str] = {}
@@ -668,17 +559,6 @@ class SystemResult:
     per_unit : dict, optional
         Per-unit counts (`synagree.stats.regression.UnitData.to_dict`), set by
         `synagree.evaluation.baseline.add_unit_data`.
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> sr = compare(gold, [system]).systems[0]
-    >>> sr.value("LAS"), sr.value("alpha_plain") is not None, sr.unit_ted.tolist()
-    (0.75, True, [1.0, 0.0])
     """
 
     name: str

@@ -215,13 +215,6 @@ class Word:
     edeps : sequence of (Word or None, str)
         The enhanced edges into the word (head word, None = root; label),
         edges from empty nodes left out; set when the sentence is read.
-
-    Examples
-    --------
-    >>> w = Word(0, 1, "dogs", "dog", "NOUN", "NNS", "Typo=Yes|Number=Plur", 2,
-    ...          "nsubj:pass", 0, "s1", 1, 0, 4, False)
-    >>> w.ufeats, w.udeprel, w.is_content
-    ('Number=Plur', 'nsubj', True)
     """
 
     __slots__ = ("index", "id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel",
@@ -263,15 +256,6 @@ class Span:
         1-based file line.
     sent_index : int
         0-based sentence.
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> [(t.start, t.end) for t in read_conllu(gold).tokens]
-    [(0, 3), (3, 6), (6, 11)]
     """
 
     start: int
@@ -296,16 +280,6 @@ class Sentence:
         Character span in the whitespace-free text.
     words : slice
         Its words in `Treebank.words`.
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> s = read_conllu("# sent_id = a1\n" + gold + gold).sentences
-    >>> [x.label for x in s], s[1].words, (s[1].start, s[1].end)
-    (['a1', '#2'], slice(3, 6, None), (11, 22))
     """
     index: int  # 0-based position in the file
     sent_id: Optional[str]
@@ -336,18 +310,6 @@ class Treebank:
     words : list of Word
     empty_node_edges : int, optional
         DEPS edges into or out of empty nodes (left out of ELAS/EULAS).
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> tb = read_conllu(gold)
-    >>> tb.has_enhanced, tb.enhanced_edges
-    (False, 0)
-    >>> tb.name, tb.text, len(tb.tokens), [w.parent.form if w.parent else None for w in tb.words]
-    ('<text>', 'Thedogbarks', 3, ['dog', 'barks', None])
     """
 
     name: str
@@ -441,31 +403,12 @@ def read_conllu(source: FileSource, name: Optional[str] = None) -> Treebank:
         The name used in messages; default: the path, the stream's name, or
         ``<text>``.
 
-    Returns
-    -------
-    Treebank
-
     Raises
     ------
     InputError
         Every problem of the file: column count, IDs, HEAD out of range, head
         cycles, not exactly one root, empty sentences, a missing final blank
         line, ...
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> tb = read_conllu(gold)
-    >>> [(w.form, w.head, w.deprel) for w in tb.words][1]
-    ('dog', 3, 'nsubj')
-    >>> try:
-    ...     read_conllu(gold.replace("\t0\troot", "\t1\troot"))
-    ... except InputError as exc:
-    ...     print(sorted({p.kind for p in exc.errors}))
-    ['cycle', 'root-count']
     """
     name, content = _read_text(source, name)
     if content.startswith("\ufeff"):
@@ -695,16 +638,6 @@ class WordPair:
     system_head : Word, None or UNALIGNED
         The gold word the system word's head is aligned to (None = root,
         `UNALIGNED` when that head word is not aligned).
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> p = align(gold, system)[0]
-    >>> p.gold.form, p.system_head is p.gold_head, p.gold_head.form
-    ('The', True, 'dog')
     """
 
     __slots__ = ("gold", "system", "gold_head", "system_head")
@@ -727,16 +660,6 @@ class Alignment(Sequence[WordPair]):
     gold, system : Treebank
     matches : list of (Word, Word)
         Aligned (gold word, system word) pairs.
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> al = align(gold, system)
-    >>> len(al), al.to_gold(al.system.words[2]).form, al.to_gold(None)
-    (3, 'barks', None)
     """
 
     def __init__(self, gold: Treebank, system: Treebank, matches: List[Tuple[Word, Word]]):
@@ -910,30 +833,11 @@ def align(gold: Source, system: Source) -> Alignment:
     gold, system : str, path-like, text stream or Treebank
         See `read_conllu`.
 
-    Returns
-    -------
-    Alignment
-
     Raises
     ------
     InputError
         Malformed files, or differing texts (one problem per file, showing
         the first difference in context).
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> split = gold.replace("1\tThe\t", "1-2\tThedog\t_\t_\t_\t_\t_\t_\t_\t_\n1\tThe\t", 1)
-    >>> [(p.gold.form, p.system.form) for p in align(gold, split)]
-    [('The', 'The'), ('dog', 'dog'), ('barks', 'barks')]
-    >>> try:
-    ...     align(gold, system.replace("barks", "bark"))
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind)
-    text-mismatch
     """
     gold_tb = _as_treebank(gold, "<gold>")
     system_tb = _as_treebank(system, "<system>")
@@ -960,14 +864,6 @@ class Score:
     system_total : int
     aligned_total : int, optional
         Aligned words counted; None for Tokens, Sentences and Words.
-
-    Examples
-    --------
-    >>> s = Score(correct=8, gold_total=10, system_total=12, aligned_total=9)
-    >>> s.precision, s.recall, round(s.f1, 4), round(s.aligned_accuracy, 4)
-    (0.6666666666666666, 0.8, 0.7273, 0.8889)
-    >>> Score(0, 0, 0).f1, Score(0, 0, 0).aligned_accuracy
-    (0.0, None)
     """
 
     correct: float  # an int but for credit-weighted scores (hierarchical LAS)
@@ -1015,16 +911,6 @@ class WordMetric:
     key : callable or None
     content_only : bool
         Count only words with a content relation (CLAS, MLAS, BLEX).
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> upos_and_head = WordMetric(lambda w, g: (w.upos, g(w.parent)))
-    >>> evaluate(gold, system, {"UPOS+head": upos_and_head})["UPOS+head"].correct
-    2
     """
 
     key: Optional[Key]
@@ -1121,17 +1007,6 @@ def enhanced_score(alignment: Alignment, universal: bool = False) -> Tuple[Score
         The score (no aligned total, as the scorer prints none) and the
         surplus matches it contains (pairs beyond one per gold edge, where a
         word lists an edge twice).
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t_\t_\t_\t{}\t{}\t{}\t_\n"
-    >>> gold = (row.format(1, "Dogs", 2, "nsubj", "2:nsubj:pass")
-    ...         + row.format(2, "bark", 0, "root", "0:root") + "\n")
-    >>> system = gold.replace("2:nsubj:pass", "2:nsubj")
-    >>> elas, _ = enhanced_score(align(gold, system))
-    >>> eulas, _ = enhanced_score(align(gold, system), universal=True)
-    >>> (elas.correct, elas.gold_total, elas.system_total), eulas.correct
-    ((1, 2, 2), 2)
     """
     gold_total = sum(len(w.edeps) for w in alignment.gold.words)
     system_total = sum(len(w.edeps) for w in alignment.system.words)
@@ -1160,12 +1035,6 @@ class EnhancedInfo:
         DEPS edges into or out of empty nodes, left out (docs/method.md §20.1).
     surplus : dict of str to int
         Per metric: matches beyond one per gold edge (docs/method.md §20.2).
-
-    Examples
-    --------
-    >>> info = EnhancedInfo(False, False, True)
-    >>> info.reason
-    'the gold file has no enhanced graph (its DEPS column is _ throughout)'
     """
 
     computed: bool
@@ -1220,18 +1089,6 @@ class Conll18Result(Mapping[str, Score]):
     ----------
     scores : dict of str to Score
     alignment : Alignment
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> res = evaluate(gold, system)
-    >>> res["LAS"].correct, round(res["LAS"].f1, 4), round(res["UPOS"].f1, 4)
-    (2, 0.6667, 0.6667)
-    >>> list(res)[:4]
-    ['Tokens', 'Sentences', 'Words', 'UPOS']
     """
 
     def __init__(self, scores: Dict[str, Score], alignment: Alignment,
@@ -1285,18 +1142,6 @@ def evaluate(gold: Source, system: Source,
     See Also
     --------
     synagree.evaluation.compare.compare : several systems, α and breakdowns.
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> res = evaluate(gold, system)
-    >>> {m: res[m].correct for m in ("Words", "UAS", "LAS", "CLAS", "LAS_full")}
-    {'Words': 3, 'UAS': 3, 'LAS': 2, 'CLAS': 1, 'LAS_full': 2}
-    >>> "ELAS" in res, res.enhanced.reason
-    (False, 'the gold file has no enhanced graph (its DEPS column is _ throughout)')
     """
     alignment = align(gold, system)
     scores = {
@@ -1337,25 +1182,6 @@ def render_scorer_table(result: Mapping[str, Score], verbose: bool = True,
         The full table (``-v``); else the LAS, MLAS and BLEX lines.
     metrics : sequence of str
         Rows of the table, in order.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> print(render_scorer_table(evaluate(gold, system), verbose=False))
-    LAS F1 Score: 66.67
-    MLAS Score: 50.00
-    BLEX Score: 50.00
-    >>> print(render_scorer_table(evaluate(gold, system), metrics=["UAS"]))
-    Metric     | Precision |    Recall |  F1 Score | AligndAcc
-    -----------+-----------+-----------+-----------+-----------
-    UAS        |    100.00 |    100.00 |    100.00 |    100.00
     """
     if not verbose:
         return "\n".join([f"LAS F1 Score: {100 * result['LAS'].f1:.2f}",
@@ -1371,29 +1197,7 @@ def render_scorer_table(result: Mapping[str, Score], verbose: bool = True,
 
 
 def render_counts(result: Mapping[str, Score], metrics: Sequence[str] = OFFICIAL_METRICS) -> str:
-    r"""The scorer's ``--counts`` table.
-
-    Parameters
-    ----------
-    result : mapping of str to Score
-    metrics : sequence of str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "The", "DET", 2, "det") + row.format(2, "dog", "NOUN", 3, "nsubj")
-    ...         + row.format(3, "barks", "VERB", 0, "root") + "\n")
-    >>> system = gold.replace("nsubj", "obj").replace("NOUN", "PROPN")
-    >>> print(render_counts(evaluate(gold, system), metrics=["Words", "LAS"]))
-    Metric     | Correct   |      Gold | Predicted | Aligned
-    -----------+-----------+-----------+-----------+-----------
-    Words      |         3 |         3 |         3 |         3
-    LAS        |         2 |         3 |         3 |         3
-    """
+    r"""The scorer's ``--counts`` table."""
     rows = [_HEADER_COUNTS, _RULE]
     for name in metrics:
         s = result[name]

@@ -60,13 +60,6 @@ class FeatureRow:
         Words where the value or its absence is the same.
     cohen_kappa, scott_pi : float or None
         On value-or-``_``, every word an item; None when undefined.
-
-    Examples
-    --------
-    >>> r = FeatureRow("Case", True, 10, gold=4, system=5, correct=3, agree=8,
-    ...                cohen_kappa=0.6, scott_pi=0.59)
-    >>> r.precision, r.recall, round(r.f1, 4), r.accuracy
-    (0.6, 0.75, 0.6667, 0.8)
     """
 
     feature: str
@@ -125,12 +118,6 @@ class FeatureScores:
         Words whose whole feature sets are equal (canonical order).
     ufeats_equal : int
         Words whose sets of universal features are equal.
-
-    Examples
-    --------
-    >>> fs = feature_scores([("Case=Nom|Number=Sing", "Case=Nom"), ("_", "_")])
-    >>> fs.micro_precision, fs.micro_recall, fs.set_equal, fs.ufeats_equal
-    (1.0, 0.5, 1, 1)
     """
 
     words: int
@@ -199,24 +186,6 @@ def feature_scores(pairs: Sequence[Tuple[str, str]]) -> FeatureScores:
 
     The values should have been checked (`synagree.stats.features.check_feats`):
     malformed elements are skipped here.
-
-    Parameters
-    ----------
-    pairs : sequence of (str, str)
-
-    Returns
-    -------
-    FeatureScores
-
-    Examples
-    --------
-    >>> pairs = [("Case=Nom|Number=Sing", "Case=Nom|Number=Plur"), ("Case=Acc", "_"),
-    ...          ("_", "Number=Sing"), ("_", "_")]
-    >>> fs = feature_scores(pairs)
-    >>> [(r.feature, r.gold, r.system, r.correct, r.agree) for r in fs.rows]
-    [('Case', 2, 1, 1, 3), ('Number', 1, 2, 0, 2)]
-    >>> fs.correct, round(fs.micro_f1, 4), fs.set_equal
-    (1, 0.3333, 1)
     """
     cache: Dict[str, Dict[str, str]] = {}
 

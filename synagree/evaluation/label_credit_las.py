@@ -34,24 +34,6 @@ def credit_las(alignment: Alignment, credit: Callable[[str, str], float]) -> Sco
     -------
     Score
         ``correct`` is the summed credit.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.conll18 import evaluate
-    >>> from synagree.stats.tag_alternatives import TagReader, gold_closeness_fn
-    >>> from synagree.trees.annotation_bdm import tag_closeness
-    >>> from synagree.trees.hierarchy import Hierarchy
-    >>> row = "{}\t{}\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = row.format(1, "Dogs", 2, "obl:tmod") + row.format(2, "bark", 0, "root") + "\n"
-    >>> system = gold.replace("obl:tmod", "obl:npmod")
-    >>> h = Hierarchy.from_ud(["obl:tmod", "obl:npmod", "root"])
-    >>> wup = gold_closeness_fn(tag_closeness(h, "wu-palmer"), TagReader())
-    >>> sc = credit_las(evaluate(gold, system).alignment, wup)
-    >>> sc.correct, sc.f1  # siblings at depth 2: Wu-Palmer 1/2
-    (1.5, 0.75)
-    >>> bdm = gold_closeness_fn(tag_closeness(h, "bdm"), TagReader())
-    >>> credit_las(evaluate(gold, system).alignment, bdm).correct  # GATE: obl is a top class
-    1.0
     """
     # an empty DEPREL (the scorer's reader takes it) is the label "_", as agree reads it
     total = math.fsum(credit(p.gold.deprel or "_", p.system.deprel or "_") for p in alignment
@@ -74,15 +56,6 @@ def check_deprels(treebanks: Iterable[Tuple[Treebank, bool]], reader: TagReader,
     -------
     ProblemLog
         The problems, with file and line; the caller raises.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.conll18 import _as_treebank
-    >>> row = "{}\t{}\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
-    >>> tb = _as_treebank(row.format(1, "Dogs", 2, "nsubj=0.5|obj=0.5")
-    ...                   + row.format(2, "bark", 0, "root") + "\n", "gold.conllu")
-    >>> [(p.line, p.kind) for p in check_deprels([(tb, True)], TagReader("alternatives")).errors]
-    [(1, 'tag-syntax')]
     """
     log = log if log is not None else ProblemLog()
     for tb, gold in treebanks:

@@ -73,19 +73,6 @@ def relation_prf(alignment: Alignment) -> Dict[str, PRF]:
     -------
     dict of str to PRF
         Keyed by `COMPARE_VARIANTS`, in that order.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.conll18 import align
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = (row.format(1, "She", "PRON", 2, "nsubj:pass") + row.format(2, "left", "VERB", 0,
-    ...         "root") + row.format(3, "now", "ADV", 2, "advmod") + "\n")
-    >>> system = gold.replace("nsubj:pass", "nsubj").replace("\t2\tadvmod", "\t1\tadvmod")
-    >>> res = relation_prf(align(gold, system))
-    >>> [(k, r.labels, r.correct, round(r.macro_f1, 4)) for k, r in res.items()]
-    ... # doctest: +NORMALIZE_WHITESPACE
-    [('strict', 4, 1, 0.25), ('lenient', 3, 2, 0.6667), ('unlabelled', 1, 2, 0.6667),
-     ('strict_label_only', 4, 2, 0.5), ('lenient_label_only', 3, 3, 1.0)]
     """
     gold_full = Counter(w.deprel for w in alignment.gold.words)
     gold_univ = Counter(w.udeprel for w in alignment.gold.words)
@@ -129,25 +116,6 @@ def top_level_tag(hierarchy: Hierarchy, tag: str) -> str:
     character (``Ncmsn`` → ``N``), under ``flat`` the tag; the tag is
     resolved first (MSD trailing ``-`` stripped, unknown tags added as
     top-level).
-
-    Parameters
-    ----------
-    hierarchy : Hierarchy
-    tag : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> ud = Hierarchy.from_ud(["nsubj:pass", "obl:tmod:x"])
-    >>> top_level_tag(ud, "nsubj:pass"), top_level_tag(ud, "obl:tmod:x"), top_level_tag(ud, "obj")
-    ('nsubj', 'obl', 'obj')
-    >>> top_level_tag(Hierarchy.from_msd(["Ncmsn"]), "Ncmsn")
-    'N'
-    >>> top_level_tag(Hierarchy.from_ud(["nsubj", "nsubj:pass"], plain_as_leaf=True), "nsubj")
-    'nsubj'
     """
     ancestors = hierarchy.ancestors(tag)
     return ancestors[-1] if ancestors else hierarchy.resolve(tag)
@@ -174,18 +142,6 @@ def tag_prf(pairs: Sequence[Tuple[str, str]], hierarchy: HierarchySpec = "flat",
     -------
     dict of str to PRF
         Keyed by `TAG_VARIANTS`.
-
-    Examples
-    --------
-    >>> pairs = [("nsubj:pass", "nsubj"), ("nsubj", "nsubj"), ("obj", "obj"), ("obj", "iobj")]
-    >>> res = tag_prf(pairs, "ud")
-    >>> s, le = res["strict"], res["lenient"]
-    >>> s.labels, s.micro_f1, round(s.macro_f1, 4)  # nsubj:pass 0, nsubj 2/3, obj 2/3, iobj 0
-    (4, 0.5, 0.3333)
-    >>> le.labels, le.micro_f1, round(le.macro_f1, 4)  # nsubj 1, obj 2/3, iobj 0
-    (3, 0.75, 0.5556)
-    >>> tag_prf([("NOUN", "VERB")], "flat")["lenient"].notes
-    ['lenient = strict: no tag has an ancestor in the flat hierarchy']
     """
     pairs = list(pairs)
     tags = [t for pair in pairs for t in pair]
@@ -214,18 +170,6 @@ def note_written_alternatives(results: Dict[str, PRF], tag_syntax: str) -> Dict[
     results : dict of str to PRF
         As from `tag_prf` or `relation_prf`.
     tag_syntax : {"plain", "alternatives"}
-
-    Returns
-    -------
-    dict of str to PRF
-
-    Examples
-    --------
-    >>> res = note_written_alternatives(tag_prf([("NN|NNS", "NN")]), "alternatives")
-    >>> res["strict"].notes  # doctest: +ELLIPSIS
-    ['P/R/F1 count the values as written: a value with alternatives (e.g. NN|NNS) is one ...]
-    >>> note_written_alternatives(tag_prf([("NN|NNS", "NN")]), "plain")["strict"].notes
-    []
     """
     if tag_syntax == "plain" or not results:
         return results

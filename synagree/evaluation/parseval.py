@@ -97,14 +97,6 @@ class SentenceScore:
         EVALB's error message (status 1), as it prints it after ``ID :``.
     trace, dump : list of str
         With ``DEBUG``: EVALB's lines before and after the row.
-
-    Examples
-    --------
-    >>> s = SentenceScore(1, 8, 0, 5, 6, 5, 1, 6, 5)
-    >>> s.percent("recall"), s.percent("precision"), s.percent("tagging")
-    (83.33333333333333, 100.0, 83.33333333333333)
-    >>> s.fraction("recall"), s.complete
-    (0.8333333333333334, False)
     """
 
     id: int
@@ -170,13 +162,6 @@ class SentenceDetail:
         Matched brackets: (index in ``gold``, index in ``test``).
     tags : list of (str, str)
         Per word, the gold and the system tag.
-
-    Examples
-    --------
-    >>> d = SentenceDetail([(0, 2, "S"), (0, 1, "NP")], [(0, 2, "S")], [(0, 0)],
-    ...                    [("DT", "DT"), ("NN", "VB")])
-    >>> d.unmatched_gold(), d.unmatched_test()
-    ([1], [])
     """
 
     gold: List[Tuple[int, int, str]]
@@ -207,16 +192,6 @@ class Totals:
     complete, no_crossing, two_or_less_crossing : int
         Valid sentences with a complete match, with no crossing bracket, with
         at most two.
-
-    Examples
-    --------
-    >>> t = Totals()
-    >>> t.add(SentenceScore(1, 8, 0, 5, 6, 5, 1, 6, 5))
-    >>> t.add(SentenceScore(2, 3, 2))
-    >>> t.valid, t.percent("recall"), t.percent("f_measure"), t.percent("average_crossing")
-    (1, 83.33333333333333, 90.9090909090909, 1.0)
-    >>> t.fraction("f_measure"), t.fraction("complete_match")
-    (0.9090909090909091, 0.0)
     """
 
     sentences: int = 0
@@ -342,11 +317,6 @@ class Stop:
         Errors counted, this one included.
     trace : list of str
         EVALB's ``DEBUG`` lines of that sentence, printed before it stopped.
-
-    Examples
-    --------
-    >>> Stop(14, "Length unmatch (5|6)", 12).errors
-    12
     """
 
     id: int
@@ -375,14 +345,6 @@ class ParsevalResult:
         With ``detail=True``: per valid sentence (by line), its brackets.
     engine : str
         ``c`` or ``python``: which scorer ran.
-
-    Examples
-    --------
-    >>> r = parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
-    ...              ["(S (NP (DT a)) (VP (NN b) (VB c)))"])
-    >>> s = r.sentences[0]
-    >>> (s.matched, s.gold, s.test, s.crossing, s.correct_tags), r.all.percent("f_measure")
-    ((1, 3, 3, 1, 3), 33.333333333333336)
     """
 
     gold_file: str
@@ -519,23 +481,6 @@ def score_sentence(no: int, gold: ParsedLine, test: ParsedLine, params: EvalbPar
         `SentenceScore.trace` (after the lines' own reading traces).
     detail : bool
         Also return the kept brackets and the matches (valid sentences).
-
-    Returns
-    -------
-    (SentenceScore, SentenceDetail or None)
-
-    Examples
-    --------
-    >>> from synagree.io.evalb_lines import parse_line
-    >>> from synagree.io.evalb_params import load_params
-    >>> p = load_params("collins")
-    >>> g = parse_line("(S (NP-SBJ (NNP Ann)) (VP (VBD left) (PRT (RP off))) (. .))", p)
-    >>> t = parse_line("(S (NP (NNP Ann)) (VP (VBD left) (ADVP (RB off))) (. .))", p)
-    >>> s, d = score_sentence(1, g, t, p, detail=True)
-    >>> s.matched, s.gold, s.test, s.correct_tags, s.length
-    (4, 4, 4, 2, 4)
-    >>> d.gold[1], d.test[3]
-    ((0, 1, 'NP'), (2, 3, 'ADVP'))
     """
     trace: Optional[List[str]] = None
     if debug > 1:
@@ -716,27 +661,12 @@ def read_pair(gold: Source, system: Source) -> Tuple[BracketLines, BracketLines]
         it has a real ``.name``), lines already read, or a list of lines
         (text).
 
-    Returns
-    -------
-    (BracketLines, BracketLines)
-
     Raises
     ------
     InputError
         A file cannot be read or is empty, or the files have different numbers
         of lines (``sentence-count-mismatch``; EVALB reports it and scores the
         lines both files have).
-
-    Examples
-    --------
-    >>> g, s = read_pair(["(S (NN a))"], ["(S (NN a))"])
-    >>> len(g), s.file
-    (1, '<system>')
-    >>> try:
-    ...     read_pair(["(S (NN a))", "(S (NN b))"], ["(S (NN a))"])
-    ... except InputError as e:
-    ...     print(e.errors[0].kind, e.errors[0].line)
-    sentence-count-mismatch 2
     """
     log = ProblemLog()
     g = _as_lines(gold, "<gold>", log)
@@ -791,28 +721,12 @@ def parseval(gold: Source, system: Source, params: Union[ParamsSource, EvalbPara
         kernel when built, unless ``DEBUG`` or ``detail`` needs Python (the
         environment variable ``SYNAGREE_PARSEVAL`` may name one).
 
-    Returns
-    -------
-    ParsevalResult
-
     Raises
     ------
     InputError
         Unreadable or empty files, different line counts, a line EVALB cannot
         read (unbalanced brackets, stray text), a gold line without words, or
         a bad parameter file: every problem of both files.
-
-    Examples
-    --------
-    >>> gold = ["(TOP (S (NP (NNP Ann)) (VP (VBZ sings)) (. .)))",
-    ...         "(TOP (S (NP (DT The) (NN cat)) (VP (VBD sat) (PP (IN on) (NP (PRP it))))))"]
-    >>> test = ["(TOP (S (NP (NNP Ann)) (VP (VBZ sings) (. .))))",
-    ...         "(TOP (S (NP (DT The) (NN cat)) (VP (VBD sat)) (PP (IN on) (NP (PRP it)))))"]
-    >>> r = parseval(gold, test)
-    >>> [(s.matched, s.gold, s.test, s.crossing) for s in r.sentences]
-    [(3, 3, 3, 0), (4, 5, 5, 0)]
-    >>> round(r.all.percent("f_measure"), 2), r.all.fraction("complete_match")
-    (87.5, 0.5)
     """
     prm = load_params(params)
     g, s = read_pair(gold, system)

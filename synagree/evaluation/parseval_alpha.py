@@ -30,14 +30,7 @@ UNLABELLED = "\t"
 
 
 def label_classes(params: EvalbParams) -> Dict[str, str]:
-    """Each label of an ``EQ_LABEL`` pair mapped to its class's first label (sorted).
-
-    Examples
-    --------
-    >>> from synagree.io.evalb_params import parse_params
-    >>> label_classes(parse_params(b"EQ_LABEL ADVP PRT\\nEQ_LABEL PRT RP\\n"))
-    {'ADVP': 'ADVP', 'PRT': 'ADVP', 'RP': 'ADVP'}
-    """
+    """Each label of an ``EQ_LABEL`` pair mapped to its class's first label (sorted)."""
     parent: Dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -68,13 +61,6 @@ def evalb_tree(brackets: Sequence[Tuple[int, int, str]], tags: Sequence[str]) ->
     PhraseNode
         The one bracket over all words, or an unlabelled root over what is
         outside every bracket.
-
-    Examples
-    --------
-    >>> evalb_tree([(0, 3, "S"), (0, 2, "NP"), (2, 3, "VP")], ["D", "N", "V"]).bracketed()
-    '(S (NP D N) (VP V))'
-    >>> evalb_tree([(1, 2, "NP")], ["D", "N", "V"]).bracketed()
-    '( D (NP N) V)'
     """
     n = len(tags)
     root = PhraseNode("", [])
@@ -104,18 +90,7 @@ def evalb_tree(brackets: Sequence[Tuple[int, int, str]], tags: Sequence[str]) ->
 
 def detail_trees(d: SentenceDetail, params: EvalbParams,
                  classes: Optional[Dict[str, str]] = None) -> Tuple[PhraseNode, PhraseNode]:
-    """The gold and the system tree of one valid sentence (see the module docstring).
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval import parseval
-    >>> from synagree.io.evalb_params import load_params
-    >>> r = parseval(["(TOP (S (NP-SBJ (NN a)) (VP (VB b) (PRT (RP c))) (. .)))"],
-    ...              ["(TOP (S (NP (NN a)) (VP (VB b) (ADVP (RB c))) (. .)))"], detail=True)
-    >>> g, t = detail_trees(r.details[1], load_params("collins"))
-    >>> g.bracketed(), t.bracketed()
-    ('(S (NP NN) (VP VB (ADVP RP)))', '(S (NP NN) (VP VB (ADVP RB)))')
-    """
+    """The gold and the system tree of one valid sentence (see the module docstring)."""
     if classes is None:
         classes = label_classes(params)
 
@@ -140,20 +115,6 @@ def alpha_trees(res: ParsevalResult, vocab: Vocabulary
         Computed with ``detail=True``.
     vocab : Vocabulary
         Label ids (shared by every system of a comparison).
-
-    Returns
-    -------
-    (list of int, list of list of FlatTree)
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval import parseval
-    >>> from synagree.stats.alpha import tree_alpha
-    >>> r = parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))", "(S (NN x))"],
-    ...              ["(S (NP (DT a)) (VP (NN b) (VB c)))", "(S (NN x))"], detail=True)
-    >>> ids, units = alpha_trees(r, Vocabulary())
-    >>> ids, float(tree_alpha(units).unit_ted[0][0, 1])
-    ([1, 2], 2.0)
     """
     if res.details is None:
         raise ValueError("alpha_trees needs a result computed with detail=True")

@@ -52,12 +52,6 @@ class LabelCounts:
         Gold and system brackets with this label.
     matched_gold, matched_test : int
         Those of them matched (differ only through ``EQ_LABEL`` or ``LABELED 0``).
-
-    Examples
-    --------
-    >>> c = LabelCounts("NP", gold=10, test=8, matched_gold=6, matched_test=6)
-    >>> c.recall, c.precision, round(c.f1, 4)
-    (0.6, 0.75, 0.6667)
     """
 
     label: str
@@ -99,12 +93,6 @@ class LengthBin:
     sentences : int
         Valid sentences in the bin (sentence length; 0 for constituent length).
     gold, test, matched : int
-
-    Examples
-    --------
-    >>> b = LengthBin("1-10", 3, gold=10, test=12, matched=9)
-    >>> b.recall, b.precision, round(b.f1, 4)
-    (0.9, 0.75, 0.8182)
     """
 
     bin: str
@@ -147,17 +135,6 @@ class ParsevalBreakdown:
     confusion : Confusion
         Gold × system labels of brackets over the same words
         (`synagree.evaluation.compare.Confusion`).
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval import parseval
-    >>> r = parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"], ["(S (VP (DT a) (NN b)) (VP (VB c)))"],
-    ...              detail=True)
-    >>> bd = parseval_breakdown(r)
-    >>> [(c.label, c.gold, c.test, c.matched_gold) for c in bd.labels]
-    [('VP', 1, 2, 1), ('S', 1, 1, 1), ('NP', 1, 0, 0)]
-    >>> bd.confusion.top()
-    [('NP', 'VP', 1, '#1')]
     """
 
     labels: List[LabelCounts]
@@ -200,25 +177,10 @@ def parseval_breakdown(res: ParsevalResult) -> ParsevalBreakdown:
     res : ParsevalResult
         Computed with ``detail=True``.
 
-    Returns
-    -------
-    ParsevalBreakdown
-
     Raises
     ------
     ValueError
         ``res`` has no details.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval import parseval
-    >>> r = parseval(["(S (NP (DT a) (NN b)) (VP (VB c) (NN d)))"],
-    ...              ["(S (NP (DT a) (NN b)) (VB c) (NN d))"], detail=True)
-    >>> bd = parseval_breakdown(r)
-    >>> [(b.bin, b.gold, b.test, b.matched) for b in bd.constituent_length if b.gold or b.test]
-    [('2', 2, 1, 1), ('4-5', 1, 1, 1)]
-    >>> [(b.bin, b.sentences, b.matched) for b in bd.sentence_length if b.sentences]
-    [('1-10', 1, 2)]
     """
     if res.details is None:
         raise ValueError("parseval_breakdown needs a result computed with detail=True")

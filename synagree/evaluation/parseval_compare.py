@@ -70,13 +70,6 @@ class SystemParseval:
     per_unit : dict, optional
         `synagree.stats.regression.UnitData.to_dict`, set by `add_unit_data`.
     notes : list of str
-
-    Examples
-    --------
-    >>> res = compare_parseval(["(S (NN a))"], [["(S (NN a))"]], names=["p"])
-    >>> sp = res.systems[0]
-    >>> sp.name, sp.value("bracket_F1"), sp.value("tagging_accuracy")
-    ('p', 1.0, 1.0)
     """
 
     name: str
@@ -449,24 +442,6 @@ def unit_data(sp: SystemParseval, gold: BracketLines) -> "UnitData":
     ``bracket_F1`` (matched, gold, system brackets) and ``tagging_accuracy``
     (correct tags, words, words), zero for error and skip sentences; with α,
     TED and each variant's per-sentence D_o sums.
-
-    Parameters
-    ----------
-    sp : SystemParseval
-    gold : BracketLines
-
-    Returns
-    -------
-    UnitData
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval import read_pair
-    >>> g, s = read_pair(["(S (NP (NN a)) (VB b))"], ["(S (NN a) (VB b))"])
-    >>> res = compare_parseval(g, [s])
-    >>> ud = unit_data(res.systems[0], g)
-    >>> ud.ids, ud.ratios["bracket_F1"].correct.tolist(), ud.ratios["bracket_F1"].gold.tolist()
-    (['#1'], [1.0], [2.0])
     """
     import numpy as np
 
@@ -516,14 +491,6 @@ def add_unit_data(res: ParsevalComparison, gold: Optional[BracketLines] = None
     -------
     ParsevalComparison
         ``res`` itself.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval import read_pair
-    >>> g, s = read_pair(["(S (NP (NN a)) (VB b))"], ["(S (NN a) (VB b))"])
-    >>> d = add_unit_data(compare_parseval(g, [s]), g).as_dict()
-    >>> d["systems"][0]["per_unit"]["ratios"]["bracket_F1"]
-    {'correct': [1], 'gold': [2], 'system': [1]}
     """
     if gold is None:
         gold, _ = read_pair(res.gold, res.gold)
@@ -572,26 +539,11 @@ def compare_baseline(res: ParsevalComparison, doc: Dict[str, Any],
     B, R, seed, level, top
         As for `synagree.stats.regression.regression`.
 
-    Returns
-    -------
-    BaselineComparison
-
     Raises
     ------
     InputError
         ``baseline-mismatch``: the stored result is a dependency comparison, or
         its parameter file differs; ``bad-json``: malformed per-unit data.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval import read_pair
-    >>> g, s = read_pair(["(S (NP (NN a)) (VB b))", "(S (NN c))"],
-    ...                  ["(S (NN a) (VB b))", "(S (NN c))"])
-    >>> old = add_unit_data(compare_parseval(g, [g], names=["v1"]), g).as_dict()
-    >>> new = add_unit_data(compare_parseval(g, [s], names=["v2"]), g)
-    >>> r = compare_baseline(new, old, "old.json", B=50).results[0]
-    >>> round(r.metric("bracket_F1").delta, 4), [u.id for u in r.worse]
-    (-0.2, ['#1'])
     """
     from synagree.stats.regression import BaselineComparison, regression, settings_check
 

@@ -79,12 +79,6 @@ class SpanPair:
         Each label's annotations alone, most frequent key label first.
     bdm : BDMCounts, optional
         GATE's BDM-based counts (with a hierarchy and ``bdm=True``).
-
-    Examples
-    --------
-    >>> p = SpanPair("a", "b", DiffCounts(2, 1, 0, 1, keys=3, responses=4))
-    >>> p.as_dict()["strict"]["precision"]
-    0.5
     """
 
     key: str
@@ -121,13 +115,6 @@ class SpanResult(Frames):
         The hierarchy of the BDM-based counts.
     notes : list of str
     warnings : list of Problem
-
-    Examples
-    --------
-    >>> r = SpanResult(["a", "b"], ["a", "b"], "constituents", "tokens", "type", 1,
-    ...                [SpanPair("a", "b", DiffCounts(1, 0, 0, 0, keys=1, responses=1))])
-    >>> r.overall.f1("average")
-    1.0
     """
 
     files: List[str]
@@ -211,18 +198,6 @@ def documents_of_trees(sentences: Sequence[Optional[PhraseSentence]], layer: str
     ----------
     sentences : sequence of PhraseSentence or None
     layer : {"constituents", "preterminals"}
-
-    Returns
-    -------
-    list of list of SpanAnnotation or None
-
-    Examples
-    --------
-    >>> from synagree.io.brackets import PhraseNode
-    >>> t = PhraseNode("S", [PhraseNode("NP", [PhraseNode("N")]), PhraseNode("V")])
-    >>> s = PhraseSentence("a", 0, 1, t)
-    >>> documents_of_trees([s], "constituents")
-    [[SpanAnnotation(start=0, end=2, label='S'), SpanAnnotation(start=0, end=1, label='NP')]]
     """
     spans = constituent_spans if layer == "constituents" else preterminal_spans
     return [None if s is None else [SpanAnnotation(a, b, lab) for lab, a, b in spans(s.root)]
@@ -236,18 +211,6 @@ def documents_of_treebank(tb: Treebank, column: str) -> Document:
     ----------
     tb : Treebank
     column : {"upos", "xpos", "deprel", "feats", "lemma", "form"}
-
-    Returns
-    -------
-    list of SpanAnnotation
-
-    Examples
-    --------
-    >>> row = "{}\\t{}\\t_\\t{}\\t_\\t_\\t{}\\t{}\\t_\\t_\\n"
-    >>> tb = read_conllu(row.format(1, "Dogs", "NOUN", 2, "nsubj")
-    ...                  + row.format(2, "bark", "VERB", 0, "root") + "\\n")
-    >>> documents_of_treebank(tb, "upos")
-    [SpanAnnotation(start=0, end=4, label='NOUN'), SpanAnnotation(start=4, end=8, label='VERB')]
     """
     return [SpanAnnotation(w.start, w.end, getattr(w, column)) for w in tb.words]
 
@@ -310,33 +273,12 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
     check_text : bool
         Bracketed trees: check each sentence's words (Penn style).
 
-    Returns
-    -------
-    SpanResult
-
     Raises
     ------
     InputError
         ``usage`` (fewer than two files, mixed formats, a layer or label mode
         that does not apply, ``bdm`` without ``hierarchy``),
         ``span-token-mismatch``, ``text-mismatch`` and every reading problem.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> paths = []
-    >>> for text in ("(S (NP D N) (VP V (NP N)))", "(S (NP D N) (VP V) (NP N))"):
-    ...     fd, path = tempfile.mkstemp(suffix=".mrg")
-    ...     with os.fdopen(fd, "w") as f:
-    ...         _ = f.write(text + "\\n")
-    ...     paths.append(path)
-    >>> r = span_agreement(paths, phrase_style="delex")
-    >>> c = r.overall
-    >>> c.correct, c.partial, c.missing, c.spurious
-    (3, 1, 0, 0)
-    >>> round(c.f1("strict"), 4), c.f1("lenient"), round(c.f1("average"), 4)
-    (0.75, 1.0, 0.875)
-    >>> for p in paths: os.remove(p)
     """
     paths = as_inputs(paths)  # streams read once: sniffed, then read
     if len(paths) < 2:

@@ -120,23 +120,6 @@ class TagSentence:
         Per syntactic word: (line, form, tag).
     sent_id : str, optional
         The ``# sent_id`` comment's value.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> def write(rows):
-    ...     fd, path = tempfile.mkstemp(suffix=".conllu")
-    ...     with os.fdopen(fd, "w") as f:
-    ...         _ = f.write("".join(row.format(*r) for r in rows) + "\n")
-    ...     return path
-    >>> gold = write([(1, "She", "PRON", 2, "nsubj:pass"), (2, "left", "VERB", 0, "root")])
-    >>> system = write([(1, "She", "PRON", 2, "nsubj"), (2, "left", "NOUN", 0, "root")])
-    >>> [s] = read_tag_column(gold, "upos")
-    >>> s.index, s.line, s.words
-    (0, 1, [(1, 'She', 'PRON'), (2, 'left', 'VERB')])
-
-    >>> os.remove(gold); os.remove(system)
     """
 
     file: str
@@ -178,22 +161,6 @@ def read_tag_column(path: Source, column: str,
     ------
     ValueError
         Unknown column.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> def write(rows):
-    ...     fd, path = tempfile.mkstemp(suffix=".conllu")
-    ...     with os.fdopen(fd, "w") as f:
-    ...         _ = f.write("".join(row.format(*r) for r in rows) + "\n")
-    ...     return path
-    >>> gold = write([(1, "She", "PRON", 2, "nsubj:pass"), (2, "left", "VERB", 0, "root")])
-    >>> system = write([(1, "She", "PRON", 2, "nsubj"), (2, "left", "NOUN", 0, "root")])
-    >>> [w[2] for w in read_tag_column(system, "deprel")[0].words]
-    ['nsubj', 'root']
-
-    >>> os.remove(gold); os.remove(system)
     """
     if column not in COLUMNS:
         raise ValueError(f"unknown column {column!r}; expected one of {tuple(COLUMNS)}")
@@ -252,22 +219,6 @@ def pair_by_sent_id(gold: List[TagSentence], system: List[TagSentence], log: Pro
     occurring twice in a file, or missing from one of them, is an error in
     ``log``.  Otherwise the system's list is returned as it is (sentences pair
     by position).
-
-    Parameters
-    ----------
-    gold, system : list of TagSentence
-    log : ProblemLog
-
-    Returns
-    -------
-    list of TagSentence
-
-    Examples
-    --------
-    >>> g = [TagSentence("g", 0, 1, [], "s1"), TagSentence("g", 1, 4, [], "s2")]
-    >>> s = [TagSentence("s", 0, 1, [], "s2"), TagSentence("s", 1, 4, [], "s1")]
-    >>> [x.sent_id for x in pair_by_sent_id(g, s, ProblemLog())]
-    ['s1', 's2']
     """
     if not gold or not system or not all(x.sent_id for x in gold + system):
         return system
@@ -382,12 +333,6 @@ class TagRow:
         With ``--bdm``: Σ of their GATE BDM (docs/method.md §15.3, §23).
     wup : float, optional
         With ``--wu-palmer``: Σ of their Wu–Palmer closeness (docs/method.md §15.3).
-
-    Examples
-    --------
-    >>> r = TagRow("obj", count=4, exact=3, credit=3.5, confusion="iobj", confusion_count=1)
-    >>> r.accuracy, r.mean_credit, r.as_dict()["confusion"]
-    (0.75, 0.875, 'iobj')
     """
 
     tag: str
@@ -654,24 +599,10 @@ def load_lexicon(spec: Union[Source, Lexicon], column: str) -> Lexicon:
     column : str
         The fine column, read from a treebank.
 
-    Returns
-    -------
-    Lexicon
-
     Raises
     ------
     InputError
         The reading problems of either kind of file.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> fd, path = tempfile.mkstemp(suffix=".conllu")
-    >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("1\tcan\t_\tAUX\tMD\t_\t0\troot\t_\t_\n\n")
-    >>> load_lexicon(path, "xpos").tags("can")
-    {'MD': 1}
-    >>> os.remove(path)
     """
     if isinstance(spec, Lexicon):
         return spec
@@ -692,21 +623,7 @@ def _words(sentences: List[TagSentence]) -> List[Tuple[str, int, str]]:
 
 
 def default_hierarchy(column: str) -> str:
-    """The default hierarchy of a column: ``ud`` for ``deprel``, ``flat`` otherwise.
-
-    Parameters
-    ----------
-    column : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> default_hierarchy("deprel"), default_hierarchy("xpos")
-    ('ud', 'flat')
-    """
+    """The default hierarchy of a column: ``ud`` for ``deprel``, ``flat`` otherwise."""
     return "ud" if column == "deprel" else "flat"
 
 
@@ -745,23 +662,6 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
         ``added_tags`` (and ``alt_correct``, ``gold_alternatives``,
         ``system_alternatives``, ``system_probabilities``, ``bdm``,
         ``bdm_prf``, ``wup`` when asked for).
-
-    Examples
-    --------
-    >>> pairs = [("nsubj:pass", "nsubj"), ("nsubj", "nsubj"), ("obj", "obj"), ("obj", "iobj")]
-    >>> d = evaluate_tag_pairs(pairs, "ud")
-    >>> d["exact"], d["credit"]  # nsubj for nsubj:pass: credit 1/|children(nsubj)| = 1
-    (2, 3.0)
-    >>> [(r.tag, r.count, r.exact, r.confusion) for r in d["per_tag"]]
-    [('obj', 2, 1, 'iobj'), ('nsubj', 1, 1, None), ('nsubj:pass', 1, 0, 'nsubj')]
-    >>> evaluate_tag_pairs(pairs, "flat")["credit"]
-    2.0
-    >>> d = evaluate_tag_pairs([("obj|iobj", "iobj"), ("obj", "obj=0.5|iobj=0.5")], "ud",
-    ...                        tag_syntax="alternatives", bdm=True, wu_palmer=True)
-    >>> d["exact"], d["credit"], d["alt_correct"], d["bdm"], d["wup"]
-    (0, 1.5, 1.5, 1.5, 1.5)
-    >>> d["bdm_prf"].matches, d["bdm_prf"].precision()
-    (2, 0.75)
     """
     confusion = Counter(pairs)
     read = TagReader(tag_syntax)

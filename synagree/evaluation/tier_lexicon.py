@@ -53,13 +53,6 @@ class LexiconRow:
         See the module docstring.
     lexicon_tags : int
         For a form: its fine tags in the lexicon (0 otherwise).
-
-    Examples
-    --------
-    >>> r = LexiconRow("NOUN", words=10, unknown=2, decided=6, decided_correct=6, ambiguous=1,
-    ...                gap=1, recovered=5)
-    >>> r.known, r.decided_share, r.unknown_share
-    (8, 0.75, 0.2)
     """
 
     name: str
@@ -123,12 +116,6 @@ class LexiconResult:
         Per known word form, most undecided (ambiguous + gap) words first.
     unmapped_lexicon_tags : dict of str to int
         Lexicon fine tags the mapping lacks (left out), with their counts.
-
-    Examples
-    --------
-    >>> r = LexiconResult("custom", 3, LexiconRow("ALL", words=4, unknown=1, decided=3))
-    >>> r.to_dict()["total"]["decided_share"]
-    1.0
     """
 
     source: str
@@ -166,29 +153,10 @@ def lexicon_recovery(forms: Sequence[str], gold: Sequence[str], system: Sequence
     tag_map : TagMap
     lexicon : Lexicon
 
-    Returns
-    -------
-    LexiconResult
-
     Raises
     ------
     ValueError
         Sequences of different lengths, or a tag the mapping lacks.
-
-    Examples
-    --------
-    >>> from synagree.io.lexicon import lexicon_from_words
-    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "VB": "VERB", "VBP": "VERB", "MD": "AUX"})
-    >>> lex = lexicon_from_words([("dogs", "NNS"), ("run", "VB"), ("run", "VBP"),
-    ...                           ("run", "NN"), ("can", "MD"), ("can", "NN")])
-    >>> r = lexicon_recovery(["dogs", "can", "run", "fast"], ["NNS", "MD", "VBP", "RB"],
-    ...                      ["NOUN", "AUX", "VERB", "RB"],
-    ...                      m.with_own_classes(["RB"]), lex)
-    >>> t = r.total
-    >>> t.words, t.unknown, t.decided, t.ambiguous, t.gap, t.recovered
-    (4, 1, 2, 1, 0, 2)
-    >>> [(c.name, c.decided, c.ambiguous) for c in r.per_class]
-    [('AUX', 1, 0), ('NOUN', 1, 0), ('RB', 0, 0), ('VERB', 0, 1)]
     """
     if not len(forms) == len(gold) == len(system):
         raise ValueError(f"{len(forms)} forms, {len(gold)} gold and {len(system)} system tags")

@@ -97,22 +97,10 @@ def tier_credit(gold: str, system: str, tag_map: TagMap,
     sibling_credit : float
         ``w``, in [0, 1].
 
-    Returns
-    -------
-    float
-
     Raises
     ------
     ValueError
         ``gold`` is not a fine tag, or ``system`` is not in the mapping.
-
-    Examples
-    --------
-    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "NNP": "NOUN", "NNPS": "NOUN", "VB": "VERB"})
-    >>> [tier_credit("NN", s, m) for s in ("NN", "NNS", "VB")]
-    [1.0, 0.5, 0.0]
-    >>> tier_credit("NN", "NOUN", m), tier_credit("NN", "NOUN", m, sibling_credit=0.0)
-    (0.625, 0.25)
     """
     g = tag_map.fine_to_coarse.get(gold)
     if g is None:
@@ -159,13 +147,6 @@ class TierRow:
     recovered : int
         Words whose system coarse tag is this class and whose gold fine tag
         is ``majority_fine``.
-
-    Examples
-    --------
-    >>> r = TierRow("NOUN", 4, 2, words=4, coarse_correct=3, fine_exact=2, credit=2.5,
-    ...             majority_fine="NN", majority_count=3, recovered=2)
-    >>> r.coarse_accuracy, r.fine_accuracy, r.mean_credit, r.recovery_ceiling
-    (0.75, 0.5, 0.625, 0.75)
     """
 
     coarse: str
@@ -256,15 +237,6 @@ class TiersResult:
     lexicon : LexiconResult, optional
         With a lexicon: what the coarse tag and the lexicon decide
         (docs/method.md §16.5).
-
-    Examples
-    --------
-    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "VB": "VERB"})
-    >>> r = tier_scores([("NN", "NN"), ("NN", "NNS"), ("NNS", "NOUN"), ("VB", "NN")], m)
-    >>> r.coarse_accuracy, r.fine_accuracy, r.mean_credit
-    (0.75, 0.25, 0.5625)
-    >>> r.to_dict()["recoverability"]["ambiguous_fine_types"]
-    2
     """
 
     mapping: str
@@ -378,26 +350,10 @@ def tier_scores(pairs: Sequence[Tuple[str, str]], tag_map: TagMap,
     unmapped : str
         Recorded in the result (the policy that built ``tag_map``).
 
-    Returns
-    -------
-    TiersResult
-
     Raises
     ------
     ValueError
         A sibling credit outside [0, 1], or a tag the mapping lacks.
-
-    Examples
-    --------
-    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "VB": "VERB", "VBD": "VERB", "DT": "DET"})
-    >>> pairs = [("NN", "NNS"), ("NN", "NN"), ("NNS", "NOUN"), ("VB", "VBD"), ("DT", "DT")]
-    >>> r = tier_scores(pairs, m)
-    >>> r.coarse_correct, r.fine_exact, r.credit  # 1/2 + 1 + 3/4 + 1/2 + 1
-    (5, 2, 3.75)
-    >>> r.ambiguous_words, r.majority_count, r.recovered  # NOUN: NN (2 of 3); VERB: VB
-    (4, 4, 4)
-    >>> [(c.coarse, c.words, c.majority_fine) for c in r.per_class]
-    [('NOUN', 3, 'NN'), ('DET', 1, 'DT'), ('VERB', 1, 'VB')]
     """
     if not 0.0 <= sibling_credit <= 1.0 or math.isnan(sibling_credit):
         raise ValueError(f"sibling credit must be in [0, 1], got {sibling_credit!r}")
@@ -491,16 +447,6 @@ def resolve_tiers_spec(spec: TiersSpec, column: str,
     InputError
         ``usage`` (the coarse column is the evaluated one, or an empty spec),
         or the problems of `synagree.io.tagmap.read_tag_map`.
-
-    Examples
-    --------
-    >>> resolve_tiers_spec("upos", "xpos")
-    'upos'
-    >>> try:
-    ...     resolve_tiers_spec("xpos", "xpos")
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind)
-    usage
     """
     if isinstance(spec, TagMap):
         return spec
@@ -550,10 +496,6 @@ def tiers_for_words(spec: Union[TagMap, str], gold: Sequence[Word], system: Sequ
     forms : sequence of str, optional
         The gold words' forms, for ``lexicon``.
 
-    Returns
-    -------
-    TiersResult
-
     Raises
     ------
     InputError
@@ -561,20 +503,6 @@ def tiers_for_words(spec: Union[TagMap, str], gold: Sequence[Word], system: Sequ
         ``tag-map-unmapped`` (one error per tag the mapping lacks, at its
         first word, with its count), ``usage`` (bad policy or sibling credit,
         ``majority`` with a mapping file).
-
-    Examples
-    --------
-    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN"}, "custom")
-    >>> gold = [("g", 1, "NN"), ("g", 2, "RB")]
-    >>> system = [("s", 1, "NOUN"), ("s", 2, "RB")]
-    >>> try:
-    ...     tiers_for_words(m, gold, system)
-    ... except InputError as exc:
-    ...     print(exc.errors[0].file, exc.errors[0].line, exc.errors[0].kind)
-    g 2 tag-map-unmapped
-    >>> r = tiers_for_words(m, gold, system, unmapped="own-class")
-    >>> r.own_class, r.mean_credit  # NOUN for NN: 1/2 + 1/2 * 1/2; RB its own class
-    (['RB'], 0.875)
     """
     if unmapped not in UNMAPPED_POLICIES:
         raise InputError.single("<command line>", None, "usage",

@@ -38,30 +38,13 @@ class PhraseNode:
         The category.
     children : list of PhraseNode
         In order; empty for a leaf.
-
-    Examples
-    --------
-    >>> t = PhraseNode("S", [PhraseNode("NP", [PhraseNode("D"), PhraseNode("N")]),
-    ...                      PhraseNode("V")])
-    >>> t.bracketed()
-    '(S (NP D N) V)'
-    >>> [n.label for n in t.postorder()]
-    ['D', 'N', 'NP', 'V', 'S']
-    >>> t == PhraseNode("S", [PhraseNode("V")])
-    False
     """
 
     label: str
     children: List["PhraseNode"] = field(default_factory=list)
 
     def postorder(self) -> List["PhraseNode"]:
-        """Every node of the tree, children before parents, left to right.
-
-        Examples
-        --------
-        >>> [n.label for n in PhraseNode("S", [PhraseNode("A"), PhraseNode("B")]).postorder()]
-        ['A', 'B', 'S']
-        """
+        """Every node of the tree, children before parents, left to right."""
         out: List[PhraseNode] = []
         stack: List[Tuple[PhraseNode, bool]] = [(self, False)]
         while stack:
@@ -74,13 +57,7 @@ class PhraseNode:
         return out
 
     def bracketed(self) -> str:
-        """The tree as brackets, leaves bare: ``(S (NP D N) V)``.
-
-        Examples
-        --------
-        >>> PhraseNode("VP", [PhraseNode("V"), PhraseNode("NP", [PhraseNode("N")])]).bracketed()
-        '(VP V (NP N))'
-        """
+        """The tree as brackets, leaves bare: ``(S (NP D N) V)``."""
         text: Dict[int, str] = {}
         for node in self.postorder():
             text[id(node)] = (node.label if not node.children else
@@ -114,14 +91,6 @@ class PhraseSentence:
         The words of Penn-style input (empty for delexicalised input).
     metadata : dict
         ``sent_id`` and the like, when known.
-
-    Examples
-    --------
-    >>> root = PhraseNode("S", [PhraseNode("NP", [PhraseNode("D"), PhraseNode("N")]),
-    ...                         PhraseNode("V")])
-    >>> s = PhraseSentence("a.mrg", 0, 1, root, words=["the", "dog", "ran"])
-    >>> s.leaves, s.size, s.text, s.surface_text(), s.label_of()
-    (['D', 'N', 'V'], 3, 'the dog ran', 'thedogran', 'a.mrg#1')
     """
 
     file: str
@@ -212,22 +181,6 @@ def parse_bracket_file(path: Source, log: ProblemLog) -> Optional[List[Tuple[int
     See Also
     --------
     phrase_sentences : delexicalise the parsed trees.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from synagree.base.problems import ProblemLog
-    >>> fd, path = tempfile.mkstemp(suffix=".mrg")
-    >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("(S (NP D N)\n   (VP V))\n(S V))\n")
-    >>> log = ProblemLog()
-    >>> parse_bracket_file(path, log) is None, [p.kind for p in log.errors]
-    (True, ['unbalanced-brackets'])
-    >>> with open(path, "w") as f:
-    ...     _ = f.write("(S (NP D N)\n   (VP V))\n(S V)\n")
-    >>> parse_bracket_file(path, ProblemLog())
-    [(1, ['S', ['NP', 'D', 'N'], ['VP', 'V']]), (3, ['S', 'V'])]
-    >>> os.remove(path)
     """
     n_before = len(log.errors)
     source = as_input(path)
@@ -265,10 +218,6 @@ def read_brackets(path: Source, style: str = "auto", log: Optional[ProblemLog] =
     strict : bool
         Warnings count as errors (when ``log`` is None).
 
-    Returns
-    -------
-    list of PhraseSentence
-
     Raises
     ------
     InputError
@@ -276,21 +225,6 @@ def read_brackets(path: Source, style: str = "auto", log: Optional[ProblemLog] =
         ``auto`` finds conflicting evidence (every problem gathered first).
     ValueError
         Unknown ``style``.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> fd, path = tempfile.mkstemp(suffix=".mrg")
-    >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("(S (NP (D the) (N dog)) (VP (V ran)))\n")
-    >>> [s] = read_brackets(path)
-    >>> s.root.bracketed(), s.words, s.size
-    ('(S (NP D N) (VP V))', ['the', 'dog', 'ran'], 3)
-    >>> read_brackets(path, style="delex")[0].size  # the words are leaves now
-    3
-    >>> read_brackets(path, style="delex")[0].root.bracketed()
-    '(S (NP (D the) (N dog)) (VP (V ran)))'
-    >>> os.remove(path)
     """
     if style not in PHRASE_STYLES:
         raise ValueError(f"style must be auto, delex or penn, not {style!r}")
@@ -319,18 +253,6 @@ def phrase_sentences(fname: str, raw_trees: Sequence[Tuple[int, RawTree]], style
     style : {"delex", "penn"}
     log : ProblemLog
         Receives an ``empty-tree`` error per tree without nodes.
-
-    Returns
-    -------
-    list of PhraseSentence
-
-    Examples
-    --------
-    >>> from synagree.base.problems import ProblemLog
-    >>> raw = [(1, ["S", ["NP", ["D", "the"], ["N", "dog"]], ["V", "ran"]])]
-    >>> [s] = phrase_sentences("x.mrg", raw, "penn", ProblemLog())
-    >>> s.root.bracketed(), s.words
-    ('(S (NP D N) V)', ['the', 'dog', 'ran'])
     """
     out: List[PhraseSentence] = []
     for index, (line, tree) in enumerate(raw_trees):
@@ -465,12 +387,6 @@ class StringShapes:
     Penn shape ``(TAG word)``, also possible for a delexicalised leaf under a
     unary node); ``beside``: strings with a sibling (only delexicalised trees
     have these).
-
-    Examples
-    --------
-    >>> s = string_shapes(["S", ["NP", "D", "N"], ["VP", "V"]])
-    >>> s.only_child, s.beside, s.penn_shaped
-    (['V'], ['D', 'N'], False)
     """
 
     only_child: List[str] = field(default_factory=list)
@@ -489,15 +405,6 @@ def string_shapes(tree: RawTree) -> StringShapes:
     ----------
     tree : list
         A parsed tree ``[label, child, ...]`` (`parse_bracket_file`).
-
-    Returns
-    -------
-    StringShapes
-
-    Examples
-    --------
-    >>> string_shapes(["S", ["NP", ["P", "I"]], ["V", "ran"]]).penn_shaped
-    True
     """
     out = StringShapes()
     for _, kids in _raw_brackets(tree):
@@ -516,13 +423,6 @@ class StyleDecision:
     style : {"delex", "penn"}
     how : str
         ``"explicit"`` or ``"auto: <the evidence>"``.
-
-    Examples
-    --------
-    >>> StyleDecision("penn", "explicit").describe()
-    'penn'
-    >>> StyleDecision("delex", "auto: 2 of 3 trees ...").describe()
-    'delex (auto: 2 of 3 trees ...)'
     """
 
     style: str  # "delex" or "penn"
@@ -557,26 +457,12 @@ def decide_phrase_style(files: Sequence[Tuple[str, Sequence[Tuple[int, RawTree]]
     style : {"auto", "delex", "penn"}
         An explicit style is returned as it is (``how="explicit"``).
 
-    Returns
-    -------
-    StyleDecision
-
     Raises
     ------
     InputError
         ``auto`` with conflicting evidence (kind ``ambiguous-phrase-style``).
     ValueError
         Unknown ``style``.
-
-    Examples
-    --------
-    >>> t = lambda s: [(1, _parse_brackets(s, "x", ProblemLog())[0][1])]
-    >>> decide_phrase_style([("a", t("(S (NP (P I)) (VP (V ran)))"))]).style
-    'penn'
-    >>> decide_phrase_style([("a", t("(S (NP P) (VP V N))")), ("b", t("(S (NP P) (VP V))"))]).style
-    'delex'
-    >>> decide_phrase_style([("a", t("(S (NP P) (VP V N))"))], "penn").describe()
-    'penn'
     """
     if style not in PHRASE_STYLES:
         raise ValueError(f"style must be auto, delex or penn, not {style!r}")

@@ -104,16 +104,6 @@ class DepSentence:
     See Also
     --------
     read_conllu, synagree.trees.flat.dependency_tree
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> s = DepSentence("a.conllu", 0, 1, ["I", "saw", "her"], np.array([2, 0, 2]),
-    ...                 ["nsubj", "root", "obj"], metadata={"sent_id": "s1"})
-    >>> s.n_words, s.size, s.n_roots, s.sent_id, s.label_of()
-    (3, 4, 1, 's1', 's1')
-    >>> s.surface_text()
-    'Isawher'
     """
 
     file: str
@@ -164,22 +154,10 @@ class DepSentence:
             Any other field of `DepSentence` (``feats``, ``deps``,
             ``metadata``, ``word_lines``, ...); the rest keep their defaults.
 
-        Returns
-        -------
-        DepSentence
-
         Raises
         ------
         ValueError
             When heads, labels and forms differ in length.
-
-        Examples
-        --------
-        >>> s = DepSentence.from_heads([2, 0, 2], "nsubj root obj")
-        >>> s.forms, s.heads.tolist(), s.deprels, s.file, s.upos
-        (['w', 'w', 'w'], [2, 0, 2], ['nsubj', 'root', 'obj'], '-', [])
-        >>> DepSentence.from_heads([0], ["root"], ["Hi"], metadata={"sent_id": "s1"}).sent_id
-        's1'
         """
         deprels = labels.split() if isinstance(labels, str) else list(labels)
         words = ["w"] * len(heads) if forms is None else list(forms)
@@ -228,14 +206,6 @@ class DepSentence:
         -------
         str or None
             None when every form is ``_`` (nothing to compare).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> s = DepSentence("-", 0, 1, ["de", "el", "gato"], np.array([3, 3, 0]),
-        ...                 ["case", "det", "root"], multiword=[(1, 2, "del")])
-        >>> s.surface_text(), s.word_text()
-        ('delgato', 'deelgato')
         """
         if all(f in ("_", "") for f in self.forms):
             return None
@@ -279,14 +249,6 @@ def unreachable_words(heads: Heads) -> List[int]:
     See Also
     --------
     head_cycles
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> unreachable_words(np.array([0, 3, 2, 3]))  # 2 <-> 3 is a cycle, 4 hangs from it
-    [2, 3, 4]
-    >>> unreachable_words(np.array([2, 0]))
-    []
     """
     hl = heads.tolist() if isinstance(heads, np.ndarray) else [int(h) for h in heads]
     n = len(hl)
@@ -327,18 +289,9 @@ def head_cycles(heads: Heads) -> List[List[int]]:
     heads : sequence of int
         ``heads[i]``: the 1-based head of word ``i + 1`` (0 = root).
 
-    Returns
-    -------
-    list of list of int
-
     See Also
     --------
     unreachable_words
-
-    Examples
-    --------
-    >>> head_cycles([0, 3, 2, 3, 5])
-    [[2, 3], [5]]
     """
     heads = [int(h) for h in heads]
     n = len(heads)
@@ -380,38 +333,11 @@ def read_conllu(path: Source, log: Optional[ProblemLog] = None,
         Warnings (head cycles, DEPREL ``_``) count as errors (when ``log`` is
         None; a given log keeps its own setting).
 
-    Returns
-    -------
-    list of DepSentence
-
     Raises
     ------
     InputError
         Unreadable or empty file, wrong column count, bad ID or HEAD, HEAD out
         of range 0..n, ...: every error of the file at once.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from synagree.base.problems import InputError
-    >>> fd, path = tempfile.mkstemp(suffix=".conllu")
-    >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("# sent_id = s1\n"
-    ...                 "1-2\tdel\t_\t_\t_\t_\t_\t_\t_\t_\n"
-    ...                 "1\tde\t_\tADP\t_\t_\t3\tcase\t_\t_\n"
-    ...                 "2\tel\t_\tDET\t_\t_\t3\tdet\t_\t_\n"
-    ...                 "3\tgato\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n")
-    >>> [s] = read_conllu(path)
-    >>> s.sent_id, s.heads.tolist(), s.deprels, s.multiword
-    ('s1', [3, 3, 0], ['case', 'det', 'root'], [(1, 2, 'del')])
-    >>> with open(path, "w") as f:
-    ...     _ = f.write("1\tI\t_\t_\t_\t_\t5\tnsubj\t_\t_\n")
-    >>> try:
-    ...     read_conllu(path)
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind, exc.errors[0].line)
-    head-out-of-range 1
-    >>> os.remove(path)
     """
     source = as_input(path)
     name = input_name(source)
@@ -444,21 +370,6 @@ def split_columns(line: str, fname: str, no: int, log: ProblemLog,
         Receives a ``column-count`` error when there are not 10 columns.
     sent_id : str, optional
         The sentence's id, for the message.
-
-    Returns
-    -------
-    list of str or None
-
-    Examples
-    --------
-    >>> from synagree.base.problems import ProblemLog
-    >>> log = ProblemLog()
-    >>> len(split_columns("1\tI\t_\t_\t_\t_\t0\troot\t_\t_", "a.conllu", 1, log))
-    10
-    >>> split_columns("1 I _ _ _ _ 0 root _ _", "a.conllu", 2, log) is None
-    True
-    >>> print(log.errors[0].message)
-    expected 10 tab-separated columns, found 1 (columns must be separated by tabs)
     """
     cols = line.split("\t")
     if len(cols) == 10:
@@ -482,11 +393,6 @@ def sentence_blocks(text: str) -> Iterator[Tuple[int, List[Tuple[int, str]]]]:
     iterator of (int, list of (int, str))
         Per block: its first line number and its ``(line number, line)``
         pairs (1-based line numbers, ``\r`` stripped).
-
-    Examples
-    --------
-    >>> list(sentence_blocks("# a\n1\tx\n\n\n1\ty\n"))
-    [(1, [(1, '# a'), (2, '1\tx')]), (5, [(5, '1\ty')])]
     """
     cur: List[Tuple[int, str]] = []
     cr = "\r" in text
@@ -944,28 +850,9 @@ def to_conllu(sentences: Iterable[DepSentence]) -> str:
     HEAD, DEPREL; DEPS and MISC ``_``), then a blank line.  Multiword-token
     lines are not written.
 
-    Parameters
-    ----------
-    sentences : iterable of DepSentence
-
-    Returns
-    -------
-    str
-
     See Also
     --------
     write_conllu
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> s = DepSentence("-", 0, 1, ["Hi", "!"], np.array([0, 1]), ["root", "punct"],
-    ...                 metadata={"sent_id": "s1"})
-    >>> print(to_conllu([s]).replace("\t", " "), end="")
-    # sent_id = s1
-    1 Hi _ _ _ _ 0 root _ _
-    2 ! _ _ _ _ 1 punct _ _
-    <BLANKLINE>
     """
     def col(values: Sequence[str], i: int) -> str:
         return values[i] if i < len(values) and values[i] not in (None, "") else "_"
@@ -990,16 +877,6 @@ def write_conllu(path: PathLike, sentences: Iterable[DepSentence]) -> None:
     path : str or path-like
         The target; missing parent directories are created.
     sentences : iterable of DepSentence
-
-    Examples
-    --------
-    >>> import numpy as np, os, tempfile
-    >>> s = DepSentence("-", 0, 1, ["Hi", "!"], np.array([0, 1]), ["root", "punct"])
-    >>> path = os.path.join(tempfile.mkdtemp(), "out.conllu")
-    >>> write_conllu(path, [s])
-    >>> [t.deprels for t in read_conllu(path)]
-    [['root', 'punct']]
-    >>> os.remove(path); os.rmdir(os.path.dirname(path))
     """
 
     write_atomic(path, to_conllu(sentences))

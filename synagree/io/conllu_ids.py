@@ -42,11 +42,6 @@ class ConlluId(NamedTuple):
         ``first.second``.
     second : int
         End of a range, or the empty node's number.
-
-    Examples
-    --------
-    >>> ConlluId(3).is_word, ConlluId(1, "-", 2).is_range, ConlluId(8, ".", 1).is_empty_node
-    (True, True, True)
     """
 
     first: int
@@ -86,23 +81,9 @@ def parse_id(text: str) -> Optional[ConlluId]:
     text : str
         The ID column as written.
 
-    Returns
-    -------
-    ConlluId or None
-
     See Also
     --------
     bad_id_message
-
-    Examples
-    --------
-    >>> parse_id("7")
-    ConlluId(first=7, sep='', second=0)
-    >>> parse_id("1-2"), parse_id("8.1")  # doctest: +NORMALIZE_WHITESPACE
-    (ConlluId(first=1, sep='-', second=2),
-     ConlluId(first=8, sep='.', second=1))
-    >>> parse_id("07"), parse_id("3-2"), parse_id("٣")
-    (None, None, None)
     """
     if _plain_number(text):  # a word: most lines (same answer as the regex)
         return ConlluId(int(text))
@@ -123,19 +104,6 @@ def parse_head(text: str) -> Optional[int]:
 
     A sign is accepted so that ``-1`` can be reported as out of range; leading
     zeros and non-ASCII digits are not.
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    int or None
-
-    Examples
-    --------
-    >>> parse_head("0"), parse_head("12"), parse_head("-1"), parse_head("_"), parse_head("01")
-    (0, 12, -1, None, None)
     """
     if _plain_number(text):
         return int(text)
@@ -152,23 +120,7 @@ def _non_ascii_digit(text: str) -> str:
 
 
 def bad_id_message(text: str) -> str:
-    """Why ``text`` is not an ID, for an error message.
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> print(bad_id_message("x"))
-    invalid ID 'x': expected N, N-M or N.M in ASCII digits
-    >>> print(bad_id_message("٣").split("; ")[1])
-    '٣' (U+0663 ARABIC-INDIC DIGIT THREE) is not an ASCII digit
-    """
+    """Why ``text`` is not an ID, for an error message."""
     return (f"invalid ID {quote(text)}: expected N, N-M or N.M in ASCII digits"
             + _non_ascii_digit(text))
 
@@ -185,28 +137,12 @@ def bad_head_hint(text: str) -> str:
     -------
     str
         The hint, or ``""``.
-
-    Examples
-    --------
-    >>> bad_head_hint("x"), bad_head_hint("²")
-    ('', "; '²' (U+00B2 SUPERSCRIPT TWO) is not an ASCII digit")
     """
     return _non_ascii_digit(text)
 
 
 class Ranges:
-    """The multiword-token ranges of one sentence, checked line by line.
-
-    Examples
-    --------
-    >>> r = Ranges()
-    >>> r.check(ConlluId(1, "-", 2), next_word=1) is None
-    True
-    >>> r.check(ConlluId(2, "-", 3), next_word=3)[0]
-    'multiword-overlap'
-    >>> r.check(ConlluId(5, "-", 6), next_word=4)
-    ('bad-id', 'multiword token 5-6 should start at word 4')
-    """
+    """The multiword-token ranges of one sentence, checked line by line."""
 
     def __init__(self) -> None:
         self.end = 0  # last word covered by a range so far

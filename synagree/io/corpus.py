@@ -91,16 +91,6 @@ class Unit:
         unit of one sentence per annotator).
     edits : list of TextEdit
         Edited units only: how annotators' texts differ (docs/method.md §1.8).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence("a.conllu", 0, 1, ["Hi"], np.array([0]), ["root"],
-    ...                 metadata={"sent_id": "s1", "text": "Hi"})
-    >>> u = Unit("s1", "a.conllu", {"b": s, "a": s})
-    >>> u.sent_id, u.text, len(u.ordered(["a", "b", "c"]))
-    ('s1', 'Hi', 2)
     """
 
     uid: str
@@ -167,18 +157,6 @@ class Corpus:
     See Also
     --------
     from_files, from_dirs, synagree.agreement.agree.load_corpus
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence("-", 0, 1, ["Hi"], np.array([0]), ["root"])
-    >>> c = Corpus(["a", "b"], [Unit("1", "d", {"a": s, "b": s}), Unit("2", "d", {"a": s})],
-    ...            "dependency")
-    >>> len(c.pairable_units), [len(x) for x in c.annotation_lists()], c.settings()
-    (1, [2, 1], {'matching': 'position', 'text_check': 'on'})
-    >>> c.joined_units, c.edited_units
-    (0, 0)
     """
 
     annotators: List[str]
@@ -275,18 +253,6 @@ class Corpus:
         ------
         ValueError
             When the annotators' sequences (or the documents) differ in length.
-
-        Examples
-        --------
-        >>> from synagree.io.conllu import DepSentence
-        >>> s = DepSentence.from_heads([0], ["root"], ["Hi"])
-        >>> c = Corpus.from_annotations({"a": [s, s], "b": [s, None]})
-        >>> [u.uid for u in c.units], [sorted(u.annotations) for u in c.units]
-        (['1', '2'], [['a', 'b'], ['a']])
-        >>> c.annotators, c.kind, len(c.pairable_units)
-        (['a', 'b'], 'dependency', 1)
-        >>> [u.document for u in Corpus.from_annotations({"a": [s, s]}, document=["x", "y"]).units]
-        ['x', 'y']
         """
         lengths = {len(sents) for sents in annotations.values()}
         if len(lengths) > 1:
@@ -317,12 +283,6 @@ def kind_of(sents: Sequence[Sentence]) -> str:
     Returns
     -------
     {"phrase", "dependency"}
-
-    Examples
-    --------
-    >>> from synagree.io.brackets import PhraseNode, PhraseSentence
-    >>> kind_of([PhraseSentence("a.mrg", 0, 1, PhraseNode("S"))]), kind_of([])
-    ('phrase', 'dependency')
     """
     return "phrase" if sents and isinstance(sents[0], PhraseSentence) else "dependency"
 
@@ -406,20 +366,6 @@ def read_files(paths: Sequence[Input], fmt: str, phrase_style: str, log: Problem
     ------
     InputError
         Errors in any file (all files are read first).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from pathlib import Path
-    >>> from synagree.base.problems import ProblemLog
-    >>> d = Path(tempfile.mkdtemp())
-    >>> _ = (d / "a.mrg").write_text("(S (NP P) (VP V N))\n")
-    >>> _ = (d / "b.mrg").write_text("(S (NP P) (VP V))\n")
-    >>> docs, style = read_files([d / "a.mrg", d / "b.mrg"], "auto", "auto", ProblemLog())
-    >>> [s.size for doc in docs for s in doc], style.style
-    ([3, 2], 'delex')
-    >>> for f in ("a.mrg", "b.mrg"): (d / f).unlink()
-    >>> d.rmdir()
     """
     docs, decision, errors = _read_collecting(paths, fmt, phrase_style, log)
     if errors:
@@ -510,10 +456,6 @@ def from_files(paths: Sequence[Source], names: Optional[Sequence[str]] = None,
     match : {"auto", "sent_id", "position", "text"}
         How sentences are matched into units (`synagree.io.matching`).
 
-    Returns
-    -------
-    Corpus
-
     Raises
     ------
     InputError
@@ -521,28 +463,6 @@ def from_files(paths: Sequence[Source], names: Optional[Sequence[str]] = None,
         per file; then, all together: mixed dependency and phrase-structure
         files, any reading error, sentences that do not match, text that
         differs beyond local edits, no pairable unit.
-
-    Examples
-    --------
-    >>> import shutil, tempfile
-    >>> from pathlib import Path
-    >>> d = Path(tempfile.mkdtemp())
-    >>> row = "{}\t{}\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
-    >>> _ = (d / "anna.conllu").write_text(row.format(1, "Hi", 0, "root")
-    ...                                    + row.format(2, "!", 1, "punct") + "\n")
-    >>> _ = (d / "ben.conllu").write_text(row.format(1, "Hi", 0, "root")
-    ...                                   + row.format(2, "!", 1, "discourse") + "\n")
-    >>> c = from_files([d / "anna.conllu", d / "ben.conllu"])
-    >>> c.annotators, c.matching, c.text_check, [u.uid for u in c.units]
-    (['anna', 'ben'], 'position', 'on', ['1'])
-    >>> _ = (d / "ben.conllu").write_text(row.format(1, "Ho", 0, "root")
-    ...                                   + row.format(2, "!", 1, "discourse") + "\n")
-    >>> try:
-    ...     from_files([d / "anna.conllu", d / "ben.conllu"])
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind)
-    text-mismatch
-    >>> shutil.rmtree(d)
     """
     file_paths = as_inputs(paths)
     if len(file_paths) < 2:
@@ -624,20 +544,6 @@ def from_dirs(dirs: Sequence["str | os.PathLike[str]"], fmt: str = "auto",
         shared by two annotators, two files of one annotator mapping to one
         document; then, all together: missing documents (without
         ``allow_missing``) and any error of `from_files`'s kind.
-
-    Examples
-    --------
-    >>> import shutil, tempfile
-    >>> from pathlib import Path
-    >>> root = Path(tempfile.mkdtemp())
-    >>> line = "1\tHi\t_\t_\t_\t_\t0\t{}\t_\t_\n\n"
-    >>> for ann, rel in (("anna", "root"), ("ben", "dep")):
-    ...     (root / ann).mkdir()
-    ...     _ = (root / ann / f"news-{ann}.conllu").write_text(line.format(rel))
-    >>> c = from_dirs([root / "anna", root / "ben"])
-    >>> c.annotators, [u.uid for u in c.units]
-    (['anna', 'ben'], ['news#1'])
-    >>> shutil.rmtree(root)
     """
     dir_paths = [Path(d) for d in dirs]
     log = log if log is not None else ProblemLog(strict=strict)

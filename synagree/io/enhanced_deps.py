@@ -30,15 +30,6 @@ def has_deps(value: str) -> bool:
     ----------
     value : str
         The DEPS column as written.
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> has_deps("_"), has_deps("2:nsubj|4:nsubj:xsubj")
-    (False, True)
     """
     return value not in NO_DEPS
 
@@ -61,18 +52,6 @@ def parse_deps(value: str) -> List[DepsEdge]:
     ValueError
         A malformed item; the message quotes it (the readers turn it into a
         ``bad-deps`` problem).
-
-    Examples
-    --------
-    >>> [(str(h.first) + (f".{h.second}" if h.is_empty_node else ""), lab)
-    ...  for h, lab in parse_deps("0:root|8.1:nsubj|3:conj>obl:voor")]
-    [('0', 'root'), ('8.1', 'nsubj'), ('3', 'conj>obl:voor')]
-    >>> parse_deps("_")
-    []
-    >>> parse_deps("3")
-    Traceback (most recent call last):
-        ...
-    ValueError: DEPS item '3' is not HEAD:LABEL
     """
     if value in NO_DEPS:
         return []

@@ -79,12 +79,6 @@ class BracketLines:
         The path as given.
     lines : list of str
         Each line without its ``\n``, one character per byte (Latin-1).
-
-    Examples
-    --------
-    >>> b = BracketLines("g.mrg", ["(S (NN x))", "(S (NN y))"])
-    >>> len(b), b.text(1)
-    (2, '(S (NN y))')
     """
 
     file: str
@@ -111,11 +105,6 @@ class QuoteTerm:
         Brackets opened before it.
     ends : tuple of int
         The brackets open around it.
-
-    Examples
-    --------
-    >>> QuoteTerm("'", "POS", 3, 2, (0, 1)).index
-    3
     """
 
     word: str
@@ -146,18 +135,6 @@ class ParsedLine:
         Every ``(TAG word)`` of the line, dropped or not.
     trace : list of str
         With ``debug``: EVALB's ``DEBUG 2`` lines printed while reading.
-
-    Examples
-    --------
-    >>> from synagree.io.evalb_params import load_params
-    >>> pl = parse_line("(TOP (S (NP (DT The) (NN cat)) (VP (VBD sat)) (. .)))",
-    ...                 load_params("collins"))
-    >>> pl.terminals
-    [('The', 'DT'), ('cat', 'NN'), ('sat', 'VBD')]
-    >>> [(s, e, lab) for s, e, lab, _, _ in pl.brackets]
-    [(0, 3, 'TOP'), (0, 3, 'S'), (0, 2, 'NP'), (2, 3, 'VP')]
-    >>> pl.length, pl.n_terminals
-    (4, 4)
     """
 
     terminals: List[Tuple[str, str]]
@@ -169,14 +146,7 @@ class ParsedLine:
 
 
 class LineError(ValueError):
-    """A line EVALB cannot read: ``kind`` and ``column`` (1-based) with the message.
-
-    Examples
-    --------
-    >>> e = LineError("stray-text", 3, "'x' at column 3 stands outside any bracket")
-    >>> e.kind, e.column
-    ('stray-text', 3)
-    """
+    """A line EVALB cannot read: ``kind`` and ``column`` (1-based) with the message."""
 
     def __init__(self, kind: str, column: int, message: str):
         super().__init__(message)
@@ -196,28 +166,11 @@ def parse_line(line: str, params: EvalbParams, debug: bool = False) -> ParsedLin
     debug : bool
         Record EVALB's ``DEBUG 2`` lines (`ParsedLine.trace`).
 
-    Returns
-    -------
-    ParsedLine
-
     Raises
     ------
     LineError
         ``stray-text`` (text outside a ``(TAG word)`` bracket, a NUL byte) or
         ``unbalanced-brackets``; the first problem of the line.
-
-    Examples
-    --------
-    >>> from synagree.io.evalb_params import load_params
-    >>> p = load_params("collins")
-    >>> pl = parse_line("( (S (NP (-NONE- *)) (VP (VB Go)) (. !)))", p)
-    >>> pl.terminals, [(s, e, lab) for s, e, lab, _, _ in pl.brackets], pl.length
-    ([('Go', 'VB')], [(0, 1, ''), (0, 1, 'S'), (0, 0, 'NP'), (0, 1, 'VP')], 2)
-    >>> try:
-    ...     parse_line("(NP the dog)", p)
-    ... except LineError as e:
-    ...     print(e.kind, e.column, str(e)[:40])
-    stray-text 5 'the' at column 5 stands beside a bracke
     """
     deleted = params.delete_labels
     for_length = params.delete_labels_for_length
@@ -314,17 +267,6 @@ def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
     ------
     InputError
         Without ``log``, when the file cannot be read or is empty.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> fd, path = tempfile.mkstemp(suffix=".mrg")
-    >>> with os.fdopen(fd, "wb") as f:
-    ...     _ = f.write("(S (NN café))\n\n(S (NN x))".encode("utf-8"))
-    >>> b = read_bracket_lines(path)
-    >>> len(b), b.lines[1], b.text(0)
-    (3, '', '(S (NN café))')
-    >>> os.remove(path)
     """
     own = log is None
     log = ProblemLog() if log is None else log
@@ -367,25 +309,11 @@ def bracketed_file(path: Union[str, Path]) -> Optional[bool]:
     How ``synagree compare`` tells bracketed files from CoNLL-U (whose lines
     start with a digit or ``#``); compressed files are looked into.
 
-    Parameters
-    ----------
-    path : str or path-like
-
     Returns
     -------
     bool or None
         None when the file cannot be read or holds only white space (the
         reader then says why).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> fd, path = tempfile.mkstemp()
-    >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("\n  (TOP (S (NN x)))\n")
-    >>> bracketed_file(path), bracketed_file(path + ".missing")
-    (True, None)
-    >>> os.remove(path)
     """
     try:
         with open_binary(path) as fh:
@@ -419,14 +347,6 @@ def parse_lines(bl: BracketLines, params: EvalbParams, gold: bool, debug: bool =
     (list of ParsedLine, list of Problem)
         The lines (None where a line has an error) and the errors, one per bad
         line.
-
-    Examples
-    --------
-    >>> from synagree.io.evalb_params import load_params
-    >>> bl = BracketLines("g.mrg", ["(S (NN a))", "", "(S (NN a)"])
-    >>> lines, problems = parse_lines(bl, load_params("collins"), gold=True)
-    >>> [p.kind for p in problems], [p.line for p in problems]
-    (['empty-tree', 'unbalanced-brackets'], [2, 3])
     """
     out: List[ParsedLine] = []
     problems: List[Problem] = []
@@ -463,15 +383,6 @@ def limit_problems(bl: BracketLines, lines: List[ParsedLine], debug: int = 0
     -------
     list of Problem
         One warning per line over a limit, naming every limit it exceeds.
-
-    Examples
-    --------
-    >>> from synagree.io.evalb_params import load_params
-    >>> line = "(S " + " ".join(f"(NN w{i})" for i in range(201)) + ")"
-    >>> bl = BracketLines("g.mrg", [line])
-    >>> pl = parse_line(line, load_params("collins"))
-    >>> [w.message.split(":")[0] for w in limit_problems(bl, [pl])]
-    ['201 words (EVALB holds 200)']
     """
     out: List[Problem] = []
     for no, (text, pl) in enumerate(zip(bl.lines, lines), start=1):

@@ -92,16 +92,6 @@ class EvalbParams:
         ``LABELED``.
     delete_labels, delete_labels_for_length, quote_labels : tuple of str
     eq_labels, eq_words : tuple of (str, str)
-
-    Examples
-    --------
-    >>> p = load_params("collins")
-    >>> p.name, p.labeled, p.cutoff_len, p.delete_labels[:3], p.eq_labels
-    ('COLLINS.prm', True, 40, ('TOP', '-NONE-', ','), (('ADVP', 'PRT'),))
-    >>> p.same_label("PRT", "ADVP"), p.is_deleted("TOP"), p.sha256[:12]
-    (True, True, 'c83806e51f0e')
-    >>> EvalbParams().max_error, EvalbParams().delete_labels
-    (10, ())
     """
 
     name: str = "(EVALB defaults)"
@@ -178,10 +168,6 @@ def parse_params(data: bytes, file: str = "<params>", name: Optional[str] = None
         `EvalbParams.name` and ``source`` (default: ``file``'s base name and
         ``file``).
 
-    Returns
-    -------
-    EvalbParams
-
     Raises
     ------
     InputError
@@ -190,19 +176,6 @@ def parse_params(data: bytes, file: str = "<params>", name: Optional[str] = None
         with more or fewer than one label (``EQ_LABEL``/``EQ_WORD``: two), more
         entries than EVALB's arrays hold, or a line over 499 bytes.  Every
         problem of the file is listed.
-
-    Examples
-    --------
-    >>> p = parse_params(b"LABELED 0\nDELETE_LABEL TOP\n# a comment\nEQ_LABEL ADVP PRT\n")
-    >>> p.labeled, p.delete_labels, p.eq_labels
-    (False, ('TOP',), (('ADVP', 'PRT'),))
-    >>> try:
-    ...     parse_params(b"LABELLED 1\nMAX_ERROR ten\n", "x.prm")
-    ... except InputError as e:
-    ...     for err in e.errors:
-    ...         print(str(err)[:60])
-    x.prm:1: error: unknown key 'LABELLED': EVALB reads DEBUG, M
-    x.prm:2: error: MAX_ERROR needs a whole number, not 'ten' (b
     """
     text = data.decode("latin-1")
     errors: List[Problem] = []
@@ -288,25 +261,11 @@ def read_params(path: Source) -> EvalbParams:
         A file, or a text or binary stream of one (`synagree.io.sources`;
         ``<params>`` in messages unless it has a real ``.name``).
 
-    Returns
-    -------
-    EvalbParams
-
     Raises
     ------
     InputError
         ``file-not-found``, ``not-a-file``, ``unreadable``, or ``bad-params``
         (`parse_params`).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> fd, path = tempfile.mkstemp(suffix=".prm")
-    >>> with os.fdopen(fd, "wb") as f:
-    ...     _ = f.write(b"CUTOFF_LEN 100\\n")
-    >>> read_params(path).cutoff_len
-    100
-    >>> os.remove(path)
     """
     source = as_input(path, "<params>")
     name = input_name(source)
@@ -339,21 +298,10 @@ def load_params(spec: Union[Source, EvalbParams] = DEFAULT_PARAMS) -> EvalbParam
         ``collins``, ``new`` or ``nk`` (a file of that name is read as
         ``./collins``), else a path, or a stream of a parameter file.
 
-    Returns
-    -------
-    EvalbParams
-
     Raises
     ------
     InputError
         See `read_params`.
-
-    Examples
-    --------
-    >>> [load_params(n).name for n in BUNDLED]
-    ['COLLINS.prm', 'new.prm', 'nk.prm']
-    >>> load_params("nk").max_error, load_params("new").quote_labels[:3]
-    (10000, ('``', "''", 'POS'))
     """
     if isinstance(spec, EvalbParams):
         return spec

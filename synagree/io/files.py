@@ -49,26 +49,6 @@ def read_text(path: "PathLike | Buffer | IO[str] | IO[bytes]", log: ProblemLog
         Receives the reason when the text cannot be had: ``file-not-found``,
         ``not-a-file``, ``unreadable``, ``corrupt-compressed-file``,
         ``empty-file``.
-
-    Returns
-    -------
-    str or None
-
-    Examples
-    --------
-    >>> import gzip, io, os, tempfile
-    >>> from synagree.base.problems import ProblemLog
-    >>> fd, path = tempfile.mkstemp(suffix=".conllu")
-    >>> with os.fdopen(fd, "wb") as f:
-    ...     _ = f.write("\ufeff# text = café\n".encode("utf-8"))
-    >>> log = ProblemLog()
-    >>> read_text(path, log)
-    '# text = café\n'
-    >>> read_text(path + ".missing", log), [p.kind for p in log.errors]
-    (None, ['file-not-found'])
-    >>> read_text(io.BytesIO(gzip.compress("# text = é\n".encode())), log)
-    '# text = é\n'
-    >>> os.remove(path)
     """
     source = as_input(path)
     if isinstance(source, Buffer):
@@ -138,10 +118,6 @@ def raise_new_errors(log: ProblemLog) -> Iterator[int]:
     A context manager: the whole file is read first.  It yields the error
     count before, so the reader can tell whether anything else went wrong.
 
-    Parameters
-    ----------
-    log : ProblemLog
-
     Yields
     ------
     int
@@ -152,17 +128,6 @@ def raise_new_errors(log: ProblemLog) -> Iterator[int]:
     InputError
         On exit, when errors were added inside the block (with ``log``'s
         warnings).
-
-    Examples
-    --------
-    >>> from synagree.base.problems import InputError, Problem, ProblemLog
-    >>> log = ProblemLog()
-    >>> try:
-    ...     with raise_new_errors(log) as before:
-    ...         log.add("a.conllu", 3, "bad-id", "bad ID")
-    ... except InputError as exc:
-    ...     print(before, len(exc.errors))
-    0 1
     """
     n_before = len(log.errors)
     yield n_before
@@ -178,16 +143,6 @@ class OutputError(InputError):
     take a result (a directory, a block device, a loop of links): kinds
     ``write-failed`` and ``bad-output``.  The message names the path and the
     cause, and says what was kept.
-
-    Examples
-    --------
-    >>> import errno
-    >>> exc = output_error("r.json", OSError(errno.ENOSPC, "No space left on device"))
-    >>> isinstance(exc, InputError), exc.errors[0].kind
-    (True, 'write-failed')
-    >>> print(exc.errors[0].message)  # doctest: +NORMALIZE_WHITESPACE
-    cannot write: No space left on device (ENOSPC: the disk is full); nothing was
-    written (r.json is as it was)
     """
 
 
@@ -221,19 +176,6 @@ def output_error(path: "PathLike", exc: OSError, doing: str = "write",
     kept : str, optional
         What the user still has; default: nothing was written and ``path`` is
         as it was.
-
-    Returns
-    -------
-    OutputError
-
-    Examples
-    --------
-    >>> import errno
-    >>> e = output_error("out", OSError(errno.EACCES, "Permission denied"), "write in",
-    ...                  kept="nothing was written")
-    >>> print(e.errors[0])  # doctest: +NORMALIZE_WHITESPACE
-    out: error: cannot write in: Permission denied (EACCES: no permission to write
-    there); nothing was written (write-failed)
     """
     name = errno.errorcode.get(exc.errno or 0, "")
     cause = _CAUSES.get(exc.errno or 0)
@@ -263,15 +205,6 @@ def writing(path: "PathLike", doing: str = "write", kept: Optional[str] = None
     path : str or path-like
     doing, kept : str
         As for `output_error`.
-
-    Examples
-    --------
-    >>> try:
-    ...     with writing("/no/such/folder/log.jsonl", kept="the log is as it was"):
-    ...         open("/no/such/folder/log.jsonl", "a")
-    ... except OutputError as exc:
-    ...     print(exc.errors[0].message)
-    cannot write: No such file or directory (ENOENT); the log is as it was
     """
     try:
         yield
@@ -302,18 +235,6 @@ class OutputTarget:
         or an open descriptor (``/dev/stdout``), written in place.
     mode : int or None
         Permission bits of an existing regular file (kept by the write).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> os.symlink("real.json", os.path.join(d, "link.json"))
-    >>> t = output_target(os.path.join(d, "link.json"))
-    >>> t.path.name, t.kind, t.mode
-    ('real.json', 'file', None)
-    >>> output_target("/dev/null").kind
-    'stream'
-    >>> import shutil; shutil.rmtree(d)
     """
 
     given: Path
@@ -325,35 +246,12 @@ class OutputTarget:
 def output_target(path: "PathLike") -> OutputTarget:
     """Resolve an output path: follow its links, and tell a file from a stream.
 
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    OutputTarget
-
     Raises
     ------
     OutputError
         ``bad-output``: a directory, a block device, a socket, or a loop of
         links; ``write-failed``: the path cannot be looked up (permission, a
         file where a folder should be).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> os.symlink("b", os.path.join(d, "a")); os.symlink("c/r.json", os.path.join(d, "b"))
-    >>> t = output_target(os.path.join(d, "a"))  # a chain of two links
-    >>> os.path.relpath(t.path, d), t.kind
-    ('c/r.json', 'file')
-    >>> try:
-    ...     output_target(d)
-    ... except OutputError as exc:
-    ...     print(exc.errors[0].kind)
-    bad-output
-    >>> import shutil; shutil.rmtree(d)
     """
     given = Path(path)
     p = given
@@ -396,27 +294,11 @@ def output_target(path: "PathLike") -> OutputTarget:
 def make_output_dir(path: "PathLike") -> Path:
     """Make the folder ``path`` (and its parents) for outputs, if missing.
 
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    pathlib.Path
-
     Raises
     ------
     OutputError
         It cannot be made (``write-failed``), or the name is taken by a file
         (``bad-output``).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> make_output_dir(os.path.join(d, "a", "b")).is_dir()
-    True
-    >>> import shutil; shutil.rmtree(d)
     """
     p = Path(path)
     if p.is_dir():
@@ -447,15 +329,6 @@ def check_output(path: "PathLike", folder: bool = False) -> None:
     ------
     OutputError
         As `output_error` and `output_target` say.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> check_output(os.path.join(d, "r.json"))
-    >>> os.listdir(d)
-    []
-    >>> os.rmdir(d)
     """
     if folder:
         d = Path(path)
@@ -503,11 +376,6 @@ def emit(text: str, out: "Optional[str | os.PathLike]" = None) -> None:
     ------
     OutputError
         The output could not be written (standard output: named ``<stdout>``).
-
-    Examples
-    --------
-    >>> emit("alpha_plain 0.91\n")
-    alpha_plain 0.91
     """
     if out:
         write_atomic(out, text)
@@ -548,16 +416,6 @@ def write_atomic(path: "str | os.PathLike", text: str) -> None:
     OutputError
         The result could not be written; the file is as it was and no
         temporary file is left.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> target = os.path.join(d, "sub", "result.json")
-    >>> write_atomic(target, '{"alpha_plain": 0.9}')
-    >>> open(target).read(), os.listdir(os.path.dirname(target))
-    ('{"alpha_plain": 0.9}', ['result.json'])
-    >>> import shutil; shutil.rmtree(d)
     """
     with open_output(path) as fh:
         fh.write(encodable(text))
@@ -590,25 +448,9 @@ def open_output(path: "PathLike", mode: str = "w") -> Iterator[IO]:
     mode : {"w", "wb"}
         Text (UTF-8) or bytes.
 
-    Yields
-    ------
-    file object
-
     Raises
     ------
     OutputError
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> with open_output(os.path.join(d, "fig.svg"), "wb") as fh:
-    ...     _ = fh.write(b"<svg/>")
-    >>> sorted(os.listdir(d))
-    ['fig.svg']
-    >>> with open_output("/dev/null") as fh:  # a device: written in place
-    ...     _ = fh.write("nothing")
-    >>> import shutil; shutil.rmtree(d)
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"mode must be 'w' or 'wb', got {mode!r}")
@@ -717,17 +559,6 @@ def remove_stale_temporaries(path: Path) -> List[Path]:
     -------
     list of pathlib.Path
         The files removed.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from pathlib import Path
-    >>> d = Path(tempfile.mkdtemp())
-    >>> stale = d / ".out.json.999999999.abcd.tmp"  # no such process
-    >>> _ = stale.write_text("partial")
-    >>> [p.name for p in remove_stale_temporaries(d / "out.json")]
-    ['.out.json.999999999.abcd.tmp']
-    >>> d.rmdir()
     """
     removed: List[Path] = []
     pattern = re.compile(r"\." + re.escape(path.name) + r"\.(?:(\d+)\.)?[^.]+\.tmp")

@@ -21,11 +21,6 @@ PHRASE_SUFFIXES = (".tree", ".trees", ".mrg", ".ptb", ".brackets")
 def annotation_stem(name: PathLike) -> Optional[str]:
     """The name of an annotation file without its format and compression
     suffixes; None when the name has no annotation-file suffix.
-
-    Examples
-    --------
-    >>> annotation_stem("doc1-anna.conllu.gz"), annotation_stem("notes.txt")
-    ('doc1-anna', None)
     """
     p = Path(strip_suffix(Path(name).name))
     return p.stem if p.suffix.lower() in CONLL_SUFFIXES + PHRASE_SUFFIXES else None
@@ -39,25 +34,9 @@ def sniff_format(path: Source) -> str:
     a bracketed tree.  An unreadable file is guessed CoNLL-U (the reader then
     reports the problem).
 
-    Parameters
-    ----------
-    path : str or path-like
-
     Returns
     -------
     {"conllu", "phrase"}
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> sniff_format("a.conllu.gz"), sniff_format("b.mrg")
-    ('conllu', 'phrase')
-    >>> fd, path = tempfile.mkstemp(suffix=".txt")
-    >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("# a comment\n\n(S (NP D N))\n")
-    >>> sniff_format(path)
-    'phrase'
-    >>> os.remove(path)
     """
     source = as_input(path)
     name = source.real_name if isinstance(source, Buffer) else source.name
@@ -103,11 +82,6 @@ def format_of(fmt: str, path: Source) -> str:
     ------
     ValueError
         Unknown ``fmt``.
-
-    Examples
-    --------
-    >>> format_of("conllx", "a.txt"), format_of("auto", "a.ptb")
-    ('conllu', 'phrase')
     """
     if fmt == "auto":
         return sniff_format(path)
@@ -136,25 +110,10 @@ def read_any(path: Source, fmt: str = "auto", phrase_style: str = "auto",
     strict : bool
         Warnings count as errors.
 
-    Returns
-    -------
-    list of DepSentence or list of PhraseSentence
-
     Raises
     ------
     InputError
         Bad input (see `read_conllu` and `read_brackets`).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> fd, path = tempfile.mkstemp(suffix=".ptb")
-    >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("(S (NP (P I)) (VP (V ran)))\n")
-    >>> [s] = read_any(path)
-    >>> type(s).__name__, s.root.bracketed()
-    ('PhraseSentence', '(S (NP P) (VP V))')
-    >>> os.remove(path)
     """
     source = as_input(path)  # a stream read once: sniffed, then parsed
     if format_of(fmt, source) == "conllu":

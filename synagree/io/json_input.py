@@ -81,36 +81,12 @@ def read_json(path: Union[str, Path], *, kind: str, what: str = "a stored synagr
         The memory limit of the parsed document (`synagree.base.memory.check_memory`;
         default: its default).
 
-    Returns
-    -------
-    object
-
     Raises
     ------
     InputError
         ``file-not-found``, ``unreadable``; ``bad-json`` (not JSON, or not
         UTF-8); ``kind``: too big, too deep, or a number that is not finite;
         ``memory-limit``: the parsed document would not fit.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> f = os.path.join(tempfile.mkdtemp(), "old.json")
-    >>> _ = open(f, "w").write('{"alpha_plain": 0.9, "ted": [1, 2]}')
-    >>> read_json(f, kind="baseline-invalid")
-    {'alpha_plain': 0.9, 'ted': [1, 2]}
-    >>> _ = open(f, "w").write('{"ted": [1, NaN]}')
-    >>> try:
-    ...     read_json(f, kind="baseline-invalid")
-    ... except InputError as exc:
-    ...     print(exc.errors[0].message)
-    ted[1]: NaN is not a finite number (synagree writes none)
-    >>> _ = open(f, "w").write("[" * 100_000 + "]" * 100_000)
-    >>> try:
-    ...     read_json(f, kind="baseline-invalid")
-    ... except InputError as exc:
-    ...     print(exc.errors[0].message)
-    nested 100,000 levels deep, above the limit of 64: not a stored synagree result
     """
     name = str(path)
 

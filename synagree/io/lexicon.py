@@ -39,12 +39,6 @@ class Lexicon:
     entries : dict of str to dict of str to int
     source : str
         ``file PATH`` or ``treebank PATH``, for reports.
-
-    Examples
-    --------
-    >>> lex = lexicon_from_words([("can", "MD"), ("can", "NN"), ("can", "MD")], "x")
-    >>> lex.tags("can"), lex.tags("could"), len(lex)
-    ({'MD': 2, 'NN': 1}, None, 1)
     """
 
     entries: Dict[str, Dict[str, int]] = field(default_factory=dict)
@@ -68,22 +62,7 @@ class Lexicon:
 
 
 def lexicon_from_words(words: Iterable[Tuple[str, str]], source: str = "custom") -> Lexicon:
-    """A lexicon of (form, fine tag) pairs, counted.
-
-    Parameters
-    ----------
-    words : iterable of (str, str)
-    source : str
-
-    Returns
-    -------
-    Lexicon
-
-    Examples
-    --------
-    >>> lexicon_from_words([("run", "VB"), ("run", "NN"), ("run", "VB")], "train").entries
-    {'run': {'VB': 2, 'NN': 1}}
-    """
+    """A lexicon of (form, fine tag) pairs, counted."""
     entries: Dict[str, Dict[str, int]] = {}
     for form, tag in words:
         tags = entries.setdefault(form, {})
@@ -111,17 +90,6 @@ def read_lexicon(path: Source) -> Lexicon:
         Every problem, with file and line: the reading problems of
         `synagree.io.files.read_text`, ``lexicon-fields`` (not two non-empty
         tab-separated fields), ``lexicon-empty`` (no entry).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> fd, path = tempfile.mkstemp(suffix=".tsv")
-    >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("# word -> tag\ncan\tMD\ncan\tNN\n#\t#\n")
-    >>> lex = read_lexicon(path)
-    >>> lex.tags("can"), lex.tags("#")
-    ({'MD': 1, 'NN': 1}, {'#': 1})
-    >>> os.remove(path)
     """
     source = as_input(path, "<lexicon>")
     name = input_name(source)

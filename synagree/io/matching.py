@@ -73,14 +73,6 @@ class Matched:
         How annotators' texts differ from the first annotator's (edited units).
     checked : bool
         Whether the texts of two or more annotations were compared.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence.from_heads([0], "root")
-    >>> m = Matched("1", "d", {"a": [s], "b": [s, s]})
-    >>> m.joined, len(m.parts)
-    (True, 2)
     """
 
     uid: str
@@ -107,11 +99,6 @@ class Matching:
     problems : list of Problem
         Errors (the unit or sentence cannot be matched).
     notes : list of str
-
-    Examples
-    --------
-    >>> Matching("position", []).mode
-    'position'
     """
 
     mode: str
@@ -173,26 +160,10 @@ def resolve_mode(match: str, documents: Sequence[Document]) -> Tuple[str, List[P
     match : {"auto", "sent_id", "position", "text"}
     documents : sequence of Document
 
-    Returns
-    -------
-    mode : str
-    problems : list of Problem
-
     Raises
     ------
     ValueError
         An unknown ``match``.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence.from_heads([0], "root", metadata={"sent_id": "s1"})
-    >>> resolve_mode("auto", [("d", {"a": ("a.conllu", [s])})])
-    ('sent_id', [])
-    >>> t = DepSentence.from_heads([0], "root")
-    >>> mode, problems = resolve_mode("sent_id", [("d", {"a": ("a.conllu", [t])})])
-    >>> mode, problems[0].kind
-    ('sent_id', 'missing-sent-id')
     """
     if match not in MATCH_MODES:
         raise ValueError(f"match must be one of {', '.join(MATCH_MODES)}, not {match!r}")
@@ -237,19 +208,6 @@ def match_documents(documents: Sequence[Document], names: Sequence[str], match: 
     -------
     Matching
         Units not yet checked for identity (`check_identity`).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> def s(forms, i):
-    ...     return DepSentence.from_heads([0] + [1] * (len(forms) - 1),
-    ...                                   ["root"] + ["dep"] * (len(forms) - 1), forms,
-    ...                                   sent_index=i)
-    >>> a = [s(["Hi", "."], 0), s(["Go", "!"], 1)]
-    >>> b = [s(["Hi", ".", "Go", "!"], 0)]
-    >>> m = match_documents([("d", {"a": ("a", a), "b": ("b", b)})], ["a", "b"])
-    >>> m.mode, [(u.uid, u.joined) for u in m.units]
-    ('position', [('1+2', True)])
     """
     mode, problems = resolve_mode(match, documents)
     result = Matching(mode, [], problems)
@@ -495,20 +453,6 @@ def check_identity(matching: Matching, names: Sequence[str], kind: str, log: Pro
     -------
     {"on", "not possible"}
         ``not possible`` when no unit had two annotations with text.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> def s(forms):
-    ...     return DepSentence.from_heads([0] + [1] * (len(forms) - 1),
-    ...                                   ["root"] + ["dep"] * (len(forms) - 1), forms)
-    >>> m = Matching("position", [Matched("1", "d", {"a": [s(["He", "did", "not", "go"])],
-    ...                                               "b": [s(["He", "did", "go"])]})])
-    >>> log = ProblemLog()
-    >>> check_identity(m, ["a", "b"], "dependency", log), m.problems
-    ('on', [])
-    >>> m.units[0].edits[0].pieces, log.warnings[0].kind
-    ((('not', ''),), 'text-edit')
     """
     texts = matching.texts
     checked = 0
@@ -655,19 +599,6 @@ def position_without_text(matching: Matching) -> Optional[Problem]:
     docs/method.md §1.5.  Among the pairable units whose text could not be
     compared, the share whose annotations differ in word count: more than
     half is an error (the files are not aligned); otherwise a note counts them.
-
-    Returns
-    -------
-    Problem or None
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence.from_heads
-    >>> m = Matching("position", [Matched("1", "d", {"a": [s([0], "root")],
-    ...                                           "b": [s([0, 1], "root dep")]})])
-    >>> position_without_text(m).kind
-    'position-mismatch'
     """
     if matching.mode != MATCH_POSITION:
         return None

@@ -44,18 +44,6 @@ def scanc(log: Optional[ProblemLog] = None) -> Optional[ModuleType]:
         ``bad-environment`` (without ``log``): ``SYNAGREE_KERNELS=c`` but the
         extension is not built or is stale, or a bad ``SYNAGREE_KERNELS`` or
         ``SYNAGREE_THREADS`` (see `synagree.base.native.use_c`).
-
-    Examples
-    --------
-    >>> import os
-    >>> os.environ["SYNAGREE_KERNELS"] = "numba"
-    >>> scanc() is None
-    True
-    >>> os.environ["SYNAGREE_KERNELS"] = "fortran"
-    >>> log = ProblemLog()
-    >>> scanc(log) is None, [p.kind for p in log.errors]
-    (True, ['bad-environment'])
-    >>> del os.environ["SYNAGREE_KERNELS"]
     """
     try:
         return _scanc if native.use_c(_scanc, C_SOURCES) else None

@@ -27,13 +27,6 @@ def is_text(s: str) -> bool:
 
     Text holds a line break, or is one bracketed tree (starts with ``(``
     after blanks); any other string is a path.
-
-    Examples
-    --------
-    >>> is_text("1\\tHi\\t_\\t_\\t_\\t_\\t0\\troot\\t_\\t_\\n"), is_text(" (S (NP D N) V)")
-    (True, True)
-    >>> is_text("data/a.conllu")
-    False
     """
     return "\n" in s or "\r" in s or s.lstrip().startswith("(")
 

@@ -47,13 +47,6 @@ class Buffer:
         What the stream gave; None when it could not be read.
     error : str or None
         Why it could not be read.
-
-    Examples
-    --------
-    >>> import io
-    >>> b = Buffer.read(io.BytesIO(b"1\tHi\n"), "<ann1>")
-    >>> b.name, b.real_name, b.data
-    ('<ann1>', None, b'1\tHi\n')
     """
 
     name: str
@@ -70,10 +63,6 @@ class Buffer:
         stream : text or binary file-like
         placeholder : str
             The name when the stream has no real one.
-
-        Returns
-        -------
-        Buffer
         """
         real = stream_name(stream)
         name = real or placeholder
@@ -92,14 +81,7 @@ Input = Union[Path, Buffer]
 
 
 def is_stream(x: object) -> bool:
-    """Is ``x`` a file-like object (it has ``read``), not a path?
-
-    Examples
-    --------
-    >>> import io
-    >>> is_stream(io.StringIO("x")), is_stream("a.conllu"), is_stream(Path("a"))
-    (True, False, False)
-    """
+    """Is ``x`` a file-like object (it has ``read``), not a path?"""
     return hasattr(x, "read") and not isinstance(x, (str, bytes, os.PathLike))
 
 
@@ -110,15 +92,6 @@ def stream_name(stream: object) -> Optional[str]:
     ``open(path)`` and ``gzip.open(path)`` have one, ``io.StringIO`` and
     ``sys.stdin`` (``<stdin>``) have none, nor has a stream opened on a file
     descriptor (an int).
-
-    Examples
-    --------
-    >>> import io, tempfile
-    >>> stream_name(io.StringIO("x")) is None
-    True
-    >>> with tempfile.NamedTemporaryFile(suffix=".conllu") as f:
-    ...     stream_name(f) == f.name
-    True
     """
     name = getattr(stream, "name", None)
     if isinstance(name, bytes):
@@ -137,20 +110,10 @@ def as_input(source: object, placeholder: str = "<stream>") -> Input:
     placeholder : str
         A stream's name when it has no real one.
 
-    Returns
-    -------
-    pathlib.Path or Buffer
-
     Raises
     ------
     TypeError
         ``source`` is none of these (a sentence says what was given).
-
-    Examples
-    --------
-    >>> import io
-    >>> as_input("a.conllu"), as_input(io.StringIO("1\tHi"), "<ann2>").name
-    (PosixPath('a.conllu'), '<ann2>')
     """
     if isinstance(source, (Path, Buffer)):
         return source
@@ -163,13 +126,7 @@ def as_input(source: object, placeholder: str = "<stream>") -> Input:
 
 
 def input_name(source: Input) -> str:
-    """The name of an input in messages: the path as given, or the `Buffer`'s name.
-
-    Examples
-    --------
-    >>> input_name(Path("a/b.conllu")), input_name(Buffer("<ann1>", None, ""))
-    ('a/b.conllu', '<ann1>')
-    """
+    """The name of an input in messages: the path as given, or the `Buffer`'s name."""
     return source.name if isinstance(source, Buffer) else str(source)
 
 
@@ -178,12 +135,6 @@ def head_lines(buffer: Buffer) -> Iterator[str]:
 
     Undecodable bytes are replaced; a broken compressed stream stops the
     lines (the reader reports it).
-
-    Examples
-    --------
-    >>> import gzip
-    >>> next(head_lines(Buffer("x", None, gzip.compress(b"(S N)\n(S V)\n"))))
-    '(S N)\n'
     """
     data = buffer.data
     if data is None:
@@ -214,10 +165,6 @@ def as_inputs(sources: object, placeholder: str = "<ann{}>") -> List[Input]:
         A stream's name when it has no real one; ``{}`` is its 1-based
         position among ``sources`` (``<ann1>``).
 
-    Returns
-    -------
-    list of pathlib.Path or Buffer
-
     Raises
     ------
     InputError
@@ -225,17 +172,6 @@ def as_inputs(sources: object, placeholder: str = "<ann{}>") -> List[Input]:
         object given twice (``duplicate-input``, as the same file twice).
     TypeError
         An item is neither a path nor a stream.
-
-    Examples
-    --------
-    >>> import io
-    >>> [input_name(x) for x in as_inputs(["a.conllu", io.StringIO("1")])]
-    ['a.conllu', '<ann2>']
-    >>> try:
-    ...     as_inputs(io.StringIO("1\tHi"))
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind)
-    usage
     """
     if isinstance(sources, (str, bytes, os.PathLike, Buffer)) or is_stream(sources):
         raise InputError.single("<arguments>", None, "usage",

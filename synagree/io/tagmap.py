@@ -61,14 +61,6 @@ class TagMap:
         ``gold COLUMN`` or ``custom``.
     own_class : list of str
         Tags added by `with_own_classes` (each its own coarse class).
-
-    Examples
-    --------
-    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "VB": "VERB"})
-    >>> m.classes
-    {'NOUN': ['NN', 'NNS'], 'VERB': ['VB']}
-    >>> m.resolve("NNS"), m.resolve("NOUN"), m.resolve("RB")
-    (('NOUN', 'NNS'), ('NOUN', None), None)
     """
 
     fine_to_coarse: Dict[str, str]
@@ -84,13 +76,7 @@ class TagMap:
         return out
 
     def resolve(self, tag: str) -> Optional[Tuple[str, Optional[str]]]:
-        """``(coarse, fine)`` of a fine tag, ``(coarse, None)`` of a bare coarse tag, else None.
-
-        Examples
-        --------
-        >>> TagMap({"NN": "NOUN"}).resolve("NOUN")
-        ('NOUN', None)
-        """
+        """``(coarse, fine)`` of a fine tag, ``(coarse, None)`` of a bare coarse tag, else None."""
         coarse = self.fine_to_coarse.get(tag)
         if coarse is not None:
             return coarse, tag
@@ -106,20 +92,6 @@ class TagMap:
 
         Tags already fine tags are left alone.  Used for ``--tiers-unmapped
         own-class``; the added tags are listed in ``own_class``.
-
-        Parameters
-        ----------
-        tags : iterable of str
-
-        Returns
-        -------
-        TagMap
-
-        Examples
-        --------
-        >>> m = TagMap({"NN": "NOUN"}).with_own_classes(["XX", "NN"])
-        >>> m.fine_to_coarse, m.own_class
-        ({'NN': 'NOUN', 'XX': 'XX'}, ['XX'])
         """
         mapping = dict(self.fine_to_coarse)
         added = list(self.own_class)
@@ -152,24 +124,6 @@ def read_tag_map(path: Source) -> TagMap:
         ``tag-map-fields`` (not two non-empty tab-separated fields),
         ``tag-map-two-coarse`` (a fine tag under two coarse tags),
         ``tag-map-empty`` (no mapping line).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from synagree.base.problems import InputError
-    >>> fd, path = tempfile.mkstemp(suffix=".tsv")
-    >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("# Penn -> coarse\nNN\tNOUN\nNNS\tNOUN\n#\t.\nVB\tVERB\n")
-    >>> read_tag_map(path).classes
-    {'NOUN': ['NN', 'NNS'], '.': ['#'], 'VERB': ['VB']}
-    >>> with open(path, "w") as f:
-    ...     _ = f.write("NN\tNOUN\nNN\tVERB\n")
-    >>> try:
-    ...     read_tag_map(path)
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind, exc.errors[0].line)
-    tag-map-two-coarse 2
-    >>> os.remove(path)
     """
     source = as_input(path, "<tiers>")
     name = input_name(source)
@@ -214,28 +168,12 @@ def derive_tag_map(words: Iterable[Tuple[str, int, str, str]], fine_name: str = 
     fine_name, coarse_name : str
         The two columns, for messages and ``source`` (``gold COARSE``).
 
-    Returns
-    -------
-    TagMap
-
     Raises
     ------
     InputError
         ``tag-map-not-a-function``: one error per fine tag seen with two or
         more coarse tags, at the first word that gives it a second one, with
         the word counts of each coarse tag.
-
-    Examples
-    --------
-    >>> from synagree.base.problems import InputError
-    >>> words = [("g", 1, "NN", "NOUN"), ("g", 2, "VB", "VERB"), ("g", 3, "NN", "NOUN")]
-    >>> derive_tag_map(words, "xpos", "upos").fine_to_coarse
-    {'NN': 'NOUN', 'VB': 'VERB'}
-    >>> try:
-    ...     derive_tag_map(words + [("g", 4, "VB", "AUX")], "xpos", "upos")
-    ... except InputError as exc:
-    ...     print(exc.errors[0].line, exc.errors[0].kind)
-    4 tag-map-not-a-function
     """
     mapping: Dict[str, str] = {}
     first_line: Dict[str, int] = {}
@@ -277,12 +215,6 @@ class FineAmbiguity:
     majority : str
         The coarse tag the majority mapping gives it (the first of
         ``coarse_counts``).
-
-    Examples
-    --------
-    >>> a = FineAmbiguity("VB", {"VERB": 30, "AUX": 10}, "VERB")
-    >>> a.words, a.minority, a.minority_share
-    (40, 10, 0.25)
     """
 
     fine: str
@@ -329,16 +261,6 @@ def derive_majority_tag_map(words: Iterable[Tuple[str, int, str, str]],
     ambiguous : list of FineAmbiguity
         The fine tags seen with more than one coarse tag, most minority
         words first (then by name).
-
-    Examples
-    --------
-    >>> words = [("g", 1, "VB", "VERB"), ("g", 2, "VB", "AUX"), ("g", 3, "VB", "VERB"),
-    ...          ("g", 4, "IN", "ADP"), ("g", 5, "IN", "SCONJ"), ("g", 6, "NN", "NOUN")]
-    >>> m, amb = derive_majority_tag_map(words, "xpos", "upos")
-    >>> m.fine_to_coarse, m.source
-    ({'VB': 'VERB', 'IN': 'ADP', 'NN': 'NOUN'}, 'gold upos (majority)')
-    >>> [(a.fine, a.majority, a.minority) for a in amb]
-    [('IN', 'ADP', 1), ('VB', 'VERB', 1)]
     """
     counts: Dict[str, Counter] = {}
     for _file, _line, fine, coarse in words:

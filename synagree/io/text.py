@@ -12,21 +12,6 @@ def comparable(text: str) -> str:
     compare equal), whitespace is removed, and an underscore inside a form is
     read as a space (CoNLL-X treebanks write ``New_York`` for a multiword unit
     that another annotation may split).
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> comparable("New_York is big"), comparable("New York  is big")
-    ('NewYorkisbig', 'NewYorkisbig')
-    >>> comparable("cafe\u0301") == comparable("caf\u00e9")
-    True
     """
     if not text.isascii() and not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
@@ -41,19 +26,10 @@ def only_difference(a: str, b: str) -> Optional[str]:
     ``ﬁ`` for ``fi`` or full-width digits) look the same on screen; a message
     about them names the normalisation.
 
-    Parameters
-    ----------
-    a, b : str
-
     Returns
     -------
     str or None
         ``"NFKC"`` when ``a != b`` but their NFKC forms are equal, else None.
-
-    Examples
-    --------
-    >>> only_difference("\ufb01ne", "fine"), only_difference("fine", "fire")
-    ('NFKC', None)
     """
     if a != b and unicodedata.normalize("NFKC", a) == unicodedata.normalize("NFKC", b):
         return "NFKC"
@@ -76,17 +52,6 @@ def same_words(forms: Sequence[Sequence[str]]) -> bool:
     ----------
     forms : sequence of sequence of str
         The forms of each annotation.
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> same_words([["He", "left"], ["He", "left"]]), same_words([["He", "left"], ["He"]])
-    (True, False)
-    >>> same_words([["He", "left"], ["She", "left"]]), same_words([["He", "_"], ["_", "left"]])
-    (False, True)
     """
     first = forms[0]
     n = len(first)

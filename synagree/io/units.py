@@ -116,17 +116,6 @@ def join_dependency(sents: Sequence[DepSentence]) -> DepSentence:
         File, index and line of the first sentence; ``sent_id`` the ids joined
         by ``+`` when every sentence has one, ``text`` the texts joined by a
         space when every sentence has one.
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> a = s([2, 0], "nsubj root", ["Dogs", "bark"], metadata={"sent_id": "s1"})
-    >>> b = s([0, 1], "root obj", ["Eat", "it"], metadata={"sent_id": "s2"})
-    >>> j = join_dependency([a, b])
-    >>> j.heads.tolist(), j.forms, j.sent_id, j.n_roots, j.size
-    ([2, 0, 0, 3], ['Dogs', 'bark', 'Eat', 'it'], 's1+s2', 2, 5)
-    >>> join_dependency([a]) is a
-    True
     """
     if len(sents) == 1:
         return sents[0]
@@ -168,22 +157,6 @@ def join_phrase(sents: Sequence[PhraseSentence]) -> PhraseSentence:
     root, free under the TED costs, docs/method.md §3) and the trees as its
     children: what ``( (S ...) (S ...) )`` reads as.  One tree is returned as
     it is.
-
-    Parameters
-    ----------
-    sents : sequence of PhraseSentence
-
-    Returns
-    -------
-    PhraseSentence
-
-    Examples
-    --------
-    >>> a = PhraseSentence("a.mrg", 0, 1, PhraseNode("S", [PhraseNode("N"), PhraseNode("V")]))
-    >>> b = PhraseSentence("a.mrg", 1, 2, PhraseNode("S", [PhraseNode("V")]))
-    >>> j = join_phrase([a, b])
-    >>> j.root.label, [c.label for c in j.root.children], j.size, j.line
-    ('', ['S', 'S'], 3, 1)
     """
     if len(sents) == 1:
         return sents[0]
@@ -195,14 +168,7 @@ def join_phrase(sents: Sequence[PhraseSentence]) -> PhraseSentence:
 
 
 def join_sentences(sents: Sequence[Joinable]) -> Joinable:
-    """`join_dependency` or `join_phrase`, by the kind of the sentences.
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads([0], "root")
-    >>> join_sentences([s, s]).heads.tolist()
-    [0, 0]
-    """
+    """`join_dependency` or `join_phrase`, by the kind of the sentences."""
     if isinstance(sents[0], PhraseSentence):
         return join_phrase([s for s in sents if isinstance(s, PhraseSentence)])
     return join_dependency([s for s in sents if isinstance(s, DepSentence)])
@@ -227,13 +193,6 @@ def coinciding_groups(ends: Sequence[Sequence[float]]) -> List[Tuple[range, ...]
         Per unit, per side, the indices of its sentences.  A unit ends where
         every side has a sentence ending at the same place; sentences after
         the last such place form one last unit.
-
-    Examples
-    --------
-    >>> [tuple(map(list, u)) for u in coinciding_groups([[3, 7, 9], [3, 9]])]
-    [([0], [0]), ([1, 2], [1])]
-    >>> [tuple(map(list, u)) for u in coinciding_groups([[2, 4, 6], [4, 6], [2, 4, 6]])]
-    [([0, 1], [0], [0, 1]), ([2], [1], [2])]
     """
     if not ends:
         return []
@@ -267,13 +226,6 @@ def sentence_tokens(s: Joinable) -> Optional[List[str]]:
     list of str or None
         None when the sentence has no text (every form ``_``, or a
         delexicalised tree).
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads([3, 3, 0], "case det root", ["de", "el", "gato"],
-    ...                            multiword=[(1, 2, "del")])
-    >>> sentence_tokens(s)
-    ['del', 'gato']
     """
     if isinstance(s, PhraseSentence):
         raw = list(s.words)
@@ -320,13 +272,6 @@ def align_text(a: Sequence[str], b: Sequence[str]) -> List[Block]:
     list of (int, int, int)
         ``(start in a, start in b, length)`` in characters of ``"".join(a)``
         and ``"".join(b)``, ascending, not overlapping.
-
-    Examples
-    --------
-    >>> align_text(["Dogs", "bark", "."], ["Dogs", "barked", "."])
-    [(0, 0, 8), (8, 10, 1)]
-    >>> align_text(["New", "York"], ["NewYork"])
-    [(0, 0, 7)]
     """
     oa, ob = _offsets(a), _offsets(b)
     n = min(len(a), len(b))
@@ -373,15 +318,6 @@ def text_share(a: Sequence[str], b: Sequence[str]) -> float:
 
     M is the number of characters in the stretches `align_text` aligns;
     |a|, |b| are the characters of each side.  1 for two empty sequences.
-
-    Examples
-    --------
-    >>> text_share(["Dogs", "bark"], ["Dogs", "bark"])
-    1.0
-    >>> text_share(["Dogs", "bark", "."], ["Dogs", "barked", "."])  # 2 · 9 / (9 + 11)
-    0.9
-    >>> text_share(["Yes"], ["No"])
-    0.0
     """
     total = sum(map(len, a)) + sum(map(len, b))
     if not total:
@@ -397,11 +333,6 @@ def differing_words(a: Sequence[str], b: Sequence[str]) -> List[Tuple[str, str]]
     list of (str, str)
         Per differing stretch, the words of ``a`` and of ``b`` (joined by a
         space; empty where one side has none).
-
-    Examples
-    --------
-    >>> differing_words(["He", "did", "not", "go"], ["He", "didn't", "go", "!"])
-    [('did not', "didn't"), ('', '!')]
     """
     sm = SequenceMatcher(None, list(a), list(b), autojunk=False)
     return [(" ".join(a[i1:i2]), " ".join(b[j1:j2]))
@@ -421,12 +352,6 @@ class TextEdit:
         `text_share` of the two texts (at least `EDIT_SHARE`).
     pieces : tuple of (str, str)
         `differing_words`: the reference's words and the annotator's.
-
-    Examples
-    --------
-    >>> e = TextEdit("anna", "bert", 0.9, (("not", ""),))
-    >>> e.describe()
-    "bert differs from anna: 'not' → '' (aligned share 0.900)"
     """
 
     reference: str
@@ -459,12 +384,6 @@ class Grouping:
         ``(annotator, sentence, other annotator, other sentence)``: a sentence
         none of whose characters is aligned with the other annotator's text,
         and the other annotator's sentence at its place.
-
-    Examples
-    --------
-    >>> g = group_sentences([[["A", "."], ["B", "."]], [["A", ".", "B", "."]]])
-    >>> [tuple(map(list, u)) for u in g.units], g.unaligned
-    ([([0, 1], [0])], [])
     """
 
     units: List[Tuple[range, ...]]
@@ -550,27 +469,6 @@ def group_sentences(tokens: Sequence[Sequence[Sequence[str]]]) -> Grouping:
     tokens : sequence of sequence of sequence of str
         ``tokens[a][i]``: the tokens (`sentence_tokens`) of sentence i of
         annotator a.
-
-    Returns
-    -------
-    Grouping
-
-    Examples
-    --------
-    Annotator 1 joins sentences 1 and 2, annotator 2 sentences 2 and 3:
-
-    >>> a = [["A", "."], ["B", "."], ["C", "."], ["D", "."]]
-    >>> b = [["A", ".", "B", "."], ["C", "."], ["D", "."]]
-    >>> c = [["A", "."], ["B", ".", "C", "."], ["D", "."]]
-    >>> [tuple(map(list, u)) for u in group_sentences([a, b, c]).units]
-    [([0, 1, 2], [0, 1], [0, 1]), ([3], [2], [2])]
-
-    An edit keeps the boundaries; a sentence with no counterpart is listed:
-
-    >>> group_sentences([[["A", "."], ["B", "."]], [["A", "!"], ["B", "."]]]).units
-    [(range(0, 1), range(0, 1)), (range(1, 2), range(1, 2))]
-    >>> group_sentences([[["Hello"], ["B", "."]], [["B", "."]]]).unaligned
-    [(0, 0, 1, 0)]
     """
     texts = [["".join(t) for t in sents] for sents in tokens]
     ends = [list(accumulate(len(t) for t in ts)) for ts in texts]

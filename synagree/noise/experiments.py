@@ -146,20 +146,6 @@ class Metric:
     See Also
     --------
     EXTRA_METRICS, synagree.stats.hierarchical.hier_metric_fn
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.noise.perturb import label_set
-    >>> s = DepSentence.from_heads
-    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
-    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
-    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
-    >>> same_root = Metric("same_root", lambda o, p: np.mean(
-    ...     [list(a.heads).index(0) == list(b.heads).index(0) for a, b in zip(o, p)]))
-    >>> same_root.cols, same_root.compute(sents, sents)
-    (('same_root',), {'same_root': 1.0})
     """
 
     name: str
@@ -227,13 +213,6 @@ def run_seed(seed: int, series: str, p: float, run: int) -> int:
     -------
     int
         A 32-bit seed.
-
-    Examples
-    --------
-    >>> run_seed(0, "both", 0.5, 3) == run_seed(0, "both", 0.5, 3)
-    True
-    >>> len({run_seed(0, "both", 0.5, r) for r in range(100)})
-    100
     """
     ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFF, zlib.crc32(series.encode()),
                                  int(round(p * 1_000_000)), int(run)])
@@ -252,16 +231,6 @@ def run_plan(series: Sequence[str], grid: Sequence[float], runs: int,
     runs : int
         Runs per point.
     seed : int
-
-    Returns
-    -------
-    list of RunSpec
-
-    Examples
-    --------
-    >>> plan = run_plan(["relabel", "random"], [0.5, 1.0], runs=2, seed=0)
-    >>> len(plan), [(s.series, s.p, s.run) for s in plan[:3]]
-    (8, [('relabel', 0.5, 0), ('relabel', 0.5, 1), ('relabel', 1.0, 0)])
     """
     return [RunSpec(s, float(p), r, run_seed(seed, s, float(p), r))
             for s in series for p in grid for r in range(runs)]
@@ -275,10 +244,6 @@ def parse_grid(text: str) -> List[float]:
 
     ``start:stop:num`` is inclusive, like `numpy.linspace`.
 
-    Parameters
-    ----------
-    text : str
-
     Returns
     -------
     list of float
@@ -289,16 +254,6 @@ def parse_grid(text: str) -> List[float]:
     InputError
         Malformed, outside [0, 1], repeated values, or more than
         `MAX_GRID_POINTS` points (``usage``).
-
-    Examples
-    --------
-    >>> parse_grid("0:1:5"), parse_grid("0.1, 0.5,1")
-    ([0.0, 0.25, 0.5, 0.75, 1.0], [0.1, 0.5, 1.0])
-    >>> try:
-    ...     parse_grid("0.5,1.5")
-    ... except InputError as exc:
-    ...     print(exc.errors[0].message)
-    --grid '0.5,1.5': probabilities must lie in [0, 1]
     """
     text = text.strip()
     try:
@@ -331,10 +286,6 @@ def parse_grid(text: str) -> List[float]:
 def parse_series(text: str) -> List[str]:
     """The series of ``--series``: comma-separated names from `ALL_SERIES`.
 
-    Parameters
-    ----------
-    text : str
-
     Returns
     -------
     list of str
@@ -344,11 +295,6 @@ def parse_series(text: str) -> List[str]:
     ------
     InputError
         An unknown or no series (``usage``).
-
-    Examples
-    --------
-    >>> parse_series("relabel, random,relabel")
-    ['relabel', 'random']
     """
     names = [s.strip() for s in text.split(",") if s.strip()]
     bad = [s for s in names if s not in ALL_SERIES]
@@ -386,24 +332,6 @@ class RunEvaluator:
     ----------
     source : NoiseSource
     extra_metrics : sequence of Metric or callable
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.noise.perturb import label_set
-    >>> s = DepSentence.from_heads
-    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
-    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
-    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
-    >>> ev = RunEvaluator(src)
-    >>> ev.columns
-    ['alpha_plain', 'alpha_diff', 'alpha_norm', 'LAS', 'LAS_full', 'UAS', 'LA']
-    >>> row = ev.evaluate(sents)  # the sample against itself
-    >>> row["alpha_plain"], row["LAS_full"]
-    (1.0, 1.0)
-    >>> row = ev.run(RunSpec("relabel", 1.0, 0, 5), exclude_current_label=True)
-    >>> row["LAS_full"], row["UAS"], row["alpha_plain"] < 1.0
-    (0.0, 1.0, True)
     """
 
     def __init__(self, source: NoiseSource, extra_metrics: Sequence[Any] = ()):
@@ -566,21 +494,7 @@ RunJob = Tuple[RunSpec, bool, bool, str]
 
 
 def run_job(evaluator: RunEvaluator, job: RunJob) -> Tuple[Dict[str, object], Dict[str, float]]:
-    """One run on a fork of ``evaluator`` (a Dask task): its row and its timings.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.noise.perturb import label_set
-    >>> s = DepSentence.from_heads
-    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"])]
-    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 2, 2, ["#1", "#2"])
-    >>> ev = RunEvaluator(src)
-    >>> spec = RunSpec("relabel", 1.0, 0, 5)
-    >>> row, timings = run_job(ev, (spec, True, False, "nondominated"))
-    >>> row == ev.run(spec, True, False, "nondominated"), sorted(timings)[:2]
-    (True, ['alpha', 'extra'])
-    """
+    """One run on a fork of ``evaluator`` (a Dask task): its row and its timings."""
     twin = evaluator.fork()
     spec, exclude_label, exclude_head, draw = job
     return twin.run(spec, exclude_label, exclude_head, draw), twin.timings
@@ -605,18 +519,6 @@ def iter_runs(source: NoiseSource, specs: Iterable[RunSpec], extra_metrics: Sequ
     dict
         A row: the spec's columns (``series``, ``p``, ``p_relabel``, ...,
         ``seed``) and every metric (fractions; None when undefined).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.noise.perturb import label_set
-    >>> s = DepSentence.from_heads
-    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
-    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
-    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
-    >>> rows = list(iter_runs(src, run_plan(["reattach"], [0.0, 1.0], 1, seed=0)))
-    >>> [(r["p"], r["UAS"] == 1.0, r["LA"]) for r in rows]
-    [(0.0, True, 1.0), (1.0, False, 1.0)]
     """
     ev = RunEvaluator(source, extra_metrics)
     for spec in specs:
@@ -638,13 +540,6 @@ class ProgressBar(Progress):
     A `synagree.base.progress.Progress`; ``enabled`` is the user's wish (no
     ``-q``): it still draws only on a terminal.  ``done`` counts resumed runs,
     which the ETA's rate leaves out.
-
-    Examples
-    --------
-    >>> import io
-    >>> bar = ProgressBar(10, done=4, stream=io.StringIO())  # not a terminal: silent
-    >>> bar.enabled, bar.text().split("  elapsed")[0]
-    (False, '[############------------------]  4/10 runs  40%')
     """
 
     def __init__(self, total: int, done: int = 0, enabled: bool = True, stream: Any = None,
@@ -823,19 +718,6 @@ def plan_experiment(source: NoiseSource, runs: int, extras: Sequence["Metric"] =
     ------
     InputError
         ``memory-limit``, with a hint.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.noise.perturb import label_set
-    >>> sents = [DepSentence.from_heads([2, 0], ["nsubj", "root"])]
-    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 1, 1, ["#1"])
-    >>> plan_experiment(src, 300)
-    >>> try:
-    ...     plan_experiment(src, 3 * 1000 * 10_000)
-    ... except InputError as exc:
-    ...     print(exc.errors[0].message.split(" would")[0])
-    a noise experiment of 30,000,000 runs (13 columns each, held until the results are written)
     """
     columns = (len(KEY_COLUMNS) + len(ALPHA_COLUMNS)
                + len(DEP_SCORES if source.kind == "dependency" else PHRASE_SCORES)
@@ -907,10 +789,6 @@ def run_noise_experiment(sources: Sequence[Source],
         order and are logged as they come, with the numbers of a local run.
         The timings are the workers'.
 
-    Returns
-    -------
-    ExperimentOutcome
-
     Raises
     ------
     InputError
@@ -921,29 +799,6 @@ def run_noise_experiment(sources: Sequence[Source],
     synagree.io.files.OutputError
         ``out_dir`` or a file in it cannot be written (the runs finished are
         kept; a rerun resumes).
-
-    Examples
-    --------
-    >>> import os, shutil, tempfile
-    >>> tmp = tempfile.mkdtemp()
-    >>> row = "{}\tw\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
-    >>> text = "".join(row.format(i + 1, h, r) for i, (h, r) in enumerate(
-    ...     [(2, "nsubj"), (0, "root"), (2, "obj")])) + "\n"
-    >>> path = os.path.join(tmp, "source.conllu")
-    >>> with open(path, "w") as f:
-    ...     _ = f.write(text * 5)
-    >>> out = os.path.join(tmp, "out")
-    >>> res = run_noise_experiment([path], out, sample=3, series=["relabel"], grid=[0.0, 1.0],
-    ...                            runs=2, max_runs=3)
-    >>> res.computed, len(res.rows), "json" in res.files  # stopped early: no results.json
-    (3, 3, False)
-    >>> res = run_noise_experiment([path], out, sample=3, series=["relabel"], grid=[0.0, 1.0],
-    ...                            runs=2)
-    >>> res.resumed, res.computed, sorted(os.listdir(out))[:3]
-    (3, 1, ['.lock', 'config.json', 'results.json'])
-    >>> [r["mean"] for r in res.summary if r["metric"] == "UAS"]
-    [1.0, 1.0]
-    >>> shutil.rmtree(tmp)
     """
     t_start = time.perf_counter()
     series = list(series)

@@ -119,17 +119,6 @@ class CycleError(ValueError):
     ----------
     sentence : DepSentence
     words : list of int
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> cyc = DepSentence("a.conllu", 0, 1, ["a", "b", "c"], np.array([0, 3, 2]), ["x"] * 3)
-    >>> try:
-    ...     reattach(cyc, 0.5, np.random.default_rng(0))
-    ... except CycleError as exc:
-    ...     print(exc.words)
-    [2, 3]
     """
 
     def __init__(self, sent: DepSentence, words: Sequence[int]):
@@ -164,18 +153,6 @@ def postorder(heads: Heads) -> Tuple[List[int], List[int]]:
     ----------
     heads : sequence of int
         ``heads[i]``: the 1-based head of word ``i + 1`` (0 = root).
-
-    Returns
-    -------
-    reachable : list of int
-    unreachable : list of int
-
-    Examples
-    --------
-    >>> postorder([2, 0, 4, 2])
-    ([1, 3, 4, 2], [])
-    >>> postorder([0, 3, 2])
-    ([1], [2, 3])
     """
     heads = [int(h) for h in heads]
     n = len(heads)
@@ -202,21 +179,7 @@ def postorder(heads: Heads) -> Tuple[List[int], List[int]]:
 
 
 def is_tree(heads: Heads) -> bool:
-    """True when ``heads`` (1-based, 0 = root) is one tree: heads in range, no cycles.
-
-    Parameters
-    ----------
-    heads : sequence of int
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> is_tree([2, 0, 2]), is_tree([0, 3, 2]), is_tree([0, 7])
-    (True, False, False)
-    """
+    """True when ``heads`` (1-based, 0 = root) is one tree: heads in range, no cycles."""
     n = len(heads)
     if any(h < 0 or h > n for h in (int(x) for x in heads)):
         return False
@@ -228,25 +191,12 @@ def repair_cycles(sent: DepSentence) -> Tuple[DepSentence, List[int]]:
 
     docs/method.md §8.5.
 
-    Parameters
-    ----------
-    sent : DepSentence
-
     Returns
     -------
     repaired : DepSentence
         The input itself when it has no cycle.
     moved : list of int
         The words re-attached to the root.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> cyc = DepSentence("-", 0, 1, ["a", "b", "c"], np.array([0, 3, 2]), ["x"] * 3)
-    >>> fixed, moved = repair_cycles(cyc)
-    >>> fixed.heads.tolist(), moved, cyc.heads.tolist()
-    ([0, 0, 2], [2], [0, 3, 2])
     """
     cycles = head_cycles(sent.heads)
     if not cycles:
@@ -266,25 +216,7 @@ def _as_labels(labels: Sequence[str]) -> List[str]:
 
 
 def label_set(sentences: Sequence[DepSentence]) -> List[str]:
-    """Sorted set of the DEPRELs used in ``sentences`` (the corpus label set).
-
-    Parameters
-    ----------
-    sentences : sequence of DepSentence
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
-    ...                 ["nsubj", "root", "det", "obj"])
-    >>> label_set([s])
-    ['det', 'nsubj', 'obj', 'root']
-    """
+    """Sorted set of the DEPRELs used in ``sentences`` (the corpus label set)."""
     return sorted({d for s in sentences for d in s.deprels})
 
 
@@ -356,22 +288,6 @@ def perturb(sent: DepSentence, p_relabel: float, p_reattach: float,
         with ``p_relabel > 0``.
     CycleError
         ``on_cycle="error"`` and the input has a head cycle (when reattaching).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
-    ...                 ["nsubj", "root", "det", "obj"])
-    >>> rng = np.random.default_rng(0)
-    >>> out = perturb(s, 1.0, 1.0, ["dep", "obl"], rng, exclude_current_head=True)
-    >>> is_tree(out.heads), set(out.deprels) <= {"dep", "obl"}
-    (True, True)
-    >>> int((out.heads != s.heads).sum())  # seeded: the same draw every time
-    4
-    >>> same = perturb(s, 0.0, 0.0, ["dep"], rng)
-    >>> same.heads.tolist() == s.heads.tolist() and same.deprels == s.deprels
-    True
     """
     for name, p in (("p_relabel", p_relabel), ("p_reattach", p_reattach)):
         if not 0.0 <= float(p) <= 1.0:
@@ -445,20 +361,6 @@ def relabel(sent: DepSentence, p: float, labels: Sequence[str], rng: np.random.G
     labels : sequence of str
     rng : numpy.random.Generator
     exclude_current : bool
-
-    Returns
-    -------
-    DepSentence
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
-    ...                 ["nsubj", "root", "det", "obj"])
-    >>> out = relabel(s, 1.0, ["nsubj", "obj"], np.random.default_rng(1), exclude_current=True)
-    >>> out.deprels[0], out.deprels[3], out.heads.tolist() == s.heads.tolist()
-    ('obj', 'nsubj', True)
     """
     return perturb(sent, p, 0.0, labels, rng, exclude_current_label=exclude_current)
 
@@ -485,24 +387,10 @@ def reattach(sent: DepSentence, p: float, rng: np.random.Generator,
     draw : {"nondominated", "reject"}
         See `perturb` (``reattach_draw``).
 
-    Returns
-    -------
-    DepSentence
-
     Raises
     ------
     CycleError
         ``on_cycle="error"`` and the input has a head cycle.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
-    ...                 ["nsubj", "root", "det", "obj"])
-    >>> out = reattach(s, 1.0, np.random.default_rng(2))
-    >>> is_tree(out.heads), out.deprels == s.deprels
-    (True, True)
     """
     return perturb(sent, 0.0, p, (), rng, exclude_current_head=exclude_current,
                    on_cycle=on_cycle, reattach_draw=draw)
@@ -553,14 +441,6 @@ def random_heads(n: int, rng: np.random.Generator) -> np.ndarray:
     ------
     ValueError
         ``n < 0``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> trees = {tuple(random_heads(3, rng)) for _ in range(2000)}
-    >>> len(trees), all(is_tree(t) for t in trees)  # (3 + 1) ** (3 - 1) trees
-    (16, True)
     """
     if n < 0:
         raise ValueError("n must be >= 0")
@@ -588,26 +468,7 @@ def random_heads(n: int, rng: np.random.Generator) -> np.ndarray:
 
 def random_tree(n: int, labels: Sequence[str],
                 rng: np.random.Generator) -> Tuple[np.ndarray, List[str]]:
-    """A uniform random tree (`random_heads`) and n labels drawn uniformly.
-
-    Parameters
-    ----------
-    n : int
-    labels : sequence of str
-    rng : numpy.random.Generator
-
-    Returns
-    -------
-    heads : numpy.ndarray
-    deprels : list of str
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> heads, rels = random_tree(5, ["a", "b"], np.random.default_rng(3))
-    >>> len(heads), is_tree(heads), set(rels) <= {"a", "b"}
-    (5, True, True)
-    """
+    """A uniform random tree (`random_heads`) and n labels drawn uniformly."""
     labs = _as_labels(labels)
     heads = random_heads(n, rng)
     ids = rng.integers(0, len(labs), size=n)
@@ -618,26 +479,10 @@ def random_sentence(sent: DepSentence, labels: Sequence[str],
                     rng: np.random.Generator) -> DepSentence:
     """``sent`` with its tree replaced by a uniform random tree with uniform labels.
 
-    Parameters
-    ----------
-    sent : DepSentence
-    labels : sequence of str
-    rng : numpy.random.Generator
-
     Returns
     -------
     DepSentence
         The same words, metadata and columns; new heads and DEPRELs.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
-    ...                 ["nsubj", "root", "det", "obj"])
-    >>> r = random_sentence(s, ["dep"], np.random.default_rng(4))
-    >>> r.forms, r.deprels, is_tree(r.heads)
-    (['I', 'saw', 'the', 'dog'], ['dep', 'dep', 'dep', 'dep'], True)
     """
     heads, deprels = random_tree(sent.n_words, labels, rng)
     return replace(sent, heads=heads, deprels=deprels)
@@ -757,25 +602,7 @@ class _MTree:
 
 
 def nonterminal_labels(sentences: Sequence[PhraseSentence]) -> List[str]:
-    """Sorted set of the labels of non-terminal (internal) nodes.
-
-    Parameters
-    ----------
-    sentences : sequence of PhraseSentence
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
-    >>> s = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]),
-    ...                                       N("VP", [N("V"), N("NP", [N("N")])])]))
-    >>> nonterminal_labels([s])
-    ['NP', 'S', 'VP']
-    """
+    """Sorted set of the labels of non-terminal (internal) nodes."""
     out = set()
     for s in sentences:
         stack = [s.root]
@@ -811,25 +638,11 @@ def perturb_phrase(sent: PhraseSentence, p_relabel: float, p_move: float,
     rng : numpy.random.Generator
     exclude_current_label : bool
 
-    Returns
-    -------
-    PhraseSentence
-
     Raises
     ------
     ValueError
         A probability outside [0, 1], or an empty label set with
         ``p_relabel > 0``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
-    >>> s = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]),
-    ...                                       N("VP", [N("V"), N("NP", [N("N")])])]))
-    >>> out = perturb_phrase(s, 0.5, 1.0, ["NP", "VP", "S"], np.random.default_rng(5))
-    >>> out.leaves == s.leaves, out.root.bracketed() != s.root.bracketed()
-    (True, True)
     """
     for name, p in (("p_relabel", p_relabel), ("p_move", p_move)):
         if not 0.0 <= float(p) <= 1.0:
@@ -849,29 +662,7 @@ def perturb_phrase(sent: PhraseSentence, p_relabel: float, p_move: float,
 
 def relabel_phrase(sent: PhraseSentence, p: float, labels: Sequence[str],
                    rng: np.random.Generator, exclude_current: bool = False) -> PhraseSentence:
-    """Each non-terminal, with probability p, gets a label drawn uniformly from ``labels``.
-
-    Parameters
-    ----------
-    sent : PhraseSentence
-    p : float
-    labels : sequence of str
-    rng : numpy.random.Generator
-    exclude_current : bool
-
-    Returns
-    -------
-    PhraseSentence
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
-    >>> s = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]),
-    ...                                       N("VP", [N("V"), N("NP", [N("N")])])]))
-    >>> relabel_phrase(s, 1.0, ["X"], np.random.default_rng(0)).root.bracketed()
-    '(X (X D N) (X V (X N)))'
-    """
+    """Each non-terminal, with probability p, gets a label drawn uniformly from ``labels``."""
     return perturb_phrase(sent, p, 0.0, labels, rng, exclude_current_label=exclude_current)
 
 
@@ -880,26 +671,6 @@ def move_constituents(sent: PhraseSentence, p: float,
     """Each constituent, with probability p, moves to another leaf-order-preserving position.
 
     Raising and lowering within its span; an only child is not moved.
-
-    Parameters
-    ----------
-    sent : PhraseSentence
-    p : float
-    rng : numpy.random.Generator
-
-    Returns
-    -------
-    PhraseSentence
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
-    >>> s = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]),
-    ...                                       N("VP", [N("V"), N("NP", [N("N")])])]))
-    >>> out = move_constituents(s, 1.0, np.random.default_rng(6))
-    >>> out.leaves, sorted(nonterminal_labels([out])) == ["NP", "S", "VP"]
-    (['D', 'N', 'V', 'N'], True)
     """
     return perturb_phrase(sent, 0.0, p, (), rng)
 
@@ -928,23 +699,10 @@ def perturb_any(sent: Sentence, p_relabel: float, p_structure: float,
     on_cycle : {"error", "repair"}
     reattach_draw : {"nondominated", "reject"}
 
-    Returns
-    -------
-    DepSentence or PhraseSentence
-
     Raises
     ------
     TypeError
         Any other sentence type.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence("-", 0, 1, ["I", "saw", "the", "dog"], np.array([2, 0, 4, 2]),
-    ...                 ["nsubj", "root", "det", "obj"])
-    >>> type(perturb_any(s, 0.1, 0.1, ["dep"], np.random.default_rng(0))).__name__
-    'DepSentence'
     """
     if isinstance(sent, DepSentence):
         return perturb(sent, p_relabel, p_structure, labels, rng,

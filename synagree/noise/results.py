@@ -49,18 +49,6 @@ def summarize(rows: Sequence[Mapping[str, object]],
     rows : sequence of mapping
         Run rows (with ``series`` and ``p``).
     metrics : sequence of str
-
-    Returns
-    -------
-    list of dict
-
-    Examples
-    --------
-    >>> rows = [{"series": "both", "p": 0.5, "LAS_full": 0.6},
-    ...         {"series": "both", "p": 0.5, "LAS_full": 0.8},
-    ...         {"series": "both", "p": 0.5, "LAS_full": None}]
-    >>> [(r["n"], round(r["mean"], 4), round(r["std"], 4)) for r in summarize(rows, ["LAS_full"])]
-    [(2, 0.7, 0.1414)]
     """
     groups: Dict[Tuple[str, float], List[Mapping[str, object]]] = {}
     for r in rows:
@@ -106,18 +94,6 @@ def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[
     metrics : sequence of str
     title : str, optional
         A level-1 heading.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> rows = [{"series": "relabel", "p": 0.5, "LAS_full": 0.6},
-    ...         {"series": "relabel", "p": 0.5, "LAS_full": 0.8}]
-    >>> md = summary_markdown(summarize(rows, ["LAS_full"]), ["LAS_full"])
-    >>> [line for line in md.splitlines() if line.startswith("| 0.5 |")][0]
-    '| 0.5 | 70.0 ± 14.1 |'
     """
 
     lines: List[str] = []
@@ -183,31 +159,11 @@ def read_rows(path: "str | os.PathLike") -> List[Dict[str, object]]:
     ``series``, a finite number ``p`` and numbers (or nothing) in the other
     columns.
 
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    list of dict
-
     Raises
     ------
     InputError
         Missing or unreadable file; a summary table instead of the run table;
         anything else is a ``bad-results`` error naming the file and line.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> fd, path = tempfile.mkstemp(suffix=".csv")
-    >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("series,p,run,seed,las\nboth,0.5,0,17,0.75\nboth,1.0,0,18,\n")
-    >>> for r in read_rows(path):
-    ...     print(r)
-    {'series': 'both', 'p': 0.5, 'run': 0, 'seed': 17, 'LAS_full': 0.75}
-    {'series': 'both', 'p': 1.0, 'run': 0, 'seed': 18, 'LAS_full': None}
-    >>> os.remove(path)
     """
     path = Path(path)
     if not path.exists():
@@ -273,20 +229,10 @@ def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, obje
     need_p : bool
         Every run needs a number ``p``.
 
-    Returns
-    -------
-    list of dict
-
     Raises
     ------
     InputError
         ``bad-results``: not JSON, no list of runs, or a run that is not one.
-
-    Examples
-    --------
-    >>> from pathlib import Path
-    >>> json_rows('{"rows": [{"series": "random", "p": 1, "LAS_full": 0.1}]}', Path("results.json"))
-    [{'series': 'random', 'p': 1, 'LAS_full': 0.1}]
     """
     if path.suffix == ".jsonl":
         rows, lines = [], []
@@ -351,26 +297,11 @@ def read_config(path: "str | os.PathLike") -> Optional[dict]:
     path : str or path-like
         What `read_rows` reads.
 
-    Returns
-    -------
-    dict or None
-
     Raises
     ------
     InputError
         ``bad-results``: a ``config.json`` or ``results.json`` that is not a
         JSON object.
-
-    Examples
-    --------
-    >>> import json, os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> with open(os.path.join(d, "config.json"), "w") as f:
-    ...     json.dump({"source": {"files": ["a.conllu"], "kind": "dependency"}}, f)
-    >>> read_config(os.path.join(d, "runs.csv"))["source"]["files"]
-    ['a.conllu']
-    >>> os.remove(os.path.join(d, "config.json")); read_config(d) is None
-    True
     """
     p = Path(path)
     candidates = ([p / "results.json", p / "config.json"] if p.is_dir() else
@@ -410,27 +341,6 @@ def runs_mismatch(config: Mapping, files: Mapping[str, Sequence[str]],
     files : mapping of str to sequence of str
         The corpus's files per annotator (`synagree.io.corpus.Corpus.files`).
     kind : {"dependency", "phrase"}
-
-    Returns
-    -------
-    str or None
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from synagree.noise.source import _digest
-    >>> from pathlib import Path
-    >>> d = tempfile.mkdtemp()
-    >>> a, b = os.path.join(d, "a.conllu"), os.path.join(d, "b.conllu")
-    >>> for path, text in ((a, "1\tx\t_\t_\t_\t_\t0\troot\t_\t_\n\n"),
-    ...                    (b, "1\ty\t_\t_\t_\t_\t0\troot\t_\t_\n\n")):
-    ...     _ = Path(path).write_text(text)
-    >>> cfg = {"source": {"files": ["a.conllu"], "sha256": _digest([Path(a)]),
-    ...                   "kind": "dependency"}}
-    >>> runs_mismatch(cfg, {"ann1": [a], "ann2": [b]}, "dependency") is None
-    True
-    >>> print(runs_mismatch(cfg, {"ann2": [b]}, "dependency"))
-    the runs were made on a.conllu, which is not among this corpus's files (b.conllu)
     """
     src = config.get("source") or {}
     names = [str(n) for n in src.get("files") or []]

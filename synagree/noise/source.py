@@ -50,17 +50,6 @@ class NoiseSource:
     cycles : {"skip", "repair", "error"}
     cycle_sentences : int
     warnings : list of str
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.noise.perturb import label_set
-    >>> s = DepSentence.from_heads
-    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
-    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
-    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
-    >>> src.labels, src.describe()["pool"]
-    (['case', 'det', 'nsubj', 'obj', 'obl', 'root'], 3)
     """
 
     sentences: List[Sentence]
@@ -124,10 +113,6 @@ def load_source(paths: Sequence[Source], sample: Optional[int] = 100,
         Relabelling draws from the labels of every source file, or only from
         those of the sample.
 
-    Returns
-    -------
-    NoiseSource
-
     Raises
     ------
     InputError
@@ -135,21 +120,6 @@ def load_source(paths: Sequence[Source], sample: Optional[int] = 100,
         usable sentence, ``sample < 1``.
     ValueError
         Unknown ``cycles`` or ``label_scope``.
-
-    Examples
-    --------
-    >>> import os, shutil, tempfile
-    >>> tmp = tempfile.mkdtemp()
-    >>> row = "{}\tw\t_\t_\t_\t_\t{}\t{}\t_\t_\n"
-    >>> text = "".join(row.format(i + 1, h, r) for i, (h, r) in enumerate(
-    ...     [(2, "nsubj"), (0, "root"), (2, "obj")])) + "\n"
-    >>> path = os.path.join(tmp, "source.conllu")
-    >>> with open(path, "w") as f:
-    ...     _ = f.write(text * 5)
-    >>> src = load_source([path], sample=2, seed=0)
-    >>> len(src.sentences), src.pool, src.labels, src.sample_ids
-    (2, 5, ['nsubj', 'obj', 'root'], ['source.conllu#4', 'source.conllu#5'])
-    >>> shutil.rmtree(tmp)
     """
     if cycles not in ("skip", "repair", "error"):
         raise ValueError(f"cycles must be skip, repair or error, not {cycles!r}")
@@ -238,32 +208,12 @@ def perturb_sample(source: NoiseSource, spec_or_p_relabel, p_reattach: Optional[
     reattach_draw : {"nondominated", "reject"}
         See `synagree.noise.perturb.perturb`.
 
-    Returns
-    -------
-    list of DepSentence or PhraseSentence
-
     Raises
     ------
     ValueError
         Probabilities without a generator.
     InputError
         ``p_random`` with phrase-structure input.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.noise.perturb import label_set
-    >>> s = DepSentence.from_heads
-    >>> sents = [s([2, 0, 2], ["nsubj", "root", "obj"]), s([0, 1], ["root", "obj"]),
-    ...          s([2, 0, 4, 2], ["det", "root", "case", "obl"])]
-    >>> src = NoiseSource(sents, label_set(sents), "dependency", [], "", 3, 3, ["#1", "#2", "#3"])
-    >>> spec = RunSpec("relabel", 1.0, 0, 123)
-    >>> a, b = perturb_sample(src, spec), perturb_sample(src, spec)
-    >>> [x.deprels for x in a] == [x.deprels for x in b]  # the seed fixes the copy
-    True
-    >>> perturb_sample(src, 0.0, 0.0, np.random.default_rng(0)) == sents
-    True
     """
     if isinstance(spec_or_p_relabel, RunSpec):
         spec = spec_or_p_relabel
@@ -303,13 +253,6 @@ class RunSpec:
         0-based run index at this point.
     seed : int
         The run's own seed (`run_seed`).
-
-    Examples
-    --------
-    >>> from synagree.noise.experiments import run_seed
-    >>> spec = RunSpec("relabel", 0.3, 0, run_seed(7, "relabel", 0.3, 0))
-    >>> spec.p_relabel, spec.p_reattach, spec.p_random, spec.key
-    (0.3, 0.0, 0.0, ('relabel', 0.3, 0))
     """
     series: str
     p: float

@@ -46,26 +46,11 @@ def render(res: AgreementResult, output: str) -> str:
     res : AgreementResult
     output : {"table", "json", "csv", "latex"}
 
-    Returns
-    -------
-    str
-
     Raises
     ------
     ValueError
         Unknown format, or CSV of a result with a worst list (two tables: use
         JSON, which holds both).
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}),
-    ...     worst=1)
-    >>> text = render(res, "table")
-    >>> text.splitlines()[0], "The 1 sentences contributing most" in text
-    ('kind                      dependency', True)
     """
     if output == "json":
         return render_json(res)

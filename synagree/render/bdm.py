@@ -39,19 +39,6 @@ def render_bdm(bdm: GateBDM, name: str, fmt: str = "gate", source: str = "",
         The hierarchy file, for JSON.
     progress : bool or None
         A bar on stderr while the pairs are computed.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.trees.gate_bdm import ConceptGraph
-    >>> b = GateBDM(ConceptGraph.from_parents({"A": [], "B": ["A"], "C": ["A"]}))
-    >>> print(render_bdm(b, "abc", "csv").splitlines()[5])
-    C,B,0.0,A,0,1,1,1.0,1.0,1.0,1.0
-    >>> json.loads(render_bdm(b, "abc", "json"))["pairs"][1]["msca"]
-    'A'
     """
     if fmt == "gate":
         return "".join(line + "\n" for line in bdm.gate_lines(name, progress))

@@ -27,13 +27,7 @@ CONFUSIONS_SHOWN = 10
 
 
 def fmt_count(x: Optional[float]) -> str:
-    """A pair-weighted count: whole numbers without decimals, others with four.
-
-    Examples
-    --------
-    >>> fmt_count(3.0), fmt_count(5 / 3), fmt_count(None)
-    ('3', '1.6667', '–')
-    """
+    """A pair-weighted count: whole numbers without decimals, others with four."""
     if x is None:
         return "–"
     return str(int(x)) if float(x).is_integer() else f"{x:.4f}"
@@ -61,24 +55,6 @@ def breakdown_sections(bd: AgreementBreakdown, fmt: str = "table") -> str:
     ----------
     bd : AgreementBreakdown
     fmt : {"table", "markdown", "latex"}
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> from synagree.agreement.breakdown import breakdown
-    >>> def s(rels):
-    ...     return DepSentence.from_heads([0, 1], rels)
-    >>> res = agree_corpus(Corpus.from_annotations({"a": [s("root obj"), s("root obj")],
-    ...                                             "b": [s("root nmod"), s("root obj")]}))
-    >>> text = breakdown_sections(breakdown(res))
-    >>> print(text.splitlines()[1].rstrip())
-    label  a  b  both  both+head  specific  specific+head  alpha
     """
     latex = fmt == "latex"
     a, b = _who(bd)
@@ -146,20 +122,6 @@ def breakdown_long_rows(bd: AgreementBreakdown) -> Iterator[Tuple[str, str, str,
 
     Sections: ``label``, ``label_total``, ``label_confusion`` (``bin``,
     ``bin2``: the two labels), ``upos``, ``arc``, ``length``, ``note``.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> from synagree.agreement.breakdown import breakdown
-    >>> def s(rels):
-    ...     return DepSentence.from_heads([0, 1], rels)
-    >>> res = agree_corpus(Corpus.from_annotations({"a": [s("root obj"), s("root obj")],
-    ...                                             "b": [s("root nmod"), s("root obj")]}))
-    >>> rows = list(breakdown_long_rows(breakdown(res)))
-    >>> [r[3:] for r in rows if r[:2] == ("label", "obj")][:3]
-    [('first', 2.0), ('second', 1.0), ('both', 1.0)]
     """
     d = bd.to_dict()
     if bd.kind == "dependency":

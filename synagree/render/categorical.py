@@ -20,24 +20,6 @@ def summary_rows(results: Dict[str, LayerAgreement],
     cis : dict, optional
         ``{layer: {coefficient: {"low", "high"}}}``: intervals appended to the
         cells.
-
-    Returns
-    -------
-    list of list of str
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.stats.categorical import categorical_agreement
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
-    ...     document=["d1", "d2"])
-    >>> res = categorical_agreement(corpus, ["deprel", "head"])
-    >>> summary_rows(res)[0]
-    ['deprel', '5', '0.6000', '0.5000', '0.4595', '0.5135', '0.4000', '0.4524']
     """
     rows = []
     complete = complete_differs(results)
@@ -67,17 +49,6 @@ def summary_header(m: int, complete: bool = False) -> List[str]:
         Fleiss' κ).
     complete : bool
         Add the column of the items κ and π use (`complete_differs`).
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> summary_header(2)[3:5], summary_header(3)[3:5]
-    (['Cohen kappa', 'Scott pi'], ['D&F kappa', 'Fleiss kappa'])
-    >>> summary_header(3, complete=True)[1:3]
-    ['items', 'items coded by all (kappa, pi)']
     """
     return (["layer", "items"] + (["items coded by all (kappa, pi)"] if complete else [])
             + ["observed", "Cohen kappa" if m == 2 else "D&F kappa",

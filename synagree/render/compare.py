@@ -39,25 +39,6 @@ def render_table(res: CompareResult, top: int = 10) -> str:
     res : CompareResult
     top : int
         Confusions listed per system.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
-    >>> lines = render_table(res).splitlines()
-    >>> lines[0]
-    'gold: <gold> (2 sentences, 4 words)'
-    >>> [line for line in lines if line.startswith(("LAS ", "alpha_plain"))]
-    ['LAS           75.00', 'alpha_plain    0.00']
     """
 
     names = [s.name for s in res.systems]
@@ -115,32 +96,10 @@ def _extras(res: CompareResult, top: int = 10) -> str:
 def render_verbose(res: CompareResult, top: int = 10) -> str:
     r"""One system: the scorer's ``-v`` table (+ LAS_full, LAS_hier), then α.
 
-    Parameters
-    ----------
-    res : CompareResult
-    top : int
-
-    Returns
-    -------
-    str
-
     Raises
     ------
     InputError
         More than one system (``usage``).
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
-    >>> print("\n".join(render_verbose(res).splitlines()[10:12]))
-    UAS        |    100.00 |    100.00 |    100.00 |    100.00
-    LAS        |     75.00 |     75.00 |     75.00 |     75.00
     """
     if len(res.systems) != 1:
         raise InputError.single("<command line>", None, "usage",
@@ -182,27 +141,6 @@ def render_breakdowns(res: CompareResult, top: int = 10) -> str:
     res : CompareResult
         Computed with ``breakdown=True``.
     top : int
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
-    >>> for line in render_breakdowns(res).splitlines()[:5]:
-    ...     print(line)
-    parser: LAS by gold relation (label with correct head)
-    relation  gold  system  correct       P       R      F1
-    --------  ----  ------  -------  ------  ------  ------
-    root         2       2        2  100.00  100.00  100.00
-    nsubj        2       1        1  100.00   50.00   66.67
     """
     out: List[str] = []
     for s in res.systems:
@@ -234,32 +172,7 @@ def render_breakdowns(res: CompareResult, top: int = 10) -> str:
 
 
 def render_significance(res: CompareResult) -> str:
-    r"""The significance tests as a text table ("" without tests).
-
-    Parameters
-    ----------
-    res : CompareResult
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
-    >>> render_significance(res)
-    ''
-    >>> sig = compare(gold, [system, gold], names=["parser", "oracle"], significance=True,
-    ...               test_replicates=50)
-    >>> render_significance(sig).splitlines()[0].split(" over ")[1]
-    '2 units, seed 0'
-    """
+    r"""The significance tests as a text table ("" without tests)."""
     sig = res.significance
     if sig is None:
         return ""
@@ -281,29 +194,7 @@ def _p(p: Optional[float]) -> str:
 
 
 def render_json(res: CompareResult) -> str:
-    r"""`CompareResult.as_dict` as indented JSON (NaN as null).
-
-    Parameters
-    ----------
-    res : CompareResult
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
-    >>> import json
-    >>> json.loads(render_json(res))["systems"][0]["LAS"]
-    0.75
-    """
+    r"""`CompareResult.as_dict` as indented JSON (NaN as null)."""
     return json.dumps(json_ready(res.as_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -318,28 +209,6 @@ def render_csv(res: CompareResult) -> str:
     The notes of the text table are rows of section ``note`` (text in
     ``value``; a P/R/F note names its system and variant in ``system`` and
     ``metric``).
-
-    Parameters
-    ----------
-    res : CompareResult
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
-    >>> import csv, io
-    >>> rows = list(csv.DictReader(io.StringIO(render_csv(res))))
-    >>> [(r["metric"], r["value"]) for r in rows if r["section"] == "score"][9]
-    ('LAS', '0.75')
     """
 
     buf = io.StringIO()
@@ -395,28 +264,7 @@ LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier", "LAS
 
 
 def render_latex(res: CompareResult) -> str:
-    r"""A booktabs table, one row per system, F1 and α in percent (2 decimals).
-
-    Parameters
-    ----------
-    res : CompareResult
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
-    >>> print(render_latex(res).splitlines()[5])
-    parser & 100.00 & 75.00 & 75.00 & 75.00 & 75.00 & 75.00 & 0.00 & 0.00 & 0.00 \\
-    """
+    r"""A booktabs table, one row per system, F1 and α in percent (2 decimals)."""
 
     cols = [c for c in LATEX_ROWS if c in res.rows()]
     heads = [f"$\\alpha_{{\\mathrm{{{c[6:]}}}}}$" if c.startswith("alpha_")
@@ -449,26 +297,10 @@ def render(res: CompareResult, output: str = "table", verbose: bool = False,
     top : int
         Confusions listed per system.
 
-    Returns
-    -------
-    str
-
     Raises
     ------
     ValueError
         Unknown format.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> s1 = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> s2 = row.format(1, "Cats", "NOUN", 2, "nsubj") + row.format(2, "nap", "VERB", 0, "root")
-    >>> gold = s1 + "\n" + s2 + "\n"
-    >>> system = s1.replace("nsubj", "obj") + "\n" + s2 + "\n"
-    >>> res = compare(gold, [system], names=["parser"], breakdown=True)
-    >>> render(res, "table", verbose=True) == render_verbose(res)
-    True
     """
     if output == "table":
         return render_verbose(res, top) if verbose else render_table(res, top)

@@ -23,15 +23,6 @@ def per_feature_header(m: int) -> List[str]:
     m : int
         Annotators (two: Cohen's κ and Scott's π; more: Davies & Fleiss κ and
         Fleiss' κ).
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> per_feature_header(2)[:5]
-    ['feature', 'item set', 'with feature', 'items', 'observed']
     """
     return ["feature", "item set", "with feature", "items", "observed",
             "Cohen kappa" if m == 2 else "D&F kappa", "Scott pi" if m == 2 else "Fleiss kappa",
@@ -49,22 +40,6 @@ def per_feature_rows(pf: PerFeature, cis: Optional[Dict[str, Dict[str, dict]]] =
     cis : dict, optional
         ``{feature: {coefficient: {"low", "high"}}}``: intervals appended to
         the cells.
-
-    Returns
-    -------
-    list of list of str
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.stats.features import per_feature_agreement
-    >>> def s(feats):
-    ...     return DepSentence.from_heads([0, 1], "root dep", feats=feats)
-    >>> c = Corpus.from_annotations({"a": [s(["Case=Nom", "_"])],
-    ...                              "b": [s(["Case=Nom", "Case=Acc"])]})
-    >>> per_feature_rows(per_feature_agreement(c))
-    [['Case', 'all words', '3', '2', '0.5000', '0.3333', '0.2000', '0.4000', '1', '2']]
     """
     rows = []
     for feature, la in pf.features.items():
@@ -89,15 +64,6 @@ def per_feature_caption(items: str) -> str:
     Parameters
     ----------
     items : {"all", "present"}
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> per_feature_caption("all").split("(")[1]
-    "items: every word, '_' where it lacks the feature; most frequent feature first)"
     """
     what = ("every word, '_' where it lacks the feature" if items == "all" else
             "the words where some annotator gives the feature; '_' where another lacks it")
@@ -124,22 +90,10 @@ def feature_score_rows(fs: FeatureScores) -> List[List[object]]:
     rows ``agree`` counts the words whose whole feature sets (universal ones
     only for ``UFeats``) are equal and ``accuracy`` is its share of the words.
 
-    Parameters
-    ----------
-    fs : FeatureScores
-
     Returns
     -------
     list of list
         Rows under `SCORE_HEADER`; ratios at full precision, undefined ones empty.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.features import feature_scores
-    >>> rows = feature_score_rows(feature_scores([("Case=Nom|Foo=Bar", "Case=Nom")]))
-    >>> [r[:7] for r in rows]  # doctest: +NORMALIZE_WHITESPACE
-    [['ALL', '', 1, 2, 1, 1, 0], ['UFeats', 'yes', 1, 1, 1, 1, 1],
-     ['Case', 'yes', 1, 1, 1, 1, 1], ['Foo', 'no', 1, 1, 0, 0, 0]]
     """
     out: List[List[object]] = []
     for name, universal, agree in (("ALL", "", fs.set_equal),
@@ -156,23 +110,7 @@ def feature_score_rows(fs: FeatureScores) -> List[List[object]]:
 
 
 def feature_score_table(fs: FeatureScores) -> str:
-    """The per-feature scores as text: a summary, then one line per feature.
-
-    Parameters
-    ----------
-    fs : FeatureScores
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.features import feature_scores
-    >>> text = feature_score_table(feature_scores([("Case=Nom|Foo=Bar", "Case=Nom")]))
-    >>> print(text.splitlines()[1])
-    micro P / R / F1      1.000000 / 0.500000 / 0.666667
-    """
+    """The per-feature scores as text: a summary, then one line per feature."""
     summary = [
         ("micro P / R / F1", " / ".join(fmt_num(x, 6) for x in
                                         (fs.micro_precision, fs.micro_recall, fs.micro_f1))),
@@ -212,21 +150,6 @@ def render_per_feature(pf: PerFeature, fmt: str,
     fmt : str
     cis : dict, optional
         See `per_feature_rows`.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.stats.features import per_feature_agreement
-    >>> s = DepSentence.from_heads([0], ["root"], feats=["Case=Nom"])
-    >>> c = Corpus.from_annotations({"a": [s], "b": [s]})
-    >>> print(render_per_feature(per_feature_agreement(c), "csv"), end="")
-    feature,item set,with feature,items,observed,Cohen kappa,Scott pi,alpha,agreeing pairs,pairs
-    Case,all words,2,1,1.0000,–,–,–,1,1
     """
     m = len(next(iter(pf.features.values())).annotators) if pf.features else 2
     return render_rows(per_feature_header(m), per_feature_rows(pf, cis), fmt,

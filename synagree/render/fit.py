@@ -44,17 +44,6 @@ def terminal_width(stream=None, default: int = DEFAULT_WIDTH) -> int:
     -------
     int
         At least 20.
-
-    Examples
-    --------
-    >>> import io, os
-    >>> saved = os.environ.pop("COLUMNS", None)
-    >>> terminal_width(io.StringIO())  # not a terminal
-    100
-    >>> os.environ["COLUMNS"] = "132"
-    >>> terminal_width(io.StringIO())
-    132
-    >>> _ = os.environ.pop("COLUMNS") if saved is None else os.environ.update(COLUMNS=saved)
     """
     env = os.environ.get("COLUMNS", "")
     if env.strip().isdigit() and int(env) > 0:
@@ -75,26 +64,14 @@ def _char_width(ch: str) -> int:
 
 
 def cell_width(s: str) -> int:
-    """Display columns of ``s`` (one line).
-
-    Examples
-    --------
-    >>> cell_width("abc"), cell_width("日本"), cell_width("e\\u0301")
-    (3, 4, 1)
-    """
+    """Display columns of ``s`` (one line)."""
     if s.isascii():
         return len(s)
     return sum(_char_width(ch) for ch in s)
 
 
 def truncate(s: str, width: int) -> str:
-    """``s`` cut to ``width`` display columns, the cut marked with ``…``.
-
-    Examples
-    --------
-    >>> truncate("I saw the man with the telescope", 12), truncate("short", 12)
-    ('I saw the m…', 'short')
-    """
+    """``s`` cut to ``width`` display columns, the cut marked with ``…``."""
     if cell_width(s) <= width:
         return s
     out, w = [], 0
@@ -122,13 +99,6 @@ def _split_word(word: str, width: int) -> List[str]:
 def wrap(s: str, width: int) -> List[str]:
     """``s`` broken into lines of at most ``width`` display columns, at spaces
     where possible (a longer word is split).
-
-    Examples
-    --------
-    >>> wrap("Δα plain if left out", 9)
-    ['Δα plain', 'if left', 'out']
-    >>> wrap("abcdefghij", 4)
-    ['abcd', 'efgh', 'ij']
     """
     width = max(1, width)
     lines: List[str] = []
@@ -154,13 +124,6 @@ def wrap(s: str, width: int) -> List[str]:
 def hanging(text: str, width: int, prefix: str = "note: ") -> List[str]:
     """``prefix`` + ``text`` wrapped to ``width`` columns, the lines after the
     first indented under the text.
-
-    Examples
-    --------
-    >>> for line in hanging("three annotation(s) have words on a head cycle", 30):
-    ...     print(line)
-    note: three annotation(s) have
-          words on a head cycle
     """
     pad = cell_width(prefix)
     lines = wrap(text, max(MIN_TEXT, width - pad))
@@ -173,12 +136,6 @@ _FIXED = re.compile(r"^[-+−–]?[\d.,eE%+\-−–\s\[\]()±×/:]*$")
 def text_columns(header: Sequence[str], rows: Sequence[Sequence[str]]) -> List[int]:
     """The columns holding free text: some cell is not a number, percentage,
     interval or dash (nor ``undefined``, ``yes``, ``no``).
-
-    Examples
-    --------
-    >>> text_columns(["label", "n", "alpha"], [["nsubj", "12", "0.91 [0.85, 0.97]"],
-    ...                                        ["obj", "7", "undefined"]])
-    [0]
     """
     out = []
     for i in range(len(header)):
@@ -229,21 +186,6 @@ def fit_rows(header: Sequence[str], rows: Sequence[Sequence[str]], text: Sequenc
     ------
     ValueError
         Unknown ``mode``.
-
-    Examples
-    --------
-    >>> header = ["rank", "Δα plain if left out", "text"]
-    >>> rows = [["1", "+0.0062", "I saw the man with the telescope on the hill"]]
-    >>> h, r = fit_rows(header, rows, [2], 34)
-    >>> for line in layout(h, r):
-    ...     print(line.rstrip())
-    rank  Δα       text
-          plain
-          if left
-          out
-    1     +0.0062  I saw the man with…
-    >>> max(len(line) for line in layout(h, r))
-    34
     """
     if mode not in ("truncate", "wrap"):
         raise ValueError("mode must be 'truncate' or 'wrap'")
@@ -312,15 +254,6 @@ def layout(header: Sequence[str], rows: Sequence[Sequence[str]], sep: int = 2,
            caption: Optional[str] = None) -> List[str]:
     """The aligned lines of a table (columns left-aligned, ``sep`` spaces apart,
     no trailing spaces); a cell holding ``\\n`` takes several lines.
-
-    Examples
-    --------
-    >>> for line in layout(["a", "b"], [["x", "one\\ntwo"], ["yy", "3"]]):
-    ...     print(line.rstrip())
-    a   b
-    x   one
-        two
-    yy  3
     """
     n = len(header)
     widths = [_widths([header[i]] + [r[i] for r in rows if i < len(r)]) for i in range(n)]

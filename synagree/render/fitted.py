@@ -20,19 +20,7 @@ FORMATS = writers.FORMATS
 
 
 def fitted_text(table: Table, width: Optional[int] = None) -> str:
-    """One table as aligned text at most ``width`` columns wide (text columns cut).
-
-    Examples
-    --------
-    >>> from synagree.base.table import Column, Table
-    >>> t = Table("s", [Column("pair"), Column("alpha_plain", "number")],
-    ...           [["anna × parser", 0.91234]], title="Pairs", notes=["one note"])
-    >>> print(fitted_text(t, width=40), end="")
-    Pairs
-    pair           alpha_plain
-    anna × parser       0.9123
-    note: one note
-    """
+    """One table as aligned text at most ``width`` columns wide (text columns cut)."""
     width = terminal_width() if width is None else width
     numeric = [c.kind != "text" for c in table.columns]
     head = [escape.plain(c.header) for c in table.columns]
@@ -67,21 +55,7 @@ def _lines(row: List[str]) -> List[List[str]]:
 
 
 def write_document(doc: Document, fmt: str, width: Optional[int] = None) -> str:
-    """``doc`` in one of `FORMATS`; ``table`` is the fitted text (`fitted_text`).
-
-    Examples
-    --------
-    >>> from synagree.base.table import Column, Table
-    >>> doc = Document([Table("s", [Column("metric"), Column("value", "number")],
-    ...                       [["LAS", 0.75]])], notes=["a note"])
-    >>> print(write_document(doc, "table"), end="")
-    metric   value
-    LAS     0.7500
-    <BLANKLINE>
-    note: a note
-    >>> write_document(doc, "csv").splitlines()[1]
-    's,LAS,0.75,'
-    """
+    """``doc`` in one of `FORMATS`; ``table`` is the fitted text (`fitted_text`)."""
     if fmt != "table":
         return writers.write(doc, fmt)
     width = terminal_width() if width is None else width

@@ -72,16 +72,6 @@ def drift_svg(d: Drift, width: int = 640, height: int = 200) -> str:
 
     Batches outside their band are orange; the dashed line is α of the
     corpus (the n-weighted mean of the batches).
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> good, bad = s([2, 0, 2], "nsubj root obj"), s([0, 1, 1], "root dep dep")
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [good] * 20, "b": [good] * 10 + [bad] * 10}), ["plain"], by="order:10")
-    >>> svg = drift_svg(res.drift)
-    >>> svg.startswith("<svg"), svg.count('class="out"')
-    (True, 2)
     """
     v = d.variant
     pts: List[Tuple[int, float]] = [(k, a) for k, a in

@@ -21,20 +21,7 @@ FORMATS = ("table", "json", "csv", "latex", "markdown")
 
 
 def band_tables(band: HumanBand) -> List[Table]:
-    """The pairs, the comparisons and the verdicts as `Table`s.
-
-    Examples
-    --------
-    >>> from synagree.agreement.extra_file import WithExtra
-    >>> from synagree.agreement.human_band import BandOptions, human_band
-    >>> s = DepSentence.from_heads
-    >>> a = [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj"), s([0, 1, 1], "root obj obl")]
-    >>> b = [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root obj"), s([0, 1, 2], "root obj obl")]
-    >>> data = WithExtra(Corpus.from_annotations({"a": a, "b": b, "p": a}), "p", "system")
-    >>> tables = band_tables(human_band(BandOptions(data, ["b"], replicates=100), ["plain"]))
-    >>> [t.name for t in tables], tables[1].rows[0][-1]
-    (['pairs', 'band', 'verdict'], 'within')
-    """
+    """The pairs, the comparisons and the verdicts as `Table`s."""
     pct = f"{100 * band.level:g}%"
     pairs = Table("pairs", [Column("pair"), Column("kind"), Column("metric"),
                             Column("value", "number"), Column(f"{pct} CI", "interval")],
@@ -69,21 +56,7 @@ def band_document(band: HumanBand) -> Document:
 
 
 def render_band(band: HumanBand, fmt: str) -> str:
-    """The human band in one of `FORMATS` (JSON: `HumanBand.to_dict`).
-
-    Examples
-    --------
-    >>> from synagree.agreement.extra_file import WithExtra
-    >>> from synagree.agreement.human_band import BandOptions, human_band
-    >>> s = DepSentence.from_heads
-    >>> a = [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj"), s([0, 1, 1], "root obj obl")]
-    >>> b = [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root obj"), s([0, 1, 2], "root obj obl")]
-    >>> data = WithExtra(Corpus.from_annotations({"a": a, "b": b, "p": a}), "p", "system")
-    >>> band = human_band(BandOptions(data, ["b"], replicates=100), ["plain"])
-    >>> import json
-    >>> json.loads(render_band(band, "json"))["comparisons"][0]["verdict"]
-    'within'
-    """
+    """The human band in one of `FORMATS` (JSON: `HumanBand.to_dict`)."""
     if fmt == "json":
         return json.dumps(json_ready(band.to_dict()), indent=2, ensure_ascii=False) + "\n"
     return write_document(band_document(band), fmt)

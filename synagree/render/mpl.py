@@ -18,12 +18,6 @@ def pyplot() -> Any:
     ------
     InputError
         kind ``missing-extra`` when matplotlib is not installed.
-
-    Examples
-    --------
-    >>> plt = pyplot()
-    >>> plt.get_backend().lower()
-    'agg'
     """
     try:
         import matplotlib

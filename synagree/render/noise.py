@@ -13,21 +13,6 @@ def means_table(summary: Sequence[Mapping[str, object]], metrics: Sequence[str])
     summary : sequence of mapping
         From `synagree.noise.experiments.summarize`.
     metrics : sequence of str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.noise.experiments import summarize
-    >>> rows = [{"series": "relabel", "p": 0.5, "LAS_full": 0.62, "alpha_plain": 0.55},
-    ...         {"series": "relabel", "p": 1.0, "LAS_full": 0.20, "alpha_plain": 0.01}]
-    >>> keys = ["alpha_plain", "LAS_full"]
-    >>> print(means_table(summarize(rows, keys), keys), end="")
-    series   p    α_plain   LAS
-    relabel  0.5     55.0  62.0
-    relabel  1        1.0  20.0
     """
     head = ["series", "p"] + [METRIC_TITLES.get(m, m) for m in metrics]
     idx: Dict[Tuple[str, float], Dict[str, object]] = {}

@@ -87,19 +87,6 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
     res : ParsevalComparison
     top : int
         Label confusions listed per system.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval_compare import compare_parseval
-    >>> res = compare_parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
-    ...                        [["(S (NP (DT a)) (VP (NN b) (VB c)))"]], names=["p"])
-    >>> lines = render_table(res).splitlines()
-    >>> [x for x in lines if x.startswith(("bracketing F", "crossing"))][:2]
-    ['bracketing F-measure   33.33', 'crossing brackets          1']
     """
     names = [s.name for s in res.systems]
     cut = res.params.cutoff_len
@@ -189,17 +176,7 @@ def _p(p: Optional[float]) -> str:
 
 
 def render_json(res: ParsevalComparison) -> str:
-    r"""`ParsevalComparison.as_dict` as indented JSON (fractions, every count and sentence).
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval_compare import compare_parseval
-    >>> res = compare_parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
-    ...                        [["(S (NP (DT a)) (VP (NN b) (VB c)))"]])
-    >>> d = json.loads(render_json(res))
-    >>> d["systems"][0]["summary"]["all"]["matched"], d["systems"][0]["sentences"][0]["crossing"]
-    (1, 1)
-    """
+    r"""`ParsevalComparison.as_dict` as indented JSON (fractions, every count and sentence)."""
     from synagree.base.jsonable import json_ready  # numpy: only for JSON (module docstring)
 
     return json.dumps(json_ready(res.as_dict()), indent=2, ensure_ascii=False) + "\n"
@@ -215,16 +192,6 @@ def render_csv(res: ParsevalComparison) -> str:
     ``crossing``); ``alpha``; ``label``, ``sentence_length``,
     ``constituent_length``, ``confusion``; ``significance``; ``baseline``;
     ``note``.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval_compare import compare_parseval
-    >>> res = compare_parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
-    ...                        [["(S (NP (DT a)) (VP (NN b) (VB c)))"]], names=["p"])
-    >>> rows = list(csv.DictReader(io.StringIO(render_csv(res))))
-    >>> [(r["metric"], r["correct"], r["gold"], r["f1"]) for r in rows
-    ...  if r["section"] == "summary:all" and r["metric"] == "bracketing"]
-    [('bracketing', '1', '3', '0.3333333333333333')]
     """
     buf = io.StringIO()
     w = csv.DictWriter(buf, CSV_COLUMNS, lineterminator="\n")
@@ -301,14 +268,6 @@ def render_csv(res: ParsevalComparison) -> str:
 def render_latex(res: ParsevalComparison) -> str:
     r"""A booktabs table, one row per system: EVALB's recall, precision, F-measure,
     complete match and tagging accuracy in percent (all sentences and ≤ CUTOFF_LEN).
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval_compare import compare_parseval
-    >>> res = compare_parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
-    ...                        [["(S (NP (DT a)) (VP (NN b) (VB c)))"]], names=["p"])
-    >>> print(render_latex(res).splitlines()[5])
-    p & 33.33 & 33.33 & 33.33 & 0.00 & 100.00 & 33.33 & 33.33 & 33.33 & 0.00 & 100.00 \\
     """
     keys = ("recall", "precision", "f_measure", "complete_match", "tagging")
     heads = ["LR", "LP", "F1", "EX", "Tag"]
@@ -341,21 +300,10 @@ def render_parseval(res: ParsevalComparison, output: str = "table", top: int = 1
     top : int
         Label confusions listed per system (table).
 
-    Returns
-    -------
-    str
-
     Raises
     ------
     ValueError
         Unknown format, or ``evalb`` with several systems.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval_compare import compare_parseval
-    >>> res = compare_parseval(["(S (NN a))"], [["(S (NN a))"]])
-    >>> render_parseval(res, "evalb").splitlines()[3]
-    '   1    1    0  100.00 100.00     1      1    1      0      1     1   100.00'
     """
     if output == "evalb":
         if len(res.systems) != 1:

@@ -38,21 +38,7 @@ NAN_TEXT = "-nan" if platform.machine().lower() in (
 
 
 def evalb_row(s: SentenceScore) -> str:
-    r"""A sentence's row as EVALB's ``individual_result`` prints it (with its ``\n``).
-
-    Parameters
-    ----------
-    s : SentenceScore
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> print(evalb_row(SentenceScore(1, 8, 0, 5, 5, 5, 0, 6, 5)), end="")
-       1    8    0  100.00 100.00     5      5    5      0      6     5    83.33
-    """
+    r"""A sentence's row as EVALB's ``individual_result`` prints it (with its ``\n``)."""
     return ("%4d  %3d    %d  %6.2f %6.2f   %3d    %3d  %3d    %3d   %4d  %4d   %6.2f\n"
             % (s.id, s.length, s.status, s.percent("recall"), s.percent("precision"),
                s.matched, s.gold, s.test, s.crossing, s.words, s.correct_tags,
@@ -89,27 +75,7 @@ def _bytes_as_text(s: str) -> str:
 
 
 def evalb_report(res: ParsevalResult) -> str:
-    r"""EVALB's standard output for the files and parameters of ``res``.
-
-    Parameters
-    ----------
-    res : ParsevalResult
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval import parseval
-    >>> res = parseval(["(S (NP (DT a) (NN b)) (VP (VB c)))"],
-    ...                ["(S (NP (DT a)) (VP (NN b) (VB c)))"])
-    >>> print(evalb_report(res).splitlines()[3])
-       1    3    0   33.33  33.33     1      3    3      1      3     3   100.00
-    >>> print("\n".join(evalb_report(res).splitlines()[5:7]))
-                     33.33  33.33      1     3     3      1      3     3   100.00
-    === Summary ===
-    """
+    r"""EVALB's standard output for the files and parameters of ``res``."""
     out = [HEADER]
     debug = res.params.debug
     for s in res.sentences:
@@ -136,21 +102,5 @@ def evalb_report(res: ParsevalResult) -> str:
 
 
 def evalb_messages(res: ParsevalResult) -> str:
-    r"""What EVALB prints on standard error: ``ID : message`` per error sentence.
-
-    Parameters
-    ----------
-    res : ParsevalResult
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.parseval import parseval
-    >>> res = parseval(["(S (NN a) (NN b))"], ["(S (NN a))"])
-    >>> evalb_messages(res)
-    '1 : Length unmatch (2|1)\n'
-    """
+    r"""What EVALB prints on standard error: ``ID : message`` per error sentence."""
     return _bytes_as_text("".join(f"{i} : {m}\n" for i, m in res.errors))

@@ -36,20 +36,7 @@ def _plan(res: AgreementResult) -> SampleSizePlan:
 
 
 def plan_tables(res: AgreementResult) -> List[Table]:
-    """The units needed per variant (with the pilot's α) and the resampling curve.
-
-    Examples
-    --------
-    >>> from synagree.agreement.plan import PlanOptions
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0], "nsubj root"), s([0, 1], "root obj")] * 10,
-    ...      "b": [s([2, 0], "obj root"), s([0, 1], "root obj")] * 10}), ["plain"],
-    ...     plan=PlanOptions(0.5, replicates=100))
-    >>> needed, curve = plan_tables(res)
-    >>> needed.header(), curve.header()[:3]
-    (['metric', 'pilot', 'units_needed'], ['units', 'alpha_plain CI', 'alpha_plain width'])
-    """
+    """The units needed per variant (with the pilot's α) and the resampling curve."""
     plan = _plan(res)
     pct = f"{100 * plan.level:g}%"
     needed = Table("plan_needed", [Column("metric"), Column("pilot", "number"),
@@ -88,23 +75,7 @@ def plan_document(res: AgreementResult) -> Document:
 
 
 def render_plan(res: AgreementResult, fmt: str) -> str:
-    """The plan in one of `FORMATS`; JSON: the pilot's α and units, and the plan.
-
-    Examples
-    --------
-    >>> from synagree.agreement.plan import PlanOptions
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0], "nsubj root"), s([0, 1], "root obj")] * 10,
-    ...      "b": [s([2, 0], "obj root"), s([0, 1], "root obj")] * 10}), ["plain"],
-    ...     plan=PlanOptions(0.5, replicates=100))
-    >>> import json
-    >>> d = json.loads(render_plan(res, "json"))
-    >>> d["units"], d["plan"]["pilot_units"]
-    (20, 20)
-    >>> d["units_needed_plain"] == d["plan"]["needed"]["plain"]
-    True
-    """
+    """The plan in one of `FORMATS`; JSON: the pilot's α and units, and the plan."""
     if fmt == "json":
         d = {"units": res.units, "annotators": list(res.annotators),
              **{f"alpha_{v}": st.alpha for v, st in res.alpha.items()},
@@ -128,10 +99,6 @@ def plan_figure(plan: SampleSizePlan, fmt: str = "svg") -> bytes:
     ----------
     plan : SampleSizePlan
     fmt : {"svg", "png", "pdf"}
-
-    Returns
-    -------
-    bytes
 
     Raises
     ------

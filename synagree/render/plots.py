@@ -118,19 +118,6 @@ def choose_metrics(rows: Sequence[Mapping], wanted: Optional[Sequence[str]] = No
     InputError
         ``usage``: a wanted metric the runs do not have (the message lists
         those they have).
-
-    Examples
-    --------
-    >>> rows = [{"series": "both", "p": 0.5, "run": 0, "alpha_plain": 0.4, "alpha_diff": -0.2,
-    ...          "LAS": 0.65, "LAS_full": 0.6, "UAS": 0.7}]
-    >>> choose_metrics(rows), choose_metrics(rows, ["las", "Alpha_Plain"])
-    (['LAS', 'alpha_plain', 'alpha_diff'], ['LAS', 'alpha_plain'])
-
-    Runs on relations that are not UD's have no ``LAS``; ``LAS_full`` takes its
-    place among the defaults:
-
-    >>> choose_metrics([{"series": "both", "p": 0.5, "LAS_full": 0.6, "alpha_plain": 0.4}])
-    ['LAS_full', 'alpha_plain']
     """
     have = _metrics_of(rows)
     if wanted is None:
@@ -148,13 +135,7 @@ def choose_metrics(rows: Sequence[Mapping], wanted: Optional[Sequence[str]] = No
 
 
 def parse_metrics(text: Optional[str]) -> Optional[List[str]]:
-    """``--metrics LIST`` (comma-separated) as a list, None when not given.
-
-    Examples
-    --------
-    >>> parse_metrics("LAS, alpha_plain"), parse_metrics(None)
-    (['LAS', 'alpha_plain'], None)
-    """
+    """``--metrics LIST`` (comma-separated) as a list, None when not given."""
     if text is None:
         return None
     return [m.strip() for m in text.split(",") if m.strip()]
@@ -167,11 +148,6 @@ def parse_ylim(text: Optional[str]) -> Optional[Tuple[float, float]]:
     ------
     InputError
         ``usage``: not two finite numbers with LO < HI.
-
-    Examples
-    --------
-    >>> parse_ylim("0,1"), parse_ylim("-0.5, 1.05"), parse_ylim(None)
-    ((0.0, 1.0), (-0.5, 1.05), None)
     """
     if text is None:
         return None
@@ -199,11 +175,6 @@ class Reference:
         Who they are of, for the legend (``this corpus``).
     note : str, optional
         Said under the figure (how the runs relate to the corpus).
-
-    Examples
-    --------
-    >>> Reference({"alpha_plain": 0.87}).values["alpha_plain"]
-    0.87
     """
 
     values: Dict[str, float] = field(default_factory=dict)
@@ -223,19 +194,6 @@ def reference_values(result: Any, label: str = "this corpus") -> Reference:
     -------
     Reference
         Undefined values are left out.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
-    >>> ref = reference_values(res)
-    >>> sorted(ref.values), round(ref.values["alpha_plain"], 3), round(ref.values["LAS_full"], 3)
-    (['LA', 'LAS', 'LAS_full', 'UAS', 'alpha_diff', 'alpha_norm', 'alpha_plain'], 0.919, 0.833)
     """
     vals: Dict[str, float] = {}
     for v, st in result.alpha.items():
@@ -263,18 +221,6 @@ def check_runs(config: Optional[Mapping], corpus: Any, where: str) -> None:
     ------
     InputError
         ``runs-mismatch`` (`synagree.noise.results.runs_mismatch` says why).
-
-    Examples
-    --------
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.io.conllu import DepSentence
-    >>> c = Corpus.from_annotations({"a": [DepSentence.from_heads([0], ["root"])]})
-    >>> check_runs(None, c, "runs.csv")  # nothing recorded: nothing to check
-    >>> try:
-    ...     check_runs({"source": {"files": ["x.conllu"], "kind": "phrase"}}, c, "runs.csv")
-    ... except InputError as e:
-    ...     print(e.errors[0].message[:94])
-    these noise runs were not made on this corpus: the runs were made on phrase trees, this corpus
     """
     if config is None:
         return
@@ -302,32 +248,11 @@ def corpus_reference(result: Any, config: Optional[Mapping], where: str,
         The runs' file, for messages.
     label : str
 
-    Returns
-    -------
-    Reference
-
     Raises
     ------
     InputError
         ``runs-mismatch``: the runs were made on other files or another kind
         of tree than the corpus (`synagree.noise.results.runs_mismatch`).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations({"a": [s([2, 0], "nsubj root")],
-    ...                                             "b": [s([2, 0], "obj root")]}))
-    >>> print(corpus_reference(res, None, "runs.csv").note[:70])
-    The runs in runs.csv record no configuration (no config.json beside th
-    >>> try:
-    ...     corpus_reference(res, {"source": {"files": ["x.conllu"], "kind": "dependency"}},
-    ...                      "runs.csv")
-    ... except InputError as e:
-    ...     print(e.errors[0].kind)
-    runs-mismatch
     """
     ref = reference_values(result, label)
     if config is None:
@@ -407,13 +332,7 @@ def _save(fig, out_dir: Path, stem: str, formats: Sequence[str],
 
 def describe(series: str, metrics: Sequence[str], ylim: Optional[Tuple[float, float]],
              band: str) -> str:
-    """What a figure shows, as written into its metadata.
-
-    Examples
-    --------
-    >>> describe("both", ["LAS", "alpha_plain"], (0.0, 1.0), "minmax")
-    'synagree noise figure; series: both; metrics: LAS,alpha_plain; ylim: 0,1; band: minmax'
-    """
+    """What a figure shows, as written into its metadata."""
     lim = "auto" if ylim is None else f"{ylim[0]:g},{ylim[1]:g}"
     return (f"synagree noise figure; series: {series}; metrics: {','.join(metrics)}; "
             f"ylim: {lim}; band: {band}")
@@ -447,22 +366,6 @@ def plot_series(rows: Sequence[Mapping], series: str, ax, metrics: Sequence[str]
     ylim : (float, float), optional
         The y range (fractions); values beyond it are named in a note on the
         panel.
-
-    Examples
-    --------
-    >>> rows = [{"series": "both", "p": p, "run": r, "alpha_plain": a, "LAS": l}
-    ...         for p, r, a, l in [(0.0, 0, 1.0, 1.0), (0.0, 1, 1.0, 1.0), (0.5, 0, 0.3, 0.45),
-    ...                            (0.5, 1, 0.4, 0.55), (1.0, 0, 0.0, 0.1), (1.0, 1, 0.02, 0.12)]]
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import matplotlib.pyplot as plt
-    >>> fig, ax = plt.subplots()
-    >>> plot_series(rows, "both", ax, ["alpha_plain", "LAS"], ylim=(0.2, 1.0))
-    >>> [line.get_ydata().round(2).tolist() for line in ax.get_lines()[:2]]
-    [[1.0, 0.35, 0.01], [1.0, 0.5, 0.11]]
-    >>> tuple(map(float, ax.get_ylim())), ax.texts[0].get_text()
-    ((0.2, 1.0), 'below the axis: α_plain down to 0.0 %, LAS down to 10.0 %')
-    >>> plt.close(fig)
     """
     from matplotlib.ticker import PercentFormatter
 
@@ -532,17 +435,6 @@ def series_figure(rows: Sequence[Mapping], series: str, metrics: Sequence[str],
     -------
     matplotlib.figure.Figure
         Its axes: the main panel first, then the α_diff panel if any.
-
-    Examples
-    --------
-    >>> rows = [{"series": "both", "p": p, "run": 0, "alpha_plain": 1 - p, "alpha_diff": 1 - 4 * p,
-    ...          "LAS": 1 - 0.9 * p} for p in (0.0, 0.5, 1.0)]
-    >>> fig = series_figure(rows, "both", choose_metrics(rows), ylim=(0, 1))
-    >>> tuple(map(float, fig.axes[0].get_ylim())), len(fig.axes)
-    ((0.0, 1.0), 2)
-    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    ['LAS', '$\\\\alpha_{\\\\mathrm{plain}}$']
-    >>> pyplot().close(fig)
     """
     plt = _setup()
     main = [m for m in metrics if m not in OWN_PANEL]
@@ -611,29 +503,12 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
     reference : Reference, optional
         The corpus's own values (`reference_values`), drawn as reference lines.
 
-    Returns
-    -------
-    dict of str to pathlib.Path
-
     Raises
     ------
     ValueError
         Unknown ``band``.
     InputError
         No runs, an unreadable results file, a metric the runs lack.
-
-    Examples
-    --------
-    >>> rows = [{"series": "both", "p": p, "run": r, "alpha_plain": a, "LAS": l}
-    ...         for p, r, a, l in [(0.0, 0, 1.0, 1.0), (0.0, 1, 1.0, 1.0), (0.5, 0, 0.3, 0.45),
-    ...                            (0.5, 1, 0.4, 0.55), (1.0, 0, 0.0, 0.1), (1.0, 1, 0.02, 0.12)]]
-    >>> import shutil, tempfile
-    >>> out = tempfile.mkdtemp()
-    >>> sorted(plot_results(rows, out, formats=["svg"], ylim=(0, 1)))
-    ['noise-both.svg', 'noise-las-vs-alpha.svg']
-    >>> "ylim: 0,1" in open(out + "/noise-both.svg").read()
-    True
-    >>> shutil.rmtree(out)
     """
     if band not in ("minmax", "sd"):
         raise ValueError("band must be 'minmax' or 'sd'")
@@ -670,17 +545,6 @@ def las_alpha_figure(rows: Sequence[Mapping], metrics: Sequence[str],
     among ``metrics``; None without a score or an α among them.
 
     ``ylim`` bounds the y axis of every panel but α_diff's.
-
-    Examples
-    --------
-    >>> rows = [{"series": "both", "p": p, "run": 0, "alpha_plain": 1 - p, "LAS": 1 - 0.9 * p}
-    ...         for p in (0.0, 0.5, 1.0)]
-    >>> fig = las_alpha_figure(rows, ["LAS", "alpha_plain"], ylim=(0, 1))
-    >>> tuple(map(float, fig.axes[0].get_ylim())), fig.axes[0].get_xlabel()
-    ((0.0, 1.0), 'LAS')
-    >>> las_alpha_figure(rows, ["alpha_plain"]) is None
-    True
-    >>> pyplot().close(fig)
     """
     from matplotlib.ticker import PercentFormatter
 

@@ -16,22 +16,7 @@ __all__ = ["preannotation_tables"]
 
 
 def preannotation_tables(pre: Preannotation) -> List[Table]:
-    """The arcs, the agreement on kept and changed arcs, α and LAS with and without them.
-
-    Examples
-    --------
-    >>> from synagree.agreement.extra_file import WithExtra
-    >>> from synagree.agreement.preannotation import PreannotationOptions
-    >>> from synagree.agreement.preannotation import preannotation_scores
-    >>> s = DepSentence.from_heads
-    >>> pre = [s([2, 0, 2], "nsubj root obj"), s([0, 1, 1], "root obj obl")]
-    >>> ben = [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root obj obl")]
-    >>> data = WithExtra(Corpus.from_annotations({"anna": pre, "ben": ben, "pre": pre}),
-    ...                  "pre", "pre-annotation")
-    >>> t = preannotation_tables(preannotation_scores(PreannotationOptions(data), ["plain"]))
-    >>> [x.name for x in t], t[0].rows[0][:4]
-    (['preannotation_arcs', 'preannotation_agreement', 'preannotation_kept'], ['anna', 6, 6, 1.0])
-    """
+    """The arcs, the agreement on kept and changed arcs, α and LAS with and without them."""
     scores = [m for m in ("LAS", "LAS_full") if f"{m}_kept" in
               (pre.per_annotator[0].scores if pre.per_annotator else {})]
     variants = [v for v in VARIANTS if f"alpha_{v}_with_kept" in pre.metrics()]

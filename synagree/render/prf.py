@@ -75,16 +75,6 @@ def prf_summary_lines(results: Mapping[str, PRF], percent: bool = False) -> List
     list of str
         Heading, rule, one line per variant, then the variants' notes as
         ``note:`` lines.
-
-    Examples
-    --------
-    >>> from synagree.stats.prf import prf_from_pairs
-    >>> res = {"strict": prf_from_pairs([("a", "a"), ("a", "b"), ("b", "b")], "strict")}
-    >>> for line in prf_summary_lines(res):
-    ...     print(line)
-    variant  labels  correct  gold  system  micro P  micro R  micro F1  macro P  macro R  macro F1
-    -------  ------  -------  ----  ------  -------  -------  --------  -------  -------  --------
-    strict        2        2     3       3   0.6667   0.6667    0.6667   0.7500   0.7500    0.6667
     """
     f = _percent if percent else _fraction(4)
     rows = [[k, str(r.labels), str(r.correct), str(r.gold), str(r.system),
@@ -106,21 +96,6 @@ def prf_label_lines(result: PRF, title: str = "label", percent: bool = False) ->
     title : str
         Heading of the label column.
     percent : bool
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> from synagree.stats.prf import prf_from_pairs
-    >>> res = prf_from_pairs([("a", "a"), ("a", "b"), ("b", "b")], "strict")
-    >>> for line in prf_label_lines(res, "tag"):
-    ...     print(line)
-    tag  gold  system  correct       P       R      F1
-    ---  ----  ------  -------  ------  ------  ------
-    a       2       1        1  1.0000  0.5000  0.6667
-    b       1       2        1  0.5000  1.0000  0.6667
     """
     f = _percent if percent else _fraction(4)
     rows = [[c.label, str(c.gold), str(c.system), str(c.correct), f(c.precision),
@@ -135,25 +110,10 @@ def prf_csv_rows(results: Mapping[str, PRF]) -> List[List[object]]:
     row (label count, macro ratios; no counts), then one row per label.
     Floats are written with ``repr`` (round-trip exact); undefined is empty.
 
-    Parameters
-    ----------
-    results : mapping of str to PRF
-
     Returns
     -------
     list of list
         ``[label, variant, labels, correct, gold, system, precision, recall, f1]``.
-
-    Examples
-    --------
-    >>> from synagree.stats.prf import prf_from_pairs
-    >>> res = {"strict": prf_from_pairs([("a", "a"), ("a", "b")], "strict")}
-    >>> for r in prf_csv_rows(res):
-    ...     print(r)
-    ['MICRO', 'strict', 2, 1, 2, 2, '0.5', '0.5', '0.5']
-    ['MACRO', 'strict', 2, '', '', '', '0.5', '0.25', '0.3333333333333333']
-    ['a', 'strict', '', 1, 2, 1, '1.0', '0.5', '0.6666666666666666']
-    ['b', 'strict', '', 0, 0, 1, '0.0', '0.0', '0.0']
     """
     def num(x: float) -> str:
         return repr(float(x)) if math.isfinite(x) else ""
@@ -181,21 +141,6 @@ def append_prf_csv(text: str, results: Mapping[str, PRF]) -> str:
     text : str
         A CSV table with a header row.
     results : mapping of str to PRF
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.stats.prf import prf_from_pairs
-    >>> res = {"strict": prf_from_pairs([("a", "a")], "strict")}
-    >>> print(append_prf_csv("tag,count\\nALL,1\\n", res), end="")
-    tag,count,variant,labels,correct,gold,system,precision,recall,f1
-    ALL,1,,,,,,,,
-    MICRO,,strict,1,1,1,1,1.0,1.0,1.0
-    MACRO,,strict,1,,,,1.0,1.0,1.0
-    a,,strict,,1,1,1,1.0,1.0,1.0
     """
     rows = list(csv.reader(io.StringIO(text)))
     width = len(rows[0])
@@ -216,23 +161,6 @@ def render_compare_prf(res: CompareResult) -> str:
     ----------
     res : CompareResult
         Computed with ``prf=True`` ("" otherwise).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.compare import compare
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> gold = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0, "root")
-    >>> system = gold.replace("nsubj", "obj")
-    >>> res = compare(gold + "\n", [system + "\n"], names=["parser"], alpha=False, prf=True)
-    >>> lines = render_compare_prf(res).splitlines()
-    >>> lines[0]
-    'parser: P/R/F1 over relations, micro and macro (%)'
-    >>> lines[3].split()  # variant, labels, correct, gold, system, micro P R F1, macro P R F1
-    ['strict', '3', '1', '2', '2', '50.00', '50.00', '50.00', '33.33', '33.33', '33.33']
     """
     out: List[str] = []
     for s in res.systems:
@@ -258,17 +186,6 @@ def compare_prf_csv_rows(name: str, results: Mapping[str, PRF]) -> List[Dict[str
     name : str
         The system.
     results : mapping of str to PRF
-
-    Returns
-    -------
-    list of dict
-
-    Examples
-    --------
-    >>> from synagree.stats.prf import prf_from_pairs
-    >>> rows = compare_prf_csv_rows("parser", {"strict": prf_from_pairs([("a", "a")])})
-    >>> [(r["metric"], r["value"]) for r in rows]
-    [('micro', 1.0), ('macro', 1.0), ('labels', 1), ('label', 1.0)]
     """
     out: List[Dict[str, object]] = []
     for v, r in results.items():
@@ -296,21 +213,6 @@ def render_tags_prf(results: Mapping[str, PRF]) -> str:
     ----------
     results : mapping of str to PRF
         From `synagree.evaluation.label_prf.tag_prf`.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.label_prf import tag_prf
-    >>> text = render_tags_prf(tag_prf([("nsubj:pass", "nsubj"), ("obj", "obj")], "ud"))
-    >>> print("\\n".join(text.splitlines()[:5]))
-    P/R/F1 over tags, micro and macro (fractions)
-    variant  labels  correct  gold  system  micro P  micro R  micro F1  macro P  macro R  macro F1
-    -------  ------  -------  ----  ------  -------  -------  --------  -------  -------  --------
-    strict        3        1     2       2   0.5000   0.5000    0.5000   0.3333   0.3333    0.3333
-    lenient       2        2     2       2   1.0000   1.0000    1.0000   1.0000   1.0000    1.0000
     """
     out = ["P/R/F1 over tags, micro and macro (fractions)"]
     out += prf_summary_lines(results)

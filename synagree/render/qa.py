@@ -34,33 +34,6 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
     text_width : int, optional
         Sentence text is cut to this many characters (default: whole; the
         text table fits its columns to the terminal instead, `render_worst`).
-
-    Returns
-    -------
-    header : list of str
-    rows : list of list of str
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> from synagree.agreement.qa import worst_units
-    >>> header, rows = worst_rows(worst_units(res), "plain", res.alpha["plain"].d_o)
-    >>> header[:4], rows[0][:4]
-    (['rank', 'sentence', 'document', 'share of D_o (plain)'], ['1', 's1', 'doc', '50.00%'])
     """
     header = ["rank", "sentence", "document", f"share of D_o ({variant})", "mean TED",
               "annotators", "differing words", "text"]
@@ -97,15 +70,6 @@ def render_worst(worst: Worst, fmt: str = "table", width: Optional[int] = None) 
     The text table fits ``width`` columns (sentence ids, documents, annotator
     pairs, differing words and the sentence text cut with ``…``, see
     `synagree.render.fit.fit_rows`); the other formats carry the full text.
-
-    Examples
-    --------
-    >>> from synagree.agreement.qa import worst_list
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj")], "b": [s([2, 0, 2], "nsubj root iobj")]}))
-    >>> print(render_worst(worst_list(res, 1), fmt="markdown").splitlines()[0])
-    **The 1 sentences contributing most to D_o (alpha_plain)**
     """
     if fmt == "json":
         return json.dumps(json_ready(worst.details()), indent=2, ensure_ascii=False) + "\n"
@@ -128,35 +92,6 @@ def render_tables(qa: dict, fmt: str) -> str:
     ----------
     qa : dict
     fmt : {"csv", "markdown", "latex", "table"}
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> from synagree.agreement.qa import qa_summary
-    >>> qa = qa_summary(res, bootstrap_replicates=0)
-    >>> text = render_tables(qa, "markdown")
-    >>> [line for line in text.splitlines() if line.startswith("**")][:3]
-    ['**Summary**', '**Pairs: alpha_plain**', '**Pairs: alpha_diff**']
-    >>> render_tables(qa, "csv").splitlines()[1]
-    'Summary,alpha_plain,estimate,0.780822'
     """
     if fmt == "csv":
         # one long table: section, row, column, value
@@ -293,30 +228,6 @@ def annotator_rows(items: Sequence[dict], variants: Sequence[str]):
     -------
     header : list of str
     rows : list of list of str
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus, Unit
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> def unit(sid, **anns):
-    ...     return Unit(sid, "doc", {a: DepSentence("-", 0, 1, ["w"] * len(h), np.array(h),
-    ...                                             rels.split(), metadata={"sent_id": sid})
-    ...                              for a, (h, rels) in anns.items()})
-    >>> units = [unit("s1", ann=([2, 0, 2], "nsubj root obj"), ben=([2, 0, 2], "nsubj root iobj"),
-    ...               cy=([2, 0, 2], "nsubj root obj")),
-    ...          unit("s2", ann=([0, 1], "root obj"), ben=([0, 1], "root obj"),
-    ...               cy=([2, 0], "nsubj root")),
-    ...          unit("s3", ann=([0, 1, 1], "root obj obl"), ben=([0, 1, 1], "root obj obl"),
-    ...               cy=([0, 1, 1], "root obj obl"))]
-    >>> res = agree_corpus(Corpus(["ann", "ben", "cy"], units, "dependency"))
-    >>> from synagree.agreement.qa import annotator_influence
-    >>> header, rows = annotator_rows(annotator_influence(res), ["plain"])
-    >>> header
-    ['annotator', 'units left', 'alpha_plain without', 'Δα plain']
-    >>> rows[0]
-    ['ann', '3', '0.7143', '-0.0665']
     """
     header = ["annotator", "units left"] + [f"alpha_{v} without" for v in variants] + \
         [f"Δα {v}" for v in variants]

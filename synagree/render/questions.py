@@ -51,21 +51,6 @@ def bias_tables(bias: Bias, shown: Optional[int] = None) -> List[Table]:
     bias : Bias
     shown : int, optional
         Label rows per pair and layer (flagged first, then by p); None: all.
-
-    Returns
-    -------
-    list of Table
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([0, 1], "root obl")] * 9, "b": [s([0, 1], "root nmod")] * 9}), bias=True)
-    >>> pairs, labels = bias_tables(res.bias)
-    >>> pairs.rows[0][:6], pairs.rows[0][-1]
-    (['deprel', 'a', 'b', 18, 3, 9.0], 'nmod (b), obl (a)')
-    >>> [(r[3], r[8]) for r in labels.rows]
-    [('nmod', 'b'), ('obl', 'a'), ('root', '')]
     """
     pairs = Table("bias", [Column("layer"), Column("first"), Column("second"),
                            Column("items", "count"), Column("labels", "count"),
@@ -111,18 +96,7 @@ def bias_tables(bias: Bias, shown: Optional[int] = None) -> List[Table]:
 
 
 def drift_table(d: Drift) -> Table:
-    """The ``drift`` table: one row per batch, in order.
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> good, bad = s([2, 0, 2], "nsubj root obj"), s([0, 1, 1], "root dep dep")
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [good] * 20, "b": [good] * 10 + [bad] * 10}), ["plain"], by="order:10")
-    >>> t = drift_table(res.drift)
-    >>> [(r[0], r[1], round(r[5], 4), r[-1]) for r in t.rows]
-    [('1', 10, 1.0, 'above'), ('2', 10, -1.6, 'below')]
-    """
+    """The ``drift`` table: one row per batch, in order."""
     v = d.variant
     variants = list(d.d_e)
     t = Table("drift", [Column("batch"), Column("units", "count"),
@@ -141,18 +115,7 @@ def drift_table(d: Drift) -> Table:
 
 
 def where_table(w: Where) -> Table:
-    """The ``where`` table: one row per query.
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([0, 1, 1], "root obj obl")] * 3, "b": [s([0, 1, 1], "root obj nmod")] * 3}),
-    ...     ["plain"], where=["deprel=obl"])
-    >>> t = where_table(res.where)
-    >>> t.rows[0][:4]
-    ['deprel=obl', 3, 6, 'a 3, b 0']
-    """
+    """The ``where`` table: one row per query."""
     variants = w.variants
     first = variants[0] if variants else "plain"
     t = Table("where", [Column("query"), Column("units", "count"),
@@ -233,12 +196,6 @@ def long_rows(tables: Sequence[Table]) -> Iterator[Tuple[str, str, str, str, str
     """Every cell as a ``(section, bin, bin2, quantity, value)`` row of the breakdown's
     long CSV: ``section`` the table's name, ``bin`` the row's number (1, 2, ...),
     ``quantity`` the column (intervals as ``_low``/``_high``), ``value`` the CSV cell.
-
-    Examples
-    --------
-    >>> t = Table("where", [Column("query"), Column("units", "count")], [["upos=ADP", 3]])
-    >>> list(long_rows([t]))
-    [('where', '1', '', 'query', 'upos=ADP'), ('where', '1', '', 'units', '3')]
     """
     for t in tables:
         header, *rows = list(csv.reader(io.StringIO(csv_table(t))))

@@ -78,32 +78,6 @@ def render_regression_table(bc: Optional[dict], percent: bool = False) -> str:
         `BaselineComparison.as_dict`; None gives "".
     percent : bool
         Values in percent (``compare``), else fractions (``agree``).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.stats.regression import MetricChange, Regression, UnitChange
-    >>> from synagree.stats.regression import BaselineComparison
-    >>> r = Regression("v2", "v1", [MetricChange("LAS", 0.875, 0.75, -0.125, (-0.25, 0.0),
-    ...                                           0.5, 0.5, False, "paired")],
-    ...                [UnitChange("s2", 4, {"LAS correct": (4, 2)})], [], 4, [], [],
-    ...                1000, 1000, 0, 0.95, ["LAS correct"], [])
-    >>> print(render_regression_table(BaselineComparison("v1.json", "compare", [r]).as_dict(),
-    ...                               percent=True), end="")
-    baseline: v1.json
-    v2 against baseline v1: 4 units matched
-    tests: paired bootstrap (B = 1000), approximate randomisation (R = 1000), seed 0
-    metric  old %  new %  change  95% CI of change  p boot    p AR  significant
-    ------  -----  -----  ------  ----------------  ------  ------  -----------
-    LAS     87.50  75.00  -12.50    [-25.00, 0.00]  0.5000  0.5000           no
-    sentences that got worse (by LAS correct; at most 10 listed: 1)
-    sentence  words  LAS correct
-    --------  -----  -----------
-    s2            4       4 -> 2
-    sentences that got better: none
     """
     if not bc:
         return ""
@@ -154,25 +128,6 @@ def regression_csv_rows(bc: Optional[dict]) -> List[Dict[str, object]]:
     and quantity (``bin``: sentence id, ``gold``: its words, ``value``: new,
     ``diff``: change); the notes are rows of section ``note`` (``metric``
     ``baseline``, text in ``value``).
-
-    Parameters
-    ----------
-    bc : dict or None
-
-    Returns
-    -------
-    list of dict
-
-    Examples
-    --------
-    >>> from synagree.stats.regression import MetricChange, Regression, BaselineComparison
-    >>> r = Regression("v2", "v1", [MetricChange("LAS", 0.875, 0.75, -0.125)], [], [], 4,
-    ...                [], [], 100, 100, 0, 0.95, [], [])
-    >>> for x in regression_csv_rows(BaselineComparison("v1.json", "compare", [r]).as_dict()):
-    ...     print(x["section"], x["metric"], x["value"])
-    baseline:units units_matched 4
-    baseline LAS 0.75
-    baseline:old LAS 0.875
     """
     out: List[Dict[str, object]] = []
     if not bc:
@@ -212,23 +167,6 @@ def regression_fields(bc: Optional[dict]) -> List[Tuple[str, object]]:
     ``_p_bootstrap``, ``_p_randomisation``, ``_significant`` per metric;
     ``baseline_units_matched``; per listed sentence ``baseline_worse_<k>_id``,
     ``_words`` and ``_<quantity>_old`` / ``_new`` (and ``better`` alike).
-
-    Parameters
-    ----------
-    bc : dict or None
-
-    Returns
-    -------
-    list of (str, object)
-
-    Examples
-    --------
-    >>> from synagree.stats.regression import MetricChange, Regression, BaselineComparison
-    >>> r = Regression("agreement", "agreement", [MetricChange("LAS_full", 0.8, 0.9, 0.1)], [], [],
-    ...                2, [], [], 100, 100, 0, 0.95, [], [])
-    >>> fields = dict(regression_fields(BaselineComparison("o.json", "agree", [r]).as_dict()))
-    >>> fields["baseline_LAS_full_change"], fields["baseline_units_matched"]
-    (0.1, 2)
     """
     out: List[Tuple[str, object]] = []
     if not bc:
@@ -263,20 +201,6 @@ def render_regression_latex(bc: Optional[dict], percent: bool = True) -> str:
         None gives "".
     percent : bool
         Percent with two decimals (else fractions with four).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.stats.regression import MetricChange, Regression, BaselineComparison
-    >>> r = Regression("v2", "v1", [MetricChange("LAS", 0.875, 0.75, -0.125, None, 0.5, 0.5,
-    ...                                           False)], [], [], 4, [], [], 100, 100, 0, 0.95,
-    ...                [], [])
-    >>> print(render_regression_latex(BaselineComparison("v1.json", "compare", [r]).as_dict())
-    ...       .splitlines()[5])
-    v2 & v1 & LAS & 87.50 & 75.00 & -12.50 & 0.5000 & 0.5000 \\
     """
     if not bc:
         return ""

@@ -32,16 +32,7 @@ SECTION_IDS = (("human-band", "Parser vs humans"), ("preannotation", "Pre-annota
 
 
 def section_tables(res: AgreementResult) -> List[Table]:
-    """The tables of the result's human band, pre-annotation and plan, in that order.
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0], "nsubj root")], "b": [s([2, 0], "obj root")]}))
-    >>> section_tables(res)
-    []
-    """
+    """The tables of the result's human band, pre-annotation and plan, in that order."""
     out: List[Table] = []
     if res.human_band is not None:
         out += band_tables(res.human_band)
@@ -111,14 +102,6 @@ def extra_text(res: AgreementResult, fmt: str) -> str:
     """The parts' tables appended to ``report``'s other table outputs: Markdown, LaTeX
     and text as tables; CSV as more rows of its long table (table, row, column, value:
     the row named by its first cells, each other cell one row).  "" when there are none.
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0], "nsubj root")], "b": [s([2, 0], "obj root")]}))
-    >>> extra_text(res, "csv")
-    ''
     """
     tables = section_tables(res)
     if not tables:

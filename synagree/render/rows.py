@@ -41,26 +41,6 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
     text : sequence of int, optional
         Text: the columns that may be cut (default: those holding words,
         `synagree.render.fit.text_columns`).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> rows = [["nsubj", "0.9"], ["obj|iobj", "0.7"]]
-    >>> print(render_rows(["label", "agreement"], rows, "markdown"), end="")
-    | label | agreement |
-    |---|---|
-    | nsubj | 0.9 |
-    | obj\|iobj | 0.7 |
-    >>> text = render_rows(["label", "agreement"], rows, "table", caption="Labels")
-    >>> for line in text.splitlines():
-    ...     print(line.rstrip())
-    Labels
-    label     agreement
-    nsubj     0.9
-    obj|iobj  0.7
     """
 
     if fmt == "csv":
@@ -118,24 +98,10 @@ def sections_csv(tables: Sequence[Tuple[str, str]], notes: Sequence[str] = (),
     notes : sequence of str
         Sentences a reader must know (the ``note:`` lines of the text table).
 
-    Returns
-    -------
-    str
-
     Raises
     ------
     ValueError
         A table without a header, or with a column named ``section``.
-
-    Examples
-    --------
-    >>> print(sections_csv([("layers", "layer,items\\ndeprel,5\\n"),
-    ...                     ("specific", "category,items,specific\\nobj,2,0.5\\n")],
-    ...                    ["one note"]), end="")
-    section,layer,items,category,specific,note
-    layers,deprel,5,,,
-    specific,,2,obj,0.5,
-    note,,,,,one note
     """
     parsed: List[Tuple[str, List[str], List[List[str]]]] = []
     columns: Dict[str, int] = {}

@@ -52,22 +52,6 @@ def span_rows(res: SpanResult, exact: bool = False, per_label: bool = True) -> L
     exact : bool
         Numbers as ``repr`` (CSV, lossless) instead of 6 decimals.
     per_label : bool
-
-    Returns
-    -------
-    list of list of str
-
-    Examples
-    --------
-    >>> r = SpanResult(["a", "b"], ["a", "b"], "upos", "characters", "type", 1,
-    ...                [SpanPair("a", "b", DiffCounts(1, 0, 1, 0, keys=2, responses=1),
-    ...                          {"NOUN": DiffCounts(1, 0, 1, 0, keys=2, responses=1)})])
-    >>> for row in span_rows(r)[:4]:
-    ...     print(row[2], row[3], row[-1])
-    ALL strict 0.666667
-    ALL lenient 0.666667
-    ALL average 0.666667
-    NOUN strict 0.666667
     """
     rows: List[List[str]] = []
     pairs: Sequence[SpanPair] = res.pairs
@@ -101,21 +85,10 @@ def render_spans(res: SpanResult, output: str = "table") -> str:
     res : SpanResult
     output : {"table", "json", "csv", "markdown", "latex"}
 
-    Returns
-    -------
-    str
-
     Raises
     ------
     ValueError
         An unknown format.
-
-    Examples
-    --------
-    >>> r = SpanResult(["a", "b"], ["a", "b"], "constituents", "tokens", "type", 1,
-    ...                [SpanPair("a", "b", DiffCounts(3, 1, 0, 0, keys=4, responses=4))])
-    >>> print(render_spans(r, "csv").splitlines()[1])
-    spans,a,b,ALL,strict,3,1,0,0,0.75,0.75,0.75,
     """
     if output == "json":
         return json.dumps(res.to_dict(), indent=2, ensure_ascii=False) + "\n"

@@ -28,23 +28,7 @@ FORMATS = ("table", "json", "csv", "latex")
 
 
 def fmt_num(x: Optional[float], digits: int = 4, missing: str = "undefined") -> str:
-    """``x`` to ``digits`` decimals; ``missing`` for None, NaN and ±inf.
-
-    Parameters
-    ----------
-    x : float or None
-    digits : int
-    missing : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> fmt_num(0.91891), fmt_num(None), fmt_num(float("nan"), missing="–"), fmt_num(1/3, 2)
-    ('0.9189', 'undefined', '–', '0.33')
-    """
+    """``x`` to ``digits`` decimals; ``missing`` for None, NaN and ±inf."""
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return missing
     return f"{x:.{digits}f}"
@@ -56,26 +40,6 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
     Settings, counts, α per variant and the scores (with bootstrap intervals
     when present), the sections' metrics, and for dependency corpora the
     ignored, multi-root and cycle counts.
-
-    Parameters
-    ----------
-    res : AgreementResult
-
-    Returns
-    -------
-    list of (str, str)
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
-    >>> dict(summary_rows(res))["alpha_plain"], dict(summary_rows(res))["LAS"]
-    ('0.918919', '0.833333')
     """
     rows = [("kind", res.kind),
             *((k.replace("_", " "), v) for k, v in
@@ -122,22 +86,6 @@ def render_table(res: AgreementResult, width: Optional[int] = None) -> str:
     res : AgreementResult
     width : int, optional
         Default: `synagree.render.fit.terminal_width`.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
-    >>> print(render_table(res).splitlines()[0])
-    kind                      dependency
     """
     width = terminal_width() if width is None else width
     rows = [[plain(k), plain(v)] for k, v in summary_rows(res)]
@@ -154,30 +102,7 @@ def render_table(res: AgreementResult, width: Optional[int] = None) -> str:
 
 
 def render_json(res: AgreementResult) -> str:
-    """`AgreementResult.to_dict` as indented JSON (NaN as null).
-
-    Parameters
-    ----------
-    res : AgreementResult
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
-    >>> import json
-    >>> d = json.loads(render_json(res))
-    >>> d["units"], round(d["alpha_plain"], 4), d["counts"]["alpha_plain"]["de_sum"]
-    (2, 0.9189, 74.0)
-    """
+    """`AgreementResult.to_dict` as indented JSON (NaN as null)."""
     return json.dumps(json_ready(res.to_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -209,31 +134,7 @@ def _flat_fields(res: AgreementResult) -> List[Tuple[str, object]]:
 
 
 def render_csv(res: AgreementResult) -> str:
-    """One header row and one value row: the scalar fields of `AgreementResult.to_dict`.
-
-    Parameters
-    ----------
-    res : AgreementResult
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
-    >>> import csv, io
-    >>> header, values = csv.reader(io.StringIO(render_csv(res)))
-    >>> row = dict(zip(header, values))
-    >>> row["matching"], row["alpha_plain"][:6], row["LAS_full_correct"], row["score_total"]
-    ('position', '0.9189', '5.0', '6.0')
-    """
+    """One header row and one value row: the scalar fields of `AgreementResult.to_dict`."""
     fields = _flat_fields(res)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -251,22 +152,6 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
     res : AgreementResult
     label : str
         The corpus name in the first column (LaTeX-escaped).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> from synagree.agreement.agree import agree_corpus
-    >>> s = DepSentence.from_heads
-    >>> res = agree_corpus(Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1, 2], "root dep dep")]}))
-    >>> print(render_latex(res, label="toy_corpus").splitlines()[6])
-    toy\_corpus & 91.9 & 91.9 & 91.9 & 83.3 & 83.3 & 100.0 & 83.3 \\
     """
     cols = [f"$\\alpha_{{\\mathrm{{{v}}}}}$" for v in VARIANTS if v in res.alpha]
     cols += [latex_escape(m) for m in res.score_names]

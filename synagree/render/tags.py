@@ -39,35 +39,10 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     res : TagsResult
     output : {"table", "json", "csv"}
 
-    Returns
-    -------
-    str
-
     Raises
     ------
     ValueError
         Unknown output format.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from synagree.evaluation.tags import evaluate_tags
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> paths = []
-    >>> for rel in ("nsubj:pass", "nsubj"):
-    ...     fd, path = tempfile.mkstemp(suffix=".conllu")
-    ...     with os.fdopen(fd, "w") as f:
-    ...         _ = f.write(row.format(1, "She", "PRON", 2, rel)
-    ...                     + row.format(2, "left", "VERB", 0, "root") + "\n")
-    ...     paths.append(path)
-    >>> res = evaluate_tags(*paths)
-    >>> print(render_tags(res, "csv"), end="")  # doctest: +ELLIPSIS
-    section,tag,count,exact,accuracy,accuracy_hier,confusion,confusion_count,note
-    tags,ALL,2,1,0.5,1.0,,,
-    tags,nsubj:pass,1,0,0.0,1.0,nsubj,1,
-    tags,root,1,1,1.0,1.0,,0,
-    signature,,,,,,,,column:deprel|hierarchy:ud|tag_syntax:plain|version:...
-    >>> for p in paths: os.remove(p)
     """
     if output == "json":
         return json.dumps(res.to_dict(), indent=2, ensure_ascii=False) + "\n"
@@ -222,32 +197,7 @@ def _csv_extra(cols: List[str], credit: float, alt: Optional[float], bdm: Option
 
 
 def tags_notes(res: TagsResult) -> List[str]:
-    r"""The notes of the text table of `render_tags`, in its order (without ``note: ``).
-
-    Parameters
-    ----------
-    res : TagsResult
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from synagree.evaluation.tags import evaluate_tags
-    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
-    >>> paths = []
-    >>> for rel in ("nsubj:pass", "nsubj"):
-    ...     fd, path = tempfile.mkstemp(suffix=".conllu")
-    ...     with os.fdopen(fd, "w") as f:
-    ...         _ = f.write(row.format(1, "She", "PRON", 2, rel)
-    ...                     + row.format(2, "left", "VERB", 0, "root") + "\n")
-    ...     paths.append(path)
-    >>> tags_notes(evaluate_tags(*paths))
-    []
-    >>> for p in paths: os.remove(p)
-    """
+    r"""The notes of the text table of `render_tags`, in its order (without ``note: ``)."""
     notes: List[str] = []
     if res.added_tags:
         shown = ", ".join(res.added_tags[:20]) + (" ..." if len(res.added_tags) > 20 else "")

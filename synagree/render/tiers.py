@@ -37,26 +37,7 @@ def _r(x: Optional[float]) -> str:
 
 
 def tiers_table_lines(res: TiersResult) -> List[str]:
-    r"""The tiers part of the ``tags`` text table: a summary, then one row per coarse class.
-
-    Parameters
-    ----------
-    res : TiersResult
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.tiers import tier_scores
-    >>> from synagree.io.tagmap import TagMap
-    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "VB": "VERB"}, "custom")
-    >>> lines = tiers_table_lines(tier_scores([("NN", "NNS"), ("VB", "VB")], m))
-    >>> print(lines[0]); print(lines[7])
-    tiers: mapping custom; sibling credit 0.5; unmapped tags: error
-    tier credit           0.750000  (1.5/2)
-    """
+    r"""The tiers part of the ``tags`` text table: a summary, then one row per coarse class."""
     n = res.words
 
     def of(count: float, ratio: float) -> str:
@@ -179,26 +160,6 @@ def tiers_csv(res: TiersResult) -> str:
     r"""The tiers CSV table: an ``ALL`` row (with the settings and κ), then one row per class.
 
     Every count behind a ratio is a column (`CSV_COLUMNS`).
-
-    Parameters
-    ----------
-    res : TiersResult
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.evaluation.tiers import tier_scores
-    >>> from synagree.io.tagmap import TagMap
-    >>> m = TagMap({"NN": "NOUN", "NNS": "NOUN", "VB": "VERB"}, "custom")
-    >>> text = tiers_csv(tier_scores([("NN", "NNS"), ("VB", "VB")], m))
-    >>> for line in text.splitlines()[:3]:
-    ...     print(line[:60])
-    coarse,fine_types,gold_fine_types,words,coarse_correct,coars
-    ALL,3,2,2,2,1.0,1,0.5,1.5,0.75,0,1,,2,1.0,2,1.0,1.0,1.0,0.33
-    NOUN,2,1,1,1,1.0,0,0.0,0.5,0.5,0,1,NN,1,1.0,1,1.0,,,,,,,,,
     """
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -227,17 +188,6 @@ def majority_csv(res: TiersResult) -> str:
 
     Columns ``fine``, ``words``, ``majority``, ``minority``, ``coarse``,
     ``coarse_words``.
-
-    Examples
-    --------
-    >>> from synagree.io.tagmap import FineAmbiguity, TagMap
-    >>> from synagree.evaluation.tiers import tier_scores
-    >>> r = tier_scores([("VB", "VB")], TagMap({"VB": "VERB"}))
-    >>> r.ambiguity = [FineAmbiguity("VB", {"VERB": 3, "AUX": 1}, "VERB")]
-    >>> print(majority_csv(r), end="")
-    fine,words,majority,minority,coarse,coarse_words
-    VB,4,VERB,1,VERB,3
-    VB,4,VERB,1,AUX,1
     """
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -253,17 +203,6 @@ def lexicon_csv(res: TiersResult) -> str:
 
     Column ``kind`` (``all``, ``coarse``, ``form``) then ``name`` and the
     counts and shares of `synagree.evaluation.tier_lexicon.LexiconRow`.
-
-    Examples
-    --------
-    >>> from synagree.evaluation.tiers import tiers_for_words
-    >>> from synagree.io.lexicon import lexicon_from_words
-    >>> from synagree.io.tagmap import TagMap
-    >>> r = tiers_for_words(TagMap({"NN": "NOUN", "NNS": "NOUN"}), [("g", 1, "NN")],
-    ...                     [("s", 1, "NOUN")], lexicon=lexicon_from_words([("dog", "NN")]),
-    ...                     forms=["dog"])
-    >>> print(lexicon_csv(r).splitlines()[1])
-    all,ALL,1,0,1,1,1,0,0,1,1.0,0.0,1.0,
     """
     lex = res.lexicon
     buf = io.StringIO()

@@ -43,23 +43,6 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
     fmt : str
     confusion : bool
         JSON: include the contingency tables.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from synagree.agreement.token_layers import token_layer_agreement
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations({"a": [s([2, 0], "nsubj root")],
-    ...                                   "b": [s([2, 0], "obj root")]})
-    >>> rep = token_layer_agreement(corpus, ["deprel"], specific="deprel")
-    >>> header = render_token_layers(rep, "csv").splitlines()[0].split(",")
-    >>> header[:3], header[-3:]
-    (['section', 'layer', 'items'], ['assignments', 'specific agreement', 'note'])
     """
     if fmt == "json":
         return _json(rep, confusion)

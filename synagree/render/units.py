@@ -26,22 +26,6 @@ def unit_change_rows(changes: Sequence[dict]) -> Tuple[List[str], List[List[str]
     ----------
     changes : sequence of dict
         `synagree.io.corpus.Corpus.unit_changes`.
-
-    Returns
-    -------
-    header : list of str
-    rows : list of list of str
-
-    Examples
-    --------
-    >>> ch = [{"unit": "3+4", "document": "d", "joined": True,
-    ...        "sentences": {"a": [["a.conllu", 9], ["a.conllu", 14]],
-    ...                      "b": [["b.conllu", 9]]},
-    ...        "edits": [{"reference": "a", "annotator": "b", "share": 0.9,
-    ...                   "words": [["not", ""]]}]}]
-    >>> header, rows = unit_change_rows(ch)
-    >>> rows[0]
-    ['3+4', 'd', 'yes', 'a: a.conllu:9 +1; b: b.conllu:9', "b vs a: 'not' → ''"]
     """
     rows = []
     for c in changes:
@@ -54,17 +38,7 @@ def unit_change_rows(changes: Sequence[dict]) -> Tuple[List[str], List[List[str]
 
 
 def render_unit_changes(changes: Sequence[dict], fmt: str = "table") -> str:
-    """The joined and edited units as text, Markdown, CSV or LaTeX (`unit_change_rows`).
-
-    Examples
-    --------
-    >>> ch = [{"unit": "5", "document": "d", "joined": False,
-    ...        "sentences": {"a": [["a.conllu", 20]], "b": [["b.conllu", 20]]},
-    ...        "edits": [{"reference": "a", "annotator": "b", "share": 0.9,
-    ...                   "words": [["cat", "cats"]]}]}]
-    >>> print(render_unit_changes(ch, "markdown").splitlines()[0])
-    **1 joined or edited unit(s) (docs/method.md §1.7–1.8)**
-    """
+    """The joined and edited units as text, Markdown, CSV or LaTeX (`unit_change_rows`)."""
     header, rows = unit_change_rows(changes)
     return render_rows(header, rows, fmt,
                        caption=f"{len(rows)} joined or edited unit(s) (docs/method.md §1.7–1.8)")

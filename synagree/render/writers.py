@@ -34,19 +34,7 @@ def _text_cell(value: Cell, col: Column) -> str:
 
 
 def text(table: Table) -> str:
-    """The table as aligned text: caption, header, rows (text left, numbers right).
-
-    Examples
-    --------
-    >>> from synagree.base.table import Column, Table
-    >>> t = Table("s", [Column("metric"), Column("value", "number")],
-    ...           [["LAS", 0.75], ["alpha_plain", None]], title="Scores")
-    >>> print(text(t), end="")
-    Scores
-    metric        value
-    LAS          0.7500
-    alpha_plain       –
-    """
+    """The table as aligned text: caption, header, rows (text left, numbers right)."""
     head = [escape.plain(c.header) for c in table.columns]
     body = [[_text_cell(v, c) for v, c in zip(row, table.columns)] for row in table.rows]
     widths = [max([len(h)] + [len(r[i]) for r in body]) for i, h in enumerate(head)]
@@ -64,18 +52,7 @@ def text(table: Table) -> str:
 
 
 def markdown(table: Table) -> str:
-    """The table as a Markdown pipe table under a bold caption.
-
-    Examples
-    --------
-    >>> from synagree.base.table import Column, Table
-    >>> t = Table("s", [Column("label"), Column("agreement", "number", 1)],
-    ...           [["obj|iobj", 0.7]])
-    >>> print(markdown(t), end="")
-    | label | agreement |
-    |---|---:|
-    | obj\\|iobj | 0.7 |
-    """
+    """The table as a Markdown pipe table under a bold caption."""
     esc = escape.markdown
     out = [f"**{esc(table.title)}**", ""] if table.title else []
     out.append("| " + " | ".join(esc(c.header) for c in table.columns) + " |")
@@ -120,16 +97,7 @@ def csv_rows(table: Table) -> List[List[object]]:
 
 
 def csv_table(table: Table) -> str:
-    """One table as CSV (header row, then exact values).
-
-    Examples
-    --------
-    >>> from synagree.base.table import Column, Table
-    >>> t = Table("s", [Column("metric"), Column("ci", "interval")], [["LAS", (0.5, 0.75)]])
-    >>> print(csv_table(t), end="")
-    metric,ci_low,ci_high
-    LAS,0.5,0.75
-    """
+    """One table as CSV (header row, then exact values)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(escape.csv_row(csv_header(table)))
@@ -138,21 +106,7 @@ def csv_table(table: Table) -> str:
 
 
 def latex(table: Table) -> str:
-    """The table as a booktabs tabular (percent columns × 100; intervals ``[lo, hi]``).
-
-    Examples
-    --------
-    >>> from synagree.base.table import Column, Table
-    >>> t = Table("s", [Column("metric"), Column("F1", "percent", 1)], [["LAS_full", 0.755]])
-    >>> print(latex(t), end="")
-    \\begin{tabular}{lr}
-    \\toprule
-    metric & F1 \\\\
-    \\midrule
-    LAS\\_full & 75.5 \\\\
-    \\bottomrule
-    \\end{tabular}
-    """
+    """The table as a booktabs tabular (percent columns × 100; intervals ``[lo, hi]``)."""
     esc = escape.latex
     spec = "".join("r" if c.kind in _NUMERIC else "l" for c in table.columns)
     out = [f"% {escape.plain(table.title)}"] if table.title else []
@@ -195,22 +149,6 @@ def write(doc: Document, fmt: str) -> str:
     CSV holds every table in one long table (`synagree.render.rows.sections_csv`:
     a ``section`` column, then the union of the columns), the notes and the
     signature as rows of their own.
-
-    Examples
-    --------
-    >>> from synagree.base.table import Column, Document, Table
-    >>> doc = Document([Table("scores", [Column("metric"), Column("value", "number")],
-    ...                       [["LAS", 0.75]])], notes=["one note"], signature="v:1")
-    >>> print(write(doc, "table"), end="")
-    metric   value
-    LAS     0.7500
-    note: one note
-    signature: v:1
-    >>> print(write(doc, "csv"), end="")
-    section,metric,value,note
-    scores,LAS,0.75,
-    note,,,one note
-    note,,,signature: v:1
     """
     if fmt == "json":
         return json.dumps({"tables": [json_table(t) for t in doc.tables],
@@ -255,24 +193,10 @@ def sections_csv(tables: Sequence, notes: Sequence[str] = ()) -> str:
     notes : sequence of str
         Sentences a reader must know (the ``note:`` lines of the text table).
 
-    Returns
-    -------
-    str
-
     Raises
     ------
     ValueError
         A table without a header, or with a column named ``section``.
-
-    Examples
-    --------
-    >>> print(sections_csv([("layers", "layer,items\\ndeprel,5\\n"),
-    ...                     ("specific", "category,items,specific\\nobj,2,0.5\\n")],
-    ...                    ["one note"]), end="")
-    section,layer,items,category,specific,note
-    layers,deprel,5,,,
-    specific,,2,obj,0.5,
-    note,,,,,one note
     """
     parsed = []
     columns: Dict[str, int] = {}

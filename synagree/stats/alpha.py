@@ -164,22 +164,6 @@ class TreeAlpha:
         Per-unit sums (with ``S[u, v]`` when kept); None when D_e was sampled.
     sampled : SampledDe, optional
         The D_e estimate, when sampled.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> def tree(heads, rels):
-    ...     s = DepSentence("-", 0, 1, ["w"] * len(heads), np.array(heads), rels)
-    ...     return dependency_tree(s, v)
-    >>> a = tree([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = tree([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = tree([0, 1, 2], ["root", "dep", "dep"])
-    >>> ta = tree_alpha([[a, b], [c, c]])
-    >>> round(ta.alpha("plain"), 4), ta.n_distinct, ta.unit_ted[0].tolist()
-    (0.9189, 3, [[0.0, 1.0], [1.0, 0.0]])
     """
 
     stats: Dict[str, AlphaStats]
@@ -426,16 +410,6 @@ def exact_cells(pack: "_ted.TreePack") -> int:
     An upper bound: the kernel takes the cheaper orientation per pair; this
     takes the cheaper one for all pairs (Σ_{i<j} c_i c_j from the trees'
     keyroot sums c, `synagree.trees.flat.FlatTree.cost_left`), in O(trees).
-
-    Examples
-    --------
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> v = Vocabulary()
-    >>> t = [dependency_tree(DepSentence.from_heads(h, ["dep"] * len(h)), v)
-    ...      for h in ([0], [0, 1], [2, 0])]
-    >>> from synagree.distance.ted import TreePack
-    >>> exact_cells(TreePack(t)) > 0
-    True
     """
     def pairs(c: np.ndarray) -> float:
         c = c.astype(np.float64)
@@ -477,15 +451,6 @@ def plan_de(pack: "_ted.TreePack", n_values: int, sample_pairs: Optional[int] = 
     Otherwise D_e is exact when `exact_cells` fits `EXACT_BUDGET_CELLS`, else
     `DEFAULT_SAMPLE_PAIRS` pairs are drawn, then more until every α's SE is at
     most `AUTO_TARGET_SE`, up to as many pairs as the exact pass has.
-
-    Examples
-    --------
-    >>> from synagree.trees.flat import Vocabulary, dependency_tree
-    >>> from synagree.distance.ted import TreePack
-    >>> v = Vocabulary()
-    >>> pack = TreePack([dependency_tree(DepSentence.from_heads([0, 1], "root dep"), v)])
-    >>> plan_de(pack, 2).sample_pairs is None, plan_de(pack, 2, 1000).sample_pairs
-    (True, 1000)
     """
     cells = exact_cells(pack)
     D = len(pack)

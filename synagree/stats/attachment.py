@@ -74,11 +74,6 @@ def non_ud_labels(labels: Iterable[str]) -> List[str]:
     ``LAS`` (the CoNLL 2018 LAS, on universal relations) is defined for UD
     relations only; ``agree`` reports it when this list is empty
     (docs/method.md §6.1).
-
-    Examples
-    --------
-    >>> non_ud_labels(["nsubj:pass", "obl", "SUBJ", "_"])
-    ['SUBJ', '_']
     """
     return sorted(lab for lab in set(labels) if lab.split(":", 1)[0] not in UD_RELATIONS)
 
@@ -117,21 +112,6 @@ class Counts:
         Per metric, the credit of each pairable unit (0 for ignored units).
     unit_total : list of float
         The weight of each pairable unit (0 for ignored units).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence.from_heads
-    >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])
-    >>> counts = attachment_scores([[a, b], [a, c]])
-    >>> counts.correct, counts.total
-    ({'LAS': 3.0, 'LAS_full': 3.0, 'UAS': 5.0, 'LA': 4.0}, 6.0)
-    >>> round(counts.ratio("LAS_full"), 4), round(counts.ratio("UAS"), 4)
-    (0.5, 0.8333)
-    >>> counts.merge(counts).ratio("LA") == counts.ratio("LA")
-    True
     """
 
     correct: Dict[str, float] = field(default_factory=dict)
@@ -188,16 +168,6 @@ def word_aligned(units: Iterable[U],
         The comparable units, in order.
     ignored : int
         Units of two or more annotations whose word counts differ.
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads
-    >>> a, b, short = s([2, 0], "nsubj root"), s([0, 1], "root obj"), s([0], "root")
-    >>> kept, ignored = word_aligned([[a, b], [a, short], [a]])
-    >>> len(kept), ignored
-    (1, 1)
-    >>> word_aligned([{"x": a, "y": short}], dict.values)[1]
-    1
     """
     kept: List[U] = []
     ignored = 0
@@ -224,26 +194,10 @@ def unit_word_credits(annotations: Sequence[DepSentence],
     metrics : sequence of str
         Names in `WORD_METRICS` (``"LAS_full"``, ``"UAS"``, ``"LA"``).
 
-    Returns
-    -------
-    dict of str to float
-
     Raises
     ------
     ValueError
         The annotations are not of the same words (`synagree.io.text.same_words`).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence.from_heads
-    >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])
-    >>> unit_word_credits([a, b, c])  # pairs ab, ac, bc: LAS 2, 1, 2 words
-    ... # doctest: +NORMALIZE_WHITESPACE
-    {'LAS': 1.6666666666666667, 'LAS_full': 1.6666666666666667, 'UAS': 2.3333333333333335,
-     'LA': 2.3333333333333335}
     """
     if not same_words([a.forms for a in annotations]):
         raise ValueError("annotations differ in word count or words")
@@ -309,23 +263,6 @@ def attachment_scores(units: Sequence[Sequence[DepSentence]],
     metrics : sequence of str, optional
         Names in `WORD_METRICS`; None: all of them when every label is a UD
         relation (`non_ud_labels`), else `FULL_LABEL_METRICS`.
-
-    Returns
-    -------
-    Counts
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence.from_heads
-    >>> a = s([2, 0, 2], ["nsubj", "root", "obj"])
-    >>> b = s([2, 0, 2], ["nsubj", "root", "iobj"])
-    >>> c = s([3, 0, 2], ["nsubj", "root", "iobj"])
-    >>> short = DepSentence("-", 0, 1, ["Hi"], np.array([0]), ["root"])
-    >>> counts = attachment_scores([[a, b], [a, short], [a]])
-    >>> counts.ratio("LAS_full"), counts.ratio("UAS"), counts.units, counts.ignored
-    (0.6666666666666666, 1.0, 1, 1)
     """
     if metrics is None:
         ud = not non_ud_labels(lab for anns in units for s in anns for lab in s.deprels)
@@ -361,22 +298,6 @@ def brackets(root: PhraseNode) -> Set[Tuple[int, int, str]]:
     """Labelled brackets (first leaf, last leaf, label) of every node, leaves included.
 
     Leaves are numbered from 0, left to right (docs/method.md §6.2).
-
-    Parameters
-    ----------
-    root : PhraseNode
-
-    Returns
-    -------
-    set of (int, int, str)
-
-    Examples
-    --------
-    >>> from synagree.io.brackets import PhraseNode
-    >>> t = PhraseNode("S", [PhraseNode("NP", [PhraseNode("D"), PhraseNode("N")]),
-    ...                      PhraseNode("V")])
-    >>> sorted(brackets(t))
-    [(0, 0, 'D'), (0, 1, 'NP'), (0, 2, 'S'), (1, 1, 'N'), (2, 2, 'V')]
     """
     out: Set[Tuple[int, int, str]] = set()
     span: Dict[int, Tuple[int, int]] = {}
@@ -394,22 +315,10 @@ def brackets(root: PhraseNode) -> Set[Tuple[int, int, str]]:
 def jaccard(a: PhraseSentence, b: PhraseSentence) -> float:
     """|A ∩ B| / |A ∪ B| over the labelled brackets of two trees (docs/method.md §6.2).
 
-    Parameters
-    ----------
-    a, b : PhraseSentence
-
     Returns
     -------
     float
         1.0 when both have no brackets.
-
-    Examples
-    --------
-    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
-    >>> x = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]), N("V")]))
-    >>> y = PhraseSentence("-", 0, 1, N("S", [N("D"), N("VP", [N("N"), N("V")])]))
-    >>> jaccard(x, y)  # 4 shared of 6 brackets
-    0.6666666666666666
     """
     ba, bb = brackets(a.root), brackets(b.root)
     union = ba | bb
@@ -421,24 +330,10 @@ def jaccard_scores(units: Sequence[Sequence[PhraseSentence]]) -> Counts:
 
     docs/method.md §6.2; no unit is left out.
 
-    Parameters
-    ----------
-    units : sequence of sequence of PhraseSentence
-
     Returns
     -------
     Counts
         With the single metric ``"jaccard"``.
-
-    Examples
-    --------
-    >>> from synagree.io.brackets import PhraseNode as N, PhraseSentence
-    >>> x = PhraseSentence("-", 0, 1, N("S", [N("NP", [N("D"), N("N")]), N("V")]))
-    >>> y = PhraseSentence("-", 0, 1, N("S", [N("D"), N("VP", [N("N"), N("V")])]))
-    >>> z = PhraseSentence("-", 0, 1, N("S", [N("V")]))
-    >>> counts = jaccard_scores([[x, y], [z, z]])
-    >>> counts.total, round(counts.ratio("jaccard"), 4)  # (3 * 2/3 + 1 * 1) / 4
-    (4.0, 0.75)
     """
     c = Counts({"jaccard": 0.0}, unit_correct={"jaccard": []})
     for anns in units:

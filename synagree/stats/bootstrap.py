@@ -33,13 +33,6 @@ class BootstrapResult:
     level : float
         Confidence level, a fraction (0.95 = 95 %).
     seed : int
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> r = BootstrapResult({"alpha_plain": np.linspace(0.5, 0.9, 101)}, 0.9, seed=0)
-    >>> [round(x, 3) for x in r.ci("alpha_plain")], r.ci("LAS_full")
-    ([0.52, 0.88], None)
     """
     replicates: Dict[str, np.ndarray]  # name -> (B,) replicate values
     level: float
@@ -75,17 +68,6 @@ def small_sample_note(units: int, what: str = "the intervals") -> Optional[str]:
         Units (sentences) resampled.
     what : str
         What the intervals are of, to begin the note.
-
-    Returns
-    -------
-    str or None
-
-    Examples
-    --------
-    >>> small_sample_note(2)[:70]
-    'small sample: the intervals rest on 2 resampled unit(s), fewer than 30'
-    >>> small_sample_note(30) is None
-    True
     """
     if units >= SMALL_SAMPLE:
         return None
@@ -107,14 +89,6 @@ def percentile_interval(replicates: np.ndarray, level: float) -> Optional[Tuple[
     -------
     (float, float) or None
         None if no replicate is finite.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> percentile_interval(np.array([0.1, 0.2, np.nan, 0.3, 0.4, 0.5]), 0.5)
-    (0.2, 0.4)
-    >>> percentile_interval(np.array([np.nan]), 0.95) is None
-    True
     """
     r = replicates[np.isfinite(replicates)]
     if r.size == 0:
@@ -140,14 +114,6 @@ def resample_weights(n_units: int, B: int,
     -------
     numpy.ndarray
         float64 (B, n_units); every row sums to ``n_units``.
-
-    Examples
-    --------
-    >>> W = resample_weights(4, 3, seed=0)
-    >>> W.shape, W.sum(axis=1).tolist()
-    ((3, 4), [4.0, 4.0, 4.0])
-    >>> bool((resample_weights(4, 3, seed=0) == W).all())  # the same seed, the same draw
-    True
     """
     rng = np.random.default_rng(seed)
     return rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=B).astype(np.float64)
@@ -176,17 +142,6 @@ def alpha_replicates(do_per_unit: np.ndarray, m: np.ndarray, S: np.ndarray,
     -------
     numpy.ndarray
         (B,); NaN where D_e* = 0.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.distance.sums import UnitSums
-    >>> diag = np.array([[2.0] * 3, [0.0] * 3, [2.0] * 3])  # within-unit sums, 3 units
-    >>> S = np.array([[2.0, 36.0, 1.0], [36.0, 0.0, 36.0], [1.0, 36.0, 2.0]])
-    >>> sums = UnitSums(diag, np.zeros((3, 3)), np.full(3, 2.0), S=np.stack([S] * 3))
-    >>> W = np.array([[1.0, 1.0, 1.0], [3.0, 0.0, 0.0]])  # the sample itself; unit 0 thrice
-    >>> alpha_replicates(sums.diag[:, 0] / 1.0, sums.m, S, W).round(4).tolist()
-    [0.8667, -0.6667]
     """
     nstar = W @ m
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -216,17 +171,6 @@ def bootstrap_alpha(sums: UnitSums, W: np.ndarray,
     ------
     ValueError
         ``sums.S`` is None.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.distance.sums import UnitSums
-    >>> diag = np.array([[2.0] * 3, [0.0] * 3, [2.0] * 3])  # within-unit sums, 3 units
-    >>> S = np.array([[2.0, 36.0, 1.0], [36.0, 0.0, 36.0], [1.0, 36.0, 2.0]])
-    >>> sums = UnitSums(diag, np.zeros((3, 3)), np.full(3, 2.0), S=np.stack([S] * 3))
-    >>> reps = bootstrap_alpha(sums, np.ones((1, 3)), ["plain"])
-    >>> round(float(reps["alpha_plain"][0]), 4)
-    0.8667
     """
     if sums.S is None:
         raise ValueError("the bootstrap needs the unit x unit sums (keep_unit_matrix=True)")
@@ -255,14 +199,6 @@ def bootstrap_ratios(correct: Dict[str, np.ndarray], total: np.ndarray,
     -------
     dict of str to numpy.ndarray
         Per metric, (B,) ratios (fractions).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> W = np.array([[1.0, 1.0], [2.0, 0.0]])
-    >>> r = bootstrap_ratios({"LAS_full": np.array([2.0, 3.0])}, np.array([3.0, 3.0]), W)
-    >>> r["LAS_full"].tolist()
-    [0.8333333333333334, 0.6666666666666666]
     """
     tot = W @ total
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -292,24 +228,6 @@ def bootstrap(sums: UnitSums, B: int = 1000, seed: int = 0, level: float = 0.95,
         Per-unit credited words per metric (`Counts.unit_arrays`).
     total : numpy.ndarray, optional
         Per-unit words.
-
-    Returns
-    -------
-    BootstrapResult
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.distance.sums import UnitSums
-    >>> diag = np.array([[2.0] * 3, [0.0] * 3, [2.0] * 3])  # within-unit sums, 3 units
-    >>> S = np.array([[2.0, 36.0, 1.0], [36.0, 0.0, 36.0], [1.0, 36.0, 2.0]])
-    >>> sums = UnitSums(diag, np.zeros((3, 3)), np.full(3, 2.0), S=np.stack([S] * 3))
-    >>> res = bootstrap(sums, B=200, seed=1, variants=["plain"])
-    >>> res.replicates["alpha_plain"].shape, res.level
-    ((200,), 0.95)
-    >>> lo, hi = res.ci("alpha_plain")
-    >>> bool(lo <= 0.8667 <= hi)
-    True
     """
     W = resample_weights(sums.m.shape[0], B, seed)
     reps = bootstrap_alpha(sums, W, variants)

@@ -117,13 +117,6 @@ def observed_agreement(table: np.ndarray) -> float:
     -------
     float
         The share of items on the diagonal, a fraction; NaN for an empty table.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> t = np.array([[20, 5], [10, 15]])  # rows: annotator a, columns: b
-    >>> observed_agreement(t)
-    0.7
     """
     t = np.asarray(table, dtype=np.float64)
     n = t.sum()
@@ -144,13 +137,6 @@ def cohen_kappa(table: np.ndarray) -> float:
     -------
     float
         NaN when P_e = 1 (no variation) or the table is empty.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> t = np.array([[20, 5], [10, 15]])  # rows: annotator a, columns: b
-    >>> round(cohen_kappa(t), 4)  # P_o 0.7, P_e 0.5
-    0.4
     """
     t = np.asarray(table, dtype=np.float64)
     return _cohen(t.sum(), np.trace(t), t.sum(1), t.sum(0))
@@ -170,13 +156,6 @@ def scott_pi(table: np.ndarray) -> float:
     -------
     float
         NaN when P_e = 1 or the table is empty.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> t = np.array([[20, 5], [10, 15]])  # rows: annotator a, columns: b
-    >>> round(scott_pi(t), 4)
-    0.3939
     """
     t = np.asarray(table, dtype=np.float64)
     return _scott(t.sum(), np.trace(t), t.sum(1), t.sum(0))
@@ -194,13 +173,6 @@ def specific_agreement(table: np.ndarray) -> np.ndarray:
     -------
     numpy.ndarray
         (K,) fractions; NaN for unused categories.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> t = np.array([[20, 5], [10, 15]])  # rows: annotator a, columns: b
-    >>> specific_agreement(t).round(4).tolist()
-    [0.7273, 0.6667]
     """
     t = np.asarray(table, dtype=np.float64)
     return _specific(np.diag(t), t.sum(1), t.sum(0))
@@ -227,13 +199,6 @@ def fleiss_kappa(counts: np.ndarray) -> float:
     ------
     ValueError
         Items with different numbers of ratings, or fewer than two.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> counts = np.array([[3, 0], [2, 1], [0, 3], [1, 2]])  # 4 items, 3 annotators
-    >>> round(fleiss_kappa(counts), 4)
-    0.3333
     """
     c = np.asarray(counts, dtype=np.float64)
     if c.size == 0:
@@ -266,16 +231,6 @@ def davies_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None) -
     -------
     float
         NaN with no items, fewer than two annotators, or P_e = 1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> codes = np.array([[0, 0, 0], [0, 0, 1], [1, 1, 1], [0, 1, 1]])
-    >>> round(davies_fleiss_kappa(codes), 4)
-    0.3846
-    >>> two = codes[:, :2]
-    >>> round(davies_fleiss_kappa(two), 4) == round(cohen_kappa([[2, 1], [0, 1]]), 4)
-    True
     """
     x = np.asarray(codes, dtype=np.int64)
     N, m = x.shape
@@ -310,13 +265,6 @@ def coincidences(codes: np.ndarray, n_categories: int) -> np.ndarray:
     See Also
     --------
     alpha_from_coincidences
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> codes = np.array([[0, 0, -1], [0, 1, 1], [1, -1, -1]])
-    >>> coincidences(codes, 2).tolist()
-    [[2.0, 1.0], [1.0, 1.0]]
     """
     x = np.asarray(codes, dtype=np.int64)
     K = n_categories
@@ -355,13 +303,6 @@ def alpha_from_coincidences(o: np.ndarray) -> float:
     -------
     float
         NaN if undefined (fewer than two values, or a single category).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> codes = np.array([[0, 0, -1], [0, 1, 1], [1, -1, -1]])
-    >>> round(alpha_from_coincidences(coincidences(codes, 2)), 4)
-    0.3333
     """
     o = np.asarray(o, dtype=np.float64)
     return _alpha_nominal(o.sum(1), o.sum() - np.trace(o))
@@ -385,12 +326,6 @@ def nominal_alpha(codes: np.ndarray, n_categories: Optional[int] = None) -> floa
     See Also
     --------
     synagree.stats.krippendorff.krippendorff_alpha : the same from values.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> round(nominal_alpha(np.array([[0, 0, -1], [0, 1, 1], [1, -1, -1]])), 4)
-    0.3333
     """
     x = np.asarray(codes, dtype=np.int64)
     K = int(n_categories if n_categories is not None else max(int(x.max()) + 1, 1))
@@ -441,22 +376,6 @@ class ItemData:
         Units left out because their annotations differ in word count.
     positions : list of int, optional
         Per unit: its index in ``corpus.units``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
-    ...     document=["d1", "d2"])
-    >>> data = items_from_corpus(corpus, "head")
-    >>> data.categories, data.codes.tolist()
-    (['+1', 'root', '-1'], [[0, 0], [1, 1], [2, 2], [1, 1], [2, 2]])
-    >>> data.subset_units(np.array([False, True])).units
-    ['2']
     """
 
     layer: str
@@ -503,31 +422,12 @@ def items_from_corpus(corpus, layer: str) -> ItemData:
         One of `LAYERS`: ``deprel``, ``head``, ``upos``, ``xpos``, ``feats``,
         ``head+deprel``.
 
-    Returns
-    -------
-    ItemData
-
     Raises
     ------
     ValueError
         Unknown layer.
     InputError
         A phrase-structure corpus (``not-dependency``).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
-    ...     document=["d1", "d2"])
-    >>> data = items_from_corpus(corpus, "deprel")
-    >>> data.categories, data.units, data.documents
-    (['nsubj', 'root', 'obj', 'iobj', 'nmod'], ['1', '2'], ['d1', 'd2'])
-    >>> items_from_corpus(corpus, "head+deprel").categories[:2]
-    ['+1/nsubj', 'root/root']
     """
     if layer not in LAYERS:
         raise ValueError(f"unknown layer {layer!r}; expected one of {', '.join(LAYERS)}")
@@ -588,16 +488,6 @@ def layer_note(data: ItemData, keep: bool) -> Optional[str]:
     """The note for a token layer that carries no categories to agree on (see
     `not_categories`), left out or (``keep``: asked for by name) kept; None
     for an ordinary layer.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> data = ItemData("feats", ["a", "b"], ["_"], np.zeros((3, 2), int), np.zeros(3, int),
-    ...                 ["s1"], ["d"])
-    >>> print(layer_note(data, keep=False)[:58])
-    layer feats (column FEATS): no word has a value (every one
-    >>> layer_note(data, keep=False).endswith("; left out (name the layer in --layers to keep it)")
-    True
     """
     why = not_categories(data)
     if why is None:
@@ -611,14 +501,6 @@ def layer_note(data: ItemData, keep: bool) -> Optional[str]:
 def not_categories(data: ItemData) -> Optional[str]:
     """Why a token layer has no categories to agree on, or None: its values look
     like ids or numbers (`id_like`), or no word has one (every value ``_``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> data = ItemData("xpos", ["a", "b"], ["_", "NN"], np.zeros((3, 2), int),
-    ...                 np.zeros(3, int), ["s1"], ["d"])
-    >>> not_categories(data)
-    "layer xpos (column XPOS (CoNLL-X POSTAG)): no word has a value (every one is '_')"
     """
     why = id_like(data)
     if why is not None:
@@ -642,28 +524,10 @@ def id_like(data: ItemData) -> Optional[str]:
     numbers or short ids (``12``, ``-0.5``, ``w12``, ``s3-4``).  ``head`` and
     ``head+deprel`` never do: their categories are head offsets by design.
 
-    Parameters
-    ----------
-    data : ItemData
-
     Returns
     -------
     str or None
         The reason, naming the layer's column.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> ids = [str(i) for i in range(1, 31)]
-    >>> data = ItemData("xpos", ["a", "b"], ids, np.repeat(np.arange(30), 2).reshape(30, 2),
-    ...                 np.zeros(30, int), ["s1"], ["d"])
-    >>> print(id_like(data)[:72])
-    layer xpos (column XPOS (CoNLL-X POSTAG)): 30 distinct values over 30 wo
-    >>> id_like(data).endswith("(such as '1', '2', '3'): they look like ids, not categories")
-    True
-    >>> data.layer = "head"
-    >>> id_like(data) is None
-    True
     """
     if data.layer in ("head", "head+deprel"):
         return None
@@ -705,12 +569,6 @@ def pair_table(codes: np.ndarray, a: int, b: int, K: int) -> np.ndarray:
     -------
     numpy.ndarray
         int64 (K, K).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> pair_table(np.array([[0, 0], [0, 1], [1, 1], [1, -1]]), 0, 1, 2).tolist()
-    [[1, 1], [0, 1]]
     """
     return Contingency.from_codes(codes, a, b, K).dense()
 
@@ -727,15 +585,6 @@ class Contingency:
         int64 cell coordinates (rows: annotator a, columns: b).
     counts : numpy.ndarray
         int64 counts of the cells.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> c = Contingency.from_dense(np.array([[20, 5], [10, 15]]))
-    >>> c.total, c.agree, c.observed(), round(c.kappa(), 4), round(c.pi(), 4)
-    (50, 35, 0.7, 0.4, 0.3939)
-    >>> (c + c).dense().tolist(), c.cells()[:2]
-    ([[40, 10], [20, 30]], [[0, 0, 20], [0, 1, 5]])
     """
 
     K: int
@@ -859,13 +708,6 @@ class PairCounts:
     a, b : str
         The annotators (rows: ``a``, columns: ``b``).
     contingency : Contingency
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> p = PairCounts("ann1", "ann2", Contingency.from_dense(np.array([[3, 1], [0, 4]])))
-    >>> p.items, p.coefficients()["observed"], p.table.tolist()
-    (8, 0.875, [[3, 1], [0, 4]])
     """
     a: str
     b: str
@@ -922,23 +764,6 @@ class LayerAgreement:
         Σ_{c≠k} o_ck, the off-diagonal coincidences.
     by_document : dict of str to LayerAgreement
         The same per document.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
-    ...     document=["d1", "d2"])
-    >>> la = layer_agreement(items_from_corpus(corpus, "deprel"))
-    >>> la.items, la.observed(), round(la.fleiss(), 4), round(la.alpha(), 4)
-    (5, 0.6, 0.4595, 0.5135)
-    >>> la.specific()
-    {'nsubj': 1.0, 'root': 1.0, 'obj': 0.0, 'iobj': 0.0, 'nmod': 0.0}
-    >>> sorted(la.by_document), la.by_document["d2"].observed()
-    (['d1', 'd2'], 0.5)
     """
 
     layer: str
@@ -1113,23 +938,6 @@ def layer_agreement(data: ItemData, by_document: bool = True) -> LayerAgreement:
     data : ItemData
     by_document : bool
         Also fill `LayerAgreement.by_document`.
-
-    Returns
-    -------
-    LayerAgreement
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
-    ...     document=["d1", "d2"])
-    >>> la = layer_agreement(items_from_corpus(corpus, "head"), by_document=False)
-    >>> la.observed(), la.by_document
-    (1.0, {})
     """
     la = _layer_counts(data)
     if by_document:
@@ -1153,29 +961,12 @@ def categorical_agreement(corpus, layers: Sequence[str] = DEFAULT_LAYERS,
     by_document : bool
         Also per document.
 
-    Returns
-    -------
-    dict of str to LayerAgreement
-
     Raises
     ------
     InputError
         A phrase-structure corpus.
     ValueError
         Unknown layer.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
-    ...     document=["d1", "d2"])
-    >>> res = categorical_agreement(corpus, ["deprel", "head+deprel"])
-    >>> {k: v.observed() for k, v in res.items()}
-    {'deprel': 0.6, 'head+deprel': 0.6}
     """
     return {layer: layer_agreement(items_from_corpus(corpus, layer), by_document)
             for layer in layers}
@@ -1208,19 +999,6 @@ class UnitSums:
         U × K: Σ_items n_ik (items with ≥ 2 values).
     m : int
         Annotators.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
-    ...     document=["d1", "d2"])
-    >>> s = unit_sums(items_from_corpus(corpus, "deprel"))
-    >>> s.n_units, s.pair_items.ravel().tolist(), s.pair_agree.ravel().tolist()
-    (2, [3.0, 2.0], [2.0, 1.0])
     """
 
     pair_items: np.ndarray  # U × P items both present, per pair
@@ -1240,28 +1018,7 @@ class UnitSums:
 
 
 def unit_sums(data: ItemData) -> UnitSums:
-    """The per-unit sums of a layer's items (see `UnitSums`).
-
-    Parameters
-    ----------
-    data : ItemData
-
-    Returns
-    -------
-    UnitSums
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
-    ...     document=["d1", "d2"])
-    >>> unit_sums(items_from_corpus(corpus, "head")).complete_items.tolist()
-    [3.0, 2.0]
-    """
+    """The per-unit sums of a layer's items (see `UnitSums`)."""
     codes = data.codes
     U = len(data.units)
     K = data.n_categories
@@ -1308,20 +1065,6 @@ def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
     -------
     dict of str to numpy.ndarray
         ``observed``, ``kappa``, ``pi``, ``alpha``, each (B,).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
-    ...     document=["d1", "d2"])
-    >>> s = unit_sums(items_from_corpus(corpus, "deprel"))
-    >>> c = coefficients_from_sums(s, [[1, 1], [2, 0]])
-    >>> c["observed"].round(4).tolist()  # the sample; unit 1 twice
-    [0.6, 0.6667]
     """
     w = np.atleast_2d(np.asarray(w, dtype=np.float64))
     m = s.m
@@ -1349,23 +1092,10 @@ def multinomial_weights(rng: np.random.Generator, n_units: int, B: int) -> np.nd
     The draw of `synagree.stats.bootstrap.resample_weights`, taken from
     ``rng``.
 
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-    n_units : int
-    B : int
-
     Returns
     -------
     numpy.ndarray
         float64 (B, n_units); (B, 0) when there are no units.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> w = multinomial_weights(np.random.default_rng(0), 5, 4)
-    >>> w.shape, w.sum(axis=1).tolist(), multinomial_weights(None, 0, 2).shape
-    ((4, 5), [5.0, 5.0, 5.0, 5.0], (2, 0))
     """
     if n_units == 0:
         return np.zeros((B, 0))
@@ -1396,21 +1126,6 @@ def bootstrap(data: ItemData, B: int = 1000, seed: int = 0, confidence: float = 
     dict of str to dict
         ``{coefficient: {"estimate", "low", "high", "se", "replicates"}}`` for
         ``observed``, ``kappa``, ``pi``, ``alpha``.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1], "root obj")],
-    ...      "b": [s([2, 0, 2], "nsubj root iobj"), s([0, 1], "root nmod")]},
-    ...     document=["d1", "d2"])
-    >>> ci = bootstrap(items_from_corpus(corpus, "deprel"), B=50, seed=3)
-    >>> ci["observed"]["estimate"], ci["observed"]["replicates"].shape
-    (0.6, (50,))
-    >>> bool(ci["observed"]["low"] <= 0.6 <= ci["observed"]["high"])
-    True
     """
     s = unit_sums(data)
     if weights is None:

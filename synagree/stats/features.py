@@ -77,20 +77,6 @@ def parse_feats(text: str, log: Optional[ProblemLog] = None, file: str = "<input
     dict of str to str
         The readable features (malformed elements are left out); a
         multi-valued feature's values sorted and joined by ``,``.
-
-    Examples
-    --------
-    >>> parse_feats("Case=Nom|Number=Sing")
-    {'Case': 'Nom', 'Number': 'Sing'}
-    >>> log = ProblemLog()
-    >>> parse_feats("PronType=Rel,Int|Number=Plur", log, "a.conllu", 4)
-    {'PronType': 'Int,Rel', 'Number': 'Plur'}
-    >>> print(log.problems[0])  # doctest: +ELLIPSIS
-    a.conllu:4: warning: FEATS 'PronType=Rel,Int|Number=Plur' is not in UD order ...
-    >>> parse_feats("appell|mask", log, "a.conllu", 5), log.errors[0].kind
-    ({}, 'bad-feats')
-    >>> parse_feats("_")
-    {}
     """
     text = text.strip()
     if text in ("", ABSENT):
@@ -134,40 +120,12 @@ def parse_feats(text: str, log: Optional[ProblemLog] = None, file: str = "<input
 
 
 def feature_layer(feature: str) -> str:
-    """The layer name of one feature, ``feats:NAME``.
-
-    Parameters
-    ----------
-    feature : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> feature_layer("Case")
-    'feats:Case'
-    """
+    """The layer name of one feature, ``feats:NAME``."""
     return FEATURE_PREFIX + feature
 
 
 def feature_of_layer(layer: str) -> Optional[str]:
-    """The feature a layer name ``feats:NAME`` stands for; None for other layers.
-
-    Parameters
-    ----------
-    layer : str
-
-    Returns
-    -------
-    str or None
-
-    Examples
-    --------
-    >>> feature_of_layer("feats:Number[psor]"), feature_of_layer("feats")
-    ('Number[psor]', None)
-    """
+    """The feature a layer name ``feats:NAME`` stands for; None for other layers."""
     if layer.startswith(FEATURE_PREFIX) and len(layer) > len(FEATURE_PREFIX):
         return layer[len(FEATURE_PREFIX):]
     return None
@@ -187,14 +145,6 @@ def check_feats(values: Iterable[Tuple[str, Optional[int], str]],
     -------
     list of dict of str to str
         `parse_feats` of each value.
-
-    Examples
-    --------
-    >>> log = ProblemLog()
-    >>> check_feats([("g.conllu", 1, "Case=Nom"), ("g.conllu", 2, "Case")], log)
-    [{'Case': 'Nom'}, {}]
-    >>> [(p.line, p.kind) for p in log]
-    [(2, 'bad-feats')]
     """
     cache: Dict[str, Dict[str, str]] = {}
     out = []
@@ -224,16 +174,6 @@ class CorpusFeatures:
         annotations read.
     warnings : list of Problem
         ``unsorted-feats`` warnings.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads([2, 0], "nsubj root", ["I", "ran"], file="a",
-    ...                            feats=["Case=Nom|Number=Sing", "Tense=Past"])
-    >>> cf = corpus_features(Corpus.from_annotations({"a": [s], "b": [s]}))
-    >>> cf.features(), cf.values(s, "Case")
-    (['Case', 'Number', 'Tense'], ['Nom', '_'])
     """
 
     by_sentence: Dict[int, List[Dict[str, str]]]
@@ -258,26 +198,11 @@ def corpus_features(corpus, strict: bool = False) -> CorpusFeatures:
     strict : bool
         ``unsorted-feats`` warnings become errors.
 
-    Returns
-    -------
-    CorpusFeatures
-
     Raises
     ------
     InputError
         ``bad-feats`` (every one, with file and line), or ``unsorted-feats``
         under ``strict``.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads([0], ["root"], ["I"], file="a.conllu", feats=["Case"],
-    ...                            word_lines=[3])
-    >>> corpus_features(Corpus.from_annotations({"a": [s], "b": [s]}))
-    Traceback (most recent call last):
-    ...
-    synagree.base.problems.InputError: a.conllu:3: error: FEATS 'Case' cannot be split ...
     """
     log = ProblemLog(strict=strict)
     by_sentence: Dict[int, List[Dict[str, str]]] = {}
@@ -325,20 +250,6 @@ def feature_items(corpus, feature: str, items: str = "all",
         Unknown ``items``.
     InputError
         Malformed FEATS (when ``split`` is not given).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> def s(feats):
-    ...     return DepSentence.from_heads([0, 1, 1], "root dep dep", feats=feats)
-    >>> c = Corpus.from_annotations({"a": [s(["Case=Nom", "_", "Case=Acc"])],
-    ...                              "b": [s(["Case=Nom", "_", "_"])]})
-    >>> d = feature_items(c, "Case")
-    >>> d.layer, d.categories, d.codes.tolist()
-    ('feats:Case', ['Nom', '_', 'Acc'], [[0, 0], [1, 1], [2, 1]])
-    >>> feature_items(c, "Case", "present").codes.tolist()
-    [[0, 0], [2, 1]]
     """
     if items not in FEATURE_ITEMS:
         raise ValueError(f"unknown items {items!r}; expected one of {', '.join(FEATURE_ITEMS)}")
@@ -377,19 +288,6 @@ def layer_items(corpus, layer: str, items: str = "all",
     items : {"all", "present"}
         For feature layers (see `feature_items`).
     split : CorpusFeatures, optional
-
-    Returns
-    -------
-    ItemData
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> s = DepSentence.from_heads([0], ["root"], feats=["Case=Nom"])
-    >>> c = Corpus.from_annotations({"a": [s], "b": [s]})
-    >>> layer_items(c, "feats:Case").categories, layer_items(c, "feats").categories
-    (['Nom'], ['Case=Nom'])
     """
     feature = feature_of_layer(layer)
     if feature is None:
@@ -422,18 +320,6 @@ class PerFeature:
         The items of each feature (for the bootstrap).
     warnings : list of Problem
         ``unsorted-feats`` warnings.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> def s(feats):
-    ...     return DepSentence.from_heads([0, 1], "root dep", feats=feats)
-    >>> c = Corpus.from_annotations({"a": [s(["Case=Nom", "Number=Sing"])],
-    ...                              "b": [s(["Case=Acc", "Number=Sing"])]})
-    >>> pf = per_feature_agreement(c)
-    >>> list(pf.features), pf.given, pf.to_dict()["features"]["Case"]["observed"]
-    (['Case', 'Number'], {'Case': 2, 'Number': 2}, 0.5)
     """
 
     items: str
@@ -485,20 +371,6 @@ def per_feature_agreement(corpus, features: Optional[Sequence[str]] = None,
     ------
     InputError
         Malformed FEATS (``bad-feats``), every one with file and line.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> def s(feats):
-    ...     return DepSentence.from_heads([0, 1, 1, 1], "root dep dep dep", feats=feats)
-    >>> c = Corpus.from_annotations({"a": [s(["Case=Nom", "Case=Acc", "_", "_"])],
-    ...                              "b": [s(["Case=Nom", "_", "_", "_"])]})
-    >>> la = per_feature_agreement(c).features["Case"]
-    >>> la.observed(), round(la.davies_fleiss(), 4)  # κ = (12/16 − 7/16) / (9/16)
-    (0.75, 0.5556)
-    >>> per_feature_agreement(c, items="present").features["Case"].observed()
-    0.5
     """
     if items not in FEATURE_ITEMS:
         raise InputError.single("<command line>", None, "usage",

@@ -83,14 +83,7 @@ _CORRECT, _PARTIAL, _MISMATCH, _WRONG = 3, 2, 1, 0
 
 @dataclass(frozen=True)
 class SpanAnnotation:
-    """A labelled half-open span ``[start, end)`` (token or character offsets).
-
-    Examples
-    --------
-    >>> a, b = SpanAnnotation(0, 3, "NP"), SpanAnnotation(2, 4, "VP")
-    >>> a.overlaps(b), a.coextensive(b)
-    (True, False)
-    """
+    """A labelled half-open span ``[start, end)`` (token or character offsets)."""
 
     start: int
     end: int
@@ -123,14 +116,6 @@ class DiffCounts:
     correct, partial, missing, spurious : int
     keys, responses : int
         K and R (every key and response, whatever became of it).
-
-    Examples
-    --------
-    >>> d = DiffCounts(3, 1, 1, 2, keys=5, responses=6)
-    >>> d.recall("strict"), d.recall("lenient"), round(d.f1("average"), 6)
-    (0.6, 0.8, 0.636364)
-    >>> (d + d).keys
-    10
     """
 
     correct: int = 0
@@ -271,24 +256,10 @@ def annotation_diff(keys: Iterable[SpanAnnotation], responses: Iterable[SpanAnno
         Each label its own annotation type (counts summed over labels), the
         label a significant feature of one type, or spans only.
 
-    Returns
-    -------
-    DiffCounts
-
     Raises
     ------
     ValueError
         An unknown ``labels``.
-
-    Examples
-    --------
-    >>> k = [SpanAnnotation(0, 1, "NOUN"), SpanAnnotation(1, 2, "VERB")]
-    >>> r = [SpanAnnotation(0, 1, "NOUN"), SpanAnnotation(1, 2, "NOUN")]
-    >>> d = annotation_diff(k, r, "feature")
-    >>> d.correct, d.missing, d.spurious, d.f1("strict")
-    (1, 1, 1, 0.5)
-    >>> annotation_diff(k, r, "none").correct
-    2
     """
     keys, responses = list(keys), list(responses)
     if labels == "type":
@@ -319,12 +290,6 @@ class BDMCounts:
         Keys / responses with no pair of positive score.
     matches : int
         Pairs with a positive score (GATE's ``BDMn``).
-
-    Examples
-    --------
-    >>> b = BDMCounts(correct=1.5, partial=0.0, missing=1, spurious=1, matches=2)
-    >>> b.precision(), b.recall(), b.f1()
-    (0.5, 0.5, 0.5)
     """
 
     correct: float = 0.0
@@ -378,18 +343,6 @@ def bdm_diff(keys: Iterable[SpanAnnotation], responses: Iterable[SpanAnnotation]
     score : callable
         ``score(key label, response label)``: the BDM (negative scores count
         as 0, as in GATE).
-
-    Returns
-    -------
-    BDMCounts
-
-    Examples
-    --------
-    >>> k = [SpanAnnotation(0, 1, "NN"), SpanAnnotation(1, 2, "VB")]
-    >>> r = [SpanAnnotation(0, 1, "NNS"), SpanAnnotation(1, 2, "JJ")]
-    >>> b = bdm_diff(k, r, lambda a, b: {"NN": {"NNS": 0.5}}.get(a, {}).get(b, 0.0))
-    >>> b.correct, b.matches, b.missing, b.spurious, b.precision()
-    (0.5, 1, 1, 1, 0.25)
     """
     keys, responses = list(keys), list(responses)
     out = BDMCounts()

@@ -169,12 +169,6 @@ HierarchySpec = Union[str, "os.PathLike[str]", Hierarchy, Buffer, IO[str], IO[by
 def hierarchy_input(spec: HierarchySpec) -> HierarchySpec:
     r"""``spec`` with a stream read into a `synagree.io.sources.Buffer` (once, so that the
     hierarchy can be loaded again); anything else as it is.
-
-    Examples
-    --------
-    >>> import io
-    >>> hierarchy_input("ud"), hierarchy_input(io.StringIO("NOUN\n  NN\n")).name
-    ('ud', '<hierarchy>')
     """
     return as_input(spec, "<hierarchy>") if is_stream(spec) else spec
 
@@ -244,26 +238,11 @@ def load_hierarchy(spec: HierarchySpec, labels: Iterable[str] = (),
         ``ud`` only: plain use of a relation with subtypes is its own leaf
         (`Hierarchy.from_ud`).
 
-    Returns
-    -------
-    Hierarchy
-
     Raises
     ------
     InputError
         ``plain_as_leaf`` with another hierarchy, an empty spec, a missing file
         (``hierarchy-not-found``) or a bad file.
-
-    Examples
-    --------
-    >>> h = load_hierarchy("ud", ["nsubj:pass", "obj", ""])
-    >>> sorted(h.tags), h.parent("nsubj:pass")
-    (['nsubj', 'nsubj:pass', 'obj'], 'nsubj')
-    >>> try:
-    ...     load_hierarchy("no/such/file.txt")
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind)
-    hierarchy-not-found
     """
     labels = [lab for lab in dict.fromkeys(labels) if lab]
     if isinstance(spec, Hierarchy):
@@ -306,19 +285,6 @@ def load_hierarchy_noting_added(spec: HierarchySpec, labels: Iterable[str] = (),
     ----------
     spec, labels, plain_as_leaf
         As for `load_hierarchy`.
-
-    Returns
-    -------
-    hierarchy : Hierarchy
-    added : list of str
-
-    Examples
-    --------
-    >>> from synagree.trees.hierarchy import Hierarchy
-    >>> h0 = Hierarchy.from_edges({"NN": "N", "NNS": "N"})
-    >>> h, added = load_hierarchy_noting_added(h0, ["NN", "VB", "JJ"])
-    >>> added, h.credit("NN", "N")
-    (['VB', 'JJ'], 0.5)
     """
     before = len(spec.added_tags) if isinstance(spec, Hierarchy) else 0
     h = load_hierarchy(spec, labels, plain_as_leaf=plain_as_leaf)
@@ -328,21 +294,11 @@ def load_hierarchy_noting_added(spec: HierarchySpec, labels: Iterable[str] = (),
 def describe_hierarchy(spec: HierarchySpec, plain_as_leaf: bool = False) -> str:
     """How a hierarchy spec is named in reports.
 
-    Parameters
-    ----------
-    spec : str, path-like or Hierarchy
-    plain_as_leaf : bool
-
     Returns
     -------
     str
         ``"ud"``, ``"ud (plain as leaf)"``, ``"msd"``, ``"flat"``,
         ``"file PATH"`` or ``"custom"`` (a `Hierarchy` object).
-
-    Examples
-    --------
-    >>> describe_hierarchy("ud", True), describe_hierarchy("tags.txt")
-    ('ud (plain as leaf)', 'file tags.txt')
     """
     if isinstance(spec, Hierarchy):
         return "custom"
@@ -382,21 +338,10 @@ def label_credit_fn(h: Hierarchy, mode: str = AGREE_MODE) -> Callable[[str, str]
         agreement Σ_l P(l|a) P(l|b); ``credit``: credit with ``a`` as gold (see
         the module docstring and docs/method.md §9.6).
 
-    Returns
-    -------
-    callable
-
     Raises
     ------
     ValueError
         Unknown mode.
-
-    Examples
-    --------
-    >>> from synagree.trees.hierarchy import Hierarchy
-    >>> h = Hierarchy.from_ud(["nsubj", "nsubj:pass", "nsubj:outer"])
-    >>> [label_credit_fn(h, m)("nsubj", "nsubj:pass") for m in ("mutual", "agreement", "credit")]
-    [0.75, 0.5, 1.0]
     """
     if mode not in MODES:
         raise ValueError(f"unknown label-credit mode {mode!r}; expected one of {MODES}")
@@ -440,27 +385,6 @@ def hierarchical_tree_alpha(annotation_lists: Sequence[Sequence[object]], h: Hie
         docs/method.md §15.4).
     executor : callable, optional
         Runs the tiles elsewhere (Dask, `synagree.distance.dask_exec`).
-
-    Returns
-    -------
-    TreeAlpha
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> def s(rels):
-    ...     return DepSentence.from_heads([2, 0, 2], rels)
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s("nsubj root obj"), s("nsubj:outer root obl:tmod")],
-    ...      "b": [s("nsubj:pass root obj"), s("nsubj:outer root obl:npmod")]})
-    >>> from synagree.trees.hierarchy import Hierarchy
-    >>> h = Hierarchy.from_ud(["nsubj:pass", "nsubj:outer", "obl:tmod", "obl:npmod", "obj"])
-    >>> h.label_distance("nsubj", "nsubj:pass"), h.label_distance("obl:tmod", "obl:npmod")
-    (0.5, 1.0)
-    >>> ta = hierarchical_tree_alpha(corpus.annotation_lists(), h, ["plain"])
-    >>> ta.stats["plain"].do_sum  # per unit 2 * TED**2: 2 * 0.25 + 2 * 1.0
-    2.5
     """
     vocab = Vocabulary()
     units = [[build_tree(s, vocab) for s in anns] for anns in annotation_lists]
@@ -629,22 +553,6 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
     ------
     InputError
         Unknown ``label_distance`` or ``mode``, or a bad hierarchy.
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> def s(rels):
-    ...     return DepSentence.from_heads([2, 0, 2], rels)
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s("nsubj root obj"), s("nsubj:outer root obl:tmod")],
-    ...      "b": [s("nsubj:pass root obj"), s("nsubj:outer root obl:npmod")]})
-    >>> m, d = hierarchical_metrics(corpus, "ud")
-    >>> round(m["LA_hier"], 4), d["exact_la"]  # nsubj vs nsubj:pass: credit (1 + 1/2) / 2
-    (0.7917, 0.6666666666666666)
-    >>> m, d = hierarchical_metrics(corpus, "flat")
-    >>> m["LA_hier"] == d["exact_la"], d["hierarchy"]
-    (True, 'flat')
     """
     if label_distance not in LABEL_DISTANCES:
         raise InputError.single("<command line>", None, "usage",
@@ -727,14 +635,7 @@ def hierarchical_metrics(corpus: Corpus, hierarchy_spec: HierarchySpec = "ud",
 
 # ---------------------------------------------------------------- experiments hook
 class ColumnsMetric(Protocol):
-    """A metric function that names the columns it returns (`hier_metric_fn`).
-
-    Examples
-    --------
-    >>> fn = hier_metric_fn("flat", label_distance="exact")
-    >>> fn.__name__, "LA_hier" in fn.columns
-    ('hierarchy', True)
-    """
+    """A metric function that names the columns it returns (`hier_metric_fn`)."""
 
     __name__: str
     columns: Tuple[str, ...]
@@ -781,22 +682,6 @@ def hier_metric_fn(hierarchy: HierarchySpec = "ud", label_distance: str = "hiera
     ------
     InputError
         Bad hierarchy or usage (at once, not at the first call).
-
-    Examples
-    --------
-    >>> from synagree.io.conllu import DepSentence
-    >>> from synagree.io.corpus import Corpus
-    >>> def s(rels):
-    ...     return DepSentence.from_heads([2, 0, 2], rels)
-    >>> corpus = Corpus.from_annotations(
-    ...     {"a": [s("nsubj root obj"), s("nsubj:outer root obl:tmod")],
-    ...      "b": [s("nsubj:pass root obj"), s("nsubj:outer root obl:npmod")]})
-    >>> f = hier_metric_fn("ud", "exact", labels=["nsubj:pass", "nsubj:outer", "obj"])
-    >>> f.columns
-    ('LA_hier', 'LAS_hier', 'kappa_hier', 'scott_pi', 'cohen_kappa')
-    >>> u1 = corpus.units[0]
-    >>> round(f([u1.annotations["a"]], [u1.annotations["b"]])["LA_hier"], 4)  # (3/4 + 1 + 1) / 3
-    0.9167
     """
     if not isinstance(hierarchy, Hierarchy):
         if str(hierarchy) not in HIERARCHY_KEYWORDS or labels is not None:

@@ -93,17 +93,6 @@ def chi2_sf(x: float, df: int) -> float:
         The statistic (NaN gives NaN).
     df : int
         Degrees of freedom; 0 gives 1.0 (a statistic of nothing).
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> round(chi2_sf(3.841458820694124, 1), 6), round(chi2_sf(5.991464547107979, 2), 6)
-    (0.05, 0.05)
-    >>> chi2_sf(0.0, 3), chi2_sf(7.0, 0)
-    (1.0, 1.0)
     """
     if x != x:
         return float("nan")
@@ -127,11 +116,6 @@ def binomial_cdf_half(k: int, n: int) -> float:
     term C(n, k) / 2ⁿ comes from `math.lgamma` and the smaller ones by the
     ratio of neighbouring terms, summed until they no longer count (relative
     error about 1e-10 at n = 100,000).
-
-    Examples
-    --------
-    >>> binomial_cdf_half(0, 3), binomial_cdf_half(1, 3), binomial_cdf_half(3, 3)
-    (0.125, 0.5, 1.0)
     """
     if k < 0:
         return 0.0
@@ -161,11 +145,6 @@ def mcnemar_exact(b: int, c: int) -> float:
     ``p = min(1, 2 · P(X ≤ min(b, c)))`` with X ~ Binomial(b + c, 1/2), as
     ``statsmodels.stats.contingency_tables.mcnemar(table, exact=True)``;
     1.0 when ``b + c = 0`` (nothing to test).
-
-    Examples
-    --------
-    >>> mcnemar_exact(10, 0), mcnemar_exact(3, 3), mcnemar_exact(0, 0)
-    (0.001953125, 1.0, 1.0)
     """
     n = int(b) + int(c)
     if n == 0:
@@ -179,13 +158,6 @@ def holm(pvalues: Sequence[float]) -> List[float]:
     ``p̃_(i) = max_{j ≤ i} min(1, (m − j + 1) p_(j))`` over the p-values in
     ascending order (m of them): reject where ``p̃ < level`` to keep the
     family-wise error rate at ``level``.
-
-    Examples
-    --------
-    >>> holm([0.01, 0.04, 0.03])
-    [0.03, 0.06, 0.06]
-    >>> holm([])
-    []
     """
     m = len(pvalues)
     order = sorted(range(m), key=lambda i: pvalues[i])
@@ -249,23 +221,10 @@ def stuart_maxwell(table: "np.ndarray | Sequence[Sequence[float]]") -> StuartMax
     table : array-like
         Counts, rows: the first annotator's labels, columns: the second's.
 
-    Returns
-    -------
-    StuartMaxwell
-
     Raises
     ------
     ValueError
         A table that is not square, or has negative or non-finite counts.
-
-    Examples
-    --------
-    >>> t = [[20, 10, 0], [2, 30, 1], [0, 1, 15]]
-    >>> sm = stuart_maxwell(t)
-    >>> round(sm.statistic, 4), sm.df, round(sm.p, 4)
-    (5.3333, 2, 0.0695)
-    >>> stuart_maxwell([[5, 0], [0, 7]]).df  # no disagreement: nothing to test
-    0
     """
     t = np.asarray(table, dtype=np.float64)
     if t.ndim != 2 or t.shape[0] != t.shape[1]:
@@ -291,13 +250,7 @@ def stuart_maxwell(table: "np.ndarray | Sequence[Sequence[float]]") -> StuartMax
 
 
 def label_vs_rest(table: np.ndarray, k: int) -> "tuple[int, int, int]":
-    """``(both, first_only, second_only)`` of label ``k`` in a square table.
-
-    Examples
-    --------
-    >>> label_vs_rest(np.array([[3, 2], [5, 1]]), 0)
-    (3, 2, 5)
-    """
+    """``(both, first_only, second_only)`` of label ``k`` in a square table."""
     t = np.asarray(table)
     both = int(t[k, k])
     return both, int(t[k, :].sum()) - both, int(t[:, k].sum()) - both

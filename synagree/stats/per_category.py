@@ -83,22 +83,6 @@ class CategoryTable:
     confusion : dict of (int, int) to list of float
         ``(c_first, c_second)`` (different categories) to
         ``[words, words with the second decision agreeing]``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> t = CategoryTable()
-    >>> lab = lambda *names: [t.code(x) for x in names]
-    >>> t.add_unit(np.array([lab("nsubj", "root", "obj"), lab("nsubj", "root", "iobj")]),
-    ...            np.array([[2, 0, 2], [2, 0, 2]]))
-    >>> t.categories, t.both.tolist()
-    (['nsubj', 'root', 'obj', 'iobj'], [1.0, 1.0, 0.0, 0.0])
-    >>> t.first.tolist(), t.second.tolist()
-    ([1.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 1.0])
-    >>> t.specific("nsubj"), t.specific("obj"), t.confusion
-    (1.0, 0.0, {(2, 3): [1.0, 1.0]})
-    >>> t.alpha("obj"), round(t.alpha_all(), 4)  # 1 - 5·2/10; nominal: 1 - 5·2/26
-    (0.0, 0.6154)
     """
 
     categories: List[str] = field(default_factory=list)
@@ -235,17 +219,6 @@ class BinScores:
     ----------
     counts : dict of str to numpy.ndarray
         Bin to ``[words, las, uas, la]``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> b = BinScores()
-    >>> b.add(["NOUN", "VERB", "NOUN"], np.array([True, True, False]),
-    ...       np.array([True, True, False]), np.array([True, True, True]), 1.0)
-    >>> b.words("NOUN"), b.correct("NOUN", "LAS_full"), b.ratio("NOUN", "LA")
-    (2.0, 1.0, 1.0)
-    >>> b.order()
-    ['NOUN', 'VERB']
     """
 
     counts: Dict[str, np.ndarray] = field(default_factory=dict)

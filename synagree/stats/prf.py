@@ -51,14 +51,6 @@ class LabelCounts:
         Items labelled ``label`` on both sides that count as correct.
     gold, system : int
         Gold / system items labelled ``label``.
-
-    Examples
-    --------
-    >>> c = LabelCounts("obj", correct=3, gold=4, system=6)
-    >>> c.precision, c.recall, c.f1
-    (0.5, 0.75, 0.6)
-    >>> LabelCounts("iobj", 0, 2, 0).precision  # no system item: P = 0 (zero_division=0)
-    0.0
     """
 
     label: str
@@ -103,16 +95,6 @@ class PRF:
         One per label averaged: the union of the gold and the system labels,
         most frequent in gold first.
     notes : list of str
-
-    Examples
-    --------
-    >>> r = prf_from_counts({"a": 2}, {"a": 3, "b": 1}, {"a": 2, "c": 2}, "strict", "exact label")
-    >>> r.labels, r.correct, r.gold, r.system
-    (3, 2, 4, 4)
-    >>> r.micro_precision, r.micro_recall, r.micro_f1
-    (0.5, 0.5, 0.5)
-    >>> r.macro_precision, r.macro_recall, round(r.macro_f1, 6)  # a: P 1, R 2/3, F1 0.8
-    (0.3333333333333333, 0.2222222222222222, 0.266667)
     """
 
     variant: str
@@ -214,14 +196,6 @@ def prf_from_counts(correct: Mapping[str, int], gold: Mapping[str, int],
     ValueError
         A label with more correct items than gold or system items, or a
         negative count.
-
-    Examples
-    --------
-    >>> r = prf_from_counts({"nsubj": 1}, {"nsubj": 2, "obj": 1}, {"nsubj": 1, "iobj": 2})
-    >>> [(c.label, c.precision, c.recall) for c in r.per_label]
-    [('nsubj', 1.0, 0.5), ('obj', 0.0, 0.0), ('iobj', 0.0, 0.0)]
-    >>> round(r.macro_f1, 4), round(r.micro_f1, 4)  # (2/3 + 0 + 0) / 3; 2·1/(3+3)
-    (0.2222, 0.3333)
     """
     seen = {k for k, v in gold.items() if v} | {k for k, v in system.items() if v}
     for k, v in correct.items():
@@ -245,21 +219,6 @@ def prf_from_pairs(pairs: Iterable[Tuple[str, str]], variant: str = "",
     both sides, micro P = micro R = micro F1 = accuracy.  The result equals
     scikit-learn's ``precision_recall_fscore_support(gold, system,
     average="macro", zero_division=0)`` (docs/method.md §17).
-
-    Parameters
-    ----------
-    pairs : iterable of (str, str)
-    variant, match : str
-
-    Returns
-    -------
-    PRF
-
-    Examples
-    --------
-    >>> r = prf_from_pairs([("NOUN", "NOUN"), ("NOUN", "VERB"), ("VERB", "VERB"), ("ADJ", "NOUN")])
-    >>> r.labels, r.micro_f1, round(r.macro_precision, 4), round(r.macro_recall, 4)
-    (3, 0.5, 0.3333, 0.5)
     """
     correct: Counter = Counter()
     gold: Counter = Counter()
@@ -273,20 +232,5 @@ def prf_from_pairs(pairs: Iterable[Tuple[str, str]], variant: str = "",
 
 
 def prf_table(results: Mapping[str, PRF]) -> Dict[str, dict]:
-    """Several variants as JSON-ready data, keyed by variant.
-
-    Parameters
-    ----------
-    results : mapping of str to PRF
-
-    Returns
-    -------
-    dict
-
-    Examples
-    --------
-    >>> d = prf_table({"strict": prf_from_pairs([("a", "a"), ("a", "b")], "strict")})
-    >>> d["strict"]["micro_f1"], d["strict"]["macro_f1"]
-    (0.5, 0.3333333333333333)
-    """
+    """Several variants as JSON-ready data, keyed by variant."""
     return {k: r.as_dict() for k, r in results.items()}

@@ -63,15 +63,6 @@ def text_digest(text: str) -> str:
     ----------
     text : str
         The unit's words joined by single spaces.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> text_digest("Dogs bark")
-    '7c0cacb0ba8ede1b'
     """
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
@@ -106,20 +97,6 @@ class UnitData:
     alphas : dict of str to (numpy.ndarray, numpy.ndarray, float)
         Per α metric (``alpha_plain`` ...): per-unit D_o sums
         Σ_{i≠j} δ²/(m_u − 1), values per unit m_u, and D_e.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.stats.significance import RatioUnits
-    >>> g = np.array([3.0, 2.0])
-    >>> ud = UnitData(["s1", "s2"], [text_digest("a b c"), text_digest("d e")], g,
-    ...               np.array([1.0, 0.0]), {"LAS": RatioUnits(np.array([2.0, 2.0]), g, g)},
-    ...               {"alpha_plain": (np.array([2.0, 0.0]), np.array([2.0, 2.0]), 4.0)})
-    >>> d = ud.to_dict()
-    >>> d["ratios"]["LAS"]["correct"], d["alpha"]["alpha_plain"]["d_e"]
-    ([2, 2], 4.0)
-    >>> UnitData.from_dict(d).ratios["LAS"].value()
-    0.8
     """
 
     ids: List[str]
@@ -188,12 +165,6 @@ class ResultView:
     settings : dict of str to str
     units : UnitData, optional
         None when the stored result has no per-unit data.
-
-    Examples
-    --------
-    >>> v = ResultView("parser", {"LAS": 0.75}, {})
-    >>> v.values["LAS"], v.units is None
-    (0.75, True)
     """
 
     name: str
@@ -221,12 +192,6 @@ class MetricChange:
         Both p-values below 1 − level; None without a test.
     test : str
         How Δ was tested, or why it was not.
-
-    Examples
-    --------
-    >>> c = MetricChange("LAS", 0.8, 0.75, -0.05, (-0.08, -0.02), 0.001, 0.002, True, "paired")
-    >>> c.as_dict()["ci"], c.as_dict()["significant"]
-    ([-0.08, -0.02], True)
     """
 
     metric: str
@@ -258,12 +223,6 @@ class UnitChange:
         Words of the unit.
     counts : dict of str to (float, float)
         Per quantity (``"LAS correct"``, ``"TED"`` ...): (old, new).
-
-    Examples
-    --------
-    >>> u = UnitChange("s3", 4, {"LAS correct": (4, 2), "TED": (0, 2)})
-    >>> u.delta("LAS correct"), u.as_dict()["TED"]
-    (-2, {'old': 0, 'new': 2, 'delta': 2})
     """
 
     id: str
@@ -305,13 +264,6 @@ class Regression:
     notes : list of str
     top : int
         The most sentences listed as worse (and as better).
-
-    Examples
-    --------
-    >>> r = Regression("p2", "p1", [MetricChange("LAS", 0.8, 0.8, 0.0)], [], [], 2, [], [],
-    ...                100, 100, 0, 0.95, ["LAS correct"], [])
-    >>> r.metric("LAS").delta, r.as_dict()["units_matched"]
-    (0.0, 2)
     """
 
     name: str
@@ -364,12 +316,6 @@ class BaselineComparison:
         One per compared system (``compare``) or one (``agree``).
     notes : list of str
         Compatibility notes about the whole file.
-
-    Examples
-    --------
-    >>> bc = BaselineComparison("old.json", "compare", [], ["version 0.1 -> 0.2"])
-    >>> bc.as_dict()["notes"]
-    ['version 0.1 -> 0.2']
     """
 
     baseline: str
@@ -407,13 +353,6 @@ def result_command(doc: object) -> Optional[str]:
     -------
     str or None
         ``"compare"``, ``"agree"``, ``"report"``, ``"tags"``, ``"categorical"``.
-
-    Examples
-    --------
-    >>> result_command({"gold": "g", "gold_sentences": 2, "systems": []})
-    'compare'
-    >>> result_command({"kind": "dependency", "annotator_names": ["a", "b"]}), result_command([])
-    ('agree', None)
     """
     if not isinstance(doc, dict):
         return None
@@ -445,10 +384,6 @@ def load_baseline(path: "str | Path", command: str,
     max_memory : int, optional
         Memory limit of the parsed document (default: `synagree.base.memory`'s).
 
-    Returns
-    -------
-    dict
-
     Raises
     ------
     InputError
@@ -456,25 +391,6 @@ def load_baseline(path: "str | Path", command: str,
         output of another command (``baseline-mismatch``), or a document beyond
         the limits or with a field of the wrong type or range
         (``baseline-invalid``, naming the field).
-
-    Examples
-    --------
-    >>> import json, os, tempfile
-    >>> f = os.path.join(tempfile.mkdtemp(), "old.json")
-    >>> _ = open(f, "w").write(json.dumps({"kind": "dependency", "annotator_names": ["a"]}))
-    >>> load_baseline(f, "agree")["kind"]
-    'dependency'
-    >>> try:
-    ...     load_baseline(f, "compare")
-    ... except InputError as e:
-    ...     print(e.errors[0].kind, "|", e.errors[0].message.split(", not")[0])
-    baseline-mismatch | the baseline is the JSON output of `synagree agree`
-    >>> _ = open(f, "w").write(json.dumps({"kind": "dependency", "annotator_names": 5}))
-    >>> try:
-    ...     load_baseline(f, "agree")
-    ... except InputError as e:
-    ...     print(e.errors[0].kind, "|", e.errors[0].message)
-    baseline-invalid | annotator_names: expected an array, found the number 5
     """
     name = str(path)
     doc = read_json(path, kind="baseline-invalid",
@@ -516,12 +432,6 @@ def settings_check(old: Dict[str, str], new: Dict[str, str], *, baseline: str,
     ------
     InputError
         ``baseline-mismatch``, naming every differing setting that is not a note.
-
-    Examples
-    --------
-    >>> settings_check({"d_e": "exact", "version": "1"}, {"d_e": "exact", "version": "2"},
-    ...                baseline="old.json", note_only=["version"])
-    ['version: 1 in the baseline, 2 now']
     """
     notes, bad = [], []
     for k in list(old) + [k for k in new if k not in old]:
@@ -548,27 +458,12 @@ def match_units(old: UnitData, new: UnitData) -> Tuple[np.ndarray, np.ndarray, L
                                                          List[str]]:
     """Pair the units of two results by id (k-th occurrence) and text digest.
 
-    Parameters
-    ----------
-    old, new : UnitData
-
     Returns
     -------
     (numpy.ndarray, numpy.ndarray, list of str, list of str)
         Positions in ``old`` and in ``new`` of the matched units (in ``new``'s
         order), then the ids of the unmatched units of ``old`` and of ``new``
         (a unit whose text differs counts as unmatched on both sides).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> def ud(ids, texts):
-    ...     z = np.zeros(len(ids))
-    ...     return UnitData(ids, [text_digest(t) for t in texts], z, z)
-    >>> io, inew, only_old, only_new = match_units(ud(["a", "b", "c"], ["x", "y", "z"]),
-    ...                                            ud(["c", "a", "d"], ["z", "x!", "w"]))
-    >>> io.tolist(), inew.tolist(), only_old, only_new
-    ([2], [0], ['a', 'b'], ['a', 'd'])
     """
     def keyed(ud: UnitData) -> Dict[Tuple[str, int], int]:
         seen: Dict[str, int] = {}
@@ -668,32 +563,6 @@ def regression(old: ResultView, new: ResultView, *, B: int = BASELINE_REPLICATES
         The per-unit quantities that rank the sentence lists: a ratio metric
         (its correct count) or ``"ted"``, each with its sign (+1: a rise is
         better, −1: a rise is worse); the first decides, the next break ties.
-
-    Returns
-    -------
-    Regression
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.stats.significance import RatioUnits
-    >>> g = np.full(40, 5.0)
-    >>> def view(correct, ted):
-    ...     ud = UnitData([f"s{i}" for i in range(40)], [text_digest(str(i)) for i in range(40)],
-    ...                   g, np.array(ted, float),
-    ...                   {"LAS": RatioUnits(np.array(correct, float), g, g)})
-    ...     return ResultView("p", {"LAS": float(np.sum(correct)) / 200}, {}, ud)
-    >>> old = view([5] * 40, [0] * 40)
-    >>> new = view([5] * 30 + [3] * 10, [0] * 30 + [2] * 10)
-    >>> r = regression(old, new, B=200, top=2)
-    >>> c = r.metric("LAS")
-    >>> round(c.old, 3), round(c.new, 3), round(c.delta, 3), c.significant
-    (1.0, 0.9, -0.1, True)
-    >>> [(u.id, u.counts["LAS correct"]) for u in r.worse], r.better
-    ([('s30', (5, 3)), ('s31', (5, 3))], [])
-    >>> same = regression(old, old, B=50)
-    >>> same.metric("LAS").delta, same.metric("LAS").p_bootstrap, same.worse
-    (0.0, 1.0, [])
     """
     R = B if R is None else int(R)
     notes: List[str] = []

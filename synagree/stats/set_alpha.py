@@ -35,47 +35,13 @@ AnySet = FrozenSet[Hashable]
 
 
 def jaccard_distance(a: AnySet, b: AnySet) -> float:
-    """1 − |A ∩ B| / |A ∪ B| (0 for two empty sets).
-
-    Parameters
-    ----------
-    a, b : frozenset
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> jaccard_distance(frozenset("ab"), frozenset("bc"))
-    0.6666666666666667
-    >>> jaccard_distance(frozenset(), frozenset())
-    0.0
-    """
+    """1 − |A ∩ B| / |A ∪ B| (0 for two empty sets)."""
     union = len(a | b)
     return 1.0 - len(a & b) / union if union else 0.0
 
 
 def masi_distance(a: AnySet, b: AnySet) -> float:
-    """MASI distance (Passonneau 2006): 1 − Jaccard × monotonicity.
-
-    Parameters
-    ----------
-    a, b : frozenset
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> masi_distance(frozenset("ab"), frozenset("a"))  # subset: 1 - 1/2 * 2/3
-    0.6666666666666667
-    >>> round(masi_distance(frozenset("ab"), frozenset("bc")), 4)  # overlap: 1 - 1/3 * 1/3
-    0.8889
-    >>> masi_distance(frozenset("a"), frozenset("b")), masi_distance(frozenset(), frozenset())
-    (1.0, 0.0)
-    """
+    """MASI distance (Passonneau 2006): 1 − Jaccard × monotonicity."""
     inter, union = len(a & b), len(a | b)
     if not union:
         return 0.0
@@ -115,15 +81,6 @@ def set_alpha(items: Sequence[Sequence[Optional[AnySet]]], distance: str = "masi
     ------
     KeyError
         Unknown distance.
-
-    Examples
-    --------
-    >>> a, b, e = frozenset({"x"}), frozenset({"x", "y"}), frozenset()
-    >>> st = set_alpha([[a, a], [b, a], [e, b], [b, b]], "jaccard")
-    >>> st.do_sum, st.de_sum, st.n
-    (3.0, 26.0, 8)
-    >>> round(st.alpha, 4)
-    0.1923
     """
     d = SET_DISTANCES[distance]
     ids: Dict[AnySet, int] = {}

@@ -81,13 +81,6 @@ class RatioUnits:
     ----------
     correct, gold, system : numpy.ndarray
         (U,) per unit.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> r = RatioUnits(np.array([9.0, 7.0]), np.array([10.0, 8.0]), np.array([10.0, 9.0]))
-    >>> round(r.value(), 4)  # 2 * 16 / (18 + 19)
-    0.8649
     """
 
     correct: np.ndarray
@@ -112,14 +105,6 @@ class AlphaUnits:
         (U,): values per unit.
     S : numpy.ndarray
         (U, U): δ² sums between the values of two units (diagonal: within).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> S = np.array([[2.0, 36.0], [36.0, 0.0]])
-    >>> au = AlphaUnits(np.array([2.0, 0.0]), np.array([2.0, 2.0]), S)
-    >>> au.stats().de_sum, round(au.value(), 4)
-    (74.0, 0.9189)
     """
 
     do: np.ndarray  # (U,) Σ_{i≠j in u} δ² / (m_u − 1)
@@ -154,18 +139,6 @@ def aggregate_alpha(diag: np.ndarray, m: np.ndarray, S: np.ndarray,
         together.  None: every group is a unit.
     n_units : int, optional
         Number of units (default: ``unit_of.max() + 1``).
-
-    Returns
-    -------
-    AlphaUnits
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> S = np.array([[2.0, 4.0, 1.0], [4.0, 0.0, 9.0], [1.0, 9.0, 2.0]])
-    >>> au = aggregate_alpha(np.array([2.0, 0.0, 2.0]), np.full(3, 2.0), S, unit_of=[0, 0, 1])
-    >>> au.do.tolist(), au.m.tolist(), au.S.tolist()
-    ([2.0, 2.0], [4.0, 2.0], [[10.0, 10.0], [10.0, 2.0]])
     """
     do = diag / (m - 1.0)
     if unit_of is None:
@@ -194,17 +167,6 @@ class SystemUnits:
         E.g. ``"LAS"``, ``"UAS"``, ``"CLAS"``.
     alphas : dict of str to AlphaUnits
         E.g. ``"alpha_plain"``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> gold = np.array([10.0, 8.0, 12.0, 9.0])  # words per gold sentence (unit)
-    >>> def system(name, correct):
-    ...     return SystemUnits(name, {"LAS": RatioUnits(np.array(correct), gold, gold)})
-    >>> a = system("A", [9.0, 8.0, 11.0, 8.0])
-    >>> b = system("B", [8.0, 6.0, 10.0, 7.0])
-    >>> a.value("LAS"), a.has("alpha_plain"), a.n_units
-    (0.9230769230769231, False, 4)
     """
 
     name: str
@@ -250,12 +212,6 @@ class PairTest:
         Two-sided paired-bootstrap p-value.
     p_randomisation : float or None
         Two-sided approximate-randomisation p-value.
-
-    Examples
-    --------
-    >>> t = PairTest("A", "B", "LAS", 0.9, 0.8, 0.1, (0.05, 0.15), 0.002, 0.004)
-    >>> t.as_dict()["ci"], t.as_dict()["p_bootstrap"]
-    ([0.05, 0.15], 0.002)
     """
 
     a: str
@@ -298,19 +254,6 @@ class SignificanceResult:
         Interval level, a fraction.
     units : int
     notes : list of str
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> gold = np.array([10.0, 8.0, 12.0, 9.0])  # words per gold sentence (unit)
-    >>> def system(name, correct):
-    ...     return SystemUnits(name, {"LAS": RatioUnits(np.array(correct), gold, gold)})
-    >>> a = system("A", [9.0, 8.0, 11.0, 8.0])
-    >>> b = system("B", [8.0, 6.0, 10.0, 7.0])
-    >>> res = significance([a, b], B=200, seed=0, metrics=["LAS"])
-    >>> t = res.pair("B", "A", "LAS")
-    >>> round(t.diff, 4), t.p_bootstrap < 0.05
-    (0.1282, True)
     """
     systems: List[str]
     metrics: List[str]
@@ -395,31 +338,10 @@ def significance(systems: Sequence[SystemUnits], B: int = 1000, R: Optional[int]
         A metric some system lacks is tested only between the systems that have
         it; metrics no system has are dropped.
 
-    Returns
-    -------
-    SignificanceResult
-
     Raises
     ------
     ValueError
         ``B`` or ``R`` below 1, or systems with different numbers of units.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> gold = np.array([10.0, 8.0, 12.0, 9.0])  # words per gold sentence (unit)
-    >>> def system(name, correct):
-    ...     return SystemUnits(name, {"LAS": RatioUnits(np.array(correct), gold, gold)})
-    >>> a = system("A", [9.0, 8.0, 11.0, 8.0])
-    >>> b = system("B", [8.0, 6.0, 10.0, 7.0])
-    >>> res = significance([a, b], B=500, seed=1, metrics=["LAS"])
-    >>> t = res.pairs[0]
-    >>> (t.a, t.b), round(t.value_a, 4), round(t.value_b, 4)
-    (('A', 'B'), 0.9231, 0.7949)
-    >>> t.p_bootstrap < 0.05, t.p_randomisation < 0.2
-    (True, True)
-    >>> significance([a, a], B=50, metrics=["LAS"]).pairs[0].p_bootstrap  # identical systems
-    1.0
     """
     if B < 1:
         raise ValueError("B must be at least 1")

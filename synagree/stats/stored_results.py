@@ -207,16 +207,6 @@ def check_agree(doc: Any, name: str) -> None:
     ------
     InputError
         ``baseline-invalid``, naming the first field that is wrong.
-
-    Examples
-    --------
-    >>> check_agree({"kind": "dependency", "annotator_names": ["a", "b"], "las": 0.9}, "old.json")
-    >>> try:
-    ...     check_agree({"kind": "dependency", "annotator_names": ["a"], "settings": [1]}, "o")
-    ... except InputError as exc:
-    ...     print(exc.errors[0])  # doctest: +NORMALIZE_WHITESPACE
-    o: error: settings: expected an object or null, found an array of 1 value(s)
-    (baseline-invalid)
     """
     c = _Checker(name)
     c.obj(doc, "the document")
@@ -234,26 +224,10 @@ def check_agree(doc: Any, name: str) -> None:
 def check_compare(doc: Any, name: str) -> None:
     """Check a stored ``synagree compare`` JSON result (the fields `compare --baseline` reads).
 
-    Parameters
-    ----------
-    doc : object
-    name : str
-
     Raises
     ------
     InputError
         ``baseline-invalid``, naming the first field that is wrong.
-
-    Examples
-    --------
-    >>> doc = {"gold": "g.conllu", "gold_sentences": 2, "gold_words": 9,
-    ...        "systems": [{"name": "p", "LAS": 1e308, "counts": {"LAS": {"f1": 0.5}}}]}
-    >>> try:
-    ...     check_compare(doc, "old.json")
-    ... except InputError as exc:
-    ...     print(exc.errors[0].message)  # doctest: +NORMALIZE_WHITESPACE
-    systems[0].LAS: expected a fraction (a number from -1e9 to 1) or null,
-    found the number 1e+308
     """
     c = _Checker(name)
     c.obj(doc, "the document")
@@ -295,21 +269,11 @@ def check_stored(doc: Any, command: str, name: str) -> None:
     """Check a stored JSON result of ``command`` (``agree`` -- a stored report is read as the
     agree result it holds -- or ``compare``).
 
-    Parameters
-    ----------
-    doc : object
-    command : str
-    name : str
-
     Raises
     ------
     InputError
         ``baseline-invalid``.
     KeyError
         Another command.
-
-    Examples
-    --------
-    >>> check_stored({"kind": "phrase", "annotator_names": []}, "agree", "old.json")
     """
     _CHECKS[command](doc, name)

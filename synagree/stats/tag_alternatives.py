@@ -65,15 +65,6 @@ def check_syntax_option(syntax: str, column: Optional[str] = None) -> None:
     ------
     InputError
         ``usage``.
-
-    Examples
-    --------
-    >>> check_syntax_option("alternatives", "xpos")
-    >>> try:
-    ...     check_syntax_option("alternatives", "feats")
-    ... except InputError as exc:
-    ...     print(exc.errors[0].kind)
-    usage
     """
     if syntax not in TAG_SYNTAXES:
         raise InputError.single("<command line>", None, "usage",
@@ -91,14 +82,6 @@ class TagReader:
     Parameters
     ----------
     syntax : {"plain", "alternatives"}
-
-    Examples
-    --------
-    >>> read = TagReader("alternatives")
-    >>> read("NN|NNS"), read("NN"), TagReader("plain")("NN|NNS")
-    (('NN', 'NNS'), 'NN', 'NN|NNS')
-    >>> read.tags(["NN|NNS", "VB=0.5|NN=0.5"])
-    ['NN', 'NNS', 'VB']
     """
 
     def __init__(self, syntax: str = "plain") -> None:
@@ -143,15 +126,6 @@ def check_values(values: Iterable[Value], reader: TagReader, column: str, log: P
     -------
     with_alternatives, with_probabilities : int
         How many values name more than one tag; how many carry probabilities.
-
-    Examples
-    --------
-    >>> log = ProblemLog()
-    >>> check_values([("g.conllu", 1, "NN|NNS"), ("g.conllu", 2, "NN=0.5|VB=0.5"),
-    ...               ("g.conllu", 3, "NN|")], TagReader("alternatives"), "xpos", log, True)
-    (2, 1)
-    >>> [(p.line, p.kind) for p in log.errors]
-    [(2, 'tag-syntax'), (3, 'tag-syntax')]
     """
     alternatives = probabilities = 0
     if reader.syntax == "plain":
@@ -183,19 +157,6 @@ def plain_syntax_note(values: Iterable[str], column: str, option: str = "--tag-s
     column : str
     option : str
         How to turn the syntax on, named in the note.
-
-    Returns
-    -------
-    str or None
-
-    Examples
-    --------
-    >>> plain_syntax_note(["NN|NNS", "VB", "NN|NNS"], "xpos")  # doctest: +NORMALIZE_WHITESPACE
-    "2 xpos value(s) contain '|' or '=' (e.g. 'NN|NNS') and were read as plain tags (no
-    partial credit); give --tag-syntax alternatives to read them as alternatives
-    (docs/method.md §15.1)"
-    >>> plain_syntax_note(["VB"], "xpos") is None
-    True
     """
     seen = [v for v in values if looks_like_alternatives(v)]
     if not seen:
@@ -224,22 +185,6 @@ def gold_credit_fn(h: Hierarchy, reader: TagReader) -> Callable[[str, str], floa
 
     Gold alternatives are disjunctive; the system's alternatives or
     probabilities are its distribution (docs/method.md §15.2).
-
-    Parameters
-    ----------
-    h : Hierarchy
-    reader : TagReader
-
-    Returns
-    -------
-    callable
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
-    >>> f = gold_credit_fn(h, TagReader("alternatives"))
-    >>> f("NN|NNS", "NNS"), f("NN", "NN=0.7|VB=0.3"), f("NN", "N")
-    (1.0, 0.7, 0.5)
     """
     def credit(g: str, s: str) -> float:
         if g == s and reader.syntax == "plain":
@@ -255,20 +200,6 @@ def flat_credit_fn(reader: TagReader) -> Callable[[str, str], float]:
 
     Accuracy with alternatives (``alt_accuracy``, docs/method.md §15.2): eq. 1-2
     with no hierarchy; 0/1 exact accuracy for single tags.
-
-    Parameters
-    ----------
-    reader : TagReader
-
-    Returns
-    -------
-    callable
-
-    Examples
-    --------
-    >>> f = flat_credit_fn(TagReader("alternatives"))
-    >>> f("NN|NNS", "NNS"), f("NN", "NN|VB"), f("NN", "NN=0.7|VB=0.3"), f("NN", "NNS")
-    (1.0, 0.5, 0.7, 0.0)
     """
     def flat(g: str, s: str) -> float:
         gold = set(annotation_tags(reader(g)))
@@ -283,23 +214,6 @@ def gold_closeness_fn(closeness: Closeness, reader: TagReader) -> Callable[[str,
     `synagree.trees.annotation_bdm.closeness_against_gold` (docs/method.md
     §15.3) of a closeness on single tags (GATE's BDM or Wu–Palmer,
     `synagree.trees.annotation_bdm.tag_closeness`).
-
-    Parameters
-    ----------
-    closeness : callable
-    reader : TagReader
-
-    Returns
-    -------
-    callable
-
-    Examples
-    --------
-    >>> from synagree.trees.annotation_bdm import tag_closeness
-    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
-    >>> f = gold_closeness_fn(tag_closeness(h, "wu-palmer"), TagReader("alternatives"))
-    >>> f("NN", "NNS"), f("NN|NNS", "NNS"), f("NN", "NNS|VB")
-    (0.5, 1.0, 0.25)
     """
     def close(g: str, s: str) -> float:
         gold = reader(g)
@@ -329,19 +243,6 @@ def pair_credit_fn(h: Hierarchy, reader: TagReader,
     h : Hierarchy
     reader : TagReader
     mode : {"mutual", "agreement", "credit"}
-
-    Returns
-    -------
-    callable
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
-    >>> read = TagReader("alternatives")
-    >>> [pair_credit_fn(h, read, m)("NN", "NN|NNS") for m in ("credit", "mutual", "agreement")]
-    [0.5, 0.75, 0.5]
-    >>> pair_credit_fn(h, read)("NN|NNS", "NN|NNS")
-    1.0
     """
     return _by_mode(lambda a, b: h.credit(_support(reader(a)), reader(b)),
                     lambda a, b: h.pair_agreement(reader(a), reader(b)), mode)
@@ -362,18 +263,6 @@ def pair_closeness_fn(closeness: Closeness, reader: TagReader,
         On single tags (`synagree.trees.annotation_bdm.tag_closeness`).
     reader : TagReader
     mode : {"mutual", "agreement", "credit"}
-
-    Returns
-    -------
-    callable
-
-    Examples
-    --------
-    >>> from synagree.trees.annotation_bdm import tag_closeness
-    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
-    >>> read, wup = TagReader("alternatives"), tag_closeness(h, "wu-palmer")
-    >>> [pair_closeness_fn(wup, read, m)("NN", "NN|NNS") for m in ("credit", "mutual", "agreement")]
-    [0.75, 0.875, 0.75]
     """
     return _by_mode(lambda a, b: closeness_against_gold(closeness, _support(reader(a)), reader(b)),
                     lambda a, b: expected_closeness(closeness, reader(a), reader(b)), mode)
@@ -399,24 +288,7 @@ def _by_mode(one_way: Callable[[str, str], float], symmetric: Callable[[str, str
 
 def annotation_leaf_mass(h: Hierarchy, reader: TagReader,
                          value_counts: Iterable[Tuple[str, float]]) -> Dict[str, float]:
-    """``sum count * P(l | value)`` per leaf: the pooled mass behind chance agreement.
-
-    Parameters
-    ----------
-    h : Hierarchy
-    reader : TagReader
-    value_counts : iterable of (str, float)
-
-    Returns
-    -------
-    dict of str to float
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N"})
-    >>> annotation_leaf_mass(h, TagReader("alternatives"), [("NN|NNS", 2), ("N", 1)])
-    {'NN': 1.5, 'NNS': 1.5}
-    """
+    """``sum count * P(l | value)`` per leaf: the pooled mass behind chance agreement."""
     mass: Dict[str, float] = {}
     for value, count in value_counts:
         for leaf, p in h.distribution(reader(value)).items():
@@ -432,25 +304,10 @@ def annotation_distance_matrix(h: Hierarchy, labels: Sequence[str],
     label distance of §9.6 extended to annotations with alternatives; ``""``
     (the root label) is at distance 1 from every value.
 
-    Parameters
-    ----------
-    h : Hierarchy
-    labels : sequence of str
-    reader : TagReader
-
     Returns
     -------
     numpy.ndarray
         ``k x k``, symmetric, zero diagonal.
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "VB": None})
-    >>> annotation_distance_matrix(h, ["", "NN", "NN|NNS", "NN|VB"], TagReader("alternatives"))
-    array([[0. , 1. , 1. , 1. ],
-           [1. , 0. , 0.5, 0.5],
-           [1. , 0.5, 0. , 0.5],
-           [1. , 0.5, 0.5, 0. ]])
     """
     k = len(labels)
     out = np.zeros((k, k), dtype=np.float64)

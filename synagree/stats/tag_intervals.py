@@ -43,18 +43,6 @@ def tag_intervals(pairs: Sequence[Tuple[str, str]], lengths: Sequence[int], B: i
     seed : int
     level : float
         Interval level, a fraction.
-
-    Returns
-    -------
-    dict of str to (float, float) or None
-
-    Examples
-    --------
-    >>> pairs = [("N", "N"), ("V", "V"), ("N", "V"), ("D", "D"), ("N", "N")]
-    >>> iv = tag_intervals(pairs, [3, 2], B=200, seed=1)
-    >>> lo, hi = iv["accuracy"]
-    >>> lo <= 0.8 <= hi
-    True
     """
     if sum(lengths) != len(pairs):
         raise ValueError(f"{sum(lengths)} words in the sentences but {len(pairs)} pairs")

@@ -70,13 +70,6 @@ def tag_closeness(hierarchy: Hierarchy, kind: str = "bdm",
     ------
     ValueError
         An unknown ``kind``.
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A": "T", "B": "T", "A1": "A", "A2": "A", "B1": "B"})
-    >>> bdm, wup = tag_closeness(h), tag_closeness(h, "wu-palmer")
-    >>> round(bdm("A1", "A2"), 6), bdm("A1", "B1"), wup("A1", "A2"), round(wup("A1", "B1"), 4)
-    (0.375, 0.0, 0.6666666666666666, 0.3333)
     """
     if kind == "wu-palmer":
         def wup(a: str, b: str) -> float:
@@ -136,16 +129,6 @@ def closeness_against_gold(closeness: Closeness, gold: Union[str, Iterable[str]]
     -------
     float
         In [0, 1].
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> wup = tag_closeness(h, "wu-palmer")
-    >>> closeness_against_gold(wup, "A.1", "A.2"), closeness_against_gold(wup, ["A.1", "A.2"],
-    ...                                                                   "A.2")
-    (0.5, 1.0)
-    >>> closeness_against_gold(wup, "A.1a", {"A.1b": 0.5, "A.1a": 0.5})  # (2/3 + 1) / 2
-    0.8333333333333333
     """
     tags = _gold_tags(gold)
     weights = _annotation_weights(output)
@@ -166,14 +149,6 @@ def expected_closeness(closeness: Closeness, a: Annotation, b: Annotation) -> fl
     -------
     float
         In [0, 1]; symmetric when the closeness is.
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> wup = tag_closeness(h, "wu-palmer")
-    >>> both = ["A.1", "A.2"]
-    >>> expected_closeness(wup, "A.1", "A.2"), expected_closeness(wup, both, both)
-    (0.5, 0.75)
     """
     wa, wb = _annotation_weights(a), _annotation_weights(b)
     return math.fsum(pa * pb * closeness(s, t)

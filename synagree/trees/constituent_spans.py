@@ -23,21 +23,6 @@ def constituent_spans(root: PhraseNode) -> List[LabelledSpan]:
     """Every constituent's ``(label, start, end)``, in preorder (outer before inner).
 
     Iterative, so any depth of nesting is fine.
-
-    Parameters
-    ----------
-    root : PhraseNode
-
-    Returns
-    -------
-    list of (str, int, int)
-
-    Examples
-    --------
-    >>> t = PhraseNode("S", [PhraseNode("NP", [PhraseNode("D"), PhraseNode("N")]),
-    ...                      PhraseNode("VP", [PhraseNode("V")])])
-    >>> constituent_spans(t)
-    [('S', 0, 3), ('NP', 0, 2), ('VP', 2, 3)]
     """
     span: Dict[int, Tuple[int, int]] = {}
     position = 0
@@ -59,12 +44,6 @@ def constituent_spans(root: PhraseNode) -> List[LabelledSpan]:
 
 
 def preterminal_spans(root: PhraseNode) -> List[LabelledSpan]:
-    """Every leaf's ``(category, k, k + 1)``, left to right.
-
-    Examples
-    --------
-    >>> preterminal_spans(PhraseNode("S", [PhraseNode("NP", [PhraseNode("N")]), PhraseNode("V")]))
-    [('N', 0, 1), ('V', 1, 2)]
-    """
+    """Every leaf's ``(category, k, k + 1)``, left to right."""
     return [(node.label, k, k + 1)
             for k, node in enumerate(n for n in root.postorder() if not n.children)]

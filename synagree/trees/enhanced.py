@@ -23,15 +23,6 @@ def universal_label(label: str) -> str:
     ----------
     label : str
         An enhanced label, possibly a ``>``-path.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> universal_label("obl:in"), universal_label("conj:en>obl:voor"), universal_label("root")
-    ('obl', 'conj>obl', 'root')
     """
     if ":" not in label:
         return label
@@ -57,13 +48,6 @@ def edge_matches(a: Sequence[Tuple[Hashable, str]], b: Sequence[Tuple[Hashable, 
         The number of matching (edge of a, edge of b) pairs, and how many of
         them are surplus: matches beyond the first of an edge of ``a``
         (non-zero only when a list repeats an edge).
-
-    Examples
-    --------
-    >>> edge_matches([(2, "nsubj"), (5, "nsubj:xsubj")], [(2, "nsubj:pass"), (5, "nsubj:xsubj")])
-    (1, 0)
-    >>> edge_matches([(2, "obl:in")], [(2, "obl:on"), (2, "obl:at")], universal=True)
-    (2, 1)
     """
     if not a or not b:
         return 0, 0

@@ -54,12 +54,6 @@ class Vocabulary:
     ----------
     labels : list of str
         The label of each id.
-
-    Examples
-    --------
-    >>> v = Vocabulary(["nsubj", "obj"])
-    >>> v.id("obj"), v.id("iobj"), v.get("xcomp"), len(v), v.labels
-    (2, 3, None, 4, ['', 'nsubj', 'obj', 'iobj'])
     """
 
     def __init__(self, labels: Iterable[str] = ()):
@@ -110,19 +104,6 @@ class FlatTree:
         always the node count: words on a head cycle are not nodes but count.
     cost_left, cost_right : int
         Zhang–Shasha work estimate per orientation.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> v = Vocabulary()
-    >>> s = DepSentence("-", 0, 1, ["I", "saw", "her"], np.array([2, 0, 2]),
-    ...                 ["nsubj", "root", "obj"])
-    >>> t = dependency_tree(s, v)
-    >>> [v.labels[i] for i in t.labels], t.lml.tolist(), t.keyroots.tolist()
-    (['nsubj', 'obj', 'root', ''], [0, 1, 0, 0], [1, 3])
-    >>> t.n_nodes, t.size
-    (4, 4)
     """
 
     labels: np.ndarray  # int32 (n,)
@@ -200,16 +181,6 @@ def flat_tree(children: Sequence[Sequence[int]], node_labels: Sequence[int],
         |t| to record (docs/method.md §2.3).
     root : int
         The root node.
-
-    Returns
-    -------
-    FlatTree
-
-    Examples
-    --------
-    >>> t = flat_tree([[1, 2], [], [3], []], [0, 1, 2, 3], size=3)
-    >>> t.labels.tolist(), t.lml.tolist(), t.keyroots.tolist(), t.r_labels.tolist()
-    ([1, 3, 2, 0], [0, 1, 1, 0], [2, 3], [3, 2, 1, 0])
     """
     pre: List[int] = []  # nodes in preorder
     depth: List[int] = []
@@ -280,21 +251,6 @@ def dependency_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
     sent : DepSentence
     vocab : Vocabulary
         Label ids; new labels are added.
-
-    Returns
-    -------
-    FlatTree
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> v = Vocabulary()
-    >>> ok = DepSentence("-", 0, 1, ["a", "b", "c"], np.array([0, 1, 1]), ["root", "x", "y"])
-    >>> cyc = DepSentence("-", 0, 1, ["a", "b", "c"], np.array([0, 3, 2]), ["root", "x", "y"])
-    >>> t_ok, t_cyc = dependency_tree(ok, v), dependency_tree(cyc, v)
-    >>> t_ok.n_nodes, t_cyc.n_nodes, t_cyc.size  # words 2 and 3 are on a cycle
-    (4, 2, 4)
     """
     n = sent.n_words
     children: List[List[int]] = [[] for _ in range(n + 1)]
@@ -313,17 +269,6 @@ def dependency_trees(sents: Sequence[DepSentence], vocab: Vocabulary) -> List[Fl
     order), in one compiled pass when there are :data:`BATCH_MIN` or more
     (about 20 µs of Python per tree otherwise); the trees' arrays are then
     views of a few shared arrays.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence("-", 0, 1, ["a", "b"], np.array([0, 1]), ["root", "dep"])
-    >>> v1, v2 = Vocabulary(), Vocabulary()
-    >>> many = dependency_trees([s] * BATCH_MIN, v1)
-    >>> one = dependency_tree(s, v2)
-    >>> len(many), many[-1].labels.tolist() == one.labels.tolist()
-    (2000, True)
     """
     if len(sents) < BATCH_MIN:
         return [dependency_tree(s, vocab) for s in sents]
@@ -364,15 +309,6 @@ def build_trees(groups: Sequence[Sequence[object]], vocab: Vocabulary) -> List[L
     """:func:`build_tree` of every item of every group, groups kept (dependency
     sentences go through :func:`dependency_trees`, so a large corpus is built
     in one compiled pass; label ids are assigned in item order either way).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> s = DepSentence("-", 0, 1, ["a", "b"], np.array([0, 1]), ["root", "dep"])
-    >>> groups = build_trees([[s, s], [s]], Vocabulary())
-    >>> [len(g) for g in groups], groups[1][0].size
-    ([2, 1], 3)
     """
     items = [x for g in groups for x in g]
     if len(items) >= BATCH_MIN and all(isinstance(x, DepSentence) for x in items):
@@ -397,20 +333,6 @@ def phrase_tree(sent: PhraseSentence, vocab: Vocabulary) -> FlatTree:
     sent : PhraseSentence
     vocab : Vocabulary
         Label ids; new categories are added.
-
-    Returns
-    -------
-    FlatTree
-
-    Examples
-    --------
-    >>> from synagree.io.brackets import PhraseNode, PhraseSentence
-    >>> root = PhraseNode("S", [PhraseNode("NP", [PhraseNode("D"), PhraseNode("N")]),
-    ...                         PhraseNode("V")])
-    >>> v = Vocabulary()
-    >>> t = phrase_tree(PhraseSentence("a.mrg", 0, 1, root), v)
-    >>> [v.labels[i] for i in t.labels], t.size
-    (['D', 'N', 'NP', 'V', 'S'], 3)
     """
     children: List[List[int]] = []
     node_labels: List[int] = []
@@ -436,21 +358,10 @@ def build_tree(sent, vocab: Vocabulary) -> FlatTree:
     sent : DepSentence or PhraseSentence
     vocab : Vocabulary
 
-    Returns
-    -------
-    FlatTree
-
     Raises
     ------
     TypeError
         Any other type.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from synagree.io.conllu import DepSentence
-    >>> build_tree(DepSentence("-", 0, 1, ["Hi"], np.array([0]), ["root"]), Vocabulary()).size
-    2
     """
     if isinstance(sent, DepSentence):
         return dependency_tree(sent, vocab)
@@ -471,16 +382,6 @@ def to_zss(tree: FlatTree, vocab: Vocabulary):
     Returns
     -------
     zss.Node
-
-    Examples
-    --------
-    >>> import numpy as np, zss
-    >>> from synagree.io.conllu import DepSentence
-    >>> v = Vocabulary()
-    >>> s = DepSentence("-", 0, 1, ["I", "ran"], np.array([2, 0]), ["nsubj", "root"])
-    >>> z = to_zss(dependency_tree(s, v), v)
-    >>> z.label, [c.label for c in z.children], [c.label for c in z.children[0].children]
-    ('', ['root'], ['nsubj'])
     """
     from zss import Node
 

@@ -106,17 +106,6 @@ def java_float_str(value: float) -> str:
     ----------
     value : float
         Rounded to single precision first.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> [java_float_str(x) for x in (1.0, 0.0, 2.8333333, 45 / 68, 1e-4, 1.0e7, 123456.7)]
-    ['1.0', '0.0', '2.8333333', '0.6617647', '1.0E-4', '1.0E7', '123456.7']
-    >>> java_float_str(1.4e-45), java_float_str(float("nan")), java_float_str(-0.0)
-    ('1.4E-45', 'NaN', '-0.0')
     """
     v = _f32(value)
     if np.isnan(v):
@@ -169,12 +158,6 @@ class ConceptGraph:
     ------
     ValueError
         An empty name, a concept that is its own parent, or a cycle.
-
-    Examples
-    --------
-    >>> g = ConceptGraph.from_parents({"A": [], "B": ["A"], "C": ["A", "B"]})
-    >>> g.concepts, g.parents("C"), g.children("A"), g.tops, g.leaves
-    (['A', 'B', 'C'], ('A', 'B'), ('B', 'C'), ['A'], ['C'])
     """
 
     def __init__(self, parents: Mapping[str, Sequence[str]]) -> None:
@@ -238,16 +221,6 @@ class ConceptGraph:
         exclude : iterable of str
             Tags left out: those a hierarchy added for data it lacked
             (`Hierarchy.added_tags`), which are not concepts of the hierarchy.
-
-        Returns
-        -------
-        ConceptGraph
-
-        Examples
-        --------
-        >>> h = Hierarchy.from_edges({"NN": "N", "NNS": "N", "XX": None})
-        >>> ConceptGraph.from_hierarchy(h, exclude=["XX"]).concepts
-        ['NN', 'N', 'NNS']
         """
         left_out = set(exclude)
         parents: Dict[str, List[str]] = {}
@@ -267,14 +240,6 @@ class ConceptGraph:
         all (in an outline: listed under several tags).  Repeating an
         assertion is harmless.
 
-        Parameters
-        ----------
-        path : str or pathlib.Path
-
-        Returns
-        -------
-        ConceptGraph
-
         Raises
         ------
         InputError
@@ -282,16 +247,6 @@ class ConceptGraph:
             ``hierarchy-cycle`` (a concept its own parent, or a cycle), and
             ``bdm-concept-name`` (a name containing ``", "``, which GATE's
             score file cannot hold).
-
-        Examples
-        --------
-        >>> import os, tempfile
-        >>> fd, path = tempfile.mkstemp(suffix=".txt")
-        >>> with os.fdopen(fd, "w") as f:
-        ...     _ = f.write("Robot\tAgent\nRobot\tProduct\nAgent\tObject\nProduct\tObject\n")
-        >>> ConceptGraph.from_file(path).parents("Robot")
-        ('Agent', 'Product')
-        >>> os.remove(path)
         """
         source = as_input(path, "<hierarchy>")
         name = input_name(source)
@@ -375,11 +330,6 @@ class BDMScore:
         the response (``cp`` is -1 without a shared top class).
     n0, n1, n2, bran : float
         Single-precision values.
-
-    Examples
-    --------
-    >>> BDMScore("A", "B", 0.0, None, -1, 1, 0, 1.0, 1.0, 0.0, 1.0).gate_line()
-    'key=A, response=B, bdm=0.0,  no MSCA! cp=-1, dpk=1, dpr=0, n0=1.0, n1=1.0, n2=0.0, bran=1.0'
     """
 
     key: str
@@ -415,20 +365,6 @@ def gate_bdm_from_parameters(cp: int, dpk: int, dpr: int, n0: float, n1: float, 
 
     ``bdm = bran·cp/n0``, then ``bdm / (bdm + dpk/n1 + dpr/n2)``, each
     operation rounded to single precision, in that order.
-
-    Parameters
-    ----------
-    cp, dpk, dpr : int
-    n0, n1, n2, bran : float
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> java_float_str(gate_bdm_from_parameters(1, 1, 0, 2.0, 2.0, 2.8333333, 1.9565217))
-    '0.6617647'
     """
     x = _f32(_f32(bran) * _f32(cp)) / _f32(n0)
     return float(x / ((x + _f32(dpk) / _f32(n1)) + _f32(dpr) / _f32(n2)))
@@ -444,15 +380,6 @@ class GateBDM:
     Parameters
     ----------
     graph : ConceptGraph
-
-    Examples
-    --------
-    >>> g = ConceptGraph.from_parents({"N": [], "NN": ["N"], "NNS": ["N"], "V": []})
-    >>> b = GateBDM(g)
-    >>> b.bdm("NN", "NNS"), b.bdm("NN", "V"), b.bdm("NN", "NN"), b.bdm("XX", "XX")
-    (0.0, 0.0, 1.0, 1.0)
-    >>> b.n0, b.mean_branching
-    (0.6666666865348816, 2.0)
     """
 
     def __init__(self, graph: ConceptGraph) -> None:
@@ -612,18 +539,7 @@ class GateBDM:
         return no_top
 
     def gate_lines(self, name: str, progress: Optional[bool] = False) -> Iterator[str]:
-        """GATE's score file: its header line, then one line per pair (`pairs`).
-
-        Examples
-        --------
-        >>> b = GateBDM(ConceptGraph.from_parents({"A": [], "B": ["A"]}))
-        >>> for line in b.gate_lines("ab"):
-        ...     print(line)
-        ##The following are the BDM scores for each pair of concepts in the ontology named ab.
-        key=A, response=A, bdm=1.0, msca=A, cp=0, dpk=0, dpr=0, n0=1.0, n1=1.0, n2=1.0, bran=1.0
-        key=B, response=A, bdm=0.0, msca=A, cp=0, dpk=1, dpr=0, n0=1.0, n1=1.0, n2=1.0, bran=1.0
-        key=B, response=B, bdm=1.0, msca=B, cp=1, dpk=0, dpr=0, n0=1.0, n1=1.0, n2=1.0, bran=1.0
-        """
+        """GATE's score file: its header line, then one line per pair (`pairs`)."""
         yield GATE_HEADER.format(name=name)
         for s in self.pairs(progress):
             yield s.gate_line()

@@ -177,20 +177,6 @@ class Hierarchy:
     ------
     ValueError
         An empty tag, a tag with two parents, or a cycle.
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> h
-    Hierarchy(5 tags, 3 leaves)
-    >>> h.leaves, h.depth("A.1a"), h.ancestors("A.1a")
-    (['A.1a', 'A.1b', 'A.2'], 3, ['A.1', 'A'])
-    >>> h.leaf_distribution("A")
-    {'A.1a': 0.25, 'A.1b': 0.25, 'A.2': 0.5}
-    >>> h.credit("A.1", "A"), h.credit("A", "A.1"), h.pair_agreement("A", "A")
-    (0.5, 1.0, 0.375)
-    >>> h.is_a("B", "A"), h.added_tags  # an unknown tag becomes a top-level leaf
-    (False, ['B'])
     """
 
     def __init__(self, parents: Mapping[str, Optional[str]],
@@ -235,13 +221,7 @@ class Hierarchy:
 
     @classmethod
     def from_edges(cls, parents: Mapping[str, Optional[str]]) -> "Hierarchy":
-        """From a ``child -> parent`` mapping (``None`` = top-level).
-
-        Examples
-        --------
-        >>> Hierarchy.from_edges({"NN": "N", "NNS": "N", "N": None}).leaves
-        ['NN', 'NNS']
-        """
+        """From a ``child -> parent`` mapping (``None`` = top-level)."""
         return cls(parents)
 
     @classmethod
@@ -249,12 +229,6 @@ class Hierarchy:
         """No structure: every tag a top-level leaf (``""`` skipped).
 
         With a flat hierarchy hierarchical κ is Scott's π and credit is 0/1.
-
-        Examples
-        --------
-        >>> h = Hierarchy.flat(["NOUN", "VERB", ""])
-        >>> h.tags, h.credit("NOUN", "VERB")
-        (['NOUN', 'VERB'], 0.0)
         """
         return cls({t: None for t in tags if t})
 
@@ -287,21 +261,6 @@ class Hierarchy:
             The relations (DEPREL values) to place.
         plain_as_leaf : bool
             See above.
-
-        Returns
-        -------
-        Hierarchy
-
-        Examples
-        --------
-        >>> h = Hierarchy.from_ud(["nsubj", "nsubj:pass", "obl:tmod", "obl:agent"])
-        >>> h.parent("nsubj:pass"), h.credit("nsubj:pass", "nsubj"), h.credit("nsubj", "nsubj:pass")
-        ('nsubj', 1.0, 1.0)
-        >>> h.credit("obl:tmod", "obl")
-        0.5
-        >>> p = Hierarchy.from_ud(["nsubj", "nsubj:pass"], plain_as_leaf=True)
-        >>> p.credit("nsubj:pass", "nsubj"), p.resolve("nsubj")
-        (0.0, 'nsubj:<plain>')
         """
         parents: Dict[str, Optional[str]] = {}
         for label in labels:
@@ -338,22 +297,6 @@ class Hierarchy:
         prefix (``Nc``), a sibling of ``Ncm``/``Ncf``: it is *not* expanded
         to the full tags that match it.  A tag made of ``-`` only is kept
         verbatim as a top-level tag.
-
-        Parameters
-        ----------
-        tags : iterable of str
-
-        Returns
-        -------
-        Hierarchy
-
-        Examples
-        --------
-        >>> h = Hierarchy.from_msd(["Ncmsn", "Ncfsn", "Ncms-"])
-        >>> h.ancestors("Ncmsn"), h.resolve("Ncms-")
-        (['Ncms', 'Ncm', 'Nc', 'N'], 'Ncms')
-        >>> h.credit("Ncmsn", "Nc")
-        0.5
         """
         parents: Dict[str, Optional[str]] = {}
         for raw in tags:
@@ -391,10 +334,6 @@ class Hierarchy:
         path : str, path-like, file-like or Buffer
             A file or a stream (`read_hierarchy_assertions`).
 
-        Returns
-        -------
-        Hierarchy
-
         Raises
         ------
         InputError
@@ -402,24 +341,6 @@ class Hierarchy:
             (not 1-2 fields, empty field), ``hierarchy-indentation``,
             ``hierarchy-two-parents``, ``hierarchy-cycle``, ``hierarchy-empty``,
             ``hierarchy-unreadable``.
-
-        Examples
-        --------
-        >>> import os, tempfile
-        >>> fd, path = tempfile.mkstemp(suffix=".txt")
-        >>> with os.fdopen(fd, "w") as f:
-        ...     _ = f.write("# nominals\nNOUN\n  NN\n  NNS\nVERB\n")
-        >>> h = Hierarchy.from_file(path)
-        >>> h.children("NOUN"), h.credit("NN", "NOUN")
-        (('NN', 'NNS'), 0.5)
-        >>> with open(path, "w") as f:
-        ...     _ = f.write("NN\tNOUN\nNN\tVERB\n")
-        >>> try:
-        ...     Hierarchy.from_file(path)
-        ... except InputError as exc:
-        ...     print(exc.errors[0].kind, exc.errors[0].line)
-        hierarchy-two-parents 2
-        >>> os.remove(path)
         """
         source = as_input(path, "<hierarchy>")
         name = input_name(source)
@@ -691,16 +612,6 @@ def read_hierarchy_assertions(path: Source, log: Optional[ProblemLog] = None
         ``hierarchy-unreadable`` and ``hierarchy-empty`` always;
         ``hierarchy-fields`` and ``hierarchy-indentation`` (every problem, with
         its line) when no ``log`` is given.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> fd, path = tempfile.mkstemp(suffix=".txt")
-    >>> with os.fdopen(fd, "w") as f:
-    ...     _ = f.write("NN\tN\nNN\tNOUN  # a second parent\nN\n")
-    >>> read_hierarchy_assertions(path)
-    [(1, 'NN', 'N'), (2, 'NN', 'NOUN'), (3, 'N', None)]
-    >>> os.remove(path)
     """
     source = as_input(path, "<hierarchy>")
     name = input_name(source)
@@ -845,14 +756,6 @@ def credit(hierarchy: Hierarchy, gold: Union[str, Iterable[str]], output: Annota
     See Also
     --------
     pair_agreement, wu_palmer_credit
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> credit(h, "A.1a", "A.1"), credit(h, "A.1", "A.1a"), credit(h, "A.2", "A")
-    (0.5, 1.0, 0.5)
-    >>> credit(h, ["A.1a", "A.2"], {"A.1": 0.5, "A.2": 0.5})
-    0.75
     """
     return hierarchy.credit(gold, output)
 
@@ -874,14 +777,6 @@ def pair_agreement(hierarchy: Hierarchy, a: Annotation, b: Annotation) -> float:
     -------
     float
         In [0, 1]; symmetric.
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> pair_agreement(h, "A.2", "A.2"), pair_agreement(h, "A", "A")
-    (1.0, 0.375)
-    >>> pair_agreement(h, "A.1", "A.2"), pair_agreement(h, "A.1", "A")
-    (0.0, 0.25)
     """
     return hierarchy.pair_agreement(a, b)
 
@@ -918,11 +813,6 @@ def chance_corrected(p_a: float, p_e: float) -> float:
     float
         ``nan`` when undefined (P(E) within 1e-12 of 1, or either input
         ``nan``).
-
-    Examples
-    --------
-    >>> chance_corrected(0.75, 0.5), chance_corrected(1.0, 1.0)
-    (0.5, nan)
     """
     if math.isnan(p_a) or math.isnan(p_e) or 1.0 - p_e <= _DEGENERATE_TOLERANCE:
         return math.nan
@@ -934,21 +824,6 @@ def pooled_leaf_mass(hierarchy: Hierarchy,
     """``sum_t count_t * P(l | t)`` per leaf over ``(tag, count)`` pairs.
 
     The `HierarchicalKappa.leaf_mass` of annotations given as tag counts.
-
-    Parameters
-    ----------
-    hierarchy : Hierarchy
-    tag_counts : iterable of (str, float)
-
-    Returns
-    -------
-    dict of str to float
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> pooled_leaf_mass(h, [("A", 4), ("A.2", 1)])
-    {'A.1a': 1.0, 'A.1b': 1.0, 'A.2': 3.0}
     """
     mass: Dict[str, float] = {}
     for tag, count in tag_counts:
@@ -973,14 +848,6 @@ def chance_agreement(hierarchy: Hierarchy, annotations: Iterable[Annotation]) ->
     -------
     float
         ``nan`` for no annotations.
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> chance_agreement(h, ["A.2", "A.2", "A.1a", "A.1b"])
-    0.375
-    >>> chance_agreement(h, ["A"])
-    0.375
     """
     mass, n = _mass(hierarchy, annotations)
     return _expected(mass, n)
@@ -1006,15 +873,6 @@ class HierarchicalKappa:
     See Also
     --------
     hierarchical_kappa
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> k = hierarchical_kappa(h, [("A.1a", "A.1a"), ("A.2", "A")])
-    >>> k.p_observed, k.p_expected, round(k.kappa, 4)
-    (0.75, 0.4609375, 0.5362)
-    >>> k.merge(hierarchical_kappa(h, [("A.2", "A.2")])).n_items
-    3
     """
 
     n_items: int = 0
@@ -1071,13 +929,6 @@ def hierarchical_kappa(hierarchy: Hierarchy,
     -------
     HierarchicalKappa
         ``kappa`` is ``nan`` with no items or when P(E) is 1.
-
-    Examples
-    --------
-    >>> flat = Hierarchy.flat(["x", "y"])
-    >>> pairs = [("x", "x"), ("x", "y"), ("y", "y"), ("y", "y")]
-    >>> round(hierarchical_kappa(flat, pairs).kappa, 4), round(scotts_pi(pairs), 4)
-    (0.4667, 0.4667)
     """
     result = HierarchicalKappa()
     agreements: List[float] = []
@@ -1096,21 +947,7 @@ def _pairs(pairs: Iterable[Tuple[Hashable, Hashable]]) -> List[Tuple[Hashable, H
 
 
 def observed_agreement(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
-    """Share of items whose two labels are equal (a fraction; ``nan`` for no items).
-
-    Parameters
-    ----------
-    pairs : iterable of (hashable, hashable)
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> observed_agreement([("a", "a"), ("a", "b"), ("b", "b"), ("c", "c")])
-    0.75
-    """
+    """Share of items whose two labels are equal (a fraction; ``nan`` for no items)."""
     items = _pairs(pairs)
     if not items:
         return math.nan
@@ -1135,11 +972,6 @@ def cohens_kappa(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
     See Also
     --------
     scotts_pi, hierarchical_kappa
-
-    Examples
-    --------
-    >>> round(cohens_kappa([("a", "a"), ("a", "b"), ("b", "b"), ("b", "b")]), 4)
-    0.5
     """
     items = _pairs(pairs)
     if not items:
@@ -1156,19 +988,10 @@ def scotts_pi(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
 
     ``P(E) = sum_k ((n1(k) + n2(k)) / 2n)^2``.
 
-    Parameters
-    ----------
-    pairs : iterable of (hashable, hashable)
-
     Returns
     -------
     float
         ``nan`` if undefined.
-
-    Examples
-    --------
-    >>> round(scotts_pi([("a", "a"), ("a", "b"), ("b", "b"), ("b", "b")]), 4)
-    0.4667
     """
     items = _pairs(pairs)
     if not items:
@@ -1193,18 +1016,6 @@ def label_distance(hierarchy: Hierarchy, a: str, b: str) -> float:
     hierarchy : Hierarchy
     a, b : str
         Labels (``""``: the root / missing label).
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> label_distance(h, "A.1a", "A.1"), label_distance(h, "A.1", "A.2")
-    (0.5, 1.0)
-    >>> label_distance(h, "", "A"), label_distance(h, "", "")
-    (1.0, 0.0)
     """
     return hierarchy.label_distance(a, b)
 
@@ -1214,23 +1025,6 @@ def label_distance_matrix(hierarchy: Hierarchy, labels: Sequence[str]) -> np.nda
 
     ``""`` is allowed (the root / missing label).  Exactly symmetric with a
     zero diagonal.
-
-    Parameters
-    ----------
-    hierarchy : Hierarchy
-    labels : sequence of str
-
-    Returns
-    -------
-    numpy.ndarray
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> label_distance_matrix(h, ["", "A.1", "A"])
-    array([[0. , 1. , 1. ],
-           [1. , 0. , 0.5],
-           [1. , 0.5, 0. ]])
     """
     k = len(labels)
     out = np.zeros((k, k), dtype=np.float64)
@@ -1259,23 +1053,6 @@ def wu_palmer_credit(hierarchy: Hierarchy, a: str, b: str) -> float:
     IS-A credit: ``wup(A.1, A.2) = 1/2`` although neither IS-A the other.
     Not GATE's BDM (`synagree.trees.gate_bdm`), which gives 0 to every pair
     whose common ancestor is a top-level tag.
-
-    Parameters
-    ----------
-    hierarchy : Hierarchy
-    a, b : str
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> h = Hierarchy.from_edges({"A.1": "A", "A.2": "A", "A.1a": "A.1", "A.1b": "A.1"})
-    >>> wu_palmer_credit(h, "A.1", "A.2"), wu_palmer_credit(h, "A.1a", "A.1")
-    (0.5, 0.8)
-    >>> wu_palmer_credit(h, "A", "B")
-    0.0
     """
     node_a, node_b = hierarchy.resolve(a), hierarchy.resolve(b)
     if node_a == node_b:

@@ -71,17 +71,7 @@ class Term:
 
 @dataclass(frozen=True)
 class Query:
-    """Terms that must all hold for a word to match (docs/method.md §27).
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads([2, 0, 4, 2], "nsubj root case obl:tmod",
-    ...                            upos=["PRON", "VERB", "ADP", "NOUN"])
-    >>> parse_query("deprel=obl").matches(s).tolist()
-    [False, False, False, True]
-    >>> parse_query("head.upos=VERB, deprel!=obl").matches(s).tolist()
-    [True, False, False, False]
-    """
+    """Terms that must all hold for a word to match (docs/method.md §27)."""
 
     terms: Tuple[Term, ...]
 
@@ -103,12 +93,6 @@ class Query:
         """One query per value of the ``FIELD=*`` term's field on the words of ``sents``
         where the other terms hold (most frequent first; ``deprel`` fields by universal
         relation); ``[self]`` without such a term.
-
-        Examples
-        --------
-        >>> s = DepSentence.from_heads([2, 0, 2, 2], "nsubj root obl:tmod obl")
-        >>> [q.text() for q in parse_query("deprel=*,head.deprel=root").expand([s])]
-        ['deprel=obl,head.deprel=root', 'deprel=nsubj,head.deprel=root']
         """
         star = self.each
         if star is None:
@@ -139,14 +123,7 @@ class Query:
 
 
 def field_values(sent: DepSentence, name: str) -> List[str]:
-    """The value of field ``name`` for each word (``_`` where the column is empty).
-
-    Examples
-    --------
-    >>> s = DepSentence.from_heads([2, 0], "nsubj root", upos=["PRON", "VERB"])
-    >>> field_values(s, "head.upos"), field_values(s, "xpos")
-    (['VERB', '_'], ['_', '_'])
-    """
+    """The value of field ``name`` for each word (``_`` where the column is empty)."""
     own = name.split(".", 1)[-1]
     n = sent.n_words
     col = list(getattr(sent, own + "s") if own == "deprel" else getattr(sent, own))
@@ -165,17 +142,6 @@ def parse_query(text: str) -> Query:
     ValueError
         Empty text or term, a term without ``=``, an unknown field, an empty
         value (the message names the term and the fields).
-
-    Examples
-    --------
-    >>> parse_query(" deprel = conj|cc , head.upos=NOUN ").text()
-    'deprel=conj|cc,head.upos=NOUN'
-    >>> try:
-    ...     parse_query("lemma=be")
-    ... except ValueError as exc:
-    ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
-    unknown field 'lemma' in 'lemma=be'; fields: deprel, upos, xpos, head.deprel,
-    head.upos, head.xpos
     """
     terms: List[Term] = []
     if not text.strip():
@@ -221,22 +187,6 @@ def query_tree(sent: DepSentence, mask: np.ndarray, vocab: Vocabulary) -> FlatTr
     mask : numpy.ndarray
         bool per word: the matching words.
     vocab : Vocabulary
-
-    Returns
-    -------
-    FlatTree
-
-    Examples
-    --------
-    >>> from synagree.trees.flat import to_zss
-    >>> # saw apples , pears and plums: conj under apples (2), cc and punct pruned
-    >>> s = DepSentence.from_heads([0, 1, 4, 2, 6, 2], "root obj punct conj cc conj")
-    >>> v = Vocabulary()
-    >>> t = query_tree(s, np.array(s.deprels) == "conj", v)
-    >>> z = to_zss(t, v)
-    >>> saw = z.children[0]
-    >>> t.size, saw.label, [c.label for c in saw.children[0].children]
-    (5, '\\t*', ['conj', 'conj'])
     """
     n = sent.n_words
     heads = [int(h) for h in sent.heads.tolist()]

@@ -33,19 +33,6 @@ def restricted_heads(heads: Sequence[int], keep: Sequence[bool]) -> List[Optiona
         1-based heads, 0 for the root.
     keep : sequence of bool
         Per word, whether it is kept.
-
-    Returns
-    -------
-    list of int or None
-
-    Examples
-    --------
-    >>> restricted_heads([2, 0, 2, 3], [True, False, False, True])  # 4 → 3 → 2 → root
-    [0, 0]
-    >>> restricted_heads([0, 1, 2, 3], [True, False, True, True])
-    [0, 1, 2]
-    >>> restricted_heads([0, 3, 2, 3], [True, False, False, True])  # 4 hangs on a cycle
-    [0, None]
     """
     n = len(heads)
     new_pos = [0] * (n + 1)
@@ -93,18 +80,6 @@ def restricted_tree(sent: DepSentence, keep: "np.ndarray | Sequence[bool]",
     ------
     ValueError
         ``keep`` does not have one entry per word.
-
-    Examples
-    --------
-    >>> from synagree.distance.ted import ted
-    >>> from synagree.trees.flat import dependency_tree
-    >>> v = Vocabulary()
-    >>> s = DepSentence.from_heads([2, 0, 4, 2], "nsubj root case obl")
-    >>> t = restricted_tree(s, [True, True, False, True], v)  # without "case"
-    >>> t.size, ted(t, dependency_tree(DepSentence.from_heads([2, 0, 2], "nsubj root obl"), v))
-    (4, 0.0)
-    >>> restricted_tree(s, [True] * 4, v).labels.tolist() == dependency_tree(s, v).labels.tolist()
-    True
     """
     keep = [bool(x) for x in keep]
     if len(keep) != sent.n_words:

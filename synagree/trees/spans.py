@@ -16,13 +16,7 @@ __all__ = ["Span", "constituent_spans"]
 
 
 class Span(NamedTuple):
-    """One constituent: its label and the leaves it covers, ``start <= i < end``.
-
-    Examples
-    --------
-    >>> Span("NP", 0, 2).end - Span("NP", 0, 2).start
-    2
-    """
+    """One constituent: its label and the leaves it covers, ``start <= i < end``."""
 
     label: str
     start: int
@@ -30,25 +24,7 @@ class Span(NamedTuple):
 
 
 def constituent_spans(root: PhraseNode) -> List[Span]:
-    """Every internal node's span, in preorder (parents before children, left to right).
-
-    Parameters
-    ----------
-    root : PhraseNode
-
-    Returns
-    -------
-    list of Span
-
-    Examples
-    --------
-    >>> from synagree.io.brackets import PhraseNode as N
-    >>> t = N("S", [N("NP", [N("NP", [N("D"), N("N")])]), N("VP", [N("V")])])
-    >>> [tuple(s) for s in constituent_spans(t)]
-    [('S', 0, 3), ('NP', 0, 2), ('NP', 0, 2), ('VP', 2, 3)]
-    >>> constituent_spans(N("D"))
-    []
-    """
+    """Every internal node's span, in preorder (parents before children, left to right)."""
     # iterative: brackets may nest deeper than Python's recursion limit
     out: List[Span] = []
     slots: List[int] = []  # index in out of each open node, to set its end

@@ -46,13 +46,7 @@ ParsedAnnotation = Union[str, Tuple[str, ...], Dict[str, float]]
 
 
 class TagSyntaxError(ValueError):
-    """A column value that is not valid alternatives syntax (docs/method.md §15.1).
-
-    Examples
-    --------
-    >>> isinstance(TagSyntaxError("x"), ValueError)
-    True
-    """
+    """A column value that is not valid alternatives syntax (docs/method.md §15.1)."""
 
 
 def _split(text: str, sep: str) -> List[str]:
@@ -130,22 +124,6 @@ def parse_annotation(text: str) -> ParsedAnnotation:
         Empty value or alternative, empty tag, repeated alternative, unknown
         escape, probabilities on some alternatives only, a probability not in
         (0, 1], or probabilities that do not sum to 1 within `SUM_TOLERANCE`.
-
-    Examples
-    --------
-    >>> parse_annotation("NN"), parse_annotation("NN|NNS")
-    ('NN', ('NN', 'NNS'))
-    >>> parse_annotation("NN=0.7|NNS=0.3")
-    {'NN': 0.7, 'NNS': 0.3}
-    >>> parse_annotation(r"a\|b|c\=d|e\\f")
-    ('a|b', 'c=d', 'e\\f')
-    >>> parse_annotation("NN=1")
-    'NN'
-    >>> try:
-    ...     parse_annotation("NN=0.7|NNS=0.2")
-    ... except TagSyntaxError as exc:
-    ...     print(exc)
-    probabilities in 'NN=0.7|NNS=0.2' sum to 0.9, not 1 (tolerance 0.001)
     """
     if not text:
         raise TagSyntaxError("empty value")
@@ -186,10 +164,6 @@ def format_annotation(annotation: Union[str, Tuple[str, ...], List[str],
                                         Mapping[str, float]]) -> str:
     r"""Write an annotation in the alternatives syntax (inverse of `parse_annotation`).
 
-    Parameters
-    ----------
-    annotation : str, sequence of str or mapping of str to float
-
     Returns
     -------
     str
@@ -200,14 +174,6 @@ def format_annotation(annotation: Union[str, Tuple[str, ...], List[str],
     ------
     TagSyntaxError
         An empty tag or no tags.
-
-    Examples
-    --------
-    >>> format_annotation(("a|b", "c=d")), format_annotation({"NN": 0.7, "NNS": 0.3})
-    ('a\\|b|c\\=d', 'NN=0.7|NNS=0.3')
-    >>> a = {"x": 1 / 3, "y": 2 / 3}
-    >>> parse_annotation(format_annotation(a)) == a
-    True
     """
     if isinstance(annotation, str):
         items: List[Tuple[str, Optional[float]]] = [(annotation, None)]
@@ -221,76 +187,20 @@ def format_annotation(annotation: Union[str, Tuple[str, ...], List[str],
 
 
 def annotation_tags(annotation: ParsedAnnotation) -> List[str]:
-    """The tags an annotation names, in order.
-
-    Parameters
-    ----------
-    annotation : str, tuple of str or dict of str to float
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> annotation_tags("NN"), annotation_tags({"NN": 0.7, "NNS": 0.3})
-    (['NN'], ['NN', 'NNS'])
-    """
+    """The tags an annotation names, in order."""
     return [annotation] if isinstance(annotation, str) else list(annotation)
 
 
 def is_alternatives(annotation: ParsedAnnotation) -> bool:
-    """True when the annotation names more than one tag.
-
-    Parameters
-    ----------
-    annotation : str, tuple of str or dict of str to float
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> is_alternatives("NN"), is_alternatives(("NN", "NNS"))
-    (False, True)
-    """
+    """True when the annotation names more than one tag."""
     return not isinstance(annotation, str)
 
 
 def has_probabilities(annotation: ParsedAnnotation) -> bool:
-    """True when the annotation carries written probabilities.
-
-    Parameters
-    ----------
-    annotation : str, tuple of str or dict of str to float
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> has_probabilities(("NN", "NNS")), has_probabilities({"NN": 0.5, "NNS": 0.5})
-    (False, True)
-    """
+    """True when the annotation carries written probabilities."""
     return isinstance(annotation, dict)
 
 
 def looks_like_alternatives(tag: str) -> bool:
-    """True when a plain tag contains ``|`` or ``=`` (worth a note when the syntax is off).
-
-    Parameters
-    ----------
-    tag : str
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> looks_like_alternatives("NN|NNS"), looks_like_alternatives("nsubj:pass")
-    (True, False)
-    """
+    """True when a plain tag contains ``|`` or ``=`` (worth a note when the syntax is off)."""
     return "|" in tag or "=" in tag
