@@ -4,7 +4,7 @@
 ``markdown``  a pipe table under a bold caption
 ``csv``       exact values (floats by ``repr``), an interval as two columns;
               several tables become one long table with a ``section`` column
-              (`synagree.render.rows.sections_csv`)
+              (`sections_csv`)
 ``latex``     a booktabs tabular, percent columns × 100, intervals ``[lo, hi]``
 ``json``      the tables as records, values exact
 
@@ -18,7 +18,7 @@ import csv
 import io
 import json
 import math
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 from synagree.base import escape
 from synagree.base.jsonable import json_ready
@@ -146,7 +146,7 @@ def write_table(table: Table, fmt: str) -> str:
 def write(doc: Document, fmt: str) -> str:
     """A whole result in one format: its tables, notes, units and signature.
 
-    CSV holds every table in one long table (`synagree.render.rows.sections_csv`:
+    CSV holds every table in one long table (`sections_csv`:
     a ``section`` column, then the union of the columns), the notes and the
     signature as rows of their own.
     """
@@ -175,7 +175,8 @@ SECTION = "section"
 NOTE = "note"
 
 
-def sections_csv(tables: Sequence, notes: Sequence[str] = ()) -> str:
+def sections_csv(tables: Sequence[Tuple[str, str]], notes: Sequence[str] = (),
+                 signature: str = "") -> str:
     """Several CSV tables as ONE table: a ``section`` column, then the union of the columns.
 
     Each row is a row of one of the tables, under its own column names, with
@@ -192,13 +193,15 @@ def sections_csv(tables: Sequence, notes: Sequence[str] = ()) -> str:
         ``(section, csv_text)``: a name and a CSV table with a header row.
     notes : sequence of str
         Sentences a reader must know (the ``note:`` lines of the text table).
+    signature : str
+        The settings signature, if any: a last row of section ``signature``.
 
     Raises
     ------
     ValueError
         A table without a header, or with a column named ``section``.
     """
-    parsed = []
+    parsed: List[Tuple[str, List[str], List[List[str]]]] = []
     columns: Dict[str, int] = {}
     for section, text_ in tables:
         rows = list(csv.reader(io.StringIO(text_)))
@@ -208,7 +211,7 @@ def sections_csv(tables: Sequence, notes: Sequence[str] = ()) -> str:
         parsed.append((section, rows[0], rows[1:]))
         for c in rows[0]:
             columns.setdefault(c, len(columns))
-    if notes:
+    if notes or signature:
         columns.setdefault(NOTE, len(columns))
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -219,8 +222,9 @@ def sections_csv(tables: Sequence, notes: Sequence[str] = ()) -> str:
             for c, cell in zip(header, r):
                 out[columns[c]] = cell
             w.writerow([escape.csv_cell(section), *out])  # cells already made safe
-    for n in notes:
+    for section, n in [(NOTE, n) for n in notes] + ([("signature", signature)]
+                                                    if signature else []):
         out = [""] * len(columns)
         out[columns[NOTE]] = str(escape.csv_cell(n))
-        w.writerow([NOTE, *out])
+        w.writerow([section, *out])
     return buf.getvalue()
