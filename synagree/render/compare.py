@@ -5,8 +5,7 @@ A table per system, the scorer's layout, JSON, CSV and LaTeX.
 import csv
 import io
 import json
-import math
-from typing import List, Optional, Sequence
+from typing import List
 
 from synagree.base.escape import csv_cell, plain
 from synagree.base.escape import latex as latex_escape
@@ -14,6 +13,7 @@ from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError
 from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
 from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, render_scorer_table
+from synagree.render.aligned import aligned_table, percent, significance_lines
 from synagree.render.prf import LATEX_PRF_VARIANTS, compare_prf_csv_rows, render_compare_prf
 from synagree.render.regression import (
     regression_csv_rows,
@@ -21,12 +21,6 @@ from synagree.render.regression import (
     render_regression_table,
 )
 from synagree.stats.alpha import VARIANTS
-
-
-def _pct(x: Optional[float], digits: int = 2) -> str:
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "--"
-    return f"{100 * x:.{digits}f}"
 
 
 def render_table(res: CompareResult, top: int = 10) -> str:
@@ -46,7 +40,7 @@ def render_table(res: CompareResult, top: int = 10) -> str:
     head = ["metric (%)"] + names
     def cell(s, r: str) -> str:  # the value, and its bootstrap interval (--bootstrap B)
         iv = s.intervals.get(r)
-        return _pct(s.value(r)) + (f" [{_pct(iv[0])}, {_pct(iv[1])}]" if iv else "")
+        return percent(s.value(r)) + (f" [{percent(iv[0])}, {percent(iv[1])}]" if iv else "")
 
     body = [[r] + [cell(s, r) for s in res.systems] for r in rows]
     body.append(["units"] + [str(len(s.units)) for s in res.systems])
@@ -56,7 +50,7 @@ def render_table(res: CompareResult, top: int = 10) -> str:
     if res.hierarchy is not None:
         out.append(f"hierarchy: {res.hierarchy} (LAS_hier: head correct x label credit)")
         out += _credit_settings(res)
-    out += _table(head, body)
+    out += aligned_table(head, body)
     out.append("values: percent; the official scorer's metrics (Tokens ... BLEX) are its F1, "
                "with LAS on universal relations as the scorer defines it; LAS_full: F1 of "
                "head and full DEPREL; alpha_*: Krippendorff's alpha x 100 between gold and "
@@ -119,19 +113,6 @@ def render_verbose(res: CompareResult, top: int = 10) -> str:
     return out + _extras(res, top)
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> List[str]:
-
-    head = [plain(v) for v in head]
-    rows = [[plain(v) for v in r] for r in rows]
-    widths = [max(len(str(r[c])) for r in [head, *rows]) for c in range(len(head))]
-
-    def fmt(r):
-        return "  ".join(str(v).ljust(w) if c < left else str(v).rjust(w)
-                         for c, (v, w) in enumerate(zip(r, widths))).rstrip()
-
-    return [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows]
-
-
 def render_breakdowns(res: CompareResult, top: int = 10) -> str:
 
     r"""The breakdown tables (precision, recall, F1 per bin) and the top confusions.
@@ -156,41 +137,26 @@ def render_breakdowns(res: CompareResult, top: int = 10) -> str:
                 head.append("UAS F1")
             rows = []
             for b in bins:
-                r = [b.bin, str(b.gold), str(b.system), str(b.las), _pct(b.precision),
-                     _pct(b.recall), _pct(b.f1)]
+                r = [b.bin, str(b.gold), str(b.system), str(b.las), percent(b.precision),
+                     percent(b.recall), percent(b.f1)]
                 if name != "relation":
-                    r.append(_pct(b.uas_f1))
+                    r.append(percent(b.uas_f1))
                 rows.append(r)
-            out += _table(head, rows) + [""]
+            out += aligned_table(head, rows) + [""]
         if s.confusion is not None:
             out.append(plain(f"{s.name}: most frequent relation confusions (aligned words "
                              f"with the correct head)"))
             top_rows = [[g, sy, str(c), ex] for g, sy, c, ex in s.confusion.top(top)]
-            out += (_table(["gold", "system", "count", "example"], top_rows, left=2)
+            out += (aligned_table(["gold", "system", "count", "example"], top_rows, left=2)
                     if top_rows else ["(none)"]) + [""]
     return "\n".join(out)
 
 
 def render_significance(res: CompareResult) -> str:
     r"""The significance tests as a text table ("" without tests)."""
-    sig = res.significance
-    if sig is None:
+    if res.significance is None:
         return ""
-    lvl = f"{100 * sig.level:g}%"
-    out = [f"significance: paired bootstrap (B = {sig.B}) and approximate randomisation "
-           f"(R = {sig.R}) over {sig.units} units, seed {sig.seed}"]
-    rows = []
-    for t in sig.pairs:
-        ci = "--" if t.ci is None else f"[{_pct(t.ci[0])}, {_pct(t.ci[1])}]"
-        rows.append([t.a, t.b, t.metric, _pct(t.value_a), _pct(t.value_b), _pct(t.diff), ci,
-                     _p(t.p_bootstrap), _p(t.p_randomisation)])
-    out += _table(["A", "B", "metric", "A %", "B %", "A-B", f"{lvl} CI of A-B", "p boot",
-                   "p AR"], rows, left=3)
-    return "\n".join(out) + "\n"
-
-
-def _p(p: Optional[float]) -> str:
-    return "--" if p is None else f"{p:.4f}"
+    return "\n".join(significance_lines(res.significance, "units")) + "\n"
 
 
 def render_json(res: CompareResult) -> str:
@@ -275,8 +241,8 @@ def render_latex(res: CompareResult) -> str:
              "\\begin{tabular}{l" + "r" * len(heads) + "}", "\\toprule",
              " & ".join(["System"] + heads) + " \\\\", "\\midrule"]
     for s in res.systems:
-        lines.append(" & ".join([latex_escape(s.name)] + [_pct(s.value(c)) for c in cols]
-                                + [_pct(s.prf[v].macro_f1) for v in prf if s.prf])
+        lines.append(" & ".join([latex_escape(s.name)] + [percent(s.value(c)) for c in cols]
+                                + [percent(s.prf[v].macro_f1) for v in prf if s.prf])
                      + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)
@@ -304,10 +270,7 @@ def render(res: CompareResult, output: str = "table", verbose: bool = False,
     """
     if output == "table":
         return render_verbose(res, top) if verbose else render_table(res, top)
-    if output == "json":
-        return render_json(res)
-    if output == "csv":
-        return render_csv(res)
-    if output == "latex":
-        return render_latex(res)
+    writer = {"json": render_json, "csv": render_csv, "latex": render_latex}.get(output)
+    if writer is not None:
+        return writer(res)
     raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")

@@ -15,18 +15,20 @@ import csv
 import io
 import json
 import math
-from typing import List, Optional, Sequence
+from typing import List, Optional
 
 from synagree.base.escape import csv_cell, plain
 from synagree.base.escape import latex as latex_escape
 from synagree.evaluation.parseval import SUMMARY_VALUES, Totals
 from synagree.evaluation.parseval_compare import ParsevalComparison
+from synagree.render.aligned import aligned_table, percent, significance_lines
 from synagree.render.parseval_evalb import evalb_report
 from synagree.render.regression import (
     regression_csv_rows,
     render_regression_latex,
     render_regression_table,
 )
+from synagree.stats.significance import SignificanceResult
 
 __all__ = ["render_parseval", "render_table", "render_json", "render_csv", "render_latex",
            "PARSEVAL_OUTPUTS", "CSV_COLUMNS"]
@@ -52,18 +54,6 @@ def _pct(x: Optional[float], digits: int = 2) -> str:
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "--"
     return f"{x:.{digits}f}"
-
-
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> List[str]:
-    head = [plain(v) for v in head]
-    rows = [[plain(v) for v in r] for r in rows]
-    widths = [max(len(r[c]) for r in [head, *rows]) for c in range(len(head))]
-
-    def fmt(r: Sequence[str]) -> str:
-        return "  ".join(v.ljust(w) if c < left else v.rjust(w)
-                         for c, (v, w) in enumerate(zip(r, widths))).rstrip()
-
-    return [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows]
 
 
 def _scope_rows(res: ParsevalComparison, which: str) -> List[List[str]]:
@@ -92,15 +82,15 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
     cut = res.params.cutoff_len
     out = [f"gold: {plain(res.gold)} ({res.gold_sentences} sentences)",
            f"parameters: {plain(res.params.name)} (sha256 {res.params.sha256[:16]}...)"]
-    out += _table(["all sentences (%)"] + names, _scope_rows(res, "all"))
+    out += aligned_table(["all sentences (%)"] + names, _scope_rows(res, "all"))
     out.append("")
-    out += _table([f"length <= {cut} (%)"] + names, _scope_rows(res, "cutoff"))
+    out += aligned_table([f"length <= {cut} (%)"] + names, _scope_rows(res, "cutoff"))
     if res.alpha_d_e is not None:
         out.append("")
         rows = [[f"alpha_{v}"] + [_pct(None if s.alpha is None or s.alpha[v].alpha is None
                                        else 100 * s.alpha[v].alpha) for s in res.systems]
                 for v in ("plain", "diff", "norm")]
-        out += _table(["alpha x 100"] + names, rows)
+        out += aligned_table(["alpha x 100"] + names, rows)
     out.append("values: percent as EVALB prints them (average crossing: brackets per valid "
                "sentence; -- where undefined, or where MAX_ERROR stopped EVALB before its "
                "summary); counts as EVALB sums them over the valid sentences")
@@ -120,10 +110,6 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
     return text + "".join("\n" + p for p in parts)
 
 
-def _r(x: Optional[float]) -> str:
-    return _pct(None if x is None else 100 * x)
-
-
 def _render_breakdowns(res: ParsevalComparison, top: int) -> str:
     out: List[str] = []
     for s in res.systems:
@@ -132,9 +118,9 @@ def _render_breakdowns(res: ParsevalComparison, top: int) -> str:
             continue
         out.append(plain(f"{s.name}: brackets by label (gold label for recall, system label "
                          f"for precision)"))
-        out += _table(["label", "gold", "system", "matched", "P", "R", "F1"],
+        out += aligned_table(["label", "gold", "system", "matched", "P", "R", "F1"],
                       [[c.label or "\"\"", str(c.gold), str(c.test), str(c.matched_gold),
-                        _r(c.precision), _r(c.recall), _r(c.f1)]
+                        percent(c.precision), percent(c.recall), percent(c.f1)]
                        for c in bd.labels]) + [""]  # type: ignore[attr-defined]
         for title, bins, first in (("sentence length (words, EVALB's length)",
                                     bd.sentence_length, "sentences"),  # type: ignore
@@ -143,36 +129,22 @@ def _render_breakdowns(res: ParsevalComparison, top: int) -> str:
             out.append(plain(f"{s.name}: brackets by {title}"))
             head = ["bin"] + ([first] if first else []) + ["gold", "system", "matched", "P",
                                                            "R", "F1"]
-            out += _table(head, [[b.bin] + ([str(b.sentences)] if first else [])
+            out += aligned_table(head, [[b.bin] + ([str(b.sentences)] if first else [])
                                  + [str(b.gold), str(b.test), str(b.matched),
-                                    _r(b.precision), _r(b.recall), _r(b.f1)]
+                                    percent(b.precision), percent(b.recall), percent(b.f1)]
                                  for b in bins]) + [""]
         out.append(plain(f"{s.name}: most frequent label confusions (brackets over the same "
                          f"words)"))
         rows = [[g, t, str(c), ex] for g, t, c, ex in bd.confusion.top(top)]  # type: ignore
-        out += (_table(["gold", "system", "count", "example"], rows, left=2)
+        out += (aligned_table(["gold", "system", "count", "example"], rows, left=2)
                 if rows else ["(none)"]) + [""]
     return "\n".join(out)
 
 
 def _render_significance(res: ParsevalComparison) -> str:
     sig = res.significance
-    assert sig is not None
-    lvl = f"{100 * sig.level:g}%"  # type: ignore[attr-defined]
-    out = [f"significance: paired bootstrap (B = {sig.B}) and approximate randomisation "  # type: ignore[attr-defined]
-           f"(R = {sig.R}) over {sig.units} sentences, seed {sig.seed}"]  # type: ignore[attr-defined]
-    rows = []
-    for t in sig.pairs:  # type: ignore[attr-defined]
-        ci = "--" if t.ci is None else f"[{_r(t.ci[0])}, {_r(t.ci[1])}]"
-        rows.append([t.a, t.b, t.metric, _r(t.value_a), _r(t.value_b), _r(t.diff), ci,
-                     _p(t.p_bootstrap), _p(t.p_randomisation)])
-    out += _table(["A", "B", "metric", "A %", "B %", "A-B", f"{lvl} CI of A-B", "p boot",
-                   "p AR"], rows, left=3)
-    return "\n".join(out) + "\n"
-
-
-def _p(p: Optional[float]) -> str:
-    return "--" if p is None else f"{p:.4f}"
+    assert isinstance(sig, SignificanceResult)
+    return "\n".join(significance_lines(sig, "sentences")) + "\n"
 
 
 def render_json(res: ParsevalComparison) -> str:
@@ -311,10 +283,7 @@ def render_parseval(res: ParsevalComparison, output: str = "table", top: int = 1
         return evalb_report(res.systems[0].result)
     if output == "table":
         return render_table(res, top)
-    if output == "json":
-        return render_json(res)
-    if output == "csv":
-        return render_csv(res)
-    if output == "latex":
-        return render_latex(res)
+    writer = {"json": render_json, "csv": render_csv, "latex": render_latex}.get(output)
+    if writer is not None:
+        return writer(res)
     raise ValueError(f"unknown output format {output!r}; expected one of {PARSEVAL_OUTPUTS}")

@@ -14,6 +14,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree.base.escape import latex as latex_escape
 from synagree.base.escape import plain
+from synagree.render.aligned import aligned_table, p_value
 
 __all__ = ["render_regression_table", "regression_csv_rows", "regression_fields",
            "render_regression_latex"]
@@ -28,10 +29,6 @@ def _num(x: Optional[float], percent: bool, signed: bool = False) -> str:
     return f"{v:+.{d}f}" if signed else f"{v:.{d}f}"
 
 
-def _p(p: Optional[float]) -> str:
-    return "--" if p is None else f"{p:.4f}"
-
-
 def _sig(s: Optional[bool]) -> str:
     return "--" if s is None else ("yes" if s else "no")
 
@@ -42,18 +39,6 @@ def _count(x: object) -> str:
     if isinstance(x, float):
         return f"{x:.4g}"
     return str(x)
-
-
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> List[str]:
-    head = [plain(h) for h in head]
-    rows = [[plain(c) for c in r] for r in rows]
-    widths = [max(len(r[c]) for r in [head, *rows]) for c in range(len(head))]
-
-    def fmt(r: Sequence[str]) -> str:
-        return "  ".join(v.ljust(w) if c < left else v.rjust(w)
-                         for c, (v, w) in enumerate(zip(r, widths))).rstrip()
-
-    return [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows]
 
 
 def _units_lines(r: dict) -> List[str]:
@@ -93,10 +78,10 @@ def render_regression_table(bc: Optional[dict], percent: bool = False) -> str:
                          _num(c["delta"], percent, signed=True),
                          "--" if not ci else
                          f"[{_num(ci[0], percent)}, {_num(ci[1], percent)}]",
-                         _p(c["p_bootstrap"]), _p(c["p_randomisation"]),
+                         p_value(c["p_bootstrap"]), p_value(c["p_randomisation"]),
                          _sig(c["significant"])])
         old_h, new_h = (f"old {unit}".strip(), f"new {unit}".strip())
-        out += _table(["metric", old_h, new_h, "change", f"{lvl} CI of change", "p boot",
+        out += aligned_table(["metric", old_h, new_h, "change", f"{lvl} CI of change", "p boot",
                        "p AR", "significant"], rows)
         by = ", then ".join(r["lists_by"])
         for kind in ("worse", "better") if _top(r) > 0 else ():  # --baseline-top 0: none
@@ -107,7 +92,7 @@ def render_regression_table(bc: Optional[dict], percent: bool = False) -> str:
                            f"{title}: not available (no per-unit data)")
                 continue
             out.append(plain(f"{title} (by {by}; at most {_top(r)} listed: {len(units)})"))
-            out += _table(["sentence", "words"] + list(r["lists_by"]),
+            out += aligned_table(["sentence", "words"] + list(r["lists_by"]),
                           _sentence_rows(units, r["lists_by"]))
         out += [plain(f"note: {n}") for n in r["notes"]]
     out += [plain(f"note: {n}") for n in bc["notes"]]
@@ -215,7 +200,7 @@ def render_regression_latex(bc: Optional[dict], percent: bool = True) -> str:
                                      latex_escape(c["metric"]), _num(c["old"], percent),
                                      _num(c["new"], percent),
                                      _num(c["delta"], percent, signed=True),
-                                     _p(c["p_bootstrap"]), _p(c["p_randomisation"])])
+                                     p_value(c["p_bootstrap"]), p_value(c["p_randomisation"])])
                          + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
