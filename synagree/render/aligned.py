@@ -8,10 +8,12 @@ tables share and the significance table of both comparison commands.
 from __future__ import annotations
 
 import math
-from typing import Any, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence
 
 from synagree.base.escape import plain
-from synagree.stats.significance import SignificanceResult
+
+if TYPE_CHECKING:  # only a type here: PARSEVAL's renderer imports no numpy
+    from synagree.stats.significance import SignificanceResult
 
 __all__ = ["aligned_table", "percent", "p_value", "significance_lines"]
 

@@ -28,7 +28,6 @@ from synagree.render.regression import (
     render_regression_latex,
     render_regression_table,
 )
-from synagree.stats.significance import SignificanceResult
 
 __all__ = ["render_parseval", "render_table", "render_json", "render_csv", "render_latex",
            "PARSEVAL_OUTPUTS", "CSV_COLUMNS"]
@@ -143,8 +142,8 @@ def _render_breakdowns(res: ParsevalComparison, top: int) -> str:
 
 def _render_significance(res: ParsevalComparison) -> str:
     sig = res.significance
-    assert isinstance(sig, SignificanceResult)
-    return "\n".join(significance_lines(sig, "sentences")) + "\n"
+    assert sig is not None
+    return "\n".join(significance_lines(sig, "sentences")) + "\n"  # type: ignore[arg-type]
 
 
 def render_json(res: ParsevalComparison) -> str:
