@@ -34,6 +34,7 @@ from synagree.stats.regression import (
     BaselineComparison,
     ResultView,
     UnitData,
+    pair_systems,
     regression,
     text_digest,
 )
@@ -170,22 +171,8 @@ def compare_baseline(res: CompareResult, doc: dict, baseline: str = "<baseline>"
         new_views = [system_view(s.as_dict(), res.hierarchy) for s in res.systems]
     except ValueError as exc:
         raise _bad(baseline, str(exc)) from None
-    pairs = []
-    by_name = {v.name: v for v in old_views}
-    if len(old_views) == 1 and len(new_views) == 1 and old_views[0].name != new_views[0].name:
-        pairs.append((old_views[0], new_views[0]))
-        notes.append(f"the baseline's only system {old_views[0].name} is compared with "
-                     f"{new_views[0].name}")
-    else:
-        for nv in new_views:
-            if nv.name in by_name:
-                pairs.append((by_name[nv.name], nv))
-            else:
-                notes.append(f"{nv.name}: no system of that name in the baseline, not compared")
-        names = {nv.name for nv in new_views}
-        for ov in old_views:
-            if ov.name not in names:
-                notes.append(f"{ov.name}: in the baseline only, not compared")
+    pairs, pair_notes = pair_systems(old_views, new_views)
+    notes += pair_notes
     old_syntax = str(doc.get("tag_syntax", "plain"))
     old_bdm = str(doc.get("bdm_definition", ""))
     results = []

@@ -90,6 +90,7 @@ from synagree.evaluation.conll18 import (
 from synagree.evaluation.label_credit_las import check_deprels, credit_las
 from synagree.evaluation.label_prf import note_written_alternatives, relation_prf
 from synagree.io.conllu import DepSentence
+from synagree.io.sources import system_names
 from synagree.io.units import coinciding_groups, join_dependency
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
@@ -764,26 +765,6 @@ class CompareResult(Frames):
 # --------------------------------------------------------------------------- computing
 
 
-def _names(tbs: Sequence[Treebank], names: Optional[Sequence[str]]) -> List[str]:
-    if names is not None:
-        names = [str(n) for n in names]
-        if len(names) != len(tbs):
-            raise InputError.single("<command line>", None, "usage",
-                                    f"{len(names)} name(s) for {len(tbs)} system file(s)")
-        if len(set(names)) != len(names):
-            raise InputError.single("<command line>", None, "usage",
-                                    "system names must be distinct")
-        return names
-    base = [Path(tb.name).name or tb.name for tb in tbs]
-    out = []
-    for k, (b, tb) in enumerate(zip(base, tbs)):
-        n = b if base.count(b) == 1 else tb.name
-        while n in out:
-            n = f"{n}#{k + 1}"
-        out.append(n)
-    return out
-
-
 def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarray, U: int,
                      result: Conll18Result) -> Dict[str, RatioUnits]:
     """Per-unit (correct, gold, system) counts of LAS, UAS and CLAS."""
@@ -964,7 +945,7 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierarc
     hierarchy = hierarchy_input(hierarchy) if hierarchy is not None else None
     gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
                                                         for k, s in enumerate(systems)])
-    sys_names = _names(sys_tbs, names)
+    sys_names = system_names([tb.name for tb in sys_tbs], names)
     if significance:
         check_resampling(len(gold_tb.sentences), test_replicates, len(sys_tbs), max_memory)
     if bootstrap:

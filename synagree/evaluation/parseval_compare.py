@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
@@ -40,7 +39,7 @@ from synagree.evaluation.parseval import (
 from synagree.io.evalb_lines import BracketLines
 from synagree.io.evalb_params import EvalbParams, load_params
 from synagree.io.sources import Source as ParamsSource
-from synagree.io.sources import as_input, is_stream
+from synagree.io.sources import as_input, is_stream, system_names
 
 if TYPE_CHECKING:  # imported where used: bracketed compare stays light (EVALB's time)
     from synagree.stats.regression import BaselineComparison, UnitData
@@ -215,26 +214,6 @@ class ParsevalComparison(Frames):
         return d
 
 
-def _names(files: Sequence[str], names: Optional[Sequence[str]]) -> List[str]:
-    if names is not None:
-        names = [str(n) for n in names]
-        if len(names) != len(files):
-            raise InputError.single("<command line>", None, "usage",
-                                    f"{len(names)} name(s) for {len(files)} system file(s)")
-        if len(set(names)) != len(names):
-            raise InputError.single("<command line>", None, "usage",
-                                    "system names must be distinct")
-        return names
-    base = [Path(f).name or f for f in files]
-    out: List[str] = []
-    for k, (b, f) in enumerate(zip(base, files)):
-        n = b if base.count(b) == 1 else f
-        while n in out:
-            n = f"{n}#{k + 1}"
-        out.append(n)
-    return out
-
-
 def compare_parseval(gold: Source, systems: Sequence[Source],
                      params: Union[ParamsSource, EvalbParams] = "collins", *,
                      names: Optional[Sequence[str]] = None, alpha: bool = False,
@@ -327,7 +306,7 @@ def compare_parseval(gold: Source, systems: Sequence[Source],
     if errors:
         raise InputError(errors)
     assert g_lines is not None
-    sys_names = _names(files, names)
+    sys_names = system_names(files, names)
     out = ParsevalComparison(g_lines.file, len(g_lines), prm, [])
     for name, r in zip(sys_names, results):
         sp = SystemParseval(name, r)
@@ -545,7 +524,12 @@ def compare_baseline(res: ParsevalComparison, doc: Dict[str, Any],
         ``baseline-mismatch``: the stored result is a dependency comparison, or
         its parameter file differs; ``bad-json``: malformed per-unit data.
     """
-    from synagree.stats.regression import BaselineComparison, regression, settings_check
+    from synagree.stats.regression import (
+        BaselineComparison,
+        pair_systems,
+        regression,
+        settings_check,
+    )
 
     if doc.get("kind") != "parseval":
         raise InputError.single(baseline, None, "baseline-mismatch",
@@ -569,21 +553,8 @@ def compare_baseline(res: ParsevalComparison, doc: Dict[str, Any],
     except (ValueError, KeyError, TypeError) as exc:
         raise InputError.single(baseline, None, "bad-json",
                                 f"not a usable baseline: {exc}") from None
-    pairs = []
-    by_name = {v.name: v for v in old_views}
-    if len(old_views) == 1 and len(new_views) == 1 and old_views[0].name != new_views[0].name:
-        pairs.append((old_views[0], new_views[0]))
-        notes.append(f"the baseline's only system {old_views[0].name} is compared with "
-                     f"{new_views[0].name}")
-    else:
-        for nv in new_views:
-            if nv.name in by_name:
-                pairs.append((by_name[nv.name], nv))
-            else:
-                notes.append(f"{nv.name}: no system of that name in the baseline, not compared")
-        names = {nv.name for nv in new_views}
-        notes += [f"{ov.name}: in the baseline only, not compared" for ov in old_views
-                  if ov.name not in names]
+    pairs, pair_notes = pair_systems(old_views, new_views)
+    notes += pair_notes
     results = [regression(ov, nv, B=B, R=R, seed=seed, level=level, top=top,
                           lists_by=LISTS_BY) for ov, nv in pairs]
     return BaselineComparison(baseline, "compare", results, notes)

@@ -19,13 +19,13 @@ import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Dict, Iterator, List, Optional, Union
+from typing import IO, Dict, Iterator, List, Optional, Sequence, Union
 
 from synagree.base.problems import InputError, Problem
 from synagree.io.compression import READ_ERRORS, compression_of, open_decompressed
 
 __all__ = ["Source", "Buffer", "Input", "is_stream", "stream_name", "as_input", "as_inputs",
-           "input_name", "head_lines"]
+           "input_name", "head_lines", "system_names"]
 
 #: what a reader accepts: a path, or a text or binary stream
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes], "Buffer"]
@@ -128,6 +128,33 @@ def as_input(source: object, placeholder: str = "<stream>") -> Input:
 def input_name(source: Input) -> str:
     """The name of an input in messages: the path as given, or the `Buffer`'s name."""
     return source.name if isinstance(source, Buffer) else str(source)
+
+
+def system_names(files: Sequence[str], names: Optional[Sequence[str]] = None) -> List[str]:
+    """The names of the systems of a comparison, one per system file (by its name).
+
+    ``names`` when given (as many as files, distinct: else a ``usage``
+    error); otherwise each file's base name, its name as given where two
+    base names are alike, and ``#K`` (its position) appended to any name
+    still taken.
+    """
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != len(files):
+            raise InputError.single("<command line>", None, "usage",
+                                    f"{len(names)} name(s) for {len(files)} system file(s)")
+        if len(set(names)) != len(names):
+            raise InputError.single("<command line>", None, "usage",
+                                    "system names must be distinct")
+        return names
+    base = [Path(f).name or f for f in files]
+    out: List[str] = []
+    for k, (b, f) in enumerate(zip(base, files)):
+        n = b if base.count(b) == 1 else f
+        while n in out:
+            n = f"{n}#{k + 1}"
+        out.append(n)
+    return out
 
 
 def head_lines(buffer: Buffer) -> Iterator[str]:

@@ -50,7 +50,7 @@ from synagree.stats.stored_results import check_stored
 
 __all__ = ["text_digest", "UnitData", "ResultView", "MetricChange", "UnitChange",
            "Regression", "BaselineComparison", "match_units", "regression",
-           "load_baseline", "result_command", "settings_check"]
+           "load_baseline", "result_command", "settings_check", "pair_systems"]
 
 PER_UNIT_FORMAT = 1
 _CHUNK_ELEMENTS = 4_000_000
@@ -449,6 +449,32 @@ def settings_check(old: Dict[str, str], new: Dict[str, str], *, baseline: str,
                                 "the baseline was computed with other settings, so its "
                                 "numbers are not comparable: " + "; ".join(bad))
     return notes
+
+
+def pair_systems(old: Sequence[ResultView], new: Sequence[ResultView]
+                 ) -> Tuple[List[Tuple[ResultView, ResultView]], List[str]]:
+    """Pair the systems of a baseline with today's by name: ``(pairs, notes)``.
+
+    One system on each side is compared whatever the names (a note says so);
+    otherwise systems are paired by name, and a system on one side only is a
+    note.
+    """
+    pairs, notes = [], []
+    by_name = {v.name: v for v in old}
+    if len(old) == 1 and len(new) == 1 and old[0].name != new[0].name:
+        pairs.append((old[0], new[0]))
+        notes.append(f"the baseline's only system {old[0].name} is compared with "
+                     f"{new[0].name}")
+        return pairs, notes
+    for nv in new:
+        if nv.name in by_name:
+            pairs.append((by_name[nv.name], nv))
+        else:
+            notes.append(f"{nv.name}: no system of that name in the baseline, not compared")
+    names = {nv.name for nv in new}
+    notes += [f"{ov.name}: in the baseline only, not compared" for ov in old
+              if ov.name not in names]
+    return pairs, notes
 
 
 # --------------------------------------------------------------------------- matching
