@@ -17,17 +17,14 @@ From a training treebank (`lexicon_from_words`)
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, Optional, Tuple
 
-from synagree.base.problems import ProblemLog, quote
-from synagree.io.files import read_text
-from synagree.io.sources import Source, as_input, input_name
+from synagree.base.problems import ProblemLog
+from synagree.io.sources import Source
+from synagree.io.tab_pairs import read_tab_pairs
 
 __all__ = ["Lexicon", "read_lexicon", "lexicon_from_words"]
-
-_COMMENT = re.compile(r"#( |$)")
 
 
 @dataclass
@@ -91,24 +88,12 @@ def read_lexicon(path: Source) -> Lexicon:
         `synagree.io.files.read_text`, ``lexicon-fields`` (not two non-empty
         tab-separated fields), ``lexicon-empty`` (no entry).
     """
-    source = as_input(path, "<lexicon>")
-    name = input_name(source)
     log = ProblemLog()
-    text = read_text(source, log)
-    log.raise_if_errors()
+    name, rows = read_tab_pairs(path, "<lexicon>", "WORD<TAB>FINE", "lexicon-fields", log)
     entries: Dict[str, Dict[str, int]] = {}
-    for number, raw in enumerate((text or "").splitlines(), start=1):
-        content = raw.strip()
-        if not content or _COMMENT.match(content):
-            continue
-        fields = [f.strip() for f in content.split("\t")]
-        if len(fields) != 2 or not all(fields):
-            log.add(name, number, "lexicon-fields",
-                    f"expected 'WORD<TAB>FINE' (two non-empty tab-separated fields), "
-                    f"got {quote(content)}")
-            continue
-        tags = entries.setdefault(fields[0], {})
-        tags[fields[1]] = tags.get(fields[1], 0) + 1
+    for _, form, fine in rows:
+        tags = entries.setdefault(form, {})
+        tags[fine] = tags.get(fine, 0) + 1
     if not entries and not log.errors:
         log.add(name, None, "lexicon-empty", "lexicon file has no WORD<TAB>FINE line")
     log.raise_if_errors()

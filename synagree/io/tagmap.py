@@ -33,19 +33,16 @@ Resolving a tag (`TagMap.resolve`)
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from synagree.base.problems import ProblemLog, quote
-from synagree.io.files import read_text
-from synagree.io.sources import Source, as_input, input_name
+from synagree.io.sources import Source
+from synagree.io.tab_pairs import read_tab_pairs
 
 __all__ = ["TagMap", "read_tag_map", "derive_tag_map", "FineAmbiguity",
            "derive_majority_tag_map"]
-
-_COMMENT = re.compile(r"#( |$)")
 
 
 @dataclass
@@ -125,24 +122,11 @@ def read_tag_map(path: Source) -> TagMap:
         ``tag-map-two-coarse`` (a fine tag under two coarse tags),
         ``tag-map-empty`` (no mapping line).
     """
-    source = as_input(path, "<tiers>")
-    name = input_name(source)
     log = ProblemLog()
-    text = read_text(source, log)
-    log.raise_if_errors()
+    name, rows = read_tab_pairs(path, "<tiers>", "FINE<TAB>COARSE", "tag-map-fields", log)
     mapping: Dict[str, str] = {}
     where: Dict[str, int] = {}
-    for number, raw in enumerate((text or "").splitlines(), start=1):
-        content = raw.strip()
-        if not content or _COMMENT.match(content):
-            continue
-        fields = [f.strip() for f in content.split("\t")]
-        if len(fields) != 2 or not all(fields):
-            log.add(name, number, "tag-map-fields",
-                    f"expected 'FINE<TAB>COARSE' (two non-empty tab-separated fields), "
-                    f"got {quote(content)}")
-            continue
-        fine, coarse = fields
+    for number, fine, coarse in rows:
         if fine in mapping and mapping[fine] != coarse:
             log.add(name, number, "tag-map-two-coarse",
                     f"fine tag {quote(fine)} mapped to {quote(coarse)} here but to "
