@@ -366,8 +366,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
         under = f", and {extra} word(s) under it" if extra else ""
         log.add(fname, sent.word_lines[cyc[0] - 1] if cyc else first, "cycle",
                 f"head cycle in sentence {index + 1} (line {first}): words {desc}{under} "
-                f"are not reachable from the root; they are left out of the TED tree "
-                f"but counted in |t| and LAS/UAS/LA (docs/method.md §2.4)",
+                f"are not reachable from the root (docs/method.md §2.4)",
                 severity=WARNING, sent_id=sid)
     return sent
 
