@@ -143,9 +143,13 @@ def key_value(name: str, rows: Sequence[Tuple[str, Cell, str]], title: str = "")
     return out
 
 
-def format_value(value: Cell, kind: str = "number", digits: int = 4,
+def format_value(value: Cell, kind: str = "number", digits: Optional[int] = 4,
                  missing: str = "–") -> str:
-    """One cell as text (``percent`` × 100), as the text writer shows it."""
+    """One cell as text (``percent`` × 100), as the text writer shows it.
+
+    ``missing`` stands for None, NaN and ±inf.  ``digits=None`` writes a
+    number exactly (``repr`` of the float, round-trip exact), as CSV does.
+    """
     if kind == "text":
         return "" if value is None else str(value)
     if kind == "interval":
@@ -158,10 +162,12 @@ def format_value(value: Cell, kind: str = "number", digits: int = 4,
     x = float(value)
     if x != x or x in (float("inf"), float("-inf")):
         return missing
-    if kind == "count":
-        return str(int(x)) if x.is_integer() else f"{x:.{digits}f}"
+    if kind == "count" and x.is_integer():
+        return str(int(x))
     if kind == "percent":
-        return f"{100 * x:.{digits}f}"
+        x *= 100
+    if digits is None:
+        return f"{'+' if kind == 'signed' and x >= 0 else ''}{x!r}"
     if kind == "signed":
         return f"{x:+.{digits}f}"
     return f"{x:.{digits}f}"

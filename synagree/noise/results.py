@@ -12,7 +12,7 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from synagree.base.escape import markdown as md
 from synagree.base.jsonable import json_ready, to_float
 from synagree.base.metrics import RENAMED
 from synagree.base.problems import InputError, quote
+from synagree.base.table import format_value
 from synagree.noise.source import _digest
 from synagree.stats.alpha import VARIANTS
 
@@ -79,10 +80,6 @@ SERIES_TITLES = {"both": "relabel + reattach (p_relabel = p_reattach = p)",
                  "random": "uniform random trees (fraction p of sentences replaced)"}
 
 
-def _pct(x, digits: int = 1) -> str:
-    return "–" if x is None else f"{100 * float(x):.{digits}f}"
-
-
 def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[str],
                      title: Optional[str] = None) -> str:
     """Markdown: per series, means ± sd (percent), then full statistics.
@@ -107,7 +104,9 @@ def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[
     for series, recs in by_series.items():
         lines += [f"## {md(series)}: {md(SERIES_TITLES.get(series, series))}", ""]
         ps = list(dict.fromkeys(to_float(r["p"]) for r in recs))
-        idx = {(to_float(r["p"]), r["metric"]): r for r in recs}
+        # a record's statistics are floats or None (`summarize`)
+        idx: Dict[Tuple[float, object], Mapping[str, Any]] = {
+            (to_float(r["p"]), r["metric"]): r for r in recs}
         lines.append("| p | " + " | ".join(md(METRIC_TITLES.get(m, m)) for m in metrics) + " |")
         lines.append("|---:|" + "---:|" * len(metrics))
         for p in ps:
@@ -117,7 +116,8 @@ def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[
                 if r is None or r["mean"] is None:
                     cells.append("–")
                 else:
-                    cells.append(f"{_pct(r['mean'])} ± {_pct(r['std'])}")
+                    cells.append(format_value(r["mean"], "percent", 1) + " ± "
+                                 + format_value(r["std"], "percent", 1))
             lines.append(f"| {p:g} | " + " | ".join(cells) + " |")
         lines += ["", "<details><summary>full statistics</summary>", "",
                   "| p | metric | n | mean | median | std | min | max |",
@@ -128,7 +128,7 @@ def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[
                 if r is None:
                     continue
                 lines.append(f"| {p:g} | {md(METRIC_TITLES.get(m, m))} | {r['n']} | "
-                             + " | ".join(_pct(r[k], 2) for k in
+                             + " | ".join(format_value(r[k], "percent", 2) for k in
                                           ("mean", "median", "std", "min", "max")) + " |")
         lines += ["", "</details>", ""]
     return "\n".join(lines)

@@ -7,10 +7,10 @@ tables share and the significance table of both comparison commands.
 """
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence
 
 from synagree.base.escape import plain
+from synagree.base.table import format_value
 
 if TYPE_CHECKING:  # only a type here: PARSEVAL's renderer imports no numpy
     from synagree.stats.significance import SignificanceResult
@@ -33,14 +33,12 @@ def aligned_table(head: Sequence[Any], rows: Sequence[Sequence[Any]],
 
 def percent(x: Optional[float], digits: int = 2) -> str:
     """A fraction in percent (``0.5`` -> ``50.00``); ``--`` when None or not finite."""
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "--"
-    return f"{100 * x:.{digits}f}"
+    return format_value(x, "percent", digits, missing="--")
 
 
 def p_value(p: Optional[float]) -> str:
-    """A p-value with four decimals; ``--`` when None."""
-    return "--" if p is None else f"{p:.4f}"
+    """A p-value with four decimals; ``--`` when None or not finite."""
+    return format_value(p, digits=4, missing="--")
 
 
 def significance_lines(sig: SignificanceResult, units: str) -> List[str]:

@@ -16,8 +16,9 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 from synagree.agreement.agree import AgreementResult
 from synagree.agreement.breakdown import AgreementBreakdown
 from synagree.base.escape import csv_row, plain
+from synagree.base.table import format_value
 from synagree.render.rows import render_rows
-from synagree.render.tables import fmt_num, render_csv
+from synagree.render.tables import render_csv
 
 __all__ = ["CONFUSIONS_SHOWN", "fmt_count", "breakdown_sections", "breakdown_long_rows",
            "breakdown_csv"]
@@ -34,9 +35,7 @@ def fmt_count(x: Optional[float]) -> str:
 
 
 def _ratio(x: Optional[float], latex: bool) -> str:
-    if latex:
-        return "–" if x is None else f"{100 * x:.1f}"
-    return fmt_num(x, 4, missing="–")
+    return format_value(x, "percent", 1) if latex else format_value(x)
 
 
 def _who(bd: AgreementBreakdown) -> Tuple[str, str]:

@@ -2,7 +2,7 @@
 from typing import Dict, List, Optional
 
 from synagree.agreement.token_layers import complete_differs
-from synagree.render.rows import _f
+from synagree.base.table import format_value
 from synagree.stats.categorical import COEFFICIENTS, LayerAgreement
 
 
@@ -27,14 +27,15 @@ def summary_rows(results: Dict[str, LayerAgreement],
         c = la.coefficients()
         row = [layer, str(la.items)] + ([str(la.complete_items)] if complete else [])
         for k in COEFFICIENTS:
-            cell = _f(c[k])
+            cell = format_value(c[k])
             if cis and layer in cis and k in cis[layer]:
                 ci = cis[layer][k]
-                cell += f" [{_f(ci['low'])}, {_f(ci['high'])}]"
+                cell += f" [{format_value(ci['low'])}, {format_value(ci['high'])}]"
             row.append(cell)
-        row.append(_f(c["specific_macro"]))
+        row.append(format_value(c["specific_macro"]))
         md = la.macro_documents()
-        row.append(_f(md.get("cohen_kappa")) if len(la.by_document) > 1 else _f(c["cohen_kappa"]))
+        row.append(format_value(md.get("cohen_kappa") if len(la.by_document) > 1
+                                else c["cohen_kappa"]))
         rows.append(row)
     return rows
 

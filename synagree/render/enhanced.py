@@ -2,7 +2,8 @@
 from typing import List
 
 from synagree.agreement.enhanced import EnhancedAgreement
-from synagree.render.rows import _f, render_rows
+from synagree.base.table import format_value
+from synagree.render.rows import render_rows
 
 __all__ = ["ENHANCED_HEADER", "enhanced_rows", "render_enhanced"]
 
@@ -18,11 +19,12 @@ def enhanced_rows(res: EnhancedAgreement) -> List[List[str]]:
     rows = []
     for level, la in res.levels.items():
         st = la.alpha
-        rows.append([level, f"alpha_{res.distance}", "", "", _f(st.alpha), _f(st.d_o),
-                     _f(st.d_e), str(st.n), str(st.units), "", "", ""])
+        rows.append([level, f"alpha_{res.distance}", "", "", format_value(st.alpha),
+                     format_value(st.d_o), format_value(st.d_e), str(st.n), str(st.units),
+                     "", "", ""])
     for level, la in res.levels.items():
         for p in la.pairs:
-            rows.append([level, "F1", p.a, p.b, _f(p.f1), "", "", "", "", str(p.matches),
+            rows.append([level, "F1", p.a, p.b, format_value(p.f1), "", "", "", "", str(p.matches),
                          str(p.edges_a), str(p.edges_b)])
     return rows
 

@@ -5,9 +5,10 @@ docs/method.md §19.
 from typing import Dict, List, Optional, Sequence
 
 from synagree.base.escape import plain
+from synagree.base.table import format_value
 from synagree.evaluation.features import FeatureScores
-from synagree.render.rows import _f, render_rows
-from synagree.render.tables import fmt_num
+from synagree.render.rows import render_rows
+from synagree.render.writers import csv_value
 from synagree.stats.categorical import COEFFICIENTS
 from synagree.stats.features import PerFeature
 
@@ -47,10 +48,10 @@ def per_feature_rows(pf: PerFeature, cis: Optional[Dict[str, Dict[str, dict]]] =
         row = [feature, ITEM_SETS.get(pf.items, pf.items), str(pf.given[feature]),
                str(la.items)]
         for k in COEFFICIENTS:
-            cell = _f(c[k])
+            cell = format_value(c[k])
             if cis and feature in cis and k in cis[feature]:
                 ci = cis[feature][k]
-                cell += f" [{_f(ci['low'])}, {_f(ci['high'])}]"
+                cell += f" [{format_value(ci['low'])}, {format_value(ci['high'])}]"
             row.append(cell)
         row += [str(sum(p.contingency.agree for p in la.pairs)),
                 str(sum(p.items for p in la.pairs))]
@@ -75,10 +76,6 @@ SCORE_HEADER = ["feature", "universal", "words", "gold", "system", "correct", "a
                 "precision", "recall", "f1", "accuracy", "cohen_kappa", "scott_pi"]
 
 
-def _num(x: Optional[float]) -> str:
-    return "" if x is None or x != x else repr(float(x))
-
-
 def _ratio(a: int, b: int) -> Optional[float]:
     return a / b if b else None
 
@@ -99,26 +96,25 @@ def feature_score_rows(fs: FeatureScores) -> List[List[object]]:
     for name, universal, agree in (("ALL", "", fs.set_equal),
                                    ("UFeats", "yes", fs.ufeats_equal)):
         g, s, c = fs.totals(universal=bool(universal))
-        out.append([name, universal, fs.words, g, s, c, agree, _num(_ratio(c, s)),
-                     _num(_ratio(c, g)), _num(_ratio(2 * c, g + s)),
-                     _num(_ratio(agree, fs.words)), "", ""])
+        ratios = (_ratio(c, s), _ratio(c, g), _ratio(2 * c, g + s), _ratio(agree, fs.words))
+        out.append([name, universal, fs.words, g, s, c, agree, *ratios, "", ""])
     for r in fs.rows:
         out.append([r.feature, "yes" if r.universal else "no", r.words, r.gold, r.system,
-                    r.correct, r.agree, _num(r.precision), _num(r.recall), _num(r.f1),
-                    _num(r.accuracy), _num(r.cohen_kappa), _num(r.scott_pi)])
-    return out
+                    r.correct, r.agree, r.precision, r.recall, r.f1, r.accuracy, r.cohen_kappa,
+                    r.scott_pi])
+    return [[csv_value(v) for v in row] for row in out]
 
 
 def feature_score_table(fs: FeatureScores) -> str:
     """The per-feature scores as text: a summary, then one line per feature."""
     summary = [
-        ("micro P / R / F1", " / ".join(fmt_num(x, 6) for x in
+        ("micro P / R / F1", " / ".join(format_value(x, digits=6, missing="undefined") for x in
                                         (fs.micro_precision, fs.micro_recall, fs.micro_f1))),
-        ("macro F1 (features)", fmt_num(fs.macro_f1, 6)),
-        ("feature-set accuracy", f"{fmt_num(fs.set_accuracy, 6)} ({fs.set_equal} of "
-                                 f"{fs.words} words)"),
-        ("UFeats accuracy", f"{fmt_num(fs.ufeats_accuracy, 6)} ({fs.ufeats_equal} of "
-                            f"{fs.words} words; universal features only)"),
+        ("macro F1 (features)", format_value(fs.macro_f1, digits=6, missing="undefined")),
+        ("feature-set accuracy", format_value(fs.set_accuracy, digits=6, missing="undefined")
+         + f" ({fs.set_equal} of {fs.words} words)"),
+        ("UFeats accuracy", format_value(fs.ufeats_accuracy, digits=6, missing="undefined")
+         + f" ({fs.ufeats_equal} of {fs.words} words; universal features only)"),
     ]
     kw = max(len(k) for k, _ in summary)
     lines = ["Per feature (FEATS split into Name=Value; '_' = absent; every word an item)"]
@@ -126,9 +122,9 @@ def feature_score_table(fs: FeatureScores) -> str:
     head = ["feature", "univ", "gold", "system", "correct", "P", "R", "F1", "accuracy",
             "kappa"]
     body = [[plain(r.feature), "yes" if r.universal else "no", str(r.gold), str(r.system),
-             str(r.correct), fmt_num(r.precision, missing="-"), fmt_num(r.recall, missing="-"),
-             fmt_num(r.f1, missing="-"), fmt_num(r.accuracy, missing="-"),
-             fmt_num(r.cohen_kappa, missing="-")] for r in fs.rows]
+             str(r.correct)] + [format_value(x, missing="-") for x in
+                                (r.precision, r.recall, r.f1, r.accuracy, r.cohen_kappa)]
+            for r in fs.rows]
     lines.append("")
     lines.append(_aligned([head] + body).rstrip("\n"))
     return "\n".join(lines) + "\n"

@@ -52,6 +52,7 @@ from synagree.agreement.qa import rank_units, unit_diagnostics
 from synagree.agreement.report import ReportResult
 from synagree.base.jsonable import json_ready, to_float
 from synagree.base.problems import InputError, quote
+from synagree.base.table import format_value
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.noise.results import json_rows, read_config
@@ -67,7 +68,6 @@ from synagree.render.plots import (
 )
 from synagree.render.qa import render_tables
 from synagree.render.report_sections import SECTION_IDS, extra_text, html_sections
-from synagree.render.rows import _f as _num
 from synagree.render.units import unit_change_rows
 from synagree.stats.attachment import brackets
 from synagree.stats.categorical import COEFFICIENTS
@@ -426,8 +426,8 @@ def _summary(result, qa: dict) -> dict:
         if key not in s:
             continue
         b = metrics.get(key, {})
-        rows.append([names[key], _num(s[key]), _num(b.get("low")), _num(b.get("high")),
-                     _num(b.get("se"))])
+        rows.append([names[key]] + [format_value(x) for x in
+                                    (s[key], b.get("low"), b.get("high"), b.get("se"))])
     ci_head = ([f"{100 * conf:g}% CI low", "high", "bootstrap SE"] if conf
                else ["CI low", "high", "SE"])
     boot_note = (f"Percentile bootstrap over sentences: {bs['replicates']} replicates, seed "
@@ -453,10 +453,11 @@ def _comparison(result) -> List[list]:
     for r in result.baseline.results:
         for c in r.metrics:
             lo, hi = c.ci if c.ci is not None else (None, None)
-            rows.append([c.metric, _num(c.old), _num(c.new),
-                         ("+" if (c.delta or 0) > 0 else "") + _num(c.delta),
-                         f"[{_num(lo)}, {_num(hi)}]", _num(c.p_bootstrap, 3),
-                         _num(c.p_randomisation, 3),
+            rows.append([c.metric, format_value(c.old), format_value(c.new),
+                         ("+" if (c.delta or 0) > 0 else "") + format_value(c.delta),
+                         f"[{format_value(lo)}, {format_value(hi)}]",
+                         format_value(c.p_bootstrap, digits=3),
+                         format_value(c.p_randomisation, digits=3),
                          {"kind": "sig", "sig": c.significant}])
     return rows
 
@@ -486,14 +487,14 @@ def _pair_panel(result, qa: dict) -> dict:
                        ("alpha_norm", "α norm"), ("LAS_full", "LAS_full"), ("UAS", "UAS"),
                        ("LA", "label accuracy")):
         if key in pm and pm[key][0][1] is not None:
-            rows.append([label, _num(pm[key][0][1])])
+            rows.append([label, format_value(pm[key][0][1])])
     units = pm["units"]
     rows.append(["sentences annotated by both", str(int(units[0][1]))])
     rows.append([f"sentences annotated by {a} / {b}", f"{int(units[0][0])} / {int(units[1][1])}"])
     dist = qa["annotator_distances"]
     if dist:
-        rows.append(["mean TED between the two", _num(dist[0]["mean_ted"], 3)])
-        rows.append(["mean TED / (|x|+|y|)", _num(dist[0]["mean_norm"], 4)])
+        rows.append(["mean TED between the two", format_value(dist[0]["mean_ted"], digits=3)])
+        rows.append(["mean TED / (|x|+|y|)", format_value(dist[0]["mean_norm"])])
     return {"title": f"The pair: {a} × {b}", "rows": rows}
 
 
@@ -524,11 +525,11 @@ def _annotators(result, qa: dict) -> dict:
         loo = []
         omitted.append(OMITTED["loo"])
     loo_rows = [[x["annotator"], str(x["units"])] +
-                [f"{_num(x[k])} ({'+' if (x['change_' + k[6:]] or 0) > 0 else ''}"
-                 f"{_num(x['change_' + k[6:]])})" if x[k] is not None else "–"
+                [f"{format_value(x[k])} ({'+' if (x['change_' + k[6:]] or 0) > 0 else ''}"
+                 f"{format_value(x['change_' + k[6:]])})" if x[k] is not None else "–"
                  for k in loo_keys] for x in loo]
     dist_rows = [[x["annotator"], str(x["units"]), str(x["comparisons"]),
-                  _num(x["mean_ted"], 3), _num(x["mean_norm"], 4)]
+                  format_value(x["mean_ted"], digits=3), format_value(x["mean_norm"])]
                  for x in qa["annotator_distances"]]
     return {"pair": None, "heatmaps": heat,
             "loo": {"header": ["without", "sentences"] + [k.replace("alpha_", "α ") + " (change)"
@@ -550,8 +551,9 @@ def _layers(qa: dict) -> Optional[dict]:
     def with_ci(layer, k, v):
         b = metrics.get(f"{layer}_{k}")
         low = b.get("low") if b else None
-        return {"kind": "ci", "value": _num(v), "low": None if low is None else _num(low),
-                "high": None if low is None else _num(b["high"])}
+        return {"kind": "ci", "value": format_value(v),
+                "low": None if low is None else format_value(low),
+                "high": None if low is None else format_value(b["high"])}
 
     rows = []
     # kappa and pi need every annotator's value: their items, when fewer (method §12.3)
@@ -561,22 +563,23 @@ def _layers(qa: dict) -> Optional[dict]:
         rows.append([layer, str(c["items"])] + ([str(c["complete_items"])] if complete else [])
                     + [str(len(c["categories"]))]
                     + [with_ci(layer, k, co[k]) for k in COEFFICIENTS]
-                    + [_num(co["specific_macro"])])
+                    + [format_value(co["specific_macro"])])
     pairs = []
     if m > 2:
         for layer, c in cat.items():
             for p in c["pairs"]:
                 pairs.append([layer, f"{p['a']} × {p['b']}", str(p["items"]),
-                              _num(p["observed"]), _num(p["cohen_kappa"]), _num(p["scott_pi"])])
+                              format_value(p["observed"]), format_value(p["cohen_kappa"]),
+                              format_value(p["scott_pi"])])
     documents = []
     for layer, c in [(layer, c) for layer, c in cat.items() if len(c["documents"]) > 1][:2]:
-        drow = [[doc, str(v["items"])] + [_num(v[k]) for k in COEFFICIENTS]
+        drow = [[doc, str(v["items"])] + [format_value(v[k]) for k in COEFFICIENTS]
                 for doc, v in c["documents"].items()]
         md = c["macro_documents"]
-        drow.append(["macro-average", ""] + [_num(md.get(k)) for k in
+        drow.append(["macro-average", ""] + [format_value(md.get(k)) for k in
                                              COEFFICIENTS])
         drow.append(["micro-average (pooled)", str(c["items"])] +
-                    [_num(c["coefficients"][k]) for k in COEFFICIENTS])
+                    [format_value(c["coefficients"][k]) for k in COEFFICIENTS])
         documents.append({"layer": layer, "rows": drow})
     spec_layer = "deprel" if "deprel" in cat else next(iter(cat))
     c = cat[spec_layer]
@@ -585,7 +588,7 @@ def _layers(qa: dict) -> Optional[dict]:
     for k, v in sorted(c["specific"].items(), key=lambda kv: -freq.get(kv[0], 0)):
         w = max(0.0, min(1.0, v)) * 120
         specific.append([k, str(freq.get(k, 0)),
-                         {"kind": "bar", "width": f"{w:.0f}", "value": _num(v, 3)}])
+                         {"kind": "bar", "width": f"{w:.0f}", "value": format_value(v, digits=3)}])
     return {"header": ["layer", "items"] + (["items coded by all (κ, π)"] if complete else [])
             + ["categories", "observed agreement",
                        "Cohen's κ" if m == 2 else "Davies & Fleiss κ",

@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 
 from synagree.agreement.drift import Drift
 from synagree.base.escape import csv_row
+from synagree.base.table import format_value
 from synagree.render.questions import (
     LABELS_SHOWN,
     long_rows,
@@ -27,7 +28,6 @@ from synagree.render.questions import (
     section_tables,
     where_table,
 )
-from synagree.render.rows import _f
 
 __all__ = ["SECTIONS", "question_page", "drift_svg", "append_tables"]
 
@@ -38,7 +38,7 @@ SECTIONS = (("bias", "Bias"), ("drift", "Drift"), ("where", "Queries"))
 def _p(x: Optional[float]) -> str:
     if x is None:
         return "–"
-    return f"{x:.1e}" if 0 < x < 1e-4 else _f(x)
+    return f"{x:.1e}" if 0 < x < 1e-4 else format_value(x)
 
 
 def _bias(result) -> Optional[dict]:
@@ -46,7 +46,7 @@ def _bias(result) -> Optional[dict]:
     if b is None:
         return None
     pairs = [[p.layer, f"{p.first} × {p.second}", str(p.items), str(len(p.labels)),
-              _f(p.test.statistic), str(p.test.df), _p(p.test.p),
+              format_value(p.test.statistic), str(p.test.df), _p(p.test.p),
               ", ".join(f"{x.label} ({p.who(x)} more)" for x in p.flagged) or "none"]
              for p in b.pairs]
     details = []
@@ -143,9 +143,9 @@ def _drift(result) -> Optional[dict]:
     if d is None:
         return None
     v = d.variant
-    rows = [[b.name, str(b.units), b.first, b.last, _f(b.alpha.get(v)),
+    rows = [[b.name, str(b.units), b.first, b.last, format_value(b.alpha.get(v)),
              ("–" if b.band.get(v) is None else
-              f"[{_f(b.band[v][0])}, {_f(b.band[v][1])}]"),  # type: ignore[index]
+              f"[{format_value(b.band[v][0])}, {format_value(b.band[v][1])}]"),  # type: ignore[index]
              b.status(v) or "–"] for b in d.batches]
     return {"svg": Markup(drift_svg(d)), "header": ["batch", "sentences", "from", "to",
                                                     f"α {v}", f"{d.level:g} band", "status"],
@@ -158,7 +158,7 @@ def _where(result) -> Optional[dict]:
     if w is None:
         return None
     t = where_table(w)
-    return {"header": t.header(), "rows": [[_f(c) if isinstance(c, float) or c is None
+    return {"header": t.header(), "rows": [[format_value(c) if isinstance(c, float) or c is None
                                             else str(c) for c in r] for r in t.rows],
             "notes": list(w.notes)}
 

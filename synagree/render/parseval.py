@@ -14,11 +14,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 from typing import List, Optional
 
 from synagree.base.escape import csv_cell, plain
 from synagree.base.escape import latex as latex_escape
+from synagree.base.table import format_value
 from synagree.evaluation.parseval import SUMMARY_VALUES, Totals
 from synagree.evaluation.parseval_compare import ParsevalComparison
 from synagree.render.aligned import aligned_table, percent, significance_lines
@@ -49,12 +49,6 @@ _TOTALS = (("matched", "matched brackets"), ("gold", "gold brackets"),
            ("words", "words"), ("correct_tags", "correct tags"))
 
 
-def _pct(x: Optional[float], digits: int = 2) -> str:
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "--"
-    return f"{x:.{digits}f}"
-
-
 def _scope_rows(res: ParsevalComparison, which: str) -> List[List[str]]:
     rows = []
     tots: List[Optional[Totals]] = [None if s.result.stopped else getattr(s.result, which)
@@ -62,7 +56,8 @@ def _scope_rows(res: ParsevalComparison, which: str) -> List[List[str]]:
     for attr, name in _COUNTS:
         rows.append([name] + ["--" if t is None else str(getattr(t, attr)) for t in tots])
     for k in SUMMARY_VALUES:
-        rows.append([_LABELS[k]] + ["--" if t is None else _pct(t.percent(k)) for t in tots])
+        rows.append([_LABELS[k]] + [format_value(None if t is None else t.percent(k), digits=2,
+                                                 missing="--") for t in tots])
     for attr, name in _TOTALS:
         rows.append([name] + ["--" if t is None else str(getattr(t, attr)) for t in tots])
     return rows
@@ -86,8 +81,8 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
     out += aligned_table([f"length <= {cut} (%)"] + names, _scope_rows(res, "cutoff"))
     if res.alpha_d_e is not None:
         out.append("")
-        rows = [[f"alpha_{v}"] + [_pct(None if s.alpha is None or s.alpha[v].alpha is None
-                                       else 100 * s.alpha[v].alpha) for s in res.systems]
+        rows = [[f"alpha_{v}"] + [format_value(None if s.alpha is None else s.alpha[v].alpha,
+                                               "percent", 2, missing="--") for s in res.systems]
                 for v in ("plain", "diff", "norm")]
         out += aligned_table(["alpha x 100"] + names, rows)
     out.append("values: percent as EVALB prints them (average crossing: brackets per valid "
@@ -250,7 +245,8 @@ def render_latex(res: ParsevalComparison) -> str:
     for s in res.systems:
         cells = [latex_escape(s.name)]
         for t in (s.result.all, s.result.cutoff):
-            cells += ["--" if s.result.stopped else _pct(t.percent(k)) for k in keys]
+            cells += [format_value(None if s.result.stopped else t.percent(k), digits=2,
+                                   missing="--") for k in keys]
         lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}",
               f"% PARSEVAL as EVALB computes it, percent; "

@@ -21,8 +21,9 @@ does; `evalb_report` returns them as text (UTF-8 input appears as written).
 from __future__ import annotations
 
 import platform
-from typing import List, Optional
+from typing import List
 
+from synagree.base.table import format_value
 from synagree.evaluation.parseval import ParsevalResult, SentenceScore, Totals
 
 __all__ = ["evalb_report", "evalb_messages", "evalb_row", "NAN_TEXT"]
@@ -45,8 +46,17 @@ def evalb_row(s: SentenceScore) -> str:
                s.percent("tagging")))
 
 
-def _f(x: Optional[float]) -> str:
-    return "%6.2f" % x if x is not None else "%6s" % NAN_TEXT
+#: EVALB's summary lines of values: the text before the value, and the `Totals.percent` key
+_SUMMARY_VALUES = (
+    ("Bracketing Recall         = ", "recall"),
+    ("Bracketing Precision      = ", "precision"),
+    ("Bracketing FMeasure       = ", "f_measure"),
+    ("Complete match            = ", "complete_match"),
+    ("Average crossing          = ", "average_crossing"),
+    ("No crossing               = ", "no_crossing"),
+    ("2 or less crossing        = ", "two_or_less_crossing"),
+    ("Tagging accuracy          = ", "tagging"),
+)
 
 
 def _summary(t: Totals, title: str) -> List[str]:
@@ -56,14 +66,8 @@ def _summary(t: Totals, title: str) -> List[str]:
             "Number of Error sentence  = %6d\n" % t.error_sentences,
             "Number of Skip  sentence  = %6d\n" % t.skip_sentences,
             "Number of Valid sentence  = %6d\n" % t.valid,
-            "Bracketing Recall         = %s\n" % _f(p("recall")),
-            "Bracketing Precision      = %s\n" % _f(p("precision")),
-            "Bracketing FMeasure       = %s\n" % _f(p("f_measure")),
-            "Complete match            = %s\n" % _f(p("complete_match")),
-            "Average crossing          = %s\n" % _f(p("average_crossing")),
-            "No crossing               = %s\n" % _f(p("no_crossing")),
-            "2 or less crossing        = %s\n" % _f(p("two_or_less_crossing")),
-            "Tagging accuracy          = %s\n" % _f(p("tagging"))]
+            *("%s%6s\n" % (text, format_value(p(k), digits=2, missing=NAN_TEXT))
+              for text, k in _SUMMARY_VALUES)]
 
 
 def _bytes_as_text(s: str) -> str:
@@ -91,10 +95,12 @@ def evalb_report(res: ParsevalResult) -> str:
     t = res.all
     out.append(RULE)
     if t.gold > 0 and t.test > 0:
-        out.append("                %s %s %6d %5d %5d  %5d"
-                   % (_f(t.percent("recall")), _f(t.percent("precision")), t.matched, t.gold,
-                      t.test, t.crossing))
-    out.append("  %5d %5d   %s" % (t.words, t.correct_tags, _f(t.percent("tagging"))))
+        recall, precision = (format_value(t.percent(k), digits=2, missing=NAN_TEXT)
+                             for k in ("recall", "precision"))
+        out.append("                %6s %6s %6d %5d %5d  %5d"
+                   % (recall, precision, t.matched, t.gold, t.test, t.crossing))
+    tagging = format_value(t.percent("tagging"), digits=2, missing=NAN_TEXT)
+    out.append("  %5d %5d   %6s" % (t.words, t.correct_tags, tagging))
     out.append("\n=== Summary ===\n")
     out += _summary(t, "-- All --")
     out += _summary(res.cutoff, f"-- len<={res.params.cutoff_len} --")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import List
 
 from synagree.agreement.preannotation import Preannotation
-from synagree.base.table import Column, Table
+from synagree.base.table import Column, Table, format_value
 from synagree.stats.alpha import VARIANTS
 
 __all__ = ["preannotation_tables"]
@@ -45,7 +45,7 @@ def preannotation_tables(pre: Preannotation) -> List[Table]:
                   *(Column(x, "number") for x in scores),
                   *(Column(f"alpha_{v}", "number") for v in variants)],
                  title=f"With and without the arcs every annotator kept "
-                       f"(kept_by_all_share {_share(m.get('kept_by_all_share'))})")
+                       f"(kept_by_all_share {format_value(m.get('kept_by_all_share'))})")
     kept.add("with kept arcs (all)", pre.units, pre.words,
              *(m.get(f"{x}_with_kept") for x in scores),
              *(m.get(f"alpha_{v}_with_kept") for v in variants))
@@ -54,7 +54,3 @@ def preannotation_tables(pre: Preannotation) -> List[Table]:
              *(m.get(f"alpha_{v}_without_kept") for v in variants))
     kept.notes.extend(pre.notes)
     return [arcs, agreement, kept]
-
-
-def _share(x: object) -> str:
-    return "–" if not isinstance(x, float) else f"{x:.4f}"

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import csv
 import io
-import math
-from typing import Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Dict, List, Mapping, Sequence
 
 from synagree.base.escape import csv_row, plain
+from synagree.base.table import format_value
 from synagree.evaluation.compare import CompareResult
+from synagree.render.writers import csv_value
 from synagree.stats.prf import PRF
 
 __all__ = ["PRF_HEAD", "PRF_LEGEND", "prf_summary_lines", "prf_label_lines",
@@ -32,20 +33,6 @@ PRF_LEGEND = ("micro: over all items; macro: unweighted mean over the union of g
               "R = 0); macro F1 = mean of the per-label F1")
 PRF_CSV_COLUMNS = ("variant", "labels", "correct", "gold", "system", "precision", "recall",
                    "f1")
-
-
-def _fraction(digits: int) -> Callable[[Optional[float]], str]:
-    def fmt(x: Optional[float]) -> str:
-        if x is None or not math.isfinite(x):
-            return "--"
-        return f"{x:.{digits}f}"
-    return fmt
-
-
-def _percent(x: Optional[float]) -> str:
-    if x is None or not math.isfinite(x):
-        return "--"
-    return f"{100 * x:.2f}"
 
 
 def _layout(head: Sequence[str], rows: Sequence[Sequence[str]]) -> List[str]:
@@ -76,10 +63,11 @@ def prf_summary_lines(results: Mapping[str, PRF], percent: bool = False) -> List
         Heading, rule, one line per variant, then the variants' notes as
         ``note:`` lines.
     """
-    f = _percent if percent else _fraction(4)
-    rows = [[k, str(r.labels), str(r.correct), str(r.gold), str(r.system),
-             f(r.micro_precision), f(r.micro_recall), f(r.micro_f1),
-             f(r.macro_precision), f(r.macro_recall), f(r.macro_f1)]
+    kind, digits = ("percent", 2) if percent else ("number", 4)
+    rows = [[k, str(r.labels), str(r.correct), str(r.gold), str(r.system)]
+            + [format_value(x, kind, digits, "--") for x in
+               (r.micro_precision, r.micro_recall, r.micro_f1,
+                r.macro_precision, r.macro_recall, r.macro_f1)]
             for k, r in results.items()]
     lines = _layout(PRF_HEAD, rows)
     for r in results.values():
@@ -97,9 +85,10 @@ def prf_label_lines(result: PRF, title: str = "label", percent: bool = False) ->
         Heading of the label column.
     percent : bool
     """
-    f = _percent if percent else _fraction(4)
-    rows = [[c.label, str(c.gold), str(c.system), str(c.correct), f(c.precision),
-             f(c.recall), f(c.f1)] for c in result.per_label]
+    kind, digits = ("percent", 2) if percent else ("number", 4)
+    rows = [[c.label, str(c.gold), str(c.system), str(c.correct)]
+            + [format_value(x, kind, digits, "--") for x in (c.precision, c.recall, c.f1)]
+            for c in result.per_label]
     return _layout([title, "gold", "system", "correct", "P", "R", "F1"], rows)
 
 
@@ -115,18 +104,15 @@ def prf_csv_rows(results: Mapping[str, PRF]) -> List[List[object]]:
     list of list
         ``[label, variant, labels, correct, gold, system, precision, recall, f1]``.
     """
-    def num(x: float) -> str:
-        return repr(float(x)) if math.isfinite(x) else ""
-
     out: List[List[object]] = []
     for k, r in results.items():
-        out.append(["MICRO", k, r.labels, r.correct, r.gold, r.system,
-                    num(r.micro_precision), num(r.micro_recall), num(r.micro_f1)])
-        out.append(["MACRO", k, r.labels, "", "", "", num(r.macro_precision),
-                    num(r.macro_recall), num(r.macro_f1)])
-        out += [[c.label, k, "", c.correct, c.gold, c.system, num(c.precision),
-                 num(c.recall), num(c.f1)] for c in r.per_label]
-    return out
+        out.append(["MICRO", k, r.labels, r.correct, r.gold, r.system, r.micro_precision,
+                    r.micro_recall, r.micro_f1])
+        out.append(["MACRO", k, r.labels, "", "", "", r.macro_precision, r.macro_recall,
+                    r.macro_f1])
+        out += [[c.label, k, "", c.correct, c.gold, c.system, c.precision, c.recall, c.f1]
+                for c in r.per_label]
+    return [[csv_value(v) for v in row] for row in out]
 
 
 def append_prf_csv(text: str, results: Mapping[str, PRF]) -> str:

@@ -4,12 +4,11 @@ import io
 import json
 from typing import List, Optional, Sequence, Tuple
 
-import numpy as np
-
 from synagree.agreement.qa import AnnotatorInfluence, UnitDiag, Worst
 from synagree.base.escape import csv_row, plain
 from synagree.base.jsonable import json_ready
-from synagree.render.rows import _f, render_rows
+from synagree.base.table import format_value
+from synagree.render.rows import render_rows
 from synagree.stats.alpha import VARIANTS
 from synagree.stats.categorical import COEFFICIENTS
 
@@ -49,7 +48,7 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
             words = "(tokenisation differs)"
         pairs = ", ".join(f"{a}–{b} {t:g}" for a, b, t in d.disagreeing_pairs)
         rows.append([str(r), d.label, d.document, f"{100 * share:.2f}%" if d_o else "–",
-                     _f(d.mean_ted, 2)]
+                     format_value(d.mean_ted, digits=2)]
                     + ["–" if d.influence.get(v) is None else f"{d.influence[v]:+.4f}"
                        for v in infl]
                     + [pairs, words, (d.text or "") if text_width is None
@@ -123,17 +122,18 @@ def _all_tables(qa: dict):
     rows = []
     for key in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS_full", "UAS", "LA", "jaccard"):
         if key in s:
-            row = [key, _f(s[key], 6)]
+            row = [key, format_value(s[key], digits=6)]
             if conf:
                 b = bs.get(key, {})
-                row += [_f(b.get("low"), 6), _f(b.get("high"), 6)]
+                row += [format_value(b.get("low"), digits=6), format_value(b.get("high"), digits=6)]
             rows.append(row)
     for layer, c in (qa.get("categorical") or {}).items():
         for name in COEFFICIENTS:
-            row = [f"{layer} {c['coefficient_names'][name]}", _f(c["coefficients"][name], 6)]
+            row = [f"{layer} {c['coefficient_names'][name]}",
+                   format_value(c["coefficients"][name], digits=6)]
             if conf:
                 b = bs.get(f"{layer}_{name}", {})
-                row += [_f(b.get("low"), 6), _f(b.get("high"), 6)]
+                row += [format_value(b.get("low"), digits=6), format_value(b.get("high"), digits=6)]
             rows.append(row)
     yield "Summary", ["metric", "estimate"] + ci_h, rows
     notes = list(dict.fromkeys(list(s.get("notes") or []) + list(qa.get("notes") or [])))
@@ -146,27 +146,27 @@ def _all_tables(qa: dict):
     names = pm["annotators"]
     if len(names) == 2:  # one pair: its numbers as one table, no 2 × 2 matrices
         a, b = names
-        rows = [[m, _f(pm[m][0][1])] for m in [k for k in pm if k.startswith("alpha_")]
+        rows = [[m, format_value(pm[m][0][1])] for m in [k for k in pm if k.startswith("alpha_")]
                 + ["LAS_full", "UAS", "LA"] if m in pm and pm[m][0][1] is not None]
         rows.append(["units (both)", str(pm["units"][0][1])])
         dist = qa["annotator_distances"]
         if dist:
-            rows += [["mean TED", _f(dist[0]["mean_ted"], 3)],
-                     ["mean TED/(|x|+|y|)", _f(dist[0]["mean_norm"], 4)]]
+            rows += [["mean TED", format_value(dist[0]["mean_ted"], digits=3)],
+                     ["mean TED/(|x|+|y|)", format_value(dist[0]["mean_norm"])]]
         yield f"Pair: {a} × {b}", ["metric", "value"], rows
     else:
         yield from _pair_tables(qa)
     for layer, c in (qa.get("categorical") or {}).items():
         freq = c["category_frequency"]
-        rows = [[k, str(freq.get(k, 0)), _f(v)] for k, v in
+        rows = [[k, str(freq.get(k, 0)), format_value(v)] for k, v in
                 sorted(c["specific"].items(), key=lambda kv: -freq.get(kv[0], 0))]
         yield f"Specific agreement: {layer}", ["category", "assignments", "specific"], rows
         if len(c["documents"]) > 1:
-            rows = [[doc, str(v["items"])] + [_f(v[k]) for k in COEFFICIENTS]
+            rows = [[doc, str(v["items"])] + [format_value(v[k]) for k in COEFFICIENTS]
                     for doc, v in c["documents"].items()]
             md = c["macro_documents"]
-            rows.append(["(macro)", ""] + [_f(md.get(k)) for k in COEFFICIENTS])
-            rows.append(["(micro)", str(c["items"])] + [_f(c["coefficients"][k]) for k in
+            rows.append(["(macro)", ""] + [format_value(md.get(k)) for k in COEFFICIENTS])
+            rows.append(["(micro)", str(c["items"])] + [format_value(c["coefficients"][k]) for k in
                                                         COEFFICIENTS])
             yield (f"Per document: {layer}", ["document", "items", *COEFFICIENTS], rows)
     w = qa["worst"]
@@ -175,7 +175,8 @@ def _all_tables(qa: dict):
         share = (u["contribution"].get(w["variant"], 0) / w["d_o"]) if w["d_o"] else None
         words = "; ".join(f"{x['index']} {x['form']}" for x in u["differing_words"][:8])
         rows.append([str(r), u["sent_id"] or u["uid"], u["document"],
-                     "–" if share is None else f"{100 * share:.2f}%", _f(u["mean_ted"], 2),
+                     "–" if share is None else f"{100 * share:.2f}%",
+                     format_value(u["mean_ted"], digits=2),
                      words, u["text"] or ""])
     yield (f"Worst sentences (share of D_o, alpha_{w['variant']})",
            ["rank", "sentence", "document", "share", "mean TED", "differing words", "text"], rows)
@@ -183,10 +184,12 @@ def _all_tables(qa: dict):
         yield ("Change since the previous round",
                ["metric", "previous", "now", "change", "CI low", "CI high", "p bootstrap",
                 "p randomisation", "significant"],
-               [[c["metric"], _f(c["old"]), _f(c["new"]), _f(c["delta"]),
-                 _f((c["ci"] or [None, None])[0]), _f((c["ci"] or [None, None])[1]),
-                 _f(c["p_bootstrap"], 3), _f(c["p_randomisation"], 3),
-                 "" if c["significant"] is None else ("yes" if c["significant"] else "no")]
+               [[c["metric"]]
+                + [format_value(x) for x in (c["old"], c["new"], c["delta"],
+                                             *(c["ci"] or [None, None]))]
+                + [format_value(c["p_bootstrap"], digits=3),
+                   format_value(c["p_randomisation"], digits=3),
+                   "" if c["significant"] is None else ("yes" if c["significant"] else "no")]
                 for c in r["metrics"]])
 
 
@@ -200,7 +203,7 @@ def _pair_tables(qa: dict):
         if metric != "units" and all(x is None for row in arr for x in row):
             continue  # e.g. LAS of phrase-structure trees
         rows = [[a] + ["" if (i == j and metric != "units") else
-                       (str(arr[i][j]) if metric == "units" else _f(arr[i][j]))
+                       (str(arr[i][j]) if metric == "units" else format_value(arr[i][j]))
                        for j in range(len(names))] for i, a in enumerate(names)]
         yield f"Pairs: {metric}", [metric] + names, rows
     loo = qa["leave_one_out"]
@@ -208,11 +211,13 @@ def _pair_tables(qa: dict):
             k.startswith("change_")]
     if any(x[k] is not None for x in loo for k in keys):
         yield ("Leave one annotator out", ["annotator", "units"] + keys,
-               [[x["annotator"], str(x["units"])] + [_f(x[k]) for k in keys] for x in loo])
+               [[x["annotator"], str(x["units"])] + [format_value(x[k]) for k in keys]
+                for x in loo])
     yield ("Mean distance to the other annotators",
            ["annotator", "units", "comparisons", "mean TED", "mean TED/(|x|+|y|)"],
-           [[x["annotator"], str(x["units"]), str(x["comparisons"]), _f(x["mean_ted"], 3),
-             _f(x["mean_norm"], 4)] for x in qa["annotator_distances"]])
+           [[x["annotator"], str(x["units"]), str(x["comparisons"]),
+             format_value(x["mean_ted"], digits=3), format_value(x["mean_norm"])]
+            for x in qa["annotator_distances"]])
 
 
 def annotator_rows(items: Sequence[dict], variants: Sequence[str]):
@@ -234,15 +239,11 @@ def annotator_rows(items: Sequence[dict], variants: Sequence[str]):
     rows = []
     for x in items:
         rows.append([x["annotator"], str(x["units"])]
-                    + [_num(x["alpha_without"].get(v)) for v in variants]
-                    + [_num(x["influence"].get(v), signed=True) for v in variants])
+                    + [format_value(x["alpha_without"].get(v), missing="undefined")
+                       for v in variants]
+                    + [format_value(x["influence"].get(v), "signed", missing="undefined")
+                       for v in variants])
     return header, rows
-
-
-def _num(x: Optional[float], signed: bool = False) -> str:
-    if x is None or (isinstance(x, float) and not np.isfinite(x)):
-        return "undefined"
-    return f"{x:+.4f}" if signed else f"{x:.4f}"
 
 
 def render_annotator_influence(section: AnnotatorInfluence, fmt: str = "table") -> str:

@@ -9,11 +9,11 @@ and a LaTeX table.  Values are in percent for ``compare`` and fractions for
 """
 from __future__ import annotations
 
-import math
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree.base.escape import latex as latex_escape
 from synagree.base.escape import plain
+from synagree.base.table import format_value
 from synagree.render.aligned import aligned_table, p_value
 
 __all__ = ["render_regression_table", "regression_csv_rows", "regression_fields",
@@ -21,12 +21,12 @@ __all__ = ["render_regression_table", "regression_csv_rows", "regression_fields"
 
 
 def _num(x: Optional[float], percent: bool, signed: bool = False) -> str:
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "--"
-    v, d = (100 * x, 2) if percent else (x, 4)
-    if round(v, d) == 0:
+    """Percent with two decimals, else four; a value that rounds to zero unsigned."""
+    digits = 2 if percent else 4
+    v = None if x is None else (100 * x if percent else x)
+    if v is not None and round(v, digits) == 0:
         v = 0.0  # no "-0.00"
-    return f"{v:+.{d}f}" if signed else f"{v:.{d}f}"
+    return format_value(v, "signed" if signed else "number", digits, missing="--")
 
 
 def _sig(s: Optional[bool]) -> str:

@@ -10,15 +10,9 @@ from typing import Optional, Sequence
 from synagree.base import escape
 from synagree.base.escape import latex as latex_escape
 from synagree.render.fit import fit_rows, layout, terminal_width, text_columns, wrap
-from synagree.render.tables import fmt_num
 from synagree.render.writers import NOTE, SECTION, sections_csv
 
 __all__ = ["NOTE", "SECTION", "render_rows", "sections_csv"]
-
-
-def _f(x, digits: int = 4) -> str:
-    """A number for the tables; "–" when it is missing or undefined (None, NaN, ±inf)."""
-    return fmt_num(x, digits, missing="–")
 
 
 def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,

@@ -5,9 +5,9 @@ import json
 from typing import List, Optional, Sequence
 
 from synagree.base.escape import markdown, plain
+from synagree.base.table import format_value
 from synagree.evaluation.spans import SpanPair, SpanResult
 from synagree.render.rows import render_rows, sections_csv
-from synagree.render.tables import fmt_num
 from synagree.stats.gate_prf import MEASURES, BDMCounts, DiffCounts
 
 __all__ = ["SPAN_OUTPUTS", "SPAN_HEADER", "span_rows", "render_spans"]
@@ -23,19 +23,21 @@ _LABELS = {"type": "each label an annotation type", "feature": "labels as a feat
 
 
 def _count(x: float, exact: bool) -> str:
-    return repr(x) if exact else (str(x) if isinstance(x, int) else fmt_num(x, 6))
+    if exact or isinstance(x, int):
+        return repr(x)
+    return format_value(x, digits=6, missing="undefined")
 
 
 def _rows_of(key: str, response: str, label: str, c: DiffCounts, exact: bool
              ) -> List[List[str]]:
-    num = repr if exact else (lambda v: fmt_num(v, 6))
+    num = repr if exact else (lambda v: format_value(v, digits=6, missing="undefined"))
     return [[key, response, label, m, str(c.correct), str(c.partial), str(c.missing),
              str(c.spurious), num(c.precision(m)), num(c.recall(m)), num(c.f1(m))]
             for m in MEASURES]
 
 
 def _bdm_rows(key: str, response: str, b: BDMCounts, exact: bool) -> List[List[str]]:
-    num = repr if exact else (lambda v: fmt_num(v, 6))
+    num = repr if exact else (lambda v: format_value(v, digits=6, missing="undefined"))
     return [[key, response, "ALL", f"bdm {m}", _count(b.correct, exact),
              _count(b.partial, exact), str(b.missing), str(b.spurious), num(b.precision(m)),
              num(b.recall(m)), num(b.f1(m))] for m in ("strict", "lenient")]

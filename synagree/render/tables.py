@@ -9,13 +9,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 from typing import List, Optional, Tuple
 
 from synagree.agreement.agree import AgreementResult
 from synagree.base.escape import csv_row, plain
 from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
+from synagree.base.table import format_value
 from synagree.render.fit import fit_rows, hanging, layout, terminal_width
 from synagree.render.regression import (
     regression_fields,
@@ -25,13 +25,6 @@ from synagree.render.regression import (
 from synagree.stats.alpha import VARIANTS
 
 FORMATS = ("table", "json", "csv", "latex")
-
-
-def fmt_num(x: Optional[float], digits: int = 4, missing: str = "undefined") -> str:
-    """``x`` to ``digits`` decimals; ``missing`` for None, NaN and ±inf."""
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return missing
-    return f"{x:.{digits}f}"
 
 
 def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
@@ -56,8 +49,10 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
     small = " (small sample)" if res.small_sample() else ""
     for k, x in res.metrics().items():
         iv = ci.get(k)
-        tail = f"  [{iv[0]:.4f}, {iv[1]:.4f}] {100 * level:g}% CI{small}" if iv else ""
-        rows.append((k, (fmt_num(x, 6) if isinstance(x, float) or x is None else str(x)) + tail))
+        tail = f"  {format_value(iv, 'interval')} {100 * level:g}% CI{small}" if iv else ""
+        value = (format_value(x, digits=6, missing="undefined")
+                 if isinstance(x, float) or x is None else str(x))
+        rows.append((k, value + tail))
     if res.kind == "dependency":
         rows.append(("ignored units", str(res.scores.ignored)))
         rows.append(("multi-root sentences", str(res.multi_root)))
@@ -157,7 +152,7 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
     cols += [latex_escape(m) for m in res.score_names]
     vals = [res.alpha[v].alpha for v in VARIANTS if v in res.alpha]
     vals += [res.scores.ratio(m) for m in res.score_names]
-    cells = ["--" if v is None else f"{100 * v:.1f}" for v in vals]
+    cells = [format_value(v, "percent", 1, missing="--") for v in vals]
     counts = res.corpus.unit_counts() if res.corpus is not None else {}
     units = ("% units: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
              + " (docs/method.md §1.7-1.8)\n" if any(counts.values()) else "")
@@ -177,7 +172,7 @@ def _latex_extra(res: AgreementResult) -> str:
     percent with one decimal, or "" when there are none."""
     extra = {k: x for sec in res.sections() for k, x in sec.metrics().items()}
     rows = [f"{latex_escape(k)} & "
-            + ("--" if x is None or math.isnan(x) else f"{100 * x:.1f}") + " \\\\\n"
+            + format_value(x, "percent", 1, missing="--") + " \\\\\n"
             for k, x in extra.items() if x is None or isinstance(x, float)]
     if not rows:
         return ""

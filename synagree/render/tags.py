@@ -6,11 +6,11 @@ from typing import List, Optional, Tuple
 
 from synagree.base.escape import csv_row, plain
 from synagree.base.jsonable import finite_or_none
+from synagree.base.table import format_value
 from synagree.evaluation.tags import OUTPUTS, TagsResult
 from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_score_table
 from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.rows import sections_csv
-from synagree.render.tables import fmt_num
 from synagree.render.tiers import lexicon_csv, majority_csv, tiers_csv, tiers_table_lines
 from synagree.stats.gate_prf import BDMCounts
 
@@ -88,19 +88,19 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
     summary = [("gold", res.gold_file), ("system", res.system_file), ("column", res.column),
                ("hierarchy", res.hierarchy), ("sentences", str(res.sentences)),
-               ("words", str(res.words)),
-               ("accuracy", fmt_num(res.accuracy, 6)),
-               ("hierarchical credit", fmt_num(res.mean_credit, 6)),
-               ("Cohen's kappa", fmt_num(res.cohen_kappa, 6)),
-               ("Scott's pi", fmt_num(res.scott_pi, 6)),
-               ("hierarchical kappa", fmt_num(res.hierarchical_kappa, 6))]
+               ("words", str(res.words))]
+    summary += [(k, format_value(x, digits=6, missing="undefined")) for k, x in
+                (("accuracy", res.accuracy), ("hierarchical credit", res.mean_credit),
+                 ("Cohen's kappa", res.cohen_kappa), ("Scott's pi", res.scott_pi),
+                 ("hierarchical kappa", res.hierarchical_kappa))]
     summary += _summary_extra(res)
     for name, label in (("accuracy", "accuracy"), ("cohen_kappa", "Cohen's kappa"),
                         ("scott_pi", "Scott's pi")):
         if name in res.intervals:  # --bootstrap B: percentile intervals over sentences
             iv = res.intervals[name]
-            summary.append((f"{label} {_level(res)} CI",
-                            "-" if iv is None else f"[{fmt_num(iv[0], 6)}, {fmt_num(iv[1], 6)}]"))
+            summary.append((f"{label} {_level(res)} CI", "-" if iv is None else
+                            "[" + ", ".join(format_value(x, digits=6, missing="undefined")
+                                            for x in iv) + "]"))
     if res.form_mismatches:
         summary.append(("form mismatches", str(res.form_mismatches)))
     kw = max(len(k) for k, _ in summary)
@@ -111,7 +111,8 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
                            f"as top-level tags (no partial credit): {shown}"))
     lines.extend(plain(f"note: {n}") for n in res.notes)
     head = ["gold tag", "count", "exact", "credit", "most frequent confusion"]
-    body = [[plain(r.tag), str(r.count), fmt_num(r.accuracy), fmt_num(r.mean_credit),
+    body = [[plain(r.tag), str(r.count), format_value(r.accuracy, missing="undefined"),
+             format_value(r.mean_credit, missing="undefined"),
              plain(f"{r.confusion} ({r.confusion_count})") if r.confusion else "-"]
             for r in res.per_tag]
     left = (0, 4)
@@ -120,9 +121,9 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
             ["bdm"] if res.bdm is not None else []) + (["wup"] if res.wup is not None else [])
         head[4:4] = names
         for r, row in zip(res.per_tag, body):
-            row[4:4] = ([fmt_num(r.alt_accuracy)] if res.alt_correct is not None else []) + (
-                [fmt_num(r.mean_bdm)] if res.bdm is not None else []) + (
-                [fmt_num(r.mean_wup)] if res.wup is not None else [])
+            row[4:4] = [format_value(x, missing="undefined") for x, shown in
+                        ((r.alt_accuracy, res.alt_correct), (r.mean_bdm, res.bdm),
+                         (r.mean_wup, res.wup)) if shown is not None]
         left = (0, len(head) - 1)
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
     lines.append("")
@@ -153,18 +154,22 @@ def _summary_extra(res: TagsResult) -> List[Tuple[str, str]]:
     if res.tag_syntax != "plain" or res.bdm is not None or res.wup is not None:
         rows.append(("tag syntax", res.tag_syntax))
     if res.alt_correct is not None:
-        rows += [("accuracy with alternatives", fmt_num(res.alt_accuracy, 6)),
+        rows += [("accuracy with alternatives",
+                  format_value(res.alt_accuracy, digits=6, missing="undefined")),
                  ("gold words with alternatives", str(res.gold_alternatives)),
                  ("system words with alternatives",
                   f"{res.system_alternatives} ({res.system_probabilities} with probabilities)")]
     if res.bdm is not None:
-        rows.append(("BDM credit (GATE)", fmt_num(res.mean_bdm, 6)))
+        rows.append(("BDM credit (GATE)",
+                     format_value(res.mean_bdm, digits=6, missing="undefined")))
     if res.bdm_prf is not None:  # GATE's BDM-based P/R/F1 (docs/method.md §23.3)
         b = res.bdm_prf
-        rows.append(("BDM P / R / F1 (GATE)", f"{fmt_num(b.precision(), 6)} / "
-                     f"{fmt_num(b.recall(), 6)} / {fmt_num(b.f1(), 6)}"))
+        rows.append(("BDM P / R / F1 (GATE)",
+                     " / ".join(format_value(x, digits=6, missing="undefined")
+                                for x in (b.precision(), b.recall(), b.f1()))))
     if res.wup is not None:
-        rows.append(("Wu-Palmer credit", fmt_num(res.mean_wup, 6)))
+        rows.append(("Wu-Palmer credit",
+                     format_value(res.mean_wup, digits=6, missing="undefined")))
     return rows
 
 

@@ -6,12 +6,12 @@ under the key ``tiers``.
 """
 import csv
 import io
-from typing import List, Optional
+from typing import List
 
 from synagree.base.escape import csv_row, plain
-from synagree.base.jsonable import finite_or_none
+from synagree.base.table import format_value
 from synagree.evaluation.tiers import TiersResult
-from synagree.render.tables import fmt_num
+from synagree.render.writers import csv_value
 
 __all__ = ["tiers_table_lines", "tiers_csv", "majority_csv", "lexicon_csv", "FORMS_SHOWN"]
 
@@ -32,24 +32,24 @@ def _sum(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.6f}".rstrip("0")
 
 
-def _r(x: Optional[float]) -> str:
-    return repr(finite_or_none(x)) if finite_or_none(x) is not None else ""
-
-
 def tiers_table_lines(res: TiersResult) -> List[str]:
     r"""The tiers part of the ``tags`` text table: a summary, then one row per coarse class."""
     n = res.words
 
     def of(count: float, ratio: float) -> str:
-        return f"{fmt_num(ratio, 6)}  ({_sum(count)}/{n})"
+        return format_value(ratio, digits=6, missing="undefined") + f"  ({_sum(count)}/{n})"
 
     summary = [
         ("coarse accuracy", of(res.coarse_correct, res.coarse_accuracy)),
-        ("coarse Cohen's kappa", fmt_num(res.coarse_cohen_kappa, 6)),
-        ("coarse Scott's pi", fmt_num(res.coarse_scott_pi, 6)),
+        ("coarse Cohen's kappa",
+         format_value(res.coarse_cohen_kappa, digits=6, missing="undefined")),
+        ("coarse Scott's pi",
+         format_value(res.coarse_scott_pi, digits=6, missing="undefined")),
         ("fine accuracy", of(res.fine_exact, res.fine_accuracy)),
-        ("fine Cohen's kappa", fmt_num(res.fine_cohen_kappa, 6)),
-        ("fine Scott's pi", fmt_num(res.fine_scott_pi, 6)),
+        ("fine Cohen's kappa",
+         format_value(res.fine_cohen_kappa, digits=6, missing="undefined")),
+        ("fine Scott's pi",
+         format_value(res.fine_scott_pi, digits=6, missing="undefined")),
         ("tier credit", of(res.credit, res.mean_credit)),
         ("bare coarse tags", str(res.bare_coarse)),
         ("fine types", f"{res.fine_types} in {res.coarse_types} coarse classes"),
@@ -70,9 +70,11 @@ def tiers_table_lines(res: TiersResult) -> List[str]:
     head = ["coarse", "fine types", "seen", "words", "coarse acc", "fine acc", "tier credit",
             "majority fine", "ceiling", "recovered"]
     body = [[plain(r.coarse), str(r.fine_types), str(r.gold_fine_types), str(r.words),
-             fmt_num(r.coarse_accuracy), fmt_num(r.fine_accuracy), fmt_num(r.mean_credit),
-             plain(f"{r.majority_fine} ({r.majority_count})"), fmt_num(r.recovery_ceiling),
-             fmt_num(r.recovered_accuracy)] for r in res.per_class]
+             *(format_value(x, missing="undefined")
+               for x in (r.coarse_accuracy, r.fine_accuracy, r.mean_credit)),
+             plain(f"{r.majority_fine} ({r.majority_count})"),
+             *(format_value(x, missing="undefined")
+               for x in (r.recovery_ceiling, r.recovered_accuracy))] for r in res.per_class]
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
     left = (0, 7)
 
@@ -99,10 +101,10 @@ def _aligned(head: List[str], body: List[List[str]], left: tuple) -> List[str]:
 def _majority_lines(res: TiersResult) -> List[str]:
     amb = res.ambiguity or []
     n = res.words
+    share = format_value(res.majority_minority / n if n else None, digits=6, missing="undefined")
     lines = [plain(f"majority mapping: {len(amb)} fine tag(s) of gold go with more than one "
                    f"coarse tag; {res.majority_minority}/{n} gold words "
-                   f"({fmt_num(res.majority_minority / n if n else float('nan'), 6)}) have a "
-                   f"coarse tag other than their fine tag's majority")]
+                   f"({share}) have a coarse tag other than their fine tag's majority")]
     if amb:
         head = ["fine", "words", "majority", "minority", "coarse tags (words)"]
         body = [[plain(a.fine), str(a.words), plain(a.majority), str(a.minority),
@@ -118,7 +120,8 @@ def _lexicon_lines(res: TiersResult) -> List[str]:
     t = lex.total
 
     def of(count: int, whole: int) -> str:
-        return f"{fmt_num(count / whole if whole else float('nan'), 6)}  ({count}/{whole})"
+        share = format_value(count / whole if whole else None, digits=6, missing="undefined")
+        return f"{share}  ({count}/{whole})"
 
     rows = [("unknown words", of(t.unknown, t.words)),
             ("known words", of(t.known, t.words)),
@@ -139,7 +142,8 @@ def _lexicon_lines(res: TiersResult) -> List[str]:
     head = ["coarse", "words", "unknown", "known", "decided", "ambiguous", "gap", "decided %",
             "recovered"]
     body = [[plain(r.name), str(r.words), str(r.unknown), str(r.known), str(r.decided),
-             str(r.ambiguous), str(r.gap), fmt_num(r.decided_share), str(r.recovered)]
+             str(r.ambiguous), str(r.gap), format_value(r.decided_share, missing="undefined"),
+             str(r.recovered)]
             for r in lex.per_class]
     lines += [""] + _aligned(head, body, (0,))
     forms = lex.per_form[:FORMS_SHOWN]
@@ -164,22 +168,22 @@ def tiers_csv(res: TiersResult) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
-    w.writerow(csv_row([
+    w.writerow(csv_row(map(csv_value, [
         "ALL", res.fine_types, sum(r.gold_fine_types for r in res.per_class), res.words,
-        res.coarse_correct, _r(res.coarse_accuracy), res.fine_exact, _r(res.fine_accuracy),
-        repr(res.credit), _r(res.mean_credit), res.bare_coarse, res.ambiguous_words, "",
-        res.majority_count, _r(res.recovery_ceiling), res.recovered,
-        _r(res.recovered_accuracy), _r(res.coarse_cohen_kappa), _r(res.coarse_scott_pi),
-        _r(res.fine_cohen_kappa), _r(res.fine_scott_pi), res.coarse_types,
-        res.ambiguous_coarse_types, res.ambiguous_fine_types, repr(res.sibling_credit),
-        res.mapping]))
+        res.coarse_correct, res.coarse_accuracy, res.fine_exact, res.fine_accuracy,
+        res.credit, res.mean_credit, res.bare_coarse, res.ambiguous_words, "",
+        res.majority_count, res.recovery_ceiling, res.recovered,
+        res.recovered_accuracy, res.coarse_cohen_kappa, res.coarse_scott_pi,
+        res.fine_cohen_kappa, res.fine_scott_pi, res.coarse_types,
+        res.ambiguous_coarse_types, res.ambiguous_fine_types, res.sibling_credit,
+        res.mapping])))
     for r in res.per_class:
-        w.writerow(csv_row([
+        w.writerow(csv_row(map(csv_value, [
             r.coarse, r.fine_types, r.gold_fine_types, r.words, r.coarse_correct,
-            _r(r.coarse_accuracy), r.fine_exact, _r(r.fine_accuracy), repr(r.credit),
-            _r(r.mean_credit), r.bare_coarse, r.words if r.fine_types > 1 else 0,
-            r.majority_fine or "", r.majority_count, _r(r.recovery_ceiling), r.recovered,
-            _r(r.recovered_accuracy), "", "", "", "", "", "", "", "", ""]))
+            r.coarse_accuracy, r.fine_exact, r.fine_accuracy, r.credit,
+            r.mean_credit, r.bare_coarse, r.words if r.fine_types > 1 else 0,
+            r.majority_fine or "", r.majority_count, r.recovery_ceiling, r.recovered,
+            r.recovered_accuracy, "", "", "", "", "", "", "", "", ""])))
     return buf.getvalue()
 
 
@@ -215,8 +219,8 @@ def lexicon_csv(res: TiersResult) -> str:
     rows = [("all", lex.total)] + [("coarse", r) for r in lex.per_class] + [
         ("form", r) for r in lex.per_form]
     for kind, r in rows:
-        w.writerow(csv_row([kind, r.name, r.words, r.unknown, r.known, r.decided,
-                            r.decided_correct, r.ambiguous, r.gap, r.recovered,
-                            _r(r.decided_share), _r(r.unknown_share), _r(r.recovered_share),
-                            r.lexicon_tags if kind == "form" else ""]))
+        w.writerow(csv_row(map(csv_value, [
+            kind, r.name, r.words, r.unknown, r.known, r.decided, r.decided_correct, r.ambiguous,
+            r.gap, r.recovered, r.decided_share, r.unknown_share, r.recovered_share,
+            r.lexicon_tags if kind == "form" else ""])))
     return buf.getvalue()

@@ -13,6 +13,7 @@ from typing import List, Sequence, Tuple
 from synagree.agreement.token_layers import TokenLayerAgreement, complete_differs, item_set_note
 from synagree.base.escape import markdown, plain
 from synagree.base.jsonable import json_ready
+from synagree.base.table import format_value
 from synagree.render.categorical import summary_header, summary_rows
 from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
@@ -23,7 +24,7 @@ from synagree.render.questions import (
     csv_sections,
     render_section_tables,
 )
-from synagree.render.rows import _f, render_rows, sections_csv
+from synagree.render.rows import render_rows, sections_csv
 
 __all__ = ["render_token_layers"]
 
@@ -64,7 +65,7 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
     if rep.specific:
         la = rep.results[rep.specific]
         freq = la.category_frequency()
-        rows = [[c, str(freq.get(c, 0)), _f(v)] for c, v in
+        rows = [[c, str(freq.get(c, 0)), format_value(v)] for c, v in
                 sorted(la.specific().items(), key=lambda kv: -freq.get(kv[0], 0))]
         sections.append(("specific", render_rows(
             ["category", "assignments", "specific agreement"], rows, fmt,

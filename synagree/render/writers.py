@@ -17,7 +17,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 from typing import Dict, List, Sequence, Tuple
 
 from synagree.base import escape
@@ -65,11 +64,11 @@ def markdown(table: Table) -> str:
     return "\n".join(out) + "\n"
 
 
-def _csv_value(value: Cell) -> object:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return repr(value) if math.isfinite(value) else ""
+def csv_value(value: object) -> object:
+    """A cell as CSV holds it: a float exactly (``repr``), None and NaN/±inf empty,
+    anything else as it is."""
+    if value is None or isinstance(value, float):
+        return format_value(value, digits=None, missing="")
     return value
 
 
@@ -89,9 +88,9 @@ def csv_rows(table: Table) -> List[List[object]]:
         for v, c in zip(row, table.columns):
             if c.kind == "interval":
                 lo, hi = v if isinstance(v, tuple) else (None, None)
-                cells += [_csv_value(lo), _csv_value(hi)]
+                cells += [csv_value(lo), csv_value(hi)]
             else:
-                cells.append(_csv_value(v))
+                cells.append(csv_value(v))
         out.append(cells)
     return out
 
