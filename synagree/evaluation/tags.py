@@ -309,8 +309,52 @@ def _per_optional(total: Optional[float], n: int) -> Optional[float]:
     return None if total is None else _per(total, n)
 
 
+class TagShares:
+    """The per-word means of a tally of tags (NaN for no words; the optional sums'
+    means None when they were not computed).
+
+    Needs ``exact``, ``credit``, ``alt_correct``, ``bdm``, ``wup`` and
+    `tallied` (`TagRow`: its ``count``; `TagsResult`: its ``words``).
+    """
+
+    exact: int
+    credit: float
+    alt_correct: Optional[float]
+    bdm: Optional[float]
+    wup: Optional[float]
+
+    def tallied(self) -> int:
+        """The words tallied: the denominator of every mean."""
+        raise NotImplementedError
+
+    @property
+    def accuracy(self) -> float:
+        """Exact accuracy: exact / words."""
+        return _per(self.exact, self.tallied())
+
+    @property
+    def alt_accuracy(self) -> Optional[float]:
+        """Accuracy with alternatives: alt_correct / words."""
+        return _per_optional(self.alt_correct, self.tallied())
+
+    @property
+    def mean_bdm(self) -> Optional[float]:
+        """Mean GATE BDM: bdm / words."""
+        return _per_optional(self.bdm, self.tallied())
+
+    @property
+    def mean_wup(self) -> Optional[float]:
+        """Mean Wu–Palmer closeness: wup / words."""
+        return _per_optional(self.wup, self.tallied())
+
+    @property
+    def mean_credit(self) -> float:
+        """Hierarchical credit: credit / words."""
+        return _per(self.credit, self.tallied())
+
+
 @dataclass
-class TagRow:
+class TagRow(TagShares):
     """Per gold tag: count, exact matches, total credit, most frequent other system tag.
 
     Parameters
@@ -345,30 +389,9 @@ class TagRow:
     bdm: Optional[float] = None
     wup: Optional[float] = None
 
-    @property
-    def accuracy(self) -> float:
-        """exact / count (NaN when count is 0)."""
-        return _per(self.exact, self.count)
-
-    @property
-    def alt_accuracy(self) -> Optional[float]:
-        """alt_correct / count (None without alternatives, NaN when count is 0)."""
-        return _per_optional(self.alt_correct, self.count)
-
-    @property
-    def mean_bdm(self) -> Optional[float]:
-        """bdm / count (None without BDM, NaN when count is 0)."""
-        return _per_optional(self.bdm, self.count)
-
-    @property
-    def mean_wup(self) -> Optional[float]:
-        """wup / count (None without Wu–Palmer, NaN when count is 0)."""
-        return _per_optional(self.wup, self.count)
-
-    @property
-    def mean_credit(self) -> float:
-        """credit / count (NaN when count is 0)."""
-        return _per(self.credit, self.count)
+    def tallied(self) -> int:
+        """The words with this gold tag (``count``)."""
+        return self.count
 
     def as_dict(self) -> Dict[str, Any]:
         """The row as a JSON-ready dict (NaN as None)."""
@@ -386,7 +409,7 @@ class TagRow:
 
 
 @dataclass
-class TagsResult(Frames):
+class TagsResult(TagShares, Frames):
     r"""Tag evaluation as counts; ratios are derived (fractions, not percent).
 
     Returned by `evaluate_tags`; docs/method.md §13.3.
@@ -494,30 +517,9 @@ class TagsResult(Frames):
         """The settings as one line, ``key:value|key:value|...``."""
         return "|".join(f"{k}:{v}" for k, v in self.settings.items())
 
-    @property
-    def accuracy(self) -> float:
-        """Exact accuracy: exact / words (NaN for no words)."""
-        return _per(self.exact, self.words)
-
-    @property
-    def alt_accuracy(self) -> Optional[float]:
-        """Accuracy with alternatives: alt_correct / words (None when not computed)."""
-        return _per_optional(self.alt_correct, self.words)
-
-    @property
-    def mean_bdm(self) -> Optional[float]:
-        """Mean GATE BDM: bdm / words (None when not computed)."""
-        return _per_optional(self.bdm, self.words)
-
-    @property
-    def mean_wup(self) -> Optional[float]:
-        """Mean Wu–Palmer closeness: wup / words (None when not computed)."""
-        return _per_optional(self.wup, self.words)
-
-    @property
-    def mean_credit(self) -> float:
-        """Hierarchical credit: credit / words (NaN for no words)."""
-        return _per(self.credit, self.words)
+    def tallied(self) -> int:
+        """The words compared (``words``)."""
+        return self.words
 
     @property
     def hierarchical_kappa(self) -> Optional[float]:

@@ -119,8 +119,48 @@ def tier_credit(gold: str, system: str, tag_map: TagMap,
     return 1.0 / k + sibling_credit * (k - 1) / k
 
 
+class TierShares:
+    """The shares of the words of a tally of tiered tags (NaN for no words).
+
+    Needs ``words``, ``coarse_correct``, ``fine_exact``, ``credit``,
+    ``majority_count`` and ``recovered`` (`TierRow` and `TiersResult` have them).
+    """
+
+    words: int
+    coarse_correct: int
+    fine_exact: int
+    credit: float
+    majority_count: int
+    recovered: int
+
+    @property
+    def coarse_accuracy(self) -> float:
+        """coarse_correct / words."""
+        return _ratio(self.coarse_correct, self.words)
+
+    @property
+    def fine_accuracy(self) -> float:
+        """fine_exact / words."""
+        return _ratio(self.fine_exact, self.words)
+
+    @property
+    def mean_credit(self) -> float:
+        """``tier_credit``: credit / words."""
+        return _ratio(self.credit, self.words)
+
+    @property
+    def recovery_ceiling(self) -> float:
+        """majority_count / words."""
+        return _ratio(self.majority_count, self.words)
+
+    @property
+    def recovered_accuracy(self) -> float:
+        """recovered / words."""
+        return _ratio(self.recovered, self.words)
+
+
 @dataclass
-class TierRow:
+class TierRow(TierShares):
     """Counts of one gold coarse class (docs/method.md §16.3).
 
     Parameters
@@ -161,31 +201,6 @@ class TierRow:
     majority_count: int = 0
     recovered: int = 0
 
-    @property
-    def coarse_accuracy(self) -> float:
-        """coarse_correct / words (NaN for no words)."""
-        return _ratio(self.coarse_correct, self.words)
-
-    @property
-    def fine_accuracy(self) -> float:
-        """fine_exact / words."""
-        return _ratio(self.fine_exact, self.words)
-
-    @property
-    def mean_credit(self) -> float:
-        """credit / words."""
-        return _ratio(self.credit, self.words)
-
-    @property
-    def recovery_ceiling(self) -> float:
-        """majority_count / words."""
-        return _ratio(self.majority_count, self.words)
-
-    @property
-    def recovered_accuracy(self) -> float:
-        """recovered / words."""
-        return _ratio(self.recovered, self.words)
-
     def as_dict(self) -> dict:
         """The row as JSON-ready data (NaN as None)."""
         return {"coarse": self.coarse, "fine_types": self.fine_types,
@@ -202,7 +217,7 @@ class TierRow:
 
 
 @dataclass
-class TiersResult:
+class TiersResult(TierShares):
     """Coarse, fine and tiered scores with recoverability, as counts (docs/method.md §16).
 
     Parameters
@@ -270,34 +285,9 @@ class TiersResult:
         return sum(a.minority for a in self.ambiguity or [])
 
     @property
-    def coarse_accuracy(self) -> float:
-        """coarse_correct / words."""
-        return _ratio(self.coarse_correct, self.words)
-
-    @property
-    def fine_accuracy(self) -> float:
-        """fine_exact / words."""
-        return _ratio(self.fine_exact, self.words)
-
-    @property
-    def mean_credit(self) -> float:
-        """``tier_credit``: credit / words."""
-        return _ratio(self.credit, self.words)
-
-    @property
     def ambiguous_share(self) -> float:
         """ambiguous_words / words."""
         return _ratio(self.ambiguous_words, self.words)
-
-    @property
-    def recovery_ceiling(self) -> float:
-        """majority_count / words."""
-        return _ratio(self.majority_count, self.words)
-
-    @property
-    def recovered_accuracy(self) -> float:
-        """recovered / words."""
-        return _ratio(self.recovered, self.words)
 
     def to_dict(self) -> dict:
         """JSON-ready data with stable keys."""
