@@ -32,6 +32,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from synagree.base.jsonable import finite_or_none
 from synagree.evaluation.conll18 import UNIVERSAL_FEATURES
 from synagree.stats.features import ABSENT, parse_feats
+from synagree.stats.prf import CountsPRF
 from synagree.trees.hierarchy import cohens_kappa, scotts_pi
 
 __all__ = ["FeatureRow", "FeatureScores", "feature_scores"]
@@ -42,7 +43,7 @@ def _ratio(a: float, b: float) -> float:
 
 
 @dataclass
-class FeatureRow:
+class FeatureRow(CountsPRF):
     """One feature: counts against gold, and the scores derived from them.
 
     Parameters
@@ -71,21 +72,7 @@ class FeatureRow:
     agree: int
     cohen_kappa: Optional[float]
     scott_pi: Optional[float]
-
-    @property
-    def precision(self) -> float:
-        """correct / system (NaN when the system never gives the feature)."""
-        return _ratio(self.correct, self.system)
-
-    @property
-    def recall(self) -> float:
-        """correct / gold (NaN when gold never gives the feature)."""
-        return _ratio(self.correct, self.gold)
-
-    @property
-    def f1(self) -> float:
-        """2 · correct / (gold + system)."""
-        return _ratio(2 * self.correct, self.gold + self.system)
+    EMPTY = math.nan  # P with no system feature, R with no gold one: undefined
 
     @property
     def accuracy(self) -> float:
@@ -103,7 +90,7 @@ class FeatureRow:
 
 
 @dataclass
-class FeatureScores:
+class FeatureScores(CountsPRF):
     """Per-feature evaluation of FEATS against gold (docs/method.md §19.4).
 
     Parameters
@@ -127,21 +114,11 @@ class FeatureScores:
     correct: int = 0
     set_equal: int = 0
     ufeats_equal: int = 0
-
-    @property
-    def micro_precision(self) -> float:
-        """correct / system over all features."""
-        return _ratio(self.correct, self.system)
-
-    @property
-    def micro_recall(self) -> float:
-        """correct / gold over all features."""
-        return _ratio(self.correct, self.gold)
-
-    @property
-    def micro_f1(self) -> float:
-        """2 · correct / (gold + system) over all features."""
-        return _ratio(2 * self.correct, self.gold + self.system)
+    EMPTY = math.nan
+    # pooled over the (word, feature) pairs
+    micro_precision = CountsPRF.precision
+    micro_recall = CountsPRF.recall
+    micro_f1 = CountsPRF.f1
 
     @property
     def macro_f1(self) -> float:
