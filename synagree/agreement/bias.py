@@ -27,8 +27,7 @@ from typing import Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from synagree.agreement.core import Core, Value
-from synagree.base.problems import InputError
+from synagree.agreement.core import Core, DictSection, Value, dependency_corpus
 from synagree.stats.categorical import Contingency, LayerAgreement, items_from_corpus
 from synagree.stats.marginal_homogeneity import (
     StuartMaxwell,
@@ -149,7 +148,7 @@ class PairBias:
 
 
 @dataclass
-class Bias:
+class Bias(DictSection):
     """The ``bias`` section: marginal homogeneity per annotator pair and layer.
 
     Attributes
@@ -170,10 +169,6 @@ class Bias:
     def metrics(self) -> Dict[str, Value]:
         """``bias_flagged_labels``: flagged (pair, layer, label) triples."""
         return {"bias_flagged_labels": sum(len(p.flagged) for p in self.pairs)}
-
-    def details(self) -> dict:
-        """`to_dict`."""
-        return self.to_dict()
 
     def to_dict(self) -> dict:
         """JSON-ready: the method, every pair's tests, the notes."""
@@ -262,13 +257,7 @@ def bias_section(core: Core, significance: float = SIGNIFICANCE) -> Bias:
     InputError
         ``usage``: a phrase-structure corpus (no word-level labels to test).
     """
-    corpus = core.corpus
-    if corpus is None:
-        raise ValueError("the agreement result does not carry its corpus")
-    if corpus.kind != "dependency":
-        raise InputError.single("<command line>", None, "usage",
-                                "--bias tests the labels of words (DEPREL): it needs "
-                                "dependency input, not phrase-structure trees")
+    corpus = dependency_corpus(core, "--bias tests the labels of words (DEPREL)")
     data = items_from_corpus(corpus, "deprel")
     names = list(data.annotators)
     notes = [_INDEPENDENCE]

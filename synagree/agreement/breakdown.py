@@ -41,7 +41,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
-from synagree.agreement.core import Core, Value, alpha_over
+from synagree.agreement.core import Core, DictSection, alpha_over, corpus_of
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import AlphaStats
@@ -144,7 +144,7 @@ def _r(x: Optional[float]) -> Optional[float]:
 
 
 @dataclass
-class AgreementBreakdown:
+class AgreementBreakdown(DictSection):
     """Agreement per label, UPOS, arc and sentence length (docs/method.md §21).
 
     Returned by `breakdown`.  Counts are pair-weighted words (plain word
@@ -183,14 +183,6 @@ class AgreementBreakdown:
     notes: List[str] = field(default_factory=list)
 
     name = "breakdown"
-
-    def metrics(self) -> Dict[str, Value]:
-        """None at the top level: a breakdown is its tables."""
-        return {}
-
-    def details(self) -> dict:
-        """`to_dict`."""
-        return self.to_dict()
 
     @property
     def variants(self) -> List[str]:
@@ -343,9 +335,7 @@ def breakdown(result: Core, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> Agre
     ValueError
         Bad ``edges``, or a result without its corpus.
     """
-    corpus = result.corpus
-    if corpus is None:
-        raise ValueError("the agreement result does not carry its corpus")
+    corpus = corpus_of(result)
     names = length_bin_names(edges)
     edges = tuple(int(x) for x in edges)
     ann_lists = corpus.annotation_lists()

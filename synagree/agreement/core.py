@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Protocol, Sequence, Union
 
+from synagree.base.problems import InputError
 from synagree.distance.dask_exec import Executor
 from synagree.io.corpus import Corpus
 from synagree.stats.alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
@@ -54,6 +55,31 @@ class Section(Protocol):
     def details(self) -> object:
         """JSON-ready details, written under ``details[name]``."""
         ...
+
+
+def corpus_of(core: Core) -> Corpus:
+    """The corpus behind ``core`` (ValueError when the result does not carry it)."""
+    if core.corpus is None:
+        raise ValueError("the agreement result does not carry its corpus (compute it with "
+                         "synagree.agree / agree_corpus)")
+    return core.corpus
+
+
+def dependency_corpus(core: Core, need: str) -> Corpus:
+    """The corpus behind ``core``, which must be dependency trees for the option that
+    ``need`` describes (``--bias tests the labels of words (DEPREL)``).
+
+    Raises
+    ------
+    InputError
+        ``usage``: a phrase-structure corpus.
+    """
+    corpus = corpus_of(core)
+    if corpus.kind != "dependency":
+        raise InputError.single("<command line>", None, "usage",
+                                f"{need}: it needs dependency input, not phrase-structure "
+                                f"trees")
+    return corpus
 
 
 def variants_of(core: Core, variants: Optional[Sequence[str]] = None) -> List[str]:
@@ -122,6 +148,23 @@ class AlphaSet:
 def alpha_counts(st: AlphaStats) -> dict:
     """The sums behind one α (``do_sum``, ``de_sum``, ``n``, ``d_o``, ``d_e``)."""
     return {"do_sum": st.do_sum, "de_sum": st.de_sum, "n": st.n, "d_o": st.d_o, "d_e": st.d_e}
+
+
+class DictSection:
+    """A section whose details are its ``to_dict()``, with no top-level numbers unless
+    it overrides `metrics` (the tables of breakdowns, bias, drift, queries, bands)."""
+
+    def metrics(self) -> Dict[str, Value]:
+        """None at the top level."""
+        return {}
+
+    def details(self) -> dict:
+        """`to_dict`."""
+        return self.to_dict()
+
+    def to_dict(self) -> dict:
+        """JSON-ready details."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from synagree.agreement.core import Core, Value, variants_of
+from synagree.agreement.core import Core, DictSection, Value, corpus_of, variants_of
 from synagree.base.problems import InputError
 from synagree.distance.sums import delta_squared
 from synagree.stats.bootstrap import percentile_interval
@@ -134,7 +134,7 @@ class Batch:
 
 
 @dataclass
-class Drift:
+class Drift(DictSection):
     """The ``drift`` section: α per batch in order, with control bands (docs/method.md §26).
 
     Attributes
@@ -173,10 +173,6 @@ class Drift:
     def metrics(self) -> Dict[str, Value]:
         """``drift_batches``, ``drift_batches_outside`` (counts)."""
         return {"drift_batches": len(self.batches), "drift_batches_outside": len(self.outside)}
-
-    def details(self) -> dict:
-        """`to_dict`."""
-        return self.to_dict()
 
     def to_dict(self) -> dict:
         """JSON-ready: the grouping, the band's settings, every batch, the notes."""
@@ -322,9 +318,7 @@ def drift_section(core: Core, by: "Grouping | str", variant: str = "plain",
     variants = variants_of(core)
     if variant not in variants:
         variant = variants[0]
-    corpus = core.corpus
-    if corpus is None:
-        raise ValueError("the agreement result does not carry its corpus")
+    corpus = corpus_of(core)
     positions, do, m = _unit_sums(core, variants)
     labels = _labels(core, positions, g)
     order: Dict[str, List[int]] = {}

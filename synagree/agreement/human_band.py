@@ -40,7 +40,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
-from synagree.agreement.core import Value
+from synagree.agreement.core import DictSection
 from synagree.agreement.extra_file import WithExtra
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError
@@ -203,7 +203,7 @@ class BandComparison:
 
 
 @dataclass
-class HumanBand:
+class HumanBand(DictSection):
     """The parser's agreement with the humans beside the humans' own (docs/method.md §28).
 
     Returned by `human_band`; the section ``human_band`` of an agreement result.
@@ -282,14 +282,6 @@ class HumanBand:
                              f"{pct} CI [{c.diff_ci[0]:+.4f}, {c.diff_ci[1]:+.4f}])")
             lines.append(f"{self.system} against {r}: " + "; ".join(parts))
         return lines
-
-    def metrics(self) -> Dict[str, Value]:
-        """No top-level numbers: they are per pair and reference (`details`)."""
-        return {}
-
-    def details(self) -> dict:
-        """Everything, JSON-ready (`to_dict`)."""
-        return self.to_dict()
 
     def to_dict(self) -> dict:
         """JSON-ready: the settings, each pair (metrics at the top), each comparison,

@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
 
+from synagree.agreement.core import corpus_of
 from synagree.stats.alpha import VARIANTS, AlphaStats
 
 __all__ = ["UnitInfluence", "alpha_without_units", "unit_influence", "rank_by_influence",
@@ -133,10 +134,7 @@ def alpha_without_units(sums, variants: Sequence[str] = VARIANTS
 
 
 def _positions(result) -> List[int]:
-    corpus = result.corpus
-    if corpus is None:
-        raise ValueError("the AgreementResult carries no corpus (compute it with "
-                         "synagree.agreement.agree / agree_corpus)")
+    corpus = corpus_of(result)
     return [pos for pos, u in enumerate(corpus.units)
             if len(u.ordered(corpus.annotators)) >= 2]
 

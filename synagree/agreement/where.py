@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Union, cast
 
-from synagree.agreement.core import Core, Value, alpha_counts, alpha_over
+from synagree.agreement.core import Core, DictSection, alpha_counts, alpha_over, dependency_corpus
 from synagree.base.problems import InputError
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import AlphaStats
@@ -70,21 +70,13 @@ class WhereRow:
 
 
 @dataclass
-class Where:
+class Where(DictSection):
     """The ``where`` section: α over each query (docs/method.md §27)."""
 
     rows: List[WhereRow]
     notes: List[str] = field(default_factory=list)
 
     name = "where"
-
-    def metrics(self) -> Dict[str, Value]:
-        """None at the top level: one row per query, under details."""
-        return {}
-
-    def details(self) -> dict:
-        """`to_dict`."""
-        return self.to_dict()
 
     @property
     def variants(self) -> List[str]:
@@ -147,13 +139,7 @@ def where_section(core: Core, queries: Sequence[Union[str, Query]]) -> Where:
         input, which has no DEPREL/UPOS per word).
     """
     parsed = check_queries(queries)
-    corpus = core.corpus
-    if corpus is None:
-        raise ValueError("the agreement result does not carry its corpus")
-    if corpus.kind != "dependency":
-        raise InputError.single("<command line>", None, "usage",
-                                "--where queries words (DEPREL, UPOS, XPOS): it needs "
-                                "dependency input, not phrase-structure trees")
+    corpus = dependency_corpus(core, "--where queries words (DEPREL, UPOS, XPOS)")
     pairable = [(cast(List[DepSentence], u.ordered(corpus.annotators)),
                  [a for a in corpus.annotators if a in u.annotations])
                 for u in corpus.units if len(u.annotations) >= 2]
