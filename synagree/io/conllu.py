@@ -209,6 +209,11 @@ class DepSentence:
         """
         if all(f in ("_", "") for f in self.forms):
             return None
+        return comparable("".join(self.surface_forms()))
+
+    def surface_forms(self) -> List[str]:
+        """The forms of the surface tokens: a multiword token's own form in place of
+        its words' forms, every other word's form."""
         parts: List[str] = []
         spans = {a: (b, form) for a, b, form in self.multiword}
         w = 1
@@ -219,7 +224,7 @@ class DepSentence:
             else:
                 parts.append(self.forms[w - 1])
                 w += 1
-        return comparable("".join(parts))
+        return parts
 
     def word_text(self) -> Optional[str]:
         """The syntactic words' forms without whitespace (None when all are ``_``)."""

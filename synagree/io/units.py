@@ -232,16 +232,7 @@ def sentence_tokens(s: Joinable) -> Optional[List[str]]:
     else:
         if all(f in ("_", "") for f in s.forms):
             return None
-        spans = {a: (b, form) for a, b, form in s.multiword}
-        raw = []
-        w = 1
-        while w <= s.n_words:
-            if w in spans and spans[w][0] >= w:
-                raw.append(spans[w][1])
-                w = spans[w][0] + 1
-            else:
-                raw.append(s.forms[w - 1])
-                w += 1
+        raw = s.surface_forms()
     if not raw:
         return None
     # most tokens are plain letters or digits: nothing to normalise or remove
