@@ -129,6 +129,7 @@ from synagree.io.conllu_ids import (
     parse_id,
 )
 from synagree.io.enhanced_deps import has_deps, parse_deps
+from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, is_stream, stream_name
 from synagree.trees.enhanced import edge_matches
 
@@ -360,16 +361,8 @@ def _read_text(source: FileSource, name: Optional[str]) -> Tuple[str, str]:
         # .gz, .xz, .bz2 decompressed (a stream's by its first bytes only)
         data = read_bytes(Path(source)) if isinstance(source, (str, os.PathLike)) \
             else decompress(raw)  # (a stream's or a Buffer's bytes)
-    except CorruptCompressedFile as e:
-        raise InputError.single(label, None, "corrupt-compressed-file", str(e)) from None
-    except FileNotFoundError:  # the kinds of readers.read_text
-        raise InputError.single(label, None, "file-not-found", "no such file") from None
-    except IsADirectoryError:
-        raise InputError.single(label, None, "not-a-file",
-                                "is a directory, expected a file") from None
-    except OSError as e:
-        raise InputError.single(label, None, "unreadable",
-                                f"cannot read file: {e.strerror or e}") from None
+    except (CorruptCompressedFile, OSError) as e:  # the kinds of io.files.read_text
+        raise InputError.single(label, None, *read_problem(e)) from None
     try:
         return label, data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

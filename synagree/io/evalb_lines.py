@@ -47,6 +47,7 @@ from synagree.io.compression import (
     read_bytes,
 )
 from synagree.io.evalb_params import C_SPACE, EvalbParams
+from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
 __all__ = ["BracketLines", "QuoteTerm", "ParsedLine", "read_bracket_lines", "parse_line",
@@ -273,24 +274,20 @@ def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
     source = as_input(path)
     name = input_name(source)
     out: Optional[BracketLines] = None
-    try:
-        if isinstance(source, Buffer):
-            if source.data is None:
-                raise OSError(0, f"cannot read the stream: {source.error}")
-            raw = (source.data.encode("utf-8") if isinstance(source.data, str)
-                   else decompress(source.data))  # a stream's by its first bytes only
-        else:
-            raw = read_bytes(source)
-    except CorruptCompressedFile as exc:
-        log.add(name, None, "corrupt-compressed-file", str(exc))
-    except FileNotFoundError:
-        log.add(name, None, "file-not-found", "no such file")
-    except IsADirectoryError:
-        log.add(name, None, "not-a-file", "is a directory, expected a file")
-    except OSError as exc:
-        log.add(name, None, "unreadable", str(exc.strerror) if isinstance(source, Buffer)
-                else f"cannot read file: {exc.strerror}")
+    raw: Optional[bytes] = None
+    if isinstance(source, Buffer) and source.data is None:
+        log.add(name, None, "unreadable", f"cannot read the stream: {source.error}")
     else:
+        try:
+            if isinstance(source, Buffer):
+                assert source.data is not None
+                raw = (source.data.encode("utf-8") if isinstance(source.data, str)
+                       else decompress(source.data))  # a stream's by its first bytes only
+            else:
+                raw = read_bytes(source)
+        except (CorruptCompressedFile, OSError) as exc:
+            log.add(name, None, *read_problem(exc))
+    if raw is not None:
         if not raw:
             log.add(name, None, "empty-file", "file is empty (no sentences)")
         else:

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, quote
+from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
 __all__ = ["EvalbParams", "BUNDLED", "DEFAULT_PARAMS", "read_params", "parse_params",
@@ -278,14 +279,8 @@ def read_params(path: Source) -> EvalbParams:
         return parse_params(data, name)
     try:
         data = source.read_bytes()
-    except FileNotFoundError:
-        raise InputError.single(name, None, "file-not-found", "no such file") from None
-    except IsADirectoryError:
-        raise InputError.single(name, None, "not-a-file",
-                                "is a directory, expected a file") from None
     except OSError as exc:
-        raise InputError.single(name, None, "unreadable",
-                                f"cannot read file: {exc.strerror}") from None
+        raise InputError.single(name, None, *read_problem(exc)) from None
     return parse_params(data, name)
 
 

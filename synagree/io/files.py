@@ -20,7 +20,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterator, List, Optional, Union
+from typing import IO, Iterator, List, Optional, Tuple, Union
 
 from synagree.base.escape import encodable
 from synagree.base.problems import InputError, Problem, ProblemLog
@@ -28,6 +28,18 @@ from synagree.io.compression import CorruptCompressedFile, decompress, read_byte
 from synagree.io.sources import Buffer, as_input
 
 PathLike = Union[str, os.PathLike]
+
+
+def read_problem(exc: Union[CorruptCompressedFile, OSError]) -> Tuple[str, str]:
+    """``(kind, message)`` of a file whose bytes could not be read: ``file-not-found``,
+    ``not-a-file``, ``unreadable`` or ``corrupt-compressed-file``."""
+    if isinstance(exc, CorruptCompressedFile):
+        return "corrupt-compressed-file", str(exc)
+    if isinstance(exc, FileNotFoundError):
+        return "file-not-found", "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "not-a-file", "is a directory, expected a file"
+    return "unreadable", f"cannot read file: {exc.strerror or exc}"
 
 
 def read_text(path: "PathLike | Buffer | IO[str] | IO[bytes]", log: ProblemLog
@@ -56,17 +68,8 @@ def read_text(path: "PathLike | Buffer | IO[str] | IO[bytes]", log: ProblemLog
     path = source
     try:
         raw = read_bytes(path)
-    except CorruptCompressedFile as exc:
-        log.add(str(path), None, "corrupt-compressed-file", str(exc))
-        return None
-    except FileNotFoundError:
-        log.add(str(path), None, "file-not-found", "no such file")
-        return None
-    except IsADirectoryError:
-        log.add(str(path), None, "not-a-file", "is a directory, expected a file")
-        return None
-    except OSError as exc:
-        log.add(str(path), None, "unreadable", f"cannot read file: {exc.strerror}")
+    except (CorruptCompressedFile, OSError) as exc:
+        log.add(str(path), None, *read_problem(exc))
         return None
     return _decoded(raw, str(path), log)
 
@@ -83,7 +86,7 @@ def _buffer_text(buffer: Buffer, log: ProblemLog) -> Optional[str]:
         # by the first bytes only: a stream's name says nothing of what it gives
         raw = decompress(buffer.data)
     except CorruptCompressedFile as exc:
-        log.add(name, None, "corrupt-compressed-file", str(exc))
+        log.add(name, None, *read_problem(exc))
         return None
     return _decoded(raw, name, log)
 

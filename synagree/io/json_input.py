@@ -22,6 +22,7 @@ import numpy as np
 
 from synagree.base.memory import check_memory
 from synagree.base.problems import InputError, shorten
+from synagree.io.files import read_problem
 
 MAX_BYTES = 256 * 2**20
 """Largest JSON file read (256 MiB: per-unit data of about 1.8 million sentences)."""
@@ -100,12 +101,9 @@ def read_json(path: Union[str, Path], *, kind: str, what: str = "a stored synagr
             raise bad(f"the file holds {size:,} bytes, above the limit of {max_bytes:,} for "
                       f"{what}")
         data = p.read_bytes()
-    except FileNotFoundError:
-        raise bad("no such file", "file-not-found") from None
-    except IsADirectoryError:
-        raise bad("is a directory, expected a file", "not-a-file") from None
     except OSError as exc:
-        raise bad(f"cannot read file: {exc.strerror}", "unreadable") from None
+        k, message = read_problem(exc)
+        raise bad(message, k) from None
     if len(data) > max_bytes:  # grew since (or a file whose size says nothing)
         raise bad(f"the file holds more than {max_bytes:,} bytes, the limit for {what}")
     deepest, containers, values = _shape(data)
