@@ -19,6 +19,7 @@ for ``--tag-syntax alternatives``, ``--bdm`` and ``--wu-palmer``:
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -167,19 +168,6 @@ def plain_syntax_note(values: Iterable[str], column: str, option: str = "--tag-s
 
 
 # ------------------------------------------------------------------ gold vs system
-def _cached(fn: Callable[[str, str], float]) -> Callable[[str, str], float]:
-    cache: Dict[Tuple[str, str], float] = {}
-
-    def f(a: str, b: str) -> float:
-        key = (a, b)
-        v = cache.get(key)
-        if v is None:
-            v = cache[key] = fn(a, b)
-        return v
-
-    return f
-
-
 def gold_credit_fn(h: Hierarchy, reader: TagReader) -> Callable[[str, str], float]:
     """``f(gold value, system value)``: Melamed & Resnik credit (eq. 1-2), cached.
 
@@ -192,7 +180,7 @@ def gold_credit_fn(h: Hierarchy, reader: TagReader) -> Callable[[str, str], floa
         gold = reader(g)
         return h.credit(gold if isinstance(gold, str) else list(gold), reader(s))
 
-    return _cached(credit)
+    return functools.lru_cache(maxsize=None)(credit)
 
 
 def flat_credit_fn(reader: TagReader) -> Callable[[str, str], float]:
@@ -205,7 +193,7 @@ def flat_credit_fn(reader: TagReader) -> Callable[[str, str], float]:
         gold = set(annotation_tags(reader(g)))
         return math.fsum(w for t, w in _annotation_weights(reader(s)).items() if t in gold)
 
-    return _cached(flat)
+    return functools.lru_cache(maxsize=None)(flat)
 
 
 def gold_closeness_fn(closeness: Closeness, reader: TagReader) -> Callable[[str, str], float]:
@@ -220,7 +208,7 @@ def gold_closeness_fn(closeness: Closeness, reader: TagReader) -> Callable[[str,
         return closeness_against_gold(closeness, gold if isinstance(gold, str) else list(gold),
                                       reader(s))
 
-    return _cached(close)
+    return functools.lru_cache(maxsize=None)(close)
 
 
 # ------------------------------------------------------------------ two annotators
@@ -283,7 +271,7 @@ def _by_mode(one_way: Callable[[str, str], float], symmetric: Callable[[str, str
             return one_way(a, b)
         return 0.5 * (one_way(a, b) + one_way(b, a))
 
-    return _cached(score)
+    return functools.lru_cache(maxsize=None)(score)
 
 
 def annotation_leaf_mass(h: Hierarchy, reader: TagReader,

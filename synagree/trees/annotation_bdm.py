@@ -28,6 +28,7 @@ Between annotators (`expected_closeness`)
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Callable, Iterable, List, Union
 
@@ -74,7 +75,7 @@ def tag_closeness(hierarchy: Hierarchy, kind: str = "bdm",
     if kind == "wu-palmer":
         def wup(a: str, b: str) -> float:
             return wu_palmer_credit(hierarchy, a, b)
-        return _cached(wup)
+        return functools.lru_cache(maxsize=None)(wup)
     if kind != "bdm":
         raise ValueError(f"unknown closeness {kind!r}; expected one of "
                          f"{', '.join(CLOSENESS_KINDS)}")
@@ -85,20 +86,7 @@ def tag_closeness(hierarchy: Hierarchy, kind: str = "bdm",
         node_b = hierarchy.resolve(b) if b in hierarchy else b
         return table.bdm(node_a, node_b)
 
-    return _cached(bdm)
-
-
-def _cached(fn: Closeness) -> Closeness:
-    cache: dict = {}
-
-    def cached(a: str, b: str) -> float:
-        key = (a, b)
-        got = cache.get(key)
-        if got is None:
-            got = cache[key] = fn(a, b)
-        return got
-
-    return cached
+    return functools.lru_cache(maxsize=None)(bdm)
 
 
 def _gold_tags(gold: Union[str, Iterable[str]]) -> List[str]:
