@@ -1,5 +1,5 @@
 """Rows of the token-layer (categorical) agreement table (``synagree categorical``)."""
-from typing import Dict, List, Optional
+from typing import Dict, List, Mapping, Optional
 
 from synagree.agreement.token_layers import complete_differs
 from synagree.base.table import format_value
@@ -26,18 +26,26 @@ def summary_rows(results: Dict[str, LayerAgreement],
     for layer, la in results.items():
         c = la.coefficients()
         row = [layer, str(la.items)] + ([str(la.complete_items)] if complete else [])
-        for k in COEFFICIENTS:
-            cell = format_value(c[k])
-            if cis and layer in cis and k in cis[layer]:
-                ci = cis[layer][k]
-                cell += f" [{format_value(ci['low'])}, {format_value(ci['high'])}]"
-            row.append(cell)
+        row += coefficient_cells(c, (cis or {}).get(layer))
         row.append(format_value(c["specific_macro"]))
         md = la.macro_documents()
         row.append(format_value(md.get("cohen_kappa") if len(la.by_document) > 1
                                 else c["cohen_kappa"]))
         rows.append(row)
     return rows
+
+
+def coefficient_cells(coefficients: Mapping[str, Optional[float]],
+                      intervals: Optional[Mapping[str, dict]] = None) -> List[str]:
+    """The `COEFFICIENTS` cells of one row, each followed by its interval ``[low, high]``
+    when ``intervals`` (``{coefficient: {"low", "high"}}``) has one."""
+    cells = []
+    for k in COEFFICIENTS:
+        cell = format_value(coefficients[k])
+        if intervals and k in intervals:
+            cell += f" [{format_value(intervals[k]['low'])}, {format_value(intervals[k]['high'])}]"
+        cells.append(cell)
+    return cells
 
 
 def summary_header(m: int, complete: bool = False) -> List[str]:

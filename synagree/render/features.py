@@ -7,9 +7,9 @@ from typing import Dict, List, Optional, Sequence
 from synagree.base.escape import plain
 from synagree.base.table import format_value
 from synagree.evaluation.features import FeatureScores
+from synagree.render.categorical import coefficient_cells
 from synagree.render.rows import render_rows
 from synagree.render.writers import csv_value
-from synagree.stats.categorical import COEFFICIENTS
 from synagree.stats.features import PerFeature
 
 #: How each item definition is named in the tables.
@@ -47,12 +47,7 @@ def per_feature_rows(pf: PerFeature, cis: Optional[Dict[str, Dict[str, dict]]] =
         c = la.coefficients()
         row = [feature, ITEM_SETS.get(pf.items, pf.items), str(pf.given[feature]),
                str(la.items)]
-        for k in COEFFICIENTS:
-            cell = format_value(c[k])
-            if cis and feature in cis and k in cis[feature]:
-                ci = cis[feature][k]
-                cell += f" [{format_value(ci['low'])}, {format_value(ci['high'])}]"
-            row.append(cell)
+        row += coefficient_cells(c, (cis or {}).get(feature))
         row += [str(sum(p.contingency.agree for p in la.pairs)),
                 str(sum(p.items for p in la.pairs))]
         rows.append(row)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from markupsafe import Markup
 
@@ -49,6 +49,13 @@ def _html_table(t: Table) -> dict:
                      for r in t.rows]}
 
 
+def _page_section(anchor: str, title: str, intro: str, tables: Sequence[Table],
+                  figure: Optional[Markup] = None, notes: Sequence[str] = ()) -> dict:
+    """One section of the report page, as its template reads it."""
+    return {"id": anchor, "title": title, "intro": intro,
+            "tables": [_html_table(t) for t in tables], "figure": figure, "notes": list(notes)}
+
+
 def _svg(res: AgreementResult) -> Optional[Markup]:
     assert res.plan is not None
     try:
@@ -65,36 +72,30 @@ def html_sections(res: AgreementResult) -> List[dict]:
     out: List[dict] = []
     if res.human_band is not None:
         b = res.human_band
-        out.append({"id": "human-band",
-                    "title": f"Parser vs humans: {b.system} beside a second human",
-                    "intro": (f"The parser's agreement with a reference human set beside "
-                              f"another human's, on the {b.units} sentences every file "
-                              f"annotates; intervals from one paired bootstrap "
-                              f"({b.replicates} replicates). Within the band: the interval "
-                              f"of the difference holds 0 (method §28)."),
-                    "tables": [_html_table(t) for t in band_tables(b)],
-                    "figure": None, "notes": list(b.notes)})
+        out.append(_page_section(
+            "human-band", f"Parser vs humans: {b.system} beside a second human",
+            f"The parser's agreement with a reference human set beside another human's, on "
+            f"the {b.units} sentences every file annotates; intervals from one paired "
+            f"bootstrap ({b.replicates} replicates). Within the band: the interval of the "
+            f"difference holds 0 (method §28).", band_tables(b), notes=b.notes))
     if res.preannotation is not None:
         p = res.preannotation
-        out.append({"id": "preannotation", "title": "Pre-annotation: kept and changed arcs",
-                    "intro": (f"Arcs (head and full DEPREL) each annotator kept from the "
-                              f"pre-annotation {p.preannotation} or changed, agreement on "
-                              f"each, and α and LAS without the arcs every annotator kept "
-                              f"(method §29)."),
-                    "tables": [_html_table(t) for t in preannotation_tables(p)],
-                    "figure": None, "notes": []})
+        out.append(_page_section(
+            "preannotation", "Pre-annotation: kept and changed arcs",
+            f"Arcs (head and full DEPREL) each annotator kept from the pre-annotation "
+            f"{p.preannotation} or changed, agreement on each, and α and LAS without the arcs "
+            f"every annotator kept (method §29).", preannotation_tables(p)))
     if res.plan is not None:
         figure = _svg(res)
         notes = [] if figure is not None else [
             "The resampling curve's figure needs matplotlib (pip install 'synagree[plot]'); "
             "the table above holds its numbers."]
-        out.append({"id": "plan", "title": "Planning the next round",
-                    "intro": (f"Sentences to double-annotate for a "
-                              f"{100 * res.plan.plan.level:g}% interval of α no wider than "
-                              f"{res.plan.plan.width:g}, by resampling this round's "
-                              f"{res.plan.plan.pilot_units} sentences (method §30)."),
-                    "tables": [_html_table(t) for t in plan_tables(res)],
-                    "figure": figure, "notes": notes})
+        out.append(_page_section(
+            "plan", "Planning the next round",
+            f"Sentences to double-annotate for a {100 * res.plan.plan.level:g}% interval of α "
+            f"no wider than {res.plan.plan.width:g}, by resampling this round's "
+            f"{res.plan.plan.pilot_units} sentences (method §30).", plan_tables(res),
+            figure, notes))
     return out
 
 
