@@ -67,8 +67,8 @@ from __future__ import annotations
 
 import bisect
 import math
-from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Sequence, Tuple
+from dataclasses import astuple, dataclass
+from typing import Any, Callable, Dict, Iterable, List, Sequence, Tuple, TypeVar, cast
 
 __all__ = ["SpanAnnotation", "DiffCounts", "annotation_diff", "BDMCounts", "bdm_diff",
            "LABEL_MODES", "MEASURES"]
@@ -107,8 +107,19 @@ def _f(p: float, r: float) -> float:
     return 0.0 if math.isnan(value) else value
 
 
+_Tally = TypeVar("_Tally", bound="FieldSum")
+
+
+class FieldSum:
+    """Counts (a dataclass of numbers) that add up field by field: ``a + b``."""
+
+    def __add__(self: _Tally, other: _Tally) -> _Tally:
+        return type(self)(*(a + b for a, b in zip(astuple(cast(Any, self)),
+                                                  astuple(cast(Any, other)))))
+
+
 @dataclass
-class DiffCounts:
+class DiffCounts(FieldSum):
     """GATE's counts of a comparison and the measures derived from them.
 
     Parameters
@@ -124,11 +135,6 @@ class DiffCounts:
     spurious: int = 0
     keys: int = 0
     responses: int = 0
-
-    def __add__(self, other: "DiffCounts") -> "DiffCounts":
-        return DiffCounts(self.correct + other.correct, self.partial + other.partial,
-                          self.missing + other.missing, self.spurious + other.spurious,
-                          self.keys + other.keys, self.responses + other.responses)
 
     def precision(self, measure: str = "strict") -> float:
         """P of ``strict``, ``lenient`` or ``average`` (1 without responses)."""
@@ -279,7 +285,7 @@ def annotation_diff(keys: Iterable[SpanAnnotation], responses: Iterable[SpanAnno
 
 # ---------------------------------------------------------------- BDM-based
 @dataclass
-class BDMCounts:
+class BDMCounts(FieldSum):
     """GATE's BDM-based counts (sums of BDM scores) and the measures from them.
 
     Parameters
@@ -297,11 +303,6 @@ class BDMCounts:
     missing: int = 0
     spurious: int = 0
     matches: int = 0
-
-    def __add__(self, other: "BDMCounts") -> "BDMCounts":
-        return BDMCounts(self.correct + other.correct, self.partial + other.partial,
-                         self.missing + other.missing, self.spurious + other.spurious,
-                         self.matches + other.matches)
 
     def _den(self, side: int) -> float:
         if self.matches > 0:
