@@ -116,18 +116,12 @@ class Unit:
     @property
     def sent_id(self) -> Optional[str]:
         """The first ``sent_id`` among the annotations, or None."""
-        for s in self.annotations.values():
-            if s.sent_id:
-                return s.sent_id
-        return None
+        return next((s.sent_id for s in self.annotations.values() if s.sent_id), None)
 
     @property
     def text(self) -> Optional[str]:
         """The first ``# text`` (or Penn words) among the annotations, or None."""
-        for s in self.annotations.values():
-            if s.text:
-                return s.text
-        return None
+        return next((s.text for s in self.annotations.values() if s.text), None)
 
 
 @dataclass

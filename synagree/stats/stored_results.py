@@ -54,12 +54,16 @@ class _Checker:
         raise InputError.single(self.name, None, "baseline-invalid",
                                 f"{field}: expected {expected}, found {_describe(value)}")
 
-    def obj(self, v: Any, field: str, optional: bool = False) -> Optional[Dict[str, Any]]:
+    def typed(self, v: Any, field: str, kind: type, expected: str, optional: bool) -> Any:
+        """``v``, which must be a ``kind`` (``expected`` in words), or None if optional."""
         if optional and v is None:
             return None
-        if not isinstance(v, dict):
-            self.fail(field, "an object" + (" or null" if optional else ""), v)
+        if not isinstance(v, kind):
+            self.fail(field, expected + (" or null" if optional else ""), v)
         return v
+
+    def obj(self, v: Any, field: str, optional: bool = False) -> Optional[Dict[str, Any]]:
+        return self.typed(v, field, dict, "an object", optional)
 
     def arr(self, v: Any, field: str, n: Optional[int] = None) -> List[Any]:
         if not isinstance(v, list):
@@ -69,11 +73,7 @@ class _Checker:
         return v
 
     def text(self, v: Any, field: str, optional: bool = False) -> Optional[str]:
-        if optional and v is None:
-            return None
-        if not isinstance(v, str):
-            self.fail(field, "a string" + (" or null" if optional else ""), v)
-        return v
+        return self.typed(v, field, str, "a string", optional)
 
     def texts(self, v: Any, field: str, n: Optional[int] = None) -> List[str]:
         for i, x in enumerate(self.arr(v, field, n)):
