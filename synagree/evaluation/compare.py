@@ -73,6 +73,7 @@ from synagree._version import __version__
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError
+from synagree.base.ratios import Share
 from synagree.evaluation.conll18 import (
     ENHANCED_METRICS,
     OFFICIAL_METRICS,
@@ -355,28 +356,10 @@ class BinCounts:
     aligned: int
     las: int
     uas: int
-
-    @property
-    def precision(self) -> float:
-        """las / system (0.0 when no system word is in the bin)."""
-        return self.las / self.system if self.system else 0.0
-
-    @property
-    def recall(self) -> float:
-        """las / gold (0.0 when no gold word is in the bin)."""
-        return self.las / self.gold if self.gold else 0.0
-
-    @property
-    def f1(self) -> float:
-        """2·las / (gold + system)."""
-        t = self.gold + self.system
-        return 2 * self.las / t if t else 0.0
-
-    @property
-    def uas_f1(self) -> float:
-        """2·uas / (gold + system)."""
-        t = self.gold + self.system
-        return 2 * self.uas / t if t else 0.0
+    precision = Share("las", "system", empty=0.0)
+    recall = Share("las", "gold", empty=0.0)
+    f1 = Share("las", "gold", "system", scale=2, empty=0.0)
+    uas_f1 = Share("uas", "gold", "system", scale=2, empty=0.0)
 
     def as_dict(self) -> Dict[str, Any]:
         """The counts and rates as a JSON-ready dict."""

@@ -120,6 +120,7 @@ from synagree.base.problems import (
     quote,
     shorten,
 )
+from synagree.base.ratios import Share
 from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
 from synagree.io.conllu_ids import (
     Ranges,
@@ -864,21 +865,9 @@ class Score:
     system_total: int
     aligned_total: Optional[int] = None
 
-    @property
-    def precision(self) -> float:
-        """correct / system_total (0.0 when there are no system items)."""
-        return self.correct / self.system_total if self.system_total else 0.0
-
-    @property
-    def recall(self) -> float:
-        """correct / gold_total (0.0 when there are no gold items)."""
-        return self.correct / self.gold_total if self.gold_total else 0.0
-
-    @property
-    def f1(self) -> float:
-        """2·correct / (gold_total + system_total) (0.0 when both are 0)."""
-        total = self.system_total + self.gold_total
-        return 2 * self.correct / total if total else 0.0
+    precision = Share("correct", "system_total", empty=0.0)
+    recall = Share("correct", "gold_total", empty=0.0)
+    f1 = Share("correct", "gold_total", "system_total", scale=2, empty=0.0)
 
     @property
     def aligned_accuracy(self) -> Optional[float]:

@@ -30,20 +30,16 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree.base.jsonable import finite_or_none
+from synagree.base.ratios import Share
 from synagree.evaluation.conll18 import UNIVERSAL_FEATURES
 from synagree.stats.features import ABSENT, parse_feats
-from synagree.stats.prf import CountsPRF
 from synagree.trees.hierarchy import cohens_kappa, scotts_pi
 
 __all__ = ["FeatureRow", "FeatureScores", "feature_scores"]
 
 
-def _ratio(a: float, b: float) -> float:
-    return a / b if b else math.nan
-
-
 @dataclass
-class FeatureRow(CountsPRF):
+class FeatureRow:
     """One feature: counts against gold, and the scores derived from them.
 
     Parameters
@@ -72,12 +68,11 @@ class FeatureRow(CountsPRF):
     agree: int
     cohen_kappa: Optional[float]
     scott_pi: Optional[float]
-    EMPTY = math.nan  # P with no system feature, R with no gold one: undefined
-
-    @property
-    def accuracy(self) -> float:
-        """agree / words."""
-        return _ratio(self.agree, self.words)
+    # P with no system feature, R with no gold one: undefined (NaN)
+    precision = Share("correct", "system")
+    recall = Share("correct", "gold")
+    f1 = Share("correct", "gold", "system", scale=2)
+    accuracy = Share("agree", "words")
 
     def as_dict(self) -> dict:
         """JSON-ready counts and scores (undefined scores as None)."""
@@ -90,7 +85,7 @@ class FeatureRow(CountsPRF):
 
 
 @dataclass
-class FeatureScores(CountsPRF):
+class FeatureScores:
     """Per-feature evaluation of FEATS against gold (docs/method.md §19.4).
 
     Parameters
@@ -114,11 +109,10 @@ class FeatureScores(CountsPRF):
     correct: int = 0
     set_equal: int = 0
     ufeats_equal: int = 0
-    EMPTY = math.nan
     # pooled over the (word, feature) pairs
-    micro_precision = CountsPRF.precision
-    micro_recall = CountsPRF.recall
-    micro_f1 = CountsPRF.f1
+    micro_precision = Share("correct", "system")
+    micro_recall = Share("correct", "gold")
+    micro_f1 = Share("correct", "gold", "system", scale=2)
 
     @property
     def macro_f1(self) -> float:
@@ -126,15 +120,8 @@ class FeatureScores(CountsPRF):
         vals = [r.f1 for r in self.rows if r.gold + r.system]
         return math.fsum(vals) / len(vals) if vals else math.nan
 
-    @property
-    def set_accuracy(self) -> float:
-        """set_equal / words."""
-        return _ratio(self.set_equal, self.words)
-
-    @property
-    def ufeats_accuracy(self) -> float:
-        """ufeats_equal / words (CoNLL 2018 UFeats on identical tokenisation)."""
-        return _ratio(self.ufeats_equal, self.words)
+    set_accuracy = Share("set_equal", "words")
+    ufeats_accuracy = Share("ufeats_equal", "words")  # CoNLL 2018 UFeats, same tokenisation
 
     def totals(self, universal: bool = False) -> Tuple[int, int, int]:
         """(gold, system, correct) summed over the features (universal ones only if asked)."""

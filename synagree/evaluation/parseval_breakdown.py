@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from synagree.base.ratios import Share
 from synagree.evaluation.compare import Confusion
 from synagree.evaluation.parseval import ParsevalResult
 
@@ -101,15 +102,8 @@ class LengthBin:
     test: int
     matched: int
 
-    @property
-    def recall(self) -> float:
-        """matched / gold (0.0 without gold brackets)."""
-        return self.matched / self.gold if self.gold else 0.0
-
-    @property
-    def precision(self) -> float:
-        """matched / test (0.0 without system brackets)."""
-        return self.matched / self.test if self.test else 0.0
+    recall = Share("matched", "gold", empty=0.0)
+    precision = Share("matched", "test", empty=0.0)
 
     @property
     def f1(self) -> Optional[float]:

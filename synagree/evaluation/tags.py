@@ -50,6 +50,7 @@ from synagree.base.frames import Frames, metric_rows
 from synagree.base.jsonable import finite_or_none
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
+from synagree.base.ratios import OptionalShare, Share
 from synagree.evaluation.features import FeatureScores, feature_scores
 from synagree.evaluation.label_prf import note_written_alternatives, tag_prf
 from synagree.evaluation.tiers import (
@@ -299,16 +300,6 @@ def _align(gold: List[TagSentence], system: List[TagSentence], gold_name: str,
     return pairs
 
 
-def _per(total: float, n: int) -> float:
-    """``total / n`` per word (NaN for no words)."""
-    return total / n if n else math.nan
-
-
-def _per_optional(total: Optional[float], n: int) -> Optional[float]:
-    """`_per` of a sum that is None when it was not computed."""
-    return None if total is None else _per(total, n)
-
-
 class TagShares:
     """The per-word means of a tally of tags (NaN for no words; the optional sums'
     means None when they were not computed).
@@ -323,34 +314,16 @@ class TagShares:
     bdm: Optional[float]
     wup: Optional[float]
 
+    @property
     def tallied(self) -> int:
         """The words tallied: the denominator of every mean."""
         raise NotImplementedError
 
-    @property
-    def accuracy(self) -> float:
-        """Exact accuracy: exact / words."""
-        return _per(self.exact, self.tallied())
-
-    @property
-    def alt_accuracy(self) -> Optional[float]:
-        """Accuracy with alternatives: alt_correct / words."""
-        return _per_optional(self.alt_correct, self.tallied())
-
-    @property
-    def mean_bdm(self) -> Optional[float]:
-        """Mean GATE BDM: bdm / words."""
-        return _per_optional(self.bdm, self.tallied())
-
-    @property
-    def mean_wup(self) -> Optional[float]:
-        """Mean Wu–Palmer closeness: wup / words."""
-        return _per_optional(self.wup, self.tallied())
-
-    @property
-    def mean_credit(self) -> float:
-        """Hierarchical credit: credit / words."""
-        return _per(self.credit, self.tallied())
+    accuracy = Share("exact", "tallied")  # exact accuracy
+    alt_accuracy = OptionalShare("alt_correct", "tallied")  # with alternatives
+    mean_bdm = OptionalShare("bdm", "tallied")  # GATE BDM
+    mean_wup = OptionalShare("wup", "tallied")  # Wu–Palmer closeness
+    mean_credit = Share("credit", "tallied")  # hierarchical credit
 
 
 @dataclass
@@ -389,6 +362,7 @@ class TagRow(TagShares):
     bdm: Optional[float] = None
     wup: Optional[float] = None
 
+    @property
     def tallied(self) -> int:
         """The words with this gold tag (``count``)."""
         return self.count
@@ -517,6 +491,7 @@ class TagsResult(TagShares, Frames):
         """The settings as one line, ``key:value|key:value|...``."""
         return "|".join(f"{k}:{v}" for k, v in self.settings.items())
 
+    @property
     def tallied(self) -> int:
         """The words compared (``words``)."""
         return self.words

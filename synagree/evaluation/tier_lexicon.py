@@ -31,14 +31,11 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Sequence
 
 from synagree.base.jsonable import finite_or_none
+from synagree.base.ratios import Share
 from synagree.io.lexicon import Lexicon
 from synagree.io.tagmap import TagMap
 
 __all__ = ["LexiconRow", "LexiconResult", "lexicon_recovery"]
-
-
-def _ratio(a: int, b: int) -> float:
-    return a / b if b else float("nan")
 
 
 @dataclass
@@ -70,20 +67,9 @@ class LexiconRow:
         """Words whose form is in the lexicon."""
         return self.words - self.unknown
 
-    @property
-    def decided_share(self) -> float:
-        """decided / known (NaN without known words)."""
-        return _ratio(self.decided, self.known)
-
-    @property
-    def unknown_share(self) -> float:
-        """unknown / words."""
-        return _ratio(self.unknown, self.words)
-
-    @property
-    def recovered_share(self) -> float:
-        """recovered / known."""
-        return _ratio(self.recovered, self.known)
+    decided_share = Share("decided", "known")
+    unknown_share = Share("unknown", "words")
+    recovered_share = Share("recovered", "known")
 
     def as_dict(self) -> dict:
         """JSON-ready (NaN as None)."""

@@ -54,6 +54,7 @@ from typing import IO, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from synagree.base.jsonable import finite_or_none
 from synagree.base.problems import InputError, ProblemLog, quote
+from synagree.base.ratios import Share
 from synagree.evaluation.tier_lexicon import LexiconResult, lexicon_recovery
 from synagree.io.lexicon import Lexicon
 from synagree.io.sources import is_stream
@@ -77,10 +78,6 @@ UNMAPPED_POLICIES = ("error", "own-class")
 #: (file, line, tag) of one word.
 Word = Tuple[str, int, str]
 TiersSpec = Union[str, "os.PathLike[str]", TagMap, IO[str], IO[bytes]]
-
-
-def _ratio(a: float, b: int) -> float:
-    return a / b if b else math.nan
 
 
 def tier_credit(gold: str, system: str, tag_map: TagMap,
@@ -133,30 +130,11 @@ class TierShares:
     majority_count: int
     recovered: int
 
-    @property
-    def coarse_accuracy(self) -> float:
-        """coarse_correct / words."""
-        return _ratio(self.coarse_correct, self.words)
-
-    @property
-    def fine_accuracy(self) -> float:
-        """fine_exact / words."""
-        return _ratio(self.fine_exact, self.words)
-
-    @property
-    def mean_credit(self) -> float:
-        """``tier_credit``: credit / words."""
-        return _ratio(self.credit, self.words)
-
-    @property
-    def recovery_ceiling(self) -> float:
-        """majority_count / words."""
-        return _ratio(self.majority_count, self.words)
-
-    @property
-    def recovered_accuracy(self) -> float:
-        """recovered / words."""
-        return _ratio(self.recovered, self.words)
+    coarse_accuracy = Share("coarse_correct", "words")
+    fine_accuracy = Share("fine_exact", "words")
+    mean_credit = Share("credit", "words")  # ``tier_credit``
+    recovery_ceiling = Share("majority_count", "words")
+    recovered_accuracy = Share("recovered", "words")
 
 
 @dataclass
@@ -284,10 +262,7 @@ class TiersResult(TierShares):
         majority (0 otherwise)."""
         return sum(a.minority for a in self.ambiguity or [])
 
-    @property
-    def ambiguous_share(self) -> float:
-        """ambiguous_words / words."""
-        return _ratio(self.ambiguous_words, self.words)
+    ambiguous_share = Share("ambiguous_words", "words")
 
     def to_dict(self) -> dict:
         """JSON-ready data with stable keys."""

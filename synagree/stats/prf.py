@@ -25,52 +25,24 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import ClassVar, Dict, Iterable, List, Mapping, Tuple
+from typing import Dict, Iterable, List, Mapping, Tuple
 
 from synagree.base.jsonable import finite_or_none
+from synagree.base.ratios import Share, ratio
 
-__all__ = ["CountsPRF", "LabelCounts", "PRF", "prf_from_counts", "prf_from_pairs", "prf_table"]
+__all__ = ["LabelCounts", "PRF", "prf_from_counts", "prf_from_pairs", "prf_table"]
 
 
-def _ratio(num: float, den: float, empty: float = 0.0) -> float:
-    return num / den if den else empty
+def _ratio(num: float, den: float) -> float:
+    return ratio(num, den, 0.0)
 
 
 def _mean(xs: List[float]) -> float:
     return math.fsum(xs) / len(xs) if xs else math.nan
 
 
-class CountsPRF:
-    """Precision, recall and F1 of a tally with ``correct``, ``gold`` and ``system`` counts.
-
-    A ratio over nothing is `EMPTY`: 0.0 here (scikit-learn's
-    ``zero_division=0``); a tally that leaves it undefined sets NaN.
-    """
-
-    correct: int
-    gold: int
-    system: int
-    #: the value of a ratio whose denominator is 0
-    EMPTY: ClassVar[float] = 0.0
-
-    @property
-    def precision(self) -> float:
-        """correct / system."""
-        return _ratio(self.correct, self.system, self.EMPTY)
-
-    @property
-    def recall(self) -> float:
-        """correct / gold."""
-        return _ratio(self.correct, self.gold, self.EMPTY)
-
-    @property
-    def f1(self) -> float:
-        """2 · correct / (gold + system)."""
-        return _ratio(2 * self.correct, self.gold + self.system, self.EMPTY)
-
-
 @dataclass(frozen=True)
-class LabelCounts(CountsPRF):
+class LabelCounts:
     """The counts of one label; P, R and F1 are derived.
 
     Parameters
@@ -86,6 +58,10 @@ class LabelCounts(CountsPRF):
     correct: int
     gold: int
     system: int
+    # 0.0 when the system (P) or gold (R) never uses the label: scikit-learn's zero_division=0
+    precision = Share("correct", "system", empty=0.0)
+    recall = Share("correct", "gold", empty=0.0)
+    f1 = Share("correct", "gold", "system", scale=2, empty=0.0)
 
     def as_dict(self) -> dict:
         """The counts and the ratios, JSON-ready."""
