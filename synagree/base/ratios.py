@@ -10,9 +10,9 @@ computed the same way.  Over nothing (a denominator of 0) a ratio is
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, overload
+from typing import Any, Optional, Tuple, overload
 
-__all__ = ["ratio", "Share", "OptionalShare"]
+__all__ = ["ratio", "Share", "OptionalShare", "prf_shares"]
 
 
 def ratio(num: float, den: float, empty: float = math.nan) -> float:
@@ -57,6 +57,14 @@ class Share:
         if obj is None:
             return self
         return self._value(obj)
+
+
+def prf_shares(correct: str, gold: str, system: str, empty: float = math.nan
+               ) -> Tuple[Share, Share, Share]:
+    """``(precision, recall, f1)`` of a tally, by the names of its counts:
+    correct / system, correct / gold, 2·correct / (gold + system)."""
+    return (Share(correct, system, empty=empty), Share(correct, gold, empty=empty),
+            Share(correct, gold, system, scale=2, empty=empty))
 
 
 class OptionalShare(Share):

@@ -73,7 +73,7 @@ from synagree._version import __version__
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError
-from synagree.base.ratios import Share
+from synagree.base.ratios import Share, prf_shares
 from synagree.evaluation.conll18 import (
     ENHANCED_METRICS,
     OFFICIAL_METRICS,
@@ -356,9 +356,7 @@ class BinCounts:
     aligned: int
     las: int
     uas: int
-    precision = Share("las", "system", empty=0.0)
-    recall = Share("las", "gold", empty=0.0)
-    f1 = Share("las", "gold", "system", scale=2, empty=0.0)
+    precision, recall, f1 = prf_shares("las", "gold", "system", empty=0.0)
     uas_f1 = Share("uas", "gold", "system", scale=2, empty=0.0)
 
     def as_dict(self) -> Dict[str, Any]:

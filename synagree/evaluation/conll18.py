@@ -120,7 +120,7 @@ from synagree.base.problems import (
     quote,
     shorten,
 )
-from synagree.base.ratios import Share
+from synagree.base.ratios import prf_shares
 from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
 from synagree.io.conllu_ids import (
     Ranges,
@@ -865,9 +865,7 @@ class Score:
     system_total: int
     aligned_total: Optional[int] = None
 
-    precision = Share("correct", "system_total", empty=0.0)
-    recall = Share("correct", "gold_total", empty=0.0)
-    f1 = Share("correct", "gold_total", "system_total", scale=2, empty=0.0)
+    precision, recall, f1 = prf_shares("correct", "gold_total", "system_total", empty=0.0)
 
     @property
     def aligned_accuracy(self) -> Optional[float]:

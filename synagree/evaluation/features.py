@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree.base.jsonable import finite_or_none
-from synagree.base.ratios import Share
+from synagree.base.ratios import Share, prf_shares
 from synagree.evaluation.conll18 import UNIVERSAL_FEATURES
 from synagree.stats.features import ABSENT, parse_feats
 from synagree.trees.hierarchy import cohens_kappa, scotts_pi
@@ -69,9 +69,7 @@ class FeatureRow:
     cohen_kappa: Optional[float]
     scott_pi: Optional[float]
     # P with no system feature, R with no gold one: undefined (NaN)
-    precision = Share("correct", "system")
-    recall = Share("correct", "gold")
-    f1 = Share("correct", "gold", "system", scale=2)
+    precision, recall, f1 = prf_shares("correct", "gold", "system")
     accuracy = Share("agree", "words")
 
     def as_dict(self) -> dict:
@@ -110,9 +108,7 @@ class FeatureScores:
     set_equal: int = 0
     ufeats_equal: int = 0
     # pooled over the (word, feature) pairs
-    micro_precision = Share("correct", "system")
-    micro_recall = Share("correct", "gold")
-    micro_f1 = Share("correct", "gold", "system", scale=2)
+    micro_precision, micro_recall, micro_f1 = prf_shares("correct", "gold", "system")
 
     @property
     def macro_f1(self) -> float:

@@ -99,13 +99,7 @@ def tier_credit(gold: str, system: str, tag_map: TagMap,
     ValueError
         ``gold`` is not a fine tag, or ``system`` is not in the mapping.
     """
-    g = tag_map.fine_to_coarse.get(gold)
-    if g is None:
-        raise ValueError(f"gold tag {gold!r} is not a fine tag of the mapping")
-    s = tag_map.resolve(system)
-    if s is None:
-        raise ValueError(f"system tag {system!r} is not in the mapping")
-    coarse, fine = s
+    g, coarse, fine = _classes(gold, system, tag_map)
     if fine == gold:
         return 1.0
     if coarse != g:
@@ -114,6 +108,18 @@ def tier_credit(gold: str, system: str, tag_map: TagMap,
         return float(sibling_credit)
     k = sum(1 for c in tag_map.fine_to_coarse.values() if c == g)
     return 1.0 / k + sibling_credit * (k - 1) / k
+
+
+def _classes(gold: str, system: str, tag_map: TagMap) -> Tuple[str, str, Optional[str]]:
+    """(gold coarse tag, system coarse tag, system fine tag or None for a bare coarse one);
+    ValueError when ``gold`` is not a fine tag or ``system`` not in the mapping."""
+    g = tag_map.fine_to_coarse.get(gold)
+    if g is None:
+        raise ValueError(f"gold tag {gold!r} is not a fine tag of the mapping")
+    s = tag_map.resolve(system)
+    if s is None:
+        raise ValueError(f"system tag {system!r} is not in the mapping")
+    return (g, *s)
 
 
 class TierShares:
@@ -330,13 +336,7 @@ def tier_scores(pairs: Sequence[Tuple[str, str]], tag_map: TagMap,
     coarse_pairs: List[Tuple[str, str]] = []
     coarse_correct = fine_exact = bare = 0
     for (g, s), n in confusion.items():
-        gc = tag_map.fine_to_coarse.get(g)
-        if gc is None:
-            raise ValueError(f"gold tag {g!r} is not a fine tag of the mapping")
-        resolved = tag_map.resolve(s)
-        if resolved is None:
-            raise ValueError(f"system tag {s!r} is not in the mapping")
-        sc, sf = resolved
+        gc, sc, sf = _classes(g, s, tag_map)
         row = rows.get(gc)
         if row is None:
             row = rows[gc] = TierRow(gc, len(classes[gc]), 0)

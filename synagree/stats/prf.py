@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Tuple
 
 from synagree.base.jsonable import finite_or_none
-from synagree.base.ratios import Share, ratio
+from synagree.base.ratios import prf_shares, ratio
 
 __all__ = ["LabelCounts", "PRF", "prf_from_counts", "prf_from_pairs", "prf_table"]
 
@@ -59,9 +59,7 @@ class LabelCounts:
     gold: int
     system: int
     # 0.0 when the system (P) or gold (R) never uses the label: scikit-learn's zero_division=0
-    precision = Share("correct", "system", empty=0.0)
-    recall = Share("correct", "gold", empty=0.0)
-    f1 = Share("correct", "gold", "system", scale=2, empty=0.0)
+    precision, recall, f1 = prf_shares("correct", "gold", "system", empty=0.0)
 
     def as_dict(self) -> dict:
         """The counts and the ratios, JSON-ready."""
