@@ -31,12 +31,14 @@ import argparse
 import math
 import os
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypedDict
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypedDict, TypeVar
 
 from synagree.base.addresses import check_address
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 from synagree.base.problems import InputError
 from synagree.io.files import check_output, output_target
+
+T = TypeVar("T")
 
 VARIANT_CHOICES = ("plain", "diff", "norm")
 SUFFIX_FORMATS: Dict[str, str] = {".json": "json", ".csv": "csv", ".tex": "latex",
@@ -89,12 +91,21 @@ def unit_interval(text: str) -> float:
     return value
 
 
-def memory_size(text: str) -> int:
-    """An argparse type: a size in bytes such as ``4G``, ``500M`` or ``123456``."""
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc))
+def argparse_type(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """``parse`` as an argparse ``type``: its ValueError becomes argparse's usage error
+    (the option named, the message kept, exit 2)."""
+    def convert(text: str) -> T:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc))
+
+    convert.__name__ = parse.__name__
+    return convert
+
+
+#: an argparse type: a size in bytes such as ``4G``, ``500M`` or ``123456``
+memory_size = argparse_type(parse_size)
 
 
 # --------------------------------------------------------------------------
@@ -284,12 +295,8 @@ def add_preannotation(p: argparse.ArgumentParser) -> None:
                         "every annotator kept (docs/method.md §29)")
 
 
-def dask_address(text: str) -> str:
-    """An argparse type: a Dask scheduler address (`synagree.base.addresses.check_address`)."""
-    try:
-        return check_address(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc))
+#: an argparse type: a Dask scheduler address (`synagree.base.addresses.check_address`)
+dask_address = argparse_type(check_address)
 
 
 def add_dask(p: argparse.ArgumentParser) -> None:

@@ -8,16 +8,12 @@ from __future__ import annotations
 import argparse
 from typing import List, Optional
 
-from synagree.agreement.drift import Grouping, parse_by
+from synagree.agreement.drift import parse_by
 from synagree.agreement.where import check_queries
+from synagree.cli.options import argparse_type
 
-
-def by_option(text: str) -> Grouping:
-    """An argparse type: ``batch``, ``document`` or ``order:N``."""
-    try:
-        return parse_by(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc))
+#: an argparse type: ``batch``, ``document`` or ``order:N``
+by_option = argparse_type(parse_by)
 
 
 def add_bias_arg(p: argparse.ArgumentParser) -> None:
