@@ -33,6 +33,7 @@ def independent_width(s: str) -> int:
 @given(st.integers(1, 4), st.integers(0, 3), st.lists(st.integers(0, 10**6), min_size=1,
                                                        max_size=6), st.integers(30, 140),
        st.data())
+@pytest.mark.slow
 def test_fit_rows_fits_and_only_cuts_text(n_text, n_num, seeds, width, data):
     header = [f"text column {i}" for i in range(n_text)] + [f"n{i}" for i in range(n_num)]
     rows = [[data.draw(words) for _ in range(n_text)] + [data.draw(numbers)
