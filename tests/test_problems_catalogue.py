@@ -410,6 +410,7 @@ def test_catalogue_kinds_all_have_an_example():
     assert sorted(catalogue_kinds()) == sorted(PRODUCERS)
 
 
+@pytest.mark.slow
 def test_every_kind_in_the_source_is_catalogued():
     found = source_kinds()
     assert len(found) > 40  # the scan works

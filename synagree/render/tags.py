@@ -9,6 +9,7 @@ from synagree.base.jsonable import finite_or_none
 from synagree.base.table import format_value
 from synagree.evaluation.tags import OUTPUTS, TagsResult
 from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_score_table
+from synagree.render.fit import signature_text
 from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.rows import sections_csv
 from synagree.render.tiers import lexicon_csv, majority_csv, tiers_csv, tiers_table_lines
@@ -138,7 +139,7 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         lines += ["", render_tags_prf(res.prf).rstrip("\n")]
     if res.per_feature is not None:
         lines += ["", feature_score_table(res.per_feature).rstrip("\n")]
-    tail = _tiers_part(res, "table") + (f"\nsignature: {plain(res.signature())}\n"
+    tail = _tiers_part(res, "table") + (f"\n{signature_text(plain(res.signature()))}\n"
                                         if res.settings else "")
     return "\n".join(lines) + "\n" + tail
 
