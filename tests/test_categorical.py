@@ -279,10 +279,10 @@ def test_shared_cdt_pairs_equal_pooled():
     assert la.fleiss() == pytest.approx(p["scott_pi"], abs=1e-14)
     assert la.observed() == pytest.approx(0.923976608, abs=1e-9)  # REFERENCE.md LA
     assert res["head"].observed() == pytest.approx(0.961152882, abs=1e-9)  # UAS
-    b = C.bootstrap(C.items_from_corpus(corpus, "deprel"), B=200, seed=1)
-    assert b["cohen_kappa"]["low"] < la.davies_fleiss() < b["cohen_kappa"]["high"]
-    b2 = C.bootstrap(C.items_from_corpus(corpus, "deprel"), B=200, seed=1)
-    assert np.array_equal(b["cohen_kappa"]["replicates"], b2["cohen_kappa"]["replicates"])
+    b = C.layer_bootstrap(C.items_from_corpus(corpus, "deprel"), B=200, seed=1)
+    assert b["cohen_kappa"].low < la.davies_fleiss() < b["cohen_kappa"].high
+    b2 = C.layer_bootstrap(C.items_from_corpus(corpus, "deprel"), B=200, seed=1)
+    assert np.array_equal(b["cohen_kappa"].replicates, b2["cohen_kappa"].replicates)
 
 
 # --------------------------------------------------------------------------

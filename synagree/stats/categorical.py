@@ -46,9 +46,10 @@ agreement is the observed agreement; the macro-average is the unweighted
 mean of p_s(k) over the categories that occur.
 
 Everything is stored as counts (contingency tables, coincidences, marginal
-counts); coefficients are derived.  `bootstrap` resamples *sentences*
-(clusters of items) with replacement and recomputes the pooled coefficients
-from per-sentence sums, seeded.
+counts); coefficients are derived.  `layer_bootstrap` resamples *sentences*
+(clusters of items) with replacement, seeded, on the one resampling engine
+(`synagree.stats.bootstrap`), and recomputes the pooled coefficients from
+per-sentence sums.
 """
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ import numpy as np
 
 from synagree.base.problems import InputError
 from synagree.io.text import same_words
-from synagree.stats.bootstrap import percentile_interval, resample_weights
+from synagree.stats.bootstrap import Interval, bootstrap
 from synagree.stats.contingency import Contingency, multi_rater_coefficients
 
 LAYERS = ("deprel", "head", "upos", "xpos", "feats", "head+deprel")
@@ -861,60 +862,40 @@ def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
     return {"observed": observed, "cohen_kappa": kappa, "scott_pi": pi, "alpha_nominal": alpha}
 
 
-def multinomial_weights(rng: np.random.Generator, n_units: int, B: int) -> np.ndarray:
-    """B × U resampling multiplicities (units drawn with replacement).
-
-    The draw of `synagree.stats.bootstrap.resample_weights`, taken from
-    ``rng``.
-
-    Returns
-    -------
-    numpy.ndarray
-        float64 (B, n_units); (B, 0) when there are no units.
-    """
-    if n_units == 0:
-        return np.zeros((B, 0))
-    return resample_weights(n_units, B, rng)
-
-
-def bootstrap(data: ItemData, B: int = 1000, seed: int = 0, confidence: float = 0.95,
-              weights: Optional[np.ndarray] = None) -> Dict[str, dict]:
+def layer_bootstrap(data: ItemData, B: int = 1000, seed: "int | np.random.Generator" = 0,
+                    level: float = 0.95, weights: Optional[np.ndarray] = None
+                    ) -> Dict[str, Interval]:
     """Percentile CIs of the pooled coefficients, resampling sentences.
 
-    Sentences (clusters of items) are drawn with replacement; the pooled
-    coefficients are recomputed from per-sentence sums (docs/method.md §12.3).
+    Sentences (clusters of items) are drawn with replacement on the one
+    resampling engine (`synagree.stats.bootstrap.bootstrap`); the pooled
+    coefficients are recomputed from per-sentence sums (`coefficients_from_sums`,
+    docs/method.md §12.3).
 
     Parameters
     ----------
     data : ItemData
     B : int
         Replicates.
-    seed : int
-    confidence : float
-        Level, a fraction (0.95 = 95 %).
+    seed : int or numpy.random.Generator
+        A Generator continues its stream (one stream across layers).
+    level : float
+        Confidence level, a fraction (0.95 = 95 %).
     weights : numpy.ndarray, optional
-        (B, U) multiplicities, to share resamples across layers; None: drawn
-        from ``seed``.
+        (B, U) multiplicities, to share resamples with other statistics; None:
+        drawn from ``seed``.
 
     Returns
     -------
-    dict of str to dict
-        ``{coefficient: {"estimate", "low", "high", "se", "replicates"}}`` for
-        ``observed``, ``kappa``, ``pi``, ``alpha``.
+    dict of str to Interval
+        Per coefficient of `COEFFICIENTS`; the estimate is the coefficient at
+        unit weights.
     """
     s = unit_sums(data)
-    if weights is None:
-        weights = multinomial_weights(np.random.default_rng(seed), s.n_units, B)
+    res = bootstrap(lambda w: coefficients_from_sums(s, w), s.n_units, B, seed, level,
+                    weights=weights)
     est = coefficients_from_sums(s, np.ones((1, s.n_units)))
-    reps = coefficients_from_sums(s, weights)
-    out = {}
-    for k in COEFFICIENTS:
-        r = reps[k]
-        lo, hi = percentile_interval(r, confidence) or (float("nan"), float("nan"))
-        out[k] = {"estimate": float(est[k][0]), "low": lo, "high": hi,
-                  "se": float(np.nanstd(r, ddof=1)) if np.sum(~np.isnan(r)) > 1 else float("nan"),
-                  "replicates": r}
-    return out
+    return {k: res.interval(k, float(est[k][0])) for k in COEFFICIENTS}
 
 
 # --------------------------------------------------------------------------

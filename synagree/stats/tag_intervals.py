@@ -1,7 +1,7 @@
 """Bootstrap intervals of tag accuracy, Cohen's κ and Scott's π (``tags --bootstrap B``).
 
-Sentences are resampled with replacement (`synagree.stats.bootstrap.resample_weights`,
-as every other interval of the project, docs/method.md §5.4); a replicate's
+Sentences are resampled with replacement on the one resampling engine
+(`synagree.stats.bootstrap.bootstrap`, docs/method.md §5.4); a replicate's
 coefficients come from the weighted sums of the per-sentence counts (correct
 words, words, and each tag's count on either side), so a replicate costs one
 matrix product, not a second pass over the words.  The sums are a contingency
@@ -21,7 +21,7 @@ from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from synagree.stats.bootstrap import percentile_interval, resample_weights
+from synagree.stats.bootstrap import bootstrap
 from synagree.stats.contingency import agreement_coefficients
 
 __all__ = ["tag_intervals", "INTERVAL_METRICS"]
@@ -63,7 +63,11 @@ def tag_intervals(pairs: Sequence[Tuple[str, str]], lengths: Sequence[int], B: i
     np.add.at(Sy, (sent, s_idx), 1.0)
     correct = np.bincount(sent, weights=(g_idx == s_idx).astype(np.float64), minlength=S)
     n = np.asarray(lengths, dtype=np.float64)
-    W = resample_weights(S, B, seed)
-    reps = agreement_coefficients(W @ n, W @ correct, W @ G, W @ Sy)
-    return {m: percentile_interval(np.asarray(reps[key]), level)
+
+    def coefficients(W: np.ndarray) -> Dict[str, np.ndarray]:
+        reps = agreement_coefficients(W @ n, W @ correct, W @ G, W @ Sy)
+        return {k: np.asarray(v) for k, v in reps.items()}
+
+    res = bootstrap(coefficients, S, B, seed, level)
+    return {m: res.ci(key)
             for m, key in zip(INTERVAL_METRICS, ("observed", "cohen_kappa", "scott_pi"))}
