@@ -121,3 +121,24 @@ def test_interval_summary_conventions():
     assert iv.to_dict()["estimate"] is None and "failed" in iv.to_dict()
     none = interval(0.2, np.array([np.nan]), 0.9)
     assert (none.low, none.high, none.se) == (None, None, None)
+
+
+def test_regression_alpha_test_is_the_former_chunked_draw():
+    """--baseline's Δα bootstrap: chunks drawn from one stream, as before (§18.3)."""
+    from synagree.stats import regression as R
+    rng = np.random.default_rng(1)
+    U = 40
+    old = (rng.random(U), rng.integers(2, 9, U).astype(float), 0.8)
+    new = (rng.random(U), rng.integers(2, 9, U).astype(float), 0.7)
+    B, step = 900, 128
+    got = R._alpha_test(old, new, B, 50, seed=7, level=0.9)
+    # the former loop: a Generator seeded [seed, 2], chunks continuing its stream
+    gen = np.random.default_rng([7, 2])
+    reps = np.empty(B)
+    for b0 in range(0, B, step):
+        W = resample_weights(U, min(B, b0 + step) - b0, gen)
+        reps[b0:b0 + W.shape[0]] = ((W @ old[0]) / (W @ old[1]) / old[2]
+                                    - (W @ new[0]) / (W @ new[1]) / new[2])
+    assert got[2] == percentile_interval(reps, 0.9)
+    d = got[5]
+    assert got[3] == R._p_two_sided(reps - d, d)

@@ -21,13 +21,18 @@ the statistic was undefined.  Every interval of the project is drawn here:
   are ratios of per-unit sums (`bootstrap_ratios`);
 * the token-layer coefficients (`synagree.stats.categorical.layer_bootstrap`);
 * the QA report's intervals (`synagree.agreement.qa.bootstrap_intervals`);
-* tag accuracy, κ and π (`synagree.stats.tag_intervals`).
+* tag accuracy, κ and π (`synagree.stats.tag_intervals`);
+* the paired bootstraps of ``--significance`` and ``--baseline``
+  (`synagree.stats.significance`, `synagree.stats.regression`).
 
 Where callers differ, the difference is a parameter: the unit (the pairable
 units of an agreement result, or the units of one token layer, whose weights
 are columns of the same W: ``weights=``); one draw per seed or one Generator
 stream across several statistics (``seed`` a Generator); memory-sized chunks
-of replicates (``chunk``).
+of replicates (``chunk``: drawn chunk by chunk from one stream, the same
+replicates as one draw).  The human band (`synagree.agreement.human_band`)
+evaluates many pairs on one `resample_weights` draw; the sample-size planner and
+drift resample other numbers of units than they have, from the same primitives.
 """
 from __future__ import annotations
 
@@ -227,7 +232,8 @@ def bootstrap(statistic: Statistic, n_units: int, B: int = 1000,
     Parameters
     ----------
     statistic : callable
-        W (B × U) to ``{name: (B,) replicates}``; NaN where undefined.
+        W (B × U) to ``{name: replicates}``, each (B,) or (B, …); NaN where
+        undefined.
     n_units : int
         U, the units resampled.
     B : int
@@ -241,21 +247,26 @@ def bootstrap(statistic: Statistic, n_units: int, B: int = 1000,
         B × U multiplicities drawn elsewhere (resamples shared with other
         statistics); ``seed`` is then not used.
     chunk : int, optional
-        Evaluate the statistic on this many replicates at a time (for
-        statistics whose work grows with B × U × U); None: all at once.
+        Draw and evaluate this many replicates at a time, for memory (the
+        replicates are those of one draw); None: all at once.
 
     Returns
     -------
     BootstrapResult
         ``seed`` is the int seed, else None.
     """
-    W = resample_weights(n_units, B, seed) if weights is None else weights
-    if chunk is None or W.shape[0] <= chunk:
-        reps = statistic(W)
+    if chunk is None:
+        reps = statistic(resample_weights(n_units, B, seed) if weights is None else weights)
     else:
+        # a Generator's multinomial rows come one after the other: drawing the chunks from
+        # one stream gives the rows of the single draw, with only a chunk of W in memory
+        rng = np.random.default_rng(seed)
+        total = B if weights is None else weights.shape[0]
         parts: Dict[str, List[np.ndarray]] = {}
-        for i in range(0, W.shape[0], chunk):
-            for k, v in statistic(W[i:i + chunk]).items():
+        for b0 in range(0, max(total, 1), chunk):
+            b1 = min(total, b0 + chunk)
+            W = resample_weights(n_units, b1 - b0, rng) if weights is None else weights[b0:b1]
+            for k, v in statistic(W).items():
                 parts.setdefault(k, []).append(v)
         reps = {k: np.concatenate(v) for k, v in parts.items()}
     return BootstrapResult(reps, level, seed if weights is None and isinstance(seed, int)
