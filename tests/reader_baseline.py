@@ -361,14 +361,14 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
     lost = unreachable_words(head_list)
     if lost:
         cyc = sorted(w for cycle in head_cycles(head_list) for w in cycle)
-        desc = ", ".join(f"{w} ({shorten(sent.forms[w - 1])})" for w in cyc)
-        extra = len(lost) - len(cyc)
-        under = f", and {extra} word(s) under it" if extra else ""
+        # short (one line of a listing): three words of the cycle, the rest
+        # counted; the line is the cycle's first word's; the result's note explains
+        desc = ", ".join(f"{w} ({shorten(sent.forms[w - 1], 20)})" for w in cyc[:3])
+        extra = len(lost) - min(len(cyc), 3)
+        more = f" and {extra} more" if extra else ""
         log.add(fname, sent.word_lines[cyc[0] - 1] if cyc else first, "cycle",
-                f"head cycle in sentence {index + 1} (line {first}): words {desc}{under} "
-                f"are not reachable from the root; they are left out of the TED tree "
-                f"but counted in |t| and LAS/UAS/LA (docs/method.md §2.4)",
-                severity=WARNING, sent_id=sid)
+                f"head cycle in sentence {index + 1}: words {desc}{more} unreachable "
+                f"from the root (§2.4)", severity=WARNING, sent_id=sid)
     return sent
 
 

@@ -184,6 +184,7 @@ def test_shared_data_counts_recounted(iaa, h, name):
     assert m["alpha_plain_direction"] == pytest.approx(want_alpha, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_direction_alpha_against_zss(iaa, h):
     """NDT caterpillar: α over direction-labelled trees, recomputed with zss."""
     files = [iaa / "ndt" / f"{a}-caterpillar.conll" for a in ("odin", "thor")]

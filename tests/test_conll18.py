@@ -537,6 +537,7 @@ def _counts(score):
     return (score.correct, score.gold_total, score.system_total, score.aligned_total)
 
 
+@pytest.mark.slow
 def test_oracle_agreement_on_generated_pairs(udeval, ewt):
     sentences, pool = ewt
     rng = np.random.default_rng(20180701)
@@ -555,6 +556,7 @@ def test_oracle_agreement_on_generated_pairs(udeval, ewt):
     assert not mismatches, mismatches[:10]
 
 
+@pytest.mark.slow
 def test_oracle_agreement_on_whole_treebank(udeval, ewt):
     sentences, pool = ewt
     gold, system = _make_pair(sentences, np.random.default_rng(7), pool)

@@ -102,6 +102,7 @@ def test_one_thread_equals_many_threads():
         assert one.stats[v].do_sum == many.stats[v].do_sum
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_equals_local():
     pytest.importorskip("distributed", reason="dask[distributed] not installed")
     from synagree.distance.dask_exec import dask_executor
@@ -200,6 +201,7 @@ def test_progress_bar_reports_done_and_eta():
     assert quiet.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_bootstrap_interval_covers_the_population_alpha():
     """A known case: the alpha of a population of ~1,500 double-annotated units
     is computed exactly; 60 samples of 60 units (4% of the population, so no

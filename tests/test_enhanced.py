@@ -385,6 +385,7 @@ def _ewt(name):
     return path.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["en_ewt-ud-dev.conllu", "en_ewt-ud-test.conllu"])
 def test_parity_on_ewt_with_perturbed_deps(udeval, name):
     gold = _ewt(name)
@@ -397,6 +398,7 @@ def test_parity_on_ewt_with_perturbed_deps(udeval, name):
     assert ours.enhanced.surplus["ELAS"] > 0  # repeated edges: counted as the scorer does
 
 
+@pytest.mark.slow
 def test_parity_on_ewt_with_differing_tokenisation(udeval):
     gold = _ewt("en_ewt-ud-test.conllu")
     rng = np.random.default_rng(2021)

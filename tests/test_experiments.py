@@ -266,6 +266,7 @@ def test_read_log_rejects_garbage_in_the_middle(tmp_path):
     assert log.read_text() == '{"a": 1}\n'
 
 
+@pytest.mark.slow
 def test_resume_after_kill_minus_9(synth, tmp_path):
     out = tmp_path / "killed"
     args = [str(synth), "-o", str(out), "--sample", "20", "--series", "relabel,reattach",
@@ -308,6 +309,7 @@ def test_resume_after_kill_minus_9(synth, tmp_path):
 # CLI, progress bar, phrase input
 # --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_cli_noise_and_plot(synth, tmp_path, capsys):
     out = tmp_path / "cli"
     rc = cli_main(["noise", str(synth), "-o", str(out), "--sample", "12", "--runs", "2",
@@ -399,6 +401,7 @@ def _curve(means, series, metric):
     return np.array([means[(series, p, metric)] for p in SHAPE_GRID])
 
 
+@pytest.mark.slow
 @needs_ndt
 @pytest.mark.parametrize("series", ["relabel", "reattach"])
 def test_ndt_las_linear_in_each_noise_type(ndt_means, series):

@@ -404,6 +404,7 @@ def ewt_perturbed(tmp_path_factory):
     return dst, _perturb_number(EWT_TEST, dst)
 
 
+@pytest.mark.slow
 def test_real_data_tags_find_the_flips(ewt_perturbed):
     dst, flipped = ewt_perturbed
     res = evaluate_tags(EWT_TEST, dst, "feats", per_feature=True)

@@ -33,6 +33,7 @@ def independent_width(s: str) -> int:
 @given(st.integers(1, 4), st.integers(0, 3), st.lists(st.integers(0, 10**6), min_size=1,
                                                        max_size=6), st.integers(30, 140),
        st.data())
+@pytest.mark.slow
 def test_fit_rows_fits_and_only_cuts_text(n_text, n_num, seeds, width, data):
     header = [f"text column {i}" for i in range(n_text)] + [f"n{i}" for i in range(n_num)]
     rows = [[data.draw(words) for _ in range(n_text)] + [data.draw(numbers)
@@ -215,3 +216,23 @@ def test_report_leaves_out_id_like_layers(run_cli, id_columns, tmp_path):
     d = json.loads(out)
     assert set(d["categorical"]) == {"deprel", "head", "feats"}
     assert set(d["skipped_layers"]) == {"upos", "xpos"}
+
+
+@pytest.mark.parametrize("width", [20, 40, 60, 100, 400])
+def test_signature_folds_after_a_bar_and_joins_back(width):
+    from synagree.render.fit import signature_text
+
+    sig = ("variants:plain,diff,norm|distance:TED unit costs (root label free)|labels:DEPREL "
+           "in full|d_e:sampled (199960 pairs, seed 0)|matching:sent_id|version:0.1.0")
+    text = signature_text(sig, width)
+    lines = text.split("\n")
+    assert lines[0].startswith("signature: ")
+    assert "".join(line[len("signature: "):] for line in lines) == sig
+    fields = sig.split("|")
+    for line in lines:  # a line is longer than the width only when one field is
+        if len(line) > width:
+            assert line.strip().rstrip("|").removeprefix("signature: ") in fields
+    if len("signature: " + sig) <= width:
+        assert lines == ["signature: " + sig]
+    else:
+        assert all(line.endswith("|") for line in lines[:-1])

@@ -47,12 +47,14 @@ def fuzz(n: int):
                     suppress_health_check=list(HealthCheck), print_blob=True)
 
 
+@pytest.mark.slow
 @fuzz(200)
 @given(fuzzing.conllu_case())
 def test_commands_on_hostile_conllu(case):
     fuzzing.check(case, fuzzing.run_case(case))
 
 
+@pytest.mark.slow
 @fuzz(60)
 @given(fuzzing.bracket_case())
 def test_commands_on_hostile_brackets(case):
@@ -65,24 +67,28 @@ def test_commands_on_random_bytes(case):
     fuzzing.check(case, fuzzing.run_case(case))
 
 
+@pytest.mark.slow
 @fuzz(40)
 @given(fuzzing.noise_table_case())
 def test_plot_and_report_on_hostile_noise_tables(case):
     fuzzing.check(case, fuzzing.run_case(case))
 
 
+@pytest.mark.slow
 @fuzz(60)
 @given(fuzzing.hierarchy_case())
 def test_commands_on_hostile_hierarchy_files(case):
     fuzzing.check(case, fuzzing.run_case(case))
 
 
+@pytest.mark.slow
 @fuzz(60)
 @given(fuzzing.tier_case())
 def test_tags_on_hostile_tier_mappings(case):
     fuzzing.check(case, fuzzing.run_case(case))
 
 
+@pytest.mark.slow
 @fuzz(80)
 @given(fuzzing.baseline_case())
 def test_commands_on_hostile_stored_results(case):
@@ -104,6 +110,7 @@ READERS = {
                  fuzzing.bracket_file().map(lambda t: t.encode("utf-8", "surrogatepass")),
                  fuzzing.bracket_soup.map(lambda t: t.encode("utf-8", "surrogatepass"))),
        st.sampled_from(sorted(READERS)), st.sampled_from(["f.conllu", "f.tree", "f", "f.gz"]))
+@pytest.mark.slow
 def test_readers_return_or_raise_input_error(data, reader, name):
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / name

@@ -84,6 +84,7 @@ def test_numbers_unchanged(name, cmd, run_cli, monkeypatch):
     assert checked > 5
 
 
+@pytest.mark.slow
 def test_noise_experiment_numbers_unchanged(tmp_path, run_cli, monkeypatch):
     """``synagree noise`` (the runs and their summary) as before the redesign."""
     monkeypatch.chdir(ROOT)

@@ -440,6 +440,7 @@ def ewt_subtype_experiment(path: Path = EWT_TEST, share: float = 0.5, seed: int 
 
 @pytest.mark.skipif(not EWT_TEST.is_file(),
                     reason=f"shared UD English-EWT test file not found at {EWT_TEST}")
+@pytest.mark.slow
 def test_ewt_losing_subtypes_costs_less_under_the_hierarchy():
     r = ewt_subtype_experiment(alpha_sentences=500)
     print("\nEWT test, 50% of subtyped relations stripped (seed 7):")

@@ -235,6 +235,7 @@ def test_compare_lists_every_files_errors(tmp_path, capsys):
 BIG = 10_000_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["id", "head", "columns", "cycle", "form-mismatch"])
 def test_a_10mb_token_is_not_echoed_whole(tmp_path, capsys, case):
     big = "x" * BIG
@@ -461,6 +462,7 @@ def test_escape_functions():
     assert escape.plain("a\x1b[31m\nb") == "a\\x1b[31m\\x0ab"
 
 
+@pytest.mark.slow
 def test_file_names_that_are_not_utf8(tmp_path):
     """A file name with the byte \\xff (a lone surrogate to Python) is written
     as ``\\udcff`` in every output, whatever the terminal's error handler."""
@@ -560,6 +562,7 @@ def _no_injected_elements(els: _Elements):
     assert not els.handlers, els.handlers
 
 
+@pytest.mark.slow
 def test_html_report_injection_in_the_browser(tmp_path):
     """Word forms, labels, sent_ids, file names, noise series, the title and a
     link's filter carry ``<script>``, ``"><img onerror=...>``, ``</script>`` and
@@ -882,6 +885,7 @@ def test_output_to_a_stdout_link(tmp_path):
     assert text.startswith("earlier\n{") and json.loads(text[len("earlier\n"):])
 
 
+@pytest.mark.slow
 def test_output_into_an_unwritable_folder_as_an_ordinary_user():
     d = _world_dir()
     try:
@@ -1225,6 +1229,7 @@ def _memory_refusal(err: str) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_one_sentence_of_100000_words_is_refused_before_the_tables(tmp_path):
     a = _one_long_sentence(tmp_path / "a.conllu", 100_000, 0)
     b = _one_long_sentence(tmp_path / "b.conllu", 100_000, 1)
@@ -1243,6 +1248,7 @@ def test_one_sentence_of_100000_words_is_refused_before_the_tables(tmp_path):
     assert rc == 2 and "largest tree (100,001 nodes)" in _memory_refusal(err)
 
 
+@pytest.mark.slow
 def test_a_bracket_tree_of_100000_leaves_is_refused_before_the_tables(tmp_path):
     tree = "(S " + "(X a) " * 100_000 + ")\n"
     a, b = tmp_path / "a.tree", tmp_path / "b.tree"

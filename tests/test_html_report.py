@@ -274,6 +274,7 @@ def ewt_1000(out):
 # Content checks (no browser)
 # --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_fixture_report_content(three_report):
     html = three_report.read_text(encoding="utf-8")
     assert_self_contained(html)
@@ -298,6 +299,7 @@ def test_fixture_report_content(three_report):
 
 @pytest.mark.parametrize("files", [("cdt/en-lotte.conll", "cdt/en-morten.conll"),
                                    ("ndt/odin-swedish.conll", "ndt/thor-swedish.conll")])
+@pytest.mark.slow
 def test_report_on_shared_data(files):
     need_shared()
     rep = qa_report(load_corpus([IAA / f for f in files]), bootstrap=100)
@@ -371,6 +373,7 @@ def test_cli_outputs_and_compare(tmp_path, capsys):
 # In the browser
 # --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_browser_fixture_report(three_report, out):
     dom, console, shot = render(three_report, out)
     assert console == [], console
@@ -390,6 +393,7 @@ def test_browser_fixture_report(three_report, out):
     assert shot.exists() and shot.stat().st_size > 10_000
 
 
+@pytest.mark.slow
 def test_browser_filter_from_link(three_report, out):
     dom, console, _ = render(three_report, out, fragment="#q=birds")
     assert console == []
@@ -398,6 +402,7 @@ def test_browser_filter_from_link(three_report, out):
     assert "1 of 3 sentences" in dom
 
 
+@pytest.mark.slow
 def test_browser_cdt_report(cdt_report, out):
     html = cdt_report.read_text(encoding="utf-8")
     assert_self_contained(html)
@@ -413,6 +418,7 @@ def test_browser_cdt_report(cdt_report, out):
     assert shot.stat().st_size > 50_000
 
 
+@pytest.mark.slow
 def test_ewt_1000_sentence_report(ewt_1000, out):
     page, elapsed = ewt_1000
     size = page.stat().st_size
@@ -455,6 +461,7 @@ def test_sentence_data_limit(three_report):
     assert len(d["sentences"]) == 1 and d["total"] == 3
 
 
+@pytest.mark.slow
 def test_browser_tokenisation_mismatch_and_phrase_trees(tmp_path):
     """Annotations with different word counts are drawn one tree per annotator
     (no word-by-word highlighting); bracketed trees are drawn as trees, with the
@@ -555,6 +562,7 @@ def check_phrase_drawing(dom: str, data: dict):
                 assert all(b0[1] <= b1[0] + 0.5 for b0, b1 in zip(boxes, boxes[1:])), boxes
 
 
+@pytest.mark.slow
 def test_browser_phrase_trees(tmp_path):
     """A phrase-structure pair: each opened sentence is drawn as one SVG tree per
     annotator, the constituents that are not in the other tree marked ``diff``
@@ -606,6 +614,7 @@ def long_tree(n: int, seed: int, hostile: str, penn: bool = True) -> str:
     return f"(ROOT {build(0, n)})"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", ["penn", "delex"])
 def test_browser_long_phrase_trees(tmp_path, style):
     """Sentences of 40 and 80 leaves with long labels stay readable (no two labels
@@ -698,6 +707,7 @@ def dump_facts(pages: dict) -> str:
     return "{" + ",\n".join(out) + "}\n"
 
 
+@pytest.mark.slow
 def test_report_facts_unchanged(tmp_path):
     """Every table cell (with its tooltip and colour), heading, caption and note
     of the page, and the embedded sentence data, as recorded from the page

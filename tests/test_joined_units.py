@@ -243,6 +243,7 @@ def _cdt_style(root: Path, joined: bool) -> List[Path]:
     return [root / n for n in ("odin", "thor", "cleo")]
 
 
+@pytest.mark.slow
 def test_cdt_style_directories_with_missing_resplit_and_edited(tmp_path, run_cli):
     """``agree --dirs A B C --allow-missing`` on documents per annotator, some
     missing, some re-split or edited: exit 0 without --no-text-check, the

@@ -117,6 +117,7 @@ def test_table_model_matches_the_kernels_constants():
     assert re.search(rf"#define CHUNK_COLS {memory.TED_CHUNK_COLS}\b", c)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("nodes", [3000])
 def test_table_model_matches_what_the_kernel_takes(nodes):
     """Peak RSS growth (VmHWM) of one TED of two trees of ``nodes`` nodes, one thread, against

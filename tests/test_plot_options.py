@@ -35,6 +35,7 @@ def legend_texts(ax) -> list:
     return [t.get_text() for t in leg.get_texts()] if leg else []
 
 
+@pytest.mark.slow
 def test_plot_metrics_and_ylim_reach_the_figures(runs, tmp_path, run_cli):
     out = tmp_path / "figs"
     rc, _, err = run_cli("plot", runs / "runs.csv", "-o", out, "--metrics", "LAS,alpha_plain",

@@ -202,6 +202,7 @@ def _zss_alpha(h, units_heads, variant="plain"):
     return h.textbook_alpha(units, d2)[0]
 
 
+@pytest.mark.slow
 def test_against_an_independent_count(tmp_path, h):
     names = ("anna", "bert", "cleo")
     sents, files = make(tmp_path, h, seed=9, units=8, rates=(0.2, 0.3, 0.15), names=names)

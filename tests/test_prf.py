@@ -403,6 +403,7 @@ def ewt_pair(tmp_path_factory):
     return gold, system
 
 
+@pytest.mark.slow
 @needs_sklearn
 def test_real_data_ewt_parity_and_consistency(ewt_pair):
     gold, system = ewt_pair

@@ -410,8 +410,33 @@ def test_catalogue_kinds_all_have_an_example():
     assert sorted(catalogue_kinds()) == sorted(PRODUCERS)
 
 
+@pytest.mark.slow
 def test_every_kind_in_the_source_is_catalogued():
     found = source_kinds()
     assert len(found) > 40  # the scan works
     missing = {k: v for k, v in found.items() if k not in catalogue_kinds()}
     assert not missing, f"kinds emitted but not in docs/problems.md: {missing}"
+
+
+def test_a_hint_is_printed_once_after_the_problems(capsys):
+    """Advice shared by many problems is one ``hint:`` block after the list,
+    folded without parting an option from its argument; ``str(problem)`` and
+    the error message carry the facts only."""
+    from synagree.base.problems import HINT_WIDTH, InputError, Problem, print_problems
+
+    advice = "the files are not of the same text; " * 4 + "--match text matches by words"
+    probs = [Problem("a.conllu", i, "unaligned-sentence", f"sentence {i} is alone",
+                     hint=advice) for i in range(1, 6)]
+    probs.append(Problem("a.conllu", 9, "bad-id", "bad ID", hint="fix the ID"))
+    print_problems(probs)
+    err = capsys.readouterr().err.splitlines()
+    assert err[:6] == [str(p) for p in probs]
+    assert all("hint" not in line and "not of the same" not in line for line in err[:6])
+    rest = err[6:]
+    assert rest[0].startswith("hint: the files") and rest[-1] == "hint: fix the ID"
+    assert all(len(line) <= HINT_WIDTH for line in rest)
+    joined = " ".join(line.strip() for line in rest[:-1])
+    assert joined == "hint: " + advice.strip()
+    assert any("--match text" in line for line in rest)  # not parted
+    assert str(InputError(probs)).count("hint: the files") == 1
+    assert probs[0].as_dict()["hint"] == advice

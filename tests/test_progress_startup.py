@@ -104,6 +104,7 @@ def _agree_subprocess(cache_dir: Path, *extra: str, kernels: str = "numba") -> s
     return r.stderr
 
 
+@pytest.mark.slow
 def test_first_run_says_it_compiles_and_a_warm_run_does_not(tmp_path):
     cold = _agree_subprocess(tmp_path)
     assert cold.count(NOTICE_START) == 1, cold
@@ -131,6 +132,7 @@ def test_c_kernels_compile_nothing_and_leave_numba_unimported(tmp_path):
     assert "alpha_plain" in r.stdout
 
 
+@pytest.mark.slow
 def test_will_compile_reads_the_cache_index(tmp_path):
     """The check itself, in a subprocess with an empty cache: cold before the
     first call, warm after it (the index is written), warm in a new process."""

@@ -221,6 +221,7 @@ def test_bootstrap_without_kept_matrix_equals_with(three):
                            equal_nan=True)
 
 
+@pytest.mark.slow
 def test_report_compares_rounds_on_the_regression_engine(tmp_path, run_cli):
     """report --baseline: one round-comparison engine for every command (method §18), a
     stored report or agree JSON as the previous round, paired over matched sentences."""

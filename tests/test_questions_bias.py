@@ -49,6 +49,7 @@ def test_binomial_tail_equals_scipy():
                                                                 rel=1e-9, abs=1e-300)
 
 
+@pytest.mark.slow
 def test_mcnemar_and_holm_equal_statsmodels():
     rng = np.random.default_rng(5)
     for _ in range(300):
@@ -104,6 +105,7 @@ def test_stuart_maxwell_components_sum_and_equal_the_pseudo_inverse():
         assert got.p == pytest.approx(stats.chi2.sf(got.statistic, got.df), rel=1e-10)
 
 
+@pytest.mark.slow
 def test_pair_bias_rows_equal_statsmodels():
     rng = np.random.default_rng(3)
     for _ in range(20):
@@ -151,6 +153,7 @@ IAA_PAIRS = [("cdt", "da-lotte", "da-morten"), ("cdt", "en-lotte", "en-morten"),
              ("ndt", "thor-danish", "odin-danish")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tb,a,b", IAA_PAIRS)
 def test_real_tables_equal_statsmodels(iaa, h, tb, a, b):
     ext = ".conll"
@@ -273,6 +276,7 @@ def test_a_relabelled_label_is_flagged_with_its_direction():
         assert pb.test.p < 1e-3
 
 
+@pytest.mark.slow
 def test_random_noise_is_not_flagged():
     """Slips drawn from the labels' own distribution leave the margins equal in
     expectation: over 40 corpora, Holm keeps the share with any flagged label near

@@ -47,6 +47,7 @@ def _drifted(mq, seed: int, rate: float, n: int = 240) -> Corpus:
     return Corpus.from_annotations({"a": a, "d": d})
 
 
+@pytest.mark.slow
 def test_alpha_per_batch_by_definition(h, repo_root):
     """α_b = 1 − D_o(b) / D_e with zss TED, D_e of the whole corpus by the double loop."""
     mq = _make_questions(repo_root)

@@ -109,6 +109,7 @@ QUERIES = ["deprel=conj", "upos=ADP", "head.upos=VERB", "deprel=obl|nmod,head.up
            "deprel!=det", "deprel=obl"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_where_alpha_equals_zss_by_the_definition(seed, h):
     corpus = corpus_of(seed)

@@ -221,6 +221,7 @@ FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
                 suppress_health_check=list(HealthCheck))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(pair=fuzzing.conllu_pair(), damage=st.data(), chunk=st.sampled_from([1, 40, 1 << 20]))
 def test_fuzzed_conllu(pair, damage, chunk, tmp_path_factory):
@@ -239,6 +240,7 @@ def test_fuzzed_conllu(pair, damage, chunk, tmp_path_factory):
         conllu._CHUNK = old_chunk
 
 
+@pytest.mark.slow
 @FUZZ
 @given(body=st.one_of(fuzzing.bracket_file(), fuzzing.bracket_soup), damage=st.data())
 def test_fuzzed_brackets(body, damage, tmp_path_factory):

@@ -154,7 +154,7 @@ def test_mismatched_sentence_counts(write, run_cli):
     # aligned, a's sentence 2 has no counterpart in b (docs/method.md §1.7)
     errs, err = expect_error([a, b], run_cli, file=a, line=5, kind="unaligned-sentence",
                              words=("no counterpart", "sentence 2", "three four five",
-                                    f"near {b}:"))
+                                    f"in {b}: ", "near its line 5:"))
     assert len(errs) == 1
     # without the text (--no-text-check), the counts must agree, and the error
     # names where the files part ways

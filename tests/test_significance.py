@@ -163,6 +163,7 @@ def ewt_files(tmp_path_factory):
     return paths
 
 
+@pytest.mark.slow
 def test_injected_errors_are_detected(ewt_files):
     res = cmp.compare(ewt_files["gold"], [ewt_files["good"], ewt_files["bad"]],
                       names=["good", "bad"], significance=True, test_replicates=1000, seed=0)
@@ -177,6 +178,7 @@ def test_injected_errors_are_detected(ewt_files):
     assert res.system("good").scores["LAS"].f1 > res.system("bad").scores["LAS"].f1
 
 
+@pytest.mark.slow
 def test_identical_ewt_systems_give_p_one(ewt_files, run_cli):
     rc, out, err = run_cli("compare", ewt_files["gold"], ewt_files["bad"], ewt_files["bad"],
                            "--names", "x", "y", "--significance", "-B", "200", "-q")

@@ -266,6 +266,7 @@ def test_agree_bdm_on_phrase_structure_is_noted(run_cli):
 
 
 # ------------------------------------------------------------------ real data
+@pytest.mark.slow
 def test_ewt_relabelled(shared_data, tmp_path):
     """EWT test vs a copy with 10% of DEPREL replaced: Wu-Palmer lies between exact and full
     credit; GATE's BDM equals exact credit on ``ud``, where every universal relation is a top

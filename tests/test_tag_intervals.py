@@ -48,6 +48,7 @@ def _literal(sents, B, seed, level):
     return res
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(SENT, min_size=1, max_size=8), st.integers(0, 2**16))
 def test_equals_literal_resampling(sents, seed):

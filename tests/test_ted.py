@@ -90,6 +90,7 @@ def random_zss(random_pairs, h):
             for a, b in random_pairs]
 
 
+@pytest.mark.slow
 def test_random_pairs_match_zss(random_pairs, random_built, random_zss):
     assert len(random_pairs) >= 2000
     sizes = [len(hd) for pair in random_pairs for hd, _ in pair]
@@ -200,6 +201,7 @@ def iaa_trees(iaa, h):
     return vocab, out
 
 
+@pytest.mark.slow
 def test_iaa_same_sentence_pairs_match_zss(iaa_trees, h):
     vocab, corpora = iaa_trees
     total = 0
@@ -216,6 +218,7 @@ def test_iaa_same_sentence_pairs_match_zss(iaa_trees, h):
     assert total == 10 + 130 + 110 + 150 + 162 + 264
 
 
+@pytest.mark.slow
 def test_iaa_cross_sentence_pairs_match_zss(iaa_trees, h):
     _, corpora = iaa_trees
     allt = [zt for _, anns in corpora for ann in anns for zt in ann]
@@ -470,6 +473,7 @@ def test_ewt_pairs_bitwise_zss(ewt_pairs, kind, h):
     _check_bitwise(ewt_pairs, vocab, costs, h)
 
 
+@pytest.mark.slow
 def test_wide_sweeps_bitwise_zss(h):
     """Trees whose keyroot tables are wider than one sweep: a flat tree of
     1,200 words (about 3,600 columns) and a caterpillar, against small trees

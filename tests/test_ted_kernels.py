@@ -157,6 +157,7 @@ def _sums_equal(a: sums.UnitSums, b: sums.UnitSums) -> None:
             assert np.array_equal(x, y), field
 
 
+@pytest.mark.slow
 @needs_c
 @pytest.mark.parametrize("tile", [1, 7, 512])
 @pytest.mark.parametrize("threads", ["1", "2", "3"])
@@ -185,6 +186,7 @@ def test_sums_do_not_depend_on_threads(monkeypatch):
         _sums_equal(runs[0], other)
 
 
+@pytest.mark.slow
 @needs_c
 def test_real_trees_equal(shared_data, monkeypatch):
     """EWT test against a perturbed copy: 20,000 random pairs, and the sums of 300 units."""

@@ -42,6 +42,7 @@ def _zss(vocab, costs, a, b):
                         update_cost=lambda x, y: rm[ids[x.label], ids[y.label]])
 
 
+@pytest.mark.slow
 @needs_c
 @pytest.mark.parametrize("kind", ["default", "unit", "fractional", "general", "integral"])
 def test_single_pairs_equal_the_pack_kernels_on_both_backends(kind, monkeypatch):

@@ -135,6 +135,7 @@ def ewt(shared_data):
     return test, dev
 
 
+@pytest.mark.slow
 def test_upos_majority_on_ewt(ewt, capsys):
     test, _ = ewt
     gold = words_of(test)

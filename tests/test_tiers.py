@@ -358,6 +358,7 @@ def perturb_xpos(src: Path, dst: Path, mapping: TagMap, seed: int = 7) -> Counte
     return done
 
 
+@pytest.mark.slow
 def test_real_data_ewt_perturbed(shared_data, tmp_path):
     gold = shared_data / "ud" / "en_ewt-ud-test.conllu"
     if not gold.is_file():

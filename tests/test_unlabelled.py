@@ -117,6 +117,7 @@ def test_against_zss_on_random_corpus(h, write):
         assert ta.alpha(v) == pytest.approx(want[v], abs=1e-12), v
 
 
+@pytest.mark.slow
 def test_against_zss_on_ndt(iaa, h):
     """NDT caterpillar (10 sentences) and the first 20 of NDT Danish, unlabelled α
     recomputed with zss from the raw columns."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import sys
+import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
@@ -117,6 +118,10 @@ class Problem:
     severity : {"error", "warning"}
     sent_id : str, optional
         The sentence's ``# sent_id``, when known.
+    hint : str, optional
+        What the user can do about it.  Not part of ``str(problem)``: a listing
+        prints each distinct hint once, after the problems (`hint_lines`), so
+        that a hundred unaligned sentences do not repeat the same advice.
 
     Examples
     --------
@@ -134,9 +139,11 @@ class Problem:
     message: str
     severity: str = ERROR
     sent_id: Optional[str] = None
+    hint: Optional[str] = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "message", tame(self.message))
+        object.__setattr__(self, "hint", tame(self.hint))
         if self.sent_id is not None:
             object.__setattr__(self, "sent_id", tame(shorten(self.sent_id, 2 * SHOWN)))
 
@@ -184,16 +191,17 @@ class ProblemLog:
     problems: List[Problem] = field(default_factory=list)
 
     def add(self, file: str, line: Optional[int], kind: str, message: str,
-            severity: str = ERROR, sent_id: Optional[str] = None) -> None:
+            severity: str = ERROR, sent_id: Optional[str] = None,
+            hint: Optional[str] = None) -> None:
         """Record one problem (a warning becomes an error under ``strict``)."""
         if self.strict and severity == WARNING:
             severity = ERROR
-        self.problems.append(Problem(str(file), line, kind, message, severity, sent_id))
+        self.problems.append(Problem(str(file), line, kind, message, severity, sent_id, hint))
 
     def extend(self, problems: Iterable[Problem]) -> None:
         """Record problems from elsewhere (``strict`` applies to them too)."""
         for p in problems:
-            self.add(p.file, p.line, p.kind, p.message, p.severity, p.sent_id)
+            self.add(p.file, p.line, p.kind, p.message, p.severity, p.sent_id, p.hint)
 
     @property
     def errors(self) -> List[Problem]:
@@ -265,11 +273,31 @@ class InputError(Exception):
         return cls([Problem(str(file), line, kind, message, ERROR, sent_id)])
 
     def format(self, limit: int = 50) -> str:
-        """The errors one per line, at most ``limit`` of them and a count of the rest."""
+        """The errors one per line, at most ``limit`` of them and a count of the rest,
+        then each distinct hint once (`hint_lines`)."""
         lines = [str(p) for p in self.errors[:limit]]
         if len(self.errors) > limit:
             lines.append(f"... and {len(self.errors) - limit} more errors")
-        return "\n".join(lines)
+        return "\n".join(lines + hint_lines(self.errors))
+
+
+#: hint lines are folded at this width (problem lines are not: one problem, one line)
+HINT_WIDTH = 100
+
+
+def hint_lines(problems: Iterable[Problem]) -> List[str]:
+    """Each distinct hint of ``problems`` once, in the order first seen, as
+    ``hint: ...`` folded at `HINT_WIDTH` characters (continuations indented)."""
+    hints = dict.fromkeys(p.hint for p in problems if p.hint)
+    # an option and the word after it stay on one line ("--match text")
+    return [_KEEP.sub(" ", textwrap.fill(_OPTION_ARG.sub("\\1\0", f"hint: {h}"), HINT_WIDTH,
+                                        subsequent_indent="      ", break_long_words=False,
+                                        break_on_hyphens=False))
+            for h in hints]
+
+
+_OPTION_ARG = re.compile(r"(--[\w-]+) ")
+_KEEP = re.compile("\0")
 
 
 def print_problems(problems: Sequence["Problem"], limit: int = 30) -> None:
@@ -285,3 +313,5 @@ def print_problems(problems: Sequence["Problem"], limit: int = 30) -> None:
         print(str(p), file=sys.stderr)
     if len(problems) > limit:
         print(f"... and {len(problems) - limit} more", file=sys.stderr)
+    for line in hint_lines(problems):
+        print(line, file=sys.stderr)

@@ -45,26 +45,47 @@ typedef struct {
     quote_t *q; Py_ssize_t nq;
     Py_ssize_t *ends; Py_ssize_t nends;
     Py_ssize_t *stack;
+    Py_ssize_t *head, *next; /* brackets by start word: head[start], then next[j] */
     Py_ssize_t length, nterms, cap;
     int over; /* beyond one of EVALB's buffers */
 } line_t;
 
-typedef struct { str_t *v; Py_ssize_t n; } list_t;
+/* first[c]: some member begins with byte c; empty: some member is "".  A
+   label whose first byte begins no member is in no list, which settles most
+   lookups without a comparison (exact: the loop still decides the rest) */
+typedef struct { str_t *v; Py_ssize_t n; unsigned char first[256]; int empty; } list_t;
 typedef struct { str_t a, b; } pair_t;
-typedef struct { pair_t *v; Py_ssize_t n; } pairs_t;
+typedef struct { pair_t *v; Py_ssize_t n; unsigned char first[256]; int empty; } pairs_t;
 typedef struct { list_t del, len, quote; pairs_t eql, eqw; int labeled; } params_t;
 
-static int is_ws(unsigned char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+/* C's isspace in the "C" locale, and the bytes that end a label or a word */
+static unsigned char WS[256], TERM[256];
+static void init_classes(void) {
+    const char *ws = " \t\n\v\f\r";
+    for (const char *c = ws; *c; c++) WS[(unsigned char)*c] = TERM[(unsigned char)*c] = 1;
+    TERM['('] = TERM[')'] = 1;
 }
-static int is_term(unsigned char c) { return is_ws(c) || c == '(' || c == ')'; }
-static int eq(str_t a, str_t b) { return a.n == b.n && memcmp(a.s, b.s, (size_t)a.n) == 0; }
+static inline int is_ws(unsigned char c) { return WS[c]; }
+static inline int is_term(unsigned char c) { return TERM[c]; }
+static inline int may_hold(const unsigned char *first, int empty, str_t x) {
+    return x.n ? first[x.s[0]] : empty;
+}
+/* labels and words are a few bytes: a byte loop beats a call to memcmp (a
+   third of the kernel's time went to memcmp and its PLT stub) */
+static inline int eq(str_t a, str_t b) {
+    if (a.n != b.n) return 0;
+    for (Py_ssize_t k = 0; k < a.n; k++)
+        if (a.s[k] != b.s[k]) return 0;
+    return 1;
+}
 static int in_list(const list_t *l, str_t x) {
+    if (!may_hold(l->first, l->empty, x)) return 0;
     for (Py_ssize_t i = 0; i < l->n; i++) if (eq(l->v[i], x)) return 1;
     return 0;
 }
 static int in_pairs(const pairs_t *p, str_t x, str_t y) {
     if (eq(x, y)) return 1;
+    if (!may_hold(p->first, p->empty, x)) return 0; /* x is no pair's member */
     for (Py_ssize_t i = 0; i < p->n; i++)
         if ((eq(p->v[i].a, x) && eq(p->v[i].b, y)) || (eq(p->v[i].b, x) && eq(p->v[i].a, y)))
             return 1;
@@ -78,13 +99,19 @@ static int ensure(line_t *L, Py_ssize_t n) {
     Py_ssize_t cap = n + LIM_QUOTES + 2;
     if (cap <= L->cap) return 0;
     free(L->t); free(L->b); free(L->q); free(L->ends); free(L->stack);
+    free(L->head); free(L->next);
+    L->head = malloc(sizeof(Py_ssize_t) * (size_t)(cap + 1));
+    L->next = malloc(sizeof(Py_ssize_t) * (size_t)cap);
     L->t = malloc(sizeof(term_t) * (size_t)cap);
     L->b = malloc(sizeof(br_t) * (size_t)cap);
     L->q = malloc(sizeof(quote_t) * (size_t)(LIM_QUOTES + 1));
     L->ends = malloc(sizeof(Py_ssize_t) * (size_t)(LIM_QUOTES + 1) * (size_t)cap);
     L->stack = malloc(sizeof(Py_ssize_t) * (size_t)cap);
     L->cap = cap;
-    if (!L->t || !L->b || !L->q || !L->ends || !L->stack) { L->cap = 0; return -1; }
+    if (!L->t || !L->b || !L->q || !L->ends || !L->stack || !L->head || !L->next) {
+        L->cap = 0;
+        return -1;
+    }
     return 0;
 }
 
@@ -185,8 +212,11 @@ static Py_ssize_t massage(line_t *L, const params_t *P) {
         if (b->start == b->end) { b->result = 5; continue; }
         for (Py_ssize_t k = 0; k < b->label.n; k++)
             if (b->label.s[k] == '-' || b->label.s[k] == '=') { b->label.n = k; break; }
-        for (Py_ssize_t k = 0; k < P->del.n; k++)
-            if (in_pairs(&P->eql, b->label, P->del.v[k])) { b->result = 5; break; }
+        /* EVALB: deleted when EQ to a DELETE_LABEL; "equal" settles most labels */
+        if (in_list(&P->del, b->label)) { b->result = 5; continue; }
+        if (may_hold(P->eql.first, P->eql.empty, b->label))
+            for (Py_ssize_t k = 0; k < P->del.n; k++)
+                if (in_pairs(&P->eql, b->label, P->del.v[k])) { b->result = 5; break; }
         if (b->result == 0) kept++;
     }
     return kept;
@@ -217,10 +247,20 @@ static PyObject *score_pair(line_t *G, line_t *T, const params_t *P) {
             return words_row(len, (long)G->nt, (long)T->nt, (long)i, G->t[i].word,
                              T->t[i].word);
     Py_ssize_t n1 = massage(G, P), n2 = massage(T, P), match = 0, crossing = 0, correct = 0;
+    /* EVALB takes, for each gold bracket in turn, the first test bracket (in
+       test order) still free with the same span and label; only brackets of
+       the same start can match, so the scan walks that start's chain, which
+       lists them in test order */
+    for (Py_ssize_t k = 0; k <= T->nt; k++) T->head[k] = -1;
+    for (Py_ssize_t j = T->nb - 1; j >= 0; j--) {
+        Py_ssize_t st = T->b[j].start;
+        T->next[j] = T->head[st];
+        T->head[st] = j;
+    }
     for (Py_ssize_t i = 0; i < G->nb; i++) {
         br_t *g = &G->b[i];
-        if (g->result == 5) continue;
-        for (Py_ssize_t j = 0; j < T->nb; j++) {
+        if (g->result == 5 || g->start > T->nt) continue;
+        for (Py_ssize_t j = T->head[g->start]; j >= 0; j = T->next[j]) {
             br_t *t = &T->b[j];
             if (t->result == 0 && g->start == t->start && g->end == t->end &&
                 (!P->labeled || in_pairs(&P->eql, g->label, t->label))) {
@@ -230,18 +270,26 @@ static PyObject *score_pair(line_t *G, line_t *T, const params_t *P) {
             }
         }
     }
+    /* A test bracket [s, e) crosses a gold one [gs, ge) when gs < s < ge < e
+       or s < gs < e < ge (EVALB's test, counted once per test bracket).  With
+       min_start[x] the least start of the gold brackets ending at x and
+       max_end[x] the greatest end of those starting at x, that is: some x in
+       (s, e) has min_start[x] < s or max_end[x] > e -- a walk over the span
+       instead of over every gold bracket. */
+    Py_ssize_t nw = G->nt > T->nt ? G->nt : T->nt;
+    Py_ssize_t *min_start = G->head, *max_end = G->next; /* G's chains are unused */
+    for (Py_ssize_t x = 0; x <= nw; x++) { min_start[x] = nw + 1; max_end[x] = -1; }
+    for (Py_ssize_t i = 0; i < G->nb; i++) {
+        br_t *g = &G->b[i];
+        if (g->result == 5) continue;
+        if (g->start < min_start[g->end]) min_start[g->end] = g->start;
+        if (g->end > max_end[g->start]) max_end[g->start] = g->end;
+    }
     for (Py_ssize_t j = 0; j < T->nb; j++) {
         br_t *t = &T->b[j];
         if (t->result == 5) continue;
-        for (Py_ssize_t i = 0; i < G->nb; i++) {
-            br_t *g = &G->b[i];
-            if (g->result == 5) continue;
-            if ((g->start < t->start && g->end > t->start && g->end < t->end) ||
-                (g->start > t->start && g->start < t->end && g->end > t->end)) {
-                crossing++;
-                break;
-            }
-        }
+        for (Py_ssize_t x = t->start + 1; x < t->end; x++)
+            if (min_start[x] < t->start || max_end[x] > t->end) { crossing++; break; }
     }
     for (Py_ssize_t i = 0; i < G->nt; i++)
         correct += in_pairs(&P->eql, G->t[i].label, T->t[i].label);
@@ -258,13 +306,20 @@ static int as_str(PyObject *o, str_t *out) {
     return 0;
 }
 
+static void note_first(unsigned char *first, int *empty, str_t x) {
+    if (x.n) first[x.s[0]] = 1;
+    else *empty = 1;
+}
+
 static int as_list(PyObject *o, list_t *l) {
     if (!PyList_Check(o)) return -1;
     l->n = PyList_GET_SIZE(o);
     l->v = malloc(sizeof(str_t) * (size_t)(l->n + 1));
     if (!l->v) return -1;
-    for (Py_ssize_t i = 0; i < l->n; i++)
+    for (Py_ssize_t i = 0; i < l->n; i++) {
         if (as_str(PyList_GET_ITEM(o, i), &l->v[i]) < 0) return -1;
+        note_first(l->first, &l->empty, l->v[i]);
+    }
     return 0;
 }
 
@@ -279,6 +334,8 @@ static int as_pairs(PyObject *o, pairs_t *p) {
             as_str(PyList_GET_ITEM(it, 0), &p->v[i].a) < 0 ||
             as_str(PyList_GET_ITEM(it, 1), &p->v[i].b) < 0)
             return -1;
+        note_first(p->first, &p->empty, p->v[i].a);
+        note_first(p->first, &p->empty, p->v[i].b);
     }
     return 0;
 }
@@ -329,8 +386,8 @@ fallback:
 done:
     Py_XDECREF(out);
     free(P.del.v); free(P.len.v); free(P.quote.v); free(P.eql.v); free(P.eqw.v);
-    free(G.t); free(G.b); free(G.q); free(G.ends); free(G.stack);
-    free(T.t); free(T.b); free(T.q); free(T.ends); free(T.stack);
+    free(G.t); free(G.b); free(G.q); free(G.ends); free(G.stack); free(G.head); free(G.next);
+    free(T.t); free(T.b); free(T.q); free(T.ends); free(T.stack); free(T.head); free(T.next);
     return result;
 }
 
@@ -345,6 +402,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_parsevalc",
                                     methods};
 
 PyMODINIT_FUNC PyInit__parsevalc(void) {
+    init_classes();
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) != 0) {
         Py_DECREF(m);

@@ -134,8 +134,10 @@ def _label(s: Sentence, key: str, multi_document: bool) -> str:
     return s.sent_id or (f"{key}#{s.index + 1}" if multi_document else f"{s.index + 1}")
 
 
-def _describe(s: Sentence) -> str:
-    bits = [f"sentence {s.index + 1} (line {s.line})"]
+def _describe(s: Sentence, line: bool = True) -> str:
+    """``sentence N (line L), sent_id …, W words, text '…'`` (without the line
+    where the problem's own ``file:line`` already gives it)."""
+    bits = [f"sentence {s.index + 1} (line {s.line})" if line else f"sentence {s.index + 1}"]
     if s.sent_id:
         bits.append(f"sent_id {s.sent_id}")
     if isinstance(s, DepSentence):
@@ -264,10 +266,10 @@ def _by_sent_id(key: str, per: Dict[str, Tuple[str, List[Sentence]]], names: Seq
                 lacking = [f for n, (f, _) in per.items() if n not in table[sid]]
                 errors.append(Problem(
                     have.file, have.line, "sentence-mismatch",
-                    f"sent_id {sid!r} is missing from {', '.join(lacking)} (files must hold "
-                    f"the same sentences; give --allow-missing to treat absent sentences as "
-                    f"missing annotations; if an annotator split sentences differently, "
-                    f"--match position joins them; {_TEXT_HINT})", sent_id=sid))
+                    f"sent_id {sid!r} is missing from {', '.join(lacking)}", sent_id=sid,
+                    hint=f"files must hold the same sentences; give --allow-missing to treat "
+                    f"absent sentences as missing annotations; if an annotator split "
+                    f"sentences differently, --match position joins them; {_TEXT_HINT}"))
     return [Matched(sid, key, {n: [table[sid][n]] for n in names if n in table[sid]})
             for sid in order]
 
@@ -360,18 +362,20 @@ def _unaligned(s: Sentence, file: str, other_file: str, other: Sequence[Sentence
                text: str, other_keys: Sequence[str], place: int) -> Problem:
     where = next((o for o, k in zip(other, other_keys) if k == text), None)
     if where is not None:
-        hint = (f"its text is {_describe(where)} there: the files hold the sentences in "
-                f"another order; {_TEXT_HINT}")
+        found = (f"; its text is {_describe(where)} there: the files hold the sentences "
+                 f"in another order")
+        hint = _TEXT_HINT
     else:
+        found = ""
         hint = ("an annotator added or removed a sentence, or the files are not of the same "
                 "text; --match text matches sentences by their words, whatever their order, "
                 "and treats a sentence only some annotators have as a missing annotation")
     near = other[place]
     return Problem(file, s.line, "unaligned-sentence",
-                   f"{_describe(s)} has no counterpart in {other_file}: none "
-                   f"of its text is found at its place there, near {other_file}:{near.line} "
-                   f"({_describe(near)}) ({hint}; --no-text-check pairs sentences by "
-                   f"position)", sent_id=s.sent_id)
+                   f"{_describe(s, line=False)} has no counterpart in {other_file}: none "
+                   f"of its text is found at its place there (near its line {near.line}: "
+                   f"{_describe(near, line=False)}){found}", sent_id=s.sent_id,
+                   hint=f"{hint}; --no-text-check pairs sentences by position")
 
 
 def _by_text(key: str, per: Dict[str, Tuple[str, List[Sentence]]], names: Sequence[str],
@@ -567,8 +571,8 @@ def _shift(u: Matched, ref: str, n: str, v: Matched, share: float, better: float
         f"unit {u.uid!r}: the annotation in {_where(u.parts[n])} is of the text of the "
         f"neighbouring unit {v.uid!r} of {_where(v.parts[ref])} (aligned share {better:.2f}, "
         f"with its own unit's text in {_where(u.parts[ref])} {share:.2f}): the files are "
-        f"shifted against each other; {_TEXT_HINT} (--no-text-check pairs them as they are)",
-        sent_id=b.sent_id or a.sent_id)
+        f"shifted against each other", sent_id=b.sent_id or a.sent_id,
+        hint=f"{_TEXT_HINT} (--no-text-check pairs them as they are)")
 
 
 def _mismatch(u: Matched, ref: str, ta: str, n: str, tb: str, share: float) -> Problem:
@@ -589,8 +593,8 @@ def _mismatch(u: Matched, ref: str, ta: str, n: str, tb: str, share: float) -> P
         a.file, a.line, "text-mismatch",
         f"unit {u.uid!r}: the annotations are not of the same text: {_where(u.parts[ref])} "
         f"reads {around(ta)!r} where {_where(u.parts[n])} reads {around(tb)!r} (they part "
-        f"at character {k + 1}, whitespace ignored; {why}); are the files aligned? "
-        f"({_TEXT_HINT}; --no-text-check turns this check off)", sent_id=b.sent_id or a.sent_id)
+        f"at character {k + 1}, whitespace ignored; {why})", sent_id=b.sent_id or a.sent_id,
+        hint=f"are the files aligned? {_TEXT_HINT}; --no-text-check turns this check off")
 
 
 def position_without_text(matching: Matching) -> Optional[Problem]:

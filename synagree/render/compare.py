@@ -14,6 +14,7 @@ from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError
 from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
 from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, render_scorer_table
+from synagree.render.fit import signature_text
 from synagree.render.prf import LATEX_PRF_VARIANTS, compare_prf_csv_rows, render_compare_prf
 from synagree.render.regression import (
     regression_csv_rows,
@@ -63,7 +64,7 @@ def render_table(res: CompareResult, top: int = 10) -> str:
                "system; units: sentences (count)"
                + ("; ELAS/EULAS: F1 of enhanced (DEPS) edges, full / universal labels"
                   if any(m in rows for m in ENHANCED_METRICS) else ""))
-    out.append(f"signature: {plain(res.signature())}")
+    out.append(signature_text(plain(res.signature())))
     text = "\n".join(out) + "\n"
     return text + _extras(res, top)
 

@@ -130,6 +130,30 @@ def hanging(text: str, width: int, prefix: str = "note: ") -> List[str]:
     return [prefix + lines[0]] + [" " * pad + line for line in lines[1:]]
 
 
+def signature_text(sig: str, width: Optional[int] = None) -> str:
+    """``signature: SIG`` for a text output, folded after a ``|`` where it is
+    wider than ``width`` (default: the terminal's, `terminal_width`); the
+    lines after the first are indented under the signature, so joining them
+    with their indentation removed gives it back whole.  JSON, CSV, Markdown
+    and LaTeX carry it on one line.
+    """
+    width = terminal_width() if width is None else width
+    prefix = "signature: "
+    pad = " " * len(prefix)
+    if cell_width(prefix + sig) <= width:
+        return prefix + sig
+    lines: List[str] = []
+    cur = prefix
+    for field in sig.split("|"):
+        piece = field if cur in (prefix, pad) else "|" + field
+        if cur not in (prefix, pad) and cell_width(cur + piece) > width:
+            lines.append(cur + "|")
+            cur, piece = pad, field
+        cur += piece
+    lines.append(cur)
+    return "\n".join(lines)
+
+
 _FIXED = re.compile(r"^[-+−–]?[\d.,eE%+\-−–\s\[\]()±×/:]*$")
 
 

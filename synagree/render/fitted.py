@@ -12,7 +12,15 @@ from typing import List, Optional
 from synagree.base import escape
 from synagree.base.table import Document, Table, format_value
 from synagree.render import writers
-from synagree.render.fit import cell_width, fit_rows, hanging, layout, terminal_width, wrap
+from synagree.render.fit import (
+    cell_width,
+    fit_rows,
+    hanging,
+    layout,
+    signature_text,
+    terminal_width,
+    wrap,
+)
 
 __all__ = ["fitted_text", "write_document", "FORMATS"]
 
@@ -66,5 +74,5 @@ def write_document(doc: Document, fmt: str, width: Optional[int] = None) -> str:
     if doc.units:
         tail += hanging(escape.plain(doc.units), width, "values: ")
     if doc.signature:
-        tail.append(escape.plain(f"signature: {doc.signature}"))
+        tail.append(signature_text(escape.plain(doc.signature), width))
     return "\n".join(parts + (["\n".join(tail) + "\n"] if tail else []))

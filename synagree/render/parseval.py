@@ -21,6 +21,7 @@ from synagree.base.escape import csv_cell, plain
 from synagree.base.escape import latex as latex_escape
 from synagree.evaluation.parseval import SUMMARY_VALUES, Totals
 from synagree.evaluation.parseval_compare import ParsevalComparison
+from synagree.render.fit import signature_text
 from synagree.render.parseval_evalb import evalb_report
 from synagree.render.regression import (
     regression_csv_rows,
@@ -104,7 +105,7 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
     out.append("values: percent as EVALB prints them (average crossing: brackets per valid "
                "sentence; -- where undefined, or where MAX_ERROR stopped EVALB before its "
                "summary); counts as EVALB sums them over the valid sentences")
-    out.append(f"signature: {plain(res.signature())}")
+    out.append(signature_text(plain(res.signature())))
     text = "\n".join(out) + "\n"
     parts = []
     if any(s.breakdown is not None for s in res.systems):

@@ -9,6 +9,7 @@ import numpy as np
 from synagree.agreement.qa import AnnotatorInfluence, UnitDiag, Worst
 from synagree.base.escape import csv_row, plain
 from synagree.base.jsonable import json_ready
+from synagree.render.fit import signature_text
 from synagree.render.rows import _f, render_rows
 from synagree.stats.alpha import VARIANTS
 from synagree.stats.categorical import COEFFICIENTS
@@ -111,7 +112,7 @@ def render_tables(qa: dict, fmt: str) -> str:
     if sig:  # the settings, one line to be copied whole
         parts.append({"markdown": f"Signature: `{sig}`\n",
                       "latex": f"% synagree signature: {plain(sig)}\n"}.get(
-                          fmt, f"signature: {plain(sig)}\n"))
+                          fmt, signature_text(plain(sig)) + "\n"))
     return "\n".join(parts)
 
 

@@ -6,6 +6,7 @@ from typing import List, Optional, Sequence
 
 from synagree.base.escape import markdown, plain
 from synagree.evaluation.spans import SpanPair, SpanResult
+from synagree.render.fit import signature_text
 from synagree.render.rows import render_rows, sections_csv
 from synagree.render.tables import fmt_num
 from synagree.stats.gate_prf import MEASURES, BDMCounts, DiffCounts
@@ -117,5 +118,5 @@ def render_spans(res: SpanResult, output: str = "table") -> str:
     lines = [plain(f"{k:<{width}}  {v}") for k, v in head]
     lines += [plain(f"note: {n}") for n in res.notes]
     text = ("\n".join(lines) + "\n\n" + render_rows(SPAN_HEADER, rows, "table")
-            + f"\nsignature: {plain(sig)}\n")
+            + f"\n{signature_text(plain(sig))}\n")
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

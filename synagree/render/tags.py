@@ -8,6 +8,7 @@ from synagree.base.escape import csv_row, plain
 from synagree.base.jsonable import finite_or_none
 from synagree.evaluation.tags import OUTPUTS, TagsResult
 from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_score_table
+from synagree.render.fit import signature_text
 from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.rows import sections_csv
 from synagree.render.tables import fmt_num
@@ -137,7 +138,7 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         lines += ["", render_tags_prf(res.prf).rstrip("\n")]
     if res.per_feature is not None:
         lines += ["", feature_score_table(res.per_feature).rstrip("\n")]
-    tail = _tiers_part(res, "table") + (f"\nsignature: {plain(res.signature())}\n"
+    tail = _tiers_part(res, "table") + (f"\n{signature_text(plain(res.signature()))}\n"
                                         if res.settings else "")
     return "\n".join(lines) + "\n" + tail
 

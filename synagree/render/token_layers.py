@@ -16,7 +16,7 @@ from synagree.base.jsonable import json_ready
 from synagree.render.categorical import summary_header, summary_rows
 from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
-from synagree.render.fit import hanging, terminal_width
+from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.questions import (
     LABELS_SHOWN,
     bias_tables,
@@ -102,7 +102,7 @@ def _signature(sig: str, fmt: str) -> str:
         return f"\nSignature: `{sig}`\n"
     if fmt == "latex":
         return f"% synagree signature: {plain(sig)}\n"
-    return f"signature: {plain(sig)}\n"
+    return signature_text(plain(sig)) + "\n"
 
 
 def _notes(notes: Sequence[str], fmt: str) -> str:
