@@ -64,7 +64,7 @@ import numpy as np
 from synagree.base.problems import InputError
 from synagree.io.text import same_words
 from synagree.stats.bootstrap import Interval, bootstrap
-from synagree.stats.contingency import Contingency, multi_rater_coefficients
+from synagree.stats.contingency import Contingency, multi_rater_coefficients, one_table
 
 LAYERS = ("deprel", "head", "upos", "xpos", "feats", "head+deprel")
 DEFAULT_LAYERS = ("deprel", "head", "upos", "xpos", "feats")
@@ -590,9 +590,9 @@ class LayerAgreement:
         return self.pooled().observed()
 
     def _multi(self) -> Dict[str, float]:
-        out = multi_rater_coefficients(self.complete_items, self.complete_agree,
-                                       self.complete_counts, self.m, self.rater_marginals)
-        return {k: float(v) for k, v in out.items()}
+        return one_table(multi_rater_coefficients(self.complete_items, self.complete_agree,
+                                                  self.complete_counts, self.m,
+                                                  self.rater_marginals))
 
     def fleiss(self) -> float:
         """Fleiss' (1971) κ on the items coded by every annotator (= Scott's π for m = 2)."""

@@ -35,7 +35,7 @@ from typing import Dict, Hashable, Iterable, List, Mapping, Optional, Tuple, Uni
 import numpy as np
 
 __all__ = ["chance_corrected", "paired_chance", "pooled_chance", "mean_pair_chance",
-           "agreement_coefficients", "multi_rater_coefficients", "observed_agreement",
+           "agreement_coefficients", "multi_rater_coefficients", "one_table", "observed_agreement",
            "cohen_kappa", "scott_pi", "specific_agreement", "Contingency"]
 
 #: 1 − P_e at or below this: the coefficient is undefined (every value the same).
@@ -134,6 +134,11 @@ def mean_pair_chance(proportions: np.ndarray) -> Number:
 
 def _as_float(out: Mapping[str, Number]) -> Dict[str, Number]:
     return {k: float(v) if np.ndim(v) == 0 else v for k, v in out.items()}
+
+
+def one_table(out: Mapping[str, Number]) -> Dict[str, float]:
+    """The coefficients of one table (scalars) typed as floats."""
+    return {k: float(v) for k, v in out.items()}
 
 
 def agreement_coefficients(n: Number, agree: Number, rows: np.ndarray,
@@ -342,8 +347,8 @@ class Contingency:
 
     def coefficients(self) -> Dict[str, float]:
         """``observed``, ``cohen_kappa`` and ``scott_pi`` (`agreement_coefficients`)."""
-        out = agreement_coefficients(self.total, self.agree, self.row_sums(), self.col_sums())
-        return {k: float(v) for k, v in out.items()}
+        return one_table(agreement_coefficients(self.total, self.agree, self.row_sums(),
+                                                self.col_sums()))
 
     def observed(self) -> float:
         """Observed agreement A_o (NaN for an empty table)."""
