@@ -846,7 +846,7 @@ def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
     Returns
     -------
     dict of str to numpy.ndarray
-        ``observed``, ``kappa``, ``pi``, ``alpha``, each (B,).
+        ``observed``, ``cohen_kappa``, ``scott_pi``, ``alpha_nominal``, each (B,).
     """
     w = np.atleast_2d(np.asarray(w, dtype=np.float64))
     with np.errstate(invalid="ignore", divide="ignore"):
