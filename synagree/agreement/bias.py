@@ -29,7 +29,8 @@ import numpy as np
 
 from synagree.agreement.core import Core, Value
 from synagree.base.problems import InputError
-from synagree.stats.categorical import Contingency, LayerAgreement, items_from_corpus
+from synagree.stats.categorical import LayerAgreement, items_from_corpus
+from synagree.stats.contingency import Contingency
 from synagree.stats.marginal_homogeneity import (
     StuartMaxwell,
     holm,
