@@ -11,7 +11,7 @@ import numpy as np
 from common import best_of, random_trees
 
 from synagree.stats.alpha import tree_alpha
-from synagree.stats.bootstrap import bootstrap, resample_weights
+from synagree.stats.bootstrap import alpha_bootstrap, resample_weights
 from synagree.trees.flat import Vocabulary
 
 
@@ -21,7 +21,7 @@ def main() -> None:
     units = [trees[2 * k:2 * k + 2] for k in range(400)]
     ta = tree_alpha(units, keep_unit_matrix=True)
     sums = ta.sums
-    t_mat = best_of(lambda: bootstrap(sums, B=1000, seed=1), 5)
+    t_mat = best_of(lambda: alpha_bootstrap(sums, B=1000, seed=1), 5)
 
     def naive():
         W = resample_weights(400, 100, 1)

@@ -15,6 +15,7 @@ import pytest
 
 from synagree.agreement.agree import load_corpus
 from synagree.stats import categorical as C
+from synagree.stats import contingency as T
 from synagree.stats.krippendorff import krippendorff_alpha
 
 QA = Path(__file__).resolve().parent / "data" / "qa"
@@ -40,14 +41,14 @@ TABLE = np.array([[20, 5], [10, 15]])
 
 
 def test_two_by_two_hand_example():
-    assert C.observed_agreement(TABLE) == pytest.approx(0.7, abs=1e-15)
-    assert C.cohen_kappa(TABLE) == pytest.approx(0.4, abs=1e-15)
-    assert C.scott_pi(TABLE) == pytest.approx(0.195 / 0.495, abs=1e-15)
-    ps = C.specific_agreement(TABLE)
+    assert T.observed_agreement(TABLE) == pytest.approx(0.7, abs=1e-15)
+    assert T.cohen_kappa(TABLE) == pytest.approx(0.4, abs=1e-15)
+    assert T.scott_pi(TABLE) == pytest.approx(0.195 / 0.495, abs=1e-15)
+    ps = T.specific_agreement(TABLE)
     assert ps[0] == pytest.approx(40 / 55, abs=1e-15)
     assert ps[1] == pytest.approx(30 / 45, abs=1e-15)
     # the sparse table gives the same numbers
-    ct = C.Contingency.from_dense(TABLE)
+    ct = T.Contingency.from_dense(TABLE)
     assert (ct.observed(), ct.kappa(), ct.pi()) == pytest.approx(
         (0.7, 0.4, 0.195 / 0.495), abs=1e-15)
     assert np.allclose(ct.specific(), ps)
@@ -56,9 +57,9 @@ def test_two_by_two_hand_example():
 
 def test_degenerate_tables_are_undefined_not_errors():
     t = np.array([[10, 0], [0, 0]])  # one category only: P_e = 1
-    assert C.observed_agreement(t) == 1.0
-    assert math.isnan(C.cohen_kappa(t)) and math.isnan(C.scott_pi(t))
-    assert math.isnan(C.cohen_kappa(np.zeros((2, 2))))
+    assert T.observed_agreement(t) == 1.0
+    assert math.isnan(T.cohen_kappa(t)) and math.isnan(T.scott_pi(t))
+    assert math.isnan(T.cohen_kappa(np.zeros((2, 2))))
 
 
 # Fleiss (1971) as in the Wikipedia worked example: 10 subjects, 14 raters,
@@ -107,8 +108,8 @@ def test_two_raters_multi_coefficients_reduce_to_cohen_and_scott():
     codes[:120, 1] = codes[:120, 0]
     t = C.pair_table(codes, 0, 1, 4)
     counts = np.stack([np.bincount(r, minlength=4) for r in codes])
-    assert C.davies_fleiss_kappa(codes, 4) == pytest.approx(C.cohen_kappa(t), abs=1e-14)
-    assert C.fleiss_kappa(counts) == pytest.approx(C.scott_pi(t), abs=1e-14)
+    assert C.davies_fleiss_kappa(codes, 4) == pytest.approx(T.cohen_kappa(t), abs=1e-14)
+    assert C.fleiss_kappa(counts) == pytest.approx(T.scott_pi(t), abs=1e-14)
 
 
 def test_missing_values_in_alpha():
@@ -142,12 +143,12 @@ def test_cohen_kappa_matches_sklearn_and_statsmodels(seed):
     ir = pytest.importorskip("statsmodels.stats.inter_rater")
     codes = _random_codes(seed, 300, 2, 5)
     t = C.pair_table(codes, 0, 1, 5)
-    ours = C.cohen_kappa(t)
+    ours = T.cohen_kappa(t)
     assert ours == pytest.approx(sk.cohen_kappa_score(codes[:, 0], codes[:, 1]), abs=1e-12)
     assert ours == pytest.approx(ir.cohens_kappa(t).kappa, abs=1e-12)
     # Scott's π is Fleiss' κ with two raters
     agg, _ = ir.aggregate_raters(codes)
-    assert C.scott_pi(t) == pytest.approx(ir.fleiss_kappa(agg), abs=1e-12)
+    assert T.scott_pi(t) == pytest.approx(ir.fleiss_kappa(agg), abs=1e-12)
 
 
 @pytest.mark.parametrize("seed,m", [(3, 3), (4, 5), (5, 8)])
@@ -278,10 +279,10 @@ def test_shared_cdt_pairs_equal_pooled():
     assert la.fleiss() == pytest.approx(p["scott_pi"], abs=1e-14)
     assert la.observed() == pytest.approx(0.923976608, abs=1e-9)  # REFERENCE.md LA
     assert res["head"].observed() == pytest.approx(0.961152882, abs=1e-9)  # UAS
-    b = C.bootstrap(C.items_from_corpus(corpus, "deprel"), B=200, seed=1)
-    assert b["cohen_kappa"]["low"] < la.davies_fleiss() < b["cohen_kappa"]["high"]
-    b2 = C.bootstrap(C.items_from_corpus(corpus, "deprel"), B=200, seed=1)
-    assert np.array_equal(b["cohen_kappa"]["replicates"], b2["cohen_kappa"]["replicates"])
+    b = C.layer_bootstrap(C.items_from_corpus(corpus, "deprel"), B=200, seed=1)
+    assert b["cohen_kappa"].low < la.davies_fleiss() < b["cohen_kappa"].high
+    b2 = C.layer_bootstrap(C.items_from_corpus(corpus, "deprel"), B=200, seed=1)
+    assert np.array_equal(b["cohen_kappa"].replicates, b2["cohen_kappa"].replicates)
 
 
 # --------------------------------------------------------------------------

@@ -22,9 +22,13 @@ import pytest
 
 from synagree.base.problems import InputError
 from synagree.evaluation import compare as cmp
-from synagree.evaluation.conll18 import OFFICIAL_METRICS, evaluate, read_conllu, render_scorer_table
-from synagree.io.conllu import read_conllu as read_dep
-from synagree.io.conllu import to_conllu, write_conllu
+from synagree.evaluation.conll18 import (
+    OFFICIAL_METRICS,
+    evaluate,
+    read_treebank,
+    render_scorer_table,
+)
+from synagree.io.conllu import read_conllu, to_conllu, write_conllu
 from synagree.render import compare as render_compare
 
 DATA = Path(__file__).resolve().parent / "data" / "compare"
@@ -91,8 +95,8 @@ def test_split4_grouping_and_joined_trees(h):
     res = cmp.compare(DATA / "split4-gold.conllu", [DATA / "split4-sys.conllu"])
     assert units_of(res) == [(0, 2, 0, 1), (2, 3, 1, 3), (3, 5, 3, 5), (5, 6, 5, 6)]
     assert [u.joined for u in res.systems[0].units] == [True, True, True, False]
-    gold_tb = read_conllu(DATA / "split4-gold.conllu")
-    sys_tb = read_conllu(DATA / "split4-sys.conllu")
+    gold_tb = read_treebank(DATA / "split4-gold.conllu")
+    sys_tb = read_treebank(DATA / "split4-sys.conllu")
     for unit, ((gh, gl), (sh, sl)) in zip(res.systems[0].units, SPLIT4_UNITS):
         gj = cmp.joined_sentence(gold_tb, unit.gold)
         sj = cmp.joined_sentence(sys_tb, unit.system)
@@ -127,8 +131,8 @@ def test_differing_tokenisation_gives_different_node_counts():
     """The scorer-parity tokenisation fixture: trees of a unit differ in size."""
     res = cmp.compare(CONLL18 / "tokenisation-gold.conllu", [CONLL18 / "tokenisation-sys.conllu"])
     s = res.systems[0]
-    gold_tb = read_conllu(CONLL18 / "tokenisation-gold.conllu")
-    sys_tb = read_conllu(CONLL18 / "tokenisation-sys.conllu")
+    gold_tb = read_treebank(CONLL18 / "tokenisation-gold.conllu")
+    sys_tb = read_treebank(CONLL18 / "tokenisation-sys.conllu")
     sizes = [(cmp.joined_sentence(gold_tb, u.gold).n_words,
               cmp.joined_sentence(sys_tb, u.system).n_words) for u in s.units]
     assert any(a != b for a, b in sizes)
@@ -151,7 +155,7 @@ def test_empty_nodes_change_nothing():
         assert sa.alpha_value(v) == sb.alpha_value(v)
     assert sa.breakdowns == sb.breakdowns
     assert sa.confusion.counts == sb.confusion.counts
-    assert "ghost" not in read_conllu(DATA / "bd-gold-empty.conllu").text
+    assert "ghost" not in read_treebank(DATA / "bd-gold-empty.conllu").text
 
 
 def test_scores_are_the_scorers():
@@ -408,18 +412,18 @@ def test_default_names_are_made_distinct():
 
 def test_text_inputs_and_treebanks():
     g = (DATA / "bd-gold.conllu").read_text()
-    s = read_conllu(DATA / "bd-sys.conllu")
+    s = read_treebank(DATA / "bd-sys.conllu")
     res = cmp.compare(g, [s], alpha=False)
     assert res.gold == "<gold>" and res.systems[0].scores["LAS"].correct == 7
 
 
 def test_conllu_writer_round_trip(tmp_path):
-    sents = read_dep(DATA / "bd-gold-empty.conllu")
+    sents = read_conllu(DATA / "bd-gold-empty.conllu")
     path = tmp_path / "w.conllu"
     write_conllu(path, sents)
-    again = read_dep(path)
+    again = read_conllu(path)
     assert [(s.forms, s.heads.tolist(), s.deprels, s.upos, s.lemmas, s.sent_id) for s in sents] \
         == [(s.forms, s.heads.tolist(), s.deprels, s.upos, s.lemmas, s.sent_id) for s in again]
     # the strict scorer reader accepts it and finds the same text as the source
-    assert read_conllu(path).text == read_conllu(DATA / "bd-gold.conllu").text
+    assert read_treebank(path).text == read_treebank(DATA / "bd-gold.conllu").text
     assert to_conllu([]) == ""

@@ -17,7 +17,7 @@ from synagree.evaluation.conll18 import (
     Score,
     align,
     evaluate,
-    read_conllu,
+    read_treebank,
     render_counts,
     render_scorer_table,
 )
@@ -194,30 +194,30 @@ def test_empty_nodes_are_skipped():
     plain = evaluate(OWN / "split-gold.conllu", OWN / "split-sys.conllu")
     with_empty = evaluate(OWN / "empty-nodes-gold.conllu", OWN / "split-sys.conllu")
     assert dict(plain) == dict(with_empty)
-    tb = read_conllu(OWN / "empty-nodes-gold.conllu")
+    tb = read_treebank(OWN / "empty-nodes-gold.conllu")
     assert len(tb.words) == 13 and "ghost" not in tb.text
 
 
 def test_empty_node_inside_multiword_token():
     text = ("1-2\tzum\t_\t_\t_\t_\t_\t_\t_\t_\n1\tzu\t_\t_\t_\t_\t2\tcase\t_\t_\n"
             "1.1\tghost\t_\t_\t_\t_\t_\t_\t_\t_\n2\tdem\t_\t_\t_\t_\t0\troot\t_\t_\n\n")
-    tb = read_conllu(text)
+    tb = read_treebank(text)
     assert [w.form for w in tb.words] == ["zu", "dem"] and tb.text == "zum"
 
 
 def test_sentence_metadata_and_spaces_in_forms():
-    tb = read_conllu("# sent_id = a\n# text = New York\n"
+    tb = read_treebank("# sent_id = a\n# text = New York\n"
                      "1\tNew York\t_\tPROPN\t_\t_\t0\troot\t_\t_\n\n")
     assert tb.sentences[0].sent_id == "a" and tb.sentences[0].text == "New York"
     assert tb.text == "NewYork" and tb.words[0].form == "New York"
-    nbsp = read_conllu("1\tNew\u00a0York\t_\t_\t_\t_\t0\troot\t_\t_\n\n")
+    nbsp = read_treebank("1\tNew\u00a0York\t_\t_\t_\t_\t0\troot\t_\t_\n\n")
     assert nbsp.text == "NewYork"
 
 
 def test_inputs_as_text_stream_and_treebank():
     text = _sentence("a", "b")
     r1 = evaluate(text, io.StringIO(text))
-    r2 = evaluate(read_conllu(text), text)
+    r2 = evaluate(read_treebank(text), text)
     assert r1["LAS"] == r2["LAS"] == Score(2, 2, 2, 2)
 
 
@@ -235,7 +235,7 @@ W = "\t_\t_\t_\t_"  # LEMMA..FEATS
 
 def _raises(text, name="bad.conllu") -> InputError:
     with pytest.raises(InputError) as info:
-        read_conllu(io.StringIO(text), name)
+        read_treebank(io.StringIO(text), name)
     return info.value
 
 
@@ -265,7 +265,7 @@ def test_malformed_input_names_file_line_and_kind(text, line, kind):
 
 
 def test_trailing_comments_and_empty_files_are_accepted():
-    assert read_conllu(io.StringIO(_sentence("a") + "# the end\n")).sentences[0].end == 1
+    assert read_treebank(io.StringIO(_sentence("a") + "# the end\n")).sentences[0].end == 1
     r = evaluate(io.StringIO(""), io.StringIO(""))
     assert r["LAS"] == Score(0, 0, 0, 0) and r["LAS"].f1 == 0.0
 

@@ -209,7 +209,7 @@ def test_bootstrap_interval_covers_the_population_alpha():
     must be near nominal: not below 0.7 (a broken interval), and not ~1 (an
     interval too wide to mean anything).  The percentile bootstrap is known to
     undercover a little at n = 60; this seed gives 0.82."""
-    from synagree.stats.bootstrap import bootstrap
+    from synagree.stats.bootstrap import alpha_bootstrap
 
     units, _ = _random_units(21, n_units=3000, max_words=8, max_ann=2, labels="abcdef")
     units = [u for u in units if len(u) == 2]
@@ -219,6 +219,6 @@ def test_bootstrap_interval_covers_the_population_alpha():
     for k in range(60):
         idx = rng.choice(len(units), size=60, replace=False)
         ta = tree_alpha([units[i] for i in idx], keep_unit_matrix=True)
-        lo, hi = bootstrap(ta.sums, B=300, seed=k, level=0.90).ci("alpha_plain")
+        lo, hi = alpha_bootstrap(ta.sums, B=300, seed=k, level=0.90).ci("alpha_plain")
         hits += lo <= truth <= hi
     assert 0.7 <= hits / 60 <= 0.98

@@ -25,7 +25,7 @@ from synagree.evaluation.conll18 import (
     ENHANCED_METRICS,
     OFFICIAL_METRICS,
     evaluate,
-    read_conllu,
+    read_treebank,
     render_counts,
     render_scorer_table,
 )
@@ -117,7 +117,7 @@ def test_surplus_matches_are_counted_and_noted(tmp_path):
 def test_malformed_deps_are_errors(deps, kind):
     bad = ANNA.read_text(encoding="utf-8").replace("2:nsubj|4:nsubj:xsubj", deps)
     with pytest.raises(InputError) as info:
-        read_conllu(bad, "bad.conllu")
+        read_treebank(bad, "bad.conllu")
     assert [(p.kind, p.line) for p in info.value.errors] == [(kind, 3)]
 
 

@@ -99,7 +99,7 @@ READERS = {
     "conllu": read_conllu,
     "brackets": read_brackets,
     "any": read_any,
-    "conll18": conll18.read_conllu,
+    "conll18": conll18.read_treebank,
     "tags": lambda p: tags.read_tag_column(p, "deprel"),
 }
 

@@ -11,19 +11,19 @@ import numpy as np
 import pytest
 
 from synagree.base.problems import InputError
+from synagree.stats.contingency import Contingency
+from synagree.stats.hierarchical_kappa import (
+    HierarchicalKappa,
+    chance_agreement,
+    hierarchical_kappa,
+)
 from synagree.trees.hierarchy import (
     PLAIN_LEAF_SUFFIX,
-    HierarchicalKappa,
     Hierarchy,
-    chance_agreement,
-    cohens_kappa,
     credit,
-    hierarchical_kappa,
     label_distance,
     label_distance_matrix,
-    observed_agreement,
     pair_agreement,
-    scotts_pi,
     wu_palmer_credit,
 )
 
@@ -230,12 +230,12 @@ def test_flat_hierarchy_kappa_equals_scotts_pi():
             b = a if rng.random() < 0.5 else rng.choice(labels)
             pairs.append((a, b))
         res = hierarchical_kappa(h, pairs)
-        pi = scotts_pi(pairs)
+        pi = Contingency.from_labels(pairs).pi()
         if math.isnan(pi):
             assert math.isnan(res.kappa)
         else:
             assert abs(res.kappa - pi) <= TOL
-        assert abs(res.p_observed - observed_agreement(pairs)) <= TOL
+        assert abs(res.p_observed - Contingency.from_labels(pairs).observed()) <= TOL
 
 
 def _yes_no_example():
@@ -247,15 +247,15 @@ def _yes_no_example():
 def test_cohens_kappa_and_scotts_pi_hand_example():
     pairs = _yes_no_example()
     # P(o) = 35/50 = 0.7
-    assert abs(observed_agreement(pairs) - 0.7) <= TOL
+    assert abs(Contingency.from_labels(pairs).observed() - 0.7) <= TOL
     # Cohen: annotator 1 yes 25/50, annotator 2 yes 30/50
     # P(E) = .5*.6 + .5*.4 = .5 -> kappa = (.7-.5)/.5 = .4
-    assert abs(cohens_kappa(pairs) - 0.4) <= TOL
+    assert abs(Contingency.from_labels(pairs).kappa() - 0.4) <= TOL
     # Scott: pooled yes 55/100 -> P(E) = .55² + .45² = .505
     # pi = (.7-.505)/.495 = 13/33
-    assert abs(scotts_pi(pairs) - 13 / 33) <= TOL
-    assert math.isnan(cohens_kappa([("a", "a")]))
-    assert math.isnan(scotts_pi([]))
+    assert abs(Contingency.from_labels(pairs).pi() - 13 / 33) <= TOL
+    assert math.isnan(Contingency.from_labels([("a", "a")]).kappa())
+    assert math.isnan(Contingency.from_labels([]).pi())
 
 
 def test_cohens_kappa_against_sklearn():
@@ -263,7 +263,7 @@ def test_cohens_kappa_against_sklearn():
     rng = random.Random(3)
     pairs = [(rng.choice("abc"), rng.choice("abcd")) for _ in range(200)]
     a, b = zip(*pairs)
-    assert abs(cohens_kappa(pairs) - metrics.cohen_kappa_score(a, b)) <= 1e-10
+    assert abs(Contingency.from_labels(pairs).kappa() - metrics.cohen_kappa_score(a, b)) <= 1e-10
 
 
 # ------------------------------------------------------------- UD

@@ -86,8 +86,8 @@ def test_compressed_files_are_read_by_every_command(tmp_path, capsys, ext):
             .replace(za.name, a.name).replace(zb.name, b.name) == plain[1]
     # the sentences themselves, through the library
     assert [s.deprels for s in read_conllu(za)] == [s.deprels for s in read_conllu(a)]
-    assert [w.deprel for w in conll18.read_conllu(zb).words] == \
-        [w.deprel for w in conll18.read_conllu(b).words]
+    assert [w.deprel for w in conll18.read_treebank(zb).words] == \
+        [w.deprel for w in conll18.read_treebank(b).words]
 
 
 def test_compressed_format_is_sniffed_through_the_suffix_and_the_magic(tmp_path):

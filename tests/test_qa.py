@@ -194,7 +194,7 @@ def test_worst_list_and_pair_matrix_on_cdt(cdt_en):
 
 
 def test_bootstrap_shares_resamples_with_core(cdt_en):
-    b = qa.bootstrap(cdt_en, 300, seed=11, categorical_layers=["deprel", "head"])
+    b = qa.bootstrap_intervals(cdt_en, 300, seed=11, categorical_layers=["deprel", "head"])
     core = cdt_en.bootstrap  # agree_corpus(bootstrap=300, seed=11)
     for name in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS_full", "UAS", "LA"):
         assert np.allclose(b.intervals[name].replicates, core.replicates[name], equal_nan=True)
@@ -213,9 +213,9 @@ def test_bootstrap_shares_resamples_with_core(cdt_en):
 
 def test_bootstrap_without_kept_matrix_equals_with(three):
     # `three` was computed without bootstrap: the unit × unit sums are built on demand
-    b1 = qa.bootstrap(three, 200, seed=4)
+    b1 = qa.bootstrap_intervals(three, 200, seed=4)
     corpus = three.corpus
-    b2 = qa.bootstrap(agree_corpus(corpus, bootstrap=200, seed=4), 200, seed=4)
+    b2 = qa.bootstrap_intervals(agree_corpus(corpus, bootstrap=200, seed=4), 200, seed=4)
     for k in ("alpha_plain", "alpha_norm", "LAS_full"):
         assert np.allclose(b1.intervals[k].replicates, b2.intervals[k].replicates,
                            equal_nan=True)

@@ -13,12 +13,13 @@ from hypothesis import strategies as st
 from synagree.base.problems import InputError
 from synagree.evaluation.compare import compare
 from synagree.evaluation.tags import evaluate_tags
+from synagree.stats.hierarchical_kappa import hierarchical_kappa
 from synagree.trees.annotation_bdm import (
     closeness_against_gold,
     expected_closeness,
     tag_closeness,
 )
-from synagree.trees.hierarchy import Hierarchy, hierarchical_kappa
+from synagree.trees.hierarchy import Hierarchy
 from synagree.trees.tag_syntax import (
     TagSyntaxError,
     format_annotation,

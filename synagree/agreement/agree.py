@@ -54,8 +54,7 @@ from synagree.io.sources import Source
 from synagree.stats.alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
 from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores, non_ud_labels
 from synagree.stats.baseline_options import BaselineOptions
-from synagree.stats.bootstrap import BootstrapResult, small_sample_note
-from synagree.stats.bootstrap import bootstrap as _bootstrap
+from synagree.stats.bootstrap import BootstrapResult, alpha_bootstrap, small_sample_note
 from synagree.stats.hierarchical import HierarchyOptions, HierarchySpec
 from synagree.stats.regression import BaselineComparison
 from synagree.trees.flat import FlatTree, Vocabulary, build_trees
@@ -595,8 +594,8 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
     small: Optional[str] = None  # the small-sample note of the intervals
     if bootstrap and ta.sums is not None and ta.sums.m.shape[0] > 0:
         correct, total = scores.unit_arrays()
-        boot = _bootstrap(ta.sums, B=bootstrap, seed=seed, level=level, variants=variants,
-                          correct=correct, total=total)
+        boot = alpha_bootstrap(ta.sums, B=bootstrap, seed=seed, level=level,
+                               variants=variants, correct=correct, total=total)
         small = small_sample_note(int(ta.sums.m.shape[0]), "the bootstrap intervals")
         for v, st in ta.stats.items():
             st.ci = boot.ci(f"alpha_{v}")

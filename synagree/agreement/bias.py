@@ -28,7 +28,8 @@ from typing import Dict, List, Mapping, Optional, Sequence
 import numpy as np
 
 from synagree.agreement.core import Core, DictSection, Value, dependency_corpus
-from synagree.stats.categorical import Contingency, LayerAgreement, items_from_corpus
+from synagree.stats.categorical import LayerAgreement, items_from_corpus
+from synagree.stats.contingency import Contingency
 from synagree.stats.marginal_homogeneity import (
     StuartMaxwell,
     holm,

@@ -20,18 +20,20 @@ Per annotator and pair (`pair_matrix`, `leave_one_out`,
     (none is needed with two annotators and no missing annotations: the pair
     is the corpus, and leaving one out leaves nothing to agree on).
 
-Confidence intervals (`bootstrap`)
-    Units (sentences) are resampled with replacement, seeded, in matrix form
-    (`synagree.stats.bootstrap`): D_e needs cross-unit sums, so the unit × unit
-    matrix ``S[u, v] = Σ_{i in u, j in v} δ²`` is built once from the trees; a
-    replicate with multiplicities w has ``do_sum = Σ w_u d_u``,
-    ``n = Σ w_u m_u`` and ``de_sum = wᵀ S w``.  The categorical coefficients
-    (`synagree.stats.categorical`) are recomputed from per-sentence sums with
-    the *same* weights.  Intervals are percentile intervals.
+Confidence intervals (`bootstrap_intervals`)
+    Units (sentences) are resampled with replacement, seeded, in matrix form, on
+    the one resampling engine (`synagree.stats.bootstrap`): D_e needs cross-unit
+    sums, so the unit × unit matrix ``S[u, v] = Σ_{i in u, j in v} δ²`` is built
+    once from the trees; a replicate with multiplicities w has
+    ``do_sum = Σ w_u d_u``, ``n = Σ w_u m_u`` and ``de_sum = wᵀ S w``.  The
+    categorical coefficients (`synagree.stats.categorical`) are recomputed from
+    per-sentence sums with the *same* weights.  Intervals are percentile
+    intervals.
 
 Comparing rounds
-    One engine for every command: `synagree.stats.regression` (``--baseline``,
-    docs/method.md §18), paired over the matched sentences.
+    Not here: one engine for every command, `synagree.stats.regression`
+    (``--baseline``, docs/method.md §18), paired over the matched sentences
+    (``report --baseline`` through `synagree.agreement.report`).
 """
 from __future__ import annotations
 
@@ -50,9 +52,11 @@ from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import attachment_scores
 from synagree.stats.bootstrap import (
+    Interval,
+    bootstrap,
     bootstrap_alpha,
     bootstrap_ratios,
-    percentile_interval,
+    interval,
     resample_weights,
     small_sample_note,
 )
@@ -60,10 +64,10 @@ from synagree.stats.categorical import (
     COEFFICIENTS,
     items_from_corpus,
     layer_agreement,
+    layer_bootstrap,
     layer_note,
     not_categories,
 )
-from synagree.stats.categorical import bootstrap as layer_bootstrap
 from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
 # --------------------------------------------------------------------------
@@ -770,52 +774,6 @@ def unit_matrix(result):
 
 
 @dataclass
-class Interval:
-    """A bootstrap percentile interval of one metric.
-
-    Parameters
-    ----------
-    estimate : float or None
-        The point estimate.
-    low, high : float or None
-        The interval.
-    se : float or None
-        Standard deviation of the finite replicates.
-    replicates : numpy.ndarray
-    failed : int
-        Replicates where the statistic was undefined.
-    """
-    estimate: Optional[float]
-    low: Optional[float]
-    high: Optional[float]
-    se: Optional[float]
-    replicates: np.ndarray
-    failed: int = 0  # replicates where the statistic was undefined
-
-    def to_dict(self, with_replicates: bool = False) -> dict:
-        """The interval as a JSON-ready dict (replicates only when asked)."""
-        d = {"estimate": _nn(self.estimate), "low": _nn(self.low), "high": _nn(self.high),
-             "se": _nn(self.se), "failed": self.failed}
-        if with_replicates:
-            d["replicates"] = [None if not math.isfinite(x) else round(float(x), 10)
-                               for x in self.replicates]
-        return d
-
-
-def _nn(x):
-    return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
-
-
-def _interval(est, reps: np.ndarray, confidence: float) -> Interval:
-    reps = np.asarray(reps, dtype=np.float64)
-    ok = np.isfinite(reps)
-    lo, hi = percentile_interval(reps, confidence) or (None, None)
-    se = float(np.std(reps[ok], ddof=1)) if ok.sum() > 1 else None
-    return Interval(_nn(None if est is None else float(est)), lo, hi, se, reps,
-                    int((~ok).sum()))
-
-
-@dataclass
 class Bootstrap:
     """Bootstrap intervals of every QA metric, from the same resamples of units.
 
@@ -846,15 +804,18 @@ class Bootstrap:
                 "metrics": {k: v.to_dict(with_replicates) for k, v in self.intervals.items()}}
 
 
-def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
-              categorical_layers: Sequence[str] = (), variants=None) -> Bootstrap:
+def bootstrap_intervals(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
+                        categorical_layers: Sequence[str] = (), variants=None) -> Bootstrap:
     """Percentile CIs for α, LAS/UAS/LA (or Jaccard) and categorical coefficients.
 
-    All from the same resamples of the pairable units: the weights of
+    All from the same resamples of the pairable units, on the one resampling
+    engine (`synagree.stats.bootstrap.bootstrap`): the weights of
     `synagree.stats.bootstrap.resample_weights` with this ``seed``, so α and LAS
     replicates equal ``agree_corpus(bootstrap=B, seed=seed)``'s
-    (docs/method.md §5.4).  Categorical coefficients of ``categorical_layers``
-    are named ``{layer}_{observed|cohen_kappa|scott_pi|alpha_nominal}``.
+    (docs/method.md §5.4).  A token layer's units are a subset of the pairable
+    units: its weights are their columns of the same draw.  Categorical
+    coefficients of ``categorical_layers`` are named
+    ``{layer}_{observed|cohen_kappa|scott_pi|alpha_nominal}``.
 
     Parameters
     ----------
@@ -893,13 +854,13 @@ def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
         reps = {name: core.replicates[name] for name in est}
     else:
         sums = unit_matrix(result)
-        parts: Dict[str, List[np.ndarray]] = {}
-        for i in range(0, B, 256):  # chunks keep the B × U × U work in memory-sized pieces
-            for k, v in bootstrap_alpha(sums, W[i:i + 256], variants).items():
-                parts.setdefault(k, []).append(v)
-        reps = {k: np.concatenate(v) for k, v in parts.items()}
+        # chunks keep the B × U × U work of α in memory-sized pieces
+        reps = bootstrap(lambda w: bootstrap_alpha(sums, w, variants), U, weights=W,
+                         chunk=256).replicates
         if ratios:
-            reps.update(bootstrap_ratios(correct, total, W))
+            reps.update(bootstrap(lambda w: bootstrap_ratios(correct, total, w), U,
+                                  weights=W).replicates)
+    intervals = {name: interval(e, reps[name], confidence) for name, e in est.items()}
     if categorical_layers and result.kind == "dependency":
         pos_to_k = {pos: k for k, pos in enumerate(pr.positions)}
         datas = {layer: _items(result, layer) for layer in categorical_layers}
@@ -907,17 +868,10 @@ def bootstrap(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
                                for layer, d in datas.items()], B)  # before the work
         for layer, data in datas.items():
             cols = np.array([pos_to_k[p] for p in data.positions], dtype=np.int64)
-            lb = layer_bootstrap(data, confidence=confidence, weights=W[:, cols])
-            for name in COEFFICIENTS:
-                est[f"{layer}_{name}"] = lb[name]["estimate"]
-                reps[f"{layer}_{name}"] = lb[name]["replicates"]
-    intervals = {name: _interval(e, reps[name], confidence) for name, e in est.items()}
+            lb = layer_bootstrap(data, level=confidence, weights=W[:, cols])
+            intervals.update({f"{layer}_{name}": lb[name] for name in COEFFICIENTS})
     return Bootstrap(B, seed, confidence, intervals, U)
 
-
-# --------------------------------------------------------------------------
-# Comparing two rounds
-# --------------------------------------------------------------------------
 
 def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
                bootstrap_replicates: int = 1000, seed: int = 0, confidence: float = 0.95,
@@ -979,7 +933,8 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
             confusion=(layer == "deprel")) for layer in layers}
     bs = None
     if bootstrap_replicates:
-        bs = bootstrap(result, bootstrap_replicates, seed, confidence, layers, variants)
+        bs = bootstrap_intervals(result, bootstrap_replicates, seed, confidence, layers,
+                                 variants)
         d["bootstrap"] = bs.to_dict(with_replicates)
         small = d["bootstrap"].get("small_sample")
         if small and small not in result.notes:  # (agree_corpus's bootstrap says it too)

@@ -24,11 +24,10 @@ from synagree.stats.bootstrap import small_sample_note
 from synagree.stats.categorical import (
     COEFFICIENTS,
     LayerAgreement,
-    bootstrap,
     items_from_corpus,
     layer_agreement,
+    layer_bootstrap,
     layer_note,
-    multinomial_weights,
     not_categories,
 )
 from synagree.stats.features import (
@@ -94,7 +93,9 @@ class TokenLayerAgreement(Frames):
     level : float
         Confidence level of the intervals.
     intervals : dict, optional
-        Per layer, `synagree.stats.categorical.bootstrap` of its coefficients.
+        Per layer and coefficient, its interval from
+        `synagree.stats.categorical.layer_bootstrap`
+        (`synagree.stats.bootstrap.Interval.fields`, NaN where undefined).
     feature_intervals : dict, optional
         The same per feature of ``per_feature``.
     warnings : list of Problem
@@ -359,8 +360,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         rng = np.random.default_rng(seed)  # one stream: layers first, then features
 
         def draw(data: Any) -> Dict[str, Dict[str, Any]]:
-            return bootstrap(data, confidence=level,
-                             weights=multinomial_weights(rng, len(data.units), replicates))
+            return {k: iv.fields(undefined=float("nan"))
+                    for k, iv in layer_bootstrap(data, replicates, rng, level).items()}
 
         rep.intervals = {layer: draw(data) for layer, data in items.items()}
         small = small_sample_note(max((len(d.units) for d in items.values()), default=0),

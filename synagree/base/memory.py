@@ -384,7 +384,7 @@ def check_ted_tables(nodes: int, threads: int, cell_bytes: int = 8,
 
 def layer_bootstrap_bytes(units: int, categories: int, annotators: int,
                           replicates: int) -> int:
-    """Bytes of the bootstrap of one token layer (`synagree.stats.categorical.bootstrap`).
+    """Bytes of the bootstrap of one token layer (`synagree.stats.categorical.layer_bootstrap`).
 
     The per-unit sums (``units × categories × (annotators + 2)`` and a few
     ``units``-long arrays), the resampling weights (``replicates × units``) and

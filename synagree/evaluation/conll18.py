@@ -138,7 +138,7 @@ __all__ = [
     "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "UNIVERSAL_FEATURES", "UNALIGNED",
     "Word", "Span", "Sentence", "Treebank", "WordPair", "Alignment",
     "Score", "WordMetric", "Conll18Result", "METRICS", "OFFICIAL_METRICS",
-    "read_conllu", "align", "evaluate", "render_scorer_table", "render_counts",
+    "read_treebank", "align", "evaluate", "render_scorer_table", "render_counts",
     "ENHANCED_METRICS", "EnhancedInfo", "enhanced_score",
 ]
 
@@ -155,7 +155,7 @@ UNIVERSAL_FEATURES = frozenset({
     "Tense", "Aspect", "Voice", "Evident", "Polarity", "Person", "Polite",
 })
 
-#: what :func:`read_conllu` reads: a path, CoNLL-U text (with a newline) or a text or
+#: what :func:`read_treebank` reads: a path, CoNLL-U text (with a newline) or a text or
 #: binary stream (compressed or not)
 FileSource = Union[str, "os.PathLike[str]", IO[str], IO[bytes], Buffer]
 Source = Union[FileSource, "Treebank"]
@@ -384,8 +384,17 @@ class _SentenceBuilder:
         self.ranges = Ranges()  # multiword-token ranges, checked as every reader does
 
 
-def read_conllu(source: FileSource, name: Optional[str] = None) -> Treebank:
+def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
     r"""Read a CoNLL-U file as the CoNLL 2018 scorer reads it (docs/method.md §11.1).
+
+    Deliberately not the package's CoNLL-U reader, `synagree.io.conllu.read_conllu`
+    (behind `synagree.read` and every other command), which reads the basic tree
+    of each sentence into a `synagree.io.conllu.DepSentence` and reads past
+    multiword tokens and empty nodes.  Scoring against a gold file with another
+    tokenisation needs what that reader leaves out, read the scorer's way: the
+    tokens with their character spans in the whitespace-free text, the
+    multiword tokens, DEPS and the edges into empty nodes, and the scorer's
+    refusals (one root per sentence, no empty sentence, the final blank line).
 
     Parameters
     ----------
@@ -812,7 +821,7 @@ def _as_treebank(source: Source, default_name: str) -> Treebank:
     is_text = isinstance(source, str) and ("\n" in source or "\r" in source)
     name = default_name if is_text or (is_stream(source) and stream_name(source) is None) \
         else None
-    return read_conllu(source, name)
+    return read_treebank(source, name)
 
 
 def align(gold: Source, system: Source) -> Alignment:
@@ -825,7 +834,7 @@ def align(gold: Source, system: Source) -> Alignment:
     Parameters
     ----------
     gold, system : str, path-like, text stream or Treebank
-        See `read_conllu`.
+        See `read_treebank`.
 
     Raises
     ------

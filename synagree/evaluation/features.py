@@ -32,8 +32,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from synagree.base.jsonable import finite_or_none
 from synagree.base.ratios import Share, prf_shares
 from synagree.evaluation.conll18 import UNIVERSAL_FEATURES
+from synagree.stats.contingency import Contingency
 from synagree.stats.features import ABSENT, parse_feats
-from synagree.trees.hierarchy import cohens_kappa, scotts_pi
 
 __all__ = ["FeatureRow", "FeatureScores", "feature_scores"]
 
@@ -169,9 +169,10 @@ def feature_scores(pairs: Sequence[Tuple[str, str]]) -> FeatureScores:
         system = sum(c for (_, sv), c in confusion.items() if sv != ABSENT)
         agree = sum(c for (gv, sv), c in confusion.items() if gv == sv)
         correct = agree - confusion.get((ABSENT, ABSENT), 0)
+        flat = Contingency.from_labels(values).coefficients()
         out.rows.append(FeatureRow(f, f in UNIVERSAL_FEATURES, len(values), gold, system,
-                                   correct, agree, finite_or_none(cohens_kappa(values)),
-                                   finite_or_none(scotts_pi(values))))
+                                   correct, agree, finite_or_none(flat["cohen_kappa"]),
+                                   finite_or_none(flat["scott_pi"])))
         out.gold += gold
         out.system += system
         out.correct += correct

@@ -35,7 +35,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 from synagree._version import __version__
 from synagree.base.frames import Frames
 from synagree.base.problems import InputError, Problem, ProblemLog
-from synagree.evaluation.conll18 import Treebank, align, read_conllu
+from synagree.evaluation.conll18 import Treebank, align, read_treebank
 from synagree.io.brackets import PhraseSentence
 from synagree.io.corpus import from_files
 from synagree.io.formats import format_of
@@ -326,7 +326,7 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
         tbs: List[Treebank] = []
         for p in paths:
             try:
-                tbs.append(read_conllu(p))
+                tbs.append(read_treebank(p))
             except InputError as exc:  # every file's problems, then one error
                 log.extend(exc.errors)
         log.raise_if_errors()

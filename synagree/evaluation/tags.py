@@ -68,6 +68,7 @@ from synagree.io.formats import CONLL_SUFFIXES
 from synagree.io.lexicon import Lexicon, lexicon_from_words, read_lexicon
 from synagree.io.sources import Buffer, Source, as_input, input_name
 from synagree.io.text import comparable
+from synagree.stats.contingency import Contingency
 from synagree.stats.features import check_feats
 from synagree.stats.gate_prf import BDMCounts, SpanAnnotation, bdm_diff
 from synagree.stats.hierarchical import (
@@ -77,6 +78,7 @@ from synagree.stats.hierarchical import (
     load_hierarchy,
     load_hierarchy_noting_added,
 )
+from synagree.stats.hierarchical_kappa import HierarchicalKappa
 from synagree.stats.prf import PRF, prf_table
 from synagree.stats.tag_alternatives import (
     TagReader,
@@ -90,13 +92,7 @@ from synagree.stats.tag_alternatives import (
 )
 from synagree.stats.tag_intervals import tag_intervals
 from synagree.trees.annotation_bdm import tag_closeness
-from synagree.trees.hierarchy import (
-    HierarchicalKappa,
-    Hierarchy,
-    cohens_kappa,
-    pooled_leaf_mass,
-    scotts_pi,
-)
+from synagree.trees.hierarchy import Hierarchy, pooled_leaf_mass
 
 __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pairs",
            "read_tag_column", "default_hierarchy", "load_lexicon"]
@@ -698,10 +694,11 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
                  else annotation_leaf_mass(h, read, counts))
     n = len(pairs)
     hk = HierarchicalKappa(n, agreement_sum, 2 * n, leaf_mass)
+    flat_agreement = Contingency.from_labels(pairs).coefficients()
     per_tag = sorted(rows.values(), key=lambda r: (-r.count, r.tag))
     out: Dict[str, object] = {"words": n, "exact": exact, "credit": credit_sum,
-           "cohen_kappa": finite_or_none(cohens_kappa(pairs)),
-           "scott_pi": finite_or_none(scotts_pi(pairs)),
+           "cohen_kappa": finite_or_none(flat_agreement["cohen_kappa"]),
+           "scott_pi": finite_or_none(flat_agreement["scott_pi"]),
            "hier_kappa": hk, "per_tag": per_tag, "added_tags": added}
     if flat is not None:
         out.update(alt_correct=math.fsum(alt_sums), gold_alternatives=gold_alts,

@@ -65,7 +65,7 @@ from synagree.io.tagmap import (
     derive_tag_map,
     read_tag_map,
 )
-from synagree.trees.hierarchy import cohens_kappa, scotts_pi
+from synagree.stats.contingency import Contingency
 
 __all__ = ["SIBLING_CREDIT", "UNMAPPED_POLICIES", "TierRow", "TiersResult", "tier_credit",
            "tier_scores", "resolve_tiers_spec", "tiers_for_words"]
@@ -367,14 +367,16 @@ def tier_scores(pairs: Sequence[Tuple[str, str]], tag_map: TagMap,
         row.credit = math.fsum(credits[gc])
     per_class = sorted(rows.values(), key=lambda r: (-r.words, r.coarse))
     ambiguous = [c for c, fines in classes.items() if len(fines) > 1]
+    coarse = Contingency.from_labels(coarse_pairs).coefficients()
+    fine = Contingency.from_labels(pairs).coefficients()
     return TiersResult(
         mapping=tag_map.source, sibling_credit=float(sibling_credit), unmapped=unmapped,
         words=len(pairs), coarse_correct=coarse_correct, fine_exact=fine_exact,
         credit=math.fsum(c for cs in credits.values() for c in cs), bare_coarse=bare,
-        coarse_cohen_kappa=finite_or_none(cohens_kappa(coarse_pairs)),
-        coarse_scott_pi=finite_or_none(scotts_pi(coarse_pairs)),
-        fine_cohen_kappa=finite_or_none(cohens_kappa(list(pairs))),
-        fine_scott_pi=finite_or_none(scotts_pi(list(pairs))),
+        coarse_cohen_kappa=finite_or_none(coarse["cohen_kappa"]),
+        coarse_scott_pi=finite_or_none(coarse["scott_pi"]),
+        fine_cohen_kappa=finite_or_none(fine["cohen_kappa"]),
+        fine_scott_pi=finite_or_none(fine["scott_pi"]),
         coarse_types=len(classes), fine_types=len(tag_map.fine_to_coarse),
         ambiguous_coarse_types=len(ambiguous),
         ambiguous_fine_types=sum(len(classes[c]) for c in ambiguous),

@@ -14,7 +14,7 @@ from synagree.base.problems import InputError
 from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
 from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, render_scorer_table
 from synagree.render.aligned import aligned_table, percent, significance_lines
-from synagree.render.fit import signature_text
+from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.prf import LATEX_PRF_VARIANTS, compare_prf_csv_rows, render_compare_prf
 from synagree.render.regression import (
     regression_csv_rows,
@@ -52,12 +52,13 @@ def render_table(res: CompareResult, top: int = 10) -> str:
         out.append(f"hierarchy: {res.hierarchy} (LAS_hier: head correct x label credit)")
         out += _credit_settings(res)
     out += aligned_table(head, body)
-    out.append("values: percent; the official scorer's metrics (Tokens ... BLEX) are its F1, "
-               "with LAS on universal relations as the scorer defines it; LAS_full: F1 of "
-               "head and full DEPREL; alpha_*: Krippendorff's alpha x 100 between gold and "
-               "system; units: sentences (count)"
-               + ("; ELAS/EULAS: F1 of enhanced (DEPS) edges, full / universal labels"
-                  if any(m in rows for m in ENHANCED_METRICS) else ""))
+    units = ("percent; the official scorer's metrics (Tokens ... BLEX) are its F1, with LAS "
+             "on universal relations as the scorer defines it; LAS_full: F1 of head and full "
+             "DEPREL; alpha_*: Krippendorff's alpha x 100 between gold and system; units: "
+             "sentences (count)"
+             + ("; ELAS/EULAS: F1 of enhanced (DEPS) edges, full / universal labels"
+                if any(m in rows for m in ENHANCED_METRICS) else ""))
+    out += hanging(units, terminal_width(), "values: ")
     out.append(signature_text(plain(res.signature())))
     text = "\n".join(out) + "\n"
     return text + _extras(res, top)

@@ -130,14 +130,20 @@ def hanging(text: str, width: int, prefix: str = "note: ") -> List[str]:
     return [prefix + lines[0]] + [" " * pad + line for line in lines[1:]]
 
 
+#: a signature line is folded only beyond this many columns (or the terminal's
+#: width, when wider): shorter, it stays one line to be copied whole (a terminal
+#: soft-wraps it)
+SIGNATURE_WIDTH = 160
+
+
 def signature_text(sig: str, width: Optional[int] = None) -> str:
     """``signature: SIG`` for a text output, folded after a ``|`` where it is
-    wider than ``width`` (default: the terminal's, `terminal_width`); the
-    lines after the first are indented under the signature, so joining them
-    with their indentation removed gives it back whole.  JSON, CSV, Markdown
-    and LaTeX carry it on one line.
+    wider than ``width`` (default: the terminal's width, at least
+    `SIGNATURE_WIDTH`); the lines after the first are indented under the
+    signature, so joining them with their indentation removed gives it back
+    whole.  JSON, CSV, Markdown and LaTeX carry it on one line.
     """
-    width = terminal_width() if width is None else width
+    width = max(terminal_width(), SIGNATURE_WIDTH) if width is None else width
     prefix = "signature: "
     pad = " " * len(prefix)
     if cell_width(prefix + sig) <= width:

@@ -13,6 +13,7 @@ from synagree.base import escape
 from synagree.base.table import Document, Table, format_value
 from synagree.render import writers
 from synagree.render.fit import (
+    SIGNATURE_WIDTH,
     cell_width,
     fit_rows,
     hanging,
@@ -74,5 +75,5 @@ def write_document(doc: Document, fmt: str, width: Optional[int] = None) -> str:
     if doc.units:
         tail += hanging(escape.plain(doc.units), width, "values: ")
     if doc.signature:
-        tail.append(signature_text(escape.plain(doc.signature), width))
+        tail.append(signature_text(escape.plain(doc.signature), max(width, SIGNATURE_WIDTH)))
     return "\n".join(parts + (["\n".join(tail) + "\n"] if tail else []))

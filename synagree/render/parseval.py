@@ -22,7 +22,7 @@ from synagree.base.table import format_value
 from synagree.evaluation.parseval import SUMMARY_VALUES, Totals
 from synagree.evaluation.parseval_compare import ParsevalComparison
 from synagree.render.aligned import aligned_table, percent, significance_lines
-from synagree.render.fit import signature_text
+from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.parseval_evalb import evalb_report
 from synagree.render.regression import (
     regression_csv_rows,
@@ -86,9 +86,10 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
                                                "percent", 2, missing="--") for s in res.systems]
                 for v in ("plain", "diff", "norm")]
         out += aligned_table(["alpha x 100"] + names, rows)
-    out.append("values: percent as EVALB prints them (average crossing: brackets per valid "
-               "sentence; -- where undefined, or where MAX_ERROR stopped EVALB before its "
-               "summary); counts as EVALB sums them over the valid sentences")
+    out += hanging("percent as EVALB prints them (average crossing: brackets per valid "
+                   "sentence; -- where undefined, or where MAX_ERROR stopped EVALB before "
+                   "its summary); counts as EVALB sums them over the valid sentences",
+                   terminal_width(), "values: ")
     out.append(signature_text(plain(res.signature())))
     text = "\n".join(out) + "\n"
     parts = []

@@ -16,7 +16,14 @@ from synagree.base.escape import csv_row, plain
 from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
 from synagree.base.table import format_value
-from synagree.render.fit import fit_rows, hanging, layout, signature_text, terminal_width
+from synagree.render.fit import (
+    SIGNATURE_WIDTH,
+    fit_rows,
+    hanging,
+    layout,
+    signature_text,
+    terminal_width,
+)
 from synagree.render.regression import (
     regression_fields,
     render_regression_latex,
@@ -90,7 +97,7 @@ def render_table(res: AgreementResult, width: Optional[int] = None) -> str:
         out += hanging(plain(n), width, "note: ")
     out += hanging(plain(UNITS_NOTE if res.kind == 'dependency' else 'fractions (0 to 1)'),
                    width, "values: ")
-    out.append(signature_text(plain(res.signature()), width))
+    out.append(signature_text(plain(res.signature()), max(width, SIGNATURE_WIDTH)))
     # --baseline (docs/method.md §18)
     tail = "\n" + render_regression_table(res.baseline.as_dict()) if res.baseline else ""
     return "\n".join(out) + "\n" + tail

@@ -19,7 +19,8 @@ compared token by token: it is left out of every layer and counted in
 (``--allow-missing``) contributes items with missing values.
 
 Coefficients (the terms of the GATE user guide's IAA chapter, after
-Artstein & Poesio 2008):
+Artstein & Poesio 2008; κ and π by the one engine of
+`synagree.stats.contingency`, from counts):
 
 * observed agreement A_o: share of items on which two annotators agree;
 * Cohen's κ: chance from each annotator's own category distribution,
@@ -45,9 +46,10 @@ agreement is the observed agreement; the macro-average is the unweighted
 mean of p_s(k) over the categories that occur.
 
 Everything is stored as counts (contingency tables, coincidences, marginal
-counts); coefficients are derived.  `bootstrap` resamples *sentences*
-(clusters of items) with replacement and recomputes the pooled coefficients
-from per-sentence sums, seeded.
+counts); coefficients are derived.  `layer_bootstrap` resamples *sentences*
+(clusters of items) with replacement, seeded, on the one resampling engine
+(`synagree.stats.bootstrap`), and recomputes the pooled coefficients from
+per-sentence sums.
 """
 from __future__ import annotations
 
@@ -61,8 +63,8 @@ import numpy as np
 
 from synagree.base.problems import InputError
 from synagree.io.text import same_words
-from synagree.stats.bootstrap import percentile_interval, resample_weights
-from synagree.trees.hierarchy import chance_corrected
+from synagree.stats.bootstrap import Interval, bootstrap
+from synagree.stats.contingency import Contingency, multi_rater_coefficients, one_table
 
 LAYERS = ("deprel", "head", "upos", "xpos", "feats", "head+deprel")
 DEFAULT_LAYERS = ("deprel", "head", "upos", "xpos", "feats")
@@ -70,113 +72,8 @@ COEFFICIENTS = ("observed", "cohen_kappa", "scott_pi", "alpha_nominal")  # poole
 
 
 # --------------------------------------------------------------------------
-# Coefficients on tables (the hand-checkable definitions)
+# Multi-annotator coefficients on code arrays (the engine: synagree.stats.contingency)
 # --------------------------------------------------------------------------
-
-def _cohen(n: float, agree: float, rows: np.ndarray, cols: np.ndarray) -> float:
-    """Cohen's κ from a table's total, diagonal sum and margins."""
-    if not n:
-        return float("nan")
-    return chance_corrected(agree / n, float((rows / n) @ (cols / n)))
-
-
-def _scott(n: float, agree: float, rows: np.ndarray, cols: np.ndarray) -> float:
-    """Scott's π from a table's total, diagonal sum and margins."""
-    if not n:
-        return float("nan")
-    p = (rows + cols) / (2 * n)
-    return chance_corrected(agree / n, float(p @ p))
-
-
-def _pair_mean_chance(marg: np.ndarray) -> float:
-    """Mean over ordered annotator pairs a ≠ b of Σ_k p_a(k)·p_b(k), from the
-    m × K category proportions of each annotator (the Davies & Fleiss P_e)."""
-    m = marg.shape[0]
-    tot = marg.sum(0)
-    return float((tot @ tot - (marg * marg).sum()) / (m * (m - 1)))
-
-
-def _specific(diag: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """p_s(k) = 2 n_kk / (n_k. + n_.k) per category (NaN for unused categories)."""
-    denom = rows + cols
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denom > 0, 2 * diag / np.where(denom > 0, denom, 1), np.nan)
-
-
-def observed_agreement(table: np.ndarray) -> float:
-    """A_o of a K × K contingency table (rows: annotator a, columns: b).
-
-    docs/method.md §12.3.
-
-    Parameters
-    ----------
-    table : array-like
-        K × K counts.
-
-    Returns
-    -------
-    float
-        The share of items on the diagonal, a fraction; NaN for an empty table.
-    """
-    t = np.asarray(table, dtype=np.float64)
-    n = t.sum()
-    return float(np.trace(t) / n) if n else float("nan")
-
-
-def cohen_kappa(table: np.ndarray) -> float:
-    """Cohen's κ of a contingency table: chance from each annotator's own margins.
-
-    P_e = Σ_k p_a(k)·p_b(k) (docs/method.md §12.3).
-
-    Parameters
-    ----------
-    table : array-like
-        K × K counts (rows: annotator a, columns: b).
-
-    Returns
-    -------
-    float
-        NaN when P_e = 1 (no variation) or the table is empty.
-    """
-    t = np.asarray(table, dtype=np.float64)
-    return _cohen(t.sum(), np.trace(t), t.sum(1), t.sum(0))
-
-
-def scott_pi(table: np.ndarray) -> float:
-    """Scott's π of a contingency table: chance from the pooled margins.
-
-    P_e = Σ_k ((p_a(k) + p_b(k))/2)² (docs/method.md §12.3).
-
-    Parameters
-    ----------
-    table : array-like
-        K × K counts.
-
-    Returns
-    -------
-    float
-        NaN when P_e = 1 or the table is empty.
-    """
-    t = np.asarray(table, dtype=np.float64)
-    return _scott(t.sum(), np.trace(t), t.sum(1), t.sum(0))
-
-
-def specific_agreement(table: np.ndarray) -> np.ndarray:
-    """Specific agreement p_s(k) = 2 n_kk / (n_k. + n_.k) per category.
-
-    Parameters
-    ----------
-    table : array-like
-        K × K counts.
-
-    Returns
-    -------
-    numpy.ndarray
-        (K,) fractions; NaN for unused categories.
-    """
-    t = np.asarray(table, dtype=np.float64)
-    return _specific(np.diag(t), t.sum(1), t.sum(0))
-
 
 def fleiss_kappa(counts: np.ndarray) -> float:
     """Fleiss' κ (1971) of an items × categories table of rating counts.
@@ -206,11 +103,8 @@ def fleiss_kappa(counts: np.ndarray) -> float:
     m = c.sum(1)
     if np.any(m != m[0]) or m[0] < 2:
         raise ValueError("every item needs the same number (≥ 2) of ratings")
-    m = m[0]
-    N = c.shape[0]
-    po = float(((c * (c - 1)).sum(1) / (m * (m - 1))).mean())
-    p = c.sum(0) / (N * m)
-    return chance_corrected(po, float(p @ p))
+    return float(multi_rater_coefficients(c.shape[0], (c * (c - 1)).sum(), c.sum(0),
+                                          int(m[0]))["scott_pi"])
 
 
 def davies_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None) -> float:
@@ -237,12 +131,9 @@ def davies_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None) -
     if N == 0 or m < 2:
         return float("nan")
     K = int(n_categories if n_categories is not None else x.max() + 1)
-    counts = np.zeros((N, K))
-    for a in range(m):
-        np.add.at(counts, (np.arange(N), x[:, a]), 1)
-    po = float(((counts * (counts - 1)).sum(1) / (m * (m - 1))).mean())
-    marg = np.stack([np.bincount(x[:, a], minlength=K) / N for a in range(m)])
-    return chance_corrected(po, _pair_mean_chance(marg))
+    marg = np.stack([np.bincount(x[:, a], minlength=K) for a in range(m)])
+    return float(multi_rater_coefficients(N, _agreeing_pairs(x).sum(), marg.sum(0), m,
+                                          marg)["cohen_kappa"])
 
 
 def coincidences(codes: np.ndarray, n_categories: int) -> np.ndarray:
@@ -573,110 +464,6 @@ def pair_table(codes: np.ndarray, a: int, b: int, K: int) -> np.ndarray:
     return Contingency.from_codes(codes, a, b, K).dense()
 
 
-@dataclass
-class Contingency:
-    """A K × K contingency table kept sparse: nonzero cells (row, column, count).
-
-    Parameters
-    ----------
-    K : int
-        Number of categories.
-    rows, cols : numpy.ndarray
-        int64 cell coordinates (rows: annotator a, columns: b).
-    counts : numpy.ndarray
-        int64 counts of the cells.
-    """
-
-    K: int
-    rows: np.ndarray  # int64
-    cols: np.ndarray
-    counts: np.ndarray  # int64
-
-    @classmethod
-    def from_codes(cls, codes: np.ndarray, a: int, b: int, K: int) -> "Contingency":
-        """From an items × annotators code array: columns ``a`` (rows) and ``b``, both present."""
-        x = np.asarray(codes, dtype=np.int64)
-        ok = (x[:, a] >= 0) & (x[:, b] >= 0)
-        return cls.from_pairs(x[ok, a], x[ok, b], K)
-
-    @classmethod
-    def from_pairs(cls, r: np.ndarray, c: np.ndarray, K: int,
-                   w: Optional[np.ndarray] = None) -> "Contingency":
-        """From row and column codes of items (with optional integer weights ``w``)."""
-        key = np.asarray(r, np.int64) * max(K, 1) + np.asarray(c, np.int64)
-        if w is None:
-            uniq, cnt = np.unique(key, return_counts=True)
-        else:
-            uniq, inv = np.unique(key, return_inverse=True)
-            cnt = np.bincount(inv, weights=w, minlength=len(uniq)).astype(np.int64)
-        return cls(K, uniq // max(K, 1), uniq % max(K, 1), cnt.astype(np.int64))
-
-    @classmethod
-    def from_dense(cls, t: np.ndarray) -> "Contingency":
-        """From a dense K × K table."""
-        t = np.asarray(t)
-        r, c = np.nonzero(t)
-        return cls(t.shape[0], r.astype(np.int64), c.astype(np.int64),
-                   t[r, c].astype(np.int64))
-
-    def __add__(self, other: "Contingency") -> "Contingency":
-        return Contingency.from_pairs(np.concatenate([self.rows, other.rows]),
-                                      np.concatenate([self.cols, other.cols]), self.K,
-                                      np.concatenate([self.counts, other.counts]))
-
-    def dense(self) -> np.ndarray:
-        """The dense K × K int64 table."""
-        t = np.zeros((self.K, self.K), dtype=np.int64)
-        t[self.rows, self.cols] = self.counts
-        return t
-
-    @property
-    def total(self) -> int:
-        """Number of items."""
-        return int(self.counts.sum())
-
-    @property
-    def agree(self) -> int:
-        """Items on the diagonal."""
-        return int(self.counts[self.rows == self.cols].sum())
-
-    def diag(self) -> np.ndarray:
-        """The diagonal, (K,)."""
-        d = np.zeros(self.K)
-        on = self.rows == self.cols
-        d[self.rows[on]] = self.counts[on]
-        return d
-
-    def row_sums(self) -> np.ndarray:
-        """Row margins, (K,)."""
-        return np.bincount(self.rows, weights=self.counts, minlength=self.K)
-
-    def col_sums(self) -> np.ndarray:
-        """Column margins, (K,)."""
-        return np.bincount(self.cols, weights=self.counts, minlength=self.K)
-
-    def observed(self) -> float:
-        """Observed agreement A_o (NaN for an empty table)."""
-        n = self.total
-        return self.agree / n if n else float("nan")
-
-    def kappa(self) -> float:
-        """Cohen's κ (see `cohen_kappa`)."""
-        return _cohen(self.total, self.agree, self.row_sums(), self.col_sums())
-
-    def pi(self) -> float:
-        """Scott's π (see `scott_pi`)."""
-        return _scott(self.total, self.agree, self.row_sums(), self.col_sums())
-
-    def specific(self) -> np.ndarray:
-        """Specific agreement per category (see `specific_agreement`)."""
-        return _specific(self.diag(), self.row_sums(), self.col_sums())
-
-    def cells(self) -> List[List[int]]:
-        """The nonzero cells as ``[row, column, count]`` lists (JSON-ready)."""
-        return [[int(i), int(j), int(v)] for i, j, v in zip(self.rows, self.cols, self.counts)]
-
-
 def _agreeing_pairs(codes: np.ndarray) -> np.ndarray:
     """Per item: ordered annotator pairs (a ≠ b, both present) with equal values,
     i.e. Σ_k n_ik (n_ik − 1)."""
@@ -724,9 +511,8 @@ class PairCounts:
         return self.contingency.total
 
     def coefficients(self) -> Dict[str, float]:
-        """``observed``, ``kappa`` (Cohen) and ``pi`` (Scott) of the pair."""
-        c = self.contingency
-        return {"observed": c.observed(), "cohen_kappa": c.kappa(), "scott_pi": c.pi()}
+        """``observed``, ``cohen_kappa`` and ``scott_pi`` of the pair."""
+        return self.contingency.coefficients()
 
 
 @dataclass
@@ -803,22 +589,18 @@ class LayerAgreement:
         """Mean pairwise agreement over all (item, annotator pair) comparisons."""
         return self.pooled().observed()
 
+    def _multi(self) -> Dict[str, float]:
+        return one_table(multi_rater_coefficients(self.complete_items, self.complete_agree,
+                                                  self.complete_counts, self.m,
+                                                  self.rater_marginals))
+
     def fleiss(self) -> float:
         """Fleiss' (1971) κ on the items coded by every annotator (= Scott's π for m = 2)."""
-        N, m = self.complete_items, self.m
-        if N == 0 or m < 2:
-            return float("nan")
-        po = self.complete_agree / (N * m * (m - 1))
-        p = self.complete_counts / (N * m)
-        return chance_corrected(po, float(p @ p))
+        return self._multi()["scott_pi"]
 
     def davies_fleiss(self) -> float:
         """Davies & Fleiss (1982) κ on complete items (= Cohen's κ for m = 2)."""
-        N, m = self.complete_items, self.m
-        if N == 0 or m < 2:
-            return float("nan")
-        po = self.complete_agree / (N * m * (m - 1))
-        return chance_corrected(po, _pair_mean_chance(self.rater_marginals / N))
+        return self._multi()["cohen_kappa"]
 
     def alpha(self) -> float:
         """Krippendorff's nominal α over items with two or more values."""
@@ -1064,21 +846,15 @@ def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
     Returns
     -------
     dict of str to numpy.ndarray
-        ``observed``, ``kappa``, ``pi``, ``alpha``, each (B,).
+        ``observed``, ``cohen_kappa``, ``scott_pi``, ``alpha_nominal``, each (B,).
     """
     w = np.atleast_2d(np.asarray(w, dtype=np.float64))
-    m = s.m
     with np.errstate(invalid="ignore", divide="ignore"):
         observed = (w @ s.pair_agree).sum(1) / (w @ s.pair_items).sum(1)
-        N = w @ s.complete_items
-        po = (w @ s.complete_agree) / (N * m * (m - 1))
-        p = (w @ s.complete_counts) / (N * m)[:, None]
-        pe_pi = (p * p).sum(1)
-        marg = np.stack([w @ s.rater_marginals[a] for a in range(m)]) / N[None, :, None]
-        tot = marg.sum(0)
-        pe_k = ((tot * tot).sum(1) - (marg * marg).sum((0, 2))) / (m * (m - 1))
-        pi = np.where(pe_pi < 1, (po - pe_pi) / (1 - pe_pi), np.nan)
-        kappa = np.where(pe_k < 1, (po - pe_k) / (1 - pe_k), np.nan)
+        multi = multi_rater_coefficients(
+            w @ s.complete_items, w @ s.complete_agree, w @ s.complete_counts, s.m,
+            np.stack([w @ s.rater_marginals[a] for a in range(s.m)]))
+        kappa, pi = multi["cohen_kappa"], multi["scott_pi"]
         nc = w @ s.alpha_counts
         n = nc.sum(1)
         de = n * n - (nc * nc).sum(1)
@@ -1086,60 +862,40 @@ def coefficients_from_sums(s: UnitSums, w: np.ndarray) -> Dict[str, np.ndarray]:
     return {"observed": observed, "cohen_kappa": kappa, "scott_pi": pi, "alpha_nominal": alpha}
 
 
-def multinomial_weights(rng: np.random.Generator, n_units: int, B: int) -> np.ndarray:
-    """B × U resampling multiplicities (units drawn with replacement).
-
-    The draw of `synagree.stats.bootstrap.resample_weights`, taken from
-    ``rng``.
-
-    Returns
-    -------
-    numpy.ndarray
-        float64 (B, n_units); (B, 0) when there are no units.
-    """
-    if n_units == 0:
-        return np.zeros((B, 0))
-    return resample_weights(n_units, B, rng)
-
-
-def bootstrap(data: ItemData, B: int = 1000, seed: int = 0, confidence: float = 0.95,
-              weights: Optional[np.ndarray] = None) -> Dict[str, dict]:
+def layer_bootstrap(data: ItemData, B: int = 1000, seed: "int | np.random.Generator" = 0,
+                    level: float = 0.95, weights: Optional[np.ndarray] = None
+                    ) -> Dict[str, Interval]:
     """Percentile CIs of the pooled coefficients, resampling sentences.
 
-    Sentences (clusters of items) are drawn with replacement; the pooled
-    coefficients are recomputed from per-sentence sums (docs/method.md §12.3).
+    Sentences (clusters of items) are drawn with replacement on the one
+    resampling engine (`synagree.stats.bootstrap.bootstrap`); the pooled
+    coefficients are recomputed from per-sentence sums (`coefficients_from_sums`,
+    docs/method.md §12.3).
 
     Parameters
     ----------
     data : ItemData
     B : int
         Replicates.
-    seed : int
-    confidence : float
-        Level, a fraction (0.95 = 95 %).
+    seed : int or numpy.random.Generator
+        A Generator continues its stream (one stream across layers).
+    level : float
+        Confidence level, a fraction (0.95 = 95 %).
     weights : numpy.ndarray, optional
-        (B, U) multiplicities, to share resamples across layers; None: drawn
-        from ``seed``.
+        (B, U) multiplicities, to share resamples with other statistics; None:
+        drawn from ``seed``.
 
     Returns
     -------
-    dict of str to dict
-        ``{coefficient: {"estimate", "low", "high", "se", "replicates"}}`` for
-        ``observed``, ``kappa``, ``pi``, ``alpha``.
+    dict of str to Interval
+        Per coefficient of `COEFFICIENTS`; the estimate is the coefficient at
+        unit weights.
     """
     s = unit_sums(data)
-    if weights is None:
-        weights = multinomial_weights(np.random.default_rng(seed), s.n_units, B)
+    res = bootstrap(lambda w: coefficients_from_sums(s, w), s.n_units, B, seed, level,
+                    weights=weights)
     est = coefficients_from_sums(s, np.ones((1, s.n_units)))
-    reps = coefficients_from_sums(s, weights)
-    out = {}
-    for k in COEFFICIENTS:
-        r = reps[k]
-        lo, hi = percentile_interval(r, confidence) or (float("nan"), float("nan"))
-        out[k] = {"estimate": float(est[k][0]), "low": lo, "high": hi,
-                  "se": float(np.nanstd(r, ddof=1)) if np.sum(~np.isnan(r)) > 1 else float("nan"),
-                  "replicates": r}
-    return out
+    return {k: res.interval(k, float(est[k][0])) for k in COEFFICIENTS}
 
 
 # --------------------------------------------------------------------------

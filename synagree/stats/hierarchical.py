@@ -118,6 +118,8 @@ from synagree.io.formats import Sentence
 from synagree.io.sources import Buffer, as_input, is_stream
 from synagree.stats.alpha import VARIANTS, TreeAlpha, tree_alpha
 from synagree.stats.attachment import word_aligned
+from synagree.stats.contingency import Contingency
+from synagree.stats.hierarchical_kappa import HierarchicalKappa
 from synagree.stats.tag_alternatives import (
     TagReader,
     annotation_distance_matrix,
@@ -132,9 +134,7 @@ from synagree.trees.annotation_bdm import tag_closeness
 from synagree.trees.flat import Vocabulary, build_tree
 from synagree.trees.hierarchy import (
     PLAIN_LEAF_SUFFIX,
-    HierarchicalKappa,
     Hierarchy,
-    cohens_kappa,
     label_distance_matrix,
     pooled_leaf_mass,
 )
@@ -478,7 +478,8 @@ def _label_scores(ann_lists: Sequence[Sequence[DepSentence]], h: Hierarchy, mode
                            else pooled_leaf_mass(h, label_counts.items()))
     flat = HierarchicalKappa(total, sums["LA"], n_annotations,
                              {lab: float(c) for lab, c in label_counts.items()})
-    cohen = cohens_kappa(cohen_pairs) if two_annotators else math.nan
+    cohen = (Contingency.from_labels(cohen_pairs).kappa() if two_annotators
+             else math.nan)
 
     def ratio(key: str) -> Optional[float]:
         return sums[key] / total if total else None

@@ -44,7 +44,7 @@ import numpy as np
 from synagree.base.problems import InputError
 from synagree.io.json_input import read_json
 from synagree.stats.baseline_options import BASELINE_REPLICATES
-from synagree.stats.bootstrap import percentile_interval, resample_weights
+from synagree.stats.bootstrap import bootstrap
 from synagree.stats.significance import RatioUnits, SystemUnits, _p_two_sided, significance
 from synagree.stats.stored_results import check_stored
 
@@ -533,15 +533,14 @@ def _alpha_test(old: Tuple[np.ndarray, np.ndarray, float],
         return a_o, a_n, None, None, None, None
     d = a_n - a_o
     U = do_o.shape[0]
-    rng = np.random.default_rng([seed, 2])
-    reps = np.empty(B)
     step = max(1, _CHUNK_ELEMENTS // max(U, 1))
+
+    def delta(W: np.ndarray) -> Dict[str, np.ndarray]:
+        return {"delta": (W @ do_o) / (W @ m_o) / de_o - (W @ do_n) / (W @ m_n) / de_n}
+
     with np.errstate(divide="ignore", invalid="ignore"):
-        for b0 in range(0, B, step):
-            b1 = min(B, b0 + step)
-            W = resample_weights(U, b1 - b0, rng)
-            reps[b0:b1] = (W @ do_o) / (W @ m_o) / de_o - (W @ do_n) / (W @ m_n) / de_n
-        ci = percentile_interval(reps, level)
+        boot = bootstrap(delta, U, B, np.random.default_rng([seed, 2]), level, chunk=step)
+        reps, ci = boot.replicates["delta"], boot.ci("delta")
         p_boot = _p_two_sided(reps - d, d)
         dbar = 0.5 * (de_o + de_n)
         rng_ar = np.random.default_rng([seed, 3])

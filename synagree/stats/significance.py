@@ -56,11 +56,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from synagree.stats.alpha import AlphaStats
-from synagree.stats.bootstrap import (
-    alpha_replicates,
-    percentile_interval,
-    resample_weights,
-)
+from synagree.stats.bootstrap import alpha_replicates, bootstrap, percentile_interval
 
 __all__ = ["RatioUnits", "AlphaUnits", "SystemUnits", "PairTest", "SignificanceResult",
            "aggregate_alpha", "significance", "DEFAULT_METRICS"]
@@ -295,8 +291,13 @@ def _p_two_sided(stat: np.ndarray, observed: float) -> Optional[float]:
     return float((1 + np.count_nonzero(np.abs(stat) >= thr)) / (stat.size + 1))
 
 
+def _step(U: int) -> int:
+    """Replicates per chunk: about `_CHUNK_ELEMENTS` replicate × unit cells."""
+    return max(1, _CHUNK_ELEMENTS // max(U, 1))
+
+
 def _chunks(B: int, U: int) -> List[Tuple[int, int]]:
-    step = max(1, _CHUNK_ELEMENTS // max(U, 1))
+    step = _step(U)
     return [(b0, min(B, b0 + step)) for b0 in range(0, B, step)]
 
 
@@ -374,16 +375,19 @@ def significance(systems: Sequence[SystemUnits], B: int = 1000, R: Optional[int]
     Sy = {m: stack(m, "system") for m in ratio_metrics}
 
     # ---- paired bootstrap: the same W for every system and metric
-    rng = np.random.default_rng(seed)
-    if U > 0:
-        for b0, b1 in _chunks(B, U):
-            W = resample_weights(U, b1 - b0, rng)  # one generator: chunks continue the stream
-            for m in ratio_metrics:
-                reps[m][b0:b1] = _f1(W @ C[m].T, W @ G[m].T, W @ Sy[m].T)
-            for m in alpha_metrics:
-                for i, s in enumerate(systems):
-                    if m in s.alphas:
-                        reps[m][b0:b1, i] = _alpha_reps(s.alphas[m], W)
+    def statistic(W: np.ndarray) -> Dict[str, np.ndarray]:
+        out = {m: np.full((W.shape[0], k), np.nan) for m in metrics}
+        for m in ratio_metrics:
+            out[m][:] = _f1(W @ C[m].T, W @ G[m].T, W @ Sy[m].T)
+        for m in alpha_metrics:
+            for i, s in enumerate(systems):
+                if m in s.alphas:
+                    out[m][:, i] = _alpha_reps(s.alphas[m], W)
+        return out
+
+    if U > 0:  # one generator, drawn in memory-sized chunks (the engine's)
+        reps = bootstrap(statistic, U, B, np.random.default_rng(seed), level,
+                         chunk=_step(U)).replicates
 
     # ---- approximate randomisation masks (shared by every pair)
     rng_ar = np.random.default_rng([seed, 1])

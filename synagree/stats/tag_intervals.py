@@ -1,17 +1,19 @@
 """Bootstrap intervals of tag accuracy, Cohen's κ and Scott's π (``tags --bootstrap B``).
 
-Sentences are resampled with replacement (`synagree.stats.bootstrap.resample_weights`,
-as every other interval of the project, docs/method.md §5.4); a replicate's
+Sentences are resampled with replacement on the one resampling engine
+(`synagree.stats.bootstrap.bootstrap`, docs/method.md §5.4); a replicate's
 coefficients come from the weighted sums of the per-sentence counts (correct
 words, words, and each tag's count on either side), so a replicate costs one
-matrix product, not a second pass over the words:
+matrix product, not a second pass over the words.  The sums are a contingency
+table's total, diagonal and margins, and the coefficients those of the one
+κ/π engine (`synagree.stats.contingency.agreement_coefficients`):
 
-* accuracy = Σ w_s c_s / Σ w_s n_s;
+* accuracy = Σ w_s c_s / Σ w_s n_s (the table's observed agreement);
 * Cohen's κ = (p_o − p_e) / (1 − p_e), p_e = Σ_t (g_t / N)(s_t / N);
 * Scott's π the same with p_e = Σ_t ((g_t + s_t) / 2N)².
 
 Intervals are percentile intervals at ``level``; a coefficient undefined in a
-replicate (p_e = 1) is left out of that replicate's distribution.
+replicate (1 − p_e ≤ 1e-12) is left out of that replicate's distribution.
 """
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from synagree.stats.bootstrap import percentile_interval, resample_weights
+from synagree.stats.bootstrap import bootstrap
+from synagree.stats.contingency import agreement_coefficients
 
 __all__ = ["tag_intervals", "INTERVAL_METRICS"]
 
@@ -60,15 +63,11 @@ def tag_intervals(pairs: Sequence[Tuple[str, str]], lengths: Sequence[int], B: i
     np.add.at(Sy, (sent, s_idx), 1.0)
     correct = np.bincount(sent, weights=(g_idx == s_idx).astype(np.float64), minlength=S)
     n = np.asarray(lengths, dtype=np.float64)
-    W = resample_weights(S, B, seed)
-    N = W @ n
-    with np.errstate(divide="ignore", invalid="ignore"):
-        acc = (W @ correct) / N
-        g, s = (W @ G) / N[:, None], (W @ Sy) / N[:, None]
-        pe_c = (g * s).sum(axis=1)
-        pe_s = (((g + s) / 2.0) ** 2).sum(axis=1)
-        cohen = np.where(pe_c < 1.0, (acc - pe_c) / (1.0 - pe_c), np.nan)
-        scott = np.where(pe_s < 1.0, (acc - pe_s) / (1.0 - pe_s), np.nan)
-    return {"accuracy": percentile_interval(acc, level),
-            "cohen_kappa": percentile_interval(cohen, level),
-            "scott_pi": percentile_interval(scott, level)}
+
+    def coefficients(W: np.ndarray) -> Dict[str, np.ndarray]:
+        reps = agreement_coefficients(W @ n, W @ correct, W @ G, W @ Sy)
+        return {k: np.asarray(v) for k, v in reps.items()}
+
+    res = bootstrap(coefficients, S, B, seed, level)
+    return {m: res.ci(key)
+            for m, key in zip(INTERVAL_METRICS, ("observed", "cohen_kappa", "scott_pi"))}

@@ -46,16 +46,10 @@ Pairwise agreement on an item (`pair_agreement`)
     tags; below 1 whenever either side is under-specified (``agr(A, A) =
     3/8`` in the inventory above).
 
-Chance agreement (`chance_agreement`)
-    ``P(E) = sum_l P(l)^2`` with ``P(l)`` the mean leaf distribution over all
-    annotations (both sides of every item pooled, as in Scott's pi).
-
-Kappa (`hierarchical_kappa`)
-    ``P(A)`` = mean pairwise agreement over the items;
-    ``kappa = (P(A) - P(E)) / (1 - P(E))``.  With a flat hierarchy this is
-    exactly Scott's pi.  If ``1 - P(E) <= 1e-12`` (every annotation the same
-    leaf) kappa is undefined and reported as ``nan``; no items also give
-    ``nan``.
+Chance agreement and hierarchical κ
+    Computed from these pair agreements and the pooled leaf mass
+    (`pooled_leaf_mass`) by `synagree.stats.hierarchical_kappa`, on the one
+    κ/π engine of `synagree.stats.contingency` (docs/method.md §9.4).
 
 Label distance (`label_distance`)
     Total-variation distance between leaf distributions,
@@ -104,21 +98,7 @@ Conventions
 from __future__ import annotations
 
 import math
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import (
-    Callable,
-    Dict,
-    Hashable,
-    Iterable,
-    List,
-    Mapping,
-    Optional,
-    Sequence,
-    Set,
-    Tuple,
-    Union,
-)
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -126,9 +106,8 @@ from synagree.base.problems import InputError, ProblemLog
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
 __all__ = [
-    "Hierarchy", "HierarchicalKappa", "PLAIN_LEAF_SUFFIX", "Annotation",
-    "credit", "pair_agreement", "chance_agreement", "hierarchical_kappa",
-    "observed_agreement", "cohens_kappa", "scotts_pi", "pooled_leaf_mass",
+    "Hierarchy", "PLAIN_LEAF_SUFFIX", "Annotation",
+    "credit", "pair_agreement", "pooled_leaf_mass",
     "label_distance", "label_distance_matrix", "wu_palmer_credit",
 ]
 
@@ -142,7 +121,6 @@ PLAIN_LEAF_SUFFIX = ":<plain>"
 Annotation = Union[str, Iterable[str], Mapping[str, float]]
 
 _SUM_TOLERANCE = 1e-9
-_DEGENERATE_TOLERANCE = 1e-12
 
 
 def _identity(tag: str) -> str:
@@ -781,225 +759,18 @@ def pair_agreement(hierarchy: Hierarchy, a: Annotation, b: Annotation) -> float:
     return hierarchy.pair_agreement(a, b)
 
 
-def _mass(hierarchy: Hierarchy, annotations: Iterable[Annotation],
-          into: Optional[Dict[str, float]] = None) -> Tuple[Dict[str, float], int]:
-    mass: Dict[str, float] = {} if into is None else into
-    n = 0
-    for annotation in annotations:
-        n += 1
-        for leaf, p in hierarchy.distribution(annotation).items():
-            mass[leaf] = mass.get(leaf, 0.0) + p
-    return mass, n
-
-
-def _expected(mass: Mapping[str, float], n: int) -> float:
-    if n == 0:
-        return math.nan
-    return math.fsum((m / n) ** 2 for m in mass.values())
-
-
-def chance_corrected(p_a: float, p_e: float) -> float:
-    """(P(A) − P(E)) / (1 − P(E)), the form of every κ/π in the project.
-
-    Parameters
-    ----------
-    p_a : float
-        Observed agreement, a fraction.
-    p_e : float
-        Chance agreement, a fraction.
-
-    Returns
-    -------
-    float
-        ``nan`` when undefined (P(E) within 1e-12 of 1, or either input
-        ``nan``).
-    """
-    if math.isnan(p_a) or math.isnan(p_e) or 1.0 - p_e <= _DEGENERATE_TOLERANCE:
-        return math.nan
-    return float((p_a - p_e) / (1.0 - p_e))
-
-
 def pooled_leaf_mass(hierarchy: Hierarchy,
                      tag_counts: Iterable[Tuple[str, float]]) -> Dict[str, float]:
     """``sum_t count_t * P(l | t)`` per leaf over ``(tag, count)`` pairs.
 
-    The `HierarchicalKappa.leaf_mass` of annotations given as tag counts.
+    The leaf mass (`synagree.stats.hierarchical_kappa.HierarchicalKappa.leaf_mass`)
+    of annotations given as tag counts.
     """
     mass: Dict[str, float] = {}
     for tag, count in tag_counts:
         for leaf, p in hierarchy._leaf_dist(hierarchy.resolve(tag)).items():
             mass[leaf] = mass.get(leaf, 0.0) + count * p
     return mass
-
-
-def chance_agreement(hierarchy: Hierarchy, annotations: Iterable[Annotation]) -> float:
-    """Chance agreement ``P(E) = sum_l P(l)^2`` (docs/method.md §9.4).
-
-    ``P(l)`` is the mean leaf distribution of the annotations (both sides of
-    every item pooled, as in Scott's π).
-
-    Parameters
-    ----------
-    hierarchy : Hierarchy
-    annotations : iterable of annotations
-        Tags, tag collections or distributions (see `credit`).
-
-    Returns
-    -------
-    float
-        ``nan`` for no annotations.
-    """
-    mass, n = _mass(hierarchy, annotations)
-    return _expected(mass, n)
-
-
-@dataclass
-class HierarchicalKappa:
-    """Hierarchical kappa with the sums it is made of, so results merge.
-
-    docs/method.md §9.4.
-
-    Parameters
-    ----------
-    n_items : int
-        Items annotated twice.
-    sum_agreement : float
-        Sum over items of `pair_agreement`.
-    n_annotations : int
-        Annotations pooled for chance (= 2 * ``n_items``).
-    leaf_mass : dict of str to float
-        Sum over all annotations of ``P(l | annotation)``, per leaf.
-
-    See Also
-    --------
-    hierarchical_kappa
-    """
-
-    n_items: int = 0
-    sum_agreement: float = 0.0
-    n_annotations: int = 0
-    leaf_mass: Dict[str, float] = field(default_factory=dict)
-
-    @property
-    def p_observed(self) -> float:
-        """P(A): mean pairwise agreement (``nan`` with no items)."""
-        return self.sum_agreement / self.n_items if self.n_items else math.nan
-
-    @property
-    def p_expected(self) -> float:
-        """P(E) = sum_l P(l)^2 over the pooled annotations (``nan`` if none)."""
-        return _expected(self.leaf_mass, self.n_annotations)
-
-    @property
-    def kappa(self) -> float:
-        """(P(A) - P(E)) / (1 - P(E)); ``nan`` if 1 - P(E) <= 1e-12 or no items."""
-        return chance_corrected(self.p_observed, self.p_expected)
-
-    def merge(self, other: "HierarchicalKappa") -> "HierarchicalKappa":
-        """The result over the items of both (a new object)."""
-        mass = dict(self.leaf_mass)
-        for leaf, m in other.leaf_mass.items():
-            mass[leaf] = mass.get(leaf, 0.0) + m
-        return HierarchicalKappa(self.n_items + other.n_items,
-                                 self.sum_agreement + other.sum_agreement,
-                                 self.n_annotations + other.n_annotations, mass)
-
-    def as_dict(self) -> dict:
-        """The sums, P(A), P(E) and κ as a dict (JSON-ready apart from ``nan``)."""
-        return {"n_items": self.n_items, "sum_agreement": self.sum_agreement,
-                "n_annotations": self.n_annotations, "p_observed": self.p_observed,
-                "p_expected": self.p_expected, "kappa": self.kappa}
-
-
-def hierarchical_kappa(hierarchy: Hierarchy,
-                       pairs: Iterable[Tuple[Annotation, Annotation]]) -> HierarchicalKappa:
-    """Hierarchical κ over items annotated twice (docs/method.md §9.4).
-
-    ``P(A)`` is the mean `pair_agreement` over the items, ``P(E)`` the
-    `chance_agreement` of all annotations pooled; with a flat hierarchy this is
-    Scott's π.
-
-    Parameters
-    ----------
-    hierarchy : Hierarchy
-    pairs : iterable of (annotation, annotation)
-        ``[(a, b), ...]``, one pair per item.
-
-    Returns
-    -------
-    HierarchicalKappa
-        ``kappa`` is ``nan`` with no items or when P(E) is 1.
-    """
-    result = HierarchicalKappa()
-    agreements: List[float] = []
-    for a, b in pairs:
-        agreements.append(hierarchy.pair_agreement(a, b))
-        _mass(hierarchy, (a, b), into=result.leaf_mass)
-    result.n_items = len(agreements)
-    result.n_annotations = 2 * len(agreements)
-    result.sum_agreement = math.fsum(agreements)
-    return result
-
-
-# ---------------------------------------------------------------- flat baselines
-def _pairs(pairs: Iterable[Tuple[Hashable, Hashable]]) -> List[Tuple[Hashable, Hashable]]:
-    return [(a, b) for a, b in pairs]
-
-
-def observed_agreement(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
-    """Share of items whose two labels are equal (a fraction; ``nan`` for no items)."""
-    items = _pairs(pairs)
-    if not items:
-        return math.nan
-    return sum(1 for a, b in items if a == b) / len(items)
-
-
-def cohens_kappa(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
-    """Cohen's kappa: chance from each annotator's own marginals.
-
-    ``P(E) = sum_k p1(k) * p2(k)``.
-
-    Parameters
-    ----------
-    pairs : iterable of (hashable, hashable)
-        First and second annotator's label per item.
-
-    Returns
-    -------
-    float
-        ``nan`` if undefined (no items, or P(E) = 1).
-
-    See Also
-    --------
-    scotts_pi, hierarchical_kappa
-    """
-    items = _pairs(pairs)
-    if not items:
-        return math.nan
-    n = len(items)
-    first = Counter(a for a, _ in items)
-    second = Counter(b for _, b in items)
-    p_e = math.fsum((first[k] / n) * (second[k] / n) for k in first if k in second)
-    return chance_corrected(observed_agreement(items), p_e)
-
-
-def scotts_pi(pairs: Iterable[Tuple[Hashable, Hashable]]) -> float:
-    """Scott's pi: chance from the pooled marginals.
-
-    ``P(E) = sum_k ((n1(k) + n2(k)) / 2n)^2``.
-
-    Returns
-    -------
-    float
-        ``nan`` if undefined.
-    """
-    items = _pairs(pairs)
-    if not items:
-        return math.nan
-    pooled = Counter(a for a, _ in items) + Counter(b for _, b in items)
-    total = 2 * len(items)
-    p_e = math.fsum((m / total) ** 2 for m in pooled.values())
-    return chance_corrected(observed_agreement(items), p_e)
 
 
 # ---------------------------------------------------------------- distances
