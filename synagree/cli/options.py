@@ -67,28 +67,28 @@ def whole_number(lo: int, hi: Optional[int] = None) -> Callable[[str], int]:
     return parse
 
 
-def open_fraction(text: str) -> float:
-    """An argparse type: a number strictly between 0 and 1 (a confidence level)."""
+def _fraction(text: str, inclusive: bool) -> float:
+    """``text`` as a number in [0, 1] (``inclusive``) or (0, 1); usage errors that say which."""
+    span, ends = (("from 0 to 1", "inclusive") if inclusive
+                  else ("between 0 and 1", "exclusive"))
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1, got {text!r}")
-    if not math.isfinite(value) or not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1 (exclusive), "
-                                         f"got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a number {span}, got {text!r}")
+    inside = 0.0 <= value <= 1.0 if inclusive else 0.0 < value < 1.0
+    if not math.isfinite(value) or not inside:
+        raise argparse.ArgumentTypeError(f"must be a number {span} ({ends}), got {text!r}")
     return value
+
+
+def open_fraction(text: str) -> float:
+    """An argparse type: a number strictly between 0 and 1 (a confidence level)."""
+    return _fraction(text, inclusive=False)
 
 
 def unit_interval(text: str) -> float:
     """An argparse type: a number from 0 to 1, both included (a credit or a weight)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text!r}")
-    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1 (inclusive), "
-                                         f"got {text!r}")
-    return value
+    return _fraction(text, inclusive=True)
 
 
 def argparse_type(parse: Callable[[str], T]) -> Callable[[str], T]:
