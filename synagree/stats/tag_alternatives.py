@@ -31,7 +31,7 @@ from synagree.trees.annotation_bdm import (
     closeness_against_gold,
     expected_closeness,
 )
-from synagree.trees.hierarchy import Hierarchy, _annotation_weights
+from synagree.trees.hierarchy import Hierarchy, _annotation_weights, label_distance_matrix
 from synagree.trees.tag_syntax import (
     ParsedAnnotation,
     TagSyntaxError,
@@ -297,19 +297,4 @@ def annotation_distance_matrix(h: Hierarchy, labels: Sequence[str],
     numpy.ndarray
         ``k x k``, symmetric, zero diagonal.
     """
-    k = len(labels)
-    out = np.zeros((k, k), dtype=np.float64)
-    real = [i for i, lab in enumerate(labels) if lab != ""]
-    empty = [i for i, lab in enumerate(labels) if lab == ""]
-    if empty:
-        out[np.ix_(empty, real)] = 1.0
-        out[np.ix_(real, empty)] = 1.0
-    if real:
-        dist = h.distribution_matrix([reader(labels[i]) for i in real])
-        sub = np.empty((len(real), len(real)), dtype=np.float64)
-        for row in range(len(real)):
-            sub[row] = 0.5 * np.abs(dist[row] - dist).sum(axis=1)
-        sub = np.clip(np.minimum(sub, sub.T), 0.0, 1.0)
-        np.fill_diagonal(sub, 0.0)
-        out[np.ix_(real, real)] = sub
-    return out
+    return label_distance_matrix(h, labels, reader)

@@ -791,11 +791,14 @@ def label_distance(hierarchy: Hierarchy, a: str, b: str) -> float:
     return hierarchy.label_distance(a, b)
 
 
-def label_distance_matrix(hierarchy: Hierarchy, labels: Sequence[str]) -> np.ndarray:
+def label_distance_matrix(hierarchy: Hierarchy, labels: Sequence[str],
+                          reader: Optional[Callable[[str], Annotation]] = None) -> np.ndarray:
     """``k x k`` float64 matrix of `label_distance` over ``labels``.
 
     ``""`` is allowed (the root / missing label).  Exactly symmetric with a
-    zero diagonal.
+    zero diagonal.  ``reader`` turns a value into its annotation first (a
+    value with alternatives or probabilities, docs/method.md §15.4: the
+    distance is then the total variation between leaf distributions).
     """
     k = len(labels)
     out = np.zeros((k, k), dtype=np.float64)
@@ -805,7 +808,8 @@ def label_distance_matrix(hierarchy: Hierarchy, labels: Sequence[str]) -> np.nda
         out[np.ix_(empty, real)] = 1.0
         out[np.ix_(real, empty)] = 1.0
     if real:
-        dist = hierarchy.distribution_matrix([labels[i] for i in real])
+        dist = hierarchy.distribution_matrix(
+            [reader(labels[i]) if reader is not None else labels[i] for i in real])
         sub = np.empty((len(real), len(real)), dtype=np.float64)
         for row in range(len(real)):
             sub[row] = 0.5 * np.abs(dist[row] - dist).sum(axis=1)
