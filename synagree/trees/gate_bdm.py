@@ -77,10 +77,9 @@ from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, 
 
 import numpy as np
 
-from synagree.base.problems import ProblemLog
 from synagree.base.progress import Progress, wanted
-from synagree.io.sources import Source, as_input, input_name
-from synagree.trees.hierarchy import Hierarchy, read_hierarchy_assertions
+from synagree.io.sources import Source
+from synagree.trees.hierarchy import Hierarchy, hierarchy_lines
 
 __all__ = ["ConceptGraph", "BDMScore", "GateBDM", "java_float_str", "gate_bdm_from_parameters",
            "GATE_HEADER"]
@@ -248,10 +247,7 @@ class ConceptGraph:
             ``bdm-concept-name`` (a name containing ``", "``, which GATE's
             score file cannot hold).
         """
-        source = as_input(path, "<hierarchy>")
-        name = input_name(source)
-        log = ProblemLog()
-        assertions = read_hierarchy_assertions(source, log)
+        name, log, assertions = hierarchy_lines(path)
         parents: Dict[str, List[str]] = {}
         where: Dict[str, int] = {}
         for number, child, parent in assertions:

@@ -320,10 +320,7 @@ class Hierarchy:
             ``hierarchy-two-parents``, ``hierarchy-cycle``, ``hierarchy-empty``,
             ``hierarchy-unreadable``.
         """
-        source = as_input(path, "<hierarchy>")
-        name = input_name(source)
-        log = ProblemLog()
-        assertions = read_hierarchy_assertions(source, log)
+        name, log, assertions = hierarchy_lines(path)
         parents: Dict[str, Optional[str]] = {}
         where: Dict[str, int] = {}
         for number, child, parent in assertions:
@@ -559,6 +556,15 @@ def _find_cycle(parents: Mapping[str, Optional[str]]) -> List[str]:
 
 def _show(parent: Optional[str]) -> str:
     return "the top (no parent)" if parent is None else repr(parent)
+
+
+def hierarchy_lines(path: Source) -> Tuple[str, ProblemLog, List[Tuple[int, str, Optional[str]]]]:
+    """A hierarchy file's name for messages, a log holding its line problems
+    (for the caller to add its own and raise), and its assertions
+    (`read_hierarchy_assertions`)."""
+    source = as_input(path, "<hierarchy>")
+    log = ProblemLog()
+    return input_name(source), log, read_hierarchy_assertions(source, log)
 
 
 def read_hierarchy_assertions(path: Source, log: Optional[ProblemLog] = None
