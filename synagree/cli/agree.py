@@ -107,7 +107,6 @@ def add_worst_args(parser: argparse.ArgumentParser) -> None:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of ``synagree agree``."""
-    p.description = "Agreement between annotators of the same sentences."
     options.add_input(p)
     add_hierarchy_args(p)  # --hierarchy, --label-distance, --plain-as-leaf, --label-credit
     add_worst_args(p)  # --worst K, --variant, --worst-by

@@ -54,10 +54,6 @@ def parse_layers(spec: Optional[str], allow_empty: bool = False) -> List[str]:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Categorical agreement on token layers (labels, heads, UPOS, XPOS, "
-                    "FEATS): observed agreement, Cohen's kappa, Scott's pi, Fleiss' kappa "
-                    "and Davies & Fleiss kappa (more than two annotators), Krippendorff's "
-                    "alpha (nominal), specific agreement.")
     options.add_input(p)
     p.add_argument("--layers", default=None, help=options.layers_help(LAYERS, DEFAULT_LAYERS))
     p.add_argument("--specific", metavar="LAYER", choices=LAYERS,

@@ -86,13 +86,6 @@ def _run_dependency(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Score one or more system CoNLL-U files against a gold file: the CoNLL "
-                    "2018 shared-task metrics (any tokenisation and sentence split), "
-                    "LAS_full, hierarchical LAS, Krippendorff's alpha over tree edit "
-                    "distance between gold and each system, breakdowns and significance "
-                    "tests between systems.  Bracketed (Penn-style) files, one tree a line: "
-                    "PARSEVAL exactly as EVALB computes it (--params), with alpha, "
-                    "breakdowns, significance and --baseline on request.")
     p.add_argument("gold", help="gold CoNLL-U file, or bracketed trees one a line")
     p.add_argument("systems", nargs="+", metavar="SYSTEM",
                    help="system file(s), in the gold file's format")

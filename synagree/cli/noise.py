@@ -60,11 +60,6 @@ def run(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Perturb a sample of a treebank (relabel / reattach, docs/method.md §8) "
-                     "and measure agreement between original and perturbed copies. Results "
-                     "go to OUT/ (runs.jsonl, runs.csv, results.json, summary.csv, "
-                     "summary.md); rerunning the same command resumes an interrupted "
-                     "experiment.")
     p.add_argument("source", nargs="+", help="treebank file(s), CoNLL-U/CoNLL-X or bracketed; "
                                              "several files are pooled")
     options.add_out_dir(p)

@@ -46,10 +46,6 @@ def figure_path(text: str) -> str:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of ``synagree plan``."""
-    p.description = ("How many sentences must be double-annotated: the units needed for a "
-                     "confidence interval of alpha (each variant) of a given width, from a "
-                     "pilot sample, by resampling the pilot's sentences at increasing sample "
-                     "sizes (docs/method.md §30).")
     options.add_input(p)
     p.add_argument("--width", type=width_value, required=True, metavar="W",
                    help="target width (high - low) of the interval of alpha, e.g. 0.1")

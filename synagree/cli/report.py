@@ -90,10 +90,6 @@ def run(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Annotation QA report: alpha and LAS with bootstrap CIs, annotator pair "
-                    "matrices, leave-one-out alpha, token-layer kappa/pi/alpha with specific "
-                    "agreement and confusion, noise curves, and the worst sentences drawn as "
-                    "dependency arcs or phrase-structure trees with the differences highlighted.")
     options.add_input(p)
     options.add_output(p, OUTPUTS, "html")
     p.add_argument("--noise", metavar="RESULTS",

@@ -27,11 +27,6 @@ def run(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Compare annotations as labelled spans the way GATE's Annotation Diff "
-                     "does: strict (same span and label), lenient (overlapping spans count) "
-                     "and average precision, recall and F1, per pair of files (the first "
-                     "as key) and per label; constituents of bracketed trees, or CoNLL-U "
-                     "words labelled by one column. With --bdm, GATE's BDM-based P/R/F1.")
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="two or more files, all bracketed trees or all CoNLL-U; the first of "
                         "each pair is the key (gold)")

@@ -59,10 +59,6 @@ def _tiers_options(args: argparse.Namespace) -> dict:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Compare one CoNLL-U column of a system file with a gold file word by "
-                    "word (same tokenisation): exact accuracy, Melamed & Resnik hierarchical "
-                    "credit, Cohen's kappa, Scott's pi, hierarchical kappa, per-tag "
-                    "breakdown.")
     p.add_argument("gold", help="gold CoNLL-U file")
     p.add_argument("system", help="system CoNLL-U file (same sentences and words)")
     p.add_argument("--column", default="deprel", choices=list(COLUMNS),
