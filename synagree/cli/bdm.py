@@ -30,4 +30,4 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="the ontology's name in the header line (default: the file name "
                         "without its suffix)")
     options.add_output(p, BDM_OUTPUTS, "gate")
-    options.add_quiet(p)
+    options.add_options(p, "--quiet")

@@ -53,13 +53,12 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-units", type=options.whole_number(FIRST_SIZE, 10**9),
                    default=DEFAULT_MAX_UNITS, metavar="N",
                    help=f"the largest sample size tried (default {DEFAULT_MAX_UNITS:,})")
-    options.add_metric(p)
+    options.add_options(p, "--metric")
     p.add_argument("--figure", type=figure_path, metavar="FILE",
                    help="also draw the resampling curve (.svg, .png or .pdf; needs "
                         "matplotlib: pip install 'synagree[plot]')")
     options.add_output(p, FORMATS, "table")
-    options.add_memory(p)
-    options.add_quiet(p)
+    options.add_options(p, "--max-memory", "--quiet")
 
 
 def run(args: argparse.Namespace) -> int:

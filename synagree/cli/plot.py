@@ -41,4 +41,4 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--band", default="minmax", choices=["minmax", "sd"],
                    help="shaded band: min–max over runs (default) or mean ± 1 sd")
     add_plot_args(p)
-    options.add_quiet(p)
+    options.add_options(p, "--quiet")

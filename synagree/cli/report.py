@@ -115,11 +115,9 @@ def register(p: argparse.ArgumentParser) -> None:
                         "human band)")
     g.add_argument("--reference", nargs="+", metavar="NAME",
                    help="with --system: the human(s) to score against (default: each in turn)")
-    options.add_preannotation(p)  # as agree's (docs/method.md §29)
+    options.add_options(p, "--preannotation")  # as agree's (docs/method.md §29)
     g.add_argument("--plan", type=plan_width, metavar="WIDTH",
                    help="also the sentences needed for an interval of alpha no wider than "
                         "WIDTH at --ci-level, from this round as the pilot")
     question_options.add_question_args(p)  # --bias, --by, --where
-    options.add_dask(p)
-    options.add_memory(p)
-    options.add_quiet(p)
+    options.add_options(p, "--dask", "--max-memory", "--quiet")

@@ -6,7 +6,6 @@ import argparse
 from synagree.base.problems import print_problems
 from synagree.cli import options
 from synagree.cli.options import output_format
-from synagree.cli.tag_options import add_bdm
 from synagree.evaluation.spans import CONLLU_LAYERS, PHRASE_LAYERS, span_agreement
 from synagree.io.files import emit
 from synagree.render.spans import SPAN_OUTPUTS, render_spans
@@ -37,12 +36,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--labels", choices=list(LABEL_MODES), default="type",
                    help="each label its own annotation type (default, GATE's IAA per "
                         "label summed), the label as a feature of one type, or spans only")
-    options.add_hierarchy(p, plain_as_leaf=False)
-    add_bdm(p)
-    options.add_format(p)
-    options.add_phrase_style(p)
-    options.add_names(p)
-    options.add_allow_missing(p)
-    options.add_text_check(p)
+    options.add_options(p, "--hierarchy", "--bdm", "--format", "--phrase-style", "--names",
+                           "--allow-missing", "--no-text-check")
     options.add_output(p, SPAN_OUTPUTS, "table")
-    options.add_quiet(p)
+    options.add_options(p, "--quiet")
