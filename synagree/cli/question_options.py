@@ -1,7 +1,8 @@
 """``--bias``, ``--by`` and ``--where``: the options of the questions after agreement.
 
 Shared by ``synagree agree`` and ``synagree report`` (``categorical`` takes
-``--bias`` only); docs/method.md §25–27, docs/qa-questions.md.
+``--bias`` only, declared in `synagree.cli.options.OPTIONS`); docs/method.md
+§25–27, docs/qa-questions.md.
 """
 from __future__ import annotations
 
