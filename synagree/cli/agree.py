@@ -44,14 +44,27 @@ def sample_dirs() -> list:
     return sorted(str(p) for p in SAMPLE.iterdir() if p.is_dir())
 
 
+#: the switches only ``agree`` takes: alpha over other views of the trees (one more
+#: TED pass each), declared as the shared ones are (`synagree.cli.options.OPTIONS`)
+SWITCHES = {
+    "--unlabelled": options.flag("also report alpha over unlabelled trees (structure only: "
+                                 "alpha_*_unlabelled, one more TED pass) and label agreement "
+                                 "on the words whose heads agree (la_given_head)"),
+    "--label-direction": options.flag("also report alpha over trees whose labels carry the "
+                                      "head direction (< head to the left, > to the right): "
+                                      "alpha_*_direction, which tells apart analyses that "
+                                      "plain trees without words confuse (dependency only)"),
+}
+
+
 def add_hierarchy_args(parser: argparse.ArgumentParser) -> None:
     """``--hierarchy``, ``--label-distance``, ``--plain-as-leaf``, ``--label-credit``."""
     g = parser.add_argument_group("hierarchical labels (Melamed & Resnik credit)")
-    options.add_hierarchy(g, plain_as_leaf=False)
+    options.add_options(g, "--hierarchy")
     g.add_argument("--label-distance", choices=LABEL_DISTANCES, default="exact",
                    help="hierarchy: also report alpha with hierarchy-aware TED rename costs "
                         "(alpha_*_hier); needs --hierarchy (default: exact)")
-    options.add_plain_as_leaf(g)
+    options.add_options(g, "--plain-as-leaf")
     g.add_argument("--label-credit", choices=MODES, default=AGREE_MODE,
                    help="credit for two annotators' labels: mutual (mean of both directions, "
                         "default), agreement (sum_l P(l|a)P(l|b)), credit (first annotator as "
@@ -107,26 +120,22 @@ def add_worst_args(parser: argparse.ArgumentParser) -> None:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of ``synagree agree``."""
-    p.description = "Agreement between annotators of the same sentences."
     options.add_input(p)
     add_hierarchy_args(p)  # --hierarchy, --label-distance, --plain-as-leaf, --label-credit
     add_worst_args(p)  # --worst K, --variant, --worst-by
-    add_unlabelled_args(p)  # --unlabelled
-    add_caveat_args(p)  # --label-direction
-    options.add_metric(p)  # --metric
+    options.add_options(p, "--unlabelled", "--label-direction", table=SWITCHES)
+    options.add_options(p, "--metric")
     options.add_output(p, FORMATS, "table")
     options.add_bootstrap(p)
     options.add_sampling(p)
-    options.add_dask(p)
-    options.add_memory(p)
-    options.add_quiet(p)
+    options.add_options(p, "--dask", "--max-memory", "--quiet")
     p.add_argument("--max-warnings", type=options.whole_number(0), default=30, metavar="N",
                    help="list at most N warnings on stderr (default 30)")
     add_tag_syntax_args(p)  # with --hierarchy (docs/method.md §15)
     add_breakdown_args(p)  # --breakdown, --length-bins
     question_options.add_question_args(p)  # --bias, --by, --where
     baseline.add_baseline_args(p, "agree")  # --baseline, --baseline-top
-    options.add_preannotation(p)  # --preannotation (docs/method.md §29)
+    options.add_options(p, "--preannotation")  # docs/method.md §29
 
 
 def run(args: argparse.Namespace) -> int:
@@ -180,27 +189,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_caveat_args(parser: argparse.ArgumentParser) -> None:
-    """``--label-direction`` for ``synagree agree``."""
-    parser.add_argument("--label-direction", action="store_true",
-                        help="also report alpha over trees whose labels carry the head "
-                             "direction (< head to the left, > to the right): "
-                             "alpha_*_direction, which tells apart analyses that plain "
-                             "trees without words confuse (dependency only)")
-
-
-def add_unlabelled_args(parser: argparse.ArgumentParser) -> None:
-    """``--unlabelled`` for ``synagree agree``."""
-    parser.add_argument("--unlabelled", action="store_true",
-                        help="also report alpha over unlabelled trees (structure only: "
-                             "alpha_*_unlabelled, one more TED pass) and label agreement on "
-                             "the words whose heads agree (la_given_head)")
-
-
 def add_breakdown_args(parser: argparse.ArgumentParser) -> None:
     """``--breakdown`` and ``--length-bins`` for ``synagree agree``."""
-    parser.add_argument("--breakdown", action="store_true",
-                        help=options.BREAKDOWN_HELP)
+    options.add_options(parser, "--breakdown")
     parser.add_argument("--length-bins", type=options.increasing_whole_numbers, default=None,
                         metavar="N,N,...",
                         help="with --breakdown: upper ends of the sentence-length bins "

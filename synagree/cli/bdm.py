@@ -23,11 +23,6 @@ def run(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Write GATE's BDM score file for a concept hierarchy: one line per "
-                     "unordered pair of concepts (self pairs included) with the balanced "
-                     "distance metric and its parameters (msca, cp, dpk, dpr, n0, n1, n2, "
-                     "bran), computed as GATE's Ontology_BDM_Computation plugin computes "
-                     "them. GATE's IAA plugin reads the file.")
     p.add_argument("hierarchy", metavar="HIERARCHY",
                    help="hierarchy file (outline or child<TAB>parent lines; a concept may "
                         "have several parents)")
@@ -35,4 +30,4 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="the ontology's name in the header line (default: the file name "
                         "without its suffix)")
     options.add_output(p, BDM_OUTPUTS, "gate")
-    options.add_quiet(p)
+    options.add_options(p, "--quiet")

@@ -7,7 +7,7 @@ from typing import List, Optional
 from synagree.agreement.agree import load_corpus
 from synagree.agreement.token_layers import check_specific, token_layer_agreement
 from synagree.base.problems import InputError, print_problems
-from synagree.cli import options, question_options
+from synagree.cli import options
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.io.files import emit
 from synagree.render.token_layers import render_token_layers
@@ -54,10 +54,6 @@ def parse_layers(spec: Optional[str], allow_empty: bool = False) -> List[str]:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Categorical agreement on token layers (labels, heads, UPOS, XPOS, "
-                    "FEATS): observed agreement, Cohen's kappa, Scott's pi, Fleiss' kappa "
-                    "and Davies & Fleiss kappa (more than two annotators), Krippendorff's "
-                    "alpha (nominal), specific agreement.")
     options.add_input(p)
     p.add_argument("--layers", default=None, help=options.layers_help(LAYERS, DEFAULT_LAYERS))
     p.add_argument("--specific", metavar="LAYER", choices=LAYERS,
@@ -66,9 +62,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--confusion", action="store_true",
                    help="JSON: include the contingency tables (sparse [row, col, count])")
     options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
-    options.add_memory(p)
-    options.add_quiet(p)
-    p.add_argument("--per-feature", action="store_true", help=options.PER_FEATURE_HELP)
+    options.add_options(p, "--max-memory", "--quiet", "--per-feature")
     p.add_argument("--feature-items", choices=list(FEATURE_ITEMS), default=None,
                    help="items of a feature: all words, '_' where it is absent (default), "
                         "or only words where some annotator gives it (present)")
@@ -77,4 +71,4 @@ def register(p: argparse.ArgumentParser) -> None:
                         "of incoming edges of each word, and pairwise ELAS/EULAS F1")
     p.add_argument("--set-distance", choices=("masi", "jaccard"), default=None,
                    help="set distance of the --enhanced alpha (default masi)")
-    question_options.add_bias_arg(p)
+    options.add_options(p, "--bias")

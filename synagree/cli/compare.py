@@ -86,13 +86,6 @@ def _run_dependency(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Score one or more system CoNLL-U files against a gold file: the CoNLL "
-                    "2018 shared-task metrics (any tokenisation and sentence split), "
-                    "LAS_full, hierarchical LAS, Krippendorff's alpha over tree edit "
-                    "distance between gold and each system, breakdowns and significance "
-                    "tests between systems.  Bracketed (Penn-style) files, one tree a line: "
-                    "PARSEVAL exactly as EVALB computes it (--params), with alpha, "
-                    "breakdowns, significance and --baseline on request.")
     p.add_argument("gold", help="gold CoNLL-U file, or bracketed trees one a line")
     p.add_argument("systems", nargs="+", metavar="SYSTEM",
                    help="system file(s), in the gold file's format")
@@ -100,9 +93,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="one system: the official scorer's -v table (plus LAS_full, "
                         "LAS_hier and alpha)")
     options.add_output(p, OUTPUTS, "table")
-    options.add_names(p)
-    options.add_hierarchy(p, plain_as_leaf=False)
-    p.add_argument("--breakdown", action="store_true", help=options.BREAKDOWN_HELP)
+    options.add_options(p, "--names", "--hierarchy", "--breakdown")
     p.add_argument("--full-labels", action="store_true",
                    help="breakdown and confusions by full DEPREL (with subtypes)")
     p.add_argument("--top", type=options.whole_number(1), default=10, metavar="N",
@@ -123,10 +114,8 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="bracketed input: add alpha between gold and each system (over the "
                         "trees PARSEVAL compares)")
     options.add_sampling(p)
-    options.add_dask(p)
-    options.add_memory(p)
-    options.add_quiet(p)
+    options.add_options(p, "--dask", "--max-memory", "--quiet")
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (method §15)
-    p.add_argument("--prf", action="store_true", help=options.PRF_HELP)
+    options.add_options(p, "--prf")
     baseline.add_baseline_args(p, "compare")  # --baseline, --baseline-top
     humans_options.add_humans_args(p)  # --humans (docs/method.md §28)

@@ -32,9 +32,7 @@ def add_humans_args(p: argparse.ArgumentParser) -> None:
                         "agree reads them (--match, --allow-missing, --no-text-check); "
                         "--names then names GOLD, SYSTEM and the humans, in that order")
     # the reading options of agree, as agree has them (with --humans only)
-    options.add_match(p)
-    options.add_allow_missing(p)
-    options.add_text_check(p)
+    options.add_options(p, "--match", "--allow-missing", "--no-text-check")
 
 
 def check_without_humans(args: argparse.Namespace) -> None:

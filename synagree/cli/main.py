@@ -19,14 +19,16 @@ from synagree._version import __version__
 from synagree.base import jit, memory
 from synagree.base.problems import InputError, print_problems
 from synagree.base.progress import show_by_default
+from synagree.cli.descriptions import DESCRIPTIONS
 from synagree.cli.options import check_output_path
 from synagree.io.files import OutputError
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 3
 
-# command -> (module under synagree.cli, one-line help).  Each module defines
-# ``register(parser)`` (its options) and ``run(args) -> exit status``.  Only
+# command -> (module under synagree.cli, one-line help); the long description of
+# each is in synagree.cli.descriptions.  Each module defines ``register(parser)``
+# (its options, nothing else) and ``run(args) -> exit status``.  Only
 # the command being run is imported, so ``synagree --help`` stays fast.
 COMMANDS: Dict[str, Tuple[str, str]] = {
     "agree": ("agree", "alpha (plain/diff/norm) and LAS/UAS/LA between annotators"),
@@ -81,8 +83,7 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     ap.add_argument("--version", action=_Version)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text[:1].upper()
-                           + help_text[1:] + ".")
+        p = sub.add_parser(name, help=help_text, description=DESCRIPTIONS[name])
         if name == command:
             mod = importlib.import_module(f"synagree.cli.{module}")
             mod.register(p)

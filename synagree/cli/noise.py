@@ -60,11 +60,6 @@ def run(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Perturb a sample of a treebank (relabel / reattach, docs/method.md §8) "
-                     "and measure agreement between original and perturbed copies. Results "
-                     "go to OUT/ (runs.jsonl, runs.csv, results.json, summary.csv, "
-                     "summary.md); rerunning the same command resumes an interrupted "
-                     "experiment.")
     p.add_argument("source", nargs="+", help="treebank file(s), CoNLL-U/CoNLL-X or bracketed; "
                                              "several files are pooled")
     options.add_out_dir(p)
@@ -79,9 +74,7 @@ def register(p: argparse.ArgumentParser) -> None:
                         f"points)")
     p.add_argument("--runs", type=options.whole_number(1, 10_000), default=10, metavar="R",
                    help="runs per point (default 10)")
-    options.add_seed(p)
-    options.add_format(p)
-    options.add_phrase_style(p)
+    options.add_options(p, "--seed", "--format", "--phrase-style")
     p.add_argument("--cycles", default="skip", choices=["skip", "repair", "error"],
                    help="source sentences with head cycles: leave out (default), repair "
                         "(lowest word of the cycle to the root) or refuse")
@@ -97,11 +90,9 @@ def register(p: argparse.ArgumentParser) -> None:
                         "over the tokens the word does not dominate; reject: uniform over all "
                         "tokens, keeping the old head when that would make a cycle (matches "
                         "the published reattach-only LAS)")
-    options.add_hierarchy(p, plain_as_leaf=False)
+    options.add_options(p, "--hierarchy")
     p.add_argument("--plot", action="store_true", help="also write the figures (PNG, SVG, PDF)")
     add_plot_args(p)
     p.add_argument("--overwrite", action="store_true",
                    help="discard results already in OUT instead of resuming")
-    options.add_dask(p)
-    options.add_memory(p)
-    options.add_quiet(p)
+    options.add_options(p, "--dask", "--max-memory", "--quiet")

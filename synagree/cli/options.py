@@ -20,6 +20,9 @@ One concept has one name, one default and one validation everywhere:
                        ``tcp://HOST:PORT``)
 =====================  ===========================================================
 
+An option that is a name and argparse settings only is declared once, as data,
+in `OPTIONS`, and a command adds it by name (``add_options(p, "--quiet")``); the
+option groups (``add_input``, ``add_output``, ``add_bootstrap`` ...) add the rest.
 Values are checked by argparse ``type=`` functions, so a bad value ends with
 one line naming the option and its allowed range, exit status 2, before any
 work starts.  Earlier spellings (``--confidence``, ``-B/--replicates``,
@@ -31,7 +34,18 @@ import argparse
 import math
 import os
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypedDict, TypeVar
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    TypedDict,
+    TypeVar,
+)
 
 from synagree.base.addresses import check_address
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
@@ -109,81 +123,120 @@ memory_size = argparse_type(parse_size)
 
 
 # --------------------------------------------------------------------------
-# Option groups
+# The shared options, declared once
 # --------------------------------------------------------------------------
 
-def add_input(p: argparse.ArgumentParser) -> None:
-    """Annotation files or ``--dirs``, and how they are read and matched."""
-    p.add_argument("files", nargs="*", help="one annotation file per annotator")
-    p.add_argument("--dirs", nargs="+", metavar="DIR",
-                   help="one directory per annotator; files matched by name")
-    add_format(p)
-    add_phrase_style(p)
-    p.add_argument("--strict", action="store_true",
-                   help="treat warnings (head cycles, missing labels) as errors")
-    add_allow_missing(p)
-    add_names(p)
-    add_match(p)
-    add_text_check(p)
+#: an argparse type: a Dask scheduler address (`synagree.base.addresses.check_address`)
+dask_address = argparse_type(check_address)
+
+#: a parser or an argument group: both take options
+Options = argparse._ActionsContainer
 
 
-def add_format(p: argparse.ArgumentParser) -> None:
-    """``--format``: the input format, or ``auto``."""
-    p.add_argument("--format", dest="fmt", default="auto",
-                   choices=["auto", "conllu", "phrase"],
-                   help="input format (default: guessed from extension/content)")
+def flag(help: str) -> Dict[str, Any]:
+    """The argparse settings of an on/off switch (off unless given)."""
+    return {"action": "store_true", "help": help}
 
 
-def add_allow_missing(p: argparse.ArgumentParser) -> None:
-    """``--allow-missing``: absent sentences or files are missing annotations."""
-    p.add_argument("--allow-missing", action="store_true",
-                   help="sentences (matched by # sent_id) or, with --dirs, files absent for "
-                        "some annotators are missing annotations instead of an error")
+#: the shared options that are a name and argparse settings only, by their long
+#: spelling (a short one in `SHORT`); `add_options` adds them by name, so each has
+#: one default, one validation and one help text in every command that takes it
+OPTIONS: Dict[str, Dict[str, Any]] = {
+    # reading and matching the input
+    "--format": {"dest": "fmt", "default": "auto", "choices": ["auto", "conllu", "phrase"],
+                 "help": "input format (default: guessed from extension/content)"},
+    "--phrase-style": {"default": "auto", "choices": ["auto", "delex", "penn"],
+                       "help": "bracketed trees: leaves are categories (delex) or words "
+                               "(penn); auto decides once for all files and says how"},
+    "--strict": flag("treat warnings (head cycles, missing labels) as errors"),
+    "--allow-missing": flag("sentences (matched by # sent_id) or, with --dirs, files absent "
+                             "for some annotators are missing annotations instead of an "
+                             "error"),
+    "--names": {"nargs": "+", "metavar": "NAME",
+                "help": "one name per compared file, in order (compare: per system file; "
+                        "default: the file names)"},
+    "--match": {"default": "auto", "choices": ["auto", "sent_id", "position", "text"],
+                "help": "match sentences by # sent_id, by position (the texts aligned: "
+                        "sentences split differently are joined into one unit), or by text "
+                        "(the same words, whatever the order or ids; sentences only some "
+                        "annotators have are missing annotations); auto (default): sent_id "
+                        "when every sentence has one, else position"},
+    "--no-text-check": flag("do not check that paired sentences are the same text: pair "
+                             "them (by # sent_id, else by position) whatever their words; "
+                             "without it, texts are compared without whitespace, local edits "
+                             "are accepted and reported, and other differences are errors "
+                             "(docs/method.md §1.5)"),
+    "--preannotation": {"metavar": "FILE",
+                        "help": "the parser output the annotators corrected (a directory "
+                                "with --dirs): per annotator the share of arcs kept and "
+                                "changed, agreement on each, and alpha and LAS with and "
+                                "without the arcs every annotator kept (docs/method.md §29)"},
+    # tag hierarchies: partial credit and closeness (docs/method.md §15, §23)
+    "--hierarchy": {"metavar": "ud|msd|flat|FILE", "default": None,
+                    "help": "tag hierarchy: ud (a:b IS-A a), msd (positional tags), flat, or "
+                            "a hierarchy file (docs/hierarchy.md); it gives the partial label "
+                            "credit of the *_hier scores and the closeness of --bdm and "
+                            "--wu-palmer (default: none; tags: ud for deprel, flat "
+                            "otherwise)"},
+    "--plain-as-leaf": flag("with --hierarchy ud: a plain relation (nsubj) is its own leaf "
+                             "beside its subtypes instead of an under-specified parent"),
+    "--bdm": flag("also report GATE's balanced distance metric (BDM) between the tags, "
+                   "computed as GATE's BDM plugin does with the hierarchy's top-level tags "
+                   "as top classes (docs/method.md §23); tags whose common ancestor is a "
+                   "top-level tag get 0 (spans: GATE's BDM-based P/R/F1)"),
+    "--wu-palmer": flag("also report the Wu-Palmer closeness 2 depth(common ancestor) / "
+                         "(depth(a) + depth(b)), depth counted in tags (what --bdm computed "
+                         "before it followed GATE)"),
+    # what is computed
+    "--metric": {"default": "all", "choices": ["all", *VARIANT_CHOICES],
+                 "help": "which alpha variant(s) to compute (default: all)"},
+    "--exact": flag("always compute D_e exactly, however large the corpus"),
+    "--breakdown": flag("also break the scores down per relation, per UPOS, per dependency "
+                         "length and direction and per sentence length, with the relation "
+                         "confusions (docs/method.md §11.4, §21)"),
+    "--prf": flag("add micro and macro P/R/F1 over labels, strict (labels as written) and "
+                   "lenient (top-level ancestors in the hierarchy); compare adds head-based "
+                   "variants (docs/method.md §17)"),
+    "--per-feature": flag("also score each feature of FEATS on its own, every feature seen, "
+                           "most frequent first (tags: with --column feats; categorical: "
+                           "layers feats:NAME give single features)"),
+    "--bias": flag("also test each annotator pair for a systematic preference on the labels "
+                    "(agree, report: DEPREL; categorical: every layer it computes): "
+                    "Stuart-Maxwell marginal homogeneity, and per label McNemar's exact test "
+                    "(Holm-adjusted) with who uses the label more"),
+    # how it runs
+    "--seed": {"type": whole_number(0, 2**32 - 1), "default": 0, "metavar": "S",
+               "help": "random seed (default 0)"},
+    "--dask": {"metavar": "ADDR", "type": dask_address,
+               "help": "run the long passes on Dask (the tree-edit-distance passes of alpha "
+                       "and of every option; noise: the runs, one task each): 'local' (a "
+                       "cluster on this machine) or tcp://scheduler:8786 (also tls://, "
+                       "ws://, wss://, ucx://); the numbers are those of a local run (pip "
+                       "install 'synagree[dask]')"},
+    "--max-memory": {"type": memory_size, "default": DEFAULT_MAX_MEMORY, "metavar": "SIZE",
+                     "help": "refuse work planned to need more memory than this, before it "
+                             "starts (default 4G; e.g. 500M, 16G)"},
+    "--quiet": flag("no progress, notes or warnings on stderr"),
+}
+#: the short spellings of `OPTIONS`, shown first in the help
+SHORT = {"--quiet": "-q"}
 
 
-def add_names(p: argparse.ArgumentParser) -> None:
-    """``--names``: a name per compared file."""
-    p.add_argument("--names", nargs="+", metavar="NAME",
-                   help="one name per compared file, in order (compare: per system file; "
-                        "default: the file names)")
+def add_options(p: Options, *names: str,
+                table: Mapping[str, Mapping[str, Any]] = OPTIONS) -> None:
+    """Add the options ``names`` (long spellings, keys of ``table``), in order.
+
+    ``table`` is the shared vocabulary `OPTIONS` unless a command passes its own
+    (the options only it takes, declared the same way)."""
+    for name in names:
+        p.add_argument(*(SHORT[name], name) if name in SHORT else (name,), **table[name])
 
 
-def add_hierarchy(p: "argparse.ArgumentParser | argparse._ArgumentGroup",
-                  plain_as_leaf: bool = True) -> None:
-    """``--hierarchy`` (and ``--plain-as-leaf``): the tag hierarchy of partial credit."""
-    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
-                   help="tag hierarchy: ud (a:b IS-A a), msd (positional tags), flat, or a "
-                        "hierarchy file (docs/hierarchy.md); it gives the partial label "
-                        "credit of the *_hier scores and the closeness of --bdm and "
-                        "--wu-palmer (default: none; tags: ud for deprel, flat otherwise)")
-    if plain_as_leaf:
-        add_plain_as_leaf(p)
-
-
-def add_plain_as_leaf(p: "argparse.ArgumentParser | argparse._ArgumentGroup") -> None:
-    """``--plain-as-leaf``: how a plain UD relation sits among its subtypes."""
-    p.add_argument("--plain-as-leaf", action="store_true",
-                   help="with --hierarchy ud: a plain relation (nsubj) is its own leaf "
-                        "beside its subtypes instead of an under-specified parent")
-
-
-#: ``--breakdown`` of agree and compare
-BREAKDOWN_HELP = ("also break the scores down per relation, per UPOS, per dependency length "
-                  "and direction and per sentence length, with the relation confusions "
-                  "(docs/method.md §11.4, §21)")
 #: ``--worst`` of agree and report (the one option whose default differs: report
 #: always lists the worst sentences, agree on request)
 WORST_HELP = ("list the K sentences contributing most to disagreement (share of D_o, TED, "
               "annotators, differing words) and every joined or edited unit (default: agree "
               "0, report 20)")
-#: ``--prf`` of compare and tags
-PRF_HELP = ("add micro and macro P/R/F1 over labels, strict (labels as written) and "
-            "lenient (top-level ancestors in the hierarchy); compare adds head-based "
-            "variants (docs/method.md §17)")
-#: ``--per-feature`` of categorical and tags
-PER_FEATURE_HELP = ("also score each feature of FEATS on its own, every feature seen, most "
-                    "frequent first (tags: with --column feats; categorical: layers "
-                    "feats:NAME give single features)")
 
 
 def layers_help(layers: Sequence[str], default: Sequence[str]) -> str:
@@ -194,30 +247,17 @@ def layers_help(layers: Sequence[str], default: Sequence[str]) -> str:
             f"is always kept)")
 
 
-def add_match(p: argparse.ArgumentParser) -> None:
-    """``--match``: how sentences of the annotators are matched into units."""
-    p.add_argument("--match", default="auto", choices=["auto", "sent_id", "position", "text"],
-                   help="match sentences by # sent_id, by position (the texts aligned: "
-                        "sentences split differently are joined into one unit), or by text "
-                        "(the same words, whatever the order or ids; sentences only some "
-                        "annotators have are missing annotations); auto (default): sent_id "
-                        "when every sentence has one, else position")
+# --------------------------------------------------------------------------
+# Option groups
+# --------------------------------------------------------------------------
 
-
-def add_text_check(p: argparse.ArgumentParser) -> None:
-    """``--no-text-check``: pair annotations of differing texts anyway."""
-    p.add_argument("--no-text-check", action="store_true",
-                   help="do not check that paired sentences are the same text: pair them (by "
-                        "# sent_id, else by position) whatever their words; without it, "
-                        "texts are compared without whitespace, local edits are accepted and "
-                        "reported, and other differences are errors (docs/method.md §1.5)")
-
-
-def add_phrase_style(p: argparse.ArgumentParser) -> None:
-    """``--phrase-style``: how bare strings of bracketed trees are read."""
-    p.add_argument("--phrase-style", default="auto", choices=["auto", "delex", "penn"],
-                   help="bracketed trees: leaves are categories (delex) or words (penn); "
-                        "auto decides once for all files and says how")
+def add_input(p: argparse.ArgumentParser) -> None:
+    """Annotation files or ``--dirs``, and how they are read and matched."""
+    p.add_argument("files", nargs="*", help="one annotation file per annotator")
+    p.add_argument("--dirs", nargs="+", metavar="DIR",
+                   help="one directory per annotator; files matched by name")
+    add_options(p, "--format", "--phrase-style", "--strict", "--allow-missing", "--names",
+                "--match", "--no-text-check")
 
 
 def add_output(p: argparse.ArgumentParser, formats: Sequence[str], default: str) -> None:
@@ -237,28 +277,16 @@ def add_out_dir(p: argparse.ArgumentParser, required: bool = True) -> None:
     p.set_defaults(out_is_dir=True)
 
 
-def add_quiet(p: argparse.ArgumentParser) -> None:
-    """``-q/--quiet``: no progress, notes or warnings on stderr."""
-    p.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress, notes or warnings on stderr")
-
-
 def add_bootstrap(p: argparse.ArgumentParser) -> None:
     """``--bootstrap``, ``--seed``, ``--ci-level`` (and the hidden old spellings)."""
     p.add_argument("--bootstrap", type=whole_number(0, 1_000_000), default=0, metavar="B",
                    help="B unit-resampling replicates for percentile intervals of the "
                         "scores (default 0: none; docs/method.md §5.4)")
-    add_seed(p)
+    add_options(p, "--seed")
     p.add_argument("--ci-level", type=open_fraction, default=0.95, metavar="L",
                    help="confidence level of every interval (default 0.95)")
     p.add_argument("--confidence", dest="ci_level", type=open_fraction,
                    help=argparse.SUPPRESS)
-
-
-def add_seed(p: argparse.ArgumentParser) -> None:
-    """``--seed``: the random seed (default 0)."""
-    p.add_argument("--seed", type=whole_number(0, 2**32 - 1), default=0, metavar="S",
-                   help="random seed (default 0)")
 
 
 def add_sampling(p: argparse.ArgumentParser) -> None:
@@ -268,8 +296,7 @@ def add_sampling(p: argparse.ArgumentParser) -> None:
                         "default D_e is exact when that fits about a second of work, else "
                         "sampled until the SE of every alpha is at most 1e-4 "
                         "(docs/method.md §5.3)")
-    p.add_argument("--exact", action="store_true",
-                   help="always compute D_e exactly, however large the corpus")
+    add_options(p, "--exact")
 
 
 def add_variant(p: argparse.ArgumentParser) -> None:
@@ -278,43 +305,6 @@ def add_variant(p: argparse.ArgumentParser) -> None:
                    help="rank sentences by this alpha variant's D_o (default plain)")
     p.add_argument("--worst-variant", dest="variant", choices=list(VARIANT_CHOICES),
                    help=argparse.SUPPRESS)
-
-
-def add_metric(p: argparse.ArgumentParser) -> None:
-    """``--metric``: which α variant(s) to compute (agree, plan)."""
-    p.add_argument("--metric", default="all", choices=["all", *VARIANT_CHOICES],
-                   help="which alpha variant(s) to compute (default: all)")
-
-
-def add_preannotation(p: argparse.ArgumentParser) -> None:
-    """``--preannotation FILE``: the parser output the annotators corrected (agree, report)."""
-    p.add_argument("--preannotation", metavar="FILE",
-                   help="the parser output the annotators corrected (a directory with "
-                        "--dirs): per annotator the share of arcs kept and changed, "
-                        "agreement on each, and alpha and LAS with and without the arcs "
-                        "every annotator kept (docs/method.md §29)")
-
-
-#: an argparse type: a Dask scheduler address (`synagree.base.addresses.check_address`)
-dask_address = argparse_type(check_address)
-
-
-def add_dask(p: argparse.ArgumentParser) -> None:
-    """``--dask ADDR``: run the command's long passes on a Dask cluster."""
-    p.add_argument("--dask", metavar="ADDR", type=dask_address,
-                   help="run the long passes on Dask (the tree-edit-distance passes of alpha "
-                        "and of every option; noise: the runs, one task each): 'local' (a "
-                        "cluster on this machine) or tcp://scheduler:8786 (also tls://, "
-                        "ws://, wss://, ucx://); the numbers are those of a local run (pip "
-                        "install 'synagree[dask]')")
-
-
-def add_memory(p: argparse.ArgumentParser) -> None:
-    """``--max-memory``: refuse work planned to need more memory than this."""
-    p.add_argument("--max-memory", type=memory_size, default=DEFAULT_MAX_MEMORY,
-                   metavar="SIZE",
-                   help="refuse work planned to need more memory than this, before it "
-                        "starts (default 4G; e.g. 500M, 16G)")
 
 
 # --------------------------------------------------------------------------

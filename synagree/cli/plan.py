@@ -46,10 +46,6 @@ def figure_path(text: str) -> str:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of ``synagree plan``."""
-    p.description = ("How many sentences must be double-annotated: the units needed for a "
-                     "confidence interval of alpha (each variant) of a given width, from a "
-                     "pilot sample, by resampling the pilot's sentences at increasing sample "
-                     "sizes (docs/method.md §30).")
     options.add_input(p)
     p.add_argument("--width", type=width_value, required=True, metavar="W",
                    help="target width (high - low) of the interval of alpha, e.g. 0.1")
@@ -57,13 +53,12 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-units", type=options.whole_number(FIRST_SIZE, 10**9),
                    default=DEFAULT_MAX_UNITS, metavar="N",
                    help=f"the largest sample size tried (default {DEFAULT_MAX_UNITS:,})")
-    options.add_metric(p)
+    options.add_options(p, "--metric")
     p.add_argument("--figure", type=figure_path, metavar="FILE",
                    help="also draw the resampling curve (.svg, .png or .pdf; needs "
                         "matplotlib: pip install 'synagree[plot]')")
     options.add_output(p, FORMATS, "table")
-    options.add_memory(p)
-    options.add_quiet(p)
+    options.add_options(p, "--max-memory", "--quiet")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -35,14 +35,10 @@ def run(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Plot noise-experiment results: one figure per series (mean curves with "
-                    "a shaded spread band for each chosen metric against p; alpha_diff on a "
-                    "panel of its own) and a LAS-vs-alpha scatter, as PNG, SVG and PDF; with "
-                    "--corpus, the corpus's own alpha and LAS as reference lines.")
     p.add_argument("results", help="runs.csv, runs.jsonl or results.json (or their directory)")
     options.add_out_dir(p)
     p.add_argument("--formats", default="png,svg,pdf", help="comma-separated (default all three)")
     p.add_argument("--band", default="minmax", choices=["minmax", "sd"],
                    help="shaded band: min–max over runs (default) or mean ± 1 sd")
     add_plot_args(p)
-    options.add_quiet(p)
+    options.add_options(p, "--quiet")

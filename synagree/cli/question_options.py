@@ -1,7 +1,8 @@
 """``--bias``, ``--by`` and ``--where``: the options of the questions after agreement.
 
 Shared by ``synagree agree`` and ``synagree report`` (``categorical`` takes
-``--bias`` only); docs/method.md §25–27, docs/qa-questions.md.
+``--bias`` only, declared in `synagree.cli.options.OPTIONS`); docs/method.md
+§25–27, docs/qa-questions.md.
 """
 from __future__ import annotations
 
@@ -10,25 +11,17 @@ from typing import List, Optional
 
 from synagree.agreement.drift import parse_by
 from synagree.agreement.where import check_queries
+from synagree.cli import options
 from synagree.cli.options import argparse_type
 
 #: an argparse type: ``batch``, ``document`` or ``order:N``
 by_option = argparse_type(parse_by)
 
 
-def add_bias_arg(p: argparse.ArgumentParser) -> None:
-    """``--bias``."""
-    p.add_argument("--bias", action="store_true",
-                   help="also test each annotator pair for a systematic preference on the "
-                        "labels (agree, report: DEPREL; categorical: every layer it "
-                        "computes): Stuart-Maxwell marginal homogeneity, and per label "
-                        "McNemar's exact test (Holm-adjusted) with who uses the label more")
-
-
 def add_question_args(p: argparse.ArgumentParser) -> None:
     """``--bias``, ``--by``, ``--where`` (for ``agree`` and ``report``)."""
     g = p.add_argument_group("bias, drift and queries (docs/qa-questions.md)")
-    add_bias_arg(g)  # type: ignore[arg-type]
+    options.add_options(g, "--bias")
     g.add_argument("--by", type=by_option, default=None, metavar="batch|document|order:N",
                    help="also alpha per batch in order with a bootstrap control band: "
                         "batches from '# batch = ...' comments, per document, or N "

@@ -90,10 +90,6 @@ def run(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Annotation QA report: alpha and LAS with bootstrap CIs, annotator pair "
-                    "matrices, leave-one-out alpha, token-layer kappa/pi/alpha with specific "
-                    "agreement and confusion, noise curves, and the worst sentences drawn as "
-                    "dependency arcs or phrase-structure trees with the differences highlighted.")
     options.add_input(p)
     options.add_output(p, OUTPUTS, "html")
     p.add_argument("--noise", metavar="RESULTS",
@@ -119,11 +115,9 @@ def register(p: argparse.ArgumentParser) -> None:
                         "human band)")
     g.add_argument("--reference", nargs="+", metavar="NAME",
                    help="with --system: the human(s) to score against (default: each in turn)")
-    options.add_preannotation(p)  # as agree's (docs/method.md §29)
+    options.add_options(p, "--preannotation")  # as agree's (docs/method.md §29)
     g.add_argument("--plan", type=plan_width, metavar="WIDTH",
                    help="also the sentences needed for an interval of alpha no wider than "
                         "WIDTH at --ci-level, from this round as the pilot")
     question_options.add_question_args(p)  # --bias, --by, --where
-    options.add_dask(p)
-    options.add_memory(p)
-    options.add_quiet(p)
+    options.add_options(p, "--dask", "--max-memory", "--quiet")

@@ -6,7 +6,6 @@ import argparse
 from synagree.base.problems import print_problems
 from synagree.cli import options
 from synagree.cli.options import output_format
-from synagree.cli.tag_options import add_bdm
 from synagree.evaluation.spans import CONLLU_LAYERS, PHRASE_LAYERS, span_agreement
 from synagree.io.files import emit
 from synagree.render.spans import SPAN_OUTPUTS, render_spans
@@ -27,11 +26,6 @@ def run(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Compare annotations as labelled spans the way GATE's Annotation Diff "
-                     "does: strict (same span and label), lenient (overlapping spans count) "
-                     "and average precision, recall and F1, per pair of files (the first "
-                     "as key) and per label; constituents of bracketed trees, or CoNLL-U "
-                     "words labelled by one column. With --bdm, GATE's BDM-based P/R/F1.")
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="two or more files, all bracketed trees or all CoNLL-U; the first of "
                         "each pair is the key (gold)")
@@ -42,12 +36,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--labels", choices=list(LABEL_MODES), default="type",
                    help="each label its own annotation type (default, GATE's IAA per "
                         "label summed), the label as a feature of one type, or spans only")
-    options.add_hierarchy(p, plain_as_leaf=False)
-    add_bdm(p)
-    options.add_format(p)
-    options.add_phrase_style(p)
-    options.add_names(p)
-    options.add_allow_missing(p)
-    options.add_text_check(p)
+    options.add_options(p, "--hierarchy", "--bdm", "--format", "--phrase-style", "--names",
+                           "--allow-missing", "--no-text-check")
     options.add_output(p, SPAN_OUTPUTS, "table")
-    options.add_quiet(p)
+    options.add_options(p, "--quiet")

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from synagree.base.problems import InputError
+from synagree.cli import options
 
 # The option's values, as synagree.stats.tag_alternatives.TAG_SYNTAXES (a test
 # checks they agree): that module and synagree.io.formats pull in numpy and the
@@ -17,32 +18,13 @@ TAG_SYNTAXES = ("plain", "alternatives")
 
 def add_tag_syntax_args(p: argparse.ArgumentParser) -> None:
     """Add ``--tag-syntax plain|alternatives``, ``--bdm`` and ``--wu-palmer`` to a parser."""
-    add_tag_syntax(p)
-    add_bdm(p)
-    p.add_argument("--wu-palmer", action="store_true",
-                   help="also report the Wu-Palmer closeness 2 depth(common ancestor) / "
-                        "(depth(a) + depth(b)), depth counted in tags (what --bdm computed "
-                        "before it followed GATE)")
-
-
-def add_tag_syntax(p: argparse.ArgumentParser) -> None:
-    """``--tag-syntax plain|alternatives``."""
     p.add_argument("--tag-syntax", choices=TAG_SYNTAXES, default="plain",
                    help="alternatives: read tags (tags: the --column; agree, compare: "
                         "DEPREL) such as NN|NNS (any of them; for a system "
                         "or annotator, uniform mass) and NN=0.7|NNS=0.3 (probabilities) as "
                         "alternatives, with \\| \\= \\\\ as escapes (default: plain, every "
                         "value one tag)")
-
-
-def add_bdm(p: argparse.ArgumentParser) -> None:
-    """``--bdm``: GATE's balanced distance metric."""
-    p.add_argument("--bdm", action="store_true",
-                   help="also report GATE's balanced distance metric (BDM) between the "
-                        "tags, computed as GATE's BDM plugin does with the hierarchy's "
-                        "top-level tags as top classes (docs/method.md §23); tags whose "
-                        "common ancestor is a top-level tag get 0 (spans: GATE's BDM-based "
-                        "P/R/F1)")
+    options.add_options(p, "--bdm", "--wu-palmer")
 
 
 def _first_phrase_file(files: Sequence[str], dirs: Sequence[str], fmt: str) -> Optional[str]:

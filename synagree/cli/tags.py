@@ -59,23 +59,17 @@ def _tiers_options(args: argparse.Namespace) -> dict:
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
-    p.description = ("Compare one CoNLL-U column of a system file with a gold file word by "
-                    "word (same tokenisation): exact accuracy, Melamed & Resnik hierarchical "
-                    "credit, Cohen's kappa, Scott's pi, hierarchical kappa, per-tag "
-                    "breakdown.")
     p.add_argument("gold", help="gold CoNLL-U file")
     p.add_argument("system", help="system CoNLL-U file (same sentences and words)")
     p.add_argument("--column", default="deprel", choices=list(COLUMNS),
                    help="column to evaluate (default: deprel)")
-    options.add_hierarchy(p)
-    options.add_text_check(p)
+    options.add_options(p, "--hierarchy", "--plain-as-leaf", "--no-text-check")
     options.add_output(p, OUTPUTS, "table")
-    options.add_quiet(p)
+    options.add_options(p, "--quiet")
     options.add_bootstrap(p)
-    options.add_memory(p)
+    options.add_options(p, "--max-memory")
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (docs/method.md §15)
-    p.add_argument("--prf", action="store_true", help=options.PRF_HELP)
-    p.add_argument("--per-feature", action="store_true", help=options.PER_FEATURE_HELP)
+    options.add_options(p, "--prf", "--per-feature")
     p.add_argument("--tiers", metavar="MAPPING|COLUMN", default=None,
                    help="tiered tags: a FINE<TAB>COARSE mapping file (or another gold column, "
                         "e.g. upos, to take the mapping from): adds coarse accuracy, "
