@@ -1,6 +1,6 @@
 """REFERENCE.md reproduced to 1e-6 on the shared IAA data (docs/method.md §7).
 
-Expected values are copied from /work/shared/REFERENCE.md (computed by the
+Expected values are copied from ../shared/REFERENCE.md (computed by the
 published reference implementation, independently confirmed); nothing here is
 taken from synagree's own output.  Cycle and multi-root counts are recounted
 from the raw file columns in this file.
