@@ -670,6 +670,10 @@ def test_html_report_injection_in_the_browser(tmp_path):
     ("results.json", '[{"series": "both", "p": "x"}]'),
     ("results.json", '[{"series": "both", "p": 0.1, "LAS_full": [1]}]'),
     ("runs.csv", b"series,p,run,las\nboth,0.1,0,\xff\n"),
+    # numbers no run records (found by scripts/fuzz.py: a figure overflowed on them)
+    ("runs.csv", "series,p,run,,x\nroot,0.5,1,9.5e+306,0.5\n"),
+    ("runs.csv", "series,p,run,LAS_full\nroot,0.5,1,1e400\n"),
+    ("results.json", '[{"series": "both", "p": 0.1, "LAS_full": -2e13}]'),
 ])
 def test_bad_noise_tables_are_input_errors(tmp_path, capsys, name, text):
     path = tmp_path / name

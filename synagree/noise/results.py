@@ -257,6 +257,29 @@ def json_rows(text: str, path: Path, need_p: bool = True) -> List[Dict[str, obje
     return _checked_rows(found, path, None, need_p)
 
 
+#: the largest magnitude of a number in a run table (fractions, alphas, counts)
+MAX_RUN_VALUE = 1e12
+
+
+def check_run_value(path: "str | os.PathLike", line: Optional[int], column: str,
+                    value: float, where: str = "") -> None:
+    """Refuse a number no run records: not finite, or beyond `MAX_RUN_VALUE`.
+
+    A run holds fractions, alphas and counts; anything else is a damaged
+    table, and a figure could not draw it (matplotlib overflows formatting
+    it in percent).
+
+    Raises
+    ------
+    InputError
+        ``bad-results`` naming the file, line (or run) and column.
+    """
+    if not (math.isfinite(value) and abs(value) <= MAX_RUN_VALUE):
+        raise InputError.single(str(path), line, "bad-results",
+                                f"{where}column {quote(column)}: {quote(value)} is not a "
+                                f"finite number of magnitude at most {MAX_RUN_VALUE:g}")
+
+
 def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],
                   need_p: bool = True) -> List[Dict[str, object]]:
     """``rows`` when every one is a run (see `read_rows`); numbers as floats."""
@@ -280,6 +303,8 @@ def _checked_rows(rows: list, path: Path, lines: Optional[List[int]],
                 continue
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
                 raise bad(f"column {quote(k)}: {quote(v)} is not a number")
+            if v is not None:
+                check_run_value(path, line, str(k), v, where)
             row[RENAMED["noise"].get(str(k), str(k))] = v  # runs of earlier releases: today's keys
         out.append(row)
     return out

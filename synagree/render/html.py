@@ -55,7 +55,7 @@ from synagree.base.problems import InputError, quote
 from synagree.base.table import format_value
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
-from synagree.noise.results import json_rows, read_config
+from synagree.noise.results import check_run_value, json_rows, read_config
 from synagree.render.html_questions import SECTIONS as QUESTION_SECTIONS
 from synagree.render.html_questions import append_tables, question_page
 from synagree.render.mpl import pyplot
@@ -246,6 +246,8 @@ def read_noise(path: "str | os.PathLike") -> List[Dict[str, object]]:
                                                     f"column {quote(k)}: {quote(v)} is not "
                                                     f"a number")
                         row[k] = v
+                    else:
+                        check_run_value(p, no, k, float(v))
             rows.append(row)
     for i, r in enumerate(rows, start=1):
         if r.get("p") is None:
