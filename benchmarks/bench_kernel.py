@@ -46,7 +46,7 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, List
+from typing import Callable, List, Sequence
 
 import numba
 import numpy as np
@@ -351,6 +351,46 @@ def ewt_trees(vocab: Vocabulary, name: str):
     return [dependency_tree(s, vocab) for s in read_conllu(SHARED / "ud" / name)]
 
 
+#: the rows' names per kind of costs: EWT test's random pairs, then random trees (unit costs)
+_EWT_ROWS = {"unit": "EWT test, random pairs", "fractional": "EWT, unit renames, 0.5/0.75",
+             "general": "EWT, general costs"}
+
+
+def workloads(quick: bool, kinds: Sequence[str]):
+    """The pairs both kernel benchmarks time, as ``(name, pack, pi, pj, costs)``:
+    random pairs of EWT test's trees under each kind of costs in ``kinds`` (when
+    ../shared/data/ud is there), then chains of random trees of 10 to 80 nodes
+    under unit costs.  One vocabulary and one seeded generator, so every run
+    times the same pairs."""
+    vocab = Vocabulary()
+    rng = np.random.default_rng(13)
+    if (SHARED / "ud").is_dir():
+        trees = ewt_trees(vocab, "en_ewt-ud-test.conllu")
+        pack = ted.TreePack(trees)
+        npairs = 4000 if quick else 20000
+        pi = rng.integers(0, len(trees), npairs)
+        pj = rng.integers(0, len(trees), npairs)
+        L = len(vocab)
+        for kind in kinds:
+            if kind == "unit":
+                costs = ted.Costs.unit(L)
+            elif kind == "fractional":
+                costs = ted.Costs(np.full(L, 0.5), np.full(L, 0.75), None)
+            else:
+                costs = ted.Costs(rng.uniform(0.5, 1.5, L), rng.uniform(0.5, 1.5, L),
+                                  rng.uniform(0.0, 2.0, (L, L)))
+            yield _EWT_ROWS[kind], pack, pi, pj, costs
+    else:
+        print(f"(EWT rows skipped: {SHARED / 'ud'} not found)")
+    for n in (10, 20, 40, 80):
+        trees, _ = random_trees(200, n, seed=n, vocab=vocab)
+        pack = ted.TreePack(trees)
+        reps = max(1, (40000 if quick else 200000) // (n * n))
+        idx = np.arange(len(trees))
+        yield (f"random trees n={n}", pack, np.tile(idx[:-1], reps), np.tile(idx[1:], reps),
+               ted.Costs.unit(len(vocab)))
+
+
 def part_kernel(quick: bool) -> None:
     numba.set_num_threads(1)
     rounds = 5 if quick else 9
@@ -360,29 +400,8 @@ def part_kernel(quick: bool) -> None:
     print(f"{'pairs':<26} {'count':>7} {'cells/pr':>9} {'old us/pr':>9} {'nb us/pr':>9} "
           f"{'old G/s':>7} {'nb G/s':>7} {'old/nb':>7} {'C us/pr':>9} {'C G/s':>7} "
           f"{'nb/C':>7}")
-    vocab = Vocabulary()
-    rng = np.random.default_rng(13)
-    if (SHARED / "ud").is_dir():
-        trees = ewt_trees(vocab, "en_ewt-ud-test.conllu")
-        pack = ted.TreePack(trees)
-        npairs = 4000 if quick else 20000
-        pi = rng.integers(0, len(trees), npairs)
-        pj = rng.integers(0, len(trees), npairs)
-        kernel_row("EWT test, random pairs", pack, pi, pj, ted.Costs.unit(len(vocab)), rounds)
-        L = len(vocab)
-        gen = ted.Costs(rng.uniform(0.5, 1.5, L), rng.uniform(0.5, 1.5, L),
-                        rng.uniform(0.0, 2.0, (L, L)))
-        kernel_row("EWT, general costs", pack, pi, pj, gen, rounds)
-    else:
-        print(f"(EWT rows skipped: {SHARED / 'ud'} not found)")
-    for n in (10, 20, 40, 80):
-        trees, _ = random_trees(200, n, seed=n, vocab=vocab)
-        pack = ted.TreePack(trees)
-        reps = max(1, (40000 if quick else 200000) // (n * n))
-        idx = np.arange(len(trees))
-        pi = np.tile(idx[:-1], reps)
-        pj = np.tile(idx[1:], reps)
-        kernel_row(f"random trees n={n}", pack, pi, pj, ted.Costs.unit(len(vocab)), rounds)
+    for name, pack, pi, pj, costs in workloads(quick, ("unit", "general")):
+        kernel_row(name, pack, pi, pj, costs, rounds)
 
 
 def part_agree() -> None:
@@ -495,34 +514,9 @@ def part_interleave(quick: bool) -> None:
               "runs each, minimum; distances bit-identical")
         print(f"{'pairs':<30} {'count':>7} {'now us/pr':>9} {'fused us':>9} {'now G/s':>7} "
               f"{'fus G/s':>7} {'now/fused (per-run range)':>7}")
-        vocab = Vocabulary()
-        rng = np.random.default_rng(13)
-        rows = []
-        if (SHARED / "ud").is_dir():
-            trees = ewt_trees(vocab, "en_ewt-ud-test.conllu")
-            pack = ted.TreePack(trees)
-            npairs = 4000 if quick else 20000
-            pi = rng.integers(0, len(trees), npairs)
-            pj = rng.integers(0, len(trees), npairs)
-            L = len(vocab)
-            rows.append(interleave_row("EWT test, unit costs", today, fused, pack, pi, pj,
-                                       ted.Costs.unit(L), rounds))
-            frac = ted.Costs(np.full(L, 0.5), np.full(L, 0.75), None)
-            rows.append(interleave_row("EWT, unit renames, 0.5/0.75", today, fused, pack, pi,
-                                       pj, frac, rounds))
-            gen = ted.Costs(rng.uniform(0.5, 1.5, L), rng.uniform(0.5, 1.5, L),
-                            rng.uniform(0.0, 2.0, (L, L)))
-            rows.append(interleave_row("EWT, general costs", today, fused, pack, pi, pj, gen,
-                                       rounds))
-        for n in (10, 20, 40, 80):
-            trees, _ = random_trees(200, n, seed=n, vocab=vocab)
-            pack = ted.TreePack(trees)
-            reps = max(1, (40000 if quick else 200000) // (n * n))
-            idx = np.arange(len(trees))
-            pi = np.tile(idx[:-1], reps)
-            pj = np.tile(idx[1:], reps)
-            rows.append(interleave_row(f"random trees n={n}, unit", today, fused, pack, pi,
-                                       pj, ted.Costs.unit(len(vocab)), rounds))
+        rows = [interleave_row(name, today, fused, pack, pi, pj, costs, rounds)
+                for name, pack, pi, pj, costs in workloads(quick, ("unit", "fractional",
+                                                                   "general"))]
         print(f"today / fused over the rows: {min(rows):.2f}x - {max(rows):.2f}x "
               "(keep only at >= 1.3x)")
         # the other variant, two pairs at once, in isolation: the row loops alone
