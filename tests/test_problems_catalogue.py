@@ -440,3 +440,14 @@ def test_a_hint_is_printed_once_after_the_problems(capsys):
     assert any("--match text" in line for line in rest)  # not parted
     assert str(InputError(probs)).count("hint: the files") == 1
     assert probs[0].as_dict()["hint"] == advice
+
+
+def test_warnings_and_errors_share_one_list_of_hints(capsys):
+    """An InputError's warnings come first, then its errors, then every
+    distinct hint of both once."""
+    from synagree.base.problems import WARNING, Problem, print_problems
+
+    w = Problem("a.conllu", 2, "text-edit", "edited", severity=WARNING, hint="same advice")
+    e = Problem("a.conllu", 5, "unaligned-sentence", "alone", hint="same advice")
+    print_problems([e], warnings=[w])
+    assert capsys.readouterr().err.splitlines() == [str(w), str(e), "hint: same advice"]

@@ -300,18 +300,24 @@ _OPTION_ARG = re.compile(r"(--[\w-]+) ")
 _KEEP = re.compile("\0")
 
 
-def print_problems(problems: Sequence["Problem"], limit: int = 30) -> None:
-    """List problems on stderr as ``file:line: severity: message (kind)``.
+def print_problems(problems: Sequence["Problem"], limit: int = 30,
+                   warnings: Sequence["Problem"] = (), warning_limit: int = 10) -> None:
+    """List problems on stderr as ``file:line: severity: message (kind)``, then
+    each distinct hint once (`hint_lines`).
 
     Parameters
     ----------
     problems : sequence of Problem
     limit : int
         At most this many are listed, then a count of the rest.
+    warnings, warning_limit
+        Warnings seen before ``problems`` (an `InputError`'s), listed first, at
+        most ``warning_limit`` of them; their hints join the one list of hints.
     """
-    for p in problems[:limit]:
-        print(str(p), file=sys.stderr)
-    if len(problems) > limit:
-        print(f"... and {len(problems) - limit} more", file=sys.stderr)
-    for line in hint_lines(problems):
+    for listed, most in ((warnings, warning_limit), (problems, limit)):
+        for p in listed[:most]:
+            print(str(p), file=sys.stderr)
+        if len(listed) > most:
+            print(f"... and {len(listed) - most} more", file=sys.stderr)
+    for line in hint_lines([*warnings, *problems]):
         print(line, file=sys.stderr)

@@ -135,8 +135,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"synagree: {len(exc.errors)} error(s) writing the output", file=sys.stderr)
         return EXIT_INPUT
     except InputError as exc:
-        print_problems(exc.warnings, limit=10)
-        print_problems(exc.errors, limit=50)
+        print_problems(exc.errors, limit=50, warnings=exc.warnings)
         print(f"synagree: {len(exc.errors)} error(s) in the input; nothing computed",
               file=sys.stderr)
         return EXIT_INPUT
