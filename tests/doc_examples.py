@@ -32,3 +32,9 @@ def console_examples(doc: Path) -> List[Tuple[List[str], str]]:
         assert lines[0].startswith("$ synagree "), lines[0]
         out.append((shlex.split(lines[0][2:])[1:], "\n".join(lines[1:])))
     return out
+
+
+def first_words(text: str) -> List[str]:
+    """The first word of every non-blank line: the row names, titles and notes
+    that carry results beside the numbers."""
+    return [line.split()[0] for line in text.splitlines() if line.strip()]

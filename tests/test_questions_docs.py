@@ -8,7 +8,7 @@ the page's text makes about the outputs are asserted below.
 from __future__ import annotations
 
 import pytest
-from doc_examples import NUMBER, ROOT, console_examples
+from doc_examples import NUMBER, ROOT, console_examples, first_words
 
 DOC = ROOT / "docs" / "qa-questions.md"
 EXAMPLES = console_examples(DOC)
@@ -28,9 +28,7 @@ def test_documented_output(args, expected, run_cli, monkeypatch):
     rc, out, err = run_cli(*args)
     assert rc == 0, err
     assert NUMBER.findall(out) == NUMBER.findall(expected)
-    got = [line.split()[0] for line in out.splitlines() if line.strip()]
-    want = [line.split()[0] for line in expected.splitlines() if line.strip()]
-    assert got == want
+    assert first_words(out) == first_words(expected)
 
 
 def _rows(expected: str, first: str):
