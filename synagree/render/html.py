@@ -239,7 +239,7 @@ def read_noise(path: "str | os.PathLike") -> List[Dict[str, object]]:
                     row[k] = None
                 else:
                     try:
-                        row[k] = float(v)
+                        value = float(v)
                     except ValueError:
                         if k in NOISE_METRICS or k in NOISE_KEYS:
                             raise InputError.single(str(p), no, "bad-results",
@@ -247,7 +247,8 @@ def read_noise(path: "str | os.PathLike") -> List[Dict[str, object]]:
                                                     f"a number")
                         row[k] = v
                     else:
-                        check_run_value(p, no, k, float(v))
+                        check_run_value(p, no, k, value)
+                        row[k] = value
             rows.append(row)
     for i, r in enumerate(rows, start=1):
         if r.get("p") is None:
