@@ -51,8 +51,8 @@ from synagree.io.brackets import (
     phrase_sentences,
 )
 from synagree.io.compression import strip_suffix
-from synagree.io.conllu import read_conllu
-from synagree.io.formats import Sentence, annotation_stem, format_of
+from synagree.io import registry
+from synagree.io.formats import Sentence, annotation_stem
 from synagree.io.matching import (
     MATCH_AUTO,
     MATCH_MODES,
@@ -380,18 +380,24 @@ def _read_collecting(paths: Sequence[Input], fmt: str, phrase_style: str, log: P
     errors: List[Problem] = []
     for i, p in enumerate(paths):
         n_before = len(log.errors)
-        if format_of(fmt, p) == "conllu":
-            sents: Optional[List[Sentence]]
-            try:
-                sents = list(read_conllu(p, log=log))
-            except InputError:
-                sents = None  # its errors are in the log
-            if len(log.errors) == n_before:
-                docs[i] = sents
-        else:
+        try:
+            spec = registry.resolve(fmt, p)
+        except InputError as exc:  # ambiguous-format
+            errors.extend(exc.errors)
+            continue
+        if spec.bracketed:
             trees = parse_bracket_file(p, log)
             if trees is not None and len(log.errors) == n_before:
                 raw[i] = trees
+        else:
+            sents: Optional[List[Sentence]]
+            try:
+                sents = list(registry.load_reader(spec.reader)(p, log=log))
+            except InputError as exc:
+                sents = None  # its errors are in the log, or in the exception
+                errors.extend(e for e in exc.errors if e not in log.errors[n_before:])
+            if len(log.errors) == n_before and sents is not None:
+                docs[i] = sents
         errors.extend(log.errors[n_before:])
     decision = None
     if raw:
@@ -458,7 +464,9 @@ def from_files(paths: Sequence[Source], names: Optional[Sequence[str]] = None,
         files, any reading error, sentences that do not match, text that
         differs beyond local edits, no pairable unit.
     """
-    file_paths = as_inputs(paths)
+    file_paths, user_names = split_annotators(as_inputs(paths), fmt)
+    if names is None and user_names is not None:
+        names = user_names
     if len(file_paths) < 2:
         raise InputError.single(input_name(file_paths[0]) if file_paths else "<none>", None,
                                 "too-few-inputs",
@@ -484,6 +492,50 @@ def from_files(paths: Sequence[Source], names: Optional[Sequence[str]] = None,
                     phrase_style=style)
     _assemble(corpus, [document], allow_missing, check_text, False, match, errors)
     return corpus
+
+
+def split_annotators(paths: Sequence[Input], fmt: str = "auto"
+                     ) -> Tuple[List[Input], Optional[List[str]]]:
+    """Files that hold several annotators (``arborator``) cut into one input each.
+
+    Parameters
+    ----------
+    paths : sequence of pathlib.Path or Buffer
+    fmt : str
+        ``--format`` (``auto``: each file sniffed, `synagree.io.registry.sniff`).
+
+    Returns
+    -------
+    inputs : list of pathlib.Path or Buffer
+        ``paths`` with every multi-annotator file replaced by its annotators'
+        parts (`synagree.io.arborator.split_users`), in order.
+    names : list of str or None
+        The annotators' names when a file was split (a plain file is named by
+        its stem, as `from_files` names it); None when none was.
+
+    Raises
+    ------
+    InputError
+        A file cannot be read or split (every problem), or its format is
+        ambiguous.
+    """
+    specs = [registry.resolve(fmt, p) for p in paths]
+    if not any(s.multi_annotator for s in specs):
+        return list(paths), None
+    log = ProblemLog()
+    out: List[Input] = []
+    names: List[str] = []
+    plain = _annotator_names(paths)
+    for p, spec, stem in zip(paths, specs, plain):
+        if spec.split is None:
+            out.append(p)
+            names.append(stem)
+            continue
+        for user, part in registry.load_reader(spec.split)(p, log):
+            out.append(part)
+            names.append(user)
+    log.raise_if_errors()
+    return out, names
 
 
 def _check_match(match: str) -> None:
