@@ -833,18 +833,26 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
         metadata=metadata, comments=comments, multiword=multiword,
         deps=[v or "_" for v in fields[8]],
     )
-    lost = unreachable_words(head_list)
+    report_cycles(sent, head_list, log)
+    return sent
+
+
+def report_cycles(sent: DepSentence, heads: Sequence[int], log: ProblemLog) -> None:
+    """Log a ``cycle`` warning when words of ``sent`` are unreachable from the root.
+
+    Every dependency reader reports cycles this way (docs/method.md §2.4).
+    """
+    lost = unreachable_words(heads)
     if lost:
-        cyc = sorted(w for cycle in head_cycles(head_list) for w in cycle)
+        cyc = sorted(w for cycle in head_cycles(heads) for w in cycle)
         # short (one line of a listing): three words of the cycle, the rest
         # counted; the line is the cycle's first word's; the result's note explains
         desc = ", ".join(f"{w} ({shorten(sent.forms[w - 1], 20)})" for w in cyc[:3])
         extra = len(lost) - min(len(cyc), 3)
         more = f" and {extra} more" if extra else ""
-        log.add(fname, sent.word_lines[cyc[0] - 1] if cyc else first, "cycle",
-                f"head cycle in sentence {index + 1}: words {desc}{more} unreachable "
-                f"from the root (§2.4)", severity=WARNING, sent_id=sid)
-    return sent
+        log.add(sent.file, sent.word_lines[cyc[0] - 1] if cyc else sent.line, "cycle",
+                f"head cycle in sentence {sent.index + 1}: words {desc}{more} unreachable "
+                f"from the root (§2.4)", severity=WARNING, sent_id=sent.sent_id)
 
 
 def to_conllu(sentences: Iterable[DepSentence]) -> str:
