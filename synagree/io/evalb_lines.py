@@ -46,6 +46,7 @@ from synagree.io.compression import (
     open_binary,
     read_bytes,
 )
+from synagree.io import registry
 from synagree.io.evalb_params import C_SPACE, EvalbParams
 from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
@@ -301,28 +302,26 @@ def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
 
 
 def bracketed_file(path: Union[str, Path]) -> Optional[bool]:
-    r"""Does the file hold bracketed trees: is its first non-blank byte ``(``?
+    r"""Does the file hold phrase-structure trees, as the reader registry sniffs it?
 
-    How ``synagree compare`` tells bracketed files from CoNLL-U (whose lines
-    start with a digit or ``#``); compressed files are looked into.
+    How ``synagree compare`` chooses PARSEVAL or the CoNLL 2018 metrics
+    (`synagree.io.registry.sniff`: the suffix, else the content; bracketed
+    trees, TIGER-XML and NEGRA are phrase structure); compressed files are
+    looked into.
 
     Returns
     -------
     bool or None
         None when the file cannot be read or holds only white space (the
         reader then says why).
+
+    Raises
+    ------
+    InputError
+        ``ambiguous-format`` (see `synagree.io.registry.sniff`).
     """
-    try:
-        with open_binary(path) as fh:
-            while True:
-                chunk = fh.read(4096)
-                if not chunk:
-                    return None
-                text = chunk.lstrip(C_SPACE.encode())
-                if text:
-                    return text[:1] == b"("
-    except READ_ERRORS:
-        return None
+    spec = registry.sniff_or_none(path)
+    return None if spec is None else spec.kind == "phrase"
 
 
 def parse_lines(bl: BracketLines, params: EvalbParams, gold: bool, debug: bool = False

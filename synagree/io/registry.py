@@ -336,3 +336,15 @@ register_format(Format(
 register_format(Format(
     "negra", "phrase", (".export", ".negra"), sniff_negra, "synagree.io.negra:read_negra",
     "NEGRA export format 3 or 4, discontinuous constituents included"))
+
+
+def sniff_or_none(path: Source) -> Optional[Format]:
+    """`sniff`, or None when the input cannot be read or holds only white space.
+
+    (``compare`` then lets the reader its options point to report why.)
+    """
+    source = as_input(path)
+    head = _head(source)
+    if not any(line.strip() for line in head):
+        return None
+    return sniff(source)
