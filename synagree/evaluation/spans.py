@@ -36,6 +36,7 @@ from synagree._version import __version__
 from synagree.base.frames import Frames
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.evaluation.conll18 import Treebank, align, read_treebank
+from synagree.io.native import native_input
 from synagree.io.brackets import PhraseSentence
 from synagree.io.corpus import from_files
 from synagree.io.formats import format_of
@@ -310,7 +311,7 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
     notes: List[str] = []
     warnings: List[Problem] = []
     if kind == "phrase":
-        corpus = from_files(paths, names=names, fmt="phrase", phrase_style=phrase_style,
+        corpus = from_files(paths, names=names, fmt=fmt, phrase_style=phrase_style,
                             allow_missing=allow_missing, check_text=check_text)
         annotators = list(corpus.annotators)
         warnings = list(corpus.log.warnings)
@@ -326,7 +327,7 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
         tbs: List[Treebank] = []
         for p in paths:
             try:
-                tbs.append(read_treebank(p))
+                tbs.append(read_treebank(native_input(p, fmt)))  # e.g. WebAnno TSV
             except InputError as exc:  # every file's problems, then one error
                 log.extend(exc.errors)
         log.raise_if_errors()

@@ -37,7 +37,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from synagree.base.problems import InputError
 from synagree.io.compression import READ_ERRORS, open_binary, strip_suffix
-from synagree.io.sources import Buffer, Source, as_input, head_lines
+from synagree.io.sources import Buffer, Source, as_input, head_lines, input_name
 
 __all__ = ["Format", "register_format", "get_format", "format_names", "formats", "sniff",
            "resolve", "load_reader", "AUTO", "HEAD_LINES"]
@@ -163,7 +163,8 @@ def load_reader(ref: str) -> Callable[..., Any]:
 
 
 def _name_of(source: Any) -> str:
-    name = source.real_name if isinstance(source, Buffer) else source.name
+    """The name whose suffix counts: a stream's real name, a path's."""
+    name = source.real_name if isinstance(source, Buffer) else str(source)
     return name or ""
 
 
@@ -220,7 +221,7 @@ def sniff(path: Source) -> Format:
         return found[0]
     if len(found) > 1:
         names = ", ".join(f.name for f in found)
-        raise InputError.single(name or "<input>", None, "ambiguous-format",
+        raise InputError.single(input_name(source), None, "ambiguous-format",
                                 f"cannot tell the format: the file reads as {names}; "
                                 f"give --format NAME")
     if by_suffix:
@@ -246,9 +247,13 @@ def _first_data_line(head: List[str]) -> Optional[str]:
 
 
 def sniff_conllu(head: List[str]) -> bool:
-    """A word line (an integer ID, a tab) is the first line that is not a comment."""
+    """The first line that is not a comment is a word line: an ID (``N``, ``N-M``,
+    ``N.M``) and ten tab-separated columns."""
     line = next((ln for ln in head if ln.strip() and not ln.lstrip().startswith("#")), None)
-    return line is not None and bool(_CONLL_WORD.match(line.lstrip("\ufeff")))
+    if line is None:
+        return False
+    line = line.lstrip("\ufeff").rstrip("\r\n")
+    return bool(_CONLL_WORD.match(line)) and line.count("\t") == 9
 
 
 def sniff_brackets(head: List[str]) -> bool:
