@@ -418,3 +418,12 @@ def test_bad_negra_and_tiger_are_one_line_errors(run_cli, tmp_path, phrase_files
     assert line.startswith(f"{xml}:")
     _one_line_error(run_cli, "discontinuous-tree", "compare", phrase_files["a.export"],
                     phrase_files["b.export"])
+
+
+def test_webanno_tsv3_tags_equals_conllu(run_cli, webanno):
+    w = webanno
+    for column in ("deprel", "xpos"):
+        tsv = _json(run_cli, "tags", w["a"], w["b"], "--column", column)
+        conllu = _json(run_cli, "tags", w["ac"], w["bc"], "--column", column)
+        assert tsv["accuracy"] == conllu["accuracy"] and tsv["accuracy"] < 1
+        assert tsv["per_tag"] == conllu["per_tag"]
