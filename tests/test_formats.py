@@ -163,7 +163,8 @@ def test_arborator_categorical_and_report_equal_the_per_user_files(run_cli, arbo
     whole = _json(run_cli, "categorical", multi, "--format", "arborator")
     per_user = _json(run_cli, "categorical", *files)
     assert _layer_numbers(whole) == _layer_numbers(per_user)
-    assert whole["layers"]["upos"]["coefficients"]["scott_pi"] < 1  # the users' UPOS of 'match' differ
+    # the users' UPOS of 'match' differ
+    assert whole["layers"]["upos"]["coefficients"]["scott_pi"] < 1
     rc, out, err = run_cli("report", multi, "-q", "--output", "json")
     assert rc == 0, err
 
@@ -212,7 +213,8 @@ def webanno(tmp_path):
     # a second annotator: two labels and one head changed
     b = (a.replace("3-6\t158-162\tyear\tNN\t_\tTMP\t3-4", "3-6\t158-162\tyear\tNN\t_\tNMOD\t3-4")
           .replace("5-7\t304-308\tFeb.\tNNP\t_\tTMP\t5-5", "5-7\t304-308\tFeb.\tNNP\t_\tTMP\t5-6")
-          .replace("4-3\t207-211\tInc.\tNNP\tORG[7]\tPOSTHON", "4-3\t207-211\tInc.\tVB\tORG[7]\tAPPO"))
+          .replace("4-3\t207-211\tInc.\tNNP\tORG[7]\tPOSTHON",
+                   "4-3\t207-211\tInc.\tVB\tORG[7]\tAPPO"))
     assert b != a
     paths = {}
     for name, text in (("a", a), ("b", b)):

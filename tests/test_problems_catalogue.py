@@ -378,6 +378,50 @@ PRODUCERS["unsorted-feats"] = ({"a.conllu": GOOD.replace("X\t_\t_\t1",
                                ["tags", "{good}", "{a}", "--column", "feats", "--per-feature"])
 
 
+# annotation tools' formats (tests/test_formats.py reads real files of each)
+DEP_LAYER = "de.tudarmstadt.ukp.dkpro.core.api.syntax.type.dependency.Dependency"
+TSV_NO_HEAD = ("#FORMAT=WebAnno TSV 3.3\n"
+               f"#T_RL={DEP_LAYER}|DependencyType|BT_x\n\n\n"
+               "#Text=a b\n1-1\t0-1\ta\tdep\t1-2\t\n1-2\t2-3\tb\t_\t_\t\n")
+TSV_NO_LAYER = ("#FORMAT=WebAnno TSV 3.3\n"
+                "#T_SP=de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS|PosValue\n\n\n"
+                "#Text=a\n1-1\t0-1\ta\tX\t\n")
+NEGRA_OK = "#BOS 1\nw NN -- -- 0\nx NN -- -- 0\n#EOS 1\n"
+ARB = "# sent_id = s1\n# user_id = a\n" + GOOD
+PRODUCERS.update({
+    "ambiguous-format": ({"amb": "#BOS 1\n" + GOOD, "good.conllu": GOOD},
+                         ["agree", "{amb}", "{good}"]),
+    "arborator-no-user": ({"arb.conllu": ARB + "# sent_id = s1\n" + GOOD},
+                          ["agree", "{arb}", "--format", "arborator"]),
+    "arborator-duplicate-tree": ({"arb.conllu": ARB * 2 + ARB.replace("= a", "= b")},
+                                 ["agree", "{arb}"]),
+    "webanno-header": ({"bad.tsv": "a\tb\n", "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
+    "webanno-no-dependency-layer": ({"a.tsv": TSV_NO_LAYER, "b.tsv": TSV_NO_LAYER},
+                                    ["agree", "{a}", "{b}"]),
+    "webanno-heads": ({"a.tsv": TSV_NO_HEAD, "b.tsv": TSV_NO_HEAD}, ["agree", "{a}", "{b}"]),
+    "negra-line": ({"bad.export": "#BOS 1\nw NN -- -- 0\nx\n#EOS 1\n", "ok.export": NEGRA_OK},
+                   ["agree", "{bad}", "{ok}"]),
+    "bad-parent": ({"bad.export": NEGRA_OK.replace("x NN -- -- 0", "x NN -- -- 502"),
+                    "ok.export": NEGRA_OK}, ["agree", "{bad}", "{ok}"]),
+    "unattached-node": ({"bad.export": NEGRA_OK.replace("x NN -- -- 0", "x NN -- -- 500")
+                         .replace("#EOS", "#500 NP -- -- 501\n#501 NP -- -- 500\n#EOS"),
+                         "ok.export": NEGRA_OK}, ["agree", "{bad}", "{ok}"]),
+    "discontinuous-cycle": ({"bad.xml": '<corpus><s id="1"><graph root="500"><terminals>'
+                             '<t id="1" word="w" pos="N"/></terminals><nonterminals>'
+                             '<nt id="500" cat="S"><edge idref="501"/></nt><nt id="501" '
+                             'cat="NP"><edge idref="1"/><edge idref="500"/></nt>'
+                             '</nonterminals></graph></s></corpus>\n', "ok.export": NEGRA_OK},
+                            ["agree", "{bad}", "{ok}"]),
+    "tiger-xml": ({"bad.xml": '<corpus><s id="1"><graph root="5"><terminals><t id="1" '
+                   'pos="N"/></terminals></graph></s></corpus>\n', "ok.export": NEGRA_OK},
+                  ["agree", "{bad}", "{ok}"]),
+    "xml-syntax": ({"bad.xml": '<corpus><s id="1">\n<graph>\n</corpus>\n',
+                    "ok.export": NEGRA_OK}, ["agree", "{bad}", "{ok}"]),
+    "discontinuous-tree": ({"d.export": "#BOS 1\nw NN -- -- 500\nx NN -- -- 0\ny NN -- -- 500"
+                            "\n#500 NP -- -- 0\n#EOS 1\n"}, ["compare", "{d}", "{d}"]),
+})
+
+
 def _kinds_on_stderr(err: str):
     return set(re.findall(r"\(([a-z0-9-]+)\)(?: \[sentence [^]]*\])?$", err, re.M))
 

@@ -36,10 +36,10 @@ from synagree._version import __version__
 from synagree.base.frames import Frames
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.evaluation.conll18 import Treebank, align, read_treebank
-from synagree.io.native import native_input
 from synagree.io.brackets import PhraseSentence
 from synagree.io.corpus import from_files
 from synagree.io.formats import format_of
+from synagree.io.native import native_input
 from synagree.io.sources import Buffer, Source, as_inputs, input_name
 from synagree.stats.gate_prf import (
     LABEL_MODES,

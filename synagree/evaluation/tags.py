@@ -60,8 +60,8 @@ from synagree.evaluation.tiers import (
     resolve_tiers_spec,
     tiers_for_words,
 )
-from synagree.io.compression import strip_suffix
 from synagree.io import registry
+from synagree.io.compression import strip_suffix
 from synagree.io.conllu import DepSentence, sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, ProblemLog
+from synagree.io import registry
 from synagree.io.brackets import (
     PhraseSentence,
     RawTree,
@@ -51,7 +52,6 @@ from synagree.io.brackets import (
     phrase_sentences,
 )
 from synagree.io.compression import strip_suffix
-from synagree.io import registry
 from synagree.io.formats import Sentence, annotation_stem
 from synagree.io.matching import (
     MATCH_AUTO,

@@ -39,14 +39,12 @@ from pathlib import Path
 from typing import List, Optional, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
+from synagree.io import registry
 from synagree.io.compression import (
-    READ_ERRORS,
     CorruptCompressedFile,
     decompress,
-    open_binary,
     read_bytes,
 )
-from synagree.io import registry
 from synagree.io.evalb_params import C_SPACE, EvalbParams
 from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name

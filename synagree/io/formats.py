@@ -5,8 +5,8 @@ from pathlib import Path
 from typing import List, Optional, Union
 
 from synagree.base.problems import ProblemLog
-from synagree.io.brackets import PhraseSentence, read_brackets
 from synagree.io import registry
+from synagree.io.brackets import PhraseSentence, read_brackets
 from synagree.io.compression import strip_suffix
 from synagree.io.conllu import DepSentence
 from synagree.io.files import PathLike
@@ -14,11 +14,12 @@ from synagree.io.sources import Source, as_input
 
 Sentence = Union[DepSentence, PhraseSentence]
 
-#: file-name suffixes of annotation files, by format (compressed or not)
-CONLL_SUFFIXES = tuple(dict.fromkeys(x for f in registry.formats() if f.kind == "dependency"
-                                     for x in f.suffixes))
-PHRASE_SUFFIXES = tuple(dict.fromkeys(x for f in registry.formats() if f.kind == "phrase"
+#: file-name suffixes of CoNLL-U files and of bracketed trees (compressed or not)
+CONLL_SUFFIXES = registry.get_format("conllu").suffixes
+PHRASE_SUFFIXES = tuple(dict.fromkeys(x for f in registry.formats() if f.bracketed
                                       for x in f.suffixes))
+#: every registered format's suffixes: the annotation files of a --dirs directory
+ANNOTATION_SUFFIXES = tuple(dict.fromkeys(x for f in registry.formats() for x in f.suffixes))
 
 
 def annotation_stem(name: PathLike) -> Optional[str]:
@@ -26,7 +27,7 @@ def annotation_stem(name: PathLike) -> Optional[str]:
     suffixes; None when the name has no annotation-file suffix.
     """
     p = Path(strip_suffix(Path(name).name))
-    return p.stem if p.suffix.lower() in CONLL_SUFFIXES + PHRASE_SUFFIXES else None
+    return p.stem if p.suffix.lower() in ANNOTATION_SUFFIXES else None
 
 
 def sniff_format(path: Source) -> str:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import List, Optional, Union
 
+from synagree.io import registry
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
-from synagree.io import registry
 from synagree.io.formats import read_any
 from synagree.io.sources import Buffer, Source, as_input
 

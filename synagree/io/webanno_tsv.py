@@ -209,9 +209,9 @@ def _tree(sent: _Sentence, cols: _Columns, name: str, index: int, log: ProblemLo
         governors = _values(cells[cols.governor])
         if len(governors) != 1:
             log.add(name, no, "webanno-heads",
-                    f"token {tid} {quote(cells[2])} has {len(governors) or 'no'} dependency "
-                    f"relations, not one (a tree gives each token one head; the root's is a "
-                    f"relation to itself)")
+                    f"token {tid} {quote(cells[2])} has "
+                    f"{f'{len(governors)} dependency relations' if governors else 'no dependency relation'}"
+                    f" (a tree gives each token one head; the root's is a relation to itself)")
             ok = False
             continue
         gov = governors[0]
