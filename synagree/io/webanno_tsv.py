@@ -208,10 +208,11 @@ def _tree(sent: _Sentence, cols: _Columns, name: str, index: int, log: ProblemLo
         labels = _values(cells[cols.deprel])
         governors = _values(cells[cols.governor])
         if len(governors) != 1:
+            how_many = (f"{len(governors)} dependency relations" if governors
+                        else "no dependency relation")
             log.add(name, no, "webanno-heads",
-                    f"token {tid} {quote(cells[2])} has "
-                    f"{f'{len(governors)} dependency relations' if governors else 'no dependency relation'}"
-                    f" (a tree gives each token one head; the root's is a relation to itself)")
+                    f"token {tid} {quote(cells[2])} has {how_many} (a tree gives each token "
+                    f"one head; the root's is a relation to itself)")
             ok = False
             continue
         gov = governors[0]
