@@ -336,7 +336,7 @@ CONT_TIGER = """<s id="2"><graph root="0"><terminals>
 </nonterminals></graph></s>
 """
 # the two analyses as bracketed trees by hand: the discontinuous one with every node's
-# children in the order of their first word (docs/method.md §1.6)
+# children in the order of their first word (docs/method.md §1.11)
 DISCONT_BR = ("(VROOT (S (VP (SBAR (VP (WP Who) (VB likes)) (IN that) (NP (NNP Manfred))) "
               "(VB tell) (NNP Hans)) (VB did) (NNP Fritz)) (? ?))")
 CONT_BR = ("(VROOT (S (WP Who) (VB did) (NNP Fritz) (VP (VB tell) (NNP Hans) (SBAR (IN that) "

@@ -94,7 +94,7 @@ class PhraseSentence:
     leaf_order : list of int
         Discontinuous trees (TIGER-XML, NEGRA): the 0-based position in
         ``words`` of each leaf, left to right in the tree (whose children are
-        ordered by their first terminal, docs/method.md §1.6); empty when the
+        ordered by their first terminal, docs/method.md §1.11); empty when the
         leaves are in sentence order.
     """
 

@@ -4,7 +4,7 @@ TIGER-XML and NEGRA export give each node its parent; a constituent's
 terminals need not be adjacent (German ``Who ... likes``).  The tree edit
 distance compares ordered trees, so the children of every node are put in
 the order of their **first terminal** (the leftmost word each dominates),
-ties impossible since a word has one parent (docs/method.md §1.6).  The
+ties impossible since a word has one parent (docs/method.md §1.11).  The
 leaves are the part-of-speech tags (the words dropped, as for Penn-style
 bracketed trees); the words stay in sentence order (the text check), and
 `synagree.io.brackets.PhraseSentence.leaf_order` records where each leaf's
