@@ -59,9 +59,9 @@ from synagree.io.conllu_ids import (
     parse_head,
     parse_id,
 )
-from synagree.io.files import PathLike, raise_new_errors, read_text, write_atomic
+from synagree.io.files import PathLike, read_parsed, write_atomic
 from synagree.io.native_scan import _scanc, scanc
-from synagree.io.sources import Source, as_input, input_name
+from synagree.io.sources import Source
 from synagree.io.text import comparable
 
 #: heads of a sentence's words (1-based, 0 = root): an int array or a list
@@ -344,19 +344,9 @@ def read_conllu(path: Source, log: Optional[ProblemLog] = None,
         Unreadable or empty file, wrong column count, bad ID or HEAD, HEAD out
         of range 0..n, ...: every error of the file at once.
     """
-    source = as_input(path)
-    name = input_name(source)
-    log = log if log is not None else ProblemLog(strict=strict)
-    sentences: List[DepSentence] = []
-    with raise_new_errors(log) as n_before:
-        text = read_text(source, log)
-        if text is not None:
-            sentences = _parse_conllu_text(text, name, log)
-            # "no sentences" only when nothing else was wrong: a file whose every
-            # sentence has errors does hold sentences, and those errors say why
-            if not sentences and len(log.errors) == n_before:
-                log.add(name, None, "empty-file", "file holds no sentences")
-    return sentences
+    return read_parsed(path, log if log is not None else ProblemLog(strict=strict),
+                       lambda name, text, lg: _parse_conllu_text(text, name, lg),
+                       "file holds no sentences")
 
 
 def split_columns(line: str, fname: str, no: int, log: ProblemLog,

@@ -18,8 +18,8 @@ from typing import Dict, List, Optional
 from synagree.base.problems import ProblemLog, quote
 from synagree.io.brackets import PhraseSentence
 from synagree.io.discontinuous import NonTerminal, Terminal, build_sentence
-from synagree.io.files import raise_new_errors, read_text
-from synagree.io.sources import Source, as_input, input_name
+from synagree.io.files import read_parsed
+from synagree.io.sources import Source
 
 __all__ = ["read_negra"]
 
@@ -70,54 +70,43 @@ def read_negra(path: Source, log: Optional[ProblemLog] = None) -> List[PhraseSen
     >>> t.root.bracketed(), t.words
     ('(VROOT (S NN VV))', ['Dogs', 'bark'])
     """
-    source = as_input(path)
-    name = input_name(source)
-    log = log if log is not None else ProblemLog()
+    return read_parsed(path, log, _parse, "file holds no #BOS sentence")
+
+
+def _parse(name: str, text: str, log: ProblemLog) -> List[PhraseSentence]:
     out: List[PhraseSentence] = []
-    with raise_new_errors(log) as n_before:
-        text = read_text(source, log)
-        if text is None:
-            return out
-        lines = text.splitlines()
-        version = _version(lines)
-        sent: Optional[_Sentence] = None
-        in_table = False
-        for no, line in enumerate(lines, 1):
-            cols = _columns(line)
-            if not cols:
-                continue
-            head = cols[0]
-            if head == "#BOT":
-                in_table = True
-                continue
-            if head == "#EOT":
-                in_table = False
-                continue
-            if in_table or head == "#FORMAT":
-                continue
-            if head == "#BOS":
-                if sent is not None:
-                    log.add(name, sent.line, "negra-line",
-                            "sentence not closed by #EOS before the next #BOS")
-                sent = _Sentence(no, cols[1] if len(cols) > 1 else None)
-                continue
-            if sent is None:
-                log.add(name, no, "negra-line",
-                        f"line {quote(line)} outside a sentence (#BOS ... #EOS)")
-                continue
-            if head == "#EOS":
-                tree = build_sentence(name, len(out), sent.line, sent.terminals, sent.nodes,
-                                      None, log, sent_id=sent.sent_id)
-                if tree is not None:
-                    out.append(tree)
-                sent = None
-                continue
+    lines = text.splitlines()
+    version = _version(lines)
+    sent: Optional[_Sentence] = None
+    in_table = False
+    for no, line in enumerate(lines, 1):
+        cols = _columns(line)
+        if not cols:
+            continue
+        head = cols[0]
+        if head in ("#BOT", "#EOT"):
+            in_table = head == "#BOT"
+            continue
+        if in_table or head == "#FORMAT":
+            continue
+        if head == "#BOS":
+            if sent is not None:
+                log.add(name, sent.line, "negra-line",
+                        "sentence not closed by #EOS before the next #BOS")
+            sent = _Sentence(no, cols[1] if len(cols) > 1 else None)
+        elif sent is None:
+            log.add(name, no, "negra-line",
+                    f"line {quote(line)} outside a sentence (#BOS ... #EOS)")
+        elif head == "#EOS":
+            tree = build_sentence(name, len(out), sent.line, sent.terminals, sent.nodes, None,
+                                  log, sent_id=sent.sent_id)
+            if tree is not None:
+                out.append(tree)
+            sent = None
+        else:
             _node_line(cols, version, no, sent, name, log)
-        if sent is not None:
-            log.add(name, sent.line, "negra-line",
-                    "sentence not closed by #EOS at the end of the file")
-        if not out and len(log.errors) == n_before:
-            log.add(name, None, "empty-file", "file holds no #BOS sentence")
+    if sent is not None:
+        log.add(name, sent.line, "negra-line", "sentence not closed by #EOS at the end of the file")
     return out
 
 

@@ -17,8 +17,8 @@ from xml.parsers import expat
 from synagree.base.problems import ProblemLog, quote
 from synagree.io.brackets import PhraseSentence
 from synagree.io.discontinuous import NonTerminal, Terminal, build_sentence
-from synagree.io.files import raise_new_errors, read_text
-from synagree.io.sources import Source, as_input, input_name
+from synagree.io.files import read_parsed
+from synagree.io.sources import Source
 
 __all__ = ["read_tiger_xml"]
 
@@ -125,22 +125,17 @@ def read_tiger_xml(path: Source, log: Optional[ProblemLog] = None) -> List[Phras
     >>> t.root.bracketed(), t.words, t.sent_id
     ('(S NN VV)', ['Dogs', 'bark'], 's1')
     """
-    source = as_input(path)
-    name = input_name(source)
-    log = log if log is not None else ProblemLog()
+    return read_parsed(path, log, _parse, "file holds no TIGER-XML sentence (<s>)")
+
+
+def _parse(name: str, text: str, log: ProblemLog) -> List[PhraseSentence]:
     parser = expat.ParserCreate()
     reader = _Reader(name, log, parser)
     parser.StartElementHandler = reader.start
     parser.EndElementHandler = reader.end
-    with raise_new_errors(log) as n_before:
-        text = read_text(source, log)
-        if text is None:
-            return []
-        try:
-            parser.Parse(text, True)
-        except expat.ExpatError as exc:
-            log.add(name, exc.lineno, "xml-syntax",
-                    f"not well-formed XML: {expat.ErrorString(exc.code)} (column {exc.offset})")
-        if not reader.out and len(log.errors) == n_before:
-            log.add(name, None, "empty-file", "file holds no TIGER-XML sentence (<s>)")
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as exc:
+        log.add(name, exc.lineno, "xml-syntax",
+                f"not well-formed XML: {expat.ErrorString(exc.code)} (column {exc.offset})")
     return reader.out

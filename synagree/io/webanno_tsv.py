@@ -31,8 +31,8 @@ import numpy as np
 
 from synagree.base.problems import ProblemLog, quote
 from synagree.io.conllu import DepSentence, report_cycles
-from synagree.io.files import raise_new_errors, read_text
-from synagree.io.sources import Source, as_input, input_name
+from synagree.io.files import read_parsed
+from synagree.io.sources import Source
 
 __all__ = ["read_webanno_tsv", "DEPENDENCY_LAYER"]
 
@@ -135,24 +135,19 @@ def read_webanno_tsv(path: Source, log: Optional[ProblemLog] = None) -> List[Dep
     >>> s.forms, s.heads.tolist(), s.deprels
     (['Dogs', 'bark'], [2, 0], ['nsubj', 'ROOT'])
     """
-    source = as_input(path)
-    name = input_name(source)
-    log = log if log is not None else ProblemLog()
+    return read_parsed(path, log, _parse, "file holds no sentences")
+
+
+def _parse(name: str, text: str, log: ProblemLog) -> List[DepSentence]:
+    lines = text.splitlines()
+    cols = _header(lines, name, log)
+    if cols is None:
+        return []
     out: List[DepSentence] = []
-    with raise_new_errors(log) as n_before:
-        text = read_text(source, log)
-        if text is None:
-            return out
-        lines = text.splitlines()
-        cols = _header(lines, name, log)
-        if cols is None:
-            return out
-        for sent in _sentences(lines, cols, name, log):
-            tree = _tree(sent, cols, name, len(out), log)
-            if tree is not None:
-                out.append(tree)
-        if not out and len(log.errors) == n_before:
-            log.add(name, None, "empty-file", "file holds no sentences")
+    for sent in _sentences(lines, cols, name, log):
+        tree = _tree(sent, cols, name, len(out), log)
+        if tree is not None:
+            out.append(tree)
     return out
 
 
