@@ -401,10 +401,23 @@ def test_discontinuous_tree_is_ordered_by_first_terminal():
     assert t.words[:3] == ["Who", "did", "Fritz"]
 
 
-def test_spans_reads_negra(run_cli, phrase_files):
+def _span_counts(doc):
+    """The spans' counts and scores (no file names)."""
+    assert doc["overall"]["keys"] > 0
+    return doc["overall"], doc["pairs"], doc["documents"]
+
+
+def test_spans_reads_negra_tiger_and_webanno(run_cli, phrase_files, webanno):
     f = phrase_files
-    rc, out, err = run_cli("spans", f["a.export"], f["b.export"], "--output", "json")
-    assert rc == 0, err
+    negra = _json(run_cli, "spans", f["a.export"], f["b.export"], "--names", "a", "b")
+    tiger = _json(run_cli, "spans", f["a.xml"], f["b.xml"], "--names", "a", "b")
+    hand = _json(run_cli, "spans", f["a.tree"], f["b.tree"], "--names", "a", "b",
+                 "--no-text-check")
+    assert _span_counts(negra) == _span_counts(hand) == _span_counts(tiger)
+    w = webanno
+    tsv = _json(run_cli, "spans", w["a"], w["b"], "--names", "a", "b", "--layer", "deprel")
+    conllu = _json(run_cli, "spans", w["ac"], w["bc"], "--names", "a", "b", "--layer", "deprel")
+    assert _span_counts(tsv) == _span_counts(conllu)
 
 
 def test_bad_negra_and_tiger_are_one_line_errors(run_cli, tmp_path, phrase_files):

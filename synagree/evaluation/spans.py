@@ -264,7 +264,9 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
         `Hierarchy` over the labels.
     bdm : bool
         Also GATE's BDM-based counts (needs ``hierarchy``).
-    fmt : {"auto", "conllu", "phrase"}
+    fmt : str
+        ``auto`` or a format of the reader registry (`synagree.io.registry`,
+        docs/formats.md); ``auto``: each file sniffed.
     phrase_style : {"auto", "delex", "penn"}
     names : sequence of str, optional
         Annotator names (default: the file names).

@@ -343,8 +343,9 @@ def read_files(paths: Sequence[Input], fmt: str, phrase_style: str, log: Problem
     ----------
     paths : sequence of pathlib.Path or Buffer
         Files, or streams already read (`synagree.io.sources.as_inputs`).
-    fmt : {"auto", "conllu", "phrase"}
-        Format of every file (``auto``: per file, `format_of`).
+    fmt : str
+        ``auto`` or a format of the reader registry (`synagree.io.registry`,
+        docs/formats.md); ``auto``: each file sniffed.
     phrase_style : {"auto", "delex", "penn"}
     log : ProblemLog
         Receives every problem.
@@ -384,6 +385,11 @@ def _read_collecting(paths: Sequence[Input], fmt: str, phrase_style: str, log: P
             spec = registry.resolve(fmt, p)
         except InputError as exc:  # ambiguous-format
             errors.extend(exc.errors)
+            continue
+        if spec.multi_annotator:  # from_files splits them first; --dirs cannot
+            errors.append(Problem(input_name(p), None, "usage",
+                                  f"a {spec.name} file holds several annotators: give it as a "
+                                  f"file, not in a --dirs directory (one annotator each)"))
             continue
         if spec.bracketed:
             trees = parse_bracket_file(p, log)
@@ -441,7 +447,9 @@ def from_files(paths: Sequence[Source], names: Optional[Sequence[str]] = None,
         One annotator name per file; None: the file stems (or, when they
         repeat, the parent directories' names, else the paths); a stream
         without a real name is ``ann1``, ``ann2``, ... by its position.
-    fmt : {"auto", "conllu", "phrase"}
+    fmt : str
+        ``auto`` or a format of the reader registry (`synagree.io.registry`,
+        docs/formats.md); ``auto``: each file sniffed.
     phrase_style : {"auto", "delex", "penn"}
     strict : bool
         Warnings count as errors.
@@ -467,6 +475,8 @@ def from_files(paths: Sequence[Source], names: Optional[Sequence[str]] = None,
     file_paths, user_names = split_annotators(as_inputs(paths), fmt)
     if names is None and user_names is not None:
         names = user_names
+    if fmt != registry.AUTO and registry.get_format(fmt).inner:
+        fmt = registry.get_format(fmt).inner or fmt  # each part is one annotator's
     if len(file_paths) < 2:
         raise InputError.single(input_name(file_paths[0]) if file_paths else "<none>", None,
                                 "too-few-inputs",
