@@ -236,6 +236,9 @@ def test_webanno_tsv3_agree_and_categorical_equal_conllu(run_cli, webanno):
                    "--layers", "deprel,xpos")
     assert _layer_numbers(tsv) == _layer_numbers(conllu)
     assert tsv["layers"]["xpos"]["coefficients"]["scott_pi"] < 1
+    tsv = _json(run_cli, "report", w["a"], w["b"])
+    conllu = _json(run_cli, "report", w["ac"], w["bc"], "--names", "a", "b")
+    assert _numbers(tsv, AGREE_KEYS) == _numbers(conllu, AGREE_KEYS)
 
 
 def test_webanno_tsv3_compare_equals_conllu(run_cli, webanno):
