@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, List, Optional, Union
 
-from synagree.base.problems import ProblemLog
+from synagree.base.problems import InputError, ProblemLog
 from synagree.io.brackets import PhraseSentence, read_brackets
 from synagree.io.compression import READ_ERRORS, open_binary, strip_suffix
 from synagree.io.conllu import DepSentence, read_conllu
@@ -89,7 +89,13 @@ def format_of(fmt: str, path: Source) -> str:
         return "conllu"
     if fmt == "phrase":
         return "phrase"
-    raise ValueError(f"unknown format {fmt!r} (expected auto, conllu or phrase)")
+    if fmt == "brat":
+        return "conllu"  # dependency trees (synagree.io.brat)
+    if fmt == "gate":
+        raise InputError.single("<command line>", None, "usage",
+                                "--format gate (GATE XML documents) is read by categorical "
+                                "and spans, with --sets and --type")
+    raise ValueError(f"unknown format {fmt!r} (expected auto, conllu, phrase, brat or gate)")
 
 
 def read_any(path: Source, fmt: str = "auto", phrase_style: str = "auto",
