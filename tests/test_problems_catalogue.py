@@ -361,6 +361,17 @@ PRODUCERS = {
 }
 
 # FEATS split into features (docs/method.md §19.1)
+GATE_HEAD = '<GateDocument><TextWithNodes><Node id="0"/>ab<Node id="2"/></TextWithNodes>\n'
+GATE_ARGS = ["categorical", "{bad}", "--format", "gate", "--sets", "A,B", "--type", "T",
+             "--feature", "f"]
+PRODUCERS["gate-xml"] = ({"bad.xml": GATE_HEAD + '<AnnotationSet Name="A">\n<Annotation'},
+                         GATE_ARGS)
+PRODUCERS["gate-structure"] = ({"bad.xml": "<html>\n<body/></html>"}, GATE_ARGS)
+PRODUCERS["gate-offsets"] = ({"bad.xml": GATE_HEAD + '<AnnotationSet Name="A">\n<Annotation '
+                              'Id="1" Type="T" StartNode="0" EndNode="9"/>\n</AnnotationSet>'
+                              '<AnnotationSet Name="B"/></GateDocument>'}, GATE_ARGS)
+PRODUCERS["gate-missing-set"] = ({"bad.xml": GATE_HEAD + '<AnnotationSet Name="A"/>'
+                                  "</GateDocument>"}, GATE_ARGS)
 PRODUCERS["bad-where"] = ({"good.conllu": GOOD, "a.conllu": GOOD},
                           ["agree", "{a}", "{good}", "--where", "lemma=be"])
 PRODUCERS["bad-batch"] = ({"good.conllu": GOOD_ID, "a.conllu": GOOD_ID},

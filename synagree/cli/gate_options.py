@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import argparse
 
-from synagree.evaluation.gate_documents import gate_classification, gate_spans, parse_sets
 from synagree.base.problems import InputError
 from synagree.cli.options import output_format
+from synagree.evaluation.gate_documents import gate_classification, gate_spans, parse_sets
 from synagree.io.files import emit
 from synagree.io.gate_xml import sniff_gate_xml
 from synagree.render.gate import render_gate_classification

@@ -1,6 +1,6 @@
 r"""GATE documents compared as GATE compares them: classification agreement and span P/R/F.
 
-docs/formats-gate-brat.md, docs/method.md §24.4.  Each annotation set of a
+docs/formats-gate-brat.md, docs/method.md §24.5.  Each annotation set of a
 GATE XML document (`synagree.io.gate_xml`) is an annotator.
 
 * `gate_classification`: for every pair of sets, the observed agreement,

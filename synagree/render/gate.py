@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from synagree.evaluation.gate_documents import GateClassificationResult
 from synagree.base.table import Column, Document, Table
+from synagree.evaluation.gate_documents import GateClassificationResult
 from synagree.render.writers import write
 
 __all__ = ["render_gate_classification", "GATE_OUTPUTS"]

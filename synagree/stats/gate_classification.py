@@ -1,6 +1,6 @@
 r"""GATE's classification agreement: observed agreement, Cohen's κ and Scott's π.
 
-docs/method.md §24.4.  This follows ``gate.util.ClassificationMeasures``
+docs/method.md §24.5.  This follows ``gate.util.ClassificationMeasures``
 (gate-core, ``src/main/java/gate/util/ClassificationMeasures.java``, commit
 ``201b66e65604078fa57b47fb23333b17be1c19ed``) to the letter:
 
