@@ -172,7 +172,10 @@ class GateCM:
         return cohen, pi
 
 
-def etree_sets(path: Path) -> Tuple[str, Dict[str, List[Tuple[int, int, int, str, Dict[str, str]]]]]:
+Record = Tuple[int, int, int, str, Dict[str, str]]
+
+
+def etree_sets(path: Path) -> Tuple[str, Dict[str, List[Record]]]:
     """(text, {set: [(id, start, end, type, features)]}) by ElementTree (the oracle's parser)."""
     root = ET.parse(path).getroot()
     twn = root.find("TextWithNodes")
