@@ -5,7 +5,9 @@ import argparse
 
 from synagree.base.problems import InputError
 from synagree.cli.options import output_format
+from synagree.evaluation.brat_documents import brat_classification, brat_spans
 from synagree.evaluation.gate_documents import gate_classification, gate_spans, parse_sets
+from synagree.io.brat import sniff_brat
 from synagree.io.files import emit
 from synagree.io.gate_xml import sniff_gate_xml
 from synagree.render.gate import render_gate_classification
@@ -18,6 +20,30 @@ def is_gate_input(args: argparse.Namespace) -> bool:
     if args.fmt == "gate":
         return True
     return args.fmt == "auto" and bool(files) and all(sniff_gate_xml(f) for f in files)
+
+
+def is_brat_input(args: argparse.Namespace) -> bool:
+    """``--format brat``, or ``auto`` with every file a ``.ann``."""
+    files = list(getattr(args, "files", None) or [])
+    if args.fmt == "brat":
+        return True
+    return args.fmt == "auto" and bool(files) and all(sniff_brat(f) for f in files)
+
+
+def run_brat(args: argparse.Namespace, command: str) -> int:
+    """``categorical``/``spans`` on brat ``.ann`` files (entities); the exit status."""
+    if getattr(args, "dirs", None):
+        raise InputError.single("<command line>", None, "usage",
+                                "brat files are given one by one (one .ann per annotator), "
+                                "not --dirs")
+    output = output_format(args)
+    names = getattr(args, "names", None)
+    if command == "categorical":
+        emit(render_gate_classification(brat_classification(args.files, names), output),
+             args.out)
+    else:
+        emit(render_spans(brat_spans(args.files, names), output), args.out)
+    return 0
 
 
 def _type(args: argparse.Namespace) -> str:
