@@ -397,6 +397,14 @@ def test_usage_errors(capsys, tmp_path):
         rc = main(["categorical", str(BEIJING), "--format", "gate", *args])
         assert rc == 2
         assert "(usage)" in capsys.readouterr().err
+    for args in (["categorical", "--sets", "ann1,ann2", "--type", "sent", "--feature", "Op",
+                  "--layers", "upos"],
+                 ["spans", "--sets", "ann1,ann2", "--type", "sent", "--bdm"],
+                 ["spans", "--format", "conllu", "--type", "sent"]):
+        rc = main([args[0], str(BEIJING), *args[1:]])
+        assert rc == 2
+        err = capsys.readouterr().err
+        assert "(usage)" in err and ("not for GATE" in err or "only for GATE" in err)
     other = tmp_path / "copy.xml"
     other.write_bytes(BEIJING.read_bytes())
     rc = main(["agree", str(BEIJING), str(other), "--format", "gate"])

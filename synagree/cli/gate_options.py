@@ -13,6 +13,34 @@ from synagree.io.gate_xml import sniff_gate_xml
 from synagree.render.gate import render_gate_classification
 from synagree.render.spans import render_spans
 
+#: options of ``categorical``/``spans`` that GATE documents and brat entities do not take,
+#: with their defaults (given anyway: a usage error, never silently ignored)
+NOT_FOR_DOCUMENTS = {"layers": None, "specific": None, "bootstrap": 0, "per_feature": False,
+                     "feature_items": None, "enhanced": False, "set_distance": None,
+                     "bias": False, "allow_missing": False, "match": "auto",
+                     "no_text_check": False, "dirs": None, "layer": None, "labels": "type",
+                     "hierarchy": None, "bdm": False}
+GATE_ONLY = {"sets": "--sets", "ann_type": "--type", "gate_feature": "--feature"}
+
+
+def _refuse(args: argparse.Namespace, what: str, also: tuple = ()) -> None:
+    given = [k for k, default in NOT_FOR_DOCUMENTS.items()
+             if getattr(args, k, default) != default]
+    given += [k for k in also if getattr(args, k, None)]
+    if given:
+        names = ", ".join(GATE_ONLY.get(k, "--" + k.replace("_", "-")) for k in given)
+        raise InputError.single("<command line>", None, "usage",
+                                f"{names}: not for {what}")
+
+
+def check_not_gate_options(args: argparse.Namespace) -> None:
+    """``--sets``, ``--type``, ``--feature`` outside ``--format gate``: a usage error."""
+    given = [v for k, v in GATE_ONLY.items() if getattr(args, k, None)]
+    if given:
+        raise InputError.single("<command line>", None, "usage",
+                                f"{', '.join(given)}: only for GATE XML documents "
+                                f"(--format gate)")
+
 
 def is_gate_input(args: argparse.Namespace) -> bool:
     """``--format gate``, or ``auto`` with every file a GATE XML document."""
@@ -32,10 +60,7 @@ def is_brat_input(args: argparse.Namespace) -> bool:
 
 def run_brat(args: argparse.Namespace, command: str) -> int:
     """``categorical``/``spans`` on brat ``.ann`` files (entities); the exit status."""
-    if getattr(args, "dirs", None):
-        raise InputError.single("<command line>", None, "usage",
-                                "brat files are given one by one (one .ann per annotator), "
-                                "not --dirs")
+    _refuse(args, "brat entities (.ann files)", tuple(GATE_ONLY))
     output = output_format(args)
     names = getattr(args, "names", None)
     if command == "categorical":
@@ -54,7 +79,8 @@ def _type(args: argparse.Namespace) -> str:
 
 
 def _no_dirs(args: argparse.Namespace) -> None:
-    if getattr(args, "dirs", None) or not args.files:
+    _refuse(args, "GATE XML documents", ("names",))
+    if not args.files:
         raise InputError.single("<command line>", None, "usage",
                                 "--format gate reads GATE XML files given one by one (each "
                                 "annotation set is an annotator), not --dirs")

@@ -5,7 +5,13 @@ import argparse
 
 from synagree.base.problems import print_problems
 from synagree.cli import options
-from synagree.cli.gate_options import is_brat_input, is_gate_input, run_brat, run_gate_spans
+from synagree.cli.gate_options import (
+    check_not_gate_options,
+    is_brat_input,
+    is_gate_input,
+    run_brat,
+    run_gate_spans,
+)
 from synagree.cli.options import output_format
 from synagree.evaluation.spans import CONLLU_LAYERS, PHRASE_LAYERS, span_agreement
 from synagree.io.files import emit
@@ -19,6 +25,7 @@ def run(args: argparse.Namespace) -> int:
         return run_gate_spans(args)
     if is_brat_input(args):
         return run_brat(args, "spans")
+    check_not_gate_options(args)
     res = span_agreement(args.files, layer=args.layer, labels=args.labels,
                          hierarchy=args.hierarchy, bdm=args.bdm, fmt=args.fmt,
                          phrase_style=args.phrase_style, names=args.names,
