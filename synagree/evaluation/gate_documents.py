@@ -139,10 +139,20 @@ def gate_classification(paths: Sequence[Source], sets: Sequence[str], type_: str
 
     Examples
     --------
-    >>> r = gate_classification(["tests/data/formats/gate/beijing-opera.xml"],
-    ...                         ["ann1", "ann2"], "sent", "Op")  # doctest: +SKIP
-    >>> round(r.pairs[0].pooled.cohen_kappa, 7)  # doctest: +SKIP
-    0.6086957
+    >>> import io
+    >>> def ann(i, a, b, v):
+    ...     return (f'<Annotation Id="{i}" Type="sent" StartNode="{a}" EndNode="{b}">'
+    ...             f'<Feature><Name>Op</Name><Value>{v}</Value></Feature></Annotation>')
+    >>> nodes = "".join(f'<Node id="{k}"/>x' for k in range(4)) + '<Node id="4"/>'
+    >>> xml = (f"<GateDocument><TextWithNodes>{nodes}</TextWithNodes>"
+    ...        f'<AnnotationSet Name="A">{ann(1, 0, 1, "yes")}{ann(2, 1, 2, "no")}'
+    ...        f'{ann(3, 2, 4, "yes")}</AnnotationSet><AnnotationSet Name="B">'
+    ...        f'{ann(4, 0, 1, "yes")}{ann(5, 1, 2, "yes")}{ann(6, 2, 4, "yes")}'
+    ...        f"</AnnotationSet></GateDocument>")
+    >>> r = gate_classification([io.StringIO(xml)], ["A", "B"], "sent", "Op")
+    >>> p = r.pairs[0].pooled
+    >>> p.agreed, p.total, round(p.observed, 4), p.cohen_kappa, round(p.scott_pi, 4)
+    (2, 3, 0.6667, 0.0, -0.2)
     """
     docs = read_gate_documents(paths, sets)
     pairs = []

@@ -116,6 +116,10 @@ def _entity(doc: BratDocument, parts: List[str], no: int, log: ProblemLog) -> No
         log.add(doc.file, no, "brat-offsets", f"entity {ident}: the text at {middle[1]} is "
                 f"{at[:40]!r}, the .ann says {written[:40]!r}")
         return
+    if ident in doc.entities:
+        log.add(doc.file, no, "brat-line", f"entity id {ident} is used twice (first on line "
+                f"{doc.entities[ident].line})")
+        return
     doc.entities[ident] = BratEntity(ident, middle[0], frags[0][0], frags[-1][1], written, no,
                                      tuple(frags))
 
