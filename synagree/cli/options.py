@@ -149,6 +149,11 @@ OPTIONS: Dict[str, Dict[str, Any]] = {
                  "help": "input format, one of " + ", ".join(registry.format_names())
                          + " (default auto: by the file-name suffix, else by the content; "
                            "see docs/formats.md)"},
+    "--sets": {"metavar": "SET1,SET2",
+               "help": "GATE documents: the annotation sets compared, each an annotator "
+                       "(spans: the first of each pair is the key)"},
+    "--type": {"dest": "ann_type", "metavar": "TYPE",
+               "help": "GATE documents: the annotation type compared"},
     "--phrase-style": {"default": "auto", "choices": ["auto", "delex", "penn"],
                        "help": "bracketed trees: leaves are categories (delex) or words "
                                "(penn); auto decides once for all files and says how"},

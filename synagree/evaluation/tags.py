@@ -202,7 +202,7 @@ def read_tag_column(path: Source, column: str,
         return []
     if spec.name != "conllu":
         try:
-            return tag_sentences(registry.load_reader(spec.reader)(source, log=log), column)
+            return tag_sentences(registry.read_with(spec, source, log), column)
         except InputError:
             return []  # the problems are in the log
     text = read_text(source, log)

@@ -386,6 +386,11 @@ def _read_collecting(paths: Sequence[Input], fmt: str, phrase_style: str, log: P
         except InputError as exc:  # ambiguous-format
             errors.extend(exc.errors)
             continue
+        if spec.kind == "documents":
+            errors.append(Problem(input_name(p), None, "usage",
+                                  f"--format {spec.name} ({spec.description}) is read by "
+                                  f"categorical and spans only"))
+            continue
         if spec.multi_annotator:  # from_files splits them first; --dirs cannot
             errors.append(Problem(input_name(p), None, "usage",
                                   f"a {spec.name} file holds several annotators: give it as a "
@@ -398,7 +403,7 @@ def _read_collecting(paths: Sequence[Input], fmt: str, phrase_style: str, log: P
         else:
             sents: Optional[List[Sentence]]
             try:
-                sents = list(registry.load_reader(spec.reader)(p, log=log))
+                sents = registry.read_with(spec, p, log)
             except InputError as exc:
                 sents = None  # its errors are in the log, or in the exception
                 errors.extend(e for e in exc.errors if e not in log.errors[n_before:])

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List, Optional, Union
 
-from synagree.base.problems import ProblemLog
+from synagree.base.problems import InputError, ProblemLog
 from synagree.io import registry
 from synagree.io.brackets import PhraseSentence, read_brackets
 from synagree.io.compression import strip_suffix
@@ -50,6 +50,10 @@ def sniff_format(path: Source) -> str:
 
 
 def _kind(spec: registry.Format) -> str:
+    if spec.kind == "documents":
+        raise InputError.single("<command line>", None, "usage",
+                                f"--format {spec.name} ({spec.description}) is read by "
+                                f"categorical and spans only")
     return "phrase" if spec.kind == "phrase" else "conllu"
 
 
@@ -101,8 +105,8 @@ def read_any(path: Source, fmt: str = "auto", phrase_style: str = "auto",
     """
     source = as_input(path)  # a stream read once: sniffed, then parsed
     spec = registry.resolve(fmt, source)
+    _kind(spec)  # documents (GATE): not sentences
     if spec.bracketed:
         return read_brackets(source, style=phrase_style, log=log, strict=strict)
     # every registered reader raises InputError with the errors it logged
-    out = registry.load_reader(spec.reader)(source, log=log or ProblemLog(strict=strict))
-    return out  # type: ignore[no-any-return]
+    return registry.read_with(spec, source, log or ProblemLog(strict=strict))

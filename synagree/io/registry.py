@@ -40,7 +40,7 @@ from synagree.io.compression import READ_ERRORS, open_binary, strip_suffix
 from synagree.io.sources import Buffer, Source, as_input, head_lines, input_name
 
 __all__ = ["Format", "register_format", "get_format", "format_names", "formats", "sniff",
-           "resolve", "load_reader", "AUTO", "HEAD_LINES"]
+           "sniff_or_none", "resolve", "load_reader", "read_with", "AUTO", "HEAD_LINES"]
 
 AUTO = "auto"
 #: lines of a file's start the content sniffers see
@@ -60,9 +60,11 @@ class Format:
     ----------
     name : str
         What ``--format`` takes.
-    kind : {"dependency", "phrase"}
+    kind : {"dependency", "phrase", "documents"}
         What the reader gives: `synagree.io.conllu.DepSentence` or
-        `synagree.io.brackets.PhraseSentence` lists.
+        `synagree.io.brackets.PhraseSentence` lists; ``documents``: annotated
+        documents that only ``categorical`` and ``spans`` read, with their own
+        options (GATE XML: ``--sets``, ``--type``).
     suffixes : tuple of str
         File-name suffixes (lower case, with the dot), compression suffixes
         looked through.
@@ -87,6 +89,9 @@ class Format:
         The format this one is a special case of (it wins when both match).
     aliases : tuple of str
         Other names ``--format`` accepts for it.
+    needs_path : bool
+        The reader reads files beside the one given (brat's ``.txt``): a
+        stream is refused (`read_with`).
     """
 
     name: str
@@ -100,6 +105,7 @@ class Format:
     inner: Optional[str] = None
     refines: Optional[str] = None
     aliases: Tuple[str, ...] = ()
+    needs_path: bool = False
 
     @property
     def multi_annotator(self) -> bool:
@@ -119,7 +125,7 @@ def register_format(fmt: Format) -> Format:
     ValueError
         A name or alias already taken, or an unknown kind.
     """
-    if fmt.kind not in ("dependency", "phrase", "spans"):
+    if fmt.kind not in ("dependency", "phrase", "documents"):
         raise ValueError(f"unknown format kind {fmt.kind!r}")
     for n in (fmt.name, *fmt.aliases):
         if n == AUTO or n in _FORMATS or n in _ALIASES:
@@ -160,6 +166,22 @@ def load_reader(ref: str) -> Callable[..., Any]:
     """The function a ``"module:function"`` reference names."""
     module, _, func = ref.partition(":")
     return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
+
+
+def read_with(spec: Format, source: Any, log: Any) -> List[Any]:
+    """The sentences of ``source`` read by ``spec``'s reader (its problems in ``log``).
+
+    Raises
+    ------
+    InputError
+        The reader's errors; ``usage`` for a stream given to a reader that
+        needs a file on disk (`Format.needs_path`).
+    """
+    if spec.needs_path and isinstance(source, Buffer):
+        raise InputError.single(source.name, None, "usage",
+                                f"{spec.name} input is read from files on disk "
+                                f"({spec.description}), not from a stream")
+    return list(load_reader(spec.reader)(source, log=log))
 
 
 def _name_of(source: Any) -> str:
@@ -310,6 +332,20 @@ def sniff_tiger(head: List[str]) -> bool:
         "<graph" in text
 
 
+_BRAT_LINE = re.compile(r"^[TREAMN#]\d*\t")
+
+
+def sniff_brat(head: List[str]) -> bool:
+    """brat standoff: every non-blank line starts with an annotation id and a tab (``T1``)."""
+    lines = [ln for ln in head if ln.strip()]
+    return bool(lines) and all(_BRAT_LINE.match(ln) for ln in lines)
+
+
+def sniff_gate(head: List[str]) -> bool:
+    """A ``<GateDocument`` element near the start."""
+    return "<GateDocument" in "".join(head[:20])
+
+
 # --------------------------------------------------------------------------- the table
 
 register_format(Format(
@@ -341,6 +377,14 @@ register_format(Format(
 register_format(Format(
     "negra", "phrase", (".export", ".negra"), sniff_negra, "synagree.io.negra:read_negra",
     "NEGRA export format 3 or 4, discontinuous constituents included"))
+register_format(Format(
+    "brat", "dependency", (".ann",), sniff_brat, "synagree.io.brat:read_brat",
+    "brat standoff .ann beside its .txt: relations as dependency trees (entities as spans "
+    "in categorical and spans)", needs_path=True))
+register_format(Format(
+    "gate", "documents", (".xml",), sniff_gate, "synagree.io.gate_xml:read_gate_xml",
+    "GATE XML documents, each annotation set an annotator (categorical and spans, with "
+    "--sets and --type)"))
 
 
 def sniff_or_none(path: Source) -> Optional[Format]:
