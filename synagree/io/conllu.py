@@ -375,8 +375,51 @@ def split_columns(line: str, fname: str, no: int, log: ProblemLog,
     return None
 
 
+def conllu_lines(text: str, scorer: bool = False) -> Iterator[Tuple[int, str]]:
+    r"""The lines of CoNLL-U text with their 1-based numbers: every CoNLL-U reader's records.
+
+    The one line reader under the package's CoNLL-U readers (`read_conllu`
+    and `synagree.evaluation.tags.read_tag_column`, through
+    `sentence_blocks`) and the CoNLL 2018 scorer's
+    (`synagree.evaluation.conll18.read_treebank`), in one of two modes.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    scorer : bool
+        False (every command's readers): lines end at ``\n``; where the text
+        has a ``\r``, the ``\r``\ s ending a line are dropped.  True (the
+        CoNLL 2018 scorer's strictness, for ``compare``): a leading BOM is
+        dropped, ``\r\n`` and a lone ``\r`` end a line as ``\n`` does, and
+        the newline that ends the last line opens no new one; what counts as
+        a blank line is then the reader's business (the scorer's: an empty
+        line only).
+
+    Returns
+    -------
+    iterator of (int, str)
+        ``(line number, line)``, the line without its line ending.
+    """
+    if scorer:
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()  # the final newline ends the last line, it opens none
+        yield from enumerate(lines, 1)
+        return
+    cr = "\r" in text
+    for no, line in enumerate(io.StringIO(text, newline="\n"), start=1):
+        if line[-1:] == "\n":
+            line = line[:-1]
+        if cr:
+            line = line.rstrip("\r")
+        yield no, line
+
+
 def sentence_blocks(text: str) -> Iterator[Tuple[int, List[Tuple[int, str]]]]:
-    r"""Split CoNLL text into sentence blocks at blank lines.
+    r"""Split CoNLL text into sentence blocks at blank lines (`conllu_lines`' records).
 
     Parameters
     ----------
@@ -390,12 +433,7 @@ def sentence_blocks(text: str) -> Iterator[Tuple[int, List[Tuple[int, str]]]]:
         pairs (1-based line numbers, ``\r`` stripped).
     """
     cur: List[Tuple[int, str]] = []
-    cr = "\r" in text
-    for no, line in enumerate(io.StringIO(text, newline="\n"), start=1):
-        if line[-1:] == "\n":
-            line = line[:-1]
-        if cr:
-            line = line.rstrip("\r")
+    for no, line in conllu_lines(text):
         if not line or line.isspace():  # what line.strip() == "" means, cheaper
             if cur:
                 yield cur[0][0], cur
