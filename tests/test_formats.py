@@ -24,6 +24,7 @@ Data (tests/data/formats/):
 """
 from __future__ import annotations
 
+import io
 import json
 import shutil
 from pathlib import Path
@@ -68,7 +69,8 @@ def _one_line_error(run_cli, kind, *args):
 def test_every_format_is_registered_once_with_a_reader():
     names = registry.format_names()
     assert names[0] == "auto"
-    for n in ("conllu", "phrase", "ptb", "arborator", "webanno-tsv3", "tiger-xml", "negra"):
+    for n in ("conllu", "phrase", "ptb", "arborator", "webanno-tsv3", "tiger-xml", "negra",
+              "brat", "gate"):
         assert n in names
         spec = registry.get_format(n)
         assert callable(registry.load_reader(spec.reader))
@@ -79,7 +81,8 @@ def test_every_format_is_registered_once_with_a_reader():
 @pytest.mark.parametrize("name, fmt", [
     ("wsj_0001.mrg", "ptb"), ("inception_example2.tsv", "webanno-tsv3"),
     ("treetools_1.export", "negra"), ("treetools_sample.tiger.xml", "tiger-xml"),
-    ("fr_gsd-ud-test_00006.conllu_alice", "conllu")])
+    ("fr_gsd-ud-test_00006.conllu_alice", "conllu"), ("gate/beijing-opera.xml", "gate"),
+    ("brat/s101-head.ann", "brat")])
 def test_sniff_by_suffix_then_content(tmp_path, name, fmt):
     assert registry.sniff(DATA / name).name == fmt
     bare = tmp_path / "noname"  # no suffix: the content decides alone
@@ -113,6 +116,16 @@ def test_ambiguous_input_is_an_error_naming_the_candidates(tmp_path, monkeypatch
     _one_line_error(run_cli, "ambiguous-format", "agree", f, g)
     # --format decides
     assert [t.root.bracketed() for t in synagree.read(f, format="negra")]
+
+
+def test_gate_documents_are_for_categorical_and_spans_only(run_cli, tmp_path):
+    doc = DATA / "gate" / "beijing-opera.xml"
+    [line] = _one_line_error(run_cli, "usage", "agree", doc, DATA / "treetools_1.export")
+    assert "categorical and spans" in line
+    with pytest.raises(InputError):
+        synagree.read(doc)
+    with pytest.raises(InputError, match="not from a stream"):
+        synagree.read(io.StringIO("T1\tN 0 1\ta\n"), format="brat")
 
 
 def test_read_takes_every_registered_name_and_refuses_others():
