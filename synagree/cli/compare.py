@@ -20,7 +20,7 @@ from synagree.cli import baseline, humans_options, options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.io import registry
-from synagree.io.evalb_lines import bracketed_file
+from synagree.io.evalb_lines import bracketed_file, trees_span_lines
 
 # every format of both kinds of input (``evalb``: bracketed input only)
 OUTPUTS = ("table", "json", "csv", "latex", "evalb")
@@ -56,9 +56,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _foreign(gold: str, systems: List[str]) -> bool:
     """Is any input of a registered format other than CoNLL-U and bracketed trees?"""
-    specs = [registry.sniff_or_none(p) for p in [gold, *systems]]
-    return any(s is not None and (s.name == "ptb" or s.name != "conllu" and not s.bracketed)
-               for s in specs)
+    paths = [gold, *systems]
+    specs = [registry.sniff_or_none(p) for p in paths]
+    return any(s is not None and (s.name != "conllu" and not s.bracketed
+                                  or s.name == "ptb" and trees_span_lines(p))
+               for s, p in zip(specs, paths))
 
 
 def _run_dependency(args: argparse.Namespace) -> int:

@@ -41,8 +41,10 @@ from typing import List, Optional, Tuple, Union
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
 from synagree.io import registry
 from synagree.io.compression import (
+    READ_ERRORS,
     CorruptCompressedFile,
     decompress,
+    open_binary,
     read_bytes,
 )
 from synagree.io.evalb_params import C_SPACE, EvalbParams
@@ -50,7 +52,7 @@ from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
 __all__ = ["BracketLines", "QuoteTerm", "ParsedLine", "read_bracket_lines", "parse_line",
-           "bracketed_file",
+           "bracketed_file", "trees_span_lines",
            "parse_lines", "limit_problems", "LIMITS", "QUOTE_WORDS"]
 
 #: EVALB's fixed buffers (evalb.c): bytes a line, words and brackets a sentence,
@@ -320,6 +322,26 @@ def bracketed_file(path: Union[str, Path]) -> Optional[bool]:
     """
     spec = registry.sniff_or_none(path)
     return None if spec is None else spec.kind == "phrase"
+
+
+def trees_span_lines(path: Union[str, Path]) -> bool:
+    r"""Does a bracketed tree of the file run over more than one line (as in a Penn ``.mrg``)?
+
+    Brackets are counted line by line, nothing parsed (``compare`` asks before
+    choosing to join the trees one a line for EVALB: `synagree.io.native`).
+    An unreadable file is False (the reader reports it).
+    """
+    depth = 0
+    try:
+        with open_binary(path) as fh:
+            for raw in fh:
+                depth += raw.count(b"(") - raw.count(b")")
+                if depth > 0:
+                    return True
+                depth = 0  # an unbalanced line is EVALB's to report
+    except READ_ERRORS:
+        return False
+    return False
 
 
 def parse_lines(bl: BracketLines, params: EvalbParams, gold: bool, debug: bool = False
