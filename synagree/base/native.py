@@ -145,8 +145,8 @@ def use_c(extension: Optional[ModuleType], sources: Sequence[str] = ()) -> bool:
     if not fresh and extension not in _warned:
         _warned.add(extension)
         warnings.warn(f"{extension.__name__} was built from an older version of its "
-                      "sources: running the kernels' twins instead (numba, or plain Python; rebuild with "
-                      "pip install -e .)", RuntimeWarning, stacklevel=2)
+                      "sources: running the kernels' twins instead (numba, or plain Python; "
+                      "rebuild with pip install -e .)", RuntimeWarning, stacklevel=2)
     return fresh
 
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+_numba_njit: Any = None
+_numba_prange: Any = None
 try:
     from numba import njit as _numba_njit
     from numba import prange as _numba_prange
 except ImportError:  # numba is an optional extra
-    _numba_njit = None
-    _numba_prange = None
+    pass
 
 #: True when numba is installed and compiles the kernels' twins
 AVAILABLE = _numba_njit is not None

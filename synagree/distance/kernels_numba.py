@@ -21,6 +21,7 @@ integers (unit costs), whose sums are then exact either way.
 from __future__ import annotations
 
 import numpy as np
+
 from synagree.base.numba_compat import AVAILABLE as _NUMBA
 from synagree.base.numba_compat import njit, prange
 

@@ -9,6 +9,7 @@ same integer arithmetic and give identical arrays.
 from __future__ import annotations
 
 import numpy as np
+
 from synagree.base.numba_compat import njit
 
 
