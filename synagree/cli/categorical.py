@@ -5,6 +5,7 @@ import argparse
 from typing import List, Optional
 
 from synagree.agreement.agree import load_corpus
+from synagree.agreement.gwet_layers import COEFFICIENT_CHOICES, GwetOptions
 from synagree.agreement.token_layers import check_specific, token_layer_agreement
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
@@ -13,6 +14,7 @@ from synagree.io.files import emit
 from synagree.render.token_layers import render_token_layers
 from synagree.stats.categorical import DEFAULT_LAYERS, LAYERS
 from synagree.stats.features import FEATURE_ITEMS, feature_of_layer
+from synagree.stats.gwet import WEIGHTS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,17 +30,30 @@ def run(args: argparse.Namespace) -> int:
     options.qualifier(args, "set_distance", args.enhanced, "masi",
                       "--set-distance applies to --enhanced, which was not asked for")
     check_specific(layers, args.specific)  # before any input is read
+    gwet = gwet_options(args)
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     rep = token_layer_agreement(corpus, layers, specific=args.specific,
                                 per_feature=args.per_feature, feature_items=args.feature_items,
                                 enhanced=args.enhanced, set_distance=args.set_distance,
                                 strict=args.strict, replicates=args.bootstrap, seed=args.seed,
                                 level=args.ci_level, skip_id_like=not named,
-                                max_memory=args.max_memory, bias=args.bias)
+                                max_memory=args.max_memory, bias=args.bias, gwet=gwet)
     if rep.warnings and not args.quiet:
         print_problems(rep.warnings, limit=10)
     emit(render_token_layers(rep, output, confusion=args.confusion), args.out)
     return 0
+
+
+def gwet_options(args: argparse.Namespace) -> Optional[GwetOptions]:
+    """``--coefficient ac1|ac2`` with ``--weights`` / ``--hierarchy`` (checked before any
+    input is read); None without ``--coefficient``."""
+    if args.coefficient is None:
+        if args.weights is not None or args.hierarchy is not None:
+            raise InputError.single("<command line>", None, "usage",
+                                    "--weights and --hierarchy give the weights of "
+                                    "--coefficient ac2, which was not asked for")
+        return None
+    return GwetOptions(args.coefficient, args.weights, args.hierarchy, args.ci_level)
 
 
 def parse_layers(spec: Optional[str], allow_empty: bool = False) -> List[str]:
@@ -72,3 +87,12 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set-distance", choices=("masi", "jaccard"), default=None,
                    help="set distance of the --enhanced alpha (default masi)")
     options.add_options(p, "--bias")
+    p.add_argument("--coefficient", choices=COEFFICIENT_CHOICES, default=None,
+                   help="also Gwet's AC1 (ac1) or weighted AC2 (ac2) per layer, with Gwet's "
+                        "standard error and t interval (docs/method.md §34)")
+    p.add_argument("--weights", choices=WEIGHTS, default=None,
+                   help="weights of --coefficient ac2: ordinal or quadratic over the "
+                        "categories in order (numeric, else alphabetical)")
+    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
+                   help="weights of --coefficient ac2 from a tag hierarchy: the mutual "
+                        "partial credit of two labels (docs/hierarchy.md)")
