@@ -96,12 +96,11 @@ class GwetAC:
     categories: int
 
     def to_dict(self) -> Dict[str, Any]:
-        """JSON-ready fields (registered keys ``gwet_ac``, ``gwet_se``)."""
+        """JSON-ready fields (the confidence level is a setting of the report)."""
         return {"coefficient": self.name, "weights": self.weights, "gwet_ac": self.value,
-                "p_a": self.p_a, "p_e": self.p_e, "gwet_se": self.se,
-                "ci_low": self.ci[0], "ci_high": self.ci[1], "confidence": self.level,
-                "items": self.items, "pairable_items": self.pairable,
-                "categories": self.categories}
+                "gwet_se": self.se, "gwet_ci": [self.ci[0], self.ci[1]], "p_a": self.p_a,
+                "p_e": self.p_e, "items": self.items, "pairable_items": self.pairable,
+                "n_categories": self.categories}
 
 
 def rating_counts(codes: np.ndarray, n_categories: int) -> np.ndarray:
