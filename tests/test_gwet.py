@@ -18,6 +18,7 @@ import math
 import numpy as np
 import pytest
 
+from conftest import SHARED_DATA
 from synagree.agreement.agree import load_corpus
 from synagree.agreement.gwet_layers import GwetOptions, gwet_of_layers
 from synagree.base.problems import InputError
@@ -26,8 +27,6 @@ from synagree.stats.categorical import items_from_corpus
 from synagree.stats.gwet import category_order, gwet_from_codes, rating_counts, weight_matrix
 from synagree.stats.student_t import t_cdf, t_quantile
 from synagree.trees.hierarchy import Hierarchy
-
-from conftest import SHARED_DATA
 
 irr = pytest.importorskip("irrCAC.raw", reason="irrCAC (the AC1/AC2 oracle) is not installed")
 pd = pytest.importorskip("pandas")

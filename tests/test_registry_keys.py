@@ -28,7 +28,8 @@ Metric levels (paths: ``*`` any key of an object, fnmatch patterns such as
   ``coefficients``, ``counts``, ``pairs[]``, ``documents.*`` and
   ``macro_documents``; the ``--per-feature`` rows (``per_feature.features.*``
   and the layer inside each); the ``--enhanced`` record, its levels and their
-  pairs.
+  pairs; the ``--coefficient`` layers (``gwet.layers.*``).
+* ``alt-test``: the top level and each left-out human (``humans[]``).
 
 Objects keyed by metric (`KEYED`: ``systems[].counts``,
 ``significance.values.*``, ``significance.ci.*``, a layer's
@@ -82,6 +83,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"]
 SAMPLE_FILES = [f"{d}/sample.conllu" for d in SAMPLE]
 QA = ["tests/data/qa/anna.conllu", "tests/data/qa/bert.conllu", "tests/data/qa/cleo.conllu"]
+HUMANS = [f"tests/data/humans/{n}.conllu" for n in ("gold", "anna", "bert")]
 ENHANCED = ["tests/data/enhanced/anna.conllu", "tests/data/enhanced/bert.conllu"]
 FEATS = ["tests/data/feats/ann1.conllu", "tests/data/feats/ann2.conllu",
          "tests/data/feats/ann3.conllu"]
@@ -124,6 +126,11 @@ RUNS: Dict[str, List[List[str]]] = {
          "20", "--specific", "deprel"],
         [*FEATS, "--per-feature", "--layers", "feats"],
         [*ENHANCED, "--enhanced"],
+        [*SAMPLE_FILES, "--layers", "deprel,head", "--coefficient", "ac2", "--weights",
+         "quadratic"],
+    ],
+    "alt-test": [
+        [*HUMANS, "--candidate", "tests/data/humans/parser.conllu"],
     ],
 }
 
@@ -160,7 +167,8 @@ LEVELS: Dict[str, List[KeyPath]] = {
                     ("per_feature", "features", "*", "layer"),
                     ("per_feature", "features", "*", "layer", "coefficients"),
                     ("enhanced",), ("enhanced", "levels", "*"),
-                    ("enhanced", "levels", "*", "pairs", "[]")],
+                    ("enhanced", "levels", "*", "pairs", "[]"), ("gwet", "layers", "*")],
+    "alt-test": [(), ("humans", "[]")],
 }
 
 #: per command: objects whose every key names a metric
@@ -171,6 +179,7 @@ KEYED: Dict[str, List[KeyPath]] = {
                 ("significance", "ci", "*")],
     "tags": [],
     "categorical": [("layers", "*", "coefficient_items"), ("bootstrap", "intervals", "*")],
+    "alt-test": [],
 }
 
 

@@ -64,3 +64,4 @@ def register(p: argparse.ArgumentParser) -> None:
                    help=f"leave out a human with fewer scored sentences (default {MIN_UNITS}, "
                         f"as the paper)")
     options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
+    options.add_options(p, "--quiet")
