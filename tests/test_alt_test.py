@@ -295,7 +295,7 @@ def test_cli_every_format(treebank, fmt, capsys):
 @pytest.mark.parametrize("extra,needle", [
     (["--epsilon", "1.5"], "epsilon"),
     (["--min-units", "500"], "too few units"),
-    (["--metric", "jaccard"], "choose from"),
+    (["--score", "jaccard"], "choose from"),
 ])
 def test_cli_errors(treebank, extra, needle, capsys):
     files, cand_file, _, _ = treebank

@@ -81,7 +81,7 @@ def _check_metric(kind: str, metric: Optional[str]) -> str:
         return allowed[0]
     if metric not in allowed:
         raise InputError.single("<command line>", None, "usage",
-                                f"--metric {metric}: on {kind} input choose from "
+                                f"--score {metric}: on {kind} input choose from "
                                 f"{', '.join(allowed)}")
     return metric
 

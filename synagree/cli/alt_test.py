@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
                                     f"--names: give {len(humans) + 1} names, the humans' "
                                     f"then the candidate's")
         names, candidate_name = args.names[:-1], args.names[-1]
-    result = alt_test(args.files, args.candidate, dirs=args.dirs or (), metric=args.metric,
+    result = alt_test(args.files, args.candidate, dirs=args.dirs or (), metric=args.score,
                       epsilon=args.epsilon, q=args.fdr, min_units=args.min_units, names=names,
                       candidate_name=candidate_name, fmt=args.fmt,
                       phrase_style=args.phrase_style, match=args.match,
@@ -49,7 +49,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--candidate", required=True, metavar="FILE",
                    help="the parser's or the model's annotation of the same sentences (a "
                         "directory with --dirs); --names lists it last")
-    p.add_argument("--metric", choices=METRICS, default=None,
+    p.add_argument("--score", choices=METRICS, default=None,
                    help="the per-sentence score: LAS (default), LAS_full, UAS, LA or ted "
                         "(minus the tree edit distance) for dependencies; jaccard (default) "
                         "or ted for bracketed trees")

@@ -93,6 +93,4 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weights", choices=WEIGHTS, default=None,
                    help="weights of --coefficient ac2: ordinal or quadratic over the "
                         "categories in order (numeric, else alphabetical)")
-    p.add_argument("--hierarchy", metavar="ud|msd|flat|FILE", default=None,
-                   help="weights of --coefficient ac2 from a tag hierarchy: the mutual "
-                        "partial credit of two labels (docs/hierarchy.md)")
+    options.add_options(p, "--hierarchy")

@@ -175,9 +175,9 @@ OPTIONS: Dict[str, Dict[str, Any]] = {
     "--hierarchy": {"metavar": "ud|msd|flat|FILE", "default": None,
                     "help": "tag hierarchy: ud (a:b IS-A a), msd (positional tags), flat, or "
                             "a hierarchy file (docs/hierarchy.md); it gives the partial label "
-                            "credit of the *_hier scores and the closeness of --bdm and "
-                            "--wu-palmer (default: none; tags: ud for deprel, flat "
-                            "otherwise)"},
+                            "credit of the *_hier scores, the closeness of --bdm and "
+                            "--wu-palmer and the weights of categorical's --coefficient ac2 "
+                            "(default: none; tags: ud for deprel, flat otherwise)"},
     "--plain-as-leaf": flag("with --hierarchy ud: a plain relation (nsubj) is its own leaf "
                              "beside its subtypes instead of an under-specified parent"),
     "--bdm": flag("also report GATE's balanced distance metric (BDM) between the tags, "
