@@ -1,6 +1,6 @@
 """``synagree alt-test``: can a parser or an LLM replace one of the human annotators?
 
-docs/method.md §35.  The humans' files and the candidate's are read
+docs/method.md §34.2.  The humans' files and the candidate's are read
 together as ``agree`` reads annotators (`synagree.agreement.extra_file`,
 the candidate the extra file); every unit is scored per pair of annotations
 with one per-unit metric (higher is better):
@@ -150,7 +150,7 @@ def alt_test(humans: Sequence["str | os.PathLike[str]"] = (),
              check_text: bool = True) -> AltTestResult:
     """The alternative annotator test of a candidate's file against the humans' files.
 
-    docs/method.md §35 (Calderon, Reichart & Dror 2025).  The files are read
+    docs/method.md §34.2 (Calderon, Reichart & Dror 2025).  The files are read
     and matched as ``agree`` reads annotators, the candidate being one more
     (`synagree.agreement.extra_file.read_with_extra`).
 

@@ -1,6 +1,6 @@
 """Gwet's AC1/AC2 of token layers (``synagree categorical --coefficient ac1|ac2``).
 
-docs/method.md §34.  Each layer's items (words × annotators as category
+docs/method.md §34.1.  Each layer's items (words × annotators as category
 codes, `synagree.stats.categorical.items_from_corpus`) become the rating
 counts of `synagree.stats.gwet`: every word coded by at least one annotator
 is an item, missing annotations are missing ratings, and p_a uses the words
@@ -37,7 +37,7 @@ class GwetOptions:
     weights : str, optional
         ``ordinal`` or ``quadratic`` (AC2); None with AC1 or a hierarchy.
     hierarchy : str, path-like or Hierarchy, optional
-        AC2's weights from the hierarchy's mutual credit (docs/method.md §34).
+        AC2's weights from the hierarchy's mutual credit (docs/method.md §34.1).
     level : float
         Confidence level of Gwet's interval.
 

@@ -117,7 +117,7 @@ class TokenLayerAgreement(Frames):
         (docs/method.md §25).
     gwet : GwetLayers, optional
         Gwet's AC1/AC2 per layer, with its standard error and interval
-        (``gwet=GwetOptions(...)``, docs/method.md §34).
+        (``gwet=GwetOptions(...)``, docs/method.md §34.1).
 
     Examples
     --------
@@ -309,7 +309,7 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         pair: Stuart–Maxwell, and McNemar per category with Holm's
         adjustment (docs/method.md §25).
     gwet : GwetOptions, optional
-        Also Gwet's AC1 or AC2 of every layer (docs/method.md §34).
+        Also Gwet's AC1 or AC2 of every layer (docs/method.md §34.1).
 
     Raises
     ------

@@ -1,7 +1,7 @@
 """``synagree alt-test HUMANS... --candidate FILE``: can the candidate replace a human?
 
 The alternative annotator test (Calderon, Reichart & Dror 2025;
-docs/method.md §35), `synagree.agreement.alt_test.alt_test`, rendered.
+docs/method.md §34.2), `synagree.agreement.alt_test.alt_test`, rendered.
 """
 from __future__ import annotations
 

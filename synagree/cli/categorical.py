@@ -89,7 +89,7 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_options(p, "--bias")
     p.add_argument("--coefficient", choices=COEFFICIENT_CHOICES, default=None,
                    help="also Gwet's AC1 (ac1) or weighted AC2 (ac2) per layer, with Gwet's "
-                        "standard error and t interval (docs/method.md §34)")
+                        "standard error and t interval (docs/method.md §34.1)")
     p.add_argument("--weights", choices=WEIGHTS, default=None,
                    help="weights of --coefficient ac2: ordinal or quadratic over the "
                         "categories in order (numeric, else alphabetical)")

@@ -43,7 +43,7 @@ DESCRIPTIONS: Dict[str, str] = {
                  "parser or an LLM, --candidate) or the left-out human agrees better with the "
                  "other humans; one-sided t-tests against the cost-benefit allowance epsilon, "
                  "Benjamini-Yekutieli corrected, give the winning rate and the decision "
-                 "(docs/method.md §35). Three or more humans."),
+                 "(docs/method.md §34.2). Three or more humans."),
     "plan": ("How many sentences must be double-annotated: the units needed for a confidence "
              "interval of alpha (each variant) of a given width, from a pilot sample, by "
              "resampling the pilot's sentences at increasing sample sizes (docs/method.md §30)."),

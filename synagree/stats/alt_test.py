@@ -1,6 +1,6 @@
 """The alternative annotator test (Calderon, Reichart & Dror 2025) from per-unit scores.
 
-docs/method.md §35.  Can a candidate (a parser, an LLM) replace one of the
+docs/method.md §34.2.  Can a candidate (a parser, an LLM) replace one of the
 human annotators?  For each human j in turn (leave one out), on every unit i
 that j and at least one other human annotate:
 

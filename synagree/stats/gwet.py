@@ -1,6 +1,6 @@
 """Gwet's AC1 and AC2 from counts, with Gwet's standard error and interval.
 
-docs/method.md §34.  The input is the items × categories table of rating
+docs/method.md §34.1.  The input is the items × categories table of rating
 counts r_ik (how many raters put item i in category k), so any number of
 raters and missing ratings are taken as they come (Gwet 2014, *Handbook of
 Inter-Rater Reliability*, 4th ed., ch. 2–5; the formulas of the ``irrCAC``
@@ -226,7 +226,7 @@ def gwet_from_counts(counts: np.ndarray, weights: Optional[np.ndarray] = None,
     --------
     >>> r = gwet_from_counts([[2, 0], [2, 0], [1, 1], [0, 2]])
     >>> r.name, round(r.value, 4), round(r.p_a, 4), round(r.p_e, 4)
-    ('AC1', 0.5, 0.75, 0.5)
+    ('AC1', 0.5294, 0.75, 0.4688)
     """
     c = np.asarray(counts, dtype=np.float64)
     c = c[c.sum(1) > 0] if c.ndim == 2 else np.zeros((0, 0))
