@@ -159,6 +159,14 @@ class AltTestResult:
     skipped : dict of str to int
         Humans left out with fewer than ``min_units`` units (their units).
     notes : list of str
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> hs = rng.random((3, 40))
+    >>> r = alt_test_scores(["a", "b", "c"], hs, hs - 0.1, candidate="parser")
+    >>> r.passed, r.winning_rate, sorted(r.to_dict())[:3]
+    (False, 0.0, ['advantage_probability', 'candidate', 'critical_epsilon'])
     """
 
     candidate: str
