@@ -18,7 +18,8 @@ EXAMPLES = console_examples(DOC)
 
 def test_the_page_shows_both_measures():
     commands = [args[0] for args, _ in EXAMPLES]
-    assert commands == ["categorical", "categorical", "alt-test", "alt-test"]
+    assert commands == ["categorical", "categorical", "alt-test", "alt-test", "agree"]
+    assert "--runs" in EXAMPLES[4][0] and "--retest" in EXAMPLES[4][0]
     assert "--coefficient" in EXAMPLES[0][0] and "--hierarchy" in EXAMPLES[1][0]
 
 
@@ -29,7 +30,7 @@ def test_documented_output(args, expected, run_cli, monkeypatch):
     rc, out, err = run_cli(*args)
     assert rc == 0, err
     assert NUMBER.findall(out) == NUMBER.findall(expected)
-    for word in ("passes", "fails", "AC1", "AC2"):
+    for word in ("passes", "fails", "AC1", "AC2", "retest"):
         assert (word in out) == (word in expected)
 
 

@@ -17,6 +17,7 @@ Metric levels (paths: ``*`` any key of an object, fnmatch patterns such as
   ``--worst`` units (``details.worst[]``; the report's ``worst``,
   ``worst.units[]``); the report's leave-one-out and annotator-distance rows
   and its layers (``categorical.*`` and their ``coefficients``, ``pairs[]``).
+  With ``--runs``/``--retest``: each set (``sets[]``).
 * ``compare``: the top level, each system (``systems[]``), the counts of each
   of its metrics (``systems[].counts.*``), its ``--prf`` variants and their
   per-label rows, and its ``enhanced`` record.
@@ -96,6 +97,9 @@ RUNS: Dict[str, List[List[str]]] = {
         [*QA, "--allow-missing", "--hierarchy", "ud", "--label-distance", "hierarchy"],
         ["tests/data/core/phrase/delex-a.tree", "tests/data/core/phrase/delex-b.tree",
          "--breakdown", "--bootstrap", "20"],
+        [*HUMANS, "--runs", "tests/data/humans/post-anna.conllu",
+         "tests/data/humans/post-bert.conllu", "--retest", "tests/data/humans/anna.conllu",
+         "tests/data/humans/post-anna.conllu", "--bootstrap", "20"],
     ],
     "report": [
         [*QA, "--allow-missing", "--bootstrap", "20", "--seed", "1",
@@ -149,7 +153,7 @@ _LAYER_LEVELS: List[KeyPath] = [(), ("coefficients",), ("counts",), ("pairs", "[
 
 #: per command: the paths whose objects hold metric keys (see the module docstring)
 LEVELS: Dict[str, List[KeyPath]] = {
-    "agree": _AGREE_LEVELS + [("details", "worst", "[]")],
+    "agree": _AGREE_LEVELS + [("details", "worst", "[]"), ("sets", "[]")],
     "report": [(), ("counts", "alpha_*"), ("counts", "scores"),
                ("counts", "scores", "correct"), ("worst",), ("worst", "units", "[]"),
                ("leave_one_out", "[]"), ("annotator_distances", "[]"),
