@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree.agreement.agree import AgreementResult, agree
 from synagree.base.problems import InputError
@@ -38,7 +38,7 @@ SET_KINDS = ("inter-annotator", "runs", "retest")
 #: bootstrap replicates of the sets' intervals when none are asked for
 DEFAULT_SET_REPLICATES = 1000
 
-PathLike = "str | os.PathLike[str]"
+PathLike = Union[str, "os.PathLike[str]"]
 
 
 @dataclass(frozen=True)
@@ -129,10 +129,12 @@ def _scored(kind: str, label: str, res: AgreementResult, metrics: Sequence[str]
             ) -> AgreementSet:
     d = res.to_dict()
     values = {m: d.get(m) for m in metrics}
-    intervals = {m: (tuple(d[f"{m}_ci"]) if d.get(f"{m}_ci") is not None else None)
-                 for m in metrics}
-    return AgreementSet(kind, label, list(res.corpus.annotators), int(d.get("units", 0)),
-                        values, intervals)  # type: ignore[arg-type]
+    intervals: Dict[str, Optional[Tuple[float, float]]] = {
+        m: ((float(d[f"{m}_ci"][0]), float(d[f"{m}_ci"][1]))
+            if d.get(f"{m}_ci") is not None else None) for m in metrics}
+    names = list(res.corpus.annotators) if res.corpus is not None else []
+    return AgreementSet(kind, label, names, int(d.get("units", 0)),
+                        values, intervals)
 
 
 def _usage(message: str) -> InputError:
@@ -191,17 +193,14 @@ def agreement_sets(files: Sequence[PathLike] = (), *, dirs: Sequence[PathLike] =
         raise _usage(f"--runs: give two or more runs of the annotator or model; "
                      f"{len(runs)} given")
     reps = bootstrap or DEFAULT_SET_REPLICATES
-    read = {"fmt": fmt, "phrase_style": phrase_style, "strict": strict,
-            "allow_missing": allow_missing, "check_text": check_text, "match": match}
-    common = {"variants": variants, "bootstrap": reps, "seed": seed, "level": level,
-              "progress": progress}
 
     def score(paths: Sequence[PathLike], set_names: Optional[Sequence[str]] = None
               ) -> AgreementResult:
-        if dirs:
-            return agree((), list(paths), **read, **common)  # type: ignore[arg-type]
-        return agree(list(paths), (), names=set_names, **read,  # type: ignore[arg-type]
-                     **common)
+        files_, dirs_ = ((), list(paths)) if dirs else (list(paths), ())
+        return agree(files_, dirs_, names=None if dirs else set_names, fmt=fmt,
+                     phrase_style=phrase_style, strict=strict, allow_missing=allow_missing,
+                     check_text=check_text, match=match, variants=variants, bootstrap=reps,
+                     seed=seed, level=level, progress=progress)
 
     first = score(humans, names)
     metrics = [f"alpha_{v}" for v in VARIANTS if v in variants] + list(first.score_names)
