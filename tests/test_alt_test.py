@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 import synagree
+from conftest import raw_conll
 from synagree.base.problems import InputError
 from synagree.cli.main import main
 from synagree.stats.alt_test import (
@@ -202,15 +203,7 @@ LABELS = ["nsubj", "obj", "obl", "det", "amod", "advmod", "case", "punct", "nmod
 
 
 def sentences() -> List[List[List[str]]]:
-    out, cur = [], []
-    for line in SAMPLE.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            if cur:
-                out.append(cur)
-            cur = []
-        elif not line.startswith("#"):
-            cur.append(line.split("\t"))
-    return out + ([cur] if cur else [])
+    return [[cols for _, cols in s] for s in raw_conll(SAMPLE)]
 
 
 def perturbed(sents, noise: float, seed: int) -> List[List[List[str]]]:
