@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,6 +28,8 @@ from synagree.stats.categorical import items_from_corpus
 from synagree.stats.gwet import category_order, gwet_from_codes, rating_counts, weight_matrix
 from synagree.stats.student_t import t_cdf, t_quantile
 from synagree.trees.hierarchy import Hierarchy
+
+HUMANS = Path(__file__).resolve().parent / "data" / "humans"
 
 irr = pytest.importorskip("irrCAC.raw", reason="irrCAC (the AC1/AC2 oracle) is not installed")
 pd = pytest.importorskip("pandas")
@@ -235,3 +238,59 @@ def test_cli_every_format(fmt, core_data, capsys):
     else:
         assert "AC2, weights quadratic" in out
         assert ("gwet_ac" if fmt == "csv" else "gwet") in out
+
+
+# --------------------------------------------------------------------------
+# tags --coefficient: gold and system as two raters
+# --------------------------------------------------------------------------
+
+def _tag_pairs(h, gold, system, col):
+    return [(x[col], y[col]) for s, t in zip(h.raw_conll(gold), h.raw_conll(system))
+            for (_, x), (_, y) in zip(s, t)]
+
+
+@pytest.mark.parametrize("column,col", [("upos", 3), ("deprel", 7)])
+def test_tags_ac1_equals_irrcac(column, col, h, run_cli):
+    d = HUMANS
+    gold, system = d / "gold.conllu", d / "parser.conllu"
+    rc, out, err = run_cli("tags", gold, system, "--column", column, "--coefficient", "ac1",
+                           "--output", "json")
+    assert rc == 0, err
+    got = json.loads(out)["gwet"]
+    pairs = _tag_pairs(h, gold, system, col)
+    labels = sorted({t for p in pairs for t in p})
+    codes = np.array([[labels.index(a), labels.index(b)] for a, b in pairs])
+    o = oracle(codes, labels, "identity")
+    assert got["gwet_ac"] == pytest.approx(o["coefficient_value"], abs=1e-10)
+    assert got["gwet_se"] == pytest.approx(o["se"], abs=1e-10)
+    assert got["coefficient"] == "AC1" and got["items"] == len(pairs)
+
+
+def test_tags_ac2_takes_the_hierarchy_credit(h, run_cli):
+    d = HUMANS
+    gold, system = d / "gold.conllu", d / "parser.conllu"
+    rc, out, err = run_cli("tags", gold, system, "--coefficient", "ac2", "--output", "json")
+    assert rc == 0, err
+    got = json.loads(out)["gwet"]
+    pairs = _tag_pairs(h, gold, system, 7)
+    labels = sorted({t for p in pairs for t in p})
+    hier = Hierarchy.from_ud(labels)
+    w = [[1.0 if a == b else (hier.credit(a, b) + hier.credit(b, a)) / 2 for b in labels]
+         for a in labels]
+    codes = np.array([[labels.index(a), labels.index(b)] for a, b in pairs])
+    ac, se, _, _ = direct_gwet(codes, w)
+    assert got["gwet_ac"] == pytest.approx(ac, abs=1e-12)
+    assert got["gwet_se"] == pytest.approx(se, abs=1e-12)
+    assert got["weights"] == "hierarchy" and got["coefficient"] == "AC2"
+    assert any(0 < x < 1 for row in w for x in row)  # the hierarchy gives partial credit
+
+
+@pytest.mark.parametrize("extra,needle", [
+    (["--weights", "quadratic"], "not asked for"),
+    (["--coefficient", "ac1", "--weights", "ordinal"], "AC1 has identity weights"),
+    (["--coefficient", "ac1", "--tag-syntax", "alternatives"], "one tag per word"),
+])
+def test_tags_bad_options(extra, needle, run_cli):
+    d = HUMANS
+    rc, _, err = run_cli("tags", d / "gold.conllu", d / "parser.conllu", *extra)
+    assert rc == 2 and needle in err and "Traceback" not in err

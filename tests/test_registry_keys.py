@@ -21,8 +21,8 @@ Metric levels (paths: ``*`` any key of an object, fnmatch patterns such as
 * ``compare``: the top level, each system (``systems[]``), the counts of each
   of its metrics (``systems[].counts.*``), its ``--prf`` variants and their
   per-label rows, and its ``enhanced`` record.
-* ``tags``: the top level, ``counts``, ``per_tag[]``, the ``--prf`` variants
-  and their per-label rows, ``per_feature`` with its counts and feature rows,
+* ``tags``: the top level, ``counts``, ``gwet`` (``--coefficient``), ``per_tag[]``,
+  the ``--prf`` variants and their per-label rows, ``per_feature`` with its counts and feature rows,
   ``tiers`` with its level blocks, per-class rows and the lexicon's total,
   per-class and per-form rows.
 * ``categorical``: the top level, each layer (``layers.*``) with its
@@ -116,7 +116,7 @@ RUNS: Dict[str, List[List[str]]] = {
     ],
     "tags": [
         ["tests/data/tagcredit/gold.conllu", "tests/data/tagcredit/system.conllu",
-         "--bdm", "--wu-palmer", "--prf", "--bootstrap", "20"],
+         "--bdm", "--wu-palmer", "--prf", "--bootstrap", "20", "--coefficient", "ac2"],
         ["tests/data/tagcredit/gold.conllu", "tests/data/tagcredit/system.conllu",
          "--column", "xpos", "--hierarchy", "tests/data/tagcredit/xpos.txt",
          "--tag-syntax", "alternatives", "--wu-palmer"],
@@ -161,7 +161,8 @@ LEVELS: Dict[str, List[KeyPath]] = {
     "compare": [(), ("systems", "[]"), ("systems", "[]", "counts", "*"),
                 ("systems", "[]", "prf", "*"), ("systems", "[]", "prf", "*", "per_label", "[]"),
                 ("systems", "[]", "enhanced")],
-    "tags": [(), ("counts",), ("per_tag", "[]"), ("prf", "*"), ("prf", "*", "per_label", "[]"),
+    "tags": [(), ("counts",), ("gwet",), ("per_tag", "[]"), ("prf", "*"),
+             ("prf", "*", "per_label", "[]"),
              ("per_feature",), ("per_feature", "counts"), ("per_feature", "universal_counts"),
              ("per_feature", "features", "[]"), ("tiers",), ("tiers", "*"),
              ("tiers", "per_class", "[]"), ("tiers", "lexicon", "total"),

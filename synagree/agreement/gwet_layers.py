@@ -12,9 +12,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Mapping, Optional
 
 from synagree.base.problems import InputError
-from synagree.base.table import Column, Table
+from synagree.base.table import Table
 from synagree.stats.categorical import ItemData
-from synagree.stats.gwet import WEIGHTS, GwetAC, category_order, gwet_from_codes, weight_matrix
+from synagree.stats.gwet import (
+    WEIGHTS,
+    GwetAC,
+    category_order,
+    gwet_from_codes,
+    gwet_table,
+    weight_matrix,
+)
 from synagree.stats.hierarchical import HierarchySpec, describe_hierarchy, load_hierarchy
 
 __all__ = ["COEFFICIENT_CHOICES", "GwetOptions", "GwetLayers", "gwet_of_layers"]
@@ -110,16 +117,8 @@ class GwetLayers:
 
     def table(self) -> Table:
         """The ``gwet`` table: one row per layer."""
-        t = Table("gwet", [Column("layer"), Column("items", "count"),
-                           Column("coefficient"), Column("weights"),
-                           Column("p_a", "number"), Column("p_e", "number"),
-                           Column("gwet_ac", "number"), Column("gwet_se", "number"),
-                           Column("ci", "interval")],
-                  title=f"Gwet's {self.options.describe()} (Gwet's standard error)",
-                  notes=list(self.notes))
-        for layer, r in self.results.items():
-            t.add(layer, r.items, r.name, r.weights, r.p_a, r.p_e, r.value, r.se, r.ci)
-        return t
+        return gwet_table(self.results, f"Gwet's {self.options.describe()} (Gwet's "
+                          f"standard error)", self.notes)
 
 
 def gwet_of_layers(items: Mapping[str, ItemData], options: GwetOptions) -> GwetLayers:

@@ -5,7 +5,7 @@ import argparse
 from typing import List, Optional
 
 from synagree.agreement.agree import load_corpus
-from synagree.agreement.gwet_layers import COEFFICIENT_CHOICES, GwetOptions
+from synagree.agreement.gwet_layers import GwetOptions
 from synagree.agreement.token_layers import check_specific, token_layer_agreement
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
@@ -14,7 +14,6 @@ from synagree.io.files import emit
 from synagree.render.token_layers import render_token_layers
 from synagree.stats.categorical import DEFAULT_LAYERS, LAYERS
 from synagree.stats.features import FEATURE_ITEMS, feature_of_layer
-from synagree.stats.gwet import WEIGHTS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,10 +86,5 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set-distance", choices=("masi", "jaccard"), default=None,
                    help="set distance of the --enhanced alpha (default masi)")
     options.add_options(p, "--bias")
-    p.add_argument("--coefficient", choices=COEFFICIENT_CHOICES, default=None,
-                   help="also Gwet's AC1 (ac1) or weighted AC2 (ac2) per layer, with Gwet's "
-                        "standard error and t interval (docs/method.md §34.1)")
-    p.add_argument("--weights", choices=WEIGHTS, default=None,
-                   help="weights of --coefficient ac2: ordinal or quadratic over the "
-                        "categories in order (numeric, else alphabetical)")
+    options.add_options(p, "--coefficient", "--weights")
     options.add_options(p, "--hierarchy")

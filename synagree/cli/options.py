@@ -178,6 +178,14 @@ OPTIONS: Dict[str, Dict[str, Any]] = {
                             "credit of the *_hier scores, the closeness of --bdm and "
                             "--wu-palmer and the weights of categorical's --coefficient ac2 "
                             "(default: none; tags: ud for deprel, flat otherwise)"},
+    # Gwet's AC1/AC2 (categorical, tags): docs/method.md §34.1
+    "--coefficient": {"choices": ["ac1", "ac2"], "default": None,
+                      "help": "also Gwet's AC1 (ac1) or weighted AC2 (ac2), with Gwet's "
+                              "standard error and t interval (docs/method.md §34.1)"},
+    "--weights": {"choices": ["identity", "ordinal", "quadratic"], "default": None,
+                  "help": "weights of --coefficient ac2: ordinal or quadratic over the "
+                          "categories in order (numeric, else alphabetical); without it "
+                          "AC2 takes the --hierarchy's mutual credit"},
     "--plain-as-leaf": flag("with --hierarchy ud: a plain relation (nsubj) is its own leaf "
                              "beside its subtypes instead of an under-specified parent"),
     "--bdm": flag("also report GATE's balanced distance metric (BDM) between the tags, "

@@ -39,17 +39,18 @@ symmetric, 1 on the diagonal).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, replace
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from synagree.base.table import Column, Table
 from synagree.stats.contingency import chance_corrected
 from synagree.stats.student_t import t_quantile
 from synagree.trees.hierarchy import Hierarchy
 
-__all__ = ["WEIGHTS", "GwetAC", "gwet_from_counts", "gwet_from_codes", "rating_counts",
-           "weight_matrix", "category_order"]
+__all__ = ["WEIGHTS", "GwetAC", "gwet_from_counts", "gwet_from_codes", "gwet_of_labels",
+           "rating_counts", "weight_matrix", "category_order", "gwet_table"]
 
 #: the weights of AC2 besides a hierarchy's credit (``identity`` gives AC1)
 WEIGHTS = ("identity", "ordinal", "quadratic")
@@ -277,3 +278,57 @@ def gwet_from_codes(codes: np.ndarray, n_categories: int,
     ('AC1', 3, 3)
     """
     return gwet_from_counts(rating_counts(codes, n_categories), weights, level, weights_name)
+
+
+def gwet_of_labels(items: Iterable[Sequence[str]], kind: str = "identity",
+                   level: float = 0.95, hierarchy: Optional[Hierarchy] = None,
+                   name: Optional[str] = None) -> GwetAC:
+    """Gwet's AC1/AC2 of items given as their labels (one per rater, all present).
+
+    Parameters
+    ----------
+    items : iterable of sequence of str
+        Per item, the labels of its raters (``(gold, system)`` pairs of tags).
+    kind : str
+        The weights (`weight_matrix`).
+    level : float
+    hierarchy : Hierarchy, optional
+        For ``kind="hierarchy"``.
+    name : str, optional
+        ``AC1`` or ``AC2`` as asked for (weights that give no partial credit
+        still make AC2); None: from the weights.
+
+    Examples
+    --------
+    >>> r = gwet_of_labels([("NOUN", "NOUN"), ("VERB", "VERB"), ("ADJ", "NOUN")])
+    >>> r.name, round(r.value, 4)
+    ('AC1', 0.52)
+    """
+    index: Dict[str, int] = {}
+    rows = [[index.setdefault(v, len(index)) for v in item] for item in items]
+    width = max((len(row) for row in rows), default=0)
+    codes = np.full((len(rows), width), -1, dtype=np.int64)
+    for k, row in enumerate(rows):
+        codes[k, :len(row)] = row
+    labels = list(index)
+    r = gwet_from_codes(codes, len(labels), weight_matrix(kind, labels, hierarchy), level, kind)
+    return replace(r, name=name) if name is not None and r.name != name else r
+
+
+def gwet_table(rows: Dict[str, GwetAC], title: str, notes: Sequence[str] = (),
+               first: str = "layer") -> Table:
+    """The ``gwet`` table: one row per named result (a layer, a column of ``tags``).
+
+    Examples
+    --------
+    >>> t = gwet_table({"upos": gwet_of_labels([("X", "X"), ("Y", "X")])}, "Gwet's AC1")
+    >>> t.header()[:4], t.rows[0][2]
+    (['layer', 'items', 'coefficient', 'weights'], 'AC1')
+    """
+    t = Table("gwet", [Column(first), Column("items", "count"), Column("coefficient"),
+                       Column("weights"), Column("p_a", "number"), Column("p_e", "number"),
+                       Column("gwet_ac", "number"), Column("gwet_se", "number"),
+                       Column("gwet_ci", "interval")], title=title, notes=list(notes))
+    for name, r in rows.items():
+        t.add(name, r.items, r.name, r.weights, r.p_a, r.p_e, r.value, r.se, r.ci)
+    return t
