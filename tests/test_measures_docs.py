@@ -59,3 +59,17 @@ def test_python_examples(index, monkeypatch):
     assert len(code) == 2
     ns = _run_block(("import synagree\n" if index else "") + code[index])
     assert ("res" in ns) == (index == 0)
+
+
+def test_tags_excerpt(run_cli, monkeypatch):
+    """The ```text excerpt of tags --coefficient: its Gwet rows are the command's."""
+    monkeypatch.chdir(ROOT)
+    block = next(b for b in blocks(DOC, "text") if "synagree tags" in b)
+    args = block.splitlines()[0].split()[2:]
+    rc, out, err = run_cli(*args)
+    assert rc == 0, err
+    rows = [line for line in block.splitlines() if line.startswith(("column", "deprel"))]
+    assert len(rows) == 2
+    for line in rows:
+        assert NUMBER.findall(line) == NUMBER.findall(next(
+            o for o in out.splitlines() if o.split()[:1] == line.split()[:1]))
