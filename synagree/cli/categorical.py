@@ -86,5 +86,6 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set-distance", choices=("masi", "jaccard"), default=None,
                    help="set distance of the --enhanced alpha (default masi)")
     options.add_options(p, "--bias")
-    options.add_options(p, "--coefficient", "--weights")
+    options.add_options(p, "--coefficient", table=options.GWET_COEFFICIENT)
+    options.add_options(p, "--weights")
     options.add_options(p, "--hierarchy")

@@ -179,9 +179,6 @@ OPTIONS: Dict[str, Dict[str, Any]] = {
                             "--wu-palmer and the weights of categorical's --coefficient ac2 "
                             "(default: none; tags: ud for deprel, flat otherwise)"},
     # Gwet's AC1/AC2 (categorical, tags): docs/method.md §34.1
-    "--coefficient": {"choices": ["ac1", "ac2"], "default": None,
-                      "help": "also Gwet's AC1 (ac1) or weighted AC2 (ac2), with Gwet's "
-                              "standard error and t interval (docs/method.md §34.1)"},
     "--weights": {"choices": ["identity", "ordinal", "quadratic"], "default": None,
                   "help": "weights of --coefficient ac2: ordinal or quadratic over the "
                           "categories in order (numeric, else alphabetical); without it "
@@ -228,6 +225,15 @@ OPTIONS: Dict[str, Dict[str, Any]] = {
 }
 #: the short spellings of `OPTIONS`, shown first in the help
 SHORT = {"--quiet": "-q"}
+
+
+#: ``--coefficient`` of the commands whose labels are categorical (categorical, tags);
+#: ``spans`` takes its own (the span coefficients), hence a table of its own
+GWET_COEFFICIENT: Dict[str, Dict[str, Any]] = {
+    "--coefficient": {"choices": ["ac1", "ac2"], "default": None,
+                      "help": "also Gwet's AC1 (ac1) or weighted AC2 (ac2), with Gwet's "
+                              "standard error and t interval (docs/method.md §34.1)"},
+}
 
 
 def add_options(p: Options, *names: str,

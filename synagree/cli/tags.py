@@ -67,7 +67,8 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_options(p, "--hierarchy", "--plain-as-leaf", "--no-text-check")
     options.add_output(p, OUTPUTS, "table")
     options.add_options(p, "--quiet")
-    options.add_options(p, "--coefficient", "--weights")  # docs/method.md §34.1
+    options.add_options(p, "--coefficient", table=options.GWET_COEFFICIENT)
+    options.add_options(p, "--weights")  # docs/method.md §34.1
     options.add_bootstrap(p)
     options.add_options(p, "--max-memory")
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (docs/method.md §15)
