@@ -18,7 +18,7 @@ EXAMPLES = console_examples(DOC)
 
 def test_the_page_shows_both_measures():
     commands = [args[0] for args, _ in EXAMPLES]
-    assert commands == ["categorical", "categorical", "alt-test", "alt-test", "agree"]
+    assert commands == ["categorical", "categorical", "alt-test", "alt-test", "agree", "spans"]
     assert "--runs" in EXAMPLES[4][0] and "--retest" in EXAMPLES[4][0]
     assert "--coefficient" in EXAMPLES[0][0] and "--hierarchy" in EXAMPLES[1][0]
 

@@ -261,6 +261,12 @@ REGISTRY: List[Metric] = [
          "`mean_difference` = (human_wins − candidate_wins) / units, `t` its one-sided "
          "t statistic against ε", "count / fraction", "34.2",
          ("human_wins", "mean_difference", "t")),
+        ("alpha_u", "`spans --coefficient alpha-u`: Krippendorff's unitizing α over the "
+         "continuum (overall and per category, under `categories`); `d_o`, `d_e` its "
+         "disagreements; `continuum_length` the positions; `observers` the files; "
+         "`nested_left_out` the spans inside another of the same label",
+         "fraction / count", "34.4",
+         ("continuum_length", "continuum_begin", "observers", "nested_left_out")),
         # planning (synagree plan, report --plan)
         ("units_needed_<v>", "units needed for an interval of `alpha_<v>` no wider than "
          "the target width, by resampling the pilot", COUNT, "30.2"),
