@@ -6,13 +6,10 @@ that passes) and one row per left-out human; written by
 """
 from __future__ import annotations
 
-import json
 from typing import List
 
-from synagree.base.jsonable import json_ready
 from synagree.base.table import Column, Table
-from synagree.render.questions import csv_sections, render_section_tables
-from synagree.render.rows import sections_csv
+from synagree.render.questions import render_record
 from synagree.stats.alt_test import AltTestResult
 
 __all__ = ["alt_test_tables", "render_alt_test"]
@@ -49,9 +46,4 @@ def alt_test_tables(r: AltTestResult) -> List[Table]:
 
 def render_alt_test(r: AltTestResult, fmt: str = "table") -> str:
     """The alt-test as ``table``, ``json``, ``csv``, ``markdown`` or ``latex``."""
-    if fmt == "json":
-        return json.dumps(json_ready(r.to_dict()), indent=2, ensure_ascii=False) + "\n"
-    tables = alt_test_tables(r)
-    if fmt == "csv":
-        return sections_csv(csv_sections(tables), list(r.notes), "")
-    return render_section_tables(tables, fmt)
+    return render_record(r.to_dict(), alt_test_tables(r), r.notes, fmt)
