@@ -176,12 +176,15 @@ def agreement_sets(files: Sequence[PathLike] = (), *, dirs: Sequence[PathLike] =
 
     Examples
     --------
-    >>> h = "tests/data/humans/"
-    >>> s = agreement_sets([h + "anna.conllu", h + "bert.conllu"],
-    ...                    runs=[h + "post-anna.conllu", h + "post-bert.conllu"],
-    ...                    variants=["plain"], bootstrap=20)
-    >>> [(x.kind, x.units) for x in s.sets]
-    [('inter-annotator', 40), ('runs', 40)]
+    >>> import io
+    >>> row = "{}\\tw\\t_\\tX\\t_\\t_\\t{}\\t{}\\t_\\t_\\n"
+    >>> def conll(*heads):
+    ...     return io.StringIO("".join(row.format(1, h, "dep") + row.format(2, 0, "root")
+    ...                                + "\\n" for h in heads))
+    >>> s = agreement_sets([conll(2, 2, 2), conll(2, 2, 0)], runs=[conll(2, 2, 0),
+    ...                    conll(2, 2, 0)], variants=["plain"], bootstrap=20)
+    >>> [(x.kind, x.units, x.values["alpha_plain"]) for x in s.sets][1]
+    ('runs', 3, 1.0)
     """
     humans = list(dirs or files)
     if len(humans) < 2:
