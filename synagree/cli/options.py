@@ -143,8 +143,16 @@ def flag(help: str) -> Dict[str, Any]:
 #: one default, one validation and one help text in every command that takes it
 OPTIONS: Dict[str, Dict[str, Any]] = {
     # reading and matching the input
-    "--format": {"dest": "fmt", "default": "auto", "choices": ["auto", "conllu", "phrase"],
-                 "help": "input format (default: guessed from extension/content)"},
+    "--format": {"dest": "fmt", "default": "auto",
+                 "choices": ["auto", "conllu", "phrase", "gate", "brat"],
+                 "help": "input format (default: guessed from extension/content); gate: GATE "
+                         "XML documents (categorical, spans: --sets, --type); brat: standoff "
+                         ".ann files beside their .txt"},
+    "--sets": {"metavar": "SET1,SET2",
+               "help": "GATE documents: the annotation sets compared, each an annotator "
+                       "(spans: the first of each pair is the key)"},
+    "--type": {"dest": "ann_type", "metavar": "TYPE",
+               "help": "GATE documents: the annotation type compared"},
     "--phrase-style": {"default": "auto", "choices": ["auto", "delex", "penn"],
                        "help": "bracketed trees: leaves are categories (delex) or words "
                                "(penn); auto decides once for all files and says how"},

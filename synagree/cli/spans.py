@@ -5,6 +5,13 @@ import argparse
 
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
+from synagree.cli.gate_options import (
+    check_not_gate_options,
+    is_brat_input,
+    is_gate_input,
+    run_brat,
+    run_gate_spans,
+)
 from synagree.cli.options import output_format
 from synagree.evaluation.span_alpha import SPAN_COEFFICIENTS, span_alpha_u
 from synagree.evaluation.spans import CONLLU_LAYERS, PHRASE_LAYERS, span_agreement
@@ -16,6 +23,11 @@ from synagree.stats.gate_prf import LABEL_MODES
 
 def run(args: argparse.Namespace) -> int:
     """``synagree spans``: every pair of files compared as GATE does; the exit status."""
+    if is_gate_input(args):
+        return run_gate_spans(args)
+    if is_brat_input(args):
+        return run_brat(args, "spans")
+    check_not_gate_options(args)
     if args.coefficient is not None:  # Krippendorff's alpha_u instead (docs/method.md §34.4)
         if args.bdm or args.labels != "type":
             raise InputError.single("<command line>", None, "usage",
@@ -52,7 +64,7 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_options(p, "--hierarchy", "--bdm", "--format", "--phrase-style", "--names",
                            "--allow-missing", "--no-text-check")
     options.add_output(p, SPAN_OUTPUTS, "table")
-    options.add_options(p, "--quiet")
+    options.add_options(p, "--quiet", "--sets", "--type")
     p.add_argument("--coefficient", choices=SPAN_COEFFICIENTS, default=None,
                    help="instead of GATE's P/R/F1, Krippendorff's chance-corrected unitizing "
                         "alpha (alpha-u) of every file over the continuum of positions "
