@@ -307,3 +307,12 @@ def test_tags_bad_options(extra, needle, run_cli):
     d = HUMANS
     rc, _, err = run_cli("tags", d / "gold.conllu", d / "parser.conllu", *extra)
     assert rc == 2 and needle in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["categorical", "--feature", "Op", "--coefficient", "ac1"],
+                                  ["spans", "--coefficient", "alpha-u"]])
+def test_gate_documents_refuse_the_coefficients(argv, run_cli):
+    beijing = HUMANS.parent / "formats" / "gate" / "beijing-opera.xml"
+    rc, _, err = run_cli(argv[0], beijing, "--format", "gate", "--sets", "ann1,ann2",
+                         "--type", "sent", *argv[1:])
+    assert rc == 2 and "--coefficient: not for GATE" in err
