@@ -16,6 +16,7 @@ import numpy as np
 from synagree._version import __version__
 from synagree.agreement.bias import Bias, bias_of_layers
 from synagree.agreement.enhanced import EnhancedAgreement, enhanced_agreement
+from synagree.agreement.gwet_layers import GwetLayers, GwetOptions, gwet_of_layers
 from synagree.base.frames import Frames
 from synagree.base.memory import check_layer_bootstrap
 from synagree.base.problems import InputError, Problem
@@ -114,6 +115,9 @@ class TokenLayerAgreement(Frames):
     bias : Bias, optional
         ``bias=True``: marginal homogeneity per annotator pair and layer
         (docs/method.md §25).
+    gwet : GwetLayers, optional
+        Gwet's AC1/AC2 per layer, with its standard error and interval
+        (``gwet=GwetOptions(...)``, docs/method.md §34.1).
 
     Examples
     --------
@@ -144,6 +148,7 @@ class TokenLayerAgreement(Frames):
     skipped: Dict[str, str] = field(default_factory=dict)
     unit_counts: Dict[str, int] = field(default_factory=dict)
     bias: Optional[Bias] = None
+    gwet: Optional[GwetLayers] = None
 
     def signature_settings(self) -> Dict[str, str]:
         """How the numbers were computed: the corpus's matching, the layers, the
@@ -152,6 +157,8 @@ class TokenLayerAgreement(Frames):
         out["layers"] = ",".join(self.results) or "none"
         if self.feature_items is not None:
             out["feature_items"] = self.feature_items
+        if self.gwet is not None:
+            out["gwet"] = self.gwet.options.describe()
         if self.replicates:
             out["bootstrap"] = (f"{self.replicates} replicates, seed {self.seed}, "
                                 f"level {self.level:g}")
@@ -183,6 +190,8 @@ class TokenLayerAgreement(Frames):
             d["enhanced"] = self.enhanced.as_dict()
         if self.bias is not None:
             d["bias"] = self.bias.to_dict()
+        if self.gwet is not None:
+            d["gwet"] = self.gwet.to_dict()
         items = item_set_note(self.results, len(self.annotators))
         notes = ([items] if items else []) + list(self.notes)
         if notes:
@@ -261,7 +270,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                           replicates: int = 0, seed: int = 0,
                           level: float = 0.95, skip_id_like: bool = False,
                           max_memory: Optional[int] = None,
-                          bias: bool = False) -> TokenLayerAgreement:
+                          bias: bool = False,
+                          gwet: Optional[GwetOptions] = None) -> TokenLayerAgreement:
     """Categorical agreement of each layer, with the per-feature and enhanced views.
 
     Parameters
@@ -298,6 +308,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         Also the marginal-homogeneity tests of every layer per annotator
         pair: Stuart–Maxwell, and McNemar per category with Holm's
         adjustment (docs/method.md §25).
+    gwet : GwetOptions, optional
+        Also Gwet's AC1 or AC2 of every layer (docs/method.md §34.1).
 
     Raises
     ------
@@ -349,6 +361,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         notes=list(corpus.notes) + notes, skipped=skipped, unit_counts=corpus.unit_counts())
     if bias:
         rep.bias = bias_of_layers(rep.results)
+    if gwet is not None:
+        rep.gwet = gwet_of_layers(items, gwet)
     if rep.enhanced is not None and replicates:
         rep.enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
                                   "for the enhanced-edge alpha and F1")

@@ -14,7 +14,7 @@ from synagree.agreement.extra_file import read_with_extra
 from synagree.agreement.preannotation import PreannotationOptions
 from synagree.agreement.qa import WORST_BY
 from synagree.base.problems import InputError, print_problems
-from synagree.cli import baseline, options, question_options
+from synagree.cli import agree_sets, baseline, options, question_options
 from synagree.cli.options import (
     add_variant,
     check_input_choice,
@@ -136,6 +136,7 @@ def register(p: argparse.ArgumentParser) -> None:
     question_options.add_question_args(p)  # --bias, --by, --where
     baseline.add_baseline_args(p, "agree")  # --baseline, --baseline-top
     options.add_options(p, "--preannotation")  # docs/method.md §29
+    agree_sets.add_set_args(p)  # --runs, --retest: docs/method.md §34.3
 
 
 def run(args: argparse.Namespace) -> int:
@@ -147,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"synagree: no input given; using the bundled sample {SAMPLE}/",
                   file=sys.stderr)
     check_input_choice(files, dirs)
+    if agree_sets.wants_sets(args):  # another table: the sets side by side (§34.3)
+        return agree_sets.run_sets(args)
     output = output_format(args)
     if args.worst and output == "csv":
         raise InputError.single("<command line>", None, "usage",

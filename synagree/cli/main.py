@@ -43,6 +43,8 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
                      "width, from a pilot"),
     "noise": ("noise", "noise-sensitivity experiment: alpha and LAS under synthetic noise"),
     "plot": ("plot", "figures of a noise experiment (runs.csv / results.json)"),
+    "alt-test": ("alt_test", "alternative annotator test: can a parser or an LLM replace one "
+                             "of the human annotators?"),
 }
 
 

@@ -184,9 +184,14 @@ OPTIONS: Dict[str, Dict[str, Any]] = {
     "--hierarchy": {"metavar": "ud|msd|flat|FILE", "default": None,
                     "help": "tag hierarchy: ud (a:b IS-A a), msd (positional tags), flat, or "
                             "a hierarchy file (docs/hierarchy.md); it gives the partial label "
-                            "credit of the *_hier scores and the closeness of --bdm and "
-                            "--wu-palmer (default: none; tags: ud for deprel, flat "
-                            "otherwise)"},
+                            "credit of the *_hier scores, the closeness of --bdm and "
+                            "--wu-palmer and the weights of categorical's --coefficient ac2 "
+                            "(default: none; tags: ud for deprel, flat otherwise)"},
+    # Gwet's AC1/AC2 (categorical, tags): docs/method.md §34.1
+    "--weights": {"choices": ["identity", "ordinal", "quadratic"], "default": None,
+                  "help": "weights of --coefficient ac2: ordinal or quadratic over the "
+                          "categories in order (numeric, else alphabetical); without it "
+                          "AC2 takes the --hierarchy's mutual credit"},
     "--plain-as-leaf": flag("with --hierarchy ud: a plain relation (nsubj) is its own leaf "
                              "beside its subtypes instead of an under-specified parent"),
     "--bdm": flag("also report GATE's balanced distance metric (BDM) between the tags, "
@@ -229,6 +234,15 @@ OPTIONS: Dict[str, Dict[str, Any]] = {
 }
 #: the short spellings of `OPTIONS`, shown first in the help
 SHORT = {"--quiet": "-q"}
+
+
+#: ``--coefficient`` of the commands whose labels are categorical (categorical, tags);
+#: ``spans`` takes its own (the span coefficients), hence a table of its own
+GWET_COEFFICIENT: Dict[str, Dict[str, Any]] = {
+    "--coefficient": {"choices": ["ac1", "ac2"], "default": None,
+                      "help": "also Gwet's AC1 (ac1) or weighted AC2 (ac2), with Gwet's "
+                              "standard error and t interval (docs/method.md §34.1)"},
+}
 
 
 def add_options(p: Options, *names: str,

@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
                         wu_palmer=args.wu_palmer,
                         per_feature=args.per_feature, bootstrap=args.bootstrap,
                         seed=args.seed, level=args.ci_level, max_memory=args.max_memory,
-                        fmt=args.fmt, **_tiers_options(args))
+                        fmt=args.fmt, coefficient=args.coefficient, weights=args.weights,
+                        **_tiers_options(args))
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
     text = render_tags(res, output)
@@ -66,6 +67,8 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_options(p, "--format", "--hierarchy", "--plain-as-leaf", "--no-text-check")
     options.add_output(p, OUTPUTS, "table")
     options.add_options(p, "--quiet")
+    options.add_options(p, "--coefficient", table=options.GWET_COEFFICIENT)
+    options.add_options(p, "--weights")  # docs/method.md §34.1
     options.add_bootstrap(p)
     options.add_options(p, "--max-memory")
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (docs/method.md §15)

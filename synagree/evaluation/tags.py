@@ -72,6 +72,7 @@ from synagree.io.text import comparable
 from synagree.stats.contingency import Contingency
 from synagree.stats.features import check_feats
 from synagree.stats.gate_prf import BDMCounts, SpanAnnotation, bdm_diff
+from synagree.stats.gwet import WEIGHTS, GwetAC, gwet_of_labels
 from synagree.stats.hierarchical import (
     HierarchySpec,
     describe_hierarchy,
@@ -516,6 +517,7 @@ class TagsResult(TagShares, Frames):
     prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
     per_feature: Optional[FeatureScores] = None
     tiers: Optional[TiersResult] = None
+    gwet: Optional[GwetAC] = None  # coefficient="ac1"|"ac2": docs/method.md §34.1
     # bootstrap percentile intervals over sentences (bootstrap=B): metric -> (low, high)
     intervals: Dict[str, Optional[Tuple[float, float]]] = field(default_factory=dict)
     level: float = 0.95  # of the intervals
@@ -593,6 +595,8 @@ class TagsResult(TagShares, Frames):
             d["per_feature"] = self.per_feature.to_dict()
         if self.tiers is not None:
             d["tiers"] = self.tiers.to_dict()
+        if self.gwet is not None:
+            d["gwet"] = self.gwet.to_dict()
         return d
 
 
@@ -753,6 +757,29 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     return out
 
 
+def check_gwet_options(coefficient: Optional[str], weights: Optional[str],
+                       tag_syntax: str = "plain") -> None:
+    """``coefficient`` and ``weights`` of `evaluate_tags` (a ``usage`` `InputError`)."""
+    def usage(message: str) -> InputError:
+        return InputError.single("<command line>", None, "usage", message)
+
+    if coefficient is None:
+        if weights is not None:
+            raise usage("--weights gives the weights of --coefficient ac2, which was not "
+                        "asked for")
+        return
+    if coefficient not in ("ac1", "ac2"):
+        raise usage(f"--coefficient {coefficient}: choose from ac1, ac2")
+    if weights is not None and weights not in WEIGHTS:
+        raise usage(f"--weights {weights}: choose from {', '.join(WEIGHTS)}")
+    if coefficient == "ac1" and weights not in (None, "identity"):
+        raise usage("AC1 has identity weights; --weights ordinal|quadratic go with "
+                    "--coefficient ac2")
+    if tag_syntax != "plain":
+        raise usage("--coefficient takes one tag per word: not with --tag-syntax "
+                    "alternatives")
+
+
 def evaluate_tags(gold_path: Source, system_path: Source,
                   column: str = "deprel", hierarchy: Optional[HierarchySpec] = None,
                   plain_as_leaf: bool = False, check_text: bool = True,
@@ -763,7 +790,9 @@ def evaluate_tags(gold_path: Source, system_path: Source,
                   majority: bool = False,
                   lexicon: Union[Source, Lexicon, None] = None, bootstrap: int = 0,
                   seed: int = 0, level: float = 0.95,
-                  max_memory: int = DEFAULT_MAX_MEMORY, fmt: str = "auto") -> TagsResult:
+                  max_memory: int = DEFAULT_MAX_MEMORY, fmt: str = "auto",
+                  coefficient: Optional[str] = None,
+                  weights: Optional[str] = None) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -831,6 +860,11 @@ def evaluate_tags(gold_path: Source, system_path: Source,
         Bytes the bootstrap may plan to use.
     fmt : str
         ``--format`` of both files (``auto``: sniffed; `read_tag_column`).
+    coefficient : {"ac1", "ac2"}, optional
+        Also Gwet's AC1 or AC2 of gold and system as two raters
+        (`TagsResult.gwet`, docs/method.md §34.1), its interval at ``level``.
+    weights : {"ordinal", "quadratic"}, optional
+        AC2's weights; None: the hierarchy's mutual credit.
 
     Returns
     -------
@@ -871,6 +905,7 @@ def evaluate_tags(gold_path: Source, system_path: Source,
                                 f"unknown column {column!r}; expected one of "
                                 f"{', '.join(COLUMNS)}")
     check_syntax_option(tag_syntax, column)
+    check_gwet_options(coefficient, weights, tag_syntax)
     if per_feature and column != "feats":
         raise InputError.single("<command line>", None, "usage",
                                 f"--per-feature splits FEATS: it needs --column feats, "
@@ -924,6 +959,12 @@ def evaluate_tags(gold_path: Source, system_path: Source,
         check_resampling(len(gold), bootstrap, 1, max_memory)
         intervals = tag_intervals(pairs, [len(g.words) for g in gold], bootstrap, seed, level)
         settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
+    if coefficient is not None:  # docs/method.md §34.1: gold and system as two raters
+        kind = weights or ("identity" if coefficient == "ac1" else "hierarchy")
+        h = (load_hierarchy(hierarchy, (t for pair in pairs for t in pair), plain_as_leaf)
+             if kind == "hierarchy" else None)
+        scores["gwet"] = gwet_of_labels(pairs, kind, level, h, coefficient.upper())
+        settings["gwet"] = f"{coefficient.upper()}, weights {kind}, {100 * level:g}% t interval"
     settings["version"] = __version__
     return TagsResult(gold_file=gold_name, system_file=system_name, column=column,
                       hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),

@@ -6,14 +6,16 @@ from typing import List, Optional, Tuple
 
 from synagree.base.escape import csv_row, plain
 from synagree.base.jsonable import finite_or_none
-from synagree.base.table import format_value
+from synagree.base.table import Table, format_value
 from synagree.evaluation.tags import OUTPUTS, TagsResult
 from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_score_table
 from synagree.render.fit import signature_text
 from synagree.render.prf import append_prf_csv, render_tags_prf
+from synagree.render.questions import csv_sections, render_section_tables
 from synagree.render.rows import sections_csv
 from synagree.render.tiers import lexicon_csv, majority_csv, tiers_csv, tiers_table_lines
 from synagree.stats.gate_prf import BDMCounts
+from synagree.stats.gwet import gwet_table
 
 
 # ---------------------------------------------------------------- rendering
@@ -78,6 +80,8 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         if res.prf is not None:  # tags --prf (docs/method.md §17)
             text = append_prf_csv(text, res.prf)
         parts = [("tags", text)]  # one table per CSV file (docs/output.md)
+        if res.gwet is not None:  # --coefficient (docs/method.md §34.1)
+            parts += csv_sections([_gwet(res)])
         if res.tiers is not None:
             parts.append(("tiers", tiers_csv(res.tiers)))
             if res.tiers.ambiguity is not None:  # --majority (docs/method.md §16.4)
@@ -139,9 +143,19 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         lines += ["", render_tags_prf(res.prf).rstrip("\n")]
     if res.per_feature is not None:
         lines += ["", feature_score_table(res.per_feature).rstrip("\n")]
+    if res.gwet is not None:  # --coefficient (docs/method.md §34.1)
+        lines += ["", render_section_tables([_gwet(res)], "table").rstrip("\n")]
     tail = _tiers_part(res, "table") + (f"\n{signature_text(plain(res.signature()))}\n"
                                         if res.settings else "")
     return "\n".join(lines) + "\n" + tail
+
+
+def _gwet(res: TagsResult) -> Table:
+    """The ``gwet`` table of ``tags --coefficient``: gold and system as two raters."""
+    assert res.gwet is not None
+    return gwet_table({res.column: res.gwet}, f"Gwet's {res.settings.get('gwet', '')} "
+                      f"(gold and system as two raters; Gwet's standard error)",
+                      first="column")
 
 
 def _level(res: TagsResult) -> str:

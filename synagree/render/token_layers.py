@@ -92,6 +92,13 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
             notes += [n for t in tables for n in t.notes]
         else:
             text += "\n" + render_section_tables(bias_tables(rep.bias, LABELS_SHOWN), fmt)
+    if rep.gwet is not None:  # docs/method.md §34.1
+        gwet = rep.gwet.table()
+        if fmt == "csv":
+            sections += csv_sections([gwet])
+            notes += gwet.notes
+        else:
+            text += "\n" + render_section_tables([gwet], fmt)
     if fmt == "csv":  # one table per CSV file, the signature a row of its own
         return sections_csv(sections, notes, rep.signature())
     return text + _signature(rep.signature(), fmt)
