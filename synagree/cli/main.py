@@ -22,6 +22,7 @@ from synagree.base.progress import show_by_default
 from synagree.cli.descriptions import DESCRIPTIONS
 from synagree.cli.options import check_output_path
 from synagree.io.files import OutputError
+from synagree.render.fit import CUT_NOTE, UNLIMITED, cut_cells, table_width, terminal_width
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 3
@@ -107,6 +108,19 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def _run_fitted(args: argparse.Namespace) -> int:
+    """Run the command, its text tables fitted to the terminal (never cut when
+    written to a file or a pipe); one note on stderr when cells were cut."""
+    width = UNLIMITED if getattr(args, "out", None) else None
+    with table_width(width), cut_cells() as cut:
+        status = int(args.func(args) or 0)
+    if cut[0] and width is None:
+        csv = (", or --output csv" if "csv" in getattr(args, "output_formats", ())
+               else "")
+        print("note: " + CUT_NOTE.format(width=terminal_width(), csv=csv), file=sys.stderr)
+    return status
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run ``synagree`` on ``argv`` (default ``sys.argv[1:]``); the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -129,7 +143,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(made, file=sys.stderr)
         # --max-memory also for the checks made deep down (TED tables, stored results)
         with memory.limited(getattr(args, "max_memory", None)):
-            return int(args.func(args) or 0)
+            return _run_fitted(args)
     except OutputError as exc:  # the work may be done, but it could not be written
         print_problems(exc.errors, limit=50)
         print(f"synagree: {len(exc.errors)} error(s) writing the output", file=sys.stderr)
