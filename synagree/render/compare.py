@@ -191,12 +191,16 @@ def render_csv(res: CompareResult) -> str:
         for m, sc in s.scores.items():
             if m in res.omitted:
                 continue
+            iv = s.intervals.get(m)
             row(section="score", system=s.name, metric=m, value=sc.f1, correct=sc.correct,
                 gold=sc.gold_total, predicted=sc.system_total, aligned=sc.aligned_total,
-                precision=sc.precision, recall=sc.recall, f1=sc.f1)
+                precision=sc.precision, recall=sc.recall, f1=sc.f1,
+                ci_low=iv[0] if iv else None, ci_high=iv[1] if iv else None)
         if s.alpha is not None:
             for v in VARIANTS:
-                row(section="alpha", system=s.name, metric=f"alpha_{v}", value=s.alpha_value(v))
+                iv = s.intervals.get(f"alpha_{v}")
+                row(section="alpha", system=s.name, metric=f"alpha_{v}", value=s.alpha_value(v),
+                    ci_low=iv[0] if iv else None, ci_high=iv[1] if iv else None)
         for name, bins in (s.breakdowns or {}).items():
             for b in bins:
                 row(section=f"breakdown:{name}", system=s.name, metric="LAS", bin=b.bin,
@@ -239,17 +243,30 @@ def render_latex(res: CompareResult) -> str:
              else latex_escape(c) for c in cols]
     prf = [v for v in LATEX_PRF_VARIANTS if all(s.prf and v in s.prf for s in res.systems)]
     heads += [latex_escape(f"macro F1 {v}") for v in prf]  # compare --prf (docs/method.md §17)
-    lines = [f"% values in percent; synagree signature: {plain(res.signature())}",
+    level = ("CI: bootstrap percentile interval (level in the signature), a row under its "
+             "system; " if any(s.intervals for s in res.systems) else "")
+    lines = [f"% values: percent; {level}synagree signature: {plain(res.signature())}",
              "\\begin{tabular}{l" + "r" * len(heads) + "}", "\\toprule",
              " & ".join(["System"] + heads) + " \\\\", "\\midrule"]
     for s in res.systems:
         lines.append(" & ".join([latex_escape(s.name)] + [percent(s.value(c)) for c in cols]
                                 + [percent(s.prf[v].macro_f1) for v in prf if s.prf])
                      + " \\\\")
+        if any(s.intervals.get(c) for c in cols):  # --bootstrap: the intervals, a row below
+            lines.append(" & ".join([latex_escape(f"{s.name} CI")]
+                                    + [_interval(s.intervals.get(c)) for c in cols]
+                                    + ["" for v in prf if s.prf]) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)
             if res.baseline is not None else "")  # --baseline (docs/method.md §18)
     return "\n".join(lines) + "\n" + tail
+
+
+def _interval(iv) -> str:
+    """``[lo, hi]`` in percent (2 decimals), or "" without an interval."""
+    if not iv or iv[0] is None or iv[1] is None:
+        return ""
+    return f"[{percent(iv[0])}, {percent(iv[1])}]"
 
 
 def render(res: CompareResult, output: str = "table", verbose: bool = False,

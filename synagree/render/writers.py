@@ -161,8 +161,9 @@ def write(doc: Document, fmt: str) -> str:
     parts = [write_table(t, fmt) for t in doc.tables]
     if fmt == "table":
         end = [f"note: {escape.plain(n)}" for n in doc.notes] + [escape.plain(x) for x in tail]
-    elif fmt == "markdown":
+    elif fmt == "markdown":  # after a blank line: a line right under a table is a row
         end = [f"*{escape.markdown(x)}*  " for x in [*(f"note: {n}" for n in doc.notes), *tail]]
+        end = [""] + end if end else end
     else:  # latex: comments
         end = [f"% {escape.plain(x)}" for x in [*(f"note: {n}" for n in doc.notes), *tail]]
     return "\n".join(parts) + ("\n".join(end) + "\n" if end else "")
