@@ -8,11 +8,12 @@ import json
 from typing import List
 
 from synagree.base.escape import csv_cell, plain
-from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError
+from synagree.base.table import Cell, Column, Table
 from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
 from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, render_scorer_table
+from synagree.render import writers
 from synagree.render.aligned import aligned_table, percent, significance_lines
 from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.prf import LATEX_PRF_VARIANTS, compare_prf_csv_rows, render_compare_prf
@@ -235,38 +236,46 @@ LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier", "LAS
               "alpha_plain", "alpha_diff", "alpha_norm")
 
 
-def render_latex(res: CompareResult) -> str:
-    r"""A booktabs table, one row per system, F1 and α in percent (2 decimals)."""
+def scores_table(res: CompareResult) -> Table:
+    r"""The summary as the table model: one row per metric (`CompareResult.rows`), one
+    column per system (percent, 2 decimals), and with ``--bootstrap`` a column of
+    each system's intervals beside it; then the macro F1 of ``--prf``.
 
-    cols = [c for c in LATEX_ROWS if c in res.rows()]
-    heads = [f"$\\alpha_{{\\mathrm{{{c[6:]}}}}}$" if c.startswith("alpha_")
-             else latex_escape(c) for c in cols]
-    prf = [v for v in LATEX_PRF_VARIANTS if all(s.prf and v in s.prf for s in res.systems)]
-    heads += [latex_escape(f"macro F1 {v}") for v in prf]  # compare --prf (docs/method.md §17)
-    level = ("CI: bootstrap percentile interval (level in the signature), a row under its "
-             "system; " if any(s.intervals for s in res.systems) else "")
-    lines = [f"% values: percent; {level}synagree signature: {plain(res.signature())}",
-             "\\begin{tabular}{l" + "r" * len(heads) + "}", "\\toprule",
-             " & ".join(["System"] + heads) + " \\\\", "\\midrule"]
-    for s in res.systems:
-        lines.append(" & ".join([latex_escape(s.name)] + [percent(s.value(c)) for c in cols]
-                                + [percent(s.prf[v].macro_f1) for v in prf if s.prf])
-                     + " \\\\")
-        if any(s.intervals.get(c) for c in cols):  # --bootstrap: the intervals, a row below
-            lines.append(" & ".join([latex_escape(f"{s.name} CI")]
-                                    + [_interval(s.intervals.get(c)) for c in cols]
-                                    + ["" for v in prf if s.prf]) + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}"]
+    The LaTeX output writes it (`render_latex`); the text table shows the same
+    numbers in the scorer's layout.
+    """
+    with_ci = [any(s.intervals.get(r) for r in res.rows()) for s in res.systems]
+    cols = [Column("metric")]
+    for s, ci in zip(res.systems, with_ci):
+        cols.append(Column(s.name, "percent", 2))
+        if ci:
+            cols.append(Column(f"{s.name} CI", "percent_interval", 2))
+    table = Table("scores", cols)
+    for r in res.rows():
+        cells: List[Cell] = [r]
+        for s, ci in zip(res.systems, with_ci):
+            cells.append(s.value(r))
+            if ci:
+                cells.append(s.intervals.get(r))
+        table.add(*cells)
+    for v in LATEX_PRF_VARIANTS:  # compare --prf (docs/method.md §17)
+        if all(s.prf and v in s.prf for s in res.systems):
+            cells = [f"macro F1 {v}"]
+            for s, ci in zip(res.systems, with_ci):
+                cells += [s.prf[v].macro_f1 if s.prf else None] + ([None] if ci else [])
+            table.add(*cells)
+    return table
+
+
+def render_latex(res: CompareResult) -> str:
+    r"""A booktabs table (`scores_table`): one row per metric, one column per system,
+    F1 and α in percent (2 decimals), intervals ``[lo, hi]`` beside them."""
+    ci = ("; CI: bootstrap percentile interval (level in the signature)"
+          if any(s.intervals for s in res.systems) else "")
+    head = [f"% values: percent{ci}", f"% synagree signature: {plain(res.signature())}"]
     tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)
             if res.baseline is not None else "")  # --baseline (docs/method.md §18)
-    return "\n".join(lines) + "\n" + tail
-
-
-def _interval(iv) -> str:
-    """``[lo, hi]`` in percent (2 decimals), or "" without an interval."""
-    if not iv or iv[0] is None or iv[1] is None:
-        return ""
-    return f"[{percent(iv[0])}, {percent(iv[1])}]"
+    return "\n".join(head) + "\n" + writers.latex(scores_table(res)) + tail
 
 
 def render(res: CompareResult, output: str = "table", verbose: bool = False,

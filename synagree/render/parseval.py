@@ -250,8 +250,15 @@ def render_latex(res: ParsevalComparison) -> str:
             cells += [format_value(None if s.result.stopped else t.percent(k), digits=2,
                                    missing="--") for k in keys]
         lines.append(" & ".join(cells) + " \\\\")
+        ci = [s.intervals.get(k) for k in ("bracket_F1", "tagging_accuracy")]
+        if any(ci):  # --bootstrap: F1's and Tag's intervals, a row below (all sentences)
+            cells = [latex_escape(f"{s.name} CI"), "", "",
+                     format_value(ci[0], "percent_interval", 2, missing=""), "",
+                     format_value(ci[1], "percent_interval", 2, missing="")] + [""] * 5
+            lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}",
-              f"% PARSEVAL as EVALB computes it, percent; "
+              f"% PARSEVAL as EVALB computes it, percent (CI: bootstrap percentile interval, "
+              f"level in the signature); "
               f"signature: {plain(res.signature())}"]
     tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)  # type: ignore
             if res.baseline is not None else "")

@@ -192,7 +192,7 @@ def _percent_interval(iv: Optional[Tuple[float, float]], digits: int = 1) -> str
     """``[lo, hi]`` in percent, or "" without an interval."""
     if not iv or iv[0] is None or iv[1] is None:
         return ""
-    return format_value((100 * iv[0], 100 * iv[1]), "interval", digits)
+    return format_value(iv, "percent_interval", digits)
 
 
 def _latex_extra(res: AgreementResult) -> str:

@@ -25,7 +25,8 @@ from synagree.base.table import Cell, Column, Document, Table, format_value
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 
-_NUMERIC = ("number", "percent", "signed", "count", "interval")
+_INTERVALS = ("interval", "percent_interval")
+_NUMERIC = ("number", "percent", "signed", "count", "interval", "percent_interval")
 
 
 def _text_cell(value: Cell, col: Column) -> str:
@@ -76,7 +77,8 @@ def csv_header(table: Table) -> List[str]:
     """The CSV header: an interval column becomes ``<header>_low``, ``<header>_high``."""
     out: List[str] = []
     for c in table.columns:
-        out += [f"{c.header}_low", f"{c.header}_high"] if c.kind == "interval" else [c.header]
+        out += ([f"{c.header}_low", f"{c.header}_high"] if c.kind in _INTERVALS
+                else [c.header])
     return out
 
 
@@ -86,7 +88,7 @@ def csv_rows(table: Table) -> List[List[object]]:
     for row in table.rows:
         cells: List[object] = []
         for v, c in zip(row, table.columns):
-            if c.kind == "interval":
+            if c.kind in _INTERVALS:
                 lo, hi = v if isinstance(v, tuple) else (None, None)
                 cells += [csv_value(lo), csv_value(hi)]
             else:

@@ -1,0 +1,269 @@
+"""The invariance suite: every command x every output format on real data (issue 31).
+
+In the spirit of scikit-learn's ``test_common.py``: the commands, their output
+formats and the metric keys are read from the registries (`synagree.cli.main.COMMANDS`,
+each command's ``--output`` choices, `synagree.base.metrics`), not listed by hand,
+and every check runs on every (command, data set) pair that applies:
+
+* every registered metric value of the JSON output (intervals included)
+  appears in the CSV, Markdown and LaTeX outputs (`appears`: the rounding rule);
+* a text table written to a pipe never holds a cut cell;
+* every text table prints exactly one ``values:`` line;
+* a metric the JSON leaves out is named in a note;
+* a key printed by several commands on the same files has the same value.
+
+Data sets: the bundled ``synagree/data/en-sample`` (always), and, when
+``../shared/data`` is there, a slice of the UD English EWT dev set with a
+perturbed copy, the NDT Danish pair, the CDT Danish pair; the bracketed files
+of ``tests/data/parseval``.  Each command runs once per data set and format
+(outputs are cached for the session).
+
+A check a command does not meet yet is an ``xfail(strict=True)`` naming why
+(`KNOWN`), so that fixing it makes the suite say so.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import re
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+import pytest
+
+from conftest import SHARED_DATA
+from synagree.base.metrics import FRACTION, is_registered, metric
+from synagree.cli.main import COMMANDS, build_parser, main
+from synagree.render.fit import ELLIPSIS
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "synagree" / "data" / "en-sample"
+
+# --------------------------------------------------------------------------
+# The data sets: name -> (files, needs shared data)
+# --------------------------------------------------------------------------
+
+EWT_SENTENCES = 60
+
+
+def _ewt_slice(tmp: Path) -> Tuple[Path, Path]:
+    """The first `EWT_SENTENCES` sentences of UD EWT dev, and a copy in which every
+    third ``nsubj`` is an ``obj`` and every fifth other word's relation is ``dep``."""
+    text = (SHARED_DATA / "ud" / "en_ewt-ud-dev.conllu").read_text(encoding="utf-8")
+    blocks = text.split("\n\n")[:EWT_SENTENCES]
+    gold = "\n\n".join(blocks) + "\n\n"
+    out, k = [], 0
+    for line in gold.split("\n"):
+        cols = line.split("\t")
+        if len(cols) == 10 and cols[0].isdigit():
+            k += 1
+            if cols[7] == "nsubj" and k % 3 == 0:
+                cols[7] = "obj"
+            elif k % 5 == 0 and cols[6] != "0":
+                cols[7] = "dep"
+            line = "\t".join(cols)
+        out.append(line)
+    a, b = tmp / "ewt-gold.conllu", tmp / "ewt-system.conllu"
+    a.write_text(gold, encoding="utf-8")
+    b.write_text("\n".join(out), encoding="utf-8")
+    return a, b
+
+
+def datasets(tmp: Path) -> Dict[str, Tuple[Path, Path]]:
+    """Every data set that is there: name -> (first file, second file)."""
+    out = {"sample": (SAMPLE / "ann_a" / "sample.conllu", SAMPLE / "ann_b" / "sample.conllu"),
+           "bracketed": (ROOT / "tests" / "data" / "parseval" / "gold.mrg",
+                         ROOT / "tests" / "data" / "parseval" / "parser-a.mrg")}
+    if (SHARED_DATA / "iaa").is_dir():
+        iaa = SHARED_DATA / "iaa"
+        out["ndt"] = (iaa / "ndt" / "odin-danish.conll", iaa / "ndt" / "thor-danish.conll")
+        out["cdt"] = (iaa / "cdt" / "da-lotte.conll", iaa / "cdt" / "da-morten.conll")
+        out["ewt"] = _ewt_slice(tmp)
+    return out
+
+
+SHARED_SETS = ("ndt", "cdt", "ewt")
+
+# --------------------------------------------------------------------------
+# The commands: read from the CLI's registry
+# --------------------------------------------------------------------------
+
+#: commands that take two annotation files and print tables of them
+PAIR_COMMANDS = ("agree", "compare", "tags", "categorical", "spans", "report")
+#: the other commands, and why the suite does not run them on a pair of files
+OTHER_COMMANDS = {
+    "bdm": "writes GATE's score file of a concept hierarchy, not tables of annotations",
+    "plan": "takes a pilot study and a target width, not a pair of files "
+            "(its tables go through Table and the writers: tests/test_plan.py)",
+    "noise": "a long experiment writing a folder (tests/test_experiments.py)",
+    "plot": "draws figures of a noise experiment",
+}
+#: commands that do not read bracketed files
+DEPENDENCY_ONLY = ("tags", "categorical", "report")
+#: the text formats whose numbers are checked against the JSON
+TEXT_FORMATS = ("csv", "markdown", "latex")
+
+
+def test_every_command_is_covered():
+    assert set(COMMANDS) == set(PAIR_COMMANDS) | set(OTHER_COMMANDS)
+
+
+def output_formats(command: str) -> Tuple[str, ...]:
+    """The ``--output`` choices of ``command`` (its parser, not a list kept here)."""
+    ap = build_parser(command)
+    sub = next(a for a in ap._actions if a.dest == "command")
+    p = sub.choices[command]  # type: ignore[attr-defined]
+    act = next(a for a in p._actions if a.dest == "output")
+    return tuple(act.choices)
+
+
+def run(*args: object) -> Tuple[int, str, str]:
+    """``synagree ARGS`` in-process: (exit status, stdout, stderr); stdout is not a
+    terminal (a pipe)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main([str(a) for a in args] + ["-q"])
+    return rc, out.getvalue(), err.getvalue()
+
+
+_CACHE: Dict[Tuple[str, ...], Tuple[int, str, str]] = {}
+
+
+def output(command: str, files: Sequence[Path], fmt: str, *extra: str) -> str:
+    """The output of ``synagree COMMAND FILES --output FMT EXTRA`` (cached)."""
+    key = (command, *map(str, files), fmt, *extra)
+    if key not in _CACHE:
+        _CACHE[key] = run(command, *files, "--output", fmt, *extra)
+    rc, out, err = _CACHE[key]
+    assert rc == 0, f"{' '.join(key)}: exit {rc}: {err}"
+    return out
+
+
+# --------------------------------------------------------------------------
+# Which command runs on which data set
+# --------------------------------------------------------------------------
+
+#: (command, data set) pairs that do not apply, and why
+NOT_APPLICABLE = {
+    ("tags", "bracketed"): "tags reads token columns of dependency files",
+    ("categorical", "bracketed"): "categorical reads token layers of dependency files",
+    ("spans", "cdt"): "CDT's files have sentences with two roots, which spans refuses",
+    ("compare", "cdt"): "CDT's files have sentences with two roots, which the CoNLL 2018 "
+                        "reader of compare refuses (as the official scorer does)",
+    ("spans", "bracketed"): "the parser output retokenises a sentence of the gold file, and "
+                            "spans needs the same tokens",
+}
+
+
+def cases(shared: bool = True) -> List[Tuple[str, str]]:
+    """Every (command, data set) pair; the shared data sets as ``slow`` params."""
+    out = []
+    for cmd in PAIR_COMMANDS:
+        for name in ("sample", "bracketed", *SHARED_SETS):
+            if (cmd, name) in NOT_APPLICABLE:
+                continue
+            marks = [pytest.mark.slow] if name in ("ndt", "cdt") else []
+            out.append(pytest.param(cmd, name, id=f"{cmd}-{name}", marks=marks))
+    return out
+
+
+@pytest.fixture(scope="session")
+def data(tmp_path_factory) -> Dict[str, Tuple[Path, Path]]:
+    return datasets(tmp_path_factory.mktemp("common"))
+
+
+def files_of(data: Dict[str, Tuple[Path, Path]], name: str) -> Tuple[Path, Path]:
+    if name not in data:
+        pytest.skip(f"shared reference data not found at {SHARED_DATA} (data set {name!r})")
+    return data[name]
+
+
+#: a check a (command, data set) does not pass yet: (check, command, data set or "*")
+#: -> why; the test is xfail(strict=True), so that fixing it shows
+KNOWN: Dict[Tuple[str, str, str], str] = {}
+
+
+def known(request, check: str, cmd: str, name: str) -> None:
+    why = KNOWN.get((check, cmd, name)) or KNOWN.get((check, cmd, "*"))
+    if why:
+        request.applymarker(pytest.mark.xfail(reason=why, strict=True))
+
+
+# --------------------------------------------------------------------------
+# 1. every registered number of the JSON is in CSV, Markdown and LaTeX
+# --------------------------------------------------------------------------
+
+NUMBER = re.compile(r"(?<![\w.])[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+#: parts of a JSON path holding the records behind the headline numbers (the sums
+#: behind each ratio, per-unit, per-document, per-pair and per-tag lists): JSON and
+#: CSV detail, not what the text formats are asked to repeat
+DETAIL = frozenset({"counts", "details", "per_unit", "documents", "macro_documents", "pairs",
+                    "worst", "units", "per_tag", "bins", "breakdowns", "confusion",
+                    "sentences"})
+
+
+def headline_numbers(x: object, path: Tuple[str, ...] = ()) -> Iterator[Tuple[str, float]]:
+    """Every finite number of a JSON value held under a registered key whose unit is
+    a fraction, outside `DETAIL` (an interval ``<key>_ci`` gives both ends):
+    ``(path, value)``."""
+    key = path[-1] if path else ""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k not in DETAIL:
+                yield from headline_numbers(v, path + (str(k),))
+    elif isinstance(x, list):
+        if key.endswith("_ci") and is_registered(key):
+            for end, v in zip(("low", "high"), x):
+                if isinstance(v, float) and math.isfinite(v):
+                    yield ".".join(path) + f"[{end}]", v
+            return
+        for i, v in enumerate(x):
+            yield from headline_numbers(v, path + (str(i),))
+    elif (isinstance(x, float) and math.isfinite(x) and is_registered(key)
+          and metric(key).unit == FRACTION and not key.endswith("_se")):
+        yield ".".join(path), x
+
+
+def numbers_in(text: str) -> List[Tuple[float, int]]:
+    """Every number written in ``text``: (value, decimals)."""
+    out = []
+    for m in NUMBER.finditer(text):
+        s = m.group().replace("−", "-")
+        frac = s.split(".")[1] if "." in s else ""
+        digits = len(re.split(r"[eE]", frac)[0]) if "e" not in s.lower() else 17
+        out.append((float(s), digits))
+    return out
+
+
+def appears(x: float, written: Sequence[Tuple[float, int]]) -> bool:
+    """The rounding rule: ``x`` appears when some number ``y`` written with ``d``
+    decimals is ``x`` or ``100 x`` (percent) rounded to ``d`` decimals, that is
+    within half a unit of its last decimal (exact values, as CSV writes them,
+    pass with ``d`` up to 17)."""
+    for y, d in written:
+        tol = 0.5 * 10.0 ** -d + 1e-9
+        if abs(y - x) <= tol or abs(y - 100 * x) <= tol:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("cmd,name", cases())
+def test_json_numbers_in_every_format(cmd, name, data, request):
+    known(request, "numbers", cmd, name)
+    files = files_of(data, name)
+    extra = ("--bootstrap", "50") if cmd in ("agree", "compare") else ()
+    values = list(headline_numbers(json.loads(output(cmd, files, "json", *extra))))
+    assert values, f"{cmd} {name}: no registered number in the JSON"
+    missing = {}
+    for fmt in TEXT_FORMATS:
+        if fmt not in output_formats(cmd):
+            continue
+        written = numbers_in(output(cmd, files, fmt, *extra))
+        lost = sorted(k for k, x in values if not appears(x, written))
+        if lost:
+            missing[fmt] = lost
+    assert not missing, f"{cmd} {name}: JSON numbers missing: {missing}"
