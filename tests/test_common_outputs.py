@@ -29,7 +29,7 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Sequence, Tuple
 
 import pytest
 
@@ -267,3 +267,105 @@ def test_json_numbers_in_every_format(cmd, name, data, request):
         if lost:
             missing[fmt] = lost
     assert not missing, f"{cmd} {name}: JSON numbers missing: {missing}"
+
+
+# --------------------------------------------------------------------------
+# 2. a text table written to a pipe holds no cut cell
+# --------------------------------------------------------------------------
+
+#: a cut cell: a character, then the ellipsis, then the end of the cell (the lists
+#: of differing words end in " … (N words)" and of edited words in " …": a space
+#: before the ellipsis, not a cut)
+CUT = re.compile(r"\S" + ELLIPSIS + r"(?=\s|$)", re.M)
+
+
+def text_format(cmd: str) -> str:
+    """The command's text table format (``table``; ``markdown`` for ``report``, whose
+    first format is its HTML page)."""
+    return "table" if "table" in output_formats(cmd) else "markdown"
+
+
+def _long_run(cmd: str) -> Tuple[str, ...]:
+    """Options that add the tables with the longest cells (ids, documents, words)."""
+    return {"agree": ("--worst", "8"), "report": ("--worst", "8")}.get(cmd, ())
+
+
+@pytest.mark.parametrize("cmd,name", cases())
+def test_no_cut_cell_in_a_pipe(cmd, name, data, request):
+    known(request, "cut", cmd, name)
+    files = files_of(data, name)
+    text = output(cmd, files, text_format(cmd), *_long_run(cmd))
+    cut = CUT.findall(text)
+    assert not cut, f"{cmd} {name}: {len(cut)} cut cell(s) written to a pipe"
+
+
+def test_the_check_sees_a_cut_cell(data, monkeypatch):
+    """The same worst list on a narrow terminal is cut, and `CUT` sees it."""
+    from synagree.render import fit
+
+    monkeypatch.setattr(fit, "is_terminal", lambda stream: True)
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, err = run("agree", *data["sample"], "--worst", "8")
+    assert rc == 0 and CUT.search(out)
+    assert err.count("were cut to fit the terminal (80 columns)") == 1
+
+
+# --------------------------------------------------------------------------
+# 3. one ``values:`` line per text table
+# --------------------------------------------------------------------------
+
+VALUES = re.compile(r"^\*?values: ", re.M)
+
+
+@pytest.mark.parametrize("cmd,name", cases())
+def test_one_values_line(cmd, name, data, request):
+    known(request, "values", cmd, name)
+    files = files_of(data, name)
+    text = output(cmd, files, text_format(cmd))
+    assert len(VALUES.findall(text)) == 1, f"{cmd} {name}: {len(VALUES.findall(text))} " \
+                                           f"values: lines"
+
+
+# --------------------------------------------------------------------------
+# 4. the same key has the same value in every command that prints it
+# --------------------------------------------------------------------------
+
+def top_numbers(cmd: str, files: Sequence[Path]) -> Dict[str, float]:
+    """The registered fractions a command's JSON gives for the pair as a whole: the
+    top level (agree, report, tags), the one system (compare), the layer's
+    coefficients as ``<layer>_<key>`` (categorical, report)."""
+    d = json.loads(output(cmd, files, "json"))
+    out: Dict[str, float] = {}
+
+    def take(x: dict, prefix: str = "") -> None:
+        for k, v in x.items():
+            if isinstance(v, float) and is_registered(k) and metric(k).unit == FRACTION:
+                out[prefix + k] = v
+
+    take(d)
+    if cmd == "compare" and len(d.get("systems", ())) == 1:
+        take(d["systems"][0])
+    for layer, c in (d.get("layers") or d.get("categorical") or {}).items():
+        take(c.get("coefficients") or {}, f"{layer}_")
+    return out
+
+
+@pytest.mark.parametrize("name", ["sample", pytest.param("ewt", marks=pytest.mark.slow),
+                                  pytest.param("ndt", marks=pytest.mark.slow)])
+def test_same_key_same_value(name, data, request):
+    known(request, "same", "*", name)
+    files = files_of(data, name)
+    seen: Dict[str, Tuple[str, float]] = {}
+    clashes = []
+    shared = 0
+    for cmd in PAIR_COMMANDS:
+        for k, x in top_numbers(cmd, files).items():
+            if k in seen:
+                shared += 1
+                other, y = seen[k]
+                if not math.isclose(x, y, rel_tol=1e-12, abs_tol=1e-12):
+                    clashes.append(f"{k}: {other} {y!r}, {cmd} {x!r}")
+            else:
+                seen[k] = (cmd, x)
+    assert shared >= 5, "too few keys printed by two commands to compare"
+    assert not clashes, f"{name}: " + "; ".join(clashes)

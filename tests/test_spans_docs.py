@@ -9,8 +9,6 @@ from __future__ import annotations
 import pytest
 from doc_examples import ROOT, console_examples
 
-pytestmark = pytest.mark.usefixtures("terminal_100")  # the examples show a terminal
-
 DOC = ROOT / "docs" / "spans.md"
 EXAMPLES = console_examples(DOC)
 

@@ -10,6 +10,7 @@ from synagree.base.jsonable import json_ready
 from synagree.base.table import format_value
 from synagree.render.fit import signature_text
 from synagree.render.rows import render_rows
+from synagree.render.writers import values_line
 from synagree.stats.alpha import VARIANTS
 from synagree.stats.categorical import COEFFICIENTS
 
@@ -107,12 +108,18 @@ def render_tables(qa: dict, fmt: str) -> str:
         return buf.getvalue()
     parts = [render_rows(header, rows, fmt, caption=table) for table, header, rows in
              _all_tables(qa)]
+    parts.append(values_line(QA_UNITS, fmt))
     sig = qa.get("signature")
     if sig:  # the settings, one line to be copied whole
         parts.append({"markdown": f"Signature: `{sig}`\n",
                       "latex": f"% synagree signature: {plain(sig)}\n"}.get(
                           fmt, signature_text(plain(sig)) + "\n"))
     return "\n".join(parts)
+
+
+#: what the numbers of the report's tables are (their ``values:`` line)
+QA_UNITS = ("fractions (0 to 1; alpha and kappa may be negative), except mean TED (edits), "
+            "counts, and shares of D_o (percent)")
 
 
 def _all_tables(qa: dict):

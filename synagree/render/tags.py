@@ -13,6 +13,7 @@ from synagree.render.fit import signature_text
 from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.rows import sections_csv
 from synagree.render.tiers import lexicon_csv, majority_csv, tiers_csv, tiers_table_lines
+from synagree.render.writers import values_line
 from synagree.stats.gate_prf import BDMCounts
 
 
@@ -139,9 +140,14 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         lines += ["", render_tags_prf(res.prf).rstrip("\n")]
     if res.per_feature is not None:
         lines += ["", feature_score_table(res.per_feature).rstrip("\n")]
-    tail = _tiers_part(res, "table") + (f"\n{signature_text(plain(res.signature()))}\n"
-                                        if res.settings else "")
+    tail = _tiers_part(res, "table") + "\n" + values_line(TAGS_UNITS, "table") + (
+        f"{signature_text(plain(res.signature()))}\n" if res.settings else "")
     return "\n".join(lines) + "\n" + tail
+
+
+#: what the numbers of the tags table are (its ``values:`` line)
+TAGS_UNITS = ("fractions (0 to 1): accuracy, credit, kappa, pi and the per-tag scores; "
+              "counts: sentences, words, the per-tag count of gold words")
 
 
 def _level(res: TagsResult) -> str:

@@ -17,11 +17,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree.base import escape
 from synagree.base.jsonable import json_ready
 from synagree.base.table import Cell, Column, Document, Table, format_value
+from synagree.render.fit import hanging, terminal_width
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 
@@ -169,6 +170,25 @@ def write(doc: Document, fmt: str) -> str:
     else:  # latex: comments
         end = [f"% {escape.plain(x)}" for x in [*(f"note: {n}" for n in doc.notes), *tail]]
     return "\n".join(parts) + ("\n".join(end) + "\n" if end else "")
+
+
+def values_line(units: str, fmt: str, width: Optional[int] = None) -> str:
+    """The one ``values:`` line of a text output (what the numbers are), as ``fmt``
+    writes it: text (wrapped to ``width``, default the terminal's), Markdown
+    (italic), LaTeX (a comment); "" for CSV and JSON, which carry ``units`` as data
+    where they carry it at all.
+
+    >>> values_line("fractions (0 to 1)", "latex")
+    '% values: fractions (0 to 1)\\n'
+    """
+    if fmt == "markdown":
+        return f"*values: {escape.markdown(units)}*  \n"
+    if fmt == "latex":
+        return f"% values: {escape.plain(units)}\n"
+    if fmt == "table":
+        w = terminal_width() if width is None else width
+        return "\n".join(hanging(escape.plain(units), w, "values: ")) + "\n"
+    return ""
 
 
 #: The leading column of `sections_csv`: which table a row comes from.
