@@ -62,7 +62,9 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
                  if isinstance(x, float) or x is None else str(x))
         rows.append((k, value + tail))
     if res.kind == "dependency":
-        rows.append(("ignored units", str(res.scores.ignored)))
+        # left out of LAS/UAS/LA only (they count in alpha): say so beside the number
+        rows.append(("ignored units", f"{res.scores.ignored} (by the word scores; alpha "
+                                      f"counts them)" if res.scores.ignored else "0"))
         rows.append(("multi-root sentences", str(res.multi_root)))
         rows.append(("sentences with cycles", str(res.cycle_sentences)))
     return rows
@@ -71,6 +73,18 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
 UNITS_NOTE = ("fractions (0 to 1); LAS: share of words with the same head and universal "
               "relation (UD relations only), LAS_full: with the same head and full DEPREL, "
               "UAS: the same head, LA: the same full DEPREL")
+
+
+def units_note(res: AgreementResult) -> str:
+    """The ``values:`` line of an agreement result: `UNITS_NOTE` for dependency
+    corpora, without the definition of LAS when LAS is not reported (labels that
+    are not UD relations)."""
+    if res.kind != "dependency":
+        return "fractions (0 to 1)"
+    if "LAS" in res.score_names:
+        return UNITS_NOTE
+    return ("fractions (0 to 1); LAS_full: share of words with the same head and full "
+            "DEPREL, UAS: the same head, LA: the same full DEPREL")
 
 
 def _small_sample(res: AgreementResult) -> Optional[str]:
@@ -96,8 +110,7 @@ def render_table(res: AgreementResult, width: Optional[int] = None) -> str:
     out = layout(head, body)[1:]  # (no header row)
     for n in res.notes:
         out += hanging(plain(n), width, "note: ")
-    out += hanging(plain(UNITS_NOTE if res.kind == 'dependency' else 'fractions (0 to 1)'),
-                   width, "values: ")
+    out += hanging(plain(units_note(res)), width, "values: ")
     out.append(signature_text(plain(res.signature()), max(width, SIGNATURE_WIDTH)))
     # --baseline (docs/method.md §18)
     tail = "\n" + render_regression_table(res.baseline.as_dict()) if res.baseline else ""
@@ -175,8 +188,8 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
     units = ("% units: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
              + " (docs/method.md §1.7-1.8)\n" if any(counts.values()) else "")
     small = _small_sample(res)
-    return ("% values: percent, one decimal; LAS: universal relations, LAS_full and LA: "
-            "full DEPREL\n"
+    las = "LAS: universal relations, " if "LAS" in res.score_names else ""
+    return (f"% values: percent, one decimal; {las}LAS_full and LA: full DEPREL\n"
             + (f"% note: {plain(small)}\n" if small and ci_row else "")
             + f"% synagree signature: {plain(res.signature())}\n" + units +
             "\\begin{tabular}{l" + "r" * len(cols) + "}\n\\toprule\n"
@@ -236,7 +249,7 @@ def summary_document(res: AgreementResult) -> Document:
         metrics = Table("metrics", metrics.columns[:2], [r[:2] for r in metrics.rows])
     notes = list(res.notes) + ([s] if (s := _small_sample(res)) else [])
     return Document([key_value("settings", settings), metrics], notes=list(dict.fromkeys(notes)),
-                    units=UNITS_NOTE if res.kind == "dependency" else "fractions (0 to 1)",
+                    units=units_note(res),
                     signature=res.signature())
 
 
