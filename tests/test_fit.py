@@ -252,3 +252,27 @@ def test_signature_folds_after_a_bar_and_joins_back(width):
         assert lines == ["signature: " + sig]
     else:
         assert all(line.endswith("|") for line in lines[:-1])
+
+
+def test_an_id_feature_in_feats_is_id_like(run_cli, id_columns, tmp_path):
+    """FEATS whose values carry a token id as a feature (CDT's ``case=gen|id=94``):
+    left out of categorical and report as id-like, with a note naming the feature."""
+    paths = []
+    for p in id_columns:
+        rows = []
+        for k, line in enumerate(p.read_text().split("\n")):
+            cols = line.split("\t")
+            if len(cols) == 10:
+                cols[5] = f"Case={'Nom' if k % 2 else 'Acc'}|id={k % 40}"
+            rows.append("\t".join(cols))
+        q = tmp_path / f"feats-{p.name}"
+        q.write_text("\n".join(rows))
+        paths.append(q)
+    for cmd in ("categorical", "report"):
+        rc, out, err = run_cli(cmd, *paths, "--output", "json", "-q")
+        assert rc == 0, err
+        d = json.loads(out)
+        assert "feats" in d["skipped_layers"], cmd
+        assert "feature 'id' takes 40 distinct numbers" in out, cmd  # the reason, said
+    rc, out, _ = run_cli("categorical", *paths, "--layers", "feats", "--output", "json")
+    assert "feats" in json.loads(out)["layers"]  # named: kept
