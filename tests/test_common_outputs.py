@@ -369,3 +369,32 @@ def test_same_key_same_value(name, data, request):
                 seen[k] = (cmd, x)
     assert shared >= 5, "too few keys printed by two commands to compare"
     assert not clashes, f"{name}: " + "; ".join(clashes)
+
+
+# --------------------------------------------------------------------------
+# 5. options: refused without the option they qualify; hints name only own options
+# --------------------------------------------------------------------------
+
+def test_worst_by_needs_worst(data):
+    rc, out, err = run("agree", *data["sample"], "--worst-by", "influence")
+    assert rc == 2 and out == ""
+    assert "--worst-by needs --worst" in err and "Traceback" not in err
+    rc, out, err = run("agree", *data["sample"], "--worst", "2", "--worst-by", "influence")
+    assert rc == 0, err
+
+
+def test_hints_name_only_options_of_the_command():
+    """The unaligned-sentence hint offers ``--match text``: kept for ``agree``, left
+    out for ``spans`` (which has no --match), whose other advice stays."""
+    gold = ROOT / "tests" / "data" / "parseval" / "gold.mrg"
+    other = ROOT / "tests" / "data" / "parseval" / "parser-b.mrg"
+    for cmd in PAIR_COMMANDS:
+        rc, _, err = run(cmd, gold, other)
+        hint = err[err.find("hint:"):]
+        offered = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", hint))
+        own = {o for a in build_parser(cmd)._subparsers._group_actions[0]  # type: ignore
+               .choices[cmd]._actions for o in a.option_strings}
+        assert offered <= own, (cmd, offered - own)
+        if cmd in ("agree", "spans"):
+            assert rc == 2 and "--no-text-check" in hint, cmd
+            assert ("--match" in hint) == (cmd == "agree"), cmd
