@@ -398,3 +398,74 @@ def test_hints_name_only_options_of_the_command():
         if cmd in ("agree", "spans"):
             assert rc == 2 and "--no-text-check" in hint, cmd
             assert ("--match" in hint) == (cmd == "agree"), cmd
+
+
+# --------------------------------------------------------------------------
+# 6. absent, never zero: a metric left undefined is named in a note
+# --------------------------------------------------------------------------
+
+def undefined_metrics(x: object, path: Tuple[str, ...] = ()) -> Iterator[str]:
+    """The registered keys whose value is null outside `DETAIL` (the metric could not
+    be computed on this data)."""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k in DETAIL:
+                continue
+            if v is None and is_registered(k) and not k.endswith(("_ci", "_se")):
+                yield ".".join(path + (k,))
+            else:
+                yield from undefined_metrics(v, path + (str(k),))
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from undefined_metrics(v, path + (str(i),))
+
+
+def all_notes(x: object) -> str:
+    """Every string held under a key holding ``note`` (or a list of them), joined."""
+    out: List[str] = []
+
+    def walk(v: object, noted: bool) -> None:
+        if isinstance(v, dict):
+            for k, w in v.items():
+                walk(w, noted or "note" in str(k) or str(k) in ("skipped_layers", "warnings"))
+        elif isinstance(v, list):
+            for w in v:
+                walk(w, noted)
+        elif isinstance(v, str) and noted:
+            out.append(v)
+
+    walk(x, False)
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("cmd,name", cases())
+def test_absent_metrics_have_a_note(cmd, name, data, request):
+    known(request, "absent", cmd, name)
+    files = files_of(data, name)
+    d = json.loads(output(cmd, files, "json"))
+    notes = all_notes(d)
+    silent = [p for p in undefined_metrics(d) if p.rsplit(".", 1)[-1] not in notes
+              and not any(part in notes for part in p.split(".")[:-1] if len(part) > 2)]
+    assert not silent, f"{cmd} {name}: undefined without a note: {silent}"
+
+
+def test_single_category_layer_has_a_note(tmp_path):
+    """A layer with one category: kappa undefined (null, "–"), and a note says why."""
+    paths = []
+    for name, src in zip("ab", (SAMPLE / "ann_a" / "sample.conllu",
+                                SAMPLE / "ann_b" / "sample.conllu")):
+        rows = [("\t".join(c[:3] + ["NOUN"] + c[4:]) if len(c) == 10 else "\t".join(c))
+                for c in (line.split("\t") for line in
+                          src.read_text(encoding="utf-8").split("\n"))]
+        p = tmp_path / f"{name}.conllu"
+        p.write_text("\n".join(rows), encoding="utf-8")
+        paths.append(p)
+    rc, out, err = run("categorical", *paths, "--output", "json")
+    d = json.loads(out)
+    assert d["layers"]["upos"]["coefficients"]["cohen_kappa"] is None
+    assert [p for p in undefined_metrics(d) if ".upos." in p]
+    assert "layer upos: every annotator gives every item the one category 'NOUN'" in \
+        all_notes(d)
+    for fmt in ("table", "markdown", "latex", "csv"):
+        rc, out, err = run("categorical", *paths, "--output", fmt)
+        assert "the one category 'NOUN'" in out, fmt

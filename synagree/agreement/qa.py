@@ -917,6 +917,9 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
     d["annotator_distances"] = [x.to_dict() for x in annotator_distances(result)]
     layers = list(layers) if result.kind == "dependency" else []
     notes: List[str] = []
+    if len(result.annotators) < 3:  # absent, never zero: say why leave_one_out is null
+        notes.append("leave_one_out: alpha without one annotator is undefined with "
+                     f"{len(result.annotators)} annotators (it needs two left)")
     skipped: Dict[str, str] = {}
     for layer in list(layers):
         note = layer_note(_items(result, layer), keep=not skip_id_like)
