@@ -71,7 +71,8 @@ def summarize(rows: Sequence[Mapping[str, object]],
 
 
 METRIC_TITLES = {"alpha_plain": "α_plain", "alpha_diff": "α_diff", "alpha_norm": "α_norm",
-                 "LAS_full": "LAS", "UAS": "UAS", "LA": "LA", "jaccard": "Jaccard"}
+                 "LAS": "LAS", "LAS_full": "LAS_full", "UAS": "UAS", "LA": "LA",
+                 "jaccard": "Jaccard"}
 
 
 SERIES_TITLES = {"both": "relabel + reattach (p_relabel = p_reattach = p)",

@@ -245,7 +245,7 @@ def summary_document(res: AgreementResult) -> Document:
             metrics.add(k, x, ci.get(k))
         else:
             settings.append((k, x, "count" if k in values else "text"))
-    if not any(ci.get(r[0]) for r in metrics.rows):  # no interval: no column
+    if not any(ci.get(str(r[0])) for r in metrics.rows):  # no interval: no column
         metrics = Table("metrics", metrics.columns[:2], [r[:2] for r in metrics.rows])
     notes = list(res.notes) + ([s] if (s := _small_sample(res)) else [])
     return Document([key_value("settings", settings), metrics], notes=list(dict.fromkeys(notes)),
