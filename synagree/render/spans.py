@@ -1,7 +1,6 @@
 """The output of ``synagree spans``: GATE's strict/lenient/average P/R/F1 (docs/method.md §24)."""
 from __future__ import annotations
 
-import json
 from typing import List, Optional, Sequence
 
 from synagree.base.escape import markdown, plain
@@ -9,7 +8,7 @@ from synagree.base.table import format_value
 from synagree.evaluation.spans import SpanPair, SpanResult
 from synagree.render.fit import signature_text
 from synagree.render.rows import render_rows, sections_csv
-from synagree.render.writers import values_line
+from synagree.render.writers import json_text, values_line
 from synagree.stats.gate_prf import MEASURES, BDMCounts, DiffCounts
 
 __all__ = ["SPAN_OUTPUTS", "SPAN_HEADER", "span_rows", "render_spans"]
@@ -87,18 +86,11 @@ def render_spans(res: SpanResult, output: str = "table") -> str:
     them (key and response ``ALL``).  The text table starts with the
     settings; CSV writes numbers losslessly.
 
-    Parameters
-    ----------
-    res : SpanResult
-    output : {"table", "json", "csv", "markdown", "latex"}
-
-    Raises
-    ------
-    ValueError
-        An unknown format.
+    ``res`` is a `SpanResult`; ``output`` one of `SPAN_OUTPUTS` (any other
+    raises ValueError).
     """
     if output == "json":
-        return json.dumps(res.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        return json_text(res.to_dict())
     if output not in SPAN_OUTPUTS:
         raise ValueError(f"unknown output format {output!r}; expected one of "
                          f"{', '.join(SPAN_OUTPUTS)}")

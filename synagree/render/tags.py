@@ -1,7 +1,6 @@
 """Rendering of tag evaluations (``synagree tags``): table, JSON, CSV."""
 import csv
 import io
-import json
 from typing import List, Optional, Tuple
 
 from synagree.base.escape import csv_row, plain
@@ -13,7 +12,7 @@ from synagree.render.fit import signature_text
 from synagree.render.prf import append_prf_csv, render_tags_prf
 from synagree.render.rows import sections_csv
 from synagree.render.tiers import lexicon_csv, majority_csv, tiers_csv, tiers_table_lines
-from synagree.render.writers import values_line
+from synagree.render.writers import json_text, values_line
 from synagree.stats.gate_prf import BDMCounts
 
 
@@ -36,18 +35,11 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     goes on, after a blank line, with the tiers table of
     `synagree.render.tiers`, and the CSV adds section ``tiers``.
 
-    Parameters
-    ----------
-    res : TagsResult
-    output : {"table", "json", "csv"}
-
-    Raises
-    ------
-    ValueError
-        Unknown output format.
+    ``res`` is a `TagsResult`; ``output`` one of ``table``, ``json``, ``csv``
+    (any other raises ValueError).
     """
     if output == "json":
-        return json.dumps(res.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        return json_text(res.to_dict())
     if output == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")

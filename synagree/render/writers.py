@@ -130,6 +130,15 @@ def json_table(table: Table) -> Dict[str, object]:
             "notes": list(table.notes)}
 
 
+def json_text(data: object) -> str:
+    """A result's JSON-ready data as the JSON output: indented, NaN as null, UTF-8.
+
+    >>> json_text({"LAS": float("nan")})
+    '{\\n  "LAS": null\\n}\\n'
+    """
+    return json.dumps(json_ready(data), indent=2, ensure_ascii=False) + "\n"
+
+
 def write_table(table: Table, fmt: str) -> str:
     """One table in one format (`FORMATS`)."""
     if fmt == "table":
