@@ -110,6 +110,19 @@ def test_every_command_is_covered():
     assert set(COMMANDS) == set(PAIR_COMMANDS) | set(OTHER_COMMANDS)
 
 
+#: the output formats every command that prints tables offers (docs/output.md)
+TABLE_FORMATS = {"table", "json", "csv", "markdown", "latex"}
+
+
+@pytest.mark.parametrize("cmd", PAIR_COMMANDS)
+def test_the_same_output_set(cmd):
+    """table, json, csv, markdown, latex everywhere; html only where there is a page,
+    evalb only where EVALB's report is the point."""
+    formats = set(output_formats(cmd))
+    assert TABLE_FORMATS <= formats, TABLE_FORMATS - formats
+    assert formats - TABLE_FORMATS <= {"report": {"html"}, "compare": {"evalb"}}.get(cmd, set())
+
+
 def output_formats(command: str) -> Tuple[str, ...]:
     """The ``--output`` choices of ``command`` (its parser, not a list kept here)."""
     ap = build_parser(command)
@@ -444,8 +457,11 @@ def test_absent_metrics_have_a_note(cmd, name, data, request):
     files = files_of(data, name)
     d = json.loads(output(cmd, files, "json"))
     notes = all_notes(d)
-    silent = [p for p in undefined_metrics(d) if p.rsplit(".", 1)[-1] not in notes
-              and not any(part in notes for part in p.split(".")[:-1] if len(part) > 2)]
+    def named(key: str) -> bool:  # leave_one_out: "leave_one_out" or "leave-one-out"
+        return any(k in notes for k in (key, key.replace("_", "-"), key.replace("_", " ")))
+
+    silent = [p for p in undefined_metrics(d) if not named(p.rsplit(".", 1)[-1])
+              and not any(named(part) for part in p.split(".")[:-1] if len(part) > 2)]
     assert not silent, f"{cmd} {name}: undefined without a note: {silent}"
 
 

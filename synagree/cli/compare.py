@@ -21,7 +21,7 @@ from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.io.evalb_lines import bracketed_file
 
 # every format of both kinds of input (``evalb``: bracketed input only)
-OUTPUTS = ("table", "json", "csv", "latex", "evalb")
+OUTPUTS = ("table", "json", "csv", "markdown", "latex", "evalb")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ from typing import List
 from synagree.base.escape import csv_cell, plain
 from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError
-from synagree.base.table import Cell, Column, Table
+from synagree.base.table import Cell, Column, Document, Table
 from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
 from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, render_scorer_table
 from synagree.render import writers
@@ -53,16 +53,38 @@ def render_table(res: CompareResult, top: int = 10) -> str:
         out.append(f"hierarchy: {res.hierarchy} (LAS_hier: head correct x label credit)")
         out += _credit_settings(res)
     out += aligned_table(head, body)
-    units = ("percent; the official scorer's metrics (Tokens ... BLEX) are its F1, with LAS "
-             "on universal relations as the scorer defines it; LAS_full: F1 of head and full "
-             "DEPREL; alpha_*: Krippendorff's alpha x 100 between gold and system; units: "
-             "sentences (count)"
-             + ("; ELAS/EULAS: F1 of enhanced (DEPS) edges, full / universal labels"
-                if any(m in rows for m in ENHANCED_METRICS) else ""))
-    out += hanging(units, terminal_width(), "values: ")
+    out += hanging(compare_units(res), terminal_width(), "values: ")
     out.append(signature_text(plain(res.signature())))
     text = "\n".join(out) + "\n"
     return text + _extras(res, top)
+
+
+def compare_units(res: CompareResult) -> str:
+    """The ``values:`` line of `compare`'s tables: what each number is, in percent."""
+    return ("percent; the official scorer's metrics (Tokens ... BLEX) are its F1, with LAS "
+            "on universal relations as the scorer defines it; LAS_full: F1 of head and full "
+            "DEPREL; alpha_*: Krippendorff's alpha x 100 between gold and system; units: "
+            "sentences (count)"
+            + ("; ELAS/EULAS: F1 of enhanced (DEPS) edges, full / universal labels"
+               if any(m in res.rows() for m in ENHANCED_METRICS) else ""))
+
+
+def render_markdown(res: CompareResult) -> str:
+    r"""The scores as a Markdown table (`scores_table`, intervals ``[lo, hi]``), with
+    the notes, the ``values:`` line and the signature.  The breakdowns,
+    significance tests, P/R/F1 and baseline tables are text, CSV and JSON only (a
+    note says so when they were asked for)."""
+    notes = [n for s in res.systems for v in (s.prf or {}).values() for n in v.notes]
+    notes += list(res.notes)
+    left = [name for name, asked in (
+        ("--breakdown", any(s.breakdowns for s in res.systems)),
+        ("--significance", res.significance is not None),
+        ("--prf", any(s.prf for s in res.systems)), ("--baseline", res.baseline is not None))
+        if asked]
+    if left:
+        notes.append(f"the tables of {', '.join(left)} are in --output table, csv and json")
+    return writers.write(Document([scores_table(res)], notes=notes, units=compare_units(res),
+                                  signature=res.signature()), "markdown")
 
 
 def _credit_settings(res: CompareResult) -> List[str]:
@@ -298,7 +320,8 @@ def render(res: CompareResult, output: str = "table", verbose: bool = False,
     """
     if output == "table":
         return render_verbose(res, top) if verbose else render_table(res, top)
-    writer = {"json": render_json, "csv": render_csv, "latex": render_latex}.get(output)
+    writer = {"json": render_json, "csv": render_csv, "latex": render_latex,
+              "markdown": render_markdown}.get(output)
     if writer is not None:
         return writer(res)
     raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")

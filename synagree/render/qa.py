@@ -128,7 +128,8 @@ def _all_tables(qa: dict):
     conf = (qa.get("bootstrap") or {}).get("confidence")
     ci_h = [f"{100 * conf:g}% CI low", f"{100 * conf:g}% CI high"] if conf else []
     rows = []
-    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS_full", "UAS", "LA", "jaccard"):
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS", "LAS_full", "UAS", "LA",
+                "jaccard"):
         if key in s:
             row = [key, format_value(s[key], digits=6)]
             if conf:
@@ -145,9 +146,6 @@ def _all_tables(qa: dict):
             rows.append(row)
     yield "Summary", ["metric", "estimate"] + ci_h, rows
     notes = list(dict.fromkeys(list(s.get("notes") or []) + list(qa.get("notes") or [])))
-    if len(qa["pairs"]["annotators"]) == 2:
-        notes.append("two annotators: their pair is the corpus, so the pair matrices, "
-                     "leave-one-out alpha and per-annotator distances are left out")
     if notes:  # small samples, id-like layers left out, ...: in every format
         yield "Notes", ["#", "note"], [[str(k), n] for k, n in enumerate(notes, start=1)]
     pm = qa["pairs"]
