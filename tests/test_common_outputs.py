@@ -485,3 +485,54 @@ def test_single_category_layer_has_a_note(tmp_path):
     for fmt in ("table", "markdown", "latex", "csv"):
         rc, out, err = run("categorical", *paths, "--output", fmt)
         assert "the one category 'NOUN'" in out, fmt
+
+
+# --------------------------------------------------------------------------
+# 7. every numeric column is headed by a registered key (or says whose values)
+# --------------------------------------------------------------------------
+
+NUMERIC_CELL = re.compile(r"^[-+−]?[\d.,]+%?$|^\\?\[.*\\?\]$|^–$|^--$|^$")
+#: headers of a numeric column that name no metric, by design: the value column of a
+#: two-column summary, a row number
+GENERIC_HEADERS = {"value", "estimate", "#", "rank"}
+
+
+def markdown_tables(text: str) -> Iterator[Tuple[List[str], List[List[str]]]]:
+    """(header, rows) of every pipe table of a Markdown text."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        if line.startswith("|") and re.match(r"^\|[-:|]+\|$", lines[i + 1]):
+            rows, j = [], i + 2
+            while j < len(lines) and lines[j].startswith("|"):
+                rows.append([c.strip() for c in lines[j].strip("|").split(" | ")])
+                j += 1
+            yield [c.strip() for c in line.strip("|").split(" | ")], rows
+
+
+@pytest.mark.parametrize("cmd,name", [c for c in cases() if c.values[1] in ("sample", "ewt")])
+def test_numeric_headers_are_registered(cmd, name, data, request):
+    known(request, "headers", cmd, name)
+    files = files_of(data, name)
+    systems = set()
+    if cmd == "compare":  # one column per system: its header is the system's name
+        systems = {s["name"] for s in json.loads(output(cmd, files, "json"))["systems"]}
+    bad = set()
+    for head, rows in markdown_tables(output(cmd, files, "markdown")):
+        for k, h in enumerate(head):
+            cells = [r[k] for r in rows if k < len(r)]
+            h = h.replace("\\_", "_")
+            if (cells and all(NUMERIC_CELL.match(c) for c in cells) and not is_registered(h)
+                    and h not in GENERIC_HEADERS | systems):
+                bad.add(h)
+    assert not bad, f"{cmd} {name}: numeric columns headed by unregistered names: {bad}"
+
+
+KNOWN.update({
+    ("headers", "categorical", "*"): "the per-layer table heads its columns with words "
+                                     "('Cohen kappa', 'macro specific'), not the registered "
+                                     "keys (cohen_kappa, specific_macro)",
+    ("headers", "spans", "*"): "GATE's count columns (partial, missing, spurious) are not "
+                               "registered keys",
+    ("headers", "report", "*"): "the report's tables head columns with words ('mean TED', "
+                                "'share', 'assignments')",
+})
