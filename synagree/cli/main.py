@@ -64,8 +64,13 @@ class _Version(argparse.Action):
         kernels = importlib.import_module("synagree.distance.kernels")
         native = importlib.import_module("synagree.base.native")
         try:
-            if kernels.backend() == "c":
+            which = kernels.backend()
+            if which == "c":
                 detail = f"C, {native.threads()} thread(s)"
+            elif which == "python":
+                detail = ("plain Python, slow: neither the C extension nor numba is installed"
+                          if kernels.C_EXTENSION is None else "plain Python, slow: numba is "
+                          "not installed")
             elif kernels.C_EXTENSION is None:
                 detail = "numba: the C extension is not built"
             else:

@@ -50,6 +50,7 @@ from typing import (
 from synagree.base.addresses import check_address
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 from synagree.base.problems import InputError
+from synagree.io import registry
 from synagree.io.files import check_output, output_target
 
 T = TypeVar("T")
@@ -143,8 +144,16 @@ def flag(help: str) -> Dict[str, Any]:
 #: one default, one validation and one help text in every command that takes it
 OPTIONS: Dict[str, Dict[str, Any]] = {
     # reading and matching the input
-    "--format": {"dest": "fmt", "default": "auto", "choices": ["auto", "conllu", "phrase"],
-                 "help": "input format (default: guessed from extension/content)"},
+    "--format": {"dest": "fmt", "default": "auto",
+                 "choices": registry.format_names(with_aliases=True), "metavar": "NAME",
+                 "help": "input format, one of " + ", ".join(registry.format_names())
+                         + " (default auto: by the file-name suffix, else by the content; "
+                           "see docs/formats.md)"},
+    "--sets": {"metavar": "SET1,SET2",
+               "help": "GATE documents: the annotation sets compared, each an annotator "
+                       "(spans: the first of each pair is the key)"},
+    "--type": {"dest": "ann_type", "metavar": "TYPE",
+               "help": "GATE documents: the annotation type compared"},
     "--phrase-style": {"default": "auto", "choices": ["auto", "delex", "penn"],
                        "help": "bracketed trees: leaves are categories (delex) or words "
                                "(penn); auto decides once for all files and says how"},

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
                         wu_palmer=args.wu_palmer,
                         per_feature=args.per_feature, bootstrap=args.bootstrap,
                         seed=args.seed, level=args.ci_level, max_memory=args.max_memory,
-                        **_tiers_options(args))
+                        fmt=args.fmt, **_tiers_options(args))
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
     text = render_tags(res, output)
@@ -63,7 +63,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("system", help="system CoNLL-U file (same sentences and words)")
     p.add_argument("--column", default="deprel", choices=list(COLUMNS),
                    help="column to evaluate (default: deprel)")
-    options.add_options(p, "--hierarchy", "--plain-as-leaf", "--no-text-check")
+    options.add_options(p, "--format", "--hierarchy", "--plain-as-leaf", "--no-text-check")
     options.add_output(p, TAGS_OUTPUTS, "table")
     options.add_options(p, "--quiet")
     options.add_bootstrap(p)

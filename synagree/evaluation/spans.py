@@ -39,6 +39,7 @@ from synagree.evaluation.conll18 import Treebank, align, read_treebank
 from synagree.io.brackets import PhraseSentence
 from synagree.io.corpus import from_files
 from synagree.io.formats import format_of
+from synagree.io.native import native_input
 from synagree.io.sources import Buffer, Source, as_inputs, input_name
 from synagree.stats.gate_prf import (
     LABEL_MODES,
@@ -54,7 +55,7 @@ from synagree.trees.constituent_spans import constituent_spans, preterminal_span
 from synagree.trees.hierarchy import Hierarchy
 
 __all__ = ["PHRASE_LAYERS", "CONLLU_LAYERS", "SpanPair", "SpanResult", "span_agreement",
-           "documents_of_trees", "documents_of_treebank"]
+           "compare_documents", "documents_of_trees", "documents_of_treebank"]
 
 #: Span layers of bracketed trees.
 PHRASE_LAYERS = ("constituents", "preterminals")
@@ -216,9 +217,11 @@ def documents_of_treebank(tb: Treebank, column: str) -> Document:
 
 
 # ---------------------------------------------------------------- comparing
-def _compare(key_docs: Sequence[Document], resp_docs: Sequence[Document], labels: str,
-             score: Optional[Callable[[str, str], float]]
-             ) -> Tuple[DiffCounts, Dict[str, DiffCounts], Optional[BDMCounts]]:
+def compare_documents(key_docs: Sequence[Document], resp_docs: Sequence[Document], labels: str,
+                      score: Optional[Callable[[str, str], float]]
+                      ) -> Tuple[DiffCounts, Dict[str, DiffCounts], Optional[BDMCounts]]:
+    """Keys against responses, document by document: GATE's counts summed over the
+    documents, per label, and the BDM-based counts when ``score`` is given."""
     counts = DiffCounts()
     per_label: Dict[str, DiffCounts] = {}
     key_count: Dict[str, int] = {}
@@ -263,7 +266,9 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
         `Hierarchy` over the labels.
     bdm : bool
         Also GATE's BDM-based counts (needs ``hierarchy``).
-    fmt : {"auto", "conllu", "phrase"}
+    fmt : str
+        ``auto`` or a format of the reader registry (`synagree.io.registry`,
+        docs/formats.md); ``auto``: each file sniffed.
     phrase_style : {"auto", "delex", "penn"}
     names : sequence of str, optional
         Annotator names (default: the file names).
@@ -310,7 +315,7 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
     notes: List[str] = []
     warnings: List[Problem] = []
     if kind == "phrase":
-        corpus = from_files(paths, names=names, fmt="phrase", phrase_style=phrase_style,
+        corpus = from_files(paths, names=names, fmt=fmt, phrase_style=phrase_style,
                             allow_missing=allow_missing, check_text=check_text)
         annotators = list(corpus.annotators)
         warnings = list(corpus.log.warnings)
@@ -326,7 +331,7 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
         tbs: List[Treebank] = []
         for p in paths:
             try:
-                tbs.append(read_treebank(p))
+                tbs.append(read_treebank(native_input(p, fmt)))  # e.g. WebAnno TSV
             except InputError as exc:  # every file's problems, then one error
                 log.extend(exc.errors)
         log.raise_if_errors()
@@ -355,8 +360,8 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
     for i, a in enumerate(annotators):
         for b in annotators[i + 1:]:
             both = [(x, y) for x, y in zip(docs[a], docs[b]) if x is not None and y is not None]
-            counts, per_label, bdm_counts = _compare([x for x, _ in both], [y for _, y in both],
-                                                     labels, score)
+            counts, per_label, bdm_counts = compare_documents(
+                [x for x, _ in both], [y for _, y in both], labels, score)
             pairs.append(SpanPair(a, b, counts, per_label, bdm_counts))
     return SpanResult([input_name(p) for p in paths], annotators, layer, offsets, labels, n_docs,
                       pairs, hdesc, notes, warnings)

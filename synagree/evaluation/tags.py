@@ -60,8 +60,9 @@ from synagree.evaluation.tiers import (
     resolve_tiers_spec,
     tiers_for_words,
 )
+from synagree.io import registry
 from synagree.io.compression import strip_suffix
-from synagree.io.conllu import sentence_blocks, split_columns
+from synagree.io.conllu import DepSentence, sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
 from synagree.io.formats import CONLL_SUFFIXES
@@ -132,8 +133,27 @@ def _sent_id(line: str) -> Optional[str]:
     return value.strip() or None if eq and key.strip() == "sent_id" else None
 
 
+def tag_sentences(sentences: Sequence[DepSentence], column: str) -> List[TagSentence]:
+    """The tag column of sentences read by a registered reader (`synagree.io.registry`).
+
+    Parameters
+    ----------
+    sentences : sequence of DepSentence
+    column : {"deprel", "upos", "xpos", "feats"}
+    """
+    field_of = {"deprel": "deprels", "upos": "upos", "xpos": "xpos", "feats": "feats"}
+    out = []
+    for k, s in enumerate(sentences):
+        tags = getattr(s, field_of[column]) or ["_"] * s.n_words
+        lines = list(s.word_lines) or [s.line] * s.n_words
+        out.append(TagSentence(s.file, k, s.line,
+                               [(lines[i], s.forms[i], tags[i] or "_") for i in range(s.n_words)],
+                               s.sent_id))
+    return out
+
+
 def read_tag_column(path: Source, column: str,
-                    log: Optional[ProblemLog] = None) -> List[TagSentence]:
+                    log: Optional[ProblemLog] = None, fmt: str = "auto") -> List[TagSentence]:
     r"""Sentences of a CoNLL-U/X file with one column's tags.
 
     Multiword-token ranges and empty nodes are skipped; an empty or ``_``
@@ -148,6 +168,11 @@ def read_tag_column(path: Source, column: str,
     log : ProblemLog, optional
         Receives the problems (unreadable file, not 10 tab-separated columns,
         bad or out-of-sequence ID, empty file); the caller raises.
+    fmt : str
+        ``--format``: CoNLL-U files are read here, column by column (no
+        HEAD is checked: a tag column needs none); a file of another
+        dependency format of the registry (``webanno-tsv3``) is read by its
+        reader and its records give the column (`tag_sentences`).
 
     Returns
     -------
@@ -166,6 +191,20 @@ def read_tag_column(path: Source, column: str,
     name = input_name(source)
     log = log if log is not None else ProblemLog()
     errors_before = len(log.errors)
+    try:
+        spec = registry.resolve(fmt, source)
+    except InputError as exc:
+        log.extend(exc.errors)
+        return []
+    if spec.kind != "dependency" or spec.multi_annotator:
+        log.add(name, None, "usage", f"tags compares one dependency file with another; "
+                f"{name} is read as {spec.name}")
+        return []
+    if spec.name != "conllu":
+        try:
+            return tag_sentences(registry.read_with(spec, source, log), column)
+        except InputError:
+            return []  # the problems are in the log
     text = read_text(source, log)
     if text is None or len(log.errors) > errors_before:
         return []
@@ -724,7 +763,7 @@ def evaluate_tags(gold_path: Source, system_path: Source,
                   majority: bool = False,
                   lexicon: Union[Source, Lexicon, None] = None, bootstrap: int = 0,
                   seed: int = 0, level: float = 0.95,
-                  max_memory: int = DEFAULT_MAX_MEMORY) -> TagsResult:
+                  max_memory: int = DEFAULT_MAX_MEMORY, fmt: str = "auto") -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -790,6 +829,8 @@ def evaluate_tags(gold_path: Source, system_path: Source,
         The bootstrap's seed and interval level.
     max_memory : int
         Bytes the bootstrap may plan to use.
+    fmt : str
+        ``--format`` of both files (``auto``: sniffed; `read_tag_column`).
 
     Returns
     -------
@@ -849,8 +890,8 @@ def evaluate_tags(gold_path: Source, system_path: Source,
     # streams read once here: the gold may be read again for a tier column
     gold_src, system_src = as_input(gold_path, "<gold>"), as_input(system_path, "<system>")
     gold_name, system_name = input_name(gold_src), input_name(system_src)
-    gold = read_tag_column(gold_src, column, log)
-    system = read_tag_column(system_src, column, log)
+    gold = read_tag_column(gold_src, column, log, fmt)
+    system = read_tag_column(system_src, column, log, fmt)
     if per_feature:  # malformed FEATS, with file and line (docs/method.md §19.1)
         check_feats(((s.file, ln, t) for s in gold + system for ln, _, t in s.words), log)
     log.raise_if_errors()
@@ -858,7 +899,7 @@ def evaluate_tags(gold_path: Source, system_path: Source,
     for side, is_gold in ((gold, True), (system, False)):
         check_values(((s.file, no, tag) for s in side for no, _, tag in s.words), read,
                      column, log, gold=is_gold)
-    coarse = (read_tag_column(gold_src, tier_spec, log) if isinstance(tier_spec, str)
+    coarse = (read_tag_column(gold_src, tier_spec, log, fmt) if isinstance(tier_spec, str)
               else None)
     log.raise_if_errors()
     system = pair_by_sent_id(gold, system, log)  # by # sent_id where every sentence has one
