@@ -148,9 +148,11 @@ def _run_fitted(args: argparse.Namespace) -> int:
     with table_width(width), cut_cells() as cut:
         status = int(args.func(args) or 0)
     if cut[0] and width is None:
-        csv = (", or --output csv" if "csv" in getattr(args, "output_formats", ())
-               else "")
-        print("note: " + CUT_NOTE.format(width=terminal_width(), csv=csv), file=sys.stderr)
+        formats = getattr(args, "output_formats", ())
+        whole = next((f for f in ("markdown", "csv") if f in formats), None)  # every cell whole
+        print("note: " + CUT_NOTE.format(width=terminal_width(),
+                                         csv=f", or --output {whole}" if whole else ""),
+              file=sys.stderr)
     return status
 
 

@@ -48,6 +48,7 @@ _CUTS: ContextVar[Optional[List[int]]] = ContextVar("synagree_cut_cells", defaul
 #: What the CLI says once after a text table whose cells were cut to fit a terminal.
 CUT_NOTE = ("cells ending in … were cut to fit the terminal ({width} columns); to see them "
             "whole, widen it (COLUMNS=N), pipe the output (| cat, | less -S){csv}")
+#: (``{csv}``: ", or --output FORMAT", a format of the command that keeps every cell whole)
 
 
 def terminal_width(stream=None, default: int = DEFAULT_WIDTH) -> int:
