@@ -97,8 +97,8 @@ def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[
     lines: List[str] = []
     if title:
         lines += [f"# {md(title)}", ""]
-    lines += ["Values in percent.  Mean ± sample standard deviation over runs; the full "
-              "statistics (median, min, max) follow each table.", ""]
+    lines += ["*values: percent; mean ± sample standard deviation over runs (the full "
+              "statistics, median, min and max, follow each table)*", ""]
     by_series: Dict[str, List[Mapping[str, object]]] = {}
     for rec in summary:
         by_series.setdefault(str(rec["series"]), []).append(rec)
