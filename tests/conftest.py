@@ -251,3 +251,15 @@ def run_cli(capsys):
         return rc, out, err
 
     return _run
+
+
+@pytest.fixture
+def terminal_100(monkeypatch):
+    """Text tables are fitted as for a terminal 100 columns wide (the documented
+    examples show what such a terminal shows; written to a pipe, text tables are
+    never cut)."""
+    from synagree.render import fit
+
+    monkeypatch.setattr(fit, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(fit, "TERMINAL_WIDTH", 100)
+    monkeypatch.setenv("COLUMNS", "100")

@@ -347,9 +347,15 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         if not keep:
             skipped[layer] = str(not_categories(data))
             del items[layer]
+    results = {layer: layer_agreement(data) for layer, data in items.items()}
+    for layer, la in results.items():  # absent, never zero: say why a coefficient is "–"
+        used = [c for c, n in la.category_frequency().items() if n]
+        if len(used) == 1 and used[0] != "_":  # (no value at all: `layer_note` says so)
+            notes.append(f"layer {layer}: every annotator gives every item the one category "
+                         f"{used[0]!r}: kappa, pi and alpha are undefined (chance agreement "
+                         f"is 1), not 0 or 1")
     rep = TokenLayerAgreement(
-        list(corpus.annotators), corpus.settings(),
-        {layer: layer_agreement(data) for layer, data in items.items()},
+        list(corpus.annotators), corpus.settings(), results,
         feature_layers=bool(feature_layers),
         feature_items=feature_items if split is not None else None, specific=specific,
         per_feature=(per_feature_agreement(corpus, items=feature_items, split=split)

@@ -113,9 +113,9 @@ def add_worst_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--worst", type=whole_number(0), default=0, metavar="K",
                         help=options.WORST_HELP)
     add_variant(parser)
-    parser.add_argument("--worst-by", default="share", choices=list(WORST_BY),
-                        help="rank --worst by share of D_o (default) or by influence: how "
-                             "much alpha rises when the sentence is left out")
+    parser.add_argument("--worst-by", default=None, choices=list(WORST_BY),
+                        help="with --worst: rank by share of D_o (default) or by influence: "
+                             "how much alpha rises when the sentence is left out")
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -165,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
                                 "--bootstrap needs the exact D_e: drop --sample-pairs")
     validate_args(args)  # usage errors / bad hierarchy file before the long run
     validate_breakdown_args(args)
+    options.qualifier(args, "worst_by", bool(args.worst), "share",
+                      "--worst-by needs --worst K (the sentences it ranks)")
     where = question_options.queries(args)  # a bad --where: refused before the long run
     old = baseline.baseline_options(args, "agree")  # --baseline: read before the long run
     pre = None

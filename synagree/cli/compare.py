@@ -23,7 +23,7 @@ from synagree.io import registry
 from synagree.io.evalb_lines import bracketed_file, trees_span_lines
 
 # every format of both kinds of input (``evalb``: bracketed input only)
-OUTPUTS = ("table", "json", "csv", "latex", "evalb")
+OUTPUTS = ("table", "json", "csv", "markdown", "latex", "evalb")
 
 
 def run(args: argparse.Namespace) -> int:

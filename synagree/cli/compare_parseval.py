@@ -57,7 +57,7 @@ def check_options(args: argparse.Namespace, fmt: str) -> None:
                                      ("--baseline", args.baseline is not None)) if given]
         if extras:
             raise _usage(f"--output evalb is EVALB's report and nothing else; {', '.join(extras)} "
-                         f"need --output table, json, csv or latex")
+                         f"need --output table, json, csv, markdown or latex")
     mixed = [_name(s) for s in args.systems if bracketed_file(s) is False]
     if mixed:
         raise InputError([Problem(s, None, "mixed-formats",

@@ -974,8 +974,8 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierarc
             sr.notes.extend(res.enhanced.notes(name))
         if sr.joined_units:
             sr.notes.append(f"{name}: {sr.joined_units} unit(s) join several sentences "
-                            f"(sentence splits differ from gold); alpha compares the joined "
-                            f"trees")
+                            f"(sentence splits differ from gold)"
+                            + ("; alpha compares the joined trees" if alpha else ""))
         ta_sums = None
         if alpha:
             if units:

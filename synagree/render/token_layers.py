@@ -25,6 +25,7 @@ from synagree.render.questions import (
     render_section_tables,
 )
 from synagree.render.rows import render_rows, sections_csv
+from synagree.render.writers import values_line
 
 __all__ = ["render_token_layers"]
 
@@ -101,7 +102,13 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
             text += "\n" + render_section_tables([gwet], fmt)
     if fmt == "csv":  # one table per CSV file, the signature a row of its own
         return sections_csv(sections, notes, rep.signature())
-    return text + _signature(rep.signature(), fmt)
+    return text + ("\n" if fmt == "markdown" else "") + values_line(LAYER_UNITS, fmt) \
+        + _signature(rep.signature(), fmt)
+
+
+#: what the numbers of the categorical tables are (their ``values:`` line)
+LAYER_UNITS = ("items and assignments: counts; observed agreement, kappa, pi, alpha and "
+               "specific agreement: fractions (0 to 1; the coefficients may be negative)")
 
 
 def _signature(sig: str, fmt: str) -> str:
