@@ -99,6 +99,8 @@ OTHER_COMMANDS = {
             "(its tables go through Table and the writers: tests/test_plan.py)",
     "noise": "a long experiment writing a folder (tests/test_experiments.py)",
     "plot": "draws figures of a noise experiment",
+    "alt-test": "takes three or more humans and a candidate, not a pair (its numbers: "
+                "tests/test_alt_test.py; its output set: test_alt_test_offers_the_same_set)",
 }
 #: commands that do not read bracketed files
 DEPENDENCY_ONLY = ("tags", "categorical", "report")
@@ -121,6 +123,10 @@ def test_the_same_output_set(cmd):
     formats = set(output_formats(cmd))
     assert TABLE_FORMATS <= formats, TABLE_FORMATS - formats
     assert formats - TABLE_FORMATS <= {"report": {"html"}, "compare": {"evalb"}}.get(cmd, set())
+
+
+def test_alt_test_offers_the_same_set():
+    assert set(output_formats("alt-test")) == TABLE_FORMATS
 
 
 def output_formats(command: str) -> Tuple[str, ...]:
