@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
         ctx = dask_executor(args.dask)
     with ctx as executor:
-        res = compare_parseval(args.gold, args.systems, args.params or "collins",
+        res = compare_parseval(args.gold, args.systems, params=args.params or "collins",
                                names=args.names, alpha=args.alpha, breakdown=args.breakdown,
                                significance=args.significance,
                                test_replicates=args.test_replicates,
