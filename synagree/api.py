@@ -31,6 +31,7 @@ from synagree.base.command_options import (
 )
 from synagree.base.frames import Frames
 from synagree.base.option_specs import shown
+from synagree.base.sealed import seal
 from synagree.io.sources import Source
 from synagree.noise.experiments import ExperimentOutcome, run_noise_experiment
 from synagree.render.html import build_report
@@ -43,9 +44,8 @@ __all__ = ["categorical", "report", "noise_experiment", "Report"]
 Paths = Sequence["str | os.PathLike[str]"]
 
 
-def categorical(paths: Sequence[Source] = (), dirs: Paths = (),
-                options: Optional[CategoricalOptions] = None,
-                **overrides: Any) -> TokenLayerAgreement:
+def categorical(paths: Sequence[Source] = (), options: Optional[CategoricalOptions] = None,
+                *, dirs: Paths = (), **overrides: Any) -> TokenLayerAgreement:
     """Categorical agreement on token layers (``synagree categorical``).
 
     Observed agreement, Cohen's κ (Davies & Fleiss' κ for more than two
@@ -103,12 +103,12 @@ def categorical(paths: Sequence[Source] = (), dirs: Paths = (),
     """
     o = CategoricalOptions.build(options, overrides, "categorical()")
     corpus = load_corpus(paths, dirs, **o.read_kwargs())
-    return token_layer_agreement(corpus, DEFAULT_LAYERS if o.layers is None else o.layers,
+    return seal(token_layer_agreement(corpus, DEFAULT_LAYERS if o.layers is None else o.layers,
                                  specific=o.specific, per_feature=o.per_feature,
                                  feature_items=o.feature_items, enhanced=o.enhanced,
                                  set_distance=o.set_distance, strict=o.strict,
                                  replicates=o.bootstrap, seed=o.seed, level=o.level,
-                                 skip_id_like=o.layers is None, max_memory=o.max_memory)
+                                 skip_id_like=o.layers is None, max_memory=o.max_memory))
 
 
 @dataclass
@@ -143,8 +143,8 @@ class Report(Frames):
         return self.result.frame_rows()
 
 
-def report(paths: Sequence[Source] = (), dirs: Paths = (),
-           options: Optional[ReportOptions] = None, **overrides: Any) -> Report:
+def report(paths: Sequence[Source] = (), options: Optional[ReportOptions] = None, *,
+           dirs: Paths = (), **overrides: Any) -> Report:
     """The annotation-QA report (``synagree report``), in memory.
 
     Parameters
@@ -201,7 +201,7 @@ def report(paths: Sequence[Source] = (), dirs: Paths = (),
                        skip_id_like=o.layers is None, bootstrap=o.bootstrap, seed=o.seed,
                        level=o.level, worst=o.worst, variant=o.variant, baseline=baseline,
                        sample_pairs=o.sample_pairs, exact=o.exact, max_memory=o.max_memory)
-    return Report(result, title=o.title, max_sentences=o.max_sentences, noise=o.noise)
+    return seal(Report(result, title=o.title, max_sentences=o.max_sentences, noise=o.noise))
 
 
 def noise_experiment(sources: Sequence[Source], out_dir: "str | os.PathLike[str]",

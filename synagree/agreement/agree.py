@@ -50,6 +50,7 @@ from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.option_specs import shown
 from synagree.base.problems import InputError, Problem
+from synagree.base.sealed import seal
 from synagree.distance.dask_exec import Executor
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
@@ -436,7 +437,7 @@ def agree_corpus(corpus: Corpus, variants: Optional[Sequence[str]] = None,
     if variants is not None:
         overrides = {**overrides, "variants": variants}
     opts = AgreeOptions.build(options, overrides, "agree_corpus()")
-    return _agree_corpus(corpus, **_computing(opts, (), ()))
+    return seal(_agree_corpus(corpus, **_computing(opts, (), ())))
 
 
 def _computing(opts: AgreeOptions, paths: Sequence[Source],
@@ -740,8 +741,8 @@ def result_settings(corpus: Corpus, variants: Sequence[str], ta: TreeAlpha, seed
     return s
 
 
-def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"] = (),
-          options: Optional[AgreeOptions] = None, **overrides: Any) -> AgreementResult:
+def agree(paths: Sequence[Source] = (), options: Optional[AgreeOptions] = None, *,
+          dirs: Sequence["str | os.PathLike[str]"] = (), **overrides: Any) -> AgreementResult:
     r"""Agreement between annotators: α_plain/α_diff/α_norm, the word scores, the options.
 
     Reads the files with `load_corpus`, then computes with `agree_corpus`.
@@ -811,4 +812,4 @@ def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"]
     opts = AgreeOptions.build(options, overrides, "agree()")
     computing = _computing(opts, paths, dirs)  # a bad baseline refused before reading
     corpus = load_corpus(paths, dirs, **opts.read_kwargs())
-    return _agree_corpus(corpus, **computing)
+    return seal(_agree_corpus(corpus, **computing))

@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dask:
         ctx = dask_executor(args.dask)
     with ctx as executor:
-        res = agree(files, dirs or (), **input_options(args), variants=variants,
+        res = agree(files, dirs=dirs or (), **input_options(args), variants=variants,
                     hierarchy=hierarchy_options(args), unlabelled=args.unlabelled,
                     direction=args.label_direction, breakdown=args.breakdown,
                     length_bins=args.length_bins, bias=args.bias, by=args.by, where=where,

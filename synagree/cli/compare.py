@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 from contextlib import nullcontext
+from dataclasses import replace
 
 from synagree.base.problems import InputError
 from synagree.cli import baseline, humans_options, options
@@ -76,9 +77,9 @@ def _run_dependency(args: argparse.Namespace) -> int:
     if old is not None or output_format(args) == "json":  # per-unit data for --baseline
         add_unit_data(res)
     if old is not None:
-        res.baseline = compare_baseline(res, old, args.baseline, B=baseline.replicates(args),
-                                        seed=args.seed, level=args.ci_level,
-                                        top=args.baseline_top)
+        res = replace(res, baseline=compare_baseline(  # the result is sealed: a copy
+            res, old, args.baseline, B=baseline.replicates(args), seed=args.seed,
+            level=args.ci_level, top=args.baseline_top))
     text = render(res, output_format(args), verbose=args.verbose, top=args.top)
     emit(text, args.out)
     return 0

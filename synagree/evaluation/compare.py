@@ -77,6 +77,7 @@ from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.option_specs import shown
 from synagree.base.problems import InputError
 from synagree.base.ratios import Share, prf_shares
+from synagree.base.sealed import seal
 from synagree.evaluation.conll18 import (
     ENHANCED_METRICS,
     OFFICIAL_METRICS,
@@ -864,7 +865,7 @@ def compare(gold: Source, systems: Union[Source, Sequence[Source]],
     items = one_or_many(systems, "systems")
     for k, s in enumerate(items):
         _check_compare_input(f"system {k + 1}", s)
-    return _compare(gold, cast(List[Source], items), **opts.as_kwargs())
+    return seal(_compare(gold, cast(List[Source], items), **opts.as_kwargs()))
 
 
 def _check_compare_input(what: str, source: object) -> None:

@@ -30,6 +30,7 @@ from synagree._version import __version__
 from synagree.base.command_options import ParsevalOptions
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.problems import InputError, Problem
+from synagree.base.sealed import seal
 from synagree.evaluation.parseval import (
     EVALB_VERSION,
     ParsevalResult,
@@ -257,7 +258,7 @@ def compare_parseval(gold: Source, systems: Union[Source, Sequence[Source]],
     """
     opts = ParsevalOptions.build(options, overrides, "compare_parseval()")
     items = systems if isinstance(systems, (list, tuple)) else one_or_many(systems, "systems")
-    return _compare_parseval(gold, cast(List[Source], items), **opts.as_kwargs())
+    return seal(_compare_parseval(gold, cast(List[Source], items), **opts.as_kwargs()))
 
 
 def _compare_parseval(gold: Source, systems: Sequence[Source],

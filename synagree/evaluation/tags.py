@@ -54,6 +54,7 @@ from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.option_specs import shown
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
 from synagree.base.ratios import OptionalShare, Share
+from synagree.base.sealed import seal
 from synagree.evaluation.features import FeatureScores, feature_scores
 from synagree.evaluation.label_prf import note_written_alternatives, tag_prf
 from synagree.evaluation.tiers import (
@@ -770,7 +771,7 @@ def evaluate_tags(gold_path: Source, system_path: Source, column: Optional[str] 
         if not (isinstance(source, (str, os.PathLike, Buffer)) or is_stream(source)):
             raise TypeError(f"tags(): {what} must be a path (str or pathlib.Path), text or a "
                             f"file-like object, not {type(source).__name__} {shown(source)}")
-    return _evaluate_tags(gold_path, system_path, **opts.as_kwargs())
+    return seal(_evaluate_tags(gold_path, system_path, **opts.as_kwargs()))
 
 
 def _evaluate_tags(gold_path: Source, system_path: Source,
