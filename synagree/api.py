@@ -34,7 +34,7 @@ from synagree.base.option_specs import shown
 from synagree.base.sealed import seal
 from synagree.io.sources import Source
 from synagree.noise.experiments import ExperimentOutcome, run_noise_experiment
-from synagree.render.html import build_report
+from synagree.render.html import build_report, read_noise
 from synagree.stats.baseline_options import BaselineOptions
 from synagree.stats.categorical import DEFAULT_LAYERS
 from synagree.stats.regression import load_baseline
@@ -196,12 +196,14 @@ def report(paths: Sequence[Source] = (), options: Optional[ReportOptions] = None
     if isinstance(baseline, (str, os.PathLike)):
         baseline = BaselineOptions(load_baseline(Path(baseline), "agree", max_memory=o.max_memory),
                                    str(baseline), seed=o.seed, level=o.level)
+    # a noise-results file read (and refused) before the long work, as the CLI does
+    noise = read_noise(o.noise) if isinstance(o.noise, (str, os.PathLike)) else o.noise
     corpus = load_corpus(paths, dirs, **o.read_kwargs())
     result = qa_report(corpus, layers=DEFAULT_LAYERS if o.layers is None else o.layers,
                        skip_id_like=o.layers is None, bootstrap=o.bootstrap, seed=o.seed,
                        level=o.level, worst=o.worst, variant=o.variant, baseline=baseline,
                        sample_pairs=o.sample_pairs, exact=o.exact, max_memory=o.max_memory)
-    return seal(Report(result, title=o.title, max_sentences=o.max_sentences, noise=o.noise))
+    return seal(Report(result, title=o.title, max_sentences=o.max_sentences, noise=noise))
 
 
 def noise_experiment(sources: Sequence[Source], out_dir: "str | os.PathLike[str]",

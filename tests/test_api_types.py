@@ -209,9 +209,10 @@ def test_the_issues_cases(call, exc, words):
 
 
 def test_report_noise_nope_is_refused_before_the_work():
-    # a string is a results directory: one that does not exist is refused as input
-    with pytest.raises(DOCUMENTED):
-        synagree.report([A, B], noise="nope").html
+    # a string is a noise-results file: one that does not exist is bad input, refused
+    # before any work (the CLI's --noise nope says the same)
+    with pytest.raises(InputError, match="no such noise results file"):
+        synagree.report([A, B], noise="nope")
 
 
 def test_sizes_as_the_cli_writes_them():
@@ -240,3 +241,19 @@ def test_paths_accepted_like_every_input(tmp_path):
     prm = tmp_path / "p.prm"
     prm.write_text("DEBUG 0\nMAX_ERROR 10\nCUTOFF_LEN 40\nLABELED 1\n", encoding="utf-8")
     assert synagree.compare_parseval(TREE_G, TREE_S, params=prm) is not None
+
+
+@SETTINGS
+@given(value=JUNK, which=st.sampled_from(["units", "variants", "costs", "keep_unit_matrix",
+                                          "sample_pairs", "seed", "progress", "tile",
+                                          "target_se", "full_rows", "exact"]))
+def test_tree_alpha(value, which):
+    from synagree.trees.flat import Vocabulary, dependency_tree
+
+    v = Vocabulary()
+    trees = [dependency_tree(s, v) for s in synagree.read(A) + synagree.read(B)]
+    units = [[trees[0], trees[2]], [trees[1], trees[3]]]
+    if which == "units":
+        _call(synagree.tree_alpha, value)
+    else:
+        _call(synagree.tree_alpha, units, **{which: value})
