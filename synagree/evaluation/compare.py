@@ -62,7 +62,6 @@ system (equal to the gold sentences when no system splits differently).
 """
 from __future__ import annotations
 
-import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,7 +73,6 @@ from synagree._version import __version__
 from synagree.base.command_options import CompareOptions
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
-from synagree.base.option_specs import shown
 from synagree.base.problems import InputError
 from synagree.base.ratios import Share, prf_shares
 from synagree.base.sealed import seal
@@ -95,7 +93,7 @@ from synagree.evaluation.conll18 import (
 from synagree.evaluation.label_credit_las import check_deprels, credit_las
 from synagree.evaluation.label_prf import note_written_alternatives, relation_prf
 from synagree.io.conllu import DepSentence
-from synagree.io.sources import Buffer, is_stream, one_or_many, system_names
+from synagree.io.sources import check_input, one_or_many, system_names
 from synagree.io.units import coinciding_groups, join_dependency
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
@@ -861,19 +859,11 @@ def compare(gold: Source, systems: Union[Source, Sequence[Source]],
     (0.5, 1.0)
     """
     opts = CompareOptions.build(options, overrides, "compare()")
-    _check_compare_input("gold", gold)
+    check_input(gold, "gold", "compare(): ", (Treebank,))
     items = one_or_many(systems, "systems")
     for k, s in enumerate(items):
-        _check_compare_input(f"system {k + 1}", s)
+        check_input(s, f"system {k + 1}", "compare(): ", (Treebank,))
     return seal(_compare(gold, cast(List[Source], items), **opts.as_kwargs()))
-
-
-def _check_compare_input(what: str, source: object) -> None:
-    """A gold or system input: a path, text, a stream or a Treebank (else TypeError)."""
-    if not (isinstance(source, (str, os.PathLike, Treebank, Buffer)) or is_stream(source)):
-        raise TypeError(f"compare(): {what} must be a path (str or pathlib.Path), text, a "
-                        f"file-like object or a Treebank, not {type(source).__name__} "
-                        f"{shown(source)}")
 
 
 def _compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[HierarchySpec] = None,
@@ -887,18 +877,12 @@ def _compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierar
             max_memory: int = DEFAULT_MAX_MEMORY, tag_syntax: str = "plain",
             bdm: bool = False, prf: bool = False, wu_palmer: bool = False,
             executor: Optional[Callable[..., Any]] = None) -> CompareResult:
-    r"""Score systems against gold: CoNLL 2018 scores, α, breakdowns, significance.
-
-    docs/method.md §11.  Every file is read before any is refused, so the
-    errors of all files come at once.
+    r"""The computation of `compare`, its options as keywords (checked by `compare`).
 
     Parameters
     ----------
     gold : str, path-like, file-like or Treebank
-        A path, CoNLL-U text (a string with a newline), a text or binary
-        stream (compressed or not; named ``<gold>`` and ``<system 1>``, ...
-        unless it has a real ``.name``) or a
-        `synagree.evaluation.conll18.Treebank`.
+        As for `compare`.
     systems : sequence of the same
         One or more system outputs.
     hierarchy : str, path-like, file-like or Hierarchy, optional

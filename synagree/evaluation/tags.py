@@ -39,7 +39,6 @@ Rendering (`render_tags`) is separate from computing.
 from __future__ import annotations
 
 import math
-import os
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain
@@ -51,7 +50,6 @@ from synagree.base.command_options import TagsOptions
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.jsonable import finite_or_none
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
-from synagree.base.option_specs import shown
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
 from synagree.base.ratios import OptionalShare, Share
 from synagree.base.sealed import seal
@@ -70,7 +68,7 @@ from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
 from synagree.io.formats import CONLL_SUFFIXES
 from synagree.io.lexicon import Lexicon, lexicon_from_words, read_lexicon
-from synagree.io.sources import Buffer, Source, as_input, input_name, is_stream
+from synagree.io.sources import Buffer, Source, as_input, check_input, input_name
 from synagree.io.text import comparable
 from synagree.stats.contingency import Contingency
 from synagree.stats.features import check_feats
@@ -767,10 +765,8 @@ def evaluate_tags(gold_path: Source, system_path: Source, column: Optional[str] 
     if hierarchy is not None:
         overrides = {**overrides, "hierarchy": hierarchy}
     opts = TagsOptions.build(options, overrides, "tags()")
-    for what, source in (("gold", gold_path), ("system", system_path)):
-        if not (isinstance(source, (str, os.PathLike, Buffer)) or is_stream(source)):
-            raise TypeError(f"tags(): {what} must be a path (str or pathlib.Path), text or a "
-                            f"file-like object, not {type(source).__name__} {shown(source)}")
+    check_input(gold_path, "gold", "tags(): ")
+    check_input(system_path, "system", "tags(): ")
     return seal(_evaluate_tags(gold_path, system_path, **opts.as_kwargs()))
 
 

@@ -29,13 +29,13 @@ import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Dict, Iterable, Iterator, List, Optional, Sequence, Union, cast
+from typing import IO, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree.base.problems import InputError, Problem
 from synagree.io.compression import READ_ERRORS, compression_of, open_decompressed
 
 __all__ = ["Source", "Buffer", "Input", "is_text", "is_stream", "stream_name", "as_input",
-           "as_inputs", "one_or_many", "input_name", "head_lines", "system_names"]
+           "as_inputs", "check_input", "one_or_many", "input_name", "head_lines", "system_names"]
 
 #: what a reader accepts: a path, or a text or binary stream
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes], "Buffer"]
@@ -160,6 +160,18 @@ def _shown(x: object) -> str:
     """``x``'s repr, cut to 60 characters (for messages)."""
     r = repr(x)
     return r if len(r) <= 60 else r[:57] + "..."
+
+
+def check_input(source: object, what: str, where: str = "",
+                also: Tuple[type, ...] = ()) -> None:
+    """Is ``source`` something `as_input` takes (a path, text, a stream, a `Buffer`, or one
+    of ``also``)?  Else a ``TypeError`` naming ``what`` and the value (``where``: the
+    function, ``"compare(): "``)."""
+    if isinstance(source, (str, os.PathLike, Buffer) + also) or is_stream(source):
+        return
+    extra = "".join(f" or a {t.__name__}" for t in also)
+    raise TypeError(f"{where}{what} must be a path (str or pathlib.Path), text or a "
+                    f"file-like object{extra}, not {type(source).__name__} {_shown(source)}")
 
 
 def one_or_many(sources: object, what: str = "inputs") -> List[object]:
