@@ -64,6 +64,17 @@ def test_defaults_are_those_of_the_modules():
     assert specs["series"].default == tuple(PAPER_SERIES)
     assert specs["variants"].default == tuple(VARIANTS)
     assert specs["max_memory"].default == DEFAULT_MAX_MEMORY
+    from synagree.agreement.qa import WORST_BY
+    from synagree.evaluation.tags import COLUMNS
+    from synagree.evaluation.tiers import UNMAPPED_POLICIES
+    from synagree.stats.features import FEATURE_ITEMS
+    from synagree.stats.tag_alternatives import TAG_SYNTAXES
+
+    assert specs["column"].choices == tuple(COLUMNS)
+    assert specs["worst_by"].choices == tuple(WORST_BY)
+    assert specs["unmapped"].choices == tuple(UNMAPPED_POLICIES)
+    assert specs["feature_items"].choices == tuple(FEATURE_ITEMS)
+    assert specs["tag_syntax"].choices == tuple(TAG_SYNTAXES)
 
 
 def test_the_command_line_takes_its_shared_options_from_the_declarations():

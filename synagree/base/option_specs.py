@@ -387,9 +387,13 @@ SPECS: Dict[str, OptionSpec] = dict([
           optional=True, accepts=("str", "Grouping")),
     _spec("where", "object", (), "alpha over the arcs each query selects",
           accepts=("sequence",)),
-    _spec("worst", "int", 0, "the K sentences contributing most to disagreement", lo=0),
-    _spec("worst_by", "choice", "share", "how the worst sentences are ranked",
-          choices=("share", "influence")),
+    _spec("worst", "int", 0,
+          "list the K sentences contributing most to disagreement (share of D_o, TED, "
+          "annotators, differing words) and every joined or edited unit (default: agree 0, "
+          "report 20)", flag="--worst", lo=0, metavar="K"),
+    _spec("worst_by", "choice", "share",
+          "rank --worst by share of D_o (default) or by influence: how much alpha rises when "
+          "the sentence is left out", flag="--worst-by", choices=("share", "influence")),
     _spec("variant", "choice", "plain", "rank sentences by this alpha variant's D_o "
           "(default plain)", flag="--variant", choices=VARIANT_CHOICES),
     _spec("per_unit", "bool", False, "keep the per-unit data (a later baseline)"),
@@ -417,7 +421,8 @@ SPECS: Dict[str, OptionSpec] = dict([
           "is at most 1e-4 (docs/method.md §5.3)", flag="--sample-pairs", lo=100, hi=10**9,
           optional=True, metavar="N"),
     _spec("significance", "bool", False,
-          "paired bootstrap and approximate randomisation tests between every two systems"),
+          "paired bootstrap and approximate randomisation between every two systems (LAS, "
+          "UAS, CLAS, alpha_plain; --test-replicates rounds)", flag="--significance"),
     _spec("test_replicates", "int", 1000, "the significance tests' bootstrap replicates",
           lo=1, hi=1_000_000),
     _spec("R", "int", None, "randomisation rounds (default: test_replicates)", lo=1,
@@ -435,37 +440,55 @@ SPECS: Dict[str, OptionSpec] = dict([
     _spec("quiet", "bool", False, "no progress, notes or warnings on stderr", flag="--quiet"),
     # compare
     _spec("alpha", "bool", True, "alpha between gold and each system"),
-    _spec("full_labels", "bool", False, "breakdowns and confusions by DEPREL with subtypes"),
-    _spec("tag_syntax", "choice", "plain", "'alternatives': values such as obl|advmod are "
-          "alternatives (docs/method.md §15)", choices=("plain", "alternatives")),
+    _spec("full_labels", "bool", False,
+          "breakdown and confusions by full DEPREL (with subtypes)", flag="--full-labels"),
+    _spec("tag_syntax", "choice", "plain",
+          "alternatives: read tags (tags: the --column; agree, compare: DEPREL) such as NN|NNS "
+          "(any of them; for a system or annotator, uniform mass) and NN=0.7|NNS=0.3 "
+          "(probabilities) as alternatives, with \\| \\= \\\\ as escapes (default: plain, "
+          "every value one tag)", flag="--tag-syntax", choices=("plain", "alternatives")),
     _spec("params", "object", "collins", "EVALB parameters: collins, new, nk or a .prm file",
           accepts=("str", "path", "stream", "EvalbParams")),
     _spec("engine", "choice", "auto", "the PARSEVAL engine", choices=("auto", "c", "python")),
     # tags
-    _spec("column", "choice", "deprel", "the compared column",
-          choices=("deprel", "upos", "xpos", "feats")),
-    _spec("tiers", "object", None, "a fine -> coarse tag mapping (file, TagMap or column)",
-          optional=True, accepts=("str", "path", "stream", "TagMap")),
-    _spec("sibling_credit", "credit", 0.5, "with tiers: the credit of another fine tag of "
-          "the gold tag's coarse class"),
+    _spec("column", "choice", "deprel", "column to evaluate (default: deprel)",
+          flag="--column", choices=("upos", "xpos", "feats", "deprel")),
+    _spec("tiers", "object", None,
+          "tiered tags: a FINE<TAB>COARSE mapping file (or another gold column, e.g. upos, to "
+          "take the mapping from): adds coarse accuracy, fine accuracy, tier credit and "
+          "recoverability", flag="--tiers", optional=True, metavar="MAPPING|COLUMN",
+          accepts=("str", "path", "stream", "TagMap")),
+    _spec("sibling_credit", "credit", 0.5,
+          "with --tiers: credit of another fine tag of the gold tag's coarse class (0 to 1; "
+          "default 0.5)", flag="--sibling-credit", metavar="W"),
     _spec("unmapped", "choice", "error", "with tiers: tags the mapping lacks",
           choices=("error", "own-class")),
-    _spec("majority", "bool", False, "with tiers naming a column: the most frequent coarse "
-          "tag of each fine tag"),
-    _spec("lexicon", "object", None, "with tiers: fine tags per word form (a file or "
-          "Lexicon)", optional=True, accepts=("str", "path", "stream", "Lexicon")),
+    _spec("majority", "bool", False,
+          "with --tiers COLUMN: map each fine tag to its most frequent coarse tag in gold when "
+          "the column is not a function of the fine one, and report the ambiguous fine tags",
+          flag="--majority"),
+    _spec("lexicon", "object", None,
+          "with --tiers: a lexicon (WORD<TAB>FINE lines, or a training .conllu file whose "
+          "--column gives it): report how often the coarse tag and the lexicon decide the fine "
+          "tag, per coarse tag and per word form, unknown words apart", flag="--lexicon",
+          optional=True, metavar="FILE", accepts=("str", "path", "stream", "Lexicon")),
     # categorical and report
     _spec("layers", "strs", None, "token layers for categorical agreement", optional=True),
     _spec("specific", "str", None, "a layer whose specific agreement per category is listed",
           optional=True),
-    _spec("feature_items", "choice", "all", "the items of a feature",
+    _spec("feature_items", "choice", "all",
+          "items of a feature: all words, '_' where it is absent (default), or only words "
+          "where some annotator gives it (present)", flag="--feature-items",
           choices=("all", "present")),
-    _spec("enhanced", "bool", False, "alpha over the enhanced (DEPS) edges"),
-    _spec("set_distance", "choice", "masi", "the set distance of the enhanced edges",
-          choices=("masi", "jaccard")),
-    _spec("title", "str", None, "the HTML page's title", optional=True),
-    _spec("max_sentences", "int", 5000, "the worst sentences kept in the page", lo=0,
-          optional=True),
+    _spec("enhanced", "bool", False,
+          "also agreement on enhanced dependencies (DEPS): alpha over the set of incoming "
+          "edges of each word, and pairwise ELAS/EULAS F1", flag="--enhanced"),
+    _spec("set_distance", "choice", "masi", "set distance of the --enhanced alpha (default "
+          "masi)", flag="--set-distance", choices=("masi", "jaccard")),
+    _spec("title", "str", None, "page title", flag="--title", optional=True),
+    _spec("max_sentences", "int", 5000,
+          "HTML: keep at most the N worst sentences (default 5000; 0: all)",
+          flag="--max-sentences", lo=0, optional=True, metavar="N"),
     _spec("noise", "object", None, "noise-experiment rows or a results directory, drawn in "
           "the page", optional=True, accepts=("str", "path", "sequence")),
     # noise

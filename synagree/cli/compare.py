@@ -95,13 +95,10 @@ def register(p: argparse.ArgumentParser) -> None:
                         "LAS_hier and alpha)")
     options.add_output(p, OUTPUTS, "table")
     options.add_options(p, "--names", "--hierarchy", "--breakdown")
-    p.add_argument("--full-labels", action="store_true",
-                   help="breakdown and confusions by full DEPREL (with subtypes)")
+    options.add_declared(p, "full_labels")
     p.add_argument("--top", type=options.whole_number(1), default=10, metavar="N",
                    help="list the N most frequent confusions (default 10)")
-    p.add_argument("--significance", action="store_true",
-                   help="paired bootstrap and approximate randomisation between every two "
-                        "systems (LAS, UAS, CLAS, alpha_plain; --test-replicates rounds)")
+    options.add_declared(p, "significance")
     options.add_bootstrap(p)
     baseline.add_test_replicates(p)
     p.add_argument("-B", "--replicates", dest="test_replicates",

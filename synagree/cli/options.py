@@ -138,11 +138,14 @@ def flag(help: str) -> Dict[str, Any]:
     return {"action": "store_true", "help": help}
 
 
-def argparse_settings(spec: OptionSpec) -> Dict[str, Any]:
+def argparse_settings(spec: OptionSpec, **changes: Any) -> Dict[str, Any]:
     """The argparse settings of an option, from its declaration (`synagree.base.option_specs`).
 
     The ``type=`` function follows the spec's kind and range, so the command
     line and the Python API allow the same values; the help is the spec's.
+    ``changes`` are the command line's own settings on top (``default=None``
+    for an option that only qualifies another, so that giving it alone can be
+    refused; a command's own default).
     """
     if spec.kind == "bool":
         return flag(spec.help)
@@ -158,6 +161,8 @@ def argparse_settings(spec: OptionSpec) -> Dict[str, Any]:
         out.update(type=whole_number(spec.lo or 0, spec.hi), default=spec.default)
     elif spec.kind == "fraction":
         out.update(type=open_fraction, default=spec.default)
+    elif spec.kind == "credit":
+        out.update(type=unit_interval, default=spec.default)
     elif spec.kind == "size":
         out.update(type=memory_size, default=spec.default)
     elif spec.kind == "address":
@@ -169,7 +174,15 @@ def argparse_settings(spec: OptionSpec) -> Dict[str, Any]:
     if spec.metavar:
         out["metavar"] = spec.metavar
     out["help"] = spec.help
+    out.update(changes)
     return out
+
+
+def add_declared(p: Options, name: str, **changes: Any) -> None:
+    """Add the option declared as ``SPECS[name]`` under its flag (`argparse_settings`)."""
+    spec = SPECS[name]
+    assert spec.flag is not None, name
+    p.add_argument(spec.flag, **argparse_settings(spec, **changes))
 
 
 #: the shared options that are a name and argparse settings only, by their long
@@ -205,9 +218,7 @@ def add_options(p: Options, *names: str,
 
 #: ``--worst`` of agree and report (the one option whose default differs: report
 #: always lists the worst sentences, agree on request)
-WORST_HELP = ("list the K sentences contributing most to disagreement (share of D_o, TED, "
-              "annotators, differing words) and every joined or edited unit (default: agree "
-              "0, report 20)")
+WORST_HELP = SPECS["worst"].help
 
 
 def layers_help(layers: Sequence[str], default: Sequence[str]) -> str:
