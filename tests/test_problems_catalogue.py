@@ -361,6 +361,35 @@ PRODUCERS = {
 }
 
 # FEATS split into features (docs/method.md §19.1)
+GATE_HEAD = '<GateDocument><TextWithNodes><Node id="0"/>ab<Node id="2"/></TextWithNodes>\n'
+GATE_ARGS = ["categorical", "{bad}", "--format", "gate", "--sets", "A,B", "--type", "T",
+             "--feature", "f"]
+PRODUCERS["gate-xml"] = ({"bad.xml": GATE_HEAD + '<AnnotationSet Name="A">\n<Annotation'},
+                         GATE_ARGS)
+PRODUCERS["gate-structure"] = ({"bad.xml": "<html>\n<body/></html>"}, GATE_ARGS)
+PRODUCERS["gate-offsets"] = ({"bad.xml": GATE_HEAD + '<AnnotationSet Name="A">\n<Annotation '
+                              'Id="1" Type="T" StartNode="0" EndNode="9"/>\n</AnnotationSet>'
+                              '<AnnotationSet Name="B"/></GateDocument>'}, GATE_ARGS)
+PRODUCERS["gate-missing-set"] = ({"bad.xml": GATE_HEAD + '<AnnotationSet Name="A"/>'
+                                  "</GateDocument>"}, GATE_ARGS)
+BRAT_TXT = "Dogs bark\n"
+BRAT_ANN = "T1\tN 0 4\tDogs\nT2\tV 5 9\tbark\nR1\tnsubj Arg1:T2 Arg2:T1\n"
+
+
+def _brat(bad_ann: str, txt: bool = True) -> dict:
+    files = {"bad.ann": bad_ann, "good.ann": BRAT_ANN, "good.txt": BRAT_TXT}
+    if txt:
+        files["bad.txt"] = BRAT_TXT
+    return files
+
+
+PRODUCERS["brat-line"] = (_brat("T1\tN 0 4\tDogs\nX\n"), ["agree", "{bad}", "{good}"])
+PRODUCERS["brat-offsets"] = (_brat("T1\tN 0 4\tCats\n"), ["agree", "{bad}", "{good}"])
+PRODUCERS["brat-reference"] = (_brat(BRAT_ANN + "R2\tdep Arg1:T2 Arg2:T9\n"),
+                               ["agree", "{bad}", "{good}"])
+PRODUCERS["brat-tree"] = (_brat(BRAT_ANN + "R2\tdep Arg1:T1 Arg2:T2\n"),
+                          ["agree", "{bad}", "{good}"])
+PRODUCERS["brat-missing-text"] = (_brat(BRAT_ANN, txt=False), ["agree", "{bad}", "{good}"])
 PRODUCERS["bad-where"] = ({"good.conllu": GOOD, "a.conllu": GOOD},
                           ["agree", "{a}", "{good}", "--where", "lemma=be"])
 PRODUCERS["bad-batch"] = ({"good.conllu": GOOD_ID, "a.conllu": GOOD_ID},

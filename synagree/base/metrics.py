@@ -461,6 +461,10 @@ REGISTRY: List[Metric] = [
         ("F1", "pairwise 2·matches/(edges a + edges b) with the ELAS/EULAS matches (in JSON "
          "`f1` of `enhanced.levels.<level>.pairs`, with `matches`, `edges_a`, `edges_b`; "
          "`pooled_f1` over all pairs)", FRACTION, "20.3", (), "`F1` (`--enhanced`)"),
+        ("agreed_trials", "`--format gate`: GATE's agreed and total trials (counted pairs "
+         "with the same value; all counted pairs) and the annotations of set 1 it skips "
+         "(a duplicate span in set 1, no coextensive one in set 2, several there)", COUNT,
+         "24.5", ("total_trials", "duplicates_1", "unmatched", "duplicates_2")),
         ("pooled_f1", "`--enhanced`, per level: the pairwise F1 pooled over the pairs; per "
          "pair the matches and the edges of each annotator", "fraction / count", "20.3",
          ("matches", "edges_a", "edges_b")),

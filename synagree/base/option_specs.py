@@ -301,8 +301,15 @@ _SOURCE = ("str", "path", "stream", "Buffer")
 #: theirs (`synagree.base.command_options`), the command line its spelled ones
 SPECS: Dict[str, OptionSpec] = dict([
     # reading and matching the input (every command that reads annotations)
-    _spec("fmt", "choice", "auto", "input format (default: guessed from extension/content)",
-          flag="--format", choices=("auto", "conllu", "phrase")),
+    _spec("fmt", "choice", "auto",
+          "input format (default: guessed from extension/content); gate: GATE XML documents "
+          "(categorical, spans: --sets, --type); brat: standoff .ann files beside their .txt",
+          flag="--format", choices=("auto", "conllu", "phrase", "gate", "brat")),
+    _spec("sets", "str", None, "GATE documents: the annotation sets compared, each an "
+          "annotator (spans: the first of each pair is the key)", flag="--sets",
+          optional=True, metavar="SET1,SET2"),
+    _spec("ann_type", "str", None, "GATE documents: the annotation type compared",
+          flag="--type", optional=True, metavar="TYPE"),
     _spec("phrase_style", "choice", "auto",
           "bracketed trees: leaves are categories (delex) or words (penn); auto decides "
           "once for all files and says how", flag="--phrase-style",

@@ -8,6 +8,13 @@ from synagree.agreement.agree import load_corpus
 from synagree.agreement.token_layers import check_specific, token_layer_agreement
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
+from synagree.cli.gate_options import (
+    check_not_gate_options,
+    is_brat_input,
+    is_gate_input,
+    run_brat,
+    run_gate_categorical,
+)
 from synagree.cli.options import check_input_choice, input_options, output_format
 from synagree.io.files import emit
 from synagree.render.token_layers import render_token_layers
@@ -17,6 +24,11 @@ from synagree.stats.features import feature_of_layer
 
 def run(args: argparse.Namespace) -> int:
     """``synagree categorical``: token-layer agreement of the input; the exit status."""
+    if is_gate_input(args):
+        return run_gate_categorical(args)
+    if is_brat_input(args):
+        return run_brat(args, "categorical")
+    check_not_gate_options(args)
     check_input_choice(args.files, args.dirs)
     named = args.layers is not None  # layers asked for by name are kept even when id-like
     layers = parse_layers(args.layers if named else ",".join(DEFAULT_LAYERS))
@@ -66,4 +78,6 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_declared(p, "feature_items", default=None)  # qualifies --per-feature
     options.add_declared(p, "enhanced")
     options.add_declared(p, "set_distance", default=None)  # qualifies --enhanced
-    options.add_options(p, "--bias")
+    options.add_options(p, "--bias", "--sets", "--type")
+    p.add_argument("--feature", dest="gate_feature", metavar="NAME",
+                   help="--format gate: the feature whose values are the categories")

@@ -193,8 +193,8 @@ def add_declared(p: Options, name: str, **changes: Any) -> None:
 OPTIONS: Dict[str, Dict[str, Any]] = {
     spec.flag: argparse_settings(spec) for spec in (SPECS[name] for name in (
         # reading and matching the input
-        "fmt", "phrase_style", "strict", "allow_missing", "names", "match", "no_text_check",
-        "preannotation",
+        "fmt", "sets", "ann_type", "phrase_style", "strict", "allow_missing", "names",
+        "match", "no_text_check", "preannotation",
         # tag hierarchies: partial credit and closeness (docs/method.md §15, §23)
         "hierarchy", "plain_as_leaf", "bdm", "wu_palmer",
         # what is computed

@@ -5,6 +5,13 @@ import argparse
 
 from synagree.base.problems import print_problems
 from synagree.cli import options
+from synagree.cli.gate_options import (
+    check_not_gate_options,
+    is_brat_input,
+    is_gate_input,
+    run_brat,
+    run_gate_spans,
+)
 from synagree.cli.options import output_format
 from synagree.evaluation.spans import CONLLU_LAYERS, PHRASE_LAYERS, span_agreement
 from synagree.io.files import emit
@@ -14,6 +21,11 @@ from synagree.stats.gate_prf import LABEL_MODES
 
 def run(args: argparse.Namespace) -> int:
     """``synagree spans``: every pair of files compared as GATE does; the exit status."""
+    if is_gate_input(args):
+        return run_gate_spans(args)
+    if is_brat_input(args):
+        return run_brat(args, "spans")
+    check_not_gate_options(args)
     res = span_agreement(args.files, layer=args.layer, labels=args.labels,
                          hierarchy=args.hierarchy, bdm=args.bdm, fmt=args.fmt,
                          phrase_style=args.phrase_style, names=args.names,
@@ -39,4 +51,4 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_options(p, "--hierarchy", "--bdm", "--format", "--phrase-style", "--names",
                            "--allow-missing", "--no-text-check")
     options.add_output(p, SPAN_OUTPUTS, "table")
-    options.add_options(p, "--quiet")
+    options.add_options(p, "--quiet", "--sets", "--type")

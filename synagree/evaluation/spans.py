@@ -54,7 +54,7 @@ from synagree.trees.constituent_spans import constituent_spans, preterminal_span
 from synagree.trees.hierarchy import Hierarchy
 
 __all__ = ["PHRASE_LAYERS", "CONLLU_LAYERS", "SpanPair", "SpanResult", "span_agreement",
-           "documents_of_trees", "documents_of_treebank"]
+           "compare_documents", "documents_of_trees", "documents_of_treebank"]
 
 #: Span layers of bracketed trees.
 PHRASE_LAYERS = ("constituents", "preterminals")
@@ -216,9 +216,11 @@ def documents_of_treebank(tb: Treebank, column: str) -> Document:
 
 
 # ---------------------------------------------------------------- comparing
-def _compare(key_docs: Sequence[Document], resp_docs: Sequence[Document], labels: str,
-             score: Optional[Callable[[str, str], float]]
-             ) -> Tuple[DiffCounts, Dict[str, DiffCounts], Optional[BDMCounts]]:
+def compare_documents(key_docs: Sequence[Document], resp_docs: Sequence[Document], labels: str,
+                      score: Optional[Callable[[str, str], float]]
+                      ) -> Tuple[DiffCounts, Dict[str, DiffCounts], Optional[BDMCounts]]:
+    """Keys against responses, document by document: GATE's counts summed over the
+    documents, per label, and the BDM-based counts when ``score`` is given."""
     counts = DiffCounts()
     per_label: Dict[str, DiffCounts] = {}
     key_count: Dict[str, int] = {}
@@ -355,8 +357,8 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
     for i, a in enumerate(annotators):
         for b in annotators[i + 1:]:
             both = [(x, y) for x, y in zip(docs[a], docs[b]) if x is not None and y is not None]
-            counts, per_label, bdm_counts = _compare([x for x, _ in both], [y for _, y in both],
-                                                     labels, score)
+            counts, per_label, bdm_counts = compare_documents(
+                [x for x, _ in both], [y for _, y in both], labels, score)
             pairs.append(SpanPair(a, b, counts, per_label, bdm_counts))
     return SpanResult([input_name(p) for p in paths], annotators, layer, offsets, labels, n_docs,
                       pairs, hdesc, notes, warnings)

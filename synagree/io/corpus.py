@@ -39,7 +39,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.brackets import (
@@ -50,9 +50,10 @@ from synagree.io.brackets import (
     parse_bracket_file,
     phrase_sentences,
 )
+from synagree.io.brat import read_brat
 from synagree.io.compression import strip_suffix
 from synagree.io.conllu import read_conllu
-from synagree.io.formats import Sentence, annotation_stem, format_of
+from synagree.io.formats import Sentence, annotation_stem, format_of, is_brat
 from synagree.io.matching import (
     MATCH_AUTO,
     MATCH_MODES,
@@ -383,7 +384,8 @@ def _read_collecting(paths: Sequence[Input], fmt: str, phrase_style: str, log: P
         if format_of(fmt, p) == "conllu":
             sents: Optional[List[Sentence]]
             try:
-                sents = list(read_conllu(p, log=log))
+                sents = list(read_brat(cast(Path, p), log=log) if is_brat(fmt, p)
+                             else read_conllu(p, log=log))
             except InputError:
                 sents = None  # its errors are in the log
             if len(log.errors) == n_before:

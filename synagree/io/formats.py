@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable, List, Optional, Union
+from typing import Iterable, List, Optional, Union, cast
 
-from synagree.base.problems import ProblemLog
+from synagree.base.problems import InputError, ProblemLog
 from synagree.io.brackets import PhraseSentence, read_brackets
+from synagree.io.brat import read_brat, sniff_brat
 from synagree.io.compression import READ_ERRORS, open_binary, strip_suffix
 from synagree.io.conllu import DepSentence, read_conllu
 from synagree.io.files import PathLike
@@ -89,7 +90,22 @@ def format_of(fmt: str, path: Source) -> str:
         return "conllu"
     if fmt == "phrase":
         return "phrase"
-    raise ValueError(f"unknown format {fmt!r} (expected auto, conllu or phrase)")
+    if fmt == "brat":
+        return "conllu"  # dependency trees (synagree.io.brat)
+    if fmt == "gate":
+        raise InputError.single("<command line>", None, "usage",
+                                "--format gate (GATE XML documents) is read by categorical "
+                                "and spans, with --sets and --type")
+    raise ValueError(f"unknown format {fmt!r} (expected auto, conllu, phrase, brat or gate)")
+
+
+def is_brat(fmt: str, path: Source) -> bool:
+    """Whether a file is read as brat standoff: ``--format brat``, or ``auto`` and a
+    ``.ann`` file (`synagree.io.brat`)."""
+    source = as_input(path)
+    if isinstance(source, Buffer):
+        return False
+    return fmt == "brat" or (fmt == "auto" and sniff_brat(source))
 
 
 def read_any(path: Source, fmt: str = "auto", phrase_style: str = "auto",
@@ -117,5 +133,7 @@ def read_any(path: Source, fmt: str = "auto", phrase_style: str = "auto",
     """
     source = as_input(path)  # a stream read once: sniffed, then parsed
     if format_of(fmt, source) == "conllu":
+        if is_brat(fmt, source):
+            return read_brat(cast(Path, source), log=log)
         return read_conllu(source, log=log, strict=strict)
     return read_brackets(source, style=phrase_style, log=log, strict=strict)
