@@ -21,6 +21,11 @@ A = ROW.format(1, "Dogs", "NOUN", 2, "nsubj") + ROW.format(2, "bark", "VERB", 0,
 B = A.replace("nsubj", "obj")
 
 
+def test_the_options_classes_are_exported():
+    for cls in set(OPTIONS_CLASSES.values()) - {command_options.ReadOptions}:
+        assert getattr(synagree, cls.__name__) is cls and cls.__name__ in synagree.__all__
+
+
 def test_no_public_function_takes_more_than_12_parameters():
     for name in synagree.__all__:
         obj = getattr(synagree, name)

@@ -121,7 +121,14 @@ class ReadOptions(Options):
 
 @dataclass(frozen=True)
 class AgreeOptions(ReadOptions):
-    """``synagree agree``: reading, then what `agree_corpus` computes."""
+    """``synagree agree``: reading, then what `agree_corpus` computes.
+
+    Examples
+    --------
+    >>> o = AgreeOptions(bootstrap=1000, variants=["plain"], max_memory="8G")
+    >>> o.variants, o.max_memory, o.check_text
+    (('plain',), 8589934592, True)
+    """
 
     command: ClassVar[str] = "agree()"
     variants: Tuple[str, ...] = option("variants")
@@ -158,7 +165,13 @@ class AgreeOptions(ReadOptions):
 
 @dataclass(frozen=True)
 class CompareOptions(Options):
-    """``synagree compare`` on dependency trees (`synagree.evaluation.compare.compare`)."""
+    """``synagree compare`` on dependency trees (`synagree.evaluation.compare.compare`).
+
+    Examples
+    --------
+    >>> CompareOptions(alpha=False, names=["parser"]).names
+    ('parser',)
+    """
 
     command: ClassVar[str] = "compare()"
     hierarchy: Any = option("hierarchy")
@@ -186,7 +199,13 @@ class CompareOptions(Options):
 @dataclass(frozen=True)
 class ParsevalOptions(Options):
     """``synagree compare`` on bracketed trees
-    (`synagree.evaluation.parseval_compare.compare_parseval`)."""
+    (`synagree.evaluation.parseval_compare.compare_parseval`).
+
+    Examples
+    --------
+    >>> ParsevalOptions(params="new").params, ParsevalOptions().alpha
+    ('new', False)
+    """
 
     command: ClassVar[str] = "compare_parseval()"
     params: Any = option("params")
@@ -209,7 +228,13 @@ class ParsevalOptions(Options):
 
 @dataclass(frozen=True)
 class TagsOptions(Options):
-    """``synagree tags`` (`synagree.evaluation.tags.evaluate_tags`)."""
+    """``synagree tags`` (`synagree.evaluation.tags.evaluate_tags`).
+
+    Examples
+    --------
+    >>> TagsOptions(column="upos", sibling_credit=0.25).sibling_credit
+    0.25
+    """
 
     command: ClassVar[str] = "tags()"
     column: str = option("column")
@@ -234,7 +259,13 @@ class TagsOptions(Options):
 
 @dataclass(frozen=True)
 class CategoricalOptions(ReadOptions):
-    """``synagree categorical`` (`synagree.api.categorical`)."""
+    """``synagree categorical`` (`synagree.api.categorical`).
+
+    Examples
+    --------
+    >>> CategoricalOptions(layers=["deprel", "upos"]).layers
+    ('deprel', 'upos')
+    """
 
     command: ClassVar[str] = "categorical()"
     layers: Optional[Tuple[str, ...]] = option("layers")
@@ -251,7 +282,13 @@ class CategoricalOptions(ReadOptions):
 
 @dataclass(frozen=True)
 class ReportOptions(ReadOptions):
-    """``synagree report`` (`synagree.api.report`)."""
+    """``synagree report`` (`synagree.api.report`).
+
+    Examples
+    --------
+    >>> ReportOptions().worst, ReportOptions(title="Batch 3").title
+    (20, 'Batch 3')
+    """
 
     command: ClassVar[str] = "report()"
     layers: Optional[Tuple[str, ...]] = option("layers")
@@ -271,7 +308,13 @@ class ReportOptions(ReadOptions):
 
 @dataclass(frozen=True)
 class NoiseOptions(Options):
-    """``synagree noise`` (`synagree.api.noise_experiment`)."""
+    """``synagree noise`` (`synagree.api.noise_experiment`).
+
+    Examples
+    --------
+    >>> NoiseOptions(grid=[0.1, 0.2], runs=3).grid
+    (0.1, 0.2)
+    """
 
     command: ClassVar[str] = "noise_experiment()"
     sample: Optional[int] = option("sample")
