@@ -85,7 +85,8 @@ def test_compare_a_sequence_of_systems_still_works(compare_cli):
 
 
 def test_the_rule():
-    assert is_text("1\tx\n") and is_text("(S (NN a))") and not is_text("gold.conllu")
+    assert is_text("1\tx\n") and is_text("(S (NN a))\n") and not is_text("gold.conllu")
+    assert not is_text("(draft) gold.conllu")  # a path, whatever its first character
     assert isinstance(as_input("gold.conllu"), Path)
     text = as_input("1\tx\t_\n", "<ann1>")
     assert not isinstance(text, Path) and text.data == "1\tx\t_\n" and text.name == "<ann1>"

@@ -224,8 +224,8 @@ def compare_parseval(gold: Source, systems: Union[Source, Sequence[Source]],
     Parameters
     ----------
     gold : str, path-like, file-like, BracketLines or sequence of str
-        A path, text (a string with a line break, or one tree starting with
-        ``(``), a stream, or the trees as a list of strings.
+        A path, text (a string with a line break), a stream, or the trees as
+        a list of strings.
     systems : one of the same, or a sequence of them
         A single path, text or stream is one system (never iterated).
     options : ParsevalOptions, optional
@@ -251,8 +251,8 @@ def compare_parseval(gold: Source, systems: Union[Source, Sequence[Source]],
 
     Examples
     --------
-    >>> res = compare_parseval("(S (NP (DT a) (NN b)) (VP (VB c)))",
-    ...                        "(S (NP (DT a)) (NN b) (VP (VB c)))")
+    >>> res = compare_parseval("(S (NP (DT a) (NN b)) (VP (VB c)))\n",
+    ...                        "(S (NP (DT a)) (NN b) (VP (VB c)))\n")  # text: a line break
     >>> round(res.systems[0].value("bracket_F1"), 4)
     0.6667
     """

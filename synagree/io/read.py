@@ -18,7 +18,7 @@ from synagree.base.option_specs import check_args, shown
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.formats import read_any
-from synagree.io.sources import Buffer, Source, as_input, is_text
+from synagree.io.sources import Buffer, Source, as_input, is_one_tree, is_text
 
 __all__ = ["read", "is_text"]
 
@@ -88,7 +88,7 @@ def read(source: Union[str, Source], format: str = "auto", name: Optional[str] =
     if not isinstance(format, str) or format not in ("auto", "conllu", "conll", "conllx",
                                                      "dependency", "phrase"):
         raise ValueError(f"format must be auto, conllu or phrase, not {format!r}")
-    if isinstance(source, str) and is_text(source):
+    if isinstance(source, str) and (is_text(source) or is_one_tree(source)):
         src: Union[Source, Buffer] = Buffer(name or "<text>", name, source)
     else:
         src = as_input(source, name or "<stream>")

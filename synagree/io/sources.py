@@ -4,9 +4,9 @@
 annotation, a hierarchy, a lexicon or a parameter file):
 
 - a `pathlib.Path` (any ``os.PathLike``) is a path;
-- a ``str`` is **text** when it holds a line break (``\\n`` or ``\\r``) or is one
-  bracketed tree (its first non-blank character is ``(``) — `is_text` — and a
-  path otherwise;
+- a ``str`` is **text** when it holds a line break (``\\n`` or ``\\r``) —
+  `is_text` — and a path otherwise (so a command-line argument, which holds no
+  line break, is always a path, whatever its first character);
 - an object with ``read()`` is a stream (below);
 - anything else is a ``TypeError`` naming what was given.
 
@@ -34,8 +34,9 @@ from typing import IO, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 from synagree.base.problems import InputError, Problem
 from synagree.io.compression import READ_ERRORS, compression_of, open_decompressed
 
-__all__ = ["Source", "Buffer", "Input", "is_text", "is_stream", "stream_name", "as_input",
-           "as_inputs", "check_input", "one_or_many", "input_name", "head_lines", "system_names"]
+__all__ = ["Source", "Buffer", "Input", "is_text", "is_one_tree", "is_stream", "stream_name",
+           "as_input", "as_inputs", "check_input", "one_or_many", "input_name", "head_lines",
+           "system_names"]
 
 #: what a reader accepts: a path, or a text or binary stream
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes], "Buffer"]
@@ -93,16 +94,26 @@ Input = Union[Path, Buffer]
 def is_text(s: str) -> bool:
     """Is the string ``s`` annotation text rather than a path?
 
-    Text holds a line break, or is one bracketed tree (starts with ``(``
-    after blanks); any other string is a path.  This is the one rule every
-    input-taking function applies (`as_input`; docs/api.md, "Inputs").
+    Text holds a line break; any other string is a path.  This is the one
+    rule every input-taking function applies (`as_input`; docs/api.md,
+    "Inputs").  (`synagree.read` alone also reads one bracketed tree without
+    a line break, a string starting with ``(``, as text: `is_one_tree`.)
 
     Examples
     --------
     >>> is_text("1\\tDogs\\t_\\t_\\t_\\t_\\t0\\troot\\t_\\t_\\n"), is_text("gold.conllu")
     (True, False)
     """
-    return "\n" in s or "\r" in s or s.lstrip().startswith("(")
+    return "\n" in s or "\r" in s
+
+
+def is_one_tree(s: str) -> bool:
+    """Is ``s`` one bracketed tree on one line (its first non-blank character ``(``)?
+
+    `synagree.read`'s convenience for ``read("(S (NP ...))")``; every other
+    function applies `is_text` only.
+    """
+    return s.lstrip().startswith("(")
 
 
 def is_stream(x: object) -> bool:
@@ -129,8 +140,8 @@ def stream_name(stream: object) -> Optional[str]:
 def as_input(source: object, placeholder: str = "<stream>") -> Input:
     r"""The one rule for inputs: a path as a `pathlib.Path`, text or a stream as a `Buffer`.
 
-    A ``str`` is text when `is_text` says so (a line break, or one bracketed
-    tree), else a path; a stream is read to its end.
+    A ``str`` is text when `is_text` says so (it holds a line break), else a
+    path; a stream is read to its end.
 
     Parameters
     ----------
