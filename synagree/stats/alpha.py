@@ -37,7 +37,7 @@ import numpy as np
 
 from synagree.base.frames import Frames
 from synagree.base.native import threads
-from synagree.base.option_specs import check_args, shown
+from synagree.base.option_specs import SPECS, check_args, check_value, shown
 from synagree.distance import ted as _ted
 from synagree.distance.dask_exec import Executor
 from synagree.distance.sums import VARIANTS as VARIANTS  # (re-exported)
@@ -412,8 +412,9 @@ def _check_arguments(units: object, variants: object, costs: object, keep_unit_m
                      target_se: object, full_rows: object, exact: object) -> None:
     """`tree_alpha`'s arguments checked at the boundary (TypeError / ValueError)."""
     where = "tree_alpha(): "
-    check_args(where, variants=variants, sample_pairs=sample_pairs, seed=seed,
-               progress=progress, exact=exact)
+    check_args(where, variants=variants, seed=seed, progress=progress, exact=exact)
+    # the low-level pass takes any positive number of pairs (the commands' ≥ 100 is policy)
+    check_value(replace(SPECS["sample_pairs"], lo=1), sample_pairs, where)
     for name, value in (("keep_unit_matrix", keep_unit_matrix), ("full_rows", full_rows)):
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{where}{name} must be True or False, not "
