@@ -109,7 +109,7 @@ def test_options_objects_and_overrides():
     lambda: synagree.tags(A, B),
     lambda: synagree.categorical([A, B], layers=["deprel"]),
     lambda: synagree.report([A, B], layers=["deprel"]),
-    lambda: synagree.compare_parseval("(S (NN a))", "(S (NN a))"),
+    lambda: synagree.compare_parseval("(S (NN a))\n", "(S (NN a))\n"),
 ])
 def test_results_are_immutable(call):
     res = call()
