@@ -44,6 +44,14 @@ _EXPORTS = {
     "load_corpus": "synagree.agreement.agree",
     "agree_corpus": "synagree.agreement.agree",
     "tree_alpha": "synagree.stats.alpha",
+    # the options of each command (one frozen, validated object; keywords override it)
+    "AgreeOptions": "synagree.base.command_options",
+    "CompareOptions": "synagree.base.command_options",
+    "ParsevalOptions": "synagree.base.command_options",
+    "TagsOptions": "synagree.base.command_options",
+    "CategoricalOptions": "synagree.base.command_options",
+    "ReportOptions": "synagree.base.command_options",
+    "NoiseOptions": "synagree.base.command_options",
     # the results
     "AgreementResult": "synagree.agreement.agree",
     "CompareResult": "synagree.evaluation.compare",

@@ -18,42 +18,35 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from synagree.agreement.agree import load_corpus
 from synagree.agreement.gwet_layers import GwetOptions
 from synagree.agreement.report import ReportResult, qa_report
 from synagree.agreement.token_layers import TokenLayerAgreement, token_layer_agreement
-from synagree.base.frames import Frames
-from synagree.base.memory import DEFAULT_MAX_MEMORY
-from synagree.io.sources import Source
-from synagree.noise.experiments import (
-    DEFAULT_GRID,
-    PAPER_SERIES,
-    ExperimentOutcome,
-    run_noise_experiment,
+from synagree.base.command_options import (
+    CategoricalOptions,
+    NoiseOptions,
+    ReportOptions,
 )
-from synagree.render.html import build_report
+from synagree.base.frames import Frames
+from synagree.base.option_specs import shown
+from synagree.base.sealed import seal
+from synagree.io.sources import Source
+from synagree.noise.experiments import ExperimentOutcome, run_noise_experiment
+from synagree.render.html import build_report, read_noise
 from synagree.stats.baseline_options import BaselineOptions
 from synagree.stats.categorical import DEFAULT_LAYERS
-from synagree.stats.hierarchical import HierarchySpec
+from synagree.stats.regression import load_baseline
 
 __all__ = ["categorical", "report", "noise_experiment", "Report"]
 
 Paths = Sequence["str | os.PathLike[str]"]
 
 
-def categorical(paths: Sequence[Source] = (), dirs: Paths = (), *,
-                names: Optional[Sequence[str]] = None, fmt: str = "auto",
-                phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
-                check_text: bool = True, match: str = "auto",
-                layers: Optional[Sequence[str]] = None, specific: Optional[str] = None,
-                per_feature: bool = False, feature_items: str = "all", enhanced: bool = False,
-                set_distance: str = "masi", bootstrap: int = 0, seed: int = 0,
-                level: float = 0.95,
-                max_memory: int = DEFAULT_MAX_MEMORY,
-                coefficient: Optional[str] = None, weights: Optional[str] = None,
-                hierarchy: Optional[HierarchySpec] = None) -> TokenLayerAgreement:
+def categorical(paths: Sequence[Source] = (), options: Optional[CategoricalOptions] = None,
+                *, dirs: Paths = (), **overrides: Any) -> TokenLayerAgreement:
     """Categorical agreement on token layers (``synagree categorical``).
 
     Observed agreement, Cohen's κ (Davies & Fleiss' κ for more than two
@@ -62,9 +55,16 @@ def categorical(paths: Sequence[Source] = (), dirs: Paths = (), *,
 
     Parameters
     ----------
-    paths, dirs, names, fmt, phrase_style, strict, allow_missing, check_text, match
-        The annotations and how they are read and matched, as for
-        `synagree.agree` (`synagree.agreement.agree.load_corpus`).
+    paths, dirs
+        The annotations (paths, texts or streams, one per annotator) or
+        annotator directories, as for `synagree.agree`.
+    options : CategoricalOptions, optional
+        Every option (`synagree.base.command_options.CategoricalOptions`).
+    **overrides
+        Any field of `CategoricalOptions` by name: ``names``, ``fmt``,
+        ``phrase_style``, ``strict``, ``allow_missing``, ``check_text``,
+        ``match`` (how they are read, `synagree.agreement.agree.load_corpus`)
+        and those below.
     layers : sequence of str, optional
         From ``deprel, head, upos, xpos, feats, head+deprel`` and
         ``feats:NAME``.  None: the default layers, leaving out (with a note)
@@ -78,8 +78,8 @@ def categorical(paths: Sequence[Source] = (), dirs: Paths = (), *,
         the enhanced (DEPS) edges with ``masi`` or ``jaccard`` set distance.
     bootstrap, seed, level
         Unit-resampling replicates of the percentile intervals (0: none).
-    max_memory : int
-        Bytes the bootstrap may plan to use.
+    max_memory : int or str
+        Bytes the bootstrap may plan to use (or a size such as ``"4G"``).
     coefficient : {"ac1", "ac2"}, optional
         Also Gwet's AC1 or AC2 per layer (``TokenLayerAgreement.gwet``,
         docs/method.md §34.1), its interval at ``level``.
@@ -92,6 +92,13 @@ def categorical(paths: Sequence[Source] = (), dirs: Paths = (), *,
     -------
     TokenLayerAgreement
 
+    Raises
+    ------
+    TypeError, ValueError
+        An option of the wrong type or outside its range.
+    InputError
+        Bad input.
+
     Examples
     --------
     >>> import io, synagree
@@ -102,17 +109,19 @@ def categorical(paths: Sequence[Source] = (), dirs: Paths = (), *,
     >>> [(r["layer"], r["metric"], r["value"]) for r in res.frame_rows()][:2]
     [('deprel', 'observed', 1.0), ('deprel', 'cohen_kappa', 1.0)]
     """
-    corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, names=names, check_text=check_text,
-                         match=match)
-    return token_layer_agreement(corpus, DEFAULT_LAYERS if layers is None else layers,
-                                 specific=specific, per_feature=per_feature,
-                                 feature_items=feature_items, enhanced=enhanced,
-                                 set_distance=set_distance, strict=strict,
-                                 replicates=bootstrap, seed=seed, level=level,
-                                 skip_id_like=layers is None, max_memory=max_memory,
-                                 gwet=(GwetOptions(coefficient, weights, hierarchy, level)
-                                       if coefficient is not None else None))
+    o = CategoricalOptions.build(options, overrides, "categorical()")
+    corpus = load_corpus(paths, dirs, **o.read_kwargs())
+    layers = DEFAULT_LAYERS if o.layers is None else o.layers
+    return seal(token_layer_agreement(corpus, layers,
+                                      specific=o.specific, per_feature=o.per_feature,
+                                      feature_items=o.feature_items, enhanced=o.enhanced,
+                                      set_distance=o.set_distance, strict=o.strict,
+                                      replicates=o.bootstrap, seed=o.seed, level=o.level,
+                                      skip_id_like=o.layers is None,
+                                      max_memory=o.max_memory,
+                                      gwet=(GwetOptions(o.coefficient, o.weights, o.hierarchy,
+                                                        o.level)
+                                            if o.coefficient is not None else None)))
 
 
 @dataclass
@@ -147,22 +156,20 @@ class Report(Frames):
         return self.result.frame_rows()
 
 
-def report(paths: Sequence[Source] = (), dirs: Paths = (), *,
-           names: Optional[Sequence[str]] = None, fmt: str = "auto",
-           phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
-           check_text: bool = True, match: str = "auto",
-           layers: Optional[Sequence[str]] = None, bootstrap: int = 0, seed: int = 0,
-           level: float = 0.95, worst: int = 20, variant: str = "plain",
-           baseline: Optional[BaselineOptions] = None, sample_pairs: Optional[int] = None,
-           exact: bool = False, title: Optional[str] = None,
-           max_sentences: Optional[int] = 5000, noise: Any = None,
-           max_memory: int = DEFAULT_MAX_MEMORY) -> Report:
+def report(paths: Sequence[Source] = (), options: Optional[ReportOptions] = None, *,
+           dirs: Paths = (), **overrides: Any) -> Report:
     """The annotation-QA report (``synagree report``), in memory.
 
     Parameters
     ----------
-    paths, dirs, names, fmt, phrase_style, strict, allow_missing, check_text, match
-        The annotations and how they are read, as for `synagree.agree`.
+    paths, dirs
+        The annotations (paths, texts or streams) or directories, as for
+        `synagree.agree`.
+    options : ReportOptions, optional
+        Every option (`synagree.base.command_options.ReportOptions`).
+    **overrides
+        Any field of `ReportOptions` by name: the reading options of
+        `synagree.agree` (``names``, ``fmt``, ...) and those below.
     layers : sequence of str, optional
         Token layers for categorical agreement (None: the default ones,
         id-like layers left out with a note).
@@ -172,8 +179,9 @@ def report(paths: Sequence[Source] = (), dirs: Paths = (), *,
         Sentences in the worst list.
     variant : str
         The α variant the worst sentences are ranked by.
-    baseline : BaselineOptions, optional
-        An earlier run to compare with (docs/method.md §18).
+    baseline : str, path-like or BaselineOptions, optional
+        An earlier run to compare with (docs/method.md §18): its JSON file or
+        the options.
     sample_pairs, exact
         How D_e is computed (docs/method.md §5.3).
     title, max_sentences, noise
@@ -196,23 +204,24 @@ def report(paths: Sequence[Source] = (), dirs: Paths = (), *,
     >>> rep.html.startswith("<!DOCTYPE html>"), rep.to_dict()["UAS"]
     (True, 1.0)
     """
-    corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, names=names, check_text=check_text,
-                         match=match)
-    result = qa_report(corpus, layers=DEFAULT_LAYERS if layers is None else layers,
-                       skip_id_like=layers is None, bootstrap=bootstrap, seed=seed,
-                       level=level, worst=worst, variant=variant, baseline=baseline,
-                       sample_pairs=sample_pairs, exact=exact, max_memory=max_memory)
-    return Report(result, title=title, max_sentences=max_sentences, noise=noise)
+    o = ReportOptions.build(options, overrides, "report()")
+    baseline = o.baseline
+    if isinstance(baseline, (str, os.PathLike)):
+        baseline = BaselineOptions(load_baseline(Path(baseline), "agree", max_memory=o.max_memory),
+                                   str(baseline), seed=o.seed, level=o.level)
+    # a noise-results file read (and refused) before the long work, as the CLI does
+    noise = read_noise(o.noise) if isinstance(o.noise, (str, os.PathLike)) else o.noise
+    corpus = load_corpus(paths, dirs, **o.read_kwargs())
+    result = qa_report(corpus, layers=DEFAULT_LAYERS if o.layers is None else o.layers,
+                       skip_id_like=o.layers is None, bootstrap=o.bootstrap, seed=o.seed,
+                       level=o.level, worst=o.worst, variant=o.variant, baseline=baseline,
+                       sample_pairs=o.sample_pairs, exact=o.exact, max_memory=o.max_memory)
+    return seal(Report(result, title=o.title, max_sentences=o.max_sentences, noise=noise))
 
 
-def noise_experiment(sources: Sequence[Source], out_dir: "str | os.PathLike[str]", *,
-          sample: Optional[int] = 100, seed: int = 0,
-          series: Sequence[str] = PAPER_SERIES, grid: Sequence[float] = DEFAULT_GRID,
-          runs: int = 10, fmt: str = "auto", phrase_style: str = "auto",
-          hierarchy: Optional[str] = None, progress: bool = False,
-          overwrite: bool = False,
-          max_memory: Optional[int] = None) -> ExperimentOutcome:
+def noise_experiment(sources: Sequence[Source], out_dir: "str | os.PathLike[str]",
+                     options: Optional[NoiseOptions] = None,
+                     **overrides: Any) -> ExperimentOutcome:
     """The noise experiments of Skjærholt (2014) (``synagree noise``; docs/method.md §8).
 
     (``synagree.noise`` is the subpackage that implements them, hence the name.)
@@ -224,13 +233,27 @@ def noise_experiment(sources: Sequence[Source], out_dir: "str | os.PathLike[str]
     settings resumes.  The full set of options is
     `synagree.noise.experiments.run_noise_experiment`.
 
+    Parameters
+    ----------
+    sources : sequence of str, path-like or file-like
+        The trees taken as correct (paths, texts or streams).
+    out_dir : str or path-like
+        Where the runs are written.
+    options : NoiseOptions, optional
+        `synagree.base.command_options.NoiseOptions`.
+    **overrides
+        Any field of `NoiseOptions` by name: ``sample``, ``seed``,
+        ``series``, ``grid``, ``runs``, ``fmt``, ``phrase_style``,
+        ``hierarchy``, ``progress``, ``overwrite``, ``max_memory``.
+
     Returns
     -------
     ExperimentOutcome
         ``rows``, ``summary``, ``to_frame()`` (one row per run and metric).
     """
-    return run_noise_experiment(sources, out_dir, sample=sample, seed=seed, series=series,
-                                grid=grid, runs=runs, fmt=fmt, phrase_style=phrase_style,
-                                hierarchy=hierarchy, progress=progress, overwrite=overwrite,
-                                max_memory=max_memory)
+    o = NoiseOptions.build(options, overrides, "noise_experiment()")
+    if not isinstance(out_dir, (str, os.PathLike)):
+        raise TypeError(f"noise_experiment(): out_dir must be a path (str or pathlib.Path), "
+                        f"not {type(out_dir).__name__} {shown(out_dir)}")
+    return run_noise_experiment(sources, out_dir, **o.as_kwargs())
 

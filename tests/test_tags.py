@@ -148,7 +148,7 @@ def test_bad_lines_and_empty_file(write):
     kinds = {(p.file, p.kind, p.line) for p in e.value.errors}
     assert (str(bad), "column-count", 1) in kinds
     assert (str(empty), "empty-file", None) in kinds
-    with pytest.raises(InputError):
+    with pytest.raises(ValueError, match="column must be one of"):  # an argument (issue 35)
         evaluate_tags(bad, bad, "lemma")
     with pytest.raises(InputError) as e:
         evaluate_tags(DATA / "msd-gold.conllu", DATA / "msd-sys.conllu", "xpos",

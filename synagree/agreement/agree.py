@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree._version import __version__
@@ -26,6 +27,7 @@ from synagree.agreement.drift import (
     drift_section,
     parse_by,
 )
+from synagree.agreement.extra_file import read_with_extra
 from synagree.agreement.hierarchy import HierarchyScores, hierarchy_scores
 from synagree.agreement.human_band import BandOptions, HumanBand, human_band
 from synagree.agreement.influence import INFLUENCE_UNAVAILABLE, unit_influence
@@ -43,9 +45,12 @@ from synagree.agreement.qa import (
 )
 from synagree.agreement.unlabelled import Unlabelled, unlabelled_scores
 from synagree.agreement.where import Where, check_queries, where_section
+from synagree.base.command_options import AgreeOptions, ReadOptions
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
+from synagree.base.option_specs import shown
 from synagree.base.problems import InputError, Problem
+from synagree.base.sealed import seal
 from synagree.distance.dask_exec import Executor
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
@@ -56,7 +61,7 @@ from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores,
 from synagree.stats.baseline_options import BaselineOptions
 from synagree.stats.bootstrap import BootstrapResult, alpha_bootstrap, small_sample_note
 from synagree.stats.hierarchical import HierarchyOptions, HierarchySpec
-from synagree.stats.regression import BaselineComparison
+from synagree.stats.regression import BaselineComparison, load_baseline
 from synagree.trees.flat import FlatTree, Vocabulary, build_trees
 from synagree.trees.query import Query
 
@@ -371,6 +376,15 @@ def load_corpus(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[
     (['ann1', 'ann2'], 'sent_id', 1)
     >>> shutil.rmtree(tmp)
     """
+    opts = ReadOptions.build(None, dict(fmt=fmt, phrase_style=phrase_style, strict=strict,
+                                        allow_missing=allow_missing, names=names,
+                                        check_text=check_text, match=match), "load_corpus()")
+    fmt, phrase_style, strict, allow_missing, names, check_text, match = (
+        opts.fmt, opts.phrase_style, opts.strict, opts.allow_missing, opts.names,
+        opts.check_text, opts.match)
+    if isinstance(dirs, (str, os.PathLike)) or dirs is None:
+        raise TypeError(f"load_corpus(): dirs must be a sequence of directories (one per "
+                        f"annotator), not {type(dirs).__name__} {shown(dirs)}")
     if dirs:
         if names:
             raise InputError.single("<command line>", None, "usage",
@@ -382,7 +396,80 @@ def load_corpus(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[
                       allow_missing=allow_missing, check_text=check_text, match=match)
 
 
-def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
+def agree_corpus(corpus: Corpus, variants: Optional[Sequence[str]] = None,
+                 options: Optional[AgreeOptions] = None, **overrides: Any) -> AgreementResult:
+    """α (requested variants), the word scores and every requested section of a corpus.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        Units × annotators, e.g. from `load_corpus`.
+    variants : sequence of str, optional
+        Any of ``"plain"``, ``"diff"``, ``"norm"`` (docs/method.md §4); None:
+        ``options.variants`` (all three by default).
+    options : AgreeOptions, optional
+        Every option (`synagree.base.command_options.AgreeOptions`; its
+        reading fields are not used here).
+    **overrides
+        Any field of `AgreeOptions` by name, as `_agree_corpus` describes them.
+
+    Returns
+    -------
+    AgreementResult
+
+    Raises
+    ------
+    TypeError, ValueError
+        An option of the wrong type or outside its range (the message names
+        it, the value and what is allowed).
+    InputError
+        See `_agree_corpus`.
+
+    Examples
+    --------
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations({"a": [s([2, 0], "nsubj root")],
+    ...                                   "b": [s([2, 0], "obj root")]})
+    >>> agree_corpus(corpus, ["plain"]).scores.ratio("LAS")
+    0.5
+    """
+    if not isinstance(corpus, Corpus):
+        raise TypeError(f"agree_corpus(): corpus must be a Corpus (from load_corpus), not "
+                        f"{type(corpus).__name__} {shown(corpus)}")
+    if variants is not None:
+        overrides = {**overrides, "variants": variants}
+    opts = AgreeOptions.build(options, overrides, "agree_corpus()")
+    return seal(_agree_corpus(corpus, **_computing(opts, (), ())))
+
+
+def _computing(opts: AgreeOptions, paths: Sequence[Source],
+               dirs: Sequence["str | os.PathLike[str]"]) -> Dict[str, Any]:
+    """The keywords of `_agree_corpus` from ``opts``: a path given for ``baseline`` or
+    ``preannotation`` read (with ``paths``/``dirs``, the annotators' files) into its
+    options object, ``by`` parsed."""
+    kw = opts.compute_kwargs()
+    if isinstance(opts.baseline, (str, os.PathLike)):
+        kw["baseline"] = BaselineOptions(load_baseline(Path(opts.baseline), "agree",
+                                                       max_memory=opts.max_memory),
+                                         str(opts.baseline), seed=opts.seed, level=opts.level)
+    if isinstance(opts.preannotation, (str, os.PathLike)):
+        if not paths and not dirs:
+            raise ValueError("agree_corpus(): preannotation as a path needs the annotators' "
+                             "files to match it with: use agree(paths, preannotation=...) or "
+                             "give a PreannotationOptions")
+        kw["preannotation"] = PreannotationOptions(read_with_extra(
+            cast(Sequence[str], paths), dirs, opts.preannotation, role="pre-annotation",
+            option="preannotation",
+            **opts.read_kwargs()))
+    if isinstance(opts.by, str):
+        try:
+            kw["by"] = parse_by(opts.by)
+        except ValueError as exc:
+            raise ValueError(f"agree(): by: {exc}") from None
+    return kw
+
+
+def _agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                  hierarchy: Union[None, HierarchySpec, HierarchyOptions] = None,
                  unlabelled: bool = False, direction: bool = False,
                  breakdown: bool = False, length_bins: Sequence[int] = DEFAULT_LENGTH_EDGES,
@@ -495,7 +582,7 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     >>> corpus = Corpus.from_annotations(
     ...     {"a": [s([2, 0, 2], "nsubj root obj"), s([0, 1, 2], "root dep dep")],
     ...      "b": [s([2, 0, 2], "nsubj:pass root iobj"), s([0, 1, 2], "root dep dep")]})
-    >>> res = agree_corpus(corpus, ["plain", "norm"], hierarchy="ud", unlabelled=True)
+    >>> res = _agree_corpus(corpus, ["plain", "norm"], hierarchy="ud", unlabelled=True)
     >>> sorted(res.alpha), res.alpha["plain"].do_sum, res.alpha["plain"].de_sum
     (['norm', 'plain'], 8.0, 80.0)
     >>> round(res.scores.ratio("LAS"), 4), round(res.scores.ratio("LAS_full"), 4)
@@ -656,24 +743,8 @@ def result_settings(corpus: Corpus, variants: Sequence[str], ta: TreeAlpha, seed
     return s
 
 
-def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"] = (),
-          *, names: Optional[Sequence[str]] = None, fmt: str = "auto",
-          phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
-          check_text: bool = True, match: str = "auto", variants: Sequence[str] = VARIANTS,
-          hierarchy: Union[None, HierarchySpec, HierarchyOptions] = None,
-          unlabelled: bool = False, direction: bool = False,
-          breakdown: bool = False, length_bins: Sequence[int] = DEFAULT_LENGTH_EDGES,
-          bias: bool = False, by: Union[None, str, Grouping] = None,
-          where: Sequence[Union[str, Query]] = (),
-          worst: int = 0, worst_by: str = "share", variant: str = "plain",
-          bootstrap: int = 0, seed: int = 0, level: float = 0.95,
-          sample_pairs: Optional[int] = None, exact: bool = False,
-          baseline: Optional[BaselineOptions] = None, per_unit: bool = False,
-          band: Optional[BandOptions] = None,
-          preannotation: Optional[PreannotationOptions] = None,
-          plan: Optional[PlanOptions] = None,
-          executor: Optional[Executor] = None, progress: Optional[bool] = None,
-          max_memory: int = DEFAULT_MAX_MEMORY) -> AgreementResult:
+def agree(paths: Sequence[Source] = (), options: Optional[AgreeOptions] = None, *,
+          dirs: Sequence["str | os.PathLike[str]"] = (), **overrides: Any) -> AgreementResult:
     r"""Agreement between annotators: α_plain/α_diff/α_norm, the word scores, the options.
 
     Reads the files with `load_corpus`, then computes with `agree_corpus`.
@@ -681,20 +752,29 @@ def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"]
     Parameters
     ----------
     paths : sequence of str, path-like or file-like
-        One annotation file per annotator (two or more); an open text or
-        binary stream (``io.StringIO``, ``io.BytesIO``, gzip'd bytes) may
-        stand for any file: unnamed streams are annotators ``ann1``,
-        ``ann2``, ... by position, and ``<ann1>`` in messages.
+        One annotation per annotator (two or more), each a path, text (a
+        string with a line break) or an open text or binary stream
+        (``io.StringIO``, ``io.BytesIO``, gzip'd bytes): the one rule of
+        `synagree.io.sources.as_input`.  Unnamed streams and texts are
+        annotators ``ann1``, ``ann2``, ... by position, and ``<ann1>`` in
+        messages.
     dirs : sequence of str or path-like
         Instead of ``paths``: one directory per annotator.
-    names, fmt, phrase_style, strict, allow_missing, check_text, match
-        How the input is read and matched: see `load_corpus`.
-    variants, hierarchy, unlabelled, direction, breakdown, length_bins, bias, by, where
-        What is computed: see `agree_corpus`.
-    worst, worst_by, variant, bootstrap, seed, level, sample_pairs, exact
-        See `agree_corpus`.
-    baseline, per_unit, band, preannotation, plan, executor, progress, max_memory
-        See `agree_corpus`.
+    options : AgreeOptions, optional
+        Every option, reading and computing
+        (`synagree.base.command_options.AgreeOptions`); None: the defaults.
+    **overrides
+        Any field of `AgreeOptions` by name: ``names``, ``fmt``,
+        ``phrase_style``, ``strict``, ``allow_missing``, ``check_text``,
+        ``match`` (see `load_corpus`); ``variants``, ``hierarchy``,
+        ``unlabelled``, ``direction``, ``breakdown``, ``length_bins``,
+        ``bias``, ``by``, ``where``, ``worst``, ``worst_by``, ``variant``,
+        ``bootstrap``, ``seed``, ``level``, ``sample_pairs``, ``exact``,
+        ``baseline``, ``per_unit``, ``band``, ``preannotation``, ``plan``,
+        ``executor``, ``progress``, ``max_memory`` (see `_agree_corpus`).
+        ``baseline`` may be the path of a stored JSON result and
+        ``preannotation`` the path of the pre-annotation (matched with
+        ``paths``); ``max_memory`` a number of bytes or a size such as ``"4G"``.
 
     Returns
     -------
@@ -703,8 +783,11 @@ def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"]
 
     Raises
     ------
+    TypeError, ValueError
+        An option of the wrong type or outside its range (the message names
+        it, the value given and what is allowed).
     InputError
-        Bad input, every problem of every file gathered first; a bad option.
+        Bad input, every problem of every file gathered first.
 
     Examples
     --------
@@ -728,14 +811,7 @@ def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"]
     (['ann1', 'ann2'], -0.5)
     >>> shutil.rmtree(tmp)
     """
-    corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, names=names, check_text=check_text,
-                         match=match)
-    return agree_corpus(corpus, variants, hierarchy=hierarchy, unlabelled=unlabelled,
-                        direction=direction, breakdown=breakdown, length_bins=length_bins,
-                        bias=bias, by=by, where=where, worst=worst, worst_by=worst_by,
-                        variant=variant, bootstrap=bootstrap, seed=seed, level=level,
-                        sample_pairs=sample_pairs, exact=exact,
-                        baseline=baseline, per_unit=per_unit, band=band,
-                        preannotation=preannotation, plan=plan, executor=executor,
-                        progress=progress, max_memory=max_memory)
+    opts = AgreeOptions.build(options, overrides, "agree()")
+    computing = _computing(opts, paths, dirs)  # a bad baseline refused before reading
+    corpus = load_corpus(paths, dirs, **opts.read_kwargs())
+    return seal(_agree_corpus(corpus, **computing))

@@ -200,7 +200,7 @@ def agreement_sets(files: Sequence[PathLike] = (), *, dirs: Sequence[PathLike] =
     def score(paths: Sequence[PathLike], set_names: Optional[Sequence[str]] = None
               ) -> AgreementResult:
         files_, dirs_ = ((), list(paths)) if dirs else (list(paths), ())
-        return agree(files_, dirs_, names=None if dirs else set_names, fmt=fmt,
+        return agree(files_, dirs=dirs_, names=None if dirs else set_names, fmt=fmt,
                      phrase_style=phrase_style, strict=strict, allow_missing=allow_missing,
                      check_text=check_text, match=match, variants=variants, bootstrap=reps,
                      seed=seed, level=level, progress=progress)

@@ -20,6 +20,7 @@ import math
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from synagree.base.metrics import is_registered
+from synagree.base.sealed import Sealed
 
 __all__ = ["Frames", "metric_rows", "html_table", "require_pandas"]
 
@@ -86,8 +87,9 @@ def html_table(rows: Sequence[Mapping[str, Any]], caption: str = "",
     return "".join(out)
 
 
-class Frames:
-    """Mixin: ``to_frame()`` and ``_repr_html_`` from the class's ``frame_rows()``."""
+class Frames(Sealed):
+    """Mixin: ``to_frame()`` and ``_repr_html_`` from the class's ``frame_rows()``;
+    read-only once sealed (`synagree.base.sealed`)."""
 
     def frame_rows(self) -> List[Dict[str, Any]]:
         """The result in long form, one dict per row (see the module docstring)."""

@@ -12,7 +12,6 @@ from synagree.agreement import breakdown
 from synagree.agreement.agree import agree
 from synagree.agreement.extra_file import read_with_extra
 from synagree.agreement.preannotation import PreannotationOptions
-from synagree.agreement.qa import WORST_BY
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import agree_sets, baseline, options, question_options
 from synagree.cli.options import (
@@ -20,7 +19,6 @@ from synagree.cli.options import (
     check_input_choice,
     input_options,
     output_format,
-    whole_number,
 )
 from synagree.cli.tag_options import add_tag_syntax_args, check_dependency_input
 from synagree.distance.dask_exec import dask_executor
@@ -110,12 +108,9 @@ def hierarchy_options(args: argparse.Namespace) -> Optional[HierarchyOptions]:
 
 def add_worst_args(parser: argparse.ArgumentParser) -> None:
     """``--worst K`` (and ``--variant``) for ``synagree agree``."""
-    parser.add_argument("--worst", type=whole_number(0), default=0, metavar="K",
-                        help=options.WORST_HELP)
+    options.add_declared(parser, "worst")
     add_variant(parser)
-    parser.add_argument("--worst-by", default=None, choices=list(WORST_BY),
-                        help="with --worst: rank by share of D_o (default) or by influence: "
-                             "how much alpha rises when the sentence is left out")
+    options.add_declared(parser, "worst_by")
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -178,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dask:
         ctx = dask_executor(args.dask)
     with ctx as executor:
-        res = agree(files, dirs or (), **input_options(args), variants=variants,
+        res = agree(files, dirs=dirs or (), **input_options(args), variants=variants,
                     hierarchy=hierarchy_options(args), unlabelled=args.unlabelled,
                     direction=args.label_direction, breakdown=args.breakdown,
                     length_bins=args.length_bins, bias=args.bias, by=args.by, where=where,

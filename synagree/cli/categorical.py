@@ -20,7 +20,7 @@ from synagree.cli.options import check_input_choice, input_options, output_forma
 from synagree.io.files import emit
 from synagree.render.token_layers import render_token_layers
 from synagree.stats.categorical import DEFAULT_LAYERS, LAYERS
-from synagree.stats.features import FEATURE_ITEMS, feature_of_layer
+from synagree.stats.features import feature_of_layer
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,14 +89,9 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="JSON: include the contingency tables (sparse [row, col, count])")
     options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
     options.add_options(p, "--max-memory", "--quiet", "--per-feature")
-    p.add_argument("--feature-items", choices=list(FEATURE_ITEMS), default=None,
-                   help="items of a feature: all words, '_' where it is absent (default), "
-                        "or only words where some annotator gives it (present)")
-    p.add_argument("--enhanced", action="store_true",
-                   help="also agreement on enhanced dependencies (DEPS): alpha over the set "
-                        "of incoming edges of each word, and pairwise ELAS/EULAS F1")
-    p.add_argument("--set-distance", choices=("masi", "jaccard"), default=None,
-                   help="set distance of the --enhanced alpha (default masi)")
+    options.add_declared(p, "feature_items", default=None)  # qualifies --per-feature
+    options.add_declared(p, "enhanced")
+    options.add_declared(p, "set_distance", default=None)  # qualifies --enhanced
     options.add_options(p, "--bias", "--sets", "--type")
     p.add_argument("--feature", dest="gate_feature", metavar="NAME",
                    help="--format gate: the feature whose values are the categories")

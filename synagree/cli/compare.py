@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 from contextlib import nullcontext
+from dataclasses import replace
 from typing import List
 
 from synagree.base.problems import InputError
@@ -94,9 +95,9 @@ def _run_dependency(args: argparse.Namespace) -> int:
     if old is not None or output_format(args) == "json":  # per-unit data for --baseline
         add_unit_data(res)
     if old is not None:
-        res.baseline = compare_baseline(res, old, args.baseline, B=baseline.replicates(args),
-                                        seed=args.seed, level=args.ci_level,
-                                        top=args.baseline_top)
+        res = replace(res, baseline=compare_baseline(  # the result is sealed: a copy
+            res, old, args.baseline, B=baseline.replicates(args), seed=args.seed,
+            level=args.ci_level, top=args.baseline_top))
     text = render(res, output_format(args), verbose=args.verbose, top=args.top)
     emit(text, args.out)
     return 0
@@ -112,13 +113,10 @@ def register(p: argparse.ArgumentParser) -> None:
                         "LAS_hier and alpha)")
     options.add_output(p, OUTPUTS, "table")
     options.add_options(p, "--format", "--names", "--hierarchy", "--breakdown")
-    p.add_argument("--full-labels", action="store_true",
-                   help="breakdown and confusions by full DEPREL (with subtypes)")
+    options.add_declared(p, "full_labels")
     p.add_argument("--top", type=options.whole_number(1), default=10, metavar="N",
                    help="list the N most frequent confusions (default 10)")
-    p.add_argument("--significance", action="store_true",
-                   help="paired bootstrap and approximate randomisation between every two "
-                        "systems (LAS, UAS, CLAS, alpha_plain; --test-replicates rounds)")
+    options.add_declared(p, "significance")
     options.add_bootstrap(p)
     baseline.add_test_replicates(p)
     p.add_argument("-B", "--replicates", dest="test_replicates",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import nullcontext
+from dataclasses import replace
 from typing import Any, Callable, ContextManager, Optional
 
 from synagree.base.problems import InputError, Problem, print_problems
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
         ctx = dask_executor(args.dask)
     with ctx as executor:
-        res = compare_parseval(args.gold, args.systems, args.params or "collins",
+        res = compare_parseval(args.gold, args.systems, params=args.params or "collins",
                                names=args.names, alpha=args.alpha, breakdown=args.breakdown,
                                significance=args.significance,
                                test_replicates=args.test_replicates,
@@ -90,9 +91,9 @@ def run(args: argparse.Namespace) -> int:
     if old is not None or fmt == "json":  # per-sentence data for a later --baseline
         add_unit_data(res)
     if old is not None:
-        res.baseline = compare_baseline(res, old, args.baseline,
-                                        B=cli_baseline.replicates(args), seed=args.seed,
-                                        level=args.ci_level, top=args.baseline_top)
+        res = replace(res, baseline=compare_baseline(  # the result is sealed: a copy
+            res, old, args.baseline, B=cli_baseline.replicates(args), seed=args.seed,
+            level=args.ci_level, top=args.baseline_top))
     emit(render_parseval(res, fmt, top=args.top), args.out)
     if not args.quiet:
         if fmt == "evalb":

@@ -48,14 +48,14 @@ from typing import (
 )
 
 from synagree.base.addresses import check_address
-from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
+from synagree.base.memory import parse_size
+from synagree.base.option_specs import SPECS, VARIANT_CHOICES, OptionSpec
 from synagree.base.problems import InputError
 from synagree.io import registry
 from synagree.io.files import check_output, output_target
 
 T = TypeVar("T")
 
-VARIANT_CHOICES = ("plain", "diff", "norm")
 SUFFIX_FORMATS: Dict[str, str] = {".json": "json", ".csv": "csv", ".tex": "latex",
                                   ".md": "markdown", ".markdown": "markdown",
                                   ".html": "html", ".htm": "html", ".txt": "table"}
@@ -139,99 +139,76 @@ def flag(help: str) -> Dict[str, Any]:
     return {"action": "store_true", "help": help}
 
 
+def argparse_settings(spec: OptionSpec, **changes: Any) -> Dict[str, Any]:
+    """The argparse settings of an option, from its declaration (`synagree.base.option_specs`).
+
+    The ``type=`` function follows the spec's kind and range, so the command
+    line and the Python API allow the same values; the help is the spec's.
+    ``changes`` are the command line's own settings on top (``default=None``
+    for an option that only qualifies another, so that giving it alone can be
+    refused; a command's own default).
+    """
+    if spec.kind == "bool":
+        return flag(spec.help)
+    out: Dict[str, Any] = {}
+    flag_dest = (spec.flag or "").lstrip("-").replace("-", "_")
+    if spec.name != flag_dest:
+        out["dest"] = spec.name
+    if spec.kind == "choice":
+        out.update(default=spec.default, choices=list(spec.choices))
+    elif spec.kind == "strs":
+        out["nargs"] = "+"
+    elif spec.kind == "int":
+        out.update(type=whole_number(spec.lo or 0, spec.hi), default=spec.default)
+    elif spec.kind == "fraction":
+        out.update(type=open_fraction, default=spec.default)
+    elif spec.kind == "credit":
+        out.update(type=unit_interval, default=spec.default)
+    elif spec.kind == "size":
+        out.update(type=memory_size, default=spec.default)
+    elif spec.kind == "address":
+        out["type"] = dask_address
+    elif spec.default is not None:
+        out["default"] = spec.default
+    if spec.kind == "object" and "default" not in out and spec.name == "hierarchy":
+        out["default"] = None
+    if spec.metavar:
+        out["metavar"] = spec.metavar
+    out["help"] = spec.help
+    out.update(changes)
+    return out
+
+
+def add_declared(p: Options, name: str, **changes: Any) -> None:
+    """Add the option declared as ``SPECS[name]`` under its flag (`argparse_settings`)."""
+    spec = SPECS[name]
+    assert spec.flag is not None, name
+    p.add_argument(spec.flag, **argparse_settings(spec, **changes))
+
+
 #: the shared options that are a name and argparse settings only, by their long
 #: spelling (a short one in `SHORT`); `add_options` adds them by name, so each has
-#: one default, one validation and one help text in every command that takes it
+#: one default, one validation and one help text in every command that takes it.
+#: Declared once, as data, in `synagree.base.option_specs.SPECS` (which the
+#: Python API's options objects validate with too)
 OPTIONS: Dict[str, Dict[str, Any]] = {
-    # reading and matching the input
-    "--format": {"dest": "fmt", "default": "auto",
-                 "choices": registry.format_names(with_aliases=True), "metavar": "NAME",
-                 "help": "input format, one of " + ", ".join(registry.format_names())
-                         + " (default auto: by the file-name suffix, else by the content; "
-                           "see docs/formats.md)"},
-    "--sets": {"metavar": "SET1,SET2",
-               "help": "GATE documents: the annotation sets compared, each an annotator "
-                       "(spans: the first of each pair is the key)"},
-    "--type": {"dest": "ann_type", "metavar": "TYPE",
-               "help": "GATE documents: the annotation type compared"},
-    "--phrase-style": {"default": "auto", "choices": ["auto", "delex", "penn"],
-                       "help": "bracketed trees: leaves are categories (delex) or words "
-                               "(penn); auto decides once for all files and says how"},
-    "--strict": flag("treat warnings (head cycles, missing labels) as errors"),
-    "--allow-missing": flag("sentences (matched by # sent_id) or, with --dirs, files absent "
-                             "for some annotators are missing annotations instead of an "
-                             "error"),
-    "--names": {"nargs": "+", "metavar": "NAME",
-                "help": "one name per compared file, in order (compare: per system file; "
-                        "default: the file names)"},
-    "--match": {"default": "auto", "choices": ["auto", "sent_id", "position", "text"],
-                "help": "match sentences by # sent_id, by position (the texts aligned: "
-                        "sentences split differently are joined into one unit), or by text "
-                        "(the same words, whatever the order or ids; sentences only some "
-                        "annotators have are missing annotations); auto (default): sent_id "
-                        "when every sentence has one, else position"},
-    "--no-text-check": flag("do not check that paired sentences are the same text: pair "
-                             "them (by # sent_id, else by position) whatever their words; "
-                             "without it, texts are compared without whitespace, local edits "
-                             "are accepted and reported, and other differences are errors "
-                             "(docs/method.md §1.5)"),
-    "--preannotation": {"metavar": "FILE",
-                        "help": "the parser output the annotators corrected (a directory "
-                                "with --dirs): per annotator the share of arcs kept and "
-                                "changed, agreement on each, and alpha and LAS with and "
-                                "without the arcs every annotator kept (docs/method.md §29)"},
-    # tag hierarchies: partial credit and closeness (docs/method.md §15, §23)
-    "--hierarchy": {"metavar": "ud|msd|flat|FILE", "default": None,
-                    "help": "tag hierarchy: ud (a:b IS-A a), msd (positional tags), flat, or "
-                            "a hierarchy file (docs/hierarchy.md); it gives the partial label "
-                            "credit of the *_hier scores, the closeness of --bdm and "
-                            "--wu-palmer and the weights of categorical's --coefficient ac2 "
-                            "(default: none; tags: ud for deprel, flat otherwise)"},
-    # Gwet's AC1/AC2 (categorical, tags): docs/method.md §34.1
-    "--weights": {"choices": ["identity", "ordinal", "quadratic"], "default": None,
-                  "help": "weights of --coefficient ac2: ordinal or quadratic over the "
-                          "categories in order (numeric, else alphabetical); without it "
-                          "AC2 takes the --hierarchy's mutual credit"},
-    "--plain-as-leaf": flag("with --hierarchy ud: a plain relation (nsubj) is its own leaf "
-                             "beside its subtypes instead of an under-specified parent"),
-    "--bdm": flag("also report GATE's balanced distance metric (BDM) between the tags, "
-                   "computed as GATE's BDM plugin does with the hierarchy's top-level tags "
-                   "as top classes (docs/method.md §23); tags whose common ancestor is a "
-                   "top-level tag get 0 (spans: GATE's BDM-based P/R/F1)"),
-    "--wu-palmer": flag("also report the Wu-Palmer closeness 2 depth(common ancestor) / "
-                         "(depth(a) + depth(b)), depth counted in tags (what --bdm computed "
-                         "before it followed GATE)"),
-    # what is computed
-    "--metric": {"default": "all", "choices": ["all", *VARIANT_CHOICES],
-                 "help": "which alpha variant(s) to compute (default: all)"},
-    "--exact": flag("always compute D_e exactly, however large the corpus"),
-    "--breakdown": flag("also break the scores down per relation, per UPOS, per dependency "
-                         "length and direction and per sentence length, with the relation "
-                         "confusions (docs/method.md §11.4, §21)"),
-    "--prf": flag("add micro and macro P/R/F1 over labels, strict (labels as written) and "
-                   "lenient (top-level ancestors in the hierarchy); compare adds head-based "
-                   "variants (docs/method.md §17)"),
-    "--per-feature": flag("also score each feature of FEATS on its own, every feature seen, "
-                           "most frequent first (tags: with --column feats; categorical: "
-                           "layers feats:NAME give single features)"),
-    "--bias": flag("also test each annotator pair for a systematic preference on the labels "
-                    "(agree, report: DEPREL; categorical: every layer it computes): "
-                    "Stuart-Maxwell marginal homogeneity, and per label McNemar's exact test "
-                    "(Holm-adjusted) with who uses the label more"),
-    # how it runs
-    "--seed": {"type": whole_number(0, 2**32 - 1), "default": 0, "metavar": "S",
-               "help": "random seed (default 0)"},
-    "--dask": {"metavar": "ADDR", "type": dask_address,
-               "help": "run the long passes on Dask (the tree-edit-distance passes of alpha "
-                       "and of every option; noise: the runs, one task each): 'local' (a "
-                       "cluster on this machine) or tcp://scheduler:8786 (also tls://, "
-                       "ws://, wss://, ucx://); the numbers are those of a local run (pip "
-                       "install 'synagree[dask]')"},
-    "--max-memory": {"type": memory_size, "default": DEFAULT_MAX_MEMORY, "metavar": "SIZE",
-                     "help": "refuse work planned to need more memory than this, before it "
-                             "starts (default 4G; e.g. 500M, 16G)"},
-    "--quiet": flag("no progress, notes or warnings on stderr"),
-}
+    spec.flag: argparse_settings(spec) for spec in (SPECS[name] for name in (
+        # reading and matching the input
+        "fmt", "sets", "ann_type", "phrase_style", "strict", "allow_missing", "names",
+        "match", "no_text_check", "preannotation",
+        # tag hierarchies: partial credit and closeness (docs/method.md §15, §23)
+        "hierarchy", "weights", "plain_as_leaf", "bdm", "wu_palmer",
+        # what is computed
+        "metric", "exact", "breakdown", "prf", "per_feature", "bias",
+        # how it runs
+        "seed", "dask", "max_memory", "quiet"))
+    if spec.flag is not None}
+# the reader registry (synagree.io.registry) knows the formats: the command line offers
+# its names (the API's options objects take any name, which the registry then checks)
+OPTIONS["--format"].update(
+    choices=registry.format_names(with_aliases=True), metavar="NAME",
+    help="input format, one of " + ", ".join(registry.format_names())
+         + " (default auto: by the file-name suffix, else by the content; see docs/formats.md)")
 #: the short spellings of `OPTIONS`, shown first in the help
 SHORT = {"--quiet": "-q"}
 
@@ -257,9 +234,7 @@ def add_options(p: Options, *names: str,
 
 #: ``--worst`` of agree and report (the one option whose default differs: report
 #: always lists the worst sentences, agree on request)
-WORST_HELP = ("list the K sentences contributing most to disagreement (share of D_o, TED, "
-              "annotators, differing words) and every joined or edited unit (default: agree "
-              "0, report 20)")
+WORST_HELP = SPECS["worst"].help
 
 
 def layers_help(layers: Sequence[str], default: Sequence[str]) -> str:
@@ -302,30 +277,22 @@ def add_out_dir(p: argparse.ArgumentParser, required: bool = True) -> None:
 
 def add_bootstrap(p: argparse.ArgumentParser) -> None:
     """``--bootstrap``, ``--seed``, ``--ci-level`` (and the hidden old spellings)."""
-    p.add_argument("--bootstrap", type=whole_number(0, 1_000_000), default=0, metavar="B",
-                   help="B unit-resampling replicates for percentile intervals of the "
-                        "scores (default 0: none; docs/method.md §5.4)")
+    p.add_argument("--bootstrap", **argparse_settings(SPECS["bootstrap"]))
     add_options(p, "--seed")
-    p.add_argument("--ci-level", type=open_fraction, default=0.95, metavar="L",
-                   help="confidence level of every interval (default 0.95)")
+    p.add_argument("--ci-level", **{**argparse_settings(SPECS["level"]), "dest": "ci_level"})
     p.add_argument("--confidence", dest="ci_level", type=open_fraction,
                    help=argparse.SUPPRESS)
 
 
 def add_sampling(p: argparse.ArgumentParser) -> None:
     """``--sample-pairs`` and ``--exact``: estimated or exact D_e."""
-    p.add_argument("--sample-pairs", type=whole_number(100, 10**9), default=None, metavar="N",
-                   help="estimate D_e from N random tree pairs (D_o stays exact); by "
-                        "default D_e is exact when that fits about a second of work, else "
-                        "sampled until the SE of every alpha is at most 1e-4 "
-                        "(docs/method.md §5.3)")
+    p.add_argument("--sample-pairs", **argparse_settings(SPECS["sample_pairs"]))
     add_options(p, "--exact")
 
 
 def add_variant(p: argparse.ArgumentParser) -> None:
     """``--variant`` (and its old spelling ``--worst-variant``): the α variant to rank by."""
-    p.add_argument("--variant", default="plain", choices=list(VARIANT_CHOICES),
-                   help="rank sentences by this alpha variant's D_o (default plain)")
+    p.add_argument("--variant", **argparse_settings(SPECS["variant"]))
     p.add_argument("--worst-variant", dest="variant", choices=list(VARIANT_CHOICES),
                    help=argparse.SUPPRESS)
 

@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
                                 "--bootstrap: an interval needs at least 2 resamples per size "
                                 f"(0: the default {DEFAULT_REPLICATES:,})")
     variants = tuple(VARIANTS) if args.metric == "all" else (args.metric,)
-    res = agree(args.files, args.dirs or (), **input_options(args), variants=variants,
+    res = agree(args.files, dirs=args.dirs or (), **input_options(args), variants=variants,
                 seed=args.seed, level=args.ci_level,
                 plan=PlanOptions(args.width, args.bootstrap or DEFAULT_REPLICATES,
                                  args.max_units),

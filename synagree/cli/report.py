@@ -102,11 +102,9 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_sampling(p)
     p.add_argument("--layers", default=None, help=options.layers_help(LAYERS, DEFAULT_LAYERS))
     options.add_variant(p)
-    p.add_argument("--worst", type=options.whole_number(0), default=20, metavar="K",
-                   help=options.WORST_HELP)
-    p.add_argument("--max-sentences", type=options.whole_number(0), default=5000, metavar="N",
-                   help="HTML: keep at most the N worst sentences (default 5000; 0: all)")
-    p.add_argument("--title", help="page title")
+    options.add_declared(p, "worst", default=20)  # report always lists them
+    options.add_declared(p, "max_sentences")
+    options.add_declared(p, "title")
     g = p.add_argument_group("parser, pre-annotation and planning (docs/method.md §28-30)")
     g.add_argument("--system", metavar="FILE",
                    help="a parser's output of the same sentences (a directory with --dirs): "

@@ -18,12 +18,7 @@ TAG_SYNTAXES = ("plain", "alternatives")
 
 def add_tag_syntax_args(p: argparse.ArgumentParser) -> None:
     """Add ``--tag-syntax plain|alternatives``, ``--bdm`` and ``--wu-palmer`` to a parser."""
-    p.add_argument("--tag-syntax", choices=TAG_SYNTAXES, default="plain",
-                   help="alternatives: read tags (tags: the --column; agree, compare: "
-                        "DEPREL) such as NN|NNS (any of them; for a system "
-                        "or annotator, uniform mass) and NN=0.7|NNS=0.3 (probabilities) as "
-                        "alternatives, with \\| \\= \\\\ as escapes (default: plain, every "
-                        "value one tag)")
+    options.add_declared(p, "tag_syntax")
     options.add_options(p, "--bdm", "--wu-palmer")
 
 

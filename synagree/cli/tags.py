@@ -7,7 +7,7 @@ from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
-from synagree.evaluation.tags import COLUMNS, evaluate_tags
+from synagree.evaluation.tags import evaluate_tags
 from synagree.evaluation.tiers import SIBLING_CREDIT, UNMAPPED_POLICIES
 from synagree.io.files import emit
 from synagree.render.tags import TAGS_OUTPUTS, render_tags
@@ -62,8 +62,7 @@ def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
     p.add_argument("gold", help="gold CoNLL-U file")
     p.add_argument("system", help="system CoNLL-U file (same sentences and words)")
-    p.add_argument("--column", default="deprel", choices=list(COLUMNS),
-                   help="column to evaluate (default: deprel)")
+    options.add_declared(p, "column")
     options.add_options(p, "--format", "--hierarchy", "--plain-as-leaf", "--no-text-check")
     options.add_output(p, TAGS_OUTPUTS, "table")
     options.add_options(p, "--quiet")
@@ -73,22 +72,10 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_options(p, "--max-memory")
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (docs/method.md §15)
     options.add_options(p, "--prf", "--per-feature")
-    p.add_argument("--tiers", metavar="MAPPING|COLUMN", default=None,
-                   help="tiered tags: a FINE<TAB>COARSE mapping file (or another gold column, "
-                        "e.g. upos, to take the mapping from): adds coarse accuracy, "
-                        "fine accuracy, tier credit and recoverability")
-    p.add_argument("--sibling-credit", type=options.unit_interval, default=None, metavar="W",
-                   help="with --tiers: credit of another fine tag of the gold tag's coarse "
-                        f"class (0 to 1; default {SIBLING_CREDIT:g})")
+    options.add_declared(p, "tiers")
+    options.add_declared(p, "sibling_credit", default=None)  # qualifies --tiers
     p.add_argument("--tiers-unmapped", choices=list(UNMAPPED_POLICIES), default=None,
                    help="with --tiers: a tag the mapping lacks is an error (default) or its "
                         "own coarse class")
-    p.add_argument("--majority", action="store_true",
-                   help="with --tiers COLUMN: map each fine tag to its most frequent coarse "
-                        "tag in gold when the column is not a function of the fine one, and "
-                        "report the ambiguous fine tags")
-    p.add_argument("--lexicon", metavar="FILE", default=None,
-                   help="with --tiers: a lexicon (WORD<TAB>FINE lines, or a training "
-                        ".conllu file whose --column gives it): report how often the coarse "
-                        "tag and the lexicon decide the fine tag, per coarse tag and per "
-                        "word form, unknown words apart")
+    options.add_declared(p, "majority")
+    options.add_declared(p, "lexicon")

@@ -65,15 +65,17 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
 from synagree._version import __version__
+from synagree.base.command_options import CompareOptions
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import InputError
 from synagree.base.ratios import Share, prf_shares
+from synagree.base.sealed import seal
 from synagree.evaluation.conll18 import (
     ENHANCED_METRICS,
     OFFICIAL_METRICS,
@@ -91,7 +93,7 @@ from synagree.evaluation.conll18 import (
 from synagree.evaluation.label_credit_las import check_deprels, credit_las
 from synagree.evaluation.label_prf import note_written_alternatives, relation_prf
 from synagree.io.conllu import DepSentence
-from synagree.io.sources import system_names
+from synagree.io.sources import check_input, one_or_many, system_names
 from synagree.io.units import coinciding_groups, join_dependency
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
@@ -806,7 +808,65 @@ def _read_all(sources: Sequence[Tuple[Source, str]]) -> List[Treebank]:
     return tbs
 
 
-def compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[HierarchySpec] = None,
+def compare(gold: Source, systems: Union[Source, Sequence[Source]],
+            options: Optional[CompareOptions] = None, **overrides: Any) -> CompareResult:
+    r"""Score systems against gold: CoNLL 2018 scores, α, breakdowns, significance.
+
+    docs/method.md §11.  Every file is read before any is refused, so the
+    errors of all files come at once.
+
+    Parameters
+    ----------
+    gold : str, path-like, file-like or Treebank
+        A path, CoNLL-U text (a string with a line break: the one rule of
+        `synagree.io.sources.as_input`), a text or binary stream (compressed
+        or not; named ``<gold>`` and ``<system 1>``, ... unless it has a real
+        ``.name``) or a `synagree.evaluation.conll18.Treebank`.
+    systems : one of the same, or a sequence of them
+        One system output, or several (a single path, text or stream is one
+        system: a stream's lines are never taken for systems).
+    options : CompareOptions, optional
+        Every option (`synagree.base.command_options.CompareOptions`; the
+        defaults when None).
+    **overrides
+        Any field of `CompareOptions`, by name (``hierarchy``, ``breakdown``,
+        ``significance``, ``test_replicates``, ``seed``, ``bootstrap``,
+        ``names``, ``alpha``, ``sample_pairs``, ``exact``, ``level``, ``R``,
+        ``full_labels``, ``progress``, ``max_memory``, ``tag_syntax``,
+        ``bdm``, ``prf``, ``wu_palmer``, ``executor``), as `_compare` takes
+        them.
+
+    Returns
+    -------
+    CompareResult
+
+    Raises
+    ------
+    TypeError, ValueError
+        An option of the wrong type or outside its range (the message names
+        it, the value and what is allowed); ``gold`` or a system that is no
+        input.
+    InputError
+        Bad input (see `_compare`).
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = row.format(1, "Dogs", "NOUN", 2, "nsubj") + row.format(2, "bark", "VERB", 0,
+    ...                                                                "root") + "\n"
+    >>> res = compare(gold, gold.replace("nsubj", "obj"), names=["A"])
+    >>> res.system("A").value("LAS"), res.system("A").value("UAS")
+    (0.5, 1.0)
+    """
+    opts = CompareOptions.build(options, overrides, "compare()")
+    check_input(gold, "gold", "compare(): ", (Treebank,))
+    items = one_or_many(systems, "systems")
+    for k, s in enumerate(items):
+        check_input(s, f"system {k + 1}", "compare(): ", (Treebank,))
+    return seal(_compare(gold, cast(List[Source], items), **opts.as_kwargs()))
+
+
+def _compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[HierarchySpec] = None,
             breakdown: bool = False,
             significance: bool = False, test_replicates: int = 1000, seed: int = 0, *,
             bootstrap: int = 0,
@@ -817,18 +877,12 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierarc
             max_memory: int = DEFAULT_MAX_MEMORY, tag_syntax: str = "plain",
             bdm: bool = False, prf: bool = False, wu_palmer: bool = False,
             executor: Optional[Callable[..., Any]] = None) -> CompareResult:
-    r"""Score systems against gold: CoNLL 2018 scores, α, breakdowns, significance.
-
-    docs/method.md §11.  Every file is read before any is refused, so the
-    errors of all files come at once.
+    r"""The computation of `compare`, its options as keywords (checked by `compare`).
 
     Parameters
     ----------
     gold : str, path-like, file-like or Treebank
-        A path, CoNLL-U text (a string with a newline), a text or binary
-        stream (compressed or not; named ``<gold>`` and ``<system 1>``, ...
-        unless it has a real ``.name``) or a
-        `synagree.evaluation.conll18.Treebank`.
+        As for `compare`.
     systems : sequence of the same
         One or more system outputs.
     hierarchy : str, path-like, file-like or Hierarchy, optional

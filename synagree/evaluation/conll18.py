@@ -132,7 +132,7 @@ from synagree.io.conllu_ids import (
 )
 from synagree.io.enhanced_deps import has_deps, parse_deps
 from synagree.io.files import read_problem
-from synagree.io.sources import Buffer, is_stream, stream_name
+from synagree.io.sources import Buffer, is_stream, is_text, stream_name
 from synagree.trees.enhanced import edge_matches
 
 __all__ = [
@@ -355,7 +355,7 @@ def _read_text(source: FileSource, name: Optional[str]) -> Tuple[str, str]:
         if isinstance(buffer.data, str):
             return label, buffer.data
         raw: bytes = buffer.data
-    elif isinstance(source, str) and ("\n" in source or "\r" in source):
+    elif isinstance(source, str) and is_text(source):
         return name or "<text>", source
     else:
         raw, label = b"", name or str(source)
@@ -824,8 +824,8 @@ def _text_mismatch(gold: Treebank, system: Treebank) -> InputError:
 def _as_treebank(source: Source, default_name: str) -> Treebank:
     if isinstance(source, Treebank):
         return source
-    is_text = isinstance(source, str) and ("\n" in source or "\r" in source)
-    name = default_name if is_text or (is_stream(source) and stream_name(source) is None) \
+    text = isinstance(source, str) and is_text(source)
+    name = default_name if text or (is_stream(source) and stream_name(source) is None) \
         else None
     return read_treebank(source, name)
 

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree._version import __version__
+from synagree.base.command_options import ParsevalOptions
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.problems import InputError, Problem
+from synagree.base.sealed import seal
 from synagree.evaluation.parseval import (
     EVALB_VERSION,
     ParsevalResult,
@@ -39,7 +41,7 @@ from synagree.evaluation.parseval import (
 from synagree.io.evalb_lines import BracketLines
 from synagree.io.evalb_params import EvalbParams, load_params
 from synagree.io.sources import Source as ParamsSource
-from synagree.io.sources import as_input, is_stream, system_names
+from synagree.io.sources import as_input, is_stream, one_or_many, system_names
 
 if TYPE_CHECKING:  # imported where used: bracketed compare stays light (EVALB's time)
     from synagree.stats.regression import BaselineComparison, UnitData
@@ -214,7 +216,52 @@ class ParsevalComparison(Frames):
         return d
 
 
-def compare_parseval(gold: Source, systems: Sequence[Source],
+def compare_parseval(gold: Source, systems: Union[Source, Sequence[Source]],
+                     options: Optional[ParsevalOptions] = None,
+                     **overrides: Any) -> ParsevalComparison:
+    r"""PARSEVAL of each system against gold (``synagree compare`` on bracketed trees).
+
+    Parameters
+    ----------
+    gold : str, path-like, file-like, BracketLines or sequence of str
+        A path, text (a string with a line break), a stream, or the trees as
+        a list of strings.
+    systems : one of the same, or a sequence of them
+        A single path, text or stream is one system (never iterated).
+    options : ParsevalOptions, optional
+        Every option (`synagree.base.command_options.ParsevalOptions`).
+    **overrides
+        Any field of `ParsevalOptions` by name (``params``, ``names``,
+        ``alpha``, ``breakdown``, ``significance``, ``test_replicates``,
+        ``bootstrap``, ``R``, ``seed``, ``level``, ``sample_pairs``,
+        ``exact``, ``progress``, ``max_memory``, ``engine``, ``executor``), as
+        `_compare_parseval` describes them.
+
+    Returns
+    -------
+    ParsevalComparison
+
+    Raises
+    ------
+    TypeError, ValueError
+        An option of the wrong type or outside its range, named with the
+        value and what is allowed.
+    InputError
+        Bad input (see `_compare_parseval`).
+
+    Examples
+    --------
+    >>> res = compare_parseval("(S (NP (DT a) (NN b)) (VP (VB c)))\n",
+    ...                        "(S (NP (DT a)) (NN b) (VP (VB c)))\n")  # text: a line break
+    >>> round(res.systems[0].value("bracket_F1"), 4)
+    0.6667
+    """
+    opts = ParsevalOptions.build(options, overrides, "compare_parseval()")
+    items = systems if isinstance(systems, (list, tuple)) else one_or_many(systems, "systems")
+    return seal(_compare_parseval(gold, cast(List[Source], items), **opts.as_kwargs()))
+
+
+def _compare_parseval(gold: Source, systems: Sequence[Source],
                      params: Union[ParamsSource, EvalbParams] = "collins", *,
                      names: Optional[Sequence[str]] = None, alpha: bool = False,
                      breakdown: bool = False, significance: bool = False,

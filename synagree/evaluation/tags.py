@@ -46,11 +46,13 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree._version import __version__
+from synagree.base.command_options import TagsOptions
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.jsonable import finite_or_none
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.problems import WARNING, InputError, Problem, ProblemLog, quote
 from synagree.base.ratios import OptionalShare, Share
+from synagree.base.sealed import seal
 from synagree.evaluation.features import FeatureScores, feature_scores
 from synagree.evaluation.label_prf import note_written_alternatives, tag_prf
 from synagree.evaluation.tiers import (
@@ -67,7 +69,7 @@ from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
 from synagree.io.formats import CONLL_SUFFIXES
 from synagree.io.lexicon import Lexicon, lexicon_from_words, read_lexicon
-from synagree.io.sources import Buffer, Source, as_input, input_name
+from synagree.io.sources import Buffer, Source, as_input, check_input, input_name
 from synagree.io.text import comparable
 from synagree.stats.contingency import Contingency
 from synagree.stats.features import check_feats
@@ -780,7 +782,61 @@ def check_gwet_options(coefficient: Optional[str], weights: Optional[str],
                     "alternatives")
 
 
-def evaluate_tags(gold_path: Source, system_path: Source,
+def evaluate_tags(gold_path: Source, system_path: Source, column: Optional[str] = None,
+                  hierarchy: Optional[HierarchySpec] = None, *,
+                  options: Optional[TagsOptions] = None, **overrides: Any) -> TagsResult:
+    r"""Evaluate one column of a system file against a gold file (``synagree tags``).
+
+    Parameters
+    ----------
+    gold_path, system_path : str, path-like or file-like
+        A path, text (a string with a line break) or an open text or binary
+        stream (the one rule of `synagree.io.sources.as_input`).
+    column, hierarchy : optional
+        The compared column and the tag hierarchy (also options, below; given
+        here, they override ``options``).
+    options : TagsOptions, optional
+        Every option (`synagree.base.command_options.TagsOptions`; the
+        defaults when None).
+    **overrides
+        Any field of `TagsOptions` by name (``column``, ``hierarchy``,
+        ``plain_as_leaf``, ``check_text``, ``tag_syntax``, ``bdm``, ``prf``,
+        ``per_feature``, ``tiers``, ``wu_palmer``, ``sibling_credit``,
+        ``unmapped``, ``majority``, ``lexicon``, ``bootstrap``, ``seed``,
+        ``level``, ``max_memory``), as `_evaluate_tags` describes them.
+
+    Returns
+    -------
+    TagsResult
+
+    Raises
+    ------
+    TypeError, ValueError
+        An option of the wrong type or outside its range (the message names
+        it, the value and what is allowed), or an input that is none of the
+        above.
+    InputError
+        Bad input (see `_evaluate_tags`).
+
+    Examples
+    --------
+    >>> row = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+    >>> gold = row.format(1, "She", "PRON", 2, "nsubj") + row.format(2, "left", "VERB", 0,
+    ...                                                                "root") + "\n"
+    >>> evaluate_tags(gold, gold.replace("VERB", "NOUN"), column="upos").accuracy
+    0.5
+    """
+    if column is not None:
+        overrides = {**overrides, "column": column}
+    if hierarchy is not None:
+        overrides = {**overrides, "hierarchy": hierarchy}
+    opts = TagsOptions.build(options, overrides, "tags()")
+    check_input(gold_path, "gold", "tags(): ")
+    check_input(system_path, "system", "tags(): ")
+    return seal(_evaluate_tags(gold_path, system_path, **opts.as_kwargs()))
+
+
+def _evaluate_tags(gold_path: Source, system_path: Source,
                   column: str = "deprel", hierarchy: Optional[HierarchySpec] = None,
                   plain_as_leaf: bool = False, check_text: bool = True,
                   tag_syntax: str = "plain", bdm: bool = False, prf: bool = False,

@@ -14,22 +14,14 @@ from __future__ import annotations
 
 from typing import List, Optional, Union
 
+from synagree.base.option_specs import check_args, shown
 from synagree.io import registry
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.formats import read_any
-from synagree.io.sources import Buffer, Source, as_input
+from synagree.io.sources import Buffer, Source, as_input, is_one_tree, is_text
 
 __all__ = ["read", "is_text"]
-
-
-def is_text(s: str) -> bool:
-    """Is the string ``s`` annotation text rather than a path?
-
-    Text holds a line break, or is one bracketed tree (starts with ``(``
-    after blanks); any other string is a path.
-    """
-    return "\n" in s or "\r" in s or s.lstrip().startswith("(")
 
 
 def read(source: Union[str, Source], format: str = "auto", name: Optional[str] = None, *,
@@ -71,7 +63,8 @@ def read(source: Union[str, Source], format: str = "auto", name: Optional[str] =
     ValueError
         Unknown ``format`` or ``phrase_style``.
     TypeError
-        ``source`` is neither text, a path nor a stream.
+        ``source`` is neither text, a path nor a stream; an argument of the
+        wrong type (the message names it, the value and what is allowed).
 
     Examples
     --------
@@ -91,10 +84,14 @@ def read(source: Union[str, Source], format: str = "auto", name: Optional[str] =
     ...     print(exc.errors[0])
     mine:1: error: HEAD 7 of word 1 is out of range 0..2 (head-out-of-range)
     """
-    if format not in registry.format_names(with_aliases=True):
+    check_args("read(): ", phrase_style=phrase_style, strict=strict)
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"read(): name must be a str or None, not {type(name).__name__} "
+                        f"{shown(name)}")
+    if not isinstance(format, str) or format not in registry.format_names(with_aliases=True):
         raise ValueError(f"format must be one of {', '.join(registry.format_names())}, "
                          f"not {format!r}")
-    if isinstance(source, str) and is_text(source):
+    if isinstance(source, str) and (is_text(source) or is_one_tree(source)):
         src: Union[Source, Buffer] = Buffer(name or "<text>", name, source)
     else:
         src = as_input(source, name or "<stream>")

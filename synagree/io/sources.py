@@ -1,4 +1,14 @@
-"""Inputs: a path, or a file-like object read once (text or binary, compressed or not).
+"""Inputs: a path, text, or a file-like object read once (text or binary, compressed or not).
+
+**The one rule for inputs** (`as_input`, used by every function that takes an
+annotation, a hierarchy, a lexicon or a parameter file):
+
+- a `pathlib.Path` (any ``os.PathLike``) is a path;
+- a ``str`` is **text** when it holds a line break (``\\n`` or ``\\r``) —
+  `is_text` — and a path otherwise (so a command-line argument, which holds no
+  line break, is always a path, whatever its first character);
+- an object with ``read()`` is a stream (below);
+- anything else is a ``TypeError`` naming what was given.
 
 Every reader that takes a file also takes an open **stream**: a text stream
 (``io.StringIO``, ``open(p)``), a binary one (``io.BytesIO``, ``open(p, "rb")``)
@@ -19,13 +29,14 @@ import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Dict, Iterator, List, Optional, Sequence, Union
+from typing import IO, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree.base.problems import InputError, Problem
 from synagree.io.compression import READ_ERRORS, compression_of, open_decompressed
 
-__all__ = ["Source", "Buffer", "Input", "is_stream", "stream_name", "as_input", "as_inputs",
-           "input_name", "head_lines", "system_names"]
+__all__ = ["Source", "Buffer", "Input", "is_text", "is_one_tree", "is_stream", "stream_name",
+           "as_input", "as_inputs", "check_input", "one_or_many", "input_name", "head_lines",
+           "system_names"]
 
 #: what a reader accepts: a path, or a text or binary stream
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes], "Buffer"]
@@ -80,6 +91,31 @@ class Buffer:
 Input = Union[Path, Buffer]
 
 
+def is_text(s: str) -> bool:
+    """Is the string ``s`` annotation text rather than a path?
+
+    Text holds a line break; any other string is a path.  This is the one
+    rule every input-taking function applies (`as_input`; docs/api.md,
+    "Inputs").  (`synagree.read` alone also reads one bracketed tree without
+    a line break, a string starting with ``(``, as text: `is_one_tree`.)
+
+    Examples
+    --------
+    >>> is_text("1\\tDogs\\t_\\t_\\t_\\t_\\t0\\troot\\t_\\t_\\n"), is_text("gold.conllu")
+    (True, False)
+    """
+    return "\n" in s or "\r" in s
+
+
+def is_one_tree(s: str) -> bool:
+    """Is ``s`` one bracketed tree on one line (its first non-blank character ``(``)?
+
+    `synagree.read`'s convenience for ``read("(S (NP ...))")``; every other
+    function applies `is_text` only.
+    """
+    return s.lstrip().startswith("(")
+
+
 def is_stream(x: object) -> bool:
     """Is ``x`` a file-like object (it has ``read``), not a path?"""
     return hasattr(x, "read") and not isinstance(x, (str, bytes, os.PathLike))
@@ -102,13 +138,16 @@ def stream_name(stream: object) -> Optional[str]:
 
 
 def as_input(source: object, placeholder: str = "<stream>") -> Input:
-    r"""A path as a `pathlib.Path`, a stream read into a `Buffer`.
+    r"""The one rule for inputs: a path as a `pathlib.Path`, text or a stream as a `Buffer`.
+
+    A ``str`` is text when `is_text` says so (it holds a line break), else a
+    path; a stream is read to its end.
 
     Parameters
     ----------
     source : str, path-like, file-like or Buffer
     placeholder : str
-        A stream's name when it has no real one.
+        The name of text, or of a stream that has no real one.
 
     Raises
     ------
@@ -117,12 +156,49 @@ def as_input(source: object, placeholder: str = "<stream>") -> Input:
     """
     if isinstance(source, (Path, Buffer)):
         return source
+    if isinstance(source, str) and is_text(source):
+        return Buffer(placeholder, None, source)
     if isinstance(source, (str, os.PathLike)):
         return Path(source)
     if is_stream(source):
         return Buffer.read(source, placeholder)  # type: ignore[arg-type]
-    raise TypeError(f"an input must be a path (str or pathlib.Path) or a file-like object "
-                    f"with read(), not {type(source).__name__}")
+    raise TypeError(f"an input must be a path (str or pathlib.Path), text (a str with a line "
+                    f"break) or a file-like object with read(), not {type(source).__name__} "
+                    f"{_shown(source)}")
+
+
+def _shown(x: object) -> str:
+    """``x``'s repr, cut to 60 characters (for messages)."""
+    r = repr(x)
+    return r if len(r) <= 60 else r[:57] + "..."
+
+
+def check_input(source: object, what: str, where: str = "",
+                also: Tuple[type, ...] = ()) -> None:
+    """Is ``source`` something `as_input` takes (a path, text, a stream, a `Buffer`, or one
+    of ``also``)?  Else a ``TypeError`` naming ``what`` and the value (``where``: the
+    function, ``"compare(): "``)."""
+    if isinstance(source, (str, os.PathLike, Buffer) + also) or is_stream(source):
+        return
+    extra = "".join(f" or a {t.__name__}" for t in also)
+    raise TypeError(f"{where}{what} must be a path (str or pathlib.Path), text or a "
+                    f"file-like object{extra}, not {type(source).__name__} {_shown(source)}")
+
+
+def one_or_many(sources: object, what: str = "inputs") -> List[object]:
+    """``sources`` as a list: one input (a path, text, a stream, a `Buffer`) is a list of one.
+
+    A sequence (list, tuple, ...) is taken item by item; a single ``str``,
+    ``os.PathLike``, stream or `Buffer` is one input, never iterated (a string's
+    characters or a stream's lines are not inputs).  Anything else that is
+    not iterable is a ``TypeError`` naming ``what``.
+    """
+    if isinstance(sources, (str, os.PathLike, Buffer)) or is_stream(sources):
+        return [sources]
+    if isinstance(sources, (bytes, bytearray, dict)) or not hasattr(sources, "__iter__"):
+        raise TypeError(f"{what} must be a path, text, a file-like object or a sequence of "
+                        f"them, not {type(sources).__name__} {_shown(sources)}")
+    return list(cast(Iterable[object], sources))
 
 
 def input_name(source: Input) -> str:

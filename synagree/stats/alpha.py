@@ -37,6 +37,7 @@ import numpy as np
 
 from synagree.base.frames import Frames
 from synagree.base.native import threads
+from synagree.base.option_specs import SPECS, check_args, check_value, shown
 from synagree.distance import ted as _ted
 from synagree.distance.dask_exec import Executor
 from synagree.distance.sums import VARIANTS as VARIANTS  # (re-exported)
@@ -311,7 +312,10 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     Raises
     ------
     ValueError
-        Unknown variant.
+        Unknown variant; an argument outside its range.
+    TypeError
+        ``units`` not a sequence of sequences of `FlatTree`; an argument of
+        the wrong type (the message names it, the value and what is allowed).
 
     Examples
     --------
@@ -335,9 +339,8 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
     ['alpha_plain: only one unit, so D_o = D_e and α = 0 by construction']
     """
 
-    for v in variants:
-        if v not in VARIANTS:
-            raise ValueError(f"unknown variant {v!r}; expected one of {VARIANTS}")
+    _check_arguments(units, variants, costs, keep_unit_matrix, sample_pairs, seed, progress,
+                     tile, target_se, full_rows, exact)
     pairable = [list(u) for u in units if len(u) >= 2]
     ut = UnitTrees.build(pairable)
     n = ut.n_values
@@ -402,6 +405,40 @@ KERNEL_CELLS_PER_SECOND = 1_000_000_000
 DEFAULT_SAMPLE_PAIRS = 200_000
 #: sampled D_e: pairs are drawn until every alpha's standard error is at most this
 AUTO_TARGET_SE = 1e-4
+
+
+def _check_arguments(units: object, variants: object, costs: object, keep_unit_matrix: object,
+                     sample_pairs: object, seed: object, progress: object, tile: object,
+                     target_se: object, full_rows: object, exact: object) -> None:
+    """`tree_alpha`'s arguments checked at the boundary (TypeError / ValueError)."""
+    where = "tree_alpha(): "
+    check_args(where, variants=variants, seed=seed, progress=progress, exact=exact)
+    # the low-level pass takes any positive number of pairs (the commands' ≥ 100 is policy)
+    check_value(replace(SPECS["sample_pairs"], lo=1), sample_pairs, where)
+    for name, value in (("keep_unit_matrix", keep_unit_matrix), ("full_rows", full_rows)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{where}{name} must be True or False, not "
+                            f"{type(value).__name__} {shown(value)}")
+    if costs is not None and not isinstance(costs, _ted.Costs):
+        raise TypeError(f"{where}costs must be a synagree.distance.ted.Costs or None, not "
+                        f"{type(costs).__name__} {shown(costs)}")
+    if isinstance(tile, bool) or not isinstance(tile, (int, np.integer)) or tile < 1:
+        raise (TypeError if not isinstance(tile, (int, np.integer)) else ValueError)(
+            f"{where}tile must be a whole number ≥ 1, got {shown(tile)}")
+    if target_se is not None and (isinstance(target_se, bool)
+                                  or not isinstance(target_se, (int, float, np.floating))
+                                  or not 0 < float(target_se) < float("inf")):
+        raise (TypeError if not isinstance(target_se, (int, float, np.floating))
+               or isinstance(target_se, bool) else ValueError)(
+            f"{where}target_se must be a positive number or None, got {shown(target_se)}")
+    if isinstance(units, (str, bytes)) or not isinstance(units, Sequence):
+        raise TypeError(f"{where}units must be a sequence of units, each a sequence of "
+                        f"FlatTree, not {type(units).__name__} {shown(units)}")
+    for k, u in enumerate(units):
+        if isinstance(u, (str, bytes)) or not isinstance(u, Sequence) or \
+                not all(isinstance(t, FlatTree) for t in u):
+            raise TypeError(f"{where}unit {k + 1} must be a sequence of FlatTree (from "
+                            f"synagree.trees.flat), not {shown(u)}")
 
 
 def exact_cells(pack: "_ted.TreePack") -> int:

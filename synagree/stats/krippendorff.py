@@ -92,6 +92,9 @@ def _rows(data: object) -> Sequence[Sequence[object]]:
         if values.ndim != 2:
             raise ValueError(f"reliability data must be 2-dimensional (coders × units), "
                              f"got an array of shape {values.shape}")
+        if values.size == 0:
+            raise ValueError(f"reliability data must hold at least one coder row of at least "
+                             f"one unit (coders × units), got an array of shape {values.shape}")
         return [list(r) for r in values]
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
         raise ValueError("reliability data must be a sequence of coder rows (coders × "
@@ -102,7 +105,21 @@ def _rows(data: object) -> Sequence[Sequence[object]]:
             raise ValueError(f"reliability data must be coders × units: row {k + 1} is "
                              f"{type(row).__name__}, not a sequence of values")
         rows.append(list(row))
+    if not rows or not any(rows):
+        raise ValueError(f"reliability data must hold at least one coder row of at least "
+                         f"one unit (coders × units), got {_shown(data)}")
+    lengths = sorted({len(r) for r in rows})
+    if len(lengths) > 1:  # a short row is not "missing at the end": say which
+        raise ValueError(f"reliability data must be coders × units with one value (or a "
+                         f"missing value) per unit in every row: the rows have "
+                         f"{', '.join(map(str, lengths))} values; fill the gaps with None "
+                         f"or NaN")
     return rows
+
+
+def _shown(x: object) -> str:
+    r = repr(x)
+    return r if len(r) <= 60 else r[:57] + "..."
 
 
 def _units(rows: Sequence[Sequence[object]], missing: object) -> List[List[object]]:
@@ -187,7 +204,8 @@ def krippendorff_alpha(data: object, metric: Metric = "nominal",
     Raises
     ------
     ValueError
-        An unknown metric, data that are not coders × units, unhashable
+        An unknown metric, data that are not coders × units (no rows, empty
+        rows, or rows of different lengths: fill gaps with None or NaN), unhashable
         values, or values that are not numbers under a numeric metric.
 
     See Also

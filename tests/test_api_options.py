@@ -1,0 +1,126 @@
+"""Options declared once (issue 31, item 1) and immutable results (item 2's "results are
+immutable"): the options objects come from `synagree.base.option_specs.SPECS`, the
+command line's shared options too, no public function takes more than 12 parameters,
+and a returned result cannot be assigned to."""
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import typing
+
+import pytest
+
+import synagree
+from synagree.base import command_options, option_specs
+from synagree.base.command_options import OPTIONS_CLASSES, AgreeOptions, CompareOptions
+from synagree.base.memory import DEFAULT_MAX_MEMORY
+from synagree.cli import options as cli_options
+
+ROW = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
+A = ROW.format(1, "Dogs", "NOUN", 2, "nsubj") + ROW.format(2, "bark", "VERB", 0, "root") + "\n"
+B = A.replace("nsubj", "obj")
+
+
+def test_the_options_classes_are_exported():
+    for cls in set(OPTIONS_CLASSES.values()) - {command_options.ReadOptions}:
+        assert getattr(synagree, cls.__name__) is cls and cls.__name__ in synagree.__all__
+
+
+def test_no_public_function_takes_more_than_12_parameters():
+    for name in synagree.__all__:
+        obj = getattr(synagree, name)
+        if inspect.isfunction(obj):
+            params = [p for p in inspect.signature(obj).parameters.values()
+                      if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+            assert len(params) <= 12, (name, len(params))
+
+
+@pytest.mark.parametrize("cls", sorted(set(OPTIONS_CLASSES.values()), key=lambda c: c.__name__))
+def test_each_field_is_a_declared_option_of_the_declared_kind(cls):
+    hints = typing.get_type_hints(cls, vars(command_options))
+    for f in dataclasses.fields(cls):
+        spec = f.metadata["spec"]
+        assert spec.name == f.name and spec == option_specs.SPECS[f.name] or \
+            dataclasses.replace(spec, default=option_specs.SPECS[f.name].default,
+                                optional=option_specs.SPECS[f.name].optional) == \
+            option_specs.SPECS[f.name], f.name
+        assert f.default == spec.default
+        hint = hints[f.name]
+        want = {"bool": bool, "int": int, "fraction": float, "credit": float, "choice": str,
+                "size": int, "str": str}.get(spec.kind)
+        if want is not None:  # the static type says what the declaration allows
+            args = typing.get_args(hint)
+            assert hint is want or want in args, (cls.__name__, f.name, hint, spec.kind)
+    obj = cls()  # the defaults are valid
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        obj.seed = 1  # type: ignore[misc]
+
+
+def test_defaults_are_those_of_the_modules():
+    from synagree.agreement.breakdown import DEFAULT_LENGTH_EDGES
+    from synagree.evaluation.tiers import SIBLING_CREDIT
+    from synagree.noise.experiments import DEFAULT_GRID, PAPER_SERIES
+    from synagree.stats.alpha import VARIANTS
+
+    specs = option_specs.SPECS
+    assert specs["length_bins"].default == tuple(DEFAULT_LENGTH_EDGES)
+    assert specs["sibling_credit"].default == SIBLING_CREDIT
+    assert specs["grid"].default == tuple(DEFAULT_GRID)
+    assert specs["series"].default == tuple(PAPER_SERIES)
+    assert specs["variants"].default == tuple(VARIANTS)
+    assert specs["max_memory"].default == DEFAULT_MAX_MEMORY
+    from synagree.agreement.qa import WORST_BY
+    from synagree.evaluation.tags import COLUMNS
+    from synagree.evaluation.tiers import UNMAPPED_POLICIES
+    from synagree.stats.features import FEATURE_ITEMS
+    from synagree.stats.tag_alternatives import TAG_SYNTAXES
+
+    assert specs["column"].choices == tuple(COLUMNS)
+    assert specs["worst_by"].choices == tuple(WORST_BY)
+    assert specs["unmapped"].choices == tuple(UNMAPPED_POLICIES)
+    assert specs["feature_items"].choices == tuple(FEATURE_ITEMS)
+    assert specs["tag_syntax"].choices == tuple(TAG_SYNTAXES)
+
+
+def test_the_command_line_takes_its_shared_options_from_the_declarations():
+    for spelling, settings in cli_options.OPTIONS.items():
+        spec = next(s for s in option_specs.SPECS.values() if s.flag == spelling)
+        assert settings["help"] == spec.help
+        assert settings.get("default", False if settings.get("action") else None) == \
+            spec.default
+    # the same ranges: what the API refuses, the command line refuses
+    seed = cli_options.OPTIONS["--seed"]["type"]
+    with pytest.raises(Exception):
+        seed("-1")
+    with pytest.raises(ValueError):
+        AgreeOptions(seed=-1)
+
+
+def test_options_objects_and_overrides():
+    o = CompareOptions(bootstrap=100)
+    res = synagree.compare(A, B, o, seed=3)
+    assert res.settings["bootstrap"].startswith("100 replicates, seed 3")
+    assert synagree.agree([A, B], AgreeOptions(variants=("plain",))).alpha.keys() == {"plain"}
+
+
+@pytest.mark.parametrize("call", [
+    lambda: synagree.agree([A, B]),
+    lambda: synagree.compare(A, B),
+    lambda: synagree.tags(A, B),
+    lambda: synagree.categorical([A, B], layers=["deprel"]),
+    lambda: synagree.report([A, B], layers=["deprel"]),
+    lambda: synagree.compare_parseval("(S (NN a))\n", "(S (NN a))\n"),
+])
+def test_results_are_immutable(call):
+    res = call()
+    name = next(f.name for f in dataclasses.fields(res))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(res, name, None)
+    copy = dataclasses.replace(res)  # a changed copy is the way to derive one
+    setattr(copy, name, getattr(res, name))
+
+
+def test_nested_results_are_sealed_with_theirs():
+    res = synagree.agree([A, B])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.alpha["plain"].do_sum = 0.0
