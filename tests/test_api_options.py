@@ -15,6 +15,7 @@ from synagree.base import command_options, option_specs
 from synagree.base.command_options import OPTIONS_CLASSES, AgreeOptions, CompareOptions
 from synagree.base.memory import DEFAULT_MAX_MEMORY
 from synagree.cli import options as cli_options
+from synagree.io import registry
 
 ROW = "{}\t{}\t_\t{}\t_\t_\t{}\t{}\t_\t_\n"
 A = ROW.format(1, "Dogs", "NOUN", 2, "nsubj") + ROW.format(2, "bark", "VERB", 0, "root") + "\n"
@@ -85,6 +86,9 @@ def test_defaults_are_those_of_the_modules():
 def test_the_command_line_takes_its_shared_options_from_the_declarations():
     for spelling, settings in cli_options.OPTIONS.items():
         spec = next(s for s in option_specs.SPECS.values() if s.flag == spelling)
+        if spelling == "--format":  # its names and help come from the reader registry
+            assert settings["choices"] == registry.format_names(with_aliases=True)
+            continue
         assert settings["help"] == spec.help
         assert settings.get("default", False if settings.get("action") else None) == \
             spec.default

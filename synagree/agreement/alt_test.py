@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Dict, List, Optional, Sequence, Tuple, cast
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
 from synagree.agreement.extra_file import read_with_extra
+from synagree.base.command_options import ReadOptions
 from synagree.base.problems import InputError
 from synagree.distance.tree_pairs import ted
 from synagree.io.brackets import PhraseSentence
@@ -144,10 +145,8 @@ def alt_test(humans: Sequence["str | os.PathLike[str]"] = (),
              candidate: "str | os.PathLike[str]" = "", *,
              dirs: Sequence["str | os.PathLike[str]"] = (), metric: Optional[str] = None,
              epsilon: float = DEFAULT_EPSILON, q: float = DEFAULT_Q,
-             min_units: int = MIN_UNITS, names: Optional[Sequence[str]] = None,
-             candidate_name: Optional[str] = None, fmt: str = "auto",
-             phrase_style: str = "auto", match: str = "auto", allow_missing: bool = False,
-             check_text: bool = True) -> AltTestResult:
+             min_units: int = MIN_UNITS, candidate_name: Optional[str] = None,
+             read: Optional[ReadOptions] = None, **read_overrides: Any) -> AltTestResult:
     """The alternative annotator test of a candidate's file against the humans' files.
 
     docs/method.md §34.2 (Calderon, Reichart & Dror 2025).  The files are read
@@ -170,8 +169,14 @@ def alt_test(humans: Sequence["str | os.PathLike[str]"] = (),
         The Benjamini–Yekutieli level.
     min_units : int
         A human with fewer scored units is left out (the paper: 30).
-    names, candidate_name, fmt, phrase_style, match, allow_missing, check_text
-        As for ``agree`` (`synagree.agreement.agree.load_corpus`).
+    candidate_name : str, optional
+        The candidate's name (default: its file name).
+    read : ReadOptions, optional
+        How the files are read and matched, as for ``agree``
+        (`synagree.base.command_options.ReadOptions`: ``names``, ``fmt``,
+        ``phrase_style``, ``match``, ``allow_missing``, ``check_text``);
+    **read_overrides
+        Any field of `ReadOptions` by name.
 
     Returns
     -------
@@ -189,9 +194,10 @@ def alt_test(humans: Sequence["str | os.PathLike[str]"] = (),
     >>> callable(synagree.alt_test)
     True
     """
+    o = ReadOptions.build(read, read_overrides, "alt_test()")
     data = read_with_extra(humans, dirs, candidate, role="candidate", option="--candidate",
-                           names=names, extra_name=candidate_name, fmt=fmt,
-                           phrase_style=phrase_style, allow_missing=allow_missing,
-                           check_text=check_text, match=match)
+                           names=o.names, extra_name=candidate_name, fmt=o.fmt,
+                           phrase_style=o.phrase_style, allow_missing=o.allow_missing,
+                           check_text=o.check_text, match=o.match)
     return alt_test_corpus(data.corpus, data.extra, metric=metric, epsilon=epsilon, q=q,
                            min_units=min_units)

@@ -110,7 +110,7 @@ def add_worst_args(parser: argparse.ArgumentParser) -> None:
     """``--worst K`` (and ``--variant``) for ``synagree agree``."""
     options.add_declared(parser, "worst")
     add_variant(parser)
-    options.add_declared(parser, "worst_by")
+    options.add_declared(parser, "worst_by", default=None)  # a qualifier: see run()
 
 
 def register(p: argparse.ArgumentParser) -> None:
