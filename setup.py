@@ -47,7 +47,8 @@ setup(ext_modules=[
                                    "synagree/io/_scanc_brackets.h"]),
     kernel("synagree.trees._flatc", ["synagree/trees/_flatc.c"]),
     kernel("synagree.distance._tedc",
-           ["synagree/distance/_tedc.c", "synagree/distance/_tedc_zs.h"]),
+           ["synagree/distance/_tedc.c", "synagree/distance/_tedc_zs.h",
+            "synagree/distance/_tedc_simd.h"]),
     # PARSEVAL's counts (synagree.evaluation.parseval; a Python scorer runs without it)
     kernel("synagree.evaluation._parsevalc", ["synagree/evaluation/_parsevalc.c"]),
 ])

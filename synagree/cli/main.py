@@ -62,7 +62,7 @@ class _Version(argparse.Action):
         native = importlib.import_module("synagree.base.native")
         try:
             if kernels.backend() == "c":
-                detail = f"C, {native.threads()} thread(s)"
+                detail = f"C, {native.threads()} thread(s), SIMD: {kernels.simd()}"
             elif kernels.C_EXTENSION is None:
                 detail = "numba: the C extension is not built"
             else:
