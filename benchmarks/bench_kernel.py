@@ -25,7 +25,8 @@ Parts:
    package kernel both times.  ``--quick`` skips this part.
 3. ``--simd`` (only): the scalar C kernel against the inter-pair SIMD kernel
    (``SYNAGREE_SIMD=0`` / default, issue 36) on the same pairs, one thread,
-   in alternating rounds: all pairs of 300 EWT test sentences and of 200
+   in alternating rounds, through the all-pairs entry point (that of the
+   exact passes' tiles too): all pairs of 300 EWT test sentences and of 200
    random trees of 20 and of 40 words, unit costs.  Textbook cells per second
    (as above), cycles per cell at the clock /proc/cpuinfo reports, and the
    latency bound: one add->min->min chain of 3 cycles per cell for the scalar
@@ -598,12 +599,13 @@ def part_simd(quick: bool) -> None:
         for name, pack, pi, pj, L in simd_workloads(quick):
             args = ted.Costs.unit(L).arrays()
             c.check_pack(*pack._args())
-            outs = [np.zeros(pi.shape[0]) for _ in range(2)]
+            K = len(pack)
+            outs = [np.zeros((K, K)) for _ in range(2)]
 
             def run(k: int) -> Callable[[], None]:
                 def f() -> None:
                     os.environ["SYNAGREE_SIMD"] = "0" if k == 0 else "1"
-                    c.pairs(pi, pj, *pack._args(), *args, 64, 1, outs[k], True)
+                    c.all_pairs(*pack._args(), *args, 1, outs[k], True)
                 return f
 
             fns = [run(0), run(1)]

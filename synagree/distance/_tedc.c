@@ -170,8 +170,8 @@ static double pair(const Pack *p, int64_t i, int64_t j, const Costs *c, Work *w)
 
 #define BLOCK 64    /* pairs of one tree whose distances are taken at once (pairs_of) */
 
-/* The SIMD kernel on the trees js[lane[0..nl)] of one orientation against
-   tree i, into dout; the scalar kernel where it cannot run. */
+/* The SIMD kernel on the trees js[lane[0..nl)] against tree i in one
+   orientation, into dout[0..nl); the scalar kernel where it cannot run. */
 static void run_lanes(const Pack *p, int64_t i, int right, const int64_t *js,
                       const int64_t *lane, int nl, const Costs *c, Work *w, double *dout)
 {
@@ -191,12 +191,12 @@ static void run_lanes(const Pack *p, int64_t i, int right, const int64_t *js,
         if (zs_i32_x8(L + oi, LM + oi, KR, (size_t)(p->noff[i + 1] - oi), KO[i], KO[i + 1],
                       sides, nl, (const int32_t *)c->dcost, (const int32_t *)c->icost,
                       (const int32_t *)c->rmat, c->plain, w, d) == 0) {
-            for (int l = 0; l < nl; l++) dout[lane[l]] = d[l];
+            for (int l = 0; l < nl; l++) dout[l] = d[l];
             return;
         }
     }
 #endif
-    for (int l = 0; l < nl; l++) dout[lane[l]] = pair(p, i, js[lane[l]], c, w);
+    for (int l = 0; l < nl; l++) dout[l] = pair(p, i, js[lane[l]], c, w);
 }
 
 /* The width of tree j's sweep in orientation `right` when it can be a lane
@@ -218,47 +218,73 @@ static int64_t simd_lane_width(const Pack *p, int64_t j, int right)
 #endif
 }
 
-/* TED of tree i against each tree js[0..n) into dout[0..n): batches of up to
-   8 pairs of the same orientation (pair() takes the cheaper one per pair) on
-   the SIMD kernel where it applies (c->simd, int32 cells, trees that fit),
-   the rest on the scalar kernel.  Equal distances either way.  Within each
-   block of BLOCK pairs the lanes are sorted by the width of their sweep, so
-   that a batch pads little. */
-static void pairs_of(const Pack *p, int64_t i, const int64_t *js, int64_t n, const Costs *c,
-                     Work *w, double *dout)
+/* TED of each tree is[0..ni) against each tree js[0..nj) into
+   dout[ii * si + jj * sj]: batches of up to 8 trees of js on the SIMD kernel
+   where it applies (c->simd, int32 cells, trees that fit), the rest on the
+   scalar kernel.  Equal distances either way: the distances are exact
+   integers, and a pair and its mirror image have the same distance, so a
+   batch takes one orientation for all its pairs (the cheaper by the sum of
+   pair()'s estimates) where pair() picks one per pair.  Within each block of
+   BLOCK trees of js the lanes are sorted by the width of their sweep, so that
+   a batch pads little, and each batch runs against every tree of is in turn
+   (those it takes left first, then the others): the kernel builds the
+   batch's columns once for all of them. */
+static void block_pairs(const Pack *p, const int64_t *is, int64_t ni, const int64_t *js,
+                        int64_t nj, const Costs *c, Work *w, double *dout, int64_t si,
+                        int64_t sj)
 {
-    const int64_t ni = p->noff[i + 1] - p->noff[i];
-    if (!c->simd || n < SIMD_MIN_LANES || ni < 1 || ni > SIMD_MAXN) {
-        for (int64_t k = 0; k < n; k++) dout[k] = pair(p, i, js[k], c, w);
+    if (!c->simd || nj < SIMD_MIN_LANES) {
+        for (int64_t ii = 0; ii < ni; ii++)
+            for (int64_t k = 0; k < nj; k++)
+                dout[ii * si + k * sj] = pair(p, is[ii], js[k], c, w);
         return;
     }
-    for (int64_t k0 = 0; k0 < n; k0 += BLOCK) {
-        const int64_t ke = n - k0 < BLOCK ? n : k0 + BLOCK;
+    for (int64_t k0 = 0; k0 < nj; k0 += BLOCK) {
+        const int64_t ke = nj - k0 < BLOCK ? nj : k0 + BLOCK;
         int64_t key[BLOCK], idx[BLOCK];
         int m = 0;
         for (int64_t k = k0; k < ke; k++) {
             const int64_t j = js[k];
-            const int right = !(p->cl[i] * p->cl[j] <= p->cr[i] * p->cr[j]);
-            const int64_t wj = simd_lane_width(p, j, right);
-            if (wj < 0) {
-                dout[k] = pair(p, i, j, c, w);
+            const int64_t wj = simd_lane_width(p, j, 0);
+            if (wj < 0 || simd_lane_width(p, j, 1) < 0) {
+                for (int64_t ii = 0; ii < ni; ii++)
+                    dout[ii * si + k * sj] = pair(p, is[ii], j, c, w);
                 continue;
             }
-            /* insertion sort by (orientation, width) */
-            int64_t kk = (int64_t)right << 32 | wj;
-            int q = m++;
-            for (; q > 0 && key[q - 1] > kk; q--) { key[q] = key[q - 1]; idx[q] = idx[q - 1]; }
-            key[q] = kk;
+            int q = m++;   /* insertion sort by width */
+            for (; q > 0 && key[q - 1] > wj; q--) { key[q] = key[q - 1]; idx[q] = idx[q - 1]; }
+            key[q] = wj;
             idx[q] = k;
         }
-        for (int q = 0; q < m;) {
-            const int right = (int)(key[q] >> 32);
-            int nl = 0;
-            while (q + nl < m && nl < SIMD_LANES && (int)(key[q + nl] >> 32) == right) nl++;
-            run_lanes(p, i, right, js, idx + q, nl, c, w, dout);
-            q += nl;
+        for (int q = 0; q < m; q += SIMD_LANES) {
+            const int nl = m - q < SIMD_LANES ? m - q : SIMD_LANES;
+            for (int side = 0; side < 2; side++) {
+                for (int64_t ii = 0; ii < ni; ii++) {
+                    const int64_t i = is[ii], n = p->noff[i + 1] - p->noff[i];
+                    int64_t el = 0, er = 0;
+                    for (int l = 0; l < nl; l++) {
+                        const int64_t j = js[idx[q + l]];
+                        el += p->cl[i] * p->cl[j];
+                        er += p->cr[i] * p->cr[j];
+                    }
+                    if ((el > er) != side) continue;
+                    double d[SIMD_LANES];
+                    if (n >= 1 && n <= SIMD_MAXN)
+                        run_lanes(p, i, side, js, idx + q, nl, c, w, d);
+                    else
+                        for (int l = 0; l < nl; l++) d[l] = pair(p, i, js[idx[q + l]], c, w);
+                    for (int l = 0; l < nl; l++) dout[ii * si + idx[q + l] * sj] = d[l];
+                }
+            }
         }
     }
+}
+
+/* TED of tree i against each tree js[0..n) into dout[0..n) (block_pairs) */
+static void pairs_of(const Pack *p, int64_t i, const int64_t *js, int64_t n, const Costs *c,
+                     Work *w, double *dout)
+{
+    block_pairs(p, &i, 1, js, n, c, w, dout, 0, 1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -660,24 +686,35 @@ typedef struct {
     double *out;
 } AllCtx;
 
-/* rows r and K-1-r together, so that every task has the same work */
-static void all_task(void *vctx, int64_t r, Work *w)
+/* Column block q = [q * BLOCK, (q + 1) * BLOCK) of the upper triangle:
+   every earlier row against the whole block at once (block_pairs: its
+   batches are built once for all the rows), then the pairs inside the block;
+   each distance written to both triangles.  Task t takes block nb - 1 - t,
+   the largest first. */
+static void all_task(void *vctx, int64_t t, Work *w)
 {
     AllCtx *x = vctx;
-    const int64_t K = x->p->K;
-    for (int t = 0; t < 2; t++) {
-        int64_t row = t == 0 ? r : K - 1 - r;
-        if (t == 1 && row == r) break;   /* middle row of an odd K */
-        for (int64_t j0 = row + 1; j0 < K; j0 += BLOCK) {
-            int64_t js[BLOCK];
-            double d[BLOCK];
-            const int64_t nb = K - j0 < BLOCK ? K - j0 : BLOCK;
-            for (int64_t q = 0; q < nb; q++) js[q] = j0 + q;
-            pairs_of(x->p, row, js, nb, x->c, w, d);
-            for (int64_t q = 0; q < nb; q++) {
-                x->out[row * K + j0 + q] = d[q];
-                x->out[(j0 + q) * K + row] = d[q];
-            }
+    const int64_t K = x->p->K, nb = (K + BLOCK - 1) / BLOCK, q = nb - 1 - t;
+    const int64_t j0 = q * BLOCK, j1 = K - j0 < BLOCK ? K : j0 + BLOCK;
+    int64_t js[BLOCK];
+    double d[BLOCK];
+    for (int64_t j = j0; j < j1; j++) js[j - j0] = j;
+    int64_t *rows = j0 > 0 ? malloc(sizeof(int64_t) * (size_t)j0) : NULL;
+    if (rows) {
+        for (int64_t r = 0; r < j0; r++) rows[r] = r;
+        block_pairs(x->p, rows, j0, js, j1 - j0, x->c, w, x->out + j0, K, 1);
+        free(rows);
+    } else {
+        for (int64_t r = 0; r < j0; r++)   /* no memory for the list: row by row */
+            pairs_of(x->p, r, js, j1 - j0, x->c, w, x->out + r * K + j0);
+    }
+    for (int64_t r = 0; r < j0; r++)
+        for (int64_t j = j0; j < j1; j++) x->out[j * K + r] = x->out[r * K + j];
+    for (int64_t r = j0; r < j1; r++) {
+        pairs_of(x->p, r, js + (r + 1 - j0), j1 - r - 1, x->c, w, d);
+        for (int64_t j = r + 1; j < j1; j++) {
+            x->out[r * K + j] = d[j - r - 1];
+            x->out[j * K + r] = d[j - r - 1];
         }
     }
 }
@@ -703,7 +740,7 @@ static PyObject *py_all_pairs(PyObject *self, PyObject *args)
     if (take_pack(o, b, unit, trusted, &p, &c)) goto done;
     if (take(oout, &b[N_PACK], "out", 8, K_FLOAT, p.K * p.K, 1)) goto done;
     AllCtx x = {&p, &c, b[N_PACK].v.buf};
-    ret = run_released(all_task, &x, (p.K + 1) / 2, &p, &c, threads);
+    ret = run_released(all_task, &x, (p.K + BLOCK - 1) / BLOCK, &p, &c, threads);
 done:
     release_all(b, N_PACK + 1);
     return ret;
@@ -731,26 +768,18 @@ static int tile_row_distances(const TileCtx *x, int64_t u, int64_t v0, Work *w, 
 {
     const int64_t b0 = x->uoff[v0], nb = x->uoff[x->c1] - b0;
     const int64_t na = x->uoff[u + 1] - x->uoff[u];
-    if ((size_t)(na * nb + 2 * nb) > *cap) {
-        size_t want = (size_t)(na * nb + 2 * nb);
+    if ((size_t)(na * nb + nb) > *cap) {
+        size_t want = (size_t)(na * nb + nb);
         double *d = realloc(*dist, want * sizeof(double));
         if (!d) return -1;
         *dist = d;
         *cap = want;
     }
-    double *ds = *dist + na * nb;                 /* nb distances of one tree of u */
-    int64_t *js = (int64_t *)(ds + nb);           /* and its partners (8 bytes each) */
-    for (int64_t a = x->uoff[u]; a < x->uoff[u + 1]; a++) {
-        const int64_t ta = x->utree[a], start = v0 == u ? a + 1 : b0;
-        int64_t n = 0;
-        for (int64_t bb = start; bb < b0 + nb; bb++)
-            if (x->utree[bb] != ta) js[n++] = x->utree[bb];
-        pairs_of(x->p, ta, js, n, x->c, w, ds);
-        double *row = *dist + (a - x->uoff[u]) * nb;
-        n = 0;
-        for (int64_t bb = start; bb < b0 + nb; bb++)
-            if (x->utree[bb] != ta) row[bb - b0] = ds[n++];
-    }
+    int64_t *js = (int64_t *)(*dist + na * nb);   /* the partners (8 bytes each) */
+    for (int64_t bb = b0; bb < b0 + nb; bb++) js[bb - b0] = x->utree[bb];
+    /* every tree of u against every listed tree (a few pairs more than needed
+       on a diagonal tile) */
+    block_pairs(x->p, x->utree + x->uoff[u], na, js, nb, x->c, w, *dist, nb, 1);
     return 0;
 }
 

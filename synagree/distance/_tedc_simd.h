@@ -100,6 +100,11 @@ static int simd_value_ok(void)
 typedef struct {
     size_t cap;         /* int32 items allocated */
     int32_t *mem;
+    /* the lanes whose columns (plain unit costs) are at the front of mem:
+       a batch of the same trees against another tree 1 reuses them */
+    int key_nl;
+    const int32_t *key[SIMD_LANES];
+    size_t W, leaves, n2max, rootcol[SIMD_LANES];
 } SimdBuf;
 
 static int32_t *simd_buf(Work *w, size_t items)
@@ -118,6 +123,7 @@ static int32_t *simd_buf(Work *w, size_t items)
         int32_t *m = NULL;
         if (posix_memalign((void **)&m, 32, want * sizeof(int32_t)) != 0) return NULL;
         memset(m, 0, want * sizeof(int32_t));
+        if (s->mem) memcpy(m, s->mem, s->cap * sizeof(int32_t));   /* the cached columns */
         free(s->mem);
         s->mem = m;
         s->cap = want;
@@ -167,8 +173,9 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
                 const int32_t *pr = fd + (lma - li) * RW;
                 for (size_t cc = 0; cc < W; cc++) {
                     const size_t o = cc * SIMD_LANES;
-                    __m256i q0 = _mm256_load_si256((const __m256i *)(Q0 + o));
-                    __m256i rr = _mm256_add_epi32(_mm256_i32gather_epi32(pr, q0, 4),
+                    __m256i g = _mm256_i32gather_epi32(
+                        pr, _mm256_load_si256((const __m256i *)(Q0 + o)), 4);
+                    __m256i rr = _mm256_add_epi32(g,
                                                   _mm256_load_si256((const __m256i *)(tdr + o)));
                     __m256i d = _mm256_add_epi32(_mm256_load_si256((const __m256i *)(up + o)),
                                                  vda);
@@ -296,36 +303,49 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                      int plain, Work *wk, double *out)
 {
     size_t wl[SIMD_LANES], W = 0, leaves = 0, n2max = 1;
-    for (int l = 0; l < nl; l++) {
-        const Side *s = &lanes[l];
-        wl[l] = sweep_width(s);
-        W = wl[l] > W ? wl[l] : W;
-        size_t lk = 0;
-        for (int64_t jj = s->k; jj < s->ke; jj++)
-            lk += (size_t)s->LM[s->KR[jj]] == (size_t)s->KR[jj];
-        leaves = lk > leaves ? lk : leaves;
-        n2max = s->n > n2max ? s->n : n2max;
+    SimdBuf *sb = (SimdBuf *)wk->simd;
+    int hit = plain && sb && sb->key_nl == nl;
+    for (int l = 0; l < nl && hit; l++) hit = sb->key[l] == lanes[l].L;
+    if (hit) {
+        W = sb->W; leaves = sb->leaves; n2max = sb->n2max;
+    } else {
+        if (sb) sb->key_nl = 0;
+        for (int l = 0; l < nl; l++) {
+            const Side *s = &lanes[l];
+            wl[l] = sweep_width(s);
+            W = wl[l] > W ? wl[l] : W;
+            size_t lk = 0;
+            for (int64_t jj = s->k; jj < s->ke; jj++)
+                lk += (size_t)s->LM[s->KR[jj]] == (size_t)s->KR[jj];
+            leaves = lk > leaves ? lk : leaves;
+            n2max = s->n > n2max ? s->n : n2max;
+        }
     }
     const size_t T = W + leaves + 1, SENT = T - 1, V = SIMD_LANES;
     const size_t nmax = n1 > n2max ? n1 : n2max;
-    /* fd (8 items of zeroed slack before row 0) | tdc | Q0 Q1 LB M CIC |
-       dc1 ic2 col P m | scr */
-    const size_t o_fd = V, o_tdc = o_fd + round8((n1 + 1) * W * V);
-    const size_t o_q0 = o_tdc + round8(n1 * T * V), o_q1 = o_q0 + W * V, o_lb = o_q1 + W * V;
-    const size_t o_m = o_lb + W * V, o_cic = o_m + W * V, o_f0 = o_cic + W * V;
+    /* the columns of the lanes (kept for the next batch of the same lanes):
+       Q0 Q1 LB M CIC FD0 FD0Q ND BASEC NZC LMC NDX | L2V | LYS;
+       then this tree 1's: 8 items of zeroed slack | fd | tdc | lastn | base1
+       nz1 dc1 | scratch of the column build: ic2 col P m scr */
+    const size_t o_q0 = 0, o_q1 = o_q0 + W * V, o_lb = o_q1 + W * V;
+    const size_t o_m = o_lb + W * V, o_cic = o_m + W * V, o_fz = o_cic + W * V;
+    const size_t o_f0 = o_fz + W * V;
     const size_t o_nd = o_f0 + W * V, o_bc = o_nd + W * V, o_nz = o_bc + W * V;
     const size_t o_lmc = o_nz + W * V, o_ndx = o_lmc + W * V, o_l2v = o_ndx + W * V;
-    const size_t o_last = o_l2v + n2max * V, o_lys = o_last + n2max * V;
-    const size_t o_b1 = o_lys + leaves * V, o_nz1 = o_b1 + round8(n1);
+    const size_t o_lys = o_l2v + n2max * V, o_fd = o_lys + leaves * V + V;
+    const size_t o_tdc = o_fd + round8((n1 + 1) * W * V), o_last = o_tdc + round8(n1 * T * V);
+    const size_t o_b1 = o_last + n2max * V, o_nz1 = o_b1 + round8(n1);
     const size_t o_dc = o_nz1 + round8(n1);
     const size_t o_ic = o_dc + round8(n1), o_col = o_ic + round8(n2max);
     const size_t o_P = o_col + round8(n2max), o_mm = o_P + round8(nmax + 1);
     const size_t o_scr = o_mm + round8(nmax + 1), total = o_scr + n1 * n2max;
     int32_t *base = simd_buf(wk, total);
     if (!base) return -1;
+    sb = (SimdBuf *)wk->simd;
     int32_t *fd = base + o_fd, *tdc = base + o_tdc, *Q0 = base + o_q0, *Q1 = base + o_q1;
     int32_t *LB = base + o_lb, *M = base + o_m, *CIC = base + o_cic, *dc1 = base + o_dc;
     int32_t *FD0Q = base + o_f0, *ND = base + o_nd;   /* fd row 0 at q0; node of a column */
+    int32_t *FD0 = base + o_fz;                       /* fd row 0 */
     int32_t *ic2 = base + o_ic, *col = base + o_col, *P = base + o_P, *mm = base + o_mm;
     int32_t *scr = base + o_scr;
     /* plain unit costs: the leaf keyroots by simd_leaf_plain */
@@ -333,11 +353,12 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     int32_t *L2V = base + o_l2v, *lastn = base + o_last, *LYS = base + o_lys;
     int32_t *base1 = base + o_b1, *nz1 = base + o_nz1;
     size_t rootcol[SIMD_LANES];
+    memset(fd - V, 0, V * sizeof(int32_t));   /* column -1 of row 0 */
     for (size_t a = 0; a < n1; a++) {
         dc1[a] = dcost[L1[a]];
         for (size_t l = 0; l < V; l++) tdc[(a * T + SENT) * V + l] = INT_BIG;
     }
-    for (size_t l = 0; l < V; l++) {
+    for (size_t l = 0; l < V && !hit; l++) {
         size_t c = 0;
         if ((int)l < nl) {
             const Side *s = &lanes[l];
@@ -357,7 +378,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                 LB[c * V + l] = 0;
                 M[c * V + l] = 0;
                 CIC[c * V + l] = INT_BIG;
-                fd[c * V + l] = 0;
+                FD0[c * V + l] = 0;
                 FD0Q[c * V + l] = 0;
                 ND[c * V + l] = -1;
                 c++;
@@ -369,8 +390,8 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                     LB[c * V + l] = L2[b];
                     M[c * V + l] = lmb == lj ? -1 : 0;
                     CIC[c * V + l] = ic2[b];
-                    fd[c * V + l] = acc;
-                    FD0Q[c * V + l] = fd[(s0 + lmb - lj) * V + l];
+                    FD0[c * V + l] = acc;
+                    FD0Q[c * V + l] = FD0[(s0 + lmb - lj) * V + l];
                     ND[c * V + l] = (int32_t)b;
                 }
             }
@@ -446,7 +467,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
             LB[c * V + l] = 0;
             M[c * V + l] = 0;
             CIC[c * V + l] = INT_BIG;
-            fd[c * V + l] = 0;
+            FD0[c * V + l] = 0;
             FD0Q[c * V + l] = 0;
         }
         if ((int)l >= nl && !plain)   /* an empty lane: the leaf keyroot rows of tree 1 */
@@ -456,6 +477,15 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                 for (size_t cc = 0; cc < W; cc++) tdc[(x * T + cc) * V + l] = INT_BIG;
             }
     }
+    if (hit) {
+        memcpy(rootcol, sb->rootcol, sizeof rootcol);
+    } else if (plain) {
+        sb->key_nl = nl;
+        for (int l = 0; l < nl; l++) sb->key[l] = lanes[l].L;
+        sb->W = W; sb->leaves = leaves; sb->n2max = n2max;
+        memcpy(sb->rootcol, rootcol, sizeof rootcol);
+    }
+    memcpy(fd, FD0, W * V * sizeof(int32_t));
     if (plain) {
         LEAF_BASE_PLAIN(L1, LM1, n1, P, base1);
         for (size_t x = 0; x < n1; x++)
@@ -464,7 +494,8 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                         NZC, LMC, NDX, lastn, W, T, tdc);
     }
     if (W)
-        simd_sweeps(L1, LM1, kr1, k1, k1e, dc1, rmat, W, T, Q0, Q1, LB, M, CIC, FD0Q, fd, tdc);
+        simd_sweeps(L1, LM1, kr1, k1, k1e, dc1, rmat, W, T, Q0, Q1, LB, M, CIC, FD0Q, fd,
+                    tdc);
     for (int l = 0; l < nl; l++)
         out[l] = (double)tdc[((n1 - 1) * T + rootcol[l]) * V + (size_t)l];
     return 0;
