@@ -28,8 +28,9 @@ Parts:
    in alternating rounds, through the all-pairs entry point (that of the
    exact passes' tiles too): all pairs of 300 EWT test sentences and of 200
    random trees of 20 and of 40 words, unit costs.  Textbook cells per second
-   (as above), cycles per cell at the clock /proc/cpuinfo reports, and the
-   latency bound: one add->min->min chain of 3 cycles per cell for the scalar
+   of CPU time (as above, but CPU seconds of the process: on a loaded machine
+   wall time counts the waits for a core), cycles per cell at the clock
+   /proc/cpuinfo reports, and the latency bound: one add->min->min chain of 3 cycles per cell for the scalar
    kernel, 8 chains in flight (3/8 cycle per cell) for the SIMD kernel.
    Distances must be identical.  Medians over the rounds.
 4. ``--interleave`` (only): the experiment of issue 24, item 3 -- two
@@ -299,14 +300,16 @@ def pair_cells(pack: ted.TreePack, pi: np.ndarray, pj: np.ndarray) -> int:
     return int(cells.sum())
 
 
-def time_many(fns: List[Callable[[], object]], rounds: int) -> List[List[float]]:
-    """Run the functions in turn (A B C A B C ...) ``rounds`` times; wall seconds."""
+def time_many(fns: List[Callable[[], object]], rounds: int,
+              clock: Callable[[], float] = time.perf_counter) -> List[List[float]]:
+    """Run the functions in turn (A B C A B C ...) ``rounds`` times; seconds of
+    ``clock`` (wall seconds by default)."""
     out: List[List[float]] = [[] for _ in fns]
     for _ in range(rounds):
         for f, acc in zip(fns, out):
-            t = time.perf_counter()
+            t = clock()
             f()
-            acc.append(time.perf_counter() - t)
+            acc.append(clock() - t)
     return out
 
 
@@ -615,7 +618,9 @@ def part_simd(quick: bool) -> None:
                 bad = np.flatnonzero(outs[0] != outs[1])
                 raise SystemExit(f"{name}: {bad.size} distances differ, first {bad[:5]}")
             load = full_load()
-            times = time_many(fns, rounds)
+            # CPU seconds of the process (one thread): the time the kernel ran, not
+            # the time it waited for a core on a loaded machine
+            times = time_many(fns, rounds, time.process_time)
             cells = pair_cells(pack, pi, pj)
             med = [float(np.median(t)) for t in times]
             g = [cells / m / 1e9 for m in med]

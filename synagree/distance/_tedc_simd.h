@@ -62,9 +62,10 @@ static int simd_cpu(void)
 #endif
 }
 
-/* SYNAGREE_SIMD (synagree.base.native.simd checks its value before a kernel
-   runs): off for 0, off, no, false; on otherwise.  Read per kernel call. */
-static int simd_setting(void)
+/* SYNAGREE_SIMD, read per kernel call: 1 unset, blank, auto, on or 1 (any
+   case, blanks around); 0 off or 0; -1 anything else (which
+   synagree.base.native.simd refuses before a kernel runs). */
+static int simd_env(void)
 {
     const char *s = getenv("SYNAGREE_SIMD");
     if (!s) return 1;
@@ -72,27 +73,18 @@ static int simd_setting(void)
     size_t n = strlen(s);
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
     char low[8] = {0};
-    if (n >= sizeof low) return 1;
+    if (n >= sizeof low) return -1;
     for (size_t q = 0; q < n; q++) low[q] = (char)(s[q] | 0x20);
-    return !(strcmp(low, "0") == 0 || strcmp(low, "off") == 0 || strcmp(low, "no") == 0 ||
-             strcmp(low, "false") == 0);
+    if (n == 0 || strcmp(low, "auto") == 0 || strcmp(low, "on") == 0 || strcmp(low, "1") == 0)
+        return 1;
+    return strcmp(low, "off") == 0 || strcmp(low, "0") == 0 ? 0 : -1;
 }
 
-/* Is SYNAGREE_SIMD unset, blank or one of the values synagree.base.native.simd
-   takes (auto, on, off, 1, 0, any case)?  (ted_pair's fast path.) */
-static int simd_value_ok(void)
-{
-    const char *s = getenv("SYNAGREE_SIMD");
-    if (!s) return 1;
-    while (*s == ' ' || *s == '\t') s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
-    char low[8] = {0};
-    if (n >= sizeof low) return 0;
-    for (size_t q = 0; q < n; q++) low[q] = (char)(s[q] | 0x20);
-    return n == 0 || strcmp(low, "auto") == 0 || strcmp(low, "on") == 0 ||
-           strcmp(low, "off") == 0 || strcmp(low, "1") == 0 || strcmp(low, "0") == 0;
-}
+static int simd_setting(void) { return simd_env() != 0; }
+
+/* Is SYNAGREE_SIMD one of the values synagree.base.native.simd takes?
+   (ted_pair's fast path.) */
+static int simd_value_ok(void) { return simd_env() >= 0; }
 
 #if TEDC_AVX2
 
