@@ -35,6 +35,7 @@ C_EXTENSION: Optional[ModuleType] = _tedc
 C_SOURCES = ("_tedc.c", "_tedc_simd.h", "_tedc_zs.h")  # what it is built from (setup.py)
 SERIAL_BELOW = 4096  # shorter pair lists run on one thread: no thread start-up
 PAIRS_CHUNK = 64  # pairs per parallel task
+SORTED_CHUNK = 1024  # pairs per parallel task when sorted for the SIMD kernel
 
 PackArgs = Tuple[np.ndarray, ...]
 
@@ -121,11 +122,12 @@ def pairs(pack: Pack, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost: np
         if dcost.dtype == np.int32 and native.simd() and i.shape[0] > 1:
             # the SIMD kernel batches the pairs of one first tree that come
             # one after another: sorted by i, the results put back in place
+            # (tasks of at least SORTED_CHUNK pairs, so that few runs are cut in two)
             order = np.argsort(i, kind="stable")
             tmp = np.empty_like(out)
             C_EXTENSION.pairs(i[order], j[order], *pack._args(),  # type: ignore[union-attr]
-                              dcost, icost, rmat, unit, chunk, threads, tmp,
-                              _trusted(pack, dcost))
+                              dcost, icost, rmat, unit, max(chunk, SORTED_CHUNK), threads,
+                              tmp, _trusted(pack, dcost))
             out[order] = tmp
         else:
             C_EXTENSION.pairs(i, j, *pack._args(), dcost, icost, rmat,  # type: ignore[union-attr]
