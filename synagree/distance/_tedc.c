@@ -15,7 +15,10 @@
  * numba's (the tests check this on random and real trees).  One shortcut,
  * for integer costs only: the tables of keyroots that are leaves are replaced
  * by a closed form of the same tree distances (_tedc_zs.h), exact integers
- * like the rest.  It exists to spare each run numba's start-up (importing
+ * like the rest; and for integral unit costs, batches of up to 8 pairs that
+ * share their first tree run in the int32 lanes of AVX2 vectors where the CPU
+ * has it (_tedc_simd.h; SYNAGREE_SIMD=off: never), with the same distances.
+ * It exists to spare each run numba's start-up (importing
  * numba and loading its cached machine code cost more than half a second)
  * and the first run's compile, and is faster per pair.
  *

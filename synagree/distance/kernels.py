@@ -8,6 +8,11 @@ caller allocates.  The work is done by the C extension
 `synagree.base.native`); both give bit-identical results (docs/method.md
 §3.3).  numba is imported only when its kernels run.
 
+With integral unit costs the C extension runs batches of up to 8 pairs that
+share their first tree in SIMD lanes where the CPU has AVX2 (`simd`;
+``SYNAGREE_SIMD``), with the same distances; `pairs` sorts its list by the
+first tree for it.
+
 The C kernels check every pack they are given (offsets, tree shapes, label
 ids: O(nodes)); here a pack is checked once, at its first C call, and later
 calls pass it as trusted, so the check is not repeated for every tile or
