@@ -137,6 +137,17 @@ typedef struct {
     int64_t k, ke;
 } Side;
 
+/* One cell vector: min(up + da, rr, left + insert cost), as the scalar
+   kernel's cell (delete, rename or match, insert) */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+zs_cell(const int32_t *up, __m256i vda, __m256i rr, __m256i left, const int32_t *cic)
+{
+    __m256i d = _mm256_min_epi32(
+        _mm256_add_epi32(_mm256_load_si256((const __m256i *)up), vda), rr);
+    __m256i ins = _mm256_add_epi32(left, _mm256_load_si256((const __m256i *)cic));
+    return _mm256_min_epi32(d, ins);
+}
+
 /* The sweep of every row: W columns of 8 lanes.  fd rows of W vectors;
    Q0, Q1: the gather index (column * 8 + lane) of fd and td each cell reads;
    LB: label of the column's node; M: -1 where the column is on the left path
@@ -169,12 +180,7 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
                         pr, _mm256_load_si256((const __m256i *)(Q0 + o)), 4);
                     __m256i rr = _mm256_add_epi32(g,
                                                   _mm256_load_si256((const __m256i *)(tdr + o)));
-                    __m256i d = _mm256_add_epi32(_mm256_load_si256((const __m256i *)(up + o)),
-                                                 vda);
-                    d = _mm256_min_epi32(d, rr);
-                    __m256i ins = _mm256_add_epi32(
-                        left, _mm256_load_si256((const __m256i *)(CIC + o)));
-                    __m256i v = _mm256_min_epi32(d, ins);
+                    __m256i v = zs_cell(up + o, vda, rr, left, CIC + o);
                     _mm256_store_si256((__m256i *)(cur + o), v);
                     left = v;
                 }
@@ -194,12 +200,7 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
                     __m256i rf = _mm256_add_epi32(
                         _mm256_load_si256((const __m256i *)(FD0Q + o)), tdg);
                     __m256i rr = _mm256_blendv_epi8(rf, rt, m);
-                    __m256i d = _mm256_add_epi32(_mm256_load_si256((const __m256i *)(up + o)),
-                                                 vda);
-                    d = _mm256_min_epi32(d, rr);
-                    __m256i ins = _mm256_add_epi32(
-                        left, _mm256_load_si256((const __m256i *)(CIC + o)));
-                    __m256i v = _mm256_min_epi32(d, ins);
+                    __m256i v = zs_cell(up + o, vda, rr, left, CIC + o);
                     _mm256_store_si256((__m256i *)(cur + o), v);
                     /* the tree distance of the column's node: computed here
                        on the left path, else copied from where it was */
