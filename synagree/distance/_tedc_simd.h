@@ -274,6 +274,19 @@ simd_leaf_plain(const int32_t *L1, const int32_t *LM1, size_t n1, const int32_t 
 
 static inline size_t round8(size_t x) { return (x + 7) & ~(size_t)7; }
 
+/* Column q (index q = column * 8 + lane) reads itself in fd and the
+   sentinel in td, and inserts at cost BIG: the first column of a keyroot's
+   table (a forest of nothing), or a padding column */
+static void sentinel_column(int32_t *Q0, int32_t *Q1, int32_t *LB, int32_t *M, int32_t *CIC,
+                            int32_t *FD0, int32_t *FD0Q, int32_t *ND, size_t q, size_t sent)
+{
+    Q0[q] = (int32_t)q;
+    Q1[q] = (int32_t)sent;
+    LB[q] = M[q] = FD0[q] = FD0Q[q] = 0;
+    CIC[q] = INT_BIG;
+    ND[q] = -1;
+}
+
 /* The columns of the sweep of one tree 2 (every keyroot that is not a leaf,
    in postorder): w, or 0 when it has none. */
 static size_t sweep_width(const Side *s)
@@ -366,14 +379,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                 if (lj == j) { col[j] = (int32_t)slot++; continue; }
                 size_t s0 = c;
                 int32_t acc = 0;
-                Q0[c * V + l] = (int32_t)(s0 * V + l);
-                Q1[c * V + l] = (int32_t)(SENT * V + l);
-                LB[c * V + l] = 0;
-                M[c * V + l] = 0;
-                CIC[c * V + l] = INT_BIG;
-                FD0[c * V + l] = 0;
-                FD0Q[c * V + l] = 0;
-                ND[c * V + l] = -1;
+                sentinel_column(Q0, Q1, LB, M, CIC, FD0, FD0Q, ND, c * V + l, SENT * V + l);
                 c++;
                 for (size_t b = lj; b <= j; b++, c++) {
                     acc = acc + ic2[b];
@@ -454,15 +460,8 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
         }
     columns_done:
         /* padding: columns that read the sentinel and feed no real column */
-        for (; c < W; c++) {
-            Q0[c * V + l] = (int32_t)(c * V + l);
-            Q1[c * V + l] = (int32_t)(SENT * V + l);
-            LB[c * V + l] = 0;
-            M[c * V + l] = 0;
-            CIC[c * V + l] = INT_BIG;
-            FD0[c * V + l] = 0;
-            FD0Q[c * V + l] = 0;
-        }
+        for (; c < W; c++)
+            sentinel_column(Q0, Q1, LB, M, CIC, FD0, FD0Q, ND, c * V + l, SENT * V + l);
         if ((int)l >= nl && !plain)   /* an empty lane: the leaf keyroot rows of tree 1 */
             for (int64_t ii = k1; ii < k1e; ii++) {
                 size_t x = (size_t)kr1[ii];
