@@ -23,7 +23,17 @@ Parts:
    kernel (a verbatim copy of the previous tile kernel, through the
    ``executor`` hook) and by the package's; the within-unit pairs use the
    package kernel both times.  ``--quick`` skips this part.
-3. ``--interleave`` (only): the experiment of issue 24, item 3 -- two
+3. ``--simd`` (only): the scalar C kernel against the inter-pair SIMD kernel
+   (``SYNAGREE_SIMD=0`` / default, issue 36) on the same pairs, one thread,
+   in alternating rounds, through the all-pairs entry point (that of the
+   exact passes' tiles too): all pairs of 300 EWT test sentences and of 200
+   random trees of 20 and of 40 words, unit costs.  Textbook cells per second
+   of CPU time (as above, but CPU seconds of the process: on a loaded machine
+   wall time counts the waits for a core), cycles per cell at the clock
+   /proc/cpuinfo reports, and the latency bound: one add->min->min chain of 3 cycles per cell for the scalar
+   kernel, 8 chains in flight (3/8 cycle per cell) for the SIMD kernel.
+   Distances must be identical.  Medians over the rounds.
+4. ``--interleave`` (only): the experiment of issue 24, item 3 -- two
    independent DPs per thread.  ``benchmarks/tedc_interleave/`` is the C
    kernel with the rows of two tree-1 keyroots whose subtrees are disjoint
    fused into one column loop (two add->min chains in flight); it and
@@ -34,7 +44,7 @@ Parts:
    and prefix row loops run for two tables one after the other and fused
    (``tedc_interleave/rows_micro.c``).
 
-    python benchmarks/bench_kernel.py [--quick | --agree-only | --interleave]
+    python benchmarks/bench_kernel.py [--quick | --agree-only | --simd | --interleave]
 """
 from __future__ import annotations
 
@@ -290,14 +300,16 @@ def pair_cells(pack: ted.TreePack, pi: np.ndarray, pj: np.ndarray) -> int:
     return int(cells.sum())
 
 
-def time_many(fns: List[Callable[[], object]], rounds: int) -> List[List[float]]:
-    """Run the functions in turn (A B C A B C ...) ``rounds`` times; wall seconds."""
+def time_many(fns: List[Callable[[], object]], rounds: int,
+              clock: Callable[[], float] = time.perf_counter) -> List[List[float]]:
+    """Run the functions in turn (A B C A B C ...) ``rounds`` times; seconds of
+    ``clock`` (wall seconds by default)."""
     out: List[List[float]] = [[] for _ in fns]
     for _ in range(rounds):
         for f, acc in zip(fns, out):
-            t = time.perf_counter()
+            t = clock()
             f()
-            acc.append(time.perf_counter() - t)
+            acc.append(clock() - t)
     return out
 
 
@@ -531,9 +543,110 @@ def part_interleave(quick: bool) -> None:
             print("  " + out.strip().replace("\n", "\n  "), flush=True)
 
 
+def cpu_ghz() -> float:
+    """The mean clock /proc/cpuinfo reports now (GHz; 0 when unknown)."""
+    try:
+        mhz = [float(line.split(":")[1]) for line in Path("/proc/cpuinfo").read_text().splitlines()
+               if line.startswith("cpu MHz")]
+    except (OSError, ValueError):
+        return 0.0
+    return sum(mhz) / len(mhz) / 1000 if mhz else 0.0
+
+
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "?"
+
+
+def simd_workloads(quick: bool):
+    """All pairs (i < j, sorted by i, as the package's passes give them) of EWT test
+    sentences and of random trees of 20 and 40 words: ``(name, pack, pi, pj)``."""
+    vocab = Vocabulary()
+    rng = np.random.default_rng(36)
+    sets = []
+    if (SHARED / "ud").is_dir():
+        trees = ewt_trees(vocab, "en_ewt-ud-test.conllu")
+        pick = rng.choice(len(trees), 150 if quick else 300, replace=False)
+        sets.append(("EWT test, all pairs", [trees[k] for k in pick]))
+    else:
+        print(f"(EWT rows skipped: {SHARED / 'ud'} not found)")
+    for n in (20, 40):
+        sets.append((f"random trees n={n}",
+                     random_trees(100 if quick else 200, n, seed=n, vocab=vocab)[0]))
+    for name, trees in sets:
+        pack = ted.TreePack(trees)
+        pi, pj = np.triu_indices(len(trees), 1)
+        yield name, pack, pi.astype(np.int64), pj.astype(np.int64), len(vocab)
+
+
+def part_simd(quick: bool) -> None:
+    """Scalar C kernel against the SIMD kernel, one thread, same pairs (issue 36)."""
+    c = kernels.C_EXTENSION
+    if c is None:
+        print("(--simd skipped: the C extension is not built)")
+        return
+    rounds = 3 if quick else 7
+    ghz = cpu_ghz()
+    print(f"machine: {cpu_name()}, {os.cpu_count()} cores, clock now {ghz:.2f} GHz; "
+          f"scalar C kernel (SYNAGREE_SIMD=0) vs SIMD kernel, one thread, {rounds} "
+          "alternating rounds, medians")
+    print(f"{'pairs':<22} {'count':>7} {'cells/pr':>8} {'scal G/s':>8} {'simd G/s':>8} "
+          f"{'scal c/c':>8} {'simd c/c':>8} {'bound':>11} {'simd/scal':>9}  load")
+    saved = os.environ.get("SYNAGREE_SIMD")
+    try:
+        for name, pack, pi, pj, L in simd_workloads(quick):
+            args = ted.Costs.unit(L).arrays()
+            c.check_pack(*pack._args())
+            K = len(pack)
+            outs = [np.zeros((K, K)) for _ in range(2)]
+
+            def run(k: int) -> Callable[[], None]:
+                def f() -> None:
+                    os.environ["SYNAGREE_SIMD"] = "0" if k == 0 else "1"
+                    c.all_pairs(*pack._args(), *args, 1, outs[k], True)
+                return f
+
+            fns = [run(0), run(1)]
+            for f in fns:
+                f()
+            if not np.array_equal(outs[0], outs[1]):
+                bad = np.flatnonzero(outs[0] != outs[1])
+                raise SystemExit(f"{name}: {bad.size} distances differ, first {bad[:5]}")
+            load = full_load()
+            # CPU seconds of the process (one thread): the time the kernel ran, not
+            # the time it waited for a core on a loaded machine
+            times = time_many(fns, rounds, time.process_time)
+            cells = pair_cells(pack, pi, pj)
+            med = [float(np.median(t)) for t in times]
+            g = [cells / m / 1e9 for m in med]
+            cyc = [ghz / x if ghz else float("nan") for x in g]
+            ratio = float(np.median([a / b for a, b in zip(times[0], times[1])]))
+            print(f"{name:<22} {pi.shape[0]:>7} {cells / pi.shape[0]:>8.0f} {g[0]:>8.3f} "
+                  f"{g[1]:>8.3f} {cyc[0]:>8.2f} {cyc[1]:>8.2f} {'3 / 0.375':>11} "
+                  f"{ratio:>8.2f}x  {load}")
+            goal_line(f"SIMD kernel >= 2.5x the scalar C kernel ({name}, one thread)",
+                      f"scalar C {g[0]:.3f} G cells/s", f"**SIMD {g[1]:.3f} G cells/s**",
+                      f"{ratio:.2f}x (median of {rounds}; min/median "
+                      f"{min_med([a / b for a, b in zip(times[0], times[1])])})",
+                      f"{load}; {cpu_name()}")
+    finally:
+        if saved is None:
+            os.environ.pop("SYNAGREE_SIMD", None)
+        else:
+            os.environ["SYNAGREE_SIMD"] = saved
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     print(f"cores: {os.cpu_count()}, numba {numba.__version__}, load {loadavg()}")
+    if "--simd" in sys.argv:
+        part_simd(quick)
+        return
     if "--interleave" in sys.argv:
         part_interleave(quick)
         return

@@ -181,7 +181,21 @@ def test_sampling_costlier_than_exact_falls_back_to_exact(monkeypatch):
         assert res.alpha[v].de_sum == exact.alpha[v].de_sum
         assert res.alpha[v].do_sum == exact.alpha[v].do_sum
     [note] = [n for n in res.notes if n.startswith("D_e computed exactly: sampling")]
-    assert "more than the exact pass" in note and "pairs" in note
+    assert "more time than the exact pass" in note and "pairs" in note
+    assert "compared as wall time on" in note and "s exact against" in note  # issue 36
+
+
+def test_cost_rule_compares_wall_time(monkeypatch):
+    """The rule weighs the sampled pairs' cells by the paths' throughputs: with the
+    draws as fast per cell as the exact pass the same files are sampled, with them
+    a hundred times slower the exact pass is chosen (issue 36)."""
+    monkeypatch.setattr(alpha, "EXACT_BUDGET_CELLS", 10)
+    monkeypatch.setattr(alpha, "DEFAULT_SAMPLE_PAIRS", 2000)
+    dirs = ["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"]
+    monkeypatch.setattr(alpha, "SAMPLED_TO_EXACT", 0.01)
+    assert agreement.agree(dirs=dirs).settings["d_e"] == "exact"
+    monkeypatch.setattr(alpha, "SAMPLED_TO_EXACT", 1e6)
+    assert agreement.agree(dirs=dirs).settings["d_e"] != "exact"
 
 
 def test_progress_bar_reports_done_and_eta():

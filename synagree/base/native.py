@@ -21,6 +21,11 @@ benchmark can run both in one process:
 ``SYNAGREE_THREADS``
     Threads of the C kernels (1 to 1,024); default: the CPUs this process
     may run on.  numba's kernels follow ``NUMBA_NUM_THREADS``.
+``SYNAGREE_SIMD``
+    ``auto`` or ``on`` (default; also ``1``): batches of pairs with integral
+    unit costs run the C extension's inter-pair SIMD kernel where the CPU has
+    AVX2; ``off`` (also ``0``): the scalar C kernel only (for comparison;
+    the distances are the same, docs/method.md §3.3).
 
 A C extension built from other sources than those beside it (an editable
 install whose ``.c`` files changed since the last build) is never run:
@@ -43,6 +48,8 @@ from synagree.base.problems import InputError
 
 KERNELS_ENV = "SYNAGREE_KERNELS"
 THREADS_ENV = "SYNAGREE_THREADS"
+SIMD_ENV = "SYNAGREE_SIMD"
+SIMD_CHOICES = {"auto": True, "on": True, "1": True, "off": False, "0": False}
 CHOICES = ("auto", "c", "numba")
 MAX_THREADS = 1024  # each thread holds work buffers of up to a few MB
 
@@ -127,6 +134,7 @@ def use_c(extension: Optional[ModuleType], sources: Sequence[str] = ()) -> bool:
     """
     wanted = choice()
     threads()  # a bad SYNAGREE_THREADS is an error on every path, not only on C's
+    simd()  # and a bad SYNAGREE_SIMD
     if wanted == "numba":
         return False
     if extension is None:
@@ -158,6 +166,23 @@ def numba_installed() -> bool:
         return importlib.util.find_spec("numba") is not None
     except (ImportError, ValueError):  # hidden (sys.modules["numba"] = None) or broken
         return False
+
+
+def simd() -> bool:
+    """The ``SYNAGREE_SIMD`` setting: may the C kernels run their SIMD kernel?
+
+    ``auto``, ``on``, ``1`` or unset: yes (where the CPU has AVX2);
+    ``off`` or ``0``: no.  The C extension reads the same variable.
+
+    Raises
+    ------
+    InputError
+        ``bad-environment`` for any other value.
+    """
+    value = os.environ.get(SIMD_ENV, "auto").strip().lower() or "auto"
+    if value not in SIMD_CHOICES:
+        raise _setting_error(SIMD_ENV, value, "one of auto, on, off, 1, 0")
+    return SIMD_CHOICES[value]
 
 
 def threads() -> int:

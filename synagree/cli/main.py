@@ -68,7 +68,7 @@ class _Version(argparse.Action):
         try:
             which = kernels.backend()
             if which == "c":
-                detail = f"C, {native.threads()} thread(s)"
+                detail = f"C, {native.threads()} thread(s), SIMD: {kernels.simd()}"
             elif which == "python":
                 detail = ("plain Python, slow: neither the C extension nor numba is installed"
                           if kernels.C_EXTENSION is None else "plain Python, slow: numba is "

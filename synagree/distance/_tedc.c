@@ -15,7 +15,10 @@
  * numba's (the tests check this on random and real trees).  One shortcut,
  * for integer costs only: the tables of keyroots that are leaves are replaced
  * by a closed form of the same tree distances (_tedc_zs.h), exact integers
- * like the rest.  It exists to spare each run numba's start-up (importing
+ * like the rest; and for integral unit costs, batches of up to 8 pairs that
+ * share their first tree run in the int32 lanes of AVX2 vectors where the CPU
+ * has it (_tedc_simd.h; SYNAGREE_SIMD=off: never), with the same distances.
+ * It exists to spare each run numba's start-up (importing
  * numba and loading its cached machine code cost more than half a second)
  * and the first run's compile, and is faster per pair.
  *
@@ -53,7 +56,10 @@ typedef struct {
     size_t maxn, cw;
     void *cells;        /* td | fd | dc | ic | cic, in the cell type */
     uint32_t *rec;      /* 4 per column of a sweep */
+    void *simd;         /* the SIMD kernel's buffers (_tedc_simd.h), made when first used */
 } Work;
+
+static void simd_free(Work *w);
 
 static int work_init(Work *w, size_t maxn, size_t cell_size)
 {
@@ -65,6 +71,7 @@ static int work_init(Work *w, size_t maxn, size_t cell_size)
        last cell, or the end of td before row 0) is of initialised memory */
     w->cells = calloc(n, cell_size);
     w->rec = calloc(4 * w->cw, sizeof(uint32_t));
+    w->simd = NULL;
     if (!w->cells || !w->rec) {
         free(w->cells);
         free(w->rec);
@@ -79,6 +86,7 @@ static void work_free(Work *w)
 {
     free(w->cells);
     free(w->rec);
+    simd_free(w);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -115,6 +123,12 @@ static void work_free(Work *w)
 #undef LEAF_SHORTCUT
 #undef PREFIX_ROW
 
+/* the inter-pair SIMD kernel (int32 cells, AVX2) */
+#include "_tedc_simd.h"
+#if !TEDC_AVX2
+static void simd_free(Work *w) { (void)w; }
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* A pack of trees, the costs, one pair                                      */
 /* ------------------------------------------------------------------------ */
@@ -130,6 +144,7 @@ typedef struct {
     size_t rstride;     /* columns of rmat */
     int unit, int_cells;
     int plain;          /* int32 cells with plain unit costs (see _tedc_zs.h) */
+    int simd;           /* batches of pairs run the SIMD kernel (_tedc_simd.h) */
 } Costs;
 
 /* TED between trees i and j of the pack, in the cheaper orientation
@@ -154,6 +169,125 @@ static double pair(const Pack *p, int64_t i, int64_t j, const Costs *c, Work *w)
                   L + oj, LM + oj, KR, nj, KO[j], KO[j + 1],
                   (const double *)c->dcost, (const double *)c->icost,
                   (const double *)c->rmat, c->rstride, c->unit, 0, w);
+}
+
+#define BLOCK 64    /* pairs of one tree whose distances are taken at once (pairs_of) */
+
+/* The SIMD kernel on the trees js[lane[0..nl)] against tree i in one
+   orientation, into dout[0..nl); the scalar kernel where it cannot run. */
+static void run_lanes(const Pack *p, int64_t i, int right, const int64_t *js,
+                      const int64_t *lane, int nl, const Costs *c, Work *w, double *dout)
+{
+#if TEDC_AVX2
+    if (nl >= SIMD_MIN_LANES) {
+        const int32_t *L = right ? p->rlab : p->lab, *LM = right ? p->rlml : p->lml;
+        const int32_t *KR = right ? p->rkr : p->kr;
+        const int64_t *KO = right ? p->rkoff : p->koff;
+        Side sides[SIMD_LANES];
+        double d[SIMD_LANES];
+        for (int l = 0; l < nl; l++) {
+            const int64_t j = js[lane[l]], oj = p->noff[j];
+            Side s = {L + oj, LM + oj, KR, (size_t)(p->noff[j + 1] - oj), KO[j], KO[j + 1]};
+            sides[l] = s;
+        }
+        const int64_t oi = p->noff[i];
+        if (zs_i32_x8(L + oi, LM + oi, KR, (size_t)(p->noff[i + 1] - oi), KO[i], KO[i + 1],
+                      sides, nl, (const int32_t *)c->dcost, (const int32_t *)c->icost,
+                      (const int32_t *)c->rmat, c->plain, w, d) == 0) {
+            for (int l = 0; l < nl; l++) dout[l] = d[l];
+            return;
+        }
+    }
+#endif
+    for (int l = 0; l < nl; l++) dout[l] = pair(p, i, js[lane[l]], c, w);
+}
+
+/* The width of tree j's sweep in orientation `right` when it can be a lane
+   of the SIMD kernel (1..SIMD_MAXN nodes, a sweep of at most CHUNK_COLS
+   columns), else -1. */
+static int64_t simd_lane_width(const Pack *p, int64_t j, int right)
+{
+#if TEDC_AVX2
+    const int64_t n = p->noff[j + 1] - p->noff[j];
+    if (n < 1 || n > SIMD_MAXN) return -1;
+    const int64_t *KO = right ? p->rkoff : p->koff;
+    Side s = {NULL, (right ? p->rlml : p->lml) + p->noff[j], right ? p->rkr : p->kr,
+              (size_t)n, KO[j], KO[j + 1]};
+    const size_t w = sweep_width(&s);
+    return w <= CHUNK_COLS ? (int64_t)w : -1;
+#else
+    (void)p; (void)j; (void)right;
+    return -1;
+#endif
+}
+
+/* TED of each tree is[0..ni) against each tree js[0..nj) into
+   dout[ii * si + jj * sj]: batches of up to 8 trees of js on the SIMD kernel
+   where it applies (c->simd, int32 cells, trees that fit), the rest on the
+   scalar kernel.  Equal distances either way: the distances are exact
+   integers, and a pair and its mirror image have the same distance, so a
+   batch takes one orientation for all its pairs (the cheaper by the sum of
+   pair()'s estimates) where pair() picks one per pair.  Within each block of
+   BLOCK trees of js the lanes are sorted by the width of their sweep, so that
+   a batch pads little, and each batch runs against every tree of is in turn
+   (those it takes left first, then the others): the kernel builds the
+   batch's columns once for all of them. */
+static void block_pairs(const Pack *p, const int64_t *is, int64_t ni, const int64_t *js,
+                        int64_t nj, const Costs *c, Work *w, double *dout, int64_t si,
+                        int64_t sj)
+{
+    if (!c->simd || nj < SIMD_MIN_LANES) {
+        for (int64_t ii = 0; ii < ni; ii++)
+            for (int64_t k = 0; k < nj; k++)
+                dout[ii * si + k * sj] = pair(p, is[ii], js[k], c, w);
+        return;
+    }
+    for (int64_t k0 = 0; k0 < nj; k0 += BLOCK) {
+        const int64_t ke = nj - k0 < BLOCK ? nj : k0 + BLOCK;
+        int64_t key[BLOCK], idx[BLOCK];
+        int m = 0;
+        for (int64_t k = k0; k < ke; k++) {
+            const int64_t j = js[k];
+            const int64_t wj = simd_lane_width(p, j, 0);
+            if (wj < 0 || simd_lane_width(p, j, 1) < 0) {
+                for (int64_t ii = 0; ii < ni; ii++)
+                    dout[ii * si + k * sj] = pair(p, is[ii], j, c, w);
+                continue;
+            }
+            int q = m++;   /* insertion sort by width */
+            for (; q > 0 && key[q - 1] > wj; q--) { key[q] = key[q - 1]; idx[q] = idx[q - 1]; }
+            key[q] = wj;
+            idx[q] = k;
+        }
+        for (int q = 0; q < m; q += SIMD_LANES) {
+            const int nl = m - q < SIMD_LANES ? m - q : SIMD_LANES;
+            for (int side = 0; side < 2; side++) {
+                for (int64_t ii = 0; ii < ni; ii++) {
+                    const int64_t i = is[ii], n = p->noff[i + 1] - p->noff[i];
+                    int64_t el = 0, er = 0;
+                    for (int l = 0; l < nl; l++) {
+                        const int64_t j = js[idx[q + l]];
+                        el += p->cl[i] * p->cl[j];
+                        er += p->cr[i] * p->cr[j];
+                    }
+                    if ((el > er) != side) continue;
+                    double d[SIMD_LANES];
+                    if (n >= 1 && n <= SIMD_MAXN)
+                        run_lanes(p, i, side, js, idx + q, nl, c, w, d);
+                    else
+                        for (int l = 0; l < nl; l++) d[l] = pair(p, i, js[idx[q + l]], c, w);
+                    for (int l = 0; l < nl; l++) dout[ii * si + idx[q + l] * sj] = d[l];
+                }
+            }
+        }
+    }
+}
+
+/* TED of tree i against each tree js[0..n) into dout[0..n) (block_pairs) */
+static void pairs_of(const Pack *p, int64_t i, const int64_t *js, int64_t n, const Costs *c,
+                     Work *w, double *dout)
+{
+    block_pairs(p, &i, 1, js, n, c, w, dout, 0, 1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -426,6 +560,7 @@ static int take_costs(PyObject *od, PyObject *oi, PyObject *orm, Buf *b, int uni
     c->unit = unit;
     c->int_cells = kind == K_INT;
     c->plain = 0;
+    c->simd = c->int_cells && simd_setting() && simd_cpu();
     if (c->int_cells) {
         /* plain unit costs: label 0 free, every other label 1, renames 0/1 */
         const int32_t *dc = c->dcost, *ic = c->icost, *rm = c->rmat;
@@ -502,8 +637,11 @@ static void pairs_task(void *vctx, int64_t t, Work *w)
 {
     PairsCtx *x = vctx;
     int64_t end = (t + 1) * x->chunk < x->n ? (t + 1) * x->chunk : x->n;
-    for (int64_t k = t * x->chunk; k < end; k++)
-        x->out[k] = pair(x->p, x->pi[k], x->pj[k], x->c, w);
+    /* runs of pairs of the same first tree (kernels.pairs sorts them so) */
+    for (int64_t k = t * x->chunk, e; k < end; k = e) {
+        for (e = k + 1; e < end && x->pi[e] == x->pi[k]; e++) {}
+        pairs_of(x->p, x->pi[k], x->pj + k, e - k, x->c, w, x->out + k);
+    }
 }
 
 PyDoc_STRVAR(pairs_doc,
@@ -551,18 +689,35 @@ typedef struct {
     double *out;
 } AllCtx;
 
-/* rows r and K-1-r together, so that every task has the same work */
-static void all_task(void *vctx, int64_t r, Work *w)
+/* Column block q = [q * BLOCK, (q + 1) * BLOCK) of the upper triangle:
+   every earlier row against the whole block at once (block_pairs: its
+   batches are built once for all the rows), then the pairs inside the block;
+   each distance written to both triangles.  Task t takes block nb - 1 - t,
+   the largest first. */
+static void all_task(void *vctx, int64_t t, Work *w)
 {
     AllCtx *x = vctx;
-    const int64_t K = x->p->K;
-    for (int t = 0; t < 2; t++) {
-        int64_t row = t == 0 ? r : K - 1 - r;
-        if (t == 1 && row == r) break;   /* middle row of an odd K */
-        for (int64_t j = row + 1; j < K; j++) {
-            double d = pair(x->p, row, j, x->c, w);
-            x->out[row * K + j] = d;
-            x->out[j * K + row] = d;
+    const int64_t K = x->p->K, nb = (K + BLOCK - 1) / BLOCK, q = nb - 1 - t;
+    const int64_t j0 = q * BLOCK, j1 = K - j0 < BLOCK ? K : j0 + BLOCK;
+    int64_t js[BLOCK];
+    double d[BLOCK];
+    for (int64_t j = j0; j < j1; j++) js[j - j0] = j;
+    int64_t *rows = j0 > 0 ? malloc(sizeof(int64_t) * (size_t)j0) : NULL;
+    if (rows) {
+        for (int64_t r = 0; r < j0; r++) rows[r] = r;
+        block_pairs(x->p, rows, j0, js, j1 - j0, x->c, w, x->out + j0, K, 1);
+        free(rows);
+    } else {
+        for (int64_t r = 0; r < j0; r++)   /* no memory for the list: row by row */
+            pairs_of(x->p, r, js, j1 - j0, x->c, w, x->out + r * K + j0);
+    }
+    for (int64_t r = 0; r < j0; r++)
+        for (int64_t j = j0; j < j1; j++) x->out[j * K + r] = x->out[r * K + j];
+    for (int64_t r = j0; r < j1; r++) {
+        pairs_of(x->p, r, js + (r + 1 - j0), j1 - r - 1, x->c, w, d);
+        for (int64_t j = r + 1; j < j1; j++) {
+            x->out[r * K + j] = d[j - r - 1];
+            x->out[j * K + r] = d[j - r - 1];
         }
     }
 }
@@ -588,7 +743,7 @@ static PyObject *py_all_pairs(PyObject *self, PyObject *args)
     if (take_pack(o, b, unit, trusted, &p, &c)) goto done;
     if (take(oout, &b[N_PACK], "out", 8, K_FLOAT, p.K * p.K, 1)) goto done;
     AllCtx x = {&p, &c, b[N_PACK].v.buf};
-    ret = run_released(all_task, &x, (p.K + 1) / 2, &p, &c, threads);
+    ret = run_released(all_task, &x, (p.K + BLOCK - 1) / BLOCK, &p, &c, threads);
 done:
     release_all(b, N_PACK + 1);
     return ret;
@@ -607,10 +762,36 @@ typedef struct {
     double *s_out, *row_out, *diag_out, *within_out;
 } TileCtx;
 
+/* The distances of row unit u's trees against every tree from unit v0 to the
+   tile's last column unit (only the later ones of u itself when v0 == u),
+   into dist[(a - uoff[u]) * nb + (bb - uoff[v0])]: one call of pairs_of per
+   tree of u, so that the SIMD kernel gets full batches.  0 or -1 (memory). */
+static int tile_row_distances(const TileCtx *x, int64_t u, int64_t v0, Work *w, double **dist,
+                              size_t *cap)
+{
+    const int64_t b0 = x->uoff[v0], nb = x->uoff[x->c1] - b0;
+    const int64_t na = x->uoff[u + 1] - x->uoff[u];
+    if ((size_t)(na * nb + nb) > *cap) {
+        size_t want = (size_t)(na * nb + nb);
+        double *d = realloc(*dist, want * sizeof(double));
+        if (!d) return -1;
+        *dist = d;
+        *cap = want;
+    }
+    int64_t *js = (int64_t *)(*dist + na * nb);   /* the partners (8 bytes each) */
+    for (int64_t bb = b0; bb < b0 + nb; bb++) js[bb - b0] = x->utree[bb];
+    /* every tree of u against every listed tree (a few pairs more than needed
+       on a diagonal tile) */
+    block_pairs(x->p, x->utree + x->uoff[u], na, js, nb, x->c, w, *dist, nb, 1);
+    return 0;
+}
+
 static void tile_task(void *vctx, int64_t t, Work *w)
 {
     TileCtx *x = vctx;
     const int64_t nr = x->r1 - x->r0;
+    double *dist = NULL;
+    size_t cap = 0;
     for (int half = 0; half < 2; half++) {
         if (half == 1 && !x->is_diag) break;
         int64_t ri = half == 0 ? t : nr - 1 - t;
@@ -618,6 +799,8 @@ static void tile_task(void *vctx, int64_t t, Work *w)
         int64_t u = x->r0 + ri;
         double acc0 = 0.0, acc1 = 0.0, acc2 = 0.0;
         int64_t vstart = x->is_diag ? u : x->c0;
+        const int64_t b0 = x->uoff[vstart], nbt = x->uoff[x->c1] - b0;
+        const int have = tile_row_distances(x, u, vstart, w, &dist, &cap) == 0;
         for (int64_t v = vstart; v < x->c1; v++) {
             double s0 = 0.0, s1 = 0.0, s2 = 0.0;
             int64_t wk = x->woff[u];
@@ -628,7 +811,8 @@ static void tile_task(void *vctx, int64_t t, Work *w)
                 for (int64_t bb = bstart; bb < x->uoff[v + 1]; bb++) {
                     int64_t tb = x->utree[bb];
                     if (ta == tb) continue;
-                    double d = pair(x->p, ta, tb, x->c, w);
+                    double d = have ? dist[(a - x->uoff[u]) * nbt + (bb - b0)]
+                                    : pair(x->p, ta, tb, x->c, w);
                     if (v == u) x->within_out[wk++] = d;
                     /* delta^2 of the three variants (kernels_numba._d2) */
                     double sa = x->sizes[ta], sb = x->sizes[tb];
@@ -661,6 +845,7 @@ static void tile_task(void *vctx, int64_t t, Work *w)
         x->row_out[ri * 3 + 1] = acc1;
         x->row_out[ri * 3 + 2] = acc2;
     }
+    free(dist);
 }
 
 PyDoc_STRVAR(tile_doc,
@@ -870,7 +1055,7 @@ static int settings_allow_c(void)
         while (*t == ' ' || *t == '\t') t++;
         if (*t != 0 || (digits && (v < 1 || v > MAX_THREADS))) return 0;
     }
-    return 1;
+    return simd_value_ok();
 }
 
 typedef struct {
@@ -918,7 +1103,7 @@ static PyObject *py_ted_pair(PyObject *self, PyObject *const *args, Py_ssize_t n
     int64_t cl1, cr1, cl2, cr2;
     int32_t top1, top2;
     Costs c;
-    Work own = {0, 0, NULL, NULL};
+    Work own = {0, 0, NULL, NULL, NULL};
     if (take_one_tree(args, b, 0, &cl1, &cr1, &top1) ||
         take_one_tree(args + 8, b + 6, 1, &cl2, &cr2, &top2))
         goto done;
@@ -931,7 +1116,7 @@ static PyObject *py_ted_pair(PyObject *self, PyObject *const *args, Py_ssize_t n
         }
         if (grow_plain(top)) goto done;
         c.dcost = plain_costs; c.icost = plain_costs; c.rmat = plain_ren;
-        c.rstride = 2; c.unit = 1; c.int_cells = 1; c.plain = 1;
+        c.rstride = 2; c.unit = 1; c.int_cells = 1; c.plain = 1; c.simd = 0;
     } else {
         int unit = PyObject_IsTrue(args[19]);
         Py_ssize_t L;
@@ -975,11 +1160,24 @@ done:
     return ret;
 }
 
+PyDoc_STRVAR(simd_lanes_doc,
+"simd_lanes() -> int\n\n"
+"Lanes of the inter-pair SIMD kernel on this CPU (8: AVX2, int32 cells), or 0\n"
+"where it cannot run (no AVX2, or a build for another architecture).  It runs\n"
+"unless SYNAGREE_SIMD is off or 0 (read at every call).");
+
+static PyObject *py_simd_lanes(PyObject *self, PyObject *unused)
+{
+    (void)self; (void)unused;
+    return PyLong_FromLong(simd_cpu() ? SIMD_LANES : 0);
+}
+
 static PyMethodDef methods[] = {
     {"pairs", py_pairs, METH_VARARGS, pairs_doc},
     {"all_pairs", py_all_pairs, METH_VARARGS, all_pairs_doc},
     {"tile", py_tile, METH_VARARGS, tile_doc},
     {"check_pack", py_check_pack, METH_VARARGS, check_pack_doc},
+    {"simd_lanes", py_simd_lanes, METH_NOARGS, simd_lanes_doc},
     {"ted_pair", (PyCFunction)(void (*)(void))py_ted_pair, METH_FASTCALL, ted_pair_doc},
     {NULL, NULL, 0, NULL},
 };

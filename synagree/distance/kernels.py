@@ -8,6 +8,11 @@ caller allocates.  The work is done by the C extension
 `synagree.base.native`); both give bit-identical results (docs/method.md
 §3.3).  numba is imported only when its kernels run.
 
+With integral unit costs the C extension runs batches of up to 8 pairs that
+share their first tree in SIMD lanes where the CPU has AVX2 (`simd`;
+``SYNAGREE_SIMD``), with the same distances; `pairs` sorts its list by the
+first tree for it.
+
 The C kernels check every pack they are given (offsets, tree shapes, label
 ids: O(nodes)); here a pack is checked once, at its first C call, and later
 calls pass it as trusted, so the check is not repeated for every tile or
@@ -32,9 +37,10 @@ except ImportError:  # the optional C extension was not built: numba runs the ke
     _tedc = None  # type: ignore[assignment]
 
 C_EXTENSION: Optional[ModuleType] = _tedc
-C_SOURCES = ("_tedc.c", "_tedc_zs.h")  # what it is built from (pyproject.toml)
+C_SOURCES = ("_tedc.c", "_tedc_simd.h", "_tedc_zs.h")  # what it is built from (pyproject.toml)
 SERIAL_BELOW = 4096  # shorter pair lists run on one thread: no thread start-up
 PAIRS_CHUNK = 64  # pairs per parallel task
+SORTED_CHUNK = 1024  # pairs per parallel task when sorted for the SIMD kernel
 
 PackArgs = Tuple[np.ndarray, ...]
 
@@ -57,6 +63,22 @@ def backend() -> str:
     if native.use_c(C_EXTENSION, C_SOURCES):
         return "c"
     return "numba" if native.numba_installed() else "python"
+
+
+def simd() -> str:
+    """What the C kernels' inter-pair SIMD kernel does in the next call, in words.
+
+    It takes batches of pairs with integral unit costs (int32 cells) on CPUs
+    with AVX2, unless ``SYNAGREE_SIMD=off`` (`synagree.base.native.simd`).
+    """
+    if not native.use_c(C_EXTENSION, C_SOURCES):
+        return "off (numba kernels)"
+    lanes = C_EXTENSION.simd_lanes()  # type: ignore[union-attr]
+    if not lanes:
+        return "none (this CPU or build has no AVX2)"
+    if not native.simd():
+        return f"off ({native.SIMD_ENV}=off)"
+    return f"AVX2, {lanes} int32 lanes"
 
 
 def _trusted(pack: Pack, dcost: np.ndarray) -> bool:
@@ -104,9 +126,20 @@ def pairs(pack: Pack, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost: np
     serial = i.shape[0] < SERIAL_BELOW
     _plan(pack, dcost, 1 if serial else -(-i.shape[0] // chunk))
     if native.use_c(C_EXTENSION, C_SOURCES):
-        C_EXTENSION.pairs(i, j, *pack._args(), dcost, icost, rmat,  # type: ignore[union-attr]
-                          unit, chunk, 1 if serial else native.threads(), out,
-                          _trusted(pack, dcost))
+        threads = 1 if serial else native.threads()
+        if dcost.dtype == np.int32 and native.simd() and i.shape[0] > 1:
+            # the SIMD kernel batches the pairs of one first tree that come
+            # one after another: sorted by i, the results put back in place
+            # (tasks of at least SORTED_CHUNK pairs, so that few runs are cut in two)
+            order = np.argsort(i, kind="stable")
+            tmp = np.empty_like(out)
+            C_EXTENSION.pairs(i[order], j[order], *pack._args(),  # type: ignore[union-attr]
+                              dcost, icost, rmat, unit, max(chunk, SORTED_CHUNK), threads,
+                              tmp, _trusted(pack, dcost))
+            out[order] = tmp
+        else:
+            C_EXTENSION.pairs(i, j, *pack._args(), dcost, icost, rmat,  # type: ignore[union-attr]
+                              unit, chunk, threads, out, _trusted(pack, dcost))
     elif serial:
         _run_numba("_pairs_serial", (i, j, *pack._args(), dcost, icost, rmat, unit,
                                      pack.maxn, out))

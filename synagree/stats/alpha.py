@@ -357,15 +357,15 @@ def tree_alpha(units: Sequence[Sequence[FlatTree]],
                              target_se=target_se, d_o=do_sums / max(n, 1),
                              progress=progress,
                              max_pairs=max(plan.max_pairs, int(sample_pairs)),
-                             max_cells=float(plan.cells) if auto else None)
+                             max_cells=float(plan.cells) * SAMPLED_TO_EXACT if auto else None)
         de_sums = sampled.d_e * n * (n - 1)
         if sampled.projected is not None:  # the exact pass costs less: do it
             pairs, cells = sampled.projected
             plan = DePlan(None, None, 0, plan.cells,
                           f"D_e computed exactly: sampling until the SE of every alpha is at "
                           f"most {target_se:g} would need about {pairs:,} pairs "
-                          f"({cells / 1e9:.1f} G cells), more than the exact pass "
-                          f"({plan.cells / 1e9:.1f} G cells)")
+                          f"({cells / 1e9:.1f} G cells), more time than the exact pass "
+                          f"({plan.cells / 1e9:.1f} G cells; {_wall_note(cells, plan.cells)})")
             sampled = None
     if executor is not None and sampled is not None:  # say where the work was done
         plan = replace(plan, note=(plan.note + "; " if plan.note else "") + SAMPLED_HERE)
@@ -401,6 +401,15 @@ SAMPLED_HERE = ("the sampled pairs were computed here, not on the cluster (--das
 EXACT_BUDGET_CELLS = 2_000_000_000
 #: cells the C kernel fills per second on one core (for the time estimate of --exact)
 KERNEL_CELLS_PER_SECOND = 1_000_000_000
+#: DP cells per second of the sampled draws over those of the exact pass, both on
+#: every thread (the draws' kernel calls take chunks of 262,144 pairs over all
+#: threads, as the exact pass takes its tiles): random pairs share their first tree
+#: less often, so the C kernel's SIMD batches are fuller and keep their columns
+#: longer in the exact pass.  The cost rule compares estimated wall times, cells over
+#: each path's throughput (EWT test against a 5%-perturbed copy, 2 threads, one run,
+#: 2026-11-28, issue 36: 0.089 against 0.212 G cells/s with the SIMD kernel, 0.085
+#: against 0.142 without it).
+SAMPLED_TO_EXACT = 0.45
 #: pairs drawn first when D_e is sampled
 DEFAULT_SAMPLE_PAIRS = 200_000
 #: sampled D_e: pairs are drawn until every alpha's standard error is at most this
@@ -439,6 +448,15 @@ def _check_arguments(units: object, variants: object, costs: object, keep_unit_m
                 not all(isinstance(t, FlatTree) for t in u):
             raise TypeError(f"{where}unit {k + 1} must be a sequence of FlatTree (from "
                             f"synagree.trees.flat), not {shown(u)}")
+
+
+def _wall_note(sampled_cells: float, exact_cells: float) -> str:
+    """What the cost rule compared: the wall time of each path, in words."""
+    t = threads()
+    exact_s = exact_cells / (KERNEL_CELLS_PER_SECOND * t)
+    return (f"compared as wall time on {t} thread(s): about {exact_s:,.1f} s exact against "
+            f"{exact_s * sampled_cells / (exact_cells * SAMPLED_TO_EXACT):,.1f} s sampled, the "
+            f"sampled pairs' cells at {SAMPLED_TO_EXACT:g}x the exact pass's throughput")
 
 
 def exact_cells(pack: "_ted.TreePack") -> int:

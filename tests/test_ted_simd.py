@@ -1,0 +1,180 @@
+"""The inter-pair SIMD TED kernel (_tedc_simd.h) against the scalar C kernel.
+
+Both run in one process: ``SYNAGREE_SIMD=off`` makes the C kernels take the
+scalar kernel only.  Every distance must be equal (not close): the SIMD
+kernel computes the same cells on exact integers.  Pairs of random trees of
+many shapes and sizes (1 to 60 words, flat, bushy, chain-like; trees too
+large or too wide for the SIMD kernel mixed in), every kind of costs (float
+cells run the scalar kernel either way), through every entry point the
+package's passes use (listed pairs, all pairs, the tiles of the sums); and
+EWT test against a perturbed copy.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_ted import ALPHABET, dep, random_heads, random_labels
+from test_ted_kernels import _all_costs, _random_trees, _sums_equal, _units
+
+from synagree.base import native
+from synagree.base.problems import InputError
+from synagree.distance import kernels, sums
+from synagree.distance import ted as T
+from synagree.io.conllu import read_conllu
+from synagree.noise.perturb import label_set, perturb
+from synagree.trees.flat import Vocabulary, dependency_tree, dependency_trees
+
+needs_simd = pytest.mark.skipif(
+    kernels.C_EXTENSION is None or not kernels.C_EXTENSION.simd_lanes(),
+    reason="the C extension is not built, or this CPU has no AVX2")
+
+
+def _scalar_and_simd(monkeypatch, fn):
+    """fn() on the scalar C kernel, then with the SIMD kernel on."""
+    monkeypatch.setenv(native.KERNELS_ENV, "c")
+    out = []
+    for value in ("off", "on"):
+        monkeypatch.setenv(native.SIMD_ENV, value)
+        out.append(fn())
+    return out
+
+
+def _mixed_pack(seed: int, count: int):
+    """Random trees of 1..60 words, plus a few the SIMD kernel leaves to the
+    scalar one: a 600-word chain (more than SIMD_MAXN nodes) and a 1,100-word
+    star (a sweep wider than CHUNK_COLS columns)."""
+    rng, vocab, trees = _random_trees(seed, count, hi=61)
+    big = [dependency_tree(dep(list(range(600)), random_labels(rng, 600)), vocab),
+           dependency_tree(dep([0] * 1100, random_labels(rng, 1100)), vocab)]
+    return rng, vocab, T.TreePack(trees[:count // 2] + big + trees[count // 2:])
+
+
+@needs_simd
+@pytest.mark.parametrize("kind", ["unit", "fractional", "general", "integral"])
+def test_all_pairs_equal(kind, monkeypatch):
+    rng, vocab, pack = _mixed_pack(36, 90)  # 4,000 pairs
+    costs = _all_costs(rng, len(vocab))[kind]
+    a, b = _scalar_and_simd(monkeypatch, lambda: T.distance_matrix(pack, costs))
+    assert np.array_equal(a, b)
+    assert a.max() > 0
+
+
+@needs_simd
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_listed_pairs_equal(threads, monkeypatch):
+    """Random pairs (kernels.pairs sorts them by their first tree for the SIMD
+    kernel and puts the distances back in place), some trees paired often."""
+    monkeypatch.setenv(native.THREADS_ENV, threads)
+    rng, vocab, pack = _mixed_pack(7, 120)
+    n = 12_000
+    i = np.concatenate([rng.integers(0, 10, n // 2), rng.integers(0, len(pack), n // 2)])
+    j = rng.integers(0, len(pack), n)
+    for kind in ("unit", "integral"):
+        costs = _all_costs(rng, len(vocab))[kind]
+        a, b = _scalar_and_simd(monkeypatch, lambda: T.pair_distances(pack, i, j, costs))
+        assert np.array_equal(a, b), kind
+
+
+@needs_simd
+def test_tree_shapes_equal(monkeypatch):
+    """Every small shape: one-word trees, roots alone, chains, stars, and
+    labels shared by many nodes (few labels), against each other."""
+    rng = np.random.default_rng(5)
+    vocab = Vocabulary(ALPHABET)
+    shapes = [([0], ["a"]), ([2, 0], ["a", "a"]), ([0, 1, 2, 3], ["b", "a", "b", "a"]),
+              ([0, 0, 0, 0, 0], ["a"] * 5), ([2, 0, 2, 2], ["b", "a", "c", "a"])]
+    for n in (2, 3, 5, 8, 13, 21, 34):
+        for k in (1, 2, len(ALPHABET)):
+            shapes.append((random_heads(rng, n), random_labels(rng, n, k)))
+    trees = [dependency_tree(dep(h, lab), vocab) for h, lab in shapes]
+    pack = T.TreePack(trees)
+    for costs in _all_costs(rng, len(vocab)).values():
+        a, b = _scalar_and_simd(monkeypatch, lambda: T.distance_matrix(pack, costs))
+        assert np.array_equal(a, b)
+
+
+@needs_simd
+def test_unit_sums_equal(monkeypatch):
+    """The tiles of the all-pairs sums (agree, compare, report, Dask tiles)."""
+    rng, vocab, ut = _units(3, 120)
+    for kind in ("unit", "integral"):
+        costs = _all_costs(rng, len(vocab))[kind]
+        a, b = _scalar_and_simd(monkeypatch, lambda: sums.unit_sums(ut, costs, want_s=True,
+                                                                    tile=32, want_full=True))
+        _sums_equal(a, b)
+        assert a.de_sum()[0] > 0
+
+
+def _ewt_pack(shared_data):
+    sents = list(read_conllu(shared_data / "ud" / "en_ewt-ud-test.conllu"))
+    vocab = Vocabulary()
+    labels, rng = label_set(sents), np.random.default_rng(36)
+    noisy = [perturb(s, 0.1, 0.1, labels, rng) for s in sents]
+    gold, sys_ = dependency_trees(sents, vocab), dependency_trees(noisy, vocab)
+    return gold, sys_, T.TreePack(gold + sys_)
+
+
+@needs_simd
+def test_ewt_pairs_equal(shared_data, monkeypatch):
+    """EWT test against a perturbed copy: 10,000 pairs (200 trees against 50
+    partners each), and the sums of 150 units."""
+    gold, sys_, pack = _ewt_pack(shared_data)
+    rng = np.random.default_rng(1)
+    i = np.repeat(rng.integers(0, len(pack), 200), 50)
+    j = rng.integers(0, len(pack), i.shape[0])
+    a, b = _scalar_and_simd(monkeypatch, lambda: T.pair_distances(pack, i, j))
+    assert np.array_equal(a, b)
+    ut = sums.UnitTrees.build([[g, s] for g, s in zip(gold[:150], sys_[:150])])
+    a, b = _scalar_and_simd(monkeypatch, lambda: sums.unit_sums(ut, want_s=True, tile=64))
+    _sums_equal(a, b)
+
+
+@pytest.mark.slow
+@needs_simd
+def test_ewt_million_pairs_equal(shared_data, monkeypatch):
+    """About a million pairs: all pairs of 1,420 trees of EWT test and its copy."""
+    _, _, pack = _ewt_pack(shared_data)
+    keep = np.random.default_rng(2).choice(len(pack), 1420, replace=False)
+    sub = T.TreePack([pack.trees[k] for k in keep])
+    a, b = _scalar_and_simd(monkeypatch, lambda: T.distance_matrix(sub))
+    assert np.array_equal(a, b)
+
+
+def _version(capsys):
+    from synagree.cli.main import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    out, err = capsys.readouterr()
+    return stop.value.code, out, err
+
+
+@pytest.mark.parametrize("value", ["maybe", "2", "avx512"])
+def test_bad_simd_setting_is_refused(value, monkeypatch, run_cli, repo_root, capsys):
+    """A bad SYNAGREE_SIMD is the usage error (exit 2), on every command."""
+    monkeypatch.setenv(native.SIMD_ENV, value)
+    with pytest.raises(InputError, match="SYNAGREE_SIMD"):
+        native.simd()
+    code, out, err = _version(capsys)
+    assert code == 2 and "SYNAGREE_SIMD" in err and "Traceback" not in err
+    sample = repo_root / "synagree" / "data" / "en-sample"
+    rc, out, err = run_cli("agree", sample / "ann_a" / "sample.conllu",
+                           sample / "ann_b" / "sample.conllu")
+    assert rc == 2 and "SYNAGREE_SIMD" in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("value,on", [("", True), ("auto", True), (" ON ", True), ("1", True),
+                                      ("off", False), ("0", False)])
+def test_simd_setting_values(value, on, monkeypatch):
+    monkeypatch.setenv(native.SIMD_ENV, value)
+    assert native.simd() is on
+
+
+@needs_simd
+def test_version_names_the_simd_kernel(monkeypatch, capsys):
+    monkeypatch.setenv(native.KERNELS_ENV, "c")
+    code, out, _ = _version(capsys)
+    assert code == 0 and "SIMD: AVX2, 8 int32 lanes" in out, out
+    monkeypatch.setenv(native.SIMD_ENV, "off")
+    code, out, _ = _version(capsys)
+    assert code == 0 and "SIMD: off" in out, out
