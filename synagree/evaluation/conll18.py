@@ -63,7 +63,10 @@ Metrics (`METRICS`)
 
 * A word metric is a *key* computed on each word of an aligned pair, with
   references to other words first mapped into gold space; the pair is
-  correct when the two keys are equal.  ``Words`` has no key: being aligned
+  correct when the two keys are equal.  The keys are the registry's
+  (`synagree.base.metrics.WordCredit`: the tuple of the word fields a score
+  compares, read here as the scorer reads them, `FIELD_KEYS`), so `METRICS`
+  is a live view of the registry's word scores of ``compare``.  ``Words`` has no key: being aligned
   is the credit.  Content-only metrics (CLAS, MLAS, BLEX) count only words
   whose relation is a content relation (on each side for the totals, on the
   gold word for aligned pairs).
@@ -93,6 +96,7 @@ import bisect
 import os
 import unicodedata
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import (
     IO,
@@ -112,6 +116,7 @@ from typing import (
 from conllu.exceptions import ParseException
 from conllu.parser import parse_comment_line
 
+from synagree.base.metrics import WordCredit, word_credit, word_scores
 from synagree.base.problems import (
     SHOWN,
     InputError,
@@ -137,7 +142,8 @@ from synagree.trees.enhanced import edge_matches
 __all__ = [
     "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "UNIVERSAL_FEATURES", "UNALIGNED",
     "Word", "Span", "Sentence", "Treebank", "WordPair", "Alignment",
-    "Score", "WordMetric", "Conll18Result", "METRICS", "OFFICIAL_METRICS",
+    "Score", "WordMetric", "Conll18Result", "METRICS", "OFFICIAL_METRICS", "FIELD_KEYS",
+    "word_metric", "pair_correct",
     "read_treebank", "align", "evaluate", "render_scorer_table", "render_counts",
     "ENHANCED_METRICS", "EnhancedInfo", "enhanced_score",
 ]
@@ -914,22 +920,56 @@ def _children(w: Word, g) -> tuple:
     return tuple((g(c), c.udeprel, c.upos, c.ufeats) for c in w.functional_children)
 
 
-METRICS: Dict[str, WordMetric] = {
-    "Words": WordMetric(None),
-    "UPOS": WordMetric(lambda w, g: w.upos),
-    "XPOS": WordMetric(lambda w, g: w.xpos),
-    "UFeats": WordMetric(lambda w, g: w.ufeats),
-    "AllTags": WordMetric(lambda w, g: (w.upos, w.xpos, w.ufeats)),
-    "Lemmas": WordMetric(_lemma),
-    "UAS": WordMetric(lambda w, g: g(w.parent)),
-    "LAS": WordMetric(lambda w, g: (g(w.parent), w.udeprel)),
-    "CLAS": WordMetric(lambda w, g: (g(w.parent), w.udeprel), content_only=True),
-    "MLAS": WordMetric(lambda w, g: (g(w.parent), w.udeprel, w.upos, w.ufeats, _children(w, g)),
-                       content_only=True),
-    "BLEX": WordMetric(lambda w, g: (g(w.parent), w.udeprel, _lemma(w, g)), content_only=True),
-    "LAS_full": WordMetric(lambda w, g: (g(w.parent), w.deprel)),
+FIELD_KEYS: Dict[str, Key] = {
+    "head": lambda w, g: g(w.parent),
+    "deprel": lambda w, g: w.deprel,
+    "udeprel": lambda w, g: w.udeprel,
+    "upos": lambda w, g: w.upos,
+    "xpos": lambda w, g: w.xpos,
+    "ufeats": lambda w, g: w.ufeats,
+    "lemma": _lemma,
+    "functional_children": _children,
 }
-"""Word metrics by name; adding a metric is adding one entry."""
+"""The registry's word fields (`synagree.base.metrics.WORD_FIELDS`) as the scorer reads
+them: ``key(word, g)``, ``g`` mapping a word of that side into gold space."""
+
+
+def word_metric(credit: WordCredit) -> WordMetric:
+    """The scorer's `WordMetric` of a registry credit: its key is the tuple of the
+    credit's fields (one field: the field itself; none: the alignment is the credit)."""
+    keys = [FIELD_KEYS[f] for f in credit.same]
+    key: Optional[Key]
+    if not keys:
+        key = None
+    elif len(keys) == 1:
+        key = keys[0]
+    else:
+        key = partial(_key_tuple, tuple(keys))
+    return WordMetric(key, credit.content_only)
+
+
+def _key_tuple(keys: Tuple[Key, ...], w: Word, g: Callable[[Optional[Word]], object]
+               ) -> Hashable:
+    return tuple(k(w, g) for k in keys)
+
+
+class _Metrics(Mapping[str, WordMetric]):
+    """The registry's word scores of ``compare`` as `WordMetric` (live: a metric
+    registered later is in it)."""
+
+    def __getitem__(self, name: str) -> WordMetric:
+        return word_metric(word_credit(name, "compare"))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(word_scores("compare"))
+
+    def __len__(self) -> int:
+        return len(word_scores("compare"))
+
+
+METRICS: Mapping[str, WordMetric] = _Metrics()
+"""Word metrics by name (the registry's, `synagree.base.metrics`); adding a metric is
+adding one registry entry."""
 
 OFFICIAL_METRICS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags",
                     "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX")
@@ -952,20 +992,34 @@ def _span_score(gold: Sequence, system: Sequence) -> Score:
     return Score(correct, len(gold), len(system))
 
 
+def pair_correct(alignment: Alignment, metric: WordMetric) -> List[bool]:
+    """Per aligned pair (in order): does ``metric`` count it correct?
+
+    A content-only metric counts only pairs whose gold word has a content
+    relation; ``key=None`` credits every counted pair.
+    """
+    pairs = alignment.pairs
+    key, to_gold = metric.key, alignment.to_gold
+    if key is None:
+        return [p.gold.is_content for p in pairs] if metric.content_only else [True] * len(pairs)
+    if metric.content_only:
+        return [p.gold.is_content and key(p.gold, _same) == key(p.system, to_gold)
+                for p in pairs]
+    return [key(p.gold, _same) == key(p.system, to_gold) for p in pairs]
+
+
 def _word_score(alignment: Alignment, metric: WordMetric) -> Score:
     gold_words, system_words = alignment.gold.words, alignment.system.words
-    pairs = alignment.pairs
     if metric.content_only:
         gold_total = sum(1 for w in gold_words if w.is_content)
         system_total = sum(1 for w in system_words if w.is_content)
-        pairs = [p for p in pairs if p.gold.is_content]
+        aligned = sum(1 for p in alignment.pairs if p.gold.is_content)
     else:
         gold_total, system_total = len(gold_words), len(system_words)
+        aligned = len(alignment.pairs)
     if metric.key is None:
-        return Score(len(pairs), gold_total, system_total)
-    key, to_gold = metric.key, alignment.to_gold
-    correct = sum(1 for p in pairs if key(p.gold, _same) == key(p.system, to_gold))
-    return Score(correct, gold_total, system_total, len(pairs))
+        return Score(aligned, gold_total, system_total)
+    return Score(sum(pair_correct(alignment, metric)), gold_total, system_total, aligned)
 
 
 def _same(word):

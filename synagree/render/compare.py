@@ -10,6 +10,7 @@ from typing import List
 from synagree.base.escape import csv_cell, plain
 from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
+from synagree.base.metrics import is_attachment
 from synagree.base.problems import InputError
 from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
 from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, render_scorer_table
@@ -101,11 +102,11 @@ def render_verbose(res: CompareResult, top: int = 10) -> str:
         raise InputError.single("<command line>", None, "usage",
                                 "-v (the scorer's table) needs exactly one system file")
     s = res.systems[0]
-    metrics = list(OFFICIAL_METRICS) + ["LAS_full"] + (["LAS_hier"] if "LAS_hier" in s.scores
-                                                       else [])
-    metrics += [m for m in ("LAS_bdm", "LAS_wup") if m in s.scores]  # docs/method.md §15
-    metrics[len(OFFICIAL_METRICS):len(OFFICIAL_METRICS)] = [  # after BLEX, as udeval prints
-        m for m in ENHANCED_METRICS if m in s.scores]
+    # the scorer's metrics, ELAS/EULAS after BLEX as udeval prints them, then the
+    # registry's other scores of the system (LAS_full, LAS_hier, ...; docs/method.md §15)
+    metrics = (list(OFFICIAL_METRICS) + [m for m in ENHANCED_METRICS if m in s.scores]
+               + [m for m in res.rows() if m in s.scores and m not in OFFICIAL_METRICS
+                  and m not in ENHANCED_METRICS])
     out = render_scorer_table(s.scores, True, metrics) + "\n"
     if s.alpha is not None:
         out += "\nMetric     |     Value\n-----------+-----------\n"
@@ -226,15 +227,16 @@ def render_csv(res: CompareResult) -> str:
     return buf.getvalue()
 
 
-LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier", "LAS_bdm", "LAS_wup",
-              "ELAS", "EULAS",
-              "alpha_plain", "alpha_diff", "alpha_norm")
+def latex_rows(res: CompareResult) -> List[str]:
+    """The LaTeX table's columns: the rows of the result that score syntax (the registry's
+    attachment scores, `synagree.base.metrics.is_attachment`: UAS, LAS, ..., α)."""
+    return [c for c in res.rows() if is_attachment(c, "compare")]
 
 
 def render_latex(res: CompareResult) -> str:
     r"""A booktabs table, one row per system, F1 and α in percent (2 decimals)."""
 
-    cols = [c for c in LATEX_ROWS if c in res.rows()]
+    cols = latex_rows(res)
     heads = [f"$\\alpha_{{\\mathrm{{{c[6:]}}}}}$" if c.startswith("alpha_")
              else latex_escape(c) for c in cols]
     prf = [v for v in LATEX_PRF_VARIANTS if all(s.prf and v in s.prf for s in res.systems)]

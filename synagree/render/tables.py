@@ -15,6 +15,7 @@ from synagree.agreement.agree import AgreementResult
 from synagree.base.escape import csv_row, plain
 from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
+from synagree.base.metrics import units_note
 from synagree.base.table import format_value
 from synagree.render.fit import (
     SIGNATURE_WIDTH,
@@ -67,9 +68,10 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
     return rows
 
 
-UNITS_NOTE = ("fractions (0 to 1); LAS: share of words with the same head and universal "
-              "relation (UD relations only), LAS_full: with the same head and full DEPREL, "
-              "UAS: the same head, LA: the same full DEPREL")
+def units_line(res: AgreementResult) -> str:
+    """The ``values:`` line: fractions, and the definition of each word score the result
+    has (the registry's glosses, `synagree.base.metrics.units_note`)."""
+    return units_note(res.score_names) if res.kind == "dependency" else "fractions (0 to 1)"
 
 
 def _small_sample(res: AgreementResult) -> Optional[str]:
@@ -95,8 +97,7 @@ def render_table(res: AgreementResult, width: Optional[int] = None) -> str:
     out = layout(head, body)[1:]  # (no header row)
     for n in res.notes:
         out += hanging(plain(n), width, "note: ")
-    out += hanging(plain(UNITS_NOTE if res.kind == 'dependency' else 'fractions (0 to 1)'),
-                   width, "values: ")
+    out += hanging(plain(units_line(res)), width, "values: ")
     out.append(signature_text(plain(res.signature()), max(width, SIGNATURE_WIDTH)))
     # --baseline (docs/method.md §18)
     tail = "\n" + render_regression_table(res.baseline.as_dict()) if res.baseline else ""
