@@ -467,15 +467,7 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
             sent = None
             continue
         if line.startswith("#") and not sent.started:
-            try:
-                pairs = parse_comment_line(line)
-            except ParseException:
-                pairs = []
-            for key, value in pairs:
-                if key == "sent_id":
-                    sent.sent_id = value
-                elif key == "text":
-                    sent.text = value
+            _read_comment(line, sent)
             continue
         if line.startswith("#"):
             problem(line_no, "comment-inside-sentence",
@@ -485,13 +477,7 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
         sent.started = True
         cols = line.split("\t")
         if len(cols) != 10:
-            hint = " (columns must be separated by tabs)" if len(cols) == 1 else ""
-            problem(line_no, "column-count",
-                    f"expected 10 tab-separated columns, found {len(cols)}{hint}: "
-                    f"{quote(line, 60)}")
-            wid = parse_id(cols[0])
-            if wid is not None and wid.is_word:  # keep counting words: one slip, one problem
-                sent.next_id = wid.first + 1
+            _column_count(line, line_no, cols, sent, problem)
             continue
         wid = parse_id(cols[0])
         if wid is None:
@@ -539,6 +525,31 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
                 "the file does not end with a blank line after the last sentence")
     log.raise_if_errors()
     return Treebank(name, "".join(chars), tokens, sentences, words, empty_edges[0])
+
+
+def _read_comment(line: str, sent: _SentenceBuilder) -> None:
+    """A comment line before a sentence's words: ``sent_id`` and ``text`` are kept."""
+    try:
+        pairs = parse_comment_line(line)
+    except ParseException:
+        pairs = []
+    for key, value in pairs:
+        if key == "sent_id":
+            sent.sent_id = value
+        elif key == "text":
+            sent.text = value
+
+
+def _column_count(line: str, line_no: int, cols: List[str], sent: _SentenceBuilder,
+                  problem: Callable[[int, str, str], None]) -> None:
+    """A line without 10 columns: the problem, and the word counted on (one slip, one
+    problem)."""
+    hint = " (columns must be separated by tabs)" if len(cols) == 1 else ""
+    problem(line_no, "column-count",
+            f"expected 10 tab-separated columns, found {len(cols)}{hint}: {quote(line, 60)}")
+    wid = parse_id(cols[0])
+    if wid is not None and wid.is_word:
+        sent.next_id = wid.first + 1
 
 
 def _add_word(words: List[Word], cols: List[str], wid, line_no: int, sent: _SentenceBuilder,
