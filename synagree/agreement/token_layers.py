@@ -9,7 +9,7 @@ is `synagree.render.categorical.render_token_layers`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -69,7 +69,7 @@ def _without_replicates(cis: Dict[str, Dict[str, Dict[str, Any]]]) -> Dict[str, 
                    for k, v in ci.items()} for name, ci in cis.items()}
 
 
-@dataclass
+@dataclass(frozen=True)
 class TokenLayerAgreement(Frames):
     """What `token_layer_agreement` computed for one corpus.
 
@@ -313,20 +313,61 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
     check_specific(layers, specific)
     feature_layers = [x for x in layers if feature_of_layer(x) is not None]
     check_dependency_views(corpus, feature_layers, per_feature, enhanced)
-    split = None
-    if feature_layers or per_feature:  # FEATS split into features: docs/method.md §19
-        split = corpus_features(corpus, strict=strict)
-        unseen = [x for x in feature_layers if feature_of_layer(x) not in split.frequency]
-        if unseen:  # a typo (feats:case) would read as perfect agreement on nothing
-            raise InputError.single("<command line>", None, "usage",
-                                    f"{', '.join(unseen)}: no annotator gives this feature "
-                                    f"anywhere (names are case-sensitive); the input's "
-                                    f"features: {', '.join(split.features()) or 'none'}")
+    split = _split_features(corpus, feature_layers, per_feature, strict)
     items = {layer: (layer_items(corpus, layer, feature_items, split) if split
                      else items_from_corpus(corpus, layer)) for layer in layers}
+    items, notes, skipped = _categories_only(items, skip_id_like, specific)
+    features = (per_feature_agreement(corpus, items=feature_items, split=split)
+                if per_feature else None)
+    edges = enhanced_agreement(corpus, set_distance) if enhanced else None
+    if edges is not None and replicates:
+        edges.notes.append("--bootstrap gives intervals for the token layers only, not "
+                           "for the enhanced-edge alpha and F1")
+    results = {layer: layer_agreement(data) for layer, data in items.items()}
+    intervals = feature_intervals = None
+    if replicates:
+        intervals, feature_intervals, small = _interval_section(
+            items, features, replicates, seed, level, max_memory)
+        if small:
+            notes.append(small)
+    return TokenLayerAgreement(
+        list(corpus.annotators), corpus.settings(), results,
+        feature_layers=bool(feature_layers),
+        feature_items=feature_items if split is not None else None, specific=specific,
+        per_feature=features, enhanced=edges, replicates=replicates, seed=seed, level=level,
+        intervals=intervals, feature_intervals=feature_intervals,
+        warnings=list(corpus.log.warnings) + (list(split.warnings) if split is not None
+                                              else []),
+        notes=list(corpus.notes) + notes, skipped=skipped, unit_counts=corpus.unit_counts(),
+        bias=bias_of_layers(results) if bias else None)
+
+
+# token_layer_agreement is a core (each layer's items and agreement) plus sections, each
+# a pure function of what it reads: the features split, the id-like layers left out, the
+# per-feature and enhanced views, the bias tests, the bootstrap intervals
+
+def _split_features(corpus: Corpus, feature_layers: Sequence[str], per_feature: bool,
+                    strict: bool) -> Any:
+    """FEATS split into features (docs/method.md §19) when a view needs them, else None."""
+    if not (feature_layers or per_feature):
+        return None
+    split = corpus_features(corpus, strict=strict)
+    unseen = [x for x in feature_layers if feature_of_layer(x) not in split.frequency]
+    if unseen:  # a typo (feats:case) would read as perfect agreement on nothing
+        raise InputError.single("<command line>", None, "usage",
+                                f"{', '.join(unseen)}: no annotator gives this feature "
+                                f"anywhere (names are case-sensitive); the input's "
+                                f"features: {', '.join(split.features()) or 'none'}")
+    return split
+
+
+def _categories_only(items: Dict[str, Any], skip_id_like: bool, specific: Optional[str]
+                     ) -> Tuple[Dict[str, Any], List[str], Dict[str, str]]:
+    """The layers kept, the notes on id-like layers and the layers left out (why)."""
+    kept = dict(items)
     notes: List[str] = []
     skipped: Dict[str, str] = {}
-    for layer, data in list(items.items()):
+    for layer, data in items.items():
         keep = not skip_id_like or layer == specific
         note = layer_note(data, keep)
         if note is None:
@@ -334,40 +375,32 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         notes.append(note)
         if not keep:
             skipped[layer] = str(not_categories(data))
-            del items[layer]
-    rep = TokenLayerAgreement(
-        list(corpus.annotators), corpus.settings(),
-        {layer: layer_agreement(data) for layer, data in items.items()},
-        feature_layers=bool(feature_layers),
-        feature_items=feature_items if split is not None else None, specific=specific,
-        per_feature=(per_feature_agreement(corpus, items=feature_items, split=split)
-                     if per_feature else None),
-        enhanced=enhanced_agreement(corpus, set_distance) if enhanced else None,
-        replicates=replicates, seed=seed, level=level,
-        warnings=list(corpus.log.warnings) + (list(split.warnings) if split is not None
-                                              else []),
-        notes=list(corpus.notes) + notes, skipped=skipped, unit_counts=corpus.unit_counts())
-    if bias:
-        rep.bias = bias_of_layers(rep.results)
-    if rep.enhanced is not None and replicates:
-        rep.enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
-                                  "for the enhanced-edge alpha and F1")
-    if replicates:  # planned first: the unit x category sums grow with both
-        datas = list(items.items()) + (list(rep.per_feature.data.items())
-                                       if rep.per_feature is not None else [])
-        check_layer_bootstrap([(name, len(d.units), d.n_categories, len(d.annotators))
-                               for name, d in datas], replicates, max_memory)
-        rng = np.random.default_rng(seed)  # one stream: layers first, then features
+            del kept[layer]
+    return kept, notes, skipped
 
-        def draw(data: Any) -> Dict[str, Dict[str, Any]]:
-            return {k: iv.fields(undefined=float("nan"))
-                    for k, iv in layer_bootstrap(data, replicates, rng, level).items()}
 
-        rep.intervals = {layer: draw(data) for layer, data in items.items()}
-        small = small_sample_note(max((len(d.units) for d in items.values()), default=0),
-                                  "the bootstrap intervals")
-        if small and items:
-            rep.notes.append(small)
-        if rep.per_feature is not None:
-            rep.feature_intervals = {f: draw(data) for f, data in rep.per_feature.data.items()}
-    return rep
+_Intervals = Dict[str, Dict[str, Dict[str, Any]]]
+
+
+def _interval_section(items: Dict[str, Any], features: Optional[PerFeature], replicates: int,
+                      seed: int, level: float, max_memory: Optional[int]
+                      ) -> Tuple[_Intervals, Optional[_Intervals], Optional[str]]:
+    """Bootstrap intervals of the layers, then of the features (one random stream), and
+    the small-sample note."""
+    datas = list(items.items()) + (list(features.data.items()) if features is not None
+                                   else [])
+    # planned first: the unit x category sums grow with both
+    check_layer_bootstrap([(name, len(d.units), d.n_categories, len(d.annotators))
+                           for name, d in datas], replicates, max_memory)
+    rng = np.random.default_rng(seed)  # one stream: layers first, then features
+
+    def draw(data: Any) -> Dict[str, Dict[str, Any]]:
+        return {k: iv.fields(undefined=float("nan"))
+                for k, iv in layer_bootstrap(data, replicates, rng, level).items()}
+
+    intervals = {layer: draw(data) for layer, data in items.items()}
+    small = small_sample_note(max((len(d.units) for d in items.values()), default=0),
+                              "the bootstrap intervals")
+    feature_intervals = ({f: draw(data) for f, data in features.data.items()}
+                         if features is not None else None)
+    return intervals, feature_intervals, small if small and items else None
