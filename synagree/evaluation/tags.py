@@ -378,7 +378,7 @@ class TagRow(TagShares):
         return d
 
 
-@dataclass
+@dataclass(frozen=True)
 class TagsResult(TagShares, Frames):
     r"""Tag evaluation as counts; ratios are derived (fractions, not percent).
 
@@ -825,6 +825,51 @@ def evaluate_tags(gold_path: Source, system_path: Source,
 
     >>> os.remove(gold); os.remove(system)
     """
+    hierarchy, tier_spec = _check_tag_options(column, tag_syntax, per_feature, hierarchy,
+                                              plain_as_leaf, tiers, majority, lexicon)
+    lex = None if lexicon is None else load_lexicon(lexicon, column)
+    core = _tag_core(gold_path, system_path, column, tag_syntax, per_feature, tier_spec,
+                     check_text)
+    pairs, gold = core.pairs, core.gold
+    scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf, tag_syntax, bdm, wu_palmer)
+    note = (plain_syntax_note((t for pair in pairs for t in pair), column)
+            if tag_syntax == "plain" and column != "feats" else None)
+    if prf:
+        scores["prf"] = note_written_alternatives(tag_prf(pairs, hierarchy, plain_as_leaf),
+                                                  tag_syntax)
+    if tier_spec is not None:
+        scores["tiers"] = tiers_for_words(tier_spec, _words(gold), _words(core.system),
+                                          None if core.coarse is None else _words(core.coarse),
+                                          sibling_credit, unmapped, column, majority, lex,
+                                          [form for s in gold for _, form, _ in s.words])
+    intervals = {}
+    settings = {"column": column, "hierarchy": describe_hierarchy(hierarchy, plain_as_leaf),
+                "tag_syntax": tag_syntax}
+    if bootstrap:  # sentences resampled (docs/method.md §5.4): every pair is in one sentence
+        check_resampling(len(gold), bootstrap, 1, max_memory)
+        intervals = tag_intervals(pairs, [len(g.words) for g in gold], bootstrap, seed, level)
+        settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
+    settings["version"] = __version__
+    return TagsResult(gold_file=core.gold_name, system_file=core.system_name, column=column,
+                      hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
+                      plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),
+                      form_mismatches=sum(1 for p in core.warnings
+                                          if p.kind == "form-mismatch"),
+                      warnings=list(core.warnings), tag_syntax=tag_syntax,
+                      notes=[note] if note else [],
+                      per_feature=feature_scores(pairs) if per_feature else None,
+                      intervals=intervals, level=level, settings=settings, **scores)
+
+
+# evaluate_tags is a core (the two columns read, checked and aligned: `_TagCore`, then
+# `evaluate_tag_pairs`) plus sections: P/R/F1, tiers, per-feature scores, intervals
+
+def _check_tag_options(column: str, tag_syntax: str, per_feature: bool,
+                       hierarchy: Optional[HierarchySpec], plain_as_leaf: bool,
+                       tiers: Optional[TiersSpec], majority: bool, lexicon: object
+                       ) -> Tuple[Any, Any]:
+    """The options checked before any file is read: the hierarchy (a stream read once)
+    and the tier spec."""
     if column not in COLUMNS:
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown column {column!r}; expected one of "
@@ -844,7 +889,24 @@ def evaluate_tags(gold_path: Source, system_path: Source,
         raise InputError.single("<command line>", None, "usage",
                                 "--majority and --lexicon qualify --tiers, which was not "
                                 "given")
-    lex = None if lexicon is None else load_lexicon(lexicon, column)
+    return hierarchy, tier_spec
+
+
+@dataclass(frozen=True)
+class _TagCore:
+    """The two files' column, checked, the system paired to gold, the words aligned."""
+
+    gold_name: str
+    system_name: str
+    gold: List[TagSentence]
+    system: List[TagSentence]
+    coarse: Optional[List[TagSentence]]  # the gold column of --tiers COLUMN
+    pairs: List[Tuple[str, str]]
+    warnings: List[Problem]
+
+
+def _tag_core(gold_path: Source, system_path: Source, column: str, tag_syntax: str,
+              per_feature: bool, tier_spec: Any, check_text: bool) -> _TagCore:
     log = ProblemLog()
     # streams read once here: the gold may be read again for a tier column
     gold_src, system_src = as_input(gold_path, "<gold>"), as_input(system_path, "<system>")
@@ -865,32 +927,6 @@ def evaluate_tags(gold_path: Source, system_path: Source,
     log.raise_if_errors()
     pairs = _align(gold, system, gold_name, system_name, log, check_text)
     log.raise_if_errors()
-    scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf, tag_syntax, bdm, wu_palmer)
-    note = (plain_syntax_note((t for pair in pairs for t in pair), column)
-            if tag_syntax == "plain" and column != "feats" else None)
-    if prf:
-        scores["prf"] = note_written_alternatives(tag_prf(pairs, hierarchy, plain_as_leaf),
-                                                  tag_syntax)
-    if tier_spec is not None:
-        scores["tiers"] = tiers_for_words(tier_spec, _words(gold), _words(system),
-                                          None if coarse is None else _words(coarse),
-                                          sibling_credit, unmapped, column, majority, lex,
-                                          [form for s in gold for _, form, _ in s.words])
-    intervals = {}
-    settings = {"column": column, "hierarchy": describe_hierarchy(hierarchy, plain_as_leaf),
-                "tag_syntax": tag_syntax}
-    if bootstrap:  # sentences resampled (docs/method.md §5.4): every pair is in one sentence
-        check_resampling(len(gold), bootstrap, 1, max_memory)
-        intervals = tag_intervals(pairs, [len(g.words) for g in gold], bootstrap, seed, level)
-        settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
-    settings["version"] = __version__
-    return TagsResult(gold_file=gold_name, system_file=system_name, column=column,
-                      hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
-                      plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),
-                      form_mismatches=sum(1 for p in log.warnings if p.kind == "form-mismatch"),
-                      warnings=list(log.warnings), tag_syntax=tag_syntax,
-                      notes=[note] if note else [],
-                      per_feature=feature_scores(pairs) if per_feature else None,
-                      intervals=intervals, level=level, settings=settings, **scores)
+    return _TagCore(gold_name, system_name, gold, system, coarse, pairs, list(log.warnings))
 
 
