@@ -97,6 +97,7 @@ import os
 import unicodedata
 from dataclasses import dataclass, field
 from functools import partial
+from operator import attrgetter
 from pathlib import Path
 from typing import (
     IO,
@@ -945,23 +946,65 @@ FIELD_KEYS: Dict[str, Key] = {
 them: ``key(word, g)``, ``g`` mapping a word of that side into gold space."""
 
 
+#: the fields that are plain attributes of a `Word` (read by one `operator.attrgetter`)
+_ATTRIBUTES = {"deprel": "deprel", "udeprel": "udeprel", "upos": "upos", "xpos": "xpos",
+               "ufeats": "ufeats"}
+
+
 def word_metric(credit: WordCredit) -> WordMetric:
-    """The scorer's `WordMetric` of a registry credit: its key is the tuple of the
-    credit's fields (one field: the field itself; none: the alignment is the credit)."""
-    keys = [FIELD_KEYS[f] for f in credit.same]
-    key: Optional[Key]
-    if not keys:
-        key = None
-    elif len(keys) == 1:
-        key = keys[0]
+    """The scorer's `WordMetric` of a registry credit: its key holds the credit's fields
+    (`FIELD_KEYS`; none: the alignment is the credit).
+
+    The key is built for speed, not as a literal tuple of `FIELD_KEYS`: the head
+    (mapped into gold space), the plain attributes read at once by
+    `operator.attrgetter`, then any other field; two words' keys are equal exactly
+    when every field is.
+    """
+    same = credit.same
+    if not same:
+        return WordMetric(None, credit.content_only)
+    head = FIELD_KEYS["head"] if "head" in same else None
+    attrs = [_ATTRIBUTES[f] for f in same if f in _ATTRIBUTES]
+    get = attrgetter(*attrs) if attrs else None
+    calls = tuple(FIELD_KEYS[f] for f in same if f != "head" and f not in _ATTRIBUTES)
+    key: Key
+    if len(calls) == 1 and head is None and get is None:
+        key = calls[0]
+    elif len(calls) == 1:
+        key = partial(_key_with_call, head, get, calls[0])
+    elif calls:
+        key = partial(_key_with_calls, head, get, calls)
+    elif head is not None and get is not None:
+        key = partial(_head_and, get)
+    elif head is not None:
+        key = head
     else:
-        key = partial(_key_tuple, tuple(keys))
+        assert get is not None  # a field that is not the head, of no call: an attribute
+        key = partial(_attributes, get)
     return WordMetric(key, credit.content_only)
 
 
-def _key_tuple(keys: Tuple[Key, ...], w: Word, g: Callable[[Optional[Word]], object]
-               ) -> Hashable:
-    return tuple(k(w, g) for k in keys)
+def _head_and(get: Callable[[Word], Hashable], w: Word,
+              g: Callable[[Optional[Word]], object]) -> Hashable:
+    return g(w.parent), get(w)
+
+
+def _attributes(get: Callable[[Word], Hashable], w: Word,
+                g: Callable[[Optional[Word]], object]) -> Hashable:
+    return get(w)
+
+
+def _key_with_call(head: Optional[Key], get: Optional[Callable[[Word], Hashable]], call: Key,
+                   w: Word, g: Callable[[Optional[Word]], object]) -> Hashable:
+    return (head(w, g) if head is not None else None, get(w) if get is not None else None,
+            call(w, g))
+
+
+def _key_with_calls(head: Optional[Key], get: Optional[Callable[[Word], Hashable]],
+                    calls: Tuple[Key, ...], w: Word, g: Callable[[Optional[Word]], object]
+                    ) -> Hashable:
+    return (head(w, g) if head is not None else None, get(w) if get is not None else None,
+            tuple(k(w, g) for k in calls))
 
 
 class _Metrics(Mapping[str, WordMetric]):
