@@ -36,6 +36,7 @@ _EXPORTS = {
     "report": "synagree.api",
     # (synagree.noise is the subpackage of the noise experiment, hence the longer name)
     "noise_experiment": "synagree.api",
+    "alt_test": "synagree.agreement.alt_test",
     "read": "synagree.io.read",
     "ted": "synagree.distance.tree_pairs",
     "krippendorff_alpha": "synagree.stats.krippendorff",
@@ -49,6 +50,7 @@ _EXPORTS = {
     "ParsevalComparison": "synagree.evaluation.parseval_compare",
     "TagsResult": "synagree.evaluation.tags",
     "TokenLayerAgreement": "synagree.agreement.token_layers",
+    "AltTestResult": "synagree.stats.alt_test",
     "Report": "synagree.api",
     "ExperimentOutcome": "synagree.noise.experiments",
     "Alpha": "synagree.stats.krippendorff",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
 
 from synagree.agreement.agree import load_corpus
+from synagree.agreement.gwet_layers import GwetOptions
 from synagree.agreement.report import ReportResult, qa_report
 from synagree.agreement.token_layers import TokenLayerAgreement, token_layer_agreement
 from synagree.base.frames import Frames
@@ -35,6 +36,7 @@ from synagree.noise.experiments import (
 from synagree.render.html import build_report
 from synagree.stats.baseline_options import BaselineOptions
 from synagree.stats.categorical import DEFAULT_LAYERS
+from synagree.stats.hierarchical import HierarchySpec
 
 __all__ = ["categorical", "report", "noise_experiment", "Report"]
 
@@ -49,7 +51,9 @@ def categorical(paths: Sequence[Source] = (), dirs: Paths = (), *,
                 per_feature: bool = False, feature_items: str = "all", enhanced: bool = False,
                 set_distance: str = "masi", bootstrap: int = 0, seed: int = 0,
                 level: float = 0.95,
-                max_memory: int = DEFAULT_MAX_MEMORY) -> TokenLayerAgreement:
+                max_memory: int = DEFAULT_MAX_MEMORY,
+                coefficient: Optional[str] = None, weights: Optional[str] = None,
+                hierarchy: Optional[HierarchySpec] = None) -> TokenLayerAgreement:
     """Categorical agreement on token layers (``synagree categorical``).
 
     Observed agreement, Cohen's κ (Davies & Fleiss' κ for more than two
@@ -76,6 +80,13 @@ def categorical(paths: Sequence[Source] = (), dirs: Paths = (), *,
         Unit-resampling replicates of the percentile intervals (0: none).
     max_memory : int
         Bytes the bootstrap may plan to use.
+    coefficient : {"ac1", "ac2"}, optional
+        Also Gwet's AC1 or AC2 per layer (``TokenLayerAgreement.gwet``,
+        docs/method.md §34.1), its interval at ``level``.
+    weights : {"ordinal", "quadratic"}, optional
+        AC2's weights; or ``hierarchy``: AC2's weights from a tag hierarchy's
+        mutual credit.
+    hierarchy : str, path-like or Hierarchy, optional
 
     Returns
     -------
@@ -99,7 +110,9 @@ def categorical(paths: Sequence[Source] = (), dirs: Paths = (), *,
                                  feature_items=feature_items, enhanced=enhanced,
                                  set_distance=set_distance, strict=strict,
                                  replicates=bootstrap, seed=seed, level=level,
-                                 skip_id_like=layers is None, max_memory=max_memory)
+                                 skip_id_like=layers is None, max_memory=max_memory,
+                                 gwet=(GwetOptions(coefficient, weights, hierarchy, level)
+                                       if coefficient is not None else None))
 
 
 @dataclass

@@ -7,6 +7,7 @@ tests compare synagree against something that does not share its code.
 """
 from __future__ import annotations
 
+import importlib.util
 import types
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -18,6 +19,15 @@ REPO_ROOT = TESTS.parent
 CORE_DATA = TESTS / "data" / "core"
 # The shared real data lives beside the project, never inside it (see its README).
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+#: numba is an optional extra (synagree[numba]).  Without it the kernels' twins run as
+#: plain Python: the same numbers (tests/test_install.py compares a whole run with C's),
+#: far too slow for the tests that run them on thousands of pairs, or that check numba's
+#: own compile cache.  .ci/run runs these again with numba installed.
+needs_numba = pytest.mark.skipif(
+    importlib.util.find_spec("numba") is None,
+    reason="numba is not installed (pip install -e '.[numba]'); .ci/run runs this with it")
 
 
 def shared_data_dir() -> Path:
@@ -241,3 +251,15 @@ def run_cli(capsys):
         return rc, out, err
 
     return _run
+
+
+@pytest.fixture
+def terminal_100(monkeypatch):
+    """Text tables are fitted as for a terminal 100 columns wide (the documented
+    examples show what such a terminal shows; written to a pipe, text tables are
+    never cut)."""
+    from synagree.render import fit
+
+    monkeypatch.setattr(fit, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(fit, "TERMINAL_WIDTH", 100)
+    monkeypatch.setenv("COLUMNS", "100")

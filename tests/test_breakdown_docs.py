@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from doc_examples import NUMBER, ROOT, console_examples, first_words
 
+pytestmark = pytest.mark.usefixtures("terminal_100")  # the examples show a terminal
+
 DOC = ROOT / "docs" / "agree-breakdowns.md"
 EXAMPLES = console_examples(DOC)
 

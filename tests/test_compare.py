@@ -373,7 +373,8 @@ def test_cli_table_json_csv_latex(run_cli):
     assert any(ln.startswith("score,bd-sys.conllu,LAS,,") for ln in out.splitlines())
     assert any(ln.startswith("breakdown:length,bd-sys.conllu,LAS,3-6,") for ln in out.splitlines())
     rc, out, _ = run_cli("compare", g, s, "--output", "latex")
-    assert "\\toprule" in out and "bd-sys.conllu & " in out and "63.64" in out
+    # one row per metric, one column per system (percent)
+    assert "\\toprule" in out and "metric & bd-sys.conllu \\\\" in out and "63.64" in out
 
 
 def test_cli_verbose_is_the_scorers_table(run_cli, tmp_path):

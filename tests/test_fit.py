@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+import sys
 import unicodedata
 
 import pytest
@@ -67,27 +69,41 @@ def test_cell_width_and_text_columns():
 # synagree agree A B --worst 5
 # --------------------------------------------------------------------------
 
+#: a cut cell (the list of differing words ends in "… (N words)" by design)
+CUT = re.compile(ELLIPSIS + r"(?! \(\d+ words\))")
+
+
 @pytest.mark.slow
-def test_agree_worst_lines_fit(run_cli, iaa, monkeypatch):
-    monkeypatch.delenv("COLUMNS", raising=False)
+def test_agree_worst_lines_fit(run_cli, iaa, monkeypatch, tmp_path):
+    """Written to a pipe or a file the worst table is whole; on a terminal it fits
+    the terminal, the cut cells marked with … and one note saying how to see them."""
+    monkeypatch.setenv("COLUMNS", "100")  # ignored when stdout is not a terminal
     for pair in (("cdt/da-lotte.conll", "cdt/da-morten.conll"),
                  ("cdt/en-lotte.conll", "cdt/en-morten.conll")):
+        rc, js, _ = run_cli("agree", *(iaa / p for p in pair), "--worst", "5", "--output",
+                            "json")
+        worst = json.loads(js)["details"]["worst"]
         rc, out, err = run_cli("agree", *(iaa / p for p in pair), "--worst", "5")
         assert rc == 0, err
-        lines = out.splitlines()
-        assert max(len(line) for line in lines) <= 160
-        start = next(i for i, line in enumerate(lines) if line.startswith("The 5 sentences"))
-        assert max(len(line) for line in lines[start:]) <= 100  # not a terminal: 100
-        assert any(ELLIPSIS in line for line in lines[start:])  # the text was cut ...
-    rc, js, _ = run_cli("agree", *(iaa / p for p in pair), "--worst", "5", "--output", "json")
-    long_text = max(u["text"] for u in json.loads(js)["details"]["worst"])
-    rc, md, _ = run_cli("agree", *(iaa / p for p in pair), "--worst", "5", "--output",
-                        "latex")
-    assert long_text.split()[-2] in md  # ... but not in the other formats
-    monkeypatch.setenv("COLUMNS", "130")  # a wider terminal shows more of the text
-    rc, out, _ = run_cli("agree", *(iaa / p for p in pair), "--worst", "5")
-    start = out.index("The 5 sentences")
-    assert 100 < max(len(line) for line in out[start:].splitlines()) <= 130
+        start = out.index("The 5 sentences")
+        assert not CUT.search(out[start:]) and "were cut" not in err
+        for u in worst:  # every text, document and sentence id whole
+            assert u["text"] in out and u["document"] in out
+        with monkeypatch.context() as m:
+            m.setattr(sys.stdout, "isatty", lambda: True)
+            rc, out, err = run_cli("agree", *(iaa / p for p in pair), "--worst", "5")
+            lines = out[out.index("The 5 sentences"):].splitlines()
+            assert max(len(line) for line in lines) <= 100  # the terminal's width
+            assert any(CUT.search(line) for line in lines)  # the text was cut ...
+            assert err.count("were cut to fit the terminal (100 columns)") == 1  # ... said once
+            m.setenv("COLUMNS", "130")  # a wider terminal shows more of the text
+            rc, out, _ = run_cli("agree", *(iaa / p for p in pair), "--worst", "5")
+            start = out.index("The 5 sentences")
+            assert 100 < max(len(line) for line in out[start:].splitlines()) <= 130
+            page = tmp_path / "worst.txt"  # -o FILE: whole, whatever the terminal
+            rc, _, err = run_cli("agree", *(iaa / p for p in pair), "--worst", "5", "-o", page)
+            text = page.read_text(encoding="utf-8")
+            assert rc == 0 and all(u["text"] in text for u in worst) and "were cut" not in err
 
 
 # --------------------------------------------------------------------------
@@ -236,3 +252,27 @@ def test_signature_folds_after_a_bar_and_joins_back(width):
         assert lines == ["signature: " + sig]
     else:
         assert all(line.endswith("|") for line in lines[:-1])
+
+
+def test_an_id_feature_in_feats_is_id_like(run_cli, id_columns, tmp_path):
+    """FEATS whose values carry a token id as a feature (CDT's ``case=gen|id=94``):
+    left out of categorical and report as id-like, with a note naming the feature."""
+    paths = []
+    for p in id_columns:
+        rows = []
+        for k, line in enumerate(p.read_text().split("\n")):
+            cols = line.split("\t")
+            if len(cols) == 10:
+                cols[5] = f"Case={'Nom' if k % 2 else 'Acc'}|id={k % 40}"
+            rows.append("\t".join(cols))
+        q = tmp_path / f"feats-{p.name}"
+        q.write_text("\n".join(rows))
+        paths.append(q)
+    for cmd in ("categorical", "report"):
+        rc, out, err = run_cli(cmd, *paths, "--output", "json", "-q")
+        assert rc == 0, err
+        d = json.loads(out)
+        assert "feats" in d["skipped_layers"], cmd
+        assert "feature 'id' takes 40 distinct numbers" in out, cmd  # the reason, said
+    rc, out, _ = run_cli("categorical", *paths, "--layers", "feats", "--output", "json")
+    assert "feats" in json.loads(out)["layers"]  # named: kept

@@ -16,6 +16,10 @@ from synagree.cli.main import COMMANDS, build_parser
 EXCEPTIONS = {
     "--output": ("choices", "each command lists the formats it writes, its default first"),
     "--out": ("all", "noise and plot write a directory of files, the others one file"),
+    "--coefficient": ("all", "categorical and tags: Gwet's ac1|ac2 (one declaration, "
+                             "options.GWET_COEFFICIENT); spans: its span coefficient alpha-u"),
+    "--runs": ("all", "noise --runs N is how many noisy runs to draw; agree --runs FILE... "
+                      "names runs of one annotator or model (issue 34 asks for that name)"),
     "--worst": ("default", "report always lists the worst sentences, agree on request; "
                            "the help names both defaults"),
 }

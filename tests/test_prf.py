@@ -220,8 +220,8 @@ def test_compare_outputs_carry_the_numbers():
     nsubj = [r for r in prf_rows if r["section"] == "prf:strict" and r["bin"] == "nsubj"][0]
     assert (nsubj["correct"], nsubj["gold"], nsubj["predicted"]) == ("1", "1", "2")
     latex = render(res, "latex")
-    assert "macro F1 strict & macro F1 lenient" in latex
-    assert latex.splitlines()[5].endswith("& 29.63 & 57.14 \\\\")
+    assert "macro F1 strict & 29.63 \\\\" in latex  # a row per metric
+    assert "macro F1 lenient & 57.14 \\\\" in latex
     table = render(res, "table")
     assert "sys: P/R/F1 over relations" in table
     assert "lenient                  7        6     8       8    75.00" in table

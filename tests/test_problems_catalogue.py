@@ -361,6 +361,35 @@ PRODUCERS = {
 }
 
 # FEATS split into features (docs/method.md §19.1)
+GATE_HEAD = '<GateDocument><TextWithNodes><Node id="0"/>ab<Node id="2"/></TextWithNodes>\n'
+GATE_ARGS = ["categorical", "{bad}", "--format", "gate", "--sets", "A,B", "--type", "T",
+             "--feature", "f"]
+PRODUCERS["gate-xml"] = ({"bad.xml": GATE_HEAD + '<AnnotationSet Name="A">\n<Annotation'},
+                         GATE_ARGS)
+PRODUCERS["gate-structure"] = ({"bad.xml": "<html>\n<body/></html>"}, GATE_ARGS)
+PRODUCERS["gate-offsets"] = ({"bad.xml": GATE_HEAD + '<AnnotationSet Name="A">\n<Annotation '
+                              'Id="1" Type="T" StartNode="0" EndNode="9"/>\n</AnnotationSet>'
+                              '<AnnotationSet Name="B"/></GateDocument>'}, GATE_ARGS)
+PRODUCERS["gate-missing-set"] = ({"bad.xml": GATE_HEAD + '<AnnotationSet Name="A"/>'
+                                  "</GateDocument>"}, GATE_ARGS)
+BRAT_TXT = "Dogs bark\n"
+BRAT_ANN = "T1\tN 0 4\tDogs\nT2\tV 5 9\tbark\nR1\tnsubj Arg1:T2 Arg2:T1\n"
+
+
+def _brat(bad_ann: str, txt: bool = True) -> dict:
+    files = {"bad.ann": bad_ann, "good.ann": BRAT_ANN, "good.txt": BRAT_TXT}
+    if txt:
+        files["bad.txt"] = BRAT_TXT
+    return files
+
+
+PRODUCERS["brat-line"] = (_brat("T1\tN 0 4\tDogs\nX\n"), ["agree", "{bad}", "{good}"])
+PRODUCERS["brat-offsets"] = (_brat("T1\tN 0 4\tCats\n"), ["agree", "{bad}", "{good}"])
+PRODUCERS["brat-reference"] = (_brat(BRAT_ANN + "R2\tdep Arg1:T2 Arg2:T9\n"),
+                               ["agree", "{bad}", "{good}"])
+PRODUCERS["brat-tree"] = (_brat(BRAT_ANN + "R2\tdep Arg1:T1 Arg2:T2\n"),
+                          ["agree", "{bad}", "{good}"])
+PRODUCERS["brat-missing-text"] = (_brat(BRAT_ANN, txt=False), ["agree", "{bad}", "{good}"])
 PRODUCERS["bad-where"] = ({"good.conllu": GOOD, "a.conllu": GOOD},
                           ["agree", "{a}", "{good}", "--where", "lemma=be"])
 PRODUCERS["bad-batch"] = ({"good.conllu": GOOD_ID, "a.conllu": GOOD_ID},
@@ -376,6 +405,50 @@ PRODUCERS["unsorted-feats"] = ({"a.conllu": GOOD.replace("X\t_\t_\t1",
                                                          "X\t_\tPronType=Rel,Int\t1"),
                                 "good.conllu": GOOD},
                                ["tags", "{good}", "{a}", "--column", "feats", "--per-feature"])
+
+
+# annotation tools' formats (tests/test_formats.py reads real files of each)
+DEP_LAYER = "de.tudarmstadt.ukp.dkpro.core.api.syntax.type.dependency.Dependency"
+TSV_NO_HEAD = ("#FORMAT=WebAnno TSV 3.3\n"
+               f"#T_RL={DEP_LAYER}|DependencyType|BT_x\n\n\n"
+               "#Text=a b\n1-1\t0-1\ta\tdep\t1-2\t\n1-2\t2-3\tb\t_\t_\t\n")
+TSV_NO_LAYER = ("#FORMAT=WebAnno TSV 3.3\n"
+                "#T_SP=de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS|PosValue\n\n\n"
+                "#Text=a\n1-1\t0-1\ta\tX\t\n")
+NEGRA_OK = "#BOS 1\nw NN -- -- 0\nx NN -- -- 0\n#EOS 1\n"
+ARB = "# sent_id = s1\n# user_id = a\n" + GOOD
+PRODUCERS.update({
+    "ambiguous-format": ({"amb": "#BOS 1\n" + GOOD, "good.conllu": GOOD},
+                         ["agree", "{amb}", "{good}"]),
+    "arborator-no-user": ({"arb.conllu": ARB + "# sent_id = s1\n" + GOOD},
+                          ["agree", "{arb}", "--format", "arborator"]),
+    "arborator-duplicate-tree": ({"arb.conllu": ARB * 2 + ARB.replace("= a", "= b")},
+                                 ["agree", "{arb}"]),
+    "webanno-header": ({"bad.tsv": "a\tb\n", "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
+    "webanno-no-dependency-layer": ({"a.tsv": TSV_NO_LAYER, "b.tsv": TSV_NO_LAYER},
+                                    ["agree", "{a}", "{b}"]),
+    "webanno-heads": ({"a.tsv": TSV_NO_HEAD, "b.tsv": TSV_NO_HEAD}, ["agree", "{a}", "{b}"]),
+    "negra-line": ({"bad.export": "#BOS 1\nw NN -- -- 0\nx\n#EOS 1\n", "ok.export": NEGRA_OK},
+                   ["agree", "{bad}", "{ok}"]),
+    "bad-parent": ({"bad.export": NEGRA_OK.replace("x NN -- -- 0", "x NN -- -- 502"),
+                    "ok.export": NEGRA_OK}, ["agree", "{bad}", "{ok}"]),
+    "unattached-node": ({"bad.export": NEGRA_OK.replace("x NN -- -- 0", "x NN -- -- 500")
+                         .replace("#EOS", "#500 NP -- -- 501\n#501 NP -- -- 500\n#EOS"),
+                         "ok.export": NEGRA_OK}, ["agree", "{bad}", "{ok}"]),
+    "discontinuous-cycle": ({"bad.xml": '<corpus><s id="1"><graph root="500"><terminals>'
+                             '<t id="1" word="w" pos="N"/></terminals><nonterminals>'
+                             '<nt id="500" cat="S"><edge idref="501"/></nt><nt id="501" '
+                             'cat="NP"><edge idref="1"/><edge idref="500"/></nt>'
+                             '</nonterminals></graph></s></corpus>\n', "ok.export": NEGRA_OK},
+                            ["agree", "{bad}", "{ok}"]),
+    "tiger-xml": ({"bad.xml": '<corpus><s id="1"><graph root="5"><terminals><t id="1" '
+                   'pos="N"/></terminals></graph></s></corpus>\n', "ok.export": NEGRA_OK},
+                  ["agree", "{bad}", "{ok}"]),
+    "xml-syntax": ({"bad.xml": '<corpus><s id="1">\n<graph>\n</corpus>\n',
+                    "ok.export": NEGRA_OK}, ["agree", "{bad}", "{ok}"]),
+    "discontinuous-tree": ({"d.export": "#BOS 1\nw NN -- -- 500\nx NN -- -- 0\ny NN -- -- 500"
+                            "\n#500 NP -- -- 0\n#EOS 1\n"}, ["compare", "{d}", "{d}"]),
+})
 
 
 def _kinds_on_stderr(err: str):

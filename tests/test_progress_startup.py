@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import needs_numba
 from synagree.base import jit, progress
 from synagree.distance import kernels
 
@@ -81,6 +82,7 @@ def test_library_default_is_silent_and_main_restores_it(run_cli, tty):
     assert progress.wanted(None) is False  # main() put the default back
 
 
+@needs_numba
 def test_cli_wires_the_compile_notice_unless_quiet(run_cli, monkeypatch):
     """In-process, on numba's kernels: pretend every kernel is cold; the notice
     appears once, not with -q."""
@@ -105,6 +107,7 @@ def _agree_subprocess(cache_dir: Path, *extra: str, kernels: str = "numba") -> s
 
 
 @pytest.mark.slow
+@needs_numba
 def test_first_run_says_it_compiles_and_a_warm_run_does_not(tmp_path):
     cold = _agree_subprocess(tmp_path)
     assert cold.count(NOTICE_START) == 1, cold
@@ -133,6 +136,7 @@ def test_c_kernels_compile_nothing_and_leave_numba_unimported(tmp_path):
 
 
 @pytest.mark.slow
+@needs_numba
 def test_will_compile_reads_the_cache_index(tmp_path):
     """The check itself, in a subprocess with an empty cache: cold before the
     first call, warm after it (the index is written), warm in a new process."""

@@ -15,7 +15,6 @@ small chunk sizes put chunk boundaries everywhere.
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 from typing import List, Optional
 
@@ -313,12 +312,14 @@ def test_real_and_mutated_treebanks(scan, tmp_path, monkeypatch):
 # ---------------------------------------------------------------- the scans' plumbing
 
 def test_scan_extension_is_built_from_its_sources():
-    """setup.py builds _scanc from exactly the files the staleness check hashes."""
+    """pyproject.toml builds _scanc from exactly the files the staleness check compares."""
+    tomllib = pytest.importorskip("tomllib")
     from synagree.base import native
 
-    setup = (TESTS.parent / "setup.py").read_text(encoding="utf-8")
-    listed = setup[setup.index('kernel("synagree.io._scanc"'):].split(")", 1)[0]
-    assert sorted(native_scan.C_SOURCES) == sorted(re.findall(r'"synagree/io/([^"]+)"', listed))
+    config = tomllib.loads((TESTS.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    ext = {e["name"]: e for e in config["tool"]["setuptools"]["ext-modules"]}["synagree.io._scanc"]
+    listed = [f.rsplit("/", 1)[1] for f in ext["sources"] + ext.get("depends", [])]
+    assert sorted(native_scan.C_SOURCES) == sorted(listed)
     if native_scan._scanc is not None:
         assert native.built_from(native_scan._scanc, native_scan.C_SOURCES)
 

@@ -17,18 +17,20 @@ Metric levels (paths: ``*`` any key of an object, fnmatch patterns such as
   ``--worst`` units (``details.worst[]``; the report's ``worst``,
   ``worst.units[]``); the report's leave-one-out and annotator-distance rows
   and its layers (``categorical.*`` and their ``coefficients``, ``pairs[]``).
+  With ``--runs``/``--retest``: each set (``sets[]``).
 * ``compare``: the top level, each system (``systems[]``), the counts of each
   of its metrics (``systems[].counts.*``), its ``--prf`` variants and their
   per-label rows, and its ``enhanced`` record.
-* ``tags``: the top level, ``counts``, ``per_tag[]``, the ``--prf`` variants
-  and their per-label rows, ``per_feature`` with its counts and feature rows,
+* ``tags``: the top level, ``counts``, ``gwet`` (``--coefficient``), ``per_tag[]``,
+  the ``--prf`` variants and their per-label rows, ``per_feature`` with its counts and feature rows,
   ``tiers`` with its level blocks, per-class rows and the lexicon's total,
   per-class and per-form rows.
 * ``categorical``: the top level, each layer (``layers.*``) with its
   ``coefficients``, ``counts``, ``pairs[]``, ``documents.*`` and
   ``macro_documents``; the ``--per-feature`` rows (``per_feature.features.*``
   and the layer inside each); the ``--enhanced`` record, its levels and their
-  pairs.
+  pairs; the ``--coefficient`` layers (``gwet.layers.*``).
+* ``alt-test``: the top level and each left-out human (``humans[]``).
 
 Objects keyed by metric (`KEYED`: ``systems[].counts``,
 ``significance.values.*``, ``significance.ci.*``, a layer's
@@ -82,6 +84,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"]
 SAMPLE_FILES = [f"{d}/sample.conllu" for d in SAMPLE]
 QA = ["tests/data/qa/anna.conllu", "tests/data/qa/bert.conllu", "tests/data/qa/cleo.conllu"]
+HUMANS = [f"tests/data/humans/{n}.conllu" for n in ("gold", "anna", "bert")]
 ENHANCED = ["tests/data/enhanced/anna.conllu", "tests/data/enhanced/bert.conllu"]
 FEATS = ["tests/data/feats/ann1.conllu", "tests/data/feats/ann2.conllu",
          "tests/data/feats/ann3.conllu"]
@@ -94,6 +97,9 @@ RUNS: Dict[str, List[List[str]]] = {
         [*QA, "--allow-missing", "--hierarchy", "ud", "--label-distance", "hierarchy"],
         ["tests/data/core/phrase/delex-a.tree", "tests/data/core/phrase/delex-b.tree",
          "--breakdown", "--bootstrap", "20"],
+        [*HUMANS, "--runs", "tests/data/humans/post-anna.conllu",
+         "tests/data/humans/post-bert.conllu", "--retest", "tests/data/humans/anna.conllu",
+         "tests/data/humans/post-anna.conllu", "--bootstrap", "20"],
     ],
     "report": [
         [*QA, "--allow-missing", "--bootstrap", "20", "--seed", "1",
@@ -110,7 +116,7 @@ RUNS: Dict[str, List[List[str]]] = {
     ],
     "tags": [
         ["tests/data/tagcredit/gold.conllu", "tests/data/tagcredit/system.conllu",
-         "--bdm", "--wu-palmer", "--prf", "--bootstrap", "20"],
+         "--bdm", "--wu-palmer", "--prf", "--bootstrap", "20", "--coefficient", "ac2"],
         ["tests/data/tagcredit/gold.conllu", "tests/data/tagcredit/system.conllu",
          "--column", "xpos", "--hierarchy", "tests/data/tagcredit/xpos.txt",
          "--tag-syntax", "alternatives", "--wu-palmer"],
@@ -124,6 +130,11 @@ RUNS: Dict[str, List[List[str]]] = {
          "20", "--specific", "deprel"],
         [*FEATS, "--per-feature", "--layers", "feats"],
         [*ENHANCED, "--enhanced"],
+        [*SAMPLE_FILES, "--layers", "deprel,head", "--coefficient", "ac2", "--weights",
+         "quadratic"],
+    ],
+    "alt-test": [
+        [*HUMANS, "--candidate", "tests/data/humans/parser.conllu"],
     ],
 }
 
@@ -142,7 +153,7 @@ _LAYER_LEVELS: List[KeyPath] = [(), ("coefficients",), ("counts",), ("pairs", "[
 
 #: per command: the paths whose objects hold metric keys (see the module docstring)
 LEVELS: Dict[str, List[KeyPath]] = {
-    "agree": _AGREE_LEVELS + [("details", "worst", "[]")],
+    "agree": _AGREE_LEVELS + [("details", "worst", "[]"), ("sets", "[]")],
     "report": [(), ("counts", "alpha_*"), ("counts", "scores"),
                ("counts", "scores", "correct"), ("worst",), ("worst", "units", "[]"),
                ("leave_one_out", "[]"), ("annotator_distances", "[]"),
@@ -150,7 +161,8 @@ LEVELS: Dict[str, List[KeyPath]] = {
     "compare": [(), ("systems", "[]"), ("systems", "[]", "counts", "*"),
                 ("systems", "[]", "prf", "*"), ("systems", "[]", "prf", "*", "per_label", "[]"),
                 ("systems", "[]", "enhanced")],
-    "tags": [(), ("counts",), ("per_tag", "[]"), ("prf", "*"), ("prf", "*", "per_label", "[]"),
+    "tags": [(), ("counts",), ("gwet",), ("per_tag", "[]"), ("prf", "*"),
+             ("prf", "*", "per_label", "[]"),
              ("per_feature",), ("per_feature", "counts"), ("per_feature", "universal_counts"),
              ("per_feature", "features", "[]"), ("tiers",), ("tiers", "*"),
              ("tiers", "per_class", "[]"), ("tiers", "lexicon", "total"),
@@ -160,7 +172,8 @@ LEVELS: Dict[str, List[KeyPath]] = {
                     ("per_feature", "features", "*", "layer"),
                     ("per_feature", "features", "*", "layer", "coefficients"),
                     ("enhanced",), ("enhanced", "levels", "*"),
-                    ("enhanced", "levels", "*", "pairs", "[]")],
+                    ("enhanced", "levels", "*", "pairs", "[]"), ("gwet", "layers", "*")],
+    "alt-test": [(), ("humans", "[]")],
 }
 
 #: per command: objects whose every key names a metric
@@ -171,6 +184,7 @@ KEYED: Dict[str, List[KeyPath]] = {
                 ("significance", "ci", "*")],
     "tags": [],
     "categorical": [("layers", "*", "coefficient_items"), ("bootstrap", "intervals", "*")],
+    "alt-test": [],
 }
 
 

@@ -187,7 +187,9 @@ def test_render_formats():
     assert csv_lines[0].startswith("section,tag,count,exact")
     assert csv_lines[1].startswith("tags,ALL,10,5")
     with pytest.raises(ValueError):
-        render_tags(r, "latex")
+        render_tags(r, "html")
+    latex = render_tags(r, "latex")  # through the table model (issue 31)
+    assert "tag & count & accuracy & accuracy\\_hier" in latex and "% values: " in latex
 
 
 def test_cli(run_cli, tmp_path):

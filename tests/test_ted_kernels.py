@@ -21,6 +21,7 @@ import pytest
 import zss
 from test_ted import ALPHABET, _cost_sets, dep, random_heads, random_labels
 
+from conftest import needs_numba
 from synagree.base import native
 from synagree.base.problems import InputError
 from synagree.distance import kernels, sums
@@ -30,6 +31,7 @@ from synagree.noise.perturb import label_set, perturb
 from synagree.trees.flat import Vocabulary, dependency_tree, dependency_trees, to_zss
 
 needs_c = pytest.mark.skipif(kernels.C_EXTENSION is None, reason="C extension not built")
+pytestmark = needs_numba  # C against the twins on thousands of pairs
 
 
 def _random_trees(seed: int, count: int, hi: int = 30):

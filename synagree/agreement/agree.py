@@ -320,7 +320,9 @@ def load_corpus(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[
     dirs : sequence of str or path-like
         One directory per annotator, named after the annotator; files are
         matched by name into documents.
-    fmt : {"auto", "conllu", "phrase"}
+    fmt : str
+        ``auto`` or a format of the reader registry (`synagree.io.registry`,
+        docs/formats.md); ``auto``: each file sniffed.
         Input format; ``"auto"`` decides per file (docs/method.md §1.2).
     phrase_style : {"auto", "penn", "delex"}
         How bare strings of bracketed trees are read (docs/method.md §1.6).

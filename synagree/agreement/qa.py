@@ -929,6 +929,9 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
     d["annotator_distances"] = [x.to_dict() for x in annotator_distances(result)]
     layers = list(layers) if result.kind == "dependency" else []
     notes: List[str] = []
+    if len(result.annotators) == 2:  # absent, never zero: why leave_one_out is null
+        notes.append("two annotators: their pair is the corpus, so the pair matrices, "
+                     "leave-one-out alpha and per-annotator distances are left out")
     skipped: Dict[str, str] = {}
     for layer in list(layers):
         note = layer_note(_items(result, layer, work), keep=not skip_id_like)

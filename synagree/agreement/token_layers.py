@@ -9,13 +9,14 @@ is `synagree.render.categorical.render_token_layers`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
 from synagree._version import __version__
 from synagree.agreement.bias import Bias, bias_of_layers
 from synagree.agreement.enhanced import EnhancedAgreement, enhanced_agreement
+from synagree.agreement.gwet_layers import GwetLayers, GwetOptions, gwet_of_layers
 from synagree.base.frames import Frames
 from synagree.base.memory import check_layer_bootstrap
 from synagree.base.problems import InputError, Problem
@@ -69,7 +70,7 @@ def _without_replicates(cis: Dict[str, Dict[str, Dict[str, Any]]]) -> Dict[str, 
                    for k, v in ci.items()} for name, ci in cis.items()}
 
 
-@dataclass(frozen=True)
+@dataclass
 class TokenLayerAgreement(Frames):
     """What `token_layer_agreement` computed for one corpus.
 
@@ -114,6 +115,9 @@ class TokenLayerAgreement(Frames):
     bias : Bias, optional
         ``bias=True``: marginal homogeneity per annotator pair and layer
         (docs/method.md §25).
+    gwet : GwetLayers, optional
+        Gwet's AC1/AC2 per layer, with its standard error and interval
+        (``gwet=GwetOptions(...)``, docs/method.md §34.1).
 
     Examples
     --------
@@ -144,6 +148,7 @@ class TokenLayerAgreement(Frames):
     skipped: Dict[str, str] = field(default_factory=dict)
     unit_counts: Dict[str, int] = field(default_factory=dict)
     bias: Optional[Bias] = None
+    gwet: Optional[GwetLayers] = None
 
     def signature_settings(self) -> Dict[str, str]:
         """How the numbers were computed: the corpus's matching, the layers, the
@@ -152,6 +157,8 @@ class TokenLayerAgreement(Frames):
         out["layers"] = ",".join(self.results) or "none"
         if self.feature_items is not None:
             out["feature_items"] = self.feature_items
+        if self.gwet is not None:
+            out["gwet"] = self.gwet.options.describe()
         if self.replicates:
             out["bootstrap"] = (f"{self.replicates} replicates, seed {self.seed}, "
                                 f"level {self.level:g}")
@@ -183,6 +190,8 @@ class TokenLayerAgreement(Frames):
             d["enhanced"] = self.enhanced.as_dict()
         if self.bias is not None:
             d["bias"] = self.bias.to_dict()
+        if self.gwet is not None:
+            d["gwet"] = self.gwet.to_dict()
         items = item_set_note(self.results, len(self.annotators))
         notes = ([items] if items else []) + list(self.notes)
         if notes:
@@ -261,7 +270,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
                           replicates: int = 0, seed: int = 0,
                           level: float = 0.95, skip_id_like: bool = False,
                           max_memory: Optional[int] = None,
-                          bias: bool = False) -> TokenLayerAgreement:
+                          bias: bool = False,
+                          gwet: Optional[GwetOptions] = None) -> TokenLayerAgreement:
     """Categorical agreement of each layer, with the per-feature and enhanced views.
 
     Parameters
@@ -298,6 +308,8 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         Also the marginal-homogeneity tests of every layer per annotator
         pair: Stuart–Maxwell, and McNemar per category with Holm's
         adjustment (docs/method.md §25).
+    gwet : GwetOptions, optional
+        Also Gwet's AC1 or AC2 of every layer (docs/method.md §34.1).
 
     Raises
     ------
@@ -313,61 +325,20 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
     check_specific(layers, specific)
     feature_layers = [x for x in layers if feature_of_layer(x) is not None]
     check_dependency_views(corpus, feature_layers, per_feature, enhanced)
-    split = _split_features(corpus, feature_layers, per_feature, strict)
+    split = None
+    if feature_layers or per_feature:  # FEATS split into features: docs/method.md §19
+        split = corpus_features(corpus, strict=strict)
+        unseen = [x for x in feature_layers if feature_of_layer(x) not in split.frequency]
+        if unseen:  # a typo (feats:case) would read as perfect agreement on nothing
+            raise InputError.single("<command line>", None, "usage",
+                                    f"{', '.join(unseen)}: no annotator gives this feature "
+                                    f"anywhere (names are case-sensitive); the input's "
+                                    f"features: {', '.join(split.features()) or 'none'}")
     items = {layer: (layer_items(corpus, layer, feature_items, split) if split
                      else items_from_corpus(corpus, layer)) for layer in layers}
-    items, notes, skipped = _categories_only(items, skip_id_like, specific)
-    features = (per_feature_agreement(corpus, items=feature_items, split=split)
-                if per_feature else None)
-    edges = enhanced_agreement(corpus, set_distance) if enhanced else None
-    if edges is not None and replicates:
-        edges.notes.append("--bootstrap gives intervals for the token layers only, not "
-                           "for the enhanced-edge alpha and F1")
-    results = {layer: layer_agreement(data) for layer, data in items.items()}
-    intervals = feature_intervals = None
-    if replicates:
-        intervals, feature_intervals, small = _interval_section(
-            items, features, replicates, seed, level, max_memory)
-        if small:
-            notes.append(small)
-    return TokenLayerAgreement(
-        list(corpus.annotators), corpus.settings(), results,
-        feature_layers=bool(feature_layers),
-        feature_items=feature_items if split is not None else None, specific=specific,
-        per_feature=features, enhanced=edges, replicates=replicates, seed=seed, level=level,
-        intervals=intervals, feature_intervals=feature_intervals,
-        warnings=list(corpus.log.warnings) + (list(split.warnings) if split is not None
-                                              else []),
-        notes=list(corpus.notes) + notes, skipped=skipped, unit_counts=corpus.unit_counts(),
-        bias=bias_of_layers(results) if bias else None)
-
-
-# token_layer_agreement is a core (each layer's items and agreement) plus sections, each
-# a pure function of what it reads: the features split, the id-like layers left out, the
-# per-feature and enhanced views, the bias tests, the bootstrap intervals
-
-def _split_features(corpus: Corpus, feature_layers: Sequence[str], per_feature: bool,
-                    strict: bool) -> Any:
-    """FEATS split into features (docs/method.md §19) when a view needs them, else None."""
-    if not (feature_layers or per_feature):
-        return None
-    split = corpus_features(corpus, strict=strict)
-    unseen = [x for x in feature_layers if feature_of_layer(x) not in split.frequency]
-    if unseen:  # a typo (feats:case) would read as perfect agreement on nothing
-        raise InputError.single("<command line>", None, "usage",
-                                f"{', '.join(unseen)}: no annotator gives this feature "
-                                f"anywhere (names are case-sensitive); the input's "
-                                f"features: {', '.join(split.features()) or 'none'}")
-    return split
-
-
-def _categories_only(items: Dict[str, Any], skip_id_like: bool, specific: Optional[str]
-                     ) -> Tuple[Dict[str, Any], List[str], Dict[str, str]]:
-    """The layers kept, the notes on id-like layers and the layers left out (why)."""
-    kept = dict(items)
     notes: List[str] = []
     skipped: Dict[str, str] = {}
-    for layer, data in items.items():
+    for layer, data in list(items.items()):
         keep = not skip_id_like or layer == specific
         note = layer_note(data, keep)
         if note is None:
@@ -375,32 +346,48 @@ def _categories_only(items: Dict[str, Any], skip_id_like: bool, specific: Option
         notes.append(note)
         if not keep:
             skipped[layer] = str(not_categories(data))
-            del kept[layer]
-    return kept, notes, skipped
+            del items[layer]
+    results = {layer: layer_agreement(data) for layer, data in items.items()}
+    for layer, la in results.items():  # absent, never zero: say why a coefficient is "–"
+        used = [c for c, n in la.category_frequency().items() if n]
+        if len(used) == 1 and used[0] != "_":  # (no value at all: `layer_note` says so)
+            notes.append(f"layer {layer}: every annotator gives every item the one category "
+                         f"{used[0]!r}: kappa, pi and alpha are undefined (chance agreement "
+                         f"is 1), not 0 or 1")
+    rep = TokenLayerAgreement(
+        list(corpus.annotators), corpus.settings(), results,
+        feature_layers=bool(feature_layers),
+        feature_items=feature_items if split is not None else None, specific=specific,
+        per_feature=(per_feature_agreement(corpus, items=feature_items, split=split)
+                     if per_feature else None),
+        enhanced=enhanced_agreement(corpus, set_distance) if enhanced else None,
+        replicates=replicates, seed=seed, level=level,
+        warnings=list(corpus.log.warnings) + (list(split.warnings) if split is not None
+                                              else []),
+        notes=list(corpus.notes) + notes, skipped=skipped, unit_counts=corpus.unit_counts())
+    if bias:
+        rep.bias = bias_of_layers(rep.results)
+    if gwet is not None:
+        rep.gwet = gwet_of_layers(items, gwet)
+    if rep.enhanced is not None and replicates:
+        rep.enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
+                                  "for the enhanced-edge alpha and F1")
+    if replicates:  # planned first: the unit x category sums grow with both
+        datas = list(items.items()) + (list(rep.per_feature.data.items())
+                                       if rep.per_feature is not None else [])
+        check_layer_bootstrap([(name, len(d.units), d.n_categories, len(d.annotators))
+                               for name, d in datas], replicates, max_memory)
+        rng = np.random.default_rng(seed)  # one stream: layers first, then features
 
+        def draw(data: Any) -> Dict[str, Dict[str, Any]]:
+            return {k: iv.fields(undefined=float("nan"))
+                    for k, iv in layer_bootstrap(data, replicates, rng, level).items()}
 
-_Intervals = Dict[str, Dict[str, Dict[str, Any]]]
-
-
-def _interval_section(items: Dict[str, Any], features: Optional[PerFeature], replicates: int,
-                      seed: int, level: float, max_memory: Optional[int]
-                      ) -> Tuple[_Intervals, Optional[_Intervals], Optional[str]]:
-    """Bootstrap intervals of the layers, then of the features (one random stream), and
-    the small-sample note."""
-    datas = list(items.items()) + (list(features.data.items()) if features is not None
-                                   else [])
-    # planned first: the unit x category sums grow with both
-    check_layer_bootstrap([(name, len(d.units), d.n_categories, len(d.annotators))
-                           for name, d in datas], replicates, max_memory)
-    rng = np.random.default_rng(seed)  # one stream: layers first, then features
-
-    def draw(data: Any) -> Dict[str, Dict[str, Any]]:
-        return {k: iv.fields(undefined=float("nan"))
-                for k, iv in layer_bootstrap(data, replicates, rng, level).items()}
-
-    intervals = {layer: draw(data) for layer, data in items.items()}
-    small = small_sample_note(max((len(d.units) for d in items.values()), default=0),
-                              "the bootstrap intervals")
-    feature_intervals = ({f: draw(data) for f, data in features.data.items()}
-                         if features is not None else None)
-    return intervals, feature_intervals, small if small and items else None
+        rep.intervals = {layer: draw(data) for layer, data in items.items()}
+        small = small_sample_note(max((len(d.units) for d in items.values()), default=0),
+                                  "the bootstrap intervals")
+        if small and items:
+            rep.notes.append(small)
+        if rep.per_feature is not None:
+            rep.feature_intervals = {f: draw(data) for f, data in rep.per_feature.data.items()}
+    return rep

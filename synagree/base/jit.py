@@ -27,6 +27,7 @@ stay fast).
 from __future__ import annotations
 
 import sys
+import warnings
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional, Sequence, Set
 
@@ -100,6 +101,19 @@ def _start_numba_without_scipy() -> None:
         cpu_target.target_context.refresh()
 
 
+SLOW_NOTICE = ("synagree: running the kernels as plain Python (the C kernels are not in use "
+               "and numba is not installed): the same numbers, far slower; reinstall where a C "
+               "compiler is available, or pip install 'synagree[numba]'")
+
+
+def _say_slow() -> None:
+    """Say once per process that the kernels run as plain Python (`numba_compat`)."""
+    if _notice is not None:
+        _notice(SLOW_NOTICE)
+    else:
+        warnings.warn(SLOW_NOTICE, RuntimeWarning, stacklevel=3)
+
+
 def before_call(dispatcher: Any, args: Sequence[Any]) -> None:
     """Hook run before a kernel call (cheap after the first call per kernel).
 
@@ -109,6 +123,9 @@ def before_call(dispatcher: Any, args: Sequence[Any]) -> None:
     global _started
     if not _started:
         _started = True
+        if not hasattr(dispatcher, "signatures"):  # numba is not installed: plain Python
+            _say_slow()
+            return
         if _skip_scipy:
             try:
                 _start_numba_without_scipy()

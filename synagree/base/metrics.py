@@ -346,6 +346,26 @@ REGISTRY: List[Metric] = [
         ("LAS_full_with_kept", "as `LAS_with_kept` with the full DEPREL", FRACTION, "29.3"),
         ("LAS_full_without_kept", "as `LAS_without_kept` with the full DEPREL", FRACTION,
          "29.3"),
+        # the alternative annotator test (synagree alt-test): docs/method.md §34.2
+        ("winning_rate", "alt-test: ω, the share of left-out humans the candidate wins "
+         "against (Benjamini–Yekutieli rejections); it passes at ω ≥ 0.5", FRACTION, "34.2"),
+        ("advantage_probability", "alt-test: ρ, the share of sentences on which the "
+         "candidate aligns with the other humans at least as well as the left-out human "
+         "(per human, and its mean)", FRACTION, "34.2"),
+        ("epsilon", "alt-test: ε, the cost-benefit allowance; `critical_epsilon` the "
+         "smallest ε at which the candidate passes; `fdr_q` the Benjamini–Yekutieli level",
+         FRACTION, "34.2", ("critical_epsilon", "fdr_q")),
+        ("candidate_wins", "alt-test, per left-out human: sentences where the candidate "
+         "aligns at least as well / where the human does (a tie counts for both); "
+         "`mean_difference` = (human_wins − candidate_wins) / units, `t` its one-sided "
+         "t statistic against ε", "count / fraction", "34.2",
+         ("human_wins", "mean_difference", "t")),
+        ("alpha_u", "`spans --coefficient alpha-u`: Krippendorff's unitizing α over the "
+         "continuum (overall and per category, under `categories`); `d_o`, `d_e` its "
+         "disagreements; `continuum_length` the positions; `observers` the files; "
+         "`nested_left_out` the spans inside another of the same label",
+         "fraction / count", "34.4",
+         ("continuum_length", "continuum_begin", "observers", "nested_left_out")),
         # planning (synagree plan, report --plan)
         ("units_needed_<v>", "units needed for an interval of `alpha_<v>` no wider than "
          "the target width, by resampling the pilot", COUNT, "30.2"),
@@ -554,6 +574,16 @@ REGISTRY: List[Metric] = [
         ("alpha_nominal", "Krippendorff's α, nominal, on the layer (over every item coded by "
          "two or more annotators)", FRACTION, "12.3"),
         ("specific", "specific agreement per category", FRACTION, "12.3"),
+        ("gwet_ac", "Gwet's AC1 (identity weights) or AC2 (ordinal, quadratic or "
+         "hierarchy weights) of the layer (`--coefficient`); `p_a` and `p_e` its observed "
+         "and chance agreement", FRACTION, "34.1", ("p_a", "p_e"),
+         "`gwet_ac`, `p_a`, `p_e` (`--coefficient`)"),
+        ("gwet_se", "Gwet's standard error of `gwet_ac` (linearised over the words); "
+         "`gwet_ci` its t interval at `--ci-level`, upper end capped at 1", FRACTION, "34.1",
+         ("gwet_ci",)),
+        ("pairable_items", "`--coefficient`: words coded by two or more annotators (the "
+         "items of p_a); `n_categories` the q of Gwet's chance term", COUNT, "34.1",
+         ("n_categories",)),
         ("specific_macro", "mean specific agreement over the categories that occur",
          FRACTION, "12.3"),
         ("items", "compared words; words coded by every annotator; units left out", COUNT,
@@ -576,6 +606,10 @@ REGISTRY: List[Metric] = [
         ("F1", "pairwise 2·matches/(edges a + edges b) with the ELAS/EULAS matches (in JSON "
          "`f1` of `enhanced.levels.<level>.pairs`, with `matches`, `edges_a`, `edges_b`; "
          "`pooled_f1` over all pairs)", FRACTION, "20.3", (), "`F1` (`--enhanced`)"),
+        ("agreed_trials", "`--format gate`: GATE's agreed and total trials (counted pairs "
+         "with the same value; all counted pairs) and the annotations of set 1 it skips "
+         "(a duplicate span in set 1, no coextensive one in set 2, several there)", COUNT,
+         "24.5", ("total_trials", "duplicates_1", "unmatched", "duplicates_2")),
         ("pooled_f1", "`--enhanced`, per level: the pairwise F1 pooled over the pairs; per "
          "pair the matches and the edges of each annotator", "fraction / count", "20.3",
          ("matches", "edges_a", "edges_b")),

@@ -31,6 +31,7 @@ This module imports neither numpy nor numba (``synagree --help`` must stay fast)
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import warnings
 import weakref
@@ -68,22 +69,37 @@ def choice() -> str:
     return value
 
 
+def _in_checkout(binary: Path) -> bool:
+    """Is ``binary`` (``synagree/<layer>/_x.so``) built in place in a source checkout (an
+    editable install), rather than installed from a wheel?"""
+    root = binary.resolve().parent.parent.parent
+    return (root / "pyproject.toml").is_file() and (root / "synagree" / "__init__.py").is_file()
+
+
 def built_from(extension: ModuleType, sources: Sequence[str]) -> bool:
     """Was ``extension`` built from ``sources`` as they are now?
 
-    ``sources``: file names beside the extension's binary.  Compares the
-    SHA-256 the build recorded (``SOURCE_SHA256``, over the files in name
-    order) with that of the files on disk.  True when it cannot tell: the
-    sources are not there (an ordinary install ships only the binary) or the
-    build recorded nothing.
+    ``sources``: file names beside the extension's binary.  A build that recorded the
+    SHA-256 of its sources (``SOURCE_SHA256``, over the files in name order) is compared
+    with the files on disk.  The declarative build (pyproject.toml) records none; then a
+    source newer than a binary built in place in a checkout (an editable install whose
+    ``.c`` files changed since the last build) means older: conservative, since a checkout
+    that rewrote an unchanged source also counts, and the remedy is the same rebuild.
+    True when it cannot tell: the sources are not there, or the binary is installed (a
+    wheel's files carry the times they were unpacked at).
     """
-    expected = getattr(extension, "SOURCE_SHA256", "")
     where = getattr(extension, "__file__", None)
-    if not expected or where is None:
+    if where is None:
         return True
     files = [Path(where).parent / name for name in sorted(sources)]
-    if not all(f.is_file() for f in files):
+    if not files or not all(f.is_file() for f in files):
         return True
+    expected = getattr(extension, "SOURCE_SHA256", "")
+    if not expected:
+        if not _in_checkout(Path(where)):
+            return True  # an installed wheel: its files' times are those of unpacking
+        built = Path(where).stat().st_mtime
+        return all(f.stat().st_mtime <= built for f in files)
     digest = hashlib.sha256()
     for f in files:
         digest.update(f.read_bytes())
@@ -129,9 +145,19 @@ def use_c(extension: Optional[ModuleType], sources: Sequence[str] = ()) -> bool:
     if not fresh and extension not in _warned:
         _warned.add(extension)
         warnings.warn(f"{extension.__name__} was built from an older version of its "
-                      "sources: running numba's kernels instead (rebuild with "
-                      "pip install -e .)", RuntimeWarning, stacklevel=2)
+                      "sources: running the kernels' twins instead (numba, or plain Python; "
+                      "rebuild with pip install -e .)", RuntimeWarning, stacklevel=2)
     return fresh
+
+
+def numba_installed() -> bool:
+    """Is numba importable (the optional extra ``synagree[numba]``)?  Without it the
+    kernels' twins run as plain Python (`synagree.base.numba_compat`).  Looks for the
+    package without importing it (its import costs ~0.5 s)."""
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):  # hidden (sys.modules["numba"] = None) or broken
+        return False
 
 
 def threads() -> int:

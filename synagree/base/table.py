@@ -16,13 +16,15 @@ Column kinds (`Column.kind`):
 ``signed``    a number with its sign (a change)
 ``count``     a whole number (floats that are whole print without decimals)
 ``interval``  a pair ``(lo, hi)`` of numbers, or None
+``percent_interval``  a pair of fractions shown × 100 (as ``percent``); CSV and
+              JSON keep the fractions
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple, Union
 
-KINDS = ("text", "number", "percent", "signed", "count", "interval")
+KINDS = ("text", "number", "percent", "signed", "count", "interval", "percent_interval")
 
 #: one cell: a string, a number, a pair of numbers (an interval) or nothing
 Cell = Union[str, int, float, None, Tuple[Optional[float], Optional[float]]]
@@ -152,11 +154,12 @@ def format_value(value: Cell, kind: str = "number", digits: Optional[int] = 4,
     """
     if kind == "text":
         return "" if value is None else str(value)
-    if kind == "interval":
+    if kind in ("interval", "percent_interval"):
         if not isinstance(value, tuple) or value[0] is None or value[1] is None:
             return missing
         lo, hi = value
-        return f"[{format_value(lo, 'number', digits)}, {format_value(hi, 'number', digits)}]"
+        k = "percent" if kind == "percent_interval" else "number"
+        return f"[{format_value(lo, k, digits)}, {format_value(hi, k, digits)}]"
     if value is None or isinstance(value, (str, tuple)):
         return missing if value is None or isinstance(value, tuple) else value
     x = float(value)

@@ -14,7 +14,7 @@ from synagree.agreement.extra_file import read_with_extra
 from synagree.agreement.preannotation import PreannotationOptions
 from synagree.agreement.qa import WORST_BY
 from synagree.base.problems import InputError, print_problems
-from synagree.cli import baseline, options, question_options
+from synagree.cli import agree_sets, baseline, options, question_options
 from synagree.cli.options import (
     add_variant,
     check_input_choice,
@@ -113,9 +113,9 @@ def add_worst_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--worst", type=whole_number(0), default=0, metavar="K",
                         help=options.WORST_HELP)
     add_variant(parser)
-    parser.add_argument("--worst-by", default="share", choices=list(WORST_BY),
-                        help="rank --worst by share of D_o (default) or by influence: how "
-                             "much alpha rises when the sentence is left out")
+    parser.add_argument("--worst-by", default=None, choices=list(WORST_BY),
+                        help="with --worst: rank by share of D_o (default) or by influence: "
+                             "how much alpha rises when the sentence is left out")
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -136,6 +136,7 @@ def register(p: argparse.ArgumentParser) -> None:
     question_options.add_question_args(p)  # --bias, --by, --where
     baseline.add_baseline_args(p, "agree")  # --baseline, --baseline-top
     options.add_options(p, "--preannotation")  # docs/method.md §29
+    agree_sets.add_set_args(p)  # --runs, --retest: docs/method.md §34.3
 
 
 def run(args: argparse.Namespace) -> int:
@@ -147,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"synagree: no input given; using the bundled sample {SAMPLE}/",
                   file=sys.stderr)
     check_input_choice(files, dirs)
+    if agree_sets.wants_sets(args):  # another table: the sets side by side (§34.3)
+        return agree_sets.run_sets(args)
     output = output_format(args)
     if args.worst and output == "csv":
         raise InputError.single("<command line>", None, "usage",
@@ -162,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
                                 "--bootstrap needs the exact D_e: drop --sample-pairs")
     validate_args(args)  # usage errors / bad hierarchy file before the long run
     validate_breakdown_args(args)
+    options.qualifier(args, "worst_by", bool(args.worst), "share",
+                      "--worst-by needs --worst K (the sentences it ranks)")
     where = question_options.queries(args)  # a bad --where: refused before the long run
     old = baseline.baseline_options(args, "agree")  # --baseline: read before the long run
     pre = None

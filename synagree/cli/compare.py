@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import argparse
 from contextlib import nullcontext
+from typing import List
 
 from synagree.base.problems import InputError
 from synagree.cli import baseline, humans_options, options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
-from synagree.io.evalb_lines import bracketed_file
+from synagree.io import registry
+from synagree.io.evalb_lines import bracketed_file, trees_span_lines
 
 # every format of both kinds of input (``evalb``: bracketed input only)
-OUTPUTS = ("table", "json", "csv", "latex", "evalb")
+OUTPUTS = ("table", "json", "csv", "markdown", "latex", "evalb")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,7 +33,14 @@ def run(args: argparse.Namespace) -> int:
 
         return human_band.run(args)
     humans_options.check_without_humans(args)
-    kind = bracketed_file(args.gold)
+    fmt = getattr(args, "fmt", "auto")
+    kind = bracketed_file(args.gold) if fmt == "auto" else \
+        registry.get_format(fmt).kind == "phrase"
+    if fmt != "auto" or _foreign(args.gold, args.systems):
+        from synagree.io.native import native_input  # see the module docstring
+
+        args.gold = native_input(args.gold, fmt)
+        args.systems = [native_input(s, fmt) for s in args.systems]
     asked = args.params is not None or args.alpha or output_format(args) == "evalb"
     if kind or (kind is None and asked):
         from synagree.cli import compare_parseval  # see the module docstring
@@ -43,6 +52,15 @@ def run(args: argparse.Namespace) -> int:
                                 f"(Penn-style) files; {args.gold} is not one (its first "
                                 f"character is not '(')")
     return _run_dependency(args)
+
+
+def _foreign(gold: str, systems: List[str]) -> bool:
+    """Is any input of a registered format other than CoNLL-U and bracketed trees?"""
+    paths = [gold, *systems]
+    specs = [registry.sniff_or_none(p) for p in paths]
+    return any(s is not None and (s.name != "conllu" and not s.bracketed
+                                  or s.name == "ptb" and trees_span_lines(p))
+               for s, p in zip(specs, paths))
 
 
 def _run_dependency(args: argparse.Namespace) -> int:
@@ -93,7 +111,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="one system: the official scorer's -v table (plus LAS_full, "
                         "LAS_hier and alpha)")
     options.add_output(p, OUTPUTS, "table")
-    options.add_options(p, "--names", "--hierarchy", "--breakdown")
+    options.add_options(p, "--format", "--names", "--hierarchy", "--breakdown")
     p.add_argument("--full-labels", action="store_true",
                    help="breakdown and confusions by full DEPREL (with subtypes)")
     p.add_argument("--top", type=options.whole_number(1), default=10, metavar="N",

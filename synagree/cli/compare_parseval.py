@@ -33,6 +33,11 @@ def _usage(message: str) -> InputError:
     return InputError.single("<command line>", None, "usage", message)
 
 
+def _name(source: Any) -> str:
+    """A path as given, or a converted input's name (`synagree.io.native`)."""
+    return str(getattr(source, "name", source))
+
+
 def check_options(args: argparse.Namespace, fmt: str) -> None:
     """Options that do not apply to bracketed input, or not together (usage errors)."""
     dependency_only = [name for name, given in (
@@ -41,7 +46,7 @@ def check_options(args: argparse.Namespace, fmt: str) -> None:
         ("--prf", args.prf), ("-v", args.verbose), ("--no-alpha", False)) if given]
     if dependency_only:
         raise _usage(f"{', '.join(dependency_only)}: dependency (CoNLL-U) input only; "
-                     f"{args.gold} holds bracketed trees (for EVALB's per-sentence rows, "
+                     f"{_name(args.gold)} holds bracketed trees (for EVALB's per-sentence rows, "
                      f"give --output evalb)")
     if fmt == "evalb":
         if len(args.systems) != 1:
@@ -52,11 +57,11 @@ def check_options(args: argparse.Namespace, fmt: str) -> None:
                                      ("--baseline", args.baseline is not None)) if given]
         if extras:
             raise _usage(f"--output evalb is EVALB's report and nothing else; {', '.join(extras)} "
-                         f"need --output table, json, csv or latex")
-    mixed = [s for s in args.systems if bracketed_file(s) is False]
+                         f"need --output table, json, csv, markdown or latex")
+    mixed = [_name(s) for s in args.systems if bracketed_file(s) is False]
     if mixed:
         raise InputError([Problem(s, None, "mixed-formats",
-                                  f"the gold file {args.gold} holds bracketed trees, this "
+                                  f"the gold file {_name(args.gold)} holds bracketed trees, this "
                                   f"file does not (its first character is not '(')")
                           for s in mixed])
 

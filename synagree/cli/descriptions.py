@@ -38,6 +38,12 @@ DESCRIPTIONS: Dict[str, str] = {
             "of concepts (self pairs included) with the balanced distance metric and its "
             "parameters (msca, cp, dpk, dpr, n0, n1, n2, bran), computed as GATE's "
             "Ontology_BDM_Computation plugin computes them. GATE's IAA plugin reads the file."),
+    "alt-test": ("The alternative annotator test (Calderon, Reichart & Dror 2025): leave each "
+                 "human out in turn and ask, sentence by sentence, whether the candidate (a "
+                 "parser or an LLM, --candidate) or the left-out human agrees better with the "
+                 "other humans; one-sided t-tests against the cost-benefit allowance epsilon, "
+                 "Benjamini-Yekutieli corrected, give the winning rate and the decision "
+                 "(docs/method.md §34.2). Three or more humans."),
     "plan": ("How many sentences must be double-annotated: the units needed for a confidence "
              "interval of alpha (each variant) of a given width, from a pilot sample, by "
              "resampling the pilot's sentences at increasing sample sizes (docs/method.md §30)."),

@@ -9,19 +9,22 @@ unexpected internal errors.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import os
+import re
 import signal
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree._version import __version__
 from synagree.base import jit, memory
-from synagree.base.problems import InputError, print_problems
+from synagree.base.problems import InputError, Problem, print_problems
 from synagree.base.progress import show_by_default
 from synagree.cli.descriptions import DESCRIPTIONS
 from synagree.cli.options import check_output_path
 from synagree.io.files import OutputError
+from synagree.render.fit import CUT_NOTE, UNLIMITED, cut_cells, table_width, terminal_width
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 3
@@ -43,6 +46,8 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
                      "width, from a pilot"),
     "noise": ("noise", "noise-sensitivity experiment: alpha and LAS under synthetic noise"),
     "plot": ("plot", "figures of a noise experiment (runs.csv / results.json)"),
+    "alt-test": ("alt_test", "alternative annotator test: can a parser or an LLM replace one "
+                             "of the human annotators?"),
 }
 
 
@@ -61,8 +66,13 @@ class _Version(argparse.Action):
         kernels = importlib.import_module("synagree.distance.kernels")
         native = importlib.import_module("synagree.base.native")
         try:
-            if kernels.backend() == "c":
+            which = kernels.backend()
+            if which == "c":
                 detail = f"C, {native.threads()} thread(s)"
+            elif which == "python":
+                detail = ("plain Python, slow: neither the C extension nor numba is installed"
+                          if kernels.C_EXTENSION is None else "plain Python, slow: numba is "
+                          "not installed")
             elif kernels.C_EXTENSION is None:
                 detail = "numba: the C extension is not built"
             else:
@@ -107,6 +117,47 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+
+
+def command_options(ap: argparse.ArgumentParser, command: str) -> set:
+    """Every option string of ``command``'s parser (``--match``, ``-o``, ...)."""
+    for action in ap._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return {o for a in action.choices[command]._actions for o in a.option_strings}
+    return set()
+
+
+def own_hints(problems: Sequence[Problem], known: set) -> List[Problem]:
+    """``problems`` with every clause (``;``-separated) of their hints that names an
+    option the command does not have left out, so that a hint written for one
+    command (``--match text ...``) never sends a user of another to an option it
+    refuses."""
+    out = []
+    for p in problems:
+        if p.hint and any(o not in known for o in _OPTION.findall(p.hint)):
+            kept = [c for c in p.hint.split("; ")
+                    if all(o in known for o in _OPTION.findall(c))]
+            p = dataclasses.replace(p, hint="; ".join(kept) or None)
+        out.append(p)
+    return out
+
+
+def _run_fitted(args: argparse.Namespace) -> int:
+    """Run the command, its text tables fitted to the terminal (never cut when
+    written to a file or a pipe); one note on stderr when cells were cut."""
+    width = UNLIMITED if getattr(args, "out", None) else None
+    with table_width(width), cut_cells() as cut:
+        status = int(args.func(args) or 0)
+    if cut[0] and width is None:
+        formats = getattr(args, "output_formats", ())
+        whole = next((f for f in ("markdown", "csv") if f in formats), None)  # every cell whole
+        print("note: " + CUT_NOTE.format(width=terminal_width(),
+                                         csv=f", or --output {whole}" if whole else ""),
+              file=sys.stderr)
+    return status
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run ``synagree`` on ``argv`` (default ``sys.argv[1:]``); the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -129,13 +180,15 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(made, file=sys.stderr)
         # --max-memory also for the checks made deep down (TED tables, stored results)
         with memory.limited(getattr(args, "max_memory", None)):
-            return int(args.func(args) or 0)
+            return _run_fitted(args)
     except OutputError as exc:  # the work may be done, but it could not be written
         print_problems(exc.errors, limit=50)
         print(f"synagree: {len(exc.errors)} error(s) writing the output", file=sys.stderr)
         return EXIT_INPUT
     except InputError as exc:
-        print_problems(exc.errors, limit=50, warnings=exc.warnings)
+        known = command_options(ap, args.command)
+        print_problems(own_hints(exc.errors, known), limit=50,
+                       warnings=own_hints(exc.warnings, known))
         print(f"synagree: {len(exc.errors)} error(s) in the input; nothing computed",
               file=sys.stderr)
         return EXIT_INPUT

@@ -50,6 +50,7 @@ from typing import (
 from synagree.base.addresses import check_address
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 from synagree.base.problems import InputError
+from synagree.io import registry
 from synagree.io.files import check_output, output_target
 
 T = TypeVar("T")
@@ -143,8 +144,16 @@ def flag(help: str) -> Dict[str, Any]:
 #: one default, one validation and one help text in every command that takes it
 OPTIONS: Dict[str, Dict[str, Any]] = {
     # reading and matching the input
-    "--format": {"dest": "fmt", "default": "auto", "choices": ["auto", "conllu", "phrase"],
-                 "help": "input format (default: guessed from extension/content)"},
+    "--format": {"dest": "fmt", "default": "auto",
+                 "choices": registry.format_names(with_aliases=True), "metavar": "NAME",
+                 "help": "input format, one of " + ", ".join(registry.format_names())
+                         + " (default auto: by the file-name suffix, else by the content; "
+                           "see docs/formats.md)"},
+    "--sets": {"metavar": "SET1,SET2",
+               "help": "GATE documents: the annotation sets compared, each an annotator "
+                       "(spans: the first of each pair is the key)"},
+    "--type": {"dest": "ann_type", "metavar": "TYPE",
+               "help": "GATE documents: the annotation type compared"},
     "--phrase-style": {"default": "auto", "choices": ["auto", "delex", "penn"],
                        "help": "bracketed trees: leaves are categories (delex) or words "
                                "(penn); auto decides once for all files and says how"},
@@ -175,9 +184,14 @@ OPTIONS: Dict[str, Dict[str, Any]] = {
     "--hierarchy": {"metavar": "ud|msd|flat|FILE", "default": None,
                     "help": "tag hierarchy: ud (a:b IS-A a), msd (positional tags), flat, or "
                             "a hierarchy file (docs/hierarchy.md); it gives the partial label "
-                            "credit of the *_hier scores and the closeness of --bdm and "
-                            "--wu-palmer (default: none; tags: ud for deprel, flat "
-                            "otherwise)"},
+                            "credit of the *_hier scores, the closeness of --bdm and "
+                            "--wu-palmer and the weights of categorical's --coefficient ac2 "
+                            "(default: none; tags: ud for deprel, flat otherwise)"},
+    # Gwet's AC1/AC2 (categorical, tags): docs/method.md §34.1
+    "--weights": {"choices": ["identity", "ordinal", "quadratic"], "default": None,
+                  "help": "weights of --coefficient ac2: ordinal or quadratic over the "
+                          "categories in order (numeric, else alphabetical); without it "
+                          "AC2 takes the --hierarchy's mutual credit"},
     "--plain-as-leaf": flag("with --hierarchy ud: a plain relation (nsubj) is its own leaf "
                              "beside its subtypes instead of an under-specified parent"),
     "--bdm": flag("also report GATE's balanced distance metric (BDM) between the tags, "
@@ -220,6 +234,15 @@ OPTIONS: Dict[str, Dict[str, Any]] = {
 }
 #: the short spellings of `OPTIONS`, shown first in the help
 SHORT = {"--quiet": "-q"}
+
+
+#: ``--coefficient`` of the commands whose labels are categorical (categorical, tags);
+#: ``spans`` takes its own (the span coefficients), hence a table of its own
+GWET_COEFFICIENT: Dict[str, Dict[str, Any]] = {
+    "--coefficient": {"choices": ["ac1", "ac2"], "default": None,
+                      "help": "also Gwet's AC1 (ac1) or weighted AC2 (ac2), with Gwet's "
+                              "standard error and t interval (docs/method.md §34.1)"},
+}
 
 
 def add_options(p: Options, *names: str,

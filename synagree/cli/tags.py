@@ -7,10 +7,10 @@ from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
-from synagree.evaluation.tags import COLUMNS, OUTPUTS, evaluate_tags
+from synagree.evaluation.tags import COLUMNS, evaluate_tags
 from synagree.evaluation.tiers import SIBLING_CREDIT, UNMAPPED_POLICIES
 from synagree.io.files import emit
-from synagree.render.tags import render_tags
+from synagree.render.tags import TAGS_OUTPUTS, render_tags
 
 
 # ---------------------------------------------------------------- CLI
@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
                         wu_palmer=args.wu_palmer,
                         per_feature=args.per_feature, bootstrap=args.bootstrap,
                         seed=args.seed, level=args.ci_level, max_memory=args.max_memory,
+                        fmt=args.fmt, coefficient=args.coefficient, weights=args.weights,
                         **_tiers_options(args))
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
@@ -63,9 +64,11 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("system", help="system CoNLL-U file (same sentences and words)")
     p.add_argument("--column", default="deprel", choices=list(COLUMNS),
                    help="column to evaluate (default: deprel)")
-    options.add_options(p, "--hierarchy", "--plain-as-leaf", "--no-text-check")
-    options.add_output(p, OUTPUTS, "table")
+    options.add_options(p, "--format", "--hierarchy", "--plain-as-leaf", "--no-text-check")
+    options.add_output(p, TAGS_OUTPUTS, "table")
     options.add_options(p, "--quiet")
+    options.add_options(p, "--coefficient", table=options.GWET_COEFFICIENT)
+    options.add_options(p, "--weights")  # docs/method.md §34.1
     options.add_bootstrap(p)
     options.add_options(p, "--max-memory")
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (docs/method.md §15)

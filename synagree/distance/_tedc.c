@@ -32,7 +32,7 @@
 #include <Python.h>
 
 #ifndef SOURCE_SHA256
-#define SOURCE_SHA256 ""  /* built without setup.py: not checked */
+#define SOURCE_SHA256 ""  /* the declarative build records none: mtimes are compared */
 #endif
 
 #include <math.h>
@@ -993,7 +993,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__tedc(void)
 {
     PyObject *m = PyModule_Create(&module);
-    /* the sources this was built from (setup.py), so that a build older than
+    /* the sources this was built from (pyproject.toml), so that a build older than
        its sources is noticed (synagree.base.native.built_from) */
     if (m && PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) != 0) {
         Py_DECREF(m);

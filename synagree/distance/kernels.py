@@ -32,7 +32,7 @@ except ImportError:  # the optional C extension was not built: numba runs the ke
     _tedc = None  # type: ignore[assignment]
 
 C_EXTENSION: Optional[ModuleType] = _tedc
-C_SOURCES = ("_tedc.c", "_tedc_zs.h")  # what it is built from (setup.py)
+C_SOURCES = ("_tedc.c", "_tedc_zs.h")  # what it is built from (pyproject.toml)
 SERIAL_BELOW = 4096  # shorter pair lists run on one thread: no thread start-up
 PAIRS_CHUNK = 64  # pairs per parallel task
 
@@ -52,8 +52,11 @@ _checked: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
 
 
 def backend() -> str:
-    """``"c"`` or ``"numba"``: which kernels the next call runs (`synagree.base.native`)."""
-    return "c" if native.use_c(C_EXTENSION, C_SOURCES) else "numba"
+    """Which kernels the next call runs (`synagree.base.native`): ``"c"``, ``"numba"``, or
+    ``"python"`` (the numba twins run as plain Python: numba is not installed)."""
+    if native.use_c(C_EXTENSION, C_SOURCES):
+        return "c"
+    return "numba" if native.numba_installed() else "python"
 
 
 def _trusted(pack: Pack, dcost: np.ndarray) -> bool:

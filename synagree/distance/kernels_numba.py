@@ -21,9 +21,15 @@ integers (unit costs), whose sums are then exact either way.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
-_U1 = np.uint64(1)
+from synagree.base.numba_compat import AVAILABLE as _NUMBA
+from synagree.base.numba_compat import njit, prange
+
+# Unsigned indices for numba (see _zs); as plain Python (numba not installed) Python ints,
+# since NumPy 1.x turns uint64 + int into float64.  The indices never go below 0.
+U64 = np.uint64 if _NUMBA else int
+
+_U1 = U64(1)
 CHUNK_COLS = 1024  # widest row swept at once (more keyroots: several sweeps)
 INT_BIG = 1 << 29  # "+inf" of int32 cells: BIG + BIG and BIG + any distance fit
 _HDR = 8  # idx[0:_HDR]: sweep width and the offsets of the regions of ``cells``
@@ -96,34 +102,34 @@ def _zs(l1, lm1, kr1, o1, n1, k1, k1e, l2, lm2, kr2, o2, n2, k2, k2e,
         return s
     # Indices are unsigned: numba then skips its negative-index wraparound
     # (several instructions per array access in the inner loop).
-    cw = np.uint64(idx[0])
-    FD = np.uint64(idx[1])
-    DC = np.uint64(idx[2])
-    IC = np.uint64(idx[3])
-    CIC = np.uint64(idx[4])
+    cw = U64(idx[0])
+    FD = U64(idx[1])
+    DC = U64(idx[2])
+    IC = U64(idx[3])
+    CIC = U64(idx[4])
     big = cells[idx[5]]
-    O1 = np.uint64(o1)
-    O2 = np.uint64(o2)
-    N1 = np.uint64(n1)
-    N2 = np.uint64(n2)
+    O1 = U64(o1)
+    O2 = U64(o2)
+    N1 = U64(n1)
+    N2 = U64(n2)
     SENT = N2  # td column holding +inf
     DUMP = N2 + _U1  # td column that takes the stores of non-tree columns
-    TS = N2 + np.uint64(2)  # td row stride
-    R0 = np.uint64(_HDR)  # column c's record: idx[R0 + 4c : R0 + 4c + 4]
+    TS = N2 + U64(2)  # td row stride
+    R0 = U64(_HDR)  # column c's record: idx[R0 + 4c : R0 + 4c + 4]
     for a in range(N1):
         cells[DC + a] = dcost[l1[O1 + a]]
         cells[a * TS + SENT] = big
     for b in range(N2):
         cells[IC + b] = icost[l2[O2 + b]]
-    jj0 = np.uint64(k2)
-    K2E = np.uint64(k2e)
+    jj0 = U64(k2)
+    K2E = U64(k2e)
     while jj0 < K2E:
         # the keyroots jj0..jj1-1 of tree 2 whose tables fit in one sweep
-        w = np.uint64(0)
+        w = U64(0)
         jj1 = jj0
         while jj1 < K2E:
-            j = np.uint64(kr2[jj1])
-            nj = j + np.uint64(2) - np.uint64(lm2[O2 + j])
+            j = U64(kr2[jj1])
+            nj = j + U64(2) - U64(lm2[O2 + j])
             if w > 0 and w + nj > cw:
                 break
             w += nj
@@ -133,16 +139,16 @@ def _zs(l1, lm1, kr1, o1, n1, k1, k1e, l2, lm2, kr2, o2, n2, k2, k2e,
         # the store goes to b's tree distance when lm(b) == lm(j) (b's subtree
         # is a prefix of j's forest), else to DUMP.  Row 0 is the same for
         # every keyroot of tree 1.
-        c = np.uint64(0)
+        c = U64(0)
         for jj in range(jj0, jj1):
-            j = np.uint64(kr2[jj])
-            lj = np.uint64(lm2[O2 + j])
+            j = U64(kr2[jj])
+            lj = U64(lm2[O2 + j])
             s0 = c
-            rec = R0 + c * np.uint64(4)
+            rec = R0 + c * U64(4)
             idx[rec] = s0
             idx[rec + _U1] = SENT
-            idx[rec + np.uint64(2)] = 0
-            idx[rec + np.uint64(3)] = DUMP
+            idx[rec + U64(2)] = 0
+            idx[rec + U64(3)] = DUMP
             cells[CIC + c] = big
             cells[FD + c] = 0
             acc = cells[FD + c]
@@ -150,29 +156,29 @@ def _zs(l1, lm1, kr1, o1, n1, k1, k1e, l2, lm2, kr2, o2, n2, k2, k2e,
             for b in range(lj, j + _U1):
                 acc = acc + cells[IC + b]
                 cells[FD + c] = acc
-                lmb = np.uint64(lm2[O2 + b])
-                rec = R0 + c * np.uint64(4)
+                lmb = U64(lm2[O2 + b])
+                rec = R0 + c * U64(4)
                 idx[rec] = s0 + lmb - lj
                 idx[rec + _U1] = b
-                idx[rec + np.uint64(2)] = l2[O2 + b]
-                idx[rec + np.uint64(3)] = b if lmb == lj else DUMP
+                idx[rec + U64(2)] = l2[O2 + b]
+                idx[rec + U64(3)] = b if lmb == lj else DUMP
                 cells[CIC + c] = cells[IC + b]
                 c += _U1
-        for ii in range(np.uint64(k1), np.uint64(k1e)):
-            i = np.uint64(kr1[ii])
-            li = np.uint64(lm1[O1 + i])
+        for ii in range(U64(k1), U64(k1e)):
+            i = U64(kr1[ii])
+            li = U64(lm1[O1 + i])
             for a in range(li, i + _U1):
                 da = cells[DC + a]
                 cur = FD + (a + _U1 - li) * w  # row x = a - li + 1
                 up = cur - w
                 tdr = a * TS
-                lma = np.uint64(lm1[O1 + a])
+                lma = U64(lm1[O1 + a])
                 left = big
                 if lma != li:
                     # forest row: every column reads an earlier tree distance
                     pr = FD + (lma - li) * w  # row p = lm(a) - li
                     for cc in range(w):
-                        rec = R0 + cc * np.uint64(4)
+                        rec = R0 + cc * U64(4)
                         r = cells[pr + idx[rec]] + cells[tdr + idx[rec + _U1]]
                         d = cells[up + cc] + da
                         d = d if d < r else r
@@ -189,9 +195,9 @@ def _zs(l1, lm1, kr1, o1, n1, k1, k1e, l2, lm2, kr2, o2, n2, k2, k2e,
                     la = np.uint32(l1[O1 + a])
                     if unit:
                         for cc in range(w):
-                            rec = R0 + cc * np.uint64(4)
-                            wb = idx[rec + np.uint64(3)]
-                            ren = rmat[0, np.uint64(la != idx[rec + np.uint64(2)])]
+                            rec = R0 + cc * U64(4)
+                            wb = idx[rec + U64(3)]
+                            ren = rmat[0, U64(la != idx[rec + U64(2)])]
                             rt = cells[up + cc - _U1] + ren
                             rf = cells[FD + idx[rec]] + cells[tdr + idx[rec + _U1]]
                             r = rt if wb != DUMP else rf
@@ -204,9 +210,9 @@ def _zs(l1, lm1, kr1, o1, n1, k1, k1e, l2, lm2, kr2, o2, n2, k2, k2e,
                             left = v
                     else:
                         for cc in range(w):
-                            rec = R0 + cc * np.uint64(4)
-                            wb = idx[rec + np.uint64(3)]
-                            ren = rmat[la, idx[rec + np.uint64(2)]]
+                            rec = R0 + cc * U64(4)
+                            wb = idx[rec + U64(3)]
+                            ren = rmat[la, idx[rec + U64(2)]]
                             rt = cells[up + cc - _U1] + ren
                             rf = cells[FD + idx[rec]] + cells[tdr + idx[rec + _U1]]
                             r = rt if wb != DUMP else rf

@@ -1173,7 +1173,8 @@ def _score_system(name: str, gold_tb: Treebank, tb: Treebank, plan: _Plan,
     joined = sum(1 for u in units if u.joined)
     if joined:
         notes.append(f"{name}: {joined} unit(s) join several sentences (sentence splits "
-                     f"differ from gold); alpha compares the joined trees")
+                     f"differ from gold)"
+                     + ("; alpha compares the joined trees" if plan.alpha else ""))
     part = _alpha_section(name, tb, units, plan, gold_trees) if plan.alpha else None
     if part is not None:
         notes.extend(part.notes)

@@ -128,6 +128,7 @@ from synagree.base.problems import (
 )
 from synagree.base.ratios import prf_shares
 from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
+from synagree.io.conllu import conllu_lines
 from synagree.io.conllu_ids import (
     Ranges,
     bad_head_hint,
@@ -403,6 +404,15 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
     multiword tokens, DEPS and the edges into empty nodes, and the scorer's
     refusals (one root per sentence, no empty sentence, the final blank line).
 
+    The lines are the records of the package's one CoNLL-U line reader,
+    `synagree.io.conllu.conllu_lines`, in its **scorer mode**
+    (``scorer=True``): the scorer's strictness is that mode (a lone ``\r``
+    ends a line, only an empty line is blank) and the checks below (a
+    comment after a word line, two blank lines in a row, no final blank
+    line), where the package's readers are lenient.  Files of the other
+    registered formats (`synagree.io.registry`) reach it as CoNLL-U written
+    from their reader's sentences (`synagree.io.native`).
+
     Parameters
     ----------
     source : str, path-like or file-like
@@ -421,11 +431,7 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
         line, ...
     """
     name, content = _read_text(source, name)
-    if content.startswith("\ufeff"):
-        content = content[1:]
-    lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the final newline ends the last line, it opens none
+    lines = list(conllu_lines(content, scorer=True))  # the scorer's line reading
 
     log = ProblemLog()
     chars: List[str] = []
@@ -444,7 +450,7 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
         bad_sentence = True
         log.add(name, line_no, kind, message, sent_id=sent.sent_id if sent else None)
 
-    for line_no, line in enumerate(lines, 1):
+    for line_no, line in lines:
         if sent is None:
             sent = _SentenceBuilder(len(sentences), line_no, position, len(words))
             bad_sentence = False

@@ -60,8 +60,9 @@ from synagree.evaluation.tiers import (
     resolve_tiers_spec,
     tiers_for_words,
 )
+from synagree.io import registry
 from synagree.io.compression import strip_suffix
-from synagree.io.conllu import sentence_blocks, split_columns
+from synagree.io.conllu import DepSentence, sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
 from synagree.io.formats import CONLL_SUFFIXES
@@ -71,6 +72,7 @@ from synagree.io.text import comparable
 from synagree.stats.contingency import Contingency
 from synagree.stats.features import check_feats
 from synagree.stats.gate_prf import BDMCounts, SpanAnnotation, bdm_diff
+from synagree.stats.gwet import WEIGHTS, GwetAC, gwet_of_labels
 from synagree.stats.hierarchical import (
     HierarchySpec,
     describe_hierarchy,
@@ -132,8 +134,27 @@ def _sent_id(line: str) -> Optional[str]:
     return value.strip() or None if eq and key.strip() == "sent_id" else None
 
 
+def tag_sentences(sentences: Sequence[DepSentence], column: str) -> List[TagSentence]:
+    """The tag column of sentences read by a registered reader (`synagree.io.registry`).
+
+    Parameters
+    ----------
+    sentences : sequence of DepSentence
+    column : {"deprel", "upos", "xpos", "feats"}
+    """
+    field_of = {"deprel": "deprels", "upos": "upos", "xpos": "xpos", "feats": "feats"}
+    out = []
+    for k, s in enumerate(sentences):
+        tags = getattr(s, field_of[column]) or ["_"] * s.n_words
+        lines = list(s.word_lines) or [s.line] * s.n_words
+        out.append(TagSentence(s.file, k, s.line,
+                               [(lines[i], s.forms[i], tags[i] or "_") for i in range(s.n_words)],
+                               s.sent_id))
+    return out
+
+
 def read_tag_column(path: Source, column: str,
-                    log: Optional[ProblemLog] = None) -> List[TagSentence]:
+                    log: Optional[ProblemLog] = None, fmt: str = "auto") -> List[TagSentence]:
     r"""Sentences of a CoNLL-U/X file with one column's tags.
 
     Multiword-token ranges and empty nodes are skipped; an empty or ``_``
@@ -148,6 +169,11 @@ def read_tag_column(path: Source, column: str,
     log : ProblemLog, optional
         Receives the problems (unreadable file, not 10 tab-separated columns,
         bad or out-of-sequence ID, empty file); the caller raises.
+    fmt : str
+        ``--format``: CoNLL-U files are read here, column by column (no
+        HEAD is checked: a tag column needs none); a file of another
+        dependency format of the registry (``webanno-tsv3``) is read by its
+        reader and its records give the column (`tag_sentences`).
 
     Returns
     -------
@@ -166,6 +192,20 @@ def read_tag_column(path: Source, column: str,
     name = input_name(source)
     log = log if log is not None else ProblemLog()
     errors_before = len(log.errors)
+    try:
+        spec = registry.resolve(fmt, source)
+    except InputError as exc:
+        log.extend(exc.errors)
+        return []
+    if spec.kind != "dependency" or spec.multi_annotator:
+        log.add(name, None, "usage", f"tags compares one dependency file with another; "
+                f"{name} is read as {spec.name}")
+        return []
+    if spec.name != "conllu":
+        try:
+            return tag_sentences(registry.read_with(spec, source, log), column)
+        except InputError:
+            return []  # the problems are in the log
     text = read_text(source, log)
     if text is None or len(log.errors) > errors_before:
         return []
@@ -378,7 +418,7 @@ class TagRow(TagShares):
         return d
 
 
-@dataclass(frozen=True)
+@dataclass
 class TagsResult(TagShares, Frames):
     r"""Tag evaluation as counts; ratios are derived (fractions, not percent).
 
@@ -477,6 +517,7 @@ class TagsResult(TagShares, Frames):
     prf: Optional[Dict[str, PRF]] = None  # docs/method.md §17; None unless asked for
     per_feature: Optional[FeatureScores] = None
     tiers: Optional[TiersResult] = None
+    gwet: Optional[GwetAC] = None  # coefficient="ac1"|"ac2": docs/method.md §34.1
     # bootstrap percentile intervals over sentences (bootstrap=B): metric -> (low, high)
     intervals: Dict[str, Optional[Tuple[float, float]]] = field(default_factory=dict)
     level: float = 0.95  # of the intervals
@@ -554,6 +595,8 @@ class TagsResult(TagShares, Frames):
             d["per_feature"] = self.per_feature.to_dict()
         if self.tiers is not None:
             d["tiers"] = self.tiers.to_dict()
+        if self.gwet is not None:
+            d["gwet"] = self.gwet.to_dict()
         return d
 
 
@@ -714,6 +757,29 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     return out
 
 
+def check_gwet_options(coefficient: Optional[str], weights: Optional[str],
+                       tag_syntax: str = "plain") -> None:
+    """``coefficient`` and ``weights`` of `evaluate_tags` (a ``usage`` `InputError`)."""
+    def usage(message: str) -> InputError:
+        return InputError.single("<command line>", None, "usage", message)
+
+    if coefficient is None:
+        if weights is not None:
+            raise usage("--weights gives the weights of --coefficient ac2, which was not "
+                        "asked for")
+        return
+    if coefficient not in ("ac1", "ac2"):
+        raise usage(f"--coefficient {coefficient}: choose from ac1, ac2")
+    if weights is not None and weights not in WEIGHTS:
+        raise usage(f"--weights {weights}: choose from {', '.join(WEIGHTS)}")
+    if coefficient == "ac1" and weights not in (None, "identity"):
+        raise usage("AC1 has identity weights; --weights ordinal|quadratic go with "
+                    "--coefficient ac2")
+    if tag_syntax != "plain":
+        raise usage("--coefficient takes one tag per word: not with --tag-syntax "
+                    "alternatives")
+
+
 def evaluate_tags(gold_path: Source, system_path: Source,
                   column: str = "deprel", hierarchy: Optional[HierarchySpec] = None,
                   plain_as_leaf: bool = False, check_text: bool = True,
@@ -724,7 +790,9 @@ def evaluate_tags(gold_path: Source, system_path: Source,
                   majority: bool = False,
                   lexicon: Union[Source, Lexicon, None] = None, bootstrap: int = 0,
                   seed: int = 0, level: float = 0.95,
-                  max_memory: int = DEFAULT_MAX_MEMORY) -> TagsResult:
+                  max_memory: int = DEFAULT_MAX_MEMORY, fmt: str = "auto",
+                  coefficient: Optional[str] = None,
+                  weights: Optional[str] = None) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -790,6 +858,13 @@ def evaluate_tags(gold_path: Source, system_path: Source,
         The bootstrap's seed and interval level.
     max_memory : int
         Bytes the bootstrap may plan to use.
+    fmt : str
+        ``--format`` of both files (``auto``: sniffed; `read_tag_column`).
+    coefficient : {"ac1", "ac2"}, optional
+        Also Gwet's AC1 or AC2 of gold and system as two raters
+        (`TagsResult.gwet`, docs/method.md §34.1), its interval at ``level``.
+    weights : {"ordinal", "quadratic"}, optional
+        AC2's weights; None: the hierarchy's mutual credit.
 
     Returns
     -------
@@ -825,56 +900,12 @@ def evaluate_tags(gold_path: Source, system_path: Source,
 
     >>> os.remove(gold); os.remove(system)
     """
-    hierarchy, tier_spec = _check_tag_options(column, tag_syntax, per_feature, hierarchy,
-                                              plain_as_leaf, tiers, majority, lexicon)
-    lex = None if lexicon is None else load_lexicon(lexicon, column)
-    core = _tag_core(gold_path, system_path, column, tag_syntax, per_feature, tier_spec,
-                     check_text)
-    pairs, gold = core.pairs, core.gold
-    scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf, tag_syntax, bdm, wu_palmer)
-    note = (plain_syntax_note((t for pair in pairs for t in pair), column)
-            if tag_syntax == "plain" and column != "feats" else None)
-    if prf:
-        scores["prf"] = note_written_alternatives(tag_prf(pairs, hierarchy, plain_as_leaf),
-                                                  tag_syntax)
-    if tier_spec is not None:
-        scores["tiers"] = tiers_for_words(tier_spec, _words(gold), _words(core.system),
-                                          None if core.coarse is None else _words(core.coarse),
-                                          sibling_credit, unmapped, column, majority, lex,
-                                          [form for s in gold for _, form, _ in s.words])
-    intervals = {}
-    settings = {"column": column, "hierarchy": describe_hierarchy(hierarchy, plain_as_leaf),
-                "tag_syntax": tag_syntax}
-    if bootstrap:  # sentences resampled (docs/method.md §5.4): every pair is in one sentence
-        check_resampling(len(gold), bootstrap, 1, max_memory)
-        intervals = tag_intervals(pairs, [len(g.words) for g in gold], bootstrap, seed, level)
-        settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
-    settings["version"] = __version__
-    return TagsResult(gold_file=core.gold_name, system_file=core.system_name, column=column,
-                      hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
-                      plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),
-                      form_mismatches=sum(1 for p in core.warnings
-                                          if p.kind == "form-mismatch"),
-                      warnings=list(core.warnings), tag_syntax=tag_syntax,
-                      notes=[note] if note else [],
-                      per_feature=feature_scores(pairs) if per_feature else None,
-                      intervals=intervals, level=level, settings=settings, **scores)
-
-
-# evaluate_tags is a core (the two columns read, checked and aligned: `_TagCore`, then
-# `evaluate_tag_pairs`) plus sections: P/R/F1, tiers, per-feature scores, intervals
-
-def _check_tag_options(column: str, tag_syntax: str, per_feature: bool,
-                       hierarchy: Optional[HierarchySpec], plain_as_leaf: bool,
-                       tiers: Optional[TiersSpec], majority: bool, lexicon: object
-                       ) -> Tuple[Any, Any]:
-    """The options checked before any file is read: the hierarchy (a stream read once)
-    and the tier spec."""
     if column not in COLUMNS:
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown column {column!r}; expected one of "
                                 f"{', '.join(COLUMNS)}")
     check_syntax_option(tag_syntax, column)
+    check_gwet_options(coefficient, weights, tag_syntax)
     if per_feature and column != "feats":
         raise InputError.single("<command line>", None, "usage",
                                 f"--per-feature splits FEATS: it needs --column feats, "
@@ -889,30 +920,13 @@ def _check_tag_options(column: str, tag_syntax: str, per_feature: bool,
         raise InputError.single("<command line>", None, "usage",
                                 "--majority and --lexicon qualify --tiers, which was not "
                                 "given")
-    return hierarchy, tier_spec
-
-
-@dataclass(frozen=True)
-class _TagCore:
-    """The two files' column, checked, the system paired to gold, the words aligned."""
-
-    gold_name: str
-    system_name: str
-    gold: List[TagSentence]
-    system: List[TagSentence]
-    coarse: Optional[List[TagSentence]]  # the gold column of --tiers COLUMN
-    pairs: List[Tuple[str, str]]
-    warnings: List[Problem]
-
-
-def _tag_core(gold_path: Source, system_path: Source, column: str, tag_syntax: str,
-              per_feature: bool, tier_spec: Any, check_text: bool) -> _TagCore:
+    lex = None if lexicon is None else load_lexicon(lexicon, column)
     log = ProblemLog()
     # streams read once here: the gold may be read again for a tier column
     gold_src, system_src = as_input(gold_path, "<gold>"), as_input(system_path, "<system>")
     gold_name, system_name = input_name(gold_src), input_name(system_src)
-    gold = read_tag_column(gold_src, column, log)
-    system = read_tag_column(system_src, column, log)
+    gold = read_tag_column(gold_src, column, log, fmt)
+    system = read_tag_column(system_src, column, log, fmt)
     if per_feature:  # malformed FEATS, with file and line (docs/method.md §19.1)
         check_feats(((s.file, ln, t) for s in gold + system for ln, _, t in s.words), log)
     log.raise_if_errors()
@@ -920,13 +934,45 @@ def _tag_core(gold_path: Source, system_path: Source, column: str, tag_syntax: s
     for side, is_gold in ((gold, True), (system, False)):
         check_values(((s.file, no, tag) for s in side for no, _, tag in s.words), read,
                      column, log, gold=is_gold)
-    coarse = (read_tag_column(gold_src, tier_spec, log) if isinstance(tier_spec, str)
+    coarse = (read_tag_column(gold_src, tier_spec, log, fmt) if isinstance(tier_spec, str)
               else None)
     log.raise_if_errors()
     system = pair_by_sent_id(gold, system, log)  # by # sent_id where every sentence has one
     log.raise_if_errors()
     pairs = _align(gold, system, gold_name, system_name, log, check_text)
     log.raise_if_errors()
-    return _TagCore(gold_name, system_name, gold, system, coarse, pairs, list(log.warnings))
+    scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf, tag_syntax, bdm, wu_palmer)
+    note = (plain_syntax_note((t for pair in pairs for t in pair), column)
+            if tag_syntax == "plain" and column != "feats" else None)
+    if prf:
+        scores["prf"] = note_written_alternatives(tag_prf(pairs, hierarchy, plain_as_leaf),
+                                                  tag_syntax)
+    if tier_spec is not None:
+        scores["tiers"] = tiers_for_words(tier_spec, _words(gold), _words(system),
+                                          None if coarse is None else _words(coarse),
+                                          sibling_credit, unmapped, column, majority, lex,
+                                          [form for s in gold for _, form, _ in s.words])
+    intervals = {}
+    settings = {"column": column, "hierarchy": describe_hierarchy(hierarchy, plain_as_leaf),
+                "tag_syntax": tag_syntax}
+    if bootstrap:  # sentences resampled (docs/method.md §5.4): every pair is in one sentence
+        check_resampling(len(gold), bootstrap, 1, max_memory)
+        intervals = tag_intervals(pairs, [len(g.words) for g in gold], bootstrap, seed, level)
+        settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
+    if coefficient is not None:  # docs/method.md §34.1: gold and system as two raters
+        kind = weights or ("identity" if coefficient == "ac1" else "hierarchy")
+        h = (load_hierarchy(hierarchy, (t for pair in pairs for t in pair), plain_as_leaf)
+             if kind == "hierarchy" else None)
+        scores["gwet"] = gwet_of_labels(pairs, kind, level, h, coefficient.upper())
+        settings["gwet"] = f"{coefficient.upper()}, weights {kind}, {100 * level:g}% t interval"
+    settings["version"] = __version__
+    return TagsResult(gold_file=gold_name, system_file=system_name, column=column,
+                      hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
+                      plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),
+                      form_mismatches=sum(1 for p in log.warnings if p.kind == "form-mismatch"),
+                      warnings=list(log.warnings), tag_syntax=tag_syntax,
+                      notes=[note] if note else [],
+                      per_feature=feature_scores(pairs) if per_feature else None,
+                      intervals=intervals, level=level, settings=settings, **scores)
 
 

@@ -91,6 +91,11 @@ class PhraseSentence:
         The words of Penn-style input (empty for delexicalised input).
     metadata : dict
         ``sent_id`` and the like, when known.
+    leaf_order : list of int
+        Discontinuous trees (TIGER-XML, NEGRA): the 0-based position in
+        ``words`` of each leaf, left to right in the tree (whose children are
+        ordered by their first terminal, docs/method.md §1.11); empty when the
+        leaves are in sentence order.
     """
 
     file: str
@@ -99,6 +104,7 @@ class PhraseSentence:
     root: PhraseNode
     words: List[str] = field(default_factory=list)  # Penn input only
     metadata: Dict[str, Optional[str]] = field(default_factory=dict)
+    leaf_order: List[int] = field(default_factory=list)  # discontinuous trees only
 
     @property
     def sent_id(self) -> Optional[str]:

@@ -59,9 +59,9 @@ from synagree.io.conllu_ids import (
     parse_head,
     parse_id,
 )
-from synagree.io.files import PathLike, raise_new_errors, read_text, write_atomic
+from synagree.io.files import PathLike, read_parsed, write_atomic
 from synagree.io.native_scan import _scanc, scanc
-from synagree.io.sources import Source, as_input, input_name
+from synagree.io.sources import Source
 from synagree.io.text import comparable
 
 #: heads of a sentence's words (1-based, 0 = root): an int array or a list
@@ -344,19 +344,9 @@ def read_conllu(path: Source, log: Optional[ProblemLog] = None,
         Unreadable or empty file, wrong column count, bad ID or HEAD, HEAD out
         of range 0..n, ...: every error of the file at once.
     """
-    source = as_input(path)
-    name = input_name(source)
-    log = log if log is not None else ProblemLog(strict=strict)
-    sentences: List[DepSentence] = []
-    with raise_new_errors(log) as n_before:
-        text = read_text(source, log)
-        if text is not None:
-            sentences = _parse_conllu_text(text, name, log)
-            # "no sentences" only when nothing else was wrong: a file whose every
-            # sentence has errors does hold sentences, and those errors say why
-            if not sentences and len(log.errors) == n_before:
-                log.add(name, None, "empty-file", "file holds no sentences")
-    return sentences
+    return read_parsed(path, log if log is not None else ProblemLog(strict=strict),
+                       lambda name, text, lg: _parse_conllu_text(text, name, lg),
+                       "file holds no sentences")
 
 
 def split_columns(line: str, fname: str, no: int, log: ProblemLog,
@@ -385,8 +375,51 @@ def split_columns(line: str, fname: str, no: int, log: ProblemLog,
     return None
 
 
+def conllu_lines(text: str, scorer: bool = False) -> Iterator[Tuple[int, str]]:
+    r"""The lines of CoNLL-U text with their 1-based numbers: every CoNLL-U reader's records.
+
+    The one line reader under the package's CoNLL-U readers (`read_conllu`
+    and `synagree.evaluation.tags.read_tag_column`, through
+    `sentence_blocks`) and the CoNLL 2018 scorer's
+    (`synagree.evaluation.conll18.read_treebank`), in one of two modes.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    scorer : bool
+        False (every command's readers): lines end at ``\n``; where the text
+        has a ``\r``, the ``\r``\ s ending a line are dropped.  True (the
+        CoNLL 2018 scorer's strictness, for ``compare``): a leading BOM is
+        dropped, ``\r\n`` and a lone ``\r`` end a line as ``\n`` does, and
+        the newline that ends the last line opens no new one; what counts as
+        a blank line is then the reader's business (the scorer's: an empty
+        line only).
+
+    Returns
+    -------
+    iterator of (int, str)
+        ``(line number, line)``, the line without its line ending.
+    """
+    if scorer:
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()  # the final newline ends the last line, it opens none
+        yield from enumerate(lines, 1)
+        return
+    cr = "\r" in text
+    for no, line in enumerate(io.StringIO(text, newline="\n"), start=1):
+        if line[-1:] == "\n":
+            line = line[:-1]
+        if cr:
+            line = line.rstrip("\r")
+        yield no, line
+
+
 def sentence_blocks(text: str) -> Iterator[Tuple[int, List[Tuple[int, str]]]]:
-    r"""Split CoNLL text into sentence blocks at blank lines.
+    r"""Split CoNLL text into sentence blocks at blank lines (`conllu_lines`' records).
 
     Parameters
     ----------
@@ -400,12 +433,7 @@ def sentence_blocks(text: str) -> Iterator[Tuple[int, List[Tuple[int, str]]]]:
         pairs (1-based line numbers, ``\r`` stripped).
     """
     cur: List[Tuple[int, str]] = []
-    cr = "\r" in text
-    for no, line in enumerate(io.StringIO(text, newline="\n"), start=1):
-        if line[-1:] == "\n":
-            line = line[:-1]
-        if cr:
-            line = line.rstrip("\r")
+    for no, line in conllu_lines(text):
         if not line or line.isspace():  # what line.strip() == "" means, cheaper
             if cur:
                 yield cur[0][0], cur
@@ -833,18 +861,26 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
         metadata=metadata, comments=comments, multiword=multiword,
         deps=[v or "_" for v in fields[8]],
     )
-    lost = unreachable_words(head_list)
+    report_cycles(sent, head_list, log)
+    return sent
+
+
+def report_cycles(sent: DepSentence, heads: Sequence[int], log: ProblemLog) -> None:
+    """Log a ``cycle`` warning when words of ``sent`` are unreachable from the root.
+
+    Every dependency reader reports cycles this way (docs/method.md §2.4).
+    """
+    lost = unreachable_words(heads)
     if lost:
-        cyc = sorted(w for cycle in head_cycles(head_list) for w in cycle)
+        cyc = sorted(w for cycle in head_cycles(heads) for w in cycle)
         # short (one line of a listing): three words of the cycle, the rest
         # counted; the line is the cycle's first word's; the result's note explains
         desc = ", ".join(f"{w} ({shorten(sent.forms[w - 1], 20)})" for w in cyc[:3])
         extra = len(lost) - min(len(cyc), 3)
         more = f" and {extra} more" if extra else ""
-        log.add(fname, sent.word_lines[cyc[0] - 1] if cyc else first, "cycle",
-                f"head cycle in sentence {index + 1}: words {desc}{more} unreachable "
-                f"from the root (§2.4)", severity=WARNING, sent_id=sid)
-    return sent
+        log.add(sent.file, sent.word_lines[cyc[0] - 1] if cyc else sent.line, "cycle",
+                f"head cycle in sentence {sent.index + 1}: words {desc}{more} unreachable "
+                f"from the root (§2.4)", severity=WARNING, sent_id=sent.sent_id)
 
 
 def to_conllu(sentences: Iterable[DepSentence]) -> str:

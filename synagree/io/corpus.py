@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, ProblemLog
+from synagree.io import registry
 from synagree.io.brackets import (
     PhraseSentence,
     RawTree,
@@ -51,8 +52,7 @@ from synagree.io.brackets import (
     phrase_sentences,
 )
 from synagree.io.compression import strip_suffix
-from synagree.io.conllu import read_conllu
-from synagree.io.formats import Sentence, annotation_stem, format_of
+from synagree.io.formats import Sentence, annotation_stem
 from synagree.io.matching import (
     MATCH_AUTO,
     MATCH_MODES,
@@ -343,8 +343,9 @@ def read_files(paths: Sequence[Input], fmt: str, phrase_style: str, log: Problem
     ----------
     paths : sequence of pathlib.Path or Buffer
         Files, or streams already read (`synagree.io.sources.as_inputs`).
-    fmt : {"auto", "conllu", "phrase"}
-        Format of every file (``auto``: per file, `format_of`).
+    fmt : str
+        ``auto`` or a format of the reader registry (`synagree.io.registry`,
+        docs/formats.md); ``auto``: each file sniffed.
     phrase_style : {"auto", "delex", "penn"}
     log : ProblemLog
         Receives every problem.
@@ -380,18 +381,34 @@ def _read_collecting(paths: Sequence[Input], fmt: str, phrase_style: str, log: P
     errors: List[Problem] = []
     for i, p in enumerate(paths):
         n_before = len(log.errors)
-        if format_of(fmt, p) == "conllu":
-            sents: Optional[List[Sentence]]
-            try:
-                sents = list(read_conllu(p, log=log))
-            except InputError:
-                sents = None  # its errors are in the log
-            if len(log.errors) == n_before:
-                docs[i] = sents
-        else:
+        try:
+            spec = registry.resolve(fmt, p)
+        except InputError as exc:  # ambiguous-format
+            errors.extend(exc.errors)
+            continue
+        if spec.kind == "documents":
+            errors.append(Problem(input_name(p), None, "usage",
+                                  f"--format {spec.name} ({spec.description}) is read by "
+                                  f"categorical and spans only"))
+            continue
+        if spec.multi_annotator:  # from_files splits them first; --dirs cannot
+            errors.append(Problem(input_name(p), None, "usage",
+                                  f"a {spec.name} file holds several annotators: give it as a "
+                                  f"file, not in a --dirs directory (one annotator each)"))
+            continue
+        if spec.bracketed:
             trees = parse_bracket_file(p, log)
             if trees is not None and len(log.errors) == n_before:
                 raw[i] = trees
+        else:
+            sents: Optional[List[Sentence]]
+            try:
+                sents = registry.read_with(spec, p, log)
+            except InputError as exc:
+                sents = None  # its errors are in the log, or in the exception
+                errors.extend(e for e in exc.errors if e not in log.errors[n_before:])
+            if len(log.errors) == n_before and sents is not None:
+                docs[i] = sents
         errors.extend(log.errors[n_before:])
     decision = None
     if raw:
@@ -435,7 +452,9 @@ def from_files(paths: Sequence[Source], names: Optional[Sequence[str]] = None,
         One annotator name per file; None: the file stems (or, when they
         repeat, the parent directories' names, else the paths); a stream
         without a real name is ``ann1``, ``ann2``, ... by its position.
-    fmt : {"auto", "conllu", "phrase"}
+    fmt : str
+        ``auto`` or a format of the reader registry (`synagree.io.registry`,
+        docs/formats.md); ``auto``: each file sniffed.
     phrase_style : {"auto", "delex", "penn"}
     strict : bool
         Warnings count as errors.
@@ -458,7 +477,11 @@ def from_files(paths: Sequence[Source], names: Optional[Sequence[str]] = None,
         files, any reading error, sentences that do not match, text that
         differs beyond local edits, no pairable unit.
     """
-    file_paths = as_inputs(paths)
+    file_paths, user_names = split_annotators(as_inputs(paths), fmt)
+    if names is None and user_names is not None:
+        names = user_names
+    if fmt != registry.AUTO and registry.get_format(fmt).inner:
+        fmt = registry.get_format(fmt).inner or fmt  # each part is one annotator's
     if len(file_paths) < 2:
         raise InputError.single(input_name(file_paths[0]) if file_paths else "<none>", None,
                                 "too-few-inputs",
@@ -484,6 +507,50 @@ def from_files(paths: Sequence[Source], names: Optional[Sequence[str]] = None,
                     phrase_style=style)
     _assemble(corpus, [document], allow_missing, check_text, False, match, errors)
     return corpus
+
+
+def split_annotators(paths: Sequence[Input], fmt: str = "auto"
+                     ) -> Tuple[List[Input], Optional[List[str]]]:
+    """Files that hold several annotators (``arborator``) cut into one input each.
+
+    Parameters
+    ----------
+    paths : sequence of pathlib.Path or Buffer
+    fmt : str
+        ``--format`` (``auto``: each file sniffed, `synagree.io.registry.sniff`).
+
+    Returns
+    -------
+    inputs : list of pathlib.Path or Buffer
+        ``paths`` with every multi-annotator file replaced by its annotators'
+        parts (`synagree.io.arborator.split_users`), in order.
+    names : list of str or None
+        The annotators' names when a file was split (a plain file is named by
+        its stem, as `from_files` names it); None when none was.
+
+    Raises
+    ------
+    InputError
+        A file cannot be read or split (every problem), or its format is
+        ambiguous.
+    """
+    specs = [registry.resolve(fmt, p) for p in paths]
+    if not any(s.multi_annotator for s in specs):
+        return list(paths), None
+    log = ProblemLog()
+    out: List[Input] = []
+    names: List[str] = []
+    plain = _annotator_names(paths)
+    for p, spec, stem in zip(paths, specs, plain):
+        if spec.split is None:
+            out.append(p)
+            names.append(stem)
+            continue
+        for user, part in registry.load_reader(spec.split)(p, log):
+            out.append(part)
+            names.append(user)
+    log.raise_if_errors()
+    return out, names
 
 
 def _check_match(match: str) -> None:

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import List, Optional, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
+from synagree.io import registry
 from synagree.io.compression import (
     READ_ERRORS,
     CorruptCompressedFile,
@@ -51,7 +52,7 @@ from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
 __all__ = ["BracketLines", "QuoteTerm", "ParsedLine", "read_bracket_lines", "parse_line",
-           "bracketed_file",
+           "bracketed_file", "trees_span_lines",
            "parse_lines", "limit_problems", "LIMITS", "QUOTE_WORDS"]
 
 #: EVALB's fixed buffers (evalb.c): bytes a line, words and brackets a sentence,
@@ -301,28 +302,46 @@ def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
 
 
 def bracketed_file(path: Union[str, Path]) -> Optional[bool]:
-    r"""Does the file hold bracketed trees: is its first non-blank byte ``(``?
+    r"""Does the file hold phrase-structure trees, as the reader registry sniffs it?
 
-    How ``synagree compare`` tells bracketed files from CoNLL-U (whose lines
-    start with a digit or ``#``); compressed files are looked into.
+    How ``synagree compare`` chooses PARSEVAL or the CoNLL 2018 metrics
+    (`synagree.io.registry.sniff`: the suffix, else the content; bracketed
+    trees, TIGER-XML and NEGRA are phrase structure); compressed files are
+    looked into.
 
     Returns
     -------
     bool or None
         None when the file cannot be read or holds only white space (the
         reader then says why).
+
+    Raises
+    ------
+    InputError
+        ``ambiguous-format`` (see `synagree.io.registry.sniff`).
     """
+    spec = registry.sniff_or_none(path)
+    return None if spec is None else spec.kind == "phrase"
+
+
+def trees_span_lines(path: Union[str, Path]) -> bool:
+    r"""Does a bracketed tree of the file run over more than one line (as in a Penn ``.mrg``)?
+
+    Brackets are counted line by line, nothing parsed (``compare`` asks before
+    choosing to join the trees one a line for EVALB: `synagree.io.native`).
+    An unreadable file is False (the reader reports it).
+    """
+    depth = 0
     try:
         with open_binary(path) as fh:
-            while True:
-                chunk = fh.read(4096)
-                if not chunk:
-                    return None
-                text = chunk.lstrip(C_SPACE.encode())
-                if text:
-                    return text[:1] == b"("
+            for raw in fh:
+                depth += raw.count(b"(") - raw.count(b")")
+                if depth > 0:
+                    return True
+                depth = 0  # an unbalanced line is EVALB's to report
     except READ_ERRORS:
-        return None
+        return False
+    return False
 
 
 def parse_lines(bl: BracketLines, params: EvalbParams, gold: bool, debug: bool = False

@@ -20,12 +20,12 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterator, List, Optional, Tuple, Union
+from typing import IO, Callable, Iterator, List, Optional, Tuple, TypeVar, Union
 
 from synagree.base.escape import encodable
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
-from synagree.io.sources import Buffer, as_input
+from synagree.io.sources import Buffer, as_input, input_name
 
 PathLike = Union[str, os.PathLike]
 
@@ -596,3 +596,40 @@ def _alive(pid: int) -> bool:
     except OSError:
         return True  # exists, owned by someone else
     return True
+
+
+_T = TypeVar("_T")
+
+
+def read_parsed(path: "PathLike | Buffer | IO[str] | IO[bytes]", log: Optional[ProblemLog],
+                parse: Callable[[str, str, ProblemLog], List[_T]], empty: str) -> List[_T]:
+    """One file's text parsed, every problem logged, then `InputError` if any is an error.
+
+    The frame of the readers of the registry's tool formats
+    (`synagree.io.registry`): the text read (`read_text`), ``parse(name,
+    text, log)`` giving the records, an ``empty-file`` error with the message
+    ``empty`` when there are none and nothing else was wrong.
+
+    Parameters
+    ----------
+    path : str, path-like, file-like or Buffer
+    log : ProblemLog or None
+        None: a new one.
+    parse : callable
+        ``(name, text, log) -> list``.
+    empty : str
+        The ``empty-file`` message.
+    """
+    source = as_input(path)
+    name = input_name(source)
+    log = log if log is not None else ProblemLog()
+    out: List[_T] = []
+    with raise_new_errors(log) as n_before:
+        text = read_text(source, log)
+        if text is not None:
+            out = parse(name, text, log)
+            # "no records" only when nothing else was wrong: a file whose every
+            # record has errors does hold records, and those errors say why
+            if not out and len(log.errors) == n_before:
+                log.add(name, None, "empty-file", empty)
+    return out

@@ -2,20 +2,24 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable, List, Optional, Union
+from typing import List, Optional, Union
 
-from synagree.base.problems import ProblemLog
+from synagree.base.problems import InputError, ProblemLog
+from synagree.io import registry
 from synagree.io.brackets import PhraseSentence, read_brackets
-from synagree.io.compression import READ_ERRORS, open_binary, strip_suffix
-from synagree.io.conllu import DepSentence, read_conllu
+from synagree.io.compression import strip_suffix
+from synagree.io.conllu import DepSentence
 from synagree.io.files import PathLike
-from synagree.io.sources import Buffer, Source, as_input, head_lines
+from synagree.io.sources import Source, as_input
 
 Sentence = Union[DepSentence, PhraseSentence]
 
-#: file-name suffixes of annotation files, by format (compressed or not)
-CONLL_SUFFIXES = (".conllu", ".conll", ".conllx")
-PHRASE_SUFFIXES = (".tree", ".trees", ".mrg", ".ptb", ".brackets")
+#: file-name suffixes of CoNLL-U files and of bracketed trees (compressed or not)
+CONLL_SUFFIXES = registry.get_format("conllu").suffixes
+PHRASE_SUFFIXES = tuple(dict.fromkeys(x for f in registry.formats() if f.bracketed
+                                      for x in f.suffixes))
+#: every registered format's suffixes: the annotation files of a --dirs directory
+ANNOTATION_SUFFIXES = tuple(dict.fromkeys(x for f in registry.formats() for x in f.suffixes))
 
 
 def annotation_stem(name: PathLike) -> Optional[str]:
@@ -23,45 +27,34 @@ def annotation_stem(name: PathLike) -> Optional[str]:
     suffixes; None when the name has no annotation-file suffix.
     """
     p = Path(strip_suffix(Path(name).name))
-    return p.stem if p.suffix.lower() in CONLL_SUFFIXES + PHRASE_SUFFIXES else None
+    return p.stem if p.suffix.lower() in ANNOTATION_SUFFIXES else None
 
 
 def sniff_format(path: Source) -> str:
-    r"""Guess ``"conllu"`` or ``"phrase"`` for a file (or a `Buffer`).
+    r"""The kind of a file (or a `Buffer`): ``"conllu"`` or ``"phrase"``.
 
-    By the name's suffix (a compression suffix looked through: ``a.conllu.gz``
-    is CoNLL-U), else from the first non-comment, non-blank line: ``(`` starts
-    a bracketed tree.  An unreadable file is guessed CoNLL-U (the reader then
-    reports the problem).
+    The registry's sniffer decides the format (`synagree.io.registry.sniff`:
+    by the name's suffix, a compression suffix looked through, else by the
+    content); this gives its kind, ``"conllu"`` for every dependency format.
 
     Returns
     -------
     {"conllu", "phrase"}
+
+    Raises
+    ------
+    InputError
+        ``ambiguous-format`` (see `synagree.io.registry.sniff`).
     """
-    source = as_input(path)
-    name = source.real_name if isinstance(source, Buffer) else source.name
-    suffix = Path(strip_suffix(Path(name).name)).suffix.lower() if name else ""
-    if suffix in CONLL_SUFFIXES:
-        return "conllu"
-    if suffix in PHRASE_SUFFIXES:
-        return "phrase"
-    if isinstance(source, Buffer):
-        return _sniff_lines(head_lines(source))
-    try:
-        with open_binary(source) as fh:
-            return _sniff_lines(raw.decode("utf-8", errors="replace") for raw in fh)
-    except READ_ERRORS:  # the reader reports it
-        pass
-    return "conllu"
+    return _kind(registry.sniff(path))
 
 
-def _sniff_lines(lines: Iterable[str]) -> str:
-    for line in lines:
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        return "phrase" if line.startswith("(") else "conllu"
-    return "conllu"
+def _kind(spec: registry.Format) -> str:
+    if spec.kind == "documents":
+        raise InputError.single("<command line>", None, "usage",
+                                f"--format {spec.name} ({spec.description}) is read by "
+                                f"categorical and spans only")
+    return "phrase" if spec.kind == "phrase" else "conllu"
 
 
 def format_of(fmt: str, path: Source) -> str:
@@ -70,8 +63,8 @@ def format_of(fmt: str, path: Source) -> str:
     Parameters
     ----------
     fmt : str
-        ``"auto"`` (sniff the file, `sniff_format`), ``"conllu"`` (also
-        ``"conll"``, ``"conllx"``, ``"dependency"``) or ``"phrase"``.
+        ``"auto"`` (sniff the file, `sniff_format`) or a registered format's
+        name (`synagree.io.registry.format_names`).
     path : str, path-like or Buffer
 
     Returns
@@ -83,13 +76,7 @@ def format_of(fmt: str, path: Source) -> str:
     ValueError
         Unknown ``fmt``.
     """
-    if fmt == "auto":
-        return sniff_format(path)
-    if fmt in ("conllu", "conll", "conllx", "dependency"):
-        return "conllu"
-    if fmt == "phrase":
-        return "phrase"
-    raise ValueError(f"unknown format {fmt!r} (expected auto, conllu or phrase)")
+    return _kind(registry.resolve(fmt, path))
 
 
 def read_any(path: Source, fmt: str = "auto", phrase_style: str = "auto",
@@ -101,8 +88,9 @@ def read_any(path: Source, fmt: str = "auto", phrase_style: str = "auto",
     ----------
     path : str, path-like or file-like
         A file, or an open text or binary stream (`synagree.io.sources`).
-    fmt : {"auto", "conllu", "phrase"}
-        See `format_of`.
+    fmt : str
+        ``auto`` or a registered format (`synagree.io.registry`); a file of
+        several annotators (``arborator``) gives every tree in file order.
     phrase_style : {"auto", "delex", "penn"}
         Bracket style (docs/method.md §1.6).
     log : ProblemLog, optional
@@ -116,6 +104,9 @@ def read_any(path: Source, fmt: str = "auto", phrase_style: str = "auto",
         Bad input (see `read_conllu` and `read_brackets`).
     """
     source = as_input(path)  # a stream read once: sniffed, then parsed
-    if format_of(fmt, source) == "conllu":
-        return read_conllu(source, log=log, strict=strict)
-    return read_brackets(source, style=phrase_style, log=log, strict=strict)
+    spec = registry.resolve(fmt, source)
+    _kind(spec)  # documents (GATE): not sentences
+    if spec.bracketed:
+        return read_brackets(source, style=phrase_style, log=log, strict=strict)
+    # every registered reader raises InputError with the errors it logged
+    return registry.read_with(spec, source, log or ProblemLog(strict=strict))

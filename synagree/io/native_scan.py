@@ -2,7 +2,7 @@
 
 ``synagree/io/_scanc.c`` holds the line and column scan of the CoNLL-U
 reader and the bracket parse of the bracket reader (issue 24).  It is built
-at install time where a C compiler is available (setup.py, optional); the
+at install time where a C compiler is available (pyproject.toml, optional); the
 readers then use it, and otherwise the same scans in Python
 (`synagree.io.conllu`, `synagree.io.brackets`), with the same results.
 ``SYNAGREE_KERNELS`` decides as for the other compiled kernels
@@ -16,12 +16,12 @@ from typing import Optional
 from synagree.base import native
 from synagree.base.problems import InputError, ProblemLog
 
-try:  # the scans in C (setup.py builds them where a C compiler is available)
+try:  # the scans in C (pyproject.toml builds them where a C compiler is available)
     from synagree.io import _scanc as _scanc  # (re-exported: the readers call it)
 except ImportError:  # pragma: no cover - no compiler at install time
     _scanc = None  # type: ignore[assignment]
 
-#: what _scanc is built from (setup.py)
+#: what _scanc is built from (pyproject.toml)
 C_SOURCES = ("_scanc.c", "_scanc_table.h", "_scanc_conllu.h", "_scanc_brackets.h")
 
 

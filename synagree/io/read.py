@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Union
 
+from synagree.io import registry
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.formats import read_any
@@ -43,9 +44,11 @@ def read(source: Union[str, Source], format: str = "auto", name: Optional[str] =
         tree starting with ``(``; `is_text`), a **path** (any other string, or
         a `pathlib.Path`; ``.gz``/``.xz``/``.bz2`` decompressed), or an open
         text or binary **stream** (compressed or not), read to its end.
-    format : {"auto", "conllu", "phrase"}
-        ``auto``: by the name's suffix, else by the first line that is not a
-        comment (``(`` starts a bracketed tree).
+    format : str
+        ``auto`` (default: by the name's suffix, else by the content) or a
+        format of the reader registry (docs/formats.md): ``conllu``,
+        ``phrase``, ``ptb``, ``arborator`` (every user's tree, in file
+        order), ``webanno-tsv3``, ``tiger-xml``, ``negra``.
     name : str, optional
         The name of text or a stream in messages and in each sentence's
         ``file`` (default ``<text>``, or the stream's own ``.name``, else
@@ -88,8 +91,9 @@ def read(source: Union[str, Source], format: str = "auto", name: Optional[str] =
     ...     print(exc.errors[0])
     mine:1: error: HEAD 7 of word 1 is out of range 0..2 (head-out-of-range)
     """
-    if format not in ("auto", "conllu", "conll", "conllx", "dependency", "phrase"):
-        raise ValueError(f"format must be auto, conllu or phrase, not {format!r}")
+    if format not in registry.format_names(with_aliases=True):
+        raise ValueError(f"format must be one of {', '.join(registry.format_names())}, "
+                         f"not {format!r}")
     if isinstance(source, str) and is_text(source):
         src: Union[Source, Buffer] = Buffer(name or "<text>", name, source)
     else:

@@ -71,7 +71,8 @@ def summarize(rows: Sequence[Mapping[str, object]],
 
 
 METRIC_TITLES = {"alpha_plain": "α_plain", "alpha_diff": "α_diff", "alpha_norm": "α_norm",
-                 "LAS_full": "LAS", "UAS": "UAS", "LA": "LA", "jaccard": "Jaccard"}
+                 "LAS": "LAS", "LAS_full": "LAS_full", "UAS": "UAS", "LA": "LA",
+                 "jaccard": "Jaccard"}
 
 
 SERIES_TITLES = {"both": "relabel + reattach (p_relabel = p_reattach = p)",
@@ -96,8 +97,8 @@ def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[
     lines: List[str] = []
     if title:
         lines += [f"# {md(title)}", ""]
-    lines += ["Values in percent.  Mean ± sample standard deviation over runs; the full "
-              "statistics (median, min, max) follow each table.", ""]
+    lines += ["*values: percent; mean ± sample standard deviation over runs (the full "
+              "statistics, median, min and max, follow each table)*", ""]
     by_series: Dict[str, List[Mapping[str, object]]] = {}
     for rec in summary:
         by_series.setdefault(str(rec["series"]), []).append(rec)

@@ -104,7 +104,9 @@ def load_source(paths: Sequence[Source], sample: Optional[int] = 100,
     sample : int, optional
         Sentences to draw; None (or more than the pool) takes every sentence.
     seed : int
-    fmt : {"auto", "conllu", "phrase"}
+    fmt : str
+        ``auto`` or a format of the reader registry (`synagree.io.registry`,
+        docs/formats.md); ``auto``: each file sniffed.
     phrase_style : {"auto", "delex", "penn"}
     cycles : {"skip", "repair", "error"}
         Sentences with head cycles: left out of the pool, repaired

@@ -30,12 +30,18 @@ from synagree.render.questions import (
 )
 from synagree.render.report_sections import section_tables as extra_tables
 from synagree.render.rows import sections_csv
-from synagree.render.tables import render_csv, render_json, render_latex, render_table
+from synagree.render.tables import (
+    render_csv,
+    render_json,
+    render_latex,
+    render_markdown,
+    render_table,
+)
 from synagree.render.units import render_unit_changes
 
 __all__ = ["FORMATS", "render"]
 
-FORMATS = ("table", "json", "csv", "latex")
+FORMATS = ("table", "json", "csv", "markdown", "latex")
 
 
 def render(res: AgreementResult, output: str) -> str:
@@ -44,7 +50,7 @@ def render(res: AgreementResult, output: str) -> str:
     Parameters
     ----------
     res : AgreementResult
-    output : {"table", "json", "csv", "latex"}
+    output : {"table", "json", "csv", "markdown", "latex"}
 
     Raises
     ------
@@ -59,9 +65,10 @@ def render(res: AgreementResult, output: str) -> str:
             raise ValueError("--worst with CSV output would put two tables in one file: use "
                              "--output json (which holds both) or table")
         return _csv(res)
-    if output not in ("table", "latex"):
+    if output not in ("table", "markdown", "latex"):
         raise ValueError(f"unknown output format {output!r}; expected one of {FORMATS}")
-    parts = [render_table(res) if output == "table" else render_latex(res)]
+    parts = [{"table": render_table, "markdown": render_markdown,
+              "latex": render_latex}[output](res)]
     if res.breakdown is not None:
         parts.append(breakdown_sections(res.breakdown, output))
     tables = section_tables(res, LABELS_SHOWN)  # --bias, --by, --where

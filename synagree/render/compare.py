@@ -8,12 +8,12 @@ import json
 from typing import List
 
 from synagree.base.escape import csv_cell, plain
-from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
-from synagree.base.metrics import is_attachment
 from synagree.base.problems import InputError
+from synagree.base.table import Cell, Column, Document, Table
 from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
 from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, render_scorer_table
+from synagree.render import writers
 from synagree.render.aligned import aligned_table, percent, significance_lines
 from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.prf import LATEX_PRF_VARIANTS, compare_prf_csv_rows, render_compare_prf
@@ -53,16 +53,38 @@ def render_table(res: CompareResult, top: int = 10) -> str:
         out.append(f"hierarchy: {res.hierarchy} (LAS_hier: head correct x label credit)")
         out += _credit_settings(res)
     out += aligned_table(head, body)
-    units = ("percent; the official scorer's metrics (Tokens ... BLEX) are its F1, with LAS "
-             "on universal relations as the scorer defines it; LAS_full: F1 of head and full "
-             "DEPREL; alpha_*: Krippendorff's alpha x 100 between gold and system; units: "
-             "sentences (count)"
-             + ("; ELAS/EULAS: F1 of enhanced (DEPS) edges, full / universal labels"
-                if any(m in rows for m in ENHANCED_METRICS) else ""))
-    out += hanging(units, terminal_width(), "values: ")
+    out += hanging(compare_units(res), terminal_width(), "values: ")
     out.append(signature_text(plain(res.signature())))
     text = "\n".join(out) + "\n"
     return text + _extras(res, top)
+
+
+def compare_units(res: CompareResult) -> str:
+    """The ``values:`` line of `compare`'s tables: what each number is, in percent."""
+    return ("percent; the official scorer's metrics (Tokens ... BLEX) are its F1, with LAS "
+            "on universal relations as the scorer defines it; LAS_full: F1 of head and full "
+            "DEPREL; alpha_*: Krippendorff's alpha x 100 between gold and system; units: "
+            "sentences (count)"
+            + ("; ELAS/EULAS: F1 of enhanced (DEPS) edges, full / universal labels"
+               if any(m in res.rows() for m in ENHANCED_METRICS) else ""))
+
+
+def render_markdown(res: CompareResult) -> str:
+    r"""The scores as a Markdown table (`scores_table`, intervals ``[lo, hi]``), with
+    the notes, the ``values:`` line and the signature.  The breakdowns,
+    significance tests, P/R/F1 and baseline tables are text, CSV and JSON only (a
+    note says so when they were asked for)."""
+    notes = [n for s in res.systems for v in (s.prf or {}).values() for n in v.notes]
+    notes += list(res.notes)
+    left = [name for name, asked in (
+        ("--breakdown", any(s.breakdowns for s in res.systems)),
+        ("--significance", res.significance is not None),
+        ("--prf", any(s.prf for s in res.systems)), ("--baseline", res.baseline is not None))
+        if asked]
+    if left:
+        notes.append(f"the tables of {', '.join(left)} are in --output table, csv and json")
+    return writers.write(Document([scores_table(res)], notes=notes, units=compare_units(res),
+                                  signature=res.signature()), "markdown")
 
 
 def _credit_settings(res: CompareResult) -> List[str]:
@@ -192,12 +214,16 @@ def render_csv(res: CompareResult) -> str:
         for m, sc in s.scores.items():
             if m in res.omitted:
                 continue
+            iv = s.intervals.get(m)
             row(section="score", system=s.name, metric=m, value=sc.f1, correct=sc.correct,
                 gold=sc.gold_total, predicted=sc.system_total, aligned=sc.aligned_total,
-                precision=sc.precision, recall=sc.recall, f1=sc.f1)
+                precision=sc.precision, recall=sc.recall, f1=sc.f1,
+                ci_low=iv[0] if iv else None, ci_high=iv[1] if iv else None)
         if s.alpha is not None:
             for v in VARIANTS:
-                row(section="alpha", system=s.name, metric=f"alpha_{v}", value=s.alpha_value(v))
+                iv = s.intervals.get(f"alpha_{v}")
+                row(section="alpha", system=s.name, metric=f"alpha_{v}", value=s.alpha_value(v),
+                    ci_low=iv[0] if iv else None, ci_high=iv[1] if iv else None)
         for name, bins in (s.breakdowns or {}).items():
             for b in bins:
                 row(section=f"breakdown:{name}", system=s.name, metric="LAS", bin=b.bin,
@@ -227,31 +253,46 @@ def render_csv(res: CompareResult) -> str:
     return buf.getvalue()
 
 
-def latex_rows(res: CompareResult) -> List[str]:
-    """The LaTeX table's columns: the rows of the result that score syntax (the registry's
-    attachment scores, `synagree.base.metrics.is_attachment`: UAS, LAS, ..., α)."""
-    return [c for c in res.rows() if is_attachment(c, "compare")]
+def scores_table(res: CompareResult) -> Table:
+    r"""The summary as the table model: one row per metric (`CompareResult.rows`), one
+    column per system (percent, 2 decimals), and with ``--bootstrap`` a column of
+    each system's intervals beside it; then the macro F1 of ``--prf``.
+
+    The LaTeX output writes it (`render_latex`); the text table shows the same
+    numbers in the scorer's layout.
+    """
+    with_ci = [any(s.intervals.get(r) for r in res.rows()) for s in res.systems]
+    cols = [Column("metric")]
+    for s, ci in zip(res.systems, with_ci):
+        cols.append(Column(s.name, "percent", 2))
+        if ci:
+            cols.append(Column(f"{s.name} CI", "percent_interval", 2))
+    table = Table("scores", cols)
+    for r in res.rows():
+        cells: List[Cell] = [r]
+        for s, ci in zip(res.systems, with_ci):
+            cells.append(s.value(r))
+            if ci:
+                cells.append(s.intervals.get(r))
+        table.add(*cells)
+    for v in LATEX_PRF_VARIANTS:  # compare --prf (docs/method.md §17)
+        if all(s.prf and v in s.prf for s in res.systems):
+            cells = [f"macro F1 {v}"]
+            for s, ci in zip(res.systems, with_ci):
+                cells += [s.prf[v].macro_f1 if s.prf else None] + ([None] if ci else [])
+            table.add(*cells)
+    return table
 
 
 def render_latex(res: CompareResult) -> str:
-    r"""A booktabs table, one row per system, F1 and α in percent (2 decimals)."""
-
-    cols = latex_rows(res)
-    heads = [f"$\\alpha_{{\\mathrm{{{c[6:]}}}}}$" if c.startswith("alpha_")
-             else latex_escape(c) for c in cols]
-    prf = [v for v in LATEX_PRF_VARIANTS if all(s.prf and v in s.prf for s in res.systems)]
-    heads += [latex_escape(f"macro F1 {v}") for v in prf]  # compare --prf (docs/method.md §17)
-    lines = [f"% values in percent; synagree signature: {plain(res.signature())}",
-             "\\begin{tabular}{l" + "r" * len(heads) + "}", "\\toprule",
-             " & ".join(["System"] + heads) + " \\\\", "\\midrule"]
-    for s in res.systems:
-        lines.append(" & ".join([latex_escape(s.name)] + [percent(s.value(c)) for c in cols]
-                                + [percent(s.prf[v].macro_f1) for v in prf if s.prf])
-                     + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}"]
+    r"""A booktabs table (`scores_table`): one row per metric, one column per system,
+    F1 and α in percent (2 decimals), intervals ``[lo, hi]`` beside them."""
+    ci = ("; CI: bootstrap percentile interval (level in the signature)"
+          if any(s.intervals for s in res.systems) else "")
+    head = [f"% values: percent{ci}", f"% synagree signature: {plain(res.signature())}"]
     tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)
             if res.baseline is not None else "")  # --baseline (docs/method.md §18)
-    return "\n".join(lines) + "\n" + tail
+    return "\n".join(head) + "\n" + writers.latex(scores_table(res)) + tail
 
 
 def render(res: CompareResult, output: str = "table", verbose: bool = False,
@@ -274,7 +315,8 @@ def render(res: CompareResult, output: str = "table", verbose: bool = False,
     """
     if output == "table":
         return render_verbose(res, top) if verbose else render_table(res, top)
-    writer = {"json": render_json, "csv": render_csv, "latex": render_latex}.get(output)
+    writer = {"json": render_json, "csv": render_csv, "latex": render_latex,
+              "markdown": render_markdown}.get(output)
     if writer is not None:
         return writer(res)
     raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")

@@ -14,26 +14,51 @@ back holding ``\\n`` spans several lines of the layout.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
 import unicodedata
-from typing import List, Optional, Sequence, Tuple
+from contextvars import ContextVar
+from typing import Iterator, List, Optional, Sequence, Tuple
 
-__all__ = ["DEFAULT_WIDTH", "ELLIPSIS", "terminal_width", "cell_width", "truncate", "wrap",
-           "hanging", "fit_rows", "layout", "text_columns"]
+__all__ = ["DEFAULT_WIDTH", "UNLIMITED", "ELLIPSIS", "terminal_width", "cell_width", "truncate",
+           "wrap", "hanging", "fit_rows", "layout", "text_columns", "table_width", "cut_cells",
+           "is_terminal", "CUT_NOTE"]
 
-#: The width of a table that is not written to a terminal (a pipe, a file).
-DEFAULT_WIDTH = 100
+#: The width of a table that is not written to a terminal (a pipe, a file):
+#: none, the table is written whole (an identifying cell is never cut where no
+#: one can widen the window).
+UNLIMITED = 1_000_000
+DEFAULT_WIDTH = UNLIMITED
+#: The width of a terminal whose size cannot be read.
+TERMINAL_WIDTH = 100
 #: Marks a cut cell.
 ELLIPSIS = "…"
 #: Narrowest a text column is made (fewer columns would say nothing).
 MIN_TEXT = 6
 
 
+#: The width set for the text written now (`table_width`), if any.
+_WIDTH: ContextVar[Optional[int]] = ContextVar("synagree_table_width", default=None)
+#: How many cells were cut since the last `cut_cells` reset (a list, so that the
+#: count made inside a `table_width` block is seen outside it).
+_CUTS: ContextVar[Optional[List[int]]] = ContextVar("synagree_cut_cells", default=None)
+
+#: What the CLI says once after a text table whose cells were cut to fit a terminal.
+CUT_NOTE = ("cells ending in … were cut to fit the terminal ({width} columns); to see them "
+            "whole, widen it (COLUMNS=N), pipe the output (| cat, | less -S){csv}")
+#: (``{csv}``: ", or --output FORMAT", a format of the command that keeps every cell whole)
+
+
 def terminal_width(stream=None, default: int = DEFAULT_WIDTH) -> int:
-    """The width to fit text tables to: ``$COLUMNS`` when set, else the width of
-    the terminal ``stream`` (default ``sys.stdout``) is on, else ``default``.
+    """The width to fit text tables to.
+
+    In this order: the width set by `table_width` (the CLI sets it: unlimited
+    for ``-o FILE``); when ``stream`` (default ``sys.stdout``) is a terminal,
+    ``$COLUMNS`` if set, else the terminal's width (`TERMINAL_WIDTH` if it
+    cannot be read); otherwise ``default``
+    (`UNLIMITED`: a table written to a pipe or a file is never cut).
 
     Parameters
     ----------
@@ -45,16 +70,67 @@ def terminal_width(stream=None, default: int = DEFAULT_WIDTH) -> int:
     int
         At least 20.
     """
+    fixed = _WIDTH.get()
+    if fixed is not None:
+        return max(20, fixed)
+    stream = sys.stdout if stream is None else stream
+    if not is_terminal(stream):
+        return default
     env = os.environ.get("COLUMNS", "")
     if env.strip().isdigit() and int(env) > 0:
         return max(20, int(env))
-    stream = sys.stdout if stream is None else stream
     try:
-        if stream.isatty():
-            return max(20, os.get_terminal_size(stream.fileno()).columns)
+        return max(20, os.get_terminal_size(stream.fileno()).columns)
     except (AttributeError, ValueError, OSError):
-        pass
-    return default
+        return TERMINAL_WIDTH
+
+
+def is_terminal(stream) -> bool:
+    """Whether ``stream`` is a terminal (False for anything without ``isatty``)."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+@contextlib.contextmanager
+def table_width(width: Optional[int]) -> Iterator[None]:
+    """Fit the text tables written inside the block to ``width`` columns
+    (`UNLIMITED`: never cut; None: as `terminal_width` finds).
+
+    >>> with table_width(UNLIMITED):
+    ...     terminal_width() == UNLIMITED
+    True
+    """
+    token = _WIDTH.set(width)
+    try:
+        yield
+    finally:
+        _WIDTH.reset(token)
+
+
+@contextlib.contextmanager
+def cut_cells() -> Iterator[List[int]]:
+    """Count the cells `fit_rows` cuts inside the block: yields a one-item list
+    holding the count (read it after the block).
+
+    >>> with cut_cells() as cut:
+    ...     _ = fit_rows(["text"], [["a long sentence of words"]], [0], 20)
+    >>> cut[0]
+    1
+    """
+    box = [0]
+    token = _CUTS.set(box)
+    try:
+        yield box
+    finally:
+        _CUTS.reset(token)
+
+
+def _count_cut(n: int) -> None:
+    box = _CUTS.get()
+    if box is not None and n:
+        box[0] += n
 
 
 def _char_width(ch: str) -> int:
@@ -274,7 +350,9 @@ def fit_rows(header: Sequence[str], rows: Sequence[Sequence[str]], text: Sequenc
         for r in body:
             if i < len(r):
                 if mode == "truncate":
-                    r[i] = truncate(" ".join(r[i].split("\n")), w)
+                    whole = " ".join(r[i].split("\n"))
+                    r[i] = truncate(whole, w)
+                    _count_cut(r[i] != whole)
                 else:
                     r[i] = "\n".join(wrap(r[i], w))
     return header, body

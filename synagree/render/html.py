@@ -73,7 +73,7 @@ from synagree.render.units import unit_change_rows
 from synagree.stats.attachment import brackets
 from synagree.stats.categorical import COEFFICIENTS
 
-OUTPUTS = ("html", "json", "csv", "markdown", "latex")
+OUTPUTS = ("html", "table", "json", "csv", "markdown", "latex")
 NOISE_KEYS = ("series", "p", "p_relabel", "p_reattach", "p_random", "run", "seed")
 NOISE_METRICS = ("alpha_plain", "alpha_norm", "alpha_diff", "LAS", "LAS_full", "UAS", "LA",
                  "jaccard")

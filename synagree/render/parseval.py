@@ -18,9 +18,10 @@ from typing import List, Optional
 
 from synagree.base.escape import csv_cell, plain
 from synagree.base.escape import latex as latex_escape
-from synagree.base.table import format_value
+from synagree.base.table import Cell, Column, Document, Table, format_value
 from synagree.evaluation.parseval import SUMMARY_VALUES, Totals
 from synagree.evaluation.parseval_compare import ParsevalComparison
+from synagree.render import writers
 from synagree.render.aligned import aligned_table, percent, significance_lines
 from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.parseval_evalb import evalb_report
@@ -33,7 +34,7 @@ from synagree.render.regression import (
 __all__ = ["render_parseval", "render_table", "render_json", "render_csv", "render_latex",
            "PARSEVAL_OUTPUTS", "CSV_COLUMNS"]
 
-PARSEVAL_OUTPUTS = ("table", "json", "csv", "latex", "evalb")
+PARSEVAL_OUTPUTS = ("table", "json", "csv", "markdown", "latex", "evalb")
 #: the columns of ``compare``'s long CSV (render/compare.py), shared by both kinds of input
 CSV_COLUMNS = ("section", "system", "metric", "bin", "value", "correct", "gold", "predicted",
                "aligned", "precision", "recall", "f1", "versus", "diff", "ci_low", "ci_high",
@@ -250,12 +251,48 @@ def render_latex(res: ParsevalComparison) -> str:
             cells += [format_value(None if s.result.stopped else t.percent(k), digits=2,
                                    missing="--") for k in keys]
         lines.append(" & ".join(cells) + " \\\\")
+        ci = [s.intervals.get(k) for k in ("bracket_F1", "tagging_accuracy")]
+        if any(ci):  # --bootstrap: F1's and Tag's intervals, a row below (all sentences)
+            cells = [latex_escape(f"{s.name} CI"), "", "",
+                     format_value(ci[0], "percent_interval", 2, missing=""), "",
+                     format_value(ci[1], "percent_interval", 2, missing="")] + [""] * 5
+            lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}",
-              f"% PARSEVAL as EVALB computes it, percent; "
+              f"% PARSEVAL as EVALB computes it, percent (CI: bootstrap percentile interval, "
+              f"level in the signature); "
               f"signature: {plain(res.signature())}"]
     tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)  # type: ignore
             if res.baseline is not None else "")
     return "\n".join(lines) + "\n" + tail
+
+
+def parseval_table(res: ParsevalComparison) -> Table:
+    """One row per system: EVALB's recall, precision, F-measure, complete match and
+    tagging accuracy over all sentences (percent, as EVALB prints them), the
+    bootstrap intervals of F1 and tagging accuracy beside them when computed."""
+    with_ci = any(s.intervals for s in res.systems)
+    cols = [Column("system"), *(Column(h, "number", 2) for h in ("LR", "LP", "F1", "EX", "Tag"))]
+    cols += [Column("bracket_F1_ci", "percent_interval", 2),
+             Column("tagging_accuracy_ci", "percent_interval", 2)] if with_ci else []
+    table = Table("parseval", cols, title="PARSEVAL over all sentences (EVALB)")
+    for s in res.systems:
+        t = s.result.all
+        cells: List[Cell] = [s.name] + [None if s.result.stopped else t.percent(k) for k in
+                                        ("recall", "precision", "f_measure", "complete_match",
+                                         "tagging")]
+        if with_ci:
+            cells += [s.intervals.get("bracket_F1"), s.intervals.get("tagging_accuracy")]
+        table.add(*cells)
+    return table
+
+
+def render_markdown(res: ParsevalComparison) -> str:
+    """`parseval_table` as Markdown, with the notes, ``values:`` line and signature
+    (the per-label, per-length and significance tables are text, CSV and JSON only)."""
+    return writers.write(Document(
+        [parseval_table(res)], notes=list(res.notes) + [str(w) for w in res.warnings],
+        units="percent (EVALB's LR, LP, F1, EX and Tag; intervals: bootstrap percentile, "
+              "level in the signature)", signature=res.signature()), "markdown")
 
 
 def render_parseval(res: ParsevalComparison, output: str = "table", top: int = 10) -> str:
@@ -280,7 +317,8 @@ def render_parseval(res: ParsevalComparison, output: str = "table", top: int = 1
         return evalb_report(res.systems[0].result)
     if output == "table":
         return render_table(res, top)
-    writer = {"json": render_json, "csv": render_csv, "latex": render_latex}.get(output)
+    writer = {"json": render_json, "csv": render_csv, "latex": render_latex,
+              "markdown": render_markdown}.get(output)
     if writer is not None:
         return writer(res)
     raise ValueError(f"unknown output format {output!r}; expected one of {PARSEVAL_OUTPUTS}")

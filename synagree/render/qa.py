@@ -11,6 +11,7 @@ from synagree.base.metrics import word_scores
 from synagree.base.table import format_value
 from synagree.render.fit import signature_text
 from synagree.render.rows import render_rows
+from synagree.render.writers import values_line
 from synagree.stats.alpha import VARIANTS
 from synagree.stats.categorical import COEFFICIENTS
 
@@ -108,6 +109,7 @@ def render_tables(qa: dict, fmt: str) -> str:
         return buf.getvalue()
     parts = [render_rows(header, rows, fmt, caption=table) for table, header, rows in
              _all_tables(qa)]
+    parts.append(values_line(QA_UNITS, fmt))
     sig = qa.get("signature")
     if sig:  # the settings, one line to be copied whole
         parts.append({"markdown": f"Signature: `{sig}`\n",
@@ -116,13 +118,18 @@ def render_tables(qa: dict, fmt: str) -> str:
     return "\n".join(parts)
 
 
+#: what the numbers of the report's tables are (their ``values:`` line)
+QA_UNITS = ("fractions (0 to 1; alpha and kappa may be negative), except mean TED (edits), "
+            "counts, and shares of D_o (percent)")
+
+
 def _all_tables(qa: dict):
     s = qa["summary"]
     bs = (qa.get("bootstrap") or {}).get("metrics", {})
     conf = (qa.get("bootstrap") or {}).get("confidence")
     ci_h = [f"{100 * conf:g}% CI low", f"{100 * conf:g}% CI high"] if conf else []
     rows = []
-    for key in ("alpha_plain", "alpha_diff", "alpha_norm", *word_scores("agree", ud=False),
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", *word_scores("agree"),
                 "jaccard"):
         if key in s:
             row = [key, format_value(s[key], digits=6)]
@@ -140,9 +147,6 @@ def _all_tables(qa: dict):
             rows.append(row)
     yield "Summary", ["metric", "estimate"] + ci_h, rows
     notes = list(dict.fromkeys(list(s.get("notes") or []) + list(qa.get("notes") or [])))
-    if len(qa["pairs"]["annotators"]) == 2:
-        notes.append("two annotators: their pair is the corpus, so the pair matrices, "
-                     "leave-one-out alpha and per-annotator distances are left out")
     if notes:  # small samples, id-like layers left out, ...: in every format
         yield "Notes", ["#", "note"], [[str(k), n] for k, n in enumerate(notes, start=1)]
     pm = qa["pairs"]

@@ -21,16 +21,18 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Iterator, List, Optional, Sequence, Tuple
+import json
+from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from synagree.agreement.bias import Bias
 from synagree.agreement.drift import Drift
 from synagree.agreement.where import Where
 from synagree.base.escape import plain
+from synagree.base.jsonable import json_ready
 from synagree.base.table import Column, Table, format_value
 from synagree.render.fit import hanging, terminal_width
 from synagree.render.rows import render_rows
-from synagree.render.writers import csv_table, write_table
+from synagree.render.writers import csv_table, sections_csv, write_table
 
 __all__ = ["LABELS_SHOWN", "bias_tables", "drift_table", "where_table", "section_tables",
            "render_section_tables", "csv_sections", "long_rows"]
@@ -185,6 +187,21 @@ def render_section_tables(tables: Sequence[Table], fmt: str) -> str:
     if fmt == "table":
         return "\n".join(_text(t) for t in tables)
     return "\n".join(write_table(t, fmt) for t in tables)
+
+
+def render_record(record: Mapping[str, Any], tables: Sequence[Table], notes: Sequence[str],
+                  fmt: str, signature: str = "") -> str:
+    """A result that is one JSON ``record`` and some ``tables``, in ``fmt``.
+
+    JSON: the record; CSV: the tables as one (`sections_csv`, the notes and
+    the signature as rows); text, Markdown, LaTeX: `render_section_tables`
+    (alt-test, ``agree --runs/--retest``, ``spans --coefficient``).
+    """
+    if fmt == "json":
+        return json.dumps(json_ready(dict(record)), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        return sections_csv(csv_sections(tables), list(notes), signature)
+    return render_section_tables(tables, fmt)
 
 
 def csv_sections(tables: Sequence[Table]) -> List[Tuple[str, str]]:

@@ -3,12 +3,11 @@
 `sections_csv` (from `synagree.render.writers`) joins several CSV tables into one
 (docs/output.md, "One table per CSV file").
 """
-import csv
-import io
 from typing import Optional, Sequence
 
 from synagree.base import escape
-from synagree.base.escape import latex as latex_escape
+from synagree.base.table import Column, Table
+from synagree.render import writers
 from synagree.render.fit import fit_rows, layout, terminal_width, text_columns, wrap
 from synagree.render.writers import NOTE, SECTION, sections_csv
 
@@ -20,7 +19,8 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
                 text: Optional[Sequence[int]] = None) -> str:
     r"""Render a table as text, Markdown, CSV or LaTeX.
 
-    Cells are escaped for each format (`synagree.base.escape`).  The text
+    CSV, Markdown and LaTeX are written by `synagree.render.writers` (a `Table`
+    of text columns); cells are escaped for each format (`synagree.base.escape`).  The text
     table is fitted to ``width`` (`synagree.render.fit.fit_rows`: text
     columns cut with ``…``); the other formats keep every cell whole.
 
@@ -40,27 +40,10 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
         `synagree.render.fit.text_columns`).
     """
 
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(escape.csv_row(header))
-        w.writerows(escape.csv_row(r) for r in rows)
-        return buf.getvalue()
-    if fmt == "markdown":
-        esc = escape.markdown
-        out = [f"**{esc(caption)}**", ""] if caption else []
-        out.append("| " + " | ".join(esc(h) for h in header) + " |")
-        out.append("|" + "|".join("---" for _ in header) + "|")
-        out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
-        return "\n".join(out) + "\n"
-    if fmt == "latex":
-        out = ["\\begin{tabular}{" + "l" * len(header) + "}", "\\toprule",
-               " & ".join(latex_escape(str(h)) for h in header) + " \\\\", "\\midrule"]
-        out += [" & ".join(latex_escape(str(c)) for c in r) + " \\\\" for r in rows]
-        out += ["\\bottomrule", "\\end{tabular}"]
-        if caption:
-            out.insert(0, f"% {escape.plain(caption)}")  # a comment: one line is enough
-        return "\n".join(out) + "\n"
+    if fmt in ("csv", "markdown", "latex"):  # the table model's writers, every cell text
+        table = Table("rows", [Column(str(h)) for h in header], [list(r) for r in rows],
+                      title="" if fmt == "csv" else caption)
+        return writers.write_table(table, fmt)
     header = [escape.plain(h) for h in header]
     rows = [[escape.plain(c) for c in r] for r in rows]
     width = terminal_width() if width is None else width

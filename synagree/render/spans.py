@@ -1,7 +1,6 @@
 """The output of ``synagree spans``: GATE's strict/lenient/average P/R/F1 (docs/method.md §24)."""
 from __future__ import annotations
 
-import json
 from typing import List, Optional, Sequence
 
 from synagree.base.escape import markdown, plain
@@ -9,11 +8,15 @@ from synagree.base.table import format_value
 from synagree.evaluation.spans import SpanPair, SpanResult
 from synagree.render.fit import signature_text
 from synagree.render.rows import render_rows, sections_csv
+from synagree.render.writers import json_text, values_line
 from synagree.stats.gate_prf import MEASURES, BDMCounts, DiffCounts
 
 __all__ = ["SPAN_OUTPUTS", "SPAN_HEADER", "span_rows", "render_spans"]
 
 #: The formats of ``synagree spans``.
+#: what the numbers of the spans table are (its ``values:`` line)
+SPAN_UNITS = ("correct, partial, missing, spurious: counts of spans (BDM rows: summed BDM "
+              "credit); precision, recall, f1: fractions (0 to 1)")
 SPAN_OUTPUTS = ("table", "json", "csv", "markdown", "latex")
 #: The columns of the long table (every format but JSON).
 SPAN_HEADER = ("key", "response", "label", "measure", "correct", "partial", "missing",
@@ -83,18 +86,11 @@ def render_spans(res: SpanResult, output: str = "table") -> str:
     them (key and response ``ALL``).  The text table starts with the
     settings; CSV writes numbers losslessly.
 
-    Parameters
-    ----------
-    res : SpanResult
-    output : {"table", "json", "csv", "markdown", "latex"}
-
-    Raises
-    ------
-    ValueError
-        An unknown format.
+    ``res`` is a `SpanResult`; ``output`` one of `SPAN_OUTPUTS` (any other
+    raises ValueError).
     """
     if output == "json":
-        return json.dumps(res.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        return json_text(res.to_dict())
     if output not in SPAN_OUTPUTS:
         raise ValueError(f"unknown output format {output!r}; expected one of "
                          f"{', '.join(SPAN_OUTPUTS)}")
@@ -106,11 +102,11 @@ def render_spans(res: SpanResult, output: str = "table") -> str:
     if output == "markdown":
         return (render_rows(SPAN_HEADER, rows, output)
                 + "".join(f"\nNote: {markdown(n)}\n" for n in res.notes)
-                + f"\nSignature: `{sig}`\n")
+                + "\n" + values_line(SPAN_UNITS, output) + f"\nSignature: `{sig}`\n")
     if output == "latex":
         return (render_rows(SPAN_HEADER, rows, output)
                 + "".join(f"% note: {plain(n)}\n" for n in res.notes)
-                + f"% synagree signature: {plain(sig)}\n")
+                + values_line(SPAN_UNITS, output) + f"% synagree signature: {plain(sig)}\n")
     head = [("files", ", ".join(res.files)),
             ("layer", f"{res.layer} ({res.offsets} as offsets; {_LABELS[res.labels]})"),
             ("documents", str(res.documents))]
@@ -120,5 +116,5 @@ def render_spans(res: SpanResult, output: str = "table") -> str:
     lines = [plain(f"{k:<{width}}  {v}") for k, v in head]
     lines += [plain(f"note: {n}") for n in res.notes]
     text = ("\n".join(lines) + "\n\n" + render_rows(SPAN_HEADER, rows, "table")
-            + f"\n{signature_text(plain(sig))}\n")
+            + "\n" + values_line(SPAN_UNITS, "table") + f"{signature_text(plain(sig))}\n")
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

@@ -15,8 +15,8 @@ from synagree.agreement.agree import AgreementResult
 from synagree.base.escape import csv_row, plain
 from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
-from synagree.base.metrics import units_note
-from synagree.base.table import format_value
+from synagree.base.metrics import units_note as glossed_units
+from synagree.base.table import Cell, Column, Document, Table, format_value, key_value
 from synagree.render.fit import (
     SIGNATURE_WIDTH,
     fit_rows,
@@ -30,9 +30,10 @@ from synagree.render.regression import (
     render_regression_latex,
     render_regression_table,
 )
+from synagree.render.writers import write
 from synagree.stats.alpha import VARIANTS
 
-FORMATS = ("table", "json", "csv", "latex")
+FORMATS = ("table", "json", "csv", "markdown", "latex")
 
 
 def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
@@ -62,16 +63,22 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
                  if isinstance(x, float) or x is None else str(x))
         rows.append((k, value + tail))
     if res.kind == "dependency":
-        rows.append(("ignored units", str(res.scores.ignored)))
+        # left out of LAS/UAS/LA only (they count in alpha): say so beside the number
+        rows.append(("ignored units", f"{res.scores.ignored} (by the word scores; alpha "
+                                      f"counts them)" if res.scores.ignored else "0"))
         rows.append(("multi-root sentences", str(res.multi_root)))
         rows.append(("sentences with cycles", str(res.cycle_sentences)))
     return rows
 
 
-def units_line(res: AgreementResult) -> str:
-    """The ``values:`` line: fractions, and the definition of each word score the result
-    has (the registry's glosses, `synagree.base.metrics.units_note`)."""
-    return units_note(res.score_names) if res.kind == "dependency" else "fractions (0 to 1)"
+def units_note(res: AgreementResult) -> str:
+    """The ``values:`` line of an agreement result: fractions and, for dependency
+    corpora, the definition of each word score the result has (the registry's glosses,
+    `synagree.base.metrics.units_note`: no LAS when LAS is not reported, labels that
+    are not UD relations)."""
+    if res.kind != "dependency":
+        return "fractions (0 to 1)"
+    return glossed_units(res.score_names)
 
 
 def _small_sample(res: AgreementResult) -> Optional[str]:
@@ -97,7 +104,7 @@ def render_table(res: AgreementResult, width: Optional[int] = None) -> str:
     out = layout(head, body)[1:]  # (no header row)
     for n in res.notes:
         out += hanging(plain(n), width, "note: ")
-    out += hanging(plain(units_line(res)), width, "values: ")
+    out += hanging(plain(units_note(res)), width, "values: ")
     out.append(signature_text(plain(res.signature()), max(width, SIGNATURE_WIDTH)))
     # --baseline (docs/method.md §18)
     tail = "\n" + render_regression_table(res.baseline.as_dict()) if res.baseline else ""
@@ -150,40 +157,96 @@ def render_csv(res: AgreementResult) -> str:
 def render_latex(res: AgreementResult, label: str = "corpus") -> str:
     r"""One booktabs row in percent with one decimal, as the paper's Table 2.
 
+    With ``--bootstrap``, a second row holds each value's interval ``[lo, hi]``
+    (percent, one decimal), as the CSV holds ``<key>_ci_low``/``_ci_high``.
+
     Parameters
     ----------
     res : AgreementResult
     label : str
         The corpus name in the first column (LaTeX-escaped).
     """
+    keys = [f"alpha_{v}" for v in VARIANTS if v in res.alpha] + list(res.score_names)
     cols = [f"$\\alpha_{{\\mathrm{{{v}}}}}$" for v in VARIANTS if v in res.alpha]
     cols += [latex_escape(m) for m in res.score_names]
     vals = [res.alpha[v].alpha for v in VARIANTS if v in res.alpha]
     vals += [res.scores.ratio(m) for m in res.score_names]
     cells = [format_value(v, "percent", 1, missing="--") for v in vals]
+    ci = res.intervals()
+    level = res.bootstrap.level if res.bootstrap is not None else 0.95
+    ci_row = ""
+    if any(ci.get(k) for k in keys):
+        ci_row = " & ".join([latex_escape(f"{100 * level:g}% CI")] + [
+            _percent_interval(ci.get(k)) for k in keys]) + " \\\\\n"
     counts = res.corpus.unit_counts() if res.corpus is not None else {}
     units = ("% units: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
              + " (docs/method.md §1.7-1.8)\n" if any(counts.values()) else "")
-    return ("% values in percent, one decimal; LAS: universal relations, LAS_full and LA: "
-            "full DEPREL\n"
-            f"% synagree signature: {plain(res.signature())}\n" + units +
+    small = _small_sample(res)
+    las = "LAS: universal relations, " if "LAS" in res.score_names else ""
+    return (f"% values: percent, one decimal; {las}LAS_full and LA: full DEPREL\n"
+            + (f"% note: {plain(small)}\n" if small and ci_row else "")
+            + f"% synagree signature: {plain(res.signature())}\n" + units +
             "\\begin{tabular}{l" + "r" * len(cols) + "}\n\\toprule\n"
             + " & ".join(["Corpus"] + cols) + " \\\\\n\\midrule\n"
-            + " & ".join([latex_escape(label)] + cells) + " \\\\\n\\bottomrule\n\\end{tabular}\n"
+            + " & ".join([latex_escape(label)] + cells) + " \\\\\n" + ci_row
+            + "\\bottomrule\n\\end{tabular}\n"
             + _latex_extra(res)  # the options' metrics (--hierarchy, --bdm, --unlabelled, ...)
             + ("\n" + render_regression_latex(res.baseline.as_dict(), False)
                if res.baseline else ""))  # --baseline (method.md §18)
 
 
+def _percent_interval(iv: Optional[Tuple[float, float]], digits: int = 1) -> str:
+    """``[lo, hi]`` in percent, or "" without an interval."""
+    if not iv or iv[0] is None or iv[1] is None:
+        return ""
+    return format_value(iv, "percent_interval", digits)
+
+
 def _latex_extra(res: AgreementResult) -> str:
     """The sections' metrics (fractions; not the integer counts) as a second tabular in
-    percent with one decimal, or "" when there are none."""
-    extra = {k: x for sec in res.sections() for k, x in sec.metrics().items()}
-    rows = [f"{latex_escape(k)} & "
-            + format_value(x, "percent", 1, missing="--") + " \\\\\n"
-            for k, x in extra.items() if x is None or isinstance(x, float)]
-    if not rows:
+    percent with one decimal (with a column of intervals under ``--bootstrap``), or ""
+    when there are none."""
+    extra = {k: x for sec in res.sections() for k, x in sec.metrics().items()
+             if x is None or isinstance(x, float)}
+    if not extra:
         return ""
+    ci = res.intervals()
+    level = res.bootstrap.level if res.bootstrap is not None else 0.95
+    with_ci = any(ci.get(k) for k in extra)
+    rows = [f"{latex_escape(k)} & " + format_value(x, "percent", 1, missing="--")
+            + (f" & {_percent_interval(ci.get(k))}" if with_ci else "") + " \\\\\n"
+            for k, x in extra.items()]
+    head = "Metric & Value" + (f" & {latex_escape(f'{100 * level:g}% CI')}" if with_ci else "")
     return ("\n% further metrics (options), percent, one decimal\n"
-            "\\begin{tabular}{lr}\n\\toprule\nMetric & Value \\\\\n\\midrule\n"
-            + "".join(rows) + "\\bottomrule\n\\end{tabular}\n")
+            "\\begin{tabular}{lr" + ("r" if with_ci else "") + "}\n\\toprule\n" + head
+            + " \\\\\n\\midrule\n" + "".join(rows) + "\\bottomrule\n\\end{tabular}\n")
+
+
+def summary_document(res: AgreementResult) -> Document:
+    """The summary as the table model: a table of settings and counts, a table of
+    the metrics (fractions, six decimals) with their bootstrap intervals, the
+    notes, the unit line and the signature (what `render_markdown` writes).
+    """
+    ci = res.intervals()
+    level = res.bootstrap.level if res.bootstrap is not None else 0.95
+    settings: List[Tuple[str, Cell, str]] = []
+    metrics = Table("metrics", [Column("metric"), Column("value", "number", 6),
+                                Column(f"{100 * level:g}% CI", "interval", 6)])
+    values = res.metrics()
+    for k, v in summary_rows(res):
+        x = values.get(k, v)
+        if k in values and (x is None or isinstance(x, float)):
+            metrics.add(k, x, ci.get(k))
+        else:
+            settings.append((k, x, "count" if k in values else "text"))
+    if not any(ci.get(str(r[0])) for r in metrics.rows):  # no interval: no column
+        metrics = Table("metrics", metrics.columns[:2], [r[:2] for r in metrics.rows])
+    notes = list(res.notes) + ([s] if (s := _small_sample(res)) else [])
+    return Document([key_value("settings", settings), metrics], notes=list(dict.fromkeys(notes)),
+                    units=units_note(res),
+                    signature=res.signature())
+
+
+def render_markdown(res: AgreementResult) -> str:
+    """The summary as Markdown pipe tables (`summary_document`), intervals ``[lo, hi]``."""
+    return write(summary_document(res), "markdown")

@@ -1,19 +1,24 @@
 """Rendering of tag evaluations (``synagree tags``): table, JSON, CSV."""
 import csv
 import io
-import json
 from typing import List, Optional, Tuple
 
 from synagree.base.escape import csv_row, plain
 from synagree.base.jsonable import finite_or_none
-from synagree.base.table import format_value
-from synagree.evaluation.tags import OUTPUTS, TagsResult
+from synagree.base.table import Column, Document, Table, format_value, key_value
+from synagree.evaluation.tags import TagsResult
 from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_score_table
 from synagree.render.fit import signature_text
 from synagree.render.prf import append_prf_csv, render_tags_prf
+from synagree.render.questions import csv_sections, render_section_tables
 from synagree.render.rows import sections_csv
 from synagree.render.tiers import lexicon_csv, majority_csv, tiers_csv, tiers_table_lines
+from synagree.render.writers import json_text, values_line, write
 from synagree.stats.gate_prf import BDMCounts
+from synagree.stats.gwet import gwet_table
+
+#: the output formats of ``synagree tags``
+TAGS_OUTPUTS = ("table", "json", "csv", "markdown", "latex")
 
 
 # ---------------------------------------------------------------- rendering
@@ -35,18 +40,11 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
     goes on, after a blank line, with the tiers table of
     `synagree.render.tiers`, and the CSV adds section ``tiers``.
 
-    Parameters
-    ----------
-    res : TagsResult
-    output : {"table", "json", "csv"}
-
-    Raises
-    ------
-    ValueError
-        Unknown output format.
+    ``res`` is a `TagsResult`; ``output`` one of `TAGS_OUTPUTS` (any other
+    raises ValueError); Markdown and LaTeX write `tags_document`.
     """
     if output == "json":
-        return json.dumps(res.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        return json_text(res.to_dict())
     if output == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -78,6 +76,8 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         if res.prf is not None:  # tags --prf (docs/method.md §17)
             text = append_prf_csv(text, res.prf)
         parts = [("tags", text)]  # one table per CSV file (docs/output.md)
+        if res.gwet is not None:  # --coefficient (docs/method.md §34.1)
+            parts += csv_sections([_gwet(res)])
         if res.tiers is not None:
             parts.append(("tiers", tiers_csv(res.tiers)))
             if res.tiers.ambiguity is not None:  # --majority (docs/method.md §16.4)
@@ -85,25 +85,11 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
             if res.tiers.lexicon is not None:  # --lexicon (docs/method.md §16.5)
                 parts.append(("lexicon", lexicon_csv(res.tiers)))
         return sections_csv(parts, tags_notes(res), res.signature())
+    if output in ("markdown", "latex"):
+        return write(tags_document(res), output)
     if output != "table":
-        raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
-    summary = [("gold", res.gold_file), ("system", res.system_file), ("column", res.column),
-               ("hierarchy", res.hierarchy), ("sentences", str(res.sentences)),
-               ("words", str(res.words))]
-    summary += [(k, format_value(x, digits=6, missing="undefined")) for k, x in
-                (("accuracy", res.accuracy), ("hierarchical credit", res.mean_credit),
-                 ("Cohen's kappa", res.cohen_kappa), ("Scott's pi", res.scott_pi),
-                 ("hierarchical kappa", res.hierarchical_kappa))]
-    summary += _summary_extra(res)
-    for name, label in (("accuracy", "accuracy"), ("cohen_kappa", "Cohen's kappa"),
-                        ("scott_pi", "Scott's pi")):
-        if name in res.intervals:  # --bootstrap B: percentile intervals over sentences
-            iv = res.intervals[name]
-            summary.append((f"{label} {_level(res)} CI", "-" if iv is None else
-                            "[" + ", ".join(format_value(x, digits=6, missing="undefined")
-                                            for x in iv) + "]"))
-    if res.form_mismatches:
-        summary.append(("form mismatches", str(res.form_mismatches)))
+        raise ValueError(f"unknown output format {output!r}; expected one of {TAGS_OUTPUTS}")
+    summary = _summary_rows(res)
     kw = max(len(k) for k, _ in summary)
     lines = [plain(f"{k:<{kw}}  {v}") for k, v in summary]
     if res.added_tags:
@@ -139,9 +125,74 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         lines += ["", render_tags_prf(res.prf).rstrip("\n")]
     if res.per_feature is not None:
         lines += ["", feature_score_table(res.per_feature).rstrip("\n")]
-    tail = _tiers_part(res, "table") + (f"\n{signature_text(plain(res.signature()))}\n"
-                                        if res.settings else "")
+    if res.gwet is not None:  # --coefficient (docs/method.md §34.1)
+        lines += ["", render_section_tables([_gwet(res)], "table").rstrip("\n")]
+    tail = _tiers_part(res, "table") + "\n" + values_line(TAGS_UNITS, "table") + (
+        f"{signature_text(plain(res.signature()))}\n" if res.settings else "")
     return "\n".join(lines) + "\n" + tail
+
+
+def _gwet(res: TagsResult) -> Table:
+    """The ``gwet`` table of ``tags --coefficient``: gold and system as two raters."""
+    assert res.gwet is not None
+    return gwet_table({res.column: res.gwet}, f"Gwet's {res.settings.get('gwet', '')} "
+                      f"(gold and system as two raters; Gwet's standard error)",
+                      first="column")
+
+
+def _summary_rows(res: TagsResult) -> List[Tuple[str, str]]:
+    """``(name, value)`` rows of the summary: files, counts, the scores (six
+    decimals) and their intervals."""
+    summary = [("gold", res.gold_file), ("system", res.system_file), ("column", res.column),
+               ("hierarchy", res.hierarchy), ("sentences", str(res.sentences)),
+               ("words", str(res.words))]
+    summary += [(k, format_value(x, digits=6, missing="undefined")) for k, x in
+                (("accuracy", res.accuracy), ("hierarchical credit", res.mean_credit),
+                 ("Cohen's kappa", res.cohen_kappa), ("Scott's pi", res.scott_pi),
+                 ("hierarchical kappa", res.hierarchical_kappa))]
+    summary += _summary_extra(res)
+    for name, label in (("accuracy", "accuracy"), ("cohen_kappa", "Cohen's kappa"),
+                        ("scott_pi", "Scott's pi")):
+        if name in res.intervals:  # --bootstrap B: percentile intervals over sentences
+            iv = res.intervals[name]
+            summary.append((f"{label} {_level(res)} CI", "-" if iv is None else
+                            "[" + ", ".join(format_value(x, digits=6, missing="undefined")
+                                            for x in iv) + "]"))
+    if res.form_mismatches:
+        summary.append(("form mismatches", str(res.form_mismatches)))
+    return summary
+
+
+def tags_document(res: TagsResult) -> Document:
+    """The tags result as the table model (what ``--output markdown`` and ``latex``
+    write): the summary, one row per gold tag under registered keys, the notes,
+    the ``values:`` line and the signature.  The P/R/F1, per-feature and tiers
+    tables are text, CSV and JSON only (a note says so when they were asked for).
+    """
+    cols = [Column("tag"), Column("count", "count"), Column("accuracy", "number"),
+            Column("accuracy_hier", "number")]
+    extra = [(k, shown) for k, shown in (("accuracy_alt", res.alt_correct),
+                                         ("accuracy_bdm", res.bdm), ("accuracy_wup", res.wup))
+             if shown is not None]
+    cols += [Column(k, "number") for k, _ in extra] + [Column("confusion")]
+    per_tag = Table("per_tag", cols, title="Per gold tag")
+    for r in res.per_tag:
+        per_tag.add(r.tag, r.count, r.accuracy, r.mean_credit,
+                    *[{"accuracy_alt": r.alt_accuracy, "accuracy_bdm": r.mean_bdm,
+                       "accuracy_wup": r.mean_wup}[k] for k, _ in extra],
+                    f"{r.confusion} ({r.confusion_count})" if r.confusion else "")
+    notes = list(tags_notes(res))
+    left = [name for name, part in (("--prf", res.prf), ("--per-feature", res.per_feature),
+                                    ("--tiers", res.tiers)) if part is not None]
+    if left:
+        notes.append(f"the tables of {', '.join(left)} are in --output table, csv and json")
+    return Document([key_value("summary", [(k, v, "text") for k, v in _summary_rows(res)]),
+                     per_tag], notes=notes, units=TAGS_UNITS, signature=res.signature())
+
+
+#: what the numbers of the tags table are (its ``values:`` line)
+TAGS_UNITS = ("fractions (0 to 1): accuracy, credit, kappa, pi and the per-tag scores; "
+              "counts: sentences, words, the per-tag count of gold words")
 
 
 def _level(res: TagsResult) -> str:

@@ -25,6 +25,7 @@ from synagree.render.questions import (
     render_section_tables,
 )
 from synagree.render.rows import render_rows, sections_csv
+from synagree.render.writers import values_line
 
 __all__ = ["render_token_layers"]
 
@@ -92,9 +93,22 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
             notes += [n for t in tables for n in t.notes]
         else:
             text += "\n" + render_section_tables(bias_tables(rep.bias, LABELS_SHOWN), fmt)
+    if rep.gwet is not None:  # docs/method.md §34.1
+        gwet = rep.gwet.table()
+        if fmt == "csv":
+            sections += csv_sections([gwet])
+            notes += gwet.notes
+        else:
+            text += "\n" + render_section_tables([gwet], fmt)
     if fmt == "csv":  # one table per CSV file, the signature a row of its own
         return sections_csv(sections, notes, rep.signature())
-    return text + _signature(rep.signature(), fmt)
+    return text + ("\n" if fmt == "markdown" else "") + values_line(LAYER_UNITS, fmt) \
+        + _signature(rep.signature(), fmt)
+
+
+#: what the numbers of the categorical tables are (their ``values:`` line)
+LAYER_UNITS = ("items and assignments: counts; observed agreement, kappa, pi, alpha and "
+               "specific agreement: fractions (0 to 1; the coefficients may be negative)")
 
 
 def _signature(sig: str, fmt: str) -> str:

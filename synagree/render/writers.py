@@ -17,15 +17,17 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree.base import escape
 from synagree.base.jsonable import json_ready
 from synagree.base.table import Cell, Column, Document, Table, format_value
+from synagree.render.fit import hanging, terminal_width
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 
-_NUMERIC = ("number", "percent", "signed", "count", "interval")
+_INTERVALS = ("interval", "percent_interval")
+_NUMERIC = ("number", "percent", "signed", "count", "interval", "percent_interval")
 
 
 def _text_cell(value: Cell, col: Column) -> str:
@@ -76,7 +78,8 @@ def csv_header(table: Table) -> List[str]:
     """The CSV header: an interval column becomes ``<header>_low``, ``<header>_high``."""
     out: List[str] = []
     for c in table.columns:
-        out += [f"{c.header}_low", f"{c.header}_high"] if c.kind == "interval" else [c.header]
+        out += ([f"{c.header}_low", f"{c.header}_high"] if c.kind in _INTERVALS
+                else [c.header])
     return out
 
 
@@ -86,7 +89,7 @@ def csv_rows(table: Table) -> List[List[object]]:
     for row in table.rows:
         cells: List[object] = []
         for v, c in zip(row, table.columns):
-            if c.kind == "interval":
+            if c.kind in _INTERVALS:
                 lo, hi = v if isinstance(v, tuple) else (None, None)
                 cells += [csv_value(lo), csv_value(hi)]
             else:
@@ -127,6 +130,15 @@ def json_table(table: Table) -> Dict[str, object]:
             "notes": list(table.notes)}
 
 
+def json_text(data: object) -> str:
+    """A result's JSON-ready data as the JSON output: indented, NaN as null, UTF-8.
+
+    >>> json_text({"LAS": float("nan")})
+    '{\\n  "LAS": null\\n}\\n'
+    """
+    return json.dumps(json_ready(data), indent=2, ensure_ascii=False) + "\n"
+
+
 def write_table(table: Table, fmt: str) -> str:
     """One table in one format (`FORMATS`)."""
     if fmt == "table":
@@ -161,11 +173,31 @@ def write(doc: Document, fmt: str) -> str:
     parts = [write_table(t, fmt) for t in doc.tables]
     if fmt == "table":
         end = [f"note: {escape.plain(n)}" for n in doc.notes] + [escape.plain(x) for x in tail]
-    elif fmt == "markdown":
+    elif fmt == "markdown":  # after a blank line: a line right under a table is a row
         end = [f"*{escape.markdown(x)}*  " for x in [*(f"note: {n}" for n in doc.notes), *tail]]
+        end = [""] + end if end else end
     else:  # latex: comments
         end = [f"% {escape.plain(x)}" for x in [*(f"note: {n}" for n in doc.notes), *tail]]
     return "\n".join(parts) + ("\n".join(end) + "\n" if end else "")
+
+
+def values_line(units: str, fmt: str, width: Optional[int] = None) -> str:
+    """The one ``values:`` line of a text output (what the numbers are), as ``fmt``
+    writes it: text (wrapped to ``width``, default the terminal's), Markdown
+    (italic), LaTeX (a comment); "" for CSV and JSON, which carry ``units`` as data
+    where they carry it at all.
+
+    >>> values_line("fractions (0 to 1)", "latex")
+    '% values: fractions (0 to 1)\\n'
+    """
+    if fmt == "markdown":
+        return f"*values: {escape.markdown(units)}*  \n"
+    if fmt == "latex":
+        return f"% values: {escape.plain(units)}\n"
+    if fmt == "table":
+        w = terminal_width() if width is None else width
+        return "\n".join(hanging(escape.plain(units), w, "values: ")) + "\n"
+    return ""
 
 
 #: The leading column of `sections_csv`: which table a row comes from.

@@ -437,6 +437,24 @@ def id_like(data: ItemData) -> Optional[str]:
                 f"they look like ids, not categories")
     if len(values) >= ID_LIKE_MIN_VALUES and len(values) >= ID_LIKE_DISTINCT * words:
         return f"{where}: nearly every value is distinct, as ids are, not categories"
+    return _id_feature(values, where)
+
+
+def _id_feature(values: List[str], where: str) -> Optional[str]:
+    """Why a feature of ``Name=Value|...`` values holds ids (CDT's ``id=94`` in FEATS:
+    at least `ID_LIKE_MIN_VALUES` distinct numbers, one in most values), or None."""
+    numbers: Dict[str, set] = {}
+    holding: Dict[str, int] = {}
+    for v in values:
+        for f in v.split("|"):
+            name, eq, val = f.partition("=")
+            if eq and _ID_OR_NUMBER.match(val):
+                numbers.setdefault(name, set()).add(val)
+                holding[name] = holding.get(name, 0) + 1
+    for name, seen in numbers.items():
+        if len(seen) >= ID_LIKE_MIN_VALUES and holding[name] >= len(values) / 2:
+            return (f"{where}: its feature {name!r} takes {len(seen)} distinct numbers "
+                    f"(such as {name}={sorted(seen)[0]}): they look like ids, not categories")
     return None
 
 

@@ -31,7 +31,7 @@
 #include <Python.h>
 
 #ifndef SOURCE_SHA256
-#define SOURCE_SHA256 ""  /* built without setup.py: not checked */
+#define SOURCE_SHA256 ""  /* the declarative build records none: mtimes are compared */
 #endif
 
 #include <stdint.h>
@@ -415,7 +415,7 @@ PyDoc_STRVAR(flatc_doc,
 "dependency_arrays builds the FlatTree arrays of many dependency sentences\n"
 "in one call, with the same walk and arithmetic as the numba kernel\n"
 "synagree.trees.flat_numba._dependency_arrays (identical outputs).  Built\n"
-"by setup.py as an optional extension; synagree.base.native decides per call\n"
+"by pyproject.toml as an optional extension; synagree.base.native decides per call\n"
 "whether it or numba runs.");
 
 static struct PyModuleDef flatc_module = {
@@ -434,7 +434,7 @@ PyMODINIT_FUNC
 PyInit__flatc(void)
 {
     PyObject *m = PyModule_Create(&flatc_module);
-    /* the sources this was built from (setup.py), so that a build older than
+    /* the sources this was built from (pyproject.toml), so that a build older than
        its sources is noticed (synagree.base.native.built_from) */
     if (m && PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) != 0) {
         Py_DECREF(m);

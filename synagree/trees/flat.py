@@ -34,7 +34,7 @@ try:
     from synagree.trees import _flatc
 except ImportError:  # the optional C extension was not built: numba runs the kernel
     _flatc = None  # type: ignore[assignment]
-C_SOURCES = ("_flatc.c",)  # what _flatc is built from (setup.py)
+C_SOURCES = ("_flatc.c",)  # what _flatc is built from (pyproject.toml)
 
 ROOT_LABEL = ""
 

@@ -9,7 +9,8 @@ same integer arithmetic and give identical arrays.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from synagree.base.numba_compat import njit
 
 
 @njit(cache=True, nogil=True)
