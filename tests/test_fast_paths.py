@@ -242,7 +242,7 @@ def test_word_scores_of_pairs_equal_the_per_unit_credits(seed):
     for s in sents:
         m = int(rng.choice([1, 2, 2, 2, 3]))
         units.append([s] + [_edited(s, rng) for _ in range(m - 1)])
-    for metrics in (None, attachment.FULL_LABEL_METRICS, ("UAS",)):
+    for metrics in (None, attachment.full_label_metrics(), ("UAS",)):
         got = attachment.attachment_scores(units, metrics)
         # the plain definition: unit_word_credits unit by unit, in order
         want = {m: 0.0 for m in got.correct}

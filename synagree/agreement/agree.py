@@ -9,7 +9,7 @@ baseline comparison).  Rendering lives in `synagree.render`.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, cast
 
@@ -68,7 +68,7 @@ from synagree.trees.query import Query
 __all__ = ["AgreementResult", "agree", "agree_corpus", "load_corpus", "result_settings"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class AgreementResult(Frames):
     """Agreement over a corpus: α per variant, the word scores, and the options' sections.
 
@@ -603,56 +603,62 @@ def _agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                  sample_pairs=sample_pairs, exact=exact, executor=executor,
                  progress=progress, max_memory=max_memory, keep_matrix=plan is not None)
     notes = core.notes
-    core.ted_zero = ted_zero(core)
-    if core.ted_zero is not None and core.ted_zero.note():
-        notes.append(cast(str, core.ted_zero.note()))
+    # each section computed from the core, then the result replaced by one that holds it
+    # (a result is frozen: what agree_corpus returns stays as it returned it)
+    zero = ted_zero(core)
+    core = replace(core, ted_zero=zero)
+    if zero is not None and zero.note():
+        notes.append(cast(str, zero.note()))
     if hierarchy is not None:
         options = (hierarchy if isinstance(hierarchy, HierarchyOptions)
                    else HierarchyOptions(hierarchy))
-        core.hierarchy = hierarchy_scores(core, options)
-        notes.extend(core.hierarchy.notes())
+        hier = hierarchy_scores(core, options)
+        core = replace(core, hierarchy=hier)
+        notes.extend(hier.notes())
         core.settings["hierarchy"] = options.describe()
     if unlabelled:
-        core.unlabelled = unlabelled_scores(core)
-        notes.extend(core.unlabelled.alpha.notes())
+        unl = unlabelled_scores(core)
+        core = replace(core, unlabelled=unl)
+        notes.extend(unl.alpha.notes())
     if direction:
-        core.direction = direction_scores(core, unlabelled=unlabelled)
-        if core.direction is None:
+        dirs = direction_scores(core, unlabelled=unlabelled)
+        core = replace(core, direction=dirs)
+        if dirs is None:
             notes.append("--label-direction applies to dependency trees only; nothing added "
                          "for this phrase-structure corpus")
         else:
-            notes.extend(n for a in core.direction.alphas for n in a.notes())
+            notes.extend(n for a in dirs.alphas for n in a.notes())
     if breakdown:
-        core.breakdown = breakdown_of(core, length_bins)
+        core = replace(core, breakdown=breakdown_of(core, length_bins))
     if bias:
-        core.bias = bias_section(core)
+        core = replace(core, bias=bias_section(core))
     if grouping is not None:
-        core.drift = drift_section(core, grouping, variant, bootstrap or DRIFT_REPLICATES,
-                                   seed, level)
+        core = replace(core, drift=drift_section(core, grouping, variant,
+                                                 bootstrap or DRIFT_REPLICATES, seed, level))
         core.settings["drift"] = (f"by {grouping.describe()}, band of "
                                   f"{bootstrap or DRIFT_REPLICATES} replicates")
     if queries:
-        core.where = where_section(core, queries)
+        core = replace(core, where=where_section(core, queries))
     if worst > 0:
         if worst_by == "influence" and unit_influence(core) is None:
             notes.append(INFLUENCE_UNAVAILABLE + ", so --worst-by influence ranks by share "
                          "of D_o")
-        core.worst = worst_list(core, worst, variant, worst_by)
-        core.annotator_influence = annotator_influence_section(core)
+        core = replace(core, worst=worst_list(core, worst, variant, worst_by))
+        core = replace(core, annotator_influence=annotator_influence_section(core))
     if per_unit or baseline is not None:
-        core.per_unit = PerUnit(unit_data(core))
+        core = replace(core, per_unit=PerUnit(unit_data(core)))
     if band is not None:
-        core.human_band = human_band(band, variants, seed=seed, level=level,
-                                     max_memory=max_memory, progress=progress)
+        core = replace(core, human_band=human_band(band, variants, seed=seed, level=level,
+                                                   max_memory=max_memory, progress=progress))
     if preannotation is not None:
-        core.preannotation = preannotation_scores(preannotation, variants,
-                                                  sample_pairs=sample_pairs, seed=seed,
-                                                  progress=progress)
+        core = replace(core, preannotation=preannotation_scores(
+            preannotation, variants, sample_pairs=sample_pairs, seed=seed, progress=progress))
     if plan is not None:
-        core.plan = plan_section(core, plan, level=level, seed=seed, progress=progress)
-        notes.extend(core.plan.plan.notes)
+        planned = plan_section(core, plan, level=level, seed=seed, progress=progress)
+        core = replace(core, plan=planned)
+        notes.extend(planned.plan.notes)
     if baseline is not None:
-        core.baseline = agree_baseline(core, core.to_dict(), baseline)
+        core = replace(core, baseline=agree_baseline(core, core.to_dict(), baseline))
     return core
 
 

@@ -42,10 +42,17 @@ from typing import Dict, List, Optional, Sequence, Tuple, cast
 import numpy as np
 
 from synagree.agreement.core import Core, DictSection, alpha_over, corpus_of
+from synagree.base.metrics import word_scores
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import AlphaStats
-from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores, word_aligned
+from synagree.stats.attachment import (
+    Counts,
+    attachment_scores,
+    credit,
+    jaccard_scores,
+    word_aligned,
+)
 from synagree.stats.per_category import BinScores, CategoryTable
 
 __all__ = ["DEFAULT_LENGTH_EDGES", "ARC_BINS", "UPOS_DIFFERS", "length_bin_names",
@@ -191,8 +198,9 @@ class AgreementBreakdown(DictSection):
 
     @property
     def score_names(self) -> List[str]:
-        """``["LAS_full", "UAS", "LA"]`` or ``["jaccard"]``."""
-        return ["jaccard"] if self.kind == "phrase" else ["LAS_full", "UAS", "LA"]
+        """The registry's word scores for any relations (``["LAS_full", "UAS", "LA"]``)
+        or ``["jaccard"]``."""
+        return ["jaccard"] if self.kind == "phrase" else list(word_scores("agree", ud=False))
 
     def label_rows(self) -> List[dict]:
         """One dict per label (most frequent first): counts, specific agreement, α."""
@@ -221,8 +229,8 @@ class AgreementBreakdown(DictSection):
             return []
         up = self.upos
         return [{"upos": k, "words": up.words(k),
-                 **{f"{m}_correct": up.correct(k, m) for m in ("LAS_full", "UAS", "LA")},
-                 **{m: up.ratio(k, m) for m in ("LAS_full", "UAS", "LA")}}
+                 **{f"{m}_correct": up.correct(k, m) for m in up.scores},
+                 **{m: up.ratio(k, m) for m in up.scores}}
                 for k in up.order()]
 
     def length_rows(self) -> List[dict]:
@@ -309,9 +317,7 @@ def _word_views(ann_lists: Sequence[Sequence[DepSentence]]
         w = 1.0 / len(pairs)
         for i, j in pairs:
             keys = [x if x == y else UPOS_DIFFERS for x, y in zip(tags[i], tags[j])]
-            uas = heads[i] == heads[j]
-            la = lab[i] == lab[j]
-            upos.add(keys, uas & la, uas, la, w)
+            upos.add(keys, {m: credit(anns[i], anns[j], m) for m in upos.scores}, w)
     return labels, arcs, upos, ignored
 
 

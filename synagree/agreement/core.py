@@ -29,18 +29,38 @@ Value = Union[float, int, None]
 
 
 class Core(Protocol):
-    """The core of an agreement result, as the sections read it."""
+    """The core of an agreement result, as the sections read it (read-only: a result
+    is frozen; ``executor`` is where the TED passes run, None: here)."""
 
-    kind: str
-    annotators: List[str]
-    alpha: Dict[str, AlphaStats]
-    scores: Counts
-    corpus: Optional[Corpus]
-    tree_alpha: Optional[TreeAlpha]
-    trees: List[List[FlatTree]]
-    vocab: Optional[Vocabulary]
-    notes: List[str]
-    executor: Optional[Executor]  # where the TED passes run (None: here)
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def annotators(self) -> List[str]: ...
+
+    @property
+    def alpha(self) -> Dict[str, AlphaStats]: ...
+
+    @property
+    def scores(self) -> Counts: ...
+
+    @property
+    def corpus(self) -> Optional[Corpus]: ...
+
+    @property
+    def tree_alpha(self) -> Optional[TreeAlpha]: ...
+
+    @property
+    def trees(self) -> List[List[FlatTree]]: ...
+
+    @property
+    def vocab(self) -> Optional[Vocabulary]: ...
+
+    @property
+    def notes(self) -> List[str]: ...
+
+    @property
+    def executor(self) -> Optional[Executor]: ...
 
 
 class Section(Protocol):

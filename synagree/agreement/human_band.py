@@ -43,13 +43,12 @@ import numpy as np
 from synagree.agreement.core import DictSection
 from synagree.agreement.extra_file import WithExtra
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
+from synagree.base.metrics import word_scores
 from synagree.base.problems import InputError
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import (
-    FULL_LABEL_METRICS,
-    WORD_METRICS,
     Counts,
     attachment_scores,
     jaccard_scores,
@@ -358,7 +357,7 @@ def human_band(options: BandOptions, variants: Sequence[str] = VARIANTS, seed: i
     dependency = data.corpus.kind == "dependency"
     if dependency:
         labels = (lab for row in anns for s in row for lab in cast(DepSentence, s).deprels)
-        word_metrics = tuple(WORD_METRICS) if not non_ud_labels(labels) else FULL_LABEL_METRICS
+        word_metrics = word_scores("agree", ud=not non_ud_labels(labels))
     else:
         word_metrics = ("jaccard",)
     metrics = [f"alpha_{v}" for v in variants] + list(word_metrics)

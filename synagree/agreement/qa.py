@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -82,25 +82,22 @@ class _Pairable:
 
 
 def _pairable(result) -> _Pairable:
-    """The pairable units as ``tree_alpha`` saw them (cached on ``result``)."""
-    cache = _cache(result)
-    if "pairable" not in cache:
-        corpus = _need_corpus(result)
-        positions, names, sents = [], [], []
-        for pos, unit in enumerate(corpus.units):
-            anns = [a for a in corpus.annotators if a in unit.annotations]
-            if len(anns) >= 2:
-                positions.append(pos)
-                names.append(anns)
-                sents.append([unit.annotations[a] for a in anns])
-        cache["pairable"] = _Pairable(positions, names, sents)
-    return cache["pairable"]
+    """The pairable units as ``tree_alpha`` saw them (one pass over the units)."""
+    corpus = _need_corpus(result)
+    positions, names, sents = [], [], []
+    for pos, unit in enumerate(corpus.units):
+        anns = [a for a in corpus.annotators if a in unit.annotations]
+        if len(anns) >= 2:
+            positions.append(pos)
+            names.append(anns)
+            sents.append([unit.annotations[a] for a in anns])
+    return _Pairable(positions, names, sents)
 
 
 def pairable_units(result) -> _Pairable:
     """The pairable units (two or more annotations) of ``result``, as α saw them:
     positions in ``result.corpus.units``, their annotators (in corpus order) and
-    sentences; cached on the result.
+    sentences.
 
     Raises
     ------
@@ -110,15 +107,21 @@ def pairable_units(result) -> _Pairable:
     return _pairable(result)
 
 
-def _cache(result) -> dict:
-    c = getattr(result, "_qa_cache", None)
-    if c is None:
-        c = {}
-        try:
-            object.__setattr__(result, "_qa_cache", c)
-        except (AttributeError, TypeError):  # pragma: no cover - slotted result
-            pass
-    return c
+class QaWork:
+    """What several QA tables of one result share, each computed once: the subset α
+    passes (with three annotators the pair matrix and leave-one-out ask for the same
+    subsets), the trees, the unit × unit sums and the token-layer items.
+
+    The caller passes it explicitly (`qa_summary` makes one for all its tables); a
+    function given none computes what it needs itself.  Nothing is stored on the
+    result, which stays as `synagree.agreement.agree.agree_corpus` made it.
+    """
+
+    def __init__(self) -> None:
+        self.subset_alpha: Dict[tuple, Dict[str, AlphaStats]] = {}
+        self.trees: Optional[List[Dict[str, FlatTree]]] = None
+        self.unit_matrix: Optional[Any] = None
+        self.items: Dict[str, Any] = {}
 
 
 def _need_corpus(result):
@@ -153,29 +156,32 @@ def _unit_teds(result) -> List[np.ndarray]:
     return ta.unit_ted
 
 
-def _trees(result) -> List[Dict[str, FlatTree]]:
-    """Per pairable unit: each annotator's tree (built once, one vocabulary; cached)."""
-    cache = _cache(result)
-    if "trees" not in cache:
-        pr = _pairable(result)
-        if getattr(result, "trees", None):  # the trees agree_corpus built for alpha
-            cache["trees"] = [dict(zip(anns, result.trees[pos]))
-                              for pos, anns in zip(pr.positions, pr.annotators)]
-        else:
-            vocab = Vocabulary()
-            cache["trees"] = [{a: build_tree(s, vocab) for a, s in zip(anns, sents)}
-                              for anns, sents in zip(pr.annotators, pr.sentences)]
-    return cache["trees"]
+def _trees(result, work: Optional[QaWork] = None) -> List[Dict[str, FlatTree]]:
+    """Per pairable unit: each annotator's tree (built once per ``work``, one vocabulary)."""
+    if work is not None and work.trees is not None:
+        return work.trees
+    pr = _pairable(result)
+    if getattr(result, "trees", None):  # the trees agree_corpus built for alpha
+        trees = [dict(zip(anns, result.trees[pos]))
+                 for pos, anns in zip(pr.positions, pr.annotators)]
+    else:
+        vocab = Vocabulary()
+        trees = [{a: build_tree(s, vocab) for a, s in zip(anns, sents)}
+                 for anns, sents in zip(pr.annotators, pr.sentences)]
+    if work is not None:
+        work.trees = trees
+    return trees
 
 
 def _subset_alpha(result, groups: Sequence[Tuple[int, Sequence[str]]],
-                  variants: Sequence[str]) -> Dict[str, AlphaStats]:
+                  variants: Sequence[str], work: Optional[QaWork] = None
+                  ) -> Dict[str, AlphaStats]:
     """α over the given (pairable unit k, annotators) groups.
 
     When the groups are exactly the values of ``result`` its α is reused;
     otherwise the subset's trees go through `synagree.stats.alpha.tree_alpha`
     (a TED pass over the subset only, D_e sampled if ``result``'s was), once
-    per subset (with three annotators a leave-one-out subset is a pair).
+    per subset and ``work`` (with three annotators a leave-one-out subset is a pair).
     """
     pr = _pairable(result)
     groups = [(k, list(anns)) for k, anns in groups if len(anns) >= 2]
@@ -184,16 +190,18 @@ def _subset_alpha(result, groups: Sequence[Tuple[int, Sequence[str]]],
         return {v: result.alpha[v] for v in variants}
     if not groups:
         return {v: AlphaStats(0.0, 0.0, 0, 0) for v in variants}
-    cache = _cache(result)
-    key = ("subset", tuple(variants), tuple((k, tuple(anns)) for k, anns in groups))
-    if key not in cache:
-        trees = _trees(result)
-        units = [[trees[k][a] for a in anns] for k, anns in groups]
-        sampled = next((getattr(result.alpha[v], "sampled_pairs", None) for v in variants
-                        if getattr(result.alpha[v], "sampled_pairs", None)), None)
-        cache[key] = tree_alpha(units, variants, sample_pairs=sampled,
-                                executor=getattr(result, "executor", None)).stats
-    return cache[key]
+    key = (tuple(variants), tuple((k, tuple(anns)) for k, anns in groups))
+    if work is not None and key in work.subset_alpha:
+        return work.subset_alpha[key]
+    trees = _trees(result, work)
+    units = [[trees[k][a] for a in anns] for k, anns in groups]
+    sampled = next((getattr(result.alpha[v], "sampled_pairs", None) for v in variants
+                    if getattr(result.alpha[v], "sampled_pairs", None)), None)
+    stats = tree_alpha(units, variants, sample_pairs=sampled,
+                       executor=getattr(result, "executor", None)).stats
+    if work is not None:
+        work.subset_alpha[key] = stats
+    return stats
 
 
 # --------------------------------------------------------------------------
@@ -331,7 +339,7 @@ def _differing_words(anns: Sequence[str], sents: Sequence) -> Tuple[List[WordDif
 
 
 def unit_diagnostics(result, variants: Optional[Sequence[str]] = None) -> List[UnitDiag]:
-    """Diagnostics of every pairable unit, in corpus order (cached on ``result``).
+    """Diagnostics of every pairable unit, in corpus order.
 
     ``contribution[v]`` is the unit's share of D_o in absolute terms:
     Σ_{i≠j} δ² / (m_u − 1) / n, so that the contributions sum to D_o
@@ -350,10 +358,6 @@ def unit_diagnostics(result, variants: Optional[Sequence[str]] = None) -> List[U
         The result carries no corpus or no per-unit TED matrices.
     """
     variants = _variants(result, variants)
-    key = ("diags", tuple(variants))
-    cache = _cache(result)
-    if key in cache:
-        return cache[key]
     corpus = _need_corpus(result)
     pr = _pairable(result)
     teds = _unit_teds(result)
@@ -380,7 +384,6 @@ def unit_diagnostics(result, variants: Optional[Sequence[str]] = None) -> List[U
             [p for p in pairs if p[2] > 0], words, same))
     for d, x in zip(out, unit_influence(result, variants) or ()):  # from the unit sums
         d.alpha_without, d.influence = x.alpha_without, x.delta
-    cache[key] = out
     return out
 
 
@@ -550,23 +553,22 @@ class PairMatrix:
                 "mean_ted": f(self.mean_ted)}
 
 
-def pair_matrix(result, variants: Optional[Sequence[str]] = None) -> PairMatrix:
+def pair_matrix(result, variants: Optional[Sequence[str]] = None,
+                work: Optional[QaWork] = None) -> PairMatrix:
     """Pairwise α, LAS/UAS/LA, mean TED and unit counts for every annotator pair.
 
     Pairwise α is computed on the units both annotated, with D_e from those
     values only (a TED pass over the pair's trees unless the pair is the whole
-    corpus); cached on ``result``.
+    corpus), once per ``work``.
 
     Parameters
     ----------
     result : AgreementResult
     variants : sequence of str, optional
+    work : QaWork, optional
+        What the tables of one report share.
     """
     variants = _variants(result, variants)
-    cache = _cache(result)
-    key = ("pairs", tuple(variants))
-    if key in cache:
-        return cache[key]
     corpus = _need_corpus(result)
     pr = _pairable(result)
     teds = _unit_teds(result)
@@ -596,7 +598,7 @@ def pair_matrix(result, variants: Optional[Sequence[str]] = None) -> PairMatrix:
             both.append([pr.sentences[k][ia], pr.sentences[k][ib]])
             tsum += float(teds[k][ia, ib])
         units[i, j] = units[j, i] = len(groups)
-        stats = _subset_alpha(result, groups, variants)
+        stats = _subset_alpha(result, groups, variants, work)
         for v in variants:
             val = stats[v].alpha
             alpha[v][i, j] = alpha[v][j, i] = np.nan if val is None else val
@@ -609,9 +611,7 @@ def pair_matrix(result, variants: Optional[Sequence[str]] = None) -> PairMatrix:
             ignored[i, j] = ignored[j, i] = sc.ignored
         if groups:
             mted[i, j] = mted[j, i] = tsum / len(groups)
-    pm = PairMatrix(names, units, alpha, las, uas, la, words, ignored, mted)
-    cache[key] = pm
-    return pm
+    return PairMatrix(names, units, alpha, las, uas, la, words, ignored, mted)
 
 
 @dataclass
@@ -639,7 +639,8 @@ class LeaveOneOut:
                 **{f"change_{v}": c for v, c in self.change.items()}}
 
 
-def leave_one_out(result, variants: Optional[Sequence[str]] = None) -> List[LeaveOneOut]:
+def leave_one_out(result, variants: Optional[Sequence[str]] = None,
+                  work: Optional[QaWork] = None) -> List[LeaveOneOut]:
     """α with each annotator's annotations removed.
 
     Units keep their other values; units left with fewer than two drop out.
@@ -649,6 +650,8 @@ def leave_one_out(result, variants: Optional[Sequence[str]] = None) -> List[Leav
     ----------
     result : AgreementResult
     variants : sequence of str, optional
+    work : QaWork, optional
+        What the tables of one report share (the subset α passes).
 
     Returns
     -------
@@ -662,7 +665,7 @@ def leave_one_out(result, variants: Optional[Sequence[str]] = None) -> List[Leav
     for drop in corpus.annotators:
         groups = [(k, [a for a in anns if a != drop]) for k, anns in enumerate(pr.annotators)]
         groups = [g for g in groups if len(g[1]) >= 2]
-        stats = _subset_alpha(result, groups, variants)
+        stats = _subset_alpha(result, groups, variants, work)
         al, ch = {}, {}
         for v in variants:
             a = stats[v].alpha
@@ -737,24 +740,27 @@ def annotator_distances(result) -> List[AnnotatorDistance]:
 # Bootstrap (α and scores from synagree.stats.bootstrap, plus categorical coefficients)
 # --------------------------------------------------------------------------
 
-def _items(result, layer: str):
-    """The token-layer items of ``result``'s corpus (cached per layer)."""
-    cache = _cache(result)
-    if ("items", layer) not in cache:
-        cache[("items", layer)] = items_from_corpus(_need_corpus(result), layer)
-    return cache[("items", layer)]
+def _items(result, layer: str, work: Optional[QaWork] = None):
+    """The token-layer items of ``result``'s corpus (once per layer and ``work``)."""
+    if work is not None and layer in work.items:
+        return work.items[layer]
+    items = items_from_corpus(_need_corpus(result), layer)
+    if work is not None:
+        work.items[layer] = items
+    return items
 
 
-def unit_matrix(result):
+def unit_matrix(result, work: Optional[QaWork] = None):
     """The unit × unit δ² sums behind ``result``.
 
     As ``agree_corpus(bootstrap=B)`` keeps them
-    (``tree_alpha(keep_unit_matrix=True)``); computed (one TED pass, cached)
-    if absent.
+    (``tree_alpha(keep_unit_matrix=True)``); computed (one TED pass, once per
+    ``work``) if absent.
 
     Parameters
     ----------
     result : AgreementResult
+    work : QaWork, optional
 
     Returns
     -------
@@ -765,12 +771,14 @@ def unit_matrix(result):
     sums = getattr(ta, "sums", None) if ta is not None else None
     if sums is not None and sums.S is not None:
         return sums
-    cache = _cache(result)
-    if "unit_matrix" not in cache:
-        units = [list(t.values()) for t in _trees(result)]
-        cache["unit_matrix"] = unit_sums(UnitTrees.build(units), want_s=True,
-                                         executor=getattr(result, "executor", None))
-    return cache["unit_matrix"]
+    if work is not None and work.unit_matrix is not None:
+        return work.unit_matrix
+    units = [list(t.values()) for t in _trees(result, work)]
+    sums = unit_sums(UnitTrees.build(units), want_s=True,
+                     executor=getattr(result, "executor", None))
+    if work is not None:
+        work.unit_matrix = sums
+    return sums
 
 
 @dataclass
@@ -805,7 +813,8 @@ class Bootstrap:
 
 
 def bootstrap_intervals(result, B: int = 1000, seed: int = 0, confidence: float = 0.95,
-                        categorical_layers: Sequence[str] = (), variants=None) -> Bootstrap:
+                        categorical_layers: Sequence[str] = (), variants=None,
+                        work: Optional[QaWork] = None) -> Bootstrap:
     """Percentile CIs for α, LAS/UAS/LA (or Jaccard) and categorical coefficients.
 
     All from the same resamples of the pairable units, on the one resampling
@@ -828,6 +837,8 @@ def bootstrap_intervals(result, B: int = 1000, seed: int = 0, confidence: float 
     categorical_layers : sequence of str
         Token layers (`synagree.stats.categorical.LAYERS`); dependency only.
     variants : sequence of str, optional
+    work : QaWork, optional
+        What the tables of one report share (the unit × unit sums, the items).
 
     Raises
     ------
@@ -853,7 +864,7 @@ def bootstrap_intervals(result, B: int = 1000, seed: int = 0, confidence: float 
         # agree_corpus(bootstrap=B, seed=seed) drew these very resamples already
         reps = {name: core.replicates[name] for name in est}
     else:
-        sums = unit_matrix(result)
+        sums = unit_matrix(result, work)
         # chunks keep the B × U × U work of α in memory-sized pieces
         reps = bootstrap(lambda w: bootstrap_alpha(sums, w, variants), U, weights=W,
                          chunk=256).replicates
@@ -863,7 +874,7 @@ def bootstrap_intervals(result, B: int = 1000, seed: int = 0, confidence: float 
     intervals = {name: interval(e, reps[name], confidence) for name, e in est.items()}
     if categorical_layers and result.kind == "dependency":
         pos_to_k = {pos: k for k, pos in enumerate(pr.positions)}
-        datas = {layer: _items(result, layer) for layer in categorical_layers}
+        datas = {layer: _items(result, layer, work) for layer in categorical_layers}
         check_layer_bootstrap([(layer, len(d.units), d.n_categories, len(d.annotators))
                                for layer, d in datas.items()], B)  # before the work
         for layer, data in datas.items():
@@ -908,12 +919,13 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
     """
     variant = available_variant(result, variant)
     variants = _variants(result)
+    work = QaWork()  # shared by the tables below, dropped with them
     d: dict = {"summary": json_ready(result.to_dict())}
     diags = worst_units(result, worst, variant)
     d["worst"] = {"variant": variant, "d_o": result.alpha[variant].d_o,
                   "units": [x.to_dict() for x in diags]}
-    d["pairs"] = pair_matrix(result, variants).to_dict()
-    d["leave_one_out"] = [x.to_dict() for x in leave_one_out(result, variants)]
+    d["pairs"] = pair_matrix(result, variants, work).to_dict()
+    d["leave_one_out"] = [x.to_dict() for x in leave_one_out(result, variants, work)]
     d["annotator_distances"] = [x.to_dict() for x in annotator_distances(result)]
     layers = list(layers) if result.kind == "dependency" else []
     notes: List[str] = []
@@ -922,22 +934,22 @@ def qa_summary(result, worst: Optional[int] = 20, variant: str = "plain",
                      "leave-one-out alpha and per-annotator distances are left out")
     skipped: Dict[str, str] = {}
     for layer in list(layers):
-        note = layer_note(_items(result, layer), keep=not skip_id_like)
+        note = layer_note(_items(result, layer, work), keep=not skip_id_like)
         if note is None:
             continue
         notes.append(note)
         if skip_id_like:
             layers.remove(layer)
-            skipped[layer] = str(not_categories(_items(result, layer)))
+            skipped[layer] = str(not_categories(_items(result, layer, work)))
     if skipped:
         d["skipped_layers"] = skipped
     if layers:
-        d["categorical"] = {layer: layer_agreement(_items(result, layer)).to_dict(
+        d["categorical"] = {layer: layer_agreement(_items(result, layer, work)).to_dict(
             confusion=(layer == "deprel")) for layer in layers}
     bs = None
     if bootstrap_replicates:
         bs = bootstrap_intervals(result, bootstrap_replicates, seed, confidence, layers,
-                                 variants)
+                                 variants, work)
         d["bootstrap"] = bs.to_dict(with_replicates)
         small = d["bootstrap"].get("small_sample")
         if small and small not in result.notes:  # (agree_corpus's bootstrap says it too)

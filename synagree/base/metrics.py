@@ -23,10 +23,21 @@ Conventions (docs/method.md §13):
 
 `RENAMED` maps, per command, the keys of earlier releases to today's
 (CHANGELOG.md lists them).
+
+The registry also *computes*: each score carries its **family** (a word
+score, a span score, a label-credit score, an edge score, a tree score) and a
+word score its **credit** (`WordCredit`): the word fields that must be the same
+on both words of an aligned pair, as the CoNLL 2018 scorer defines each of its
+metrics by a small key.  Every list of scores in the package is a query of the
+registry (`word_scores`, `resampled_scores`, `score_keys`, `is_attachment`),
+so a new word score is one entry (`register`, or `registered` for a while):
+``agree`` (both paths), ``compare``, their intervals, tables and
+significance tests then compute and print it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 VARIANT_NAMES = ("plain", "diff", "norm")
@@ -36,6 +47,71 @@ FRACTION = "fraction"
 COUNT = "count"
 SETTING = "setting"
 PROBABILITY = "probability"
+
+
+#: families of scores (the ``family`` of a `Metric`)
+SPAN_SCORE = "span score"  # tokens and sentences: character spans that match
+WORD_SCORE = "word score"  # aligned words whose fields agree (`WordCredit`)
+CREDIT_SCORE = "label-credit score"  # a word score with partial label credit
+EDGE_SCORE = "edge score"  # enhanced (DEPS) edges that match
+TREE_SCORE = "tree score"  # α over trees
+#: the families a command's score table lists, in registry order
+SCORE_FAMILIES = (SPAN_SCORE, WORD_SCORE, CREDIT_SCORE, EDGE_SCORE, TREE_SCORE)
+
+#: the word fields a `WordCredit` may compare (each command reads them from its words)
+WORD_FIELDS = {
+    "head": "the head word (in `compare`: mapped into gold space through the alignment)",
+    "deprel": "DEPREL as written, subtypes included",
+    "udeprel": "the universal relation (DEPREL before `:`)",
+    "upos": "UPOS", "xpos": "XPOS",
+    "ufeats": "the universal features, sorted (`compare` only)",
+    "lemma": "LEMMA (in `compare` a gold `_` accepts any lemma)",
+    "functional_children": "the functional children by head, relation, UPOS and "
+                           "universal features (`compare` only: MLAS)",
+}
+
+
+@dataclass(frozen=True)
+class WordCredit:
+    """How a word score credits an aligned word pair: one small key, as in the scorer.
+
+    A pair of aligned words is correct when every field of ``same`` is the
+    same on both words (CoNLL 2018 scorer style: the key of a word is the
+    tuple of its fields); ``same=()`` credits the alignment itself (``Words``).
+
+    Attributes
+    ----------
+    same : tuple of str
+        Names in `WORD_FIELDS`.
+    scope : tuple of str
+        The commands that compute the score: ``agree`` (between annotators:
+        the share of aligned words, pair-averaged) and/or ``compare`` (against
+        gold: F1 over aligned words).
+    content_only : bool
+        Count only words whose relation is a content relation (CLAS, MLAS, BLEX).
+    ud_only : bool
+        Defined for UD relations only: left out, with a note, when the labels
+        are not UD's.
+    resample : int
+        Positive: ``compare`` keeps per-unit counts for the bootstrap intervals
+        and the significance tests (``compare --bootstrap``, ``--significance``),
+        which list the scores by this rank (ties in registry order); 0: not.
+    gloss : str
+        The short definition of the score in the ``values:`` line of a table.
+    """
+
+    same: Tuple[str, ...]
+    scope: Tuple[str, ...] = ("agree",)
+    content_only: bool = False
+    ud_only: bool = False
+    resample: int = 0
+    gloss: str = ""
+
+    def __post_init__(self) -> None:
+        unknown = [f for f in self.same if f not in WORD_FIELDS]
+        if unknown:
+            raise ValueError(f"unknown word field(s) {unknown}; expected some of "
+                             f"{', '.join(WORD_FIELDS)}")
 
 
 @dataclass(frozen=True)
@@ -62,6 +138,10 @@ class Metric:
     label : str
         The row's name cell (Markdown) when the keys alone do not say where
         they stand (``per tag: `count`, `exact`, `credit```); "" for the keys.
+    family : str
+        For a score: one of `SCORE_FAMILIES`; "" for other numbers.
+    credit : WordCredit, optional
+        For a word score: how it credits an aligned word pair.
     """
 
     key: str
@@ -71,6 +151,8 @@ class Metric:
     group: str
     also: Tuple[str, ...] = ()
     label: str = ""
+    family: str = ""
+    credit: Optional[WordCredit] = field(default=None, compare=False)
 
     def keys(self) -> List[str]:
         """The concrete keys of the row: one per α variant where a key holds ``<v>``."""
@@ -85,8 +167,21 @@ class Metric:
 
 
 def _m(group: str, rows: Sequence[Tuple[Any, ...]]) -> List[Metric]:
-    """Rows ``(key, definition, unit, section[, also[, label]])`` of one group."""
-    return [Metric(r[0], r[1], r[2], r[3], group, *r[4:]) for r in rows]
+    """Rows ``(key, definition, unit, section[, also[, label]][, {family, credit}])`` of
+    one group."""
+    out = []
+    for r in rows:
+        kw: Dict[str, Any] = r[-1] if isinstance(r[-1], dict) else {}
+        out.append(Metric(r[0], r[1], r[2], r[3], group, *r[4:len(r) - bool(kw)], **kw))
+    return out
+
+
+def _word(*same: str, scope: Tuple[str, ...] = ("agree",), **kw: Any) -> Dict[str, Any]:
+    """The ``family``/``credit`` fields of a word score's row."""
+    return {"family": WORD_SCORE, "credit": WordCredit(same, scope, **kw)}
+
+
+_IN_COMPARE = ("compare",)
 
 
 GROUPS = {
@@ -100,14 +195,18 @@ REGISTRY: List[Metric] = [
     *_m("agree", [
         ("alpha_<v>", "Krippendorff's α over tree edit distance with δ of variant v "
          "(plain: TED; diff: TED − \\|\\|x\\| − \\|y\\|\\|; norm: TED / (\\|x\\| + \\|y\\|), "
-         "[§4](#s4)); `null` when undefined", FRACTION, "5"),
+         "[§4](#s4)); `null` when undefined", FRACTION, "5", {"family": TREE_SCORE}),
         ("LAS", "CoNLL 2018 LAS: words with the same head and the same **universal** "
          "relation (DEPREL before `:`); between annotators the share of aligned words, "
          "in `compare` the F1 over aligned words; reported for UD relations only", FRACTION,
-         "6.1"),
-        ("LAS_full", "as `LAS` with the full DEPREL (subtypes compared)", FRACTION, "6.1"),
-        ("UAS", "words with the same head", FRACTION, "6.1"),
-        ("LA", "words with the same full DEPREL", FRACTION, "6.1"),
+         "6.1", _word("head", "udeprel", ud_only=True,
+                      gloss="share of words with the same head and universal relation (UD "
+                            "relations only)")),
+        ("LAS_full", "as `LAS` with the full DEPREL (subtypes compared)", FRACTION, "6.1",
+         _word("head", "deprel", gloss="with the same head and full DEPREL")),
+        ("UAS", "words with the same head", FRACTION, "6.1", _word("head", gloss="the same head")),
+        ("LA", "words with the same full DEPREL", FRACTION, "6.1",
+         _word("deprel", gloss="the same full DEPREL")),
         ("jaccard", "labelled-bracket Jaccard, phrase structure", FRACTION, "6.2"),
         ("d_o", "observed and expected disagreement of an α (under `counts.alpha_<v>`)",
          "squared distance (edits², or unitless for norm)", "5.1", ("d_e",)),
@@ -293,29 +392,44 @@ REGISTRY: List[Metric] = [
     *_m("compare", [
         ("gold_sentences", "sentences and words of the gold file", COUNT, "11.1",
          ("gold_words",)),
-        ("Tokens", "CoNLL 2018 F1 of tokens", FRACTION, "11.2"),
-        ("Sentences", "CoNLL 2018 F1 of sentence boundaries", FRACTION, "11.2"),
-        ("Words", "CoNLL 2018 F1 of syntactic words", FRACTION, "11.2"),
-        ("UPOS", "CoNLL 2018 F1 of UPOS", FRACTION, "11.2"),
-        ("XPOS", "CoNLL 2018 F1 of XPOS", FRACTION, "11.2"),
-        ("UFeats", "CoNLL 2018 F1 of the universal features", FRACTION, "11.2"),
-        ("AllTags", "CoNLL 2018 F1 of UPOS, XPOS and UFeats together", FRACTION, "11.2"),
-        ("Lemmas", "CoNLL 2018 F1 of lemmas", FRACTION, "11.2"),
+        ("Tokens", "CoNLL 2018 F1 of tokens", FRACTION, "11.2", {"family": SPAN_SCORE}),
+        ("Sentences", "CoNLL 2018 F1 of sentence boundaries", FRACTION, "11.2",
+         {"family": SPAN_SCORE}),
+        ("Words", "CoNLL 2018 F1 of syntactic words", FRACTION, "11.2",
+         _word(scope=_IN_COMPARE)),
+        ("UPOS", "CoNLL 2018 F1 of UPOS", FRACTION, "11.2", _word("upos", scope=_IN_COMPARE)),
+        ("XPOS", "CoNLL 2018 F1 of XPOS", FRACTION, "11.2", _word("xpos", scope=_IN_COMPARE)),
+        ("UFeats", "CoNLL 2018 F1 of the universal features", FRACTION, "11.2",
+         _word("ufeats", scope=_IN_COMPARE)),
+        ("AllTags", "CoNLL 2018 F1 of UPOS, XPOS and UFeats together", FRACTION, "11.2",
+         _word("upos", "xpos", "ufeats", scope=_IN_COMPARE)),
+        ("Lemmas", "CoNLL 2018 F1 of lemmas", FRACTION, "11.2",
+         _word("lemma", scope=_IN_COMPARE)),
         ("UAS", "CoNLL 2018 UAS: F1 over aligned words with the gold head", FRACTION,
-         "11.2"),
+         "11.2", _word("head", scope=_IN_COMPARE, resample=2)),
         ("LAS", "CoNLL 2018 LAS: **universal** relation, F1 over aligned words", FRACTION,
-         "11.2"),
-        ("CLAS", "CoNLL 2018 content-word LAS (UD relations only)", FRACTION, "11.2"),
-        ("MLAS", "CoNLL 2018 morphology-aware LAS (UD relations only)", FRACTION, "11.2"),
-        ("BLEX", "CoNLL 2018 bilexical LAS (UD relations only)", FRACTION, "11.2"),
-        ("LAS_full", "as `LAS` with the full DEPREL", FRACTION, "11.2"),
-        ("LAS_hier", "as `LAS` with hierarchical label credit", FRACTION, "11.2"),
-        ("LAS_bdm", "as `LAS` with BDM label closeness against gold", FRACTION, "15.5"),
+         "11.2", _word("head", "udeprel", scope=_IN_COMPARE, resample=1)),
+        ("CLAS", "CoNLL 2018 content-word LAS (UD relations only)", FRACTION, "11.2",
+         _word("head", "udeprel", scope=_IN_COMPARE, content_only=True, ud_only=True,
+               resample=3)),
+        ("MLAS", "CoNLL 2018 morphology-aware LAS (UD relations only)", FRACTION, "11.2",
+         _word("head", "udeprel", "upos", "ufeats", "functional_children", scope=_IN_COMPARE,
+               content_only=True, ud_only=True)),
+        ("BLEX", "CoNLL 2018 bilexical LAS (UD relations only)", FRACTION, "11.2",
+         _word("head", "udeprel", "lemma", scope=_IN_COMPARE, content_only=True,
+               ud_only=True)),
+        ("LAS_full", "as `LAS` with the full DEPREL", FRACTION, "11.2",
+         _word("head", "deprel", scope=_IN_COMPARE)),
+        ("LAS_hier", "as `LAS` with hierarchical label credit", FRACTION, "11.2",
+         {"family": CREDIT_SCORE}),
+        ("LAS_bdm", "as `LAS` with BDM label closeness against gold", FRACTION, "15.5",
+         {"family": CREDIT_SCORE}),
         ("LAS_wup", "as `LAS` with Wu–Palmer label closeness against gold (`--wu-palmer`)",
-         FRACTION, "15.5"),
+         FRACTION, "15.5", {"family": CREDIT_SCORE}),
         ("ELAS", "F1 of enhanced (DEPS) edges with full labels; when gold has DEPS",
-         FRACTION, "20.2"),
-        ("EULAS", "F1 of enhanced (DEPS) edges with universal labels", FRACTION, "20.2"),
+         FRACTION, "20.2", {"family": EDGE_SCORE}),
+        ("EULAS", "F1 of enhanced (DEPS) edges with universal labels", FRACTION, "20.2",
+         {"family": EDGE_SCORE}),
         ("gold_empty_node_edges", "under `enhanced`: the enhanced edges touching empty "
          "nodes left out of `ELAS`/`EULAS`, in gold and in the system", COUNT, "20.2",
          ("system_empty_node_edges",)),
@@ -323,7 +437,8 @@ REGISTRY: List[Metric] = [
          ("recall", "f1", "aligned_accuracy")),
         ("correct", "the counts behind a metric", COUNT, "11.2",
          ("gold", "system", "aligned")),
-        ("alpha_<v>", "α between gold and the system", FRACTION, "11.3"),
+        ("alpha_<v>", "α between gold and the system", FRACTION, "11.3",
+         {"family": TREE_SCORE}),
         ("units", "units of α; units that join several sentences", COUNT, "11.3",
          ("joined_units",)),
         ("identical_units", "units whose gold and system trees are identical", COUNT,
@@ -511,6 +626,126 @@ def _first_rows(rows: List[Metric]) -> Dict[str, Metric]:
 #: key -> Metric, every concrete key (variants expanded, `Metric.also` included); a key
 #: documented in several groups (``cohen_kappa`` in `agree`, `tags`) maps to its first row
 METRICS: Dict[str, Metric] = _first_rows(REGISTRY)
+
+
+# --------------------------------------------------------------------------- extending
+
+def register(entry: Metric) -> Metric:
+    """Add a metric to the registry (at its end); a word score is then computed by the
+    commands of its ``credit.scope`` (docs/method.md §13).
+
+    Raises
+    ------
+    ValueError
+        A row of the same key and group is registered already.
+
+    Examples
+    --------
+    >>> m = register(Metric("UAS_upos", "words with the same head and UPOS", FRACTION,
+    ...                     "6.1", "agree", family=WORD_SCORE,
+    ...                     credit=WordCredit(("head", "upos"), ("agree", "compare"))))
+    >>> "UAS_upos" in word_scores("agree"), "UAS_upos" in word_scores("compare")
+    (True, True)
+    >>> unregister(m); "UAS_upos" in word_scores("agree")
+    False
+    """
+    if any(m.key == entry.key and m.group == entry.group for m in REGISTRY):
+        raise ValueError(f"{entry.key!r} is registered already in group {entry.group!r}")
+    REGISTRY.append(entry)
+    _reindex()
+    return entry
+
+
+def unregister(entry: Metric) -> None:
+    """Remove a metric added by `register`."""
+    REGISTRY.remove(entry)
+    _reindex()
+
+
+@contextmanager
+def registered(*entries: Metric) -> Iterator[Tuple[Metric, ...]]:
+    """The registry with ``entries`` added for the duration of a ``with`` block."""
+    done: List[Metric] = []
+    try:
+        for e in entries:
+            done.append(register(e))
+        yield tuple(done)
+    finally:
+        for e in reversed(done):
+            unregister(e)
+
+
+def _reindex() -> None:
+    METRICS.clear()  # in place: modules hold the dict
+    METRICS.update(_first_rows(REGISTRY))
+
+
+# --------------------------------------------------------------------------- queries
+
+def word_scores(command: str, ud: bool = True) -> Tuple[str, ...]:
+    """The word scores ``command`` computes (``agree`` or ``compare``), in registry order.
+
+    ``ud=False``: the labels are not UD relations, so the scores defined for UD
+    relations only (`WordCredit.ud_only`) are left out.
+    """
+    out: List[str] = []
+    for m in REGISTRY:
+        c = m.credit
+        if (c is not None and command in c.scope and (ud or not c.ud_only)
+                and m.key not in out):
+            out.append(m.key)
+    return tuple(out)
+
+
+def word_credit(key: str, command: str) -> WordCredit:
+    """The credit of word score ``key`` in ``command`` (KeyError if it has none there)."""
+    for m in REGISTRY:
+        if m.key == key and m.credit is not None and command in m.credit.scope:
+            return m.credit
+    raise KeyError(f"{key!r} is not a word score of {command!r} (synagree.base.metrics)")
+
+
+def ud_only_scores(command: str) -> Tuple[str, ...]:
+    """The word scores of ``command`` defined for UD relations only."""
+    return tuple(k for k in word_scores(command) if word_credit(k, command).ud_only)
+
+
+def resampled_scores(command: str) -> Tuple[str, ...]:
+    """The word scores whose per-unit counts ``command`` keeps for intervals and tests."""
+    keys = [k for k in word_scores(command) if word_credit(k, command).resample > 0]
+    return tuple(sorted(keys, key=lambda k: word_credit(k, command).resample))
+
+
+def score_keys(command: str, families: Sequence[str] = SCORE_FAMILIES) -> List[str]:
+    """The score keys of ``command``'s table, in registry order: its group's scores of
+    ``families`` and the word scores of its scope (variants expanded)."""
+    out: List[str] = []
+    for m in REGISTRY:
+        if m.family not in families:
+            continue
+        mine = m.credit is not None and command in m.credit.scope
+        if mine or (m.credit is None and m.group == command):
+            out.extend(k for k in m.keys() if k not in out)
+    return out
+
+
+def is_attachment(key: str, command: str) -> bool:
+    """``key`` scores syntax in ``command``: a word score that compares heads, a
+    label-credit or edge score, or α."""
+    m = next((r for r in REGISTRY if key in r.keys()
+              and (r.group == command or (r.credit and command in r.credit.scope))), None)
+    if m is None:
+        return False
+    if m.family == WORD_SCORE:
+        return m.credit is not None and "head" in m.credit.same
+    return m.family in (CREDIT_SCORE, EDGE_SCORE, TREE_SCORE)
+
+
+def units_note(keys: Sequence[str], command: str = "agree") -> str:
+    """The ``values:`` line of a table of fractions: each word score's gloss."""
+    gl = [f"{k}: {word_credit(k, command).gloss}" for k in keys
+          if k in word_scores(command) and word_credit(k, command).gloss]
+    return "fractions (0 to 1)" + ("; " + ", ".join(gl) if gl else "")
 
 #: suffixes that derive a key from a registered one
 DERIVED_SUFFIXES = ("_ci", "_se", "_ci_low", "_ci_high")

@@ -15,6 +15,7 @@ is that of its gold word forms joined by spaces.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Dict, List, Optional
 
 import numpy as np
@@ -88,10 +89,11 @@ def add_unit_data(res: CompareResult) -> CompareResult:
     CompareResult
         ``res`` itself.
     """
-    for sr in res.systems:
+    for k, sr in enumerate(res.systems):  # a system's result is frozen: replaced whole
         ud = unit_data(sr)
         if ud is not None:
-            sr.per_unit = {**ud.to_dict(), "synagree_version": __version__}
+            res.systems[k] = replace(sr, per_unit={**ud.to_dict(),
+                                                   "synagree_version": __version__})
     return res
 
 

@@ -55,15 +55,16 @@ Breakdowns (``breakdown=True``), MaltEval-style precision and recall per bin
     system relations over the aligned words whose head is correct, with the
     first gold sentence where each pair occurs.
 
-Significance (``significance=True``): `synagree.stats.significance` on LAS,
-UAS, CLAS (F1) and α_plain, per unit.  The units common to all systems are
+Significance (``significance=True``): `synagree.stats.significance` on the
+resampled word scores of the registry (`synagree.base.metrics.resampled_scores`:
+LAS, UAS, CLAS, F1) and α_plain, per unit.  The units common to all systems are
 the smallest groups of gold sentences that contain a whole unit of every
 system (equal to the gold sentences when no system splits differently).
 """
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple, Union, cast
 
@@ -73,12 +74,18 @@ from synagree._version import __version__
 from synagree.base.command_options import CompareOptions
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
+from synagree.base.metrics import (
+    SCORE_FAMILIES,
+    TREE_SCORE,
+    resampled_scores,
+    score_keys,
+    ud_only_scores,
+)
 from synagree.base.problems import InputError
 from synagree.base.ratios import Share, prf_shares
 from synagree.base.sealed import seal
 from synagree.evaluation.conll18 import (
-    ENHANCED_METRICS,
-    OFFICIAL_METRICS,
+    METRICS,
     Alignment,
     Conll18Result,
     EnhancedInfo,
@@ -89,6 +96,7 @@ from synagree.evaluation.conll18 import (
     _as_treebank,
     _same,
     evaluate,
+    pair_correct,
 )
 from synagree.evaluation.label_credit_las import check_deprels, credit_las
 from synagree.evaluation.label_prf import note_written_alternatives, relation_prf
@@ -132,9 +140,6 @@ __all__ = [
 ]
 
 UNALIGNED_BIN = "(unaligned)"
-SIGNIFICANCE_RATIOS = ("LAS", "UAS", "CLAS")
-#: the scorer's metrics that classify UD relations (left out for other relations)
-UD_ONLY_METRICS = ("CLAS", "MLAS", "BLEX")
 OUTPUTS = ("table", "json", "csv", "latex")
 SIGNIFICANCE_REPLICATES = BASELINE_REPLICATES  # --test-replicates by default
 
@@ -513,7 +518,7 @@ def confusion(alignment: Alignment, full_labels: bool = False) -> Confusion:
 # --------------------------------------------------------------------------- results
 
 
-@dataclass
+@dataclass(frozen=True)
 class SystemResult:
     r"""Everything computed for one system (counts; rates are derived).
 
@@ -703,15 +708,11 @@ class CompareResult(Frames):
         raise KeyError(name)
 
     def rows(self) -> List[str]:
-        """Row names of the summary table, in order."""
-        rows = [m for m in OFFICIAL_METRICS if m not in self.omitted] + ["LAS_full"]
-        if self.hierarchy is not None:
-            rows.append("LAS_hier")
-        if self.bdm:
-            rows.append("LAS_bdm")
-        if self.wu_palmer:
-            rows.append("LAS_wup")
-        rows += [m for m in ENHANCED_METRICS if any(m in s.scores for s in self.systems)]
+        """Row names of the summary table, in order: the registry's scores of ``compare``
+        (`synagree.base.metrics.score_keys`) that the systems have, α last."""
+        families = tuple(f for f in SCORE_FAMILIES if f != TREE_SCORE)
+        rows = [m for m in score_keys("compare", families)
+                if m not in self.omitted and any(m in s.scores for s in self.systems)]
         if any(s.alpha is not None for s in self.systems):
             rows += [f"alpha_{v}" for v in VARIANTS]
         return rows
@@ -749,33 +750,34 @@ class CompareResult(Frames):
 
 
 def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarray, U: int,
-                     result: Conll18Result) -> Dict[str, RatioUnits]:
-    """Per-unit (correct, gold, system) counts of LAS, UAS and CLAS."""
+                     result: Conll18Result,
+                     metrics: Optional[Sequence[str]] = None) -> Dict[str, RatioUnits]:
+    """Per-unit (correct, gold, system) counts of the resampled word scores
+    (`synagree.base.metrics.resampled_scores`: LAS, UAS, CLAS, ...)."""
 
     gw_unit = np.fromiter((g_unit[w.sent_index] for w in alignment.gold.words), np.int64,
                           len(alignment.gold.words))
     sw_unit = np.fromiter((s_unit[w.sent_index] for w in alignment.system.words), np.int64,
                           len(alignment.system.words))
-    g_content = np.fromiter((w.is_content for w in alignment.gold.words), bool,
-                            len(alignment.gold.words))
-    s_content = np.fromiter((w.is_content for w in alignment.system.words), bool,
-                            len(alignment.system.words))
     p_unit = gw_unit[[p.gold.index for p in alignment]] if len(alignment) else \
         np.zeros(0, np.int64)
-    las, uas = (np.array(f, dtype=bool) for f in _correct_flags(alignment, full_labels=False))
-    p_content = np.fromiter((p.gold.is_content for p in alignment), bool, len(alignment))
 
     def bc(idx: np.ndarray, w: Optional[np.ndarray] = None) -> np.ndarray:
         return np.bincount(idx, weights=None if w is None else w.astype(np.float64),
                            minlength=U).astype(np.float64)
 
-    g_all, s_all = bc(gw_unit), bc(sw_unit)
-    out = {
-        "LAS": RatioUnits(bc(p_unit, las), g_all, s_all),
-        "UAS": RatioUnits(bc(p_unit, uas), g_all, s_all),
-        "CLAS": RatioUnits(bc(p_unit, las & p_content), bc(gw_unit, g_content),
-                           bc(sw_unit, s_content)),
-    }
+    def content(words: Sequence[Word]) -> np.ndarray:
+        return np.fromiter((w.is_content for w in words), bool, len(words))
+
+    totals = {False: (bc(gw_unit), bc(sw_unit))}
+    out = {}
+    for name in (resampled_scores("compare") if metrics is None else metrics):
+        wm = METRICS[name]
+        if wm.content_only not in totals:
+            totals[True] = (bc(gw_unit, content(alignment.gold.words)),
+                            bc(sw_unit, content(alignment.system.words)))
+        flags = np.array(pair_correct(alignment, wm), dtype=bool)
+        out[name] = RatioUnits(bc(p_unit, flags), *totals[wm.content_only])
     for name, r in out.items():  # the per-unit counts add up to the scorer's
         sc = result[name]
         assert (round(r.correct.sum()), round(r.gold.sum()), round(r.system.sum())) == \
@@ -965,163 +967,26 @@ def _compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierar
     >>> st.d_o, st.d_e, st.alpha
     (0.5, 0.5, 0.0)
     """
-    if not systems:
-        raise InputError.single("<command line>", None, "usage", "no system file given")
-    if (significance or bootstrap) and sample_pairs:
-        raise InputError.single("<command line>", None, "usage",
-                                "significance and intervals need the exact D_e: drop "
-                                "--sample-pairs")
-    resample = significance or bool(bootstrap)  # per-unit data for the resampling engine
-    check_syntax_option(tag_syntax)
-    if (tag_syntax != "plain" or bdm or wu_palmer) and hierarchy is None:
-        raise InputError.single("<command line>", None, "usage",
-                                "--tag-syntax alternatives, --bdm and --wu-palmer need "
-                                "--hierarchy ud|msd|flat|FILE")
+    plan = _Plan(breakdown=breakdown, significance=significance,
+                 test_replicates=test_replicates, seed=seed, bootstrap=bootstrap, alpha=alpha,
+                 sample_pairs=sample_pairs, exact=exact, level=level, R=R,
+                 full_labels=full_labels, progress=progress, max_memory=max_memory,
+                 tag_syntax=tag_syntax, bdm=bdm, prf=prf, wu_palmer=wu_palmer,
+                 executor=executor)
+    _check_plan(plan, systems, hierarchy is not None)
     hierarchy = hierarchy_input(hierarchy) if hierarchy is not None else None
     gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
                                                         for k, s in enumerate(systems)])
     sys_names = system_names([tb.name for tb in sys_tbs], names)
-    if significance:
-        check_resampling(len(gold_tb.sentences), test_replicates, len(sys_tbs), max_memory)
-    if bootstrap:
-        check_resampling(len(gold_tb.sentences), bootstrap, len(sys_tbs), max_memory)
-    notes: List[str] = []
-
-    h = hdesc = None
-    if hierarchy is not None:
-
-        labels = [w.deprel for tb in [gold_tb, *sys_tbs] for w in tb.words]
-        read = TagReader(tag_syntax)  # docs/method.md §15
-        check_deprels([(gold_tb, True)] + [(tb, False) for tb in sys_tbs],
-                      read).raise_if_errors()
-        plain_note = plain_syntax_note(labels, "DEPREL") if tag_syntax == "plain" else None
-        if plain_note:
-            notes.append(plain_note)
-        labels = read.tags(labels)
-        h, added = load_hierarchy_noting_added(hierarchy, labels)
-        hdesc = describe_hierarchy(hierarchy)
-        added = sorted(added)
-        if added:
-            notes.append(f"{len(added)} label(s) are not in the hierarchy and get no partial "
-                         f"credit: " + ", ".join(added[:20]) + (" ..." if len(added) > 20 else ""))
-
-    vocab = Vocabulary()
-    gold_trees: Dict[Tuple[int, int], FlatTree] = {}
-    results: List[SystemResult] = []
-    sig_parts: List[_SigPart] = []  # per system: (units, per-unit ratios, alpha sums)
-    for name, tb in zip(sys_names, sys_tbs):
-        res = evaluate(gold_tb, tb)
-        al = res.alignment
-        scores = dict(res.scores)
-        if h is not None:
-            scores["LAS_hier"] = (_hier_score(al, h) if tag_syntax == "plain"
-                                  else credit_las(al, gold_credit_fn(h, read)))
-            if bdm:
-                scores["LAS_bdm"] = credit_las(al, gold_closeness_fn(
-                    tag_closeness(h, "bdm", added), read))
-            if wu_palmer:
-                scores["LAS_wup"] = credit_las(al, gold_closeness_fn(
-                    tag_closeness(h, "wu-palmer"), read))
-        units = sentence_units(al)
-        sr = SystemResult(name, tb.name, scores, units, conll18=res, enhanced=res.enhanced)
-        if res.enhanced is not None:
-            sr.notes.extend(res.enhanced.notes(name))
-        if sr.joined_units:
-            sr.notes.append(f"{name}: {sr.joined_units} unit(s) join several sentences "
-                            f"(sentence splits differ from gold)"
-                            + ("; alpha compares the joined trees" if alpha else ""))
-        ta_sums = None
-        if alpha:
-            if units:
-                # the sentences in the order the trees are first needed (a gold tree
-                # is built once for all systems), then built in one pass
-                todo: List[DepSentence] = []
-                slots: List[Tuple[Tuple[int, int], int]] = []
-                pending: Dict[Tuple[int, int], int] = {}
-                for u in units:
-                    k = (u.gold.start, u.gold.stop)
-                    if k not in gold_trees and k not in pending:
-                        pending[k] = len(todo)
-                        todo.append(joined_sentence(gold_tb, u.gold))
-                    slots.append((k, len(todo)))
-                    todo.append(joined_sentence(tb, u.system))
-                built = dependency_trees(todo, vocab)
-                for k, at in pending.items():
-                    gold_trees[k] = built[at]
-                trees = [[gold_trees[k], built[at]] for k, at in slots]
-                ta = tree_alpha(trees, keep_unit_matrix=resample,
-                                sample_pairs=sample_pairs, seed=seed, progress=progress,
-                                exact=exact or resample, executor=executor)
-                if ta.plan is not None and ta.plan.note:
-                    sr.notes.append(f"{name}: {ta.plan.note}")
-                sr.alpha = ta.stats
-                sr.unit_ted = np.array([m[0, 1] for m in ta.unit_ted])
-                if resample and ta.sums is not None:
-                    assert ta.sums.S is not None  # kept: keep_unit_matrix=resample
-                    ta_sums = (ta.sums.diag[:, 0].copy(), ta.sums.m.copy(),
-                               ta.sums.S[0].copy())
-                del ta
-            else:
-                st = AlphaStats(0.0, 0.0, 0, 0)
-                st.notes.append("alpha: no sentences; alpha is undefined")
-                sr.alpha = {v: st for v in VARIANTS}
-                sr.unit_ted = np.zeros(0)
-            for st in sr.alpha.values():
-                for n in st.notes:
-                    if f"{name}: {n}" not in sr.notes:
-                        sr.notes.append(f"{name}: {n}")
-        if breakdown:
-            flags = _correct_flags(al, full_labels)
-            bds = dict(BREAKDOWNS)
-            if full_labels:
-                bds["relation"] = Breakdown(_relation_full, None,
-                                            "gold relation, full label (label with correct head)")
-            sr.breakdowns = {k: breakdown_counts(al, bd, full_labels, flags)
-                             for k, bd in bds.items()}
-            sr.confusion = confusion(al, full_labels)
-        if prf:
-            sr.prf = note_written_alternatives(relation_prf(al), tag_syntax)
-        if resample:
-            g_unit, s_unit = _unit_index(units, len(gold_tb.sentences), len(tb.sentences))
-            sig_parts.append((units, _per_unit_ratios(al, g_unit, s_unit, len(units), res),
-                              ta_sums))
-        results.append(sr)
-
-    sig = None
-    if significance:
-        sig = _significance(gold_tb, sys_names, sig_parts, B=test_replicates, R=R, seed=seed,
-                            level=level)
-        notes.extend(sig.notes)
-    for sr in results:
-        notes.extend(sr.notes)
-    omitted: Tuple[str, ...] = ()
-    odd = non_ud_labels(w.deprel for w in gold_tb.words)
-    if odd:  # CLAS, MLAS and BLEX classify UD relations; on others they mean nothing
-        omitted = UD_ONLY_METRICS
-        notes.append(f"CLAS, MLAS and BLEX are left out: they classify UD relations, and gold "
-                     f"has others ({', '.join(odd[:8])}{' ...' if len(odd) > 8 else ''}); "
-                     f"-v shows the scorer's table with them")
-    settings = {"gold": Path(gold_tb.name).name,
-                "labels": "LAS universal relation, LAS_full full DEPREL"
-                          + (f", LAS_hier {hdesc}" if hdesc else ""),
-                "alpha": ("off" if not alpha else _d_e_setting(results, seed)),
-                "breakdown": "full DEPREL" if full_labels else "universal relation"}
-    if tag_syntax != "plain" or bdm or wu_palmer:
-        settings["tag_syntax"] = (tag_syntax + (", bdm (GATE)" if bdm else "")
-                                  + (", wu-palmer" if wu_palmer else ""))
-    if bootstrap:  # percentile intervals per system, on the same engine (method §11.5)
-        cis = _significance(gold_tb, sys_names, sig_parts, B=bootstrap, R=1, seed=seed,
-                            level=level).ci
-        for sr in results:
-            sr.intervals = dict(cis.get(sr.name, {}))
-        settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
-    if significance:
-        settings["significance"] = (f"B = {test_replicates}, R = {R or test_replicates}, "
-                                    f"seed {seed}, level {level:g}")
-    settings["version"] = __version__
-    return CompareResult(gold_tb.name, len(gold_tb.sentences), len(gold_tb.words), results,
-                         hdesc, full_labels, sig, notes, tag_syntax, bdm, wu_palmer,
-                         omitted=omitted, settings=settings)
+    for B in (test_replicates if significance else 0, bootstrap):
+        if B:
+            check_resampling(len(gold_tb.sentences), B, len(sys_tbs), max_memory)
+    credit = (_label_credit(hierarchy, tag_syntax, gold_tb, sys_tbs)
+              if hierarchy is not None else None)
+    gold_trees = _GoldTrees(gold_tb)
+    systems_out = [_score_system(name, gold_tb, tb, plan, credit, gold_trees)
+                   for name, tb in zip(sys_names, sys_tbs)]
+    return _assemble(gold_tb, sys_names, systems_out, plan, credit)
 
 
 def _d_e_setting(results: Sequence[SystemResult], seed: int) -> str:
@@ -1152,7 +1017,7 @@ def _significance(gold_tb: Treebank, names: Sequence[str], parts: Sequence[_SigP
         unit_of = np.searchsorted(start_idx, [u.gold.start for u in units], side="right") - 1
         unit_of = unit_of.astype(np.int64)
         su = SystemUnits(name)
-        for m in SIGNIFICANCE_RATIOS:
+        for m in resampled_scores("compare"):
             r = ratios[m]
             su.ratios[m] = RatioUnits(*(np.bincount(unit_of, weights=a, minlength=G)
                                         for a in (r.correct, r.gold, r.system)))
@@ -1165,6 +1030,286 @@ def _significance(gold_tb: Treebank, names: Sequence[str], parts: Sequence[_SigP
         res.notes.append(f"significance resamples {G} common unit(s): groups of gold sentences "
                          f"that contain whole units of every system")
     return res
+
+
+# --------------------------------------------------------------------------- sections
+# `compare` is a core (the scorer's metrics of each system, `evaluate`) plus sections,
+# each a pure function of what it reads returning its part: the label-credit scores
+# (a hierarchy), α, the breakdowns, P/R/F1, the per-unit counts of the resampled
+# scores, significance and intervals, the settings.
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What `compare` computes beside the scorer's metrics (its options)."""
+
+    breakdown: bool
+    significance: bool
+    test_replicates: int
+    seed: int
+    bootstrap: int
+    alpha: bool
+    sample_pairs: Optional[int]
+    exact: bool
+    level: float
+    R: Optional[int]
+    full_labels: bool
+    progress: Optional[bool]
+    max_memory: int
+    tag_syntax: str
+    bdm: bool
+    prf: bool
+    wu_palmer: bool
+    executor: Optional[Callable[..., Any]]
+
+    @property
+    def resample(self) -> bool:
+        """Per-unit data for the resampling engine (significance or intervals)."""
+        return self.significance or bool(self.bootstrap)
+
+
+def _check_plan(plan: _Plan, systems: Sequence[Source], has_hierarchy: bool) -> None:
+    """The option checks of `compare` (InputError ``usage``)."""
+    if not systems:
+        raise InputError.single("<command line>", None, "usage", "no system file given")
+    if plan.resample and plan.sample_pairs:
+        raise InputError.single("<command line>", None, "usage",
+                                "significance and intervals need the exact D_e: drop "
+                                "--sample-pairs")
+    check_syntax_option(plan.tag_syntax)
+    if (plan.tag_syntax != "plain" or plan.bdm or plan.wu_palmer) and not has_hierarchy:
+        raise InputError.single("<command line>", None, "usage",
+                                "--tag-syntax alternatives, --bdm and --wu-palmer need "
+                                "--hierarchy ud|msd|flat|FILE")
+
+
+@dataclass(frozen=True)
+class _LabelCredit:
+    """The hierarchy behind ``LAS_hier`` (``LAS_bdm``, ``LAS_wup``) and how DEPREL is read.
+
+    Attributes
+    ----------
+    hierarchy : Hierarchy
+    description : str
+    read : TagReader
+    added : tuple of str
+        Labels not in the hierarchy (no partial credit), sorted.
+    notes : tuple of str
+    """
+
+    hierarchy: Hierarchy
+    description: str
+    read: TagReader
+    added: Tuple[str, ...]
+    notes: Tuple[str, ...]
+
+
+def _label_credit(hierarchy: Any, tag_syntax: str, gold_tb: Treebank,
+                  sys_tbs: Sequence[Treebank]) -> _LabelCredit:
+    """The hierarchy section: the labels checked and the hierarchy loaded over them."""
+    labels = [w.deprel for tb in [gold_tb, *sys_tbs] for w in tb.words]
+    read = TagReader(tag_syntax)  # docs/method.md §15
+    check_deprels([(gold_tb, True)] + [(tb, False) for tb in sys_tbs], read).raise_if_errors()
+    notes: List[str] = []
+    plain_note = plain_syntax_note(labels, "DEPREL") if tag_syntax == "plain" else None
+    if plain_note:
+        notes.append(plain_note)
+    h, added_set = load_hierarchy_noting_added(hierarchy, read.tags(labels))
+    added = sorted(added_set)
+    if added:
+        notes.append(f"{len(added)} label(s) are not in the hierarchy and get no partial "
+                     f"credit: " + ", ".join(added[:20]) + (" ..." if len(added) > 20 else ""))
+    return _LabelCredit(h, describe_hierarchy(hierarchy), read, tuple(added), tuple(notes))
+
+
+def _credit_scores(al: Alignment, credit: _LabelCredit, plan: _Plan) -> Dict[str, Score]:
+    """``LAS_hier`` and, as asked, ``LAS_bdm`` and ``LAS_wup`` of one system."""
+    h, read = credit.hierarchy, credit.read
+    out = {"LAS_hier": (_hier_score(al, h) if plan.tag_syntax == "plain"
+                        else credit_las(al, gold_credit_fn(h, read)))}
+    if plan.bdm:
+        out["LAS_bdm"] = credit_las(al, gold_closeness_fn(
+            tag_closeness(h, "bdm", credit.added), read))
+    if plan.wu_palmer:
+        out["LAS_wup"] = credit_las(al, gold_closeness_fn(tag_closeness(h, "wu-palmer"), read))
+    return out
+
+
+class _GoldTrees:
+    """Gold's joined trees, each built once for every system (one vocabulary)."""
+
+    def __init__(self, gold_tb: Treebank):
+        self.gold_tb = gold_tb
+        self.vocab = Vocabulary()
+        self.built: Dict[Tuple[int, int], FlatTree] = {}
+
+    def pairs(self, tb: Treebank, units: Sequence[SentenceUnit]) -> List[List[FlatTree]]:
+        """Per unit: [gold tree, system tree]; the sentences in the order the trees are
+        first needed, then built in one pass."""
+        todo: List[DepSentence] = []
+        slots: List[Tuple[Tuple[int, int], int]] = []
+        pending: Dict[Tuple[int, int], int] = {}
+        for u in units:
+            k = (u.gold.start, u.gold.stop)
+            if k not in self.built and k not in pending:
+                pending[k] = len(todo)
+                todo.append(joined_sentence(self.gold_tb, u.gold))
+            slots.append((k, len(todo)))
+            todo.append(joined_sentence(tb, u.system))
+        built = dependency_trees(todo, self.vocab)
+        for k, at in pending.items():
+            self.built[k] = built[at]
+        return [[self.built[k], built[at]] for k, at in slots]
+
+
+@dataclass(frozen=True)
+class _AlphaPart:
+    """The α section of one system: per variant, the unit TEDs, notes, resampling sums."""
+
+    stats: Dict[str, AlphaStats]
+    unit_ted: np.ndarray
+    notes: Tuple[str, ...]
+    sums: Optional[Tuple[Any, Any, Any]]
+
+
+def _alpha_section(name: str, tb: Treebank, units: Sequence[SentenceUnit], plan: _Plan,
+                   gold_trees: _GoldTrees) -> _AlphaPart:
+    """α between gold and one system over its units (docs/method.md §11.3)."""
+    notes: List[str] = []
+    sums = None
+    if units:
+        ta = tree_alpha(gold_trees.pairs(tb, units), keep_unit_matrix=plan.resample,
+                        sample_pairs=plan.sample_pairs, seed=plan.seed, progress=plan.progress,
+                        exact=plan.exact or plan.resample, executor=plan.executor)
+        if ta.plan is not None and ta.plan.note:
+            notes.append(f"{name}: {ta.plan.note}")
+        stats = ta.stats
+        unit_ted = np.array([m[0, 1] for m in ta.unit_ted])
+        if plan.resample and ta.sums is not None:
+            assert ta.sums.S is not None  # kept: keep_unit_matrix=resample
+            sums = (ta.sums.diag[:, 0].copy(), ta.sums.m.copy(), ta.sums.S[0].copy())
+        del ta
+    else:
+        st = AlphaStats(0.0, 0.0, 0, 0)
+        st.notes.append("alpha: no sentences; alpha is undefined")
+        stats = {v: st for v in VARIANTS}
+        unit_ted = np.zeros(0)
+    for st in stats.values():
+        for n in st.notes:
+            if f"{name}: {n}" not in notes:
+                notes.append(f"{name}: {n}")
+    return _AlphaPart(stats, unit_ted, tuple(notes), sums)
+
+
+def _breakdown_section(al: Alignment, full_labels: bool
+                       ) -> Tuple[Dict[str, List[BinCounts]], Confusion]:
+    """`BREAKDOWNS` and the relation confusions of one system (docs/method.md §11.4)."""
+    flags = _correct_flags(al, full_labels)
+    bds = dict(BREAKDOWNS)
+    if full_labels:
+        bds["relation"] = Breakdown(_relation_full, None,
+                                    "gold relation, full label (label with correct head)")
+    return ({k: breakdown_counts(al, bd, full_labels, flags) for k, bd in bds.items()},
+            confusion(al, full_labels))
+
+
+def _score_system(name: str, gold_tb: Treebank, tb: Treebank, plan: _Plan,
+                  credit: Optional[_LabelCredit], gold_trees: _GoldTrees
+                  ) -> Tuple[SystemResult, Optional[_SigPart]]:
+    """One system: the scorer's metrics (the core), then its sections."""
+    res = evaluate(gold_tb, tb)
+    al = res.alignment
+    scores = dict(res.scores)
+    if credit is not None:
+        scores.update(_credit_scores(al, credit, plan))
+    units = sentence_units(al)
+    notes = res.enhanced.notes(name) if res.enhanced is not None else []
+    joined = sum(1 for u in units if u.joined)
+    if joined:
+        notes.append(f"{name}: {joined} unit(s) join several sentences (sentence splits "
+                     f"differ from gold)"
+                     + ("; alpha compares the joined trees" if plan.alpha else ""))
+    part = _alpha_section(name, tb, units, plan, gold_trees) if plan.alpha else None
+    if part is not None:
+        notes.extend(part.notes)
+    breakdowns, conf = _breakdown_section(al, plan.full_labels) if plan.breakdown else (None,
+                                                                                        None)
+    sig: Optional[_SigPart] = None
+    if plan.resample:
+        g_unit, s_unit = _unit_index(units, len(gold_tb.sentences), len(tb.sentences))
+        sig = (units, _per_unit_ratios(al, g_unit, s_unit, len(units), res),
+               part.sums if part is not None else None)
+    sr = SystemResult(name, tb.name, scores, units,
+                      alpha=part.stats if part is not None else None,
+                      unit_ted=part.unit_ted if part is not None else None,
+                      breakdowns=breakdowns, confusion=conf, conll18=res, notes=notes,
+                      prf=(note_written_alternatives(relation_prf(al), plan.tag_syntax)
+                           if plan.prf else None),
+                      enhanced=res.enhanced)
+    return sr, sig
+
+
+def _omitted(gold_tb: Treebank) -> Tuple[Tuple[str, ...], Optional[str]]:
+    """The scores left out (CLAS, MLAS, BLEX on relations that are not UD's) and the note."""
+    odd = non_ud_labels(w.deprel for w in gold_tb.words)
+    if not odd:
+        return (), None
+    # CLAS, MLAS and BLEX classify UD relations; on others they mean nothing
+    left = ud_only_scores("compare")
+    return left, (f"{', '.join(left[:-1])} and {left[-1]} are left out: they classify UD "
+                  f"relations, and gold has others ({', '.join(odd[:8])}"
+                  f"{' ...' if len(odd) > 8 else ''}); -v shows the scorer's table with them")
+
+
+def _settings(gold_tb: Treebank, results: Sequence[SystemResult], plan: _Plan,
+              credit: Optional[_LabelCredit]) -> Dict[str, str]:
+    """How the numbers were computed (the signature)."""
+    hdesc = credit.description if credit is not None else None
+    settings = {"gold": Path(gold_tb.name).name,
+                "labels": "LAS universal relation, LAS_full full DEPREL"
+                          + (f", LAS_hier {hdesc}" if hdesc else ""),
+                "alpha": ("off" if not plan.alpha else _d_e_setting(results, plan.seed)),
+                "breakdown": "full DEPREL" if plan.full_labels else "universal relation"}
+    if plan.tag_syntax != "plain" or plan.bdm or plan.wu_palmer:
+        settings["tag_syntax"] = (plan.tag_syntax + (", bdm (GATE)" if plan.bdm else "")
+                                  + (", wu-palmer" if plan.wu_palmer else ""))
+    if plan.bootstrap:
+        settings["bootstrap"] = (f"{plan.bootstrap} replicates, seed {plan.seed}, "
+                                 f"level {plan.level:g}")
+    if plan.significance:
+        settings["significance"] = (f"B = {plan.test_replicates}, "
+                                    f"R = {plan.R or plan.test_replicates}, seed {plan.seed}, "
+                                    f"level {plan.level:g}")
+    settings["version"] = __version__
+    return settings
+
+
+def _assemble(gold_tb: Treebank, names: Sequence[str],
+              scored: Sequence[Tuple[SystemResult, Optional[_SigPart]]], plan: _Plan,
+              credit: Optional[_LabelCredit]) -> CompareResult:
+    """The systems' results with the corpus-level sections: significance, intervals,
+    the scores left out, the notes and settings."""
+    results = [sr for sr, _ in scored]
+    parts = [p for _, p in scored if p is not None]
+    notes = list(credit.notes) if credit is not None else []
+    sig = None
+    if plan.significance:
+        sig = _significance(gold_tb, names, parts, B=plan.test_replicates, R=plan.R,
+                            seed=plan.seed, level=plan.level)
+        notes.extend(sig.notes)
+    for sr in results:
+        notes.extend(sr.notes)
+    omitted, omitted_note = _omitted(gold_tb)
+    if omitted_note:
+        notes.append(omitted_note)
+    if plan.bootstrap:  # percentile intervals per system, on the same engine (method §11.5)
+        cis = _significance(gold_tb, names, parts, B=plan.bootstrap, R=1, seed=plan.seed,
+                            level=plan.level).ci
+        results = [replace(sr, intervals=dict(cis.get(sr.name, {}))) for sr in results]
+    return CompareResult(gold_tb.name, len(gold_tb.sentences), len(gold_tb.words), results,
+                         credit.description if credit is not None else None, plan.full_labels,
+                         sig, notes, plan.tag_syntax, plan.bdm, plan.wu_palmer,
+                         omitted=omitted, settings=_settings(gold_tb, results, plan, credit))
 
 
 # --------------------------------------------------------------------------- rendering

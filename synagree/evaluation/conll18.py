@@ -63,7 +63,10 @@ Metrics (`METRICS`)
 
 * A word metric is a *key* computed on each word of an aligned pair, with
   references to other words first mapped into gold space; the pair is
-  correct when the two keys are equal.  ``Words`` has no key: being aligned
+  correct when the two keys are equal.  The keys are the registry's
+  (`synagree.base.metrics.WordCredit`: the tuple of the word fields a score
+  compares, read here as the scorer reads them, `FIELD_KEYS`), so `METRICS`
+  is a live view of the registry's word scores of ``compare``.  ``Words`` has no key: being aligned
   is the credit.  Content-only metrics (CLAS, MLAS, BLEX) count only words
   whose relation is a content relation (on each side for the totals, on the
   gold word for aligned pairs).
@@ -93,6 +96,8 @@ import bisect
 import os
 import unicodedata
 from dataclasses import dataclass, field
+from functools import partial
+from operator import attrgetter
 from pathlib import Path
 from typing import (
     IO,
@@ -112,6 +117,7 @@ from typing import (
 from conllu.exceptions import ParseException
 from conllu.parser import parse_comment_line
 
+from synagree.base.metrics import WordCredit, word_credit, word_scores
 from synagree.base.problems import (
     SHOWN,
     InputError,
@@ -138,7 +144,8 @@ from synagree.trees.enhanced import edge_matches
 __all__ = [
     "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "UNIVERSAL_FEATURES", "UNALIGNED",
     "Word", "Span", "Sentence", "Treebank", "WordPair", "Alignment",
-    "Score", "WordMetric", "Conll18Result", "METRICS", "OFFICIAL_METRICS",
+    "Score", "WordMetric", "Conll18Result", "METRICS", "OFFICIAL_METRICS", "FIELD_KEYS",
+    "word_metric", "pair_correct",
     "read_treebank", "align", "evaluate", "render_scorer_table", "render_counts",
     "ENHANCED_METRICS", "EnhancedInfo", "enhanced_score",
 ]
@@ -467,15 +474,7 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
             sent = None
             continue
         if line.startswith("#") and not sent.started:
-            try:
-                pairs = parse_comment_line(line)
-            except ParseException:
-                pairs = []
-            for key, value in pairs:
-                if key == "sent_id":
-                    sent.sent_id = value
-                elif key == "text":
-                    sent.text = value
+            _read_comment(line, sent)
             continue
         if line.startswith("#"):
             problem(line_no, "comment-inside-sentence",
@@ -485,13 +484,7 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
         sent.started = True
         cols = line.split("\t")
         if len(cols) != 10:
-            hint = " (columns must be separated by tabs)" if len(cols) == 1 else ""
-            problem(line_no, "column-count",
-                    f"expected 10 tab-separated columns, found {len(cols)}{hint}: "
-                    f"{quote(line, 60)}")
-            wid = parse_id(cols[0])
-            if wid is not None and wid.is_word:  # keep counting words: one slip, one problem
-                sent.next_id = wid.first + 1
+            _column_count(line, line_no, cols, sent, problem)
             continue
         wid = parse_id(cols[0])
         if wid is None:
@@ -539,6 +532,31 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
                 "the file does not end with a blank line after the last sentence")
     log.raise_if_errors()
     return Treebank(name, "".join(chars), tokens, sentences, words, empty_edges[0])
+
+
+def _read_comment(line: str, sent: _SentenceBuilder) -> None:
+    """A comment line before a sentence's words: ``sent_id`` and ``text`` are kept."""
+    try:
+        pairs = parse_comment_line(line)
+    except ParseException:
+        pairs = []
+    for key, value in pairs:
+        if key == "sent_id":
+            sent.sent_id = value
+        elif key == "text":
+            sent.text = value
+
+
+def _column_count(line: str, line_no: int, cols: List[str], sent: _SentenceBuilder,
+                  problem: Callable[[int, str, str], None]) -> None:
+    """A line without 10 columns: the problem, and the word counted on (one slip, one
+    problem)."""
+    hint = " (columns must be separated by tabs)" if len(cols) == 1 else ""
+    problem(line_no, "column-count",
+            f"expected 10 tab-separated columns, found {len(cols)}{hint}: {quote(line, 60)}")
+    wid = parse_id(cols[0])
+    if wid is not None and wid.is_word:
+        sent.next_id = wid.first + 1
 
 
 def _add_word(words: List[Word], cols: List[str], wid, line_no: int, sent: _SentenceBuilder,
@@ -920,22 +938,98 @@ def _children(w: Word, g) -> tuple:
     return tuple((g(c), c.udeprel, c.upos, c.ufeats) for c in w.functional_children)
 
 
-METRICS: Dict[str, WordMetric] = {
-    "Words": WordMetric(None),
-    "UPOS": WordMetric(lambda w, g: w.upos),
-    "XPOS": WordMetric(lambda w, g: w.xpos),
-    "UFeats": WordMetric(lambda w, g: w.ufeats),
-    "AllTags": WordMetric(lambda w, g: (w.upos, w.xpos, w.ufeats)),
-    "Lemmas": WordMetric(_lemma),
-    "UAS": WordMetric(lambda w, g: g(w.parent)),
-    "LAS": WordMetric(lambda w, g: (g(w.parent), w.udeprel)),
-    "CLAS": WordMetric(lambda w, g: (g(w.parent), w.udeprel), content_only=True),
-    "MLAS": WordMetric(lambda w, g: (g(w.parent), w.udeprel, w.upos, w.ufeats, _children(w, g)),
-                       content_only=True),
-    "BLEX": WordMetric(lambda w, g: (g(w.parent), w.udeprel, _lemma(w, g)), content_only=True),
-    "LAS_full": WordMetric(lambda w, g: (g(w.parent), w.deprel)),
+FIELD_KEYS: Dict[str, Key] = {
+    "head": lambda w, g: g(w.parent),
+    "deprel": lambda w, g: w.deprel,
+    "udeprel": lambda w, g: w.udeprel,
+    "upos": lambda w, g: w.upos,
+    "xpos": lambda w, g: w.xpos,
+    "ufeats": lambda w, g: w.ufeats,
+    "lemma": _lemma,
+    "functional_children": _children,
 }
-"""Word metrics by name; adding a metric is adding one entry."""
+"""The registry's word fields (`synagree.base.metrics.WORD_FIELDS`) as the scorer reads
+them: ``key(word, g)``, ``g`` mapping a word of that side into gold space."""
+
+
+#: the fields that are plain attributes of a `Word` (read by one `operator.attrgetter`)
+_ATTRIBUTES = {"deprel": "deprel", "udeprel": "udeprel", "upos": "upos", "xpos": "xpos",
+               "ufeats": "ufeats"}
+
+
+def word_metric(credit: WordCredit) -> WordMetric:
+    """The scorer's `WordMetric` of a registry credit: its key holds the credit's fields
+    (`FIELD_KEYS`; none: the alignment is the credit).
+
+    The key is built for speed, not as a literal tuple of `FIELD_KEYS`: the head
+    (mapped into gold space), the plain attributes read at once by
+    `operator.attrgetter`, then any other field; two words' keys are equal exactly
+    when every field is.
+    """
+    same = credit.same
+    if not same:
+        return WordMetric(None, credit.content_only)
+    head = FIELD_KEYS["head"] if "head" in same else None
+    attrs = [_ATTRIBUTES[f] for f in same if f in _ATTRIBUTES]
+    get = attrgetter(*attrs) if attrs else None
+    calls = tuple(FIELD_KEYS[f] for f in same if f != "head" and f not in _ATTRIBUTES)
+    key: Key
+    if len(calls) == 1 and head is None and get is None:
+        key = calls[0]
+    elif len(calls) == 1:
+        key = partial(_key_with_call, head, get, calls[0])
+    elif calls:
+        key = partial(_key_with_calls, head, get, calls)
+    elif head is not None and get is not None:
+        key = partial(_head_and, get)
+    elif head is not None:
+        key = head
+    else:
+        assert get is not None  # a field that is not the head, of no call: an attribute
+        key = partial(_attributes, get)
+    return WordMetric(key, credit.content_only)
+
+
+def _head_and(get: Callable[[Word], Hashable], w: Word,
+              g: Callable[[Optional[Word]], object]) -> Hashable:
+    return g(w.parent), get(w)
+
+
+def _attributes(get: Callable[[Word], Hashable], w: Word,
+                g: Callable[[Optional[Word]], object]) -> Hashable:
+    return get(w)
+
+
+def _key_with_call(head: Optional[Key], get: Optional[Callable[[Word], Hashable]], call: Key,
+                   w: Word, g: Callable[[Optional[Word]], object]) -> Hashable:
+    return (head(w, g) if head is not None else None, get(w) if get is not None else None,
+            call(w, g))
+
+
+def _key_with_calls(head: Optional[Key], get: Optional[Callable[[Word], Hashable]],
+                    calls: Tuple[Key, ...], w: Word, g: Callable[[Optional[Word]], object]
+                    ) -> Hashable:
+    return (head(w, g) if head is not None else None, get(w) if get is not None else None,
+            tuple(k(w, g) for k in calls))
+
+
+class _Metrics(Mapping[str, WordMetric]):
+    """The registry's word scores of ``compare`` as `WordMetric` (live: a metric
+    registered later is in it)."""
+
+    def __getitem__(self, name: str) -> WordMetric:
+        return word_metric(word_credit(name, "compare"))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(word_scores("compare"))
+
+    def __len__(self) -> int:
+        return len(word_scores("compare"))
+
+
+METRICS: Mapping[str, WordMetric] = _Metrics()
+"""Word metrics by name (the registry's, `synagree.base.metrics`); adding a metric is
+adding one registry entry."""
 
 OFFICIAL_METRICS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags",
                     "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX")
@@ -958,20 +1052,34 @@ def _span_score(gold: Sequence, system: Sequence) -> Score:
     return Score(correct, len(gold), len(system))
 
 
+def pair_correct(alignment: Alignment, metric: WordMetric) -> List[bool]:
+    """Per aligned pair (in order): does ``metric`` count it correct?
+
+    A content-only metric counts only pairs whose gold word has a content
+    relation; ``key=None`` credits every counted pair.
+    """
+    pairs = alignment.pairs
+    key, to_gold = metric.key, alignment.to_gold
+    if key is None:
+        return [p.gold.is_content for p in pairs] if metric.content_only else [True] * len(pairs)
+    if metric.content_only:
+        return [p.gold.is_content and key(p.gold, _same) == key(p.system, to_gold)
+                for p in pairs]
+    return [key(p.gold, _same) == key(p.system, to_gold) for p in pairs]
+
+
 def _word_score(alignment: Alignment, metric: WordMetric) -> Score:
     gold_words, system_words = alignment.gold.words, alignment.system.words
-    pairs = alignment.pairs
     if metric.content_only:
         gold_total = sum(1 for w in gold_words if w.is_content)
         system_total = sum(1 for w in system_words if w.is_content)
-        pairs = [p for p in pairs if p.gold.is_content]
+        aligned = sum(1 for p in alignment.pairs if p.gold.is_content)
     else:
         gold_total, system_total = len(gold_words), len(system_words)
+        aligned = len(alignment.pairs)
     if metric.key is None:
-        return Score(len(pairs), gold_total, system_total)
-    key, to_gold = metric.key, alignment.to_gold
-    correct = sum(1 for p in pairs if key(p.gold, _same) == key(p.system, to_gold))
-    return Score(correct, gold_total, system_total, len(pairs))
+        return Score(aligned, gold_total, system_total)
+    return Score(sum(pair_correct(alignment, metric)), gold_total, system_total, aligned)
 
 
 def _same(word):

@@ -515,7 +515,28 @@ def score_sentence(no: int, gold: ParsedLine, test: ParsedLine, params: EvalbPar
     n1 = _massage(b1, params)
     n2 = _massage(b2, params)
 
-    # matching: gold brackets in order, each takes the first free system bracket
+    match, pairs = _match_brackets(b1, b2, params, trace, gold_line, test_line)
+    crossing = _crossing(b1, b2, trace, gold_line)
+    correct = 0
+    results = []
+    same = params.same_label
+    for (_, l1), (_, l2) in zip(t1, t2):
+        ok = l1 == l2 or same(l1, l2)
+        correct += ok
+        results.append(1 if ok else 0)
+    score = SentenceScore(no, gold.length, 0, match, n1, n2, crossing, len(t1), correct)
+    det = _detail(t1, t2, b1, b2, pairs) if detail else None
+    score.trace = trace or []
+    if debug >= 1:
+        score.dump = _dsp_info(t1, t2, b1, b2, results, results)
+    return score, det
+
+
+def _match_brackets(b1: list, b2: list, params: EvalbParams, trace: Optional[List[str]],
+                    gold_line: str, test_line: str) -> Tuple[int, List[Tuple[int, int]]]:
+    """EVALB's matching: gold brackets in order, each takes the first free system
+    bracket of its span (and label, when ``LABELED``); the matches and the pairs.
+    With a trace (``DEBUG 2``) EVALB's own loop, printing as it goes."""
     labeled = params.labeled
     same = params.same_label
     match = 0
@@ -538,30 +559,33 @@ def score_sentence(no: int, gold: ParsedLine, test: ParsedLine, params: EvalbPar
                     pairs.append((i, j))
                     del cands[k]
                     break
-    else:
-        match_j = [False] * len(b2)
-        for i, g in enumerate(b1):
-            found = False
-            for j, t in enumerate(b2):
-                trace.append(f"1.res={g[_R]}, 2.res={t[_R]}, 1.start={g[_S]}, "
-                             f"2.start={t[_S]}, 1.end={g[_E]}, 2.end={t[_E]}")
-                if g[_R] != 5 and t[_R] == 0 and g[_S] == t[_S] and g[_E] == t[_E]:
-                    if not labeled or same(g[_L], t[_L]):
-                        g[_R] = t[_R] = 1
-                        match += 1
-                        pairs.append((i, j))
-                        found = True
-                        break
-                    trace.append(f"  LABEL[{g[_S]}-{g[_E] - 1}]: {_span_text(gold_line, g)}")
-                    found = True
-                    match_j[j] = True
-            if not found and g[_R] != 5:
-                trace.append(f"  BRACKET[{g[_S]}-{g[_E] - 1}]: {_span_text(gold_line, g)}")
+        return match, pairs
+    match_j = [False] * len(b2)
+    for i, g in enumerate(b1):
+        found = False
         for j, t in enumerate(b2):
-            if t[_R] == 0 and not match_j[j]:
-                trace.append(f"  EXTRA[{t[_S]}-{t[_E] - 1}]: {_span_text(test_line, t)}")
+            trace.append(f"1.res={g[_R]}, 2.res={t[_R]}, 1.start={g[_S]}, "
+                         f"2.start={t[_S]}, 1.end={g[_E]}, 2.end={t[_E]}")
+            if g[_R] != 5 and t[_R] == 0 and g[_S] == t[_S] and g[_E] == t[_E]:
+                if not labeled or same(g[_L], t[_L]):
+                    g[_R] = t[_R] = 1
+                    match += 1
+                    pairs.append((i, j))
+                    found = True
+                    break
+                trace.append(f"  LABEL[{g[_S]}-{g[_E] - 1}]: {_span_text(gold_line, g)}")
+                found = True
+                match_j[j] = True
+        if not found and g[_R] != 5:
+            trace.append(f"  BRACKET[{g[_S]}-{g[_E] - 1}]: {_span_text(gold_line, g)}")
+    for j, t in enumerate(b2):
+        if t[_R] == 0 and not match_j[j]:
+            trace.append(f"  EXTRA[{t[_S]}-{t[_E] - 1}]: {_span_text(test_line, t)}")
+    return match, pairs
 
-    # crossing: system brackets crossing some gold bracket (counted on the system side)
+
+def _crossing(b1: list, b2: list, trace: Optional[List[str]], gold_line: str) -> int:
+    """System brackets crossing some gold bracket (counted on the system side)."""
     crossing = 0
     last_i = -1
     kept1 = [(i, g[_S], g[_E]) for i, g in enumerate(b1) if g[_R] != 5]
@@ -576,28 +600,20 @@ def score_sentence(no: int, gold: ParsedLine, test: ParsedLine, params: EvalbPar
                 last_i = i
                 crossing += 1
                 break
+    return crossing
 
-    correct = 0
-    results = []
-    for (_, l1), (_, l2) in zip(t1, t2):
-        ok = l1 == l2 or same(l1, l2)
-        correct += ok
-        results.append(1 if ok else 0)
-    score = SentenceScore(no, gold.length, 0, match, n1, n2, crossing, len(t1), correct)
-    det = None
-    if detail:
-        keep1 = [k for k, g in enumerate(b1) if g[_R] != 5]
-        keep2 = [k for k, t in enumerate(b2) if t[_R] != 5]
-        pos1 = {k: n for n, k in enumerate(keep1)}
-        pos2 = {k: n for n, k in enumerate(keep2)}
-        det = SentenceDetail([(b1[k][_S], b1[k][_E], b1[k][_L]) for k in keep1],
-                             [(b2[k][_S], b2[k][_E], b2[k][_L]) for k in keep2],
-                             [(pos1[i], pos2[j]) for i, j in pairs],
-                             [(l1, l2) for (_, l1), (_, l2) in zip(t1, t2)])
-    score.trace = trace or []
-    if debug >= 1:
-        score.dump = _dsp_info(t1, t2, b1, b2, results, results)
-    return score, det
+
+def _detail(t1: list, t2: list, b1: list, b2: list, pairs: List[Tuple[int, int]]
+            ) -> SentenceDetail:
+    """The kept brackets of both sides, the matches and the tag pairs."""
+    keep1 = [k for k, g in enumerate(b1) if g[_R] != 5]
+    keep2 = [k for k, t in enumerate(b2) if t[_R] != 5]
+    pos1 = {k: n for n, k in enumerate(keep1)}
+    pos2 = {k: n for n, k in enumerate(keep2)}
+    return SentenceDetail([(b1[k][_S], b1[k][_E], b1[k][_L]) for k in keep1],
+                          [(b2[k][_S], b2[k][_E], b2[k][_L]) for k in keep2],
+                          [(pos1[i], pos2[j]) for i, j in pairs],
+                          [(l1, l2) for (_, l1), (_, l2) in zip(t1, t2)])
 
 
 def _dsp_info(t1: list, t2: list, b1: list, b2: list, r1: Optional[list],

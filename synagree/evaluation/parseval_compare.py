@@ -23,7 +23,7 @@ asks for them: PARSEVAL alone stays within EVALB's own time
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree._version import __version__
@@ -55,7 +55,7 @@ LISTS_BY = (("bracket_F1", 1), ("ted", -1))
 """Sentence lists of ``--baseline``: by the change in matched brackets, then TED."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class SystemParseval:
     """One system's PARSEVAL and extras.
 
@@ -334,6 +334,57 @@ def _compare_parseval(gold: Source, systems: Sequence[Source],
     if not systems:
         raise InputError.single("<command line>", None, "usage", "no system file given")
     prm = load_params(params)
+    g_lines, results, files = _read_systems(gold, systems, prm, alpha or breakdown, engine)
+    sys_names = system_names(files, names)
+    notes: Dict[str, List[str]] = {name: [] for name in sys_names}
+    warnings: List[Problem] = []
+    for name, r in zip(sys_names, results):
+        warnings.extend(w for w in r.warnings if w not in warnings)
+        if r.stopped is not None:
+            notes[name].append(f"{name}: EVALB stops at line {r.stopped.id}: "
+                               f"{r.stopped.errors} errors, more than MAX_ERROR "
+                               f"{prm.max_error}; no summary (sentences after it are not "
+                               f"scored)")
+    alphas: Dict[str, Tuple[Any, Any]] = {}
+    d_e = None
+    if alpha:
+        alphas, d_e = _alpha_section(sys_names, results, sample_pairs, exact or significance,
+                                     seed, progress, executor, notes)
+    breakdowns: Dict[str, Any] = {}
+    if breakdown:
+        from synagree.evaluation.parseval_breakdown import parseval_breakdown
+        breakdowns = {name: parseval_breakdown(r) for name, r in zip(sys_names, results)}
+    U = len(g_lines)
+    sig = (_resampling(sys_names, results, U, test_replicates, R, seed, level, max_memory)
+           if significance else None)
+    cis = (_resampling(sys_names, results, U, bootstrap, 1, seed, level, max_memory).ci
+           if bootstrap else {})  # percentile intervals per system, on the same engine
+    out = ParsevalComparison(
+        g_lines.file, U, prm,
+        [SystemParseval(name, r, *alphas.get(name, (None, None)), breakdowns.get(name),
+                        None, notes[name], dict(cis.get(name, {})))
+         for name, r in zip(sys_names, results)],
+        significance=sig, warnings=warnings, alpha_d_e=d_e)
+    if sig is not None and out.stopped:
+        out.notes.append("significance: a system stopped by MAX_ERROR counts nothing from "
+                         "its stopping sentence on")
+    for sp in out.systems:
+        out.notes.extend(sp.notes)
+    if any(s.status == 1 for r in results for s in r.sentences):
+        n = {name: sum(1 for s in r.sentences if s.status == 1)
+             for name, r in zip(sys_names, results)}
+        out.notes.append("error sentences (EVALB status 1: words or lengths differ; scored "
+                         "as nothing): " + ", ".join(f"{k} {v}" for k, v in n.items() if v))
+    return out
+
+
+# compare_parseval is a core (every system scored by EVALB's rules) plus sections, each a
+# function of the scores returning its part: α, the breakdowns, the resampling engine's
+# tests or intervals
+
+def _read_systems(gold: Source, systems: Sequence[Source], prm: EvalbParams, detail: bool,
+                  engine: str) -> Tuple[BracketLines, List[ParsevalResult], List[str]]:
+    """Every system read and scored (the problems of all files at once)."""
     if is_stream(gold):  # read once: the gold is read again after a system's failure
         gold = as_input(gold, "<gold>")
     errors: List[Problem] = []
@@ -346,47 +397,21 @@ def _compare_parseval(gold: Source, systems: Sequence[Source],
                 src = as_input(src, f"<system {k + 1}>")
             g_lines, s_lines = read_pair(gold if g_lines is None else g_lines, src)
             files.append(s_lines.file if s_lines.file != "<system>" else f"<system {k + 1}>")
-            results.append(parseval(g_lines, s_lines, prm, detail=alpha or breakdown,
-                                    engine=engine))
+            results.append(parseval(g_lines, s_lines, prm, detail=detail, engine=engine))
         except InputError as exc:
             errors.extend(e for e in exc.errors if e not in errors)
     if errors:
         raise InputError(errors)
     assert g_lines is not None
-    sys_names = system_names(files, names)
-    out = ParsevalComparison(g_lines.file, len(g_lines), prm, [])
-    for name, r in zip(sys_names, results):
-        sp = SystemParseval(name, r)
-        for w in r.warnings:
-            if w not in out.warnings:
-                out.warnings.append(w)
-        if r.stopped is not None:
-            sp.notes.append(f"{name}: EVALB stops at line {r.stopped.id}: {r.stopped.errors} "
-                            f"errors, more than MAX_ERROR {prm.max_error}; no summary "
-                            f"(sentences after it are not scored)")
-        out.systems.append(sp)
-    if alpha:
-        _add_alpha(out, sample_pairs, exact or significance, seed, progress, executor)
-    if breakdown:
-        from synagree.evaluation.parseval_breakdown import parseval_breakdown
-        for sp in out.systems:
-            sp.breakdown = parseval_breakdown(sp.result)
-    if significance:
-        _add_significance(out, test_replicates, R, seed, level, max_memory)
-    if bootstrap:  # percentile intervals per system, on the same engine
-        _add_significance(out, bootstrap, 1, seed, level, max_memory, intervals_only=True)
-    for sp in out.systems:
-        out.notes.extend(sp.notes)
-    if any(s.status == 1 for sp in out.systems for s in sp.result.sentences):
-        n = {sp.name: sum(1 for s in sp.result.sentences if s.status == 1)
-             for sp in out.systems}
-        out.notes.append("error sentences (EVALB status 1: words or lengths differ; scored "
-                         "as nothing): " + ", ".join(f"{k} {v}" for k, v in n.items() if v))
-    return out
+    return g_lines, results, files
 
 
-def _add_alpha(out: ParsevalComparison, sample_pairs: Optional[int], exact: bool, seed: int,
-               progress: Optional[bool], executor: Optional[Callable[..., Any]]) -> None:
+def _alpha_section(names: Sequence[str], results: Sequence[ParsevalResult],
+                   sample_pairs: Optional[int], exact: bool, seed: int,
+                   progress: Optional[bool], executor: Optional[Callable[..., Any]],
+                   notes: Dict[str, List[str]]) -> Tuple[Dict[str, Tuple[Any, Any]], str]:
+    """Per system (α per variant, TED per sentence), its notes added to ``notes``; how
+    D_e was computed."""
     # numpy and the TED engine: only now (see the module docstring)
     from synagree.evaluation.parseval_alpha import alpha_trees
     from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
@@ -394,27 +419,30 @@ def _add_alpha(out: ParsevalComparison, sample_pairs: Optional[int], exact: bool
 
     vocab = Vocabulary()
     sampled = []
-    for sp in out.systems:
-        ids, units = alpha_trees(sp.result, vocab)
+    out: Dict[str, Tuple[Any, Any]] = {}
+    for name, r in zip(names, results):
+        mine = notes[name]
+        ids, units = alpha_trees(r, vocab)
         if not units:
             st = AlphaStats(0.0, 0.0, 0, 0)
             st.notes.append("alpha: no valid sentence; alpha is undefined")
-            sp.alpha = {v: st for v in VARIANTS}
-            sp.unit_ted = {}
+            stats: Dict[str, Any] = {v: st for v in VARIANTS}
+            unit_ted: Dict[int, float] = {}
         else:
             ta = tree_alpha(units, sample_pairs=sample_pairs, seed=seed, progress=progress,
                             exact=exact, executor=executor)
             if ta.plan is not None and ta.plan.note:
-                sp.notes.append(f"{sp.name}: {ta.plan.note}")
-            sp.alpha = ta.stats
-            sp.unit_ted = {i: float(m[0, 1]) for i, m in zip(ids, ta.unit_ted)}
+                mine.append(f"{name}: {ta.plan.note}")
+            stats = ta.stats
+            unit_ted = {i: float(m[0, 1]) for i, m in zip(ids, ta.unit_ted)}
             if ta.sampled is not None:
-                sampled.append(sp.name)
-        for st in sp.alpha.values():
+                sampled.append(name)
+        for st in stats.values():
             for n in st.notes:
-                if f"{sp.name}: {n}" not in sp.notes:
-                    sp.notes.append(f"{sp.name}: {n}")
-    out.alpha_d_e = f"sampled ({', '.join(sampled)})" if sampled else "exact"
+                if f"{name}: {n}" not in mine:
+                    mine.append(f"{name}: {n}")
+        out[name] = (stats, unit_ted)
+    return out, f"sampled ({', '.join(sampled)})" if sampled else "exact"
 
 
 def _unit_arrays(r: ParsevalResult, U: int) -> Tuple[Any, Any, Any, Any, Any]:
@@ -428,29 +456,20 @@ def _unit_arrays(r: ParsevalResult, U: int) -> Tuple[Any, Any, Any, Any, Any]:
     return m, g, t, c, w
 
 
-def _add_significance(out: ParsevalComparison, B: int, R: Optional[int], seed: int,
-                      level: float, max_memory: Optional[int],
-                      intervals_only: bool = False) -> None:
+def _resampling(names: Sequence[str], results: Sequence[ParsevalResult], U: int, B: int,
+                R: Optional[int], seed: int, level: float, max_memory: Optional[int]) -> Any:
+    """The resampling engine on ``bracket_F1`` and ``tagging_accuracy`` per sentence:
+    the paired tests, and each system's percentile intervals (``ci``)."""
     from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
     from synagree.stats.significance import RatioUnits, SystemUnits, significance
 
-    U = out.gold_sentences
-    check_resampling(U, B, len(out.systems),
-                     DEFAULT_MAX_MEMORY if max_memory is None else max_memory)
+    check_resampling(U, B, len(results), DEFAULT_MAX_MEMORY if max_memory is None else max_memory)
     units = []
-    for sp in out.systems:
-        m, g, t, c, w = _unit_arrays(sp.result, U)
-        units.append(SystemUnits(sp.name, {"bracket_F1": RatioUnits(m, g, t),
-                                           "tagging_accuracy": RatioUnits(c, w, w)}))
-    res = significance(units, B=B, R=R, seed=seed, level=level, metrics=PARSEVAL_METRICS)
-    if intervals_only:
-        for sp in out.systems:
-            sp.intervals = dict(res.ci.get(sp.name, {}))
-        return
-    out.significance = res
-    if out.stopped:
-        out.notes.append("significance: a system stopped by MAX_ERROR counts nothing from "
-                         "its stopping sentence on")
+    for name, r in zip(names, results):
+        m, g, t, c, w = _unit_arrays(r, U)
+        units.append(SystemUnits(name, {"bracket_F1": RatioUnits(m, g, t),
+                                        "tagging_accuracy": RatioUnits(c, w, w)}))
+    return significance(units, B=B, R=R, seed=seed, level=level, metrics=PARSEVAL_METRICS)
 
 
 # --------------------------------------------------------------------------- baseline
@@ -520,8 +539,9 @@ def add_unit_data(res: ParsevalComparison, gold: Optional[BracketLines] = None
     """
     if gold is None:
         gold, _ = read_pair(res.gold, res.gold)
-    for sp in res.systems:
-        sp.per_unit = {**unit_data(sp, gold).to_dict(), "synagree_version": __version__}
+    res.systems[:] = [replace(sp, per_unit={**unit_data(sp, gold).to_dict(),
+                                            "synagree_version": __version__})
+                      for sp in res.systems]  # a system's result is frozen: replaced whole
     return res
 
 

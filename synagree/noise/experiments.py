@@ -715,6 +715,62 @@ def plan_experiment(source: NoiseSource, runs: int, extras: Sequence["Metric"] =
     check_noise(runs, columns, nodes, native.threads(), max_memory, extra=32.0 * k * k)
 
 
+def _start_or_resume(out: Path, config: Dict[str, Any], overwrite: bool) -> None:
+    """Start an experiment in ``out`` (config.json written) or check that the one there
+    has the same configuration, so it can be resumed (``--overwrite``: discard it)."""
+    cfg_path, log_path = out / "config.json", out / "runs.jsonl"
+    if overwrite:
+        for name in ("config.json", "runs.jsonl", "runs.csv", "results.json",
+                     "summary.csv", "summary.md"):
+            with writing(out / name, "remove (--overwrite)"):
+                try:
+                    (out / name).unlink()
+                except FileNotFoundError:
+                    pass
+    if cfg_path.exists():
+        try:
+            old = json.loads(cfg_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            old = None
+        if not isinstance(old, dict) or not isinstance(old.get("source", {}), Mapping):
+            raise InputError.single(str(cfg_path), None, "corrupt-config",
+                                    "config.json is unreadable or not a noise "
+                                    "configuration; use --overwrite to start afresh")
+        diffs = _diff(_comparable(old), _comparable(config))
+        if diffs:
+            raise InputError.single(
+                str(cfg_path), None, "config-mismatch",
+                f"{out} holds an experiment with a different configuration, so it "
+                f"cannot be resumed: " + "; ".join(diffs[:8])
+                + ("; ..." if len(diffs) > 8 else "")
+                + ". Use another output directory, or --overwrite to discard it")
+    elif log_path.exists() and log_path.stat().st_size:
+        raise InputError.single(str(log_path), None, "config-missing",
+                                "runs.jsonl exists without config.json; use --overwrite "
+                                "or another output directory")
+    else:
+        write_atomic(cfg_path, _dumps(config, indent=2) + "\n")
+
+
+def _write_results(out: Path, config: Dict[str, Any], columns: List[str],
+                   rows: List[Dict[str, Any]], summary: List[Dict[str, Any]],
+                   metrics: List[str], source: Any, seed: int, runs: int) -> Dict[str, Path]:
+    """results.json, summary.csv and summary.md of a finished experiment."""
+    files = {"json": out / "results.json", "summary_csv": out / "summary.csv",
+             "summary_md": out / "summary.md"}
+    write_atomic(files["json"], _dumps({"config": config, "columns": columns,
+                                        "rows": rows, "summary": summary},
+                                       indent=1) + "\n")
+    write_atomic(files["summary_csv"], _csv_text(
+        summary, ["series", "p", "metric", "n", "mean", "median", "std", "min", "max"]))
+    title = f"Noise experiment: {', '.join(config['source']['files'])}"
+    write_atomic(files["summary_md"], summary_markdown(summary, metrics, title)
+                 + f"\nSample: {len(source.sentences)} of {source.pool} sentences, "
+                   f"seed {seed}, {runs} runs per point, "
+                   f"{len(source.labels)} labels.\n")
+    return files
+
+
 def run_noise_experiment(sources: Sequence[Source],
                          out_dir: "str | os.PathLike[str]", *,
                          sample: Optional[int] = 100, seed: int = 0,
@@ -837,37 +893,7 @@ def run_noise_experiment(sources: Sequence[Source],
         except OSError:
             raise InputError.single(str(out), None, "busy",
                                     "another synagree noise run is writing to this directory")
-        if overwrite:
-            for name in ("config.json", "runs.jsonl", "runs.csv", "results.json",
-                         "summary.csv", "summary.md"):
-                with writing(out / name, "remove (--overwrite)"):
-                    try:
-                        (out / name).unlink()
-                    except FileNotFoundError:
-                        pass
-        if cfg_path.exists():
-            try:
-                old = json.loads(cfg_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                old = None
-            if not isinstance(old, dict) or not isinstance(old.get("source", {}), Mapping):
-                raise InputError.single(str(cfg_path), None, "corrupt-config",
-                                        "config.json is unreadable or not a noise "
-                                        "configuration; use --overwrite to start afresh")
-            diffs = _diff(_comparable(old), _comparable(config))
-            if diffs:
-                raise InputError.single(
-                    str(cfg_path), None, "config-mismatch",
-                    f"{out} holds an experiment with a different configuration, so it "
-                    f"cannot be resumed: " + "; ".join(diffs[:8])
-                    + ("; ..." if len(diffs) > 8 else "")
-                    + ". Use another output directory, or --overwrite to discard it")
-        elif log_path.exists() and log_path.stat().st_size:
-            raise InputError.single(str(log_path), None, "config-missing",
-                                    "runs.jsonl exists without config.json; use --overwrite "
-                                    "or another output directory")
-        else:
-            write_atomic(cfg_path, _dumps(config, indent=2) + "\n")
+        _start_or_resume(out, config, overwrite)
 
         specs = run_plan(series, grid, runs, seed)
         spec_keys = {s.key: s for s in specs}
@@ -920,20 +946,8 @@ def run_noise_experiment(sources: Sequence[Source],
         files = {"config": cfg_path, "log": log_path, "csv": csv_path}
         write_atomic(csv_path, _csv_text(rows, columns))
         if not stopped:
-            files["json"] = out / "results.json"
-            files["summary_csv"] = out / "summary.csv"
-            files["summary_md"] = out / "summary.md"
-            write_atomic(files["json"], _dumps({"config": config, "columns": columns,
-                                                "rows": rows, "summary": summary},
-                                               indent=1) + "\n")
-            write_atomic(files["summary_csv"], _csv_text(
-                summary, ["series", "p", "metric", "n", "mean", "median", "std", "min",
-                          "max"]))
-            title = f"Noise experiment: {', '.join(src['files'])}"
-            write_atomic(files["summary_md"], summary_markdown(summary, metrics, title)
-                         + f"\nSample: {len(source.sentences)} of {source.pool} sentences, "
-                           f"seed {seed}, {runs} runs per point, "
-                           f"{len(source.labels)} labels.\n")
+            files.update(_write_results(out, config, columns, rows, summary, metrics, source,
+                                        seed, runs))
     finally:
         lock_fh.close()
     return ExperimentOutcome(out, config, rows, summary, columns, metrics, len(done) - computed,

@@ -124,11 +124,11 @@ def render_verbose(res: CompareResult, top: int = 10) -> str:
         raise InputError.single("<command line>", None, "usage",
                                 "-v (the scorer's table) needs exactly one system file")
     s = res.systems[0]
-    metrics = list(OFFICIAL_METRICS) + ["LAS_full"] + (["LAS_hier"] if "LAS_hier" in s.scores
-                                                       else [])
-    metrics += [m for m in ("LAS_bdm", "LAS_wup") if m in s.scores]  # docs/method.md §15
-    metrics[len(OFFICIAL_METRICS):len(OFFICIAL_METRICS)] = [  # after BLEX, as udeval prints
-        m for m in ENHANCED_METRICS if m in s.scores]
+    # the scorer's metrics, ELAS/EULAS after BLEX as udeval prints them, then the
+    # registry's other scores of the system (LAS_full, LAS_hier, ...; docs/method.md §15)
+    metrics = (list(OFFICIAL_METRICS) + [m for m in ENHANCED_METRICS if m in s.scores]
+               + [m for m in res.rows() if m in s.scores and m not in OFFICIAL_METRICS
+                  and m not in ENHANCED_METRICS])
     out = render_scorer_table(s.scores, True, metrics) + "\n"
     if s.alpha is not None:
         out += "\nMetric     |     Value\n-----------+-----------\n"
@@ -251,11 +251,6 @@ def render_csv(res: CompareResult) -> str:
         row(section="note", value=n)
     row(section="signature", value=res.signature())
     return buf.getvalue()
-
-
-LATEX_ROWS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX", "LAS_full", "LAS_hier", "LAS_bdm", "LAS_wup",
-              "ELAS", "EULAS",
-              "alpha_plain", "alpha_diff", "alpha_norm")
 
 
 def scores_table(res: CompareResult) -> Table:

@@ -51,6 +51,7 @@ from synagree._version import __version__
 from synagree.agreement.qa import rank_units, unit_diagnostics
 from synagree.agreement.report import ReportResult
 from synagree.base.jsonable import json_ready, to_float
+from synagree.base.metrics import word_scores
 from synagree.base.problems import InputError, quote
 from synagree.base.table import format_value
 from synagree.io.brackets import PhraseNode, PhraseSentence
@@ -424,12 +425,11 @@ def _summary(result, qa: dict) -> dict:
              "LAS": "LAS", "LAS_full": "LAS_full", "UAS": "UAS", "LA": "label accuracy",
              "jaccard": "bracket Jaccard"}
     rows = []
-    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS", "LAS_full", "UAS", "LA",
-                "jaccard"):
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", *word_scores("agree"), "jaccard"):
         if key not in s:
             continue
         b = metrics.get(key, {})
-        rows.append([names[key]] + [format_value(x) for x in
+        rows.append([names.get(key, key)] + [format_value(x) for x in
                                     (s[key], b.get("low"), b.get("high"), b.get("se"))])
     ci_head = ([f"{100 * conf:g}% CI low", "high", "bootstrap SE"] if conf
                else ["CI low", "high", "SE"])
@@ -513,11 +513,11 @@ def _annotators(result, qa: dict) -> dict:
                 "loo": {"header": [], "rows": []}, "distances": [],
                 "annotator_notes": omitted}
     heat = []
+    words = word_scores("agree", ud=False)  # the registry's word scores for any labels
     for key, label in (("alpha_plain", "pairwise α plain (units both annotated)"),
                        ("alpha_diff", "pairwise α diff"), ("alpha_norm", "pairwise α norm"),
-                       ("LAS_full", "pairwise LAS_full"), ("UAS", "pairwise UAS"),
-                       ("LA", "pairwise LA")):
-        if key not in pm or (key in ("LAS_full", "UAS", "LA") and result.kind != "dependency"):
+                       *((k, f"pairwise {k}") for k in words)):
+        if key not in pm or (key in words and result.kind != "dependency"):
             continue
         heat.append(_heatmap(pm["annotators"], pm[key], label))
     heat.append(_heatmap(pm["annotators"], pm["units"],

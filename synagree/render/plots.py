@@ -40,6 +40,7 @@ import numpy as np
 
 from synagree.base.escape import matplotlib_text
 from synagree.base.jsonable import to_float
+from synagree.base.metrics import word_scores
 from synagree.base.problems import InputError
 from synagree.io.files import make_output_dir, open_output
 from synagree.noise.results import KEY_COLUMNS, METRIC_TITLES, read_rows, runs_mismatch
@@ -80,8 +81,11 @@ DEFAULT_METRICS: Tuple[str, ...] = ("LAS", "jaccard", "alpha_plain", "alpha_norm
                                     "alpha_diff")
 #: Metrics drawn on a panel of their own (their range dwarfs the others').
 OWN_PANEL: Tuple[str, ...] = ("alpha_diff",)
-_ORDER = ("alpha_plain", "alpha_norm", "alpha_diff", "LAS", "LAS_full", "UAS", "LA",
-          "jaccard")
+
+
+def _order() -> Tuple[str, ...]:
+    """The columns' drawing order: α, the registry's word scores, Jaccard."""
+    return ("alpha_plain", "alpha_norm", "alpha_diff", *word_scores("agree"), "jaccard")
 
 
 def _metrics_of(rows: Sequence[Mapping]) -> List[str]:
@@ -92,7 +96,8 @@ def _metrics_of(rows: Sequence[Mapping]) -> List[str]:
             if (k not in KEY_COLUMNS and k not in cols and isinstance(v, (int, float))
                     and not isinstance(v, bool)):
                 cols.append(k)
-    return [m for m in _ORDER if m in cols] + [m for m in cols if m not in _ORDER]
+    order = _order()
+    return [m for m in order if m in cols] + [m for m in cols if m not in order]
 
 
 def choose_metrics(rows: Sequence[Mapping], wanted: Optional[Sequence[str]] = None

@@ -7,6 +7,7 @@ from typing import List, Optional, Sequence, Tuple
 from synagree.agreement.qa import AnnotatorInfluence, UnitDiag, Worst
 from synagree.base.escape import csv_row, plain
 from synagree.base.jsonable import json_ready
+from synagree.base.metrics import word_scores
 from synagree.base.table import format_value
 from synagree.render.fit import signature_text
 from synagree.render.rows import render_rows
@@ -128,7 +129,7 @@ def _all_tables(qa: dict):
     conf = (qa.get("bootstrap") or {}).get("confidence")
     ci_h = [f"{100 * conf:g}% CI low", f"{100 * conf:g}% CI high"] if conf else []
     rows = []
-    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "LAS", "LAS_full", "UAS", "LA",
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", *word_scores("agree"),
                 "jaccard"):
         if key in s:
             row = [key, format_value(s[key], digits=6)]
@@ -153,7 +154,7 @@ def _all_tables(qa: dict):
     if len(names) == 2:  # one pair: its numbers as one table, no 2 × 2 matrices
         a, b = names
         rows = [[m, format_value(pm[m][0][1])] for m in [k for k in pm if k.startswith("alpha_")]
-                + ["LAS_full", "UAS", "LA"] if m in pm and pm[m][0][1] is not None]
+                + list(word_scores("agree", ud=False)) if m in pm and pm[m][0][1] is not None]
         rows.append(["units (both)", str(pm["units"][0][1])])
         dist = qa["annotator_distances"]
         if dist:
@@ -204,7 +205,8 @@ def _pair_tables(qa: dict):
     value) and each annotator's distance to the others."""
     pm = qa["pairs"]
     names = pm["annotators"]
-    for metric in [k for k in pm if k.startswith("alpha_")] + ["LAS_full", "UAS", "LA", "units"]:
+    for metric in ([k for k in pm if k.startswith("alpha_")]
+                   + [*word_scores("agree", ud=False), "units"]):
         arr = pm[metric]
         if metric != "units" and all(x is None for row in arr for x in row):
             continue  # e.g. LAS of phrase-structure trees

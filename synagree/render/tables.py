@@ -15,6 +15,7 @@ from synagree.agreement.agree import AgreementResult
 from synagree.base.escape import csv_row, plain
 from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
+from synagree.base.metrics import units_note as glossed_units
 from synagree.base.table import Cell, Column, Document, Table, format_value, key_value
 from synagree.render.fit import (
     SIGNATURE_WIDTH,
@@ -70,21 +71,14 @@ def summary_rows(res: AgreementResult) -> List[Tuple[str, str]]:
     return rows
 
 
-UNITS_NOTE = ("fractions (0 to 1); LAS: share of words with the same head and universal "
-              "relation (UD relations only), LAS_full: with the same head and full DEPREL, "
-              "UAS: the same head, LA: the same full DEPREL")
-
-
 def units_note(res: AgreementResult) -> str:
-    """The ``values:`` line of an agreement result: `UNITS_NOTE` for dependency
-    corpora, without the definition of LAS when LAS is not reported (labels that
+    """The ``values:`` line of an agreement result: fractions and, for dependency
+    corpora, the definition of each word score the result has (the registry's glosses,
+    `synagree.base.metrics.units_note`: no LAS when LAS is not reported, labels that
     are not UD relations)."""
     if res.kind != "dependency":
         return "fractions (0 to 1)"
-    if "LAS" in res.score_names:
-        return UNITS_NOTE
-    return ("fractions (0 to 1); LAS_full: share of words with the same head and full "
-            "DEPREL, UAS: the same head, LA: the same full DEPREL")
+    return glossed_units(res.score_names)
 
 
 def _small_sample(res: AgreementResult) -> Optional[str]:

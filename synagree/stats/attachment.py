@@ -2,8 +2,10 @@
 
 Every metric is a small *credit function* over aligned words: it takes the
 two annotations of a sentence and says, word by word (a boolean array),
-whether the word counts as correct.  A new metric is one line in
-`WORD_METRICS`.
+whether the word counts as correct.  The credit is the registry's
+(`synagree.base.metrics.WordCredit`: the word fields that must be the same),
+so a new metric is one registry entry; `WORD_METRICS` is the live view of the
+registry's word scores of ``agree``.
 
 Aggregation, with more than two annotators: for each unit the credit is
 averaged over all annotator pairs of that unit, weighted by the unit's word
@@ -24,13 +26,16 @@ ratios are derived.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 from typing import (
     Callable,
     Collection,
     Dict,
     Iterable,
+    Iterator,
     List,
+    Mapping,
     Optional,
     Sequence,
     Set,
@@ -41,22 +46,76 @@ from typing import (
 
 import numpy as np
 
+from synagree.base.metrics import word_credit, word_scores
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.text import same_words
 
 
-def _same_heads(a: DepSentence, b: DepSentence) -> np.ndarray:
-    return a.heads == b.heads
+def _universal(label: str) -> str:
+    return label.split(":", 1)[0]
 
 
-def _same_labels(a: DepSentence, b: DepSentence) -> np.ndarray:
-    return np.fromiter(map(str.__eq__, a.deprels, b.deprels), dtype=bool, count=a.n_words)
+#: the registry's word fields (`synagree.base.metrics.WORD_FIELDS`) as a `DepSentence`
+#: holds them: its column, and how a value is read (None: as written); ``head`` is
+#: the ``heads`` array
+_FIELDS: Dict[str, Tuple[str, Optional[Callable[[str], str]]]] = {
+    "deprel": ("deprels", None), "udeprel": ("deprels", _universal),
+    "upos": ("upos", None), "xpos": ("xpos", None), "lemma": ("lemmas", None),
+}
 
 
-def _same_universal(a: DepSentence, b: DepSentence) -> np.ndarray:
-    return np.fromiter((x.split(":", 1)[0] == y.split(":", 1)[0]
-                        for x, y in zip(a.deprels, b.deprels)), dtype=bool, count=a.n_words)
+def _column(s: DepSentence, column: str) -> Sequence[str]:
+    """A string column of ``s``; a column the format does not have reads ``_`` per word
+    (as CoNLL-U writes an unspecified value)."""
+    values: Sequence[str] = getattr(s, column)
+    return values if len(values) == s.n_words else ["_"] * s.n_words
+
+
+def _field_of(name: str) -> Tuple[str, Optional[Callable[[str], str]]]:
+    if name not in _FIELDS:
+        raise ValueError(f"the word field {name!r} is not available between annotators "
+                         f"(agree compares {', '.join(['head', *_FIELDS])})")
+    return _FIELDS[name]
+
+
+def _same_field(a: DepSentence, b: DepSentence, name: str) -> np.ndarray:
+    """Per word: is field ``name`` the same in annotations ``a`` and ``b``?"""
+    if name == "head":
+        return a.heads == b.heads
+    column, read = _field_of(name)
+    xa, xb = _column(a, column), _column(b, column)
+    if read is None:
+        return np.fromiter(map(str.__eq__, xa, xb), dtype=bool, count=a.n_words)
+    return np.fromiter((read(x) == read(y) for x, y in zip(xa, xb)), dtype=bool,
+                       count=a.n_words)
+
+
+def credit(a: DepSentence, b: DepSentence, metric: str) -> np.ndarray:
+    """Per word (a boolean array): does word score ``metric`` credit it in ``a`` and ``b``?
+
+    Every field of the metric's `synagree.base.metrics.WordCredit` must be the same.
+    """
+    out = np.ones(a.n_words, dtype=bool)
+    for name in word_credit(metric, "agree").same:
+        out &= _same_field(a, b, name)
+    return out
+
+
+class _WordMetrics(Mapping[str, Callable[[DepSentence, DepSentence], np.ndarray]]):
+    """The registry's word scores of ``agree``, each as its credit function (live: a
+    metric registered later is in it)."""
+
+    def __getitem__(self, key: str) -> Callable[[DepSentence, DepSentence], np.ndarray]:
+        if key not in word_scores("agree"):
+            raise KeyError(key)
+        return partial(credit, metric=key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(word_scores("agree"))
+
+    def __len__(self) -> int:
+        return len(word_scores("agree"))
 
 
 #: the universal dependency relations of UD v2 (the part of DEPREL before ``:``)
@@ -78,16 +137,14 @@ def non_ud_labels(labels: Iterable[str]) -> List[str]:
     return sorted(lab for lab in set(labels) if lab.split(":", 1)[0] not in UD_RELATIONS)
 
 
-# credit(a, b) -> bool per word: is each word the same in annotations a and b?
-# (keys: the registry's, synagree.base.metrics)
-WORD_METRICS: Dict[str, Callable[[DepSentence, DepSentence], np.ndarray]] = {
-    "LAS": lambda a, b: _same_heads(a, b) & _same_universal(a, b),
-    "LAS_full": lambda a, b: _same_heads(a, b) & _same_labels(a, b),
-    "UAS": _same_heads,
-    "LA": _same_labels,
-}
-#: the word scores without ``LAS``, for relations that are not UD's
-FULL_LABEL_METRICS = ("LAS_full", "UAS", "LA")
+#: metric -> credit(a, b) (bool per word: is each word the same in annotations a and
+#: b?): the registry's word scores of ``agree`` (synagree.base.metrics.word_scores)
+WORD_METRICS: Mapping[str, Callable[[DepSentence, DepSentence], np.ndarray]] = _WordMetrics()
+
+
+def full_label_metrics() -> Tuple[str, ...]:
+    """The word scores for relations that are not UD's (without ``LAS``)."""
+    return word_scores("agree", ud=False)
 
 
 @dataclass
@@ -184,15 +241,15 @@ def word_aligned(units: Iterable[U],
 
 
 def unit_word_credits(annotations: Sequence[DepSentence],
-                      metrics: Sequence[str] = tuple(WORD_METRICS)) -> Dict[str, float]:
+                      metrics: Optional[Sequence[str]] = None) -> Dict[str, float]:
     """Per-unit credits: per metric, the mean over annotator pairs of words credited.
 
     Parameters
     ----------
     annotations : sequence of DepSentence
         Two or more annotations of one sentence.
-    metrics : sequence of str
-        Names in `WORD_METRICS` (``"LAS_full"``, ``"UAS"``, ``"LA"``).
+    metrics : sequence of str, optional
+        Names in `WORD_METRICS` (``"LAS_full"``, ``"UAS"``, ``"LA"``); None: all.
 
     Raises
     ------
@@ -202,8 +259,8 @@ def unit_word_credits(annotations: Sequence[DepSentence],
     if not same_words([a.forms for a in annotations]):
         raise ValueError("annotations differ in word count or words")
     pairs = list(combinations(annotations, 2))
-    return {m: sum(float(np.count_nonzero(WORD_METRICS[m](a, b))) for a, b in pairs) / len(pairs)
-            for m in metrics}
+    return {m: sum(float(np.count_nonzero(credit(a, b, m))) for a, b in pairs) / len(pairs)
+            for m in (word_scores("agree") if metrics is None else metrics)}
 
 
 def _pair_credits(units: Sequence[Sequence[DepSentence]],
@@ -225,26 +282,52 @@ def _pair_credits(units: Sequence[Sequence[DepSentence]],
     b = [units[k][1] for k in same]
     lengths = np.array([s.n_words for s in a], dtype=np.int64)
     unit_of_word = np.repeat(np.arange(len(same)), lengths)
-    ids: Dict[str, int] = {}
-    lab_a = np.fromiter((ids.setdefault(x, len(ids)) for s in a for x in s.deprels),
-                        dtype=np.int64, count=int(lengths.sum()))
-    lab_b = np.fromiter((ids.setdefault(x, len(ids)) for s in b for x in s.deprels),
-                        dtype=np.int64, count=int(lengths.sum()))
-    heads = (np.concatenate([s.heads for s in a]) == np.concatenate([s.heads for s in b])
-             if len(a) else np.zeros(0, bool))
-    labels = lab_a == lab_b
-    flags = {"UAS": heads, "LA": labels, "LAS_full": heads & labels}
-    if "LAS" in metrics:
-        uni: Dict[str, int] = {}
-        u = np.array([uni.setdefault(x.split(":", 1)[0], len(uni)) for x in ids],
-                     dtype=np.int64)
-        flags["LAS"] = heads & (u[lab_a] == u[lab_b])
+    same_field = _FieldFlags(a, b, int(lengths.sum()))
     counts = {}
     for m in metrics:  # whole numbers: exact in float64 in any order
-        counts[m] = np.bincount(unit_of_word, weights=flags[m], minlength=len(same)).tolist()
+        flags = np.ones(int(lengths.sum()), dtype=bool)
+        for name in word_credit(m, "agree").same:
+            flags &= same_field(name)
+        counts[m] = np.bincount(unit_of_word, weights=flags, minlength=len(same)).tolist()
     for r, k in enumerate(same):
         out[k] = {m: counts[m][r] for m in metrics}
     return out
+
+
+class _FieldFlags:
+    """Per word field, whether it is the same on both sides of every word at once
+    (string columns compared by id, each column interned once)."""
+
+    def __init__(self, a: Sequence[DepSentence], b: Sequence[DepSentence], n: int):
+        self.a, self.b, self.n = a, b, n
+        self._ids: Dict[str, Tuple[np.ndarray, np.ndarray, List[str]]] = {}
+        self._same: Dict[str, np.ndarray] = {}
+
+    def _interned(self, column: str) -> Tuple[np.ndarray, np.ndarray, List[str]]:
+        if column not in self._ids:
+            ids: Dict[str, int] = {}
+            sides = [np.fromiter((ids.setdefault(x, len(ids)) for s in side
+                                  for x in _column(s, column)), dtype=np.int64, count=self.n)
+                     for side in (self.a, self.b)]
+            self._ids[column] = (sides[0], sides[1], list(ids))
+        return self._ids[column]
+
+    def __call__(self, name: str) -> np.ndarray:
+        if name not in self._same:
+            if name == "head":
+                self._same[name] = (np.concatenate([s.heads for s in self.a])
+                                    == np.concatenate([s.heads for s in self.b]))
+            else:
+                column, read = _field_of(name)
+                ia, ib, values = self._interned(column)
+                if read is None:
+                    self._same[name] = ia == ib
+                else:  # the read value of each distinct label, by id
+                    seen: Dict[str, int] = {}
+                    u = np.array([seen.setdefault(read(x), len(seen)) for x in values],
+                                 dtype=np.int64)
+                    self._same[name] = u[ia] == u[ib]
+        return self._same[name]
 
 
 def attachment_scores(units: Sequence[Sequence[DepSentence]],
@@ -262,11 +345,11 @@ def attachment_scores(units: Sequence[Sequence[DepSentence]],
     units : sequence of sequence of DepSentence
     metrics : sequence of str, optional
         Names in `WORD_METRICS`; None: all of them when every label is a UD
-        relation (`non_ud_labels`), else `FULL_LABEL_METRICS`.
+        relation (`non_ud_labels`), else `full_label_metrics`.
     """
     if metrics is None:
         ud = not non_ud_labels(lab for anns in units for s in anns for lab in s.deprels)
-        metrics = tuple(WORD_METRICS) if ud else FULL_LABEL_METRICS
+        metrics = word_scores("agree", ud)
     c = Counts({m: 0.0 for m in metrics}, unit_correct={m: [] for m in metrics})
     two = _pair_credits(units, metrics)  # units of two annotations, all at once
     for k, anns in enumerate(units):

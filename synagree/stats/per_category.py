@@ -33,7 +33,8 @@ with n = Σ_words m.  Over all categories at once (nominal α on the
 category) the disagreement is Σ_c dis_c / 2 and
 α = 1 − (n − 1)·dis / (n² − Σ_c n_c²).
 
-`BinScores` counts LAS/UAS/LA words per bin of words (the bin may depend on
+`BinScores` counts the words each word score credits (LAS_full/UAS/LA: the
+registry's word scores for any relations) per bin of words (the bin may depend on
 the pair, e.g. the UPOS when both annotators agree on it), with the same
 pair weights, so the bins add up to the corpus LAS/UAS/LA counts.
 """
@@ -41,14 +42,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["CategoryTable", "BinScores", "SCORES"]
+from synagree.base.metrics import word_scores
 
-#: The word scores of `BinScores`, in column order.
-SCORES = ("LAS_full", "UAS", "LA")
+__all__ = ["CategoryTable", "BinScores"]
 
 
 def _grow(a: np.ndarray, k: int) -> np.ndarray:
@@ -213,24 +213,31 @@ class CategoryTable:
 
 @dataclass
 class BinScores:
-    """LAS/UAS/LA word counts per bin, pair-weighted (docs/method.md §21.3).
+    """Word-score counts per bin, pair-weighted (docs/method.md §21.3).
 
     Parameters
     ----------
+    scores : tuple of str
+        The word scores counted, in column order (default: the registry's word
+        scores for any relations, `synagree.base.metrics.word_scores`:
+        ``LAS_full``, ``UAS``, ``LA``).
     counts : dict of str to numpy.ndarray
-        Bin to ``[words, las, uas, la]``.
+        Bin to ``[words, <one count per score>]``.
     """
 
+    scores: Tuple[str, ...] = field(default_factory=lambda: word_scores("agree", ud=False))
     counts: Dict[str, np.ndarray] = field(default_factory=dict)
 
-    def add(self, keys: Sequence[str], las: np.ndarray, uas: np.ndarray, la: np.ndarray,
+    def add(self, keys: Sequence[str], credited: Mapping[str, np.ndarray],
             weight: float) -> None:
-        """Add the words of one annotator pair: ``keys[i]`` is word i's bin."""
-        flags = np.stack([np.ones(len(keys)), las, uas, la], axis=1).astype(np.float64)
+        """Add the words of one annotator pair: ``keys[i]`` is word i's bin,
+        ``credited[score][i]`` whether the score credits word i."""
+        flags = np.stack([np.ones(len(keys))] + [credited[m] for m in self.scores],
+                         axis=1).astype(np.float64)
         for k, row in zip(keys, flags):
             c = self.counts.get(k)
             if c is None:
-                c = self.counts[k] = np.zeros(1 + len(SCORES))
+                c = self.counts[k] = np.zeros(1 + len(self.scores))
             c += weight * row
 
     def words(self, key: str) -> float:
@@ -241,7 +248,7 @@ class BinScores:
     def correct(self, key: str, metric: str) -> float:
         """Pair-weighted words of the bin credited by ``metric`` (``las``, ``uas``, ``la``)."""
         c = self.counts.get(key)
-        return 0.0 if c is None else float(c[1 + SCORES.index(metric)])
+        return 0.0 if c is None else float(c[1 + self.scores.index(metric)])
 
     def ratio(self, key: str, metric: str) -> Optional[float]:
         """``correct / words``; None for an empty bin."""

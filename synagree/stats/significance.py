@@ -55,13 +55,19 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from synagree.base.metrics import resampled_scores
 from synagree.stats.alpha import AlphaStats
 from synagree.stats.bootstrap import alpha_replicates, bootstrap, percentile_interval
 
 __all__ = ["RatioUnits", "AlphaUnits", "SystemUnits", "PairTest", "SignificanceResult",
-           "aggregate_alpha", "significance", "DEFAULT_METRICS"]
+           "aggregate_alpha", "significance", "default_metrics"]
 
-DEFAULT_METRICS = ("LAS", "UAS", "CLAS", "alpha_plain")
+
+def default_metrics() -> Tuple[str, ...]:
+    """The metrics tested by default: the registry's resampled word scores of
+    ``compare`` (`synagree.base.metrics.resampled_scores`: LAS, UAS, CLAS) and α_plain."""
+    return (*resampled_scores("compare"), "alpha_plain")
+
 _TOL = 1e-12
 _CHUNK_ELEMENTS = 4_000_000  # replicates × units per chunk
 
@@ -315,7 +321,7 @@ def _alpha_reps(a: AlphaUnits, W: np.ndarray) -> np.ndarray:
 
 def significance(systems: Sequence[SystemUnits], B: int = 1000, R: Optional[int] = None,
                  seed: int = 0, level: float = 0.95,
-                 metrics: Sequence[str] = DEFAULT_METRICS) -> SignificanceResult:
+                 metrics: Optional[Sequence[str]] = None) -> SignificanceResult:
     """Paired bootstrap and approximate randomisation between every two systems.
 
     docs/method.md §11.5 and the module docstring: the bootstrap uses the same
@@ -335,9 +341,9 @@ def significance(systems: Sequence[SystemUnits], B: int = 1000, R: Optional[int]
         Seeds both (the same inputs and seed give the same numbers).
     level : float
         Interval level, a fraction (0.95 = 95 %).
-    metrics : sequence of str
+    metrics : sequence of str, optional
         A metric some system lacks is tested only between the systems that have
-        it; metrics no system has are dropped.
+        it; metrics no system has are dropped.  None: `default_metrics`.
 
     Raises
     ------
@@ -354,98 +360,19 @@ def significance(systems: Sequence[SystemUnits], B: int = 1000, R: Optional[int]
     if len(sizes) > 1:
         raise ValueError(f"systems have different numbers of units: {sorted(sizes)}")
     U = sizes.pop() if sizes else 0
-    metrics = [m for m in metrics if any(s.has(m) for s in systems)]
-    k = len(systems)
-    notes: List[str] = []
-
-    values = {s.name: {m: s.value(m) for m in metrics} for s in systems}
-    reps: Dict[str, np.ndarray] = {m: np.full((B, k), np.nan) for m in metrics}
-    ratio_metrics = [m for m in metrics if any(m in s.ratios for s in systems)]
-    alpha_metrics = [m for m in metrics if m not in ratio_metrics]
-
-    def stack(m: str, attr: str) -> np.ndarray:
-        out = np.zeros((k, U))
-        for i, s in enumerate(systems):
-            if m in s.ratios:
-                out[i] = getattr(s.ratios[m], attr)
-        return out
-
-    C = {m: stack(m, "correct") for m in ratio_metrics}
-    G = {m: stack(m, "gold") for m in ratio_metrics}
-    Sy = {m: stack(m, "system") for m in ratio_metrics}
-
-    # ---- paired bootstrap: the same W for every system and metric
-    def statistic(W: np.ndarray) -> Dict[str, np.ndarray]:
-        out = {m: np.full((W.shape[0], k), np.nan) for m in metrics}
-        for m in ratio_metrics:
-            out[m][:] = _f1(W @ C[m].T, W @ G[m].T, W @ Sy[m].T)
-        for m in alpha_metrics:
-            for i, s in enumerate(systems):
-                if m in s.alphas:
-                    out[m][:, i] = _alpha_reps(s.alphas[m], W)
-        return out
-
+    asked = default_metrics() if metrics is None else metrics
+    st = _Stacked(systems, [m for m in asked if any(s.has(m) for s in systems)], U)
+    values = {s.name: {m: s.value(m) for m in st.metrics} for s in systems}
+    reps: Dict[str, np.ndarray] = {m: np.full((B, len(systems)), np.nan) for m in st.metrics}
     if U > 0:  # one generator, drawn in memory-sized chunks (the engine's)
-        reps = bootstrap(statistic, U, B, np.random.default_rng(seed), level,
+        reps = bootstrap(st.statistic, U, B, np.random.default_rng(seed), level,
                          chunk=_step(U)).replicates
-
-    # ---- approximate randomisation masks (shared by every pair)
-    rng_ar = np.random.default_rng([seed, 1])
-    ar_stats: Dict[Tuple[str, int, int], np.ndarray] = {}
-    ar_observed: Dict[Tuple[str, int, int], float] = {}
-    pairs_idx = list(combinations(range(k), 2))
-    if U > 0 and pairs_idx:
-        ar_parts: Dict[Tuple[str, int, int], List[np.ndarray]] = {}
-        tot = {m: (C[m].sum(axis=1), G[m].sum(axis=1), Sy[m].sum(axis=1)) for m in ratio_metrics}
-        alpha_tot = {}
-        for m in alpha_metrics:
-            do = np.zeros((k, U))
-            mm = np.zeros((k, U))
-            de = np.full(k, np.nan)
-            for i, s in enumerate(systems):
-                if m in s.alphas:
-                    do[i], mm[i], de[i] = s.alphas[m].do, s.alphas[m].m, s.alphas[m].stats().d_e
-            alpha_tot[m] = (do, mm, de)
-        for r0, r1 in _chunks(R, U):
-            Z = rng_ar.integers(0, 2, size=(r1 - r0, U)).astype(np.float64)
-            for m in ratio_metrics:
-                zc, zg, zs = Z @ C[m].T, Z @ G[m].T, Z @ Sy[m].T
-                ct, gt, st = tot[m]
-                for i, j in pairs_idx:
-                    dc, dg, ds = zc[:, j] - zc[:, i], zg[:, j] - zg[:, i], zs[:, j] - zs[:, i]
-                    fa = _f1(ct[i] + dc, gt[i] + dg, st[i] + ds)
-                    fb = _f1(ct[j] - dc, gt[j] - dg, st[j] - ds)
-                    ar_parts.setdefault((m, i, j), []).append(fa - fb)
-            for m in alpha_metrics:
-                do, mm, de = alpha_tot[m]
-                zdo, zm = Z @ do.T, Z @ mm.T
-                for i, j in pairs_idx:
-                    if not (math.isfinite(de[i]) and math.isfinite(de[j])):
-                        continue
-                    dbar = 0.5 * (de[i] + de[j])
-                    ddo, dm = zdo[:, j] - zdo[:, i], zm[:, j] - zm[:, i]
-                    doa = (do[i].sum() + ddo) / (mm[i].sum() + dm)
-                    dob = (do[j].sum() - ddo) / (mm[j].sum() - dm)
-                    ar_parts.setdefault((m, i, j), []).append((dob - doa) / dbar)
-        ar_stats = {key: np.concatenate(v) for key, v in ar_parts.items()}
-        for m in alpha_metrics:
-            do, mm, de = alpha_tot[m]
-            for i, j in pairs_idx:
-                if (m, i, j) in ar_stats:
-                    dbar = 0.5 * (de[i] + de[j])
-                    ar_observed[(m, i, j)] = float(
-                        (do[j].sum() / mm[j].sum() - do[i].sum() / mm[i].sum()) / dbar)
-        if alpha_metrics:
-            notes.append("approximate randomisation for alpha permutes the per-unit observed "
-                         "disagreement with D_e held at the mean of the two systems' D_e "
-                         "(exact D_e under permutation would need distances between the two "
-                         "systems' trees of different sentences); the bootstrap is exact")
-
+    ar_stats, ar_observed, notes = _randomisation(st, R, seed)
     ci = {s.name: {m: (percentile_interval(reps[m][:, i], level) if s.has(m) and U else None)
-                   for m in metrics} for i, s in enumerate(systems)}
+                   for m in st.metrics} for i, s in enumerate(systems)}
     tests: List[PairTest] = []
-    for m in metrics:
-        for i, j in pairs_idx:
+    for m in st.metrics:
+        for i, j in combinations(range(len(systems)), 2):
             va, vb = values[names[i]][m], values[names[j]][m]
             if va is None or vb is None or not (systems[i].has(m) and systems[j].has(m)):
                 tests.append(PairTest(names[i], names[j], m, va, vb, None, None, None, None))
@@ -461,5 +388,112 @@ def significance(systems: Sequence[SystemUnits], B: int = 1000, R: Optional[int]
             else:
                 iv = pb = pr = None
             tests.append(PairTest(names[i], names[j], m, va, vb, d, iv, pb, pr))
-    return SignificanceResult(names, list(metrics), values, ci, tests, B, R, seed, level, U,
+    return SignificanceResult(names, list(st.metrics), values, ci, tests, B, R, seed, level, U,
                               notes)
+
+
+class _Stacked:
+    """The systems' per-unit arrays stacked per metric (systems × units)."""
+
+    def __init__(self, systems: Sequence[SystemUnits], metrics: Sequence[str], U: int):
+        self.systems, self.metrics, self.U = systems, list(metrics), U
+        self.k = len(systems)
+        self.ratio_metrics = [m for m in metrics if any(m in s.ratios for s in systems)]
+        self.alpha_metrics = [m for m in metrics if m not in self.ratio_metrics]
+        self.C = {m: self._stack(m, "correct") for m in self.ratio_metrics}
+        self.G = {m: self._stack(m, "gold") for m in self.ratio_metrics}
+        self.Sy = {m: self._stack(m, "system") for m in self.ratio_metrics}
+
+    def _stack(self, m: str, attr: str) -> np.ndarray:
+        out = np.zeros((self.k, self.U))
+        for i, s in enumerate(self.systems):
+            if m in s.ratios:
+                out[i] = getattr(s.ratios[m], attr)
+        return out
+
+    def statistic(self, W: np.ndarray) -> Dict[str, np.ndarray]:
+        """Every metric of every system under the unit multiplicities ``W`` (the paired
+        bootstrap: the same ``W`` for every system and metric)."""
+        out = {m: np.full((W.shape[0], self.k), np.nan) for m in self.metrics}
+        for m in self.ratio_metrics:
+            out[m][:] = _f1(W @ self.C[m].T, W @ self.G[m].T, W @ self.Sy[m].T)
+        for m in self.alpha_metrics:
+            for i, s in enumerate(self.systems):
+                if m in s.alphas:
+                    out[m][:, i] = _alpha_reps(s.alphas[m], W)
+        return out
+
+    def alpha_totals(self, m: str) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per system and unit the D_o sums and values of α metric ``m``, and each D_e."""
+        do = np.zeros((self.k, self.U))
+        mm = np.zeros((self.k, self.U))
+        de = np.full(self.k, np.nan)
+        for i, s in enumerate(self.systems):
+            if m in s.alphas:
+                do[i], mm[i], de[i] = s.alphas[m].do, s.alphas[m].m, s.alphas[m].stats().d_e
+        return do, mm, de
+
+
+_ArKey = Tuple[str, int, int]
+
+
+def _randomisation(st: _Stacked, R: int, seed: int
+                   ) -> Tuple[Dict[_ArKey, np.ndarray], Dict[_ArKey, float], List[str]]:
+    """Approximate randomisation (masks shared by every pair of systems): per (metric,
+    i, j) the statistic of every round and, for α, the observed one; the notes."""
+    rng_ar = np.random.default_rng([seed, 1])
+    pairs_idx = list(combinations(range(st.k), 2))
+    if st.U == 0 or not pairs_idx:
+        return {}, {}, []
+    ar_parts: Dict[_ArKey, List[np.ndarray]] = {}
+    alpha_tot = {m: st.alpha_totals(m) for m in st.alpha_metrics}
+    for r0, r1 in _chunks(R, st.U):
+        Z = rng_ar.integers(0, 2, size=(r1 - r0, st.U)).astype(np.float64)
+        for m in st.ratio_metrics:
+            _ratio_rounds(Z, st.C[m], st.G[m], st.Sy[m], pairs_idx, m, ar_parts)
+        for m in st.alpha_metrics:
+            _alpha_rounds(Z, *alpha_tot[m], pairs_idx, m, ar_parts)
+    ar_stats = {key: np.concatenate(v) for key, v in ar_parts.items()}
+    ar_observed: Dict[_ArKey, float] = {}
+    for m in st.alpha_metrics:
+        do, mm, de = alpha_tot[m]
+        for i, j in pairs_idx:
+            if (m, i, j) in ar_stats:
+                dbar = 0.5 * (de[i] + de[j])
+                ar_observed[(m, i, j)] = float(
+                    (do[j].sum() / mm[j].sum() - do[i].sum() / mm[i].sum()) / dbar)
+    notes = []
+    if st.alpha_metrics:
+        notes.append("approximate randomisation for alpha permutes the per-unit observed "
+                     "disagreement with D_e held at the mean of the two systems' D_e "
+                     "(exact D_e under permutation would need distances between the two "
+                     "systems' trees of different sentences); the bootstrap is exact")
+    return ar_stats, ar_observed, notes
+
+
+def _ratio_rounds(Z: np.ndarray, C: np.ndarray, G: np.ndarray, Sy: np.ndarray,
+                  pairs_idx: Sequence[Tuple[int, int]], m: str,
+                  ar_parts: Dict[_ArKey, List[np.ndarray]]) -> None:
+    """The swapped F1 differences of a ratio metric in rounds ``Z`` (exact)."""
+    zc, zg, zs = Z @ C.T, Z @ G.T, Z @ Sy.T
+    ct, gt, st = C.sum(axis=1), G.sum(axis=1), Sy.sum(axis=1)
+    for i, j in pairs_idx:
+        dc, dg, ds = zc[:, j] - zc[:, i], zg[:, j] - zg[:, i], zs[:, j] - zs[:, i]
+        fa = _f1(ct[i] + dc, gt[i] + dg, st[i] + ds)
+        fb = _f1(ct[j] - dc, gt[j] - dg, st[j] - ds)
+        ar_parts.setdefault((m, i, j), []).append(fa - fb)
+
+
+def _alpha_rounds(Z: np.ndarray, do: np.ndarray, mm: np.ndarray, de: np.ndarray,
+                  pairs_idx: Sequence[Tuple[int, int]], m: str,
+                  ar_parts: Dict[_ArKey, List[np.ndarray]]) -> None:
+    """The swapped α statistics in rounds ``Z``: D_o permuted, D_e held at the mean."""
+    zdo, zm = Z @ do.T, Z @ mm.T
+    for i, j in pairs_idx:
+        if not (math.isfinite(de[i]) and math.isfinite(de[j])):
+            continue
+        dbar = 0.5 * (de[i] + de[j])
+        ddo, dm = zdo[:, j] - zdo[:, i], zm[:, j] - zm[:, i]
+        doa = (do[i].sum() + ddo) / (mm[i].sum() + dm)
+        dob = (do[j].sum() - ddo) / (mm[j].sum() - dm)
+        ar_parts.setdefault((m, i, j), []).append((dob - doa) / dbar)
