@@ -120,8 +120,9 @@ def test_results_are_immutable(call):
     name = next(f.name for f in dataclasses.fields(res))
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(res, name, None)
-    copy = dataclasses.replace(res)  # a changed copy is the way to derive one
-    setattr(copy, name, getattr(res, name))
+    # a changed copy is the way to derive one (dataclasses.replace)
+    copy = dataclasses.replace(res, **{name: getattr(res, name)})
+    assert getattr(copy, name) is getattr(res, name) and copy is not res
 
 
 def test_nested_results_are_sealed_with_theirs():
