@@ -48,7 +48,7 @@ from synagree._version import __version__
 from synagree.agreement.agree import agree_corpus
 from synagree.agreement.influence import unit_influence
 from synagree.base.frames import Frames
-from synagree.base.problems import InputError
+from synagree.base.problems import InputError, Problem
 from synagree.distance.ted import TreePack, pair_distances
 from synagree.io.conllu import DepSentence, to_conllu
 from synagree.io.corpus import Corpus, Unit
@@ -149,6 +149,8 @@ class AdjudicationResult(Frames):
         ``influence`` (α without the unit, exact) or ``share`` (the unit's
         share of D_o, when D_e was sampled).
     notes : tuple of str
+    warnings : tuple of Problem
+        The warnings met while reading the input.
     """
 
     annotators: Tuple[str, ...]
@@ -164,6 +166,7 @@ class AdjudicationResult(Frames):
     competence: Optional[Competence] = None
     worklist_order: str = "influence"
     notes: Tuple[str, ...] = ()
+    warnings: Tuple[Problem, ...] = ()
 
     def to_conllu(self) -> str:
         """The consensus as CoNLL-U text (MISC with the provenance)."""
@@ -182,7 +185,8 @@ class AdjudicationResult(Frames):
                 "worklist_items": len(self.worklist), "worklist_order": self.worklist_order,
                 "per_annotator": [s.to_dict() for s in self.scores],
                 "competence": None if self.competence is None else self.competence.to_dict(),
-                "worklist": self.worklist_rows(), "notes": list(self.notes)}
+                "worklist": self.worklist_rows(), "notes": list(self.notes),
+                "warnings": [p.as_dict() for p in self.warnings]}
 
     def frame_rows(self) -> List[Dict[str, Any]]:
         """One row per annotator and metric (α_plain, LAS, LAS_full, competence),
@@ -598,7 +602,8 @@ def _finish(corpus: Corpus, states: Dict[str, _Unit], names: List[str], w: np.nd
     return AdjudicationResult(
         tuple(names), weights, len(states), sum(s.n_words for s in joined), decided,
         scores, tuple(x[3] for x in items), tuple(consensus), tuple(misc),
-        core.alpha_value("plain"), comp, order, tuple(notes))
+        core.alpha_value("plain"), comp, order, tuple(list(corpus.notes) + notes),
+        tuple(corpus.log.warnings))
 
 
 def _unit_delta(core: Any) -> Tuple[Dict[str, Optional[float]], str]:
