@@ -363,6 +363,10 @@ PRODUCERS = {
 # FEATS split into features (docs/method.md §19.1)
 PRODUCERS["bad-where"] = ({"good.conllu": GOOD, "a.conllu": GOOD},
                           ["agree", "{a}", "{good}", "--where", "lemma=be"])
+PRODUCERS["bad-decisions"] = ({"a.conllu": GOOD, "b.conllu": GOOD,
+                                "dec.csv": "unit,word,choose_head\n1,1,99\n"},
+                               ["adjudicate", "{a}", "{b}", "-o", "{a}.gold", "--decisions",
+                                "{dec}"])
 PRODUCERS["bad-batch"] = ({"good.conllu": GOOD_ID, "a.conllu": GOOD_ID},
                           ["agree", "{a}", "{good}", "--by", "batch"])
 PRODUCERS["no-shared-units"] = ({"a.conllu": GOOD_ID, "b.conllu": GOOD_ID,

@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Sequence, Tuple
 
@@ -94,6 +95,9 @@ RUNS: Dict[str, List[List[str]]] = {
         [*QA, "--allow-missing", "--hierarchy", "ud", "--label-distance", "hierarchy"],
         ["tests/data/core/phrase/delex-a.tree", "tests/data/core/phrase/delex-b.tree",
          "--breakdown", "--bootstrap", "20"],
+    ],
+    "adjudicate": [
+        ["--dirs", *SAMPLE, "-o", os.devnull, "--weights", "competence"],
     ],
     "report": [
         [*QA, "--allow-missing", "--bootstrap", "20", "--seed", "1",
@@ -143,6 +147,7 @@ _LAYER_LEVELS: List[KeyPath] = [(), ("coefficients",), ("counts",), ("pairs", "[
 #: per command: the paths whose objects hold metric keys (see the module docstring)
 LEVELS: Dict[str, List[KeyPath]] = {
     "agree": _AGREE_LEVELS + [("details", "worst", "[]")],
+    "adjudicate": [(), ("per_annotator", "[]")],
     "report": [(), ("counts", "alpha_*"), ("counts", "scores"),
                ("counts", "scores", "correct"), ("worst",), ("worst", "units", "[]"),
                ("leave_one_out", "[]"), ("annotator_distances", "[]"),
@@ -166,6 +171,7 @@ LEVELS: Dict[str, List[KeyPath]] = {
 #: per command: objects whose every key names a metric
 KEYED: Dict[str, List[KeyPath]] = {
     "agree": [],
+    "adjudicate": [],
     "report": [("categorical", "*", "coefficient_items")],
     "compare": [("systems", "[]", "counts"), ("significance", "values", "*"),
                 ("significance", "ci", "*")],
