@@ -37,6 +37,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -342,7 +343,7 @@ def _provenance(st: _Unit, d: int, weights: np.ndarray) -> str:
 # --------------------------------------------------------------------------- decisions
 
 
-def read_decisions(path: "str | Path") -> List[Dict[str, str]]:
+def read_decisions(path: "str | os.PathLike[str]") -> List[Dict[str, str]]:
     """The rows of a decisions file (the worklist's CSV or JSON with choices filled).
 
     Raises
@@ -490,7 +491,7 @@ def _split(st: _Unit, misc: List[str]) -> List[Tuple[DepSentence, Tuple[str, ...
 
 
 def adjudicate_corpus(corpus: Corpus, weights: str = "equal", *,
-                      decisions: Optional["str | Path"] = None,
+                      decisions: "Optional[str | os.PathLike[str]]" = None,
                       progress: Optional[bool] = None) -> AdjudicationResult:
     """The consensus of a dependency corpus, its worklist and the annotators against it.
 

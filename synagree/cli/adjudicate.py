@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any, Dict
 
-from synagree.agreement.adjudicate import WEIGHTS, write_worklist
-from synagree.api import adjudicate
+from synagree.agreement.adjudicate import WEIGHTS, adjudicate_corpus, write_worklist
+from synagree.agreement.agree import load_corpus
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
 from synagree.cli.options import check_input_choice, input_options
@@ -15,7 +16,7 @@ from synagree.io.files import emit
 from synagree.render.adjudicate import FORMATS, render
 
 #: the options only ``adjudicate`` takes, declared as the shared ones are
-SWITCHES = {
+SWITCHES: Dict[str, Dict[str, Any]] = {
     "--weights": {"default": "equal", "choices": list(WEIGHTS),
                   "help": "vote weights: equal (default) or competence (each annotator's "
                           "accuracy estimated by one-coin Dawid-Skene over the head choices; "
@@ -60,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
     """``synagree adjudicate``: `synagree.adjudicate`, written and summarised."""
     check_input_choice(args.files, args.dirs)
     _check_paths(args)
-    res = adjudicate(args.files, args.dirs or (), **input_options(args),
-                     weights=args.weights, decisions=args.decisions,
-                     progress=not args.quiet)
+    corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
+    res = adjudicate_corpus(corpus, args.weights, decisions=args.decisions,
+                            progress=not args.quiet)
     emit(res.to_conllu(), args.out)
     if args.worklist:
         write_worklist(res, args.worklist)
