@@ -10,6 +10,7 @@ double annotations and EWT dev with three independently perturbed annotators.
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 from pathlib import Path
 from typing import Dict, List, Sequence
@@ -26,6 +27,7 @@ from synagree.noise.perturb import label_set, perturb
 from synagree.stats.attachment import attachment_scores
 from synagree.stats.competence import one_coin_dawid_skene
 from synagree.trees.arborescence import max_arborescence, tree_weight
+from synagree.trees.span_consensus import _best_set
 
 nx = pytest.importorskip("networkx", reason="networkx is the arborescence oracle (test extra)")
 
@@ -345,3 +347,40 @@ def test_api_result_frame_and_dict(three):
                                                        "decided_by_vote"}
     with pytest.raises(AttributeError):
         res.units = 3  # frozen
+
+
+# --------------------------------------------------------------------------- phrase structure
+
+
+def test_span_set_is_the_maximum_non_crossing_set_by_exhaustive_search():
+    def crossing(a, b):
+        return a[0] < b[0] <= a[1] < b[1] or b[0] < a[0] <= b[1] < a[1]
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        n = int(rng.integers(1, 7))
+        w = np.triu(np.where(rng.random((n, n)) < 0.5, rng.integers(1, 5, (n, n)), 0)
+                    ).astype(float)
+        spans = [(i, j) for i in range(n) for j in range(i, n) if w[i, j] > 0]
+        best = max(sum(w[x] for x in sub) for r in range(len(spans) + 1)
+                   for sub in itertools.combinations(spans, r)
+                   if not any(crossing(a, b) for a, b in itertools.combinations(sub, 2)))
+        got = _best_set(n, w)
+        assert not any(crossing(a, b) for a, b in itertools.combinations(got, 2))
+        assert sum(w[x] for x in got) == pytest.approx(best)
+
+
+def test_phrase_consensus_cli(tmp_path, capsys):
+    trees = ["(S (NP D N) (VP V (NP N)))\n", "(S (NP D N) (VP V N))\n",
+             "(S (D) (VP N V (NP N)))\n"]
+    paths = []
+    for k, t in enumerate(trees):
+        p = tmp_path / f"t{k}.tree"
+        p.write_text(t)
+        paths.append(str(p))
+    out = tmp_path / "gold.tree"
+    assert main(["adjudicate", *paths, "-o", str(out), "-q", "--output", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert out.read_text() == "(S (NP D N) (VP V (NP N)))\n"
+    assert d["kind"] == "phrase" and "jaccard" in d["per_annotator"][0]
+    assert main(["adjudicate", *paths, "-o", str(out), "--weights", "competence"]) == 2

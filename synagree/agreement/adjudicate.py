@@ -51,13 +51,16 @@ from synagree.agreement.influence import unit_influence
 from synagree.base.frames import Frames
 from synagree.base.problems import InputError, Problem
 from synagree.distance.ted import TreePack, pair_distances
+from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence, to_conllu
 from synagree.io.corpus import Corpus, Unit
 from synagree.io.files import write_atomic
-from synagree.stats.attachment import attachment_scores
+from synagree.io.formats import Sentence
+from synagree.stats.attachment import attachment_scores, brackets, jaccard_scores
 from synagree.stats.competence import Competence, one_coin_dawid_skene
 from synagree.trees.arborescence import max_arborescence
 from synagree.trees.flat import Vocabulary, build_trees
+from synagree.trees.span_consensus import span_consensus
 
 __all__ = ["AdjudicationResult", "AnnotatorScore", "WorkItem", "adjudicate_corpus",
            "read_decisions", "write_worklist", "WEIGHTS", "WORKLIST_COLUMNS", "DECIDED_BY"]
@@ -108,15 +111,20 @@ class AnnotatorScore:
     annotator: str
     alpha_plain: Optional[float]
     LAS: Optional[float]
-    LAS_full: float
+    LAS_full: Optional[float]
     words: float
     competence: Optional[float] = None
+    jaccard: Optional[float] = None  # phrase structure: bracket Jaccard
 
     def to_dict(self) -> Dict[str, Any]:
-        """JSON-ready (registered keys)."""
-        return {"annotator": self.annotator, "alpha_plain": self.alpha_plain,
-                "LAS": self.LAS, "LAS_full": self.LAS_full, "total": self.words,
-                "competence": self.competence}
+        """JSON-ready (registered keys; ``LAS``/``LAS_full`` or ``jaccard``)."""
+        d: Dict[str, Any] = {"annotator": self.annotator, "alpha_plain": self.alpha_plain}
+        if self.jaccard is None:
+            d.update({"LAS": self.LAS, "LAS_full": self.LAS_full})
+        else:
+            d["jaccard"] = self.jaccard
+        d.update({"total": self.words, "competence": self.competence})
+        return d
 
 
 @dataclass(frozen=True)
@@ -161,17 +169,26 @@ class AdjudicationResult(Frames):
     decided: Dict[str, int]
     scores: Tuple[AnnotatorScore, ...]
     worklist: Tuple[WorkItem, ...]
-    consensus: Tuple[DepSentence, ...]
+    consensus: Tuple[Sentence, ...]
     misc: Tuple[Tuple[str, ...], ...]
     alpha_plain: Optional[float] = None
     competence: Optional[Competence] = None
     worklist_order: str = "influence"
     notes: Tuple[str, ...] = ()
     warnings: Tuple[Problem, ...] = ()
+    kind: str = "dependency"
 
     def to_conllu(self) -> str:
-        """The consensus as CoNLL-U text (MISC with the provenance)."""
-        return to_conllu(self.consensus, misc=self.misc)
+        """The consensus as CoNLL-U text (MISC with the provenance); dependency only."""
+        if self.kind != "dependency":
+            raise ValueError("a phrase-structure consensus is written by to_text()")
+        return to_conllu(cast(Sequence[DepSentence], self.consensus), misc=self.misc)
+
+    def to_text(self) -> str:
+        """The consensus as CoNLL-U (dependency) or one bracketed tree a line (phrase)."""
+        if self.kind == "dependency":
+            return self.to_conllu()
+        return "".join(bracket_line(cast(PhraseSentence, x)) + "\n" for x in self.consensus)
 
     def worklist_rows(self) -> List[Dict[str, Any]]:
         """The worklist as rows of `WORKLIST_COLUMNS`."""
@@ -179,7 +196,7 @@ class AdjudicationResult(Frames):
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready: the counts, each annotator against the consensus, the worklist."""
-        return {"synagree_version": __version__, "kind": "dependency",
+        return {"synagree_version": __version__, "kind": self.kind,
                 "weights": self.weights, "annotators": len(self.annotators),
                 "annotator_names": list(self.annotators), "units": self.units,
                 "words": self.words, "alpha_plain": self.alpha_plain, **self.decided,
@@ -535,9 +552,7 @@ def adjudicate_corpus(corpus: Corpus, weights: str = "equal", *,
                                 f"--weights must be one of {', '.join(WEIGHTS)}, not "
                                 f"{weights!r}")
     if corpus.kind != "dependency":
-        raise InputError.single("<command line>", None, "usage",
-                                "adjudicate builds consensus dependency trees: it needs "
-                                "CoNLL-U / CoNLL-X input, not phrase-structure trees")
+        return _adjudicate_phrase(corpus, weights, decisions, progress)
     names = list(corpus.annotators)
     m = len(names)
     w = np.ones(m)
@@ -624,6 +639,14 @@ def _unit_delta(core: Any) -> Tuple[Dict[str, Optional[float]], str]:
     return out, "share"
 
 
+def _pair_alpha(pairs: Sequence[Sequence[Sentence]], d_e: float) -> Optional[float]:
+    """1 − mean squared TED of the pairs / ``d_e`` (None when D_e is 0 or no pairs)."""
+    trees = [t for p in build_trees(pairs, Vocabulary()) for t in p]
+    ted = pair_distances(TreePack(trees), np.arange(0, len(trees), 2),
+                         np.arange(1, len(trees), 2))
+    return (1.0 - float(np.mean(ted ** 2)) / d_e) if d_e > 0 and ted.size else None
+
+
 def _annotator_scores(corpus: Corpus, joined: List[DepSentence], names: List[str],
                       comp: Optional[Competence], d_e: float
                       ) -> Tuple[AnnotatorScore, ...]:
@@ -639,12 +662,8 @@ def _annotator_scores(corpus: Corpus, joined: List[DepSentence], names: List[str
         pairs = [[cast(DepSentence, u.annotations[a]), c]
                  for u, c in zip(corpus.units, joined) if a in u.annotations]
         sc = attachment_scores(pairs)
-        trees = [t for p in build_trees(pairs, Vocabulary()) for t in p]
-        ted = pair_distances(TreePack(trees), np.arange(0, len(trees), 2),
-                             np.arange(1, len(trees), 2))
-        alpha = (1.0 - float(np.mean(ted ** 2)) / d_e) if d_e > 0 and ted.size else None
         out.append(AnnotatorScore(
-            a, alpha, sc.ratio("LAS") if "LAS" in sc.correct else None,
+            a, _pair_alpha(pairs, d_e), sc.ratio("LAS") if "LAS" in sc.correct else None,
             sc.ratio("LAS_full"), sc.total, None if comp is None else comp.skills[j]))
     return tuple(out)
 
@@ -663,3 +682,115 @@ def write_worklist(res: AdjudicationResult, path: "str | Path") -> None:
         wr.writerow({k: "" if v is None else v for k, v in r.items()})
     write_atomic(path, buf.getvalue())
 
+
+
+# --------------------------------------------------------------------------- phrase structure
+
+
+def bracket_line(sent: PhraseSentence) -> str:
+    """One bracketed tree on one line: ``(S (NP D N) (VP V))``, with the words under
+    the preterminals for Penn-style input (``(D The)``)."""
+    words = iter(sent.words) if sent.words else None
+    out: List[str] = []
+    stack: List[Tuple[PhraseNode, bool]] = [(sent.root, False)]
+    while stack:  # iterative: trees nest arbitrarily deep
+        node, closing = stack.pop()
+        if closing:
+            out.append(")")
+        elif not node.children:
+            out.append(f" ({node.label} {next(words)})" if words is not None
+                       else f" {node.label}")
+        else:
+            out.append(f" ({node.label}")
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(node.children))
+    return "".join(out).strip()
+
+
+def _leaves(sent: PhraseSentence) -> int:
+    return sum(1 for x in sent.root.postorder() if not x.children)
+
+
+def _adjudicate_phrase(corpus: Corpus, weights: str,
+                       decisions: "Optional[str | os.PathLike[str]]",
+                       progress: Optional[bool]) -> AdjudicationResult:
+    """The consensus of phrase-structure units (docs/method.md §31.6)."""
+    if weights != "equal":
+        raise InputError.single("<command line>", None, "usage",
+                                "--weights competence estimates accuracy on head choices: "
+                                "it needs dependency input, not phrase-structure trees")
+    names = list(corpus.annotators)
+    chosen: Dict[str, Tuple[PhraseSentence, List[int]]] = {}
+    reasons: Dict[str, List[Tuple[int, str, str, str]]] = {}
+    counts = {"unanimous": 0, "decided_by_vote": 0, "decided_by_tie": 0,
+              "decided_by_tree": 0, "decided_by_curator": 0}
+    for u in corpus.units:
+        present = [j for j, a in enumerate(names) if a in u.annotations]
+        sents = {j: cast(PhraseSentence, u.annotations[names[j]]) for j in present}
+        size, _ = _vote([str(_leaves(sents[j])) for j in present], [1.0] * len(present))
+        voters = [j for j in present if str(_leaves(sents[j])) == size]
+        trees = [sents[j].root for j in voters]
+        root = span_consensus(trees, [1.0] * len(trees))
+        first = sents[voters[0]]
+        cons = PhraseSentence(first.file, first.index, first.line, root, list(first.words),
+                              dict(first.metadata))
+        chosen[u.uid] = (cons, voters)
+        given = [brackets(t) for t in trees]
+        rows: List[Tuple[int, str, str, str]] = []
+        if len(voters) < len(present):
+            rows.append((0, "words", "", ""))
+        for bracket in sorted(brackets(root)):
+            n_votes = sum(1 for g in given if bracket in g)
+            if n_votes == len(trees):
+                counts["unanimous"] += 1
+            counts["decided_by_vote"] += 1
+            if 2 * n_votes <= len(trees):
+                alts = " ".join(f"{names[j]}:{'yes' if bracket in g else 'no'}"
+                                for j, g in zip(voters, given))
+                rows.append((bracket[0] + 1, "minority",
+                             f"{bracket[0] + 1}-{bracket[1] + 1} {bracket[2]}", alts))
+        reasons[u.uid] = rows
+    notes: List[str] = []
+    if decisions is not None:
+        applied = 0
+        path = str(decisions)
+        for line, r in enumerate(read_decisions(decisions), 2):
+            who = r.get("choose_annotator") or ""
+            if r.get("choose_head") or r.get("choose_deprel"):
+                raise InputError.single(path, line, "bad-decisions",
+                                        "phrase-structure units take choose_annotator only")
+            if not who:
+                continue
+            if r["unit"] not in chosen:
+                raise InputError.single(path, line, "bad-decisions", f"no unit {r['unit']!r}")
+            unit = next(x for x in corpus.units if x.uid == r["unit"])
+            if who not in unit.annotations:
+                raise InputError.single(path, line, "bad-decisions",
+                                        f"annotator {who!r} has no annotation of unit "
+                                        f"{r['unit']!r}")
+            chosen[r["unit"]] = (cast(PhraseSentence, unit.annotations[who]),
+                                 chosen[r["unit"]][1])
+            reasons[r["unit"]] = []
+            counts["decided_by_curator"] += 1
+            applied += 1
+        notes.append(f"{applied} decision(s) applied from {decisions}")
+    core = agree_corpus(corpus, ("plain",), progress=progress)
+    delta, order = _unit_delta(core)
+    items = sorted(((-(delta.get(uid) or 0.0), pos, r[0], WorkItem(
+        uid, corpus.units[pos].sent_id, r[0], r[2], r[1], 0, "", r[3], delta.get(uid)))
+        for pos, (uid, rows) in enumerate(reasons.items()) for r in rows),
+        key=lambda x: (x[0], x[1], x[2]))
+    consensus = [c for c, _ in chosen.values()]
+    scores = []
+    d_e = core.alpha["plain"].d_e
+    for a in names:
+        pairs = [[cast(PhraseSentence, u.annotations[a]), c]
+                 for u, c in zip(corpus.units, consensus) if a in u.annotations]
+        sc = jaccard_scores(pairs)
+        scores.append(AnnotatorScore(a, _pair_alpha(pairs, d_e), None, None, sc.total,
+                                     jaccard=sc.ratio("jaccard")))
+    return AdjudicationResult(
+        tuple(names), weights, len(chosen), sum(_leaves(c) for c in consensus), counts,
+        tuple(scores), tuple(x[3] for x in items), tuple(consensus),
+        tuple(() for _ in consensus), core.alpha_value("plain"), None, order,
+        tuple(list(corpus.notes) + notes), tuple(corpus.log.warnings), kind="phrase")

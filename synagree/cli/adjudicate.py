@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     res = adjudicate_corpus(corpus, args.weights, decisions=args.decisions,
                             progress=not args.quiet)
-    emit(res.to_conllu(), args.out)
+    emit(res.to_text(), args.out)
     if args.worklist:
         write_worklist(res, args.worklist)
     if res.warnings and not args.quiet:

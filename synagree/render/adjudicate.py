@@ -29,12 +29,14 @@ def adjudication_document(res: AdjudicationResult, shown: int = SHOWN) -> Docume
         *((k, v, "count") for k, v in res.decided.items()),
         ("worklist_items", len(res.worklist), "count"),
         ("worklist_order", res.worklist_order, "text")])
+    words = ["LAS", "LAS_full"] if res.kind == "dependency" else ["jaccard"]
     per = Table("per_annotator", [Column("annotator"), Column("alpha_plain", "number"),
-                                  Column("LAS", "number"), Column("LAS_full", "number"),
+                                  *(Column(m, "number") for m in words),
                                   Column("competence", "number")],
                 title="each annotator against the consensus")
     for s in res.scores:
-        per.add(s.annotator, s.alpha_plain, s.LAS, s.LAS_full, s.competence)
+        d = s.to_dict()
+        per.add(s.annotator, s.alpha_plain, *(d[m] for m in words), s.competence)
     work = Table("worklist", [Column("rank", "count"), Column("unit"), Column("word", "count"),
                               Column("form"), Column("reason"), Column("head", "count"),
                               Column("deprel"), Column("votes"),
