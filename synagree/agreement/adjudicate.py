@@ -160,6 +160,9 @@ class AdjudicationResult(Frames):
     notes : tuple of str
     warnings : tuple of Problem
         The warnings met while reading the input.
+    kind : {"dependency", "phrase"}
+    unit_of : tuple of str
+        The unit id of each consensus sentence (a joined unit has several).
     """
 
     annotators: Tuple[str, ...]
@@ -177,6 +180,7 @@ class AdjudicationResult(Frames):
     notes: Tuple[str, ...] = ()
     warnings: Tuple[Problem, ...] = ()
     kind: str = "dependency"
+    unit_of: Tuple[str, ...] = ()  # the unit of each consensus sentence
 
     def to_conllu(self) -> str:
         """The consensus as CoNLL-U text (MISC with the provenance); dependency only."""
@@ -584,6 +588,7 @@ def _finish(corpus: Corpus, states: Dict[str, _Unit], names: List[str], w: np.nd
     delta, order = _unit_delta(core)
     consensus: List[DepSentence] = []
     misc: List[Tuple[str, ...]] = []
+    unit_of: List[str] = []
     joined: List[DepSentence] = []  # the consensus per unit (one tree), for the scores
     counts = Counter({f"decided_by_{h}": 0 for h in DECIDED_BY})
     unanimous = 0
@@ -597,6 +602,7 @@ def _finish(corpus: Corpus, states: Dict[str, _Unit], names: List[str], w: np.nd
         for part in _split(st, mi):
             consensus.append(part[0])
             misc.append(part[1])
+            unit_of.append(uid)
         joined.append(DepSentence(st.sents[0].file, 0, 1, st.columns["forms"], st.heads,
                                   st.labels))
         dlt = delta.get(uid)
@@ -619,7 +625,7 @@ def _finish(corpus: Corpus, states: Dict[str, _Unit], names: List[str], w: np.nd
         tuple(names), weights, len(states), sum(s.n_words for s in joined), decided,
         scores, tuple(x[3] for x in items), tuple(consensus), tuple(misc),
         core.alpha_value("plain"), comp, order, tuple(list(corpus.notes) + notes),
-        tuple(corpus.log.warnings))
+        tuple(corpus.log.warnings), unit_of=tuple(unit_of))
 
 
 def _unit_delta(core: Any) -> Tuple[Dict[str, Optional[float]], str]:
@@ -793,4 +799,5 @@ def _adjudicate_phrase(corpus: Corpus, weights: str,
         tuple(names), weights, len(chosen), sum(_leaves(c) for c in consensus), counts,
         tuple(scores), tuple(x[3] for x in items), tuple(consensus),
         tuple(() for _ in consensus), core.alpha_value("plain"), None, order,
-        tuple(list(corpus.notes) + notes), tuple(corpus.log.warnings), kind="phrase")
+        tuple(list(corpus.notes) + notes), tuple(corpus.log.warnings), kind="phrase",
+        unit_of=tuple(chosen))
