@@ -5,12 +5,12 @@ import argparse
 import sys
 from contextlib import nullcontext
 
+from synagree.agreement.adjudicate import adjudicate_corpus
 from synagree.agreement.agree import load_corpus
 from synagree.agreement.extra_file import read_with_extra
 from synagree.agreement.human_band import BandOptions
 from synagree.agreement.plan import PlanOptions
 from synagree.agreement.preannotation import PreannotationOptions
-from synagree.agreement.adjudicate import adjudicate_corpus
 from synagree.agreement.report import qa_report
 from synagree.base.problems import InputError, print_problems, tame
 from synagree.cli import baseline, options, question_options

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, cast
 
 from markupsafe import Markup, escape
 
@@ -69,7 +69,7 @@ def _sentences(res: AdjudicationResult) -> List[Dict[str, Any]]:
     """The consensus as comment lines and word rows of ten columns (`to_conllu`)."""
     out = []
     for k, sent in enumerate(res.consensus):
-        lines = to_conllu([sent], misc=[res.misc[k]]).rstrip("\n").split("\n")
+        lines = to_conllu([cast(DepSentence, sent)], misc=[res.misc[k]]).rstrip("\n").split("\n")
         words = [ln.split("\t") for ln in lines if not ln.startswith("#")]
         out.append({"comments": [ln for ln in lines if ln.startswith("#")], "words": words})
     return out
@@ -87,7 +87,7 @@ def _rows(res: AdjudicationResult) -> List[Dict[str, Any]]:
         word = int(r["word"])
         offset = 0
         for k in starts[r["unit"]]:
-            sent = res.consensus[k]
+            sent = cast(DepSentence, res.consensus[k])
             if word <= offset + sent.n_words:
                 break
             offset += sent.n_words
