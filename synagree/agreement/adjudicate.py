@@ -163,6 +163,18 @@ class AdjudicationResult(Frames):
     kind : {"dependency", "phrase"}
     unit_of : tuple of str
         The unit id of each consensus sentence (a joined unit has several).
+
+    Examples
+    --------
+    >>> s = DepSentence.from_heads
+    >>> corpus = Corpus.from_annotations({"a": [s([2, 0], "nsubj root")],
+    ...                                   "b": [s([2, 0], "nsubj root")],
+    ...                                   "c": [s([0, 1], "root obj")]})
+    >>> res = adjudicate_corpus(corpus)
+    >>> res.decided["decided_by_vote"], [x.annotator for x in res.scores]
+    (2, ['a', 'b', 'c'])
+    >>> res.to_dict()["per_annotator"][2]["LAS_full"]
+    0.0
     """
 
     annotators: Tuple[str, ...]

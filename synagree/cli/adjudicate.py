@@ -38,8 +38,10 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_options(p, "--weights", "--worklist", "--decisions", table=SWITCHES)
     p.add_argument("-o", "--out", required=True, metavar="GOLD.conllu",
                    help="write the consensus CoNLL-U here (atomically)")
-    p.add_argument("--output", choices=list(FORMATS), default="table",
-                   help="format of the summary on standard output (default table)")
+    # the summary on standard output: -o is the consensus, so its suffix names no format
+    p.add_argument("--output", choices=list(FORMATS), default=None,
+                   help="output format (default: from the -o suffix, else the first listed)")
+    p.set_defaults(default_output=FORMATS[0], output_formats=tuple(FORMATS))
     options.add_options(p, "--quiet")
 
 
@@ -73,5 +75,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"synagree: wrote {res.units} unit(s) to {args.out}"
               + (f", {len(res.worklist)} worklist row(s) to {args.worklist}"
                  if args.worklist else ""), file=sys.stderr)
-    emit(render(res, args.output))
+    emit(render(res, args.output or FORMATS[0]))
     return 0
