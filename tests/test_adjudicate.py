@@ -155,7 +155,8 @@ def test_competence_ranks_annotators_and_matches_crowdkit(ewt_gold):
     crowdkit = pytest.importorskip("crowdkit.aggregation", reason="crowd-kit is the oracle")
     pd = pytest.importorskip("pandas")
     noise = (0.4, 0.12, 0.05)  # the noisiest annotator first: equal weights favour it in ties
-    anns = perturbed(ewt_gold, noise, seed=11)
+    gold = ewt_gold[:300]
+    anns = perturbed(gold, noise, seed=11)
     corpus = Corpus.from_annotations(anns)
     eq = adjudicate_corpus(corpus, "equal", progress=False)
     co = adjudicate_corpus(corpus, "competence", progress=False)
@@ -164,22 +165,24 @@ def test_competence_ranks_annotators_and_matches_crowdkit(ewt_gold):
     assert [s.competence for s in co.scores] == list(skills)
 
     def las(sents):
-        return attachment_scores([[g, s] for g, s in zip(ewt_gold, sents)]).ratio("LAS")
+        return attachment_scores([[g, s] for g, s in zip(gold, sents)]).ratio("LAS")
 
     assert las(co.consensus) >= las(eq.consensus)
     # the same arc-choice data through crowd-kit: head offset, root its own label
     rows = []
     task = 0
-    for k in range(len(ewt_gold)):
-        n = ewt_gold[k].n_words
+    for k in range(len(gold)):
+        n = gold[k].n_words
         for w, sents in enumerate(anns.values()):
             h = sents[k].heads
             rows.extend((task + d, w, "root" if h[d] == 0 else str(int(h[d]) - d - 1))
                         for d in range(n))
         task += n
     df = pd.DataFrame(rows, columns=["task", "worker", "label"])
-    oracle = crowdkit.OneCoinDawidSkene(n_iter=200, tol=-np.inf).fit(df).skills_.sort_index()
-    assert np.allclose(oracle.to_numpy(), skills, atol=1e-5)
+    # as many EM rounds as synagree ran (it stops on the skills, crowd-kit on its ELBO)
+    rounds = co.competence.iterations
+    oracle = crowdkit.OneCoinDawidSkene(n_iter=rounds, tol=-np.inf).fit(df).skills_
+    assert np.allclose(oracle.sort_index().to_numpy(), skills, atol=1e-9)
 
 
 def test_one_coin_dawid_skene_equals_crowdkit_iteration_by_iteration():
