@@ -23,7 +23,7 @@ from synagree.agreement.adjudicate import adjudicate_corpus
 from synagree.cli.main import main
 from synagree.io.conllu import DepSentence, read_conllu
 from synagree.io.corpus import Corpus
-from synagree.noise.perturb import label_set, perturb
+from synagree.noise.perturb import is_tree, label_set, perturb
 from synagree.stats.attachment import attachment_scores
 from synagree.stats.competence import one_coin_dawid_skene
 from synagree.trees.arborescence import max_arborescence, tree_weight
@@ -47,17 +47,6 @@ def nx_optimum(W: np.ndarray, single_root: bool) -> float:
     T = nx.maximum_spanning_arborescence(G, attr="weight", preserve_attrs=True)
     assert sum(1 for h, _ in T.edges() if h == 0) == 1 or not single_root
     return sum(float(W[h, d]) for h, d in T.edges())
-
-
-def is_tree(heads: Sequence[int]) -> bool:
-    n = len(heads)
-    for start in range(1, n + 1):
-        v, steps = start, 0
-        while v != 0 and steps <= n:
-            v, steps = int(heads[v - 1]), steps + 1
-        if v != 0:
-            return False
-    return True
 
 
 def votes(sents: Sequence[DepSentence], weights: Sequence[float]) -> np.ndarray:
@@ -387,3 +376,13 @@ def test_phrase_consensus_cli(tmp_path, capsys):
     assert out.read_text() == "(S (NP D N) (VP V (NP N)))\n"
     assert d["kind"] == "phrase" and "jaccard" in d["per_annotator"][0]
     assert main(["adjudicate", *paths, "-o", str(out), "--weights", "competence"]) == 2
+
+
+def test_decisions_that_make_a_cycle_are_refused(three, tmp_path, capsys):
+    dec = tmp_path / "cycle.csv"
+    dec.write_text("unit,word,choose_head\n1,2,3\n")  # 2 -> 3 -> 2
+    target = tmp_path / "g.conllu"
+    assert main(["adjudicate", *map(str, three), "-o", str(target), "--decisions", str(dec),
+                 "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "not a tree" in err and "cycle.csv" in err and not target.exists()

@@ -52,7 +52,7 @@ from synagree.base.frames import Frames
 from synagree.base.problems import InputError, Problem
 from synagree.distance.ted import TreePack, pair_distances
 from synagree.io.brackets import PhraseNode, PhraseSentence
-from synagree.io.conllu import DepSentence, to_conllu
+from synagree.io.conllu import DepSentence, to_conllu, unreachable_words
 from synagree.io.corpus import Corpus, Unit
 from synagree.io.files import write_atomic
 from synagree.io.formats import Sentence
@@ -455,22 +455,11 @@ def _apply(states: Dict[str, _Unit], rows: List[Dict[str, str]], names: Sequence
                 st.labels[w - 1], st.how[w - 1] = lab, "curator"
         applied += 1
     for uid, st in states.items():
-        if any(st.how[d] == "curator" for d in range(len(st.how))) and not _is_tree(st.heads):
+        if any(st.how[d] == "curator" for d in range(len(st.how))) and unreachable_words(st.heads):
             raise InputError.single(path, None, "bad-decisions",
                                     f"the decisions make unit {uid!r} not a tree (a head "
                                     f"cycle)")
     return applied
-
-
-def _is_tree(heads: np.ndarray) -> bool:
-    n = heads.shape[0]
-    for start in range(1, n + 1):
-        v, steps = start, 0
-        while v != 0 and steps <= n:
-            v, steps = int(heads[v - 1]), steps + 1
-        if v != 0:
-            return False
-    return True
 
 
 # --------------------------------------------------------------------------- corpus
