@@ -26,7 +26,7 @@ skills against crowd-kit's on the same data.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -52,7 +52,7 @@ class Competence:
         Whether the skills stopped moving (by ``tol``) before ``n_iter``.
     """
 
-    skills: tuple
+    skills: Tuple[float, ...]
     labels: int
     iterations: int
     converged: bool
@@ -152,7 +152,9 @@ def one_coin_dawid_skene(tasks: Sequence[int], workers: Sequence[int],
 def _skills(q: np.ndarray, p_of: np.ndarray, w_idx: np.ndarray, n_resp: np.ndarray
             ) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.bincount(w_idx, weights=q[p_of], minlength=n_resp.shape[0]) / n_resp
+        out: np.ndarray = np.bincount(w_idx, weights=q[p_of], minlength=n_resp.shape[0])
+        out /= n_resp
+    return out
 
 
 def _e_step(prior: np.ndarray, skills: np.ndarray, K: int, p_of: np.ndarray,
