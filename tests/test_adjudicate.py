@@ -331,9 +331,17 @@ def test_cli_refuses_to_overwrite_an_input_or_a_bad_suffix(three, capsys):
     assert "--worklist" in capsys.readouterr().err
 
 
-def test_api_result_frame_and_dict(three):
+def test_api_result_frame_and_dict(three, tmp_path, capsys):
     res = synagree.adjudicate(three)
     d = res.to_dict()
+    assert main(["adjudicate", *map(str, three), "-o", str(tmp_path / "g.conllu"), "-q",
+                 "--output", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(d))
+    assert (tmp_path / "g.conllu").read_text() == res.to_conllu()
+    pd = pytest.importorskip("pandas")
+    frame = res.to_frame()
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns[:3]) == ["annotator",
+                                                                          "metric", "value"]
     assert d["units"] == 2 and d["annotator_names"] == ["a", "b", "c"]
     assert {r["metric"] for r in res.frame_rows()} >= {"alpha_plain", "LAS_full",
                                                        "decided_by_vote"}
