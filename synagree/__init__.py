@@ -34,6 +34,7 @@ _EXPORTS = {
     "tags": "synagree.evaluation.tags:evaluate_tags",
     "categorical": "synagree.api",
     "report": "synagree.api",
+    "adjudicate": "synagree.api",
     # (synagree.noise is the subpackage of the noise experiment, hence the longer name)
     "noise_experiment": "synagree.api",
     "alt_test": "synagree.agreement.alt_test",
@@ -43,6 +44,7 @@ _EXPORTS = {
     # a corpus read once, computed on many times
     "load_corpus": "synagree.agreement.agree",
     "agree_corpus": "synagree.agreement.agree",
+    "adjudicate_corpus": "synagree.agreement.adjudicate",
     "tree_alpha": "synagree.stats.alpha",
     # the options of each command (one frozen, validated object; keywords override it)
     "AgreeOptions": "synagree.base.command_options",
@@ -54,6 +56,7 @@ _EXPORTS = {
     "NoiseOptions": "synagree.base.command_options",
     # the results
     "AgreementResult": "synagree.agreement.agree",
+    "AdjudicationResult": "synagree.agreement.adjudicate",
     "CompareResult": "synagree.evaluation.compare",
     "ParsevalComparison": "synagree.evaluation.parseval_compare",
     "TagsResult": "synagree.evaluation.tags",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
+from synagree.agreement.adjudicate import AdjudicationResult, adjudicate_corpus
 from synagree.agreement.agree import load_corpus
 from synagree.agreement.gwet_layers import GwetOptions
 from synagree.agreement.report import ReportResult, qa_report
@@ -40,7 +41,7 @@ from synagree.stats.baseline_options import BaselineOptions
 from synagree.stats.categorical import DEFAULT_LAYERS
 from synagree.stats.regression import load_baseline
 
-__all__ = ["categorical", "report", "noise_experiment", "Report"]
+__all__ = ["adjudicate", "categorical", "report", "noise_experiment", "Report"]
 
 Paths = Sequence["str | os.PathLike[str]"]
 
@@ -122,6 +123,55 @@ def categorical(paths: Sequence[Source] = (), options: Optional[CategoricalOptio
                                       gwet=(GwetOptions(o.coefficient, o.weights, o.hierarchy,
                                                         o.level)
                                             if o.coefficient is not None else None)))
+
+
+def adjudicate(paths: Sequence[Source] = (), dirs: Paths = (), *,
+               names: Optional[Sequence[str]] = None, fmt: str = "auto",
+               phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
+               check_text: bool = True, match: str = "auto", weights: str = "equal",
+               decisions: "Optional[str | os.PathLike[str]]" = None,
+               progress: Optional[bool] = None) -> AdjudicationResult:
+    """One consensus tree per unit, its provenance and worklist (``synagree adjudicate``).
+
+    The consensus is the maximum spanning arborescence of the annotators'
+    (weighted) arc votes with one child of the root, each arc labelled by
+    vote (docs/method.md §31, docs/adjudication.md).
+
+    Parameters
+    ----------
+    paths, dirs, names, fmt, phrase_style, strict, allow_missing, check_text, match
+        The annotations and how they are read and matched, as for
+        `synagree.agree` (dependency input).
+    weights : {"equal", "competence"}
+        Vote weights: 1 each, or from each annotator's accuracy estimated by
+        one-coin Dawid–Skene (`synagree.stats.competence`).
+    decisions : str or path-like, optional
+        A curator's decisions file (the worklist with choices) applied on top.
+    progress : bool, optional
+
+    Returns
+    -------
+    AdjudicationResult
+        ``consensus`` (the sentences), ``to_conllu()``, ``worklist``,
+        ``scores`` (each annotator against the consensus), ``to_dict()``,
+        ``to_frame()``.
+
+    Examples
+    --------
+    >>> import io, synagree
+    >>> row = "{}\\tw\\t_\\t_\\t_\\t_\\t{}\\t{}\\t_\\t_\\n"
+    >>> a = row.format(1, 2, "nsubj") + row.format(2, 0, "root") + "\\n"
+    >>> b = row.format(1, 0, "root") + row.format(2, 1, "obj") + "\\n"
+    >>> res = synagree.adjudicate([io.StringIO(a), io.StringIO(a), io.StringIO(b)])
+    >>> res.consensus[0].heads.tolist(), res.decided["decided_by_vote"]
+    ([2, 0], 2)
+    >>> [(s.annotator, s.LAS) for s in res.scores]
+    [('ann1', 1.0), ('ann2', 1.0), ('ann3', 0.0)]
+    """
+    corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
+                         allow_missing=allow_missing, names=names, check_text=check_text,
+                         match=match)
+    return adjudicate_corpus(corpus, weights, decisions=decisions, progress=progress)
 
 
 @dataclass

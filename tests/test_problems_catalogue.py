@@ -392,6 +392,10 @@ PRODUCERS["brat-tree"] = (_brat(BRAT_ANN + "R2\tdep Arg1:T1 Arg2:T2\n"),
 PRODUCERS["brat-missing-text"] = (_brat(BRAT_ANN, txt=False), ["agree", "{bad}", "{good}"])
 PRODUCERS["bad-where"] = ({"good.conllu": GOOD, "a.conllu": GOOD},
                           ["agree", "{a}", "{good}", "--where", "lemma=be"])
+PRODUCERS["bad-decisions"] = ({"a.conllu": GOOD, "b.conllu": GOOD,
+                                "dec.csv": "unit,word,choose_head\n1,1,99\n"},
+                               ["adjudicate", "{a}", "{b}", "-o", "{a}.gold", "--decisions",
+                                "{dec}"])
 PRODUCERS["bad-batch"] = ({"good.conllu": GOOD_ID, "a.conllu": GOOD_ID},
                           ["agree", "{a}", "{good}", "--by", "batch"])
 PRODUCERS["no-shared-units"] = ({"a.conllu": GOOD_ID, "b.conllu": GOOD_ID,

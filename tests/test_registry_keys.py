@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Sequence, Tuple
 
@@ -100,6 +101,9 @@ RUNS: Dict[str, List[List[str]]] = {
         [*HUMANS, "--runs", "tests/data/humans/post-anna.conllu",
          "tests/data/humans/post-bert.conllu", "--retest", "tests/data/humans/anna.conllu",
          "tests/data/humans/post-anna.conllu", "--bootstrap", "20"],
+    ],
+    "adjudicate": [
+        ["--dirs", *SAMPLE, "-o", os.devnull, "--weights", "competence"],
     ],
     "report": [
         [*QA, "--allow-missing", "--bootstrap", "20", "--seed", "1",
@@ -154,6 +158,7 @@ _LAYER_LEVELS: List[KeyPath] = [(), ("coefficients",), ("counts",), ("pairs", "[
 #: per command: the paths whose objects hold metric keys (see the module docstring)
 LEVELS: Dict[str, List[KeyPath]] = {
     "agree": _AGREE_LEVELS + [("details", "worst", "[]"), ("sets", "[]")],
+    "adjudicate": [(), ("per_annotator", "[]")],
     "report": [(), ("counts", "alpha_*"), ("counts", "scores"),
                ("counts", "scores", "correct"), ("worst",), ("worst", "units", "[]"),
                ("leave_one_out", "[]"), ("annotator_distances", "[]"),
@@ -179,6 +184,7 @@ LEVELS: Dict[str, List[KeyPath]] = {
 #: per command: objects whose every key names a metric
 KEYED: Dict[str, List[KeyPath]] = {
     "agree": [],
+    "adjudicate": [],
     "report": [("categorical", "*", "coefficient_items")],
     "compare": [("systems", "[]", "counts"), ("significance", "values", "*"),
                 ("significance", "ci", "*")],

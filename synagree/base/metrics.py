@@ -388,6 +388,15 @@ REGISTRY: List[Metric] = [
          "`details.drift`)", FRACTION, "26.3"),
         ("drift_p", "permutation p of the batches' dispersion of α, per variant (under "
          "`details.drift`)", PROBABILITY, "26.4"),
+        ("unanimous", "`adjudicate`: words whose annotators all gave the same head and label",
+         COUNT, "31.2"),
+        ("decided_by_vote", "`adjudicate`: words whose consensus head and label each had "
+         "strictly the most votes; by a tie rule; moved by the tree constraint; by a "
+         "curator's decision", COUNT, "31.2",
+         ("decided_by_tie", "decided_by_tree", "decided_by_curator")),
+        ("worklist_items", "`adjudicate`: rows of the curator's worklist", COUNT, "31.5"),
+        ("competence", "`adjudicate --weights competence`: an annotator's accuracy on head "
+         "choices estimated by one-coin Dawid–Skene", PROBABILITY, "31.3"),
     ]),
     *_m("compare", [
         ("gold_sentences", "sentences and words of the gold file", COUNT, "11.1",

@@ -11,6 +11,11 @@ from typing import Dict
 #: command -> its ``--help`` description (argparse re-wraps it to the terminal)
 DESCRIPTIONS: Dict[str, str] = {
     "agree": "Agreement between annotators of the same sentences.",
+    "adjudicate": ("From disagreement to gold: per unit the consensus dependency tree (the "
+                   "maximum spanning arborescence of the annotators' arc votes, one child of "
+                   "the root), labels and columns by vote, Adjudication=... provenance in "
+                   "MISC, a curator's worklist ordered by how much each unit moves alpha, "
+                   "and the curator's decisions applied on top."),
     "report": ("Annotation QA report: alpha and LAS with bootstrap CIs, annotator pair "
                "matrices, leave-one-out alpha, token-layer kappa/pi/alpha with specific "
                "agreement and confusion, noise curves, and the worst sentences drawn as "

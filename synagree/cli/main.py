@@ -36,6 +36,8 @@ EXIT_INTERNAL = 3
 COMMANDS: Dict[str, Tuple[str, str]] = {
     "agree": ("agree", "alpha (plain/diff/norm) and LAS/UAS/LA between annotators"),
     "report": ("report", "annotation QA report: one self-contained HTML file (or its tables)"),
+    "adjudicate": ("adjudicate", "consensus (gold) trees from several annotations, with a "
+                                 "curator's worklist"),
     "categorical": ("categorical", "kappa/pi/alpha and specific agreement on token layers"),
     "compare": ("compare", "evaluate parsers against gold: CoNLL 2018 scores, alpha, "
                            "breakdowns, significance"),

@@ -5,6 +5,7 @@ import argparse
 import sys
 from contextlib import nullcontext
 
+from synagree.agreement.adjudicate import adjudicate_corpus
 from synagree.agreement.agree import load_corpus
 from synagree.agreement.extra_file import read_with_extra
 from synagree.agreement.human_band import BandOptions
@@ -77,9 +78,12 @@ def run(args: argparse.Namespace) -> int:
                         executor=executor)
     if rep.agreement.warnings and not args.quiet:
         print_problems(rep.agreement.warnings, limit=10)
+    adjudication = None
+    if args.adjudicate and output == "html":  # the consensus and its worklist (§31)
+        adjudication = adjudicate_corpus(corpus, progress=False)
     text = build_report(rep, output, noise=args.noise or None,
                         max_sentences=args.max_sentences or None, title=args.title,
-                        noise_metrics=metrics, noise_ylim=ylim)
+                        noise_metrics=metrics, noise_ylim=ylim, adjudication=adjudication)
     emit(text, args.out)
     if args.out and not args.quiet:
         size = len(text.encode("utf-8", "backslashreplace"))  # (as written)
@@ -105,6 +109,10 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_declared(p, "worst", default=20)  # report always lists them
     options.add_declared(p, "max_sentences")
     options.add_declared(p, "title")
+    p.add_argument("--adjudicate", action="store_true",
+                   help="HTML: add the consensus's worklist with a choice between the "
+                        "annotators per word, and buttons that download the adjudicated "
+                        "CoNLL-U and the decisions file (docs/adjudication.md)")
     g = p.add_argument_group("parser, pre-annotation and planning (docs/method.md §28-30)")
     g.add_argument("--system", metavar="FILE",
                    help="a parser's output of the same sentences (a directory with --dirs): "

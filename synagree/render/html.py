@@ -48,6 +48,7 @@ import jinja2
 from markupsafe import Markup
 
 from synagree._version import __version__
+from synagree.agreement.adjudicate import AdjudicationResult
 from synagree.agreement.qa import rank_units, unit_diagnostics
 from synagree.agreement.report import ReportResult
 from synagree.base.jsonable import json_ready, to_float
@@ -57,6 +58,7 @@ from synagree.base.table import format_value
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.noise.results import check_run_value, json_rows, read_config
+from synagree.render.html_adjudicate import adjudication_section
 from synagree.render.html_questions import SECTIONS as QUESTION_SECTIONS
 from synagree.render.html_questions import append_tables, question_page
 from synagree.render.mpl import pyplot
@@ -608,7 +610,8 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
                 max_sentences: Optional[int] = None, open_first: int = 5,
                 noise_metrics: Optional[Sequence[str]] = None,
                 noise_ylim: Optional[Tuple[float, float]] = None,
-                noise_reference: Optional[Reference] = None) -> str:
+                noise_reference: Optional[Reference] = None,
+                adjudication: Optional[AdjudicationResult] = None) -> str:
     """The report page for ``result`` and its :func:`synagree.agreement.qa.qa_summary`
     dict: ``assets/report.html.j2`` filled in, with ``report.css``,
     ``report.js`` and the sentence data inlined.  The noise figures draw
@@ -636,6 +639,7 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
         "css": _inline("report.css", "</style"), "js": _inline("report.js", "</script"),
         "data": Markup(_json_script(data)),
         "questions": question_page(result),  # --bias, --by, --where
+        "adjudicate": adjudication_section(adjudication),  # --adjudicate (method §31)
     }
     omitted: List[str] = []  # the sections left out, each with its reason
     if not page["comparison"]:
@@ -656,7 +660,9 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
     present |= {"sentences"} if page["show_sentences"] else set()
     present |= {x["id"] for x in page["extra"]}
     present |= {k for k, v in page["questions"].items() if v}
-    page["nav"] = [(sid, label) for sid, label in (*SECTIONS[:-1], *SECTION_IDS, SECTIONS[-1])
+    present |= {"adjudicate"} if page["adjudicate"] else set()
+    page["nav"] = [(sid, label) for sid, label in (*SECTIONS[:-1], *SECTION_IDS,
+                                                   ("adjudicate", "Adjudication"), SECTIONS[-1])
                    if sid in present]
     return _environment().get_template("report.html.j2").render(page)
 
@@ -668,7 +674,8 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
 def build_report(report: ReportResult, output: str = "html", *, noise=None,
                  max_sentences: Optional[int] = 5000, title: Optional[str] = None,
                  noise_metrics: Optional[Sequence[str]] = None,
-                 noise_ylim: Optional[Tuple[float, float]] = None) -> str:
+                 noise_ylim: Optional[Tuple[float, float]] = None,
+                 adjudication: Optional[AdjudicationResult] = None) -> str:
     """A computed report (`synagree.agreement.report.ReportResult`) as text.
 
     ``output``: ``html`` (one offline page), ``json`` (`ReportResult.to_dict`), or the
@@ -676,6 +683,8 @@ def build_report(report: ReportResult, output: str = "html", *, noise=None,
     :func:`read_noise`), drawn with the corpus's own α and LAS as reference lines
     (:func:`synagree.render.plots.corpus_reference`); ``noise_metrics`` and
     ``noise_ylim``: see :func:`synagree.render.plots.plot_results`.
+    ``adjudication``: a consensus (`synagree.agreement.adjudicate`) whose worklist the
+    page lets a curator decide (``report --adjudicate``, docs/adjudication.md).
     """
     if output not in OUTPUTS:
         raise ValueError(f"unknown output {output!r}; expected one of {OUTPUTS}")
@@ -696,4 +705,5 @@ def build_report(report: ReportResult, output: str = "html", *, noise=None,
                  if rows else None)
     return render_html(result, qa, rows, title=title, variant=report.variant,
                        max_sentences=max_sentences, noise_metrics=noise_metrics,
-                       noise_ylim=noise_ylim, noise_reference=reference)
+                       noise_ylim=noise_ylim, noise_reference=reference,
+                       adjudication=adjudication)
