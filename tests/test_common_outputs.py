@@ -101,6 +101,9 @@ OTHER_COMMANDS = {
     "plot": "draws figures of a noise experiment",
     "alt-test": "takes three or more humans and a candidate, not a pair (its numbers: "
                 "tests/test_alt_test.py; its output set: test_alt_test_offers_the_same_set)",
+    "adjudicate": "writes the consensus CoNLL-U (-o); its summary's numbers against its "
+                  "JSON: tests/test_adjudicate.py; its output set: "
+                  "test_alt_test_offers_the_same_set",
 }
 #: commands that do not read bracketed files
 DEPENDENCY_ONLY = ("tags", "categorical", "report")
@@ -125,8 +128,9 @@ def test_the_same_output_set(cmd):
     assert formats - TABLE_FORMATS <= {"report": {"html"}, "compare": {"evalb"}}.get(cmd, set())
 
 
-def test_alt_test_offers_the_same_set():
-    assert set(output_formats("alt-test")) == TABLE_FORMATS
+@pytest.mark.parametrize("cmd", ["alt-test", "adjudicate"])
+def test_alt_test_offers_the_same_set(cmd):
+    assert set(output_formats(cmd)) == TABLE_FORMATS
 
 
 def output_formats(command: str) -> Tuple[str, ...]:

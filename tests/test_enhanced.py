@@ -77,6 +77,31 @@ def test_compare_outputs_carry_elas():
     assert any("leave out 4 gold and 0 system" in n for n in res.notes)
 
 
+def test_system_without_deps_leaves_elas_out_with_a_note(tmp_path):
+    """Absent, never zero: gold has DEPS, the system none.  The scorer would print 0.00
+    (and -v still does, for parity); compare's table, JSON, CSV and LaTeX leave ELAS
+    and EULAS out and a note says why."""
+    text = BERT.read_text(encoding="utf-8").splitlines()
+    bare = tmp_path / "bare.conllu"
+    bare.write_text("\n".join(
+        "\t".join(cols[:8] + ["_"] + cols[9:]) if len(cols := line.split("\t")) == 10
+        and "." not in cols[0] else line
+        for line in text if not (line[:1].isdigit() and "." in line.split("\t")[0]))
+        + "\n", encoding="utf-8")
+    res = compare(ANNA, [bare], alpha=False)
+    scorer = evaluate(ANNA, bare)
+    assert scorer["ELAS"].f1 == 0.0  # the scorer's number, which would read as a score
+    assert "ELAS" not in res.rows() and "EULAS" not in res.rows()
+    d = json.loads(render(res, "json"))["systems"][0]
+    assert "ELAS" not in d["counts"] and not d["enhanced"]["system_has_deps"]
+    assert any("ELAS/EULAS left out" in n and "no enhanced graph" in n for n in res.notes)
+    for fmt in ("table", "csv", "latex", "markdown"):
+        out = render(res, fmt)
+        assert "ELAS" not in out.replace("ELAS/EULAS left out", ""), fmt
+    verbose = render(res, "table", verbose=True)
+    assert "ELAS       |      0.00 |" in verbose
+
+
 def test_no_deps_in_gold_means_no_elas(tmp_path):
     plain = tmp_path / "plain.conllu"
     lines = []

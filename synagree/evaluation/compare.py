@@ -85,6 +85,7 @@ from synagree.base.problems import InputError
 from synagree.base.ratios import Share, prf_shares
 from synagree.base.sealed import seal
 from synagree.evaluation.conll18 import (
+    ENHANCED_METRICS,
     METRICS,
     Alignment,
     Conll18Result,
@@ -1220,6 +1221,9 @@ def _score_system(name: str, gold_tb: Treebank, tb: Treebank, plan: _Plan,
     res = evaluate(gold_tb, tb)
     al = res.alignment
     scores = dict(res.scores)
+    if res.enhanced is not None and res.enhanced.absent_in_system:
+        for m in ENHANCED_METRICS:  # absent, never zero (a note says why)
+            scores.pop(m, None)
     if credit is not None:
         scores.update(_credit_scores(al, credit, plan))
     units = sentence_units(al)

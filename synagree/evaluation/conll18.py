@@ -1148,6 +1148,13 @@ class EnhancedInfo:
     surplus: Dict[str, int] = field(default_factory=dict)
 
     @property
+    def absent_in_system(self) -> bool:
+        """ELAS/EULAS were computed (gold has DEPS) but the system has no enhanced graph:
+        the scorer's 0.00 would read as a score, so `compare` leaves them out with a
+        note (the scorer's own table, ``-v``, still prints them)."""
+        return self.computed and not self.system_has_deps
+
+    @property
     def reason(self) -> Optional[str]:
         """Why ELAS/EULAS were not computed (None when they were)."""
         if self.computed:
@@ -1163,7 +1170,12 @@ class EnhancedInfo:
         if not self.computed and self.system_has_deps:
             out.append(f"{pre}ELAS/EULAS not computed: {self.reason}; the official scorer "
                        f"prints 0.00 for both")
-        if self.computed and (self.gold_empty_node_edges or self.system_empty_node_edges):
+        if self.computed and not self.system_has_deps:
+            out.append(f"{pre}ELAS/EULAS left out: the system file has no enhanced graph "
+                       f"(its DEPS column is _ throughout); the official scorer prints 0.00 "
+                       f"for both (-v)")
+        if self.computed and self.system_has_deps and (self.gold_empty_node_edges
+                                                       or self.system_empty_node_edges):
             out.append(f"{pre}ELAS/EULAS leave out {self.gold_empty_node_edges} gold and "
                        f"{self.system_empty_node_edges} system DEPS edge(s) into or out of "
                        f"empty nodes, as the official scorer does (docs/method.md §20.1)")

@@ -126,10 +126,13 @@ def render_verbose(res: CompareResult, top: int = 10) -> str:
     s = res.systems[0]
     # the scorer's metrics, ELAS/EULAS after BLEX as udeval prints them, then the
     # registry's other scores of the system (LAS_full, LAS_hier, ...; docs/method.md §15)
-    metrics = (list(OFFICIAL_METRICS) + [m for m in ENHANCED_METRICS if m in s.scores]
-               + [m for m in res.rows() if m in s.scores and m not in OFFICIAL_METRICS
+    # the scorer's own numbers first: ELAS/EULAS as it prints them, 0.00 for a system
+    # without DEPS too (compare's other tables leave them out, with a note)
+    scores = {**(dict(s.conll18.scores) if s.conll18 is not None else {}), **s.scores}
+    metrics = (list(OFFICIAL_METRICS) + [m for m in ENHANCED_METRICS if m in scores]
+               + [m for m in res.rows() if m in scores and m not in OFFICIAL_METRICS
                   and m not in ENHANCED_METRICS])
-    out = render_scorer_table(s.scores, True, metrics) + "\n"
+    out = render_scorer_table(scores, True, metrics) + "\n"
     if s.alpha is not None:
         out += "\nMetric     |     Value\n-----------+-----------\n"
         for v in VARIANTS:
