@@ -24,7 +24,7 @@ from synagree.agreement.agree import load_corpus
 from synagree.agreement.report import ReportResult, qa_report
 from synagree.agreement.token_layers import TokenLayerAgreement, token_layer_agreement
 from synagree.base.frames import Frames
-from synagree.base.memory import DEFAULT_MAX_MEMORY
+from synagree.base.memory import DEFAULT_MAX_MEMORY, limited
 from synagree.io.sources import Source
 from synagree.noise.experiments import (
     DEFAULT_GRID,
@@ -91,9 +91,10 @@ def categorical(paths: Sequence[Source] = (), dirs: Paths = (), *,
     >>> [(r["layer"], r["metric"], r["value"]) for r in res.frame_rows()][:2]
     [('deprel', 'observed', 1.0), ('deprel', 'cohen_kappa', 1.0)]
     """
-    corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, names=names, check_text=check_text,
-                         match=match)
+    with limited(max_memory):  # the reading budget is a share of it
+        corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
+                             allow_missing=allow_missing, names=names, check_text=check_text,
+                             match=match)
     return token_layer_agreement(corpus, DEFAULT_LAYERS if layers is None else layers,
                                  specific=specific, per_feature=per_feature,
                                  feature_items=feature_items, enhanced=enhanced,
@@ -183,9 +184,10 @@ def report(paths: Sequence[Source] = (), dirs: Paths = (), *,
     >>> rep.html.startswith("<!DOCTYPE html>"), rep.to_dict()["UAS"]
     (True, 1.0)
     """
-    corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, names=names, check_text=check_text,
-                         match=match)
+    with limited(max_memory):  # the reading budget is a share of it
+        corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
+                             allow_missing=allow_missing, names=names, check_text=check_text,
+                             match=match)
     result = qa_report(corpus, layers=DEFAULT_LAYERS if layers is None else layers,
                        skip_id_like=layers is None, bootstrap=bootstrap, seed=seed,
                        level=level, worst=worst, variant=variant, baseline=baseline,

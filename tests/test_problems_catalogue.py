@@ -190,6 +190,9 @@ PRODUCERS = {
     "corrupt-compressed-file": ({"bad.conllu.gz": gzip.compress(GOOD.encode())[:20],
                                  "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
     "empty-file": ({"bad.conllu": "", "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
+    "input-too-large": ({"bad.conllu.gz": gzip.compress(GOOD.encode() * 50000),
+                         "good.conllu": GOOD},
+                        ["agree", "{bad}", "{good}", "--max-memory", "16M"]),
     # CoNLL-U lines (every reader)
     "column-count": ({"bad.conllu": word(1, 0, "root") + "\n2 w2 _ X _ _ 1 obj _ _\n\n",
                       "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),

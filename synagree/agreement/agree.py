@@ -44,7 +44,7 @@ from synagree.agreement.qa import (
 from synagree.agreement.unlabelled import Unlabelled, unlabelled_scores
 from synagree.agreement.where import Where, check_queries, where_section
 from synagree.base.frames import Frames, metric_rows
-from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
+from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling, limited
 from synagree.base.problems import InputError, Problem
 from synagree.distance.dask_exec import Executor
 from synagree.io.brackets import PhraseSentence
@@ -726,9 +726,10 @@ def agree(paths: Sequence[Source] = (), dirs: Sequence["str | os.PathLike[str]"]
     (['ann1', 'ann2'], -0.5)
     >>> shutil.rmtree(tmp)
     """
-    corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, names=names, check_text=check_text,
-                         match=match)
+    with limited(max_memory):  # the reading budget is a share of it
+        corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
+                             allow_missing=allow_missing, names=names, check_text=check_text,
+                             match=match)
     return agree_corpus(corpus, variants, hierarchy=hierarchy, unlabelled=unlabelled,
                         direction=direction, breakdown=breakdown, length_bins=length_bins,
                         bias=bias, by=by, where=where, worst=worst, worst_by=worst_by,

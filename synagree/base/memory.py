@@ -244,6 +244,51 @@ def memory_limit(max_memory: Optional[int] = None,
     return flag, "--max-memory", False
 
 
+#: the share of the memory limit one input's text may take: its parse holds about five
+#: times its size in objects (measured on UD treebanks, docs/performance.md), and the
+#: other inputs and the work itself need the rest
+READ_SHARE = 16
+#: the smallest reading budget, whatever the limit (a tiny ``--max-memory`` is for
+#: testing the work plans, not for refusing a small file)
+READ_FLOOR = 2**20
+
+
+def read_budget(max_memory: Optional[int] = None,
+                proc: "str | Path" = "/proc") -> Tuple[int, str]:
+    """The bytes one input may give when read (decompressed): 1/`READ_SHARE` of the limit,
+    at least `READ_FLOOR`.
+
+    The limit is `memory_limit`'s: ``--max-memory`` (``max_memory=`` in
+    Python), or the memory this process can still get when that is smaller.
+
+    Parameters
+    ----------
+    max_memory : int, optional
+        ``--max-memory`` in bytes (default: `current_limit`).
+    proc : str or path-like
+
+    Returns
+    -------
+    (int, str)
+        The budget in bytes, and in words where it comes from and how to
+        raise it (for the ``input-too-large`` message).
+
+    Examples
+    --------
+    >>> budget, how = read_budget(1600 * 2**20, proc="/nonexistent")
+    >>> budget == 100 * 2**20, how.split(";")[0]
+    (True, '1/16 of --max-memory 1.6 GiB')
+    """
+    cap, source, machine = memory_limit(max_memory, proc)
+    if machine:
+        how = (f"1/{READ_SHARE} of {human(cap)}, {source}; free memory, run it where more "
+               f"is free, or split the input")
+    else:
+        how = (f"1/{READ_SHARE} of --max-memory {human(cap)}; raise --max-memory "
+               f"(max_memory= in Python) or split the input")
+    return max(READ_FLOOR, cap // READ_SHARE), how
+
+
 def check_memory(nbytes: float, what: str, hint: str,
                  limit: Optional[int] = None, proc: "str | Path" = "/proc") -> None:
     """Refuse work planned to need more memory than the limit (`memory_limit`).

@@ -71,7 +71,7 @@ import numpy as np
 
 from synagree._version import __version__
 from synagree.base.frames import Frames, metric_rows
-from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
+from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling, limited
 from synagree.base.problems import InputError
 from synagree.base.ratios import Share, prf_shares
 from synagree.evaluation.conll18 import (
@@ -924,8 +924,9 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierarc
                                 "--tag-syntax alternatives, --bdm and --wu-palmer need "
                                 "--hierarchy ud|msd|flat|FILE")
     hierarchy = hierarchy_input(hierarchy) if hierarchy is not None else None
-    gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
-                                                        for k, s in enumerate(systems)])
+    with limited(max_memory):  # the reading budget is a share of it
+        gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
+                                                            for k, s in enumerate(systems)])
     sys_names = system_names([tb.name for tb in sys_tbs], names)
     if significance:
         check_resampling(len(gold_tb.sentences), test_replicates, len(sys_tbs), max_memory)

@@ -384,8 +384,9 @@ def _read_collecting(paths: Sequence[Input], fmt: str, phrase_style: str, log: P
             sents: Optional[List[Sentence]]
             try:
                 sents = list(read_conllu(p, log=log))
-            except InputError:
-                sents = None  # its errors are in the log
+            except InputError as exc:
+                sents = None  # its errors are in the log (else added: none is lost)
+                log.extend(e for e in exc.errors if e not in log.errors)
             if len(log.errors) == n_before:
                 docs[i] = sents
         else:

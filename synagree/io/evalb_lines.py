@@ -41,6 +41,7 @@ from typing import List, Optional, Tuple, Union
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
 from synagree.io.compression import (
     READ_ERRORS,
+    SNIFF_BYTES,
     CorruptCompressedFile,
     decompress,
     open_binary,
@@ -282,7 +283,7 @@ def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
             if isinstance(source, Buffer):
                 assert source.data is not None
                 raw = (source.data.encode("utf-8") if isinstance(source.data, str)
-                       else decompress(source.data))  # a stream's by its first bytes only
+                       else decompress(source.data, name=name))  # by its first bytes only
             else:
                 raw = read_bytes(source)
         except (CorruptCompressedFile, OSError) as exc:
@@ -314,13 +315,14 @@ def bracketed_file(path: Union[str, Path]) -> Optional[bool]:
     """
     try:
         with open_binary(path) as fh:
-            while True:
+            for _ in range(SNIFF_BYTES // 4096):  # not a whole bomb of white space
                 chunk = fh.read(4096)
                 if not chunk:
                     return None
                 text = chunk.lstrip(C_SPACE.encode())
                 if text:
                     return text[:1] == b"("
+            return None
     except READ_ERRORS:
         return None
 

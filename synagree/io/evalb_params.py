@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, quote
+from synagree.io.compression import read_bytes
 from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
@@ -278,7 +279,7 @@ def read_params(path: Source) -> EvalbParams:
                 else source.data)
         return parse_params(data, name)
     try:
-        data = source.read_bytes()
+        data = read_bytes(source, name, plain=True)
     except OSError as exc:
         raise InputError.single(name, None, *read_problem(exc)) from None
     return parse_params(data, name)

@@ -1,12 +1,13 @@
 """Input formats: which reader a file needs, and reading any annotation file."""
 from __future__ import annotations
 
+from io import BytesIO
 from pathlib import Path
 from typing import Iterable, List, Optional, Union
 
 from synagree.base.problems import ProblemLog
 from synagree.io.brackets import PhraseSentence, read_brackets
-from synagree.io.compression import READ_ERRORS, open_binary, strip_suffix
+from synagree.io.compression import READ_ERRORS, open_binary, read_head, strip_suffix
 from synagree.io.conllu import DepSentence, read_conllu
 from synagree.io.files import PathLike
 from synagree.io.sources import Buffer, Source, as_input, head_lines
@@ -49,7 +50,8 @@ def sniff_format(path: Source) -> str:
         return _sniff_lines(head_lines(source))
     try:
         with open_binary(source) as fh:
-            return _sniff_lines(raw.decode("utf-8", errors="replace") for raw in fh)
+            head = read_head(fh)  # not a whole bomb, nor an endless line
+        return _sniff_lines(raw.decode("utf-8", errors="replace") for raw in BytesIO(head))
     except READ_ERRORS:  # the reader reports it
         pass
     return "conllu"

@@ -103,6 +103,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, 
 import numpy as np
 
 from synagree.base.problems import InputError, ProblemLog
+from synagree.io.compression import read_bytes
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
 __all__ = [
@@ -607,7 +608,7 @@ def read_hierarchy_assertions(path: Source, log: Optional[ProblemLog] = None
                     else source.data.decode("utf-8-sig"))
             text = text[1:] if text.startswith("\ufeff") else text
         else:
-            text = source.read_text(encoding="utf-8-sig")
+            text = read_bytes(source, name, plain=True).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError.single(name, None, "hierarchy-unreadable",
                                 f"cannot read hierarchy file: {exc}") from None
