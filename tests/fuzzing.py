@@ -506,7 +506,7 @@ _GOOD_PAIR = ("# sent_id = s1\n1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\n"
 STORED_COMMANDS = {
     "agree": ["agree", "{0}", "{1}", "-q", "--output", "json"],
     "compare": ["compare", "{0}", "{1}", "-q", "--output", "json"],
-    "report": ["report", "{0}", "{1}", "-q", "--output", "json", "--bootstrap", "10",
+    "report": ["report", "{0}", "{1}", "-q", "--output", "json", "--bootstrap", "40",
                "--layers", "deprel"],
 }
 

@@ -258,6 +258,8 @@ PRODUCERS = {
                                ["agree", "{a}", "{b}"]),
     "bad-output": ({"good.conllu": GOOD, "a.conllu": GOOD},
                    ["agree", "{good}", "{a}", "-o", "{good}"]),
+    "too-few-replicates": ({"good.conllu": GOOD, "a.conllu": GOOD},
+                           ["agree", "{good}", "{a}", "--bootstrap", "1"]),
     "memory-limit": ({"good.conllu": GOOD, "a.conllu": GOOD},
                      ["agree", "{good}", "{a}", "--bootstrap", "1000", "--max-memory", "1K"]),
     "mixed-formats": ({"good.conllu": GOOD, "good.tree": TREE}, ["agree", "{good}",
@@ -332,7 +334,7 @@ PRODUCERS = {
                             ["spans", "{a}", "{b}", "--phrase-style", "delex"]),
     # report, plot, noise
     "bad-json": ({"good.conllu": GOOD, "a.conllu": GOOD, "prev.json": "{not json"},
-                 ["report", "{good}", "{a}", "--compare-to", "{prev}", "--bootstrap", "10"]),
+                 ["report", "{good}", "{a}", "--compare-to", "{prev}", "--bootstrap", "40"]),
     "baseline-invalid": ({"good.conllu": GOOD, "a.conllu": GOOD,
                           "old.json": '{"kind": "dependency", "annotator_names": 5}'},
                          ["agree", "{good}", "{a}", "--baseline", "{old}"]),
@@ -358,7 +360,7 @@ PRODUCERS = {
     "missing-extra": ({"good.conllu": GOOD, "a.conllu": GOOD},
                       ["agree", "{good}", "{a}", "--dask", "local", "-q"], _no_dask),
     "usage": ({"good.conllu": GOOD, "a.conllu": GOOD},
-              ["agree", "{good}", "{a}", "--bootstrap", "5", "--sample-pairs", "100"]),
+              ["agree", "{good}", "{a}", "--bootstrap", "40", "--sample-pairs", "100"]),
     "bad-environment": ({"good.conllu": GOOD, "a.conllu": GOOD},
                         ["agree", "{good}", "{a}", "-q"], _bad_threads),
 }

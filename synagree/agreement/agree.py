@@ -54,7 +54,12 @@ from synagree.io.sources import Source
 from synagree.stats.alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
 from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores, non_ud_labels
 from synagree.stats.baseline_options import BaselineOptions
-from synagree.stats.bootstrap import BootstrapResult, alpha_bootstrap, small_sample_note
+from synagree.stats.bootstrap import (
+    BootstrapResult,
+    alpha_bootstrap,
+    check_replicates,
+    small_sample_note,
+)
 from synagree.stats.hierarchical import HierarchyOptions, HierarchySpec
 from synagree.stats.regression import BaselineComparison
 from synagree.trees.flat import FlatTree, Vocabulary, build_trees
@@ -501,6 +506,7 @@ def agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     >>> round(res.hierarchy.values["LA_hier"], 4), res.unlabelled.metrics()["LA_given_head"]
     (0.8333, 0.6666666666666666)
     """
+    check_replicates(bootstrap, level)  # before any work: an interval that means something
     if plan is not None and sample_pairs:
         raise ValueError("planning needs exact D_e sums: do not combine it with sampled pairs")
     queries = check_queries(where)  # a bad query: refused before the long work

@@ -20,7 +20,7 @@ from synagree.base import jit, memory
 from synagree.base.problems import InputError, print_problems
 from synagree.base.progress import show_by_default
 from synagree.cli.descriptions import DESCRIPTIONS
-from synagree.cli.options import check_output_path
+from synagree.cli.options import check_output_path, check_replicate_options
 from synagree.io.files import OutputError
 
 EXIT_INPUT = 2
@@ -124,6 +124,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     previous = show_by_default(not quiet)
     jit.configure(notice=None if quiet else _say, skip_scipy=True)
     try:
+        check_replicate_options(args)  # one rule for every command that resamples
         made = check_output_path(args)
         if made and not getattr(args, "quiet", False):
             print(made, file=sys.stderr)

@@ -51,6 +51,7 @@ from synagree.base.addresses import check_address
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 from synagree.base.problems import InputError
 from synagree.io.files import check_output, output_target
+from synagree.stats.replicates import check_replicates
 
 T = TypeVar("T")
 
@@ -362,6 +363,16 @@ def _same(a: Path, b: Path) -> bool:
         return a.exists() and b.exists() and os.path.samefile(a, b)
     except OSError:
         return False
+
+
+def check_replicate_options(args: argparse.Namespace) -> None:
+    """Refuse ``--bootstrap`` and ``--test-replicates``/``--replicates`` below the minimum
+    for ``--ci-level`` (`synagree.stats.bootstrap.check_replicates`), before any work."""
+    level = float(getattr(args, "ci_level", None) or 0.95)
+    check_replicates(int(getattr(args, "bootstrap", 0) or 0), level, "--bootstrap")
+    tests = getattr(args, "test_replicates", None)
+    if tests is not None:
+        check_replicates(int(tests), level, "--test-replicates", "a paired test")
 
 
 def check_output_path(args: argparse.Namespace) -> Optional[str]:

@@ -96,6 +96,7 @@ from synagree.io.units import coinciding_groups, join_dependency
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
 from synagree.stats.baseline_options import BASELINE_REPLICATES
+from synagree.stats.bootstrap import check_replicates
 from synagree.stats.hierarchical import (
     HierarchySpec,
     describe_hierarchy,
@@ -911,6 +912,9 @@ def compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierarc
     >>> st.d_o, st.d_e, st.alpha
     (0.5, 0.5, 0.0)
     """
+    check_replicates(bootstrap, level)  # before any work: intervals and tests that mean
+    if significance:  # something
+        check_replicates(test_replicates, level, "test_replicates", "a paired test")
     if not systems:
         raise InputError.single("<command line>", None, "usage", "no system file given")
     if (significance or bootstrap) and sample_pairs:
