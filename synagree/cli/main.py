@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import signal
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -21,6 +20,7 @@ from synagree.base.problems import InputError, print_problems
 from synagree.base.progress import show_by_default
 from synagree.cli.descriptions import DESCRIPTIONS
 from synagree.cli.options import check_output_path, check_replicate_options
+from synagree.cli.signals import Terminated, start_working, stop_working
 from synagree.io.files import OutputError
 
 EXIT_INPUT = 2
@@ -95,10 +95,6 @@ def _command_of(argv: Sequence[str]) -> Optional[str]:
     return next((a for a in argv if not a.startswith("-")), None)
 
 
-class Terminated(BaseException):
-    """Raised by the SIGTERM handler so that ``finally`` blocks run."""
-
-
 def _terminate(signum, frame) -> None:
     raise Terminated()
 
@@ -116,8 +112,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not getattr(args, "func", None):
         ap.print_help(sys.stderr)
         return EXIT_INPUT
-    # a polite kill (SIGTERM) unwinds like Ctrl-C, so no temporary file stays behind
-    signal.signal(signal.SIGTERM, _terminate)
+    # Ctrl-C and a polite kill (SIGTERM) unwind, so no temporary file stays behind
+    # (before this, while the modules load, they end the command at once: cli.signals)
+    handlers = start_working()
     quiet = bool(getattr(args, "quiet", False))
     # every long step draws a bar (stderr, terminals only) unless -q; the
     # first run explains the JIT compilation instead of pausing silently
@@ -158,6 +155,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         # main() may run in-process (tests, notebooks): leave the defaults as found
         show_by_default(previous)
         jit.configure(None, False)
+        stop_working(handlers)
 
 
 if __name__ == "__main__":
