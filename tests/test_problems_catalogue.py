@@ -311,6 +311,9 @@ PRODUCERS = {
     "tag-syntax": ({"bad.conllu": GOOD.replace("obj", "obj|"), "good.conllu": GOOD},
                    ["tags", "{bad}", "{good}", "--tag-syntax", "alternatives"]),
     "bdm-concept-name": ({"h.txt": "Tom, Dick\tPerson\n"}, ["bdm", "{h}"]),
+    "bdm-too-large": ({"h.txt": "".join(f"L{k}C{i}\tL{k - 1}C{j}\n" for k in range(1, 12)
+                                        for i in range(12) for j in range(12))},
+                      ["bdm", "{h}"]),
     # tag mappings (tags --tiers)
     "tag-map-fields": ({"m.tsv": "X NOUN\n", "good.conllu": GOOD},
                        ["tags", "{good}", "{good}", "--column", "upos", "--tiers", "{m}"]),

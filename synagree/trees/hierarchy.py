@@ -632,7 +632,16 @@ def read_hierarchy_assertions(path: Source, log: Optional[ProblemLog] = None
 def _parse_edges(name: str, lines: List[Tuple[int, str]],
                  log: ProblemLog) -> List[Tuple[int, str, Optional[str]]]:
     out: List[Tuple[int, str, Optional[str]]] = []
+    first_edge = next(n for n, content in lines if "\t" in content.lstrip())
     for number, content in lines:
+        if "\t" not in content.lstrip() and content[:1].isspace():
+            # an indented tag among child<TAB>parent lines: an outline line would be read
+            # as a new top tag, silently; the file must keep to one format
+            log.add(name, number, "hierarchy-fields",
+                    f"an indented tag ({content.strip()!r}, outline format) in a file of "
+                    f"'child<TAB>parent' lines (line {first_edge} is one): use one format "
+                    f"for the whole file")
+            continue
         fields = [f.strip() for f in content.strip().split("\t")]
         if len(fields) > 2 or any(not f for f in fields):
             log.add(name, number, "hierarchy-fields",
