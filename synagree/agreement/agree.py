@@ -585,8 +585,14 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
     if bootstrap and sample_pairs:  # the bootstrap needs the exact unit x unit sums
         raise ValueError("the bootstrap needs exact D_e sums: do not combine it with "
                          "sampled pairs (use --exact)")
-    if bootstrap or keep_matrix:
-        check_resampling(sum(1 for u in tree_units if len(u) >= 2), bootstrap, 1, max_memory)
+    pairable = sum(1 for u in tree_units if len(u) >= 2)
+    if bootstrap:
+        check_resampling(pairable, bootstrap, 1, max_memory)
+    elif keep_matrix:  # planning keeps the pilot's unit x unit table (no --bootstrap asked)
+        check_resampling(pairable, 0, 1, max_memory,
+                         what=f"the unit x unit table of the pilot's {pairable:,} units "
+                              f"(planning resamples from it)",
+                         hint="plan from a smaller pilot (a sample of its sentences)")
     ta = tree_alpha(tree_units, variants, keep_unit_matrix=bool(bootstrap) or keep_matrix,
                     sample_pairs=sample_pairs, seed=seed, executor=executor,
                     progress=progress, full_rows=True, exact=exact)

@@ -330,7 +330,8 @@ def check_memory(nbytes: float, what: str, hint: str,
 
 
 def check_resampling(units: int, replicates: int, matrices: int = 1,
-                     limit: int = DEFAULT_MAX_MEMORY) -> None:
+                     limit: int = DEFAULT_MAX_MEMORY, what: Optional[str] = None,
+                     hint: Optional[str] = None) -> None:
     """Plan the memory of unit-resampling work (bootstrap intervals, significance).
 
     The plan counts ``matrices`` unit × unit δ² sums of three variants
@@ -347,6 +348,9 @@ def check_resampling(units: int, replicates: int, matrices: int = 1,
         Unit × unit tables held at once (one per system or corpus).
     limit : int, optional
         ``--max-memory`` in bytes (see `check_memory`).
+    what, hint : str, optional
+        What needs the tables and how to need less, when it is not a bootstrap
+        of ``replicates`` (``plan`` keeps the table of its pilot).
 
     Raises
     ------
@@ -358,10 +362,13 @@ def check_resampling(units: int, replicates: int, matrices: int = 1,
     check_memory
     """
     need = matrices * (24.0 * units * units + 24.0 * replicates * units)
-    check_memory(need, f"resampling {units:,} units {replicates:,} times "
-                       f"({matrices} unit x unit table(s))",
-                 "use fewer replicates (--bootstrap), split the corpus, or drop the "
-                 "intervals / significance tests", limit)
+    if what is None:
+        what = (f"resampling {units:,} units {replicates:,} times ({matrices} unit x unit "
+                f"table(s))")
+    if hint is None:
+        hint = ("use fewer replicates (--bootstrap), split the corpus, or drop the "
+                "intervals / significance tests")
+    check_memory(need, what, hint, limit)
 
 
 TED_CHUNK_COLS = 1024
@@ -500,7 +507,16 @@ def check_noise(runs: int, columns: int, nodes: int, threads: int,
         ``memory-limit``.
     """
     rows = float(runs) * (NOISE_RUN_BYTES + NOISE_COLUMN_BYTES * int(columns))
-    need = rows + max(1, int(threads)) * ted_table_bytes(nodes, 8) + float(extra)
+    tables = float(max(1, int(threads)) * ted_table_bytes(nodes, 8))
+    need = rows + tables + float(extra)
+    if tables >= rows + float(extra):  # the largest tree, not the runs, needs the memory
+        check_memory(need, f"a noise experiment: the tree edit distance tables of the "
+                           f"sample's largest tree ({int(nodes):,} nodes, {human(tables)} for "
+                           f"{max(1, int(threads))} thread(s)) and {int(runs):,} runs",
+                     "leave out or split the longest sentences (the tables grow with the "
+                     "square of the largest tree), or draw a sample without them (--sample)",
+                     limit)
+        return
     check_memory(need, f"a noise experiment of {int(runs):,} runs ({int(columns)} columns "
                        f"each, held until the results are written)",
                  "use fewer grid points or runs per point (--grid, --runs) or fewer series, "

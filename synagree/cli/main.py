@@ -19,7 +19,11 @@ from synagree.base import jit, memory
 from synagree.base.problems import InputError, print_problems
 from synagree.base.progress import show_by_default
 from synagree.cli.descriptions import DESCRIPTIONS
-from synagree.cli.options import check_output_path, check_replicate_options
+from synagree.cli.options import (
+    check_output_path,
+    check_replicate_options,
+    remove_made_folders,
+)
 from synagree.cli.signals import Terminated, start_working, stop_working
 from synagree.io.files import OutputError
 
@@ -133,6 +137,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"synagree: {len(exc.errors)} error(s) writing the output", file=sys.stderr)
         return EXIT_INPUT
     except InputError as exc:
+        remove_made_folders(args)  # (only those left empty)
         print_problems(exc.errors, limit=50, warnings=exc.warnings)
         print(f"synagree: {len(exc.errors)} error(s) in the input; nothing computed",
               file=sys.stderr)

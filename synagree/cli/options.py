@@ -375,6 +375,16 @@ def check_replicate_options(args: argparse.Namespace) -> None:
         check_replicates(int(tests), level, "--test-replicates", "a paired test")
 
 
+def remove_made_folders(args: argparse.Namespace) -> None:
+    """Remove the folders `check_output_path` made for ``-o``, when they are still empty
+    (the command refused its input or its plan after the check: nothing is left behind)."""
+    for folder in getattr(args, "made_folders", ()):  # deepest first
+        try:
+            folder.rmdir()  # only an empty folder
+        except OSError:
+            return
+
+
 def check_output_path(args: argparse.Namespace) -> Optional[str]:
     """Check ``-o`` before any work: not an input, not a directory (for a file),
     its folder existing or creatable, and writable (`synagree.io.files.check_output`;
@@ -400,8 +410,10 @@ def check_output_path(args: argparse.Namespace) -> Optional[str]:
     folder = p if is_dir else output_target(p).path.parent
     made = None
     if str(folder) and not folder.exists():
+        missing = [folder] + [f for f in folder.parents if not f.exists()]
         try:
             folder.mkdir(parents=True)
+            args.made_folders = missing  # removed again if the command then refuses
         except OSError as exc:
             raise bad(f"cannot create the folder {folder}: {exc.strerror}")
         made = f"synagree: created the folder {folder}"

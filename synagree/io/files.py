@@ -362,7 +362,7 @@ def _probe(folder: Path, given: Path) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".synagree-probe.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise output_error(given, exc, f"write in {folder}" if folder != given else "write in",
+        raise output_error(given, exc, f"write in the folder {folder}",
                            kept="nothing was written") from None
     os.close(fd)
     try:
