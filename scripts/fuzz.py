@@ -24,7 +24,11 @@ found one exit 3, fixed: ``compare --hierarchy`` / ``--bdm`` with an empty
 DEPREL (ValueError from the hierarchy; now credited as ``_``).
 
 ``--kind``: conllu | brackets | bytes | noise-table | hierarchy | tiers |
-baseline | all.  With ``--minutes`` the cases are drawn in batches (seed,
+baseline | bombs (compressed files past the reading budget, ``/dev/zero``) | prm
+(EVALB parameter files) | bdm (hierarchies for ``synagree bdm``, layered
+graphs of several parents, mixed formats) | spans | api (the Python
+functions with wrong argument types and values, streams and bombs: only
+`InputError`, `TypeError` and `ValueError` may come out) | all.  With ``--minutes`` the cases are drawn in batches (seed,
 seed + 1, ...) until the time is up.  Needs ``hypothesis``
 (``pip install -e '.[test]'``).
 """

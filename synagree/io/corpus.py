@@ -386,7 +386,8 @@ def _read_collecting(paths: Sequence[Input], fmt: str, phrase_style: str, log: P
                 sents = list(read_conllu(p, log=log))
             except InputError as exc:
                 sents = None  # its errors are in the log (else added: none is lost)
-                log.extend(e for e in exc.errors if e not in log.errors)
+                known = set(log.errors)
+                log.extend(e for e in exc.errors if e not in known)
             if len(log.errors) == n_before:
                 docs[i] = sents
         else:
