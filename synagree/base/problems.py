@@ -213,9 +213,10 @@ class ProblemLog:
         self.problems.append(Problem(file, line, kind, message, severity, sent_id, hint))
         count = self.per_file[file] = self.per_file.get(file, 0) + 1
         if count >= MAX_FILE_PROBLEMS:
-            self.problems.append(Problem(
-                file, line, "too-many-problems",
-                f"{count:,} problems in this file: reading stopped here (is it the file "
+            at = f" at line {line:,}" if line is not None else ""
+            self.problems.append(Problem(  # (no line: listed first, before the 10,000)
+                file, None, "too-many-problems",
+                f"{count:,} problems in this file: reading stopped{at} (is it the file "
                 f"meant, in the format meant?)"))
             self.per_file[file] = -10**18  # (the refusal is added once)
             raise InputError(self.errors, self.warnings)

@@ -84,11 +84,15 @@ from synagree.io.sources import Source
 from synagree.trees.hierarchy import Hierarchy, hierarchy_lines
 
 __all__ = ["ConceptGraph", "BDMScore", "GateBDM", "java_float_str", "gate_bdm_from_parameters",
-           "GATE_HEADER", "BDMWork", "bdm_work", "check_bdm_work", "MAX_BDM_STEPS"]
+           "GATE_HEADER", "BDMWork", "bdm_work", "check_bdm_work", "MAX_BDM_STEPS",
+           "MAX_BDM_PAIRS"]
 
 #: The most work `GateBDM` takes on: chain pairs compared, counted with their lengths
-#: (`bdm_work`); about a minute in Python (docs/method.md §23).
-MAX_BDM_STEPS = 2 * 10**8
+#: (`bdm_work`); some seconds in Python (docs/method.md §23).
+MAX_BDM_STEPS = 5 * 10**7
+#: The most pairs of concepts (lines of the score file) `GateBDM` writes: each takes
+#: 0.05-0.2 ms, so 2,000 concepts take one to a few minutes (with a progress bar).
+MAX_BDM_PAIRS = 2_000_000
 
 #: The first line of GATE's BDM score file (GATE's IAA plugin skips it when reading).
 GATE_HEADER = ("##The following are the BDM scores for each pair of concepts in the "
@@ -465,6 +469,13 @@ def check_bdm_work(graph: ConceptGraph, max_steps: int = MAX_BDM_STEPS) -> BDMWo
                 "concept below it) or a shallower hierarchy, or split it")
     else:
         hint = "split it into smaller hierarchies (the work grows with concepts x depth)"
+    pairs = w.concepts * (w.concepts + 1) // 2
+    if pairs > MAX_BDM_PAIRS:
+        raise InputError.single(
+            graph.source, None, "bdm-too-large",
+            f"GATE's BDM scores every pair of concepts: this hierarchy's {w.concepts:,} "
+            f"concepts make {pairs:,} pairs (lines of the score file), above the limit of "
+            f"{MAX_BDM_PAIRS:,} (each takes 0.05-0.2 ms): split it into smaller hierarchies")
     if w.steps > max_steps:
         raise InputError.single(
             graph.source, None, "bdm-too-large",
