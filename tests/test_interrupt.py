@@ -112,3 +112,18 @@ def test_in_process_main_puts_the_handlers_back(run_cli):
     before = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
     run_cli("agree", A, B, "--allow-missing", "-q")
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+def test_help_imports_no_numpy():
+    """``synagree --help`` (and a command's --help) stays light: no numpy (issue 36, item 3;
+    measured with ``python -X importtime``)."""
+    for args in (["--help"], ["agree", "--help"]):
+        r = subprocess.run([sys.executable, "-X", "importtime", "-m", "synagree", *args],
+                           capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert r.returncode == 0, r.stderr[-2000:]
+        imported = [line.rsplit("|", 1)[-1].strip() for line in r.stderr.splitlines()
+                    if line.startswith("import time:")]
+        assert "synagree.cli.main" in imported
+        if args == ["--help"]:
+            assert not [m for m in imported if m.split(".")[0] == "numpy"], args
