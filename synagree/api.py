@@ -32,6 +32,7 @@ from synagree.base.command_options import (
     ReportOptions,
 )
 from synagree.base.frames import Frames
+from synagree.base.memory import limited
 from synagree.base.option_specs import shown
 from synagree.base.sealed import seal
 from synagree.io.sources import Source
@@ -111,7 +112,8 @@ def categorical(paths: Sequence[Source] = (), options: Optional[CategoricalOptio
     [('deprel', 'observed', 1.0), ('deprel', 'cohen_kappa', 1.0)]
     """
     o = CategoricalOptions.build(options, overrides, "categorical()")
-    corpus = load_corpus(paths, dirs, **o.read_kwargs())
+    with limited(o.max_memory):  # the reading budget is a share of it
+        corpus = load_corpus(paths, dirs, **o.read_kwargs())
     layers = DEFAULT_LAYERS if o.layers is None else o.layers
     return seal(token_layer_agreement(corpus, layers,
                                       specific=o.specific, per_feature=o.per_feature,
@@ -261,7 +263,8 @@ def report(paths: Sequence[Source] = (), options: Optional[ReportOptions] = None
                                    str(baseline), seed=o.seed, level=o.level)
     # a noise-results file read (and refused) before the long work, as the CLI does
     noise = read_noise(o.noise) if isinstance(o.noise, (str, os.PathLike)) else o.noise
-    corpus = load_corpus(paths, dirs, **o.read_kwargs())
+    with limited(o.max_memory):  # the reading budget is a share of it
+        corpus = load_corpus(paths, dirs, **o.read_kwargs())
     result = qa_report(corpus, layers=DEFAULT_LAYERS if o.layers is None else o.layers,
                        skip_id_like=o.layers is None, bootstrap=o.bootstrap, seed=o.seed,
                        level=o.level, worst=o.worst, variant=o.variant, baseline=baseline,

@@ -24,9 +24,10 @@ import lzma
 import os
 import re
 import tempfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from hypothesis import strategies as st
 
@@ -506,7 +507,7 @@ _GOOD_PAIR = ("# sent_id = s1\n1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\n"
 STORED_COMMANDS = {
     "agree": ["agree", "{0}", "{1}", "-q", "--output", "json"],
     "compare": ["compare", "{0}", "{1}", "-q", "--output", "json"],
-    "report": ["report", "{0}", "{1}", "-q", "--output", "json", "--bootstrap", "10",
+    "report": ["report", "{0}", "{1}", "-q", "--output", "json", "--bootstrap", "40",
                "--layers", "deprel"],
 }
 
@@ -601,15 +602,197 @@ def baseline_case(draw) -> Case:
     if command == "report":
         args += ["--output", "json"]
     if draw(st.booleans()):
-        args += ["--bootstrap", draw(st.sampled_from(["10", "50"]))]
+        args += ["--bootstrap", draw(st.sampled_from(["10", "50"]))]  # (10: refused)
     return Case(args, files)
 
 
+# ---------------------------------------------------------------- bounded reading (issue 35)
+
+def _stream_compress(suffix: str, chunk: bytes, total: int) -> bytes:
+    """``total`` bytes of ``chunk`` repeated, compressed as they are made (a bomb)."""
+    co: Any = {".gz": lambda: zlib.compressobj(9, zlib.DEFLATED, 31), ".xz": lzma.LZMACompressor,
+               ".bz2": bz2.BZ2Compressor}[suffix]()
+    out = [co.compress(chunk) for _ in range(max(1, total // len(chunk)))]
+    return b"".join(out) + co.flush()
+
+
+@st.composite
+def bomb_case(draw) -> Case:
+    """A compressed file that expands past the reading budget (zeros, or a valid sentence
+    repeated), sometimes truncated, or ``/dev/zero``, beside a good file; a small
+    ``--max-memory`` (16M: a budget of 1 MiB) keeps each case fast."""
+    ta, _ = draw(conllu_pair())
+    good = ("good.conllu", ta.encode("utf-8", "surrogatepass"))
+    suffix = draw(st.sampled_from([".gz", ".xz", ".bz2"]))
+    chunk = draw(st.sampled_from([b"\0" * 65536, _GOOD_PAIR.encode() * 200, b"(S (X a))\n" * 5000,
+                                  b"\n" * 65536]))
+    data = _stream_compress(suffix, chunk, draw(st.sampled_from([2, 3, 8]) ) * 2**20)
+    if draw(st.integers(0, 4)) == 4:
+        data = data[:draw(st.integers(0, len(data)))]
+    files = [good, ("bomb.conllu" + suffix, data)]
+    where = "/dev/zero" if draw(st.integers(0, 5)) == 5 and os.path.exists("/dev/zero") \
+        else "{1}"
+    command = draw(st.sampled_from([
+        ["agree", "{0}", where, "-q"], ["compare", where, "{0}", "--no-alpha", "-q"],
+        ["tags", "{0}", where], ["categorical", "{0}", where],
+        ["spans", "{0}", where, "--layer", "upos"], ["report", "{0}", where, "-q",
+                                                     "--output", "json"]]))
+    if command[0] == "spans":  # (no --max-memory: the default budget; a file, not /dev/zero)
+        return Case([a if a != "/dev/zero" else "{1}" for a in command], files)
+    return Case(command + ["--max-memory", "16M"], files)
+
+
+PRM_KEYS = ["DEBUG", "MAX_ERROR", "CUTOFF_LEN", "LABELED", "DELETE_LABEL",
+            "DELETE_LABEL_FOR_LENGTH", "EQ_LABEL", "EQ_WORD", "QUOTE_LABEL", "BOGUS"]
+PRM_VALUES = ["0", "1", "2", "-1", "10", "99999999999999999999999", "-99999999999999999999999",
+              "4294967296", "2147483648", "ten", "1 # x", "", "NP", "NP VP", "'' ``", "\xa0",
+              "TOP", "-NONE-", ",", "a b c"]
+
+
+@st.composite
+def prm_case(draw) -> Case:
+    """An EVALB parameter file (``compare --params``), often broken: unknown keys, numbers
+    beyond a C int, missing and extra values, long lines, odd bytes."""
+    lines = []
+    for _ in range(draw(st.integers(0, 15))):
+        key = draw(st.sampled_from(PRM_KEYS))
+        value = draw(st.one_of(st.sampled_from(PRM_VALUES), tag_token))
+        lines.append(draw(st.sampled_from([f"{key} {value}", f"{key}\t{value}", key,
+                                           f"# {key}", f" {key} {value}",
+                                           f"{key} {value * 60}"])))
+    prm = draw(damage_bytes("\n".join(lines).encode("utf-8", "surrogatepass") + b"\n"))
+    trees = [draw(st.one_of(bracket_file(), bracket_soup)) for _ in range(2)]
+    if draw(st.booleans()):
+        trees[1] = trees[0]
+    files = [("gold.mrg", trees[0].encode("utf-8", "surrogatepass")),
+             ("test.mrg", trees[1].encode("utf-8", "surrogatepass")), ("p.prm", prm)]
+    args = ["compare", "{0}", "{1}", "--params", "{2}"]
+    args += draw(st.sampled_from([[], ["--output", "evalb"], ["--output", "json"],
+                                  ["--alpha", "-q"]]))
+    return Case(args, files)
+
+
+@st.composite
+def bdm_case(draw) -> Case:
+    """``synagree bdm`` on a hierarchy: the hostile files of `hierarchy_file`, layered
+    graphs of several parents (whose chains multiply), outline and edge lines mixed."""
+    shape = draw(st.sampled_from(["file", "layered", "mixed"]))
+    if shape == "file":
+        text = draw(hierarchy_file())
+    elif shape == "layered":
+        layers, width = draw(st.integers(1, 14)), draw(st.integers(1, 14))
+        fan = draw(st.integers(1, width))
+        text = "".join(f"L{k}C{i}\tL{k - 1}C{(i + j) % width}\n" for k in range(1, layers)
+                       for i in range(width) for j in range(fan)) or "L0C0\n"
+    else:
+        text = "A\nB\tA\n" + draw(st.sampled_from(["  C\n", "\tD\n", "  E\tB\n", "F\n"]))
+    data = draw(damage_bytes(text.encode("utf-8", "surrogatepass")))
+    args = ["bdm", "{0}", "-q"] + draw(st.sampled_from([[], ["--output", "json"],
+                                                        ["--output", "csv"],
+                                                        ["-o", "{out}/b.txt"]]))
+    return Case(args, [("h.txt", data)])
+
+
+@st.composite
+def spans_case(draw) -> Case:
+    """``synagree spans`` on CoNLL-U pairs (every layer) or bracketed trees."""
+    if draw(st.booleans()):
+        ta, tb = draw(conllu_pair())
+        files = [("a.conllu", ta.encode("utf-8", "surrogatepass")),
+                 ("b.conllu", tb.encode("utf-8", "surrogatepass"))]
+        layer = draw(st.sampled_from(["upos", "xpos", "deprel", "feats", "lemma", "form",
+                                      "constituents"]))
+    else:
+        trees = [draw(st.one_of(bracket_file(), bracket_soup)) for _ in range(2)]
+        if draw(st.booleans()):
+            trees[1] = trees[0]
+        files = [(f"t{k}.tree", t.encode("utf-8", "surrogatepass")) for k, t in enumerate(trees)]
+        layer = draw(st.sampled_from(["constituents", "preterminals", "upos"]))
+    args = ["spans", "{0}", "{1}", "--layer", layer]
+    args += draw(st.sampled_from([[], ["--labels", "none"], ["--labels", "feature"],
+                                  ["--output", "json"], ["--output", "csv"]]))
+    return Case(args, files)
+
+
+API_FUNCTIONS = ["read", "agree", "compare", "categorical", "report", "tags", "spans_api"]
+API_VALUES = [None, 0, 1, -1, 5, 2.5, float("nan"), "", "x", "4G", "yes", True, [], [1, 2],
+              {"a": 1}, b"bytes", ("a",)]
+API_ARGS = {"read": ["format", "name"],
+            "agree": ["variants", "bootstrap", "level", "seed", "sample_pairs", "worst", "by",
+                      "names", "max_memory", "fmt", "match", "where", "strict"],
+            "compare": ["bootstrap", "level", "significance", "test_replicates", "names",
+                        "max_memory", "hierarchy"],
+            "categorical": ["layers", "bootstrap", "level", "max_memory", "specific"],
+            "report": ["bootstrap", "worst", "title", "max_sentences", "layers"],
+            "tags": ["column", "bootstrap", "level", "hierarchy", "tag_syntax"],
+            "spans_api": ["layer", "labels"]}
+
+
+@st.composite
+def api_case(draw) -> Case:
+    """The Python API (``@api`` cases, `run_case`): files or streams (text, bytes,
+    compressed, bombs) and one or two arguments of a wrong type or value."""
+    ta, tb = draw(conllu_pair())
+    files = [("a.conllu", ta.encode("utf-8", "surrogatepass")),
+             ("b.conllu", tb.encode("utf-8", "surrogatepass"))]
+    if draw(st.integers(0, 3)) == 3:
+        files[1] = ("b.conllu.gz", _stream_compress(".gz", b"\0" * 65536, 3 * 2**20))
+    fn = draw(st.sampled_from(API_FUNCTIONS))
+    how = draw(st.sampled_from(["path", "text", "bytes"]))
+    kwargs = {}
+    for _ in range(draw(st.integers(0, 2))):
+        kwargs[draw(st.sampled_from(API_ARGS[fn]))] = draw(st.sampled_from(range(len(API_VALUES))))
+    return Case(["@api", fn, how, repr(sorted(kwargs.items()))], files)
+
+
+def run_api_case(case: Case, paths: List[str]) -> Tuple[int, str, Optional[BaseException]]:
+    """Call the API as the case says; the contract: a result, or `InputError`,
+    `TypeError` or `ValueError` (with a sentence), nothing else (rc 3)."""
+    import ast
+
+    import synagree
+    from synagree.base.memory import limited
+    from synagree.base.problems import InputError
+    _, fn, how, spec = case.args
+    kwargs = {k: API_VALUES[v] for k, v in ast.literal_eval(spec)}
+
+    def source(k: int) -> Any:
+        data = Path(paths[k]).read_bytes()
+        if how == "text":
+            return io.StringIO(data.decode("utf-8", "replace"))
+        return io.BytesIO(data) if how == "bytes" else paths[k]
+    try:
+        with limited(16 * 2**20):  # a budget of 1 MiB for the bombs
+            if fn == "read":
+                synagree.read(source(1), **kwargs)
+            elif fn in ("agree", "categorical", "report"):
+                getattr(synagree, fn)([source(0), source(1)], **kwargs)
+            elif fn == "compare":
+                synagree.compare(source(0), [source(1)], **kwargs)
+            elif fn == "tags":
+                synagree.tags(source(0), source(1), **kwargs)
+            else:
+                from synagree.evaluation.spans import span_agreement
+                span_agreement([source(0), source(1)], **kwargs)
+    except InputError as exc:
+        return 2, str(exc) + "\n", None
+    except (TypeError, ValueError) as exc:
+        if not str(exc):
+            return 3, "", exc
+        return 2, f"<arguments>: error: {str(exc).splitlines()[0]} (usage)\n", None
+    except BaseException as exc:  # noqa: BLE001 - reported as a failure
+        return 3, "", exc
+    return 0, "", None
+
+
 any_case = st.one_of(conllu_case(), conllu_case(), bracket_case(), bytes_case(),
-                     noise_table_case(), hierarchy_case(), tier_case(), baseline_case())
+                     noise_table_case(), hierarchy_case(), tier_case(), baseline_case(),
+                     bomb_case(), prm_case(), bdm_case(), spans_case(), api_case())
 KINDS = {"conllu": conllu_case(), "brackets": bracket_case(), "bytes": bytes_case(),
          "noise-table": noise_table_case(), "hierarchy": hierarchy_case(),
-         "tiers": tier_case(), "baseline": baseline_case(), "all": any_case}
+         "tiers": tier_case(), "baseline": baseline_case(), "bombs": bomb_case(),
+         "prm": prm_case(), "bdm": bdm_case(), "spans": spans_case(), "api": api_case(),
+         "all": any_case}
 
 
 # ---------------------------------------------------------------- running
@@ -635,6 +818,9 @@ def run_case(case: Case) -> Outcome:
             p = d / name
             p.write_bytes(data)
             paths.append(str(p))
+        if case.args[0] == "@api":
+            rc, text, exc = run_api_case(case, paths)
+            return Outcome(rc, "", text, paths, exc)
         args = [a.format(*paths, out=tmp) for a in case.args]
         # strict UTF-8 streams, as a terminal in a UTF-8 locale: text that cannot be
         # written (lone surrogates) fails here as it would there
@@ -676,13 +862,15 @@ def check(case: Case, o: Outcome) -> None:
     assert o.rc in (0, 2), info
     assert "Traceback" not in o.err, info
     if o.rc == 2:
-        names = [tame(p) for p in o.paths]
+        names = [tame(p) for p in o.paths] + ["/dev/zero"]  # (an input of the bomb cases)
         lines = o.err.split("\n")  # (not splitlines: a tamed message has no \x0b, \x85...)
         problems = [m for m in map(_PROBLEM.match, lines) if m]
         for m in problems:
             assert not _CONTROL.search(m.group(0)), f"control character in {m.group(0)!r}"
         assert problems, f"no problem listed\n{info}"
         # a problem of the input names its file; one of the options names the command line
+        if case.args[0] == "@api":  # a documented exception (InputError, TypeError,
+            return  # ValueError) with a sentence: the contract of the Python functions
         assert any(m.group("where") in names or m.group("where") == "<command line>"
                    for m in problems), f"no file named\n{info}"
         for m in problems:

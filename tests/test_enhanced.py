@@ -251,10 +251,10 @@ def test_categorical_enhanced_options_are_not_silently_ignored(run_cli):
     # gives no interval for the enhanced-edge numbers, silently
     rc, out, err = run_cli("categorical", ANNA, BERT, "--set-distance", "jaccard")
     assert rc == 2 and "--set-distance applies to --enhanced" in err and out == ""
-    rc, out, err = run_cli("categorical", ANNA, BERT, "--enhanced", "--bootstrap", "20")
+    rc, out, err = run_cli("categorical", ANNA, BERT, "--enhanced", "--bootstrap", "40")
     assert rc == 0, err
     assert "note: --bootstrap gives intervals for the token layers only" in out
-    rc, out, err = run_cli("categorical", ANNA, BERT, "--enhanced", "--bootstrap", "20",
+    rc, out, err = run_cli("categorical", ANNA, BERT, "--enhanced", "--bootstrap", "40",
                            "--output", "json")
     assert any("--bootstrap" in n for n in json.loads(out)["enhanced"]["notes"])
 

@@ -293,7 +293,7 @@ def test_categorical_formats_carry_the_rows(run_cli, tmp_path):
         rc, out, _ = run_cli(*base, "--output", fmt)
         assert rc == 0 and marker in out
     target = tmp_path / "r.json"
-    rc, _, _ = run_cli(*base, "-o", target, "--bootstrap", "20")
+    rc, _, _ = run_cli(*base, "-o", target, "--bootstrap", "40")
     d = json.loads(target.read_text())
     assert d["feature_items"] == "all" and d["layers"]["feats:Number"]["items"] == 9
     pf = d["per_feature"]

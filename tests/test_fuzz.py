@@ -95,6 +95,41 @@ def test_commands_on_hostile_stored_results(case):
     fuzzing.check(case, fuzzing.run_case(case))
 
 
+@pytest.mark.slow
+@fuzz(20)
+@given(fuzzing.bomb_case())
+def test_commands_on_compressed_bombs_and_endless_devices(case):
+    fuzzing.check(case, fuzzing.run_case(case))
+
+
+@pytest.mark.slow
+@fuzz(40)
+@given(fuzzing.prm_case())
+def test_compare_on_hostile_evalb_parameter_files(case):
+    fuzzing.check(case, fuzzing.run_case(case))
+
+
+@pytest.mark.slow
+@fuzz(40)
+@given(fuzzing.bdm_case())
+def test_bdm_on_hostile_and_layered_hierarchies(case):
+    fuzzing.check(case, fuzzing.run_case(case))
+
+
+@pytest.mark.slow
+@fuzz(40)
+@given(fuzzing.spans_case())
+def test_spans_on_hostile_files(case):
+    fuzzing.check(case, fuzzing.run_case(case))
+
+
+@pytest.mark.slow
+@fuzz(60)
+@given(fuzzing.api_case())
+def test_python_api_raises_only_documented_exceptions(case):
+    fuzzing.check(case, fuzzing.run_case(case))
+
+
 READERS = {
     "conllu": read_conllu,
     "brackets": read_brackets,

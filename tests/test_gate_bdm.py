@@ -300,3 +300,62 @@ def test_cli_bad_hierarchy_exit_2(tmp_path, capsys):
     assert main(["bdm", str(bad)]) == 2
     assert "hierarchy-cycle" in capsys.readouterr().err
     assert main(["bdm", str(tmp_path / "missing.txt")]) == 2
+
+
+# ---------------------------------------------------------------- the work, planned first
+def _layered(layers: int, width: int) -> str:
+    return "".join(f"L{k}C{i}\tL{k - 1}C{j}\n" for k in range(1, layers)
+                   for i in range(width) for j in range(width))
+
+
+def test_bdm_work_counts_chains_without_making_them():
+    """The counts of bdm_work against the chains GateBDM enumerates (small graphs)."""
+    from synagree.trees.gate_bdm import bdm_work
+    for layers, width in ((2, 3), (3, 3), (4, 2)):
+        parents = {}
+        for line in _layered(layers, width).splitlines():
+            child, parent = line.split("\t")
+            parents.setdefault(child, []).append(parent)
+        graph = ConceptGraph.from_parents(parents)
+        w = bdm_work(graph)
+        chains = GateBDM(graph)._chains
+        assert w.chains == sum(len(c) for c in chains)
+        assert w.most_chains == max(len(c) for c in chains)
+        assert w.entries == sum(len(ch) for c in chains for ch in c)
+        assert w.most_chains == width ** (layers - 1)
+
+
+def test_layered_12_by_12_refused_at_once(tmp_path, capsys):
+    import time
+    h = tmp_path / "layered.txt"
+    h.write_text(_layered(12, 12))
+    t0 = time.monotonic()
+    assert main(["bdm", str(h), "-o", str(tmp_path / "out.txt")]) == 2
+    assert time.monotonic() - t0 < 2
+    err = capsys.readouterr().err
+    assert "bdm-too-large" in err and str(h) in err and "fewer parents" in err
+    assert not (tmp_path / "out.txt").exists()
+
+
+def test_very_deep_chain_refused_not_hanging(tmp_path, capsys):
+    h = tmp_path / "deep.txt"
+    h.write_text("C0\n" + "".join(f"C{i}\tC{i - 1}\n" for i in range(1, 20000)))
+    assert main(["bdm", str(h)]) == 2
+    err = capsys.readouterr().err
+    assert "bdm-too-large" in err and "20,000 concepts" in err and "Traceback" not in err
+
+
+def test_small_layered_graph_still_computed(tmp_path, capsys):
+    h = tmp_path / "small.txt"
+    h.write_text(_layered(4, 3))
+    assert main(["bdm", str(h)]) == 0
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1 + 12 * 13 // 2  # the header, every pair of 12
+
+
+def test_outline_line_in_an_edge_file_is_an_error_naming_it(tmp_path, capsys):
+    h = tmp_path / "mixed.txt"
+    h.write_text("A\nB\tA\n  C\n")
+    assert main(["bdm", str(h)]) == 2
+    err = capsys.readouterr().err
+    assert f"{h}:3:" in err and "hierarchy-fields" in err and "line 2" in err

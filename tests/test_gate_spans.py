@@ -300,3 +300,21 @@ def test_cli_formats(tmp_path, capsys):
     assert lines[-1].startswith("signature,") and "layer:" in lines[-1]
     assert lines[2].startswith("spans,gold,system,ALL,lenient,5,1,0,0,1.0,1.0,1.0")
     assert main(["spans", str(DATA / "gold.tree")]) == 2
+
+
+def test_by_label_groups_as_one_filter_per_label():
+    """by_label (one pass) against the filter per label it replaced (quadratic on a layer
+    of word forms): the same lists, in the same order, labels in first-seen order."""
+    import random
+
+    from synagree.stats.gate_prf import SpanAnnotation, by_label
+    rng = random.Random(3)
+    for _ in range(20):
+        keys = [SpanAnnotation(i, i + 1, rng.choice("abcdefg")) for i in range(rng.randint(0, 30))]
+        resp = [SpanAnnotation(i, i + rng.randint(1, 3), rng.choice("aceghk"))
+                for i in range(rng.randint(0, 30))]
+        names = list(dict.fromkeys([a.label for a in keys] + [a.label for a in resp]))
+        naive = {n: ([a for a in keys if a.label == n], [a for a in resp if a.label == n])
+                 for n in names}
+        got = by_label(keys, resp)
+        assert list(got) == names and got == naive

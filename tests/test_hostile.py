@@ -626,7 +626,7 @@ def test_html_report_injection_in_the_browser(tmp_path):
         noise.write_text(buf.getvalue())
         page = site / "r.html"
         # (the two annotations differ in hostile forms on purpose: no text check)
-        assert main(["report", str(a), str(b), "--no-text-check", "--bootstrap", "20",
+        assert main(["report", str(a), str(b), "--no-text-check", "--bootstrap", "40",
                      "--noise", str(noise),
                      "-o", str(page), "-q",
                      "--title", "</title><script>document.title='pwned'</script>"]) == 0
@@ -1054,7 +1054,7 @@ def stored(tmp_path_factory):
     docs = {}
     for cmd, args in (("agree", ["agree", a, b, "-q", "--output", "json"]),
                       ("compare", ["compare", a, b, "-q", "--output", "json"]),
-                      ("report", ["report", a, b, "-q", "--output", "json", "--bootstrap", "20",
+                      ("report", ["report", a, b, "-q", "--output", "json", "--bootstrap", "40",
                                   "--layers", ""])):
         out = d / f"{cmd}.json"
         assert main([str(x) for x in args] + ["-o", str(out)]) == 0
@@ -1067,7 +1067,7 @@ def stored(tmp_path_factory):
 
 _USE = {"agree": lambda a, b, f: ["agree", a, b, "-q", "--baseline", f],
         "compare": lambda a, b, f: ["compare", a, b, "-q", "--baseline", f],
-        "report": lambda a, b, f: ["report", a, b, "-q", "--output", "json", "--bootstrap", "20",
+        "report": lambda a, b, f: ["report", a, b, "-q", "--output", "json", "--bootstrap", "40",
                                    "--layers", "", "--baseline", f]}
 
 

@@ -479,7 +479,7 @@ def test_browser_tokenisation_mismatch_and_phrase_trees(tmp_path):
     assert "tokenised this sentence differently" in dom and "arc diff" not in dom
     page2 = tmp_path / "phrase.html"
     assert main(["report", str(QA / "phrase-a.tree"), str(QA / "phrase-b.tree"),
-                 "--bootstrap", "20", "-o", str(page2), "-q"]) == 0
+                 "--bootstrap", "40", "-o", str(page2), "-q"]) == 0
     dom, console, _ = render(page2, tmp_path)
     assert console == [] and body_ok(dom)
     assert '<pre class="brackets">phrase-a: (S (NP D N)' in dom

@@ -267,7 +267,7 @@ def test_system_named_as_a_human(tmp_path, h, run_cli):
     copy = other / "anna.conllu"
     shutil.copy(files["parser"], copy)
     rc, out, err = run_cli("compare", files["gold"], copy, "--humans", files["anna"],
-                           "--output", "json", "--bootstrap", "20")
+                           "--output", "json", "--bootstrap", "40")
     assert rc == 0, err
     d = json.loads(out)
     assert d["system"].endswith("anna.conllu") and len({d["system"], *d["humans"]}) == 3

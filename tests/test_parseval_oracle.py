@@ -148,6 +148,16 @@ CASES = {
                     "(S (NN a))\n(S (NN a))\n" * 3),
     "max-error-negative": ("MAX_ERROR -1\n", "(S (NN a))\n(S (NN a) (NN b))\n",
                            "(S (NN a))\n(S (NN a))\n"),
+    # beyond a C int: atoi = (int) strtol: LONG_MAX -> -1, 2^32 -> 0, 2^31 -> INT_MIN
+    "max-error-overflow": ("MAX_ERROR 99999999999999999999999\n",
+                           "(S (NN a))\n(S (NN a) (NN b))\n" * 3, "(S (NN a))\n(S (NN a))\n" * 3),
+    "max-error-2-to-32": ("MAX_ERROR 4294967296\n", "(S (NN a))\n(S (NN a) (NN b))\n" * 3,
+                          "(S (NN a))\n(S (NN a))\n" * 3),
+    "max-error-2-to-31": ("MAX_ERROR 2147483648\n", "(S (NN a))\n(S (NN a) (NN b))\n",
+                          "(S (NN a))\n(S (NN a))\n"),
+    "max-error-negative-overflow": ("MAX_ERROR -99999999999999999999999\n",
+                                    "(S (NN a))\n(S (NN a) (NN b))\n" * 3,
+                                    "(S (NN a))\n(S (NN a))\n" * 3),
     # DEBUG
     "debug-1": ("DEBUG 1\nDELETE_LABEL TOP\nDELETE_LABEL ,\nEQ_LABEL ADVP PRT\n",
                 "(TOP (S (NP-SBJ (DT The) (NN café)) (, ,) (VP (VBD sat) (PRT (RP up)))))\n"

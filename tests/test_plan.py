@@ -217,7 +217,7 @@ def test_bad_options(tmp_path, h, run_cli, args, message):
 def test_one_resample_is_refused(tmp_path, h, run_cli):
     fa, fb = _files(tmp_path, h, units=5)
     rc, _, err = run_cli("plan", fa, fb, "--width", "0.1", "--bootstrap", "1")
-    assert rc == 2 and "at least 2 resamples" in err
+    assert rc == 2 and "too-few-replicates" in err and "--bootstrap 40 or more" in err
 
 
 def test_report_section(tmp_path, h, run_cli):

@@ -190,6 +190,11 @@ PRODUCERS = {
     "corrupt-compressed-file": ({"bad.conllu.gz": gzip.compress(GOOD.encode())[:20],
                                  "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
     "empty-file": ({"bad.conllu": "", "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
+    "too-many-problems": ({"bad.conllu": "x\n" * 10_005 + "\n", "good.conllu": GOOD},
+                          ["agree", "{bad}", "{good}"]),
+    "input-too-large": ({"bad.conllu.gz": gzip.compress(GOOD.encode() * 50000),
+                         "good.conllu": GOOD},
+                        ["agree", "{bad}", "{good}", "--max-memory", "16M"]),
     # CoNLL-U lines (every reader)
     "column-count": ({"bad.conllu": word(1, 0, "root") + "\n2 w2 _ X _ _ 1 obj _ _\n\n",
                       "good.conllu": GOOD}, ["agree", "{bad}", "{good}"]),
@@ -255,6 +260,8 @@ PRODUCERS = {
                                ["agree", "{a}", "{b}"]),
     "bad-output": ({"good.conllu": GOOD, "a.conllu": GOOD},
                    ["agree", "{good}", "{a}", "-o", "{good}"]),
+    "too-few-replicates": ({"good.conllu": GOOD, "a.conllu": GOOD},
+                           ["agree", "{good}", "{a}", "--bootstrap", "1"]),
     "memory-limit": ({"good.conllu": GOOD, "a.conllu": GOOD},
                      ["agree", "{good}", "{a}", "--bootstrap", "1000", "--max-memory", "1K"]),
     "mixed-formats": ({"good.conllu": GOOD, "good.tree": TREE}, ["agree", "{good}",
@@ -306,6 +313,9 @@ PRODUCERS = {
     "tag-syntax": ({"bad.conllu": GOOD.replace("obj", "obj|"), "good.conllu": GOOD},
                    ["tags", "{bad}", "{good}", "--tag-syntax", "alternatives"]),
     "bdm-concept-name": ({"h.txt": "Tom, Dick\tPerson\n"}, ["bdm", "{h}"]),
+    "bdm-too-large": ({"h.txt": "".join(f"L{k}C{i}\tL{k - 1}C{j}\n" for k in range(1, 12)
+                                        for i in range(12) for j in range(12))},
+                      ["bdm", "{h}"]),
     # tag mappings (tags --tiers)
     "tag-map-fields": ({"m.tsv": "X NOUN\n", "good.conllu": GOOD},
                        ["tags", "{good}", "{good}", "--column", "upos", "--tiers", "{m}"]),
@@ -329,7 +339,7 @@ PRODUCERS = {
                             ["spans", "{a}", "{b}", "--phrase-style", "delex"]),
     # report, plot, noise
     "bad-json": ({"good.conllu": GOOD, "a.conllu": GOOD, "prev.json": "{not json"},
-                 ["report", "{good}", "{a}", "--compare-to", "{prev}", "--bootstrap", "10"]),
+                 ["report", "{good}", "{a}", "--compare-to", "{prev}", "--bootstrap", "40"]),
     "baseline-invalid": ({"good.conllu": GOOD, "a.conllu": GOOD,
                           "old.json": '{"kind": "dependency", "annotator_names": 5}'},
                          ["agree", "{good}", "{a}", "--baseline", "{old}"]),
@@ -355,7 +365,7 @@ PRODUCERS = {
     "missing-extra": ({"good.conllu": GOOD, "a.conllu": GOOD},
                       ["agree", "{good}", "{a}", "--dask", "local", "-q"], _no_dask),
     "usage": ({"good.conllu": GOOD, "a.conllu": GOOD},
-              ["agree", "{good}", "{a}", "--bootstrap", "5", "--sample-pairs", "100"]),
+              ["agree", "{good}", "{a}", "--bootstrap", "40", "--sample-pairs", "100"]),
     "bad-environment": ({"good.conllu": GOOD, "a.conllu": GOOD},
                         ["agree", "{good}", "{a}", "-q"], _bad_threads),
 }

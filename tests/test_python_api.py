@@ -84,8 +84,8 @@ def test_tags(run_cli):
 
 
 def test_categorical(run_cli):
-    res = synagree.categorical(SAMPLE, bootstrap=30)
-    df = _check(res, ["categorical", *SAMPLE, "--bootstrap", "30"], run_cli)
+    res = synagree.categorical(SAMPLE, bootstrap=40)
+    df = _check(res, ["categorical", *SAMPLE, "--bootstrap", "40"], run_cli)
     assert set(df.layer) == set(res.results) and "cohen_kappa" in set(df.metric)
     assert df.ci_low.notna().any()
     streams = synagree.categorical(_texts(), names=["ann_a", "ann_b"])  # streams: the same

@@ -47,7 +47,7 @@ from synagree.agreement.unlabelled import Unlabelled, unlabelled_scores
 from synagree.agreement.where import Where, check_queries, where_section
 from synagree.base.command_options import AgreeOptions, ReadOptions
 from synagree.base.frames import Frames, metric_rows
-from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
+from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling, limited
 from synagree.base.option_specs import shown
 from synagree.base.problems import InputError, Problem
 from synagree.base.sealed import seal
@@ -59,7 +59,12 @@ from synagree.io.sources import Source
 from synagree.stats.alpha import VARIANTS, AlphaStats, TreeAlpha, tree_alpha
 from synagree.stats.attachment import Counts, attachment_scores, jaccard_scores, non_ud_labels
 from synagree.stats.baseline_options import BaselineOptions
-from synagree.stats.bootstrap import BootstrapResult, alpha_bootstrap, small_sample_note
+from synagree.stats.bootstrap import (
+    BootstrapResult,
+    alpha_bootstrap,
+    check_replicates,
+    small_sample_note,
+)
 from synagree.stats.hierarchical import HierarchyOptions, HierarchySpec
 from synagree.stats.regression import BaselineComparison, load_baseline
 from synagree.trees.flat import FlatTree, Vocabulary, build_trees
@@ -590,6 +595,7 @@ def _agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     >>> round(res.hierarchy.values["LA_hier"], 4), res.unlabelled.metrics()["LA_given_head"]
     (0.8333, 0.6666666666666666)
     """
+    check_replicates(bootstrap, level)  # before any work: an interval that means something
     if plan is not None and sample_pairs:
         raise ValueError("planning needs exact D_e sums: do not combine it with sampled pairs")
     queries = check_queries(where)  # a bad query: refused before the long work
@@ -674,8 +680,14 @@ def _core(corpus: Corpus, variants: Sequence[str], *, bootstrap: int, seed: int,
     if bootstrap and sample_pairs:  # the bootstrap needs the exact unit x unit sums
         raise ValueError("the bootstrap needs exact D_e sums: do not combine it with "
                          "sampled pairs (use --exact)")
-    if bootstrap or keep_matrix:
-        check_resampling(sum(1 for u in tree_units if len(u) >= 2), bootstrap, 1, max_memory)
+    pairable = sum(1 for u in tree_units if len(u) >= 2)
+    if bootstrap:
+        check_resampling(pairable, bootstrap, 1, max_memory)
+    elif keep_matrix:  # planning keeps the pilot's unit x unit table (no --bootstrap asked)
+        check_resampling(pairable, 0, 1, max_memory,
+                         what=f"the unit x unit table of the pilot's {pairable:,} units "
+                              f"(planning resamples from it)",
+                         hint="plan from a smaller pilot (a sample of its sentences)")
     ta = tree_alpha(tree_units, variants, keep_unit_matrix=bool(bootstrap) or keep_matrix,
                     sample_pairs=sample_pairs, seed=seed, executor=executor,
                     progress=progress, full_rows=True, exact=exact)
@@ -819,5 +831,6 @@ def agree(paths: Sequence[Source] = (), options: Optional[AgreeOptions] = None, 
     """
     opts = AgreeOptions.build(options, overrides, "agree()")
     computing = _computing(opts, paths, dirs)  # a bad baseline refused before reading
-    corpus = load_corpus(paths, dirs, **opts.read_kwargs())
+    with limited(opts.max_memory):  # the reading budget is a share of it
+        corpus = load_corpus(paths, dirs, **opts.read_kwargs())
     return seal(_agree_corpus(corpus, **computing))

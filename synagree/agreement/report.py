@@ -30,6 +30,7 @@ from synagree.base.metrics import is_registered
 from synagree.distance.dask_exec import Executor
 from synagree.io.corpus import Corpus
 from synagree.stats.baseline_options import BaselineOptions
+from synagree.stats.bootstrap import check_replicates
 from synagree.stats.categorical import DEFAULT_LAYERS
 from synagree.trees.query import Query
 
@@ -127,6 +128,7 @@ def qa_report(corpus: Corpus, *, layers: Sequence[str] = DEFAULT_LAYERS,
         The sections "parser vs humans", "pre-annotation" and "planning"
         (docs/method.md §28–30), as for `synagree.agreement.agree.agree_corpus`.
     """
+    check_replicates(bootstrap, level)  # before any work
     result = agree_corpus(corpus, bootstrap=bootstrap, seed=seed, level=level,
                           sample_pairs=sample_pairs, exact=exact, baseline=baseline,
                           per_unit=True, max_memory=max_memory, progress=progress,

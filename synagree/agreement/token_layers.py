@@ -21,7 +21,7 @@ from synagree.base.frames import Frames
 from synagree.base.memory import check_layer_bootstrap
 from synagree.base.problems import InputError, Problem
 from synagree.io.corpus import Corpus
-from synagree.stats.bootstrap import small_sample_note
+from synagree.stats.bootstrap import check_replicates, small_sample_note
 from synagree.stats.categorical import (
     COEFFICIENTS,
     LayerAgreement,
@@ -321,6 +321,7 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
         (``bad-feats``).  A bootstrap planned to need more memory than the
         limit (``memory-limit``).
     """
+    check_replicates(replicates, level, "replicates")  # before any work
     layers = list(layers)
     check_specific(layers, specific)
     feature_layers = [x for x in layers if feature_of_layer(x) is not None]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Union, cast
 
 from synagree.agreement.core import Core, DictSection, alpha_counts, alpha_over, dependency_corpus
-from synagree.base.problems import InputError
+from synagree.base.problems import SHOWN, InputError
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import AlphaStats
 from synagree.trees.flat import FlatTree, Vocabulary
@@ -106,8 +106,11 @@ def check_queries(queries: Sequence[Union[str, Query]]) -> List[Query]:
         try:
             out.append(parse_query(str(q)))
         except ValueError as exc:
+            # the query once: the parser's message may echo it (or the term at fault)
+            text, reason = str(q), str(exc)
+            echo = "" if repr(text) in reason or len(text) > SHOWN else f" {text!r}"
             raise InputError.single("<command line>", None, "bad-where",
-                                    f"--where {str(q)!r}: {exc}") from None
+                                    f"--where{echo}: {reason}") from None
     return out
 
 

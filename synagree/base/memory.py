@@ -244,6 +244,51 @@ def memory_limit(max_memory: Optional[int] = None,
     return flag, "--max-memory", False
 
 
+#: the share of the memory limit one input's text may take: its parse holds about five
+#: times its size in objects (measured on UD treebanks, docs/performance.md), and the
+#: other inputs and the work itself need the rest
+READ_SHARE = 16
+#: the smallest reading budget, whatever the limit (a tiny ``--max-memory`` is for
+#: testing the work plans, not for refusing a small file)
+READ_FLOOR = 2**20
+
+
+def read_budget(max_memory: Optional[int] = None,
+                proc: "str | Path" = "/proc") -> Tuple[int, str]:
+    """The bytes one input may give when read (decompressed): 1/`READ_SHARE` of the limit,
+    at least `READ_FLOOR`.
+
+    The limit is `memory_limit`'s: ``--max-memory`` (``max_memory=`` in
+    Python), or the memory this process can still get when that is smaller.
+
+    Parameters
+    ----------
+    max_memory : int, optional
+        ``--max-memory`` in bytes (default: `current_limit`).
+    proc : str or path-like
+
+    Returns
+    -------
+    (int, str)
+        The budget in bytes, and in words where it comes from and how to
+        raise it (for the ``input-too-large`` message).
+
+    Examples
+    --------
+    >>> budget, how = read_budget(1600 * 2**20, proc="/nonexistent")
+    >>> budget == 100 * 2**20, how.split(";")[0]
+    (True, '1/16 of --max-memory 1.6 GiB')
+    """
+    cap, source, machine = memory_limit(max_memory, proc)
+    if machine:
+        how = (f"1/{READ_SHARE} of {human(cap)}, {source}; free memory, run it where more "
+               f"is free, or split the input")
+    else:
+        how = (f"1/{READ_SHARE} of --max-memory {human(cap)}; raise --max-memory "
+               f"(max_memory= in Python) or split the input")
+    return max(READ_FLOOR, cap // READ_SHARE), how
+
+
 def check_memory(nbytes: float, what: str, hint: str,
                  limit: Optional[int] = None, proc: "str | Path" = "/proc") -> None:
     """Refuse work planned to need more memory than the limit (`memory_limit`).
@@ -285,7 +330,8 @@ def check_memory(nbytes: float, what: str, hint: str,
 
 
 def check_resampling(units: int, replicates: int, matrices: int = 1,
-                     limit: int = DEFAULT_MAX_MEMORY) -> None:
+                     limit: int = DEFAULT_MAX_MEMORY, what: Optional[str] = None,
+                     hint: Optional[str] = None) -> None:
     """Plan the memory of unit-resampling work (bootstrap intervals, significance).
 
     The plan counts ``matrices`` unit × unit δ² sums of three variants
@@ -302,6 +348,9 @@ def check_resampling(units: int, replicates: int, matrices: int = 1,
         Unit × unit tables held at once (one per system or corpus).
     limit : int, optional
         ``--max-memory`` in bytes (see `check_memory`).
+    what, hint : str, optional
+        What needs the tables and how to need less, when it is not a bootstrap
+        of ``replicates`` (``plan`` keeps the table of its pilot).
 
     Raises
     ------
@@ -313,10 +362,13 @@ def check_resampling(units: int, replicates: int, matrices: int = 1,
     check_memory
     """
     need = matrices * (24.0 * units * units + 24.0 * replicates * units)
-    check_memory(need, f"resampling {units:,} units {replicates:,} times "
-                       f"({matrices} unit x unit table(s))",
-                 "use fewer replicates (--bootstrap), split the corpus, or drop the "
-                 "intervals / significance tests", limit)
+    if what is None:
+        what = (f"resampling {units:,} units {replicates:,} times ({matrices} unit x unit "
+                f"table(s))")
+    if hint is None:
+        hint = ("use fewer replicates (--bootstrap), split the corpus, or drop the "
+                "intervals / significance tests")
+    check_memory(need, what, hint, limit)
 
 
 TED_CHUNK_COLS = 1024
@@ -455,7 +507,16 @@ def check_noise(runs: int, columns: int, nodes: int, threads: int,
         ``memory-limit``.
     """
     rows = float(runs) * (NOISE_RUN_BYTES + NOISE_COLUMN_BYTES * int(columns))
-    need = rows + max(1, int(threads)) * ted_table_bytes(nodes, 8) + float(extra)
+    tables = float(max(1, int(threads)) * ted_table_bytes(nodes, 8))
+    need = rows + tables + float(extra)
+    if tables >= rows + float(extra):  # the largest tree, not the runs, needs the memory
+        check_memory(need, f"a noise experiment: the tree edit distance tables of the "
+                           f"sample's largest tree ({int(nodes):,} nodes, {human(tables)} for "
+                           f"{max(1, int(threads))} thread(s)) and {int(runs):,} runs",
+                     "leave out or split the longest sentences (the tables grow with the "
+                     "square of the largest tree), or draw a sample without them (--sample)",
+                     limit)
+        return
     check_memory(need, f"a noise experiment of {int(runs):,} runs ({int(columns)} columns "
                        f"each, held until the results are written)",
                  "use fewer grid points or runs per point (--grid, --runs) or fewer series, "

@@ -158,6 +158,10 @@ class Problem:
         return asdict(self)
 
 
+#: Problems of one file after which its reading stops (`ProblemLog.add`).
+MAX_FILE_PROBLEMS = 10_000
+
+
 @dataclass
 class ProblemLog:
     """Problems gathered while reading; ``strict`` promotes warnings to errors.
@@ -189,14 +193,33 @@ class ProblemLog:
 
     strict: bool = False
     problems: List[Problem] = field(default_factory=list)
+    per_file: Dict[str, int] = field(default_factory=dict)
 
     def add(self, file: str, line: Optional[int], kind: str, message: str,
             severity: str = ERROR, sent_id: Optional[str] = None,
             hint: Optional[str] = None) -> None:
-        """Record one problem (a warning becomes an error under ``strict``)."""
+        """Record one problem (a warning becomes an error under ``strict``).
+
+        Raises
+        ------
+        InputError
+            ``too-many-problems``: the `MAX_FILE_PROBLEMS`-th problem of one
+            file stops its reading (a file of millions of blank lines would
+            otherwise hold millions of records): the errors so far, and this one.
+        """
         if self.strict and severity == WARNING:
             severity = ERROR
-        self.problems.append(Problem(str(file), line, kind, message, severity, sent_id, hint))
+        file = str(file)
+        self.problems.append(Problem(file, line, kind, message, severity, sent_id, hint))
+        count = self.per_file[file] = self.per_file.get(file, 0) + 1
+        if count >= MAX_FILE_PROBLEMS:
+            at = f" at line {line:,}" if line is not None else ""
+            self.problems.append(Problem(  # (no line: listed first, before the 10,000)
+                file, None, "too-many-problems",
+                f"{count:,} problems in this file: reading stopped{at} (is it the file "
+                f"meant, in the format meant?)"))
+            self.per_file[file] = -10**18  # (the refusal is added once)
+            raise InputError(self.errors, self.warnings)
 
     def extend(self, problems: Iterable[Problem]) -> None:
         """Record problems from elsewhere (``strict`` applies to them too)."""

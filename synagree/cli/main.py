@@ -13,7 +13,6 @@ import dataclasses
 import importlib
 import os
 import re
-import signal
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -22,7 +21,12 @@ from synagree.base import jit, memory
 from synagree.base.problems import InputError, Problem, print_problems
 from synagree.base.progress import show_by_default
 from synagree.cli.descriptions import DESCRIPTIONS
-from synagree.cli.options import check_output_path
+from synagree.cli.options import (
+    check_output_path,
+    check_replicate_options,
+    remove_made_folders,
+)
+from synagree.cli.signals import Terminated, start_working, stop_working
 from synagree.io.files import OutputError
 from synagree.render.fit import CUT_NOTE, UNLIMITED, cut_cells, table_width, terminal_width
 
@@ -107,10 +111,6 @@ def _command_of(argv: Sequence[str]) -> Optional[str]:
     return next((a for a in argv if not a.startswith("-")), None)
 
 
-class Terminated(BaseException):
-    """Raised by the SIGTERM handler so that ``finally`` blocks run."""
-
-
 def _terminate(signum, frame) -> None:
     raise Terminated()
 
@@ -169,14 +169,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not getattr(args, "func", None):
         ap.print_help(sys.stderr)
         return EXIT_INPUT
-    # a polite kill (SIGTERM) unwinds like Ctrl-C, so no temporary file stays behind
-    signal.signal(signal.SIGTERM, _terminate)
+    # Ctrl-C and a polite kill (SIGTERM) unwind, so no temporary file stays behind
+    # (before this, while the modules load, they end the command at once: cli.signals)
+    handlers = start_working()
     quiet = bool(getattr(args, "quiet", False))
     # every long step draws a bar (stderr, terminals only) unless -q; the
     # first run explains the JIT compilation instead of pausing silently
     previous = show_by_default(not quiet)
     jit.configure(notice=None if quiet else _say, skip_scipy=True)
     try:
+        check_replicate_options(args)  # one rule for every command that resamples
         made = check_output_path(args)
         if made and not getattr(args, "quiet", False):
             print(made, file=sys.stderr)
@@ -188,6 +190,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"synagree: {len(exc.errors)} error(s) writing the output", file=sys.stderr)
         return EXIT_INPUT
     except InputError as exc:
+        remove_made_folders(args)  # (only those left empty)
         known = command_options(ap, args.command)
         print_problems(own_hints(exc.errors, known), limit=50,
                        warnings=own_hints(exc.warnings, known))
@@ -212,6 +215,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         # main() may run in-process (tests, notebooks): leave the defaults as found
         show_by_default(previous)
         jit.configure(None, False)
+        stop_working(handlers)
 
 
 if __name__ == "__main__":

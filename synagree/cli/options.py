@@ -53,6 +53,7 @@ from synagree.base.option_specs import SPECS, VARIANT_CHOICES, OptionSpec
 from synagree.base.problems import InputError
 from synagree.io import registry
 from synagree.io.files import check_output, output_target
+from synagree.stats.replicates import check_replicates
 
 T = TypeVar("T")
 
@@ -354,6 +355,26 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
+def check_replicate_options(args: argparse.Namespace) -> None:
+    """Refuse ``--bootstrap`` and ``--test-replicates``/``--replicates`` below the minimum
+    for ``--ci-level`` (`synagree.stats.bootstrap.check_replicates`), before any work."""
+    level = float(getattr(args, "ci_level", None) or 0.95)
+    check_replicates(int(getattr(args, "bootstrap", 0) or 0), level, "--bootstrap")
+    tests = getattr(args, "test_replicates", None)
+    if tests is not None:
+        check_replicates(int(tests), level, "--test-replicates", "a paired test")
+
+
+def remove_made_folders(args: argparse.Namespace) -> None:
+    """Remove the folders `check_output_path` made for ``-o``, when they are still empty
+    (the command refused its input or its plan after the check: nothing is left behind)."""
+    for folder in getattr(args, "made_folders", ()):  # deepest first
+        try:
+            folder.rmdir()  # only an empty folder
+        except OSError:
+            return
+
+
 def check_output_path(args: argparse.Namespace) -> Optional[str]:
     """Check ``-o`` before any work: not an input, not a directory (for a file),
     its folder existing or creatable, and writable (`synagree.io.files.check_output`;
@@ -379,8 +400,10 @@ def check_output_path(args: argparse.Namespace) -> Optional[str]:
     folder = p if is_dir else output_target(p).path.parent
     made = None
     if str(folder) and not folder.exists():
+        missing = [folder] + [f for f in folder.parents if not f.exists()]
         try:
             folder.mkdir(parents=True)
+            args.made_folders = missing  # removed again if the command then refuses
         except OSError as exc:
             raise bad(f"cannot create the folder {folder}: {exc.strerror}")
         made = f"synagree: created the folder {folder}"

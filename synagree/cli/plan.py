@@ -75,10 +75,7 @@ def run(args: argparse.Namespace) -> int:
                                                        "out_is_dir": False}))
         if made and not args.quiet:
             print(made, file=sys.stderr)
-    if args.bootstrap == 1:
-        raise InputError.single("<command line>", None, "usage",
-                                "--bootstrap: an interval needs at least 2 resamples per size "
-                                f"(0: the default {DEFAULT_REPLICATES:,})")
+    # --bootstrap below the minimum for --ci-level: refused by main (check_replicates)
     variants = tuple(VARIANTS) if args.metric == "all" else (args.metric,)
     res = agree(args.files, dirs=args.dirs or (), **input_options(args), variants=variants,
                 seed=args.seed, level=args.ci_level,

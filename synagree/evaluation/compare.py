@@ -73,7 +73,7 @@ import numpy as np
 from synagree._version import __version__
 from synagree.base.command_options import CompareOptions
 from synagree.base.frames import Frames, metric_rows
-from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
+from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling, limited
 from synagree.base.metrics import (
     SCORE_FAMILIES,
     TREE_SCORE,
@@ -107,6 +107,7 @@ from synagree.io.units import coinciding_groups, join_dependency
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
 from synagree.stats.baseline_options import BASELINE_REPLICATES
+from synagree.stats.bootstrap import check_replicates
 from synagree.stats.hierarchical import (
     HierarchySpec,
     describe_hierarchy,
@@ -976,8 +977,9 @@ def _compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierar
                  executor=executor)
     _check_plan(plan, systems, hierarchy is not None)
     hierarchy = hierarchy_input(hierarchy) if hierarchy is not None else None
-    gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
-                                                        for k, s in enumerate(systems)])
+    with limited(max_memory):  # the reading budget is a share of it
+        gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
+                                                            for k, s in enumerate(systems)])
     sys_names = system_names([tb.name for tb in sys_tbs], names)
     for B in (test_replicates if significance else 0, bootstrap):
         if B:
@@ -1070,7 +1072,11 @@ class _Plan:
 
 
 def _check_plan(plan: _Plan, systems: Sequence[Source], has_hierarchy: bool) -> None:
-    """The option checks of `compare` (InputError ``usage``)."""
+    """The option checks of `compare` (InputError ``usage``), before any work."""
+    # intervals and tests that mean something (docs/method.md §5.4)
+    check_replicates(plan.bootstrap, plan.level)
+    if plan.significance:
+        check_replicates(plan.test_replicates, plan.level, "test_replicates", "a paired test")
     if not systems:
         raise InputError.single("<command line>", None, "usage", "no system file given")
     if plan.resample and plan.sample_pairs:

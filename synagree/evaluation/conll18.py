@@ -369,7 +369,7 @@ def _read_text(source: FileSource, name: Optional[str]) -> Tuple[str, str]:
     try:
         # .gz, .xz, .bz2 decompressed (a stream's by its first bytes only)
         data = read_bytes(Path(source)) if isinstance(source, (str, os.PathLike)) \
-            else decompress(raw)  # (a stream's or a Buffer's bytes)
+            else decompress(raw, name=label)  # (a stream's or a Buffer's bytes)
     except (CorruptCompressedFile, OSError) as e:  # the kinds of io.files.read_text
         raise InputError.single(label, None, *read_problem(e)) from None
     try:

@@ -42,6 +42,7 @@ from synagree.io.evalb_lines import BracketLines
 from synagree.io.evalb_params import EvalbParams, load_params
 from synagree.io.sources import Source as ParamsSource
 from synagree.io.sources import as_input, is_stream, one_or_many, system_names
+from synagree.stats.replicates import check_replicates
 
 if TYPE_CHECKING:  # imported where used: bracketed compare stays light (EVALB's time)
     from synagree.stats.regression import BaselineComparison, UnitData
@@ -331,6 +332,9 @@ def _compare_parseval(gold: Source, systems: Sequence[Source],
     >>> round(res.system("A").alpha["plain"].alpha, 4), res.system("oracle").unit_ted
     (0.94, {1: 0.0, 2: 0.0})
     """
+    check_replicates(bootstrap, level)  # before any work
+    if significance:
+        check_replicates(test_replicates, level, "test_replicates", "a paired test")
     if not systems:
         raise InputError.single("<command line>", None, "usage", "no system file given")
     prm = load_params(params)

@@ -48,6 +48,7 @@ from synagree.stats.gate_prf import (
     SpanAnnotation,
     annotation_diff,
     bdm_diff,
+    by_label,
 )
 from synagree.stats.hierarchical import describe_hierarchy, load_hierarchy_noting_added
 from synagree.trees.annotation_bdm import tag_closeness
@@ -228,12 +229,9 @@ def compare_documents(key_docs: Sequence[Document], resp_docs: Sequence[Document
     bdm = BDMCounts() if score is not None else None
     for keys, resp in zip(key_docs, resp_docs):
         counts = counts + annotation_diff(keys, resp, labels)
-        names = list(dict.fromkeys([a.label for a in keys] + [a.label for a in resp]))
-        for name in names:
-            k = [a for a in keys if a.label == name]
+        for name, (k, r) in by_label(keys, resp).items():  # (one pass: linear)
             key_count[name] = key_count.get(name, 0) + len(k)
-            per_label[name] = per_label.get(name, DiffCounts()) + annotation_diff(
-                k, [a for a in resp if a.label == name], "none")
+            per_label[name] = per_label.get(name, DiffCounts()) + annotation_diff(k, r, "none")
         if score is not None:
             assert bdm is not None
             bdm = bdm + bdm_diff(keys, resp, score)

@@ -71,6 +71,7 @@ from synagree.io.formats import CONLL_SUFFIXES
 from synagree.io.lexicon import Lexicon, lexicon_from_words, read_lexicon
 from synagree.io.sources import Buffer, Source, as_input, check_input, input_name
 from synagree.io.text import comparable
+from synagree.stats.bootstrap import check_replicates
 from synagree.stats.contingency import Contingency
 from synagree.stats.features import check_feats
 from synagree.stats.gate_prf import BDMCounts, SpanAnnotation, bdm_diff
@@ -956,6 +957,7 @@ def _evaluate_tags(gold_path: Source, system_path: Source,
 
     >>> os.remove(gold); os.remove(system)
     """
+    check_replicates(bootstrap, level)  # before any work
     if column not in COLUMNS:
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown column {column!r}; expected one of "

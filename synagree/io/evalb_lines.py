@@ -42,6 +42,7 @@ from synagree.base.problems import InputError, Problem, ProblemLog, quote
 from synagree.io import registry
 from synagree.io.compression import (
     READ_ERRORS,
+    SNIFF_BYTES,
     CorruptCompressedFile,
     decompress,
     open_binary,
@@ -283,7 +284,7 @@ def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
             if isinstance(source, Buffer):
                 assert source.data is not None
                 raw = (source.data.encode("utf-8") if isinstance(source.data, str)
-                       else decompress(source.data))  # a stream's by its first bytes only
+                       else decompress(source.data, name=name))  # by its first bytes only
             else:
                 raw = read_bytes(source)
         except (CorruptCompressedFile, OSError) as exc:
@@ -334,7 +335,12 @@ def trees_span_lines(path: Union[str, Path]) -> bool:
     depth = 0
     try:
         with open_binary(path) as fh:
-            for raw in fh:
+            seen = 0  # the first SNIFF_BYTES only: not a whole bomb, nor an endless line
+            while seen < SNIFF_BYTES:
+                raw = fh.readline(SNIFF_BYTES)
+                if not raw:
+                    break
+                seen += len(raw)
                 depth += raw.count(b"(") - raw.count(b")")
                 if depth > 0:
                     return True

@@ -29,6 +29,15 @@ naming the file and line (kind ``bad-params``), since a silently ignored
 setting changes the numbers.  EVALB's fixed arrays (100 delete labels, 100
 label and word pairs, 20 quote labels, 499 bytes a line) are limits here too.
 
+A number too large for a C ``int`` is read as EVALB reads it (`c_atoi`):
+glibc's ``atoi`` is ``(int) strtol(s, NULL, 10)``, so a value beyond the
+64-bit ``long`` saturates to ``LONG_MAX`` (or ``LONG_MIN``) and the cast keeps
+its low 32 bits, two's complement: ``MAX_ERROR 99999999999999999999999`` is
+``-1`` (EVALB stops at the first error sentence, and so does synagree, saying
+so), ``MAX_ERROR 4294967296`` is ``0``, ``MAX_ERROR 2147483648`` is
+``-2147483648``.  The same for ``DEBUG``, ``CUTOFF_LEN`` and ``LABELED``
+(whose ranges are checked on the value EVALB would see).
+
 Files are read as bytes and every byte is kept as one character (Latin-1), as
 EVALB compares bytes; `EvalbParams.sha256` is the SHA-256 of the file's bytes,
 so two results are comparable only when their parameter files are the same
@@ -47,11 +56,12 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
 from synagree.base.problems import InputError, Problem, quote
+from synagree.io.compression import read_bytes
 from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
 __all__ = ["EvalbParams", "BUNDLED", "DEFAULT_PARAMS", "read_params", "parse_params",
-           "load_params", "C_SPACE"]
+           "load_params", "C_SPACE", "c_atoi"]
 
 #: bundled parameter files: name -> file name under synagree/data/evalb
 BUNDLED: Dict[str, str] = {"collins": "COLLINS.prm", "new": "new.prm", "nk": "nk.prm"}
@@ -213,7 +223,7 @@ def parse_params(data: bytes, file: str = "<params>", name: Optional[str] = None
             if not _INT.fullmatch(value):
                 bad(f"{key} needs a whole number, not {quote(_text(value))}")
                 continue
-            n = int(value)
+            n = c_atoi(value)  # as EVALB's atoi reads it (a C int)
             if (lo is not None and n < lo) or (hi is not None and n > hi):
                 bad(f"{key} must be {lo} to {hi}, not {n}" if lo is not None and hi is not None
                     else f"{key} must be at least {lo}, not {n}")
@@ -244,6 +254,24 @@ def parse_params(data: bytes, file: str = "<params>", name: Optional[str] = None
         eq_labels=tuple(lists["EQ_LABEL"]),
         eq_words=tuple(lists["EQ_WORD"]),
         quote_labels=tuple(lists["QUOTE_LABEL"]))
+
+
+def c_atoi(text: str) -> int:
+    """A whole number as glibc's ``atoi`` gives it to EVALB: ``(int) strtol(text, NULL, 10)``.
+
+    ``strtol`` saturates at the 64-bit ``long``'s bounds; the cast to ``int``
+    keeps the low 32 bits (two's complement, as gcc does on every platform
+    EVALB is built on).
+
+    Examples
+    --------
+    >>> c_atoi("10"), c_atoi("99999999999999999999999"), c_atoi("-99999999999999999999999")
+    (10, -1, 0)
+    >>> c_atoi("4294967296"), c_atoi("2147483648"), c_atoi("+7")
+    (0, -2147483648, 7)
+    """
+    n = max(-2**63, min(2**63 - 1, int(text)))
+    return (n + 2**31) % 2**32 - 2**31
 
 
 KEYS = ("DEBUG", "MAX_ERROR", "CUTOFF_LEN", "LABELED", "DELETE_LABEL",
@@ -278,7 +306,7 @@ def read_params(path: Source) -> EvalbParams:
                 else source.data)
         return parse_params(data, name)
     try:
-        data = source.read_bytes()
+        data = read_bytes(source, name, plain=True)
     except OSError as exc:
         raise InputError.single(name, None, *read_problem(exc)) from None
     return parse_params(data, name)

@@ -71,6 +71,9 @@ def read_text(path: "PathLike | Buffer | IO[str] | IO[bytes]", log: ProblemLog
     except (CorruptCompressedFile, OSError) as exc:
         log.add(str(path), None, *read_problem(exc))
         return None
+    except InputError as exc:  # input-too-large
+        log.extend(exc.errors)
+        return None
     return _decoded(raw, str(path), log)
 
 
@@ -84,9 +87,12 @@ def _buffer_text(buffer: Buffer, log: ProblemLog) -> Optional[str]:
         return _non_empty(text, name, log)
     try:
         # by the first bytes only: a stream's name says nothing of what it gives
-        raw = decompress(buffer.data)
+        raw = decompress(buffer.data, name=name)
     except CorruptCompressedFile as exc:
         log.add(name, None, *read_problem(exc))
+        return None
+    except InputError as exc:  # input-too-large
+        log.extend(exc.errors)
         return None
     return _decoded(raw, name, log)
 
@@ -356,7 +362,7 @@ def _probe(folder: Path, given: Path) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".synagree-probe.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise output_error(given, exc, f"write in {folder}" if folder != given else "write in",
+        raise output_error(given, exc, f"write in the folder {folder}",
                            kept="nothing was written") from None
     os.close(fd)
     try:

@@ -31,8 +31,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
+from synagree.base.memory import read_budget
 from synagree.base.problems import InputError, Problem
-from synagree.io.compression import READ_ERRORS, compression_of, open_decompressed
+from synagree.io.compression import (
+    CHUNK,
+    READ_ERRORS,
+    SNIFF_BYTES,
+    compression_of,
+    open_decompressed,
+    read_head,
+    too_large,
+)
 
 __all__ = ["Source", "Buffer", "Input", "is_text", "is_one_tree", "is_stream", "stream_name",
            "as_input", "as_inputs", "check_input", "one_or_many", "input_name", "head_lines",
@@ -78,13 +87,43 @@ class Buffer:
         real = stream_name(stream)
         name = real or placeholder
         try:
-            data = stream.read()
+            data = _read_bounded(stream, name)
         except READ_ERRORS as exc:  # closed, not readable, a broken compressed stream
             return cls(name, real, None, str(exc) or type(exc).__name__)
         if not isinstance(data, (str, bytes, bytearray)):
             return cls(name, real, None, f"read() gave {type(data).__name__}, "
                                          f"not text or bytes")
         return cls(name, real, bytes(data) if isinstance(data, bytearray) else data)
+
+
+def _read_bounded(stream: Union[IO[str], IO[bytes]], name: str) -> object:
+    """What ``stream`` gives, read in chunks within the reading budget (characters of a
+    text stream count as bytes); what ``read`` gave when it is neither text nor bytes.
+
+    Raises
+    ------
+    InputError
+        ``input-too-large``.
+    """
+    budget = read_budget()[0]
+    parts: List[Union[str, bytes]] = []
+    total = 0
+    while True:
+        chunk = stream.read(min(CHUNK, budget + 1 - total))
+        if not isinstance(chunk, (str, bytes, bytearray)):
+            return chunk  # Buffer.read says what it was
+        if isinstance(chunk, bytearray):
+            chunk = bytes(chunk)
+        if parts and type(chunk) is not type(parts[0]):
+            return chunk.__class__  # a stream mixing text and bytes: refused by type
+        parts.append(chunk)
+        if not chunk:
+            break
+        total += len(chunk)
+        if total > budget:
+            parts.clear()
+            raise too_large(name, total)
+    return parts[0][:0].join(parts)  # type: ignore[arg-type]
 
 
 #: a source once streams are read: a path or a `Buffer`
@@ -234,7 +273,8 @@ def system_names(files: Sequence[str], names: Optional[Sequence[str]] = None) ->
 
 
 def head_lines(buffer: Buffer) -> Iterator[str]:
-    r"""The buffer's lines, decompressed and decoded lazily (for sniffing a format).
+    r"""The lines of the buffer's first `SNIFF_BYTES` (decompressed), decoded (for sniffing
+    a format: never a whole decompression bomb or one endless line).
 
     Undecodable bytes are replaced; a broken compressed stream stops the
     lines (the reader reports it).
@@ -243,17 +283,18 @@ def head_lines(buffer: Buffer) -> Iterator[str]:
     if data is None:
         return
     if isinstance(data, str):
-        yield from io.StringIO(data)
+        yield from io.StringIO(data[:SNIFF_BYTES])
         return
     kind = compression_of("", data[:16])
     fh: IO[bytes] = io.BytesIO(data)
     if kind is not None:
         fh = open_decompressed(fh, kind)
     try:
-        for raw in fh:
-            yield raw.decode("utf-8", errors="replace")
+        head = read_head(fh)
     except READ_ERRORS:
         return
+    for raw in io.BytesIO(head):
+        yield raw.decode("utf-8", errors="replace")
 
 
 def as_inputs(sources: object, placeholder: str = "<ann{}>") -> List[Input]:

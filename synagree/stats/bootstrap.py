@@ -43,6 +43,12 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from synagree.distance.sums import VARIANTS, UnitSums
+from synagree.stats.replicates import check_replicates, min_replicates
+
+__all__ = ["BootstrapResult", "small_sample_note", "percentile_interval", "resample_weights",
+           "Interval", "interval", "bootstrap", "alpha_replicates", "bootstrap_alpha",
+           "bootstrap_ratios", "alpha_bootstrap", "check_replicates", "min_replicates",
+           "SMALL_SAMPLE", "Statistic"]
 
 
 @dataclass

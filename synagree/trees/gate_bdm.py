@@ -77,12 +77,22 @@ from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, 
 
 import numpy as np
 
+from synagree.base.memory import check_memory
+from synagree.base.problems import InputError
 from synagree.base.progress import Progress, wanted
 from synagree.io.sources import Source
 from synagree.trees.hierarchy import Hierarchy, hierarchy_lines
 
 __all__ = ["ConceptGraph", "BDMScore", "GateBDM", "java_float_str", "gate_bdm_from_parameters",
-           "GATE_HEADER"]
+           "GATE_HEADER", "BDMWork", "bdm_work", "check_bdm_work", "MAX_BDM_STEPS",
+           "MAX_BDM_PAIRS"]
+
+#: The most work `GateBDM` takes on: chain pairs compared, counted with their lengths
+#: (`bdm_work`); some seconds in Python (docs/method.md §23).
+MAX_BDM_STEPS = 5 * 10**7
+#: The most pairs of concepts (lines of the score file) `GateBDM` writes: each takes
+#: 0.05-0.2 ms, so 2,000 concepts take one to a few minutes (with a progress bar).
+MAX_BDM_PAIRS = 2_000_000
 
 #: The first line of GATE's BDM score file (GATE's IAA plugin skips it when reading).
 GATE_HEADER = ("##The following are the BDM scores for each pair of concepts in the "
@@ -158,6 +168,9 @@ class ConceptGraph:
     ValueError
         An empty name, a concept that is its own parent, or a cycle.
     """
+
+    #: the file the graph was read from, in messages (`from_file`)
+    source: str = "<hierarchy>"
 
     def __init__(self, parents: Mapping[str, Sequence[str]]) -> None:
         """See the class docstring."""
@@ -268,7 +281,9 @@ class ConceptGraph:
                 where.setdefault(parent, number)
         log.raise_if_errors()
         try:
-            return cls(parents)
+            graph = cls(parents)
+            graph.source = name
+            return graph
         except ValueError as exc:
             cycle = str(exc).split(": ", 1)[-1].split(" -> ")
             first = min(cycle[:-1], key=lambda c: where.get(c, 0))
@@ -366,6 +381,113 @@ def gate_bdm_from_parameters(cp: int, dpk: int, dpr: int, n0: float, n1: float, 
     return float(x / ((x + _f32(dpk) / _f32(n1)) + _f32(dpr) / _f32(n2)))
 
 
+# ---------------------------------------------------------------- the work, planned
+@dataclass(frozen=True)
+class BDMWork:
+    """What GATE's BDM of a graph would enumerate (`bdm_work`), counted without enumerating.
+
+    Parameters
+    ----------
+    concepts : int
+    chains : int
+        Root-to-concept chains of all concepts (a concept with several parents
+        has one chain per path: the counts multiply down a layered graph).
+    most_chains : int
+        Chains of the concept with the most.
+    entries : int
+        Concepts summed over all chains (what the chains hold in memory).
+    steps : int
+        About the steps of comparing every pair of chains of every pair of
+        concepts: ``chains × entries``.
+    memory : int
+        Bytes of the chains (a tuple each: 56 bytes and 8 a concept).
+    """
+
+    concepts: int
+    chains: int
+    most_chains: int
+    entries: int
+    steps: int
+    memory: int
+
+
+def bdm_work(graph: ConceptGraph) -> BDMWork:
+    r"""Count the chains of a graph by dynamic programming over its concepts (no chain made).
+
+    A top class has one chain; any other concept as many as its parents
+    together (``chains(c) = Σ_p chains(p)``), each one concept longer
+    (``entries(c) = chains(c) + Σ_p entries(p)``); exact integers, however
+    large.
+
+    Examples
+    --------
+    >>> layered = {f"L{k}C{i}": [f"L{k - 1}C{j}" for j in range(12)] if k else []
+    ...            for k in range(12) for i in range(12)}
+    >>> w = bdm_work(ConceptGraph.from_parents(layered))
+    >>> w.concepts, w.most_chains == 12 ** 11
+    (144, True)
+    """
+    names = graph.concepts
+    index = {c: i for i, c in enumerate(names)}
+    chains: List[int] = [0] * len(names)
+    entries: List[int] = [0] * len(names)
+    done = [False] * len(names)
+    for start in range(len(names)):  # parents before children, iteratively (deep graphs)
+        stack = [start]
+        while stack:
+            c = stack[-1]
+            if done[c]:
+                stack.pop()
+                continue
+            ps = [index[p] for p in graph.parents(names[c])]
+            todo = [p for p in ps if not done[p]]
+            if todo:
+                stack.extend(todo)
+                continue
+            stack.pop()
+            chains[c] = sum(chains[p] for p in ps) if ps else 1
+            entries[c] = chains[c] + sum(entries[p] for p in ps)
+            done[c] = True
+    total, held = sum(chains), sum(entries)
+    return BDMWork(len(names), total, max(chains, default=0), held, total * held,
+                   56 * total + 8 * held)
+
+
+def check_bdm_work(graph: ConceptGraph, max_steps: int = MAX_BDM_STEPS) -> BDMWork:
+    """Refuse, before any chain is made, a graph whose BDM is too much work or memory.
+
+    Raises
+    ------
+    InputError
+        ``bdm-too-large`` (more than ``max_steps``, `bdm_work`) naming the
+        hierarchy, its chains and what to change; ``memory-limit`` when the
+        chains would not fit in memory (`synagree.base.memory.check_memory`).
+    """
+    w = bdm_work(graph)
+    if w.most_chains > 1:
+        hint = ("give concepts fewer parents (each parent adds all its chains to every "
+                "concept below it) or a shallower hierarchy, or split it")
+    else:
+        hint = "split it into smaller hierarchies (the work grows with concepts x depth)"
+    pairs = w.concepts * (w.concepts + 1) // 2
+    if pairs > MAX_BDM_PAIRS:
+        raise InputError.single(
+            graph.source, None, "bdm-too-large",
+            f"GATE's BDM scores every pair of concepts: this hierarchy's {w.concepts:,} "
+            f"concepts make {pairs:,} pairs (lines of the score file), above the limit of "
+            f"{MAX_BDM_PAIRS:,} (each takes 0.05-0.2 ms): split it into smaller hierarchies")
+    if w.steps > max_steps:
+        raise InputError.single(
+            graph.source, None, "bdm-too-large",
+            f"GATE's BDM compares every root-to-concept chain of every pair of concepts: "
+            f"this hierarchy has {w.concepts:,} concepts and {w.chains:,} chains (up to "
+            f"{w.most_chains:,} for one concept; {w.entries / max(1, w.chains):,.0f} concepts "
+            f"long on average), about {float(w.steps):.1e} steps, above the limit of "
+            f"{float(max_steps):.0e}: {hint}")
+    check_memory(w.memory, f"the {w.chains:,} root-to-concept chains of the BDM", hint)
+    return w
+
+
 # ---------------------------------------------------------------- all pairs
 class GateBDM:
     """GATE's BDM over every pair of concepts of a `ConceptGraph` (module docstring).
@@ -376,10 +498,17 @@ class GateBDM:
     Parameters
     ----------
     graph : ConceptGraph
+
+    Raises
+    ------
+    InputError
+        The work is planned first (`check_bdm_work`): ``bdm-too-large`` or
+        ``memory-limit`` before any chain is made.
     """
 
     def __init__(self, graph: ConceptGraph) -> None:
         """See the class docstring."""
+        check_bdm_work(graph)
         self.graph = graph
         self._names = graph.concepts
         self._index = {c: i for i, c in enumerate(self._names)}

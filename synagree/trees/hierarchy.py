@@ -103,6 +103,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, 
 import numpy as np
 
 from synagree.base.problems import InputError, ProblemLog
+from synagree.io.compression import read_bytes
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
 __all__ = [
@@ -607,7 +608,7 @@ def read_hierarchy_assertions(path: Source, log: Optional[ProblemLog] = None
                     else source.data.decode("utf-8-sig"))
             text = text[1:] if text.startswith("\ufeff") else text
         else:
-            text = source.read_text(encoding="utf-8-sig")
+            text = read_bytes(source, name, plain=True).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError.single(name, None, "hierarchy-unreadable",
                                 f"cannot read hierarchy file: {exc}") from None
@@ -631,7 +632,16 @@ def read_hierarchy_assertions(path: Source, log: Optional[ProblemLog] = None
 def _parse_edges(name: str, lines: List[Tuple[int, str]],
                  log: ProblemLog) -> List[Tuple[int, str, Optional[str]]]:
     out: List[Tuple[int, str, Optional[str]]] = []
+    first_edge = next(n for n, content in lines if "\t" in content.lstrip())
     for number, content in lines:
+        if "\t" not in content.lstrip() and content[:1].isspace():
+            # an indented tag among child<TAB>parent lines: an outline line would be read
+            # as a new top tag, silently; the file must keep to one format
+            log.add(name, number, "hierarchy-fields",
+                    f"an indented tag ({content.strip()!r}, outline format) in a file of "
+                    f"'child<TAB>parent' lines (line {first_edge} is one): use one format "
+                    f"for the whole file")
+            continue
         fields = [f.strip() for f in content.strip().split("\t")]
         if len(fields) > 2 or any(not f for f in fields):
             log.add(name, number, "hierarchy-fields",

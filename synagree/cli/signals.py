@@ -1,0 +1,96 @@
+"""Ctrl-C and SIGTERM at any moment of a run: one line, exit 130 or 143, no traceback.
+
+Two phases (docs/output.md, "Interrupting a run"):
+
+* **starting** (`guard_startup`, from the moment ``synagree.cli`` is imported by
+  the ``synagree`` command, before the heavy modules load, until the options
+  are parsed): nothing has been written, so a signal prints ``synagree:
+  interrupted`` (``terminated``) and ends the process at once (`os._exit`);
+* **working** (`start_working` to `stop_working`): SIGINT raises `KeyboardInterrupt` and SIGTERM
+  `Terminated`, so that ``finally`` blocks run (temporary output files are
+  removed) before `synagree.cli.main.main` prints the line and returns 130 or
+  143; a second signal while that unwinds ends the process at once.
+
+Only the standard library is imported here: this module runs before numpy.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from types import FrameType
+from typing import Any, Dict, Optional, Tuple
+
+__all__ = ["Terminated", "guard_startup", "start_working", "stop_working", "is_command",
+           "EXIT_INTERRUPTED", "EXIT_TERMINATED"]
+
+EXIT_INTERRUPTED = 128 + signal.SIGINT  # 130
+EXIT_TERMINATED = 128 + signal.SIGTERM  # 143
+_WORDS: Dict[int, Tuple[str, int]] = {signal.SIGINT: ("interrupted", EXIT_INTERRUPTED),
+                                      signal.SIGTERM: ("terminated", EXIT_TERMINATED)}
+
+
+class Terminated(BaseException):
+    """Raised by the SIGTERM handler while working, so that ``finally`` blocks run."""
+
+
+def _exit_now(signum: int, frame: Optional[FrameType]) -> None:
+    """Say why and end the process now (nothing is being written, or a second signal)."""
+    word, code = _WORDS.get(signum, ("interrupted", EXIT_INTERRUPTED))
+    try:
+        os.write(2, f"synagree: {word}\n".encode())
+    except OSError:
+        pass
+    os._exit(code)
+
+
+def _raise(signum: int, frame: Optional[FrameType]) -> None:
+    """The first signal while working unwinds; any later one ends the process at once."""
+    for s in _WORDS:
+        signal.signal(s, _exit_now)
+    if signum == signal.SIGTERM:
+        raise Terminated()
+    raise KeyboardInterrupt()
+
+
+def is_command() -> bool:
+    """Is this process the ``synagree`` command (the console script or ``python -m
+    synagree``), not a program that imported the package?"""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and getattr(spec, "name", "") in ("synagree.__main__",
+                                                          "synagree.cli.main"):
+        return True
+    argv0 = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return argv0 in ("synagree", "synagree.exe")
+
+
+def guard_startup() -> None:
+    """In the ``synagree`` command only: a signal before the work starts ends it at once
+    with its one line (the modules are still loading; nothing is written yet)."""
+    if not is_command():
+        return
+    try:
+        for s in _WORDS:
+            signal.signal(s, _exit_now)
+    except ValueError:  # pragma: no cover - not the main thread
+        pass
+
+
+def start_working() -> Dict[int, Any]:
+    """From here on SIGINT raises `KeyboardInterrupt` and SIGTERM `Terminated`; returns the
+    handlers found, for `stop_working`."""
+    before: Dict[int, Any] = {}
+    try:
+        for s in _WORDS:
+            before[s] = signal.signal(s, _raise)
+    except ValueError:  # pragma: no cover - not the main thread: signals stay as they are
+        pass
+    return before
+
+
+def stop_working(before: Dict[int, Any]) -> None:
+    """Put back the handlers `start_working` found (for in-process callers); in the
+    ``synagree`` command, a signal after the work ends the process at once instead."""
+    for s, handler in before.items():
+        signal.signal(s, _exit_now if is_command() else handler)
