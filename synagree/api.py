@@ -85,7 +85,7 @@ def categorical(paths: Sequence[Source] = (), options: Optional[CategoricalOptio
     coefficient : {"ac1", "ac2"}, optional
         Also Gwet's AC1 or AC2 per layer (``TokenLayerAgreement.gwet``,
         docs/method.md §34.1), its interval at ``level``.
-    weights : {"ordinal", "quadratic"}, optional
+    ac2_weights : {"ordinal", "quadratic"}, optional
         AC2's weights; or ``hierarchy``: AC2's weights from a tag hierarchy's
         mutual credit.
     hierarchy : str, path-like or Hierarchy, optional
@@ -122,7 +122,7 @@ def categorical(paths: Sequence[Source] = (), options: Optional[CategoricalOptio
                                       replicates=o.bootstrap, seed=o.seed, level=o.level,
                                       skip_id_like=o.layers is None,
                                       max_memory=o.max_memory,
-                                      gwet=(GwetOptions(o.coefficient, o.weights, o.hierarchy,
+                                      gwet=(GwetOptions(o.coefficient, o.ac2_weights, o.hierarchy,
                                                         o.level)
                                             if o.coefficient is not None else None)))
 

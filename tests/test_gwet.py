@@ -212,9 +212,9 @@ def test_degenerate_and_counts():
 
 @pytest.mark.parametrize("argv,needle", [
     (["--coefficient", "ac2"], "needs its weights"),
-    (["--coefficient", "ac1", "--weights", "quadratic"], "AC1 has identity weights"),
-    (["--weights", "ordinal"], "not asked for"),
-    (["--coefficient", "ac2", "--weights", "ordinal", "--hierarchy", "ud"], "not both"),
+    (["--coefficient", "ac1", "--ac2-weights", "quadratic"], "AC1 has identity weights"),
+    (["--ac2-weights", "ordinal"], "not asked for"),
+    (["--coefficient", "ac2", "--ac2-weights", "ordinal", "--hierarchy", "ud"], "not both"),
     (["--coefficient", "ac2", "--hierarchy", "no/such/file.txt"], "no such hierarchy"),
 ])
 def test_cli_bad_options_are_one_line_errors(argv, needle, core_data, capsys):
@@ -235,7 +235,7 @@ def test_options_checked():
 def test_cli_every_format(fmt, core_data, capsys):
     files = sorted(core_data.glob("*.conllu"))[:2]
     assert main(["categorical", *map(str, files), "--layers", "deprel,head",
-                 "--coefficient", "ac2", "--weights", "quadratic", "--output", fmt]) == 0
+                 "--coefficient", "ac2", "--ac2-weights", "quadratic", "--output", fmt]) == 0
     out = capsys.readouterr().out
     if fmt == "json":
         d = json.loads(out)["gwet"]
@@ -299,8 +299,8 @@ def test_tags_ac2_takes_the_hierarchy_credit(h, run_cli):
 
 
 @pytest.mark.parametrize("extra,needle", [
-    (["--weights", "quadratic"], "not asked for"),
-    (["--coefficient", "ac1", "--weights", "ordinal"], "AC1 has identity weights"),
+    (["--ac2-weights", "quadratic"], "not asked for"),
+    (["--coefficient", "ac1", "--ac2-weights", "ordinal"], "AC1 has identity weights"),
     (["--coefficient", "ac1", "--tag-syntax", "alternatives"], "one tag per word"),
 ])
 def test_tags_bad_options(extra, needle, run_cli):

@@ -134,7 +134,7 @@ RUNS: Dict[str, List[List[str]]] = {
          "40", "--specific", "deprel"],
         [*FEATS, "--per-feature", "--layers", "feats"],
         [*ENHANCED, "--enhanced"],
-        [*SAMPLE_FILES, "--layers", "deprel,head", "--coefficient", "ac2", "--weights",
+        [*SAMPLE_FILES, "--layers", "deprel,head", "--coefficient", "ac2", "--ac2-weights",
          "quadratic"],
     ],
     "alt-test": [

@@ -65,16 +65,16 @@ class GwetOptions:
             raise _usage(f"--coefficient {self.coefficient}: choose from "
                          f"{', '.join(COEFFICIENT_CHOICES)}")
         if self.weights is not None and self.weights not in WEIGHTS:
-            raise _usage(f"--weights {self.weights}: choose from {', '.join(WEIGHTS)}")
+            raise _usage(f"--ac2-weights {self.weights}: choose from {', '.join(WEIGHTS)}")
         weighted = (self.weights not in (None, "identity")) or self.hierarchy is not None
         if self.coefficient == "ac1" and weighted:
-            raise _usage("AC1 has identity weights; --weights ordinal|quadratic and "
+            raise _usage("AC1 has identity weights; --ac2-weights ordinal|quadratic and "
                          "--hierarchy go with --coefficient ac2")
         if self.coefficient == "ac2" and not weighted:
-            raise _usage("--coefficient ac2 needs its weights: --weights ordinal|quadratic "
+            raise _usage("--coefficient ac2 needs its weights: --ac2-weights ordinal|quadratic "
                          "or --hierarchy FILE (identity weights are AC1)")
         if self.weights is not None and self.hierarchy is not None:
-            raise _usage("give --weights or --hierarchy for AC2, not both")
+            raise _usage("give --ac2-weights or --hierarchy for AC2, not both")
 
     @property
     def kind(self) -> str:

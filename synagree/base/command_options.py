@@ -257,7 +257,7 @@ class TagsOptions(Options):
     max_memory: int = option("max_memory")
     fmt: str = option("fmt")
     coefficient: Optional[str] = option("coefficient")
-    weights: Optional[str] = option("weights")
+    ac2_weights: Optional[str] = option("ac2_weights")
 
 
 @dataclass(frozen=True)
@@ -282,7 +282,7 @@ class CategoricalOptions(ReadOptions):
     level: float = option("level")
     max_memory: int = option("max_memory")
     coefficient: Optional[str] = option("coefficient")
-    weights: Optional[str] = option("weights")
+    ac2_weights: Optional[str] = option("ac2_weights")
     hierarchy: Any = option("hierarchy")
 
 

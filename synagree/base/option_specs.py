@@ -353,10 +353,10 @@ SPECS: Dict[str, OptionSpec] = dict([
           "also Gwet's AC1 (ac1) or weighted AC2 (ac2), with Gwet's standard error and t "
           "interval (docs/method.md §34.1)", flag="--coefficient", optional=True,
           choices=("ac1", "ac2")),
-    _spec("weights", "choice", None,
+    _spec("ac2_weights", "choice", None,
           "weights of --coefficient ac2: ordinal or quadratic over the categories in order "
           "(numeric, else alphabetical); without it AC2 takes the --hierarchy's mutual credit",
-          flag="--weights", optional=True, choices=("identity", "ordinal", "quadratic")),
+          flag="--ac2-weights", optional=True, choices=("identity", "ordinal", "quadratic")),
     _spec("plain_as_leaf", "bool", False,
           "with --hierarchy ud: a plain relation (nsubj) is its own leaf beside its subtypes "
           "instead of an under-specified parent", flag="--plain-as-leaf"),

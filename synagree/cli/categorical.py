@@ -56,15 +56,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def gwet_options(args: argparse.Namespace) -> Optional[GwetOptions]:
-    """``--coefficient ac1|ac2`` with ``--weights`` / ``--hierarchy`` (checked before any
+    """``--coefficient ac1|ac2`` with ``--ac2-weights`` / ``--hierarchy`` (checked before any
     input is read); None without ``--coefficient``."""
     if args.coefficient is None:
-        if args.weights is not None or args.hierarchy is not None:
+        if args.ac2_weights is not None or args.hierarchy is not None:
             raise InputError.single("<command line>", None, "usage",
-                                    "--weights and --hierarchy give the weights of "
+                                    "--ac2-weights and --hierarchy give the weights of "
                                     "--coefficient ac2, which was not asked for")
         return None
-    return GwetOptions(args.coefficient, args.weights, args.hierarchy, args.ci_level)
+    return GwetOptions(args.coefficient, args.ac2_weights, args.hierarchy, args.ci_level)
 
 
 def parse_layers(spec: Optional[str], allow_empty: bool = False) -> List[str]:
@@ -96,5 +96,5 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--feature", dest="gate_feature", metavar="NAME",
                    help="--format gate: the feature whose values are the categories")
     options.add_options(p, "--coefficient", table=options.GWET_COEFFICIENT)
-    options.add_options(p, "--weights")
+    options.add_options(p, "--ac2-weights")
     options.add_options(p, "--hierarchy")

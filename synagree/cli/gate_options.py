@@ -18,7 +18,7 @@ NOT_FOR_DOCUMENTS = {"layers": None, "specific": None, "bootstrap": 0, "per_feat
                      "feature_items": None, "enhanced": False, "set_distance": None,
                      "bias": False, "allow_missing": False, "match": "auto",
                      "no_text_check": False, "dirs": None, "layer": None, "labels": "type",
-                     "hierarchy": None, "bdm": False, "coefficient": None, "weights": None}
+                     "hierarchy": None, "bdm": False, "coefficient": None, "ac2_weights": None}
 GATE_ONLY = {"sets": "--sets", "ann_type": "--type", "gate_feature": "--feature"}
 
 

@@ -198,7 +198,7 @@ OPTIONS: Dict[str, Dict[str, Any]] = {
         "fmt", "sets", "ann_type", "phrase_style", "strict", "allow_missing", "names",
         "match", "no_text_check", "preannotation",
         # tag hierarchies: partial credit and closeness (docs/method.md §15, §23)
-        "hierarchy", "weights", "plain_as_leaf", "bdm", "wu_palmer",
+        "hierarchy", "ac2_weights", "plain_as_leaf", "bdm", "wu_palmer",
         # what is computed
         "metric", "exact", "breakdown", "prf", "per_feature", "bias",
         # how it runs

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
                         wu_palmer=args.wu_palmer,
                         per_feature=args.per_feature, bootstrap=args.bootstrap,
                         seed=args.seed, level=args.ci_level, max_memory=args.max_memory,
-                        fmt=args.fmt, coefficient=args.coefficient, weights=args.weights,
+                        fmt=args.fmt, coefficient=args.coefficient, ac2_weights=args.ac2_weights,
                         **_tiers_options(args))
     if res.warnings and not args.quiet:
         print_problems(res.warnings, limit=10)
@@ -67,7 +67,7 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_output(p, TAGS_OUTPUTS, "table")
     options.add_options(p, "--quiet")
     options.add_options(p, "--coefficient", table=options.GWET_COEFFICIENT)
-    options.add_options(p, "--weights")  # docs/method.md §34.1
+    options.add_options(p, "--ac2-weights")  # docs/method.md §34.1
     options.add_bootstrap(p)
     options.add_options(p, "--max-memory")
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (docs/method.md §15)

@@ -760,23 +760,24 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
     return out
 
 
-def check_gwet_options(coefficient: Optional[str], weights: Optional[str],
+def check_gwet_options(coefficient: Optional[str], ac2_weights: Optional[str],
                        tag_syntax: str = "plain") -> None:
-    """``coefficient`` and ``weights`` of `evaluate_tags` (a ``usage`` `InputError`)."""
+    """``coefficient`` and ``ac2_weights`` of `evaluate_tags` (a ``usage`` `InputError`)."""
+    weights = ac2_weights
     def usage(message: str) -> InputError:
         return InputError.single("<command line>", None, "usage", message)
 
     if coefficient is None:
         if weights is not None:
-            raise usage("--weights gives the weights of --coefficient ac2, which was not "
+            raise usage("--ac2-weights gives the weights of --coefficient ac2, which was not "
                         "asked for")
         return
     if coefficient not in ("ac1", "ac2"):
         raise usage(f"--coefficient {coefficient}: choose from ac1, ac2")
     if weights is not None and weights not in WEIGHTS:
-        raise usage(f"--weights {weights}: choose from {', '.join(WEIGHTS)}")
+        raise usage(f"--ac2-weights {weights}: choose from {', '.join(WEIGHTS)}")
     if coefficient == "ac1" and weights not in (None, "identity"):
-        raise usage("AC1 has identity weights; --weights ordinal|quadratic go with "
+        raise usage("AC1 has identity weights; --ac2-weights ordinal|quadratic go with "
                     "--coefficient ac2")
     if tag_syntax != "plain":
         raise usage("--coefficient takes one tag per word: not with --tag-syntax "
@@ -849,7 +850,7 @@ def _evaluate_tags(gold_path: Source, system_path: Source,
                   seed: int = 0, level: float = 0.95,
                   max_memory: int = DEFAULT_MAX_MEMORY, fmt: str = "auto",
                   coefficient: Optional[str] = None,
-                  weights: Optional[str] = None) -> TagsResult:
+                  ac2_weights: Optional[str] = None) -> TagsResult:
     r"""Evaluate one column of a system file against a gold file.
 
     Both files must have the same tokenisation; only the compared column is
@@ -920,7 +921,7 @@ def _evaluate_tags(gold_path: Source, system_path: Source,
     coefficient : {"ac1", "ac2"}, optional
         Also Gwet's AC1 or AC2 of gold and system as two raters
         (`TagsResult.gwet`, docs/method.md §34.1), its interval at ``level``.
-    weights : {"ordinal", "quadratic"}, optional
+    ac2_weights : {"ordinal", "quadratic"}, optional
         AC2's weights; None: the hierarchy's mutual credit.
 
     Returns
@@ -963,7 +964,7 @@ def _evaluate_tags(gold_path: Source, system_path: Source,
                                 f"unknown column {column!r}; expected one of "
                                 f"{', '.join(COLUMNS)}")
     check_syntax_option(tag_syntax, column)
-    check_gwet_options(coefficient, weights, tag_syntax)
+    check_gwet_options(coefficient, ac2_weights, tag_syntax)
     if per_feature and column != "feats":
         raise InputError.single("<command line>", None, "usage",
                                 f"--per-feature splits FEATS: it needs --column feats, "
@@ -1018,7 +1019,7 @@ def _evaluate_tags(gold_path: Source, system_path: Source,
         intervals = tag_intervals(pairs, [len(g.words) for g in gold], bootstrap, seed, level)
         settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
     if coefficient is not None:  # docs/method.md §34.1: gold and system as two raters
-        kind = weights or ("identity" if coefficient == "ac1" else "hierarchy")
+        kind = ac2_weights or ("identity" if coefficient == "ac1" else "hierarchy")
         h = (load_hierarchy(hierarchy, (t for pair in pairs for t in pair), plain_as_leaf)
              if kind == "hierarchy" else None)
         scores["gwet"] = gwet_of_labels(pairs, kind, level, h, coefficient.upper())
