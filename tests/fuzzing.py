@@ -284,6 +284,8 @@ class Case:
 
     args: List[str]
     files: List[Tuple[str, bytes]] = field(default_factory=list)
+    #: all files in one directory (brat: an .ann file's text is the .txt beside it)
+    same_dir: bool = False
 
     def describe(self) -> str:
         return (" ".join(self.args) + "\n"
@@ -785,14 +787,76 @@ def run_api_case(case: Case, paths: List[str]) -> Tuple[int, str, Optional[BaseE
     return 0, "", None
 
 
+# ---------------------------------------------------------------- the tools' formats
+
+FORMAT_DATA = Path(__file__).resolve().parent / "data" / "formats"
+_NUMBER = re.compile(r"\d+")
+
+
+@st.composite
+def damaged_text(draw, data: bytes) -> bytes:
+    """A real file of a tool, damaged: its lines edited (`mutate_lines`), a number in a
+    line made odd (offsets, ids, parents), then bytes (`damage_bytes`)."""
+    lines = data.decode("utf-8").split("\n")
+    lines = draw(mutate_lines(lines))
+    for _ in range(draw(st.sampled_from([0, 1, 1, 2, 3]))):
+        i = draw(st.integers(0, max(0, len(lines) - 1)))
+        if lines and _NUMBER.search(lines[i]):
+            new = draw(odd_number).replace("\n", " ")
+            lines[i] = _NUMBER.sub(lambda m: new, lines[i], count=1)
+    return draw(damage_bytes("\n".join(lines).encode("utf-8", "surrogatepass")))
+
+
+@st.composite
+def formats_case(draw) -> Case:
+    """The formats of the reader registry (issue 33): each tool's real test file
+    (tests/data/formats), damaged, read by the commands that take it, with and without
+    ``--format``."""
+    kind = draw(st.sampled_from(["arborator", "webanno-tsv3", "tiger-xml", "negra", "ptb",
+                                 "brat", "gate"]))
+    fmt = [] if draw(st.booleans()) else ["--format", kind]
+    if kind == "arborator":
+        multi = b"".join((FORMAT_DATA / f"fr_gsd-ud-test_00006.conllu_{u}").read_bytes()
+                         for u in ("alice", "bob", "charlie"))
+        cmd = draw(st.sampled_from([["agree"], ["categorical"], ["report", "--output", "json"],
+                                    ["compare"]]))
+        args = cmd + ["{0}"] + (["{0}"] if cmd == ["compare"] else []) + fmt + ["-q"]
+        return Case(args, [("multi.conllu", draw(damaged_text(multi)))])
+    if kind == "gate":
+        data = (FORMAT_DATA / "gate" / "beijing-opera.xml").read_bytes()
+        cmd = draw(st.sampled_from([
+            ["categorical", "{0}", "--sets", "ann1,ann2", "--type", "sent", "--feature", "Op"],
+            ["spans", "{0}", "--sets", "ann1,ann2", "--type", "Os"]]))
+        return Case(cmd + ["--format", "gate"], [("doc.xml", draw(damaged_text(data)))])
+    if kind == "brat":
+        base = draw(st.sampled_from(["s101-head", "esp-503-head"]))
+        ann = (FORMAT_DATA / "brat" / f"{base}.ann").read_bytes()
+        txt = (FORMAT_DATA / "brat" / f"{base}.txt").read_bytes()
+        files = [("a.ann", ann), ("a.txt", txt), ("b.ann", draw(damaged_text(ann))),
+                 ("b.txt", draw(damaged_text(txt)) if draw(st.booleans()) else txt)]
+        cmd = draw(st.sampled_from([["agree"], ["spans"], ["categorical"]]))
+        return Case(cmd + ["{0}", "{2}"] + fmt + (["-q"] if cmd == ["agree"] else []),
+                    files, same_dir=True)
+    name = {"webanno-tsv3": "inception_example2.tsv", "tiger-xml": "treetools_sample.tiger.xml",
+            "negra": "treetools_1.export", "ptb": "wsj_0001.mrg"}[kind]
+    data = (FORMAT_DATA / name).read_bytes()
+    suffix = Path(name).suffix
+    files = [(f"a{suffix}", data), (f"b{suffix}", draw(damaged_text(data)))]
+    commands = [["agree"], ["compare"], ["report", "--output", "json"]] + (
+        [["spans"]] if kind != "webanno-tsv3" else [["categorical"]])
+    cmd = draw(st.sampled_from(commands))
+    return Case(cmd + ["{0}", "{1}"] + fmt + (["-q"] if cmd[0] != "spans" else []), files)
+
+
 any_case = st.one_of(conllu_case(), conllu_case(), bracket_case(), bytes_case(),
                      noise_table_case(), hierarchy_case(), tier_case(), baseline_case(),
-                     bomb_case(), prm_case(), bdm_case(), spans_case(), api_case())
+                     bomb_case(), prm_case(), bdm_case(), spans_case(), api_case(),
+                     formats_case())
 KINDS = {"conllu": conllu_case(), "brackets": bracket_case(), "bytes": bytes_case(),
          "noise-table": noise_table_case(), "hierarchy": hierarchy_case(),
          "tiers": tier_case(), "baseline": baseline_case(), "bombs": bomb_case(),
          "prm": prm_case(), "bdm": bdm_case(), "spans": spans_case(), "api": api_case(),
-         "all": any_case}
+         "formats": formats_case(), "all": any_case}
 
 
 # ---------------------------------------------------------------- running
@@ -813,8 +877,8 @@ def run_case(case: Case) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="synagree-fuzz-") as tmp:
         paths = []
         for k, (name, data) in enumerate(case.files):
-            d = Path(tmp) / f"f{k}"
-            d.mkdir()
+            d = Path(tmp) / ("f" if case.same_dir else f"f{k}")
+            d.mkdir(exist_ok=True)
             p = d / name
             p.write_bytes(data)
             paths.append(str(p))

@@ -130,6 +130,15 @@ def test_python_api_raises_only_documented_exceptions(case):
     fuzzing.check(case, fuzzing.run_case(case))
 
 
+@pytest.mark.slow
+@fuzz(60)
+@given(fuzzing.formats_case())
+def test_commands_on_damaged_tool_files(case):
+    """Arborator, WebAnno TSV3, TIGER-XML, NEGRA, PTB, brat and GATE files of the tools
+    themselves, damaged: a result or one-line errors, never exit 3."""
+    fuzzing.check(case, fuzzing.run_case(case))
+
+
 READERS = {
     "conllu": read_conllu,
     "brackets": read_brackets,
