@@ -30,6 +30,7 @@ readers register themselves the same way.
 from __future__ import annotations
 
 import importlib
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -202,14 +203,13 @@ def _head(source: Any) -> List[str]:
         return out
     try:
         with open_binary(source) as fh:
-            size = 0
-            for raw in fh:
-                out.append(raw.decode("utf-8", errors="replace"))
-                size += len(raw)
-                if len(out) >= HEAD_LINES or size >= HEAD_BYTES:
-                    break
+            head = fh.read(HEAD_BYTES)  # never a whole bomb, nor an endless line (/dev/zero)
     except READ_ERRORS:  # the reader reports it
         return []
+    for raw in io.BytesIO(head):
+        out.append(raw.decode("utf-8", errors="replace"))
+        if len(out) >= HEAD_LINES:
+            break
     return out
 
 
