@@ -102,6 +102,24 @@ def test_dev_zero_refused(good, capsys):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+@pytest.mark.parametrize("args", [
+    ["agree", "/dev/zero", "{good}", "--format", "arborator"],
+    ["agree", "/dev/zero", "{good}", "--format", "webanno-tsv3"],
+    ["agree", "/dev/zero", "{good}", "--format", "tiger-xml"],
+    ["agree", "/dev/zero", "{good}", "--format", "negra"],
+    ["agree", "/dev/zero", "{good}", "--format", "ptb"],
+    ["agree", "/dev/zero", "{good}"],  # sniffed: the first bytes only, not an endless line
+    ["compare", "/dev/zero", "{good}"],
+    ["categorical", "/dev/zero", "--format", "gate", "--sets", "a,b", "--type", "t",
+     "--feature", "f"],
+])
+def test_dev_zero_refused_in_every_format(good, capsys, args):
+    """Every reader of the registry reads within the budget (issue 33's formats too)."""
+    code, err = _run([a.format(good=good) for a in args] + ["--max-memory", SMALL], capsys)
+    assert code == 2 and "/dev/zero" in err and "input-too-large" in err, err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
 @pytest.mark.parametrize("option", ["--hierarchy", "--params"])
 def test_side_files_from_dev_zero_refused(tmp_path, good, capsys, option):
     if option == "--hierarchy":
