@@ -79,7 +79,7 @@ def test_retest_of_identical_passes_is_perfect(files, tmp_path):
     again = tmp_path / "anna-again.conllu"
     again.write_bytes(files["anna"].read_bytes())
     s = agreement_sets([files["gold"], files["anna"]], retest=[(files["anna"], again)],
-                       variants=["plain"], bootstrap=20)
+                       variants=["plain"], bootstrap=40)
     r = s.sets[1]
     assert r.values["alpha_plain"] == 1.0 and r.intervals["alpha_plain"] == (1.0, 1.0)
     assert r.values["LAS"] == 1.0
@@ -91,7 +91,7 @@ def test_cli_every_format(files, fmt, run_cli):
     f = files
     rc, out, err = run_cli("agree", f["gold"], f["anna"], f["bert"], "--runs", f["post-anna"],
                            f["post-bert"], "--retest", f["anna"], f["post-anna"], "--metric",
-                           "plain", "--bootstrap", "30", "-q", "--output", fmt)
+                           "plain", "--bootstrap", "40", "-q", "--output", fmt)
     assert rc == 0, err
     if fmt == "json":
         d = json.loads(out)

@@ -182,7 +182,7 @@ def agreement_sets(files: Sequence[PathLike] = (), *, dirs: Sequence[PathLike] =
     ...     return io.StringIO("".join(row.format(1, h, "dep") + row.format(2, 0, "root")
     ...                                + "\\n" for h in heads))
     >>> s = agreement_sets([conll(2, 2, 2), conll(2, 2, 0)], runs=[conll(2, 2, 0),
-    ...                    conll(2, 2, 0)], variants=["plain"], bootstrap=20)
+    ...                    conll(2, 2, 0)], variants=["plain"], bootstrap=40)
     >>> [(x.kind, x.units, x.values["alpha_plain"]) for x in s.sets][1]
     ('runs', 3, 1.0)
     """
