@@ -436,6 +436,21 @@ def test_spans_reads_negra_tiger_and_webanno(run_cli, phrase_files, webanno):
     assert _span_counts(tsv) == _span_counts(conllu)
 
 
+@pytest.mark.parametrize("digit", ["\u00b2", "\u2460", "\u0661"])
+def test_negra_numbers_in_other_scripts_are_one_line_errors(run_cli, tmp_path, phrase_files,
+                                                            digit):
+    """str.isdigit() is true of '²', '①' and Arabic-Indic digits, which int() refuses: a
+    parent or node number written so is a negra-line error (the fuzz found exit 3)."""
+    text = (DATA / "treetools_1.export").read_text("utf-8")
+    for old in ("HD      501", "#503"):
+        bad = tmp_path / f"bad{len(old)}.export"
+        bad.write_text(text.replace(old, old[:-1] + digit, 1), encoding="utf-8")
+        for command in ("agree", "spans"):
+            kind = "negra-line" if old.startswith("HD") else "bad-parent"  # '#50²': no node
+            _one_line_error(run_cli, kind, command, bad, phrase_files["b.export"],
+                            "--format", "negra")
+
+
 def test_bad_negra_and_tiger_are_one_line_errors(run_cli, tmp_path, phrase_files):
     bad = tmp_path / "bad.export"
     bad.write_text((DATA / "treetools_1.export").read_text("utf-8").replace(

@@ -109,7 +109,7 @@ def _read(path: "str | Path") -> Optional[str]:
 
 
 def _number(text: Optional[str]) -> Optional[int]:
-    if text is None or not text.isdigit():
+    if text is None or not (text.isascii() and text.isdigit()):
         return None  # absent, or "max"
     value = int(text)
     return value if value < _UNLIMITED else None

@@ -77,7 +77,7 @@ def terminal_width(stream=None, default: int = DEFAULT_WIDTH) -> int:
     if not is_terminal(stream):
         return default
     env = os.environ.get("COLUMNS", "")
-    if env.strip().isdigit() and int(env) > 0:
+    if env.strip().isascii() and env.strip().isdigit() and int(env) > 0:
         return max(20, int(env))
     try:
         return max(20, os.get_terminal_size(stream.fileno()).columns)
