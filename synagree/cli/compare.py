@@ -23,7 +23,8 @@ from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.io import registry
 from synagree.io.evalb_lines import bracketed_file, trees_span_lines
 
-# every format of both kinds of input (``evalb``: bracketed input only)
+# every format of both kinds of input (``evalb``: EVALB's report, bracketed input only);
+# the renderers (synagree.render.compare, .parseval) are imported only when they run
 OUTPUTS = ("table", "json", "csv", "markdown", "latex", "evalb")
 
 

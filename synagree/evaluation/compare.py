@@ -142,7 +142,6 @@ __all__ = [
 ]
 
 UNALIGNED_BIN = "(unaligned)"
-OUTPUTS = ("table", "json", "csv", "latex")
 SIGNIFICANCE_REPLICATES = BASELINE_REPLICATES  # --test-replicates by default
 
 

@@ -104,7 +104,6 @@ __all__ = ["COLUMNS", "TagRow", "TagsResult", "evaluate_tags", "evaluate_tag_pai
 
 #: CoNLL-U column index (0-based) of each evaluable column.
 COLUMNS = {"upos": 3, "xpos": 4, "feats": 5, "deprel": 7}
-OUTPUTS = ("table", "json", "csv")
 
 
 @dataclass

@@ -11,7 +11,7 @@ from synagree.base.escape import csv_cell, plain
 from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError
 from synagree.base.table import Cell, Column, Document, Table
-from synagree.evaluation.compare import BREAKDOWNS, OUTPUTS, CompareResult
+from synagree.evaluation.compare import BREAKDOWNS, CompareResult
 from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, render_scorer_table
 from synagree.render import writers
 from synagree.render.aligned import aligned_table, percent, significance_lines
@@ -318,8 +318,10 @@ def render(res: CompareResult, output: str = "table", verbose: bool = False,
     """
     if output == "table":
         return render_verbose(res, top) if verbose else render_table(res, top)
-    writer = {"json": render_json, "csv": render_csv, "latex": render_latex,
-              "markdown": render_markdown}.get(output)
+    writers = {"json": render_json, "csv": render_csv, "latex": render_latex,
+               "markdown": render_markdown}
+    writer = writers.get(output)
     if writer is not None:
         return writer(res)
-    raise ValueError(f"unknown output format {output!r}; expected one of {OUTPUTS}")
+    raise ValueError(f"unknown output format {output!r}; expected one of "
+                     f"{('table', *writers)}")
