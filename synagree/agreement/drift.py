@@ -39,6 +39,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from synagree.agreement.core import Core, DictSection, Value, corpus_of, variants_of
+from synagree.base.numbers import ascii_digits
 from synagree.base.problems import InputError
 from synagree.distance.sums import delta_squared
 from synagree.stats.bootstrap import percentile_interval
@@ -76,7 +77,7 @@ def parse_by(text: str) -> Grouping:
         return Grouping(t)
     if t.startswith("order:"):
         n = t[len("order:"):]
-        if n.isascii() and n.isdigit() and int(n) >= 1:
+        if ascii_digits(n) and int(n) >= 1:
             return Grouping("order", int(n))
     raise ValueError(f"expected batch, document or order:N with N a whole number from 1, "
                      f"got {text!r}")

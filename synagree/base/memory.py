@@ -26,6 +26,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple
 
+from synagree.base.numbers import ascii_digits
 from synagree.base.problems import InputError
 
 DEFAULT_MAX_MEMORY = 4 * 2**30  # bytes
@@ -109,7 +110,7 @@ def _read(path: "str | Path") -> Optional[str]:
 
 
 def _number(text: Optional[str]) -> Optional[int]:
-    if text is None or not (text.isascii() and text.isdigit()):
+    if text is None or not ascii_digits(text):
         return None  # absent, or "max"
     value = int(text)
     return value if value < _UNLIMITED else None

@@ -38,6 +38,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
+from synagree.base.numbers import ascii_digits
 from synagree.base.problems import ProblemLog
 from synagree.io.conllu import DepSentence
 from synagree.io.files import read_text
@@ -100,7 +101,7 @@ def _entity(doc: BratDocument, parts: List[str], no: int, log: ProblemLog) -> No
     frags = []
     for frag in middle[1].split(";"):
         nums = frag.split()
-        if len(nums) != 2 or not all(x.isascii() and x.isdigit() for x in nums):
+        if len(nums) != 2 or not all(map(ascii_digits, nums)):
             log.add(doc.file, no, "brat-line", f"entity {ident}: offsets {middle[1]!r} are not "
                     f"'START END' pairs of numbers")
             return

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Tuple
 from xml.parsers import expat
 
+from synagree.base.numbers import ascii_digits
 from synagree.base.problems import ProblemLog
 from synagree.io.files import read_text
 from synagree.io.sources import Buffer, Source, as_input, head_lines, input_name
@@ -214,7 +215,7 @@ class _Reader:
                          f"(offset {offsets[0]})")
             return None
         raw_id = attrs.get("Id")
-        if raw_id is not None and not (raw_id.isascii() and raw_id.isdigit()):
+        if raw_id is not None and not ascii_digits(raw_id):
             self.log.add(self.name, line, "gate-structure",
                          f"annotation Id {raw_id!r} is not a number")
             return None

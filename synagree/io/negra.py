@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from synagree.base.numbers import ascii_digits
 from synagree.base.problems import ProblemLog, quote
 from synagree.io.brackets import PhraseSentence
 from synagree.io.discontinuous import NonTerminal, Terminal, build_sentence
@@ -122,12 +123,11 @@ def _node_line(cols: List[str], version: Optional[int], no: int, sent: _Sentence
         return
     tag = cols[2] if v == 4 else cols[1]
     parent = cols[width - 1]
-    # ASCII digits only: str.isdigit() is also true of '²' or '①', which int() refuses
-    if not (parent.isascii() and parent.isdigit()):
+    if not ascii_digits(parent):
         log.add(name, no, "negra-line", f"parent {quote(parent)} is not a node number")
         return
     par = None if int(parent) == 0 else str(int(parent))
-    if cols[0].startswith("#") and cols[0][1:].isascii() and cols[0][1:].isdigit():
+    if cols[0].startswith("#") and ascii_digits(cols[0][1:]):
         sent.nodes[str(int(cols[0][1:]))] = NonTerminal(tag, par, no)
     else:
         sent.terminals.append(Terminal(cols[0], tag, par, no))

@@ -22,6 +22,8 @@ import unicodedata
 from contextvars import ContextVar
 from typing import Iterator, List, Optional, Sequence, Tuple
 
+from synagree.base.numbers import ascii_digits
+
 __all__ = ["DEFAULT_WIDTH", "UNLIMITED", "ELLIPSIS", "terminal_width", "cell_width", "truncate",
            "wrap", "hanging", "fit_rows", "layout", "text_columns", "table_width", "cut_cells",
            "is_terminal", "CUT_NOTE"]
@@ -77,7 +79,7 @@ def terminal_width(stream=None, default: int = DEFAULT_WIDTH) -> int:
     if not is_terminal(stream):
         return default
     env = os.environ.get("COLUMNS", "")
-    if env.strip().isascii() and env.strip().isdigit() and int(env) > 0:
+    if ascii_digits(env.strip()) and int(env) > 0:
         return max(20, int(env))
     try:
         return max(20, os.get_terminal_size(stream.fileno()).columns)
