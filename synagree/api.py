@@ -29,6 +29,7 @@ from synagree.agreement.token_layers import TokenLayerAgreement, token_layer_agr
 from synagree.base.command_options import (
     CategoricalOptions,
     NoiseOptions,
+    ReadOptions,
     ReportOptions,
 )
 from synagree.base.frames import Frames
@@ -127,12 +128,10 @@ def categorical(paths: Sequence[Source] = (), options: Optional[CategoricalOptio
                                             if o.coefficient is not None else None)))
 
 
-def adjudicate(paths: Sequence[Source] = (), dirs: Paths = (), *,
-               names: Optional[Sequence[str]] = None, fmt: str = "auto",
-               phrase_style: str = "auto", strict: bool = False, allow_missing: bool = False,
-               check_text: bool = True, match: str = "auto", weights: str = "equal",
+def adjudicate(paths: Sequence[Source] = (), dirs: Paths = (), *, weights: str = "equal",
                decisions: "Optional[str | os.PathLike[str]]" = None,
-               progress: Optional[bool] = None) -> AdjudicationResult:
+               progress: Optional[bool] = None, read: Optional[ReadOptions] = None,
+               **read_overrides: Any) -> AdjudicationResult:
     """One consensus tree per unit, its provenance and worklist (``synagree adjudicate``).
 
     The consensus is the maximum spanning arborescence of the annotators'
@@ -141,15 +140,20 @@ def adjudicate(paths: Sequence[Source] = (), dirs: Paths = (), *,
 
     Parameters
     ----------
-    paths, dirs, names, fmt, phrase_style, strict, allow_missing, check_text, match
-        The annotations and how they are read and matched, as for
-        `synagree.agree` (dependency input).
+    paths, dirs
+        The annotations, as for `synagree.agree` (dependency input).
     weights : {"equal", "competence"}
         Vote weights: 1 each, or from each annotator's accuracy estimated by
         one-coin Dawid–Skene (`synagree.stats.competence`).
     decisions : str or path-like, optional
         A curator's decisions file (the worklist with choices) applied on top.
     progress : bool, optional
+    read : ReadOptions, optional
+        How the files are read and matched, as for `synagree.agree`
+        (`synagree.base.command_options.ReadOptions`).
+    **read_overrides
+        Any field of `ReadOptions` by name (``names``, ``fmt``, ``phrase_style``,
+        ``strict``, ``allow_missing``, ``check_text``, ``match``).
 
     Returns
     -------
@@ -170,9 +174,8 @@ def adjudicate(paths: Sequence[Source] = (), dirs: Paths = (), *,
     >>> [(s.annotator, s.LAS) for s in res.scores]
     [('ann1', 1.0), ('ann2', 1.0), ('ann3', 0.0)]
     """
-    corpus = load_corpus(paths, dirs, fmt=fmt, phrase_style=phrase_style, strict=strict,
-                         allow_missing=allow_missing, names=names, check_text=check_text,
-                         match=match)
+    o = ReadOptions.build(read, read_overrides, "adjudicate()")
+    corpus = load_corpus(paths, dirs, **o.read_kwargs())
     return adjudicate_corpus(corpus, weights, decisions=decisions, progress=progress)
 
 
