@@ -762,20 +762,20 @@ def evaluate_tag_pairs(pairs: Sequence[Tuple[str, str]],
 def check_gwet_options(coefficient: Optional[str], ac2_weights: Optional[str],
                        tag_syntax: str = "plain") -> None:
     """``coefficient`` and ``ac2_weights`` of `evaluate_tags` (a ``usage`` `InputError`)."""
-    weights = ac2_weights
+
     def usage(message: str) -> InputError:
         return InputError.single("<command line>", None, "usage", message)
 
     if coefficient is None:
-        if weights is not None:
+        if ac2_weights is not None:
             raise usage("--ac2-weights gives the weights of --coefficient ac2, which was not "
                         "asked for")
         return
     if coefficient not in ("ac1", "ac2"):
         raise usage(f"--coefficient {coefficient}: choose from ac1, ac2")
-    if weights is not None and weights not in WEIGHTS:
-        raise usage(f"--ac2-weights {weights}: choose from {', '.join(WEIGHTS)}")
-    if coefficient == "ac1" and weights not in (None, "identity"):
+    if ac2_weights is not None and ac2_weights not in WEIGHTS:
+        raise usage(f"--ac2-weights {ac2_weights}: choose from {', '.join(WEIGHTS)}")
+    if coefficient == "ac1" and ac2_weights not in (None, "identity"):
         raise usage("AC1 has identity weights; --ac2-weights ordinal|quadratic go with "
                     "--coefficient ac2")
     if tag_syntax != "plain":
