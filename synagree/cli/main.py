@@ -26,8 +26,15 @@ from synagree.cli.options import (
     check_replicate_options,
     remove_made_folders,
 )
-from synagree.cli.signals import Terminated, start_working, stop_working
-from synagree.io.files import OutputError
+from synagree.cli.signals import (
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    Terminated,
+    start_working,
+    stop_working,
+    work_done,
+)
+from synagree.io.files import OutputError, committed_outputs, forget_committed
 from synagree.render.fit import CUT_NOTE, UNLIMITED, cut_cells, table_width, terminal_width
 
 EXIT_INPUT = 2
@@ -119,6 +126,15 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def _say_written(paths: Sequence[str]) -> None:
+    """Before an interrupted command's last line: the outputs it had already written
+    (whole: each renamed into place), so that none is taken for this run's result
+    unknowingly; nothing when none was."""
+    if paths:
+        print(f"note: written before the interrupt (each whole): {', '.join(paths)}",
+              file=sys.stderr)
+
+
 _OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 
 
@@ -161,7 +177,24 @@ def _run_fitted(args: argparse.Namespace) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    """Run ``synagree`` on ``argv`` (default ``sys.argv[1:]``); the exit status."""
+    """Run ``synagree`` on ``argv`` (default ``sys.argv[1:]``); the exit status.
+
+    An interrupt (SIGINT, SIGTERM) is caught here, outside everything the run does,
+    wherever it landed (even in the handling of another error): by then the
+    handlers are those of `synagree.cli.signals` (a second signal ends the process
+    with the same line), or blocked."""
+    try:
+        return _main(argv)
+    except (KeyboardInterrupt, Terminated) as exc:
+        _say_written(committed_outputs())
+        if isinstance(exc, Terminated):
+            print("synagree: terminated", file=sys.stderr)
+            return EXIT_TERMINATED
+        print("synagree: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Optional[List[str]]) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     with jit.scipy_hidden():  # the modules may import numba (see synagree.base.jit)
         ap = build_parser(_command_of(argv))
@@ -170,21 +203,26 @@ def main(argv: Optional[List[str]] = None) -> int:
         ap.print_help(sys.stderr)
         return EXIT_INPUT
     # Ctrl-C and a polite kill (SIGTERM) unwind, so no temporary file stays behind
-    # (before this, while the modules load, they end the command at once: cli.signals)
-    handlers = start_working()
+    # (before this, while the modules load, they end the command at once; once the
+    # status is known they are ignored: cli.signals)
+    handlers: Dict[int, object] = {}
     quiet = bool(getattr(args, "quiet", False))
     # every long step draws a bar (stderr, terminals only) unless -q; the
     # first run explains the JIT compilation instead of pausing silently
     previous = show_by_default(not quiet)
     jit.configure(notice=None if quiet else _say, skip_scipy=True)
+    forget_committed()
     try:
+        start_working(handlers)
         check_replicate_options(args)  # one rule for every command that resamples
         made = check_output_path(args)
         if made and not getattr(args, "quiet", False):
             print(made, file=sys.stderr)
         # --max-memory also for the checks made deep down (TED tables, stored results)
         with memory.limited(getattr(args, "max_memory", None)):
-            return _run_fitted(args)
+            status = _run_fitted(args)
+        work_done()  # from here on a signal changes nothing: the status stands
+        return status
     except OutputError as exc:  # the work may be done, but it could not be written
         print_problems(exc.errors, limit=50)
         print(f"synagree: {len(exc.errors)} error(s) writing the output", file=sys.stderr)
@@ -197,12 +235,6 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"synagree: {len(exc.errors)} error(s) in the input; nothing computed",
               file=sys.stderr)
         return EXIT_INPUT
-    except KeyboardInterrupt:
-        print("synagree: interrupted", file=sys.stderr)
-        return 130
-    except Terminated:
-        print("synagree: terminated", file=sys.stderr)
-        return 143
     except BrokenPipeError:
         return 0
     except Exception as exc:  # pragma: no cover - last resort, see module docstring
@@ -212,10 +244,11 @@ def main(argv: Optional[List[str]] = None) -> int:
               f"(set SYNAGREE_DEBUG=1 for a traceback, and please report it)", file=sys.stderr)
         return EXIT_INTERNAL
     finally:
+        # first: no signal may escape from here on (and the shutdown must not meet one)
+        stop_working(handlers)
         # main() may run in-process (tests, notebooks): leave the defaults as found
         show_by_default(previous)
         jit.configure(None, False)
-        stop_working(handlers)
 
 
 if __name__ == "__main__":

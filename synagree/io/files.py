@@ -29,6 +29,21 @@ from synagree.io.sources import Buffer, as_input, input_name
 
 PathLike = Union[str, os.PathLike]
 
+# the regular files `open_output` has renamed into place since `forget_committed`
+# (whole files: a command interrupted after writing some of its outputs names them)
+_COMMITTED: List[str] = []
+
+
+def committed_outputs() -> List[str]:
+    """The files written (renamed into place, whole) since the last `forget_committed`,
+    as given, in the order written."""
+    return list(_COMMITTED)
+
+
+def forget_committed() -> None:
+    """Start a new list for `committed_outputs` (the command line does, per run)."""
+    _COMMITTED.clear()
+
 
 def read_problem(exc: Union[CorruptCompressedFile, OSError]) -> Tuple[str, str]:
     """``(kind, message)`` of a file whose bytes could not be read: ``file-not-found``,
@@ -508,6 +523,7 @@ def _replacing(target: OutputTarget, mode: str) -> Iterator[IO]:
     with writing(target.given, f"make a temporary file in {folder}", kept=kept):
         fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.{os.getpid()}.", suffix=".tmp",
                                    dir=folder)
+    listed = len(_COMMITTED)
     try:
         with writing(target.given, kept=kept):
             if target.mode is not None:
@@ -525,12 +541,19 @@ def _replacing(target: OutputTarget, mode: str) -> Iterator[IO]:
                 yield fh
                 fh.flush()
                 os.fsync(fh.fileno())
+            # listed first: an interrupt between the two leaves the list right below
+            _COMMITTED.append(str(target.given))
             os.replace(tmp, final)
     except BaseException:
+        renamed = False
         try:
             os.unlink(tmp)
+        except FileNotFoundError:  # renamed before the exception: written, whole
+            renamed = True
         except OSError:
             pass
+        if not renamed:
+            del _COMMITTED[listed:]
         raise
     _sync_folder(folder)
 
