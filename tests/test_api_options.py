@@ -129,3 +129,46 @@ def test_nested_results_are_sealed_with_theirs():
     res = synagree.agree([A, B])
     with pytest.raises(dataclasses.FrozenInstanceError):
         res.alpha["plain"].do_sum = 0.0
+
+
+def test_noise_options_are_declared_once():
+    """Every option of ``synagree noise`` but the figures' and the output folder is an
+    `OptionSpec`, taken by `NoiseOptions` with the command line's default (one
+    declaration: issue 31, item 1)."""
+    import argparse
+
+    from synagree.base.command_options import NoiseOptions
+    from synagree.base.option_specs import SPECS
+    from synagree.cli.main import build_parser
+
+    ap = build_parser("noise")
+    sub = next(a for a in ap._actions
+               if isinstance(a, argparse._SubParsersAction)).choices["noise"]
+    figures = {"out", "plot", "metrics", "ylim", "corpus", "help"}
+    fields = set(NoiseOptions.__dataclass_fields__)
+    for action in sub._actions:
+        if not action.option_strings or action.dest in figures:
+            continue
+        assert action.dest in SPECS, action.option_strings
+        spec = SPECS[action.dest]
+        assert spec.flag in action.option_strings
+        if action.dest not in ("dask", "quiet"):  # how it runs, not what: CLI-only
+            assert action.dest in fields, action.dest
+        if spec.choices and action.choices is not None:
+            assert tuple(action.choices) == tuple(spec.choices)
+
+
+def test_noise_options_reach_the_experiment(tmp_path):
+    from pathlib import Path
+
+    DATA = Path(__file__).parent / "data" / "qa"
+    with pytest.raises(ValueError, match="cycles"):
+        synagree.noise_experiment([DATA / "anna.conllu"], tmp_path / "x", cycles="mend")
+    with pytest.raises(ValueError, match="runs"):
+        synagree.noise_experiment([DATA / "anna.conllu"], tmp_path / "x", runs=10_001)
+    out = synagree.noise_experiment([DATA / "anna.conllu"], tmp_path / "y", sample=0,
+                                    grid=[0.5], runs=1, series=["relabel"],
+                                    reattach_draw="reject", label_scope="sample",
+                                    exclude_current_label=True)
+    assert out.config["sample"] is None and out.config["label_scope"] == "sample"
+    assert out.config["reattach_draw"] == "reject" and out.config["exclude_current_label"]

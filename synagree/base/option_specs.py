@@ -27,9 +27,12 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Tuple, cast
 from synagree.base.addresses import check_address
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 
-__all__ = ["OptionSpec", "SPECS", "check_value", "check_args", "shown", "VARIANT_CHOICES"]
+__all__ = ["OptionSpec", "SPECS", "check_value", "check_args", "shown", "VARIANT_CHOICES",
+           "MAX_GRID_POINTS"]
 
 VARIANT_CHOICES = ("plain", "diff", "norm")
+#: the most probabilities a noise experiment's grid may have (bounded work, issue 35)
+MAX_GRID_POINTS = 1000
 
 #: the kinds of value an option takes (`check_value` knows each)
 KINDS = ("bool", "int", "fraction", "credit", "choice", "size", "str", "strs", "ints",
@@ -508,11 +511,34 @@ SPECS: Dict[str, OptionSpec] = dict([
     _spec("noise", "object", None, "noise-experiment rows or a results directory, drawn in "
           "the page", optional=True, accepts=("str", "path", "sequence")),
     # noise
-    _spec("sample", "int", 100, "trees sampled (None: all)", lo=1, optional=True),
-    _spec("series", "strs", ("both", "relabel", "reattach"), "the noise series",
-          choices=("both", "relabel", "reattach", "random")),
+    _spec("sample", "int", 100,
+          "sentences drawn from the source (default 100; 0: all; the API also takes None)",
+          flag="--sample", lo=0, optional=True, metavar="N"),
+    _spec("series", "strs", ("both", "relabel", "reattach"),
+          "the noise series, from both, relabel, reattach, random (default both, relabel, "
+          "reattach; on the command line comma-separated)", flag="--series",
+          choices=("both", "relabel", "reattach", "random"), metavar="S,S,..."),
     _spec("grid", "fractions", tuple(round(0.1 * k, 10) for k in range(1, 11)),
-          "the noise probabilities"),
-    _spec("runs", "int", 10, "runs per probability", lo=1, hi=100_000),
-    _spec("overwrite", "bool", False, "start over instead of resuming"),
+          f"the noise probabilities (default 0.1, 0.2, ..., 1.0; on the command line "
+          f"'p1,p2,...' or 'start:stop:num', both ends included; at most "
+          f"{MAX_GRID_POINTS:,} points)", flag="--grid", metavar="GRID"),
+    _spec("runs", "int", 10, "runs per point (default 10)", flag="--runs", lo=1, hi=10_000,
+          metavar="R"),
+    _spec("cycles", "choice", "skip", "source sentences with head cycles: leave out "
+          "(skip, default), repair (lowest word of the cycle to the root) or refuse (error)",
+          flag="--cycles", choices=("skip", "repair", "error")),
+    _spec("label_scope", "choice", "source", "relabelling draws from the labels of all "
+          "source files (source, default) or of the sample only (sample)", flag="--label-set",
+          choices=("source", "sample")),
+    _spec("exclude_current_label", "bool", False, "relabelling never draws the old label",
+          flag="--exclude-current-label"),
+    _spec("exclude_current_head", "bool", False, "reattachment never draws the old head",
+          flag="--exclude-current-head"),
+    _spec("reattach_draw", "choice", "nondominated",
+          "nondominated (docs/method.md §8, default): the new head is uniform over the "
+          "tokens the word does not dominate; reject: uniform over all tokens, keeping the "
+          "old head when that would make a cycle (matches the published reattach-only LAS)",
+          flag="--reattach-draw", choices=("nondominated", "reject")),
+    _spec("overwrite", "bool", False, "discard results already in OUT instead of resuming",
+          flag="--overwrite"),
 ])

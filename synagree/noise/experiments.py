@@ -92,6 +92,7 @@ except ImportError:  # pragma: no cover
 from synagree._version import __version__
 from synagree.base import native
 from synagree.base.memory import check_noise
+from synagree.base.option_specs import MAX_GRID_POINTS, SPECS
 from synagree.base.problems import InputError
 from synagree.base.progress import Progress
 from synagree.distance import ted as _ted
@@ -105,9 +106,10 @@ from synagree.stats.attachment import jaccard_scores, non_ud_labels
 from synagree.stats.hierarchical import hier_metric_fn
 from synagree.trees.flat import FlatTree, Vocabulary, build_tree
 
-PAPER_SERIES: Tuple[str, ...] = ("both", "relabel", "reattach")
-ALL_SERIES: Tuple[str, ...] = PAPER_SERIES + ("random",)
-DEFAULT_GRID: Tuple[float, ...] = tuple(round(0.1 * k, 10) for k in range(1, 11))
+# the series, the grid and its bound are declared with the options (base.option_specs)
+PAPER_SERIES: Tuple[str, ...] = tuple(SPECS["series"].default)
+ALL_SERIES: Tuple[str, ...] = tuple(SPECS["series"].choices)
+DEFAULT_GRID: Tuple[float, ...] = tuple(SPECS["grid"].default)
 CONFIG_VERSION = 1
 
 
@@ -224,7 +226,6 @@ def run_plan(series: Sequence[str], grid: Sequence[float], runs: int,
             for s in series for p in grid for r in range(runs)]
 
 
-MAX_GRID_POINTS = 1000
 
 
 def parse_grid(text: str) -> List[float]:
@@ -773,17 +774,20 @@ def _write_results(out: Path, config: Dict[str, Any], columns: List[str],
 
 def run_noise_experiment(sources: Sequence[Source],
                          out_dir: "str | os.PathLike[str]", *,
-                         sample: Optional[int] = 100, seed: int = 0,
+                         sample: Optional[int] = SPECS["sample"].default, seed: int = 0,
                          series: Sequence[str] = PAPER_SERIES,
-                         grid: Sequence[float] = DEFAULT_GRID, runs: int = 10,
-                         fmt: str = "auto", phrase_style: str = "auto", cycles: str = "skip",
-                         label_scope: str = "source", exclude_current_label: bool = False,
+                         grid: Sequence[float] = DEFAULT_GRID,
+                         runs: int = SPECS["runs"].default,
+                         fmt: str = "auto", phrase_style: str = "auto",
+                         cycles: str = SPECS["cycles"].default,
+                         label_scope: str = SPECS["label_scope"].default,
+                         exclude_current_label: bool = False,
                          exclude_current_head: bool = False,
                          extra_metrics: Optional[Sequence[Any]] = None,
                          progress: bool = False, overwrite: bool = False,
                          max_runs: Optional[int] = None,
                          hierarchy: Optional[str] = None,
-                         reattach_draw: str = "nondominated",
+                         reattach_draw: str = SPECS["reattach_draw"].default,
                          max_memory: Optional[int] = None,
                          executor: Optional["JobMap"] = None) -> ExperimentOutcome:
     r"""Run (or resume) a noise experiment into ``out_dir``; see the module docstring.
@@ -798,7 +802,7 @@ def run_noise_experiment(sources: Sequence[Source],
         (`synagree.noise.source.load_source`).
     out_dir : str or path-like
     sample : int, optional
-        Sentences in the sample (None: all).
+        Sentences in the sample (0 or None: all).
     seed : int
     series : sequence of str
         From `ALL_SERIES`.
@@ -845,6 +849,7 @@ def run_noise_experiment(sources: Sequence[Source],
         kept; a rerun resumes).
     """
     t_start = time.perf_counter()
+    sample = sample or None  # 0: all, as on the command line
     series = list(series)
     for s in series:
         if s not in ALL_SERIES:
