@@ -442,8 +442,9 @@ SPECS: Dict[str, OptionSpec] = dict([
     _spec("significance", "bool", False,
           "paired bootstrap and approximate randomisation between every two systems (LAS, "
           "UAS, CLAS, alpha_plain; --test-replicates rounds)", flag="--significance"),
-    _spec("test_replicates", "int", 1000, "the significance tests' bootstrap replicates",
-          lo=1, hi=1_000_000),
+    _spec("test_replicates", "int", 1000, "bootstrap replicates and randomisation rounds of "
+          "the paired tests of --baseline and --significance (default 1,000)",
+          flag="--test-replicates", lo=1, hi=1_000_000, metavar="R"),
     _spec("R", "int", None, "randomisation rounds (default: test_replicates)", lo=1,
           hi=1_000_000, optional=True),
     # how it runs
@@ -466,7 +467,9 @@ SPECS: Dict[str, OptionSpec] = dict([
           "(any of them; for a system or annotator, uniform mass) and NN=0.7|NNS=0.3 "
           "(probabilities) as alternatives, with \\| \\= \\\\ as escapes (default: plain, "
           "every value one tag)", flag="--tag-syntax", choices=("plain", "alternatives")),
-    _spec("params", "object", "collins", "EVALB parameters: collins, new, nk or a .prm file",
+    _spec("params", "object", "collins", "bracketed input: EVALB's parameter file, or a "
+          "bundled one (default collins = COLLINS.prm; new = new.prm; nk = nk.prm)",
+          flag="--params", metavar="FILE|collins|new|nk",
           accepts=("str", "path", "stream", "EvalbParams")),
     _spec("engine", "choice", "auto", "the PARSEVAL engine", choices=("auto", "c", "python")),
     # tags

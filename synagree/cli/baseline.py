@@ -15,10 +15,7 @@ def add_test_replicates(p: argparse.ArgumentParser) -> None:
     """``--test-replicates R``: the replicates of the paired tests (not ``--bootstrap``)."""
     if any("--test-replicates" in a.option_strings for a in p._actions):
         return  # compare: --significance and --baseline share it
-    p.add_argument("--test-replicates", type=options.whole_number(1, 1_000_000),
-                   default=BASELINE_REPLICATES, metavar="R",
-                   help=f"bootstrap replicates and randomisation rounds of the paired tests "
-                        f"of --baseline and --significance (default {BASELINE_REPLICATES:,})")
+    options.add_declared(p, "test_replicates")
 
 
 def add_baseline_args(p: argparse.ArgumentParser, command: str) -> None:

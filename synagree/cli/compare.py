@@ -124,9 +124,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    type=options.whole_number(1, 1_000_000), help=argparse.SUPPRESS)
     p.add_argument("--no-alpha", action="store_true",
                    help="skip alpha (the all-pairs tree edit distances are the slow part)")
-    p.add_argument("--params", metavar="FILE|collins|new|nk", default=None,
-                   help="bracketed input: EVALB's parameter file, or a bundled one "
-                        "(default collins = COLLINS.prm; new = new.prm; nk = nk.prm)")
+    options.add_declared(p, "params", default=None)  # None: not given (dependency input)
     p.add_argument("--alpha", action="store_true",
                    help="bracketed input: add alpha between gold and each system (over the "
                         "trees PARSEVAL compares)")

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: bootstrap replicates and randomisation rounds of the paired tests by default
-BASELINE_REPLICATES = 1000
+from synagree.base.option_specs import SPECS
+
+#: bootstrap replicates and randomisation rounds of the paired tests by default (declared
+#: with the options: ``--test-replicates``)
+BASELINE_REPLICATES: int = SPECS["test_replicates"].default
 
 
 @dataclass(frozen=True)
