@@ -157,7 +157,7 @@ def test_bootstrap_ci_covers_the_estimate_and_is_seeded():
 
 def test_auto_sampling_switch_is_announced(monkeypatch):
     monkeypatch.setattr(alpha, "EXACT_BUDGET_CELLS", 10)
-    monkeypatch.setattr(alpha, "DEFAULT_SAMPLE_PAIRS", 2000)
+    monkeypatch.setattr(alpha, "AUTO_FIRST_PAIRS", 2000)
     monkeypatch.setattr(alpha, "AUTO_TARGET_SE", 0.5)  # met by the first draw
     res = agreement.agree(dirs=["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"])
     assert any("sampled pairs" in n for n in res.notes)
@@ -171,7 +171,7 @@ def test_sampling_costlier_than_exact_falls_back_to_exact(monkeypatch):
     """Over the budget, but the draws the SE target needs would cost more DP cells than
     the exact pass: D_e is exact (bit for bit the exact sums), and a note says why."""
     monkeypatch.setattr(alpha, "EXACT_BUDGET_CELLS", 10)
-    monkeypatch.setattr(alpha, "DEFAULT_SAMPLE_PAIRS", 2000)
+    monkeypatch.setattr(alpha, "AUTO_FIRST_PAIRS", 2000)
     dirs = ["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"]
     res = agreement.agree(dirs=dirs)
     exact = agreement.agree(dirs=dirs, exact=True)
@@ -190,7 +190,7 @@ def test_cost_rule_compares_wall_time(monkeypatch):
     draws as fast per cell as the exact pass the same files are sampled, with them
     a hundred times slower the exact pass is chosen (issue 36)."""
     monkeypatch.setattr(alpha, "EXACT_BUDGET_CELLS", 10)
-    monkeypatch.setattr(alpha, "DEFAULT_SAMPLE_PAIRS", 2000)
+    monkeypatch.setattr(alpha, "AUTO_FIRST_PAIRS", 2000)
     dirs = ["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"]
     monkeypatch.setattr(alpha, "SAMPLED_TO_EXACT", 0.01)
     assert agreement.agree(dirs=dirs).settings["d_e"] == "exact"
@@ -232,3 +232,25 @@ def test_bootstrap_interval_covers_the_population_alpha():
         lo, hi = alpha_bootstrap(ta.sums, B=300, seed=k, level=0.90).ci("alpha_plain")
         hits += lo <= truth <= hi
     assert 0.7 <= hits / 60 <= 0.98
+
+
+def test_the_rule_draws_a_small_pilot_first(monkeypatch):
+    """Above the budget the rule first draws `AUTO_FIRST_PAIRS` pairs (a pilot, issue 36),
+    not more, whatever it then decides; an explicit number of pairs is drawn as given."""
+    from synagree.distance import sums
+
+    seen = []
+    real = sums.sampled_de
+
+    def spy(ut, n_pairs, **kw):
+        seen.append((n_pairs, kw.get("target_se")))
+        return real(ut, n_pairs, **kw)
+
+    monkeypatch.setattr(alpha, "sampled_de", spy)
+    monkeypatch.setattr(alpha, "EXACT_BUDGET_CELLS", 10)
+    dirs = ["synagree/data/en-sample/ann_a", "synagree/data/en-sample/ann_b"]
+    agreement.agree(dirs=dirs)
+    assert seen == [(alpha.AUTO_FIRST_PAIRS, alpha.AUTO_TARGET_SE)]
+    seen.clear()
+    agreement.agree(dirs=dirs, sample_pairs=3000)
+    assert seen == [(3000, None)]
