@@ -1,4 +1,4 @@
-"""The alt-test on label data (`synagree.alt_test_labels`, ``alt-test --labels``).
+"""The alt-test on label data (`synagree.alt_test_labels`, ``alt-test --label-data``).
 
 Oracles:
 
@@ -220,7 +220,7 @@ def test_too_few_humans_is_refused():
 
 
 # --------------------------------------------------------------------------
-# The command line: alt-test --labels HUMANS.json --candidate LLM.json
+# The command line: alt-test --label-data HUMANS.json --candidate LLM.json
 # --------------------------------------------------------------------------
 
 @pytest.fixture()
@@ -239,7 +239,7 @@ def label_files(tmp_path):
 @pytest.mark.parametrize("fmt", ["table", "json", "csv", "markdown", "latex"])
 def test_cli_labels_every_format(label_files, fmt, capsys):
     h, _, flat, humans, llm = label_files
-    assert main(["alt-test", "--labels", str(h), "--candidate", str(flat), "--scoring",
+    assert main(["alt-test", "--label-data", str(h), "--candidate", str(flat), "--scoring",
                  "neg_rmse", "--epsilon", "0.15", "--output", fmt]) == 0
     out = capsys.readouterr().out
     want = synagree.alt_test_labels(humans, llm, scoring="neg_rmse", epsilon=0.15)
@@ -254,7 +254,7 @@ def test_cli_labels_every_format(label_files, fmt, capsys):
 
 def test_cli_labels_picks_a_candidate_of_several(label_files, capsys):
     h, several, _, humans, llm = label_files
-    assert main(["alt-test", "--labels", str(h), "--candidate", str(several), "--names",
+    assert main(["alt-test", "--label-data", str(h), "--candidate", str(several), "--names",
                  "m2", "--scoring", "neg_rmse", "--output", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
     want = synagree.alt_test_labels(humans, {i: v + 1 for i, v in llm.items()},
@@ -269,11 +269,11 @@ def test_cli_labels_picks_a_candidate_of_several(label_files, capsys):
     ("not-json", "not JSON"),
     ("strings", "neg_rmse needs finite numbers"),
     ("list", "must be a mapping"),
-    ("with-files", "--labels takes one JSON file"),
+    ("with-files", "--label-data takes one JSON file"),
 ])
 def test_cli_labels_errors(label_files, tmp_path, setup, needle, capsys):
     h, several, flat, _, _ = label_files
-    argv = ["alt-test", "--labels", str(h), "--candidate", str(several), "--scoring",
+    argv = ["alt-test", "--label-data", str(h), "--candidate", str(several), "--scoring",
             "neg_rmse"]
     if setup == "unknown-name":
         argv += ["--names", "zz"]

@@ -345,7 +345,7 @@ def alt_test_label_files(humans: "str | os.PathLike[str]", candidate: "str | os.
                          min_units: int = MIN_UNITS) -> AltTestResult:
     """`alt_test_labels` on JSON files in the reference implementation's format.
 
-    ``synagree alt-test --labels HUMANS.json --candidate CANDIDATE.json``.
+    ``synagree alt-test --label-data HUMANS.json --candidate CANDIDATE.json``.
 
     Parameters
     ----------

@@ -354,10 +354,11 @@ SPECS: Dict[str, OptionSpec] = dict([
           "0.15 skilled, 0.1 crowd)", flag="--epsilon", metavar="E"),
     _spec("fdr", "fraction", 0.05, "the Benjamini-Yekutieli false discovery rate (default "
           "0.05)", flag="--fdr", metavar="Q"),
-    _spec("min_units", "int", 30, "leave out a human with fewer scored sentences (with --labels: "
-          "instances) (default 30, as the paper)", flag="--min-units", lo=2, metavar="N"),
+    _spec("min_units", "int", 30, "leave out a human with fewer scored sentences (with "
+          "--label-data: instances) (default 30, as the paper)", flag="--min-units", lo=2,
+          metavar="N"),
     _spec("scoring", "choice", "accuracy",
-          "--labels: how a label aligns with the other humans' labels of the instance: "
+          "--label-data: how a label aligns with the other humans' labels of the instance: "
           "accuracy (the share equal to it; default) or neg_rmse (minus the root mean squared "
           "difference, numeric labels), as the paper's reference implementation",
           flag="--scoring", choices=("accuracy", "neg_rmse")),

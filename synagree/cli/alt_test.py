@@ -2,7 +2,7 @@
 
 The alternative annotator test (Calderon, Reichart & Dror 2025;
 docs/method.md §34.2), `synagree.agreement.alt_test.alt_test`, rendered; with
-``--labels HUMANS.json`` on label data in the reference implementation's JSON
+``--label-data HUMANS.json`` on label data in the reference implementation's JSON
 format (`synagree.agreement.alt_test.alt_test_label_files`).
 """
 from __future__ import annotations
@@ -26,16 +26,16 @@ def _usage(message: str) -> InputError:
 
 
 def _run_labels(args: argparse.Namespace) -> int:
-    """``alt-test --labels HUMANS.json --candidate FILE.json``."""
+    """``alt-test --label-data HUMANS.json --candidate FILE.json``."""
     if args.files or args.dirs:
-        raise _usage("--labels takes one JSON file of every human's labels: give no "
+        raise _usage("--label-data takes one JSON file of every human's labels: give no "
                      "annotation files or --dirs beside it")
     if args.score is not None:
-        raise _usage("--score scores trees; with --labels choose --scoring accuracy or "
+        raise _usage("--score scores trees; with --label-data choose --scoring accuracy or "
                      "neg_rmse")
     if args.names and len(args.names) != 1:
-        raise _usage("--names: with --labels give one name, the candidate's")
-    result = alt_test_label_files(args.labels, args.candidate,
+        raise _usage("--names: with --label-data give one name, the candidate's")
+    result = alt_test_label_files(args.label_data, args.candidate,
                                   name=args.names[0] if args.names else None,
                                   scoring=args.scoring or "accuracy", epsilon=args.epsilon,
                                   q=args.fdr, min_units=args.min_units)
@@ -45,10 +45,10 @@ def _run_labels(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """``synagree alt-test``: the test, rendered; the exit status."""
-    if args.labels is not None:
+    if args.label_data is not None:
         return _run_labels(args)
     if args.scoring is not None:
-        raise _usage("--scoring applies to --labels (label data); trees are scored with "
+        raise _usage("--scoring applies to --label-data (label data); trees are scored with "
                      "--score")
     check_input_choice(args.files, args.dirs)
     humans = args.dirs or args.files
@@ -77,13 +77,13 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_input(p)
     p.add_argument("--candidate", required=True, metavar="FILE",
                    help="the parser's or the model's annotation of the same sentences (a "
-                        "directory with --dirs); --names lists it last; with --labels a JSON "
+                        "directory with --dirs); --names lists it last; with --label-data a JSON "
                         "file of labels")
     p.add_argument("--score", choices=METRICS, default=None,
                    help="the per-sentence score: LAS (default), LAS_full, UAS, LA or ted "
                         "(minus the tree edit distance) for dependencies; jaccard (default) "
                         "or ted for bracketed trees")
-    p.add_argument("--labels", metavar="HUMANS.json",
+    p.add_argument("--label-data", metavar="HUMANS.json",
                    help="label data instead of trees: a JSON object {annotator: {instance: "
                         "label}} (the alt-test reference's format); --candidate is then "
                         "{instance: label} or {name: {instance: label}} (pick one with --names)")
