@@ -169,3 +169,25 @@ def test_phrase_structure_says_why_there_is_none(capsys):
     res = synagree.agree([str(root / t) for t in trees], breakdown=True, coefficient="ac1")
     assert res.breakdown.gwet is None
     assert any("phrase-structure trees get none" in n for n in res.breakdown.notes)
+
+
+@needs_irrcac
+def test_an_annotation_without_upos_is_a_missing_rating(tmp_path):
+    # bert's file without UPOS: his UPOS ratings are missing, not the category '_'
+    blank = tmp_path / "bert.conllu"
+    lines = []
+    for line in THREE[2].read_text(encoding="utf-8").splitlines():
+        cols = line.split("\t")
+        if len(cols) == 10:
+            cols[3] = "_"
+        lines.append("\t".join(cols))
+    blank.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    files = [THREE[0], THREE[1], blank]
+    rows = {(r["layer"], r["group"]): r for r in gwet_rows(files, ("coefficient", "ac1"))}
+    items = [[x for x in it if x != "_"] for it in frames(files, 3)["all"]]
+    labels = sorted({x for it in items for x in it})
+    pos = {c: i for i, c in enumerate(labels)}
+    codes = np.array([[pos[x] for x in it] for it in items])
+    o = oracle(codes, labels, "identity")
+    assert rows[("upos", "all")]["gwet_ac"] == pytest.approx(o["coefficient_value"], abs=1e-10)
+    assert rows[("upos", "all")]["n_categories"] == len(labels)

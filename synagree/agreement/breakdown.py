@@ -357,7 +357,8 @@ def _word_views(ann_lists: Sequence[Sequence[DepSentence]]
 
 def _items(layer: str, units: Sequence[Sequence[DepSentence]]) -> Optional[ItemData]:
     """The words of ``units`` as items, each annotation of a unit a rating (`ItemData`);
-    None when no annotation gives the layer (UPOS ``_`` throughout)."""
+    None when no annotation gives the layer (UPOS ``_`` throughout).  A UPOS of ``_``
+    is a missing rating (a DEPREL ``_`` is the label ``_``, as the reader warns)."""
     def labels(s: DepSentence) -> List[str]:
         return list(s.deprels) if layer == "deprel" else _upos(s)
 
@@ -367,7 +368,9 @@ def _items(layer: str, units: Sequence[Sequence[DepSentence]]) -> Optional[ItemD
     width = max((len(anns) for anns in units), default=0)
     blocks, unit_of = [], []
     for u, anns in enumerate(units):
-        cols = [[index.setdefault(x, len(index)) for x in labels(s)] for s in anns]
+        # an annotation without UPOS ('_') is a missing rating, not a category
+        cols = [[-1 if layer == "upos" and x == "_" else index.setdefault(x, len(index))
+                 for x in labels(s)] for s in anns]
         block = np.full((len(cols[0]), width), -1, dtype=np.int32)
         for j, col in enumerate(cols):
             block[:, j] = col
