@@ -38,6 +38,7 @@ _EXPORTS = {
     # (synagree.noise is the subpackage of the noise experiment, hence the longer name)
     "noise_experiment": "synagree.api",
     "alt_test": "synagree.agreement.alt_test",
+    "alt_test_labels": "synagree.agreement.alt_test",
     "read": "synagree.io.read",
     "ted": "synagree.distance.tree_pairs",
     "krippendorff_alpha": "synagree.stats.krippendorff",

@@ -98,6 +98,7 @@ RUNS: Dict[str, List[List[str]]] = {
         [*QA, "--allow-missing", "--hierarchy", "ud", "--label-distance", "hierarchy"],
         ["tests/data/core/phrase/delex-a.tree", "tests/data/core/phrase/delex-b.tree",
          "--breakdown", "--bootstrap", "40"],
+        [*HUMANS, "--breakdown", "--coefficient", "ac1", "--bootstrap", "40"],
         [*HUMANS, "--runs", "tests/data/humans/post-anna.conllu",
          "tests/data/humans/post-bert.conllu", "--retest", "tests/data/humans/anna.conllu",
          "tests/data/humans/post-anna.conllu", "--bootstrap", "40"],
@@ -151,6 +152,7 @@ _AGREE_LEVELS: List[KeyPath] = [
     ("details", "breakdown", "label_confusions", "[]"),
     ("details", "breakdown", "upos", "[]"), ("details", "breakdown", "lengths", "[]"),
     ("details", "breakdown", "lengths", "[]", "counts", "*"),
+    ("details", "breakdown", "gwet", "rows", "[]"),
 ]
 _LAYER_LEVELS: List[KeyPath] = [(), ("coefficients",), ("counts",), ("pairs", "[]"),
                              ("documents", "*"), ("macro_documents",)]

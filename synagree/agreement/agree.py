@@ -28,6 +28,7 @@ from synagree.agreement.drift import (
     parse_by,
 )
 from synagree.agreement.extra_file import read_with_extra
+from synagree.agreement.gwet_layers import GwetOptions
 from synagree.agreement.hierarchy import HierarchyScores, hierarchy_scores
 from synagree.agreement.human_band import BandOptions, HumanBand, human_band
 from synagree.agreement.influence import INFLUENCE_UNAVAILABLE, unit_influence
@@ -474,6 +475,27 @@ def _computing(opts: AgreeOptions, paths: Sequence[Source],
     return kw
 
 
+def _gwet_options(coefficient: Optional[str], ac2_weights: Optional[str], breakdown: bool,
+                  hierarchy: Union[None, HierarchySpec, HierarchyOptions],
+                  level: float) -> Optional[GwetOptions]:
+    """The breakdown's Gwet coefficient (docs/method.md §21.6), or None; usage errors."""
+    if coefficient is None:
+        if ac2_weights is not None:
+            raise InputError.single("<command line>", None, "usage",
+                                    "--ac2-weights gives the weights of --coefficient ac2, "
+                                    "which was not asked for")
+        return None
+    if not breakdown:
+        raise InputError.single("<command line>", None, "usage",
+                                f"--coefficient {coefficient}: agree reports Gwet's "
+                                f"coefficient per label layer in the breakdown: add "
+                                f"--breakdown")
+    spec = None
+    if coefficient == "ac2" and ac2_weights is None and hierarchy is not None:
+        spec = hierarchy.spec if isinstance(hierarchy, HierarchyOptions) else hierarchy
+    return GwetOptions(coefficient, ac2_weights, spec, level)
+
+
 def _agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                  hierarchy: Union[None, HierarchySpec, HierarchyOptions] = None,
                  unlabelled: bool = False, direction: bool = False,
@@ -488,7 +510,8 @@ def _agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
                  preannotation: Optional[PreannotationOptions] = None,
                  plan: Optional[PlanOptions] = None,
                  executor: Optional[Executor] = None, progress: Optional[bool] = None,
-                 max_memory: int = DEFAULT_MAX_MEMORY) -> AgreementResult:
+                 max_memory: int = DEFAULT_MAX_MEMORY, coefficient: Optional[str] = None,
+                 ac2_weights: Optional[str] = None) -> AgreementResult:
     """α (requested variants), the word scores and every requested section of a corpus.
 
     Parameters
@@ -507,6 +530,13 @@ def _agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     breakdown : bool
         Also agreement per label, UPOS, arc and sentence length
         (docs/method.md §21), with ``length_bins`` the bins' upper ends.
+    coefficient : {"ac1", "ac2"}, optional
+        With ``breakdown``: also Gwet's AC1 or AC2 of DEPREL and UPOS over all
+        words and per length bin (docs/method.md §21.6), its interval at
+        ``level``; AC2's weights are ``ac2_weights`` (``ordinal``,
+        ``quadratic``) or, without them, the mutual credit of ``hierarchy``.
+    ac2_weights : str, optional
+        See ``coefficient``.
     bias : bool
         Also the marginal-homogeneity tests of DEPREL per annotator pair:
         Stuart–Maxwell, and McNemar per label with Holm's adjustment
@@ -596,6 +626,7 @@ def _agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
     (0.8333, 0.6666666666666666)
     """
     check_replicates(bootstrap, level)  # before any work: an interval that means something
+    gwet = _gwet_options(coefficient, ac2_weights, breakdown, hierarchy, level)
     if plan is not None and sample_pairs:
         raise ValueError("planning needs exact D_e sums: do not combine it with sampled pairs")
     queries = check_queries(where)  # a bad query: refused before the long work
@@ -635,7 +666,7 @@ def _agree_corpus(corpus: Corpus, variants: Sequence[str] = VARIANTS, *,
         else:
             notes.extend(n for a in dirs.alphas for n in a.notes())
     if breakdown:
-        core = replace(core, breakdown=breakdown_of(core, length_bins))
+        core = replace(core, breakdown=breakdown_of(core, length_bins, gwet))
     if bias:
         core = replace(core, bias=bias_section(core))
     if grouping is not None:

@@ -25,6 +25,15 @@ agreement result, all counted between annotators (no one is gold):
     units, with the D_e of the bin's own trees (α as if the corpus held only
     these sentences).
 
+``gwet`` (with Gwet's coefficient, ``agree --breakdown --coefficient ac1|ac2``)
+    Gwet's AC1 or AC2 of the categorical label layers, DEPREL (in full) and
+    UPOS, over all words of the word-aligned units and per sentence-length
+    bin: each word an item, each annotation of its unit a rating (any number
+    of annotators; a unit's missing annotator a missing rating), with Gwet's
+    standard error and t interval (`synagree.agreement.gwet_layers`,
+    docs/method.md §34.1); each group computed alone, its q the categories
+    used in it.
+
 Pairs: every unordered pair of a unit's annotators, ``first`` the one
 listed earlier; each pair weighs 1/(pairs of the unit), so with two
 annotators the counts are plain word counts and with more they are
@@ -42,6 +51,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, cast
 import numpy as np
 
 from synagree.agreement.core import Core, DictSection, alpha_over, corpus_of
+from synagree.agreement.gwet_layers import GwetLayers, GwetOptions, gwet_of_layers
 from synagree.base.metrics import word_scores
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
@@ -53,10 +63,12 @@ from synagree.stats.attachment import (
     jaccard_scores,
     word_aligned,
 )
+from synagree.stats.categorical import ItemData
 from synagree.stats.per_category import BinScores, CategoryTable
 
-__all__ = ["DEFAULT_LENGTH_EDGES", "ARC_BINS", "UPOS_DIFFERS", "length_bin_names",
-           "length_bin", "arc_bin", "LengthBin", "AgreementBreakdown", "breakdown"]
+__all__ = ["DEFAULT_LENGTH_EDGES", "ARC_BINS", "UPOS_DIFFERS", "GWET_LAYERS",
+           "length_bin_names", "length_bin", "arc_bin", "LengthBin", "AgreementBreakdown",
+           "breakdown", "gwet_of_groups"]
 
 #: Upper ends of the sentence-length bins (words): 1-10, 11-20, 21-30, 31-40, 41+.
 DEFAULT_LENGTH_EDGES: Tuple[int, ...] = (10, 20, 30, 40)
@@ -67,6 +79,10 @@ ARC_BINS: Tuple[str, ...] = ("root", "left 1", "left 2", "left 3-6", "left 7+",
 
 #: The UPOS bin of words whose UPOS the two annotators of a pair do not agree on.
 UPOS_DIFFERS = "(differs)"
+
+#: The categorical label layers of the breakdown's Gwet coefficient, and the group of all words.
+GWET_LAYERS: Tuple[str, ...] = ("deprel", "upos")
+ALL_WORDS = "all"
 
 
 def length_bin_names(edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> List[str]:
@@ -177,6 +193,9 @@ class AgreementBreakdown(DictSection):
         Pairable units left out of the word-level views (word counts differ).
     notes : list of str
         What a reader must know (pair weighting, ignored units, thin bins).
+    gwet : dict of str to GwetLayers, optional
+        Per group (``all``, then each length bin with words), Gwet's AC1/AC2
+        of each label layer (`GWET_LAYERS`); None unless asked for.
     """
 
     kind: str
@@ -188,6 +207,7 @@ class AgreementBreakdown(DictSection):
     edges: Tuple[int, ...] = DEFAULT_LENGTH_EDGES
     ignored: int = 0
     notes: List[str] = field(default_factory=list)
+    gwet: Optional[Dict[str, GwetLayers]] = None
 
     name = "breakdown"
 
@@ -259,6 +279,14 @@ class AgreementBreakdown(DictSection):
                 "LA_correct": t["both"], "LAS_full_correct": t["both_also"],
                 "values": self.labels.n_values, "alpha_label": _r(self.labels.alpha_all())}
 
+    def gwet_rows(self) -> List[dict]:
+        """One dict per label layer and group (``all``, then the length bins): Gwet's
+        coefficient, its standard error and interval, p_a, p_e and the items."""
+        if not self.gwet:
+            return []
+        return [{"layer": layer, "group": group, **r.to_dict()}
+                for group, g in self.gwet.items() for layer, r in g.results.items()]
+
     def to_dict(self) -> dict:
         """JSON-ready: every count and ratio, under stable keys (docs/output.md)."""
         d: dict = {"kind": self.kind, "annotators": list(self.annotators),
@@ -273,6 +301,12 @@ class AgreementBreakdown(DictSection):
             d["arcs"] = {"n_values": self.arcs.n_values if self.arcs else 0.0,
                          "rows": self.arc_rows()}
         d["lengths"] = self.length_rows()
+        if self.gwet:
+            first = next(iter(self.gwet.values()))
+            d["gwet"] = {"settings": first.options.describe(), "rows": self.gwet_rows(),
+                         **({"category_order": {g: x.orders for g, x in self.gwet.items()
+                                                if x.orders}}
+                            if any(x.orders for x in self.gwet.values()) else {})}
         d["notes"] = list(self.notes)
         return d
 
@@ -321,7 +355,76 @@ def _word_views(ann_lists: Sequence[Sequence[DepSentence]]
     return labels, arcs, upos, ignored
 
 
-def breakdown(result: Core, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> AgreementBreakdown:
+def _items(layer: str, units: Sequence[Sequence[DepSentence]]) -> Optional[ItemData]:
+    """The words of ``units`` as items, each annotation of a unit a rating (`ItemData`);
+    None when no annotation gives the layer (UPOS ``_`` throughout).  A UPOS of ``_``
+    is a missing rating (a DEPREL ``_`` is the label ``_``, as the reader warns)."""
+    def labels(s: DepSentence) -> List[str]:
+        return list(s.deprels) if layer == "deprel" else _upos(s)
+
+    if layer == "upos" and not any(s.upos for anns in units for s in anns):
+        return None
+    index: Dict[str, int] = {}
+    width = max((len(anns) for anns in units), default=0)
+    blocks, unit_of = [], []
+    for u, anns in enumerate(units):
+        # an annotation without UPOS ('_') is a missing rating, not a category
+        cols = [[-1 if layer == "upos" and x == "_" else index.setdefault(x, len(index))
+                 for x in labels(s)] for s in anns]
+        block = np.full((len(cols[0]), width), -1, dtype=np.int32)
+        for j, col in enumerate(cols):
+            block[:, j] = col
+        blocks.append(block)
+        unit_of += [u] * len(block)
+    codes = np.vstack(blocks) if blocks else np.zeros((0, width), dtype=np.int32)
+    return ItemData(layer, [str(j + 1) for j in range(width)], list(index), codes,
+                    np.asarray(unit_of, dtype=np.int64), [str(u) for u in range(len(units))],
+                    [""] * len(units))
+
+
+def gwet_of_groups(units: Sequence[Sequence[DepSentence]], options: GwetOptions,
+                   edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> Dict[str, GwetLayers]:
+    """Gwet's AC1/AC2 of DEPREL and UPOS over all words and per sentence-length bin.
+
+    docs/method.md §21.6.  Each group is computed on its own words
+    (`synagree.agreement.gwet_layers.gwet_of_layers`): a unit's words are
+    items, each of its annotations a rating (irrCAC gives 0.7015 on the
+    example's five words).
+
+    Parameters
+    ----------
+    units : sequence of sequence of DepSentence
+        Word-aligned units (`synagree.stats.attachment.word_aligned`).
+    options : GwetOptions
+    edges : sequence of int
+        The length bins' upper ends; a unit's length is its first annotation's words.
+
+    Examples
+    --------
+    >>> s = DepSentence.from_heads
+    >>> units = [[s([0, 1], "root obj"), s([0, 1], "root nsubj")],
+    ...          [s([2, 0, 2], "nsubj root obj"), s([2, 0, 2], "nsubj root obj")]]
+    >>> g = gwet_of_groups(units, GwetOptions("ac1"), edges=(2,))
+    >>> list(g), round(g["all"].results["deprel"].value, 4), g["all"].results["deprel"].items
+    (['all', '1-2', '3+'], 0.7015, 5)
+    """
+    groups: Dict[str, List[Sequence[DepSentence]]] = {ALL_WORDS: list(units)}
+    for name in length_bin_names(edges):
+        groups[name] = []
+    for anns in units:
+        groups[length_bin(anns[0].n_words, edges)].append(anns)
+    out: Dict[str, GwetLayers] = {}
+    for name, members in groups.items():
+        if not members:
+            continue
+        items = {layer: data for layer in GWET_LAYERS
+                 if (data := _items(layer, members)) is not None}
+        out[name] = gwet_of_layers(items, options)
+    return out
+
+
+def breakdown(result: Core, edges: Sequence[int] = DEFAULT_LENGTH_EDGES,
+              gwet: Optional[GwetOptions] = None) -> AgreementBreakdown:
     """Agreement per label, UPOS, arc and sentence length for an agreement result.
 
     docs/method.md §21.  The length bins' α takes one more all-pairs TED
@@ -335,6 +438,9 @@ def breakdown(result: Core, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> Agre
         and the trees).
     edges : sequence of int
         Upper ends of the sentence-length bins (positive, increasing).
+    gwet : GwetOptions, optional
+        Also Gwet's AC1/AC2 of the label layers per group (`gwet_of_groups`;
+        dependency input).
 
     Raises
     ------
@@ -398,5 +504,15 @@ def breakdown(result: Core, edges: Sequence[int] = DEFAULT_LENGTH_EDGES) -> Agre
     if sampled:
         notes.append("breakdown: the length bins' D_e is estimated from sampled pairs, as "
                      "the corpus D_e is")
+    gwet_groups = None
+    if gwet is not None and result.kind == "dependency":
+        kept, _ = word_aligned(cast(List[List[DepSentence]], ann_lists))
+        gwet_groups = gwet_of_groups(kept, gwet, edges)
+        notes.extend(dict.fromkeys(f"gwet: {n}" for g in gwet_groups.values() for n in g.notes))
+        notes.append("gwet: each group (all words, each length bin) is computed on its own "
+                     "words: a word is an item, each annotation of its unit a rating")
+    elif gwet is not None:
+        notes.append("gwet: Gwet's coefficient reads the words' labels (DEPREL, UPOS); "
+                     "phrase-structure trees get none")
     return AgreementBreakdown(result.kind, list(result.annotators), labels, arcs, upos,
-                              lengths, edges, ignored, notes)
+                              lengths, edges, ignored, notes, gwet_groups)

@@ -137,6 +137,8 @@ class AgreeOptions(ReadOptions):
     direction: bool = option("direction")
     breakdown: bool = option("breakdown")
     length_bins: Tuple[int, ...] = option("length_bins")
+    coefficient: Optional[str] = option("coefficient")
+    ac2_weights: Optional[str] = option("ac2_weights")
     bias: bool = option("bias")
     by: Any = option("by")
     where: Any = option("where")

@@ -351,6 +351,20 @@ SPECS: Dict[str, OptionSpec] = dict([
           "closeness of --bdm and --wu-palmer and the weights of categorical's --coefficient "
           "ac2 (default: none; tags: ud for deprel, flat otherwise)", flag="--hierarchy",
           optional=True, metavar="ud|msd|flat|FILE", accepts=_HIER_ACCEPTS),
+    # the alternative annotator test (alt-test): docs/method.md §34.2
+    _spec("epsilon", "credit", 0.2,
+          "the cost-benefit allowance epsilon, from 0 to 1 (default 0.2: expert annotators; "
+          "0.15 skilled, 0.1 crowd)", flag="--epsilon", metavar="E"),
+    _spec("fdr", "fraction", 0.05, "the Benjamini-Yekutieli false discovery rate (default "
+          "0.05)", flag="--fdr", metavar="Q"),
+    _spec("min_units", "int", 30, "leave out a human with fewer scored sentences (with "
+          "--label-data: instances) (default 30, as the paper)", flag="--min-units", lo=2,
+          metavar="N"),
+    _spec("scoring", "choice", "accuracy",
+          "--label-data: how a label aligns with the other humans' labels of the instance: "
+          "accuracy (the share equal to it; default) or neg_rmse (minus the root mean squared "
+          "difference, numeric labels), as the paper's reference implementation",
+          flag="--scoring", choices=("accuracy", "neg_rmse")),
     # Gwet's AC1/AC2 (categorical, tags): docs/method.md §34.1
     _spec("coefficient", "choice", None,
           "also Gwet's AC1 (ac1) or weighted AC2 (ac2), with Gwet's standard error and t "

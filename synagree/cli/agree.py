@@ -176,7 +176,8 @@ def run(args: argparse.Namespace) -> int:
         res = agree(files, dirs=dirs or (), **input_options(args), variants=variants,
                     hierarchy=hierarchy_options(args), unlabelled=args.unlabelled,
                     direction=args.label_direction, breakdown=args.breakdown,
-                    length_bins=args.length_bins, bias=args.bias, by=args.by, where=where,
+                    length_bins=args.length_bins, coefficient=args.coefficient,
+                    ac2_weights=args.ac2_weights, bias=args.bias, by=args.by, where=where,
                     worst=args.worst, worst_by=args.worst_by,
                     variant=args.variant, bootstrap=args.bootstrap, seed=args.seed,
                     level=args.ci_level, sample_pairs=args.sample_pairs, exact=args.exact,
@@ -192,6 +193,9 @@ def run(args: argparse.Namespace) -> int:
 def add_breakdown_args(parser: argparse.ArgumentParser) -> None:
     """``--breakdown`` and ``--length-bins`` for ``synagree agree``."""
     options.add_options(parser, "--breakdown")
+    # Gwet's AC1/AC2 of the breakdown's label layers (docs/method.md §21.6)
+    options.add_options(parser, "--coefficient", table=options.GWET_COEFFICIENT)
+    options.add_options(parser, "--ac2-weights")
     parser.add_argument("--length-bins", type=options.increasing_whole_numbers, default=None,
                         metavar="N,N,...",
                         help="with --breakdown: upper ends of the sentence-length bins "

@@ -1,26 +1,55 @@
 """``synagree alt-test HUMANS... --candidate FILE``: can the candidate replace a human?
 
 The alternative annotator test (Calderon, Reichart & Dror 2025;
-docs/method.md §34.2), `synagree.agreement.alt_test.alt_test`, rendered.
+docs/method.md §34.2), `synagree.agreement.alt_test.alt_test`, rendered; with
+``--label-data HUMANS.json`` on label data in the reference implementation's JSON
+format (`synagree.agreement.alt_test.alt_test_label_files`).
 """
 from __future__ import annotations
 
 import argparse
 
-from synagree.agreement.alt_test import ALT_TEST_METRICS, alt_test
+from synagree.agreement.alt_test import ALT_TEST_METRICS, alt_test, alt_test_label_files
 from synagree.base.problems import InputError
 from synagree.cli import options
 from synagree.cli.options import check_input_choice, output_format
 from synagree.io.files import emit
 from synagree.render.alt_test import render_alt_test
-from synagree.stats.alt_test import DEFAULT_EPSILON, DEFAULT_Q, MIN_HUMANS, MIN_UNITS
+from synagree.stats.alt_test import MIN_HUMANS
 
 #: every metric of either input kind, the default first
 METRICS = tuple(dict.fromkeys(m for ms in ALT_TEST_METRICS.values() for m in ms))
 
 
+def _usage(message: str) -> InputError:
+    return InputError.single("<command line>", None, "usage", message)
+
+
+def _run_labels(args: argparse.Namespace) -> int:
+    """``alt-test --label-data HUMANS.json --candidate FILE.json``."""
+    if args.files or args.dirs:
+        raise _usage("--label-data takes one JSON file of every human's labels: give no "
+                     "annotation files or --dirs beside it")
+    if args.score is not None:
+        raise _usage("--score scores trees; with --label-data choose --scoring accuracy or "
+                     "neg_rmse")
+    if args.names and len(args.names) != 1:
+        raise _usage("--names: with --label-data give one name, the candidate's")
+    result = alt_test_label_files(args.label_data, args.candidate,
+                                  name=args.names[0] if args.names else None,
+                                  scoring=args.scoring or "accuracy", epsilon=args.epsilon,
+                                  q=args.fdr, min_units=args.min_units)
+    emit(render_alt_test(result, output_format(args)), args.out)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """``synagree alt-test``: the test, rendered; the exit status."""
+    if args.label_data is not None:
+        return _run_labels(args)
+    if args.scoring is not None:
+        raise _usage("--scoring applies to --label-data (label data); trees are scored with "
+                     "--score")
     check_input_choice(args.files, args.dirs)
     humans = args.dirs or args.files
     if len(humans) < MIN_HUMANS:
@@ -48,20 +77,18 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_input(p)
     p.add_argument("--candidate", required=True, metavar="FILE",
                    help="the parser's or the model's annotation of the same sentences (a "
-                        "directory with --dirs); --names lists it last")
+                        "directory with --dirs); --names lists it last; with --label-data a JSON "
+                        "file of labels")
     p.add_argument("--score", choices=METRICS, default=None,
                    help="the per-sentence score: LAS (default), LAS_full, UAS, LA or ted "
                         "(minus the tree edit distance) for dependencies; jaccard (default) "
                         "or ted for bracketed trees")
-    p.add_argument("--epsilon", type=options.unit_interval, default=DEFAULT_EPSILON,
-                   metavar="E",
-                   help=f"the cost-benefit allowance epsilon, from 0 to 1 (default "
-                        f"{DEFAULT_EPSILON}: expert annotators; 0.15 skilled, 0.1 crowd)")
-    p.add_argument("--fdr", type=options.open_fraction, default=DEFAULT_Q, metavar="Q",
-                   help=f"the Benjamini-Yekutieli false discovery rate (default {DEFAULT_Q})")
-    p.add_argument("--min-units", type=options.whole_number(2), default=MIN_UNITS,
-                   metavar="N",
-                   help=f"leave out a human with fewer scored sentences (default {MIN_UNITS}, "
-                        f"as the paper)")
+    p.add_argument("--label-data", metavar="HUMANS.json",
+                   help="label data instead of trees: a JSON object {annotator: {instance: "
+                        "label}} (the alt-test reference's format); --candidate is then "
+                        "{instance: label} or {name: {instance: label}} (pick one with --names)")
+    options.add_declared(p, "scoring", default=None)
+    for name in ("epsilon", "fdr", "min_units"):
+        options.add_declared(p, name)
     options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
     options.add_options(p, "--quiet")

@@ -10,7 +10,7 @@ from typing import List
 
 from synagree.base.table import Column, Table
 from synagree.render.questions import render_record
-from synagree.stats.alt_test import AltTestResult
+from synagree.stats.alt_test import SCORINGS, AltTestResult
 
 __all__ = ["alt_test_tables", "render_alt_test"]
 
@@ -36,8 +36,10 @@ def alt_test_tables(r: AltTestResult) -> List[Table]:
                                        Column("mean_difference", "number"),
                                        Column("t", "number"), Column("p_value", "number"),
                                        Column("won")],
-                   title="Per left-out human: wins on the sentences (a tie counts for both), "
-                         "the one-sided t-test of mean(human wins - candidate wins) < epsilon")
+                   title=f"Per left-out human: wins on the "
+                         f"{'instances' if r.metric in SCORINGS else 'sentences'} (a tie counts "
+                         f"for both), the one-sided t-test of mean(human wins - candidate wins) "
+                         f"< epsilon")
     for h in r.humans:
         humans.add(h.annotator, h.units, h.candidate_wins, h.human_wins, h.advantage,
                    h.mean_difference, h.t, h.p_value, "yes" if h.won else "no")

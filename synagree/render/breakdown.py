@@ -105,6 +105,17 @@ def breakdown_sections(bd: AgreementBreakdown, fmt: str = "table") -> str:
             *(_ratio(r[f"alpha_{v}"], latex) for v in variants)] for r in bd.length_rows()],
           f"Sentence length (words of the first annotation; alpha with the bin's own D_e; "
           f"{unit})")
+    gwet = bd.gwet_rows()
+    if gwet:
+        ivl = "percent_interval" if latex else "interval"
+        table(["layer", "group", "items", "coefficient", "weights", "p_a", "p_e", "gwet_ac",
+               "gwet_se", "gwet_ci"],
+              [[r["layer"], r["group"], str(r["items"]), r["coefficient"], r["weights"],
+                _ratio(r["p_a"], latex), _ratio(r["p_e"], latex), _ratio(r["gwet_ac"], latex),
+                _ratio(r["gwet_se"], latex),
+                format_value(tuple(r["gwet_ci"]), ivl, 1 if latex else 4)] for r in gwet],
+              f"Gwet's {bd.to_dict()['gwet']['settings']} of the label layers, all words and "
+              f"per sentence length (Gwet's standard error; {unit})")
     text = "\n".join(out)
     prefix = "% note: " if latex else "note: "
     return text + "".join(plain(f"{prefix}{n}") + "\n" for n in bd.notes)
@@ -120,7 +131,9 @@ def breakdown_long_rows(bd: AgreementBreakdown) -> Iterator[Tuple[str, str, str,
     """Every number of the breakdown as ``(section, bin, bin2, quantity, value)``.
 
     Sections: ``label``, ``label_total``, ``label_confusion`` (``bin``,
-    ``bin2``: the two labels), ``upos``, ``arc``, ``length``, ``note``.
+    ``bin2``: the two labels), ``upos``, ``arc``, ``length``, ``gwet`` (``bin``
+    the layer, ``bin2`` the group; the interval as ``gwet_ci_low`` and
+    ``gwet_ci_high``), ``note``.
     """
     d = bd.to_dict()
     if bd.kind == "dependency":
@@ -142,6 +155,13 @@ def breakdown_long_rows(bd: AgreementBreakdown) -> Iterator[Tuple[str, str, str,
                                 for q, x in c.items())
             elif k != "bin":
                 yield ("length", r["bin"], "", k, v)
+    for r in d.get("gwet", {}).get("rows", []):
+        for k, v in r.items():
+            if k == "gwet_ci":
+                yield ("gwet", r["layer"], r["group"], "gwet_ci_low", v[0])
+                yield ("gwet", r["layer"], r["group"], "gwet_ci_high", v[1])
+            elif k not in ("layer", "group"):
+                yield ("gwet", r["layer"], r["group"], k, v)
     yield from (("note", "", "", "text", n) for n in d["notes"])
 
 

@@ -31,6 +31,15 @@ p-value of human j is below c exactly when ε ≥ mean(d_j) − se_j ·
 t⁻¹_{n_j−1}(c), so with thresholds c_k = k/m · q/H_m the candidate passes
 at ε iff for some k ≥ ⌈m/2⌉ at least k humans have ε ≥ ε_j(c_k): ε* is the
 least over k of the k-th smallest ε_j(c_k).
+
+Label data (`label_scores`, the authors' own setting): S(x, i) is x's
+alignment with the *remaining* humans' labels of instance i, as the
+reference's scoring functions: ``accuracy`` = the mean of [x = h_i] over
+them (the same as the mean of per-pair scores, `unit_alignment`), and
+``neg_rmse`` = −√(mean of (x − h_i)²) — not a mean of per-pair scores, so
+the numeric alignment is its own function (`label_alignment`).  Like the
+reference, an instance is kept only when at least two humans and the
+candidate annotate it.
 """
 from __future__ import annotations
 
@@ -43,14 +52,17 @@ import numpy as np
 from synagree.base.problems import InputError
 from synagree.stats.student_t import t_cdf, t_quantile
 
-__all__ = ["DEFAULT_EPSILON", "DEFAULT_Q", "MIN_HUMANS", "MIN_UNITS", "HumanTest",
+__all__ = ["DEFAULT_EPSILON", "DEFAULT_Q", "MIN_HUMANS", "MIN_UNITS", "SCORINGS", "HumanTest",
            "AltTestResult", "by_rejections", "one_sided_t", "alt_test_scores",
-           "unit_alignment", "leave_one_out_scores"]
+           "unit_alignment", "leave_one_out_scores", "label_alignment", "LabelScores",
+           "label_scores"]
 
 DEFAULT_EPSILON = 0.2
 DEFAULT_Q = 0.05
 MIN_HUMANS = 3
 MIN_UNITS = 30
+#: the alignment scores of label data, as the reference names them (the first is the default)
+SCORINGS = ("accuracy", "neg_rmse")
 
 
 def _usage(message: str) -> InputError:
@@ -323,3 +335,79 @@ def leave_one_out_scores(humans: Sequence[str], candidate: str,
         cs.append(unit_alignment(pair_scores, candidate, others))
     return np.stack(hs), np.stack(cs)
 
+
+
+def label_alignment(x: Any, rest: Sequence[Any], scoring: str) -> float:
+    """S(x, i): the alignment of label ``x`` with the remaining humans' labels ``rest``.
+
+    ``accuracy``: the share of ``rest`` equal to ``x``; ``neg_rmse``: minus the
+    root of the mean squared difference (numbers), as the reference's scoring
+    functions compute them (``numpy.mean`` over ``rest`` in order, so ties
+    between the candidate and the human fall as there).
+
+    Examples
+    --------
+    >>> label_alignment("A", ["A", "B"], "accuracy")
+    0.5
+    >>> label_alignment(3, [1, 3], "neg_rmse") == -(2.0 ** 0.5)
+    True
+    """
+    if scoring == "accuracy":
+        return float(np.mean([x == h for h in rest]))
+    return -float(np.sqrt(np.mean([(x - h) ** 2 for h in rest])))
+
+
+@dataclass(frozen=True)
+class LabelScores:
+    """The leave-one-out alignment scores of label data (`label_scores`).
+
+    Attributes
+    ----------
+    names : list of str
+        The humans, in input order.
+    human_scores, candidate_scores : numpy.ndarray
+        m × U, as `alt_test_scores` takes them (NaN where human j lacks the
+        instance).
+    instances : list
+        The U instances kept, in order of first appearance.
+    dropped : int
+        Instances left out: fewer than two humans, or no candidate label.
+    """
+
+    names: List[str]
+    human_scores: np.ndarray
+    candidate_scores: np.ndarray
+    instances: List[Any]
+    dropped: int
+
+
+def label_scores(humans: Dict[str, Dict[Any, Any]], candidate: Dict[Any, Any],
+                 scoring: str = "accuracy") -> LabelScores:
+    """S(h_j, i) and S(c, i) for every human j and kept instance i (module docstring).
+
+    Parameters
+    ----------
+    humans : dict
+        ``{annotator: {instance: label}}``.
+    candidate : dict
+        ``{instance: label}``.
+    scoring : str
+        ``accuracy`` or ``neg_rmse`` (`SCORINGS`).
+    """
+    names = list(humans)
+    seen: Dict[Any, int] = {}
+    for anns in humans.values():
+        for i in anns:
+            seen[i] = seen.get(i, 0) + 1
+    kept = [i for i, n in seen.items() if n >= 2 and i in candidate]
+    hs = np.full((len(names), len(kept)), np.nan)
+    cs = np.full((len(names), len(kept)), np.nan)
+    for j, h in enumerate(names):
+        mine = humans[h]
+        for u, i in enumerate(kept):
+            if i not in mine:
+                continue
+            rest = [humans[o][i] for o in names if o != h and i in humans[o]]
+            hs[j, u] = label_alignment(mine[i], rest, scoring)
+            cs[j, u] = label_alignment(candidate[i], rest, scoring)
+    return LabelScores(names, hs, cs, kept, len(seen) - len(kept))
