@@ -12,9 +12,9 @@ import pytest
 from synagree.base.option_specs import SPECS
 from synagree.cli.main import COMMANDS, build_parser
 
-#: the command line's own: how input directories are listed, where and how the result is
+#: the command line's own: how input files and directories are given, where and how the result is
 #: written or drawn, what stderr shows (the Python API returns the whole result instead)
-CLI_ONLY = {"help", "dirs", "output", "out", "verbose", "top", "figure", "metrics", "ylim",
+CLI_ONLY = {"help", "dirs", "label_data", "output", "out", "verbose", "top", "figure", "metrics", "ylim",
             "corpus", "formats", "plot", "max_warnings", "baseline_top"}
 
 #: a name declared in the specs that a command takes with a meaning of its own (spans'
@@ -36,7 +36,7 @@ BY_HAND = {
     "spans": {"layer", "labels"},
     "bdm": {"name"},
     "plan": {"width", "max_units"},
-    "alt-test": {"candidate", "score", "epsilon", "fdr", "min_units"},
+    "alt-test": {"candidate", "score"},
 }
 
 
