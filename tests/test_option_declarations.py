@@ -12,10 +12,10 @@ import pytest
 from synagree.base.option_specs import SPECS
 from synagree.cli.main import COMMANDS, build_parser
 
-#: the command line's own: how input files and directories are given, where and how the result is
-#: written or drawn, what stderr shows (the Python API returns the whole result instead)
-CLI_ONLY = {"help", "dirs", "label_data", "output", "out", "verbose", "top", "figure", "metrics", "ylim",
-            "corpus", "formats", "plot", "max_warnings", "baseline_top"}
+#: the command line's own: how input files and directories are given, where and how the
+#: result is written or drawn, what stderr shows (the Python API returns the whole result)
+CLI_ONLY = {"help", "dirs", "label_data", "output", "out", "verbose", "top", "figure",
+            "metrics", "ylim", "corpus", "formats", "plot", "max_warnings", "baseline_top"}
 
 #: a name declared in the specs that a command takes with a meaning of its own (spans'
 #: coefficients are the span coefficients, not categorical's AC1/AC2)
