@@ -6,7 +6,8 @@ timed as a whole process, interleaved round by round with the runtime floor
 more under ``python -X importtime`` to list the heavy optional modules it imports
 (pandas, matplotlib, jinja2, scipy, numba, dask: each is needed only by the
 commands or options that use it) and the run's import time (every top-level
-import's cumulative time: synagree.cli.main, the command's module, what it loads).  ``synagree --help`` is measured the same way (goal: no numpy).
+import's cumulative time: synagree.cli.main, the command's module, what it
+loads).  ``synagree --help`` is measured the same way (goal: no numpy).
 
     python benchmarks/bench_startup.py [--rounds 5]
 
