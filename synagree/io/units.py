@@ -130,7 +130,7 @@ def join_dependency(sents: Sequence[DepSentence]) -> DepSentence:
         multiword.extend((a + offset, b + offset, f) for a, b, f in s.multiword)
         offset += s.n_words
     has = {name: all(len(getattr(s, name)) == s.n_words for s in sents)
-           for name in ("upos", "xpos", "feats", "lemmas", "deps")}
+           for name in ("upos", "xpos", "feats", "lemmas", "deps", "misc")}
 
     def column(name: str) -> List[str]:
         return [v for s in sents for v in getattr(s, name)] if has[name] else []
@@ -147,7 +147,8 @@ def join_dependency(sents: Sequence[DepSentence]) -> DepSentence:
         deprels=[d for s in sents for d in s.deprels], upos=column("upos"),
         xpos=column("xpos"), feats=column("feats"), lemmas=column("lemmas"),
         word_lines=lines if len(lines) == offset else [],
-        metadata=_joined_metadata(sents), multiword=multiword, deps=deps)
+        metadata=_joined_metadata(sents), multiword=multiword, deps=deps,
+        misc=column("misc"))
 
 
 def join_phrase(sents: Sequence[PhraseSentence]) -> PhraseSentence:
