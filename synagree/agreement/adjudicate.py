@@ -18,7 +18,8 @@ docs/adjudication.md).  Per unit of a corpus read as for ``agree``:
 * **Labels and columns.**  The chosen arc's DEPREL is the label with the most
   (weighted) votes among the annotators who gave that arc (all annotators of
   the word when nobody did); FORM, LEMMA, UPOS, XPOS and FEATS by weighted
-  vote of all annotators of the word.  Ties: the value of the earliest
+  vote of all annotators of the word; MISC per attribute (`_misc_column`),
+  DEPS as whole cells (`_deps_column`).  Ties: the value of the earliest
   annotator among the tied ones.
 * **How each word was decided** (``decided_by``): ``vote`` (the chosen head
   and label each have strictly the most votes), ``tie`` (the chosen head or
@@ -56,6 +57,7 @@ from synagree.io.conllu import DepSentence, to_conllu, unreachable_words
 from synagree.io.corpus import Corpus, Unit
 from synagree.io.files import write_atomic
 from synagree.io.formats import Sentence
+from synagree.io.units import offset_deps
 from synagree.stats.attachment import attachment_scores, brackets, jaccard_scores
 from synagree.stats.competence import Competence, one_coin_dawid_skene
 from synagree.trees.arborescence import max_arborescence
@@ -149,7 +151,9 @@ class AdjudicationResult(Frames):
         The adjudicated sentences, in corpus order, split as the majority
         split each unit; ``misc`` holds the MISC column.
     misc : tuple of tuple of str
-        Per consensus sentence, MISC per word (``_`` or ``Adjudication=...``).
+        Per consensus sentence, the MISC column per word: the attributes by
+        vote, then ``Adjudication=...`` where the word was not unanimous
+        (``_`` when empty).
     alpha_plain : float or None
         α_plain among the annotators (as ``agree``).
     competence : Competence or None
@@ -198,7 +202,8 @@ class AdjudicationResult(Frames):
         """The consensus as CoNLL-U text (MISC with the provenance); dependency only."""
         if self.kind != "dependency":
             raise ValueError("a phrase-structure consensus is written by to_text()")
-        return to_conllu(cast(Sequence[DepSentence], self.consensus), misc=self.misc)
+        sents = cast(Sequence[DepSentence], self.consensus)
+        return to_conllu(sents, misc=self.misc, deps=[s.deps for s in sents])
 
     def to_text(self) -> str:
         """The consensus as CoNLL-U (dependency) or one bracketed tree a line (phrase)."""
@@ -253,6 +258,7 @@ class _Unit:
     minority: List[bool] = field(default_factory=list)
     columns: Dict[str, List[str]] = field(default_factory=dict)
     reasons: List[str] = field(default_factory=list)  # unit-level worklist reasons
+    reasons_deps: int = 0  # sentences whose voted DEPS could not be written
 
 
 def _vote(values: Sequence[str], weights: Sequence[float]) -> Tuple[str, bool]:
@@ -330,6 +336,86 @@ def _solve(st: _Unit, weights: np.ndarray) -> None:
             st.columns[name] = [_vote([col[d] for _, col in have],
                                       [max(weights[j], _TOL) for j, _ in have])[0]
                                 for d in range(n)]
+    st.columns["misc"] = _misc_column(st, weights, n)
+    st.columns["deps"] = _deps_column(st, weights, n)
+
+
+_ABSENT = "\x00"  # an attribute an annotator's MISC does not have
+
+
+def _misc_items(value: str) -> List[Tuple[str, str]]:
+    """The attributes of a MISC value as (key, item), ``Adjudication=`` left out."""
+    if value in ("_", ""):
+        return []
+    out = []
+    for item in value.split("|"):
+        key = item.partition("=")[0]
+        if item and key != "Adjudication":
+            out.append((key, item))
+    return out
+
+
+def _misc_column(st: _Unit, weights: np.ndarray, n: int) -> List[str]:
+    """MISC by weighted vote per attribute (docs/method.md §31.2).
+
+    Each attribute key any voter of the word has is kept with the value (the
+    whole ``Key=Value`` item) that has the most weight, not having the key
+    being one of the values; keys in the order the voters (in corpus order)
+    first give them; ties to the earliest annotator.  An ``Adjudication=``
+    attribute of the input is provenance of an earlier run: dropped, never
+    voted on.
+    """
+    have = [(j, s.misc) for j, s in zip(st.voters, st.sents) if len(s.misc) == n]
+    if not have:
+        return ["_"] * n
+    out = []
+    agree = all(col == have[0][1] for _, col in have)
+    for d in range(n):
+        first = have[0][1][d]
+        if agree or all(col[d] == first for _, col in have):
+            if "Adjudication" in first:
+                first = "|".join(x for _, x in _misc_items(first)) or "_"
+            out.append(first)
+            continue
+        given = [dict(_misc_items(col[d])) for _, col in have]
+        keys = list(dict.fromkeys(k for g in given for k in g))
+        wts = [max(weights[j], _TOL) for j, _ in have]
+        kept = [_vote([g.get(k, _ABSENT) for g in given], wts)[0] for k in keys]
+        out.append("|".join(x for x in kept if x != _ABSENT) or "_")
+    return out
+
+
+def _deps_column(st: _Unit, weights: np.ndarray, n: int) -> List[str]:
+    """DEPS by weighted vote (docs/method.md §31.2): first whether the unit has
+    an enhanced graph (the voters that give any DEPS other than ``_`` against
+    those that do not), then, if it has, each word's whole DEPS cell by vote of
+    the voters that give one.  Not made consistent with the consensus tree."""
+    given = [len(s.deps) == n and any(v not in ("_", "") for v in s.deps) for s in st.sents]
+    wts = [max(weights[j], _TOL) for j in st.voters]
+    if not any(given) or _vote(["y" if g else "n" for g in given], wts)[0] == "n":
+        return ["_"] * n
+    cols = [(s.deps, w) for s, w, g in zip(st.sents, wts, given) if g]
+    return [_vote([c[d] or "_" for c, _ in cols], [w for _, w in cols])[0] for d in range(n)]
+
+
+def _deps_fit(values: Sequence[str], size: int) -> bool:
+    """Whether DEPS cells refer only to words 0..size (no empty node: the reader does
+    not keep them, so their lines cannot be written)."""
+    for v in values:
+        if v in ("_", ""):
+            continue
+        for item in v.split("|"):
+            head = item.partition(":")[0]
+            if not head.isdigit() or int(head) > size:
+                return False
+    return True
+
+
+def _with_provenance(misc: str, prov: str) -> str:
+    """The voted MISC with the ``Adjudication=`` attribute (``_`` for none) added last."""
+    if prov == "_":
+        return misc
+    return prov if misc == "_" else f"{misc}|{prov}"
 
 
 def _decide(st: _Unit, weights: np.ndarray, W: np.ndarray, d: int, h: int
@@ -503,11 +589,16 @@ def _split(st: _Unit, misc: List[str]) -> List[Tuple[DepSentence, Tuple[str, ...
         h = st.heads[sl]
         h = np.where(h == 0, 0, h - start).astype(np.int32)
         src = model[k]
+        deps = [offset_deps(v, -start) for v in st.columns["deps"][sl]]
+        if not _deps_fit(deps, size):
+            deps = ["_"] * size
+            st.reasons_deps += 1
         out.append((DepSentence(
             src.file, src.index, src.line, st.columns["forms"][sl], h, st.labels[sl],
             upos=st.columns["upos"][sl], xpos=st.columns["xpos"][sl],
             feats=st.columns["feats"][sl], lemmas=st.columns["lemmas"][sl],
-            metadata=dict(src.metadata), comments=list(src.comments)), tuple(misc[sl])))
+            metadata=dict(src.metadata), comments=list(src.comments), deps=deps,
+            misc=list(misc[sl])), tuple(misc[sl])))
         start += size
     return out
 
@@ -596,10 +687,11 @@ def _finish(corpus: Corpus, states: Dict[str, _Unit], names: List[str], w: np.nd
     items: List[Tuple[float, int, int, WorkItem]] = []
     for pos, (uid, st) in enumerate(states.items()):
         n = st.heads.shape[0]
-        mi = [_provenance(st, d, w) for d in range(n)]
+        prov = [_provenance(st, d, w) for d in range(n)]
         for d in range(n):
             counts[f"decided_by_{st.how[d]}"] += 1
-            unanimous += mi[d] == "_"
+            unanimous += prov[d] == "_"
+        mi = [_with_provenance(st.columns["misc"][d], prov[d]) for d in range(n)]
         for part in _split(st, mi):
             consensus.append(part[0])
             misc.append(part[1])
@@ -620,6 +712,11 @@ def _finish(corpus: Corpus, states: Dict[str, _Unit], names: List[str], w: np.nd
                 uid, st.unit.sent_id, d + 1, st.columns["forms"][d], why,
                 int(st.heads[d]), st.labels[d], _alternatives(st, d, names), dlt)))
     items.sort(key=lambda x: (x[0], x[1], x[2]))
+    no_deps = sum(st.reasons_deps for st in states.values())
+    if no_deps:
+        notes.append(f"DEPS written as _ in {no_deps} sentence(s): their voted enhanced graph "
+                     "refers to empty nodes (not kept by the reader) or across the "
+                     "consensus's sentence split")
     scores = _annotator_scores(corpus, joined, names, comp, core.alpha["plain"].d_e)
     decided = {"unanimous": unanimous, **dict(counts)}
     return AdjudicationResult(

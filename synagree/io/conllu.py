@@ -891,12 +891,14 @@ def report_cycles(sent: DepSentence, heads: Sequence[int], log: ProblemLog) -> N
 
 
 def to_conllu(sentences: Iterable[DepSentence],
-              misc: Optional[Sequence[Sequence[str]]] = None) -> str:
+              misc: Optional[Sequence[Sequence[str]]] = None,
+              deps: Optional[Sequence[Sequence[str]]] = None) -> str:
     r"""CoNLL-U text of `DepSentence` objects.
 
     Each sentence: its comment lines as read (or ``# sent_id`` / ``# text`` from
     the metadata), then one line per word (ID, FORM, LEMMA, UPOS, XPOS, FEATS,
-    HEAD, DEPREL; DEPS ``_``, MISC from ``misc[k][i]`` when given, else ``_``),
+    HEAD, DEPREL; DEPS from ``deps[k][i]`` and MISC from ``misc[k][i]`` when
+    given, else ``_``),
     then a blank line.  Multiword-token lines are not written.
 
     See Also
@@ -909,13 +911,14 @@ def to_conllu(sentences: Iterable[DepSentence],
     blocks = []
     for k, s in enumerate(sentences):
         extra = misc[k] if misc is not None else ()
+        enhanced = deps[k] if deps is not None else ()
         lines = list(s.comments) if s.comments else [
             f"# {k} = {v}" for k, v in s.metadata.items() if v is not None]
         for i in range(s.n_words):
             lines.append("\t".join([str(i + 1), col(s.forms, i), col(s.lemmas, i),
                                     col(s.upos, i), col(s.xpos, i), col(s.feats, i),
-                                    str(int(s.heads[i])), col(s.deprels, i), "_",
-                                    col(extra, i)]))
+                                    str(int(s.heads[i])), col(s.deprels, i),
+                                    col(enhanced, i), col(extra, i)]))
         blocks.append("\n".join(lines) + "\n\n")
     return "".join(blocks)
 

@@ -73,8 +73,14 @@ Joinable = Union[DepSentence, PhraseSentence]
 _DEPS_HEAD = re.compile(r"^(\d+)((?:\.\d+)?):")
 
 
-def _offset_deps(value: str, offset: int) -> str:
-    """A DEPS value with every head id (word or empty node) moved by ``offset``."""
+def offset_deps(value: str, offset: int) -> str:
+    """A DEPS value with every head id (word or empty node) moved by ``offset``.
+
+    Examples
+    --------
+    >>> offset_deps("0:root|2:nsubj|3.1:obj", 4)
+    '0:root|6:nsubj|7.1:obj'
+    """
     if not offset or value in ("_", ""):
         return value
     out = []
@@ -138,7 +144,7 @@ def join_dependency(sents: Sequence[DepSentence]) -> DepSentence:
     if has["deps"]:
         offset = 0
         for s in sents:
-            deps.extend(_offset_deps(v, offset) for v in s.deps)
+            deps.extend(offset_deps(v, offset) for v in s.deps)
             offset += s.n_words
     lines = [ln for s in sents for ln in s.word_lines]
     return DepSentence(

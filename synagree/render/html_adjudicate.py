@@ -69,7 +69,8 @@ def _sentences(res: AdjudicationResult) -> List[Dict[str, Any]]:
     """The consensus as comment lines and word rows of ten columns (`to_conllu`)."""
     out = []
     for k, sent in enumerate(res.consensus):
-        lines = to_conllu([cast(DepSentence, sent)], misc=[res.misc[k]]).rstrip("\n").split("\n")
+        dep = cast(DepSentence, sent)
+        lines = to_conllu([dep], misc=[res.misc[k]], deps=[dep.deps]).rstrip("\n").split("\n")
         words = [ln.split("\t") for ln in lines if not ln.startswith("#")]
         out.append({"comments": [ln for ln in lines if ln.startswith("#")], "words": words})
     return out
@@ -98,7 +99,7 @@ def _rows(res: AdjudicationResult) -> List[Dict[str, Any]]:
             h = int(head)
             options.append({"annotator": who, "head": 0 if h == 0 else h - offset,
                             "deprel": deprel})
-        misc = re.sub(r"^Adjudication=by:[a-z]+", "Adjudication=by:curator",
+        misc = re.sub(r"(?<![^|])Adjudication=by:[a-z]+", "Adjudication=by:curator",
                       res.misc[k][word - offset - 1])
         rows.append({"sentence": k, "index": word - offset - 1, "options": options,
                      "misc": misc, "worklist": {key: ("" if v is None else v)
