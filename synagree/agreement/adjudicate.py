@@ -606,7 +606,10 @@ def _split(st: _Unit, misc: List[str]) -> List[Tuple[DepSentence, Tuple[str, ...
 def adjudicate_corpus(corpus: Corpus, weights: str = "equal", *,
                       decisions: "Optional[str | os.PathLike[str]]" = None,
                       progress: Optional[bool] = None) -> AdjudicationResult:
-    """The consensus of a dependency corpus, its worklist and the annotators against it.
+    """The consensus of a corpus, its worklist and the annotators against it.
+
+    Dependency input as described in the module docstring; bracketed input
+    by the maximum-weight non-crossing span set (docs/method.md §31.6).
 
     Parameters
     ----------
@@ -628,7 +631,7 @@ def adjudicate_corpus(corpus: Corpus, weights: str = "equal", *,
     Raises
     ------
     InputError
-        ``usage``: phrase-structure input or an unknown ``weights``;
+        ``usage``: an unknown ``weights``;
         ``bad-decisions``: a decisions file that cannot be applied.
 
     Examples
