@@ -104,3 +104,42 @@ def test_report_downloads_match_adjudicate_decisions(tmp_path):
     assert main(["adjudicate", *paths, "-o", str(plain), "-q"]) == 0
     assert plain.read_text() != gold.read_text()
     assert "by:curator" in gold.read_text()
+
+
+@pytest.mark.slow
+def test_report_downloads_match_adjudicate_decisions_on_bracketed_input(tmp_path):
+    texts = ["(S (NP D N) (VP V (NP D N)))\n(S (X a b) c)\n(S (A a) b)\n",
+             "(S (NP D N) (VP V (NP D N)))\n(S a (Y b c))\n(S a (B b))\n",
+             "(S (NP D) (VP N V (NP D N)))\n(S (X a b) c)\n(S a b)\n"]
+    paths = []
+    for name, t in zip("abc", texts):
+        p = tmp_path / f"{name}.tree"
+        p.write_text(t)
+        paths.append(str(p))
+    page = tmp_path / "report.html"
+    assert main(["report", *paths, "--adjudicate", "-o", str(page), "-q"]) == 0
+    download = tmp_path / "downloads"
+    download.mkdir()
+    drv = browser(download)
+    try:
+        drv.get(page.as_uri())
+        selects = drv.find_elements("css selector", "select.adj-choice")
+        assert len(selects) >= 2  # one per unit of the worklist
+        select = pytest.importorskip("selenium.webdriver.support.ui").Select
+        for k, el in enumerate(selects):
+            drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+            choice = select(el)
+            choice.select_by_index(len(choice.options) - 1 - k % 2)
+        click(drv, "adj-trees")
+        trees = wait_for(download / "adjudicated.tree")
+        click(drv, "adj-decisions")
+        decisions = wait_for(download / "decisions.json")
+    finally:
+        drv.quit()
+    gold = tmp_path / "gold.tree"
+    assert main(["adjudicate", *paths, "-o", str(gold), "--decisions", str(decisions),
+                 "-q"]) == 0
+    assert trees.read_text(encoding="utf-8") == gold.read_text(encoding="utf-8")
+    plain = tmp_path / "plain.tree"
+    assert main(["adjudicate", *paths, "-o", str(plain), "-q"]) == 0
+    assert plain.read_text() != gold.read_text()
