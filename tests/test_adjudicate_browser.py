@@ -20,7 +20,7 @@ from synagree.cli.main import main
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 
-ROW = "{}\tw{}\t_\t_\t_\t_\t{}\t{}\t_\t_"
+ROW = "{}\tw{}\t_\t_\t_\t_\t{}\t{}\t_\tGloss=x"  # MISC kept before the provenance
 
 
 def conll(*sents) -> str:
@@ -123,7 +123,8 @@ def test_report_downloads_match_adjudicate_decisions(tmp_path):
     paths = write(tmp_path, texts, ".conllu")
     conllu, decisions = choose_and_download(tmp_path, paths, lambda k, n: 1 + k % (n - 1),
                                             "adj-conllu", "adjudicated.conllu")
-    assert "by:curator" in same_as_adjudicate(tmp_path, paths, conllu, decisions, ".conllu")
+    gold = same_as_adjudicate(tmp_path, paths, conllu, decisions, ".conllu")
+    assert "\tGloss=x|Adjudication=by:curator;" in gold
 
 
 @pytest.mark.slow
