@@ -141,10 +141,11 @@ def adjudicate(paths: Sequence[Source] = (), dirs: Paths = (), *, weights: str =
     Parameters
     ----------
     paths, dirs
-        The annotations, as for `synagree.agree` (dependency input).
+        The annotations, as for `synagree.agree` (dependency or bracketed
+        input; bracketed: the non-crossing span consensus, method §31.6).
     weights : {"equal", "competence"}
         Vote weights: 1 each, or from each annotator's accuracy estimated by
-        one-coin Dawid–Skene (`synagree.stats.competence`).
+        one-coin Dawid–Skene over head (span) choices (`synagree.stats.competence`).
     decisions : str or path-like, optional
         A curator's decisions file (the worklist with choices) applied on top.
     progress : bool, optional
@@ -158,7 +159,8 @@ def adjudicate(paths: Sequence[Source] = (), dirs: Paths = (), *, weights: str =
     Returns
     -------
     AdjudicationResult
-        ``consensus`` (the sentences), ``to_conllu()``, ``worklist``,
+        ``consensus`` (the sentences or trees), ``to_conllu()`` / ``to_text()``,
+        ``worklist``,
         ``scores`` (each annotator against the consensus), ``to_dict()``,
         ``to_frame()``.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import time
 from pathlib import Path
+from typing import Callable, List, Tuple
 
 import pytest
 
@@ -19,7 +20,7 @@ from synagree.cli.main import main
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 
-ROW = "{}\tw{}\t_\t_\t_\t_\t{}\t{}\t_\t_"
+ROW = "{}\tw{}\t_\t_\t_\t_\t{}\t{}\t_\tGloss=x"  # MISC kept before the provenance
 
 
 def conll(*sents) -> str:
@@ -62,19 +63,19 @@ def wait_for(path: Path, seconds: float = 30.0) -> Path:
     raise AssertionError(f"{path.name} was not downloaded")
 
 
-@pytest.mark.slow
-def test_report_downloads_match_adjudicate_decisions(tmp_path):
-    texts = [conll([(2, "nsubj"), (0, "root"), (2, "obj")], [(0, "root"), (1, "obj")],
-                   [(2, "det"), (3, "nsubj"), (0, "root")]),
-             conll([(2, "nsubj"), (0, "root"), (2, "iobj")], [(0, "root"), (1, "obj")],
-                   [(3, "det"), (3, "nsubj"), (0, "root")]),
-             conll([(0, "root"), (1, "dep"), (1, "obj")], [(2, "nsubj"), (0, "root")],
-                   [(2, "amod"), (0, "root"), (2, "obj")])]
+def write(tmp_path: Path, texts, suffix: str) -> List[str]:
     paths = []
     for name, t in zip("abc", texts):
-        p = tmp_path / f"{name}.conllu"
+        p = tmp_path / f"{name}{suffix}"
         p.write_text(t)
         paths.append(str(p))
+    return paths
+
+
+def choose_and_download(tmp_path: Path, paths: List[str], pick: Callable[[int, int], int],
+                        button: str, name: str) -> Tuple[Path, Path]:
+    """The report page, a choice (``pick(k, options)``) for every worklist row, and
+    both downloads: the adjudicated file and the decisions."""
     page = tmp_path / "report.html"
     assert main(["report", *paths, "--adjudicate", "-o", str(page), "-q"]) == 0
     download = tmp_path / "downloads"
@@ -88,19 +89,50 @@ def test_report_downloads_match_adjudicate_decisions(tmp_path):
         for k, el in enumerate(selects):  # click through every disagreement
             drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
             choice = select(el)
-            choice.select_by_index(1 + k % (len(choice.options) - 1))
-        click(drv, "adj-conllu")
-        conllu = wait_for(download / "adjudicated.conllu")
+            choice.select_by_index(pick(k, len(choice.options)))
+        click(drv, button)
+        adjudicated = wait_for(download / name)
         click(drv, "adj-decisions")
         decisions = wait_for(download / "decisions.json")
     finally:
         drv.quit()
-    gold = tmp_path / "gold.conllu"
+    return adjudicated, decisions
+
+
+def same_as_adjudicate(tmp_path: Path, paths: List[str], adjudicated: Path, decisions: Path,
+                       suffix: str) -> str:
+    """The download equals ``adjudicate --decisions``, which differs from the consensus."""
+    gold = tmp_path / f"gold{suffix}"
     assert main(["adjudicate", *paths, "-o", str(gold), "--decisions", str(decisions),
                  "-q"]) == 0
-    assert conllu.read_text(encoding="utf-8") == gold.read_text(encoding="utf-8")
-    # and the choices made a difference: not the plain consensus
-    plain = tmp_path / "plain.conllu"
+    assert adjudicated.read_text(encoding="utf-8") == gold.read_text(encoding="utf-8")
+    plain = tmp_path / f"plain{suffix}"
     assert main(["adjudicate", *paths, "-o", str(plain), "-q"]) == 0
     assert plain.read_text() != gold.read_text()
-    assert "by:curator" in gold.read_text()
+    return gold.read_text()
+
+
+@pytest.mark.slow
+def test_report_downloads_match_adjudicate_decisions(tmp_path):
+    texts = [conll([(2, "nsubj"), (0, "root"), (2, "obj")], [(0, "root"), (1, "obj")],
+                   [(2, "det"), (3, "nsubj"), (0, "root")]),
+             conll([(2, "nsubj"), (0, "root"), (2, "iobj")], [(0, "root"), (1, "obj")],
+                   [(3, "det"), (3, "nsubj"), (0, "root")]),
+             conll([(0, "root"), (1, "dep"), (1, "obj")], [(2, "nsubj"), (0, "root")],
+                   [(2, "amod"), (0, "root"), (2, "obj")])]
+    paths = write(tmp_path, texts, ".conllu")
+    conllu, decisions = choose_and_download(tmp_path, paths, lambda k, n: 1 + k % (n - 1),
+                                            "adj-conllu", "adjudicated.conllu")
+    gold = same_as_adjudicate(tmp_path, paths, conllu, decisions, ".conllu")
+    assert "\tGloss=x|Adjudication=by:curator;" in gold
+
+
+@pytest.mark.slow
+def test_report_downloads_match_adjudicate_decisions_on_bracketed_input(tmp_path):
+    texts = ["(S (NP D N) (VP V (NP D N)))\n(S (X a b) c)\n(S (A a) b)\n",
+             "(S (NP D N) (VP V (NP D N)))\n(S a (Y b c))\n(S a (B b))\n",
+             "(S (NP D) (VP N V (NP D N)))\n(S (X a b) c)\n(S a b)\n"]
+    paths = write(tmp_path, texts, ".tree")
+    trees, decisions = choose_and_download(tmp_path, paths, lambda k, n: n - 1 - k % 2,
+                                           "adj-trees", "adjudicated.tree")
+    same_as_adjudicate(tmp_path, paths, trees, decisions, ".tree")

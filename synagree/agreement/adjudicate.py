@@ -18,7 +18,8 @@ docs/adjudication.md).  Per unit of a corpus read as for ``agree``:
 * **Labels and columns.**  The chosen arc's DEPREL is the label with the most
   (weighted) votes among the annotators who gave that arc (all annotators of
   the word when nobody did); FORM, LEMMA, UPOS, XPOS and FEATS by weighted
-  vote of all annotators of the word.  Ties: the value of the earliest
+  vote of all annotators of the word; MISC per attribute (`_misc_column`),
+  DEPS as whole cells (`_deps_column`).  Ties: the value of the earliest
   annotator among the tied ones.
 * **How each word was decided** (``decided_by``): ``vote`` (the chosen head
   and label each have strictly the most votes), ``tie`` (the chosen head or
@@ -56,11 +57,12 @@ from synagree.io.conllu import DepSentence, to_conllu, unreachable_words
 from synagree.io.corpus import Corpus, Unit
 from synagree.io.files import write_atomic
 from synagree.io.formats import Sentence
-from synagree.stats.attachment import attachment_scores, brackets, jaccard_scores
+from synagree.io.units import offset_deps
+from synagree.stats.attachment import attachment_scores, jaccard_scores
 from synagree.stats.competence import Competence, one_coin_dawid_skene
 from synagree.trees.arborescence import max_arborescence
 from synagree.trees.flat import Vocabulary, build_trees
-from synagree.trees.span_consensus import span_consensus
+from synagree.trees.span_consensus import Span, labelled_spans, span_consensus
 
 __all__ = ["AdjudicationResult", "AnnotatorScore", "WorkItem", "adjudicate_corpus",
            "read_decisions", "write_worklist", "WEIGHTS", "WORKLIST_COLUMNS", "DECIDED_BY"]
@@ -149,7 +151,9 @@ class AdjudicationResult(Frames):
         The adjudicated sentences, in corpus order, split as the majority
         split each unit; ``misc`` holds the MISC column.
     misc : tuple of tuple of str
-        Per consensus sentence, MISC per word (``_`` or ``Adjudication=...``).
+        Per consensus sentence, the MISC column per word: the attributes by
+        vote, then ``Adjudication=...`` where the word was not unanimous
+        (``_`` when empty).
     alpha_plain : float or None
         α_plain among the annotators (as ``agree``).
     competence : Competence or None
@@ -198,7 +202,8 @@ class AdjudicationResult(Frames):
         """The consensus as CoNLL-U text (MISC with the provenance); dependency only."""
         if self.kind != "dependency":
             raise ValueError("a phrase-structure consensus is written by to_text()")
-        return to_conllu(cast(Sequence[DepSentence], self.consensus), misc=self.misc)
+        sents = cast(Sequence[DepSentence], self.consensus)
+        return to_conllu(sents, misc=self.misc, deps=[s.deps for s in sents])
 
     def to_text(self) -> str:
         """The consensus as CoNLL-U (dependency) or one bracketed tree a line (phrase)."""
@@ -253,6 +258,7 @@ class _Unit:
     minority: List[bool] = field(default_factory=list)
     columns: Dict[str, List[str]] = field(default_factory=dict)
     reasons: List[str] = field(default_factory=list)  # unit-level worklist reasons
+    reasons_deps: int = 0  # sentences whose voted DEPS could not be written
 
 
 def _vote(values: Sequence[str], weights: Sequence[float]) -> Tuple[str, bool]:
@@ -330,6 +336,86 @@ def _solve(st: _Unit, weights: np.ndarray) -> None:
             st.columns[name] = [_vote([col[d] for _, col in have],
                                       [max(weights[j], _TOL) for j, _ in have])[0]
                                 for d in range(n)]
+    st.columns["misc"] = _misc_column(st, weights, n)
+    st.columns["deps"] = _deps_column(st, weights, n)
+
+
+_ABSENT = "\x00"  # an attribute an annotator's MISC does not have
+
+
+def _misc_items(value: str) -> List[Tuple[str, str]]:
+    """The attributes of a MISC value as (key, item), ``Adjudication=`` left out."""
+    if value in ("_", ""):
+        return []
+    out = []
+    for item in value.split("|"):
+        key = item.partition("=")[0]
+        if item and key != "Adjudication":
+            out.append((key, item))
+    return out
+
+
+def _misc_column(st: _Unit, weights: np.ndarray, n: int) -> List[str]:
+    """MISC by weighted vote per attribute (docs/method.md §31.2).
+
+    Each attribute key any voter of the word has is kept with the value (the
+    whole ``Key=Value`` item) that has the most weight, not having the key
+    being one of the values; keys in the order the voters (in corpus order)
+    first give them; ties to the earliest annotator.  An ``Adjudication=``
+    attribute of the input is provenance of an earlier run: dropped, never
+    voted on.
+    """
+    have = [(j, s.misc) for j, s in zip(st.voters, st.sents) if len(s.misc) == n]
+    if not have:
+        return ["_"] * n
+    out = []
+    agree = all(col == have[0][1] for _, col in have)
+    for d in range(n):
+        first = have[0][1][d]
+        if agree or all(col[d] == first for _, col in have):
+            if "Adjudication" in first:
+                first = "|".join(x for _, x in _misc_items(first)) or "_"
+            out.append(first)
+            continue
+        given = [dict(_misc_items(col[d])) for _, col in have]
+        keys = list(dict.fromkeys(k for g in given for k in g))
+        wts = [max(weights[j], _TOL) for j, _ in have]
+        kept = [_vote([g.get(k, _ABSENT) for g in given], wts)[0] for k in keys]
+        out.append("|".join(x for x in kept if x != _ABSENT) or "_")
+    return out
+
+
+def _deps_column(st: _Unit, weights: np.ndarray, n: int) -> List[str]:
+    """DEPS by weighted vote (docs/method.md §31.2): first whether the unit has
+    an enhanced graph (the voters that give any DEPS other than ``_`` against
+    those that do not), then, if it has, each word's whole DEPS cell by vote of
+    the voters that give one.  Not made consistent with the consensus tree."""
+    given = [len(s.deps) == n and any(v not in ("_", "") for v in s.deps) for s in st.sents]
+    wts = [max(weights[j], _TOL) for j in st.voters]
+    if not any(given) or _vote(["y" if g else "n" for g in given], wts)[0] == "n":
+        return ["_"] * n
+    cols = [(s.deps, w) for s, w, g in zip(st.sents, wts, given) if g]
+    return [_vote([c[d] or "_" for c, _ in cols], [w for _, w in cols])[0] for d in range(n)]
+
+
+def _deps_fit(values: Sequence[str], size: int) -> bool:
+    """Whether DEPS cells refer only to words 0..size (no empty node: the reader does
+    not keep them, so their lines cannot be written)."""
+    for v in values:
+        if v in ("_", ""):
+            continue
+        for item in v.split("|"):
+            head = item.partition(":")[0]
+            if not head.isdigit() or int(head) > size:
+                return False
+    return True
+
+
+def _with_provenance(misc: str, prov: str) -> str:
+    """The voted MISC with the ``Adjudication=`` attribute (``_`` for none) added last."""
+    if prov == "_":
+        return misc
+    return prov if misc == "_" else f"{misc}|{prov}"
 
 
 def _decide(st: _Unit, weights: np.ndarray, W: np.ndarray, d: int, h: int
@@ -503,11 +589,16 @@ def _split(st: _Unit, misc: List[str]) -> List[Tuple[DepSentence, Tuple[str, ...
         h = st.heads[sl]
         h = np.where(h == 0, 0, h - start).astype(np.int32)
         src = model[k]
+        deps = [offset_deps(v, -start) for v in st.columns["deps"][sl]]
+        if not _deps_fit(deps, size):
+            deps = ["_"] * size
+            st.reasons_deps += 1
         out.append((DepSentence(
             src.file, src.index, src.line, st.columns["forms"][sl], h, st.labels[sl],
             upos=st.columns["upos"][sl], xpos=st.columns["xpos"][sl],
             feats=st.columns["feats"][sl], lemmas=st.columns["lemmas"][sl],
-            metadata=dict(src.metadata), comments=list(src.comments)), tuple(misc[sl])))
+            metadata=dict(src.metadata), comments=list(src.comments), deps=deps,
+            misc=list(misc[sl])), tuple(misc[sl])))
         start += size
     return out
 
@@ -515,7 +606,10 @@ def _split(st: _Unit, misc: List[str]) -> List[Tuple[DepSentence, Tuple[str, ...
 def adjudicate_corpus(corpus: Corpus, weights: str = "equal", *,
                       decisions: "Optional[str | os.PathLike[str]]" = None,
                       progress: Optional[bool] = None) -> AdjudicationResult:
-    """The consensus of a dependency corpus, its worklist and the annotators against it.
+    """The consensus of a corpus, its worklist and the annotators against it.
+
+    Dependency input as described in the module docstring; bracketed input
+    by the maximum-weight non-crossing span set (docs/method.md §31.6).
 
     Parameters
     ----------
@@ -537,7 +631,7 @@ def adjudicate_corpus(corpus: Corpus, weights: str = "equal", *,
     Raises
     ------
     InputError
-        ``usage``: phrase-structure input or an unknown ``weights``;
+        ``usage``: an unknown ``weights``;
         ``bad-decisions``: a decisions file that cannot be applied.
 
     Examples
@@ -596,10 +690,11 @@ def _finish(corpus: Corpus, states: Dict[str, _Unit], names: List[str], w: np.nd
     items: List[Tuple[float, int, int, WorkItem]] = []
     for pos, (uid, st) in enumerate(states.items()):
         n = st.heads.shape[0]
-        mi = [_provenance(st, d, w) for d in range(n)]
+        prov = [_provenance(st, d, w) for d in range(n)]
         for d in range(n):
             counts[f"decided_by_{st.how[d]}"] += 1
-            unanimous += mi[d] == "_"
+            unanimous += prov[d] == "_"
+        mi = [_with_provenance(st.columns["misc"][d], prov[d]) for d in range(n)]
         for part in _split(st, mi):
             consensus.append(part[0])
             misc.append(part[1])
@@ -620,6 +715,11 @@ def _finish(corpus: Corpus, states: Dict[str, _Unit], names: List[str], w: np.nd
                 uid, st.unit.sent_id, d + 1, st.columns["forms"][d], why,
                 int(st.heads[d]), st.labels[d], _alternatives(st, d, names), dlt)))
     items.sort(key=lambda x: (x[0], x[1], x[2]))
+    no_deps = sum(st.reasons_deps for st in states.values())
+    if no_deps:
+        notes.append(f"DEPS written as _ in {no_deps} sentence(s): their voted enhanced graph "
+                     "refers to empty nodes (not kept by the reader) or across the "
+                     "consensus's sentence split")
     scores = _annotator_scores(corpus, joined, names, comp, core.alpha["plain"].d_e)
     decided = {"unanimous": unanimous, **dict(counts)}
     return AdjudicationResult(
@@ -718,68 +818,187 @@ def _leaves(sent: PhraseSentence) -> int:
     return sum(1 for x in sent.root.postorder() if not x.children)
 
 
+def _crosses(a: Span, b: Span) -> bool:
+    return a[0] < b[0] <= a[1] < b[1] or b[0] < a[0] <= b[1] < a[1]
+
+
+def _phrase_voters(u: Unit, names: Sequence[str], w: np.ndarray) -> Tuple[List[int], List[int]]:
+    """The annotators of a unit and its voters (those of the weighted-majority leaf count)."""
+    present = [j for j, a in enumerate(names) if a in u.annotations]
+    leaves = {j: str(_leaves(cast(PhraseSentence, u.annotations[names[j]]))) for j in present}
+    size, _ = _vote([leaves[j] for j in present], [max(w[j], _TOL) for j in present])
+    return present, [j for j in present if leaves[j] == size]
+
+
+def _span_labels(root: PhraseNode) -> Dict[Span, str]:
+    """Per span of a non-leaf node, its labels outermost first, joined by ``/``."""
+    out: Dict[Span, List[str]] = {}
+    for a, b, lab in labelled_spans(root)[0]:
+        out.setdefault((a, b), []).append(lab)
+    return {k: "/".join(v) for k, v in out.items()}
+
+
+def _phrase_competence(corpus: Corpus, names: Sequence[str]) -> Competence:
+    """One-coin Dawid–Skene over the span choices (docs/method.md §31.6): a task is
+    a span (first, last leaf) some voter of a unit gives, an annotator's label on
+    it its labels there (a unary chain joined) or none."""
+    tasks: List[int] = []
+    workers: List[int] = []
+    labels: List[int] = []
+    codes: Dict[str, int] = {"": 0}
+    task = 0
+    ones = np.ones(len(names))
+    for u in corpus.units:
+        _, voters = _phrase_voters(u, names, ones)
+        if len(voters) < 2:
+            continue
+        given = [_span_labels(cast(PhraseSentence, u.annotations[names[j]]).root)
+                 for j in voters]
+        for span in sorted({x for g in given for x in g}):
+            for j, g in zip(voters, given):
+                tasks.append(task)
+                workers.append(j)
+                labels.append(codes.setdefault(g.get(span, ""), len(codes)))
+            task += 1
+    return one_coin_dawid_skene(tasks, workers, labels, len(names))
+
+
+PhraseRow = Tuple[int, str, str, str]
+
+
+def _tallies(trees: Sequence[PhraseNode], wts: Sequence[float]
+             ) -> Tuple[Dict[Span, Dict[str, float]], List[Dict[str, float]], List[Dict[Span, str]],
+                        List[List[str]]]:
+    """The label weights per span (non-leaf nodes) and per leaf, and each tree's
+    labels per span and per leaf."""
+    spans: Dict[Span, Dict[str, float]] = {}
+    leaves: List[Dict[str, float]] = []
+    at: List[Dict[Span, str]] = []
+    leaf_labels: List[List[str]] = []
+    for t, wt in zip(trees, wts):
+        nodes, leaf = labelled_spans(t)
+        for a, b, lab in nodes:
+            d = spans.setdefault((a, b), {})
+            d[lab] = d.get(lab, 0.0) + wt
+        for k, lab in enumerate(leaf):
+            if k == len(leaves):
+                leaves.append({})
+            leaves[k][lab] = leaves[k].get(lab, 0.0) + wt
+        at.append(_span_labels(t))
+        leaf_labels.append(leaf)
+    return spans, leaves, at, leaf_labels
+
+
+def _decided(weight: float, tally: Dict[str, float], rivals: Sequence[float], total: float
+             ) -> str:
+    """How a consensus bracket was decided: ``tree`` (it crosses a dropped span of a
+    majority), ``tie`` (its label tied, or a dropped span as heavy crosses it) or
+    ``vote``."""
+    top = max(tally.values()) if tally else 0.0
+    if any(x > total / 2 + _TOL for x in rivals):
+        return "tree"
+    if any(x >= weight - _TOL for x in rivals) or (
+            weight >= top - _TOL and sum(1 for x in tally.values() if x >= top - _TOL) > 1):
+        return "tie"
+    return "vote"
+
+
+def _phrase_unit(u: Unit, names: Sequence[str], w: np.ndarray, counts: Dict[str, int]
+                 ) -> Tuple[PhraseSentence, List[int], List[PhraseRow]]:
+    """The consensus of one bracketed unit, its counts and worklist rows
+    (first leaf + 1, reason, ``first-last LABEL``, the voters' labels there)."""
+    present, voters = _phrase_voters(u, names, w)
+    sents = {j: cast(PhraseSentence, u.annotations[names[j]]) for j in present}
+    trees = [sents[j].root for j in voters]
+    wts = [float(w[j]) for j in voters]
+    root = span_consensus(trees, wts)
+    first = sents[voters[0]]
+    cons = PhraseSentence(first.file, first.index, first.line, root, list(first.words),
+                          dict(first.metadata))
+    total = sum(wts)
+    spans, leaves, at, leaf_labels = _tallies(trees, wts)
+    span_w = {sp: sum(wt for g, wt in zip(at, wts) if sp in g) for sp in spans}
+    nodes, leaf = labelled_spans(root)
+    kept = {(a, b) for a, b, _ in nodes}
+    dropped = {sp: x for sp, x in span_w.items() if sp not in kept}
+    rows: List[PhraseRow] = [(0, "words", "", "")] if len(voters) < len(present) else []
+
+    def alts(sp: Span, is_leaf: bool) -> str:
+        return " ".join(f"{names[j]}:{ll[sp[0]] if is_leaf else g.get(sp, '-')}"
+                        for j, g, ll in zip(voters, at, leaf_labels))
+
+    for sp in sorted(dropped):
+        if dropped[sp] > total / 2 + _TOL:  # a majority's span, dropped to keep the tree
+            lab = max(spans[sp], key=lambda x: spans[sp][x])
+            rows.append((sp[0] + 1, "tree", f"{sp[0] + 1}-{sp[1] + 1} {lab}",
+                         alts(sp, False)))
+    brs = [((a, b), lab, spans.get((a, b), {}), False) for a, b, lab in nodes] + [
+        ((k, k), lab, leaves[k], True) for k, lab in enumerate(leaf)]
+    for sp, lab, tally, is_leaf in sorted(brs, key=lambda x: (x[0][0], -x[0][1], x[3])):
+        weight = tally.get(lab, 0.0)
+        given = [(g.get(sp, "").split("/") if not is_leaf else [ll[sp[0]]])
+                 for g, ll in zip(at, leaf_labels)]
+        counts["unanimous"] += all(lab in x for x in given)
+        how = _decided(weight, tally, [] if is_leaf else
+                       [x for y, x in dropped.items() if _crosses(sp, y)], total)
+        counts[f"decided_by_{how}"] += 1
+        why = "tie" if how == "tie" else "minority" if weight <= total / 2 + _TOL else None
+        if why is not None and len(voters) > 1:
+            rows.append((sp[0] + 1, why, f"{sp[0] + 1}-{sp[1] + 1} {lab}", alts(sp, is_leaf)))
+    return cons, voters, rows
+
+
+def _phrase_decisions(corpus: Corpus, decisions: "str | os.PathLike[str]",
+                      chosen: Dict[str, Tuple[PhraseSentence, List[int]]],
+                      reasons: Dict[str, List[PhraseRow]], counts: Dict[str, int]) -> int:
+    """Apply ``choose_annotator`` rows (that annotator's tree for the unit)."""
+    applied = 0
+    path = str(decisions)
+    for line, r in enumerate(read_decisions(decisions), 2):
+        who = r.get("choose_annotator") or ""
+        if r.get("choose_head") or r.get("choose_deprel"):
+            raise InputError.single(path, line, "bad-decisions",
+                                    "phrase-structure units take choose_annotator only")
+        if not who:
+            continue
+        if r["unit"] not in chosen:
+            raise InputError.single(path, line, "bad-decisions", f"no unit {r['unit']!r}")
+        unit = next(x for x in corpus.units if x.uid == r["unit"])
+        if who not in unit.annotations:
+            raise InputError.single(path, line, "bad-decisions",
+                                    f"annotator {who!r} has no annotation of unit "
+                                    f"{r['unit']!r}")
+        chosen[r["unit"]] = (cast(PhraseSentence, unit.annotations[who]),
+                             chosen[r["unit"]][1])
+        reasons[r["unit"]] = []
+        counts["decided_by_curator"] += 1
+        applied += 1
+    return applied
+
+
 def _adjudicate_phrase(corpus: Corpus, weights: str,
                        decisions: "Optional[str | os.PathLike[str]]",
                        progress: Optional[bool]) -> AdjudicationResult:
     """The consensus of phrase-structure units (docs/method.md §31.6)."""
-    if weights != "equal":
-        raise InputError.single("<command line>", None, "usage",
-                                "--weights competence estimates accuracy on head choices: "
-                                "it needs dependency input, not phrase-structure trees")
     names = list(corpus.annotators)
+    w = np.ones(len(names))
+    comp: Optional[Competence] = None
+    if weights == "competence":
+        comp = _phrase_competence(corpus, names)
+        w = np.nan_to_num(comp.weights(), nan=0.0)
+        if not np.any(w > 0):
+            w = np.ones(len(names))
     chosen: Dict[str, Tuple[PhraseSentence, List[int]]] = {}
-    reasons: Dict[str, List[Tuple[int, str, str, str]]] = {}
+    reasons: Dict[str, List[PhraseRow]] = {}
     counts = {"unanimous": 0, "decided_by_vote": 0, "decided_by_tie": 0,
               "decided_by_tree": 0, "decided_by_curator": 0}
     for u in corpus.units:
-        present = [j for j, a in enumerate(names) if a in u.annotations]
-        sents = {j: cast(PhraseSentence, u.annotations[names[j]]) for j in present}
-        size, _ = _vote([str(_leaves(sents[j])) for j in present], [1.0] * len(present))
-        voters = [j for j in present if str(_leaves(sents[j])) == size]
-        trees = [sents[j].root for j in voters]
-        root = span_consensus(trees, [1.0] * len(trees))
-        first = sents[voters[0]]
-        cons = PhraseSentence(first.file, first.index, first.line, root, list(first.words),
-                              dict(first.metadata))
+        cons, voters, rows = _phrase_unit(u, names, w, counts)
         chosen[u.uid] = (cons, voters)
-        given = [brackets(t) for t in trees]
-        rows: List[Tuple[int, str, str, str]] = []
-        if len(voters) < len(present):
-            rows.append((0, "words", "", ""))
-        for bracket in sorted(brackets(root)):
-            n_votes = sum(1 for g in given if bracket in g)
-            if n_votes == len(trees):
-                counts["unanimous"] += 1
-            counts["decided_by_vote"] += 1
-            if 2 * n_votes <= len(trees):
-                alts = " ".join(f"{names[j]}:{'yes' if bracket in g else 'no'}"
-                                for j, g in zip(voters, given))
-                rows.append((bracket[0] + 1, "minority",
-                             f"{bracket[0] + 1}-{bracket[1] + 1} {bracket[2]}", alts))
         reasons[u.uid] = rows
     notes: List[str] = []
     if decisions is not None:
-        applied = 0
-        path = str(decisions)
-        for line, r in enumerate(read_decisions(decisions), 2):
-            who = r.get("choose_annotator") or ""
-            if r.get("choose_head") or r.get("choose_deprel"):
-                raise InputError.single(path, line, "bad-decisions",
-                                        "phrase-structure units take choose_annotator only")
-            if not who:
-                continue
-            if r["unit"] not in chosen:
-                raise InputError.single(path, line, "bad-decisions", f"no unit {r['unit']!r}")
-            unit = next(x for x in corpus.units if x.uid == r["unit"])
-            if who not in unit.annotations:
-                raise InputError.single(path, line, "bad-decisions",
-                                        f"annotator {who!r} has no annotation of unit "
-                                        f"{r['unit']!r}")
-            chosen[r["unit"]] = (cast(PhraseSentence, unit.annotations[who]),
-                                 chosen[r["unit"]][1])
-            reasons[r["unit"]] = []
-            counts["decided_by_curator"] += 1
-            applied += 1
+        applied = _phrase_decisions(corpus, decisions, chosen, reasons, counts)
         notes.append(f"{applied} decision(s) applied from {decisions}")
     core = agree_corpus(corpus, ("plain",), progress=progress)
     delta, order = _unit_delta(core)
@@ -790,15 +1009,16 @@ def _adjudicate_phrase(corpus: Corpus, weights: str,
     consensus = [c for c, _ in chosen.values()]
     scores = []
     d_e = core.alpha["plain"].d_e
-    for a in names:
+    for j, a in enumerate(names):
         pairs = [[cast(PhraseSentence, u.annotations[a]), c]
                  for u, c in zip(corpus.units, consensus) if a in u.annotations]
         sc = jaccard_scores(pairs)
         scores.append(AnnotatorScore(a, _pair_alpha(pairs, d_e), None, None, sc.total,
+                                     None if comp is None else comp.skills[j],
                                      jaccard=sc.ratio("jaccard")))
     return AdjudicationResult(
         tuple(names), weights, len(chosen), sum(_leaves(c) for c in consensus), counts,
         tuple(scores), tuple(x[3] for x in items), tuple(consensus),
-        tuple(() for _ in consensus), core.alpha_value("plain"), None, order,
+        tuple(() for _ in consensus), core.alpha_value("plain"), comp, order,
         tuple(list(corpus.notes) + notes), tuple(corpus.log.warnings), kind="phrase",
         unit_of=tuple(chosen))

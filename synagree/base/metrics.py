@@ -396,7 +396,8 @@ REGISTRY: List[Metric] = [
          ("decided_by_tie", "decided_by_tree", "decided_by_curator")),
         ("worklist_items", "`adjudicate`: rows of the curator's worklist", COUNT, "31.5"),
         ("competence", "`adjudicate --weights competence`: an annotator's accuracy on head "
-         "choices estimated by one-coin Dawid–Skene", PROBABILITY, "31.3"),
+         "choices (span choices for bracketed input) estimated by one-coin Dawid–Skene",
+         PROBABILITY, "31.3"),
     ]),
     *_m("compare", [
         ("gold_sentences", "sentences and words of the gold file", COUNT, "11.1",

@@ -19,12 +19,13 @@ from synagree.render.adjudicate import FORMATS, render
 SWITCHES: Dict[str, Dict[str, Any]] = {
     "--weights": {"default": "equal", "choices": list(WEIGHTS),
                   "help": "vote weights: equal (default) or competence (each annotator's "
-                          "accuracy estimated by one-coin Dawid-Skene over the head choices; "
-                          "docs/method.md §31.3)"},
+                          "accuracy estimated by one-coin Dawid-Skene over the head choices, or "
+                          "the span choices of bracketed input; docs/method.md §31.3, §31.6)"},
     "--worklist": {"metavar": "FILE",
                    "help": "write the curator's worklist here (.csv or .json): ties, arcs "
-                           "chosen with no more than half the votes, words moved by the tree "
-                           "constraint, units split differently"},
+                           "(spans) chosen with no more than half the votes, words moved "
+                           "(majority spans dropped) by the tree constraint, units split "
+                           "differently"},
     "--decisions": {"metavar": "FILE",
                     "help": "a worklist (.csv or .json) with choose_annotator or "
                             "choose_head/choose_deprel filled: applied on top of the "

@@ -111,8 +111,9 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_declared(p, "title")
     p.add_argument("--adjudicate", action="store_true",
                    help="HTML: add the consensus's worklist with a choice between the "
-                        "annotators per word, and buttons that download the adjudicated "
-                        "CoNLL-U and the decisions file (docs/adjudication.md)")
+                        "annotators per word (per unit for bracketed input), and buttons "
+                        "that download the adjudicated CoNLL-U (trees) and the decisions "
+                        "file (docs/adjudication.md)")
     g = p.add_argument_group("parser, pre-annotation and planning (docs/method.md §28-30)")
     g.add_argument("--system", metavar="FILE",
                    help="a parser's output of the same sentences (a directory with --dirs): "

@@ -25,8 +25,8 @@
  *   * comments, metadata: per block, its comment lines (a list) and their
  *     ``# key = value`` pairs (a dict), read as conllu.py's _comment_pairs
  *     reads them;
- *   * columns: seven lists, one value per row: FORM, LEMMA, UPOS, XPOS,
- *     FEATS, DEPREL, DEPS as written, each value interned (sys.intern), an
+ *   * columns: eight lists, one value per row: FORM, LEMMA, UPOS, XPOS,
+ *     FEATS, DEPREL, DEPS, MISC as written, each value interned (sys.intern), an
  *     empty value read as "_" except an empty DEPREL, kept "".
  *
  * It is `_scan_python` of synagree/io/conllu.py in C, with the same results.
@@ -60,9 +60,9 @@
 #include <string.h>
 
 #define MAX_NUMBER 4095  /* as _NUMBER_OF of conllu.py */
-#define N_COLUMNS 7
+#define N_COLUMNS 8
 /* the columns kept, by their 0-based position in the line */
-static const int KEPT[N_COLUMNS] = {1, 2, 3, 4, 5, 7, 8};
+static const int KEPT[N_COLUMNS] = {1, 2, 3, 4, 5, 7, 8, 9};
 #define DEPREL_AT 5  /* DEPREL's place in KEPT: an empty one stays empty */
 
 /* ---------------------------------------------------------------- the table */

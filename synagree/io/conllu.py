@@ -100,6 +100,9 @@ class DepSentence:
     deps : list of str
         The DEPS column per word, as written (may be left empty when built
         by hand; see `synagree.io.enhanced_deps`).
+    misc : list of str
+        The MISC column per word, as written (``_`` when empty; may be left
+        empty when built by hand).
 
     See Also
     --------
@@ -125,6 +128,8 @@ class DepSentence:
     multiword: List[Tuple[int, int, str]] = field(default_factory=list)
     # DEPS per word, as written (the enhanced graph; docs/method.md §20)
     deps: List[str] = field(default_factory=list)
+    # MISC per word, as written
+    misc: List[str] = field(default_factory=list)
 
     @classmethod
     def from_heads(
@@ -552,7 +557,7 @@ class _Scan(NamedTuple):
     per row: ``ids``, the ID when it is a plain word number (ASCII digits,
     no leading zero, 1 .. 4095), else 0; ``heads``, the HEAD when it is a
     plain number (0 .. 4095), else -1; and the columns FORM, LEMMA, UPOS,
-    XPOS, FEATS, DEPREL, DEPS as written, interned, an empty value read as
+    XPOS, FEATS, DEPREL, DEPS, MISC as written, interned, an empty value read as
     ``_`` (but an empty DEPREL kept empty).  ``lines(s, e)`` gives the text
     of lines s .. e-1.
     """
@@ -612,8 +617,8 @@ def _scan_python(text: str, begin: int, end: int, table: object = None) -> _Scan
     cells = "\t".join(map(lines.__getitem__, rows.tolist())).split("\t") if n_rows else []
     ids = np.fromiter(map(_NUMBER_OF.get, cells[0::10], repeat(0)), np.int64, n_rows)
     heads = np.fromiter(map(_NUMBER_OF.get, cells[6::10], repeat(-1)), np.int64, n_rows)
-    columns = [cells[c::10] for c in (1, 2, 3, 4, 5, 7, 8)]
-    if "\t\t" in chunk:  # an empty column somewhere
+    columns = [cells[c::10] for c in (1, 2, 3, 4, 5, 7, 8, 9)]
+    if "\t\t" in chunk or "\t\n" in chunk or chunk.endswith("\t"):  # an empty column
         columns = [[v or "_" for v in col] if k != 5 and "" in col else col
                    for k, col in enumerate(columns)]
     columns = [list(map(_intern, col)) for col in columns]
@@ -659,7 +664,7 @@ def _parse_chunk(scan: _Scan, base: int, index: int, fname: str, log: ProblemLog
     k_end = np.searchsorted(words, r_end)
     n_words = k_end - k_start
     bad |= n_words == 0
-    forms, lemmas, upos, xpos, feats, deprels, deps = scan.columns
+    forms, lemmas, upos, xpos, feats, deprels, deps, misc = scan.columns
     if n:
         first_of = np.repeat(k_start, n_words)  # each word's block: its first word
         heads = scan.heads[words]
@@ -700,14 +705,15 @@ def _parse_chunk(scan: _Scan, base: int, index: int, fname: str, log: ProblemLog
                 list(compress(feats[ra:rz], mask)), list(compress(lemmas[ra:rz], mask)),
                 range(first_line, last_line + 1) if last_line - first_line == z - a - 1
                 else line_of[a:z],
-                metadata, comments, multiword.get(b) or [], list(compress(deps[ra:rz], mask))))
+                metadata, comments, multiword.get(b) or [], list(compress(deps[ra:rz], mask)),
+                list(compress(misc[ra:rz], mask))))
         else:
             out.append(DepSentence(
                 fname, index, base + s + 1, forms[ra:rz], head_arr[a:z].copy(),
                 deprels[ra:rz], upos[ra:rz], xpos[ra:rz], feats[ra:rz], lemmas[ra:rz],
                 range(first_line, last_line + 1) if last_line - first_line == z - a - 1
                 else line_of[a:z],
-                metadata, comments, [], deps[ra:rz]))
+                metadata, comments, [], deps[ra:rz], misc[ra:rz]))
         index += 1
     return index
 
@@ -860,6 +866,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
         word_lines=_compact([no for no, _, _ in words]),
         metadata=metadata, comments=comments, multiword=multiword,
         deps=[v or "_" for v in fields[8]],
+        misc=column(9),
     )
     report_cycles(sent, head_list, log)
     return sent
@@ -884,12 +891,14 @@ def report_cycles(sent: DepSentence, heads: Sequence[int], log: ProblemLog) -> N
 
 
 def to_conllu(sentences: Iterable[DepSentence],
-              misc: Optional[Sequence[Sequence[str]]] = None) -> str:
+              misc: Optional[Sequence[Sequence[str]]] = None,
+              deps: Optional[Sequence[Sequence[str]]] = None) -> str:
     r"""CoNLL-U text of `DepSentence` objects.
 
     Each sentence: its comment lines as read (or ``# sent_id`` / ``# text`` from
     the metadata), then one line per word (ID, FORM, LEMMA, UPOS, XPOS, FEATS,
-    HEAD, DEPREL; DEPS ``_``, MISC from ``misc[k][i]`` when given, else ``_``),
+    HEAD, DEPREL; DEPS from ``deps[k][i]`` and MISC from ``misc[k][i]`` when
+    given, else ``_``),
     then a blank line.  Multiword-token lines are not written.
 
     See Also
@@ -902,13 +911,14 @@ def to_conllu(sentences: Iterable[DepSentence],
     blocks = []
     for k, s in enumerate(sentences):
         extra = misc[k] if misc is not None else ()
+        enhanced = deps[k] if deps is not None else ()
         lines = list(s.comments) if s.comments else [
             f"# {k} = {v}" for k, v in s.metadata.items() if v is not None]
         for i in range(s.n_words):
             lines.append("\t".join([str(i + 1), col(s.forms, i), col(s.lemmas, i),
                                     col(s.upos, i), col(s.xpos, i), col(s.feats, i),
-                                    str(int(s.heads[i])), col(s.deprels, i), "_",
-                                    col(extra, i)]))
+                                    str(int(s.heads[i])), col(s.deprels, i),
+                                    col(enhanced, i), col(extra, i)]))
         blocks.append("\n".join(lines) + "\n\n")
     return "".join(blocks)
 

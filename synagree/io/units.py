@@ -73,8 +73,14 @@ Joinable = Union[DepSentence, PhraseSentence]
 _DEPS_HEAD = re.compile(r"^(\d+)((?:\.\d+)?):")
 
 
-def _offset_deps(value: str, offset: int) -> str:
-    """A DEPS value with every head id (word or empty node) moved by ``offset``."""
+def offset_deps(value: str, offset: int) -> str:
+    """A DEPS value with every head id (word or empty node) moved by ``offset``.
+
+    Examples
+    --------
+    >>> offset_deps("0:root|2:nsubj|3.1:obj", 4)
+    '0:root|6:nsubj|7.1:obj'
+    """
     if not offset or value in ("_", ""):
         return value
     out = []
@@ -130,7 +136,7 @@ def join_dependency(sents: Sequence[DepSentence]) -> DepSentence:
         multiword.extend((a + offset, b + offset, f) for a, b, f in s.multiword)
         offset += s.n_words
     has = {name: all(len(getattr(s, name)) == s.n_words for s in sents)
-           for name in ("upos", "xpos", "feats", "lemmas", "deps")}
+           for name in ("upos", "xpos", "feats", "lemmas", "deps", "misc")}
 
     def column(name: str) -> List[str]:
         return [v for s in sents for v in getattr(s, name)] if has[name] else []
@@ -138,7 +144,7 @@ def join_dependency(sents: Sequence[DepSentence]) -> DepSentence:
     if has["deps"]:
         offset = 0
         for s in sents:
-            deps.extend(_offset_deps(v, offset) for v in s.deps)
+            deps.extend(offset_deps(v, offset) for v in s.deps)
             offset += s.n_words
     lines = [ln for s in sents for ln in s.word_lines]
     return DepSentence(
@@ -147,7 +153,8 @@ def join_dependency(sents: Sequence[DepSentence]) -> DepSentence:
         deprels=[d for s in sents for d in s.deprels], upos=column("upos"),
         xpos=column("xpos"), feats=column("feats"), lemmas=column("lemmas"),
         word_lines=lines if len(lines) == offset else [],
-        metadata=_joined_metadata(sents), multiword=multiword, deps=deps)
+        metadata=_joined_metadata(sents), multiword=multiword, deps=deps,
+        misc=column("misc"))
 
 
 def join_phrase(sents: Sequence[PhraseSentence]) -> PhraseSentence:

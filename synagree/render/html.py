@@ -639,7 +639,7 @@ def render_html(result, qa: dict, noise_rows: Optional[Sequence[dict]] = None,
         "css": _inline("report.css", "</style"), "js": _inline("report.js", "</script"),
         "data": Markup(_json_script(data)),
         "questions": question_page(result),  # --bias, --by, --where
-        "adjudicate": adjudication_section(adjudication),  # --adjudicate (method §31)
+        "adjudicate": adjudication_section(adjudication, corpus),  # --adjudicate (method §31)
     }
     omitted: List[str] = []  # the sections left out, each with its reason
     if not page["comparison"]:

@@ -10,7 +10,11 @@ leaf intervals (O(n³)), each with its most voted label (ties: the earliest
 annotator's), plus, on the same span, every other label with more than half
 the total weight (a unary chain, ordered as the first annotator having them
 orders them).  The whole sentence's span is always chosen (every tree has
-it).  Leaves take the most voted category at their position.
+it).  Leaves take the most voted category at their position.  Tie rule, as
+for dependency trees: every span's score gets ε · Σ_j 2^−(j+1) over the
+trees j (0-based, in the order given) that have it, ε far below any
+difference of vote weights, so among span sets of equal vote weight the one
+made of the earlier trees' spans wins.
 
 Written here: it is the phrase-structure half of the project's adjudication;
 tests check it against an exhaustive search over small sentences.
@@ -26,6 +30,8 @@ from synagree.io.brackets import PhraseNode
 __all__ = ["labelled_spans", "span_consensus"]
 
 Span = Tuple[int, int]
+#: the scale of the tie-breaking priorities, far below any difference of vote weights
+TIE_EPS = 1e-9
 
 
 def labelled_spans(root: PhraseNode) -> Tuple[List[Tuple[int, int, str]], List[str]]:
@@ -64,7 +70,7 @@ def _best_set(n: int, w: np.ndarray) -> List[Span]:
                 ks = np.arange(i + 1, j)  # top-level span [i, k - 1] then the rest
                 vals = F[i, ks] + F[ks, j]
                 k = int(np.argmax(vals))
-                if vals[k] > best + 1e-12:
+                if vals[k] > best:  # exact: the tie priorities decide ties
                     best, arg = float(vals[k]), int(ks[k])
             # F[i, j] with [i, j - 1] itself: its weight on top of the best inside
             F[i, j] = w[i, j - 1] + best
@@ -112,6 +118,10 @@ def span_consensus(trees: Sequence[PhraseNode], weights: Sequence[float]) -> Phr
     w = np.zeros((n, n))
     for (a, b), d in votes.items():
         w[a, b] = max(d.values())
+    eps = TIE_EPS / (n + 1)
+    for j, (spans, _) in enumerate(parsed):
+        for a, b in {(a, b) for a, b, _ in spans}:
+            w[a, b] += eps * 2.0 ** -(j + 1)
     w[0, n - 1] = max(w[0, n - 1], 1e-9)  # the whole sentence is always a node
     chosen = sorted(_best_set(n, w), key=lambda s: (s[0], -s[1]))
     leaves = []
