@@ -80,11 +80,13 @@ _TOL = 1e-9
 class WorkItem:
     """One row of the worklist: a word (or a whole unit, ``word`` 0) to look at.
 
-    ``reason`` is ``tie``, ``minority`` (the chosen arc has no more than half
-    the vote weight), ``tree`` (moved by the tree constraint), ``split``
-    (annotators split the unit into sentences differently) or ``words`` (their
-    word counts differ); ``votes`` the alternatives as ``annotator:head/deprel``;
-    ``delta_alpha`` how much α rises without the unit.
+    ``reason`` is ``tie``, ``minority`` (the chosen arc, or a bracket's label,
+    has no more than half the vote weight), ``tree`` (moved by the tree
+    constraint), ``dropped`` (bracketed input: a bracket some annotators gave,
+    left out with less than half the weight), ``split`` (annotators split the
+    unit into sentences differently) or ``words`` (their word counts differ);
+    ``votes`` the alternatives as ``annotator:head/deprel``; ``delta_alpha`` how
+    much α rises without the unit.
     """
 
     unit: str
@@ -928,10 +930,12 @@ def _phrase_unit(u: Unit, names: Sequence[str], w: np.ndarray, counts: Dict[str,
                         for j, g, ll in zip(voters, at, leaf_labels))
 
     for sp in sorted(dropped):
-        if dropped[sp] > total / 2 + _TOL:  # a majority's span, dropped to keep the tree
-            lab = max(spans[sp], key=lambda x: spans[sp][x])
-            rows.append((sp[0] + 1, "tree", f"{sp[0] + 1}-{sp[1] + 1} {lab}",
-                         alts(sp, False)))
+        lab = max(spans[sp], key=lambda x: spans[sp][x])
+        # left out: a majority's span dropped to keep the tree (cannot happen under the
+        # majority rule, kept as a guard), half the weight (a tie) or less (dropped)
+        why = ("tree" if dropped[sp] > total / 2 + _TOL else
+               "tie" if dropped[sp] >= total / 2 - _TOL else "dropped")
+        rows.append((sp[0] + 1, why, f"{sp[0] + 1}-{sp[1] + 1} {lab}", alts(sp, False)))
     brs = [((a, b), lab, spans.get((a, b), {}), False) for a, b, lab in nodes] + [
         ((k, k), lab, leaves[k], True) for k, lab in enumerate(leaf)]
     for sp, lab, tally, is_leaf in sorted(brs, key=lambda x: (x[0][0], -x[0][1], x[3])):

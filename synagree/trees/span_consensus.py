@@ -2,19 +2,27 @@
 
 A tree is its set of labelled spans (first leaf, last leaf, label; leaves
 numbered from 0, as `synagree.stats.attachment.brackets` counts them).  Each
-annotator votes with its weight for every span of a non-leaf node it has.
-A span's score is the weight of its most voted label; the consensus takes
-the **maximum-weight set of mutually compatible spans** (nested or disjoint,
-never crossing), found by a CKY-style dynamic programme over the sentence's
-leaf intervals (O(n³)), each with its most voted label (ties: the earliest
-annotator's), plus, on the same span, every other label with more than half
-the total weight (a unary chain, ordered as the first annotator having them
-orders them).  The whole sentence's span is always chosen (every tree has
-it).  Leaves take the most voted category at their position.  Tie rule, as
-for dependency trees: every span's score gets ε · Σ_j 2^−(j+1) over the
-trees j (0-based, in the order given) that have it, ε far below any
-difference of vote weights, so among span sets of equal vote weight the one
-made of the earlier trees' spans wins.
+annotator votes with its weight *for* every span of a non-leaf node it has
+and *against* every span it does not have: a span's score is its support
+minus its opposition, 2·s − W, with s the weight of the annotators that have
+the span (under any label) and W the total weight.  The consensus is the
+**maximum-score set of mutually compatible spans** (nested or disjoint, never
+crossing), found by a CKY-style dynamic programme over the sentence's leaf
+intervals (O(n³)); a span of score ≤ 0 is never chosen.  Two spans with more
+than half the weight each share an annotator and so never cross, so the
+consensus is exactly the spans that more than half the weight gives: a
+majority tree, which a stray bracket of one annotator cannot enter (scoring a
+span by its support alone would keep every span that crosses nothing heavier,
+one annotator's included, and made the consensus worse than the better
+annotators on noisy input).  A span that exactly half the weight gives is
+left out (a tie, on the worklist).  Each chosen span takes its most voted
+label (ties: the earliest annotator's) plus, on the same span, every other
+label with more than half the total weight (a unary chain, ordered as the
+first annotator having them orders them).  The whole sentence's span is
+always chosen (every tree has it).  Leaves take the most voted category at
+their position.  Tie rule, as for dependency trees: every chosen span's score
+gets ε · Σ_j 2^−(j+1) over the trees j (0-based, in the order given) that have
+it, ε far below any difference of vote weights.
 
 Written here: it is the phrase-structure half of the project's adjudication;
 tests check it against an exhaustive search over small sentences.
@@ -59,7 +67,8 @@ def labelled_spans(root: PhraseNode) -> Tuple[List[Tuple[int, int, str]], List[s
 
 
 def _best_set(n: int, w: np.ndarray) -> List[Span]:
-    """The maximum-weight set of non-crossing spans (w[i, j] the weight of [i, j])."""
+    """The maximum-weight set of non-crossing spans (w[i, j] the weight of [i, j]; a span
+    of weight ≤ 0 is never chosen)."""
     F = np.zeros((n + 1, n + 1))  # F[i, j + 1]: best within leaves i..j (j + 1 > i)
     choice = np.zeros((n + 1, n + 1), dtype=np.int64)  # -1: leaf i uncovered, else k
     for length in range(1, n + 1):
@@ -73,7 +82,7 @@ def _best_set(n: int, w: np.ndarray) -> List[Span]:
                 if vals[k] > best:  # exact: the tie priorities decide ties
                     best, arg = float(vals[k]), int(ks[k])
             # F[i, j] with [i, j - 1] itself: its weight on top of the best inside
-            F[i, j] = w[i, j - 1] + best
+            F[i, j] = max(float(w[i, j - 1]), 0.0) + best
             choice[i, j] = arg
     out: List[Span] = []
     stack = [(0, n)]
@@ -100,9 +109,11 @@ def span_consensus(trees: Sequence[PhraseNode], weights: Sequence[float]) -> Phr
     >>> a = N("S", [N("NP", [N("D"), N("N")]), N("VP", [N("V")])])
     >>> b = N("S", [N("D"), N("VP", [N("N"), N("V")])])  # VP crosses the others' NP
     >>> c = N("S", [N("NP", [N("D"), N("N")]), N("V")])
-    >>> t = span_consensus([a, b, c], [1, 1, 1])
-    >>> t == a, t.label, [ch.label for ch in t.children]
-    (True, 'S', ['NP', 'VP'])
+    >>> t = span_consensus([a, b, c], [1, 1, 1])  # NP: 2 of 3; a's unary VP: 1 of 3
+    >>> t == c, t.label, [ch.label for ch in t.children]
+    (True, 'S', ['NP', 'V'])
+    >>> span_consensus([a, b, c], [3, 1, 1]) == a  # a alone has more than half the weight
+    True
     """
     parsed = [labelled_spans(t) for t in trees]
     n = len(parsed[0][1])
@@ -115,13 +126,15 @@ def span_consensus(trees: Sequence[PhraseNode], weights: Sequence[float]) -> Phr
             if lab not in order.setdefault((a, b), []):
                 order[(a, b)].append(lab)
     total = float(sum(weights))
-    w = np.zeros((n, n))
-    for (a, b), d in votes.items():
-        w[a, b] = max(d.values())
+    w = np.full((n, n), -total)  # a span no annotator has: everyone against it
+    for (spans, _), wt in zip(parsed, weights):
+        for a, b in {(a, b) for a, b, _ in spans}:  # once per annotator, whatever labels
+            w[a, b] += 2.0 * float(wt)
     eps = TIE_EPS / (n + 1)
     for j, (spans, _) in enumerate(parsed):
         for a, b in {(a, b) for a, b, _ in spans}:
-            w[a, b] += eps * 2.0 ** -(j + 1)
+            if w[a, b] > eps:  # only among chosen spans: a tie at half stays out
+                w[a, b] += eps * 2.0 ** -(j + 1)
     w[0, n - 1] = max(w[0, n - 1], 1e-9)  # the whole sentence is always a node
     chosen = sorted(_best_set(n, w), key=lambda s: (s[0], -s[1]))
     leaves = []
