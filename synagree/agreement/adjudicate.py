@@ -933,9 +933,10 @@ def _phrase_unit(u: Unit, names: Sequence[str], w: np.ndarray, counts: Dict[str,
         lab = max(spans[sp], key=lambda x: spans[sp][x])
         # left out: a majority's span dropped to keep the tree (cannot happen under the
         # majority rule, kept as a guard), half the weight (a tie) or less (dropped)
-        why = ("tree" if dropped[sp] > total / 2 + _TOL else
-               "tie" if dropped[sp] >= total / 2 - _TOL else "dropped")
-        rows.append((sp[0] + 1, why, f"{sp[0] + 1}-{sp[1] + 1} {lab}", alts(sp, False)))
+        left_out = ("tree" if dropped[sp] > total / 2 + _TOL else
+                    "tie" if dropped[sp] >= total / 2 - _TOL else "dropped")
+        rows.append((sp[0] + 1, left_out, f"{sp[0] + 1}-{sp[1] + 1} {lab}",
+                     alts(sp, False)))
     brs = [((a, b), lab, spans.get((a, b), {}), False) for a, b, lab in nodes] + [
         ((k, k), lab, leaves[k], True) for k, lab in enumerate(leaf)]
     for sp, lab, tally, is_leaf in sorted(brs, key=lambda x: (x[0][0], -x[0][1], x[3])):
