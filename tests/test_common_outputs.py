@@ -537,12 +537,3 @@ def test_numeric_headers_are_registered(cmd, name, data, request):
     assert not bad, f"{cmd} {name}: numeric columns headed by unregistered names: {bad}"
 
 
-KNOWN.update({
-    ("headers", "categorical", "*"): "the per-layer table heads its columns with words "
-                                     "('Cohen kappa', 'macro specific'), not the registered "
-                                     "keys (cohen_kappa, specific_macro)",
-    ("headers", "spans", "*"): "GATE's count columns (partial, missing, spurious) are not "
-                               "registered keys",
-    ("headers", "report", "*"): "the report's tables head columns with words ('mean TED', "
-                                "'share', 'assignments')",
-})
