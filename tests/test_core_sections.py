@@ -1,0 +1,44 @@
+"""Core + sections (issue 31 item 2): ``spans``, ``categorical`` and ``tags`` compute a
+core (the inputs read, checked and aligned) and then each optional part as a pure
+function of the core returning a frozen dataclass, as ``agree_corpus`` does
+(`synagree.agreement.core`); the results they return cannot be changed.
+
+The numbers themselves are checked by the commands' own tests and the golden outputs
+(tests/test_golden.py, tests/test_common_outputs.py); here: the shape.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = [ROOT / "synagree" / "data" / "en-sample" / d / "sample.conllu"
+          for d in ("ann_a", "ann_b")]
+
+
+def _frozen(obj: object) -> None:
+    """Assigning a field of ``obj`` raises FrozenInstanceError."""
+    name = dataclasses.fields(obj)[0].name  # type: ignore[arg-type]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(obj, name, None)
+
+
+def test_spans_core_and_sections():
+    from synagree.evaluation import spans
+
+    paths = spans.as_inputs(SAMPLE)
+    kind, layer = spans._check_span_options(paths, None, "type", True, "ud", "auto", None)
+    assert (kind, layer) == ("conllu", "upos")
+    core = spans._conllu_documents(paths, layer, None, "auto")
+    _frozen(core)
+    credit = spans._bdm_section(core, "ud")
+    _frozen(credit)
+    pairs = spans._pair_section(core, "type", credit.score)
+    again = spans._pair_section(core, "type", credit.score)  # pure: the same again
+    assert [p.as_dict() for p in pairs] == [p.as_dict() for p in again]
+    res = spans.span_agreement(SAMPLE, bdm=True, hierarchy="ud")
+    assert [p.as_dict() for p in res.pairs] == [p.as_dict() for p in pairs]
+    _frozen(res)
+    _frozen(res.pairs[0])
