@@ -42,3 +42,27 @@ def test_spans_core_and_sections():
     assert [p.as_dict() for p in res.pairs] == [p.as_dict() for p in pairs]
     _frozen(res)
     _frozen(res.pairs[0])
+
+
+def test_categorical_core_and_sections():
+    from synagree.agreement import token_layers as tl
+    from synagree.io.corpus import from_files
+
+    corpus = from_files(SAMPLE)
+    core = tl._layer_core(corpus, ["deprel", "head", "xpos"], "all", None, True, None)
+    _frozen(core)
+    assert list(core.results) == ["deprel", "head"] and "xpos" in core.skipped  # no value
+    again = tl._layer_core(corpus, ["deprel", "head", "xpos"], "all", None, True, None)
+    assert {k: v.coefficients() for k, v in again.results.items()} == \
+        {k: v.coefficients() for k, v in core.results.items()}
+    iv = tl._interval_section(core.items, None, 20, 3, 0.9, None)
+    _frozen(iv)
+    assert set(iv.layers) == {"deprel", "head"} and iv.features is None
+    rep = tl.token_layer_agreement(corpus, ["deprel", "head", "xpos"], skip_id_like=True,
+                                   replicates=20, seed=3, level=0.9)
+    def ends(x):
+        return {layer: {k: (v["low"], v["high"]) for k, v in c.items()} for layer, c in x.items()}
+
+    assert ends(rep.intervals) == ends(iv.layers)  # the same stream, the same draws
+    assert rep.skipped == core.skipped
+    _frozen(rep)
