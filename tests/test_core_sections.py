@@ -66,3 +66,23 @@ def test_categorical_core_and_sections():
     assert ends(rep.intervals) == ends(iv.layers)  # the same stream, the same draws
     assert rep.skipped == core.skipped
     _frozen(rep)
+
+
+def test_tags_core_and_sections():
+    from synagree.evaluation import tags
+
+    hierarchy, tier_spec = tags._check_tag_options("deprel", None, False, "plain", False,
+                                                   None, False, None, "ac1", None)
+    assert tier_spec is None
+    core = tags._tag_core(*SAMPLE, "deprel", "plain", False, None, "auto", True)
+    _frozen(core)
+    assert len(core.pairs) == sum(len(s.words) for s in core.gold) == 284
+    gwet, line = tags._gwet_section(core, "ac1", None, 0.95, hierarchy, False)
+    assert line.startswith("AC1, weights identity")
+    res = tags.evaluate_tags(*SAMPLE, column="deprel", coefficient="ac1")
+    assert res.gwet.to_dict() == gwet.to_dict()  # the section alone gives the result's
+    assert res.exact == sum(g == s for g, s in core.pairs)
+    _frozen(res)
+    with pytest.raises(tags.InputError, match="--majority and --lexicon qualify --tiers"):
+        tags._check_tag_options("upos", None, False, "plain", False, None, True, None, None,
+                                None)
