@@ -537,3 +537,17 @@ def test_numeric_headers_are_registered(cmd, name, data, request):
     assert not bad, f"{cmd} {name}: numeric columns headed by unregistered names: {bad}"
 
 
+
+
+def test_tags_prf_numbers_in_every_format(data):
+    """``tags --prf`` (its tables through `Table` and the writers): every registered
+    number of its JSON, the P/R/F1 of each variant included, is in CSV, Markdown and
+    LaTeX, and its text prints one ``values:`` line."""
+    files = data["sample"]
+    values = list(headline_numbers(json.loads(output("tags", files, "json", "--prf"))))
+    assert any(".prf." in k or k.startswith("prf.") for k, _ in values)
+    for fmt in TEXT_FORMATS:
+        written = numbers_in(output("tags", files, fmt, "--prf"))
+        lost = sorted(k for k, x in values if not appears(x, written))
+        assert not lost, (fmt, lost)
+    assert len(VALUES.findall(output("tags", files, "table", "--prf"))) == 1

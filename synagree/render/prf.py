@@ -10,14 +10,14 @@ import io
 from typing import Dict, List, Mapping, Sequence
 
 from synagree.base.escape import csv_row, plain
-from synagree.base.table import format_value
+from synagree.base.table import Column, Table, format_value
 from synagree.evaluation.compare import CompareResult
-from synagree.render.writers import csv_value
+from synagree.render.writers import csv_value, write_table
 from synagree.stats.prf import PRF
 
 __all__ = ["PRF_HEAD", "PRF_LEGEND", "prf_summary_lines", "prf_label_lines",
            "PRF_CSV_COLUMNS", "prf_csv_rows", "append_prf_csv", "render_compare_prf",
-           "compare_prf_csv_rows", "LATEX_PRF_VARIANTS", "render_tags_prf"]
+           "compare_prf_csv_rows", "LATEX_PRF_VARIANTS", "render_tags_prf", "prf_tables"]
 
 #: The variants whose macro F1 the LaTeX table of ``compare --prf`` adds.
 LATEX_PRF_VARIANTS = ("strict", "lenient")
@@ -189,23 +189,62 @@ def compare_prf_csv_rows(name: str, results: Mapping[str, PRF]) -> List[Dict[str
 
 
 
-def render_tags_prf(results: Mapping[str, PRF]) -> str:
-    """The ``tags --prf`` block of the text table: the summary, then each variant per tag.
+#: the registered keys of a variant's micro and macro ratios (the summary table's columns)
+PRF_KEYS = ("micro_precision", "micro_recall", "micro_f1", "macro_precision", "macro_recall",
+            "macro_f1")
+#: the legend of ``tags --prf``
+TAGS_LEGEND = f"strict: tags as written; lenient: their top-level ancestors in the " \
+              f"hierarchy. {PRF_LEGEND}"
 
-    A lenient variant equal to strict (its note says so) gets no second
-    per-tag table.
+
+def prf_tables(results: Mapping[str, PRF], label: str = "tag", notes: bool = True
+               ) -> List[Table]:
+    """The P/R/F1 of ``tags --prf`` as tables of the table model (every format writes
+    them through `synagree.render.writers`): a summary, one row per variant under
+    registered keys, then each variant per label (a lenient variant equal to strict,
+    as its note says, gets none).
+
+    Parameters
+    ----------
+    results : mapping of str to PRF
+        From `synagree.evaluation.label_prf.tag_prf`.
+    label : str
+        Header of the label column of the per-label tables.
+    notes : bool
+        The summary carries the variants' notes and `TAGS_LEGEND` (the text table);
+        False where the output prints them with the command's other notes (Markdown,
+        LaTeX and CSV: `synagree.render.tags.tags_notes`).
+    """
+    num = [Column(k, "number") for k in PRF_KEYS]
+    summary = Table("prf", [Column("variant"), Column("labels", "count"),
+                            Column("correct", "count"), Column("gold", "count"),
+                            Column("system", "count"), *num],
+                    title="P/R/F1 over tags, micro and macro (fractions)",
+                    notes=[n for r in results.values() for n in r.notes] + [TAGS_LEGEND]
+                    if notes else [])
+    for k, r in results.items():
+        summary.add(k, r.labels, r.correct, r.gold, r.system, r.micro_precision,
+                    r.micro_recall, r.micro_f1, r.macro_precision, r.macro_recall, r.macro_f1)
+    out = [summary]
+    for k, r in results.items():
+        if any(n.startswith("lenient = strict") for n in r.notes):
+            continue
+        t = Table(f"prf_{k}", [Column(label), Column("gold", "count"),
+                               Column("system", "count"), Column("correct", "count"),
+                               Column("precision", "number"), Column("recall", "number"),
+                               Column("f1", "number")], title=f"{k}: per {label}")
+        for c in r.per_label:
+            t.add(c.label, c.gold, c.system, c.correct, c.precision, c.recall, c.f1)
+        out.append(t)
+    return out
+
+
+def render_tags_prf(results: Mapping[str, PRF]) -> str:
+    """The ``tags --prf`` block of the text table: `prf_tables` written as text.
 
     Parameters
     ----------
     results : mapping of str to PRF
         From `synagree.evaluation.label_prf.tag_prf`.
     """
-    out = ["P/R/F1 over tags, micro and macro (fractions)"]
-    out += prf_summary_lines(results)
-    out.append(plain(f"prf: strict: tags as written; lenient: their top-level ancestors in "
-                     f"the hierarchy. {PRF_LEGEND}"))
-    for k, r in results.items():
-        if any(n.startswith("lenient = strict") for n in r.notes):
-            continue
-        out += ["", f"{k}: per tag"] + prf_label_lines(r, "tag")
-    return "\n".join(out) + "\n"
+    return "\n".join(write_table(t, "table") for t in prf_tables(results))
