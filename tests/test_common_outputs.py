@@ -551,3 +551,19 @@ def test_tags_prf_numbers_in_every_format(data):
         lost = sorted(k for k, x in values if not appears(x, written))
         assert not lost, (fmt, lost)
     assert len(VALUES.findall(output("tags", files, "table", "--prf"))) == 1
+
+
+def test_tags_tiers_numbers_in_every_format():
+    """``tags --tiers`` (summary and per-class tables through `Table` and the writers):
+    every registered number of the JSON's ``tiers`` is in CSV, Markdown and LaTeX."""
+    d = ROOT / "tests" / "data" / "tiers"
+    files = (d / "gold.conllu", d / "system.conllu")
+    extra = ("--column", "xpos", "--tiers", str(d / "ptb-coarse.tsv"))
+    values = [(k, x) for k, x in headline_numbers(json.loads(output("tags", files, "json",
+                                                                     *extra)))
+              if k.startswith("tiers.")]
+    assert len(values) > 10
+    for fmt in TEXT_FORMATS:
+        written = numbers_in(output("tags", files, fmt, *extra))
+        lost = sorted(k for k, x in values if not appears(x, written))
+        assert not lost, (fmt, lost)
