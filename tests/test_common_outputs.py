@@ -539,18 +539,20 @@ def test_numeric_headers_are_registered(cmd, name, data, request):
 
 
 
-def test_tags_prf_numbers_in_every_format(data):
-    """``tags --prf`` (its tables through `Table` and the writers): every registered
-    number of its JSON, the P/R/F1 of each variant included, is in CSV, Markdown and
-    LaTeX, and its text prints one ``values:`` line."""
+@pytest.mark.parametrize("cmd", ["tags", "compare"])
+def test_prf_numbers_in_every_format(cmd, data):
+    """``tags --prf`` and ``compare --prf`` (their tables through `Table` and the
+    writers): every registered number of the JSON, the P/R/F1 of each variant included,
+    is in Markdown (and CSV; LaTeX for tags, whose table it is: compare's LaTeX keeps its
+    one row per metric with the macro F1), and the text prints one ``values:`` line."""
     files = data["sample"]
-    values = list(headline_numbers(json.loads(output("tags", files, "json", "--prf"))))
+    values = list(headline_numbers(json.loads(output(cmd, files, "json", "--prf"))))
     assert any(".prf." in k or k.startswith("prf.") for k, _ in values)
-    for fmt in TEXT_FORMATS:
-        written = numbers_in(output("tags", files, fmt, "--prf"))
+    for fmt in ("csv", "markdown", "latex") if cmd == "tags" else ("csv", "markdown"):
+        written = numbers_in(output(cmd, files, fmt, "--prf"))
         lost = sorted(k for k, x in values if not appears(x, written))
         assert not lost, (fmt, lost)
-    assert len(VALUES.findall(output("tags", files, "table", "--prf"))) == 1
+    assert len(VALUES.findall(output(cmd, files, "table", "--prf"))) == 1
 
 
 def test_tags_tiers_numbers_in_every_format():

@@ -227,7 +227,9 @@ def test_compare_outputs_carry_the_numbers():
     assert "macro F1 lenient & 57.14 \\\\" in latex
     table = render(res, "table")
     assert "sys: P/R/F1 over relations" in table
-    assert "lenient                  7        6     8       8    75.00" in table
+    assert "lenient 7 6 8 8 75.00" in " ".join(table.split())
+    markdown = render(res, "markdown")  # the summaries in Markdown too (issue 31)
+    assert "| lenient | 7 | 6 | 8 | 8 | 75.00 |" in markdown and "prf: micro:" in markdown
 
 
 # ------------------------------------------------------------------ sklearn parity
