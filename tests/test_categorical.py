@@ -294,7 +294,9 @@ def test_cli_categorical(capsys):
     files = [str(QA / f"{n}.conllu") for n in ("anna", "bert", "cleo")]
     assert main(["categorical", *files, "--allow-missing", "--specific", "deprel"]) == 0
     out = capsys.readouterr().out
-    assert "D&F kappa" in out and "Fleiss kappa" in out and "obj" in out
+    assert "cohen_kappa" in out and "obj" in out
+    assert "cohen_kappa: Davies & Fleiss' kappa, scott_pi: Fleiss' kappa" in " ".join(
+        out.split())  # three annotators: the values line says what the keys are
     assert main(["categorical", *files, "--allow-missing", "--output", "json",
                  "--bootstrap", "50", "--confusion"]) == 0
     d = json.loads(capsys.readouterr().out)

@@ -537,12 +537,35 @@ def test_numeric_headers_are_registered(cmd, name, data, request):
     assert not bad, f"{cmd} {name}: numeric columns headed by unregistered names: {bad}"
 
 
-KNOWN.update({
-    ("headers", "categorical", "*"): "the per-layer table heads its columns with words "
-                                     "('Cohen kappa', 'macro specific'), not the registered "
-                                     "keys (cohen_kappa, specific_macro)",
-    ("headers", "spans", "*"): "GATE's count columns (partial, missing, spurious) are not "
-                               "registered keys",
-    ("headers", "report", "*"): "the report's tables head columns with words ('mean TED', "
-                                "'share', 'assignments')",
-})
+
+
+@pytest.mark.parametrize("cmd", ["tags", "compare"])
+def test_prf_numbers_in_every_format(cmd, data):
+    """``tags --prf`` and ``compare --prf`` (their tables through `Table` and the
+    writers): every registered number of the JSON, the P/R/F1 of each variant included,
+    is in Markdown (and CSV; LaTeX for tags, whose table it is: compare's LaTeX keeps its
+    one row per metric with the macro F1), and the text prints one ``values:`` line."""
+    files = data["sample"]
+    values = list(headline_numbers(json.loads(output(cmd, files, "json", "--prf"))))
+    assert any(".prf." in k or k.startswith("prf.") for k, _ in values)
+    for fmt in ("csv", "markdown", "latex") if cmd == "tags" else ("csv", "markdown"):
+        written = numbers_in(output(cmd, files, fmt, "--prf"))
+        lost = sorted(k for k, x in values if not appears(x, written))
+        assert not lost, (fmt, lost)
+    assert len(VALUES.findall(output(cmd, files, "table", "--prf"))) == 1
+
+
+def test_tags_tiers_numbers_in_every_format():
+    """``tags --tiers`` (summary and per-class tables through `Table` and the writers):
+    every registered number of the JSON's ``tiers`` is in CSV, Markdown and LaTeX."""
+    d = ROOT / "tests" / "data" / "tiers"
+    files = (d / "gold.conllu", d / "system.conllu")
+    extra = ("--column", "xpos", "--tiers", str(d / "ptb-coarse.tsv"))
+    values = [(k, x) for k, x in headline_numbers(json.loads(output("tags", files, "json",
+                                                                     *extra)))
+              if k.startswith("tiers.")]
+    assert len(values) > 10
+    for fmt in TEXT_FORMATS:
+        written = numbers_in(output("tags", files, fmt, *extra))
+        lost = sorted(k for k, x in values if not appears(x, written))
+        assert not lost, (fmt, lost)

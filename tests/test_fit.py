@@ -9,6 +9,7 @@ import json
 import re
 import sys
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -276,3 +277,37 @@ def test_an_id_feature_in_feats_is_id_like(run_cli, id_columns, tmp_path):
         assert "feature 'id' takes 40 distinct numbers" in out, cmd  # the reason, said
     rc, out, _ = run_cli("categorical", *paths, "--layers", "feats", "--output", "json")
     assert "feats" in json.loads(out)["layers"]  # named: kept
+
+
+def test_wrap_header_breaks_keys_after_underscores():
+    """A registered key as a header may break after its underscores (never inside a
+    piece), a phrase at its spaces; a piece wider than the width stays whole."""
+    from synagree.render.fit import wrap_header
+
+    assert wrap_header("cohen_kappa_macro", 6) == ["cohen_", "kappa_", "macro"]
+    assert wrap_header("cohen_kappa_macro", 12) == ["cohen_kappa_", "macro"]
+    assert wrap_header("alpha_plain without", 8) == ["alpha_", "plain", "without"]
+    assert wrap_header("share of D_o", 6) == ["share", "of D_o"]
+    assert wrap_header("share of D_o", 5) == ["share", "of D_", "o"]
+    assert wrap_header("specific", 3) == ["specific"]
+    for h in ("d_o_share", "pair_agree", "a b_c d"):
+        for w in range(1, 12):
+            assert "".join(wrap_header(h, w)).replace(" ", "") == h.replace(" ", "")
+
+
+ROOT_DATA = Path(__file__).parent / "data"
+
+
+def test_key_headers_fit_the_terminal_whole(run_cli, monkeypatch):
+    """categorical's key headers wrap at their underscores on a 100-column terminal, so
+    the layer names are not cut (they were, as whole keys)."""
+    from synagree.render import fit
+
+    monkeypatch.setattr(fit, "is_terminal", lambda stream: True)
+    monkeypatch.setenv("COLUMNS", "100")
+    feats = ROOT_DATA / "feats"
+    rc, out, err = run_cli("categorical", feats / "ann1.conllu", feats / "ann2.conllu",
+                           "--layers", "feats,feats:Number,feats:PronType")
+    assert rc == 0 and "feats:PronType  9" in out and "were cut" not in err
+    assert max(len(line) for line in out.splitlines() if "signature" not in line) <= 100
+    assert re.search(r"cohen_kappa_\n +macro\n", out)  # the key broken after a "_"

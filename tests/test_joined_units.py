@@ -479,7 +479,7 @@ def test_pooled_kappa_pi_say_which_items(tmp_path, run_cli, monkeypatch):
                                            "scott_pi": words, "alpha_nominal": deprel["items"]}
     rc, out, err = run_cli("categorical", "--dirs", *dirs, "--allow-missing")
     header = out.splitlines()[1]
-    assert "items coded by all (kappa, pi)" in header
+    assert header.split()[:3] == ["layer", "items", "complete_items"]
     row = out.splitlines()[2].split()
     assert row[:3] == ["deprel", str(deprel["items"]), str(words)]
     assert "use only the items coded by all 3 annotators" in out

@@ -89,8 +89,8 @@ def test_categorical_csv_is_one_table(opts, run_cli, tmp_path):
     # the layers section is the plain CSV, cell for cell
     rc, plain, _ = run_cli("categorical", *ENH, "--layers", "deprel,feats", "--output", "csv")
     # (ENH has no FEATS: the note on feats makes the plain CSV sectioned too)
-    header = ["layer", "items", "observed", "Cohen kappa", "Scott pi", "alpha", "macro specific",
-              "kappa macro(docs)"]
+    header = ["layer", "items", "observed", "cohen_kappa", "scott_pi", "alpha_nominal",
+              "specific_macro", "cohen_kappa_macro"]
     assert section(text, "layers", header) == section(plain, "layers", header)
     notes = [r["note"] for r in csv.DictReader(io.StringIO(text)) if r["section"] == "note"]
     assert notes[0].startswith("layer feats (column FEATS): no word has a value")
@@ -109,7 +109,7 @@ def test_categorical_plain_csv_unchanged(run_cli):
 def test_categorical_specific_rows_by_hand(run_cli):
     rc, out, _ = run_cli("categorical", *FEATS, "--layers", "upos", "--specific", "upos",
                          "--output", "csv")
-    rows = section(out, "specific", ["category", "assignments", "specific agreement"])
+    rows = section(out, "specific", ["category", "assignments", "specific"])
     assert rows and all(r[2] == "1.0000" for r in rows)  # both annotators agree on UPOS
     assert sum(int(r[1]) for r in rows) == 18  # 9 words x 2 annotators
 

@@ -147,7 +147,10 @@ def test_tags_outputs_carry_the_numbers():
     obl = [r for r in rows if r["tag"] == "obl" and r["variant"] == "strict"][0]
     assert (obl["correct"], obl["gold"], obl["system"], obl["count"]) == ("0", "0", "1", "")
     text = render_tags(res, "table")
-    assert "strict        9        5     8       8   0.6250" in text
+    assert "strict 9 5 8 8 0.6250" in " ".join(text.split())
+    for fmt in ("markdown", "latex"):  # the same tables in every format (issue 31)
+        out = render_tags(res, fmt)
+        assert "lenient: per tag" in out and "0.6250" in out and "micro" in out
     assert "lenient: per tag" in text
 
 
@@ -224,7 +227,9 @@ def test_compare_outputs_carry_the_numbers():
     assert "macro F1 lenient & 57.14 \\\\" in latex
     table = render(res, "table")
     assert "sys: P/R/F1 over relations" in table
-    assert "lenient                  7        6     8       8    75.00" in table
+    assert "lenient 7 6 8 8 75.00" in " ".join(table.split())
+    markdown = render(res, "markdown")  # the summaries in Markdown too (issue 31)
+    assert "| lenient | 7 | 6 | 8 | 8 | 75.00 |" in markdown and "prf: micro:" in markdown
 
 
 # ------------------------------------------------------------------ sklearn parity

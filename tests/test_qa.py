@@ -184,9 +184,9 @@ def test_worst_list_and_pair_matrix_on_cdt(cdt_en):
     assert all(x.alpha["plain"] is None for x in qa.leave_one_out(cdt_en))
     worst = qa.worst_list(cdt_en, 3)
     text = render_qa.render_worst(worst, width=100)  # fitted to 100 columns
-    assert "share" in text and top.label in text
+    assert "d_o_" in text and top.label in text
     assert max(len(line) for line in text.splitlines()) <= 100
-    assert "share of D_o" in render_qa.render_worst(worst, "csv")
+    assert "d_o_share,mean_ted" in render_qa.render_worst(worst, "csv")
     for fmt in ("csv", "markdown", "latex"):
         assert top.label in render_qa.render_worst(worst, fmt)
     js = json.loads(render_qa.render_worst(worst, "json"))

@@ -32,6 +32,7 @@ from synagree.stats.categorical import (
     not_categories,
 )
 from synagree.stats.features import (
+    CorpusFeatures,
     PerFeature,
     corpus_features,
     feature_of_layer,
@@ -70,7 +71,7 @@ def _without_replicates(cis: Dict[str, Dict[str, Dict[str, Any]]]) -> Dict[str, 
                    for k, v in ci.items()} for name, ci in cis.items()}
 
 
-@dataclass
+@dataclass(frozen=True)
 class TokenLayerAgreement(Frames):
     """What `token_layer_agreement` computed for one corpus.
 
@@ -326,15 +327,65 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
     check_specific(layers, specific)
     feature_layers = [x for x in layers if feature_of_layer(x) is not None]
     check_dependency_views(corpus, feature_layers, per_feature, enhanced)
-    split = None
-    if feature_layers or per_feature:  # FEATS split into features: docs/method.md §19
-        split = corpus_features(corpus, strict=strict)
-        unseen = [x for x in feature_layers if feature_of_layer(x) not in split.frequency]
-        if unseen:  # a typo (feats:case) would read as perfect agreement on nothing
-            raise InputError.single("<command line>", None, "usage",
-                                    f"{', '.join(unseen)}: no annotator gives this feature "
-                                    f"anywhere (names are case-sensitive); the input's "
-                                    f"features: {', '.join(split.features()) or 'none'}")
+    split = _split_features(corpus, feature_layers, per_feature, strict)
+    core = _layer_core(corpus, layers, feature_items, split, skip_id_like, specific)
+    features = (per_feature_agreement(corpus, items=feature_items, split=split)
+                if per_feature else None)
+    intervals = (_interval_section(core.items, features, replicates, seed, level, max_memory)
+                 if replicates else None)
+    return TokenLayerAgreement(
+        list(corpus.annotators), corpus.settings(), core.results,
+        feature_layers=bool(feature_layers),
+        feature_items=feature_items if split is not None else None, specific=specific,
+        per_feature=features,
+        enhanced=_enhanced_section(corpus, set_distance, replicates) if enhanced else None,
+        replicates=replicates, seed=seed, level=level,
+        intervals=intervals.layers if intervals else None,
+        feature_intervals=intervals.features if intervals else None,
+        warnings=list(corpus.log.warnings) + (list(split.warnings) if split is not None
+                                              else []),
+        notes=list(corpus.notes) + core.notes + (intervals.notes if intervals else []),
+        skipped=core.skipped, unit_counts=corpus.unit_counts(),
+        bias=bias_of_layers(core.results) if bias else None,
+        gwet=gwet_of_layers(core.items, gwet) if gwet is not None else None)
+
+
+# token_layer_agreement is a core (each layer's items and agreement, `_LayerCore`) plus
+# sections, each a pure function returning its part: the features split, the per-feature
+# and enhanced views, the bias tests, Gwet's coefficients, the bootstrap intervals
+
+
+def _split_features(corpus: Corpus, feature_layers: Sequence[str], per_feature: bool,
+                    strict: bool) -> Optional[CorpusFeatures]:
+    """FEATS split into features (docs/method.md §19) when a view needs them, else None."""
+    if not (feature_layers or per_feature):
+        return None
+    split = corpus_features(corpus, strict=strict)
+    unseen = [x for x in feature_layers if feature_of_layer(x) not in split.frequency]
+    if unseen:  # a typo (feats:case) would read as perfect agreement on nothing
+        raise InputError.single("<command line>", None, "usage",
+                                f"{', '.join(unseen)}: no annotator gives this feature "
+                                f"anywhere (names are case-sensitive); the input's "
+                                f"features: {', '.join(split.features()) or 'none'}")
+    return split
+
+
+@dataclass(frozen=True)
+class _LayerCore:
+    """The layers kept (their items and agreement), the notes on them and the layers
+    left out as id-like (why)."""
+
+    items: Dict[str, Any]
+    results: Dict[str, LayerAgreement]
+    notes: List[str]
+    skipped: Dict[str, str]
+
+
+def _layer_core(corpus: Corpus, layers: Sequence[str], feature_items: str,
+                split: Optional[CorpusFeatures], skip_id_like: bool, specific: Optional[str]
+                ) -> _LayerCore:
+    """Each layer's items and agreement; id-like layers left out (or kept, noted) and a
+    note for each layer whose one category leaves the coefficients undefined."""
     items = {layer: (layer_items(corpus, layer, feature_items, split) if split
                      else items_from_corpus(corpus, layer)) for layer in layers}
     notes: List[str] = []
@@ -355,40 +406,49 @@ def token_layer_agreement(corpus: Corpus, layers: Sequence[str], *,
             notes.append(f"layer {layer}: every annotator gives every item the one category "
                          f"{used[0]!r}: kappa, pi and alpha are undefined (chance agreement "
                          f"is 1), not 0 or 1")
-    rep = TokenLayerAgreement(
-        list(corpus.annotators), corpus.settings(), results,
-        feature_layers=bool(feature_layers),
-        feature_items=feature_items if split is not None else None, specific=specific,
-        per_feature=(per_feature_agreement(corpus, items=feature_items, split=split)
-                     if per_feature else None),
-        enhanced=enhanced_agreement(corpus, set_distance) if enhanced else None,
-        replicates=replicates, seed=seed, level=level,
-        warnings=list(corpus.log.warnings) + (list(split.warnings) if split is not None
-                                              else []),
-        notes=list(corpus.notes) + notes, skipped=skipped, unit_counts=corpus.unit_counts())
-    if bias:
-        rep.bias = bias_of_layers(rep.results)
-    if gwet is not None:
-        rep.gwet = gwet_of_layers(items, gwet)
-    if rep.enhanced is not None and replicates:
-        rep.enhanced.notes.append("--bootstrap gives intervals for the token layers only, not "
-                                  "for the enhanced-edge alpha and F1")
-    if replicates:  # planned first: the unit x category sums grow with both
-        datas = list(items.items()) + (list(rep.per_feature.data.items())
-                                       if rep.per_feature is not None else [])
-        check_layer_bootstrap([(name, len(d.units), d.n_categories, len(d.annotators))
-                               for name, d in datas], replicates, max_memory)
-        rng = np.random.default_rng(seed)  # one stream: layers first, then features
+    return _LayerCore(items, results, notes, skipped)
 
-        def draw(data: Any) -> Dict[str, Dict[str, Any]]:
-            return {k: iv.fields(undefined=float("nan"))
-                    for k, iv in layer_bootstrap(data, replicates, rng, level).items()}
 
-        rep.intervals = {layer: draw(data) for layer, data in items.items()}
-        small = small_sample_note(max((len(d.units) for d in items.values()), default=0),
-                                  "the bootstrap intervals")
-        if small and items:
-            rep.notes.append(small)
-        if rep.per_feature is not None:
-            rep.feature_intervals = {f: draw(data) for f, data in rep.per_feature.data.items()}
-    return rep
+def _enhanced_section(corpus: Corpus, set_distance: str, replicates: int
+                      ) -> EnhancedAgreement:
+    """Agreement on the enhanced edges (docs/method.md §20); with ``replicates``, a note
+    that the intervals do not cover it."""
+    edges = enhanced_agreement(corpus, set_distance)
+    if replicates:
+        edges.notes.append("--bootstrap gives intervals for the token layers only, not "
+                           "for the enhanced-edge alpha and F1")
+    return edges
+
+
+_Intervals = Dict[str, Dict[str, Dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class _IntervalSection:
+    """Bootstrap intervals per layer and per feature, and the small-sample note."""
+
+    layers: _Intervals
+    features: Optional[_Intervals]
+    notes: List[str]
+
+
+def _interval_section(items: Dict[str, Any], features: Optional[PerFeature], replicates: int,
+                      seed: int, level: float, max_memory: Optional[int]) -> _IntervalSection:
+    """Bootstrap intervals of the layers, then of the features (one random stream,
+    planned first: the unit x category sums grow with both)."""
+    datas = list(items.items()) + (list(features.data.items()) if features is not None
+                                   else [])
+    check_layer_bootstrap([(name, len(d.units), d.n_categories, len(d.annotators))
+                           for name, d in datas], replicates, max_memory)
+    rng = np.random.default_rng(seed)  # one stream: layers first, then features
+
+    def draw(data: Any) -> Dict[str, Dict[str, Any]]:
+        return {k: iv.fields(undefined=float("nan"))
+                for k, iv in layer_bootstrap(data, replicates, rng, level).items()}
+
+    layers = {layer: draw(data) for layer, data in items.items()}
+    small = small_sample_note(max((len(d.units) for d in items.values()), default=0),
+                              "the bootstrap intervals")
+    feats = ({f: draw(data) for f, data in features.data.items()}
+             if features is not None else None)
+    return _IntervalSection(layers, feats, [small] if small and items else [])

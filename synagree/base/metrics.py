@@ -268,6 +268,8 @@ REGISTRY: List[Metric] = [
          "head-direction labels", COUNT, "10"),
         ("contribution", "a unit's c_u; tables show it as a share of D_o",
          "squared distance", "12.1"),
+        ("d_o_share", "`--worst` tables, per unit: its `contribution` c_u as a share of "
+         "D_o of the ranked variant (JSON: `contribution` and `d_o`)", "percent", "12.1"),
         ("mean_ted", "mean TED between annotations (per unit, pair or annotator)", "edits",
          "12.2"),
         ("position", "`--worst`, per unit: its place in corpus order (from 0)", COUNT,
@@ -366,6 +368,10 @@ REGISTRY: List[Metric] = [
          "`nested_left_out` the spans inside another of the same label",
          "fraction / count", "34.4",
          ("continuum_length", "continuum_begin", "observers", "nested_left_out")),
+        ("partial", "`spans` (GATE's AnnotationDiff), per pair and label: response spans "
+         "overlapping a key span of the same label with another extent; key spans without a "
+         "response; response spans without a key (`correct`: the same extent)", COUNT, "24.1",
+         ("missing", "spurious")),
         # planning (synagree plan, report --plan)
         ("units_needed_<v>", "units needed for an interval of `alpha_<v>` no wider than "
          "the target width, by resampling the pilot", COUNT, "30.2"),
@@ -596,6 +602,12 @@ REGISTRY: List[Metric] = [
          ("n_categories",)),
         ("specific_macro", "mean specific agreement over the categories that occur",
          FRACTION, "12.3"),
+        ("cohen_kappa_macro", "the unweighted mean of `cohen_kappa` over the documents (the "
+         "pooled `cohen_kappa` when there is one document); JSON: `macro_documents`",
+         FRACTION, "12.3"),
+        ("assignments", "per category (the specific-agreement tables): the annotators' "
+         "assignments of it, all annotators pooled; JSON: `category_frequency`", COUNT,
+         "12.3"),
         ("items", "compared words; words coded by every annotator; units left out", COUNT,
          "12.3", ("complete_items", "ignored_units")),
         ("complete_agree", "under `counts`: Σ over complete items of Σ_k n_ik(n_ik − 1) "

@@ -67,7 +67,7 @@ CONLLU_LAYERS = ("upos", "xpos", "deprel", "feats", "lemma", "form")
 Document = List[SpanAnnotation]
 
 
-@dataclass
+@dataclass(frozen=True)
 class SpanPair:
     """One key file against one response file.
 
@@ -98,7 +98,7 @@ class SpanPair:
         return d
 
 
-@dataclass
+@dataclass(frozen=True)
 class SpanResult(Frames):
     """GATE's span F-measures of every pair of files (docs/method.md §24).
 
@@ -284,6 +284,36 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
         ``span-token-mismatch``, ``text-mismatch`` and every reading problem.
     """
     paths = as_inputs(paths)  # streams read once: sniffed, then read
+    kind, layer = _check_span_options(paths, layer, labels, bdm, hierarchy, fmt, names)
+    core = (_phrase_documents(paths, layer, names, fmt, phrase_style, allow_missing, check_text)
+            if kind == "phrase" else _conllu_documents(paths, layer, names, fmt))
+    credit = _bdm_section(core, hierarchy) if hierarchy is not None and bdm else None
+    return SpanResult([input_name(p) for p in paths], core.annotators, layer, core.offsets,
+                      labels, core.documents,
+                      _pair_section(core, labels, credit.score if credit else None),
+                      credit.description if credit else None,
+                      core.notes + (credit.notes if credit else []), core.warnings)
+
+
+# span_agreement is a core (each annotator's documents, `_SpanCore`) plus sections, each a
+# pure function of the core returning its frozen part: the BDM credit, the pairs' counts
+
+@dataclass(frozen=True)
+class _SpanCore:
+    """Each annotator's documents, and what reading them noted."""
+
+    annotators: List[str]
+    docs: Dict[str, List[Optional[Document]]]
+    offsets: str  # "tokens" or "characters"
+    documents: int
+    notes: List[str]
+    warnings: List[Problem]
+
+
+def _check_span_options(paths: Sequence[Any], layer: Optional[str], labels: str, bdm: bool,
+                        hierarchy: object, fmt: str, names: Optional[Sequence[str]]
+                        ) -> Tuple[str, str]:
+    """The input kind (``phrase`` or ``conllu``) and the layer; InputError ``usage``."""
     if len(paths) < 2:
         raise InputError.single("<command line>", None, "usage",
                                 "spans compares two or more files")
@@ -310,59 +340,83 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
     if names is not None and len(names) != len(paths):
         raise InputError.single("<command line>", None, "usage",
                                 f"{len(names)} names for {len(paths)} files")
-    notes: List[str] = []
-    warnings: List[Problem] = []
-    if kind == "phrase":
-        corpus = from_files(paths, names=names, fmt=fmt, phrase_style=phrase_style,
-                            allow_missing=allow_missing, check_text=check_text)
-        annotators = list(corpus.annotators)
-        warnings = list(corpus.log.warnings)
-        notes.extend(corpus.notes)
-        per_annotator: Dict[str, List[Optional[PhraseSentence]]] = {
-            a: [cast(Optional[PhraseSentence], u.annotations.get(a)) for u in corpus.units]
-            for a in annotators}  # a phrase corpus holds PhraseSentence annotations
-        docs = {a: documents_of_trees(per_annotator[a], layer) for a in annotators}
-        _check_tokens(per_annotator, annotators)
-        offsets, n_docs = "tokens", len(corpus.units)
-    else:
-        log = ProblemLog()
-        tbs: List[Treebank] = []
-        for p in paths:
-            try:
-                tbs.append(read_treebank(native_input(p, fmt)))  # e.g. WebAnno TSV
-            except InputError as exc:  # every file's problems, then one error
-                log.extend(exc.errors)
-        log.raise_if_errors()
-        for tb in tbs[1:]:
-            align(tbs[0], tb)  # the same text, or a text-mismatch error
-        annotators = list(names) if names is not None else [
-            f"ann{k + 1}" if isinstance(p, Buffer) and p.real_name is None
-            else Path(input_name(p)).name for k, p in enumerate(paths)]
-        if len(set(annotators)) != len(annotators):
-            annotators = [input_name(p) for p in paths]
-        docs = {a: [documents_of_treebank(tb, layer)] for a, tb in zip(annotators, tbs)}
-        offsets, n_docs = "characters", 1
-    score = None
-    hdesc = None
-    if hierarchy is not None and bdm:
-        all_labels = list(dict.fromkeys(s.label for ds in docs.values() for d in ds if d
-                                        for s in d))
-        h, added = load_hierarchy_noting_added(hierarchy, all_labels)
-        score = tag_closeness(h, "bdm", added)
-        hdesc = describe_hierarchy(hierarchy)
-        if added:
-            notes.append(f"{len(added)} label(s) are not in the hierarchy (BDM 0 with any "
-                         f"other label): " + ", ".join(added[:20])
-                         + (" ..." if len(added) > 20 else ""))
+    return kind, layer
+
+
+def _phrase_documents(paths: Sequence[Any], layer: str, names: Optional[Sequence[str]],
+                      fmt: str, phrase_style: str, allow_missing: bool, check_text: bool
+                      ) -> _SpanCore:
+    """The core of bracketed trees: one document per sentence, offsets in tokens."""
+    corpus = from_files(paths, names=names, fmt=fmt, phrase_style=phrase_style,
+                        allow_missing=allow_missing, check_text=check_text)
+    annotators = list(corpus.annotators)
+    per_annotator: Dict[str, List[Optional[PhraseSentence]]] = {
+        a: [cast(Optional[PhraseSentence], u.annotations.get(a)) for u in corpus.units]
+        for a in annotators}  # a phrase corpus holds PhraseSentence annotations
+    docs = {a: documents_of_trees(per_annotator[a], layer) for a in annotators}
+    _check_tokens(per_annotator, annotators)
+    return _SpanCore(annotators, docs, "tokens", len(corpus.units), list(corpus.notes),
+                     list(corpus.log.warnings))
+
+
+def _conllu_documents(paths: Sequence[Any], layer: str, names: Optional[Sequence[str]],
+                      fmt: str) -> _SpanCore:
+    """The core of CoNLL-U files: one document per file, offsets in characters of the
+    same text."""
+    log = ProblemLog()
+    tbs: List[Treebank] = []
+    for p in paths:
+        try:
+            tbs.append(read_treebank(native_input(p, fmt)))  # e.g. WebAnno TSV
+        except InputError as exc:  # every file's problems, then one error
+            log.extend(exc.errors)
+    log.raise_if_errors()
+    for tb in tbs[1:]:
+        align(tbs[0], tb)  # the same text, or a text-mismatch error
+    annotators = list(names) if names is not None else [
+        f"ann{k + 1}" if isinstance(p, Buffer) and p.real_name is None
+        else Path(input_name(p)).name for k, p in enumerate(paths)]
+    if len(set(annotators)) != len(annotators):
+        annotators = [input_name(p) for p in paths]
+    docs: Dict[str, List[Optional[Document]]] = {
+        a: [documents_of_treebank(tb, layer)] for a, tb in zip(annotators, tbs)}
+    return _SpanCore(annotators, docs, "characters", 1, [], [])
+
+
+@dataclass(frozen=True)
+class _BdmSection:
+    """GATE's BDM over a hierarchy of the labels: the closeness, its name, the notes."""
+
+    score: Any
+    description: str
+    notes: List[str]
+
+
+def _bdm_section(core: _SpanCore, hierarchy: Any) -> _BdmSection:
+    """The BDM closeness of the labels the core holds (a note names those the
+    hierarchy lacks)."""
+    all_labels = list(dict.fromkeys(s.label for ds in core.docs.values() for d in ds if d
+                                    for s in d))
+    h, added = load_hierarchy_noting_added(hierarchy, all_labels)
+    notes = []
+    if added:
+        notes.append(f"{len(added)} label(s) are not in the hierarchy (BDM 0 with any "
+                     f"other label): " + ", ".join(added[:20])
+                     + (" ..." if len(added) > 20 else ""))
+    return _BdmSection(tag_closeness(h, "bdm", added), describe_hierarchy(hierarchy), notes)
+
+
+def _pair_section(core: _SpanCore, labels: str, score: Any) -> List[SpanPair]:
+    """Every pair of annotators (the first the key) over the documents both have."""
     pairs: List[SpanPair] = []
-    for i, a in enumerate(annotators):
-        for b in annotators[i + 1:]:
-            both = [(x, y) for x, y in zip(docs[a], docs[b]) if x is not None and y is not None]
+    for i, a in enumerate(core.annotators):
+        for b in core.annotators[i + 1:]:
+            both = [(x, y) for x, y in zip(core.docs[a], core.docs[b])
+                    if x is not None and y is not None]
             counts, per_label, bdm_counts = compare_documents(
                 [x for x, _ in both], [y for _, y in both], labels, score)
             pairs.append(SpanPair(a, b, counts, per_label, bdm_counts))
-    return SpanResult([input_name(p) for p in paths], annotators, layer, offsets, labels, n_docs,
-                      pairs, hdesc, notes, warnings)
+    return pairs
 
 
 def _check_tokens(per_annotator: Dict[str, List[Optional[PhraseSentence]]],

@@ -420,7 +420,7 @@ class TagRow(TagShares):
         return d
 
 
-@dataclass
+@dataclass(frozen=True)
 class TagsResult(TagShares, Frames):
     r"""Tag evaluation as counts; ratios are derived (fractions, not percent).
 
@@ -958,6 +958,56 @@ def _evaluate_tags(gold_path: Source, system_path: Source,
     >>> os.remove(gold); os.remove(system)
     """
     check_replicates(bootstrap, level)  # before any work
+    hierarchy, tier_spec = _check_tag_options(column, hierarchy, plain_as_leaf, tag_syntax,
+                                              per_feature, tiers, majority, lexicon,
+                                              coefficient, ac2_weights)
+    lex = None if lexicon is None else load_lexicon(lexicon, column)
+    core = _tag_core(gold_path, system_path, column, tag_syntax, per_feature, tier_spec, fmt,
+                     check_text)
+    pairs = core.pairs
+    scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf, tag_syntax, bdm, wu_palmer)
+    note = (plain_syntax_note((t for pair in pairs for t in pair), column)
+            if tag_syntax == "plain" and column != "feats" else None)
+    if prf:
+        scores["prf"] = note_written_alternatives(tag_prf(pairs, hierarchy, plain_as_leaf),
+                                                  tag_syntax)
+    if tier_spec is not None:
+        scores["tiers"] = _tier_section(core, tier_spec, sibling_credit, unmapped, column,
+                                        majority, lex)
+    intervals = {}
+    settings = {"column": column, "hierarchy": describe_hierarchy(hierarchy, plain_as_leaf),
+                "tag_syntax": tag_syntax}
+    if bootstrap:  # sentences resampled (docs/method.md §5.4): every pair is in one sentence
+        check_resampling(len(core.gold), bootstrap, 1, max_memory)
+        intervals = tag_intervals(pairs, [len(g.words) for g in core.gold], bootstrap, seed,
+                                  level)
+        settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
+    if coefficient is not None:  # docs/method.md §34.1: gold and system as two raters
+        scores["gwet"], settings["gwet"] = _gwet_section(core, coefficient, ac2_weights,
+                                                         level, hierarchy, plain_as_leaf)
+    settings["version"] = __version__
+    return TagsResult(gold_file=core.gold_name, system_file=core.system_name, column=column,
+                      hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
+                      plain_as_leaf=bool(plain_as_leaf), sentences=len(core.gold),
+                      form_mismatches=sum(1 for p in core.warnings
+                                          if p.kind == "form-mismatch"),
+                      warnings=list(core.warnings), tag_syntax=tag_syntax,
+                      notes=[note] if note else [],
+                      per_feature=feature_scores(pairs) if per_feature else None,
+                      intervals=intervals, level=level, settings=settings, **scores)
+
+
+# _evaluate_tags is a core (the two columns read, checked, paired and aligned: `_TagCore`,
+# then `evaluate_tag_pairs`) plus sections, each a pure function of the core: P/R/F1, the
+# tiers, the per-feature scores, the intervals, Gwet's coefficient
+
+
+def _check_tag_options(column: str, hierarchy: Optional[HierarchySpec], plain_as_leaf: bool,
+                       tag_syntax: str, per_feature: bool, tiers: Optional[TiersSpec],
+                       majority: bool, lexicon: object, coefficient: Optional[str],
+                       ac2_weights: Optional[str]) -> Tuple[Any, Any]:
+    """The options checked before any file is read: the hierarchy (a stream read once,
+    loaded to report its errors first) and the tier spec; InputError ``usage``."""
     if column not in COLUMNS:
         raise InputError.single("<command line>", None, "usage",
                                 f"unknown column {column!r}; expected one of "
@@ -978,7 +1028,26 @@ def _evaluate_tags(gold_path: Source, system_path: Source,
         raise InputError.single("<command line>", None, "usage",
                                 "--majority and --lexicon qualify --tiers, which was not "
                                 "given")
-    lex = None if lexicon is None else load_lexicon(lexicon, column)
+    return hierarchy, tier_spec
+
+
+@dataclass(frozen=True)
+class _TagCore:
+    """The two files' column, checked; the system paired to gold; the words aligned."""
+
+    gold_name: str
+    system_name: str
+    gold: List[TagSentence]
+    system: List[TagSentence]
+    coarse: Optional[List[TagSentence]]  # the gold column of --tiers COLUMN
+    pairs: List[Tuple[str, str]]
+    warnings: List[Problem]
+
+
+def _tag_core(gold_path: Source, system_path: Source, column: str, tag_syntax: str,
+              per_feature: bool, tier_spec: Any, fmt: str, check_text: bool) -> _TagCore:
+    """Read, check, pair by ``# sent_id`` and align the two columns (every problem, with
+    file and line, then one error)."""
     log = ProblemLog()
     # streams read once here: the gold may be read again for a tier column
     gold_src, system_src = as_input(gold_path, "<gold>"), as_input(system_path, "<system>")
@@ -999,38 +1068,26 @@ def _evaluate_tags(gold_path: Source, system_path: Source,
     log.raise_if_errors()
     pairs = _align(gold, system, gold_name, system_name, log, check_text)
     log.raise_if_errors()
-    scores = evaluate_tag_pairs(pairs, hierarchy, plain_as_leaf, tag_syntax, bdm, wu_palmer)
-    note = (plain_syntax_note((t for pair in pairs for t in pair), column)
-            if tag_syntax == "plain" and column != "feats" else None)
-    if prf:
-        scores["prf"] = note_written_alternatives(tag_prf(pairs, hierarchy, plain_as_leaf),
-                                                  tag_syntax)
-    if tier_spec is not None:
-        scores["tiers"] = tiers_for_words(tier_spec, _words(gold), _words(system),
-                                          None if coarse is None else _words(coarse),
-                                          sibling_credit, unmapped, column, majority, lex,
-                                          [form for s in gold for _, form, _ in s.words])
-    intervals = {}
-    settings = {"column": column, "hierarchy": describe_hierarchy(hierarchy, plain_as_leaf),
-                "tag_syntax": tag_syntax}
-    if bootstrap:  # sentences resampled (docs/method.md §5.4): every pair is in one sentence
-        check_resampling(len(gold), bootstrap, 1, max_memory)
-        intervals = tag_intervals(pairs, [len(g.words) for g in gold], bootstrap, seed, level)
-        settings["bootstrap"] = f"{bootstrap} replicates, seed {seed}, level {level:g}"
-    if coefficient is not None:  # docs/method.md §34.1: gold and system as two raters
-        kind = ac2_weights or ("identity" if coefficient == "ac1" else "hierarchy")
-        h = (load_hierarchy(hierarchy, (t for pair in pairs for t in pair), plain_as_leaf)
-             if kind == "hierarchy" else None)
-        scores["gwet"] = gwet_of_labels(pairs, kind, level, h, coefficient.upper())
-        settings["gwet"] = f"{coefficient.upper()}, weights {kind}, {100 * level:g}% t interval"
-    settings["version"] = __version__
-    return TagsResult(gold_file=gold_name, system_file=system_name, column=column,
-                      hierarchy=describe_hierarchy(hierarchy, plain_as_leaf),
-                      plain_as_leaf=bool(plain_as_leaf), sentences=len(gold),
-                      form_mismatches=sum(1 for p in log.warnings if p.kind == "form-mismatch"),
-                      warnings=list(log.warnings), tag_syntax=tag_syntax,
-                      notes=[note] if note else [],
-                      per_feature=feature_scores(pairs) if per_feature else None,
-                      intervals=intervals, level=level, settings=settings, **scores)
+    return _TagCore(gold_name, system_name, gold, system, coarse, pairs, list(log.warnings))
+
+
+def _tier_section(core: _TagCore, tier_spec: Any, sibling_credit: float, unmapped: str,
+                  column: str, majority: bool, lex: Optional[Lexicon]) -> Any:
+    """The tiered scores of the core's words (docs/method.md §16)."""
+    return tiers_for_words(tier_spec, _words(core.gold), _words(core.system),
+                           None if core.coarse is None else _words(core.coarse),
+                           sibling_credit, unmapped, column, majority, lex,
+                           [form for s in core.gold for _, form, _ in s.words])
+
+
+def _gwet_section(core: _TagCore, coefficient: str, ac2_weights: Optional[str], level: float,
+                  hierarchy: Any, plain_as_leaf: bool) -> Tuple[Any, str]:
+    """Gwet's AC1/AC2 of gold and system as two raters (docs/method.md §34.1), and its
+    settings line."""
+    kind = ac2_weights or ("identity" if coefficient == "ac1" else "hierarchy")
+    h = (load_hierarchy(hierarchy, (t for pair in core.pairs for t in pair), plain_as_leaf)
+         if kind == "hierarchy" else None)
+    return (gwet_of_labels(core.pairs, kind, level, h, coefficient.upper()),
+            f"{coefficient.upper()}, weights {kind}, {100 * level:g}% t interval")
 
 

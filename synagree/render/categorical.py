@@ -49,17 +49,32 @@ def coefficient_cells(coefficients: Mapping[str, Optional[float]],
 
 
 def summary_header(m: int, complete: bool = False) -> List[str]:
-    """The header of `summary_rows`: coefficient names for ``m`` annotators.
+    """The header of `summary_rows`: registered keys (`synagree.base.metrics`).
+
+    With more than two annotators ``cohen_kappa`` is the Davies & Fleiss κ and
+    ``scott_pi`` Fleiss' κ (the registry's definitions; `layer_units` says so in
+    the ``values:`` line).
 
     Parameters
     ----------
     m : int
-        Annotators (two: Cohen's κ and Scott's π; more: Davies & Fleiss κ and
-        Fleiss' κ).
+        Annotators (the header is the same for every ``m`` since 0.1: the
+        coefficients are named by their keys).
     complete : bool
         Add the column of the items κ and π use (`complete_differs`).
     """
-    return (["layer", "items"] + (["items coded by all (kappa, pi)"] if complete else [])
-            + ["observed", "Cohen kappa" if m == 2 else "D&F kappa",
-               "Scott pi" if m == 2 else "Fleiss kappa", "alpha", "macro specific",
-               "kappa macro(docs)"])
+    return (["layer", "items"] + (["complete_items"] if complete else [])
+            + list(COEFFICIENTS) + ["specific_macro", "cohen_kappa_macro"])
+
+
+#: what the numbers of the categorical tables are (their ``values:`` line)
+LAYER_UNITS = ("items and assignments: counts; observed agreement, kappa, pi, alpha and "
+               "specific agreement: fractions (0 to 1; the coefficients may be negative)")
+
+
+def layer_units(m: int) -> str:
+    """The ``values:`` line of the categorical tables for ``m`` annotators: `LAYER_UNITS`,
+    and with more than two what ``cohen_kappa`` and ``scott_pi`` are."""
+    if m <= 2:
+        return LAYER_UNITS
+    return LAYER_UNITS + "; cohen_kappa: Davies & Fleiss' kappa, scott_pi: Fleiss' kappa"

@@ -16,7 +16,13 @@ from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, rend
 from synagree.render import writers
 from synagree.render.aligned import aligned_table, percent, significance_lines
 from synagree.render.fit import hanging, signature_text, terminal_width
-from synagree.render.prf import LATEX_PRF_VARIANTS, compare_prf_csv_rows, render_compare_prf
+from synagree.render.prf import (
+    COMPARE_PRF_NOTES,
+    LATEX_PRF_VARIANTS,
+    compare_prf_csv_rows,
+    compare_prf_tables,
+    render_compare_prf,
+)
 from synagree.render.regression import (
     regression_csv_rows,
     render_regression_latex,
@@ -71,20 +77,22 @@ def compare_units(res: CompareResult) -> str:
 
 def render_markdown(res: CompareResult) -> str:
     r"""The scores as a Markdown table (`scores_table`, intervals ``[lo, hi]``), with
-    the notes, the ``values:`` line and the signature.  The breakdowns,
-    significance tests, P/R/F1 and baseline tables are text, CSV and JSON only (a
-    note says so when they were asked for)."""
+    the notes, the ``values:`` line and the signature; with ``--prf`` its summaries
+    (`compare_prf_tables`).  The breakdowns, significance tests and baseline tables
+    are text, CSV and JSON only (a note says so when they were asked for)."""
     notes = [n for s in res.systems for v in (s.prf or {}).values() for n in v.notes]
     notes += list(res.notes)
     left = [name for name, asked in (
         ("--breakdown", any(s.breakdowns for s in res.systems)),
         ("--significance", res.significance is not None),
-        ("--prf", any(s.prf for s in res.systems)), ("--baseline", res.baseline is not None))
-        if asked]
+        ("--baseline", res.baseline is not None)) if asked]
     if left:
         notes.append(f"the tables of {', '.join(left)} are in --output table, csv and json")
-    return writers.write(Document([scores_table(res)], notes=notes, units=compare_units(res),
-                                  signature=res.signature()), "markdown")
+    prf = compare_prf_tables(res, notes=False)  # --prf (docs/method.md §17)
+    notes += list(COMPARE_PRF_NOTES) if prf else []
+    return writers.write(Document([scores_table(res), *prf], notes=notes,
+                                  units=compare_units(res), signature=res.signature()),
+                         "markdown")
 
 
 def _credit_settings(res: CompareResult) -> List[str]:

@@ -10,6 +10,7 @@ from synagree.evaluation.features import FeatureScores
 from synagree.render.categorical import coefficient_cells
 from synagree.render.rows import render_rows
 from synagree.render.writers import csv_value
+from synagree.stats.categorical import COEFFICIENTS
 from synagree.stats.features import PerFeature
 
 #: How each item definition is named in the tables.
@@ -17,17 +18,16 @@ ITEM_SETS = {"all": "all words", "present": "words with it"}
 
 
 def per_feature_header(m: int) -> List[str]:
-    """The header of `per_feature_rows` for ``m`` annotators.
+    """The header of `per_feature_rows`: registered keys (`synagree.base.metrics`).
 
     Parameters
     ----------
     m : int
-        Annotators (two: Cohen's κ and Scott's π; more: Davies & Fleiss κ and
-        Fleiss' κ).
+        Annotators (the header is the same for every ``m``: with more than
+        two, ``cohen_kappa`` is the Davies & Fleiss κ and ``scott_pi`` Fleiss' κ,
+        as the ``values:`` line says).
     """
-    return ["feature", "item set", "with feature", "items", "observed",
-            "Cohen kappa" if m == 2 else "D&F kappa", "Scott pi" if m == 2 else "Fleiss kappa",
-            "alpha", "agreeing pairs", "pairs"]
+    return ["feature", "item set", "given", "items", *COEFFICIENTS, "pair_agree", "pair_items"]
 
 
 def per_feature_rows(pf: PerFeature, cis: Optional[Dict[str, Dict[str, dict]]] = None

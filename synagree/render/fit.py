@@ -1,5 +1,5 @@
 """Fitting a text table to a width: text columns truncated (with an ellipsis) or
-wrapped, headers wrapped at spaces, numbers never cut.
+wrapped, headers wrapped at spaces (and after a key's underscores), numbers never cut.
 
 One small idea, kept apart so that it can move with the table model: given a
 header, rows of cells (strings) and which columns hold free text, `fit_rows`
@@ -199,6 +199,38 @@ def wrap(s: str, width: int) -> List[str]:
     return lines
 
 
+#: where a header may break: at a space, or after the ``_`` of a registered key
+_HEADER_PIECE = re.compile(r"[^_\s]*_+|[^_\s]+")
+
+
+def _header_pieces(word: str) -> List[str]:
+    """A header word in the pieces it may be broken into (``cohen_kappa`` → ``cohen_``,
+    ``kappa``)."""
+    return _HEADER_PIECE.findall(word) or [word]
+
+
+def wrap_header(s: str, width: int) -> List[str]:
+    """A header broken into lines of at most ``width`` columns, at spaces and after
+    the underscores of a key (``specific_macro`` → ``specific_`` / ``macro``); a
+    piece wider than ``width`` stays whole.
+    """
+    lines: List[str] = []
+    cur = ""
+    for word in s.split():
+        for k, piece in enumerate(_header_pieces(word)):
+            joined = cur + ("" if k or not cur else " ") + piece
+            if cur and cell_width(joined) > width:
+                lines.append(cur)
+                cur = piece
+            else:
+                cur = joined
+    return lines + [cur] if cur or not lines else lines
+
+
+def _longest_piece(header: str) -> int:
+    return max((cell_width(p) for w in header.split() for p in _header_pieces(w)), default=0)
+
+
 def hanging(text: str, width: int, prefix: str = "note: ") -> List[str]:
     """``prefix`` + ``text`` wrapped to ``width`` columns, the lines after the
     first indented under the text.
@@ -263,8 +295,9 @@ def fit_rows(header: Sequence[str], rows: Sequence[Sequence[str]], text: Sequenc
     """Header and rows whose `layout` is at most ``width`` columns wide.
 
     Nothing changes when the table fits already.  Otherwise, in this order:
-    headers wider than their column's cells are wrapped at spaces (never
-    narrower than their longest word); then the text columns ``text`` share
+    headers wider than their column's cells are wrapped at spaces and after
+    the underscores of a key (`wrap_header`; never narrower than their longest
+    piece); then the text columns ``text`` share
     what is left, the narrow ones keeping their width and the wide ones cut
     to one equal width (at least `MIN_TEXT` and the header's longest word),
     their cells truncated with
@@ -315,10 +348,10 @@ def fit_rows(header: Sequence[str], rows: Sequence[Sequence[str]], text: Sequenc
     for i in sorted(range(n), key=lambda i: _widths(col(i)) - widths[i]):
         if total(widths) <= width:
             break
-        longest_word = max((cell_width(w) for w in header[i].split()), default=0)
-        need = max(_widths(col(i)), longest_word, 1, widths[i] - (total(widths) - width))
+        need = max(_widths(col(i)), _longest_piece(header[i]), 1,
+                   widths[i] - (total(widths) - width))
         if need < widths[i]:
-            header[i] = "\n".join(wrap(header[i], need))
+            header[i] = "\n".join(wrap_header(header[i], need))
             widths[i] = max(_widths(col(i)), _widths([header[i]]))
     if total(widths) <= width or not text:
         return header, body

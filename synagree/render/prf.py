@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Dict, List, Mapping, Sequence
+from typing import Dict, List, Mapping, Optional, Sequence
 
 from synagree.base.escape import csv_row, plain
-from synagree.base.table import format_value
+from synagree.base.table import Column, Table, format_value
 from synagree.evaluation.compare import CompareResult
-from synagree.render.writers import csv_value
+from synagree.render.writers import csv_value, write_table
 from synagree.stats.prf import PRF
 
 __all__ = ["PRF_HEAD", "PRF_LEGEND", "prf_summary_lines", "prf_label_lines",
            "PRF_CSV_COLUMNS", "prf_csv_rows", "append_prf_csv", "render_compare_prf",
-           "compare_prf_csv_rows", "LATEX_PRF_VARIANTS", "render_tags_prf"]
+           "compare_prf_csv_rows", "LATEX_PRF_VARIANTS", "render_tags_prf", "prf_tables",
+           "compare_prf_tables", "COMPARE_PRF_NOTES"]
 
 #: The variants whose macro F1 the LaTeX table of ``compare --prf`` adds.
 LATEX_PRF_VARIANTS = ("strict", "lenient")
@@ -140,24 +141,40 @@ def append_prf_csv(text: str, results: Mapping[str, PRF]) -> str:
     return buf.getvalue()
 
 
+def compare_prf_tables(res: CompareResult, notes: bool = True) -> List[Table]:
+    """The ``compare --prf`` summaries as tables of the table model: one per system, in
+    percent (`prf_tables`); ``notes``: each carries its variants' notes.
+
+    Parameters
+    ----------
+    res : CompareResult
+        Computed with ``prf=True`` (no table otherwise).
+    notes : bool
+    """
+    return [t for s in res.systems if s.prf is not None
+            for t in prf_tables(s.prf, notes=notes, percent=True, legend=None,
+                                per_label=False, title=f"{s.name}: P/R/F1 over relations, "
+                                                       f"micro and macro (%)")]
+
+
+#: the legend lines of ``compare --prf`` (what the variants and micro/macro are)
+COMPARE_PRF_NOTES = (f"prf: {COMPARE_LEGEND}", f"prf: {PRF_LEGEND}")
+
+
 def render_compare_prf(res: CompareResult) -> str:
-    r"""The ``compare --prf`` block of the text table: one summary per system.
+    r"""The ``compare --prf`` block of the text table: `compare_prf_tables` written by
+    `synagree.render.writers`, then the legend.
 
     Parameters
     ----------
     res : CompareResult
         Computed with ``prf=True`` ("" otherwise).
     """
-    out: List[str] = []
-    for s in res.systems:
-        if s.prf is None:
-            continue
-        out.append(plain(f"{s.name}: P/R/F1 over relations, micro and macro (%)"))
-        out += prf_summary_lines(s.prf, percent=True)
-    if not out:
+    tables = compare_prf_tables(res)
+    if not tables:
         return ""
-    out += [plain(f"prf: {COMPARE_LEGEND}"), plain(f"prf: {PRF_LEGEND}")]
-    return "\n".join(out) + "\n"
+    return "".join(write_table(t, "table") for t in tables) \
+        + "".join(plain(n) + "\n" for n in COMPARE_PRF_NOTES)
 
 
 def compare_prf_csv_rows(name: str, results: Mapping[str, PRF]) -> List[Dict[str, object]]:
@@ -189,23 +206,74 @@ def compare_prf_csv_rows(name: str, results: Mapping[str, PRF]) -> List[Dict[str
 
 
 
-def render_tags_prf(results: Mapping[str, PRF]) -> str:
-    """The ``tags --prf`` block of the text table: the summary, then each variant per tag.
+#: the registered keys of a variant's micro and macro ratios (the summary table's columns)
+PRF_KEYS = ("micro_precision", "micro_recall", "micro_f1", "macro_precision", "macro_recall",
+            "macro_f1")
+#: the legend of ``tags --prf``
+TAGS_LEGEND = f"strict: tags as written; lenient: their top-level ancestors in the " \
+              f"hierarchy. {PRF_LEGEND}"
 
-    A lenient variant equal to strict (its note says so) gets no second
-    per-tag table.
+
+def prf_tables(results: Mapping[str, PRF], label: str = "tag", notes: bool = True,
+               percent: bool = False, title: str = "P/R/F1 over tags, micro and macro "
+                                                    "(fractions)",
+               legend: Optional[str] = TAGS_LEGEND, per_label: bool = True) -> List[Table]:
+    """The P/R/F1 of ``tags --prf`` as tables of the table model (every format writes
+    them through `synagree.render.writers`): a summary, one row per variant under
+    registered keys, then each variant per label (a lenient variant equal to strict,
+    as its note says, gets none).
+
+    Parameters
+    ----------
+    results : mapping of str to PRF
+        From `synagree.evaluation.label_prf.tag_prf`.
+    label : str
+        Header of the label column of the per-label tables.
+    notes : bool
+        The summary carries the variants' notes and ``legend`` (the text table);
+        False where the output prints them with the command's other notes (Markdown,
+        LaTeX and CSV: `synagree.render.tags.tags_notes`).
+    percent : bool
+        Ratios in percent with two decimals (``compare``), else fractions with four.
+    title : str
+        The summary's caption.
+    legend : str or None
+        What the variants are (a note of the summary).
+    per_label : bool
+        Add the per-label tables.
+    """
+    kind, digits = ("percent", 2) if percent else ("number", 4)
+    num = [Column(k, kind, digits) for k in PRF_KEYS]
+    summary = Table("prf", [Column("variant"), Column("labels", "count"),
+                            Column("correct", "count"), Column("gold", "count"),
+                            Column("system", "count"), *num],
+                    title=title,
+                    notes=[n for r in results.values() for n in r.notes]
+                    + ([legend] if legend else []) if notes else [])
+    for k, r in results.items():
+        summary.add(k, r.labels, r.correct, r.gold, r.system, r.micro_precision,
+                    r.micro_recall, r.micro_f1, r.macro_precision, r.macro_recall, r.macro_f1)
+    out = [summary]
+    for k, r in results.items():
+        if not per_label or any(n.startswith("lenient = strict") for n in r.notes):
+            continue
+        t = Table(f"prf_{k}", [Column(label), Column("gold", "count"),
+                               Column("system", "count"), Column("correct", "count"),
+                               Column("precision", kind, digits),
+                               Column("recall", kind, digits), Column("f1", kind, digits)],
+                  title=f"{k}: per {label}")
+        for c in r.per_label:
+            t.add(c.label, c.gold, c.system, c.correct, c.precision, c.recall, c.f1)
+        out.append(t)
+    return out
+
+
+def render_tags_prf(results: Mapping[str, PRF]) -> str:
+    """The ``tags --prf`` block of the text table: `prf_tables` written as text.
 
     Parameters
     ----------
     results : mapping of str to PRF
         From `synagree.evaluation.label_prf.tag_prf`.
     """
-    out = ["P/R/F1 over tags, micro and macro (fractions)"]
-    out += prf_summary_lines(results)
-    out.append(plain(f"prf: strict: tags as written; lenient: their top-level ancestors in "
-                     f"the hierarchy. {PRF_LEGEND}"))
-    for k, r in results.items():
-        if any(n.startswith("lenient = strict") for n in r.notes):
-            continue
-        out += ["", f"{k}: per tag"] + prf_label_lines(r, "tag")
-    return "\n".join(out) + "\n"
+    return "\n".join(write_table(t, "table") for t in prf_tables(results))

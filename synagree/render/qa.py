@@ -37,7 +37,7 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
         Sentence text is cut to this many characters (default: whole; the
         text table fits its columns to the terminal instead, `render_worst`).
     """
-    header = ["rank", "sentence", "document", f"share of D_o ({variant})", "mean TED",
+    header = ["rank", "sentence", "document", "d_o_share", "mean_ted",
               "annotators", "differing words", "text"]
     infl = [v for v in VARIANTS if any(v in d.influence for d in diags)]  # Δα columns
     header[5:5] = [f"Δα {v} if left out" for v in infl]
@@ -119,8 +119,9 @@ def render_tables(qa: dict, fmt: str) -> str:
 
 
 #: what the numbers of the report's tables are (their ``values:`` line)
-QA_UNITS = ("fractions (0 to 1; alpha and kappa may be negative), except mean TED (edits), "
-            "counts, and shares of D_o (percent)")
+QA_UNITS = ("fractions (0 to 1; alpha and kappa may be negative), except mean_ted (edits), "
+            "counts, and d_o_share (a unit's share of D_o, percent); mean_norm: "
+            "mean TED / (|x| + |y|)")
 
 
 def _all_tables(qa: dict):
@@ -158,8 +159,8 @@ def _all_tables(qa: dict):
         rows.append(["units (both)", str(pm["units"][0][1])])
         dist = qa["annotator_distances"]
         if dist:
-            rows += [["mean TED", format_value(dist[0]["mean_ted"], digits=3)],
-                     ["mean TED/(|x|+|y|)", format_value(dist[0]["mean_norm"])]]
+            rows += [["mean_ted", format_value(dist[0]["mean_ted"], digits=3)],
+                     ["mean_norm", format_value(dist[0]["mean_norm"])]]
         yield f"Pair: {a} × {b}", ["metric", "value"], rows
     else:
         yield from _pair_tables(qa)
@@ -186,7 +187,8 @@ def _all_tables(qa: dict):
                      format_value(u["mean_ted"], digits=2),
                      words, u["text"] or ""])
     yield (f"Worst sentences (share of D_o, alpha_{w['variant']})",
-           ["rank", "sentence", "document", "share", "mean TED", "differing words", "text"], rows)
+           ["rank", "sentence", "document", "d_o_share", "mean_ted", "differing words", "text"],
+           rows)
     for r in (qa.get("baseline") or {}).get("results", []):  # --baseline (method §18)
         yield ("Change since the previous round",
                ["metric", "previous", "now", "change", "CI low", "CI high", "p bootstrap",
@@ -222,7 +224,7 @@ def _pair_tables(qa: dict):
                [[x["annotator"], str(x["units"])] + [format_value(x[k]) for k in keys]
                 for x in loo])
     yield ("Mean distance to the other annotators",
-           ["annotator", "units", "comparisons", "mean TED", "mean TED/(|x|+|y|)"],
+           ["annotator", "units", "comparisons", "mean_ted", "mean_norm"],
            [[x["annotator"], str(x["units"]), str(x["comparisons"]),
              format_value(x["mean_ted"], digits=3), format_value(x["mean_norm"])]
             for x in qa["annotator_distances"]])

@@ -9,10 +9,16 @@ from synagree.base.table import Column, Document, Table, format_value, key_value
 from synagree.evaluation.tags import TagsResult
 from synagree.render.features import SCORE_HEADER, feature_score_rows, feature_score_table
 from synagree.render.fit import signature_text
-from synagree.render.prf import append_prf_csv, render_tags_prf
+from synagree.render.prf import TAGS_LEGEND, append_prf_csv, prf_tables, render_tags_prf
 from synagree.render.questions import csv_sections, render_section_tables
 from synagree.render.rows import sections_csv
-from synagree.render.tiers import lexicon_csv, majority_csv, tiers_csv, tiers_table_lines
+from synagree.render.tiers import (
+    lexicon_csv,
+    majority_csv,
+    tiers_csv,
+    tiers_table_lines,
+    tiers_tables,
+)
 from synagree.render.writers import json_text, values_line, write
 from synagree.stats.gate_prf import BDMCounts
 from synagree.stats.gwet import gwet_table
@@ -166,7 +172,8 @@ def _summary_rows(res: TagsResult) -> List[Tuple[str, str]]:
 def tags_document(res: TagsResult) -> Document:
     """The tags result as the table model (what ``--output markdown`` and ``latex``
     write): the summary, one row per gold tag under registered keys, the notes,
-    the ``values:`` line and the signature.  The P/R/F1, per-feature and tiers
+    the ``values:`` line and the signature; with ``--prf`` and ``--tiers`` their tables
+    (`prf_tables`, `tiers_tables`).  The per-feature, ``--majority`` and ``--lexicon``
     tables are text, CSV and JSON only (a note says so when they were asked for).
     """
     cols = [Column("tag"), Column("count", "count"), Column("accuracy", "number"),
@@ -182,12 +189,17 @@ def tags_document(res: TagsResult) -> Document:
                        "accuracy_wup": r.mean_wup}[k] for k, _ in extra],
                     f"{r.confusion} ({r.confusion_count})" if r.confusion else "")
     notes = list(tags_notes(res))
-    left = [name for name, part in (("--prf", res.prf), ("--per-feature", res.per_feature),
-                                    ("--tiers", res.tiers)) if part is not None]
+    tiers = res.tiers
+    left = [name for name, part in (("--per-feature", res.per_feature),
+                                    ("--majority", tiers and tiers.ambiguity),
+                                    ("--lexicon", tiers and tiers.lexicon)) if part is not None]
     if left:
         notes.append(f"the tables of {', '.join(left)} are in --output table, csv and json")
+    prf = prf_tables(res.prf, notes=False) if res.prf is not None else []  # §17
+    tier = tiers_tables(tiers) if tiers is not None else []  # §16
     return Document([key_value("summary", [(k, v, "text") for k, v in _summary_rows(res)]),
-                     per_tag], notes=notes, units=TAGS_UNITS, signature=res.signature())
+                     per_tag, *prf, *tier], notes=notes, units=TAGS_UNITS,
+                    signature=res.signature())
 
 
 #: what the numbers of the tags table are (its ``values:`` line)
@@ -263,6 +275,8 @@ def tags_notes(res: TagsResult) -> List[str]:
     notes += res.notes
     for r in (res.prf or {}).values():
         notes += r.notes
+    if res.prf is not None:  # what strict, lenient, micro and macro are (§17)
+        notes.append(TAGS_LEGEND)
     if res.tiers is not None and res.tiers.own_class:
         own = res.tiers.own_class
         shown = ", ".join(own[:20]) + (" ..." if len(own) > 20 else "")

@@ -6,14 +6,15 @@ under the key ``tiers``.
 """
 import csv
 import io
-from typing import List
+from typing import List, Tuple
 
 from synagree.base.escape import csv_row, plain
-from synagree.base.table import format_value
+from synagree.base.table import Column, Table, format_value, key_value
 from synagree.evaluation.tiers import TiersResult
-from synagree.render.writers import csv_value
+from synagree.render.writers import csv_value, write_table
 
-__all__ = ["tiers_table_lines", "tiers_csv", "majority_csv", "lexicon_csv", "FORMS_SHOWN"]
+__all__ = ["tiers_table_lines", "tiers_tables", "tiers_csv", "majority_csv", "lexicon_csv",
+           "FORMS_SHOWN"]
 
 #: Word forms the text table lists (most undecided words first); JSON and CSV hold all.
 FORMS_SHOWN = 20
@@ -32,8 +33,8 @@ def _sum(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.6f}".rstrip("0")
 
 
-def tiers_table_lines(res: TiersResult) -> List[str]:
-    r"""The tiers part of the ``tags`` text table: a summary, then one row per coarse class."""
+def _summary(res: TiersResult) -> List[Tuple[str, str]]:
+    """The tiers summary: (name, value with the counts behind it)."""
     n = res.words
 
     def of(count: float, ratio: float) -> str:
@@ -59,32 +60,50 @@ def tiers_table_lines(res: TiersResult) -> List[str]:
         ("recovery ceiling", of(res.majority_count, res.recovery_ceiling)),
         ("recovered accuracy", of(res.recovered, res.recovered_accuracy)),
     ]
+    return summary
+
+
+def _settings(res: TiersResult) -> str:
+    return (f"tiers: mapping {res.mapping}; sibling credit {res.sibling_credit:g}; "
+            f"unmapped tags: {res.unmapped}")
+
+
+def _class_table(res: TiersResult) -> Table:
+    """One row per gold coarse class, under registered keys."""
+    t = Table("tiers", [Column("coarse"), Column("fine_types", "count"),
+                        Column("gold_fine_types", "count"), Column("words", "count"),
+                        Column("coarse_accuracy", "number"), Column("fine_accuracy", "number"),
+                        Column("tier_credit", "number"), Column("majority fine (words)"),
+                        Column("recovery_ceiling", "number"),
+                        Column("recovered_accuracy", "number")],
+              title="Per gold coarse class")
+    for r in res.per_class:
+        t.add(r.coarse, r.fine_types, r.gold_fine_types, r.words, r.coarse_accuracy,
+              r.fine_accuracy, r.mean_credit, f"{r.majority_fine} ({r.majority_count})",
+              r.recovery_ceiling, r.recovered_accuracy)
+    return t
+
+
+def tiers_tables(res: TiersResult) -> List[Table]:
+    """The tiers summary and the per-class table as tables of the table model (what
+    ``tags --tiers --output markdown`` and ``latex`` write; docs/method.md §16)."""
+    return [key_value("tiers_summary", [(k, v, "text") for k, v in _summary(res)],
+                      title=_settings(res)), _class_table(res)]
+
+
+def tiers_table_lines(res: TiersResult) -> List[str]:
+    r"""The tiers part of the ``tags`` text table: a summary, then one row per coarse class
+    (`synagree.render.writers`), then the ``--majority`` and ``--lexicon`` parts."""
+    summary = _summary(res)
     kw = max(len(k) for k, _ in summary)
-    lines = [plain(f"tiers: mapping {res.mapping}; sibling credit {res.sibling_credit:g}; "
-                   f"unmapped tags: {res.unmapped}")]
+    lines = [plain(_settings(res))]
     lines += [plain(f"{k:<{kw}}  {v}") for k, v in summary]
     if res.own_class:
         shown = ", ".join(res.own_class[:20]) + (" ..." if len(res.own_class) > 20 else "")
         lines.append(plain(f"note: {len(res.own_class)} tag(s) not in the mapping were made "
                            f"their own coarse class: {shown}"))
-    head = ["coarse", "fine types", "seen", "words", "coarse acc", "fine acc", "tier credit",
-            "majority fine", "ceiling", "recovered"]
-    body = [[plain(r.coarse), str(r.fine_types), str(r.gold_fine_types), str(r.words),
-             *(format_value(x, missing="undefined")
-               for x in (r.coarse_accuracy, r.fine_accuracy, r.mean_credit)),
-             plain(f"{r.majority_fine} ({r.majority_count})"),
-             *(format_value(x, missing="undefined")
-               for x in (r.recovery_ceiling, r.recovered_accuracy))] for r in res.per_class]
-    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
-    left = (0, 7)
-
-    def fmt(row: List[str]) -> str:
-        return "  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
-                         for i, c in enumerate(row)).rstrip()
-
     lines.append("")
-    lines.append(fmt(head))
-    lines.extend(fmt(r) for r in body)
+    lines += write_table(_class_table(res), "table").rstrip("\n").split("\n")
     if res.ambiguity is not None:  # --majority (docs/method.md §16.4)
         lines += [""] + _majority_lines(res)
     if res.lexicon is not None:  # --lexicon (docs/method.md §16.5)

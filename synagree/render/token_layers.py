@@ -14,7 +14,7 @@ from synagree.agreement.token_layers import TokenLayerAgreement, complete_differ
 from synagree.base.escape import markdown, plain
 from synagree.base.jsonable import json_ready
 from synagree.base.table import format_value
-from synagree.render.categorical import summary_header, summary_rows
+from synagree.render.categorical import layer_units, summary_header, summary_rows
 from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
 from synagree.render.fit import hanging, signature_text, terminal_width
@@ -69,7 +69,7 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
         rows = [[c, str(freq.get(c, 0)), format_value(v)] for c, v in
                 sorted(la.specific().items(), key=lambda kv: -freq.get(kv[0], 0))]
         sections.append(("specific", render_rows(
-            ["category", "assignments", "specific agreement"], rows, fmt,
+            ["category", "assignments", "specific"], rows, fmt,
             caption=f"Specific agreement ({rep.specific})")))
         text += "\n" + sections[-1][1]
     if rep.per_feature is not None:
@@ -102,13 +102,8 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
             text += "\n" + render_section_tables([gwet], fmt)
     if fmt == "csv":  # one table per CSV file, the signature a row of its own
         return sections_csv(sections, notes, rep.signature())
-    return text + ("\n" if fmt == "markdown" else "") + values_line(LAYER_UNITS, fmt) \
-        + _signature(rep.signature(), fmt)
-
-
-#: what the numbers of the categorical tables are (their ``values:`` line)
-LAYER_UNITS = ("items and assignments: counts; observed agreement, kappa, pi, alpha and "
-               "specific agreement: fractions (0 to 1; the coefficients may be negative)")
+    units = values_line(layer_units(len(rep.annotators)), fmt)
+    return text + ("\n" if fmt == "markdown" else "") + units + _signature(rep.signature(), fmt)
 
 
 def _signature(sig: str, fmt: str) -> str:

@@ -1,0 +1,88 @@
+"""Core + sections (issue 31 item 2): ``spans``, ``categorical`` and ``tags`` compute a
+core (the inputs read, checked and aligned) and then each optional part as a pure
+function of the core returning a frozen dataclass, as ``agree_corpus`` does
+(`synagree.agreement.core`); the results they return cannot be changed.
+
+The numbers themselves are checked by the commands' own tests and the golden outputs
+(tests/test_golden.py, tests/test_common_outputs.py); here: the shape.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = [ROOT / "synagree" / "data" / "en-sample" / d / "sample.conllu"
+          for d in ("ann_a", "ann_b")]
+
+
+def _frozen(obj: object) -> None:
+    """Assigning a field of ``obj`` raises FrozenInstanceError."""
+    name = dataclasses.fields(obj)[0].name  # type: ignore[arg-type]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(obj, name, None)
+
+
+def test_spans_core_and_sections():
+    from synagree.evaluation import spans
+
+    paths = spans.as_inputs(SAMPLE)
+    kind, layer = spans._check_span_options(paths, None, "type", True, "ud", "auto", None)
+    assert (kind, layer) == ("conllu", "upos")
+    core = spans._conllu_documents(paths, layer, None, "auto")
+    _frozen(core)
+    credit = spans._bdm_section(core, "ud")
+    _frozen(credit)
+    pairs = spans._pair_section(core, "type", credit.score)
+    again = spans._pair_section(core, "type", credit.score)  # pure: the same again
+    assert [p.as_dict() for p in pairs] == [p.as_dict() for p in again]
+    res = spans.span_agreement(SAMPLE, bdm=True, hierarchy="ud")
+    assert [p.as_dict() for p in res.pairs] == [p.as_dict() for p in pairs]
+    _frozen(res)
+    _frozen(res.pairs[0])
+
+
+def test_categorical_core_and_sections():
+    from synagree.agreement import token_layers as tl
+    from synagree.io.corpus import from_files
+
+    corpus = from_files(SAMPLE)
+    core = tl._layer_core(corpus, ["deprel", "head", "xpos"], "all", None, True, None)
+    _frozen(core)
+    assert list(core.results) == ["deprel", "head"] and "xpos" in core.skipped  # no value
+    again = tl._layer_core(corpus, ["deprel", "head", "xpos"], "all", None, True, None)
+    assert {k: v.coefficients() for k, v in again.results.items()} == \
+        {k: v.coefficients() for k, v in core.results.items()}
+    iv = tl._interval_section(core.items, None, 20, 3, 0.9, None)
+    _frozen(iv)
+    assert set(iv.layers) == {"deprel", "head"} and iv.features is None
+    rep = tl.token_layer_agreement(corpus, ["deprel", "head", "xpos"], skip_id_like=True,
+                                   replicates=20, seed=3, level=0.9)
+    def ends(x):
+        return {layer: {k: (v["low"], v["high"]) for k, v in c.items()} for layer, c in x.items()}
+
+    assert ends(rep.intervals) == ends(iv.layers)  # the same stream, the same draws
+    assert rep.skipped == core.skipped
+    _frozen(rep)
+
+
+def test_tags_core_and_sections():
+    from synagree.evaluation import tags
+
+    hierarchy, tier_spec = tags._check_tag_options("deprel", None, False, "plain", False,
+                                                   None, False, None, "ac1", None)
+    assert tier_spec is None
+    core = tags._tag_core(*SAMPLE, "deprel", "plain", False, None, "auto", True)
+    _frozen(core)
+    assert len(core.pairs) == sum(len(s.words) for s in core.gold) == 284
+    gwet, line = tags._gwet_section(core, "ac1", None, 0.95, hierarchy, False)
+    assert line.startswith("AC1, weights identity")
+    res = tags.evaluate_tags(*SAMPLE, column="deprel", coefficient="ac1")
+    assert res.gwet.to_dict() == gwet.to_dict()  # the section alone gives the result's
+    assert res.exact == sum(g == s for g, s in core.pairs)
+    _frozen(res)
+    with pytest.raises(tags.InputError, match="--majority and --lexicon qualify --tiers"):
+        tags._check_tag_options("upos", None, False, "plain", False, None, True, None, None,
+                                None)
