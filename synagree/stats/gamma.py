@@ -400,8 +400,8 @@ class GammaResult:
         return {"gamma": self.gamma, "gamma_ci": list(self.gamma_interval),
                 "observed_disorder": self.observed, "expected_disorder": self.expected,
                 "expected_disorder_se": self.expected_se, "disorder_samples": list(self.samples),
-                "samples": len(self.samples), "annotators": self.annotators,
-                "gamma_units": self.units, "seed": self.seed,
+                "gamma_samples": len(self.samples), "observers": self.annotators,
+                "gamma_units": self.units, "gamma_seed": self.seed,
                 "precision_level": self.precision_level}
 
 
