@@ -129,8 +129,6 @@ class SpanLayer:
     length : int
         The continuum's positions.
     notes : list of str
-    paths : list
-        The inputs.
     """
 
     files: List[str]
@@ -140,7 +138,6 @@ class SpanLayer:
     spans: Dict[str, List[Tuple[int, int, str]]]
     length: int
     notes: List[str]
-    paths: List[Source]
 
 
 def read_spans(paths: Sequence[Source], layer: Optional[str], coefficient: str, *,
@@ -210,7 +207,7 @@ def read_spans(paths: Sequence[Source], layer: Optional[str], coefficient: str, 
         length = max((b for ss in spans.values() for _, b, _ in ss), default=0)
         positions = "characters"
     return SpanLayer([input_name(p) for p in paths], annotators, layer, positions, spans,
-                     length, notes, paths)
+                     length, notes)
 
 
 def span_alpha_u(paths: Sequence[Source], layer: Optional[str] = None, *,
@@ -249,7 +246,6 @@ def span_alpha_u(paths: Sequence[Source], layer: Optional[str] = None, *,
                              names=names, allow_missing=allow_missing, check_text=check_text)
     annotators, spans, notes = layer_spans.annotators, layer_spans.spans, list(layer_spans.notes)
     layer, length, positions = layer_spans.layer, layer_spans.length, layer_spans.positions
-    paths = layer_spans.paths
     observers, dropped = [], {}
     for a in annotators:
         kept, n = outermost(spans[a])
@@ -261,5 +257,5 @@ def span_alpha_u(paths: Sequence[Source], layer: Optional[str] = None, *,
                      + ", ".join(f"{a} {n}" for a, n in dropped.items()))
     if length <= 0:
         raise _usage("alpha-u: the files have no positions to compare (an empty continuum)")
-    return SpanAlphaU([input_name(p) for p in paths], annotators, layer, positions,
+    return SpanAlphaU(list(layer_spans.files), annotators, layer, positions,
                       unitizing_alpha(observers, 0, length), dropped, notes)
