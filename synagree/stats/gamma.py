@@ -26,8 +26,8 @@ alignments does not exceed) are left out, which splits the units into
 independent groups.  Two annotators: each group is an assignment problem,
 solved by the Hungarian method.  More annotators: each group is an exact
 set partition, solved by dynamic programming over the covered units (leftmost
-uncovered unit first), with a budget on its states; above the budget
-`GammaTooLarge` is raised (never a heuristic).  pygamma computes in float32;
+uncovered unit first), with a budget on its states (and at most 600 units in
+a group); above it `GammaTooLarge` is raised (never a heuristic).  pygamma computes in float32;
 this module in float64.
 """
 from __future__ import annotations
@@ -43,6 +43,9 @@ __all__ = ["GammaResult", "GammaTooLarge", "PRECISION_LEVELS",
 
 #: pygamma's named precision levels (``compute_gamma(precision_level=...)``)
 PRECISION_LEVELS = {"high": 0.01, "medium": 0.02, "low": 0.1}
+
+#: the largest group of units of three or more annotators the exact search takes
+_MOST_UNITS = 600
 
 #: pyannote.core's SEGMENT_PRECISION: shorter sampled units are drawn again
 _SEGMENT_PRECISION = 1e-6
@@ -202,6 +205,9 @@ def _partition(n_units: int, starts: Sequence[float], options: Dict[int, List[Tu
     """Least total cost of covering units 0..n-1 by disjoint tuples (bit masks) or singletons.
 
     Dynamic programming over the covered set, the leftmost uncovered unit first."""
+    if n_units > _MOST_UNITS:  # the search recurses once per unitary alignment it takes
+        raise GammaTooLarge(f"a group of {n_units} units that may align with each other is "
+                            f"more than the exact search takes ({_MOST_UNITS})")
     order = sorted(range(n_units), key=lambda x: (starts[x], x))
     memo: Dict[int, float] = {}
     full = (1 << n_units) - 1
