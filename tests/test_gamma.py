@@ -146,6 +146,14 @@ def test_equals_pygamma_on_constituent_spans(pair):
     assert res.categories == cats
 
 
+@pytest.mark.slow  # pygamma (the oracle)
+def test_equals_pygamma_on_word_spans():
+    paths = [ROOT / "tests" / "data" / "spans" / n for n in ("gold.conllu", "system.conllu")]
+    rows = _spans_rows(paths)
+    assert rows and all(r[3] > r[2] for r in rows)
+    _compare(rows)
+
+
 @pytest.mark.slow  # pygamma (the oracle) compiles with numba and solves ILPs
 def test_equals_pygamma_on_constituents_of_three_files():
     names = ["gold.tree", "system.tree", "system2.tree"]
