@@ -238,6 +238,23 @@ def test_hungarian_equals_every_permutation():
             assert _hungarian(cost) == pytest.approx(best, abs=1e-12)
 
 
+def test_rectangular_hungarian_equals_every_injection():
+    rng = np.random.default_rng(2)
+    for n, m in [(1, 3), (2, 5), (3, 4), (4, 6)]:
+        for _ in range(10):
+            cost = rng.normal(size=(n, m)).round(3)
+            best = min(sum(cost[i, p[i]] for i in range(n))
+                       for p in itertools.permutations(range(m), n))
+            assert _hungarian(cost) == pytest.approx(best, abs=1e-12)
+
+
+def test_two_annotators_budget_is_on_the_assignment():
+    a = np.array([[float(k), k + 1.0, 0] for k in range(20)])
+    assert best_disorder([a, a.copy()]) == 0.0
+    with pytest.raises(GammaTooLarge, match="20 x 20"):
+        best_disorder([a, a.copy()], budget=100)
+
+
 def test_sampler_is_reproducible_and_keeps_the_annotators():
     units, cats = _units(_csv_rows("AlexPaulSuzan.csv"))
     a = sample_continuum(units, len(cats), np.random.RandomState(5))

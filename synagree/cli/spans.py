@@ -107,6 +107,6 @@ def register(p: argparse.ArgumentParser) -> None:
                         "(0.1) or a number in (0, 1): more samples while they vary too much "
                         "(default: none, the samples asked for)")
     p.add_argument("--gamma-budget", type=options.whole_number(1), default=None, metavar="N",
-                   help="gamma, three or more files: the most candidate unitary alignments "
-                        "and search states of the exact best alignment (default 1000000); "
-                        "above it, an error")
+                   help="gamma: the exact best alignment's budget, the cells of one "
+                        "assignment (two files) or the candidate unitary alignments and "
+                        "search states (more files); default 1000000; above it, an error")

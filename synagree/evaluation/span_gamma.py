@@ -127,8 +127,7 @@ def span_gamma(paths: Sequence[Source], layer: Optional[str] = None, *,
     precision : float, optional
         pygamma's precision level: more samples when the first ones vary too much.
     budget : int
-        Three or more files: the most candidate unitary alignments and search states of the
-        exact best alignment.
+        The exact best alignment's budget (`synagree.stats.gamma.best_disorder`).
     fmt, phrase_style, names, allow_missing, check_text
         As for `synagree.evaluation.spans.span_agreement`.
 
@@ -181,8 +180,8 @@ def span_gamma(paths: Sequence[Source], layer: Optional[str] = None, *,
     except GammaTooLarge as exc:
         raise InputError.single("<command line>", None, "gamma-too-large",
                                 f"gamma over {len(annotators)} files: {exc}; the exact best "
-                                f"alignment of three or more annotators grows fast with "
-                                f"overlapping spans: raise --gamma-budget, compare fewer "
-                                f"files or split the input") from None
+                                f"alignment grows fast with long chains of spans that may "
+                                f"align (and with the files): raise --gamma-budget, compare "
+                                f"fewer files or split the input") from None
     return SpanGamma(list(got.files), annotators, categories, got.layer, got.positions, res,
                      duplicates, notes)

@@ -24,7 +24,7 @@ The best alignment is computed exactly.  Unitary alignments that can never be
 in a best alignment (one whose disorder a split into smaller unitary
 alignments does not exceed) are left out, which splits the units into
 independent groups.  Two annotators: each group is an assignment problem,
-solved by the Hungarian method.  More annotators: each group is an exact
+solved by the Hungarian method, with a budget on its cells.  More annotators: each group is an exact
 set partition, solved by dynamic programming over the covered units (leftmost
 uncovered unit first), with a budget on its states (and at most 600 units in
 a group); above it `GammaTooLarge` is raised (never a heuristic).  pygamma computes in float32;
@@ -92,18 +92,19 @@ class _Groups:
 
 
 def _hungarian(cost: np.ndarray) -> float:
-    """Least total cost of a perfect matching of a square cost matrix (Kuhn–Munkres, in the
-    O(n³) potentials form; the inner scan over columns is vectorised)."""
-    n = cost.shape[0]
+    """Least total cost of assigning every row of a cost matrix (rows ≤ columns) to its own
+    column (Kuhn–Munkres in the O(n²m) potentials form; the scan over columns is
+    vectorised)."""
+    n, m = cost.shape
     u = np.zeros(n + 1)
-    v = np.zeros(n + 1)
-    p = np.zeros(n + 1, dtype=np.int64)   # p[j]: the row matched to column j (1-based)
-    way = np.zeros(n + 1, dtype=np.int64)
+    v = np.zeros(m + 1)
+    p = np.zeros(m + 1, dtype=np.int64)   # p[j]: the row assigned to column j (1-based)
+    way = np.zeros(m + 1, dtype=np.int64)
     for i in range(1, n + 1):
         p[0] = i
         j0 = 0
-        minv = np.full(n + 1, np.inf)
-        used = np.zeros(n + 1, dtype=bool)
+        minv = np.full(m + 1, np.inf)
+        used = np.zeros(m + 1, dtype=bool)
         while True:
             used[j0] = True
             i0 = p[j0]
@@ -125,17 +126,28 @@ def _hungarian(cost: np.ndarray) -> float:
             j1 = way[j0]
             p[j0] = p[j1]
             j0 = j1
-    rows = p[1:] - 1
-    return float(cost[rows, np.arange(n)].sum())
+    cols = np.nonzero(p[1:])[0]
+    return float(cost[p[1:][cols] - 1, cols].sum())
 
 
-def _two_annotators(a: np.ndarray, b: np.ndarray, d: np.ndarray, delta: float) -> float:
-    """Least total disorder of two annotators' units: assignment per group of units."""
+def _two_annotators(a: np.ndarray, b: np.ndarray, alpha: float, beta: float, delta: float,
+                    budget: int) -> float:
+    """Least total disorder of two annotators' units: an assignment per group of units.
+
+    Leaving a pair unaligned costs 2·δ_∅, so the total is δ_∅·(units) + Σ (d − 2·δ_∅) over
+    the aligned pairs: the least over assignments of rows to columns with costs
+    min(d − 2·δ_∅, 0) (a row at 0 stays alone).  Pairs at d ≥ 2·δ_∅ never help, and the
+    units they do not link are independent groups."""
     na, nb = len(a), len(b)
-    useful = d < 2 * delta  # a pair at 2·δ_∅ or more is no better than two empty pairings
+    if na == 0 or nb == 0:
+        return delta * (na + nb)
     groups = _Groups(na + nb)
-    for i, j in zip(*np.nonzero(useful)):
-        groups.union(int(i), na + int(j))
+    block = max(1, 4_000_000 // nb)  # the pairs, found a block of rows at a time
+    for lo in range(0, na, block):
+        d = dissimilarity_matrix(a[lo:lo + block], b, alpha=alpha, beta=beta,
+                                 delta_empty=delta)
+        for i, j in zip(*np.nonzero(d < 2 * delta)):
+            groups.union(lo + int(i), na + int(j))
     members: Dict[int, Tuple[List[int], List[int]]] = {}
     for i in range(na):
         members.setdefault(groups.find(i), ([], []))[0].append(i)
@@ -143,18 +155,16 @@ def _two_annotators(a: np.ndarray, b: np.ndarray, d: np.ndarray, delta: float) -
         members.setdefault(groups.find(na + j), ([], []))[1].append(j)
     total = 0.0
     for ra, rb in members.values():
+        total += delta * (len(ra) + len(rb))
         if not ra or not rb:
-            total += delta * (len(ra) + len(rb))
             continue
-        k, q = len(ra), len(rb)
-        big = 4.0 * delta * (k + q) + 1.0
-        sub = np.where(useful[np.ix_(ra, rb)], d[np.ix_(ra, rb)], big)
-        cost = np.full((k + q, q + k), big)
-        cost[:k, :q] = sub
-        cost[:k, q:][np.diag_indices(k)] = delta
-        cost[k:, :q][np.diag_indices(q)] = delta
-        cost[k:, q:] = 0.0
-        total += _hungarian(cost)
+        if len(ra) * len(rb) > budget:
+            raise GammaTooLarge(f"a group of {len(ra)} + {len(rb)} units that may align with "
+                                f"each other needs a {len(ra)} x {len(rb)} assignment "
+                                f"(budget {budget} cells)")
+        sub = dissimilarity_matrix(a[ra], b[rb], alpha=alpha, beta=beta, delta_empty=delta)
+        cost = np.minimum(sub - 2 * delta, 0.0)
+        total += _hungarian(cost if len(ra) <= len(rb) else cost.T)
     return total
 
 
@@ -286,8 +296,9 @@ def best_disorder(units: Sequence[np.ndarray], *, alpha: float = 1.0, beta: floa
     alpha, beta, delta_empty : float
         The combined dissimilarity's weights and the cost of a unit against the empty unit.
     budget : int
-        More annotators than two: the most candidate unitary alignments, and the most states
-        of one group's search.
+        Two annotators: the most cells (units × units) of one group's assignment.  More
+        annotators: the most candidate unitary alignments, and the most states of one
+        group's search.
 
     Raises
     ------
@@ -305,9 +316,7 @@ def best_disorder(units: Sequence[np.ndarray], *, alpha: float = 1.0, beta: floa
     if m < 2 or n == 0:
         raise ValueError("gamma needs two or more annotators and at least one unit")
     if m == 2:
-        d = dissimilarity_matrix(units[0], units[1], alpha=alpha, beta=beta,
-                                 delta_empty=delta_empty)
-        total = _two_annotators(units[0], units[1], d, delta_empty)
+        total = _two_annotators(units[0], units[1], alpha, beta, delta_empty, budget)
     else:
         total = _many_annotators(units, delta_empty, alpha, beta, budget)
     return total / (n / m)
