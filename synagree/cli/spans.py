@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
                                                                          "samples"),
                            seed=_given(args.gamma_seed, "seed"),
                            precision=precision_level(args.gamma_precision),
-                           budget=_given(args.gamma_budget, "budget"), fmt=args.fmt,
+                           budget=args.gamma_budget, fmt=args.fmt,
                            phrase_style=args.phrase_style, names=args.names,
                            allow_missing=args.allow_missing, check_text=not args.no_text_check)
         emit(render_span_gamma(res_g, output_format(args)), args.out)
@@ -108,5 +108,6 @@ def register(p: argparse.ArgumentParser) -> None:
                         "(default: none, the samples asked for)")
     p.add_argument("--gamma-budget", type=options.whole_number(1), default=None, metavar="N",
                    help="gamma: the exact best alignment's budget, the cells of one "
-                        "assignment (two files) or the candidate unitary alignments and "
-                        "search states (more files); default 1000000; above it, an error")
+                        "assignment (two files; default 25000000) or the candidate unitary "
+                        "alignments and search states (more files; default 1000000); above "
+                        "it, an error")

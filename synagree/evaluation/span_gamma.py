@@ -27,7 +27,7 @@ from synagree.stats.gamma import PRECISION_LEVELS, GammaResult, GammaTooLarge, g
 __all__ = ["SpanGamma", "span_gamma", "GAMMA_DEFAULTS", "precision_level"]
 
 #: the defaults of ``spans --coefficient gamma`` (pygamma's n_samples; seed ours)
-GAMMA_DEFAULTS = {"samples": 30, "seed": 0, "budget": 1_000_000}
+GAMMA_DEFAULTS = {"samples": 30, "seed": 0}
 
 
 def _usage(message: str) -> InputError:
@@ -109,7 +109,7 @@ class SpanGamma:
 
 def span_gamma(paths: Sequence[Source], layer: Optional[str] = None, *,
                samples: int = 30, seed: int = 0, precision: Optional[float] = None,
-               budget: int = 1_000_000, fmt: str = "auto", phrase_style: str = "auto",
+               budget: Optional[int] = None, fmt: str = "auto", phrase_style: str = "auto",
                names: Optional[Sequence[str]] = None, allow_missing: bool = False,
                check_text: bool = True) -> SpanGamma:
     """γ of two or more files' spans (module docstring).
@@ -126,8 +126,9 @@ def span_gamma(paths: Sequence[Source], layer: Optional[str] = None, *,
         Of the sampler (``numpy.random.RandomState``).
     precision : float, optional
         pygamma's precision level: more samples when the first ones vary too much.
-    budget : int
-        The exact best alignment's budget (`synagree.stats.gamma.best_disorder`).
+    budget : int, optional
+        The exact best alignment's budget (`synagree.stats.gamma.best_disorder`; its
+        defaults by the number of files).
     fmt, phrase_style, names, allow_missing, check_text
         As for `synagree.evaluation.spans.span_agreement`.
 
@@ -151,7 +152,7 @@ def span_gamma(paths: Sequence[Source], layer: Optional[str] = None, *,
         raise _usage(f"--gamma-samples {samples}: expected 2 or more random continua")
     if not 0 <= seed < 2 ** 32:
         raise _usage(f"--gamma-seed {seed}: expected 0 to {2 ** 32 - 1}")
-    if budget < 1:
+    if budget is not None and budget < 1:
         raise _usage(f"--gamma-budget {budget}: expected a positive number")
     got = read_spans(paths, layer, "gamma", fmt=fmt, phrase_style=phrase_style, names=names,
                      allow_missing=allow_missing, check_text=check_text)

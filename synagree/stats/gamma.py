@@ -38,11 +38,15 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["GammaResult", "GammaTooLarge", "PRECISION_LEVELS",
+__all__ = ["GammaResult", "GammaTooLarge", "PRECISION_LEVELS", "BUDGETS",
            "dissimilarity_matrix", "best_disorder", "sample_continuum", "gamma"]
 
 #: pygamma's named precision levels (``compute_gamma(precision_level=...)``)
 PRECISION_LEVELS = {"high": 0.01, "medium": 0.02, "low": 0.1}
+
+#: the default budgets of the exact best alignment: two annotators (cells of one group's
+#: assignment), three or more (candidate unitary alignments; states of one group's search)
+BUDGETS = {2: 25_000_000, 3: 1_000_000}
 
 #: the largest group of units of three or more annotators the exact search takes
 _MOST_UNITS = 600
@@ -94,7 +98,8 @@ class _Groups:
 def _hungarian(cost: np.ndarray) -> float:
     """Least total cost of assigning every row of a cost matrix (rows ≤ columns) to its own
     column (Kuhn–Munkres in the O(n²m) potentials form; the scan over columns is
-    vectorised)."""
+    vectorised, and of equally near columns an unassigned one is taken first: with many
+    equal costs the search for each row then ends early)."""
     n, m = cost.shape
     u = np.zeros(n + 1)
     v = np.zeros(m + 1)
@@ -114,8 +119,10 @@ def _hungarian(cost: np.ndarray) -> float:
             minv[1:][better] = cur[better]
             way[1:][better] = j0
             masked = np.where(free, minv[1:], np.inf)
-            j1 = int(np.argmin(masked)) + 1
-            delta = masked[j1 - 1]
+            delta = masked.min()
+            ties = masked == delta  # of the nearest columns, an unassigned one ends the search
+            open_ties = ties & (p[1:] == 0)
+            j1 = int(np.argmax(open_ties if open_ties.any() else ties)) + 1
             u[p[used]] += delta
             v[used] -= delta
             minv[~used] -= delta
@@ -285,7 +292,7 @@ def _many_annotators(units: Sequence[np.ndarray], delta: float, alpha: float, be
 
 
 def best_disorder(units: Sequence[np.ndarray], *, alpha: float = 1.0, beta: float = 1.0,
-                  delta_empty: float = 1.0, budget: int = 1_000_000) -> float:
+                  delta_empty: float = 1.0, budget: Optional[int] = None) -> float:
     """The observed disorder: the least total disorder of an alignment over the mean number of
     units per annotator (module docstring).
 
@@ -295,10 +302,10 @@ def best_disorder(units: Sequence[np.ndarray], *, alpha: float = 1.0, beta: floa
         Per annotator, rows ``(start, end, category index)``; two or more annotators.
     alpha, beta, delta_empty : float
         The combined dissimilarity's weights and the cost of a unit against the empty unit.
-    budget : int
-        Two annotators: the most cells (units × units) of one group's assignment.  More
-        annotators: the most candidate unitary alignments, and the most states of one
-        group's search.
+    budget : int, optional
+        Two annotators: the most cells (units × units) of one group's assignment (default
+        25,000,000, 200 MB).  More annotators: the most candidate unitary alignments, and
+        the most states of one group's search (default 1,000,000).
 
     Raises
     ------
@@ -316,9 +323,10 @@ def best_disorder(units: Sequence[np.ndarray], *, alpha: float = 1.0, beta: floa
     if m < 2 or n == 0:
         raise ValueError("gamma needs two or more annotators and at least one unit")
     if m == 2:
-        total = _two_annotators(units[0], units[1], alpha, beta, delta_empty, budget)
+        total = _two_annotators(units[0], units[1], alpha, beta, delta_empty,
+                                budget or BUDGETS[2])
     else:
-        total = _many_annotators(units, delta_empty, alpha, beta, budget)
+        total = _many_annotators(units, delta_empty, alpha, beta, budget or BUDGETS[3])
     return total / (n / m)
 
 
@@ -422,7 +430,7 @@ class GammaResult:
 
 def gamma(units: Sequence[np.ndarray], n_categories: int, *, n_samples: int = 30,
           seed: int = 0, precision_level: Optional[float] = None,
-          budget: int = 1_000_000) -> GammaResult:
+          budget: Optional[int] = None) -> GammaResult:
     """γ of m annotators' units with pygamma's defaults (module docstring).
 
     Parameters
@@ -438,7 +446,7 @@ def gamma(units: Sequence[np.ndarray], n_categories: int, *, n_samples: int = 30
     precision_level : float, optional
         As pygamma: when the samples' coefficient of variation (standard deviation with
         ddof 0 over the mean) asks for more, ⌈(cv · 1.96 / level)²⌉ samples in all are drawn.
-    budget : int
+    budget : int, optional
         As `best_disorder`.
 
     Examples
