@@ -472,6 +472,9 @@ def gamma(units: Sequence[np.ndarray], n_categories: int, *, n_samples: int = 30
         if need > n_samples:
             draw(need - n_samples)
     expected = float(np.mean(draws))
-    g = 1.0 if observed == 0 else 1.0 - observed / expected
+    if observed == 0:
+        g = 1.0
+    else:  # random continua that all align perfectly (no spread to draw from): undefined
+        g = 1.0 - observed / expected if expected > 0 else math.nan
     return GammaResult(g, observed, tuple(draws), len(units), sum(len(u) for u in units),
                        seed, n_samples, precision_level)
