@@ -13,6 +13,7 @@ pygamma, and the output counts them.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -184,5 +185,7 @@ def span_gamma(paths: Sequence[Source], layer: Optional[str] = None, *,
                                 f"alignment grows fast with long chains of spans that may "
                                 f"align (and with the files): raise --gamma-budget, compare "
                                 f"fewer files or split the input") from None
+    if math.isnan(res.gamma):
+        notes.append("gamma is undefined: every random continuum aligns perfectly (D_e = 0)")
     return SpanGamma(list(got.files), annotators, categories, got.layer, got.positions, res,
                      duplicates, notes)
