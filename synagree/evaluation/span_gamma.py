@@ -117,10 +117,9 @@ def span_gamma(paths: Sequence[Source], layer: Optional[str] = None, *,
 
     Parameters
     ----------
-    paths : sequence of str, path-like or file-like
-        Two or more files, all bracketed trees or all CoNLL-U.
-    layer : str, optional
-        As for `synagree.evaluation.spans.span_agreement`.
+    paths, layer, fmt, phrase_style, names, allow_missing, check_text
+        As for `synagree.evaluation.span_alpha.span_alpha_u`: two or more files, all
+        bracketed trees or all CoNLL-U, and how to read them.
     samples : int
         Random continua for the expected disorder (default 30, pygamma's).
     seed : int
@@ -130,8 +129,6 @@ def span_gamma(paths: Sequence[Source], layer: Optional[str] = None, *,
     budget : int, optional
         The exact best alignment's budget (`synagree.stats.gamma.best_disorder`; its
         defaults by the number of files).
-    fmt, phrase_style, names, allow_missing, check_text
-        As for `synagree.evaluation.spans.span_agreement`.
 
     Raises
     ------
