@@ -256,12 +256,18 @@ def _many_annotators(units: Sequence[np.ndarray], delta: float, alpha: float, be
     m = len(units)
     c2n = m * (m - 1) // 2
     offsets = np.cumsum([0] + [len(u) for u in units])
+    sizes = sorted((len(u) for u in units), reverse=True)
+    if sizes[0] * sizes[1] > BUDGETS[2]:
+        raise GammaTooLarge(f"the dissimilarities of {sizes[0]} x {sizes[1]} units are more "
+                            f"than {BUDGETS[2]} cells")
     pair = {(a, b): dissimilarity_matrix(units[a], units[b], alpha=alpha, beta=beta,
                                          delta_empty=delta)
             for a in range(m) for b in range(a + 1, m)}
-    found = list(_tuples(units, pair, delta))
-    if len(found) > budget:
-        raise GammaTooLarge(f"{len(found)} candidate unitary alignments (budget {budget})")
+    found = []
+    for t in _tuples(units, pair, delta):  # the budget stops the enumeration itself
+        found.append(t)
+        if len(found) > budget:
+            raise GammaTooLarge(f"more than {budget} candidate unitary alignments")
     n = int(offsets[-1])
     groups = _Groups(n)
     for _, members in found:
