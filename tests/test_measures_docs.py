@@ -18,7 +18,9 @@ EXAMPLES = console_examples(DOC)
 
 def test_the_page_shows_both_measures():
     commands = [args[0] for args, _ in EXAMPLES]
-    assert commands == ["categorical", "categorical", "alt-test", "alt-test", "agree", "spans"]
+    assert commands == ["categorical", "categorical", "alt-test", "alt-test", "agree", "spans",
+                        "spans"]
+    assert "gamma" in EXAMPLES[6][0]
     assert "--runs" in EXAMPLES[4][0] and "--retest" in EXAMPLES[4][0]
     assert "--coefficient" in EXAMPLES[0][0] and "--hierarchy" in EXAMPLES[1][0]
 

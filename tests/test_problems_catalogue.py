@@ -316,6 +316,10 @@ PRODUCERS = {
     "bdm-too-large": ({"h.txt": "".join(f"L{k}C{i}\tL{k - 1}C{j}\n" for k in range(1, 12)
                                         for i in range(12) for j in range(12))},
                       ["bdm", "{h}"]),
+    "gamma-too-large": ({"a.tree": TREE, "b.tree": "(S (NP D) (N N) (VP V))\n",
+                         "c.tree": "(S (NP D N) (V V))\n"},
+                        ["spans", "{a}", "{b}", "{c}", "--coefficient", "gamma",
+                         "--gamma-budget", "1"]),
     # tag mappings (tags --tiers)
     "tag-map-fields": ({"m.tsv": "X NOUN\n", "good.conllu": GOOD},
                        ["tags", "{good}", "{good}", "--column", "upos", "--tiers", "{m}"]),

@@ -372,6 +372,17 @@ REGISTRY: List[Metric] = [
          "overlapping a key span of the same label with another extent; key spans without a "
          "response; response spans without a key (`correct`: the same extent)", COUNT, "24.1",
          ("missing", "spurious")),
+        ("gamma", "`spans --coefficient gamma`: Mathet et al.'s γ = 1 − D_o/D_e "
+         "(pygamma-agreement's defaults); `gamma_ci` γ with D_e at its mean ∓ 1.96 standard "
+         "errors; "
+         "`observed_disorder` D_o, the best alignment's disorder per mean units per annotator; "
+         "`expected_disorder` D_e, the mean disorder of `gamma_samples` random continua "
+         "(`disorder_samples`, drawn with `gamma_seed`), `expected_disorder_se` its standard "
+         "error; `precision_level` pygamma's; `gamma_units` the units; `duplicates_left_out` "
+         "spans an annotator gives twice", "fraction / count", "34.5",
+         ("observed_disorder", "expected_disorder", "expected_disorder_se", "disorder_samples",
+          "gamma_samples", "gamma_units", "gamma_seed", "precision_level",
+          "duplicates_left_out")),
         # planning (synagree plan, report --plan)
         ("units_needed_<v>", "units needed for an interval of `alpha_<v>` no wider than "
          "the target width, by resampling the pilot", COUNT, "30.2"),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Optional
 
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
@@ -14,9 +15,11 @@ from synagree.cli.gate_options import (
 )
 from synagree.cli.options import output_format
 from synagree.evaluation.span_alpha import SPAN_COEFFICIENTS, span_alpha_u
+from synagree.evaluation.span_gamma import GAMMA_DEFAULTS, precision_level, span_gamma
 from synagree.evaluation.spans import CONLLU_LAYERS, PHRASE_LAYERS, span_agreement
 from synagree.io.files import emit
 from synagree.render.span_alpha import render_span_alpha
+from synagree.render.span_gamma import render_span_gamma
 from synagree.render.spans import SPAN_OUTPUTS, render_spans
 from synagree.stats.gate_prf import LABEL_MODES
 
@@ -28,11 +31,26 @@ def run(args: argparse.Namespace) -> int:
     if is_brat_input(args):
         return run_brat(args, "spans")
     check_not_gate_options(args)
+    gamma_options = [o for o in GAMMA_OPTIONS
+                     if getattr(args, o[2:].replace("-", "_")) is not None]
+    if gamma_options and args.coefficient != "gamma":
+        raise InputError.single("<command line>", None, "usage",
+                                f"{gamma_options[0]} goes with --coefficient gamma")
+    if args.coefficient is not None and (args.bdm or args.labels != "type"):
+        raise InputError.single("<command line>", None, "usage",
+                                f"--coefficient {args.coefficient} takes every label as its "
+                                f"own category: not with --bdm or --labels")
+    if args.coefficient == "gamma":  # Mathet et al.'s gamma (docs/method.md §34.5)
+        res_g = span_gamma(args.files, layer=args.layer, samples=_given(args.gamma_samples,
+                                                                         "samples"),
+                           seed=_given(args.gamma_seed, "seed"),
+                           precision=precision_level(args.gamma_precision),
+                           budget=args.gamma_budget, fmt=args.fmt,
+                           phrase_style=args.phrase_style, names=args.names,
+                           allow_missing=args.allow_missing, check_text=not args.no_text_check)
+        emit(render_span_gamma(res_g, output_format(args)), args.out)
+        return 0
     if args.coefficient is not None:  # Krippendorff's alpha_u instead (docs/method.md §34.4)
-        if args.bdm or args.labels != "type":
-            raise InputError.single("<command line>", None, "usage",
-                                    "--coefficient alpha-u takes every label as its own "
-                                    "category: not with --bdm or --labels")
         res_u = span_alpha_u(args.files, layer=args.layer, fmt=args.fmt,
                              phrase_style=args.phrase_style, names=args.names,
                              allow_missing=args.allow_missing,
@@ -47,6 +65,14 @@ def run(args: argparse.Namespace) -> int:
         print_problems(res.warnings, limit=10)
     emit(render_spans(res, output_format(args)), args.out)
     return 0
+
+
+#: the options of ``--coefficient gamma`` only
+GAMMA_OPTIONS = ("--gamma-samples", "--gamma-seed", "--gamma-precision", "--gamma-budget")
+
+
+def _given(value: Optional[int], key: str) -> int:
+    return GAMMA_DEFAULTS[key] if value is None else value
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -68,4 +94,20 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--coefficient", choices=SPAN_COEFFICIENTS, default=None,
                    help="instead of GATE's P/R/F1, Krippendorff's chance-corrected unitizing "
                         "alpha (alpha-u) of every file over the continuum of positions "
-                        "(docs/method.md §34.4)")
+                        "(docs/method.md §34.4), or Mathet et al.'s gamma with "
+                        "pygamma-agreement's defaults (§34.5)")
+    p.add_argument("--gamma-samples", type=options.whole_number(2, 1_000_000),
+                   default=None, metavar="N",
+                   help="gamma: random continua for the expected disorder (default 30)")
+    p.add_argument("--gamma-seed", type=options.whole_number(0, 2 ** 32 - 1),
+                   default=None, metavar="S",
+                   help="gamma: the sampler's seed (default 0)")
+    p.add_argument("--gamma-precision", default=None, metavar="P",
+                   help="gamma: pygamma's precision level, high (0.01), medium (0.02), low "
+                        "(0.1) or a number in (0, 1): more samples while they vary too much "
+                        "(default: none, the samples asked for)")
+    p.add_argument("--gamma-budget", type=options.whole_number(1), default=None, metavar="N",
+                   help="gamma: the exact best alignment's budget, the cells of one "
+                        "assignment (two files; default 25000000) or the candidate unitary "
+                        "alignments and search states (more files; default 1000000); above "
+                        "it, an error")

@@ -40,10 +40,11 @@ from synagree.io.sources import Source, as_inputs, input_name
 from synagree.stats.gate_prf import SpanAnnotation
 from synagree.stats.unitizing import Unit, UnitizingAlpha, unitizing_alpha
 
-__all__ = ["SPAN_COEFFICIENTS", "SpanAlphaU", "span_alpha_u", "outermost"]
+__all__ = ["SPAN_COEFFICIENTS", "SpanAlphaU", "SpanLayer", "read_spans", "span_alpha_u",
+           "outermost"]
 
 #: ``spans --coefficient``
-SPAN_COEFFICIENTS = ("alpha-u",)
+SPAN_COEFFICIENTS = ("alpha-u", "gamma")
 
 
 def outermost(spans: Sequence[Tuple[int, int, str]]) -> Tuple[List[Tuple[int, int, str]], int]:
@@ -115,41 +116,46 @@ def _usage(message: str) -> InputError:
     return InputError.single("<command line>", None, "usage", message)
 
 
-def span_alpha_u(paths: Sequence[Source], layer: Optional[str] = None, *,
-                 fmt: str = "auto", phrase_style: str = "auto",
-                 names: Optional[Sequence[str]] = None, allow_missing: bool = False,
-                 check_text: bool = True) -> SpanAlphaU:
-    """Krippendorff's α_u of two or more files' spans (module docstring).
+@dataclass(frozen=True)
+class SpanLayer:
+    """The spans ``spans --coefficient`` compares (module docstring).
 
-    Parameters
+    Attributes
     ----------
-    paths : sequence of str, path-like or file-like
-        Two or more files, all bracketed trees or all CoNLL-U.
-    layer : str, optional
-        As for `synagree.evaluation.spans.span_agreement`.
-    fmt, phrase_style, names, allow_missing, check_text
-        As for `synagree.evaluation.spans.span_agreement`.
+    files, annotators : list of str
+    layer, positions : str
+    spans : dict of str to list of (int, int, str)
+        Per annotator, ``(start, end, label)`` over the continuum.
+    length : int
+        The continuum's positions.
+    notes : list of str
+    """
+
+    files: List[str]
+    annotators: List[str]
+    layer: str
+    positions: str
+    spans: Dict[str, List[Tuple[int, int, str]]]
+    length: int
+    notes: List[str]
+
+
+def read_spans(paths: Sequence[Source], layer: Optional[str], coefficient: str, *,
+               fmt: str = "auto", phrase_style: str = "auto",
+               names: Optional[Sequence[str]] = None, allow_missing: bool = False,
+               check_text: bool = True) -> SpanLayer:
+    """Every file's spans of ``layer`` over one continuum (module docstring).
+
+    ``coefficient`` names the measure in the messages.
 
     Raises
     ------
     InputError
-        ``usage`` (fewer than two files, mixed formats, a layer that does not
-        apply), ``text-mismatch`` and every reading problem.
-
-    Examples
-    --------
-    >>> import io
-    >>> a = io.StringIO("(S (NP (D a)) (VP (V b) (NP (N c))))\\n(S (NP (N d)) (VP (V e)))\\n")
-    >>> b = io.StringIO("(S (NP (D a)) (VP (V b) (N c)))\\n(S (NP (N d)) (VP (V e)))\\n")
-    >>> r = span_alpha_u([a, b], phrase_style="penn")
-    >>> r.positions, r.result.length, r.result.per_category["S"][0]
-    ('tokens', 5, 0.0)
-    >>> r.result.per_category["NP"][2] < 1.0 == r.result.per_category["VP"][2]
-    True
+        As `span_alpha_u`.
     """
     paths = as_inputs(paths)
     if len(paths) < 2:
-        raise _usage("alpha-u compares two or more files")
+        raise _usage(f"{coefficient} compares two or more files")
     kinds = {format_of(fmt, p) for p in paths}
     if len(kinds) != 1:
         raise _usage("spans needs all files in one format (bracketed trees or CoNLL-U), "
@@ -200,6 +206,46 @@ def span_alpha_u(paths: Sequence[Source], layer: Optional[str] = None, *,
         spans = {a: [(s.start, s.end, s.label) for s in d] for a, d in docs_c.items()}
         length = max((b for ss in spans.values() for _, b, _ in ss), default=0)
         positions = "characters"
+    return SpanLayer([input_name(p) for p in paths], annotators, layer, positions, spans,
+                     length, notes)
+
+
+def span_alpha_u(paths: Sequence[Source], layer: Optional[str] = None, *,
+                 fmt: str = "auto", phrase_style: str = "auto",
+                 names: Optional[Sequence[str]] = None, allow_missing: bool = False,
+                 check_text: bool = True) -> SpanAlphaU:
+    """Krippendorff's α_u of two or more files' spans (module docstring).
+
+    Parameters
+    ----------
+    paths : sequence of str, path-like or file-like
+        Two or more files, all bracketed trees or all CoNLL-U.
+    layer : str, optional
+        As for `synagree.evaluation.spans.span_agreement`.
+    fmt, phrase_style, names, allow_missing, check_text
+        As for `synagree.evaluation.spans.span_agreement`.
+
+    Raises
+    ------
+    InputError
+        ``usage`` (fewer than two files, mixed formats, a layer that does not
+        apply), ``text-mismatch`` and every reading problem.
+
+    Examples
+    --------
+    >>> import io
+    >>> a = io.StringIO("(S (NP (D a)) (VP (V b) (NP (N c))))\\n(S (NP (N d)) (VP (V e)))\\n")
+    >>> b = io.StringIO("(S (NP (D a)) (VP (V b) (N c)))\\n(S (NP (N d)) (VP (V e)))\\n")
+    >>> r = span_alpha_u([a, b], phrase_style="penn")
+    >>> r.positions, r.result.length, r.result.per_category["S"][0]
+    ('tokens', 5, 0.0)
+    >>> r.result.per_category["NP"][2] < 1.0 == r.result.per_category["VP"][2]
+    True
+    """
+    layer_spans = read_spans(paths, layer, "alpha-u", fmt=fmt, phrase_style=phrase_style,
+                             names=names, allow_missing=allow_missing, check_text=check_text)
+    annotators, spans, notes = layer_spans.annotators, layer_spans.spans, list(layer_spans.notes)
+    layer, length, positions = layer_spans.layer, layer_spans.length, layer_spans.positions
     observers, dropped = [], {}
     for a in annotators:
         kept, n = outermost(spans[a])
@@ -211,5 +257,5 @@ def span_alpha_u(paths: Sequence[Source], layer: Optional[str] = None, *,
                      + ", ".join(f"{a} {n}" for a, n in dropped.items()))
     if length <= 0:
         raise _usage("alpha-u: the files have no positions to compare (an empty continuum)")
-    return SpanAlphaU([input_name(p) for p in paths], annotators, layer, positions,
+    return SpanAlphaU(list(layer_spans.files), annotators, layer, positions,
                       unitizing_alpha(observers, 0, length), dropped, notes)
