@@ -343,3 +343,27 @@ def test_shared_iaa_data(iaa, tmp_path, run_cli):
     verdicts = {c["metric"]: c["verdict"] for c in json.loads(out)["comparisons"]}
     assert verdicts["alpha_plain"] == "below" and verdicts["LAS_full"] == "below"
     assert verdicts["UAS"] == "within"  # only labels were corrupted: the heads are odin's
+
+
+def test_three_humans_add_the_alt_test_to_the_band(tmp_path, run_cli):
+    """With three or more humans the band carries the alternative annotator test of the
+    parser (issue 34: "also in the report"), the same as ``synagree alt-test``; with two,
+    none."""
+    import synagree
+
+    data = Path(__file__).parent / "data" / "humans"
+    humans = [data / f"{n}.conllu" for n in ("gold", "anna", "bert")]
+    parser = data / "parser.conllu"
+    direct = synagree.alt_test(humans, parser)
+    code, out, _ = run_cli("report", *humans, "--system", parser, "-q", "--output", "json")
+    assert code == 0
+    band = json.loads(out)["details"]["human_band"]
+    assert band["alt_test"] == json.loads(json.dumps(direct.to_dict()))
+    code, out, _ = run_cli("report", *humans, "--system", parser, "-q", "--output", "markdown")
+    assert "winning_rate" in out and "left_out" in out
+    html = tmp_path / "r.html"
+    assert run_cli("report", *humans, "--system", parser, "-q", "-o", html)[0] == 0
+    page = html.read_text()
+    assert "Alternative annotator test" in page and "critical_epsilon" in page
+    code, out, _ = run_cli("report", *humans[:2], "--system", parser, "-q", "--output", "json")
+    assert json.loads(out)["details"]["human_band"]["alt_test"] is None

@@ -40,6 +40,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
+from synagree.agreement.alt_test import alt_test_corpus
 from synagree.agreement.core import DictSection
 from synagree.agreement.extra_file import WithExtra
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
@@ -48,6 +49,7 @@ from synagree.base.problems import InputError
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
+from synagree.stats.alt_test import MIN_HUMANS, AltTestResult
 from synagree.stats.attachment import (
     Counts,
     attachment_scores,
@@ -226,6 +228,11 @@ class HumanBand(DictSection):
     replicates, seed : int
     level : float
     notes : list of str
+    alt_test : AltTestResult or None
+        With three or more humans: can the parser replace one of them? The
+        alternative annotator test (docs/method.md §34.2) with its defaults (LAS or
+        jaccard, ε 0.2); None with fewer humans, or when the test refuses the data
+        (a note says why).
     """
 
     system: str
@@ -241,6 +248,7 @@ class HumanBand(DictSection):
     seed: int
     level: float
     notes: List[str] = field(default_factory=list)
+    alt_test: Optional[AltTestResult] = None
     name = "human_band"
 
     def pair(self, a: str, b: str) -> PairScores:
@@ -292,7 +300,8 @@ class HumanBand(DictSection):
                 "replicates": self.replicates, "seed": self.seed, "level": self.level,
                 "pairs": [p.as_dict() for p in self.pairs],
                 "comparisons": [c.as_dict() for c in self.comparisons],
-                "verdicts": self.verdict_lines(), "notes": list(self.notes)}
+                "verdicts": self.verdict_lines(), "notes": list(self.notes),
+                "alt_test": self.alt_test.to_dict() if self.alt_test is not None else None}
 
 
 def _mean(values: Sequence[Optional[float]]) -> Optional[float]:
@@ -424,6 +433,12 @@ def human_band(options: BandOptions, variants: Sequence[str] = VARIANTS, seed: i
     for p in pairs:
         for v, st in p.alpha.items():
             notes.extend(f"{p.a} × {p.b}: {n}" for n in st.notes)
+    alt = None
+    if len(humans) >= MIN_HUMANS:  # the question the band asks, as a test (method §34.2)
+        try:
+            alt = alt_test_corpus(data.corpus, system)
+        except InputError as exc:  # e.g. fewer than 30 units a human: the test refuses
+            notes.append(f"alt-test not run: {exc.errors[0].message}")
     return HumanBand(system, list(humans), references, metrics, options.variant, U,
                      len(data.corpus.units), pairs, comparisons, options.replicates, seed,
-                     level, notes)
+                     level, notes, alt)

@@ -13,6 +13,7 @@ from typing import List
 from synagree.agreement.human_band import HumanBand
 from synagree.base.jsonable import json_ready
 from synagree.base.table import Column, Document, Table
+from synagree.render.alt_test import alt_test_tables
 from synagree.render.fitted import write_document
 
 __all__ = ["band_tables", "band_document", "render_band", "FORMATS"]
@@ -44,7 +45,9 @@ def band_tables(band: HumanBand) -> List[Table]:
     verdict = Table("verdict", [Column("verdict")], [[line] for line in band.verdict_lines()],
                     title=f"Verdict (docs/method.md §28: within the band when the {pct} "
                           f"interval of the difference holds 0)")
-    return [pairs, comp, verdict]
+    # with three or more humans, the same question as a test: the alt-test (§34.2)
+    alt = alt_test_tables(band.alt_test) if band.alt_test is not None else []
+    return [pairs, comp, verdict, *alt]
 
 
 def band_document(band: HumanBand) -> Document:

@@ -77,7 +77,10 @@ def html_sections(res: AgreementResult) -> List[dict]:
             f"The parser's agreement with a reference human set beside another human's, on "
             f"the {b.units} sentences every file annotates; intervals from one paired "
             f"bootstrap ({b.replicates} replicates). Within the band: the interval of the "
-            f"difference holds 0 (method §28).", band_tables(b), notes=b.notes))
+            f"difference holds 0 (method §28)."
+            + (" With three or more humans, the alternative annotator test asks the same "
+               "question as a test: can the parser replace one of them (method §34.2)?"
+               if b.alt_test is not None else ""), band_tables(b), notes=b.notes))
     if res.preannotation is not None:
         p = res.preannotation
         out.append(_page_section(
