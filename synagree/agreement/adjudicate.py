@@ -62,7 +62,7 @@ from synagree.stats.attachment import attachment_scores, jaccard_scores
 from synagree.stats.competence import Competence, one_coin_dawid_skene
 from synagree.trees.arborescence import max_arborescence
 from synagree.trees.flat import Vocabulary, build_trees
-from synagree.trees.span_consensus import Span, labelled_spans, span_consensus
+from synagree.trees.span_consensus import Span, consensus_of, labelled_spans, span_votes
 
 __all__ = ["AdjudicationResult", "AnnotatorScore", "WorkItem", "adjudicate_corpus",
            "read_decisions", "write_worklist", "WEIGHTS", "WORKLIST_COLUMNS", "DECIDED_BY"]
@@ -832,14 +832,6 @@ def _phrase_voters(u: Unit, names: Sequence[str], w: np.ndarray) -> Tuple[List[i
     return present, [j for j in present if leaves[j] == size]
 
 
-def _span_labels(root: PhraseNode) -> Dict[Span, str]:
-    """Per span of a non-leaf node, its labels outermost first, joined by ``/``."""
-    out: Dict[Span, List[str]] = {}
-    for a, b, lab in labelled_spans(root)[0]:
-        out.setdefault((a, b), []).append(lab)
-    return {k: "/".join(v) for k, v in out.items()}
-
-
 def _phrase_competence(corpus: Corpus, names: Sequence[str]) -> Competence:
     """One-coin Dawid–Skene over the span choices (docs/method.md §31.6): a task is
     a span (first, last leaf) some voter of a unit gives, an annotator's label on
@@ -854,8 +846,8 @@ def _phrase_competence(corpus: Corpus, names: Sequence[str]) -> Competence:
         _, voters = _phrase_voters(u, names, ones)
         if len(voters) < 2:
             continue
-        given = [_span_labels(cast(PhraseSentence, u.annotations[names[j]]).root)
-                 for j in voters]
+        given = span_votes([cast(PhraseSentence, u.annotations[names[j]]).root
+                            for j in voters], [1.0] * len(voters)).given
         for span in sorted({x for g in given for x in g}):
             for j, g in zip(voters, given):
                 tasks.append(task)
@@ -868,37 +860,11 @@ def _phrase_competence(corpus: Corpus, names: Sequence[str]) -> Competence:
 PhraseRow = Tuple[int, str, str, str]
 
 
-def _tallies(trees: Sequence[PhraseNode], wts: Sequence[float]
-             ) -> Tuple[Dict[Span, Dict[str, float]], List[Dict[str, float]], List[Dict[Span, str]],
-                        List[List[str]]]:
-    """The label weights per span (non-leaf nodes) and per leaf, and each tree's
-    labels per span and per leaf."""
-    spans: Dict[Span, Dict[str, float]] = {}
-    leaves: List[Dict[str, float]] = []
-    at: List[Dict[Span, str]] = []
-    leaf_labels: List[List[str]] = []
-    for t, wt in zip(trees, wts):
-        nodes, leaf = labelled_spans(t)
-        for a, b, lab in nodes:
-            d = spans.setdefault((a, b), {})
-            d[lab] = d.get(lab, 0.0) + wt
-        for k, lab in enumerate(leaf):
-            if k == len(leaves):
-                leaves.append({})
-            leaves[k][lab] = leaves[k].get(lab, 0.0) + wt
-        at.append(_span_labels(t))
-        leaf_labels.append(leaf)
-    return spans, leaves, at, leaf_labels
-
-
-def _decided(weight: float, tally: Dict[str, float], rivals: Sequence[float], total: float
-             ) -> str:
-    """How a consensus bracket was decided: ``tree`` (it crosses a dropped span of a
-    majority), ``tie`` (its label tied, or a dropped span as heavy crosses it) or
-    ``vote``."""
+def _decided(weight: float, tally: Dict[str, float], rivals: Sequence[float]) -> str:
+    """How a consensus bracket was decided: ``tie`` (its label tied, or a dropped span
+    as heavy as its label crosses it) or ``vote``.  (Never ``tree``: under the majority
+    rule no dropped span has more than half the weight, method §31.6.)"""
     top = max(tally.values()) if tally else 0.0
-    if any(x > total / 2 + _TOL for x in rivals):
-        return "tree"
     if any(x >= weight - _TOL for x in rivals) or (
             weight >= top - _TOL and sum(1 for x in tally.values() if x >= top - _TOL) > 1):
         return "tie"
@@ -913,13 +879,14 @@ def _phrase_unit(u: Unit, names: Sequence[str], w: np.ndarray, counts: Dict[str,
     sents = {j: cast(PhraseSentence, u.annotations[names[j]]) for j in present}
     trees = [sents[j].root for j in voters]
     wts = [float(w[j]) for j in voters]
-    root = span_consensus(trees, wts)
+    votes = span_votes(trees, wts)  # each tree read once, for the consensus and the rows
+    root = consensus_of(votes)
     first = sents[voters[0]]
     cons = PhraseSentence(first.file, first.index, first.line, root, list(first.words),
                           dict(first.metadata))
-    total = sum(wts)
-    spans, leaves, at, leaf_labels = _tallies(trees, wts)
-    span_w = {sp: sum(wt for g, wt in zip(at, wts) if sp in g) for sp in spans}
+    total = votes.total
+    spans, leaves, at, leaf_labels = votes.labels, votes.leaves, votes.given, votes.leaf_labels
+    span_w = votes.support
     nodes, leaf = labelled_spans(root)
     kept = {(a, b) for a, b, _ in nodes}
     dropped = {sp: x for sp, x in span_w.items() if sp not in kept}
@@ -931,10 +898,9 @@ def _phrase_unit(u: Unit, names: Sequence[str], w: np.ndarray, counts: Dict[str,
 
     for sp in sorted(dropped):
         lab = max(spans[sp], key=lambda x: spans[sp][x])
-        # left out: a majority's span dropped to keep the tree (cannot happen under the
-        # majority rule, kept as a guard), half the weight (a tie) or less (dropped)
-        left_out = ("tree" if dropped[sp] > total / 2 + _TOL else
-                    "tie" if dropped[sp] >= total / 2 - _TOL else "dropped")
+        # left out with half the weight (a tie) or less (dropped); never more: the
+        # spans of a majority never cross, so the consensus keeps them all
+        left_out = "tie" if dropped[sp] >= total / 2 - _TOL else "dropped"
         rows.append((sp[0] + 1, left_out, f"{sp[0] + 1}-{sp[1] + 1} {lab}",
                      alts(sp, False)))
     brs = [((a, b), lab, spans.get((a, b), {}), False) for a, b, lab in nodes] + [
@@ -945,7 +911,7 @@ def _phrase_unit(u: Unit, names: Sequence[str], w: np.ndarray, counts: Dict[str,
                  for g, ll in zip(at, leaf_labels)]
         counts["unanimous"] += all(lab in x for x in given)
         how = _decided(weight, tally, [] if is_leaf else
-                       [x for y, x in dropped.items() if _crosses(sp, y)], total)
+                       [x for y, x in dropped.items() if _crosses(sp, y)])
         counts[f"decided_by_{how}"] += 1
         why = "tie" if how == "tie" else "minority" if weight <= total / 2 + _TOL else None
         if why is not None and len(voters) > 1:

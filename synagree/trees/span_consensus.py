@@ -29,13 +29,14 @@ tests check it against an exhaustive search over small sentences.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
 from synagree.io.brackets import PhraseNode
 
-__all__ = ["labelled_spans", "span_consensus"]
+__all__ = ["labelled_spans", "span_consensus", "span_votes", "consensus_of", "SpanVotes"]
 
 Span = Tuple[int, int]
 #: the scale of the tie-breaking priorities, far below any difference of vote weights
@@ -100,6 +101,71 @@ def _best_set(n: int, w: np.ndarray) -> List[Span]:
     return out
 
 
+@dataclass(frozen=True)
+class SpanVotes:
+    """The votes of one sentence's trees, each tree read once (`span_votes`).
+
+    Attributes
+    ----------
+    n : int
+        Leaves.
+    total : float
+        The total vote weight.
+    labels : dict
+        Per span of a non-leaf node: the weight of each label given there.
+    order : dict
+        Per span: its labels in the order first given (trees in order, outermost
+        first within a tree).
+    support : dict
+        Per span: the weight of the trees that have it, under any label.
+    leaves : list of dict
+        Per leaf: the weight of each category.
+    given : list of dict
+        Per tree: its labels per span, outermost first, joined by ``/``.
+    leaf_labels : list of list of str
+        Per tree: its leaf categories.
+    """
+
+    n: int
+    total: float
+    labels: Dict[Span, Dict[str, float]]
+    order: Dict[Span, List[str]]
+    support: Dict[Span, float]
+    leaves: List[Dict[str, float]]
+    given: List[Dict[Span, str]]
+    leaf_labels: List[List[str]]
+
+
+def span_votes(trees: Sequence[PhraseNode], weights: Sequence[float]) -> SpanVotes:
+    """The votes of ``trees`` (one sentence, same leaf count) under ``weights``."""
+    labels: Dict[Span, Dict[str, float]] = {}
+    order: Dict[Span, List[str]] = {}
+    support: Dict[Span, float] = {}
+    leaves: List[Dict[str, float]] = []
+    given: List[Dict[Span, str]] = []
+    leaf_labels: List[List[str]] = []
+    for t, wt in zip(trees, weights):
+        wt = float(wt)
+        spans, leaf = labelled_spans(t)
+        mine: Dict[Span, List[str]] = {}
+        for a, b, lab in spans:
+            d = labels.setdefault((a, b), {})
+            d[lab] = d.get(lab, 0.0) + wt
+            if lab not in order.setdefault((a, b), []):
+                order[(a, b)].append(lab)
+            mine.setdefault((a, b), []).append(lab)
+        for sp in mine:  # once per tree, whatever its labels there
+            support[sp] = support.get(sp, 0.0) + wt
+        for k, lab in enumerate(leaf):
+            if k == len(leaves):
+                leaves.append({})
+            leaves[k][lab] = leaves[k].get(lab, 0.0) + wt
+        given.append({sp: "/".join(v) for sp, v in mine.items()})
+        leaf_labels.append(leaf)
+    return SpanVotes(len(leaf_labels[0]), float(sum(weights)), labels, order, support, leaves,
+                     given, leaf_labels)
+
+
 def span_consensus(trees: Sequence[PhraseNode], weights: Sequence[float]) -> PhraseNode:
     """The consensus tree of ``trees`` (one sentence, same leaf count) under ``weights``.
 
@@ -115,36 +181,27 @@ def span_consensus(trees: Sequence[PhraseNode], weights: Sequence[float]) -> Phr
     >>> span_consensus([a, b, c], [3, 1, 1]) == a  # a alone has more than half the weight
     True
     """
-    parsed = [labelled_spans(t) for t in trees]
-    n = len(parsed[0][1])
-    votes: Dict[Span, Dict[str, float]] = {}
-    order: Dict[Span, List[str]] = {}
-    for (spans, _), wt in zip(parsed, weights):
-        for a, b, lab in spans:
-            d = votes.setdefault((a, b), {})
-            d[lab] = d.get(lab, 0.0) + float(wt)
-            if lab not in order.setdefault((a, b), []):
-                order[(a, b)].append(lab)
-    total = float(sum(weights))
+    return consensus_of(span_votes(trees, weights))
+
+
+def consensus_of(v: SpanVotes) -> PhraseNode:
+    """The consensus tree of the votes ``v`` (module docstring)."""
+    n, total = v.n, v.total
     w = np.full((n, n), -total)  # a span no annotator has: everyone against it
-    for (spans, _), wt in zip(parsed, weights):
-        for a, b in {(a, b) for a, b, _ in spans}:  # once per annotator, whatever labels
-            w[a, b] += 2.0 * float(wt)
+    for (a, b), x in v.support.items():
+        w[a, b] += 2.0 * x
     eps = TIE_EPS / (n + 1)
-    for j, (spans, _) in enumerate(parsed):
-        for a, b in {(a, b) for a, b, _ in spans}:
+    for j, mine in enumerate(v.given):
+        for a, b in mine:
             if w[a, b] > eps:  # only among chosen spans: a tie at half stays out
                 w[a, b] += eps * 2.0 ** -(j + 1)
     w[0, n - 1] = max(w[0, n - 1], 1e-9)  # the whole sentence is always a node
     chosen = sorted(_best_set(n, w), key=lambda s: (s[0], -s[1]))
     leaves = []
-    for k in range(n):
-        tally: Dict[str, float] = {}
-        for (_, labs), wt in zip(parsed, weights):
-            tally[labs[k]] = tally.get(labs[k], 0.0) + float(wt)
+    for tally in v.leaves:
         top = max(tally.values())
         leaves.append(PhraseNode(next(x for x in tally if tally[x] >= top - 1e-9)))
-    return _build(n, chosen, votes, order, total, leaves)
+    return _build(n, chosen, v.labels, v.order, total, leaves)
 
 
 def _labels(span: Span, votes: Dict[Span, Dict[str, float]], order: Dict[Span, List[str]],
