@@ -21,6 +21,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Dict, List
@@ -82,8 +83,6 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
-    import tempfile
-
     with tempfile.TemporaryDirectory() as tmp:
         cases = commands(Path(tmp))
         floor = [sys.executable, "-c", "import numpy"]
