@@ -30,19 +30,21 @@ from synagree.io.sources import Buffer, as_input, input_name
 PathLike = Union[str, os.PathLike]
 
 # the regular files `open_output` has renamed into place since `forget_committed`
-# (whole files: a command interrupted after writing some of its outputs names them)
-_COMMITTED: List[str] = []
+# (whole files: a command interrupted after writing some of its outputs names them);
+# nothing is kept until a list is started, so a program that only imports the package
+# and writes many results keeps no growing list
+_COMMITTED: List[List[str]] = []  # [] or [the list]
 
 
 def committed_outputs() -> List[str]:
     """The files written (renamed into place, whole) since the last `forget_committed`,
-    as given, in the order written."""
-    return list(_COMMITTED)
+    as given, in the order written ([] when no list was started)."""
+    return list(_COMMITTED[0]) if _COMMITTED else []
 
 
 def forget_committed() -> None:
     """Start a new list for `committed_outputs` (the command line does, per run)."""
-    _COMMITTED.clear()
+    _COMMITTED[:] = [[]]
 
 
 def read_problem(exc: Union[CorruptCompressedFile, OSError]) -> Tuple[str, str]:
@@ -523,7 +525,8 @@ def _replacing(target: OutputTarget, mode: str) -> Iterator[IO]:
     with writing(target.given, f"make a temporary file in {folder}", kept=kept):
         fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.{os.getpid()}.", suffix=".tmp",
                                    dir=folder)
-    listed = len(_COMMITTED)
+    record = _COMMITTED[0] if _COMMITTED else None
+    listed = len(record) if record is not None else 0
     try:
         with writing(target.given, kept=kept):
             if target.mode is not None:
@@ -542,7 +545,8 @@ def _replacing(target: OutputTarget, mode: str) -> Iterator[IO]:
                 fh.flush()
                 os.fsync(fh.fileno())
             # listed first: an interrupt between the two leaves the list right below
-            _COMMITTED.append(str(target.given))
+            if record is not None:
+                record.append(str(target.given))
             os.replace(tmp, final)
     except BaseException:
         renamed = False
@@ -552,8 +556,8 @@ def _replacing(target: OutputTarget, mode: str) -> Iterator[IO]:
             renamed = True
         except OSError:
             pass
-        if not renamed:
-            del _COMMITTED[listed:]
+        if not renamed and record is not None:
+            del record[listed:]
         raise
     _sync_folder(folder)
 
