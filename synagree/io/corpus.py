@@ -406,7 +406,8 @@ def _read_collecting(paths: Sequence[Input], fmt: str, phrase_style: str, log: P
                 sents = registry.read_with(spec, p, log)
             except InputError as exc:
                 sents = None  # its errors are in the log, or in the exception
-                errors.extend(e for e in exc.errors if e not in log.errors[n_before:])
+                logged = set(log.errors[n_before:])  # (a set: a file may hold 10,000)
+                errors.extend(e for e in exc.errors if e not in logged)
             if len(log.errors) == n_before and sents is not None:
                 docs[i] = sents
         errors.extend(log.errors[n_before:])
