@@ -6,8 +6,11 @@
   the start-up lazy must not change a word of the help.
 * Printing the help (a fresh process) imports neither numpy nor any of the
   computing layers (distance, stats, agreement, evaluation, noise): the top-level
-  help does not even import a command's module, and a command's help only its
-  options.
+  help does not even import a command's module (nor the machinery of a run,
+  `synagree.cli.session`).  A command's help loads the command's module, which
+  declares its options: ``compare`` keeps its computing modules out of it; the
+  others still import theirs at the top beside ``run`` (``NOT_YET``, strict
+  xfail: the test says so the day one of them is made lazy).
 """
 from __future__ import annotations
 
