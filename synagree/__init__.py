@@ -20,9 +20,13 @@ Examples
 from __future__ import annotations
 
 import importlib
-from typing import Any, List
 
 from synagree._version import __version__
+
+# typing is needed only by the type checker (its import costs start-up: issue 36)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, List
 
 # public name -> "module" or "module:attribute" that defines it.  Everything else
 # in the package is implementation (docs/api.md says so).

@@ -119,15 +119,15 @@ def test_a_signal_after_the_work_changes_nothing():
 def test_an_interrupt_after_an_output_was_written_names_it(run_cli, tmp_path, monkeypatch):
     """The output renamed into place before the interrupt is whole, and the command says
     which it is before its last line (an interrupt while writing leaves nothing)."""
-    import synagree.cli.main as cli_main
+    import synagree.cli.session as cli_session
 
-    real = cli_main._run_fitted
+    real = cli_session._run_fitted
 
     def then_interrupted(args):
         real(args)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli_main, "_run_fitted", then_interrupted)
+    monkeypatch.setattr(cli_session, "_run_fitted", then_interrupted)
     out = tmp_path / "out.json"
     code, _, err = run_cli("agree", A, B, "--allow-missing", "-q", "-o", out)
     assert code == 130

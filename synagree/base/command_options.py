@@ -25,81 +25,18 @@ dataclasses.FrozenInstanceError: cannot assign to field 'bootstrap'
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Dict, Mapping, Optional, Tuple, Type, TypeVar
+from typing import Any, ClassVar, Dict, Optional, Tuple, Type
 
-from synagree.base.option_specs import SPECS, OptionSpec, check_value, shown
+# the base and ParsevalOptions live in their own modules, so that the PARSEVAL path
+# (which needs only ParsevalOptions) does not build every options class at import
+# (dataclass creation compiles each class's methods: about 6 ms a class; issue 36)
+from synagree.base.options_base import Options, option
+from synagree.base.parseval_options import ParsevalOptions
 
 __all__ = ["Options", "option", "ReadOptions", "AgreeOptions", "CompareOptions",
            "ParsevalOptions", "TagsOptions", "CategoricalOptions", "ReportOptions",
            "NoiseOptions", "OPTIONS_CLASSES"]
-
-OptionsT = TypeVar("OptionsT", bound="Options")
-_SAME: Any = object()
-
-
-def option(name: str, default: Any = _SAME, optional: Optional[bool] = None) -> Any:
-    """A dataclass field declared by ``SPECS[name]`` (its default unless ``default``)."""
-    spec = SPECS[name]
-    changes: Dict[str, Any] = {}
-    if default is not _SAME:
-        changes["default"] = default
-    if optional is not None:
-        changes["optional"] = optional
-    if changes:
-        spec = dataclasses.replace(spec, **changes)
-    return dataclasses.field(default=spec.default, metadata={"spec": spec})
-
-
-@dataclass(frozen=True)
-class Options:
-    """The base of the options objects: validated fields, `build` from overrides."""
-
-    #: the command the options belong to (messages)
-    command: ClassVar[str] = ""
-
-    def __post_init__(self) -> None:
-        where = f"{self.command}: " if self.command else ""
-        for f in fields(self):
-            value = check_value(f.metadata["spec"], getattr(self, f.name), where)
-            object.__setattr__(self, f.name, value)
-
-    @classmethod
-    def specs(cls) -> Dict[str, OptionSpec]:
-        """The declaration of each field, by name."""
-        return {f.name: f.metadata["spec"] for f in fields(cls)}
-
-    @classmethod
-    def build(cls: Type[OptionsT], options: Optional[OptionsT], overrides: Mapping[str, Any],
-              where: str) -> OptionsT:
-        """``options`` (None: the defaults) with ``overrides`` applied, every one checked.
-
-        Raises
-        ------
-        TypeError
-            ``options`` is not a ``cls``; an override that is not one of the
-            options; a value of the wrong type.
-        ValueError
-            A value outside its range or choices.
-        """
-        if options is not None and not isinstance(options, cls):
-            raise TypeError(f"{where}: options must be a {cls.__name__} or None, not "
-                            f"{type(options).__name__} {shown(options)}")
-        specs = cls.specs()
-        unknown = sorted(set(overrides) - set(specs))
-        if unknown:
-            raise TypeError(f"{where} got an unexpected keyword argument {unknown[0]!r}; its "
-                            f"options are {', '.join(sorted(specs))}")
-        checked = {k: check_value(specs[k], v, f"{where}: ") for k, v in overrides.items()}
-        base = options if options is not None else cls()
-        return dataclasses.replace(base, **checked) if checked else base
-
-    def as_kwargs(self, *names: str) -> Dict[str, Any]:
-        """The fields (all, or those named) as keywords."""
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if not names or f.name in names}
-
 
 @dataclass(frozen=True)
 class ReadOptions(Options):
@@ -195,36 +132,6 @@ class CompareOptions(Options):
     bdm: bool = option("bdm")
     prf: bool = option("prf")
     wu_palmer: bool = option("wu_palmer")
-    executor: Any = option("executor")
-
-
-@dataclass(frozen=True)
-class ParsevalOptions(Options):
-    """``synagree compare`` on bracketed trees
-    (`synagree.evaluation.parseval_compare.compare_parseval`).
-
-    Examples
-    --------
-    >>> ParsevalOptions(params="new").params, ParsevalOptions().alpha
-    ('new', False)
-    """
-
-    command: ClassVar[str] = "compare_parseval()"
-    params: Any = option("params")
-    names: Optional[Tuple[str, ...]] = option("names")
-    alpha: bool = option("alpha", default=False)
-    breakdown: bool = option("breakdown")
-    significance: bool = option("significance")
-    test_replicates: int = option("test_replicates")
-    bootstrap: int = option("bootstrap")
-    R: Optional[int] = option("R")
-    seed: int = option("seed")
-    level: float = option("level")
-    sample_pairs: Optional[int] = option("sample_pairs")
-    exact: bool = option("exact")
-    progress: Optional[bool] = option("progress")
-    max_memory: Optional[int] = option("max_memory", default=None, optional=True)
-    engine: str = option("engine")
     executor: Any = option("executor")
 
 

@@ -29,7 +29,11 @@ from __future__ import annotations
 import sys
 import warnings
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Optional, Sequence, Set
+
+# typing is needed only by the type checker (its import costs start-up: issue 36)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterator, Optional, Sequence, Set
 
 # Seconds a kernel takes to compile, for the notice: measured 1.9-2.0 s per
 # kernel on a 2-core x86-64 box (numba 0.68); rounded up for slower machines.

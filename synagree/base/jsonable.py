@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import math
+import sys
 from typing import Optional, SupportsFloat, Union, cast
-
-import numpy as np
 
 _AS_IS = frozenset({int, str, bool, type(None)})  # JSON values as they are
 
@@ -34,10 +33,14 @@ def json_ready(x):
         if all(type(v) in _AS_IS for v in x):  # long per-unit lists of ints or strings
             return list(x)
         return [json_ready(v) for v in x]
-    if isinstance(x, np.ndarray):
-        return json_ready(x.tolist())
-    if isinstance(x, np.generic):
-        return json_ready(x.item())
+    # a numpy value exists only once numpy is loaded: the paths that never load it
+    # (PARSEVAL, the help) do not pay its import here (issue 36)
+    np = sys.modules.get("numpy")
+    if np is not None:
+        if isinstance(x, np.ndarray):
+            return json_ready(x.tolist())
+        if isinstance(x, np.generic):
+            return json_ready(x.item())
     return x
 
 

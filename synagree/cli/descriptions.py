@@ -6,7 +6,10 @@ sub-parser, so a command module's ``register`` only adds options.
 """
 from __future__ import annotations
 
-from typing import Dict
+# typing is needed only by the type checker (its import costs start-up: issue 36)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Dict
 
 #: command -> its ``--help`` description (argparse re-wraps it to the terminal)
 DESCRIPTIONS: Dict[str, str] = {

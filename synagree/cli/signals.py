@@ -28,7 +28,11 @@ import os
 import signal
 import sys
 from types import FrameType
-from typing import Any, Dict, Optional, Tuple
+
+# typing is needed only by the type checker (its import costs start-up: issue 36)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, Optional, Tuple
 
 __all__ = ["Terminated", "guard_startup", "start_working", "work_done", "stop_working",
            "is_command", "EXIT_INTERRUPTED", "EXIT_TERMINATED"]

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from synagree._version import __version__
-from synagree.base.command_options import ParsevalOptions
 from synagree.base.frames import Frames, metric_rows
+from synagree.base.parseval_options import ParsevalOptions
 from synagree.base.problems import InputError, Problem
 from synagree.base.sealed import seal
 from synagree.evaluation.parseval import (

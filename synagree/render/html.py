@@ -36,15 +36,15 @@ from __future__ import annotations
 
 import csv
 import functools
+import importlib
 import io
 import json
 import math
 import os
 from importlib import resources
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
-import jinja2
 from markupsafe import Markup
 
 from synagree._version import __version__
@@ -75,6 +75,9 @@ from synagree.render.units import unit_change_rows
 from synagree.stats.attachment import brackets
 from synagree.stats.categorical import COEFFICIENTS
 
+if TYPE_CHECKING:
+    import jinja2
+
 OUTPUTS = ("html", "table", "json", "csv", "markdown", "latex")
 NOISE_KEYS = ("series", "p", "p_relabel", "p_reattach", "p_random", "run", "seed")
 NOISE_METRICS = ("alpha_plain", "alpha_norm", "alpha_diff", "LAS", "LAS_full", "UAS", "LA",
@@ -95,10 +98,14 @@ def _asset(name: str) -> str:
 @functools.lru_cache(maxsize=None)
 def _environment() -> jinja2.Environment:
     """The Jinja2 environment of the page: templates from the assets, every
-    value autoescaped, an undefined name an error."""
-    return jinja2.Environment(loader=jinja2.FunctionLoader(_asset), autoescape=True,
-                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True, keep_trailing_newline=True)
+    value autoescaped, an undefined name an error.
+
+    jinja2 is loaded here, when a page is rendered, as `synagree.render.mpl.pyplot`
+    loads matplotlib: ``report``'s tables and ``report --help`` do without it (issue 36)."""
+    j2 = importlib.import_module("jinja2")
+    return j2.Environment(loader=j2.FunctionLoader(_asset), autoescape=True,
+                          undefined=j2.StrictUndefined, trim_blocks=True,
+                          lstrip_blocks=True, keep_trailing_newline=True)
 
 
 @functools.lru_cache(maxsize=None)
