@@ -333,6 +333,7 @@ def _perturb(src: Path, dst: Path, p: float, seed: int, limit: int) -> None:
     dst.write_text("\n\n".join(out) + "\n\n", encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_real_data_per_unit_counts_add_up(shared_data, run_cli, tmp_path):
     src = shared_data / "ud" / "en_ewt-ud-dev.conllu"
     if not src.exists():
