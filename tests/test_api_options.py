@@ -172,3 +172,27 @@ def test_noise_options_reach_the_experiment(tmp_path):
                                     exclude_current_label=True)
     assert out.config["sample"] is None and out.config["label_scope"] == "sample"
     assert out.config["reattach_draw"] == "reject" and out.config["exclude_current_label"]
+
+
+def test_the_api_grid_has_the_command_lines_cap(tmp_path, run_cli):
+    """The API refuses a grid above MAX_GRID_POINTS with the sentence the command line
+    prints (issue 31): the option named, its bound, the count given; nothing written."""
+    from pathlib import Path
+
+    from synagree.base.option_specs import MAX_GRID_POINTS
+
+    DATA = Path(__file__).parent / "data" / "qa"
+    grid = [k / (2 * MAX_GRID_POINTS) for k in range(MAX_GRID_POINTS + 1)]
+    said = (f"grid must be a sequence of at most {MAX_GRID_POINTS:,} numbers from 0 to 1, "
+            f"got {MAX_GRID_POINTS + 1:,} numbers")
+    with pytest.raises(ValueError) as api:
+        synagree.noise_experiment([DATA / "anna.conllu"], tmp_path / "api", grid=grid)
+    assert str(api.value) == f"noise_experiment(): {said}"
+    with pytest.raises(ValueError, match="at most 1,000 numbers"):
+        synagree.NoiseOptions(grid=grid)
+    synagree.NoiseOptions(grid=grid[:MAX_GRID_POINTS])  # at the cap: taken
+    assert not (tmp_path / "api").exists()
+    rc, _, err = run_cli("noise", DATA / "anna.conllu", "-o", tmp_path / "cli", "--grid",
+                         f"0:0.5:{MAX_GRID_POINTS + 1}")
+    assert rc == 2 and f"--{said} ('0:0.5:1001')" in err and "Traceback" not in err
+    assert not (tmp_path / "cli").exists()

@@ -27,8 +27,8 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Tuple, cast
 from synagree.base.addresses import check_address
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 
-__all__ = ["OptionSpec", "SPECS", "check_value", "check_args", "shown", "VARIANT_CHOICES",
-           "MAX_GRID_POINTS"]
+__all__ = ["OptionSpec", "SPECS", "check_value", "check_args", "shown", "too_many",
+           "VARIANT_CHOICES", "MAX_GRID_POINTS"]
 
 VARIANT_CHOICES = ("plain", "diff", "norm")
 #: the most probabilities a noise experiment's grid may have (bounded work, issue 35)
@@ -63,7 +63,8 @@ class OptionSpec:
     flag : str, optional
         The command-line spelling (``--max-memory``); None: API only.
     lo, hi : int, optional
-        The range of an ``int`` (``hi`` None: no upper bound).
+        The range of an ``int`` (``hi`` None: no upper bound); for a
+        ``fractions`` sequence, ``hi`` is the most numbers it may hold.
     choices : tuple of str
         The values of a ``choice`` (or of each item of ``strs``, when given).
     optional : bool
@@ -110,6 +111,8 @@ class OptionSpec:
             return "a sequence of strings from " + ", ".join(repr(c) for c in self.choices)
         if k == "ints":
             return f"a sequence of whole numbers ≥ {self.lo or 0:,}"
+        if k == "fractions" and self.hi is not None:
+            return f"a sequence of at most {self.hi:,} numbers from 0 to 1"
         if k == "object":
             return "a " + " or a ".join(_ACCEPT_WORDS.get(a, a) for a in self.accepts)
         return _KIND_WORDS[k]
@@ -276,6 +279,8 @@ def _check_sequence(spec: OptionSpec, value: object, where: str) -> Tuple[Any, .
     if not _is_sequence(value):
         raise _bad_type(spec, value, where)
     items: Tuple[Any, ...] = tuple(cast(Iterable[Any], value))
+    if spec.kind == "fractions" and spec.hi is not None and len(items) > spec.hi:
+        raise ValueError(too_many(spec, len(items), f"{where}{spec.name}"))
     for x in items:
         if spec.kind == "strs":
             ok_type, ok_value = isinstance(x, str), not spec.choices or x in spec.choices
@@ -291,6 +296,19 @@ def _check_sequence(spec: OptionSpec, value: object, where: str) -> Tuple[Any, .
         if not ok_value:
             raise _bad_value(spec, value, where)
     return items
+
+
+def too_many(spec: OptionSpec, count: int, name: str) -> str:
+    """The message for a sequence longer than ``spec`` allows (``spec.hi`` items), the
+    option named ``name`` (the API's keyword or the command line's flag): one sentence
+    for both.
+
+    Examples
+    --------
+    >>> too_many(SPECS["grid"], 1001, "grid")
+    'grid must be a sequence of at most 1,000 numbers from 0 to 1, got 1,001 numbers'
+    """
+    return f"{name} must be {spec.allowed()}, got {count:,} numbers"
 
 
 def _spec(name: str, kind: str, default: Any, help: str, **kw: Any) -> Tuple[str, OptionSpec]:
@@ -538,7 +556,7 @@ SPECS: Dict[str, OptionSpec] = dict([
     _spec("grid", "fractions", tuple(round(0.1 * k, 10) for k in range(1, 11)),
           f"the noise probabilities (default 0.1, 0.2, ..., 1.0; on the command line "
           f"'p1,p2,...' or 'start:stop:num', both ends included; at most "
-          f"{MAX_GRID_POINTS:,} points)", flag="--grid", metavar="GRID"),
+          f"{MAX_GRID_POINTS:,} points)", flag="--grid", metavar="GRID", hi=MAX_GRID_POINTS),
     _spec("runs", "int", 10, "runs per point (default 10)", flag="--runs", lo=1, hi=10_000,
           metavar="R"),
     _spec("cycles", "choice", "skip", "source sentences with head cycles: leave out "

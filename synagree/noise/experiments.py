@@ -92,7 +92,7 @@ except ImportError:  # pragma: no cover
 from synagree._version import __version__
 from synagree.base import native
 from synagree.base.memory import check_noise
-from synagree.base.option_specs import MAX_GRID_POINTS, SPECS
+from synagree.base.option_specs import MAX_GRID_POINTS, SPECS, too_many
 from synagree.base.problems import InputError
 from synagree.base.progress import Progress
 from synagree.distance import ted as _ted
@@ -248,7 +248,9 @@ def parse_grid(text: str) -> List[float]:
     try:
         if ":" in text:
             a, b, k = text.split(":")
-            if not 1 <= int(k) <= MAX_GRID_POINTS:  # checked before anything is allocated
+            if int(k) > MAX_GRID_POINTS:  # checked before anything is allocated
+                raise _too_many(text, int(k))
+            if int(k) < 1:
                 raise InputError.single("<command line>", None, "usage",
                                         f"--grid {text!r}: the number of points must be from "
                                         f"1 to {MAX_GRID_POINTS:,}")
@@ -259,9 +261,7 @@ def parse_grid(text: str) -> List[float]:
         raise InputError.single("<command line>", None, "usage",
                                 f"bad --grid {text!r}: give 'p1,p2,...' or 'start:stop:num'")
     if len(vals) > MAX_GRID_POINTS:
-        raise InputError.single("<command line>", None, "usage",
-                                f"--grid {text!r}: {len(vals):,} points; at most "
-                                f"{MAX_GRID_POINTS:,}")
+        raise _too_many(text, len(vals))
     vals = [round(v, 9) for v in vals]
     if not vals or any(not 0.0 <= v <= 1.0 for v in vals):
         raise InputError.single("<command line>", None, "usage",
@@ -270,6 +270,13 @@ def parse_grid(text: str) -> List[float]:
         raise InputError.single("<command line>", None, "usage",
                                 f"--grid {text!r}: repeated values")
     return vals
+
+
+def _too_many(text: str, count: int) -> InputError:
+    """``--grid`` with more than `MAX_GRID_POINTS` points: the API's sentence
+    (`synagree.base.option_specs.too_many`), naming the option and the value given."""
+    return InputError.single("<command line>", None, "usage",
+                             too_many(SPECS["grid"], count, "--grid") + f" ({text!r})")
 
 
 def parse_series(text: str) -> List[str]:
@@ -856,6 +863,8 @@ def run_noise_experiment(sources: Sequence[Source],
             raise InputError.single("<command line>", None, "usage",
                                     f"unknown series {s!r}; choose from {', '.join(ALL_SERIES)}")
     grid = [round(float(p), 9) for p in grid]
+    if len(grid) > MAX_GRID_POINTS:  # the command line's and NoiseOptions' bound
+        raise ValueError(too_many(SPECS["grid"], len(grid), "run_noise_experiment(): grid"))
     if runs < 1:
         raise InputError.single("<command line>", None, "usage", "--runs must be >= 1")
     extras = [_as_metric(m) for m in (EXTRA_METRICS if extra_metrics is None
