@@ -224,21 +224,8 @@ def check_value(spec: OptionSpec, value: object, where: str = "") -> Any:
         if v < (spec.lo or 0) or (spec.hi is not None and v > spec.hi):
             raise _bad_value(spec, value, where)
         return v
-    if k in ("fraction", "credit"):
-        if not _is_real(value):
-            raise _bad_type(spec, value, where)
-        f = float(cast(numbers.Real, value))
-        inside = 0.0 < f < 1.0 if k == "fraction" else 0.0 <= f <= 1.0
-        if not (math.isfinite(f) and inside):
-            raise _bad_value(spec, value, where)
-        return f
-    if k == "positive":
-        if not _is_real(value):
-            raise _bad_type(spec, value, where)
-        f = float(cast(numbers.Real, value))
-        if not (math.isfinite(f) and 0.0 < f <= (spec.hi or 0)):
-            raise _bad_value(spec, value, where)
-        return f
+    if k in ("fraction", "credit", "positive"):
+        return _check_number(spec, value, where)
     if k == "choice":
         if not isinstance(value, str):
             raise _bad_type(spec, value, where)
@@ -305,6 +292,22 @@ def check_args(where: str, **values: Any) -> Dict[str, Any]:
     starting with ``where`` (``"read(): "``).
     """
     return {k: check_value(SPECS[k], v, where) for k, v in values.items()}
+
+
+def _check_number(spec: OptionSpec, value: object, where: str) -> float:
+    """``fraction`` (0 < v < 1), ``credit`` (0 ≤ v ≤ 1) and ``positive`` (0 < v ≤ hi)."""
+    if not _is_real(value):
+        raise _bad_type(spec, value, where)
+    f = float(cast(numbers.Real, value))
+    if spec.kind == "fraction":
+        inside = 0.0 < f < 1.0
+    elif spec.kind == "credit":
+        inside = 0.0 <= f <= 1.0
+    else:
+        inside = 0.0 < f <= (spec.hi or 0)
+    if not (math.isfinite(f) and inside):
+        raise _bad_value(spec, value, where)
+    return f
 
 
 def _check_size(spec: OptionSpec, value: object, where: str) -> int:
