@@ -495,12 +495,17 @@ SPECS: Dict[str, OptionSpec] = dict([
           "left, > to the right): alpha_*_direction, which tells apart analyses that plain "
           "trees without words confuse (dependency only)", flag="--label-direction"),
     _spec("length_bins", "ints", (10, 20, 30, 40),
-          "the upper ends of the sentence-length bins of the breakdown", lo=1),
+          "with --breakdown: upper ends of the sentence-length bins (default 10,20,30,40: "
+          "1-10, 11-20, 21-30, 31-40, 41+)", flag="--length-bins", lo=1, metavar="N,N,..."),
     _spec("by", "object", None,
-          "alpha per batch in order with control bands: 'batch', 'document' or 'order:N'",
-          optional=True, accepts=("str", "Grouping")),
-    _spec("where", "object", (), "alpha over the arcs each query selects",
-          accepts=("sequence",)),
+          "also alpha per batch in order with a bootstrap control band: batches from "
+          "'# batch = ...' comments, per document, or N consecutive sentences (order:N); the "
+          "band takes --bootstrap replicates (1000 when not given)", flag="--by",
+          optional=True, accepts=("str", "Grouping"), metavar="batch|document|order:N"),
+    _spec("where", "object", (),
+          "also alpha over the arcs a query selects, e.g. deprel=conj, upos=ADP, "
+          "head.upos=VERB, deprel=obl|nmod, upos=ADP,head.upos=NOUN (commas: AND; !=: not); "
+          "repeat for several rows", flag="--where", accepts=("sequence",), metavar="QUERY"),
     _spec("worst", "int", 0,
           "list the K sentences contributing most to disagreement (share of D_o, TED, "
           "annotators, differing words) and every joined or edited unit (default: agree 0, "
@@ -511,8 +516,11 @@ SPECS: Dict[str, OptionSpec] = dict([
     _spec("variant", "choice", "plain", "rank sentences by this alpha variant's D_o "
           "(default plain)", flag="--variant", choices=VARIANT_CHOICES),
     _spec("per_unit", "bool", False, "keep the per-unit data (a later baseline)"),
-    _spec("baseline", "object", None, "an earlier result to compare with (its JSON file)",
-          optional=True, accepts=("str", "path", "BaselineOptions")),
+    _spec("baseline", "object", None,
+          "compare with a result stored earlier with -o OLD.json (agree and report read each "
+          "other's): per metric old, new, change and paired tests over the matched "
+          "sentences, and the sentences that got worse or better", flag="--baseline",
+          optional=True, accepts=("str", "path", "BaselineOptions"), metavar="OLD.json"),
     _spec("band", "object", None, "a parser's agreement with the humans (BandOptions)",
           optional=True, accepts=("BandOptions",)),
     _spec("plan", "object", None, "the units needed for an interval width (PlanOptions)",

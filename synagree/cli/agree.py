@@ -174,10 +174,9 @@ def add_breakdown_args(parser: argparse.ArgumentParser) -> None:
     # Gwet's AC1/AC2 of the breakdown's label layers (docs/method.md §21.6)
     options.add_options(parser, "--coefficient", table=options.GWET_COEFFICIENT)
     options.add_options(parser, "--ac2-weights")
-    parser.add_argument("--length-bins", type=options.increasing_whole_numbers, default=None,
-                        metavar="N,N,...",
-                        help="with --breakdown: upper ends of the sentence-length bins "
-                             "(default 10,20,30,40: 1-10, 11-20, 21-30, 31-40, 41+)")
+    # one comma-separated word on the command line; None: not given (it qualifies --breakdown)
+    options.add_declared(parser, "length_bins", type=options.increasing_whole_numbers,
+                         default=None)
 
 
 def validate_breakdown_args(args: argparse.Namespace) -> None:
