@@ -618,8 +618,11 @@ SPECS: Dict[str, OptionSpec] = dict([
     _spec("max_sentences", "int", 5000,
           "HTML: keep at most the N worst sentences (default 5000; 0: all)",
           flag="--max-sentences", lo=0, optional=True, metavar="N"),
-    _spec("noise", "object", None, "noise-experiment rows or a results directory, drawn in "
-          "the page", optional=True, accepts=("str", "path", "sequence")),
+    _spec("noise", "object", None,
+          "noise-experiment results (runs.csv / results.json of synagree noise) to plot, with "
+          "this corpus's own alpha and LAS as reference lines; runs made on other files are "
+          "refused", flag="--noise", optional=True,
+          accepts=("str", "path", "sequence"), metavar="RESULTS"),
     _spec("adjudicate", "bool", False,
           "HTML: add the consensus's worklist with a choice between the annotators per word "
           "(per unit for bracketed input), and buttons that download the adjudicated CoNLL-U "

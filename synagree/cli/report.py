@@ -96,10 +96,7 @@ def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
     options.add_input(p)
     options.add_output(p, OUTPUTS, "html")
-    p.add_argument("--noise", metavar="RESULTS",
-                   help="noise-experiment results (runs.csv / results.json of synagree noise) "
-                        "to plot, with this corpus's own alpha and LAS as reference lines; "
-                        "runs made on other files are refused")
+    options.add_declared(p, "noise")  # a results file here; the API also takes rows
     add_plot_args(p, corpus=False)
     options.add_bootstrap(p)
     baseline.add_baseline_args(p, "report")  # --baseline (--compare-to), --baseline-top
