@@ -21,8 +21,17 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from synagree.base import escape
 from synagree.base.jsonable import json_ready
-from synagree.base.table import Cell, Column, Document, Table, format_value
-from synagree.render.fit import hanging, terminal_width
+from synagree.base.table import Document, Table, format_value
+from synagree.render.fit import (
+    SIGNATURE_WIDTH,
+    cell_width,
+    fit_rows,
+    hanging,
+    layout,
+    signature_text,
+    terminal_width,
+    wrap,
+)
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 
@@ -30,26 +39,52 @@ _INTERVALS = ("interval", "percent_interval")
 _NUMERIC = ("number", "percent", "signed", "count", "interval", "percent_interval")
 
 
-def _text_cell(value: Cell, col: Column) -> str:
-    return escape.plain(format_value(value, col.kind, col.digits))
+def text(table: Table, width: Optional[int] = None) -> str:
+    """The table as aligned text (text left, numbers right), fitted to ``width``.
 
+    ``width`` defaults to `synagree.render.fit.terminal_width`: on a terminal
+    the text columns are cut with ``…`` to fit it (a one-column table of
+    sentences is wrapped instead) and the caption and notes are wrapped;
+    written to a pipe or a file the width is unlimited and nothing is cut.
+    Numbers are never cut.
 
-def text(table: Table) -> str:
-    """The table as aligned text: caption, header, rows (text left, numbers right)."""
+    >>> from synagree.base.table import Column
+    >>> t = Table("t", [Column("label"), Column("LAS", "number", 2)], [["a long label", 0.5]])
+    >>> print(text(t, width=12), end="")
+    label    LAS
+    a lon…  0.50
+    """
+    width = terminal_width() if width is None else width
+    numeric = [c.kind in _NUMERIC for c in table.columns]
     head = [escape.plain(c.header) for c in table.columns]
-    body = [[_text_cell(v, c) for v, c in zip(row, table.columns)] for row in table.rows]
-    widths = [max([len(h)] + [len(r[i]) for r in body]) for i, h in enumerate(head)]
-    right = [c.kind in _NUMERIC for c in table.columns]
+    body = [[escape.plain(format_value(v, c.kind, c.digits)) for v, c in zip(r, table.columns)]
+            for r in table.rows]
+    text_cols = [i for i, n in enumerate(numeric) if not n]
+    # a table of one text column is a list of sentences: wrapped, not cut
+    mode = "wrap" if len(table.columns) == 1 and text_cols else "truncate"
+    head, body = fit_rows(head, body, text_cols, width, mode=mode)
+    body = [line for r in body for line in _lines(r)]
+    cols = list(zip(*([head] + body))) if body else [(h,) for h in head]
+    widths = [max(cell_width(line) for x in col for line in x.split("\n")) for col in cols]
 
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.rjust(w) if r else c.ljust(w)
-                         for c, w, r in zip(cells, widths, right)).rstrip()
+    def right(cell: str, w: int) -> str:  # numbers right-aligned, line by line
+        return "\n".join(" " * (w - cell_width(line)) + line for line in cell.split("\n"))
 
-    out = [escape.plain(table.title)] if table.title else []
-    out.append(line(head))
-    out += [line(r) for r in body]
-    out += [f"note: {escape.plain(n)}" for n in table.notes]
+    # padded before the layout, which aligns the columns left
+    body = [[right(c, w) if n else c for c, w, n in zip(r, widths, numeric)] for r in body]
+    head = [right(h, w) if n else h for h, w, n in zip(head, widths, numeric)]
+    caption = "\n".join(wrap(escape.plain(table.title), width)) if table.title else None
+    out = layout(head, body, caption=caption)
+    for n in table.notes:
+        out += hanging(escape.plain(n), width, "note: ")
     return "\n".join(out) + "\n"
+
+
+def _lines(row: List[str]) -> List[List[str]]:
+    """A row whose cells hold ``\\n`` (wrapped) as one row per line."""
+    parts = [c.split("\n") for c in row]
+    height = max(len(p) for p in parts) if parts else 1
+    return [[p[k] if k < len(p) else "" for p in parts] for k in range(height)]
 
 
 def markdown(table: Table) -> str:
@@ -154,13 +189,18 @@ def write_table(table: Table, fmt: str) -> str:
     raise ValueError(f"unknown output format {fmt!r}; expected one of {FORMATS}")
 
 
-def write(doc: Document, fmt: str) -> str:
+def write(doc: Document, fmt: str, width: Optional[int] = None) -> str:
     """A whole result in one format: its tables, notes, units and signature.
 
     CSV holds every table in one long table (`sections_csv`:
     a ``section`` column, then the union of the columns), the notes and the
-    signature as rows of their own.
+    signature as rows of their own.  Text (``table``) is fitted to ``width``
+    (`text`; default the terminal's, unlimited on a pipe), its notes and
+    ``values:`` line wrapped, the signature folded only beyond
+    `synagree.render.fit.SIGNATURE_WIDTH` columns.
     """
+    if fmt == "table":
+        return _text_document(doc, width)
     if fmt == "json":
         return json.dumps({"tables": [json_table(t) for t in doc.tables],
                            "notes": list(doc.notes), "units": doc.units,
@@ -171,14 +211,27 @@ def write(doc: Document, fmt: str) -> str:
         return sections_csv([(t.name, csv_table(t)) for t in doc.tables],
                             list(doc.notes) + tail)
     parts = [write_table(t, fmt) for t in doc.tables]
-    if fmt == "table":
-        end = [f"note: {escape.plain(n)}" for n in doc.notes] + [escape.plain(x) for x in tail]
-    elif fmt == "markdown":  # after a blank line: a line right under a table is a row
+    if fmt == "markdown":  # after a blank line: a line right under a table is a row
         end = [f"*{escape.markdown(x)}*  " for x in [*(f"note: {n}" for n in doc.notes), *tail]]
         end = [""] + end if end else end
     else:  # latex: comments
         end = [f"% {escape.plain(x)}" for x in [*(f"note: {n}" for n in doc.notes), *tail]]
     return "\n".join(parts) + ("\n".join(end) + "\n" if end else "")
+
+
+def _text_document(doc: Document, width: Optional[int] = None) -> str:
+    """The text of a whole result: its fitted tables, then the notes, the ``values:``
+    line and the signature."""
+    width = terminal_width() if width is None else width
+    parts: List[str] = [text(t, width) for t in doc.tables]
+    tail: List[str] = []
+    for n in doc.notes:
+        tail += hanging(escape.plain(n), width, "note: ")
+    if doc.units:
+        tail += hanging(escape.plain(doc.units), width, "values: ")
+    if doc.signature:
+        tail.append(signature_text(escape.plain(doc.signature), max(width, SIGNATURE_WIDTH)))
+    return "\n".join(parts + (["\n".join(tail) + "\n"] if tail else []))
 
 
 def values_line(units: str, fmt: str, width: Optional[int] = None) -> str:
