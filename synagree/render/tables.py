@@ -27,6 +27,7 @@ from synagree.render.fit import (
 )
 from synagree.render.regression import (
     regression_fields,
+    render_regression,
     render_regression_latex,
     render_regression_table,
 )
@@ -248,5 +249,8 @@ def summary_document(res: AgreementResult) -> Document:
 
 
 def render_markdown(res: AgreementResult) -> str:
-    """The summary as Markdown pipe tables (`summary_document`), intervals ``[lo, hi]``."""
-    return write(summary_document(res), "markdown")
+    """The summary as Markdown pipe tables (`summary_document`), intervals ``[lo, hi]``;
+    with ``--baseline`` its tables (`synagree.render.regression.render_regression`)."""
+    return write(summary_document(res), "markdown") + (
+        "\n" + render_regression(res.baseline.as_dict(), "markdown")  # --baseline (§18)
+        if res.baseline else "")

@@ -36,7 +36,8 @@ from synagree.render.fit import (
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 
 _INTERVALS = ("interval", "percent_interval")
-_NUMERIC = ("number", "percent", "signed", "count", "interval", "percent_interval")
+_NUMERIC = ("number", "percent", "signed", "signed_percent", "count", "interval",
+            "percent_interval")
 
 
 def text(table: Table, width: Optional[int] = None) -> str:
