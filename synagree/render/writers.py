@@ -17,11 +17,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from synagree.base import escape
 from synagree.base.jsonable import json_ready
-from synagree.base.table import Document, Table, format_value
+from synagree.base.table import Cell, Column, Document, Table, format_value
 from synagree.render.fit import (
     SIGNATURE_WIDTH,
     cell_width,
@@ -143,18 +143,69 @@ def csv_table(table: Table) -> str:
     return buf.getvalue()
 
 
-def latex(table: Table) -> str:
-    """The table as a booktabs tabular (percent columns × 100; intervals ``[lo, hi]``)."""
-    esc = escape.latex
-    spec = "".join("r" if c.kind in _NUMERIC else "l" for c in table.columns)
+def _latex_cell(value: Cell, col: Column) -> str:
+    return escape.latex(format_value(value, col.kind, col.digits, missing="--"))
+
+
+def _tabular(table: Table, columns: Sequence[Column], rows: Sequence[Sequence[str]],
+             headers: Optional[Mapping[str, str]] = None) -> str:
+    """The booktabs tabular of ``columns`` (text left, numbers right) over ``rows``
+    (cells written already), under the table's title and over its notes (comments);
+    ``headers`` gives a header in LaTeX as it is (others are escaped)."""
+    heads = headers or {}
+    spec = "".join("r" if c.kind in _NUMERIC else "l" for c in columns)
     out = [f"% {escape.plain(table.title)}"] if table.title else []
     out += ["\\begin{tabular}{" + spec + "}", "\\toprule",
-            " & ".join(esc(c.header) for c in table.columns) + " \\\\", "\\midrule"]
-    out += [" & ".join(esc(format_value(v, c.kind, c.digits, missing="--"))
-                       for v, c in zip(row, table.columns)) + " \\\\" for row in table.rows]
+            " & ".join(heads.get(c.header) or escape.latex(c.header) for c in columns)
+            + " \\\\", "\\midrule"]
+    out += [" & ".join(r) + " \\\\" for r in rows]
     out += ["\\bottomrule", "\\end{tabular}"]
     out += [f"% note: {escape.plain(n)}" for n in table.notes]
     return "\n".join(out) + "\n"
+
+
+def latex(table: Table) -> str:
+    """The table as a booktabs tabular (percent columns × 100; intervals ``[lo, hi]``)."""
+    return _tabular(table, table.columns,
+                    [[_latex_cell(v, c) for v, c in zip(row, table.columns)]
+                     for row in table.rows])
+
+
+def latex_paper(table: Table, interval_label: str,
+                headers: Optional[Mapping[str, str]] = None) -> str:
+    r"""The table as a booktabs tabular in the layout of a paper's results table: the
+    interval columns are not columns of their own; each row is followed by a row
+    labelled ``interval_label`` that holds each interval ``[lo, hi]`` under the value
+    column to its left ("" where there is none), written only when the row has one.
+
+    ``headers`` gives headers in LaTeX as they are (``$lpha_{\mathrm{plain}}$``).
+    `synagree.render.tables.render_latex` writes ``agree``'s Table 2 row with it.
+
+    >>> from synagree.base.table import Column
+    >>> t = Table("t", [Column("Corpus"), Column("LAS", "percent", 1),
+    ...                 Column("LAS_ci", "percent_interval", 1)], [["ud", 0.9, (0.85, 0.95)]])
+    >>> print(latex_paper(t, "95% CI"), end="")
+    \begin{tabular}{lr}
+    \toprule
+    Corpus & LAS \\
+    \midrule
+    ud & 90.0 \\
+    95\% CI & [85.0, 95.0] \\
+    \bottomrule
+    \end{tabular}
+    """
+    shown = [i for i, c in enumerate(table.columns) if c.kind not in _INTERVALS]
+    under = {i: i + 1 for i in shown if i + 1 < len(table.columns)
+             and table.columns[i + 1].kind in _INTERVALS}
+    rows: List[List[str]] = []
+    for row in table.rows:
+        rows.append([_latex_cell(row[i], table.columns[i]) for i in shown])
+        ivs = {i: row[j] for i, j in under.items() if isinstance(row[j], tuple)}
+        if ivs:
+            rows.append([escape.latex(interval_label)] + [
+                _latex_cell(ivs[i], table.columns[under[i]]) if i in ivs else ""
+                for i in shown[1:]])
+    return _tabular(table, [table.columns[i] for i in shown], rows, headers)
 
 
 def json_table(table: Table) -> Dict[str, object]:
