@@ -26,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple, Union
 
+from synagree.base import escape
+
 KINDS = ("text", "number", "percent", "signed", "signed_percent", "count", "interval",
          "percent_interval")
 
@@ -181,3 +183,33 @@ def format_value(value: Cell, kind: str = "number", digits: Optional[int] = 4,
     if signed:
         return f"{x:+.{digits}f}"
     return f"{x:.{digits}f}"
+
+
+#: the kinds written right-aligned (numbers)
+NUMERIC_KINDS = ("number", "percent", "signed", "signed_percent", "count", "interval",
+                 "percent_interval")
+
+
+def markdown(table: Table) -> str:
+    """The table as a Markdown pipe table under a bold caption, then its notes.
+
+    The Markdown writer of `synagree.render.writers` (which exports it under
+    the same name); it lives here, beside the model, so that a layer below
+    ``render`` (the noise experiment's ``summary.md``) writes its tables through
+    it too.  Cells are escaped (`synagree.base.escape.markdown`).
+
+    >>> print(markdown(Table("t", [Column("LAS", "percent", 1)], [[0.5]])), end="")
+    | LAS |
+    |---:|
+    | 50.0 |
+    """
+    esc = escape.markdown
+    out = [f"**{esc(table.title)}**", ""] if table.title else []
+    out.append("| " + " | ".join(esc(c.header) for c in table.columns) + " |")
+    out.append("|" + "|".join("---:" if c.kind in NUMERIC_KINDS else "---"
+                              for c in table.columns) + "|")
+    out += ["| " + " | ".join(esc(format_value(v, c.kind, c.digits))
+                              for v, c in zip(row, table.columns)) + " |"
+            for row in table.rows]
+    out += ["", *(f"*note: {esc(n)}*" for n in table.notes)] if table.notes else []
+    return "\n".join(out) + "\n"

@@ -21,7 +21,8 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from synagree.base import escape
 from synagree.base.jsonable import json_ready
-from synagree.base.table import Cell, Column, Document, Table, format_value
+from synagree.base.table import NUMERIC_KINDS, Cell, Column, Document, Table, format_value
+from synagree.base.table import markdown as markdown  # the Markdown writer (see there)
 from synagree.render.fit import (
     SIGNATURE_WIDTH,
     cell_width,
@@ -36,8 +37,7 @@ from synagree.render.fit import (
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 
 _INTERVALS = ("interval", "percent_interval")
-_NUMERIC = ("number", "percent", "signed", "signed_percent", "count", "interval",
-            "percent_interval")
+_NUMERIC = NUMERIC_KINDS
 
 
 def text(table: Table, width: Optional[int] = None) -> str:
@@ -86,20 +86,6 @@ def _lines(row: List[str]) -> List[List[str]]:
     parts = [c.split("\n") for c in row]
     height = max(len(p) for p in parts) if parts else 1
     return [[p[k] if k < len(p) else "" for p in parts] for k in range(height)]
-
-
-def markdown(table: Table) -> str:
-    """The table as a Markdown pipe table under a bold caption."""
-    esc = escape.markdown
-    out = [f"**{esc(table.title)}**", ""] if table.title else []
-    out.append("| " + " | ".join(esc(c.header) for c in table.columns) + " |")
-    out.append("|" + "|".join("---:" if c.kind in _NUMERIC else "---"
-                              for c in table.columns) + "|")
-    out += ["| " + " | ".join(esc(format_value(v, c.kind, c.digits))
-                              for v, c in zip(row, table.columns)) + " |"
-            for row in table.rows]
-    out += ["", *(f"*note: {esc(n)}*" for n in table.notes)] if table.notes else []
-    return "\n".join(out) + "\n"
 
 
 def csv_value(value: object) -> object:
