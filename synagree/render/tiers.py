@@ -6,7 +6,6 @@ under the key ``tiers``.
 """
 from typing import List, Sequence, Tuple
 
-from synagree.base.escape import plain
 from synagree.base.table import Cell, Column, Table, format_value, key_value
 from synagree.evaluation.tiers import TiersResult
 from synagree.render import writers
@@ -84,11 +83,17 @@ def _class_table(res: TiersResult) -> Table:
 
 def tiers_tables(res: TiersResult) -> List[Table]:
     """The tiers tables of the table model, as every text format writes them
-    (docs/method.md §16): the summary, the per-class table, and with ``--majority``
-    and ``--lexicon`` their tables (`majority_table`, `lexicon_tables`; an empty
-    majority table is left out, its sentence kept as the per-class table's note)."""
-    out = [key_value("tiers_summary", [(k, v, "text") for k, v in _summary(res)],
-                     title=_settings(res)), _class_table(res)]
+    (docs/method.md §16): the summary (with the settings as its caption), the
+    per-class table, and with ``--majority`` and ``--lexicon`` their tables
+    (`majority_table`, `lexicon_tables`; an empty majority table is left out, its
+    sentence kept as the per-class table's note)."""
+    summary = key_value("tiers_summary", [(k, v, "text") for k, v in _summary(res)],
+                        title=_settings(res))
+    if res.own_class:
+        shown = ", ".join(res.own_class[:20]) + (" ..." if len(res.own_class) > 20 else "")
+        summary.notes.append(f"{len(res.own_class)} tag(s) not in the mapping were made "
+                             f"their own coarse class: {shown}")
+    out = [summary, _class_table(res)]
     if res.ambiguity is not None:  # --majority (docs/method.md §16.4)
         maj = majority_table(res)
         if maj.rows:
@@ -101,21 +106,9 @@ def tiers_tables(res: TiersResult) -> List[Table]:
 
 
 def tiers_table_lines(res: TiersResult) -> List[str]:
-    r"""The tiers part of the ``tags`` text table: a summary, then one row per coarse class,
-    then the ``--majority`` and ``--lexicon`` tables (all written by
-    `synagree.render.writers`, fitted to the terminal)."""
-    summary = _summary(res)
-    kw = max(len(k) for k, _ in summary)
-    lines = [plain(_settings(res))]
-    lines += [plain(f"{k:<{kw}}  {v}") for k, v in summary]
-    if res.own_class:
-        shown = ", ".join(res.own_class[:20]) + (" ..." if len(res.own_class) > 20 else "")
-        lines.append(plain(f"note: {len(res.own_class)} tag(s) not in the mapping were made "
-                           f"their own coarse class: {shown}"))
-    tables = tiers_tables(res)[1:]
-    for t in tables:
-        lines += [""] + writers.text(t).rstrip("\n").split("\n")
-    return lines
+    r"""The tiers part of the ``tags`` text table: `tiers_tables` written by
+    `synagree.render.writers` (fitted to the terminal), a blank line between tables."""
+    return "\n".join(writers.text(t) for t in tiers_tables(res)).rstrip("\n").split("\n")
 
 
 def _share(count: float, whole: float) -> str:
