@@ -316,7 +316,7 @@ def test_cli_noise_and_plot(synth, tmp_path, capsys):
                    "--grid", "0.5,1", "--series", "reattach", "--plot", "-q"])
     assert rc == 0
     txt = capsys.readouterr().out
-    assert "α_plain" in txt and "reattach" in txt
+    assert "alpha_plain" in txt and "reattach" in txt  # registered keys as headers
     for stem in ("noise-reattach", "noise-las-vs-alpha"):
         for ext in ("png", "svg", "pdf"):
             f = out / f"{stem}.{ext}"

@@ -222,7 +222,10 @@ def test_every_compare_format_carries_the_comparison(run_cli, tmp_path):
              if r["section"] == "baseline:worse"]
     assert ("s4", "LAS correct", "2", "-1") in worse
     rc, out, _ = run_cli(*args, "--output", "latex")
-    assert "Change" in out and "LAS & 90.91 & 81.82 & -9.09" in out
+    assert "delta" in out and "LAS & 90.91 & 81.82 & -9.09 & [-40.00, 18.18]" in out
+    rc, out, _ = run_cli(*args, "--output", "markdown")
+    assert r"| LAS | 90.91 | 81.82 | -9.09 | \[-40.00, 18.18\] |" in out
+    assert "sentences that got worse" in out
     rc, out, _ = run_cli(*args, "-v")
     assert "sentences that got worse" in out
 
