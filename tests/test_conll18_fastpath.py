@@ -12,6 +12,7 @@ take the fast path.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, List
 
@@ -184,3 +185,48 @@ def test_shared_files_take_the_fast_path_and_read_the_same(path, monkeypatch):
     text = Path(path).read_text(encoding="utf-8")
     assert _took_fast_path(text)
     assert _same(text, monkeypatch)[0] != "error"
+
+
+# --------------------------------------------------------------------------- pair_correct
+
+def _metric_flags(alignment: conll18.Alignment) -> Any:
+    """Per metric: `pair_correct` field by field, and by comparing the whole keys."""
+    by_fields = {n: conll18.pair_correct(alignment, m) for n, m in conll18.METRICS.items()}
+    by_keys = {n: conll18.pair_correct(alignment, replace(m, fields=None))
+               for n, m in conll18.METRICS.items()}
+    return by_fields, by_keys
+
+
+@needs_shared
+def test_pair_correct_by_fields_is_by_keys_on_the_shared_fixtures():
+    pairs = [(PARITY / "gold.conllu", p) for p in sorted(PARITY.glob("sys*.conllu"))]
+    pairs += [(PARITY / f"{k}-gold.conllu", PARITY / f"{k}-sys.conllu") for k in ("case", "func")]
+    assert len(pairs) > 3
+    for gold, system in pairs:
+        by_fields, by_keys = _metric_flags(conll18.align(gold, system))
+        assert by_fields == by_keys, system.name
+    assert conll18.METRICS["MLAS"].fields == ("head", "udeprel", "upos", "ufeats",
+                                              "functional_children")
+
+
+@needs_shared
+def test_pair_correct_by_fields_is_by_keys_on_a_perturbed_treebank():
+    import numpy as np
+
+    from synagree.io.conllu import read_conllu, to_conllu
+    from synagree.noise.perturb import label_set, perturb
+
+    sents = read_conllu(UD / "en_ewt-ud-test.conllu")[:600]
+    rng = np.random.default_rng(5)
+    labels = label_set(sents)
+    noisy = []
+    for s in sents:
+        t = perturb(s, 0.1, 0.1, labels, rng)
+        heads = t.heads.copy()
+        roots = np.flatnonzero(heads == 0) + 1
+        heads[roots[1:] - 1] = roots[0]  # one root, as the scorer demands
+        noisy.append(replace(t, heads=heads))
+    gold, system = to_conllu(sents), to_conllu(noisy)
+    by_fields, by_keys = _metric_flags(conll18.align(gold, system))
+    assert by_fields == by_keys
+    assert 0 < sum(by_fields["MLAS"]) < sum(by_fields["CLAS"]) < len(by_fields["UAS"])

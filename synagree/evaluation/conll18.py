@@ -930,10 +930,20 @@ class Alignment(Sequence[WordPair]):
             to_gold[s.index] = g
         self._to_gold = to_gold
         self.pairs = [WordPair(g, s, g.parent, self.to_gold(s.parent)) for g, s in matches]
+        self._equal: Dict[str, "np.ndarray"] = {}
 
     def to_gold(self, word: Optional[Word]):
         """Map a system word into gold space: its gold word or `UNALIGNED` (None stays None)."""
         return None if word is None else self._to_gold[word.index]
+
+    def field_equal(self, name: str) -> "np.ndarray":
+        """Per aligned pair (bool array): is the `FIELD_KEYS` field ``name`` the same on
+        both words, references mapped into gold space?  Computed once per field."""
+        eq = self._equal.get(name)
+        if eq is None:
+            eq = self._equal[name] = np.array(_field_flags(name, self.pairs, self.to_gold),
+                                              dtype=bool)
+        return eq
 
     def __getitem__(self, i):
         return self.pairs[i]
@@ -1158,10 +1168,16 @@ class WordMetric:
     key : callable or None
     content_only : bool
         Count only words with a content relation (CLAS, MLAS, BLEX).
+    fields : tuple of str, optional
+        The `FIELD_KEYS` fields the key holds (`word_metric` sets them): then
+        `pair_correct` compares the pairs field by field, each field once per
+        alignment (`Alignment.field_equal`), which gives what comparing the keys
+        gives; None: the keys are compared.
     """
 
     key: Optional[Key]
     content_only: bool = False
+    fields: Optional[Tuple[str, ...]] = None
 
 
 def _lemma(w: Word, g) -> str:
@@ -1184,6 +1200,7 @@ FIELD_KEYS: Dict[str, Key] = {
 }
 """The registry's word fields (`synagree.base.metrics.WORD_FIELDS`) as the scorer reads
 them: ``key(word, g)``, ``g`` mapping a word of that side into gold space."""
+FIELD_KEYS_BUILTIN = dict(FIELD_KEYS)  # (the fields `_field_flags` writes out)
 
 
 #: the fields that are plain attributes of a `Word` (read by one `operator.attrgetter`)
@@ -1221,7 +1238,7 @@ def word_metric(credit: WordCredit) -> WordMetric:
     else:
         assert get is not None  # a field that is not the head, of no call: an attribute
         key = partial(_attributes, get)
-    return WordMetric(key, credit.content_only)
+    return WordMetric(key, credit.content_only, tuple(same))
 
 
 def _head_and(get: Callable[[Word], Hashable], w: Word,
@@ -1296,6 +1313,13 @@ def pair_correct(alignment: Alignment, metric: WordMetric) -> List[bool]:
     key, to_gold = metric.key, alignment.to_gold
     if key is None:
         return [p.gold.is_content for p in pairs] if metric.content_only else [True] * len(pairs)
+    if metric.fields is not None:  # keys are equal exactly when every field is
+        ok = np.ones(len(pairs), bool)
+        for name in metric.fields:
+            ok &= alignment.field_equal(name)
+        if metric.content_only:
+            ok &= alignment.field_equal("(content)")
+        return ok.tolist()  # type: ignore[no-any-return]
     if metric.content_only:
         return [p.gold.is_content and key(p.gold, _same) == key(p.system, to_gold)
                 for p in pairs]
@@ -1318,6 +1342,29 @@ def _word_score(alignment: Alignment, metric: WordMetric) -> Score:
 
 def _same(word):
     return word
+
+
+def _field_flags(name: str, pairs: Sequence[WordPair],
+                 to_gold: Callable[[Optional[Word]], object]) -> List[bool]:
+    """`Alignment.field_equal` as a list: the common fields by their definitions in
+    `FIELD_KEYS` written out (same answers, without a key call per word), any other
+    field by its key."""
+    key = FIELD_KEYS[name] if name in FIELD_KEYS else None
+    if name == "head" and key is FIELD_KEYS_BUILTIN["head"]:
+        return [p.system_head is p.gold_head for p in pairs]  # (mapped; Words by identity)
+    if name == "(content)":  # not a field: the gold word has a content relation
+        return [p.gold.is_content for p in pairs]
+    if name in _ATTRIBUTES and key is FIELD_KEYS_BUILTIN[name]:
+        get = attrgetter(_ATTRIBUTES[name])
+        return [get(p.gold) == get(p.system) for p in pairs]
+    if key is _lemma:  # a gold lemma "_" accepts any system lemma
+        return [p.gold.lemma == "_" or p.gold.lemma == p.system.lemma for p in pairs]
+    if key is _children:  # no functional child on either side: equal
+        return [(not p.gold.functional_children and not p.system.functional_children)
+                or _children(p.gold, _same) == _children(p.system, to_gold) for p in pairs]
+    if key is None:
+        raise KeyError(name)
+    return [key(p.gold, _same) == key(p.system, to_gold) for p in pairs]
 
 
 ENHANCED_METRICS = ("ELAS", "EULAS")
