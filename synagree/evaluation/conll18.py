@@ -407,12 +407,20 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
     multiword tokens, DEPS and the edges into empty nodes, and the scorer's
     refusals (one root per sentence, no empty sentence, the final blank line).
 
-    The lines are the records of the package's one CoNLL-U line reader,
-    `synagree.io.conllu.conllu_lines`, in its **scorer mode**
-    (``scorer=True``): the scorer's strictness is that mode (a lone ``\r``
-    ends a line, only an empty line is blank) and the checks below (a
-    comment after a word line, two blank lines in a row, no final blank
-    line), where the package's readers are lenient.  Files of the other
+    A file is read from the records of the package's CoNLL-U scan,
+    `synagree.io.conllu.scan_chunks` (the C scan behind `synagree.read`):
+    lines, sentence blocks, the ten columns, the comments' metadata.  The
+    scorer's strictness is a **mode** of reading those records: every check
+    listed in the module docstring is made on them (a comment after a word
+    line, two blank lines in a row, no final blank line, one root, no cycle,
+    ...), where the package's readers are lenient.  Whatever that mode does
+    not read as plainly valid (any problem, a lone ``\r``, an empty column,
+    a whitespace-only line, ...) is read line by line, by the records of
+    `synagree.io.conllu.conllu_lines` in its scorer mode (``scorer=True``: a
+    lone ``\r`` ends a line, only an empty line is blank), which reports
+    every problem with the same messages and exit status as always; the two
+    give the same `Treebank` on every file the first reads
+    (tests/test_conll18_fastpath.py).  Files of the other
     registered formats (`synagree.io.registry`) reach it as CoNLL-U written
     from their reader's sentences (`synagree.io.native`).
 
