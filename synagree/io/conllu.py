@@ -383,10 +383,11 @@ def split_columns(line: str, fname: str, no: int, log: ProblemLog,
 def conllu_lines(text: str, scorer: bool = False) -> Iterator[Tuple[int, str]]:
     r"""The lines of CoNLL-U text with their 1-based numbers: every CoNLL-U reader's records.
 
-    The one line reader under the package's CoNLL-U readers (`read_conllu`
-    and `synagree.evaluation.tags.read_tag_column`, through
-    `sentence_blocks`) and the CoNLL 2018 scorer's
-    (`synagree.evaluation.conll18.read_treebank`), in one of two modes.
+    The one line reader under the line-by-line paths of the package's CoNLL-U
+    readers (`read_conllu` and `synagree.evaluation.tags.read_tag_column`,
+    through `sentence_blocks`) and of the CoNLL 2018 scorer's
+    (`synagree.evaluation.conll18.read_treebank`), in one of two modes; the
+    files those readers find plainly valid are read from `scan_chunks` instead.
 
     Parameters
     ----------
