@@ -96,7 +96,7 @@ typedef struct {
        a batch of the same trees against another tree 1 reuses them */
     int key_nl;
     const int32_t *key[SIMD_LANES];
-    size_t W, leaves, n2max, rootcol[SIMD_LANES];
+    size_t W, leaves, n2max, npl, rootcol[SIMD_LANES];
 } SimdBuf;
 
 static int32_t *simd_buf(Work *w, size_t items)
@@ -157,7 +157,8 @@ __attribute__((target("avx2"))) static void
 simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k1,
             int64_t k1e, const int32_t *dc, const int32_t *rmat, size_t W, size_t T,
             const int32_t *Q0, const int32_t *Q1, const int32_t *LB, const int32_t *M,
-            const int32_t *CIC, const int32_t *FD0Q, int32_t *fd, int32_t *tdc)
+            const int32_t *CIC, const int32_t *FD0Q, const int32_t *CAT, const int32_t *PL,
+            size_t npl, int32_t *patch, int32_t *fd, int32_t *tdc)
 {
     const __m256i vbig = _mm256_set1_epi32(INT_BIG);
     const __m256i ren0 = _mm256_set1_epi32(rmat[0]), ren1 = _mm256_set1_epi32(rmat[1]);
@@ -174,10 +175,30 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
             __m256i left = vbig;
             if (lma != li) {
                 const int32_t *pr = fd + (lma - li) * RW;
+                /* the cells whose subtree is not a leaf, a pair or a left
+                   path read pr where they may: copied here first (the rest
+                   of the row pr is final) */
+                for (size_t e = 0; e < npl; e++) patch[PL[2 * e]] = pr[PL[2 * e + 1]];
+                /* column 0 (a sentinel or padding column in every lane)
+                   holds what every left-path column reads: the deletes of
+                   the forest of pr's rows, the same in every lane */
+                const __m256 col0 = _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)pr));
                 for (size_t cc = 0; cc < W; cc++) {
                     const size_t o = cc * SIMD_LANES;
-                    __m256i g = _mm256_i32gather_epi32(
-                        pr, _mm256_load_si256((const __m256i *)(Q0 + o)), 4);
+                    /* pr at column cc - size(b): the column before the
+                       subtree of b (a gather costs more than the four
+                       candidates: one column back, two, column 0, patch) */
+                    const __m256i cat = _mm256_load_si256((const __m256i *)(CAT + o));
+                    const __m256 lo = _mm256_castsi256_ps(_mm256_slli_epi32(cat, 31));
+                    const __m256 hi = _mm256_castsi256_ps(_mm256_slli_epi32(cat, 30));
+                    const __m256 near = _mm256_blendv_ps(
+                        _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(pr + o - 8))),
+                        _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(pr + o - 16))),
+                        lo);
+                    const __m256 far = _mm256_blendv_ps(
+                        col0, _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(patch + o))),
+                        lo);
+                    __m256i g = _mm256_castps_si256(_mm256_blendv_ps(near, far, hi));
                     __m256i rr = _mm256_add_epi32(g,
                                                   _mm256_load_si256((const __m256i *)(tdr + o)));
                     __m256i v = zs_cell(up + o, vda, rr, left, CIC + o);
@@ -278,11 +299,12 @@ static inline size_t round8(size_t x) { return (x + 7) & ~(size_t)7; }
    sentinel in td, and inserts at cost BIG: the first column of a keyroot's
    table (a forest of nothing), or a padding column */
 static void sentinel_column(int32_t *Q0, int32_t *Q1, int32_t *LB, int32_t *M, int32_t *CIC,
-                            int32_t *FD0, int32_t *FD0Q, int32_t *ND, size_t q, size_t sent)
+                            int32_t *FD0, int32_t *FD0Q, int32_t *ND, int32_t *CAT, size_t q,
+                            size_t sent)
 {
     Q0[q] = (int32_t)q;
     Q1[q] = (int32_t)sent;
-    LB[q] = M[q] = FD0[q] = FD0Q[q] = 0;
+    LB[q] = M[q] = FD0[q] = FD0Q[q] = CAT[q] = 0;
     CIC[q] = INT_BIG;
     ND[q] = -1;
 }
@@ -308,12 +330,12 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                      const int32_t *dcost, const int32_t *icost, const int32_t *rmat,
                      int plain, Work *wk, double *out)
 {
-    size_t wl[SIMD_LANES], W = 0, leaves = 0, n2max = 1;
+    size_t wl[SIMD_LANES], W = 0, leaves = 0, n2max = 1, npl = 0;
     SimdBuf *sb = (SimdBuf *)wk->simd;
     int hit = plain && sb && sb->key_nl == nl;
     for (int l = 0; l < nl && hit; l++) hit = sb->key[l] == lanes[l].L;
     if (hit) {
-        W = sb->W; leaves = sb->leaves; n2max = sb->n2max;
+        W = sb->W; leaves = sb->leaves; n2max = sb->n2max; npl = sb->npl;
     } else {
         if (sb) sb->key_nl = 0;
         for (int l = 0; l < nl; l++) {
@@ -337,9 +359,11 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     const size_t o_m = o_lb + W * V, o_cic = o_m + W * V, o_fz = o_cic + W * V;
     const size_t o_f0 = o_fz + W * V;
     const size_t o_nd = o_f0 + W * V, o_bc = o_nd + W * V, o_nz = o_bc + W * V;
-    const size_t o_lmc = o_nz + W * V, o_ndx = o_lmc + W * V, o_l2v = o_ndx + W * V;
+    const size_t o_lmc = o_nz + W * V, o_ndx = o_lmc + W * V, o_cat = o_ndx + W * V;
+    const size_t o_pl = o_cat + W * V, o_l2v = o_pl + 2 * W * V;
     const size_t o_lys = o_l2v + n2max * V, o_fd = o_lys + leaves * V + V;
-    const size_t o_tdc = o_fd + round8((n1 + 1) * W * V), o_last = o_tdc + round8(n1 * T * V);
+    const size_t o_tdc = o_fd + round8((n1 + 1) * W * V), o_pat = o_tdc + round8(n1 * T * V);
+    const size_t o_last = o_pat + W * V;
     const size_t o_b1 = o_last + n2max * V, o_nz1 = o_b1 + round8(n1);
     const size_t o_dc = o_nz1 + round8(n1);
     const size_t o_ic = o_dc + round8(n1), o_col = o_ic + round8(n2max);
@@ -358,6 +382,9 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     int32_t *BASEC = base + o_bc, *NZC = base + o_nz, *LMC = base + o_lmc, *NDX = base + o_ndx;
     int32_t *L2V = base + o_l2v, *lastn = base + o_last, *LYS = base + o_lys;
     int32_t *base1 = base + o_b1, *nz1 = base + o_nz1;
+    /* the forest rows' reads (simd_sweeps): a category per cell, and the
+       list of (cell, cell of pr) copied into patch before each row */
+    int32_t *CAT = base + o_cat, *PL = base + o_pl, *patch = base + o_pat;
     size_t rootcol[SIMD_LANES];
     memset(fd - V, 0, V * sizeof(int32_t));   /* column -1 of row 0 */
     for (size_t a = 0; a < n1; a++) {
@@ -379,7 +406,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                 if (lj == j) { col[j] = (int32_t)slot++; continue; }
                 size_t s0 = c;
                 int32_t acc = 0;
-                sentinel_column(Q0, Q1, LB, M, CIC, FD0, FD0Q, ND, c * V + l, SENT * V + l);
+                sentinel_column(Q0, Q1, LB, M, CIC, FD0, FD0Q, ND, CAT, c * V + l, SENT * V + l);
                 c++;
                 for (size_t b = lj; b <= j; b++, c++) {
                     acc = acc + ic2[b];
@@ -392,6 +419,13 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                     FD0[c * V + l] = acc;
                     FD0Q[c * V + l] = FD0[(s0 + lmb - lj) * V + l];
                     ND[c * V + l] = (int32_t)b;
+                    const size_t size = b + 1 - lmb;
+                    CAT[c * V + l] = lmb == lj ? 2 : size == 1 ? 0 : size == 2 ? 1 : 3;
+                    if (size > 2 && lmb != lj) {
+                        PL[2 * npl] = (int32_t)(c * V + l);
+                        PL[2 * npl + 1] = (int32_t)((s0 + lmb - lj) * V + l);
+                        npl++;
+                    }
                 }
             }
             /* Q1: the column of each column's node b (known once all are) */
@@ -461,7 +495,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     columns_done:
         /* padding: columns that read the sentinel and feed no real column */
         for (; c < W; c++)
-            sentinel_column(Q0, Q1, LB, M, CIC, FD0, FD0Q, ND, c * V + l, SENT * V + l);
+            sentinel_column(Q0, Q1, LB, M, CIC, FD0, FD0Q, ND, CAT, c * V + l, SENT * V + l);
         if ((int)l >= nl && !plain)   /* an empty lane: the leaf keyroot rows of tree 1 */
             for (int64_t ii = k1; ii < k1e; ii++) {
                 size_t x = (size_t)kr1[ii];
@@ -474,7 +508,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     } else if (plain) {
         sb->key_nl = nl;
         for (int l = 0; l < nl; l++) sb->key[l] = lanes[l].L;
-        sb->W = W; sb->leaves = leaves; sb->n2max = n2max;
+        sb->W = W; sb->leaves = leaves; sb->n2max = n2max; sb->npl = npl;
         memcpy(sb->rootcol, rootcol, sizeof rootcol);
     }
     memcpy(fd, FD0, W * V * sizeof(int32_t));
@@ -486,8 +520,8 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                         NZC, LMC, NDX, lastn, W, T, tdc);
     }
     if (W)
-        simd_sweeps(L1, LM1, kr1, k1, k1e, dc1, rmat, W, T, Q0, Q1, LB, M, CIC, FD0Q, fd,
-                    tdc);
+        simd_sweeps(L1, LM1, kr1, k1, k1e, dc1, rmat, W, T, Q0, Q1, LB, M, CIC, FD0Q, CAT, PL,
+                    npl, patch, fd, tdc);
     for (int l = 0; l < nl; l++)
         out[l] = (double)tdc[((n1 - 1) * T + rootcol[l]) * V + (size_t)l];
     return 0;
