@@ -239,14 +239,18 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
        every subtree x of tree 1, into tdc[x][W + k];
    (2) every leaf keyroot x of tree 1 against the node of every column of
        the sweep, into tdc[x][cc] (BASEC, NZC, LMC: base, other-label count
-       and leftmost leaf of the column's node; NDX its gather index into
-       lastn, the last node up to each node with x's label). */
+       and leftmost leaf of the column's node b; LB its label, ND b, -1 on
+       sentinel and padding columns).  Whether the subtree of b holds x's
+       label: whether the last node with that label since the start of b's
+       table (its columns are the nodes lj..j in postorder, and lj <= the
+       leftmost leaf of b) is at or after b's leftmost leaf -- a scan along
+       the columns, no gather. */
 __attribute__((target("avx2"))) static void
 simd_leaf_plain(const int32_t *L1, const int32_t *LM1, size_t n1, const int32_t *kr1,
                 int64_t k1, int64_t k1e, const int32_t *base1, const int32_t *nz1,
-                size_t leaves, const int32_t *LYS, size_t n2max, const int32_t *L2V,
-                const int32_t *BASEC, const int32_t *NZC, const int32_t *LMC,
-                const int32_t *NDX, int32_t *lastn, size_t W, size_t T, int32_t *tdc)
+                size_t leaves, const int32_t *LYS, const int32_t *LB, const int32_t *ND,
+                const int32_t *BASEC, const int32_t *NZC, const int32_t *LMC, size_t W,
+                size_t T, int32_t *tdc)
 {
     const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
     const __m256i none = _mm256_set1_epi32(-1);
@@ -276,16 +280,15 @@ simd_leaf_plain(const int32_t *L1, const int32_t *LM1, size_t n1, const int32_t 
         }
         const __m256i ly = _mm256_set1_epi32(L1[x]);
         __m256i last = none;
-        for (size_t b = 0; b < n2max; b++) {
-            last = _mm256_blendv_epi8(last, _mm256_set1_epi32((int32_t)b), _mm256_cmpeq_epi32(
-                _mm256_load_si256((const __m256i *)(L2V + b * V)), ly));
-            _mm256_store_si256((__m256i *)(lastn + b * V), last);
-        }
         for (size_t cc = 0; cc < W; cc++) {
-            __m256i lb = _mm256_i32gather_epi32(
-                lastn, _mm256_load_si256((const __m256i *)(NDX + cc * V)), 4);
+            const __m256i nd = _mm256_load_si256((const __m256i *)(ND + cc * V));
+            /* the column's node has the label, or a table starts: -1 */
+            const __m256i take = _mm256_or_si256(
+                _mm256_cmpeq_epi32(_mm256_load_si256((const __m256i *)(LB + cc * V)), ly),
+                _mm256_cmpgt_epi32(zero, nd));
+            last = _mm256_blendv_epi8(last, nd, take);
             __m256i gt = _mm256_cmpgt_epi32(_mm256_load_si256((const __m256i *)(LMC + cc * V)),
-                                            lb);   /* -1: the subtree lacks the label */
+                                            last);   /* -1: the subtree lacks the label */
             __m256i v = _mm256_sub_epi32(
                 _mm256_sub_epi32(_mm256_load_si256((const __m256i *)(BASEC + cc * V)), one), gt);
             _mm256_store_si256((__m256i *)(row + cc * V), v);
@@ -352,19 +355,18 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     const size_t T = W + leaves + 1, SENT = T - 1, V = SIMD_LANES;
     const size_t nmax = n1 > n2max ? n1 : n2max;
     /* the columns of the lanes (kept for the next batch of the same lanes):
-       Q0 Q1 LB M CIC FD0 FD0Q ND BASEC NZC LMC NDX | L2V | LYS;
-       then this tree 1's: 8 items of zeroed slack | fd | tdc | lastn | base1
+       Q0 Q1 LB M CIC FD0 FD0Q ND BASEC NZC LMC CAT | PL | LYS;
+       then this tree 1's: 8 items of zeroed slack | fd | tdc | patch | base1
        nz1 dc1 | scratch of the column build: ic2 col P m scr */
     const size_t o_q0 = 0, o_q1 = o_q0 + W * V, o_lb = o_q1 + W * V;
     const size_t o_m = o_lb + W * V, o_cic = o_m + W * V, o_fz = o_cic + W * V;
     const size_t o_f0 = o_fz + W * V;
     const size_t o_nd = o_f0 + W * V, o_bc = o_nd + W * V, o_nz = o_bc + W * V;
-    const size_t o_lmc = o_nz + W * V, o_ndx = o_lmc + W * V, o_cat = o_ndx + W * V;
-    const size_t o_pl = o_cat + W * V, o_l2v = o_pl + 2 * W * V;
-    const size_t o_lys = o_l2v + n2max * V, o_fd = o_lys + leaves * V + V;
+    const size_t o_lmc = o_nz + W * V, o_cat = o_lmc + W * V;
+    const size_t o_pl = o_cat + W * V, o_lys = o_pl + 2 * W * V;
+    const size_t o_fd = o_lys + leaves * V + V;
     const size_t o_tdc = o_fd + round8((n1 + 1) * W * V), o_pat = o_tdc + round8(n1 * T * V);
-    const size_t o_last = o_pat + W * V;
-    const size_t o_b1 = o_last + n2max * V, o_nz1 = o_b1 + round8(n1);
+    const size_t o_b1 = o_pat + W * V, o_nz1 = o_b1 + round8(n1);
     const size_t o_dc = o_nz1 + round8(n1);
     const size_t o_ic = o_dc + round8(n1), o_col = o_ic + round8(n2max);
     const size_t o_P = o_col + round8(n2max), o_mm = o_P + round8(nmax + 1);
@@ -379,8 +381,8 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     int32_t *ic2 = base + o_ic, *col = base + o_col, *P = base + o_P, *mm = base + o_mm;
     int32_t *scr = base + o_scr;
     /* plain unit costs: the leaf keyroots by simd_leaf_plain */
-    int32_t *BASEC = base + o_bc, *NZC = base + o_nz, *LMC = base + o_lmc, *NDX = base + o_ndx;
-    int32_t *L2V = base + o_l2v, *lastn = base + o_last, *LYS = base + o_lys;
+    int32_t *BASEC = base + o_bc, *NZC = base + o_nz, *LMC = base + o_lmc;
+    int32_t *LYS = base + o_lys;
     int32_t *base1 = base + o_b1, *nz1 = base + o_nz1;
     /* the forest rows' reads (simd_sweeps): a category per cell, and the
        list of (cell, cell of pr) copied into patch before each row */
@@ -449,9 +451,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                     NZC[cc * V + l] = b < 0 ? INT_BIG : (int32_t)(bz + 1 - (size_t)LM2[bz]) -
                                                         (P[bz + 1] - P[LM2[bz]]);
                     LMC[cc * V + l] = b < 0 ? INT32_MAX : LM2[bz];
-                    NDX[cc * V + l] = (int32_t)(bz * V + l);
                 }
-                for (size_t b = 0; b < n2max; b++) L2V[b * V + l] = b < n2 ? L2[b] : -1;
                 size_t k = 0;
                 for (int64_t jj = s->k; jj < s->ke; jj++) {
                     size_t y = (size_t)s->KR[jj];
@@ -487,9 +487,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
             for (size_t cc = 0; cc < W; cc++) {
                 BASEC[cc * V + l] = NZC[cc * V + l] = INT_BIG;
                 LMC[cc * V + l] = INT32_MAX;
-                NDX[cc * V + l] = (int32_t)l;
             }
-            for (size_t b = 0; b < n2max; b++) L2V[b * V + l] = -1;
             for (size_t k = 0; k < leaves; k++) LYS[k * V + l] = 0;
         }
     columns_done:
@@ -516,8 +514,8 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
         LEAF_BASE_PLAIN(L1, LM1, n1, P, base1);
         for (size_t x = 0; x < n1; x++)
             nz1[x] = (int32_t)(x + 1 - (size_t)LM1[x]) - (P[x + 1] - P[LM1[x]]);
-        simd_leaf_plain(L1, LM1, n1, kr1, k1, k1e, base1, nz1, leaves, LYS, n2max, L2V, BASEC,
-                        NZC, LMC, NDX, lastn, W, T, tdc);
+        simd_leaf_plain(L1, LM1, n1, kr1, k1, k1e, base1, nz1, leaves, LYS, LB, ND, BASEC,
+                        NZC, LMC, W, T, tdc);
     }
     if (W)
         simd_sweeps(L1, LM1, kr1, k1, k1e, dc1, rmat, W, T, Q0, Q1, LB, M, CIC, FD0Q, CAT, PL,
