@@ -145,6 +145,7 @@ typedef struct {
     int unit, int_cells;
     int plain;          /* int32 cells with plain unit costs (see _tedc_zs.h) */
     int simd;           /* batches of pairs run the SIMD kernel (_tedc_simd.h) */
+    int sym;            /* insert cost = delete cost for every label: TED(a, b) = TED(b, a) */
 } Costs;
 
 /* TED between trees i and j of the pack, in the cheaper orientation
@@ -221,6 +222,35 @@ static int64_t simd_lane_width(const Pack *p, int64_t j, int right)
 #endif
 }
 
+/* The SIMD batch of the trees js[lane[0..nl)] against each tree is[0..ni),
+   into dout[ii * si + lane[l] * sj]: those it takes left first, then the
+   others, each in the batch's orientation (the cheaper by the sum of
+   pair()'s estimates): the kernel builds the batch's columns once for all
+   the trees of one orientation. */
+static void batch_rows(const Pack *p, const int64_t *is, int64_t ni, const int64_t *js,
+                       const int64_t *lane, int nl, const Costs *c, Work *w, double *dout,
+                       int64_t si, int64_t sj)
+{
+    for (int side = 0; side < 2; side++) {
+        for (int64_t ii = 0; ii < ni; ii++) {
+            const int64_t i = is[ii], n = p->noff[i + 1] - p->noff[i];
+            int64_t el = 0, er = 0;
+            for (int l = 0; l < nl; l++) {
+                const int64_t j = js[lane[l]];
+                el += p->cl[i] * p->cl[j];
+                er += p->cr[i] * p->cr[j];
+            }
+            if ((el > er) != side) continue;
+            double d[SIMD_LANES];
+            if (n >= 1 && n <= SIMD_MAXN)
+                run_lanes(p, i, side, js, lane, nl, c, w, d);
+            else
+                for (int l = 0; l < nl; l++) d[l] = pair(p, i, js[lane[l]], c, w);
+            for (int l = 0; l < nl; l++) dout[ii * si + lane[l] * sj] = d[l];
+        }
+    }
+}
+
 /* TED of each tree is[0..ni) against each tree js[0..nj) into
    dout[ii * si + jj * sj]: batches of up to 8 trees of js on the SIMD kernel
    where it applies (c->simd, int32 cells, trees that fit), the rest on the
@@ -261,25 +291,57 @@ static void block_pairs(const Pack *p, const int64_t *is, int64_t ni, const int6
         }
         for (int q = 0; q < m; q += SIMD_LANES) {
             const int nl = m - q < SIMD_LANES ? m - q : SIMD_LANES;
-            for (int side = 0; side < 2; side++) {
-                for (int64_t ii = 0; ii < ni; ii++) {
-                    const int64_t i = is[ii], n = p->noff[i + 1] - p->noff[i];
-                    int64_t el = 0, er = 0;
-                    for (int l = 0; l < nl; l++) {
-                        const int64_t j = js[idx[q + l]];
-                        el += p->cl[i] * p->cl[j];
-                        er += p->cr[i] * p->cr[j];
-                    }
-                    if ((el > er) != side) continue;
-                    double d[SIMD_LANES];
-                    if (n >= 1 && n <= SIMD_MAXN)
-                        run_lanes(p, i, side, js, idx + q, nl, c, w, d);
-                    else
-                        for (int l = 0; l < nl; l++) d[l] = pair(p, i, js[idx[q + l]], c, w);
-                    for (int l = 0; l < nl; l++) dout[ii * si + idx[q + l] * sj] = d[l];
-                }
-            }
+            batch_rows(p, is, ni, js, idx + q, nl, c, w, dout, si, sj);
         }
+    }
+}
+
+/* Every pair of the trees js[0..n) (n <= BLOCK, a column block of
+   all_pairs) into out (K columns, both triangles).  The trees the SIMD
+   kernel takes are sorted by the width of their sweep, and each batch of 8
+   runs against the trees sorted before it and itself (batch_rows: the
+   batch's columns are built once for all of them); of its 8 x 8 diagonal
+   square only the pairs above the diagonal are kept.  The other trees run
+   on the scalar kernel.  A pair may so run with its trees in either order:
+   only for symmetric costs (c->sym; all_task checks). */
+static void block_self(const Pack *p, const int64_t *js, int64_t n, const Costs *c, Work *w,
+                       double *out, int64_t K)
+{
+    int64_t key[BLOCK], ord[BLOCK], rows[BLOCK], lane_j[SIMD_LANES];
+    int simd_ok[BLOCK];
+    static const int64_t lane_idx[SIMD_LANES] = {0, 1, 2, 3, 4, 5, 6, 7};
+    double d[BLOCK * SIMD_LANES];
+    int m = 0;
+    for (int64_t k = 0; k < n; k++) {
+        const int64_t wk = c->simd ? simd_lane_width(p, js[k], 0) : -1;
+        simd_ok[k] = wk >= 0 && simd_lane_width(p, js[k], 1) >= 0;
+        if (!simd_ok[k]) continue;
+        int q = m++;   /* insertion sort by width */
+        for (; q > 0 && key[q - 1] > wk; q--) { key[q] = key[q - 1]; ord[q] = ord[q - 1]; }
+        key[q] = wk;
+        ord[q] = k;
+    }
+    if (m < SIMD_MIN_LANES) m = 0;
+    for (int64_t k = 0; k < n; k++) {   /* the scalar kernel's pairs */
+        if (m && simd_ok[k]) continue;
+        for (int64_t k2 = 0; k2 < n; k2++) {
+            if (k2 == k || (k2 < k && !(m && simd_ok[k2]))) continue;
+            const double dist = pair(p, js[k], js[k2], c, w);
+            out[js[k] * K + js[k2]] = dist;
+            out[js[k2] * K + js[k]] = dist;
+        }
+    }
+    for (int q = 0; q < m; q += SIMD_LANES) {
+        const int nl = m - q < SIMD_LANES ? m - q : SIMD_LANES;
+        for (int l = 0; l < nl; l++) lane_j[l] = js[ord[q + l]];
+        for (int r = 0; r < q + nl; r++) rows[r] = js[ord[r]];
+        batch_rows(p, rows, q + nl, lane_j, lane_idx, nl, c, w, d, SIMD_LANES, 1);
+        for (int r = 0; r < q + nl; r++)
+            for (int l = 0; l < nl; l++) {
+                if (r >= q + l) continue;   /* the pair of positions r < q + l only */
+                out[rows[r] * K + lane_j[l]] = d[r * SIMD_LANES + l];
+                out[lane_j[l] * K + rows[r]] = d[r * SIMD_LANES + l];
+            }
     }
 }
 
@@ -568,6 +630,10 @@ static int take_costs(PyObject *od, PyObject *oi, PyObject *orm, Buf *b, int uni
         for (Py_ssize_t l = 1; l < *L && c->plain; l++)
             c->plain = dc[l] == 1 && ic[l] == 1;
     }
+    c->sym = unit;   /* unit renames are symmetric; the indels must be too */
+    for (Py_ssize_t l = 0; l < *L && c->sym; l++)
+        c->sym = c->int_cells ? ((const int32_t *)c->dcost)[l] == ((const int32_t *)c->icost)[l]
+                              : ((const double *)c->dcost)[l] == ((const double *)c->icost)[l];
     return 0;
 }
 
@@ -700,7 +766,6 @@ static void all_task(void *vctx, int64_t t, Work *w)
     const int64_t K = x->p->K, nb = (K + BLOCK - 1) / BLOCK, q = nb - 1 - t;
     const int64_t j0 = q * BLOCK, j1 = K - j0 < BLOCK ? K : j0 + BLOCK;
     int64_t js[BLOCK];
-    double d[BLOCK];
     for (int64_t j = j0; j < j1; j++) js[j - j0] = j;
     int64_t *rows = j0 > 0 ? malloc(sizeof(int64_t) * (size_t)j0) : NULL;
     if (rows) {
@@ -713,7 +778,12 @@ static void all_task(void *vctx, int64_t t, Work *w)
     }
     for (int64_t r = 0; r < j0; r++)
         for (int64_t j = j0; j < j1; j++) x->out[j * K + r] = x->out[r * K + j];
-    for (int64_t r = j0; r < j1; r++) {
+    if (x->c->simd && x->c->sym) {
+        block_self(x->p, js, j1 - j0, x->c, w, x->out, K);
+        return;
+    }
+    double d[BLOCK];
+    for (int64_t r = j0; r < j1; r++) {   /* TED(r, j) for r < j, as the scalar kernel */
         pairs_of(x->p, r, js + (r + 1 - j0), j1 - r - 1, x->c, w, d);
         for (int64_t j = r + 1; j < j1; j++) {
             x->out[r * K + j] = d[j - r - 1];
@@ -1116,7 +1186,7 @@ static PyObject *py_ted_pair(PyObject *self, PyObject *const *args, Py_ssize_t n
         }
         if (grow_plain(top)) goto done;
         c.dcost = plain_costs; c.icost = plain_costs; c.rmat = plain_ren;
-        c.rstride = 2; c.unit = 1; c.int_cells = 1; c.plain = 1; c.simd = 0;
+        c.rstride = 2; c.unit = 1; c.int_cells = 1; c.plain = 1; c.simd = 0; c.sym = 1;
     } else {
         int unit = PyObject_IsTrue(args[19]);
         Py_ssize_t L;
