@@ -215,9 +215,17 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
                     /* up[cc - 1]: column -1 of row 0 is the zeroed slack */
                     __m256i rt = _mm256_add_epi32(
                         _mm256_loadu_si256((const __m256i *)(up + o - SIMD_LANES)), ren);
-                    __m256i q1 = _mm256_load_si256((const __m256i *)(Q1 + o));
                     __m256i m = _mm256_load_si256((const __m256i *)(M + o));
-                    __m256i tdg = _mm256_i32gather_epi32(tdr, q1, 4);
+                    /* tdr at Q1, lane by lane (cheaper than a gather here) */
+                    const int32_t *q1 = Q1 + o;
+                    __m256i tdg = _mm256_set1_epi32(tdr[q1[0]]);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[1]]), 0x02);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[2]]), 0x04);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[3]]), 0x08);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[4]]), 0x10);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[5]]), 0x20);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[6]]), 0x40);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[7]]), 0x80);
                     __m256i rf = _mm256_add_epi32(
                         _mm256_load_si256((const __m256i *)(FD0Q + o)), tdg);
                     __m256i rr = _mm256_blendv_epi8(rf, rt, m);
