@@ -137,6 +137,7 @@ typedef struct {
     const int32_t *lab, *lml, *kr, *rlab, *rlml, *rkr;
     const int64_t *noff, *koff, *rkoff, *cl, *cr;
     int64_t K;
+    int32_t *sw;    /* SIMD lane widths, 2 per tree (lane_width; NULL: not made) */
 } Pack;
 
 typedef struct {
@@ -174,6 +175,31 @@ static double pair(const Pack *p, int64_t i, int64_t j, const Costs *c, Work *w)
 
 #define BLOCK 64    /* pairs of one tree whose distances are taken at once (pairs_of) */
 
+/* The width of tree j's sweep in orientation `right` when it can be a lane
+   of the SIMD kernel (1..SIMD_MAXN nodes, a sweep of at most CHUNK_COLS
+   columns), else -1. */
+static int64_t lane_width(const Pack *p, int64_t j, int right)
+{
+#if TEDC_AVX2
+    const int64_t n = p->noff[j + 1] - p->noff[j];
+    if (n < 1 || n > SIMD_MAXN) return -1;
+    const int64_t *KO = right ? p->rkoff : p->koff;
+    Side s = {NULL, (right ? p->rlml : p->lml) + p->noff[j], right ? p->rkr : p->kr,
+              (size_t)n, KO[j], KO[j + 1], 0};
+    const size_t w = sweep_width(&s);
+    return w <= CHUNK_COLS ? (int64_t)w : -1;
+#else
+    (void)p; (void)j; (void)right;
+    return -1;
+#endif
+}
+
+/* lane_width, from the table made once per call (take_pack) where there is one */
+static int64_t simd_lane_width(const Pack *p, int64_t j, int right)
+{
+    return p->sw ? (int64_t)p->sw[2 * j + right] : lane_width(p, j, right);
+}
+
 /* The SIMD kernel on the trees js[lane[0..nl)] against tree i in one
    orientation, into dout[0..nl); the scalar kernel where it cannot run. */
 static void run_lanes(const Pack *p, int64_t i, int right, const int64_t *js,
@@ -188,7 +214,8 @@ static void run_lanes(const Pack *p, int64_t i, int right, const int64_t *js,
         double d[SIMD_LANES];
         for (int l = 0; l < nl; l++) {
             const int64_t j = js[lane[l]], oj = p->noff[j];
-            Side s = {L + oj, LM + oj, KR, (size_t)(p->noff[j + 1] - oj), KO[j], KO[j + 1]};
+            Side s = {L + oj, LM + oj, KR, (size_t)(p->noff[j + 1] - oj), KO[j], KO[j + 1],
+                      (size_t)simd_lane_width(p, j, right)};
             sides[l] = s;
         }
         const int64_t oi = p->noff[i];
@@ -201,25 +228,6 @@ static void run_lanes(const Pack *p, int64_t i, int right, const int64_t *js,
     }
 #endif
     for (int l = 0; l < nl; l++) dout[l] = pair(p, i, js[lane[l]], c, w);
-}
-
-/* The width of tree j's sweep in orientation `right` when it can be a lane
-   of the SIMD kernel (1..SIMD_MAXN nodes, a sweep of at most CHUNK_COLS
-   columns), else -1. */
-static int64_t simd_lane_width(const Pack *p, int64_t j, int right)
-{
-#if TEDC_AVX2
-    const int64_t n = p->noff[j + 1] - p->noff[j];
-    if (n < 1 || n > SIMD_MAXN) return -1;
-    const int64_t *KO = right ? p->rkoff : p->koff;
-    Side s = {NULL, (right ? p->rlml : p->lml) + p->noff[j], right ? p->rkr : p->kr,
-              (size_t)n, KO[j], KO[j + 1]};
-    const size_t w = sweep_width(&s);
-    return w <= CHUNK_COLS ? (int64_t)w : -1;
-#else
-    (void)p; (void)j; (void)right;
-    return -1;
-#endif
 }
 
 /* The SIMD batch of the trees js[lane[0..nl)] against each tree is[0..ni),
@@ -639,6 +647,7 @@ static int take_costs(PyObject *od, PyObject *oi, PyObject *orm, Buf *b, int uni
 
 static int take_pack(PyObject *const *o, Buf *b, int unit, int trusted, Pack *p, Costs *c)
 {
+    p->sw = NULL;
     if (take_trees(o, b, p)) return -1;
     Py_ssize_t L;
     if (take_costs(o[B_DC], o[B_IC], o[B_RM], &b[B_DC], unit, c, &L)) return -1;
@@ -650,7 +659,17 @@ static int take_pack(PyObject *const *o, Buf *b, int unit, int trusted, Pack *p,
             return -1;
         }
     }
+    /* the SIMD lane widths, once for all the batches of the call (without
+       memory for them, each batch computes its own) */
+    if (c->simd && p->K > 0 && (p->sw = malloc(sizeof(int32_t) * 2 * (size_t)p->K)))
+        for (int64_t k = 0; k < 2 * p->K; k++) p->sw[k] = (int32_t)lane_width(p, k / 2, k % 2);
     return 0;
+}
+
+static void pack_free(Pack *p)
+{
+    free(p->sw);
+    p->sw = NULL;
 }
 
 static size_t pack_maxn(const Pack *p)
@@ -742,6 +761,7 @@ static PyObject *py_pairs(PyObject *self, PyObject *args)
     int64_t ntask = x.n / chunk + (x.n % chunk != 0);   /* no overflow for any chunk */
     ret = run_released(pairs_task, &x, ntask, &p, &c, threads);
 done:
+    pack_free(&p);
     release_all(b, N_PACK + 3);
     return ret;
 }
@@ -815,6 +835,7 @@ static PyObject *py_all_pairs(PyObject *self, PyObject *args)
     AllCtx x = {&p, &c, b[N_PACK].v.buf};
     ret = run_released(all_task, &x, (p.K + BLOCK - 1) / BLOCK, &p, &c, threads);
 done:
+    pack_free(&p);
     release_all(b, N_PACK + 1);
     return ret;
 }
@@ -985,6 +1006,7 @@ static PyObject *py_tile(PyObject *self, PyObject *args)
     int64_t ntask = r0 == c0 ? (nr + 1) / 2 : nr;
     ret = run_released(tile_task, &x, ntask, &p, &c, threads);
 done:
+    pack_free(&p);
     release_all(b, NB);
     return ret;
 }

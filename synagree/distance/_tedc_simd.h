@@ -135,6 +135,7 @@ typedef struct {
     const int32_t *L, *LM, *KR;
     size_t n;
     int64_t k, ke;
+    size_t w;           /* the width of its sweep (sweep_width) */
 } Side;
 
 /* One cell vector: min(up + da, rr, left + insert cost), as the scalar
@@ -149,14 +150,27 @@ zs_cell(const int32_t *up, __m256i vda, __m256i rr, __m256i left, const int32_t 
 }
 
 /* The sweep of every row: W columns of 8 lanes.  fd rows of W vectors;
-   Q0, Q1: the gather index (column * 8 + lane) of fd and td each cell reads;
-   LB: label of the column's node; M: -1 where the column is on the left path
-   of its keyroot (a prefix row stores a tree distance there); CIC: insert
-   cost of the column; tdc: n1 rows of T vectors. */
+   Q1: the index (column * 8 + lane) in the row of tdc where the tree
+   distance of each cell's node is (prefix rows); LB: label of the column's
+   node; M: -1 where the column is on the left path of its keyroot (a prefix
+   row stores a tree distance there); CIC: insert cost of the column; CAT,
+   PL, patch: how a forest row reads fd at the column before the subtree of
+   each cell's node (below); tdc: n1 rows of T vectors.
+
+   No AVX2 gathers: on Zen 3 one costs more (about 17 cycles measured in this
+   kernel) than the loads and blends that replace it.  A forest row reads
+   its row pr at column cc - size(b) (b: the node of the lane's column), by
+   category: one column back (b a leaf), two (a pair), column 0 (b on the
+   left path of its keyroot: the column reads the table's first column,
+   whose value, the deletes of the rows' forest, is the same in every table
+   and every lane), or a copy made before the row (patch, from the list PL
+   of (cell, cell of pr)).  A prefix row reads the tree distances lane by
+   lane (a broadcast load and a blend each): some were written earlier in
+   the same row. */
 __attribute__((target("avx2"))) static void
 simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k1,
             int64_t k1e, const int32_t *dc, const int32_t *rmat, size_t W, size_t T,
-            const int32_t *Q0, const int32_t *Q1, const int32_t *LB, const int32_t *M,
+            const int32_t *Q1, const int32_t *LB, const int32_t *M,
             const int32_t *CIC, const int32_t *FD0Q, const int32_t *CAT, const int32_t *PL,
             size_t npl, int32_t *patch, int32_t *fd, int32_t *tdc)
 {
@@ -309,11 +323,10 @@ static inline size_t round8(size_t x) { return (x + 7) & ~(size_t)7; }
 /* Column q (index q = column * 8 + lane) reads itself in fd and the
    sentinel in td, and inserts at cost BIG: the first column of a keyroot's
    table (a forest of nothing), or a padding column */
-static void sentinel_column(int32_t *Q0, int32_t *Q1, int32_t *LB, int32_t *M, int32_t *CIC,
+static void sentinel_column(int32_t *Q1, int32_t *LB, int32_t *M, int32_t *CIC,
                             int32_t *FD0, int32_t *FD0Q, int32_t *ND, int32_t *CAT, size_t q,
                             size_t sent)
 {
-    Q0[q] = (int32_t)q;
     Q1[q] = (int32_t)sent;
     LB[q] = M[q] = FD0[q] = FD0Q[q] = CAT[q] = 0;
     CIC[q] = INT_BIG;
@@ -351,7 +364,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
         if (sb) sb->key_nl = 0;
         for (int l = 0; l < nl; l++) {
             const Side *s = &lanes[l];
-            wl[l] = sweep_width(s);
+            wl[l] = s->w;
             W = wl[l] > W ? wl[l] : W;
             size_t lk = 0;
             for (int64_t jj = s->k; jj < s->ke; jj++)
@@ -363,10 +376,10 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     const size_t T = W + leaves + 1, SENT = T - 1, V = SIMD_LANES;
     const size_t nmax = n1 > n2max ? n1 : n2max;
     /* the columns of the lanes (kept for the next batch of the same lanes):
-       Q0 Q1 LB M CIC FD0 FD0Q ND BASEC NZC LMC CAT | PL | LYS;
+       Q1 LB M CIC FD0 FD0Q ND BASEC NZC LMC CAT | PL | LYS;
        then this tree 1's: 8 items of zeroed slack | fd | tdc | patch | base1
        nz1 dc1 | scratch of the column build: ic2 col P m scr */
-    const size_t o_q0 = 0, o_q1 = o_q0 + W * V, o_lb = o_q1 + W * V;
+    const size_t o_q1 = 0, o_lb = o_q1 + W * V;
     const size_t o_m = o_lb + W * V, o_cic = o_m + W * V, o_fz = o_cic + W * V;
     const size_t o_f0 = o_fz + W * V;
     const size_t o_nd = o_f0 + W * V, o_bc = o_nd + W * V, o_nz = o_bc + W * V;
@@ -382,7 +395,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     int32_t *base = simd_buf(wk, total);
     if (!base) return -1;
     sb = (SimdBuf *)wk->simd;
-    int32_t *fd = base + o_fd, *tdc = base + o_tdc, *Q0 = base + o_q0, *Q1 = base + o_q1;
+    int32_t *fd = base + o_fd, *tdc = base + o_tdc, *Q1 = base + o_q1;
     int32_t *LB = base + o_lb, *M = base + o_m, *CIC = base + o_cic, *dc1 = base + o_dc;
     int32_t *FD0Q = base + o_f0, *ND = base + o_nd;   /* fd row 0 at q0; node of a column */
     int32_t *FD0 = base + o_fz;                       /* fd row 0 */
@@ -416,13 +429,12 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                 if (lj == j) { col[j] = (int32_t)slot++; continue; }
                 size_t s0 = c;
                 int32_t acc = 0;
-                sentinel_column(Q0, Q1, LB, M, CIC, FD0, FD0Q, ND, CAT, c * V + l, SENT * V + l);
+                sentinel_column(Q1, LB, M, CIC, FD0, FD0Q, ND, CAT, c * V + l, SENT * V + l);
                 c++;
                 for (size_t b = lj; b <= j; b++, c++) {
                     acc = acc + ic2[b];
                     size_t lmb = (size_t)LM2[b];
                     if (lmb == lj) col[b] = (int32_t)c;
-                    Q0[c * V + l] = (int32_t)((s0 + lmb - lj) * V + l);
                     LB[c * V + l] = L2[b];
                     M[c * V + l] = lmb == lj ? -1 : 0;
                     CIC[c * V + l] = ic2[b];
@@ -501,7 +513,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     columns_done:
         /* padding: columns that read the sentinel and feed no real column */
         for (; c < W; c++)
-            sentinel_column(Q0, Q1, LB, M, CIC, FD0, FD0Q, ND, CAT, c * V + l, SENT * V + l);
+            sentinel_column(Q1, LB, M, CIC, FD0, FD0Q, ND, CAT, c * V + l, SENT * V + l);
         if ((int)l >= nl && !plain)   /* an empty lane: the leaf keyroot rows of tree 1 */
             for (int64_t ii = k1; ii < k1e; ii++) {
                 size_t x = (size_t)kr1[ii];
@@ -526,7 +538,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                         NZC, LMC, W, T, tdc);
     }
     if (W)
-        simd_sweeps(L1, LM1, kr1, k1, k1e, dc1, rmat, W, T, Q0, Q1, LB, M, CIC, FD0Q, CAT, PL,
+        simd_sweeps(L1, LM1, kr1, k1, k1e, dc1, rmat, W, T, Q1, LB, M, CIC, FD0Q, CAT, PL,
                     npl, patch, fd, tdc);
     for (int l = 0; l < nl; l++)
         out[l] = (double)tdc[((n1 - 1) * T + rootcol[l]) * V + (size_t)l];
