@@ -12,8 +12,9 @@
  * keyroots in one sweep of w columns, as the scalar kernel does (a lane whose
  * sweep is wider than CHUNK_COLS runs the scalar kernel), and the sweep is
  * padded to the widest lane with columns that read the sentinel and feed no
- * real column.  The per-lane shape is in per-column index vectors (the
- * column of fd and of td each cell reads), read with gathers.
+ * real column.  The per-lane shape is in per-column vectors (which column
+ * of fd and of td each cell reads), read without AVX2 gathers (simd_sweeps
+ * says how).
  *
  * Layout, lane-interleaved (cell of lane l at [... * 8 + l]):
  *   fd   rows x W columns, as the scalar fd (row 0: insert-cost prefixes)
@@ -157,8 +158,8 @@ zs_cell(const int32_t *up, __m256i vda, __m256i rr, __m256i left, const int32_t 
    PL, patch: how a forest row reads fd at the column before the subtree of
    each cell's node (below); tdc: n1 rows of T vectors.
 
-   No AVX2 gathers: on Zen 3 one costs more (about 17 cycles measured in this
-   kernel) than the loads and blends that replace it.  A forest row reads
+   No AVX2 gathers: on Zen 3 one costs more than the loads and blends that
+   replace it (benchmarks/README.md, issue 36).  A forest row reads
    its row pr at column cc - size(b) (b: the node of the lane's column), by
    category: one column back (b a leaf), two (a pair), column 0 (b on the
    left path of its keyroot: the column reads the table's first column,
