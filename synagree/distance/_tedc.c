@@ -137,7 +137,7 @@ typedef struct {
     const int32_t *lab, *lml, *kr, *rlab, *rlml, *rkr;
     const int64_t *noff, *koff, *rkoff, *cl, *cr;
     int64_t K;
-    int32_t *sw;    /* SIMD lane widths, 2 per tree (lane_width; NULL: not made) */
+    int32_t *sw;    /* SIMD lane widths + 2, 2 per tree, 0 until asked (simd_lane_width) */
 } Pack;
 
 typedef struct {
@@ -194,10 +194,18 @@ static int64_t lane_width(const Pack *p, int64_t j, int right)
 #endif
 }
 
-/* lane_width, from the table made once per call (take_pack) where there is one */
+/* lane_width, computed once per tree and call where the call has a table
+   (take_pack); threads that compute the same entry store the same value */
 static int64_t simd_lane_width(const Pack *p, int64_t j, int right)
 {
-    return p->sw ? (int64_t)p->sw[2 * j + right] : lane_width(p, j, right);
+    if (!p->sw) return lane_width(p, j, right);
+    int32_t *slot = &p->sw[2 * j + right];
+    int32_t v = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    if (v == 0) {
+        v = (int32_t)lane_width(p, j, right) + 2;
+        __atomic_store_n(slot, v, __ATOMIC_RELAXED);
+    }
+    return (int64_t)v - 2;
 }
 
 /* The SIMD kernel on the trees js[lane[0..nl)] against tree i in one
@@ -659,10 +667,9 @@ static int take_pack(PyObject *const *o, Buf *b, int unit, int trusted, Pack *p,
             return -1;
         }
     }
-    /* the SIMD lane widths, once for all the batches of the call (without
-       memory for them, each batch computes its own) */
-    if (c->simd && p->K > 0 && (p->sw = malloc(sizeof(int32_t) * 2 * (size_t)p->K)))
-        for (int64_t k = 0; k < 2 * p->K; k++) p->sw[k] = (int32_t)lane_width(p, k / 2, k % 2);
+    /* the SIMD lane widths, each computed once in the call when first asked
+       (without memory for the table, each batch computes its own) */
+    if (c->simd && p->K > 0) p->sw = calloc(2 * (size_t)p->K, sizeof(int32_t));
     return 0;
 }
 
