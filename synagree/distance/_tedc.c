@@ -860,15 +860,18 @@ typedef struct {
     double *s_out, *row_out, *diag_out, *within_out;
 } TileCtx;
 
-/* The distances of row unit u's trees against every tree from unit v0 to the
-   tile's last column unit (only the later ones of u itself when v0 == u),
-   into dist[(a - uoff[u]) * nb + (bb - uoff[v0])]: one call of pairs_of per
-   tree of u, so that the SIMD kernel gets full batches.  0 or -1 (memory). */
-static int tile_row_distances(const TileCtx *x, int64_t u, int64_t v0, Work *w, double **dist,
-                              size_t *cap)
+#define TILE_GROUP 4   /* row units per task of an off-diagonal tile */
+
+/* The distances of the trees of row units u0..u1-1 against every tree from
+   unit v0 to the tile's last column unit (only the later ones of u0 itself
+   when v0 == u0), into dist[(a - uoff[u0]) * nb + (bb - uoff[v0])]: one
+   call of block_pairs, so that the SIMD kernel gets full batches, each built
+   once for all those rows.  0 or -1 (memory). */
+static int tile_row_distances(const TileCtx *x, int64_t u0, int64_t u1, int64_t v0, Work *w,
+                              double **dist, size_t *cap)
 {
     const int64_t b0 = x->uoff[v0], nb = x->uoff[x->c1] - b0;
-    const int64_t na = x->uoff[u + 1] - x->uoff[u];
+    const int64_t na = x->uoff[u1] - x->uoff[u0];
     if ((size_t)(na * nb + nb) > *cap) {
         size_t want = (size_t)(na * nb + nb);
         double *d = realloc(*dist, want * sizeof(double));
@@ -878,70 +881,91 @@ static int tile_row_distances(const TileCtx *x, int64_t u, int64_t v0, Work *w, 
     }
     int64_t *js = (int64_t *)(*dist + na * nb);   /* the partners (8 bytes each) */
     for (int64_t bb = b0; bb < b0 + nb; bb++) js[bb - b0] = x->utree[bb];
-    /* every tree of u against every listed tree (a few pairs more than needed
-       on a diagonal tile) */
-    block_pairs(x->p, x->utree + x->uoff[u], na, js, nb, x->c, w, *dist, nb, 1);
+    /* every tree of the row units against every listed tree (a few pairs
+       more than needed on a diagonal tile) */
+    block_pairs(x->p, x->utree + x->uoff[u0], na, js, nb, x->c, w, *dist, nb, 1);
     return 0;
 }
 
+/* The sums of row unit r0 + ri against the column units from vstart on:
+   drow, when not NULL, holds the distances of its trees (row a - uoff[u])
+   against the trees from unit vstart on (nbt per row); else pair() runs. */
+static void tile_unit_sums(const TileCtx *x, int64_t ri, int64_t vstart, const double *drow,
+                           Work *w)
+{
+    const int64_t u = x->r0 + ri;
+    const int64_t b0 = x->uoff[vstart], nbt = x->uoff[x->c1] - b0;
+    double acc0 = 0.0, acc1 = 0.0, acc2 = 0.0;
+    for (int64_t v = vstart; v < x->c1; v++) {
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+        int64_t wk = x->woff[u];
+        for (int64_t a = x->uoff[u]; a < x->uoff[u + 1]; a++) {
+            int64_t ta = x->utree[a];
+            double ca = x->ucount[a];
+            int64_t bstart = v == u ? a + 1 : x->uoff[v];  /* unordered pairs in u */
+            for (int64_t bb = bstart; bb < x->uoff[v + 1]; bb++) {
+                int64_t tb = x->utree[bb];
+                if (ta == tb) continue;
+                double d = drow ? drow[(a - x->uoff[u]) * nbt + (bb - b0)]
+                                : pair(x->p, ta, tb, x->c, w);
+                if (v == u) x->within_out[wk++] = d;
+                /* delta^2 of the three variants (kernels_numba._d2) */
+                double sa = x->sizes[ta], sb = x->sizes[tb];
+                double d0 = d * d;
+                double e = d - fabs(sa - sb);
+                double d1 = e * e;
+                double f = d / (sa + sb);
+                double d2 = f * f;
+                double wgt = ca * x->ucount[bb];
+                s0 += wgt * d0;
+                s1 += wgt * d1;
+                s2 += wgt * d2;
+            }
+        }
+        double *sv = x->want_s ? x->s_out + (ri * x->ns + (v - x->c0)) * 3 : NULL;
+        if (v == u) {
+            /* ordered pairs i != j within the unit */
+            x->diag_out[ri * 3 + 0] = 2.0 * s0;
+            x->diag_out[ri * 3 + 1] = 2.0 * s1;
+            x->diag_out[ri * 3 + 2] = 2.0 * s2;
+            if (sv) { sv[0] = 2.0 * s0; sv[1] = 2.0 * s1; sv[2] = 2.0 * s2; }
+        } else {
+            acc0 += s0;
+            acc1 += s1;
+            acc2 += s2;
+            if (sv) { sv[0] = s0; sv[1] = s1; sv[2] = s2; }
+        }
+    }
+    x->row_out[ri * 3 + 0] = acc0;
+    x->row_out[ri * 3 + 1] = acc1;
+    x->row_out[ri * 3 + 2] = acc2;
+}
+
+/* Task t of a tile: on a diagonal tile the row units t and nr - 1 - t (a
+   short row and a long one), each against the units from itself on; off the
+   diagonal the row units t * TILE_GROUP .. + TILE_GROUP - 1, whose
+   distances are taken in one call (their column trees are the same). */
 static void tile_task(void *vctx, int64_t t, Work *w)
 {
     TileCtx *x = vctx;
     const int64_t nr = x->r1 - x->r0;
     double *dist = NULL;
     size_t cap = 0;
-    for (int half = 0; half < 2; half++) {
-        if (half == 1 && !x->is_diag) break;
-        int64_t ri = half == 0 ? t : nr - 1 - t;
-        if (half == 1 && ri == t) break;
-        int64_t u = x->r0 + ri;
-        double acc0 = 0.0, acc1 = 0.0, acc2 = 0.0;
-        int64_t vstart = x->is_diag ? u : x->c0;
-        const int64_t b0 = x->uoff[vstart], nbt = x->uoff[x->c1] - b0;
-        const int have = tile_row_distances(x, u, vstart, w, &dist, &cap) == 0;
-        for (int64_t v = vstart; v < x->c1; v++) {
-            double s0 = 0.0, s1 = 0.0, s2 = 0.0;
-            int64_t wk = x->woff[u];
-            for (int64_t a = x->uoff[u]; a < x->uoff[u + 1]; a++) {
-                int64_t ta = x->utree[a];
-                double ca = x->ucount[a];
-                int64_t bstart = v == u ? a + 1 : x->uoff[v];  /* unordered pairs in u */
-                for (int64_t bb = bstart; bb < x->uoff[v + 1]; bb++) {
-                    int64_t tb = x->utree[bb];
-                    if (ta == tb) continue;
-                    double d = have ? dist[(a - x->uoff[u]) * nbt + (bb - b0)]
-                                    : pair(x->p, ta, tb, x->c, w);
-                    if (v == u) x->within_out[wk++] = d;
-                    /* delta^2 of the three variants (kernels_numba._d2) */
-                    double sa = x->sizes[ta], sb = x->sizes[tb];
-                    double d0 = d * d;
-                    double e = d - fabs(sa - sb);
-                    double d1 = e * e;
-                    double f = d / (sa + sb);
-                    double d2 = f * f;
-                    double wgt = ca * x->ucount[bb];
-                    s0 += wgt * d0;
-                    s1 += wgt * d1;
-                    s2 += wgt * d2;
-                }
-            }
-            double *sv = x->want_s ? x->s_out + (ri * x->ns + (v - x->c0)) * 3 : NULL;
-            if (v == u) {
-                /* ordered pairs i != j within the unit */
-                x->diag_out[ri * 3 + 0] = 2.0 * s0;
-                x->diag_out[ri * 3 + 1] = 2.0 * s1;
-                x->diag_out[ri * 3 + 2] = 2.0 * s2;
-                if (sv) { sv[0] = 2.0 * s0; sv[1] = 2.0 * s1; sv[2] = 2.0 * s2; }
-            } else {
-                acc0 += s0;
-                acc1 += s1;
-                acc2 += s2;
-                if (sv) { sv[0] = s0; sv[1] = s1; sv[2] = s2; }
-            }
+    if (!x->is_diag) {
+        const int64_t g0 = t * TILE_GROUP, g1 = nr - g0 < TILE_GROUP ? nr : g0 + TILE_GROUP;
+        const int64_t u0 = x->r0 + g0, nbt = x->uoff[x->c1] - x->uoff[x->c0];
+        const int have = tile_row_distances(x, u0, x->r0 + g1, x->c0, w, &dist, &cap) == 0;
+        for (int64_t ri = g0; ri < g1; ri++)
+            tile_unit_sums(x, ri, x->c0,
+                           have ? dist + (x->uoff[x->r0 + ri] - x->uoff[u0]) * nbt : NULL, w);
+    } else {
+        for (int half = 0; half < 2; half++) {
+            const int64_t ri = half == 0 ? t : nr - 1 - t;
+            if (half == 1 && ri == t) break;
+            const int64_t u = x->r0 + ri;
+            const int have = tile_row_distances(x, u, u + 1, u, w, &dist, &cap) == 0;
+            tile_unit_sums(x, ri, u, have ? dist : NULL, w);
         }
-        x->row_out[ri * 3 + 0] = acc0;
-        x->row_out[ri * 3 + 1] = acc1;
-        x->row_out[ri * 3 + 2] = acc2;
     }
     free(dist);
 }
@@ -1010,7 +1034,7 @@ static PyObject *py_tile(PyObject *self, PyObject *args)
     TileCtx x = {&p, &c, uoff, b[UTREE].v.buf, woff, b[UCOUNT].v.buf, b[SIZES].v.buf,
                  r0, r1, c0, c1, nc, want_s, r0 == c0,
                  b[S].v.buf, b[ROW].v.buf, b[DIAG].v.buf, b[WITHIN].v.buf};
-    int64_t ntask = r0 == c0 ? (nr + 1) / 2 : nr;
+    int64_t ntask = r0 == c0 ? (nr + 1) / 2 : (nr + TILE_GROUP - 1) / TILE_GROUP;
     ret = run_released(tile_task, &x, ntask, &p, &c, threads);
 done:
     pack_free(&p);
