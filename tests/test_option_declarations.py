@@ -150,6 +150,8 @@ def test_parsers_constants_are_the_renderers():
         "spans": spans.SPAN_OUTPUTS, "bdm": bdm.BDM_OUTPUTS, "plan": plan.FORMATS,
         "alt-test": ("table", "json", "csv", "markdown", "latex")}
     assert FIGURE_FORMATS == plan.FIGURE_FORMATS
+    from synagree.stats.features import FEATURE_PREFIX
+    assert SPECS["layers"].prefix == FEATURE_PREFIX
     assert SPAN_COEFFICIENTS == span_alpha.SPAN_COEFFICIENTS
     assert (categorical.LAYERS, categorical.DEFAULT_LAYERS) == (TOKEN_LAYERS,
                                                                 DEFAULT_TOKEN_LAYERS)
@@ -187,3 +189,12 @@ def test_the_last_six_are_checked_alike():
     with pytest.raises(ValueError, match="width must be a number above 0 and at most 4"):
         PlanOptions(5.0)
     assert ParsevalOptions().alpha is False  # compare --alpha: off unless given
+    # --layers: a token layer or feats:NAME, on both sides (the CLI refuses before reading)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["categorical", "a.conllu", "b.conllu", "--layers", "deprel,bogus"]) == 2
+    assert "unknown layer(s) bogus" in err.getvalue() and "feats:NAME" in err.getvalue()
+    with pytest.raises(ValueError, match="layers must be a sequence of strings from 'deprel'"
+                                         ".*'head\\+deprel', 'feats:NAME' \\(one feature\\)"):
+        CategoricalOptions(layers=["deprel", "bogus"])
+    assert CategoricalOptions(layers=["feats:Case"]).layers == ("feats:Case",)

@@ -102,6 +102,9 @@ class OptionSpec:
         it), e.g. ``Grouping``.
     metavar : str, optional
         The command line's placeholder.
+    prefix : str, optional
+        For ``strs`` with ``choices``: an item may also be this prefix and a name
+        after it (``feats:`` for a layer ``feats:NAME``).
     """
 
     name: str
@@ -115,6 +118,7 @@ class OptionSpec:
     optional: bool = False
     accepts: Tuple[str, ...] = ()
     metavar: Optional[str] = None
+    prefix: Optional[str] = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -138,7 +142,8 @@ class OptionSpec:
         if k == "choice":
             return "one of " + ", ".join(repr(c) for c in self.choices)
         if k == "strs" and self.choices:
-            return "a sequence of strings from " + ", ".join(repr(c) for c in self.choices)
+            return ("a sequence of strings from " + ", ".join(repr(c) for c in self.choices)
+                    + (f", '{self.prefix}NAME' (one feature)" if self.prefix else ""))
         if k == "ints":
             return f"a sequence of whole numbers ≥ {self.lo or 0:,}"
         if k == "fractions" and self.hi is not None:
@@ -356,7 +361,10 @@ def _check_sequence(spec: OptionSpec, value: object, where: str) -> Tuple[Any, .
         raise ValueError(too_many(spec, len(items), f"{where}{spec.name}"))
     for x in items:
         if spec.kind == "strs":
-            ok_type, ok_value = isinstance(x, str), not spec.choices or x in spec.choices
+            ok_type = isinstance(x, str)
+            ok_value = (not spec.choices or x in spec.choices
+                        or (ok_type and spec.prefix is not None and x.startswith(spec.prefix)
+                            and len(x) > len(spec.prefix)))
         elif spec.kind == "ints":
             ok_type = _is_whole(x)
             ok_value = ok_type and x >= (spec.lo or 0)
@@ -633,7 +641,8 @@ SPECS: Dict[str, OptionSpec] = dict([
           f"token layers for categorical agreement, comma-separated, from "
           f"{', '.join(TOKEN_LAYERS)} ('' for none; default {','.join(DEFAULT_TOKEN_LAYERS)}, "
           f"leaving out a layer whose values look like ids or numbers, with a note; a layer "
-          f"named here is always kept)", flag="--layers", optional=True),
+          f"named here is always kept)", flag="--layers", optional=True, choices=TOKEN_LAYERS,
+          prefix="feats:"),  # a layer feats:NAME is one feature (synagree.stats.features)
     _spec("specific", "choice", None, "also list specific agreement per category of this "
           "layer", flag="--specific", choices=TOKEN_LAYERS, metavar="LAYER",
           optional=True),
