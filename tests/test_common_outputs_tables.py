@@ -163,6 +163,28 @@ def test_baseline_numbers_in_every_format(cmd, baselines):
     assert not unregistered_numeric_headers(md[md.index("**baseline:"):])
 
 
+#: the absent mark of each format whose table shows one (text and Markdown: an en
+#: dash; LaTeX: ``--``, its en dash)
+ABSENT = {"table": "–", "markdown": "–", "latex": "--"}
+
+
+@pytest.mark.parametrize("fmt", sorted(ABSENT))
+def test_baseline_absent_marks_are_one_per_format(fmt, baselines):
+    """A metric with no per-unit counts has no test: its interval, p-values and
+    ``significant`` cells are all the format's one absent mark."""
+    files, extra = baselines["compare"]
+    out = output("compare", files, fmt, *extra)
+    baseline = out[out.index("baseline:"):]  # after the scores, which have a MLAS row too
+    row = next(line for line in baseline.splitlines()
+               if line.replace("|", " ").split()[:1] == ["MLAS"])
+    cells = ([c.strip() for c in row.strip("|").split("|")] if fmt == "markdown" else
+             [c.strip() for c in row.rstrip("\\ ").split("&")] if fmt == "latex" else
+             row.split())
+    assert cells[-4:] == [ABSENT[fmt]] * 4, (fmt, row)
+    other = {m for f, m in ABSENT.items() if m != ABSENT[fmt]}
+    assert not any(m in cells for m in other), (fmt, row)
+
+
 # --------------------------------------------------------------------------
 # tags --tiers --majority / --lexicon
 # --------------------------------------------------------------------------
@@ -225,10 +247,10 @@ def test_noise_summary_md_holds_the_csv_numbers(tmp_path):
     md = (out / "summary.md").read_text(encoding="utf-8")
     assert not lost(values, md)
     assert len(VALUES.findall(md)) == 1
-    heads = {h for head, _ in markdown_tables(md) for h in head} - {"p", "metric", "n", "mean",
-                                                                    "median", "std", "min",
-                                                                    "max"}
-    assert heads and all(is_registered(h.replace("\\_", "_")) for h in heads), heads
+    # every header a registered key but the grid's p and the metric column (labels)
+    heads = {h for head, _ in markdown_tables(md) for h in head} - {"p", "metric"}
+    assert {"n", "mean", "median", "std", "min", "max"} <= heads
+    assert all(is_registered(h.replace("\\_", "_")) for h in heads), heads
     assert Path(out / "summary.csv").exists()
 
 

@@ -281,7 +281,7 @@ def scores_table(res: CompareResult) -> Table:
     for s, ci in zip(res.systems, with_ci):
         cols.append(Column(s.name, "percent", 2))
         if ci:
-            cols.append(Column(f"{s.name} CI", "percent_interval", 2))
+            cols.append(Column(f"{s.name}_ci", "percent_interval", 2))
     table = Table("scores", cols)
     for r in res.rows():
         cells: List[Cell] = [r]
