@@ -165,6 +165,8 @@ def format_value(value: Cell, kind: str = "number", digits: Optional[int] = 4,
     if kind == "boolean":
         return missing if value is None else ("yes" if value else "no")
     if kind in ("interval", "percent_interval"):
+        if isinstance(value, str):  # a cell written already (as in the other kinds)
+            return value
         if not isinstance(value, tuple) or value[0] is None or value[1] is None:
             return missing
         lo, hi = value
