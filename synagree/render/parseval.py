@@ -17,8 +17,7 @@ import json
 from typing import List, Optional, Sequence, Tuple
 
 from synagree.base.escape import csv_cell, plain
-from synagree.base.escape import latex as latex_escape
-from synagree.base.table import Cell, Column, Document, Table, format_value
+from synagree.base.table import Cell, Column, Document, Table
 from synagree.evaluation.parseval import SUMMARY_VALUES, Totals
 from synagree.evaluation.parseval_compare import ParsevalComparison
 from synagree.render import writers
@@ -243,34 +242,50 @@ def render_csv(res: ParsevalComparison) -> str:
 
 def render_latex(res: ParsevalComparison) -> str:
     r"""A booktabs table, one row per system: EVALB's recall, precision, F-measure,
-    complete match and tagging accuracy in percent (all sentences and ≤ CUTOFF_LEN).
+    complete match and tagging accuracy in percent, over all sentences and over those of
+    at most CUTOFF_LEN words (columns ``LR (<= N)`` ...); with ``--bootstrap`` a row
+    ``CI`` under each system holds the intervals of F1 and Tag (all sentences).  The
+    table is `latex_table`, written by `synagree.render.writers.latex_paper`.
     """
-    keys = ("recall", "precision", "f_measure", "complete_match", "tagging")
-    heads = ["LR", "LP", "F1", "EX", "Tag"]
-    cut = res.params.cutoff_len
-    lines = ["\\begin{tabular}{l" + "r" * 10 + "}", "\\toprule",
-             f" & \\multicolumn{{5}}{{c}}{{all}} & \\multicolumn{{5}}{{c}}"
-             f"{{length $\\le$ {cut}}} \\\\",
-             " & ".join(["System"] + heads + heads) + " \\\\", "\\midrule"]
-    for s in res.systems:
-        cells = [latex_escape(s.name)]
-        for t in (s.result.all, s.result.cutoff):
-            cells += [format_value(None if s.result.stopped else t.percent(k), digits=2,
-                                   missing="--") for k in keys]
-        lines.append(" & ".join(cells) + " \\\\")
-        ci = [s.intervals.get(k) for k in ("bracket_F1", "tagging_accuracy")]
-        if any(ci):  # --bootstrap: F1's and Tag's intervals, a row below (all sentences)
-            cells = [latex_escape(f"{s.name} CI"), "", "",
-                     format_value(ci[0], "percent_interval", 2, missing=""), "",
-                     format_value(ci[1], "percent_interval", 2, missing="")] + [""] * 5
-            lines.append(" & ".join(cells) + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}",
-              f"% PARSEVAL as EVALB computes it, percent (CI: bootstrap percentile interval, "
-              f"level in the signature); "
-              f"signature: {plain(res.signature())}"]
+    comment = (f"% PARSEVAL as EVALB computes it, percent (CI: bootstrap percentile interval, "
+               f"level in the signature); signature: {plain(res.signature())}\n")
     tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)  # type: ignore
             if res.baseline is not None else "")
-    return "\n".join(lines) + "\n" + tail
+    cut = res.params.cutoff_len
+    heads = {f"{h} (<= {cut})": f"{h} ($\\le$ {cut})" for _, h in _LATEX_KEYS}
+    return writers.latex_paper(latex_table(res), "CI", heads) + comment + tail
+
+
+#: EVALB's summary values of the LaTeX table, and their headers
+_LATEX_KEYS = (("recall", "LR"), ("precision", "LP"), ("f_measure", "F1"),
+               ("complete_match", "EX"), ("tagging", "Tag"))
+
+
+def latex_table(res: ParsevalComparison) -> Table:
+    """The rows of `render_latex` as the table model: per system EVALB's five summary
+    values over all sentences, each of F1 and Tag followed by its interval column
+    (``bracket_F1_ci``, ``tagging_accuracy_ci``: None without ``--bootstrap``), then the
+    five values over the sentences of at most CUTOFF_LEN words."""
+    cut = res.params.cutoff_len
+    cols = [Column("System")]
+    for k, h in _LATEX_KEYS:
+        cols.append(Column(h, "number", 2))
+        ci = {"f_measure": "bracket_F1_ci", "tagging": "tagging_accuracy_ci"}.get(k)
+        if ci:
+            cols.append(Column(ci, "percent_interval", 2))
+    cols += [Column(f"{h} (<= {cut})", "number", 2) for _, h in _LATEX_KEYS]
+    table = Table("parseval_latex", cols)
+    for s in res.systems:
+        cells: List[Cell] = [s.name]
+        for k, _ in _LATEX_KEYS:
+            cells.append(None if s.result.stopped else s.result.all.percent(k))
+            ci = {"f_measure": "bracket_F1", "tagging": "tagging_accuracy"}.get(k)
+            if ci:
+                cells.append(s.intervals.get(ci))
+        cells += [None if s.result.stopped else s.result.cutoff.percent(k)
+                  for k, _ in _LATEX_KEYS]
+        table.add(*cells)
+    return table
 
 
 def parseval_table(res: ParsevalComparison) -> Table:
