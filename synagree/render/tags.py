@@ -136,7 +136,7 @@ def _summary_rows(res: TagsResult) -> List[Tuple[str, str]]:
                         ("scott_pi", "Scott's pi")):
         if name in res.intervals:  # --bootstrap B: percentile intervals over sentences
             iv = res.intervals[name]
-            summary.append((f"{label} {_level(res)} CI", "-" if iv is None else
+            summary.append((f"{label} {_level(res)} CI", "undefined" if iv is None else
                             "[" + ", ".join(format_value(x, digits=6, missing="undefined")
                                             for x in iv) + "]"))
     if res.form_mismatches:
