@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import math
+import re
 from pathlib import Path
 from typing import Iterator, List, Sequence, Tuple
 
@@ -163,6 +164,28 @@ def test_baseline_numbers_in_every_format(cmd, baselines):
     assert not unregistered_numeric_headers(md[md.index("**baseline:"):])
 
 
+#: the absent mark of each format whose table shows one (text and Markdown: an en
+#: dash; LaTeX: ``--``, its en dash)
+ABSENT = {"table": "–", "markdown": "–", "latex": "--"}
+
+
+@pytest.mark.parametrize("fmt", sorted(ABSENT))
+def test_baseline_absent_marks_are_one_per_format(fmt, baselines):
+    """A metric with no per-unit counts has no test: its interval, p-values and
+    ``significant`` cells are all the format's one absent mark."""
+    files, extra = baselines["compare"]
+    out = output("compare", files, fmt, *extra)
+    baseline = out[out.index("baseline:"):]  # after the scores, which have a MLAS row too
+    row = next(line for line in baseline.splitlines()
+               if line.replace("|", " ").split()[:1] == ["MLAS"])
+    cells = ([c.strip() for c in row.strip("|").split("|")] if fmt == "markdown" else
+             [c.strip() for c in row.rstrip("\\ ").split("&")] if fmt == "latex" else
+             row.split())
+    assert cells[-4:] == [ABSENT[fmt]] * 4, (fmt, row)
+    other = {m for f, m in ABSENT.items() if m != ABSENT[fmt]}
+    assert not any(m in cells for m in other), (fmt, row)
+
+
 # --------------------------------------------------------------------------
 # tags --tiers --majority / --lexicon
 # --------------------------------------------------------------------------
@@ -225,10 +248,10 @@ def test_noise_summary_md_holds_the_csv_numbers(tmp_path):
     md = (out / "summary.md").read_text(encoding="utf-8")
     assert not lost(values, md)
     assert len(VALUES.findall(md)) == 1
-    heads = {h for head, _ in markdown_tables(md) for h in head} - {"p", "metric", "n", "mean",
-                                                                    "median", "std", "min",
-                                                                    "max"}
-    assert heads and all(is_registered(h.replace("\\_", "_")) for h in heads), heads
+    # every header a registered key but the grid's p and the metric column (labels)
+    heads = {h for head, _ in markdown_tables(md) for h in head} - {"p", "metric"}
+    assert {"n", "mean", "median", "std", "min", "max"} <= heads
+    assert all(is_registered(h.replace("\\_", "_")) for h in heads), heads
     assert Path(out / "summary.csv").exists()
 
 
@@ -236,10 +259,11 @@ def test_noise_summary_md_holds_the_csv_numbers(tmp_path):
 # tables of writers.text fitted on a terminal (tags --prf, --tiers)
 # --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("extra", [("--prf",), ("--tiers", str(TIERS / "ptb-coarse.tsv"))])
+@pytest.mark.parametrize("extra", [(), ("--prf",), ("--tiers", str(TIERS / "ptb-coarse.tsv"))])
 def test_writer_tables_are_fitted_on_a_terminal(extra, monkeypatch, tmp_path):
     """A tag name wider than the terminal leaves it: whole in a pipe; on a terminal cut
-    and marked in the ``--prf`` / ``--tiers`` tables, with the note on stderr."""
+    and marked in the per-tag table and the ``--prf`` / ``--tiers`` tables, with the note
+    on stderr."""
     from synagree.render import fit
 
     long = "NNS-a-very-long-tag-name-that-no-narrow-terminal-can-show-whole"
@@ -260,6 +284,106 @@ def test_writer_tables_are_fitted_on_a_terminal(extra, monkeypatch, tmp_path):
     monkeypatch.setattr(fit, "is_terminal", lambda stream: True)
     monkeypatch.setenv("COLUMNS", "70")
     rc, out, err = run(*args)
-    section = out.split("Per gold coarse class" if "--tiers" in extra else "variant", 1)[1]
+    section = out.split("Per gold coarse class" if "--tiers" in extra else
+                        "variant" if extra else "Per gold tag", 1)[1]
     assert rc == 0 and long not in section and CUT.search(section)
     assert err.count("were cut to fit the terminal (70 columns)") == 1
+
+
+# --------------------------------------------------------------------------
+# compare's text tables (scores, breakdowns, confusions, significance), PARSEVAL's,
+# tags' per-tag and per-feature tables: Table + writers.text (issue 31 item 4)
+# --------------------------------------------------------------------------
+
+THREE = (PAIR[0], PAIR[1], PAIR[1])
+COMPARE_ALL = ("--names", "a", "b", "--breakdown", "--significance", "--bootstrap", "50")
+
+
+def test_compare_text_holds_the_json_numbers():
+    """Every score and interval of the JSON, every breakdown bin's precision, recall and
+    F1 and every significance test is in the text table (percent), written whole to a
+    pipe with one ``values:`` line, and every header of a numeric column of the scores,
+    breakdowns and confusions is a registered key or a system's name."""
+    d = json.loads(output("compare", THREE, "json", *COMPARE_ALL))
+    values = list(headline_numbers(d))
+    for s in d["systems"]:
+        for name, bins in s["breakdowns"].items():
+            values += [(f"{s['name']}.{name}.{b['bin']}.{k}", b[k]) for b in bins
+                       for k in ("precision", "recall", "f1", "uas_f1") if b.get(k) is not None]
+    values += [(f"significance.{t['metric']}.{k}", float(t[k])) for t in d["significance"]["pairs"]
+               for k in ("value_a", "diff", "p_bootstrap", "p_randomisation")]
+    values += [(f"significance.{t['metric']}.ci", x) for t in d["significance"]["pairs"]
+               for x in t["ci"]]
+    assert len(values) > 300 and any(k.endswith("_ci[low]") for k, _ in values)
+    text = output("compare", THREE, "table", *COMPARE_ALL)
+    assert not lost(values, text)
+    assert len(VALUES.findall(text)) == 1 and not CUT.findall(text)
+    assert "-----" not in text  # no hand-drawn rule: the writer's layout
+    heads = set()
+    for line in text.splitlines():
+        if line.startswith(("metric ", "relation ", "upos ", "length ", "gold ")):
+            heads |= set(line.split())
+    allowed = {"a", "b", "a_ci", "b_ci", "metric", "relation", "upos", "length", "example"}
+    assert heads and all(is_registered(h) or h in allowed for h in heads), heads
+
+
+def test_parseval_text_holds_the_json_numbers():
+    """PARSEVAL's text (summaries, breakdowns, confusions, significance): every label's
+    precision, recall and F1 of the JSON in percent; whole in a pipe; one ``values:``."""
+    files = (ROOT / "tests" / "data" / "parseval" / "gold.mrg",
+             ROOT / "tests" / "data" / "parseval" / "parser-a.mrg",
+             ROOT / "tests" / "data" / "parseval" / "parser-b.mrg")
+    args = ("--breakdown", "--significance")
+    d = json.loads(output("compare", files, "json", *args))
+    values = list(headline_numbers(d))
+    values += [(f"label.{k}", float(x)) for k, x in numbers(
+        [s["breakdown"]["labels"] for s in d["systems"]], ("precision", "recall", "f1"))]
+    assert len(values) > 20
+    text = output("compare", files, "table", *args)
+    assert not lost(values, text)
+    assert len(VALUES.findall(text)) == 1 and not CUT.findall(text)
+    assert "-----" not in text and not re.search(r"(?<!\S)--(?!\S)", text)  # absent: "–"
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "latex"])
+def test_tags_per_tag_table_is_the_same_in_every_format(fmt):
+    """The per-tag table of the text output is the one Markdown and LaTeX write: the same
+    registered headers, every tag's accuracy and credit."""
+    d = json.loads(output("tags", TIER_FILES, "json", "--column", "xpos"))
+    values = [(f"{r['tag']}.{k}", float(r[k])) for r in d["per_tag"]
+              for k in ("accuracy", "accuracy_hier") if r.get(k) is not None]
+    assert len(values) > 10
+    out = output("tags", TIER_FILES, fmt, "--column", "xpos").replace("\\_", "_")
+    assert "accuracy_hier" in out and "Per gold tag" in out
+    assert not lost(values, out.split("Per gold tag", 1)[1])
+
+
+def test_compare_breakdown_is_fitted_on_a_terminal(monkeypatch, tmp_path):
+    """A relation name wider than a terminal leaves it: whole in a pipe; on a terminal cut
+    and marked in the breakdown and confusion tables (numbers whole), the note on stderr
+    once."""
+    from synagree.render import fit
+
+    long = "a-very-long-relation-name-that-a-terminal-cannot-hold-whole"
+    paths = []
+    for name, p in zip("ab", PAIR):
+        rows = []
+        for line in p.read_text(encoding="utf-8").split("\n"):
+            c = line.split("\t")
+            if len(c) == 10 and c[7] == "obl":
+                c[7] = long
+            rows.append("\t".join(c))
+        paths.append(tmp_path / f"{name}.conllu")
+        paths[-1].write_text("\n".join(rows), encoding="utf-8")
+    rc, piped, err = run("compare", *paths, "--breakdown")
+    assert rc == 0 and long in piped and not CUT.findall(piped)
+    monkeypatch.setattr(fit, "is_terminal", lambda stream: True)
+    monkeypatch.setenv("COLUMNS", "60")
+    rc, out, err = run("compare", *paths, "--breakdown")
+    def tables(text: str) -> str:  # the breakdowns and confusions (a note names the label)
+        return text.split("LAS by gold relation", 1)[1].split("\nnote:", 1)[0]
+
+    assert rc == 0 and long not in tables(out) and CUT.search(tables(out))
+    assert err.count("were cut to fit the terminal (60 columns)") == 1
+    assert [x for x in numbers_in(tables(out)) if x[1] == 2] == \
+        [x for x in numbers_in(tables(piped)) if x[1] == 2]

@@ -305,7 +305,7 @@ REGISTRY: List[Metric] = [
         ("baseline", "with `--baseline`: per metric `old`, `new`, `delta` (new − old), "
          "`ci`, `p_bootstrap`, `p_randomisation`, `significant`; `worse`/`better` "
          "sentences", "fraction / count", "18",
-         ("old", "new", "delta", "p_bootstrap", "p_randomisation")),
+         ("old", "new", "delta", "p_bootstrap", "p_randomisation", "significant")),
         ("per_unit", "under `details`: per pairable unit its id, text digest, words, "
          "mean TED, the counts of its word scores (`ratios.<key>`) and α D_o sums",
          "counts / sums", "18.1"),
@@ -416,6 +416,11 @@ REGISTRY: List[Metric] = [
         ("competence", "`adjudicate --weights competence`: an annotator's accuracy on head "
          "choices (span choices for bracketed input) estimated by one-coin Dawid–Skene",
          PROBABILITY, "31.3"),
+        # the noise experiment's summary (summary.csv, summary.md)
+        ("mean", "noise experiment (`summary.csv`, `summary.md`): per series, p and metric "
+         "the mean of the runs' values; `median`, `std` (sample standard deviation, "
+         "ddof = 1), `min` and `max` likewise", "as the metric", "8.1",
+         ("median", "std", "min", "max")),
     ]),
     *_m("compare", [
         ("gold_sentences", "sentences and words of the gold file", COUNT, "11.1",

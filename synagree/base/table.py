@@ -20,6 +20,8 @@ Column kinds (`Column.kind`):
 ``interval``  a pair ``(lo, hi)`` of numbers, or None
 ``percent_interval``  a pair of fractions shown × 100 (as ``percent``); CSV and
               JSON keep the fractions
+``boolean``   True or False shown as ``yes`` / ``no``; None (no test, no answer) as
+              the format's absent mark, as a number column shows it
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from typing import List, Optional, Sequence, Tuple, Union
 from synagree.base import escape
 
 KINDS = ("text", "number", "percent", "signed", "signed_percent", "count", "interval",
-         "percent_interval")
+         "percent_interval", "boolean")
 
 #: one cell: a string, a number, a pair of numbers (an interval) or nothing
 Cell = Union[str, int, float, None, Tuple[Optional[float], Optional[float]]]
@@ -160,7 +162,11 @@ def format_value(value: Cell, kind: str = "number", digits: Optional[int] = 4,
     """
     if kind == "text":
         return "" if value is None else str(value)
+    if kind == "boolean":
+        return missing if value is None else ("yes" if value else "no")
     if kind in ("interval", "percent_interval"):
+        if isinstance(value, str):  # a cell written already (as in the other kinds)
+            return value
         if not isinstance(value, tuple) or value[0] is None or value[1] is None:
             return missing
         lo, hi = value

@@ -1,58 +1,60 @@
-"""Plain aligned text tables of the comparison commands (``compare``, PARSEVAL, ``--baseline``).
-
-Columns two spaces apart, the first ``left`` columns left-aligned and the rest
-right-aligned, a dashed rule under the header, no trailing blanks; cells
-escaped with `synagree.base.escape.plain`.  Also the cell formats these
-tables share and the significance table of both comparison commands.
+"""The tables that the comparison commands (``compare``, PARSEVAL) share, as the
+table model: a breakdown by bin (precision, recall and F1 in percent), the most
+frequent confusions, and the significance tests; written by
+`synagree.render.writers` (text fitted to the terminal, unlimited on a pipe).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional, Sequence
+from typing import TYPE_CHECKING, Sequence, Tuple
 
-from synagree.base.escape import plain
-from synagree.base.table import format_value
+from synagree.base.table import Cell, Column, Table
+from synagree.render import writers
 
 if TYPE_CHECKING:  # only a type here: PARSEVAL's renderer imports no numpy
     from synagree.stats.significance import SignificanceResult
 
-__all__ = ["aligned_table", "percent", "p_value", "significance_lines"]
+__all__ = ["bins_table", "confusion_table", "significance_table",
+           "tables_text"]
 
 
-def aligned_table(head: Sequence[Any], rows: Sequence[Sequence[Any]],
-                  left: int = 1) -> List[str]:
-    """The lines of the table: header, rule, rows (cells as ``str``, escaped)."""
-    cells = [[plain(v) for v in r] for r in [head, *rows]]
-    widths = [max(len(r[c]) for r in cells) for c in range(len(head))]
-
-    def fmt(r: Sequence[str]) -> str:
-        return "  ".join(v.ljust(w) if c < left else v.rjust(w)
-                         for c, (v, w) in enumerate(zip(r, widths))).rstrip()
-
-    return [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
+def bins_table(name: str, title: str, first: Sequence[str], counts: Sequence[str],
+               rows: Sequence[Sequence[Cell]], extra: Sequence[str] = ()) -> Table:
+    """A breakdown by bin: the ``first`` text columns (the bin), the ``counts``
+    columns, then ``precision``, ``recall``, ``f1`` in percent (two decimals) and the
+    ``extra`` percent columns (``UAS``: its F1 in the bin); ``rows`` hold the values
+    (fractions) in that order."""
+    cols = ([Column(h) for h in first] + [Column(h, "count") for h in counts]
+            + [Column(h, "percent", 2) for h in ("precision", "recall", "f1", *extra)])
+    return Table(name, cols, [list(r) for r in rows], title=title)
 
 
-def percent(x: Optional[float], digits: int = 2) -> str:
-    """A fraction in percent (``0.5`` -> ``50.00``); ``--`` when None or not finite."""
-    return format_value(x, "percent", digits, missing="--")
+def confusion_table(name: str, title: str, rows: Sequence[Tuple[str, str, int, str]]
+                    ) -> Table:
+    """The most frequent confusions: gold label, system label, count, an example; a
+    note says so where there is none."""
+    return Table(name, [Column("gold"), Column("system"), Column("count", "count"),
+                        Column("example")], [list(r) for r in rows], title=title,
+                 notes=[] if rows else ["no confusion"])
 
 
-def p_value(p: Optional[float]) -> str:
-    """A p-value with four decimals; ``--`` when None or not finite."""
-    return format_value(p, digits=4, missing="--")
-
-
-def significance_lines(sig: SignificanceResult, units: str) -> List[str]:
-    """The significance tests of a comparison as text: a line of settings, then a row
-    per pair of systems and metric, values in percent; ``units`` names what was
-    resampled (``units``, ``sentences``).
+def significance_table(sig: SignificanceResult, units: str) -> Table:
+    """The significance tests of a comparison: a row per pair of systems and metric,
+    values in percent (the JSON's ``pairs``: ``value_a``, ``value_b``, their difference,
+    its interval and the two p-values); the title gives the settings, ``units`` names
+    what was resampled (``units``, ``sentences``).
     """
     lvl = f"{100 * sig.level:g}%"
-    out = [f"significance: paired bootstrap (B = {sig.B}) and approximate randomisation "
-           f"(R = {sig.R}) over {sig.units} {units}, seed {sig.seed}"]
-    rows = []
-    for t in sig.pairs:
-        ci = "--" if t.ci is None else f"[{percent(t.ci[0])}, {percent(t.ci[1])}]"
-        rows.append([t.a, t.b, t.metric, percent(t.value_a), percent(t.value_b),
-                     percent(t.diff), ci, p_value(t.p_bootstrap), p_value(t.p_randomisation)])
-    return out + aligned_table(["A", "B", "metric", "A %", "B %", "A-B", f"{lvl} CI of A-B",
-                                "p boot", "p AR"], rows, left=3)
+    title = (f"significance: paired bootstrap (B = {sig.B}) and approximate randomisation "
+             f"(R = {sig.R}) over {sig.units} {units}, seed {sig.seed}")
+    cols = [Column("A"), Column("B"), Column("metric"), Column("A %", "percent", 2),
+            Column("B %", "percent", 2), Column("A-B", "percent", 2),
+            Column(f"{lvl} CI of A-B", "percent_interval", 2),
+            Column("p boot", "number", 4), Column("p AR", "number", 4)]
+    return Table("significance", cols,
+                 [[t.a, t.b, t.metric, t.value_a, t.value_b, t.diff, t.ci, t.p_bootstrap,
+                   t.p_randomisation] for t in sig.pairs], title=title)
+
+
+def tables_text(tables: Sequence[Table]) -> str:
+    """Tables as text (`synagree.render.writers.text`), a blank line between two."""
+    return "\n".join(writers.text(t) for t in tables)

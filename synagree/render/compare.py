@@ -5,16 +5,21 @@ A table per system, the scorer's layout, JSON, CSV and LaTeX.
 import csv
 import io
 import json
-from typing import List
+from typing import List, Tuple
 
 from synagree.base.escape import csv_cell, plain
 from synagree.base.jsonable import json_ready
 from synagree.base.problems import InputError
 from synagree.base.table import Cell, Column, Document, Table
-from synagree.evaluation.compare import BREAKDOWNS, CompareResult
+from synagree.evaluation.compare import BREAKDOWNS, CompareResult, SystemResult
 from synagree.evaluation.conll18 import ENHANCED_METRICS, OFFICIAL_METRICS, render_scorer_table
 from synagree.render import writers
-from synagree.render.aligned import aligned_table, percent, significance_lines
+from synagree.render.aligned import (
+    bins_table,
+    confusion_table,
+    significance_table,
+    tables_text,
+)
 from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.prf import (
     COMPARE_PRF_NOTES,
@@ -30,7 +35,10 @@ from synagree.stats.alpha import VARIANTS
 def render_table(res: CompareResult, top: int = 10) -> str:
     r"""One column per system: F1 of every score and α, in percent.
 
-    Then the breakdowns (``top`` confusions), significance tests and notes.
+    The table is `scores_table` (with ``--bootstrap`` a column ``<system>_ci`` of
+    intervals beside each system) and the rows ``units`` (and ``joined units``),
+    written by `synagree.render.writers.text`; then the breakdowns (``top``
+    confusions), significance tests and notes.
 
     Parameters
     ----------
@@ -38,27 +46,33 @@ def render_table(res: CompareResult, top: int = 10) -> str:
     top : int
         Confusions listed per system.
     """
-
-    names = [s.name for s in res.systems]
-    rows = res.rows()
-    head = ["metric (%)"] + names
-    def cell(s, r: str) -> str:  # the value, and its bootstrap interval (--bootstrap B)
-        iv = s.intervals.get(r)
-        return percent(s.value(r)) + (f" [{percent(iv[0])}, {percent(iv[1])}]" if iv else "")
-
-    body = [[r] + [cell(s, r) for s in res.systems] for r in rows]
-    body.append(["units"] + [str(len(s.units)) for s in res.systems])
+    table = scores_table(res, prf=False)
+    with_ci = [c.kind == "percent_interval" for c in table.columns[1:]]
+    # counts as text cells: the system columns are percent (`Table` types columns)
+    table.add("units", *(str(len(s.units)) if not ci else ""
+                         for s, ci in _per_column(res, with_ci)))
     if any(s.joined_units for s in res.systems):
-        body.append(["joined units"] + [str(s.joined_units) for s in res.systems])
+        table.add("joined units", *(str(s.joined_units) if not ci else ""
+                                    for s, ci in _per_column(res, with_ci)))
     out = [f"gold: {plain(res.gold)} ({res.gold_sentences} sentences, {res.gold_words} words)"]
     if res.hierarchy is not None:
         out.append(f"hierarchy: {res.hierarchy} (LAS_hier: head correct x label credit)")
         out += _credit_settings(res)
-    out += aligned_table(head, body)
-    out += hanging(compare_units(res), terminal_width(), "values: ")
-    out.append(signature_text(plain(res.signature())))
-    text = "\n".join(out) + "\n"
+    width = terminal_width()
+    text = ("\n".join(out) + "\n" + writers.text(table, width)
+            + "\n".join(hanging(compare_units(res), width, "values: ")) + "\n"
+            + signature_text(plain(res.signature())) + "\n")
     return text + _extras(res, top)
+
+
+def _per_column(res: CompareResult, with_ci: List[bool]) -> List[Tuple[SystemResult, bool]]:
+    """The system of each column after the first of `scores_table`, and whether the
+    column is its interval column."""
+    out: List[Tuple[SystemResult, bool]] = []
+    systems = iter(res.systems)
+    for ci in with_ci:
+        out.append((out[-1][0] if ci else next(systems), ci))
+    return out
 
 
 def compare_units(res: CompareResult) -> str:
@@ -163,7 +177,7 @@ def render_breakdowns(res: CompareResult, top: int = 10) -> str:
         Computed with ``breakdown=True``.
     top : int
     """
-    out: List[str] = []
+    tables: List[Table] = []
     for s in res.systems:
         if not s.breakdowns:
             continue
@@ -171,32 +185,24 @@ def render_breakdowns(res: CompareResult, top: int = 10) -> str:
             title = BREAKDOWNS[name].title if name in BREAKDOWNS else name
             if name == "relation" and res.full_labels:
                 title += ", full labels"
-            out.append(plain(f"{s.name}: LAS by {title}"))
-            head = [name, "gold", "system", "correct", "P", "R", "F1"]
-            if name != "relation":
-                head.append("UAS F1")
-            rows = []
-            for b in bins:
-                r = [b.bin, str(b.gold), str(b.system), str(b.las), percent(b.precision),
-                     percent(b.recall), percent(b.f1)]
-                if name != "relation":
-                    r.append(percent(b.uas_f1))
-                rows.append(r)
-            out += aligned_table(head, rows) + [""]
+            uas = name != "relation"
+            tables.append(bins_table(
+                f"breakdown_{name}", f"{s.name}: LAS by {title}", [name],
+                ["gold", "system", "correct"],
+                [[b.bin, b.gold, b.system, b.las, b.precision, b.recall, b.f1,
+                  *([b.uas_f1] if uas else [])] for b in bins], ["UAS"] if uas else []))
         if s.confusion is not None:
-            out.append(plain(f"{s.name}: most frequent relation confusions (aligned words "
-                             f"with the correct head)"))
-            top_rows = [[g, sy, str(c), ex] for g, sy, c, ex in s.confusion.top(top)]
-            out += (aligned_table(["gold", "system", "count", "example"], top_rows, left=2)
-                    if top_rows else ["(none)"]) + [""]
-    return "\n".join(out)
+            tables.append(confusion_table(
+                "confusion", f"{s.name}: most frequent relation confusions (aligned words "
+                f"with the correct head)", s.confusion.top(top)))
+    return tables_text(tables)
 
 
 def render_significance(res: CompareResult) -> str:
     r"""The significance tests as a text table ("" without tests)."""
     if res.significance is None:
         return ""
-    return "\n".join(significance_lines(res.significance, "units")) + "\n"
+    return writers.text(significance_table(res.significance, "units"))
 
 
 def render_json(res: CompareResult) -> str:
@@ -268,20 +274,21 @@ def render_csv(res: CompareResult) -> str:
     return buf.getvalue()
 
 
-def scores_table(res: CompareResult) -> Table:
+def scores_table(res: CompareResult, prf: bool = True) -> Table:
     r"""The summary as the table model: one row per metric (`CompareResult.rows`), one
-    column per system (percent, 2 decimals), and with ``--bootstrap`` a column of
-    each system's intervals beside it; then the macro F1 of ``--prf``.
+    column per system (percent, 2 decimals), and with ``--bootstrap`` a column
+    ``<system>_ci`` of each system's intervals beside it; then (``prf``) the macro F1
+    of ``--prf``.
 
-    The LaTeX output writes it (`render_latex`); the text table shows the same
-    numbers in the scorer's layout.
+    Every format writes it: the text table (`render_table`, which adds the rows of
+    units and lists ``--prf`` in tables of its own), Markdown and LaTeX.
     """
     with_ci = [any(s.intervals.get(r) for r in res.rows()) for s in res.systems]
     cols = [Column("metric")]
     for s, ci in zip(res.systems, with_ci):
         cols.append(Column(s.name, "percent", 2))
         if ci:
-            cols.append(Column(f"{s.name} CI", "percent_interval", 2))
+            cols.append(Column(f"{s.name}_ci", "percent_interval", 2))
     table = Table("scores", cols)
     for r in res.rows():
         cells: List[Cell] = [r]
@@ -290,7 +297,7 @@ def scores_table(res: CompareResult) -> Table:
             if ci:
                 cells.append(s.intervals.get(r))
         table.add(*cells)
-    for v in LATEX_PRF_VARIANTS:  # compare --prf (docs/method.md §17)
+    for v in LATEX_PRF_VARIANTS if prf else ():  # compare --prf (docs/method.md §17)
         if all(s.prf and v in s.prf for s in res.systems):
             cells = [f"macro F1 {v}"]
             for s, ci in zip(res.systems, with_ci):

@@ -2,14 +2,13 @@
 
 docs/method.md §19.
 """
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional
 
-from synagree.base.escape import plain
-from synagree.base.table import format_value
+from synagree.base.table import Column, Table, format_value, key_value
 from synagree.evaluation.features import FeatureScores
 from synagree.render.categorical import coefficient_cells
 from synagree.render.rows import render_rows
-from synagree.render.writers import csv_value
+from synagree.render.writers import csv_value, text
 from synagree.stats.categorical import COEFFICIENTS
 from synagree.stats.features import PerFeature
 
@@ -100,35 +99,36 @@ def feature_score_rows(fs: FeatureScores) -> List[List[object]]:
     return [[csv_value(v) for v in row] for row in out]
 
 
+def feature_score_tables(fs: FeatureScores) -> List[Table]:
+    """The per-feature scores as the table model: a summary (micro and macro scores, the
+    feature-set and UFeats accuracies), then one row per feature under the CSV's keys
+    (`SCORE_HEADER`)."""
+    def six(x: Optional[float]) -> str:
+        return format_value(x, digits=6, missing="undefined")
+
+    summary = key_value("per_feature_summary", [
+        ("micro P / R / F1", " / ".join(six(x) for x in
+                                        (fs.micro_precision, fs.micro_recall, fs.micro_f1)),
+         "text"),
+        ("macro F1 (features)", six(fs.macro_f1), "text"),
+        ("feature-set accuracy", f"{six(fs.set_accuracy)} ({fs.set_equal} of {fs.words} words)",
+         "text"),
+        ("UFeats accuracy", f"{six(fs.ufeats_accuracy)} ({fs.ufeats_equal} of {fs.words} "
+                            f"words; universal features only)", "text")],
+        title="Per feature (FEATS split into Name=Value; '_' = absent; every word an item)")
+    rows = Table("per_feature", [Column("feature"), Column("universal", "boolean")]
+                 + [Column(k, "count") for k in ("gold", "system", "correct")]
+                 + [Column(k, "number") for k in ("precision", "recall", "f1", "accuracy",
+                                                  "cohen_kappa")],
+                 [[r.feature, r.universal, r.gold, r.system, r.correct, r.precision, r.recall,
+                   r.f1, r.accuracy, r.cohen_kappa] for r in fs.rows])
+    return [summary, rows]
+
+
 def feature_score_table(fs: FeatureScores) -> str:
-    """The per-feature scores as text: a summary, then one line per feature."""
-    summary = [
-        ("micro P / R / F1", " / ".join(format_value(x, digits=6, missing="undefined") for x in
-                                        (fs.micro_precision, fs.micro_recall, fs.micro_f1))),
-        ("macro F1 (features)", format_value(fs.macro_f1, digits=6, missing="undefined")),
-        ("feature-set accuracy", format_value(fs.set_accuracy, digits=6, missing="undefined")
-         + f" ({fs.set_equal} of {fs.words} words)"),
-        ("UFeats accuracy", format_value(fs.ufeats_accuracy, digits=6, missing="undefined")
-         + f" ({fs.ufeats_equal} of {fs.words} words; universal features only)"),
-    ]
-    kw = max(len(k) for k, _ in summary)
-    lines = ["Per feature (FEATS split into Name=Value; '_' = absent; every word an item)"]
-    lines += [f"{k:<{kw}}  {v}" for k, v in summary]
-    head = ["feature", "univ", "gold", "system", "correct", "P", "R", "F1", "accuracy",
-            "kappa"]
-    body = [[plain(r.feature), "yes" if r.universal else "no", str(r.gold), str(r.system),
-             str(r.correct)] + [format_value(x, missing="-") for x in
-                                (r.precision, r.recall, r.f1, r.accuracy, r.cohen_kappa)]
-            for r in fs.rows]
-    lines.append("")
-    lines.append(_aligned([head] + body).rstrip("\n"))
-    return "\n".join(lines) + "\n"
-
-
-def _aligned(rows: Sequence[List[str]]) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(c.ljust(widths[i]) if i < 2 else c.rjust(widths[i])
-                               for i, c in enumerate(r)).rstrip() for r in rows) + "\n"
+    """The per-feature scores as text (`feature_score_tables`, written by
+    `synagree.render.writers.text`)."""
+    return "\n".join(text(t) for t in feature_score_tables(fs))
 
 
 def render_per_feature(pf: PerFeature, fmt: str,

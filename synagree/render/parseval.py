@@ -14,15 +14,19 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import List, Optional
+from typing import List, Optional, Sequence, Tuple
 
 from synagree.base.escape import csv_cell, plain
-from synagree.base.escape import latex as latex_escape
-from synagree.base.table import Cell, Column, Document, Table, format_value
+from synagree.base.table import Cell, Column, Document, Table
 from synagree.evaluation.parseval import SUMMARY_VALUES, Totals
 from synagree.evaluation.parseval_compare import ParsevalComparison
 from synagree.render import writers
-from synagree.render.aligned import aligned_table, percent, significance_lines
+from synagree.render.aligned import (
+    bins_table,
+    confusion_table,
+    significance_table,
+    tables_text,
+)
 from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.parseval_evalb import evalb_report
 from synagree.render.regression import (
@@ -52,22 +56,30 @@ _TOTALS = (("matched", "matched brackets"), ("gold", "gold brackets"),
            ("words", "words"), ("correct_tags", "correct tags"))
 
 
-def _scope_rows(res: ParsevalComparison, which: str) -> List[List[str]]:
-    rows = []
+def _scope_table(res: ParsevalComparison, which: str, head: str) -> Table:
+    """EVALB's summary of one scope (``all``, ``cutoff``), one column per system: the
+    sentence counts, the percentages, the bracket counts (None: a system that EVALB's
+    MAX_ERROR stopped)."""
     tots: List[Optional[Totals]] = [None if s.result.stopped else getattr(s.result, which)
                                     for s in res.systems]
-    for attr, name in _COUNTS:
-        rows.append([name] + ["--" if t is None else str(getattr(t, attr)) for t in tots])
+    table = Table(f"parseval_{which}", [Column(head)] + [Column(s.name, "number", 2)
+                                                          for s in res.systems])
+
+    def counts(pairs: Sequence[Tuple[str, str]]) -> None:  # whole numbers, as EVALB's
+        for attr, name in pairs:
+            table.add(name, *(None if t is None else str(getattr(t, attr)) for t in tots))
+
+    counts(_COUNTS)
     for k in SUMMARY_VALUES:
-        rows.append([_LABELS[k]] + [format_value(None if t is None else t.percent(k), digits=2,
-                                                 missing="--") for t in tots])
-    for attr, name in _TOTALS:
-        rows.append([name] + ["--" if t is None else str(getattr(t, attr)) for t in tots])
-    return rows
+        table.add(_LABELS[k], *(None if t is None else t.percent(k) for t in tots))
+    counts(_TOTALS)
+    return table
 
 
 def render_table(res: ParsevalComparison, top: int = 10) -> str:
     r"""EVALB's two summaries side by side, one column per system, then the extras.
+
+    Every table is of the table model, written by `synagree.render.writers.text`.
 
     Parameters
     ----------
@@ -75,21 +87,19 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
     top : int
         Label confusions listed per system.
     """
-    names = [s.name for s in res.systems]
     cut = res.params.cutoff_len
     out = [f"gold: {plain(res.gold)} ({res.gold_sentences} sentences)",
            f"parameters: {plain(res.params.name)} (sha256 {res.params.sha256[:16]}...)"]
-    out += aligned_table(["all sentences (%)"] + names, _scope_rows(res, "all"))
-    out.append("")
-    out += aligned_table([f"length <= {cut} (%)"] + names, _scope_rows(res, "cutoff"))
+    tables = [_scope_table(res, "all", "all sentences (%)"),
+              _scope_table(res, "cutoff", f"length <= {cut} (%)")]
     if res.alpha_d_e is not None:
-        out.append("")
-        rows = [[f"alpha_{v}"] + [format_value(None if s.alpha is None else s.alpha[v].alpha,
-                                               "percent", 2, missing="--") for s in res.systems]
-                for v in ("plain", "diff", "norm")]
-        out += aligned_table(["alpha x 100"] + names, rows)
+        tables.append(Table("alpha", [Column("alpha x 100")] + [
+            Column(s.name, "percent", 2) for s in res.systems],
+            [[f"alpha_{v}"] + [None if s.alpha is None else s.alpha[v].alpha
+                               for s in res.systems] for v in ("plain", "diff", "norm")]))
+    out.append("\n".join(writers.text(t) for t in tables).rstrip("\n"))
     out += hanging("percent as EVALB prints them (average crossing: brackets per valid "
-                   "sentence; -- where undefined, or where MAX_ERROR stopped EVALB before "
+                   "sentence; – where undefined, or where MAX_ERROR stopped EVALB before "
                    "its summary); counts as EVALB sums them over the valid sentences",
                    terminal_width(), "values: ")
     out.append(signature_text(plain(res.signature())))
@@ -109,40 +119,35 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
 
 
 def _render_breakdowns(res: ParsevalComparison, top: int) -> str:
-    out: List[str] = []
+    tables: List[Table] = []
     for s in res.systems:
         bd = s.breakdown
         if bd is None:
             continue
-        out.append(plain(f"{s.name}: brackets by label (gold label for recall, system label "
-                         f"for precision)"))
-        out += aligned_table(["label", "gold", "system", "matched", "P", "R", "F1"],
-                      [[c.label or "\"\"", str(c.gold), str(c.test), str(c.matched_gold),
-                        percent(c.precision), percent(c.recall), percent(c.f1)]
-                       for c in bd.labels]) + [""]  # type: ignore[attr-defined]
+        tables.append(bins_table(
+            "label", f"{s.name}: brackets by label (gold label for recall, system label "
+            f"for precision)", ["label"], ["gold", "system", "matched"],
+            [[c.label or '""', c.gold, c.test, c.matched_gold, c.precision, c.recall, c.f1]
+             for c in bd.labels]))  # type: ignore[attr-defined]
         for title, bins, first in (("sentence length (words, EVALB's length)",
                                     bd.sentence_length, "sentences"),  # type: ignore
                                    ("constituent length (words)",
                                     bd.constituent_length, None)):  # type: ignore
-            out.append(plain(f"{s.name}: brackets by {title}"))
-            head = ["bin"] + ([first] if first else []) + ["gold", "system", "matched", "P",
-                                                           "R", "F1"]
-            out += aligned_table(head, [[b.bin] + ([str(b.sentences)] if first else [])
-                                 + [str(b.gold), str(b.test), str(b.matched),
-                                    percent(b.precision), percent(b.recall), percent(b.f1)]
-                                 for b in bins]) + [""]
-        out.append(plain(f"{s.name}: most frequent label confusions (brackets over the same "
-                         f"words)"))
-        rows = [[g, t, str(c), ex] for g, t, c, ex in bd.confusion.top(top)]  # type: ignore
-        out += (aligned_table(["gold", "system", "count", "example"], rows, left=2)
-                if rows else ["(none)"]) + [""]
-    return "\n".join(out)
+            tables.append(bins_table(
+                "length", f"{s.name}: brackets by {title}", ["bin"],
+                ([first] if first else []) + ["gold", "system", "matched"],
+                [[b.bin] + ([b.sentences] if first else [])
+                 + [b.gold, b.test, b.matched, b.precision, b.recall, b.f1] for b in bins]))
+        tables.append(confusion_table(
+            "confusion", f"{s.name}: most frequent label confusions (brackets over the same "
+            f"words)", bd.confusion.top(top)))  # type: ignore[attr-defined]
+    return tables_text(tables)
 
 
 def _render_significance(res: ParsevalComparison) -> str:
     sig = res.significance
     assert sig is not None
-    return "\n".join(significance_lines(sig, "sentences")) + "\n"  # type: ignore[arg-type]
+    return writers.text(significance_table(sig, "sentences"))  # type: ignore[arg-type]
 
 
 def render_json(res: ParsevalComparison) -> str:
@@ -237,34 +242,50 @@ def render_csv(res: ParsevalComparison) -> str:
 
 def render_latex(res: ParsevalComparison) -> str:
     r"""A booktabs table, one row per system: EVALB's recall, precision, F-measure,
-    complete match and tagging accuracy in percent (all sentences and ≤ CUTOFF_LEN).
+    complete match and tagging accuracy in percent, over all sentences and over those of
+    at most CUTOFF_LEN words (columns ``LR (<= N)`` ...); with ``--bootstrap`` a row
+    ``CI`` under each system holds the intervals of F1 and Tag (all sentences).  The
+    table is `latex_table`, written by `synagree.render.writers.latex_paper`.
     """
-    keys = ("recall", "precision", "f_measure", "complete_match", "tagging")
-    heads = ["LR", "LP", "F1", "EX", "Tag"]
-    cut = res.params.cutoff_len
-    lines = ["\\begin{tabular}{l" + "r" * 10 + "}", "\\toprule",
-             f" & \\multicolumn{{5}}{{c}}{{all}} & \\multicolumn{{5}}{{c}}"
-             f"{{length $\\le$ {cut}}} \\\\",
-             " & ".join(["System"] + heads + heads) + " \\\\", "\\midrule"]
-    for s in res.systems:
-        cells = [latex_escape(s.name)]
-        for t in (s.result.all, s.result.cutoff):
-            cells += [format_value(None if s.result.stopped else t.percent(k), digits=2,
-                                   missing="--") for k in keys]
-        lines.append(" & ".join(cells) + " \\\\")
-        ci = [s.intervals.get(k) for k in ("bracket_F1", "tagging_accuracy")]
-        if any(ci):  # --bootstrap: F1's and Tag's intervals, a row below (all sentences)
-            cells = [latex_escape(f"{s.name} CI"), "", "",
-                     format_value(ci[0], "percent_interval", 2, missing=""), "",
-                     format_value(ci[1], "percent_interval", 2, missing="")] + [""] * 5
-            lines.append(" & ".join(cells) + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}",
-              f"% PARSEVAL as EVALB computes it, percent (CI: bootstrap percentile interval, "
-              f"level in the signature); "
-              f"signature: {plain(res.signature())}"]
+    comment = (f"% PARSEVAL as EVALB computes it, percent (CI: bootstrap percentile interval, "
+               f"level in the signature); signature: {plain(res.signature())}\n")
     tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)  # type: ignore
             if res.baseline is not None else "")
-    return "\n".join(lines) + "\n" + tail
+    cut = res.params.cutoff_len
+    heads = {f"{h} (<= {cut})": f"{h} ($\\le$ {cut})" for _, h in _LATEX_KEYS}
+    return writers.latex_paper(latex_table(res), "CI", heads) + comment + tail
+
+
+#: EVALB's summary values of the LaTeX table, and their headers
+_LATEX_KEYS = (("recall", "LR"), ("precision", "LP"), ("f_measure", "F1"),
+               ("complete_match", "EX"), ("tagging", "Tag"))
+
+
+def latex_table(res: ParsevalComparison) -> Table:
+    """The rows of `render_latex` as the table model: per system EVALB's five summary
+    values over all sentences, each of F1 and Tag followed by its interval column
+    (``bracket_F1_ci``, ``tagging_accuracy_ci``: None without ``--bootstrap``), then the
+    five values over the sentences of at most CUTOFF_LEN words."""
+    cut = res.params.cutoff_len
+    cols = [Column("System")]
+    for k, h in _LATEX_KEYS:
+        cols.append(Column(h, "number", 2))
+        ci = {"f_measure": "bracket_F1_ci", "tagging": "tagging_accuracy_ci"}.get(k)
+        if ci:
+            cols.append(Column(ci, "percent_interval", 2))
+    cols += [Column(f"{h} (<= {cut})", "number", 2) for _, h in _LATEX_KEYS]
+    table = Table("parseval_latex", cols)
+    for s in res.systems:
+        cells: List[Cell] = [s.name]
+        for k, _ in _LATEX_KEYS:
+            cells.append(None if s.result.stopped else s.result.all.percent(k))
+            ci = {"f_measure": "bracket_F1", "tagging": "tagging_accuracy"}.get(k)
+            if ci:
+                cells.append(s.intervals.get(ci))
+        cells += [None if s.result.stopped else s.result.cutoff.percent(k)
+                  for k, _ in _LATEX_KEYS]
+        table.add(*cells)
+    return table
 
 
 def parseval_table(res: ParsevalComparison) -> Table:

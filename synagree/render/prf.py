@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Dict, List, Mapping, Optional, Sequence
+from typing import Dict, List, Mapping, Optional
 
 from synagree.base.escape import csv_row, plain
-from synagree.base.table import Column, Table, format_value
+from synagree.base.table import Column, Table
 from synagree.evaluation.compare import CompareResult
 from synagree.render.writers import csv_value, write_table
 from synagree.stats.prf import PRF
 
-__all__ = ["PRF_HEAD", "PRF_LEGEND", "prf_summary_lines", "prf_label_lines",
-           "PRF_CSV_COLUMNS", "prf_csv_rows", "append_prf_csv", "render_compare_prf",
+__all__ = ["PRF_LEGEND", "PRF_CSV_COLUMNS", "prf_csv_rows", "append_prf_csv", "render_compare_prf",
            "compare_prf_csv_rows", "LATEX_PRF_VARIANTS", "render_tags_prf", "prf_tables",
            "compare_prf_tables", "COMPARE_PRF_NOTES"]
 
@@ -27,70 +26,11 @@ COMPARE_LEGEND = ("strict: head + full DEPREL (micro = LAS_full); lenient: head 
                   "UAS); *_label_only: the label alone, head ignored. Values in percent; "
                   "per-label counts in the JSON and CSV outputs")
 
-PRF_HEAD = ("variant", "labels", "correct", "gold", "system", "micro P", "micro R",
-            "micro F1", "macro P", "macro R", "macro F1")
 PRF_LEGEND = ("micro: over all items; macro: unweighted mean over the union of gold and "
               "system labels (a label the system never uses has P = 0, one gold never uses "
               "R = 0); macro F1 = mean of the per-label F1")
 PRF_CSV_COLUMNS = ("variant", "labels", "correct", "gold", "system", "precision", "recall",
                    "f1")
-
-
-def _layout(head: Sequence[str], rows: Sequence[Sequence[str]]) -> List[str]:
-    head = [plain(h) for h in head]
-    rows = [[plain(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-
-    def fmt(r: Sequence[str]) -> str:
-        return "  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])
-                         for i, c in enumerate(r)).rstrip()
-
-    return [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows]
-
-
-def prf_summary_lines(results: Mapping[str, PRF], percent: bool = False) -> List[str]:
-    """One row per variant: label count, micro counts, micro and macro P/R/F1.
-
-    Parameters
-    ----------
-    results : mapping of str to PRF
-    percent : bool
-        Ratios in percent with 2 decimals (``compare``); else fractions with 4
-        decimals (``tags``).
-
-    Returns
-    -------
-    list of str
-        Heading, rule, one line per variant, then the variants' notes as
-        ``note:`` lines.
-    """
-    kind, digits = ("percent", 2) if percent else ("number", 4)
-    rows = [[k, str(r.labels), str(r.correct), str(r.gold), str(r.system)]
-            + [format_value(x, kind, digits, "--") for x in
-               (r.micro_precision, r.micro_recall, r.micro_f1,
-                r.macro_precision, r.macro_recall, r.macro_f1)]
-            for k, r in results.items()]
-    lines = _layout(PRF_HEAD, rows)
-    for r in results.values():
-        lines += [plain(f"note: {n}") for n in r.notes]
-    return lines
-
-
-def prf_label_lines(result: PRF, title: str = "label", percent: bool = False) -> List[str]:
-    """One row per label of a variant: counts and P/R/F1.
-
-    Parameters
-    ----------
-    result : PRF
-    title : str
-        Heading of the label column.
-    percent : bool
-    """
-    kind, digits = ("percent", 2) if percent else ("number", 4)
-    rows = [[c.label, str(c.gold), str(c.system), str(c.correct)]
-            + [format_value(x, kind, digits, "--") for x in (c.precision, c.recall, c.f1)]
-            for c in result.per_label]
-    return _layout([title, "gold", "system", "correct", "P", "R", "F1"], rows)
 
 
 def prf_csv_rows(results: Mapping[str, PRF]) -> List[List[object]]:

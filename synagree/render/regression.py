@@ -21,10 +21,6 @@ __all__ = ["regression_tables", "render_regression", "render_regression_table",
            "regression_csv_rows", "regression_fields", "render_regression_latex"]
 
 
-def _sig(s: Optional[bool]) -> str:
-    return "--" if s is None else ("yes" if s else "no")
-
-
 def _count(x: object) -> str:
     if isinstance(x, float) and x.is_integer():
         return str(int(x))
@@ -58,14 +54,14 @@ def regression_tables(bc: Optional[dict], percent: bool = False) -> List[Table]:
             Column("delta", "signed_percent" if percent else "signed", digits),
             Column("delta_ci", "percent_interval" if percent else "interval", digits),
             Column("p_bootstrap", "number", 4), Column("p_randomisation", "number", 4),
-            Column("significant")],
+            Column("significant", "boolean")],
             title=f"{r['name']} against baseline {r['baseline_name']}: {r['units_matched']} "
                   f"units matched; tests: {tests}; delta_ci: {100 * r['level']:g}% interval "
                   f"of the change")
         for c in r["metrics"]:
             metrics.add(c["metric"], c["old"], c["new"], c["delta"],
                         tuple(c["ci"]) if c["ci"] else None, c["p_bootstrap"],
-                        c["p_randomisation"], _sig(c["significant"]))
+                        c["p_randomisation"], c["significant"])
         out.append(metrics)
         by = ", then ".join(r["lists_by"])
         for kind_ in ("worse", "better") if _top(r) > 0 else ():  # --baseline-top 0: none

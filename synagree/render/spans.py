@@ -4,8 +4,9 @@ from __future__ import annotations
 from typing import List, Optional, Sequence
 
 from synagree.base.escape import markdown, plain
-from synagree.base.table import format_value
+from synagree.base.table import format_value, key_value
 from synagree.evaluation.spans import SpanPair, SpanResult
+from synagree.render import writers
 from synagree.render.fit import signature_text
 from synagree.render.rows import render_rows, sections_csv
 from synagree.render.writers import json_text, values_line
@@ -112,8 +113,7 @@ def render_spans(res: SpanResult, output: str = "table") -> str:
             ("documents", str(res.documents))]
     if res.hierarchy is not None:
         head.append(("BDM hierarchy", res.hierarchy))
-    width = max(len(k) for k, _ in head)
-    lines = [plain(f"{k:<{width}}  {v}") for k, v in head]
+    lines = [writers.text(key_value("summary", [(k, v, "text") for k, v in head])).rstrip()]
     lines += [plain(f"note: {n}") for n in res.notes]
     text = ("\n".join(lines) + "\n\n" + render_rows(SPAN_HEADER, rows, "table")
             + "\n" + values_line(SPAN_UNITS, "table") + f"{signature_text(plain(sig))}\n")

@@ -218,11 +218,18 @@ def _latex_extra(res: AgreementResult) -> str:
     ci = res.intervals()
     level = res.bootstrap.level if res.bootstrap is not None else 0.95
     with_ci = any(ci.get(k) for k in extra)
-    table = Table("further", [Column("Metric"), Column("Value", "percent", 1)]
-                  + ([Column(f"{100 * level:g}% CI", "percent_interval", 1)] if with_ci else []),
+    table = Table("further", [Column("metric"), Column("value", "percent", 1)]
+                  + ([Column("value_ci", "percent_interval", 1)] if with_ci else []),
                   [[k, x, *([ci.get(k)] if with_ci else [])] for k, x in extra.items()],
-                  title="further metrics (options), percent, one decimal")
+                  title="further metrics (options), percent, one decimal",
+                  notes=[_ci_note(level)] if with_ci else [])
     return "\n" + latex(table)
+
+
+def _ci_note(level: float) -> str:
+    """What the interval column ``value_ci`` of a table of metrics is."""
+    return (f"value_ci: the {100 * level:g}% bootstrap percentile interval of the value "
+            f"(in JSON and CSV under the metric's key with _ci)")
 
 
 def summary_document(res: AgreementResult) -> Document:
@@ -234,7 +241,7 @@ def summary_document(res: AgreementResult) -> Document:
     level = res.bootstrap.level if res.bootstrap is not None else 0.95
     settings: List[Tuple[str, Cell, str]] = []
     metrics = Table("metrics", [Column("metric"), Column("value", "number", 6),
-                                Column(f"{100 * level:g}% CI", "interval", 6)])
+                                Column("value_ci", "interval", 6)], notes=[_ci_note(level)])
     values = res.metrics()
     for k, v in summary_rows(res):
         x = values.get(k, v)

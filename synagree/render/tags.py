@@ -20,6 +20,7 @@ from synagree.render.tiers import (
     tiers_tables,
 )
 from synagree.render.writers import json_text, values_line, write
+from synagree.render.writers import text as text_table
 from synagree.stats.gate_prf import BDMCounts
 from synagree.stats.gwet import gwet_table
 
@@ -95,38 +96,12 @@ def render_tags(res: TagsResult, output: str = "table") -> str:
         return write(tags_document(res), output)
     if output != "table":
         raise ValueError(f"unknown output format {output!r}; expected one of {TAGS_OUTPUTS}")
-    summary = _summary_rows(res)
-    kw = max(len(k) for k, _ in summary)
-    lines = [plain(f"{k:<{kw}}  {v}") for k, v in summary]
-    if res.added_tags:
-        shown = ", ".join(res.added_tags[:20]) + (" ..." if len(res.added_tags) > 20 else "")
-        lines.append(plain(f"note: {len(res.added_tags)} tag(s) not in the hierarchy were added "
-                           f"as top-level tags (no partial credit): {shown}"))
-    lines.extend(plain(f"note: {n}") for n in res.notes)
-    head = ["gold tag", "count", "exact", "credit", "most frequent confusion"]
-    body = [[plain(r.tag), str(r.count), format_value(r.accuracy, missing="undefined"),
-             format_value(r.mean_credit, missing="undefined"),
-             plain(f"{r.confusion} ({r.confusion_count})") if r.confusion else "-"]
-            for r in res.per_tag]
-    left = (0, 4)
-    if res.alt_correct is not None or res.bdm is not None or res.wup is not None:
-        names = (["alt"] if res.alt_correct is not None else []) + (  # docs/method.md §15
-            ["bdm"] if res.bdm is not None else []) + (["wup"] if res.wup is not None else [])
-        head[4:4] = names
-        for r, row in zip(res.per_tag, body):
-            row[4:4] = [format_value(x, missing="undefined") for x, shown in
-                        ((r.alt_accuracy, res.alt_correct), (r.mean_bdm, res.bdm),
-                         (r.mean_wup, res.wup)) if shown is not None]
-        left = (0, len(head) - 1)
-    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
-    lines.append("")
-
-    def fmt(row: List[str]) -> str:
-        return "  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
-                         for i, c in enumerate(row)).rstrip()
-
-    lines.append(fmt(head))
-    lines.extend(fmt(r) for r in body)
+    # the summary and the per-tag table of the table model (`tags_document`), written by
+    # writers.text; the summary's notes under it, as before
+    summary = key_value("summary", [(k, v, "text") for k, v in _summary_rows(res)])
+    lines = [text_table(summary).rstrip("\n")]
+    lines.extend(plain(f"note: {n}") for n in _summary_notes(res))
+    lines += ["", text_table(per_tag_table(res)).rstrip("\n")]
     if res.prf is not None:  # tags --prf (docs/method.md §17)
         lines += ["", render_tags_prf(res.prf).rstrip("\n")]
     if res.per_feature is not None:
@@ -161,7 +136,7 @@ def _summary_rows(res: TagsResult) -> List[Tuple[str, str]]:
                         ("scott_pi", "Scott's pi")):
         if name in res.intervals:  # --bootstrap B: percentile intervals over sentences
             iv = res.intervals[name]
-            summary.append((f"{label} {_level(res)} CI", "-" if iv is None else
+            summary.append((f"{label} {_level(res)} CI", "undefined" if iv is None else
                             "[" + ", ".join(format_value(x, digits=6, missing="undefined")
                                             for x in iv) + "]"))
     if res.form_mismatches:
@@ -177,6 +152,22 @@ def tags_document(res: TagsResult) -> Document:
     tables).  The per-feature tables are text, CSV and JSON only (a note says so when
     they were asked for).
     """
+    notes = list(tags_notes(res))
+    tiers = res.tiers
+    if res.per_feature is not None:
+        notes.append("the tables of --per-feature are in --output table, csv and json")
+    prf = prf_tables(res.prf, notes=False) if res.prf is not None else []  # §17
+    tier = tiers_tables(tiers) if tiers is not None else []  # §16
+    return Document([key_value("summary", [(k, v, "text") for k, v in _summary_rows(res)]),
+                     per_tag_table(res), *prf, *tier], notes=notes, units=TAGS_UNITS,
+                    signature=res.signature())
+
+
+def per_tag_table(res: TagsResult) -> Table:
+    """One row per gold tag under registered keys: its count, accuracy, hierarchical
+    credit (``accuracy_hier``), the means of ``--tag-syntax alternatives``, ``--bdm`` and
+    ``--wu-palmer`` when asked for (docs/method.md §15), and its most frequent confusion
+    with its count.  Every format writes it (`render_tags`, `tags_document`)."""
     cols = [Column("tag"), Column("count", "count"), Column("accuracy", "number"),
             Column("accuracy_hier", "number")]
     extra = [(k, shown) for k, shown in (("accuracy_alt", res.alt_correct),
@@ -189,15 +180,18 @@ def tags_document(res: TagsResult) -> Document:
                     *[{"accuracy_alt": r.alt_accuracy, "accuracy_bdm": r.mean_bdm,
                        "accuracy_wup": r.mean_wup}[k] for k, _ in extra],
                     f"{r.confusion} ({r.confusion_count})" if r.confusion else "")
-    notes = list(tags_notes(res))
-    tiers = res.tiers
-    if res.per_feature is not None:
-        notes.append("the tables of --per-feature are in --output table, csv and json")
-    prf = prf_tables(res.prf, notes=False) if res.prf is not None else []  # §17
-    tier = tiers_tables(tiers) if tiers is not None else []  # §16
-    return Document([key_value("summary", [(k, v, "text") for k, v in _summary_rows(res)]),
-                     per_tag, *prf, *tier], notes=notes, units=TAGS_UNITS,
-                    signature=res.signature())
+    return per_tag
+
+
+def _summary_notes(res: TagsResult) -> List[str]:
+    """The notes printed under the summary of the text table: the tags added to the
+    hierarchy, then the result's notes."""
+    notes: List[str] = []
+    if res.added_tags:
+        shown = ", ".join(res.added_tags[:20]) + (" ..." if len(res.added_tags) > 20 else "")
+        notes.append(f"{len(res.added_tags)} tag(s) not in the hierarchy were added as "
+                     f"top-level tags (no partial credit): {shown}")
+    return notes + list(res.notes)
 
 
 #: what the numbers of the tags table are (its ``values:`` line)
@@ -265,12 +259,7 @@ def _csv_extra(cols: List[str], credit: float, alt: Optional[float], bdm: Option
 
 def tags_notes(res: TagsResult) -> List[str]:
     r"""The notes of the text table of `render_tags`, in its order (without ``note: ``)."""
-    notes: List[str] = []
-    if res.added_tags:
-        shown = ", ".join(res.added_tags[:20]) + (" ..." if len(res.added_tags) > 20 else "")
-        notes.append(f"{len(res.added_tags)} tag(s) not in the hierarchy were added as "
-                     f"top-level tags (no partial credit): {shown}")
-    notes += res.notes
+    notes = _summary_notes(res)
     for r in (res.prf or {}).values():
         notes += r.notes
     if res.prf is not None:  # what strict, lenient, micro and macro are (§17)

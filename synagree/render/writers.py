@@ -90,7 +90,9 @@ def _lines(row: List[str]) -> List[List[str]]:
 
 def csv_value(value: object) -> object:
     """A cell as CSV holds it: a float exactly (``repr``), None and NaN/±inf empty,
-    anything else as it is."""
+    a boolean ``true``/``false`` (as JSON writes it), anything else as it is."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if value is None or isinstance(value, float):
         return format_value(value, digits=None, missing="")
     return value
