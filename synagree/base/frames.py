@@ -29,6 +29,8 @@ HTML_ROWS = 40
 #: `synagree.cli.main` loads a command): every result type mixes in `Frames`, and a
 #: run that builds no frame (PARSEVAL within EVALB's time, issue 36) needs none of it
 METRICS = "synagree.base.metrics"
+#: `html` (and its table of entities), loaded the same way for a notebook's table only
+HTML = "html"
 
 
 def is_registered(key: str) -> bool:
@@ -37,9 +39,8 @@ def is_registered(key: str) -> bool:
 
 
 def _escape(text: str) -> str:
-    """`html.escape`, the module (and its table of entities) loaded for a notebook's
-    table only."""
-    return str(importlib.import_module("html").escape(text))
+    """`html.escape` (`HTML` loaded on first use)."""
+    return str(importlib.import_module(HTML).escape(text))
 
 
 def require_pandas() -> Any:
