@@ -37,7 +37,15 @@ by this checkout and by BASELINE, a source tree of the commit before
 build_ext --inplace`` there), each as its own process on PYTHONPATH, in turn
 (wall time and peak RSS; the outputs must be identical).
 
+The scorer's reader (``--scorer``): `synagree.evaluation.conll18.read_treebank`
+(the CoNLL 2018 scorer's strictness as a mode over the scan's records) against
+its line-by-line reading (what it was before issue 31 item 6, still its
+path for files with problems), and `synagree.evaluation.tags.read_tag_column`
+against its line-by-line reading, on each shared UD file, in turn; the
+treebanks are checked equal first.
+
     python benchmarks/bench_reader.py [--rounds N] [--mb 50] [--quick] [--e2e BASELINE]
+    python benchmarks/bench_reader.py --scorer [--rounds N]
 """
 from __future__ import annotations
 
@@ -213,6 +221,43 @@ def e2e(baseline: Path, rounds: int) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def scorer(rounds: int) -> None:
+    """read_treebank and read_tag_column: the scan's records against line by line."""
+    from synagree.evaluation import conll18, tags
+
+    def line_by_line(module: object, name: str, fn: Callable[[], object]
+                     ) -> Callable[[], object]:
+        def run() -> object:
+            fast = getattr(module, name)
+            setattr(module, name, lambda *a: None)
+            try:
+                return fn()
+            finally:
+                setattr(module, name, fast)
+        return run
+
+    for path in sorted((SHARED / "ud").glob("*.conllu")):
+        def read(p: Path = path) -> object:
+            return conll18.read_treebank(p)
+
+        def column(p: Path = path) -> object:
+            return tags.read_tag_column(p, "deprel", ProblemLog())
+
+        slow_read = line_by_line(conll18, "_scanned_treebank", read)
+        a, b = read(), slow_read()
+        assert [(w.form, w.head, w.deprel, w.start, w.end) for w in a.words] == \
+            [(w.form, w.head, w.deprel, w.start, w.end) for w in b.words], path  # type: ignore
+        slow_column = line_by_line(tags, "_scanned_tag_sentences", column)
+        assert column() == slow_column(), path
+        times = timed([("line by line", slow_read), ("scan", read),
+                       ("tags line by line", slow_column), ("tags scan", column)], rounds)
+        report(f"read_treebank, {path.name}", path.stat().st_size,
+               {k: times[k] for k in ("line by line", "scan")}, "line by line", "scan")
+        report(f"read_tag_column, {path.name}", path.stat().st_size,
+               {k: times[k] for k in ("tags line by line", "tags scan")}, "tags line by line",
+               "tags scan")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
@@ -221,6 +266,8 @@ def main() -> None:
     ap.add_argument("--e2e", type=Path, metavar="BASELINE",
                     help="also time `agree` on 50,000 trees against this source tree")
     ap.add_argument("--e2e-only", action="store_true", help="only the end-to-end part")
+    ap.add_argument("--scorer", action="store_true",
+                    help="only the scorer's reader and tags' column reader (issue 31 item 6)")
     args = ap.parse_args()
     if args.quick:
         args.rounds, args.mb = 3, 10.0
@@ -229,6 +276,9 @@ def main() -> None:
     c = native_scan.scanc()
     print(f"cores: {os.cpu_count()}, C scans: {'built' if c is not None else 'NOT built'}, "
           f"load {loadavg()}; {time.strftime('%Y-%m-%d %H:%M')}")
+    if args.scorer:
+        scorer(args.rounds)
+        return
     if args.e2e is not None:
         # first, while this process is small: a child's peak RSS starts from
         # its parent's at the fork

@@ -34,7 +34,7 @@ from synagree.base.command_options import (
 )
 from synagree.base.frames import Frames
 from synagree.base.memory import limited
-from synagree.base.option_specs import shown
+from synagree.base.option_specs import check_args, shown
 from synagree.base.sealed import seal
 from synagree.io.sources import Source
 from synagree.noise.experiments import ExperimentOutcome, run_noise_experiment
@@ -164,6 +164,14 @@ def adjudicate(paths: Sequence[Source] = (), dirs: Paths = (), *, weights: str =
         ``scores`` (each annotator against the consensus), ``to_dict()``,
         ``to_frame()``.
 
+    Raises
+    ------
+    TypeError, ValueError
+        ``weights`` not one of ``--weights``' choices, ``decisions`` not a
+        path (`synagree.base.option_specs`), or a bad reading option.
+    InputError
+        Bad input or decisions.
+
     Examples
     --------
     >>> import io, synagree
@@ -176,9 +184,11 @@ def adjudicate(paths: Sequence[Source] = (), dirs: Paths = (), *, weights: str =
     >>> [(s.annotator, s.LAS) for s in res.scores]
     [('ann1', 1.0), ('ann2', 1.0), ('ann3', 0.0)]
     """
+    checked = check_args("adjudicate(): ", weights=weights, decisions=decisions)
     o = ReadOptions.build(read, read_overrides, "adjudicate()")
     corpus = load_corpus(paths, dirs, **o.read_kwargs())
-    return adjudicate_corpus(corpus, weights, decisions=decisions, progress=progress)
+    return adjudicate_corpus(corpus, checked["weights"], decisions=checked["decisions"],
+                             progress=progress)
 
 
 @dataclass
@@ -193,11 +203,14 @@ class Report(Frames):
     title: Optional[str] = None
     max_sentences: Optional[int] = 5000
     noise: Any = None  # noise-experiment rows or a results path, drawn in the page
+    #: the consensus and its worklist, in the HTML page (``adjudicate=True``)
+    adjudication: Optional[AdjudicationResult] = None
 
     def render(self, output: str = "html") -> str:
         """The report as ``html``, ``json``, ``csv``, ``markdown`` or ``latex`` text."""
         return build_report(self.result, output, noise=self.noise,
-                            max_sentences=self.max_sentences, title=self.title)
+                            max_sentences=self.max_sentences, title=self.title,
+                            adjudication=self.adjudication if output == "html" else None)
 
     @property
     def html(self) -> str:
@@ -244,6 +257,10 @@ def report(paths: Sequence[Source] = (), options: Optional[ReportOptions] = None
     title, max_sentences, noise
         Of the HTML page: its title, the worst sentences kept, noise-curve rows
         (or a noise-experiment directory) drawn with the corpus's reference lines.
+    adjudicate : bool
+        The HTML page also holds the consensus's worklist, with a choice between
+        the annotators and downloads of the adjudicated file and the decisions
+        (``synagree report --adjudicate``; docs/adjudication.md).
     max_memory : int
 
     Returns
@@ -274,7 +291,9 @@ def report(paths: Sequence[Source] = (), options: Optional[ReportOptions] = None
                        skip_id_like=o.layers is None, bootstrap=o.bootstrap, seed=o.seed,
                        level=o.level, worst=o.worst, variant=o.variant, baseline=baseline,
                        sample_pairs=o.sample_pairs, exact=o.exact, max_memory=o.max_memory)
-    return seal(Report(result, title=o.title, max_sentences=o.max_sentences, noise=noise))
+    adjudication = adjudicate_corpus(corpus, progress=False) if o.adjudicate else None
+    return seal(Report(result, title=o.title, max_sentences=o.max_sentences, noise=noise,
+                       adjudication=adjudication))
 
 
 def noise_experiment(sources: Sequence[Source], out_dir: "str | os.PathLike[str]",

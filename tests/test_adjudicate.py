@@ -58,6 +58,7 @@ def votes(sents: Sequence[DepSentence], weights: Sequence[float]) -> np.ndarray:
     return W
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["int", "float"])
 def test_arborescence_equals_networkx_on_random_weights(kind):
     rng = np.random.default_rng(7)
@@ -174,6 +175,7 @@ def test_competence_ranks_annotators_and_matches_crowdkit(ewt_gold):
     assert np.allclose(oracle.sort_index().to_numpy(), skills, atol=1e-9)
 
 
+@pytest.mark.slow
 def test_one_coin_dawid_skene_equals_crowdkit_iteration_by_iteration():
     crowdkit = pytest.importorskip("crowdkit.aggregation", reason="crowd-kit is the oracle")
     pd = pytest.importorskip("pandas")
@@ -352,6 +354,7 @@ def test_api_result_frame_and_dict(three, tmp_path, capsys):
 # --------------------------------------------------------------------------- phrase structure
 
 
+@pytest.mark.slow
 def test_span_set_is_the_maximum_non_crossing_set_by_exhaustive_search():
     def crossing(a, b):
         return a[0] < b[0] <= a[1] < b[1] or b[0] < a[0] <= b[1] < a[1]

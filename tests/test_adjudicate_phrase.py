@@ -155,6 +155,7 @@ def spans_of(node: PhraseNode) -> Tuple[Dict[Tuple[int, int], str], int]:
     return {k: "/".join(v) for k, v in out.items()}, n
 
 
+@pytest.mark.slow
 def test_competence_on_spans_ranks_annotators_and_matches_crowdkit():
     crowdkit = pytest.importorskip("crowdkit.aggregation", reason="crowd-kit is the oracle")
     pd = pytest.importorskip("pandas")
@@ -189,6 +190,7 @@ def test_competence_on_spans_ranks_annotators_and_matches_crowdkit():
     assert np.allclose(oracle.skills_.sort_index().to_numpy(), skills, atol=1e-9)
 
 
+@pytest.mark.slow
 def test_the_majority_consensus_beats_annotators_of_equal_skill():
     """Three annotators as noisy as each other (EWT-like perturbation of random trees):
     the consensus is closer to the gold trees than each of them (bracket Jaccard); with

@@ -143,6 +143,7 @@ def _brute_alpha(h, units, variant):
     return h.textbook_alpha(units, d2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_tree_alpha_matches_brute_force(h, seed):
     rng = np.random.default_rng(1000 + seed)

@@ -172,3 +172,108 @@ def test_noise_options_reach_the_experiment(tmp_path):
                                     exclude_current_label=True)
     assert out.config["sample"] is None and out.config["label_scope"] == "sample"
     assert out.config["reattach_draw"] == "reject" and out.config["exclude_current_label"]
+
+
+def test_the_api_grid_has_the_command_lines_cap(tmp_path, run_cli):
+    """The API refuses a grid above MAX_GRID_POINTS with the sentence the command line
+    prints (issue 31): the option named, its bound, the count given; nothing written."""
+    from pathlib import Path
+
+    from synagree.base.option_specs import MAX_GRID_POINTS
+
+    DATA = Path(__file__).parent / "data" / "qa"
+    grid = [k / (2 * MAX_GRID_POINTS) for k in range(MAX_GRID_POINTS + 1)]
+    said = (f"grid must be a sequence of at most {MAX_GRID_POINTS:,} numbers from 0 to 1, "
+            f"got {MAX_GRID_POINTS + 1:,} numbers")
+    with pytest.raises(ValueError) as api:
+        synagree.noise_experiment([DATA / "anna.conllu"], tmp_path / "api", grid=grid)
+    assert str(api.value) == f"noise_experiment(): {said}"
+    with pytest.raises(ValueError, match="at most 1,000 numbers"):
+        synagree.NoiseOptions(grid=grid)
+    synagree.NoiseOptions(grid=grid[:MAX_GRID_POINTS])  # at the cap: taken
+    assert not (tmp_path / "api").exists()
+    rc, _, err = run_cli("noise", DATA / "anna.conllu", "-o", tmp_path / "cli", "--grid",
+                         f"0:0.5:{MAX_GRID_POINTS + 1}")
+    assert rc == 2 and f"--{said} ('0:0.5:1001')" in err and "Traceback" not in err
+    assert not (tmp_path / "cli").exists()
+
+
+@pytest.mark.parametrize("command,flag,bad,api", [
+    ("agree", "--label-distance", "bogus",
+     lambda: synagree.agree([A, B], hierarchy=_hierarchy_options(label_distance="bogus"))),
+    ("agree", "--label-credit", "bogus",
+     lambda: synagree.agree([A, B], hierarchy=_hierarchy_options(label_credit="bogus"))),
+    ("plan", "--width", "5", lambda: _plan_options(5.0)),
+    ("plan", "--max-units", "5", lambda: _plan_options(0.1, max_units=5)),
+    ("adjudicate", "--weights", "bogus", lambda: synagree.adjudicate([A, B, A], weights="bogus")),
+    ("alt-test", "--score", "bogus", lambda: synagree.alt_test([A, B, A], A, metric="bogus")),
+    ("spans", "--layer", "bogus", lambda: _spans(layer="bogus")),
+    ("spans", "--labels", "bogus", lambda: _spans(labels="bogus")),
+    ("spans", "--gamma-samples", "1", lambda: _gamma(samples=1)),
+    ("spans", "--gamma-budget", "0", lambda: _gamma(budget=0)),
+])
+def test_a_moved_option_is_checked_once_for_both(command, flag, bad, api, run_cli, capsys):
+    """The options that moved from the command modules into option_specs (issue 31 item
+    1): a bad value is refused by the command line (exit 2, the option and what it
+    allows) and by the Python API (ValueError, the keyword and the same allowed range)."""
+    spec = next(s for s in option_specs.SPECS.values() if s.flag == flag)
+    allowed = spec.allowed().replace(" or None", "")
+    with pytest.raises(ValueError) as info:
+        api()
+    assert f"{KEYWORDS.get(flag, spec.name)} must be {allowed}" in str(info.value)
+    try:
+        rc, _, err = run_cli(command, "x.conllu", flag, bad)
+    except SystemExit as exc:  # argparse's usage error
+        rc, err = exc.code, capsys.readouterr().err
+    assert rc == 2 and flag in err and "Traceback" not in err
+    if spec.kind not in ("choice",):  # argparse words a bad choice its own way
+        assert allowed in err
+
+
+#: the API's keyword where it is not the declaration's name
+KEYWORDS = {"--score": "metric", "--gamma-samples": "samples", "--gamma-budget": "budget"}
+
+
+def _hierarchy_options(**kw):
+    from synagree.stats.hierarchical import HierarchyOptions
+
+    return HierarchyOptions("ud", **kw)
+
+
+def _plan_options(width, **kw):
+    from synagree.agreement.plan import PlanOptions
+
+    return PlanOptions(width, **kw)
+
+
+def _spans(**kw):
+    from synagree.evaluation.spans import span_agreement
+
+    return span_agreement([A, B], **kw)
+
+
+def _gamma(**kw):
+    from synagree.evaluation.span_gamma import span_gamma
+
+    return span_gamma([A, B], **kw)
+
+
+def test_report_adjudicate_in_the_api_is_the_command_lines(tmp_path, run_cli):
+    """synagree.report(adjudicate=True) puts the consensus and its worklist in the page,
+    as report --adjudicate does; the other formats are unchanged by it."""
+    from pathlib import Path
+
+    sample = Path(synagree.__file__).parent / "data" / "en-sample"
+    paths = [str(sample / d / "sample.conllu") for d in ("ann_a", "ann_b")]
+    plain = synagree.report(paths, layers=["deprel"])
+    rep = synagree.report(paths, layers=["deprel"], adjudicate=True)
+    assert "adj-conllu" in rep.html and "adj-conllu" not in plain.html
+    assert rep.render("json") == plain.render("json")
+    rc, _, err = run_cli("report", *paths, "--layers", "deprel", "--adjudicate", "-o",
+                         tmp_path / "page.html", "-q")
+    assert rc == 0, err
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    section = rep.html[rep.html.index("adj-conllu"):][:2000]
+    assert section in page  # the same worklist section
+    with pytest.raises(TypeError, match="adjudicate must be True or False"):
+        synagree.report(paths, adjudicate="yes")

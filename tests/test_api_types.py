@@ -73,6 +73,7 @@ def _options(cls, skip=()):
 SKIP = ("executor",)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(name=_options(AgreeOptions, SKIP), value=JUNK)
 def test_agree(name, value):

@@ -61,6 +61,7 @@ def gwet_rows(files, *extra) -> List[dict]:
     return res.breakdown.gwet_rows()
 
 
+@pytest.mark.slow
 @needs_irrcac
 @pytest.mark.parametrize("coefficient,weights", [("ac1", None), ("ac2", "quadratic"),
                                                  ("ac2", "ordinal")])

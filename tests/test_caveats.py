@@ -162,6 +162,7 @@ def _direction_labels(heads, labels):
             for i, (hd, lab) in enumerate(zip(heads, labels), start=1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PAIRS))
 def test_shared_data_counts_recounted(iaa, h, name):
     """Recounted from the raw columns: identical zss trees (TED 0) with other heads."""

@@ -86,3 +86,34 @@ def test_tags_core_and_sections():
     with pytest.raises(tags.InputError, match="--majority and --lexicon qualify --tiers"):
         tags._check_tag_options("upos", None, False, "plain", False, None, True, None, None,
                                 None)
+
+
+def test_noise_core_and_sections(tmp_path):
+    """noise: the core (source sampled, extra metrics, run plan, configuration) once;
+    the runs and the summary each a pure function of it returning a frozen part; the
+    command's outcome is made of the same parts, and is itself immutable."""
+    import json
+
+    from synagree.noise import experiments as ex
+
+    kw = dict(sample=12, seed=3, series=["both", "relabel"], grid=[0.2, 0.6], runs=2)
+    core = ex.noise_core([SAMPLE[0]], **kw, fmt="auto", phrase_style="auto", cycles="skip",
+                         label_scope="source", draw=(False, False, "nondominated"),
+                         extra_metrics=None, hierarchy="ud")
+    _frozen(core)
+    assert len(core.specs) == 2 * 2 * 2 and len(core.source.sentences) == 12
+    assert "LAS_hier" in core.metrics and core.columns[-len(core.metrics):] == core.metrics
+    runs = ex.runs_section(core)
+    _frozen(runs)
+    assert len(runs.rows) == len(core.specs)
+    backwards = ex.runs_section(core, core.specs[::-1])  # pure: each run its own seed
+    assert backwards.rows[::-1] == runs.rows
+    summary = ex.summary_section(core, runs.rows)
+    _frozen(summary)
+    assert summary == ex.summary_section(core, list(runs.rows))  # the same again
+    res = ex.run_noise_experiment([SAMPLE[0]], tmp_path / "out", **kw, hierarchy="ud")
+    assert res.rows == list(runs.rows)  # a section alone equals the command's part
+    assert res.summary == list(summary.rows)
+    assert (res.columns, res.metrics) == (list(core.columns), list(core.metrics))
+    assert json.loads(json.dumps(res.config)) == json.loads(json.dumps(core.config))
+    _frozen(res)

@@ -62,6 +62,7 @@ def test_exact_forced_over_budget_says_what_it_costs(monkeypatch):
 # compare follows the same rule; sampled alpha within 3 SE on EWT test
 # --------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CORPORA))
 def test_exact_by_the_rule_equals_forced_exact(name):
     files = _files(name)

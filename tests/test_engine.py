@@ -53,6 +53,7 @@ def _textbook(sents, variant):
     return textbook_alpha(units, d2)[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_tree_alpha_matches_textbook_with_missing_and_three_annotators(seed):
     units, sents = _random_units(seed, n_units=14, max_words=7)

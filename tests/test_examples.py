@@ -26,7 +26,11 @@ EXAMPLES = Path(__file__).resolve().parent / "examples"
 BLOCK_HEADER = re.compile(r"^\.\. examples:: (?P<name>[\w.]+)[ \t]*$", re.M)
 
 # blocks taking more than a few seconds, by test id (none so far)
-SLOW: Dict[str, str] = {}
+SLOW: Dict[str, str] = {
+    "synagree.render.plots.plot_results": "draws every figure of a noise run (matplotlib)",
+    "synagree.render.mpl.pyplot": "imports matplotlib",
+    "synagree.base.jit.will_compile": "a subprocess",
+}
 
 
 def _blocks(path: Path) -> Iterator[Tuple[str, int, str]]:
@@ -102,6 +106,7 @@ def test_examples_files_are_sound():
     assert not set(SLOW) - seen, f"SLOW lists no longer existing blocks {set(SLOW) - seen}"
 
 
+@pytest.mark.slow
 def test_docstring_share_below_35_percent():
     """Issue 21: docstrings are less than 35 % of the package's lines."""
     spec = importlib.util.spec_from_file_location("docshare", ROOT / "scripts" / "docshare.py")

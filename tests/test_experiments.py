@@ -316,7 +316,7 @@ def test_cli_noise_and_plot(synth, tmp_path, capsys):
                    "--grid", "0.5,1", "--series", "reattach", "--plot", "-q"])
     assert rc == 0
     txt = capsys.readouterr().out
-    assert "α_plain" in txt and "reattach" in txt
+    assert "alpha_plain" in txt and "reattach" in txt  # registered keys as headers
     for stem in ("noise-reattach", "noise-las-vs-alpha"):
         for ext in ("png", "svg", "pdf"):
             f = out / f"{stem}.{ext}"
@@ -414,6 +414,7 @@ def test_ndt_las_linear_in_each_noise_type(ndt_means, series):
     assert slope < 0 and icept == pytest.approx(1.0, abs=0.05)
 
 
+@pytest.mark.slow
 @needs_ndt
 @pytest.mark.parametrize("metric", ["alpha_plain", "alpha_diff", "alpha_norm"])
 def test_ndt_alpha_penalises_structure_more_than_labels(ndt_means, metric):
@@ -421,6 +422,7 @@ def test_ndt_alpha_penalises_structure_more_than_labels(ndt_means, metric):
     assert np.all(_curve(means, "reattach", metric) < _curve(means, "relabel", metric))
 
 
+@pytest.mark.slow
 @needs_ndt
 @pytest.mark.parametrize("series", ["both", "relabel", "reattach"])
 def test_ndt_alpha_diff_falls_fastest(ndt_means, series):
@@ -433,6 +435,7 @@ def test_ndt_alpha_diff_falls_fastest(ndt_means, series):
     assert diff[-1] < -1.0  # collapses far below zero
 
 
+@pytest.mark.slow
 @needs_ndt
 def test_ndt_relabel_only_las_at_one_is_chance(ndt_means):
     src, means = ndt_means

@@ -121,6 +121,7 @@ def tree_sentence(draw, max_words: int = 14):
 
 # ------------------------------------------------------------- random input
 
+@pytest.mark.slow
 @needs_c
 @settings(deadline=None, max_examples=150)
 @given(st.lists(st.one_of(sentence(), tree_sentence()), min_size=1, max_size=25))

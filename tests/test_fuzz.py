@@ -61,6 +61,7 @@ def test_commands_on_hostile_brackets(case):
     fuzzing.check(case, fuzzing.run_case(case))
 
 
+@pytest.mark.slow
 @fuzz(100)
 @given(fuzzing.bytes_case())
 def test_commands_on_random_bytes(case):

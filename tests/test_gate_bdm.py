@@ -335,6 +335,7 @@ def test_layered_12_by_12_refused_at_once(tmp_path, capsys):
     assert not (tmp_path / "out.txt").exists()
 
 
+@pytest.mark.slow
 def test_very_deep_chain_refused_not_hanging(tmp_path, capsys):
     h = tmp_path / "deep.txt"
     h.write_text("C0\n" + "".join(f"C{i}\tC{i - 1}\n" for i in range(1, 20000)))

@@ -115,6 +115,7 @@ def _pair_layers(sub, a, b):
     return load_corpus([d / f"{a}.conll", d / f"{b}.conll"])
 
 
+@pytest.mark.slow
 @needs_irrcac
 @pytest.mark.parametrize("sub,a,b", [("cdt", "da-lotte", "da-morten"),
                                      ("ndt", "odin-danish", "thor-danish")])

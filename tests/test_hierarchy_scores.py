@@ -238,6 +238,7 @@ def _random_tree(rng: random.Random, vocab: Vocabulary):
     return flat_tree(children, ids, size=n + 1)
 
 
+@pytest.mark.slow
 def test_hierarchy_ted_equals_zss_distance_on_random_pairs():
     rng = random.Random(20140611)
     vocab = Vocabulary()

@@ -495,6 +495,7 @@ def test_file_names_that_are_not_utf8(tmp_path):
     assert "\\udcff" in open(html, encoding="utf-8").read()
 
 
+@pytest.mark.slow
 def test_noise_names_in_figures_are_literal_text(tmp_path, capsys):
     """Series and metric names of a noise table are text in the figures (no
     mathtext) and safe file names (no path separators)."""
@@ -660,6 +661,7 @@ def test_html_report_injection_in_the_browser(tmp_path):
     assert console == [], console  # not even a refusal by the Content-Security-Policy
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,text", [
     ("runs.csv", "series,p,run,las\nboth,,0,0.5\n"),  # no p
     ("runs.csv", "series,p,run,las\nboth,0.1,0,0.5,9\n"),  # a field more than the header
@@ -859,6 +861,7 @@ def test_output_to_a_character_device(capsys, char_devices):
     assert _leftovers(null.parent) == []
 
 
+@pytest.mark.slow
 def test_output_to_dev_null_as_an_ordinary_user(char_devices):
     """The device in a folder the user may not write (as /dev): no temporary file."""
     null, _ = char_devices
@@ -869,6 +872,7 @@ def test_output_to_dev_null_as_an_ordinary_user(char_devices):
     assert stat.S_ISCHR(os.lstat(null).st_mode) and _leftovers(d) == []
 
 
+@pytest.mark.slow
 def test_output_to_a_stdout_link(tmp_path):
     """``-o /dev/stdout`` (here a link to /proc/self/fd/1 of our own): the result goes
     down the pipe, after what the command wrote before; the link stays."""
@@ -910,6 +914,7 @@ def test_output_into_an_unwritable_folder_as_an_ordinary_user():
         shutil.rmtree(d)
 
 
+@pytest.mark.slow
 def test_file_too_large(tmp_path):
     """RLIMIT_FSIZE (``ulimit -f``): EFBIG while writing; the old file is kept whole."""
     a, b = _pair_files(tmp_path)
@@ -951,6 +956,7 @@ def test_disk_full_on_a_small_tmpfs(tmp_path):
     assert listing.split() == ["filler", "r.json", "old"], out  # no temporary, old kept
 
 
+@pytest.mark.slow
 def test_standard_output_to_a_full_device(tmp_path):
     a, b = _pair_files(tmp_path)
     with open("/dev/full", "wb") as full:
@@ -958,6 +964,7 @@ def test_standard_output_to_a_full_device(tmp_path):
     assert rc == 2 and "No space left on device" in err and "<stdout>" in err
 
 
+@pytest.mark.slow
 def test_noise_resume_into_a_read_only_folder():
     d = _world_dir()
     try:
@@ -980,6 +987,7 @@ def test_noise_resume_into_a_read_only_folder():
         shutil.rmtree(d)
 
 
+@pytest.mark.slow
 def test_noise_log_full_mid_run_then_resumes(tmp_path):
     """A full disk in the middle of an experiment: exit 2, the finished runs kept, and
     rerunning resumes from them."""
@@ -999,6 +1007,7 @@ def test_noise_log_full_mid_run_then_resumes(tmp_path):
     assert len(rows) == 16 and (out / "results.json").is_file()
 
 
+@pytest.mark.slow
 def test_plots_into_an_unwritable_folder():
     pytest.importorskip("matplotlib")
     d = _world_dir()
@@ -1263,6 +1272,7 @@ def test_a_bracket_tree_of_100000_leaves_is_refused_before_the_tables(tmp_path):
     assert "largest tree (200,001 nodes)" in _memory_refusal(err)
 
 
+@pytest.mark.slow
 def test_bootstrap_is_planned_against_the_machine_not_the_flag(tmp_path):
     """--bootstrap 1000 --max-memory 16G where the process can get 3 GB (ulimit -v)."""
     for name in ("a", "b"):

@@ -454,6 +454,7 @@ def test_assets_inline_safely(monkeypatch):
     page._inline.cache_clear()
 
 
+@pytest.mark.slow
 def test_sentence_data_limit(three_report):
     corpus = load_corpus(THREE, allow_missing=True)
     res = agree_corpus(corpus)

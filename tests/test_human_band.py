@@ -345,6 +345,7 @@ def test_shared_iaa_data(iaa, tmp_path, run_cli):
     assert verdicts["UAS"] == "within"  # only labels were corrupted: the heads are odin's
 
 
+@pytest.mark.slow
 def test_three_humans_add_the_alt_test_to_the_band(tmp_path, run_cli):
     """With three or more humans the band carries the alternative annotator test of the
     parser (issue 34: "also in the report"), the same as ``synagree alt-test``; with two,

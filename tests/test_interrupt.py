@@ -99,6 +99,7 @@ def test_sigterm_at_any_moment_gives_one_line(tmp_path, delay):
     assert err.strip().splitlines()[-1] == "synagree: terminated", err
 
 
+@pytest.mark.slow
 def test_a_signal_after_the_work_changes_nothing():
     """Once the status is known the command ignores SIGINT and SIGTERM, also while the
     interpreter shuts down (CPython puts the default handler back for any signal with

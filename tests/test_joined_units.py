@@ -175,6 +175,7 @@ def test_sentence_without_text_keeps_its_place(tmp_path):
     assert unit.uid == "21" and not unit.joined
 
 
+@pytest.mark.slow
 def test_joined_units_in_every_output(tmp_path, run_cli, monkeypatch):
     monkeypatch.setenv("COLUMNS", "400")  # text tables fit the terminal: room for the paths
     odin = read_blocks(_ndt("odin-danish.conll"))

@@ -29,6 +29,7 @@ def _random_data(rng: np.random.Generator) -> np.ndarray:
     return values
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", ["nominal", "ordinal", "interval", "ratio"])
 def test_equals_the_krippendorff_package(metric):
     rng = np.random.default_rng({"nominal": 1, "ordinal": 2, "interval": 3, "ratio": 4}[metric])

@@ -288,6 +288,7 @@ def test_names_must_match_the_files(tmp_path, h, run_cli):
     assert rc == 2 and "--names gives 1 name(s) for 2 files" in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [330, 3000])
 def test_deep_brackets_are_read_and_scored(tmp_path, depth, run_cli):
     """Chains X(X(...(a b)...)) vs X(X(...(a c)...)): one rename each (TED 1)."""

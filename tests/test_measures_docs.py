@@ -25,6 +25,7 @@ def test_the_page_shows_both_measures():
     assert "--coefficient" in EXAMPLES[0][0] and "--hierarchy" in EXAMPLES[1][0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,expected", EXAMPLES, ids=[" ".join(a[:1] + a[-2:])
                                                           for a, _ in EXAMPLES])
 def test_documented_output(args, expected, run_cli, monkeypatch):

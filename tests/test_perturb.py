@@ -118,6 +118,7 @@ def test_repair_leaves_trees_alone():
 # Dependency: reattach
 # --------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exclude", [False, True])
 def test_reattach_always_yields_a_tree(exclude):
     rng = np.random.default_rng(1234 + exclude)
@@ -132,6 +133,7 @@ def test_reattach_always_yields_a_tree(exclude):
         assert s.heads is not out.heads
 
 
+@pytest.mark.slow
 def test_reattach_on_real_shapes_and_both():
     rng = np.random.default_rng(7)
     for _ in range(1500):
@@ -179,6 +181,7 @@ def test_reattach_first_leaf_candidates():
     assert got == [0, 2, 3, 4, 5]
 
 
+@pytest.mark.slow
 def test_reattach_head_distribution_chi_square():
     """Word 1 (a leaf, visited first) of a 5-word tree: new head uniform over 5 tokens."""
     s = dep([2, 0, 2, 3, 2])
@@ -336,6 +339,7 @@ def all_rooted_trees(n):
             if all(h[i] != i + 1 for i in range(n)) and independent_is_tree(h)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, draws", [(3, 16000), (4, 25000)])
 def test_random_heads_uniform(n, draws):
     trees = all_rooted_trees(n)
@@ -513,6 +517,7 @@ def _brute_force_positions(tree: _MTree, x: int):
     return sorted(found)
 
 
+@pytest.mark.slow
 def test_move_candidates_are_exactly_the_leaf_preserving_positions():
     rng = np.random.default_rng(24)
     for _ in range(300):
@@ -553,6 +558,7 @@ def test_nonterminal_labels():
 # The "reject" reading of reattachment
 # --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_reject_draw_always_yields_a_tree_and_keeps_heads_more_often():
     """draw='reject' (uniform over all tokens, old head kept on a would-be cycle)
     is a tree every time; it keeps the original head more often than the SPEC

@@ -179,6 +179,7 @@ def test_cli(tmp_path, h, run_cli, monkeypatch):
     assert rc == 0 and text.startswith("section,") and "plan_curve," in text
 
 
+@pytest.mark.slow
 def test_figure(tmp_path, h, run_cli):
     pytest.importorskip("matplotlib")
     fa, fb = _files(tmp_path, h)
@@ -220,6 +221,7 @@ def test_one_resample_is_refused(tmp_path, h, run_cli):
     assert rc == 2 and "too-few-replicates" in err and "--bootstrap 40 or more" in err
 
 
+@pytest.mark.slow
 def test_report_section(tmp_path, h, run_cli):
     fa, fb = _files(tmp_path, h)
     rc, js, err = run_cli("report", fa, fb, "--plan", "0.2", "--output", "json", "-q")

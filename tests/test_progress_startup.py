@@ -116,6 +116,7 @@ def test_first_run_says_it_compiles_and_a_warm_run_does_not(tmp_path):
     assert NOTICE_START not in warm, warm
 
 
+@pytest.mark.slow
 def test_c_kernels_compile_nothing_and_leave_numba_unimported(tmp_path):
     """With the C extensions built, a run with an empty numba cache says nothing
     about compiling, writes no cache and never imports numba."""

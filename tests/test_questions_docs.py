@@ -22,6 +22,7 @@ def test_every_question_has_an_example():
     assert any(a[0] == "categorical" and "--bias" in a for a, _ in EXAMPLES)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,expected", EXAMPLES,
                          ids=[" ".join(a[-4:]) for a, _ in EXAMPLES])
 def test_documented_output(args, expected, run_cli, monkeypatch):

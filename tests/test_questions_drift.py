@@ -213,6 +213,7 @@ def test_real_iaa_by_order(iaa):
     assert 0.0 < res.drift.p_homogeneity["plain"] <= 1.0
 
 
+@pytest.mark.slow
 def test_report_has_the_three_sections(run_cli, repo_root, tmp_path):
     d = repo_root / QUESTIONS
     out = tmp_path / "r.html"

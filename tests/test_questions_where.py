@@ -197,6 +197,7 @@ def test_where_on_the_shared_data_equals_zss(iaa, h):
             assert row.stats[v].d_e == pytest.approx(de, rel=1e-12)
 
 
+@pytest.mark.slow
 def test_cli_rows_breakdown_and_errors(run_cli, repo_root, monkeypatch):
     monkeypatch.setenv("COLUMNS", "400")
     d = repo_root / "tests" / "data" / "questions"

@@ -66,6 +66,7 @@ def good(tmp_path: Path) -> Path:
     return p
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(COMPRESSORS))
 def test_bombs_of_every_compression_refused_on_the_command_line(tmp_path, good, capsys, kind):
     bomb = tmp_path / f"bomb.conllu.{kind}"
@@ -84,6 +85,7 @@ def test_valid_but_huge_compressed_conllu_refused(tmp_path, good, capsys):
     assert code == 2 and "input-too-large" in err and str(huge) in err
 
 
+@pytest.mark.slow
 def test_regular_file_refused_by_its_size_before_reading(tmp_path, good, capsys):
     big = tmp_path / "big.conllu"
     big.write_text(SENT * (BUDGET // len(SENT) + 10))

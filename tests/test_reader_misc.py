@@ -102,6 +102,7 @@ TEST_FILES = sorted(p for p in (TESTS / "data").rglob("*.conllu") if p.is_file()
 REAL = sorted(SHARED.glob("ud/*.conllu"))
 
 
+@pytest.mark.slow
 def test_the_test_suites_files(monkeypatch):
     assert TEST_FILES
     for p in TEST_FILES:

@@ -87,6 +87,7 @@ CONLL_FILES = [p for p in DATA_FILES if p.suffix in (".conllu", ".conll")]
 BRACKET_FILES = [p for p in DATA_FILES if p.suffix in (".tree", ".mrg", ".ptb")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", [conllu._CHUNK, 1, 100])
 def test_conllu_files_of_the_test_suite(scan, chunk, monkeypatch):
     monkeypatch.setattr(conllu, "_CHUNK", chunk)

@@ -222,7 +222,10 @@ def test_every_compare_format_carries_the_comparison(run_cli, tmp_path):
              if r["section"] == "baseline:worse"]
     assert ("s4", "LAS correct", "2", "-1") in worse
     rc, out, _ = run_cli(*args, "--output", "latex")
-    assert "Change" in out and "LAS & 90.91 & 81.82 & -9.09" in out
+    assert "delta" in out and "LAS & 90.91 & 81.82 & -9.09 & [-40.00, 18.18]" in out
+    rc, out, _ = run_cli(*args, "--output", "markdown")
+    assert r"| LAS | 90.91 | 81.82 | -9.09 | \[-40.00, 18.18\] |" in out
+    assert "sentences that got worse" in out
     rc, out, _ = run_cli(*args, "-v")
     assert "sentences that got worse" in out
 
@@ -333,6 +336,7 @@ def _perturb(src: Path, dst: Path, p: float, seed: int, limit: int) -> None:
     dst.write_text("\n\n".join(out) + "\n\n", encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_real_data_per_unit_counts_add_up(shared_data, run_cli, tmp_path):
     src = shared_data / "ud" / "en_ewt-ud-dev.conllu"
     if not src.exists():

@@ -84,7 +84,7 @@ def random_built(random_pairs):
     return vocab, trees
 
 
-FAST_ZSS_PAIRS = 200  # the fast test's share; zss is pure Python (about 0.1 s a pair)
+FAST_ZSS_PAIRS = 60  # the fast test's share; zss is pure Python (about 0.1 s a pair)
 
 
 @pytest.fixture(scope="module")
@@ -144,6 +144,7 @@ def _forced(t, side):
     return dataclasses.replace(t, cost_left=1, cost_right=0)
 
 
+@pytest.mark.slow
 def test_both_orientations_agree(random_built, random_zss_head, random_pairs, h):
     """Left-path (original trees) and right-path (mirrored trees) decomposition."""
     _, trees = random_built
@@ -276,6 +277,7 @@ def bulk_trees():
     return specs, trees
 
 
+@pytest.mark.slow
 def test_pairwise_equals_ted(bulk_trees, h):
     specs, trees = bulk_trees
     K = len(trees)
@@ -345,6 +347,7 @@ def test_dedupe_keeps_size_apart():
 # General costs against zss.distance
 # --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_general_costs_match_zss_distance(h):
     rng = np.random.default_rng(314)
     pairs = make_random_pairs(seed=2718, count=300, lo=1, hi=15)
@@ -459,6 +462,7 @@ def test_cell_types_chosen_by_costs():
     assert T.Costs(unit.delete, unit.insert, np.ones((5, 5))).arrays()[2].dtype == np.float64
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["unit", "fractional", "general"])
 def test_random_pairs_bitwise_zss(kind, h):
     rng = np.random.default_rng(4242)
@@ -477,6 +481,7 @@ def ewt_pairs():
     return [tuple((sents[k].heads.tolist(), list(sents[k].deprels)) for k in p) for p in idx]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["unit", "fractional", "general"])
 def test_ewt_pairs_bitwise_zss(ewt_pairs, kind, h):
     vocab = Vocabulary(sorted({lb for p in ewt_pairs for _, lbs in p for lb in lbs}))

@@ -59,6 +59,7 @@ def test_all_pairs_equal(kind, monkeypatch):
     assert a.max() > 0
 
 
+@pytest.mark.slow
 @needs_simd
 @pytest.mark.parametrize("threads", ["1", "2"])
 def test_listed_pairs_equal(threads, monkeypatch):
@@ -114,6 +115,7 @@ def _ewt_pack(shared_data):
     return gold, sys_, T.TreePack(gold + sys_)
 
 
+@pytest.mark.slow
 @needs_simd
 def test_ewt_pairs_equal(shared_data, monkeypatch):
     """EWT test against a perturbed copy: 10,000 pairs (200 trees against 50

@@ -161,6 +161,7 @@ def test_upos_majority_on_ewt(ewt, capsys):
     assert capsys.readouterr().err.count("tag-map-not-a-function") == 23
 
 
+@pytest.mark.slow
 def test_ewt_lexicon_from_dev_against_an_independent_count(ewt):
     test, dev = ewt
     lexicon = defaultdict(set)

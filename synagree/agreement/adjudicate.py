@@ -50,6 +50,7 @@ from synagree._version import __version__
 from synagree.agreement.agree import agree_corpus
 from synagree.agreement.influence import unit_influence
 from synagree.base.frames import Frames
+from synagree.base.option_specs import SPECS
 from synagree.base.problems import InputError, Problem
 from synagree.distance.ted import TreePack, pair_distances
 from synagree.io.brackets import PhraseNode, PhraseSentence
@@ -67,7 +68,8 @@ from synagree.trees.span_consensus import Span, consensus_of, labelled_spans, sp
 __all__ = ["AdjudicationResult", "AnnotatorScore", "WorkItem", "adjudicate_corpus",
            "read_decisions", "write_worklist", "WEIGHTS", "WORKLIST_COLUMNS", "DECIDED_BY"]
 
-WEIGHTS = ("equal", "competence")
+#: the vote weights (declared with the options, `synagree.base.option_specs`)
+WEIGHTS: Tuple[str, ...] = SPECS["weights"].choices
 DECIDED_BY = ("vote", "tie", "tree", "curator")
 #: the worklist's columns (CSV header, JSON keys); the last three are the curator's
 WORKLIST_COLUMNS = ("rank", "unit", "sent_id", "word", "form", "reason", "head", "deprel",

@@ -25,7 +25,7 @@ import numpy as np
 
 from synagree.agreement.extra_file import read_with_extra
 from synagree.base.command_options import ReadOptions
-from synagree.base.option_specs import SPECS, check_value
+from synagree.base.option_specs import SPECS, check_as, check_value
 from synagree.base.problems import InputError
 from synagree.distance.tree_pairs import ted
 from synagree.io.brackets import PhraseSentence
@@ -189,9 +189,13 @@ def alt_test(humans: Sequence["str | os.PathLike[str]"] = (),
 
     Raises
     ------
+    TypeError, ValueError
+        ``metric`` not one of the scores of ``--score``
+        (`synagree.base.option_specs`).
     InputError
-        Fewer than three humans, too few units, an unknown metric, ε out of
-        [0, 1), and every problem of reading and matching.
+        Fewer than three humans, too few units, a metric that does not apply
+        to the input's kind, ε out of [0, 1), and every problem of reading and
+        matching.
 
     Examples
     --------
@@ -199,6 +203,7 @@ def alt_test(humans: Sequence["str | os.PathLike[str]"] = (),
     >>> callable(synagree.alt_test)
     True
     """
+    metric = check_as("metric", "score", metric, "alt_test(): ")  # as --score
     o = ReadOptions.build(read, read_overrides, "alt_test()")
     data = read_with_extra(humans, dirs, candidate, role="candidate", option="--candidate",
                            names=o.names, extra_name=candidate_name, fmt=o.fmt,

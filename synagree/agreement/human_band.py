@@ -45,6 +45,7 @@ from synagree.agreement.core import DictSection
 from synagree.agreement.extra_file import WithExtra
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling
 from synagree.base.metrics import word_scores
+from synagree.base.option_specs import check_fields
 from synagree.base.problems import InputError
 from synagree.io.brackets import PhraseSentence
 from synagree.io.conllu import DepSentence
@@ -112,6 +113,10 @@ class BandOptions:
     references: Optional[Sequence[str]] = None
     replicates: int = DEFAULT_BAND_REPLICATES
     variant: str = "plain"
+
+    def __post_init__(self) -> None:
+        # as the command line's --reference and --variant (synagree.base.option_specs)
+        check_fields(self, "BandOptions: ", {"references": "reference", "variant": "variant"})
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Dict, Optional
 
 from synagree.agreement.core import Core, Value, variants_of
+from synagree.base.option_specs import check_fields
 from synagree.stats.sample_size import (
     DEFAULT_MAX_UNITS,
     DEFAULT_REPLICATES,
@@ -41,6 +42,10 @@ class PlanOptions:
     width: float
     replicates: int = DEFAULT_REPLICATES
     max_units: int = DEFAULT_MAX_UNITS
+
+    def __post_init__(self) -> None:
+        # as the command line's --width and --max-units (synagree.base.option_specs)
+        check_fields(self, "PlanOptions: ", {"width": "width", "max_units": "max_units"})
 
 
 @dataclass(frozen=True)

@@ -218,6 +218,7 @@ class ReportOptions(ReadOptions):
     title: Optional[str] = option("title")
     max_sentences: Optional[int] = option("max_sentences")
     noise: Any = option("noise")
+    adjudicate: bool = option("adjudicate")
     max_memory: int = option("max_memory")
 
 

@@ -304,7 +304,8 @@ REGISTRY: List[Metric] = [
          "words", "21.2", ("first_label_2", "same_head")),
         ("baseline", "with `--baseline`: per metric `old`, `new`, `delta` (new − old), "
          "`ci`, `p_bootstrap`, `p_randomisation`, `significant`; `worse`/`better` "
-         "sentences", "fraction / count", "18"),
+         "sentences", "fraction / count", "18",
+         ("old", "new", "delta", "p_bootstrap", "p_randomisation")),
         ("per_unit", "under `details`: per pairable unit its id, text digest, words, "
          "mean TED, the counts of its word scores (`ratios.<key>`) and α D_o sums",
          "counts / sums", "18.1"),
@@ -491,7 +492,8 @@ REGISTRY: List[Metric] = [
          "sentence of EVALB's second summary", SETTING, "22.3"),
         ("baseline", "with `--baseline`: per system and metric `old`, `new`, `delta` "
          "(new − old), `ci`, `p_bootstrap`, `p_randomisation`, `significant`; "
-         "`worse`/`better` sentences", "fraction / count", "18"),
+         "`worse`/`better` sentences", "fraction / count", "18",
+         ("old", "new", "delta", "p_bootstrap", "p_randomisation")),
         ("per_unit", "per system: per unit its id, text digest, gold words, TED, "
          "LAS/UAS/CLAS counts and α D_o sums", "counts / sums", "18.1"),
     ]),

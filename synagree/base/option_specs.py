@@ -18,6 +18,7 @@ plain data.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import os
@@ -27,16 +28,17 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Tuple, cast
 from synagree.base.addresses import check_address
 from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 
-__all__ = ["OptionSpec", "SPECS", "check_value", "check_args", "shown", "VARIANT_CHOICES",
-           "MAX_GRID_POINTS"]
+__all__ = ["OptionSpec", "SPECS", "check_value", "check_args", "check_as", "check_fields",
+           "shown", "too_many",
+           "VARIANT_CHOICES", "MAX_GRID_POINTS"]
 
 VARIANT_CHOICES = ("plain", "diff", "norm")
 #: the most probabilities a noise experiment's grid may have (bounded work, issue 35)
 MAX_GRID_POINTS = 1000
 
 #: the kinds of value an option takes (`check_value` knows each)
-KINDS = ("bool", "int", "fraction", "credit", "choice", "size", "str", "strs", "ints",
-         "fractions", "address", "object")
+KINDS = ("bool", "int", "fraction", "credit", "positive", "choice", "size", "str", "strs",
+         "ints", "fractions", "address", "object")
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,8 @@ class OptionSpec:
     kind : str
         One of `KINDS`: ``bool``; ``int`` (a whole number in ``lo..hi``);
         ``fraction`` (strictly between 0 and 1: a level); ``credit`` (0 to 1,
-        both included); ``choice`` (one of ``choices``); ``size`` (bytes, a
+        both included); ``positive`` (a number above 0 and at most ``hi``);
+        ``choice`` (one of ``choices``); ``size`` (bytes, a
         whole number or a size such as ``"4G"``); ``str``; ``strs`` (a
         sequence of strings, never one string); ``ints`` (a sequence of whole
         numbers ≥ ``lo``); ``fractions`` (a sequence of numbers from 0 to 1);
@@ -63,7 +66,8 @@ class OptionSpec:
     flag : str, optional
         The command-line spelling (``--max-memory``); None: API only.
     lo, hi : int, optional
-        The range of an ``int`` (``hi`` None: no upper bound).
+        The range of an ``int`` (``hi`` None: no upper bound); for a
+        ``fractions`` sequence, ``hi`` is the most numbers it may hold.
     choices : tuple of str
         The values of a ``choice`` (or of each item of ``strs``, when given).
     optional : bool
@@ -92,6 +96,8 @@ class OptionSpec:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"option {self.name}: unknown kind {self.kind!r}")
+        if self.kind == "positive" and self.hi is None:
+            raise ValueError(f"option {self.name}: a positive number needs its bound hi")
 
     def allowed(self) -> str:
         """What the option allows, in words (the end of every message)."""
@@ -104,12 +110,16 @@ class OptionSpec:
             lo = self.lo if self.lo is not None else 0
             return (f"a whole number from {lo:,} to {self.hi:,}" if self.hi is not None
                     else f"a whole number ≥ {lo:,}")
+        if k == "positive":
+            return f"a number above 0 and at most {self.hi:,}"
         if k == "choice":
             return "one of " + ", ".join(repr(c) for c in self.choices)
         if k == "strs" and self.choices:
             return "a sequence of strings from " + ", ".join(repr(c) for c in self.choices)
         if k == "ints":
             return f"a sequence of whole numbers ≥ {self.lo or 0:,}"
+        if k == "fractions" and self.hi is not None:
+            return f"a sequence of at most {self.hi:,} numbers from 0 to 1"
         if k == "object":
             return "a " + " or a ".join(_ACCEPT_WORDS.get(a, a) for a in self.accepts)
         return _KIND_WORDS[k]
@@ -214,14 +224,8 @@ def check_value(spec: OptionSpec, value: object, where: str = "") -> Any:
         if v < (spec.lo or 0) or (spec.hi is not None and v > spec.hi):
             raise _bad_value(spec, value, where)
         return v
-    if k in ("fraction", "credit"):
-        if not _is_real(value):
-            raise _bad_type(spec, value, where)
-        f = float(cast(numbers.Real, value))
-        inside = 0.0 < f < 1.0 if k == "fraction" else 0.0 <= f <= 1.0
-        if not (math.isfinite(f) and inside):
-            raise _bad_value(spec, value, where)
-        return f
+    if k in ("fraction", "credit", "positive"):
+        return _check_number(spec, value, where)
     if k == "choice":
         if not isinstance(value, str):
             raise _bad_type(spec, value, where)
@@ -248,6 +252,39 @@ def check_value(spec: OptionSpec, value: object, where: str = "") -> Any:
     return _check_sequence(spec, value, where)
 
 
+def check_as(keyword: str, name: str, value: object, where: str = "",
+             optional: Optional[bool] = None) -> Any:
+    """``value`` checked against ``SPECS[name]``, the message naming ``keyword`` (a
+    function's or an options object's own name for the option, e.g. ``metric`` for
+    alt-test's ``--score``); ``optional`` False refuses None where the command line's
+    None only means "not given".
+
+    Examples
+    --------
+    >>> check_as("metric", "score", "LAS")
+    'LAS'
+    >>> check_as("metric", "score", "BLEU", "alt_test(): ")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: alt_test(): metric must be one of 'LAS', ..., 'jaccard' or None, got 'BLEU'
+    """
+    spec = SPECS[name]
+    if keyword != spec.name or (optional is not None and optional != spec.optional):
+        spec = dataclasses.replace(spec, name=keyword,
+                                   optional=spec.optional if optional is None else optional)
+    return check_value(spec, value, where)
+
+
+def check_fields(obj: object, where: str, fields: Mapping[str, str]) -> None:
+    """Each field of the frozen dataclass ``obj`` checked against its declaration
+    (``fields``: field name -> name in `SPECS`) and replaced by the normalised value
+    (`check_as`), so that an options object of a section validates as the command
+    line does."""
+    for field_name, name in fields.items():
+        value = check_as(field_name, name, getattr(obj, field_name), where)
+        object.__setattr__(obj, field_name, value)
+
+
 def check_args(where: str, **values: Any) -> Dict[str, Any]:
     """Each keyword checked against its declaration in `SPECS` (a function's boundary).
 
@@ -255,6 +292,22 @@ def check_args(where: str, **values: Any) -> Dict[str, Any]:
     starting with ``where`` (``"read(): "``).
     """
     return {k: check_value(SPECS[k], v, where) for k, v in values.items()}
+
+
+def _check_number(spec: OptionSpec, value: object, where: str) -> float:
+    """``fraction`` (0 < v < 1), ``credit`` (0 ≤ v ≤ 1) and ``positive`` (0 < v ≤ hi)."""
+    if not _is_real(value):
+        raise _bad_type(spec, value, where)
+    f = float(cast(numbers.Real, value))
+    if spec.kind == "fraction":
+        inside = 0.0 < f < 1.0
+    elif spec.kind == "credit":
+        inside = 0.0 <= f <= 1.0
+    else:
+        inside = 0.0 < f <= (spec.hi or 0)
+    if not (math.isfinite(f) and inside):
+        raise _bad_value(spec, value, where)
+    return f
 
 
 def _check_size(spec: OptionSpec, value: object, where: str) -> int:
@@ -276,6 +329,8 @@ def _check_sequence(spec: OptionSpec, value: object, where: str) -> Tuple[Any, .
     if not _is_sequence(value):
         raise _bad_type(spec, value, where)
     items: Tuple[Any, ...] = tuple(cast(Iterable[Any], value))
+    if spec.kind == "fractions" and spec.hi is not None and len(items) > spec.hi:
+        raise ValueError(too_many(spec, len(items), f"{where}{spec.name}"))
     for x in items:
         if spec.kind == "strs":
             ok_type, ok_value = isinstance(x, str), not spec.choices or x in spec.choices
@@ -291,6 +346,19 @@ def _check_sequence(spec: OptionSpec, value: object, where: str) -> Tuple[Any, .
         if not ok_value:
             raise _bad_value(spec, value, where)
     return items
+
+
+def too_many(spec: OptionSpec, count: int, name: str) -> str:
+    """The message for a sequence longer than ``spec`` allows (``spec.hi`` items), the
+    option named ``name`` (the API's keyword or the command line's flag): one sentence
+    for both.
+
+    Examples
+    --------
+    >>> too_many(SPECS["grid"], 1001, "grid")
+    'grid must be a sequence of at most 1,000 numbers from 0 to 1, got 1,001 numbers'
+    """
+    return f"{name} must be {spec.allowed()}, got {count:,} numbers"
 
 
 def _spec(name: str, kind: str, default: Any, help: str, **kw: Any) -> Tuple[str, OptionSpec]:
@@ -374,6 +442,14 @@ SPECS: Dict[str, OptionSpec] = dict([
           "weights of --coefficient ac2: ordinal or quadratic over the categories in order "
           "(numeric, else alphabetical); without it AC2 takes the --hierarchy's mutual credit",
           flag="--ac2-weights", optional=True, choices=("identity", "ordinal", "quadratic")),
+    _spec("label_distance", "choice", "exact",
+          "hierarchy: also report alpha with hierarchy-aware TED rename costs "
+          "(alpha_*_hier); needs --hierarchy (default: exact)", flag="--label-distance",
+          choices=("exact", "hierarchy")),
+    _spec("label_credit", "choice", "mutual",
+          "credit for two annotators' labels: mutual (mean of both directions, default), "
+          "agreement (sum_l P(l|a)P(l|b)), credit (first annotator as gold)",
+          flag="--label-credit", choices=("mutual", "agreement", "credit")),
     _spec("plain_as_leaf", "bool", False,
           "with --hierarchy ud: a plain relation (nsubj) is its own leaf beside its subtypes "
           "instead of an under-specified parent", flag="--plain-as-leaf"),
@@ -410,16 +486,26 @@ SPECS: Dict[str, OptionSpec] = dict([
           "report: DEPREL; categorical: every layer it computes): Stuart-Maxwell marginal "
           "homogeneity, and per label McNemar's exact test (Holm-adjusted) with who uses the "
           "label more", flag="--bias"),
-    _spec("unlabelled", "bool", False, "also alpha over unlabelled trees and LA_given_head"),
+    _spec("unlabelled", "bool", False,
+          "also report alpha over unlabelled trees (structure only: alpha_*_unlabelled, one "
+          "more TED pass) and label agreement on the words whose heads agree (la_given_head)",
+          flag="--unlabelled"),
     _spec("direction", "bool", False,
-          "also alpha over trees whose labels carry the head direction"),
+          "also report alpha over trees whose labels carry the head direction (< head to the "
+          "left, > to the right): alpha_*_direction, which tells apart analyses that plain "
+          "trees without words confuse (dependency only)", flag="--label-direction"),
     _spec("length_bins", "ints", (10, 20, 30, 40),
-          "the upper ends of the sentence-length bins of the breakdown", lo=1),
+          "with --breakdown: upper ends of the sentence-length bins (default 10,20,30,40: "
+          "1-10, 11-20, 21-30, 31-40, 41+)", flag="--length-bins", lo=1, metavar="N,N,..."),
     _spec("by", "object", None,
-          "alpha per batch in order with control bands: 'batch', 'document' or 'order:N'",
-          optional=True, accepts=("str", "Grouping")),
-    _spec("where", "object", (), "alpha over the arcs each query selects",
-          accepts=("sequence",)),
+          "also alpha per batch in order with a bootstrap control band: batches from "
+          "'# batch = ...' comments, per document, or N consecutive sentences (order:N); the "
+          "band takes --bootstrap replicates (1000 when not given)", flag="--by",
+          optional=True, accepts=("str", "Grouping"), metavar="batch|document|order:N"),
+    _spec("where", "object", (),
+          "also alpha over the arcs a query selects, e.g. deprel=conj, upos=ADP, "
+          "head.upos=VERB, deprel=obl|nmod, upos=ADP,head.upos=NOUN (commas: AND; !=: not); "
+          "repeat for several rows", flag="--where", accepts=("sequence",), metavar="QUERY"),
     _spec("worst", "int", 0,
           "list the K sentences contributing most to disagreement (share of D_o, TED, "
           "annotators, differing words) and every joined or edited unit (default: agree 0, "
@@ -430,8 +516,11 @@ SPECS: Dict[str, OptionSpec] = dict([
     _spec("variant", "choice", "plain", "rank sentences by this alpha variant's D_o "
           "(default plain)", flag="--variant", choices=VARIANT_CHOICES),
     _spec("per_unit", "bool", False, "keep the per-unit data (a later baseline)"),
-    _spec("baseline", "object", None, "an earlier result to compare with (its JSON file)",
-          optional=True, accepts=("str", "path", "BaselineOptions")),
+    _spec("baseline", "object", None,
+          "compare with a result stored earlier with -o OLD.json (agree and report read each "
+          "other's): per metric old, new, change and paired tests over the matched "
+          "sentences, and the sentences that got worse or better", flag="--baseline",
+          optional=True, accepts=("str", "path", "BaselineOptions"), metavar="OLD.json"),
     _spec("band", "object", None, "a parser's agreement with the humans (BandOptions)",
           optional=True, accepts=("BandOptions",)),
     _spec("plan", "object", None, "the units needed for an interval width (PlanOptions)",
@@ -474,6 +563,9 @@ SPECS: Dict[str, OptionSpec] = dict([
     _spec("quiet", "bool", False, "no progress, notes or warnings on stderr", flag="--quiet"),
     # compare
     _spec("alpha", "bool", True, "alpha between gold and each system"),
+    _spec("no_alpha", "bool", False,
+          "skip alpha (the all-pairs tree edit distances are the slow part)",
+          flag="--no-alpha"),
     _spec("full_labels", "bool", False,
           "breakdown and confusions by full DEPREL (with subtypes)", flag="--full-labels"),
     _spec("tag_syntax", "choice", "plain",
@@ -497,8 +589,9 @@ SPECS: Dict[str, OptionSpec] = dict([
     _spec("sibling_credit", "credit", 0.5,
           "with --tiers: credit of another fine tag of the gold tag's coarse class (0 to 1; "
           "default 0.5)", flag="--sibling-credit", metavar="W"),
-    _spec("unmapped", "choice", "error", "with tiers: tags the mapping lacks",
-          choices=("error", "own-class")),
+    _spec("unmapped", "choice", "error",
+          "with --tiers: a tag the mapping lacks is an error (default) or its own coarse class",
+          flag="--tiers-unmapped", choices=("error", "own-class")),
     _spec("majority", "bool", False,
           "with --tiers COLUMN: map each fine tag to its most frequent coarse tag in gold when "
           "the column is not a function of the fine one, and report the ambiguous fine tags",
@@ -525,8 +618,68 @@ SPECS: Dict[str, OptionSpec] = dict([
     _spec("max_sentences", "int", 5000,
           "HTML: keep at most the N worst sentences (default 5000; 0: all)",
           flag="--max-sentences", lo=0, optional=True, metavar="N"),
-    _spec("noise", "object", None, "noise-experiment rows or a results directory, drawn in "
-          "the page", optional=True, accepts=("str", "path", "sequence")),
+    _spec("noise", "object", None,
+          "noise-experiment results (runs.csv / results.json of synagree noise) to plot, with "
+          "this corpus's own alpha and LAS as reference lines; runs made on other files are "
+          "refused", flag="--noise", optional=True,
+          accepts=("str", "path", "sequence"), metavar="RESULTS"),
+    _spec("adjudicate", "bool", False,
+          "HTML: add the consensus's worklist with a choice between the annotators per word "
+          "(per unit for bracketed input), and buttons that download the adjudicated CoNLL-U "
+          "(trees) and the decisions file (docs/adjudication.md)", flag="--adjudicate"),
+    _spec("reference", "strs", None,
+          "with --system: the human(s) to score against (default: each in turn)",
+          flag="--reference", optional=True, metavar="NAME"),
+    # adjudicate (docs/method.md §31)
+    _spec("weights", "choice", "equal",
+          "vote weights: equal (default) or competence (each annotator's accuracy estimated by "
+          "one-coin Dawid-Skene over the head choices, or the span choices of bracketed input; "
+          "docs/method.md §31.3, §31.6)", flag="--weights", choices=("equal", "competence")),
+    _spec("decisions", "object", None,
+          "a worklist (.csv or .json) with choose_annotator or choose_head/choose_deprel "
+          "filled: applied on top of the consensus", flag="--decisions", optional=True,
+          metavar="FILE", accepts=("str", "path")),
+    # plan (docs/method.md §30)
+    _spec("width", "positive", None,
+          "target width (high - low) of the interval of alpha, e.g. 0.1", flag="--width",
+          hi=4, metavar="W"),
+    _spec("max_units", "int", 1_000_000,
+          "the largest sample size tried (default 1,000,000)", flag="--max-units", lo=10,
+          hi=10**9, metavar="N"),
+    # spans (docs/method.md §24, §34.4, §34.5)
+    _spec("layer", "choice", None,
+          "what to compare: constituents (default) or preterminals of trees; a CoNLL-U "
+          "column labelling each word (default upos)", flag="--layer", optional=True,
+          choices=("constituents", "preterminals",  # trees; then the CoNLL-U columns
+                   "upos", "xpos", "deprel", "feats", "lemma", "form")),
+    _spec("labels", "choice", "type",
+          "each label its own annotation type (default, GATE's IAA per label summed), the "
+          "label as a feature of one type, or spans only", flag="--labels",
+          choices=("type", "feature", "none")),
+    _spec("gamma_samples", "int", None,
+          "gamma: random continua for the expected disorder (default 30)",
+          flag="--gamma-samples", lo=2, hi=1_000_000, optional=True, metavar="N"),
+    _spec("gamma_seed", "int", None, "gamma: the sampler's seed (default 0)",
+          flag="--gamma-seed", lo=0, hi=2**32 - 1, optional=True, metavar="S"),
+    _spec("gamma_precision", "str", None,
+          "gamma: pygamma's precision level, high (0.01), medium (0.02), low (0.1) or a "
+          "number in (0, 1): more samples while they vary too much (default: none, the "
+          "samples asked for)", flag="--gamma-precision", optional=True, metavar="P"),
+    _spec("gamma_budget", "int", None,
+          "gamma: the exact best alignment's budget, the cells of one assignment (two files; "
+          "default 25000000) or the candidate unitary alignments and search states (more "
+          "files; default 1000000); above it, an error", flag="--gamma-budget", lo=1,
+          optional=True, metavar="N"),
+    # alt-test (docs/method.md §34.2)
+    _spec("score", "choice", None,
+          "the per-sentence score: LAS (default), LAS_full, UAS, LA or ted (minus the tree "
+          "edit distance) for dependencies; jaccard (default) or ted for bracketed trees",
+          flag="--score", optional=True,
+          choices=("LAS", "LAS_full", "UAS", "LA", "ted", "jaccard")),
+    # GATE documents as categories (categorical --format gate)
+    _spec("gate_feature", "str", None,
+          "--format gate: the feature whose values are the categories", flag="--feature",
+          optional=True, metavar="NAME"),
     # noise
     _spec("sample", "int", 100,
           "sentences drawn from the source (default 100; 0: all; the API also takes None)",
@@ -538,7 +691,7 @@ SPECS: Dict[str, OptionSpec] = dict([
     _spec("grid", "fractions", tuple(round(0.1 * k, 10) for k in range(1, 11)),
           f"the noise probabilities (default 0.1, 0.2, ..., 1.0; on the command line "
           f"'p1,p2,...' or 'start:stop:num', both ends included; at most "
-          f"{MAX_GRID_POINTS:,} points)", flag="--grid", metavar="GRID"),
+          f"{MAX_GRID_POINTS:,} points)", flag="--grid", metavar="GRID", hi=MAX_GRID_POINTS),
     _spec("runs", "int", 10, "runs per point (default 10)", flag="--runs", lo=1, hi=10_000,
           metavar="R"),
     _spec("cycles", "choice", "skip", "source sentences with head cycles: leave out "

@@ -14,6 +14,8 @@ Column kinds (`Column.kind`):
 ``percent``   a fraction shown × 100 with ``digits`` decimals in text, Markdown
               and LaTeX (CSV and JSON keep the fraction)
 ``signed``    a number with its sign (a change)
+``signed_percent``  a change of fractions shown × 100 with its sign (CSV and JSON
+              keep the fraction)
 ``count``     a whole number (floats that are whole print without decimals)
 ``interval``  a pair ``(lo, hi)`` of numbers, or None
 ``percent_interval``  a pair of fractions shown × 100 (as ``percent``); CSV and
@@ -24,7 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple, Union
 
-KINDS = ("text", "number", "percent", "signed", "count", "interval", "percent_interval")
+from synagree.base import escape
+
+KINDS = ("text", "number", "percent", "signed", "signed_percent", "count", "interval",
+         "percent_interval")
 
 #: one cell: a string, a number, a pair of numbers (an interval) or nothing
 Cell = Union[str, int, float, None, Tuple[Optional[float], Optional[float]]]
@@ -150,7 +155,8 @@ def format_value(value: Cell, kind: str = "number", digits: Optional[int] = 4,
     """One cell as text (``percent`` × 100), as the text writer shows it.
 
     ``missing`` stands for None, NaN and ±inf.  ``digits=None`` writes a
-    number exactly (``repr`` of the float, round-trip exact), as CSV does.
+    number exactly (``repr`` of the float, round-trip exact), as CSV does; a
+    number that rounds to zero is written without a minus sign (``0.00``, ``+0.00``).
     """
     if kind == "text":
         return "" if value is None else str(value)
@@ -167,10 +173,43 @@ def format_value(value: Cell, kind: str = "number", digits: Optional[int] = 4,
         return missing
     if kind == "count" and x.is_integer():
         return str(int(x))
-    if kind == "percent":
+    if kind in ("percent", "signed_percent"):
         x *= 100
+    signed = kind in ("signed", "signed_percent")
     if digits is None:
-        return f"{'+' if kind == 'signed' and x >= 0 else ''}{x!r}"
-    if kind == "signed":
+        return f"{'+' if signed and x >= 0 else ''}{x!r}"
+    if round(x, digits) == 0:
+        x = 0.0  # no "-0.00"
+    if signed:
         return f"{x:+.{digits}f}"
     return f"{x:.{digits}f}"
+
+
+#: the kinds written right-aligned (numbers)
+NUMERIC_KINDS = ("number", "percent", "signed", "signed_percent", "count", "interval",
+                 "percent_interval")
+
+
+def markdown(table: Table) -> str:
+    """The table as a Markdown pipe table under a bold caption, then its notes.
+
+    The Markdown writer of `synagree.render.writers` (which exports it under
+    the same name); it lives here, beside the model, so that a layer below
+    ``render`` (the noise experiment's ``summary.md``) writes its tables through
+    it too.  Cells are escaped (`synagree.base.escape.markdown`).
+
+    >>> print(markdown(Table("t", [Column("LAS", "percent", 1)], [[0.5]])), end="")
+    | LAS |
+    |---:|
+    | 50.0 |
+    """
+    esc = escape.markdown
+    out = [f"**{esc(table.title)}**", ""] if table.title else []
+    out.append("| " + " | ".join(esc(c.header) for c in table.columns) + " |")
+    out.append("|" + "|".join("---:" if c.kind in NUMERIC_KINDS else "---"
+                              for c in table.columns) + "|")
+    out += ["| " + " | ".join(esc(format_value(v, c.kind, c.digits))
+                              for v, c in zip(row, table.columns)) + " |"
+            for row in table.rows]
+    out += ["", *(f"*note: {esc(n)}*" for n in table.notes)] if table.notes else []
+    return "\n".join(out) + "\n"

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, Dict
 
-from synagree.agreement.adjudicate import WEIGHTS, adjudicate_corpus, write_worklist
+from synagree.agreement.adjudicate import adjudicate_corpus, write_worklist
 from synagree.agreement.agree import load_corpus
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
@@ -15,28 +14,18 @@ from synagree.cli.options import check_input_choice, input_options
 from synagree.io.files import emit
 from synagree.render.adjudicate import FORMATS, render
 
-#: the options only ``adjudicate`` takes, declared as the shared ones are
-SWITCHES: Dict[str, Dict[str, Any]] = {
-    "--weights": {"default": "equal", "choices": list(WEIGHTS),
-                  "help": "vote weights: equal (default) or competence (each annotator's "
-                          "accuracy estimated by one-coin Dawid-Skene over the head choices, or "
-                          "the span choices of bracketed input; docs/method.md §31.3, §31.6)"},
-    "--worklist": {"metavar": "FILE",
-                   "help": "write the curator's worklist here (.csv or .json): ties, arcs "
-                           "(spans) chosen with no more than half the votes, words moved "
-                           "(majority spans dropped) by the tree constraint, units split "
-                           "differently"},
-    "--decisions": {"metavar": "FILE",
-                    "help": "a worklist (.csv or .json) with choose_annotator or "
-                            "choose_head/choose_deprel filled: applied on top of the "
-                            "consensus"},
-}
-
 
 def register(p: argparse.ArgumentParser) -> None:
     """The options of ``synagree adjudicate``."""
     options.add_input(p)
-    options.add_options(p, "--weights", "--worklist", "--decisions", table=SWITCHES)
+    options.add_declared(p, "weights")  # the API's too (synagree.base.option_specs)
+    # a second output file, the command line's own (the API returns res.worklist)
+    p.add_argument("--worklist", metavar="FILE",
+                   help="write the curator's worklist here (.csv or .json): ties, arcs "
+                        "(spans) chosen with no more than half the votes, words moved "
+                        "(majority spans dropped) by the tree constraint, units split "
+                        "differently")
+    options.add_declared(p, "decisions")
     p.add_argument("-o", "--out", required=True, metavar="GOLD.conllu",
                    help="write the consensus CoNLL-U here (atomically)")
     # the summary on standard output: -o is the consensus, so its suffix names no format

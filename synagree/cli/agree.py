@@ -25,13 +25,7 @@ from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
 from synagree.render.agreement import FORMATS, render
 from synagree.stats.alpha import VARIANTS
-from synagree.stats.hierarchical import (
-    AGREE_MODE,
-    LABEL_DISTANCES,
-    MODES,
-    HierarchyOptions,
-    load_hierarchy,
-)
+from synagree.stats.hierarchical import AGREE_MODE, HierarchyOptions, load_hierarchy
 
 # the bundled sample treebank: two annotators of 40 sentences (package data)
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "en-sample"
@@ -42,31 +36,13 @@ def sample_dirs() -> list:
     return sorted(str(p) for p in SAMPLE.iterdir() if p.is_dir())
 
 
-#: the switches only ``agree`` takes: alpha over other views of the trees (one more
-#: TED pass each), declared as the shared ones are (`synagree.cli.options.OPTIONS`)
-SWITCHES = {
-    "--unlabelled": options.flag("also report alpha over unlabelled trees (structure only: "
-                                 "alpha_*_unlabelled, one more TED pass) and label agreement "
-                                 "on the words whose heads agree (la_given_head)"),
-    "--label-direction": options.flag("also report alpha over trees whose labels carry the "
-                                      "head direction (< head to the left, > to the right): "
-                                      "alpha_*_direction, which tells apart analyses that "
-                                      "plain trees without words confuse (dependency only)"),
-}
-
-
 def add_hierarchy_args(parser: argparse.ArgumentParser) -> None:
     """``--hierarchy``, ``--label-distance``, ``--plain-as-leaf``, ``--label-credit``."""
     g = parser.add_argument_group("hierarchical labels (Melamed & Resnik credit)")
     options.add_options(g, "--hierarchy")
-    g.add_argument("--label-distance", choices=LABEL_DISTANCES, default="exact",
-                   help="hierarchy: also report alpha with hierarchy-aware TED rename costs "
-                        "(alpha_*_hier); needs --hierarchy (default: exact)")
+    options.add_declared(g, "label_distance")
     options.add_options(g, "--plain-as-leaf")
-    g.add_argument("--label-credit", choices=MODES, default=AGREE_MODE,
-                   help="credit for two annotators' labels: mutual (mean of both directions, "
-                        "default), agreement (sum_l P(l|a)P(l|b)), credit (first annotator as "
-                        "gold)")
+    options.add_declared(g, "label_credit")
 
 
 def validate_args(args: argparse.Namespace) -> None:
@@ -118,7 +94,9 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_input(p)
     add_hierarchy_args(p)  # --hierarchy, --label-distance, --plain-as-leaf, --label-credit
     add_worst_args(p)  # --worst K, --variant, --worst-by
-    options.add_options(p, "--unlabelled", "--label-direction", table=SWITCHES)
+    # alpha over other views of the trees (one more TED pass each)
+    options.add_declared(p, "unlabelled")
+    options.add_declared(p, "direction")  # --label-direction
     options.add_options(p, "--metric")
     options.add_output(p, FORMATS, "table")
     options.add_bootstrap(p)
@@ -175,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     with ctx as executor:
         res = agree(files, dirs=dirs or (), **input_options(args), variants=variants,
                     hierarchy=hierarchy_options(args), unlabelled=args.unlabelled,
-                    direction=args.label_direction, breakdown=args.breakdown,
+                    direction=args.direction, breakdown=args.breakdown,
                     length_bins=args.length_bins, coefficient=args.coefficient,
                     ac2_weights=args.ac2_weights, bias=args.bias, by=args.by, where=where,
                     worst=args.worst, worst_by=args.worst_by,
@@ -196,10 +174,9 @@ def add_breakdown_args(parser: argparse.ArgumentParser) -> None:
     # Gwet's AC1/AC2 of the breakdown's label layers (docs/method.md §21.6)
     options.add_options(parser, "--coefficient", table=options.GWET_COEFFICIENT)
     options.add_options(parser, "--ac2-weights")
-    parser.add_argument("--length-bins", type=options.increasing_whole_numbers, default=None,
-                        metavar="N,N,...",
-                        help="with --breakdown: upper ends of the sentence-length bins "
-                             "(default 10,20,30,40: 1-10, 11-20, 21-30, 31-40, 41+)")
+    # one comma-separated word on the command line; None: not given (it qualifies --breakdown)
+    options.add_declared(parser, "length_bins", type=options.increasing_whole_numbers,
+                         default=None)
 
 
 def validate_breakdown_args(args: argparse.Namespace) -> None:

@@ -20,7 +20,7 @@ _SECTIONS = (("breakdown", "--breakdown"), ("worst", "--worst"),
              ("preannotation", "--preannotation"), ("baseline", "--baseline"),
              ("by", "--by"), ("where", "--where"), ("bias", "--bias"),
              ("hierarchy", "--hierarchy"), ("unlabelled", "--unlabelled"),
-             ("label_direction", "--label-direction"), ("dask", "--dask"),
+             ("direction", "--label-direction"), ("dask", "--dask"),
              ("sample_pairs", "--sample-pairs"))
 
 

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import argparse
 
-from synagree.agreement.alt_test import ALT_TEST_METRICS, alt_test, alt_test_label_files
+from synagree.agreement.alt_test import alt_test, alt_test_label_files
 from synagree.base.problems import InputError
 from synagree.cli import options
 from synagree.cli.options import check_input_choice, output_format
 from synagree.io.files import emit
 from synagree.render.alt_test import render_alt_test
 from synagree.stats.alt_test import MIN_HUMANS
-
-#: every metric of either input kind, the default first
-METRICS = tuple(dict.fromkeys(m for ms in ALT_TEST_METRICS.values() for m in ms))
 
 
 def _usage(message: str) -> InputError:
@@ -79,10 +76,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="the parser's or the model's annotation of the same sentences (a "
                         "directory with --dirs); --names lists it last; with --label-data a JSON "
                         "file of labels")
-    p.add_argument("--score", choices=METRICS, default=None,
-                   help="the per-sentence score: LAS (default), LAS_full, UAS, LA or ted "
-                        "(minus the tree edit distance) for dependencies; jaccard (default) "
-                        "or ted for bracketed trees")
+    options.add_declared(p, "score")
     p.add_argument("--label-data", metavar="HUMANS.json",
                    help="label data instead of trees: a JSON object {annotator: {instance: "
                         "label}} (the alt-test reference's format); --candidate is then "

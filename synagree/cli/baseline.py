@@ -5,6 +5,7 @@ import argparse
 from typing import Optional
 
 from synagree.base.memory import check_regression
+from synagree.base.option_specs import SPECS
 from synagree.cli import options
 from synagree.stats.baseline_options import BASELINE_REPLICATES, BaselineOptions
 
@@ -21,12 +22,8 @@ def add_test_replicates(p: argparse.ArgumentParser) -> None:
 def add_baseline_args(p: argparse.ArgumentParser, command: str) -> None:
     """``--baseline`` (also spelt ``--compare-to``), ``--baseline-top`` and
     ``--test-replicates``."""
-    p.add_argument("--baseline", "--compare-to", dest="baseline", metavar="OLD.json",
-                   default=None,
-                   help="compare with a result stored earlier with -o OLD.json (agree and "
-                        "report read each other's): per metric old, new, change and paired "
-                        "tests over the matched sentences, and the sentences that got worse "
-                        "or better")
+    p.add_argument("--baseline", "--compare-to",  # the declaration's, and its old spelling
+                   **options.argparse_settings(SPECS["baseline"], dest="baseline"))
     p.add_argument("--baseline-top", type=options.whole_number(0), default=None, metavar="K",
                    help="with --baseline: list at most K sentences that got worse and K that "
                         f"got better (default {BASELINE_TOP})")

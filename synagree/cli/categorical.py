@@ -93,8 +93,7 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_declared(p, "enhanced")
     options.add_declared(p, "set_distance", default=None)  # qualifies --enhanced
     options.add_options(p, "--bias", "--sets", "--type")
-    p.add_argument("--feature", dest="gate_feature", metavar="NAME",
-                   help="--format gate: the feature whose values are the categories")
+    options.add_declared(p, "gate_feature")  # --feature
     options.add_options(p, "--coefficient", table=options.GWET_COEFFICIENT)
     options.add_options(p, "--ac2-weights")
     options.add_options(p, "--hierarchy")

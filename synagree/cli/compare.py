@@ -122,8 +122,7 @@ def register(p: argparse.ArgumentParser) -> None:
     baseline.add_test_replicates(p)
     p.add_argument("-B", "--replicates", dest="test_replicates",
                    type=options.whole_number(1, 1_000_000), help=argparse.SUPPRESS)
-    p.add_argument("--no-alpha", action="store_true",
-                   help="skip alpha (the all-pairs tree edit distances are the slow part)")
+    options.add_declared(p, "no_alpha")
     options.add_declared(p, "params", default=None)  # None: not given (dependency input)
     p.add_argument("--alpha", action="store_true",
                    help="bracketed input: add alpha between gold and each system (over the "

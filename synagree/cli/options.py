@@ -107,6 +107,23 @@ def unit_interval(text: str) -> float:
     return _fraction(text, inclusive=True)
 
 
+def positive_number(hi: float) -> Callable[[str], float]:
+    """An argparse type: a number above 0 and at most ``hi`` (an interval width)."""
+    span = f"a number above 0 and at most {hi:,}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {span}, got {text!r}")
+        if not math.isfinite(value) or not 0.0 < value <= hi:
+            raise argparse.ArgumentTypeError(f"must be {span}, got {text!r}")
+        return value
+
+    parse.__name__ = "positive number"
+    return parse
+
+
 def argparse_type(parse: Callable[[str], T]) -> Callable[[str], T]:
     """``parse`` as an argparse ``type``: its ValueError becomes argparse's usage error
     (the option named, the message kept, exit 2)."""
@@ -149,12 +166,12 @@ def argparse_settings(spec: OptionSpec, **changes: Any) -> Dict[str, Any]:
     for an option that only qualifies another, so that giving it alone can be
     refused; a command's own default).
     """
-    if spec.kind == "bool":
-        return flag(spec.help)
     out: Dict[str, Any] = {}
     flag_dest = (spec.flag or "").lstrip("-").replace("-", "_")
     if spec.name != flag_dest:
         out["dest"] = spec.name
+    if spec.kind == "bool":
+        return {**out, **flag(spec.help), **changes}
     if spec.kind == "choice":
         out.update(default=spec.default, choices=list(spec.choices))
     elif spec.kind == "strs":
@@ -165,6 +182,8 @@ def argparse_settings(spec: OptionSpec, **changes: Any) -> Dict[str, Any]:
         out.update(type=open_fraction, default=spec.default)
     elif spec.kind == "credit":
         out.update(type=unit_interval, default=spec.default)
+    elif spec.kind == "positive":
+        out.update(type=positive_number(spec.hi or 0), default=spec.default)
     elif spec.kind == "size":
         out.update(type=memory_size, default=spec.default)
     elif spec.kind == "address":

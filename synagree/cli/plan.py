@@ -3,12 +3,12 @@ given width, from a pilot sample (docs/method.md §30)."""
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
 from synagree.agreement.agree import agree
 from synagree.agreement.plan import PlanOptions
+from synagree.base.option_specs import SPECS
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
 from synagree.cli.options import (
@@ -21,20 +21,11 @@ from synagree.io.files import emit
 from synagree.render.mpl import pyplot
 from synagree.render.plan import FIGURE_FORMATS, FORMATS, render_plan, write_plan_figure
 from synagree.stats.alpha import VARIANTS
-from synagree.stats.sample_size import DEFAULT_MAX_UNITS, DEFAULT_REPLICATES, FIRST_SIZE
+from synagree.stats.sample_size import DEFAULT_REPLICATES
 
-
-def width_value(text: str) -> float:
-    """An argparse type: an interval width in alpha units, 0 < W ≤ 4."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number above 0 (an interval width in "
-                                         f"alpha units, e.g. 0.1), got {text!r}")
-    if not math.isfinite(value) or not 0.0 < value <= 4.0:
-        raise argparse.ArgumentTypeError(f"must be a number above 0 and at most 4 (an "
-                                         f"interval width in alpha units), got {text!r}")
-    return value
+#: an argparse type: an interval width in alpha units, 0 < W ≤ 4 (``--width``, and
+#: report's ``--plan``; declared once, with `PlanOptions`' check, in option_specs)
+width_value = options.positive_number(SPECS["width"].hi or 4)
 
 
 def figure_path(text: str) -> str:
@@ -47,12 +38,9 @@ def figure_path(text: str) -> str:
 def register(p: argparse.ArgumentParser) -> None:
     """The options of ``synagree plan``."""
     options.add_input(p)
-    p.add_argument("--width", type=width_value, required=True, metavar="W",
-                   help="target width (high - low) of the interval of alpha, e.g. 0.1")
+    options.add_declared(p, "width", required=True)
     options.add_bootstrap(p)  # --bootstrap B: resamples per size (0: the default 1,000)
-    p.add_argument("--max-units", type=options.whole_number(FIRST_SIZE, 10**9),
-                   default=DEFAULT_MAX_UNITS, metavar="N",
-                   help=f"the largest sample size tried (default {DEFAULT_MAX_UNITS:,})")
+    options.add_declared(p, "max_units")
     options.add_options(p, "--metric")
     p.add_argument("--figure", type=figure_path, metavar="FILE",
                    help="also draw the resampling curve (.svg, .png or .pdf; needs "

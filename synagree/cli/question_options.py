@@ -22,15 +22,8 @@ def add_question_args(p: argparse.ArgumentParser) -> None:
     """``--bias``, ``--by``, ``--where`` (for ``agree`` and ``report``)."""
     g = p.add_argument_group("bias, drift and queries (docs/qa-questions.md)")
     options.add_options(g, "--bias")
-    g.add_argument("--by", type=by_option, default=None, metavar="batch|document|order:N",
-                   help="also alpha per batch in order with a bootstrap control band: "
-                        "batches from '# batch = ...' comments, per document, or N "
-                        "consecutive sentences (order:N); the band takes --bootstrap "
-                        "replicates (1000 when not given)")
-    g.add_argument("--where", action="append", default=None, metavar="QUERY",
-                   help="also alpha over the arcs a query selects, e.g. deprel=conj, "
-                        "upos=ADP, head.upos=VERB, deprel=obl|nmod, upos=ADP,head.upos=NOUN "
-                        "(commas: AND; !=: not); repeat for several rows")
+    options.add_declared(g, "by", type=by_option, default=None)
+    options.add_declared(g, "where", action="append", default=None)  # one query a time
 
 
 def queries(args: argparse.Namespace) -> List[str]:

@@ -96,10 +96,7 @@ def register(p: argparse.ArgumentParser) -> None:
     """The options of this command."""
     options.add_input(p)
     options.add_output(p, OUTPUTS, "html")
-    p.add_argument("--noise", metavar="RESULTS",
-                   help="noise-experiment results (runs.csv / results.json of synagree noise) "
-                        "to plot, with this corpus's own alpha and LAS as reference lines; "
-                        "runs made on other files are refused")
+    options.add_declared(p, "noise")  # a results file here; the API also takes rows
     add_plot_args(p, corpus=False)
     options.add_bootstrap(p)
     baseline.add_baseline_args(p, "report")  # --baseline (--compare-to), --baseline-top
@@ -109,19 +106,14 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_declared(p, "worst", default=20)  # report always lists them
     options.add_declared(p, "max_sentences")
     options.add_declared(p, "title")
-    p.add_argument("--adjudicate", action="store_true",
-                   help="HTML: add the consensus's worklist with a choice between the "
-                        "annotators per word (per unit for bracketed input), and buttons "
-                        "that download the adjudicated CoNLL-U (trees) and the decisions "
-                        "file (docs/adjudication.md)")
+    options.add_declared(p, "adjudicate")
     g = p.add_argument_group("parser, pre-annotation and planning (docs/method.md §28-30)")
     g.add_argument("--system", metavar="FILE",
                    help="a parser's output of the same sentences (a directory with --dirs): "
                         "its agreement with each human beside another human's, with paired "
                         "bootstrap intervals and a verdict (within / below / above the "
                         "human band)")
-    g.add_argument("--reference", nargs="+", metavar="NAME",
-                   help="with --system: the human(s) to score against (default: each in turn)")
+    options.add_declared(g, "reference")
     options.add_options(p, "--preannotation")  # as agree's (docs/method.md §29)
     g.add_argument("--plan", type=plan_width, metavar="WIDTH",
                    help="also the sentences needed for an interval of alpha no wider than "

@@ -16,12 +16,11 @@ from synagree.cli.gate_options import (
 from synagree.cli.options import output_format
 from synagree.evaluation.span_alpha import SPAN_COEFFICIENTS, span_alpha_u
 from synagree.evaluation.span_gamma import GAMMA_DEFAULTS, precision_level, span_gamma
-from synagree.evaluation.spans import CONLLU_LAYERS, PHRASE_LAYERS, span_agreement
+from synagree.evaluation.spans import span_agreement
 from synagree.io.files import emit
 from synagree.render.span_alpha import render_span_alpha
 from synagree.render.span_gamma import render_span_gamma
 from synagree.render.spans import SPAN_OUTPUTS, render_spans
-from synagree.stats.gate_prf import LABEL_MODES
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,13 +79,8 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="two or more files, all bracketed trees or all CoNLL-U; the first of "
                         "each pair is the key (gold)")
-    p.add_argument("--layer", default=None,
-                   choices=list(PHRASE_LAYERS) + list(CONLLU_LAYERS),
-                   help="what to compare: constituents (default) or preterminals of trees; "
-                        "a CoNLL-U column labelling each word (default upos)")
-    p.add_argument("--labels", choices=list(LABEL_MODES), default="type",
-                   help="each label its own annotation type (default, GATE's IAA per "
-                        "label summed), the label as a feature of one type, or spans only")
+    options.add_declared(p, "layer")
+    options.add_declared(p, "labels")
     options.add_options(p, "--hierarchy", "--bdm", "--format", "--phrase-style", "--names",
                            "--allow-missing", "--no-text-check")
     options.add_output(p, SPAN_OUTPUTS, "table")
@@ -96,18 +90,5 @@ def register(p: argparse.ArgumentParser) -> None:
                         "alpha (alpha-u) of every file over the continuum of positions "
                         "(docs/method.md §34.4), or Mathet et al.'s gamma with "
                         "pygamma-agreement's defaults (§34.5)")
-    p.add_argument("--gamma-samples", type=options.whole_number(2, 1_000_000),
-                   default=None, metavar="N",
-                   help="gamma: random continua for the expected disorder (default 30)")
-    p.add_argument("--gamma-seed", type=options.whole_number(0, 2 ** 32 - 1),
-                   default=None, metavar="S",
-                   help="gamma: the sampler's seed (default 0)")
-    p.add_argument("--gamma-precision", default=None, metavar="P",
-                   help="gamma: pygamma's precision level, high (0.01), medium (0.02), low "
-                        "(0.1) or a number in (0, 1): more samples while they vary too much "
-                        "(default: none, the samples asked for)")
-    p.add_argument("--gamma-budget", type=options.whole_number(1), default=None, metavar="N",
-                   help="gamma: the exact best alignment's budget, the cells of one "
-                        "assignment (two files; default 25000000) or the candidate unitary "
-                        "alignments and search states (more files; default 1000000); above "
-                        "it, an error")
+    for name in ("gamma_samples", "gamma_seed", "gamma_precision", "gamma_budget"):
+        options.add_declared(p, name)  # None: not given (they go with --coefficient gamma)

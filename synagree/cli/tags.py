@@ -8,7 +8,7 @@ from synagree.cli import options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.evaluation.tags import evaluate_tags
-from synagree.evaluation.tiers import SIBLING_CREDIT, UNMAPPED_POLICIES
+from synagree.evaluation.tiers import SIBLING_CREDIT
 from synagree.io.files import emit
 from synagree.render.tags import TAGS_OUTPUTS, render_tags
 
@@ -45,7 +45,7 @@ def _tiers_options(args: argparse.Namespace) -> dict:
     present = args.tiers is not None
     options.qualifier(args, "sibling_credit", present, SIBLING_CREDIT,
                       "--sibling-credit applies with --tiers only")
-    options.qualifier(args, "tiers_unmapped", present, "error",
+    options.qualifier(args, "unmapped", present, "error",
                       "--tiers-unmapped applies with --tiers only")
     if not present:
         for given, option in ((args.majority, "--majority"), (args.lexicon, "--lexicon")):
@@ -54,7 +54,7 @@ def _tiers_options(args: argparse.Namespace) -> dict:
                                         f"{option} applies with --tiers only")
         return {}
     return {"tiers": args.tiers, "sibling_credit": args.sibling_credit,
-            "unmapped": args.tiers_unmapped, "majority": args.majority,
+            "unmapped": args.unmapped, "majority": args.majority,
             "lexicon": args.lexicon}
 
 
@@ -74,8 +74,6 @@ def register(p: argparse.ArgumentParser) -> None:
     options.add_options(p, "--prf", "--per-feature")
     options.add_declared(p, "tiers")
     options.add_declared(p, "sibling_credit", default=None)  # qualifies --tiers
-    p.add_argument("--tiers-unmapped", choices=list(UNMAPPED_POLICIES), default=None,
-                   help="with --tiers: a tag the mapping lacks is an error (default) or its "
-                        "own coarse class")
+    options.add_declared(p, "unmapped", default=None)  # --tiers-unmapped qualifies --tiers
     options.add_declared(p, "majority")
     options.add_declared(p, "lexicon")

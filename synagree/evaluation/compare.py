@@ -442,12 +442,9 @@ def _sides(alignment: Alignment) -> Tuple[Side, Side]:
 
 def _correct_flags(alignment: Alignment, full_labels: bool) -> Tuple[List[bool], List[bool]]:
     """Per aligned pair: LAS-correct (LAS_full with ``full_labels``), head-correct."""
-    uas = [p.system_head is p.gold_head for p in alignment]
-    if full_labels:
-        las = [u and p.gold.deprel == p.system.deprel for u, p in zip(uas, alignment)]
-    else:
-        las = [u and p.gold.udeprel == p.system.udeprel for u, p in zip(uas, alignment)]
-    return las, uas
+    uas = alignment.field_equal("head")
+    las = uas & alignment.field_equal("deprel" if full_labels else "udeprel")
+    return las.tolist(), uas.tolist()
 
 
 def breakdown_counts(alignment: Alignment, bd: Breakdown, full_labels: bool = False,

@@ -101,6 +101,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import (
     IO,
+    Any,
     Callable,
     Dict,
     Hashable,
@@ -114,9 +115,11 @@ from typing import (
     Union,
 )
 
+import numpy as np
 from conllu.exceptions import ParseException
 from conllu.parser import parse_comment_line
 
+from synagree.base.gc_pause import paused_gc
 from synagree.base.metrics import WordCredit, word_credit, word_scores
 from synagree.base.problems import (
     SHOWN,
@@ -128,7 +131,7 @@ from synagree.base.problems import (
 )
 from synagree.base.ratios import prf_shares
 from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
-from synagree.io.conllu import conllu_lines
+from synagree.io.conllu import conllu_lines, scan_chunks
 from synagree.io.conllu_ids import (
     Ranges,
     bad_head_hint,
@@ -404,12 +407,20 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
     multiword tokens, DEPS and the edges into empty nodes, and the scorer's
     refusals (one root per sentence, no empty sentence, the final blank line).
 
-    The lines are the records of the package's one CoNLL-U line reader,
-    `synagree.io.conllu.conllu_lines`, in its **scorer mode**
-    (``scorer=True``): the scorer's strictness is that mode (a lone ``\r``
-    ends a line, only an empty line is blank) and the checks below (a
-    comment after a word line, two blank lines in a row, no final blank
-    line), where the package's readers are lenient.  Files of the other
+    A file is read from the records of the package's CoNLL-U scan,
+    `synagree.io.conllu.scan_chunks` (the C scan behind `synagree.read`):
+    lines, sentence blocks, the ten columns, the comments' metadata.  The
+    scorer's strictness is a **mode** of reading those records: every check
+    listed in the module docstring is made on them (a comment after a word
+    line, two blank lines in a row, no final blank line, one root, no cycle,
+    ...), where the package's readers are lenient.  Whatever that mode does
+    not read as plainly valid (any problem, a lone ``\r``, an empty column,
+    a whitespace-only line, ...) is read line by line, by the records of
+    `synagree.io.conllu.conllu_lines` in its scorer mode (``scorer=True``: a
+    lone ``\r`` ends a line, only an empty line is blank), which reports
+    every problem with the same messages and exit status as always; the two
+    give the same `Treebank` on every file the first reads
+    (tests/test_conll18_fastpath.py).  Files of the other
     registered formats (`synagree.io.registry`) reach it as CoNLL-U written
     from their reader's sentences (`synagree.io.native`).
 
@@ -431,6 +442,9 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
         line, ...
     """
     name, content = _read_text(source, name)
+    fast = _scanned_treebank(name, content)
+    if fast is not None:
+        return fast
     lines = list(conllu_lines(content, scorer=True))  # the scorer's line reading
 
     log = ProblemLog()
@@ -532,6 +546,234 @@ def read_treebank(source: FileSource, name: Optional[str] = None) -> Treebank:
                 "the file does not end with a blank line after the last sentence")
     log.raise_if_errors()
     return Treebank(name, "".join(chars), tokens, sentences, words, empty_edges[0])
+
+
+# --------------------------------------------------------------------------- the fast path
+#
+# A file the scorer accepts is read from the records of the package's CoNLL-U
+# scan (`synagree.io.conllu.scan_chunks`: the C scan behind `synagree.read`),
+# with every check of the line-by-line reader above made on them; the first
+# thing that is not plainly valid (any problem, or anything unusual: a lone
+# ``\r``, an empty column, a whitespace-only line, a comment after a word line,
+# two blank lines in a row, no final blank line, an ID the scan does not read as
+# a plain number and that is neither a multiword range nor an empty node, a HEAD
+# out of range, a cycle, not one root, a malformed DEPS) sends the whole file to
+# the line-by-line reader, which reports it as it always did.  So the problems,
+# their order and their messages are that reader's by construction, and a file
+# read by the fast path gives the same `Treebank` (tests/test_conll18.py checks
+# both paths on the same files).
+
+
+class _Bail(Exception):
+    """The fast path met something it leaves to the line-by-line reader."""
+
+
+class _Derived:
+    """What `Word` derives from its FEATS and DEPREL, once per distinct value."""
+
+    def __init__(self) -> None:
+        self.ufeats: Dict[str, str] = {}
+        self.rel: Dict[str, Tuple[str, bool, bool]] = {}
+        self.bare: Dict[str, str] = {}  # FORM without Zs characters
+
+    def feats(self, feats: str) -> str:
+        u = self.ufeats.get(feats)
+        if u is None:
+            u = self.ufeats[feats] = "|".join(sorted(
+                f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
+        return u
+
+    def relation(self, deprel: str) -> Tuple[str, bool, bool]:
+        r = self.rel.get(deprel)
+        if r is None:
+            u = deprel.split(":", 1)[0]
+            r = self.rel[deprel] = (u, u in CONTENT_DEPRELS, u in FUNCTIONAL_DEPRELS)
+        return r
+
+    def form(self, form: str) -> str:
+        b = self.bare.get(form)
+        if b is None:
+            b = self.bare[form] = _strip_spaces(form)
+        return b
+
+
+def _scanner_text(content: str) -> Optional[str]:
+    """The text as the scan should see it, or None when the fast path cannot read it
+    as the scorer does (a lone ``\r``, an empty column)."""
+    text = content[1:] if content.startswith("\ufeff") else content
+    if "\r" in text:
+        if text.count("\r") != text.count("\r\n"):
+            return None  # a lone \r ends a line for the scorer, not for the scan
+        text = text.replace("\r\n", "\n")
+    if "\t\t" in text or "\t\n" in text or text.endswith("\t"):
+        return None  # an empty column: the scan reads it as "_", the scorer as ""
+    return text
+
+
+class _FastReader:
+    """The fast path's state over one file (see the comment above)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.derived = _Derived()
+        self.chars: List[str] = []
+        self.tokens: List[Span] = []
+        self.words: List[Word] = []
+        self.sentences: List[Sentence] = []
+        self.heads: List[int] = []
+        self.with_deps: List[int] = []  # sentences with a DEPS value
+        self.position = 0
+        self.empty_edges = 0
+        self.next_line = 0  # the 0-based line where the next block must start
+
+    def chunk(self, scan: Any, base: int) -> None:
+        """Every block of one scanned chunk, as sentences."""
+        rows, ids, heads = scan.rows.tolist(), scan.ids.tolist(), scan.heads.tolist()
+        r = 0
+        for b, (start, end) in enumerate(zip(scan.starts, scan.ends)):
+            if base + start != self.next_line or not scan.fine[b]:
+                raise _Bail  # two blank lines, a whitespace-only or broken line
+            self.next_line = base + end + 1
+            ra = r
+            while r < len(rows) and rows[r] < end:
+                r += 1
+            n_comments = len(scan.comments[b])
+            if r == ra or rows[ra] != start + n_comments:
+                raise _Bail  # no word line, or a comment after one
+            meta = scan.metadata[b]
+            self.block(scan, base, start, range(ra, r), rows, ids, heads,
+                       meta.get("sent_id"), meta.get("text"))
+
+    def block(self, scan: Any, base: int, start: int, span: range, rows: List[int],
+              ids: List[int], heads: List[int], sent_id: Optional[str],
+              text: Optional[str]) -> None:
+        """One sentence: its tokens and words (as `read_treebank` reads them)."""
+        forms, lemmas, upos, xpos, feats, deprels, deps, _ = scan.columns
+        d = self.derived
+        k = len(self.sentences)
+        first_word, sent_start = len(self.words), self.position
+        next_id, mwt_left, ranges = 1, 0, Ranges()
+        token: Optional[Span] = None
+        has_deps_here = False
+        for r in span:
+            wid = ids[r]
+            line = base + rows[r] + 1
+            if wid == 0:  # a multiword range, an empty node, or something to report
+                cid = parse_id(scan.lines(rows[r], rows[r] + 1)[0].partition("\t")[0])
+                if cid is None or cid.is_word or mwt_left:
+                    raise _Bail
+                if cid.is_empty_node:
+                    self.empty_edges += len(parse_deps(deps[r]))  # ValueError: bail
+                    continue
+                token = self.token(d.form(forms[r]), line, k)
+                if ranges.check(cid, next_id) is not None:
+                    raise _Bail
+                mwt_left = cid.second - cid.first + 1
+                continue
+            member = mwt_left > 0
+            if member:
+                mwt_left -= 1
+            else:
+                token = self.token(d.form(forms[r]), line, k)
+            head = heads[r]
+            if wid != next_id or head < 0:
+                raise _Bail
+            next_id = wid + 1
+            assert token is not None
+            has_deps_here = has_deps_here or has_deps(deps[r])
+            self.word(wid, forms[r], lemmas[r], upos[r], xpos[r], feats[r], head, deprels[r],
+                      k, sent_id, line, token, member, deps[r])
+        if mwt_left:
+            raise _Bail
+        if has_deps_here:
+            self.with_deps.append(k)
+        self.sentences.append(Sentence(k, sent_id, text, base + start + 1, sent_start,
+                                       self.position, slice(first_word, len(self.words))))
+
+    def token(self, form: str, line: int, k: int) -> Span:
+        if not form:
+            raise _Bail  # an empty FORM
+        token = Span(self.position, self.position + len(form), line, k)
+        self.chars.append(form)
+        self.tokens.append(token)
+        self.position = token.end
+        return token
+
+    def word(self, wid: int, form: str, lemma: str, upos: str, xpos: str, feats: str,
+             head: int, deprel: str, k: int, sent_id: Optional[str], line: int, token: Span,
+             member: bool, deps: str) -> None:
+        w = _new_word(Word)
+        w.index, w.id, w.form, w.lemma = len(self.words), wid, form, lemma
+        w.upos, w.xpos, w.feats, w.head, w.deprel = upos, xpos, feats, head, deprel
+        w.sent_index, w.sent_id, w.line = k, sent_id, line
+        w.start, w.end, w.is_multiword = token.start, token.end, member
+        w.ufeats = self.derived.feats(feats)
+        w.udeprel, w.is_content, w.is_functional = self.derived.relation(deprel)
+        w.parent, w.functional_children, w.deps, w.edeps = None, (), deps, ()
+        self.words.append(w)
+        self.heads.append(head)
+
+    def link(self) -> None:
+        """Parents and functional children, after checking every sentence's tree
+        (HEADs in range, one root, no cycle) at once."""
+        words = self.words
+        n = len(words)
+        bounds = np.array([s.words.start for s in self.sentences] + [n], np.int64)
+        size = np.diff(bounds)
+        first = np.repeat(bounds[:-1], size)
+        heads = np.array(self.heads, np.int64)
+        if n == 0 or (heads > np.repeat(size, size)).any():
+            raise _Bail
+        if (np.bincount(np.repeat(np.arange(len(size)), size)[heads == 0],
+                        minlength=len(size)) != 1).any():
+            raise _Bail  # not exactly one root
+        up = np.where(heads > 0, first + heads - 1, n)
+        up = np.append(up, n)
+        for _ in range(int(size.max()).bit_length()):  # 2^k > n steps up end at the root
+            up = up[up]
+        if (up[:n] != n).any():
+            raise _Bail  # a cycle
+        parent = np.where(heads > 0, first + heads - 1, -1).tolist()
+        for w, p in zip(words, parent):
+            if p >= 0:
+                w.parent = pw = words[p]
+                if w.is_functional:
+                    if pw.functional_children:
+                        pw.functional_children.append(w)  # type: ignore[union-attr]
+                    else:
+                        pw.functional_children = [w]
+        log = ProblemLog()
+        for k in self.with_deps:
+            sent = self.sentences[k]
+            builder = _SentenceBuilder(k, sent.line, sent.start, sent.words.start)
+            self.empty_edges += _link_deps(words[sent.words], self.name, builder, log)
+        if log.problems:
+            raise _Bail  # a DEPS head beyond its sentence
+
+
+_new_word = object.__new__
+
+
+def _scanned_treebank(name: str, content: str) -> Optional[Treebank]:
+    """The `Treebank` of a file read from the package's scan (the fast path above), or
+    None when the file needs the line-by-line reader."""
+    text = _scanner_text(content)
+    if text is None or not text:
+        return None
+    reader = _FastReader(name)
+    try:
+        last = 0
+        with paused_gc():
+            for scan, base in scan_chunks(text, ProblemLog()):
+                reader.chunk(scan, base)
+                last = base + scan.n_lines
+            reader.link()
+    except (_Bail, ValueError):  # (ValueError: a malformed DEPS)
+        return None
+    if reader.next_line != last - 1:  # the last sentence ends in one blank line, then the file
+        return None
+    return Treebank(name, "".join(reader.chars), reader.tokens, reader.sentences,
+                    reader.words, reader.empty_edges)
 
 
 def _read_comment(line: str, sent: _SentenceBuilder) -> None:
@@ -696,10 +938,20 @@ class Alignment(Sequence[WordPair]):
             to_gold[s.index] = g
         self._to_gold = to_gold
         self.pairs = [WordPair(g, s, g.parent, self.to_gold(s.parent)) for g, s in matches]
+        self._equal: Dict[str, "np.ndarray"] = {}
 
     def to_gold(self, word: Optional[Word]):
         """Map a system word into gold space: its gold word or `UNALIGNED` (None stays None)."""
         return None if word is None else self._to_gold[word.index]
+
+    def field_equal(self, name: str) -> "np.ndarray":
+        """Per aligned pair (bool array): is the `FIELD_KEYS` field ``name`` the same on
+        both words, references mapped into gold space?  Computed once per field."""
+        eq = self._equal.get(name)
+        if eq is None:
+            eq = self._equal[name] = np.array(_field_flags(name, self.pairs, self.to_gold),
+                                              dtype=bool)
+        return eq
 
     def __getitem__(self, i):
         return self.pairs[i]
@@ -924,10 +1176,16 @@ class WordMetric:
     key : callable or None
     content_only : bool
         Count only words with a content relation (CLAS, MLAS, BLEX).
+    fields : tuple of str, optional
+        The `FIELD_KEYS` fields the key holds (`word_metric` sets them): then
+        `pair_correct` compares the pairs field by field, each field once per
+        alignment (`Alignment.field_equal`), which gives what comparing the keys
+        gives; None: the keys are compared.
     """
 
     key: Optional[Key]
     content_only: bool = False
+    fields: Optional[Tuple[str, ...]] = None
 
 
 def _lemma(w: Word, g) -> str:
@@ -950,6 +1208,7 @@ FIELD_KEYS: Dict[str, Key] = {
 }
 """The registry's word fields (`synagree.base.metrics.WORD_FIELDS`) as the scorer reads
 them: ``key(word, g)``, ``g`` mapping a word of that side into gold space."""
+FIELD_KEYS_BUILTIN = dict(FIELD_KEYS)  # (the fields `_field_flags` writes out)
 
 
 #: the fields that are plain attributes of a `Word` (read by one `operator.attrgetter`)
@@ -987,7 +1246,7 @@ def word_metric(credit: WordCredit) -> WordMetric:
     else:
         assert get is not None  # a field that is not the head, of no call: an attribute
         key = partial(_attributes, get)
-    return WordMetric(key, credit.content_only)
+    return WordMetric(key, credit.content_only, tuple(same))
 
 
 def _head_and(get: Callable[[Word], Hashable], w: Word,
@@ -1062,6 +1321,13 @@ def pair_correct(alignment: Alignment, metric: WordMetric) -> List[bool]:
     key, to_gold = metric.key, alignment.to_gold
     if key is None:
         return [p.gold.is_content for p in pairs] if metric.content_only else [True] * len(pairs)
+    if metric.fields is not None:  # keys are equal exactly when every field is
+        ok = np.ones(len(pairs), bool)
+        for name in metric.fields:
+            ok &= alignment.field_equal(name)
+        if metric.content_only:
+            ok &= alignment.field_equal("(content)")
+        return ok.tolist()  # type: ignore[no-any-return]
     if metric.content_only:
         return [p.gold.is_content and key(p.gold, _same) == key(p.system, to_gold)
                 for p in pairs]
@@ -1084,6 +1350,29 @@ def _word_score(alignment: Alignment, metric: WordMetric) -> Score:
 
 def _same(word):
     return word
+
+
+def _field_flags(name: str, pairs: Sequence[WordPair],
+                 to_gold: Callable[[Optional[Word]], object]) -> List[bool]:
+    """`Alignment.field_equal` as a list: the common fields by their definitions in
+    `FIELD_KEYS` written out (same answers, without a key call per word), any other
+    field by its key."""
+    key = FIELD_KEYS[name] if name in FIELD_KEYS else None
+    if name == "head" and key is FIELD_KEYS_BUILTIN["head"]:
+        return [p.system_head is p.gold_head for p in pairs]  # (mapped; Words by identity)
+    if name == "(content)":  # not a field: the gold word has a content relation
+        return [p.gold.is_content for p in pairs]
+    if name in _ATTRIBUTES and key is FIELD_KEYS_BUILTIN[name]:
+        get = attrgetter(_ATTRIBUTES[name])
+        return [get(p.gold) == get(p.system) for p in pairs]
+    if key is _lemma:  # a gold lemma "_" accepts any system lemma
+        return [p.gold.lemma == "_" or p.gold.lemma == p.system.lemma for p in pairs]
+    if key is _children:  # no functional child on either side: equal
+        return [(not p.gold.functional_children and not p.system.functional_children)
+                or _children(p.gold, _same) == _children(p.system, to_gold) for p in pairs]
+    if key is None:
+        raise KeyError(name)
+    return [key(p.gold, _same) == key(p.system, to_gold) for p in pairs]
 
 
 ENHANCED_METRICS = ("ELAS", "EULAS")

@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
+from synagree.base.option_specs import check_as
 from synagree.base.problems import InputError
 from synagree.base.table import Column, Table
 from synagree.evaluation.span_alpha import read_spans
@@ -132,8 +133,12 @@ def span_gamma(paths: Sequence[Source], layer: Optional[str] = None, *,
 
     Raises
     ------
+    TypeError, ValueError
+        ``samples``, ``seed`` or ``budget`` outside the range of its command-line option
+        (``--gamma-samples``: 2 to 1,000,000; ``--gamma-seed``: 0 to 2**32 - 1;
+        ``--gamma-budget``: 1 or more).
     InputError
-        ``usage`` (fewer than two files, a sample count below 2, mixed formats, a layer that
+        ``usage`` (fewer than two files, mixed formats, a layer that
         does not apply, no spans), ``gamma-too-large`` (above the budget), and every reading
         problem.
 
@@ -146,12 +151,10 @@ def span_gamma(paths: Sequence[Source], layer: Optional[str] = None, *,
     >>> r.categories, r.result.units, round(r.result.observed, 4)  # one NP alone: 1 / (13 / 2)
     (['NP', 'S', 'VP'], 13, 0.1538)
     """
-    if samples < 2:
-        raise _usage(f"--gamma-samples {samples}: expected 2 or more random continua")
-    if not 0 <= seed < 2 ** 32:
-        raise _usage(f"--gamma-seed {seed}: expected 0 to {2 ** 32 - 1}")
-    if budget is not None and budget < 1:
-        raise _usage(f"--gamma-budget {budget}: expected a positive number")
+    # as --gamma-samples, --gamma-seed and --gamma-budget (synagree.base.option_specs)
+    samples = check_as("samples", "gamma_samples", samples, "span_gamma(): ", optional=False)
+    seed = check_as("seed", "gamma_seed", seed, "span_gamma(): ", optional=False)
+    budget = check_as("budget", "gamma_budget", budget, "span_gamma(): ")
     got = read_spans(paths, layer, "gamma", fmt=fmt, phrase_style=phrase_style, names=names,
                      allow_missing=allow_missing, check_text=check_text)
     notes = list(got.notes)

@@ -34,6 +34,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 
 from synagree._version import __version__
 from synagree.base.frames import Frames
+from synagree.base.option_specs import SPECS, check_args
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.evaluation.conll18 import Treebank, align, read_treebank
 from synagree.io.brackets import PhraseSentence
@@ -58,10 +59,11 @@ from synagree.trees.hierarchy import Hierarchy
 __all__ = ["PHRASE_LAYERS", "CONLLU_LAYERS", "SpanPair", "SpanResult", "span_agreement",
            "compare_documents", "documents_of_trees", "documents_of_treebank"]
 
-#: Span layers of bracketed trees.
-PHRASE_LAYERS = ("constituents", "preterminals")
-#: Span layers of CoNLL-U files: the column that labels each word.
-CONLLU_LAYERS = ("upos", "xpos", "deprel", "feats", "lemma", "form")
+#: Span layers of bracketed trees (``--layer``'s first two choices, declared with the
+#: options: `synagree.base.option_specs`).
+PHRASE_LAYERS: Tuple[str, ...] = SPECS["layer"].choices[:2]
+#: Span layers of CoNLL-U files: the column that labels each word (the other choices).
+CONLLU_LAYERS: Tuple[str, ...] = SPECS["layer"].choices[2:]
 
 #: One document: its annotations in document order.
 Document = List[SpanAnnotation]
@@ -278,11 +280,15 @@ def span_agreement(paths: Sequence[Source], layer: Optional[str] = None,
 
     Raises
     ------
+    TypeError, ValueError
+        ``layer`` or ``labels`` not one of the choices of ``--layer`` and
+        ``--labels`` (`synagree.base.option_specs`).
     InputError
         ``usage`` (fewer than two files, mixed formats, a layer or label mode
         that does not apply, ``bdm`` without ``hierarchy``),
         ``span-token-mismatch``, ``text-mismatch`` and every reading problem.
     """
+    check_args("span_agreement(): ", layer=layer, labels=labels)  # as --layer and --labels
     paths = as_inputs(paths)  # streams read once: sniffed, then read
     kind, layer = _check_span_options(paths, layer, labels, bdm, hierarchy, fmt, names)
     core = (_phrase_documents(paths, layer, names, fmt, phrase_style, allow_missing, check_text)

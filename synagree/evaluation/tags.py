@@ -64,7 +64,7 @@ from synagree.evaluation.tiers import (
 )
 from synagree.io import registry
 from synagree.io.compression import strip_suffix
-from synagree.io.conllu import DepSentence, sentence_blocks, split_columns
+from synagree.io.conllu import DepSentence, scan_chunks, sentence_blocks, split_columns
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
 from synagree.io.formats import CONLL_SUFFIXES
@@ -211,6 +211,9 @@ def read_tag_column(path: Source, column: str,
     text = read_text(source, log)
     if text is None or len(log.errors) > errors_before:
         return []
+    fast = _scanned_tag_sentences(name, text, column)
+    if fast is not None:
+        return fast
     out: List[TagSentence] = []
     for first, lines in sentence_blocks(text):
         words: List[Tuple[int, str, str]] = []
@@ -247,6 +250,53 @@ def read_tag_column(path: Source, column: str,
     if not out and len(log.errors) == errors_before:
         log.add(name, None, "empty-file", "file holds no sentences")
     return out
+
+
+#: a column's place among the scan's columns (FORM, LEMMA, UPOS, XPOS, FEATS, DEPREL, ...)
+_SCANNED = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 7: 5}
+
+
+def _scanned_tag_sentences(name: str, text: str, column: str) -> Optional[List[TagSentence]]:
+    """`read_tag_column`'s sentences from the records of the package's CoNLL-U scan
+    (`synagree.io.conllu.scan_chunks`, the C scan behind `synagree.read`), or None
+    when the file needs the line-by-line reading: anything it would report, and
+    anything unusual (a ``\r``, a byte-order mark, an empty column, a whitespace-only
+    line, an ID the scan does not read as a plain number that is neither a
+    multiword range nor an empty node).  Files it reads give the same sentences
+    (tests/test_tags_fastpath.py)."""
+    if ("\r" in text or text.startswith("\ufeff") or "\t\t" in text or "\t\n" in text
+            or text.endswith("\t")):
+        return None
+    at = _SCANNED[COLUMNS[column]]
+    out: List[TagSentence] = []
+    tags: Dict[str, str] = {}
+    for scan, base in scan_chunks(text, ProblemLog()):
+        if not scan.fine.all():
+            return None  # a line without 10 columns, or a whitespace-only one
+        rows, ids = scan.rows.tolist(), scan.ids.tolist()
+        forms, values = scan.columns[0], scan.columns[at]
+        r = 0
+        for b, (start, end) in enumerate(zip(scan.starts, scan.ends)):
+            words: List[Tuple[int, str, str]] = []
+            ranges = Ranges()
+            while r < len(rows) and rows[r] < end:
+                if ids[r] == 0:  # a multiword range, an empty node, or a bad ID
+                    cid = parse_id(scan.lines(rows[r], rows[r] + 1)[0].partition("\t")[0])
+                    if cid is None or cid.is_word or (
+                            cid.is_range and ranges.check(cid, len(words) + 1) is not None):
+                        return None
+                elif ids[r] != len(words) + 1:
+                    return None
+                else:
+                    tag = tags.get(values[r])
+                    if tag is None:
+                        tag = tags[values[r]] = values[r].strip() or "_"
+                    words.append((base + rows[r] + 1, forms[r], tag))
+                r += 1
+            if words:
+                out.append(TagSentence(name, len(out), base + start + 1, words,
+                                       scan.metadata[b].get("sent_id")))
+    return out or None  # (no sentence: the line-by-line reading reports it)
 
 
 def pair_by_sent_id(gold: List[TagSentence], system: List[TagSentence], log: ProblemLog

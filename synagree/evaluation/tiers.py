@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import IO, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from synagree.base.jsonable import finite_or_none
+from synagree.base.option_specs import SPECS
 from synagree.base.problems import InputError, ProblemLog, quote
 from synagree.base.ratios import Share
 from synagree.evaluation.tier_lexicon import LexiconResult, lexicon_recovery
@@ -72,8 +73,9 @@ __all__ = ["SIBLING_CREDIT", "UNMAPPED_POLICIES", "TierRow", "TiersResult", "tie
 
 #: Default credit of another fine tag in the gold tag's coarse class.
 SIBLING_CREDIT = 0.5
-#: What a tag that the mapping lacks does: an error, or its own coarse class.
-UNMAPPED_POLICIES = ("error", "own-class")
+#: What a tag that the mapping lacks does: an error, or its own coarse class (declared
+#: with the options, `synagree.base.option_specs`)
+UNMAPPED_POLICIES: Tuple[str, ...] = SPECS["unmapped"].choices
 
 #: (file, line, tag) of one word.
 Word = Tuple[str, int, str]

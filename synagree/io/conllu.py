@@ -383,10 +383,11 @@ def split_columns(line: str, fname: str, no: int, log: ProblemLog,
 def conllu_lines(text: str, scorer: bool = False) -> Iterator[Tuple[int, str]]:
     r"""The lines of CoNLL-U text with their 1-based numbers: every CoNLL-U reader's records.
 
-    The one line reader under the package's CoNLL-U readers (`read_conllu`
-    and `synagree.evaluation.tags.read_tag_column`, through
-    `sentence_blocks`) and the CoNLL 2018 scorer's
-    (`synagree.evaluation.conll18.read_treebank`), in one of two modes.
+    The one line reader under the line-by-line paths of the package's CoNLL-U
+    readers (`read_conllu` and `synagree.evaluation.tags.read_tag_column`,
+    through `sentence_blocks`) and of the CoNLL 2018 scorer's
+    (`synagree.evaluation.conll18.read_treebank`), in one of two modes; the
+    files those readers find plainly valid are read from `scan_chunks` instead.
 
     Parameters
     ----------
@@ -528,20 +529,49 @@ def _parse_conllu_text(text: str, fname: str, log: ProblemLog) -> List[DepSenten
         text = text.replace("\r\n", "\n")
     sentences: List[DepSentence] = []
     index = 0  # sentence blocks so far (the 0-based index of the next one)
+    with paused_gc():  # many objects, no cycles
+        for chunk, base in scan_chunks(text, log):
+            index = _parse_chunk(chunk, base, index, fname, log, sentences)
+    return sentences
+
+
+def scan_chunks(text: str, log: Optional[ProblemLog] = None) -> Iterator[Tuple["_Scan", int]]:
+    r"""The records of the package's CoNLL-U reader: ``text`` scanned in chunks.
+
+    The one scan under `read_conllu` (and so `synagree.read`) and the CoNLL 2018
+    scorer's reader (`synagree.evaluation.conll18.read_treebank`): lines cut at
+    ``\n`` only, sentence blocks, the columns of every 10-column line, comments
+    read into metadata, nothing judged (`_Scan`), by the C extension where it is
+    built, else by the same scan in Python.  Chunks of about a million
+    characters end at an empty line, so that no block spans two of them.
+
+    Parameters
+    ----------
+    text : str
+        CoNLL text whose lines end at ``\n`` (a ``\r`` is part of its line).
+    log : ProblemLog, optional
+        Receives a ``bad-environment`` error (`synagree.io.native_scan.scanc`);
+        None: raised.
+
+    Returns
+    -------
+    iterator of (_Scan, int)
+        Each chunk's scan and the lines before it (its line ``i`` is the
+        text's 0-based line ``base + i``; a chunk's last line, empty, is the
+        next chunk's first).
+    """
     base = 0  # lines before the chunk
     pos, size = 0, len(text)
     c = scanc(log)
     scan, table = (_scan_c, c.table()) if c is not None else (_scan_python, None)
-    with paused_gc():  # many objects, no cycles
-        while pos < size:
-            # chunks end at an empty line, so no sentence spans two of them
-            cut = text.find("\n\n", pos + _CHUNK)
-            end = size if cut < 0 else cut + 1
-            chunk = scan(text, pos, end, table)
-            index = _parse_chunk(chunk, base, index, fname, log, sentences)
-            base += chunk.n_lines - 1
-            pos = end
-    return sentences
+    while pos < size:
+        # chunks end at an empty line, so no sentence spans two of them
+        cut = text.find("\n\n", pos + _CHUNK)
+        end = size if cut < 0 else cut + 1
+        chunk = scan(text, pos, end, table)
+        yield chunk, base
+        base += chunk.n_lines - 1
+        pos = end
 
 
 class _Scan(NamedTuple):

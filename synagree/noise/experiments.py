@@ -92,9 +92,10 @@ except ImportError:  # pragma: no cover
 from synagree._version import __version__
 from synagree.base import native
 from synagree.base.memory import check_noise
-from synagree.base.option_specs import MAX_GRID_POINTS, SPECS
+from synagree.base.option_specs import MAX_GRID_POINTS, SPECS, too_many
 from synagree.base.problems import InputError
 from synagree.base.progress import Progress
+from synagree.base.sealed import seal
 from synagree.distance import ted as _ted
 from synagree.distance.dask_exec import JobMap
 from synagree.distance.sums import delta_squared
@@ -248,7 +249,9 @@ def parse_grid(text: str) -> List[float]:
     try:
         if ":" in text:
             a, b, k = text.split(":")
-            if not 1 <= int(k) <= MAX_GRID_POINTS:  # checked before anything is allocated
+            if int(k) > MAX_GRID_POINTS:  # checked before anything is allocated
+                raise _too_many(text, int(k))
+            if int(k) < 1:
                 raise InputError.single("<command line>", None, "usage",
                                         f"--grid {text!r}: the number of points must be from "
                                         f"1 to {MAX_GRID_POINTS:,}")
@@ -259,9 +262,7 @@ def parse_grid(text: str) -> List[float]:
         raise InputError.single("<command line>", None, "usage",
                                 f"bad --grid {text!r}: give 'p1,p2,...' or 'start:stop:num'")
     if len(vals) > MAX_GRID_POINTS:
-        raise InputError.single("<command line>", None, "usage",
-                                f"--grid {text!r}: {len(vals):,} points; at most "
-                                f"{MAX_GRID_POINTS:,}")
+        raise _too_many(text, len(vals))
     vals = [round(v, 9) for v in vals]
     if not vals or any(not 0.0 <= v <= 1.0 for v in vals):
         raise InputError.single("<command line>", None, "usage",
@@ -270,6 +271,13 @@ def parse_grid(text: str) -> List[float]:
         raise InputError.single("<command line>", None, "usage",
                                 f"--grid {text!r}: repeated values")
     return vals
+
+
+def _too_many(text: str, count: int) -> InputError:
+    """``--grid`` with more than `MAX_GRID_POINTS` points: the API's sentence
+    (`synagree.base.option_specs.too_many`), naming the option and the value given."""
+    return InputError.single("<command line>", None, "usage",
+                             too_many(SPECS["grid"], count, "--grid") + f" ({text!r})")
 
 
 def parse_series(text: str) -> List[str]:
@@ -308,6 +316,22 @@ def parse_series(text: str) -> List[str]:
 # Fast evaluation: originals' trees and distances computed once
 # --------------------------------------------------------------------------
 
+def _has_ud_las(source: NoiseSource) -> bool:
+    """LAS (universal relations) only where the relations are UD's, as agree reports it."""
+    return source.kind == "dependency" and not non_ud_labels(source.labels)
+
+
+def metric_columns(source: NoiseSource, extras: Sequence["Metric"] = ()) -> List[str]:
+    """The metric columns of a run's row: the α variants, the scores (LAS where the
+    relations are UD's; LAS_full, UAS, LA, or Jaccard for bracketed trees), then each
+    extra metric's."""
+    base = list(ALPHA_COLUMNS) + (["LAS"] if _has_ud_las(source) else []) + list(
+        DEP_SCORES if source.kind == "dependency" else PHRASE_SCORES)
+    for m in extras:
+        base.extend(m.cols)
+    return base
+
+
 class RunEvaluator:
     """Agreement between the fixed sample and perturbed copies of it.
 
@@ -335,8 +359,7 @@ class RunEvaluator:
         self.orig_dm = _ted.distance_matrix(_ted.TreePack(self.orig_distinct))
         self.timings: Dict[str, float] = {"perturb": 0.0, "trees": 0.0, "ted": 0.0,
                                           "alpha": 0.0, "scores": 0.0, "extra": 0.0}
-        # LAS (universal relations) only where the relations are UD's, as agree reports it
-        self.ud = self.kind == "dependency" and not non_ud_labels(source.labels)
+        self.ud = _has_ud_las(source)
         if self.kind == "dependency":
             orig = cast(List[DepSentence], self.orig)  # a dependency sample
             self._heads = np.concatenate([s.heads for s in orig]).astype(np.int32)
@@ -352,11 +375,7 @@ class RunEvaluator:
     @property
     def columns(self) -> List[str]:
         """The metric columns of a row (α variants, scores, extra metrics)."""
-        base = list(ALPHA_COLUMNS) + (["LAS"] if self.ud else []) + list(
-            DEP_SCORES if self.kind == "dependency" else PHRASE_SCORES)
-        for m in self.extra:
-            base.extend(m.cols)
-        return base
+        return metric_columns(self.source, self.extra)
 
     # -- alpha ---------------------------------------------------------------
     def alpha_stats(self, perturbed: Sequence[Sentence]) -> Dict[str, AlphaStats]:
@@ -772,6 +791,154 @@ def _write_results(out: Path, config: Dict[str, Any], columns: List[str],
     return files
 
 
+# --------------------------------------------------------------------------
+# Core + sections (as agree_corpus's, synagree.agreement.core): the core computed
+# once, each part of the outcome a pure function of it returning a frozen dataclass
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class NoiseCore:
+    """What every part of a noise experiment builds on, computed once by `noise_core`.
+
+    Attributes
+    ----------
+    source : NoiseSource
+        The sample taken as correct, its label set and where it came from.
+    extras : tuple of Metric
+        The extra metrics of every run (``hierarchy`` adds its own).
+    specs : tuple of RunSpec
+        The run plan, series by series, point by point (`run_plan`).
+    config : dict
+        The stored configuration (``config.json``; a resume must match it).
+    columns, metrics : tuple of str
+        A row's columns (the run's keys, then the metrics) and its metrics.
+    draw : (bool, bool, str)
+        ``exclude_current_label``, ``exclude_current_head``, ``reattach_draw``.
+    """
+
+    source: NoiseSource
+    extras: Tuple["Metric", ...]
+    specs: Tuple[RunSpec, ...]
+    config: Dict[str, Any]
+    columns: Tuple[str, ...]
+    metrics: Tuple[str, ...]
+    draw: Tuple[bool, bool, str]
+
+
+def noise_core(sources: Sequence[Source], *, sample: Optional[int], seed: int,
+               series: Sequence[str], grid: Sequence[float], runs: int, fmt: str,
+               phrase_style: str, cycles: str, label_scope: str, draw: Tuple[bool, bool, str],
+               extra_metrics: Optional[Sequence[Any]], hierarchy: Optional[str],
+               max_memory: Optional[int] = None) -> NoiseCore:
+    """The core of `run_noise_experiment`: the options checked, the source read and
+    sampled, the extra metrics, the run plan and the configuration (no file written).
+
+    ``draw`` is ``(exclude_current_label, exclude_current_head, reattach_draw)``; the
+    other parameters are `run_noise_experiment`'s.  The memory plan
+    (`plan_experiment`) refuses an experiment too large for ``max_memory`` before
+    the run plan is made.
+
+    Raises
+    ------
+    ValueError
+        A grid above `MAX_GRID_POINTS` points.
+    InputError
+        An unknown series, ``runs`` below 1, a bad source, ``random`` on bracketed
+        trees, an experiment planned to need more memory than ``max_memory``.
+    """
+    sample = sample or None  # 0: all, as on the command line
+    series = list(series)
+    for s in series:
+        if s not in ALL_SERIES:
+            raise InputError.single("<command line>", None, "usage",
+                                    f"unknown series {s!r}; choose from {', '.join(ALL_SERIES)}")
+    grid = [round(float(p), 9) for p in grid]
+    if len(grid) > MAX_GRID_POINTS:  # the command line's and NoiseOptions' bound
+        raise ValueError(too_many(SPECS["grid"], len(grid), "run_noise_experiment(): grid"))
+    if runs < 1:
+        raise InputError.single("<command line>", None, "usage", "--runs must be >= 1")
+    extras = [_as_metric(m) for m in (EXTRA_METRICS if extra_metrics is None
+                                      else extra_metrics)]
+    source = load_source(sources, sample=sample, seed=seed, fmt=fmt,
+                         phrase_style=phrase_style, cycles=cycles, label_scope=label_scope)
+    if hierarchy:
+        fn = hier_metric_fn(hierarchy, labels=source.labels)
+        extras.append(Metric(f"hierarchy:{hierarchy}", fn, tuple(fn.columns)))
+    if "random" in series and source.kind != "dependency":
+        raise InputError.single(source.files[0], None, "usage",
+                                "series 'random' needs dependency input")
+    plan_experiment(source, len(series) * len(grid) * int(runs), extras, max_memory)
+    config = {
+        "synagree_noise_config": CONFIG_VERSION,
+        "synagree_version": __version__,
+        "source": source.describe(),
+        "format": fmt, "phrase_style": phrase_style, "cycles": cycles,
+        "label_scope": label_scope,
+        "sample": sample, "sample_ids": source.sample_ids, "seed": int(seed),
+        "series": series, "grid": grid, "runs": int(runs),
+        "exclude_current_label": bool(draw[0]),
+        "exclude_current_head": bool(draw[1]),
+        "reattach_draw": draw[2],
+        "extra_metrics": [m.name for m in extras],
+        "warnings": source.warnings,
+    }
+    metrics = tuple(metric_columns(source, extras))
+    return NoiseCore(source, tuple(extras), tuple(run_plan(series, grid, runs, seed)), config,
+                     tuple(KEY_COLUMNS) + metrics, metrics, draw)
+
+
+@dataclass(frozen=True)
+class NoiseRuns:
+    """The section ``runs``: one row per run, in plan order (`runs_section`).
+
+    Attributes
+    ----------
+    rows : tuple of dict
+        The run's keys (``series``, ``p``, ..., ``seed``) and every metric
+        (fractions; None when undefined).
+    timings : dict of str to float
+        Seconds per stage.
+    """
+
+    rows: Tuple[Dict[str, object], ...]
+    timings: Dict[str, float]
+
+
+def runs_section(core: NoiseCore, specs: Optional[Sequence[RunSpec]] = None,
+                 executor: Optional["JobMap"] = None) -> NoiseRuns:
+    """The runs of ``specs`` (default: the core's whole plan), computed in memory.
+
+    A pure function of the core: each run is perturbed with its own seed, so its
+    row does not depend on which other runs are made, in which order or where
+    (``executor``).  `run_noise_experiment` computes the same rows, logging each.
+    """
+    evaluator = RunEvaluator(core.source, core.extras)
+    todo = core.specs if specs is None else tuple(specs)
+    rows = tuple(_rows(evaluator, todo, *core.draw, executor))
+    return NoiseRuns(rows, dict(evaluator.timings))
+
+
+@dataclass(frozen=True)
+class NoiseSummary:
+    """The section ``summary``: per (series, p, metric) n, mean, median, standard
+    deviation, min and max (`summarize`) of the rows given.
+
+    Attributes
+    ----------
+    rows : tuple of dict
+    metrics : tuple of str
+    """
+
+    rows: Tuple[Dict[str, object], ...]
+    metrics: Tuple[str, ...]
+
+
+def summary_section(core: NoiseCore, rows: Sequence[Mapping[str, object]]) -> NoiseSummary:
+    """The summary of ``rows`` (the runs' section, or the rows of the log) over the
+    core's metrics: a pure function of both."""
+    return NoiseSummary(tuple(summarize(rows, list(core.metrics))), core.metrics)
+
+
 def run_noise_experiment(sources: Sequence[Source],
                          out_dir: "str | os.PathLike[str]", *,
                          sample: Optional[int] = SPECS["sample"].default, seed: int = 0,
@@ -849,43 +1016,13 @@ def run_noise_experiment(sources: Sequence[Source],
         kept; a rerun resumes).
     """
     t_start = time.perf_counter()
-    sample = sample or None  # 0: all, as on the command line
-    series = list(series)
-    for s in series:
-        if s not in ALL_SERIES:
-            raise InputError.single("<command line>", None, "usage",
-                                    f"unknown series {s!r}; choose from {', '.join(ALL_SERIES)}")
-    grid = [round(float(p), 9) for p in grid]
-    if runs < 1:
-        raise InputError.single("<command line>", None, "usage", "--runs must be >= 1")
-    extras = [_as_metric(m) for m in (EXTRA_METRICS if extra_metrics is None
-                                      else extra_metrics)]
-    source = load_source(sources, sample=sample, seed=seed, fmt=fmt,
-                         phrase_style=phrase_style, cycles=cycles, label_scope=label_scope)
-    if hierarchy:
-        fn = hier_metric_fn(hierarchy, labels=source.labels)
-        extras.append(Metric(f"hierarchy:{hierarchy}", fn, tuple(fn.columns)))
-    if "random" in series and source.kind != "dependency":
-        raise InputError.single(source.files[0], None, "usage",
-                                "series 'random' needs dependency input")
-    plan_experiment(source, len(series) * len(grid) * int(runs), extras, max_memory)
+    core = noise_core(sources, sample=sample, seed=seed, series=series, grid=grid, runs=runs,
+                      fmt=fmt, phrase_style=phrase_style, cycles=cycles,
+                      label_scope=label_scope,
+                      draw=(exclude_current_label, exclude_current_head, reattach_draw),
+                      extra_metrics=extra_metrics, hierarchy=hierarchy, max_memory=max_memory)
+    source, config = core.source, core.config
     out = make_output_dir(out_dir)
-
-    src = source.describe()
-    config = {
-        "synagree_noise_config": CONFIG_VERSION,
-        "synagree_version": __version__,
-        "source": src,
-        "format": fmt, "phrase_style": phrase_style, "cycles": cycles,
-        "label_scope": label_scope,
-        "sample": sample, "sample_ids": source.sample_ids, "seed": int(seed),
-        "series": series, "grid": grid, "runs": int(runs),
-        "exclude_current_label": bool(exclude_current_label),
-        "exclude_current_head": bool(exclude_current_head),
-        "reattach_draw": reattach_draw,
-        "extra_metrics": [m.name for m in extras],
-        "warnings": source.warnings,
-    }
     cfg_path = out / "config.json"
     log_path = out / "runs.jsonl"
     csv_path = out / "runs.csv"
@@ -900,7 +1037,7 @@ def run_noise_experiment(sources: Sequence[Source],
                                     "another synagree noise run is writing to this directory")
         _start_or_resume(out, config, overwrite)
 
-        specs = run_plan(series, grid, runs, seed)
+        specs = core.specs
         spec_keys = {s.key: s for s in specs}
         done: Dict[Tuple[str, float, int], Dict[str, Any]] = {}
         for rec in _read_log(log_path):
@@ -912,9 +1049,8 @@ def run_noise_experiment(sources: Sequence[Source],
             if key in spec_keys:
                 done[key] = rec
         todo = [s for s in specs if s.key not in done]
-        evaluator = RunEvaluator(source, extras)
-        columns = list(KEY_COLUMNS) + evaluator.columns
-        metrics = evaluator.columns
+        evaluator = RunEvaluator(source, core.extras)
+        columns, metrics = list(core.columns), list(core.metrics)
         write_atomic(csv_path, _csv_text([done[s.key] for s in specs if s.key in done],
                                          columns))
         bar = ProgressBar(len(specs), len(done), enabled=progress)
@@ -926,9 +1062,7 @@ def run_noise_experiment(sources: Sequence[Source],
                 cw = csv.writer(csv_fh, lineterminator="\n")
                 if max_runs is not None and len(todo) > max_runs:
                     todo, stopped = todo[:max_runs], True
-                for spec, row in zip(todo, _rows(evaluator, todo, exclude_current_label,
-                                                 exclude_current_head, reattach_draw,
-                                                 executor)):
+                for spec, row in zip(todo, _rows(evaluator, todo, *core.draw, executor)):
                     log_fh.write(_dumps(row) + "\n")
                     log_fh.flush()
                     os.fsync(log_fh.fileno())
@@ -947,7 +1081,7 @@ def run_noise_experiment(sources: Sequence[Source],
         finally:
             bar.close()
         rows = [done[s.key] for s in specs if s.key in done]
-        summary = summarize(rows, metrics)
+        summary = list(summary_section(core, rows).rows)
         files = {"config": cfg_path, "log": log_path, "csv": csv_path}
         write_atomic(csv_path, _csv_text(rows, columns))
         if not stopped:
@@ -955,9 +1089,10 @@ def run_noise_experiment(sources: Sequence[Source],
                                         seed, runs))
     finally:
         lock_fh.close()
-    return ExperimentOutcome(out, config, rows, summary, columns, metrics, len(done) - computed,
-                             computed, time.perf_counter() - t_start, dict(evaluator.timings),
-                             files, source.warnings)
+    return seal(ExperimentOutcome(out, config, rows, summary, columns, metrics,
+                                  len(done) - computed, computed,
+                                  time.perf_counter() - t_start, dict(evaluator.timings), files,
+                                  source.warnings))
 
 
 def _rows(evaluator: RunEvaluator, specs: Sequence[RunSpec], exclude_current_label: bool,

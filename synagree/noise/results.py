@@ -21,7 +21,7 @@ from synagree.base.escape import markdown as md
 from synagree.base.jsonable import json_ready, to_float
 from synagree.base.metrics import RENAMED
 from synagree.base.problems import InputError, quote
-from synagree.base.table import format_value
+from synagree.base.table import Cell, Column, Table, format_value, markdown
 from synagree.noise.source import _digest
 from synagree.stats.alpha import VARIANTS
 
@@ -81,9 +81,56 @@ SERIES_TITLES = {"both": "relabel + reattach (p_relabel = p_reattach = p)",
                  "random": "uniform random trees (fraction p of sentences replaced)"}
 
 
+def summary_tables(summary: Sequence[Mapping[str, object]], metrics: Sequence[str]
+                   ) -> List[Tuple[str, Table, Table]]:
+    """The tables of ``summary.md``, per series: ``(series, means, statistics)``.
+
+    ``means``: one row per p, one column per metric (headed by its registered key)
+    holding mean ± sample standard deviation over the runs in percent with one
+    decimal; ``statistics``: per p and metric n, mean, median, std, min and max in
+    percent with two decimals.
+
+    Parameters
+    ----------
+    summary : sequence of mapping
+        From `summarize`.
+    metrics : sequence of str
+    """
+    by_series: Dict[str, List[Mapping[str, object]]] = {}
+    for rec in summary:
+        by_series.setdefault(str(rec["series"]), []).append(rec)
+    out = []
+    stats = ("mean", "median", "std", "min", "max")
+    for series, recs in by_series.items():
+        ps = list(dict.fromkeys(to_float(r["p"]) for r in recs))
+        # a record's statistics are floats or None (`summarize`)
+        idx: Dict[Tuple[float, object], Mapping[str, Any]] = {
+            (to_float(r["p"]), r["metric"]): r for r in recs}
+        means = Table(f"means_{series}", [Column("p")]
+                      + [Column(m) for m in metrics])
+        full = Table(f"statistics_{series}", [Column("p"), Column("metric"),
+                                              Column("n", "count")]
+                     + [Column(k, "percent", 2) for k in stats])
+        for p in ps:
+            cells: List[Cell] = [f"{p:g}"]  # the grid's p as given
+            for m in metrics:
+                r = idx.get((p, m))
+                cells.append("–" if r is None or r["mean"] is None else
+                             format_value(r["mean"], "percent", 1) + " ± "
+                             + format_value(r["std"], "percent", 1))
+            means.add(*cells)
+            for m in metrics:
+                r = idx.get((p, m))
+                if r is not None:
+                    full.add(f"{p:g}", m, r["n"], *(r[k] for k in stats))
+        out.append((series, means, full))
+    return out
+
+
 def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[str],
                      title: Optional[str] = None) -> str:
-    """Markdown: per series, means ± sd (percent), then full statistics.
+    """Markdown: per series, means ± sd (percent), then full statistics (`summary_tables`,
+    written by the table model's Markdown writer, `synagree.base.table.markdown`).
 
     Parameters
     ----------
@@ -93,45 +140,15 @@ def summary_markdown(summary: Sequence[Mapping[str, object]], metrics: Sequence[
     title : str, optional
         A level-1 heading.
     """
-
     lines: List[str] = []
     if title:
         lines += [f"# {md(title)}", ""]
     lines += ["*values: percent; mean ± sample standard deviation over runs (the full "
               "statistics, median, min and max, follow each table)*", ""]
-    by_series: Dict[str, List[Mapping[str, object]]] = {}
-    for rec in summary:
-        by_series.setdefault(str(rec["series"]), []).append(rec)
-    for series, recs in by_series.items():
-        lines += [f"## {md(series)}: {md(SERIES_TITLES.get(series, series))}", ""]
-        ps = list(dict.fromkeys(to_float(r["p"]) for r in recs))
-        # a record's statistics are floats or None (`summarize`)
-        idx: Dict[Tuple[float, object], Mapping[str, Any]] = {
-            (to_float(r["p"]), r["metric"]): r for r in recs}
-        lines.append("| p | " + " | ".join(md(METRIC_TITLES.get(m, m)) for m in metrics) + " |")
-        lines.append("|---:|" + "---:|" * len(metrics))
-        for p in ps:
-            cells = []
-            for m in metrics:
-                r = idx.get((p, m))
-                if r is None or r["mean"] is None:
-                    cells.append("–")
-                else:
-                    cells.append(format_value(r["mean"], "percent", 1) + " ± "
-                                 + format_value(r["std"], "percent", 1))
-            lines.append(f"| {p:g} | " + " | ".join(cells) + " |")
-        lines += ["", "<details><summary>full statistics</summary>", "",
-                  "| p | metric | n | mean | median | std | min | max |",
-                  "|---:|---|---:|---:|---:|---:|---:|---:|"]
-        for p in ps:
-            for m in metrics:
-                r = idx.get((p, m))
-                if r is None:
-                    continue
-                lines.append(f"| {p:g} | {md(METRIC_TITLES.get(m, m))} | {r['n']} | "
-                             + " | ".join(format_value(r[k], "percent", 2) for k in
-                                          ("mean", "median", "std", "min", "max")) + " |")
-        lines += ["", "</details>", ""]
+    for series, means, full in summary_tables(summary, metrics):
+        lines += [f"## {md(series)}: {md(SERIES_TITLES.get(series, series))}", "",
+                  markdown(means), "<details><summary>full statistics</summary>", "",
+                  markdown(full), "</details>", ""]
     return "\n".join(lines)
 
 

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, List, Optional, Tuple, cast
 
 from synagree.agreement.agree import AgreementResult
 from synagree.agreement.breakdown import AgreementBreakdown
-from synagree.base.escape import csv_row, plain
-from synagree.base.table import format_value
-from synagree.render.rows import render_rows
+from synagree.base.table import Cell, Column, Table
+from synagree.render import writers
 from synagree.render.tables import render_csv
 
-__all__ = ["CONFUSIONS_SHOWN", "fmt_count", "breakdown_sections", "breakdown_long_rows",
-           "breakdown_csv"]
+__all__ = ["CONFUSIONS_SHOWN", "fmt_count", "breakdown_tables", "breakdown_sections",
+           "breakdown_long_rows", "breakdown_csv"]
 
 #: Label confusions listed in the text and LaTeX tables (JSON and CSV hold all).
 CONFUSIONS_SHOWN = 10
@@ -34,97 +33,97 @@ def fmt_count(x: Optional[float]) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.4f}"
 
 
-def _ratio(x: Optional[float], latex: bool) -> str:
-    return format_value(x, "percent", 1) if latex else format_value(x)
+def breakdown_tables(bd: AgreementBreakdown, percent: bool = False) -> List[Table]:
+    """The breakdown as tables of the table model: labels, label confusions, UPOS, arcs
+    (dependency corpora), sentence length and, with ``--coefficient``, Gwet's
+    coefficients; the breakdown's notes go with the last table.
 
-
-def _who(bd: AgreementBreakdown) -> Tuple[str, str]:
-    return (bd.annotators[0], bd.annotators[1]) if len(bd.annotators) == 2 \
-        else ("first", "second")
-
-
-def breakdown_sections(bd: AgreementBreakdown, fmt: str = "table") -> str:
-    """The breakdown tables and notes as text (``"table"``), Markdown or LaTeX.
-
-    Ratios are fractions with four decimals (LaTeX: percent, one decimal);
+    Columns are headed by the JSON keys (registered in `synagree.base.metrics`:
+    ``first`` and ``second`` are the pair-weighted words of the first and second
+    annotator of each pair, as a note says).  Ratios are fractions with four
+    decimals, or with ``percent`` percent with one decimal (the LaTeX output);
     counts are pair-weighted words.  The label confusions are limited to the
     `CONFUSIONS_SHOWN` most frequent (JSON and CSV hold all).
 
     Parameters
     ----------
     bd : AgreementBreakdown
-    fmt : {"table", "markdown", "latex"}
+    percent : bool
     """
-    latex = fmt == "latex"
-    a, b = _who(bd)
-    out: List[str] = []
+    kind, digits = ("percent", 1) if percent else ("number", 4)
+    unit = "percent" if percent else "fractions"
 
-    def table(header: Sequence[str], rows: Sequence[Sequence[str]], caption: str) -> None:
-        out.append(render_rows(header, rows, fmt, caption))
+    def r(key: str) -> Column:
+        return Column(key, kind, digits)
 
-    unit = "percent" if latex else "fractions"
+    def n(key: str) -> Column:
+        return Column(key, "count", 4)
+
+    out: List[Table] = []
+    keys = ("first", "second", "both", "both_head", "specific", "specific_head", "alpha")
+    pairwise = [n(k) for k in keys[:4]] + [r(k) for k in keys[4:]]
     if bd.kind == "dependency":
         tot = bd.totals()
-        rows = [[r["label"], fmt_count(r["first"]), fmt_count(r["second"]), fmt_count(r["both"]),
-                 fmt_count(r["both_head"]), _ratio(r["specific"], latex),
-                 _ratio(r["specific_head"], latex), _ratio(r["alpha"], latex)]
-                for r in bd.label_rows()]
+        labels = Table("labels", [Column("label"), *pairwise],
+                       [[x["label"], *(x[k] for k in keys)] for x in bd.label_rows()],
+                       title=f"Labels (words; specific agreement and one-vs-rest alpha in "
+                             f"{unit})")
         w = tot["words"]
-        rows.append(["(all)", fmt_count(w), fmt_count(w), fmt_count(tot["LA_correct"]),
-                     fmt_count(tot["LAS_full_correct"]),
-                     _ratio(tot["LA_correct"] / w if w else None, latex),
-                     _ratio(tot["LAS_full_correct"] / w if w else None, latex),
-                     _ratio(tot["alpha_label"], latex)])
-        table(["label", a, b, "both", "both+head", "specific", "specific+head", "alpha"], rows,
-              f"Labels (words; specific agreement and one-vs-rest alpha in {unit})")
+        labels.add("(all)", w, w, tot["LA_correct"], tot["LAS_full_correct"],
+                   tot["LA_correct"] / w if w else None,
+                   tot["LAS_full_correct"] / w if w else None, tot["alpha_label"])
         conf = bd.confusion_rows()
         shown = conf[:CONFUSIONS_SHOWN]
         more = f"; {len(shown)} of {len(conf)} shown, all in JSON/CSV" \
             if len(conf) > len(shown) else ""
-        table(["label 1", "label 2", "words", f"{a} 1, {b} 2", f"{a} 2, {b} 1", "same head"],
-              [[r["label_1"], r["label_2"], fmt_count(r["words"]),
-                fmt_count(r["first_label_1"]), fmt_count(r["first_label_2"]),
-                fmt_count(r["same_head"])] for r in shown],
-              f"Label confusions (words given two different labels{more})")
-        table(["UPOS", "words", "LAS", "UAS", "LA"],
-              [[r["upos"], fmt_count(r["words"]), _ratio(r["LAS_full"], latex),
-                _ratio(r["UAS"], latex), _ratio(r["LA"], latex)] for r in bd.upos_rows()],
-              f"UPOS (words; LAS/UAS/LA in {unit})")
-        table(["arc", a, b, "both", "both head", "specific", "specific head", "alpha"],
-              [[r["arc"], fmt_count(r["first"]), fmt_count(r["second"]), fmt_count(r["both"]),
-                fmt_count(r["both_head"]), _ratio(r["specific"], latex),
-                _ratio(r["specific_head"], latex), _ratio(r["alpha"], latex)]
-               for r in bd.arc_rows()],
-              f"Arcs by length and direction (left: head before the word; ratios in {unit})")
-    names = {"LAS_full": "LAS", "UAS": "UAS", "LA": "LA", "jaccard": "Jaccard"}
-    variants = bd.variants
-    table(["length", "units", "words", *(names[m] for m in bd.score_names),
-           *(f"alpha_{v}" for v in variants)],
-          [[r["bin"], str(r["units"]), fmt_count(r["words"]),
-            *(_ratio(r[m], latex) for m in bd.score_names),
-            *(_ratio(r[f"alpha_{v}"], latex) for v in variants)] for r in bd.length_rows()],
-          f"Sentence length (words of the first annotation; alpha with the bin's own D_e; "
-          f"{unit})")
+        ckeys = ("words", "first_label_1", "first_label_2", "same_head")
+        confusions = Table("label_confusions",
+                           [Column("label_1"), Column("label_2"), *(n(k) for k in ckeys)],
+                           [[x["label_1"], x["label_2"], *(x[k] for k in ckeys)]
+                            for x in shown],
+                           title=f"Label confusions (words given two different labels{more})")
+        scores = ("LAS_full", "UAS", "LA")
+        upos = Table("upos", [Column("upos"), n("words"), *(r(k) for k in scores)],
+                     [[x["upos"], x["words"], *(x[k] for k in scores)] for x in bd.upos_rows()],
+                     title=f"UPOS (words; LAS_full/UAS/LA in {unit})")
+        arcs = Table("arcs", [Column("arc"), *pairwise],
+                     [[x["arc"], *(x[k] for k in keys)] for x in bd.arc_rows()],
+                     title=f"Arcs by length and direction (left: head before the word; "
+                           f"ratios in {unit})")
+        out += [labels, confusions, upos, arcs]
+    lkeys = [*bd.score_names, *(f"alpha_{v}" for v in bd.variants)]
+    out.append(Table("lengths", [Column("length"), n("units"), n("words"), *map(r, lkeys)],
+                     [[x["bin"], x["units"], x["words"], *(x[k] for k in lkeys)]
+                      for x in bd.length_rows()],
+                     title=f"Sentence length (words of the first annotation; alpha with the "
+                           f"bin's own D_e; {unit})"))
     gwet = bd.gwet_rows()
     if gwet:
-        ivl = "percent_interval" if latex else "interval"
-        table(["layer", "group", "items", "coefficient", "weights", "p_a", "p_e", "gwet_ac",
-               "gwet_se", "gwet_ci"],
-              [[r["layer"], r["group"], str(r["items"]), r["coefficient"], r["weights"],
-                _ratio(r["p_a"], latex), _ratio(r["p_e"], latex), _ratio(r["gwet_ac"], latex),
-                _ratio(r["gwet_se"], latex),
-                format_value(tuple(r["gwet_ci"]), ivl, 1 if latex else 4)] for r in gwet],
-              f"Gwet's {bd.to_dict()['gwet']['settings']} of the label layers, all words and "
-              f"per sentence length (Gwet's standard error; {unit})")
-    text = "\n".join(out)
-    prefix = "% note: " if latex else "note: "
-    return text + "".join(plain(f"{prefix}{n}") + "\n" for n in bd.notes)
+        gkeys = ("p_a", "p_e", "gwet_ac", "gwet_se")
+        ivl = Column("gwet_ci", "percent_interval" if percent else "interval", digits)
+        out.append(Table("gwet", [Column("layer"), Column("group"), n("items"),
+                                  Column("coefficient"), Column("weights"), *map(r, gkeys), ivl],
+                         [[x["layer"], x["group"], x["items"], x["coefficient"], x["weights"],
+                           *(x[k] for k in gkeys), tuple(x["gwet_ci"])] for x in gwet],
+                         title=f"Gwet's {bd.to_dict()['gwet']['settings']} of the label "
+                               f"layers, all words and per sentence length (Gwet's standard "
+                               f"error; {unit})"))
+    out[-1].notes.extend(bd.notes)
+    return out
 
 
-def _value(v: object) -> object:
-    if v is None:
-        return ""
-    return repr(v) if isinstance(v, float) else v
+def breakdown_sections(bd: AgreementBreakdown, fmt: str = "table") -> str:
+    """The breakdown tables and notes (`breakdown_tables`) as text (``"table"``, fitted
+    to the terminal), Markdown or LaTeX (percent with one decimal), written by
+    `synagree.render.writers`.
+
+    Parameters
+    ----------
+    bd : AgreementBreakdown
+    fmt : {"table", "markdown", "latex"}
+    """
+    tables = breakdown_tables(bd, percent=fmt == "latex")
+    return "\n".join(writers.write_table(t, fmt) for t in tables)
 
 
 def breakdown_long_rows(bd: AgreementBreakdown) -> Iterator[Tuple[str, str, str, str, object]]:
@@ -168,19 +167,20 @@ def breakdown_long_rows(bd: AgreementBreakdown) -> Iterator[Tuple[str, str, str,
 def breakdown_csv(res: AgreementResult, bd: AgreementBreakdown) -> str:
     """The long CSV table ``section,bin,bin2,quantity,value``: the usual one-row CSV as
     section ``summary``, every count and ratio of the breakdown, and the notes of the
-    text table (the result's and the baseline's) as rows of section ``note``."""
+    text table (the result's and the baseline's) as rows of section ``note``; written
+    by `synagree.render.writers.csv_table` (exact values)."""
     header, values = list(csv.reader(io.StringIO(render_csv(res))))
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["section", "bin", "bin2", "quantity", "value"])
+    table = Table("breakdown", [Column(h) for h in ("section", "bin", "bin2", "quantity",
+                                                    "value")])
     for k, cell in zip(header, values):  # cells already made safe by render_csv
-        w.writerow(csv_row(["summary", "", "", k, cell]))
+        table.add("summary", "", "", k, cell)
     for sec, b1, b2, q, v in breakdown_long_rows(bd):
-        w.writerow(csv_row([sec, b1, b2, q, _value(v)]))
+        table.add(sec, b1, b2, q, cast(Cell, v))
     notes = list(res.notes)  # the notes of the text table, as rows too
     bc = res.baseline.as_dict() if res.baseline is not None else {}
     for r in bc.get("results", []):
         notes += [f"baseline: {n}" for n in r["notes"]]
     notes += [f"baseline: {n}" for n in bc.get("notes", [])]
-    w.writerows(csv_row(["note", "", "", "text", n]) for n in notes)
-    return buf.getvalue()
+    for n in notes:
+        table.add("note", "", "", "text", n)
+    return writers.csv_table(table)

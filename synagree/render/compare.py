@@ -23,11 +23,7 @@ from synagree.render.prf import (
     compare_prf_tables,
     render_compare_prf,
 )
-from synagree.render.regression import (
-    regression_csv_rows,
-    render_regression_latex,
-    render_regression_table,
-)
+from synagree.render.regression import regression_csv_rows, render_regression
 from synagree.stats.alpha import VARIANTS
 
 
@@ -78,21 +74,29 @@ def compare_units(res: CompareResult) -> str:
 def render_markdown(res: CompareResult) -> str:
     r"""The scores as a Markdown table (`scores_table`, intervals ``[lo, hi]``), with
     the notes, the ``values:`` line and the signature; with ``--prf`` its summaries
-    (`compare_prf_tables`).  The breakdowns, significance tests and baseline tables
-    are text, CSV and JSON only (a note says so when they were asked for)."""
+    (`compare_prf_tables`), with ``--baseline`` its tables (`render_regression`).  The
+    breakdowns and significance tests are text, CSV and JSON only (a note says so when
+    they were asked for)."""
     notes = [n for s in res.systems for v in (s.prf or {}).values() for n in v.notes]
     notes += list(res.notes)
     left = [name for name, asked in (
         ("--breakdown", any(s.breakdowns for s in res.systems)),
-        ("--significance", res.significance is not None),
-        ("--baseline", res.baseline is not None)) if asked]
+        ("--significance", res.significance is not None)) if asked]
     if left:
         notes.append(f"the tables of {', '.join(left)} are in --output table, csv and json")
     prf = compare_prf_tables(res, notes=False)  # --prf (docs/method.md §17)
     notes += list(COMPARE_PRF_NOTES) if prf else []
     return writers.write(Document([scores_table(res), *prf], notes=notes,
                                   units=compare_units(res), signature=res.signature()),
-                         "markdown")
+                         "markdown") + _baseline(res, "markdown")
+
+
+def _baseline(res: CompareResult, fmt: str) -> str:
+    """With ``--baseline`` (docs/method.md §18): a blank line and its tables in ``fmt``
+    (percent, as the scores); else ""."""
+    if res.baseline is None:
+        return ""
+    return "\n" + render_regression(res.baseline.as_dict(), fmt, percent=True)
 
 
 def _credit_settings(res: CompareResult) -> List[str]:
@@ -114,7 +118,7 @@ def _extras(res: CompareResult, top: int = 10) -> str:
     if any(s.prf for s in res.systems):
         parts.append(render_compare_prf(res))
     if res.baseline is not None:  # --baseline (docs/method.md §18)
-        parts.append(render_regression_table(res.baseline.as_dict(), percent=True))
+        parts.append(_baseline(res, "table")[1:])
     if res.notes:
         parts.append("".join(f"note: {plain(n)}\n" for n in res.notes))
     return "".join("\n" + p for p in parts)
@@ -301,9 +305,7 @@ def render_latex(res: CompareResult) -> str:
     ci = ("; CI: bootstrap percentile interval (level in the signature)"
           if any(s.intervals for s in res.systems) else "")
     head = [f"% values: percent{ci}", f"% synagree signature: {plain(res.signature())}"]
-    tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)
-            if res.baseline is not None else "")  # --baseline (docs/method.md §18)
-    return "\n".join(head) + "\n" + writers.latex(scores_table(res)) + tail
+    return "\n".join(head) + "\n" + writers.latex(scores_table(res)) + _baseline(res, "latex")
 
 
 def render(res: CompareResult, output: str = "table", verbose: bool = False,

@@ -105,9 +105,10 @@ def _rows(res: AdjudicationResult) -> List[Dict[str, Any]]:
             offset += sent.n_words
         options = []
         for alt in r["votes"].split(" "):
-            who, _, rest = alt.rpartition(":")
-            head, _, deprel = rest.partition("/")
-            h = int(head)
+            # annotator:head/deprel, the deprel perhaps with a subtype (obl:agent)
+            found = re.fullmatch(r"(.*):(\d+)/(.*)", alt)
+            assert found is not None, alt  # as the worklist writes it
+            who, h, deprel = found.group(1), int(found.group(2)), found.group(3)
             options.append({"annotator": who, "head": 0 if h == 0 else h - offset,
                             "deprel": deprel})
         misc = re.sub(r"(?<![^|])Adjudication=by:[a-z]+", "Adjudication=by:curator",

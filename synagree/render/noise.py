@@ -3,7 +3,6 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple, cast
 
 from synagree.base.jsonable import to_float
 from synagree.base.table import Cell, Column, Document, Table
-from synagree.noise.results import METRIC_TITLES
 from synagree.render.fitted import write_document
 
 #: what the numbers of the means table are (its ``values:`` line)
@@ -25,7 +24,7 @@ def means_table(summary: Sequence[Mapping[str, object]], metrics: Sequence[str])
         idx.setdefault((str(r["series"]), to_float(r["p"])), {})[str(r["metric"])] = (
             cast(Optional[float], r["mean"]))
     table = Table("means", [Column("series"), Column("p", "number", 2)]
-                  + [Column(METRIC_TITLES.get(m, m), "percent", 1) for m in metrics])
+                  + [Column(m, "percent", 1) for m in metrics])
     for (s, p), v in idx.items():
         cells: list = [s, p] + [v.get(m) for m in metrics]
         table.add(*cast(Sequence[Cell], cells))

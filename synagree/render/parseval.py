@@ -291,12 +291,15 @@ def parseval_table(res: ParsevalComparison) -> Table:
 
 
 def render_markdown(res: ParsevalComparison) -> str:
-    """`parseval_table` as Markdown, with the notes, ``values:`` line and signature
-    (the per-label, per-length and significance tables are text, CSV and JSON only)."""
+    """`parseval_table` as Markdown, with the notes, ``values:`` line and signature, and
+    with ``--baseline`` its tables (the per-label, per-length and significance tables
+    are text, CSV and JSON only)."""
     return writers.write(Document(
         [parseval_table(res)], notes=list(res.notes) + [str(w) for w in res.warnings],
         units="percent (EVALB's LR, LP, F1, EX and Tag; intervals: bootstrap percentile, "
-              "level in the signature)", signature=res.signature()), "markdown")
+              "level in the signature)", signature=res.signature()), "markdown") + (
+        "\n" + _regression().render_regression(res.baseline.as_dict(), "markdown", percent=True)  # type: ignore
+        if res.baseline is not None else "")
 
 
 def render_parseval(res: ParsevalComparison, output: str = "table", top: int = 10) -> str:

@@ -2,31 +2,23 @@
 
 Every function takes the JSON-ready dict of
 `synagree.stats.regression.BaselineComparison.as_dict`, so that ``compare``
-and ``agree`` render it alike: a text table per result with the sentence
-lists, long CSV rows (``compare``), flat CSV fields (``agree``'s one-row CSV)
-and a LaTeX table.  Values are in percent for ``compare`` and fractions for
+and ``agree`` render it alike: per result a table of the metrics and the
+sentence lists (`regression_tables`, written by `synagree.render.writers` in
+text, Markdown and LaTeX), long CSV rows (``compare``) and flat CSV fields
+(``agree``'s one-row CSV).  Values are in percent for ``compare`` and fractions for
 ``agree``, as the rest of each command's output (docs/method.md §13).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from synagree.base.escape import latex as latex_escape
+from synagree.base.escape import markdown as markdown_escape
 from synagree.base.escape import plain
-from synagree.base.table import format_value
-from synagree.render.aligned import aligned_table, p_value
+from synagree.base.table import Column, Document, Table
+from synagree.render import writers
 
-__all__ = ["render_regression_table", "regression_csv_rows", "regression_fields",
-           "render_regression_latex"]
-
-
-def _num(x: Optional[float], percent: bool, signed: bool = False) -> str:
-    """Percent with two decimals, else four; a value that rounds to zero unsigned."""
-    digits = 2 if percent else 4
-    v = None if x is None else (100 * x if percent else x)
-    if v is not None and round(v, digits) == 0:
-        v = 0.0  # no "-0.00"
-    return format_value(v, "signed" if signed else "number", digits, missing="--")
+__all__ = ["regression_tables", "render_regression", "render_regression_table",
+           "regression_csv_rows", "regression_fields", "render_regression_latex"]
 
 
 def _sig(s: Optional[bool]) -> str:
@@ -41,21 +33,84 @@ def _count(x: object) -> str:
     return str(x)
 
 
-def _units_lines(r: dict) -> List[str]:
-    tests = (f"tests: paired bootstrap (B = {r['B']}), approximate randomisation "
-             f"(R = {r['R']}), seed {r['seed']}" if r["units_matched"] else "tests: none")
-    return [plain(f"{r['name']} against baseline {r['baseline_name']}: "
-                  f"{r['units_matched']} units matched"), tests]
+def regression_tables(bc: Optional[dict], percent: bool = False) -> List[Table]:
+    r"""The comparison as tables of the table model: per result a table of the metrics
+    (old, new, change, its interval, the p-values, significant), then the sentences that
+    got worse and better; the result's notes go with its last table.
+
+    Parameters
+    ----------
+    bc : dict or None
+        `BaselineComparison.as_dict`; None gives no table.
+    percent : bool
+        Values in percent with two decimals (``compare``), else fractions with four
+        (``agree``).
+    """
+    if not bc:
+        return []
+    kind, digits = ("percent", 2) if percent else ("number", 4)
+    out: List[Table] = []
+    for r in bc["results"]:
+        tests = (f"paired bootstrap (B = {r['B']}), approximate randomisation "
+                 f"(R = {r['R']}), seed {r['seed']}" if r["units_matched"] else "none")
+        metrics = Table("baseline", [
+            Column("metric"), Column("old", kind, digits), Column("new", kind, digits),
+            Column("delta", "signed_percent" if percent else "signed", digits),
+            Column("delta_ci", "percent_interval" if percent else "interval", digits),
+            Column("p_bootstrap", "number", 4), Column("p_randomisation", "number", 4),
+            Column("significant")],
+            title=f"{r['name']} against baseline {r['baseline_name']}: {r['units_matched']} "
+                  f"units matched; tests: {tests}; delta_ci: {100 * r['level']:g}% interval "
+                  f"of the change")
+        for c in r["metrics"]:
+            metrics.add(c["metric"], c["old"], c["new"], c["delta"],
+                        tuple(c["ci"]) if c["ci"] else None, c["p_bootstrap"],
+                        c["p_randomisation"], _sig(c["significant"]))
+        out.append(metrics)
+        by = ", then ".join(r["lists_by"])
+        for kind_ in ("worse", "better") if _top(r) > 0 else ():  # --baseline-top 0: none
+            units = r[kind_]
+            title = f"sentences that got {kind_}"
+            if not units:
+                out[-1].notes.append(f"{title}: none" if r["units_matched"] else
+                                     f"{title}: not available (no per-unit data)")
+                continue
+            out.append(Table(f"baseline_{kind_}",
+                             [Column("sentence"), Column("words", "count"),
+                              *(Column(q) for q in r["lists_by"])],
+                             [[str(u["id"]), u["words"],
+                               *(f"{_count(u[q]['old'])} -> {_count(u[q]['new'])}"
+                                 for q in r["lists_by"])] for u in units],
+                             title=f"{title} (by {by}; at most {_top(r)} listed: {len(units)})"))
+        out[-1].notes.extend(r["notes"])
+    return out
 
 
-def _sentence_rows(units: Sequence[dict], quantities: Sequence[str]) -> List[List[str]]:
-    return [[str(u["id"]), _count(u["words"])]
-            + [f"{_count(u[q]['old'])} -> {_count(u[q]['new'])}" for q in quantities]
-            for u in units]
+def render_regression(bc: Optional[dict], fmt: str, percent: bool = False) -> str:
+    r"""The comparison (`regression_tables`) in ``fmt`` (``table``, ``markdown``,
+    ``latex``), written by `synagree.render.writers`: a first line naming the baseline,
+    the tables, the notes.  None gives "".
+
+    Parameters
+    ----------
+    bc : dict or None
+        `BaselineComparison.as_dict`.
+    fmt : {"table", "markdown", "latex"}
+    percent : bool
+        Percent with two decimals (``compare``), else fractions with four (``agree``).
+    """
+    if not bc:
+        return ""
+    head = f"baseline: {bc['baseline']}"
+    first = {"table": plain(head), "markdown": f"**{markdown_escape(head)}**\n",
+             "latex": f"% {plain(head)}"}[fmt]
+    return first + "\n" + writers.write(Document(regression_tables(bc, percent),
+                                                 notes=list(bc["notes"])), fmt)
 
 
 def render_regression_table(bc: Optional[dict], percent: bool = False) -> str:
-    r"""The comparison as text: per result a metric table, then the sentence lists.
+    r"""The comparison as text (`render_regression`): per result a metric table, then the
+    sentence lists, fitted to the terminal.
 
     Parameters
     ----------
@@ -64,39 +119,7 @@ def render_regression_table(bc: Optional[dict], percent: bool = False) -> str:
     percent : bool
         Values in percent (``compare``), else fractions (``agree``).
     """
-    if not bc:
-        return ""
-    out = [f"baseline: {plain(bc['baseline'])}"]
-    unit = "%" if percent else ""
-    for r in bc["results"]:
-        out += _units_lines(r)
-        lvl = f"{100 * r['level']:g}%"
-        rows = []
-        for c in r["metrics"]:
-            ci = c["ci"]
-            rows.append([c["metric"], _num(c["old"], percent), _num(c["new"], percent),
-                         _num(c["delta"], percent, signed=True),
-                         "--" if not ci else
-                         f"[{_num(ci[0], percent)}, {_num(ci[1], percent)}]",
-                         p_value(c["p_bootstrap"]), p_value(c["p_randomisation"]),
-                         _sig(c["significant"])])
-        old_h, new_h = (f"old {unit}".strip(), f"new {unit}".strip())
-        out += aligned_table(["metric", old_h, new_h, "change", f"{lvl} CI of change", "p boot",
-                       "p AR", "significant"], rows)
-        by = ", then ".join(r["lists_by"])
-        for kind in ("worse", "better") if _top(r) > 0 else ():  # --baseline-top 0: none
-            units = r[kind]
-            title = f"sentences that got {kind}"
-            if not units:
-                out.append(f"{title}: none" if r["units_matched"] else
-                           f"{title}: not available (no per-unit data)")
-                continue
-            out.append(plain(f"{title} (by {by}; at most {_top(r)} listed: {len(units)})"))
-            out += aligned_table(["sentence", "words"] + list(r["lists_by"]),
-                          _sentence_rows(units, r["lists_by"]))
-        out += [plain(f"note: {n}") for n in r["notes"]]
-    out += [plain(f"note: {n}") for n in bc["notes"]]
-    return "\n".join(out) + "\n"
+    return render_regression(bc, "table", percent)
 
 
 def _top(r: dict) -> int:
@@ -178,7 +201,8 @@ def regression_fields(bc: Optional[dict]) -> List[Tuple[str, object]]:
 
 
 def render_regression_latex(bc: Optional[dict], percent: bool = True) -> str:
-    r"""A booktabs table of the changes: per result and metric old, new, change, p-values.
+    r"""The comparison as booktabs tables (`render_regression`): per result old, new,
+    change with its interval and the p-values, then the sentence lists.
 
     Parameters
     ----------
@@ -187,20 +211,4 @@ def render_regression_latex(bc: Optional[dict], percent: bool = True) -> str:
     percent : bool
         Percent with two decimals (else fractions with four).
     """
-    if not bc:
-        return ""
-    lines = [f"% changes against the baseline {plain(bc['baseline'])}"
-             + (" (percent)" if percent else " (fractions)"),
-             "\\begin{tabular}{lllrrrrr}", "\\toprule",
-             "Result & Baseline & Metric & Old & New & Change & $p$ boot & $p$ AR \\\\",
-             "\\midrule"]
-    for r in bc["results"]:
-        for c in r["metrics"]:
-            lines.append(" & ".join([latex_escape(r["name"]), latex_escape(r["baseline_name"]),
-                                     latex_escape(c["metric"]), _num(c["old"], percent),
-                                     _num(c["new"], percent),
-                                     _num(c["delta"], percent, signed=True),
-                                     p_value(c["p_bootstrap"]), p_value(c["p_randomisation"])])
-                         + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    return render_regression(bc, "latex", percent)

@@ -13,7 +13,6 @@ from typing import List, Optional, Tuple
 
 from synagree.agreement.agree import AgreementResult
 from synagree.base.escape import csv_row, plain
-from synagree.base.escape import latex as latex_escape
 from synagree.base.jsonable import json_ready
 from synagree.base.metrics import units_note as glossed_units
 from synagree.base.table import Cell, Column, Document, Table, format_value, key_value
@@ -27,10 +26,11 @@ from synagree.render.fit import (
 )
 from synagree.render.regression import (
     regression_fields,
+    render_regression,
     render_regression_latex,
     render_regression_table,
 )
-from synagree.render.writers import write
+from synagree.render.writers import latex, latex_paper, write
 from synagree.stats.alpha import VARIANTS
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
@@ -154,11 +154,33 @@ def render_csv(res: AgreementResult) -> str:
     return buf.getvalue()
 
 
+def paper_table(res: AgreementResult, label: str = "corpus") -> Table:
+    """The row of the paper's Table 2 as the table model: the corpus name, then α per
+    variant and the word scores in percent with one decimal, each followed by its
+    bootstrap interval (``<key>_ci``) when the result has intervals."""
+    ci = res.intervals()
+    keys = [f"alpha_{v}" for v in VARIANTS if v in res.alpha] + list(res.score_names)
+    vals = [res.alpha[v].alpha for v in VARIANTS if v in res.alpha]
+    vals += [res.scores.ratio(m) for m in res.score_names]
+    with_ci = any(ci.get(k) for k in keys)
+    cols = [Column("Corpus")]
+    row: List[Cell] = [label]
+    for k, v in zip(keys, vals):
+        cols.append(Column(k, "percent", 1))
+        row.append(v)
+        if with_ci:
+            cols.append(Column(f"{k}_ci", "percent_interval", 1))
+            row.append(ci.get(k))
+    return Table("paper", cols, [row])
+
+
 def render_latex(res: AgreementResult, label: str = "corpus") -> str:
     r"""One booktabs row in percent with one decimal, as the paper's Table 2.
 
     With ``--bootstrap``, a second row holds each value's interval ``[lo, hi]``
-    (percent, one decimal), as the CSV holds ``<key>_ci_low``/``_ci_high``.
+    (percent, one decimal), as the CSV holds ``<key>_ci_low``/``_ci_high``.  The row
+    is `paper_table`, written in the paper's layout by
+    `synagree.render.writers.latex_paper` (α headers as ``$\alpha_{\mathrm{v}}$``).
 
     Parameters
     ----------
@@ -166,40 +188,23 @@ def render_latex(res: AgreementResult, label: str = "corpus") -> str:
     label : str
         The corpus name in the first column (LaTeX-escaped).
     """
-    keys = [f"alpha_{v}" for v in VARIANTS if v in res.alpha] + list(res.score_names)
-    cols = [f"$\\alpha_{{\\mathrm{{{v}}}}}$" for v in VARIANTS if v in res.alpha]
-    cols += [latex_escape(m) for m in res.score_names]
-    vals = [res.alpha[v].alpha for v in VARIANTS if v in res.alpha]
-    vals += [res.scores.ratio(m) for m in res.score_names]
-    cells = [format_value(v, "percent", 1, missing="--") for v in vals]
-    ci = res.intervals()
+    table = paper_table(res, label)
     level = res.bootstrap.level if res.bootstrap is not None else 0.95
-    ci_row = ""
-    if any(ci.get(k) for k in keys):
-        ci_row = " & ".join([latex_escape(f"{100 * level:g}% CI")] + [
-            _percent_interval(ci.get(k)) for k in keys]) + " \\\\\n"
     counts = res.corpus.unit_counts() if res.corpus is not None else {}
     units = ("% units: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
              + " (docs/method.md §1.7-1.8)\n" if any(counts.values()) else "")
     small = _small_sample(res)
+    with_ci = any(c.kind == "percent_interval" and r[i] for r in table.rows
+                  for i, c in enumerate(table.columns))
     las = "LAS: universal relations, " if "LAS" in res.score_names else ""
+    alpha = {f"alpha_{v}": f"$\\alpha_{{\\mathrm{{{v}}}}}$" for v in VARIANTS}
     return (f"% values: percent, one decimal; {las}LAS_full and LA: full DEPREL\n"
-            + (f"% note: {plain(small)}\n" if small and ci_row else "")
-            + f"% synagree signature: {plain(res.signature())}\n" + units +
-            "\\begin{tabular}{l" + "r" * len(cols) + "}\n\\toprule\n"
-            + " & ".join(["Corpus"] + cols) + " \\\\\n\\midrule\n"
-            + " & ".join([latex_escape(label)] + cells) + " \\\\\n" + ci_row
-            + "\\bottomrule\n\\end{tabular}\n"
+            + (f"% note: {plain(small)}\n" if small and with_ci else "")
+            + f"% synagree signature: {plain(res.signature())}\n" + units
+            + latex_paper(table, f"{100 * level:g}% CI", alpha)
             + _latex_extra(res)  # the options' metrics (--hierarchy, --bdm, --unlabelled, ...)
             + ("\n" + render_regression_latex(res.baseline.as_dict(), False)
                if res.baseline else ""))  # --baseline (method.md §18)
-
-
-def _percent_interval(iv: Optional[Tuple[float, float]], digits: int = 1) -> str:
-    """``[lo, hi]`` in percent, or "" without an interval."""
-    if not iv or iv[0] is None or iv[1] is None:
-        return ""
-    return format_value(iv, "percent_interval", digits)
 
 
 def _latex_extra(res: AgreementResult) -> str:
@@ -213,13 +218,11 @@ def _latex_extra(res: AgreementResult) -> str:
     ci = res.intervals()
     level = res.bootstrap.level if res.bootstrap is not None else 0.95
     with_ci = any(ci.get(k) for k in extra)
-    rows = [f"{latex_escape(k)} & " + format_value(x, "percent", 1, missing="--")
-            + (f" & {_percent_interval(ci.get(k))}" if with_ci else "") + " \\\\\n"
-            for k, x in extra.items()]
-    head = "Metric & Value" + (f" & {latex_escape(f'{100 * level:g}% CI')}" if with_ci else "")
-    return ("\n% further metrics (options), percent, one decimal\n"
-            "\\begin{tabular}{lr" + ("r" if with_ci else "") + "}\n\\toprule\n" + head
-            + " \\\\\n\\midrule\n" + "".join(rows) + "\\bottomrule\n\\end{tabular}\n")
+    table = Table("further", [Column("Metric"), Column("Value", "percent", 1)]
+                  + ([Column(f"{100 * level:g}% CI", "percent_interval", 1)] if with_ci else []),
+                  [[k, x, *([ci.get(k)] if with_ci else [])] for k, x in extra.items()],
+                  title="further metrics (options), percent, one decimal")
+    return "\n" + latex(table)
 
 
 def summary_document(res: AgreementResult) -> Document:
@@ -248,5 +251,8 @@ def summary_document(res: AgreementResult) -> Document:
 
 
 def render_markdown(res: AgreementResult) -> str:
-    """The summary as Markdown pipe tables (`summary_document`), intervals ``[lo, hi]``."""
-    return write(summary_document(res), "markdown")
+    """The summary as Markdown pipe tables (`summary_document`), intervals ``[lo, hi]``;
+    with ``--baseline`` its tables (`synagree.render.regression.render_regression`)."""
+    return write(summary_document(res), "markdown") + (
+        "\n" + render_regression(res.baseline.as_dict(), "markdown")  # --baseline (§18)
+        if res.baseline else "")

@@ -173,8 +173,9 @@ def tags_document(res: TagsResult) -> Document:
     """The tags result as the table model (what ``--output markdown`` and ``latex``
     write): the summary, one row per gold tag under registered keys, the notes,
     the ``values:`` line and the signature; with ``--prf`` and ``--tiers`` their tables
-    (`prf_tables`, `tiers_tables`).  The per-feature, ``--majority`` and ``--lexicon``
-    tables are text, CSV and JSON only (a note says so when they were asked for).
+    (`prf_tables`, `tiers_tables`, which hold the ``--majority`` and ``--lexicon``
+    tables).  The per-feature tables are text, CSV and JSON only (a note says so when
+    they were asked for).
     """
     cols = [Column("tag"), Column("count", "count"), Column("accuracy", "number"),
             Column("accuracy_hier", "number")]
@@ -190,11 +191,8 @@ def tags_document(res: TagsResult) -> Document:
                     f"{r.confusion} ({r.confusion_count})" if r.confusion else "")
     notes = list(tags_notes(res))
     tiers = res.tiers
-    left = [name for name, part in (("--per-feature", res.per_feature),
-                                    ("--majority", tiers and tiers.ambiguity),
-                                    ("--lexicon", tiers and tiers.lexicon)) if part is not None]
-    if left:
-        notes.append(f"the tables of {', '.join(left)} are in --output table, csv and json")
+    if res.per_feature is not None:
+        notes.append("the tables of --per-feature are in --output table, csv and json")
     prf = prf_tables(res.prf, notes=False) if res.prf is not None else []  # §17
     tier = tiers_tables(tiers) if tiers is not None else []  # §16
     return Document([key_value("summary", [(k, v, "text") for k, v in _summary_rows(res)]),

@@ -4,17 +4,14 @@ r"""Rendering of tiered tag scores (``synagree tags --tiers``): table lines and 
 `synagree.evaluation.tiers.TiersResult`; JSON is `TiersResult.to_dict`
 under the key ``tiers``.
 """
-import csv
-import io
-from typing import List, Tuple
+from typing import List, Sequence, Tuple
 
-from synagree.base.escape import csv_row, plain
-from synagree.base.table import Column, Table, format_value, key_value
+from synagree.base.table import Cell, Column, Table, format_value, key_value
 from synagree.evaluation.tiers import TiersResult
-from synagree.render.writers import csv_value, write_table
+from synagree.render import writers
 
-__all__ = ["tiers_table_lines", "tiers_tables", "tiers_csv", "majority_csv", "lexicon_csv",
-           "FORMS_SHOWN"]
+__all__ = ["tiers_table_lines", "tiers_tables", "majority_table", "lexicon_tables", "tiers_csv",
+           "majority_csv", "lexicon_csv", "FORMS_SHOWN"]
 
 #: Word forms the text table lists (most undecided words first); JSON and CSV hold all.
 FORMS_SHOWN = 20
@@ -85,62 +82,67 @@ def _class_table(res: TiersResult) -> Table:
 
 
 def tiers_tables(res: TiersResult) -> List[Table]:
-    """The tiers summary and the per-class table as tables of the table model (what
-    ``tags --tiers --output markdown`` and ``latex`` write; docs/method.md §16)."""
-    return [key_value("tiers_summary", [(k, v, "text") for k, v in _summary(res)],
-                      title=_settings(res)), _class_table(res)]
+    """The tiers tables of the table model, as every text format writes them
+    (docs/method.md §16): the summary (with the settings as its caption), the
+    per-class table, and with ``--majority`` and ``--lexicon`` their tables
+    (`majority_table`, `lexicon_tables`; an empty majority table is left out, its
+    sentence kept as the per-class table's note)."""
+    summary = key_value("tiers_summary", [(k, v, "text") for k, v in _summary(res)],
+                        title=_settings(res))
+    if res.own_class:
+        shown = ", ".join(res.own_class[:20]) + (" ..." if len(res.own_class) > 20 else "")
+        summary.notes.append(f"{len(res.own_class)} tag(s) not in the mapping were made "
+                             f"their own coarse class: {shown}")
+    out = [summary, _class_table(res)]
+    if res.ambiguity is not None:  # --majority (docs/method.md §16.4)
+        maj = majority_table(res)
+        if maj.rows:
+            out.append(maj)
+        else:
+            out[-1].notes.append(maj.title)
+    if res.lexicon is not None:  # --lexicon (docs/method.md §16.5)
+        out += lexicon_tables(res)
+    return out
 
 
 def tiers_table_lines(res: TiersResult) -> List[str]:
-    r"""The tiers part of the ``tags`` text table: a summary, then one row per coarse class
-    (`synagree.render.writers`), then the ``--majority`` and ``--lexicon`` parts."""
-    summary = _summary(res)
-    kw = max(len(k) for k, _ in summary)
-    lines = [plain(_settings(res))]
-    lines += [plain(f"{k:<{kw}}  {v}") for k, v in summary]
-    if res.own_class:
-        shown = ", ".join(res.own_class[:20]) + (" ..." if len(res.own_class) > 20 else "")
-        lines.append(plain(f"note: {len(res.own_class)} tag(s) not in the mapping were made "
-                           f"their own coarse class: {shown}"))
-    lines.append("")
-    lines += write_table(_class_table(res), "table").rstrip("\n").split("\n")
-    if res.ambiguity is not None:  # --majority (docs/method.md §16.4)
-        lines += [""] + _majority_lines(res)
-    if res.lexicon is not None:  # --lexicon (docs/method.md §16.5)
-        lines += [""] + _lexicon_lines(res)
-    return lines
+    r"""The tiers part of the ``tags`` text table: `tiers_tables` written by
+    `synagree.render.writers` (fitted to the terminal), a blank line between tables."""
+    return "\n".join(writers.text(t) for t in tiers_tables(res)).rstrip("\n").split("\n")
 
 
-def _aligned(head: List[str], body: List[List[str]], left: tuple) -> List[str]:
-    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
-    return ["  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
-                      for i, c in enumerate(row)).rstrip() for row in [head] + body]
+def _share(count: float, whole: float) -> str:
+    return format_value(count / whole if whole else None, digits=6, missing="undefined")
 
 
-def _majority_lines(res: TiersResult) -> List[str]:
+def majority_table(res: TiersResult) -> Table:
+    """With ``--majority``: one row per fine tag of gold that goes with several coarse tags
+    (its words, its majority coarse tag, the words of the others), under a caption that
+    gives the totals."""
     amb = res.ambiguity or []
     n = res.words
-    share = format_value(res.majority_minority / n if n else None, digits=6, missing="undefined")
-    lines = [plain(f"majority mapping: {len(amb)} fine tag(s) of gold go with more than one "
-                   f"coarse tag; {res.majority_minority}/{n} gold words "
-                   f"({share}) have a coarse tag other than their fine tag's majority")]
-    if amb:
-        head = ["fine", "words", "majority", "minority", "coarse tags (words)"]
-        body = [[plain(a.fine), str(a.words), plain(a.majority), str(a.minority),
-                 plain(", ".join(f"{c} {k}" for c, k in a.coarse_counts.items()))]
-                for a in amb]
-        lines += _aligned(head, body, (0, 2, 4))
-    return lines
+    t = Table("majority", [Column("fine"), Column("words", "count"), Column("majority"),
+                           Column("minority_words", "count"), Column("coarse tags (words)")],
+              title=f"majority mapping: {len(amb)} fine tag(s) of gold go with more than one "
+                    f"coarse tag; {res.majority_minority}/{n} gold words "
+                    f"({_share(res.majority_minority, n)}) have a coarse tag other than "
+                    f"their fine tag's majority")
+    for a in amb:
+        t.add(a.fine, a.words, a.majority, a.minority,
+              ", ".join(f"{c} {k}" for c, k in a.coarse_counts.items()))
+    return t
 
 
-def _lexicon_lines(res: TiersResult) -> List[str]:
+def lexicon_tables(res: TiersResult) -> List[Table]:
+    """With ``--lexicon``: the totals (shares with the counts behind them), one row per
+    gold coarse class, and the `FORMS_SHOWN` word forms with the most undecided words
+    (JSON and CSV hold every form)."""
     lex = res.lexicon
     assert lex is not None
     t = lex.total
 
     def of(count: int, whole: int) -> str:
-        share = format_value(count / whole if whole else None, digits=6, missing="undefined")
-        return f"{share}  ({count}/{whole})"
+        return f"{_share(count, whole)}  ({count}/{whole})"
 
     rows = [("unknown words", of(t.unknown, t.words)),
             ("known words", of(t.known, t.words)),
@@ -149,34 +151,36 @@ def _lexicon_lines(res: TiersResult) -> List[str]:
             ("ambiguous (several candidates)", of(t.ambiguous, t.known)),
             ("lexicon gap (no candidate)", of(t.gap, t.known)),
             ("recovered from system coarse tags", of(t.recovered, t.known))]
-    kw = max(len(k) for k, _ in rows)
-    lines = [plain(f"lexicon: {lex.source}; {lex.forms} word forms; shares of known words "
-                   f"unless said")]
-    lines += [plain(f"{k:<{kw}}  {v}") for k, v in rows]
+    total = key_value("lexicon_total", [(k, v, "text") for k, v in rows],
+                      title=f"lexicon: {lex.source}; {lex.forms} word forms; shares of known "
+                            f"words unless said")
     if lex.unmapped_lexicon_tags:
         tags = list(lex.unmapped_lexicon_tags.items())
         shown = ", ".join(f"{k} ({v})" for k, v in tags[:20]) + (" ..." if len(tags) > 20 else "")
-        lines.append(plain(f"note: {len(tags)} lexicon tag(s) are not in the mapping and are "
-                           f"no candidate of any class: {shown}"))
-    head = ["coarse", "words", "unknown", "known", "decided", "ambiguous", "gap", "decided %",
-            "recovered"]
-    body = [[plain(r.name), str(r.words), str(r.unknown), str(r.known), str(r.decided),
-             str(r.ambiguous), str(r.gap), format_value(r.decided_share, missing="undefined"),
-             str(r.recovered)]
-            for r in lex.per_class]
-    lines += [""] + _aligned(head, body, (0,))
+        total.notes.append(f"{len(tags)} lexicon tag(s) are not in the mapping and are no "
+                           f"candidate of any class: {shown}")
+    counts = ("words", "unknown", "known", "decided", "ambiguous", "gap")
+    classes = Table("lexicon_classes", [Column("coarse"), *(Column(k, "count") for k in counts),
+                                        Column("decided_share", "number"),
+                                        Column("recovered", "count")])
+    for r in lex.per_class:
+        classes.add(r.name, *(getattr(r, k) for k in counts), r.decided_share, r.recovered)
+    out = [total, classes]
     forms = lex.per_form[:FORMS_SHOWN]
     if forms:
-        head = ["word form", "words", "lexicon tags", "decided", "ambiguous", "gap",
-                "recovered"]
-        body = [[plain(r.name), str(r.words), str(r.lexicon_tags), str(r.decided),
-                 str(r.ambiguous), str(r.gap), str(r.recovered)] for r in forms]
         more = len(lex.per_form) - len(forms)
-        lines += ["", plain(f"word forms with the most undecided words ({len(forms)} of "
-                            f"{len(lex.per_form)} known forms"
-                            + (f"; all {len(lex.per_form)} in JSON and CSV)" if more else ")"))]
-        lines += _aligned(head, body, (0,))
-    return lines
+        cols = ("words", "lexicon_tags", "decided", "ambiguous", "gap", "recovered")
+        out.append(Table("lexicon_forms", [Column("form"), *(Column(k, "count") for k in cols)],
+                         [[r.name, *(getattr(r, k) for k in cols)] for r in forms],
+                         title=f"word forms with the most undecided words ({len(forms)} of "
+                               f"{len(lex.per_form)} known forms"
+                               + (f"; all {len(lex.per_form)} in JSON and CSV)" if more else ")")))
+    return out
+
+
+def _csv(name: str, header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> str:
+    """A CSV table of the table model (`synagree.render.writers.csv_table`: exact values)."""
+    return writers.csv_table(Table(name, [Column(h) for h in header], [list(r) for r in rows]))
 
 
 def tiers_csv(res: TiersResult) -> str:
@@ -184,10 +188,7 @@ def tiers_csv(res: TiersResult) -> str:
 
     Every count behind a ratio is a column (`CSV_COLUMNS`).
     """
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
-    w.writerow(csv_row(map(csv_value, [
+    rows: List[Sequence[Cell]] = [[
         "ALL", res.fine_types, sum(r.gold_fine_types for r in res.per_class), res.words,
         res.coarse_correct, res.coarse_accuracy, res.fine_exact, res.fine_accuracy,
         res.credit, res.mean_credit, res.bare_coarse, res.ambiguous_words, "",
@@ -195,15 +196,13 @@ def tiers_csv(res: TiersResult) -> str:
         res.recovered_accuracy, res.coarse_cohen_kappa, res.coarse_scott_pi,
         res.fine_cohen_kappa, res.fine_scott_pi, res.coarse_types,
         res.ambiguous_coarse_types, res.ambiguous_fine_types, res.sibling_credit,
-        res.mapping])))
-    for r in res.per_class:
-        w.writerow(csv_row(map(csv_value, [
-            r.coarse, r.fine_types, r.gold_fine_types, r.words, r.coarse_correct,
-            r.coarse_accuracy, r.fine_exact, r.fine_accuracy, r.credit,
-            r.mean_credit, r.bare_coarse, r.words if r.fine_types > 1 else 0,
-            r.majority_fine or "", r.majority_count, r.recovery_ceiling, r.recovered,
-            r.recovered_accuracy, "", "", "", "", "", "", "", "", ""])))
-    return buf.getvalue()
+        res.mapping]]
+    rows += [[r.coarse, r.fine_types, r.gold_fine_types, r.words, r.coarse_correct,
+              r.coarse_accuracy, r.fine_exact, r.fine_accuracy, r.credit,
+              r.mean_credit, r.bare_coarse, r.words if r.fine_types > 1 else 0,
+              r.majority_fine or "", r.majority_count, r.recovery_ceiling, r.recovered,
+              r.recovered_accuracy, "", "", "", "", "", "", "", "", ""] for r in res.per_class]
+    return _csv("tiers", CSV_COLUMNS, rows)
 
 
 def majority_csv(res: TiersResult) -> str:
@@ -212,13 +211,9 @@ def majority_csv(res: TiersResult) -> str:
     Columns ``fine``, ``words``, ``majority``, ``minority``, ``coarse``,
     ``coarse_words``.
     """
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["fine", "words", "majority", "minority", "coarse", "coarse_words"])
-    for a in res.ambiguity or []:
-        for coarse, k in a.coarse_counts.items():
-            w.writerow(csv_row([a.fine, a.words, a.majority, a.minority, coarse, k]))
-    return buf.getvalue()
+    return _csv("majority", ["fine", "words", "majority", "minority", "coarse", "coarse_words"],
+                [[a.fine, a.words, a.majority, a.minority, coarse, k]
+                 for a in res.ambiguity or [] for coarse, k in a.coarse_counts.items()])
 
 
 def lexicon_csv(res: TiersResult) -> str:
@@ -228,18 +223,12 @@ def lexicon_csv(res: TiersResult) -> str:
     counts and shares of `synagree.evaluation.tier_lexicon.LexiconRow`.
     """
     lex = res.lexicon
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["kind", "name", "words", "unknown", "known", "decided", "decided_correct",
-                "ambiguous", "gap", "recovered", "decided_share", "unknown_share",
-                "recovered_share", "lexicon_tags"])
-    if lex is None:
-        return buf.getvalue()
-    rows = [("all", lex.total)] + [("coarse", r) for r in lex.per_class] + [
-        ("form", r) for r in lex.per_form]
-    for kind, r in rows:
-        w.writerow(csv_row(map(csv_value, [
-            kind, r.name, r.words, r.unknown, r.known, r.decided, r.decided_correct, r.ambiguous,
-            r.gap, r.recovered, r.decided_share, r.unknown_share, r.recovered_share,
-            r.lexicon_tags if kind == "form" else ""])))
-    return buf.getvalue()
+    rows = [] if lex is None else [("all", lex.total)] + [
+        ("coarse", r) for r in lex.per_class] + [("form", r) for r in lex.per_form]
+    return _csv("lexicon", ["kind", "name", "words", "unknown", "known", "decided",
+                            "decided_correct", "ambiguous", "gap", "recovered", "decided_share",
+                            "unknown_share", "recovered_share", "lexicon_tags"],
+                [[kind, r.name, r.words, r.unknown, r.known, r.decided, r.decided_correct,
+                  r.ambiguous, r.gap, r.recovered, r.decided_share, r.unknown_share,
+                  r.recovered_share, r.lexicon_tags if kind == "form" else ""]
+                 for kind, r in rows])

@@ -17,53 +17,75 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from synagree.base import escape
 from synagree.base.jsonable import json_ready
-from synagree.base.table import Cell, Column, Document, Table, format_value
-from synagree.render.fit import hanging, terminal_width
+from synagree.base.table import NUMERIC_KINDS, Cell, Column, Document, Table, format_value
+from synagree.base.table import markdown as markdown  # the Markdown writer (see there)
+from synagree.render.fit import (
+    SIGNATURE_WIDTH,
+    cell_width,
+    fit_rows,
+    hanging,
+    layout,
+    signature_text,
+    terminal_width,
+    wrap,
+)
 
 FORMATS = ("table", "markdown", "csv", "latex", "json")
 
 _INTERVALS = ("interval", "percent_interval")
-_NUMERIC = ("number", "percent", "signed", "count", "interval", "percent_interval")
+_NUMERIC = NUMERIC_KINDS
 
 
-def _text_cell(value: Cell, col: Column) -> str:
-    return escape.plain(format_value(value, col.kind, col.digits))
+def text(table: Table, width: Optional[int] = None) -> str:
+    """The table as aligned text (text left, numbers right), fitted to ``width``.
 
+    ``width`` defaults to `synagree.render.fit.terminal_width`: on a terminal
+    the text columns are cut with ``…`` to fit it (a one-column table of
+    sentences is wrapped instead) and the caption and notes are wrapped;
+    written to a pipe or a file the width is unlimited and nothing is cut.
+    Numbers are never cut.
 
-def text(table: Table) -> str:
-    """The table as aligned text: caption, header, rows (text left, numbers right)."""
+    >>> from synagree.base.table import Column
+    >>> t = Table("t", [Column("label"), Column("LAS", "number", 2)], [["a long label", 0.5]])
+    >>> print(text(t, width=12), end="")
+    label    LAS
+    a lon…  0.50
+    """
+    width = terminal_width() if width is None else width
+    numeric = [c.kind in _NUMERIC for c in table.columns]
     head = [escape.plain(c.header) for c in table.columns]
-    body = [[_text_cell(v, c) for v, c in zip(row, table.columns)] for row in table.rows]
-    widths = [max([len(h)] + [len(r[i]) for r in body]) for i, h in enumerate(head)]
-    right = [c.kind in _NUMERIC for c in table.columns]
+    body = [[escape.plain(format_value(v, c.kind, c.digits)) for v, c in zip(r, table.columns)]
+            for r in table.rows]
+    text_cols = [i for i, n in enumerate(numeric) if not n]
+    # a table of one text column is a list of sentences: wrapped, not cut
+    mode = "wrap" if len(table.columns) == 1 and text_cols else "truncate"
+    head, body = fit_rows(head, body, text_cols, width, mode=mode)
+    body = [line for r in body for line in _lines(r)]
+    cols = list(zip(*([head] + body))) if body else [(h,) for h in head]
+    widths = [max(cell_width(line) for x in col for line in x.split("\n")) for col in cols]
 
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.rjust(w) if r else c.ljust(w)
-                         for c, w, r in zip(cells, widths, right)).rstrip()
+    def right(cell: str, w: int) -> str:  # numbers right-aligned, line by line
+        return "\n".join(" " * (w - cell_width(line)) + line for line in cell.split("\n"))
 
-    out = [escape.plain(table.title)] if table.title else []
-    out.append(line(head))
-    out += [line(r) for r in body]
-    out += [f"note: {escape.plain(n)}" for n in table.notes]
+    # padded before the layout, which aligns the columns left
+    body = [[right(c, w) if n else c for c, w, n in zip(r, widths, numeric)] for r in body]
+    head = [right(h, w) if n else h for h, w, n in zip(head, widths, numeric)]
+    caption = "\n".join(wrap(escape.plain(table.title), width)) if table.title else None
+    out = layout(head, body, caption=caption)
+    for n in table.notes:
+        out += hanging(escape.plain(n), width, "note: ")
     return "\n".join(out) + "\n"
 
 
-def markdown(table: Table) -> str:
-    """The table as a Markdown pipe table under a bold caption."""
-    esc = escape.markdown
-    out = [f"**{esc(table.title)}**", ""] if table.title else []
-    out.append("| " + " | ".join(esc(c.header) for c in table.columns) + " |")
-    out.append("|" + "|".join("---:" if c.kind in _NUMERIC else "---"
-                              for c in table.columns) + "|")
-    out += ["| " + " | ".join(esc(format_value(v, c.kind, c.digits))
-                              for v, c in zip(row, table.columns)) + " |"
-            for row in table.rows]
-    out += ["", *(f"*note: {esc(n)}*" for n in table.notes)] if table.notes else []
-    return "\n".join(out) + "\n"
+def _lines(row: List[str]) -> List[List[str]]:
+    """A row whose cells hold ``\\n`` (wrapped) as one row per line."""
+    parts = [c.split("\n") for c in row]
+    height = max(len(p) for p in parts) if parts else 1
+    return [[p[k] if k < len(p) else "" for p in parts] for k in range(height)]
 
 
 def csv_value(value: object) -> object:
@@ -107,18 +129,69 @@ def csv_table(table: Table) -> str:
     return buf.getvalue()
 
 
-def latex(table: Table) -> str:
-    """The table as a booktabs tabular (percent columns × 100; intervals ``[lo, hi]``)."""
-    esc = escape.latex
-    spec = "".join("r" if c.kind in _NUMERIC else "l" for c in table.columns)
+def _latex_cell(value: Cell, col: Column) -> str:
+    return escape.latex(format_value(value, col.kind, col.digits, missing="--"))
+
+
+def _tabular(table: Table, columns: Sequence[Column], rows: Sequence[Sequence[str]],
+             headers: Optional[Mapping[str, str]] = None) -> str:
+    """The booktabs tabular of ``columns`` (text left, numbers right) over ``rows``
+    (cells written already), under the table's title and over its notes (comments);
+    ``headers`` gives a header in LaTeX as it is (others are escaped)."""
+    heads = headers or {}
+    spec = "".join("r" if c.kind in _NUMERIC else "l" for c in columns)
     out = [f"% {escape.plain(table.title)}"] if table.title else []
     out += ["\\begin{tabular}{" + spec + "}", "\\toprule",
-            " & ".join(esc(c.header) for c in table.columns) + " \\\\", "\\midrule"]
-    out += [" & ".join(esc(format_value(v, c.kind, c.digits, missing="--"))
-                       for v, c in zip(row, table.columns)) + " \\\\" for row in table.rows]
+            " & ".join(heads.get(c.header) or escape.latex(c.header) for c in columns)
+            + " \\\\", "\\midrule"]
+    out += [" & ".join(r) + " \\\\" for r in rows]
     out += ["\\bottomrule", "\\end{tabular}"]
     out += [f"% note: {escape.plain(n)}" for n in table.notes]
     return "\n".join(out) + "\n"
+
+
+def latex(table: Table) -> str:
+    """The table as a booktabs tabular (percent columns × 100; intervals ``[lo, hi]``)."""
+    return _tabular(table, table.columns,
+                    [[_latex_cell(v, c) for v, c in zip(row, table.columns)]
+                     for row in table.rows])
+
+
+def latex_paper(table: Table, interval_label: str,
+                headers: Optional[Mapping[str, str]] = None) -> str:
+    r"""The table as a booktabs tabular in the layout of a paper's results table: the
+    interval columns are not columns of their own; each row is followed by a row
+    labelled ``interval_label`` that holds each interval ``[lo, hi]`` under the value
+    column to its left ("" where there is none), written only when the row has one.
+
+    ``headers`` gives headers in LaTeX as they are (``$lpha_{\mathrm{plain}}$``).
+    `synagree.render.tables.render_latex` writes ``agree``'s Table 2 row with it.
+
+    >>> from synagree.base.table import Column
+    >>> t = Table("t", [Column("Corpus"), Column("LAS", "percent", 1),
+    ...                 Column("LAS_ci", "percent_interval", 1)], [["ud", 0.9, (0.85, 0.95)]])
+    >>> print(latex_paper(t, "95% CI"), end="")
+    \begin{tabular}{lr}
+    \toprule
+    Corpus & LAS \\
+    \midrule
+    ud & 90.0 \\
+    95\% CI & [85.0, 95.0] \\
+    \bottomrule
+    \end{tabular}
+    """
+    shown = [i for i, c in enumerate(table.columns) if c.kind not in _INTERVALS]
+    under = {i: i + 1 for i in shown if i + 1 < len(table.columns)
+             and table.columns[i + 1].kind in _INTERVALS}
+    rows: List[List[str]] = []
+    for row in table.rows:
+        rows.append([_latex_cell(row[i], table.columns[i]) for i in shown])
+        ivs = {i: row[j] for i, j in under.items() if isinstance(row[j], tuple)}
+        if ivs:
+            rows.append([escape.latex(interval_label)] + [
+                _latex_cell(ivs[i], table.columns[under[i]]) if i in ivs else ""
+                for i in shown[1:]])
+    return _tabular(table, [table.columns[i] for i in shown], rows, headers)
 
 
 def json_table(table: Table) -> Dict[str, object]:
@@ -154,13 +227,18 @@ def write_table(table: Table, fmt: str) -> str:
     raise ValueError(f"unknown output format {fmt!r}; expected one of {FORMATS}")
 
 
-def write(doc: Document, fmt: str) -> str:
+def write(doc: Document, fmt: str, width: Optional[int] = None) -> str:
     """A whole result in one format: its tables, notes, units and signature.
 
     CSV holds every table in one long table (`sections_csv`:
     a ``section`` column, then the union of the columns), the notes and the
-    signature as rows of their own.
+    signature as rows of their own.  Text (``table``) is fitted to ``width``
+    (`text`; default the terminal's, unlimited on a pipe), its notes and
+    ``values:`` line wrapped, the signature folded only beyond
+    `synagree.render.fit.SIGNATURE_WIDTH` columns.
     """
+    if fmt == "table":
+        return _text_document(doc, width)
     if fmt == "json":
         return json.dumps({"tables": [json_table(t) for t in doc.tables],
                            "notes": list(doc.notes), "units": doc.units,
@@ -171,14 +249,27 @@ def write(doc: Document, fmt: str) -> str:
         return sections_csv([(t.name, csv_table(t)) for t in doc.tables],
                             list(doc.notes) + tail)
     parts = [write_table(t, fmt) for t in doc.tables]
-    if fmt == "table":
-        end = [f"note: {escape.plain(n)}" for n in doc.notes] + [escape.plain(x) for x in tail]
-    elif fmt == "markdown":  # after a blank line: a line right under a table is a row
+    if fmt == "markdown":  # after a blank line: a line right under a table is a row
         end = [f"*{escape.markdown(x)}*  " for x in [*(f"note: {n}" for n in doc.notes), *tail]]
         end = [""] + end if end else end
     else:  # latex: comments
         end = [f"% {escape.plain(x)}" for x in [*(f"note: {n}" for n in doc.notes), *tail]]
     return "\n".join(parts) + ("\n".join(end) + "\n" if end else "")
+
+
+def _text_document(doc: Document, width: Optional[int] = None) -> str:
+    """The text of a whole result: its fitted tables, then the notes, the ``values:``
+    line and the signature."""
+    width = terminal_width() if width is None else width
+    parts: List[str] = [text(t, width) for t in doc.tables]
+    tail: List[str] = []
+    for n in doc.notes:
+        tail += hanging(escape.plain(n), width, "note: ")
+    if doc.units:
+        tail += hanging(escape.plain(doc.units), width, "values: ")
+    if doc.signature:
+        tail.append(signature_text(escape.plain(doc.signature), max(width, SIGNATURE_WIDTH)))
+    return "\n".join(parts + (["\n".join(tail) + "\n"] if tail else []))
 
 
 def values_line(units: str, fmt: str, width: Optional[int] = None) -> str:

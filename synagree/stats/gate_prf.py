@@ -70,11 +70,14 @@ import math
 from dataclasses import astuple, dataclass
 from typing import Any, Callable, Dict, Iterable, List, Sequence, Tuple, TypeVar, cast
 
+from synagree.base.option_specs import SPECS
+
 __all__ = ["SpanAnnotation", "DiffCounts", "annotation_diff", "by_label", "BDMCounts", "bdm_diff",
            "LABEL_MODES", "MEASURES"]
 
-#: How labels enter the comparison (module docstring).
-LABEL_MODES = ("type", "feature", "none")
+#: How labels enter the comparison (module docstring; declared with the options,
+#: `synagree.base.option_specs`).
+LABEL_MODES: Tuple[str, ...] = SPECS["labels"].choices
 #: GATE's three measures.
 MEASURES = ("strict", "lenient", "average")
 

@@ -109,6 +109,7 @@ from typing import (
 
 import numpy as np
 
+from synagree.base.option_specs import SPECS, check_fields
 from synagree.base.problems import InputError, ProblemLog
 from synagree.distance.ted import Costs
 from synagree.io.brackets import PhraseNode, PhraseSentence
@@ -147,10 +148,10 @@ __all__ = [
 ]
 
 #: Label-credit modes for a pair of annotations (see the module docstring).
-MODES = ("mutual", "agreement", "credit")
+MODES: Tuple[str, ...] = SPECS["label_credit"].choices  # declared with the options
 #: The mode ``synagree agree`` uses.
-AGREE_MODE = "mutual"
-LABEL_DISTANCES = ("exact", "hierarchy")
+AGREE_MODE: str = SPECS["label_credit"].default
+LABEL_DISTANCES: Tuple[str, ...] = SPECS["label_distance"].choices
 HIERARCHY_KEYWORDS = ("ud", "msd", "flat")
 #: Every key `hierarchical_metrics` may return, in report order.
 METRIC_KEYS = ("LA_hier", "LAS_hier", "kappa_hier", "scott_pi",
@@ -205,6 +206,8 @@ class HierarchyOptions:
     wu_palmer: bool = False
 
     def __post_init__(self) -> None:
+        # each setting checked as the command line checks it (synagree.base.option_specs)
+        check_fields(self, "HierarchyOptions: ", _HIERARCHY_FIELDS)
         object.__setattr__(self, "spec", hierarchy_input(self.spec))  # a stream read once
 
     def describe(self) -> str:
@@ -215,6 +218,12 @@ class HierarchyOptions:
             out += (f", tag syntax {self.tag_syntax}" + (", bdm" if self.bdm else "")
                     + (", wu-palmer" if self.wu_palmer else ""))
         return out
+
+
+#: the fields of `HierarchyOptions` declared as options, by their declaration's name
+_HIERARCHY_FIELDS = {"label_distance": "label_distance", "plain_as_leaf": "plain_as_leaf",
+                     "label_credit": "label_credit", "tag_syntax": "tag_syntax", "bdm": "bdm",
+                     "wu_palmer": "wu_palmer"}
 
 
 # ---------------------------------------------------------------- hierarchy

@@ -32,6 +32,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from synagree.base.option_specs import SPECS
 from synagree.base.progress import Progress, wanted
 from synagree.distance.sums import VARIANTS, UnitSums
 from synagree.stats.bootstrap import alpha_replicates, percentile_interval
@@ -41,10 +42,11 @@ __all__ = ["CurvePoint", "SampleSizePlan", "plan_sample_size", "size_grid",
 
 #: replicates per size when none are given
 DEFAULT_REPLICATES = 1000
-#: the grid stops here when the target width is still not reached
-DEFAULT_MAX_UNITS = 1_000_000
-#: the smallest size of the grid
-FIRST_SIZE = 10
+#: the grid stops here when the target width is still not reached (``--max-units``,
+#: declared with the options: `synagree.base.option_specs`)
+DEFAULT_MAX_UNITS: int = SPECS["max_units"].default
+#: the smallest size of the grid (the least ``--max-units``)
+FIRST_SIZE: int = SPECS["max_units"].lo or 10
 
 
 def size_grid(first: int, last: int, pilot: Optional[int] = None) -> List[int]:
