@@ -27,7 +27,10 @@ Parts:
    (``SYNAGREE_SIMD=0`` / default, issue 36) on the same pairs, one thread,
    in alternating rounds, through the all-pairs entry point (that of the
    exact passes' tiles too): all pairs of 300 EWT test sentences and of 200
-   random trees of 20 and of 40 words, unit costs.  Textbook cells per second
+   random trees of 20 and of 40 words, unit costs; then 100,000 uniform
+   random pairs of EWT test's 2,077 sentences through ``kernels.pairs`` (the
+   shape of the sampled D_e draws: sorted by first tree, the larger tree of
+   each pair first).  Textbook cells per second
    of CPU time (as above, but CPU seconds of the process: on a loaded machine
    wall time counts the waits for a core), cycles per cell at the clock
    /proc/cpuinfo reports, and the latency bound: one add->min->min chain of 3 cycles per cell for the scalar
@@ -67,7 +70,6 @@ from common import loadavg as full_load
 from synagree.distance import kernels, kernels_numba, ted
 from synagree.io.conllu import read_conllu, write_conllu
 from synagree.trees.flat import Vocabulary, dependency_tree
-
 
 # --------------------------------------------------------------------------
 # The previous kernel, verbatim (only renamed; cache off: compiled here)
@@ -565,14 +567,17 @@ def cpu_name() -> str:
 
 def simd_workloads(quick: bool):
     """All pairs (i < j, sorted by i, as the package's passes give them) of EWT test
-    sentences and of random trees of 20 and 40 words: ``(name, pack, pi, pj)``."""
+    sentences and of random trees of 20 and 40 words, then (``pi``, ``pj`` not sorted)
+    uniform random pairs of all EWT test sentences, the shape of the sampled D_e
+    draws: ``(name, pack, pi, pj, labels)``."""
     vocab = Vocabulary()
     rng = np.random.default_rng(36)
     sets = []
+    ewt = []
     if (SHARED / "ud").is_dir():
-        trees = ewt_trees(vocab, "en_ewt-ud-test.conllu")
-        pick = rng.choice(len(trees), 150 if quick else 300, replace=False)
-        sets.append(("EWT test, all pairs", [trees[k] for k in pick]))
+        ewt = ewt_trees(vocab, "en_ewt-ud-test.conllu")
+        pick = rng.choice(len(ewt), 150 if quick else 300, replace=False)
+        sets.append(("EWT test, all pairs", [ewt[k] for k in pick]))
     else:
         print(f"(EWT rows skipped: {SHARED / 'ud'} not found)")
     for n in (20, 40):
@@ -582,6 +587,12 @@ def simd_workloads(quick: bool):
         pack = ted.TreePack(trees)
         pi, pj = np.triu_indices(len(trees), 1)
         yield name, pack, pi.astype(np.int64), pj.astype(np.int64), len(vocab)
+    if ewt:
+        n = 30_000 if quick else 100_000
+        pi, pj = rng.integers(0, len(ewt), n), rng.integers(0, len(ewt), n)
+        keep = pi != pj
+        yield ("EWT random pairs", ted.TreePack(ewt), pi[keep].astype(np.int64),
+               pj[keep].astype(np.int64), len(vocab))
 
 
 def part_simd(quick: bool) -> None:
@@ -594,21 +605,28 @@ def part_simd(quick: bool) -> None:
     ghz = cpu_ghz()
     print(f"machine: {cpu_name()}, {os.cpu_count()} cores, clock now {ghz:.2f} GHz; "
           f"scalar C kernel (SYNAGREE_SIMD=0) vs SIMD kernel, one thread, {rounds} "
-          "alternating rounds, medians")
+          "alternating rounds, medians; all pairs through all_pairs, random pairs "
+          "through kernels.pairs (sorted by first tree, the larger tree first)")
     print(f"{'pairs':<22} {'count':>7} {'cells/pr':>8} {'scal G/s':>8} {'simd G/s':>8} "
           f"{'scal c/c':>8} {'simd c/c':>8} {'bound':>11} {'simd/scal':>9}  load")
     saved = os.environ.get("SYNAGREE_SIMD")
+    saved_threads = os.environ.get("SYNAGREE_THREADS")
+    os.environ["SYNAGREE_THREADS"] = "1"
     try:
         for name, pack, pi, pj, L in simd_workloads(quick):
             args = ted.Costs.unit(L).arrays()
             c.check_pack(*pack._args())
             K = len(pack)
-            outs = [np.zeros((K, K)) for _ in range(2)]
+            listed = name.endswith("random pairs")
+            outs = [np.zeros(pi.shape[0] if listed else (K, K)) for _ in range(2)]
 
             def run(k: int) -> Callable[[], None]:
                 def f() -> None:
                     os.environ["SYNAGREE_SIMD"] = "0" if k == 0 else "1"
-                    c.all_pairs(*pack._args(), *args, 1, outs[k], True)
+                    if listed:
+                        kernels.pairs(pack, pi, pj, *args, outs[k])
+                    else:
+                        c.all_pairs(*pack._args(), *args, 1, outs[k], True)
                 return f
 
             fns = [run(0), run(1)]
@@ -629,16 +647,19 @@ def part_simd(quick: bool) -> None:
             print(f"{name:<22} {pi.shape[0]:>7} {cells / pi.shape[0]:>8.0f} {g[0]:>8.3f} "
                   f"{g[1]:>8.3f} {cyc[0]:>8.2f} {cyc[1]:>8.2f} {'3 / 0.375':>11} "
                   f"{ratio:>8.2f}x  {load}")
+            if listed:   # the sampled draws' shape: measured, no goal of its own
+                continue
             goal_line(f"SIMD kernel >= 2.5x the scalar C kernel ({name}, one thread)",
                       f"scalar C {g[0]:.3f} G cells/s", f"**SIMD {g[1]:.3f} G cells/s**",
                       f"{ratio:.2f}x (median of {rounds}; min/median "
                       f"{min_med([a / b for a, b in zip(times[0], times[1])])})",
                       f"{load}; {cpu_name()}")
     finally:
-        if saved is None:
-            os.environ.pop("SYNAGREE_SIMD", None)
-        else:
-            os.environ["SYNAGREE_SIMD"] = saved
+        for var, value in (("SYNAGREE_SIMD", saved), ("SYNAGREE_THREADS", saved_threads)):
+            if value is None:
+                os.environ.pop(var, None)
+            else:
+                os.environ[var] = value
 
 
 def main() -> None:

@@ -7,11 +7,10 @@
 * Printing the help (a fresh process) imports neither numpy nor any of the
   computing layers (distance, stats, agreement, evaluation, noise): the top-level
   help does not even import a command's module (nor the machinery of a run,
-  `synagree.cli.session`).  A command's help loads the command's module, which
-  declares its options: ``compare`` keeps its computing modules out of it; the
-  others still import theirs at the top beside ``run`` (``NOT_YET``: the test
-  says so the day one of them is made lazy).  No help loads an optional heavy
-  module (scipy, pandas, matplotlib, jinja2, numba, dask).
+  `synagree.cli.session`).  A command's help loads the command's parser part
+  (`synagree.cli.parsers`), which declares its options, and not its run part, for
+  every command.  No help loads an optional heavy module (scipy, pandas,
+  matplotlib, jinja2, numba, dask).
 """
 from __future__ import annotations
 
@@ -98,10 +97,6 @@ def test_top_level_help_imports_no_command():
                                 "synagree.cli.signals"], commands
 
 
-# the commands whose module still imports its computing modules at the top (their
-# ``run`` beside their options): not yet lazy (issue 36, item 3, open)
-NOT_YET = {"adjudicate", "agree", "alt-test", "bdm", "categorical", "noise", "plan", "plot",
-           "report", "spans", "tags"}
 OPTIONAL = ("scipy", "pandas", "matplotlib", "jinja2", "numba", "dask")
 
 
@@ -110,10 +105,9 @@ def test_command_help_imports_nothing_that_computes(name):
     modules = _imported(name, "--help")
     # no help loads an optional heavy module (jinja2 only when report writes its page)
     assert [m for m in modules if m.split(".")[0] in OPTIONAL] == []
-    if name in NOT_YET:  # says so the day one is made lazy: take it out of NOT_YET then
-        assert _computing(modules) != [], f"{name} --help is light now: update NOT_YET"
-    else:
-        assert _computing(modules) == []
+    # each command's parser part (synagree.cli.parsers) declares its options without
+    # anything that computes; its run part is loaded only after parsing
+    assert _computing(modules) == [], name
 
 
 def test_a_run_builds_its_own_command_parser_only():

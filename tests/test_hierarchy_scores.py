@@ -28,6 +28,7 @@ import pytest
 import synagree
 from synagree.base.problems import InputError
 from synagree.cli import agree as cli_agree
+from synagree.cli.parsers import agree as agree_parser
 from synagree.distance.ted import Costs, TreePack, distance_matrix, pair_distances
 from synagree.io.conllu import read_conllu
 from synagree.io.corpus import Corpus, Unit
@@ -294,7 +295,7 @@ def test_hierarchy_respects_requested_variants():
 
 def test_parser_args_and_validation():
     p = argparse.ArgumentParser()
-    cli_agree.add_hierarchy_args(p)
+    agree_parser.add_hierarchy_args(p)
     args = p.parse_args(["--hierarchy", "msd", "--label-distance", "hierarchy"])
     assert args.hierarchy == "msd" and args.label_distance == "hierarchy"
     assert args.label_credit == hs.AGREE_MODE and not args.plain_as_leaf

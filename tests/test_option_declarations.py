@@ -107,15 +107,10 @@ def test_module_constants_are_the_declarations():
 
 
 #: options whose Python name is declared (an API keyword) but whose command-line spelling
-#: is still declared by hand beside it, with a help of its own and mostly a parsing of its
-#: own (one comma-separated string for a sequence, a file for a result): what is left of
-#: issue 31 item 1 on the command line's side.  The list may only shrink.
-SPELLED_BY_HAND = {
-    "report": {"layers", "plan"},
-    "categorical": {"layers", "specific"},
-    "compare": {"alpha"},
-    "plot": {"band"},
-}
+#: is still declared by hand beside it.  Empty: every declared name's flag and help come
+#: from its declaration (the last six, --layers, --specific, report --plan, compare --alpha
+#: and plot --band, moved in issue 31 item 1); keep it so
+SPELLED_BY_HAND: dict = {}
 
 
 @pytest.mark.parametrize("command", list(COMMANDS))
@@ -133,3 +128,73 @@ def test_an_api_keyword_spelled_by_hand_is_listed(command):
         if spec.flag not in a.option_strings or a.help != spec.help:
             found.add(name)
     assert found == SPELLED_BY_HAND.get(command, set())
+
+
+def test_parsers_constants_are_the_renderers():
+    """The output formats, figure formats, layers and span coefficients the parsers take
+    from the declarations are those the computing and rendering modules use."""
+    from synagree.base.option_specs import (
+        DEFAULT_TOKEN_LAYERS,
+        FIGURE_FORMATS,
+        OUTPUT_FORMATS,
+        SPAN_COEFFICIENTS,
+        TOKEN_LAYERS,
+    )
+    from synagree.evaluation import span_alpha
+    from synagree.render import adjudicate, agreement, bdm, html, plan, spans, tags
+    from synagree.stats import categorical
+
+    assert OUTPUT_FORMATS == {
+        "agree": agreement.FORMATS, "report": html.OUTPUTS, "adjudicate": adjudicate.FORMATS,
+        "categorical": OUTPUT_FORMATS["alt-test"], "tags": tags.TAGS_OUTPUTS,
+        "spans": spans.SPAN_OUTPUTS, "bdm": bdm.BDM_OUTPUTS, "plan": plan.FORMATS,
+        "alt-test": ("table", "json", "csv", "markdown", "latex")}
+    assert FIGURE_FORMATS == plan.FIGURE_FORMATS
+    from synagree.stats.features import FEATURE_PREFIX
+    assert SPECS["layers"].prefix == FEATURE_PREFIX
+    assert SPAN_COEFFICIENTS == span_alpha.SPAN_COEFFICIENTS
+    assert (categorical.LAYERS, categorical.DEFAULT_LAYERS) == (TOKEN_LAYERS,
+                                                                DEFAULT_TOKEN_LAYERS)
+
+
+def test_the_last_six_are_checked_alike():
+    """The six spellings moved last refuse what their API keyword refuses, naming the
+    same allowed values (the command line: argparse's exit 2; the API: the spec's
+    ValueError)."""
+    import contextlib
+    import io
+
+    from synagree.base.command_options import CategoricalOptions, ParsevalOptions
+    from synagree.base.option_specs import check_as
+    from synagree.cli.main import main
+
+    def usage(*argv):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as stop:
+            main(list(argv))
+        assert stop.value.code == 2
+        return err.getvalue()
+
+    err = usage("categorical", "a", "b", "--specific", "lemma")
+    assert "--specific" in err and "'head+deprel'" in err
+    with pytest.raises(ValueError, match="specific must be one of 'deprel'.*'head\\+deprel'"):
+        CategoricalOptions(specific="lemma")
+    err = usage("plot", "runs.csv", "-o", "out", "--band", "iqr")
+    assert "--band" in err and "'sd'" in err
+    with pytest.raises(ValueError, match="band must be one of 'minmax', 'sd', got 'iqr'"):
+        check_as("band", "plot_band", "iqr", "plot_results(): ")
+    err = usage("report", "a", "b", "--plan", "5")
+    assert "argument --plan: must be a number above 0 and at most 4" in err
+    from synagree.agreement.plan import PlanOptions
+    with pytest.raises(ValueError, match="width must be a number above 0 and at most 4"):
+        PlanOptions(5.0)
+    assert ParsevalOptions().alpha is False  # compare --alpha: off unless given
+    # --layers: a token layer or feats:NAME, on both sides (the CLI refuses before reading)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["categorical", "a.conllu", "b.conllu", "--layers", "deprel,bogus"]) == 2
+    assert "unknown layer(s) bogus" in err.getvalue() and "feats:NAME" in err.getvalue()
+    with pytest.raises(ValueError, match="layers must be a sequence of strings from 'deprel'"
+                                         ".*'head\\+deprel', 'feats:NAME' \\(one feature\\)"):
+        CategoricalOptions(layers=["deprel", "bogus"])
+    assert CategoricalOptions(layers=["feats:Case"]).layers == ("feats:Case",)

@@ -31,7 +31,7 @@ import pytest
 
 from synagree.agreement import qa
 from synagree.agreement.agree import agree_corpus, load_corpus
-from synagree.cli import agree as cli_agree
+from synagree.cli.parsers import agree as agree_parser
 from synagree.render import qa as render_qa
 from synagree.render.agreement import render as render_agreement
 
@@ -254,7 +254,7 @@ def test_worst_section_for_agree(three):
     assert json.loads(render_agreement(res, "json"))["details"]["worst"][0]["uid"] == "s1"
     assert agree_corpus(three.corpus).worst is None
     p = argparse.ArgumentParser()
-    cli_agree.add_worst_args(p)
+    agree_parser.add_worst_args(p)
     a = p.parse_args(["--worst", "5", "--variant", "norm"])
     assert a.worst == 5 and a.variant == "norm"
     # the earlier spelling is still accepted

@@ -94,6 +94,67 @@ def test_tree_shapes_equal(monkeypatch):
         assert np.array_equal(a, b)
 
 
+def _symmetric_costs(L: int) -> T.Costs:
+    """Integral costs, insert = delete for every label (2 or 3), unit renames: the
+    kernels may take a pair in either order (block_self, kernels.pairs), and the
+    leaf keyroots take the general closed form (not the plain unit one)."""
+    unit = T.Costs.unit(L)
+    indel = unit.delete * 2 + (np.arange(L) % 2)
+    costs = T.Costs(indel, indel.copy(), None)
+    assert costs.arrays()[0].dtype == np.int32
+    return costs
+
+
+def _shaped_trees(vocab):
+    """Shapes whose subtrees take every way the SIMD kernel's forest rows read the
+    column before a subtree (leaves, pairs, left paths, larger subtrees copied
+    before the row): complete binary trees, caterpillars, brooms, a deep chain
+    with side leaves, and flat trees."""
+    heads = []
+    for depth in (3, 4, 5):   # complete binary trees of 7, 15, 31 nodes
+        n = 2 ** depth - 1
+        heads.append([0] + [(k + 1) // 2 for k in range(2, n + 1)])
+    for n in (9, 20, 41):     # caterpillar: a spine (odd words) with a leaf on each node
+        heads.append([0 if w == 1 else (w - 2 if w % 2 else w - 1) for w in range(1, n + 1)])
+    for n in (10, 25):        # broom: a chain then a fan
+        heads.append([0] + [w - 1 if w <= n // 2 else n // 2 for w in range(2, n + 1)])
+    heads.append([w + 1 if w < 30 and w % 3 else (0 if w == 30 else 30) for w in range(1, 31)])
+    heads.append([0] + [1] * 39)
+    trees = []
+    for k, h in enumerate(heads):
+        labels = [ALPHABET[(k + w) % 3] for w in range(len(h))]
+        trees.append(dependency_tree(dep(h, labels), vocab))
+    return trees
+
+
+@needs_simd
+def test_subtree_shapes_and_symmetric_costs_equal(monkeypatch):
+    """Shaped trees and random ones, all pairs and listed pairs (the larger tree put
+    first), for plain unit, asymmetric integral and symmetric integral costs."""
+    rng, vocab, trees = _random_trees(11, 70, hi=45)
+    pack = T.TreePack(_shaped_trees(vocab) + trees)
+    i = rng.integers(0, len(pack), 5_000)
+    j = rng.integers(0, len(pack), 5_000)
+    sets = _all_costs(rng, len(vocab))
+    for costs in (sets["unit"], sets["integral"], _symmetric_costs(len(vocab))):
+        a, b = _scalar_and_simd(monkeypatch, lambda: T.distance_matrix(pack, costs))
+        assert np.array_equal(a, b)
+        a, b = _scalar_and_simd(monkeypatch, lambda: T.pair_distances(pack, i, j, costs))
+        assert np.array_equal(a, b)
+
+
+@needs_simd
+def test_listed_pairs_out_of_range_is_the_kernels_error(monkeypatch):
+    """kernels.pairs reorders symmetric pairs only when every index is in the pack:
+    otherwise the kernel names the bad index, as without the SIMD kernel."""
+    _, vocab, trees = _random_trees(2, 6)
+    pack = T.TreePack(trees)
+    for value in ("off", "on"):
+        monkeypatch.setenv(native.SIMD_ENV, value)
+        with pytest.raises(IndexError, match="99"):
+            T.pair_distances(pack, np.array([0, 1, 2]), np.array([3, 99, 4]))
+
+
 @needs_simd
 def test_unit_sums_equal(monkeypatch):
     """The tiles of the all-pairs sums (agree, compare, report, Dask tiles)."""

@@ -39,7 +39,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from synagree.agreement.core import Core, DictSection, Value, corpus_of, variants_of
-from synagree.base.numbers import ascii_digits
+from synagree.base.groupings import Grouping, parse_by  # declared where --by is parsed
 from synagree.base.problems import InputError
 from synagree.distance.sums import delta_squared
 from synagree.stats.bootstrap import percentile_interval
@@ -50,37 +50,6 @@ __all__ = ["DRIFT_REPLICATES", "Grouping", "parse_by", "Batch", "Drift", "drift_
 DRIFT_REPLICATES = 1000
 #: Replicate rows resampled at once (bounds the memory of the band).
 _CHUNK_CELLS = 4_000_000
-
-
-@dataclass(frozen=True)
-class Grouping:
-    """How units are cut into batches: ``batch``, ``document`` or ``order`` (of ``size``)."""
-
-    kind: str
-    size: int = 0
-
-    def describe(self) -> str:
-        """``batch``, ``document`` or ``order:N``."""
-        return f"order:{self.size}" if self.kind == "order" else self.kind
-
-
-def parse_by(text: str) -> Grouping:
-    """``batch``, ``document`` or ``order:N`` (N a whole number ≥ 1) as a `Grouping`.
-
-    Raises
-    ------
-    ValueError
-        Anything else (the message names the allowed forms).
-    """
-    t = text.strip()
-    if t in ("batch", "document"):
-        return Grouping(t)
-    if t.startswith("order:"):
-        n = t[len("order:"):]
-        if ascii_digits(n) and int(n) >= 1:
-            return Grouping("order", int(n))
-    raise ValueError(f"expected batch, document or order:N with N a whole number from 1, "
-                     f"got {text!r}")
 
 
 @dataclass

@@ -30,9 +30,32 @@ from synagree.base.memory import DEFAULT_MAX_MEMORY, parse_size
 
 __all__ = ["OptionSpec", "SPECS", "check_value", "check_args", "check_as", "check_fields",
            "shown", "too_many",
-           "VARIANT_CHOICES", "MAX_GRID_POINTS"]
+           "VARIANT_CHOICES", "MAX_GRID_POINTS", "TOKEN_LAYERS", "DEFAULT_TOKEN_LAYERS",
+           "OUTPUT_FORMATS", "FIGURE_FORMATS", "SPAN_COEFFICIENTS"]
 
 VARIANT_CHOICES = ("plain", "diff", "norm")
+#: the token layers of categorical agreement (`synagree.stats.categorical.LAYERS`), and
+#: those taken when none are named (a ``feats:NAME`` layer is one feature besides)
+TOKEN_LAYERS = ("deprel", "head", "upos", "xpos", "feats", "head+deprel")
+DEFAULT_TOKEN_LAYERS = ("deprel", "head", "upos", "xpos", "feats")
+#: each command's ``--output`` formats, the default first (the renderers' own tuples:
+#: tests/test_option_declarations.py checks they agree), so that a command's parser
+#: needs no renderer (issue 36: ``synagree CMD --help`` imports nothing that computes)
+OUTPUT_FORMATS: Dict[str, Tuple[str, ...]] = {
+    "agree": ("table", "json", "csv", "markdown", "latex"),
+    "report": ("html", "table", "json", "csv", "markdown", "latex"),
+    "adjudicate": ("table", "markdown", "csv", "latex", "json"),
+    "categorical": ("table", "json", "csv", "markdown", "latex"),
+    "tags": ("table", "json", "csv", "markdown", "latex"),
+    "spans": ("table", "json", "csv", "markdown", "latex"),
+    "bdm": ("gate", "json", "csv"),
+    "plan": ("table", "json", "csv", "latex", "markdown"),
+    "alt-test": ("table", "json", "csv", "markdown", "latex"),
+}
+#: the figure files ``plan --figure`` writes (`synagree.render.plan.FIGURE_FORMATS`)
+FIGURE_FORMATS = ("svg", "png", "pdf")
+#: ``spans --coefficient`` (`synagree.evaluation.span_alpha.SPAN_COEFFICIENTS`)
+SPAN_COEFFICIENTS = ("alpha-u", "gamma")
 #: the most probabilities a noise experiment's grid may have (bounded work, issue 35)
 MAX_GRID_POINTS = 1000
 
@@ -79,6 +102,9 @@ class OptionSpec:
         it), e.g. ``Grouping``.
     metavar : str, optional
         The command line's placeholder.
+    prefix : str, optional
+        For ``strs`` with ``choices``: an item may also be this prefix and a name
+        after it (``feats:`` for a layer ``feats:NAME``).
     """
 
     name: str
@@ -92,6 +118,7 @@ class OptionSpec:
     optional: bool = False
     accepts: Tuple[str, ...] = ()
     metavar: Optional[str] = None
+    prefix: Optional[str] = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -115,7 +142,8 @@ class OptionSpec:
         if k == "choice":
             return "one of " + ", ".join(repr(c) for c in self.choices)
         if k == "strs" and self.choices:
-            return "a sequence of strings from " + ", ".join(repr(c) for c in self.choices)
+            return ("a sequence of strings from " + ", ".join(repr(c) for c in self.choices)
+                    + (f", '{self.prefix}NAME' (one feature)" if self.prefix else ""))
         if k == "ints":
             return f"a sequence of whole numbers ≥ {self.lo or 0:,}"
         if k == "fractions" and self.hi is not None:
@@ -333,7 +361,10 @@ def _check_sequence(spec: OptionSpec, value: object, where: str) -> Tuple[Any, .
         raise ValueError(too_many(spec, len(items), f"{where}{spec.name}"))
     for x in items:
         if spec.kind == "strs":
-            ok_type, ok_value = isinstance(x, str), not spec.choices or x in spec.choices
+            ok_type = isinstance(x, str)
+            ok_value = (not spec.choices or x in spec.choices
+                        or (ok_type and spec.prefix is not None and x.startswith(spec.prefix)
+                            and len(x) > len(spec.prefix)))
         elif spec.kind == "ints":
             ok_type = _is_whole(x)
             ok_value = ok_type and x >= (spec.lo or 0)
@@ -523,8 +554,10 @@ SPECS: Dict[str, OptionSpec] = dict([
           optional=True, accepts=("str", "path", "BaselineOptions"), metavar="OLD.json"),
     _spec("band", "object", None, "a parser's agreement with the humans (BandOptions)",
           optional=True, accepts=("BandOptions",)),
-    _spec("plan", "object", None, "the units needed for an interval width (PlanOptions)",
-          optional=True, accepts=("PlanOptions",)),
+    _spec("plan", "object", None,
+          "also the sentences needed for an interval of alpha no wider than WIDTH at "
+          "--ci-level, from this round as the pilot", flag="--plan", optional=True,
+          accepts=("PlanOptions",), metavar="WIDTH"),  # the command line: the width, as --width
     _spec("executor", "object", None, "runs the all-pairs tiles elsewhere (Dask)",
           optional=True, accepts=("callable",)),
     _spec("progress", "bool", None, "progress bar on stderr (a terminal only)",
@@ -562,7 +595,9 @@ SPECS: Dict[str, OptionSpec] = dict([
           "e.g. 500M, 16G)", flag="--max-memory", metavar="SIZE"),
     _spec("quiet", "bool", False, "no progress, notes or warnings on stderr", flag="--quiet"),
     # compare
-    _spec("alpha", "bool", True, "alpha between gold and each system"),
+    _spec("alpha", "bool", True,
+          "bracketed input: add alpha between gold and each system (over the trees PARSEVAL "
+          "compares)", flag="--alpha"),  # dependency input: on unless --no-alpha
     _spec("no_alpha", "bool", False,
           "skip alpha (the all-pairs tree edit distances are the slow part)",
           flag="--no-alpha"),
@@ -602,8 +637,14 @@ SPECS: Dict[str, OptionSpec] = dict([
           "tag, per coarse tag and per word form, unknown words apart", flag="--lexicon",
           optional=True, metavar="FILE", accepts=("str", "path", "stream", "Lexicon")),
     # categorical and report
-    _spec("layers", "strs", None, "token layers for categorical agreement", optional=True),
-    _spec("specific", "str", None, "a layer whose specific agreement per category is listed",
+    _spec("layers", "strs", None,
+          f"token layers for categorical agreement, comma-separated, from "
+          f"{', '.join(TOKEN_LAYERS)} ('' for none; default {','.join(DEFAULT_TOKEN_LAYERS)}, "
+          f"leaving out a layer whose values look like ids or numbers, with a note; a layer "
+          f"named here is always kept)", flag="--layers", optional=True, choices=TOKEN_LAYERS,
+          prefix="feats:"),  # a layer feats:NAME is one feature (synagree.stats.features)
+    _spec("specific", "choice", None, "also list specific agreement per category of this "
+          "layer", flag="--specific", choices=TOKEN_LAYERS, metavar="LAYER",
           optional=True),
     _spec("feature_items", "choice", "all",
           "items of a feature: all words, '_' where it is absent (default), or only words "
@@ -711,4 +752,8 @@ SPECS: Dict[str, OptionSpec] = dict([
           flag="--reattach-draw", choices=("nondominated", "reject")),
     _spec("overwrite", "bool", False, "discard results already in OUT instead of resuming",
           flag="--overwrite"),
+    # plot (the keyword is plot_results' band, a name `band` above has for BandOptions)
+    _spec("plot_band", "choice", "minmax",
+          "shaded band: min–max over runs (default) or mean ± 1 sd", flag="--band",
+          choices=("minmax", "sd")),
 ])

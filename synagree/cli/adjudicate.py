@@ -1,5 +1,7 @@
 """``synagree adjudicate``: one consensus tree per unit from several annotations, with
-its provenance, a curator's worklist and the curator's decisions (docs/adjudication.md)."""
+its provenance, a curator's worklist and the curator's decisions (docs/adjudication.md).
+
+The run part: the options are declared by `synagree.cli.parsers.adjudicate`."""
 from __future__ import annotations
 
 import argparse
@@ -9,30 +11,10 @@ from pathlib import Path
 from synagree.agreement.adjudicate import adjudicate_corpus, write_worklist
 from synagree.agreement.agree import load_corpus
 from synagree.base.problems import InputError, print_problems
-from synagree.cli import options
 from synagree.cli.options import check_input_choice, input_options
+from synagree.cli.parsers.adjudicate import FORMATS
 from synagree.io.files import emit
-from synagree.render.adjudicate import FORMATS, render
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    """The options of ``synagree adjudicate``."""
-    options.add_input(p)
-    options.add_declared(p, "weights")  # the API's too (synagree.base.option_specs)
-    # a second output file, the command line's own (the API returns res.worklist)
-    p.add_argument("--worklist", metavar="FILE",
-                   help="write the curator's worklist here (.csv or .json): ties, arcs "
-                        "(spans) chosen with no more than half the votes, words moved "
-                        "(majority spans dropped) by the tree constraint, units split "
-                        "differently")
-    options.add_declared(p, "decisions")
-    p.add_argument("-o", "--out", required=True, metavar="GOLD.conllu",
-                   help="write the consensus CoNLL-U here (atomically)")
-    # the summary on standard output: -o is the consensus, so its suffix names no format
-    p.add_argument("--output", choices=list(FORMATS), default=None,
-                   help="output format (default: from the -o suffix, else the first listed)")
-    p.set_defaults(default_output=FORMATS[0], output_formats=tuple(FORMATS))
-    options.add_options(p, "--quiet")
+from synagree.render.adjudicate import render
 
 
 def _check_paths(args: argparse.Namespace) -> None:

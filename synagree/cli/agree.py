@@ -1,5 +1,6 @@
 """``synagree agree``: agreement between annotators (alpha, LAS/UAS/LA, worst sentences,
-hierarchical label credit)."""
+hierarchical label credit).  The run part: the options are declared by
+`synagree.cli.parsers.agree`."""
 from __future__ import annotations
 
 import argparse
@@ -13,17 +14,13 @@ from synagree.agreement.agree import agree
 from synagree.agreement.extra_file import read_with_extra
 from synagree.agreement.preannotation import PreannotationOptions
 from synagree.base.problems import InputError, print_problems
-from synagree.cli import agree_sets, baseline, options, question_options
-from synagree.cli.options import (
-    add_variant,
-    check_input_choice,
-    input_options,
-    output_format,
-)
-from synagree.cli.tag_options import add_tag_syntax_args, check_dependency_input
+from synagree.cli import agree_sets, baseline, options
+from synagree.cli.options import check_input_choice, input_options, output_format
+from synagree.cli.questions import queries
+from synagree.cli.tag_options import check_dependency_input
 from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
-from synagree.render.agreement import FORMATS, render
+from synagree.render.agreement import render
 from synagree.stats.alpha import VARIANTS
 from synagree.stats.hierarchical import AGREE_MODE, HierarchyOptions, load_hierarchy
 
@@ -34,15 +31,6 @@ SAMPLE = Path(__file__).resolve().parents[1] / "data" / "en-sample"
 def sample_dirs() -> list:
     """The annotator directories of the bundled sample."""
     return sorted(str(p) for p in SAMPLE.iterdir() if p.is_dir())
-
-
-def add_hierarchy_args(parser: argparse.ArgumentParser) -> None:
-    """``--hierarchy``, ``--label-distance``, ``--plain-as-leaf``, ``--label-credit``."""
-    g = parser.add_argument_group("hierarchical labels (Melamed & Resnik credit)")
-    options.add_options(g, "--hierarchy")
-    options.add_declared(g, "label_distance")
-    options.add_options(g, "--plain-as-leaf")
-    options.add_declared(g, "label_credit")
 
 
 def validate_args(args: argparse.Namespace) -> None:
@@ -82,36 +70,6 @@ def hierarchy_options(args: argparse.Namespace) -> Optional[HierarchyOptions]:
                             getattr(args, "wu_palmer", False))
 
 
-def add_worst_args(parser: argparse.ArgumentParser) -> None:
-    """``--worst K`` (and ``--variant``) for ``synagree agree``."""
-    options.add_declared(parser, "worst")
-    add_variant(parser)
-    options.add_declared(parser, "worst_by", default=None)  # a qualifier: see run()
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    """The options of ``synagree agree``."""
-    options.add_input(p)
-    add_hierarchy_args(p)  # --hierarchy, --label-distance, --plain-as-leaf, --label-credit
-    add_worst_args(p)  # --worst K, --variant, --worst-by
-    # alpha over other views of the trees (one more TED pass each)
-    options.add_declared(p, "unlabelled")
-    options.add_declared(p, "direction")  # --label-direction
-    options.add_options(p, "--metric")
-    options.add_output(p, FORMATS, "table")
-    options.add_bootstrap(p)
-    options.add_sampling(p)
-    options.add_options(p, "--dask", "--max-memory", "--quiet")
-    p.add_argument("--max-warnings", type=options.whole_number(0), default=30, metavar="N",
-                   help="list at most N warnings on stderr (default 30)")
-    add_tag_syntax_args(p)  # with --hierarchy (docs/method.md §15)
-    add_breakdown_args(p)  # --breakdown, --length-bins
-    question_options.add_question_args(p)  # --bias, --by, --where
-    baseline.add_baseline_args(p, "agree")  # --baseline, --baseline-top
-    options.add_options(p, "--preannotation")  # docs/method.md §29
-    agree_sets.add_set_args(p)  # --runs, --retest: docs/method.md §34.3
-
-
 def run(args: argparse.Namespace) -> int:
     """``synagree agree``: `synagree.agree`, rendered."""
     files, dirs = args.files, args.dirs
@@ -140,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     validate_breakdown_args(args)
     options.qualifier(args, "worst_by", bool(args.worst), "share",
                       "--worst-by needs --worst K (the sentences it ranks)")
-    where = question_options.queries(args)  # a bad --where: refused before the long run
+    where = queries(args)  # a bad --where: refused before the long run
     old = baseline.baseline_options(args, "agree")  # --baseline: read before the long run
     pre = None
     if args.preannotation:  # read with the annotators' files, matched as they are (§29)
@@ -166,17 +124,6 @@ def run(args: argparse.Namespace) -> int:
         print_problems(res.warnings, limit=args.max_warnings)
     emit(render(res, output), args.out)
     return 0
-
-
-def add_breakdown_args(parser: argparse.ArgumentParser) -> None:
-    """``--breakdown`` and ``--length-bins`` for ``synagree agree``."""
-    options.add_options(parser, "--breakdown")
-    # Gwet's AC1/AC2 of the breakdown's label layers (docs/method.md §21.6)
-    options.add_options(parser, "--coefficient", table=options.GWET_COEFFICIENT)
-    options.add_options(parser, "--ac2-weights")
-    # one comma-separated word on the command line; None: not given (it qualifies --breakdown)
-    options.add_declared(parser, "length_bins", type=options.increasing_whole_numbers,
-                         default=None)
 
 
 def validate_breakdown_args(args: argparse.Namespace) -> None:

@@ -24,18 +24,6 @@ _SECTIONS = (("breakdown", "--breakdown"), ("worst", "--worst"),
              ("sample_pairs", "--sample-pairs"))
 
 
-def add_set_args(p: argparse.ArgumentParser) -> None:
-    """``--runs`` and ``--retest`` of ``synagree agree``."""
-    p.add_argument("--runs", nargs="+", default=None, metavar="RUN",
-                   help="two or more runs of one annotator or model (files, or directories "
-                        "with --dirs): their own agreement beside the annotators', in one "
-                        "table with intervals (docs/method.md §34.3)")
-    p.add_argument("--retest", nargs=2, action="append", default=None,
-                   metavar=("FIRST", "SECOND"),
-                   help="an annotator's first and second pass (repeat per annotator): "
-                        "intra-annotator agreement beside the annotators'")
-
-
 def wants_sets(args: argparse.Namespace) -> bool:
     """``--runs`` or ``--retest`` was given."""
     return bool(getattr(args, "runs", None) or getattr(args, "retest", None))

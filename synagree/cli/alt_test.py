@@ -3,7 +3,8 @@
 The alternative annotator test (Calderon, Reichart & Dror 2025;
 docs/method.md §34.2), `synagree.agreement.alt_test.alt_test`, rendered; with
 ``--label-data HUMANS.json`` on label data in the reference implementation's JSON
-format (`synagree.agreement.alt_test.alt_test_label_files`).
+format (`synagree.agreement.alt_test.alt_test_label_files`).  The run part: the options are
+declared by `synagree.cli.parsers.alt_test`.
 """
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import argparse
 
 from synagree.agreement.alt_test import alt_test, alt_test_label_files
 from synagree.base.problems import InputError
-from synagree.cli import options
 from synagree.cli.options import check_input_choice, output_format
 from synagree.io.files import emit
 from synagree.render.alt_test import render_alt_test
@@ -67,22 +67,3 @@ def run(args: argparse.Namespace) -> int:
                       allow_missing=args.allow_missing, check_text=not args.no_text_check)
     emit(render_alt_test(result, output_format(args)), args.out)
     return 0
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    """The options of this command."""
-    options.add_input(p)
-    p.add_argument("--candidate", required=True, metavar="FILE",
-                   help="the parser's or the model's annotation of the same sentences (a "
-                        "directory with --dirs); --names lists it last; with --label-data a JSON "
-                        "file of labels")
-    options.add_declared(p, "score")
-    p.add_argument("--label-data", metavar="HUMANS.json",
-                   help="label data instead of trees: a JSON object {annotator: {instance: "
-                        "label}} (the alt-test reference's format); --candidate is then "
-                        "{instance: label} or {name: {instance: label}} (pick one with --names)")
-    options.add_declared(p, "scoring", default=None)
-    for name in ("epsilon", "fdr", "min_units"):
-        options.add_declared(p, name)
-    options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
-    options.add_options(p, "--quiet")

@@ -1,13 +1,13 @@
-"""``synagree bdm``: GATE's BDM score file of a hierarchy (docs/method.md §23)."""
+"""``synagree bdm``: GATE's BDM score file of a hierarchy (docs/method.md §23).  The run
+part: the options are declared by `synagree.cli.parsers.bdm`."""
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from synagree.cli import options
 from synagree.cli.options import output_format
 from synagree.io.files import emit
-from synagree.render.bdm import BDM_OUTPUTS, render_bdm
+from synagree.render.bdm import render_bdm
 from synagree.trees.gate_bdm import ConceptGraph, GateBDM
 
 
@@ -19,15 +19,3 @@ def run(args: argparse.Namespace) -> int:
                       progress=not args.quiet)
     emit(text, args.out)
     return 0
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    """The options of this command."""
-    p.add_argument("hierarchy", metavar="HIERARCHY",
-                   help="hierarchy file (outline or child<TAB>parent lines; a concept may "
-                        "have several parents)")
-    p.add_argument("--name", default=None,
-                   help="the ontology's name in the header line (default: the file name "
-                        "without its suffix)")
-    options.add_output(p, BDM_OUTPUTS, "gate")
-    options.add_options(p, "--quiet")

@@ -1,4 +1,5 @@
-"""``synagree categorical``: chance-corrected agreement on token layers."""
+"""``synagree categorical``: chance-corrected agreement on token layers.  The run part:
+the options are declared by `synagree.cli.parsers.categorical`."""
 from __future__ import annotations
 
 import argparse
@@ -76,24 +77,3 @@ def parse_layers(spec: Optional[str], allow_empty: bool = False) -> List[str]:
                                 f"unknown layer(s) {', '.join(bad) or '(none)'}; choose from "
                                 f"{', '.join(LAYERS)}, or feats:NAME (one feature)")
     return layers
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    """The options of this command."""
-    options.add_input(p)
-    p.add_argument("--layers", default=None, help=options.layers_help(LAYERS, DEFAULT_LAYERS))
-    p.add_argument("--specific", metavar="LAYER", choices=LAYERS,
-                   help="also list specific agreement per category of this layer")
-    options.add_bootstrap(p)
-    p.add_argument("--confusion", action="store_true",
-                   help="JSON: include the contingency tables (sparse [row, col, count])")
-    options.add_output(p, ["table", "json", "csv", "markdown", "latex"], "table")
-    options.add_options(p, "--max-memory", "--quiet", "--per-feature")
-    options.add_declared(p, "feature_items", default=None)  # qualifies --per-feature
-    options.add_declared(p, "enhanced")
-    options.add_declared(p, "set_distance", default=None)  # qualifies --enhanced
-    options.add_options(p, "--bias", "--sets", "--type")
-    options.add_declared(p, "gate_feature")  # --feature
-    options.add_options(p, "--coefficient", table=options.GWET_COEFFICIENT)
-    options.add_options(p, "--ac2-weights")
-    options.add_options(p, "--hierarchy")

@@ -124,9 +124,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    type=options.whole_number(1, 1_000_000), help=argparse.SUPPRESS)
     options.add_declared(p, "no_alpha")
     options.add_declared(p, "params", default=None)  # None: not given (dependency input)
-    p.add_argument("--alpha", action="store_true",
-                   help="bracketed input: add alpha between gold and each system (over the "
-                        "trees PARSEVAL compares)")
+    options.add_declared(p, "alpha")  # bracketed input (dependency input: --no-alpha)
     options.add_sampling(p)
     options.add_options(p, "--dask", "--max-memory", "--quiet")
     add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (method §15)

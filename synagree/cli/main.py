@@ -20,15 +20,18 @@ from synagree.cli.signals import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated
 # typing is needed only by the type checker (its import costs start-up: issue 36)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Dict, List, Optional, Sequence, Tuple
+    from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 3
 
 # command -> (module under synagree.cli, one-line help); the long description of
-# each is in synagree.cli.descriptions.  Each module defines ``register(parser)``
-# (its options, nothing else) and ``run(args) -> exit status``.  Only
-# the command being run is imported, so ``synagree --help`` stays fast.
+# each is in synagree.cli.descriptions.  Each command is two modules: its parser part
+# ``synagree.cli.parsers.<module>`` defines ``register(parser)`` (its options, from
+# synagree.base.option_specs and light modules only: nothing that computes), and its run
+# part ``synagree.cli.<module>`` defines ``run(args) -> exit status``, loaded only once
+# the options are parsed (`load_run`).  Only the command being run is imported, so
+# ``synagree --help`` and ``synagree CMD --help`` stay fast (issue 36).
 COMMANDS: Dict[str, Tuple[str, str]] = {
     "agree": ("agree", "alpha (plain/diff/norm) and LAS/UAS/LA between annotators"),
     "report": ("report", "annotation QA report: one self-contained HTML file (or its tables)"),
@@ -51,6 +54,9 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
 
 # what runs a parsed command (signals, progress, --max-memory, problems): synagree.cli.session
 RUNNER = "synagree.cli.session"
+#: the packages of each command's two parts (see COMMANDS)
+PARSERS = "synagree.cli.parsers"
+RUNS = "synagree.cli"
 
 
 class _Version(argparse.Action):
@@ -104,11 +110,15 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
         if command in COMMANDS and name != command:
             continue
         p = sub.add_parser(name, help=help_text, description=DESCRIPTIONS[name])
-        if name == command:
-            mod = importlib.import_module(f"synagree.cli.{module}")
-            mod.register(p)
-            p.set_defaults(func=mod.run)
+        if name == command:  # its parser part only: the run part is loaded after parsing
+            importlib.import_module(f"{PARSERS}.{module}").register(p)
     return ap
+
+
+def load_run(command: str) -> Callable[[argparse.Namespace], int]:
+    """The ``run`` function of ``command``'s run part (`COMMANDS`), imported now."""
+    with jit.scipy_hidden():  # the modules may import numba (see synagree.base.jit)
+        return importlib.import_module(f"{RUNS}.{COMMANDS[command][0]}").run
 
 
 def _command_of(argv: Sequence[str]) -> Optional[str]:
@@ -158,11 +168,12 @@ def _main(argv: Optional[List[str]]) -> int:
     with jit.scipy_hidden():  # the modules may import numba (see synagree.base.jit)
         ap = build_parser(_command_of(argv))
     args = ap.parse_args(argv)
-    if not getattr(args, "func", None):
+    if getattr(args, "command", None) is None:
         ap.print_help(sys.stderr)
         return EXIT_INPUT
     # the machinery of a run is loaded only now that a command runs (RUNNER, like
-    # each command's module from COMMANDS): printing a help loads none of it
+    # each command's run part from COMMANDS): printing a help loads none of it
+    args.func = load_run(args.command)
     return int(importlib.import_module(RUNNER).run(ap, args))
 
 

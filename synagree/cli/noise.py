@@ -1,4 +1,5 @@
-"""``synagree noise``: the noise-sensitivity experiment."""
+"""``synagree noise``: the noise-sensitivity experiment.  The run part: the options are
+declared by `synagree.cli.parsers.noise`."""
 from __future__ import annotations
 
 import argparse
@@ -7,8 +8,7 @@ from contextlib import nullcontext
 
 from synagree.base.option_specs import SPECS
 from synagree.base.problems import InputError
-from synagree.cli import options
-from synagree.cli.plot_options import add_plot_args, corpus_option_reference, plot_settings
+from synagree.cli.figures import corpus_option_reference, plot_settings
 from synagree.distance.dask_exec import dask_executor
 from synagree.noise.experiments import parse_grid, parse_series, run_noise_experiment
 from synagree.render.mpl import pyplot
@@ -51,25 +51,3 @@ def run(args: argparse.Namespace) -> int:
                 print(f"synagree noise: wrote {path}", file=sys.stderr)
     sys.stdout.write(means_table(res.summary, res.metrics))
     return 0
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    """The options of this command."""
-    p.add_argument("source", nargs="+", help="treebank file(s), CoNLL-U/CoNLL-X or bracketed; "
-                                             "several files are pooled")
-    options.add_out_dir(p)
-    # declared once, with the Python API's NoiseOptions (synagree.base.option_specs); the
-    # command line spells --series and --grid as one word each, parsed in run()
-    options.add_declared(p, "sample")
-    options.add_declared(p, "series", nargs=None, default=None)
-    options.add_declared(p, "grid", default=None)
-    options.add_declared(p, "runs")
-    options.add_options(p, "--seed", "--format", "--phrase-style")
-    for name in ("cycles", "label_scope", "exclude_current_label", "exclude_current_head",
-                 "reattach_draw"):
-        options.add_declared(p, name)
-    options.add_options(p, "--hierarchy")
-    p.add_argument("--plot", action="store_true", help="also write the figures (PNG, SVG, PDF)")
-    add_plot_args(p)
-    options.add_declared(p, "overwrite")
-    options.add_options(p, "--dask", "--max-memory", "--quiet")

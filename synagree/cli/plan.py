@@ -1,5 +1,6 @@
 """``synagree plan``: how many sentences to double-annotate for an interval of alpha of a
-given width, from a pilot sample (docs/method.md §30)."""
+given width, from a pilot sample (docs/method.md §30).  The run part: the options are
+declared by `synagree.cli.parsers.plan`."""
 from __future__ import annotations
 
 import argparse
@@ -8,9 +9,7 @@ from pathlib import Path
 
 from synagree.agreement.agree import agree
 from synagree.agreement.plan import PlanOptions
-from synagree.base.option_specs import SPECS
 from synagree.base.problems import InputError, print_problems
-from synagree.cli import options
 from synagree.cli.options import (
     check_input_choice,
     check_output_path,
@@ -19,34 +18,9 @@ from synagree.cli.options import (
 )
 from synagree.io.files import emit
 from synagree.render.mpl import pyplot
-from synagree.render.plan import FIGURE_FORMATS, FORMATS, render_plan, write_plan_figure
+from synagree.render.plan import render_plan, write_plan_figure
 from synagree.stats.alpha import VARIANTS
 from synagree.stats.sample_size import DEFAULT_REPLICATES
-
-#: an argparse type: an interval width in alpha units, 0 < W ≤ 4 (``--width``, and
-#: report's ``--plan``; declared once, with `PlanOptions`' check, in option_specs)
-width_value = options.positive_number(SPECS["width"].hi or 4)
-
-
-def figure_path(text: str) -> str:
-    """An argparse type: a figure file name ending in .svg, .png or .pdf."""
-    if Path(text).suffix.lower().lstrip(".") not in FIGURE_FORMATS:
-        raise argparse.ArgumentTypeError(f"must end in .svg, .png or .pdf, got {text!r}")
-    return text
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    """The options of ``synagree plan``."""
-    options.add_input(p)
-    options.add_declared(p, "width", required=True)
-    options.add_bootstrap(p)  # --bootstrap B: resamples per size (0: the default 1,000)
-    options.add_declared(p, "max_units")
-    options.add_options(p, "--metric")
-    p.add_argument("--figure", type=figure_path, metavar="FILE",
-                   help="also draw the resampling curve (.svg, .png or .pdf; needs "
-                        "matplotlib: pip install 'synagree[plot]')")
-    options.add_output(p, FORMATS, "table")
-    options.add_options(p, "--max-memory", "--quiet")
 
 
 def run(args: argparse.Namespace) -> int:

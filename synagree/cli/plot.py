@@ -1,12 +1,12 @@
-"""``synagree plot``: figures of a noise experiment."""
+"""``synagree plot``: figures of a noise experiment.  The run part: the options are
+declared by `synagree.cli.parsers.plot`."""
 from __future__ import annotations
 
 import argparse
 import sys
 
 from synagree.base.problems import InputError
-from synagree.cli import options
-from synagree.cli.plot_options import add_plot_args, corpus_option_reference, plot_settings
+from synagree.cli.figures import corpus_option_reference, plot_settings
 from synagree.noise.results import read_config, read_rows
 from synagree.render.mpl import pyplot
 from synagree.render.plots import choose_metrics, plot_results
@@ -26,19 +26,8 @@ def run(args: argparse.Namespace) -> int:
         choose_metrics(rows, metrics)  # an unknown metric: a usage error before any work
     reference = corpus_option_reference(args, read_config(args.results), str(args.results))
     paths = plot_results(rows if rows else args.results, args.out, formats=formats,
-                         band=args.band, metrics=metrics, ylim=ylim, reference=reference)
+                         band=args.plot_band, metrics=metrics, ylim=ylim, reference=reference)
     if not args.quiet:
         for p in paths.values():
             print(p, file=sys.stderr)
     return 0
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    """The options of this command."""
-    p.add_argument("results", help="runs.csv, runs.jsonl or results.json (or their directory)")
-    options.add_out_dir(p)
-    p.add_argument("--formats", default="png,svg,pdf", help="comma-separated (default all three)")
-    p.add_argument("--band", default="minmax", choices=["minmax", "sd"],
-                   help="shaded band: min–max over runs (default) or mean ± 1 sd")
-    add_plot_args(p)
-    options.add_options(p, "--quiet")

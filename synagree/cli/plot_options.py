@@ -1,12 +1,11 @@
 """The figure options shared by ``plot``, ``noise --plot`` and ``report --noise``:
-``--metrics``, ``--ylim`` and (``plot``, ``noise``) ``--corpus``."""
+``--metrics``, ``--ylim`` and (``plot``, ``noise``) ``--corpus``.
+
+The parser part only (light: a command's help imports nothing that computes, issue
+36); their values are read after parsing by `synagree.cli.figures`."""
 from __future__ import annotations
 
 import argparse
-from typing import List, Optional, Tuple
-
-from synagree.agreement.agree import agree_corpus, load_corpus
-from synagree.render.plots import Reference, corpus_reference, parse_metrics, parse_ylim
 
 
 def add_plot_args(p: argparse.ArgumentParser, corpus: bool = True) -> None:
@@ -26,18 +25,3 @@ def add_plot_args(p: argparse.ArgumentParser, corpus: bool = True) -> None:
                             "runs were made on: its own alpha and LAS are drawn as labelled "
                             "reference lines; runs made on other files are refused")
 
-
-def plot_settings(args: argparse.Namespace) -> Tuple[Optional[List[str]],
-                                                     Optional[Tuple[float, float]]]:
-    """``--metrics`` and ``--ylim`` parsed (a usage error before any work)."""
-    return parse_metrics(getattr(args, "metrics", None)), parse_ylim(getattr(args, "ylim", None))
-
-
-def corpus_option_reference(args: argparse.Namespace, config: Optional[dict],
-                            where: str) -> Optional[Reference]:
-    """The ``--corpus`` files' own values (checked against the runs), or None."""
-    files = getattr(args, "corpus", None)
-    if not files:
-        return None
-    result = agree_corpus(load_corpus(files), progress=not getattr(args, "quiet", False))
-    return corpus_reference(result, config, where)

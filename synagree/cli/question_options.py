@@ -2,15 +2,15 @@
 
 Shared by ``synagree agree`` and ``synagree report`` (``categorical`` takes
 ``--bias`` only, declared in `synagree.cli.options.OPTIONS`); docs/method.md
-§25–27, docs/qa-questions.md.
+§25–27, docs/qa-questions.md.  The parser part only (light: ``agree --help``
+imports nothing that computes); the queries are checked after parsing by
+`synagree.cli.questions`.
 """
 from __future__ import annotations
 
 import argparse
-from typing import List, Optional
 
-from synagree.agreement.drift import parse_by
-from synagree.agreement.where import check_queries
+from synagree.base.groupings import parse_by
 from synagree.cli import options
 from synagree.cli.options import argparse_type
 
@@ -25,9 +25,3 @@ def add_question_args(p: argparse.ArgumentParser) -> None:
     options.add_declared(g, "by", type=by_option, default=None)
     options.add_declared(g, "where", action="append", default=None)  # one query a time
 
-
-def queries(args: argparse.Namespace) -> List[str]:
-    """The ``--where`` queries, checked (a ``bad-where`` `InputError` before any work)."""
-    given: Optional[List[str]] = getattr(args, "where", None)
-    check_queries(given or ())
-    return list(given or ())

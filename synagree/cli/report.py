@@ -1,4 +1,5 @@
-"""``synagree report``: the annotation QA report (HTML, or its tables)."""
+"""``synagree report``: the annotation QA report (HTML, or its tables).  The run part:
+the options are declared by `synagree.cli.parsers.report`."""
 from __future__ import annotations
 
 import argparse
@@ -13,18 +14,18 @@ from synagree.agreement.plan import PlanOptions
 from synagree.agreement.preannotation import PreannotationOptions
 from synagree.agreement.report import qa_report
 from synagree.base.problems import InputError, print_problems, tame
-from synagree.cli import baseline, options, question_options
+from synagree.cli import baseline
 from synagree.cli.categorical import parse_layers
+from synagree.cli.figures import plot_settings
 from synagree.cli.options import check_input_choice, input_options, output_format
-from synagree.cli.plan import width_value as plan_width
-from synagree.cli.plot_options import add_plot_args, plot_settings
+from synagree.cli.questions import queries
 from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
 from synagree.noise.results import read_config
-from synagree.render.html import OUTPUTS, build_report, read_noise
+from synagree.render.html import build_report, read_noise
 from synagree.render.mpl import pyplot
 from synagree.render.plots import check_runs, choose_metrics
-from synagree.stats.categorical import DEFAULT_LAYERS, LAYERS
+from synagree.stats.categorical import DEFAULT_LAYERS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError.single("<command line>", None, "usage",
                                 "--reference names the human the --system file is scored "
                                 "against: add --system FILE")
-    where = question_options.queries(args)  # a bad --where: refused before any work
+    where = queries(args)  # a bad --where: refused before any work
     corpus = load_corpus(args.files, args.dirs or (), **input_options(args))
     if noise:  # runs made on another corpus are refused before the long work
         check_runs(read_config(args.noise), corpus, args.noise)
@@ -90,33 +91,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"synagree: wrote {tame(str(args.out))} ({size / 1e6:.2f} MB)",
               file=sys.stderr)
     return 0
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    """The options of this command."""
-    options.add_input(p)
-    options.add_output(p, OUTPUTS, "html")
-    options.add_declared(p, "noise")  # a results file here; the API also takes rows
-    add_plot_args(p, corpus=False)
-    options.add_bootstrap(p)
-    baseline.add_baseline_args(p, "report")  # --baseline (--compare-to), --baseline-top
-    options.add_sampling(p)
-    p.add_argument("--layers", default=None, help=options.layers_help(LAYERS, DEFAULT_LAYERS))
-    options.add_variant(p)
-    options.add_declared(p, "worst", default=20)  # report always lists them
-    options.add_declared(p, "max_sentences")
-    options.add_declared(p, "title")
-    options.add_declared(p, "adjudicate")
-    g = p.add_argument_group("parser, pre-annotation and planning (docs/method.md §28-30)")
-    g.add_argument("--system", metavar="FILE",
-                   help="a parser's output of the same sentences (a directory with --dirs): "
-                        "its agreement with each human beside another human's, with paired "
-                        "bootstrap intervals and a verdict (within / below / above the "
-                        "human band)")
-    options.add_declared(g, "reference")
-    options.add_options(p, "--preannotation")  # as agree's (docs/method.md §29)
-    g.add_argument("--plan", type=plan_width, metavar="WIDTH",
-                   help="also the sentences needed for an interval of alpha no wider than "
-                        "WIDTH at --ci-level, from this round as the pilot")
-    question_options.add_question_args(p)  # --bias, --by, --where
-    options.add_options(p, "--dask", "--max-memory", "--quiet")

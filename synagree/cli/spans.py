@@ -1,11 +1,12 @@
-"""``synagree spans``: GATE's strict, lenient and average P/R/F1 over spans (docs/method.md §24)."""
+"""``synagree spans``: GATE's strict, lenient and average P/R/F1 over spans (docs/method.md §24).
+
+The run part: the options are declared by `synagree.cli.parsers.spans`."""
 from __future__ import annotations
 
 import argparse
 from typing import Optional
 
 from synagree.base.problems import InputError, print_problems
-from synagree.cli import options
 from synagree.cli.gate_options import (
     check_not_gate_options,
     is_brat_input,
@@ -14,13 +15,13 @@ from synagree.cli.gate_options import (
     run_gate_spans,
 )
 from synagree.cli.options import output_format
-from synagree.evaluation.span_alpha import SPAN_COEFFICIENTS, span_alpha_u
+from synagree.evaluation.span_alpha import span_alpha_u
 from synagree.evaluation.span_gamma import GAMMA_DEFAULTS, precision_level, span_gamma
 from synagree.evaluation.spans import span_agreement
 from synagree.io.files import emit
 from synagree.render.span_alpha import render_span_alpha
 from synagree.render.span_gamma import render_span_gamma
-from synagree.render.spans import SPAN_OUTPUTS, render_spans
+from synagree.render.spans import render_spans
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,23 +73,3 @@ GAMMA_OPTIONS = ("--gamma-samples", "--gamma-seed", "--gamma-precision", "--gamm
 
 def _given(value: Optional[int], key: str) -> int:
     return GAMMA_DEFAULTS[key] if value is None else value
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    """The options of this command."""
-    p.add_argument("files", nargs="+", metavar="FILE",
-                   help="two or more files, all bracketed trees or all CoNLL-U; the first of "
-                        "each pair is the key (gold)")
-    options.add_declared(p, "layer")
-    options.add_declared(p, "labels")
-    options.add_options(p, "--hierarchy", "--bdm", "--format", "--phrase-style", "--names",
-                           "--allow-missing", "--no-text-check")
-    options.add_output(p, SPAN_OUTPUTS, "table")
-    options.add_options(p, "--quiet", "--sets", "--type")
-    p.add_argument("--coefficient", choices=SPAN_COEFFICIENTS, default=None,
-                   help="instead of GATE's P/R/F1, Krippendorff's chance-corrected unitizing "
-                        "alpha (alpha-u) of every file over the continuum of positions "
-                        "(docs/method.md §34.4), or Mathet et al.'s gamma with "
-                        "pygamma-agreement's defaults (§34.5)")
-    for name in ("gamma_samples", "gamma_seed", "gamma_precision", "gamma_budget"):
-        options.add_declared(p, name)  # None: not given (they go with --coefficient gamma)

@@ -1,4 +1,5 @@
-"""``synagree tags``: one CoNLL-U column of a system file against gold."""
+"""``synagree tags``: one CoNLL-U column of a system file against gold.  The run part: the
+options are declared by `synagree.cli.parsers.tags`."""
 from __future__ import annotations
 
 import argparse
@@ -6,11 +7,10 @@ import argparse
 from synagree.base.problems import InputError, print_problems
 from synagree.cli import options
 from synagree.cli.options import output_format
-from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.evaluation.tags import evaluate_tags
 from synagree.evaluation.tiers import SIBLING_CREDIT
 from synagree.io.files import emit
-from synagree.render.tags import TAGS_OUTPUTS, render_tags
+from synagree.render.tags import render_tags
 
 
 # ---------------------------------------------------------------- CLI
@@ -56,24 +56,3 @@ def _tiers_options(args: argparse.Namespace) -> dict:
     return {"tiers": args.tiers, "sibling_credit": args.sibling_credit,
             "unmapped": args.unmapped, "majority": args.majority,
             "lexicon": args.lexicon}
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    """The options of this command."""
-    p.add_argument("gold", help="gold CoNLL-U file")
-    p.add_argument("system", help="system CoNLL-U file (same sentences and words)")
-    options.add_declared(p, "column")
-    options.add_options(p, "--format", "--hierarchy", "--plain-as-leaf", "--no-text-check")
-    options.add_output(p, TAGS_OUTPUTS, "table")
-    options.add_options(p, "--quiet")
-    options.add_options(p, "--coefficient", table=options.GWET_COEFFICIENT)
-    options.add_options(p, "--ac2-weights")  # docs/method.md §34.1
-    options.add_bootstrap(p)
-    options.add_options(p, "--max-memory")
-    add_tag_syntax_args(p)  # --tag-syntax, --bdm, --wu-palmer (docs/method.md §15)
-    options.add_options(p, "--prf", "--per-feature")
-    options.add_declared(p, "tiers")
-    options.add_declared(p, "sibling_credit", default=None)  # qualifies --tiers
-    options.add_declared(p, "unmapped", default=None)  # --tiers-unmapped qualifies --tiers
-    options.add_declared(p, "majority")
-    options.add_declared(p, "lexicon")

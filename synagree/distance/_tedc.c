@@ -137,6 +137,7 @@ typedef struct {
     const int32_t *lab, *lml, *kr, *rlab, *rlml, *rkr;
     const int64_t *noff, *koff, *rkoff, *cl, *cr;
     int64_t K;
+    int32_t *sw;    /* SIMD lane widths + 2, 2 per tree, 0 until asked (simd_lane_width) */
 } Pack;
 
 typedef struct {
@@ -145,6 +146,7 @@ typedef struct {
     int unit, int_cells;
     int plain;          /* int32 cells with plain unit costs (see _tedc_zs.h) */
     int simd;           /* batches of pairs run the SIMD kernel (_tedc_simd.h) */
+    int sym;            /* insert cost = delete cost for every label: TED(a, b) = TED(b, a) */
 } Costs;
 
 /* TED between trees i and j of the pack, in the cheaper orientation
@@ -173,6 +175,39 @@ static double pair(const Pack *p, int64_t i, int64_t j, const Costs *c, Work *w)
 
 #define BLOCK 64    /* pairs of one tree whose distances are taken at once (pairs_of) */
 
+/* The width of tree j's sweep in orientation `right` when it can be a lane
+   of the SIMD kernel (1..SIMD_MAXN nodes, a sweep of at most CHUNK_COLS
+   columns), else -1. */
+static int64_t lane_width(const Pack *p, int64_t j, int right)
+{
+#if TEDC_AVX2
+    const int64_t n = p->noff[j + 1] - p->noff[j];
+    if (n < 1 || n > SIMD_MAXN) return -1;
+    const int64_t *KO = right ? p->rkoff : p->koff;
+    Side s = {NULL, (right ? p->rlml : p->lml) + p->noff[j], right ? p->rkr : p->kr,
+              (size_t)n, KO[j], KO[j + 1], 0};
+    const size_t w = sweep_width(&s);
+    return w <= CHUNK_COLS ? (int64_t)w : -1;
+#else
+    (void)p; (void)j; (void)right;
+    return -1;
+#endif
+}
+
+/* lane_width, computed once per tree and call where the call has a table
+   (take_pack); threads that compute the same entry store the same value */
+static int64_t simd_lane_width(const Pack *p, int64_t j, int right)
+{
+    if (!p->sw) return lane_width(p, j, right);
+    int32_t *slot = &p->sw[2 * j + right];
+    int32_t v = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    if (v == 0) {
+        v = (int32_t)lane_width(p, j, right) + 2;
+        __atomic_store_n(slot, v, __ATOMIC_RELAXED);
+    }
+    return (int64_t)v - 2;
+}
+
 /* The SIMD kernel on the trees js[lane[0..nl)] against tree i in one
    orientation, into dout[0..nl); the scalar kernel where it cannot run. */
 static void run_lanes(const Pack *p, int64_t i, int right, const int64_t *js,
@@ -187,7 +222,8 @@ static void run_lanes(const Pack *p, int64_t i, int right, const int64_t *js,
         double d[SIMD_LANES];
         for (int l = 0; l < nl; l++) {
             const int64_t j = js[lane[l]], oj = p->noff[j];
-            Side s = {L + oj, LM + oj, KR, (size_t)(p->noff[j + 1] - oj), KO[j], KO[j + 1]};
+            Side s = {L + oj, LM + oj, KR, (size_t)(p->noff[j + 1] - oj), KO[j], KO[j + 1],
+                      (size_t)simd_lane_width(p, j, right)};
             sides[l] = s;
         }
         const int64_t oi = p->noff[i];
@@ -202,23 +238,33 @@ static void run_lanes(const Pack *p, int64_t i, int right, const int64_t *js,
     for (int l = 0; l < nl; l++) dout[l] = pair(p, i, js[lane[l]], c, w);
 }
 
-/* The width of tree j's sweep in orientation `right` when it can be a lane
-   of the SIMD kernel (1..SIMD_MAXN nodes, a sweep of at most CHUNK_COLS
-   columns), else -1. */
-static int64_t simd_lane_width(const Pack *p, int64_t j, int right)
+/* The SIMD batch of the trees js[lane[0..nl)] against each tree is[0..ni),
+   into dout[ii * si + lane[l] * sj]: those it takes left first, then the
+   others, each in the batch's orientation (the cheaper by the sum of
+   pair()'s estimates): the kernel builds the batch's columns once for all
+   the trees of one orientation. */
+static void batch_rows(const Pack *p, const int64_t *is, int64_t ni, const int64_t *js,
+                       const int64_t *lane, int nl, const Costs *c, Work *w, double *dout,
+                       int64_t si, int64_t sj)
 {
-#if TEDC_AVX2
-    const int64_t n = p->noff[j + 1] - p->noff[j];
-    if (n < 1 || n > SIMD_MAXN) return -1;
-    const int64_t *KO = right ? p->rkoff : p->koff;
-    Side s = {NULL, (right ? p->rlml : p->lml) + p->noff[j], right ? p->rkr : p->kr,
-              (size_t)n, KO[j], KO[j + 1]};
-    const size_t w = sweep_width(&s);
-    return w <= CHUNK_COLS ? (int64_t)w : -1;
-#else
-    (void)p; (void)j; (void)right;
-    return -1;
-#endif
+    for (int side = 0; side < 2; side++) {
+        for (int64_t ii = 0; ii < ni; ii++) {
+            const int64_t i = is[ii], n = p->noff[i + 1] - p->noff[i];
+            int64_t el = 0, er = 0;
+            for (int l = 0; l < nl; l++) {
+                const int64_t j = js[lane[l]];
+                el += p->cl[i] * p->cl[j];
+                er += p->cr[i] * p->cr[j];
+            }
+            if ((el > er) != side) continue;
+            double d[SIMD_LANES];
+            if (n >= 1 && n <= SIMD_MAXN)
+                run_lanes(p, i, side, js, lane, nl, c, w, d);
+            else
+                for (int l = 0; l < nl; l++) d[l] = pair(p, i, js[lane[l]], c, w);
+            for (int l = 0; l < nl; l++) dout[ii * si + lane[l] * sj] = d[l];
+        }
+    }
 }
 
 /* TED of each tree is[0..ni) against each tree js[0..nj) into
@@ -261,25 +307,57 @@ static void block_pairs(const Pack *p, const int64_t *is, int64_t ni, const int6
         }
         for (int q = 0; q < m; q += SIMD_LANES) {
             const int nl = m - q < SIMD_LANES ? m - q : SIMD_LANES;
-            for (int side = 0; side < 2; side++) {
-                for (int64_t ii = 0; ii < ni; ii++) {
-                    const int64_t i = is[ii], n = p->noff[i + 1] - p->noff[i];
-                    int64_t el = 0, er = 0;
-                    for (int l = 0; l < nl; l++) {
-                        const int64_t j = js[idx[q + l]];
-                        el += p->cl[i] * p->cl[j];
-                        er += p->cr[i] * p->cr[j];
-                    }
-                    if ((el > er) != side) continue;
-                    double d[SIMD_LANES];
-                    if (n >= 1 && n <= SIMD_MAXN)
-                        run_lanes(p, i, side, js, idx + q, nl, c, w, d);
-                    else
-                        for (int l = 0; l < nl; l++) d[l] = pair(p, i, js[idx[q + l]], c, w);
-                    for (int l = 0; l < nl; l++) dout[ii * si + idx[q + l] * sj] = d[l];
-                }
-            }
+            batch_rows(p, is, ni, js, idx + q, nl, c, w, dout, si, sj);
         }
+    }
+}
+
+/* Every pair of the trees js[0..n) (n <= BLOCK, a column block of
+   all_pairs) into out (K columns, both triangles).  The trees the SIMD
+   kernel takes are sorted by the width of their sweep, and each batch of 8
+   runs against the trees sorted before it and itself (batch_rows: the
+   batch's columns are built once for all of them); of its 8 x 8 diagonal
+   square only the pairs above the diagonal are kept.  The other trees run
+   on the scalar kernel.  A pair may so run with its trees in either order:
+   only for symmetric costs (c->sym; all_task checks). */
+static void block_self(const Pack *p, const int64_t *js, int64_t n, const Costs *c, Work *w,
+                       double *out, int64_t K)
+{
+    int64_t key[BLOCK], ord[BLOCK], rows[BLOCK], lane_j[SIMD_LANES];
+    int simd_ok[BLOCK];
+    static const int64_t lane_idx[SIMD_LANES] = {0, 1, 2, 3, 4, 5, 6, 7};
+    double d[BLOCK * SIMD_LANES];
+    int m = 0;
+    for (int64_t k = 0; k < n; k++) {
+        const int64_t wk = c->simd ? simd_lane_width(p, js[k], 0) : -1;
+        simd_ok[k] = wk >= 0 && simd_lane_width(p, js[k], 1) >= 0;
+        if (!simd_ok[k]) continue;
+        int q = m++;   /* insertion sort by width */
+        for (; q > 0 && key[q - 1] > wk; q--) { key[q] = key[q - 1]; ord[q] = ord[q - 1]; }
+        key[q] = wk;
+        ord[q] = k;
+    }
+    if (m < SIMD_MIN_LANES) m = 0;
+    for (int64_t k = 0; k < n; k++) {   /* the scalar kernel's pairs */
+        if (m && simd_ok[k]) continue;
+        for (int64_t k2 = 0; k2 < n; k2++) {
+            if (k2 == k || (k2 < k && !(m && simd_ok[k2]))) continue;
+            const double dist = pair(p, js[k], js[k2], c, w);
+            out[js[k] * K + js[k2]] = dist;
+            out[js[k2] * K + js[k]] = dist;
+        }
+    }
+    for (int q = 0; q < m; q += SIMD_LANES) {
+        const int nl = m - q < SIMD_LANES ? m - q : SIMD_LANES;
+        for (int l = 0; l < nl; l++) lane_j[l] = js[ord[q + l]];
+        for (int r = 0; r < q + nl; r++) rows[r] = js[ord[r]];
+        batch_rows(p, rows, q + nl, lane_j, lane_idx, nl, c, w, d, SIMD_LANES, 1);
+        for (int r = 0; r < q + nl; r++)
+            for (int l = 0; l < nl; l++) {
+                if (r >= q + l) continue;   /* the pair of positions r < q + l only */
+                out[rows[r] * K + lane_j[l]] = d[r * SIMD_LANES + l];
+                out[lane_j[l] * K + rows[r]] = d[r * SIMD_LANES + l];
+            }
     }
 }
 
@@ -568,11 +646,16 @@ static int take_costs(PyObject *od, PyObject *oi, PyObject *orm, Buf *b, int uni
         for (Py_ssize_t l = 1; l < *L && c->plain; l++)
             c->plain = dc[l] == 1 && ic[l] == 1;
     }
+    c->sym = unit;   /* unit renames are symmetric; the indels must be too */
+    for (Py_ssize_t l = 0; l < *L && c->sym; l++)
+        c->sym = c->int_cells ? ((const int32_t *)c->dcost)[l] == ((const int32_t *)c->icost)[l]
+                              : ((const double *)c->dcost)[l] == ((const double *)c->icost)[l];
     return 0;
 }
 
 static int take_pack(PyObject *const *o, Buf *b, int unit, int trusted, Pack *p, Costs *c)
 {
+    p->sw = NULL;
     if (take_trees(o, b, p)) return -1;
     Py_ssize_t L;
     if (take_costs(o[B_DC], o[B_IC], o[B_RM], &b[B_DC], unit, c, &L)) return -1;
@@ -584,7 +667,16 @@ static int take_pack(PyObject *const *o, Buf *b, int unit, int trusted, Pack *p,
             return -1;
         }
     }
+    /* the SIMD lane widths, each computed once in the call when first asked
+       (without memory for the table, each batch computes its own) */
+    if (c->simd && p->K > 0) p->sw = calloc(2 * (size_t)p->K, sizeof(int32_t));
     return 0;
+}
+
+static void pack_free(Pack *p)
+{
+    free(p->sw);
+    p->sw = NULL;
 }
 
 static size_t pack_maxn(const Pack *p)
@@ -676,6 +768,7 @@ static PyObject *py_pairs(PyObject *self, PyObject *args)
     int64_t ntask = x.n / chunk + (x.n % chunk != 0);   /* no overflow for any chunk */
     ret = run_released(pairs_task, &x, ntask, &p, &c, threads);
 done:
+    pack_free(&p);
     release_all(b, N_PACK + 3);
     return ret;
 }
@@ -700,7 +793,6 @@ static void all_task(void *vctx, int64_t t, Work *w)
     const int64_t K = x->p->K, nb = (K + BLOCK - 1) / BLOCK, q = nb - 1 - t;
     const int64_t j0 = q * BLOCK, j1 = K - j0 < BLOCK ? K : j0 + BLOCK;
     int64_t js[BLOCK];
-    double d[BLOCK];
     for (int64_t j = j0; j < j1; j++) js[j - j0] = j;
     int64_t *rows = j0 > 0 ? malloc(sizeof(int64_t) * (size_t)j0) : NULL;
     if (rows) {
@@ -713,7 +805,12 @@ static void all_task(void *vctx, int64_t t, Work *w)
     }
     for (int64_t r = 0; r < j0; r++)
         for (int64_t j = j0; j < j1; j++) x->out[j * K + r] = x->out[r * K + j];
-    for (int64_t r = j0; r < j1; r++) {
+    if (x->c->simd && x->c->sym) {
+        block_self(x->p, js, j1 - j0, x->c, w, x->out, K);
+        return;
+    }
+    double d[BLOCK];
+    for (int64_t r = j0; r < j1; r++) {   /* TED(r, j) for r < j, as the scalar kernel */
         pairs_of(x->p, r, js + (r + 1 - j0), j1 - r - 1, x->c, w, d);
         for (int64_t j = r + 1; j < j1; j++) {
             x->out[r * K + j] = d[j - r - 1];
@@ -745,6 +842,7 @@ static PyObject *py_all_pairs(PyObject *self, PyObject *args)
     AllCtx x = {&p, &c, b[N_PACK].v.buf};
     ret = run_released(all_task, &x, (p.K + BLOCK - 1) / BLOCK, &p, &c, threads);
 done:
+    pack_free(&p);
     release_all(b, N_PACK + 1);
     return ret;
 }
@@ -762,15 +860,18 @@ typedef struct {
     double *s_out, *row_out, *diag_out, *within_out;
 } TileCtx;
 
-/* The distances of row unit u's trees against every tree from unit v0 to the
-   tile's last column unit (only the later ones of u itself when v0 == u),
-   into dist[(a - uoff[u]) * nb + (bb - uoff[v0])]: one call of pairs_of per
-   tree of u, so that the SIMD kernel gets full batches.  0 or -1 (memory). */
-static int tile_row_distances(const TileCtx *x, int64_t u, int64_t v0, Work *w, double **dist,
-                              size_t *cap)
+#define TILE_GROUP 4   /* row units per task of an off-diagonal tile */
+
+/* The distances of the trees of row units u0..u1-1 against every tree from
+   unit v0 to the tile's last column unit (only the later ones of u0 itself
+   when v0 == u0), into dist[(a - uoff[u0]) * nb + (bb - uoff[v0])]: one
+   call of block_pairs, so that the SIMD kernel gets full batches, each built
+   once for all those rows.  0 or -1 (memory). */
+static int tile_row_distances(const TileCtx *x, int64_t u0, int64_t u1, int64_t v0, Work *w,
+                              double **dist, size_t *cap)
 {
     const int64_t b0 = x->uoff[v0], nb = x->uoff[x->c1] - b0;
-    const int64_t na = x->uoff[u + 1] - x->uoff[u];
+    const int64_t na = x->uoff[u1] - x->uoff[u0];
     if ((size_t)(na * nb + nb) > *cap) {
         size_t want = (size_t)(na * nb + nb);
         double *d = realloc(*dist, want * sizeof(double));
@@ -780,70 +881,91 @@ static int tile_row_distances(const TileCtx *x, int64_t u, int64_t v0, Work *w, 
     }
     int64_t *js = (int64_t *)(*dist + na * nb);   /* the partners (8 bytes each) */
     for (int64_t bb = b0; bb < b0 + nb; bb++) js[bb - b0] = x->utree[bb];
-    /* every tree of u against every listed tree (a few pairs more than needed
-       on a diagonal tile) */
-    block_pairs(x->p, x->utree + x->uoff[u], na, js, nb, x->c, w, *dist, nb, 1);
+    /* every tree of the row units against every listed tree (a few pairs
+       more than needed on a diagonal tile) */
+    block_pairs(x->p, x->utree + x->uoff[u0], na, js, nb, x->c, w, *dist, nb, 1);
     return 0;
 }
 
+/* The sums of row unit r0 + ri against the column units from vstart on:
+   drow, when not NULL, holds the distances of its trees (row a - uoff[u])
+   against the trees from unit vstart on (nbt per row); else pair() runs. */
+static void tile_unit_sums(const TileCtx *x, int64_t ri, int64_t vstart, const double *drow,
+                           Work *w)
+{
+    const int64_t u = x->r0 + ri;
+    const int64_t b0 = x->uoff[vstart], nbt = x->uoff[x->c1] - b0;
+    double acc0 = 0.0, acc1 = 0.0, acc2 = 0.0;
+    for (int64_t v = vstart; v < x->c1; v++) {
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+        int64_t wk = x->woff[u];
+        for (int64_t a = x->uoff[u]; a < x->uoff[u + 1]; a++) {
+            int64_t ta = x->utree[a];
+            double ca = x->ucount[a];
+            int64_t bstart = v == u ? a + 1 : x->uoff[v];  /* unordered pairs in u */
+            for (int64_t bb = bstart; bb < x->uoff[v + 1]; bb++) {
+                int64_t tb = x->utree[bb];
+                if (ta == tb) continue;
+                double d = drow ? drow[(a - x->uoff[u]) * nbt + (bb - b0)]
+                                : pair(x->p, ta, tb, x->c, w);
+                if (v == u) x->within_out[wk++] = d;
+                /* delta^2 of the three variants (kernels_numba._d2) */
+                double sa = x->sizes[ta], sb = x->sizes[tb];
+                double d0 = d * d;
+                double e = d - fabs(sa - sb);
+                double d1 = e * e;
+                double f = d / (sa + sb);
+                double d2 = f * f;
+                double wgt = ca * x->ucount[bb];
+                s0 += wgt * d0;
+                s1 += wgt * d1;
+                s2 += wgt * d2;
+            }
+        }
+        double *sv = x->want_s ? x->s_out + (ri * x->ns + (v - x->c0)) * 3 : NULL;
+        if (v == u) {
+            /* ordered pairs i != j within the unit */
+            x->diag_out[ri * 3 + 0] = 2.0 * s0;
+            x->diag_out[ri * 3 + 1] = 2.0 * s1;
+            x->diag_out[ri * 3 + 2] = 2.0 * s2;
+            if (sv) { sv[0] = 2.0 * s0; sv[1] = 2.0 * s1; sv[2] = 2.0 * s2; }
+        } else {
+            acc0 += s0;
+            acc1 += s1;
+            acc2 += s2;
+            if (sv) { sv[0] = s0; sv[1] = s1; sv[2] = s2; }
+        }
+    }
+    x->row_out[ri * 3 + 0] = acc0;
+    x->row_out[ri * 3 + 1] = acc1;
+    x->row_out[ri * 3 + 2] = acc2;
+}
+
+/* Task t of a tile: on a diagonal tile the row units t and nr - 1 - t (a
+   short row and a long one), each against the units from itself on; off the
+   diagonal the row units t * TILE_GROUP .. + TILE_GROUP - 1, whose
+   distances are taken in one call (their column trees are the same). */
 static void tile_task(void *vctx, int64_t t, Work *w)
 {
     TileCtx *x = vctx;
     const int64_t nr = x->r1 - x->r0;
     double *dist = NULL;
     size_t cap = 0;
-    for (int half = 0; half < 2; half++) {
-        if (half == 1 && !x->is_diag) break;
-        int64_t ri = half == 0 ? t : nr - 1 - t;
-        if (half == 1 && ri == t) break;
-        int64_t u = x->r0 + ri;
-        double acc0 = 0.0, acc1 = 0.0, acc2 = 0.0;
-        int64_t vstart = x->is_diag ? u : x->c0;
-        const int64_t b0 = x->uoff[vstart], nbt = x->uoff[x->c1] - b0;
-        const int have = tile_row_distances(x, u, vstart, w, &dist, &cap) == 0;
-        for (int64_t v = vstart; v < x->c1; v++) {
-            double s0 = 0.0, s1 = 0.0, s2 = 0.0;
-            int64_t wk = x->woff[u];
-            for (int64_t a = x->uoff[u]; a < x->uoff[u + 1]; a++) {
-                int64_t ta = x->utree[a];
-                double ca = x->ucount[a];
-                int64_t bstart = v == u ? a + 1 : x->uoff[v];  /* unordered pairs in u */
-                for (int64_t bb = bstart; bb < x->uoff[v + 1]; bb++) {
-                    int64_t tb = x->utree[bb];
-                    if (ta == tb) continue;
-                    double d = have ? dist[(a - x->uoff[u]) * nbt + (bb - b0)]
-                                    : pair(x->p, ta, tb, x->c, w);
-                    if (v == u) x->within_out[wk++] = d;
-                    /* delta^2 of the three variants (kernels_numba._d2) */
-                    double sa = x->sizes[ta], sb = x->sizes[tb];
-                    double d0 = d * d;
-                    double e = d - fabs(sa - sb);
-                    double d1 = e * e;
-                    double f = d / (sa + sb);
-                    double d2 = f * f;
-                    double wgt = ca * x->ucount[bb];
-                    s0 += wgt * d0;
-                    s1 += wgt * d1;
-                    s2 += wgt * d2;
-                }
-            }
-            double *sv = x->want_s ? x->s_out + (ri * x->ns + (v - x->c0)) * 3 : NULL;
-            if (v == u) {
-                /* ordered pairs i != j within the unit */
-                x->diag_out[ri * 3 + 0] = 2.0 * s0;
-                x->diag_out[ri * 3 + 1] = 2.0 * s1;
-                x->diag_out[ri * 3 + 2] = 2.0 * s2;
-                if (sv) { sv[0] = 2.0 * s0; sv[1] = 2.0 * s1; sv[2] = 2.0 * s2; }
-            } else {
-                acc0 += s0;
-                acc1 += s1;
-                acc2 += s2;
-                if (sv) { sv[0] = s0; sv[1] = s1; sv[2] = s2; }
-            }
+    if (!x->is_diag) {
+        const int64_t g0 = t * TILE_GROUP, g1 = nr - g0 < TILE_GROUP ? nr : g0 + TILE_GROUP;
+        const int64_t u0 = x->r0 + g0, nbt = x->uoff[x->c1] - x->uoff[x->c0];
+        const int have = tile_row_distances(x, u0, x->r0 + g1, x->c0, w, &dist, &cap) == 0;
+        for (int64_t ri = g0; ri < g1; ri++)
+            tile_unit_sums(x, ri, x->c0,
+                           have ? dist + (x->uoff[x->r0 + ri] - x->uoff[u0]) * nbt : NULL, w);
+    } else {
+        for (int half = 0; half < 2; half++) {
+            const int64_t ri = half == 0 ? t : nr - 1 - t;
+            if (half == 1 && ri == t) break;
+            const int64_t u = x->r0 + ri;
+            const int have = tile_row_distances(x, u, u + 1, u, w, &dist, &cap) == 0;
+            tile_unit_sums(x, ri, u, have ? dist : NULL, w);
         }
-        x->row_out[ri * 3 + 0] = acc0;
-        x->row_out[ri * 3 + 1] = acc1;
-        x->row_out[ri * 3 + 2] = acc2;
     }
     free(dist);
 }
@@ -912,9 +1034,10 @@ static PyObject *py_tile(PyObject *self, PyObject *args)
     TileCtx x = {&p, &c, uoff, b[UTREE].v.buf, woff, b[UCOUNT].v.buf, b[SIZES].v.buf,
                  r0, r1, c0, c1, nc, want_s, r0 == c0,
                  b[S].v.buf, b[ROW].v.buf, b[DIAG].v.buf, b[WITHIN].v.buf};
-    int64_t ntask = r0 == c0 ? (nr + 1) / 2 : nr;
+    int64_t ntask = r0 == c0 ? (nr + 1) / 2 : (nr + TILE_GROUP - 1) / TILE_GROUP;
     ret = run_released(tile_task, &x, ntask, &p, &c, threads);
 done:
+    pack_free(&p);
     release_all(b, NB);
     return ret;
 }
@@ -1116,7 +1239,7 @@ static PyObject *py_ted_pair(PyObject *self, PyObject *const *args, Py_ssize_t n
         }
         if (grow_plain(top)) goto done;
         c.dcost = plain_costs; c.icost = plain_costs; c.rmat = plain_ren;
-        c.rstride = 2; c.unit = 1; c.int_cells = 1; c.plain = 1; c.simd = 0;
+        c.rstride = 2; c.unit = 1; c.int_cells = 1; c.plain = 1; c.simd = 0; c.sym = 1;
     } else {
         int unit = PyObject_IsTrue(args[19]);
         Py_ssize_t L;

@@ -12,8 +12,9 @@
  * keyroots in one sweep of w columns, as the scalar kernel does (a lane whose
  * sweep is wider than CHUNK_COLS runs the scalar kernel), and the sweep is
  * padded to the widest lane with columns that read the sentinel and feed no
- * real column.  The per-lane shape is in per-column index vectors (the
- * column of fd and of td each cell reads), read with gathers.
+ * real column.  The per-lane shape is in per-column vectors (which column
+ * of fd and of td each cell reads), read without AVX2 gathers (simd_sweeps
+ * says how).
  *
  * Layout, lane-interleaved (cell of lane l at [... * 8 + l]):
  *   fd   rows x W columns, as the scalar fd (row 0: insert-cost prefixes)
@@ -96,7 +97,7 @@ typedef struct {
        a batch of the same trees against another tree 1 reuses them */
     int key_nl;
     const int32_t *key[SIMD_LANES];
-    size_t W, leaves, n2max, rootcol[SIMD_LANES];
+    size_t W, leaves, n2max, npl, rootcol[SIMD_LANES];
 } SimdBuf;
 
 static int32_t *simd_buf(Work *w, size_t items)
@@ -135,6 +136,7 @@ typedef struct {
     const int32_t *L, *LM, *KR;
     size_t n;
     int64_t k, ke;
+    size_t w;           /* the width of its sweep (sweep_width) */
 } Side;
 
 /* One cell vector: min(up + da, rr, left + insert cost), as the scalar
@@ -149,15 +151,29 @@ zs_cell(const int32_t *up, __m256i vda, __m256i rr, __m256i left, const int32_t 
 }
 
 /* The sweep of every row: W columns of 8 lanes.  fd rows of W vectors;
-   Q0, Q1: the gather index (column * 8 + lane) of fd and td each cell reads;
-   LB: label of the column's node; M: -1 where the column is on the left path
-   of its keyroot (a prefix row stores a tree distance there); CIC: insert
-   cost of the column; tdc: n1 rows of T vectors. */
+   Q1: the index (column * 8 + lane) in the row of tdc where the tree
+   distance of each cell's node is (prefix rows); LB: label of the column's
+   node; M: -1 where the column is on the left path of its keyroot (a prefix
+   row stores a tree distance there); CIC: insert cost of the column; CAT,
+   PL, patch: how a forest row reads fd at the column before the subtree of
+   each cell's node (below); tdc: n1 rows of T vectors.
+
+   No AVX2 gathers: on Zen 3 one costs more than the loads and blends that
+   replace it (benchmarks/README.md, issue 36).  A forest row reads
+   its row pr at column cc - size(b) (b: the node of the lane's column), by
+   category: one column back (b a leaf), two (a pair), column 0 (b on the
+   left path of its keyroot: the column reads the table's first column,
+   whose value, the deletes of the rows' forest, is the same in every table
+   and every lane), or a copy made before the row (patch, from the list PL
+   of (cell, cell of pr)).  A prefix row reads the tree distances lane by
+   lane (a broadcast load and a blend each): some were written earlier in
+   the same row. */
 __attribute__((target("avx2"))) static void
 simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k1,
             int64_t k1e, const int32_t *dc, const int32_t *rmat, size_t W, size_t T,
-            const int32_t *Q0, const int32_t *Q1, const int32_t *LB, const int32_t *M,
-            const int32_t *CIC, const int32_t *FD0Q, int32_t *fd, int32_t *tdc)
+            const int32_t *Q1, const int32_t *LB, const int32_t *M,
+            const int32_t *CIC, const int32_t *FD0Q, const int32_t *CAT, const int32_t *PL,
+            size_t npl, int32_t *patch, int32_t *fd, int32_t *tdc)
 {
     const __m256i vbig = _mm256_set1_epi32(INT_BIG);
     const __m256i ren0 = _mm256_set1_epi32(rmat[0]), ren1 = _mm256_set1_epi32(rmat[1]);
@@ -174,10 +190,30 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
             __m256i left = vbig;
             if (lma != li) {
                 const int32_t *pr = fd + (lma - li) * RW;
+                /* the cells whose subtree is not a leaf, a pair or a left
+                   path read pr where they may: copied here first (the rest
+                   of the row pr is final) */
+                for (size_t e = 0; e < npl; e++) patch[PL[2 * e]] = pr[PL[2 * e + 1]];
+                /* column 0 (a sentinel or padding column in every lane)
+                   holds what every left-path column reads: the deletes of
+                   the forest of pr's rows, the same in every lane */
+                const __m256 col0 = _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)pr));
                 for (size_t cc = 0; cc < W; cc++) {
                     const size_t o = cc * SIMD_LANES;
-                    __m256i g = _mm256_i32gather_epi32(
-                        pr, _mm256_load_si256((const __m256i *)(Q0 + o)), 4);
+                    /* pr at column cc - size(b): the column before the
+                       subtree of b (a gather costs more than the four
+                       candidates: one column back, two, column 0, patch) */
+                    const __m256i cat = _mm256_load_si256((const __m256i *)(CAT + o));
+                    const __m256 lo = _mm256_castsi256_ps(_mm256_slli_epi32(cat, 31));
+                    const __m256 hi = _mm256_castsi256_ps(_mm256_slli_epi32(cat, 30));
+                    const __m256 near = _mm256_blendv_ps(
+                        _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(pr + o - 8))),
+                        _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(pr + o - 16))),
+                        lo);
+                    const __m256 far = _mm256_blendv_ps(
+                        col0, _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(patch + o))),
+                        lo);
+                    __m256i g = _mm256_castps_si256(_mm256_blendv_ps(near, far, hi));
                     __m256i rr = _mm256_add_epi32(g,
                                                   _mm256_load_si256((const __m256i *)(tdr + o)));
                     __m256i v = zs_cell(up + o, vda, rr, left, CIC + o);
@@ -194,9 +230,17 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
                     /* up[cc - 1]: column -1 of row 0 is the zeroed slack */
                     __m256i rt = _mm256_add_epi32(
                         _mm256_loadu_si256((const __m256i *)(up + o - SIMD_LANES)), ren);
-                    __m256i q1 = _mm256_load_si256((const __m256i *)(Q1 + o));
                     __m256i m = _mm256_load_si256((const __m256i *)(M + o));
-                    __m256i tdg = _mm256_i32gather_epi32(tdr, q1, 4);
+                    /* tdr at Q1, lane by lane (cheaper than a gather here) */
+                    const int32_t *q1 = Q1 + o;
+                    __m256i tdg = _mm256_set1_epi32(tdr[q1[0]]);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[1]]), 0x02);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[2]]), 0x04);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[3]]), 0x08);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[4]]), 0x10);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[5]]), 0x20);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[6]]), 0x40);
+                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[7]]), 0x80);
                     __m256i rf = _mm256_add_epi32(
                         _mm256_load_si256((const __m256i *)(FD0Q + o)), tdg);
                     __m256i rr = _mm256_blendv_epi8(rf, rt, m);
@@ -218,14 +262,18 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
        every subtree x of tree 1, into tdc[x][W + k];
    (2) every leaf keyroot x of tree 1 against the node of every column of
        the sweep, into tdc[x][cc] (BASEC, NZC, LMC: base, other-label count
-       and leftmost leaf of the column's node; NDX its gather index into
-       lastn, the last node up to each node with x's label). */
+       and leftmost leaf of the column's node b; LB its label, ND b, -1 on
+       sentinel and padding columns).  Whether the subtree of b holds x's
+       label: whether the last node with that label since the start of b's
+       table (its columns are the nodes lj..j in postorder, and lj <= the
+       leftmost leaf of b) is at or after b's leftmost leaf -- a scan along
+       the columns, no gather. */
 __attribute__((target("avx2"))) static void
 simd_leaf_plain(const int32_t *L1, const int32_t *LM1, size_t n1, const int32_t *kr1,
                 int64_t k1, int64_t k1e, const int32_t *base1, const int32_t *nz1,
-                size_t leaves, const int32_t *LYS, size_t n2max, const int32_t *L2V,
-                const int32_t *BASEC, const int32_t *NZC, const int32_t *LMC,
-                const int32_t *NDX, int32_t *lastn, size_t W, size_t T, int32_t *tdc)
+                size_t leaves, const int32_t *LYS, const int32_t *LB, const int32_t *ND,
+                const int32_t *BASEC, const int32_t *NZC, const int32_t *LMC, size_t W,
+                size_t T, int32_t *tdc)
 {
     const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
     const __m256i none = _mm256_set1_epi32(-1);
@@ -255,16 +303,15 @@ simd_leaf_plain(const int32_t *L1, const int32_t *LM1, size_t n1, const int32_t 
         }
         const __m256i ly = _mm256_set1_epi32(L1[x]);
         __m256i last = none;
-        for (size_t b = 0; b < n2max; b++) {
-            last = _mm256_blendv_epi8(last, _mm256_set1_epi32((int32_t)b), _mm256_cmpeq_epi32(
-                _mm256_load_si256((const __m256i *)(L2V + b * V)), ly));
-            _mm256_store_si256((__m256i *)(lastn + b * V), last);
-        }
         for (size_t cc = 0; cc < W; cc++) {
-            __m256i lb = _mm256_i32gather_epi32(
-                lastn, _mm256_load_si256((const __m256i *)(NDX + cc * V)), 4);
+            const __m256i nd = _mm256_load_si256((const __m256i *)(ND + cc * V));
+            /* the column's node has the label, or a table starts: -1 */
+            const __m256i take = _mm256_or_si256(
+                _mm256_cmpeq_epi32(_mm256_load_si256((const __m256i *)(LB + cc * V)), ly),
+                _mm256_cmpgt_epi32(zero, nd));
+            last = _mm256_blendv_epi8(last, nd, take);
             __m256i gt = _mm256_cmpgt_epi32(_mm256_load_si256((const __m256i *)(LMC + cc * V)),
-                                            lb);   /* -1: the subtree lacks the label */
+                                            last);   /* -1: the subtree lacks the label */
             __m256i v = _mm256_sub_epi32(
                 _mm256_sub_epi32(_mm256_load_si256((const __m256i *)(BASEC + cc * V)), one), gt);
             _mm256_store_si256((__m256i *)(row + cc * V), v);
@@ -277,12 +324,12 @@ static inline size_t round8(size_t x) { return (x + 7) & ~(size_t)7; }
 /* Column q (index q = column * 8 + lane) reads itself in fd and the
    sentinel in td, and inserts at cost BIG: the first column of a keyroot's
    table (a forest of nothing), or a padding column */
-static void sentinel_column(int32_t *Q0, int32_t *Q1, int32_t *LB, int32_t *M, int32_t *CIC,
-                            int32_t *FD0, int32_t *FD0Q, int32_t *ND, size_t q, size_t sent)
+static void sentinel_column(int32_t *Q1, int32_t *LB, int32_t *M, int32_t *CIC,
+                            int32_t *FD0, int32_t *FD0Q, int32_t *ND, int32_t *CAT, size_t q,
+                            size_t sent)
 {
-    Q0[q] = (int32_t)q;
     Q1[q] = (int32_t)sent;
-    LB[q] = M[q] = FD0[q] = FD0Q[q] = 0;
+    LB[q] = M[q] = FD0[q] = FD0Q[q] = CAT[q] = 0;
     CIC[q] = INT_BIG;
     ND[q] = -1;
 }
@@ -308,17 +355,17 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                      const int32_t *dcost, const int32_t *icost, const int32_t *rmat,
                      int plain, Work *wk, double *out)
 {
-    size_t wl[SIMD_LANES], W = 0, leaves = 0, n2max = 1;
+    size_t wl[SIMD_LANES], W = 0, leaves = 0, n2max = 1, npl = 0;
     SimdBuf *sb = (SimdBuf *)wk->simd;
     int hit = plain && sb && sb->key_nl == nl;
     for (int l = 0; l < nl && hit; l++) hit = sb->key[l] == lanes[l].L;
     if (hit) {
-        W = sb->W; leaves = sb->leaves; n2max = sb->n2max;
+        W = sb->W; leaves = sb->leaves; n2max = sb->n2max; npl = sb->npl;
     } else {
         if (sb) sb->key_nl = 0;
         for (int l = 0; l < nl; l++) {
             const Side *s = &lanes[l];
-            wl[l] = sweep_width(s);
+            wl[l] = s->w;
             W = wl[l] > W ? wl[l] : W;
             size_t lk = 0;
             for (int64_t jj = s->k; jj < s->ke; jj++)
@@ -330,17 +377,18 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     const size_t T = W + leaves + 1, SENT = T - 1, V = SIMD_LANES;
     const size_t nmax = n1 > n2max ? n1 : n2max;
     /* the columns of the lanes (kept for the next batch of the same lanes):
-       Q0 Q1 LB M CIC FD0 FD0Q ND BASEC NZC LMC NDX | L2V | LYS;
-       then this tree 1's: 8 items of zeroed slack | fd | tdc | lastn | base1
+       Q1 LB M CIC FD0 FD0Q ND BASEC NZC LMC CAT | PL | LYS;
+       then this tree 1's: 8 items of zeroed slack | fd | tdc | patch | base1
        nz1 dc1 | scratch of the column build: ic2 col P m scr */
-    const size_t o_q0 = 0, o_q1 = o_q0 + W * V, o_lb = o_q1 + W * V;
+    const size_t o_q1 = 0, o_lb = o_q1 + W * V;
     const size_t o_m = o_lb + W * V, o_cic = o_m + W * V, o_fz = o_cic + W * V;
     const size_t o_f0 = o_fz + W * V;
     const size_t o_nd = o_f0 + W * V, o_bc = o_nd + W * V, o_nz = o_bc + W * V;
-    const size_t o_lmc = o_nz + W * V, o_ndx = o_lmc + W * V, o_l2v = o_ndx + W * V;
-    const size_t o_lys = o_l2v + n2max * V, o_fd = o_lys + leaves * V + V;
-    const size_t o_tdc = o_fd + round8((n1 + 1) * W * V), o_last = o_tdc + round8(n1 * T * V);
-    const size_t o_b1 = o_last + n2max * V, o_nz1 = o_b1 + round8(n1);
+    const size_t o_lmc = o_nz + W * V, o_cat = o_lmc + W * V;
+    const size_t o_pl = o_cat + W * V, o_lys = o_pl + 2 * W * V;
+    const size_t o_fd = o_lys + leaves * V + V;
+    const size_t o_tdc = o_fd + round8((n1 + 1) * W * V), o_pat = o_tdc + round8(n1 * T * V);
+    const size_t o_b1 = o_pat + W * V, o_nz1 = o_b1 + round8(n1);
     const size_t o_dc = o_nz1 + round8(n1);
     const size_t o_ic = o_dc + round8(n1), o_col = o_ic + round8(n2max);
     const size_t o_P = o_col + round8(n2max), o_mm = o_P + round8(nmax + 1);
@@ -348,16 +396,19 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     int32_t *base = simd_buf(wk, total);
     if (!base) return -1;
     sb = (SimdBuf *)wk->simd;
-    int32_t *fd = base + o_fd, *tdc = base + o_tdc, *Q0 = base + o_q0, *Q1 = base + o_q1;
+    int32_t *fd = base + o_fd, *tdc = base + o_tdc, *Q1 = base + o_q1;
     int32_t *LB = base + o_lb, *M = base + o_m, *CIC = base + o_cic, *dc1 = base + o_dc;
     int32_t *FD0Q = base + o_f0, *ND = base + o_nd;   /* fd row 0 at q0; node of a column */
     int32_t *FD0 = base + o_fz;                       /* fd row 0 */
     int32_t *ic2 = base + o_ic, *col = base + o_col, *P = base + o_P, *mm = base + o_mm;
     int32_t *scr = base + o_scr;
     /* plain unit costs: the leaf keyroots by simd_leaf_plain */
-    int32_t *BASEC = base + o_bc, *NZC = base + o_nz, *LMC = base + o_lmc, *NDX = base + o_ndx;
-    int32_t *L2V = base + o_l2v, *lastn = base + o_last, *LYS = base + o_lys;
+    int32_t *BASEC = base + o_bc, *NZC = base + o_nz, *LMC = base + o_lmc;
+    int32_t *LYS = base + o_lys;
     int32_t *base1 = base + o_b1, *nz1 = base + o_nz1;
+    /* the forest rows' reads (simd_sweeps): a category per cell, and the
+       list of (cell, cell of pr) copied into patch before each row */
+    int32_t *CAT = base + o_cat, *PL = base + o_pl, *patch = base + o_pat;
     size_t rootcol[SIMD_LANES];
     memset(fd - V, 0, V * sizeof(int32_t));   /* column -1 of row 0 */
     for (size_t a = 0; a < n1; a++) {
@@ -379,19 +430,25 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                 if (lj == j) { col[j] = (int32_t)slot++; continue; }
                 size_t s0 = c;
                 int32_t acc = 0;
-                sentinel_column(Q0, Q1, LB, M, CIC, FD0, FD0Q, ND, c * V + l, SENT * V + l);
+                sentinel_column(Q1, LB, M, CIC, FD0, FD0Q, ND, CAT, c * V + l, SENT * V + l);
                 c++;
                 for (size_t b = lj; b <= j; b++, c++) {
                     acc = acc + ic2[b];
                     size_t lmb = (size_t)LM2[b];
                     if (lmb == lj) col[b] = (int32_t)c;
-                    Q0[c * V + l] = (int32_t)((s0 + lmb - lj) * V + l);
                     LB[c * V + l] = L2[b];
                     M[c * V + l] = lmb == lj ? -1 : 0;
                     CIC[c * V + l] = ic2[b];
                     FD0[c * V + l] = acc;
                     FD0Q[c * V + l] = FD0[(s0 + lmb - lj) * V + l];
                     ND[c * V + l] = (int32_t)b;
+                    const size_t size = b + 1 - lmb;
+                    CAT[c * V + l] = lmb == lj ? 2 : size == 1 ? 0 : size == 2 ? 1 : 3;
+                    if (size > 2 && lmb != lj) {
+                        PL[2 * npl] = (int32_t)(c * V + l);
+                        PL[2 * npl + 1] = (int32_t)((s0 + lmb - lj) * V + l);
+                        npl++;
+                    }
                 }
             }
             /* Q1: the column of each column's node b (known once all are) */
@@ -415,9 +472,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
                     NZC[cc * V + l] = b < 0 ? INT_BIG : (int32_t)(bz + 1 - (size_t)LM2[bz]) -
                                                         (P[bz + 1] - P[LM2[bz]]);
                     LMC[cc * V + l] = b < 0 ? INT32_MAX : LM2[bz];
-                    NDX[cc * V + l] = (int32_t)(bz * V + l);
                 }
-                for (size_t b = 0; b < n2max; b++) L2V[b * V + l] = b < n2 ? L2[b] : -1;
                 size_t k = 0;
                 for (int64_t jj = s->k; jj < s->ke; jj++) {
                     size_t y = (size_t)s->KR[jj];
@@ -453,15 +508,13 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
             for (size_t cc = 0; cc < W; cc++) {
                 BASEC[cc * V + l] = NZC[cc * V + l] = INT_BIG;
                 LMC[cc * V + l] = INT32_MAX;
-                NDX[cc * V + l] = (int32_t)l;
             }
-            for (size_t b = 0; b < n2max; b++) L2V[b * V + l] = -1;
             for (size_t k = 0; k < leaves; k++) LYS[k * V + l] = 0;
         }
     columns_done:
         /* padding: columns that read the sentinel and feed no real column */
         for (; c < W; c++)
-            sentinel_column(Q0, Q1, LB, M, CIC, FD0, FD0Q, ND, c * V + l, SENT * V + l);
+            sentinel_column(Q1, LB, M, CIC, FD0, FD0Q, ND, CAT, c * V + l, SENT * V + l);
         if ((int)l >= nl && !plain)   /* an empty lane: the leaf keyroot rows of tree 1 */
             for (int64_t ii = k1; ii < k1e; ii++) {
                 size_t x = (size_t)kr1[ii];
@@ -474,7 +527,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     } else if (plain) {
         sb->key_nl = nl;
         for (int l = 0; l < nl; l++) sb->key[l] = lanes[l].L;
-        sb->W = W; sb->leaves = leaves; sb->n2max = n2max;
+        sb->W = W; sb->leaves = leaves; sb->n2max = n2max; sb->npl = npl;
         memcpy(sb->rootcol, rootcol, sizeof rootcol);
     }
     memcpy(fd, FD0, W * V * sizeof(int32_t));
@@ -482,12 +535,12 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
         LEAF_BASE_PLAIN(L1, LM1, n1, P, base1);
         for (size_t x = 0; x < n1; x++)
             nz1[x] = (int32_t)(x + 1 - (size_t)LM1[x]) - (P[x + 1] - P[LM1[x]]);
-        simd_leaf_plain(L1, LM1, n1, kr1, k1, k1e, base1, nz1, leaves, LYS, n2max, L2V, BASEC,
-                        NZC, LMC, NDX, lastn, W, T, tdc);
+        simd_leaf_plain(L1, LM1, n1, kr1, k1, k1e, base1, nz1, leaves, LYS, LB, ND, BASEC,
+                        NZC, LMC, W, T, tdc);
     }
     if (W)
-        simd_sweeps(L1, LM1, kr1, k1, k1e, dc1, rmat, W, T, Q0, Q1, LB, M, CIC, FD0Q, fd,
-                    tdc);
+        simd_sweeps(L1, LM1, kr1, k1, k1e, dc1, rmat, W, T, Q1, LB, M, CIC, FD0Q, CAT, PL,
+                    npl, patch, fd, tdc);
     for (int l = 0; l < nl; l++)
         out[l] = (double)tdc[((n1 - 1) * T + rootcol[l]) * V + (size_t)l];
     return 0;

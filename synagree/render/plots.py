@@ -41,6 +41,7 @@ import numpy as np
 from synagree.base.escape import matplotlib_text
 from synagree.base.jsonable import to_float
 from synagree.base.metrics import word_scores
+from synagree.base.option_specs import check_as
 from synagree.base.problems import InputError
 from synagree.io.files import make_output_dir, open_output
 from synagree.noise.results import KEY_COLUMNS, METRIC_TITLES, read_rows, runs_mismatch
@@ -511,12 +512,11 @@ def plot_results(rows_or_path, out_dir: "str | os.PathLike",
     Raises
     ------
     ValueError
-        Unknown ``band``.
+        Unknown ``band`` (the words of ``plot --band``: `SPECS` ``plot_band``).
     InputError
         No runs, an unreadable results file, a metric the runs lack.
     """
-    if band not in ("minmax", "sd"):
-        raise ValueError("band must be 'minmax' or 'sd'")
+    band = check_as("band", "plot_band", band, "plot_results(): ")  # as plot --band
     if isinstance(rows_or_path, (str, os.PathLike)):
         rows = read_rows(rows_or_path)
     else:

@@ -404,12 +404,12 @@ KERNEL_CELLS_PER_SECOND = 1_000_000_000
 #: DP cells per second of the sampled draws over those of the exact pass, both on
 #: every thread (the draws' kernel calls take chunks of 262,144 pairs over all
 #: threads, as the exact pass takes its tiles): random pairs share their first tree
-#: less often, so the C kernel's SIMD batches are fuller and keep their columns
-#: longer in the exact pass.  The cost rule compares estimated wall times, cells over
-#: each path's throughput (EWT test against a 5%-perturbed copy, 2 threads, one run,
-#: 2026-11-28, issue 36: 0.089 against 0.212 G cells/s with the SIMD kernel, 0.085
-#: against 0.142 without it).
-SAMPLED_TO_EXACT = 0.45
+#: less often, so the C kernel's SIMD batches keep their column layout for fewer
+#: pairs than in the exact pass's tiles.  The cost rule compares estimated wall times,
+#: cells over each path's throughput (EWT test against a 10%-perturbed copy, 2 threads,
+#: 3 interleaved rounds, 2026-11-29, issue 36, the gather-free SIMD kernel: 0.439
+#: against 0.886 G cells/s; 0.184 against 0.322 without SIMD; benchmarks/README.md).
+SAMPLED_TO_EXACT = 0.50
 #: pairs drawn first when the rule samples D_e: a pilot, enough for the strata's
 #: spreads (12 size bins give 78 strata, 64 pairs each at least: 5k) and small beside
 #: the exact pass (EWT test: about 0.04 G cells against 4-5 G), so that when its

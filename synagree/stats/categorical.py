@@ -61,13 +61,14 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from synagree.base.option_specs import DEFAULT_TOKEN_LAYERS, TOKEN_LAYERS
 from synagree.base.problems import InputError
 from synagree.io.text import same_words
 from synagree.stats.bootstrap import Interval, bootstrap
 from synagree.stats.contingency import Contingency, multi_rater_coefficients, one_table
 
-LAYERS = ("deprel", "head", "upos", "xpos", "feats", "head+deprel")
-DEFAULT_LAYERS = ("deprel", "head", "upos", "xpos", "feats")
+LAYERS = TOKEN_LAYERS  # declared with the options (synagree.base.option_specs)
+DEFAULT_LAYERS = DEFAULT_TOKEN_LAYERS
 COEFFICIENTS = ("observed", "cohen_kappa", "scott_pi", "alpha_nominal")  # pooled, bootstrapped
 
 
