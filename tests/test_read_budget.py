@@ -169,6 +169,21 @@ def test_read_limited_stops_one_byte_past_the_budget():
     assert "the budget given" in str(info.value)
 
 
+@pytest.mark.parametrize("size", [0, 1, 99, 100, 101, 500, 5000])
+def test_read_limited_with_a_size_gives_the_same_bytes_and_refusals(size):
+    """``size`` (a regular file's, as read_bytes passes it) is a hint for the first read:
+    a stream that gives more or less than it says reads the same, refused the same."""
+    for n in (0, 1, 99, 100, 101, 3000):
+        data = bytes(range(256)) * (n // 256) + bytes(n % 256)
+        for cap in (100, 10_000):
+            if n > cap:
+                with pytest.raises(InputError, match="input-too-large"):
+                    read_limited(io.BytesIO(data), "s", cap, size=size)
+                continue
+            assert read_limited(io.BytesIO(data), "s", cap, size=size) == data
+            assert read_limited(io.BytesIO(data), "s", None, size=size, cap=cap) == data
+
+
 def test_decompress_and_read_bytes_keep_their_results_within_budget(tmp_path):
     data = SENT.encode() * 100
     gz = _stream(data, len(data), COMPRESSORS["gz"])

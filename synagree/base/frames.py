@@ -14,18 +14,33 @@ pandas is an optional dependency (``pip install 'synagree[frames]'``):
 """
 from __future__ import annotations
 
-import html
 import importlib
 import math
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from synagree.base.metrics import is_registered
 from synagree.base.sealed import Sealed
 
 __all__ = ["Frames", "metric_rows", "html_table", "require_pandas"]
 
 #: rows shown by ``_repr_html_`` before "… N more rows"
 HTML_ROWS = 40
+
+#: the metric registry, loaded by its module path when rows are first asked for (as
+#: `synagree.cli.main` loads a command): every result type mixes in `Frames`, and a
+#: run that builds no frame (PARSEVAL within EVALB's time, issue 36) needs none of it
+METRICS = "synagree.base.metrics"
+#: `html` (and its table of entities), loaded the same way for a notebook's table only
+HTML = "html"
+
+
+def is_registered(key: str) -> bool:
+    """`synagree.base.metrics.is_registered`, the registry loaded on first use."""
+    return bool(importlib.import_module(METRICS).is_registered(key))
+
+
+def _escape(text: str) -> str:
+    """`html.escape` (`HTML` loaded on first use)."""
+    return str(importlib.import_module(HTML).escape(text))
 
 
 def require_pandas() -> Any:
@@ -62,7 +77,7 @@ def metric_rows(d: Mapping[str, Any], **keys: Any) -> List[Dict[str, Any]]:
 def _cell(v: Any) -> str:
     if isinstance(v, float):
         return "–" if math.isnan(v) else f"{v:.4f}"
-    return "–" if v is None else html.escape(str(v))
+    return "–" if v is None else _escape(str(v))
 
 
 def html_table(rows: Sequence[Mapping[str, Any]], caption: str = "",
@@ -76,8 +91,8 @@ def html_table(rows: Sequence[Mapping[str, Any]], caption: str = "",
     cols = [c for c in cols if c not in empty]  # e.g. ci_low without intervals
     out = ["<table>"]
     if caption:
-        out.append(f"<caption>{html.escape(caption)}</caption>")
-    out.append("<tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in cols) + "</tr>")
+        out.append(f"<caption>{_escape(caption)}</caption>")
+    out.append("<tr>" + "".join(f"<th>{_escape(c)}</th>" for c in cols) + "</tr>")
     out += ["<tr>" + "".join(f"<td>{_cell(r.get(c))}</td>" for c in cols) + "</tr>"
             for r in shown]
     if len(rows) > limit:

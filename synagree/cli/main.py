@@ -93,8 +93,13 @@ class _Version(argparse.Action):
 
 
 def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
-    """The ``synagree`` parser; the options of ``command`` (or of every command
-    when None is given and ``all`` is asked) are added by its module."""
+    """The ``synagree`` parser; the options of ``command`` are added by its module.
+
+    When ``command`` names one of `COMMANDS`, only its parser is built: the others
+    would not be parsed, and building twelve parsers (argparse looks up its message
+    catalogue for each string of each) is a tenth of a PARSEVAL run (issue 36).  The
+    usage and the errors of a command do not name the others; ``synagree --help``
+    and an unknown command (``command`` None or not a command) get every one."""
     ap = argparse.ArgumentParser(
         prog="synagree",
         description="Chance-corrected agreement (Krippendorff's alpha over tree edit "
@@ -102,6 +107,8 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     ap.add_argument("--version", action=_Version)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
+        if command in COMMANDS and name != command:
+            continue
         p = sub.add_parser(name, help=help_text, description=DESCRIPTIONS[name])
         if name == command:  # its parser part only: the run part is loaded after parsing
             importlib.import_module(f"{PARSERS}.{module}").register(p)

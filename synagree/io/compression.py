@@ -27,7 +27,7 @@ import re
 import stat
 import zlib
 from pathlib import Path
-from typing import IO, Callable, Dict, Optional, Union
+from typing import IO, Callable, Dict, List, Optional, Union
 
 from synagree.base.memory import human, read_budget
 from synagree.base.problems import InputError
@@ -132,7 +132,8 @@ def too_large(name: str, reached: int, budget: Optional[int] = None,
 
 
 def read_limited(fh: "IO[bytes] | io.BufferedIOBase", name: str, budget: Optional[int] = None,
-                 decompressed: bool = False) -> bytes:
+                 decompressed: bool = False, size: Optional[int] = None,
+                 cap: Optional[int] = None) -> bytes:
     r"""Everything ``fh`` gives, read in chunks and refused as soon as it passes ``budget``.
 
     Parameters
@@ -145,25 +146,34 @@ def read_limited(fh: "IO[bytes] | io.BufferedIOBase", name: str, budget: Optiona
         Bytes allowed (default: `synagree.base.memory.read_budget`).
     decompressed : bool
         ``fh`` decompresses (said in the refusal).
+    size : int, optional
+        The size ``fh`` should give (a regular file's): read in one call when it
+        fits the budget, no chunks joined (a file of the budget or less is then
+        the bytes of that one read, without a copy).
+    cap : int, optional
+        The bytes allowed, when the caller has already worked out ``budget``'s
+        default (`synagree.base.memory.read_budget` reads ``/proc`` each time).
 
     Raises
     ------
     InputError
         ``input-too-large`` (`too_large`) once more than ``budget`` bytes came.
     """
-    cap = read_budget()[0] if budget is None else int(budget)
-    buf = io.BytesIO()  # getvalue() hands over its buffer without a copy
+    if cap is None:
+        cap = read_budget()[0] if budget is None else int(budget)
+    step = CHUNK if size is None else max(size + 1, 1)  # +1: sees the end in that one read
+    parts: List[bytes] = []
     total = 0
     while True:
-        chunk = fh.read(min(CHUNK, cap + 1 - total))
+        chunk = fh.read(min(step, cap + 1 - total))
         if not chunk:
             break
-        buf.write(chunk)
+        parts.append(chunk)
         total += len(chunk)
         if total > cap:
-            buf.close()
             raise too_large(name, total, budget, decompressed)
-    return buf.getvalue()
+        step = CHUNK
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def decompress(raw: bytes, path: PathLike = "", name: Optional[str] = None,
@@ -248,12 +258,16 @@ def read_bytes(path: PathLike, name: Optional[str] = None, budget: Optional[int]
         st = os.fstat(fh.fileno())
         if stat.S_ISREG(st.st_mode) and st.st_size > cap:
             raise too_large(label, st.st_size, budget, whole=True)
+        size = st.st_size if stat.S_ISREG(st.st_mode) else None
         if plain:
-            return read_limited(fh, label, budget)
+            return read_limited(fh, label, budget, size=size, cap=cap)
         head = fh.peek(16)[:16]
         magic = _by_magic(head)
-        if magic is None:  # plain bytes, or a suffix without its data (decompress says so)
-            return decompress(read_limited(fh, label, budget), path, label, budget)
+        if magic is None:
+            raw = read_limited(fh, label, budget, size=size, cap=cap)
+            if _by_suffix(path) is None and _by_magic(raw[:16]) is None:
+                return raw  # plain bytes (decompress would say so: one budget read less)
+            return decompress(raw, path, label, budget)  # a suffix without its data
         return _read_decompressed(fh, magic, label, budget)
 
 

@@ -329,25 +329,22 @@ def trees_span_lines(path: Union[str, Path]) -> bool:
     r"""Does a bracketed tree of the file run over more than one line (as in a Penn ``.mrg``)?
 
     Brackets are counted line by line, nothing parsed (``compare`` asks before
-    choosing to join the trees one a line for EVALB: `synagree.io.native`).
-    An unreadable file is False (the reader reports it).
+    choosing to join the trees one a line for EVALB: `synagree.io.native`): True
+    when a line opens more brackets than it closes.  Only the lines that start in
+    the first `SNIFF_BYTES` are looked at (each at most `SNIFF_BYTES` long: not a
+    whole bomb, nor an endless line).  An unreadable file is False (the reader
+    reports it).
     """
-    depth = 0
     try:
         with open_binary(path) as fh:
-            seen = 0  # the first SNIFF_BYTES only: not a whole bomb, nor an endless line
-            while seen < SNIFF_BYTES:
-                raw = fh.readline(SNIFF_BYTES)
-                if not raw:
-                    break
-                seen += len(raw)
-                depth += raw.count(b"(") - raw.count(b")")
-                if depth > 0:
-                    return True
-                depth = 0  # an unbalanced line is EVALB's to report
+            head = fh.read(SNIFF_BYTES)
+            start = head.rfind(b"\n") + 1  # of the last line, cut at SNIFF_BYTES
+            if 0 < start < len(head) == SNIFF_BYTES:
+                head += fh.readline(start)  # its rest, up to SNIFF_BYTES in all
     except READ_ERRORS:
         return False
-    return False
+    # one read and one split, not a readline per line (5 ms on a 1 MB file before)
+    return any(line.count(b"(") > line.count(b")") for line in head.split(b"\n"))
 
 
 def parse_lines(bl: BracketLines, params: EvalbParams, gold: bool, debug: bool = False

@@ -49,9 +49,9 @@ with ``MAX_ERROR 10000``, as neural constituency parsers use it).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import re
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
@@ -59,6 +59,10 @@ from synagree.base.problems import InputError, Problem, quote
 from synagree.io.compression import read_bytes
 from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
+
+#: where the bundled parameter files are read from: `importlib.resources`, loaded by its
+#: module path when a bundled file is asked for (a run with ``--params FILE`` needs none)
+RESOURCES = "importlib.resources"
 
 __all__ = ["EvalbParams", "BUNDLED", "DEFAULT_PARAMS", "read_params", "parse_params",
            "load_params", "C_SPACE", "c_atoi"]
@@ -330,6 +334,7 @@ def load_params(spec: Union[Source, EvalbParams] = DEFAULT_PARAMS) -> EvalbParam
         return spec
     if isinstance(spec, str) and spec in BUNDLED:
         fname = BUNDLED[spec]
-        data = resources.files("synagree").joinpath("data", "evalb", fname).read_bytes()
+        data = importlib.import_module(RESOURCES).files("synagree").joinpath(
+            "data", "evalb", fname).read_bytes()
         return parse_params(data, fname, name=fname, source=f"bundled:{spec}")
     return read_params(spec)

@@ -11,11 +11,11 @@ temporary file left (docs/output.md, "Where results go").
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import re
 import stat
 import sys
-import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +26,16 @@ from synagree.base.escape import encodable
 from synagree.base.problems import InputError, Problem, ProblemLog
 from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
 from synagree.io.sources import Buffer, as_input, input_name
+
+#: `tempfile` (and `random`, which it loads) is loaded by its module path when a file is
+#: written, not by a command that prints to standard output (issue 36: a PARSEVAL run)
+TEMPFILE = "tempfile"
+
+
+def _mkstemp(**kw: object) -> Tuple[int, str]:
+    """`tempfile.mkstemp` (``prefix``, ``suffix``, ``dir``)."""
+    fd, path = importlib.import_module(TEMPFILE).mkstemp(**kw)
+    return int(fd), str(path)
 
 PathLike = Union[str, os.PathLike]
 
@@ -377,7 +387,7 @@ def check_output(path: "PathLike", folder: bool = False) -> None:
 def _probe(folder: Path, given: Path) -> None:
     """Make and remove a temporary file in ``folder``."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".synagree-probe.", suffix=".tmp", dir=folder)
+        fd, tmp = _mkstemp(prefix=".synagree-probe.", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise output_error(given, exc, f"write in the folder {folder}",
                            kept="nothing was written") from None
@@ -523,8 +533,8 @@ def _replacing(target: OutputTarget, mode: str) -> Iterator[IO]:
     kept = (f"nothing was written ({target.given} is as it was)" if target.mode is not None
             else "nothing was written")
     with writing(target.given, f"make a temporary file in {folder}", kept=kept):
-        fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.{os.getpid()}.", suffix=".tmp",
-                                   dir=folder)
+        fd, tmp = _mkstemp(prefix=f".{final.name}.{os.getpid()}.", suffix=".tmp",
+                           dir=folder)
     record = _COMMITTED[0] if _COMMITTED else None
     listed = len(record) if record is not None else 0
     try:

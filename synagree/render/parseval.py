@@ -12,9 +12,10 @@ table model later; it imports no numpy (PARSEVAL must stay fast).
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import json
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from synagree.base.escape import csv_cell, plain
 from synagree.base.table import Cell, Column, Document, Table
@@ -29,12 +30,6 @@ from synagree.render.aligned import (
 )
 from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.parseval_evalb import evalb_report
-from synagree.render.regression import (
-    regression_csv_rows,
-    render_regression,
-    render_regression_latex,
-    render_regression_table,
-)
 
 __all__ = ["render_parseval", "render_table", "render_json", "render_csv", "render_latex",
            "PARSEVAL_OUTPUTS", "CSV_COLUMNS"]
@@ -54,6 +49,14 @@ _COUNTS = (("sentences", "sentences"), ("error_sentences", "error sentences"),
 _TOTALS = (("matched", "matched brackets"), ("gold", "gold brackets"),
            ("test", "system brackets"), ("crossing", "crossing brackets"),
            ("words", "words"), ("correct_tags", "correct tags"))
+
+#: the tables of ``--baseline`` (`synagree.render.regression`), loaded by its module
+#: path when a result has a baseline: a plain run renders without them (issue 36)
+REGRESSION = "synagree.render.regression"
+
+
+def _regression() -> Any:
+    return importlib.import_module(REGRESSION)
 
 
 def _scope_table(res: ParsevalComparison, which: str, head: str) -> Table:
@@ -110,7 +113,7 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
     if res.significance is not None:
         parts.append(_render_significance(res))
     if res.baseline is not None:
-        parts.append(render_regression_table(res.baseline.as_dict(),  # type: ignore
+        parts.append(_regression().render_regression_table(res.baseline.as_dict(),  # type: ignore
                                              percent=True))
     notes = list(res.notes) + [str(w) for w in res.warnings]
     if notes:
@@ -232,7 +235,7 @@ def render_csv(res: ParsevalComparison) -> str:
                 ci_high=t.ci[1] if t.ci else None, p_bootstrap=t.p_bootstrap,
                 p_randomisation=t.p_randomisation)
     if res.baseline is not None:
-        for rr in regression_csv_rows(res.baseline.as_dict()):  # type: ignore
+        for rr in _regression().regression_csv_rows(res.baseline.as_dict()):  # type: ignore
             row(**rr)
     for n in list(res.notes) + [str(w) for w in res.warnings]:
         row(section="note", value=n)
@@ -249,7 +252,7 @@ def render_latex(res: ParsevalComparison) -> str:
     """
     comment = (f"% PARSEVAL as EVALB computes it, percent (CI: bootstrap percentile interval, "
                f"level in the signature); signature: {plain(res.signature())}\n")
-    tail = ("\n" + render_regression_latex(res.baseline.as_dict(), percent=True)  # type: ignore
+    tail = ("\n" + _regression().render_regression_latex(res.baseline.as_dict(), percent=True)  # type: ignore
             if res.baseline is not None else "")
     cut = res.params.cutoff_len
     heads = {f"{h} (<= {cut})": f"{h} ($\\le$ {cut})" for _, h in _LATEX_KEYS}
@@ -316,7 +319,7 @@ def render_markdown(res: ParsevalComparison) -> str:
         [parseval_table(res)], notes=list(res.notes) + [str(w) for w in res.warnings],
         units="percent (EVALB's LR, LP, F1, EX and Tag; intervals: bootstrap percentile, "
               "level in the signature)", signature=res.signature()), "markdown") + (
-        "\n" + render_regression(res.baseline.as_dict(), "markdown", percent=True)  # type: ignore
+        "\n" + _regression().render_regression(res.baseline.as_dict(), "markdown", percent=True)  # type: ignore
         if res.baseline is not None else "")
 
 
