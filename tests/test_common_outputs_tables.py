@@ -387,3 +387,57 @@ def test_compare_breakdown_is_fitted_on_a_terminal(monkeypatch, tmp_path):
     assert err.count("were cut to fit the terminal (60 columns)") == 1
     assert [x for x in numbers_in(tables(out)) if x[1] == 2] == \
         [x for x in numbers_in(tables(piped)) if x[1] == 2]
+
+
+# --------------------------------------------------------------------------
+# agree's summary: the text is the Markdown's tables (summary_document)
+# --------------------------------------------------------------------------
+
+def _text_rows(text: str, first: str) -> List[List[str]]:
+    """The rows of the text table whose header starts with ``first`` (to a blank line
+    or its notes)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split()[:1] == [first])
+    rows = []
+    for line in lines[start:]:
+        if not line.strip() or line.startswith("note: "):
+            break
+        rows.append(line.split("  "))
+    return [[c.strip() for c in r if c.strip()] for r in rows]
+
+
+@pytest.mark.parametrize("extra", [(), ("--bootstrap", "50")])
+def test_agree_summary_text_is_the_markdown_table(extra):
+    """``agree``'s text summary is written from the tables Markdown writes (settings,
+    then metrics with their intervals): the same headers and cells, every number of the
+    JSON's top level in it, one ``values:`` line, nothing cut in a pipe."""
+    text = output("agree", PAIR, "table", *extra)
+    md = output("agree", PAIR, "markdown", *extra).replace("\\[", "[").replace("\\]", "]")
+    (shead, srows), (mhead, mrows), *_ = markdown_tables(md)
+    assert _text_rows(text, "name") == [shead, *srows]
+    assert _text_rows(text, "metric") == [mhead, *mrows]
+    assert mhead == (["metric", "value", "value_ci"] if extra else ["metric", "value"])
+    d = json.loads(output("agree", PAIR, "json", *extra))
+    values = [(k, x) for k, x in headline_numbers(d) if "." not in k.split("[")[0]]
+    assert len(values) >= (21 if extra else 7)
+    assert not lost(values, text)
+    assert len(VALUES.findall(text)) == 1 and not CUT.findall(text)
+
+
+def test_agree_summary_is_fitted_on_a_terminal(monkeypatch):
+    """Annotator names wider than the terminal: whole in a pipe; on a terminal the
+    annotators cell is cut and marked, the command says how to see it whole, and the
+    metrics (numbers) are never cut."""
+    from synagree.render import fit
+
+    long = ("an-annotator-with-a-name-longer-than-any-narrow-terminal",
+            "another-annotator-with-an-even-longer-name-than-that")
+    rc, piped, err = run("agree", *PAIR, "--names", *long)
+    assert rc == 0 and all(n in piped for n in long) and not CUT.findall(piped)
+    monkeypatch.setattr(fit, "is_terminal", lambda stream: True)
+    monkeypatch.setenv("COLUMNS", "60")
+    rc, out, err = run("agree", *PAIR, "--names", *long)
+    row = next(line for line in out.splitlines() if line.startswith("annotators"))
+    assert rc == 0 and row.endswith(fit.ELLIPSIS) and len(row) <= 60
+    assert err.count("were cut to fit the terminal (60 columns)") == 1
+    assert _text_rows(out, "metric") == _text_rows(piped, "metric")

@@ -16,14 +16,6 @@ from synagree.base.escape import csv_row, plain
 from synagree.base.jsonable import json_ready
 from synagree.base.metrics import units_note as glossed_units
 from synagree.base.table import Cell, Column, Document, Table, format_value, key_value
-from synagree.render.fit import (
-    SIGNATURE_WIDTH,
-    fit_rows,
-    hanging,
-    layout,
-    signature_text,
-    terminal_width,
-)
 from synagree.render.regression import (
     regression_fields,
     render_regression,
@@ -87,10 +79,15 @@ def _small_sample(res: AgreementResult) -> Optional[str]:
 
 
 def render_table(res: AgreementResult, width: Optional[int] = None) -> str:
-    """The summary as an aligned two-column text table, then the notes.
+    """The summary as text: the tables of `summary_document` (settings and counts,
+    then the metrics with their intervals), the notes, the ``values:`` line and the
+    signature, written by `synagree.render.writers.write` as Markdown writes them.
 
-    Values and notes are wrapped to ``width`` display columns (the settings
-    signature stays one line, to be copied whole).
+    Fitted to ``width`` display columns (default
+    `synagree.render.fit.terminal_width`): on a terminal a text cell too wide is cut
+    with ``…`` (the CLI says how to see it whole); written to a pipe or a file nothing
+    is cut.  The settings signature stays one line, to be copied whole.  With
+    ``--baseline``, its table follows (`synagree.render.regression`).
 
     Parameters
     ----------
@@ -98,17 +95,10 @@ def render_table(res: AgreementResult, width: Optional[int] = None) -> str:
     width : int, optional
         Default: `synagree.render.fit.terminal_width`.
     """
-    width = terminal_width() if width is None else width
-    rows = [[plain(k), plain(v)] for k, v in summary_rows(res)]
-    head, body = fit_rows(["", ""], rows, [1], width, mode="wrap")
-    out = layout(head, body)[1:]  # (no header row)
-    for n in res.notes:
-        out += hanging(plain(n), width, "note: ")
-    out += hanging(plain(units_note(res)), width, "values: ")
-    out.append(signature_text(plain(res.signature()), max(width, SIGNATURE_WIDTH)))
+    text = write(summary_document(res), "table", width)
     # --baseline (docs/method.md §18)
     tail = "\n" + render_regression_table(res.baseline.as_dict()) if res.baseline else ""
-    return "\n".join(out) + "\n" + tail
+    return text + tail
 
 
 def render_json(res: AgreementResult) -> str:
