@@ -36,6 +36,7 @@ from test_common_outputs import (
 )
 
 from synagree.base.metrics import is_registered
+from synagree.render.questions import TEXT_HEADERS
 
 PAIR = (SAMPLE / "ann_a" / "sample.conllu", SAMPLE / "ann_b" / "sample.conllu")
 BREAKDOWN = ("--breakdown", "--coefficient", "ac1", "--bootstrap", "50")
@@ -441,3 +442,35 @@ def test_agree_summary_is_fitted_on_a_terminal(monkeypatch):
     assert rc == 0 and row.endswith(fit.ELLIPSIS) and len(row) <= 60
     assert err.count("were cut to fit the terminal (60 columns)") == 1
     assert _text_rows(out, "metric") == _text_rows(piped, "metric")
+
+
+# --------------------------------------------------------------------------
+# render_rows' tables (worst list, --bias, categorical, spans): one Table, every format
+# --------------------------------------------------------------------------
+
+def _cells(line: str) -> List[str]:
+    return [c for c in re.split(r"\s{2,}", line.strip()) if c]
+
+
+@pytest.mark.parametrize("cmd,extra", [("agree", ("--worst", "5", "--bias")),
+                                       ("categorical", ("--layers", "deprel,upos", "--bias")),
+                                       ("spans", ())])
+def test_row_tables_are_the_same_in_text_and_markdown(cmd, extra):
+    """The tables `synagree.render.rows.render_rows` writes are one `Table` in every
+    format: each Markdown table's rows (and header, but where the text uses the short
+    headers of `synagree.render.questions.TEXT_HEADERS`) are lines of the text (written
+    to a pipe: nothing cut), numbers aligned right in Markdown (``---:``)."""
+    md = output(cmd, PAIR, "markdown", *extra)
+    text = output(cmd, PAIR, "table", *extra)
+    lines = {tuple(_cells(line)) for line in text.splitlines()}
+    tables = list(markdown_tables(md))
+    assert tables
+    unescape = re.compile(r"\\(.)")
+    for head, rows in tables:
+        # the --bias/--by/--where text tables head some columns shorter (TEXT_HEADERS)
+        short = any(h.replace("\\_", "_") in TEXT_HEADERS for h in head)
+        for r in rows if short else [head, *rows]:
+            cells = tuple(unescape.sub(r"\1", c) for c in r if c)
+            assert cells in lines, (cmd, cells)
+    assert re.search(r"^\|[-|]*---:", md, re.M)  # some numeric column, aligned right
+    assert not CUT.findall(text) and len(VALUES.findall(text)) == 1

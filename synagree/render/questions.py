@@ -13,9 +13,8 @@
 
 Text, Markdown and LaTeX show at most `LABELS_SHOWN` label rows per pair and
 layer (the flagged ones and the smallest p-values; a note says how many);
-CSV and JSON hold every row.  The text table is fitted to the terminal
-(`synagree.render.rows.render_rows`); the other formats are the table
-model's writers (`synagree.render.writers`).
+CSV and JSON hold every row.  Every format is the table model's writers
+(`synagree.render.writers`); the text table is fitted to the terminal.
 """
 from __future__ import annotations
 
@@ -27,11 +26,9 @@ from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple
 from synagree.agreement.bias import Bias
 from synagree.agreement.drift import Drift
 from synagree.agreement.where import Where
-from synagree.base.escape import plain
 from synagree.base.jsonable import json_ready
-from synagree.base.table import Column, Table, format_value
-from synagree.render.fit import hanging, terminal_width
-from synagree.render.rows import render_rows
+from synagree.base.table import Cell, Column, Table
+from synagree.render import writers
 from synagree.render.writers import csv_table, sections_csv, write_table
 
 __all__ = ["LABELS_SHOWN", "bias_tables", "drift_table", "where_table", "section_tables",
@@ -164,19 +161,20 @@ def _short(header: str) -> str:
     return header.replace("alpha_", "α ", 1) if header.startswith("alpha_") else header
 
 
-def _cell(v, c: Column) -> str:
+def _cell(v, c: Column) -> Cell:
     if c.header.endswith(("_p", "_p_holm")) and isinstance(v, float) and 0 < v < 1e-4:
-        return f"{v:.1e}"  # a p-value too small for four decimals
-    return format_value(v, c.kind, c.digits)
+        return f"{v:.1e}"  # a p-value too small for four decimals (written as it is)
+    return v
 
 
 def _text(table: Table) -> str:
-    rows = [[_cell(v, c) for v, c in zip(r, table.columns)] for r in table.rows]
-    header = [TEXT_HEADERS.get(h, _short(h)) for h in table.header()]
-    out = render_rows(header, rows, "table", caption=table.title, text=[0])
-    width = terminal_width()
-    return out + "".join(line + "\n" for n in table.notes
-                         for line in hanging(plain(n), width))
+    """The table as text (`synagree.render.writers.text`: its column kinds, numbers
+    right-aligned, text cut and marked on a terminal only) under the short headers."""
+    cols = [Column(TEXT_HEADERS.get(c.header, _short(c.header)), c.kind, c.digits)
+            for c in table.columns]
+    return writers.text(Table(table.name, cols,
+                              [[_cell(v, c) for v, c in zip(r, table.columns)]
+                               for r in table.rows], title=table.title, notes=table.notes))
 
 
 def render_section_tables(tables: Sequence[Table], fmt: str) -> str:

@@ -1,28 +1,29 @@
-"""One table renderer for the QA and categorical tables: text, Markdown, CSV, LaTeX.
+"""One table renderer for the QA and categorical tables: text, Markdown, CSV, LaTeX,
+through the table model (`rows_table`) and `synagree.render.writers`.
 
 `sections_csv` (from `synagree.render.writers`) joins several CSV tables into one
 (docs/output.md, "One table per CSV file").
 """
 from typing import Optional, Sequence
 
-from synagree.base import escape
 from synagree.base.table import Column, Table
 from synagree.render import writers
-from synagree.render.fit import fit_rows, layout, terminal_width, text_columns, wrap
+from synagree.render.fit import text_columns
 from synagree.render.writers import NOTE, SECTION, sections_csv
 
-__all__ = ["NOTE", "SECTION", "render_rows", "sections_csv"]
+__all__ = ["NOTE", "SECTION", "render_rows", "rows_table", "sections_csv"]
 
 
 def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
                 caption: str = "", width: Optional[int] = None,
                 text: Optional[Sequence[int]] = None) -> str:
-    r"""Render a table as text, Markdown, CSV or LaTeX.
+    r"""Render a table of cells written already as text, Markdown, CSV or LaTeX.
 
-    CSV, Markdown and LaTeX are written by `synagree.render.writers` (a `Table`
-    of text columns); cells are escaped for each format (`synagree.base.escape`).  The text
-    table is fitted to ``width`` (`synagree.render.fit.fit_rows`: text
-    columns cut with ``…``); the other formats keep every cell whole.
+    The rows become one `Table` (`rows_table`) that `synagree.render.writers`
+    writes in every format, cells escaped for each (`synagree.base.escape`).  The
+    text table is fitted to ``width`` (`synagree.render.writers.text`: on a terminal
+    the text columns are cut with ``…``, written to a pipe nothing is cut); the
+    other formats keep every cell whole.
 
     Parameters
     ----------
@@ -36,18 +37,32 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
         Text: display columns to fit to (default:
         `synagree.render.fit.terminal_width`).
     text : sequence of int, optional
-        Text: the columns that may be cut (default: those holding words,
-        `synagree.render.fit.text_columns`).
-    """
+        Further columns of free text (ids), beside those holding words
+        (`synagree.render.fit.text_columns`): aligned left and, on a terminal, cut
+        where too wide; the others are numbers, aligned right and never cut.
 
-    if fmt in ("csv", "markdown", "latex"):  # the table model's writers, every cell text
-        table = Table("rows", [Column(str(h)) for h in header], [list(r) for r in rows],
-                      title="" if fmt == "csv" else caption)
+    Examples
+    --------
+    >>> print(render_rows(["label", "n"], [["nsubj", "12"], ["obj", "3"]], "table"), end="")
+    label   n
+    nsubj  12
+    obj     3
+    """
+    table = rows_table(header, rows, "" if fmt == "csv" else caption, text)
+    if fmt in ("csv", "markdown", "latex"):
         return writers.write_table(table, fmt)
-    header = [escape.plain(h) for h in header]
-    rows = [[escape.plain(c) for c in r] for r in rows]
-    width = terminal_width() if width is None else width
-    caption = "\n".join(wrap(escape.plain(caption), width)) if caption else ""
-    header, rows = fit_rows(header, rows, text_columns(header, rows) if text is None else text,
-                            width)
-    return "\n".join(layout(header, rows, caption=caption)) + "\n"
+    return writers.text(table, width)
+
+
+def rows_table(header: Sequence[str], rows: Sequence[Sequence[str]], caption: str = "",
+               text: Optional[Sequence[int]] = None) -> Table:
+    """Rows of cells written already as a `Table`: the columns holding words
+    (`synagree.render.fit.text_columns`) and the columns ``text`` of kind ``text``,
+    the others ``number`` (their cells, strings, are written as they are:
+    right-aligned and never cut in text)."""
+    header = [str(h) for h in header]
+    cells = [[str(c) for c in r] for r in rows]
+    words = set(text_columns(header, cells)) | set(text or ())
+    return Table("rows", [Column(h, "text" if i in words else "number")
+                          for i, h in enumerate(header)], [list(r) for r in cells],
+                 title=caption)
