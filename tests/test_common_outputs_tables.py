@@ -474,3 +474,35 @@ def test_row_tables_are_the_same_in_text_and_markdown(cmd, extra):
             assert cells in lines, (cmd, cells)
     assert re.search(r"^\|[-|]*---:", md, re.M)  # some numeric column, aligned right
     assert not CUT.findall(text) and len(VALUES.findall(text)) == 1
+
+
+# --------------------------------------------------------------------------
+# --significance: one table (registered headers) in text, Markdown and LaTeX
+# --------------------------------------------------------------------------
+
+PARSEVAL_THREE = tuple(ROOT / "tests" / "data" / "parseval" / f"{n}.mrg"
+                       for n in ("gold", "parser-a", "parser-b"))
+
+
+@pytest.mark.parametrize("files,extra", [(THREE, ("--names", "a", "b")),
+                                         (PARSEVAL_THREE, ())],
+                         ids=["dependency", "parseval"])
+def test_significance_in_every_format(files, extra):
+    """``compare --significance`` (dependency and PARSEVAL): every value, difference,
+    interval and p-value of the JSON's ``significance.pairs`` is in text, Markdown and
+    LaTeX (were text, CSV and JSON only), the numeric columns headed by registered keys
+    (the JSON's: value_a, value_b, diff, diff_ci, p_bootstrap, p_randomisation)."""
+    args = ("--significance", *extra)
+    pairs = json.loads(output("compare", files, "json", *args))["significance"]["pairs"]
+    values = [(f"{t['metric']}.{k}", float(t[k])) for t in pairs
+              for k in ("value_a", "value_b", "diff", "p_bootstrap", "p_randomisation")]
+    values += [(f"{t['metric']}.ci", float(x)) for t in pairs for x in t["ci"]]
+    assert len(values) >= 7 * len(pairs) > 0
+    for fmt in ("table", "markdown", "latex"):
+        out = output("compare", files, fmt, *args)
+        sig = out[out.index("significance: paired bootstrap"):]
+        assert not lost(values, sig), fmt
+        assert "p\\_randomisation" in sig or "p_randomisation" in sig, fmt
+    md = output("compare", files, "markdown", *args)
+    assert not unregistered_numeric_headers(md[md.index("**significance"):])
+    assert "the tables of --significance" not in md

@@ -499,6 +499,10 @@ REGISTRY: List[Metric] = [
          "(new − old), `ci`, `p_bootstrap`, `p_randomisation`, `significant`; "
          "`worse`/`better` sentences", "fraction / count", "18",
          ("old", "new", "delta", "p_bootstrap", "p_randomisation")),
+        ("value_a", "with `--significance`: per pair of systems `a`, `b` and metric, the "
+         "value of `a` (`value_b`: of `b`); `diff` = value_a − value_b, its paired-bootstrap "
+         "interval `ci` (the tables' column `diff_ci`), `p_bootstrap`, `p_randomisation`",
+         FRACTION, "11.5", ("value_b",)),
         ("per_unit", "per system: per unit its id, text digest, gold words, TED, "
          "LAS/UAS/CLAS counts and α D_o sums", "counts / sums", "18.1"),
     ]),

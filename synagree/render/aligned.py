@@ -39,20 +39,23 @@ def confusion_table(name: str, title: str, rows: Sequence[Tuple[str, str, int, s
 
 def significance_table(sig: SignificanceResult, units: str) -> Table:
     """The significance tests of a comparison: a row per pair of systems and metric,
-    values in percent (the JSON's ``pairs``: ``value_a``, ``value_b``, their difference,
-    its interval and the two p-values); the title gives the settings, ``units`` names
-    what was resampled (``units``, ``sentences``).
+    values in percent, headed by the JSON's keys of ``pairs`` (registered:
+    `synagree.base.metrics`): ``a``, ``b``, ``metric``, ``value_a``, ``value_b``,
+    their difference ``diff``, its interval ``diff_ci`` (the JSON's ``ci``) and the two
+    p-values; the title gives the settings, ``units`` names what was resampled
+    (``units``, ``sentences``).  Every format writes it (text, Markdown, LaTeX).
     """
-    lvl = f"{100 * sig.level:g}%"
     title = (f"significance: paired bootstrap (B = {sig.B}) and approximate randomisation "
              f"(R = {sig.R}) over {sig.units} {units}, seed {sig.seed}")
-    cols = [Column("A"), Column("B"), Column("metric"), Column("A %", "percent", 2),
-            Column("B %", "percent", 2), Column("A-B", "percent", 2),
-            Column(f"{lvl} CI of A-B", "percent_interval", 2),
-            Column("p boot", "number", 4), Column("p AR", "number", 4)]
+    cols = [Column("a"), Column("b"), Column("metric"), Column("value_a", "percent", 2),
+            Column("value_b", "percent", 2), Column("diff", "percent", 2),
+            Column("diff_ci", "percent_interval", 2),
+            Column("p_bootstrap", "number", 4), Column("p_randomisation", "number", 4)]
     return Table("significance", cols,
                  [[t.a, t.b, t.metric, t.value_a, t.value_b, t.diff, t.ci, t.p_bootstrap,
-                   t.p_randomisation] for t in sig.pairs], title=title)
+                   t.p_randomisation] for t in sig.pairs], title=title,
+                 notes=[f"diff = value_a - value_b; diff_ci: its {100 * sig.level:g}% "
+                        f"paired-bootstrap percentile interval (in JSON and CSV: ci)"])
 
 
 def tables_text(tables: Sequence[Table]) -> str:

@@ -88,19 +88,18 @@ def compare_units(res: CompareResult) -> str:
 def render_markdown(res: CompareResult) -> str:
     r"""The scores as a Markdown table (`scores_table`, intervals ``[lo, hi]``), with
     the notes, the ``values:`` line and the signature; with ``--prf`` its summaries
-    (`compare_prf_tables`), with ``--baseline`` its tables (`render_regression`).  The
-    breakdowns and significance tests are text, CSV and JSON only (a note says so when
-    they were asked for)."""
+    (`compare_prf_tables`), with ``--significance`` its tests (`significance_table`),
+    with ``--baseline`` its tables (`render_regression`).  The breakdowns are text, CSV
+    and JSON only (a note says so when they were asked for)."""
     notes = [n for s in res.systems for v in (s.prf or {}).values() for n in v.notes]
     notes += list(res.notes)
-    left = [name for name, asked in (
-        ("--breakdown", any(s.breakdowns for s in res.systems)),
-        ("--significance", res.significance is not None)) if asked]
-    if left:
-        notes.append(f"the tables of {', '.join(left)} are in --output table, csv and json")
+    if any(s.breakdowns for s in res.systems):
+        notes.append("the tables of --breakdown are in --output table, csv and json")
     prf = compare_prf_tables(res, notes=False)  # --prf (docs/method.md §17)
     notes += list(COMPARE_PRF_NOTES) if prf else []
-    return writers.write(Document([scores_table(res), *prf], notes=notes,
+    sig = ([significance_table(res.significance, "units")]
+           if res.significance is not None else [])  # --significance (method §11.5)
+    return writers.write(Document([scores_table(res), *prf, *sig], notes=notes,
                                   units=compare_units(res), signature=res.signature()),
                          "markdown") + _baseline(res, "markdown")
 
@@ -308,11 +307,15 @@ def scores_table(res: CompareResult, prf: bool = True) -> Table:
 
 def render_latex(res: CompareResult) -> str:
     r"""A booktabs table (`scores_table`): one row per metric, one column per system,
-    F1 and α in percent (2 decimals), intervals ``[lo, hi]`` beside them."""
+    F1 and α in percent (2 decimals), intervals ``[lo, hi]`` beside them; with
+    ``--significance`` the tests' table (`significance_table`)."""
     ci = ("; CI: bootstrap percentile interval (level in the signature)"
           if any(s.intervals for s in res.systems) else "")
     head = [f"% values: percent{ci}", f"% synagree signature: {plain(res.signature())}"]
-    return "\n".join(head) + "\n" + writers.latex(scores_table(res)) + _baseline(res, "latex")
+    sig = ("\n" + writers.latex(significance_table(res.significance, "units"))
+           if res.significance is not None else "")  # --significance (method §11.5)
+    return ("\n".join(head) + "\n" + writers.latex(scores_table(res)) + sig
+            + _baseline(res, "latex"))
 
 
 def render(res: CompareResult, output: str = "table", verbose: bool = False,

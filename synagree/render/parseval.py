@@ -256,7 +256,9 @@ def render_latex(res: ParsevalComparison) -> str:
             if res.baseline is not None else "")
     cut = res.params.cutoff_len
     heads = {f"{h} (<= {cut})": f"{h} ($\\le$ {cut})" for _, h in _LATEX_KEYS}
-    return writers.latex_paper(latex_table(res), "CI", heads) + comment + tail
+    sig = ("\n" + writers.latex(significance_table(res.significance, "sentences"))  # type: ignore[arg-type]
+           if res.significance is not None else "")  # --significance (method §11.5)
+    return writers.latex_paper(latex_table(res), "CI", heads) + comment + sig + tail
 
 
 #: EVALB's summary values of the LaTeX table, and their headers
@@ -312,11 +314,13 @@ def parseval_table(res: ParsevalComparison) -> Table:
 
 
 def render_markdown(res: ParsevalComparison) -> str:
-    """`parseval_table` as Markdown, with the notes, ``values:`` line and signature, and
-    with ``--baseline`` its tables (the per-label, per-length and significance tables
-    are text, CSV and JSON only)."""
+    """`parseval_table` as Markdown, with the notes, ``values:`` line and signature, the
+    tests of ``--significance`` (`significance_table`) and with ``--baseline`` its
+    tables (the per-label and per-length tables are text, CSV and JSON only)."""
+    sig = ([significance_table(res.significance, "sentences")]  # type: ignore[arg-type]
+           if res.significance is not None else [])
     return writers.write(Document(
-        [parseval_table(res)], notes=list(res.notes) + [str(w) for w in res.warnings],
+        [parseval_table(res), *sig], notes=list(res.notes) + [str(w) for w in res.warnings],
         units="percent (EVALB's LR, LP, F1, EX and Tag; intervals: bootstrap percentile, "
               "level in the signature)", signature=res.signature()), "markdown") + (
         "\n" + _regression().render_regression(res.baseline.as_dict(), "markdown", percent=True)  # type: ignore
