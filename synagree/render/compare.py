@@ -138,7 +138,8 @@ def _extras(res: CompareResult, top: int = 10) -> str:
 
 
 def render_verbose(res: CompareResult, top: int = 10) -> str:
-    r"""One system: the scorer's ``-v`` table (+ LAS_full, LAS_hier), then α.
+    r"""One system: the scorer's ``-v`` table (+ LAS_full, LAS_hier), then α
+    (`verbose_alpha_table`, written by `synagree.render.writers.text`).
 
     Raises
     ------
@@ -158,12 +159,18 @@ def render_verbose(res: CompareResult, top: int = 10) -> str:
                + [m for m in res.rows() if m in scores and m not in OFFICIAL_METRICS
                   and m not in ENHANCED_METRICS])
     out = render_scorer_table(scores, True, metrics) + "\n"
-    if s.alpha is not None:
-        out += "\nMetric     |     Value\n-----------+-----------\n"
-        for v in VARIANTS:
-            a = s.alpha_value(v)
-            out += f"alpha_{v:5}|" + ("        --" if a is None else f"{100 * a:10.2f}") + "\n"
+    if s.alpha is not None:  # not the scorer's: the table model (writers.text)
+        out += "\n" + writers.text(verbose_alpha_table(res))
     return out + _extras(res, top)
+
+
+def verbose_alpha_table(res: CompareResult) -> Table:
+    """α per variant between gold and the one system, in percent (two decimals), as
+    ``-v`` prints it under the scorer's table; an α that is undefined is "–"."""
+    s = res.systems[0]
+    return Table("alpha", [Column("metric"), Column("value", "percent", 2)],
+                 [[f"alpha_{v}", s.alpha_value(v)] for v in VARIANTS],
+                 title="Krippendorff's alpha between gold and system, percent")
 
 
 def render_breakdowns(res: CompareResult, top: int = 10) -> str:
