@@ -133,7 +133,8 @@ def test_agree_computes_and_prints_the_new_metric(new_metric, files, capsys, nam
 
     table = _run(capsys, "agree", *paths, "--bootstrap", "200")
     row = next(line for line in table.splitlines() if line.split()[:1] == [KEY])
-    assert f"{expected:.6f}"[:6] in row and "CI" in row  # the value and its interval
+    # the value and its interval (the metrics table's column value_ci)
+    assert f"{expected:.6f}"[:6] in row and row.rstrip().endswith("]") and "value_ci" in table
     assert f"{KEY}: the same head and UPOS" in " ".join(table.split())  # values: line
 
     text = _run(capsys, "agree", *paths, "--output", "csv", "--bootstrap", "200")

@@ -40,13 +40,6 @@ def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
         Further columns of free text (ids), beside those holding words
         (`synagree.render.fit.text_columns`): aligned left and, on a terminal, cut
         where too wide; the others are numbers, aligned right and never cut.
-
-    Examples
-    --------
-    >>> print(render_rows(["label", "n"], [["nsubj", "12"], ["obj", "3"]], "table"), end="")
-    label   n
-    nsubj  12
-    obj     3
     """
     table = rows_table(header, rows, "" if fmt == "csv" else caption, text)
     if fmt in ("csv", "markdown", "latex"):
