@@ -870,8 +870,9 @@ typedef struct {
 #define DIAG_GROUP 8
 
 /* The distances of the trees of row units u0..u1-1 against every tree from
-   unit v0 to the tile's last column unit (only the later ones of u0 itself
-   when v0 == u0), into dist[(a - uoff[u0]) * nb + (bb - uoff[v0])]: one
+   unit v0 to the tile's last column unit (on a diagonal tile v0 == u0: the
+   sums use only each unit's later trees), into
+   dist[(a - uoff[u0]) * nb + (bb - uoff[v0])]: one
    call of block_pairs, so that the SIMD kernel gets full batches, each built
    once for all those rows.  0 or -1 (memory). */
 static int tile_row_distances(const TileCtx *x, int64_t u0, int64_t u1, int64_t v0, Work *w,
