@@ -868,6 +868,8 @@ typedef struct {
    DIAG_GROUP / 2 units more per row). */
 #define TILE_GROUP 32
 #define DIAG_GROUP 8
+#define ROW_TREES 64    /* at most this many row trees a call (more: the runs of tile_group),
+                           so that the distances held stay ROW_TREES x the tile's columns */
 
 /* The distances of the trees of row units u0..u1-1 against every tree from
    unit v0 to the tile's last column unit (on a diagonal tile v0 == u0: the
@@ -949,11 +951,33 @@ static void tile_unit_sums(const TileCtx *x, int64_t ri, int64_t vstart, const d
     x->row_out[ri * 3 + 2] = acc2;
 }
 
+/* The sums of row units g0..g1-1 (indices into the tile's rows), their
+   distances taken by runs of consecutive units of at most ROW_TREES trees
+   (at least one unit) in one call each: against the column units from c0
+   off the diagonal, from the run's first unit on it. */
+static void tile_group(const TileCtx *x, int64_t g0, int64_t g1, Work *w, double **dist,
+                       size_t *cap)
+{
+    for (int64_t s0 = g0, s1; s0 < g1; s0 = s1) {
+        const int64_t u0 = x->r0 + s0;
+        for (s1 = s0 + 1; s1 < g1 && x->uoff[x->r0 + s1 + 1] - x->uoff[u0] <= ROW_TREES; s1++) {}
+        const int64_t v0 = x->is_diag ? u0 : x->c0, nb = x->uoff[x->c1] - x->uoff[v0];
+        const int have = tile_row_distances(x, u0, x->r0 + s1, v0, w, dist, cap) == 0;
+        for (int64_t ri = s0; ri < s1; ri++) {
+            const int64_t k = x->uoff[x->r0 + ri] - x->uoff[u0];
+            /* on the diagonal, unit ri against the units from itself on */
+            const int64_t skip = x->is_diag ? k : 0;
+            tile_unit_sums(x, ri, x->is_diag ? x->r0 + ri : x->c0,
+                           have ? *dist + k * nb + skip : NULL, nb, w);
+        }
+    }
+}
+
 /* Task t of a tile: on a diagonal tile the row groups t and ng - 1 - t of
    DIAG_GROUP units (a short group and a long one), each unit against the
    units from itself on; off the diagonal the row units t * TILE_GROUP ..
-   + TILE_GROUP - 1.  A group's distances are taken in one call
-   (tile_row_distances); the sums per row unit as before, in the same order. */
+   + TILE_GROUP - 1 (tile_group); the sums per row unit as before, in the
+   same order. */
 static void tile_task(void *vctx, int64_t t, Work *w)
 {
     TileCtx *x = vctx;
@@ -961,25 +985,15 @@ static void tile_task(void *vctx, int64_t t, Work *w)
     double *dist = NULL;
     size_t cap = 0;
     if (!x->is_diag) {
-        const int64_t g0 = t * TILE_GROUP, g1 = nr - g0 < TILE_GROUP ? nr : g0 + TILE_GROUP;
-        const int64_t u0 = x->r0 + g0, nbt = x->uoff[x->c1] - x->uoff[x->c0];
-        const int have = tile_row_distances(x, u0, x->r0 + g1, x->c0, w, &dist, &cap) == 0;
-        for (int64_t ri = g0; ri < g1; ri++)
-            tile_unit_sums(x, ri, x->c0,
-                           have ? dist + (x->uoff[x->r0 + ri] - x->uoff[u0]) * nbt : NULL,
-                           nbt, w);
+        const int64_t g0 = t * TILE_GROUP;
+        tile_group(x, g0, nr - g0 < TILE_GROUP ? nr : g0 + TILE_GROUP, w, &dist, &cap);
     } else {
         const int64_t ng = (nr + DIAG_GROUP - 1) / DIAG_GROUP;
         for (int half = 0; half < 2; half++) {
             const int64_t g = half == 0 ? t : ng - 1 - t;
             if (half == 1 && g == t) break;
-            const int64_t g0 = g * DIAG_GROUP, g1 = nr - g0 < DIAG_GROUP ? nr : g0 + DIAG_GROUP;
-            const int64_t u0 = x->r0 + g0, nb = x->uoff[x->c1] - x->uoff[u0];
-            const int have = tile_row_distances(x, u0, x->r0 + g1, u0, w, &dist, &cap) == 0;
-            for (int64_t ri = g0; ri < g1; ri++) {
-                const int64_t k = x->uoff[x->r0 + ri] - x->uoff[u0];
-                tile_unit_sums(x, ri, x->r0 + ri, have ? dist + k * nb + k : NULL, nb, w);
-            }
+            const int64_t g0 = g * DIAG_GROUP;
+            tile_group(x, g0, nr - g0 < DIAG_GROUP ? nr : g0 + DIAG_GROUP, w, &dist, &cap);
         }
     }
     free(dist);
