@@ -175,6 +175,25 @@ def test_unit_sums_equal(tile, threads, monkeypatch):
 
 
 @needs_c
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_grouped_tile_tasks_equal(threads, monkeypatch):
+    """A tile task takes 32 row units off the diagonal and two groups of 8 on it
+    (_tedc.c TILE_GROUP, DIAG_GROUP), in runs of at most 64 row trees
+    (ROW_TREES): tiles of 80 units over 170 units of 2-3 trees make several
+    groups, a short last one, an odd number on the last diagonal tile, and
+    groups split into runs; the sums equal numba's, which computes each unit on
+    its own."""
+    monkeypatch.setenv(native.THREADS_ENV, threads)
+    rng, vocab, ut = _units(13, 170, m_max=3)
+    assert np.diff(ut.uoff)[:32].sum() > 64   # a group of 32 units is split
+    for costs in (None, _cost_sets(rng, len(vocab))["unit"]):
+        c, nb = _both(monkeypatch, lambda: sums.unit_sums(ut, costs, want_s=True, tile=80,
+                                                         want_full=True))
+        _sums_equal(c, nb)
+        assert c.de_sum()[0] > 0 and c.within is not None and c.within.any()
+
+
+@needs_c
 def test_sums_do_not_depend_on_threads(monkeypatch):
     """The C kernels' reduction order is fixed: any thread count, the same bits."""
     rng, vocab, ut = _units(9, 60)

@@ -860,11 +860,21 @@ typedef struct {
     double *s_out, *row_out, *diag_out, *within_out;
 } TileCtx;
 
-#define TILE_GROUP 4   /* row units per task of an off-diagonal tile */
+/* Row units per task: their trees' distances are taken in one block_pairs
+   call, so that each SIMD batch's columns (built per batch, orientation and
+   call) serve that many rows.  Off the diagonal every task is alike; on the
+   diagonal a task takes a short group and a long one, and a group's rows
+   also meet the trees of its own earlier units (computed, not used: about
+   DIAG_GROUP / 2 units more per row). */
+#define TILE_GROUP 32
+#define DIAG_GROUP 8
+#define ROW_TREES 64    /* at most this many row trees a call (more: the runs of tile_group),
+                           so that the distances held stay ROW_TREES x the tile's columns */
 
 /* The distances of the trees of row units u0..u1-1 against every tree from
-   unit v0 to the tile's last column unit (only the later ones of u0 itself
-   when v0 == u0), into dist[(a - uoff[u0]) * nb + (bb - uoff[v0])]: one
+   unit v0 to the tile's last column unit (on a diagonal tile v0 == u0: the
+   sums use only each unit's later trees), into
+   dist[(a - uoff[u0]) * nb + (bb - uoff[v0])]: one
    call of block_pairs, so that the SIMD kernel gets full batches, each built
    once for all those rows.  0 or -1 (memory). */
 static int tile_row_distances(const TileCtx *x, int64_t u0, int64_t u1, int64_t v0, Work *w,
@@ -888,13 +898,13 @@ static int tile_row_distances(const TileCtx *x, int64_t u0, int64_t u1, int64_t 
 }
 
 /* The sums of row unit r0 + ri against the column units from vstart on:
-   drow, when not NULL, holds the distances of its trees (row a - uoff[u])
-   against the trees from unit vstart on (nbt per row); else pair() runs. */
+   drow, when not NULL, holds the distances of its trees (row a - uoff[u],
+   nbt apart) against the trees from unit vstart on; else pair() runs. */
 static void tile_unit_sums(const TileCtx *x, int64_t ri, int64_t vstart, const double *drow,
-                           Work *w)
+                           int64_t nbt, Work *w)
 {
     const int64_t u = x->r0 + ri;
-    const int64_t b0 = x->uoff[vstart], nbt = x->uoff[x->c1] - b0;
+    const int64_t b0 = x->uoff[vstart];
     double acc0 = 0.0, acc1 = 0.0, acc2 = 0.0;
     for (int64_t v = vstart; v < x->c1; v++) {
         double s0 = 0.0, s1 = 0.0, s2 = 0.0;
@@ -941,10 +951,33 @@ static void tile_unit_sums(const TileCtx *x, int64_t ri, int64_t vstart, const d
     x->row_out[ri * 3 + 2] = acc2;
 }
 
-/* Task t of a tile: on a diagonal tile the row units t and nr - 1 - t (a
-   short row and a long one), each against the units from itself on; off the
-   diagonal the row units t * TILE_GROUP .. + TILE_GROUP - 1, whose
-   distances are taken in one call (their column trees are the same). */
+/* The sums of row units g0..g1-1 (indices into the tile's rows), their
+   distances taken by runs of consecutive units of at most ROW_TREES trees
+   (at least one unit) in one call each: against the column units from c0
+   off the diagonal, from the run's first unit on it. */
+static void tile_group(const TileCtx *x, int64_t g0, int64_t g1, Work *w, double **dist,
+                       size_t *cap)
+{
+    for (int64_t s0 = g0, s1; s0 < g1; s0 = s1) {
+        const int64_t u0 = x->r0 + s0;
+        for (s1 = s0 + 1; s1 < g1 && x->uoff[x->r0 + s1 + 1] - x->uoff[u0] <= ROW_TREES; s1++) {}
+        const int64_t v0 = x->is_diag ? u0 : x->c0, nb = x->uoff[x->c1] - x->uoff[v0];
+        const int have = tile_row_distances(x, u0, x->r0 + s1, v0, w, dist, cap) == 0;
+        for (int64_t ri = s0; ri < s1; ri++) {
+            const int64_t k = x->uoff[x->r0 + ri] - x->uoff[u0];
+            /* on the diagonal, unit ri against the units from itself on */
+            const int64_t skip = x->is_diag ? k : 0;
+            tile_unit_sums(x, ri, x->is_diag ? x->r0 + ri : x->c0,
+                           have ? *dist + k * nb + skip : NULL, nb, w);
+        }
+    }
+}
+
+/* Task t of a tile: on a diagonal tile the row groups t and ng - 1 - t of
+   DIAG_GROUP units (a short group and a long one), each unit against the
+   units from itself on; off the diagonal the row units t * TILE_GROUP ..
+   + TILE_GROUP - 1 (tile_group); the sums per row unit as before, in the
+   same order. */
 static void tile_task(void *vctx, int64_t t, Work *w)
 {
     TileCtx *x = vctx;
@@ -952,19 +985,15 @@ static void tile_task(void *vctx, int64_t t, Work *w)
     double *dist = NULL;
     size_t cap = 0;
     if (!x->is_diag) {
-        const int64_t g0 = t * TILE_GROUP, g1 = nr - g0 < TILE_GROUP ? nr : g0 + TILE_GROUP;
-        const int64_t u0 = x->r0 + g0, nbt = x->uoff[x->c1] - x->uoff[x->c0];
-        const int have = tile_row_distances(x, u0, x->r0 + g1, x->c0, w, &dist, &cap) == 0;
-        for (int64_t ri = g0; ri < g1; ri++)
-            tile_unit_sums(x, ri, x->c0,
-                           have ? dist + (x->uoff[x->r0 + ri] - x->uoff[u0]) * nbt : NULL, w);
+        const int64_t g0 = t * TILE_GROUP;
+        tile_group(x, g0, nr - g0 < TILE_GROUP ? nr : g0 + TILE_GROUP, w, &dist, &cap);
     } else {
+        const int64_t ng = (nr + DIAG_GROUP - 1) / DIAG_GROUP;
         for (int half = 0; half < 2; half++) {
-            const int64_t ri = half == 0 ? t : nr - 1 - t;
-            if (half == 1 && ri == t) break;
-            const int64_t u = x->r0 + ri;
-            const int have = tile_row_distances(x, u, u + 1, u, w, &dist, &cap) == 0;
-            tile_unit_sums(x, ri, u, have ? dist : NULL, w);
+            const int64_t g = half == 0 ? t : ng - 1 - t;
+            if (half == 1 && g == t) break;
+            const int64_t g0 = g * DIAG_GROUP;
+            tile_group(x, g0, nr - g0 < DIAG_GROUP ? nr : g0 + DIAG_GROUP, w, &dist, &cap);
         }
     }
     free(dist);
@@ -1034,7 +1063,8 @@ static PyObject *py_tile(PyObject *self, PyObject *args)
     TileCtx x = {&p, &c, uoff, b[UTREE].v.buf, woff, b[UCOUNT].v.buf, b[SIZES].v.buf,
                  r0, r1, c0, c1, nc, want_s, r0 == c0,
                  b[S].v.buf, b[ROW].v.buf, b[DIAG].v.buf, b[WITHIN].v.buf};
-    int64_t ntask = r0 == c0 ? (nr + 1) / 2 : (nr + TILE_GROUP - 1) / TILE_GROUP;
+    int64_t ntask = r0 == c0 ? ((nr + DIAG_GROUP - 1) / DIAG_GROUP + 1) / 2
+                             : (nr + TILE_GROUP - 1) / TILE_GROUP;
     ret = run_released(tile_task, &x, ntask, &p, &c, threads);
 done:
     pack_free(&p);

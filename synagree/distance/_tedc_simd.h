@@ -181,6 +181,7 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
     for (int64_t ii = k1; ii < k1e; ii++) {
         const size_t i = (size_t)kr1[ii], li = (size_t)LM1[i];
         if (li == i) continue;   /* leaf keyroot: filled by LEAF_FILLS */
+        size_t patched = SIZE_MAX;   /* patch holds the copies from the pr of this lma */
         for (size_t a = li; a <= i; a++) {
             const __m256i vda = _mm256_set1_epi32(dc[a]);
             int32_t *cur = fd + (a + 1 - li) * RW;
@@ -193,7 +194,10 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
                 /* the cells whose subtree is not a leaf, a pair or a left
                    path read pr where they may: copied here first (the rest
                    of the row pr is final) */
-                for (size_t e = 0; e < npl; e++) patch[PL[2 * e]] = pr[PL[2 * e + 1]];
+                if (patched != lma) {   /* rows of one leftmost leaf share pr */
+                    for (size_t e = 0; e < npl; e++) patch[PL[2 * e]] = pr[PL[2 * e + 1]];
+                    patched = lma;
+                }
                 /* column 0 (a sentinel or padding column in every lane)
                    holds what every left-path column reads: the deletes of
                    the forest of pr's rows, the same in every lane */
