@@ -167,3 +167,45 @@ def test_compare_core_and_sections():
     assert "LAS_hier" in res.system("A").scores and res.system("A").intervals
     _frozen(res)
     _frozen(res.systems[0])
+
+
+def test_parseval_compare_core_and_sections():
+    """compare (PARSEVAL): the core (every system read and scored by EVALB's rules, the
+    names, warnings and the scorer's notes) once; α, breakdowns, the tests and the
+    intervals each a pure function of it; in any order, the same; the command's result
+    is made of the same parts, and is itself immutable."""
+    import json
+
+    from synagree.evaluation import parseval_compare as pc
+
+    data = ROOT / "tests" / "data" / "parseval"
+    gold, systems = data / "gold.mrg", [data / "parser-a.mrg", data / "parser-b.mrg"]
+    kw = dict(names=["A", "B"], alpha=True, breakdown=True, significance=True,
+              test_replicates=200, bootstrap=200, seed=7)
+    plan = pc._ParsevalPlan(alpha=True, breakdown=True, significance=True,
+                            test_replicates=200, bootstrap=200, R=None, seed=7, level=0.95,
+                            sample_pairs=None, exact=False, progress=None, max_memory=None,
+                            engine="auto", executor=None)
+    core = pc._parseval_core(gold, systems, "collins", ["A", "B"], plan)
+    _frozen(core)
+    assert core.names == ("A", "B") and len(core.results) == 2
+    # the sections in another order than the command's
+    cis = pc._interval_section(core)
+    sig = pc._significance_section(core)
+    bds = pc._breakdown_section(core)
+    alpha = pc._alpha_section(core)
+    _frozen(alpha)
+    assert alpha.d_e == "exact" and set(alpha.systems) == {"A", "B"}
+
+    def js(obj: object) -> str:
+        return json.dumps(obj, sort_keys=True, default=str)
+
+    assert js(pc._alpha_section(core).systems["A"][1]) == js(alpha.systems["A"][1])  # pure
+    res = pc.compare_parseval(gold, systems, **kw)
+    assert js(res.as_dict()) == js(pc._assemble(core, alpha, bds, sig, cis).as_dict())
+    assert js(res.significance.as_dict()) == js(sig.as_dict())  # a section alone
+    assert res.system("B").intervals == cis["B"] and cis["B"]
+    assert res.system("A").alpha["plain"].alpha == alpha.systems["A"][0]["plain"].alpha
+    assert js(res.system("A").breakdown.as_dict()) == js(bds["A"].as_dict())
+    _frozen(res)
+    _frozen(res.systems[0])
