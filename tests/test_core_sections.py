@@ -117,3 +117,95 @@ def test_noise_core_and_sections(tmp_path):
     assert (res.columns, res.metrics) == (list(core.columns), list(core.metrics))
     assert json.loads(json.dumps(res.config)) == json.loads(json.dumps(core.config))
     _frozen(res)
+
+
+def test_compare_core_and_sections():
+    """compare (dependency): the core (files read, names, label credit, each system
+    scored and aligned, the trees for α) once; each system's sections (scores, α,
+    breakdowns, per-unit counts) and the corpus-level ones (significance, intervals)
+    pure functions of it returning frozen parts; in any order, the same; the command's
+    result is made of the same parts, and is itself immutable."""
+    import json
+
+    from synagree.base.command_options import CompareOptions
+    from synagree.evaluation import compare as cmp
+
+    gold, systems = SAMPLE[0], [SAMPLE[1], SAMPLE[0]]
+    kw = dict(names=["A", "B"], hierarchy="ud", breakdown=True, significance=True,
+              test_replicates=200, bootstrap=200, seed=5, prf=True)
+    opts = CompareOptions.build(None, kw, "test").as_kwargs()
+    plan = cmp._Plan(**{k: v for k, v in opts.items() if k not in ("hierarchy", "names")})
+    core = cmp._compare_core(gold, systems, "ud", ["A", "B"], plan)
+    _frozen(core)
+    assert core.names == ("A", "B") and core.trees is not None
+    assert [len(t) for t in core.trees] == [len(u) for u in core.units]
+    alpha = cmp._alpha_section(core, 0)
+    _frozen(alpha)
+    bd = cmp._breakdown_section(core, 0)
+    _frozen(bd)
+    _frozen(bd.confusion)
+    parts = [cmp._system_section(core, k) for k in range(2)]
+    _frozen(parts[0])
+    backwards = [cmp._system_section(core, k) for k in (1, 0)][::-1]  # another order
+
+    def js(obj: object) -> str:
+        return json.dumps(obj, sort_keys=True, default=str)
+
+    assert [js(p.result.as_dict()) for p in backwards] == [js(p.result.as_dict()) for p in parts]
+    assert parts[1].result.alpha["plain"].alpha == 1.0  # gold against itself
+    sig = cmp._significance_section(core, parts[::-1][::-1])
+    assert sig is not None
+    res = cmp.compare(gold, systems, **kw)  # the command: core + sections
+    assert js(res.as_dict()) == js(cmp._assemble(core, parts).as_dict())
+    assert js(res.significance.as_dict()) == js(sig.as_dict())  # a section alone
+    assert res.system("A").intervals == cmp._interval_section(core, parts)["A"]
+    assert res.system("A").alpha["plain"].alpha == alpha.stats["plain"].alpha
+    assert js(res.system("A").as_dict()["breakdowns"]) == \
+        js({k: [b.as_dict() for b in v] for k, v in bd.breakdowns.items()})
+    assert res.system("A").confusion == bd.confusion
+    assert res.system("A").scores == cmp._score_section(core, 0)
+    assert "LAS_hier" in res.system("A").scores and res.system("A").intervals
+    _frozen(res)
+    _frozen(res.systems[0])
+
+
+def test_parseval_compare_core_and_sections():
+    """compare (PARSEVAL): the core (every system read and scored by EVALB's rules, the
+    names, warnings and the scorer's notes) once; α, breakdowns, the tests and the
+    intervals each a pure function of it; in any order, the same; the command's result
+    is made of the same parts, and is itself immutable."""
+    import json
+
+    from synagree.evaluation import parseval_compare as pc
+
+    data = ROOT / "tests" / "data" / "parseval"
+    gold, systems = data / "gold.mrg", [data / "parser-a.mrg", data / "parser-b.mrg"]
+    kw = dict(names=["A", "B"], alpha=True, breakdown=True, significance=True,
+              test_replicates=200, bootstrap=200, seed=7)
+    plan = pc._ParsevalPlan(alpha=True, breakdown=True, significance=True,
+                            test_replicates=200, bootstrap=200, R=None, seed=7, level=0.95,
+                            sample_pairs=None, exact=False, progress=None, max_memory=None,
+                            engine="auto", executor=None)
+    core = pc._parseval_core(gold, systems, "collins", ["A", "B"], plan)
+    _frozen(core)
+    assert core.names == ("A", "B") and len(core.results) == 2
+    # the sections in another order than the command's
+    cis = pc._interval_section(core)
+    sig = pc._significance_section(core)
+    bds = pc._breakdown_section(core)
+    alpha = pc._alpha_section(core)
+    _frozen(alpha)
+    assert alpha.d_e == "exact" and set(alpha.systems) == {"A", "B"}
+
+    def js(obj: object) -> str:
+        return json.dumps(obj, sort_keys=True, default=str)
+
+    assert js(pc._alpha_section(core).systems["A"][1]) == js(alpha.systems["A"][1])  # pure
+    res = pc.compare_parseval(gold, systems, **kw)
+    assert js(res.as_dict()) == js(pc._assemble(core, alpha, bds, sig, cis).as_dict())
+    assert js(res.significance.as_dict()) == js(sig.as_dict())  # a section alone
+    assert res.system("B").intervals == cis["B"] and cis["B"]
+    assert res.system("A").alpha["plain"].alpha == alpha.systems["A"][0]["plain"].alpha
+    assert js(res.system("A").breakdown.as_dict()) == js(bds["A"].as_dict())
+    _frozen(res)
+    _frozen(res.systems[0])

@@ -375,7 +375,7 @@ class BinCounts:
                 "uas_f1": self.uas_f1}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Confusion:
     """Gold × system relation counts over aligned words with the correct head.
 
@@ -971,21 +971,8 @@ def _compare(gold: Source, systems: Sequence[Source], hierarchy: Optional[Hierar
                  full_labels=full_labels, progress=progress, max_memory=max_memory,
                  tag_syntax=tag_syntax, bdm=bdm, prf=prf, wu_palmer=wu_palmer,
                  executor=executor)
-    _check_plan(plan, systems, hierarchy is not None)
-    hierarchy = hierarchy_input(hierarchy) if hierarchy is not None else None
-    with limited(max_memory):  # the reading budget is a share of it
-        gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
-                                                            for k, s in enumerate(systems)])
-    sys_names = system_names([tb.name for tb in sys_tbs], names)
-    for B in (test_replicates if significance else 0, bootstrap):
-        if B:
-            check_resampling(len(gold_tb.sentences), B, len(sys_tbs), max_memory)
-    credit = (_label_credit(hierarchy, tag_syntax, gold_tb, sys_tbs)
-              if hierarchy is not None else None)
-    gold_trees = _GoldTrees(gold_tb)
-    systems_out = [_score_system(name, gold_tb, tb, plan, credit, gold_trees)
-                   for name, tb in zip(sys_names, sys_tbs)]
-    return _assemble(gold_tb, sys_names, systems_out, plan, credit)
+    core = _compare_core(gold, systems, hierarchy, names, plan)
+    return _assemble(core, [_system_section(core, k) for k in range(len(core.names))])
 
 
 def _d_e_setting(results: Sequence[SystemResult], seed: int) -> str:
@@ -1139,7 +1126,8 @@ def _credit_scores(al: Alignment, credit: _LabelCredit, plan: _Plan) -> Dict[str
 
 
 class _GoldTrees:
-    """Gold's joined trees, each built once for every system (one vocabulary)."""
+    """Gold's joined trees, each built once for every system (one vocabulary); used only
+    while the core is built (`_compare_core`), never by a section."""
 
     def __init__(self, gold_tb: Treebank):
         self.gold_tb = gold_tb
@@ -1166,6 +1154,64 @@ class _GoldTrees:
 
 
 @dataclass(frozen=True)
+class CompareCore:
+    """What every section of `compare` reads, computed once (`_compare_core`).
+
+    Attributes
+    ----------
+    gold : Treebank
+    systems : tuple of Treebank
+    names : tuple of str
+        One distinct name per system.
+    plan : _Plan
+        The options.
+    credit : _LabelCredit, optional
+        The hierarchy behind ``LAS_hier`` (None: no hierarchy).
+    evaluated : tuple of Conll18Result
+        Per system, the scorer's metrics and its alignment to gold.
+    units : tuple of tuple of SentenceUnit
+        Per system, the units of sentences it shares with gold.
+    trees : tuple of list, optional
+        Per system and unit, [gold tree, system tree] (one vocabulary, gold's trees
+        shared); None when α is off.
+    """
+
+    gold: Treebank
+    systems: Tuple[Treebank, ...]
+    names: Tuple[str, ...]
+    plan: _Plan
+    credit: Optional[_LabelCredit]
+    evaluated: Tuple[Conll18Result, ...]
+    units: Tuple[Tuple[SentenceUnit, ...], ...]
+    trees: Optional[Tuple[List[List[FlatTree]], ...]]
+
+
+def _compare_core(gold: Source, systems: Sequence[Source], hierarchy: Any,
+                  names: Optional[Sequence[str]], plan: _Plan) -> CompareCore:
+    """The core of `compare`: the options checked, every file read, the names, the label
+    credit, each system scored and aligned (`evaluate`) and, for α, the trees."""
+    _check_plan(plan, systems, hierarchy is not None)
+    hierarchy = hierarchy_input(hierarchy) if hierarchy is not None else None
+    with limited(plan.max_memory):  # the reading budget is a share of it
+        gold_tb, *sys_tbs = _read_all([(gold, "<gold>")] + [(s, f"<system {k + 1}>")
+                                                            for k, s in enumerate(systems)])
+    sys_names = system_names([tb.name for tb in sys_tbs], names)
+    for B in (plan.test_replicates if plan.significance else 0, plan.bootstrap):
+        if B:
+            check_resampling(len(gold_tb.sentences), B, len(sys_tbs), plan.max_memory)
+    credit = (_label_credit(hierarchy, plan.tag_syntax, gold_tb, sys_tbs)
+              if hierarchy is not None else None)
+    evaluated = tuple(evaluate(gold_tb, tb) for tb in sys_tbs)
+    units = tuple(tuple(sentence_units(res.alignment)) for res in evaluated)
+    trees = None
+    if plan.alpha:  # built in the order they were built system by system: the same ids
+        gold_trees = _GoldTrees(gold_tb)
+        trees = tuple(gold_trees.pairs(tb, u) if u else [] for tb, u in zip(sys_tbs, units))
+    return CompareCore(gold_tb, tuple(sys_tbs), tuple(sys_names), plan, credit, evaluated,
+                       units, trees)
+
+
+@dataclass(frozen=True)
 class _AlphaPart:
     """The α section of one system: per variant, the unit TEDs, notes, resampling sums."""
 
@@ -1175,13 +1221,14 @@ class _AlphaPart:
     sums: Optional[Tuple[Any, Any, Any]]
 
 
-def _alpha_section(name: str, tb: Treebank, units: Sequence[SentenceUnit], plan: _Plan,
-                   gold_trees: _GoldTrees) -> _AlphaPart:
-    """α between gold and one system over its units (docs/method.md §11.3)."""
+def _alpha_section(core: CompareCore, k: int) -> _AlphaPart:
+    """α between gold and system ``k`` over its units (docs/method.md §11.3)."""
+    name, plan, units = core.names[k], core.plan, core.units[k]
+    assert core.trees is not None  # built when α is on
     notes: List[str] = []
     sums = None
     if units:
-        ta = tree_alpha(gold_trees.pairs(tb, units), keep_unit_matrix=plan.resample,
+        ta = tree_alpha(core.trees[k], keep_unit_matrix=plan.resample,
                         sample_pairs=plan.sample_pairs, seed=plan.seed, progress=plan.progress,
                         exact=plan.exact or plan.resample, executor=plan.executor)
         if ta.plan is not None and ta.plan.note:
@@ -1204,55 +1251,99 @@ def _alpha_section(name: str, tb: Treebank, units: Sequence[SentenceUnit], plan:
     return _AlphaPart(stats, unit_ted, tuple(notes), sums)
 
 
-def _breakdown_section(al: Alignment, full_labels: bool
-                       ) -> Tuple[Dict[str, List[BinCounts]], Confusion]:
-    """`BREAKDOWNS` and the relation confusions of one system (docs/method.md §11.4)."""
+@dataclass(frozen=True)
+class _BreakdownPart:
+    """The breakdown section of one system: `BREAKDOWNS` and the relation confusions."""
+
+    breakdowns: Dict[str, List[BinCounts]]
+    confusion: Confusion
+
+
+def _breakdown_section(core: CompareCore, k: int) -> _BreakdownPart:
+    """`BREAKDOWNS` and the relation confusions of system ``k`` (docs/method.md §11.4)."""
+    al, full_labels = core.evaluated[k].alignment, core.plan.full_labels
     flags = _correct_flags(al, full_labels)
     bds = dict(BREAKDOWNS)
     if full_labels:
         bds["relation"] = Breakdown(_relation_full, None,
                                     "gold relation, full label (label with correct head)")
-    return ({k: breakdown_counts(al, bd, full_labels, flags) for k, bd in bds.items()},
-            confusion(al, full_labels))
+    return _BreakdownPart({b: breakdown_counts(al, bd, full_labels, flags)
+                           for b, bd in bds.items()}, confusion(al, full_labels))
 
 
-def _score_system(name: str, gold_tb: Treebank, tb: Treebank, plan: _Plan,
-                  credit: Optional[_LabelCredit], gold_trees: _GoldTrees
-                  ) -> Tuple[SystemResult, Optional[_SigPart]]:
-    """One system: the scorer's metrics (the core), then its sections."""
-    res = evaluate(gold_tb, tb)
-    al = res.alignment
+def _score_section(core: CompareCore, k: int) -> Dict[str, Score]:
+    """The scores of system ``k``: the scorer's metrics (ELAS/EULAS left out when the
+    system has no DEPS: absent, never zero; a note says why) and the label credit's."""
+    res = core.evaluated[k]
     scores = dict(res.scores)
     if res.enhanced is not None and res.enhanced.absent_in_system:
-        for m in ENHANCED_METRICS:  # absent, never zero (a note says why)
+        for m in ENHANCED_METRICS:
             scores.pop(m, None)
-    if credit is not None:
-        scores.update(_credit_scores(al, credit, plan))
-    units = sentence_units(al)
+    if core.credit is not None:
+        scores.update(_credit_scores(res.alignment, core.credit, core.plan))
+    return scores
+
+
+@dataclass(frozen=True)
+class _SystemPart:
+    """One system's sections: its result and, when resampling, its per-unit data."""
+
+    result: SystemResult
+    sig: Optional[_SigPart]
+
+
+def _system_section(core: CompareCore, k: int) -> _SystemPart:
+    """System ``k``: its scores, α, breakdowns, P/R/F1 and per-unit counts, each a
+    section of the core."""
+    name, tb, plan, res = core.names[k], core.systems[k], core.plan, core.evaluated[k]
+    al, units = res.alignment, list(core.units[k])
     notes = res.enhanced.notes(name) if res.enhanced is not None else []
     joined = sum(1 for u in units if u.joined)
     if joined:
         notes.append(f"{name}: {joined} unit(s) join several sentences (sentence splits "
                      f"differ from gold)"
                      + ("; alpha compares the joined trees" if plan.alpha else ""))
-    part = _alpha_section(name, tb, units, plan, gold_trees) if plan.alpha else None
+    part = _alpha_section(core, k) if plan.alpha else None
     if part is not None:
         notes.extend(part.notes)
-    breakdowns, conf = _breakdown_section(al, plan.full_labels) if plan.breakdown else (None,
-                                                                                        None)
+    bd = _breakdown_section(core, k) if plan.breakdown else None
     sig: Optional[_SigPart] = None
     if plan.resample:
-        g_unit, s_unit = _unit_index(units, len(gold_tb.sentences), len(tb.sentences))
+        g_unit, s_unit = _unit_index(units, len(core.gold.sentences), len(tb.sentences))
         sig = (units, _per_unit_ratios(al, g_unit, s_unit, len(units), res),
                part.sums if part is not None else None)
-    sr = SystemResult(name, tb.name, scores, units,
+    sr = SystemResult(name, tb.name, _score_section(core, k), units,
                       alpha=part.stats if part is not None else None,
                       unit_ted=part.unit_ted if part is not None else None,
-                      breakdowns=breakdowns, confusion=conf, conll18=res, notes=notes,
+                      breakdowns=bd.breakdowns if bd is not None else None,
+                      confusion=bd.confusion if bd is not None else None, conll18=res,
+                      notes=notes,
                       prf=(note_written_alternatives(relation_prf(al), plan.tag_syntax)
                            if plan.prf else None),
                       enhanced=res.enhanced)
-    return sr, sig
+    return _SystemPart(sr, sig)
+
+
+def _significance_section(core: CompareCore, parts: Sequence[_SystemPart]
+                          ) -> Optional[SignificanceResult]:
+    """The paired tests between every two systems (None unless asked for)."""
+    plan = core.plan
+    if not plan.significance:
+        return None
+    return _significance(core.gold, core.names, [p.sig for p in parts if p.sig is not None],
+                         B=plan.test_replicates, R=plan.R, seed=plan.seed, level=plan.level)
+
+
+def _interval_section(core: CompareCore, parts: Sequence[_SystemPart]
+                      ) -> Dict[str, Dict[str, Optional[Tuple[float, float]]]]:
+    """Per system, the percentile intervals of its resampled scores (none unless asked
+    for), on the engine of the tests (docs/method.md §11.5)."""
+    plan = core.plan
+    if not plan.bootstrap:
+        return {}
+    cis = _significance(core.gold, core.names, [p.sig for p in parts if p.sig is not None],
+                        B=plan.bootstrap, R=1, seed=plan.seed, level=plan.level).ci
+    return {name: dict(cis.get(name, {})) for name in core.names}
 
 
 def _omitted(gold_tb: Treebank) -> Tuple[Tuple[str, ...], Optional[str]]:
@@ -1290,28 +1381,23 @@ def _settings(gold_tb: Treebank, results: Sequence[SystemResult], plan: _Plan,
     return settings
 
 
-def _assemble(gold_tb: Treebank, names: Sequence[str],
-              scored: Sequence[Tuple[SystemResult, Optional[_SigPart]]], plan: _Plan,
-              credit: Optional[_LabelCredit]) -> CompareResult:
-    """The systems' results with the corpus-level sections: significance, intervals,
-    the scores left out, the notes and settings."""
-    results = [sr for sr, _ in scored]
-    parts = [p for _, p in scored if p is not None]
+def _assemble(core: CompareCore, parts: Sequence[_SystemPart]) -> CompareResult:
+    """The systems' sections with the corpus-level ones: significance, intervals, the
+    scores left out, the notes and settings."""
+    gold_tb, plan, credit = core.gold, core.plan, core.credit
+    results = [p.result for p in parts]
     notes = list(credit.notes) if credit is not None else []
-    sig = None
-    if plan.significance:
-        sig = _significance(gold_tb, names, parts, B=plan.test_replicates, R=plan.R,
-                            seed=plan.seed, level=plan.level)
+    sig = _significance_section(core, parts)
+    if sig is not None:
         notes.extend(sig.notes)
     for sr in results:
         notes.extend(sr.notes)
     omitted, omitted_note = _omitted(gold_tb)
     if omitted_note:
         notes.append(omitted_note)
-    if plan.bootstrap:  # percentile intervals per system, on the same engine (method §11.5)
-        cis = _significance(gold_tb, names, parts, B=plan.bootstrap, R=1, seed=plan.seed,
-                            level=plan.level).ci
-        results = [replace(sr, intervals=dict(cis.get(sr.name, {}))) for sr in results]
+    if plan.bootstrap:
+        cis = _interval_section(core, parts)
+        results = [replace(sr, intervals=cis[sr.name]) for sr in results]
     return CompareResult(gold_tb.name, len(gold_tb.sentences), len(gold_tb.words), results,
                          credit.description if credit is not None else None, plan.full_labels,
                          sig, notes, plan.tag_syntax, plan.bdm, plan.wu_palmer,

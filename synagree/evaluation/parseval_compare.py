@@ -332,54 +332,11 @@ def _compare_parseval(gold: Source, systems: Sequence[Source],
     >>> round(res.system("A").alpha["plain"].alpha, 4), res.system("oracle").unit_ted
     (0.94, {1: 0.0, 2: 0.0})
     """
-    check_replicates(bootstrap, level)  # before any work
-    if significance:
-        check_replicates(test_replicates, level, "test_replicates", "a paired test")
-    if not systems:
-        raise InputError.single("<command line>", None, "usage", "no system file given")
-    prm = load_params(params)
-    g_lines, results, files = _read_systems(gold, systems, prm, alpha or breakdown, engine)
-    sys_names = system_names(files, names)
-    notes: Dict[str, List[str]] = {name: [] for name in sys_names}
-    warnings: List[Problem] = []
-    for name, r in zip(sys_names, results):
-        warnings.extend(w for w in r.warnings if w not in warnings)
-        if r.stopped is not None:
-            notes[name].append(f"{name}: EVALB stops at line {r.stopped.id}: "
-                               f"{r.stopped.errors} errors, more than MAX_ERROR "
-                               f"{prm.max_error}; no summary (sentences after it are not "
-                               f"scored)")
-    alphas: Dict[str, Tuple[Any, Any]] = {}
-    d_e = None
-    if alpha:
-        alphas, d_e = _alpha_section(sys_names, results, sample_pairs, exact or significance,
-                                     seed, progress, executor, notes)
-    breakdowns: Dict[str, Any] = {}
-    if breakdown:
-        from synagree.evaluation.parseval_breakdown import parseval_breakdown
-        breakdowns = {name: parseval_breakdown(r) for name, r in zip(sys_names, results)}
-    U = len(g_lines)
-    sig = (_resampling(sys_names, results, U, test_replicates, R, seed, level, max_memory)
-           if significance else None)
-    cis = (_resampling(sys_names, results, U, bootstrap, 1, seed, level, max_memory).ci
-           if bootstrap else {})  # percentile intervals per system, on the same engine
-    out = ParsevalComparison(
-        g_lines.file, U, prm,
-        [SystemParseval(name, r, *alphas.get(name, (None, None)), breakdowns.get(name),
-                        None, notes[name], dict(cis.get(name, {})))
-         for name, r in zip(sys_names, results)],
-        significance=sig, warnings=warnings, alpha_d_e=d_e)
-    if sig is not None and out.stopped:
-        out.notes.append("significance: a system stopped by MAX_ERROR counts nothing from "
-                         "its stopping sentence on")
-    for sp in out.systems:
-        out.notes.extend(sp.notes)
-    if any(s.status == 1 for r in results for s in r.sentences):
-        n = {name: sum(1 for s in r.sentences if s.status == 1)
-             for name, r in zip(sys_names, results)}
-        out.notes.append("error sentences (EVALB status 1: words or lengths differ; scored "
-                         "as nothing): " + ", ".join(f"{k} {v}" for k, v in n.items() if v))
-    return out
+    plan = _ParsevalPlan(alpha, breakdown, significance, test_replicates, bootstrap, R, seed,
+                         level, sample_pairs, exact, progress, max_memory, engine, executor)
+    core = _parseval_core(gold, systems, params, names, plan)
+    return _assemble(core, _alpha_section(core) if alpha else None, _breakdown_section(core),
+                     _significance_section(core), _interval_section(core))
 
 
 # compare_parseval is a core (every system scored by EVALB's rules) plus sections, each a
@@ -410,22 +367,105 @@ def _read_systems(gold: Source, systems: Sequence[Source], prm: EvalbParams, det
     return g_lines, results, files
 
 
-def _alpha_section(names: Sequence[str], results: Sequence[ParsevalResult],
-                   sample_pairs: Optional[int], exact: bool, seed: int,
-                   progress: Optional[bool], executor: Optional[Callable[..., Any]],
-                   notes: Dict[str, List[str]]) -> Tuple[Dict[str, Tuple[Any, Any]], str]:
-    """Per system (α per variant, TED per sentence), its notes added to ``notes``; how
+@dataclass(frozen=True)
+class _ParsevalPlan:
+    """What `compare_parseval` computes beside PARSEVAL (its options)."""
+
+    alpha: bool
+    breakdown: bool
+    significance: bool
+    test_replicates: int
+    bootstrap: int
+    R: Optional[int]
+    seed: int
+    level: float
+    sample_pairs: Optional[int]
+    exact: bool
+    progress: Optional[bool]
+    max_memory: Optional[int]
+    engine: str
+    executor: Optional[Callable[..., Any]]
+
+
+@dataclass(frozen=True)
+class ParsevalCore:
+    """What every section of `compare_parseval` reads, computed once (`_parseval_core`).
+
+    Attributes
+    ----------
+    gold : BracketLines
+    params : EvalbParams
+    names : tuple of str
+        One distinct name per system.
+    results : tuple of ParsevalResult
+        Per system, EVALB's PARSEVAL (with the details α and breakdowns need).
+    plan : _ParsevalPlan
+        The options.
+    warnings : tuple of Problem
+        Every system's warnings, each once.
+    notes : tuple of tuple of str
+        Per system, the scorer's notes (``MAX_ERROR`` stopped it).
+    """
+
+    gold: BracketLines
+    params: EvalbParams
+    names: Tuple[str, ...]
+    results: Tuple[ParsevalResult, ...]
+    plan: _ParsevalPlan
+    warnings: Tuple[Problem, ...]
+    notes: Tuple[Tuple[str, ...], ...]
+
+
+def _parseval_core(gold: Source, systems: Sequence[Source],
+                   params: Union[ParamsSource, EvalbParams], names: Optional[Sequence[str]],
+                   plan: _ParsevalPlan) -> ParsevalCore:
+    """The core of `compare_parseval`: the options checked, every system read and scored,
+    the names, the warnings and the scorer's notes."""
+    check_replicates(plan.bootstrap, plan.level)  # before any work
+    if plan.significance:
+        check_replicates(plan.test_replicates, plan.level, "test_replicates", "a paired test")
+    if not systems:
+        raise InputError.single("<command line>", None, "usage", "no system file given")
+    prm = load_params(params)
+    g_lines, results, files = _read_systems(gold, systems, prm, plan.alpha or plan.breakdown,
+                                            plan.engine)
+    sys_names = system_names(files, names)
+    warnings: List[Problem] = []
+    notes = []
+    for name, r in zip(sys_names, results):
+        warnings.extend(w for w in r.warnings if w not in warnings)
+        notes.append(() if r.stopped is None else (
+            f"{name}: EVALB stops at line {r.stopped.id}: {r.stopped.errors} errors, more "
+            f"than MAX_ERROR {prm.max_error}; no summary (sentences after it are not "
+            f"scored)",))
+    return ParsevalCore(g_lines, prm, tuple(sys_names), tuple(results), plan, tuple(warnings),
+                        tuple(notes))
+
+
+@dataclass(frozen=True)
+class _ParsevalAlpha:
+    """The α section: per system (α per variant, TED per sentence) and its notes; how
     D_e was computed."""
+
+    systems: Dict[str, Tuple[Any, Any]]
+    notes: Dict[str, Tuple[str, ...]]
+    d_e: str
+
+
+def _alpha_section(core: ParsevalCore) -> _ParsevalAlpha:
+    """α between gold and each system (docs/method.md §22), over one vocabulary."""
     # numpy and the TED engine: only now (see the module docstring)
     from synagree.evaluation.parseval_alpha import alpha_trees
     from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
     from synagree.trees.flat import Vocabulary
 
+    plan = core.plan
     vocab = Vocabulary()
     sampled = []
     out: Dict[str, Tuple[Any, Any]] = {}
-    for name, r in zip(names, results):
-        mine = notes[name]
+    notes: Dict[str, Tuple[str, ...]] = {}
+    for name, r in zip(core.names, core.results):
+        mine: List[str] = []
         ids, units = alpha_trees(r, vocab)
         if not units:
             st = AlphaStats(0.0, 0.0, 0, 0)
@@ -433,8 +473,9 @@ def _alpha_section(names: Sequence[str], results: Sequence[ParsevalResult],
             stats: Dict[str, Any] = {v: st for v in VARIANTS}
             unit_ted: Dict[int, float] = {}
         else:
-            ta = tree_alpha(units, sample_pairs=sample_pairs, seed=seed, progress=progress,
-                            exact=exact, executor=executor)
+            ta = tree_alpha(units, sample_pairs=plan.sample_pairs, seed=plan.seed,
+                            progress=plan.progress, exact=plan.exact or plan.significance,
+                            executor=plan.executor)
             if ta.plan is not None and ta.plan.note:
                 mine.append(f"{name}: {ta.plan.note}")
             stats = ta.stats
@@ -446,7 +487,61 @@ def _alpha_section(names: Sequence[str], results: Sequence[ParsevalResult],
                 if f"{name}: {n}" not in mine:
                     mine.append(f"{name}: {n}")
         out[name] = (stats, unit_ted)
-    return out, f"sampled ({', '.join(sampled)})" if sampled else "exact"
+        notes[name] = tuple(mine)
+    return _ParsevalAlpha(out, notes, f"sampled ({', '.join(sampled)})" if sampled else "exact")
+
+
+def _breakdown_section(core: ParsevalCore) -> Dict[str, Any]:
+    """Per system, per-label P/R/F, length bins and label confusions (none unless asked)."""
+    if not core.plan.breakdown:
+        return {}
+    from synagree.evaluation.parseval_breakdown import parseval_breakdown
+
+    return {name: parseval_breakdown(r) for name, r in zip(core.names, core.results)}
+
+
+def _significance_section(core: ParsevalCore) -> Any:
+    """The paired tests between every two systems (None unless asked for)."""
+    plan = core.plan
+    if not plan.significance:
+        return None
+    return _resampling(core.names, core.results, len(core.gold), plan.test_replicates,
+                       plan.R, plan.seed, plan.level, plan.max_memory)
+
+
+def _interval_section(core: ParsevalCore) -> Dict[str, Dict[str, Any]]:
+    """Per system, percentile intervals on the engine of the tests (none unless asked)."""
+    plan = core.plan
+    if not plan.bootstrap:
+        return {}
+    cis = _resampling(core.names, core.results, len(core.gold), plan.bootstrap, 1, plan.seed,
+                      plan.level, plan.max_memory).ci
+    return {name: dict(cis.get(name, {})) for name in core.names}
+
+
+def _assemble(core: ParsevalCore, alpha: Optional[_ParsevalAlpha], breakdowns: Dict[str, Any],
+              sig: Any, cis: Dict[str, Dict[str, Any]]) -> ParsevalComparison:
+    """The comparison made of the core and its sections, with the notes."""
+    systems = []
+    for name, r, scorer_notes in zip(core.names, core.results, core.notes):
+        stats, unit_ted = alpha.systems[name] if alpha is not None else (None, None)
+        notes = list(scorer_notes) + list(alpha.notes[name] if alpha is not None else ())
+        systems.append(SystemParseval(name, r, stats, unit_ted, breakdowns.get(name), None,
+                                      notes, cis.get(name, {})))
+    out = ParsevalComparison(core.gold.file, len(core.gold), core.params, systems,
+                             significance=sig, warnings=list(core.warnings),
+                             alpha_d_e=alpha.d_e if alpha is not None else None)
+    if sig is not None and out.stopped:
+        out.notes.append("significance: a system stopped by MAX_ERROR counts nothing from "
+                         "its stopping sentence on")
+    for sp in out.systems:
+        out.notes.extend(sp.notes)
+    if any(s.status == 1 for r in core.results for s in r.sentences):
+        n = {name: sum(1 for s in r.sentences if s.status == 1)
+             for name, r in zip(core.names, core.results)}
+        out.notes.append("error sentences (EVALB status 1: words or lengths differ; scored "
+                         "as nothing): " + ", ".join(f"{k} {v}" for k, v in n.items() if v))
+    return out
 
 
 def _unit_arrays(r: ParsevalResult, U: int) -> Tuple[Any, Any, Any, Any, Any]:
