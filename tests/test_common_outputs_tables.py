@@ -36,9 +36,11 @@ from test_common_outputs import (
 )
 
 from synagree.base.metrics import is_registered
-from synagree.render.questions import TEXT_HEADERS
 
 PAIR = (SAMPLE / "ann_a" / "sample.conllu", SAMPLE / "ann_b" / "sample.conllu")
+#: two annotators with a ``batch`` comment (docs/qa-questions.md: --by, --where)
+QUESTIONS = (ROOT / "tests" / "data" / "questions" / "anna.conllu",
+             ROOT / "tests" / "data" / "questions" / "dan.conllu")
 BREAKDOWN = ("--breakdown", "--coefficient", "ac1", "--bootstrap", "50")
 TIERS = ROOT / "tests" / "data" / "tiers"
 TIER_FILES = (TIERS / "gold.conllu", TIERS / "system.conllu")
@@ -454,24 +456,35 @@ def _cells(line: str) -> List[str]:
 
 @pytest.mark.parametrize("cmd,extra", [("agree", ("--worst", "5", "--bias")),
                                        ("categorical", ("--layers", "deprel,upos", "--bias")),
-                                       ("spans", ())])
+                                       ("spans", ()),
+                                       ("agree", ("--by", "batch")),
+                                       ("agree", ("--where", "upos=ADP", "--where",
+                                                  "head.upos=VERB"))])
 def test_row_tables_are_the_same_in_text_and_markdown(cmd, extra):
-    """The tables `synagree.render.rows.render_rows` writes are one `Table` in every
-    format: each Markdown table's rows (and header, but where the text uses the short
-    headers of `synagree.render.questions.TEXT_HEADERS`) are lines of the text (written
-    to a pipe: nothing cut), numbers aligned right in Markdown (``---:``)."""
-    md = output(cmd, PAIR, "markdown", *extra)
-    text = output(cmd, PAIR, "table", *extra)
+    """The tables `synagree.render.rows.render_rows` and `synagree.render.questions`
+    write are one `Table` in every format: each Markdown table's header and rows are
+    lines of the text (written to a pipe: nothing cut), headed in text as in Markdown by
+    registered keys (the --bias/--by/--where tables had short text-only headers: X2, df,
+    p, p Holm, α plain), numbers aligned right in Markdown (``---:``)."""
+    files = QUESTIONS if "--by" in extra or "--where" in extra else PAIR
+    md = output(cmd, files, "markdown", *extra)
+    text = output(cmd, files, "table", *extra)
     lines = {tuple(_cells(line)) for line in text.splitlines()}
     tables = list(markdown_tables(md))
     assert tables
     unescape = re.compile(r"\\(.)")
     for head, rows in tables:
-        # the --bias/--by/--where text tables head some columns shorter (TEXT_HEADERS)
-        short = any(h.replace("\\_", "_") in TEXT_HEADERS for h in head)
-        for r in rows if short else [head, *rows]:
+        for r in [head, *rows]:
             cells = tuple(unescape.sub(r"\1", c) for c in r if c)
             assert cells in lines, (cmd, cells)
+    # the --bias/--by/--where tables: every numeric column headed by a registered key
+    questions = [(h, r) for h, r in tables if h[0] in ("layer", "batch", "query")]
+    assert questions or cmd == "spans", cmd
+    for head, rows in questions:
+        for k, h in enumerate(head):
+            cells = [r[k] for r in rows if k < len(r) and r[k]]
+            if cells and all(NUMERIC_CELL.match(c) for c in cells):
+                assert is_registered(h.replace("\\_", "_")), (cmd, h)
     assert re.search(r"^\|[-|]*---:", md, re.M)  # some numeric column, aligned right
     assert not CUT.findall(text) and len(VALUES.findall(text)) == 1
 
