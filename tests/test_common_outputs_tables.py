@@ -348,6 +348,28 @@ def test_parseval_text_holds_the_json_numbers():
     assert "-----" not in text and not re.search(r"(?<!\S)--(?!\S)", text)  # absent: "–"
 
 
+def test_parseval_alpha_table_is_headed_by_registered_keys():
+    """PARSEVAL's α table (``--alpha``): headed ``metric`` and one column per system, its
+    rows the registered keys alpha_plain/diff/norm (was the header ``alpha x 100``); the
+    unit (alpha x 100) is said once, on the one ``values:`` line; the JSON's α in percent
+    is in the table."""
+    files = (ROOT / "tests" / "data" / "parseval" / "gold.mrg",
+             ROOT / "tests" / "data" / "parseval" / "parser-a.mrg")
+    text = output("compare", files, "table", "--names", "A", "--alpha")
+    d = json.loads(output("compare", files, "json", "--names", "A", "--alpha"))
+    lines = text.splitlines()
+    head = lines.index("metric           A")
+    rows = [_cells(line) for line in lines[head + 1:head + 4]]
+    assert [r[0] for r in rows] == ["alpha_plain", "alpha_diff", "alpha_norm"]
+    assert all(is_registered(r[0]) for r in rows)
+    system = d["systems"][0]
+    assert [float(r[1]) for r in rows] == [round(100 * system[f"alpha_{v}"], 2)
+                                           for v in ("plain", "diff", "norm")]
+    assert "alpha x 100" not in text.split("values:")[0]
+    assert len(VALUES.findall(text)) == 1
+    assert "alpha_*: Krippendorff's alpha x 100" in " ".join(text.split())
+
+
 @pytest.mark.parametrize("fmt", ["table", "markdown", "latex"])
 def test_tags_per_tag_table_is_the_same_in_every_format(fmt):
     """The per-tag table of the text output is the one Markdown and LaTeX write: the same

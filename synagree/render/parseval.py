@@ -79,6 +79,12 @@ def _scope_table(res: ParsevalComparison, which: str, head: str) -> Table:
     return table
 
 
+#: the ``values:`` line of the text output (with `alpha_*` when α was computed)
+TEXT_UNITS = ("percent as EVALB prints them (average crossing: brackets per valid sentence; "
+              "– where undefined, or where MAX_ERROR stopped EVALB before its summary); "
+              "counts as EVALB sums them over the valid sentences")
+
+
 def render_table(res: ParsevalComparison, top: int = 10) -> str:
     r"""EVALB's two summaries side by side, one column per system, then the extras.
 
@@ -96,14 +102,13 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
     tables = [_scope_table(res, "all", "all sentences (%)"),
               _scope_table(res, "cutoff", f"length <= {cut} (%)")]
     if res.alpha_d_e is not None:
-        tables.append(Table("alpha", [Column("alpha x 100")] + [
+        tables.append(Table("alpha", [Column("metric")] + [
             Column(s.name, "percent", 2) for s in res.systems],
             [[f"alpha_{v}"] + [None if s.alpha is None else s.alpha[v].alpha
                                for s in res.systems] for v in ("plain", "diff", "norm")]))
     out.append("\n".join(writers.text(t) for t in tables).rstrip("\n"))
-    out += hanging("percent as EVALB prints them (average crossing: brackets per valid "
-                   "sentence; – where undefined, or where MAX_ERROR stopped EVALB before "
-                   "its summary); counts as EVALB sums them over the valid sentences",
+    out += hanging(TEXT_UNITS + ("; alpha_*: Krippendorff's alpha x 100 between gold and "
+                                 "system" if res.alpha_d_e is not None else ""),
                    terminal_width(), "values: ")
     out.append(signature_text(plain(res.signature())))
     text = "\n".join(out) + "\n"
