@@ -541,3 +541,36 @@ def test_significance_in_every_format(files, extra):
     md = output("compare", files, "markdown", *args)
     assert not unregistered_numeric_headers(md[md.index("**significance"):])
     assert "the tables of --significance" not in md
+
+
+# --------------------------------------------------------------------------
+# the tails (notes, values:, signature) of spans, categorical, compare and PARSEVAL:
+# writers.write(Document), as the other commands (issue 31 item 4)
+# --------------------------------------------------------------------------
+
+#: a values: line in text, Markdown (italic) or LaTeX (a comment)
+ANY_VALUES = re.compile(r"^(?:\*|% )?values: ", re.M)
+SPANS_DELEX = (ROOT / "tests" / "data" / "spans" / "gold.tree",
+               ROOT / "tests" / "data" / "spans" / "system.tree")
+
+
+def _tail(notes: Sequence[str], units: str, signature: str, fmt: str) -> str:
+    """What `synagree.render.writers.write` ends a document with: notes, values:,
+    signature (from a document of no table)."""
+    from synagree.base.table import Document
+    from synagree.render import writers
+    return writers.write(Document([], list(notes), units, signature), fmt)
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "latex"])
+def test_spans_tail_is_the_writers(fmt):
+    """``spans``: the notes (here the delexicalised-trees note), the one ``values:`` line
+    and the signature end the output as `writers.write` ends any document (were laid by
+    hand: ``Note:``/``Signature:`` in Markdown, the notes above the table in text)."""
+    from synagree.render.spans import SPAN_UNITS
+    d = json.loads(output("spans", SPANS_DELEX, "json", "--phrase-style", "delex"))
+    notes = d["notes"]
+    assert notes
+    out = output("spans", SPANS_DELEX, fmt, "--phrase-style", "delex")
+    assert out.endswith(_tail(notes, SPAN_UNITS, d["signature"], fmt)), out[-600:]
+    assert len(ANY_VALUES.findall(out)) == 1
