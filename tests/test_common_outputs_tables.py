@@ -574,3 +574,30 @@ def test_spans_tail_is_the_writers(fmt):
     out = output("spans", SPANS_DELEX, fmt, "--phrase-style", "delex")
     assert out.endswith(_tail(notes, SPAN_UNITS, d["signature"], fmt)), out[-600:]
     assert len(ANY_VALUES.findall(out)) == 1
+
+
+TAGCREDIT = (ROOT / "tests" / "data" / "tagcredit" / "gold.conllu",
+             ROOT / "tests" / "data" / "tagcredit" / "system.conllu")
+PARSEVAL_PAIR = (ROOT / "tests" / "data" / "parseval" / "gold.mrg",
+                 ROOT / "tests" / "data" / "parseval" / "parser-a.mrg")
+
+
+@pytest.mark.parametrize("files,extra", [(TAGCREDIT, ("--no-alpha", "--breakdown")),
+                                         (PARSEVAL_PAIR, ("--alpha", "--breakdown"))],
+                         ids=["dependency", "parseval"])
+def test_compare_tail_is_the_writers(files, extra):
+    """``compare`` (dependency and PARSEVAL) text: under the scores, the JSON's notes (here
+    CLAS/MLAS/BLEX left out on non-UD labels), the one ``values:`` line and the signature
+    as `writers.write` ends a document, before the breakdowns (the notes were laid by hand
+    after every extra table, the values: line and signature by hanging/signature_text)."""
+    d = json.loads(output("compare", files, "json", *extra))
+    text = output("compare", files, "table", *extra)
+    units = next(line for line in text.splitlines() if line.startswith("values: "))[8:]
+    notes = d.get("notes", [])
+    assert notes or files == PARSEVAL_PAIR
+    tail = _tail(notes, units, d["signature"], "table")
+    assert tail in text and text.index(tail) < text.index("brackets by label"
+                                                          if files == PARSEVAL_PAIR
+                                                          else "relation ")
+    assert len(VALUES.findall(text)) == 1 and text.count("signature: ") == 1
+    assert all(text.count(f"note: {n}") == 1 for n in notes)
