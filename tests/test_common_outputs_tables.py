@@ -563,16 +563,22 @@ def _tail(notes: Sequence[str], units: str, signature: str, fmt: str) -> str:
 
 
 @pytest.mark.parametrize("fmt", ["table", "markdown", "latex"])
-def test_spans_tail_is_the_writers(fmt):
-    """``spans``: the notes (here the delexicalised-trees note), the one ``values:`` line
-    and the signature end the output as `writers.write` ends any document (were laid by
-    hand: ``Note:``/``Signature:`` in Markdown, the notes above the table in text)."""
+@pytest.mark.parametrize("cmd", ["spans", "categorical"])
+def test_spans_and_categorical_tails_are_the_writers(cmd, fmt):
+    """``spans`` and ``categorical``: the run's notes (the delexicalised-trees note; the
+    layers left out), the one ``values:`` line and the signature end the output as
+    `writers.write` ends any document (were laid by hand: ``Note:``/``Signature:`` in
+    Markdown, ``% synagree signature:`` in LaTeX, in text the notes above the table)."""
+    from synagree.render.categorical import layer_units
     from synagree.render.spans import SPAN_UNITS
-    d = json.loads(output("spans", SPANS_DELEX, "json", "--phrase-style", "delex"))
+    files, extra = ((SPANS_DELEX, ("--phrase-style", "delex")) if cmd == "spans"
+                    else (PAIR, ()))
+    units = SPAN_UNITS if cmd == "spans" else layer_units(2)
+    d = json.loads(output(cmd, files, "json", *extra))
     notes = d["notes"]
     assert notes
-    out = output("spans", SPANS_DELEX, fmt, "--phrase-style", "delex")
-    assert out.endswith(_tail(notes, SPAN_UNITS, d["signature"], fmt)), out[-600:]
+    out = output(cmd, files, fmt, *extra)
+    assert out.endswith(_tail(notes, units, d["signature"], fmt)), out[-600:]
     assert len(ANY_VALUES.findall(out)) == 1
 
 
