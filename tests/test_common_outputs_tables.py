@@ -36,9 +36,11 @@ from test_common_outputs import (
 )
 
 from synagree.base.metrics import is_registered
-from synagree.render.questions import TEXT_HEADERS
 
 PAIR = (SAMPLE / "ann_a" / "sample.conllu", SAMPLE / "ann_b" / "sample.conllu")
+#: two annotators with a ``batch`` comment (docs/qa-questions.md: --by, --where)
+QUESTIONS = (ROOT / "tests" / "data" / "questions" / "anna.conllu",
+             ROOT / "tests" / "data" / "questions" / "dan.conllu")
 BREAKDOWN = ("--breakdown", "--coefficient", "ac1", "--bootstrap", "50")
 TIERS = ROOT / "tests" / "data" / "tiers"
 TIER_FILES = (TIERS / "gold.conllu", TIERS / "system.conllu")
@@ -346,6 +348,28 @@ def test_parseval_text_holds_the_json_numbers():
     assert "-----" not in text and not re.search(r"(?<!\S)--(?!\S)", text)  # absent: "–"
 
 
+def test_parseval_alpha_table_is_headed_by_registered_keys():
+    """PARSEVAL's α table (``--alpha``): headed ``metric`` and one column per system, its
+    rows the registered keys alpha_plain/diff/norm (was the header ``alpha x 100``); the
+    unit (alpha x 100) is said once, on the one ``values:`` line; the JSON's α in percent
+    is in the table."""
+    files = (ROOT / "tests" / "data" / "parseval" / "gold.mrg",
+             ROOT / "tests" / "data" / "parseval" / "parser-a.mrg")
+    text = output("compare", files, "table", "--names", "A", "--alpha")
+    d = json.loads(output("compare", files, "json", "--names", "A", "--alpha"))
+    lines = text.splitlines()
+    head = lines.index("metric           A")
+    rows = [_cells(line) for line in lines[head + 1:head + 4]]
+    assert [r[0] for r in rows] == ["alpha_plain", "alpha_diff", "alpha_norm"]
+    assert all(is_registered(r[0]) for r in rows)
+    system = d["systems"][0]
+    assert [float(r[1]) for r in rows] == [round(100 * system[f"alpha_{v}"], 2)
+                                           for v in ("plain", "diff", "norm")]
+    assert "alpha x 100" not in text.split("values:")[0]
+    assert len(VALUES.findall(text)) == 1
+    assert "alpha_*: Krippendorff's alpha x 100" in " ".join(text.split())
+
+
 @pytest.mark.parametrize("fmt", ["table", "markdown", "latex"])
 def test_tags_per_tag_table_is_the_same_in_every_format(fmt):
     """The per-tag table of the text output is the one Markdown and LaTeX write: the same
@@ -454,24 +478,35 @@ def _cells(line: str) -> List[str]:
 
 @pytest.mark.parametrize("cmd,extra", [("agree", ("--worst", "5", "--bias")),
                                        ("categorical", ("--layers", "deprel,upos", "--bias")),
-                                       ("spans", ())])
+                                       ("spans", ()),
+                                       ("agree", ("--by", "batch")),
+                                       ("agree", ("--where", "upos=ADP", "--where",
+                                                  "head.upos=VERB"))])
 def test_row_tables_are_the_same_in_text_and_markdown(cmd, extra):
-    """The tables `synagree.render.rows.render_rows` writes are one `Table` in every
-    format: each Markdown table's rows (and header, but where the text uses the short
-    headers of `synagree.render.questions.TEXT_HEADERS`) are lines of the text (written
-    to a pipe: nothing cut), numbers aligned right in Markdown (``---:``)."""
-    md = output(cmd, PAIR, "markdown", *extra)
-    text = output(cmd, PAIR, "table", *extra)
+    """The tables `synagree.render.rows.render_rows` and `synagree.render.questions`
+    write are one `Table` in every format: each Markdown table's header and rows are
+    lines of the text (written to a pipe: nothing cut), headed in text as in Markdown by
+    registered keys (the --bias/--by/--where tables had short text-only headers: X2, df,
+    p, p Holm, α plain), numbers aligned right in Markdown (``---:``)."""
+    files = QUESTIONS if "--by" in extra or "--where" in extra else PAIR
+    md = output(cmd, files, "markdown", *extra)
+    text = output(cmd, files, "table", *extra)
     lines = {tuple(_cells(line)) for line in text.splitlines()}
     tables = list(markdown_tables(md))
     assert tables
     unescape = re.compile(r"\\(.)")
     for head, rows in tables:
-        # the --bias/--by/--where text tables head some columns shorter (TEXT_HEADERS)
-        short = any(h.replace("\\_", "_") in TEXT_HEADERS for h in head)
-        for r in rows if short else [head, *rows]:
+        for r in [head, *rows]:
             cells = tuple(unescape.sub(r"\1", c) for c in r if c)
             assert cells in lines, (cmd, cells)
+    # the --bias/--by/--where tables: every numeric column headed by a registered key
+    questions = [(h, r) for h, r in tables if h[0] in ("layer", "batch", "query")]
+    assert questions or cmd == "spans", cmd
+    for head, rows in questions:
+        for k, h in enumerate(head):
+            cells = [r[k] for r in rows if k < len(r) and r[k]]
+            if cells and all(NUMERIC_CELL.match(c) for c in cells):
+                assert is_registered(h.replace("\\_", "_")), (cmd, h)
     assert re.search(r"^\|[-|]*---:", md, re.M)  # some numeric column, aligned right
     assert not CUT.findall(text) and len(VALUES.findall(text)) == 1
 
@@ -506,3 +541,69 @@ def test_significance_in_every_format(files, extra):
     md = output("compare", files, "markdown", *args)
     assert not unregistered_numeric_headers(md[md.index("**significance"):])
     assert "the tables of --significance" not in md
+
+
+# --------------------------------------------------------------------------
+# the tails (notes, values:, signature) of spans, categorical, compare and PARSEVAL:
+# writers.write(Document), as the other commands (issue 31 item 4)
+# --------------------------------------------------------------------------
+
+#: a values: line in text, Markdown (italic) or LaTeX (a comment)
+ANY_VALUES = re.compile(r"^(?:\*|% )?values: ", re.M)
+SPANS_DELEX = (ROOT / "tests" / "data" / "spans" / "gold.tree",
+               ROOT / "tests" / "data" / "spans" / "system.tree")
+
+
+def _tail(notes: Sequence[str], units: str, signature: str, fmt: str) -> str:
+    """What `synagree.render.writers.write` ends a document with: notes, values:,
+    signature (from a document of no table)."""
+    from synagree.base.table import Document
+    from synagree.render import writers
+    return writers.write(Document([], list(notes), units, signature), fmt)
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "latex"])
+@pytest.mark.parametrize("cmd", ["spans", "categorical"])
+def test_spans_and_categorical_tails_are_the_writers(cmd, fmt):
+    """``spans`` and ``categorical``: the run's notes (the delexicalised-trees note; the
+    layers left out), the one ``values:`` line and the signature end the output as
+    `writers.write` ends any document (were laid by hand: ``Note:``/``Signature:`` in
+    Markdown, ``% synagree signature:`` in LaTeX, in text the notes above the table)."""
+    from synagree.render.categorical import layer_units
+    from synagree.render.spans import SPAN_UNITS
+    files, extra = ((SPANS_DELEX, ("--phrase-style", "delex")) if cmd == "spans"
+                    else (PAIR, ()))
+    units = SPAN_UNITS if cmd == "spans" else layer_units(2)
+    d = json.loads(output(cmd, files, "json", *extra))
+    notes = d["notes"]
+    assert notes
+    out = output(cmd, files, fmt, *extra)
+    assert out.endswith(_tail(notes, units, d["signature"], fmt)), out[-600:]
+    assert len(ANY_VALUES.findall(out)) == 1
+
+
+TAGCREDIT = (ROOT / "tests" / "data" / "tagcredit" / "gold.conllu",
+             ROOT / "tests" / "data" / "tagcredit" / "system.conllu")
+PARSEVAL_PAIR = (ROOT / "tests" / "data" / "parseval" / "gold.mrg",
+                 ROOT / "tests" / "data" / "parseval" / "parser-a.mrg")
+
+
+@pytest.mark.parametrize("files,extra", [(TAGCREDIT, ("--no-alpha", "--breakdown")),
+                                         (PARSEVAL_PAIR, ("--alpha", "--breakdown"))],
+                         ids=["dependency", "parseval"])
+def test_compare_tail_is_the_writers(files, extra):
+    """``compare`` (dependency and PARSEVAL) text: under the scores, the JSON's notes (here
+    CLAS/MLAS/BLEX left out on non-UD labels), the one ``values:`` line and the signature
+    as `writers.write` ends a document, before the breakdowns (the notes were laid by hand
+    after every extra table, the values: line and signature by hanging/signature_text)."""
+    d = json.loads(output("compare", files, "json", *extra))
+    text = output("compare", files, "table", *extra)
+    units = next(line for line in text.splitlines() if line.startswith("values: "))[8:]
+    notes = d.get("notes", [])
+    assert notes or files == PARSEVAL_PAIR
+    tail = _tail(notes, units, d["signature"], "table")
+    assert tail in text and text.index(tail) < text.index("brackets by label"
+                                                          if files == PARSEVAL_PAIR
+                                                          else "relation ")
+    assert len(VALUES.findall(text)) == 1 and text.count("signature: ") == 1
+    assert all(text.count(f"note: {n}") == 1 for n in notes)

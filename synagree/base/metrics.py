@@ -399,11 +399,17 @@ REGISTRY: List[Metric] = [
          "25.2"),
         ("mcnemar_p_holm", "`mcnemar_p` adjusted by Holm over the labels of the pair and "
          "layer", PROBABILITY, "25.3"),
+        ("first_count", "`--bias` per label: words the first (second) annotator gives "
+         "the label; words only the first (second) gives it", COUNT, "25.2",
+         ("second_count", "first_only", "second_only")),
         ("drift_batches", "batches of `--by`", COUNT, "26.1"),
         ("drift_batches_outside", "batches whose α (of `--variant`) is outside their "
          "control band", COUNT, "26.3"),
         ("alpha_<v>_band", "the control band `[low, high]` of a batch's α (under "
          "`details.drift`)", FRACTION, "26.3"),
+        ("d_o_<v>", "`--where` per query: D_o and D_e of `alpha_<v>` over the query's "
+         "restriction (under `details.where`)", "squared distance (edits², or unitless for "
+         "norm)", "27.3", ("d_e_<v>",)),
         ("drift_p", "permutation p of the batches' dispersion of α, per variant (under "
          "`details.drift`)", PROBABILITY, "26.4"),
         ("unanimous", "`adjudicate`: words whose annotators all gave the same head and label",

@@ -20,7 +20,6 @@ from synagree.render.aligned import (
     significance_table,
     tables_text,
 )
-from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.prf import (
     COMPARE_PRF_NOTES,
     LATEX_PRF_VARIANTS,
@@ -58,11 +57,11 @@ def render_table(res: CompareResult, top: int = 10) -> str:
     if res.hierarchy is not None:
         out.append(f"hierarchy: {res.hierarchy} (LAS_hier: head correct x label credit)")
         out += _credit_settings(res)
-    width = terminal_width()
-    text = ("\n".join(out) + "\n" + writers.text(table, width)
-            + "\n".join(hanging(compare_units(res), width, "values: ")) + "\n"
-            + signature_text(plain(res.signature())) + "\n")
-    return text + _extras(res, top)
+    # the notes, values: and signature as every command's (`writers.write`), then the
+    # tables of --breakdown, --significance, --prf and --baseline
+    doc = Document([table], notes=list(res.notes), units=compare_units(res),
+                   signature=res.signature())
+    return "\n".join(out) + "\n" + writers.write(doc, "table") + _extras(res, top, notes=False)
 
 
 def _per_column(res: CompareResult, with_ci: List[bool]) -> List[Tuple[SystemResult, bool]]:
@@ -122,7 +121,7 @@ def _credit_settings(res: CompareResult) -> List[str]:
                if res.wu_palmer else "")]
 
 
-def _extras(res: CompareResult, top: int = 10) -> str:
+def _extras(res: CompareResult, top: int = 10, notes: bool = True) -> str:
     parts = []
     if any(s.breakdowns for s in res.systems):
         parts.append(render_breakdowns(res, top))
@@ -132,7 +131,7 @@ def _extras(res: CompareResult, top: int = 10) -> str:
         parts.append(render_compare_prf(res))
     if res.baseline is not None:  # --baseline (docs/method.md §18)
         parts.append(_baseline(res, "table")[1:])
-    if res.notes:
+    if notes and res.notes:
         parts.append("".join(f"note: {plain(n)}\n" for n in res.notes))
     return "".join("\n" + p for p in parts)
 

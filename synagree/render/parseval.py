@@ -28,7 +28,6 @@ from synagree.render.aligned import (
     significance_table,
     tables_text,
 )
-from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.parseval_evalb import evalb_report
 
 __all__ = ["render_parseval", "render_table", "render_json", "render_csv", "render_latex",
@@ -79,6 +78,12 @@ def _scope_table(res: ParsevalComparison, which: str, head: str) -> Table:
     return table
 
 
+#: the ``values:`` line of the text output (with `alpha_*` when α was computed)
+TEXT_UNITS = ("percent as EVALB prints them (average crossing: brackets per valid sentence; "
+              "– where undefined, or where MAX_ERROR stopped EVALB before its summary); "
+              "counts as EVALB sums them over the valid sentences")
+
+
 def render_table(res: ParsevalComparison, top: int = 10) -> str:
     r"""EVALB's two summaries side by side, one column per system, then the extras.
 
@@ -96,17 +101,17 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
     tables = [_scope_table(res, "all", "all sentences (%)"),
               _scope_table(res, "cutoff", f"length <= {cut} (%)")]
     if res.alpha_d_e is not None:
-        tables.append(Table("alpha", [Column("alpha x 100")] + [
+        tables.append(Table("alpha", [Column("metric")] + [
             Column(s.name, "percent", 2) for s in res.systems],
             [[f"alpha_{v}"] + [None if s.alpha is None else s.alpha[v].alpha
                                for s in res.systems] for v in ("plain", "diff", "norm")]))
-    out.append("\n".join(writers.text(t) for t in tables).rstrip("\n"))
-    out += hanging("percent as EVALB prints them (average crossing: brackets per valid "
-                   "sentence; – where undefined, or where MAX_ERROR stopped EVALB before "
-                   "its summary); counts as EVALB sums them over the valid sentences",
-                   terminal_width(), "values: ")
-    out.append(signature_text(plain(res.signature())))
-    text = "\n".join(out) + "\n"
+    # the notes, values: and signature as every command's (`writers.write`), then the
+    # tables of --breakdown, --significance and --baseline
+    units = TEXT_UNITS + ("; alpha_*: Krippendorff's alpha x 100 between gold and system"
+                          if res.alpha_d_e is not None else "")
+    doc = Document(tables, notes=list(res.notes) + [str(w) for w in res.warnings],
+                   units=units, signature=res.signature())
+    text = "\n".join(out) + "\n" + writers.write(doc, "table")
     parts = []
     if any(s.breakdown is not None for s in res.systems):
         parts.append(_render_breakdowns(res, top))
@@ -115,9 +120,6 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
     if res.baseline is not None:
         parts.append(_regression().render_regression_table(res.baseline.as_dict(),  # type: ignore
                                              percent=True))
-    notes = list(res.notes) + [str(w) for w in res.warnings]
-    if notes:
-        parts.append("".join(f"note: {plain(n)}\n" for n in notes))
     return text + "".join("\n" + p for p in parts)
 
 

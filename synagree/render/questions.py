@@ -67,8 +67,9 @@ def bias_tables(bias: Bias, shown: Optional[int] = None) -> List[Table]:
                                    Column("mcnemar_p", "number"),
                                    Column("mcnemar_p_holm", "number"), Column("flagged")],
                    title="Per label: McNemar's exact test of the label against the rest "
-                         "(n: words each annotator gives the label; only: words only that "
-                         "annotator gives it; more: who gives it more often; p adjusted by "
+                         "(first_count, second_count: words each annotator gives the label; "
+                         "first_only, second_only: words only that annotator gives it; more: "
+                         "who gives it more often; mcnemar_p_holm: mcnemar_p adjusted by "
                          "Holm over the labels of the pair and layer)")
     cut = untested = 0
     for p in bias.pairs:
@@ -146,21 +147,6 @@ def section_tables(res, shown: Optional[int] = None) -> List[Table]:
     return out
 
 
-#: Shorter headers for the text tables (the other formats keep the metric keys).
-TEXT_HEADERS = {"stuart_maxwell": "X2", "stuart_maxwell_df": "df", "stuart_maxwell_p": "p",
-                "first_count": "n first", "second_count": "n second",
-                "first_only": "only first", "second_only": "only second",
-                "mcnemar_p": "p", "mcnemar_p_holm": "p Holm", "annotations": "values",
-                "first_unit": "from", "last_unit": "to", "matching_words": "matches"}
-
-
-def _short(header: str) -> str:
-    """``alpha_plain`` → ``α plain``, ``alpha_plain_band`` → ``band (α plain)``."""
-    if header.endswith("_band"):
-        return f"band ({_short(header[:-5])})"
-    return header.replace("alpha_", "α ", 1) if header.startswith("alpha_") else header
-
-
 def _cell(v, c: Column) -> Cell:
     if c.header.endswith(("_p", "_p_holm")) and isinstance(v, float) and 0 < v < 1e-4:
         return f"{v:.1e}"  # a p-value too small for four decimals (written as it is)
@@ -169,10 +155,9 @@ def _cell(v, c: Column) -> Cell:
 
 def _text(table: Table) -> str:
     """The table as text (`synagree.render.writers.text`: its column kinds, numbers
-    right-aligned, text cut and marked on a terminal only) under the short headers."""
-    cols = [Column(TEXT_HEADERS.get(c.header, _short(c.header)), c.kind, c.digits)
-            for c in table.columns]
-    return writers.text(Table(table.name, cols,
+    right-aligned, text cut and marked on a terminal only), headed by the same keys as
+    the other formats (the registry's)."""
+    return writers.text(Table(table.name, list(table.columns),
                               [[_cell(v, c) for v, c in zip(r, table.columns)]
                                for r in table.rows], title=table.title, notes=table.notes))
 

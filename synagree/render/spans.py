@@ -3,13 +3,11 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from synagree.base.escape import markdown, plain
-from synagree.base.table import format_value, key_value
+from synagree.base.table import Document, format_value, key_value
 from synagree.evaluation.spans import SpanPair, SpanResult
 from synagree.render import writers
-from synagree.render.fit import signature_text
-from synagree.render.rows import render_rows, sections_csv
-from synagree.render.writers import json_text, values_line
+from synagree.render.rows import render_rows, rows_table, sections_csv
+from synagree.render.writers import json_text
 from synagree.stats.gate_prf import MEASURES, BDMCounts, DiffCounts
 
 __all__ = ["SPAN_OUTPUTS", "SPAN_HEADER", "span_rows", "render_spans"]
@@ -100,21 +98,15 @@ def render_spans(res: SpanResult, output: str = "table") -> str:
     if output == "csv":  # one table: the rows, the notes and the signature (docs/output.md)
         return sections_csv([("spans", render_rows(SPAN_HEADER, rows, output))], res.notes,
                             sig)
-    if output == "markdown":
-        return (render_rows(SPAN_HEADER, rows, output)
-                + "".join(f"\nNote: {markdown(n)}\n" for n in res.notes)
-                + "\n" + values_line(SPAN_UNITS, output) + f"\nSignature: `{sig}`\n")
-    if output == "latex":
-        return (render_rows(SPAN_HEADER, rows, output)
-                + "".join(f"% note: {plain(n)}\n" for n in res.notes)
-                + values_line(SPAN_UNITS, output) + f"% synagree signature: {plain(sig)}\n")
     head = [("files", ", ".join(res.files)),
             ("layer", f"{res.layer} ({res.offsets} as offsets; {_LABELS[res.labels]})"),
             ("documents", str(res.documents))]
     if res.hierarchy is not None:
         head.append(("BDM hierarchy", res.hierarchy))
-    lines = [writers.text(key_value("summary", [(k, v, "text") for k, v in head])).rstrip()]
-    lines += [plain(f"note: {n}") for n in res.notes]
-    text = ("\n".join(lines) + "\n\n" + render_rows(SPAN_HEADER, rows, "table")
-            + "\n" + values_line(SPAN_UNITS, "table") + f"{signature_text(plain(sig))}\n")
-    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+    # text: the run's summary first; every format: the notes, values: and signature
+    # written by `synagree.render.writers.write` as the other commands' tails
+    tables = ([key_value("summary", [(k, v, "text") for k, v in head])]
+              if output == "table" else [])
+    tables.append(rows_table(SPAN_HEADER, rows))
+    return writers.write(Document(tables, notes=list(res.notes), units=SPAN_UNITS,
+                                  signature=sig), output)

@@ -8,16 +8,15 @@ table (`synagree.render.rows.sections_csv`, docs/output.md).
 from __future__ import annotations
 
 import json
-from typing import List, Sequence, Tuple
+from typing import List, Tuple
 
 from synagree.agreement.token_layers import TokenLayerAgreement, complete_differs, item_set_note
-from synagree.base.escape import markdown, plain
 from synagree.base.jsonable import json_ready
-from synagree.base.table import format_value
+from synagree.base.table import Document, format_value
+from synagree.render import writers
 from synagree.render.categorical import layer_units, summary_header, summary_rows
 from synagree.render.enhanced import render_enhanced
 from synagree.render.features import render_per_feature
-from synagree.render.fit import hanging, signature_text, terminal_width
 from synagree.render.questions import (
     LABELS_SHOWN,
     bias_tables,
@@ -25,7 +24,6 @@ from synagree.render.questions import (
     render_section_tables,
 )
 from synagree.render.rows import render_rows, sections_csv
-from synagree.render.writers import values_line
 
 __all__ = ["render_token_layers"]
 
@@ -62,7 +60,6 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
     # and edited units, method §1.7–1.8), id-like layers, small samples
     items = item_set_note(rep.results, len(rep.annotators))
     notes: List[str] = ([items] if items else []) + list(rep.notes)
-    text += _notes(notes, fmt)
     if rep.specific:
         la = rep.results[rep.specific]
         freq = la.category_frequency()
@@ -80,8 +77,7 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
     if ignored:
         notes.append(f"{ignored} sentence(s) whose annotations differ in word count "
                      f"(or in words: edited units) were left out (tokens cannot be aligned)")
-        if fmt == "table":
-            text += f"note: {notes[-1]}\n"
+    run_notes = list(notes)  # the tail's; the tables below write their own notes
     if rep.enhanced is not None:
         sections.append(("enhanced", render_enhanced(rep.enhanced, fmt)))
         text += "\n" + sections[-1][1]
@@ -102,26 +98,7 @@ def render_token_layers(rep: TokenLayerAgreement, fmt: str = "table",
             text += "\n" + render_section_tables([gwet], fmt)
     if fmt == "csv":  # one table per CSV file, the signature a row of its own
         return sections_csv(sections, notes, rep.signature())
-    units = values_line(layer_units(len(rep.annotators)), fmt)
-    return text + ("\n" if fmt == "markdown" else "") + units + _signature(rep.signature(), fmt)
-
-
-def _signature(sig: str, fmt: str) -> str:
-    """The settings signature as the last line of a text, Markdown or LaTeX output."""
-    if fmt == "markdown":
-        return f"\nSignature: `{sig}`\n"
-    if fmt == "latex":
-        return f"% synagree signature: {plain(sig)}\n"
-    return signature_text(plain(sig)) + "\n"
-
-
-def _notes(notes: Sequence[str], fmt: str) -> str:
-    """``notes`` as lines of the text, Markdown or LaTeX output (CSV and JSON
-    carry them as rows / a list)."""
-    if fmt == "markdown":
-        return "".join(f"\nNote: {markdown(n)}\n" for n in notes)
-    if fmt == "latex":
-        return "".join(f"% note: {plain(n)}\n" for n in notes)
-    if fmt == "csv":
-        return ""
-    return "".join(line + "\n" for n in notes for line in hanging(plain(n), terminal_width()))
+    # the run's notes, values: and signature as every command's (`writers.write`)
+    return text + writers.write(Document([], notes=run_notes,
+                                         units=layer_units(len(rep.annotators)),
+                                         signature=rep.signature()), fmt)
