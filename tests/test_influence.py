@@ -30,6 +30,7 @@ import pytest
 
 from synagree.agreement import influence, qa
 from synagree.agreement.agree import agree_corpus, load_corpus
+from synagree.base.metrics import is_registered
 from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, Unit
 from synagree.stats.alpha import VARIANTS, tree_alpha
@@ -255,7 +256,8 @@ def test_cli_worst_has_influence_columns(run_cli, monkeypatch):
     assert rc == 0, err
     lines = out.splitlines()
     head = next(i for i, ln in enumerate(lines) if ln.startswith("rank"))
-    assert "Δα plain if left out" in lines[head]
+    assert "change_plain" in lines[head]  # Δα if left out, a registered key
+    assert is_registered("change_plain")
     assert lines[head + 1].split()[:2] == ["1", "s3"] and "+0.2314" in lines[head + 1]
     assert lines[head + 2].split()[:2] == ["2", "s2"] and "-0.0875" in lines[head + 2]
 

@@ -274,8 +274,9 @@ REGISTRY: List[Metric] = [
          "12.2"),
         ("position", "`--worst`, per unit: its place in corpus order (from 0)", COUNT,
          "12.1"),
-        ("change_<v>", "`report`, leave-one-out: the α without the annotator minus the α "
-         "with everyone (`alpha_<v>` beside it: the α without)", FRACTION, "12.2"),
+        ("change_<v>", "leave-one-out: the α without the annotator (`report`; `alpha_<v>` "
+         "beside it: the α without) or without the unit (`--worst`; JSON `influence` and "
+         "`alpha_without`) minus the α with it", FRACTION, "12.2"),
         ("comparisons", "`report`, annotator distances: the (unit, other annotator) pairs "
          "behind `mean_ted` and `mean_norm`, the mean of TED / (\\|x\\| + \\|y\\|)",
          "count / fraction", "12.2", ("mean_norm",)),

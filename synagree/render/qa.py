@@ -40,7 +40,7 @@ def worst_rows(diags: Sequence[UnitDiag], variant: str, d_o: Optional[float],
     header = ["rank", "sentence", "document", "d_o_share", "mean_ted",
               "annotators", "differing words", "text"]
     infl = [v for v in VARIANTS if any(v in d.influence for d in diags)]  # Δα columns
-    header[5:5] = [f"Δα {v} if left out" for v in infl]
+    header[5:5] = [f"change_{v}" for v in infl]  # Δα if the unit is left out
     rows = []
     for r, d in enumerate(diags, start=1):
         share = d.contribution.get(variant, 0.0) / d_o if d_o else float("nan")
