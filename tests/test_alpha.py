@@ -296,9 +296,10 @@ def test_cli_undefined_alpha(write, h, run_cli):
     assert rc == 0, err
     assert "Traceback" not in err
     lines = {ln.split()[0]: ln for ln in out.splitlines() if ln.strip()}
-    for v in ("plain", "diff", "norm"):
-        assert "undefined" in lines[f"alpha_{v}"]
-    assert "D_e = 0" in out  # the note is printed with the table
+    for v in ("plain", "diff", "norm"):  # absent, never zero: the mark, and a note why
+        assert lines[f"alpha_{v}"].split()[1:] == ["–"]
+        assert f"note: alpha_{v}: D_e = 0" in out and "α is undefined" in out
+    assert "LAS_full     1.000000" in out
     rc, out, _ = run_cli("agree", a, b, "--output", "json")
     assert rc == 0
     data = json.loads(out)
