@@ -131,7 +131,7 @@ from synagree.base.problems import (
 )
 from synagree.base.ratios import prf_shares
 from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
-from synagree.io.conllu import conllu_lines, scan_chunks
+from synagree.io.conllu import conllu_lines, has_empty_column, scan_chunks
 from synagree.io.conllu_ids import (
     Ranges,
     bad_head_hint,
@@ -605,7 +605,7 @@ def _scanner_text(content: str) -> Optional[str]:
         if text.count("\r") != text.count("\r\n"):
             return None  # a lone \r ends a line for the scorer, not for the scan
         text = text.replace("\r\n", "\n")
-    if "\t\t" in text or "\t\n" in text or text.endswith("\t"):
+    if has_empty_column(text):
         return None  # an empty column: the scan reads it as "_", the scorer as ""
     return text
 
@@ -659,7 +659,7 @@ class _FastReader:
             wid = ids[r]
             line = base + rows[r] + 1
             if wid == 0:  # a multiword range, an empty node, or something to report
-                cid = parse_id(scan.lines(rows[r], rows[r] + 1)[0].partition("\t")[0])
+                cid = scan.line_id(rows[r])
                 if cid is None or cid.is_word or mwt_left:
                     raise _Bail
                 if cid.is_empty_node:

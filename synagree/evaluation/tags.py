@@ -64,7 +64,13 @@ from synagree.evaluation.tiers import (
 )
 from synagree.io import registry
 from synagree.io.compression import strip_suffix
-from synagree.io.conllu import DepSentence, scan_chunks, sentence_blocks, split_columns
+from synagree.io.conllu import (
+    DepSentence,
+    has_empty_column,
+    scan_chunks,
+    sentence_blocks,
+    split_columns,
+)
 from synagree.io.conllu_ids import Ranges, bad_id_message, parse_id
 from synagree.io.files import read_text
 from synagree.io.formats import CONLL_SUFFIXES
@@ -264,8 +270,7 @@ def _scanned_tag_sentences(name: str, text: str, column: str) -> Optional[List[T
     line, an ID the scan does not read as a plain number that is neither a
     multiword range nor an empty node).  Files it reads give the same sentences
     (tests/test_tags_fastpath.py)."""
-    if ("\r" in text or text.startswith("\ufeff") or "\t\t" in text or "\t\n" in text
-            or text.endswith("\t")):
+    if "\r" in text or text.startswith("\ufeff") or has_empty_column(text):
         return None
     at = _SCANNED[COLUMNS[column]]
     out: List[TagSentence] = []
@@ -281,7 +286,7 @@ def _scanned_tag_sentences(name: str, text: str, column: str) -> Optional[List[T
             ranges = Ranges()
             while r < len(rows) and rows[r] < end:
                 if ids[r] == 0:  # a multiword range, an empty node, or a bad ID
-                    cid = parse_id(scan.lines(rows[r], rows[r] + 1)[0].partition("\t")[0])
+                    cid = scan.line_id(rows[r])
                     if cid is None or cid.is_word or (
                             cid.is_range and ranges.check(cid, len(words) + 1) is not None):
                         return None

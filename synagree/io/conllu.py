@@ -53,6 +53,7 @@ import numpy as np
 from synagree.base.gc_pause import paused_gc
 from synagree.base.problems import WARNING, ProblemLog, quote, shorten
 from synagree.io.conllu_ids import (
+    ConlluId,
     Ranges,
     bad_head_hint,
     bad_id_message,
@@ -604,6 +605,17 @@ class _Scan(NamedTuple):
     columns: List[List[str]]
     lines: Callable[[int, int], List[str]]
 
+    def line_id(self, line: int) -> Optional[ConlluId]:
+        """The ID column of ``line`` (a row) as `parse_id` reads it: for the rows whose
+        ``ids`` is 0 (a multiword range, an empty node or an ID to report)."""
+        return parse_id(self.lines(line, line + 1)[0].partition("\t")[0])
+
+
+def has_empty_column(text: str) -> bool:
+    """``text`` has an empty column (two tabs in a row, or a tab ending a line), which
+    the scan reads as ``_`` (`_Scan`)."""
+    return "\t\t" in text or "\t\n" in text or text.endswith("\t")
+
 
 def _scan_python(text: str, begin: int, end: int, table: object = None) -> _Scan:
     """`_Scan` of the chunk ``text[begin:end]`` with str methods, dict
@@ -648,7 +660,7 @@ def _scan_python(text: str, begin: int, end: int, table: object = None) -> _Scan
     ids = np.fromiter(map(_NUMBER_OF.get, cells[0::10], repeat(0)), np.int64, n_rows)
     heads = np.fromiter(map(_NUMBER_OF.get, cells[6::10], repeat(-1)), np.int64, n_rows)
     columns = [cells[c::10] for c in (1, 2, 3, 4, 5, 7, 8, 9)]
-    if "\t\t" in chunk or "\t\n" in chunk or chunk.endswith("\t"):  # an empty column
+    if has_empty_column(chunk):
         columns = [[v or "_" for v in col] if k != 5 and "" in col else col
                    for k, col in enumerate(columns)]
     columns = [list(map(_intern, col)) for col in columns]
