@@ -114,13 +114,14 @@ def _run_numba(kernel: str, args: Sequence[Any]) -> None:
 
 
 def _larger_first(pack: Pack, i: np.ndarray, j: np.ndarray, dcost: np.ndarray,
-                  icost: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+                  icost: np.ndarray, unit: bool) -> Tuple[np.ndarray, np.ndarray]:
     """The pairs with the larger tree (more nodes) first where the costs are symmetric
-    (insert = delete cost for every label: TED(a, b) = TED(b, a) exactly, integer
-    cells): the SIMD kernel then sweeps a batch of the smaller trees once per larger
-    tree, which pays better for the batch's columns.  Other costs: as given."""
+    (unit renames and insert = delete cost for every label, the C kernel's ``sym``:
+    TED(a, b) = TED(b, a) exactly, integer cells): the SIMD kernel then sweeps a
+    batch of the smaller trees once per larger tree, which pays better for the
+    batch's columns.  Other costs: as given."""
     nodes = np.diff(pack._args()[2])
-    if not np.array_equal(dcost, icost) or min(i.min(), j.min()) < 0 or \
+    if not unit or not np.array_equal(dcost, icost) or min(i.min(), j.min()) < 0 or \
             max(i.max(), j.max()) >= nodes.shape[0]:
         return i, j   # (indices out of range: the kernel says which)
     swap = nodes[i] < nodes[j]
@@ -145,7 +146,7 @@ def pairs(pack: Pack, i: np.ndarray, j: np.ndarray, dcost: np.ndarray, icost: np
             # the SIMD kernel batches the pairs of one first tree that come
             # one after another: sorted by i, the results put back in place
             # (tasks of at least SORTED_CHUNK pairs, so that few runs are cut in two)
-            first, second = _larger_first(pack, i, j, dcost, icost)
+            first, second = _larger_first(pack, i, j, dcost, icost, unit)
             order = np.argsort(first, kind="stable")
             tmp = np.empty_like(out)
             C_EXTENSION.pairs(first[order], second[order],  # type: ignore[union-attr]
