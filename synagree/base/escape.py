@@ -26,9 +26,14 @@ noise table) from being read as mathtext in a figure.
 from __future__ import annotations
 
 import re
-from typing import Iterable, List
 
-__all__ = ["latex", "markdown", "csv_cell", "csv_row", "plain", "encodable", "matplotlib_text"]
+# typing is needed only by the type checker (its import costs start-up: issue 36)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable, List
+
+__all__ = ["latex", "markdown", "csv_cell", "csv_row", "plain", "encodable", "matplotlib_text",
+           "quote", "SHOWN"]
 
 _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
@@ -177,3 +182,26 @@ def plain(s: object) -> str:
     """
     return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
                            else f"\\u{ord(m.group()):04x}", str(s))
+
+
+#: characters of input text a message quotes (`quote`; `synagree.base.problems`)
+SHOWN = 40
+
+
+def quote(text: object, limit: int = SHOWN) -> str:
+    r"""Input text for a message: quoted as `repr` quotes it, shortened to ``limit``.
+
+    Control characters are escaped by the quoting; longer text is cut to
+    ``limit`` characters, followed by ``…`` and its length.
+
+    Parameters
+    ----------
+    text : object
+        Converted with `str`.
+    limit : int
+        Characters kept (default `SHOWN`, 40).
+    """
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"

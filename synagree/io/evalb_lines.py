@@ -49,6 +49,7 @@ from synagree.io.compression import (
     read_bytes,
 )
 from synagree.io.evalb_params import C_SPACE, EvalbParams
+from synagree.io.evalb_text import split_lines
 from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
@@ -293,10 +294,7 @@ def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
         if not raw:
             log.add(name, None, "empty-file", "file is empty (no sentences)")
         else:
-            lines = raw.decode("latin-1").split("\n")
-            if lines[-1] == "":
-                lines.pop()  # the newline that ends the last line (as fgets reads)
-            out = BracketLines(name, lines)
+            out = BracketLines(name, split_lines(raw))  # as fgets reads them
     if own and log.errors:
         raise InputError(log.errors)
     return out
