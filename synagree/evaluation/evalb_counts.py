@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
 
 __all__ = ["Totals", "SUMMARY_VALUES", "EVALB_VERSION", "totals_of", "row_percent",
-           "c_message", "error_note", "parseval_settings"]
+           "c_message", "error_note", "parseval_settings", "settings_signature"]
 
 EVALB_VERSION = "EVALB 2006 (Sekine & Collins 1997; Ellis's length fix)"
 
@@ -218,3 +218,8 @@ def parseval_settings(params: str, sha256: str, version: str,
         s["alpha"] = f"TED unit costs over EVALB's trees, d_e {alpha_d_e}"
     s["version"] = version
     return s
+
+
+def settings_signature(settings: Dict[str, str]) -> str:
+    """The settings as one line, ``key:value|...`` (a result's signature)."""
+    return "|".join(f"{k}:{v}" for k, v in settings.items())

@@ -31,7 +31,11 @@ from synagree.base.frames import Frames, metric_rows
 from synagree.base.parseval_options import ParsevalOptions
 from synagree.base.problems import InputError, Problem
 from synagree.base.sealed import seal
-from synagree.evaluation.evalb_counts import error_note, parseval_settings
+from synagree.evaluation.evalb_counts import (
+    error_note,
+    parseval_settings,
+    settings_signature,
+)
 from synagree.evaluation.parseval import (
     ParsevalResult,
     Source,
@@ -188,7 +192,7 @@ class ParsevalComparison(Frames):
 
     def signature(self) -> str:
         """The settings as one line, ``key:value|...``: equal signatures, comparable numbers."""
-        return "|".join(f"{k}:{v}" for k, v in self.settings().items())
+        return settings_signature(self.settings())
 
     def frame_rows(self) -> List[Dict[str, Any]]:
         """One row per system and metric, with its interval."""
