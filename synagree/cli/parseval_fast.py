@@ -28,9 +28,9 @@ before writing anything), so that every message and error stays the full path's:
 * the parameter file: unreadable, with a problem, or with ``DEBUG``; more error
   sentences than ``MAX_ERROR`` (EVALB would stop).
 
-It imports only the standard library's ``os`` and ``sys`` when the command is another
-one, and no argparse, dataclasses, typing, pathlib nor numpy when it runs (checked by
-tests/test_parseval_fast_imports.py).
+Imported by every command, it loads only ``os``, ``stat``, ``sys`` and
+`synagree.base.room` (``re``, ``resource``) itself; when it runs, no argparse,
+dataclasses, typing, pathlib nor numpy (tests/test_parseval_fast.py checks it).
 """
 from __future__ import annotations
 
