@@ -15,7 +15,6 @@ from __future__ import annotations
 import gzip
 import os
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import List, Tuple
 
 import pytest
 from evalb_trees import random_files
+from test_parseval_oracle import ORACLE, evalb  # noqa: F401  (the compiled EVALB fixture)
 
 from synagree.cli import main as cli_main
 from synagree.cli import parseval_fast
@@ -30,7 +30,6 @@ from synagree.evaluation import parseval as pv
 from synagree.io import registry
 
 ROOT = Path(__file__).resolve().parents[1]
-ORACLE = ROOT.parent / "shared" / "oracles" / "evalb"
 KERNEL = pv._parsevalc is not None and pv._engine("auto", 0, False) == "c"
 needs_kernel = pytest.mark.skipif(not KERNEL, reason="the compiled PARSEVAL kernel is not "
                                   "built (or older than its source): the fast path declines")
@@ -334,24 +333,9 @@ def test_imports_only_what_it_needs(tmp_path):
     assert p.stdout.startswith(b"gold: ")
 
 
-@pytest.fixture(scope="module")
-def evalb(tmp_path_factory) -> Path:
-    """The compiled EVALB (skips when its source or a C compiler is missing)."""
-    src = ORACLE / "evalb.c"
-    if not src.is_file():
-        pytest.skip(f"EVALB's source not found at {src} (../shared/oracles/evalb beside "
-                    f"the project)")
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
-        pytest.skip("no C compiler (cc, gcc or clang) to build EVALB")
-    exe = tmp_path_factory.mktemp("evalb") / "evalb"
-    subprocess.run([cc, "-O2", "-o", str(exe), str(src)], check=True, capture_output=True)
-    return exe
-
-
 @needs_kernel
 @pytest.mark.parametrize("prm", ["COLLINS.prm", "new.prm", "nk.prm"])
-def test_evalb_oracle(prm, evalb, tmp_path, capsys):
+def test_evalb_oracle(prm, evalb, tmp_path, capsys):  # noqa: F811  (the fixture)
     """The fast path's ``--output evalb`` is EVALB's report and messages, on random pairs."""
     compared = 0
     for seed, n in ((21, 40), (22, 60), (23, 300)):

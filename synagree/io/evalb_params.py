@@ -63,6 +63,7 @@ from synagree.io.evalb_text import (
     C_SPACE,
     DEFAULT_PARAMS,
     c_atoi,
+    latin1_text,
     read_settings,
 )
 from synagree.io.files import read_problem
@@ -146,7 +147,7 @@ class EvalbParams:
 
     def as_dict(self) -> dict:
         """Every setting, JSON-ready (labels as text: Latin-1 bytes read as UTF-8)."""
-        t = _text
+        t = latin1_text
         return {"name": self.name, "source": self.source, "sha256": self.sha256,
                 "DEBUG": self.debug, "MAX_ERROR": self.max_error,
                 "CUTOFF_LEN": self.cutoff_len, "LABELED": int(self.labeled),
@@ -155,11 +156,6 @@ class EvalbParams:
                 "EQ_LABEL": [[t(a), t(b)] for a, b in self.eq_labels],
                 "EQ_WORD": [[t(a), t(b)] for a, b in self.eq_words],
                 "QUOTE_LABEL": [t(x) for x in self.quote_labels]}
-
-
-def _text(s: str) -> str:
-    """A Latin-1 byte string as the text it encodes (UTF-8; bad bytes replaced)."""
-    return s.encode("latin-1").decode("utf-8", errors="replace")
 
 
 def parse_params(data: bytes, file: str = "<params>", name: Optional[str] = None,

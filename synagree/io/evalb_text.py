@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Dict, List, Optional, Tuple
 
 __all__ = ["BUNDLED", "DEFAULT_PARAMS", "C_SPACE", "MAX_LINE_BYTES", "LIMITS", "KEYS",
-           "read_settings", "c_atoi", "split_lines"]
+           "read_settings", "c_atoi", "split_lines", "latin1_text"]
 
 #: bundled parameter files: name -> file name under synagree/data/evalb
 BUNDLED: Dict[str, str] = {"collins": "COLLINS.prm", "new": "new.prm", "nk": "nk.prm"}
@@ -44,7 +44,7 @@ _NUMERIC: Dict[str, Tuple[Optional[int], Optional[int]]] = {
     "DEBUG": (0, 2), "MAX_ERROR": (None, None), "CUTOFF_LEN": (None, None), "LABELED": (0, 1)}
 
 
-def _text(s: str) -> str:
+def latin1_text(s: str) -> str:
     """A Latin-1 byte string as the text it encodes (UTF-8; bad bytes replaced)."""
     return s.encode("latin-1").decode("utf-8", errors="replace")
 
@@ -93,7 +93,7 @@ def read_settings(data: bytes, bad: Callable[[int, str], Any]) -> Dict[str, Any]
         key = parts[0]
         value = parts[1] if len(parts) > 1 else ""
         if key not in KEYS:
-            bad(no, f"unknown key {quote(_text(key))}: EVALB reads {', '.join(KEYS)}")
+            bad(no, f"unknown key {quote(latin1_text(key))}: EVALB reads {', '.join(KEYS)}")
             continue
         if not value:
             bad(no, f"{key} has no value")
@@ -102,7 +102,7 @@ def read_settings(data: bytes, bad: Callable[[int, str], Any]) -> Dict[str, Any]
         if key in _NUMERIC:
             lo, hi = _NUMERIC[key]
             if not _INT.fullmatch(value):
-                bad(no, f"{key} needs a whole number, not {quote(_text(value))}")
+                bad(no, f"{key} needs a whole number, not {quote(latin1_text(value))}")
                 continue
             n = c_atoi(value)  # as EVALB's atoi reads it (a C int)
             if (lo is not None and n < lo) or (hi is not None and n > hi):
@@ -115,7 +115,7 @@ def read_settings(data: bytes, bad: Callable[[int, str], Any]) -> Dict[str, Any]
         want = 2 if key in ("EQ_LABEL", "EQ_WORD") else 1
         if len(tokens) != want:
             bad(no, f"{key} takes {'two values' if want == 2 else 'one label'}, found "
-                f"{len(tokens)}: {quote(_text(value))}")
+                f"{len(tokens)}: {quote(latin1_text(value))}")
             continue
         if len(lists[key]) >= LIMITS[key]:
             bad(no, f"more than {LIMITS[key]} {key} entries, EVALB's limit")
