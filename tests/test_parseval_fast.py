@@ -305,6 +305,16 @@ def test_environment_terminal_and_stale_kernel_fall_back(tmp_path, capsys, monke
     assert capsys.readouterr() == ("", "")
 
 
+def test_parameter_digest_is_hashlib_sha256():
+    """The parameter file's SHA-256 (read without hashlib on the fast path) is hashlib's."""
+    from hashlib import sha256
+
+    from synagree.io.evalb_text import read_settings
+
+    for data in (b"", b"MAX_ERROR 10\n", bytes(range(256)) * 3):
+        assert read_settings(data, lambda no, msg: None)["sha256"] == sha256(data).hexdigest()
+
+
 def test_suffixes_are_the_registry_bracketed_ones():
     """The suffixes the registry settles as bracketed trees by the name alone."""
     bracketed = {s for f in registry.formats() if f.bracketed for s in f.suffixes}

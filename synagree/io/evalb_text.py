@@ -10,10 +10,15 @@ functions without loading them (issue 36: start-up).
 """
 from __future__ import annotations
 
-import hashlib
 import re
 
 from synagree.base.escape import quote
+
+try:  # CPython's own SHA-256, the one hashlib falls back to: importing hashlib starts
+    # OpenSSL, a tenth of a small PARSEVAL run on the fast path (issue 36); same digest
+    from _sha256 import sha256  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # pragma: no cover - Python 3.12 names it _sha2; or none built
+    from hashlib import sha256
 
 # typing is needed only by the type checker (its import costs start-up: issue 36)
 TYPE_CHECKING = False
@@ -121,7 +126,7 @@ def read_settings(data: bytes, bad: Callable[[int, str], Any]) -> Dict[str, Any]
             bad(no, f"more than {LIMITS[key]} {key} entries, EVALB's limit")
             continue
         lists[key].append(tuple(tokens) if want == 2 else tokens[0])
-    return {"sha256": hashlib.sha256(data).hexdigest(),
+    return {"sha256": sha256(data).hexdigest(),
             "debug": int(values.get("DEBUG", 0)),  # type: ignore[call-overload]
             "max_error": int(values.get("MAX_ERROR", 10)),  # type: ignore[call-overload]
             "cutoff_len": int(values.get("CUTOFF_LEN", 40)),  # type: ignore[call-overload]
