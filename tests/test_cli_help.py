@@ -93,7 +93,7 @@ def test_top_level_help_imports_no_command():
     modules = _imported("--help")
     assert _computing(modules) == []
     commands = [m for m in modules if m.startswith("synagree.cli.")]
-    # (parseval_fast: the PARSEVAL fast path's test of argv, os and sys only at import)
+    # (parseval_fast: the PARSEVAL fast path's test of argv; it loads nothing at import)
     assert sorted(commands) == ["synagree.cli.descriptions", "synagree.cli.main",
                                 "synagree.cli.parseval_fast", "synagree.cli.signals"], commands
 

@@ -24,6 +24,7 @@ import pytest
 from evalb_trees import random_files
 from test_parseval_oracle import ORACLE, evalb  # noqa: F401  (the compiled EVALB fixture)
 
+from synagree.base import room
 from synagree.cli import main as cli_main
 from synagree.cli import parseval_fast
 from synagree.evaluation import parseval as pv
@@ -299,7 +300,7 @@ def test_environment_terminal_and_stale_kernel_fall_back(tmp_path, capsys, monke
         m.setattr(pv._parsevalc, "SOURCE_SHA256", "0" * 64, raising=False)
         assert parseval_fast.run(argv) is None
     with monkeypatch.context() as m:  # a reading budget below the file
-        m.setattr(parseval_fast, "READ_FLOOR", 10)
+        m.setattr(room, "READ_FLOOR", 10)
         m.setattr(parseval_fast, "_budget", lambda: 10)
         assert parseval_fast.run(argv) is None
     assert capsys.readouterr() == ("", "")

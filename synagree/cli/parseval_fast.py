@@ -28,17 +28,15 @@ before writing anything), so that every message and error stays the full path's:
 * the parameter file: unreadable, with a problem, or with ``DEBUG``; more error
   sentences than ``MAX_ERROR`` (EVALB would stop).
 
-Imported by every command, it loads only ``os``, ``stat``, ``sys`` and
-`synagree.base.room` (``re``, ``resource``) itself; when it runs, no argparse,
-dataclasses, typing, pathlib nor numpy (tests/test_parseval_fast.py checks it).
+Imported by every command, it loads nothing itself (``os``, ``stat`` and ``sys`` are
+loaded at start-up); when it runs, no argparse, dataclasses, typing, pathlib nor numpy
+(tests/test_parseval_fast.py checks it).
 """
 from __future__ import annotations
 
 import os
 import stat
 import sys
-
-from synagree.base.room import READ_FLOOR
 
 # typing is needed only by the type checker (its import costs start-up: issue 36)
 TYPE_CHECKING = False
@@ -111,6 +109,8 @@ def _read(path: str, bracketed: bool) -> Optional[bytes]:
     bracketed suffix, starting with ``(``), or None."""
     if bracketed and os.path.splitext(os.path.basename(path))[1].lower() not in SUFFIXES:
         return None
+    from synagree.base.room import READ_FLOOR
+
     try:
         with open(path, "rb") as fh:
             st = os.fstat(fh.fileno())
