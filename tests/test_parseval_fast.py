@@ -13,6 +13,7 @@ every key; EVALB itself (../shared/oracles/evalb, compiled here) is the oracle o
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import random
 import subprocess
@@ -173,6 +174,14 @@ def test_subprocess_same_bytes(tmp_path):
         assert [(r.returncode, r.stdout, r.stderr) for r in runs[:1]] == \
             [(r.returncode, r.stdout, r.stderr) for r in runs[1:]]
         assert runs[0].stdout
+    # standard output in another encoding: the full path writes (or fails) its own way
+    for encoding in ("ascii", "latin-1"):
+        argv = [sys.executable, "-m", "synagree", "compare", g, t]
+        runs = [subprocess.run(argv, capture_output=True, timeout=120,
+                               env={**env, **e, "PYTHONIOENCODING": encoding})
+                for e in ({}, {"SYNAGREE_FULL_PATH": "1"})]
+        assert (runs[0].returncode, runs[0].stdout, runs[0].stderr) == \
+            (runs[1].returncode, runs[1].stdout, runs[1].stderr)
 
 
 # --------------------------------------------------------------------------- fallbacks
@@ -298,6 +307,12 @@ def test_environment_terminal_and_stale_kernel_fall_back(tmp_path, capsys, monke
     capsys.readouterr()
     with monkeypatch.context() as m:  # a digest of the sources to compare: the full path
         m.setattr(pv._parsevalc, "SOURCE_SHA256", "0" * 64, raising=False)
+        assert parseval_fast.run(argv) is None
+    with monkeypatch.context() as m:  # an unexpected failure: the full path says what
+        m.setattr(parseval_fast, "_render", lambda *a: 1 / 0)
+        assert parseval_fast.run(argv) is None
+    with monkeypatch.context() as m:  # standard output not UTF-8
+        m.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
         assert parseval_fast.run(argv) is None
     with monkeypatch.context() as m:  # a reading budget below the file
         m.setattr(room, "READ_FLOOR", 10)

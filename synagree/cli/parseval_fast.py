@@ -18,7 +18,7 @@ before writing anything), so that every message and error stays the full path's:
 * the command line: ``compare GOLD TEST`` then only ``--params PRM``, ``--output
   table|evalb`` (``=``-forms too) and ``-q``/``--quiet``, each at most once;
 * the environment: any ``SYNAGREE_*`` variable (the engine, debugging, budgets);
-  text output to a terminal (fitted to its width);
+  text output to a terminal (fitted to its width); standard output not UTF-8;
 * the files: each a regular file within the full path's reading budget, named in normal form
   (as `pathlib` prints it), with a suffix of the bracketed formats (`SUFFIXES`:
   the reader registry then settles the format by the suffix alone) and a first byte
@@ -256,9 +256,12 @@ def run(argv: Sequence[str]) -> Optional[int]:
             or any(k.startswith("SYNAGREE_") for k in os.environ)):
         return None
     opts = _options(argv)
-    if opts is None:
+    if opts is None or not _utf8(sys.stdout):
         return None
-    outputs = _score(opts)
+    try:
+        outputs = _score(opts)
+    except Exception:  # whatever it is, the full path reports it its own way
+        return None
     if outputs is None:
         return None
     from synagree.base.escape import encodable
@@ -281,6 +284,13 @@ def run(argv: Sequence[str]) -> Optional[int]:
         return 0
     finally:
         stop_working(handlers)
+
+
+def _utf8(stream: Any) -> bool:
+    """Does ``stream`` write UTF-8 (so that writing the text cannot fail on a character;
+    another encoding is left to the full path, whose errors are its own)?"""
+    encoding = str(getattr(stream, "encoding", None) or "").lower().replace("-", "")
+    return encoding.replace("_", "") == "utf8"
 
 
 def _output_failed(exc: OSError) -> int:
