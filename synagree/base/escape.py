@@ -30,10 +30,10 @@ import re
 # typing is needed only by the type checker (its import costs start-up: issue 36)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable, List
+    from typing import Callable, Iterable, List
 
 __all__ = ["latex", "markdown", "csv_cell", "csv_row", "plain", "encodable", "matplotlib_text",
-           "quote", "SHOWN"]
+           "quote", "shorten", "SHOWN"]
 
 _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
@@ -188,6 +188,28 @@ def plain(s: object) -> str:
 SHOWN = 40
 
 
+def _cut(text: object, limit: int, show: Callable[[str], str]) -> str:
+    """``show`` of ``text`` when at most ``limit`` characters, else of its start, then
+    ``…`` and its length."""
+    text = str(text)
+    if len(text) <= limit:
+        return show(text)
+    return f"{show(text[:limit])}… ({len(text):,} characters)"
+
+
+def shorten(text: object, limit: int = SHOWN) -> str:
+    """``text`` when at most ``limit`` characters, else its start, ``…`` and its length.
+
+    Parameters
+    ----------
+    text : object
+        Converted with `str`.
+    limit : int
+        Characters kept (default `SHOWN`, 40).
+    """
+    return _cut(text, limit, str)
+
+
 def quote(text: object, limit: int = SHOWN) -> str:
     r"""Input text for a message: quoted as `repr` quotes it, shortened to ``limit``.
 
@@ -201,7 +223,4 @@ def quote(text: object, limit: int = SHOWN) -> str:
     limit : int
         Characters kept (default `SHOWN`, 40).
     """
-    text = str(text)
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}… ({len(text):,} characters)"
+    return _cut(text, limit, repr)

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
 # quoting input in a message: in a light module shared with the fast paths (issue 36)
-from synagree.base.escape import SHOWN, quote  # noqa: F401  (re-exported: problems.quote)
+from synagree.base.escape import SHOWN, quote, shorten  # noqa: F401  (re-exported)
 
 ERROR = "error"
 WARNING = "warning"
@@ -36,22 +36,6 @@ LONG_MESSAGE = 2000  #: longer messages are shortened
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 _LONG_RUN = re.compile(r"\S{%d,}" % (LONG_RUN + 1))
-
-
-def shorten(text: object, limit: int = SHOWN) -> str:
-    """``text`` when at most ``limit`` characters, else its start, ``…`` and its length.
-
-    Parameters
-    ----------
-    text : object
-        Converted with `str`.
-    limit : int
-        Characters kept (default `SHOWN`, 40).
-    """
-    text = str(text)
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text):,} characters)"
 
 
 def _escape_control(m: "re.Match[str]") -> str:
