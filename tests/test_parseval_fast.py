@@ -161,6 +161,19 @@ def test_error_sentences_note_and_messages(tmp_path, capsys, monkeypatch):
 
 
 @needs_kernel
+def test_bytes_that_are_not_utf8_and_crlf(tmp_path, capsys, monkeypatch):
+    """Latin-1 words (not UTF-8: EVALB's report shows them escaped), CRLF line ends, a
+    last line without its newline: one character a byte, as EVALB reads them."""
+    g, t = tmp_path / "g.mrg", tmp_path / "t.mrg"
+    g.write_bytes(b"(S (NP (NN caf\xe9)) (VP (VB x)))\r\n(S (NN a) (NN b))\r\n(S (NN q))")
+    t.write_bytes(b"(S (NP (NN caf\xe9) (VP (VB x))))\r\n(S (NN a) (NN c))\r\n(S (NN q))")
+    for o in ([], ["--output", "evalb"]):
+        _, out, err = same(["compare", str(g), str(t), "--params", "nk", *o], capsys,
+                           monkeypatch)
+        assert out
+
+
+@needs_kernel
 def test_subprocess_same_bytes(tmp_path):
     """``python -m synagree`` with and without the fast path (SYNAGREE_* turns it off)."""
     g, t = write_pair(tmp_path, 11, 120)
