@@ -211,16 +211,7 @@ def shorten(text: object, limit: int = SHOWN) -> str:
 
 
 def quote(text: object, limit: int = SHOWN) -> str:
-    r"""Input text for a message: quoted as `repr` quotes it, shortened to ``limit``.
-
-    Control characters are escaped by the quoting; longer text is cut to
-    ``limit`` characters, followed by ``…`` and its length.
-
-    Parameters
-    ----------
-    text : object
-        Converted with `str`.
-    limit : int
-        Characters kept (default `SHOWN`, 40).
-    """
+    r"""Input text for a message: quoted as `repr` quotes it, shortened to ``limit``
+    characters (default `SHOWN`) as `shorten` does (control characters are escaped by
+    the quoting)."""
     return _cut(text, limit, repr)

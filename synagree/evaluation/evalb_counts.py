@@ -50,18 +50,11 @@ class Totals:
                  matched: int = 0, gold: int = 0, test: int = 0, complete: int = 0,
                  words: int = 0, crossing: int = 0, no_crossing: int = 0,
                  two_or_less_crossing: int = 0, correct_tags: int = 0) -> None:
-        self.sentences = sentences
-        self.error_sentences = error_sentences
-        self.skip_sentences = skip_sentences
-        self.matched = matched
-        self.gold = gold
-        self.test = test
-        self.complete = complete
-        self.words = words
-        self.crossing = crossing
-        self.no_crossing = no_crossing
-        self.two_or_less_crossing = two_or_less_crossing
-        self.correct_tags = correct_tags
+        (self.sentences, self.error_sentences, self.skip_sentences, self.matched, self.gold,
+         self.test, self.complete, self.words, self.crossing, self.no_crossing,
+         self.two_or_less_crossing, self.correct_tags) = (
+            sentences, error_sentences, skip_sentences, matched, gold, test, complete, words,
+            crossing, no_crossing, two_or_less_crossing, correct_tags)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:

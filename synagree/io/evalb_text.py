@@ -55,15 +55,9 @@ def latin1_text(s: str) -> str:
 
 
 def read_settings(data: bytes, bad: Callable[[int, str], Any]) -> Dict[str, Any]:
-    r"""The settings of a parameter file's bytes, read as EVALB reads them.
-
-    Parameters
-    ----------
-    data : bytes
-        The file's content.
-    bad : callable
-        Called with (line number, message) for each problem (`parse_params` lists
-        them as ``bad-params``); the settings returned are then incomplete.
+    r"""What a parameter file's bytes ``data`` set, read as EVALB reads them; each problem
+    is given to ``bad`` (line number, message: `parse_params` lists them as
+    ``bad-params``), and the settings returned are then incomplete.
 
     Returns
     -------
