@@ -30,6 +30,8 @@ from synagree.evaluation.conll18 import (
 )
 from synagree.io.conllu import read_conllu, to_conllu, write_conllu
 from synagree.render import compare as render_compare
+from synagree.trees import flat
+from synagree.trees.flat import Vocabulary, dependency_trees
 
 DATA = Path(__file__).resolve().parent / "data" / "compare"
 CONLL18 = Path(__file__).resolve().parent / "data" / "conll18"
@@ -118,6 +120,32 @@ def test_split4_grouping_and_joined_trees(h):
     d2n = lambda a, b: (h.zss_unit_distance(zt[a], zt[b]) / (sizes[a] + sizes[b])) ** 2  # noqa
     assert res.systems[0].alpha_value("norm") == pytest.approx(
         h.textbook_alpha(units, d2n)[0], abs=1e-12)
+
+
+@pytest.mark.parametrize("gold, system", [
+    (DATA / "split4-gold.conllu", DATA / "split4-sys.conllu"),
+    (CONLL18 / "tokenisation-gold.conllu", CONLL18 / "tokenisation-sys.conllu"),
+    (DATA / "bd-gold.conllu", DATA / "bd-sys.conllu"),
+])
+@pytest.mark.parametrize("batch_min", [1, 10 ** 9])
+def test_unit_trees_equal_trees_of_joined_sentences(gold, system, batch_min, monkeypatch):
+    """α's trees are built from the two columns a tree needs (one sentence) or
+    from `joined_sentence` (several): array for array the trees of the full
+    sentences, in the same label ids (by the compiled batch and tree by tree)."""
+    monkeypatch.setattr(flat, "BATCH_MIN", batch_min)
+    gold_tb, sys_tb = read_treebank(gold), read_treebank(system)
+    units = list(cmp.sentence_units(evaluate(gold_tb, sys_tb).alignment))
+    got = cmp._GoldTrees(gold_tb).pairs(sys_tb, units)
+    vocab = Vocabulary()
+    want = dependency_trees([s for u in units for s in (cmp.joined_sentence(gold_tb, u.gold),
+                                                       cmp.joined_sentence(sys_tb, u.system))],
+                            vocab)
+    trees = [t for pair in got for t in pair]
+    assert len(trees) == len(want) == 2 * len(units)
+    for a, b in zip(trees, want):
+        assert a.size == b.size and a.cost_left == b.cost_left and a.cost_right == b.cost_right
+        for f in ("labels", "lml", "keyroots", "r_labels", "r_lml", "r_keyroots"):
+            assert getattr(a, f).tolist() == getattr(b, f).tolist(), f
 
 
 def test_same_splits_give_one_unit_per_sentence():

@@ -8,6 +8,7 @@ import pytest
 
 from conftest import textbook_alpha, zss_dep_tree, zss_unit_distance
 from synagree.agreement import agree as agreement
+from synagree.distance import sums
 from synagree.distance.sums import Progress, delta_squared
 from synagree.io.conllu import DepSentence
 from synagree.stats import alpha
@@ -128,6 +129,28 @@ def test_sampled_de_within_its_standard_error():
     # each estimate within 4 SE, and the SEs are honest on average (|z| ~ 0.8)
     assert np.all(np.abs(zs) < 4.0)
     assert 0.2 < np.mean(np.abs(zs)) < 1.6
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_control_variate_features_in_integers_equal_float64(big):
+    """The label-histogram feature is computed in narrow integers (int16 counts,
+    or int64 where a tree has 2^15 nodes): the same numbers as in float64, and
+    every feature symmetric in the pair (the draws reuse one row per tree pair)."""
+    rng = np.random.default_rng(3)
+    hist64 = rng.integers(0, 40, size=(30, 9)).astype(np.float64)
+    sizes = hist64.sum(axis=1)
+    if big:
+        sizes[0] = 2.0 ** 15
+    narrow = sums._pair_histograms(hist64, sizes)
+    assert narrow.dtype == (np.int64 if big else np.int16)
+    ti, tj = rng.integers(0, 30, 500), rng.integers(0, 30, 500)
+    got = sums._cv_features(sizes[ti], sizes[tj], narrow, ti, tj)
+    diff = hist64[ti] - hist64[tj]
+    d, mn = sizes[ti] - sizes[tj], np.minimum(sizes[ti], sizes[tj])
+    want = np.stack([d * d, np.abs(d), sizes[ti] * sizes[tj], mn, mn * mn,
+                     (diff * diff).sum(axis=1)], axis=1)
+    assert np.array_equal(got, want)
+    assert np.array_equal(sums._cv_features(sizes[tj], sizes[ti], narrow, tj, ti), got)
 
 
 def test_bootstrap_matrix_form_equals_recomputation():

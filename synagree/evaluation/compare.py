@@ -132,7 +132,7 @@ from synagree.stats.tag_alternatives import (
     plain_syntax_note,
 )
 from synagree.trees.annotation_bdm import tag_closeness
-from synagree.trees.flat import FlatTree, Vocabulary, dependency_trees
+from synagree.trees.flat import DependencyColumns, FlatTree, Vocabulary, dependency_trees
 from synagree.trees.hierarchy import Hierarchy
 
 __all__ = [
@@ -251,6 +251,32 @@ def _dep_sentence(tb: Treebank, k: int) -> DepSentence:
         xpos=[w.xpos for w in words], feats=[w.feats for w in words],
         lemmas=[w.lemma for w in words], word_lines=[w.line for w in words],
         metadata={"sent_id": sent.label})
+
+
+class _UnitColumns:
+    """The HEAD and DEPREL columns of one sentence, all its tree needs
+    (`synagree.trees.flat.DependencyColumns`): `_dep_sentence` less the six
+    other columns, which `_GoldTrees` would build per sentence and throw away."""
+
+    __slots__ = ("heads", "deprels")
+
+    def __init__(self, heads: np.ndarray, deprels: List[str]):
+        self.heads, self.deprels = heads, deprels
+
+    @property
+    def n_words(self) -> int:
+        return len(self.deprels)
+
+
+def _unit_columns(tb: Treebank, sentences: range) -> Union[DepSentence, _UnitColumns]:
+    """What the tree of a unit is built from: `joined_sentence` for a unit of
+    several sentences (the one joining rule), a sentence's two columns else."""
+    if len(sentences) != 1:
+        return joined_sentence(tb, sentences)
+    sent = tb.sentences[sentences.start]
+    words = tb.words[sent.words.start:sent.words.stop]
+    return _UnitColumns(np.fromiter((w.head for w in words), np.int32, len(words)),
+                        [w.deprel for w in words])
 
 
 # --------------------------------------------------------------------------- breakdowns
@@ -1137,16 +1163,16 @@ class _GoldTrees:
     def pairs(self, tb: Treebank, units: Sequence[SentenceUnit]) -> List[List[FlatTree]]:
         """Per unit: [gold tree, system tree]; the sentences in the order the trees are
         first needed, then built in one pass."""
-        todo: List[DepSentence] = []
+        todo: List[DependencyColumns] = []
         slots: List[Tuple[Tuple[int, int], int]] = []
         pending: Dict[Tuple[int, int], int] = {}
         for u in units:
             k = (u.gold.start, u.gold.stop)
             if k not in self.built and k not in pending:
                 pending[k] = len(todo)
-                todo.append(joined_sentence(self.gold_tb, u.gold))
+                todo.append(_unit_columns(self.gold_tb, u.gold))
             slots.append((k, len(todo)))
-            todo.append(joined_sentence(tb, u.system))
+            todo.append(_unit_columns(tb, u.system))
         built = dependency_trees(todo, self.vocab)
         for k, at in pending.items():
             self.built[k] = built[at]

@@ -22,7 +22,7 @@ delete (docs/method.md §3), and the kernels reproduce that through per-label co
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 
@@ -238,7 +238,24 @@ def flat_tree(children: Sequence[Sequence[int]], node_labels: Sequence[int],
                     int(size), cost_l, cost_r)
 
 
-def dependency_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
+class DependencyColumns(Protocol):
+    """What a dependency tree is built from: HEAD and DEPREL per word.
+
+    `synagree.io.conllu.DepSentence` is one; a reader that already holds the
+    two columns may pass a lighter object (``heads``: int32, 1-based, 0 the
+    artificial root).
+    """
+
+    heads: np.ndarray
+    deprels: List[str]
+
+    @property
+    def n_words(self) -> int:
+        """Words (the length of both columns)."""
+        ...
+
+
+def dependency_tree(sent: DependencyColumns, vocab: Vocabulary) -> FlatTree:
     """ε(root) with each word under its HEAD, siblings by word ID (docs/method.md §2.1).
 
     Nodes are labelled with the DEPREL; the artificial root has the empty label
@@ -248,7 +265,7 @@ def dependency_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
 
     Parameters
     ----------
-    sent : DepSentence
+    sent : DepSentence or DependencyColumns
     vocab : Vocabulary
         Label ids; new labels are added.
     """
@@ -264,7 +281,7 @@ def dependency_tree(sent: DepSentence, vocab: Vocabulary) -> FlatTree:
 BATCH_MIN = 2000  # from this many dependency trees on, build them in one compiled call
 
 
-def dependency_trees(sents: Sequence[DepSentence], vocab: Vocabulary) -> List[FlatTree]:
+def dependency_trees(sents: Sequence[DependencyColumns], vocab: Vocabulary) -> List[FlatTree]:
     """:func:`dependency_tree` of every sentence (label ids assigned in the same
     order), in one compiled pass when there are :data:`BATCH_MIN` or more
     (about 20 µs of Python per tree otherwise); the trees' arrays are then
