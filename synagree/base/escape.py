@@ -26,9 +26,14 @@ noise table) from being read as mathtext in a figure.
 from __future__ import annotations
 
 import re
-from typing import Iterable, List
 
-__all__ = ["latex", "markdown", "csv_cell", "csv_row", "plain", "encodable", "matplotlib_text"]
+# typing is needed only by the type checker (its import costs start-up: issue 36)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Iterable, List
+
+__all__ = ["latex", "markdown", "csv_cell", "csv_row", "plain", "encodable", "matplotlib_text",
+           "quote", "shorten", "SHOWN"]
 
 _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
@@ -177,3 +182,36 @@ def plain(s: object) -> str:
     """
     return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
                            else f"\\u{ord(m.group()):04x}", str(s))
+
+
+#: characters of input text a message quotes (`quote`; `synagree.base.problems`)
+SHOWN = 40
+
+
+def _cut(text: object, limit: int, show: Callable[[str], str]) -> str:
+    """``show`` of ``text`` when at most ``limit`` characters, else of its start, then
+    ``…`` and its length."""
+    text = str(text)
+    if len(text) <= limit:
+        return show(text)
+    return f"{show(text[:limit])}… ({len(text):,} characters)"
+
+
+def shorten(text: object, limit: int = SHOWN) -> str:
+    """``text`` when at most ``limit`` characters, else its start, ``…`` and its length.
+
+    Parameters
+    ----------
+    text : object
+        Converted with `str`.
+    limit : int
+        Characters kept (default `SHOWN`, 40).
+    """
+    return _cut(text, limit, str)
+
+
+def quote(text: object, limit: int = SHOWN) -> str:
+    r"""Input text for a message: quoted as `repr` quotes it, shortened to ``limit``
+    characters (default `SHOWN`) as `shorten` does (control characters are escaped by
+    the quoting)."""
+    return _cut(text, limit, repr)

@@ -20,16 +20,22 @@ and the refusal says which of them it was.
 from __future__ import annotations
 
 import re
-import resource
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple
 
-from synagree.base.numbers import ascii_digits
 from synagree.base.problems import InputError
 
-DEFAULT_MAX_MEMORY = 4 * 2**30  # bytes
+# what this process can still get, and the reading budget's rule: a light module shared
+# with PARSEVAL's fast path (issue 36: start-up)
+from synagree.base.room import (  # noqa: F401  (re-exported)
+    DEFAULT_MAX_MEMORY,
+    READ_FLOOR,
+    READ_SHARE,
+    available_memory,
+    read_cap,
+)
 
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
@@ -77,7 +83,6 @@ def human(nbytes: float) -> str:
 
 
 _LIMIT: ContextVar[int] = ContextVar("synagree_max_memory", default=DEFAULT_MAX_MEMORY)
-_UNLIMITED = 2**60  # cgroup "no limit" (v1 writes 2^63 - 4096; v2 writes "max")
 
 
 def current_limit() -> int:
@@ -102,125 +107,6 @@ def limited(nbytes: Optional[int]) -> Iterator[None]:
         _LIMIT.reset(token)
 
 
-def _read(path: "str | Path") -> Optional[str]:
-    try:
-        return Path(path).read_text(encoding="ascii", errors="replace").strip()
-    except OSError:
-        return None
-
-
-def _number(text: Optional[str]) -> Optional[int]:
-    if text is None or not ascii_digits(text):
-        return None  # absent, or "max"
-    value = int(text)
-    return value if value < _UNLIMITED else None
-
-
-def _meminfo(proc: Path, key: str) -> Optional[int]:
-    text = _read(proc / "meminfo")
-    m = re.search(rf"^{key}:\s+(\d+) kB", text or "", re.M)
-    return int(m.group(1)) * 1024 if m else None
-
-
-def _cgroup_dirs(proc: Path) -> List[Tuple[str, Path]]:
-    """(version, folder) of each cgroup of this process with a memory controller, leaf
-    first then its ancestors up to the mount point."""
-    cgroups = _read(proc / "self" / "cgroup") or ""
-    mounts = _read(proc / "self" / "mountinfo") or ""
-    out: List[Tuple[str, Path]] = []
-    for line in cgroups.splitlines():
-        parts = line.split(":", 2)
-        if len(parts) != 3:
-            continue
-        _, controllers, path = parts
-        version = "v2" if controllers == "" else "v1"
-        if version == "v1" and "memory" not in controllers.split(","):
-            continue
-        for mount in mounts.splitlines():
-            fields = mount.split(" - ", 1)
-            if len(fields) != 2:
-                continue
-            left, right = fields[0].split(), fields[1].split()
-            if len(left) < 5 or not right:
-                continue
-            root, point, fstype = left[3], left[4], right[0]
-            options = right[2].split(",") if len(right) > 2 else []
-            if version == "v2" and fstype != "cgroup2":
-                continue
-            if version == "v1" and (fstype != "cgroup" or "memory" not in options):
-                continue
-            if not (path == root or path.startswith(root.rstrip("/") + "/")):
-                continue
-            rel = path[len(root.rstrip("/")):].strip("/")
-            d = Path(point)
-            chain = [d]
-            for part in rel.split("/") if rel else ():
-                d = d / part
-                chain.append(d)
-            out.extend((version, c) for c in reversed(chain))
-            break
-    return out
-
-
-def _cgroup_room(proc: Path) -> Optional[Tuple[int, str]]:
-    """What the tightest memory cgroup of this process leaves: limit − usage."""
-    best: Optional[Tuple[int, str]] = None
-    for version, d in _cgroup_dirs(proc):
-        if version == "v2":
-            limit, used = _number(_read(d / "memory.max")), _number(_read(d / "memory.current"))
-            name = f"the cgroup memory limit (memory.max in {d})"
-        else:
-            limit = _number(_read(d / "memory.limit_in_bytes"))
-            used = _number(_read(d / "memory.usage_in_bytes"))
-            name = f"the cgroup memory limit (memory.limit_in_bytes in {d})"
-        if limit is None:
-            continue
-        room = max(0, limit - (used or 0))
-        if best is None or room < best[0]:
-            best = (room, name)
-    return best
-
-
-def available_memory(proc: "str | Path" = "/proc") -> Optional[Tuple[int, str]]:
-    r"""The bytes this process can still get, and what limits them; None when unknown.
-
-    The smallest of: ``MemAvailable`` of ``/proc/meminfo``; limit − usage of
-    each memory cgroup of the process and its ancestors (v2 ``memory.max`` /
-    ``memory.current``, v1 ``memory.limit_in_bytes`` / ``memory.usage_in_bytes``;
-    "no limit" is skipped); the address-space limit (``RLIMIT_AS``, ``ulimit -v``)
-    less the process's current virtual size.
-
-    Parameters
-    ----------
-    proc : str or path-like
-        Where ``/proc`` is (tests give a folder of fake files).
-
-    Returns
-    -------
-    (int, str) or None
-        Bytes, and the source in words.
-    """
-    proc = Path(proc)
-    found: List[Tuple[int, str]] = []
-    avail = _meminfo(proc, "MemAvailable")
-    if avail is not None:
-        found.append((avail, "the memory available on this machine (MemAvailable in "
-                             "/proc/meminfo)"))
-    room = _cgroup_room(proc)
-    if room is not None:
-        found.append(room)
-    try:
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    except (ValueError, OSError):  # pragma: no cover - no such limit here
-        soft = resource.RLIM_INFINITY
-    if soft != resource.RLIM_INFINITY and soft < _UNLIMITED:
-        status = _read(proc / "self" / "status") or ""
-        m = re.search(r"^VmSize:\s+(\d+) kB", status, re.M)
-        used = int(m.group(1)) * 1024 if m else 0
-        found.append((max(0, soft - used), "the address-space limit (ulimit -v)"))
-    return min(found) if found else None
-
-
 def memory_limit(max_memory: Optional[int] = None,
                  proc: "str | Path" = "/proc") -> Tuple[int, str, bool]:
     """The limit work is planned against: the smaller of ``max_memory`` and the memory
@@ -243,15 +129,6 @@ def memory_limit(max_memory: Optional[int] = None,
     if avail is not None and avail[0] < flag:
         return avail[0], avail[1], True
     return flag, "--max-memory", False
-
-
-#: the share of the memory limit one input's text may take: its parse holds about five
-#: times its size in objects (measured on UD treebanks, docs/performance.md), and the
-#: other inputs and the work itself need the rest
-READ_SHARE = 16
-#: the smallest reading budget, whatever the limit (a tiny ``--max-memory`` is for
-#: testing the work plans, not for refusing a small file)
-READ_FLOOR = 2**20
 
 
 def read_budget(max_memory: Optional[int] = None,
@@ -287,7 +164,7 @@ def read_budget(max_memory: Optional[int] = None,
     else:
         how = (f"1/{READ_SHARE} of --max-memory {human(cap)}; raise --max-memory "
                f"(max_memory= in Python) or split the input")
-    return max(READ_FLOOR, cap // READ_SHARE), how
+    return read_cap(cap), how
 
 
 def check_memory(nbytes: float, what: str, hint: str,

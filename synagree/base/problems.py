@@ -25,50 +25,17 @@ import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
+# quoting input in a message: in a light module shared with the fast paths (issue 36)
+from synagree.base.escape import SHOWN, quote, shorten  # noqa: F401  (re-exported)
+
 ERROR = "error"
 WARNING = "warning"
 
-SHOWN = 40  #: characters of input text a message quotes
 LONG_RUN = 200  #: longer runs of non-space characters in a message are shortened
 LONG_MESSAGE = 2000  #: longer messages are shortened
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 _LONG_RUN = re.compile(r"\S{%d,}" % (LONG_RUN + 1))
-
-
-def shorten(text: object, limit: int = SHOWN) -> str:
-    """``text`` when at most ``limit`` characters, else its start, ``…`` and its length.
-
-    Parameters
-    ----------
-    text : object
-        Converted with `str`.
-    limit : int
-        Characters kept (default `SHOWN`, 40).
-    """
-    text = str(text)
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text):,} characters)"
-
-
-def quote(text: object, limit: int = SHOWN) -> str:
-    r"""Input text for a message: quoted as `repr` quotes it, shortened to ``limit``.
-
-    Control characters are escaped by the quoting; longer text is cut to
-    ``limit`` characters, followed by ``…`` and its length.
-
-    Parameters
-    ----------
-    text : object
-        Converted with `str`.
-    limit : int
-        Characters kept (default `SHOWN`, 40).
-    """
-    text = str(text)
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}… ({len(text):,} characters)"
 
 
 def _escape_control(m: "re.Match[str]") -> str:

@@ -8,18 +8,21 @@ unexpected internal errors.
 """
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 
 from synagree._version import __version__
 from synagree.base import jit
+from synagree.cli import parseval_fast
 from synagree.cli.descriptions import DESCRIPTIONS
 from synagree.cli.signals import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated
 
-# typing is needed only by the type checker (its import costs start-up: issue 36)
+# typing and argparse are needed only by the type checker at import: argparse is loaded
+# when a parser is built, which a PARSEVAL comparison on its fast path never does
+# (`synagree.cli.parseval_fast`; issue 36: start-up)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 EXIT_INPUT = 2
@@ -59,37 +62,43 @@ PARSERS = "synagree.cli.parsers"
 RUNS = "synagree.cli"
 
 
-class _Version(argparse.Action):
-    """``--version``: the version and which kernels run (C or numba, and why).
+def _version_action() -> type:
+    """The ``--version`` action (a class of argparse's, made when a parser is built)."""
+    import argparse  # only when a parser is built (see the imports above)
 
-    The kernels module (and numpy with it) is imported only when asked, so
-    that building the parser stays fast."""
+    class _Version(argparse.Action):
+        """``--version``: the version and which kernels run (C or numba, and why).
 
-    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
-                 default: str = argparse.SUPPRESS, help: Optional[str] = None) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=default,
-                         help="show the version and the kernels in use, and exit")
+        The kernels module (and numpy with it) is imported only when asked, so
+        that building the parser stays fast."""
 
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
-        kernels = importlib.import_module("synagree.distance.kernels")
-        native = importlib.import_module("synagree.base.native")
-        problems = importlib.import_module("synagree.base.problems")
-        try:
-            which = kernels.backend()
-            if which == "c":
-                detail = f"C, {native.threads()} thread(s), SIMD: {kernels.simd()}"
-            elif which == "python":
-                detail = ("plain Python, slow: neither the C extension nor numba is installed"
-                          if kernels.C_EXTENSION is None else "plain Python, slow: numba is "
-                          "not installed")
-            elif kernels.C_EXTENSION is None:
-                detail = "numba: the C extension is not built"
-            else:
-                detail = "numba"
-        except problems.InputError as exc:  # a bad SYNAGREE_* setting
-            parser.exit(EXIT_INPUT, f"{exc}\n")
-        print(f"synagree {__version__} (kernels: {detail})")  # stdout, as argparse's version
-        parser.exit()
+        def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                     default: str = argparse.SUPPRESS, help: Optional[str] = None) -> None:
+            super().__init__(option_strings, dest, nargs=0, default=default,
+                             help="show the version and the kernels in use, and exit")
+
+        def __call__(self, parser, namespace, values, option_string=None) -> None:
+            kernels = importlib.import_module("synagree.distance.kernels")
+            native = importlib.import_module("synagree.base.native")
+            problems = importlib.import_module("synagree.base.problems")
+            try:
+                which = kernels.backend()
+                if which == "c":
+                    detail = f"C, {native.threads()} thread(s), SIMD: {kernels.simd()}"
+                elif which == "python":
+                    detail = ("plain Python, slow: neither the C extension nor numba is installed"
+                              if kernels.C_EXTENSION is None else "plain Python, slow: numba is "
+                              "not installed")
+                elif kernels.C_EXTENSION is None:
+                    detail = "numba: the C extension is not built"
+                else:
+                    detail = "numba"
+            except problems.InputError as exc:  # a bad SYNAGREE_* setting
+                parser.exit(EXIT_INPUT, f"{exc}\n")
+            print(f"synagree {__version__} (kernels: {detail})")  # stdout, as argparse's version
+            parser.exit()
+
+    return _Version
 
 
 def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
@@ -100,11 +109,13 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     catalogue for each string of each) is a tenth of a PARSEVAL run (issue 36).  The
     usage and the errors of a command do not name the others; ``synagree --help``
     and an unknown command (``command`` None or not a command) get every one."""
+    import argparse  # here, not at the top (see the imports above)
+
     ap = argparse.ArgumentParser(
         prog="synagree",
         description="Chance-corrected agreement (Krippendorff's alpha over tree edit "
                     "distance) for syntactic annotation.")
-    ap.add_argument("--version", action=_Version)
+    ap.add_argument("--version", action=_version_action())
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         if command in COMMANDS and name != command:
@@ -165,6 +176,11 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def _main(argv: Optional[List[str]]) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    # a PARSEVAL comparison it knows exactly: read, scored and written without the
+    # parser and the run machinery, the same bytes (None: the path below runs)
+    fast = parseval_fast.run(argv)
+    if fast is not None:
+        return fast
     with jit.scipy_hidden():  # the modules may import numba (see synagree.base.jit)
         ap = build_parser(_command_of(argv))
     args = ap.parse_args(argv)

@@ -44,6 +44,16 @@ from typing import IO, Dict, List, Optional, Sequence, Tuple, Union
 
 from synagree.base.native import built_from
 from synagree.base.problems import InputError, Problem, ProblemLog
+
+# the totals and their formulas: a light module shared with the fast path (issue 36)
+from synagree.evaluation.evalb_counts import (
+    EVALB_VERSION,
+    SUMMARY_VALUES,
+    Totals,
+    c_message,
+    row_percent,
+    totals_of,
+)
 from synagree.io.evalb_lines import (
     BracketLines,
     ParsedLine,
@@ -62,9 +72,9 @@ except ImportError:  # pragma: no cover - built with every install that has a co
     _parsevalc = None
 
 __all__ = ["SentenceScore", "SentenceDetail", "Totals", "Stop", "ParsevalResult",
-           "parseval", "score_sentence", "read_pair", "STATUS", "ENGINES", "EVALB_VERSION"]
+           "parseval", "score_sentence", "read_pair", "STATUS", "ENGINES", "EVALB_VERSION",
+           "SUMMARY_VALUES"]
 
-EVALB_VERSION = "EVALB 2006 (Sekine & Collins 1997; Ellis's length fix)"
 STATUS = {0: "ok", 1: "error", 2: "skip"}
 ENGINES = ("auto", "c", "python")
 ENGINE_ENV = "SYNAGREE_PARSEVAL"  # auto (default), c or python: which scorer runs
@@ -119,8 +129,7 @@ class SentenceScore:
 
     def percent(self, what: str) -> float:
         """``recall``, ``precision`` or ``tagging`` as EVALB prints it (0.0 for 0/0)."""
-        num, den = self._ratio(what)
-        return 0.0 if den == 0 else 100.0 * num / den
+        return row_percent(*self._ratio(what))
 
     def fraction(self, what: str) -> float:
         """``recall``, ``precision`` or ``tagging`` as a fraction (0.0 for 0/0, as EVALB)."""
@@ -178,129 +187,6 @@ class SentenceDetail:
         """Indices of the system brackets left unmatched."""
         done = {j for _, j in self.pairs}
         return [j for j in range(len(self.test)) if j not in done]
-
-
-@dataclass
-class Totals:
-    """EVALB's running totals over some sentences (``TOTAL_*`` or ``TOT40_*``).
-
-    Parameters
-    ----------
-    sentences, error_sentences, skip_sentences : int
-    matched, gold, test, crossing, words, correct_tags : int
-        Sums over the valid sentences.
-    complete, no_crossing, two_or_less_crossing : int
-        Valid sentences with a complete match, with no crossing bracket, with
-        at most two.
-    """
-
-    sentences: int = 0
-    error_sentences: int = 0
-    skip_sentences: int = 0
-    matched: int = 0
-    gold: int = 0
-    test: int = 0
-    complete: int = 0
-    words: int = 0
-    crossing: int = 0
-    no_crossing: int = 0
-    two_or_less_crossing: int = 0
-    correct_tags: int = 0
-
-    def add(self, s: SentenceScore) -> None:
-        """Add one sentence as EVALB's ``individual_result`` does."""
-        self.sentences += 1
-        if s.status == 1:
-            self.error_sentences += 1
-        elif s.status == 2:
-            self.skip_sentences += 1
-        else:
-            self.matched += s.matched
-            self.gold += s.gold
-            self.test += s.test
-            if s.gold == s.test == s.matched:
-                self.complete += 1
-            self.words += s.words
-            self.crossing += s.crossing
-            if s.crossing == 0:
-                self.no_crossing += 1
-            if s.crossing <= 2:
-                self.two_or_less_crossing += 1
-            self.correct_tags += s.correct_tags
-
-    @property
-    def valid(self) -> int:
-        """Sentences neither error nor skip."""
-        return self.sentences - self.error_sentences - self.skip_sentences
-
-    def percent(self, what: str) -> Optional[float]:
-        """A summary line's value computed as EVALB computes it.
-
-        ``recall``, ``precision``, ``f_measure``, ``complete_match``,
-        ``average_crossing`` (brackets per valid sentence, not a percentage),
-        ``no_crossing``, ``two_or_less_crossing``, ``tagging``.  A ratio over
-        nothing is 0.0, as EVALB prints it, except the F-measure
-        2PR/(P + R), which EVALB prints as ``nan`` when P + R = 0 (None here).
-        """
-        n = self.valid
-        if what == "recall":
-            return 100.0 * self.matched / self.gold if self.gold > 0 else 0.0
-        if what == "precision":
-            return 100.0 * self.matched / self.test if self.test > 0 else 0.0
-        if what == "f_measure":
-            r, p = self.percent("recall"), self.percent("precision")
-            assert r is not None and p is not None
-            return None if p + r == 0 else 2 * p * r / (p + r)
-        if what == "complete_match":
-            return 100.0 * self.complete / n if n > 0 else 0.0
-        if what == "average_crossing":
-            return 1.0 * self.crossing / n if n > 0 else 0.0
-        if what == "no_crossing":
-            return 100.0 * self.no_crossing / n if n > 0 else 0.0
-        if what == "two_or_less_crossing":
-            return 100.0 * self.two_or_less_crossing / n if n > 0 else 0.0
-        if what == "tagging":
-            return 100.0 * self.correct_tags / self.words if self.words > 0 else 0.0
-        raise ValueError(f"unknown summary value {what!r}")
-
-    def fraction(self, what: str) -> Optional[float]:
-        """The same values as fractions (``average_crossing`` stays per sentence).
-
-        The F-measure is ``2·matched / (gold + test)`` (equal to EVALB's
-        2PR/(P + R)), None where EVALB's is ``nan`` (no bracket matched).
-        """
-        if what == "f_measure":
-            return (None if self.percent("f_measure") is None
-                    else 2 * self.matched / (self.gold + self.test))
-        nums = {"recall": (self.matched, self.gold), "precision": (self.matched, self.test),
-                "complete_match": (self.complete, self.valid),
-                "average_crossing": (self.crossing, self.valid),
-                "no_crossing": (self.no_crossing, self.valid),
-                "two_or_less_crossing": (self.two_or_less_crossing, self.valid),
-                "tagging": (self.correct_tags, self.words)}
-        if what not in nums:
-            raise ValueError(f"unknown summary value {what!r}")
-        num, den = nums[what]
-        return num / den if den > 0 else 0.0
-
-    def as_dict(self) -> dict:
-        """Every count and every rate (fractions), JSON-ready."""
-        d: Dict[str, object] = {
-            "sentences": self.sentences, "error_sentences": self.error_sentences,
-            "skip_sentences": self.skip_sentences, "valid_sentences": self.valid,
-            "matched": self.matched, "gold": self.gold, "test": self.test,
-            "crossing": self.crossing, "words": self.words,
-            "correct_tags": self.correct_tags, "complete": self.complete,
-            "no_crossing_sentences": self.no_crossing,
-            "two_or_less_crossing_sentences": self.two_or_less_crossing}
-        for k in SUMMARY_VALUES:
-            d[k] = self.fraction(k)
-        return d
-
-
-#: the summary lines of EVALB's report, in order (names of `Totals.percent`)
-SUMMARY_VALUES = ("recall", "precision", "f_measure", "complete_match", "average_crossing",
-                  "no_crossing", "two_or_less_crossing", "tagging")
 
 
 @dataclass
@@ -792,19 +678,9 @@ def _finish(g: BracketLines, s: BracketLines, prm: EvalbParams, rows: List[Sente
 
 
 def _totals(rows: List[SentenceScore]) -> Totals:
-    """`Totals` of ``rows``: what `Totals.add` sums row by row, in whole-list passes
-    (a method call per row and per total was a tenth of the work on 2,400 sentences)."""
-    valid = [r for r in rows if r.status != 1 and r.status != 2]
-    crossing = [r.crossing for r in valid]
-    return Totals(
-        sentences=len(rows), error_sentences=sum(1 for r in rows if r.status == 1),
-        skip_sentences=sum(1 for r in rows if r.status == 2),
-        matched=sum(r.matched for r in valid), gold=sum(r.gold for r in valid),
-        test=sum(r.test for r in valid),
-        complete=sum(1 for r in valid if r.gold == r.test == r.matched),
-        words=sum(r.words for r in valid), crossing=sum(crossing),
-        no_crossing=crossing.count(0), two_or_less_crossing=sum(1 for c in crossing if c <= 2),
-        correct_tags=sum(r.correct_tags for r in valid))
+    """`Totals` of ``rows`` (`synagree.evaluation.evalb_counts.totals_of`)."""
+    return totals_of([(r.status, r.matched, r.gold, r.test, r.crossing, r.words,
+                       r.correct_tags) for r in rows])
 
 
 def _score_c(g: BracketLines, s: BracketLines, prm: EvalbParams
@@ -822,7 +698,6 @@ def _score_c(g: BracketLines, s: BracketLines, prm: EvalbParams
     for k, r in enumerate(out):
         row = SentenceScore(k + 1, r[1], r[0], r[2], r[3], r[4], r[5], r[6], r[7])
         if r[0] == 1:
-            row.message = (f"Length unmatch ({r[8]}|{r[9]})" if r[10] < 0
-                           else f"Words unmatch ({r[11]}|{r[12]})")
+            row.message = c_message(r)
         rows.append(row)
     return rows

@@ -31,8 +31,12 @@ from synagree.base.frames import Frames, metric_rows
 from synagree.base.parseval_options import ParsevalOptions
 from synagree.base.problems import InputError, Problem
 from synagree.base.sealed import seal
+from synagree.evaluation.evalb_counts import (
+    error_note,
+    parseval_settings,
+    settings_signature,
+)
 from synagree.evaluation.parseval import (
-    EVALB_VERSION,
     ParsevalResult,
     Source,
     parseval,
@@ -183,16 +187,12 @@ class ParsevalComparison(Frames):
 
     def settings(self) -> Dict[str, str]:
         """How the numbers were computed (the signature's keys, docs/output.md)."""
-        s = {"scorer": EVALB_VERSION, "params": self.params.name,
-             "params_sha256": self.params.sha256}
-        if self.alpha_d_e is not None:
-            s["alpha"] = f"TED unit costs over EVALB's trees, d_e {self.alpha_d_e}"
-        s["version"] = __version__
-        return s
+        return parseval_settings(self.params.name, self.params.sha256, __version__,
+                                 self.alpha_d_e)
 
     def signature(self) -> str:
         """The settings as one line, ``key:value|...``: equal signatures, comparable numbers."""
-        return "|".join(f"{k}:{v}" for k, v in self.settings().items())
+        return settings_signature(self.settings())
 
     def frame_rows(self) -> List[Dict[str, Any]]:
         """One row per system and metric, with its interval."""
@@ -536,11 +536,10 @@ def _assemble(core: ParsevalCore, alpha: Optional[_ParsevalAlpha], breakdowns: D
                          "its stopping sentence on")
     for sp in out.systems:
         out.notes.extend(sp.notes)
-    if any(s.status == 1 for r in core.results for s in r.sentences):
-        n = {name: sum(1 for s in r.sentences if s.status == 1)
-             for name, r in zip(core.names, core.results)}
-        out.notes.append("error sentences (EVALB status 1: words or lengths differ; scored "
-                         "as nothing): " + ", ".join(f"{k} {v}" for k, v in n.items() if v))
+    note = error_note([(name, sum(1 for s in r.sentences if s.status == 1))
+                       for name, r in zip(core.names, core.results)])
+    if note is not None:
+        out.notes.append(note)
     return out
 
 

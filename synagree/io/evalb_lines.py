@@ -49,6 +49,7 @@ from synagree.io.compression import (
     read_bytes,
 )
 from synagree.io.evalb_params import C_SPACE, EvalbParams
+from synagree.io.evalb_text import latin1_text, split_lines
 from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
@@ -210,7 +211,7 @@ def parse_line(line: str, params: EvalbParams, debug: bool = False) -> ParsedLin
             where = ("stands beside a bracket, not as the one word of a (TAG word) "
                      "preterminal" if stack else "stands outside any bracket")
             raise LineError("stray-text", pos + 1,
-                            f"{quote(_text(word))} at column {pos + 1} {where}")
+                            f"{quote(latin1_text(word))} at column {pos + 1} {where}")
         label = m.group(2)
         label_end = m.end(2)
         if m.group(3) is not None:  # white space after the label: a word may follow
@@ -230,7 +231,7 @@ def parse_line(line: str, params: EvalbParams, debug: bool = False) -> ParsedLin
                 continue
             if word:  # (LABEL word word ...): the second element is stray
                 raise LineError("stray-text", m.start(4) + 1,
-                                f"{quote(_text(word))} at column {m.start(4) + 1} stands "
+                                f"{quote(latin1_text(word))} at column {m.start(4) + 1} stands "
                                 f"beside a bracket, not as the one word of a (TAG word) "
                                 f"preterminal")
         stack.append(len(brackets))
@@ -242,10 +243,6 @@ def parse_line(line: str, params: EvalbParams, debug: bool = False) -> ParsedLin
                         f"{len(stack)} '(' not closed on this line (the first at column "
                         f"{b[3] - len(b[2])}); EVALB reads one sentence a line")
     return ParsedLine(terminals, brackets, quotes, length, n_terms, trace)
-
-
-def _text(s: str) -> str:
-    return s.encode("latin-1").decode("utf-8", errors="replace")
 
 
 def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
@@ -293,10 +290,7 @@ def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
         if not raw:
             log.add(name, None, "empty-file", "file is empty (no sentences)")
         else:
-            lines = raw.decode("latin-1").split("\n")
-            if lines[-1] == "":
-                lines.pop()  # the newline that ends the last line (as fgets reads)
-            out = BracketLines(name, lines)
+            out = BracketLines(name, split_lines(raw))  # as fgets reads them
     if own and log.errors:
         raise InputError(log.errors)
     return out

@@ -50,13 +50,22 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
-from synagree.base.problems import InputError, Problem, quote
+from synagree.base.problems import InputError, Problem
 from synagree.io.compression import read_bytes
+
+# reading a parameter file's bytes: a light module shared with the fast path (issue 36)
+from synagree.io.evalb_text import (
+    BUNDLED,
+    C_SPACE,
+    DEFAULT_PARAMS,
+    c_atoi,
+    latin1_text,
+    read_settings,
+)
 from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
 
@@ -66,21 +75,6 @@ RESOURCES = "importlib.resources"
 
 __all__ = ["EvalbParams", "BUNDLED", "DEFAULT_PARAMS", "read_params", "parse_params",
            "load_params", "C_SPACE", "c_atoi"]
-
-#: bundled parameter files: name -> file name under synagree/data/evalb
-BUNDLED: Dict[str, str] = {"collins": "COLLINS.prm", "new": "new.prm", "nk": "nk.prm"}
-DEFAULT_PARAMS = "collins"
-
-#: what C's ``isspace`` accepts in the "C" locale
-C_SPACE = " \t\n\v\f\r"
-
-MAX_LINE_BYTES = 499  # EVALB reads a parameter line with fgets(buff, 500, ...)
-# EVALB's fixed arrays: MAX_DELETE_LABEL, MAX_EQ_LABEL, MAX_EQ_WORD, MAX_QUOTE_TERM
-LIMITS = {"DELETE_LABEL": 100, "DELETE_LABEL_FOR_LENGTH": 100, "EQ_LABEL": 100,
-          "EQ_WORD": 100, "QUOTE_LABEL": 20}
-_INT = re.compile(r"[+-]?[0-9]+")
-_SPLIT = re.compile(f"[{re.escape(C_SPACE)}]+")
-
 
 @dataclass(frozen=True)
 class EvalbParams:
@@ -153,7 +147,7 @@ class EvalbParams:
 
     def as_dict(self) -> dict:
         """Every setting, JSON-ready (labels as text: Latin-1 bytes read as UTF-8)."""
-        t = _text
+        t = latin1_text
         return {"name": self.name, "source": self.source, "sha256": self.sha256,
                 "DEBUG": self.debug, "MAX_ERROR": self.max_error,
                 "CUTOFF_LEN": self.cutoff_len, "LABELED": int(self.labeled),
@@ -162,11 +156,6 @@ class EvalbParams:
                 "EQ_LABEL": [[t(a), t(b)] for a, b in self.eq_labels],
                 "EQ_WORD": [[t(a), t(b)] for a, b in self.eq_words],
                 "QUOTE_LABEL": [t(x) for x in self.quote_labels]}
-
-
-def _text(s: str) -> str:
-    """A Latin-1 byte string as the text it encodes (UTF-8; bad bytes replaced)."""
-    return s.encode("latin-1").decode("utf-8", errors="replace")
 
 
 def parse_params(data: bytes, file: str = "<params>", name: Optional[str] = None,
@@ -192,97 +181,13 @@ def parse_params(data: bytes, file: str = "<params>", name: Optional[str] = None
         entries than EVALB's arrays hold, or a line over 499 bytes.  Every
         problem of the file is listed.
     """
-    text = data.decode("latin-1")
     errors: List[Problem] = []
-    values: Dict[str, object] = {}
-    lists: Dict[str, list] = {k: [] for k in LIMITS}
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the newline ending the last line
-    for no, raw in enumerate(lines, start=1):
-
-        def bad(msg: str) -> None:
-            errors.append(Problem(file, no, "bad-params", msg))
-
-        if len(raw) + 1 > MAX_LINE_BYTES:
-            bad(f"line of {len(raw) + 1} bytes: EVALB reads at most {MAX_LINE_BYTES} "
-                f"bytes a line and would split it")
-            continue
-        # EVALB cuts trailing white space, never the first character
-        line = raw[:1] + raw[1:].rstrip(C_SPACE)
-        if line.startswith("#") or len(line) < 3:
-            continue
-        parts = _SPLIT.split(line, maxsplit=1)
-        key = parts[0]
-        value = parts[1] if len(parts) > 1 else ""
-        if key not in KEYS:
-            bad(f"unknown key {quote(_text(key))}: EVALB reads {', '.join(KEYS)}")
-            continue
-        if not value:
-            bad(f"{key} has no value")
-            continue
-        tokens = _SPLIT.split(value)  # C's white space only (not Latin-1's \xa0)
-        if key in _NUMERIC:
-            lo, hi = _NUMERIC[key]
-            if not _INT.fullmatch(value):
-                bad(f"{key} needs a whole number, not {quote(_text(value))}")
-                continue
-            n = c_atoi(value)  # as EVALB's atoi reads it (a C int)
-            if (lo is not None and n < lo) or (hi is not None and n > hi):
-                bad(f"{key} must be {lo} to {hi}, not {n}" if lo is not None and hi is not None
-                    else f"{key} must be at least {lo}, not {n}")
-                continue
-            values[key] = n
-            continue
-        want = 2 if key in ("EQ_LABEL", "EQ_WORD") else 1
-        if len(tokens) != want:
-            bad(f"{key} takes {'two values' if want == 2 else 'one label'}, found "
-                f"{len(tokens)}: {quote(_text(value))}")
-            continue
-        if len(lists[key]) >= LIMITS[key]:
-            bad(f"more than {LIMITS[key]} {key} entries, EVALB's limit")
-            continue
-        lists[key].append(tuple(tokens) if want == 2 else tokens[0])
+    fields = read_settings(data, lambda no, msg: errors.append(
+        Problem(file, no, "bad-params", msg)))
     if errors:
         raise InputError(errors)
-    return EvalbParams(
-        name=name if name is not None else Path(file).name,
-        source=source if source is not None else file,
-        sha256=hashlib.sha256(data).hexdigest(),
-        debug=int(values.get("DEBUG", 0)),  # type: ignore[call-overload]
-        max_error=int(values.get("MAX_ERROR", 10)),  # type: ignore[call-overload]
-        cutoff_len=int(values.get("CUTOFF_LEN", 40)),  # type: ignore[call-overload]
-        labeled=bool(values.get("LABELED", 1)),
-        delete_labels=tuple(lists["DELETE_LABEL"]),
-        delete_labels_for_length=tuple(lists["DELETE_LABEL_FOR_LENGTH"]),
-        eq_labels=tuple(lists["EQ_LABEL"]),
-        eq_words=tuple(lists["EQ_WORD"]),
-        quote_labels=tuple(lists["QUOTE_LABEL"]))
-
-
-def c_atoi(text: str) -> int:
-    """A whole number as glibc's ``atoi`` gives it to EVALB: ``(int) strtol(text, NULL, 10)``.
-
-    ``strtol`` saturates at the 64-bit ``long``'s bounds; the cast to ``int``
-    keeps the low 32 bits (two's complement, as gcc does on every platform
-    EVALB is built on).
-
-    Examples
-    --------
-    >>> c_atoi("10"), c_atoi("99999999999999999999999"), c_atoi("-99999999999999999999999")
-    (10, -1, 0)
-    >>> c_atoi("4294967296"), c_atoi("2147483648"), c_atoi("+7")
-    (0, -2147483648, 7)
-    """
-    n = max(-2**63, min(2**63 - 1, int(text)))
-    return (n + 2**31) % 2**32 - 2**31
-
-
-KEYS = ("DEBUG", "MAX_ERROR", "CUTOFF_LEN", "LABELED", "DELETE_LABEL",
-        "DELETE_LABEL_FOR_LENGTH", "EQ_LABEL", "EQ_WORD", "QUOTE_LABEL")
-# numeric keys: (lowest, highest) allowed, None: no bound
-_NUMERIC: Dict[str, Tuple[Optional[int], Optional[int]]] = {
-    "DEBUG": (0, 2), "MAX_ERROR": (None, None), "CUTOFF_LEN": (None, None), "LABELED": (0, 1)}
+    return EvalbParams(name=name if name is not None else Path(file).name,
+                       source=source if source is not None else file, **fields)
 
 
 def read_params(path: Source) -> EvalbParams:

@@ -20,9 +20,13 @@ import re
 import sys
 import unicodedata
 from contextvars import ContextVar
-from typing import Iterator, List, Optional, Sequence, Tuple
 
 from synagree.base.numbers import ascii_digits
+
+# typing is needed only by the type checker (its import costs start-up: issue 36)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterator, List, Optional, Sequence, Tuple
 
 __all__ = ["DEFAULT_WIDTH", "UNLIMITED", "ELLIPSIS", "terminal_width", "cell_width", "truncate",
            "wrap", "hanging", "fit_rows", "layout", "text_columns", "table_width", "cut_cells",

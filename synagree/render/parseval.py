@@ -15,11 +15,11 @@ import csv
 import importlib
 import io
 import json
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional
 
 from synagree.base.escape import csv_cell, plain
 from synagree.base.table import Cell, Column, Document, Table
-from synagree.evaluation.parseval import SUMMARY_VALUES, Totals
+from synagree.evaluation.parseval import Totals
 from synagree.evaluation.parseval_compare import ParsevalComparison
 from synagree.render import writers
 from synagree.render.aligned import (
@@ -30,6 +30,9 @@ from synagree.render.aligned import (
 )
 from synagree.render.parseval_evalb import evalb_report
 
+# the text table's rows and lines: a light module shared with the fast path (issue 36)
+from synagree.render.parseval_text import TEXT_UNITS, head_lines, scope_heads, scope_rows
+
 __all__ = ["render_parseval", "render_table", "render_json", "render_csv", "render_latex",
            "PARSEVAL_OUTPUTS", "CSV_COLUMNS"]
 
@@ -38,16 +41,6 @@ PARSEVAL_OUTPUTS = ("table", "json", "csv", "markdown", "latex", "evalb")
 CSV_COLUMNS = ("section", "system", "metric", "bin", "value", "correct", "gold", "predicted",
                "aligned", "precision", "recall", "f1", "versus", "diff", "ci_low", "ci_high",
                "p_bootstrap", "p_randomisation")
-
-_LABELS = {"recall": "bracketing recall", "precision": "bracketing precision",
-           "f_measure": "bracketing F-measure", "complete_match": "complete match",
-           "average_crossing": "average crossing", "no_crossing": "no crossing",
-           "two_or_less_crossing": "2 or less crossing", "tagging": "tagging accuracy"}
-_COUNTS = (("sentences", "sentences"), ("error_sentences", "error sentences"),
-           ("skip_sentences", "skip sentences"), ("valid", "valid sentences"))
-_TOTALS = (("matched", "matched brackets"), ("gold", "gold brackets"),
-           ("test", "system brackets"), ("crossing", "crossing brackets"),
-           ("words", "words"), ("correct_tags", "correct tags"))
 
 #: the tables of ``--baseline`` (`synagree.render.regression`), loaded by its module
 #: path when a result has a baseline: a plain run renders without them (issue 36)
@@ -64,24 +57,9 @@ def _scope_table(res: ParsevalComparison, which: str, head: str) -> Table:
     MAX_ERROR stopped)."""
     tots: List[Optional[Totals]] = [None if s.result.stopped else getattr(s.result, which)
                                     for s in res.systems]
-    table = Table(f"parseval_{which}", [Column(head)] + [Column(s.name, "number", 2)
-                                                          for s in res.systems])
-
-    def counts(pairs: Sequence[Tuple[str, str]]) -> None:  # whole numbers, as EVALB's
-        for attr, name in pairs:
-            table.add(name, *(None if t is None else str(getattr(t, attr)) for t in tots))
-
-    counts(_COUNTS)
-    for k in SUMMARY_VALUES:
-        table.add(_LABELS[k], *(None if t is None else t.percent(k) for t in tots))
-    counts(_TOTALS)
-    return table
-
-
-#: the ``values:`` line of the text output (with `alpha_*` when α was computed)
-TEXT_UNITS = ("percent as EVALB prints them (average crossing: brackets per valid sentence; "
-              "– where undefined, or where MAX_ERROR stopped EVALB before its summary); "
-              "counts as EVALB sums them over the valid sentences")
+    return Table(f"parseval_{which}", [Column(head)] + [Column(s.name, "number", 2)
+                                                         for s in res.systems],
+                 scope_rows(tots))
 
 
 def render_table(res: ParsevalComparison, top: int = 10) -> str:
@@ -95,11 +73,9 @@ def render_table(res: ParsevalComparison, top: int = 10) -> str:
     top : int
         Label confusions listed per system.
     """
-    cut = res.params.cutoff_len
-    out = [f"gold: {plain(res.gold)} ({res.gold_sentences} sentences)",
-           f"parameters: {plain(res.params.name)} (sha256 {res.params.sha256[:16]}...)"]
-    tables = [_scope_table(res, "all", "all sentences (%)"),
-              _scope_table(res, "cutoff", f"length <= {cut} (%)")]
+    out = head_lines(res.gold, res.gold_sentences, res.params.name, res.params.sha256)
+    tables = [_scope_table(res, which, head)
+              for which, head in scope_heads(res.params.cutoff_len)]
     if res.alpha_d_e is not None:
         tables.append(Table("alpha", [Column("metric")] + [
             Column(s.name, "percent", 2) for s in res.systems],
