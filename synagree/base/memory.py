@@ -29,13 +29,11 @@ from synagree.base.problems import InputError
 
 # what this process can still get, and the reading budget's rule: a light module shared
 # with PARSEVAL's fast path (issue 36: start-up)
-from synagree.base.room import (  # noqa: F401  (re-exported)
-    DEFAULT_MAX_MEMORY,
-    READ_FLOOR,
-    READ_SHARE,
-    available_memory,
-    read_cap,
-)
+from synagree.base.room import DEFAULT_MAX_MEMORY as DEFAULT_MAX_MEMORY
+from synagree.base.room import READ_FLOOR as READ_FLOOR
+from synagree.base.room import READ_SHARE as READ_SHARE
+from synagree.base.room import available_memory as available_memory
+from synagree.base.room import read_cap as read_cap
 
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 

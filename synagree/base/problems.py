@@ -26,7 +26,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
 # quoting input in a message: in a light module shared with the fast paths (issue 36)
-from synagree.base.escape import SHOWN, quote, shorten  # noqa: F401  (re-exported)
+from synagree.base.escape import SHOWN as SHOWN  # re-exported (moved to base.escape)
+from synagree.base.escape import quote as quote
+from synagree.base.escape import shorten as shorten
 
 ERROR = "error"
 WARNING = "warning"
