@@ -94,6 +94,38 @@ def test_tree_shapes_equal(monkeypatch):
         assert np.array_equal(a, b)
 
 
+@needs_simd
+def test_left_path_lanes_and_one_node_trees_equal(monkeypatch):
+    """Batches whose every column is on the left path of its keyroot (chains:
+    one table each, so no cell of a prefix row reads a tree distance and the
+    forest rows read column 0 only), trees of one node (no sweep at all, or a
+    lane of width 0 beside wider ones) and stars (tree 1's table: two prefix
+    rows, every other row a forest row of a leaf), among themselves, against
+    each other (listed pairs, both orders) and in one pack with random trees."""
+    rng = np.random.default_rng(3636)
+    vocab = Vocabulary(ALPHABET)
+    chains = [dependency_tree(dep([w - 1 for w in range(1, n + 1)], random_labels(rng, n)),
+                              vocab) for n in range(1, 19)]
+    stars = [dependency_tree(dep([0] + [1] * (n - 1), random_labels(rng, n)), vocab)
+             for n in range(2, 19)]
+    ones = [dependency_tree(dep([0], random_labels(rng, 1)), vocab) for _ in range(9)]
+    _, _, rand = _random_trees(36, 30, hi=25)
+    all_costs = _all_costs(rng, len(vocab))
+    for trees in (chains, ones, chains + stars + ones + rand):
+        pack = T.TreePack(trees)
+        for kind, costs in all_costs.items():
+            a, b = _scalar_and_simd(monkeypatch, lambda: T.distance_matrix(pack, costs))
+            assert np.array_equal(a, b), kind
+    pack = T.TreePack(chains + stars)
+    i = np.repeat(np.arange(len(chains)), len(stars))
+    j = len(chains) + np.tile(np.arange(len(stars)), len(chains))
+    for first, second in ((i, j), (j, i)):
+        a, b = _scalar_and_simd(monkeypatch,
+                                lambda: T.pair_distances(pack, first, second, all_costs["unit"]))
+        assert np.array_equal(a, b)
+        assert a.max() > 0
+
+
 def _symmetric_costs(L: int) -> T.Costs:
     """Integral costs, insert = delete for every label (2 or 3), unit renames: the
     kernels may take a pair in either order (block_self, kernels.pairs), and the
