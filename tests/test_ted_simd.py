@@ -22,7 +22,7 @@ from synagree.distance import kernels, sums
 from synagree.distance import ted as T
 from synagree.io.conllu import read_conllu
 from synagree.noise.perturb import label_set, perturb
-from synagree.trees.flat import Vocabulary, dependency_tree, dependency_trees
+from synagree.trees.flat import Vocabulary, dependency_tree, dependency_trees, flat_tree
 
 needs_simd = pytest.mark.skipif(
     kernels.C_EXTENSION is None or not kernels.C_EXTENSION.simd_lanes(),
@@ -124,6 +124,40 @@ def test_left_path_lanes_and_one_node_trees_equal(monkeypatch):
                                 lambda: T.pair_distances(pack, first, second, all_costs["unit"]))
         assert np.array_equal(a, b)
         assert a.max() > 0
+
+
+def _zero_label_trees(rng, count: int):
+    """Random ordered trees (flat_tree) whose labels are mostly 0, the label
+    that plain unit costs insert and delete for free: leaves of label 0 and
+    forests of label-0 nodes only (free to insert) in every position."""
+    trees = []
+    for _ in range(count):
+        n = int(rng.integers(1, 24))
+        children: list = [[] for _ in range(n)]
+        for v in range(1, n):
+            children[int(rng.integers(0, v))].append(v)
+        labels = [int(x) for x in rng.choice(3, size=n, p=[0.6, 0.2, 0.2])]
+        trees.append(flat_tree(children, labels, n))
+    return trees
+
+
+@needs_simd
+def test_first_rows_in_closed_form_equal(monkeypatch):
+    """Plain unit costs: the first row of each table (tree 1's leaf li against
+    every column's forest, in closed form in the SIMD kernel) for leaves of
+    label 0 and of other labels, against forests that are empty, free (label 0
+    only) or not; random trees of labels 0-2 and dependency trees, all pairs
+    and listed pairs."""
+    rng = np.random.default_rng(361)
+    trees = _zero_label_trees(rng, 120)
+    unit = T.Costs.unit(3)
+    pack = T.TreePack(trees)
+    a, b = _scalar_and_simd(monkeypatch, lambda: T.distance_matrix(pack, unit))
+    assert np.array_equal(a, b)
+    assert a.max() > 0 and (a[np.triu_indices(len(trees), 1)] == 0).any()
+    i, j = rng.integers(0, len(trees), 3000), rng.integers(0, len(trees), 3000)
+    a, b = _scalar_and_simd(monkeypatch, lambda: T.pair_distances(pack, i, j, unit))
+    assert np.array_equal(a, b)
 
 
 def _symmetric_costs(L: int) -> T.Costs:
