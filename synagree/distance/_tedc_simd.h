@@ -28,8 +28,11 @@
  *
  * The arithmetic is the scalar kernel's, cell for cell (the same additions
  * and minima, the leaf keyroots by the same closed form, LEAF_FILLS), on
- * exact integers: every distance is equal to the scalar kernel's (the tests
- * check this pair by pair).  float64 cells always run the scalar kernel.
+ * exact integers, except the first row of each table for plain unit costs
+ * (a leaf against each column's forest: a closed form of the same exact
+ * values, simd_sweeps): every distance is equal to the scalar kernel's (the
+ * tests check this pair by pair).  float64 cells always run the scalar
+ * kernel.
  *
  * Dispatch: the AVX2 functions are compiled with a target attribute, so no
  * compile flag is needed, and run only where __builtin_cpu_supports says the
