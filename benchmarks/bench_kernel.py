@@ -36,6 +36,19 @@ Parts:
    /proc/cpuinfo reports, and the latency bound: one add->min->min chain of 3 cycles per cell for the scalar
    kernel, 8 chains in flight (3/8 cycle per cell) for the SIMD kernel.
    Distances must be identical.  Medians over the rounds.
+5. ``--ab TAG=DIR[:CFLAGS] ...`` (only): two or more builds of the C kernel
+   against each other, the first the baseline: ``_tedc.c`` of each DIR (this
+   tree's ``synagree/distance``, a copy of another branch's, the same with
+   ``-DNAME=VALUE`` flags for a variant) compiled with setup.py's flags and
+   loaded side by side, timed in alternating rounds (the order reversed every
+   other round), one thread, CPU seconds of the process: all pairs of the
+   ``--simd`` sets (EWT test, random n = 20 and 40, through ``all_pairs``),
+   then the exact pass's tiles (``sums.unit_sums``, the build's module swapped
+   in, on EWT test against the 5 %-perturbed copy of ``bench_goals.py``).
+   Distances and sums must be identical (``--no-check``: not compared, for a
+   probe that computes wrong numbers on purpose).  Textbook cells per second
+   (the exact pass: ``stats.alpha.exact_cells``) and each build's ratio to
+   the baseline, median (min-max) of the per-round ratios.
 4. ``--interleave`` (only): the experiment of issue 24, item 3 -- two
    independent DPs per thread.  ``benchmarks/tedc_interleave/`` is the C
    kernel with the rows of two tree-1 keyroots whose subtrees are disjoint
@@ -48,6 +61,7 @@ Parts:
    (``tedc_interleave/rows_micro.c``).
 
     python benchmarks/bench_kernel.py [--quick | --agree-only | --simd | --interleave]
+    python benchmarks/bench_kernel.py --ab main=/tmp/main_distance new=synagree/distance
 """
 from __future__ import annotations
 
@@ -67,9 +81,11 @@ from numba import njit, prange
 
 from common import ROOT, SHARED, goal_line, min_med, random_trees
 from common import loadavg as full_load
-from synagree.distance import kernels, kernels_numba, ted
+from synagree.distance import kernels, kernels_numba, sums, ted
 from synagree.io.conllu import read_conllu, write_conllu
-from synagree.trees.flat import Vocabulary, dependency_tree
+from synagree.noise.perturb import label_set, perturb
+from synagree.stats.alpha import exact_cells
+from synagree.trees.flat import Vocabulary, dependency_tree, dependency_trees
 
 # --------------------------------------------------------------------------
 # The previous kernel, verbatim (only renamed; cache off: compiled here)
@@ -465,13 +481,13 @@ HERE = Path(__file__).resolve().parent
 C_FLAGS = ["-O3", "-funroll-loops", "-ffp-contract=off", "-fno-math-errno", "-pthread"]
 
 
-def build_tedc(src_dir: Path, out_dir: Path, tag: str):
-    """``_tedc.c`` of ``src_dir`` compiled with setup.py's flags and loaded
-    as a module of its own (``<tag>._tedc``)."""
+def build_tedc(src_dir: Path, out_dir: Path, tag: str, extra: Sequence[str] = ()):
+    """``_tedc.c`` of ``src_dir`` compiled with setup.py's flags (and
+    ``extra``) and loaded as a module of its own (``<tag>._tedc``)."""
     out = out_dir / tag
     out.mkdir()
     lib = out / ("_tedc" + sysconfig.get_config_var("EXT_SUFFIX"))
-    subprocess.run(["gcc", *C_FLAGS, "-shared", "-fPIC", "-DSOURCE_SHA256=\"\"",
+    subprocess.run(["gcc", *C_FLAGS, *extra, "-shared", "-fPIC", "-DSOURCE_SHA256=\"\"",
                     f"-I{sysconfig.get_paths()['include']}", str(src_dir / "_tedc.c"),
                     "-o", str(lib)], check=True)
     spec = importlib.util.spec_from_file_location(f"{tag}._tedc", lib)
@@ -662,8 +678,99 @@ def part_simd(quick: bool) -> None:
                 os.environ[var] = value
 
 
+def ab_rows(name: str, fns: List[Callable[[], None]], same: Callable[[], bool], cells: float,
+            tags: Sequence[str], rounds: int, check: bool) -> None:
+    """One workload of ``--ab``: every build once (compared), then the rounds."""
+    for f in fns:
+        f()
+    if check and not same():
+        raise SystemExit(f"{name}: the builds' results differ")
+    times: List[List[float]] = [[] for _ in fns]
+    for r in range(rounds):
+        order = range(len(fns)) if r % 2 == 0 else range(len(fns) - 1, -1, -1)
+        for k in order:
+            t = time.process_time()
+            fns[k]()
+            times[k].append(time.process_time() - t)
+    line = f"{name:<22}"
+    for k, tag in enumerate(tags):
+        per = [a / b for a, b in zip(times[0], times[k])]
+        line += (f" | {tag} {cells / float(np.median(times[k])) / 1e9:.3f} G/s "
+                 f"{float(np.median(per)):.3f}x ({min(per):.2f}-{max(per):.2f})")
+    print(f"{line}  load {full_load()}", flush=True)
+
+
+def part_ab(specs: Sequence[str], quick: bool, check: bool) -> None:
+    """Builds of the C kernel against the first one, one thread, same pairs."""
+    tmp = Path(tempfile.mkdtemp())
+    tags, mods = [], []
+    for spec in specs:
+        tag, _, rest = spec.partition("=")
+        src, _, flags = rest.partition(":")
+        if not tag.isidentifier() or not (Path(src) / "_tedc.c").is_file():
+            raise SystemExit(f"--ab {spec}: want TAG=DIR[:CFLAGS], DIR holding _tedc.c")
+        tags.append(tag)
+        mods.append(build_tedc(Path(src).resolve(), tmp, tag, flags.split()))
+    rounds = 3 if quick else 7
+    print(f"machine: {cpu_name()}, {os.cpu_count()} cores; builds {', '.join(specs)}; one "
+          f"thread, {rounds} rounds, CPU seconds, ratios to {tags[0]}")
+    saved = os.environ.get("SYNAGREE_THREADS")
+    os.environ["SYNAGREE_THREADS"] = "1"
+    saved_mod = kernels.C_EXTENSION
+    try:
+        for name, pack, pi, pj, L in simd_workloads(quick):
+            if name.endswith("random pairs"):
+                continue
+            args = ted.Costs.unit(L).arrays()
+            mods[0].check_pack(*pack._args())
+            K = len(pack)
+            outs = [np.zeros((K, K)) for _ in mods]
+
+            def run(k: int) -> Callable[[], None]:
+                return lambda: mods[k].all_pairs(*pack._args(), *args, 1, outs[k], True)
+
+            ab_rows(name, [run(k) for k in range(len(mods))],
+                    lambda: all(np.array_equal(outs[0], o) for o in outs[1:]),
+                    pair_cells(pack, pi, pj), tags, rounds, check)
+        if not (SHARED / "ud").is_dir():
+            print(f"(exact pass skipped: {SHARED / 'ud'} not found)")
+            return
+        sents = read_conllu(SHARED / "ud" / "en_ewt-ud-test.conllu")
+        labels, rng = label_set(sents), np.random.default_rng(7)
+        noisy = [perturb(s, 0.05, 0.05, labels, rng) for s in sents]
+        vocab = Vocabulary()
+        gold, sys_ = dependency_trees(sents, vocab), dependency_trees(noisy, vocab)
+        ut = sums.UnitTrees.build([[g, s] for g, s in zip(gold, sys_)])
+        res: List[sums.UnitSums] = []
+
+        def tiles(k: int) -> Callable[[], None]:
+            def f() -> None:
+                kernels.C_EXTENSION = mods[k]
+                res.append(sums.unit_sums(ut, progress=False))
+                del res[:-len(mods)]
+            return f
+
+        ab_rows("exact pass, p = 0.05", [tiles(k) for k in range(len(mods))],
+                lambda: all(np.array_equal(res[0].row, r.row)
+                            and np.array_equal(res[0].diag, r.diag) for r in res[1:]),
+                float(exact_cells(ut.pack)), tags, rounds, check)
+    finally:
+        kernels.C_EXTENSION = saved_mod
+        if saved is None:
+            os.environ.pop("SYNAGREE_THREADS", None)
+        else:
+            os.environ["SYNAGREE_THREADS"] = saved
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
+    if "--ab" in sys.argv:
+        at = sys.argv.index("--ab") + 1
+        specs = [a for a in sys.argv[at:] if not a.startswith("--")]
+        if len(specs) < 2:
+            raise SystemExit("--ab wants two builds or more: TAG=DIR[:CFLAGS] ...")
+        part_ab(specs, quick, "--no-check" not in sys.argv)
+        return
     print(f"cores: {os.cpu_count()}, numba {numba.__version__}, load {loadavg()}")
     if "--simd" in sys.argv:
         part_simd(quick)

@@ -22,7 +22,7 @@ from synagree.distance import kernels, sums
 from synagree.distance import ted as T
 from synagree.io.conllu import read_conllu
 from synagree.noise.perturb import label_set, perturb
-from synagree.trees.flat import Vocabulary, dependency_tree, dependency_trees
+from synagree.trees.flat import Vocabulary, dependency_tree, dependency_trees, flat_tree
 
 needs_simd = pytest.mark.skipif(
     kernels.C_EXTENSION is None or not kernels.C_EXTENSION.simd_lanes(),
@@ -92,6 +92,72 @@ def test_tree_shapes_equal(monkeypatch):
     for costs in _all_costs(rng, len(vocab)).values():
         a, b = _scalar_and_simd(monkeypatch, lambda: T.distance_matrix(pack, costs))
         assert np.array_equal(a, b)
+
+
+@needs_simd
+def test_left_path_lanes_and_one_node_trees_equal(monkeypatch):
+    """Batches whose every column is on the left path of its keyroot (chains:
+    one table each, so no cell of a prefix row reads a tree distance and the
+    forest rows read column 0 only), trees of one node (no sweep at all, or a
+    lane of width 0 beside wider ones) and stars (tree 1's table: two prefix
+    rows, every other row a forest row of a leaf), among themselves, against
+    each other (listed pairs, both orders) and in one pack with random trees."""
+    rng = np.random.default_rng(3636)
+    vocab = Vocabulary(ALPHABET)
+    chains = [dependency_tree(dep([w - 1 for w in range(1, n + 1)], random_labels(rng, n)),
+                              vocab) for n in range(1, 19)]
+    stars = [dependency_tree(dep([0] + [1] * (n - 1), random_labels(rng, n)), vocab)
+             for n in range(2, 19)]
+    ones = [dependency_tree(dep([0], random_labels(rng, 1)), vocab) for _ in range(9)]
+    _, _, rand = _random_trees(36, 30, hi=25)
+    all_costs = _all_costs(rng, len(vocab))
+    for trees in (chains, ones, chains + stars + ones + rand):
+        pack = T.TreePack(trees)
+        for kind, costs in all_costs.items():
+            a, b = _scalar_and_simd(monkeypatch, lambda: T.distance_matrix(pack, costs))
+            assert np.array_equal(a, b), kind
+    pack = T.TreePack(chains + stars)
+    i = np.repeat(np.arange(len(chains)), len(stars))
+    j = len(chains) + np.tile(np.arange(len(stars)), len(chains))
+    for first, second in ((i, j), (j, i)):
+        a, b = _scalar_and_simd(monkeypatch,
+                                lambda: T.pair_distances(pack, first, second, all_costs["unit"]))
+        assert np.array_equal(a, b)
+        assert a.max() > 0
+
+
+def _zero_label_trees(rng, count: int):
+    """Random ordered trees (flat_tree) whose labels are mostly 0, the label
+    that plain unit costs insert and delete for free: leaves of label 0 and
+    forests of label-0 nodes only (free to insert) in every position."""
+    trees = []
+    for _ in range(count):
+        n = int(rng.integers(1, 24))
+        children: list = [[] for _ in range(n)]
+        for v in range(1, n):
+            children[int(rng.integers(0, v))].append(v)
+        labels = [int(x) for x in rng.choice(3, size=n, p=[0.6, 0.2, 0.2])]
+        trees.append(flat_tree(children, labels, n))
+    return trees
+
+
+@needs_simd
+def test_first_rows_in_closed_form_equal(monkeypatch):
+    """Plain unit costs: the first row of each table (tree 1's leaf li against
+    every column's forest, in closed form in the SIMD kernel) for leaves of
+    label 0 and of other labels, against forests that are empty, free (label 0
+    only) or not; random trees of labels 0-2 and dependency trees, all pairs
+    and listed pairs."""
+    rng = np.random.default_rng(361)
+    trees = _zero_label_trees(rng, 120)
+    unit = T.Costs.unit(3)
+    pack = T.TreePack(trees)
+    a, b = _scalar_and_simd(monkeypatch, lambda: T.distance_matrix(pack, unit))
+    assert np.array_equal(a, b)
+    assert a.max() > 0 and (a[np.triu_indices(len(trees), 1)] == 0).any()
+    i, j = rng.integers(0, len(trees), 3000), rng.integers(0, len(trees), 3000)
+    a, b = _scalar_and_simd(monkeypatch, lambda: T.pair_distances(pack, i, j, unit))
+    assert np.array_equal(a, b)
 
 
 def _symmetric_costs(L: int) -> T.Costs:

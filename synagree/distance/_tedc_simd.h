@@ -28,8 +28,11 @@
  *
  * The arithmetic is the scalar kernel's, cell for cell (the same additions
  * and minima, the leaf keyroots by the same closed form, LEAF_FILLS), on
- * exact integers: every distance is equal to the scalar kernel's (the tests
- * check this pair by pair).  float64 cells always run the scalar kernel.
+ * exact integers, except the first row of each table for plain unit costs
+ * (a leaf against each column's forest: a closed form of the same exact
+ * values, simd_sweeps): every distance is equal to the scalar kernel's (the
+ * tests check this pair by pair).  float64 cells always run the scalar
+ * kernel.
  *
  * Dispatch: the AVX2 functions are compiled with a target attribute, so no
  * compile flag is needed, and run only where __builtin_cpu_supports says the
@@ -173,9 +176,11 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
             int64_t k1e, const int32_t *dc, const int32_t *rmat, size_t W, size_t T,
             const int32_t *Q1, const int32_t *LB, const int32_t *M,
             const int32_t *CIC, const int32_t *FD0Q, const int32_t *CAT, const int32_t *PL,
-            size_t npl, int32_t *patch, int32_t *fd, int32_t *tdc)
+            size_t npl, int32_t *patch, const int32_t *ND, const int32_t *BASEC,
+            const int32_t *NZC, const int32_t *LMC, int32_t *fd, int32_t *tdc)
 {
-    const __m256i vbig = _mm256_set1_epi32(INT_BIG);
+    const __m256i zero = _mm256_setzero_si256(), none = _mm256_set1_epi32(-1);
+    const __m256i vbig = _mm256_set1_epi32(INT_BIG), one = _mm256_set1_epi32(1);
     const __m256i ren0 = _mm256_set1_epi32(rmat[0]), ren1 = _mm256_set1_epi32(rmat[1]);
     const size_t RW = W * SIMD_LANES, RT = T * SIMD_LANES;
     for (int64_t ii = k1; ii < k1e; ii++) {
@@ -189,7 +194,49 @@ simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k
             int32_t *tdr = tdc + a * RT;
             const size_t lma = (size_t)LM1[a];
             __m256i left = vbig;
-            if (lma != li) {
+            if (a == li && ND) {
+                /* the first row of the table, plain unit costs (ND set): the
+                   leaf li against the forest F = lj..b of each column, in
+                   closed form, as LEAF_FILL_PLAIN's: with c the cost of a
+                   label (0 for label 0, else 1) and S = c(F) (row 0), a
+                   label x != 0 gives S - [F holds x] + [S == 0] (x deleted,
+                   or renamed into a node of F, the rest inserted), label 0
+                   gives S.  F holds x where the last node with x's label
+                   since the table's start (-1 at a sentinel or padding
+                   column) is set; the tree distance of a column whose node
+                   b is not on its keyroot's left path (F is then more than
+                   b's subtree) is simd_leaf_plain's for a leaf keyroot
+                   (the last node at or after b's leftmost leaf; NZC for
+                   label 0), BIG on the sentinel and padding columns. */
+                const int32_t x = L1[li];
+                const __m256i lx = _mm256_set1_epi32(x);
+                __m256i last = none;
+                for (size_t cc = 0; cc < W; cc++) {
+                    const size_t o = cc * SIMD_LANES;
+                    const __m256i nd = _mm256_load_si256((const __m256i *)(ND + o));
+                    const __m256i S = _mm256_load_si256((const __m256i *)(up + o));
+                    const __m256i m = _mm256_load_si256((const __m256i *)(M + o));
+                    __m256i v, t;
+                    if (x == 0) {
+                        v = S;
+                        t = _mm256_load_si256((const __m256i *)(NZC + o));
+                    } else {
+                        const __m256i take = _mm256_or_si256(
+                            _mm256_cmpeq_epi32(_mm256_load_si256((const __m256i *)(LB + o)), lx),
+                            _mm256_cmpgt_epi32(zero, nd));
+                        last = _mm256_blendv_epi8(last, nd, take);
+                        /* S - 1 where F holds x, + 1 where S == 0 */
+                        v = _mm256_sub_epi32(_mm256_add_epi32(S, _mm256_cmpgt_epi32(last, none)),
+                                             _mm256_cmpeq_epi32(S, zero));
+                        const __m256i gt = _mm256_cmpgt_epi32(
+                            _mm256_load_si256((const __m256i *)(LMC + o)), last);
+                        t = _mm256_sub_epi32(_mm256_sub_epi32(
+                            _mm256_load_si256((const __m256i *)(BASEC + o)), one), gt);
+                    }
+                    _mm256_store_si256((__m256i *)(cur + o), v);
+                    _mm256_store_si256((__m256i *)(tdr + o), _mm256_blendv_epi8(t, v, m));
+                }
+            } else if (lma != li) {
                 const int32_t *pr = fd + (lma - li) * RW;
                 /* the cells whose subtree is not a leaf, a pair or a left
                    path read pr where they may: copied here first (the rest
@@ -544,7 +591,7 @@ static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, 
     }
     if (W)
         simd_sweeps(L1, LM1, kr1, k1, k1e, dc1, rmat, W, T, Q1, LB, M, CIC, FD0Q, CAT, PL,
-                    npl, patch, fd, tdc);
+                    npl, patch, plain ? ND : NULL, BASEC, NZC, LMC, fd, tdc);
     for (int l = 0; l < nl; l++)
         out[l] = (double)tdc[((n1 - 1) * T + rootcol[l]) * V + (size_t)l];
     return 0;
