@@ -50,6 +50,7 @@ exact runs):
              projection for 200,000 trees on N workers.
 
     PYTHONPATH=/path/to/edist python benchmarks/bench_goals.py [--quick] [--only ...] [--installed]
+        [--rounds N]
 
 ``--installed`` runs synagree as a user's non-editable install does (`as_installed`):
 the start-up goals (``help``, ``parseval``) measure what users get, not the
@@ -79,6 +80,7 @@ from synagree.noise.perturb import label_set, perturb
 
 PY = sys.executable
 SYN = [PY, "-m", "synagree"]
+ROUNDS = 0  # --rounds N: the compare goal's interleaved rounds (0: 3, or 2 with --quick)
 UD = SHARED / "ud"
 NDT = SHARED / "iaa" / "ndt"
 NDT_TEXTS = ("caterpillar", "danish", "swedish", "norwegian")
@@ -255,7 +257,7 @@ def goal_compare(data: Data, quick: bool) -> None:
                                          [*base, "--no-alpha", str(gold), str(sys_)],
                                          [*base, "--sample-pairs", "200000", str(gold),
                                           str(sys_)]],
-                                        2 if quick else 3)
+                                        ROUNDS or (2 if quick else 3))
         load = f"{load} -> {loadavg()}"
         scorer = f"udeval {min_med([x[0] for x in ud])} s"
         goal_line(f"`compare` as a user runs it (alpha by the cost rule), EWT test vs a "
@@ -638,7 +640,10 @@ def as_installed(tmp: Path) -> None:
 
 
 def main() -> None:
+    global ROUNDS
     quick = "--quick" in sys.argv
+    if "--rounds" in sys.argv:
+        ROUNDS = int(sys.argv[sys.argv.index("--rounds") + 1])
     installed = "--installed" in sys.argv
     only = None
     if "--only" in sys.argv:
