@@ -44,7 +44,7 @@ X(zs_cell)(const int32_t *up, VI vda, VI rr, VI left, const int32_t *cic)
    of (cell, cell of pr)).  A prefix row reads the tree distances lane by
    lane (a broadcast load and a blend each): some were written earlier in
    the same row. */
-TARGET_ATTR static void
+TARGET_ATTR __attribute__((noinline)) static void
 X(simd_sweeps)(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k1,
             int64_t k1e, const int32_t *dc, const int32_t *rmat, size_t W, size_t T,
             const int32_t *Q1, const int32_t *LB, const int32_t *M,
@@ -177,7 +177,7 @@ X(simd_sweeps)(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_
        table (its columns are the nodes lj..j in postorder, and lj <= the
        leftmost leaf of b) is at or after b's leftmost leaf -- a scan along
        the columns, no gather. */
-TARGET_ATTR static void
+TARGET_ATTR __attribute__((noinline)) static void
 X(simd_leaf_plain)(const int32_t *L1, const int32_t *LM1, size_t n1, const int32_t *kr1,
                 int64_t k1, int64_t k1e, const int32_t *base1, const int32_t *nz1,
                 size_t leaves, const int32_t *LYS, const int32_t *LB, const int32_t *ND,
