@@ -214,9 +214,12 @@ static size_t sweep_width(const Side *s)
 #define V_SEL(a, b, m) _mm_blendv_epi8((a), (b), (m))
 #define V_DEC(v, m) _mm_add_epi32((v), (m))
 #define V_INC(v, m) _mm_sub_epi32((v), (m))
-#define V_CATSEL(a, b, cat, k)                                                  \
-    _mm_castps_si128(_mm_blendv_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b),   \
-                                   _mm_castsi128_ps(_mm_slli_epi32((cat), 31 - (k)))))
+#define VC __m128
+#define VCM __m128
+#define C_FROM(v) _mm_castsi128_ps(v)
+#define C_TO(c) _mm_castps_si128(c)
+#define C_MASK(cat, k) _mm_castsi128_ps(_mm_slli_epi32((cat), 31 - (k)))
+#define C_SEL(a, b, m) _mm_blendv_ps((a), (b), (m))
 #define V_LANES(t, q) _mm_set_epi32((t)[(q)[3]], (t)[(q)[2]], (t)[(q)[1]], (t)[(q)[0]])
 #include "_tedc_simd_body.h"
 #undef X
@@ -238,7 +241,12 @@ static size_t sweep_width(const Side *s)
 #undef V_SEL
 #undef V_DEC
 #undef V_INC
-#undef V_CATSEL
+#undef VC
+#undef VCM
+#undef C_FROM
+#undef C_TO
+#undef C_MASK
+#undef C_SEL
 #undef V_LANES
 
 /* ---- AVX2: 8 lanes (the code of the kernel before it was made generic) ---- */
@@ -261,9 +269,12 @@ static size_t sweep_width(const Side *s)
 #define V_SEL(a, b, m) _mm256_blendv_epi8((a), (b), (m))
 #define V_DEC(v, m) _mm256_add_epi32((v), (m))
 #define V_INC(v, m) _mm256_sub_epi32((v), (m))
-#define V_CATSEL(a, b, cat, k)                                                        \
-    _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), \
-                                         _mm256_castsi256_ps(_mm256_slli_epi32((cat), 31 - (k)))))
+#define VC __m256
+#define VCM __m256
+#define C_FROM(v) _mm256_castsi256_ps(v)
+#define C_TO(c) _mm256_castps_si256(c)
+#define C_MASK(cat, k) _mm256_castsi256_ps(_mm256_slli_epi32((cat), 31 - (k)))
+#define C_SEL(a, b, m) _mm256_blendv_ps((a), (b), (m))
 /* a broadcast load and a blend a lane: cheaper than a gather on Zen 3 */
 #define V_LANES(t, q) simd_lanes8_avx2((t), (q))
 __attribute__((target("avx2"), always_inline)) static inline __m256i
@@ -298,7 +309,12 @@ simd_lanes8_avx2(const int32_t *t, const int32_t *q)
 #undef V_SEL
 #undef V_DEC
 #undef V_INC
-#undef V_CATSEL
+#undef VC
+#undef VCM
+#undef C_FROM
+#undef C_TO
+#undef C_MASK
+#undef C_SEL
 #undef V_LANES
 
 /* ---- AVX-512F: 16 lanes, masks in __mmask16 ---- */
@@ -321,8 +337,12 @@ simd_lanes8_avx2(const int32_t *t, const int32_t *q)
 #define V_SEL(a, b, m) _mm512_mask_blend_epi32((m), (a), (b))
 #define V_DEC(v, m) _mm512_mask_sub_epi32((v), (m), (v), _mm512_set1_epi32(1))
 #define V_INC(v, m) _mm512_mask_add_epi32((v), (m), (v), _mm512_set1_epi32(1))
-#define V_CATSEL(a, b, cat, k) \
-    _mm512_mask_blend_epi32(_mm512_test_epi32_mask((cat), _mm512_set1_epi32(1 << (k))), (a), (b))
+#define VC __m512i
+#define VCM __mmask16
+#define C_FROM(v) (v)
+#define C_TO(c) (c)
+#define C_MASK(cat, k) _mm512_test_epi32_mask((cat), _mm512_set1_epi32(1 << (k)))
+#define C_SEL(a, b, m) _mm512_mask_blend_epi32((m), (a), (b))
 #define V_LANES(t, q) _mm512_i32gather_epi32(_mm512_load_si512((const void *)(q)), (t), 4)
 #include "_tedc_simd_body.h"
 #undef X
@@ -344,7 +364,12 @@ simd_lanes8_avx2(const int32_t *t, const int32_t *q)
 #undef V_SEL
 #undef V_DEC
 #undef V_INC
-#undef V_CATSEL
+#undef VC
+#undef VCM
+#undef C_FROM
+#undef C_TO
+#undef C_MASK
+#undef C_SEL
 #undef V_LANES
 
 #endif  /* TEDC_AVX2 */

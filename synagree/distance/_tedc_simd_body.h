@@ -9,7 +9,10 @@
  *   V_EQ V_GT (-> VM) M_OR V_MASK (a vector of -1/0 -> VM)
  *   V_SEL(a, b, m)    b where m, else a
  *   V_DEC(v, m) / V_INC(v, m)   v - 1 / v + 1 where m
- *   V_CATSEL(a, b, cat, k)      b where bit k of cat is set, else a
+ *   VC, VCM: the type the CAT selects work in (float vectors on SSE4.1 and
+ *   AVX2, whose blendv_ps reads each lane's sign bit), and their mask:
+ *   C_FROM(v) / C_TO(c) the casts, C_MASK(cat, k) the mask of bit k of cat,
+ *   C_SEL(a, b, m) b where m, else a
  *   V_LANES(t, q)     the vector (t[q[0]], ..., t[q[VL - 1]])
  * The arithmetic is the same in every instantiation (exact int32 cells),
  * so each width gives the scalar kernel's distances. */
@@ -119,7 +122,7 @@ X(simd_sweeps)(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_
                 /* column 0 (a sentinel or padding column in every lane)
                    holds what every left-path column reads: the deletes of
                    the forest of pr's rows, the same in every lane */
-                const VI col0 = V_LOAD(pr);
+                const VC col0 = C_FROM(V_LOAD(pr));
                 for (size_t cc = 0; cc < W; cc++) {
                     const size_t o = cc * VL;
                     /* pr at column cc - size(b): the column before the
@@ -128,9 +131,11 @@ X(simd_sweeps)(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_
                     const VI cat = V_LOAD((CAT + o));
                     /* bit 0 of CAT: two back (else one), or patch (else
                        column 0); bit 1: the far pair (column 0, patch) */
-                    const VI near = V_CATSEL(V_LOAD(pr + o - VL), V_LOAD(pr + o - 2 * VL), cat, 0);
-                    const VI far = V_CATSEL(col0, V_LOAD(patch + o), cat, 0);
-                    const VI g = V_CATSEL(near, far, cat, 1);
+                    const VCM lo = C_MASK(cat, 0), hi = C_MASK(cat, 1);
+                    const VC near = C_SEL(C_FROM(V_LOAD(pr + o - VL)),
+                                          C_FROM(V_LOAD(pr + o - 2 * VL)), lo);
+                    const VC far = C_SEL(col0, C_FROM(V_LOAD(patch + o)), lo);
+                    const VI g = C_TO(C_SEL(near, far, hi));
                     VI rr = V_ADD(g, V_LOAD(tdr + o));
                     VI v = X(zs_cell)(up + o, vda, rr, left, CIC + o);
                     V_STORE((cur + o), v);
@@ -231,7 +236,9 @@ X(simd_leaf_plain)(const int32_t *L1, const int32_t *LM1, size_t n1, const int32
    1..SIMD_MAXN nodes with a sweep at most CHUNK_COLS wide), int32 cells,
    into out[0..nl).  Returns -1 when its buffers could not be allocated
    (nothing written). */
-TARGET_ATTR static int X(zs_i32_x)(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, size_t n1,
+/* (no target attribute: compiled as main's zs_i32_x8 was; the vector work is
+   in the two functions above) */
+static int X(zs_i32_x)(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, size_t n1,
                      int64_t k1, int64_t k1e, const Side *lanes, int nl,
                      const int32_t *dcost, const int32_t *icost, const int32_t *rmat,
                      int plain, Work *wk, double *out)
