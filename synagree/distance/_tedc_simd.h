@@ -221,33 +221,7 @@ static size_t sweep_width(const Side *s)
 #define C_MASK(cat, k) _mm_castsi128_ps(_mm_slli_epi32((cat), 31 - (k)))
 #define C_SEL(a, b, m) _mm_blendv_ps((a), (b), (m))
 #define V_LANES(t, q) _mm_set_epi32((t)[(q)[3]], (t)[(q)[2]], (t)[(q)[1]], (t)[(q)[0]])
-#include "_tedc_simd_body.h"
-#undef X
-#undef TARGET_ATTR
-#undef VL
-#undef VI
-#undef VM
-#undef V_SET1
-#undef V_LOAD
-#undef V_LOADU
-#undef V_STORE
-#undef V_ADD
-#undef V_SUB
-#undef V_MIN
-#undef V_EQ
-#undef V_GT
-#undef M_OR
-#undef V_MASK
-#undef V_SEL
-#undef V_DEC
-#undef V_INC
-#undef VC
-#undef VCM
-#undef C_FROM
-#undef C_TO
-#undef C_MASK
-#undef C_SEL
-#undef V_LANES
+#include "_tedc_simd_body.h"   /* which #undefs the macros */
 
 /* ---- AVX2: 8 lanes (the code of the kernel before it was made generic) ---- */
 #define X(name) name##_avx2
@@ -289,33 +263,7 @@ simd_lanes8_avx2(const int32_t *t, const int32_t *q)
     g = _mm256_blend_epi32(g, _mm256_set1_epi32(t[q[6]]), 0x40);
     return _mm256_blend_epi32(g, _mm256_set1_epi32(t[q[7]]), 0x80);
 }
-#include "_tedc_simd_body.h"
-#undef X
-#undef TARGET_ATTR
-#undef VL
-#undef VI
-#undef VM
-#undef V_SET1
-#undef V_LOAD
-#undef V_LOADU
-#undef V_STORE
-#undef V_ADD
-#undef V_SUB
-#undef V_MIN
-#undef V_EQ
-#undef V_GT
-#undef M_OR
-#undef V_MASK
-#undef V_SEL
-#undef V_DEC
-#undef V_INC
-#undef VC
-#undef VCM
-#undef C_FROM
-#undef C_TO
-#undef C_MASK
-#undef C_SEL
-#undef V_LANES
+#include "_tedc_simd_body.h"   /* which #undefs the macros */
 
 /* ---- AVX-512F: 16 lanes, masks in __mmask16 ---- */
 #define X(name) name##_avx512
@@ -344,33 +292,7 @@ simd_lanes8_avx2(const int32_t *t, const int32_t *q)
 #define C_MASK(cat, k) _mm512_test_epi32_mask((cat), _mm512_set1_epi32(1 << (k)))
 #define C_SEL(a, b, m) _mm512_mask_blend_epi32((m), (a), (b))
 #define V_LANES(t, q) _mm512_i32gather_epi32(_mm512_load_si512((const void *)(q)), (t), 4)
-#include "_tedc_simd_body.h"
-#undef X
-#undef TARGET_ATTR
-#undef VL
-#undef VI
-#undef VM
-#undef V_SET1
-#undef V_LOAD
-#undef V_LOADU
-#undef V_STORE
-#undef V_ADD
-#undef V_SUB
-#undef V_MIN
-#undef V_EQ
-#undef V_GT
-#undef M_OR
-#undef V_MASK
-#undef V_SEL
-#undef V_DEC
-#undef V_INC
-#undef VC
-#undef VCM
-#undef C_FROM
-#undef C_TO
-#undef C_MASK
-#undef C_SEL
-#undef V_LANES
+#include "_tedc_simd_body.h"   /* which #undefs the macros */
 
 #endif  /* TEDC_AVX2 */
 

@@ -434,3 +434,31 @@ static int X(zs_i32_x)(const int32_t *L1, const int32_t *LM1, const int32_t *kr1
         out[l] = (double)tdc[((n1 - 1) * T + rootcol[l]) * V + (size_t)l];
     return 0;
 }
+
+/* the macros of this instantiation, so that the next can define its own */
+#undef X
+#undef TARGET_ATTR
+#undef VL
+#undef VI
+#undef VM
+#undef V_SET1
+#undef V_LOAD
+#undef V_LOADU
+#undef V_STORE
+#undef V_ADD
+#undef V_SUB
+#undef V_MIN
+#undef V_EQ
+#undef V_GT
+#undef M_OR
+#undef V_MASK
+#undef V_SEL
+#undef V_DEC
+#undef V_INC
+#undef VC
+#undef VCM
+#undef C_FROM
+#undef C_TO
+#undef C_MASK
+#undef C_SEL
+#undef V_LANES
