@@ -414,3 +414,53 @@ def test_failed_self_check_disables_the_width(width, repo_root):
                           timeout=120, check=False)
     assert done.returncode == 0 and not done.stderr.strip(), done.stderr
     assert int(done.stdout.split()[0]) == WIDTHS[width]
+
+
+@pytest.fixture(scope="module")
+def emu16_extension(tmp_path_factory):
+    """_tedc.c built with -DTEDC_SIMD_EMU16 (the 16-lane width in plain C, with
+    AVX-512F's semantics and alignment: _tedc_simd.h), loaded as a module of
+    its own; skipped without gcc or Python's headers."""
+    import importlib.util
+    import shutil
+    import sysconfig
+
+    include = sysconfig.get_paths()["include"]
+    if shutil.which("gcc") is None or not os.path.isfile(os.path.join(include, "Python.h")):
+        pytest.skip("no gcc or no Python headers to build the 16-lane test extension")
+    src = kernels.__file__.replace("kernels.py", "_tedc.c")
+    lib = tmp_path_factory.mktemp("emu16") / ("_tedc" + sysconfig.get_config_var("EXT_SUFFIX"))
+    subprocess.run(["gcc", "-O1", "-fPIC", "-shared", "-pthread", "-Wno-psabi",
+                    "-DTEDC_SIMD_EMU16", f"-I{include}", src, "-o", str(lib)], check=True)
+    spec = importlib.util.spec_from_file_location("emu16._tedc", lib)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.slow
+@needs_simd
+def test_sixteen_lanes_equal_in_plain_c(emu16_extension, monkeypatch):
+    """The 16-lane width (the AVX-512 layout: batches of 16, 64-byte aligned
+    rows, masks as bits) where AVX-512 cannot run: a test build puts the same
+    body with lane-by-lane operations in its place.  It passes its self-check
+    (simd_lanes() is 16) and gives the scalar kernel's distances and sums."""
+    monkeypatch.setattr(kernels, "C_EXTENSION", emu16_extension)
+    monkeypatch.setenv(native.SIMD_ENV, "avx512")
+    assert emu16_extension.simd_lanes() == 16
+    rng, vocab, pack = _mixed_pack(16, 90)
+    i = rng.integers(0, len(pack), 3_000)
+    j = rng.integers(0, len(pack), 3_000)
+    for kind in ("unit", "integral", "general"):
+        costs = _all_costs(rng, len(vocab))[kind]
+        a, b = _scalar_and_simd(monkeypatch, "avx512",
+                                lambda: T.distance_matrix(pack, costs))
+        assert np.array_equal(a, b) and a.max() > 0, kind
+        a, b = _scalar_and_simd(monkeypatch, "avx512",
+                                lambda: T.pair_distances(pack, i, j, costs))
+        assert np.array_equal(a, b), kind
+    _, vocab, ut = _units(3, 120)
+    a, b = _scalar_and_simd(monkeypatch, "avx512",
+                            lambda: sums.unit_sums(ut, want_s=True, tile=32, want_full=True))
+    _sums_equal(a, b)

@@ -67,6 +67,9 @@ static int simd_cpu_has(int lanes)
 #if TEDC_AVX2
     static int known[3] = {-1, -1, -1};
     const int k = simd_index(lanes);
+#if defined(TEDC_SIMD_EMU16)
+    if (k == 2) return 1;   /* a test build: the 16 lanes in plain C */
+#endif
     if (known[k] < 0) {
         __builtin_cpu_init();
         known[k] = k == 2 ? __builtin_cpu_supports("avx512f") != 0
@@ -296,10 +299,100 @@ simd_lanes8_avx2(const int32_t *t, const int32_t *q)
 
 #endif  /* TEDC_AVX2 */
 
+#if defined(TEDC_SIMD_EMU16)
+/* ---- test builds only (-DTEDC_SIMD_EMU16): the 16-lane width in plain C ----
+   The AVX-512 width cannot run on a CPU without AVX-512F.  This build puts in
+   its place the same body with 16 lanes whose operations are written lane by
+   lane with the semantics of the AVX-512F intrinsics above (masks as bits),
+   and aligned loads and stores that abort unless 64-byte aligned as
+   _mm512_load_si512 requires, so that tests/test_ted_simd.py can run the
+   16-lane layout, batching and masks against the scalar kernel anywhere. */
+#pragma GCC diagnostic ignored "-Wpsabi"   /* static functions: no ABI to keep */
+typedef int32_t emu_v __attribute__((vector_size(64)));
+typedef uint32_t emu_m;
+static inline emu_v emu_set1(int32_t x) { emu_v v; for (int l = 0; l < 16; l++) v[l] = x; return v; }
+static inline emu_v emu_loadu(const int32_t *p) { emu_v v; memcpy(&v, p, sizeof v); return v; }
+static inline emu_v emu_load(const int32_t *p)
+{
+    if ((uintptr_t)p % 64) abort();
+    return emu_loadu(p);
+}
+static inline void emu_store(int32_t *p, emu_v v)
+{
+    if ((uintptr_t)p % 64) abort();
+    memcpy(p, &v, sizeof v);
+}
+static inline emu_v emu_min(emu_v a, emu_v b)
+{
+    for (int l = 0; l < 16; l++) a[l] = b[l] < a[l] ? b[l] : a[l];
+    return a;
+}
+static inline emu_m emu_eq(emu_v a, emu_v b)
+{
+    emu_m m = 0;
+    for (int l = 0; l < 16; l++) m |= (emu_m)(a[l] == b[l]) << l;
+    return m;
+}
+static inline emu_m emu_gt(emu_v a, emu_v b)
+{
+    emu_m m = 0;
+    for (int l = 0; l < 16; l++) m |= (emu_m)(a[l] > b[l]) << l;
+    return m;
+}
+static inline emu_m emu_bit(emu_v v, int k)   /* lanes where bit k is set (k < 0: v != 0) */
+{
+    emu_m m = 0;
+    for (int l = 0; l < 16; l++) m |= (emu_m)(k < 0 ? v[l] != 0 : (v[l] >> k) & 1) << l;
+    return m;
+}
+static inline emu_v emu_sel(emu_v a, emu_v b, emu_m m)
+{
+    for (int l = 0; l < 16; l++) if (m >> l & 1) a[l] = b[l];
+    return a;
+}
+static inline emu_v emu_lanes(const int32_t *t, const int32_t *q)
+{
+    if ((uintptr_t)q % 64) abort();
+    emu_v v;
+    for (int l = 0; l < 16; l++) v[l] = t[q[l]];
+    return v;
+}
+#define X(name) name##_emu16
+#define TARGET_ATTR
+#define VL 16
+#define VI emu_v
+#define VM emu_m
+#define V_SET1(x) emu_set1(x)
+#define V_LOAD(p) emu_load((const int32_t *)(p))
+#define V_LOADU(p) emu_loadu((const int32_t *)(p))
+#define V_STORE(p, v) emu_store((int32_t *)(p), (v))
+#define V_ADD(a, b) ((a) + (b))
+#define V_SUB(a, b) ((a) - (b))
+#define V_MIN(a, b) emu_min((a), (b))
+#define V_EQ(a, b) emu_eq((a), (b))
+#define V_GT(a, b) emu_gt((a), (b))
+#define M_OR(a, b) ((a) | (b))
+#define V_MASK(v) emu_bit((v), -1)
+#define V_SEL(a, b, m) emu_sel((a), (b), (m))
+#define V_DEC(v, m) emu_sel((v), (v) - emu_set1(1), (m))
+#define V_INC(v, m) emu_sel((v), (v) + emu_set1(1), (m))
+#define VC emu_v
+#define VCM emu_m
+#define C_FROM(v) (v)
+#define C_TO(c) (c)
+#define C_MASK(cat, k) emu_bit((cat), (k))
+#define C_SEL(a, b, m) emu_sel((a), (b), (m))
+#define V_LANES(t, q) emu_lanes((t), (q))
+#include "_tedc_simd_body.h"   /* which #undefs the macros */
+#endif  /* TEDC_SIMD_EMU16 */
+
 /* The kernel of `lanes` lanes (4, 8, 16), or NULL */
 static SimdFn simd_fn(int lanes)
 {
 #if TEDC_AVX2
+#if defined(TEDC_SIMD_EMU16)
+    if (lanes == 16) return zs_i32_x_emu16;   /* a test build */
+#endif
     return lanes == 16 ? zs_i32_x_avx512 : lanes == 8 ? zs_i32_x_avx2
          : lanes == 4 ? zs_i32_x_sse41 : NULL;
 #else
