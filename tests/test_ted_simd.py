@@ -464,3 +464,15 @@ def test_sixteen_lanes_equal_in_plain_c(emu16_extension, monkeypatch):
     a, b = _scalar_and_simd(monkeypatch, "avx512",
                             lambda: sums.unit_sums(ut, want_s=True, tile=32, want_full=True))
     _sums_equal(a, b)
+
+
+def test_tedc_is_built_from_the_files_the_staleness_check_compares(repo_root):
+    """pyproject.toml builds _tedc from exactly kernels.C_SOURCES (the body
+    header included), so that an edit of any of them is noticed."""
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((repo_root / "pyproject.toml").read_text(encoding="utf-8"))
+    ext = {e["name"]: e for e in config["tool"]["setuptools"]["ext-modules"]}
+    tedc = ext["synagree.distance._tedc"]
+    listed = [f.rsplit("/", 1)[1] for f in tedc["sources"] + tedc.get("depends", [])]
+    assert sorted(kernels.C_SOURCES) == sorted(listed)
+    assert "_tedc_simd_body.h" in listed

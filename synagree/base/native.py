@@ -28,7 +28,10 @@ benchmark can run both in one process:
     ``avx512``, ``avx2``, ``sse4.1``: at most that level (a level the CPU
     lacks: the next lower one it has); ``off`` (also ``0``): the scalar C
     kernel only (for comparison; the distances are the same,
-    docs/method.md §3.3).
+    docs/method.md §3.3).  Each width checks itself against the scalar
+    kernel before it first runs in a process; one that fails is disabled
+    with one line on stderr (the tests force a failure with the test-only
+    ``SYNAGREE_SIMD_SELFCHECK_BREAK=<width>``).
 
 A C extension built from other sources than those beside it (an editable
 install whose ``.c`` files changed since the last build) is never run:
