@@ -15,9 +15,10 @@
  * numba's (the tests check this on random and real trees).  One shortcut,
  * for integer costs only: the tables of keyroots that are leaves are replaced
  * by a closed form of the same tree distances (_tedc_zs.h), exact integers
- * like the rest; and for integral unit costs, batches of up to 8 pairs that
- * share their first tree run in the int32 lanes of AVX2 vectors where the CPU
- * has it (_tedc_simd.h; SYNAGREE_SIMD=off: never), with the same distances.
+ * like the rest; and for integral unit costs, batches of up to 16, 8 or 4
+ * pairs that share their first tree run in the int32 lanes of AVX-512F, AVX2
+ * or SSE4.1 vectors, the widest the CPU has (_tedc_simd.h; SYNAGREE_SIMD=off:
+ * never), with the same distances.
  * It exists to spare each run numba's start-up (importing
  * numba and loading its cached machine code cost more than half a second)
  * and the first run's compile, and is faster per pair.
@@ -266,7 +267,7 @@ static void batch_rows(const Pack *p, const int64_t *is, int64_t ni, const int64
 }
 
 /* TED of each tree is[0..ni) against each tree js[0..nj) into
-   dout[ii * si + jj * sj]: batches of up to 8 trees of js on the SIMD kernel
+   dout[ii * si + jj * sj]: batches of up to c->simd trees of js on the SIMD kernel
    where it applies (c->simd, int32 cells, trees that fit), the rest on the
    scalar kernel.  Equal distances either way: the distances are exact
    integers, and a pair and its mirror image have the same distance, so a
@@ -313,10 +314,10 @@ static void block_pairs(const Pack *p, const int64_t *is, int64_t ni, const int6
 
 /* Every pair of the trees js[0..n) (n <= BLOCK, a column block of
    all_pairs) into out (K columns, both triangles).  The trees the SIMD
-   kernel takes are sorted by the width of their sweep, and each batch of 8
+   kernel takes are sorted by the width of their sweep, and each batch of c->simd
    runs against the trees sorted before it and itself (batch_rows: the
-   batch's columns are built once for all of them); of its 8 x 8 diagonal
-   square only the pairs above the diagonal are kept.  The other trees run
+   batch's columns are built once for all of them); of its diagonal square
+   only the pairs above the diagonal are kept.  The other trees run
    on the scalar kernel.  A pair may so run with its trees in either order:
    only for symmetric costs (c->sym; all_task checks). */
 static void block_self(const Pack *p, const int64_t *js, int64_t n, const Costs *c, Work *w,

@@ -1,10 +1,10 @@
 /* Inter-pair SIMD Zhang-Shasha for int32 cells, included by _tedc.c.
  *
  * The idea of SWIPE (Rognes 2011, for Smith-Waterman) applied to the kernel
- * of _tedc_zs.h: one tree (tree 1) against up to 8 others (tree 2 of each
- * lane) in the 8 int32 lanes of an AVX2 vector.  Every lane runs its own
- * min-chain, so the latency of one chain (3 cycles a cell in the scalar
- * kernel) is shared by 8 cells.
+ * of _tedc_zs.h: one tree (tree 1) against up to V others (tree 2 of each
+ * lane) in the V int32 lanes of a vector (V = 4 SSE4.1, 8 AVX2, 16
+ * AVX-512F).  Every lane runs its own min-chain, so the latency of one chain
+ * (3 cycles a cell in the scalar kernel) is shared by V cells.
  *
  * The row structure of Zhang-Shasha (keyroots of tree 1, their rows, forest
  * row or prefix row) depends on tree 1 only: it is the same for every lane.
@@ -16,7 +16,7 @@
  * of fd and of td each cell reads), read without AVX2 gathers (simd_sweeps
  * says how).
  *
- * Layout, lane-interleaved (cell of lane l at [... * 8 + l]):
+ * Layout, lane-interleaved (cell of lane l at [... * V + l]):
  *   fd   rows x W columns, as the scalar fd (row 0: insert-cost prefixes)
  *   tdc  n1 rows x T columns: the tree distances td[a][b] of the scalar
  *        kernel, stored by column instead of by node b: a node b on the

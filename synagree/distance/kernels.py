@@ -8,9 +8,10 @@ caller allocates.  The work is done by the C extension
 `synagree.base.native`); both give bit-identical results (docs/method.md
 §3.3).  numba is imported only when its kernels run.
 
-With integral unit costs the C extension runs batches of up to 8 pairs that
-share their first tree in SIMD lanes where the CPU has AVX2 (`simd`;
-``SYNAGREE_SIMD``), with the same distances; `pairs` sorts its list by the
+With integral unit costs the C extension runs batches of up to 16, 8 or 4
+pairs that share their first tree in the SIMD lanes of the widest of
+AVX-512F, AVX2 and SSE4.1 the CPU has (`simd`; ``SYNAGREE_SIMD``), with the
+same distances; `pairs` sorts its list by the
 first tree for it.
 
 The C kernels check every pack they are given (offsets, tree shapes, label
