@@ -24,7 +24,8 @@ Parts:
    ``executor`` hook) and by the package's; the within-unit pairs use the
    package kernel both times.  ``--quick`` skips this part.
 3. ``--simd`` (only): the scalar C kernel against the inter-pair SIMD kernel
-   (``SYNAGREE_SIMD=0`` / default, issue 36) on the same pairs, one thread,
+   at each width this CPU runs (``SYNAGREE_SIMD=0`` / ``sse4.1`` / ``avx2`` /
+   ``avx512``, issue 36) on the same pairs, one thread,
    in alternating rounds, through the all-pairs entry point (that of the
    exact passes' tiles too): all pairs of 300 EWT test sentences and of 200
    random trees of 20 and of 40 words, unit costs; then 100,000 uniform
@@ -33,8 +34,9 @@ Parts:
    each pair first).  Textbook cells per second
    of CPU time (as above, but CPU seconds of the process: on a loaded machine
    wall time counts the waits for a core), cycles per cell at the clock
-   /proc/cpuinfo reports, and the latency bound: one add->min->min chain of 3 cycles per cell for the scalar
-   kernel, 8 chains in flight (3/8 cycle per cell) for the SIMD kernel.
+   /proc/cpuinfo reports, and the latency bound: one add->min->min chain of 3
+   cycles per cell for the scalar kernel, one chain per lane in flight (3/4,
+   3/8, 3/16 cycle per cell) for the SIMD kernel.
    Distances must be identical.  Medians over the rounds.
 5. ``--ab TAG=DIR[:CFLAGS] ...`` (only): two or more builds of the C kernel
    against each other, the first the baseline: ``_tedc.c`` of each DIR (this
@@ -73,7 +75,7 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, List, Sequence
+from typing import Callable, List, Sequence, Tuple
 
 import numba
 import numpy as np
@@ -611,20 +613,43 @@ def simd_workloads(quick: bool):
                pj[keep].astype(np.int64), len(vocab))
 
 
+def simd_levels() -> List[Tuple[str, str]]:
+    """The SIMD widths this CPU runs, narrowest first, as (name, SYNAGREE_SIMD value):
+    each cap whose simd_lanes() is that width's (a level the CPU lacks gives a
+    narrower one, and is left out)."""
+    c = kernels.C_EXTENSION
+    saved = os.environ.get("SYNAGREE_SIMD")
+    out = []
+    try:
+        for value, lanes in (("sse4.1", 4), ("avx2", 8), ("avx512", 16)):
+            os.environ["SYNAGREE_SIMD"] = value
+            if c is not None and c.simd_lanes() == lanes:
+                out.append((kernels.SIMD_LEVELS[lanes], value))
+    finally:
+        if saved is None:
+            os.environ.pop("SYNAGREE_SIMD", None)
+        else:
+            os.environ["SYNAGREE_SIMD"] = saved
+    return out
+
+
 def part_simd(quick: bool) -> None:
-    """Scalar C kernel against the SIMD kernel, one thread, same pairs (issue 36)."""
+    """Scalar C kernel against the SIMD kernel of each width this CPU runs (SSE4.1,
+    AVX2, AVX-512), one thread, same pairs (issue 36)."""
     c = kernels.C_EXTENSION
     if c is None:
         print("(--simd skipped: the C extension is not built)")
         return
     rounds = 3 if quick else 7
     ghz = cpu_ghz()
+    levels = [("scalar", "0")] + simd_levels()
     print(f"machine: {cpu_name()}, {os.cpu_count()} cores, clock now {ghz:.2f} GHz; "
-          f"scalar C kernel (SYNAGREE_SIMD=0) vs SIMD kernel, one thread, {rounds} "
-          "alternating rounds, medians; all pairs through all_pairs, random pairs "
-          "through kernels.pairs (sorted by first tree, the larger tree first)")
-    print(f"{'pairs':<22} {'count':>7} {'cells/pr':>8} {'scal G/s':>8} {'simd G/s':>8} "
-          f"{'scal c/c':>8} {'simd c/c':>8} {'bound':>11} {'simd/scal':>9}  load")
+          f"scalar C kernel (SYNAGREE_SIMD=0) vs the SIMD kernel at each width "
+          f"({', '.join(n for n, _ in levels[1:])}; SYNAGREE_SIMD=sse4.1/avx2/avx512), one "
+          f"thread, {rounds} alternating rounds, medians; all pairs through all_pairs, "
+          "random pairs through kernels.pairs (sorted by first tree, the larger tree first); "
+          "G/s: textbook cells per CPU second, c/c: cycles per cell (latency bound: 3 for "
+          "the scalar kernel, 3 / lanes for SIMD), x: ratio to scalar")
     saved = os.environ.get("SYNAGREE_SIMD")
     saved_threads = os.environ.get("SYNAGREE_THREADS")
     os.environ["SYNAGREE_THREADS"] = "1"
@@ -634,23 +659,25 @@ def part_simd(quick: bool) -> None:
             c.check_pack(*pack._args())
             K = len(pack)
             listed = name.endswith("random pairs")
-            outs = [np.zeros(pi.shape[0] if listed else (K, K)) for _ in range(2)]
+            outs = [np.zeros(pi.shape[0] if listed else (K, K)) for _ in levels]
 
             def run(k: int) -> Callable[[], None]:
                 def f() -> None:
-                    os.environ["SYNAGREE_SIMD"] = "0" if k == 0 else "1"
+                    os.environ["SYNAGREE_SIMD"] = levels[k][1]
                     if listed:
                         kernels.pairs(pack, pi, pj, *args, outs[k])
                     else:
                         c.all_pairs(*pack._args(), *args, 1, outs[k], True)
                 return f
 
-            fns = [run(0), run(1)]
+            fns = [run(k) for k in range(len(levels))]
             for f in fns:
                 f()
-            if not np.array_equal(outs[0], outs[1]):
-                bad = np.flatnonzero(outs[0] != outs[1])
-                raise SystemExit(f"{name}: {bad.size} distances differ, first {bad[:5]}")
+            for k in range(1, len(levels)):
+                if not np.array_equal(outs[0], outs[k]):
+                    bad = np.flatnonzero(outs[0] != outs[k])
+                    raise SystemExit(f"{name}, {levels[k][0]}: {bad.size} distances differ, "
+                                     f"first {bad[:5]}")
             load = full_load()
             # CPU seconds of the process (one thread): the time the kernel ran, not
             # the time it waited for a core on a loaded machine
@@ -658,18 +685,25 @@ def part_simd(quick: bool) -> None:
             cells = pair_cells(pack, pi, pj)
             med = [float(np.median(t)) for t in times]
             g = [cells / m / 1e9 for m in med]
-            cyc = [ghz / x if ghz else float("nan") for x in g]
-            ratio = float(np.median([a / b for a, b in zip(times[0], times[1])]))
-            print(f"{name:<22} {pi.shape[0]:>7} {cells / pi.shape[0]:>8.0f} {g[0]:>8.3f} "
-                  f"{g[1]:>8.3f} {cyc[0]:>8.2f} {cyc[1]:>8.2f} {'3 / 0.375':>11} "
-                  f"{ratio:>8.2f}x  {load}")
-            if listed:   # the sampled draws' shape: measured, no goal of its own
+            line = f"{name:<20} {pi.shape[0]:>7} pairs {cells / pi.shape[0]:>6.0f} cells/pair"
+            ratios = []
+            for k, (lev, _) in enumerate(levels):
+                per = [a / b for a, b in zip(times[0], times[k])]
+                ratios.append(per)
+                cyc = ghz / g[k] if ghz else float("nan")
+                line += f" | {lev} {g[k]:.3f} G/s {cyc:.2f} c/c"
+                if k:
+                    line += f" {float(np.median(per)):.2f}x"
+            print(f"{line} | load {load}", flush=True)
+            if listed or len(levels) < 2:   # the sampled draws' shape: no goal of its own
                 continue
-            goal_line(f"SIMD kernel >= 2.5x the scalar C kernel ({name}, one thread)",
-                      f"scalar C {g[0]:.3f} G cells/s", f"**SIMD {g[1]:.3f} G cells/s**",
+            top = len(levels) - 1
+            ratio = float(np.median(ratios[top]))
+            goal_line(f"SIMD kernel ({levels[top][0]}) >= 2.5x the scalar C kernel ({name}, "
+                      "one thread)",
+                      f"scalar C {g[0]:.3f} G cells/s", f"**SIMD {g[top]:.3f} G cells/s**",
                       f"{ratio:.2f}x (median of {rounds}; min/median "
-                      f"{min_med([a / b for a, b in zip(times[0], times[1])])})",
-                      f"{load}; {cpu_name()}")
+                      f"{min_med(ratios[top])})", f"{load}; {cpu_name()}")
     finally:
         for var, value in (("SYNAGREE_SIMD", saved), ("SYNAGREE_THREADS", saved_threads)):
             if value is None:

@@ -23,9 +23,15 @@ benchmark can run both in one process:
     may run on.  numba's kernels follow ``NUMBA_NUM_THREADS``.
 ``SYNAGREE_SIMD``
     ``auto`` or ``on`` (default; also ``1``): batches of pairs with integral
-    unit costs run the C extension's inter-pair SIMD kernel where the CPU has
-    AVX2; ``off`` (also ``0``): the scalar C kernel only (for comparison;
-    the distances are the same, docs/method.md §3.3).
+    unit costs run the C extension's inter-pair SIMD kernel at the widest
+    level the CPU has (AVX-512F: 16 lanes, AVX2: 8, SSE4.1: 4);
+    ``avx512``, ``avx2``, ``sse4.1``: at most that level (a level the CPU
+    lacks: the next lower one it has); ``off`` (also ``0``): the scalar C
+    kernel only (for comparison; the distances are the same,
+    docs/method.md §3.3).  Each width checks itself against the scalar
+    kernel before it first runs in a process; one that fails is disabled
+    with one line on stderr (the tests force a failure with the test-only
+    ``SYNAGREE_SIMD_SELFCHECK_BREAK=<width>``).
 
 A C extension built from other sources than those beside it (an editable
 install whose ``.c`` files changed since the last build) is never run:
@@ -49,7 +55,8 @@ from synagree.base.problems import InputError
 KERNELS_ENV = "SYNAGREE_KERNELS"
 THREADS_ENV = "SYNAGREE_THREADS"
 SIMD_ENV = "SYNAGREE_SIMD"
-SIMD_CHOICES = {"auto": True, "on": True, "1": True, "off": False, "0": False}
+SIMD_CHOICES = {"auto": True, "on": True, "1": True, "off": False, "0": False,
+                "avx512": True, "avx2": True, "sse4.1": True}
 CHOICES = ("auto", "c", "numba")
 MAX_THREADS = 1024  # each thread holds work buffers of up to a few MB
 
@@ -171,8 +178,10 @@ def numba_installed() -> bool:
 def simd() -> bool:
     """The ``SYNAGREE_SIMD`` setting: may the C kernels run their SIMD kernel?
 
-    ``auto``, ``on``, ``1`` or unset: yes (where the CPU has AVX2);
-    ``off`` or ``0``: no.  The C extension reads the same variable.
+    ``auto``, ``on``, ``1`` or unset: yes, at the widest level the CPU has;
+    ``avx512``, ``avx2``, ``sse4.1``: yes, at most at that level (the C
+    extension picks the level: ``simd_lanes()``); ``off`` or ``0``: no.
+    The C extension reads the same variable.
 
     Raises
     ------
@@ -181,7 +190,7 @@ def simd() -> bool:
     """
     value = os.environ.get(SIMD_ENV, "auto").strip().lower() or "auto"
     if value not in SIMD_CHOICES:
-        raise _setting_error(SIMD_ENV, value, "one of auto, on, off, 1, 0")
+        raise _setting_error(SIMD_ENV, value, "one of auto, on, off, 1, 0, avx512, avx2, sse4.1")
     return SIMD_CHOICES[value]
 
 

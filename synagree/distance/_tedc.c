@@ -15,9 +15,10 @@
  * numba's (the tests check this on random and real trees).  One shortcut,
  * for integer costs only: the tables of keyroots that are leaves are replaced
  * by a closed form of the same tree distances (_tedc_zs.h), exact integers
- * like the rest; and for integral unit costs, batches of up to 8 pairs that
- * share their first tree run in the int32 lanes of AVX2 vectors where the CPU
- * has it (_tedc_simd.h; SYNAGREE_SIMD=off: never), with the same distances.
+ * like the rest; and for integral unit costs, batches of up to 16, 8 or 4
+ * pairs that share their first tree run in the int32 lanes of AVX-512F, AVX2
+ * or SSE4.1 vectors, the widest the CPU has (_tedc_simd.h; SYNAGREE_SIMD=off:
+ * never), with the same distances.
  * It exists to spare each run numba's start-up (importing
  * numba and loading its cached machine code cost more than half a second)
  * and the first run's compile, and is faster per pair.
@@ -125,9 +126,6 @@ static void work_free(Work *w)
 
 /* the inter-pair SIMD kernel (int32 cells, AVX2) */
 #include "_tedc_simd.h"
-#if !TEDC_AVX2
-static void simd_free(Work *w) { (void)w; }
-#endif
 
 /* ------------------------------------------------------------------------ */
 /* A pack of trees, the costs, one pair                                      */
@@ -145,7 +143,8 @@ typedef struct {
     size_t rstride;     /* columns of rmat */
     int unit, int_cells;
     int plain;          /* int32 cells with plain unit costs (see _tedc_zs.h) */
-    int simd;           /* batches of pairs run the SIMD kernel (_tedc_simd.h) */
+    int simd;           /* lanes of the SIMD kernel batches of pairs run (_tedc_simd.h), or 0 */
+    SimdFn xfn;         /* that kernel (simd_fn) */
     int sym;            /* insert cost = delete cost for every label: TED(a, b) = TED(b, a) */
 } Costs;
 
@@ -214,12 +213,12 @@ static void run_lanes(const Pack *p, int64_t i, int right, const int64_t *js,
                       const int64_t *lane, int nl, const Costs *c, Work *w, double *dout)
 {
 #if TEDC_AVX2
-    if (nl >= SIMD_MIN_LANES) {
+    if (nl >= SIMD_MIN_LANES && c->xfn) {
         const int32_t *L = right ? p->rlab : p->lab, *LM = right ? p->rlml : p->lml;
         const int32_t *KR = right ? p->rkr : p->kr;
         const int64_t *KO = right ? p->rkoff : p->koff;
-        Side sides[SIMD_LANES];
-        double d[SIMD_LANES];
+        Side sides[SIMD_MAXLANES];
+        double d[SIMD_MAXLANES];
         for (int l = 0; l < nl; l++) {
             const int64_t j = js[lane[l]], oj = p->noff[j];
             Side s = {L + oj, LM + oj, KR, (size_t)(p->noff[j + 1] - oj), KO[j], KO[j + 1],
@@ -227,7 +226,7 @@ static void run_lanes(const Pack *p, int64_t i, int right, const int64_t *js,
             sides[l] = s;
         }
         const int64_t oi = p->noff[i];
-        if (zs_i32_x8(L + oi, LM + oi, KR, (size_t)(p->noff[i + 1] - oi), KO[i], KO[i + 1],
+        if (c->xfn(L + oi, LM + oi, KR, (size_t)(p->noff[i + 1] - oi), KO[i], KO[i + 1],
                       sides, nl, (const int32_t *)c->dcost, (const int32_t *)c->icost,
                       (const int32_t *)c->rmat, c->plain, w, d) == 0) {
             for (int l = 0; l < nl; l++) dout[l] = d[l];
@@ -257,7 +256,7 @@ static void batch_rows(const Pack *p, const int64_t *is, int64_t ni, const int64
                 er += p->cr[i] * p->cr[j];
             }
             if ((el > er) != side) continue;
-            double d[SIMD_LANES];
+            double d[SIMD_MAXLANES];
             if (n >= 1 && n <= SIMD_MAXN)
                 run_lanes(p, i, side, js, lane, nl, c, w, d);
             else
@@ -268,7 +267,7 @@ static void batch_rows(const Pack *p, const int64_t *is, int64_t ni, const int64
 }
 
 /* TED of each tree is[0..ni) against each tree js[0..nj) into
-   dout[ii * si + jj * sj]: batches of up to 8 trees of js on the SIMD kernel
+   dout[ii * si + jj * sj]: batches of up to c->simd trees of js on the SIMD kernel
    where it applies (c->simd, int32 cells, trees that fit), the rest on the
    scalar kernel.  Equal distances either way: the distances are exact
    integers, and a pair and its mirror image have the same distance, so a
@@ -305,8 +304,9 @@ static void block_pairs(const Pack *p, const int64_t *is, int64_t ni, const int6
             key[q] = wj;
             idx[q] = k;
         }
-        for (int q = 0; q < m; q += SIMD_LANES) {
-            const int nl = m - q < SIMD_LANES ? m - q : SIMD_LANES;
+        const int VL = c->simd;
+        for (int q = 0; q < m; q += VL) {
+            const int nl = m - q < VL ? m - q : VL;
             batch_rows(p, is, ni, js, idx + q, nl, c, w, dout, si, sj);
         }
     }
@@ -314,19 +314,21 @@ static void block_pairs(const Pack *p, const int64_t *is, int64_t ni, const int6
 
 /* Every pair of the trees js[0..n) (n <= BLOCK, a column block of
    all_pairs) into out (K columns, both triangles).  The trees the SIMD
-   kernel takes are sorted by the width of their sweep, and each batch of 8
+   kernel takes are sorted by the width of their sweep, and each batch of c->simd
    runs against the trees sorted before it and itself (batch_rows: the
-   batch's columns are built once for all of them); of its 8 x 8 diagonal
-   square only the pairs above the diagonal are kept.  The other trees run
+   batch's columns are built once for all of them); of its diagonal square
+   only the pairs above the diagonal are kept.  The other trees run
    on the scalar kernel.  A pair may so run with its trees in either order:
    only for symmetric costs (c->sym; all_task checks). */
 static void block_self(const Pack *p, const int64_t *js, int64_t n, const Costs *c, Work *w,
                        double *out, int64_t K)
 {
-    int64_t key[BLOCK], ord[BLOCK], rows[BLOCK], lane_j[SIMD_LANES];
+    int64_t key[BLOCK], ord[BLOCK], rows[BLOCK], lane_j[SIMD_MAXLANES];
     int simd_ok[BLOCK];
-    static const int64_t lane_idx[SIMD_LANES] = {0, 1, 2, 3, 4, 5, 6, 7};
-    double d[BLOCK * SIMD_LANES];
+    static const int64_t lane_idx[SIMD_MAXLANES] = {0, 1, 2, 3, 4, 5, 6, 7,
+                                                    8, 9, 10, 11, 12, 13, 14, 15};
+    double d[BLOCK * SIMD_MAXLANES];
+    const int VL = c->simd;
     int m = 0;
     for (int64_t k = 0; k < n; k++) {
         const int64_t wk = c->simd ? simd_lane_width(p, js[k], 0) : -1;
@@ -347,16 +349,16 @@ static void block_self(const Pack *p, const int64_t *js, int64_t n, const Costs 
             out[js[k2] * K + js[k]] = dist;
         }
     }
-    for (int q = 0; q < m; q += SIMD_LANES) {
-        const int nl = m - q < SIMD_LANES ? m - q : SIMD_LANES;
+    for (int q = 0; q < m; q += VL) {
+        const int nl = m - q < VL ? m - q : VL;
         for (int l = 0; l < nl; l++) lane_j[l] = js[ord[q + l]];
         for (int r = 0; r < q + nl; r++) rows[r] = js[ord[r]];
-        batch_rows(p, rows, q + nl, lane_j, lane_idx, nl, c, w, d, SIMD_LANES, 1);
+        batch_rows(p, rows, q + nl, lane_j, lane_idx, nl, c, w, d, VL, 1);
         for (int r = 0; r < q + nl; r++)
             for (int l = 0; l < nl; l++) {
                 if (r >= q + l) continue;   /* the pair of positions r < q + l only */
-                out[rows[r] * K + lane_j[l]] = d[r * SIMD_LANES + l];
-                out[lane_j[l] * K + rows[r]] = d[r * SIMD_LANES + l];
+                out[rows[r] * K + lane_j[l]] = d[r * VL + l];
+                out[lane_j[l] * K + rows[r]] = d[r * VL + l];
             }
     }
 }
@@ -638,7 +640,8 @@ static int take_costs(PyObject *od, PyObject *oi, PyObject *orm, Buf *b, int uni
     c->unit = unit;
     c->int_cells = kind == K_INT;
     c->plain = 0;
-    c->simd = c->int_cells && simd_setting() && simd_cpu();
+    c->simd = c->int_cells ? simd_level() : 0;
+    c->xfn = simd_fn(c->simd);
     if (c->int_cells) {
         /* plain unit costs: label 0 free, every other label 1, renames 0/1 */
         const int32_t *dc = c->dcost, *ic = c->icost, *rm = c->rmat;
@@ -1270,6 +1273,7 @@ static PyObject *py_ted_pair(PyObject *self, PyObject *const *args, Py_ssize_t n
         if (grow_plain(top)) goto done;
         c.dcost = plain_costs; c.icost = plain_costs; c.rmat = plain_ren;
         c.rstride = 2; c.unit = 1; c.int_cells = 1; c.plain = 1; c.simd = 0; c.sym = 1;
+        c.xfn = NULL;
     } else {
         int unit = PyObject_IsTrue(args[19]);
         Py_ssize_t L;
@@ -1315,14 +1319,17 @@ done:
 
 PyDoc_STRVAR(simd_lanes_doc,
 "simd_lanes() -> int\n\n"
-"Lanes of the inter-pair SIMD kernel on this CPU (8: AVX2, int32 cells), or 0\n"
-"where it cannot run (no AVX2, or a build for another architecture).  It runs\n"
-"unless SYNAGREE_SIMD is off or 0 (read at every call).");
+"Lanes of the inter-pair SIMD kernel the next call runs (int32 cells): 16\n"
+"AVX-512F, 8 AVX2, 4 SSE4.1, or 0 (the scalar kernel): the widest level the CPU\n"
+"has, at most SYNAGREE_SIMD's cap (avx512, avx2, sse4.1; off or 0: none; read\n"
+"at every call), that passed its self-check against the scalar kernel (run\n"
+"once per process and level; a level that fails is disabled, with one line\n"
+"on stderr).");
 
 static PyObject *py_simd_lanes(PyObject *self, PyObject *unused)
 {
     (void)self; (void)unused;
-    return PyLong_FromLong(simd_cpu() ? SIMD_LANES : 0);
+    return PyLong_FromLong(simd_level());
 }
 
 static PyMethodDef methods[] = {

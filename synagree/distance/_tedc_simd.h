@@ -1,10 +1,10 @@
 /* Inter-pair SIMD Zhang-Shasha for int32 cells, included by _tedc.c.
  *
  * The idea of SWIPE (Rognes 2011, for Smith-Waterman) applied to the kernel
- * of _tedc_zs.h: one tree (tree 1) against up to 8 others (tree 2 of each
- * lane) in the 8 int32 lanes of an AVX2 vector.  Every lane runs its own
- * min-chain, so the latency of one chain (3 cycles a cell in the scalar
- * kernel) is shared by 8 cells.
+ * of _tedc_zs.h: one tree (tree 1) against up to V others (tree 2 of each
+ * lane) in the V int32 lanes of a vector (V = 4 SSE4.1, 8 AVX2, 16
+ * AVX-512F).  Every lane runs its own min-chain, so the latency of one chain
+ * (3 cycles a cell in the scalar kernel) is shared by V cells.
  *
  * The row structure of Zhang-Shasha (keyroots of tree 1, their rows, forest
  * row or prefix row) depends on tree 1 only: it is the same for every lane.
@@ -16,7 +16,7 @@
  * of fd and of td each cell reads), read without AVX2 gathers (simd_sweeps
  * says how).
  *
- * Layout, lane-interleaved (cell of lane l at [... * 8 + l]):
+ * Layout, lane-interleaved (cell of lane l at [... * V + l]):
  *   fd   rows x W columns, as the scalar fd (row 0: insert-cost prefixes)
  *   tdc  n1 rows x T columns: the tree distances td[a][b] of the scalar
  *        kernel, stored by column instead of by node b: a node b on the
@@ -34,63 +34,82 @@
  * tests check this pair by pair).  float64 cells always run the scalar
  * kernel.
  *
- * Dispatch: the AVX2 functions are compiled with a target attribute, so no
- * compile flag is needed, and run only where __builtin_cpu_supports says the
- * CPU has AVX2; elsewhere (or with SYNAGREE_SIMD=0) the scalar kernel runs.
+ * Widths and dispatch: the body (_tedc_simd_body.h) is compiled once per
+ * instruction set, each with a target attribute (no compile flag needed):
+ * SSE4.1 (4 lanes), AVX2 (8), AVX-512F (16).  The widest the CPU has
+ * (__builtin_cpu_supports) and SYNAGREE_SIMD allows runs (simd_level);
+ * before a width first runs in a process, it computes a fixed set of pairs
+ * and compares them with the scalar kernel (simd_selfcheck): a width that
+ * disagrees is disabled for the process, with one line on stderr, and the
+ * next lower width runs.  No width, or SYNAGREE_SIMD=off: the scalar
+ * kernel.  NEON (ARM) is not written: there is no ARM machine to test it.
  */
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define TEDC_AVX2 1
+#define TEDC_AVX2 1          /* the x86-64 SIMD kernels are compiled */
 #include <immintrin.h>
+#include <stdio.h>
 #else
 #define TEDC_AVX2 0
 #endif
 
-#define SIMD_LANES 8
+#define SIMD_MAXLANES 16     /* the widest (AVX-512F); arrays are sized for it */
 #define SIMD_MAXN 512        /* larger trees: the scalar kernel */
 #define SIMD_MIN_LANES 2     /* fewer pairs in a batch: the scalar kernel */
 
-/* Is the SIMD kernel usable in this process: built for x86-64 and the CPU
-   has AVX2? */
-static int simd_cpu(void)
+/* A level's index: 0 SSE4.1 (4 lanes), 1 AVX2 (8), 2 AVX-512F (16) */
+static const char *const simd_names[3] = {"SSE4.1", "AVX2", "AVX-512"};
+static int simd_index(int lanes) { return lanes == 16 ? 2 : lanes == 8 ? 1 : 0; }
+
+/* Does the CPU have the level of `lanes` (and is it compiled)? */
+static int simd_cpu_has(int lanes)
 {
 #if TEDC_AVX2
-    static int known = -1;
-    if (known < 0) {
+    static int known[3] = {-1, -1, -1};
+    const int k = simd_index(lanes);
+#if defined(TEDC_SIMD_EMU16)
+    if (k == 2) return 1;   /* a test build: the 16 lanes in plain C */
+#endif
+    if (known[k] < 0) {
         __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2") ? 1 : 0;
+        known[k] = k == 2 ? __builtin_cpu_supports("avx512f") != 0
+                 : k == 1 ? __builtin_cpu_supports("avx2") != 0
+                 : __builtin_cpu_supports("sse4.1") != 0;
     }
-    return known;
+    return known[k];
 #else
+    (void)lanes;
     return 0;
 #endif
 }
 
-/* SYNAGREE_SIMD, read per kernel call: 1 unset, blank, auto, on or 1 (any
-   case, blanks around); 0 off or 0; -1 anything else (which
-   synagree.base.native.simd refuses before a kernel runs). */
-static int simd_env(void)
+/* A SYNAGREE_SIMD-like value (any case, blanks around): the widest lanes it
+   allows, 16 for unset, blank, auto, on, 1 or avx512; 8 avx2; 4 sse4.1; 0 off
+   or 0; -1 anything else (which synagree.base.native.simd refuses before a
+   kernel runs). */
+static int simd_parse(const char *s, int unset)
 {
-    const char *s = getenv("SYNAGREE_SIMD");
-    if (!s) return 1;
+    if (!s) return unset;
     while (*s == ' ' || *s == '\t') s++;
     size_t n = strlen(s);
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
     char low[8] = {0};
     if (n >= sizeof low) return -1;
     for (size_t q = 0; q < n; q++) low[q] = (char)(s[q] | 0x20);
-    if (n == 0 || strcmp(low, "auto") == 0 || strcmp(low, "on") == 0 || strcmp(low, "1") == 0)
-        return 1;
+    if (n == 0 || strcmp(low, "auto") == 0 || strcmp(low, "on") == 0 || strcmp(low, "1") == 0 ||
+        strcmp(low, "avx512") == 0)
+        return 16;
+    if (strcmp(low, "avx2") == 0) return 8;
+    if (strcmp(low, "sse4.1") == 0) return 4;
     return strcmp(low, "off") == 0 || strcmp(low, "0") == 0 ? 0 : -1;
 }
 
-static int simd_setting(void) { return simd_env() != 0; }
+/* SYNAGREE_SIMD, read per kernel call (simd_parse) */
+static int simd_env(void) { return simd_parse(getenv("SYNAGREE_SIMD"), 16); }
 
 /* Is SYNAGREE_SIMD one of the values synagree.base.native.simd takes?
    (ted_pair's fast path.) */
 static int simd_value_ok(void) { return simd_env() >= 0; }
-
-#if TEDC_AVX2
 
 /* Buffers of the SIMD kernel, grown as needed, one set per thread (Work). */
 typedef struct {
@@ -98,10 +117,31 @@ typedef struct {
     int32_t *mem;
     /* the lanes whose columns (plain unit costs) are at the front of mem:
        a batch of the same trees against another tree 1 reuses them */
-    int key_nl;
-    const int32_t *key[SIMD_LANES];
-    size_t W, leaves, n2max, npl, rootcol[SIMD_LANES];
+    int key_nl, key_v;
+    const int32_t *key[SIMD_MAXLANES];
+    size_t W, leaves, n2max, npl, rootcol[SIMD_MAXLANES];
 } SimdBuf;
+
+/* One tree of a lane (tree 2), in the orientation of the batch */
+typedef struct {
+    const int32_t *L, *LM, *KR;
+    size_t n;
+    int64_t k, ke;
+    size_t w;           /* the width of its sweep (sweep_width) */
+} Side;
+
+/* The kernel of one width: TED of a tree 1 against nl lanes (zs_i32_x*) */
+typedef int (*SimdFn)(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, size_t n1,
+                      int64_t k1, int64_t k1e, const Side *lanes, int nl,
+                      const int32_t *dcost, const int32_t *icost, const int32_t *rmat,
+                      int plain, Work *wk, double *out);
+
+static void simd_free(Work *w)
+{
+    SimdBuf *s = (SimdBuf *)w->simd;
+    if (s) { free(s->mem); free(s); }
+    w->simd = NULL;
+}
 
 static int32_t *simd_buf(Work *w, size_t items)
 {
@@ -114,10 +154,10 @@ static int32_t *simd_buf(Work *w, size_t items)
     if (s->cap < items) {
         size_t want = s->cap ? 2 * s->cap : 1 << 16;
         while (want < items) want *= 2;
-        /* 32-byte aligned; calloc-like: the read at column -1 of fd's row 0
-           is of initialised memory */
+        /* 64-byte aligned (AVX-512's aligned loads); calloc-like: the read
+           at column -1 of fd's row 0 is of initialised memory */
         int32_t *m = NULL;
-        if (posix_memalign((void **)&m, 32, want * sizeof(int32_t)) != 0) return NULL;
+        if (posix_memalign((void **)&m, 64, want * sizeof(int32_t)) != 0) return NULL;
         memset(m, 0, want * sizeof(int32_t));
         if (s->mem) memcpy(m, s->mem, s->cap * sizeof(int32_t));   /* the cached columns */
         free(s->mem);
@@ -127,248 +167,6 @@ static int32_t *simd_buf(Work *w, size_t items)
     return s->mem;
 }
 
-static void simd_free(Work *w)
-{
-    SimdBuf *s = (SimdBuf *)w->simd;
-    if (s) { free(s->mem); free(s); }
-    w->simd = NULL;
-}
-
-/* One tree of a lane (tree 2), in the orientation of the batch */
-typedef struct {
-    const int32_t *L, *LM, *KR;
-    size_t n;
-    int64_t k, ke;
-    size_t w;           /* the width of its sweep (sweep_width) */
-} Side;
-
-/* One cell vector: min(up + da, rr, left + insert cost), as the scalar
-   kernel's cell (delete, rename or match, insert) */
-__attribute__((target("avx2"), always_inline)) static inline __m256i
-zs_cell(const int32_t *up, __m256i vda, __m256i rr, __m256i left, const int32_t *cic)
-{
-    __m256i d = _mm256_min_epi32(
-        _mm256_add_epi32(_mm256_load_si256((const __m256i *)up), vda), rr);
-    __m256i ins = _mm256_add_epi32(left, _mm256_load_si256((const __m256i *)cic));
-    return _mm256_min_epi32(d, ins);
-}
-
-/* The sweep of every row: W columns of 8 lanes.  fd rows of W vectors;
-   Q1: the index (column * 8 + lane) in the row of tdc where the tree
-   distance of each cell's node is (prefix rows); LB: label of the column's
-   node; M: -1 where the column is on the left path of its keyroot (a prefix
-   row stores a tree distance there); CIC: insert cost of the column; CAT,
-   PL, patch: how a forest row reads fd at the column before the subtree of
-   each cell's node (below); tdc: n1 rows of T vectors.
-
-   No AVX2 gathers: on Zen 3 one costs more than the loads and blends that
-   replace it (benchmarks/README.md, issue 36).  A forest row reads
-   its row pr at column cc - size(b) (b: the node of the lane's column), by
-   category: one column back (b a leaf), two (a pair), column 0 (b on the
-   left path of its keyroot: the column reads the table's first column,
-   whose value, the deletes of the rows' forest, is the same in every table
-   and every lane), or a copy made before the row (patch, from the list PL
-   of (cell, cell of pr)).  A prefix row reads the tree distances lane by
-   lane (a broadcast load and a blend each): some were written earlier in
-   the same row. */
-__attribute__((target("avx2"))) static void
-simd_sweeps(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, int64_t k1,
-            int64_t k1e, const int32_t *dc, const int32_t *rmat, size_t W, size_t T,
-            const int32_t *Q1, const int32_t *LB, const int32_t *M,
-            const int32_t *CIC, const int32_t *FD0Q, const int32_t *CAT, const int32_t *PL,
-            size_t npl, int32_t *patch, const int32_t *ND, const int32_t *BASEC,
-            const int32_t *NZC, const int32_t *LMC, int32_t *fd, int32_t *tdc)
-{
-    const __m256i zero = _mm256_setzero_si256(), none = _mm256_set1_epi32(-1);
-    const __m256i vbig = _mm256_set1_epi32(INT_BIG), one = _mm256_set1_epi32(1);
-    const __m256i ren0 = _mm256_set1_epi32(rmat[0]), ren1 = _mm256_set1_epi32(rmat[1]);
-    const size_t RW = W * SIMD_LANES, RT = T * SIMD_LANES;
-    for (int64_t ii = k1; ii < k1e; ii++) {
-        const size_t i = (size_t)kr1[ii], li = (size_t)LM1[i];
-        if (li == i) continue;   /* leaf keyroot: filled by LEAF_FILLS */
-        size_t patched = SIZE_MAX;   /* patch holds the copies from the pr of this lma */
-        for (size_t a = li; a <= i; a++) {
-            const __m256i vda = _mm256_set1_epi32(dc[a]);
-            int32_t *cur = fd + (a + 1 - li) * RW;
-            const int32_t *up = cur - RW;
-            int32_t *tdr = tdc + a * RT;
-            const size_t lma = (size_t)LM1[a];
-            __m256i left = vbig;
-            if (a == li && ND) {
-                /* the first row of the table, plain unit costs (ND set): the
-                   leaf li against the forest F = lj..b of each column, in
-                   closed form, as LEAF_FILL_PLAIN's: with c the cost of a
-                   label (0 for label 0, else 1) and S = c(F) (row 0), a
-                   label x != 0 gives S - [F holds x] + [S == 0] (x deleted,
-                   or renamed into a node of F, the rest inserted), label 0
-                   gives S.  F holds x where the last node with x's label
-                   since the table's start (-1 at a sentinel or padding
-                   column) is set; the tree distance of a column whose node
-                   b is not on its keyroot's left path (F is then more than
-                   b's subtree) is simd_leaf_plain's for a leaf keyroot
-                   (the last node at or after b's leftmost leaf; NZC for
-                   label 0), BIG on the sentinel and padding columns. */
-                const int32_t x = L1[li];
-                const __m256i lx = _mm256_set1_epi32(x);
-                __m256i last = none;
-                for (size_t cc = 0; cc < W; cc++) {
-                    const size_t o = cc * SIMD_LANES;
-                    const __m256i nd = _mm256_load_si256((const __m256i *)(ND + o));
-                    const __m256i S = _mm256_load_si256((const __m256i *)(up + o));
-                    const __m256i m = _mm256_load_si256((const __m256i *)(M + o));
-                    __m256i v, t;
-                    if (x == 0) {
-                        v = S;
-                        t = _mm256_load_si256((const __m256i *)(NZC + o));
-                    } else {
-                        const __m256i take = _mm256_or_si256(
-                            _mm256_cmpeq_epi32(_mm256_load_si256((const __m256i *)(LB + o)), lx),
-                            _mm256_cmpgt_epi32(zero, nd));
-                        last = _mm256_blendv_epi8(last, nd, take);
-                        /* S - 1 where F holds x, + 1 where S == 0 */
-                        v = _mm256_sub_epi32(_mm256_add_epi32(S, _mm256_cmpgt_epi32(last, none)),
-                                             _mm256_cmpeq_epi32(S, zero));
-                        const __m256i gt = _mm256_cmpgt_epi32(
-                            _mm256_load_si256((const __m256i *)(LMC + o)), last);
-                        t = _mm256_sub_epi32(_mm256_sub_epi32(
-                            _mm256_load_si256((const __m256i *)(BASEC + o)), one), gt);
-                    }
-                    _mm256_store_si256((__m256i *)(cur + o), v);
-                    _mm256_store_si256((__m256i *)(tdr + o), _mm256_blendv_epi8(t, v, m));
-                }
-            } else if (lma != li) {
-                const int32_t *pr = fd + (lma - li) * RW;
-                /* the cells whose subtree is not a leaf, a pair or a left
-                   path read pr where they may: copied here first (the rest
-                   of the row pr is final) */
-                if (patched != lma) {   /* rows of one leftmost leaf share pr */
-                    for (size_t e = 0; e < npl; e++) patch[PL[2 * e]] = pr[PL[2 * e + 1]];
-                    patched = lma;
-                }
-                /* column 0 (a sentinel or padding column in every lane)
-                   holds what every left-path column reads: the deletes of
-                   the forest of pr's rows, the same in every lane */
-                const __m256 col0 = _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)pr));
-                for (size_t cc = 0; cc < W; cc++) {
-                    const size_t o = cc * SIMD_LANES;
-                    /* pr at column cc - size(b): the column before the
-                       subtree of b (a gather costs more than the four
-                       candidates: one column back, two, column 0, patch) */
-                    const __m256i cat = _mm256_load_si256((const __m256i *)(CAT + o));
-                    const __m256 lo = _mm256_castsi256_ps(_mm256_slli_epi32(cat, 31));
-                    const __m256 hi = _mm256_castsi256_ps(_mm256_slli_epi32(cat, 30));
-                    const __m256 near = _mm256_blendv_ps(
-                        _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(pr + o - 8))),
-                        _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(pr + o - 16))),
-                        lo);
-                    const __m256 far = _mm256_blendv_ps(
-                        col0, _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(patch + o))),
-                        lo);
-                    __m256i g = _mm256_castps_si256(_mm256_blendv_ps(near, far, hi));
-                    __m256i rr = _mm256_add_epi32(g,
-                                                  _mm256_load_si256((const __m256i *)(tdr + o)));
-                    __m256i v = zs_cell(up + o, vda, rr, left, CIC + o);
-                    _mm256_store_si256((__m256i *)(cur + o), v);
-                    left = v;
-                }
-            } else {
-                const __m256i la = _mm256_set1_epi32(L1[a]);
-                for (size_t cc = 0; cc < W; cc++) {
-                    const size_t o = cc * SIMD_LANES;
-                    __m256i same = _mm256_cmpeq_epi32(
-                        _mm256_load_si256((const __m256i *)(LB + o)), la);
-                    __m256i ren = _mm256_blendv_epi8(ren1, ren0, same);
-                    /* up[cc - 1]: column -1 of row 0 is the zeroed slack */
-                    __m256i rt = _mm256_add_epi32(
-                        _mm256_loadu_si256((const __m256i *)(up + o - SIMD_LANES)), ren);
-                    __m256i m = _mm256_load_si256((const __m256i *)(M + o));
-                    /* tdr at Q1, lane by lane (cheaper than a gather here) */
-                    const int32_t *q1 = Q1 + o;
-                    __m256i tdg = _mm256_set1_epi32(tdr[q1[0]]);
-                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[1]]), 0x02);
-                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[2]]), 0x04);
-                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[3]]), 0x08);
-                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[4]]), 0x10);
-                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[5]]), 0x20);
-                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[6]]), 0x40);
-                    tdg = _mm256_blend_epi32(tdg, _mm256_set1_epi32(tdr[q1[7]]), 0x80);
-                    __m256i rf = _mm256_add_epi32(
-                        _mm256_load_si256((const __m256i *)(FD0Q + o)), tdg);
-                    __m256i rr = _mm256_blendv_epi8(rf, rt, m);
-                    __m256i v = zs_cell(up + o, vda, rr, left, CIC + o);
-                    _mm256_store_si256((__m256i *)(cur + o), v);
-                    /* the tree distance of the column's node: computed here
-                       on the left path, else copied from where it was */
-                    _mm256_store_si256((__m256i *)(tdr + o), _mm256_blendv_epi8(tdg, v, m));
-                    left = v;
-                }
-            }
-        }
-    }
-}
-
-/* The tree distances of the leaf keyroots for plain unit costs (LEAF_FILLS'
-   closed form, LEAF_FILL_PLAIN), all lanes at once:
-   (1) the k-th leaf keyroot of each lane's tree 2 (label LYS[k]) against
-       every subtree x of tree 1, into tdc[x][W + k];
-   (2) every leaf keyroot x of tree 1 against the node of every column of
-       the sweep, into tdc[x][cc] (BASEC, NZC, LMC: base, other-label count
-       and leftmost leaf of the column's node b; LB its label, ND b, -1 on
-       sentinel and padding columns).  Whether the subtree of b holds x's
-       label: whether the last node with that label since the start of b's
-       table (its columns are the nodes lj..j in postorder, and lj <= the
-       leftmost leaf of b) is at or after b's leftmost leaf -- a scan along
-       the columns, no gather. */
-__attribute__((target("avx2"))) static void
-simd_leaf_plain(const int32_t *L1, const int32_t *LM1, size_t n1, const int32_t *kr1,
-                int64_t k1, int64_t k1e, const int32_t *base1, const int32_t *nz1,
-                size_t leaves, const int32_t *LYS, const int32_t *LB, const int32_t *ND,
-                const int32_t *BASEC, const int32_t *NZC, const int32_t *LMC, size_t W,
-                size_t T, int32_t *tdc)
-{
-    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
-    const __m256i none = _mm256_set1_epi32(-1);
-    const size_t V = SIMD_LANES;
-    for (size_t k = 0; k < leaves; k++) {
-        const __m256i ly = _mm256_load_si256((const __m256i *)(LYS + k * V));
-        const __m256i lyzero = _mm256_cmpeq_epi32(ly, zero);
-        __m256i last = none;
-        for (size_t x = 0; x < n1; x++) {
-            last = _mm256_blendv_epi8(last, _mm256_set1_epi32((int32_t)x),
-                                      _mm256_cmpeq_epi32(_mm256_set1_epi32(L1[x]), ly));
-            __m256i has = _mm256_cmpgt_epi32(last, _mm256_set1_epi32(LM1[x] - 1));
-            __m256i v = _mm256_add_epi32(_mm256_set1_epi32(base1[x]), has);
-            v = _mm256_blendv_epi8(v, _mm256_set1_epi32(nz1[x]), lyzero);
-            _mm256_store_si256((__m256i *)(tdc + (x * T + W + k) * V), v);
-        }
-    }
-    for (int64_t ii = k1; ii < k1e; ii++) {
-        const size_t x = (size_t)kr1[ii];
-        if ((size_t)LM1[x] != x) continue;
-        int32_t *row = tdc + x * T * V;
-        if (L1[x] == 0) {
-            for (size_t cc = 0; cc < W; cc++)
-                _mm256_store_si256((__m256i *)(row + cc * V),
-                                   _mm256_load_si256((const __m256i *)(NZC + cc * V)));
-            continue;
-        }
-        const __m256i ly = _mm256_set1_epi32(L1[x]);
-        __m256i last = none;
-        for (size_t cc = 0; cc < W; cc++) {
-            const __m256i nd = _mm256_load_si256((const __m256i *)(ND + cc * V));
-            /* the column's node has the label, or a table starts: -1 */
-            const __m256i take = _mm256_or_si256(
-                _mm256_cmpeq_epi32(_mm256_load_si256((const __m256i *)(LB + cc * V)), ly),
-                _mm256_cmpgt_epi32(zero, nd));
-            last = _mm256_blendv_epi8(last, nd, take);
-            __m256i gt = _mm256_cmpgt_epi32(_mm256_load_si256((const __m256i *)(LMC + cc * V)),
-                                            last);   /* -1: the subtree lacks the label */
-            __m256i v = _mm256_sub_epi32(
-                _mm256_sub_epi32(_mm256_load_si256((const __m256i *)(BASEC + cc * V)), one), gt);
-            _mm256_store_si256((__m256i *)(row + cc * V), v);
-        }
-    }
-}
 
 static inline size_t round8(size_t x) { return (x + 7) & ~(size_t)7; }
 
@@ -397,204 +195,341 @@ static size_t sweep_width(const Side *s)
     return w;
 }
 
-/* TED of tree 1 (n1 > 0 nodes) against the trees of nl <= 8 lanes (each of
-   1..SIMD_MAXN nodes with a sweep at most CHUNK_COLS wide), int32 cells,
-   into out[0..nl).  Returns -1 when its buffers could not be allocated
-   (nothing written). */
-static int zs_i32_x8(const int32_t *L1, const int32_t *LM1, const int32_t *kr1, size_t n1,
-                     int64_t k1, int64_t k1e, const Side *lanes, int nl,
-                     const int32_t *dcost, const int32_t *icost, const int32_t *rmat,
-                     int plain, Work *wk, double *out)
+#if TEDC_AVX2
+
+/* ---- SSE4.1: 4 lanes ---- */
+#define X(name) name##_sse41
+#define TARGET_ATTR __attribute__((target("sse4.1")))
+#define VL 4
+#define VI __m128i
+#define VM __m128i
+#define V_SET1(x) _mm_set1_epi32(x)
+#define V_LOAD(p) _mm_load_si128((const __m128i *)(p))
+#define V_LOADU(p) _mm_loadu_si128((const __m128i *)(p))
+#define V_STORE(p, v) _mm_store_si128((__m128i *)(p), (v))
+#define V_ADD(a, b) _mm_add_epi32((a), (b))
+#define V_SUB(a, b) _mm_sub_epi32((a), (b))
+#define V_MIN(a, b) _mm_min_epi32((a), (b))
+#define V_EQ(a, b) _mm_cmpeq_epi32((a), (b))
+#define V_GT(a, b) _mm_cmpgt_epi32((a), (b))
+#define M_OR(a, b) _mm_or_si128((a), (b))
+#define V_MASK(v) (v)
+#define V_SEL(a, b, m) _mm_blendv_epi8((a), (b), (m))
+#define V_DEC(v, m) _mm_add_epi32((v), (m))
+#define V_INC(v, m) _mm_sub_epi32((v), (m))
+#define VC __m128
+#define VCM __m128
+#define C_FROM(v) _mm_castsi128_ps(v)
+#define C_TO(c) _mm_castps_si128(c)
+#define C_MASK(cat, k) _mm_castsi128_ps(_mm_slli_epi32((cat), 31 - (k)))
+#define C_SEL(a, b, m) _mm_blendv_ps((a), (b), (m))
+#define V_LANES(t, q) _mm_set_epi32((t)[(q)[3]], (t)[(q)[2]], (t)[(q)[1]], (t)[(q)[0]])
+#include "_tedc_simd_body.h"   /* which #undefs the macros */
+
+/* ---- AVX2: 8 lanes (the code of the kernel before it was made generic) ---- */
+#define X(name) name##_avx2
+#define TARGET_ATTR __attribute__((target("avx2")))
+#define VL 8
+#define VI __m256i
+#define VM __m256i
+#define V_SET1(x) _mm256_set1_epi32(x)
+#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
+#define V_LOADU(p) _mm256_loadu_si256((const __m256i *)(p))
+#define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
+#define V_ADD(a, b) _mm256_add_epi32((a), (b))
+#define V_SUB(a, b) _mm256_sub_epi32((a), (b))
+#define V_MIN(a, b) _mm256_min_epi32((a), (b))
+#define V_EQ(a, b) _mm256_cmpeq_epi32((a), (b))
+#define V_GT(a, b) _mm256_cmpgt_epi32((a), (b))
+#define M_OR(a, b) _mm256_or_si256((a), (b))
+#define V_MASK(v) (v)
+#define V_SEL(a, b, m) _mm256_blendv_epi8((a), (b), (m))
+#define V_DEC(v, m) _mm256_add_epi32((v), (m))
+#define V_INC(v, m) _mm256_sub_epi32((v), (m))
+#define VC __m256
+#define VCM __m256
+#define C_FROM(v) _mm256_castsi256_ps(v)
+#define C_TO(c) _mm256_castps_si256(c)
+#define C_MASK(cat, k) _mm256_castsi256_ps(_mm256_slli_epi32((cat), 31 - (k)))
+#define C_SEL(a, b, m) _mm256_blendv_ps((a), (b), (m))
+/* a broadcast load and a blend a lane: cheaper than a gather on Zen 3 */
+#define V_LANES(t, q) simd_lanes8_avx2((t), (q))
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+simd_lanes8_avx2(const int32_t *t, const int32_t *q)
 {
-    size_t wl[SIMD_LANES], W = 0, leaves = 0, n2max = 1, npl = 0;
-    SimdBuf *sb = (SimdBuf *)wk->simd;
-    int hit = plain && sb && sb->key_nl == nl;
-    for (int l = 0; l < nl && hit; l++) hit = sb->key[l] == lanes[l].L;
-    if (hit) {
-        W = sb->W; leaves = sb->leaves; n2max = sb->n2max; npl = sb->npl;
-    } else {
-        if (sb) sb->key_nl = 0;
-        for (int l = 0; l < nl; l++) {
-            const Side *s = &lanes[l];
-            wl[l] = s->w;
-            W = wl[l] > W ? wl[l] : W;
-            size_t lk = 0;
-            for (int64_t jj = s->k; jj < s->ke; jj++)
-                lk += (size_t)s->LM[s->KR[jj]] == (size_t)s->KR[jj];
-            leaves = lk > leaves ? lk : leaves;
-            n2max = s->n > n2max ? s->n : n2max;
-        }
-    }
-    const size_t T = W + leaves + 1, SENT = T - 1, V = SIMD_LANES;
-    const size_t nmax = n1 > n2max ? n1 : n2max;
-    /* the columns of the lanes (kept for the next batch of the same lanes):
-       Q1 LB M CIC FD0 FD0Q ND BASEC NZC LMC CAT | PL | LYS;
-       then this tree 1's: 8 items of zeroed slack | fd | tdc | patch | base1
-       nz1 dc1 | scratch of the column build: ic2 col P m scr */
-    const size_t o_q1 = 0, o_lb = o_q1 + W * V;
-    const size_t o_m = o_lb + W * V, o_cic = o_m + W * V, o_fz = o_cic + W * V;
-    const size_t o_f0 = o_fz + W * V;
-    const size_t o_nd = o_f0 + W * V, o_bc = o_nd + W * V, o_nz = o_bc + W * V;
-    const size_t o_lmc = o_nz + W * V, o_cat = o_lmc + W * V;
-    const size_t o_pl = o_cat + W * V, o_lys = o_pl + 2 * W * V;
-    const size_t o_fd = o_lys + leaves * V + V;
-    const size_t o_tdc = o_fd + round8((n1 + 1) * W * V), o_pat = o_tdc + round8(n1 * T * V);
-    const size_t o_b1 = o_pat + W * V, o_nz1 = o_b1 + round8(n1);
-    const size_t o_dc = o_nz1 + round8(n1);
-    const size_t o_ic = o_dc + round8(n1), o_col = o_ic + round8(n2max);
-    const size_t o_P = o_col + round8(n2max), o_mm = o_P + round8(nmax + 1);
-    const size_t o_scr = o_mm + round8(nmax + 1), total = o_scr + n1 * n2max;
-    int32_t *base = simd_buf(wk, total);
-    if (!base) return -1;
-    sb = (SimdBuf *)wk->simd;
-    int32_t *fd = base + o_fd, *tdc = base + o_tdc, *Q1 = base + o_q1;
-    int32_t *LB = base + o_lb, *M = base + o_m, *CIC = base + o_cic, *dc1 = base + o_dc;
-    int32_t *FD0Q = base + o_f0, *ND = base + o_nd;   /* fd row 0 at q0; node of a column */
-    int32_t *FD0 = base + o_fz;                       /* fd row 0 */
-    int32_t *ic2 = base + o_ic, *col = base + o_col, *P = base + o_P, *mm = base + o_mm;
-    int32_t *scr = base + o_scr;
-    /* plain unit costs: the leaf keyroots by simd_leaf_plain */
-    int32_t *BASEC = base + o_bc, *NZC = base + o_nz, *LMC = base + o_lmc;
-    int32_t *LYS = base + o_lys;
-    int32_t *base1 = base + o_b1, *nz1 = base + o_nz1;
-    /* the forest rows' reads (simd_sweeps): a category per cell, and the
-       list of (cell, cell of pr) copied into patch before each row */
-    int32_t *CAT = base + o_cat, *PL = base + o_pl, *patch = base + o_pat;
-    size_t rootcol[SIMD_LANES];
-    memset(fd - V, 0, V * sizeof(int32_t));   /* column -1 of row 0 */
-    for (size_t a = 0; a < n1; a++) {
-        dc1[a] = dcost[L1[a]];
-        for (size_t l = 0; l < V; l++) tdc[(a * T + SENT) * V + l] = INT_BIG;
-    }
-    for (size_t l = 0; l < V && !hit; l++) {
-        size_t c = 0;
-        if ((int)l < nl) {
-            const Side *s = &lanes[l];
-            const size_t n2 = s->n;
-            const int32_t *L2 = s->L, *LM2 = s->LM;
-            for (size_t b = 0; b < n2; b++) ic2[b] = icost[L2[b]];
-            /* the columns of the tree distances: left paths at their column
-               of the sweep, leaf keyroots after the widest sweep */
-            size_t slot = W;
-            for (int64_t jj = s->k; jj < s->ke; jj++) {
-                size_t j = (size_t)s->KR[jj], lj = (size_t)LM2[j];
-                if (lj == j) { col[j] = (int32_t)slot++; continue; }
-                size_t s0 = c;
-                int32_t acc = 0;
-                sentinel_column(Q1, LB, M, CIC, FD0, FD0Q, ND, CAT, c * V + l, SENT * V + l);
-                c++;
-                for (size_t b = lj; b <= j; b++, c++) {
-                    acc = acc + ic2[b];
-                    size_t lmb = (size_t)LM2[b];
-                    if (lmb == lj) col[b] = (int32_t)c;
-                    LB[c * V + l] = L2[b];
-                    M[c * V + l] = lmb == lj ? -1 : 0;
-                    CIC[c * V + l] = ic2[b];
-                    FD0[c * V + l] = acc;
-                    FD0Q[c * V + l] = FD0[(s0 + lmb - lj) * V + l];
-                    ND[c * V + l] = (int32_t)b;
-                    const size_t size = b + 1 - lmb;
-                    CAT[c * V + l] = lmb == lj ? 2 : size == 1 ? 0 : size == 2 ? 1 : 3;
-                    if (size > 2 && lmb != lj) {
-                        PL[2 * npl] = (int32_t)(c * V + l);
-                        PL[2 * npl + 1] = (int32_t)((s0 + lmb - lj) * V + l);
-                        npl++;
-                    }
-                }
-            }
-            /* Q1: the column of each column's node b (known once all are) */
-            c = 0;
-            for (int64_t jj = s->k; jj < s->ke; jj++) {
-                size_t j = (size_t)s->KR[jj], lj = (size_t)LM2[j];
-                if (lj == j) continue;
-                c++;
-                for (size_t b = lj; b <= j; b++, c++)
-                    Q1[c * V + l] = (int32_t)((size_t)col[b] * V + l);
-            }
-            rootcol[l] = (size_t)col[n2 - 1];
-            if (plain) {
-                /* what simd_leaf_plain needs of this lane: LEAF_BASE_PLAIN of
-                   tree 2 (Z counts of label 0 into P, base into mm) */
-                LEAF_BASE_PLAIN(L2, LM2, n2, P, mm);
-                for (size_t cc = 0; cc < W; cc++) {
-                    const int32_t b = cc < c ? ND[cc * V + l] : -1;
-                    const size_t bz = b < 0 ? 0 : (size_t)b;
-                    BASEC[cc * V + l] = b < 0 ? INT_BIG : mm[bz];
-                    NZC[cc * V + l] = b < 0 ? INT_BIG : (int32_t)(bz + 1 - (size_t)LM2[bz]) -
-                                                        (P[bz + 1] - P[LM2[bz]]);
-                    LMC[cc * V + l] = b < 0 ? INT32_MAX : LM2[bz];
-                }
-                size_t k = 0;
-                for (int64_t jj = s->k; jj < s->ke; jj++) {
-                    size_t y = (size_t)s->KR[jj];
-                    if ((size_t)LM2[y] == y) LYS[k++ * V + l] = L2[y];
-                }
-                for (; k < leaves; k++) LYS[k * V + l] = 0;
-                goto columns_done;
-            }
-            /* the leaf keyroots of both trees, by the scalar kernel's closed
-               form (LEAF_FILLS) into scr[a * n2 + b], then into tdc */
-            leaf_fills_i32(L1, LM1, n1, dc1, L2, LM2, s->KR, s->k, s->ke, ic2, plain, rmat,
-                           P, mm, scr, n2, 1);
-            leaf_fills_i32(L2, LM2, n2, ic2, L1, LM1, kr1, k1, k1e, dc1, plain, rmat,
-                           P, mm, scr, 1, n2);
-            for (int64_t jj = s->k; jj < s->ke; jj++) {
-                size_t y = (size_t)s->KR[jj];
-                if ((size_t)LM2[y] != y) continue;
-                for (size_t a = 0; a < n1; a++)
-                    tdc[(a * T + (size_t)col[y]) * V + l] = scr[a * n2 + y];
-            }
-            /* the rows of tree 1's leaf keyroots, column by column (the
-               forest rows read them so) */
-            for (int64_t ii = k1; ii < k1e; ii++) {
-                size_t x = (size_t)kr1[ii];
-                if ((size_t)LM1[x] != x) continue;
-                for (size_t cc = 0; cc < wl[l]; cc++) {
-                    int32_t b = ND[cc * V + l];
-                    tdc[(x * T + cc) * V + l] = b < 0 ? INT_BIG : scr[x * n2 + (size_t)b];
-                }
-                for (size_t cc = wl[l]; cc < W; cc++) tdc[(x * T + cc) * V + l] = INT_BIG;
-            }
-        } else if (plain) {   /* an empty lane */
-            for (size_t cc = 0; cc < W; cc++) {
-                BASEC[cc * V + l] = NZC[cc * V + l] = INT_BIG;
-                LMC[cc * V + l] = INT32_MAX;
-            }
-            for (size_t k = 0; k < leaves; k++) LYS[k * V + l] = 0;
-        }
-    columns_done:
-        /* padding: columns that read the sentinel and feed no real column */
-        for (; c < W; c++)
-            sentinel_column(Q1, LB, M, CIC, FD0, FD0Q, ND, CAT, c * V + l, SENT * V + l);
-        if ((int)l >= nl && !plain)   /* an empty lane: the leaf keyroot rows of tree 1 */
-            for (int64_t ii = k1; ii < k1e; ii++) {
-                size_t x = (size_t)kr1[ii];
-                if ((size_t)LM1[x] != x) continue;
-                for (size_t cc = 0; cc < W; cc++) tdc[(x * T + cc) * V + l] = INT_BIG;
-            }
-    }
-    if (hit) {
-        memcpy(rootcol, sb->rootcol, sizeof rootcol);
-    } else if (plain) {
-        sb->key_nl = nl;
-        for (int l = 0; l < nl; l++) sb->key[l] = lanes[l].L;
-        sb->W = W; sb->leaves = leaves; sb->n2max = n2max; sb->npl = npl;
-        memcpy(sb->rootcol, rootcol, sizeof rootcol);
-    }
-    memcpy(fd, FD0, W * V * sizeof(int32_t));
-    if (plain) {
-        LEAF_BASE_PLAIN(L1, LM1, n1, P, base1);
-        for (size_t x = 0; x < n1; x++)
-            nz1[x] = (int32_t)(x + 1 - (size_t)LM1[x]) - (P[x + 1] - P[LM1[x]]);
-        simd_leaf_plain(L1, LM1, n1, kr1, k1, k1e, base1, nz1, leaves, LYS, LB, ND, BASEC,
-                        NZC, LMC, W, T, tdc);
-    }
-    if (W)
-        simd_sweeps(L1, LM1, kr1, k1, k1e, dc1, rmat, W, T, Q1, LB, M, CIC, FD0Q, CAT, PL,
-                    npl, patch, plain ? ND : NULL, BASEC, NZC, LMC, fd, tdc);
-    for (int l = 0; l < nl; l++)
-        out[l] = (double)tdc[((n1 - 1) * T + rootcol[l]) * V + (size_t)l];
-    return 0;
+    __m256i g = _mm256_set1_epi32(t[q[0]]);
+    g = _mm256_blend_epi32(g, _mm256_set1_epi32(t[q[1]]), 0x02);
+    g = _mm256_blend_epi32(g, _mm256_set1_epi32(t[q[2]]), 0x04);
+    g = _mm256_blend_epi32(g, _mm256_set1_epi32(t[q[3]]), 0x08);
+    g = _mm256_blend_epi32(g, _mm256_set1_epi32(t[q[4]]), 0x10);
+    g = _mm256_blend_epi32(g, _mm256_set1_epi32(t[q[5]]), 0x20);
+    g = _mm256_blend_epi32(g, _mm256_set1_epi32(t[q[6]]), 0x40);
+    return _mm256_blend_epi32(g, _mm256_set1_epi32(t[q[7]]), 0x80);
 }
+#include "_tedc_simd_body.h"   /* which #undefs the macros */
+
+/* ---- AVX-512F: 16 lanes, masks in __mmask16 ---- */
+#define X(name) name##_avx512
+#define TARGET_ATTR __attribute__((target("avx512f")))
+#define VL 16
+#define VI __m512i
+#define VM __mmask16
+#define V_SET1(x) _mm512_set1_epi32(x)
+#define V_LOAD(p) _mm512_load_si512((const void *)(p))
+#define V_LOADU(p) _mm512_loadu_si512((const void *)(p))
+#define V_STORE(p, v) _mm512_store_si512((void *)(p), (v))
+#define V_ADD(a, b) _mm512_add_epi32((a), (b))
+#define V_SUB(a, b) _mm512_sub_epi32((a), (b))
+#define V_MIN(a, b) _mm512_min_epi32((a), (b))
+#define V_EQ(a, b) _mm512_cmpeq_epi32_mask((a), (b))
+#define V_GT(a, b) _mm512_cmpgt_epi32_mask((a), (b))
+#define M_OR(a, b) ((__mmask16)((a) | (b)))
+#define V_MASK(v) _mm512_test_epi32_mask((v), (v))
+#define V_SEL(a, b, m) _mm512_mask_blend_epi32((m), (a), (b))
+#define V_DEC(v, m) _mm512_mask_sub_epi32((v), (m), (v), _mm512_set1_epi32(1))
+#define V_INC(v, m) _mm512_mask_add_epi32((v), (m), (v), _mm512_set1_epi32(1))
+#define VC __m512i
+#define VCM __mmask16
+#define C_FROM(v) (v)
+#define C_TO(c) (c)
+#define C_MASK(cat, k) _mm512_test_epi32_mask((cat), _mm512_set1_epi32(1 << (k)))
+#define C_SEL(a, b, m) _mm512_mask_blend_epi32((m), (a), (b))
+#define V_LANES(t, q) _mm512_i32gather_epi32(_mm512_load_si512((const void *)(q)), (t), 4)
+#include "_tedc_simd_body.h"   /* which #undefs the macros */
 
 #endif  /* TEDC_AVX2 */
+
+#if defined(TEDC_SIMD_EMU16)
+/* ---- test builds only (-DTEDC_SIMD_EMU16): the 16-lane width in plain C ----
+   The AVX-512 width cannot run on a CPU without AVX-512F.  This build puts in
+   its place the same body with 16 lanes whose operations are written lane by
+   lane with the semantics of the AVX-512F intrinsics above (masks as bits),
+   and aligned loads and stores that abort unless 64-byte aligned as
+   _mm512_load_si512 requires, so that tests/test_ted_simd.py can run the
+   16-lane layout, batching and masks against the scalar kernel anywhere. */
+#pragma GCC diagnostic ignored "-Wpsabi"   /* static functions: no ABI to keep */
+typedef int32_t emu_v __attribute__((vector_size(64)));
+typedef uint32_t emu_m;
+static inline emu_v emu_set1(int32_t x) { emu_v v; for (int l = 0; l < 16; l++) v[l] = x; return v; }
+static inline emu_v emu_loadu(const int32_t *p) { emu_v v; memcpy(&v, p, sizeof v); return v; }
+static inline emu_v emu_load(const int32_t *p)
+{
+    if ((uintptr_t)p % 64) abort();
+    return emu_loadu(p);
+}
+static inline void emu_store(int32_t *p, emu_v v)
+{
+    if ((uintptr_t)p % 64) abort();
+    memcpy(p, &v, sizeof v);
+}
+static inline emu_v emu_min(emu_v a, emu_v b)
+{
+    for (int l = 0; l < 16; l++) a[l] = b[l] < a[l] ? b[l] : a[l];
+    return a;
+}
+static inline emu_m emu_eq(emu_v a, emu_v b)
+{
+    emu_m m = 0;
+    for (int l = 0; l < 16; l++) m |= (emu_m)(a[l] == b[l]) << l;
+    return m;
+}
+static inline emu_m emu_gt(emu_v a, emu_v b)
+{
+    emu_m m = 0;
+    for (int l = 0; l < 16; l++) m |= (emu_m)(a[l] > b[l]) << l;
+    return m;
+}
+static inline emu_m emu_bit(emu_v v, int k)   /* lanes where bit k is set (k < 0: v != 0) */
+{
+    emu_m m = 0;
+    for (int l = 0; l < 16; l++) m |= (emu_m)(k < 0 ? v[l] != 0 : (v[l] >> k) & 1) << l;
+    return m;
+}
+static inline emu_v emu_sel(emu_v a, emu_v b, emu_m m)
+{
+    for (int l = 0; l < 16; l++) if (m >> l & 1) a[l] = b[l];
+    return a;
+}
+static inline emu_v emu_lanes(const int32_t *t, const int32_t *q)
+{
+    if ((uintptr_t)q % 64) abort();
+    emu_v v;
+    for (int l = 0; l < 16; l++) v[l] = t[q[l]];
+    return v;
+}
+#define X(name) name##_emu16
+#define TARGET_ATTR
+#define VL 16
+#define VI emu_v
+#define VM emu_m
+#define V_SET1(x) emu_set1(x)
+#define V_LOAD(p) emu_load((const int32_t *)(p))
+#define V_LOADU(p) emu_loadu((const int32_t *)(p))
+#define V_STORE(p, v) emu_store((int32_t *)(p), (v))
+#define V_ADD(a, b) ((a) + (b))
+#define V_SUB(a, b) ((a) - (b))
+#define V_MIN(a, b) emu_min((a), (b))
+#define V_EQ(a, b) emu_eq((a), (b))
+#define V_GT(a, b) emu_gt((a), (b))
+#define M_OR(a, b) ((a) | (b))
+#define V_MASK(v) emu_bit((v), -1)
+#define V_SEL(a, b, m) emu_sel((a), (b), (m))
+#define V_DEC(v, m) emu_sel((v), (v) - emu_set1(1), (m))
+#define V_INC(v, m) emu_sel((v), (v) + emu_set1(1), (m))
+#define VC emu_v
+#define VCM emu_m
+#define C_FROM(v) (v)
+#define C_TO(c) (c)
+#define C_MASK(cat, k) emu_bit((cat), (k))
+#define C_SEL(a, b, m) emu_sel((a), (b), (m))
+#define V_LANES(t, q) emu_lanes((t), (q))
+#include "_tedc_simd_body.h"   /* which #undefs the macros */
+#endif  /* TEDC_SIMD_EMU16 */
+
+/* The kernel of `lanes` lanes (4, 8, 16), or NULL */
+static SimdFn simd_fn(int lanes)
+{
+#if TEDC_AVX2
+#if defined(TEDC_SIMD_EMU16)
+    if (lanes == 16) return zs_i32_x_emu16;   /* a test build */
+#endif
+    return lanes == 16 ? zs_i32_x_avx512 : lanes == 8 ? zs_i32_x_avx2
+         : lanes == 4 ? zs_i32_x_sse41 : NULL;
+#else
+    (void)lanes;
+    return NULL;
+#endif
+}
+
+/* A random-like tree of n nodes for the self-check, from the generator *g:
+   labels 0..4 (0 free for plain costs), leftmost leaves and keyroots
+   (ascending) in postorder; returns the keyroots' count.  A random walk of
+   opening and closing nodes under the root: a node's postorder index is the
+   count of nodes closed before it closes, its leftmost leaf's the count
+   closed before it opens. */
+static size_t selfcheck_tree(uint32_t *g, size_t n, int32_t *L, int32_t *LM, int32_t *KR)
+{
+    size_t stack[64], depth = 0, closed = 0, opened = 1;
+    for (size_t step = 0; closed + 1 < n || depth; step++) {
+        *g = *g * 1664525u + 1013904223u;
+        const uint32_t r = *g >> 16;
+        if (opened < n && depth < 60 && (depth == 0 || r % 3 != 0)) {
+            stack[depth++] = closed;
+            opened++;
+        } else {
+            const size_t v = closed++;
+            LM[v] = (int32_t)stack[--depth];
+        }
+    }
+    LM[n - 1] = 0;   /* the root */
+    for (size_t v = 0; v < n; v++) {
+        *g = *g * 1664525u + 1013904223u;
+        L[v] = (int32_t)((*g >> 16) % 5);
+    }
+    size_t k = 0;
+    for (size_t v = 0; v < n; v++) {
+        int key = 1;
+        for (size_t u = v + 1; u < n && key; u++) key = LM[u] != LM[v];
+        if (key) KR[k++] = (int32_t)v;
+    }
+    return k;
+}
+
+#define SELFCHECK_TREES 20   /* a full batch of 16 lanes and a partial one */
+#define SELFCHECK_MAXN 31
+
+/* Does the kernel of `lanes` give the scalar kernel's distance on a fixed
+   set of pairs (5 trees against 20 of 1..31 nodes, about 1 ms; plain unit costs, whose first rows
+   and leaf keyroots take the closed forms, and other integral costs; label
+   0; the columns of a batch reused across trees 1)?  1 yes, 0 no, -1 out of
+   memory.  The test-only variable SYNAGREE_SIMD_SELFCHECK_BREAK (a level
+   name, as SYNAGREE_SIMD's) adds 1 to one of that level's distances, so
+   that the tests can see a failed check. */
+static int simd_selfcheck(int lanes)
+{
+    const SimdFn fn = simd_fn(lanes);
+    if (!fn) return 0;
+    enum { N = SELFCHECK_TREES, MAXN = SELFCHECK_MAXN };
+    static int32_t L[N * MAXN], LM[N * MAXN], KR[N * MAXN];
+    size_t n[N], off[N], koff[N + 1];
+    uint32_t g = 36u;
+    size_t at = 0, kat = 0;
+    for (int t = 0; t < N; t++) {
+        n[t] = t < 4 ? (size_t)t + 1 : 5 + (size_t)(t * 13 % (MAXN - 4));
+        off[t] = at;
+        koff[t] = kat;
+        kat += selfcheck_tree(&g, n[t], L + at, LM + at, KR + kat);
+        at += n[t];
+    }
+    koff[N] = kat;
+    static const int32_t dplain[5] = {0, 1, 1, 1, 1}, rplain[2] = {0, 1};
+    static const int32_t dother[5] = {1, 2, 1, 3, 1}, iother[5] = {2, 1, 1, 1, 3};
+    static const int32_t rother[2] = {0, 2};
+    const int brk = simd_parse(getenv("SYNAGREE_SIMD_SELFCHECK_BREAK"), 0) == lanes;
+    Work w;
+    if (work_init(&w, MAXN, sizeof(int32_t)) != 0) return -1;
+    int ok = 1;
+    for (int plain = 1; plain >= 0 && ok == 1; plain--) {
+        const int32_t *dc = plain ? dplain : dother, *ic = plain ? dplain : iother;
+        const int32_t *rm = plain ? rplain : rother;
+        for (int q = 0; q < N && ok == 1; q += lanes) {
+            const int nl = N - q < lanes ? N - q : lanes;
+            Side sides[SIMD_MAXLANES];
+            for (int l = 0; l < nl; l++) {
+                const int t = q + l;
+                Side s = {L + off[t], LM + off[t], KR, n[t], (int64_t)koff[t],
+                          (int64_t)koff[t + 1], 0};
+                s.w = sweep_width(&s);
+                sides[l] = s;
+            }
+            static const int ones[5] = {0, 3, 7, 12, N - 1};   /* the trees 1 */
+            for (int ii = 0; ii < 5 && ok == 1; ii++) {
+                const int i = ones[ii];
+                double d[SIMD_MAXLANES];
+                if (fn(L + off[i], LM + off[i], KR, n[i], (int64_t)koff[i], (int64_t)koff[i + 1],
+                       sides, nl, dc, ic, rm, plain, &w, d) != 0) {
+                    ok = -1;
+                    break;
+                }
+                if (brk && ii == 4) d[nl - 1] += 1;
+                for (int l = 0; l < nl && ok == 1; l++) {
+                    const int t = q + l;
+                    const double e = zs_i32(L + off[i], LM + off[i], KR, n[i], (int64_t)koff[i],
+                                            (int64_t)koff[i + 1], L + off[t], LM + off[t], KR,
+                                            n[t], (int64_t)koff[t], (int64_t)koff[t + 1],
+                                            dc, ic, rm, 2, 1, plain, &w);
+                    ok = d[l] == e;
+                }
+            }
+        }
+    }
+    work_free(&w);
+    return ok;
+}
+
+/* The lanes of the SIMD kernel that runs now: the widest level at most
+   SYNAGREE_SIMD's cap that the CPU has and that passed its self-check
+   (run once per process and level, the first time it is asked; callers
+   hold the GIL), or 0: the scalar kernel. */
+static int simd_level(void)
+{
+    static int checked[3] = {-1, -1, -1};
+    int cap = simd_env();
+    for (int lanes = cap > 16 ? 16 : cap; lanes >= 4; lanes /= 2) {
+        const int k = simd_index(lanes);
+        if (!simd_cpu_has(lanes)) continue;
+        if (checked[k] < 0) {
+            const int r = simd_selfcheck(lanes);
+            if (r < 0) continue;   /* no memory for the check: not this call */
+            checked[k] = r;
+            if (!r) {
+                fprintf(stderr, "synagree: the %s SIMD kernel disagreed with the scalar "
+                        "kernel in its self-check; it is disabled in this process\n",
+                        simd_names[k]);
+                fflush(stderr);
+            }
+        }
+        if (checked[k]) return lanes;
+    }
+    return 0;
+}

@@ -83,7 +83,10 @@ static void LEAF_FILL_PLAIN(const int32_t *LX, const int32_t *LMX, size_t nx,
  * LEAF_BASE_PLAIN; a leaf of label 0 (free to insert or delete, and renamed
  * to any other label at cost 1) is at distance D(x), the number of
  * other-label nodes of sub(x). */
-static void LEAF_FILLS(const int32_t *LX, const int32_t *LMX, size_t nx, const CELL *cost_x,
+/* always inlined, as GCC chose before the SIMD kernel had three widths (its
+   calls in them tip GCC's inlining budget, and the scalar kernel slowed) */
+static inline __attribute__((always_inline)) void
+LEAF_FILLS(const int32_t *LX, const int32_t *LMX, size_t nx, const CELL *cost_x,
                        const int32_t *LY, const int32_t *LMY, const int32_t *kry, int64_t k,
                        int64_t ke, const CELL *cost_y, int plain, const CELL *rmat, CELL *P,
                        CELL *m, CELL *td, size_t along, size_t across)

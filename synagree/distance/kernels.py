@@ -8,9 +8,10 @@ caller allocates.  The work is done by the C extension
 `synagree.base.native`); both give bit-identical results (docs/method.md
 §3.3).  numba is imported only when its kernels run.
 
-With integral unit costs the C extension runs batches of up to 8 pairs that
-share their first tree in SIMD lanes where the CPU has AVX2 (`simd`;
-``SYNAGREE_SIMD``), with the same distances; `pairs` sorts its list by the
+With integral unit costs the C extension runs batches of up to 16, 8 or 4
+pairs that share their first tree in the SIMD lanes of the widest of
+AVX-512F, AVX2 and SSE4.1 the CPU has (`simd`; ``SYNAGREE_SIMD``), with the
+same distances; `pairs` sorts its list by the
 first tree for it.
 
 The C kernels check every pack they are given (offsets, tree shapes, label
@@ -37,7 +38,9 @@ except ImportError:  # the optional C extension was not built: numba runs the ke
     _tedc = None  # type: ignore[assignment]
 
 C_EXTENSION: Optional[ModuleType] = _tedc
-C_SOURCES = ("_tedc.c", "_tedc_simd.h", "_tedc_zs.h")  # what it is built from (pyproject.toml)
+# what it is built from (pyproject.toml)
+C_SOURCES = ("_tedc.c", "_tedc_simd.h", "_tedc_simd_body.h", "_tedc_zs.h")
+SIMD_LEVELS = {16: "AVX-512", 8: "AVX2", 4: "SSE4.1"}  # the SIMD kernel's lanes -> level
 SERIAL_BELOW = 4096  # shorter pair lists run on one thread: no thread start-up
 PAIRS_CHUNK = 64  # pairs per parallel task
 SORTED_CHUNK = 1024  # pairs per parallel task when sorted for the SIMD kernel
@@ -68,17 +71,18 @@ def backend() -> str:
 def simd() -> str:
     """What the C kernels' inter-pair SIMD kernel does in the next call, in words.
 
-    It takes batches of pairs with integral unit costs (int32 cells) on CPUs
-    with AVX2, unless ``SYNAGREE_SIMD=off`` (`synagree.base.native.simd`).
+    It takes batches of pairs with integral unit costs (int32 cells) at the
+    widest level the CPU has and ``SYNAGREE_SIMD`` allows (AVX-512F, AVX2,
+    SSE4.1; `synagree.base.native.simd`), unless ``SYNAGREE_SIMD=off``.
     """
     if not native.use_c(C_EXTENSION, C_SOURCES):
         return "off (numba kernels)"
-    lanes = C_EXTENSION.simd_lanes()  # type: ignore[union-attr]
-    if not lanes:
-        return "none (this CPU or build has no AVX2)"
     if not native.simd():
         return f"off ({native.SIMD_ENV}=off)"
-    return f"AVX2, {lanes} int32 lanes"
+    lanes = C_EXTENSION.simd_lanes()  # type: ignore[union-attr]
+    if not lanes:
+        return "none (this CPU or build has no SSE4.1)"
+    return f"{SIMD_LEVELS.get(lanes, '?')}, {lanes} int32 lanes"
 
 
 def _trusted(pack: Pack, dcost: np.ndarray) -> bool:
