@@ -134,14 +134,14 @@ def test_sampled_de_within_its_standard_error():
 @pytest.mark.parametrize("big", [False, True])
 def test_control_variate_features_in_integers_equal_float64(big):
     """The label-histogram feature is computed in narrow integers (int16 counts,
-    or int64 where a tree has 2^15 nodes): the same numbers as in float64, and
+    or int64 where a count reaches 2^15): the same numbers as in float64, and
     every feature symmetric in the pair (the draws reuse one row per tree pair)."""
     rng = np.random.default_rng(3)
     hist64 = rng.integers(0, 40, size=(30, 9)).astype(np.float64)
-    sizes = hist64.sum(axis=1)
     if big:
-        sizes[0] = 2.0 ** 15
-    narrow = sums._pair_histograms(hist64, sizes)
+        hist64[0, 0] = 2.0 ** 15
+    sizes = hist64.sum(axis=1)
+    narrow = sums._pair_histograms(hist64)
     assert narrow.dtype == (np.int64 if big else np.int16)
     ti, tj = rng.integers(0, 30, 500), rng.integers(0, 30, 500)
     got = sums._cv_features(sizes[ti], sizes[tj], narrow, ti, tj)

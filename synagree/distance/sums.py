@@ -418,12 +418,13 @@ def _cv_features(si: np.ndarray, sj: np.ndarray, hist: np.ndarray, ti: np.ndarra
     return np.stack([d * d, np.abs(d), si * sj, mn, mn * mn, hd], axis=1)
 
 
-def _pair_histograms(hist: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+def _pair_histograms(hist: np.ndarray) -> np.ndarray:
     """The label histograms as the narrowest integers `_cv_features` may use:
     int16 counts (a quarter of float64's memory traffic in the gathers) where
-    no tree has 2^15 nodes, so that a count difference fits int32; int64 else."""
-    big = int(sizes.max(initial=0))
-    return hist.astype(np.int16 if big < 2 ** 15 else np.int64)
+    every count is below 2^15, so that a count difference fits int32; int64 else.
+    Decided by the counts themselves: a phrase tree's nodes may outnumber its
+    size |t| (its leaves), so no size bound would do."""
+    return hist.astype(np.int16 if hist.max(initial=0) < 2 ** 15 else np.int64)
 
 
 def _cv_means(s: np.ndarray, hist: np.ndarray, value_tree: np.ndarray) -> np.ndarray:
@@ -608,7 +609,7 @@ def sampled_de(ut: UnitTrees, n_pairs: int, seed: int = 0,
     sz = ut.pack.sizes
     hist64 = _label_histograms(ut.pack) if control_variate else None
     mu = _cv_means(sz[value_tree], hist64, value_tree) if hist64 is not None else None
-    hist = _pair_histograms(hist64, sz) if hist64 is not None else None
+    hist = _pair_histograms(hist64) if hist64 is not None else None
     n_feat = 6 if control_variate else 0
     # as many bins as the first draw can fill: B(B+1)/2 strata of MIN_STRATUM_PAIRS each
     bins = int((math.sqrt(1.0 + 8.0 * n_pairs / MIN_STRATUM_PAIRS) - 1.0) / 2.0)
