@@ -410,13 +410,15 @@ KERNEL_CELLS_PER_SECOND = 1_000_000_000
 #: 3 interleaved rounds, 2026-11-29, issue 36, the gather-free SIMD kernel: 0.439
 #: against 0.886 G cells/s; 0.184 against 0.322 without SIMD; benchmarks/README.md).
 SAMPLED_TO_EXACT = 0.50
-#: pairs drawn first when the rule samples D_e: a pilot, enough for the strata's
-#: spreads (12 size bins give 78 strata, 64 pairs each at least: 5k) and small beside
-#: the exact pass (EWT test: about 0.04 G cells against 4-5 G), so that when its
+#: pairs drawn first when the rule samples D_e: a pilot, just enough for the strata's
+#: spreads (12 size bins give 78 strata, 64 pairs each at least: 4,992) and small beside
+#: the exact pass (EWT test: about 0.007 G cells against 4-5 G), so that when its
 #: projection says the SE target costs more than the exact pass, switching to it
 #: wastes little (issue 36: a first draw of 200,000 pairs made the default 5-14 %
-#: slower than --exact on EWT against a 5 %-perturbed copy)
-AUTO_FIRST_PAIRS = 20_000
+#: slower than --exact on EWT against a 5 %-perturbed copy; 20,000 pairs still cost
+#: 28 ms of the switch's 38 ms, 5,000 cost 16 ms, with the same decisions on both
+#: perturbations and the same pairs drawn in all on the light one)
+AUTO_FIRST_PAIRS = 5_000
 #: sampled D_e: pairs are drawn until every alpha's standard error is at most this
 AUTO_TARGET_SE = 1e-4
 
