@@ -21,7 +21,7 @@ from synagree.cli import baseline, humans_options, options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.io import registry
-from synagree.io.evalb_lines import bracketed_file, trees_span_lines
+from synagree.io.tree_kind import bracketed_file, trees_span_lines
 
 # every format of both kinds of input (``evalb``: EVALB's report, bracketed input only);
 # the renderers (synagree.render.compare, .parseval) are imported only when they run

@@ -71,7 +71,7 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tupl
 import numpy as np
 
 from synagree._version import __version__
-from synagree.base.command_options import CompareOptions
+from synagree.base.compare_options import CompareOptions
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling, limited
 from synagree.base.metrics import (
