@@ -107,8 +107,7 @@ from synagree.io.units import coinciding_groups, join_dependency
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
 from synagree.stats.baseline_options import BASELINE_REPLICATES
-from synagree.stats.bootstrap import check_replicates
-from synagree.stats.hierarchical import (
+from synagree.stats.hierarchy_input import (
     HierarchySpec,
     describe_hierarchy,
     hierarchy_input,
@@ -116,7 +115,7 @@ from synagree.stats.hierarchical import (
     load_hierarchy_noting_added,
 )
 from synagree.stats.prf import PRF, prf_table
-from synagree.stats.regression import BaselineComparison
+from synagree.stats.replicates import check_replicates
 from synagree.stats.significance import (
     RatioUnits,
     SignificanceResult,
@@ -134,6 +133,12 @@ from synagree.stats.tag_alternatives import (
 from synagree.trees.annotation_bdm import tag_closeness
 from synagree.trees.flat import DependencyColumns, FlatTree, Vocabulary, dependency_trees
 from synagree.trees.hierarchy import Hierarchy
+
+# only the type checker needs these: their modules are loaded by the options that use them
+# (--baseline: synagree.evaluation.baseline), not by every comparison (issue 36: start-up)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from synagree.stats.regression import BaselineComparison
 
 __all__ = [
     "SentenceUnit", "sentence_units", "joined_sentence",
