@@ -116,13 +116,6 @@ from synagree.stats.hierarchy_input import (
 )
 from synagree.stats.prf import PRF, prf_table
 from synagree.stats.replicates import check_replicates
-from synagree.stats.significance import (
-    RatioUnits,
-    SignificanceResult,
-    SystemUnits,
-    aggregate_alpha,
-    significance,
-)
 from synagree.stats.tag_alternatives import (
     TagReader,
     check_syntax_option,
@@ -135,10 +128,12 @@ from synagree.trees.flat import DependencyColumns, FlatTree, Vocabulary, depende
 from synagree.trees.hierarchy import Hierarchy
 
 # only the type checker needs these: their modules are loaded by the options that use them
-# (--baseline: synagree.evaluation.baseline), not by every comparison (issue 36: start-up)
+# (--baseline: synagree.evaluation.baseline; the resampling engine, stats.significance,
+# by `_per_unit_ratios` and `_significance`), not by every comparison (issue 36: start-up)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from synagree.stats.regression import BaselineComparison
+    from synagree.stats.significance import RatioUnits, SignificanceResult
 
 __all__ = [
     "SentenceUnit", "sentence_units", "joined_sentence",
@@ -783,6 +778,7 @@ def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarra
                      metrics: Optional[Sequence[str]] = None) -> Dict[str, RatioUnits]:
     """Per-unit (correct, gold, system) counts of the resampled word scores
     (`synagree.base.metrics.resampled_scores`: LAS, UAS, CLAS, ...)."""
+    from synagree.stats.significance import RatioUnits  # (see the imports at the top)
 
     gw_unit = np.fromiter((g_unit[w.sent_index] for w in alignment.gold.words), np.int64,
                           len(alignment.gold.words))
@@ -1015,11 +1011,17 @@ def _d_e_setting(results: Sequence[SystemResult], seed: int) -> str:
 
 
 # per system: its units, the per-unit ratios, and α's per-unit sums (or None)
-_SigPart = Tuple[List[Any], Dict[str, RatioUnits], Optional[Tuple[Any, Any, Any]]]
+_SigPart = Tuple[List[Any], Dict[str, "RatioUnits"], Optional[Tuple[Any, Any, Any]]]
 
 
 def _significance(gold_tb: Treebank, names: Sequence[str], parts: Sequence[_SigPart], B: int,
                   R: Optional[int], seed: int, level: float) -> SignificanceResult:
+    from synagree.stats.significance import (  # (see the imports at the top)
+        RatioUnits,
+        SystemUnits,
+        aggregate_alpha,
+        significance,
+    )
 
     # common units: a gold sentence starts one when it starts a unit of every system
     starts = np.ones(len(gold_tb.sentences), dtype=bool)

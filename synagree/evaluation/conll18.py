@@ -116,8 +116,6 @@ from typing import (
 )
 
 import numpy as np
-from conllu.exceptions import ParseException
-from conllu.parser import parse_comment_line
 
 from synagree.base.gc_pause import paused_gc
 from synagree.base.metrics import WordCredit, word_credit, word_scores
@@ -131,7 +129,7 @@ from synagree.base.problems import (
 )
 from synagree.base.ratios import prf_shares
 from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
-from synagree.io.conllu import conllu_lines, has_empty_column, scan_chunks
+from synagree.io.conllu import _comment_pairs, conllu_lines, has_empty_column, scan_chunks
 from synagree.io.conllu_ids import (
     Ranges,
     bad_head_hint,
@@ -805,12 +803,13 @@ def _scanned_treebank(name: str, content: str) -> Optional[Treebank]:
 
 
 def _read_comment(line: str, sent: _SentenceBuilder) -> None:
-    """A comment line before a sentence's words: ``sent_id`` and ``text`` are kept."""
-    try:
-        pairs = parse_comment_line(line)
-    except ParseException:
-        pairs = []
-    for key, value in pairs:
+    """A comment line before a sentence's words: ``sent_id`` and ``text`` are kept.
+
+    Its pairs are read as the package's scan reads them for the fast path
+    (`synagree.io.conllu._comment_pairs`: ``conllu.parser.parse_comment_line``'s
+    reading, tests/test_fast_paths.py; the conllu package is not imported at run
+    time, issue 36: start-up)."""
+    for key, value in _comment_pairs(line):
         if key == "sent_id":
             sent.sent_id = value
         elif key == "text":
