@@ -665,17 +665,22 @@ class _FastReader:
         token: Optional[Span] = None
         t_start = t_end = 0  # the current token's span
         has_deps_here = False
-        for r in span:
-            wid = ids[r]
-            line = base + rows[r] + 1
+        position = self.position
+        lo, hi = span.start, span.stop
+        for wid, row, head, form, lemma, up, xp, f, rel, dep in zip(
+                ids[lo:hi], rows[lo:hi], heads[lo:hi], forms[lo:hi], lemmas[lo:hi],
+                upos[lo:hi], xpos[lo:hi], feats[lo:hi], deprels[lo:hi], deps[lo:hi]):
+            line = base + row + 1
             if wid == 0:  # a multiword range, an empty node, or something to report
-                cid = scan.line_id(rows[r])
+                cid = scan.line_id(row)
                 if cid is None or cid.is_word or mwt_left:
                     raise _Bail
                 if cid.is_empty_node:
-                    self.empty_edges += len(parse_deps(deps[r]))  # ValueError: bail
+                    self.empty_edges += len(parse_deps(dep))  # ValueError: bail
                     continue
-                token = self.token(d.form(forms[r]), line, k)
+                self.position = position
+                token = self.token(d.form(form), line, k)
+                position = self.position
                 t_start, t_end = token.start, token.end
                 if ranges is None:
                     ranges = Ranges()
@@ -683,7 +688,6 @@ class _FastReader:
                     raise _Bail
                 mwt_left = cid.second - cid.first + 1
                 continue
-            form = forms[r]
             member = mwt_left > 0
             if member:
                 mwt_left -= 1
@@ -693,8 +697,8 @@ class _FastReader:
                     b = d.form(form)
                 if not b:
                     raise _Bail  # an empty FORM
-                t_start = self.position
-                t_end = self.position = t_start + len(b)
+                t_start = position
+                t_end = position = t_start + len(b)
                 token = _new_span(Span)  # `Span(...)` without its __init__'s call
                 _set(token, "start", t_start)
                 _set(token, "end", t_end)
@@ -702,15 +706,12 @@ class _FastReader:
                 _set(token, "sent_index", k)
                 chars.append(b)
                 tokens.append(token)
-            head = heads[r]
             if wid != next_id or head < 0:
                 raise _Bail
             next_id = wid + 1
             assert token is not None
-            dep = deps[r]
             if dep not in NO_DEPS:  # `has_deps`, inline
                 has_deps_here = True
-            f, rel = feats[r], deprels[r]
             u = ufeats_of.get(f)
             if u is None:
                 u = d.feats(f)
@@ -718,8 +719,8 @@ class _FastReader:
             if derived is None:
                 derived = d.relation(rel)
             w = _new_word(Word)  # `Word.__init__`'s fields, from the caches
-            w.index, w.id, w.form, w.lemma = index, wid, form, lemmas[r]
-            w.upos, w.xpos, w.feats, w.head, w.deprel = upos[r], xpos[r], f, head, rel
+            w.index, w.id, w.form, w.lemma = index, wid, form, lemma
+            w.upos, w.xpos, w.feats, w.head, w.deprel = up, xp, f, head, rel
             w.sent_index, w.sent_id, w.line = k, sent_id, line
             w.start, w.end, w.is_multiword = t_start, t_end, member
             w.ufeats = u
@@ -728,6 +729,7 @@ class _FastReader:
             words.append(w)
             heads_out.append(head)
             index += 1
+        self.position = position
         if mwt_left:
             raise _Bail
         if has_deps_here:
