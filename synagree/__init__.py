@@ -53,7 +53,7 @@ _EXPORTS = {
     "tree_alpha": "synagree.stats.alpha",
     # the options of each command (one frozen, validated object; keywords override it)
     "AgreeOptions": "synagree.base.command_options",
-    "CompareOptions": "synagree.base.command_options",
+    "CompareOptions": "synagree.base.compare_options",
     "ParsevalOptions": "synagree.base.command_options",
     "TagsOptions": "synagree.base.command_options",
     "CategoricalOptions": "synagree.base.command_options",

@@ -131,6 +131,21 @@ def test_comment_lines_as_conllu_reads_them(line):
     assert _comment_pairs(line) == ref
 
 
+def test_random_comment_lines_as_conllu_reads_them():
+    """The CoNLL 2018 reader's both paths read comments by `_comment_pairs` (issue 36:
+    no conllu import at run time); conllu's own reading is the oracle."""
+    rng = random.Random(36)
+    parts = ["#", " ", "\t", "=", "k", "sent_id", "text", "newdoc", "newpar", "id", "v w",
+             "\u3000", "\x1c", "\x85", "é", "==", "# "]
+    for _ in range(20000):
+        line = "#" + "".join(rng.choice(parts) for _ in range(rng.randint(0, 7)))
+        try:
+            ref = parse_comment_line(line)
+        except ParseException:
+            ref = []
+        assert _comment_pairs(line) == ref, repr(line)
+
+
 def _unreachable_reference(heads):
     n = len(heads)
     children = [[] for _ in range(n + 1)]

@@ -31,6 +31,8 @@ from typing import Any, ClassVar, Dict, Optional, Tuple, Type
 # the base and ParsevalOptions live in their own modules, so that the PARSEVAL path
 # (which needs only ParsevalOptions) does not build every options class at import
 # (dataclass creation compiles each class's methods: about 6 ms a class; issue 36)
+# (CompareOptions likewise: a CoNLL-U comparison builds only its own class)
+from synagree.base.compare_options import CompareOptions
 from synagree.base.options_base import Options, option
 from synagree.base.parseval_options import ParsevalOptions
 
@@ -100,39 +102,6 @@ class AgreeOptions(ReadOptions):
         """The keywords of what is computed (not how the input is read)."""
         read = {f.name for f in fields(ReadOptions)}
         return {k: v for k, v in self.as_kwargs().items() if k not in read}
-
-
-@dataclass(frozen=True)
-class CompareOptions(Options):
-    """``synagree compare`` on dependency trees (`synagree.evaluation.compare.compare`).
-
-    Examples
-    --------
-    >>> CompareOptions(alpha=False, names=["parser"]).names
-    ('parser',)
-    """
-
-    command: ClassVar[str] = "compare()"
-    hierarchy: Any = option("hierarchy")
-    breakdown: bool = option("breakdown")
-    significance: bool = option("significance")
-    test_replicates: int = option("test_replicates")
-    seed: int = option("seed")
-    bootstrap: int = option("bootstrap")
-    names: Optional[Tuple[str, ...]] = option("names")
-    alpha: bool = option("alpha")
-    sample_pairs: Optional[int] = option("sample_pairs")
-    exact: bool = option("exact")
-    level: float = option("level")
-    R: Optional[int] = option("R")
-    full_labels: bool = option("full_labels")
-    progress: Optional[bool] = option("progress")
-    max_memory: int = option("max_memory")
-    tag_syntax: str = option("tag_syntax")
-    bdm: bool = option("bdm")
-    prf: bool = option("prf")
-    wu_palmer: bool = option("wu_palmer")
-    executor: Any = option("executor")
 
 
 @dataclass(frozen=True)

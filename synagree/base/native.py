@@ -41,7 +41,6 @@ This module imports neither numpy nor numba (``synagree --help`` must stay fast)
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import warnings
@@ -114,6 +113,10 @@ def built_from(extension: ModuleType, sources: Sequence[str]) -> bool:
             return True  # an installed wheel: its files' times are those of unpacking
         built = Path(where).stat().st_mtime
         return all(f.stat().st_mtime <= built for f in files)
+    # hashlib only here: the declarative build records no digest, and its import (OpenSSL)
+    # is a few ms of every run's start-up (issue 36)
+    import hashlib
+
     digest = hashlib.sha256()
     for f in files:
         digest.update(f.read_bytes())

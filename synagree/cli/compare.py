@@ -7,7 +7,9 @@ parameter files, and the opt-in extras (`synagree.cli.compare_parseval`).
 
 Each path imports its own modules when it runs: PARSEVAL alone must stay
 within the compiled EVALB's time (benchmarks/bench_parseval.py), so nothing
-here pulls in numpy or the CoNLL-U reader.
+here pulls in numpy or the CoNLL-U reader; and a CoNLL-U comparison loads the
+``--baseline`` machinery (`synagree.evaluation.baseline`) only when it is used
+(issue 36: start-up).
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from synagree.cli import baseline, humans_options, options
 from synagree.cli.options import output_format
 from synagree.cli.tag_options import add_tag_syntax_args
 from synagree.io import registry
-from synagree.io.evalb_lines import bracketed_file, trees_span_lines
+from synagree.io.tree_kind import bracketed_file, trees_span_lines
 
 # every format of both kinds of input (``evalb``: EVALB's report, bracketed input only);
 # the renderers (synagree.render.compare, .parseval) are imported only when they run
@@ -68,7 +70,6 @@ def _foreign(gold: str, systems: List[str]) -> bool:
 def _run_dependency(args: argparse.Namespace) -> int:
     """CoNLL-U files: the CoNLL 2018 metrics and the rest (docs/method.md §11)."""
     from synagree.distance.dask_exec import dask_executor
-    from synagree.evaluation.baseline import add_unit_data, compare_baseline
     from synagree.evaluation.compare import compare
     from synagree.io.files import emit
     from synagree.render.compare import render
@@ -94,11 +95,15 @@ def _run_dependency(args: argparse.Namespace) -> int:
                       max_memory=args.max_memory, tag_syntax=args.tag_syntax, bdm=args.bdm,
                       prf=args.prf, wu_palmer=args.wu_palmer, executor=executor)
     if old is not None or output_format(args) == "json":  # per-unit data for --baseline
+        # (the baseline's modules, stats.regression among them, only when used: see the
+        # module docstring)
+        from synagree.evaluation.baseline import add_unit_data, compare_baseline
+
         add_unit_data(res)
-    if old is not None:
-        res = replace(res, baseline=compare_baseline(  # the result is sealed: a copy
-            res, old, args.baseline, B=baseline.replicates(args), seed=args.seed,
-            level=args.ci_level, top=args.baseline_top))
+        if old is not None:
+            res = replace(res, baseline=compare_baseline(  # the result is sealed: a copy
+                res, old, args.baseline, B=baseline.replicates(args), seed=args.seed,
+                level=args.ci_level, top=args.baseline_top))
     text = render(res, output_format(args), verbose=args.verbose, top=args.top)
     emit(text, args.out)
     return 0

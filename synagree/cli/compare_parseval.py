@@ -22,8 +22,8 @@ from synagree.evaluation.parseval_compare import (
     compare_baseline,
     compare_parseval,
 )
-from synagree.io.evalb_lines import bracketed_file
 from synagree.io.files import emit
+from synagree.io.tree_kind import bracketed_file
 from synagree.render.parseval import render_parseval
 from synagree.render.parseval_evalb import evalb_messages
 

@@ -104,10 +104,15 @@ def _budget() -> int:
     return read_cap(DEFAULT_MAX_MEMORY if avail is None else min(avail[0], DEFAULT_MAX_MEMORY))
 
 
+def _bracketed_name(path: str) -> bool:
+    """Has ``path`` a suffix of the bracketed formats (`SUFFIXES`)?"""
+    return os.path.splitext(os.path.basename(path))[1].lower() in SUFFIXES
+
+
 def _read(path: str, bracketed: bool) -> Optional[bytes]:
     """The bytes of a regular file within the reading budget (a bracketed file: with a
     bracketed suffix, starting with ``(``), or None."""
-    if bracketed and os.path.splitext(os.path.basename(path))[1].lower() not in SUFFIXES:
+    if bracketed and not _bracketed_name(path):
         return None
     from synagree.base.room import READ_FLOOR
 
@@ -172,6 +177,8 @@ def _kernel() -> Any:
 
 def _score(opts: Dict[str, Any]) -> Optional[Tuple[str, str]]:
     """(stdout, stderr) of the full path for ``opts``, or None when not certain."""
+    if not (_bracketed_name(opts["gold"]) and _bracketed_name(opts["test"])):
+        return None  # (`_read` would say so): before loading anything (a CoNLL-U compare)
     if opts.get("output", "table") == "table":
         from synagree.render.fit import is_terminal
 

@@ -465,6 +465,35 @@ SAMPLE_CHUNK = 262_144
 PAIR_OVERHEAD_CELLS = 400
 
 
+def _quantiles(values: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``np.quantile(values, q)`` (method ``linear``) bit for bit, for float values
+    without NaN: numpy's own steps (`numpy.lib._function_base_impl._quantile`), the
+    sorted array in place of its partition.  Written out because numpy's calls
+    ``np.unique``, which imports ``numpy.ma`` (about 10 ms of every sampled run's
+    start-up; issue 36); tests/test_strata_quantiles.py compares the two."""
+    s = np.sort(values)
+    n = s.shape[0]
+    vi = (n - 1) * q  # the virtual index of each quantile
+    prev = np.floor(vi)
+    nxt = prev + 1
+    above, below = vi >= n - 1, vi < 0
+    prev[above], nxt[above] = -1, -1  # the last value
+    prev[below], nxt[below] = 0, 0
+    lo, hi = prev.astype(np.intp), nxt.astype(np.intp)
+    a, b = s[lo], s[hi]
+    t = vi - lo
+    diff = b - a
+    out = a + diff * t
+    np.subtract(b, diff * (1 - t), out=out, where=t >= 0.5)  # numpy's _lerp
+    return out
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """``np.unique(values)`` of floats without NaN (without numpy.ma: see `_quantiles`)."""
+    s = np.sort(values)
+    return s[np.concatenate(([True], s[1:] != s[:-1]))] if s.shape[0] else s
+
+
 class _Strata:
     """Value pairs stratified by the size bins of their two trees (docs/method.md §5.3).
 
@@ -474,8 +503,8 @@ class _Strata:
 
     def __init__(self, size: np.ndarray, bins: int):
         n = size.shape[0]
-        qs = np.quantile(size, np.linspace(0.0, 1.0, bins + 1)[1:-1]) if n else np.zeros(0)
-        edges = np.unique(qs)
+        qs = _quantiles(size, np.linspace(0.0, 1.0, bins + 1)[1:-1]) if n else np.zeros(0)
+        edges = _distinct(qs)
         b = np.searchsorted(edges, size, side="right")  # bin of each value
         order = np.argsort(b, kind="stable")
         counts = np.bincount(b, minlength=edges.shape[0] + 1)

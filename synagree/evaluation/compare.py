@@ -71,7 +71,7 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tupl
 import numpy as np
 
 from synagree._version import __version__
-from synagree.base.command_options import CompareOptions
+from synagree.base.compare_options import CompareOptions
 from synagree.base.frames import Frames, metric_rows
 from synagree.base.memory import DEFAULT_MAX_MEMORY, check_resampling, limited
 from synagree.base.metrics import (
@@ -107,8 +107,7 @@ from synagree.io.units import coinciding_groups, join_dependency
 from synagree.stats.alpha import VARIANTS, AlphaStats, tree_alpha
 from synagree.stats.attachment import non_ud_labels
 from synagree.stats.baseline_options import BASELINE_REPLICATES
-from synagree.stats.bootstrap import check_replicates
-from synagree.stats.hierarchical import (
+from synagree.stats.hierarchy_input import (
     HierarchySpec,
     describe_hierarchy,
     hierarchy_input,
@@ -116,14 +115,7 @@ from synagree.stats.hierarchical import (
     load_hierarchy_noting_added,
 )
 from synagree.stats.prf import PRF, prf_table
-from synagree.stats.regression import BaselineComparison
-from synagree.stats.significance import (
-    RatioUnits,
-    SignificanceResult,
-    SystemUnits,
-    aggregate_alpha,
-    significance,
-)
+from synagree.stats.replicates import check_replicates
 from synagree.stats.tag_alternatives import (
     TagReader,
     check_syntax_option,
@@ -134,6 +126,14 @@ from synagree.stats.tag_alternatives import (
 from synagree.trees.annotation_bdm import tag_closeness
 from synagree.trees.flat import DependencyColumns, FlatTree, Vocabulary, dependency_trees
 from synagree.trees.hierarchy import Hierarchy
+
+# only the type checker needs these: their modules are loaded by the options that use them
+# (--baseline: synagree.evaluation.baseline; the resampling engine, stats.significance,
+# by `_per_unit_ratios` and `_significance`), not by every comparison (issue 36: start-up)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from synagree.stats.regression import BaselineComparison
+    from synagree.stats.significance import RatioUnits, SignificanceResult
 
 __all__ = [
     "SentenceUnit", "sentence_units", "joined_sentence",
@@ -778,6 +778,7 @@ def _per_unit_ratios(alignment: Alignment, g_unit: np.ndarray, s_unit: np.ndarra
                      metrics: Optional[Sequence[str]] = None) -> Dict[str, RatioUnits]:
     """Per-unit (correct, gold, system) counts of the resampled word scores
     (`synagree.base.metrics.resampled_scores`: LAS, UAS, CLAS, ...)."""
+    from synagree.stats.significance import RatioUnits  # (see the imports at the top)
 
     gw_unit = np.fromiter((g_unit[w.sent_index] for w in alignment.gold.words), np.int64,
                           len(alignment.gold.words))
@@ -1010,11 +1011,17 @@ def _d_e_setting(results: Sequence[SystemResult], seed: int) -> str:
 
 
 # per system: its units, the per-unit ratios, and α's per-unit sums (or None)
-_SigPart = Tuple[List[Any], Dict[str, RatioUnits], Optional[Tuple[Any, Any, Any]]]
+_SigPart = Tuple[List[Any], Dict[str, "RatioUnits"], Optional[Tuple[Any, Any, Any]]]
 
 
 def _significance(gold_tb: Treebank, names: Sequence[str], parts: Sequence[_SigPart], B: int,
                   R: Optional[int], seed: int, level: float) -> SignificanceResult:
+    from synagree.stats.significance import (  # (see the imports at the top)
+        RatioUnits,
+        SystemUnits,
+        aggregate_alpha,
+        significance,
+    )
 
     # common units: a gold sentence starts one when it starts a unit of every system
     starts = np.ones(len(gold_tb.sentences), dtype=bool)

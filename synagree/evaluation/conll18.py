@@ -116,8 +116,6 @@ from typing import (
 )
 
 import numpy as np
-from conllu.exceptions import ParseException
-from conllu.parser import parse_comment_line
 
 from synagree.base.gc_pause import paused_gc
 from synagree.base.metrics import WordCredit, word_credit, word_scores
@@ -131,7 +129,7 @@ from synagree.base.problems import (
 )
 from synagree.base.ratios import prf_shares
 from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
-from synagree.io.conllu import conllu_lines, has_empty_column, scan_chunks
+from synagree.io.conllu import _comment_pairs, conllu_lines, has_empty_column, scan_chunks
 from synagree.io.conllu_ids import (
     Ranges,
     bad_head_hint,
@@ -139,7 +137,7 @@ from synagree.io.conllu_ids import (
     parse_head,
     parse_id,
 )
-from synagree.io.enhanced_deps import has_deps, parse_deps
+from synagree.io.enhanced_deps import NO_DEPS, has_deps, parse_deps
 from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, is_stream, is_text, stream_name
 from synagree.trees.enhanced import edge_matches
@@ -629,14 +627,14 @@ class _FastReader:
     def chunk(self, scan: Any, base: int) -> None:
         """Every block of one scanned chunk, as sentences."""
         rows, ids, heads = scan.rows.tolist(), scan.ids.tolist(), scan.heads.tolist()
+        fine = scan.fine.tolist()
         r = 0
         for b, (start, end) in enumerate(zip(scan.starts, scan.ends)):
-            if base + start != self.next_line or not scan.fine[b]:
+            if base + start != self.next_line or not fine[b]:
                 raise _Bail  # two blank lines, a whitespace-only or broken line
             self.next_line = base + end + 1
             ra = r
-            while r < len(rows) and rows[r] < end:
-                r += 1
+            r = bisect.bisect_left(rows, end, r)  # the block's rows (rows are ascending)
             n_comments = len(scan.comments[b])
             if r == ra or rows[ra] != start + n_comments:
                 raise _Bail  # no word line, or a comment after one
@@ -647,25 +645,45 @@ class _FastReader:
     def block(self, scan: Any, base: int, start: int, span: range, rows: List[int],
               ids: List[int], heads: List[int], sent_id: Optional[str],
               text: Optional[str]) -> None:
-        """One sentence: its tokens and words (as `read_treebank` reads them)."""
+        """One sentence: its tokens and words (as `read_treebank` reads them).
+
+        The per-word work of a file (issue 36: reading is a tenth of ``compare``):
+        a plain word (the common case) is made here, its token and `Word` inline,
+        the derived fields looked up in `_Derived`'s caches (the `Span` set field by
+        field: filling its ``__dict__`` at once is faster but makes every token's dict
+        larger, 5 MB more on EWT test); a multiword range or
+        an empty node goes through `token` and the checks as before."""
         forms, lemmas, upos, xpos, feats, deprels, deps, _ = scan.columns
         d = self.derived
+        bare, ufeats_of, rel_of = d.bare, d.ufeats, d.rel
+        words, heads_out, chars, tokens = self.words, self.heads, self.chars, self.tokens
         k = len(self.sentences)
-        first_word, sent_start = len(self.words), self.position
-        next_id, mwt_left, ranges = 1, 0, Ranges()
+        index = first_word = len(words)
+        sent_start = self.position
+        next_id, mwt_left = 1, 0
+        ranges: Optional[Ranges] = None
         token: Optional[Span] = None
+        t_start = t_end = 0  # the current token's span
         has_deps_here = False
-        for r in span:
-            wid = ids[r]
-            line = base + rows[r] + 1
+        position = self.position
+        lo, hi = span.start, span.stop
+        for wid, row, head, form, lemma, up, xp, f, rel, dep in zip(
+                ids[lo:hi], rows[lo:hi], heads[lo:hi], forms[lo:hi], lemmas[lo:hi],
+                upos[lo:hi], xpos[lo:hi], feats[lo:hi], deprels[lo:hi], deps[lo:hi]):
+            line = base + row + 1
             if wid == 0:  # a multiword range, an empty node, or something to report
-                cid = scan.line_id(rows[r])
+                cid = scan.line_id(row)
                 if cid is None or cid.is_word or mwt_left:
                     raise _Bail
                 if cid.is_empty_node:
-                    self.empty_edges += len(parse_deps(deps[r]))  # ValueError: bail
+                    self.empty_edges += len(parse_deps(dep))  # ValueError: bail
                     continue
-                token = self.token(d.form(forms[r]), line, k)
+                self.position = position
+                token = self.token(d.form(form), line, k)
+                position = self.position
+                t_start, t_end = token.start, token.end
+                if ranges is None:
+                    ranges = Ranges()
                 if ranges.check(cid, next_id) is not None:
                     raise _Bail
                 mwt_left = cid.second - cid.first + 1
@@ -673,22 +691,51 @@ class _FastReader:
             member = mwt_left > 0
             if member:
                 mwt_left -= 1
-            else:
-                token = self.token(d.form(forms[r]), line, k)
-            head = heads[r]
+            else:  # the word's own token (`token`, inline)
+                b = bare.get(form)
+                if b is None:
+                    b = d.form(form)
+                if not b:
+                    raise _Bail  # an empty FORM
+                t_start = position
+                t_end = position = t_start + len(b)
+                token = _new_span(Span)  # `Span(...)` without its __init__'s call
+                _set(token, "start", t_start)
+                _set(token, "end", t_end)
+                _set(token, "line", line)
+                _set(token, "sent_index", k)
+                chars.append(b)
+                tokens.append(token)
             if wid != next_id or head < 0:
                 raise _Bail
             next_id = wid + 1
             assert token is not None
-            has_deps_here = has_deps_here or has_deps(deps[r])
-            self.word(wid, forms[r], lemmas[r], upos[r], xpos[r], feats[r], head, deprels[r],
-                      k, sent_id, line, token, member, deps[r])
+            if dep not in NO_DEPS:  # `has_deps`, inline
+                has_deps_here = True
+            u = ufeats_of.get(f)
+            if u is None:
+                u = d.feats(f)
+            derived = rel_of.get(rel)
+            if derived is None:
+                derived = d.relation(rel)
+            w = _new_word(Word)  # `Word.__init__`'s fields, from the caches
+            w.index, w.id, w.form, w.lemma = index, wid, form, lemma
+            w.upos, w.xpos, w.feats, w.head, w.deprel = up, xp, f, head, rel
+            w.sent_index, w.sent_id, w.line = k, sent_id, line
+            w.start, w.end, w.is_multiword = t_start, t_end, member
+            w.ufeats = u
+            w.udeprel, w.is_content, w.is_functional = derived
+            w.parent, w.functional_children, w.deps, w.edeps = None, (), dep, ()
+            words.append(w)
+            heads_out.append(head)
+            index += 1
+        self.position = position
         if mwt_left:
             raise _Bail
         if has_deps_here:
             self.with_deps.append(k)
         self.sentences.append(Sentence(k, sent_id, text, base + start + 1, sent_start,
-                                       self.position, slice(first_word, len(self.words))))
+                                       self.position, slice(first_word, len(words))))
 
     def token(self, form: str, line: int, k: int) -> Span:
         if not form:
@@ -698,20 +745,6 @@ class _FastReader:
         self.tokens.append(token)
         self.position = token.end
         return token
-
-    def word(self, wid: int, form: str, lemma: str, upos: str, xpos: str, feats: str,
-             head: int, deprel: str, k: int, sent_id: Optional[str], line: int, token: Span,
-             member: bool, deps: str) -> None:
-        w = _new_word(Word)
-        w.index, w.id, w.form, w.lemma = len(self.words), wid, form, lemma
-        w.upos, w.xpos, w.feats, w.head, w.deprel = upos, xpos, feats, head, deprel
-        w.sent_index, w.sent_id, w.line = k, sent_id, line
-        w.start, w.end, w.is_multiword = token.start, token.end, member
-        w.ufeats = self.derived.feats(feats)
-        w.udeprel, w.is_content, w.is_functional = self.derived.relation(deprel)
-        w.parent, w.functional_children, w.deps, w.edeps = None, (), deps, ()
-        self.words.append(w)
-        self.heads.append(head)
 
     def link(self) -> None:
         """Parents and functional children, after checking every sentence's tree
@@ -751,7 +784,8 @@ class _FastReader:
             raise _Bail  # a DEPS head beyond its sentence
 
 
-_new_word = object.__new__
+_new_word = _new_span = object.__new__
+_set = object.__setattr__  # (a frozen dataclass's fields, as its __init__ sets them)
 
 
 def _scanned_treebank(name: str, content: str) -> Optional[Treebank]:
@@ -777,12 +811,13 @@ def _scanned_treebank(name: str, content: str) -> Optional[Treebank]:
 
 
 def _read_comment(line: str, sent: _SentenceBuilder) -> None:
-    """A comment line before a sentence's words: ``sent_id`` and ``text`` are kept."""
-    try:
-        pairs = parse_comment_line(line)
-    except ParseException:
-        pairs = []
-    for key, value in pairs:
+    """A comment line before a sentence's words: ``sent_id`` and ``text`` are kept.
+
+    Its pairs are read as the package's scan reads them for the fast path
+    (`synagree.io.conllu._comment_pairs`: ``conllu.parser.parse_comment_line``'s
+    reading, tests/test_fast_paths.py; the conllu package is not imported at run
+    time, issue 36: start-up)."""
+    for key, value in _comment_pairs(line):
         if key == "sent_id":
             sent.sent_id = value
         elif key == "text":

@@ -33,7 +33,7 @@ from collections import Counter
 from typing import Dict, Sequence, Tuple
 
 from synagree.evaluation.conll18 import Alignment
-from synagree.stats.hierarchical import HierarchySpec, describe_hierarchy, load_hierarchy
+from synagree.stats.hierarchy_input import HierarchySpec, describe_hierarchy, load_hierarchy
 from synagree.stats.prf import PRF, prf_from_counts, prf_from_pairs
 from synagree.trees.hierarchy import Hierarchy
 

@@ -35,23 +35,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import List, Optional, Tuple, Union
+from typing import List, Optional, Tuple
 
 from synagree.base.problems import InputError, Problem, ProblemLog, quote
-from synagree.io import registry
-from synagree.io.compression import (
-    READ_ERRORS,
-    SNIFF_BYTES,
-    CorruptCompressedFile,
-    decompress,
-    open_binary,
-    read_bytes,
-)
+from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
 from synagree.io.evalb_params import C_SPACE, EvalbParams
 from synagree.io.evalb_text import latin1_text, split_lines
 from synagree.io.files import read_problem
 from synagree.io.sources import Buffer, Source, as_input, input_name
+
+# the two questions `synagree compare` asks before choosing a path live in a light module
+# of their own (a CoNLL-U comparison need not load this one: issue 36, start-up); the
+# names stay importable from here
+from synagree.io.tree_kind import bracketed_file, trees_span_lines
 
 __all__ = ["BracketLines", "QuoteTerm", "ParsedLine", "read_bracket_lines", "parse_line",
            "bracketed_file", "trees_span_lines",
@@ -294,51 +290,6 @@ def read_bracket_lines(path: Source, log: Optional[ProblemLog] = None
     if own and log.errors:
         raise InputError(log.errors)
     return out
-
-
-def bracketed_file(path: Union[str, Path]) -> Optional[bool]:
-    r"""Does the file hold phrase-structure trees, as the reader registry sniffs it?
-
-    How ``synagree compare`` chooses PARSEVAL or the CoNLL 2018 metrics
-    (`synagree.io.registry.sniff`: the suffix, else the content; bracketed
-    trees, TIGER-XML and NEGRA are phrase structure); compressed files are
-    looked into.
-
-    Returns
-    -------
-    bool or None
-        None when the file cannot be read or holds only white space (the
-        reader then says why).
-
-    Raises
-    ------
-    InputError
-        ``ambiguous-format`` (see `synagree.io.registry.sniff`).
-    """
-    spec = registry.sniff_or_none(path)
-    return None if spec is None else spec.kind == "phrase"
-
-
-def trees_span_lines(path: Union[str, Path]) -> bool:
-    r"""Does a bracketed tree of the file run over more than one line (as in a Penn ``.mrg``)?
-
-    Brackets are counted line by line, nothing parsed (``compare`` asks before
-    choosing to join the trees one a line for EVALB: `synagree.io.native`): True
-    when a line opens more brackets than it closes.  Only the lines that start in
-    the first `SNIFF_BYTES` are looked at (each at most `SNIFF_BYTES` long: not a
-    whole bomb, nor an endless line).  An unreadable file is False (the reader
-    reports it).
-    """
-    try:
-        with open_binary(path) as fh:
-            head = fh.read(SNIFF_BYTES)
-            start = head.rfind(b"\n") + 1  # of the last line, cut at SNIFF_BYTES
-            if 0 < start < len(head) == SNIFF_BYTES:
-                head += fh.readline(start)  # its rest, up to SNIFF_BYTES in all
-    except READ_ERRORS:
-        return False
-    # one read and one split, not a readline per line (5 ms on a 1 MB file before)
-    return any(line.count(b"(") > line.count(b")") for line in head.split(b"\n"))
 
 
 def parse_lines(bl: BracketLines, params: EvalbParams, gold: bool, debug: bool = False

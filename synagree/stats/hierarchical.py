@@ -87,13 +87,10 @@ same leaf distribution as that subtype, so the two are fully interchangeable
 from __future__ import annotations
 
 import math
-import os
 from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
-from pathlib import Path
 from typing import (
-    IO,
     Any,
     Callable,
     Dict,
@@ -103,24 +100,37 @@ from typing import (
     Protocol,
     Sequence,
     Tuple,
-    Union,
     cast,
 )
 
 import numpy as np
 
-from synagree.base.option_specs import SPECS, check_fields
+from synagree.base.option_specs import check_fields
 from synagree.base.problems import InputError, ProblemLog
 from synagree.distance.ted import Costs
 from synagree.io.brackets import PhraseNode, PhraseSentence
 from synagree.io.conllu import DepSentence
 from synagree.io.corpus import Corpus, Unit
 from synagree.io.formats import Sentence
-from synagree.io.sources import Buffer, as_input, is_stream
 from synagree.stats.alpha import VARIANTS, TreeAlpha, tree_alpha
 from synagree.stats.attachment import word_aligned
 from synagree.stats.contingency import Contingency
 from synagree.stats.hierarchical_kappa import HierarchicalKappa
+
+# loading and naming a hierarchy, and the credit of two labels, live in a light module
+# of their own (what `compare` and `tags` need; issue 36: start-up): re-exported here
+from synagree.stats.hierarchy_input import (
+    AGREE_MODE,
+    HIERARCHY_KEYWORDS,
+    LABEL_DISTANCES,
+    MODES,
+    HierarchySpec,
+    describe_hierarchy,
+    hierarchy_input,
+    label_credit_fn,
+    load_hierarchy,
+    load_hierarchy_noting_added,
+)
 from synagree.stats.tag_alternatives import (
     TagReader,
     annotation_distance_matrix,
@@ -147,12 +157,6 @@ __all__ = [
     "hierarchy_input",
 ]
 
-#: Label-credit modes for a pair of annotations (see the module docstring).
-MODES: Tuple[str, ...] = SPECS["label_credit"].choices  # declared with the options
-#: The mode ``synagree agree`` uses.
-AGREE_MODE: str = SPECS["label_credit"].default
-LABEL_DISTANCES: Tuple[str, ...] = SPECS["label_distance"].choices
-HIERARCHY_KEYWORDS = ("ud", "msd", "flat")
 #: Every key `hierarchical_metrics` may return, in report order.
 METRIC_KEYS = ("LA_hier", "LAS_hier", "kappa_hier", "scott_pi",
                "cohen_kappa") + tuple(f"alpha_{v}_hier" for v in VARIANTS)
@@ -161,18 +165,6 @@ METRIC_KEYS = ("LA_hier", "LAS_hier", "kappa_hier", "scott_pi",
 BDM_KEYS = ("LA_bdm", "LAS_bdm")
 #: The keys ``wu_palmer=True`` adds: the Wu–Palmer closeness (docs/method.md §15.4).
 WUP_KEYS = ("LA_wup", "LAS_wup")
-
-#: a hierarchy: a keyword, a file (path or stream; a stream is read once into a `Buffer`
-#: by `hierarchy_input`) or a `Hierarchy`
-HierarchySpec = Union[str, "os.PathLike[str]", Hierarchy, Buffer, IO[str], IO[bytes]]
-
-
-def hierarchy_input(spec: HierarchySpec) -> HierarchySpec:
-    r"""``spec`` with a stream read into a `synagree.io.sources.Buffer` (once, so that the
-    hierarchy can be loaded again); anything else as it is.
-    """
-    return as_input(spec, "<hierarchy>") if is_stream(spec) else spec
-
 
 @dataclass(frozen=True)
 class HierarchyOptions:
@@ -226,99 +218,6 @@ _HIERARCHY_FIELDS = {"label_distance": "label_distance", "plain_as_leaf": "plain
                      "wu_palmer": "wu_palmer"}
 
 
-# ---------------------------------------------------------------- hierarchy
-def load_hierarchy(spec: HierarchySpec, labels: Iterable[str] = (),
-                   plain_as_leaf: bool = False) -> Hierarchy:
-    """The hierarchy named by ``spec`` (see the module docstring).
-
-    Parameters
-    ----------
-    spec : str, path-like, file-like, Buffer or Hierarchy
-        ``"ud"``, ``"msd"``, ``"flat"``, the path of a hierarchy file
-        (`Hierarchy.from_file`), a stream of one (pass it through
-        `hierarchy_input` to load it more than once), or a `Hierarchy`
-        object.
-    labels : iterable of str
-        The labels to build ``ud`` / ``msd`` / ``flat`` from; for a file or a
-        `Hierarchy` they are resolved, so that labels the hierarchy lacks are
-        added as top-level leaves (and listed in ``added_tags``).  ``""`` is
-        skipped.
-    plain_as_leaf : bool
-        ``ud`` only: plain use of a relation with subtypes is its own leaf
-        (`Hierarchy.from_ud`).
-
-    Raises
-    ------
-    InputError
-        ``plain_as_leaf`` with another hierarchy, an empty spec, a missing file
-        (``hierarchy-not-found``) or a bad file.
-    """
-    labels = [lab for lab in dict.fromkeys(labels) if lab]
-    if isinstance(spec, Hierarchy):
-        h = spec
-    elif isinstance(spec, Buffer) or is_stream(spec):
-        h = Hierarchy.from_file(as_input(spec, "<hierarchy>"))
-    else:
-        name = str(spec)
-        if plain_as_leaf and name != "ud":
-            raise InputError.single("<command line>", None, "usage",
-                                    "--plain-as-leaf applies to --hierarchy ud only")
-        if name == "ud":
-            return Hierarchy.from_ud(labels, plain_as_leaf=plain_as_leaf)
-        if name == "msd":
-            return Hierarchy.from_msd(labels)
-        if name == "flat":
-            return Hierarchy.flat(labels)
-        if not name:
-            raise InputError.single("<command line>", None, "usage",
-                                    "empty hierarchy: give ud, msd, flat or a file")
-        path = Path(name)
-        if not path.is_file():
-            raise InputError.single(name, None, "hierarchy-not-found",
-                                    "no such hierarchy file (the built-in hierarchies are "
-                                    + ", ".join(HIERARCHY_KEYWORDS) + ")")
-        h = Hierarchy.from_file(path)
-    for lab in labels:
-        h.resolve(lab)
-    return h
-
-
-def load_hierarchy_noting_added(spec: HierarchySpec, labels: Iterable[str] = (),
-                                plain_as_leaf: bool = False) -> Tuple[Hierarchy, List[str]]:
-    """`load_hierarchy`, and the labels this call added as top-level leaves.
-
-    Always none for ``ud`` / ``msd`` / ``flat``, which are built from
-    ``labels``.
-
-    Parameters
-    ----------
-    spec, labels, plain_as_leaf
-        As for `load_hierarchy`.
-    """
-    before = len(spec.added_tags) if isinstance(spec, Hierarchy) else 0
-    h = load_hierarchy(spec, labels, plain_as_leaf=plain_as_leaf)
-    return h, list(h.added_tags[before:])
-
-
-def describe_hierarchy(spec: HierarchySpec, plain_as_leaf: bool = False) -> str:
-    """How a hierarchy spec is named in reports.
-
-    Returns
-    -------
-    str
-        ``"ud"``, ``"ud (plain as leaf)"``, ``"msd"``, ``"flat"``,
-        ``"file PATH"`` or ``"custom"`` (a `Hierarchy` object).
-    """
-    if isinstance(spec, Hierarchy):
-        return "custom"
-    if isinstance(spec, Buffer):
-        return f"file {spec.name}"
-    name = str(spec)
-    if name == "ud" and plain_as_leaf:
-        return "ud (plain as leaf)"
-    return name if name in HIERARCHY_KEYWORDS else f"file {name}"
-
-
 def _single_child_notes(h: Hierarchy, labels: Iterable[str]) -> List[str]:
     """A note on the labels used in the data whose tag has exactly one child
     (the two have the same leaf distribution, so they are interchangeable)."""
@@ -333,45 +232,6 @@ def _single_child_notes(h: Hierarchy, labels: Iterable[str]) -> List[str]:
         return []
     return [f"{len(pairs)} label(s) have a single child in the hierarchy and are "
             f"interchangeable with it (credit 1, label distance 0): " + ", ".join(pairs)]
-
-
-# ---------------------------------------------------------------- credit
-def label_credit_fn(h: Hierarchy, mode: str = AGREE_MODE) -> Callable[[str, str], float]:
-    """``f(a, b)``: the credit of labels ``a`` (first annotator) and ``b``, cached per pair.
-
-    Parameters
-    ----------
-    h : Hierarchy
-    mode : {"mutual", "agreement", "credit"}
-        ``mutual``: (credit(a, b) + credit(b, a)) / 2; ``agreement``: the pair
-        agreement Σ_l P(l|a) P(l|b); ``credit``: credit with ``a`` as gold (see
-        the module docstring and docs/method.md §9.6).
-
-    Raises
-    ------
-    ValueError
-        Unknown mode.
-    """
-    if mode not in MODES:
-        raise ValueError(f"unknown label-credit mode {mode!r}; expected one of {MODES}")
-    cache: Dict[Tuple[str, str], float] = {}
-
-    def f(a: str, b: str) -> float:
-        key = (a, b)
-        v = cache.get(key)
-        if v is None:
-            if mode == "agreement":
-                v = h.pair_agreement(a, b)
-            elif a == b:
-                v = 1.0
-            elif mode == "credit":
-                v = h.credit(a, b)
-            else:
-                v = 0.5 * (h.credit(a, b) + h.credit(b, a))
-            cache[key] = v
-        return v
-
-    return f
 
 
 # ---------------------------------------------------------------- alpha

@@ -32,7 +32,6 @@ import functools
 import math
 from typing import Callable, Iterable, List, Union
 
-from synagree.trees.gate_bdm import ConceptGraph, GateBDM
 from synagree.trees.hierarchy import Annotation, Hierarchy, _annotation_weights, wu_palmer_credit
 
 __all__ = ["CLOSENESS_KINDS", "Closeness", "tag_closeness", "closeness_against_gold",
@@ -79,6 +78,10 @@ def tag_closeness(hierarchy: Hierarchy, kind: str = "bdm",
     if kind != "bdm":
         raise ValueError(f"unknown closeness {kind!r}; expected one of "
                          f"{', '.join(CLOSENESS_KINDS)}")
+    # GATE's BDM table only here, with its module: every scorer against gold imports this
+    # module (the label-credit options), few ask for BDM (issue 36: start-up)
+    from synagree.trees.gate_bdm import ConceptGraph, GateBDM
+
     table = GateBDM(ConceptGraph.from_hierarchy(hierarchy, exclude=added))
 
     def bdm(a: str, b: str) -> float:
