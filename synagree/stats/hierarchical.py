@@ -154,7 +154,7 @@ __all__ = [
     "MODES", "AGREE_MODE", "LABEL_DISTANCES", "HIERARCHY_KEYWORDS", "METRIC_KEYS",
     "load_hierarchy", "load_hierarchy_noting_added", "describe_hierarchy", "label_credit_fn",
     "hierarchical_tree_alpha", "hierarchical_metrics", "hier_metric_fn", "HierarchyOptions",
-    "hierarchy_input",
+    "hierarchy_input", "HierarchySpec",
 ]
 
 #: Every key `hierarchical_metrics` may return, in report order.
