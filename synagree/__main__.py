@@ -1,3 +1,3 @@
-from synagree.cli.main import main
+from synagree.cli.main import console
 
-raise SystemExit(main())
+raise SystemExit(console())

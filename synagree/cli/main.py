@@ -8,6 +8,7 @@ unexpected internal errors.
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 
@@ -172,6 +173,24 @@ def main(argv: Optional[List[str]] = None) -> int:
             return EXIT_TERMINATED
         print("synagree: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def console() -> int:
+    """The console entry (the ``synagree`` script and ``python -m synagree``): `main`
+    on ``sys.argv``, then the process's objects set aside from the cyclic collector.
+
+    The process ends right after: the interpreter's teardown would walk every
+    object still alive (a treebank's words, the trees) in its last collections
+    only to free what reference counting frees anyway, about 65 ms of a `compare`
+    on EWT test (90 against 23 ms from the last output to the exit; issue 36).
+    `gc.freeze` makes those collections skip them; what the run wrote is flushed
+    and closed already, and ``atexit`` handlers run as before.  `main` itself leaves
+    the collector alone: a program that calls it goes on living.
+    """
+    try:
+        return main()
+    finally:  # --help and --version end in SystemExit
+        gc.freeze()
 
 
 def _main(argv: Optional[List[str]]) -> int:
