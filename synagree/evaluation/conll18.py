@@ -659,13 +659,12 @@ class _FastReader:
         words, heads_out, chars, tokens = self.words, self.heads, self.chars, self.tokens
         k = len(self.sentences)
         index = first_word = len(words)
-        sent_start = self.position
+        sent_start = position = self.position  # `position`: where the next token starts
         next_id, mwt_left = 1, 0
         ranges: Optional[Ranges] = None
         token: Optional[Span] = None
         t_start = t_end = 0  # the current token's span
         has_deps_here = False
-        position = self.position
         lo, hi = span.start, span.stop
         for wid, row, head, form, lemma, up, xp, f, rel, dep in zip(
                 ids[lo:hi], rows[lo:hi], heads[lo:hi], forms[lo:hi], lemmas[lo:hi],
@@ -678,10 +677,9 @@ class _FastReader:
                 if cid.is_empty_node:
                     self.empty_edges += len(parse_deps(dep))  # ValueError: bail
                     continue
-                self.position = position
-                token = self.token(d.form(form), line, k)
-                position = self.position
-                t_start, t_end = token.start, token.end
+                token = self.token(d.form(form), position, line, k)
+                t_start = position
+                t_end = position = token.end
                 if ranges is None:
                     ranges = Ranges()
                 if ranges.check(cid, next_id) is not None:
@@ -737,13 +735,14 @@ class _FastReader:
         self.sentences.append(Sentence(k, sent_id, text, base + start + 1, sent_start,
                                        self.position, slice(first_word, len(words))))
 
-    def token(self, form: str, line: int, k: int) -> Span:
+    def token(self, form: str, start: int, line: int, k: int) -> Span:
+        """A multiword range's token, its text from character ``start`` (a plain
+        word's is made inline in `block`)."""
         if not form:
             raise _Bail  # an empty FORM
-        token = Span(self.position, self.position + len(form), line, k)
+        token = Span(start, start + len(form), line, k)
         self.chars.append(form)
         self.tokens.append(token)
-        self.position = token.end
         return token
 
     def link(self) -> None:
