@@ -24,7 +24,7 @@ from synagree.distance import sums
 from synagree.distance import ted as _ted
 from synagree.io.conllu import (
     DepSentence,
-    _comment_pairs,
+    comment_pairs,
     read_conllu,
     sentence_blocks,
     unreachable_words,
@@ -128,11 +128,11 @@ def test_comment_lines_as_conllu_reads_them(line):
         ref = parse_comment_line(line)
     except ParseException:
         ref = []
-    assert _comment_pairs(line) == ref
+    assert comment_pairs(line) == ref
 
 
 def test_random_comment_lines_as_conllu_reads_them():
-    """The CoNLL 2018 reader's both paths read comments by `_comment_pairs` (issue 36:
+    """The CoNLL 2018 reader's both paths read comments by `comment_pairs` (issue 36:
     no conllu import at run time); conllu's own reading is the oracle."""
     rng = random.Random(36)
     parts = ["#", " ", "\t", "=", "k", "sent_id", "text", "newdoc", "newpar", "id", "v w",
@@ -143,7 +143,7 @@ def test_random_comment_lines_as_conllu_reads_them():
             ref = parse_comment_line(line)
         except ParseException:
             ref = []
-        assert _comment_pairs(line) == ref, repr(line)
+        assert comment_pairs(line) == ref, repr(line)
 
 
 def _unreachable_reference(heads):

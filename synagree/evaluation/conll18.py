@@ -129,7 +129,7 @@ from synagree.base.problems import (
 )
 from synagree.base.ratios import prf_shares
 from synagree.io.compression import CorruptCompressedFile, decompress, read_bytes
-from synagree.io.conllu import _comment_pairs, conllu_lines, has_empty_column, scan_chunks
+from synagree.io.conllu import comment_pairs, conllu_lines, has_empty_column, scan_chunks
 from synagree.io.conllu_ids import (
     Ranges,
     bad_head_hint,
@@ -813,10 +813,10 @@ def _read_comment(line: str, sent: _SentenceBuilder) -> None:
     """A comment line before a sentence's words: ``sent_id`` and ``text`` are kept.
 
     Its pairs are read as the package's scan reads them for the fast path
-    (`synagree.io.conllu._comment_pairs`: ``conllu.parser.parse_comment_line``'s
+    (`synagree.io.conllu.comment_pairs`: ``conllu.parser.parse_comment_line``'s
     reading, tests/test_fast_paths.py; the conllu package is not imported at run
     time, issue 36: start-up)."""
-    for key, value in _comment_pairs(line):
+    for key, value in comment_pairs(line):
         if key == "sent_id":
             sent.sent_id = value
         elif key == "text":

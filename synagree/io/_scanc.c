@@ -23,7 +23,7 @@
  *     fine: bytes, 1 when every line of the block that is not a row is a
  *     comment (starts with '#'), else 0;
  *   * comments, metadata: per block, its comment lines (a list) and their
- *     ``# key = value`` pairs (a dict), read as conllu.py's _comment_pairs
+ *     ``# key = value`` pairs (a dict), read as conllu.py's comment_pairs
  *     reads them;
  *   * columns: eight lists, one value per row: FORM, LEMMA, UPOS, XPOS,
  *     FEATS, DEPREL, DEPS, MISC as written, each value interned (sys.intern), an

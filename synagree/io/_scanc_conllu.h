@@ -38,7 +38,7 @@ F(count_newlines)(const CH *d, Py_ssize_t size)
 }
 
 /* The metadata pair of the comment line d[a:b] (d[a] == '#') into `metadata`,
- * as conllu.py's _comment_pairs reads it: the line stripped, the '#' dropped,
+ * as conllu.py's comment_pairs reads it: the line stripped, the '#' dropped,
  * cut at the first '='; key and value stripped; kept when the key is newpar
  * or newdoc (the value None without a '='), or when neither is empty.
  * Returns -1 with an exception set on failure. */

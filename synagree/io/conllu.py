@@ -451,11 +451,15 @@ def sentence_blocks(text: str) -> Iterator[Tuple[int, List[Tuple[int, str]]]]:
         yield cur[0][0], cur
 
 
-def _comment_pairs(line: str) -> List[Tuple[str, Optional[str]]]:
+def comment_pairs(line: str) -> List[Tuple[str, Optional[str]]]:
     """``# key = value`` as ``conllu.parser.parse_comment_line`` reads it, without
     its per-call set-up (this runs for every comment line): key and value
     stripped, a line without a key or a value gives nothing, except ``newpar``
-    and ``newdoc``, kept with a value of None."""
+    and ``newdoc``, kept with a value of None.
+
+    >>> comment_pairs("# sent_id = s1"), comment_pairs("# newdoc"), comment_pairs("# note")
+    ([('sent_id', 's1')], [('newdoc', None)], [])
+    """
     key, eq, value = line.strip()[1:].partition("=")
     key = key.strip()
     val = value.strip() if eq else None
@@ -582,7 +586,7 @@ class _Scan(NamedTuple):
     Lines are 0-based within the chunk.  A block is a run of lines between
     empty lines: ``starts``/``ends`` (its first line, the line after its
     last), ``fine`` (True when every line of it that is not a row is a
-    comment), its comment lines and their metadata (as `_comment_pairs`
+    comment), its comment lines and their metadata (as `comment_pairs`
     reads them).  ``n_lines``: the lines of the chunk (its newlines + 1).
     ``rows`` are the lines with exactly 9 tabs (10 columns);
     per row: ``ids``, the ID when it is a plain word number (ASCII digits,
@@ -635,7 +639,7 @@ def _scan_python(text: str, begin: int, end: int, table: object = None) -> _Scan
         if line:
             if line[0] == "#":
                 com.append(line)
-                for key, value in _comment_pairs(line):
+                for key, value in comment_pairs(line):
                     meta[_intern(key)] = value
             else:  # a wrong column count, or a whitespace-only line
                 ok = False
@@ -818,7 +822,7 @@ def _parse_block(index: int, first: int, lines: List[Tuple[int, str]], fname: st
     for no, line in lines:
         if line.startswith("#"):
             comments.append(line)
-            for key, value in _comment_pairs(line):  # free-form comments: no pair
+            for key, value in comment_pairs(line):  # free-form comments: no pair
                 metadata[key] = value
             continue
         cols = line.split("\t")
