@@ -66,7 +66,8 @@ from synagree.stats.bootstrap import (
     check_replicates,
     small_sample_note,
 )
-from synagree.stats.hierarchical import HierarchyOptions, HierarchySpec
+from synagree.stats.hierarchical import HierarchyOptions
+from synagree.stats.hierarchy_input import HierarchySpec
 from synagree.stats.regression import BaselineComparison, load_baseline
 from synagree.trees.flat import FlatTree, Vocabulary, build_trees
 from synagree.trees.query import Query

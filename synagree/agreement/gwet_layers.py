@@ -22,7 +22,7 @@ from synagree.stats.gwet import (
     gwet_table,
     weight_matrix,
 )
-from synagree.stats.hierarchical import HierarchySpec, describe_hierarchy, load_hierarchy
+from synagree.stats.hierarchy_input import HierarchySpec, describe_hierarchy, load_hierarchy
 
 __all__ = ["COEFFICIENT_CHOICES", "GwetOptions", "GwetLayers", "gwet_of_layers"]
 

@@ -22,7 +22,8 @@ from synagree.distance.dask_exec import dask_executor
 from synagree.io.files import emit
 from synagree.render.agreement import render
 from synagree.stats.alpha import VARIANTS
-from synagree.stats.hierarchical import AGREE_MODE, HierarchyOptions, load_hierarchy
+from synagree.stats.hierarchical import HierarchyOptions
+from synagree.stats.hierarchy_input import AGREE_MODE, load_hierarchy
 
 # the bundled sample treebank: two annotators of 40 sentences (package data)
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "en-sample"

@@ -51,7 +51,7 @@ from synagree.stats.gate_prf import (
     bdm_diff,
     by_label,
 )
-from synagree.stats.hierarchical import describe_hierarchy, load_hierarchy_noting_added
+from synagree.stats.hierarchy_input import describe_hierarchy, load_hierarchy_noting_added
 from synagree.trees.annotation_bdm import tag_closeness
 from synagree.trees.constituent_spans import constituent_spans, preterminal_spans
 from synagree.trees.hierarchy import Hierarchy

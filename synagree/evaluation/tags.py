@@ -82,14 +82,14 @@ from synagree.stats.contingency import Contingency
 from synagree.stats.features import check_feats
 from synagree.stats.gate_prf import BDMCounts, SpanAnnotation, bdm_diff
 from synagree.stats.gwet import WEIGHTS, GwetAC, gwet_of_labels
-from synagree.stats.hierarchical import (
+from synagree.stats.hierarchical_kappa import HierarchicalKappa
+from synagree.stats.hierarchy_input import (
     HierarchySpec,
     describe_hierarchy,
     hierarchy_input,
     load_hierarchy,
     load_hierarchy_noting_added,
 )
-from synagree.stats.hierarchical_kappa import HierarchicalKappa
 from synagree.stats.prf import PRF, prf_table
 from synagree.stats.tag_alternatives import (
     TagReader,
